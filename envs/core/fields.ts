@@ -1,0 +1,79 @@
+import { badRequest } from './errors/google.ts'
+
+/**
+ * Google's partial-response selector (`fields=`): `a,b/c,d(e,f/g),*`.
+ * A selection tree maps a key to `true` (whole value) or to a sub-selection.
+ * @see https://developers.google.com/gmail/api/guides/performance#partial-response
+ */
+export type Selection = Map<string, Selection | true>
+
+export function parseFields(input: string): Selection {
+  let pos = 0
+  const fail = (): never => {
+    throw badRequest(`Invalid field selection ${input}`, 'invalidParameter', { location: 'fields', locationType: 'parameter' })
+  }
+
+  const parseList = (): Selection => {
+    const sel: Selection = new Map()
+    for (;;) {
+      parsePath(sel)
+      if (input[pos] === ',') {
+        pos++
+        continue
+      }
+      return sel
+    }
+  }
+
+  // path := name ('/' path)? ('(' list ')')?
+  const parsePath = (into: Selection) => {
+    const start = pos
+    while (pos < input.length && !',/()'.includes(input[pos]!)) pos++
+    const name = input.slice(start, pos).trim()
+    if (!name) fail()
+    let sub: Selection | true = true
+    if (input[pos] === '/') {
+      pos++
+      const child: Selection = new Map()
+      parsePath(child)
+      sub = child
+    } else if (input[pos] === '(') {
+      pos++
+      sub = parseList()
+      if (input[pos] !== ')') fail()
+      pos++
+    }
+    merge(into, name, sub)
+  }
+
+  const result = parseList()
+  if (pos !== input.length) fail()
+  return result
+}
+
+function merge(into: Selection, key: string, sub: Selection | true) {
+  const existing = into.get(key)
+  if (existing === true || sub === true || existing === undefined) {
+    into.set(key, existing === true || sub === true ? true : sub)
+    return
+  }
+  for (const [k, v] of sub) merge(existing, k, v)
+}
+
+/** Applies a selection to a JSON value; arrays are filtered element by element. */
+export function applyFields(value: unknown, sel: Selection): unknown {
+  if (Array.isArray(value)) return value.map((v) => applyFields(v, sel))
+  if (value === null || typeof value !== 'object') return value
+  if (sel.get('*') === true) return value
+  const out: Record<string, unknown> = {}
+  const obj = value as Record<string, unknown>
+  for (const [key, sub] of sel) {
+    if (key === '*') {
+      for (const [k, v] of Object.entries(obj)) if (!(k in out)) out[k] = sub === true ? v : applyFields(v, sub)
+      continue
+    }
+    if (!(key in obj)) continue
+    out[key] = sub === true ? obj[key] : applyFields(obj[key], sub)
+  }
+  return out
+}

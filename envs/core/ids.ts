@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto'
+import type { Db } from './db.ts'
+import { getMeta, nowMs, setMeta } from './clock.ts'
+
+// Deterministic ids. Each id family has a counter in world_counters; the visible id is derived from
+// (world salt, family, counter) so the same seed and the same requests give the same ids, and ids
+// still look like the real service's.
+
+const BUMP =
+  'INSERT INTO world_counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value'
+
+/** Next value (1, 2, 3, …) of a named counter. */
+export function nextCounter(db: Db, family: string): number {
+  const row = db.$client.prepare(BUMP).get(family) as { value: number }
+  return row.value
+}
+
+function digest(db: Db, family: string, n: number): Buffer {
+  const salt = getMeta(db, 'id_salt') ?? ''
+  return createHash('sha256').update(`${salt}\u0000${family}\u0000${n}`).digest()
+}
+
+/** `length` characters from `alphabet`, derived from the family's next counter value. */
+export function opaqueId(db: Db, family: string, length: number, alphabet: string): string {
+  const n = nextCounter(db, family)
+  let bytes = digest(db, family, n)
+  let out = ''
+  let round = 0
+  while (out.length < length) {
+    for (const b of bytes) {
+      if (out.length >= length) break
+      out += alphabet[b % alphabet.length]
+    }
+    bytes = createHash('sha256').update(bytes).update(String(++round)).digest()
+  }
+  return out
+}
+
+const HEX = '0123456789abcdef'
+const BASE32HEX = '0123456789abcdefghijklmnopqrstuv'
+const URLSAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+const SLACK = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+
+/** Gmail message/thread id: 16 lowercase hex digits that grow with time, like the real ones. */
+export function gmailId(db: Db, family = 'gmail.message'): string {
+  const n = nextCounter(db, family)
+  const value = (BigInt(nowMs(db)) << 20n) | BigInt(n & 0xfffff)
+  return value.toString(16).padStart(16, '0').slice(-16)
+}
+
+/** Drive file id: 33 characters of the URL-safe alphabet, starting with `1`. */
+export function driveId(db: Db, family = 'drive.file'): string {
+  return `1${opaqueId(db, family, 32, URLSAFE)}`
+}
+
+/** Calendar event id: 26 characters of base32hex (lowercase a–v, 0–9). */
+export function calendarEventId(db: Db, family = 'calendar.event'): string {
+  return opaqueId(db, family, 26, BASE32HEX)
+}
+
+/** Slack object id: a type letter (`C`, `G`, `D`, `U`, `B`, `F`, `T`, …) and 10 uppercase characters. */
+export function slackId(db: Db, prefix: string): string {
+  return `${prefix}${opaqueId(db, `slack.${prefix}`, 10, SLACK)}`
+}
+
+/** Hex string of a given length (etags, revision ids, history-free opaque values). */
+export function hexId(db: Db, family: string, length: number): string {
+  return opaqueId(db, family, length, HEX)
+}
+
+/** URL-safe opaque id of a given length. */
+export function urlSafeId(db: Db, family: string, length: number): string {
+  return opaqueId(db, family, length, URLSAFE)
+}
+
+/**
+ * Slack message timestamp (`"1767225600.000100"`): seconds and microseconds from the world clock,
+ * strictly increasing within the world even when several messages share one clock reading.
+ */
+export function slackTs(db: Db): string {
+  const last = BigInt(getMeta(db, 'slack_ts_last_us') ?? '0')
+  let us = BigInt(nowMs(db)) * 1000n
+  if (us <= last) us = last + 1n
+  setMeta(db, 'slack_ts_last_us', us.toString())
+  const seconds = us / 1_000_000n
+  const micros = (us % 1_000_000n).toString().padStart(6, '0')
+  return `${seconds}.${micros}`
+}

@@ -1,0 +1,125 @@
+import Database from 'better-sqlite3'
+import { drizzle } from 'drizzle-orm/better-sqlite3'
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { coreTables } from './world-tables.ts'
+import { createTableSql } from './ddl.ts'
+import type { Db } from './db.ts'
+
+/** The bytes of a whole world database: every service's rows, counters, clock and action log. */
+export type Snapshot = { readonly bytes: Buffer }
+
+/**
+ * One simulated workspace: every service's state in one SQLite database (in memory unless a file
+ * path is given). Read `db` on each use: `restore()` swaps the connection underneath.
+ */
+export class World {
+  #sqlite: Database.Database
+  #db: Db
+  readonly #file: string | undefined
+
+  private constructor(sqlite: Database.Database, file?: string) {
+    this.#file = file
+    this.#sqlite = configure(sqlite, file)
+    this.#db = drizzle({ client: this.#sqlite }) as unknown as Db
+  }
+
+  /** A new, empty world with the core tables and the given service tables created. */
+  static create(tables: readonly SQLiteTable[], file?: string): World {
+    const world = new World(new Database(file ?? ':memory:'), file)
+    const ddl = [...coreTables, ...tables].flatMap((t) => createTableSql(t))
+    world.#sqlite.transaction(() => {
+      for (const statement of ddl) world.#sqlite.exec(statement)
+    })()
+    return world
+  }
+
+  /** An independent in-memory world holding exactly the snapshot's contents. */
+  static from(snapshot: Snapshot): World {
+    return new World(new Database(snapshot.bytes))
+  }
+
+  /** Reopens a file-backed world written by an earlier process. */
+  static open(file: string): World {
+    return new World(new Database(file), file)
+  }
+
+  get db(): Db {
+    return this.#db
+  }
+
+  /** The raw better-sqlite3 connection, for core code that needs prepared statements or pragmas. */
+  get sqlite(): Database.Database {
+    return this.#sqlite
+  }
+
+  get file(): string | undefined {
+    return this.#file
+  }
+
+  /** Runs `fn` in one SQLite transaction (nested calls become savepoints). `fn` must not await. */
+  tx<T>(fn: (db: Db) => T): T {
+    return this.#sqlite.transaction(() => fn(this.#db))()
+  }
+
+  snapshot(): Snapshot {
+    const bytes = this.#sqlite.serialize()
+    // A WAL-mode image says so in its header (bytes 18-19 = 2); an in-memory database cannot open
+    // that, so snapshots always carry the rollback-journal marker.
+    if (bytes[18] === 2) bytes[18] = bytes[19] = 1
+    return { bytes }
+  }
+
+  /** Replaces every table of this world with the snapshot's contents, losslessly. */
+  restore(snapshot: Snapshot): void {
+    const next = this.#file ? reopenFileFrom(this.#sqlite, this.#file, snapshot) : new Database(snapshot.bytes)
+    if (!this.#file) this.#sqlite.close()
+    this.#sqlite = configure(next, this.#file)
+    this.#db = drizzle({ client: this.#sqlite }) as unknown as Db
+  }
+
+  /** An independent in-memory copy. */
+  fork(): World {
+    return World.from(this.snapshot())
+  }
+
+  close(): void {
+    if (this.#sqlite.open) this.#sqlite.close()
+  }
+}
+
+function configure(sqlite: Database.Database, file?: string): Database.Database {
+  if (file) {
+    sqlite.pragma('journal_mode = WAL')
+    // FULL: a write acknowledged to a client survives a crash of the process or the machine.
+    sqlite.pragma('synchronous = FULL')
+  }
+  return sqlite
+}
+
+/** File-backed restore: copy the snapshot into the file through SQLite itself, inside one transaction. */
+function reopenFileFrom(current: Database.Database, file: string, snapshot: Snapshot): Database.Database {
+  const source = new Database(snapshot.bytes)
+  const tables = (db: Database.Database) =>
+    db.prepare("SELECT name, sql FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'").all() as {
+      name: string
+      sql: string
+    }[]
+  const indexes = source
+    .prepare("SELECT sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")
+    .all() as { sql: string }[]
+  current.transaction(() => {
+    for (const t of tables(current)) current.exec(`DROP TABLE "${t.name}"`)
+    for (const t of tables(source)) {
+      current.exec(t.sql)
+      const rows = source.prepare(`SELECT * FROM "${t.name}"`).raw().all() as unknown[][]
+      if (rows.length === 0) continue
+      const width = rows[0]!.length
+      const insert = current.prepare(`INSERT INTO "${t.name}" VALUES (${Array(width).fill('?').join(',')})`)
+      for (const row of rows) insert.run(...row)
+    }
+    for (const i of indexes) current.exec(i.sql)
+  })()
+  source.close()
+  void file
+  return current
+}

@@ -1,0 +1,214 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { bodyLimit } from 'hono/body-limit'
+import type { WorldEnv } from '../envs/core/http.ts'
+import { toPublicPath, toRoutingPath } from '../envs/core/custom-verbs.ts'
+import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/google.ts'
+import { SlackApiError } from '../envs/core/errors/slack.ts'
+import { applyFields, parseFields } from '../envs/core/fields.ts'
+import { advanceClock, nowMs, tickMs } from '../envs/core/clock.ts'
+import { matchSpecMethod } from '../envs/core/spec-method.ts'
+import type { World } from '../envs/core/world.ts'
+import { services } from './registry.ts'
+import type { WorldManager } from './worlds.ts'
+import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
+import { readSlackArgs } from './middleware/slack-args.ts'
+import { logAction } from './middleware/action-log.ts'
+import { handleGoogleBatch } from './batch.ts'
+
+export const VERSION = '0.1.0'
+
+/** Largest request body accepted: JSON calls, and media uploads. */
+export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024 }
+
+type Family = 'google' | 'slack'
+
+const googleServices = services.filter((s) => s.family === 'google')
+const slackService = services.find((s) => s.family === 'slack')
+
+/** Which service a public path belongs to, if any. */
+function serviceOf(path: string) {
+  return services.find((s) => s.pathPrefixes.some((p) => path.startsWith(p) || path === p.replace(/\/$/, '')))
+}
+
+function familyOf(path: string): Family {
+  return path.startsWith('/api/') ? 'slack' : 'google'
+}
+
+/** The semantic operation id of a request (`gmail.users.messages.send`, `chat.postMessage`). */
+export function operationIdOf(method: string, path: string): { service: string; operationId: string } | undefined {
+  if (path.startsWith('/api/')) return { service: 'slack', operationId: path.slice(5) }
+  const normal = path.replace(/^\/resumable\/upload\//, '/upload/')
+  for (const s of googleServices) {
+    const id = matchSpecMethod(s.specMethods, method, normal)
+    if (id) return { service: s.name, operationId: id }
+  }
+  return undefined
+}
+
+/** The agent-facing app: every service at its real public paths, one origin, many worlds. */
+export function createAgentApp(worlds: WorldManager) {
+  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname) })
+
+  app.get('/healthz', (c) => c.json({ ok: true, worlds: worlds.list().length }))
+  let docCache: unknown
+  app.get('/openapi.json', (c) => {
+    docCache ??= publicDocument(app)
+    return c.json(docCache)
+  })
+
+  // Bodies over the limit are refused before anything is read into a world.
+  app.use('*', async (c, next) => {
+    const path = new URL(c.req.url).pathname
+    const isUpload = path.startsWith('/upload/') || path.startsWith('/resumable/') || path.startsWith('/_upload/')
+    const maxSize = isUpload || path.startsWith('/api/') ? LIMITS.uploadBytes : LIMITS.jsonBytes
+    return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)
+  })
+
+  app.use('*', async (c, next) => {
+    const url = new URL(c.req.url)
+    const path = url.pathname
+    if (path === '/healthz' || path === '/openapi.json') return next()
+    const family = familyOf(path)
+
+    // Slack's out-of-band upload URL carries its world in the path, not a token (the client sends none).
+    const upload = /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path)
+    if (upload) {
+      const entry = worlds.find(upload[1]!)
+      if (!entry) return c.text('Not Found', 404)
+      c.set('world', entry.world)
+      c.set('worldId', entry.id)
+      return next()
+    }
+
+    let found: Resolved | undefined
+    if (family === 'slack') {
+      const args = await readSlackArgs(c)
+      c.set('slackArgs', args)
+      if (path === '/api/api.test' && !args.token && !c.req.header('authorization')) return next()
+      found = resolveSlack(worlds, c, args)
+    } else {
+      if (!serviceOf(path) && !path.startsWith('/batch')) throw notFound('The requested URL was not found on this server.', 'notFound')
+      found = resolveGoogle(worlds, c)
+    }
+    const user = userOf(found)
+    if (!user) throw family === 'slack' ? new SlackApiError('invalid_auth') : notFound()
+    const world = found.entry.world
+    c.set('world', world)
+    c.set('worldId', found.entry.id)
+    c.set('user', user)
+    c.set('principal', found.principal)
+
+    if (path.startsWith('/batch')) return handleGoogleBatch(c, app)
+
+    tick(world)
+    const logBody = await bodyForLog(c)
+    await next()
+    if (family === 'google') await shapeGoogleJson(c, url)
+    const op = operationIdOf(c.req.method, path)
+    logAction(world, {
+      userId: user.id,
+      service: op?.service ?? serviceOf(path)?.name ?? null,
+      operationId: op?.operationId ?? null,
+      method: c.req.method,
+      path,
+      query: url.search.replace(/^\?/, ''),
+      body: logBody,
+      status: c.res.status,
+    })
+  })
+
+  for (const service of services) app.route('/', service.router)
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname
+    if (familyOf(path) === 'slack') {
+      const name = path.slice(5)
+      const known = slackService?.specMethods.some((m) => m.id === name)
+      const body = { ok: false, error: known ? 'not_implemented' : 'unknown_method', req_method: name }
+      return c.json(body, 200)
+    }
+    const op = operationIdOf(c.req.method, path)
+    const err = op ? notImplemented(op.operationId) : notFound('The requested URL was not found on this server.')
+    return c.json(err.toBody(), err.httpCode as 404)
+  })
+
+  app.onError((err, c) => renderError(err, c))
+  return app
+}
+
+/** One place turns every thrown error into the right protocol's envelope. */
+export function renderError(err: Error, c: Context) {
+  const path = new URL(c.req.url).pathname
+  if (err instanceof GoogleApiError) return c.json(err.toBody(), err.httpCode as 400)
+  if (err instanceof SlackApiError) {
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
+    return c.json(err.toBody(), err.httpStatus)
+  }
+  if (err instanceof HTTPException && err.status < 500) {
+    if (familyOf(path) === 'slack') return c.json({ ok: false, error: 'invalid_arguments' }, 200)
+    const parse = /json/i.test(err.message)
+    const e = new GoogleApiError('INVALID_ARGUMENT', parse ? 'parseError' : 'badRequest', parse ? 'Invalid JSON payload received.' : err.message)
+    return c.json(e.toBody(), 400)
+  }
+  console.error('unhandled error', c.req.method, path, err)
+  if (familyOf(path) === 'slack') return c.json({ ok: false, error: 'internal_error' }, 200)
+  return c.json(new GoogleApiError('INTERNAL', 'backendError', 'Internal error encountered.').toBody(), 500)
+}
+
+function tooLarge(family: Family, max: number) {
+  if (family === 'slack') return new SlackApiError('request_too_large')
+  return new GoogleApiError('INVALID_ARGUMENT', 'uploadTooLarge', `Request body exceeds the maximum size of ${max} bytes.`, {}, 413)
+}
+
+/** Moves the world clock one tick and lets services run what became due. */
+function tick(world: World) {
+  const step = tickMs(world.db)
+  if (step === 0) return
+  world.tx((db) => {
+    const from = nowMs(db)
+    const to = advanceClock(db, step)
+    for (const s of services) s.onClockAdvance?.(world, from, to)
+  })
+}
+
+async function bodyForLog(c: Context): Promise<string | null> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return null
+  const type = (c.req.header('content-type') ?? '').toLowerCase()
+  if (type.includes('json') || type.includes('x-www-form-urlencoded') || type.startsWith('text/')) {
+    try {
+      return await c.req.text()
+    } catch {
+      return null
+    }
+  }
+  const length = c.req.header('content-length')
+  return length ? `<${length} bytes ${type || 'unknown type'}>` : null
+}
+
+/** Google response conventions: `fields=` partial responses and `prettyPrint` (on by default). */
+async function shapeGoogleJson(c: Context, url: URL) {
+  const type = c.res.headers.get('content-type') ?? ''
+  if (!type.startsWith('application/json')) return
+  const fields = url.searchParams.get('fields')
+  const pretty = url.searchParams.get('prettyPrint') !== 'false'
+  if (!fields && !pretty) return
+  const ok = c.res.status >= 200 && c.res.status < 300
+  const text = await c.res.text()
+  let body: unknown = text === '' ? undefined : JSON.parse(text)
+  if (fields && ok && body !== undefined) body = applyFields(body, parseFields(fields))
+  const headers = new Headers(c.res.headers)
+  headers.delete('content-length')
+  headers.set('content-type', 'application/json; charset=UTF-8')
+  c.res = new Response(body === undefined ? '' : JSON.stringify(body, null, pretty ? 2 : undefined), { status: c.res.status, headers })
+}
+
+function publicDocument(app: OpenAPIHono<WorldEnv>) {
+  const doc = app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: { title: 'workspace-gym agent API', version: VERSION, description: 'Gmail, Calendar, Drive, Docs and Slack Web API, served per world.' },
+  })
+  const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([p, item]) => [toPublicPath(p), item]))
+  return { ...doc, paths }
+}

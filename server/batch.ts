@@ -1,0 +1,90 @@
+import type { Context } from 'hono'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { WorldEnv } from '../envs/core/http.ts'
+import { badRequest } from '../envs/core/errors/google.ts'
+
+/** Google allows at most this many calls in one batch request. */
+export const MAX_BATCH_PARTS = 100
+
+type InnerRequest = { contentId: string | undefined; method: string; target: string; headers: Headers; body: string }
+
+/**
+ * Google's batch endpoint (`POST /batch`, `/batch/gmail/v1`, `/batch/drive/v3`, …): a multipart/mixed
+ * body of `application/http` parts, each one API call. Each call is run through the same app (so it
+ * is authorised, clock-ticked and action-logged like any other), and the answers come back as a
+ * multipart/mixed response in the same order.
+ * @see https://developers.google.com/gmail/api/guides/batch
+ */
+export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<WorldEnv>) {
+  if (c.req.method !== 'POST') throw badRequest('Batch requests must use POST.')
+  const type = c.req.header('content-type') ?? ''
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
+  if (!/^multipart\/mixed/i.test(type) || !boundary) throw badRequest('Batch requests need a multipart/mixed body with a boundary.')
+  const parts = splitMultipart(await c.req.text(), boundary).map(parsePart)
+  if (parts.length === 0) throw badRequest('A batch request needs at least one part.')
+  if (parts.length > MAX_BATCH_PARTS) throw badRequest(`A batch request may contain at most ${MAX_BATCH_PARTS} calls.`)
+
+  const origin = new URL(c.req.url).origin
+  const auth = c.req.header('authorization')
+  const out: string[] = []
+  const responseBoundary = `batch_${boundary.replace(/[^A-Za-z0-9_]/g, '').slice(0, 40) || 'response'}`
+  for (const part of parts) {
+    const headers = new Headers(part.headers)
+    if (auth && !headers.has('authorization')) headers.set('authorization', auth)
+    const url = part.target.startsWith('http') ? new URL(part.target) : new URL(part.target, origin)
+    const res = await app.fetch(
+      new Request(`${origin}${url.pathname}${url.search}`, {
+        method: part.method,
+        headers,
+        body: part.method === 'GET' || part.method === 'DELETE' || part.body === '' ? undefined : part.body,
+      }),
+    )
+    const text = await res.text()
+    const id = part.contentId ? `Content-ID: response-${part.contentId.replace(/^<|>$/g, '')}\r\n` : ''
+    out.push(
+      `--${responseBoundary}\r\nContent-Type: application/http\r\n${id}\r\n` +
+        `HTTP/1.1 ${res.status} ${res.statusText || statusText(res.status)}\r\n` +
+        `Content-Type: ${res.headers.get('content-type') ?? 'application/json; charset=UTF-8'}\r\n\r\n${text}\r\n`,
+    )
+  }
+  out.push(`--${responseBoundary}--\r\n`)
+  return c.body(out.join(''), 200, { 'content-type': `multipart/mixed; boundary=${responseBoundary}` })
+}
+
+function splitMultipart(body: string, boundary: string): string[] {
+  const delimiter = `--${boundary}`
+  return body
+    .split(delimiter)
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
+    .map((p) => p.replace(/^\r?\n/, '').replace(/\r?\n$/, ''))
+}
+
+function splitHead(text: string): [string, string] {
+  const m = /\r?\n\r?\n/.exec(text)
+  if (!m) return [text, '']
+  return [text.slice(0, m.index), text.slice(m.index + m[0].length)]
+}
+
+function parseHeaders(block: string): Headers {
+  const headers = new Headers()
+  for (const line of block.split(/\r?\n/)) {
+    const i = line.indexOf(':')
+    if (i > 0) headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim())
+  }
+  return headers
+}
+
+function parsePart(raw: string): InnerRequest {
+  const [outerHead, inner] = splitHead(raw)
+  const outer = parseHeaders(outerHead)
+  const [requestHead, body] = splitHead(inner)
+  const [requestLine = '', ...headerLines] = requestHead.split(/\r?\n/)
+  const m = /^([A-Z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(requestLine.trim())
+  if (!m) throw badRequest(`Malformed batch part request line: ${requestLine.slice(0, 100)}`)
+  return { contentId: outer.get('content-id') ?? undefined, method: m[1]!, target: m[2]!, headers: parseHeaders(headerLines.join('\n')), body: body.trim() }
+}
+
+function statusText(status: number): string {
+  return ({ 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 500: 'Internal Server Error', 501: 'Not Implemented' } as Record<number, string>)[status] ?? ''
+}
