@@ -1,0 +1,64 @@
+import type { Json, ServiceState } from './service.ts'
+
+/** The whole-world view oracles read: users, clock and each service's state. */
+export type WorldState = {
+  version: 1
+  clockMs: number
+  users: { id: string; email: string; name: string; timeZone: string }[]
+  services: Record<string, ServiceState>
+}
+
+export type EntityChange =
+  | { op: 'inserted'; service: string; collection: string; id: string; after: Json }
+  | { op: 'deleted'; service: string; collection: string; id: string; before: Json }
+  | { op: 'updated'; service: string; collection: string; id: string; fields: Record<string, { before: Json | undefined; after: Json | undefined }>; before: Json; after: Json }
+
+/** Entity-level differences between two world states, in a stable order (service, collection, id). */
+export function diffStates(before: WorldState, after: WorldState): EntityChange[] {
+  const out: EntityChange[] = []
+  const services = [...new Set([...Object.keys(before.services), ...Object.keys(after.services)])].sort()
+  for (const service of services) {
+    const b = before.services[service]?.entities ?? {}
+    const a = after.services[service]?.entities ?? {}
+    const collections = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()
+    for (const collection of collections) {
+      const bc = b[collection] ?? {}
+      const ac = a[collection] ?? {}
+      const ids = [...new Set([...Object.keys(bc), ...Object.keys(ac)])].sort()
+      for (const id of ids) {
+        const was = bc[id]
+        const now = ac[id]
+        if (was === undefined && now !== undefined) out.push({ op: 'inserted', service, collection, id, after: now })
+        else if (was !== undefined && now === undefined) out.push({ op: 'deleted', service, collection, id, before: was })
+        else if (was !== undefined && now !== undefined) {
+          const fields = changedFields(was, now)
+          if (Object.keys(fields).length > 0) out.push({ op: 'updated', service, collection, id, fields, before: was, after: now })
+        }
+      }
+    }
+  }
+  return out
+}
+
+function changedFields(was: Json, now: Json): Record<string, { before: Json | undefined; after: Json | undefined }> {
+  const isObj = (v: Json): v is { [k: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v)
+  if (!isObj(was) || !isObj(now)) return equal(was, now) ? {} : { '': { before: was, after: now } }
+  const out: Record<string, { before: Json | undefined; after: Json | undefined }> = {}
+  for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
+    if (!equal(was[key], now[key])) out[key] = { before: was[key], after: now[key] }
+  }
+  return out
+}
+
+/** Structural equality of JSON values (key order ignored). */
+export function equal(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true
+  if (a === null || b === null || a === undefined || b === undefined || typeof a !== typeof b) return false
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => equal(v, b[i]))
+  if (typeof a === 'object' && typeof b === 'object' && !Array.isArray(b)) {
+    const ka = Object.keys(a)
+    if (ka.length !== Object.keys(b).length) return false
+    return ka.every((k) => equal((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]))
+  }
+  return false
+}
