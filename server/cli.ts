@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { parse as parseYaml } from 'yaml'
+import { envDefaults } from './env.ts'
+import { startServer } from './main.ts'
+import { SeedError, validateSeed } from './seeding.ts'
+import { namedSeeds } from '../seeds/index.ts'
+
+const USAGE = `wsgym — workspace-gym command line
+
+  wsgym serve [options]          serve the agent API and the control plane
+      --host H                   bind address (default 127.0.0.1)
+      --port N                   agent port (default 8080)
+      --control-port N           control-plane port (default 8081)
+      --admin-token T            control-plane token (default dev-admin-token, or WSGYM_ADMIN_TOKEN)
+      --data-dir DIR             keep worlds in SQLite files (WAL) and reload them on restart
+      --seed NAME|FILE           seed of the world created at start (default demo; a .json/.yaml file works)
+      --seed-value N             seed value (default 1)
+      --world ID                 id of that world (default demo)
+  wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
+  wsgym seed list                named seeds
+  wsgym seed show NAME [--seed-value N]   print a named seed document as JSON
+`
+
+/** Reads a seed document from a JSON or YAML file. */
+export function readSeedFile(file: string): unknown {
+  const text = readFileSync(file, 'utf8')
+  return /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text)
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv
+  if (command === 'serve') return serve(argv.slice(1))
+  if (command === 'seed' && sub === 'validate') return validate(rest[0])
+  if (command === 'seed' && sub === 'list') {
+    for (const name of Object.keys(namedSeeds)) console.log(name)
+    return 0
+  }
+  if (command === 'seed' && sub === 'show') {
+    const { values, positionals } = parseArgs({ args: rest, options: { 'seed-value': { type: 'string' } }, allowPositionals: true })
+    const make = namedSeeds[positionals[0] ?? '']
+    if (!make) return fail(`unknown seed "${positionals[0] ?? ''}" (known: ${Object.keys(namedSeeds).join(', ')})`)
+    console.log(JSON.stringify(make(Number(values['seed-value'] ?? 1)), null, 2))
+    return 0
+  }
+  console.log(USAGE)
+  return command === undefined || command === 'help' || command === '--help' ? 0 : 2
+}
+
+function fail(message: string): number {
+  console.error(`wsgym: ${message}`)
+  return 2
+}
+
+function validate(file: string | undefined): number {
+  if (!file) return fail('usage: wsgym seed validate FILE')
+  let doc: unknown
+  try {
+    doc = readSeedFile(file)
+  } catch (e) {
+    console.error(`${file}: cannot read: ${(e as Error).message}`)
+    return 1
+  }
+  try {
+    validateSeed(doc)
+  } catch (e) {
+    if (!(e instanceof SeedError)) throw e
+    for (const issue of e.issues) console.error(`${file}: ${issue.path || '(root)'}: ${issue.message}`)
+    return 1
+  }
+  console.log(`${file}: valid`)
+  return 0
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'control-port': { type: 'string' },
+      'admin-token': { type: 'string' },
+      'data-dir': { type: 'string' },
+      seed: { type: 'string' },
+      'seed-value': { type: 'string' },
+      world: { type: 'string' },
+    },
+  })
+  const seedArg = values.seed ?? 'demo'
+  const seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
+  const worldId = values.world ?? 'demo'
+  const running = await startServer({
+    host: values.host ?? envDefaults.host,
+    port: Number(values.port ?? envDefaults.port),
+    controlPort: Number(values['control-port'] ?? envDefaults.controlPort),
+    adminToken: values['admin-token'] ?? envDefaults.adminToken,
+    dataDir: values['data-dir'] ?? envDefaults.dataDir,
+    worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
+  })
+  const creds = running.worlds.credentials(worldId)
+  console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
+  console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
+  console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
+  console.log(`  users:`)
+  for (const u of creds) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken}   slack ${u.slackUserToken}`)
+  for (const b of running.worlds.botTokens(worldId)) console.log(`    bot ${b.botUserId.padEnd(24)} slack ${b.token}`)
+  const stop = async () => {
+    await running.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  return await new Promise<number>(() => {})
+}

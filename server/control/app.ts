@@ -1,0 +1,154 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { timingSafeEqual } from 'node:crypto'
+import { asc, gt } from 'drizzle-orm'
+import { advanceClock, nowMs, setClock, setTick, tickMs } from '../../envs/core/clock.ts'
+import { diffStates } from '../../envs/core/diff.ts'
+import { worldActionLog } from '../../envs/core/world-tables.ts'
+import { World } from '../../envs/core/world.ts'
+import { services } from '../registry.ts'
+import { SeedError } from '../seeding.ts'
+import { worldState } from '../state.ts'
+import { WorldConflict, WorldNotFound, type WorldEntry, type WorldManager } from '../worlds.ts'
+import { gymRouter } from '../../gym/http.ts'
+import { VERSION } from '../app.ts'
+import * as s from './schemas.ts'
+
+const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
+const errors = { 400: json(s.ErrorBody, 'Bad request'), 404: json(s.ErrorBody, 'No such world or snapshot') }
+
+/** Everything about one world the control plane reports. */
+export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
+  return {
+    id: entry.id,
+    seed: entry.seedName,
+    seedValue: entry.seedValue,
+    clock: new Date(nowMs(entry.world.db)).toISOString(),
+    tickMs: tickMs(entry.world.db),
+    snapshots: [...entry.snapshots.keys()],
+    users: worlds.credentials(entry.id),
+    bots: worlds.botTokens(entry.id),
+  }
+}
+
+/**
+ * The control plane: world lifecycle, snapshots, clock, state, diff and action log (plus the gym).
+ * It listens on its own port and accepts only the admin token; agent tokens are refused.
+ */
+export function createControlApp(worlds: WorldManager, opts: { adminToken: string; agentBaseUrl?: string }) {
+  const app = new OpenAPIHono({
+    defaultHook: (result, c) => {
+      if (result.success) return undefined
+      return c.json({ error: result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, 400)
+    },
+  })
+  const expected = Buffer.from(opts.adminToken)
+
+  app.get('/healthz', (c) => c.json({ ok: true }))
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/healthz') return next()
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')
+    const given = Buffer.from(m?.[1] ?? c.req.header('x-admin-token') ?? '')
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: 'admin token required' }, 401)
+    return next()
+  })
+
+  app.onError((err, c) => {
+    if (err instanceof WorldNotFound) return c.json({ error: err.message }, 404)
+    if (err instanceof WorldConflict) return c.json({ error: err.message }, 409)
+    if (err instanceof SeedError) return c.json({ error: err.message, issues: err.issues }, 400)
+    console.error('control error', err)
+    return c.json({ error: 'internal error' }, 500)
+  })
+
+  app.openapi(
+    createRoute({ operationId: 'worlds.create', method: 'post', path: '/worlds', request: { body: { content: { 'application/json': { schema: s.CreateWorldBody } } } }, responses: { 201: json(s.WorldInfo, 'Created'), ...errors, 409: json(s.ErrorBody, 'Id taken') } }),
+    (c) => {
+      const body = c.req.valid('json')
+      const entry = worlds.create({ id: body.id, seed: body.seed as string | Record<string, unknown>, seedValue: body.seedValue })
+      return c.json(describeWorld(worlds, entry), 201)
+    },
+  )
+  app.openapi(createRoute({ operationId: 'worlds.list', method: 'get', path: '/worlds', responses: { 200: json(z.object({ worlds: z.array(s.WorldInfo) })) } }), (c) =>
+    c.json({ worlds: worlds.list().map((e) => describeWorld(worlds, e)) }, 200),
+  )
+  app.openapi(createRoute({ operationId: 'worlds.get', method: 'get', path: '/worlds/{id}', request: { params: s.WorldIdParam }, responses: { 200: json(s.WorldInfo), ...errors } }), (c) =>
+    c.json(describeWorld(worlds, worlds.get(c.req.valid('param').id)), 200),
+  )
+  app.openapi(createRoute({ operationId: 'worlds.delete', method: 'delete', path: '/worlds/{id}', request: { params: s.WorldIdParam }, responses: { 204: { description: 'Deleted' }, ...errors } }), (c) => {
+    worlds.delete(c.req.valid('param').id)
+    return c.body(null, 204)
+  })
+  app.openapi(
+    createRoute({ operationId: 'worlds.snapshot', method: 'post', path: '/worlds/{id}/snapshots', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.SnapshotBody } } } }, responses: { 201: json(z.object({ name: z.string(), bytes: z.number() }), 'Taken'), ...errors } }),
+    (c) => {
+      const { name } = c.req.valid('json')
+      const snap = worlds.snapshot(c.req.valid('param').id, name)
+      return c.json({ name, bytes: snap.bytes.length }, 201)
+    },
+  )
+  app.openapi(
+    createRoute({ operationId: 'worlds.restore', method: 'post', path: '/worlds/{id}/restore', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.RestoreBody } } } }, responses: { 200: json(s.WorldInfo), ...errors } }),
+    (c) => {
+      const { id } = c.req.valid('param')
+      worlds.restore(id, c.req.valid('json').name)
+      return c.json(describeWorld(worlds, worlds.get(id)), 200)
+    },
+  )
+  app.openapi(
+    createRoute({ operationId: 'worlds.fork', method: 'post', path: '/worlds/{id}/fork', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.ForkBody } } } }, responses: { 201: json(s.WorldInfo, 'Forked'), ...errors, 409: json(s.ErrorBody, 'Id taken') } }),
+    (c) => c.json(describeWorld(worlds, worlds.fork(c.req.valid('param').id, c.req.valid('json').id)), 201),
+  )
+  app.openapi(
+    createRoute({ operationId: 'worlds.clock', method: 'post', path: '/worlds/{id}/clock', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.ClockBody } } } }, responses: { 200: json(s.ClockInfo), ...errors } }),
+    (c) => {
+      const { world } = worlds.get(c.req.valid('param').id)
+      const body = c.req.valid('json')
+      const from = nowMs(world.db)
+      const target = body.set ? Date.parse(body.set) : from + (body.advanceMs ?? 0)
+      if (target < from) return c.json({ error: 'the clock never moves backwards' }, 400)
+      world.tx((db) => {
+        if (body.tickMs !== undefined) setTick(db, body.tickMs)
+        if (target > from) {
+          if (body.set) setClock(db, target)
+          else advanceClock(db, target - from)
+          for (const svc of services) svc.onClockAdvance?.(world, from, target)
+        }
+      })
+      const now = nowMs(world.db)
+      return c.json({ clock: new Date(now).toISOString(), clockMs: now, tickMs: tickMs(world.db) }, 200)
+    },
+  )
+  app.openapi(
+    createRoute({ operationId: 'worlds.state', method: 'get', path: '/worlds/{id}/state', request: { params: s.WorldIdParam }, responses: { 200: json(z.record(z.string(), z.unknown()), 'World state (version 1): users, clock, and each service\'s documented dump'), ...errors } }),
+    (c) => c.json(worldState(worlds.get(c.req.valid('param').id).world) as unknown as Record<string, unknown>, 200),
+  )
+  app.openapi(
+    createRoute({ operationId: 'worlds.diff', method: 'get', path: '/worlds/{id}/diff', request: { params: s.WorldIdParam, query: s.DiffQuery }, responses: { 200: json(z.object({ against: z.string(), changes: z.array(z.record(z.string(), z.unknown())) }), 'Entity changes since the baseline or a snapshot'), ...errors } }),
+    (c) => {
+      const entry = worlds.get(c.req.valid('param').id)
+      const { against } = c.req.valid('query')
+      const snap = against === 'baseline' ? entry.baseline : entry.snapshots.get(against)
+      if (!snap) throw new WorldNotFound(`world "${entry.id}" has no snapshot "${against}"`)
+      const base = World.from(snap)
+      try {
+        return c.json({ against, changes: diffStates(worldState(base), worldState(entry.world)) as unknown as Record<string, unknown>[] }, 200)
+      } finally {
+        base.close()
+      }
+    },
+  )
+  app.openapi(
+    createRoute({ operationId: 'worlds.actions', method: 'get', path: '/worlds/{id}/actions', request: { params: s.WorldIdParam, query: s.LogQuery }, responses: { 200: json(z.object({ actions: z.array(z.record(z.string(), z.unknown())) }), 'Agent calls in order'), ...errors } }),
+    (c) => {
+      const { world } = worlds.get(c.req.valid('param').id)
+      const { since, limit } = c.req.valid('query')
+      const rows = world.db.select().from(worldActionLog).where(gt(worldActionLog.seq, since)).orderBy(asc(worldActionLog.seq)).limit(limit).all()
+      return c.json({ actions: rows.map((r) => ({ ...r, at: new Date(r.atMs).toISOString() })) }, 200)
+    },
+  )
+
+  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl }) as never)
+
+  app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
+  return app
+}

@@ -1,0 +1,60 @@
+import { z } from '@hono/zod-openapi'
+
+export const WorldIdParam = z.object({ id: z.string().openapi({ example: 'demo' }) })
+
+export const CreateWorldBody = z
+  .object({
+    id: z.string().regex(/^[a-z0-9_]{1,40}$/).optional().openapi({ description: 'World id (default: generated)' }),
+    seed: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .default('demo')
+      .openapi({ description: 'A named seed (`demo`, `large`, `empty`) or an inline seed document' }),
+    seedValue: z.number().int().min(0).max(2 ** 31 - 1).default(1).openapi({ description: 'Salts ids, tokens and generated content' }),
+  })
+  .openapi('CreateWorld')
+
+export const Credential = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  googleToken: z.string().optional(),
+  slackUserToken: z.string().optional(),
+})
+
+export const WorldInfo = z
+  .object({
+    id: z.string(),
+    seed: z.string(),
+    seedValue: z.number(),
+    clock: z.string().openapi({ description: 'Virtual now (RFC 3339)' }),
+    tickMs: z.number(),
+    snapshots: z.array(z.string()),
+    users: z.array(Credential),
+    bots: z.array(z.object({ botUserId: z.string(), token: z.string() })),
+  })
+  .openapi('World')
+
+export const SnapshotBody = z.object({ name: z.string().min(1).max(100).default('default') })
+export const RestoreBody = z.object({ name: z.string().min(1).max(100).default('baseline') })
+export const ForkBody = z.object({ id: z.string().regex(/^[a-z0-9_]{1,40}$/).optional() })
+
+export const ClockBody = z
+  .object({
+    set: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Jump to this time (never backwards)' }),
+    advanceMs: z.number().int().min(0).max(366 * 86_400_000).optional(),
+    tickMs: z.number().int().min(0).max(86_400_000).optional().openapi({ description: 'Clock step per agent request' }),
+  })
+  .openapi('ClockChange')
+
+export const ClockInfo = z.object({ clock: z.string(), clockMs: z.number(), tickMs: z.number() }).openapi('Clock')
+
+export const DiffQuery = z.object({
+  against: z.string().default('baseline').openapi({ description: '`baseline` or a snapshot name' }),
+})
+
+export const LogQuery = z.object({
+  since: z.coerce.number().int().min(0).default(0).openapi({ description: 'Return entries with seq > since' }),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+})
+
+export const ErrorBody = z.object({ error: z.string() }).openapi('ControlError')
