@@ -1,0 +1,120 @@
+import { describe, expect, test } from 'vitest'
+import { WorldManager } from '../../server/worlds.ts'
+import { createAgentApp } from '../../server/app.ts'
+import { createControlApp } from '../../server/control/app.ts'
+
+const ADMIN = 'admin-secret'
+const seed = {
+  name: 'ctl',
+  now: '2026-03-02T09:00:00Z',
+  users: [
+    { id: 'ann', email: 'ann@example.com', name: 'Ann Lee' },
+    { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
+  ],
+}
+
+function setup() {
+  const worlds = new WorldManager()
+  const control = createControlApp(worlds, { adminToken: ADMIN })
+  const agent = createAgentApp(worlds)
+  const call = async (method: string, path: string, body?: unknown, token: string | null = ADMIN) => {
+    const headers: Record<string, string> = {}
+    if (token) headers.authorization = `Bearer ${token}`
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const res = await control.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const text = await res.text()
+    return { status: res.status, body: text ? JSON.parse(text) : undefined }
+  }
+  return { worlds, control, agent, call }
+}
+
+describe('control plane', () => {
+  test('refuses requests without the admin token, and refuses agent tokens', async () => {
+    const { call } = setup()
+    const created = await call('POST', '/worlds', { id: 'w1', seed })
+    expect((await call('GET', '/worlds', undefined, null)).status).toBe(401)
+    expect((await call('GET', '/worlds', undefined, created.body.users[0].googleToken)).status).toBe(401)
+    expect((await call('GET', '/worlds', undefined, 'admin-secreT')).status).toBe(401)
+  })
+
+  test('creates a world from an inline seed and returns user tokens that work on the agent port', async () => {
+    const { call, agent } = setup()
+    const created = await call('POST', '/worlds', { id: 'w1', seed })
+    expect(created.status).toBe(201)
+    expect(created.body.users.map((u: { email: string }) => u.email)).toEqual(['ann@example.com', 'ben@example.com'])
+    const res = await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${created.body.users[1].googleToken}` } })
+    expect((await res.json()).emailAddress).toBe('ben@example.com')
+  })
+
+  test('rejects a bad seed with the offending field path', async () => {
+    const { call } = setup()
+    const res = await call('POST', '/worlds', { seed: { users: [{ id: 'x', email: 'not-an-email', name: 'X' }] } })
+    expect(res.status).toBe(400)
+    expect(res.body.issues.map((i: { path: string }) => i.path)).toContain('users[0].email')
+  })
+
+  test('lists, forks and deletes worlds', async () => {
+    const { call } = setup()
+    await call('POST', '/worlds', { id: 'w1', seed })
+    const fork = await call('POST', '/worlds/w1/fork', { id: 'w2' })
+    expect(fork.status).toBe(201)
+    expect((await call('GET', '/worlds')).body.worlds.map((w: { id: string }) => w.id)).toEqual(['w1', 'w2'])
+    expect((await call('POST', '/worlds/w1/fork', { id: 'w2' })).status).toBe(409)
+    expect((await call('DELETE', '/worlds/w1')).status).toBe(204)
+    expect((await call('GET', '/worlds/w1')).status).toBe(404)
+  })
+
+  test('records agent calls in the action log, and never control calls', async () => {
+    const { call, agent } = setup()
+    const created = await call('POST', '/worlds', { id: 'w1', seed })
+    const auth = { authorization: `Bearer ${created.body.users[0].googleToken}` }
+    await agent.request('/gmail/v1/users/me/profile?fields=emailAddress', { headers: auth })
+    await agent.request('/gmail/v1/users/me/messages', { headers: auth })
+    await agent.request('/healthz')
+    await call('GET', '/worlds/w1/state')
+    const log = await call('GET', '/worlds/w1/actions')
+    expect(log.body.actions.map((a: { operationId: string }) => a.operationId)).toEqual(['gmail.users.getProfile', 'gmail.users.messages.list'])
+    expect(log.body.actions[0]).toMatchObject({ method: 'GET', query: 'fields=emailAddress', status: 200, userId: 'ann', at: '2026-03-02T09:00:01.000Z' })
+    expect(log.body.actions[1].path).toBe('/gmail/v1/users/me/messages')
+  })
+
+  test('advances and sets the clock but never moves it backwards', async () => {
+    const { call } = setup()
+    await call('POST', '/worlds', { id: 'w1', seed })
+    const adv = await call('POST', '/worlds/w1/clock', { advanceMs: 3_600_000, tickMs: 0 })
+    expect(adv.body).toMatchObject({ clock: '2026-03-02T10:00:00.000Z', tickMs: 0 })
+    const set = await call('POST', '/worlds/w1/clock', { set: '2026-03-05T00:00:00Z' })
+    expect(set.body.clock).toBe('2026-03-05T00:00:00.000Z')
+    expect((await call('POST', '/worlds/w1/clock', { set: '2026-03-01T00:00:00Z' })).status).toBe(400)
+  })
+
+  test('snapshot and restore bring back the action log and the clock', async () => {
+    const { call, agent } = setup()
+    const created = await call('POST', '/worlds', { id: 'w1', seed })
+    await call('POST', '/worlds/w1/snapshots', { name: 'start' })
+    await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${created.body.users[0].googleToken}` } })
+    expect((await call('GET', '/worlds/w1/actions')).body.actions).toHaveLength(1)
+    const restored = await call('POST', '/worlds/w1/restore', { name: 'start' })
+    expect(restored.body.clock).toBe('2026-03-02T09:00:00.000Z')
+    expect((await call('GET', '/worlds/w1/actions')).body.actions).toHaveLength(0)
+    expect((await call('POST', '/worlds/w1/restore', { name: 'nope' })).status).toBe(404)
+  })
+
+  test('serves the state view and a diff against the baseline', async () => {
+    const { call } = setup()
+    await call('POST', '/worlds', { id: 'w1', seed })
+    const state = await call('GET', '/worlds/w1/state')
+    expect(state.body.version).toBe(1)
+    expect(Object.keys(state.body.services)).toEqual(['gmail', 'calendar', 'drive', 'docs', 'slack'])
+    const diff = await call('GET', '/worlds/w1/diff')
+    expect(diff.body).toEqual({ against: 'baseline', changes: [] })
+    expect((await call('GET', '/worlds/w1/diff?against=missing')).status).toBe(404)
+  })
+
+  test('publishes its own OpenAPI document', async () => {
+    const { call } = setup()
+    const doc = await call('GET', '/openapi.json')
+    expect(doc.body.openapi).toBe('3.1.0')
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/worlds', '/worlds/{id}/state', '/worlds/{id}/diff', '/worlds/{id}/actions']))
+  })
+})

@@ -1,0 +1,133 @@
+import { describe, expect, test } from 'vitest'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { blob, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { eq } from 'drizzle-orm'
+import { World } from '../../envs/core/world.ts'
+import { nowMs, setClock, setMeta } from '../../envs/core/clock.ts'
+import { calendarEventId, driveId, gmailId, slackId, slackTs } from '../../envs/core/ids.ts'
+import { WorldManager } from '../../server/worlds.ts'
+import { harness } from '../../envs/core/testing/harness.ts'
+
+const things = sqliteTable('test_things', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  data: blob('data', { mode: 'buffer' }),
+})
+
+function worldWithRows() {
+  const world = World.create([things])
+  world.tx((db) => {
+    setMeta(db, 'id_salt', 'salt')
+    setClock(db, Date.parse('2026-03-02T09:00:00Z'))
+    for (let i = 1; i <= 50; i++) db.insert(things).values({ id: i, name: `thing ${i} ✓`, data: Buffer.from([i, 0, 255, i]) }).run()
+  })
+  return world
+}
+
+describe('world snapshot and restore', () => {
+  test('restore brings back every row, column and blob after changes', () => {
+    const world = worldWithRows()
+    const snap = world.snapshot()
+    const before = world.db.select().from(things).all()
+    world.tx((db) => {
+      db.delete(things).where(eq(things.id, 3)).run()
+      db.update(things).set({ name: 'changed', data: Buffer.from('x') }).where(eq(things.id, 4)).run()
+      db.insert(things).values({ id: 99, name: 'new' }).run()
+    })
+    expect(world.db.select().from(things).all()).not.toEqual(before)
+    world.restore(snap)
+    expect(world.db.select().from(things).all()).toEqual(before)
+    expect(world.db.select().from(things).where(eq(things.id, 7)).get()?.data).toEqual(Buffer.from([7, 0, 255, 7]))
+  })
+
+  test('restore rewinds id counters and the clock, so the next id repeats', () => {
+    const world = worldWithRows()
+    const snap = world.snapshot()
+    const first = world.tx((db) => [gmailId(db), driveId(db), nowMs(db)])
+    world.restore(snap)
+    const again = world.tx((db) => [gmailId(db), driveId(db), nowMs(db)])
+    expect(again).toEqual(first)
+  })
+
+  test('a fork is independent of its source', () => {
+    const world = worldWithRows()
+    const copy = world.fork()
+    copy.tx((db) => db.delete(things).run())
+    expect(world.db.select().from(things).all()).toHaveLength(50)
+    expect(copy.db.select().from(things).all()).toHaveLength(0)
+  })
+
+  test('snapshots of equal worlds are byte-identical', () => {
+    expect(worldWithRows().snapshot().bytes.equals(worldWithRows().snapshot().bytes)).toBe(true)
+  })
+
+  test('a file-backed world survives reopening and restores losslessly', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsgym-'))
+    const file = join(dir, 'w.sqlite')
+    const world = World.create([things], file)
+    world.tx((db) => db.insert(things).values({ id: 1, name: 'kept', data: Buffer.from([1, 2]) }).run())
+    const snap = world.snapshot()
+    world.tx((db) => db.insert(things).values({ id: 2, name: 'later' }).run())
+    world.close()
+    const reopened = World.open(file)
+    expect(reopened.db.select().from(things).all()).toHaveLength(2)
+    reopened.restore(snap)
+    expect(reopened.db.select().from(things).all().map((r) => r.name)).toEqual(['kept'])
+    reopened.close()
+    expect(World.open(file).db.select().from(things).all().map((r) => r.name)).toEqual(['kept'])
+  })
+})
+
+describe('deterministic ids', () => {
+  test('ids have the real services\' shapes', () => {
+    const world = worldWithRows()
+    world.tx((db) => {
+      expect(gmailId(db)).toMatch(/^[0-9a-f]{16}$/)
+      expect(driveId(db)).toMatch(/^1[A-Za-z0-9_-]{32}$/)
+      expect(calendarEventId(db)).toMatch(/^[0-9a-v]{26}$/)
+      expect(slackId(db, 'C')).toMatch(/^C[A-Z0-9]{10}$/)
+    })
+  })
+
+  test('slack ts values are unique and increasing within one clock reading', () => {
+    const world = worldWithRows()
+    const list = world.tx((db) => Array.from({ length: 5 }, () => slackTs(db)))
+    expect(new Set(list).size).toBe(5)
+    expect([...list].sort()).toEqual(list)
+    expect(list[0]).toMatch(/^\d{10}\.\d{6}$/)
+  })
+
+  test('different seed values give different ids', () => {
+    const a = new WorldManager().create({ seed: 'empty', seedValue: 1 })
+    const b = new WorldManager().create({ seed: 'empty', seedValue: 2 })
+    expect(a.world.tx((db) => driveId(db))).not.toEqual(b.world.tx((db) => driveId(db)))
+  })
+})
+
+describe('determinism across whole worlds', () => {
+  test('the same seed and the same requests give byte-identical worlds and responses', async () => {
+    const run = async () => {
+      const h = harness('demo', 7)
+      const bodies: string[] = []
+      for (const path of ['/gmail/v1/users/me/profile', '/gmail/v1/users/me/labels', '/drive/v3/files', '/calendar/v3/users/me/calendarList']) {
+        bodies.push((await h.call('GET', path)).text)
+      }
+      bodies.push((await h.call('POST', '/api/auth.test', { form: {} })).text)
+      return { bodies, bytes: h.entry.world.snapshot().bytes }
+    }
+    const a = await run()
+    const b = await run()
+    expect(a.bodies).toEqual(b.bodies)
+    expect(a.bytes.equals(b.bytes)).toBe(true)
+  })
+
+  test('the clock moves by the tick on each agent request', async () => {
+    const h = harness('empty')
+    const t0 = nowMs(h.entry.world.db)
+    await h.call('GET', '/gmail/v1/users/me/profile')
+    await h.call('GET', '/gmail/v1/users/me/profile')
+    expect(nowMs(h.entry.world.db) - t0).toBe(2000)
+  })
+})
