@@ -1,4 +1,4 @@
-import type { Db } from './db.ts'
+import { stmt, type Db } from './db.ts'
 
 // The virtual clock of a world lives in world_meta, so snapshots and restores carry it.
 // It moves only (1) by `tick_ms` on each agent API request, and (2) when the control plane sets or
@@ -8,12 +8,12 @@ const GET = "SELECT value FROM world_meta WHERE key = ?"
 const PUT = 'INSERT INTO world_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'
 
 export function getMeta(db: Db, key: string): string | undefined {
-  const row = db.$client.prepare(GET).get(key) as { value: string } | undefined
+  const row = stmt(db, GET).get(key) as { value: string } | undefined
   return row?.value
 }
 
 export function setMeta(db: Db, key: string, value: string): void {
-  db.$client.prepare(PUT).run(key, value)
+  stmt(db, PUT).run(key, value)
 }
 
 /** Virtual now, in epoch milliseconds. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Db } from './db.ts'
+import { stmt, type Db } from './db.ts'
 import { getMeta, nowMs, setMeta } from './clock.ts'
 
 // Deterministic ids. Each id family has a counter in world_counters; the visible id is derived from
@@ -11,7 +11,7 @@ const BUMP =
 
 /** Next value (1, 2, 3, …) of a named counter. */
 export function nextCounter(db: Db, family: string): number {
-  const row = db.$client.prepare(BUMP).get(family) as { value: number }
+  const row = stmt(db, BUMP).get(family) as { value: number }
   return row.value
 }
 

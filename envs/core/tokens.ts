@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
-import { eq } from 'drizzle-orm'
-import type { Db } from './db.ts'
+import { stmt, type Db } from './db.ts'
 import { getMeta } from './clock.ts'
 import { worldTokens } from './world-tables.ts'
 import type { Principal } from './http.ts'
@@ -48,8 +47,11 @@ export function parseToken(token: string): { kind: TokenKind; worldId: string; k
   return undefined
 }
 
-export function findToken(db: Db, key: string) {
-  return db.select().from(worldTokens).where(eq(worldTokens.key, key)).get()
+export function findToken(db: Db, key: string): typeof worldTokens.$inferSelect | undefined {
+  const row = stmt(db, 'SELECT key, user_id, kind, scopes, revoked FROM world_tokens WHERE key = ?').get(key) as
+    | { key: string; user_id: string; kind: TokenKind; scopes: string; revoked: number }
+    | undefined
+  return row && { key: row.key, userId: row.user_id, kind: row.kind, scopes: row.scopes, revoked: row.revoked === 1 }
 }
 
 /** All tokens of the world, for the control plane (`GET /worlds/:id`). */

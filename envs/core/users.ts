@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm'
-import type { Db } from './db.ts'
+import { sql } from 'drizzle-orm'
+import { stmt, type Db } from './db.ts'
 import { worldUsers, type WorldUserRow } from './world-tables.ts'
 
 /** All users of the world in seed order (insertion order, through rowid). */
@@ -8,7 +8,13 @@ export function listUsers(db: Db): WorldUserRow[] {
 }
 
 export function findUserById(db: Db, id: string): WorldUserRow | undefined {
-  return db.select().from(worldUsers).where(eq(worldUsers.id, id)).get()
+  const r = stmt(db, 'SELECT * FROM world_users WHERE id = ?').get(id) as Record<string, string | number> | undefined
+  if (!r) return undefined
+  return {
+    id: String(r.id), email: String(r.email), name: String(r.name), givenName: String(r.given_name),
+    familyName: String(r.family_name), timeZone: String(r.time_zone), title: String(r.title),
+    isAdmin: r.is_admin === 1, tokenKey: String(r.token_key),
+  }
 }
 
 /** Case-insensitive lookup by e-mail address (Google treats addresses case-insensitively). */

@@ -13,14 +13,22 @@ export type Snapshot = { readonly bytes: Buffer }
  * path is given). Read `db` on each use: `restore()` swaps the connection underneath.
  */
 export class World {
-  #sqlite: Database.Database
-  #db: Db
+  #sqlite!: Database.Database
+  #db!: Db
+  #run!: <T>(fn: (db: Db) => T) => T
   readonly #file: string | undefined
 
   private constructor(sqlite: Database.Database, file?: string) {
     this.#file = file
-    this.#sqlite = configure(sqlite, file)
-    this.#db = drizzle({ client: this.#sqlite }) as unknown as Db
+    this.#attach(configure(sqlite, file))
+  }
+
+  /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
+  #attach(sqlite: Database.Database) {
+    this.#sqlite = sqlite
+    this.#db = drizzle({ client: sqlite }) as unknown as Db
+    const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
+    this.#run = runner as unknown as <T>(fn: (db: Db) => T) => T
   }
 
   /** A new, empty world with the core tables and the given service tables created. */
@@ -58,7 +66,7 @@ export class World {
 
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). `fn` must not await. */
   tx<T>(fn: (db: Db) => T): T {
-    return this.#sqlite.transaction(() => fn(this.#db))()
+    return this.#run(fn)
   }
 
   snapshot(): Snapshot {
@@ -73,8 +81,7 @@ export class World {
   restore(snapshot: Snapshot): void {
     const next = this.#file ? reopenFileFrom(this.#sqlite, this.#file, snapshot) : new Database(snapshot.bytes)
     if (!this.#file) this.#sqlite.close()
-    this.#sqlite = configure(next, this.#file)
-    this.#db = drizzle({ client: this.#sqlite }) as unknown as Db
+    this.#attach(configure(next, this.#file))
   }
 
   /** An independent in-memory copy. */
