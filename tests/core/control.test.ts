@@ -43,7 +43,7 @@ describe('control plane', () => {
     expect(created.status).toBe(201)
     expect(created.body.users.map((u: { email: string }) => u.email)).toEqual(['ann@example.com', 'ben@example.com'])
     const res = await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${created.body.users[1].googleToken}` } })
-    expect((await res.json()).emailAddress).toBe('ben@example.com')
+    expect(((await res.json()) as { emailAddress: string }).emailAddress).toBe('ben@example.com')
   })
 
   test('rejects a bad seed with the offending field path', async () => {
