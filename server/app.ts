@@ -102,10 +102,10 @@ export function createAgentApp(worlds: WorldManager) {
 
     if (path.startsWith('/batch')) return handleGoogleBatch(c, app)
 
+    if (family === 'google') shapeGoogleJson(c, url)
     tick(world)
     const logBody = await bodyForLog(c)
     await next()
-    if (family === 'google') await shapeGoogleJson(c, url)
     const op = operationIdOf(c.req.method, path)
     logAction(world, {
       userId: user.id,
@@ -187,21 +187,22 @@ async function bodyForLog(c: Context): Promise<string | null> {
   return length ? `<${length} bytes ${type || 'unknown type'}>` : null
 }
 
-/** Google response conventions: `fields=` partial responses and `prettyPrint` (on by default). */
-async function shapeGoogleJson(c: Context, url: URL) {
-  const type = c.res.headers.get('content-type') ?? ''
-  if (!type.startsWith('application/json')) return
+/**
+ * Google response conventions, applied as handlers render: `fields=` partial responses (2xx only) and
+ * `prettyPrint` (on by default, as Google does). The selection is parsed before the handler runs, so a
+ * malformed one is a 400 that changes nothing.
+ */
+function shapeGoogleJson(c: Context, url: URL) {
   const fields = url.searchParams.get('fields')
-  const pretty = url.searchParams.get('prettyPrint') !== 'false'
-  if (!fields && !pretty) return
-  const ok = c.res.status >= 200 && c.res.status < 300
-  const text = await c.res.text()
-  let body: unknown = text === '' ? undefined : JSON.parse(text)
-  if (fields && ok && body !== undefined) body = applyFields(body, parseFields(fields))
-  const headers = new Headers(c.res.headers)
-  headers.delete('content-length')
-  headers.set('content-type', 'application/json; charset=UTF-8')
-  c.res = new Response(body === undefined ? '' : JSON.stringify(body, null, pretty ? 2 : undefined), { status: c.res.status, headers })
+  const selection = fields ? parseFields(fields) : undefined
+  const indent = url.searchParams.get('prettyPrint') === 'false' ? undefined : 2
+  const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
+    const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
+    const shaped = selection && status >= 200 && status < 300 ? applyFields(object, selection) : object
+    const merged = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
+    return c.body(JSON.stringify(shaped, null, indent), arg as 200, merged)
+  }
+  ;(c as unknown as { json: typeof render }).json = render
 }
 
 function publicDocument(app: OpenAPIHono<WorldEnv>) {
