@@ -1,0 +1,189 @@
+import type { Db } from '../core/db.ts'
+import { hexId } from '../core/ids.ts'
+import { now, nowMs } from '../core/clock.ts'
+import { badRequest } from '../core/errors/google.ts'
+import { findUserByEmail } from '../core/users.ts'
+import type { WorldUserRow } from '../core/world-tables.ts'
+import { getMeta } from '../core/clock.ts'
+import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
+import { headerOf, parseMime } from './mime/parse.ts'
+import { parseAddressList } from './mime/address.ts'
+import { insertMessage, modifyLabels, type NewMessage } from './store/messages.ts'
+import { criteriaQuery, getSetting, listAddressSettings, listFilters, setSetting } from './store/settings.ts'
+import { matchesQuery } from './store/match.ts'
+import type { MessageRow } from './schema.ts'
+
+/** Mail produced by another service (invitations, share notifications): delivered, never stored as SENT. */
+export type InternalMail = {
+  from: { name?: string; email: string }
+  to: string[]
+  cc?: string[]
+  subject: string
+  text: string
+  html?: string
+  attachments?: OutgoingAttachment[]
+  headers?: Record<string, string>
+}
+
+const MAX_AUTOMATIC_DEPTH = 2
+
+/** A fresh, deterministic Message-ID in the world's domain. */
+export function newMessageIdHeader(db: Db): string {
+  return `<${hexId(db, 'gmail.msgid', 24)}@mail.${getMeta(db, 'domain') ?? 'example.com'}>`
+}
+
+/**
+ * Puts a message from another service into the inboxes of the world users among `to`/`cc`, running each
+ * recipient's filters. Synchronous, so it runs inside the caller's transaction.
+ */
+export function deliverInternalMail(db: Db, mail: InternalMail): { messageIds: string[] } {
+  const raw = buildMessage({
+    from: mail.from,
+    to: mail.to.map((email) => ({ email })),
+    cc: (mail.cc ?? []).map((email) => ({ email })),
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    attachments: mail.attachments,
+    headers: mail.headers,
+    date: now(db),
+    messageId: newMessageIdHeader(db),
+  })
+  const recipients = [...new Set([...mail.to, ...(mail.cc ?? [])].map((e) => e.toLowerCase()))]
+  return { messageIds: deliverToWorldUsers(db, raw, recipients, 0).map((m) => m.id) }
+}
+
+/** Replaces or adds headers in a raw message's header block; `null` removes a header. */
+export function rewriteHeaders(raw: Buffer, changes: Record<string, string | null>, prepend: Record<string, string> = {}): Buffer {
+  const text = raw.toString('latin1')
+  const m = /\r?\n\r?\n/.exec(text)
+  const head = m ? text.slice(0, m.index) : text
+  const rest = m ? text.slice(m.index) : '\r\n\r\n'
+  const lines: string[] = []
+  let skipping = false
+  const lower = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k.toLowerCase(), v]))
+  const done = new Set<string>()
+  for (const line of head.split(/\r?\n/)) {
+    if (/^[ \t]/.test(line)) {
+      if (!skipping) lines.push(line)
+      continue
+    }
+    const name = line.slice(0, line.indexOf(':')).trim().toLowerCase()
+    skipping = false
+    if (name in lower) {
+      skipping = true
+      if (lower[name] !== null && !done.has(name)) lines.push(`${line.slice(0, line.indexOf(':'))}: ${Buffer.from(lower[name]!, 'utf8').toString('latin1')}`)
+      done.add(name)
+      continue
+    }
+    lines.push(line)
+  }
+  for (const [k, v] of Object.entries(changes)) if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${Buffer.from(v, 'utf8').toString('latin1')}`)
+  const pre = Object.entries(prepend).map(([k, v]) => `${k}: ${v}`)
+  return Buffer.from([...pre, ...lines].join('\r\n') + rest, 'latin1')
+}
+
+/**
+ * Sends a message as a world user: the sender keeps a SENT copy (in the given thread when possible),
+ * every world user among To/Cc/Bcc gets an INBOX + UNREAD copy without the Bcc header, and
+ * external recipients are recorded in the sent copy only.
+ */
+export function sendAsUser(db: Db, sender: WorldUserRow, raw: Buffer, opts: { threadId?: string; depth?: number } = {}): MessageRow {
+  const root = parseMime(raw)
+  const h = (n: string) => headerOf(root.headers, n)
+  const recipients = [...new Set([...parseAddressList(h('to')), ...parseAddressList(h('cc')), ...parseAddressList(h('bcc'))])]
+  if (recipients.length === 0) throw badRequest('Recipient address required', 'invalidArgument')
+  // Gmail stamps the authenticated sender, a Date and a Message-ID.
+  const fromHeader = sendAsAddress(db, sender, h('from'))
+  const fixed = rewriteHeaders(raw, {
+    From: fromHeader,
+    ...(h('date') ? {} : { Date: rfc822Date(now(db)) }),
+    ...(h('message-id') ? {} : { 'Message-ID': newMessageIdHeader(db) }),
+  })
+  const toSelf = recipients.includes(sender.email.toLowerCase())
+  const sent = insertMessage(db, sender.id, { raw: fixed, labelIds: toSelf ? ['UNREAD', 'SENT', 'INBOX'] : ['SENT'], threadId: opts.threadId, internalDate: nowMs(db) })
+  const delivered = rewriteHeaders(fixed, { Bcc: null })
+  deliverToWorldUsers(db, delivered, recipients.filter((r) => r !== sender.email.toLowerCase()), opts.depth ?? 0)
+  return sent
+}
+
+/** The From header Gmail uses: the given address when it is the user's or a send-as alias, else the account's. */
+function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined): string {
+  const addresses = parseAddressList(given)
+  const aliases = listAddressSettings(db, sender.id, 'sendAs').map((s) => String(s.sendAsEmail).toLowerCase())
+  if (given && addresses[0] && (addresses[0] === sender.email.toLowerCase() || aliases.includes(addresses[0]))) return given
+  return formatAddress({ name: sender.name, email: sender.email })
+}
+
+function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: number): MessageRow[] {
+  const out: MessageRow[] = []
+  for (const address of recipients) {
+    const user = findUserByEmail(db, address)
+    if (!user) continue
+    const copy = rewriteHeaders(raw, {}, { 'Delivered-To': user.email })
+    const row = insertMessage(db, user.id, { raw: copy, labelIds: ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX'], internalDate: nowMs(db) })
+    out.push(row)
+    if (depth < MAX_AUTOMATIC_DEPTH) afterDelivery(db, user, row, depth)
+  }
+  return out
+}
+
+/** Filters, auto-forwarding and the vacation responder, in that order, as Gmail applies them. */
+function afterDelivery(db: Db, user: WorldUserRow, row: MessageRow, depth: number) {
+  for (const f of listFilters(db, user.id)) {
+    if (!matchesQuery(db, user, row.id, criteriaQuery(f.criteria))) continue
+    const add = (f.action.addLabelIds as string[] | undefined) ?? []
+    const remove = (f.action.removeLabelIds as string[] | undefined) ?? []
+    modifyLabels(db, user.id, row.id, add, remove)
+    if (typeof f.action.forward === 'string') forward(db, user, row, f.action.forward, depth)
+  }
+  const fwd = getSetting<{ enabled?: boolean; emailAddress?: string; disposition?: string }>(db, user.id, 'autoForwarding')
+  if (fwd.enabled && fwd.emailAddress) {
+    forward(db, user, row, fwd.emailAddress, depth)
+    const d = fwd.disposition
+    if (d === 'archive') modifyLabels(db, user.id, row.id, [], ['INBOX'])
+    if (d === 'trash') modifyLabels(db, user.id, row.id, ['TRASH'], ['INBOX'])
+    if (d === 'markRead') modifyLabels(db, user.id, row.id, [], ['UNREAD'])
+  }
+  vacationReply(db, user, row, depth)
+}
+
+function forward(db: Db, user: WorldUserRow, row: MessageRow, to: string, depth: number) {
+  const verified = listAddressSettings(db, user.id, 'forwarding').some((f) => String(f.forwardingEmail).toLowerCase() === to.toLowerCase() && f.verificationStatus === 'accepted')
+  if (!verified) return
+  const raw = rewriteHeaders(row.raw, { 'Delivered-To': null, 'X-Forwarded-To': to, 'X-Forwarded-For': `${user.email} ${to}` })
+  deliverToWorldUsers(db, raw, [to.toLowerCase()], depth + 1)
+}
+
+function vacationReply(db: Db, user: WorldUserRow, row: MessageRow, depth: number) {
+  const v = getSetting<Record<string, unknown>>(db, user.id, 'vacation')
+  if (!v.enableAutoReply) return
+  const t = nowMs(db)
+  if (v.startTime && t < Number(v.startTime)) return
+  if (v.endTime && t > Number(v.endTime)) return
+  const root = parseMime(row.raw)
+  if ((headerOf(root.headers, 'auto-submitted') ?? 'no') !== 'no' || headerOf(root.headers, 'list-id')) return
+  const from = parseAddressList(headerOf(root.headers, 'from'))[0]
+  if (!from || from === user.email.toLowerCase()) return
+  if (v.restrictToDomain && from.split('@')[1] !== user.email.split('@')[1]) return
+  // Gmail answers each sender at most once every four days.
+  const replied = getSetting<Record<string, number>>(db, user.id, 'vacationReplied')
+  if (replied[from] && t - replied[from]! < 4 * 86_400_000) return
+  setSetting(db, user.id, 'vacationReplied', { ...replied, [from]: t })
+  const subject = String(v.responseSubject || `Re: ${headerOf(root.headers, 'subject') ?? ''}`)
+  const reply = buildMessage({
+    from: { name: user.name, email: user.email },
+    to: [{ email: from }],
+    subject,
+    text: String(v.responseBodyPlainText ?? ''),
+    html: v.responseBodyHtml ? String(v.responseBodyHtml) : undefined,
+    date: now(db),
+    messageId: newMessageIdHeader(db),
+    inReplyTo: headerOf(root.headers, 'message-id'),
+    references: headerOf(root.headers, 'message-id'),
+    headers: { 'Auto-Submitted': 'auto-replied' },
+  })
+  sendAsUser(db, user, reply, { threadId: row.threadId, depth: depth + 1 })
+}
+
+export type { NewMessage }

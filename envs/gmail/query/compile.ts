@@ -1,0 +1,175 @@
+import { DateTime } from 'luxon'
+import type { Node } from './parse.ts'
+
+/** What compiling needs from the mailbox: label names, the clock and the owner's time zone. */
+export type CompileContext = { nowMs: number; timeZone: string; selfEmail: string; labelIdByName: (name: string) => string | undefined }
+
+export type Sql = { where: string; params: unknown[] }
+
+const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+const LIKE = (col: string) => `${col} LIKE ? ESCAPE '\\'`
+const hasLabel = (ids: string[]) =>
+  `EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id IN (${ids.map(() => '?').join(',')}))`
+
+const IN_LABELS: Record<string, string[]> = {
+  inbox: ['INBOX'], trash: ['TRASH'], spam: ['SPAM'], sent: ['SENT'], drafts: ['DRAFT'], draft: ['DRAFT'],
+  starred: ['STARRED'], important: ['IMPORTANT'], chats: ['CHAT'], unread: ['UNREAD'],
+}
+const CATEGORY: Record<string, string> = {
+  primary: 'CATEGORY_PERSONAL', personal: 'CATEGORY_PERSONAL', social: 'CATEGORY_SOCIAL', promotions: 'CATEGORY_PROMOTIONS',
+  updates: 'CATEGORY_UPDATES', forums: 'CATEGORY_FORUMS', reservations: 'CATEGORY_UPDATES', purchases: 'CATEGORY_UPDATES',
+}
+const STAR_NAMES = /^(yellow|blue|red|orange|green|purple)-(star|bang|guillemet|info|check|question)$/
+
+/** Does the query ask for trash or spam explicitly (then they are not hidden by default)? */
+export function mentionsSpamTrash(node: Node): boolean {
+  switch (node.kind) {
+    case 'term':
+      return (node.op === 'in' || node.op === 'label') && ['trash', 'spam', 'anywhere'].includes(node.value.toLowerCase())
+    case 'not':
+      return mentionsSpamTrash(node.item)
+    default:
+      return node.items.some(mentionsSpamTrash)
+  }
+}
+
+export function compile(node: Node, ctx: CompileContext): Sql {
+  switch (node.kind) {
+    case 'and':
+    case 'or': {
+      if (node.items.length === 0) return { where: node.kind === 'and' ? '1' : '0', params: [] }
+      const parts = node.items.map((n) => compile(n, ctx))
+      return { where: `(${parts.map((p) => p.where).join(node.kind === 'and' ? ' AND ' : ' OR ')})`, params: parts.flatMap((p) => p.params) }
+    }
+    case 'not': {
+      const inner = compile(node.item, ctx)
+      return { where: `NOT (${inner.where})`, params: inner.params }
+    }
+    case 'term':
+      return term(node.op, node.value, ctx)
+  }
+}
+
+const NONE: Sql = { where: '0', params: [] }
+const ALL: Sql = { where: '1', params: [] }
+
+function term(op: string | null, raw: string, ctx: CompileContext): Sql {
+  const value = raw.trim()
+  const lower = value.toLowerCase()
+  switch (op) {
+    case null:
+      return value ? { where: LIKE('m.search_text'), params: [like(value)] } : ALL
+    case 'from':
+      return { where: LIKE('m.from_addr'), params: [like(lower === 'me' ? ctx.selfEmail : value)] }
+    case 'to': {
+      const who = lower === 'me' ? ctx.selfEmail : value
+      return { where: `(${LIKE('m.to_addrs')} OR ${LIKE('m.cc_addrs')} OR ${LIKE('m.bcc_addrs')})`, params: [like(who), like(who), like(who)] }
+    }
+    case 'cc':
+      return { where: LIKE('m.cc_addrs'), params: [like(value)] }
+    case 'bcc':
+      return { where: LIKE('m.bcc_addrs'), params: [like(value)] }
+    case 'subject':
+      return { where: LIKE('m.subject'), params: [like(value)] }
+    case 'deliveredto':
+      return { where: LIKE('m.delivered_to'), params: [like(value)] }
+    case 'list':
+      return { where: LIKE('m.list_id'), params: [like(value)] }
+    case 'rfc822msgid':
+      return { where: 'lower(m.message_id_header) IN (?, ?)', params: [lower, `<${lower.replace(/^<|>$/g, '')}>`] }
+    case 'filename':
+      return { where: LIKE('m.filenames'), params: [like(value)] }
+    case 'in':
+      if (lower === 'anywhere') return ALL
+      return IN_LABELS[lower] ? { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! } : labelTerm(value, ctx)
+    case 'is':
+      if (lower === 'read') return { where: `NOT ${hasLabel(['UNREAD'])}`, params: ['UNREAD'] }
+      if (IN_LABELS[lower]) return { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! }
+      if (STAR_NAMES.test(lower)) return { where: hasLabel(['STARRED']), params: ['STARRED'] }
+      return NONE // snoozed, muted, … : nothing in the mock carries those states
+    case 'label':
+      return labelTerm(value, ctx)
+    case 'category':
+      return CATEGORY[lower] ? { where: hasLabel([CATEGORY[lower]!]), params: [CATEGORY[lower]!] } : NONE
+    case 'has':
+      return hasTerm(lower)
+    case 'after':
+    case 'newer':
+      return dateTerm('>=', value, ctx)
+    case 'before':
+    case 'older':
+      return dateTerm('<', value, ctx)
+    case 'newer_than':
+    case 'older_than': {
+      const ms = relativeMs(lower)
+      if (ms === undefined) return NONE
+      return { where: `m.internal_date ${op === 'newer_than' ? '>=' : '<'} ?`, params: [ctx.nowMs - ms] }
+    }
+    case 'larger':
+    case 'smaller':
+    case 'size': {
+      const bytes = sizeBytes(lower)
+      if (bytes === undefined) return NONE
+      return { where: `m.size ${op === 'smaller' ? '<' : '>='} ?`, params: [bytes] }
+    }
+    case 'around':
+      return ALL
+    default:
+      // An unknown operator is searched as text, as Gmail does with "foo:bar".
+      return { where: LIKE('m.search_text'), params: [like(`${op}:${value}`)] }
+  }
+}
+
+/** `label:` takes names, case-insensitively, with `-`, `/` and spaces interchangeable. */
+function labelTerm(value: string, ctx: CompileContext): Sql {
+  const id = ctx.labelIdByName(value)
+  return id ? { where: hasLabel([id]), params: [id] } : NONE
+}
+
+function hasTerm(what: string): Sql {
+  switch (what) {
+    case 'attachment':
+      return { where: 'm.has_attachment = 1', params: [] }
+    case 'drive':
+      return { where: LIKE('m.search_text'), params: [like('drive.google.com')] }
+    case 'document':
+    case 'spreadsheet':
+    case 'presentation':
+      return { where: LIKE('m.search_text'), params: [like(`docs.google.com/${what}`)] }
+    case 'youtube':
+      return { where: LIKE('m.search_text'), params: [like('youtube.com')] }
+    case 'userlabels':
+      return { where: "EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')", params: [] }
+    case 'nouserlabels':
+      return { where: "NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')", params: [] }
+    default:
+      return STAR_NAMES.test(what) ? { where: hasLabel(['STARRED']), params: ['STARRED'] } : NONE
+  }
+}
+
+/** `after:2026/03/01`, `before:2026-03-01`, `after:1772323200` (epoch seconds). Days start at midnight in the owner's zone. */
+function dateTerm(cmp: '>=' | '<', value: string, ctx: CompileContext): Sql {
+  let ms: number | undefined
+  if (/^\d{9,11}$/.test(value)) ms = Number(value) * 1000
+  else {
+    const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value)
+    if (m) {
+      const dt = DateTime.fromObject({ year: +m[1]!, month: +m[2]!, day: +m[3]! }, { zone: ctx.timeZone })
+      if (dt.isValid) ms = dt.toMillis()
+    }
+  }
+  return ms === undefined ? NONE : { where: `m.internal_date ${cmp} ?`, params: [ms] }
+}
+
+function relativeMs(value: string): number | undefined {
+  const m = /^(\d+)([dmy])$/.exec(value)
+  if (!m) return undefined
+  const n = Number(m[1])
+  return n * { d: 86_400_000, m: 30 * 86_400_000, y: 365 * 86_400_000 }[m[2] as 'd' | 'm' | 'y']
+}
+
+function sizeBytes(value: string): number | undefined {
+  const m = /^(\d+)([km]?)b?$/.exec(value)
+  if (!m) return undefined
+  return Number(m[1]) * (m[2] === 'k' ? 1024 : m[2] === 'm' ? 1024 * 1024 : 1)
+}

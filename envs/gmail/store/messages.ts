@@ -1,0 +1,159 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { Db } from '../../core/db.ts'
+import { gmailId, urlSafeId } from '../../core/ids.ts'
+import { nowMs } from '../../core/clock.ts'
+import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
+import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/parse.ts'
+import { parseAddressList } from '../mime/address.ts'
+import { bumpHistory, ensureMailbox } from './mailbox.ts'
+
+/** The Gmail wire part tree kept with each message (attachment bytes live in gmail_attachments). */
+export type WirePart = {
+  partId: string
+  mimeType: string
+  filename: string
+  headers: { name: string; value: string }[]
+  body: { size: number; data?: string; attachmentId?: string }
+  parts?: WirePart[]
+}
+
+export type NewMessage = { raw: Buffer; labelIds: string[]; threadId?: string; internalDate?: number; id?: string }
+
+const normaliseSubject = (s: string) => s.replace(/^\s*((re|fwd?|aw|sv)\s*:\s*)+/i, '').trim().toLowerCase()
+
+/** Gmail's snippet: the start of the text body, whitespace collapsed, HTML-escaped. */
+export function snippetOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim().slice(0, 200)
+  return flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+/** Converts a parsed MIME tree to Gmail's part tree, storing attachment bytes as it goes. */
+function toWire(db: Db, userId: string, messageId: string, part: MimePart, partId: string, files: string[]): WirePart {
+  const wire: WirePart = { partId, mimeType: part.mimeType, filename: part.filename, headers: part.headers, body: { size: 0 } }
+  if (part.parts.length > 0) {
+    wire.parts = part.parts.map((p, i) => toWire(db, userId, messageId, p, partId === '' ? String(i) : `${partId}.${i}`, files))
+    return wire
+  }
+  const data = part.body ?? Buffer.alloc(0)
+  if (part.isAttachment) {
+    const id = `ANGjdJ${urlSafeId(db, 'gmail.attachment', 90)}`
+    db.insert(attachments).values({ userId, id, messageId, data }).run()
+    files.push(part.filename)
+    wire.body = { attachmentId: id, size: data.length }
+  } else {
+    wire.body = data.length > 0 ? { size: data.length, data: data.toString('base64url') } : { size: 0 }
+  }
+  return wire
+}
+
+/** Resolves the thread of a new message: explicit id, else In-Reply-To/References with a matching subject, else new. */
+function resolveThread(db: Db, userId: string, root: MimePart, explicit: string | undefined, ownId: string): string {
+  if (explicit) {
+    const hit = db.select({ t: messages.threadId }).from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, explicit))).get()
+    if (hit) return explicit
+  }
+  const refs = `${headerOf(root.headers, 'in-reply-to') ?? ''} ${headerOf(root.headers, 'references') ?? ''}`.match(/<[^>]+>/g) ?? []
+  const subject = normaliseSubject(headerOf(root.headers, 'subject') ?? '')
+  for (const ref of refs.reverse()) {
+    const parent = db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.messageIdHeader, ref))).get()
+    if (parent && normaliseSubject(parent.subject) === subject) return parent.threadId
+  }
+  return ownId
+}
+
+/** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
+export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow {
+  ensureMailbox(db, userId)
+  const root = parseMime(m.raw)
+  const id = m.id ?? gmailId(db, 'gmail.message')
+  const threadId = resolveThread(db, userId, root, m.threadId, id)
+  const files: string[] = []
+  const payload = toWire(db, userId, id, root, '', files)
+  const text = bodyText(root)
+  const h = (name: string) => headerOf(root.headers, name) ?? ''
+  const historyId = bumpHistory(db, userId)
+  const dateHeader = Date.parse(h('date'))
+  const row: MessageRow = {
+    userId,
+    id,
+    threadId,
+    internalDate: m.internalDate ?? (Number.isNaN(dateHeader) ? nowMs(db) : dateHeader),
+    historyId,
+    raw: m.raw,
+    payload: JSON.stringify(payload),
+    snippet: snippetOf(text),
+    subject: h('subject'),
+    fromAddr: h('from').toLowerCase(),
+    toAddrs: parseAddressList(h('to')).join(', '),
+    ccAddrs: parseAddressList(h('cc')).join(', '),
+    bccAddrs: parseAddressList(h('bcc')).join(', '),
+    deliveredTo: h('delivered-to').toLowerCase(),
+    messageIdHeader: h('message-id'),
+    listId: h('list-id').toLowerCase(),
+    filenames: files.join('\n').toLowerCase(),
+    hasAttachment: files.length > 0,
+    searchText: [h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n').toLowerCase(),
+    size: m.raw.length,
+  }
+  db.insert(messages).values(row).run()
+  const labelIds = [...new Set(m.labelIds)]
+  for (const labelId of labelIds) db.insert(messageLabels).values({ userId, messageId: id, labelId }).run()
+  db.insert(history).values({ userId, id: historyId, type: 'messageAdded', messageId: id, threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' }).run()
+  return row
+}
+
+export function findMessage(db: Db, userId: string, id: string): MessageRow | undefined {
+  return db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.id, id))).get()
+}
+
+export function threadMessages(db: Db, userId: string, threadId: string): MessageRow[] {
+  return db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, threadId))).orderBy(messages.internalDate, messages.id).all()
+}
+
+/** Label ids of a message in Gmail's order (UNREAD and STARRED first, then the rest as stored). */
+export function labelsOf(db: Db, userId: string, messageId: string): string[] {
+  const rows = db.$client.prepare('SELECT label_id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY rowid').all(userId, messageId) as { label_id: string }[]
+  const ids = rows.map((r) => r.label_id)
+  const first = ['UNREAD', 'STARRED', 'IMPORTANT'].filter((l) => ids.includes(l))
+  return [...first, ...ids.filter((l) => !first.includes(l))]
+}
+
+/** Adds and removes labels, recording labelAdded / labelRemoved history. Returns the new label set. */
+export function modifyLabels(db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[]): string[] {
+  const before = new Set(labelsOf(db, userId, messageId))
+  const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
+  const removed = [...new Set(remove)].filter((l) => before.has(l))
+  if (added.length === 0 && removed.length === 0) return [...before]
+  if (removed.length) db.delete(messageLabels).where(and(eq(messageLabels.userId, userId), eq(messageLabels.messageId, messageId), inArray(messageLabels.labelId, removed))).run()
+  for (const labelId of added) db.insert(messageLabels).values({ userId, messageId, labelId }).run()
+  const after = labelsOf(db, userId, messageId)
+  const threadId = findMessage(db, userId, messageId)!.threadId
+  const historyId = bumpHistory(db, userId)
+  db.update(messages).set({ historyId }).where(and(eq(messages.userId, userId), eq(messages.id, messageId))).run()
+  if (added.length) db.insert(history).values({ userId, id: historyId, type: 'labelAdded', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(added) }).run()
+  if (removed.length) db.insert(history).values({ userId, id: historyId, type: 'labelRemoved', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(removed) }).run()
+  return after
+}
+
+/** Deletes a message for good (attachments, labels, drafts pointing at it), recording messageDeleted. */
+export function deleteMessage(db: Db, userId: string, messageId: string): void {
+  const row = findMessage(db, userId, messageId)
+  if (!row) return
+  const labelIds = labelsOf(db, userId, messageId)
+  db.delete(messageLabels).where(and(eq(messageLabels.userId, userId), eq(messageLabels.messageId, messageId))).run()
+  db.delete(attachments).where(and(eq(attachments.userId, userId), eq(attachments.messageId, messageId))).run()
+  db.delete(messages).where(and(eq(messages.userId, userId), eq(messages.id, messageId))).run()
+  const historyId = bumpHistory(db, userId)
+  db.insert(history).values({ userId, id: historyId, type: 'messageDeleted', messageId, threadId: row.threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' }).run()
+}
+
+export function findAttachment(db: Db, userId: string, messageId: string, id: string) {
+  return db.select().from(attachments).where(and(eq(attachments.userId, userId), eq(attachments.messageId, messageId), eq(attachments.id, id))).get()
+}
+
+/** Plain text of a message (for state dumps and filters). */
+export function messageText(row: MessageRow): string {
+  return bodyText(parseMime(row.raw))
+}
+
+export { partText }
