@@ -1,20 +1,39 @@
-import { emptySeed, emptyState } from '../core/stub.ts'
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { gmailTables } from './schema.ts'
+import { GmailSeed, seedGmail } from './seed.ts'
+import { dumpGmail } from './state.ts'
 import { profileRouter } from './routes/profile.ts'
+import { messagesRouter } from './routes/messages.ts'
+import { threadsRouter } from './routes/threads.ts'
+import { labelsRouter } from './routes/labels.ts'
+import { draftsRouter } from './routes/drafts.ts'
+import { historyRouter } from './routes/history.ts'
+import { settingsRouter } from './routes/settings.ts'
 
-const router = createGoogleRouter().route('/', profileRouter)
+const router = createGoogleRouter()
+  .route('/', profileRouter)
+  .route('/', messagesRouter)
+  .route('/', threadsRouter)
+  .route('/', labelsRouter)
+  .route('/', draftsRouter)
+  .route('/', historyRouter)
+  .route('/', settingsRouter)
 
-/** Gmail API v1. */
-export const gmail: ServiceProvider<'gmail'> = {
+/**
+ * Gmail API v1: mailboxes of every world user, RFC 822 messages, threads, labels, drafts, history,
+ * search, filters and settings. `users.settings.cse.*` and S/MIME answer 501.
+ * @see https://developers.google.com/gmail/api/reference/rest
+ */
+export const gmail: ServiceProvider<'gmail', GmailSeed> = {
   name: 'gmail',
   family: 'google',
-  tables: [],
+  tables: gmailTables,
   router,
   pathPrefixes: ['/gmail/v1/', '/upload/gmail/v1/', '/resumable/upload/gmail/v1/'],
   specMethods,
-  seedSchema: emptySeed,
-  seed() {},
-  dump: emptyState,
+  seedSchema: GmailSeed,
+  seed: seedGmail,
+  dump: dumpGmail,
 }

@@ -5,7 +5,7 @@ import { addressSettings, filters, settings } from '../schema.ts'
 /** Defaults Gmail reports for a fresh account (see shared/parity/gmail/settings_*.json). */
 export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
   vacation: { enableAutoReply: false, responseSubject: '', restrictToContacts: false, restrictToDomain: false },
-  imap: { enabled: true, autoExpunge: true, expungeBehavior: 'archive', maxFolderSize: 0 },
+  imap: { enabled: false, autoExpunge: true, expungeBehavior: 'archive', maxFolderSize: 0 },
   pop: { accessWindow: 'disabled', disposition: 'leaveInInbox' },
   language: { displayLanguage: 'en' },
   autoForwarding: { enabled: false },

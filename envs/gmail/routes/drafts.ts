@@ -1,0 +1,123 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { and, eq } from 'drizzle-orm'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { badRequest, notFound } from '../../core/errors/google.ts'
+import { nextCounter } from '../../core/ids.ts'
+import { getMeta, nowMs } from '../../core/clock.ts'
+import { createHash } from 'node:crypto'
+import { Draft } from '../api/schemas.gen.ts'
+import { drafts } from '../schema.ts'
+import { toMessage, type Format } from '../map.ts'
+import { deleteMessage, findMessage, insertMessage, labelsOf } from '../store/messages.ts'
+import { searchMessages } from '../store/search.ts'
+import { sendAsUser } from '../deliver.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
+import { json, jsonBody, mailboxOf, maxResults, UserIdParam, UserParam, flag } from './common.ts'
+import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
+import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+
+const base = '/gmail/v1/users/{userId}/drafts'
+type DraftBody = { id?: string; message?: { raw?: string; threadId?: string } }
+
+/** Draft ids look like Gmail's: `r` and up to 19 digits, derived deterministically. */
+function draftId(c: WorldContext): string {
+  const db = c.var.world.db
+  const n = nextCounter(db, 'gmail.draft')
+  const digits = BigInt(`0x${createHash('sha256').update(`${getMeta(db, 'id_salt')}:draft:${n}`).digest('hex').slice(0, 15)}`).toString()
+  return `r${digits}`
+}
+
+function findDraft(c: WorldContext, user: WorldUserRow, id: string) {
+  const row = c.var.world.db.select().from(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, id))).get()
+  if (!row) throw notFound()
+  return row
+}
+
+const short = (c: WorldContext, user: WorldUserRow, d: { id: string; messageId: string }) => {
+  const m = findMessage(c.var.world.db, user.id, d.messageId)!
+  return { id: d.id, message: { id: m.id, threadId: m.threadId, labelIds: labelsOf(c.var.world.db, user.id, m.id) } }
+}
+
+function inputOf(body: DraftBody): MessageInput {
+  if (!body.message) throw badRequest('Missing draft message', 'invalidArgument')
+  return rawFromJson(body.message)
+}
+
+function createDraft(c: WorldContext, user: WorldUserRow, input: MessageInput) {
+  const row = c.var.world.tx((db) => {
+    const id = draftId(c)
+    const m = insertMessage(db, user.id, { raw: input.raw, labelIds: ['DRAFT'], threadId: input.threadId, internalDate: nowMs(db) })
+    db.insert(drafts).values({ userId: user.id, id, messageId: m.id }).run()
+    return { id, messageId: m.id }
+  })
+  return short(c, user, row)
+}
+
+function updateDraft(c: WorldContext, user: WorldUserRow, id: string, input: MessageInput) {
+  const d = findDraft(c, user, id)
+  c.var.world.tx((db) => {
+    deleteMessage(db, user.id, d.messageId)
+    const m = insertMessage(db, user.id, { raw: input.raw, labelIds: ['DRAFT'], threadId: input.threadId, internalDate: nowMs(db) })
+    db.update(drafts).set({ messageId: m.id }).where(and(eq(drafts.userId, user.id), eq(drafts.id, id))).run()
+  })
+  return short(c, user, findDraft(c, user, id))
+}
+
+function sendDraft(c: WorldContext, user: WorldUserRow, body: DraftBody) {
+  if (!body.id) throw badRequest('Missing draft id', 'invalidArgument')
+  const d = findDraft(c, user, body.id)
+  const stored = findMessage(c.var.world.db, user.id, d.messageId)!
+  const input = body.message?.raw ? inputOf(body) : { raw: stored.raw, threadId: stored.threadId === stored.id ? undefined : stored.threadId }
+  const sent = c.var.world.tx((db) => {
+    deleteMessage(db, user.id, d.messageId)
+    db.delete(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, d.id))).run()
+    return sendAsUser(db, user, input.raw, { threadId: input.threadId })
+  })
+  return { id: sent.id, threadId: sent.threadId, labelIds: labelsOf(c.var.world.db, user.id, sent.id) }
+}
+
+const list = createRoute({ operationId: 'gmail.users.drafts.list', method: 'get', path: base, request: { params: UserParam, query: z.object({ q: z.string().optional(), maxResults: maxResults(100, 500), pageToken: z.string().optional(), includeSpamTrash: flag() }) }, responses: { 200: json(z.object({ drafts: z.array(Draft).optional(), resultSizeEstimate: z.number(), nextPageToken: z.string().optional() })) } })
+const get = createRoute({ operationId: 'gmail.users.drafts.get', method: 'get', path: `${base}/{id}`, request: { params: UserIdParam, query: z.object({ format: z.enum(['minimal', 'full', 'raw', 'metadata']).default('full') }) }, responses: { 200: json(Draft) } })
+const create = createRoute({ operationId: 'gmail.users.drafts.create', method: 'post', path: base, request: { params: UserParam, body: jsonBody(Draft) }, responses: { 200: json(Draft) } })
+const update = createRoute({ operationId: 'gmail.users.drafts.update', method: 'put', path: `${base}/{id}`, request: { params: UserIdParam, body: jsonBody(Draft) }, responses: { 200: json(Draft) } })
+const remove = createRoute({ operationId: 'gmail.users.drafts.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
+const send = createRoute({ operationId: 'gmail.users.drafts.send', method: 'post', path: `${base}/send`, request: { params: UserParam, body: jsonBody(Draft) }, responses: { 200: json(z.record(z.string(), z.unknown())) } })
+
+export const draftsRouter = createGoogleRouter()
+  .openapi(list, (c) => {
+    const query = c.req.valid('query')
+    const user = mailboxOf(c, c.req.valid('param').userId)
+    const db = c.var.world.db
+    const byMessage = new Map(db.select().from(drafts).where(eq(drafts.userId, user.id)).all().map((d) => [d.messageId, d.id]))
+    const hits = searchMessages(db, user, { q: query.q, labelIds: ['DRAFT'], includeSpamTrash: query.includeSpamTrash }).filter((m) => byMessage.has(m.id))
+    const start = Number(decodePageToken<{ o: number }>(query.pageToken)?.o ?? 0)
+    const page = hits.slice(start, start + query.maxResults)
+    const body: Record<string, unknown> = {}
+    if (page.length) body.drafts = page.map((m) => ({ id: byMessage.get(m.id), message: { id: m.id, threadId: m.threadId } }))
+    if (start + query.maxResults < hits.length) body.nextPageToken = encodePageToken({ o: start + query.maxResults })
+    body.resultSizeEstimate = hits.length
+    return c.json(body as never, 200)
+  })
+  .openapi(get, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    const d = findDraft(c, user, id)
+    const m = findMessage(c.var.world.db, user.id, d.messageId)!
+    return c.json({ id, message: toMessage(m, labelsOf(c.var.world.db, user.id, m.id), c.req.valid('query').format as Format) } as never, 200)
+  })
+  .openapi(create, (c) => c.json(createDraft(c, mailboxOf(c, c.req.valid('param').userId), inputOf(c.req.valid('json') as DraftBody)) as never, 200))
+  .openapi(update, (c) => c.json(updateDraft(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, inputOf(c.req.valid('json') as DraftBody)) as never, 200))
+  .openapi(remove, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    const d = findDraft(c, user, id)
+    c.var.world.tx((db) => {
+      deleteMessage(db, user.id, d.messageId)
+      db.delete(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, id))).run()
+    })
+    return c.body(null, 204)
+  })
+  .openapi(send, (c) => c.json(sendDraft(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('json') as DraftBody) as never, 200))
+
+draftsRouter.post('/upload/gmail/v1/users/:userId/drafts', async (c) => c.json(createDraft(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c)), 200))
+draftsRouter.put('/upload/gmail/v1/users/:userId/drafts/:id', async (c) => c.json(updateDraft(c, mailboxOf(c, c.req.param('userId')), c.req.param('id'), await rawFromUpload(c)), 200))

@@ -1,0 +1,57 @@
+import type { WorldContext } from '../../core/http.ts'
+import { badRequest } from '../../core/errors/google.ts'
+
+export type MessageInput = { raw: Buffer; threadId?: string; labelIds?: string[] }
+
+const MISSING = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
+
+/** Decodes the `raw` field of a JSON Message body (base64url or base64). */
+export function rawFromJson(body: { raw?: unknown; threadId?: unknown; labelIds?: unknown }): MessageInput {
+  if (typeof body.raw !== 'string' || body.raw === '') throw badRequest(MISSING, 'invalidArgument')
+  if (!/^[A-Za-z0-9+/_=\s-]*$/.test(body.raw)) throw badRequest("Invalid value for ByteString: " + body.raw.slice(0, 40), 'invalidArgument')
+  const raw = Buffer.from(body.raw.replace(/\s+/g, ''), 'base64url')
+  if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
+  return {
+    raw,
+    threadId: typeof body.threadId === 'string' ? body.threadId : undefined,
+    labelIds: Array.isArray(body.labelIds) ? body.labelIds.map(String) : undefined,
+  }
+}
+
+/**
+ * A message from an `/upload/` request: `uploadType=media` (the body is the RFC 822 message) or
+ * `uploadType=multipart` (multipart/related: JSON metadata, then the message).
+ */
+export async function rawFromUpload(c: WorldContext): Promise<MessageInput> {
+  const uploadType = c.req.query('uploadType') ?? 'media'
+  const type = c.req.header('content-type') ?? ''
+  const bytes = Buffer.from(await c.req.arrayBuffer())
+  if (uploadType === 'media' || !/^multipart\//i.test(type)) {
+    if (bytes.length === 0) throw badRequest(MISSING, 'invalidArgument')
+    return { raw: bytes }
+  }
+  if (uploadType !== 'multipart') throw badRequest(`Invalid upload type: ${uploadType}`, 'invalidArgument')
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
+  if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
+  const text = bytes.toString('latin1')
+  const pieces = text.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith('--'))
+  if (pieces.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
+  const body = (piece: string) => {
+    const m = /\r?\n\r?\n/.exec(piece)
+    return m ? piece.slice(m.index + m[0].length).replace(/\r?\n$/, '') : ''
+  }
+  let meta: Record<string, unknown> = {}
+  try {
+    const metaText = body(pieces[0]!)
+    meta = metaText.trim() ? JSON.parse(Buffer.from(metaText, 'latin1').toString('utf8')) : {}
+  } catch {
+    throw badRequest('Invalid JSON payload received in the metadata part.', 'parseError')
+  }
+  const raw = Buffer.from(body(pieces[1]!), 'latin1')
+  if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
+  return {
+    raw,
+    threadId: typeof meta.threadId === 'string' ? meta.threadId : undefined,
+    labelIds: Array.isArray(meta.labelIds) ? meta.labelIds.map(String) : undefined,
+  }
+}

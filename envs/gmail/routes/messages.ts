@@ -1,0 +1,189 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { badRequest, notFound } from '../../core/errors/google.ts'
+import { encodePageToken, decodePageToken } from '../../core/paging.ts'
+import { nowMs } from '../../core/clock.ts'
+import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
+import { toMessage, type Format } from '../map.ts'
+import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } from '../store/messages.ts'
+import { searchMessages } from '../store/search.ts'
+import { findLabel } from '../store/mailbox.ts'
+import { sendAsUser } from '../deliver.ts'
+import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, UserIdParam, UserParam } from './common.ts'
+import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
+
+const base = '/gmail/v1/users/{userId}/messages'
+const FORMATS = ['minimal', 'full', 'raw', 'metadata'] as const
+
+/** Label ids a client may set: existing labels of the mailbox; unknown ones are a 400 like Gmail's. */
+export function checkLabels(c: WorldContext, user: WorldUserRow, ids: readonly string[]) {
+  for (const id of ids) if (!findLabel(c.var.world.db, user.id, id)) throw badRequest(`Invalid label: ${id}`, 'invalidArgument')
+}
+
+export const list = createRoute({
+  operationId: 'gmail.users.messages.list',
+  method: 'get',
+  path: base,
+  request: {
+    params: UserParam,
+    query: z.object({ q: z.string().optional(), labelIds: repeated(), maxResults: maxResults(100, 500), pageToken: z.string().optional(), includeSpamTrash: flag() }),
+  },
+  responses: { 200: json(z.object({ messages: z.array(z.object({ id: z.string(), threadId: z.string() })).optional(), nextPageToken: z.string().optional(), resultSizeEstimate: z.number() })) },
+})
+
+export const get = createRoute({
+  operationId: 'gmail.users.messages.get',
+  method: 'get',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam, query: z.object({ format: z.enum(FORMATS).default('full'), metadataHeaders: repeated() }) },
+  responses: { 200: json(Message) },
+})
+
+const sendRoute = createRoute({ operationId: 'gmail.users.messages.send', method: 'post', path: `${base}/send`, request: { params: UserParam, body: jsonBody(Message) }, responses: { 200: json(Message) } })
+const insertRoute = createRoute({
+  operationId: 'gmail.users.messages.insert',
+  method: 'post',
+  path: base,
+  request: { params: UserParam, query: z.object({ internalDateSource: z.enum(['receivedTime', 'dateHeader']).optional(), deleted: flag() }), body: jsonBody(Message) },
+  responses: { 200: json(Message) },
+})
+const importRoute = createRoute({
+  operationId: 'gmail.users.messages.import',
+  method: 'post',
+  path: `${base}/import`,
+  request: { params: UserParam, query: z.object({ internalDateSource: z.enum(['receivedTime', 'dateHeader']).optional(), deleted: flag(), neverMarkSpam: flag(), processForCalendar: flag() }), body: jsonBody(Message) },
+  responses: { 200: json(Message) },
+})
+const modifyRoute = createRoute({ operationId: 'gmail.users.messages.modify', method: 'post', path: `${base}/{id}/modify`, request: { params: UserIdParam, body: jsonBody(ModifyMessageRequest) }, responses: { 200: json(Message) } })
+const batchModifyRoute = createRoute({ operationId: 'gmail.users.messages.batchModify', method: 'post', path: `${base}/batchModify`, request: { params: UserParam, body: jsonBody(BatchModifyMessagesRequest) }, responses: { 204: { description: 'Done' } } })
+const batchDeleteRoute = createRoute({ operationId: 'gmail.users.messages.batchDelete', method: 'post', path: `${base}/batchDelete`, request: { params: UserParam, body: jsonBody(BatchDeleteMessagesRequest) }, responses: { 204: { description: 'Done' } } })
+const trashRoute = createRoute({ operationId: 'gmail.users.messages.trash', method: 'post', path: `${base}/{id}/trash`, request: { params: UserIdParam }, responses: { 200: json(Message) } })
+const untrashRoute = createRoute({ operationId: 'gmail.users.messages.untrash', method: 'post', path: `${base}/{id}/untrash`, request: { params: UserIdParam }, responses: { 200: json(Message) } })
+const deleteRoute = createRoute({ operationId: 'gmail.users.messages.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
+const attachmentRoute = createRoute({
+  operationId: 'gmail.users.messages.attachments.get',
+  method: 'get',
+  path: `${base}/{messageId}/attachments/{id}`,
+  request: { params: UserParam.extend({ messageId: z.string(), id: z.string() }) },
+  responses: { 200: json(z.object({ attachmentId: z.string().optional(), size: z.number(), data: z.string() })) },
+})
+
+const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({ id: row.id, threadId: row.threadId, labelIds: labelsOf(c.var.world.db, user.id, row.id) })
+
+function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
+  const row = c.var.world.tx((db) => sendAsUser(db, user, input.raw, { threadId: input.threadId }))
+  return short(c, user, row)
+}
+
+/** insert and import: the message goes straight into the mailbox (import also runs as delivery would, minus filters). */
+function store(c: WorldContext, user: WorldUserRow, input: MessageInput, opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean }) {
+  const labelIds = input.labelIds ?? (opts.isImport ? ['INBOX', 'UNREAD'] : [])
+  checkLabels(c, user, labelIds)
+  const row = c.var.world.tx((db) =>
+    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: opts.internalDateSource === 'dateHeader' ? undefined : nowMs(db) }),
+  )
+  return short(c, user, row)
+}
+
+export const messagesRouter = createGoogleRouter()
+  .openapi(list, (c) => {
+    const { userId } = c.req.valid('param')
+    const query = c.req.valid('query')
+    const user = mailboxOf(c, userId)
+    const all = searchMessages(c.var.world.db, user, { q: query.q, labelIds: query.labelIds, includeSpamTrash: query.includeSpamTrash })
+    const start = Number(decodePageToken<{ o: number }>(query.pageToken)?.o ?? 0)
+    const page = all.slice(start, start + query.maxResults)
+    const body: Record<string, unknown> = {}
+    if (page.length) body.messages = page.map((m) => ({ id: m.id, threadId: m.threadId }))
+    if (start + query.maxResults < all.length) body.nextPageToken = encodePageToken({ o: start + query.maxResults })
+    body.resultSizeEstimate = all.length
+    return c.json(body as never, 200)
+  })
+  .openapi(get, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const { format, metadataHeaders } = c.req.valid('query')
+    const user = mailboxOf(c, userId)
+    const row = requireMessage(c, user, id)
+    return c.json(toMessage(row, labelsOf(c.var.world.db, user.id, id), format as Format, metadataHeaders) as never, 200)
+  })
+  .openapi(sendRoute, (c) => c.json(send(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json'))) as never, 200))
+  .openapi(insertRoute, (c) => {
+    const q = c.req.valid('query')
+    return c.json(store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), { ...q, isImport: false }) as never, 200)
+  })
+  .openapi(importRoute, (c) => {
+    const q = c.req.valid('query')
+    return c.json(store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), { ...q, isImport: true }) as never, 200)
+  })
+  .openapi(modifyRoute, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const body = c.req.valid('json') as { addLabelIds?: string[]; removeLabelIds?: string[] }
+    const user = mailboxOf(c, userId)
+    const row = requireMessage(c, user, id)
+    checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
+    const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? []))
+    return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
+  })
+  .openapi(batchModifyRoute, (c) => {
+    const body = c.req.valid('json') as { ids?: string[]; addLabelIds?: string[]; removeLabelIds?: string[] }
+    const user = mailboxOf(c, c.req.valid('param').userId)
+    const ids = body.ids ?? []
+    if (ids.length > 1000) throw badRequest('Too many ids: at most 1000 per call.', 'invalidArgument')
+    checkIds(ids)
+    checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
+    c.var.world.tx((db) => {
+      for (const id of ids) {
+        requireMessage(c, user, id)
+        modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? [])
+      }
+    })
+    return c.body(null, 204)
+  })
+  .openapi(batchDeleteRoute, (c) => {
+    const body = c.req.valid('json') as { ids?: string[] }
+    const user = mailboxOf(c, c.req.valid('param').userId)
+    const ids = body.ids ?? []
+    checkIds(ids)
+    // Deviation: Gmail silently skips unknown ids in batchDelete; so do we.
+    c.var.world.tx((db) => ids.forEach((id) => deleteMessage(db, user.id, id)))
+    return c.body(null, 204)
+  })
+  .openapi(trashRoute, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    const row = requireMessage(c, user, id)
+    const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, ['TRASH'], ['INBOX', 'SPAM']))
+    return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
+  })
+  .openapi(untrashRoute, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    const row = requireMessage(c, user, id)
+    const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, [], ['TRASH']))
+    return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
+  })
+  .openapi(deleteRoute, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    requireMessage(c, user, id)
+    c.var.world.tx((db) => deleteMessage(db, user.id, id))
+    return c.body(null, 204)
+  })
+  .openapi(attachmentRoute, (c) => {
+    const { userId, messageId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    requireMessage(c, user, messageId)
+    const att = findAttachment(c.var.world.db, user.id, messageId, id)
+    if (!att) throw notFound()
+    return c.json({ size: att.data.length, data: att.data.toString('base64url') } as never, 200)
+  })
+
+// Media uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart.
+messagesRouter.post('/upload/gmail/v1/users/:userId/messages/send', async (c) => c.json(send(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c)), 200))
+messagesRouter.post('/upload/gmail/v1/users/:userId/messages', async (c) =>
+  c.json(store(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c), { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport: false }), 200),
+)
+messagesRouter.post('/upload/gmail/v1/users/:userId/messages/import', async (c) =>
+  c.json(store(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c), { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport: true }), 200),
+)

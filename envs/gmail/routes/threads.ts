@@ -1,0 +1,98 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { badRequest, notFound } from '../../core/errors/google.ts'
+import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+import { ModifyThreadRequest, Thread } from '../api/schemas.gen.ts'
+import { toMessage, type Format } from '../map.ts'
+import { deleteMessage, labelsOf, modifyLabels, threadMessages } from '../store/messages.ts'
+import { searchThreads } from '../store/search.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
+import { flag, json, jsonBody, mailboxOf, maxResults, repeated, UserIdParam, UserParam } from './common.ts'
+import { checkLabels } from './messages.ts'
+
+const base = '/gmail/v1/users/{userId}/threads'
+
+function requireThread(c: WorldContext, user: WorldUserRow, id: string) {
+  if (!/^[0-9a-f]{1,16}$/i.test(id)) throw badRequest('Invalid id value', 'invalidArgument')
+  const rows = threadMessages(c.var.world.db, user.id, id)
+  if (rows.length === 0) throw notFound()
+  return rows
+}
+
+const historyOf = (rows: { historyId: number }[]) => String(Math.max(...rows.map((r) => r.historyId)))
+
+const list = createRoute({
+  operationId: 'gmail.users.threads.list',
+  method: 'get',
+  path: base,
+  request: { params: UserParam, query: z.object({ q: z.string().optional(), labelIds: repeated(), maxResults: maxResults(100, 500), pageToken: z.string().optional(), includeSpamTrash: flag() }) },
+  responses: { 200: json(z.object({ threads: z.array(Thread).optional(), nextPageToken: z.string().optional(), resultSizeEstimate: z.number() })) },
+})
+const get = createRoute({
+  operationId: 'gmail.users.threads.get',
+  method: 'get',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam, query: z.object({ format: z.enum(['full', 'metadata', 'minimal']).default('full'), metadataHeaders: repeated() }) },
+  responses: { 200: json(Thread) },
+})
+const modify = createRoute({ operationId: 'gmail.users.threads.modify', method: 'post', path: `${base}/{id}/modify`, request: { params: UserIdParam, body: jsonBody(ModifyThreadRequest) }, responses: { 200: json(Thread) } })
+const trash = createRoute({ operationId: 'gmail.users.threads.trash', method: 'post', path: `${base}/{id}/trash`, request: { params: UserIdParam }, responses: { 200: json(Thread) } })
+const untrash = createRoute({ operationId: 'gmail.users.threads.untrash', method: 'post', path: `${base}/{id}/untrash`, request: { params: UserIdParam }, responses: { 200: json(Thread) } })
+const remove = createRoute({ operationId: 'gmail.users.threads.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
+
+/** A thread after a change: id, historyId and its messages with their labels (as Gmail answers modify/trash). */
+function threadAfter(c: WorldContext, user: WorldUserRow, id: string) {
+  const rows = threadMessages(c.var.world.db, user.id, id)
+  return { id, historyId: historyOf(rows), messages: rows.map((r) => ({ id: r.id, threadId: r.threadId, labelIds: labelsOf(c.var.world.db, user.id, r.id) })) }
+}
+
+function relabel(c: WorldContext, user: WorldUserRow, id: string, add: string[], removeIds: string[]) {
+  const rows = requireThread(c, user, id)
+  c.var.world.tx((db) => rows.forEach((r) => modifyLabels(db, user.id, r.id, add, removeIds)))
+  return threadAfter(c, user, id)
+}
+
+export const threadsRouter = createGoogleRouter()
+  .openapi(list, (c) => {
+    const query = c.req.valid('query')
+    const user = mailboxOf(c, c.req.valid('param').userId)
+    const db = c.var.world.db
+    const ids = searchThreads(db, user, query)
+    const start = Number(decodePageToken<{ o: number }>(query.pageToken)?.o ?? 0)
+    const page = ids.slice(start, start + query.maxResults)
+    const body: Record<string, unknown> = {}
+    if (page.length) {
+      body.threads = page.map((id) => {
+        const rows = threadMessages(db, user.id, id)
+        const last = rows[rows.length - 1]!
+        return { id, snippet: last.snippet, historyId: historyOf(rows) }
+      })
+    }
+    if (start + query.maxResults < ids.length) body.nextPageToken = encodePageToken({ o: start + query.maxResults })
+    body.resultSizeEstimate = ids.length
+    return c.json(body as never, 200)
+  })
+  .openapi(get, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const { format, metadataHeaders } = c.req.valid('query')
+    const user = mailboxOf(c, userId)
+    const rows = requireThread(c, user, id)
+    const messages = rows.map((r) => toMessage(r, labelsOf(c.var.world.db, user.id, r.id), format as Format, metadataHeaders))
+    return c.json({ id, historyId: historyOf(rows), messages } as never, 200)
+  })
+  .openapi(modify, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const body = c.req.valid('json') as { addLabelIds?: string[]; removeLabelIds?: string[] }
+    const user = mailboxOf(c, userId)
+    checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
+    return c.json(relabel(c, user, id, body.addLabelIds ?? [], body.removeLabelIds ?? []) as never, 200)
+  })
+  .openapi(trash, (c) => c.json(relabel(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, ['TRASH'], ['INBOX', 'SPAM']) as never, 200))
+  .openapi(untrash, (c) => c.json(relabel(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, [], ['TRASH']) as never, 200))
+  .openapi(remove, (c) => {
+    const { userId, id } = c.req.valid('param')
+    const user = mailboxOf(c, userId)
+    const rows = requireThread(c, user, id)
+    c.var.world.tx((db) => rows.forEach((r) => deleteMessage(db, user.id, r.id)))
+    return c.body(null, 204)
+  })
