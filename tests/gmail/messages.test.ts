@@ -1,0 +1,223 @@
+import { describe, expect, test } from 'vitest'
+import { harness } from '../../envs/core/testing/harness.ts'
+import { gmailSeed, rfc822 } from './fixtures.ts'
+
+const M = '/gmail/v1/users/me/messages'
+
+describe('gmail.users.messages.list', () => {
+  test('lists newest first and hides spam and trash unless asked', async () => {
+    const h = harness(gmailSeed)
+    const res = await h.call('GET', M)
+    const subjects = await Promise.all(res.body.messages.map(async (m: { id: string }) => (await h.call('GET', `${M}/${m.id}?format=metadata&metadataHeaders=Subject`)).body.payload.headers[0].value))
+    expect(subjects).toEqual(['Team lunch', 'Re: Invoice 1042', 'Invoice 1042'])
+    const all = await h.call('GET', `${M}?includeSpamTrash=true`)
+    expect(all.body.resultSizeEstimate).toBe(4)
+    expect((await h.call('GET', `${M}?q=in:spam`)).body.resultSizeEstimate).toBe(1)
+  })
+
+  test('pages with maxResults and pageToken', async () => {
+    const h = harness(gmailSeed)
+    const first = await h.call('GET', `${M}?maxResults=2`)
+    expect(first.body.messages).toHaveLength(2)
+    const second = await h.call('GET', `${M}?maxResults=2&pageToken=${first.body.nextPageToken}`)
+    expect(second.body.messages).toHaveLength(1)
+    expect(second.body.nextPageToken).toBeUndefined()
+    expect((await h.call('GET', `${M}?pageToken=garbage!!`)).status).toBe(400)
+  })
+
+  test('filters by labelIds and answers an empty mailbox with only resultSizeEstimate', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('GET', `${M}?labelIds=SENT`)).body.messages).toHaveLength(1)
+    expect((await h.call('GET', `${M}?q=nothing-matches-this`)).body).toEqual({ resultSizeEstimate: 0 })
+  })
+})
+
+describe('gmail.users.messages.get', () => {
+  test('renders full, metadata, minimal and raw formats', async () => {
+    const h = harness(gmailSeed)
+    const id = (await h.call('GET', `${M}?q=has:attachment`)).body.messages[0].id
+    const full = (await h.call('GET', `${M}/${id}`)).body
+    expect(Object.keys(full)).toEqual(['id', 'threadId', 'labelIds', 'snippet', 'payload', 'sizeEstimate', 'historyId', 'internalDate'])
+    expect(full.payload.partId).toBe('')
+    expect(full.payload.parts.map((p: { partId: string }) => p.partId)).toEqual(['0', '1'])
+    expect(full.payload.parts[1]).toMatchObject({ filename: 'invoice-1042.pdf', mimeType: 'application/pdf' })
+    expect(full.payload.parts[1].body.attachmentId).toMatch(/^ANGjdJ/)
+    const meta = (await h.call('GET', `${M}/${id}?format=metadata&metadataHeaders=From`)).body
+    expect(Object.keys(meta.payload)).toEqual(['mimeType', 'headers'])
+    expect(meta.payload.headers).toEqual([{ name: 'From', value: 'Priya Raman <priya@acme.test>' }])
+    const minimal = (await h.call('GET', `${M}/${id}?format=minimal`)).body
+    expect(minimal.payload).toBeUndefined()
+    expect(minimal.internalDate).toBe(String(Date.parse('2026-03-02T10:00:00Z')))
+    const raw = (await h.call('GET', `${M}/${id}?format=raw`)).body
+    const text = Buffer.from(raw.raw, 'base64url').toString('utf8')
+    expect(text).toContain('Subject: Invoice 1042')
+    expect((await h.call('GET', `${M}/${id}?format=raw`)).body.raw).toBe(raw.raw)
+  })
+
+  test('answers 400 for a malformed id and 404 for an unknown one', async () => {
+    const h = harness(gmailSeed)
+    const bad = await h.call('GET', `${M}/not-an-id`)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.message).toBe('Invalid id value')
+    const missing = await h.call('GET', `${M}/18c0000000000000`)
+    expect(missing.status).toBe(404)
+    expect(missing.body.error.status).toBe('NOT_FOUND')
+  })
+
+  test('escapes HTML in snippets as Gmail does', async () => {
+    const h = harness({ ...gmailSeed, gmail: { messages: [{ from: 'ben', to: ['ann'], subject: 's', text: "Tom's <b>bold</b> & co", at: '-1h' }] } })
+    const id = (await h.call('GET', M)).body.messages[0].id
+    expect((await h.call('GET', `${M}/${id}?format=minimal`)).body.snippet).toBe('Tom&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; co')
+  })
+})
+
+describe('gmail.users.messages.attachments.get', () => {
+  test('returns the stored bytes in base64url', async () => {
+    const h = harness(gmailSeed)
+    const id = (await h.call('GET', `${M}?q=has:attachment`)).body.messages[0].id
+    const attId = (await h.call('GET', `${M}/${id}`)).body.payload.parts[1].body.attachmentId
+    const att = await h.call('GET', `${M}/${id}/attachments/${attId}`)
+    expect(Buffer.from(att.body.data, 'base64url').toString()).toBe('%PDF-1.4 invoice 1042')
+    expect(att.body.size).toBe(21)
+    expect((await h.call('GET', `${M}/${id}/attachments/ANGjdJnope`)).status).toBe(404)
+  })
+})
+
+describe('gmail.users.messages.send', () => {
+  test('delivers to world users without Bcc, keeps a SENT copy, and records externals as sent only', async () => {
+    const h = harness(gmailSeed)
+    const raw = rfc822({ To: 'Ben Ode <ben@example.com>, client@outside.test', Bcc: 'ben.secret@example.com', Subject: 'Plan' }, 'Here is the plan.')
+    const sent = await h.call('POST', `${M}/send`, { json: { raw } })
+    expect(sent.status).toBe(200)
+    expect(sent.body.labelIds).toEqual(['SENT'])
+    const benInbox = await h.call('GET', `${M}?q=subject:plan`, { token: h.google('ben') })
+    expect(benInbox.body.messages).toHaveLength(1)
+    const copy = await h.call('GET', `${M}/${benInbox.body.messages[0].id}?format=raw`, { token: h.google('ben') })
+    const text = Buffer.from(copy.body.raw, 'base64url').toString()
+    expect(text).not.toMatch(/^Bcc:/m)
+    expect(text).toMatch(/^From: Ann Lee <ann@example.com>/m)
+    expect(copy.body.labelIds).toEqual(['UNREAD', 'CATEGORY_PERSONAL', 'INBOX'])
+    const mine = await h.call('GET', `${M}/${sent.body.id}?format=raw`)
+    expect(Buffer.from(mine.body.raw, 'base64url').toString()).toMatch(/^Bcc: ben.secret@example.com/m)
+  })
+
+  test('threads a reply by In-Reply-To and subject', async () => {
+    const h = harness(gmailSeed)
+    const original = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0]
+    const msgId = (await h.call('GET', `${M}/${original.id}?format=metadata&metadataHeaders=Message-ID`)).body.payload.headers[0].value
+    const reply = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Re: Team lunch', 'In-Reply-To': msgId, References: msgId }, 'Yes!') } })
+    expect(reply.body.threadId).toBe(original.threadId)
+    const other = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Something else', 'In-Reply-To': msgId }, 'Hm') } })
+    expect(other.body.threadId).not.toBe(original.threadId)
+  })
+
+  test('rejects a body without raw, and a message without recipients', async () => {
+    const h = harness(gmailSeed)
+    const none = await h.call('POST', `${M}/send`, { json: {} })
+    expect(none.status).toBe(400)
+    expect(none.body.error.message).toBe("'raw' RFC822 payload message string or uploading message via /upload/* URL required")
+    const noTo = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ Subject: 'x' }, 'y') } })
+    expect(noTo.status).toBe(400)
+    expect(noTo.body.error.message).toBe('Recipient address required')
+  })
+
+  test('accepts media and multipart uploads', async () => {
+    const h = harness(gmailSeed)
+    const media = await h.call('POST', '/upload/gmail/v1/users/me/messages/send?uploadType=media', {
+      body: 'To: ben@example.com\r\nSubject: Upload media\r\n\r\nbody',
+      headers: { 'content-type': 'message/rfc822' },
+    })
+    expect(media.status).toBe(200)
+    const multipart = await h.call('POST', '/upload/gmail/v1/users/me/messages/send?uploadType=multipart', {
+      body: `--xx\r\nContent-Type: application/json\r\n\r\n{}\r\n--xx\r\nContent-Type: message/rfc822\r\n\r\nTo: ben@example.com\r\nSubject: Upload multipart\r\n\r\nbody\r\n--xx--`,
+      headers: { 'content-type': 'multipart/related; boundary=xx' },
+    })
+    expect(multipart.status).toBe(200)
+    const ben = await h.call('GET', `${M}?q=subject:upload`, { token: h.google('ben') })
+    expect(ben.body.resultSizeEstimate).toBe(2)
+  })
+})
+
+describe('gmail.users.messages.insert', () => {
+  test('stores a message with the given labels and no delivery', async () => {
+    const h = harness(gmailSeed)
+    const res = await h.call('POST', M, { json: { raw: rfc822({ From: 'x@y.test', To: 'ben@example.com', Subject: 'Inserted' }, 'b'), labelIds: ['INBOX', 'STARRED'] } })
+    expect(res.body.labelIds).toEqual(['STARRED', 'INBOX'])
+    expect((await h.call('GET', `${M}?q=subject:inserted`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(0)
+    expect((await h.call('POST', M, { json: { raw: rfc822({ Subject: 'x' }, 'y'), labelIds: ['NOPE'] } })).status).toBe(400)
+  })
+})
+
+describe('gmail.users.messages.import', () => {
+  test('imports into the inbox as unread by default', async () => {
+    const h = harness(gmailSeed)
+    const res = await h.call('POST', `${M}/import`, { json: { raw: rfc822({ From: 'old@archive.test', Subject: 'Imported' }, 'b') } })
+    expect(res.body.labelIds).toEqual(['UNREAD', 'INBOX'])
+  })
+})
+
+describe('gmail.users.messages.modify', () => {
+  test('adds and removes labels and rejects unknown labels', async () => {
+    const h = harness(gmailSeed)
+    const id = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0].id
+    const res = await h.call('POST', `${M}/${id}/modify`, { json: { addLabelIds: ['STARRED'], removeLabelIds: ['INBOX'] } })
+    expect(res.body.labelIds).toEqual(['STARRED', 'CATEGORY_PERSONAL'])
+    expect((await h.call('POST', `${M}/${id}/modify`, { json: { addLabelIds: ['Label_999'] } })).status).toBe(400)
+    expect((await h.call('GET', `${M}?q=is:starred`)).body.messages[0].id).toBe(id)
+  })
+})
+
+describe('gmail.users.messages.batchModify', () => {
+  test('changes every listed message or none', async () => {
+    const h = harness(gmailSeed)
+    const ids = (await h.call('GET', M)).body.messages.map((m: { id: string }) => m.id)
+    expect((await h.call('POST', `${M}/batchModify`, { json: { ids, removeLabelIds: ['UNREAD'] } })).status).toBe(204)
+    expect((await h.call('GET', `${M}?q=is:unread`)).body.resultSizeEstimate).toBe(0)
+    const partial = await h.call('POST', `${M}/batchModify`, { json: { ids: [...ids, '18c0000000000000'], addLabelIds: ['STARRED'] } })
+    expect(partial.status).toBe(404)
+    expect((await h.call('GET', `${M}?q=is:starred`)).body.resultSizeEstimate).toBe(0)
+  })
+})
+
+describe('gmail.users.messages.trash', () => {
+  test('moves to trash (dropping INBOX) and untrash restores visibility', async () => {
+    const h = harness(gmailSeed)
+    const id = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0].id
+    const trashed = await h.call('POST', `${M}/${id}/trash`)
+    expect(trashed.body.labelIds).toContain('TRASH')
+    expect(trashed.body.labelIds).not.toContain('INBOX')
+    expect((await h.call('GET', `${M}?q=in:trash`)).body.messages.map((m: { id: string }) => m.id)).toEqual([id])
+    expect((await h.call('GET', `${M}?q=lunch`)).body.resultSizeEstimate).toBe(0)
+    const back = await h.call('POST', `${M}/${id}/untrash`)
+    expect(back.body.labelIds).not.toContain('TRASH')
+    expect((await h.call('GET', `${M}?q=lunch`)).body.resultSizeEstimate).toBe(1)
+  })
+})
+
+describe('gmail.users.messages.untrash', () => {
+  test('answers 404 for an unknown message', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('POST', `${M}/18c0000000000000/untrash`)).status).toBe(404)
+  })
+})
+
+describe('gmail.users.messages.delete', () => {
+  test('deletes for good and records messageDeleted history', async () => {
+    const h = harness(gmailSeed)
+    const profile = (await h.call('GET', '/gmail/v1/users/me/profile')).body
+    const id = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0].id
+    expect((await h.call('DELETE', `${M}/${id}`)).status).toBe(204)
+    expect((await h.call('GET', `${M}/${id}`)).status).toBe(404)
+    const history = (await h.call('GET', `/gmail/v1/users/me/history?startHistoryId=${profile.historyId}&historyTypes=messageDeleted`)).body
+    expect(history.history[0].messagesDeleted[0].message.id).toBe(id)
+  })
+})
+
+describe('gmail.users.messages.batchDelete', () => {
+  test('deletes all listed messages', async () => {
+    const h = harness(gmailSeed)
+    const ids = (await h.call('GET', M)).body.messages.map((m: { id: string }) => m.id)
+    expect((await h.call('POST', `${M}/batchDelete`, { json: { ids } })).status).toBe(204)
+    expect((await h.call('GET', M)).body.resultSizeEstimate).toBe(0)
+  })
+})
