@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest'
+import { harness } from '../../envs/core/testing/harness.ts'
+import { gmailSeed, rfc822 } from './fixtures.ts'
+
+const S = '/gmail/v1/users/me/settings'
+const sendFromAnn = (h: ReturnType<typeof harness>, subject: string, to = 'ben@example.com') =>
+  h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: rfc822({ To: to, Subject: subject }, 'hello') } })
+
+describe('gmail.users.settings.getVacation', () => {
+  test('answers Gmail\'s defaults, and gmail.users.settings.updateVacation turns on auto-replies on delivery', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('GET', `${S}/vacation`, { token: h.google('ben') })).body).toEqual({ enableAutoReply: false, responseSubject: '', restrictToContacts: false, restrictToDomain: false })
+    await h.call('PUT', `${S}/vacation`, { token: h.google('ben'), json: { enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Back Monday.' } })
+    await sendFromAnn(h, 'Question 1')
+    await sendFromAnn(h, 'Question 2')
+    const replies = (await h.call('GET', '/gmail/v1/users/me/messages?q=subject:away')).body
+    expect(replies.resultSizeEstimate).toBe(1) // once per sender within four days
+  })
+})
+
+describe('gmail.users.settings.filters.create', () => {
+  test('applies on later deliveries; gmail.users.settings.filters.list, gmail.users.settings.filters.get and gmail.users.settings.filters.delete manage it', async () => {
+    const h = harness(gmailSeed)
+    const ben = h.google('ben')
+    const label = (await h.call('POST', '/gmail/v1/users/me/labels', { token: ben, json: { name: 'From Ann' } })).body
+    const filter = await h.call('POST', `${S}/filters`, { token: ben, json: { criteria: { from: 'ann@example.com' }, action: { addLabelIds: [label.id], removeLabelIds: ['INBOX'] } } })
+    expect(filter.status).toBe(200)
+    await sendFromAnn(h, 'Filtered')
+    const msg = (await h.call('GET', '/gmail/v1/users/me/messages?q=subject:filtered', { token: ben })).body.messages[0]
+    const labels = (await h.call('GET', `/gmail/v1/users/me/messages/${msg.id}?format=minimal`, { token: ben })).body.labelIds
+    expect(labels).toContain(label.id)
+    expect(labels).not.toContain('INBOX')
+    expect((await h.call('GET', `${S}/filters`, { token: ben })).body.filter).toHaveLength(1)
+    expect((await h.call('GET', `${S}/filters/${filter.body.id}`, { token: ben })).body.criteria).toEqual({ from: 'ann@example.com' })
+    expect((await h.call('POST', `${S}/filters`, { token: ben, json: { criteria: {}, action: { addLabelIds: ['STARRED'] } } })).status).toBe(400)
+    expect((await h.call('DELETE', `${S}/filters/${filter.body.id}`, { token: ben })).status).toBe(204)
+    expect((await h.call('GET', `${S}/filters`, { token: ben })).body).toEqual({})
+  })
+})
+
+describe('gmail.users.settings.updateAutoForwarding', () => {
+  test('needs a verified forwarding address, then forwards deliveries (gmail.users.settings.getAutoForwarding)', async () => {
+    const h = harness(gmailSeed)
+    const ben = h.google('ben')
+    expect((await h.call('PUT', `${S}/autoForwarding`, { token: ben, json: { enabled: true, emailAddress: 'ann@example.com', disposition: 'archive' } })).status).toBe(400)
+    expect((await h.call('POST', `${S}/forwardingAddresses`, { token: ben, json: { forwardingEmail: 'ann@example.com' } })).body).toEqual({ forwardingEmail: 'ann@example.com', verificationStatus: 'accepted' })
+    expect((await h.call('PUT', `${S}/autoForwarding`, { token: ben, json: { enabled: true, emailAddress: 'ann@example.com', disposition: 'archive' } })).status).toBe(200)
+    expect((await h.call('GET', `${S}/autoForwarding`, { token: ben })).body).toMatchObject({ enabled: true })
+    await h.call('POST', '/gmail/v1/users/me/messages/send', { token: h.google('ann'), json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Forward me' }, 'x') } })
+    const annCopies = (await h.call('GET', '/gmail/v1/users/me/messages?q=subject:"forward me" in:inbox')).body
+    expect(annCopies.resultSizeEstimate).toBe(1)
+  })
+})
+
+describe('gmail.users.settings.forwardingAddresses.list', () => {
+  test('lists, gets and deletes forwarding addresses (gmail.users.settings.forwardingAddresses.get, gmail.users.settings.forwardingAddresses.create, gmail.users.settings.forwardingAddresses.delete)', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('GET', `${S}/forwardingAddresses`)).body).toEqual({})
+    await h.call('POST', `${S}/forwardingAddresses`, { json: { forwardingEmail: 'Me@Elsewhere.test' } })
+    expect((await h.call('GET', `${S}/forwardingAddresses/me@elsewhere.test`)).body.forwardingEmail).toBe('me@elsewhere.test')
+    expect((await h.call('POST', `${S}/forwardingAddresses`, { json: { forwardingEmail: 'me@elsewhere.test' } })).status).toBe(409)
+    expect((await h.call('DELETE', `${S}/forwardingAddresses/me@elsewhere.test`)).status).toBe(204)
+    expect((await h.call('GET', `${S}/forwardingAddresses/me@elsewhere.test`)).status).toBe(404)
+  })
+})
+
+describe('gmail.users.settings.sendAs.list', () => {
+  test('starts with the primary address; gmail.users.settings.sendAs.create adds an alias usable as From (gmail.users.settings.sendAs.get, gmail.users.settings.sendAs.delete)', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('GET', `${S}/sendAs`)).body.sendAs).toEqual([{ sendAsEmail: 'ann@example.com', displayName: 'Ann Lee', replyToAddress: '', signature: '', isPrimary: true, isDefault: true }])
+    await h.call('POST', `${S}/sendAs`, { json: { sendAsEmail: 'sales@example.com', displayName: 'Sales' } })
+    expect((await h.call('GET', `${S}/sendAs/sales@example.com`)).body.displayName).toBe('Sales')
+    const sent = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: rfc822({ From: 'Sales <sales@example.com>', To: 'ben@example.com', Subject: 'alias' }, 'x') } })
+    const raw = (await h.call('GET', `/gmail/v1/users/me/messages/${sent.body.id}?format=raw`)).body.raw
+    expect(Buffer.from(raw, 'base64url').toString()).toMatch(/^From: Sales <sales@example.com>/m)
+    expect((await h.call('DELETE', `${S}/sendAs/sales@example.com`)).status).toBe(204)
+  })
+})
+
+describe('gmail.users.settings.delegates.create', () => {
+  test('accepts delegates in the same domain only (gmail.users.settings.delegates.list, gmail.users.settings.delegates.get, gmail.users.settings.delegates.delete)', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('POST', `${S}/delegates`, { json: { delegateEmail: 'ben@example.com' } })).status).toBe(200)
+    expect((await h.call('POST', `${S}/delegates`, { json: { delegateEmail: 'x@other.test' } })).status).toBe(400)
+    expect((await h.call('GET', `${S}/delegates`)).body.delegates).toHaveLength(1)
+    expect((await h.call('GET', `${S}/delegates/ben@example.com`)).body.verificationStatus).toBe('accepted')
+    expect((await h.call('DELETE', `${S}/delegates/ben@example.com`)).status).toBe(204)
+  })
+})
+
+describe('gmail.users.settings.getImap', () => {
+  test('round-trips imap, pop and language settings (gmail.users.settings.updateImap, gmail.users.settings.getPop, gmail.users.settings.updatePop, gmail.users.settings.getLanguage, gmail.users.settings.updateLanguage)', async () => {
+    const h = harness(gmailSeed)
+    expect((await h.call('GET', `${S}/imap`)).body).toEqual({ enabled: false, autoExpunge: true, expungeBehavior: 'archive', maxFolderSize: 0 })
+    expect((await h.call('PUT', `${S}/imap`, { json: { enabled: true } })).body.enabled).toBe(true)
+    expect((await h.call('GET', `${S}/pop`)).body).toEqual({ accessWindow: 'disabled', disposition: 'leaveInInbox' })
+    expect((await h.call('PUT', `${S}/pop`, { json: { accessWindow: 'allMail' } })).body.accessWindow).toBe('allMail')
+    expect((await h.call('PUT', `${S}/pop`, { json: { accessWindow: 'sometimes' } })).status).toBe(400)
+    expect((await h.call('GET', `${S}/language`)).body).toEqual({ displayLanguage: 'en' })
+    expect((await h.call('PUT', `${S}/language`, { json: { displayLanguage: 'de' } })).body.displayLanguage).toBe('de')
+  })
+})
