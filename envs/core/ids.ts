@@ -42,9 +42,9 @@ const URLSAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
 const SLACK = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 
 /** Gmail message/thread id: 16 lowercase hex digits that grow with time, like the real ones. */
-export function gmailId(db: Db, family = 'gmail.message'): string {
+export function gmailId(db: Db, family = 'gmail.message', atMs?: number): string {
   const n = nextCounter(db, family)
-  const value = (BigInt(nowMs(db)) << 20n) | BigInt(n & 0xfffff)
+  const value = (BigInt(Math.max(0, Math.trunc(atMs ?? nowMs(db)))) << 20n) | BigInt(n & 0xfffff)
   return value.toString(16).padStart(16, '0').slice(-16)
 }
 

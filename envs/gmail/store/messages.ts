@@ -65,7 +65,7 @@ function resolveThread(db: Db, userId: string, root: MimePart, explicit: string 
 export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow {
   ensureMailbox(db, userId)
   const root = parseMime(m.raw)
-  const id = m.id ?? gmailId(db, 'gmail.message')
+  const id = m.id ?? gmailId(db, 'gmail.message', m.internalDate)
   const threadId = resolveThread(db, userId, root, m.threadId, id)
   const files: string[] = []
   const payload = toWire(db, userId, id, root, '', files)
