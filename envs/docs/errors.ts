@@ -1,0 +1,29 @@
+import { GoogleApiError, type GoogleStatus } from '../core/errors/google.ts'
+
+/**
+ * Docs API v1 errors: the newer One Platform envelope `{error:{code,message,status}}` without the
+ * legacy `errors[]` list (shared/parity/gdoc/document_not_found_error.json).
+ */
+export class DocsError extends GoogleApiError {
+  constructor(status: GoogleStatus, message: string) {
+    super(status, status === 'NOT_FOUND' ? 'notFound' : 'badRequest', message)
+  }
+
+  override toBody() {
+    return { error: { code: this.code, message: this.message, status: this.status } } as ReturnType<GoogleApiError['toBody']>
+  }
+}
+
+/** 404 for a document that does not exist or that the caller cannot see. */
+export const docNotFound = () => new DocsError('NOT_FOUND', 'Requested entity was not found.')
+/** 403 for a caller who may see but not do this. */
+export const docForbidden = () => new DocsError('PERMISSION_DENIED', 'The caller does not have permission')
+/** 400 INVALID_ARGUMENT with Google's text. */
+export const invalid = (message: string) => new DocsError('INVALID_ARGUMENT', message)
+
+/**
+ * A validation failure inside one batchUpdate request; the dispatcher prefixes it with
+ * `Invalid requests[i].<kind>: ` as Google does.
+ */
+export class RequestError extends Error {}
+export const bad = (message: string) => new RequestError(message)

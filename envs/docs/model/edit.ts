@@ -1,0 +1,145 @@
+import { bad } from '../errors.ts'
+import { checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
+import { segEnd, shiftDelete, shiftInsert, type Seg } from './segment.ts'
+import { blockLen, clone, contentLen, elLen, type Block, type El, type Para } from './types.ts'
+
+/** Merges adjacent text runs with equal styles and drops empty runs, as Google keeps runs maximal. */
+export function normalize(p: Para) {
+  const out: El[] = []
+  for (const e of p.els) {
+    if (e.t === 'text' && e.text === '') continue
+    const last = out[out.length - 1]
+    if (e.t === 'text' && last?.t === 'text' && sameStyle(last.style, e.style)) last.text += e.text
+    else out.push(e)
+  }
+  p.els = out
+}
+
+export const sameStyle = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b)
+
+/** The paragraph where text may be inserted at `index`, with Google's bounds errors. */
+export function insertionPoint(seg: Seg, index: number): ParaHit {
+  const end = segEnd(seg)
+  if (!Number.isInteger(index) || index < 0) throw bad(`Index ${index} must be greater than or equal to 0.`)
+  if (index >= end) throw bad(`Index ${index} must be less than the end index of the referenced segment, ${end}.`)
+  const hit = findPara(seg.blocks, seg.from, index)
+  if (!hit) throw bad('The insertion index must be inside the bounds of an existing paragraph. You can still create new paragraphs by inserting newlines.')
+  checkSurrogate(hit, 'insert')
+  return hit
+}
+
+/** Text style new text takes at a point: that of the preceding character in the paragraph, else the next one. */
+function styleAt(p: Para, offset: number): Record<string, unknown> {
+  const [left, right] = splitEls(p, offset)
+  const src = left[left.length - 1] ?? right[0]
+  const style = src ? clone(src.style) : {}
+  delete style.link
+  return style
+}
+
+/** Inserts text (newlines split the paragraph; new paragraphs copy its style and bullet). */
+export function insertText(seg: Seg, index: number, text: string, hit = insertionPoint(seg, index)) {
+  if (text === '') return
+  const { para, offset, container, i } = hit
+  const style = styleAt(para, offset)
+  const [left, right] = splitEls(para, offset)
+  const lines = text.split('\n')
+  if (lines.length === 1) {
+    para.els = [...left, { t: 'text', text, style }, ...right]
+    normalize(para)
+  } else {
+    const copy = (els: El[]): Para => {
+      const p: Para = { t: 'p', els, style: clone(para.style) }
+      delete p.style.headingId
+      if (para.bullet) p.bullet = clone(para.bullet)
+      normalize(p)
+      return p
+    }
+    const fresh: Para[] = [copy([...left, { t: 'text', text: `${lines[0]}\n`, style: clone(style) }])]
+    for (const line of lines.slice(1, -1)) fresh.push(copy([{ t: 'text', text: `${line}\n`, style: clone(style) }]))
+    para.els = [{ t: 'text', text: lines[lines.length - 1]!, style: clone(style) }, ...right]
+    normalize(para)
+    container.splice(i, 0, ...fresh)
+  }
+  shiftInsert(seg, index, text.length)
+}
+
+/** Inserts one non-text element (page break, image, person, …) at an index. */
+export function insertElement(seg: Seg, index: number, el: El, hit = insertionPoint(seg, index)) {
+  const [left, right] = splitEls(hit.para, hit.offset)
+  if (!('style' in el) || Object.keys(el.style).length === 0) el.style = styleAt(hit.para, hit.offset)
+  hit.para.els = [...left, el, ...right]
+  normalize(hit.para)
+  shiftInsert(seg, index, 1)
+}
+
+/** Deletes [s, e) of a segment with Google's rules on tables, cells and the final newline. */
+export function deleteRange(seg: Seg, s: number, e: number) {
+  const end = segEnd(seg)
+  if (!Number.isInteger(s) || !Number.isInteger(e)) throw bad('The range indices must be integers.')
+  if (e <= s) throw bad(e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.')
+  if (s < (seg.id === '' ? 1 : 0)) throw bad(`Index ${s} must be greater than or equal to ${seg.id === '' ? 1 : 0}.`)
+  if (e > end) throw bad(`Index ${e - 1} must be less than the end index of the referenced segment, ${end}.`)
+  if (e === end) throw bad('The range cannot include the newline character at the end of the segment.')
+  const a = findPara(seg.blocks, seg.from, s)
+  const b = findPara(seg.blocks, seg.from, e)
+  if (a) checkSurrogate(a, 'delete')
+  if (b) checkSurrogate(b, 'delete')
+  deleteIn(seg.blocks, seg.from, s, e)
+  shiftDelete(seg, s, e)
+}
+
+/** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
+function deleteIn(container: Block[], from: number, s: number, e: number): void {
+  const at = starts(container, from)
+  const idxOf = (x: number) => at.findIndex((st, k) => x >= st && x < st + blockLen(container[k]!))
+  const i1 = idxOf(s)
+  const i2 = idxOf(e - 1)
+  const b1 = container[i1]!
+  if (i1 === i2 && b1.t === 'table' && !(s === at[i1] && e === at[i1]! + blockLen(b1))) {
+    // Inside one table: both ends must be in the same cell.
+    let at2 = at[i1]! + 1
+    for (const row of b1.rows) {
+      at2 += 1
+      for (const cell of row.cells) {
+        at2 += 1
+        const cEnd = at2 + contentLen(cell.content)
+        if (s >= at2 && e <= cEnd) {
+          if (e === cEnd) throw bad('The range cannot include the newline character at the end of the cell.')
+          return deleteIn(cell.content, at2, s, e)
+        }
+        at2 = cEnd
+      }
+    }
+    throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
+  }
+  if (b1.t === 'table' && s !== at[i1]) throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
+  const b2 = container[i2]!
+  if (b2.t === 'table' && e !== at[i2]! + blockLen(b2)) throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
+  if (container[0]?.t === 'section' && i1 === 0 && from === 0) throw bad('The range cannot include the section break at the start of the body.')
+  const head: El[] = b1.t === 'p' ? splitEls(b1, s - at[i1]!)[0] : []
+  let last = i2
+  let tail: Para | undefined
+  if (b2.t === 'p' && e < at[i2]! + blockLen(b2)) {
+    tail = { ...b2, els: splitEls(b2, e - at[i2]!)[1] }
+  } else if (head.length > 0) {
+    const next = container[i2 + 1]
+    if (!next || next.t !== 'p') throw bad('Invalid deletion range. The paragraph before a table or section break cannot be merged with it.')
+    tail = next
+    last = i2 + 1
+  }
+  const out: Block[] = []
+  if (tail) {
+    const merged: Para = { ...tail, els: [...head, ...tail.els] }
+    if (head.length > 0 && b1.t === 'p' && i1 !== last) {
+      // The merged paragraph keeps the paragraph style of the newline that survives (the tail's).
+      merged.positioned = [...(b1.positioned ?? []), ...(tail.positioned ?? [])]
+      if (merged.positioned.length === 0) delete merged.positioned
+    }
+    normalize(merged)
+    out.push(merged)
+  }
+  container.splice(i1, last - i1 + 1, ...out)
+}
+
+export { elLen }

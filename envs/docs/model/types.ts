@@ -1,0 +1,66 @@
+// The stored document model. Styles are kept in wire form (partial TextStyle/ParagraphStyle objects);
+// indices are never stored: they are derived when the document is rendered to the wire (wire.ts).
+
+export type Obj = Record<string, unknown>
+
+/** A paragraph element; every non-text element is one UTF-16 unit long. */
+export type El =
+  | { t: 'text'; text: string; style: Obj }
+  | { t: 'pageBreak' | 'columnBreak' | 'horizontalRule'; style: Obj }
+  | { t: 'inline'; id: string; style: Obj }
+  | { t: 'footnoteRef'; id: string; style: Obj }
+  | { t: 'person'; id: string; props: Obj; style: Obj }
+  | { t: 'richLink'; id: string; props: Obj; style: Obj }
+  | { t: 'date'; id: string; props: Obj; style: Obj }
+  | { t: 'autoText'; kind: string; style: Obj }
+
+export type Para = { t: 'p'; els: El[]; style: Obj; bullet?: { listId: string; nestingLevel?: number; textStyle?: Obj }; positioned?: string[] }
+export type Cell = { content: Block[]; style: Obj }
+export type Row = { cells: Cell[]; style: Obj }
+export type Table = { t: 'table'; rows: Row[]; columns: number; colProps: Obj[]; pinned?: number }
+export type Section = { t: 'section'; style: Obj }
+export type Block = Para | Table | Section
+
+export type NamedRangeModel = { id: string; name: string; ranges: { segmentId: string; start: number; end: number }[] }
+
+export type TabModel = {
+  props: { tabId: string; title: string; index: number; parentTabId?: string; nestingLevel?: number; iconEmoji?: string }
+  body: Block[]
+  headers: Record<string, Block[]>
+  footers: Record<string, Block[]>
+  footnotes: Record<string, Block[]>
+  lists: Record<string, Obj>
+  namedRanges: NamedRangeModel[]
+  inlineObjects: Record<string, Obj>
+  positionedObjects: Record<string, Obj>
+  documentStyle: Obj
+  namedStyles: Obj[]
+  children: TabModel[]
+}
+
+/** The whole stored document (one row of docs_documents). */
+export type DocModel = { tabs: TabModel[] }
+
+/** Length of one element in UTF-16 code units. */
+export const elLen = (e: El): number => (e.t === 'text' ? e.text.length : 1)
+
+/** Length of a block (tables include their start/end, row and cell markers). */
+export function blockLen(b: Block): number {
+  if (b.t === 'section') return 1
+  if (b.t === 'p') {
+    let n = 0
+    for (const e of b.els) n += elLen(e)
+    return n
+  }
+  let n = 2
+  for (const r of b.rows) {
+    n += 1
+    for (const c of r.cells) n += 1 + contentLen(c.content)
+  }
+  return n
+}
+
+export const contentLen = (blocks: readonly Block[]): number => blocks.reduce((n, b) => n + blockLen(b), 0)
+
+/** Deep copy of plain JSON data. */
+export const clone = <T>(v: T): T => structuredClone(v)

@@ -1,0 +1,148 @@
+import { blockLen, type Block, type DocModel, type El, type TabModel } from './types.ts'
+import type { Obj } from './types.ts'
+
+// Model → wire (Document resource). Indices are computed here; zero values are omitted as proto3
+// JSON does (so the body's section break has only `endIndex: 1`).
+
+const idx = (start: number, end: number): Obj => (start === 0 ? { endIndex: end } : { startIndex: start, endIndex: end })
+
+function elementToWire(e: El, start: number): Obj {
+  const end = start + (e.t === 'text' ? e.text.length : 1)
+  const base = idx(start, end)
+  const style = e.style
+  switch (e.t) {
+    case 'text': return { ...base, textRun: { content: e.text, textStyle: style } }
+    case 'pageBreak': return { ...base, pageBreak: { textStyle: style } }
+    case 'columnBreak': return { ...base, columnBreak: { textStyle: style } }
+    case 'horizontalRule': return { ...base, horizontalRule: { textStyle: style } }
+    case 'inline': return { ...base, inlineObjectElement: { inlineObjectId: e.id, textStyle: style } }
+    case 'footnoteRef': return { ...base, footnoteReference: { footnoteId: e.id, footnoteNumber: '', textStyle: style } }
+    case 'person': return { ...base, person: { personId: e.id, personProperties: e.props, textStyle: style } }
+    case 'richLink': return { ...base, richLink: { richLinkId: e.id, richLinkProperties: e.props, textStyle: style } }
+    case 'date': return { ...base, dateElement: { dateId: e.id, dateElementProperties: e.props, textStyle: style } }
+    case 'autoText': return { ...base, autoText: { type: e.kind, textStyle: style } }
+  }
+}
+
+const defaultCellStyle = (): Obj => ({
+  rowSpan: 1, columnSpan: 1, backgroundColor: {},
+  paddingLeft: { magnitude: 5, unit: 'PT' }, paddingRight: { magnitude: 5, unit: 'PT' },
+  paddingTop: { magnitude: 5, unit: 'PT' }, paddingBottom: { magnitude: 5, unit: 'PT' },
+  contentAlignment: 'TOP',
+})
+
+/** Structural elements of a container with their indices; footnote numbers are filled by the caller. */
+export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
+  const out: Obj[] = []
+  let at = from
+  for (const b of blocks) {
+    const len = blockLen(b)
+    if (b.t === 'section') out.push({ ...idx(at, at + len), sectionBreak: { sectionStyle: b.style } })
+    else if (b.t === 'p') {
+      let e = at
+      const elements = b.els.map((el) => {
+        const w = elementToWire(el, e)
+        e += el.t === 'text' ? el.text.length : 1
+        return w
+      })
+      const paragraph: Obj = { elements, paragraphStyle: { ...b.style } }
+      if (b.bullet) paragraph.bullet = { ...b.bullet, textStyle: b.bullet.textStyle ?? {} }
+      if (b.positioned?.length) paragraph.positionedObjectIds = b.positioned
+      out.push({ ...idx(at, at + len), paragraph })
+    } else {
+      let r = at + 1
+      const tableRows = b.rows.map((row) => {
+        const rowStart = r
+        r += 1
+        const tableCells = row.cells.map((cell) => {
+          const cStart = r
+          const content = contentToWire(cell.content, r + 1)
+          r += 1 + cell.content.reduce((n, x) => n + blockLen(x), 0)
+          return { ...idx(cStart, r), content, tableCellStyle: { ...defaultCellStyle(), ...cell.style } }
+        })
+        return { ...idx(rowStart, r), tableCells, tableRowStyle: { minRowHeight: { unit: 'PT' }, ...row.style } }
+      })
+      const tableStyle: Obj = { tableColumnProperties: b.colProps }
+      out.push({ ...idx(at, at + len), table: { rows: b.rows.length, columns: b.columns, tableRows, tableStyle } })
+    }
+    at += len
+  }
+  return out
+}
+
+/** The tab's document content in wire form (the fields of DocumentTab). */
+export function documentTabToWire(tab: TabModel): Obj {
+  const out: Obj = { body: { content: contentToWire(tab.body, 0) } }
+  const seg = (group: Record<string, Block[]>, key: string) => {
+    const entries = Object.entries(group)
+    if (entries.length === 0) return
+    out[key] = Object.fromEntries(entries.map(([id, blocks]) => [id, { [key === 'footnotes' ? 'footnoteId' : key === 'headers' ? 'headerId' : 'footerId']: id, content: contentToWire(blocks, 0) }]))
+  }
+  seg(tab.headers, 'headers')
+  seg(tab.footers, 'footers')
+  seg(tab.footnotes, 'footnotes')
+  out.documentStyle = tab.documentStyle
+  out.namedStyles = { styles: tab.namedStyles }
+  if (Object.keys(tab.lists).length) out.lists = tab.lists
+  if (tab.namedRanges.length) {
+    const byName: Record<string, { name: string; namedRanges: Obj[] }> = {}
+    for (const nr of tab.namedRanges) {
+      const group = (byName[nr.name] ??= { name: nr.name, namedRanges: [] })
+      group.namedRanges.push({
+        namedRangeId: nr.id,
+        name: nr.name,
+        ranges: nr.ranges.map((r) => ({ ...(r.segmentId ? { segmentId: r.segmentId } : {}), ...idx(r.start, r.end), tabId: tab.props.tabId })),
+      })
+    }
+    out.namedRanges = byName
+  }
+  if (Object.keys(tab.inlineObjects).length) out.inlineObjects = tab.inlineObjects
+  if (Object.keys(tab.positionedObjects).length) out.positionedObjects = tab.positionedObjects
+  numberFootnotes(tab, out)
+  return out
+}
+
+/** Footnote references are numbered 1, 2, … in body order. */
+function numberFootnotes(tab: TabModel, out: Obj) {
+  let n = 0
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) return v.forEach(walk)
+    if (v && typeof v === 'object') {
+      const o = v as Obj
+      if (o.footnoteReference && typeof o.footnoteReference === 'object') (o.footnoteReference as Obj).footnoteNumber = String(++n)
+      Object.values(o).forEach(walk)
+    }
+  }
+  walk((out.body as Obj).content)
+  void tab
+}
+
+/** TabProperties in wire form (index and nestingLevel 0 omitted like proto3 JSON… except index, which Google writes). */
+export function tabPropsToWire(tab: TabModel): Obj {
+  const p = tab.props
+  const out: Obj = { tabId: p.tabId, title: p.title, index: p.index }
+  if (p.parentTabId) out.parentTabId = p.parentTabId
+  if (p.nestingLevel) out.nestingLevel = p.nestingLevel
+  if (p.iconEmoji) out.iconEmoji = p.iconEmoji
+  return out
+}
+
+export function tabToWire(tab: TabModel): Obj {
+  const out: Obj = { tabProperties: tabPropsToWire(tab), documentTab: documentTabToWire(tab) }
+  if (tab.children.length) out.childTabs = tab.children.map(tabToWire)
+  return out
+}
+
+/**
+ * The Document resource. Without `includeTabs` the first tab's content fills the legacy fields and
+ * `tabs` is absent; with it only `tabs` carries content (the Docs API's tabs contract).
+ */
+export function documentToWire(doc: DocModel, meta: { documentId: string; title: string; revisionId: string }, includeTabs: boolean, both = false): Obj {
+  const out: Obj = { title: meta.title }
+  if (!includeTabs || both) Object.assign(out, documentTabToWire(doc.tabs[0]!))
+  out.revisionId = meta.revisionId
+  out.suggestionsViewMode = 'SUGGESTIONS_INLINE'
+  out.documentId = meta.documentId
+  if (includeTabs || both) out.tabs = doc.tabs.map(tabToWire)
+  return out
+}

@@ -1,0 +1,70 @@
+import type { Db } from '../core/db.ts'
+import { nowMs } from '../core/clock.ts'
+import { docTitle } from '../drive/docs-bridge.ts'
+import { loadDocument, saveDocument } from './store/documents.ts'
+import { newDocument } from './model/new.ts'
+import type { DocModel } from './model/types.ts'
+import { plainText } from './render/text.ts'
+import { renderHtml } from './render/html.ts'
+import { renderMarkdown } from './render/markdown.ts'
+import { renderRtf } from './render/rtf.ts'
+import { renderDocx } from './render/docx.ts'
+import { renderPdf } from './render/pdf.ts'
+
+// The Drive ↔ Docs bridge, Docs side: Drive's files.export renders documents through here, and
+// Drive's files.create/copy make document content through initEmptyDocument/copyDocumentContent.
+
+export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+export type ExportFormat = 'text/plain' | 'text/html' | 'text/markdown' | 'application/rtf' | typeof DOCX | 'application/pdf'
+/** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
+export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html', 'text/markdown', 'application/rtf']
+
+function syncRender(model: DocModel, title: string, format: ExportFormat): Buffer | undefined {
+  switch (format) {
+    // Drive's text/plain export starts with a BOM and uses CRLF line ends.
+    case 'text/plain': return Buffer.from(`\ufeff${plainText(model).replace(/\n/g, '\r\n')}`, 'utf8')
+    case 'text/html': return Buffer.from(renderHtml(model, title), 'utf8')
+    case 'text/markdown': return Buffer.from(renderMarkdown(model), 'utf8')
+    case 'application/rtf': return Buffer.from(renderRtf(model), 'latin1')
+    default: return undefined
+  }
+}
+
+/**
+ * Renders a Google Doc (a file without a content row reads as empty) in a text format, synchronously.
+ * Throws for docx/pdf, whose libraries are asynchronous: use renderDocumentAsync for those.
+ */
+export function renderDocument(db: Db, fileId: string, format: ExportFormat): Buffer {
+  const out = syncRender(loadDocument(db, fileId).model, docTitle(db, fileId) ?? '', format)
+  if (!out) throw new Error(`renderDocument: ${format} is asynchronous; use renderDocumentAsync`)
+  return out
+}
+
+/**
+ * Renders in any export format. Reads the world synchronously before the first await, so it is
+ * safe to call from a handler (do not call it inside world.tx).
+ */
+export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat): Promise<Buffer> {
+  const { model } = loadDocument(db, fileId)
+  const title = docTitle(db, fileId) ?? ''
+  const sync = syncRender(model, title, format)
+  if (sync) return Promise.resolve(sync)
+  if (format === DOCX) return renderDocx(model, title)
+  return renderPdf(model, title, nowMs(db))
+}
+
+/** Stores an empty document for a new Google Doc file (Drive's files.create). */
+export function initEmptyDocument(db: Db, fileId: string, title: string): void {
+  void title
+  saveDocument(db, fileId, newDocument(), 0)
+}
+
+/** Copies document content to a new file (Drive's files.copy of a Google Doc). */
+export function copyDocumentContent(db: Db, fromFileId: string, toFileId: string): void {
+  saveDocument(db, toFileId, loadDocument(db, fromFileId).model, 0)
+}
+
+/** Plain text of a document, for Drive's full-text index. */
+export function documentPlainText(db: Db, fileId: string): string {
+  return plainText(loadDocument(db, fileId).model)
+}

@@ -1,0 +1,111 @@
+import { invalid, RequestError } from '../errors.ts'
+import * as schemas from '../api/schemas.gen.ts'
+import { allTabs } from '../model/segment.ts'
+import type { Block, DocModel } from '../model/types.ts'
+import type { Ctx } from './common.ts'
+import * as text from './text.ts'
+import * as style from './style.ts'
+import * as tables from './tables.ts'
+import * as segs from './segments.ts'
+import * as objects from './objects.ts'
+
+type Handler = (ctx: Ctx, r: any) => Record<string, unknown>
+
+/** Every request kind of the discovery Request schema → its handler. */
+export const HANDLERS: Record<string, Handler> = {
+  insertText: text.insertTextReq,
+  deleteContentRange: text.deleteContentRangeReq,
+  replaceAllText: text.replaceAllTextReq,
+  insertPageBreak: text.insertPageBreakReq,
+  insertSectionBreak: text.insertSectionBreakReq,
+  insertPerson: text.insertPersonReq,
+  insertRichLink: text.insertRichLinkReq,
+  insertDate: text.insertDateReq,
+  updateTextStyle: style.updateTextStyleReq,
+  updateParagraphStyle: style.updateParagraphStyleReq,
+  createParagraphBullets: style.createParagraphBulletsReq,
+  deleteParagraphBullets: style.deleteParagraphBulletsReq,
+  updateDocumentStyle: style.updateDocumentStyleReq,
+  updateNamedStyle: style.updateNamedStyleReq,
+  updateSectionStyle: style.updateSectionStyleReq,
+  insertTable: tables.insertTableReq,
+  insertTableRow: tables.insertTableRowReq,
+  insertTableColumn: tables.insertTableColumnReq,
+  deleteTableRow: tables.deleteTableRowReq,
+  deleteTableColumn: tables.deleteTableColumnReq,
+  mergeTableCells: tables.mergeTableCellsReq,
+  unmergeTableCells: tables.unmergeTableCellsReq,
+  updateTableCellStyle: tables.updateTableCellStyleReq,
+  updateTableColumnProperties: tables.updateTableColumnPropertiesReq,
+  updateTableRowStyle: tables.updateTableRowStyleReq,
+  pinTableHeaderRows: tables.pinTableHeaderRowsReq,
+  createHeader: segs.createHeaderReq,
+  createFooter: segs.createFooterReq,
+  deleteHeader: segs.deleteHeaderReq,
+  deleteFooter: segs.deleteFooterReq,
+  createFootnote: segs.createFootnoteReq,
+  createNamedRange: segs.createNamedRangeReq,
+  deleteNamedRange: segs.deleteNamedRangeReq,
+  replaceNamedRangeContent: segs.replaceNamedRangeContentReq,
+  insertInlineImage: objects.insertInlineImageReq,
+  replaceImage: objects.replaceImageReq,
+  deletePositionedObject: objects.deletePositionedObjectReq,
+  addDocumentTab: objects.addDocumentTabReq,
+  deleteTab: objects.deleteTabReq,
+  updateDocumentTabProperties: objects.updateDocumentTabPropertiesReq,
+}
+
+const schemaOf = (kind: string) => (schemas as Record<string, unknown>)[`${kind[0]!.toUpperCase()}${kind.slice(1)}Request`] as { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } } | undefined
+
+/** Checks the shape of `requests` as Google's JSON decoder does: one known kind per request, well-typed fields. */
+export function checkRequests(requests: unknown): { kind: string; body: Record<string, unknown> }[] {
+  if (requests === undefined) return []
+  if (!Array.isArray(requests)) throw invalid(`Invalid value at 'requests' (type.googleapis.com/google.apps.docs.v1.Request), ${JSON.stringify(requests)}`)
+  return requests.map((r, i) => {
+    if (!r || typeof r !== 'object' || Array.isArray(r)) throw invalid(`Invalid value at 'requests[${i}]' (type.googleapis.com/google.apps.docs.v1.Request), ${JSON.stringify(r)}`)
+    const keys = Object.keys(r)
+    for (const k of keys) if (!HANDLERS[k]) throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'requests[${i}]': Cannot find field.`)
+    if (keys.length === 0) throw invalid(`Invalid requests[${i}]: Exactly one kind of request must be set.`)
+    if (keys.length > 1) throw invalid(`Invalid JSON payload received. Oneof field 'request' is already set. Cannot set '${keys[1]}'`)
+    const kind = keys[0]!
+    const body = (r as Record<string, unknown>)[kind]
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid(`Invalid value at 'requests[${i}].${kind}' (type.googleapis.com/google.apps.docs.v1.${kind[0]!.toUpperCase()}${kind.slice(1)}Request), ${JSON.stringify(body)}`)
+    const parsed = schemaOf(kind)?.safeParse(body)
+    if (parsed && !parsed.success) {
+      const issue = parsed.error!.issues[0]!
+      throw invalid(`Invalid value at 'requests[${i}].${[kind, ...issue.path.map(String)].join('.')}': ${issue.message}`)
+    }
+    return { kind, body: body as Record<string, unknown> }
+  })
+}
+
+/** Applies validated requests in order to the working copy; the first failure aborts the whole batch. */
+export function applyRequests(ctx: Ctx, requests: { kind: string; body: Record<string, unknown> }[]): Record<string, unknown>[] {
+  const replies = requests.map(({ kind, body }, i) => {
+    try {
+      return HANDLERS[kind]!(ctx, body)
+    } catch (err) {
+      if (err instanceof RequestError) throw invalid(`Invalid requests[${i}].${kind}: ${err.message}`)
+      throw err
+    }
+  })
+  collectGarbage(ctx.doc)
+  return replies
+}
+
+/** Drops footnotes and inline objects whose reference elements were deleted. */
+function collectGarbage(doc: DocModel) {
+  for (const tab of allTabs(doc)) {
+    const used = new Set<string>()
+    const walk = (blocks: Block[]) => {
+      for (const b of blocks) {
+        if (b.t === 'p') for (const e of b.els) if (e.t === 'inline' || e.t === 'footnoteRef') used.add(e.id)
+        if (b.t === 'table') b.rows.forEach((r) => r.cells.forEach((c) => walk(c.content)))
+      }
+    }
+    walk(tab.body)
+    for (const g of [tab.headers, tab.footers, tab.footnotes]) Object.values(g).forEach(walk)
+    for (const id of Object.keys(tab.footnotes)) if (!used.has(id)) delete tab.footnotes[id]
+    for (const id of Object.keys(tab.inlineObjects)) if (!used.has(id)) delete tab.inlineObjects[id]
+  }
+}

@@ -1,0 +1,114 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { nowIso } from '../../core/clock.ts'
+import { createGoogleDocFile, docTitle, recordDocEdit } from '../../drive/docs-bridge.ts'
+import { Document, BatchUpdateDocumentResponse } from '../api/schemas.gen.ts'
+import { requireDoc } from '../access.ts'
+import { invalid, DocsError } from '../errors.ts'
+import { documentToWire } from '../model/wire.ts'
+import { clone } from '../model/types.ts'
+import { loadDocument, revisionIdOf, revisionOfId, saveDocument } from '../store/documents.ts'
+import { applyRequests, checkRequests } from '../requests/apply.ts'
+import { plainText } from '../render/text.ts'
+import { newDocument } from '../model/new.ts'
+
+const json = <T extends z.ZodType>(schema: T) => ({ description: 'OK', content: { 'application/json': { schema } } })
+const DocParam = z.object({ documentId: z.string() })
+
+const get = createRoute({
+  operationId: 'docs.documents.get',
+  method: 'get',
+  path: '/v1/documents/{documentId}',
+  request: {
+    params: DocParam,
+    query: z.object({
+      includeTabsContent: z.enum(['true', 'false']).optional(),
+      suggestionsViewMode: z.enum(['DEFAULT_FOR_CURRENT_ACCESS', 'SUGGESTIONS_INLINE', 'PREVIEW_SUGGESTIONS_ACCEPTED', 'PREVIEW_WITHOUT_SUGGESTIONS']).optional(),
+    }),
+  },
+  responses: { 200: json(Document) },
+})
+
+const create = createRoute({
+  operationId: 'docs.documents.create',
+  method: 'post',
+  path: '/v1/documents',
+  request: { body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  responses: { 200: json(Document) },
+})
+
+const batchUpdate = createRoute({
+  operationId: 'docs.documents.batchUpdate',
+  method: 'post',
+  path: '/v1/documents/{documentId}/~batchUpdate',
+  request: { params: DocParam, body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  responses: { 200: json(BatchUpdateDocumentResponse) },
+})
+
+/** The Document resource as the caller sees it now. */
+function render(c: WorldContext, id: string, includeTabs: boolean, mode: string, both = false) {
+  const db = c.var.world.db
+  const { model, revision } = loadDocument(db, id)
+  const out = documentToWire(model, { documentId: id, title: docTitle(db, id) ?? '', revisionId: revisionIdOf(id, revision) }, includeTabs, both)
+  // Deviation: suggestions are not modelled, so every view mode shows the same content.
+  out.suggestionsViewMode = mode
+  return out
+}
+
+export const documentsRouter = createGoogleRouter()
+  .openapi(get, (c) => {
+    const { documentId } = c.req.valid('param')
+    const q = c.req.valid('query')
+    const role = requireDoc(c.var.world.db, documentId, c.var.user.id, 'reader')
+    let mode = q.suggestionsViewMode ?? 'DEFAULT_FOR_CURRENT_ACCESS'
+    if (mode === 'DEFAULT_FOR_CURRENT_ACCESS') mode = role === 'reader' ? 'PREVIEW_WITHOUT_SUGGESTIONS' : 'SUGGESTIONS_INLINE'
+    else if (mode === 'SUGGESTIONS_INLINE' && role === 'reader') throw new DocsError('PERMISSION_DENIED', 'The caller does not have permission to view suggestions.')
+    return c.json(render(c, documentId, q.includeTabsContent === 'true', mode), 200)
+  })
+  .openapi(create, (c) => {
+    const body = c.req.valid('json')
+    if (body.title !== undefined && typeof body.title !== 'string') throw invalid(`Invalid value at 'document.title' (TYPE_STRING), ${JSON.stringify(body.title)}`)
+    const title = typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled document'
+    // Other fields of the request (content, styles) are ignored, as the real API documents.
+    const id = c.var.world.tx((db) => {
+      const file = createGoogleDocFile(db, { ownerId: c.var.user.id, title })
+      saveDocument(db, file.id, newDocument(), 0)
+      return file.id
+    })
+    return c.json(render(c, id, true, 'SUGGESTIONS_INLINE', true), 200)
+  })
+  .openapi(batchUpdate, (c) => {
+    const { documentId } = c.req.valid('param')
+    const body = c.req.valid('json')
+    for (const k of Object.keys(body)) if (k !== 'requests' && k !== 'writeControl') throw invalid(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`)
+    const db = c.var.world.db
+    requireDoc(db, documentId, c.var.user.id, 'writer')
+    const requests = checkRequests(body.requests)
+    if (requests.length === 0) throw invalid('Must specify at least one request.')
+    const wc = (body.writeControl ?? {}) as { requiredRevisionId?: unknown; targetRevisionId?: unknown }
+    const result = c.var.world.tx((tx) => {
+      const stored = loadDocument(tx, documentId)
+      checkWriteControl(documentId, stored.revision, wc)
+      const ctx = { doc: clone(stored.model), db: tx, fileId: documentId, userEmail: c.var.user.email, nowIso: nowIso(tx) }
+      const replies = applyRequests(ctx, requests)
+      const revision = stored.revision + 1
+      saveDocument(tx, documentId, ctx.doc, revision)
+      recordDocEdit(tx, documentId, c.var.user.id, plainText(ctx.doc))
+      return { replies, revision }
+    })
+    return c.json({ replies: result.replies, writeControl: { requiredRevisionId: revisionIdOf(documentId, result.revision) }, documentId }, 200)
+  })
+
+/** writeControl: at most one of required/target; required must be the latest revision, target one of ours. */
+function checkWriteControl(fileId: string, current: number, wc: { requiredRevisionId?: unknown; targetRevisionId?: unknown }) {
+  if (wc.requiredRevisionId !== undefined && wc.targetRevisionId !== undefined) throw invalid('Only one of requiredRevisionId or targetRevisionId may be set.')
+  if (wc.requiredRevisionId !== undefined) {
+    if (typeof wc.requiredRevisionId !== 'string' || revisionOfId(fileId, current, wc.requiredRevisionId) === undefined) throw invalid('The revision ID is not valid.')
+    if (wc.requiredRevisionId !== revisionIdOf(fileId, current)) throw new DocsError('FAILED_PRECONDITION', 'The required revision ID does not match the latest revision of the document.')
+  }
+  if (wc.targetRevisionId !== undefined) {
+    // Deviation: changes against an older target revision are applied to the latest revision without
+    // transforming them over collaborators' edits (there are no concurrent editors in a world).
+    if (typeof wc.targetRevisionId !== 'string' || revisionOfId(fileId, current, wc.targetRevisionId) === undefined) throw invalid('The revision ID is not valid.')
+  }
+}

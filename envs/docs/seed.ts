@@ -1,0 +1,27 @@
+import type { SeedContext } from '../core/service.ts'
+import type { World } from '../core/world.ts'
+import { createGoogleDocFile, isGoogleDoc } from '../drive/docs-bridge.ts'
+import { buildDocument, type DocsSeed } from './build.ts'
+import { saveDocument } from './store/documents.ts'
+
+export { docsSeedSchema, type DocsSeed } from './build.ts'
+
+/** Writes the seeded documents (creating their Drive files when no id is given). */
+export function seedDocs(world: World, seed: DocsSeed, ctx: SeedContext) {
+  world.tx((db) => {
+    seed.documents.forEach((d, i) => {
+      const path = `docs.documents[${i}]`
+      let id = d.id
+      if (id) {
+        if (isGoogleDoc(db, id) !== true) throw new Error(`${path}.id: ${id} is not a Google Doc file seeded in drive`)
+      } else {
+        if (!d.owner) throw new Error(`${path}.owner: required when no id is given`)
+        const owner = ctx.user(d.owner, `${path}.owner`)
+        id = createGoogleDocFile(db, { ownerId: owner.id, title: d.title ?? 'Untitled document', ...(d.parentId ? { parentId: d.parentId } : {}) }).id
+      }
+      const fileId: string = id
+      const model = buildDocument(db, fileId, d.content, { namedRanges: d.namedRanges, requests: d.requests }, new Date(ctx.nowMs).toISOString())
+      saveDocument(db, fileId, model, 1)
+    })
+  })
+}

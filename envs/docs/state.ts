@@ -1,0 +1,72 @@
+import type { Json, ServiceState } from '../core/service.ts'
+import type { World } from '../core/world.ts'
+import { isOrdered } from './model/lists.ts'
+import { allTabs } from './model/segment.ts'
+import type { Block, TabModel } from './model/types.ts'
+import { blocksText, elText, plainText } from './render/text.ts'
+import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents.ts'
+
+/*
+ * dump() shape — version 1:
+ * { version: 1, entities: { documents: { <documentId = Drive file id>: {
+ *     documentId, revision: number (0 = never edited), revisionId,
+ *     text: string                       // plain text of every tab (tables: cells tab-separated, rows newline-ended)
+ *     tabs: [{ tabId, title, index, parentTabId: string|null,
+ *              text: string,             // this tab's body as plain text
+ *              paragraphs: [{ text, namedStyleType, alignment: string|null,
+ *                             bullet: { listId, nestingLevel, ordered } | null,
+ *                             bold: boolean, italic: boolean, underline: boolean,   // true when every text run has it
+ *                             links: string[] }],   // body paragraphs outside tables, in order
+ *              tables: [{ rows: number, columns: number, cells: string[][] }],   // cell texts, no trailing newline
+ *              headers: { <id>: text }, footers: { <id>: text }, footnotes: { <id>: text },
+ *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex }] }],
+ *              inlineObjects: { <objectId>: { uri } } }] } } } }
+ * Only documents with stored content appear (Drive's files.create stores an empty one for every new Doc).
+ */
+
+function paragraphs(blocks: readonly Block[], tab: TabModel): Json[] {
+  return blocks.flatMap((b): Json[] => {
+    if (b.t !== 'p') return []
+    const runs = b.els.filter((e) => e.t === 'text' && e.text.trim() !== '')
+    const all = (k: string) => runs.length > 0 && runs.every((e) => !!e.style[k])
+    return [{
+      text: b.els.map(elText).join('').replace(/\n$/, ''),
+      namedStyleType: String(b.style.namedStyleType ?? 'NORMAL_TEXT'),
+      alignment: typeof b.style.alignment === 'string' ? b.style.alignment : null,
+      bullet: b.bullet ? { listId: b.bullet.listId, nestingLevel: b.bullet.nestingLevel ?? 0, ordered: isOrdered(tab.lists[b.bullet.listId]) } : null,
+      bold: all('bold'), italic: all('italic'), underline: all('underline'),
+      links: b.els.flatMap((e) => { const url = (e.style.link as { url?: string } | undefined)?.url; return url ? [url] : [] }),
+    }]
+  })
+}
+
+function tables(blocks: readonly Block[]): Json[] {
+  return blocks.flatMap((b): Json[] => b.t === 'table'
+    ? [{ rows: b.rows.length, columns: b.columns, cells: b.rows.map((r) => r.cells.map((c) => blocksText(c.content).replace(/\n$/, ''))) }]
+    : [])
+}
+
+const texts = (g: Record<string, Block[]>): Json => Object.fromEntries(Object.entries(g).map(([id, c]) => [id, blocksText(c).replace(/\n$/, '')]))
+
+function tabView(tab: TabModel): Json {
+  return {
+    tabId: tab.props.tabId, title: tab.props.title, index: tab.props.index, parentTabId: tab.props.parentTabId ?? null,
+    text: blocksText(tab.body),
+    paragraphs: paragraphs(tab.body, tab),
+    tables: tables(tab.body),
+    headers: texts(tab.headers), footers: texts(tab.footers), footnotes: texts(tab.footnotes),
+    namedRanges: tab.namedRanges.map((nr) => ({ id: nr.id, name: nr.name, ranges: nr.ranges.map((r) => ({ segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end })) })),
+    inlineObjects: Object.fromEntries(Object.entries(tab.inlineObjects).map(([id, o]) => [id, { uri: String(((o.inlineObjectProperties as any)?.embeddedObject?.imageProperties?.sourceUri) ?? '') }])),
+  }
+}
+
+/** The oracle view of every stored document (shape above). */
+export function dumpDocs(world: World): ServiceState {
+  const db = world.db
+  const documents: Record<string, Json> = {}
+  for (const id of storedDocumentIds(db)) {
+    const { model, revision } = loadDocument(db, id)
+    documents[id] = { documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(model), tabs: allTabs(model).map(tabView) }
+  }
+  return { version: 1, entities: { documents } }
+}
