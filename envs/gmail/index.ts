@@ -11,6 +11,7 @@ import { labelsRouter } from './routes/labels.ts'
 import { draftsRouter } from './routes/drafts.ts'
 import { historyRouter } from './routes/history.ts'
 import { settingsRouter } from './routes/settings.ts'
+import { sendAsRouter } from './routes/send-as.ts'
 
 const router = createGoogleRouter()
   .route('/', profileRouter)
@@ -20,6 +21,7 @@ const router = createGoogleRouter()
   .route('/', draftsRouter)
   .route('/', historyRouter)
   .route('/', settingsRouter)
+  .route('/', sendAsRouter)
 
 /**
  * Gmail API v1: mailboxes of every world user, RFC 822 messages, threads, labels, drafts, history,

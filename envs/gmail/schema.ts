@@ -118,7 +118,7 @@ export const settings = sqliteTable(
 /** Addresses-keyed settings collections: forwarding addresses, send-as aliases, delegates. */
 export const addressSettings = sqliteTable(
   'gmail_address_settings',
-  { userId: text('user_id').notNull(), kind: text('kind', { enum: ['forwarding', 'sendAs', 'delegate'] }).notNull(), email: text('email').notNull(), value: text('value').notNull() },
+  { userId: text('user_id').notNull(), kind: text('kind', { enum: ['forwarding', 'sendAs', 'delegate', 'smime'] }).notNull(), email: text('email').notNull(), value: text('value').notNull() },
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.email] })],
 )
 

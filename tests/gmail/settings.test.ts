@@ -100,3 +100,33 @@ describe('gmail.users.settings.getImap', () => {
     expect((await h.call('PUT', `${S}/language`, { json: { displayLanguage: 'de' } })).body.displayLanguage).toBe('de')
   })
 })
+
+describe('gmail.users.settings.sendAs.patch', () => {
+  test('edits an alias and moves the default; gmail.users.settings.sendAs.update replaces; gmail.users.settings.sendAs.verify accepts', async () => {
+    const h = harness(gmailSeed)
+    await h.call('POST', `${S}/sendAs`, { json: { sendAsEmail: 'sales@example.com', displayName: 'Sales' } })
+    const patched = await h.call('PATCH', `${S}/sendAs/sales@example.com`, { json: { signature: 'Cheers', isDefault: true } })
+    expect(patched.body).toMatchObject({ sendAsEmail: 'sales@example.com', displayName: 'Sales', signature: 'Cheers', isDefault: true })
+    expect((await h.call('GET', `${S}/sendAs/ann@example.com`)).body.isDefault).toBe(false)
+    const put = await h.call('PUT', `${S}/sendAs/sales@example.com`, { json: { displayName: 'Sales Team' } })
+    expect(put.body).toMatchObject({ displayName: 'Sales Team', signature: '', isDefault: false })
+    expect((await h.call('POST', `${S}/sendAs/sales@example.com/verify`)).status).toBe(204)
+    expect((await h.call('POST', `${S}/sendAs/ann@example.com/verify`)).status).toBe(400)
+    expect((await h.call('PATCH', `${S}/sendAs/nobody@example.com`, { json: {} })).status).toBe(404)
+  })
+})
+
+describe('gmail.users.settings.sendAs.smimeInfo.insert', () => {
+  test('stores S/MIME configs per alias (gmail.users.settings.sendAs.smimeInfo.list, gmail.users.settings.sendAs.smimeInfo.get, gmail.users.settings.sendAs.smimeInfo.setDefault, gmail.users.settings.sendAs.smimeInfo.delete)', async () => {
+    const h = harness(gmailSeed)
+    const base = `${S}/sendAs/ann@example.com/smimeInfo`
+    expect((await h.call('POST', base, { json: {} })).status).toBe(400)
+    const info = (await h.call('POST', base, { json: { pem: '-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----' } })).body
+    expect(info).toMatchObject({ id: expect.any(String), isDefault: false })
+    expect((await h.call('GET', base)).body.smimeInfo).toHaveLength(1)
+    expect((await h.call('POST', `${base}/${info.id}/setDefault`)).status).toBe(204)
+    expect((await h.call('GET', `${base}/${info.id}`)).body.isDefault).toBe(true)
+    expect((await h.call('DELETE', `${base}/${info.id}`)).status).toBe(204)
+    expect((await h.call('GET', `${base}/${info.id}`)).status).toBe(404)
+  })
+})

@@ -31,7 +31,7 @@ export function listFilters(db: Db, userId: string): FilterRow[] {
     .map((f) => ({ id: f.id, criteria: JSON.parse(f.criteria), action: JSON.parse(f.action) }))
 }
 
-export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate') {
+export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
   return db
     .select()
     .from(addressSettings)
@@ -40,14 +40,14 @@ export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' |
     .map((r) => JSON.parse(r.value) as Record<string, unknown>)
 }
 
-export function putAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate', email: string, value: Record<string, unknown>) {
+export function putAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string, value: Record<string, unknown>) {
   db.insert(addressSettings)
     .values({ userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) })
     .onConflictDoUpdate({ target: [addressSettings.userId, addressSettings.kind, addressSettings.email], set: { value: JSON.stringify(value) } })
     .run()
 }
 
-export function deleteAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate', email: string): boolean {
+export function deleteAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string): boolean {
   return db.delete(addressSettings).where(and(eq(addressSettings.userId, userId), eq(addressSettings.kind, kind), eq(addressSettings.email, email.toLowerCase()))).run().changes > 0
 }
 
