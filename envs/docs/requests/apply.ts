@@ -73,7 +73,8 @@ export function checkRequests(requests: unknown): { kind: string; body: Record<s
     const parsed = schemaOf(kind)?.safeParse(body)
     if (parsed && !parsed.success) {
       const issue = parsed.error!.issues[0]!
-      throw invalid(`Invalid value at 'requests[${i}].${[kind, ...issue.path.map(String)].join('.')}': ${issue.message}`)
+      const value = issue.path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), body)
+      throw invalid(`Invalid value at 'requests[${i}].${[kind, ...issue.path.map(String)].join('.')}', ${JSON.stringify(value) ?? 'null'}`)
     }
     return { kind, body: body as Record<string, unknown> }
   })
