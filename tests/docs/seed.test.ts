@@ -26,7 +26,7 @@ describe('docs seed', () => {
 
   it('the contract summary has a named range over the renewal placeholder', () => {
     const seed = docsSeedSchema.parse(demoDocs(ctx()))
-    const d = seed.documents.find((x) => x.title.startsWith('Contract Summary'))!
+    const d = seed.documents.find((x) => x.title?.startsWith('Contract Summary'))!
     const doc = buildDocument(World.create([...docsTables]).db, 'x', d.content, { namedRanges: d.namedRanges })
     const nr = doc.tabs[0]!.namedRanges[0]!
     const text = plainText(doc)

@@ -6,7 +6,6 @@ import { Document, BatchUpdateDocumentResponse } from '../api/schemas.gen.ts'
 import { requireDoc } from '../access.ts'
 import { invalid, DocsError } from '../errors.ts'
 import { documentToWire } from '../model/wire.ts'
-import { clone } from '../model/types.ts'
 import { loadDocument, revisionIdOf, revisionOfId, saveDocument } from '../store/documents.ts'
 import { applyRequests, checkRequests } from '../requests/apply.ts'
 import { plainText } from '../render/text.ts'
@@ -89,7 +88,8 @@ export const documentsRouter = createGoogleRouter()
     const result = c.var.world.tx((tx) => {
       const stored = loadDocument(tx, documentId)
       checkWriteControl(documentId, stored.revision, wc)
-      const ctx = { doc: clone(stored.model), db: tx, fileId: documentId, userEmail: c.var.user.email, nowIso: nowIso(tx) }
+      // loadDocument parses a fresh copy, so a failing request leaves nothing behind.
+      const ctx = { doc: stored.model, db: tx, fileId: documentId, userEmail: c.var.user.email, nowIso: nowIso(tx) }
       const replies = applyRequests(ctx, requests)
       const revision = stored.revision + 1
       saveDocument(tx, documentId, ctx.doc, revision)

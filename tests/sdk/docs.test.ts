@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { google } from 'googleapis'
+import { startSdkServer, type SdkServer } from './server.ts'
+
+const seed = {
+  name: 'docs-sdk',
+  now: '2026-03-02T14:00:00Z',
+  users: [
+    { id: 'alice', email: 'alice@northwind.test', name: 'Alice Moreno' },
+    { id: 'bob', email: 'bob@northwind.test', name: 'Bob Okafor' },
+  ],
+}
+
+let server: SdkServer
+beforeAll(async () => {
+  server = await startSdkServer(seed)
+})
+afterAll(async () => {
+  await server.close()
+})
+
+const docsFor = (user: string) => google.docs({ version: 'v1', auth: server.auth(user), rootUrl: server.url })
+const driveFor = (user: string) => google.drive({ version: 'v3', auth: server.auth(user), rootUrl: server.url })
+
+describe('docs.documents.* through googleapis', () => {
+  test('create, edit with a multi-request batchUpdate, read back, export and share', async () => {
+    const docs = docsFor('alice')
+    const created = await docs.documents.create({ requestBody: { title: 'Launch plan' } })
+    expect(created.status).toBe(200)
+    const documentId = created.data.documentId!
+    const drive = driveFor('alice')
+    const before = await drive.files.get({ fileId: documentId, fields: 'modifiedTime,version' })
+
+    const update = await docs.documents.batchUpdate({
+      documentId,
+      requestBody: {
+        requests: [
+          { insertText: { location: { index: 1 }, text: 'Launch plan\nShip on Friday\n' } },
+          { updateParagraphStyle: { range: { startIndex: 1, endIndex: 13 }, paragraphStyle: { namedStyleType: 'HEADING_1' }, fields: 'namedStyleType' } },
+          { updateTextStyle: { range: { startIndex: 13, endIndex: 17 }, textStyle: { bold: true }, fields: 'bold' } },
+          { insertTable: { endOfSegmentLocation: {}, rows: 2, columns: 2 } },
+          { replaceAllText: { containsText: { text: 'friday', matchCase: false }, replaceText: 'Monday' } },
+        ],
+        writeControl: { requiredRevisionId: created.data.revisionId! },
+      },
+    })
+    expect(update.data.replies).toHaveLength(5)
+    expect(update.data.replies![4]).toEqual({ replaceAllText: { occurrencesChanged: 1 } })
+
+    const doc = await docs.documents.get({ documentId })
+    const content = doc.data.body!.content!
+    expect(content[1]!.paragraph!.paragraphStyle!.namedStyleType).toBe('HEADING_1')
+    expect(content[2]!.paragraph!.elements![0]!.textRun).toMatchObject({ content: 'Ship', textStyle: { bold: true } })
+    expect(content.some((e) => e.table?.rows === 2)).toBe(true)
+    expect(doc.data.revisionId).toBe(update.data.writeControl!.requiredRevisionId)
+
+    const after = await drive.files.get({ fileId: documentId, fields: 'modifiedTime,version' })
+    expect(Date.parse(after.data.modifiedTime!)).toBeGreaterThan(Date.parse(before.data.modifiedTime!))
+    expect(Number(after.data.version)).toBeGreaterThan(Number(before.data.version))
+
+    const html = await drive.files.export({ fileId: documentId, mimeType: 'text/html' }, { responseType: 'text' })
+    expect(String(html.data)).toContain('on Monday')
+    const text = await drive.files.export({ fileId: documentId, mimeType: 'text/plain' }, { responseType: 'text' })
+    expect(String(text.data)).toContain('Launch plan')
+    const docx = await drive.files.export({ fileId: documentId, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, { responseType: 'arraybuffer' })
+    expect(Buffer.from(docx.data as ArrayBuffer).subarray(0, 2).toString()).toBe('PK')
+
+    await expect(docsFor('bob').documents.get({ documentId }, { retry: false })).rejects.toMatchObject({ status: 404 })
+    await drive.permissions.create({ fileId: documentId, sendNotificationEmail: false, requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' } })
+    const asBob = await docsFor('bob').documents.get({ documentId, includeTabsContent: true })
+    expect(asBob.data.tabs![0]!.documentTab!.body!.content!.length).toBe(content.length)
+    expect(asBob.data.suggestionsViewMode).toBe('PREVIEW_WITHOUT_SUGGESTIONS')
+    await expect(docsFor('bob').documents.batchUpdate({ documentId, requestBody: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } }, { retry: false })).rejects.toMatchObject({ status: 403 })
+  })
+
+  test('an out-of-range index surfaces as a 400 with Google\'s message', async () => {
+    const docs = docsFor('alice')
+    const { data } = await docs.documents.create({ requestBody: { title: 'Tiny' } })
+    const call = docs.documents.batchUpdate({ documentId: data.documentId!, requestBody: { requests: [{ insertText: { location: { index: 5 }, text: 'x' } }] } }, { retry: false })
+    await expect(call).rejects.toMatchObject({ status: 400, response: { data: { error: { message: 'Invalid requests[0].insertText: Index 5 must be less than the end index of the referenced segment, 2.' } } } })
+  })
+})
