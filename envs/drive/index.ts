@@ -2,6 +2,7 @@ import { emptySeed, emptyState } from '../core/stub.ts'
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { driveTables } from './schema.ts'
 
 const router = createGoogleRouter()
 
@@ -9,7 +10,7 @@ const router = createGoogleRouter()
 export const drive: ServiceProvider<'drive'> = {
   name: 'drive',
   family: 'google',
-  tables: [],
+  tables: driveTables,
   router,
   pathPrefixes: ['/drive/v3/', '/upload/drive/v3/'],
   specMethods,

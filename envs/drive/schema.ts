@@ -1,0 +1,74 @@
+import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+// Storage shape of Drive. A Google Doc is a row here (mimeType application/vnd.google-apps.document);
+// its content lives in the Docs service's tables under the same id.
+
+export const files = sqliteTable(
+  'drive_files',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    ownerId: text('owner_id').notNull(),
+    /** JSON array of parent folder ids (Drive allows exactly one; empty for items of the root). */
+    parents: text('parents').notNull(),
+    description: text('description').notNull().default(''),
+    starred: integer('starred', { mode: 'boolean' }).notNull().default(false),
+    trashed: integer('trashed', { mode: 'boolean' }).notNull().default(false),
+    explicitlyTrashed: integer('explicitly_trashed', { mode: 'boolean' }).notNull().default(false),
+    createdMs: integer('created_ms').notNull(),
+    modifiedMs: integer('modified_ms').notNull(),
+    lastModifyingUserId: text('last_modifying_user_id').notNull(),
+    version: integer('version').notNull(),
+    content: blob('content', { mode: 'buffer' }),
+    size: integer('size'),
+    /** Plain text used by `fullText contains` (file content for text types, document text for Docs). */
+    fullText: text('full_text').notNull().default(''),
+    properties: text('properties').notNull().default('{}'),
+    appProperties: text('app_properties').notNull().default('{}'),
+    headRevisionId: text('head_revision_id'),
+  },
+  (t) => [index('drive_files_by_owner').on(t.ownerId)],
+)
+
+export const permissions = sqliteTable(
+  'drive_permissions',
+  {
+    fileId: text('file_id').notNull(),
+    id: text('id').notNull(),
+    type: text('type', { enum: ['user', 'group', 'domain', 'anyone'] }).notNull(),
+    role: text('role', { enum: ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'] }).notNull(),
+    emailAddress: text('email_address'),
+    domain: text('domain'),
+    allowFileDiscovery: integer('allow_file_discovery', { mode: 'boolean' }).notNull().default(false),
+    expirationMs: integer('expiration_ms'),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.id] }), index('drive_permissions_by_email').on(t.emailAddress)],
+)
+
+export const revisions = sqliteTable(
+  'drive_revisions',
+  {
+    fileId: text('file_id').notNull(),
+    id: text('id').notNull(),
+    modifiedMs: integer('modified_ms').notNull(),
+    userId: text('user_id').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size'),
+    keepForever: integer('keep_forever', { mode: 'boolean' }).notNull().default(false),
+    content: blob('content', { mode: 'buffer' }),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.id] })],
+)
+
+/** The change feed behind changes.list: one row per file change, in order. */
+export const changes = sqliteTable('drive_changes', {
+  seq: integer('seq').primaryKey(),
+  fileId: text('file_id').notNull(),
+  timeMs: integer('time_ms').notNull(),
+  removed: integer('removed', { mode: 'boolean' }).notNull().default(false),
+})
+
+export const driveTables = [files, permissions, revisions, changes] as const
+export type FileRow = typeof files.$inferSelect
+export type PermissionRow = typeof permissions.$inferSelect

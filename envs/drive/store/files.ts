@@ -1,0 +1,131 @@
+import { and, eq } from 'drizzle-orm'
+import type { Db } from '../../core/db.ts'
+import { driveId, nextCounter } from '../../core/ids.ts'
+import { nowMs } from '../../core/clock.ts'
+import { findUserById } from '../../core/users.ts'
+import { changes, files, permissions, revisions, type FileRow, type PermissionRow } from '../schema.ts'
+
+export const FOLDER = 'application/vnd.google-apps.folder'
+export const GOOGLE_DOC = 'application/vnd.google-apps.document'
+
+export type Role = 'owner' | 'organizer' | 'fileOrganizer' | 'writer' | 'commenter' | 'reader'
+const RANK: Record<Role | 'none', number> = { none: 0, reader: 1, commenter: 2, writer: 3, fileOrganizer: 4, organizer: 5, owner: 6 }
+
+export function findFile(db: Db, id: string): FileRow | undefined {
+  return db.select().from(files).where(eq(files.id, id)).get()
+}
+
+export function parentsOf(row: FileRow): string[] {
+  return JSON.parse(row.parents) as string[]
+}
+
+/** Records a change for the change feed (changes.list). */
+export function recordChange(db: Db, fileId: string, removed = false): void {
+  db.insert(changes).values({ fileId, timeMs: nowMs(db), removed }).run()
+}
+
+export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number }
+
+/** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
+export function insertFile(db: Db, f: NewFile): FileRow {
+  const owner = findUserById(db, f.ownerId)
+  if (!owner) throw new Error(`no user ${f.ownerId}`)
+  const at = f.createdMs ?? nowMs(db)
+  const id = f.id ?? driveId(db)
+  const hasContent = f.content !== undefined
+  const row = {
+    id,
+    name: f.name,
+    mimeType: f.mimeType,
+    ownerId: owner.id,
+    parents: JSON.stringify(f.parents ?? []),
+    description: f.description ?? '',
+    createdMs: at,
+    modifiedMs: f.modifiedMs ?? at,
+    lastModifyingUserId: owner.id,
+    version: 1,
+    content: f.content ?? null,
+    size: hasContent ? f.content!.length : null,
+    fullText: f.fullText ?? (hasContent && /^text\//.test(f.mimeType) ? f.content!.toString('utf8') : ''),
+    headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
+  }
+  db.insert(files).values(row).run()
+  db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email }).run()
+  if (hasContent) db.insert(revisions).values({ fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! }).run()
+  recordChange(db, id)
+  return findFile(db, id)!
+}
+
+/**
+ * Drive permission ids for users are stable per person across files (a long decimal string in the real
+ * API); derived here from the user id so every file gives the same user the same permission id.
+ */
+export function permissionIdFor(db: Db, userId: string): string {
+  let h = 0n
+  for (const ch of `${userId}`) h = (h * 131n + BigInt(ch.charCodeAt(0))) % 10n ** 20n
+  void db
+  return (10n ** 19n + h).toString().slice(0, 20)
+}
+
+export function permissionsOf(db: Db, fileId: string): PermissionRow[] {
+  return db.select().from(permissions).where(eq(permissions.fileId, fileId)).all()
+}
+
+/**
+ * A user's effective role on a file: ownership, then any unexpired permission on the file or on an
+ * ancestor folder (user, domain and anyone permissions), the strongest one winning.
+ */
+export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'none' {
+  const user = findUserById(db, userId)
+  if (!user) return 'none'
+  const domain = user.email.split('@')[1]!.toLowerCase()
+  const t = nowMs(db)
+  let best: Role | 'none' = 'none'
+  const seen = new Set<string>()
+  let frontier = [fileId]
+  while (frontier.length > 0) {
+    const next: string[] = []
+    for (const id of frontier) {
+      if (seen.has(id)) continue
+      seen.add(id)
+      const row = findFile(db, id)
+      if (!row) continue
+      if (row.ownerId === userId) return 'owner'
+      for (const p of permissionsOf(db, id)) {
+        if (p.expirationMs !== null && p.expirationMs <= t) continue
+        const applies =
+          (p.type === 'user' || p.type === 'group') ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
+        if (applies && RANK[p.role] > RANK[best]) best = p.role
+      }
+      next.push(...parentsOf(row))
+    }
+    frontier = next
+  }
+  return best
+}
+
+export function atLeast(role: Role | 'none', wanted: Role): boolean {
+  return RANK[role] >= RANK[wanted]
+}
+
+/** Bumps version and modifiedTime after a content change, keeping a revision of the new content. */
+export function touchFile(db: Db, fileId: string, userId: string, update: { content?: Buffer; fullText?: string } = {}): void {
+  const row = findFile(db, fileId)
+  if (!row) return
+  const t = nowMs(db)
+  const set: Partial<FileRow> = { modifiedMs: t, version: row.version + 1, lastModifyingUserId: userId }
+  if (update.fullText !== undefined) set.fullText = update.fullText
+  if (update.content !== undefined) {
+    set.content = update.content
+    set.size = update.content.length
+  }
+  const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
+  set.headRevisionId = revId
+  db.update(files).set(set).where(eq(files.id, fileId)).run()
+  db.insert(revisions).values({ fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null }).run()
+  recordChange(db, fileId)
+}
+
+export function deletePermission(db: Db, fileId: string, id: string): boolean {
+  return db.delete(permissions).where(and(eq(permissions.fileId, fileId), eq(permissions.id, id))).run().changes > 0
+}
