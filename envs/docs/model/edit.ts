@@ -19,10 +19,10 @@ export const sameStyle = (a: object, b: object) => JSON.stringify(a) === JSON.st
 
 /** The paragraph where text may be inserted at `index`, with Google's bounds errors. */
 export function insertionPoint(seg: Seg, index: number): ParaHit {
-  const end = segEnd(seg)
   if (!Number.isInteger(index) || index < 0) throw bad(`Index ${index} must be greater than or equal to 0.`)
-  if (index >= end) throw bad(`Index ${index} must be less than the end index of the referenced segment, ${end}.`)
   const hit = findPara(seg.blocks, seg.from, index)
+  const end = hit ? Infinity : segEnd(seg)
+  if (index >= end) throw bad(`Index ${index} must be less than the end index of the referenced segment, ${end}.`)
   if (!hit) throw bad('The insertion index must be inside the bounds of an existing paragraph. You can still create new paragraphs by inserting newlines.')
   checkSurrogate(hit, 'insert')
   return hit
@@ -75,8 +75,9 @@ export function insertElement(seg: Seg, index: number, el: El, hit = insertionPo
 
 /** Deletes [s, e) of a segment with Google's rules on tables, cells and the final newline. */
 export function deleteRange(seg: Seg, s: number, e: number) {
-  const end = segEnd(seg)
   if (!Number.isInteger(s) || !Number.isInteger(e)) throw bad('The range indices must be integers.')
+  const last = seg.blocks[seg.blocks.length - 1]
+  const end = (starts(seg.blocks, seg.from).pop() ?? seg.from) + (last ? blockLen(last) : 0)
   if (e <= s) throw bad(e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.')
   if (s < (seg.id === '' ? 1 : 0)) throw bad(`Index ${s} must be greater than or equal to ${seg.id === '' ? 1 : 0}.`)
   if (e > end) throw bad(`Index ${e - 1} must be less than the end index of the referenced segment, ${end}.`)
@@ -92,7 +93,17 @@ export function deleteRange(seg: Seg, s: number, e: number) {
 /** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
 function deleteIn(container: Block[], from: number, s: number, e: number): void {
   const at = starts(container, from)
-  const idxOf = (x: number) => at.findIndex((st, k) => x >= st && x < st + blockLen(container[k]!))
+  // Blocks are contiguous: the block holding x is the last one starting at or before x (binary search).
+  const idxOf = (x: number) => {
+    let lo = 0
+    let hi = at.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (at[mid]! <= x) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
   const i1 = idxOf(s)
   const i2 = idxOf(e - 1)
   const b1 = container[i1]!

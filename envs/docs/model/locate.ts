@@ -87,6 +87,7 @@ export function findTableAt(container: Block[], from: number, index: number): Ta
 export function parasIn(container: Block[], from: number, start: number, end: number, out: ParaHit[] = []): ParaHit[] {
   let at = from
   for (let i = 0; i < container.length; i++) {
+    if (end > start ? at >= end : at > start) break
     const b = container[i]!
     const len = blockLen(b)
     const overlaps = end > start ? at < end && at + len > start : start >= at && start < at + len

@@ -48,8 +48,13 @@ export const elLen = (e: El): number => (e.t === 'text' ? e.text.length : 1)
 export function blockLen(b: Block): number {
   if (b.t === 'section') return 1
   if (b.t === 'p') {
+    // Hot path (every index lookup): a plain loop.
+    const els = b.els
     let n = 0
-    for (const e of b.els) n += elLen(e)
+    for (let i = 0; i < els.length; i++) {
+      const e = els[i]!
+      n += e.t === 'text' ? e.text.length : 1
+    }
     return n
   }
   let n = 2
