@@ -137,3 +137,21 @@ describe('docs.documents.batchUpdate request validation', () => {
     expect(e.error({ insertText: { location: { index: 'one' }, text: 'a' } })).toMatch(/^Invalid value at 'requests\[0\]\.insertText\.location\.index'/)
   })
 })
+
+describe('docs.documents.batchUpdate deleteContentRange around tables', () => {
+  it('deletes a paragraph before a table when another paragraph precedes it', () => {
+    const e = engine(['one', 'two', { table: [['x']] }])
+    e.apply({ deleteContentRange: { range: { startIndex: 5, endIndex: 9 } } })
+    expect(e.body().map((b: any) => (b.table ? 'table' : b.paragraph ? 'p' : 's'))).toEqual(['s', 'p', 'table', 'p'])
+  })
+
+  it('refuses to leave a table right after the section break', () => {
+    const e = engine(['one', { table: [['x']] }])
+    expect(e.error({ deleteContentRange: { range: { startIndex: 1, endIndex: 5 } } })).toMatch(/newline before a table/)
+  })
+
+  it('refuses to merge text into a following table', () => {
+    const e = engine(['one', { table: [['x']] }])
+    expect(e.error({ deleteContentRange: { range: { startIndex: 3, endIndex: 5 } } })).toMatch(/cannot be merged/)
+  })
+})

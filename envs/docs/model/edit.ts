@@ -139,6 +139,8 @@ function deleteIn(container: Block[], from: number, s: number, e: number): void 
     tail = next
     last = i2 + 1
   }
+  const next = container[last + 1]
+  if (!tail && next && next.t !== 'p' && (i1 === 0 || container[i1 - 1]!.t !== 'p')) throw bad('Invalid deletion range. Cannot delete the newline before a table or section break.')
   const out: Block[] = []
   if (tail) {
     const merged: Para = { ...tail, els: [...head, ...tail.els] }
