@@ -1,7 +1,7 @@
 import type { Db } from '../core/db.ts'
 import { nowMs } from '../core/clock.ts'
 import { docTitle } from '../drive/docs-bridge.ts'
-import { loadDocument, saveDocument } from './store/documents.ts'
+import { deleteDocumentRow, loadDocument, saveDocument } from './store/documents.ts'
 import { newDocument } from './model/new.ts'
 import type { DocModel } from './model/types.ts'
 import { plainText } from './render/text.ts'
@@ -67,4 +67,9 @@ export function copyDocumentContent(db: Db, fromFileId: string, toFileId: string
 /** Plain text of a document, for Drive's full-text index. */
 export function documentPlainText(db: Db, fileId: string): string {
   return plainText(loadDocument(db, fileId).model)
+}
+
+/** Drops a document's content when Drive deletes its file for good (files.delete / emptyTrash). */
+export function forgetDocument(db: Db, fileId: string): void {
+  deleteDocumentRow(db, fileId)
 }

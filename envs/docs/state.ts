@@ -4,6 +4,7 @@ import { isOrdered } from './model/lists.ts'
 import { allTabs } from './model/segment.ts'
 import type { Block, TabModel } from './model/types.ts'
 import { blocksText, elText, plainText } from './render/text.ts'
+import { isGoogleDoc } from '../drive/docs-bridge.ts'
 import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents.ts'
 
 /*
@@ -21,7 +22,8 @@ import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents
  *              headers: { <id>: text }, footers: { <id>: text }, footnotes: { <id>: text },
  *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex }] }],
  *              inlineObjects: { <objectId>: { uri } } }] } } } }
- * Only documents with stored content appear (Drive's files.create stores an empty one for every new Doc).
+ * Only documents with stored content whose Drive file still exists appear (Drive's files.create stores an
+ * empty one for every new Doc).
  */
 
 function paragraphs(blocks: readonly Block[], tab: TabModel): Json[] {
@@ -65,6 +67,8 @@ export function dumpDocs(world: World): ServiceState {
   const db = world.db
   const documents: Record<string, Json> = {}
   for (const id of storedDocumentIds(db)) {
+    // A row whose Drive file was deleted for good is not a document any more.
+    if (isGoogleDoc(db, id) !== true) continue
     const { model, revision } = loadDocument(db, id)
     documents[id] = { documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(model), tabs: allTabs(model).map(tabView) }
   }

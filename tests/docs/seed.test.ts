@@ -45,3 +45,26 @@ describe('docs seed', () => {
     expect(docsSeedSchema.safeParse({ documents: [{ owner: 'alice', content: [{ heading: 'x' }] }] }).success).toBe(false)
   })
 })
+
+describe('docs seed in a world', () => {
+  it('seeds the demo documents as Drive files their owners can read through docs.documents.get', async () => {
+    const { harness } = await import('../../envs/core/testing/harness.ts')
+    const { demoSeed } = await import('../../seeds/demo/index.ts')
+    const h = harness({ ...demoSeed(1), docs: demoDocs(ctx()) })
+    const { docs } = await import('../../envs/docs/index.ts')
+    const all = docs.dump(h.entry.world).entities.documents as Record<string, any>
+    const roadmap = Object.values(all).find((d) => d.text.includes('Product Roadmap'))
+    expect(roadmap).toBeDefined()
+    expect(Object.keys(all).length).toBeGreaterThanOrEqual(6)
+    const res = await h.call('GET', `/v1/documents/${roadmap.documentId}`, { token: h.google('alice') })
+    expect(res.status).toBe(200)
+    expect(res.body.title).toMatch(/Product Roadmap$/)
+    expect(res.body.body.content.some((e: any) => e.table)).toBe(true)
+    expect((await h.call('GET', `/v1/documents/${roadmap.documentId}`, { token: h.google('erin') })).status).toBe(404)
+  })
+
+  it('keeps an explicit id only when Drive seeded that Google Doc', async () => {
+    const { harness } = await import('../../envs/core/testing/harness.ts')
+    expect(() => harness({ name: 'x', users: [{ id: 'a', email: 'a@x.test', name: 'A' }], docs: { documents: [{ id: '1missing', content: ['x'] }] } })).toThrow(/not a Google Doc/)
+  })
+})
