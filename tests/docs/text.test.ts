@@ -155,3 +155,13 @@ describe('docs.documents.batchUpdate deleteContentRange around tables', () => {
     expect(e.error({ deleteContentRange: { range: { startIndex: 3, endIndex: 5 } } })).toMatch(/cannot be merged/)
   })
 })
+
+describe('docs.documents.batchUpdate replaceAllText regex safety', () => {
+  it('refuses RE2-unsupported syntax and nested repetition instead of hanging', () => {
+    const e = engine(['a'.repeat(5000)])
+    expect(e.error({ replaceAllText: { containsText: { text: '(a+)+$', searchByRegex: true }, replaceText: 'x' } })).toMatch(/nested repetition/)
+    expect(e.error({ replaceAllText: { containsText: { text: '(a)\\1', searchByRegex: true }, replaceText: 'x' } })).toMatch(/backreferences/)
+    expect(e.error({ replaceAllText: { containsText: { text: 'a(?=b)', searchByRegex: true }, replaceText: 'x' } })).toMatch(/lookarounds/)
+    expect(e.error({ replaceAllText: { containsText: { text: '([', searchByRegex: true }, replaceText: 'x' } })).toMatch(/Invalid regular expression/)
+  })
+})

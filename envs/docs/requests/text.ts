@@ -32,6 +32,7 @@ export function replaceAllTextReq(ctx: Ctx, r: { replaceText?: string; containsT
   const find = r.containsText?.text ?? ''
   if (find === '') throw bad('The containsText text should not be empty.')
   const replace = sanitize(r.replaceText ?? '')
+  if (r.containsText?.searchByRegex) checkRe2(find)
   let pattern: RegExp
   try {
     // Deviation: regexes use JavaScript syntax, Google uses RE2 (the common subset behaves the same).
@@ -46,6 +47,15 @@ export function replaceAllTextReq(ctx: Ctx, r: { replaceText?: string; containsT
   let count = 0
   for (const tab of tabs) for (const seg of segmentsOf(tab)) count += replaceInSeg(seg, pattern, replace)
   return { replaceAllText: count > 0 ? { occurrencesChanged: count } : {} }
+}
+
+/**
+ * Google evaluates regexes with RE2: no backreferences or lookarounds. Nested quantifiers are refused
+ * too, because JavaScript's backtracking engine could take exponential time on them (RE2 cannot).
+ */
+function checkRe2(src: string) {
+  if (/\\[1-9]|\(\?<?[=!]/.test(src)) throw bad(`Invalid regular expression: ${src} (backreferences and lookarounds are not supported).`)
+  if (/\([^()]*[+*}][^()]*\)\s*[+*{]/.test(src)) throw bad(`Invalid regular expression: ${src} (nested repetition is not supported).`)
 }
 
 function replaceInSeg(seg: Seg, pattern: RegExp, replace: string): number {
