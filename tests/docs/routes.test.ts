@@ -170,3 +170,15 @@ describe('docs dump', () => {
     expect(plan.tabs[0].tables[0].cells).toEqual([['a', 'b']])
   })
 })
+
+describe('docs.documents.get parameters', () => {
+  it('rejects a malformed includeTabsContent and suggestionsViewMode in the Docs envelope', async () => {
+    const { h, alice, id } = await setup()
+    const bad = await h.call('GET', `/v1/documents/${id}?includeTabsContent=yes`, { token: alice })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual({ error: { code: 400, message: `Invalid value at 'include_tabs_content', "yes"`, status: 'INVALID_ARGUMENT' } })
+    expect((await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=ALL`, { token: alice })).status).toBe(400)
+    const ok = await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=PREVIEW_SUGGESTIONS_ACCEPTED`, { token: alice })
+    expect(ok.body.suggestionsViewMode).toBe('PREVIEW_SUGGESTIONS_ACCEPTED')
+  })
+})

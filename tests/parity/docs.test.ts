@@ -36,3 +36,32 @@ describe('docs parity with recorded real responses', () => {
     expect(res.body).toEqual(recorded('gdoc', 'document_not_found_error'))
   })
 })
+
+describe('docs responses validate against the discovery schemas', () => {
+  it('docs.documents.get and docs.documents.batchUpdate bodies parse as Document and BatchUpdateDocumentResponse', async () => {
+    const { Document, BatchUpdateDocumentResponse } = await import('../../envs/docs/api/schemas.gen.ts')
+    const h = harness(seed)
+    const id = (await h.call('POST', '/v1/documents', { json: { title: 't' } })).body.documentId
+    const update = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      json: { requests: [
+        { insertText: { location: { index: 1 }, text: 'Heading\nText with chips ' } },
+        { insertTable: { endOfSegmentLocation: {}, rows: 2, columns: 2 } },
+        { createParagraphBullets: { range: { startIndex: 9, endIndex: 12 }, bulletPreset: 'BULLET_DISC_CIRCLE_SQUARE' } },
+        { createHeader: { type: 'DEFAULT' } },
+        { createFootnote: { location: { index: 3 } } },
+        { insertInlineImage: { location: { index: 2 }, uri: 'https://example.com/i.png' } },
+        { insertPerson: { location: { index: 2 }, personProperties: { email: 'alice@northwind.test' } } },
+        { insertDate: { location: { index: 2 } } },
+        { createNamedRange: { name: 'n', range: { startIndex: 1, endIndex: 3 } } },
+        { addDocumentTab: { tabProperties: { title: 'Second' } } },
+      ] },
+    })
+    expect(update.status).toBe(200)
+    expect(BatchUpdateDocumentResponse.safeParse(update.body).success).toBe(true)
+    for (const q of ['', '?includeTabsContent=true']) {
+      const doc = await h.call('GET', `/v1/documents/${id}${q}`)
+      const parsed = Document.safeParse(doc.body)
+      expect(parsed.success ? 'ok' : JSON.stringify(parsed.error.issues[0])).toBe('ok')
+    }
+  })
+})

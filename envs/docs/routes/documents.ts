@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { WorldContext, WorldEnv } from '../../core/http.ts'
 import { nowIso } from '../../core/clock.ts'
 import { createGoogleDocFile, docTitle, recordDocEdit } from '../../drive/docs-bridge.ts'
 import { Document, BatchUpdateDocumentResponse } from '../api/schemas.gen.ts'
@@ -54,7 +55,21 @@ function render(c: WorldContext, id: string, includeTabs: boolean, mode: string,
   return out
 }
 
-export const documentsRouter = createGoogleRouter()
+const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/** Request validation failures in the Docs envelope (no legacy `errors[]`), named like Google's decoder. */
+const docsRouter = () =>
+  new OpenAPIHono<WorldEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return
+      const issue = result.error.issues[0]
+      const field = issue?.path.map(String).join('.') ?? ''
+      const value = field ? (c.req.query(field) ?? '') : ''
+      throw invalid(result.target === 'query' ? `Invalid value at '${snake(field)}', "${value}"` : `Invalid JSON payload received. ${issue?.message ?? 'Invalid value'}${field ? ` at '${field}'` : ''}.`)
+    },
+  })
+
+export const documentsRouter = docsRouter()
   .openapi(get, (c) => {
     const { documentId } = c.req.valid('param')
     const q = c.req.valid('query')
