@@ -182,3 +182,19 @@ describe('docs.documents.get parameters', () => {
     expect(ok.body.suggestionsViewMode).toBe('PREVIEW_SUGGESTIONS_ACCEPTED')
   })
 })
+
+describe('docs.documents.get on a Drive-made Google Doc', () => {
+  it('reads a Google Doc file without stored content as an empty document and edits it', async () => {
+    const { h, alice } = await setup()
+    const { createGoogleDocFile } = await import('../../envs/drive/docs-bridge.ts')
+    const users = h.entry.world.db.$client.prepare('SELECT id FROM world_users').all() as { id: string }[]
+    const { id } = h.entry.world.tx((db) => createGoogleDocFile(db, { ownerId: users[0]!.id, title: 'From Drive' }))
+    const doc = await h.call('GET', `/v1/documents/${id}`, { token: alice })
+    expect(doc.status).toBe(200)
+    expect(doc.body.title).toBe('From Drive')
+    expect(textOf(doc.body)).toBe('\n')
+    const edit = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { endOfSegmentLocation: {}, text: 'now with text' } }] } })
+    expect(edit.status).toBe(200)
+    expect(textOf((await h.call('GET', `/v1/documents/${id}`, { token: alice })).body)).toBe('now with text\n')
+  })
+})

@@ -22,38 +22,50 @@ afterAll(async () => {
 const docsFor = (user: string) => google.docs({ version: 'v1', auth: server.auth(user), rootUrl: server.url })
 const driveFor = (user: string) => google.drive({ version: 'v3', auth: server.auth(user), rootUrl: server.url })
 
+/** The multi-request edit both workflows use. */
+function edit(documentId: string, revisionId: string) {
+  return docsFor('alice').documents.batchUpdate({
+    documentId,
+    requestBody: {
+      requests: [
+        { insertText: { location: { index: 1 }, text: 'Launch plan\nShip on Friday\n' } },
+        { updateParagraphStyle: { range: { startIndex: 1, endIndex: 13 }, paragraphStyle: { namedStyleType: 'HEADING_1' }, fields: 'namedStyleType' } },
+        { updateTextStyle: { range: { startIndex: 13, endIndex: 17 }, textStyle: { bold: true }, fields: 'bold' } },
+        { insertTable: { endOfSegmentLocation: {}, rows: 2, columns: 2 } },
+        { replaceAllText: { containsText: { text: 'friday', matchCase: false }, replaceText: 'Monday' } },
+      ],
+      writeControl: { requiredRevisionId: revisionId },
+    },
+  })
+}
+
 describe('docs.documents.* through googleapis', () => {
-  test('create, edit with a multi-request batchUpdate, read back, export and share', async () => {
+  test('create, edit with a multi-request batchUpdate and read back', async () => {
     const docs = docsFor('alice')
     const created = await docs.documents.create({ requestBody: { title: 'Launch plan' } })
     expect(created.status).toBe(200)
     const documentId = created.data.documentId!
-    const drive = driveFor('alice')
-    const before = await drive.files.get({ fileId: documentId, fields: 'modifiedTime,version' })
-
-    const update = await docs.documents.batchUpdate({
-      documentId,
-      requestBody: {
-        requests: [
-          { insertText: { location: { index: 1 }, text: 'Launch plan\nShip on Friday\n' } },
-          { updateParagraphStyle: { range: { startIndex: 1, endIndex: 13 }, paragraphStyle: { namedStyleType: 'HEADING_1' }, fields: 'namedStyleType' } },
-          { updateTextStyle: { range: { startIndex: 13, endIndex: 17 }, textStyle: { bold: true }, fields: 'bold' } },
-          { insertTable: { endOfSegmentLocation: {}, rows: 2, columns: 2 } },
-          { replaceAllText: { containsText: { text: 'friday', matchCase: false }, replaceText: 'Monday' } },
-        ],
-        writeControl: { requiredRevisionId: created.data.revisionId! },
-      },
-    })
+    const update = await edit(documentId, created.data.revisionId!)
     expect(update.data.replies).toHaveLength(5)
     expect(update.data.replies![4]).toEqual({ replaceAllText: { occurrencesChanged: 1 } })
-
     const doc = await docs.documents.get({ documentId })
     const content = doc.data.body!.content!
     expect(content[1]!.paragraph!.paragraphStyle!.namedStyleType).toBe('HEADING_1')
     expect(content[2]!.paragraph!.elements![0]!.textRun).toMatchObject({ content: 'Ship', textStyle: { bold: true } })
     expect(content.some((e) => e.table?.rows === 2)).toBe(true)
     expect(doc.data.revisionId).toBe(update.data.writeControl!.requiredRevisionId)
+    const tabs = await docs.documents.get({ documentId, includeTabsContent: true })
+    expect(tabs.data.body).toBeUndefined()
+    expect(tabs.data.tabs![0]!.documentTab!.body!.content!.length).toBe(content.length)
+  })
 
+  test('edits show in Drive (modifiedTime, version, export) and sharing governs access', async () => {
+    const docs = docsFor('alice')
+    const created = await docs.documents.create({ requestBody: { title: 'Shared plan' } })
+    const documentId = created.data.documentId!
+    const drive = driveFor('alice')
+    const before = await drive.files.get({ fileId: documentId, fields: 'modifiedTime,version' })
+    await edit(documentId, created.data.revisionId!)
     const after = await drive.files.get({ fileId: documentId, fields: 'modifiedTime,version' })
     expect(Date.parse(after.data.modifiedTime!)).toBeGreaterThan(Date.parse(before.data.modifiedTime!))
     expect(Number(after.data.version)).toBeGreaterThan(Number(before.data.version))
@@ -67,8 +79,8 @@ describe('docs.documents.* through googleapis', () => {
 
     await expect(docsFor('bob').documents.get({ documentId }, { retry: false })).rejects.toMatchObject({ status: 404 })
     await drive.permissions.create({ fileId: documentId, sendNotificationEmail: false, requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' } })
-    const asBob = await docsFor('bob').documents.get({ documentId, includeTabsContent: true })
-    expect(asBob.data.tabs![0]!.documentTab!.body!.content!.length).toBe(content.length)
+    const asBob = await docsFor('bob').documents.get({ documentId })
+    expect(asBob.data.title).toBe('Shared plan')
     expect(asBob.data.suggestionsViewMode).toBe('PREVIEW_WITHOUT_SUGGESTIONS')
     await expect(docsFor('bob').documents.batchUpdate({ documentId, requestBody: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } }, { retry: false })).rejects.toMatchObject({ status: 403 })
   })

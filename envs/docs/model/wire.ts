@@ -28,8 +28,10 @@ const defaultCellStyle = (): Obj => ({
   rowSpan: 1, columnSpan: 1, backgroundColor: {},
   paddingLeft: { magnitude: 5, unit: 'PT' }, paddingRight: { magnitude: 5, unit: 'PT' },
   paddingTop: { magnitude: 5, unit: 'PT' }, paddingBottom: { magnitude: 5, unit: 'PT' },
+  borderLeft: cellBorder(), borderRight: cellBorder(), borderTop: cellBorder(), borderBottom: cellBorder(),
   contentAlignment: 'TOP',
 })
+const cellBorder = (): Obj => ({ color: { color: { rgbColor: {} } }, width: { magnitude: 1, unit: 'PT' }, dashStyle: 'SOLID' })
 
 /** Structural elements of a container with their indices; footnote numbers are filled by the caller. */
 export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
