@@ -1,7 +1,7 @@
 import type { Db } from '../../core/db.ts'
 import { opaqueId } from '../../core/ids.ts'
 import { bad } from '../errors.ts'
-import { parasIn, splitEls } from '../model/locate.ts'
+import { findPara, parasIn, splitEls } from '../model/locate.ts'
 import { segEnd, segOf, type Seg } from '../model/segment.ts'
 import type { DocModel, El, Obj } from '../model/types.ts'
 
@@ -33,7 +33,8 @@ export function rangeOf(ctx: Ctx, range: RangeIn | undefined, allowEmpty = false
   const seg = segOf(ctx.doc, range.tabId, range.segmentId)
   const s = range.startIndex ?? 0
   const e = range.endIndex ?? 0
-  const end = segEnd(seg)
+  // A paragraph at e - 1 proves e is inside the segment without walking all of it.
+  const end = e > seg.from && findPara(seg.blocks, seg.from, e - 1) ? e : segEnd(seg)
   if (!allowEmpty && e <= s) throw bad(e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.')
   if (s < 0) throw bad(`Index ${s} must be greater than or equal to 0.`)
   if (e > end) throw bad(`Index ${e - 1} must be less than the end index of the referenced segment, ${end}.`)
