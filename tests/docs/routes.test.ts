@@ -198,3 +198,14 @@ describe('docs.documents.get on a Drive-made Google Doc', () => {
     expect(textOf((await h.call('GET', `/v1/documents/${id}`, { token: alice })).body)).toBe('now with text\n')
   })
 })
+
+describe('docs.documents.get on other Drive files', () => {
+  it('answers FAILED_PRECONDITION for a visible file that is not a Google Doc', async () => {
+    const { h, alice } = await setup()
+    const file = await h.call('POST', '/drive/v3/files', { token: alice, json: { name: 'notes.txt', mimeType: 'text/plain' } })
+    expect(file.status).toBe(200)
+    const res = await h.call('GET', `/v1/documents/${file.body.id}`, { token: alice })
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: { code: 400, message: 'This operation is not supported for this document', status: 'FAILED_PRECONDITION' } })
+  })
+})

@@ -165,3 +165,11 @@ describe('docs.documents.batchUpdate replaceAllText regex safety', () => {
     expect(e.error({ replaceAllText: { containsText: { text: '([', searchByRegex: true }, replaceText: 'x' } })).toMatch(/Invalid regular expression/)
   })
 })
+
+describe('docs.documents.batchUpdate insertText control characters', () => {
+  it('keeps tabs and vertical-tab line breaks, turns CRLF into newlines and drops other control characters', () => {
+    const e = engine()
+    e.apply({ insertText: { location: { index: 1 }, text: 'a\tb\u000bc\r\nd\u0000\u0007e' } })
+    expect(e.body().slice(1).map((p: any) => p.paragraph.elements[0].textRun.content)).toEqual(['a\tb\u000bc\n', 'de\n'])
+  })
+})

@@ -41,7 +41,7 @@ function elHtml(e: El, tab: TabModel): string {
     return `<img alt="" src="${esc(uri)}">`
   }
   if (e.t === 'footnoteRef') return `<sup><a href="#ftnt-${esc(e.id)}">[*]</a></sup>`
-  const text = esc(elText(e).replace(/\n$/, ''))
+  const text = esc(elText(e).replace(/\n$/, '')).replace(/\u000b/g, '<br>')
   if (!text) return ''
   const css = runCss(e.style)
   const link = (e.style.link as Obj | undefined)?.url ?? (e.t === 'richLink' ? e.props.uri : e.t === 'person' ? `mailto:${String(e.props.email)}` : undefined)

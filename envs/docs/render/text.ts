@@ -16,7 +16,7 @@ export function elText(e: El): string {
 export function blocksText(blocks: readonly Block[]): string {
   let out = ''
   for (const b of blocks) {
-    if (b.t === 'p') out += b.els.map(elText).join('').replace(/\f/g, '')
+    if (b.t === 'p') out += b.els.map(elText).join('').replace(/\f/g, '').replace(/\u000b/g, '\n')
     else if (b.t === 'table') for (const row of b.rows) out += row.cells.map((c) => blocksText(c.content).replace(/\n$/, '').replace(/\n/g, ' ')).join('\t') + '\n'
   }
   return out
