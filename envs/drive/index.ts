@@ -1,20 +1,29 @@
-import { emptySeed, emptyState } from '../core/stub.ts'
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
 import { driveTables } from './schema.ts'
+import { filesRouter } from './routes/files.ts'
+import { permissionsRouter } from './routes/permissions.ts'
+import { aboutRouter } from './routes/about.ts'
+import { uploadsRouter } from './routes/uploads.ts'
+import { DriveSeed, seedDrive } from './seed.ts'
+import { dumpDrive } from './state.ts'
 
-const router = createGoogleRouter()
+const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', filesRouter).route('/', permissionsRouter)
 
-/** Google Drive API v3: not implemented yet; every method answers 501. */
-export const drive: ServiceProvider<'drive'> = {
+/**
+ * Google Drive API v3: files (metadata, media/multipart/resumable uploads, download with Range, export of
+ * Google Docs, the `q` grammar), permissions with per-caller visibility, about. A Google Doc is a Drive file.
+ * @see https://developers.google.com/drive/api/reference/rest/v3
+ */
+export const drive: ServiceProvider<'drive', DriveSeed> = {
   name: 'drive',
   family: 'google',
   tables: driveTables,
   router,
-  pathPrefixes: ['/drive/v3/', '/upload/drive/v3/'],
+  pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/'],
   specMethods,
-  seedSchema: emptySeed,
-  seed() {},
-  dump: emptyState,
+  seedSchema: DriveSeed,
+  seed: seedDrive,
+  dump: dumpDrive,
 }

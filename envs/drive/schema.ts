@@ -69,6 +69,15 @@ export const changes = sqliteTable('drive_changes', {
   removed: integer('removed', { mode: 'boolean' }).notNull().default(false),
 })
 
-export const driveTables = [files, permissions, revisions, changes] as const
+/** Resumable upload sessions (uploadType=resumable): metadata first, bytes later. */
+export const uploads = sqliteTable('drive_uploads', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  fileId: text('file_id'),
+  metadata: text('metadata').notNull(),
+  received: blob('received', { mode: 'buffer' }).notNull(),
+})
+
+export const driveTables = [files, permissions, revisions, changes, uploads] as const
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect

@@ -5,6 +5,7 @@ import { demoGmail } from './gmail.ts'
 import { demoCalendar } from './calendar.ts'
 import { demoDrive } from './drive.ts'
 import { demoSlack } from './slack.ts'
+import { demoDocs } from './docs.ts'
 
 /**
  * The demo workspace: a small realistic company (5 people) with mail threads, calendars, files and
@@ -23,6 +24,7 @@ export function demoSeed(seedValue = 1): SeedDocument {
     gmail: demoGmail(ctx),
     calendar: demoCalendar(ctx),
     drive: demoDrive(ctx),
+    docs: demoDocs(ctx),
     slack: demoSlack(ctx),
   }
 }

@@ -1,0 +1,102 @@
+import type { Db } from '../core/db.ts'
+import { findUserById } from '../core/users.ts'
+import type { FileRow, PermissionRow } from './schema.ts'
+import { atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf } from './store/files.ts'
+
+/** Each user's My Drive root folder id (stable per user, shaped like Drive's `0A…` root ids). */
+export function rootIdOf(userId: string): string {
+  let h = 7
+  for (const ch of userId) h = (h * 31 + ch.charCodeAt(0)) >>> 0
+  return `0A${h.toString(36).toUpperCase().padStart(8, '0')}Uk9PVA`
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export function driveUser(db: Db, userId: string, viewerId: string) {
+  const u = findUserById(db, userId)
+  return { kind: 'drive#user', displayName: u?.name ?? userId, me: userId === viewerId, permissionId: permissionIdFor(db, userId), emailAddress: u?.email ?? '' }
+}
+
+export function toPermission(db: Db, p: PermissionRow, fileOwnerId: string) {
+  const user = p.type === 'user' && p.emailAddress ? (db.$client.prepare('SELECT name FROM world_users WHERE lower(email) = lower(?)').get(p.emailAddress) as { name: string } | undefined) : undefined
+  const out: Record<string, unknown> = { kind: 'drive#permission', id: p.id, type: p.type, role: p.role }
+  if (p.emailAddress) out.emailAddress = p.emailAddress
+  if (p.domain) out.domain = p.domain
+  if (user) out.displayName = user.name
+  if (p.type === 'anyone' || p.type === 'domain') out.allowFileDiscovery = p.allowFileDiscovery
+  if (p.expirationMs !== null) out.expirationTime = iso(p.expirationMs)
+  out.deleted = false
+  if (p.type === 'user') out.pendingOwner = false
+  void fileOwnerId
+  return out
+}
+
+/** A file resource as a given viewer sees it (capabilities, `me`, `ownedByMe`, parents). */
+export function toFile(db: Db, row: FileRow, viewerId: string) {
+  const role = effectiveRole(db, row.id, viewerId)
+  const perms = permissionsOf(db, row.id)
+  const canEdit = atLeast(role, 'writer')
+  const canShare = canEdit
+  const parents = parentsOf(row)
+  const isFolder = row.mimeType === FOLDER
+  const out: Record<string, unknown> = {
+    kind: 'drive#file',
+    id: row.id,
+    name: row.name,
+    mimeType: row.mimeType,
+  }
+  if (row.description) out.description = row.description
+  Object.assign(out, {
+    starred: row.starred,
+    trashed: row.trashed,
+    explicitlyTrashed: row.explicitlyTrashed,
+    parents: parents.length ? parents : row.ownerId === viewerId ? [rootIdOf(viewerId)] : undefined,
+    properties: JSON.parse(row.properties),
+    appProperties: JSON.parse(row.appProperties),
+    spaces: ['drive'],
+    version: String(row.version),
+    webViewLink: row.mimeType === GOOGLE_DOC ? `https://docs.google.com/document/d/${row.id}/edit?usp=drivesdk` : isFolder ? `https://drive.google.com/drive/folders/${row.id}` : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`,
+    iconLink: `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`,
+    hasThumbnail: false,
+    viewedByMe: row.ownerId === viewerId,
+    createdTime: iso(row.createdMs),
+    modifiedTime: iso(row.modifiedMs),
+    modifiedByMe: row.lastModifyingUserId === viewerId,
+    owners: [driveUser(db, row.ownerId, viewerId)],
+    lastModifyingUser: driveUser(db, row.lastModifyingUserId, viewerId),
+    shared: perms.length > 1,
+    ownedByMe: row.ownerId === viewerId,
+    capabilities: {
+      canAddChildren: isFolder && canEdit,
+      canComment: atLeast(role, 'commenter'),
+      canCopy: !isFolder && atLeast(role, 'reader'),
+      canDelete: role === 'owner',
+      canDownload: atLeast(role, 'reader'),
+      canEdit,
+      canListChildren: isFolder && atLeast(role, 'reader'),
+      canModifyContent: canEdit,
+      canReadRevisions: canEdit,
+      canRemoveChildren: isFolder && canEdit,
+      canRename: canEdit,
+      canShare,
+      canTrash: role === 'owner',
+      canUntrash: role === 'owner',
+    },
+    viewersCanCopyContent: true,
+    copyRequiresWriterPermission: false,
+    writersCanShare: true,
+    permissionIds: perms.map((p) => p.id),
+    isAppAuthorized: false,
+  })
+  if (canShare) out.permissions = perms.map((p) => toPermission(db, p, row.ownerId))
+  if (row.content !== null) {
+    out.size = String(row.size ?? 0)
+    out.quotaBytesUsed = String(row.size ?? 0)
+    out.originalFilename = row.name
+    const ext = /\.([A-Za-z0-9]+)$/.exec(row.name)?.[1]
+    if (ext) Object.assign(out, { fullFileExtension: ext, fileExtension: ext })
+    if (row.headRevisionId) out.headRevisionId = row.headRevisionId
+  } else out.quotaBytesUsed = '0'
+  if (out.parents === undefined) delete out.parents
+  return out
+}

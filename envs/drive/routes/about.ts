@@ -1,0 +1,33 @@
+import { createRoute } from '@hono/zod-openapi'
+import { eq } from 'drizzle-orm'
+import { createGoogleRouter } from '../../core/http.ts'
+import { About } from '../api/schemas.gen.ts'
+import { files } from '../schema.ts'
+import { driveUser } from '../map.ts'
+import { json } from './common.ts'
+
+const get = createRoute({ operationId: 'drive.about.get', method: 'get', path: '/drive/v3/about', responses: { 200: json(About) } })
+
+export const aboutRouter = createGoogleRouter().openapi(get, (c) => {
+  const db = c.var.world.db
+  const mine = db.select({ size: files.size, trashed: files.trashed }).from(files).where(eq(files.ownerId, c.var.user.id)).all()
+  const used = mine.reduce((n, f) => n + (f.size ?? 0), 0)
+  const trash = mine.filter((f) => f.trashed).reduce((n, f) => n + (f.size ?? 0), 0)
+  return c.json(
+    {
+      kind: 'drive#about',
+      user: driveUser(db, c.var.user.id, c.var.user.id),
+      storageQuota: { limit: '16106127360', usage: String(used), usageInDrive: String(used), usageInDriveTrash: String(trash) },
+      importFormats: { 'text/plain': ['application/vnd.google-apps.document'], 'text/html': ['application/vnd.google-apps.document'], 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['application/vnd.google-apps.document'] },
+      exportFormats: { 'application/vnd.google-apps.document': ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf'] },
+      maxImportSizes: { 'application/vnd.google-apps.document': '10485760' },
+      maxUploadSize: '5242880000000',
+      appInstalled: false,
+      folderColorPalette: ['#ac725e', '#d06b64', '#f83a22', '#fa573c', '#ff7537', '#ffad46', '#42d692', '#16a765'],
+      canCreateDrives: true,
+      canCreateTeamDrives: true,
+      driveThemes: [],
+    } as never,
+    200,
+  )
+})

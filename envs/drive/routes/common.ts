@@ -1,0 +1,31 @@
+import { z } from '@hono/zod-openapi'
+import type { WorldContext } from '../../core/http.ts'
+import { GoogleApiError } from '../../core/errors/google.ts'
+import { atLeast, effectiveRole, findFile, type Role } from '../store/files.ts'
+import type { FileRow } from '../schema.ts'
+
+export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
+export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({ required, content: { 'application/json': { schema } } })
+export const bool = () => z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true'))
+
+/** Drive's 404 for a file the caller cannot see (the same answer whether it exists or not). */
+export const fileNotFound = (id: string) =>
+  new GoogleApiError('NOT_FOUND', 'notFound', `File not found: ${id}.`, { location: 'fileId', locationType: 'parameter' })
+
+export const insufficient = () => new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
+
+/** The file, if the caller holds at least `role` on it; 404 when invisible, 403 when visible but not enough. */
+export function requireFile(c: WorldContext, id: string, role: Role = 'reader'): FileRow {
+  const db = c.var.world.db
+  const row = findFile(db, id)
+  const have = row ? effectiveRole(db, id, c.var.user.id) : 'none'
+  if (!row || have === 'none') throw fileNotFound(id)
+  if (!atLeast(have, role)) throw insufficient()
+  return row
+}
+
+/** Drive answers only `kind,id,name,mimeType` unless `fields` asks for more. */
+export function withDefaultFields(c: WorldContext, full: Record<string, unknown>, keys: string[]) {
+  if (c.req.query('fields')) return full
+  return Object.fromEntries(keys.filter((k) => k in full).map((k) => [k, full[k]]))
+}

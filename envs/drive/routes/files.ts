@@ -1,0 +1,215 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { eq } from 'drizzle-orm'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { badRequest, GoogleApiError } from '../../core/errors/google.ts'
+import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+import { driveId } from '../../core/ids.ts'
+import { nowMs } from '../../core/clock.ts'
+import { File as FileSchema, GeneratedIds } from '../api/schemas.gen.ts'
+import { files } from '../schema.ts'
+import { toFile } from '../map.ts'
+import { parseDriveQuery } from '../query/parse.ts'
+import { matches } from '../query/evaluate.ts'
+import { listableFiles } from '../store/visibility.ts'
+import { findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, recordChange, touchFile } from '../store/files.ts'
+import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
+import { bool, fileNotFound, insufficient, json, jsonBody, requireFile, withDefaultFields } from './common.ts'
+import { sortFiles } from './order.ts'
+
+const FILE_DEFAULT = ['kind', 'id', 'name', 'mimeType']
+const ExportFormats = ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf', 'application/zip', 'application/epub+zip', 'application/vnd.oasis.opendocument.text']
+
+type Meta = { id?: string; name?: string; mimeType?: string; parents?: string[]; description?: string; starred?: boolean; trashed?: boolean; properties?: Record<string, string | null>; appProperties?: Record<string, string | null> }
+
+/** Parents must be folders the caller can add to. */
+function checkParents(c: WorldContext, parents: string[]) {
+  for (const p of parents) {
+    const row = requireFile(c, p, 'writer')
+    if (row.mimeType !== FOLDER) throw badRequest('The specified parent is not a folder.', 'invalidParent')
+  }
+}
+
+const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?? []).filter((p) => p !== 'root' && !/^0A/.test(p))
+
+/** Creates a file from metadata and optional content (shared by JSON create and the upload paths). */
+export function createFile(c: WorldContext, meta: Meta, content?: Buffer, contentType?: string) {
+  const parents = rootAlias(c, meta.parents)
+  checkParents(c, parents)
+  if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
+  const mimeType = meta.mimeType ?? contentType ?? (content ? 'application/octet-stream' : 'application/octet-stream')
+  const row = c.var.world.tx((db) => {
+    const created = insertFile(db, { id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, parents, content: mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0)), description: meta.description })
+    const extra: Partial<typeof files.$inferInsert> = {}
+    if (meta.starred) extra.starred = true
+    if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
+    if (meta.appProperties) extra.appProperties = JSON.stringify(clean(meta.appProperties))
+    if (Object.keys(extra).length) db.update(files).set(extra).where(eq(files.id, created.id)).run()
+    if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
+    return findFile(db, created.id)!
+  })
+  return toFile(c.var.world.db, row, c.var.user.id)
+}
+
+const clean = (o: Record<string, string | null>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null))
+
+/** Trashing a folder trashes what it holds; untrashing restores what was not trashed on its own. */
+function setTrashed(c: WorldContext, id: string, trashed: boolean) {
+  const db = c.var.world.db
+  const walk = (fid: string, explicit: boolean) => {
+    const row = findFile(db, fid)!
+    if (!trashed && !explicit && row.explicitlyTrashed) return
+    db.update(files).set({ trashed, explicitlyTrashed: trashed && explicit }).where(eq(files.id, fid)).run()
+    recordChange(db, fid)
+    for (const child of childrenOf(c, fid)) walk(child.id, false)
+  }
+  walk(id, true)
+}
+
+export function childrenOf(c: WorldContext, folderId: string) {
+  return c.var.world.db.select().from(files).all().filter((f) => parentsOf(f).includes(folderId))
+}
+
+function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: string; removeParents?: string }, content?: Buffer) {
+  const row = requireFile(c, id, 'writer')
+  if (meta.trashed !== undefined && row.ownerId !== c.var.user.id) throw insufficient()
+  const add = (q.addParents ?? '').split(',').filter(Boolean)
+  const remove = (q.removeParents ?? '').split(',').filter(Boolean)
+  checkParents(c, rootAlias(c, add))
+  c.var.world.tx((db) => {
+    const set: Partial<typeof files.$inferInsert> = {}
+    if (meta.name !== undefined) set.name = meta.name
+    if (meta.description !== undefined) set.description = meta.description
+    if (meta.starred !== undefined) set.starred = meta.starred
+    if (meta.properties) set.properties = JSON.stringify(clean({ ...JSON.parse(row.properties), ...meta.properties }))
+    if (meta.appProperties) set.appProperties = JSON.stringify(clean({ ...JSON.parse(row.appProperties), ...meta.appProperties }))
+    if (add.length || remove.length) {
+      const next = parentsOf(row).filter((p) => !remove.includes(p)).concat(rootAlias(c, add))
+      set.parents = JSON.stringify([...new Set(next)])
+    }
+    if (Object.keys(set).length) {
+      set.modifiedMs = nowMs(db)
+      set.lastModifyingUserId = c.var.user.id
+      db.update(files).set(set).where(eq(files.id, id)).run()
+      recordChange(db, id)
+    }
+    if (meta.trashed !== undefined && meta.trashed !== row.trashed) setTrashed(c, id, meta.trashed)
+    if (content) touchFile(db, id, c.var.user.id, { content, fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined })
+  })
+  return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user.id)
+}
+
+const FileId = z.object({ fileId: z.string() })
+const getRoute = createRoute({ operationId: 'drive.files.get', method: 'get', path: '/drive/v3/files/{fileId}', request: { params: FileId, query: z.object({ alt: z.enum(['json', 'media']).optional(), supportsAllDrives: bool(), acknowledgeAbuse: bool() }) }, responses: { 200: json(FileSchema) } })
+const listRoute = createRoute({
+  operationId: 'drive.files.list',
+  method: 'get',
+  path: '/drive/v3/files',
+  request: { query: z.object({ q: z.string().optional(), orderBy: z.string().optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(100), pageToken: z.string().optional(), spaces: z.string().optional(), corpora: z.enum(['user', 'domain', 'drive', 'allDrives']).optional(), driveId: z.string().optional(), includeItemsFromAllDrives: bool(), supportsAllDrives: bool() }) },
+  responses: { 200: json(z.record(z.string(), z.unknown())) },
+})
+const createRouteDef = createRoute({ operationId: 'drive.files.create', method: 'post', path: '/drive/v3/files', request: { body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
+const updateRoute = createRoute({ operationId: 'drive.files.update', method: 'patch', path: '/drive/v3/files/{fileId}', request: { params: FileId, query: z.object({ addParents: z.string().optional(), removeParents: z.string().optional() }), body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
+const copyRoute = createRoute({ operationId: 'drive.files.copy', method: 'post', path: '/drive/v3/files/{fileId}/copy', request: { params: FileId, body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
+const deleteRoute = createRoute({ operationId: 'drive.files.delete', method: 'delete', path: '/drive/v3/files/{fileId}', request: { params: FileId }, responses: { 204: { description: 'Deleted' } } })
+const emptyTrashRoute = createRoute({ operationId: 'drive.files.emptyTrash', method: 'delete', path: '/drive/v3/files/trash', responses: { 204: { description: 'Emptied' } } })
+const exportRoute = createRoute({ operationId: 'drive.files.export', method: 'get', path: '/drive/v3/files/{fileId}/export', request: { params: FileId, query: z.object({ mimeType: z.string().optional() }) }, responses: { 200: { description: 'Exported bytes' } } })
+const generateIdsRoute = createRoute({ operationId: 'drive.files.generateIds', method: 'get', path: '/drive/v3/files/generateIds', request: { query: z.object({ count: z.coerce.number().int().min(1).max(1000).default(10), space: z.enum(['drive', 'appDataFolder']).default('drive'), type: z.enum(['files', 'shortcuts']).default('files') }) }, responses: { 200: json(GeneratedIds) } })
+
+export const filesRouter = createGoogleRouter()
+  .openapi(emptyTrashRoute, (c) => {
+    const db = c.var.world.db
+    const mine = db.select().from(files).where(eq(files.ownerId, c.var.user.id)).all().filter((f) => f.trashed)
+    c.var.world.tx((tx) => mine.forEach((f) => removeFile(tx, f.id)))
+    return c.body(null, 204)
+  })
+  .openapi(generateIdsRoute, (c) => {
+    const { count, space } = c.req.valid('query')
+    const ids = c.var.world.tx((db) => Array.from({ length: count }, () => driveId(db)))
+    return c.json({ kind: 'drive#generatedIds', ids, space } as never, 200)
+  })
+  .openapi(listRoute, (c) => {
+    const q = c.req.valid('query')
+    if (q.corpora === 'drive' && !q.driveId) throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
+    const cond = q.q && q.q.trim() ? parseDriveQuery(q.q) : undefined
+    // corpora, driveId and includeItemsFromAllDrives never widen what the caller may see.
+    const views = listableFiles(c.var.world.db, c.var.user).filter((v) => !cond || matches(cond, v))
+    const ordered = sortFiles(views, q.orderBy)
+    const start = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
+    const page = ordered.slice(start, start + q.pageSize)
+    const body: Record<string, unknown> = { kind: 'drive#fileList' }
+    if (start + q.pageSize < ordered.length) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
+    body.incompleteSearch = false
+    body.files = page.map((v) => withDefaultFields(c, toFile(c.var.world.db, v.row, c.var.user.id), FILE_DEFAULT))
+    return c.json(body as never, 200)
+  })
+  .openapi(getRoute, (c) => {
+    const { fileId } = c.req.valid('param')
+    const row = requireFile(c, fileId)
+    if (c.req.valid('query').alt === 'media') return download(c, row) as never
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, row, c.var.user.id), FILE_DEFAULT) as never, 200)
+  })
+  .openapi(createRouteDef, (c) => c.json(withDefaultFields(c, createFile(c, (c.req.valid('json') ?? {}) as Meta), FILE_DEFAULT) as never, 200))
+  .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT) as never, 200))
+  .openapi(copyRoute, (c) => {
+    const source = requireFile(c, c.req.valid('param').fileId)
+    if (source.mimeType === FOLDER) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotCopyable', 'This file cannot be copied by the user.')
+    const meta = (c.req.valid('json') ?? {}) as Meta
+    const out = createFile(c, { ...meta, name: meta.name ?? `Copy of ${source.name}`, mimeType: source.mimeType, parents: meta.parents ?? parentsOf(source) }, source.content ?? undefined)
+    if (source.mimeType === GOOGLE_DOC) c.var.world.tx((db) => copyDocumentContent(db, source.id, String(out.id)))
+    return c.json(withDefaultFields(c, out, FILE_DEFAULT) as never, 200)
+  })
+  .openapi(deleteRoute, (c) => {
+    const row = requireFile(c, c.req.valid('param').fileId)
+    if (row.ownerId !== c.var.user.id) throw insufficient()
+    c.var.world.tx((db) => removeFile(db, row.id))
+    return c.body(null, 204)
+  })
+  .openapi(exportRoute, async (c) => {
+    const row = requireFile(c, c.req.valid('param').fileId)
+    const mimeType = c.req.valid('query').mimeType
+    if (!mimeType) throw badRequest("Required parameter: mimeType", 'required')
+    if (row.mimeType !== GOOGLE_DOC) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
+    if (!ExportFormats.includes(mimeType)) throw badRequest('The requested conversion is not supported.', 'badRequest')
+    const format = mimeType as ExportFormat
+    if (!['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf'].includes(mimeType)) {
+      throw badRequest('The requested conversion is not supported.', 'badRequest') // Deviation: zip, epub and odt exports are not rendered.
+    }
+    const bytes = SYNC_FORMATS.includes(format) ? renderDocument(c.var.world.db, row.id, format) : await renderDocumentAsync(c.var.world.db, row.id, format)
+    return c.body(new Uint8Array(bytes), 200, { 'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType })
+  })
+
+/** Deletes a file for good, with what a folder holds. */
+function removeFile(db: import('../../core/db.ts').Db, id: string) {
+  const all = db.select().from(files).all()
+  const doomed = new Set([id])
+  let grew = true
+  while (grew) {
+    grew = false
+    for (const f of all) if (!doomed.has(f.id) && parentsOf(f).some((p) => doomed.has(p))) { doomed.add(f.id); grew = true }
+  }
+  for (const fid of doomed) {
+    db.$client.prepare('DELETE FROM drive_permissions WHERE file_id = ?').run(fid)
+    db.$client.prepare('DELETE FROM drive_revisions WHERE file_id = ?').run(fid)
+    db.delete(files).where(eq(files.id, fid)).run()
+    recordChange(db, fid, true)
+  }
+}
+
+/** `alt=media`: the bytes, with single-range support. */
+function download(c: WorldContext, row: ReturnType<typeof requireFile>) {
+  if (row.content === null) {
+    if (row.mimeType === GOOGLE_DOC) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotDownloadable', 'Only files with binary content can be downloaded. Use Export with Docs Editors files.')
+    throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
+  }
+  const data = row.content
+  const range = /^bytes=(\d*)-(\d*)$/.exec(c.req.header('range') ?? '')
+  if (range && (range[1] || range[2])) {
+    const start = range[1] ? Number(range[1]) : Math.max(0, data.length - Number(range[2]))
+    const end = range[1] && range[2] ? Math.min(Number(range[2]), data.length - 1) : data.length - 1
+    if (start >= data.length || start > end) return c.body(null, 416, { 'content-range': `bytes */${data.length}` })
+    return c.body(new Uint8Array(data.subarray(start, end + 1)), 206, { 'content-type': row.mimeType, 'content-range': `bytes ${start}-${end}/${data.length}` })
+  }
+  return c.body(new Uint8Array(data), 200, { 'content-type': row.mimeType })
+}
+
+export { fileNotFound }

@@ -1,0 +1,36 @@
+import { badRequest } from '../../core/errors/google.ts'
+import type { FileView } from '../query/evaluate.ts'
+import { FOLDER } from '../store/files.ts'
+
+const KEYS: Record<string, (v: FileView) => string | number> = {
+  createdTime: (v) => v.row.createdMs,
+  modifiedTime: (v) => v.row.modifiedMs,
+  modifiedByMeTime: (v) => (v.row.lastModifyingUserId === v.viewerId ? v.row.modifiedMs : 0),
+  viewedByMeTime: (v) => v.row.modifiedMs,
+  recency: (v) => v.row.modifiedMs,
+  sharedWithMeTime: (v) => v.row.createdMs,
+  name: (v) => v.row.name.toLowerCase(),
+  name_natural: (v) => v.row.name.toLowerCase(),
+  folder: (v) => (v.row.mimeType === FOLDER ? 0 : 1),
+  starred: (v) => (v.row.starred ? 0 : 1),
+  quotaBytesUsed: (v) => v.row.size ?? 0,
+}
+
+/** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc`. */
+export function sortFiles(views: FileView[], orderBy: string | undefined): FileView[] {
+  const spec = (orderBy ?? 'folder,modifiedTime desc,name').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const [key = '', dir] = s.split(/\s+/)
+    const get = KEYS[key]
+    if (!get || (dir && dir !== 'desc' && dir !== 'asc')) throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
+    return { get, desc: dir === 'desc' }
+  })
+  return [...views].sort((a, b) => {
+    for (const { get, desc } of spec) {
+      const x = get(a)
+      const y = get(b)
+      if (x < y) return desc ? 1 : -1
+      if (x > y) return desc ? -1 : 1
+    }
+    return a.row.id < b.row.id ? -1 : 1
+  })
+}

@@ -1,0 +1,145 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { and, eq } from 'drizzle-orm'
+import { createHash } from 'node:crypto'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { badRequest, GoogleApiError, notFound } from '../../core/errors/google.ts'
+import { findUserByEmail } from '../../core/users.ts'
+import { Permission } from '../api/schemas.gen.ts'
+import { files, permissions } from '../schema.ts'
+import { toPermission } from '../map.ts'
+import { permissionIdFor, permissionsOf, recordChange } from '../store/files.ts'
+import { deliverInternalMail } from '../../gmail/deliver.ts'
+import { bool, json, jsonBody, requireFile } from './common.ts'
+
+type Body = { role?: string; type?: string; emailAddress?: string; domain?: string; allowFileDiscovery?: boolean; expirationTime?: string }
+const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'] as const
+const TYPES = ['user', 'group', 'domain', 'anyone'] as const
+
+const Params = z.object({ fileId: z.string() })
+const PermParams = Params.extend({ permissionId: z.string() })
+const base = '/drive/v3/files/{fileId}/permissions'
+
+/** Permission ids: a person's id is the same on every file; `anyoneWithLink` and domain ids are fixed strings. */
+function permissionId(c: WorldContext, b: Body): string {
+  if (b.type === 'anyone') return b.allowFileDiscovery ? 'anyone' : 'anyoneWithLink'
+  if (b.type === 'domain') return `${b.domain}`.toLowerCase() + (b.allowFileDiscovery ? '' : 'WithLink')
+  const user = findUserByEmail(c.var.world.db, b.emailAddress ?? '')
+  if (user) return permissionIdFor(c.var.world.db, user.id)
+  return BigInt(`0x${createHash('sha256').update((b.emailAddress ?? '').toLowerCase()).digest('hex').slice(0, 15)}`).toString().padStart(20, '1')
+}
+
+function validate(b: Body) {
+  if (!b.role || !ROLES.includes(b.role as never)) throw badRequest('The permission role field is required.', 'required')
+  if (!b.type || !TYPES.includes(b.type as never)) throw badRequest('The permission type field is required.', 'required')
+  if ((b.type === 'user' || b.type === 'group') && !b.emailAddress) throw badRequest('The permission emailAddress field is required for user and group permissions.', 'required')
+  if ((b.type === 'user' || b.type === 'group') && !/^[^@\s]+@[^@\s]+$/.test(b.emailAddress!)) throw badRequest(`Invalid email address: ${b.emailAddress}`, 'invalid')
+  if (b.type === 'domain' && !b.domain) throw badRequest('The permission domain field is required for domain permissions.', 'required')
+  if (b.role === 'organizer' || b.role === 'fileOrganizer') throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
+  if (b.expirationTime !== undefined && Number.isNaN(Date.parse(b.expirationTime))) throw badRequest('Invalid expiration time.', 'invalid')
+}
+
+const list = createRoute({ operationId: 'drive.permissions.list', method: 'get', path: base, request: { params: Params }, responses: { 200: json(z.object({ kind: z.string(), permissions: z.array(Permission) })) } })
+const get = createRoute({ operationId: 'drive.permissions.get', method: 'get', path: `${base}/{permissionId}`, request: { params: PermParams }, responses: { 200: json(Permission) } })
+const create = createRoute({
+  operationId: 'drive.permissions.create',
+  method: 'post',
+  path: base,
+  request: { params: Params, query: z.object({ sendNotificationEmail: bool(), emailMessage: z.string().optional(), transferOwnership: bool(), supportsAllDrives: bool() }), body: jsonBody(Permission) },
+  responses: { 200: json(Permission) },
+})
+const update = createRoute({ operationId: 'drive.permissions.update', method: 'patch', path: `${base}/{permissionId}`, request: { params: PermParams, query: z.object({ transferOwnership: bool(), removeExpiration: bool() }), body: jsonBody(Permission) }, responses: { 200: json(Permission) } })
+const remove = createRoute({ operationId: 'drive.permissions.delete', method: 'delete', path: `${base}/{permissionId}`, responses: { 204: { description: 'Deleted' } }, request: { params: PermParams } })
+
+function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: string, oldOwnerId: string) {
+  const user = findUserByEmail(c.var.world.db, newOwnerEmail)
+  if (!user) throw badRequest('Ownership can only be transferred to a user of the same organisation.', 'invalidSharingRequest')
+  const db = c.var.world.db
+  db.update(files).set({ ownerId: user.id }).where(eq(files.id, fileId)).run()
+  db.update(permissions).set({ role: 'writer' }).where(and(eq(permissions.fileId, fileId), eq(permissions.id, permissionIdFor(db, oldOwnerId)))).run()
+}
+
+export const permissionsRouter = createGoogleRouter()
+  .openapi(list, (c) => {
+    const row = requireFile(c, c.req.valid('param').fileId)
+    return c.json({ kind: 'drive#permissionList', permissions: permissionsOf(c.var.world.db, row.id).map((p) => toPermission(c.var.world.db, p, row.ownerId)) } as never, 200)
+  })
+  .openapi(get, (c) => {
+    const { fileId, permissionId: id } = c.req.valid('param')
+    const row = requireFile(c, fileId)
+    const p = permissionsOf(c.var.world.db, row.id).find((x) => x.id === id)
+    if (!p) throw notFound(`Permission not found: ${id}.`)
+    return c.json(toPermission(c.var.world.db, p, row.ownerId) as never, 200)
+  })
+  .openapi(create, (c) => {
+    const { fileId } = c.req.valid('param')
+    const q = c.req.valid('query')
+    const row = requireFile(c, fileId, 'writer')
+    const b = c.req.valid('json') as Body
+    validate(b)
+    if (b.role === 'owner' && !q.transferOwnership) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', "The transferOwnership parameter must be enabled when the permission role is 'owner'.")
+    if (b.role === 'owner' && row.ownerId !== c.var.user.id) throw new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
+    const id = permissionId(c, b)
+    const perm = c.var.world.tx((db) => {
+      if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId)
+      const values = {
+        fileId,
+        id,
+        type: b.type as 'user',
+        role: (b.role === 'owner' ? 'owner' : b.role) as 'reader',
+        emailAddress: b.emailAddress?.toLowerCase() ?? null,
+        domain: b.domain?.toLowerCase() ?? null,
+        allowFileDiscovery: b.allowFileDiscovery ?? false,
+        expirationMs: b.expirationTime ? Date.parse(b.expirationTime) : null,
+      }
+      db.insert(permissions).values(values).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: values.role, expirationMs: values.expirationMs } }).run()
+      recordChange(db, fileId)
+      // Share notifications reach world users' inboxes (default on for users and groups).
+      const notify = q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group')
+      if (notify && b.emailAddress && b.role !== 'owner') {
+        const sharer = c.var.user
+        deliverInternalMail(db, {
+          from: { name: `${sharer.name} (via Google Drive)`, email: 'drive-shares-dm-noreply@google.com' },
+          to: [b.emailAddress],
+          subject: `${row.name}`,
+          text: `${sharer.name} (${sharer.email}) shared a file with you: ${row.name}\n${q.emailMessage ? `\n${q.emailMessage}\n` : ''}\nOpen: https://drive.google.com/open?id=${row.id}`,
+          headers: { 'Reply-To': sharer.email },
+        })
+      }
+      return permissionsOf(db, fileId).find((p) => p.id === id)!
+    })
+    return c.json(toPermission(c.var.world.db, perm, row.ownerId) as never, 200)
+  })
+  .openapi(update, (c) => {
+    const { fileId, permissionId: id } = c.req.valid('param')
+    const q = c.req.valid('query')
+    const row = requireFile(c, fileId, 'writer')
+    const b = c.req.valid('json') as Body
+    const current = permissionsOf(c.var.world.db, fileId).find((x) => x.id === id)
+    if (!current) throw notFound(`Permission not found: ${id}.`)
+    if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'The owner of a file cannot be changed this way.')
+    if (b.role === 'owner' && !q.transferOwnership) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', "The transferOwnership parameter must be enabled when the permission role is 'owner'.")
+    if (b.role && !ROLES.includes(b.role as never)) throw badRequest(`Invalid role: ${b.role}`, 'invalid')
+    const perm = c.var.world.tx((db) => {
+      if (b.role === 'owner') transferOwnership(c, fileId, current.emailAddress ?? '', row.ownerId)
+      const set: Partial<typeof permissions.$inferInsert> = {}
+      if (b.role) set.role = b.role as 'reader'
+      if (b.expirationTime) set.expirationMs = Date.parse(b.expirationTime)
+      if (q.removeExpiration) set.expirationMs = null
+      if (Object.keys(set).length) db.update(permissions).set(set).where(and(eq(permissions.fileId, fileId), eq(permissions.id, id))).run()
+      recordChange(db, fileId)
+      return permissionsOf(db, fileId).find((p) => p.id === id)!
+    })
+    return c.json(toPermission(c.var.world.db, perm, row.ownerId) as never, 200)
+  })
+  .openapi(remove, (c) => {
+    const { fileId, permissionId: id } = c.req.valid('param')
+    requireFile(c, fileId, 'writer')
+    const current = permissionsOf(c.var.world.db, fileId).find((x) => x.id === id)
+    if (!current) throw notFound(`Permission not found: ${id}.`)
+    if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'cannotRemoveOwner', 'The owner of a file cannot be removed.')
+    c.var.world.tx((db) => {
+      db.delete(permissions).where(and(eq(permissions.fileId, fileId), eq(permissions.id, id))).run()
+      recordChange(db, fileId)
+    })
+    return c.body(null, 204)
+  })

@@ -1,0 +1,109 @@
+import { eq } from 'drizzle-orm'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { badRequest, notFound } from '../../core/errors/google.ts'
+import { urlSafeId } from '../../core/ids.ts'
+import { uploads } from '../schema.ts'
+import { createFile } from './files.ts'
+import { findFile, touchFile } from '../store/files.ts'
+import { toFile } from '../map.ts'
+import { requireFile, withDefaultFields } from './common.ts'
+
+// Media uploads at /upload/drive/v3/files: uploadType=media (bytes only), multipart (multipart/related:
+// JSON metadata then the bytes) and resumable (a session URI, then one or more PUTs of byte ranges).
+
+type Meta = Record<string, unknown>
+
+function splitRelated(c: WorldContext, body: Buffer): { meta: Meta; data: Buffer; type?: string } {
+  const ct = c.req.header('content-type') ?? ''
+  const boundary = /boundary="?([^";]+)"?/i.exec(ct)?.[1]
+  if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
+  const text = body.toString('latin1')
+  const parts = text.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith('--'))
+  if (parts.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
+  const piece = (p: string) => {
+    const m = /\r?\n\r?\n/.exec(p)
+    return { head: m ? p.slice(0, m.index) : '', body: m ? p.slice(m.index + m[0].length).replace(/\r?\n$/, '') : '' }
+  }
+  const metaPart = piece(parts[0]!)
+  const dataPart = piece(parts[1]!)
+  let meta: Meta
+  try {
+    meta = metaPart.body.trim() ? JSON.parse(Buffer.from(metaPart.body, 'latin1').toString('utf8')) : {}
+  } catch {
+    throw badRequest('Invalid JSON payload received in the metadata part.', 'parseError')
+  }
+  const type = /content-type:\s*([^\r\n;]+)/i.exec(dataPart.head)?.[1]?.trim()
+  return { meta, data: Buffer.from(dataPart.body, 'latin1'), type }
+}
+
+async function receive(c: WorldContext, fileId?: string) {
+  const type = c.req.query('uploadType') ?? 'media'
+  const body = Buffer.from(await c.req.arrayBuffer())
+  if (type === 'resumable') {
+    let meta: Meta = {}
+    if (body.length) {
+      try {
+        meta = JSON.parse(body.toString('utf8'))
+      } catch {
+        throw badRequest('Invalid JSON payload received.', 'parseError')
+      }
+    }
+    if (fileId) requireFile(c, fileId, 'writer')
+    const id = c.var.world.tx((db) => {
+      const sid = urlSafeId(db, 'drive.upload', 40)
+      db.insert(uploads).values({ id: sid, userId: c.var.user.id, fileId: fileId ?? null, metadata: JSON.stringify({ ...meta, contentType: c.req.header('x-upload-content-type') }), received: Buffer.alloc(0) }).run()
+      return sid
+    })
+    const url = new URL(c.req.url)
+    url.searchParams.set('upload_id', id)
+    return c.body(null, 200, { location: url.toString() })
+  }
+  if (type === 'multipart') {
+    const { meta, data, type: dataType } = splitRelated(c, body)
+    return finish(c, meta, data, dataType, fileId)
+  }
+  if (type !== 'media') throw badRequest(`Invalid upload type: ${type}`, 'invalid')
+  return finish(c, {}, body, c.req.header('content-type') ?? undefined, fileId)
+}
+
+function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string | undefined, fileId?: string) {
+  if (fileId) {
+    requireFile(c, fileId, 'writer')
+    c.var.world.tx((db) => touchFile(db, fileId, c.var.user.id, { content: data, fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined }))
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user.id), ['kind', 'id', 'name', 'mimeType']), 200)
+  }
+  const out = createFile(c, meta as never, data, (meta.mimeType as string | undefined) ?? contentType?.split(';')[0])
+  return c.json(withDefaultFields(c, out, ['kind', 'id', 'name', 'mimeType']), 200)
+}
+
+// A PUT to a resumable session: `Content-Range: bytes a-b/total` chunks, or the whole body; `bytes */total` asks status.
+async function resume(c: WorldContext) {
+  const id = c.req.query('upload_id')!
+  const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
+  if (!session || session.userId !== c.var.user.id) throw notFound('Upload session not found.')
+  const chunk = Buffer.from(await c.req.arrayBuffer())
+  const range = c.req.header('content-range') ?? ''
+  const status = /^bytes \*\/(\d+|\*)$/.exec(range)
+  const part = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range)
+  let received = session.received
+  let total: number | undefined = chunk.length
+  if (status) total = status[1] === '*' ? undefined : Number(status[1])
+  else if (part) {
+    if (Number(part[1]) !== received.length) throw badRequest('Chunk does not continue the upload.', 'badContent')
+    received = Buffer.concat([received, chunk])
+    total = part[3] === '*' ? undefined : Number(part[3])
+  } else received = Buffer.concat([received, chunk])
+  if (total === undefined || received.length < total) {
+    c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
+    return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})
+  }
+  const meta = JSON.parse(session.metadata) as Meta
+  c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
+  return finish(c, meta, received, meta.contentType as string | undefined, session.fileId ?? undefined)
+}
+
+export const uploadsRouter = createGoogleRouter()
+uploadsRouter.post('/upload/drive/v3/files', (c) => receive(c))
+uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) => receive(c, c.req.param('fileId')))
+uploadsRouter.put('/upload/drive/v3/files', (c) => resume(c))
+uploadsRouter.put('/upload/drive/v3/files/:fileId', (c) => resume(c))

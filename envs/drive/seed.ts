@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { eq } from 'drizzle-orm'
+import type { World } from '../core/world.ts'
+import type { SeedContext } from '../core/service.ts'
+import { SeedTime } from '../core/seed-types.ts'
+import { files, permissions } from './schema.ts'
+import { FOLDER, insertFile } from './store/files.ts'
+import { permissionIdFor } from './store/files.ts'
+import { initEmptyDocument } from '../docs/render.ts'
+
+const SeedPermission = z.object({
+  id: z.string().optional(),
+  type: z.enum(['user', 'group', 'domain', 'anyone']),
+  role: z.enum(['owner', 'writer', 'commenter', 'reader']),
+  /** A world user (id or email) or any address. */
+  user: z.string().optional(),
+  emailAddress: z.string().optional(),
+  domain: z.string().optional(),
+  allowFileDiscovery: z.boolean().default(false),
+  expiration: SeedTime.optional(),
+})
+
+const SeedFile = z.object({
+  /** Explicit Drive id (kept), else generated. */
+  id: z.string().regex(/^[A-Za-z0-9_-]{10,64}$/).optional(),
+  /** A name other seed entries can use in `parent`. */
+  key: z.string().optional(),
+  name: z.string().min(1),
+  mimeType: z.string().default('text/plain'),
+  owner: z.string(),
+  parent: z.string().optional(),
+  text: z.string().optional(),
+  base64: z.string().optional(),
+  description: z.string().optional(),
+  starred: z.boolean().default(false),
+  trashed: z.boolean().default(false),
+  at: SeedTime.optional(),
+  properties: z.record(z.string(), z.string()).optional(),
+  permissions: z.array(SeedPermission).default([]),
+})
+
+export const DriveSeed = z.object({ files: z.array(SeedFile).default([]) }).strict().default({ files: [] })
+export type DriveSeed = z.output<typeof DriveSeed>
+
+/** Writes folders and files in order (a parent must come before its children), with their sharing. */
+export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void {
+  const db = world.db
+  const byKey = new Map<string, string>()
+  seed.files.forEach((f, i) => {
+    const path = `drive.files[${i}]`
+    const owner = ctx.user(f.owner, `${path}.owner`)
+    const parentId = f.parent ? (byKey.get(f.parent) ?? f.parent) : undefined
+    const at = f.at ? ctx.time(f.at) : ctx.nowMs
+    const isDoc = f.mimeType === 'application/vnd.google-apps.document'
+    const content = f.mimeType === FOLDER || isDoc ? undefined : f.base64 ? Buffer.from(f.base64, 'base64') : Buffer.from(f.text ?? '', 'utf8')
+    const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content, description: f.description, createdMs: at, modifiedMs: at })
+    if (isDoc) initEmptyDocument(db, row.id, f.name)
+    if (f.key) byKey.set(f.key, row.id)
+    const extra: Partial<typeof files.$inferInsert> = {}
+    if (f.starred) extra.starred = true
+    if (f.trashed) Object.assign(extra, { trashed: true, explicitlyTrashed: true })
+    if (f.properties) extra.properties = JSON.stringify(f.properties)
+    if (Object.keys(extra).length) db.update(files).set(extra).where(eq(files.id, row.id)).run()
+    f.permissions.forEach((p, j) => {
+      const ppath = `${path}.permissions[${j}]`
+      const who = p.user ? ctx.user(p.user, `${ppath}.user`) : undefined
+      const email = who?.email ?? p.emailAddress
+      if ((p.type === 'user' || p.type === 'group') && !email) throw new Error(`${ppath}: user or emailAddress is required`)
+      const id = p.id ?? (who ? permissionIdFor(db, who.id) : p.type === 'anyone' ? (p.allowFileDiscovery ? 'anyone' : 'anyoneWithLink') : p.type === 'domain' ? `${p.domain}${p.allowFileDiscovery ? '' : 'WithLink'}` : `seed${i}x${j}`)
+      db.insert(permissions).values({ fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }).run()
+    })
+  })
+}
