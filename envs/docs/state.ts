@@ -2,7 +2,7 @@ import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { isOrdered } from './model/lists.ts'
 import { allTabs } from './model/segment.ts'
-import type { Block, TabModel } from './model/types.ts'
+import type { Block, El, TabModel } from './model/types.ts'
 import { blocksText, elText, plainText } from './render/text.ts'
 import { isGoogleDoc } from '../drive/docs-bridge.ts'
 import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents.ts'
@@ -17,7 +17,9 @@ import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents
  *              paragraphs: [{ text, namedStyleType, alignment: string|null,
  *                             bullet: { listId, nestingLevel, ordered } | null,
  *                             bold: boolean, italic: boolean, underline: boolean,   // true when every text run has it
- *                             links: string[] }],   // body paragraphs outside tables, in order
+ *                             links: string[],
+ *                             styled: [{ text, bold?, italic?, underline?, strikethrough?, smallCaps?, link?, color?: '#rrggbb', fontSize? }] }],
+ *                                                   // body paragraphs outside tables, in order; styled = runs with such styling
  *              tables: [{ rows: number, columns: number, cells: string[][] }],   // cell texts, no trailing newline
  *              headers: { <id>: text }, footers: { <id>: text }, footnotes: { <id>: text },
  *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex }] }],
@@ -38,8 +40,30 @@ function paragraphs(blocks: readonly Block[], tab: TabModel): Json[] {
       bullet: b.bullet ? { listId: b.bullet.listId, nestingLevel: b.bullet.nestingLevel ?? 0, ordered: isOrdered(tab.lists[b.bullet.listId]) } : null,
       bold: all('bold'), italic: all('italic'), underline: all('underline'),
       links: b.els.flatMap((e) => { const url = (e.style.link as { url?: string } | undefined)?.url; return url ? [url] : [] }),
+      styled: styledRuns(b.els),
     }]
   })
+}
+
+const FLAGS = ['bold', 'italic', 'underline', 'strikethrough', 'smallCaps'] as const
+
+/** Text runs carrying emphasis, a link, a colour or a size: `{ text, bold?, …, link?, color?, fontSize? }`. */
+function styledRuns(els: readonly El[]): Json[] {
+  const out: Json[] = []
+  for (const e of els) {
+    if (e.t !== 'text') continue
+    const run: Record<string, Json> = {}
+    for (const f of FLAGS) if (e.style[f]) run[f] = true
+    const url = (e.style.link as { url?: string } | undefined)?.url
+    if (url) run.link = url
+    const rgb = ((e.style.foregroundColor as any)?.color?.rgbColor ?? null) as Record<string, number> | null
+    if (rgb && Object.keys(rgb).length) run.color = `#${['red', 'green', 'blue'].map((k) => Math.round((rgb[k] ?? 0) * 255).toString(16).padStart(2, '0')).join('')}`
+    const size = (e.style.fontSize as { magnitude?: number } | undefined)?.magnitude
+    if (typeof size === 'number') run.fontSize = size
+    const text = e.text.replace(/\n$/, '')
+    if (Object.keys(run).length && text) out.push({ text, ...run })
+  }
+  return out
 }
 
 function tables(blocks: readonly Block[]): Json[] {

@@ -166,6 +166,11 @@ describe('docs dump', () => {
     expect(d.text).toBe('Title\nBody\n')
     expect(d.revision).toBe(1)
     expect(d.tabs[0].paragraphs.map((p: any) => [p.text, p.namedStyleType])).toEqual([['Title', 'HEADING_1'], ['Body', 'NORMAL_TEXT']])
+    await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ updateTextStyle: { range: { startIndex: 7, endIndex: 9 }, textStyle: { bold: true, link: { url: 'https://x.test' } }, fields: 'bold,link' } }] } })
+    const again = (docs.dump(h.entry.world) as any).entities.documents[id]
+    expect(again.tabs[0].paragraphs[1].styled).toEqual([{ text: 'Bo', bold: true, link: 'https://x.test' }])
+    expect(again.tabs[0].paragraphs[1].links).toEqual(['https://x.test'])
+    expect(again.revision).toBe(2)
     const plan = Object.values(state.entities.documents).find((x: any) => x.text.startsWith('Hello world')) as any
     expect(plan.tabs[0].tables[0].cells).toEqual([['a', 'b']])
   })
