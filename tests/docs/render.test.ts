@@ -77,6 +77,15 @@ describe('docs rendering (Drive export formats)', () => {
     expect(xml).toContain('Widget')
   })
 
+  it('docx carries the default header and footer', async () => {
+    const e = sample()
+    const [h, f] = e.apply({ createHeader: { type: 'DEFAULT' } }, { createFooter: { type: 'DEFAULT' } }) as any[]
+    e.apply({ insertText: { location: { segmentId: h.createHeader.headerId, index: 0 }, text: 'Northwind confidential' } }, { insertText: { location: { segmentId: f.createFooter.footerId, index: 0 }, text: 'Footer text' } })
+    const buf = await renderDocx(e.ctx.doc, 'T')
+    expect(zipEntry(buf, 'word/header1.xml')).toContain('Northwind confidential')
+    expect(zipEntry(buf, 'word/footer1.xml')).toContain('Footer text')
+  })
+
   it('pdf is a PDF document', async () => {
     const buf = await renderPdf(sample().ctx.doc, 'T', Date.UTC(2026, 2, 1))
     expect(buf.subarray(0, 5).toString()).toBe('%PDF-')

@@ -128,6 +128,9 @@ describe('docs.documents.batchUpdate', () => {
     expect(unknown.body.error.message).toBe(`Invalid JSON payload received. Unknown name "makeItPretty" at 'requests[0]': Cannot find field.`)
     expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [] } })).status).toBe(400)
     expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [], extra: 1 } })).status).toBe(400)
+    const wc = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }], writeControl: { revision: 'x' } } })
+    expect(wc.body.error.message).toBe(`Invalid JSON payload received. Unknown name "revision" at 'write_control': Cannot find field.`)
+    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: 'insertText' } })).status).toBe(400)
   })
 
   it('lets a writer edit, refuses a reader with 403, hides the document from others with 404', async () => {

@@ -1,4 +1,4 @@
-import { AlignmentType, Document, ExternalHyperlink, HeadingLevel, LevelFormat, PageBreak, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx'
+import { AlignmentType, Document, ExternalHyperlink, Footer, Header, HeadingLevel, LevelFormat, PageBreak, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx'
 import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText } from './text.ts'
@@ -79,7 +79,16 @@ export async function renderDocx(doc: DocModel, title: string): Promise<Buffer> 
         levels: Array.from({ length: 9 }, (_, level) => ({ level, format: [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN][level % 3]!, text: `%${level + 1}.`, alignment: AlignmentType.START })),
       }],
     },
-    sections: tabs.map((tab) => ({ children: blocksDocx(tab.body, tab) })),
+    sections: tabs.map((tab) => {
+      // The document-level DEFAULT header and footer of each tab become the section's default ones.
+      const h = tab.headers[String(tab.documentStyle.defaultHeaderId ?? '')]
+      const f = tab.footers[String(tab.documentStyle.defaultFooterId ?? '')]
+      return {
+        ...(h ? { headers: { default: new Header({ children: blocksDocx(h, tab) }) } } : {}),
+        ...(f ? { footers: { default: new Footer({ children: blocksDocx(f, tab) }) } } : {}),
+        children: blocksDocx(tab.body, tab),
+      }
+    }),
   })
   return Packer.toBuffer(document)
 }

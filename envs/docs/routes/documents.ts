@@ -100,6 +100,8 @@ export const documentsRouter = docsRouter()
     const requests = checkRequests(body.requests)
     if (requests.length === 0) throw invalid('Must specify at least one request.')
     const wc = (body.writeControl ?? {}) as { requiredRevisionId?: unknown; targetRevisionId?: unknown }
+    if (typeof wc !== 'object' || wc === null || Array.isArray(wc)) throw invalid(`Invalid value at 'write_control' (type.googleapis.com/google.apps.docs.v1.WriteControl), ${JSON.stringify(wc)}`)
+    for (const k of Object.keys(wc)) if (k !== 'requiredRevisionId' && k !== 'targetRevisionId') throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'write_control': Cannot find field.`)
     const result = c.var.world.tx((tx) => {
       const stored = loadDocument(tx, documentId)
       checkWriteControl(documentId, stored.revision, wc)
