@@ -106,6 +106,7 @@ export function documentTabToWire(tab: TabModel): Obj {
 
 /** Footnote references are numbered 1, 2, … in body order. */
 function numberFootnotes(tab: TabModel, out: Obj) {
+  if (Object.keys(tab.footnotes).length === 0) return
   let n = 0
   const walk = (v: unknown) => {
     if (Array.isArray(v)) return v.forEach(walk)
@@ -116,7 +117,6 @@ function numberFootnotes(tab: TabModel, out: Obj) {
     }
   }
   walk((out.body as Obj).content)
-  void tab
 }
 
 /** TabProperties in wire form (index and nestingLevel 0 omitted like proto3 JSON… except index, which Google writes). */
