@@ -131,17 +131,25 @@ export function createAgentApp(worlds: WorldManager) {
     }
     const op = operationIdOf(c.req.method, path)
     const err = op ? notImplemented(op.operationId) : notFound('The requested URL was not found on this server.')
-    return c.json(err.toBody(), err.httpCode as 404)
+    return c.json(googleBody(err, path), err.httpCode as 404)
   })
 
   app.onError((err, c) => renderError(err, c))
   return app
 }
 
+/** Google's error envelope in the style of the service the path belongs to (legacy services omit `status`). */
+function googleBody(err: GoogleApiError, path: string) {
+  const body = err.toBody()
+  if (serviceOf(path)?.googleErrorStyle !== 'legacy') return body
+  const { status: _status, ...rest } = body.error
+  return { error: rest }
+}
+
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
   const path = new URL(c.req.url).pathname
-  if (err instanceof GoogleApiError) return c.json(err.toBody(), err.httpCode as 400)
+  if (err instanceof GoogleApiError) return c.json(googleBody(err, path), err.httpCode as 400)
   if (err instanceof SlackApiError) {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(err.toBody(), err.httpStatus)

@@ -54,6 +54,11 @@ export interface ServiceProvider<Name extends string = string, Seed = unknown> {
   seed(world: World, seed: Seed, ctx: SeedContext): void
   /** Versioned view for oracles and diffs. */
   dump(world: World): ServiceState
+  /**
+   * Drive (and Calendar) answer errors in the legacy v1 envelope, without the `status` field
+   * (see shared/parity/gdrive/error_*.json); the default is Google's AIP-193 envelope with `status`.
+   */
+  readonly googleErrorStyle?: 'aip' | 'legacy'
   /** Runs work that was due between two clock readings (scheduled messages, reminders, …). */
   onClockAdvance?(world: World, fromMs: number, toMs: number): void
 }

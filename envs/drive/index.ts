@@ -22,6 +22,7 @@ export const drive: ServiceProvider<'drive', DriveSeed> = {
   tables: driveTables,
   router,
   pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/'],
+  googleErrorStyle: 'legacy',
   specMethods,
   seedSchema: DriveSeed,
   seed: seedDrive,
