@@ -120,3 +120,61 @@ describe('docs.documents.batchUpdate merge and cell styles', () => {
     expect(e.error({ updateTableColumnProperties: { tableStartLocation: loc, tableColumnProperties: { width: { magnitude: 2, unit: 'PT' } }, fields: 'width' } })).toMatch(/at least 5 points/)
   })
 })
+
+describe('docs.documents.batchUpdate tables: index arithmetic across edits', () => {
+  it('text typed into a cell moves every later cell and the paragraph after the table', () => {
+    const e = engine([{ table: [['a', 'b'], ['c', 'd']] }, 'after'])
+    const before = tableOf(e)
+    const cell00 = before.table.tableRows[0].tableCells[0].content[0].startIndex
+    e.apply({ insertText: { location: { index: cell00 }, text: 'xyz' } })
+    const after = tableOf(e)
+    const b1 = before.table.tableRows[1].tableCells[1]
+    const a1 = after.table.tableRows[1].tableCells[1]
+    expect(a1.startIndex).toBe(b1.startIndex + 3)
+    expect(after.endIndex).toBe(before.endIndex + 3)
+    expect(cellText(after.table.tableRows[0].tableCells[0])).toBe('xyza\n')
+    expect(e.text()).toBe('\nxyza\tb\nc\td\nafter\n')
+  })
+
+  it('a newline in a cell makes a second paragraph in that cell', () => {
+    const e = engine([{ table: [['a']] }])
+    const c = tableOf(e).table.tableRows[0].tableCells[0]
+    e.apply({ insertText: { location: { index: c.content[0].startIndex + 1 }, text: '\nb' } })
+    const cell = tableOf(e).table.tableRows[0].tableCells[0]
+    expect(cell.content).toHaveLength(2)
+    expect(cell.content.map((p: any) => [p.startIndex, p.endIndex])).toEqual([[c.content[0].startIndex, c.content[0].startIndex + 2], [c.content[0].startIndex + 2, c.content[0].startIndex + 4]])
+    expect(cell.endIndex).toBe(c.content[0].startIndex + 4)
+  })
+
+  it('tables nest inside cells', () => {
+    const e = engine([{ table: [['outer']] }])
+    const c = tableOf(e).table.tableRows[0].tableCells[0]
+    e.apply({ insertTable: { location: { index: c.content[0].startIndex }, rows: 1, columns: 1 } })
+    const cell = tableOf(e).table.tableRows[0].tableCells[0]
+    expect(cell.content.map((x: any) => (x.table ? 'table' : 'p'))).toEqual(['p', 'table', 'p'])
+    expect(cell.content[1].table.tableRows[0].tableCells[0].content[0].startIndex).toBe(cell.content[1].startIndex + 3)
+  })
+
+  it('insertTableRow below the last row and a whole-table cell style', () => {
+    const e = engine([{ table: [['a'], ['b']] }])
+    const loc = { index: tableOf(e).startIndex }
+    e.apply(
+      { insertTableRow: { tableCellLocation: { tableStartLocation: loc, rowIndex: 1, columnIndex: 0 }, insertBelow: true } },
+      { updateTableCellStyle: { tableStartLocation: loc, tableCellStyle: { contentAlignment: 'BOTTOM' }, fields: 'contentAlignment' } },
+    )
+    const t = tableOf(e).table
+    expect(t.tableRows.map((r: any) => cellText(r.tableCells[0]))).toEqual(['a\n', 'b\n', '\n'])
+    expect(t.tableRows.every((r: any) => r.tableCells[0].tableCellStyle.contentAlignment === 'BOTTOM')).toBe(true)
+  })
+
+  it('merging a 2x2 block concatenates all four cells into the head, row by row', () => {
+    const e = engine([{ table: [['a', 'b', 'x'], ['c', 'd', 'y']] }])
+    const start = tableOf(e).startIndex
+    e.apply({ mergeTableCells: { tableRange: { tableCellLocation: { tableStartLocation: { index: start }, rowIndex: 0, columnIndex: 0 }, rowSpan: 2, columnSpan: 2 } } })
+    const t = tableOf(e).table
+    expect(cellText(t.tableRows[0].tableCells[0])).toBe('a\nb\nc\nd\n')
+    expect(t.tableRows[0].tableCells[0].tableCellStyle).toMatchObject({ rowSpan: 2, columnSpan: 2 })
+    expect(cellText(t.tableRows[0].tableCells[2])).toBe('x\n')
+    expect(e.error({ mergeTableCells: { tableRange: { tableCellLocation: { tableStartLocation: { index: start }, rowIndex: 1, columnIndex: 2 }, rowSpan: 2, columnSpan: 1 } } })).toMatch(/out of the bounds/)
+  })
+})
