@@ -76,14 +76,14 @@ export function insertElement(seg: Seg, index: number, el: El, hit = insertionPo
 /** Deletes [s, e) of a segment with Google's rules on tables, cells and the final newline. */
 export function deleteRange(seg: Seg, s: number, e: number) {
   if (!Number.isInteger(s) || !Number.isInteger(e)) throw bad('The range indices must be integers.')
-  const last = seg.blocks[seg.blocks.length - 1]
-  const end = (starts(seg.blocks, seg.from).pop() ?? seg.from) + (last ? blockLen(last) : 0)
+  // A paragraph at e proves e is before the segment end without walking the whole segment.
+  const b = findPara(seg.blocks, seg.from, e)
+  const end = b ? Infinity : segEnd(seg)
   if (e <= s) throw bad(e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.')
   if (s < (seg.id === '' ? 1 : 0)) throw bad(`Index ${s} must be greater than or equal to ${seg.id === '' ? 1 : 0}.`)
   if (e > end) throw bad(`Index ${e - 1} must be less than the end index of the referenced segment, ${end}.`)
   if (e === end) throw bad('The range cannot include the newline character at the end of the segment.')
   const a = findPara(seg.blocks, seg.from, s)
-  const b = findPara(seg.blocks, seg.from, e)
   if (a) checkSurrogate(a, 'delete')
   if (b) checkSurrogate(b, 'delete')
   deleteIn(seg.blocks, seg.from, s, e)
