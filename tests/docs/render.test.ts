@@ -55,7 +55,7 @@ describe('docs rendering (Drive export formats)', () => {
     expect(md).toContain('# Plan <A&B>'.replace('<', '\\<').replace('>', '\\>'))
     expect(md).toContain('**Bold words**')
     expect(md).toContain('[Docs](https://example.com/docs)')
-    expect(md).toContain('* one\n* two')
+    expect(md).toContain('* one\n* two\n\n1. first')
     expect(md).toContain('1. first\n2. second')
     expect(md).toContain('| Name | Qty |\n| :--- | :--- |\n| Widget | 3 |')
   })

@@ -26,7 +26,12 @@ function elMd(e: El, tab: TabModel): string {
 export function blocksMd(blocks: readonly Block[], tab: TabModel): string[] {
   const lines: string[] = []
   const counters = new Map<string, number[]>()
+  let list: string | undefined
   for (const b of blocks) {
+    // A list ends with a blank line before whatever follows it (another list included).
+    const id = b.t === 'p' ? b.bullet?.listId : undefined
+    if (list !== undefined && id !== list) lines.push('')
+    list = id
     if (b.t === 'p') {
       const text = b.els.map((e) => elMd(e, tab)).join('')
       if (b.bullet) {
