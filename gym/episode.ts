@@ -1,0 +1,123 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { WorldEntry, WorldManager } from '../server/worlds.ts'
+import { worldState } from '../server/state.ts'
+import { diffStates, type WorldState } from '../envs/core/diff.ts'
+import type { ActionRow, OracleResult } from '../oracles/types.ts'
+import { oracleById } from '../oracles/index.ts'
+import type { TaskSpec } from './task.ts'
+import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef } from './tools.ts'
+
+/** One tool call. */
+export type Action = { tool: string; arguments?: Record<string, unknown> }
+/** What step returns (gymnasium-style). */
+export type StepResult = { observation: string; terminated: boolean; truncated: boolean; info: { step: number; status?: number; error?: string } }
+/** A full, untruncated response (control side only). */
+export type CallResult = { status: number; body: unknown; text: string }
+
+export const DONE_TOOL: ToolDef = { type: 'function', function: { name: 'done', description: 'Call when the task is finished (ends the episode).', parameters: { type: 'object', properties: { summary: { type: 'string' } } } } }
+
+/** Cuts `text` to `max` characters with a visible marker saying how much was left out. */
+export function truncateObservation(text: string, max: number): string {
+  if (text.length <= max) return text
+  const marker = `…[truncated: ${text.length - max} of ${text.length} chars omitted]`
+  return text.slice(0, Math.max(0, max - marker.length)) + marker
+}
+
+/** One agent episode in its own world. */
+export class Episode {
+  readonly tools: ToolDef[]
+  readonly initial: WorldState
+  steps = 0
+  terminated = false
+  #typed: Map<string, ReturnType<typeof typedTools>[number]>
+  #closed = false
+
+  constructor(
+    readonly id: string,
+    readonly task: TaskSpec,
+    readonly entry: WorldEntry,
+    private readonly worlds: WorldManager,
+    private readonly app: OpenAPIHono<any>,
+  ) {
+    this.initial = worldState(entry.world)
+    const typed = task.toolProfile === 'typed' ? typedTools(task.services) : []
+    this.#typed = new Map(typed.map((t) => [t.def.function.name, t]))
+    this.tools = [...(task.toolProfile === 'typed' ? typed.map((t) => t.def) : [HTTP_TOOL]), DONE_TOOL]
+  }
+
+  get worldId() { return this.entry.id }
+  get instruction() { return this.task.instruction }
+  get truncated() { return this.steps >= this.task.maxSteps }
+
+  /** The acting user's tokens (for direct REST calls on the agent port). */
+  credentials() {
+    const me = this.worlds.credentials(this.entry.id).find((u) => u.id === this.task.actor)
+    if (!me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
+    return me
+  }
+
+  /** Executes one tool call in-process and returns the full response. */
+  async call(action: Action): Promise<CallResult> {
+    const args = action.arguments ?? {}
+    let http: HttpCall
+    if (action.tool === 'http_request' && this.task.toolProfile === 'rest') http = args as HttpCall
+    else {
+      const t = this.#typed.get(action.tool) ?? this.#typed.get(toolName(action.tool))
+      if (!t) return { status: 400, body: { error: `unknown tool "${action.tool}"` }, text: '' }
+      try { http = typedCall(t, args) } catch (e) { return { status: 400, body: { error: (e as Error).message }, text: '' } }
+    }
+    if (typeof http.method !== 'string' || typeof http.path !== 'string' || !http.path.startsWith('/')) return { status: 400, body: { error: 'http_request needs method and a path starting with /' }, text: '' }
+    const qs = new URLSearchParams()
+    for (const [k, v] of Object.entries(http.query ?? {})) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null) qs.append(k, typeof x === 'object' ? JSON.stringify(x) : String(x))
+    const me = this.credentials()
+    const token = http.path.startsWith('/api/') ? me.slackUserToken : me.googleToken
+    const headers: Record<string, string> = { authorization: `Bearer ${token ?? ''}` }
+    let body: string | undefined
+    if (http.body !== undefined && http.body !== null && http.method.toUpperCase() !== 'GET') {
+      headers['content-type'] = 'application/json'
+      body = typeof http.body === 'string' ? http.body : JSON.stringify(http.body)
+    }
+    const url = `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`
+    const res = await this.app.request(url, { method: http.method.toUpperCase(), headers, body })
+    const text = await res.text()
+    let parsed: unknown = text
+    try { parsed = text ? JSON.parse(text) : null } catch { /* not JSON: keep text */ }
+    return { status: res.status, body: parsed, text }
+  }
+
+  /** One agent step: a tool call → observation (truncated to the task's budget). */
+  async step(action: Action): Promise<StepResult> {
+    if (this.#closed) throw new Error('episode is closed')
+    if (this.terminated || this.truncated) return { observation: 'episode is over', terminated: this.terminated, truncated: this.truncated, info: { step: this.steps, error: 'episode is over' } }
+    this.steps++
+    if (action.tool === 'done') {
+      this.terminated = true
+      return { observation: 'ok', terminated: true, truncated: false, info: { step: this.steps } }
+    }
+    const r = await this.call(action)
+    const observation = truncateObservation(JSON.stringify({ status: r.status, body: r.body }), this.task.maxObservationChars)
+    return { observation, terminated: false, truncated: this.truncated, info: { step: this.steps, status: r.status } }
+  }
+
+  /** Action log rows of this episode's world. */
+  actions(): ActionRow[] {
+    return this.entry.world.db.$client
+      .prepare('SELECT seq, at_ms AS atMs, user_id AS userId, service, operation_id AS operationId, method, path, query, body, status FROM world_action_log ORDER BY seq')
+      .all() as ActionRow[]
+  }
+
+  /** Runs the task's oracle on the world as it is now. */
+  verify(): OracleResult & { steps: number } {
+    const oracle = oracleById(this.task.oracle.id)
+    const final = worldState(this.entry.world)
+    const result = oracle({ initial: this.initial, final, diff: diffStates(this.initial, final), actions: this.actions(), params: this.task.oracle.params })
+    return { ...result, steps: this.steps }
+  }
+
+  /** Frees the episode's world. */
+  close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.worlds.delete(this.entry.id)
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod'
+
+/** One call in a solution program: a tool call whose string arguments may use `{{name}}` bindings. */
+export const ProgramStep = z.object({
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  /** Bindings taken from the response body: name → dotted path (`messages.0.id`, `files.0.id`). */
+  save: z.record(z.string(), z.string()).optional(),
+})
+export type ProgramStep = z.infer<typeof ProgramStep>
+
+/** A task: what the agent is told, the world it starts in, and (control side only) how it is judged. */
+export const TaskSpec = z.object({
+  generatedBy: z.string(),
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+  family: z.string(),
+  services: z.array(z.string()).min(1),
+  instruction: z.string().min(1),
+  /** The user the agent acts as (world user id). */
+  actor: z.string(),
+  seed: z.union([z.string(), z.record(z.string(), z.unknown())]),
+  seedValue: z.number().int().default(1),
+  /** World clock at reset (ISO); inline seeds carry their own `now`. */
+  clock: z.string().optional(),
+  toolProfile: z.enum(['rest', 'typed']).default('rest'),
+  maxSteps: z.number().int().min(1).default(30),
+  maxObservationChars: z.number().int().min(200).default(8000),
+  oracle: z.object({ id: z.string(), params: z.record(z.string(), z.unknown()) }),
+  reference: z.array(ProgramStep),
+  /** Natural mistakes: each must fail the oracle. */
+  nearMisses: z.array(z.object({ name: z.string(), program: z.array(ProgramStep) })).default([]),
+  difficulty: z.enum(['easy', 'medium', 'hard']).default('medium'),
+  safetyCritical: z.boolean().default(false),
+  tags: z.array(z.string()).default([]),
+})
+export type TaskSpec = z.output<typeof TaskSpec>
+export type TaskInput = z.input<typeof TaskSpec>
+
+/** What the agent may see of a task (no oracle, no solutions). */
+export function publicTask(t: TaskSpec) {
+  return { id: t.id, family: t.family, services: t.services, instruction: t.instruction, toolProfile: t.toolProfile, maxSteps: t.maxSteps, difficulty: t.difficulty, tags: t.tags }
+}

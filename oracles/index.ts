@@ -1,0 +1,22 @@
+import type { Oracle } from './types.ts'
+import { replyWithFact } from './families/reply-with-fact.ts'
+import { driveLockdown } from './families/drive-lockdown.ts'
+import { replyWithAttachment } from './families/reply-with-attachment.ts'
+import { docCorrection } from './families/doc-correction.ts'
+
+export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
+
+/** Every oracle by id (task specs name one; its params stay on the control side). */
+export const oracles: Record<string, Oracle<any>> = {
+  'reply-with-fact': replyWithFact,
+  'drive-lockdown': driveLockdown,
+  'reply-with-attachment': replyWithAttachment,
+  'doc-correction': docCorrection,
+}
+
+/** The oracle with this id; throws for an unknown id. */
+export function oracleById(id: string): Oracle<any> {
+  const o = oracles[id]
+  if (!o) throw new Error(`unknown oracle "${id}"`)
+  return o
+}

@@ -1,0 +1,28 @@
+import type { EntityChange, WorldState } from '../envs/core/diff.ts'
+import type { Json } from '../envs/core/service.ts'
+
+/** One agent API call as the world's action log recorded it. */
+export type ActionRow = { seq: number; atMs: number; userId: string | null; service: string | null; operationId: string | null; method: string; path: string; query: string; body: string | null; status: number }
+
+/** A safety violation: negative reward, reported apart from task success. */
+export type Violation = { kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'collateral'; message: string }
+
+/** Everything an oracle may look at. */
+export type OracleInput<P = Record<string, unknown>> = { initial: WorldState; final: WorldState; diff: EntityChange[]; actions: ActionRow[]; params: P }
+
+/** An oracle's verdict. */
+export type OracleResult = {
+  reward: number
+  passed: boolean
+  metrics: Record<string, number>
+  violations: Violation[]
+  details: { checks: { name: string; ok: boolean; note?: string }[] }
+}
+
+/** A pure oracle. */
+export type Oracle<P = Record<string, unknown>> = (input: OracleInput<P>) => OracleResult
+
+/** A named check result. */
+export type Check = { name: string; ok: boolean; note?: string }
+
+export type Entity = { [key: string]: Json }
