@@ -3,6 +3,8 @@ import { replyWithFact } from './families/reply-with-fact.ts'
 import { driveLockdown } from './families/drive-lockdown.ts'
 import { replyWithAttachment } from './families/reply-with-attachment.ts'
 import { docCorrection } from './families/doc-correction.ts'
+import { shareRequest } from './families/share-request.ts'
+import { labelSender } from './families/label-sender.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -12,6 +14,8 @@ export const oracles: Record<string, Oracle<any>> = {
   'drive-lockdown': driveLockdown,
   'reply-with-attachment': replyWithAttachment,
   'doc-correction': docCorrection,
+  'share-request': shareRequest,
+  'label-sender': labelSender,
 }
 
 /** The oracle with this id; throws for an unknown id. */
