@@ -27,9 +27,21 @@ const print = (section: string, figures: BenchFigure[]) => {
 
 async function core(): Promise<BenchFigure[]> {
   const out: BenchFigure[] = []
+  // Memory: many idle demo worlds in one process.
+  global.gc?.()
+  const many = new WorldManager()
+  many.template('demo', 1)
+  const afterTemplate = process.memoryUsage().rss
+  for (let i = 0; i < worldCount; i++) many.create({ seed: 'demo', seedValue: 1 })
+  global.gc?.()
+  const rss = process.memoryUsage().rss
+  out.push({ name: `RSS per idle demo world (${worldCount} worlds)`, value: mb(rss - afterTemplate) / worldCount, unit: 'MiB' })
+  out.push({ name: `RSS with ${worldCount} demo worlds (process total)`, value: mb(rss), unit: 'MiB', target: worldCount === 1000 ? '≤ 3072 MiB' : undefined })
+  many.close()
+
   const worlds = new WorldManager()
   for (const seed of ['demo', 'large']) {
-    let t = performance.now()
+    const t = performance.now()
     const template = worlds.template(seed, 1)
     out.push({ name: `${seed}: build template (seed once)`, value: performance.now() - t, unit: 'ms' })
     out.push({ name: `${seed}: world size`, value: mb(template.bytes.length), unit: 'MiB' })
@@ -42,24 +54,8 @@ async function core(): Promise<BenchFigure[]> {
     out.push({ name: `${seed}: snapshot p50`, value: snap.p50, unit: 'ms' })
     const fork = await timeIt(() => world.fork().close(), 100)
     out.push({ name: `${seed}: fork p50`, value: fork.p50, unit: 'ms' })
-    t = performance.now()
     world.close()
-    void t
   }
-
-  // Memory: many idle demo worlds in one process.
-  global.gc?.()
-  const base = process.memoryUsage().rss
-  const many = new WorldManager()
-  many.template('demo', 1)
-  const afterTemplate = process.memoryUsage().rss
-  for (let i = 0; i < worldCount; i++) many.create({ seed: 'demo', seedValue: 1 })
-  global.gc?.()
-  const rss = process.memoryUsage().rss
-  out.push({ name: `RSS per idle demo world (${worldCount} worlds)`, value: mb(rss - afterTemplate) / worldCount, unit: 'MiB' })
-  out.push({ name: `RSS with ${worldCount} demo worlds (process total)`, value: mb(rss), unit: 'MiB', target: worldCount === 1000 ? '≤ 3072 MiB' : undefined })
-  void base
-  many.close()
 
   // Throughput: a simple authenticated GET, in process and over loopback HTTP.
   const serverWorlds = new WorldManager()
