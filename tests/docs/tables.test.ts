@@ -178,3 +178,28 @@ describe('docs.documents.batchUpdate tables: index arithmetic across edits', () 
     expect(e.error({ mergeTableCells: { tableRange: { tableCellLocation: { tableStartLocation: { index: start }, rowIndex: 1, columnIndex: 2 }, rowSpan: 2, columnSpan: 1 } } })).toMatch(/out of the bounds/)
   })
 })
+
+describe('docs.documents.batchUpdate rows and columns through merged cells', () => {
+  it('a row inserted inside a vertical merge lengthens it; deleting a covered row shortens it', () => {
+    const e = engine([{ table: [['a', 'b'], ['c', 'd'], ['e', 'f']] }])
+    const loc = { index: tableOf(e).startIndex }
+    e.apply({ mergeTableCells: { tableRange: { tableCellLocation: { tableStartLocation: loc, rowIndex: 0, columnIndex: 0 }, rowSpan: 2, columnSpan: 1 } } })
+    e.apply({ insertTableRow: { tableCellLocation: { tableStartLocation: loc, rowIndex: 0, columnIndex: 1 }, insertBelow: true } })
+    expect(tableOf(e).table.tableRows[0].tableCells[0].tableCellStyle.rowSpan).toBe(3)
+    e.apply({ insertTableRow: { tableCellLocation: { tableStartLocation: loc, rowIndex: 3, columnIndex: 1 }, insertBelow: true } })
+    expect(tableOf(e).table.tableRows[0].tableCells[0].tableCellStyle.rowSpan).toBe(3)
+    e.apply({ deleteTableRow: { tableCellLocation: { tableStartLocation: loc, rowIndex: 1, columnIndex: 1 } } })
+    expect(tableOf(e).table.tableRows[0].tableCells[0].tableCellStyle.rowSpan).toBe(2)
+    expect(tableOf(e).table.rows).toBe(4)
+  })
+
+  it('a column inserted inside a horizontal merge widens it', () => {
+    const e = engine([{ table: [['a', 'b', 'c']] }])
+    const loc = { index: tableOf(e).startIndex }
+    e.apply({ mergeTableCells: { tableRange: { tableCellLocation: { tableStartLocation: loc, rowIndex: 0, columnIndex: 0 }, rowSpan: 1, columnSpan: 2 } } })
+    e.apply({ insertTableColumn: { tableCellLocation: { tableStartLocation: loc, rowIndex: 0, columnIndex: 1 }, insertRight: false } })
+    const t = tableOf(e).table
+    expect(t.columns).toBe(4)
+    expect(t.tableRows[0].tableCells[0].tableCellStyle.columnSpan).toBe(3)
+  })
+})

@@ -70,7 +70,9 @@ export function insertTableRowReq(ctx: Ctx, r: { tableCellLocation?: CellLoc; in
   edit(t, () => {
     const ref = t.table.rows[t.row]!
     const row = { style: clone(ref.style), cells: ref.cells.map((c) => emptyCell(spanless(c.style))) }
-    t.table.rows.splice(r.insertBelow ? t.row + 1 : t.row, 0, row)
+    const at = r.insertBelow ? t.row + 1 : t.row
+    growSpans(t.table, 'rowSpan', at, (y, x) => [y, x])
+    t.table.rows.splice(at, 0, row)
   })
   return {}
 }
@@ -80,11 +82,37 @@ export function insertTableColumnReq(ctx: Ctx, r: { tableCellLocation?: CellLoc;
   if (t.table.columns >= 20) throw bad('The number of columns must be at most 20.')
   edit(t, () => {
     const at = r.insertRight ? t.col + 1 : t.col
+    growSpans(t.table, 'columnSpan', at, (y, x) => [x, y])
     for (const row of t.table.rows) row.cells.splice(at, 0, emptyCell(spanless(row.cells[t.col]?.style ?? {})))
     t.table.colProps.splice(at, 0, clone(t.table.colProps[t.col] ?? { widthType: 'EVENLY_DISTRIBUTED' }))
     t.table.columns += 1
   })
   return {}
+}
+
+/**
+ * A row (column) inserted at `at` inside a merged cell's span makes the span one longer: every head
+ * cell starting before `at` whose span reaches past it grows. `pos` maps (row, col) to (along, across).
+ */
+function growSpans(table: Table, key: 'rowSpan' | 'columnSpan', at: number, pos: (y: number, x: number) => [number, number]) {
+  table.rows.forEach((row, y) =>
+    row.cells.forEach((cell, x) => {
+      const span = Number(cell.style[key] ?? 1)
+      const [along] = pos(y, x)
+      if (span > 1 && along < at && along + span > at) cell.style[key] = span + 1
+    }),
+  )
+}
+
+/** A deleted row (column) shortens the spans of merged cells that start before it and cover it. */
+function shrinkSpans(table: Table, key: 'rowSpan' | 'columnSpan', gone: number, pos: (y: number, x: number) => [number, number]) {
+  table.rows.forEach((row, y) =>
+    row.cells.forEach((cell, x) => {
+      const span = Number(cell.style[key] ?? 1)
+      const [along] = pos(y, x)
+      if (span > 1 && along < gone && along + span > gone) cell.style[key] = span - 1
+    }),
+  )
 }
 
 const spanless = (s: Obj) => {
@@ -105,7 +133,10 @@ function removeTable(t: { seg: Seg; table: Table; start: number; container: Bloc
 export function deleteTableRowReq(ctx: Ctx, r: { tableCellLocation?: CellLoc }) {
   const t = cellOf(ctx, r.tableCellLocation)
   if (t.table.rows.length === 1) return removeTable(t), {}
-  edit(t, () => void t.table.rows.splice(t.row, 1))
+  edit(t, () => {
+    shrinkSpans(t.table, 'rowSpan', t.row, (y, x) => [y, x])
+    t.table.rows.splice(t.row, 1)
+  })
   return {}
 }
 
@@ -113,6 +144,7 @@ export function deleteTableColumnReq(ctx: Ctx, r: { tableCellLocation?: CellLoc 
   const t = cellOf(ctx, r.tableCellLocation)
   if (t.table.columns === 1) return removeTable(t), {}
   edit(t, () => {
+    shrinkSpans(t.table, 'columnSpan', t.col, (y, x) => [x, y])
     for (const row of t.table.rows) row.cells.splice(t.col, 1)
     t.table.colProps.splice(t.col, 1)
     t.table.columns -= 1
