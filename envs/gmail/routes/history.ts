@@ -1,3 +1,4 @@
+import { stmt } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
@@ -31,7 +32,7 @@ export const historyRouter = createGoogleRouter().openapi(list, (c) => {
   for (const t of q.historyTypes) if (!TYPES.includes(t as never)) throw badRequest(`Invalid value for historyTypes: ${t}`, 'invalidArgument')
   const types = q.historyTypes.length ? q.historyTypes : [...TYPES]
   const db = c.var.world.db
-  const rows = (db.$client.prepare('SELECT * FROM gmail_history WHERE user_id = ? AND id > ? ORDER BY id, rowid').all(user.id, start) as Row[]).filter(
+  const rows = (stmt(db, 'SELECT * FROM gmail_history WHERE user_id = ? AND id > ? ORDER BY id, rowid').all(user.id, start) as Row[]).filter(
     (r) => types.includes(r.type) && (!q.labelId || (JSON.parse(r.message_label_ids) as string[]).includes(q.labelId) || (JSON.parse(r.changed_label_ids) as string[]).includes(q.labelId)),
   )
   // One history record per id, holding every change made at that id.

@@ -1,3 +1,4 @@
+import { stmt } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
@@ -20,7 +21,7 @@ export const LABEL_PALETTE = new Set(
 
 /** Per-label totals, computed from the one label table so counts, search and history agree. */
 function counts(c: WorldContext, userId: string, labelId: string) {
-  const q = (sql: string) => (c.var.world.db.$client.prepare(sql).get(userId, labelId) as { n: number }).n
+  const q = (sql: string) => (stmt(c.var.world.db, sql).get(userId, labelId) as { n: number }).n
   const inLabel = 'FROM gmail_message_labels l JOIN gmail_messages m ON m.user_id = l.user_id AND m.id = l.message_id WHERE l.user_id = ? AND l.label_id = ?'
   const unread = "AND EXISTS (SELECT 1 FROM gmail_message_labels u WHERE u.user_id = m.user_id AND u.message_id = m.id AND u.label_id = 'UNREAD')"
   return {

@@ -1,3 +1,4 @@
+import { stmt } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter } from '../../core/http.ts'
 import { currentHistoryId } from '../store/mailbox.ts'
@@ -21,7 +22,7 @@ export const profileRouter = createGoogleRouter()
   .openapi(getProfile, (c) => {
     const user = mailboxOf(c, c.req.valid('param').userId)
     const db = c.var.world.db
-    const count = (sql: string) => (db.$client.prepare(sql).get(user.id) as { n: number }).n
+    const count = (sql: string) => (stmt(db, sql).get(user.id) as { n: number }).n
     return c.json(
       {
         emailAddress: user.email,

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
@@ -13,8 +13,7 @@ export const SYSTEM_LABEL_IDS = new Set(SYSTEM_LABELS.map((l) => l.id))
 
 /** Creates the mailbox row and its system labels if the user has none yet. */
 export function ensureMailbox(db: Db, userId: string): void {
-  const exists = db.select().from(mailboxes).where(eq(mailboxes.userId, userId)).get()
-  if (exists) return
+  if (stmt(db, 'SELECT 1 FROM gmail_mailboxes WHERE user_id = ?').get(userId)) return
   db.insert(mailboxes).values({ userId, historyId: 1000 }).run()
   for (const l of SYSTEM_LABELS) {
     db.insert(labels)
@@ -33,7 +32,7 @@ export function ensureMailbox(db: Db, userId: string): void {
 /** Advances and returns the mailbox's history id. */
 export function bumpHistory(db: Db, userId: string): number {
   ensureMailbox(db, userId)
-  const row = db.$client.prepare('UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id').get(userId) as { history_id: number }
+  const row = stmt(db, 'UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id').get(userId) as { history_id: number }
   return row.history_id
 }
 

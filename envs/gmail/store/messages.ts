@@ -1,5 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { and, eq, getTableColumns, inArray } from 'drizzle-orm'
+import { stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
@@ -102,8 +102,11 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
   return row
 }
 
+const MESSAGE_COLUMNS = Object.entries(getTableColumns(messages)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+
 export function findMessage(db: Db, userId: string, id: string): MessageRow | undefined {
-  return db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.id, id))).get()
+  const row = stmt(db, `SELECT ${MESSAGE_COLUMNS} FROM gmail_messages WHERE user_id = ? AND id = ?`).get(userId, id) as (Omit<MessageRow, 'hasAttachment'> & { hasAttachment: number }) | undefined
+  return row && { ...row, hasAttachment: Boolean(row.hasAttachment) }
 }
 
 export function threadMessages(db: Db, userId: string, threadId: string): MessageRow[] {
@@ -112,7 +115,7 @@ export function threadMessages(db: Db, userId: string, threadId: string): Messag
 
 /** Label ids of a message in Gmail's order (UNREAD and STARRED first, then the rest as stored). */
 export function labelsOf(db: Db, userId: string, messageId: string): string[] {
-  const rows = db.$client.prepare('SELECT label_id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY rowid').all(userId, messageId) as { label_id: string }[]
+  const rows = stmt(db, 'SELECT label_id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY rowid').all(userId, messageId) as { label_id: string }[]
   const ids = rows.map((r) => r.label_id)
   const first = ['UNREAD', 'STARRED', 'IMPORTANT'].filter((l) => ids.includes(l))
   return [...first, ...ids.filter((l) => !first.includes(l))]
