@@ -70,7 +70,7 @@ export async function runProgram(ep: Episode, program: readonly ProgramStep[]): 
     const r = await ep.call({ tool: step.tool, arguments: args })
     ep.steps++
     statuses.push(r.status)
-    for (const [name, path] of Object.entries(step.save ?? {})) vars[name] = path === '$text' ? r.text : pick(r.body, path)
+    for (const [name, path] of Object.entries(step.save ?? {})) if (path) vars[name] = path === '$text' ? r.text : pick(r.body, path)
   }
   return { vars, statuses }
 }

@@ -5,7 +5,7 @@ export const ProgramStep = z.object({
   tool: z.string(),
   args: z.record(z.string(), z.unknown()),
   /** Bindings taken from the response body: name → dotted path (`messages.0.id`, `files.0.id`). */
-  save: z.record(z.string(), z.string()).optional(),
+  save: z.record(z.string(), z.string().optional()).optional(),
 })
 export type ProgramStep = z.infer<typeof ProgramStep>
 

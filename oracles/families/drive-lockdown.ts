@@ -31,7 +31,7 @@ export function driveLockdown({ initial, final, diff, params: p }: OracleInput<D
   ]
   const inside = (id: string) => ids.has(id.split('/')[0]!)
   const violations = nothingElseChanged(diff, [
-    { service: 'drive', collection: 'permissions', id: (id, c) => inside(id) && c.op === 'deleted' && (c as { before: { type: string } }).before.type === 'anyone' },
+    { service: 'drive', collection: 'permissions', id: (id, c) => inside(id) && c.op === 'deleted' && (c.before as { type?: string }).type === 'anyone' },
     { service: 'drive', collection: 'files', id: (id, c) => inside(id) && c.op === 'updated' && Object.keys(c.fields).every((f) => ['modifiedTime', 'version', 'lastModifyingUser'].includes(f)) },
   ])
   return verdict(checks, violations, { anyoneLeft: anyoneLeft.length, collaboratorsKept: kept.length })

@@ -29,7 +29,7 @@ export const driveLockdown: Family = {
       { id: publicId, key: 'pub', name: `${proj} project - public site assets`, mimeType: FOLDER, owner: c.actor.id, description: 'Intentionally public: press kit for the website.', permissions: [{ type: 'anyone', role: 'reader' }] },
       { id: id('filePress'), name: `${proj} logo.txt`, owner: c.actor.id, parent: 'pub', text: 'logo' },
     ]
-    const draftPublic = files[4]!.permissions.some((p) => p.type === 'anyone')
+    const draftPublic = (files[4]!.permissions ?? []).some((p) => p.type === 'anyone')
     const removeAnyone = (fileId: string) => [
       { tool: 'http_request', args: { method: 'GET', path: `/drive/v3/files/${fileId}/permissions` }, save: { pid: 'permissions[type=anyone].id' } },
       { tool: 'http_request', args: { method: 'DELETE', path: `/drive/v3/files/${fileId}/permissions/{{pid}}` } },
