@@ -1,20 +1,42 @@
-import { emptySeed, emptyState } from '../core/stub.ts'
 import type { ServiceProvider } from '../core/service.ts'
 import { createSlackRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { slackTables } from './schema.ts'
+import { SlackSeed, seedSlack } from './seed.ts'
+import { dumpSlack } from './state.ts'
+import { slackClockAdvance } from './clock.ts'
 import { authRouter } from './routes/auth.ts'
+import { chatRouter } from './routes/chat.ts'
+import { conversationsRouter } from './routes/conversations.ts'
+import { historyRouter } from './routes/history.ts'
+import { usersRouter } from './routes/users.ts'
+import { reactionsRouter } from './routes/reactions.ts'
+import { filesRouter } from './routes/files.ts'
 
-const router = createSlackRouter().route('/', authRouter)
+const router = createSlackRouter()
+  .route('/', authRouter)
+  .route('/', chatRouter)
+  .route('/', conversationsRouter)
+  .route('/', historyRouter)
+  .route('/', usersRouter)
+  .route('/', reactionsRouter)
+  .route('/', filesRouter)
 
-/** Slack Web API. */
-export const slack: ServiceProvider<'slack'> = {
+/**
+ * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,
+ * messages and threads, reactions, pins, files (upload v2), scheduled messages and reminders that
+ * fire on the world clock. Unimplemented spec methods answer `not_implemented` (see COVERAGE.md).
+ * @see https://api.slack.com/methods
+ */
+export const slack: ServiceProvider<'slack', SlackSeed> = {
   name: 'slack',
   family: 'slack',
-  tables: [],
+  tables: slackTables,
   router,
-  pathPrefixes: ['/api/'],
+  pathPrefixes: ['/api/', '/_upload/slack/'],
   specMethods,
-  seedSchema: emptySeed,
-  seed() {},
-  dump: emptyState,
+  seedSchema: SlackSeed,
+  seed: seedSlack,
+  dump: dumpSlack,
+  onClockAdvance: slackClockAdvance,
 }

@@ -1,0 +1,40 @@
+import { stmt } from '../core/db.ts'
+import type { World } from '../core/world.ts'
+import { channelById, userById } from './store/core.ts'
+import { insertMessage, openIm } from './store/messages.ts'
+
+type Due = { id: string; channel_id: string; user_id: string; bot_id: string | null; text: string; blocks: string | null; attachments: string | null; thread_ts: string | null }
+
+/**
+ * Posts scheduled messages and fires reminders whose time lies at or before `toMs`. Runs inside one
+ * transaction; everything it reads and writes is in tables, so snapshots carry pending work.
+ */
+export function slackClockAdvance(world: World, _fromMs: number, toMs: number): void {
+  const until = Math.floor(toMs / 1000)
+  const db = world.db
+  const due = stmt(db, "SELECT * FROM slack_scheduled WHERE status = 'pending' AND post_at <= ? ORDER BY post_at, rowid").all(until) as Due[]
+  const reminders = stmt(db, 'SELECT * FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ? ORDER BY time, rowid').all(until) as { id: string; user_id: string; text: string }[]
+  if (due.length === 0 && reminders.length === 0) return
+  world.tx((tx) => {
+    for (const s of due) {
+      const ch = channelById(tx, s.channel_id)
+      // A message scheduled into a channel that was archived meanwhile is dropped, as Slack does.
+      if (!ch || ch.is_archived) {
+        stmt(tx, "UPDATE slack_scheduled SET status = 'deleted' WHERE id = ?").run(s.id)
+        continue
+      }
+      const parentGone = s.thread_ts && !stmt(tx, 'SELECT 1 FROM slack_messages WHERE channel_id = ? AND ts = ?').get(s.channel_id, s.thread_ts)
+      const row = insertMessage(tx, {
+        channelId: s.channel_id, userId: s.user_id, botId: s.bot_id, text: s.text, blocks: s.blocks ? JSON.parse(s.blocks) : undefined,
+        attachments: s.attachments ? JSON.parse(s.attachments) : undefined, threadTs: parentGone ? null : s.thread_ts,
+      })
+      stmt(tx, "UPDATE slack_scheduled SET status = 'posted', posted_ts = ? WHERE id = ?").run(row.ts, s.id)
+    }
+    for (const r of reminders) {
+      if (!userById(tx, r.user_id) || !userById(tx, 'USLACKBOT')) continue
+      const im = openIm(tx, 'USLACKBOT', r.user_id)
+      insertMessage(tx, { channelId: im.id, userId: 'USLACKBOT', text: `Reminder: ${r.text}.`, subtype: 'reminder_add' })
+      stmt(tx, 'UPDATE slack_reminders SET fired = 1 WHERE id = ?').run(r.id)
+    }
+  })
+}

@@ -1,0 +1,140 @@
+import { stmt, type Db } from '../core/db.ts'
+import { findUserById } from '../core/users.ts'
+import { DateTime } from 'luxon'
+import {
+  membersOf, parseJson, teamId, userById, type ChannelRow, type MessageRow, type UserRow,
+} from './store/core.ts'
+
+const avatar = (id: string, size: number) => `https://avatars.slack-edge.com/2026-01-01/${id}_${size}.png`
+
+/** A `slack_users` row as Slack's user object. */
+export function userWire(db: Db, u: UserRow): Record<string, unknown> {
+  const w = findUserById(db, u.world_user_id)
+  const team = teamId(db)
+  const tz = w?.timeZone ?? 'America/New_York'
+  const zone = DateTime.now().setZone(tz)
+  const real = w?.name ?? u.handle
+  const profile: Record<string, unknown> = {
+    real_name: real, display_name: u.display_name, avatar_hash: u.id.slice(1, 13).toLowerCase(),
+    real_name_normalized: real, display_name_normalized: u.display_name,
+    image_24: avatar(u.id, 24), image_32: avatar(u.id, 32), image_48: avatar(u.id, 48), image_72: avatar(u.id, 72),
+    image_192: avatar(u.id, 192), image_512: avatar(u.id, 512),
+    first_name: w?.givenName ?? '', last_name: w?.familyName ?? '', team, email: w?.email ?? '', title: w?.title ?? '',
+    phone: u.phone, skype: '', status_text: u.status_text, status_text_canonical: '', status_emoji: u.status_emoji,
+    status_emoji_display_info: [], status_expiration: 0,
+  }
+  if (u.is_bot) {
+    delete profile.email
+    profile.bot_id = u.bot_id
+    profile.always_active = true
+  }
+  return {
+    id: u.id, team_id: team, name: u.handle, deleted: false, color: u.id.slice(-6).toLowerCase().replace(/[^0-9a-f]/g, 'a'),
+    real_name: real, tz, tz_label: zone.offsetNameLong ?? tz, tz_offset: zone.offset * 60, profile,
+    is_admin: w?.isAdmin ?? false, is_owner: w?.isAdmin ?? false, is_primary_owner: false, is_restricted: false,
+    is_ultra_restricted: false, is_bot: u.is_bot === 1, is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
+    who_can_share_contact_card: 'EVERYONE',
+  }
+}
+
+/** A conversation as Slack's conversation object, seen by `viewer`. */
+export function channelWire(db: Db, ch: ChannelRow, viewer: string, opts: { numMembers?: boolean } = {}): Record<string, unknown> {
+  const team = teamId(db)
+  if (ch.kind === 'im') {
+    const other = membersOf(db, ch.id).find((m) => m !== viewer) ?? viewer
+    return {
+      id: ch.id, created: ch.created, is_archived: false, is_im: true, is_org_shared: false, context_team_id: team,
+      updated: ch.updated, user: other, is_user_deleted: false, priority: 0,
+    }
+  }
+  const members = membersOf(db, ch.id)
+  const out: Record<string, unknown> = {
+    id: ch.id, created: ch.created, creator: ch.creator, is_org_shared: false, is_im: false, context_team_id: team,
+    updated: ch.updated, name: ch.name, name_normalized: ch.name, is_channel: ch.kind === 'channel',
+    is_group: ch.kind === 'group', is_mpim: ch.kind === 'mpim', is_private: ch.kind !== 'channel',
+    is_archived: ch.is_archived === 1, is_general: ch.is_general === 1, is_shared: false, is_ext_shared: false,
+    unlinked: 0, is_pending_ext_shared: false, pending_shared: [], parent_conversation: null,
+    purpose: { value: ch.purpose, creator: ch.purpose_creator, last_set: ch.purpose_last_set },
+    topic: { value: ch.topic, creator: ch.topic_creator, last_set: ch.topic_last_set },
+    shared_team_ids: [team], internal_team_ids: [team], pending_connected_team_ids: [],
+    is_member: members.includes(viewer),
+    properties: { tabs: [{ type: 'bookmarks', label: '', id: 'bookmarks' }, { type: 'files', label: '', id: 'files' }], tabz: [{ type: 'bookmarks' }, { type: 'files' }] },
+    is_moved: 0, previous_names: parseJson<string[]>(ch.previous_names, []),
+  }
+  if (opts.numMembers) out.num_members = members.length
+  return out
+}
+
+/** Reactions on a message, in first-reaction order. */
+export function reactionsOf(db: Db, channelId: string, ts: string) {
+  const rows = stmt(db, 'SELECT name, user_id FROM slack_reactions WHERE channel_id = ? AND ts = ? ORDER BY seq').all(channelId, ts) as {
+    name: string; user_id: string
+  }[]
+  const out: { name: string; users: string[]; count: number }[] = []
+  for (const r of rows) {
+    let e = out.find((x) => x.name === r.name)
+    if (!e) out.push((e = { name: r.name, users: [], count: 0 }))
+    e.users.push(r.user_id)
+    e.count++
+  }
+  return out
+}
+
+/** Default rich_text block Slack derives from plain text. */
+const textBlocks = (text: string, ts: string) => [
+  { type: 'rich_text', block_id: ts.replace('.', '').slice(-5), elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }] },
+]
+
+/** A stored message as Slack's message object (thread fields on parents, `parent_user_id` on replies). */
+export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[] } = {}) {
+  const out: Record<string, unknown> = { user: m.user_id, type: 'message', ts: m.ts }
+  if (m.subtype) out.subtype = m.subtype
+  if (m.bot_id) out.bot_id = m.bot_id
+  out.text = m.text
+  out.team = teamId(db)
+  if (m.bot_id) {
+    const bot = userById(db, m.user_id)
+    out.app_id = `A${m.bot_id.slice(1)}`
+    out.bot_profile = {
+      id: m.bot_id, app_id: `A${m.bot_id.slice(1)}`, user_id: m.user_id, name: bot?.display_name || bot?.handle || 'bot',
+      icons: { image_36: 'https://a.slack-edge.com/80588/img/plugins/app/bot_36.png', image_48: 'https://a.slack-edge.com/80588/img/plugins/app/bot_48.png', image_72: 'https://a.slack-edge.com/80588/img/plugins/app/service_72.png' },
+      deleted: false, updated: bot?.updated ?? 0, team_id: teamId(db),
+    }
+  }
+  if (m.thread_ts) {
+    out.thread_ts = m.thread_ts
+    if (m.thread_ts === m.ts) {
+      const replies = stmt(db, 'SELECT user_id, ts FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ? ORDER BY ts').all(
+        m.channel_id, m.ts, m.ts,
+      ) as { user_id: string; ts: string }[]
+      const users = [...new Set(replies.map((r) => r.user_id))]
+      Object.assign(out, {
+        reply_count: replies.length, reply_users_count: users.length, latest_reply: replies.at(-1)?.ts ?? m.ts,
+        reply_users: users, is_locked: false, subscribed: opts.viewer ? opts.viewer === m.user_id || users.includes(opts.viewer) : false,
+      })
+      if (opts.viewer && (out.subscribed as boolean)) out.last_read = replies.at(-1)?.ts ?? m.ts
+    } else {
+      const parent = stmt(db, 'SELECT user_id FROM slack_messages WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.thread_ts) as
+        | { user_id: string } | undefined
+      out.parent_user_id = parent?.user_id ?? m.user_id
+      if (m.reply_broadcast) out.subtype = 'thread_broadcast'
+    }
+  }
+  if (m.edited_ts) out.edited = { user: m.edited_user, ts: m.edited_ts }
+  const blocks = parseJson<unknown[] | null>(m.blocks, null)
+  if (blocks) out.blocks = blocks
+  else if (!m.subtype || m.subtype === 'thread_broadcast') out.blocks = textBlocks(m.text, m.ts)
+  const attachments = parseJson<unknown[] | null>(m.attachments, null)
+  if (attachments) out.attachments = attachments
+  const files = parseJson<string[] | null>(m.files, null)
+  if (files && files.length > 0) {
+    out.files = opts.withFiles ? opts.withFiles(files) : files.map((id) => ({ id }))
+    out.upload = true
+    out.display_as_bot = false
+  }
+  const reactions = reactionsOf(db, m.channel_id, m.ts)
+  if (reactions.length > 0) out.reactions = reactions
+  const pinned = stmt(db, 'SELECT 1 FROM slack_pins WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.ts)
+  if (pinned) out.pinned_to = [m.channel_id]
+  return out
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod'
+import { stmt } from '../../core/db.ts'
+import { createSlackRouter, slackBool, slackInt, slackMethod } from '../../core/http.ts'
+import { SlackApiError } from '../../core/errors/slack.ts'
+import { me, messageAt, visibleChannel, type MessageRow } from '../store/core.ts'
+import { messageWire } from '../map.ts'
+import { filesWireFor } from './files.ts'
+
+export const historyRouter = createSlackRouter()
+
+const opt = () => z.string().optional()
+const HISTORY = { user: ['channels:history', 'groups:history', 'im:history', 'mpim:history'], bot: ['channels:history', 'groups:history', 'im:history', 'mpim:history'] }
+const TS = /^\d+(\.\d+)?$/
+
+/** Normalises a ts bound (`1700000000` → `1700000000.000000`) so string order is time order. */
+function bound(v: string | undefined, fallback: string) {
+  if (v === undefined || v === '') return fallback
+  if (!TS.test(v)) throw new SlackApiError('invalid_ts_latest')
+  const [s, us = ''] = v.split('.')
+  return `${s!.padStart(10, '0')}.${us.padEnd(6, '0').slice(0, 6)}`
+}
+
+const encode = (ts: string) => Buffer.from(`next_ts:${ts}`).toString('base64')
+function decode(cursor: string | undefined) {
+  if (!cursor) return undefined
+  const m = /^next_ts:(\d+\.\d+)$/.exec(Buffer.from(cursor, 'base64').toString())
+  if (!m) throw new SlackApiError('invalid_cursor')
+  return m[1]!
+}
+
+const pagingArgs = {
+  channel: opt(), oldest: opt(), latest: opt(), inclusive: slackBool().optional(), limit: slackInt().optional(), cursor: opt(),
+  include_all_metadata: slackBool().optional(),
+}
+
+slackMethod(historyRouter, {
+  name: 'conversations.history', args: z.object(pagingArgs), scopes: HISTORY,
+  handler: (c, a) => {
+    const db = c.var.world.db
+    const viewer = me(c).id
+    const ch = visibleChannel(db, a.channel, viewer)
+    const limit = Math.min(Math.max(a.limit ?? 100, 1), 999)
+    const oldest = bound(a.oldest, '0000000000.000000')
+    let latest = bound(a.latest, '9999999999.999999')
+    const inclusive = a.inclusive ?? false
+    const after = decode(a.cursor)
+    let latestOp = inclusive ? '<=' : '<'
+    if (after) {
+      latest = after
+      latestOp = '<'
+    }
+    const rows = stmt(
+      db,
+      `SELECT * FROM slack_messages WHERE channel_id = ? AND ts ${latestOp === '<' ? '<' : '<='} ? AND ts ${inclusive ? '>=' : '>'} ?
+         AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT ?`,
+    ).all(ch.id, latest, oldest, limit + 1) as MessageRow[]
+    const hasMore = rows.length > limit
+    const page = rows.slice(0, limit)
+    const out: Record<string, unknown> = {
+      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(db, ids) })),
+      has_more: hasMore, pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
+      channel_actions_ts: null, channel_actions_count: 0,
+    }
+    if (hasMore) out.response_metadata = { next_cursor: encode(page.at(-1)!.ts) }
+    return out
+  },
+})
+
+slackMethod(historyRouter, {
+  name: 'conversations.replies', args: z.object({ ...pagingArgs, ts: opt() }), scopes: HISTORY,
+  handler: (c, a) => {
+    const db = c.var.world.db
+    const viewer = me(c).id
+    const ch = visibleChannel(db, a.channel, viewer)
+    if (!a.ts) throw new SlackApiError('thread_not_found')
+    const msg = messageAt(db, ch.id, bound(a.ts, a.ts))
+    if (!msg) throw new SlackApiError('thread_not_found')
+    const root = msg.thread_ts ?? msg.ts
+    const limit = Math.min(Math.max(a.limit ?? 1000, 1), 1000)
+    const oldest = bound(a.oldest, '0000000000.000000')
+    const latest = bound(a.latest, '9999999999.999999')
+    const inclusive = a.inclusive ?? false
+    const after = decode(a.cursor)
+    // Replies come oldest first; the parent always leads the first page.
+    const all = stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND (ts = ? OR thread_ts = ?) ORDER BY ts').all(ch.id, root, root) as MessageRow[]
+    const filtered = all.filter(
+      (m) => m.ts === root || ((inclusive ? m.ts >= oldest : m.ts > oldest) && (inclusive ? m.ts <= latest : m.ts < latest)),
+    )
+    const start = after ? filtered.findIndex((m) => m.ts > after) : 0
+    const rest = start < 0 ? [] : filtered.slice(start)
+    const page = rest.slice(0, limit)
+    const hasMore = rest.length > limit
+    const out: Record<string, unknown> = {
+      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(db, ids) })),
+      has_more: hasMore,
+    }
+    if (hasMore) out.response_metadata = { next_cursor: encode(page.at(-1)!.ts) }
+    return out
+  },
+})

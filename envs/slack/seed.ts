@@ -1,0 +1,139 @@
+import { z } from 'zod'
+import { stmt, type Db } from '../core/db.ts'
+import { setMeta, setClock, nowMs } from '../core/clock.ts'
+import { nextCounter, slackId } from '../core/ids.ts'
+import { issueTokenKey } from '../core/tokens.ts'
+import { worldUsers } from '../core/world-tables.ts'
+import type { SeedContext } from '../core/service.ts'
+import type { World } from '../core/world.ts'
+import { addMember, channelById, userByWorldId } from './store/core.ts'
+import { insertMessage, openIm, openMpim } from './store/messages.ts'
+
+const Ref = z.string().min(1)
+
+/** Seed of the `slack:` key. Users are world user ids or emails; times ISO or relative ("-2d"). */
+export const SlackSeed = z
+  .object({
+    teamId: z.string().regex(/^T[A-Z0-9]+$/).optional(),
+    bots: z.array(z.object({ id: z.string().regex(/^[a-z0-9-]+$/), name: z.string(), scopes: z.array(z.string()).optional() })).default([]),
+    channels: z
+      .array(
+        z.object({
+          id: z.string().regex(/^[CG][A-Z0-9]+$/).optional(), name: z.string().regex(/^[a-z0-9_-]{1,80}$/), private: z.boolean().default(false),
+          general: z.boolean().default(false), topic: z.string().default(''), purpose: z.string().default(''), creator: Ref.optional(),
+          members: z.union([z.literal('all'), z.array(Ref)]).default('all'), archived: z.boolean().default(false), created: z.string().optional(),
+        }),
+      )
+      .default([]),
+    /** `channel` is a channel name, `dm:alice,bob` or `mpim:alice,bob,carol`. `thread` names another message's `key`. */
+    messages: z
+      .array(
+        z.object({
+          key: z.string().optional(), channel: z.string(), user: Ref, text: z.string(), at: z.string(), thread: z.string().optional(),
+          broadcast: z.boolean().optional(), blocks: z.array(z.record(z.string(), z.unknown())).optional(),
+          reactions: z.record(z.string(), z.array(Ref)).optional(), pinned: z.boolean().optional(),
+        }),
+      )
+      .default([]),
+    reminders: z.array(z.object({ user: Ref, text: z.string(), at: z.string() })).default([]),
+    usergroups: z.array(z.object({ handle: z.string(), name: z.string(), description: z.string().default(''), users: z.array(Ref) })).default([]),
+  })
+  .strict()
+  .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [] })
+export type SlackSeed = z.infer<typeof SlackSeed>
+
+/** Slack handle from an e-mail's local part (`alice.ng@…` → `alice.ng`). */
+const handleOf = (email: string) => email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9._-]/g, '')
+
+/** Writes the Slack slice: members for every world user, bots, channels, messages, reminders. */
+export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void {
+  world.tx((db) => {
+    const team = seed.teamId ?? `T${slackId(db, 'T').slice(1)}`
+    setMeta(db, 'slack_team_id', team)
+    const created = Math.floor(ctx.nowMs / 1000) - 400 * 86400
+    stmt(db, "INSERT INTO slack_users (id, world_user_id, handle, is_bot, bot_id, display_name, updated) VALUES ('USLACKBOT', '_slackbot', 'slackbot', 1, 'B01', 'Slackbot', ?)").run(created)
+    for (const u of ctx.users) {
+      stmt(db, 'INSERT INTO slack_users (id, world_user_id, handle, display_name, updated) VALUES (?, ?, ?, ?, ?)').run(
+        slackId(db, 'U'), u.id, handleOf(u.email), u.givenName || u.name.split(' ')[0] || '', created,
+      )
+    }
+    for (const b of seed.bots) {
+      const wid = `bot-${b.id}`
+      db.insert(worldUsers).values({ id: wid, email: `${b.id}@bots.${ctx.domain}`, name: b.name, givenName: b.name, familyName: '', timeZone: 'UTC', tokenKey: wid }).run()
+      stmt(db, 'INSERT INTO slack_users (id, world_user_id, handle, is_bot, bot_id, display_name, updated) VALUES (?, ?, ?, 1, ?, ?, ?)').run(
+        slackId(db, 'U'), wid, b.id, slackId(db, 'B'), b.name, created,
+      )
+      issueTokenKey(db, wid, 'slack_bot', b.scopes ?? BOT_SCOPES)
+    }
+    const sid = (ref: string, path: string) => {
+      const bot = userByWorldId(db, `bot-${ref}`)
+      if (bot) return bot.id
+      return userByWorldId(db, ctx.user(ref, path).id)!.id
+    }
+    const everyone = ctx.users.map((u) => userByWorldId(db, u.id)!.id)
+    const byName = new Map<string, string>()
+    seed.channels.forEach((ch, i) => {
+      const id = ch.id ?? slackId(db, 'C')
+      const creator = ch.creator ? sid(ch.creator, `slack.channels[${i}].creator`) : everyone[0]!
+      const at = Math.floor((ch.created ? ctx.time(ch.created) : ctx.nowMs - 300 * 86400_000) / 1000)
+      stmt(db, `INSERT INTO slack_channels (id, name, kind, creator, created, updated, is_general, is_archived, topic, topic_creator, topic_last_set, purpose, purpose_creator, purpose_last_set)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`).run(
+        id, ch.name, ch.private ? 'group' : 'channel', creator, at, at * 1000, ch.general ? 1 : 0, ch.archived ? 1 : 0,
+        ch.topic, ch.topic ? creator : '', ch.topic ? at : 0, ch.purpose, ch.purpose ? creator : '', ch.purpose ? at : 0,
+      )
+      const members = ch.members === 'all' ? everyone : ch.members.map((m, j) => sid(m, `slack.channels[${i}].members[${j}]`))
+      for (const m of [creator, ...members]) addMember(db, id, m)
+      byName.set(ch.name, id)
+    })
+    const keys = new Map<string, { channel: string; ts: string }>()
+    const clock = nowMs(db)
+    const sorted = seed.messages.map((m, i) => ({ m, i, at: ctx.time(m.at) })).sort((x, y) => x.at - y.at || x.i - y.i)
+    for (const { m, i, at } of sorted) {
+      const path = `slack.messages[${i}]`
+      const user = sid(m.user, `${path}.user`)
+      const channel = conversationOf(db, m.channel, byName, (r, p) => sid(r, p), path)
+      const parent = m.thread ? keys.get(m.thread) : undefined
+      if (m.thread && !parent) throw new Error(`${path}.thread: no earlier message with key "${m.thread}"`)
+      setClock(db, at)
+      const botId = (stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as { bot_id: string } | undefined)?.bot_id
+      const row = insertMessage(db, { channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts, replyBroadcast: m.broadcast })
+      if (m.key) keys.set(m.key, { channel, ts: row.ts })
+      for (const [name, users] of Object.entries(m.reactions ?? {})) {
+        users.forEach((r, j) => stmt(db, 'INSERT OR IGNORE INTO slack_reactions (channel_id, ts, name, user_id, seq) VALUES (?,?,?,?,?)').run(channel, row.ts, name, sid(r, `${path}.reactions.${name}[${j}]`), nextCounter(db, 'slack.reaction')))
+      }
+      if (m.pinned) stmt(db, 'INSERT OR IGNORE INTO slack_pins (channel_id, ts, created_by, created) VALUES (?,?,?,?)').run(channel, row.ts, user, Math.floor(at / 1000))
+    }
+    setClock(db, clock)
+    seed.reminders.forEach((r, i) => {
+      const user = sid(r.user, `slack.reminders[${i}].user`)
+      stmt(db, 'INSERT INTO slack_reminders (id, creator, user_id, text, time) VALUES (?,?,?,?,?)').run(slackId(db, 'Rm'), user, user, r.text, Math.floor(ctx.time(r.at) / 1000))
+    })
+    seed.usergroups.forEach((g, i) => {
+      const users = g.users.map((r, j) => sid(r, `slack.usergroups[${i}].users[${j}]`))
+      const now = Math.floor(ctx.nowMs / 1000)
+      stmt(db, 'INSERT INTO slack_usergroups (id, name, handle, description, users, created_by, created, updated) VALUES (?,?,?,?,?,?,?,?)').run(
+        slackId(db, 'S'), g.name, g.handle, g.description, JSON.stringify(users), everyone[0], now, now,
+      )
+    })
+  })
+}
+
+/** Channel name, `dm:a,b` or `mpim:a,b,c` → conversation id (IMs and MPIMs created on demand). */
+function conversationOf(db: Db, ref: string, byName: Map<string, string>, sid: (r: string, p: string) => string, path: string): string {
+  const m = /^(dm|mpim):(.+)$/.exec(ref)
+  if (m) {
+    const ids = m[2]!.split(',').map((r, j) => sid(r.trim(), `${path}.channel[${j}]`))
+    return m[1] === 'dm' ? openIm(db, ids[0]!, ids[1] ?? ids[0]!).id : openMpim(db, ids).id
+  }
+  const id = byName.get(ref) ?? (channelById(db, ref) ? ref : undefined)
+  if (!id) throw new Error(`${path}.channel: no channel "${ref}"`)
+  return id
+}
+
+/** Scopes of a seeded bot token unless the seed lists its own. */
+export const BOT_SCOPES = [
+  'channels:read', 'channels:history', 'channels:join', 'channels:manage', 'groups:read', 'groups:history', 'groups:write', 'im:read',
+  'im:write', 'im:history', 'mpim:read', 'mpim:write', 'mpim:history', 'chat:write', 'users:read', 'users:read.email',
+  'users.profile:read', 'reactions:read', 'reactions:write', 'pins:read', 'pins:write', 'bookmarks:read', 'bookmarks:write',
+  'files:read', 'files:write', 'team:read', 'emoji:read', 'usergroups:read', 'reminders:read', 'dnd:read',
+]

@@ -1,0 +1,67 @@
+import { stmt } from '../core/db.ts'
+import type { Json, ServiceState } from '../core/service.ts'
+import type { World } from '../core/world.ts'
+import { allUsers, membersOf, parseJson, type ChannelRow, type MessageRow } from './store/core.ts'
+import { reactionsOf } from './map.ts'
+
+/**
+ * Slack state for oracles. Shape (version 1):
+ * ```
+ * entities: {
+ *   users:     { <U id>: { id, worldUserId, handle, isBot, botId, displayName, statusText, statusEmoji, presence } },
+ *   channels:  { <C/G/D id>: { id, name, type: 'public'|'private'|'im'|'mpim', isArchived, isGeneral, topic, purpose,
+ *                              creator, members: [U id…] } },
+ *   messages:  { "<channel id>/<ts>": { channel, channelName, ts, user, botId, subtype, text, threadTs, isReply,
+ *                              replyBroadcast, edited, blocks, attachments, files: [F id…], reactions: {name: [U id…]}, pinned } },
+ *   scheduled: { <Q id>: { id, channel, user, text, postAt (epoch s), status: 'pending'|'posted'|'deleted', postedTs } },
+ *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending } },
+ *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s), completeTs, fired } },
+ *   stars:     { "<user>/<channel>/<ts>/<file>": { user, channel, ts, file } },
+ *   bookmarks: { <Bk id>: { id, channel, title, link, emoji, user } },
+ *   usergroups:{ <S id>: { id, handle, name, description, users: [U id…], disabled } },
+ * }
+ * ```
+ * User ids are Slack ids; `users[id].worldUserId` maps them to world users.
+ */
+export function dumpSlack(world: World): ServiceState {
+  const db = world.db
+  const users: Record<string, Json> = {}
+  for (const u of allUsers(db)) {
+    users[u.id] = { id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id, displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence }
+  }
+  const channels: Record<string, Json> = {}
+  const names = new Map<string, string>()
+  for (const ch of stmt(db, 'SELECT * FROM slack_channels ORDER BY rowid').all() as ChannelRow[]) {
+    names.set(ch.id, ch.name)
+    const type = { channel: 'public', group: 'private', im: 'im', mpim: 'mpim' }[ch.kind]
+    channels[ch.id] = { id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1, topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: membersOf(db, ch.id) }
+  }
+  const messages: Record<string, Json> = {}
+  const pins = new Set((stmt(db, 'SELECT channel_id, ts FROM slack_pins').all() as { channel_id: string; ts: string }[]).map((p) => `${p.channel_id}/${p.ts}`))
+  for (const m of stmt(db, 'SELECT * FROM slack_messages ORDER BY ts').all() as MessageRow[]) {
+    const key = `${m.channel_id}/${m.ts}`
+    messages[key] = {
+      channel: m.channel_id, channelName: names.get(m.channel_id) ?? null, ts: m.ts, user: m.user_id, botId: m.bot_id, subtype: m.subtype, text: m.text,
+      threadTs: m.thread_ts, isReply: Boolean(m.thread_ts && m.thread_ts !== m.ts), replyBroadcast: m.reply_broadcast === 1,
+      edited: Boolean(m.edited_ts), blocks: parseJson<Json>(m.blocks, null), attachments: parseJson<Json>(m.attachments, null),
+      files: parseJson<string[]>(m.files, []), reactions: Object.fromEntries(reactionsOf(db, m.channel_id, m.ts).map((r) => [r.name, r.users])), pinned: pins.has(key),
+    }
+  }
+  const j = (o: Record<string, unknown>) => o as Json
+  const rows = (sql: string) => stmt(db, sql).all() as { [k: string]: string | number | null }[]
+  const scheduled: Record<string, Json> = {}
+  for (const s of rows('SELECT * FROM slack_scheduled ORDER BY rowid')) scheduled[String(s.id)] = j({ id: s.id, channel: s.channel_id, user: s.user_id, text: s.text, postAt: s.post_at, status: s.status, postedTs: s.posted_ts })
+  const files: Record<string, Json> = {}
+  for (const f of rows('SELECT id, name, title, mimetype, size, user_id, channels, public_shared, deleted, pending FROM slack_files ORDER BY rowid')) {
+    files[String(f.id)] = j({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size, user: f.user_id, channels: parseJson<string[]>(String(f.channels), []), publicShared: f.public_shared === 1, deleted: f.deleted === 1, pending: f.pending === 1 })
+  }
+  const reminders: Record<string, Json> = {}
+  for (const r of rows('SELECT * FROM slack_reminders ORDER BY rowid')) reminders[String(r.id)] = j({ id: r.id, user: r.user_id, creator: r.creator, text: r.text, time: r.time, completeTs: r.complete_ts, fired: r.fired === 1 })
+  const stars: Record<string, Json> = {}
+  for (const s of rows('SELECT * FROM slack_stars ORDER BY rowid')) stars[`${s.user_id}/${s.channel_id}/${s.ts}/${s.file_id}`] = j({ user: s.user_id, channel: s.channel_id, ts: s.ts, file: s.file_id })
+  const bookmarks: Record<string, Json> = {}
+  for (const b of rows('SELECT * FROM slack_bookmarks ORDER BY rowid')) bookmarks[String(b.id)] = j({ id: b.id, channel: b.channel_id, title: b.title, link: b.link, emoji: b.emoji, user: b.user_id })
+  const usergroups: Record<string, Json> = {}
+  for (const g of rows('SELECT * FROM slack_usergroups ORDER BY rowid')) usergroups[String(g.id)] = j({ id: g.id, handle: g.handle, name: g.name, description: g.description, users: parseJson<string[]>(String(g.users), []), disabled: g.disabled === 1 })
+  return { version: 1, entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups } }
+}

@@ -1,0 +1,98 @@
+import { stmt, type Db } from '../../core/db.ts'
+import { slackId, slackTs } from '../../core/ids.ts'
+import { SlackApiError } from '../../core/errors/slack.ts'
+import {
+  addMember, allUsers, channelById, isMember, messageAt, nowSec, userById, type ChannelRow, type MessageRow, type UserRow,
+} from './core.ts'
+
+/** What a new message carries. */
+export type NewMessage = {
+  channelId: string; userId: string; botId?: string | null; text: string; blocks?: unknown; attachments?: unknown
+  threadTs?: string | null; replyBroadcast?: boolean; subtype?: string | null; files?: string[]; ts?: string
+}
+
+/** Stores a message with a fresh ts from the world clock (or the given one) and returns its row. */
+export function insertMessage(db: Db, m: NewMessage): MessageRow {
+  const ts = m.ts ?? slackTs(db)
+  stmt(
+    db,
+    `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts, reply_broadcast)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    m.channelId, ts, m.userId, m.botId ?? null, m.subtype ?? null, m.text,
+    m.blocks === undefined || m.blocks === null ? null : JSON.stringify(m.blocks),
+    m.attachments === undefined || m.attachments === null ? null : JSON.stringify(m.attachments),
+    m.files && m.files.length > 0 ? JSON.stringify(m.files) : null, m.threadTs ?? null, m.replyBroadcast ? 1 : 0,
+  )
+  if (m.threadTs) stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(m.threadTs, m.channelId, m.threadTs)
+  return messageAt(db, m.channelId, ts)!
+}
+
+/** Finds the conversation a `channel` argument names: an id, `#name`/name, or a user id (their DM). */
+export function resolveTarget(db: Db, channel: string, sender: UserRow): ChannelRow | undefined {
+  if (/^[UW][A-Z0-9]+$/.test(channel)) {
+    const other = userById(db, channel)
+    if (!other) return undefined
+    return openIm(db, sender.id, other.id)
+  }
+  const byId = channelById(db, channel)
+  if (byId) return byId
+  const name = channel.replace(/^#/, '').toLowerCase()
+  return stmt(db, "SELECT * FROM slack_channels WHERE name = ? AND kind IN ('channel','group')").get(name) as ChannelRow | undefined
+}
+
+/** The IM between two users, created on first use. */
+export function openIm(db: Db, a: string, b: string): ChannelRow {
+  const existing = stmt(
+    db,
+    `SELECT c.* FROM slack_channels c WHERE c.kind = 'im'
+       AND EXISTS (SELECT 1 FROM slack_members m WHERE m.channel_id = c.id AND m.user_id = ?)
+       AND EXISTS (SELECT 1 FROM slack_members m WHERE m.channel_id = c.id AND m.user_id = ?)
+       AND (SELECT COUNT(*) FROM slack_members m WHERE m.channel_id = c.id) = ?`,
+  ).get(a, b, a === b ? 1 : 2) as ChannelRow | undefined
+  if (existing) return existing
+  const id = slackId(db, 'D')
+  const now = nowSec(db)
+  stmt(db, "INSERT INTO slack_channels (id, name, kind, creator, created, updated) VALUES (?, ?, 'im', ?, ?, ?)").run(id, id, a, now, now * 1000)
+  addMember(db, id, a)
+  addMember(db, id, b)
+  return channelById(db, id)!
+}
+
+/** The MPIM among a set of users (3+ including the caller), created on first use. */
+export function openMpim(db: Db, ids: string[]): ChannelRow {
+  const sorted = [...new Set(ids)].sort()
+  const handles = sorted.map((id) => userById(db, id)!.handle)
+  const name = `mpdm-${handles.join('--')}-1`
+  const existing = stmt(db, "SELECT * FROM slack_channels WHERE kind = 'mpim' AND name = ?").get(name) as ChannelRow | undefined
+  if (existing) return existing
+  const id = slackId(db, 'C')
+  const now = nowSec(db)
+  stmt(db, "INSERT INTO slack_channels (id, name, kind, creator, created, updated, purpose) VALUES (?, ?, 'mpim', ?, ?, ?, ?)").run(
+    id, name, ids[0], now, now * 1000, `Group messaging with: ${handles.map((h) => `@${h}`).join(' ')}`,
+  )
+  for (const u of sorted) addMember(db, id, u)
+  return channelById(db, id)!
+}
+
+/** Checks that `user` may post into `ch` (membership, archive state). */
+export function assertCanPost(db: Db, ch: ChannelRow, user: UserRow) {
+  if (ch.kind !== 'channel' && !isMember(db, ch.id, user.id)) throw new SlackApiError('channel_not_found')
+  if (ch.is_archived) throw new SlackApiError('is_archived')
+  if (!isMember(db, ch.id, user.id)) throw new SlackApiError('not_in_channel')
+}
+
+/** Posts the `channel_join`-style system message Slack writes on membership changes. */
+export function systemMessage(db: Db, ch: ChannelRow, user: string, subtype: string, text: string, extra: Partial<NewMessage> = {}) {
+  if (ch.kind === 'im') return
+  insertMessage(db, { channelId: ch.id, userId: user, subtype, text, ...extra })
+}
+
+/** Slack's `<@U…>` / `<#C…>` mentions in a text turned into display text (for search and dumps). */
+export function plainText(db: Db, text: string): string {
+  const users = new Map(allUsers(db).map((u) => [u.id, u.handle]))
+  return text
+    .replace(/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, (_, id: string) => `@${users.get(id) ?? id}`)
+    .replace(/<#(C[A-Z0-9]+)(\|([^>]*))?>/g, (_, id: string, _l, label?: string) => `#${label ?? channelById(db, id)?.name ?? id}`)
+    .replace(/<(https?:[^|>]+)(\|([^>]*))?>/g, (_, url: string, _l, label?: string) => label ?? url)
+}
