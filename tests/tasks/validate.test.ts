@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { loadCorpus } from '../../gym/corpus.ts'
+import { generateAll, DEFAULT_PER_FAMILY } from '../../tasks-lite/generate.ts'
+import { families } from '../../tasks-lite/families/index.ts'
+import { sampleTasks, validateAll } from '../../scripts/validate-tasks.ts'
+import { familyTable } from '../../gym/validate.ts'
+import { oracles } from '../../oracles/index.ts'
+
+const corpus = loadCorpus()
+
+describe('task corpus', () => {
+  it('matches what the generators produce (regenerate with tasks-lite/generate.ts)', () => {
+    expect(corpus.length).toBe(families.length * DEFAULT_PER_FAMILY)
+    const fresh = new Map(generateAll().map((t) => [t.id, JSON.stringify(t)]))
+    const stale = corpus.filter((t) => fresh.get(t.id) !== JSON.stringify(t)).map((t) => t.id)
+    expect(stale).toEqual([])
+  })
+
+  it('gives every instance a generated-by header, a known oracle and at least two near misses', () => {
+    for (const t of corpus) {
+      expect(t.generatedBy).toBe('tasks-lite/generate.ts')
+      expect(oracles[t.oracle.id], t.id).toBeDefined()
+      expect(t.nearMisses.length, t.id).toBeGreaterThanOrEqual(2)
+    }
+  })
+
+  it('produces distinct instances per family (different worlds and instructions or answers)', () => {
+    for (const f of families) {
+      const a = f.generate(1)
+      const b = f.generate(2)
+      expect(JSON.stringify(a.seed)).not.toBe(JSON.stringify(b.seed))
+      expect(JSON.stringify(a.oracle.params)).not.toBe(JSON.stringify(b.oracle.params))
+    }
+  })
+
+  it('keeps answers out of the instruction', () => {
+    for (const t of corpus) {
+      const p = t.oracle.params as Record<string, unknown>
+      for (const key of ['answer', 'right', 'filename']) if (typeof p[key] === 'string') expect(t.instruction, t.id).not.toContain(p[key])
+    }
+  })
+})
+
+describe('tasks:validate on a sample', () => {
+  it('passes references, fails no-ops and near misses for one instance of every family', async () => {
+    const results = await validateAll(sampleTasks(corpus, 1))
+    const table = familyTable(results)
+    expect(results.map((r) => r.family).sort()).toEqual(families.map((f) => f.id).sort())
+    for (const r of results) expect(r.problems, `${r.id}\n${table}`).toEqual([])
+  }, 60_000)
+})
