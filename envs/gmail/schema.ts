@@ -122,7 +122,15 @@ export const addressSettings = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.email] })],
 )
 
-export const gmailTables = [mailboxes, messages, messageLabels, labels, attachments, history, drafts, filters, settings, addressSettings] as const
+/** Resumable upload sessions: the metadata of the first request and the bytes received so far. */
+export const uploads = sqliteTable('gmail_uploads', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  metadata: text('metadata').notNull(),
+  received: blob('received', { mode: 'buffer' }).notNull(),
+})
+
+export const gmailTables = [mailboxes, messages, messageLabels, labels, attachments, history, drafts, filters, settings, addressSettings, uploads] as const
 
 export type MessageRow = typeof messages.$inferSelect
 export type LabelRow = typeof labels.$inferSelect

@@ -221,3 +221,21 @@ describe('gmail.users.messages.batchDelete', () => {
     expect((await h.call('GET', M)).body.resultSizeEstimate).toBe(0)
   })
 })
+
+describe('gmail.users.messages.send resumable upload', () => {
+  test('opens a session, takes the message in chunks and sends it', async () => {
+    const h = harness(gmailSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+    expect(start.status).toBe(200)
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const raw = 'To: ben@example.com\r\nSubject: Resumable\r\n\r\nin two parts'
+    const first = await h.app.request(session, { method: 'PUT', headers: { ...auth, 'content-range': `bytes 0-9/${raw.length}` }, body: raw.slice(0, 10) })
+    expect(first.status).toBe(308)
+    const done = await h.app.request(session, { method: 'PUT', headers: { ...auth, 'content-range': `bytes 10-${raw.length - 1}/${raw.length}` }, body: raw.slice(10) })
+    expect(((await done.json()) as { labelIds: string[] }).labelIds).toEqual(['SENT'])
+    expect((await h.call('GET', `${M}?q=subject:resumable`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(1)
+    const again = await h.app.request(session, { method: 'PUT', headers: auth, body: raw })
+    expect(again.status).toBe(404)
+  })
+})

@@ -11,6 +11,7 @@ import { findLabel } from '../store/mailbox.ts'
 import { sendAsUser } from '../deliver.ts'
 import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, UserIdParam, UserParam } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
+import { continueSession, openSession } from './resumable.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 
 const base = '/gmail/v1/users/{userId}/messages'
@@ -179,11 +180,20 @@ export const messagesRouter = createGoogleRouter()
     return c.json({ size: att.data.length, data: att.data.toString('base64url') } as never, 200)
   })
 
-// Media uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart.
-messagesRouter.post('/upload/gmail/v1/users/:userId/messages/send', async (c) => c.json(send(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c)), 200))
-messagesRouter.post('/upload/gmail/v1/users/:userId/messages', async (c) =>
-  c.json(store(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c), { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport: false }), 200),
-)
-messagesRouter.post('/upload/gmail/v1/users/:userId/messages/import', async (c) =>
-  c.json(store(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c), { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport: true }), 200),
-)
+// Uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart|resumable.
+type Op = (c: WorldContext, user: WorldUserRow, input: MessageInput) => unknown
+const storeOp = (isImport: boolean): Op => (c, user, input) => store(c, user, input, { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport })
+const uploadOps: [string, Op][] = [['/send', send], ['', storeOp(false)], ['/import', storeOp(true)]]
+for (const [suffix, op] of uploadOps) {
+  const path = `/upload/gmail/v1/users/:userId/messages${suffix}`
+  messagesRouter.post(path, async (c) => {
+    const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+    if (c.req.query('uploadType') === 'resumable') return openSession(c, user.id)
+    return c.json(op(c, user, await rawFromUpload(c)) as never, 200)
+  })
+  messagesRouter.put(path, async (c) => {
+    const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+    const input = await continueSession(c, user.id)
+    return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+  })
+}

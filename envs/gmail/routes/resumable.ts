@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm'
+import type { WorldContext } from '../../core/http.ts'
+import { badRequest, notFound } from '../../core/errors/google.ts'
+import { urlSafeId } from '../../core/ids.ts'
+import { uploads } from '../schema.ts'
+import type { MessageInput } from './message-input.ts'
+
+/**
+ * `uploadType=resumable`: the first POST (JSON metadata such as `threadId`/`labelIds`) opens a session and
+ * answers its URI in `Location`; PUTs to that URI carry the RFC 822 bytes, whole or in `Content-Range` chunks
+ * (308 until complete). The finished input goes to the same operation as a simple upload.
+ */
+export async function openSession(c: WorldContext, userId: string) {
+  const text = await c.req.text()
+  let meta: Record<string, unknown> = {}
+  if (text.trim()) {
+    try {
+      meta = JSON.parse(text)
+    } catch {
+      throw badRequest('Invalid JSON payload received.', 'parseError')
+    }
+  }
+  const id = c.var.world.tx((db) => {
+    const sid = urlSafeId(db, 'gmail.upload', 40)
+    db.insert(uploads).values({ id: sid, userId, metadata: JSON.stringify(meta), received: Buffer.alloc(0) }).run()
+    return sid
+  })
+  const url = new URL(c.req.url)
+  url.searchParams.set('upload_id', id)
+  return c.body(null, 200, { location: url.toString() })
+}
+
+/** Takes one PUT of a session; returns the complete input, or a 308 response while bytes are missing. */
+export async function continueSession(c: WorldContext, userId: string): Promise<MessageInput | Response> {
+  const id = c.req.query('upload_id') ?? ''
+  const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
+  if (!session || session.userId !== userId) throw notFound('Upload session not found.')
+  const chunk = Buffer.from(await c.req.arrayBuffer())
+  const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(c.req.header('content-range') ?? '')
+  let received = session.received
+  let total: number | undefined
+  if (range) {
+    if (Number(range[1]) !== received.length) throw badRequest('Chunk does not continue the upload.', 'badContent')
+    received = Buffer.concat([received, chunk])
+    total = range[3] === '*' ? undefined : Number(range[3])
+  } else {
+    received = Buffer.concat([received, chunk])
+    total = received.length
+  }
+  if (total === undefined || received.length < total) {
+    c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
+    return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})
+  }
+  c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
+  if (received.length === 0) throw badRequest("'raw' RFC822 payload message string or uploading message via /upload/* URL required", 'invalidArgument')
+  const meta = JSON.parse(session.metadata) as { threadId?: string; labelIds?: string[]; message?: { threadId?: string } }
+  return { raw: received, threadId: meta.threadId ?? meta.message?.threadId, labelIds: meta.labelIds }
+}
