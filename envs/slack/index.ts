@@ -12,6 +12,9 @@ import { historyRouter } from './routes/history.ts'
 import { usersRouter } from './routes/users.ts'
 import { reactionsRouter } from './routes/reactions.ts'
 import { filesRouter } from './routes/files.ts'
+import { searchRouter } from './routes/search.ts'
+import { remindersRouter } from './routes/reminders.ts'
+import { extrasRouter } from './routes/extras.ts'
 
 const router = createSlackRouter()
   .route('/', authRouter)
@@ -21,6 +24,9 @@ const router = createSlackRouter()
   .route('/', usersRouter)
   .route('/', reactionsRouter)
   .route('/', filesRouter)
+  .route('/', searchRouter)
+  .route('/', remindersRouter)
+  .route('/', extrasRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

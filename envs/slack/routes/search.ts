@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
+import { SlackApiError } from '../../core/errors/slack.ts'
+import { stmt } from '../../core/db.ts'
+import { me, teamDomain, teamId, userById, channelById, isMember, parseJson } from '../store/core.ts'
+import { parseQuery, searchMessages } from '../store/search.ts'
+import { fileWire, type FileRow } from './files.ts'
+
+export const searchRouter = createSlackRouter()
+
+const args = z.object({
+  query: z.string().optional(), sort: z.enum(['score', 'timestamp']).optional(), sort_dir: z.enum(['asc', 'desc']).optional(),
+  count: slackInt().optional(), page: slackInt().optional(), highlight: slackBool().optional(), cursor: z.string().optional(), team_id: z.string().optional(),
+})
+type Args = z.output<typeof args>
+const SEARCH = { user: ['search:read'] }
+
+function paging<T>(items: T[], a: Args) {
+  const count = Math.min(Math.max(a.count ?? 20, 1), 100)
+  const page = Math.max(a.page ?? 1, 1)
+  if (page > 100) throw new SlackApiError('invalid_page')
+  const pages = Math.max(1, Math.ceil(items.length / count))
+  const slice = items.slice((page - 1) * count, page * count)
+  return {
+    slice,
+    meta: {
+      total: items.length,
+      pagination: { total_count: items.length, page, per_page: count, page_count: pages, first: (page - 1) * count + 1, last: (page - 1) * count + slice.length },
+      paging: { count, total: items.length, page, pages },
+    },
+  }
+}
+
+function messages(c: WorldContext, a: Args) {
+  const db = c.var.world.db
+  if (!a.query) throw new SlackApiError('no_query')
+  const hits = searchMessages(db, me(c).id, parseQuery(db, a.query))
+  const dir = a.sort_dir === 'asc' ? 1 : -1
+  if ((a.sort ?? 'score') === 'score') hits.sort((x, y) => y.score - x.score || (x.m.ts < y.m.ts ? 1 : -1))
+  else hits.sort((x, y) => (x.m.ts < y.m.ts ? -dir : dir))
+  const { slice, meta } = paging(hits, a)
+  const matches = slice.map(({ m, ch, score }) => ({
+    iid: `${m.channel_id}-${m.ts}`, team: teamId(db), score,
+    channel: { id: ch.id, is_channel: ch.kind === 'channel', is_group: ch.kind === 'group', is_im: ch.kind === 'im', is_mpim: ch.kind === 'mpim', is_shared: false, is_org_shared: false, is_ext_shared: false, is_private: ch.kind !== 'channel', name: ch.kind === 'im' ? m.user_id : ch.name, pending_shared: [], is_pending_ext_shared: false, teams: [teamId(db)] },
+    type: 'message', user: m.user_id, username: userById(db, m.user_id)?.handle ?? '', ts: m.ts, text: a.highlight ? highlight(m.text, a.query!) : m.text,
+    permalink: `https://${teamDomain(db)}.slack.com/archives/${ch.id}/p${m.ts.replace('.', '')}`, no_reactions: true,
+  }))
+  return { matches, ...meta }
+}
+
+/** Wraps matched words in Slack's highlight markers (\ue000 … \ue001). */
+const highlight = (text: string, query: string) => {
+  const words = query.split(/\s+/).filter((w) => w && !w.includes(':') && !w.startsWith('-')).map((w) => w.replace(/"/g, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return words.length ? text.replace(new RegExp(`(${words.join('|')})`, 'gi'), '\ue000$1\ue001') : text
+}
+
+function files(c: WorldContext, a: Args) {
+  const db = c.var.world.db
+  if (!a.query) throw new SlackApiError('no_query')
+  const self = me(c).id
+  const words = a.query.toLowerCase().split(/\s+/).filter(Boolean)
+  const rows = (stmt(db, 'SELECT * FROM slack_files WHERE deleted = 0 AND pending = 0 ORDER BY created DESC').all() as FileRow[]).filter((f) => {
+    const chans = parseJson<string[]>(f.channels, [])
+    if (f.user_id !== self && !chans.some((id) => { const ch = channelById(db, id); return ch && (ch.kind === 'channel' || isMember(db, id, self)) })) return false
+    const hay = `${f.name} ${f.title} ${f.mimetype.startsWith('text/') && f.data ? f.data.toString('utf8') : ''}`.toLowerCase()
+    return words.every((w) => hay.includes(w))
+  })
+  if (a.sort_dir === 'asc') rows.reverse()
+  const { slice, meta } = paging(rows, a)
+  return { matches: slice.map((f) => fileWire(db, f)), ...meta }
+}
+
+slackMethod(searchRouter, { name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', messages: messages(c, a) }) })
+slackMethod(searchRouter, { name: 'search.files', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', files: files(c, a) }) })
+slackMethod(searchRouter, {
+  name: 'search.all', args, scopes: SEARCH, tokens: ['slack_user'],
+  handler: (c, a) => ({ query: a.query ?? '', messages: messages(c, a), files: files(c, a), posts: { matches: [], total: 0 } }),
+})
