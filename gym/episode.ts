@@ -16,6 +16,9 @@ export type CallResult = { status: number; body: unknown; text: string }
 
 export const DONE_TOOL: ToolDef = { type: 'function', function: { name: 'done', description: 'Call when the task is finished (ends the episode).', parameters: { type: 'object', properties: { summary: { type: 'string' } } } } }
 
+/** Initial states per template snapshot: every episode of one task starts from the same bytes. */
+const initialStates = new WeakMap<object, WorldState>()
+
 /** Cuts `text` to `max` characters with a visible marker saying how much was left out. */
 export function truncateObservation(text: string, max: number): string {
   if (text.length <= max) return text
@@ -39,7 +42,10 @@ export class Episode {
     private readonly worlds: WorldManager,
     private readonly app: OpenAPIHono<any>,
   ) {
-    this.initial = worldState(entry.world)
+    // A fresh world equals its template, so its state is computed once per template (not per episode).
+    let initial = initialStates.get(entry.baseline)
+    if (!initial) initialStates.set(entry.baseline, (initial = worldState(entry.world)))
+    this.initial = initial
     const typed = task.toolProfile === 'typed' ? typedTools(task.services) : []
     this.#typed = new Map(typed.map((t) => [t.def.function.name, t]))
     this.tools = [...(task.toolProfile === 'typed' ? typed.map((t) => t.def) : [HTTP_TOOL]), DONE_TOOL]

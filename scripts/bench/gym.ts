@@ -1,0 +1,61 @@
+import { createGym } from '../../gym/index.ts'
+import { TaskSpec } from '../../gym/task.ts'
+import { startServer } from '../../server/main.ts'
+import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
+import { timeIt, type BenchFigure } from './types.ts'
+
+const task = TaskSpec.parse(gmailReplyPo.generate(1))
+const list = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { maxResults: 5 } } }
+const profile = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
+
+/** Gym: in-process episode cost, memory per live episode, and the HTTP gym under 64 concurrent episodes. */
+export async function run(): Promise<BenchFigure[]> {
+  const gym = createGym({ tasks: [task] })
+  const episode = await timeIt(async () => {
+    const ep = gym.reset(task)
+    for (let i = 0; i < 10; i++) await ep.step(i % 2 ? profile : list)
+    ep.verify()
+    ep.close()
+  }, 100, 10)
+
+  // Memory: RSS growth per live episode (SQLite pages live outside the JS heap).
+  globalThis.gc?.()
+  const before = process.memoryUsage().rss
+  const live = Array.from({ length: 200 }, () => gym.reset(task))
+  const perEpisode = (process.memoryUsage().rss - before) / live.length
+  for (const ep of live) ep.close()
+  gym.worlds.close()
+
+  // HTTP: 64 scripted agents at once, each reset + 10 steps + verify + close.
+  const server = await startServer({ host: '127.0.0.1', port: 0, controlPort: 0, adminToken: 'bench', worlds: [] })
+  const headers = { authorization: 'Bearer bench', 'content-type': 'application/json' }
+  const post = async (path: string, body?: unknown) => (await fetch(`${server.controlUrl}${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>
+  const stepTimes: number[] = []
+  const agent = async () => {
+    const ep = await post('/gym/reset', { task })
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now()
+      await post(`/gym/episodes/${ep.episodeId}/step`, i % 2 ? profile : list)
+      stepTimes.push(performance.now() - t)
+    }
+    await post(`/gym/episodes/${ep.episodeId}/verify`)
+    await fetch(`${server.controlUrl}/gym/episodes/${ep.episodeId}`, { method: 'DELETE', headers })
+  }
+  const episodes = 128
+  const t0 = performance.now()
+  for (let done = 0; done < episodes; done += 64) await Promise.all(Array.from({ length: 64 }, agent))
+  const seconds = (performance.now() - t0) / 1000
+  await server.close()
+  stepTimes.sort((a, b) => a - b)
+  const p99 = stepTimes[Math.floor(stepTimes.length * 0.99)] ?? 0
+
+  return [
+    { name: 'gym in-process reset + 10 steps + verify p50', value: episode.p50, unit: 'ms', target: '≤ 10 ms' },
+    { name: 'gym in-process reset + 10 steps + verify p99', value: episode.p99, unit: 'ms' },
+    { name: 'gym memory per live episode (RSS)', value: perEpisode / 1024, unit: 'KiB' },
+    { name: 'gym HTTP 64 concurrent episodes: episodes/s', value: episodes / seconds, unit: 'ep/s' },
+    { name: 'gym HTTP 64 concurrent episodes: step p99', value: p99, unit: 'ms' },
+  ]
+}
+
+if (process.argv[1]?.endsWith('gym.ts')) console.table(await run())
