@@ -6,7 +6,7 @@ type Vars = Record<string, unknown>
 
 /**
  * Reads a path from a value: dotted keys and indexes (`messages.0.id`), `*` maps over an array
- * (`messages.*.id`), and `[field=value]` picks the first element whose field matches, case-insensitively
+ * (`messages.*.id`), and `[field=value]` picks the first element whose field matches, case-insensitively (`[field~=value]`: contains)
  * (`payload.headers[name=message-id].value`, `permissions[type=anyone].id`).
  */
 export function pick(value: unknown, path: string): unknown {
@@ -20,9 +20,11 @@ export function pick(value: unknown, path: string): unknown {
       const rest = keys.slice(i + 1).map((x) => (x.startsWith('[') ? x : `.${x}`)).join('').replace(/^\./, '')
       return Array.isArray(cur) ? cur.map((x) => (rest ? pick(x, rest) : x)) : undefined
     }
-    const f = /^\[([\w.-]+)=([^\]]*)\]$/.exec(k)
+    const f = /^\[([\w.-]+)(~?=)([^\]]*)\]$/.exec(k)
     if (f) {
-      cur = Array.isArray(cur) ? cur.find((x) => String(pick(x, f[1]!)).toLowerCase() === f[2]!.toLowerCase()) : undefined
+      const want = f[3]!.toLowerCase()
+      const ok = (x: unknown) => (f[2] === '~=' ? String(pick(x, f[1]!)).toLowerCase().includes(want) : String(pick(x, f[1]!)).toLowerCase() === want)
+      cur = Array.isArray(cur) ? cur.find(ok) : undefined
       continue
     }
     cur = (cur as Record<string, unknown>)[k]

@@ -5,6 +5,7 @@ import { replyWithAttachment } from './families/reply-with-attachment.ts'
 import { docCorrection } from './families/doc-correction.ts'
 import { shareRequest } from './families/share-request.ts'
 import { labelSender } from './families/label-sender.ts'
+import { slackThreadAnswer } from './families/slack-thread-answer.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -16,6 +17,7 @@ export const oracles: Record<string, Oracle<any>> = {
   'doc-correction': docCorrection,
   'share-request': shareRequest,
   'label-sender': labelSender,
+  'slack-thread-answer': slackThreadAnswer,
 }
 
 /** The oracle with this id; throws for an unknown id. */

@@ -122,3 +122,24 @@ export function threadOf(state: WorldState, userId: string, from: string, subjec
   const m = entities(state, 'gmail', 'messages').find((x) => x.userId === userId && lower(x.from) === from.toLowerCase() && x.subject === subject)
   return m ? String(m.threadId) : undefined
 }
+
+/** The Slack user id of a world user, in a state. */
+export function slackUserOf(state: WorldState, worldUserId: string): string | undefined {
+  return entities(state, 'slack', 'users').find((u) => u.worldUserId === worldUserId)?.id as string | undefined
+}
+
+/** Slack messages the user posted during the episode (new messages in the diff). */
+export function slackPosted(diff: EntityChange[], slackUserId: string | undefined): Entity[] {
+  return diff
+    .filter((c) => c.op === 'inserted' && c.service === 'slack' && c.collection === 'messages')
+    .map((c) => (c as { after: Json }).after as Entity)
+    .filter((m) => m.user === slackUserId)
+}
+
+/** Slack messages the user posted in a thread (`threadTs` = the root's ts) of a channel. */
+export function postedInThread(diff: EntityChange[], slackUserId: string | undefined, channel: string, threadTs: string): Entity[] {
+  return slackPosted(diff, slackUserId).filter((m) => m.channel === channel && m.threadTs === threadTs && m.ts !== threadTs)
+}
+
+/** Slack channel id by name, in a state. */
+export const channelId = (state: WorldState, name: string) => entities(state, 'slack', 'channels').find((c) => c.name === name)?.id as string | undefined
