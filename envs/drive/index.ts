@@ -6,10 +6,12 @@ import { filesRouter } from './routes/files.ts'
 import { permissionsRouter } from './routes/permissions.ts'
 import { aboutRouter } from './routes/about.ts'
 import { uploadsRouter } from './routes/uploads.ts'
+import { changesRouter } from './routes/changes.ts'
+import { revisionsRouter } from './routes/revisions.ts'
 import { DriveSeed, seedDrive } from './seed.ts'
 import { dumpDrive } from './state.ts'
 
-const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', filesRouter).route('/', permissionsRouter)
+const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter)
 
 /**
  * Google Drive API v3: files (metadata, media/multipart/resumable uploads, download with Range, export of

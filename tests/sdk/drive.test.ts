@@ -20,8 +20,9 @@ describe('drive workflows through googleapis', () => {
       { requestBody: { name: 'minutes.txt', parents: ['folderProjects0000000001'] }, media: { mimeType: 'text/plain', body: 'Decisions: ship Friday.' }, fields: 'id,name,size' },
       { rootUrl: server.url } as never,
     )
-    expect(made.data).toMatchObject({ name: 'minutes.txt', size: '23' })
-    const seen = await ben.files.get({ fileId: made.data.id!, alt: 'media' }, { responseType: 'text' })
+    const file = made.data as unknown as drive_v3.Schema$File
+    expect(file).toMatchObject({ name: 'minutes.txt', size: '23' })
+    const seen = await ben.files.get({ fileId: file.id!, alt: 'media' }, { responseType: 'text' })
     expect(seen.data).toBe('Decisions: ship Friday.')
   })
 
@@ -30,7 +31,7 @@ describe('drive workflows through googleapis', () => {
       { requestBody: { name: 'stream.bin' }, media: { mimeType: 'application/octet-stream', body: Readable.from([Buffer.from('abc'), Buffer.from('def')]) }, uploadType: 'resumable', fields: 'id,size' } as never,
       { rootUrl: server.url } as never,
     )
-    expect((made as { data: { size: string } }).data.size).toBe('6')
+    expect((made as unknown as { data: { size: string } }).data.size).toBe('6')
   })
 
   test('compound search with nested fields selection', async () => {

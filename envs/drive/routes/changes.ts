@@ -1,0 +1,61 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { createGoogleRouter } from '../../core/http.ts'
+import { badRequest } from '../../core/errors/google.ts'
+import { stmt } from '../../core/db.ts'
+import { toFile } from '../map.ts'
+import { effectiveRole, findFile } from '../store/files.ts'
+import { bool, json, withDefaultFields } from './common.ts'
+
+const startRoute = createRoute({ operationId: 'drive.changes.getStartPageToken', method: 'get', path: '/drive/v3/changes/startPageToken', request: { query: z.object({ driveId: z.string().optional(), supportsAllDrives: bool() }) }, responses: { 200: json(z.object({ kind: z.string(), startPageToken: z.string() })) } })
+const listRoute = createRoute({
+  operationId: 'drive.changes.list',
+  method: 'get',
+  path: '/drive/v3/changes',
+  request: { query: z.object({ pageToken: z.string().optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(100), includeRemoved: bool(), restrictToMyDrive: bool(), spaces: z.string().optional(), supportsAllDrives: bool(), includeItemsFromAllDrives: bool() }) },
+  responses: { 200: json(z.record(z.string(), z.unknown())) },
+})
+
+type Change = { seq: number; file_id: string; time_ms: number; removed: number }
+
+/**
+ * The change feed, per caller: page tokens are positions in the world's change log; a page lists the latest
+ * change of each file the caller can see, then `newStartPageToken` once the feed is exhausted.
+ */
+export const changesRouter = createGoogleRouter()
+  .openapi(startRoute, (c) => {
+    const row = stmt(c.var.world.db, 'SELECT coalesce(max(seq), 0) AS n FROM drive_changes').get() as { n: number }
+    return c.json({ kind: 'drive#startPageToken', startPageToken: String(row.n + 1) }, 200)
+  })
+  .openapi(listRoute, (c) => {
+    const q = c.req.valid('query')
+    if (!q.pageToken || !/^\d+$/.test(q.pageToken)) throw badRequest('The pageToken parameter is required and must be a page token from getStartPageToken or an earlier changes.list.', 'required', { location: 'pageToken', locationType: 'parameter' })
+    const db = c.var.world.db
+    const from = Number(q.pageToken)
+    const rows = stmt(db, 'SELECT seq, file_id, time_ms, removed FROM drive_changes WHERE seq >= ? ORDER BY seq').all(from) as Change[]
+    const latest = new Map<string, Change>()
+    for (const r of rows) {
+      latest.delete(r.file_id)
+      latest.set(r.file_id, r)
+    }
+    const visible = [...latest.values()].filter((r) => {
+      const file = findFile(db, r.file_id)
+      if (!file) return false // Deviation: removals are not reported (the removed file's audience is unknown).
+      if (q.restrictToMyDrive && file.ownerId !== c.var.user.id) return false
+      return effectiveRole(db, r.file_id, c.var.user.id) !== 'none'
+    })
+    const page = visible.slice(0, q.pageSize)
+    const body: Record<string, unknown> = { kind: 'drive#changeList' }
+    const last = rows.at(-1)?.seq ?? from - 1
+    if (visible.length > q.pageSize) body.nextPageToken = String(page.at(-1)!.seq + 1)
+    else body.newStartPageToken = String(last + 1)
+    body.changes = page.map((r) => ({
+      kind: 'drive#change',
+      removed: false,
+      file: withDefaultFields(c, toFile(db, findFile(db, r.file_id)!, c.var.user.id), ['kind', 'id', 'name', 'mimeType']),
+      fileId: r.file_id,
+      time: new Date(r.time_ms).toISOString(),
+      type: 'file',
+      changeType: 'file',
+    }))
+    return c.json(body as never, 200)
+  })
