@@ -6,6 +6,8 @@ import { docCorrection } from './families/doc-correction.ts'
 import { shareRequest } from './families/share-request.ts'
 import { labelSender } from './families/label-sender.ts'
 import { slackThreadAnswer } from './families/slack-thread-answer.ts'
+import { slackAlert } from './families/slack-alert.ts'
+import { actionItems } from './families/action-items.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -18,6 +20,8 @@ export const oracles: Record<string, Oracle<any>> = {
   'share-request': shareRequest,
   'label-sender': labelSender,
   'slack-thread-answer': slackThreadAnswer,
+  'slack-alert': slackAlert,
+  'action-items': actionItems,
 }
 
 /** The oracle with this id; throws for an unknown id. */

@@ -1,0 +1,63 @@
+import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+
+const TASKS = ['update the pricing page', 'send the renewal quote to Globex', 'fix the flaky login test', 'book the offsite venue', 'draft the Q3 hiring plan', 'review the security questionnaire', 'migrate the billing cron job', 'prepare the board deck', 'clean up the staging buckets', 'write the launch blog post']
+
+/** Docs + Slack: post the latest meeting notes' action items in the team channel, mentioning owners, and set a reminder. */
+export const docsSlackActionItems: Family = {
+  id: 'docs-slack-action-items',
+  services: ['docs', 'drive', 'slack'],
+  multiApp: true,
+  antiGaming: 'Every item and every owner mention is required, while items from the previous week\'s near-duplicate notes are forbidden (posting both documents fails); the reminder must be new, for the actor and in the future; only new posts and reminders may appear.',
+  generate(seed) {
+    const r = rng(seed * 179424673 + 29)
+    const c = company(r, 4)
+    const tasks = r.sample(TASKS, 6)
+    const owners = r.sample(c.colleagues, 3)
+    const items = owners.map((o, i) => ({ owner: o.id, first: o.first, task: tasks[i]! }))
+    const stale = tasks.slice(3).map((t, i) => ({ first: owners[i]!.first, task: t }))
+    const week = r.int(10, 40)
+    const notes = (w: number, list: { first: string; task: string }[]) => ({
+      title: `Weekly sync notes - week ${w}`,
+      owner: c.actor.id,
+      content: [
+        { text: `Weekly sync - week ${w}`, style: 'TITLE' as const },
+        `Attendees: ${c.people.map((p) => p.first).join(', ')}`,
+        { text: 'Discussion', style: 'HEADING_1' as const },
+        'We reviewed last week\'s metrics and the launch timeline.',
+        { text: 'Action items', style: 'HEADING_1' as const },
+        { bullets: list.map((i) => `${i.first}: ${i.task}`) },
+      ],
+    })
+    const slack = { channels: [{ name: 'general', general: true }, { name: 'team', purpose: 'Team updates' }], messages: [{ channel: 'team', user: owners[0]!.id, text: 'Notes from the weekly sync are in Drive as usual.', at: '-1h' }] }
+    const tomorrow = Math.floor(Date.parse(c.now) / 1000) + 86_400
+    const post = (list: { owner: string; task: string }[]) => [
+      { tool: 'http_request', args: { method: 'GET', path: '/api/conversations.list' }, save: { ch: 'channels[name=team].id' } },
+      ...list.map((i, n) => ({ tool: 'http_request', args: { method: 'GET', path: '/api/users.lookupByEmail', query: { email: c.people.find((p) => p.id === i.owner)!.email } }, save: { [`u${n}`]: 'user.id' } })),
+      { tool: 'http_request', args: { method: 'POST', path: '/api/chat.postMessage', body: { channel: '{{ch}}', text: `Action items from week ${week}:\n${list.map((i, n) => `• <@{{u${n}}}> ${i.task}`).join('\n')}` } } },
+    ]
+    const remind = { tool: 'http_request', args: { method: 'POST', path: '/api/reminders.add', body: { text: 'Follow up on the weekly sync action items', time: tomorrow } } }
+    const read = [
+      { tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name = 'Weekly sync notes - week ${week}'` } }, save: { doc: 'files.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/v1/documents/{{doc}}' } },
+    ]
+    return {
+      generatedBy: GENERATED_BY,
+      id: `docs-slack-action-items-${seed}`,
+      family: 'docs-slack-action-items',
+      services: ['docs', 'drive', 'slack'],
+      instruction: `Post the action items from the most recent weekly sync notes (a Google Doc) in the #team channel on Slack, mentioning each item's owner, and set yourself a Slack reminder to follow up on them tomorrow.`,
+      actor: c.actor.id,
+      seed: { ...baseSeed(c, `docs-slack-action-items-${seed}`), docs: { documents: [notes(week - 1, stale), notes(week, items)] }, slack },
+      oracle: { id: 'action-items', params: { actor: c.actor.id, channel: 'team', items: items.map(({ owner, task }) => ({ owner, task })), staleTasks: stale.map((s) => s.task), reminderIncludes: 'follow up' } },
+      reference: [...read, ...post(items), remind],
+      nearMisses: [
+        { name: "uses last week's notes", program: [...post(stale.map((s, i) => ({ owner: items[i]!.owner, task: s.task }))), remind] },
+        { name: 'no reminder', program: [...read, ...post(items)] },
+        { name: 'drops an item', program: [...post(items.slice(0, 2)), remind] },
+      ],
+      difficulty: 'medium',
+      safetyCritical: false,
+      tags: ['docs', 'drive', 'slack', 'reminders', 'near-duplicate'],
+    }
+  },
+}
