@@ -78,6 +78,26 @@ export const uploads = sqliteTable('drive_uploads', {
   received: blob('received', { mode: 'buffer' }).notNull(),
 })
 
-export const driveTables = [files, permissions, revisions, changes, uploads] as const
+/** Comments (and their replies, `commentId` set) on files; one store for Drive and Docs. */
+export const comments = sqliteTable(
+  'drive_comments',
+  {
+    fileId: text('file_id').notNull(),
+    id: text('id').notNull(),
+    commentId: text('comment_id'),
+    authorId: text('author_id').notNull(),
+    content: text('content').notNull(),
+    anchor: text('anchor'),
+    quoted: text('quoted'),
+    action: text('action'),
+    resolved: integer('resolved', { mode: 'boolean' }).notNull().default(false),
+    deleted: integer('deleted', { mode: 'boolean' }).notNull().default(false),
+    createdMs: integer('created_ms').notNull(),
+    modifiedMs: integer('modified_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.id] })],
+)
+
+export const driveTables = [files, permissions, revisions, changes, uploads, comments] as const
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect
