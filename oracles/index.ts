@@ -8,6 +8,8 @@ import { labelSender } from './families/label-sender.ts'
 import { slackThreadAnswer } from './families/slack-thread-answer.ts'
 import { slackAlert } from './families/slack-alert.ts'
 import { actionItems } from './families/action-items.ts'
+import { vacation } from './families/vacation.ts'
+import { driveOrganize } from './families/drive-organize.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -22,6 +24,8 @@ export const oracles: Record<string, Oracle<any>> = {
   'slack-thread-answer': slackThreadAnswer,
   'slack-alert': slackAlert,
   'action-items': actionItems,
+  vacation,
+  'drive-organize': driveOrganize,
 }
 
 /** The oracle with this id; throws for an unknown id. */

@@ -25,8 +25,8 @@ export function docCorrection({ initial, final, diff, params: p }: OracleInput<D
   const after = String((final.services.docs?.entities.documents?.[docId ?? ''] as { text?: string } | undefined)?.text ?? '')
   const expected = before.split(p.wrong).join(p.right)
   const checks = [
-    { name: 'the document no longer has the wrong figure', ok: !after.includes(p.wrong) && after.length > 0 },
-    { name: 'the document reads exactly as before except for the figure', ok: after === expected },
+    { name: 'the wrong text is gone from the document', ok: !after.includes(p.wrong) && after.length > 0 },
+    { name: 'the document reads exactly as before except for the correction', ok: after === expected },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))
 }

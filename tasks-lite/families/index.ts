@@ -1,12 +1,24 @@
 import type { Family } from './common.ts'
 import { gmailReplyPo } from './gmail-reply-po.ts'
 import { gmailLabelSender } from './gmail-label-sender.ts'
+import { gmailVacation } from './gmail-vacation.ts'
 import { driveLockdown } from './drive-lockdown.ts'
+import { driveOrganize } from './drive-organize.ts'
+import { docsHandbookUpdate } from './docs-handbook-update.ts'
+import { slackThreadAnswer } from './slack-thread-answer.ts'
 import { gmailDriveInvoice } from './gmail-drive-invoice.ts'
 import { gmailDocsCorrection } from './gmail-docs-correction.ts'
 import { gmailDriveShareRequest } from './gmail-drive-share-request.ts'
+import { gmailSlackIncident } from './gmail-slack-incident.ts'
+import { docsSlackActionItems } from './docs-slack-action-items.ts'
 
 export type { Family } from './common.ts'
 
 /** Every task family, in a stable order. */
-export const families: Family[] = [gmailReplyPo, gmailLabelSender, driveLockdown, gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest]
+export const families: Family[] = [
+  gmailReplyPo, gmailLabelSender, gmailVacation,
+  driveLockdown, driveOrganize,
+  docsHandbookUpdate,
+  slackThreadAnswer,
+  gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems,
+]

@@ -1,0 +1,29 @@
+import type { OracleInput, OracleResult } from '../types.ts'
+import { nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
+
+export type VacationParams = { actor: string; firstDay: string; lastDay: string; backup: string }
+
+const DAY = 86_400_000
+
+/**
+ * Out-of-office for the approved leave: enabled, covering every approved day, starting no earlier than the day
+ * before and ending no later than the day after (an open-ended or always-on reply fails), limited to the domain,
+ * naming the backup. Only the actor's vacation setting (and read marks) may change.
+ */
+export function vacation({ final, diff, params: p }: OracleInput<VacationParams>): OracleResult {
+  const v = (final.services.gmail?.entities.settings?.[`${p.actor}/vacation`] ?? {}) as Record<string, unknown>
+  const start = Number(v.startTime ?? NaN)
+  const end = Number(v.endTime ?? NaN)
+  const first = Date.parse(`${p.firstDay}T00:00:00Z`)
+  const last = Date.parse(`${p.lastDay}T00:00:00Z`) + DAY
+  const body = `${v.responseBodyPlainText ?? ''} ${v.responseBodyHtml ?? ''}`.toLowerCase()
+  const checks = [
+    { name: 'auto-reply is enabled', ok: v.enableAutoReply === true },
+    { name: 'it covers every approved day', ok: start <= first + DAY / 2 && end >= last - DAY / 2 },
+    { name: 'it does not run outside the leave (±1 day)', ok: start >= first - DAY && end <= last + DAY },
+    { name: 'only people in the company get it', ok: v.restrictToDomain === true },
+    { name: 'it names the backup', ok: body.includes(p.backup.toLowerCase()) },
+  ]
+  const violations = nothingElseChanged(diff, [readStateChanges, { service: 'gmail', collection: 'settings', id: (id) => id === `${p.actor}/vacation` }])
+  return verdict(checks, violations)
+}
