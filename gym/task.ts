@@ -15,6 +15,8 @@ export const TaskSpec = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
   family: z.string(),
   services: z.array(z.string()).min(1),
+  /** Operation ids the reference needs; validation reports the task as pending while one is not registered. */
+  requires: z.array(z.string()).default([]),
   instruction: z.string().min(1),
   /** The user the agent acts as (world user id). */
   actor: z.string(),

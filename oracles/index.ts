@@ -10,6 +10,7 @@ import { slackAlert } from './families/slack-alert.ts'
 import { actionItems } from './families/action-items.ts'
 import { vacation } from './families/vacation.ts'
 import { driveOrganize } from './families/drive-organize.ts'
+import { meetingEvent } from './families/meeting-event.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -26,6 +27,7 @@ export const oracles: Record<string, Oracle<any>> = {
   'action-items': actionItems,
   vacation,
   'drive-organize': driveOrganize,
+  'meeting-event': meetingEvent,
 }
 
 /** The oracle with this id; throws for an unknown id. */

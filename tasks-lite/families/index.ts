@@ -11,6 +11,7 @@ import { gmailDocsCorrection } from './gmail-docs-correction.ts'
 import { gmailDriveShareRequest } from './gmail-drive-share-request.ts'
 import { gmailSlackIncident } from './gmail-slack-incident.ts'
 import { docsSlackActionItems } from './docs-slack-action-items.ts'
+import { gmailCalendarMeeting } from './gmail-calendar-meeting.ts'
 
 export type { Family } from './common.ts'
 
@@ -20,5 +21,5 @@ export const families: Family[] = [
   driveLockdown, driveOrganize,
   docsHandbookUpdate,
   slackThreadAnswer,
-  gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems,
+  gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems, gmailCalendarMeeting,
 ]

@@ -47,5 +47,8 @@ describe('tasks:validate on a sample', () => {
     const table = familyTable(results)
     expect(results.map((r) => r.family).sort()).toEqual(families.map((f) => f.id).sort())
     for (const r of results) expect(r.problems, `${r.id}\n${table}`).toEqual([])
+    // Families waiting for an unimplemented service method are reported, never silently passed.
+    for (const r of results.filter((x) => x.pending)) expect(r.nearMisses).toEqual([])
+    expect(results.filter((r) => !r.pending).length).toBeGreaterThanOrEqual(12)
   }, 60_000)
 })

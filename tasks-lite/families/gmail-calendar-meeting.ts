@@ -1,0 +1,53 @@
+import { DateTime } from 'luxon'
+import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+
+const ZONES = ['Europe/Berlin', 'America/Los_Angeles', 'Asia/Tokyo', 'Europe/London', 'America/Chicago', 'Australia/Sydney']
+
+/** Gmail + Calendar: turn an emailed meeting request into an event in the sender's time zone with the right guests. */
+export const gmailCalendarMeeting: Family = {
+  id: 'gmail-calendar-meeting',
+  services: ['gmail', 'calendar'],
+  multiApp: true,
+  antiGaming: 'The instant, zone, length and guest list are all checked; the superseded earlier proposal is the near-duplicate time; the colleague who must not be invited makes "invite everyone" fail; only new events and invitation mail may appear.',
+  generate(seed) {
+    const r = rng(seed * 217645199 + 43)
+    const c = company(r, 4)
+    const cust = c.customers[0]!
+    const zone = r.pick(ZONES.filter((z) => z !== c.users[0]!.timeZone))
+    const [colleague, onLeave] = r.sample(c.colleagues, 2)
+    const day = DateTime.fromISO(c.now, { zone }).plus({ days: r.int(3, 12) }).set({ hour: r.int(9, 16), minute: r.pick([0, 30]), second: 0, millisecond: 0 })
+    const old = day.minus({ days: r.int(1, 2) }).set({ hour: day.hour === 9 ? 11 : day.hour - 1 })
+    const minutes = r.pick([30, 45, 60])
+    const fmt = (d: DateTime) => d.toFormat("cccc d LLLL 'at' HH:mm")
+    const messages = [
+      { from: `"${cust.contact.name}" <${cust.contact.email}>`, to: [c.actor.id], subject: 'Quick sync on the rollout', text: `Hi ${c.actor.first},\n\nCould we meet on ${fmt(old)} (my time, ${zone})?\n\n${cust.contact.first}`, at: '-2d', thread: 'm' },
+      { from: `"${cust.contact.name}" <${cust.contact.email}>`, to: [c.actor.id], subject: 'Re: Quick sync on the rollout', text: `Sorry, that slot no longer works. Let's do ${fmt(day)} instead, ${minutes} minutes, my time zone (${zone}). Please bring ${colleague!.name} from your side.\n\n${cust.contact.first}`, at: '-1d', thread: 'm' },
+      { from: onLeave!.id, to: [c.actor.id], subject: 'Out next two weeks', text: `Heads up: I'm on leave for the next two weeks, please don't book me into anything.`, at: '-3d' },
+    ]
+    const ev = (start: DateTime, attendees: string[], tz = zone) => ({
+      tool: 'http_request',
+      args: { method: 'POST', path: '/calendar/v3/calendars/primary/events', body: { summary: `Rollout sync with ${cust.company}`, start: { dateTime: start.setZone(tz).toISO({ suppressMilliseconds: true }), timeZone: tz }, end: { dateTime: start.plus({ minutes }).setZone(tz).toISO({ suppressMilliseconds: true }), timeZone: tz }, attendees: attendees.map((email) => ({ email })) } },
+    })
+    const guests = [cust.contact.email, colleague!.email]
+    return {
+      generatedBy: GENERATED_BY,
+      id: `gmail-calendar-meeting-${seed}`,
+      family: 'gmail-calendar-meeting',
+      services: ['gmail', 'calendar'],
+      requires: ['calendar.events.insert'],
+      instruction: `${cust.contact.name} emailed you to set up a meeting. Put it on your primary calendar at the time they settled on, in their time zone, and invite the people who should attend.`,
+      actor: c.actor.id,
+      seed: { ...baseSeed(c, `gmail-calendar-meeting-${seed}`), gmail: { messages } },
+      oracle: { id: 'meeting-event', params: { startUtc: day.toUTC().toISO()!, durationMin: minutes, timeZone: zone, attendees: guests, notAttendees: [onLeave!.email] } },
+      reference: [ev(day, guests)],
+      nearMisses: [
+        { name: 'superseded first proposal', program: [ev(old, guests)] },
+        { name: 'wall-clock time in your own zone', program: [ev(DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: day.hour, minute: day.minute }, { zone: c.users[0]!.timeZone }), guests, c.users[0]!.timeZone)] },
+        { name: 'invites the colleague on leave too', program: [ev(day, [...guests, onLeave!.email])] },
+      ],
+      difficulty: 'hard',
+      safetyCritical: false,
+      tags: ['gmail', 'calendar', 'time-zones', 'near-duplicate'],
+    }
+  },
+}
