@@ -5,6 +5,7 @@ import { slackTables } from './schema.ts'
 import { SlackSeed, seedSlack } from './seed.ts'
 import { dumpSlack } from './state.ts'
 import { slackClockAdvance } from './clock.ts'
+import { charsetWarning } from './warnings.ts'
 import { authRouter } from './routes/auth.ts'
 import { chatRouter } from './routes/chat.ts'
 import { conversationsRouter } from './routes/conversations.ts'
@@ -17,6 +18,7 @@ import { remindersRouter } from './routes/reminders.ts'
 import { extrasRouter } from './routes/extras.ts'
 
 const router = createSlackRouter()
+  .use('/api/*', charsetWarning)
   .route('/', authRouter)
   .route('/', chatRouter)
   .route('/', conversationsRouter)

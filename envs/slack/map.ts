@@ -23,16 +23,18 @@ export function userWire(db: Db, u: UserRow): Record<string, unknown> {
     phone: u.phone, skype: '', status_text: u.status_text, status_text_canonical: '', status_emoji: u.status_emoji,
     status_emoji_display_info: [], status_expiration: 0,
   }
-  if (u.is_bot) {
+  if (u.id === 'USLACKBOT') {
     delete profile.email
-    profile.bot_id = u.bot_id
-    profile.always_active = true
+    Object.assign(profile, { fields: {}, always_active: true })
+  } else if (u.is_bot) {
+    delete profile.email
+    Object.assign(profile, { api_app_id: `A${u.bot_id!.slice(1)}`, bot_id: u.bot_id, always_active: false })
   }
   return {
     id: u.id, team_id: team, name: u.handle, deleted: false, color: u.id.slice(-6).toLowerCase().replace(/[^0-9a-f]/g, 'a'),
     real_name: real, tz, tz_label: zone.offsetNameLong ?? tz, tz_offset: zone.offset * 60, profile,
     is_admin: w?.isAdmin ?? false, is_owner: w?.isAdmin ?? false, is_primary_owner: false, is_restricted: false,
-    is_ultra_restricted: false, is_bot: u.is_bot === 1, is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
+    is_ultra_restricted: false, is_bot: u.is_bot === 1 && u.id !== 'USLACKBOT', is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
     who_can_share_contact_card: 'EVERYONE',
   }
 }

@@ -56,7 +56,7 @@ slackMethod(authRouter, {
     return {
       team: {
         id: teamId(db), name: getMeta(db, 'organization') ?? 'Example Co', url: `https://${domain}.slack.com/`, domain,
-        email_domain: getMeta(db, 'domain') ?? '', icon: { image_default: true, image_34: 'https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-34.png', image_44: 'https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-44.png' },
+        email_domain: getMeta(db, 'domain') ?? '', icon: { image_default: true, image_34: 'https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-34.png', image_44: 'https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-44.png', ...Object.fromEntries([68, 88, 102, 132, 230].map((n) => [`image_${n}`, `https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-${n}.png`])) },
         avatar_base_url: 'https://ca.slack-edge.com/', is_verified: false, discoverable: null, enterprise_id: null, enterprise_name: null,
         enterprise_domain: null, is_sfdc_auto_slack: false, lob_sales_home_enabled: false,
       },

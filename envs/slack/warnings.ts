@@ -1,0 +1,19 @@
+import type { MiddlewareHandler } from 'hono'
+import type { WorldEnv } from '../core/http.ts'
+
+/**
+ * Slack adds `warning: "missing_charset"` (and the same in `response_metadata.warnings`) to every
+ * answer when a JSON POST body's Content-Type names no charset, as the recorded responses show.
+ */
+export const charsetWarning: MiddlewareHandler<WorldEnv> = async (c, next) => {
+  await next()
+  if (c.req.method !== 'POST') return
+  const type = (c.req.header('content-type') ?? '').toLowerCase()
+  if (!type.startsWith('application/json') || /charset=/.test(type)) return
+  if (!(c.res.headers.get('content-type') ?? '').includes('application/json') || c.res.status !== 200) return
+  const body = (await c.res.clone().json()) as Record<string, unknown>
+  const meta = (body.response_metadata as { warnings?: string[] } | undefined) ?? {}
+  const warnings = [...new Set([...(meta.warnings ?? []), ...(typeof body.warning === 'string' ? body.warning.split(',') : []), 'missing_charset'])]
+  const out = { ...body, warning: warnings.join(','), response_metadata: { ...meta, warnings } }
+  c.res = new Response(JSON.stringify(out), { status: 200, headers: c.res.headers })
+}
