@@ -18,7 +18,8 @@ import { remindersRouter } from './routes/reminders.ts'
 import { extrasRouter } from './routes/extras.ts'
 
 const router = createSlackRouter()
-  .use('/api/*', charsetWarning)
+router.use('/api/*', charsetWarning)
+router
   .route('/', authRouter)
   .route('/', chatRouter)
   .route('/', conversationsRouter)
