@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
+import { splitRelated } from '../../core/multipart.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { createFile } from './files.ts'
@@ -12,29 +13,6 @@ import { requireFile, withDefaultFields } from './common.ts'
 // JSON metadata then the bytes) and resumable (a session URI, then one or more PUTs of byte ranges).
 
 type Meta = Record<string, unknown>
-
-function splitRelated(c: WorldContext, body: Buffer): { meta: Meta; data: Buffer; type?: string } {
-  const ct = c.req.header('content-type') ?? ''
-  const boundary = /boundary="?([^";]+)"?/i.exec(ct)?.[1]
-  if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
-  const text = body.toString('latin1')
-  const parts = text.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith('--'))
-  if (parts.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
-  const piece = (p: string) => {
-    const m = /\r?\n\r?\n/.exec(p)
-    return { head: m ? p.slice(0, m.index) : '', body: m ? p.slice(m.index + m[0].length).replace(/\r?\n$/, '') : '' }
-  }
-  const metaPart = piece(parts[0]!)
-  const dataPart = piece(parts[1]!)
-  let meta: Meta
-  try {
-    meta = metaPart.body.trim() ? JSON.parse(Buffer.from(metaPart.body, 'latin1').toString('utf8')) : {}
-  } catch {
-    throw badRequest('Invalid JSON payload received in the metadata part.', 'parseError')
-  }
-  const type = /content-type:\s*([^\r\n;]+)/i.exec(dataPart.head)?.[1]?.trim()
-  return { meta, data: Buffer.from(dataPart.body, 'latin1'), type }
-}
 
 async function receive(c: WorldContext, fileId?: string) {
   const type = c.req.query('uploadType') ?? 'media'
@@ -59,7 +37,7 @@ async function receive(c: WorldContext, fileId?: string) {
     return c.body(null, 200, { location: url.toString() })
   }
   if (type === 'multipart') {
-    const { meta, data, type: dataType } = splitRelated(c, body)
+    const { meta, data, dataType } = splitRelated(c.req.header('content-type') ?? '', body)
     return finish(c, meta, data, dataType, fileId)
   }
   if (type !== 'media') throw badRequest(`Invalid upload type: ${type}`, 'invalid')

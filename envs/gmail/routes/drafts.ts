@@ -14,7 +14,7 @@ import { sendAsUser } from '../deliver.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { json, jsonBody, mailboxOf, maxResults, UserIdParam, UserParam, flag } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
-import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+import { pageOf } from '../../core/paging.ts'
 
 const base = '/gmail/v1/users/{userId}/drafts'
 type DraftBody = { id?: string; message?: { raw?: string; threadId?: string } }
@@ -90,11 +90,10 @@ export const draftsRouter = createGoogleRouter()
     const db = c.var.world.db
     const byMessage = new Map(db.select().from(drafts).where(eq(drafts.userId, user.id)).all().map((d) => [d.messageId, d.id]))
     const hits = searchMessages(db, user, { q: query.q, labelIds: ['DRAFT'], includeSpamTrash: query.includeSpamTrash }).filter((m) => byMessage.has(m.id))
-    const start = Number(decodePageToken<{ o: number }>(query.pageToken)?.o ?? 0)
-    const page = hits.slice(start, start + query.maxResults)
+    const { page, nextPageToken } = pageOf(hits, query.maxResults, query.pageToken)
     const body: Record<string, unknown> = {}
     if (page.length) body.drafts = page.map((m) => ({ id: byMessage.get(m.id), message: { id: m.id, threadId: m.threadId } }))
-    if (start + query.maxResults < hits.length) body.nextPageToken = encodePageToken({ o: start + query.maxResults })
+    if (nextPageToken) body.nextPageToken = nextPageToken
     body.resultSizeEstimate = hits.length
     return c.json(body as never, 200)
   })

@@ -2,7 +2,7 @@ import { stmt } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
-import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+import { pageOf } from '../../core/paging.ts'
 import { currentHistoryId } from '../store/mailbox.ts'
 import { json, mailboxOf, maxResults, repeated, UserParam } from './common.ts'
 
@@ -48,11 +48,10 @@ export const historyRouter = createGoogleRouter().openapi(list, (c) => {
     grouped.set(r.id, rec)
   }
   const all = [...grouped.values()]
-  const offset = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
-  const page = all.slice(offset, offset + q.maxResults)
+  const { page, nextPageToken } = pageOf(all, q.maxResults, q.pageToken)
   const body: Record<string, unknown> = {}
   if (page.length) body.history = page
-  if (offset + q.maxResults < all.length) body.nextPageToken = encodePageToken({ o: offset + q.maxResults })
+  if (nextPageToken) body.nextPageToken = nextPageToken
   body.historyId = String(currentHistoryId(db, user.id))
   return c.json(body as never, 200)
 })

@@ -1,5 +1,6 @@
 import type { WorldContext } from '../../core/http.ts'
 import { badRequest } from '../../core/errors/google.ts'
+import { splitRelated } from '../../core/multipart.ts'
 
 export type MessageInput = { raw: Buffer; threadId?: string; labelIds?: string[] }
 
@@ -31,23 +32,7 @@ export async function rawFromUpload(c: WorldContext): Promise<MessageInput> {
     return { raw: bytes }
   }
   if (uploadType !== 'multipart') throw badRequest(`Invalid upload type: ${uploadType}`, 'invalidArgument')
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
-  if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
-  const text = bytes.toString('latin1')
-  const pieces = text.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith('--'))
-  if (pieces.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
-  const body = (piece: string) => {
-    const m = /\r?\n\r?\n/.exec(piece)
-    return m ? piece.slice(m.index + m[0].length).replace(/\r?\n$/, '') : ''
-  }
-  let meta: Record<string, unknown> = {}
-  try {
-    const metaText = body(pieces[0]!)
-    meta = metaText.trim() ? JSON.parse(Buffer.from(metaText, 'latin1').toString('utf8')) : {}
-  } catch {
-    throw badRequest('Invalid JSON payload received in the metadata part.', 'parseError')
-  }
-  const raw = Buffer.from(body(pieces[1]!), 'latin1')
+  const { meta, data: raw } = splitRelated(type, bytes)
   if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
   return {
     raw,

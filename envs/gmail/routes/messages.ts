@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
-import { encodePageToken, decodePageToken } from '../../core/paging.ts'
+import { pageOf } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
 import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
@@ -93,11 +93,10 @@ export const messagesRouter = createGoogleRouter()
     const query = c.req.valid('query')
     const user = mailboxOf(c, userId)
     const all = searchMessages(c.var.world.db, user, { q: query.q, labelIds: query.labelIds, includeSpamTrash: query.includeSpamTrash })
-    const start = Number(decodePageToken<{ o: number }>(query.pageToken)?.o ?? 0)
-    const page = all.slice(start, start + query.maxResults)
+    const { page, nextPageToken } = pageOf(all, query.maxResults, query.pageToken)
     const body: Record<string, unknown> = {}
     if (page.length) body.messages = page.map((m) => ({ id: m.id, threadId: m.threadId }))
-    if (start + query.maxResults < all.length) body.nextPageToken = encodePageToken({ o: start + query.maxResults })
+    if (nextPageToken) body.nextPageToken = nextPageToken
     body.resultSizeEstimate = all.length
     return c.json(body as never, 200)
   })

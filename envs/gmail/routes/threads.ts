@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
-import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+import { pageOf } from '../../core/paging.ts'
 import { ModifyThreadRequest, Thread } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
 import { deleteMessage, labelsOf, modifyLabels, threadMessages } from '../store/messages.ts'
@@ -58,8 +58,7 @@ export const threadsRouter = createGoogleRouter()
     const user = mailboxOf(c, c.req.valid('param').userId)
     const db = c.var.world.db
     const ids = searchThreads(db, user, query)
-    const start = Number(decodePageToken<{ o: number }>(query.pageToken)?.o ?? 0)
-    const page = ids.slice(start, start + query.maxResults)
+    const { page, nextPageToken } = pageOf(ids, query.maxResults, query.pageToken)
     const body: Record<string, unknown> = {}
     if (page.length) {
       body.threads = page.map((id) => {
@@ -68,7 +67,7 @@ export const threadsRouter = createGoogleRouter()
         return { id, snippet: last.snippet, historyId: historyOf(rows) }
       })
     }
-    if (start + query.maxResults < ids.length) body.nextPageToken = encodePageToken({ o: start + query.maxResults })
+    if (nextPageToken) body.nextPageToken = nextPageToken
     body.resultSizeEstimate = ids.length
     return c.json(body as never, 200)
   })

@@ -1,0 +1,30 @@
+import { badRequest } from './errors/google.ts'
+
+/**
+ * A Google `uploadType=multipart` body (multipart/related): a JSON metadata part, then the media part.
+ * Returns the parsed metadata, the media bytes and the media part's content type.
+ * @see https://developers.google.com/drive/api/guides/manage-uploads#multipart
+ */
+export function splitRelated(contentType: string, body: Buffer): { meta: Record<string, unknown>; data: Buffer; dataType: string | undefined } {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1]
+  if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
+  const text = body.toString('latin1')
+  const parts = text.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith('--'))
+  if (parts.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
+  const piece = (p: string) => {
+    const m = /\r?\n\r?\n/.exec(p)
+    return { head: m ? p.slice(0, m.index) : '', body: m ? p.slice(m.index + m[0].length).replace(/\r?\n$/, '') : '' }
+  }
+  const metaPart = piece(parts[0]!)
+  const dataPart = piece(parts[1]!)
+  let meta: Record<string, unknown>
+  try {
+    const parsed: unknown = metaPart.body.trim() ? JSON.parse(Buffer.from(metaPart.body, 'latin1').toString('utf8')) : {}
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+    meta = parsed as Record<string, unknown>
+  } catch {
+    throw badRequest('Invalid JSON payload received in the metadata part.', 'parseError')
+  }
+  const dataType = /content-type:\s*([^\r\n;]+)/i.exec(dataPart.head)?.[1]?.trim()
+  return { meta, data: Buffer.from(dataPart.body, 'latin1'), dataType }
+}
