@@ -55,11 +55,13 @@ export class Episode {
   get instruction() { return this.task.instruction }
   get truncated() { return this.steps >= this.task.maxSteps }
 
-  /** The acting user's tokens (for direct REST calls on the agent port). */
+  #me: ReturnType<WorldManager['credentials']>[number] | undefined
+
+  /** The acting user's tokens (for direct REST calls on the agent port), read once per episode. */
   credentials() {
-    const me = this.worlds.credentials(this.entry.id).find((u) => u.id === this.task.actor)
-    if (!me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
-    return me
+    this.#me ??= this.worlds.credentials(this.entry.id).find((u) => u.id === this.task.actor)
+    if (!this.#me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
+    return this.#me
   }
 
   /** Executes one tool call in-process and returns the full response. */

@@ -66,6 +66,18 @@ describe('gym episode over HTTP', () => {
   })
 })
 
+describe('agent port', () => {
+  it('exposes no gym route and no task answers', async () => {
+    for (const path of ['/gym/tasks', '/reset', '/state', '/gym/reset']) {
+      const res = await agent.request(path, { method: path.endsWith('reset') ? 'POST' : 'GET' })
+      expect(res.status, path).toBeGreaterThanOrEqual(400)
+      expect(await res.text()).not.toContain(task.id)
+    }
+    const doc = await (await agent.request('/openapi.json')).text()
+    expect(doc).not.toContain('/gym/')
+  })
+})
+
 describe('OpenEnv-style routes', () => {
   it('resets, steps to done with a reward and reports state', async () => {
     const r = await call('POST', '/reset', { task_id: task.id })
