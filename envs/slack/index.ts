@@ -6,6 +6,7 @@ import { SlackSeed, seedSlack } from './seed.ts'
 import { dumpSlack } from './state.ts'
 import { slackClockAdvance } from './clock.ts'
 import { charsetWarning } from './warnings.ts'
+import { rateLimit } from './ratelimit.ts'
 import { authRouter } from './routes/auth.ts'
 import { chatRouter } from './routes/chat.ts'
 import { conversationsRouter } from './routes/conversations.ts'
@@ -19,6 +20,7 @@ import { extrasRouter } from './routes/extras.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
+router.use('/api/*', rateLimit)
 router
   .route('/', authRouter)
   .route('/', chatRouter)

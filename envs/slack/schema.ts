@@ -185,7 +185,20 @@ export const slackDnd = sqliteTable('slack_dnd', {
   snoozeEnd: integer('snooze_end').notNull().default(0),
 })
 
+
+/** Per-method call counts in the current rate-limit window (only when rate limiting is on). */
+export const slackRateCounts = sqliteTable(
+  'slack_rate_counts',
+  {
+    method: text('method').notNull(),
+    userId: text('user_id').notNull(),
+    window: integer('window').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.method, t.userId] })],
+)
+
 export const slackTables = [
   slackUsers, slackChannels, slackMembers, slackMessages, slackReactions, slackPins, slackScheduled,
-  slackFiles, slackReminders, slackStars, slackBookmarks, slackUsergroups, slackDnd,
+  slackFiles, slackReminders, slackStars, slackBookmarks, slackUsergroups, slackDnd, slackRateCounts,
 ]
