@@ -72,5 +72,5 @@ function fixReplyTimes(messages: Msg[]) {
 
 /** The large world's Slack slice: about 10,000 messages across the demo channels. */
 export function largeSlack(ctx: DemoContext): Record<string, unknown> {
-  return demoSlack(ctx, 200)
+  return demoSlack(ctx, 135)
 }
