@@ -11,7 +11,6 @@ import { messageWire } from '../map.ts'
 export const chatRouter = createSlackRouter()
 
 const WRITE = { user: ['chat:write'], bot: ['chat:write'] }
-const str = () => z.string()
 const opt = () => z.string().optional()
 const blocksArg = slackJson(z.array(z.record(z.string(), z.unknown()), { error: 'invalid_blocks' }).max(50)).optional()
 const attachmentsArg = slackJson(z.array(z.record(z.string(), z.unknown()))).optional()
@@ -178,7 +177,7 @@ slackMethod(chatRouter, {
         id, ch.id, sender.id, botOf(sender), a.text ?? '', a.blocks ? JSON.stringify(a.blocks) : null, a.attachments ? JSON.stringify(a.attachments) : null,
         threadTs ?? null, Math.floor(postAt), Math.floor(nowMs(db) / 1000),
       )
-      const message: Record<string, unknown> = { user: sender.id, type: 'message', text: a.text ?? '', team: undefined }
+      const message: Record<string, unknown> = { user: sender.id, type: 'message', text: a.text ?? '' }
       if (a.blocks) message.blocks = a.blocks
       if (sender.is_bot) message.bot_id = sender.bot_id
       return { channel: ch.id, scheduled_message_id: id, post_at: Math.floor(postAt), message }
@@ -225,4 +224,3 @@ slackMethod(chatRouter, {
     }),
 })
 
-export { str }

@@ -151,4 +151,3 @@ slackMethod(usersRouter, {
   },
 })
 
-export const channelOf = (id: string, c: { var: { world: { db: Parameters<typeof channelById>[0] } } }) => channelById(c.var.world.db, id)
