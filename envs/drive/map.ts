@@ -1,4 +1,4 @@
-import type { Db } from '../core/db.ts'
+import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import type { FileRow, PermissionRow } from './schema.ts'
 import { atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf } from './store/files.ts'
@@ -18,7 +18,7 @@ export function driveUser(db: Db, userId: string, viewerId: string) {
 }
 
 export function toPermission(db: Db, p: PermissionRow, fileOwnerId: string) {
-  const user = p.type === 'user' && p.emailAddress ? (db.$client.prepare('SELECT name FROM world_users WHERE lower(email) = lower(?)').get(p.emailAddress) as { name: string } | undefined) : undefined
+  const user = p.type === 'user' && p.emailAddress ? (stmt(db, 'SELECT name FROM world_users WHERE lower(email) = lower(?)').get(p.emailAddress) as { name: string } | undefined) : undefined
   const out: Record<string, unknown> = { kind: 'drive#permission', id: p.id, type: p.type, role: p.role }
   if (p.emailAddress) out.emailAddress = p.emailAddress
   if (p.domain) out.domain = p.domain
@@ -89,8 +89,8 @@ export function toFile(db: Db, row: FileRow, viewerId: string) {
     isAppAuthorized: false,
   })
   if (canShare) out.permissions = perms.map((p) => toPermission(db, p, row.ownerId))
-  if (row.content !== null) {
-    out.size = String(row.size ?? 0)
+  if (row.size !== null) {
+    out.size = String(row.size)
     out.quotaBytesUsed = String(row.size ?? 0)
     out.originalFilename = row.name
     const ext = /\.([A-Za-z0-9]+)$/.exec(row.name)?.[1]

@@ -67,7 +67,10 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
       const email = who?.email ?? p.emailAddress
       if ((p.type === 'user' || p.type === 'group') && !email) throw new Error(`${ppath}: user or emailAddress is required`)
       const id = p.id ?? (who ? permissionIdFor(db, who.id) : p.type === 'anyone' ? (p.allowFileDiscovery ? 'anyone' : 'anyoneWithLink') : p.type === 'domain' ? `${p.domain}${p.allowFileDiscovery ? '' : 'WithLink'}` : `seed${i}x${j}`)
-      db.insert(permissions).values({ fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }).run()
+      // The owner already holds the owner permission; a repeated grant keeps the last role given.
+      if (who && who.id === owner.id) return
+      const values = { fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }
+      db.insert(permissions).values(values).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: values.role, expirationMs: values.expirationMs } }).run()
     })
   })
 }

@@ -227,3 +227,13 @@ describe('drive.about.get', () => {
     expect(Number(res.body.storageQuota.usage)).toBeGreaterThan(0)
   })
 })
+
+describe('drive.files.update parents', () => {
+  test('refuses to give a file a second parent (cannotAddParent)', async () => {
+    const h = harness(driveSeed)
+    const plan = (await h.call('GET', `${F}?q=${q("name = 'Atlas plan.txt'")}`)).body.files[0].id
+    const res = await h.call('PATCH', `${F}/${plan}?addParents=folderProjects0000000001`, { json: {} })
+    expect(res.status).toBe(403)
+    expect(res.body.error.errors[0].reason).toBe('cannotAddParent')
+  })
+})

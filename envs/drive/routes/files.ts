@@ -83,8 +83,11 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
     if (meta.properties) set.properties = JSON.stringify(clean({ ...JSON.parse(row.properties), ...meta.properties }))
     if (meta.appProperties) set.appProperties = JSON.stringify(clean({ ...JSON.parse(row.appProperties), ...meta.appProperties }))
     if (add.length || remove.length) {
-      const next = parentsOf(row).filter((p) => !remove.includes(p)).concat(rootAlias(c, add))
-      set.parents = JSON.stringify([...new Set(next)])
+      const next = [...new Set(parentsOf(row).filter((p) => !remove.includes(p)).concat(rootAlias(c, add)))]
+      // A file has exactly one parent in My Drive: adding one without removing the old one is refused.
+      const rootMoves = add.some((p) => p === 'root' || /^0A/.test(p))
+      if (next.length > 1 || (rootMoves && next.length > 0)) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
+      set.parents = JSON.stringify(next)
     }
     if (Object.keys(set).length) {
       set.modifiedMs = nowMs(db)

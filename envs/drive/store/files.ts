@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { and, eq, getTableColumns } from 'drizzle-orm'
+import { stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
@@ -11,8 +11,15 @@ export const GOOGLE_DOC = 'application/vnd.google-apps.document'
 export type Role = 'owner' | 'organizer' | 'fileOrganizer' | 'writer' | 'commenter' | 'reader'
 const RANK: Record<Role | 'none', number> = { none: 0, reader: 1, commenter: 2, writer: 3, fileOrganizer: 4, organizer: 5, owner: 6 }
 
+const select = (table: typeof files | typeof permissions) =>
+  Object.entries(getTableColumns(table)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+const FILE_COLUMNS = select(files)
+const PERMISSION_COLUMNS = select(permissions)
+
+/** A file row by id (a cached prepared statement: this runs for every file a response renders). */
 export function findFile(db: Db, id: string): FileRow | undefined {
-  return db.select().from(files).where(eq(files.id, id)).get()
+  const r = stmt(db, `SELECT ${FILE_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as Record<string, unknown> | undefined
+  return r && ({ ...r, starred: r.starred === 1, trashed: r.trashed === 1, explicitlyTrashed: r.explicitlyTrashed === 1 } as FileRow)
 }
 
 export function parentsOf(row: FileRow): string[] {
@@ -68,7 +75,8 @@ export function permissionIdFor(db: Db, userId: string): string {
 }
 
 export function permissionsOf(db: Db, fileId: string): PermissionRow[] {
-  return db.select().from(permissions).where(eq(permissions.fileId, fileId)).all()
+  const rows = stmt(db, `SELECT ${PERMISSION_COLUMNS} FROM drive_permissions WHERE file_id = ? ORDER BY rowid`).all(fileId) as Record<string, unknown>[]
+  return rows.map((r) => ({ ...r, allowFileDiscovery: r.allowFileDiscovery === 1 }) as PermissionRow)
 }
 
 /**
