@@ -60,7 +60,8 @@ export function createAgentApp(worlds: WorldManager) {
 
   // Bodies over the limit are refused before anything is read into a world.
   app.use('*', async (c, next) => {
-    const path = new URL(c.req.url).pathname
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const path = c.req.path
     const isUpload = path.startsWith('/upload/') || path.startsWith('/resumable/') || path.startsWith('/_upload/')
     const maxSize = isUpload || path.startsWith('/api/') ? LIMITS.uploadBytes : LIMITS.jsonBytes
     return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)

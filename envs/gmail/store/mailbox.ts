@@ -37,7 +37,8 @@ export function bumpHistory(db: Db, userId: string): number {
 }
 
 export function currentHistoryId(db: Db, userId: string): number {
-  return db.select().from(mailboxes).where(eq(mailboxes.userId, userId)).get()?.historyId ?? 1000
+  const row = stmt(db, 'SELECT history_id AS h FROM gmail_mailboxes WHERE user_id = ?').get(userId) as { h: number } | undefined
+  return row?.h ?? 1000
 }
 
 export function findLabel(db: Db, userId: string, id: string) {
