@@ -102,7 +102,8 @@ async function serve(args: string[]): Promise<number> {
   console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
   console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
   console.log(`  users:`)
-  for (const u of creds) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken}   slack ${u.slackUserToken}`)
+  // Bot accounts are world users without person tokens; they are listed with their bot token below.
+  for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)
   for (const b of running.worlds.botTokens(worldId)) console.log(`    bot ${b.botUserId.padEnd(24)} slack ${b.token}`)
   const stop = async () => {
     await running.close()
