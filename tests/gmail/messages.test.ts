@@ -239,3 +239,45 @@ describe('gmail.users.messages.send resumable upload', () => {
     expect(again.status).toBe(404)
   })
 })
+
+describe('gmail.users.drafts uploads', () => {
+  const D = '/upload/gmail/v1/users/me/drafts'
+  const related = (meta: unknown, raw: string) => ({
+    body: `--xx\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(meta)}\r\n--xx\r\nContent-Type: message/rfc822\r\n\r\n${raw}\r\n--xx--`,
+    headers: { 'content-type': 'multipart/related; boundary=xx' },
+  })
+
+  test('creates, updates and sends a draft with multipart uploads whose metadata is a Draft', async () => {
+    const h = harness(gmailSeed)
+    const thread = (await h.call('GET', `/gmail/v1/users/me/messages?q=subject:invoice`)).body.messages[0].threadId
+    const created = await h.call('POST', `${D}?uploadType=multipart`, related({ message: { threadId: thread } }, 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nfirst'))
+    expect(created.status).toBe(200)
+    expect(created.body.message.threadId).toBe(thread)
+    expect(created.body.message.labelIds).toEqual(['DRAFT'])
+    const updated = await h.call('PUT', `${D}/${created.body.id}?uploadType=media`, { body: 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nsecond', headers: { 'content-type': 'message/rfc822' } })
+    expect(updated.body.id).toBe(created.body.id)
+    const sent = await h.call('POST', `${D}/send?uploadType=multipart`, related({ id: created.body.id }, 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nthird and final'))
+    expect(sent.status).toBe(200)
+    expect(sent.body.labelIds).toContain('SENT')
+    const got = await h.call('GET', `/gmail/v1/users/me/messages/${sent.body.id}`)
+    expect(got.body.snippet).toBe('third and final')
+    expect((await h.call('GET', '/gmail/v1/users/me/drafts')).body.drafts ?? []).toEqual([])
+  })
+
+  test('creates a draft through a resumable session and refuses a send without a draft id', async () => {
+    const h = harness(gmailSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const start = await h.app.request(`${D}?uploadType=resumable`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"message":{}}' })
+    expect(start.status).toBe(200)
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const raw = 'To: ben@example.com\r\nSubject: Resumable draft\r\n\r\nbody'
+    const done = await h.app.request(session, { method: 'PUT', headers: auth, body: raw })
+    expect(done.status).toBe(200)
+    const draft = (await done.json()) as { id: string; message: { id: string } }
+    expect(draft.id).toMatch(/^r\d+$/)
+    expect((await h.call('GET', `/gmail/v1/users/me/drafts/${draft.id}`)).body.message.payload.headers.find((x: { name: string }) => x.name === 'Subject').value).toBe('Resumable draft')
+    const noId = await h.call('POST', `${D}/send?uploadType=media`, { body: raw, headers: { 'content-type': 'message/rfc822' } })
+    expect(noId.status).toBe(400)
+    expect((await h.call('GET', '/gmail/v1/users/me/drafts')).body.drafts).toHaveLength(1)
+  })
+})

@@ -84,4 +84,20 @@ describe('gmail workflows through googleapis', () => {
     expect(res.status).toBe(200)
     expect((await ben.users.messages.list({ userId: 'me', q: 'subject:"via upload"' })).data.messages).toHaveLength(1)
   })
+
+  test('draft created and sent through media uploads', async () => {
+    const draft = await ann.users.drafts.create(
+      { userId: 'me', requestBody: {}, media: { mimeType: 'message/rfc822', body: 'To: ben@example.com\r\nSubject: draft upload\r\n\r\nfirst' } },
+      { rootUrl: server.url } as never,
+    )
+    expect(draft.data.message!.labelIds).toEqual(['DRAFT'])
+    const sent = await ann.users.drafts.send(
+      { userId: 'me', requestBody: { id: draft.data.id! }, media: { mimeType: 'message/rfc822', body: 'To: ben@example.com\r\nSubject: draft upload\r\n\r\nfinal' } },
+      { rootUrl: server.url } as never,
+    )
+    expect(sent.data.labelIds).toContain('SENT')
+    const got = await ben.users.messages.list({ userId: 'me', q: 'subject:"draft upload"' })
+    expect(got.data.messages).toHaveLength(1)
+    expect((await ben.users.messages.get({ userId: 'me', id: got.data.messages![0]!.id! })).data.snippet).toBe('final')
+  })
 })

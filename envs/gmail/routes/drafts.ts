@@ -14,6 +14,7 @@ import { sendAsUser } from '../deliver.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { json, jsonBody, mailboxOf, maxResults, UserIdParam, UserParam, flag } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
+import { continueSession, openSession } from './resumable.ts'
 import { pageOf } from '../../core/paging.ts'
 
 const base = '/gmail/v1/users/{userId}/drafts'
@@ -63,11 +64,12 @@ function updateDraft(c: WorldContext, user: WorldUserRow, id: string, input: Mes
   return short(c, user, findDraft(c, user, id))
 }
 
-function sendDraft(c: WorldContext, user: WorldUserRow, body: DraftBody) {
-  if (!body.id) throw badRequest('Missing draft id', 'invalidArgument')
-  const d = findDraft(c, user, body.id)
+/** Sends draft `id`, replacing its message first when the request carries one (JSON `raw` or an upload). */
+function sendDraft(c: WorldContext, user: WorldUserRow, id: string | undefined, replacement?: MessageInput) {
+  if (!id) throw badRequest('Missing draft id', 'invalidArgument')
+  const d = findDraft(c, user, id)
   const stored = findMessage(c.var.world.db, user.id, d.messageId)!
-  const input = body.message?.raw ? inputOf(body) : { raw: stored.raw, threadId: stored.threadId === stored.id ? undefined : stored.threadId }
+  const input = replacement ?? { raw: stored.raw, threadId: stored.threadId === stored.id ? undefined : stored.threadId }
   const sent = c.var.world.tx((db) => {
     deleteMessage(db, user.id, d.messageId)
     db.delete(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, d.id))).run()
@@ -116,7 +118,37 @@ export const draftsRouter = createGoogleRouter()
     })
     return c.body(null, 204)
   })
-  .openapi(send, (c) => c.json(sendDraft(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('json') as DraftBody) as never, 200))
+  .openapi(send, (c) => {
+    const body = c.req.valid('json') as DraftBody
+    return c.json(sendDraft(c, mailboxOf(c, c.req.valid('param').userId), body.id, body.message?.raw ? inputOf(body) : undefined) as never, 200)
+  })
 
-draftsRouter.post('/upload/gmail/v1/users/:userId/drafts', async (c) => c.json(createDraft(c, mailboxOf(c, c.req.param('userId')), await rawFromUpload(c)), 200))
-draftsRouter.put('/upload/gmail/v1/users/:userId/drafts/:id', async (c) => c.json(updateDraft(c, mailboxOf(c, c.req.param('userId')), c.req.param('id'), await rawFromUpload(c)), 200))
+// Uploads at /upload/gmail/v1/users/{userId}/drafts[/send|/{id}] with uploadType=media|multipart|resumable: the
+// metadata part is a Draft (`{id, message: {threadId}}`); a resumable session opens with the metadata and its
+// PUTs (carrying `upload_id`) deliver the message bytes to the same operation.
+type DraftOp = (c: WorldContext, user: WorldUserRow, input: MessageInput) => unknown
+const draftUploads: [string, 'post' | 'put', DraftOp][] = [
+  ['', 'post', (c, user, input) => createDraft(c, user, input)],
+  ['/send', 'post', (c, user, input) => sendDraft(c, user, input.draftId, input)],
+  ['/:id', 'put', (c, user, input) => updateDraft(c, user, c.req.param('id')!, input)],
+]
+for (const [suffix, method, op] of draftUploads) {
+  const path = `/upload/gmail/v1/users/:userId/drafts${suffix}`
+  draftsRouter.on(method.toUpperCase(), path, async (c) => {
+    const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+    if (c.req.query('upload_id')) {
+      const input = await continueSession(c, user.id)
+      return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+    }
+    if (c.req.query('uploadType') === 'resumable') return openSession(c, user.id)
+    return c.json(op(c, user, await rawFromUpload(c)) as never, 200)
+  })
+  // A session opened by POST continues with PUTs to the same URI.
+  if (method === 'post') {
+    draftsRouter.put(path, async (c) => {
+      const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+      const input = await continueSession(c, user.id)
+      return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+    })
+  }
+}

@@ -2,7 +2,20 @@ import type { WorldContext } from '../../core/http.ts'
 import { badRequest } from '../../core/errors/google.ts'
 import { splitRelated } from '../../core/multipart.ts'
 
-export type MessageInput = { raw: Buffer; threadId?: string; labelIds?: string[] }
+/** A message to store; `draftId` comes from Draft metadata (`{id, message: {threadId}}`) on draft uploads. */
+export type MessageInput = { raw: Buffer; threadId?: string; labelIds?: string[]; draftId?: string }
+
+/** threadId/labelIds from upload metadata, which is a Message (`{threadId}`) or a Draft (`{id, message}`). */
+export function uploadMeta(meta: Record<string, unknown>): Omit<MessageInput, 'raw'> {
+  const message = meta.message && typeof meta.message === 'object' ? (meta.message as Record<string, unknown>) : {}
+  const threadId = meta.threadId ?? message.threadId
+  const labelIds = meta.labelIds ?? message.labelIds
+  return {
+    threadId: typeof threadId === 'string' ? threadId : undefined,
+    labelIds: Array.isArray(labelIds) ? labelIds.map(String) : undefined,
+    draftId: typeof meta.id === 'string' ? meta.id : undefined,
+  }
+}
 
 const MISSING = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
 
@@ -34,9 +47,5 @@ export async function rawFromUpload(c: WorldContext): Promise<MessageInput> {
   if (uploadType !== 'multipart') throw badRequest(`Invalid upload type: ${uploadType}`, 'invalidArgument')
   const { meta, data: raw } = splitRelated(type, bytes)
   if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
-  return {
-    raw,
-    threadId: typeof meta.threadId === 'string' ? meta.threadId : undefined,
-    labelIds: Array.isArray(meta.labelIds) ? meta.labelIds.map(String) : undefined,
-  }
+  return { raw, ...uploadMeta(meta) }
 }

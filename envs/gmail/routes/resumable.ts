@@ -3,7 +3,7 @@ import type { WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
-import type { MessageInput } from './message-input.ts'
+import { uploadMeta, type MessageInput } from './message-input.ts'
 
 /**
  * `uploadType=resumable`: the first POST (JSON metadata such as `threadId`/`labelIds`) opens a session and
@@ -53,6 +53,5 @@ export async function continueSession(c: WorldContext, userId: string): Promise<
   }
   c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
   if (received.length === 0) throw badRequest("'raw' RFC822 payload message string or uploading message via /upload/* URL required", 'invalidArgument')
-  const meta = JSON.parse(session.metadata) as { threadId?: string; labelIds?: string[]; message?: { threadId?: string } }
-  return { raw: received, threadId: meta.threadId ?? meta.message?.threadId, labelIds: meta.labelIds }
+  return { raw: received, ...uploadMeta(JSON.parse(session.metadata) as Record<string, unknown>) }
 }
