@@ -135,7 +135,7 @@ export const filesRouter = createGoogleRouter()
     if (q.corpora === 'drive' && !q.driveId) throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
     const cond = q.q && q.q.trim() ? parseDriveQuery(q.q) : undefined
     // corpora, driveId and includeItemsFromAllDrives never widen what the caller may see.
-    const views = listableFiles(c.var.world.db, c.var.user).filter((v) => !cond || matches(cond, v))
+    const views = listableFiles(c.var.world.db, c.var.user, cond).filter((v) => !cond || matches(cond, v))
     const ordered = sortFiles(views, q.orderBy)
     const start = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
     const page = ordered.slice(start, start + q.pageSize)
