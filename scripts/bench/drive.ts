@@ -1,7 +1,5 @@
-import { WorldManager } from '../../server/worlds.ts'
-import { createAgentApp } from '../../server/app.ts'
 import { Rng } from '../../envs/core/rng.ts'
-import { timeIt, type BenchFigure } from './types.ts'
+import { benchWorld, timeIt, type BenchFigure } from './types.ts'
 
 const WORDS = ['budget', 'roadmap', 'invoice', 'design', 'notes', 'contract', 'report', 'plan', 'review', 'draft']
 
@@ -15,12 +13,7 @@ export async function run(): Promise<BenchFigure[]> {
     files.push({ name: `${rng.pick(WORDS)} ${rng.pick(WORDS)} ${i}.txt`, mimeType: rng.chance(0.3) ? 'application/pdf' : 'text/plain', owner: rng.pick(owners), parent: `f${rng.int(0, 99)}`, text: `${rng.pick(WORDS)} ${rng.pick(WORDS)}`, starred: rng.chance(0.1), at: `-${rng.int(0, 300)}d` })
   }
   const seed = { name: 'bench-drive', users: owners.map((id) => ({ id, email: `${id}@example.com`, name: id.toUpperCase() })), drive: { files } }
-  const worlds = new WorldManager()
-  const t = performance.now()
-  const entry = worlds.create({ seed, seedValue: 1 })
-  const seedMs = performance.now() - t
-  const app = createAgentApp(worlds)
-  const headers = { authorization: `Bearer ${worlds.credentials(entry.id)[0]!.googleToken}` }
+  const { worlds, app, seedMs, headers } = await benchWorld(seed)
   const q = encodeURIComponent("(name contains 'budget' or fullText contains 'roadmap') and mimeType != 'application/pdf' and trashed = false and modifiedTime > '2025-06-01T00:00:00Z'")
   const search = await timeIt(async () => (await app.request(`/drive/v3/files?q=${q}&pageSize=100&prettyPrint=false`, { headers })).text(), 50, 5)
   worlds.close()

@@ -1,7 +1,5 @@
-import { WorldManager } from '../../server/worlds.ts'
-import { createAgentApp } from '../../server/app.ts'
 import { Rng } from '../../envs/core/rng.ts'
-import { timeIt, type BenchFigure } from './types.ts'
+import { benchWorld, timeIt, type BenchFigure } from './types.ts'
 
 const WORDS = ['invoice', 'budget', 'roadmap', 'launch', 'contract', 'review', 'meeting', 'hiring', 'design', 'report', 'travel', 'offsite']
 
@@ -26,12 +24,7 @@ export async function run(): Promise<BenchFigure[]> {
     ],
     gmail: { messages },
   }
-  const worlds = new WorldManager()
-  const t = performance.now()
-  const entry = worlds.create({ seed, seedValue: 1 })
-  const seedMs = performance.now() - t
-  const app = createAgentApp(worlds)
-  const headers = { authorization: `Bearer ${worlds.credentials(entry.id)[0]!.googleToken}` }
+  const { worlds, app, seedMs, headers } = await benchWorld(seed)
   const get = async (path: string) => (await app.request(path, { headers })).json() as Promise<Record<string, any>>
   const q = encodeURIComponent('from:priya invoice newer_than:90d')
   const search = await timeIt(() => get(`/gmail/v1/users/me/messages?q=${q}&prettyPrint=false`), 100, 10)

@@ -1,7 +1,5 @@
-import { WorldManager } from '../../server/worlds.ts'
-import { createAgentApp } from '../../server/app.ts'
 import { Rng } from '../../envs/core/rng.ts'
-import { timeIt, type BenchFigure } from './types.ts'
+import { benchWorld, timeIt, type BenchFigure } from './types.ts'
 
 const WORDS = ['deploy', 'review', 'incident', 'roadmap', 'launch', 'customer', 'budget', 'design', 'hiring', 'metrics']
 
@@ -18,12 +16,7 @@ export async function run(): Promise<BenchFigure[]> {
     users: users.map((id) => ({ id, email: `${id}@example.com`, name: id.toUpperCase() })),
     slack: { channels: [{ name: 'firehose', members: 'all' }], messages },
   }
-  const worlds = new WorldManager()
-  const t = performance.now()
-  const entry = worlds.create({ seed, seedValue: 1 })
-  const seedMs = performance.now() - t
-  const app = createAgentApp(worlds)
-  const headers = { authorization: `Bearer ${worlds.credentials(entry.id)[0]!.slackUserToken}` }
+  const { worlds, app, seedMs, headers } = await benchWorld(seed, 'slackUserToken')
   const call = async (method: string, query: string) => (await app.request(`/api/${method}?${query}`, { headers })).json() as Promise<Record<string, any>>
   const channel = ((await call('conversations.list', 'limit=10')).channels as { id: string }[])[0]!.id
   const first = await timeIt(() => call('conversations.history', `channel=${channel}&limit=100`), 200, 20)

@@ -14,3 +14,16 @@ export async function timeIt(fn: () => unknown | Promise<unknown>, runs = 200, w
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!
   return { p50: at(0.5), p99: at(0.99), mean: samples.reduce((a, b) => a + b, 0) / samples.length }
 }
+
+/** A world seeded from `seed` in a fresh manager, the agent app over it, and the first user's auth headers. */
+export async function benchWorld(seed: Record<string, unknown>, token: 'googleToken' | 'slackUserToken' = 'googleToken') {
+  const { WorldManager } = await import('../../server/worlds.ts')
+  const { createAgentApp } = await import('../../server/app.ts')
+  const worlds = new WorldManager()
+  const t = performance.now()
+  const entry = worlds.create({ seed, seedValue: 1 })
+  const seedMs = performance.now() - t
+  const app = createAgentApp(worlds)
+  const headers = { authorization: `Bearer ${worlds.credentials(entry.id)[0]![token]}` }
+  return { worlds, app, seedMs, headers }
+}
