@@ -1,0 +1,160 @@
+/**
+ * Event times: parsing `EventDateTime` the way Calendar v3 reads it, and rendering it back.
+ * All zone math goes through luxon (IANA database of the running Node).
+ * @see https://developers.google.com/calendar/api/v3/reference/events#resource
+ */
+import { DateTime, IANAZone } from 'luxon'
+
+/** A time input the API rejects; `message` is Google's wording, `reason` the `errors[].reason`. */
+export class CalendarTimeError extends Error {
+  override readonly name = 'CalendarTimeError'
+  constructor(
+    message: string,
+    readonly reason: 'invalid' | 'required' | 'timeRangeEmpty' = 'invalid',
+  ) {
+    super(message)
+  }
+}
+
+export type EventDateTime = { date?: string; dateTime?: string; timeZone?: string }
+
+/**
+ * A parsed event time. `ms` is the UTC instant (all-day: midnight of `date` in `timeZone`);
+ * `timeZone` is the effective zone; `givenTimeZone` the zone the client sent, if any.
+ */
+export type ResolvedTime = { ms: number; allDay: boolean; date?: string; timeZone: string; givenTimeZone?: string }
+
+/** Which side of the event a time is, for error messages ("…for start time."). */
+export type TimeSide = 'start' | 'end' | 'originalStart'
+
+export type ResolveOptions = {
+  side?: TimeSide
+  /** Recurring events must name a zone for timed starts/ends, as the real API requires. */
+  recurring?: boolean
+}
+
+const SIDE_TEXT: Record<TimeSide, string> = { start: 'start time', end: 'end time', originalStart: 'original start time' }
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?$/
+const RFC3339_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+
+export function isValidZone(zone: string): boolean {
+  return typeof zone === 'string' && zone.length > 0 && IANAZone.isValidZone(zone)
+}
+
+/** `YYYY-MM-DD` that names a real calendar day. */
+export function isValidDate(date: string): boolean {
+  const m = DATE_RE.exec(date)
+  return !!m && DateTime.fromObject({ year: +m[1]!, month: +m[2]!, day: +m[3]! }, { zone: 'UTC' }).isValid
+}
+
+type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }
+
+function wallClock(m: RegExpExecArray): WallClock {
+  return {
+    year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: m[6] ? +m[6] : 0,
+    millisecond: m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0,
+  }
+}
+
+function offsetMinutes(text: string): number {
+  if (text === 'Z' || text === 'z') return 0
+  const sign = text.startsWith('-') ? -1 : 1
+  return sign * (Number(text.slice(1, 3)) * 60 + Number(text.slice(4, 6)))
+}
+
+/** Instant of a wall clock with a fixed offset; undefined when a field is out of range. */
+function instantAt(w: WallClock, offsetMin: number): number | undefined {
+  const dt = DateTime.fromObject(w, { zone: 'UTC' })
+  if (!dt.isValid || Math.abs(offsetMin) >= 24 * 60) return undefined
+  return dt.toMillis() - offsetMin * 60_000
+}
+
+/** Instant of a wall clock read in `zone` (a time skipped by DST moves forward, as luxon does). */
+export function wallClockToMs(w: Partial<WallClock> & { year: number; month: number; day: number }, zone: string): number {
+  return DateTime.fromObject(w, { zone }).toMillis()
+}
+
+/** Midnight of `date` (YYYY-MM-DD) in `zone`. */
+export function startOfDateMs(date: string, zone: string): number {
+  return DateTime.fromISO(date, { zone }).startOf('day').toMillis()
+}
+
+/** `YYYY-MM-DD` of an instant in `zone`. */
+export function dateInZone(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toISODate()!
+}
+
+/**
+ * RFC 3339 timestamp with a mandatory offset (`timeMin`, `timeMax`, `updatedMin`). Undefined when malformed,
+ * so the caller can answer 400 with its own parameter name.
+ */
+export function parseRfc3339(s: string): number | undefined {
+  const m = RFC3339_RE.exec(s)
+  return m ? instantAt(wallClock(m), offsetMinutes(m[8]!)) : undefined
+}
+
+/**
+ * `2026-03-09T10:00:00-04:00` in `zone`; a zero offset renders as `Z` (as the API renders UTC calendars).
+ * Deviation: sub-second precision is dropped; the real API stores event times in whole seconds too.
+ */
+export function rfc3339InZone(ms: number, zone: string): string {
+  const dt = DateTime.fromMillis(ms, { zone: isValidZone(zone) ? zone : 'UTC' })
+  const base = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss")
+  return dt.offset === 0 ? `${base}Z` : `${base}${dt.toFormat('ZZ')}`
+}
+
+/** `2026-03-09T15:00:00.000Z`, the form of `created`/`updated`. */
+export function rfc3339Utc(ms: number): string {
+  return new Date(ms).toISOString()
+}
+
+/**
+ * Reads a client's `EventDateTime`. `dateTime` with an offset is absolute; without one it is read in
+ * `t.timeZone`, else in `fallbackZone` (the calendar's zone). `date` makes an all-day time.
+ */
+export function resolveEventTime(t: EventDateTime, fallbackZone: string, opts: ResolveOptions = {}): ResolvedTime {
+  const side = SIDE_TEXT[opts.side ?? 'start']
+  const hasDate = t.date != null && t.date !== ''
+  const hasDateTime = t.dateTime != null && t.dateTime !== ''
+  if (!hasDate && !hasDateTime) throw new CalendarTimeError(`Missing ${side}.`, 'required')
+  if (hasDate && hasDateTime) throw new CalendarTimeError(`Invalid ${side}.`)
+  const given = t.timeZone != null && t.timeZone !== '' ? t.timeZone : undefined
+  if (given !== undefined && !isValidZone(given)) throw new CalendarTimeError(`Invalid time zone definition for ${side}.`)
+  const zone = given ?? (isValidZone(fallbackZone) ? fallbackZone : 'UTC')
+  const extra = given !== undefined ? { givenTimeZone: given } : {}
+
+  if (hasDate) {
+    if (!isValidDate(t.date!)) throw new CalendarTimeError(`Invalid ${side}.`)
+    return { ms: startOfDateMs(t.date!, zone), allDay: true, date: t.date!, timeZone: zone, ...extra }
+  }
+  const m = DATE_TIME_RE.exec(t.dateTime!)
+  if (!m) throw new CalendarTimeError(`Invalid ${side}.`)
+  // Recurring series need a zone to expand in; the real API refuses them without one.
+  if (opts.recurring && given === undefined) throw new CalendarTimeError(`Missing time zone definition for ${side}.`, 'required')
+  const w = wallClock(m)
+  const ms = m[8] ? instantAt(w, offsetMinutes(m[8])) : DateTime.fromObject(w, { zone }).isValid ? wallClockToMs(w, zone) : undefined
+  if (ms === undefined) throw new CalendarTimeError(`Invalid ${side}.`)
+  return { ms, allDay: false, timeZone: zone, ...extra }
+}
+
+/**
+ * Renders a stored time as the API does: `{ date }` for all-day, else `dateTime` in `outputZone`
+ * (the calendar's zone or the request's `timeZone` parameter), with `timeZone` only when the event has one.
+ */
+export function renderEventTime(
+  stored: { ms: number; allDay: boolean; date?: string; timeZone?: string },
+  outputZone: string,
+): EventDateTime {
+  if (stored.allDay) return { date: stored.date ?? dateInZone(stored.ms, stored.timeZone ?? outputZone) }
+  const out: EventDateTime = { dateTime: rfc3339InZone(stored.ms, outputZone) }
+  if (stored.timeZone) out.timeZone = stored.timeZone
+  return out
+}
+
+/** Checks an event's span: the end must not precede the start, and both must be the same kind. */
+export function checkEventRange(start: ResolvedTime, end: ResolvedTime): void {
+  if (start.allDay !== end.allDay) throw new CalendarTimeError('Invalid end time.')
+  if (end.ms < start.ms) throw new CalendarTimeError('The specified time range is empty.', 'timeRangeEmpty')
+}

@@ -1,0 +1,118 @@
+import { describe, expect, test } from 'vitest'
+import {
+  CalendarTimeError, checkEventRange, isValidZone, parseRfc3339, renderEventTime, resolveEventTime, rfc3339InZone, rfc3339Utc,
+} from '../../../envs/calendar/time/zoned.ts'
+
+const utc = (s: string) => Date.parse(s)
+
+describe('resolveEventTime', () => {
+  test.each([
+    ['offset is absolute', { dateTime: '2026-03-09T10:00:00-04:00', timeZone: 'Europe/London' }, 'UTC', '2026-03-09T14:00:00Z', 'Europe/London'],
+    ['floating time read in its timeZone (EDT)', { dateTime: '2026-03-09T10:00:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-09T14:00:00Z', 'America/New_York'],
+    ['floating time read in its timeZone (EST)', { dateTime: '2026-03-07T10:00:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-07T15:00:00Z', 'America/New_York'],
+    ['floating time without zone uses the fallback', { dateTime: '2026-07-01T09:00:00' }, 'Asia/Kolkata', '2026-07-01T03:30:00Z', 'Asia/Kolkata'],
+    ['Sydney summer offset', { dateTime: '2026-01-15T09:00:00', timeZone: 'Australia/Sydney' }, 'UTC', '2026-01-14T22:00:00Z', 'Australia/Sydney'],
+    ['Sydney winter offset', { dateTime: '2026-07-15T09:00:00', timeZone: 'Australia/Sydney' }, 'UTC', '2026-07-14T23:00:00Z', 'Australia/Sydney'],
+    ['Z suffix', { dateTime: '2026-03-28T21:09:03Z' }, 'America/New_York', '2026-03-28T21:09:03Z', 'America/New_York'],
+    ['fractional seconds', { dateTime: '2026-03-28T21:09:03.250Z' }, 'UTC', '2026-03-28T21:09:03.250Z', 'UTC'],
+    ['time skipped by DST moves forward', { dateTime: '2026-03-08T02:30:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-08T07:30:00Z', 'America/New_York'],
+  ])('%s', (_name, input, fallback, instant, zone) => {
+    const r = resolveEventTime(input, fallback)
+    expect(r.ms).toBe(utc(instant))
+    expect(r.allDay).toBe(false)
+    expect(r.timeZone).toBe(zone)
+    expect(r.givenTimeZone).toBe((input as { timeZone?: string }).timeZone)
+  })
+
+  test('all-day date is midnight in the effective zone', () => {
+    expect(resolveEventTime({ date: '2026-03-09' }, 'America/New_York')).toEqual({
+      ms: utc('2026-03-09T04:00:00Z'), allDay: true, date: '2026-03-09', timeZone: 'America/New_York',
+    })
+  })
+
+  test.each([
+    ['neither date nor dateTime', {}, {}, 'Missing start time.', 'required'],
+    ['both date and dateTime', { date: '2026-03-09', dateTime: '2026-03-09T10:00:00Z' }, {}, 'Invalid start time.', 'invalid'],
+    ['unknown zone', { dateTime: '2026-03-09T10:00:00', timeZone: 'Mars/Olympus' }, {}, 'Invalid time zone definition for start time.', 'invalid'],
+    ['unknown zone on end', { dateTime: '2026-03-09T10:00:00', timeZone: 'Nope' }, { side: 'end' as const }, 'Invalid time zone definition for end time.', 'invalid'],
+    ['malformed dateTime', { dateTime: 'tomorrow' }, {}, 'Invalid start time.', 'invalid'],
+    ['month 13', { dateTime: '2026-13-01T10:00:00Z' }, {}, 'Invalid start time.', 'invalid'],
+    ['February 30', { date: '2026-02-30' }, {}, 'Invalid start time.', 'invalid'],
+    ['recurring without zone', { dateTime: '2026-03-09T10:00:00-04:00' }, { recurring: true }, 'Missing time zone definition for start time.', 'required'],
+    ['missing end', {}, { side: 'end' as const }, 'Missing end time.', 'required'],
+  ])('%s is rejected', (_name, input, opts, message, reason) => {
+    let err: unknown
+    try {
+      resolveEventTime(input, 'UTC', opts)
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(CalendarTimeError)
+    expect((err as CalendarTimeError).message).toBe(message)
+    expect((err as CalendarTimeError).reason).toBe(reason)
+  })
+
+  test('a recurring all-day event needs no zone', () => {
+    expect(resolveEventTime({ date: '2026-03-09' }, 'UTC', { recurring: true }).allDay).toBe(true)
+  })
+})
+
+describe('renderEventTime', () => {
+  test('renders in the output zone and echoes the event zone (parity: UTC calendar)', () => {
+    const stored = { ms: utc('2026-03-28T21:09:03Z'), allDay: false, timeZone: 'UTC' }
+    expect(renderEventTime(stored, 'UTC')).toEqual({ dateTime: '2026-03-28T21:09:03Z', timeZone: 'UTC' })
+  })
+  test('renders with the offset of the output zone, not the event zone', () => {
+    const stored = { ms: utc('2026-03-09T14:00:00Z'), allDay: false, timeZone: 'America/New_York' }
+    expect(renderEventTime(stored, 'Asia/Kolkata')).toEqual({ dateTime: '2026-03-09T19:30:00+05:30', timeZone: 'America/New_York' })
+  })
+  test('omits timeZone when the event has none', () => {
+    expect(renderEventTime({ ms: utc('2026-11-02T15:00:00Z'), allDay: false }, 'America/New_York')).toEqual({
+      dateTime: '2026-11-02T10:00:00-05:00',
+    })
+  })
+  test('all-day renders only the date', () => {
+    expect(renderEventTime({ ms: 0, allDay: true, date: '2026-03-09', timeZone: 'UTC' }, 'Europe/London')).toEqual({ date: '2026-03-09' })
+  })
+})
+
+describe('rfc3339 helpers', () => {
+  test.each([
+    ['2026-03-09T10:00:00Z', utc('2026-03-09T10:00:00Z')],
+    ['2026-03-09T10:00:00.5+01:00', utc('2026-03-09T09:00:00.500Z')],
+    ['2026-03-09t10:00:00-05:30', utc('2026-03-09T15:30:00Z')],
+    ['2026-03-09T10:00:00', undefined],
+    ['2026-03-09', undefined],
+    ['2026-03-32T10:00:00Z', undefined],
+    ['garbage', undefined],
+  ])('parseRfc3339(%s)', (input, expected) => {
+    expect(parseRfc3339(input)).toBe(expected)
+  })
+
+  test.each([
+    ['Europe/London', '2026-01-10T12:00:00Z', '2026-01-10T12:00:00Z'],
+    ['Europe/London', '2026-07-10T12:00:00Z', '2026-07-10T13:00:00+01:00'],
+    ['Asia/Kolkata', '2026-07-10T12:00:00Z', '2026-07-10T17:30:00+05:30'],
+    ['America/New_York', '2026-11-01T05:30:00Z', '2026-11-01T01:30:00-04:00'],
+    ['America/New_York', '2026-11-01T06:30:00Z', '2026-11-01T01:30:00-05:00'],
+  ])('rfc3339InZone(%s, %s)', (zone, instant, expected) => {
+    expect(rfc3339InZone(utc(instant), zone)).toBe(expected)
+  })
+
+  test('rfc3339Utc keeps milliseconds', () => {
+    expect(rfc3339Utc(utc('2026-03-27T21:09:13.366Z'))).toBe('2026-03-27T21:09:13.366Z')
+  })
+
+  test.each([['America/New_York', true], ['UTC', true], ['Asia/Kolkata', true], ['Mars/Olympus', false], ['', false]])(
+    'isValidZone(%s)', (zone, ok) => expect(isValidZone(zone)).toBe(ok),
+  )
+})
+
+describe('checkEventRange', () => {
+  test('end before start is an empty range', () => {
+    const a = resolveEventTime({ dateTime: '2026-03-09T10:00:00Z' }, 'UTC')
+    const b = resolveEventTime({ dateTime: '2026-03-09T09:00:00Z' }, 'UTC')
+    expect(() => checkEventRange(a, b)).toThrow('The specified time range is empty.')
+    expect(() => checkEventRange(b, a)).not.toThrow()
+  })
+})
