@@ -7,6 +7,7 @@ import { dumpSlack } from './state.ts'
 import { slackClockAdvance } from './clock.ts'
 import { charsetWarning } from './warnings.ts'
 import { rateLimit } from './ratelimit.ts'
+import { inactiveAccount } from './inactive.ts'
 import { authRouter } from './routes/auth.ts'
 import { chatRouter } from './routes/chat.ts'
 import { conversationsRouter } from './routes/conversations.ts'
@@ -17,10 +18,12 @@ import { filesRouter } from './routes/files.ts'
 import { searchRouter } from './routes/search.ts'
 import { remindersRouter } from './routes/reminders.ts'
 import { extrasRouter } from './routes/extras.ts'
+import { adminConversationsRouter } from './routes/admin-conversations.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
 router.use('/api/*', rateLimit)
+router.use('/api/*', inactiveAccount)
 router
   .route('/', authRouter)
   .route('/', chatRouter)
@@ -32,6 +35,7 @@ router
   .route('/', searchRouter)
   .route('/', remindersRouter)
   .route('/', extrasRouter)
+  .route('/', adminConversationsRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

@@ -5,7 +5,7 @@ import {
   membersOf, parseJson, teamId, userById, type ChannelRow, type MessageRow, type UserRow,
 } from './store/core.ts'
 
-const avatar = (id: string, size: number) => `https://avatars.slack-edge.com/2026-01-01/${id}_${size}.png`
+const avatar = (id: string, size: number, photo = '') => `https://avatars.slack-edge.com/2026-01-01/${id}${photo ? `_${photo}` : ''}_${size}.png`
 
 /** A `slack_users` row as Slack's user object. */
 export function userWire(db: Db, u: UserRow): Record<string, unknown> {
@@ -15,10 +15,10 @@ export function userWire(db: Db, u: UserRow): Record<string, unknown> {
   const zone = DateTime.now().setZone(tz)
   const real = w?.name ?? u.handle
   const profile: Record<string, unknown> = {
-    real_name: real, display_name: u.display_name, avatar_hash: u.id.slice(1, 13).toLowerCase(),
+    real_name: real, display_name: u.display_name, avatar_hash: u.photo || u.id.slice(1, 13).toLowerCase(),
     real_name_normalized: real, display_name_normalized: u.display_name,
-    image_24: avatar(u.id, 24), image_32: avatar(u.id, 32), image_48: avatar(u.id, 48), image_72: avatar(u.id, 72),
-    image_192: avatar(u.id, 192), image_512: avatar(u.id, 512),
+    ...Object.fromEntries([24, 32, 48, 72, 192, 512].map((n) => [`image_${n}`, avatar(u.id, n, u.photo)])),
+    ...(u.photo ? { is_custom_image: true, image_original: avatar(u.id, 1024, u.photo) } : {}),
     first_name: w?.givenName ?? '', last_name: w?.familyName ?? '', team, email: w?.email ?? '', title: w?.title ?? '',
     phone: u.phone, skype: '', status_text: u.status_text, status_text_canonical: '', status_emoji: u.status_emoji,
     status_emoji_display_info: [], status_expiration: 0,
@@ -31,10 +31,10 @@ export function userWire(db: Db, u: UserRow): Record<string, unknown> {
     Object.assign(profile, { api_app_id: `A${u.bot_id!.slice(1)}`, bot_id: u.bot_id, always_active: false })
   }
   return {
-    id: u.id, team_id: team, name: u.handle, deleted: false, color: u.id.slice(-6).toLowerCase().replace(/[^0-9a-f]/g, 'a'),
+    id: u.id, team_id: team, name: u.handle, deleted: u.deleted === 1, color: u.id.slice(-6).toLowerCase().replace(/[^0-9a-f]/g, 'a'),
     real_name: real, tz, tz_label: zone.offsetNameLong ?? tz, tz_offset: zone.offset * 60, profile,
-    is_admin: w?.isAdmin ?? false, is_owner: w?.isAdmin ?? false, is_primary_owner: false, is_restricted: false,
-    is_ultra_restricted: false, is_bot: u.is_bot === 1 && u.id !== 'USLACKBOT', is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
+    is_admin: u.role !== 'regular', is_owner: u.role === 'owner' || u.role === 'primary_owner', is_primary_owner: u.role === 'primary_owner',
+    is_restricted: u.guest !== '', is_ultra_restricted: u.guest === 'ultra_restricted', is_bot: u.is_bot === 1 && u.id !== 'USLACKBOT', is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
     who_can_share_contact_card: 'EVERYONE',
   }
 }

@@ -1,4 +1,6 @@
 import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { adminTables } from './schema-admin.ts'
+import { appTables } from './schema-apps.ts'
 
 // Storage shape, not wire shape: map.ts turns rows into Slack objects. Slack ids (U…, C…, F…) are
 // the keys; `worldUserId` links a Slack user to its world user (and token).
@@ -16,6 +18,17 @@ export const slackUsers = sqliteTable('slack_users', {
   phone: text('phone').notNull().default(''),
   presence: text('presence').notNull().default('active'),
   updated: integer('updated').notNull(),
+  /** regular | admin | owner | primary_owner (admin.users.setAdmin/setOwner/setRegular). */
+  role: text('role').notNull().default('regular'),
+  /** Deactivated by admin.users.remove: tokens answer `account_inactive`. */
+  deleted: integer('deleted').notNull().default(0),
+  /** '' | restricted | ultra_restricted (guests, admin.users.assign/invite). */
+  guest: text('guest').notNull().default(''),
+  expiration: integer('expiration').notNull().default(0),
+  /** Avatar hash set by users.setPhoto ('' = default avatar). */
+  photo: text('photo').notNull().default(''),
+  /** admin.users.session.setSettings JSON ({} = workspace defaults). */
+  sessionSettings: text('session_settings').notNull().default('{}'),
 })
 
 /** A conversation: public/private channel, IM or MPIM. */
@@ -35,6 +48,10 @@ export const slackChannels = sqliteTable('slack_channels', {
   purposeCreator: text('purpose_creator').notNull().default(''),
   purposeLastSet: integer('purpose_last_set').notNull().default(0),
   previousNames: text('previous_names').notNull().default('[]'),
+  /** admin.conversations.setConversationPrefs JSON (who_can_post, can_thread, can_huddle). */
+  prefs: text('prefs').notNull().default('{}'),
+  /** Custom retention in days (0 = workspace default). */
+  retention: integer('retention').notNull().default(0),
 })
 
 /** Membership of a user in a conversation, with its read marker; `open` for IM sidebar state. */
@@ -201,4 +218,5 @@ export const slackRateCounts = sqliteTable(
 export const slackTables = [
   slackUsers, slackChannels, slackMembers, slackMessages, slackReactions, slackPins, slackScheduled,
   slackFiles, slackReminders, slackStars, slackBookmarks, slackUsergroups, slackDnd, slackRateCounts,
+  ...adminTables, ...appTables,
 ]

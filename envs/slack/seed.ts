@@ -37,9 +37,15 @@ export const SlackSeed = z
       .default([]),
     reminders: z.array(z.object({ user: Ref, text: z.string(), at: z.string() })).default([]),
     usergroups: z.array(z.object({ handle: z.string(), name: z.string(), description: z.string().default(''), users: z.array(Ref) })).default([]),
+    /** Custom emoji: name → image URL or `alias:<name>` (default: a small set). */
+    emoji: z.record(z.string().regex(/^[a-z0-9_+'-]{1,100}$/), z.string()).optional(),
+    /** Pending invite requests from members, for admin.inviteRequests.*. */
+    inviteRequests: z.array(z.object({ email: z.string().email(), requester: Ref, message: z.string().default(''), channels: z.array(z.string()).default([]) })).default([]),
+    /** Extra scopes for a user's token (e.g. to give a non-admin an admin scope). */
+    userScopes: z.record(z.string(), z.array(z.string())).default({}),
   })
   .strict()
-  .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [] })
+  .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [], inviteRequests: [], userScopes: {} })
 export type SlackSeed = z.infer<typeof SlackSeed>
 
 /** Slack handle from an e-mail's local part (`alice.ng@…` → `alice.ng`). */
@@ -53,9 +59,22 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
     const created = Math.floor(ctx.nowMs / 1000) - 400 * 86400
     stmt(db, "INSERT INTO slack_users (id, world_user_id, handle, is_bot, bot_id, display_name, updated) VALUES ('USLACKBOT', '_slackbot', 'slackbot', 1, 'B01', 'Slackbot', ?)").run(created)
     for (const u of ctx.users) {
-      stmt(db, 'INSERT INTO slack_users (id, world_user_id, handle, display_name, updated) VALUES (?, ?, ?, ?, ?)').run(
-        slackId(db, 'U'), u.id, handleOf(u.email), u.givenName || u.name.split(' ')[0] || '', created,
+      const id = slackId(db, 'U')
+      stmt(db, 'INSERT INTO slack_users (id, world_user_id, handle, display_name, updated, role) VALUES (?, ?, ?, ?, ?, ?)').run(
+        id, u.id, handleOf(u.email), u.givenName || u.name.split(' ')[0] || '', created, u.isAdmin ? 'owner' : 'regular',
       )
+      grantScopes(db, u.id, [...USER_APP_SCOPES, ...(u.isAdmin ? ADMIN_SCOPES : [])])
+      const last = Math.floor(ctx.nowMs / 1000) - 3600
+      stmt(db, "INSERT INTO slack_sessions (id, user_id, client, user_agent, ip, created, last_active) VALUES (?, ?, 'web', ?, ?, ?, ?)").run(
+        nextCounter(db, 'slack.session'), id, 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
+        `198.51.100.${10 + ctx.users.indexOf(u)}`, last - 7 * 86400, last,
+      )
+    }
+    for (const [ref, scopes] of Object.entries(seed.userScopes)) grantScopes(db, ctx.user(ref, `slack.userScopes.${ref}`).id, scopes)
+    const emoji = seed.emoji ?? DEFAULT_EMOJI(team)
+    for (const [name, value] of Object.entries(emoji)) {
+      const alias = value.startsWith('alias:') ? value.slice(6) : null
+      stmt(db, 'INSERT INTO slack_emoji (name, url, alias_for, user_id, created) VALUES (?, ?, ?, ?, ?)').run(name, alias ? '' : value, alias, 'USLACKBOT', created)
     }
     for (const b of seed.bots) {
       const wid = `bot-${b.id}`
@@ -108,6 +127,11 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
       const user = sid(r.user, `slack.reminders[${i}].user`)
       stmt(db, 'INSERT INTO slack_reminders (id, creator, user_id, text, time) VALUES (?,?,?,?,?)').run(slackId(db, 'Rm'), user, user, r.text, Math.floor(ctx.time(r.at) / 1000))
     })
+    seed.inviteRequests.forEach((r, i) => {
+      stmt(db, 'INSERT INTO slack_invites (id, kind, email, channels, message, requester, created) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        slackId(db, 'Ir'), 'request', r.email, JSON.stringify(r.channels.map((c) => byName.get(c) ?? c)), r.message, sid(r.requester, `slack.inviteRequests[${i}].requester`), Math.floor(ctx.nowMs / 1000) - 86400,
+      )
+    })
     seed.usergroups.forEach((g, i) => {
       const users = g.users.map((r, j) => sid(r, `slack.usergroups[${i}].users[${j}]`))
       const now = Math.floor(ctx.nowMs / 1000)
@@ -130,8 +154,38 @@ function conversationOf(db: Db, ref: string, byName: Map<string, string>, sid: (
   return id
 }
 
+/** Adds scopes to a world user's Slack user token (the core issues the base set). */
+function grantScopes(db: Db, worldUserId: string, scopes: readonly string[]) {
+  const row = stmt(db, "SELECT key, scopes FROM world_tokens WHERE user_id = ? AND kind = 'slack_user'").get(worldUserId) as { key: string; scopes: string } | undefined
+  if (!row) return
+  const merged = [...new Set([...row.scopes.split(',').filter(Boolean), ...scopes])]
+  stmt(db, 'UPDATE world_tokens SET scopes = ? WHERE key = ?').run(merged.join(','), row.key)
+}
+
+/** Custom emoji of a world whose seed names none. */
+const DEFAULT_EMOJI = (team: string): Record<string, string> => ({
+  shipit: `https://emoji.slack-edge.com/${team}/shipit/0f8d7a2c.png`,
+  partyparrot: `https://emoji.slack-edge.com/${team}/partyparrot/3c2e55b6.gif`,
+  'this-is-fine': `https://emoji.slack-edge.com/${team}/this-is-fine/91b2e0a1.png`,
+  squirrel: 'alias:shipit',
+})
+
+/** Scopes every member's user token gets on top of the core set (canvases, lists, calls, Sign in with Slack). */
+export const USER_APP_SCOPES = [
+  'canvases:read', 'canvases:write', 'lists:read', 'lists:write', 'calls:read', 'calls:write', 'openid', 'email', 'profile',
+]
+
+/** Scopes of Workspace Admins' and Owners' user tokens (admin.* methods). */
+export const ADMIN_SCOPES = [
+  'admin', 'admin.conversations:read', 'admin.conversations:write', 'admin.users:read', 'admin.users:write', 'admin.teams:read',
+  'admin.teams:write', 'admin.usergroups:read', 'admin.usergroups:write', 'admin.invites:read', 'admin.invites:write',
+  'admin.roles:read', 'admin.roles:write',
+]
+
 /** Scopes of a seeded bot token unless the seed lists its own. */
 export const BOT_SCOPES = [
+  'canvases:read', 'canvases:write', 'lists:read', 'lists:write', 'calls:read', 'calls:write', 'remote_files:read',
+  'remote_files:write', 'remote_files:share', 'links:write', 'assistant:write',
   'channels:read', 'channels:history', 'channels:join', 'channels:manage', 'groups:read', 'groups:history', 'groups:write', 'im:read',
   'im:write', 'im:history', 'mpim:read', 'mpim:write', 'mpim:history', 'chat:write', 'users:read', 'users:read.email',
   'users.profile:read', 'reactions:read', 'reactions:write', 'pins:read', 'pins:write', 'bookmarks:read', 'bookmarks:write',

@@ -4,6 +4,8 @@ import { createSlackRouter, slackBool, slackMethod } from '../../core/http.ts'
 import { getMeta } from '../../core/clock.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { me, teamDomain, teamId } from '../store/core.ts'
+import { customEmoji, emojiCacheTs } from '../store/emoji.ts'
+import { teamName } from '../store/admin.ts'
 
 export const authRouter = createSlackRouter()
 
@@ -25,7 +27,7 @@ slackMethod(authRouter, {
     const db = c.var.world.db
     const u = me(c)
     const out: Record<string, unknown> = {
-      url: `https://${teamDomain(db)}.slack.com/`, team: getMeta(db, 'organization') ?? 'Example Co', user: u.handle,
+      url: `https://${teamDomain(db)}.slack.com/`, team: teamName(db), user: u.handle,
       team_id: teamId(db), user_id: u.id,
     }
     if (u.is_bot) out.bot_id = u.bot_id
@@ -55,7 +57,7 @@ slackMethod(authRouter, {
     const domain = teamDomain(db)
     return {
       team: {
-        id: teamId(db), name: getMeta(db, 'organization') ?? 'Example Co', url: `https://${domain}.slack.com/`, domain,
+        id: teamId(db), name: teamName(db), url: `https://${domain}.slack.com/`, domain,
         email_domain: getMeta(db, 'domain') ?? '', icon: { image_default: true, image_34: 'https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-34.png', image_44: 'https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-44.png', ...Object.fromEntries([68, 88, 102, 132, 230].map((n) => [`image_${n}`, `https://a.slack-edge.com/80588/img/avatars-teams/ava_0001-${n}.png`])) },
         avatar_base_url: 'https://ca.slack-edge.com/', is_verified: false, discoverable: null, enterprise_id: null, enterprise_name: null,
         enterprise_domain: null, is_sfdc_auto_slack: false, lob_sales_home_enabled: false,
@@ -81,15 +83,7 @@ slackMethod(authRouter, {
   name: 'emoji.list', args: z.object({ include_categories: slackBool().optional() }), scopes: { user: ['emoji:read'], bot: ['emoji:read'] },
   handler: (c) => {
     const _ = me(c)
-    // Custom emoji of the workspace; standard Unicode emoji are not listed (as in Slack).
-    return {
-      emoji: {
-        shipit: 'https://emoji.slack-edge.com/T0000000000/shipit/0f8d7a2c.png',
-        partyparrot: 'https://emoji.slack-edge.com/T0000000000/partyparrot/3c2e55b6.gif',
-        'this-is-fine': 'https://emoji.slack-edge.com/T0000000000/this-is-fine/91b2e0a1.png',
-        squirrel: 'alias:shipit',
-      },
-      cache_ts: '1700000000.000000',
-    }
+    // Custom emoji of the workspace (admin.emoji.* edits them); standard Unicode emoji are not listed (as in Slack).
+    return { emoji: customEmoji(c.var.world.db), cache_ts: emojiCacheTs(c.var.world.db) }
   },
 })

@@ -8,12 +8,14 @@ import type { WorldContext } from '../../core/http.ts'
 export type UserRow = {
   id: string; world_user_id: string; handle: string; is_bot: number; bot_id: string | null; display_name: string
   status_text: string; status_emoji: string; phone: string; presence: string; updated: number
+  role: string; deleted: number; guest: string; expiration: number; photo: string; session_settings: string
 }
 /** Raw `slack_channels` row. */
 export type ChannelRow = {
   id: string; name: string; kind: 'channel' | 'group' | 'im' | 'mpim'; creator: string; created: number; updated: number
   is_archived: number; is_general: number; topic: string; topic_creator: string; topic_last_set: number
   purpose: string; purpose_creator: string; purpose_last_set: number; previous_names: string
+  prefs: string; retention: number
 }
 /** Raw `slack_messages` row. */
 export type MessageRow = {

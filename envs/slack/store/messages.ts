@@ -4,6 +4,7 @@ import { SlackApiError } from '../../core/errors/slack.ts'
 import {
   addMember, allUsers, channelById, isMember, messageAt, nowSec, userById, type ChannelRow, type MessageRow, type UserRow,
 } from './core.ts'
+import { mayPost } from './prefs.ts'
 
 /** What a new message carries. */
 export type NewMessage = {
@@ -80,6 +81,8 @@ export function assertCanPost(db: Db, ch: ChannelRow, user: UserRow) {
   if (ch.kind !== 'channel' && !isMember(db, ch.id, user.id)) throw new SlackApiError('channel_not_found')
   if (ch.is_archived) throw new SlackApiError('is_archived')
   if (!isMember(db, ch.id, user.id)) throw new SlackApiError('not_in_channel')
+  // Posting restrictions set by admin.conversations.setConversationPrefs (who_can_post).
+  if (!mayPost(ch, user)) throw new SlackApiError('restricted_action')
 }
 
 /** Posts the `channel_join`-style system message Slack writes on membership changes. */

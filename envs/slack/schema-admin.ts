@@ -1,0 +1,58 @@
+import { integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+// Workspace administration state: custom emoji, invitations and invite requests, admin role
+// assignments, client sessions, and usergroup default channels live in slack_usergroups.channels.
+
+/** A custom emoji: an image URL or an alias of another emoji. */
+export const slackEmoji = sqliteTable('slack_emoji', {
+  name: text('name').primaryKey(),
+  url: text('url').notNull().default(''),
+  aliasFor: text('alias_for'),
+  userId: text('user_id').notNull(),
+  created: integer('created').notNull(),
+})
+
+/**
+ * An invitation (admin.users.invite) or an invite request (kind `request`, from a member, pending admin
+ * approval). status: pending → approved | denied | accepted.
+ */
+export const slackInvites = sqliteTable('slack_invites', {
+  id: text('id').primaryKey(),
+  kind: text('kind').notNull(), // invite | request
+  email: text('email').notNull(),
+  realName: text('real_name').notNull().default(''),
+  channels: text('channels').notNull().default('[]'),
+  message: text('message').notNull().default(''),
+  guest: text('guest').notNull().default(''),
+  requester: text('requester').notNull(),
+  created: integer('created').notNull(),
+  status: text('status').notNull().default('pending'),
+  reviewer: text('reviewer'),
+  reviewed: integer('reviewed').notNull().default(0),
+})
+
+/** An admin role assignment (admin.roles.*): role id × user, scoped to the workspace. */
+export const slackRoleAssignments = sqliteTable(
+  'slack_role_assignments',
+  {
+    roleId: text('role_id').notNull(),
+    userId: text('user_id').notNull(),
+    entityId: text('entity_id').notNull(),
+    created: integer('created').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.userId, t.entityId] })],
+)
+
+/** A signed-in client session of a user (admin.users.session.*, team.accessLogs). */
+export const slackSessions = sqliteTable('slack_sessions', {
+  id: integer('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  client: text('client').notNull(), // web | desktop | mobile
+  userAgent: text('user_agent').notNull(),
+  ip: text('ip').notNull(),
+  created: integer('created').notNull(),
+  lastActive: integer('last_active').notNull(),
+  revoked: integer('revoked').notNull().default(0),
+})
+
+export const adminTables = [slackEmoji, slackInvites, slackRoleAssignments, slackSessions]
