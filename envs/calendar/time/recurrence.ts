@@ -11,7 +11,7 @@ import { DateTime } from 'luxon'
 import * as rruleModule from 'rrule'
 import type { Options } from 'rrule'
 import { type DateValue, type ParsedRecurrence, type RuleLine, parseRecurrence, ruleToString } from './recurrence-parse.ts'
-import { type ResolvedTime, dateInZone, startOfDateMs } from './zoned.ts'
+import { type ResolvedTime, dateInZone, startOfDateMs, wallClockToMs } from './zoned.ts'
 
 // rrule ships a UMD main and an ESM module; Node's loader sees only a default export.
 const { RRule } = (rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule
@@ -41,10 +41,10 @@ function floatOf(ms: number, zone: string): number {
 
 function instantOfFloat(f: number, zone: string): number {
   const d = new Date(f)
-  return DateTime.fromObject(
+  return wallClockToMs(
     { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() },
-    { zone },
-  ).toMillis()
+    zone,
+  )
 }
 
 const floatOfDate = (date: string) => Date.parse(`${date}T00:00:00Z`)

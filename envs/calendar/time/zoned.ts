@@ -71,9 +71,18 @@ function instantAt(w: WallClock, offsetMin: number): number | undefined {
   return dt.toMillis() - offsetMin * 60_000
 }
 
-/** Instant of a wall clock read in `zone` (a time skipped by DST moves forward, as luxon does). */
+/**
+ * Instant of a wall clock read in `zone`. A time skipped by DST moves forward (luxon's choice); a time that
+ * occurs twice means the first one, as RFC 5545 3.3.5 specifies.
+ */
 export function wallClockToMs(w: Partial<WallClock> & { year: number; month: number; day: number }, zone: string): number {
-  return DateTime.fromObject(w, { zone }).toMillis()
+  const dt = DateTime.fromObject(w, { zone })
+  const floating = DateTime.fromObject(w, { zone: 'UTC' }).toMillis()
+  for (const probe of [dt.toMillis() - 86_400_000, dt.toMillis() + 86_400_000]) {
+    const candidate = floating - DateTime.fromMillis(probe, { zone }).offset * 60_000
+    if (candidate < dt.toMillis() && DateTime.fromMillis(candidate, { zone }).offset * 60_000 === floating - candidate) return candidate
+  }
+  return dt.toMillis()
 }
 
 /** Midnight of `date` (YYYY-MM-DD) in `zone`. */

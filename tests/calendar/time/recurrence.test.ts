@@ -40,6 +40,10 @@ describe('expandRecurrence across DST', () => {
     const out = expandRecurrence({ recurrence: ['RRULE:FREQ=MONTHLY;COUNT=2'], start, durationMs: HOUR })
     expect(out.map((o) => new Date(o.originalStartMs).toISOString())).toEqual(['2026-03-09T03:30:00.000Z', '2026-04-09T03:30:00.000Z'])
   })
+  test('a daily 01:30 occurrence on the fall-back day is the first 01:30', () => {
+    const start = at('2026-10-31T01:30:00', 'America/New_York')
+    expect(expandLocal(['RRULE:FREQ=DAILY;COUNT=3'], start)).toEqual(['2026-10-31T01:30-04:00', '2026-11-01T01:30-04:00', '2026-11-02T01:30-05:00'])
+  })
   test('a daily 02:30 occurrence on the spring-forward day moves to 03:30', () => {
     const start = at('2026-03-07T02:30:00', 'America/New_York')
     expect(expandLocal(['RRULE:FREQ=DAILY;COUNT=3'], start)).toEqual(['2026-03-07T02:30-05:00', '2026-03-08T03:30-04:00', '2026-03-09T02:30-04:00'])

@@ -15,6 +15,8 @@ describe('resolveEventTime', () => {
     ['Sydney winter offset', { dateTime: '2026-07-15T09:00:00', timeZone: 'Australia/Sydney' }, 'UTC', '2026-07-14T23:00:00Z', 'Australia/Sydney'],
     ['Z suffix', { dateTime: '2026-03-28T21:09:03Z' }, 'America/New_York', '2026-03-28T21:09:03Z', 'America/New_York'],
     ['fractional seconds', { dateTime: '2026-03-28T21:09:03.250Z' }, 'UTC', '2026-03-28T21:09:03.250Z', 'UTC'],
+    ['time that occurs twice means the first (EDT)', { dateTime: '2026-11-01T01:30:00', timeZone: 'America/New_York' }, 'UTC', '2026-11-01T05:30:00Z', 'America/New_York'],
+    ['London ambiguous hour means BST', { dateTime: '2026-10-25T01:30:00', timeZone: 'Europe/London' }, 'UTC', '2026-10-25T00:30:00Z', 'Europe/London'],
     ['time skipped by DST moves forward', { dateTime: '2026-03-08T02:30:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-08T07:30:00Z', 'America/New_York'],
   ])('%s', (_name, input, fallback, instant, zone) => {
     const r = resolveEventTime(input, fallback)
