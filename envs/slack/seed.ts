@@ -179,13 +179,13 @@ export const USER_APP_SCOPES = [
 export const ADMIN_SCOPES = [
   'admin', 'admin.conversations:read', 'admin.conversations:write', 'admin.users:read', 'admin.users:write', 'admin.teams:read',
   'admin.teams:write', 'admin.usergroups:read', 'admin.usergroups:write', 'admin.invites:read', 'admin.invites:write',
-  'admin.roles:read', 'admin.roles:write',
+  'admin.roles:read', 'admin.roles:write', 'team.billing:read', 'team.preferences:read',
 ]
 
 /** Scopes of a seeded bot token unless the seed lists its own. */
 export const BOT_SCOPES = [
   'canvases:read', 'canvases:write', 'lists:read', 'lists:write', 'calls:read', 'calls:write', 'remote_files:read',
-  'remote_files:write', 'remote_files:share', 'links:write', 'assistant:write',
+  'remote_files:write', 'remote_files:share', 'links:write', 'assistant:write', 'team.preferences:read',
   'channels:read', 'channels:history', 'channels:join', 'channels:manage', 'groups:read', 'groups:history', 'groups:write', 'im:read',
   'im:write', 'im:history', 'mpim:read', 'mpim:write', 'mpim:history', 'chat:write', 'users:read', 'users:read.email',
   'users.profile:read', 'reactions:read', 'reactions:write', 'pins:read', 'pins:write', 'bookmarks:read', 'bookmarks:write',
