@@ -19,6 +19,10 @@ import { searchRouter } from './routes/search.ts'
 import { remindersRouter } from './routes/reminders.ts'
 import { extrasRouter } from './routes/extras.ts'
 import { adminConversationsRouter } from './routes/admin-conversations.ts'
+import { adminUsersRouter } from './routes/admin-users.ts'
+import { adminTeamRouter } from './routes/admin-team.ts'
+import { adminRolesRouter } from './routes/admin-roles.ts'
+import { canvasesRouter } from './routes/canvases.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -36,6 +40,10 @@ router
   .route('/', remindersRouter)
   .route('/', extrasRouter)
   .route('/', adminConversationsRouter)
+  .route('/', adminUsersRouter)
+  .route('/', adminTeamRouter)
+  .route('/', adminRolesRouter)
+  .route('/', canvasesRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

@@ -3,6 +3,7 @@ import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { allUsers, membersOf, parseJson, type ChannelRow, type MessageRow } from './store/core.ts'
 import { reactionsOf } from './map.ts'
+import { dumpMore } from './state-more.ts'
 
 /**
  * Slack state for oracles. Shape (version 1):
@@ -19,7 +20,21 @@ import { reactionsOf } from './map.ts'
  *   stars:     { "<user>/<channel>/<ts>/<file>": { user, channel, ts, file } },
  *   bookmarks: { <Bk id>: { id, channel, title, link, emoji, user } },
  *   usergroups:{ <S id>: { id, handle, name, description, users: [U id…], disabled } },
+ *   team:      { settings: { name, description, discoverability, icon, defaultChannels } },
+ *   emoji:     { <name>: <url> | "alias:<name>" },
+ *   invites:   { <id>: { id, kind: 'invite'|'request', email, realName, channels, message, guest, requester, status, reviewer } },
+ *   roleAssignments: { "<role>/<entity>/<user>": { roleId, entityId, userId } },
+ *   sessions:  { <n>: { id, user, client, active } },
+ *   canvases:  { <F id>: { id, title, owner, channel, markdown, sections: [{id, kind, markdown}], access: {<U/C id>: level} } },
+ *   lists:     { <F id>: { id, name, description, todoMode, owner, columns, items: [{id, parentId, fields, createdBy}], access } },
+ *   calls:     { <R id>: { id, externalUniqueId, title, joinUrl, createdBy, dateStart, dateEnd, participants, allParticipants } },
+ *   views:     { <V id>: { id, type: 'modal'|'home'|'dialog', user, app, externalId, rootViewId, previousViewId, hash, view } },
+ *   remoteFiles: { <F id>: { id, externalId, title, filetype, externalUrl, channels, app } },
+ *   assistantThreads: { "<channel>/<thread_ts>": { channel, threadTs, status, title, prompts } },
+ *   unfurls:   { "<channel>/<ts>/<url>": { channel, ts, url, attachment } },
  * }
+ * Users also carry role ('regular'|'admin'|'owner'|'primary_owner'), deleted, guest, expiration, photo;
+ * channels carry prefs (admin posting rules) and retentionDays.
  * ```
  * User ids are Slack ids; `users[id].worldUserId` maps them to world users.
  */
@@ -27,14 +42,14 @@ export function dumpSlack(world: World): ServiceState {
   const db = world.db
   const users: Record<string, Json> = {}
   for (const u of allUsers(db)) {
-    users[u.id] = { id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id, displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence }
+    users[u.id] = { id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id, displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence, role: u.role, deleted: u.deleted === 1, guest: u.guest || null, expiration: u.expiration, photo: u.photo || null }
   }
   const channels: Record<string, Json> = {}
   const names = new Map<string, string>()
   for (const ch of stmt(db, 'SELECT * FROM slack_channels ORDER BY rowid').all() as ChannelRow[]) {
     names.set(ch.id, ch.name)
     const type = { channel: 'public', group: 'private', im: 'im', mpim: 'mpim' }[ch.kind]
-    channels[ch.id] = { id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1, topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: membersOf(db, ch.id) }
+    channels[ch.id] = { id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1, topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: membersOf(db, ch.id), prefs: parseJson<Json>(ch.prefs, {}), retentionDays: ch.retention }
   }
   const messages: Record<string, Json> = {}
   const pins = new Set((stmt(db, 'SELECT channel_id, ts FROM slack_pins').all() as { channel_id: string; ts: string }[]).map((p) => `${p.channel_id}/${p.ts}`))
@@ -63,5 +78,5 @@ export function dumpSlack(world: World): ServiceState {
   for (const b of rows('SELECT * FROM slack_bookmarks ORDER BY rowid')) bookmarks[String(b.id)] = j({ id: b.id, channel: b.channel_id, title: b.title, link: b.link, emoji: b.emoji, user: b.user_id })
   const usergroups: Record<string, Json> = {}
   for (const g of rows('SELECT * FROM slack_usergroups ORDER BY rowid')) usergroups[String(g.id)] = j({ id: g.id, handle: g.handle, name: g.name, description: g.description, users: parseJson<string[]>(String(g.users), []), disabled: g.disabled === 1 })
-  return { version: 1, entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups } }
+  return { version: 1, entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups, ...dumpMore(db) } }
 }
