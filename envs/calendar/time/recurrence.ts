@@ -11,7 +11,9 @@ import { DateTime } from 'luxon'
 import * as rruleModule from 'rrule'
 import type { Options } from 'rrule'
 import { type DateValue, type ParsedRecurrence, type RuleLine, parseRecurrence, ruleToString } from './recurrence-parse.ts'
-import { type ResolvedTime, dateInZone, startOfDateMs, wallClockToMs } from './zoned.ts'
+import { jumpTowards } from './rrule-jump.ts'
+import { ZoneClock } from './zone-clock.ts'
+import { type ResolvedTime, dateInZone, startOfDateMs } from './zoned.ts'
 
 // rrule ships a UMD main and an ESM module; Node's loader sees only a default export.
 const { RRule } = (rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule
@@ -33,19 +35,8 @@ export function validateRecurrence(lines: string[]): void {
   parseRecurrence(lines)
 }
 
-/** Local wall clock of `ms` in `zone`, written as a UTC epoch ("floating" time). */
-function floatOf(ms: number, zone: string): number {
-  const d = DateTime.fromMillis(ms, { zone })
-  return Date.UTC(d.year, d.month - 1, d.day, d.hour, d.minute, d.second)
-}
-
-function instantOfFloat(f: number, zone: string): number {
-  const d = new Date(f)
-  return wallClockToMs(
-    { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() },
-    zone,
-  )
-}
+const floatOf = (ms: number, zc: ZoneClock) => zc.floatOf(ms)
+const instantOfFloat = (f: number, zc: ZoneClock) => zc.instantOfFloat(f)
 
 const floatOfDate = (date: string) => Date.parse(`${date}T00:00:00Z`)
 const dateOfFloat = (f: number) => new Date(f).toISOString().slice(0, 10)
@@ -53,19 +44,21 @@ const wallFloat = (w: { year: number; month: number; day: number; hour: number; 
   Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, Math.min(w.second, 59))
 
 /** A date value as floating time of the event's zone (all-day events read UTC values as plain wall clocks). */
-function floatOfValue(v: DateValue, zone: string, allDay: boolean): number {
+function floatOfValue(v: DateValue, zone: ZoneClock, allDay: boolean): number {
   switch (v.kind) {
     case 'date':
       return floatOfDate(v.date)
     case 'utc':
       return allDay ? v.ms : floatOf(v.ms, zone)
     case 'wall':
-      return v.tzid && !allDay ? floatOf(instantOfFloat(wallFloat(v.wall), v.tzid), zone) : wallFloat(v.wall)
+      return v.tzid && !allDay ? floatOf(instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid)), zone) : wallFloat(v.wall)
   }
 }
 
-function ruleOf(rule: RuleLine, dtstartFloat: number, zone: string, allDay: boolean) {
-  const rest = rule.parts.filter(([k]) => k !== 'UNTIL').map(([k, v]) => `${k}=${v}`).join(';')
+function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: boolean, lo: number) {
+  // All-day instances have no time of day, so time parts would only repeat the same date.
+  const skip = allDay ? ['UNTIL', 'BYHOUR', 'BYMINUTE', 'BYSECOND'] : ['UNTIL']
+  const rest = rule.parts.filter(([k]) => !skip.includes(k)).map(([k, v]) => `${k}=${v}`).join(';')
   const options: Partial<Options> = { ...RRule.parseString(rest), dtstart: new Date(dtstartFloat) }
   const until = rule.parts.find(([k]) => k === 'UNTIL')?.[1]
   if (until) {
@@ -74,7 +67,7 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: string, allDay: bool
     const f = floatOfValue(value, zone, allDay) + (value.kind === 'date' && !allDay ? DAY - 1000 : 0)
     options.until = new Date(f)
   }
-  return new RRule(options)
+  return new RRule(jumpTowards(options, lo))
 }
 
 function parseUntil(text: string): DateValue {
@@ -113,11 +106,11 @@ export type ExpandOptions = {
 export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
   const parsed = parseRecurrence(opts.recurrence)
   const { start } = opts
-  const zone = start.timeZone
+  const zone = new ZoneClock(start.timeZone)
   const allDay = start.allDay
   const limit = opts.limit ?? MAX_INSTANCES
   const dur = Math.max(0, opts.durationMs)
-  const dtstart = allDay ? floatOfDate(start.date ?? dateInZone(start.ms, zone)) : floatOf(start.ms, zone)
+  const dtstart = allDay ? floatOfDate(start.date ?? dateInZone(start.ms, start.timeZone)) : floatOf(start.ms, zone)
   // Floating bounds with slack for offsets; the exact overlap test runs on instants below.
   const lo = Math.max(dtstart, opts.windowStartMs !== undefined ? floatOf(opts.windowStartMs - dur, zone) - 2 * DAY : dtstart)
   const hi = opts.windowEndMs !== undefined ? floatOf(opts.windowEndMs, zone) + 2 * DAY : FAR_FUTURE
@@ -130,7 +123,7 @@ export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
   const floats = new Set<number>()
   if (dtstart >= lo && dtstart <= hi) floats.add(dtstart)
   for (const rule of parsed.rules.filter((r) => r.kind === 'RRULE')) {
-    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay), lo, hi, budget, countFrom)) floats.add(f)
+    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay, lo), lo, hi, budget, countFrom)) floats.add(allDay ? floatOfDate(dateOfFloat(f)) : f)
   }
   for (const line of parsed.dates.filter((d) => d.kind === 'RDATE')) {
     for (const v of line.values) {
@@ -141,7 +134,7 @@ export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
   const sorted = [...floats].sort((a, b) => a - b)
   const last = sorted[sorted.length - 1] ?? lo
   for (const rule of parsed.rules.filter((r) => r.kind === 'EXRULE')) {
-    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay), lo, last, Number.MAX_SAFE_INTEGER)) exclusions.floats.add(f)
+    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay, lo), lo, last, Number.MAX_SAFE_INTEGER)) exclusions.floats.add(f)
   }
 
   const days = Math.max(1, Math.round(dur / DAY))
@@ -152,8 +145,8 @@ export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
     if (allDay) {
       const date = dateOfFloat(f)
       if (exclusions.dates.has(date)) continue
-      const ms = startOfDateMs(date, zone)
-      const endMs = startOfDateMs(dateOfFloat(f + days * DAY), zone)
+      const ms = instantOfFloat(f, zone)
+      const endMs = instantOfFloat(f + days * DAY, zone)
       if (inWindow(ms, endMs, opts)) out.push({ originalStartMs: ms, date })
     } else {
       const ms = instantOfFloat(f, zone)
@@ -171,7 +164,7 @@ function inWindow(ms: number, endMs: number, w: { windowStartMs?: number; window
 }
 
 /** EXDATE values keyed three ways: floats (wall clocks), instants (zoned/UTC values), local dates (VALUE=DATE). */
-function exclusionsOf(parsed: ParsedRecurrence, zone: string, allDay: boolean) {
+function exclusionsOf(parsed: ParsedRecurrence, zone: ZoneClock, allDay: boolean) {
   const floats = new Set<number>()
   const instants = new Set<number>()
   const dates = new Set<string>()
@@ -182,7 +175,7 @@ function exclusionsOf(parsed: ParsedRecurrence, zone: string, allDay: boolean) {
       if (v.kind === 'date') dates.add(v.date)
       else if (allDay) dates.add(dateOfFloat(floatOfValue(v, zone, true)))
       else if (v.kind === 'utc') instants.add(v.ms)
-      else if (v.tzid) instants.add(instantOfFloat(wallFloat(v.wall), v.tzid))
+      else if (v.tzid) instants.add(instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid)))
       else floats.add(wallFloat(v.wall))
     }
   }
@@ -223,7 +216,7 @@ function countBefore(rule: RuleLine, start: ResolvedTime, beforeMs: number): num
 function dateValueMs(v: DateValue, start: ResolvedTime): number {
   if (v.kind === 'utc') return v.ms
   if (v.kind === 'date') return startOfDateMs(v.date, start.timeZone)
-  return instantOfFloat(wallFloat(v.wall), v.tzid ?? start.timeZone)
+  return instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid ?? start.timeZone))
 }
 
 /** Keeps RDATE/EXDATE values for which `keep(ms)` holds; drops lines left empty. */

@@ -209,3 +209,27 @@ describe('truncateRecurrence and followingRecurrence', () => {
     expect(cut).toEqual(['RRULE:FREQ=DAILY;UNTIL=20260304', 'RDATE;VALUE=DATE:20260301'])
   })
 })
+
+describe('expandRecurrence starting near the window', () => {
+  const rules = [
+    'RRULE:FREQ=DAILY;INTERVAL=3', 'RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU', 'RRULE:FREQ=WEEKLY;INTERVAL=3',
+    'RRULE:FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=31', 'RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', 'RRULE:FREQ=MONTHLY;INTERVAL=2',
+    'RRULE:FREQ=YEARLY;INTERVAL=2', 'RRULE:FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO', 'RRULE:FREQ=DAILY;BYHOUR=9,15;UNTIL=20290101T000000Z',
+    'RRULE:FREQ=MONTHLY;BYDAY=2TU,-1FR', 'RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29',
+  ]
+  const starts = [at('2023-01-31T09:30:00', 'America/New_York'), at('2022-07-17T23:15:00', 'Australia/Sydney'), day('2021-03-31', 'Europe/London')]
+  const windows = [['2026-03-01', '2026-04-15'], ['2027-10-20', '2028-03-10'], ['2023-02-01', '2023-03-01']] as const
+  test.each(rules)('%s gives the same instances as a walk from the series start', (rule) => {
+    for (const start of starts) {
+      const all = expandRecurrence({ recurrence: [rule], start, durationMs: HOUR, limit: 5000, windowEndMs: Date.parse('2029-01-01T00:00:00Z') })
+      for (const [from, to] of windows) {
+        const ws = Date.parse(`${from}T00:00:00Z`)
+        const we = Date.parse(`${to}T00:00:00Z`)
+        const endOf = (o: { originalStartMs: number; date?: string }) =>
+          o.date ? DateTime.fromISO(o.date, { zone: start.timeZone }).plus({ days: 1 }).toMillis() : o.originalStartMs + HOUR
+        const expected = all.filter((o) => o.originalStartMs < we && endOf(o) > ws)
+        expect(expandRecurrence({ recurrence: [rule], start, durationMs: HOUR, windowStartMs: ws, windowEndMs: we })).toEqual(expected)
+      }
+    }
+  })
+})
