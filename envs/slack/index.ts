@@ -23,6 +23,8 @@ import { adminUsersRouter } from './routes/admin-users.ts'
 import { adminTeamRouter } from './routes/admin-team.ts'
 import { adminRolesRouter } from './routes/admin-roles.ts'
 import { canvasesRouter } from './routes/canvases.ts'
+import { callsRouter } from './routes/calls.ts'
+import { viewsRouter } from './routes/views.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -44,6 +46,8 @@ router
   .route('/', adminTeamRouter)
   .route('/', adminRolesRouter)
   .route('/', canvasesRouter)
+  .route('/', callsRouter)
+  .route('/', viewsRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,
