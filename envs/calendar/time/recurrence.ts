@@ -67,6 +67,12 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
     const f = floatOfValue(value, zone, allDay) + (value.kind === 'date' && !allDay ? DAY - 1000 : 0)
     options.until = new Date(f)
   }
+  // RFC 5545 3.8.5.3: DTSTART is the first of COUNT occurrences even when the rule does not match it.
+  if (options.count) {
+    const first = new RRule({ ...options, count: 1 }).all()[0]
+    if (first?.getTime() !== dtstartFloat) options.count -= 1
+    if (options.count === 0) return undefined
+  }
   return new RRule(jumpTowards(options, lo))
 }
 
@@ -81,7 +87,7 @@ function parseUntil(text: string): DateValue {
 function ruleFloats(rule: ReturnType<typeof ruleOf>, lo: number, hi: number, budget: number, countFrom = lo): number[] {
   const out: number[] = []
   let counted = 0
-  rule.between(new Date(lo), new Date(hi), true, (d) => {
+  rule?.between(new Date(lo), new Date(hi), true, (d) => {
     out.push(d.getTime())
     if (d.getTime() >= countFrom) counted++
     return counted < budget
@@ -180,6 +186,24 @@ function exclusionsOf(parsed: ParsedRecurrence, zone: ZoneClock, allDay: boolean
     }
   }
   return { floats, instants, dates, count }
+}
+
+/**
+ * Start and end of one instance: the series' length in absolute time for timed events, in whole days for
+ * all-day ones (so a DST change inside the span does not shift the end date).
+ */
+export function instanceSpan(o: Occurrence, start: ResolvedTime, end: ResolvedTime): { start: ResolvedTime; end: ResolvedTime } {
+  const given = start.givenTimeZone !== undefined ? { givenTimeZone: start.givenTimeZone } : {}
+  if (!start.allDay || !o.date) {
+    const s: ResolvedTime = { ms: o.originalStartMs, allDay: false, timeZone: start.timeZone, ...given }
+    return { start: s, end: { ...s, ms: o.originalStartMs + (end.ms - start.ms), timeZone: end.timeZone } }
+  }
+  const days = Math.round((Date.parse(`${end.date ?? start.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / DAY)
+  const endDate = dateOfFloat(floatOfDate(o.date) + days * DAY)
+  return {
+    start: { ms: o.originalStartMs, allDay: true, date: o.date, timeZone: start.timeZone, ...given },
+    end: { ms: startOfDateMs(endDate, start.timeZone), allDay: true, date: endDate, timeZone: start.timeZone, ...given },
+  }
 }
 
 // ── instance ids ──────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
-  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, parseInstanceId, truncateRecurrence, validateRecurrence,
+  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, parseInstanceId, truncateRecurrence, validateRecurrence,
 } from '../../../envs/calendar/time/recurrence.ts'
 import { CalendarTimeError, resolveEventTime } from '../../../envs/calendar/time/zoned.ts'
 
@@ -73,6 +73,9 @@ describe('expandRecurrence rule parts', () => {
     ['RDATE adds an instance', ['RRULE:FREQ=WEEKLY;COUNT=2', 'RDATE;TZID=America/New_York:20260305T090000'], '2026-03-02T09:00:00', ['2026-03-02', '2026-03-05', '2026-03-09']],
     ['RDATE only', ['RDATE:20260310T130000Z'], '2026-03-02T09:00:00', ['2026-03-02', '2026-03-10']],
     ['EXRULE removes a pattern', ['RRULE:FREQ=DAILY;COUNT=5', 'EXRULE:FREQ=WEEKLY;BYDAY=TU'], '2026-03-02T09:00:00', ['2026-03-02', '2026-03-04', '2026-03-05', '2026-03-06']],
+    ['DTSTART off the rule is an instance and the first of COUNT', ['RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3'], '2026-03-04T09:00:00', ['2026-03-04', '2026-03-09', '2026-03-16']],
+    ['DTSTART off the rule without COUNT', ['RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260317T000000Z'], '2026-03-04T09:00:00', ['2026-03-04', '2026-03-09', '2026-03-16']],
+    ['COUNT=1 off the rule is only DTSTART', ['RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=1'], '2026-03-04T09:00:00', ['2026-03-04']],
     ['lowercase rule text', ['rrule:freq=daily;count=2'], '2026-03-02T09:00:00', ['2026-03-02', '2026-03-03']],
   ])('%s', (_name, recurrence, startLocal, dates) => {
     expect(expandLocal(recurrence, ny(startLocal)).map((s) => s.slice(0, 10))).toEqual(dates)
@@ -231,5 +234,24 @@ describe('expandRecurrence starting near the window', () => {
         expect(expandRecurrence({ recurrence: [rule], start, durationMs: HOUR, windowStartMs: ws, windowEndMs: we })).toEqual(expected)
       }
     }
+  })
+})
+
+describe('instanceSpan', () => {
+  test('a timed instance keeps the series length in absolute time', () => {
+    const start = at('2026-03-07T09:00:00', 'America/New_York')
+    const end = at('2026-03-07T10:30:00', 'America/New_York')
+    const [, second] = expandRecurrence({ recurrence: ['RRULE:FREQ=DAILY;COUNT=2'], start, durationMs: end.ms - start.ms })
+    const span = instanceSpan(second!, start, end)
+    expect(local(span.start.ms, 'America/New_York')).toBe('2026-03-08T09:00-04:00')
+    expect(local(span.end.ms, 'America/New_York')).toBe('2026-03-08T10:30-04:00')
+    expect(span.start.givenTimeZone).toBe('America/New_York')
+  })
+  test('an all-day instance keeps its length in days', () => {
+    const start = day('2026-03-07', 'America/New_York')
+    const end = day('2026-03-09', 'America/New_York')
+    const span = instanceSpan({ originalStartMs: Date.parse('2026-03-14T05:00:00Z'), date: '2026-03-14' }, start, end)
+    expect(span.start.date).toBe('2026-03-14')
+    expect(span.end).toEqual({ ms: Date.parse('2026-03-16T04:00:00Z'), allDay: true, date: '2026-03-16', timeZone: 'America/New_York' })
   })
 })
