@@ -24,7 +24,7 @@ const PATTERNS: [RegExp, (m: RegExpExecArray, from: number, to: number) => Token
   [/(\d{1,2})\s?([ap])(?![a-z])/iy, (m, from, to) => clock(m[0], +m[1]!, undefined, m[2]!.toLowerCase() === 'a' ? 'am' : 'pm', from, to)],
   [/(\d{1,2})[:.](\d{2})(?![\d])/y, (m, from, to) => clock(m[0], +m[1]!, m[2], undefined, from, to)],
   [/(\d+(?:\.\d+)?)(st|nd|rd|th)?(?![a-z\d])/iy, (m, from, to) => ({ kind: 'num', text: m[0], value: Number(m[1]), ordinal: !!m[2], from, to })],
-  [/[\p{L}\p{N}][\p{L}\p{N}'’&.]*/uy, (m, from, to) => {
+  [/[\p{L}\p{N}][\p{L}\p{N}'’&.]*/uy, (m, from) => {
     const text = m[0].replace(/\.$/, '')
     return { kind: 'word', text, norm: text.toLowerCase().replace(/’/g, "'"), from, to: from + text.length }
   }],

@@ -1,0 +1,200 @@
+/**
+ * Expansion of a recurring event into instances, in the event's zone and DST-correct.
+ *
+ * rrule runs in "floating" time: each local wall clock of the event's zone is written as a UTC `Date`,
+ * rrule steps through wall clocks, and the zone's offsets map each wall clock back to an instant. So a weekly
+ * 10:00 New York meeting stays at 10:00 local across DST changes.
+ * @see https://developers.google.com/calendar/api/guides/recurringevents
+ */
+import * as rruleModule from 'rrule'
+import type { Options } from 'rrule'
+import { type DateValue, type ParsedRecurrence, type RuleLine, parseRecurrence } from './recurrence-parse.ts'
+import { jumpTowards } from './rrule-jump.ts'
+import { ZoneClock } from './zone-clock.ts'
+import { type ResolvedTime, dateInZone, startOfDateMs } from './zoned.ts'
+
+// rrule ships a UMD main and an ESM module; Node's loader sees only a default export.
+const { RRule } = (rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule
+
+/**
+ * Deviation: expansion stops after this many instances per call unless the caller passes its own `limit`;
+ * the real API pages through unbounded series without a fixed cap.
+ */
+export const MAX_INSTANCES = 730
+
+const HOUR = 3_600_000
+export const DAY = 24 * HOUR
+const FAR_FUTURE = Date.UTC(9999, 0, 1)
+
+export type Occurrence = { originalStartMs: number; date?: string }
+
+const floatOf = (ms: number, zc: ZoneClock) => zc.floatOf(ms)
+export const instantOfFloat = (f: number, zc: ZoneClock) => zc.instantOfFloat(f)
+
+export const floatOfDate = (date: string) => Date.parse(`${date}T00:00:00Z`)
+export const dateOfFloat = (f: number) => new Date(f).toISOString().slice(0, 10)
+export const wallFloat = (w: { year: number; month: number; day: number; hour: number; minute: number; second: number }) =>
+  Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, Math.min(w.second, 59))
+
+/** A date value as floating time of the event's zone (all-day events read UTC values as plain wall clocks). */
+function floatOfValue(v: DateValue, zone: ZoneClock, allDay: boolean): number {
+  switch (v.kind) {
+    case 'date':
+      return floatOfDate(v.date)
+    case 'utc':
+      return allDay ? v.ms : floatOf(v.ms, zone)
+    case 'wall':
+      return v.tzid && !allDay ? floatOf(instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid)), zone) : wallFloat(v.wall)
+  }
+}
+
+function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: boolean, lo: number) {
+  // All-day instances have no time of day, so time parts would only repeat the same date.
+  const skip = allDay ? ['UNTIL', 'BYHOUR', 'BYMINUTE', 'BYSECOND'] : ['UNTIL']
+  const rest = rule.parts.filter(([k]) => !skip.includes(k)).map(([k, v]) => `${k}=${v}`).join(';')
+  const options: Partial<Options> = { ...RRule.parseString(rest), dtstart: new Date(dtstartFloat) }
+  const until = rule.parts.find(([k]) => k === 'UNTIL')?.[1]
+  if (until) {
+    const value = parseUntil(until)
+    // A date-only UNTIL on a timed event includes that whole day.
+    const f = floatOfValue(value, zone, allDay) + (value.kind === 'date' && !allDay ? DAY - 1000 : 0)
+    options.until = new Date(f)
+  }
+  // RFC 5545 3.8.5.3: DTSTART is the first of COUNT occurrences even when the rule does not match it.
+  if (options.count) {
+    const first = new RRule({ ...options, count: 1 }).all()[0]
+    if (first?.getTime() !== dtstartFloat) options.count -= 1
+    if (options.count === 0) return undefined
+  }
+  return new RRule(jumpTowards(options, lo))
+}
+
+export function parseUntil(text: string): DateValue {
+  const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(text)!
+  if (m[4] === undefined) return { kind: 'date', date: `${m[1]}-${m[2]}-${m[3]}` }
+  const wall = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4], minute: +m[5]!, second: +m[6]! }
+  return m[7] ? { kind: 'utc', ms: wallFloat(wall) } : { kind: 'wall', wall }
+}
+
+/** Floats of one rule inside [lo, hi]; stops once `budget` of them are at or after `countFrom`. */
+function ruleFloats(rule: ReturnType<typeof ruleOf>, lo: number, hi: number, budget: number, countFrom = lo): number[] {
+  const out: number[] = []
+  let counted = 0
+  rule?.between(new Date(lo), new Date(hi), true, (d) => {
+    out.push(d.getTime())
+    if (d.getTime() >= countFrom) counted++
+    return counted < budget
+  })
+  return out
+}
+
+export type ExpandOptions = {
+  recurrence: string[]
+  start: ResolvedTime
+  windowStartMs?: number
+  windowEndMs?: number
+  durationMs: number
+  limit?: number
+}
+
+/**
+ * Instances of a recurring event, ascending. With a window, an instance counts when it overlaps
+ * [windowStartMs, windowEndMs) (one that started before the window but ends inside it is included).
+ * DTSTART itself is always an instance (RFC 5545 3.8.5.3); EXDATE/EXRULE remove, RDATE adds.
+ */
+export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
+  const parsed = parseRecurrence(opts.recurrence)
+  const { start } = opts
+  const zone = new ZoneClock(start.timeZone)
+  const allDay = start.allDay
+  const limit = opts.limit ?? MAX_INSTANCES
+  const dur = Math.max(0, opts.durationMs)
+  const dtstart = allDay ? floatOfDate(start.date ?? dateInZone(start.ms, start.timeZone)) : floatOf(start.ms, zone)
+  // Floating bounds with slack for offsets; the exact overlap test runs on instants below.
+  const lo = Math.max(dtstart, opts.windowStartMs !== undefined ? floatOf(opts.windowStartMs - dur, zone) - 2 * DAY : dtstart)
+  const hi = opts.windowEndMs !== undefined ? floatOf(opts.windowEndMs, zone) + 2 * DAY : FAR_FUTURE
+  if (hi < lo) return []
+
+  const exclusions = exclusionsOf(parsed, zone, allDay)
+  const budget = limit + exclusions.count + 1
+  // Floats this far past the slack surely start inside the window, so only they count towards the budget.
+  const countFrom = opts.windowStartMs !== undefined ? Math.max(lo, floatOf(opts.windowStartMs - dur, zone) + 3 * HOUR) : lo
+  const floats = new Set<number>()
+  if (dtstart >= lo && dtstart <= hi) floats.add(dtstart)
+  for (const rule of parsed.rules.filter((r) => r.kind === 'RRULE')) {
+    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay, lo), lo, hi, budget, countFrom)) floats.add(allDay ? floatOfDate(dateOfFloat(f)) : f)
+  }
+  for (const line of parsed.dates.filter((d) => d.kind === 'RDATE')) {
+    for (const v of line.values) {
+      const f = floatOfValue(v, zone, allDay)
+      if (f >= lo && f <= hi) floats.add(allDay ? floatOfDate(dateOfFloat(f)) : f)
+    }
+  }
+  const sorted = [...floats].sort((a, b) => a - b)
+  const last = sorted[sorted.length - 1] ?? lo
+  for (const rule of parsed.rules.filter((r) => r.kind === 'EXRULE')) {
+    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay, lo), lo, last, Number.MAX_SAFE_INTEGER)) exclusions.floats.add(f)
+  }
+
+  const days = Math.max(1, Math.round(dur / DAY))
+  const out: Occurrence[] = []
+  for (const f of sorted) {
+    if (out.length >= limit) break
+    if (exclusions.floats.has(f)) continue
+    if (allDay) {
+      const date = dateOfFloat(f)
+      if (exclusions.dates.has(date)) continue
+      const ms = instantOfFloat(f, zone)
+      const endMs = instantOfFloat(f + days * DAY, zone)
+      if (inWindow(ms, endMs, opts)) out.push({ originalStartMs: ms, date })
+    } else {
+      const ms = instantOfFloat(f, zone)
+      if (exclusions.instants.has(ms) || exclusions.dates.has(dateOfFloat(f))) continue
+      if (inWindow(ms, ms + dur, opts)) out.push({ originalStartMs: ms })
+    }
+  }
+  return out
+}
+
+function inWindow(ms: number, endMs: number, w: { windowStartMs?: number; windowEndMs?: number }): boolean {
+  if (w.windowEndMs !== undefined && ms >= w.windowEndMs) return false
+  if (w.windowStartMs !== undefined && !(endMs > w.windowStartMs || ms >= w.windowStartMs)) return false
+  return true
+}
+
+/** EXDATE values keyed three ways: floats (wall clocks), instants (zoned/UTC values), local dates (VALUE=DATE). */
+function exclusionsOf(parsed: ParsedRecurrence, zone: ZoneClock, allDay: boolean) {
+  const floats = new Set<number>()
+  const instants = new Set<number>()
+  const dates = new Set<string>()
+  let count = 0
+  for (const line of parsed.dates.filter((d) => d.kind === 'EXDATE')) {
+    for (const v of line.values) {
+      count++
+      if (v.kind === 'date') dates.add(v.date)
+      else if (allDay) dates.add(dateOfFloat(floatOfValue(v, zone, true)))
+      else if (v.kind === 'utc') instants.add(v.ms)
+      else if (v.tzid) instants.add(instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid)))
+      else floats.add(wallFloat(v.wall))
+    }
+  }
+  return { floats, instants, dates, count }
+}
+
+/**
+ * Start and end of one instance: the series' length in absolute time for timed events, in whole days for
+ * all-day ones (so a DST change inside the span does not shift the end date).
+ */
+export function instanceSpan(o: Occurrence, start: ResolvedTime, end: ResolvedTime): { start: ResolvedTime; end: ResolvedTime } {
+  const given = start.givenTimeZone !== undefined ? { givenTimeZone: start.givenTimeZone } : {}
+  if (!start.allDay || !o.date) {
+    const s: ResolvedTime = { ms: o.originalStartMs, allDay: false, timeZone: start.timeZone, ...given }
+    return { start: s, end: { ...s, ms: o.originalStartMs + (end.ms - start.ms), timeZone: end.timeZone } }
+  }
+  const days = Math.round((Date.parse(`${end.date ?? start.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / DAY)
+  const endDate = dateOfFloat(floatOfDate(o.date) + days * DAY)
+  return {
+    start: { ms: o.originalStartMs, allDay: true, date: o.date, timeZone: start.timeZone, ...given },
+    end: { ms: startOfDateMs(endDate, start.timeZone), allDay: true, date: endDate, timeZone: start.timeZone, ...given },
+  }
+}

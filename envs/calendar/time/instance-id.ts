@@ -1,0 +1,27 @@
+/**
+ * Ids of recurring-event instances, as the API forms them: `<baseId>_20260309T150000Z` (UTC) or
+ * `<baseId>_20260309` for all-day series.
+ */
+import { DateTime } from 'luxon'
+
+/** `20260309T150000Z` */
+export const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+
+/** `<baseId>_20260309T150000Z` for a timed instance, `<baseId>_20260309` for an all-day one. */
+export function instanceId(baseId: string, originalStart: { ms: number; allDay: boolean; date?: string }): string {
+  if (originalStart.allDay) return `${baseId}_${(originalStart.date ?? new Date(originalStart.ms).toISOString().slice(0, 10)).replace(/-/g, '')}`
+  return `${baseId}_${basicUtc(originalStart.ms)}`
+}
+
+/** Inverse of `instanceId`; undefined for an id without an instance suffix. */
+export function parseInstanceId(id: string): { baseId: string; originalStartMs?: number; date?: string } | undefined {
+  const m = /^(.+)_(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z)?$/.exec(id)
+  if (!m) return undefined
+  const [, baseId, y, mo, d, h, mi, s] = m
+  if (h === undefined) {
+    const date = `${y}-${mo}-${d}`
+    return DateTime.fromISO(date, { zone: 'UTC' }).isValid ? { baseId: baseId!, date } : undefined
+  }
+  const ms = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!)
+  return basicUtc(ms) === `${y}${mo}${d}T${h}${mi}${s}Z` ? { baseId: baseId!, originalStartMs: ms } : undefined
+}
