@@ -25,6 +25,9 @@ import { adminRolesRouter } from './routes/admin-roles.ts'
 import { canvasesRouter } from './routes/canvases.ts'
 import { callsRouter } from './routes/calls.ts'
 import { viewsRouter } from './routes/views.ts'
+import { appMessagesRouter } from './routes/app-messages.ts'
+import { remoteFilesRouter } from './routes/remote-files.ts'
+import { profilePhotoRouter } from './routes/profile-photo.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -48,6 +51,9 @@ router
   .route('/', canvasesRouter)
   .route('/', callsRouter)
   .route('/', viewsRouter)
+  .route('/', appMessagesRouter)
+  .route('/', remoteFilesRouter)
+  .route('/', profilePhotoRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

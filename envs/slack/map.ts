@@ -126,8 +126,9 @@ export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; with
   const blocks = parseJson<unknown[] | null>(m.blocks, null)
   if (blocks) out.blocks = blocks
   else if (!m.subtype || m.subtype === 'thread_broadcast') out.blocks = textBlocks(m.text, m.ts)
-  const attachments = parseJson<unknown[] | null>(m.attachments, null)
-  if (attachments) out.attachments = attachments
+  const own = parseJson<unknown[] | null>(m.attachments, null)
+  const unfurls = unfurlsOf(db, m)
+  if (own || unfurls.length > 0) out.attachments = [...(own ?? []), ...unfurls]
   const files = parseJson<string[] | null>(m.files, null)
   if (files && files.length > 0) {
     out.files = opts.withFiles ? opts.withFiles(files) : files.map((id) => ({ id }))
@@ -139,4 +140,16 @@ export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; with
   const pinned = stmt(db, 'SELECT 1 FROM slack_pins WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.ts)
   if (pinned) out.pinned_to = [m.channel_id]
   return out
+}
+
+/** App unfurls of links in a message (chat.unfurl), shown as attachments after the message's own. */
+function unfurlsOf(db: Db, m: MessageRow) {
+  const rows = stmt(db, 'SELECT url, attachment, app_user FROM slack_unfurls WHERE channel_id = ? AND ts = ? ORDER BY rowid').all(m.channel_id, m.ts) as { url: string; attachment: string; app_user: string }[]
+  return rows.map((r, i) => {
+    const app = userById(db, r.app_user)
+    return {
+      ...parseJson<Record<string, unknown>>(r.attachment, {}), id: i + 1, from_url: r.url, original_url: r.url, app_unfurl_url: r.url, is_app_unfurl: true,
+      ...(app?.bot_id ? { app_id: `A${app.bot_id.slice(1)}` } : {}),
+    }
+  })
 }
