@@ -28,6 +28,7 @@ import { viewsRouter } from './routes/views.ts'
 import { appMessagesRouter } from './routes/app-messages.ts'
 import { remoteFilesRouter } from './routes/remote-files.ts'
 import { profilePhotoRouter } from './routes/profile-photo.ts'
+import { listsRouter } from './routes/lists.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -54,6 +55,7 @@ router
   .route('/', appMessagesRouter)
   .route('/', remoteFilesRouter)
   .route('/', profilePhotoRouter)
+  .route('/', listsRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,
