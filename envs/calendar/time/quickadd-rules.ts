@@ -79,7 +79,7 @@ const repetition: Rule = (p, i) => {
   let j = i + 1
   let interval = 1
   if (p.word(j) === 'other') (interval = 2), j++
-  else if (p.num(j) !== undefined && p.word(j) !== 'a') (interval = p.num(j)!), j++
+  else if (p.num(j) !== undefined && p.word(j) !== 'a' && Number.isInteger(p.num(j)) && p.num(j)! >= 1 && p.num(j)! <= 999) (interval = p.num(j)!), j++
   const w = p.word(j)
   const suffix = interval > 1 ? `;INTERVAL=${interval}` : ''
   const freq: Record<string, string> = { day: 'DAILY', days: 'DAILY', week: 'WEEKLY', weeks: 'WEEKLY', month: 'MONTHLY', months: 'MONTHLY', year: 'YEARLY', years: 'YEARLY' }
@@ -162,19 +162,19 @@ const weekday: Rule = (p, i) => {
 /** "March 14", "Mar 14th 2027", "14 March", "3/14", "2026-03-14". Dates already past this year mean next year. */
 const calendarDate: Rule = (p, i) => {
   const t = p.toks[i]
-  if (t?.kind === 'date' && !p.used.has(i)) return explicitDate(p, t.month, t.day, t.year, p.use(i, 1))
+  if (t?.kind === 'date' && !p.used.has(i)) return explicitDate(p, t.month, t.day, t.year, i, 1)
   const m1 = MONTHS[p.word(i) ?? '']
   const n1 = p.toks[i + 1]?.kind === 'num' ? p.num(i + 1) : undefined
   if (m1 !== undefined && n1 !== undefined && Number.isInteger(n1) && n1 >= 1 && n1 <= 31) {
     const y = yearAt(p, i + 2)
-    return explicitDate(p, m1, n1, y, p.use(i, y === undefined ? 2 : 3))
+    return explicitDate(p, m1, n1, y, i, y === undefined ? 2 : 3)
   }
   const n0 = t?.kind === 'num' ? p.num(i) : undefined
   const m2 = MONTHS[p.word(i + 1 + (p.word(i + 1) === 'of' ? 1 : 0)) ?? '']
   if (n0 !== undefined && m2 !== undefined && Number.isInteger(n0) && n0 >= 1 && n0 <= 31) {
     const k = i + 2 + (p.word(i + 1) === 'of' ? 1 : 0)
     const y = yearAt(p, k)
-    return explicitDate(p, m2, n0, y, p.use(i, k - i + (y === undefined ? 0 : 1)))
+    return explicitDate(p, m2, n0, y, i, k - i + (y === undefined ? 0 : 1))
   }
   return 0
 }
@@ -184,11 +184,12 @@ function yearAt(p: Parse, i: number): number | undefined {
   return n !== undefined && n >= 1900 && n <= 2999 ? n : undefined
 }
 
-function explicitDate(p: Parse, month: number, day: number, year: number | undefined, used: number): number {
+/** Sets a named date and uses its `count` tokens at `i`; a date that does not exist (Feb 30) is left as text. */
+function explicitDate(p: Parse, month: number, day: number, year: number | undefined, i: number, count: number): number {
   let d = DateTime.fromObject({ year: year ?? p.today.year, month, day }, { zone: p.today.zone })
   if (!d.isValid) return 0
   if (year === undefined && d < p.today) d = d.plus({ years: 1 })
-  return setDay(p, d, used)
+  return setDay(p, d, p.use(i, count))
 }
 
 /** "in 3 days", "in 2 weeks". */
@@ -197,7 +198,7 @@ const inDays: Rule = (p, i) => {
   const n = p.num(i + 1)
   const unit = p.word(i + 2)
   if (n === undefined || !unit) return 0
-  const days = /^days?$/.test(unit) ? n : /^weeks?$/.test(unit) ? 7 * n : undefined
+  const days = n > 3660 ? undefined : /^days?$/.test(unit) ? n : /^weeks?$/.test(unit) ? 7 * n : undefined
   return days === undefined ? 0 : setDay(p, p.today.plus({ days }), p.use(i, 3))
 }
 
@@ -241,6 +242,8 @@ const duration: Rule = (p, i) => {
   const unit = MINUTE_UNITS[p.word(j + 1) ?? '']
   if (n === undefined || unit === undefined) return 0
   if (j === i && p.toks[j]?.kind !== 'num') return 0
+  // Durations beyond a year are not durations anyone means; the words stay in the summary.
+  if (n * factor * unit > 366 * 1440) return 0
   p.durationMin = n * factor * unit
   return p.use(i, j - i + 2)
 }

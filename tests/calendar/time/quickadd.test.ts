@@ -75,6 +75,22 @@ describe('calendar.events.quickAdd', () => {
   })
 })
 
+describe('quickAdd on odd text', () => {
+  test.each([
+    ['Feb 30 review', 'Feb 30 review'], ['Report 13/13', 'Report 13/13'], ['31 September', '31 September'], ['2026-02-30', '2026-02-30'],
+    ['at', 'at'], ['every', 'every'], ['from to', 'from to'], ['25:00', '25:00'], ['Nap for 99999999 hours', 'Nap for 99999999 hours'],
+    ['Trip in 999999999 days', 'Trip in 999999999 days'], ['', ''], ['😀 party tomorrow 😀', '😀 party 😀'],
+  ])('%j keeps what it cannot read in the summary (%j) and yields valid times', (text, summary) => {
+    const r = quickAdd(text, WED, NY)
+    expect(r.summary).toBe(summary)
+    expect(r.start.date ?? r.start.dateTime).toBeTruthy()
+    expect(r.end.date ?? r.end.dateTime).toBeTruthy()
+  })
+  test('an interval that is not a sane count is not a repetition', () => {
+    expect(quickAdd('Ping every 1000000 weeks', WED, NY).recurrence).toBeUndefined()
+  })
+})
+
 describe('quickAdd tokenizer', () => {
   test('splits clock times, dates, ranges and addresses', () => {
     expect(tokenize("Dinner at Luigi's 3/14 7-9:30pm bob@example.com 2026-03-14").map((t) => `${t.kind}:${t.text}`)).toEqual([
