@@ -29,6 +29,8 @@ export type InvitationOptions = {
   iCalUID: string
   sequence: number
   recurrence?: string[]
+  /** Original start of the one instance this mail is about (an exception of a series): adds RECURRENCE-ID. */
+  recurrenceId?: ResolvedTime
   htmlLink: string
   meetLink?: string
   nowMs: number
@@ -49,7 +51,7 @@ const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').repla
  * Deviation: wording and layout are modelled on the real mails, not byte-identical; PRODID names this project.
  */
 export function invitationMail(o: InvitationOptions): InvitationMail {
-  const when = whenText(o.start, o.end, o.recipientZone, o.recurrence)
+  const when = whenText(o.start, o.end, o.recipientZone, o.recurrenceId ? undefined : o.recurrence)
   const recipient = o.recipient ?? (o.kind === 'reply' ? o.organizer : o.attendees[0] ?? o.organizer)
   const prefix = o.kind === 'reply' ? REPLY_PREFIX[o.replier?.responseStatus ?? 'needsAction'] ?? 'Reply' : PREFIX[o.kind]
   const subject = `${prefix}: ${o.summary} @ ${when} (${recipient.email})`
@@ -106,16 +108,17 @@ function attendeeLine(a: Person & { responseStatus?: string }, rsvp: boolean): s
 }
 
 function icsOf(o: InvitationOptions): string {
-  const recurring = !!o.recurrence?.length
+  const recurring = !!o.recurrence?.length && !o.recurrenceId
   // Recurring timed events keep their zone (DST-correct expansion); single ones are written in UTC.
   const zones = new Set<string>()
   const dt = (name: string, t: ResolvedTime) => {
     if (t.allDay) return `${name};VALUE=DATE:${t.date!.replace(/-/g, '')}`
-    if (!recurring) return `${name}:${icsUtc(t.ms)}`
+    if (!recurring && !o.recurrenceId) return `${name}:${icsUtc(t.ms)}`
     zones.add(t.timeZone)
     return `${name};TZID=${t.timeZone}:${icsLocal(t.ms, t.timeZone)}`
   }
   const event = ['BEGIN:VEVENT', dt('DTSTART', o.start), dt('DTEND', o.end), `DTSTAMP:${icsUtc(o.nowMs)}`, `ORGANIZER${address(o.organizer)}`, `UID:${o.iCalUID}`]
+  if (o.recurrenceId) event.push(dt('RECURRENCE-ID', o.recurrenceId))
   if (o.kind === 'reply') {
     if (o.replier) event.push(attendeeLine(o.replier, false))
   } else {

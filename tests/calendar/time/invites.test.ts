@@ -114,6 +114,18 @@ describe('invitation iCalendar', () => {
     expect(eventLines(ics).filter((l) => l.startsWith('ATTENDEE'))).toEqual(['ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=DECLINED;CN=Ana:mailto:ana@example.com'])
   })
 
+  test('a mail about one instance names it with RECURRENCE-ID, in the series zone, without the rule', () => {
+    const mail = invitationMail({
+      ...base, kind: 'cancel', start: t('2026-03-16T11:00:00'), end: t('2026-03-16T12:00:00'), recurrenceId: t('2026-03-16T10:00:00'),
+    })
+    expect(mail.subject).toBe('Canceled event: Weekly sync @ Mon Mar 16, 2026 11am - 12pm (EDT) (ana@example.com)')
+    const lines = eventLines(mail.ics)
+    expect(lines).toContain('RECURRENCE-ID;TZID=America/New_York:20260316T100000')
+    expect(lines).toContain('DTSTART;TZID=America/New_York:20260316T110000')
+    expect(lines.some((l) => l.startsWith('RRULE'))).toBe(false)
+    expect(unfoldIcs(mail.ics)).toContain('TZID:America/New_York')
+  })
+
   test('bodies name the summary, when, organizer, guests and link, and escape HTML', () => {
     const mail = invitationMail({ ...base, summary: 'Q&A <live>', location: 'Room 1' })
     expect(mail.text).toContain('Q&A <live>\nWeekly on Monday from 10am to 11am (EDT)\nRoom 1')
