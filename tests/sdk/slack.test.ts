@@ -101,3 +101,80 @@ describe('auth.test (WebClient bot token)', () => {
     expect(r.message!.bot_id).toMatch(/^B/)
   })
 })
+
+describe('admin.conversations.create (WebClient)', () => {
+  it('an admin creates and locks down a channel; a member is refused posting; a deactivated member is locked out', async () => {
+    const admin = s.slack('alice')
+    const team = (await admin.team.info()).team!.id!
+    const created = await admin.admin.conversations.create({ name: 'announcements-sdk', is_private: false, description: 'Company news', team_id: team })
+    const id = created.channel_id!
+    const bob = (await s.slack('bob').auth.test()).user_id!
+    await admin.admin.conversations.invite({ channel_id: id, user_ids: [bob] })
+    await admin.admin.conversations.setConversationPrefs({ channel_id: id, prefs: { who_can_post: 'type:admin' } })
+    await expect(s.slack('bob').chat.postMessage({ channel: id, text: 'hi' })).rejects.toMatchObject({ data: { error: 'restricted_action' } })
+    await admin.chat.postMessage({ channel: id, text: 'Welcome' })
+    await expect(s.slack('bob').admin.users.list({ team_id: team })).rejects.toMatchObject({ data: { error: 'missing_scope' } })
+    expect((await admin.conversations.history({ channel: id, limit: 1 })).messages![0]!.text).toBe('Welcome')
+  })
+})
+
+describe('canvases.create (WebClient)', () => {
+  it('creates a canvas, finds a section and edits after it', async () => {
+    const bob = s.slack('bob')
+    const { canvas_id } = await bob.canvases.create({ title: 'Runbook', document_content: { type: 'markdown', markdown: '# Deploy\nRun the pipeline\n# Rollback\nRevert the tag' } })
+    const found = await bob.canvases.sections.lookup({ canvas_id: canvas_id!, criteria: { section_types: ['h1'], contains_text: 'Rollback' } })
+    expect(found.sections).toHaveLength(1)
+    await bob.canvases.edit({ canvas_id: canvas_id!, changes: [{ operation: 'insert_after', section_id: found.sections![0]!.id!, document_content: { type: 'markdown', markdown: 'Page the on-call first' } }] })
+    const carol = (await s.slack('carol').auth.test()).user_id!
+    await bob.canvases.access.set({ canvas_id: canvas_id!, access_level: 'read', user_ids: [carol] })
+    const seen = await s.slack('carol').canvases.sections.lookup({ canvas_id: canvas_id!, criteria: { contains_text: 'on-call' } })
+    expect(seen.sections).toHaveLength(1)
+  })
+})
+
+describe('slackLists.items.create (WebClient)', () => {
+  it('builds a to-do list and ticks an item', async () => {
+    const dan = s.slack('dan')
+    const list = await dan.slackLists.create({ name: 'Renewals', todo_mode: true })
+    const cols = list.list_metadata!.schema!
+    const primary = cols.find((c) => c.is_primary_column)!.id!
+    const done = cols.find((c) => c.type === 'todo_completed')!.id!
+    const item = await dan.slackLists.items.create({ list_id: list.list_id!, initial_fields: [{ column_id: primary, text: 'Globex renewal' } as never] })
+    await dan.slackLists.items.update({ list_id: list.list_id!, cells: [{ row_id: item.item!.id!, column_id: done, checkbox: true } as never] })
+    const items = await dan.slackLists.items.list({ list_id: list.list_id! })
+    expect(items.items![0]!.fields!.find((f) => f.column_id === done)).toMatchObject({ checkbox: true })
+  })
+})
+
+describe('views.open (WebClient)', () => {
+  it('opens a modal and updates it with its hash, then a stale hash conflicts', async () => {
+    const bot = s.slack(s.worlds.botTokens(s.entry.id)[0]!.token)
+    const view = { type: 'modal' as const, title: { type: 'plain_text' as const, text: 'Deploy' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Ship it?' } }] }
+    const opened = await bot.views.open({ trigger_id: '1234.5678.abcdef', view })
+    const updated = await bot.views.update({ view_id: opened.view!.id!, hash: opened.view!.hash!, view: { ...view, title: { type: 'plain_text', text: 'Deployed' } } })
+    expect(updated.view!.title!.text).toBe('Deployed')
+    await expect(bot.views.update({ view_id: opened.view!.id!, hash: opened.view!.hash!, view })).rejects.toMatchObject({ data: { error: 'hash_conflict' } })
+  })
+})
+
+describe('users.setPhoto (WebClient)', () => {
+  it('uploads a profile photo as multipart', async () => {
+    const carol = s.slack('carol')
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
+    await carol.users.setPhoto({ image: png })
+    expect((await carol.users.profile.get({})).profile!.is_custom_image).toBe(true)
+  })
+})
+
+// Runs last: it deactivates erin for the rest of this world.
+describe('admin.users.remove (WebClient)', () => {
+  it('deactivates a member whose token then answers account_inactive', async () => {
+    const admin = s.slack('alice')
+    const team = (await admin.team.info()).team!.id!
+    const erin = (await s.slack('erin').auth.test()).user_id!
+    await admin.admin.users.remove({ team_id: team, user_id: erin })
+    await expect(s.slack('erin').auth.test()).rejects.toMatchObject({ data: { error: 'account_inactive' } })
+    const users = await admin.admin.users.list({ team_id: team, limit: 100 })
+    expect(users.users!.find((u) => u.id === erin)).toMatchObject({ is_active: false })
+  })
+})
