@@ -44,7 +44,7 @@ function floatOfValue(v: DateValue, zone: ZoneClock, allDay: boolean): number {
     case 'utc':
       return allDay ? v.ms : floatOf(v.ms, zone)
     case 'wall':
-      return v.tzid && !allDay ? floatOf(instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid)), zone) : wallFloat(v.wall)
+      return v.tzid && !allDay ? floatOf(instantOfFloat(wallFloat(v.wall), ZoneClock.of(v.tzid)), zone) : wallFloat(v.wall)
   }
 }
 
@@ -105,7 +105,7 @@ export type ExpandOptions = {
 export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
   const parsed = parseRecurrence(opts.recurrence)
   const { start } = opts
-  const zone = new ZoneClock(start.timeZone)
+  const zone = ZoneClock.of(start.timeZone)
   const allDay = start.allDay
   const limit = opts.limit ?? MAX_INSTANCES
   const dur = Math.max(0, opts.durationMs)
@@ -174,7 +174,7 @@ function exclusionsOf(parsed: ParsedRecurrence, zone: ZoneClock, allDay: boolean
       if (v.kind === 'date') dates.add(v.date)
       else if (allDay) dates.add(dateOfFloat(floatOfValue(v, zone, true)))
       else if (v.kind === 'utc') instants.add(v.ms)
-      else if (v.tzid) instants.add(instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid)))
+      else if (v.tzid) instants.add(instantOfFloat(wallFloat(v.wall), ZoneClock.of(v.tzid)))
       else floats.add(wallFloat(v.wall))
     }
   }

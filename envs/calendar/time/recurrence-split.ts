@@ -17,7 +17,7 @@ function countBefore(rule: RuleLine, start: ResolvedTime, beforeMs: number): num
 function dateValueMs(v: DateValue, start: ResolvedTime): number {
   if (v.kind === 'utc') return v.ms
   if (v.kind === 'date') return startOfDateMs(v.date, start.timeZone)
-  return instantOfFloat(wallFloat(v.wall), new ZoneClock(v.tzid ?? start.timeZone))
+  return instantOfFloat(wallFloat(v.wall), ZoneClock.of(v.tzid ?? start.timeZone))
 }
 
 /** Keeps RDATE/EXDATE values for which `keep(ms)` holds; drops lines left empty. */

@@ -1,7 +1,10 @@
 /**
  * Fast wall-clock ↔ instant conversion for one zone, for expanding many instances. Offsets are looked up
- * through luxon's IANA zone and memoised per week in this object (create one per expansion; it holds no
- * world state). Weeks that contain an offset change, and wall clocks near one, take luxon's exact path.
+ * through luxon's IANA zone and memoised per week. Weeks that contain an offset change, and wall clocks near
+ * one, take luxon's exact path.
+ *
+ * `ZoneClock.of(name)` shares one clock per zone across calls: the memo is a pure function of the IANA
+ * database in this process (like luxon's own formatter caches), holds no world state and is bounded.
  */
 import { IANAZone } from 'luxon'
 import { wallClockToMs } from './zoned.ts'
@@ -17,11 +20,25 @@ export class ZoneClock {
     this.#zone = IANAZone.create(name)
   }
 
+  static #shared = new Map<string, ZoneClock>()
+
+  /** The shared clock of `name` (at most 64 zones are kept). */
+  static of(name: string): ZoneClock {
+    let clock = ZoneClock.#shared.get(name)
+    if (!clock) {
+      if (ZoneClock.#shared.size >= 64) ZoneClock.#shared.clear()
+      clock = new ZoneClock(name)
+      ZoneClock.#shared.set(name, clock)
+    }
+    return clock
+  }
+
   /** UTC offset in minutes at `ms`. */
   offset(ms: number): number {
     const week = Math.floor(ms / WEEK)
     let known = this.#weeks.get(week)
     if (known === undefined) {
+      if (this.#weeks.size >= 10_000) this.#weeks.clear()
       const a = this.#zone.offset(week * WEEK)
       known = a === this.#zone.offset((week + 1) * WEEK - 1) ? a : null
       this.#weeks.set(week, known)

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
-  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, parseInstanceId, truncateRecurrence, validateRecurrence,
+  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence, parseInstanceId, truncateRecurrence, validateRecurrence,
 } from '../../../envs/calendar/time/recurrence.ts'
 import { CalendarTimeError, resolveEventTime } from '../../../envs/calendar/time/zoned.ts'
 
@@ -253,5 +253,26 @@ describe('instanceSpan', () => {
     const span = instanceSpan({ originalStartMs: Date.parse('2026-03-14T05:00:00Z'), date: '2026-03-14' }, start, end)
     expect(span.start.date).toBe('2026-03-14')
     expect(span.end).toEqual({ ms: Date.parse('2026-03-16T04:00:00Z'), allDay: true, date: '2026-03-16', timeZone: 'America/New_York' })
+  })
+})
+
+describe('iterateRecurrence', () => {
+  const start = at('2026-01-05T09:00:00', 'America/New_York')
+  test.each([
+    ['weekly in a window', ['RRULE:FREQ=WEEKLY;BYDAY=MO,TH'], { windowStartMs: Date.parse('2026-03-01T00:00:00Z'), windowEndMs: Date.parse('2026-09-01T00:00:00Z') }],
+    ['overlap at the window start', ['RRULE:FREQ=DAILY'], { windowStartMs: Date.parse('2026-02-10T14:30:00Z'), windowEndMs: Date.parse('2026-04-10T00:00:00Z') }],
+    ['bounded, no window', ['RRULE:FREQ=MONTHLY;BYDAY=-1FR;COUNT=14', 'RDATE:20300101T150000Z'], {}],
+    ['sparse yearly', ['RRULE:FREQ=YEARLY;INTERVAL=3;UNTIL=20400101T000000Z'], {}],
+  ])('%s yields what expandRecurrence returns, in order', (_name, recurrence, window) => {
+    const opts = { recurrence, start, durationMs: 2 * HOUR, ...window }
+    expect([...iterateRecurrence(opts)]).toEqual(expandRecurrence({ ...opts, limit: 100_000 }))
+  })
+  test('an unbounded series can be read lazily', () => {
+    const taken: number[] = []
+    for (const o of iterateRecurrence({ recurrence: ['RRULE:FREQ=DAILY'], start, durationMs: HOUR })) {
+      taken.push(o.originalStartMs)
+      if (taken.length === 3) break
+    }
+    expect(taken.map((ms) => local(ms, 'America/New_York'))).toEqual(['2026-01-05T09:00-05:00', '2026-01-06T09:00-05:00', '2026-01-07T09:00-05:00'])
   })
 })
