@@ -61,6 +61,7 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
     options.until = new Date(f)
   }
   // RFC 5545 3.8.5.3: DTSTART is the first of COUNT occurrences even when the rule does not match it.
+  // Deviation (unverified): the real API's count for an off-rule start was not recorded; RFC semantics here.
   if (options.count) {
     const first = new RRule({ ...options, count: 1 }).all()[0]
     if (first?.getTime() !== dtstartFloat) options.count -= 1

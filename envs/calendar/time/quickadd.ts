@@ -36,6 +36,7 @@ export function quickAdd(text: string, nowMs: number, zone: string): QuickAddRes
     if (!p.used.has(i) && p.used.has(i + 1) && CONNECTORS.has(p.word(i) ?? '')) p.used.add(i)
   }
   const { summary, location } = summaryAndLocation(p)
+  // Deviation (unverified): addresses become attendees and also stay in the summary.
   const attendees = toks.filter((t) => t.kind === 'email').map((t) => t.text)
   const out: QuickAddResult = { summary, ...times(p, tz) }
   if (p.rule) out.recurrence = [`RRULE:${p.rule}${p.byday ? `;BYDAY=${p.byday.join(',')}` : ''}`]

@@ -69,6 +69,7 @@ function parseRule(kind: RuleLine['kind'], body: string): RuleLine {
   if (!freq) throw invalid()
   if (get('COUNT') && get('UNTIL')) throw invalid()
   // RFC 5545 3.3.10: ordinal BYDAY only for MONTHLY/YEARLY; BYWEEKNO only YEARLY; BYSETPOS needs another BYxxx.
+  // Deviation (unverified): these RFC "MUST NOT" combinations are rejected; the real API may be more lenient.
   const byday = get('BYDAY')
   if (byday && /\d/.test(byday) && freq !== 'MONTHLY' && freq !== 'YEARLY') throw invalid()
   if (byday && /\d/.test(byday) && freq === 'YEARLY' && get('BYWEEKNO')) throw invalid()

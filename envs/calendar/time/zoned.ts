@@ -106,7 +106,7 @@ export function parseRfc3339(s: string): number | undefined {
 
 /**
  * `2026-03-09T10:00:00-04:00` in `zone`; a zero offset renders as `Z` (as the API renders UTC calendars).
- * Deviation: sub-second precision is dropped; the real API stores event times in whole seconds too.
+ * Sub-second precision is not rendered: the real API keeps event times in whole seconds.
  */
 export function rfc3339InZone(ms: number, zone: string): string {
   const dt = DateTime.fromMillis(ms, { zone: isValidZone(zone) ? zone : 'UTC' })
