@@ -29,6 +29,7 @@ import { appMessagesRouter } from './routes/app-messages.ts'
 import { remoteFilesRouter } from './routes/remote-files.ts'
 import { profilePhotoRouter } from './routes/profile-photo.ts'
 import { listsRouter } from './routes/lists.ts'
+import { appsRouter } from './routes/apps.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -56,6 +57,7 @@ router
   .route('/', remoteFilesRouter)
   .route('/', profilePhotoRouter)
   .route('/', listsRouter)
+  .route('/', appsRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

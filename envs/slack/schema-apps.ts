@@ -152,7 +152,18 @@ export const slackRemoteFiles = sqliteTable('slack_remote_files', {
   updated: integer('updated').notNull(),
 })
 
+
+/** An app created from a manifest (apps.manifest.*); installed (`botUser` set) by oauth.v2.access. */
+export const slackApps = sqliteTable('slack_apps', {
+  id: text('id').primaryKey(),
+  manifest: text('manifest').notNull(),
+  creator: text('creator').notNull(),
+  botUser: text('bot_user'),
+  created: integer('created').notNull(),
+  updated: integer('updated').notNull(),
+})
+
 export const appTables = [
   slackCanvases, slackCanvasSections, slackAccess, slackLists, slackListItems, slackCalls, slackViews, slackUnfurls,
-  slackStreams, slackAssistantThreads, slackRemoteFiles,
+  slackStreams, slackAssistantThreads, slackRemoteFiles, slackApps,
 ]

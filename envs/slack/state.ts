@@ -32,6 +32,7 @@ import { dumpMore } from './state-more.ts'
  *   remoteFiles: { <F id>: { id, externalId, title, filetype, externalUrl, channels, app } },
  *   assistantThreads: { "<channel>/<thread_ts>": { channel, threadTs, status, title, prompts } },
  *   unfurls:   { "<channel>/<ts>/<url>": { channel, ts, url, attachment } },
+ *   apps:      { <A id>: { id, creator, botUser, manifest } },
  * }
  * Users also carry role ('regular'|'admin'|'owner'|'primary_owner'), deleted, guest, expiration, photo;
  * channels carry prefs (admin posting rules) and retentionDays.
