@@ -30,6 +30,7 @@ import { remoteFilesRouter } from './routes/remote-files.ts'
 import { profilePhotoRouter } from './routes/profile-photo.ts'
 import { listsRouter } from './routes/lists.ts'
 import { appsRouter } from './routes/apps.ts'
+import { adminAppsRouter } from './routes/admin-apps.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -58,6 +59,7 @@ router
   .route('/', profilePhotoRouter)
   .route('/', listsRouter)
   .route('/', appsRouter)
+  .route('/', adminAppsRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

@@ -55,4 +55,27 @@ export const slackSessions = sqliteTable('slack_sessions', {
   revoked: integer('revoked').notNull().default(0),
 })
 
-export const adminTables = [slackEmoji, slackInvites, slackRoleAssignments, slackSessions]
+
+/** A member's request to install an app (admin.apps.requests.*); status pending → approved | restricted | cancelled. */
+export const slackAppRequests = sqliteTable('slack_app_requests', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull(),
+  appName: text('app_name').notNull(),
+  requester: text('requester').notNull(),
+  message: text('message').notNull().default(''),
+  scopes: text('scopes').notNull().default('[]'),
+  created: integer('created').notNull(),
+  status: text('status').notNull().default('pending'),
+})
+
+/** An admin's decision about an app: approved or restricted (admin.apps.approve/restrict/clearResolution). */
+export const slackAppResolutions = sqliteTable('slack_app_resolutions', {
+  appId: text('app_id').primaryKey(),
+  appName: text('app_name').notNull(),
+  status: text('status').notNull(),
+  scopes: text('scopes').notNull().default('[]'),
+  resolvedBy: text('resolved_by').notNull(),
+  updated: integer('updated').notNull(),
+})
+
+export const adminTables = [slackEmoji, slackInvites, slackRoleAssignments, slackSessions, slackAppRequests, slackAppResolutions]

@@ -41,11 +41,13 @@ export const SlackSeed = z
     emoji: z.record(z.string().regex(/^[a-z0-9_+'-]{1,100}$/), z.string()).optional(),
     /** Pending invite requests from members, for admin.inviteRequests.*. */
     inviteRequests: z.array(z.object({ email: z.string().email(), requester: Ref, message: z.string().default(''), channels: z.array(z.string()).default([]) })).default([]),
+    /** Members' pending requests to install an app: a seeded bot's id or the name of an app not installed yet. */
+    appRequests: z.array(z.object({ app: z.string().min(1), requester: Ref, message: z.string().default(''), scopes: z.array(z.string()).default([]) })).default([]),
     /** Extra scopes for a user's token (e.g. to give a non-admin an admin scope). */
     userScopes: z.record(z.string(), z.array(z.string())).default({}),
   })
   .strict()
-  .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [], inviteRequests: [], userScopes: {} })
+  .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [], inviteRequests: [], appRequests: [], userScopes: {} })
 export type SlackSeed = z.infer<typeof SlackSeed>
 
 /** Slack handle from an e-mail's local part (`alice.ng@…` → `alice.ng`). */
@@ -132,6 +134,13 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
         slackId(db, 'Ir'), 'request', r.email, JSON.stringify(r.channels.map((c) => byName.get(c) ?? c)), r.message, sid(r.requester, `slack.inviteRequests[${i}].requester`), Math.floor(ctx.nowMs / 1000) - 86400,
       )
     })
+    seed.appRequests.forEach((r, i) => {
+      const bot = userByWorldId(db, `bot-${r.app}`)
+      const appId = bot?.bot_id ? `A${bot.bot_id.slice(1)}` : slackId(db, 'A')
+      stmt(db, 'INSERT INTO slack_app_requests (id, app_id, app_name, requester, message, scopes, created) VALUES (?,?,?,?,?,?,?)').run(
+        slackId(db, 'Ar'), appId, bot?.display_name ?? r.app, sid(r.requester, `slack.appRequests[${i}].requester`), r.message, JSON.stringify(r.scopes), Math.floor(ctx.nowMs / 1000) - 3600,
+      )
+    })
     seed.usergroups.forEach((g, i) => {
       const users = g.users.map((r, j) => sid(r, `slack.usergroups[${i}].users[${j}]`))
       const now = Math.floor(ctx.nowMs / 1000)
@@ -179,7 +188,7 @@ export const USER_APP_SCOPES = [
 export const ADMIN_SCOPES = [
   'admin', 'admin.conversations:read', 'admin.conversations:write', 'admin.users:read', 'admin.users:write', 'admin.teams:read',
   'admin.teams:write', 'admin.usergroups:read', 'admin.usergroups:write', 'admin.invites:read', 'admin.invites:write',
-  'admin.roles:read', 'admin.roles:write', 'team.billing:read', 'team.preferences:read',
+  'admin.roles:read', 'admin.roles:write', 'team.billing:read', 'team.preferences:read', 'admin.apps:read', 'admin.apps:write',
 ]
 
 /** Scopes of a seeded bot token unless the seed lists its own. */

@@ -33,6 +33,8 @@ import { dumpMore } from './state-more.ts'
  *   assistantThreads: { "<channel>/<thread_ts>": { channel, threadTs, status, title, prompts } },
  *   unfurls:   { "<channel>/<ts>/<url>": { channel, ts, url, attachment } },
  *   apps:      { <A id>: { id, creator, botUser, manifest } },
+ *   appRequests: { <Ar id>: { id, appId, appName, requester, message, scopes, status: 'pending'|'approved'|'restricted'|'cancelled' } },
+ *   appResolutions: { <A id>: { appId, appName, status: 'approved'|'restricted', resolvedBy } },
  * }
  * Users also carry role ('regular'|'admin'|'owner'|'primary_owner'), deleted, guest, expiration, photo;
  * channels carry prefs (admin posting rules) and retentionDays.
