@@ -31,6 +31,7 @@ import { profilePhotoRouter } from './routes/profile-photo.ts'
 import { listsRouter } from './routes/lists.ts'
 import { appsRouter } from './routes/apps.ts'
 import { adminAppsRouter } from './routes/admin-apps.ts'
+import { adminPolicyRouter } from './routes/admin-policy.ts'
 
 const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
@@ -60,6 +61,7 @@ router
   .route('/', listsRouter)
   .route('/', appsRouter)
   .route('/', adminAppsRouter)
+  .route('/', adminPolicyRouter)
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,

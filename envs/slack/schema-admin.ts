@@ -78,4 +78,25 @@ export const slackAppResolutions = sqliteTable('slack_app_resolutions', {
   updated: integer('updated').notNull(),
 })
 
-export const adminTables = [slackEmoji, slackInvites, slackRoleAssignments, slackSessions, slackAppRequests, slackAppResolutions]
+/** An information barrier: members of `primary` may not DM members of the `barriered` usergroups. */
+export const slackBarriers = sqliteTable('slack_barriers', {
+  id: text('id').primaryKey(),
+  primaryGroup: text('primary_group').notNull(),
+  barriered: text('barriered').notNull(),
+  subjects: text('subjects').notNull(),
+  updated: integer('updated').notNull(),
+})
+
+/** Members assigned to an authentication policy (admin.auth.policy.*). */
+export const slackAuthPolicy = sqliteTable(
+  'slack_auth_policy',
+  {
+    policy: text('policy').notNull(),
+    entityId: text('entity_id').notNull(),
+    entityType: text('entity_type').notNull(),
+    added: integer('added').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.policy, t.entityId] })],
+)
+
+export const adminTables = [slackEmoji, slackInvites, slackRoleAssignments, slackSessions, slackAppRequests, slackAppResolutions, slackBarriers, slackAuthPolicy]

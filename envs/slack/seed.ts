@@ -189,6 +189,7 @@ export const ADMIN_SCOPES = [
   'admin', 'admin.conversations:read', 'admin.conversations:write', 'admin.users:read', 'admin.users:write', 'admin.teams:read',
   'admin.teams:write', 'admin.usergroups:read', 'admin.usergroups:write', 'admin.invites:read', 'admin.invites:write',
   'admin.roles:read', 'admin.roles:write', 'team.billing:read', 'team.preferences:read', 'admin.apps:read', 'admin.apps:write',
+  'admin.barriers:read', 'admin.barriers:write',
 ]
 
 /** Scopes of a seeded bot token unless the seed lists its own. */

@@ -35,6 +35,8 @@ import { dumpMore } from './state-more.ts'
  *   apps:      { <A id>: { id, creator, botUser, manifest } },
  *   appRequests: { <Ar id>: { id, appId, appName, requester, message, scopes, status: 'pending'|'approved'|'restricted'|'cancelled' } },
  *   appResolutions: { <A id>: { appId, appName, status: 'approved'|'restricted', resolvedBy } },
+ *   barriers:  { <Eb id>: { id, primaryUsergroup, barrieredFrom: [S id…], subjects } },
+ *   authPolicy: { "<policy>/<U id>": { policy, entityId, entityType } },
  * }
  * Users also carry role ('regular'|'admin'|'owner'|'primary_owner'), deleted, guest, expiration, photo;
  * channels carry prefs (admin posting rules) and retentionDays.

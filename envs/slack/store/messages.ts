@@ -2,9 +2,10 @@ import { stmt, type Db } from '../../core/db.ts'
 import { slackId, slackTs } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import {
-  addMember, allUsers, channelById, isMember, messageAt, nowSec, userById, type ChannelRow, type MessageRow, type UserRow,
+  addMember, allUsers, membersOf, channelById, isMember, messageAt, nowSec, userById, type ChannelRow, type MessageRow, type UserRow,
 } from './core.ts'
 import { mayPost } from './prefs.ts'
+import { assertNoBarrier } from './barriers.ts'
 
 /** What a new message carries. */
 export type NewMessage = {
@@ -44,6 +45,7 @@ export function resolveTarget(db: Db, channel: string, sender: UserRow): Channel
 
 /** The IM between two users, created on first use. */
 export function openIm(db: Db, a: string, b: string): ChannelRow {
+  assertNoBarrier(db, [a, b], 'im')
   const existing = stmt(
     db,
     `SELECT c.* FROM slack_channels c WHERE c.kind = 'im'
@@ -62,6 +64,7 @@ export function openIm(db: Db, a: string, b: string): ChannelRow {
 
 /** The MPIM among a set of users (3+ including the caller), created on first use. */
 export function openMpim(db: Db, ids: string[]): ChannelRow {
+  assertNoBarrier(db, ids, 'mpim')
   const sorted = [...new Set(ids)].sort()
   const handles = sorted.map((id) => userById(db, id)!.handle)
   const name = `mpdm-${handles.join('--')}-1`
@@ -83,6 +86,7 @@ export function assertCanPost(db: Db, ch: ChannelRow, user: UserRow) {
   if (!isMember(db, ch.id, user.id)) throw new SlackApiError('not_in_channel')
   // Posting restrictions set by admin.conversations.setConversationPrefs (who_can_post).
   if (!mayPost(ch, user)) throw new SlackApiError('restricted_action')
+  if (ch.kind === 'im' || ch.kind === 'mpim') assertNoBarrier(db, membersOf(db, ch.id), ch.kind)
 }
 
 /** Posts the `channel_join`-style system message Slack writes on membership changes. */
