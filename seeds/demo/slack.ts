@@ -53,6 +53,9 @@ export function demoSlack(ctx: DemoContext, scale = 1): Record<string, unknown> 
     messages,
     reminders: [{ user: 'alice', text: 'Review the board deck', at: '+1d' }],
     usergroups: [{ handle: 'eng', name: 'Engineering', description: 'Engineering team', users: ['bob', 'carol'] }],
+    // Pending for an admin (alice): a member asks to invite a contractor, another to install an app.
+    inviteRequests: [{ email: 'priya.contractor@example.org', requester: 'bob', message: 'Contract QA engineer for the Atlas launch', channels: ['engineering'] }],
+    appRequests: [{ app: 'Tracker Cloud', requester: 'carol', message: 'Link design tickets in threads', scopes: ['chat:write', 'links:read', 'links:write'] }],
   }
 }
 

@@ -162,3 +162,13 @@ describe('team.integrationLogs', () => {
     expect((await w.api('team.preferences.list', {}, w.bot())).msg_edit_window_mins).toBe(-1)
   })
 })
+
+describe('admin.inviteRequests.approve (demo)', () => {
+  it('the demo workspace has a pending invite request and app request for its admin', async () => {
+    const w = slackWorld()
+    const req = (await w.api('admin.inviteRequests.list')).invite_requests
+    expect(req).toEqual([expect.objectContaining({ email: 'priya.contractor@example.org', requester_ids: [await w.uid('bob')], channel_ids: [await w.channel('engineering')] })])
+    expect((await w.api('admin.apps.requests.list')).app_requests[0]).toMatchObject({ app: { name: 'Tracker Cloud' }, user: { id: await w.uid('carol') } })
+    expect((await w.api('admin.inviteRequests.approve', { invite_request_id: req[0].id })).ok).toBe(true)
+  })
+})

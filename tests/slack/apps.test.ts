@@ -89,3 +89,16 @@ describe('rtm.connect', () => {
     expect(teams.teams).toEqual([expect.objectContaining({ id: (await w.api('team.info')).team.id, name: 'Northwind Labs' })])
   })
 })
+
+describe('apps.uninstall', () => {
+  it('removes an installed app: its bot token answers invalid_auth; wrong secrets are refused', async () => {
+    const w = slackWorld()
+    const app = await w.api('apps.manifest.create', { manifest }, 'bob')
+    const { client_id, client_secret } = app.credentials
+    const bot = (await w.api('oauth.v2.access', { client_id, client_secret, code: authCode(w.h.entry.world.db, app.app_id, await w.uid('bob')) }, 'bob')).access_token
+    expect((await w.api('apps.uninstall', { client_id, client_secret: 'nope' }, bot)).error).toBe('bad_client_secret')
+    expect((await w.api('apps.uninstall', { client_id, client_secret }, w.bot())).error).toBe('invalid_client_id')
+    expect((await w.api('apps.uninstall', { client_id, client_secret }, bot)).ok).toBe(true)
+    expect((await w.api('auth.test', {}, bot)).error).toBe('invalid_auth')
+  })
+})

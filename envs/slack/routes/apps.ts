@@ -201,3 +201,21 @@ slackMethod(appsRouter, {
     return { teams: [team], response_metadata: { next_cursor: '' } }
   },
 })
+
+// apps.uninstall: the app removes itself from the workspace; its bot token and the calling token stop working.
+slackMethod(appsRouter, {
+  name: 'apps.uninstall', args: z.object({ client_id: opt(), client_secret: opt() }),
+  handler: (c, a) => c.var.world.tx((db) => {
+    const app = checkClient(db, a.client_id, a.client_secret)
+    const caller = me(c)
+    const bot = app.botUser ? userById(db, app.botUser) : undefined
+    // Only a token of this app (its bot, or the member who installed it) may uninstall it.
+    if (caller.is_bot && caller.id !== bot?.id) throw new SlackApiError('invalid_client_id')
+    if (bot) {
+      stmt(db, "UPDATE world_tokens SET revoked = 1 WHERE user_id = ? AND kind = 'slack_bot'").run(bot.world_user_id)
+      stmt(db, 'UPDATE slack_users SET deleted = 1, updated = ? WHERE id = ?').run(nowSec(db), bot.id)
+    }
+    if (app.row) stmt(db, 'UPDATE slack_apps SET bot_user = NULL WHERE id = ?').run(app.id)
+    return {}
+  }),
+})
