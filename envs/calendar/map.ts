@@ -1,0 +1,108 @@
+import type { Db } from '../core/db.ts'
+import { findUserByEmail, findUserById } from '../core/users.ts'
+import type { AclRow, CalendarRow, EventRow, ListRow } from './schema.ts'
+import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
+import { dataOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
+import type { Role } from './store/access.ts'
+
+/** Quoted numeric etag from a time and a change position (changes on every write). */
+export const etagOf = (ms: number, seq: number) => `"${BigInt(ms) * 1000n + BigInt(seq % 1000)}"`
+
+export function toCalendar(cal: CalendarRow) {
+  return {
+    kind: 'calendar#calendar', etag: etagOf(cal.updatedMs, 0), id: cal.id, summary: cal.summary,
+    ...(cal.description ? { description: cal.description } : {}), ...(cal.location ? { location: cal.location } : {}),
+    timeZone: cal.timeZone, conferenceProperties: { allowedConferenceSolutionTypes: ['hangoutsMeet'] },
+  }
+}
+
+export function toListEntry(cal: CalendarRow, e: ListRow, role: Role) {
+  const reminders = JSON.parse(e.defaultReminders) as unknown[]
+  const notifications = JSON.parse(e.notifications) as unknown[]
+  return {
+    kind: 'calendar#calendarListEntry', etag: etagOf(cal.updatedMs, e.changeSeq), id: cal.id, summary: cal.summary,
+    ...(cal.description ? { description: cal.description } : {}), ...(cal.location ? { location: cal.location } : {}),
+    ...(e.summaryOverride ? { summaryOverride: e.summaryOverride } : {}),
+    timeZone: cal.timeZone, colorId: e.colorId, backgroundColor: e.backgroundColor, foregroundColor: e.foregroundColor,
+    ...(e.hidden ? { hidden: true } : {}), ...(e.selected ? { selected: true } : {}), accessRole: role, defaultReminders: reminders,
+    ...(notifications.length ? { notificationSettings: { notifications } } : {}), ...(cal.isPrimary && cal.ownerId === e.userId ? { primary: true } : {}),
+    conferenceProperties: { allowedConferenceSolutionTypes: ['hangoutsMeet'] },
+  }
+}
+
+export function toAclRule(r: AclRow) {
+  return { kind: 'calendar#aclRule', etag: `"${String(r.changeSeq).padStart(20, '0')}"`, id: r.id, scope: r.scopeType === 'default' ? { type: 'default' } : { type: r.scopeType, value: r.scopeValue }, role: r.role }
+}
+
+export type EventView = {
+  /** Email of the viewing user (for `self`). */
+  viewer: string
+  /** Zone to render `dateTime`s in when the event names none (the calendar's, or the `timeZone` parameter). */
+  zone: string
+  /** The `timeZone` request parameter, which overrides every zone. */
+  forcedZone?: string
+  /** The viewer may see only free/busy (start, end, id). */
+  freeBusyOnly?: boolean
+}
+
+const renderTime = (t: StoredTime, v: EventView) => renderEventTime({ ms: t.ms, allDay: t.allDay, date: t.date, timeZone: t.given ? t.timeZone : undefined }, v.forcedZone ?? (t.given ? t.timeZone : v.zone))
+
+const person = (db: Db, email: string, name: string | null | undefined, viewer: string) => {
+  const user = findUserByEmail(db, email)
+  const displayName = name ?? user?.name
+  return { ...(user ? {} : {}), email, ...(displayName ? { displayName } : {}), ...(email.toLowerCase() === viewer.toLowerCase() ? { self: true } : {}) }
+}
+
+/** An event row → the Calendar v3 Event resource as the viewer sees it. */
+export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unknown> {
+  const d = dataOf(row)
+  const start = timeOf(row.start)
+  const end = timeOf(row.end)
+  const base = { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: row.status }
+  const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: renderTime(timeOf(row.originalStart), v) } : {}
+  if (v.freeBusyOnly) return { ...base, start: renderTime(start, v), end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
+  const attendees = d.attendees?.map((a) => ({
+    ...a,
+    ...(a.email.toLowerCase() === row.organizerEmail.toLowerCase() ? { organizer: true } : {}),
+    ...(a.email.toLowerCase() === v.viewer.toLowerCase() ? { self: true } : {}),
+    responseStatus: a.responseStatus ?? 'needsAction',
+  }))
+  const creatorName = findUserByEmail(db, row.creatorEmail)?.name
+  const recurrence = recurrenceOf(row)
+  const out: Record<string, unknown> = {
+    ...base,
+    htmlLink: `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`,
+    created: rfc3339Utc(row.createdMs - (row.createdMs % 1000)),
+    updated: rfc3339Utc(row.updatedMs),
+    ...pickData(d, ['summary', 'description', 'location', 'colorId']),
+    creator: { email: row.creatorEmail, ...(creatorName ? { displayName: creatorName } : {}), ...(row.creatorEmail.toLowerCase() === v.viewer.toLowerCase() ? { self: true } : {}) },
+    organizer: person(db, row.organizerEmail, row.organizerName, v.viewer),
+    start: renderTime(start, v),
+    end: renderTime(end, v),
+    ...(d.endTimeUnspecified ? { endTimeUnspecified: true } : {}),
+    ...(recurrence ? { recurrence } : {}),
+    ...original,
+    ...pickData(d, ['transparency', 'visibility']),
+    iCalUID: row.iCalUID,
+    sequence: row.sequence,
+    ...(attendees?.length ? { attendees } : {}),
+    ...pickData(d, ['attendeesOmitted', 'extendedProperties', 'hangoutLink', 'conferenceData', 'anyoneCanAddSelf', 'guestsCanInviteOthers', 'guestsCanModify', 'guestsCanSeeOtherGuests', 'privateCopy', 'locked', 'source', 'attachments']),
+    reminders: d.reminders ?? { useDefault: true },
+    eventType: d.eventType ?? 'default',
+  }
+  return out
+}
+
+/** What a deleted event looks like in lists and sync: identity and status only. */
+export function toCancelled(row: EventRow, v: EventView) {
+  const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: renderTime(timeOf(row.originalStart), v) } : {}
+  return { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: 'cancelled', ...original }
+}
+
+function pickData(d: Record<string, unknown>, keys: string[]) {
+  const out: Record<string, unknown> = {}
+  for (const k of keys) if (d[k] !== undefined && d[k] !== null) out[k] = d[k]
+  return out
+}
+
+export const userName = (db: Db, id: string) => findUserById(db, id)?.name

@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi'
+import type { WorldContext } from '../../core/http.ts'
+import { GoogleApiError } from '../../core/errors/google.ts'
+import { atLeast, findCalendar, roleOf, type Role } from '../store/access.ts'
+import type { CalendarRow } from '../schema.ts'
+import { CalendarTimeError, isValidZone } from '../time/zoned.ts'
+import type { EventView } from '../map.ts'
+
+export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
+export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({ required, content: { 'application/json': { schema } } })
+export const bool = () => z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true'))
+export const int = (min: number, max: number) =>
+  z.string().regex(/^-?\d+$/, 'Invalid integer value').optional().transform((v) => (v === undefined ? undefined : Number(v))).refine((v) => v === undefined || (v >= min && v <= max), `Must be between ${min} and ${max}`)
+export const CalParams = z.object({ calendarId: z.string() })
+export const noContent = { 204: { description: 'No content' } }
+
+// Deviation: the real Calendar error envelope is the legacy one (no `status`), with short messages
+// ("Not Found", "Forbidden"); we give the same codes, reasons and messages.
+export const notFound = (message = 'Not Found') => new GoogleApiError('NOT_FOUND', 'notFound', message)
+export const invalid = (message: string, reason = 'invalid') => new GoogleApiError('INVALID_ARGUMENT', reason, message)
+export const required = (message: string) => new GoogleApiError('INVALID_ARGUMENT', 'required', message)
+export const forbidden = (message = 'Forbidden', reason = 'forbidden') => new GoogleApiError('PERMISSION_DENIED', reason, message)
+export const needAccess = (role: Role) => forbidden(`You need to have ${role} access to this calendar.`, 'requiredAccessLevel')
+
+/** `primary` → the caller's primary calendar id (their email). */
+export const calendarIdOf = (c: WorldContext, id: string) => (id === 'primary' ? c.var.user.email : id)
+
+/** The calendar with the caller's role; 404 when the caller has no access at all, 403 when too little. */
+export function requireCalendar(c: WorldContext, rawId: string, need: Role = 'reader'): { cal: CalendarRow; role: Role } {
+  const db = c.var.world.db
+  const cal = findCalendar(db, calendarIdOf(c, rawId))
+  const role = cal ? roleOf(db, cal, c.var.user) : 'none'
+  if (!cal || role === 'none') throw notFound()
+  if (!atLeast(role, need)) throw need === 'reader' && role === 'freeBusyReader' ? notFound() : needAccess(need)
+  return { cal, role }
+}
+
+/** Time-module errors become Google's 400 with the same wording. */
+export function timeErrors<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (e) {
+    if (e instanceof CalendarTimeError) throw invalid(e.message, e.reason)
+    throw e
+  }
+}
+
+/** How the caller sees events of `cal`: the calendar zone, or the `timeZone` parameter. */
+export function viewOf(c: WorldContext, cal: CalendarRow, role: Role, tz?: string): EventView {
+  if (tz !== undefined && !isValidZone(tz)) throw invalid('Invalid time zone definition.', 'invalid')
+  return { viewer: c.var.user.email, zone: cal.timeZone, forcedZone: tz, freeBusyOnly: role === 'freeBusyReader' }
+}
+
+/** Fields a client may not send as anything other than an object (robustness against hostile bodies). */
+export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)

@@ -1,0 +1,97 @@
+import { and, eq } from 'drizzle-orm'
+import { createHash } from 'node:crypto'
+import type { Db } from '../../core/db.ts'
+import { nextCounter } from '../../core/ids.ts'
+import { getMeta, nowMs } from '../../core/clock.ts'
+import { findUserById, listUsers } from '../../core/users.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
+import { aclRules, calendarList, calendars, type AclRow, type CalendarRow } from '../schema.ts'
+import { COLORS } from '../colors.ts'
+
+export type Role = 'none' | 'freeBusyReader' | 'reader' | 'writer' | 'owner'
+const RANK: Record<Role, number> = { none: 0, freeBusyReader: 1, reader: 2, writer: 3, owner: 4 }
+export const atLeast = (have: Role, need: Role) => RANK[have] >= RANK[need]
+export const maxRole = (a: Role, b: Role): Role => (RANK[a] >= RANK[b] ? a : b)
+
+/** Next position in the change feed shared by events, rules and list entries. */
+export const nextChange = (db: Db) => nextCounter(db, 'calendar.change')
+
+/** The current position of the change feed, without advancing it. */
+export function currentChange(db: Db): number {
+  const row = db.$client.prepare("SELECT value FROM world_counters WHERE name = 'calendar.change'").get() as { value: number } | undefined
+  return row?.value ?? 0
+}
+
+export const findCalendar = (db: Db, id: string): CalendarRow | undefined => db.select().from(calendars).where(eq(calendars.id, id)).get()
+
+export const liveRules = (db: Db, calendarId: string): AclRow[] =>
+  db.select().from(aclRules).where(and(eq(aclRules.calendarId, calendarId), eq(aclRules.deleted, false))).orderBy(aclRules.changeSeq).all()
+
+/** The access a user has to a calendar: ownership, then the best matching ACL rule. */
+export function roleOf(db: Db, cal: CalendarRow, user: WorldUserRow): Role {
+  if (cal.ownerId === user.id) return 'owner'
+  const email = user.email.toLowerCase()
+  const domain = email.split('@')[1] ?? ''
+  let role: Role = 'none'
+  for (const r of liveRules(db, cal.id)) {
+    const v = (r.scopeValue ?? '').toLowerCase()
+    // Deviation: world users belong to no groups; a group rule applies to a user whose email is the group address.
+    const match = r.scopeType === 'default' || ((r.scopeType === 'user' || r.scopeType === 'group') && v === email) || (r.scopeType === 'domain' && v === domain)
+    if (match) role = maxRole(role, r.role)
+  }
+  return role
+}
+
+/** Secondary calendar id: 64 hex characters at group.calendar.google.com, derived from the change counter. */
+export function secondaryCalendarId(db: Db): string {
+  const n = nextCounter(db, 'calendar.calendar')
+  const salt = getMeta(db, 'id_salt') ?? ''
+  return `${createHash('sha256').update(`${salt}\u0000calendar\u0000${n}`).digest('hex')}@group.calendar.google.com`
+}
+
+const DEFAULT_NOTIFICATIONS = ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse'].map((type) => ({ method: 'email', type }))
+
+/** Adds (or revives) a calendar list entry with the palette colour `colorId`. */
+export function subscribe(db: Db, userId: string, calendarId: string, opts: { colorId?: string; primary?: boolean } = {}): void {
+  const colorId = opts.colorId ?? String(1 + (nextCounter(db, `calendar.color.${userId}`) % 24))
+  const color = COLORS.calendar[colorId as keyof typeof COLORS.calendar] ?? COLORS.calendar['14']
+  const values = {
+    userId, calendarId, colorId, backgroundColor: color.background, foregroundColor: color.foreground, hidden: false, selected: true, summaryOverride: null,
+    defaultReminders: opts.primary ? JSON.stringify([{ method: 'popup', minutes: 30 }]) : '[]',
+    notifications: opts.primary ? JSON.stringify(DEFAULT_NOTIFICATIONS) : '[]', deleted: false, changeSeq: nextChange(db),
+  }
+  const existing = db.select().from(calendarList).where(and(eq(calendarList.userId, userId), eq(calendarList.calendarId, calendarId))).get()
+  if (existing && !existing.deleted) return
+  if (existing) db.update(calendarList).set(values).where(and(eq(calendarList.userId, userId), eq(calendarList.calendarId, calendarId))).run()
+  else db.insert(calendarList).values(values).run()
+}
+
+/** Writes an ACL rule (insert or replace), reviving a deleted one. */
+export function putRule(db: Db, calendarId: string, scopeType: AclRow['scopeType'], scopeValue: string | null, role: AclRow['role']): AclRow {
+  const id = scopeType === 'default' ? 'default' : `${scopeType}:${scopeValue}`
+  const values = { calendarId, id, scopeType, scopeValue, role, deleted: false, changeSeq: nextChange(db) }
+  db.insert(aclRules).values(values).onConflictDoUpdate({ target: [aclRules.calendarId, aclRules.id], set: { role, deleted: false, scopeValue, changeSeq: values.changeSeq } }).run()
+  return values
+}
+
+/** Creates a calendar owned by `owner` with its owner rule and list entry. */
+export function createCalendar(db: Db, owner: WorldUserRow, c: { id?: string; summary: string; description?: string | null; location?: string | null; timeZone: string; primary?: boolean; colorId?: string }): CalendarRow {
+  const id = c.id ?? secondaryCalendarId(db)
+  const row: CalendarRow = { id, ownerId: owner.id, summary: c.summary, description: c.description ?? null, location: c.location ?? null, timeZone: c.timeZone, isPrimary: !!c.primary, updatedMs: nowMs(db) }
+  db.insert(calendars).values(row).run()
+  putRule(db, id, 'user', owner.email.toLowerCase(), 'owner')
+  // Deviation (unverified): like a Workspace default, colleagues in the domain see a primary calendar's free/busy.
+  const domain = owner.email.split('@')[1]?.toLowerCase()
+  if (c.primary && domain) putRule(db, id, 'domain', domain, 'freeBusyReader')
+  subscribe(db, owner.id, id, { colorId: c.colorId ?? (c.primary ? '14' : undefined), primary: c.primary })
+  return row
+}
+
+/** Every world user's primary calendar exists (created at seed time for the users of the seed). */
+export function ensurePrimaries(db: Db): void {
+  for (const u of listUsers(db)) {
+    if (!findCalendar(db, u.email)) createCalendar(db, u, { id: u.email, summary: u.email, timeZone: u.timeZone, primary: true })
+  }
+}
+
+export const ownerOf = (db: Db, cal: CalendarRow) => findUserById(db, cal.ownerId)

@@ -1,0 +1,122 @@
+import { and, eq, gt, ne } from 'drizzle-orm'
+import type { Db } from '../../core/db.ts'
+import { nowMs } from '../../core/clock.ts'
+import { findUserByEmail } from '../../core/users.ts'
+import { events, type EventRow } from '../schema.ts'
+import { type ResolvedTime } from '../time/zoned.ts'
+import { expandRecurrence, instanceId, instanceSpan, parseInstanceId, type Occurrence } from '../time/recurrence.ts'
+import { findCalendar, nextChange } from './access.ts'
+
+/** An event time as stored: the instant, the effective zone and whether the client named the zone. */
+export type StoredTime = { ms: number; allDay: boolean; date?: string; timeZone: string; given: boolean }
+export type EventData = Record<string, unknown> & { attendees?: Attendee[] }
+export type Attendee = { email: string; displayName?: string; responseStatus?: string; optional?: boolean; comment?: string; additionalGuests?: number; resource?: boolean; organizer?: boolean; self?: boolean; id?: string }
+
+export const stored = (t: ResolvedTime): StoredTime => ({ ms: t.ms, allDay: t.allDay, ...(t.date ? { date: t.date } : {}), timeZone: t.timeZone, given: t.givenTimeZone !== undefined })
+export const resolved = (t: StoredTime): ResolvedTime => ({ ms: t.ms, allDay: t.allDay, ...(t.date ? { date: t.date } : {}), timeZone: t.timeZone, ...(t.given ? { givenTimeZone: t.timeZone } : {}) })
+export const timeOf = (json: string): StoredTime => JSON.parse(json) as StoredTime
+export const dataOf = (row: Pick<EventRow, 'data'>): EventData => JSON.parse(row.data) as EventData
+export const recurrenceOf = (row: Pick<EventRow, 'recurrence'>): string[] | undefined => (row.recurrence ? (JSON.parse(row.recurrence) as string[]) : undefined)
+
+export const findEvent = (db: Db, calendarId: string, id: string): EventRow | undefined =>
+  db.select().from(events).where(and(eq(events.calendarId, calendarId), eq(events.id, id))).get()
+
+export const calendarEvents = (db: Db, calendarId: string): EventRow[] =>
+  db.select().from(events).where(eq(events.calendarId, calendarId)).orderBy(events.startMs, events.id).all()
+
+export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[] =>
+  db.select().from(events).where(and(eq(events.calendarId, calendarId), gt(events.changeSeq, seq))).orderBy(events.changeSeq).all()
+
+/** Writes a row (insert or full replace), stamping `updatedMs` and the change sequence. */
+export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'> & { updatedMs?: number }): EventRow {
+  const full: EventRow = { ...row, updatedMs: row.updatedMs ?? nowMs(db), changeSeq: nextChange(db) }
+  const { calendarId, id, ...set } = full
+  db.insert(events).values(full).onConflictDoUpdate({ target: [events.calendarId, events.id], set }).run()
+  return full
+}
+
+/** Occurrences of a series row, in a window. */
+export function occurrences(master: EventRow, windowStartMs?: number, windowEndMs?: number, limit?: number): Occurrence[] {
+  const start = resolved(timeOf(master.start))
+  return expandRecurrence({ recurrence: recurrenceOf(master) ?? [], start, durationMs: master.endMs - master.startMs, windowStartMs, windowEndMs, limit })
+}
+
+/** A virtual instance row of a series (not stored): the series' fields at one occurrence. */
+export function instanceRow(master: EventRow, o: Occurrence): EventRow {
+  const start = timeOf(master.start)
+  const span = instanceSpan(o, resolved(start), resolved(timeOf(master.end)))
+  const orig = stored(span.start)
+  return {
+    ...master,
+    id: instanceId(master.id, { ms: o.originalStartMs, allDay: start.allDay, date: o.date }),
+    start: JSON.stringify({ ...orig, given: start.given }),
+    end: JSON.stringify({ ...stored(span.end), given: timeOf(master.end).given }),
+    startMs: span.start.ms,
+    endMs: span.end.ms,
+    recurrence: null,
+    recurringEventId: master.id,
+    originalStart: JSON.stringify({ ...orig, given: start.given }),
+  }
+}
+
+/**
+ * The row for an event id on a calendar: a stored row, or a virtual instance of a stored series when the id
+ * is `<seriesId>_<originalStart>` and the series really has an occurrence there.
+ */
+export function lookupEvent(db: Db, calendarId: string, id: string): { row: EventRow; virtual: boolean } | undefined {
+  const row = findEvent(db, calendarId, id)
+  if (row) return { row, virtual: false }
+  const parsed = parseInstanceId(id)
+  if (!parsed) return undefined
+  const master = findEvent(db, calendarId, parsed.baseId)
+  if (!master?.recurrence || master.status === 'cancelled') return undefined
+  const at = parsed.originalStartMs ?? Date.parse(`${parsed.date}T00:00:00Z`)
+  const found = occurrences(master, at - 86_400_000 * 2, at + 86_400_000 * 2).find((o) => (parsed.date ? o.date === parsed.date : o.originalStartMs === parsed.originalStartMs))
+  return found ? { row: instanceRow(master, found), virtual: true } : undefined
+}
+
+/** Exceptions (stored instance rows) of a series on a calendar. */
+export const exceptionsOf = (db: Db, calendarId: string, seriesId: string): EventRow[] =>
+  db.select().from(events).where(and(eq(events.calendarId, calendarId), eq(events.recurringEventId, seriesId))).all()
+
+/**
+ * Keeps attendees' copies in step with the organizer's row: every attendee who is a world user (other than
+ * the calendar itself) gets the row on their primary calendar; removed attendees' copies are cancelled.
+ * Per-copy settings (colorId, reminders, transparency) of an existing copy are kept.
+ */
+export function propagate(db: Db, org: EventRow): void {
+  const data = dataOf(org)
+  const wanted = new Set<string>()
+  if (org.status !== 'cancelled') {
+    for (const a of data.attendees ?? []) {
+      const email = a.email.toLowerCase()
+      if (email === org.calendarId.toLowerCase() || !findUserByEmail(db, email) || !findCalendar(db, email)) continue
+      wanted.add(email)
+    }
+  }
+  const copies = db.select().from(events).where(and(eq(events.organizerCalendarId, org.calendarId), eq(events.id, org.id), ne(events.calendarId, org.calendarId))).all()
+  const have = new Map(copies.map((r) => [r.calendarId, r]))
+  const declined = new Set((data.attendees ?? []).filter((a) => a.responseStatus === 'declined').map((a) => a.email.toLowerCase()))
+  for (const email of wanted) {
+    const prev = have.get(email)
+    // A guest who declined by deleting their copy keeps it deleted.
+    if (prev && prev.status === 'cancelled' && declined.has(email)) continue
+    const local = prev ? dataOf(prev) : {}
+    const merged = { ...data, ...pick(local, ['colorId', 'reminders', 'transparency']) }
+    if (!prev) delete merged.reminders
+    saveEvent(db, { ...org, calendarId: email, data: JSON.stringify(merged), updatedMs: org.updatedMs })
+  }
+  for (const [cal, r] of have) {
+    if (!wanted.has(cal) && r.status !== 'cancelled') saveEvent(db, { ...r, ...withoutData(org), data: r.data, status: 'cancelled', updatedMs: org.updatedMs })
+  }
+}
+
+const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]))
+const withoutData = (r: EventRow) => {
+  const { data: _d, calendarId: _c, ...rest } = r
+  return rest
+}
+
+/** All rows of one event across calendars (organizer's row and attendees' copies). */
+export const rowsOfEvent = (db: Db, organizerCalendarId: string, id: string): EventRow[] =>
+  db.select().from(events).where(and(eq(events.organizerCalendarId, organizerCalendarId), eq(events.id, id))).all()
