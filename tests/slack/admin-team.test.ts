@@ -172,3 +172,32 @@ describe('admin.inviteRequests.approve (demo)', () => {
     expect((await w.api('admin.inviteRequests.approve', { invite_request_id: req[0].id })).ok).toBe(true)
   })
 })
+
+describe('admin.usergroups.addTeams', () => {
+  it('accepts the world’s own team and refuses others', async () => {
+    const w = slackWorld()
+    const g = (await w.api('usergroups.list')).usergroups[0].id
+    expect((await w.api('admin.usergroups.addTeams', { usergroup_id: g, team_ids: await team(w) })).ok).toBe(true)
+    expect((await w.api('admin.usergroups.addTeams', { usergroup_id: g, team_ids: 'T0OTHER' })).error).toBe('team_not_found')
+    expect((await w.api('admin.usergroups.addTeams', { usergroup_id: 'SNOPE', team_ids: await team(w) })).error).toBe('no_such_subteam')
+  })
+})
+
+describe('team.externalTeams.list', () => {
+  it('lists no external organizations; bad sort fields are refused', async () => {
+    const w = slackWorld()
+    expect(await w.api('team.externalTeams.list')).toMatchObject({ ok: true, organizations: [], total_count: 0 })
+    expect((await w.api('team.externalTeams.list', { sort_field: 'size' })).error).toBe('invalid_sort_field')
+  })
+})
+
+describe('users.discoverableContacts.lookup', () => {
+  it('finds active members by address, not deactivated ones or strangers', async () => {
+    const w = slackWorld()
+    expect((await w.api('users.discoverableContacts.lookup', { email: 'Dan@northwind.test' })).is_discoverable).toBe(true)
+    expect((await w.api('users.discoverableContacts.lookup', { email: 'nobody@else.test' })).is_discoverable).toBe(false)
+    await w.api('admin.users.remove', { team_id: await team(w), user_id: await w.uid('dan') })
+    expect((await w.api('users.discoverableContacts.lookup', { email: 'dan@northwind.test' })).is_discoverable).toBe(false)
+    expect((await w.api('users.discoverableContacts.lookup', { email: 'nope' })).error).toBe('invalid_email')
+  })
+})

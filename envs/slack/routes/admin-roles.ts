@@ -3,7 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { getMeta } from '../../core/clock.ts'
 import { createSlackRouter, slackInt, slackMethod } from '../../core/http.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { allUsers, channelById, cursorPage, nowSec, parseJson, userById, teamId } from '../store/core.ts'
+import { allUsers, channelById, cursorPage, me, nowSec, parseJson, userById, teamId, worldUserOf } from '../store/core.ts'
 import { idList, requireAdmin } from '../store/admin.ts'
 
 // admin.roles.* (role assignments) and the workspace reports of team.* (access logs, billable info,
@@ -135,4 +135,30 @@ slackMethod(adminRolesRouter, {
     msg_edit_window_mins: -1, allow_message_deletion: true, display_real_names: false, disable_file_uploads: 'allow_all', who_can_post_general: 'ra',
     ...parseJson<Record<string, unknown>>(getMeta(c.var.world.db, 'slack_team_prefs'), {}),
   }),
+})
+
+// Slack Connect is not modelled, so a workspace has no external organizations to list.
+slackMethod(adminRolesRouter, {
+  name: 'team.externalTeams.list', scopes: { user: ['team:read'], bot: ['team:read'] },
+  args: z.object({ limit: slackInt().optional(), cursor: opt(), sort_field: opt(), sort_direction: opt(), slack_connect_pref_filter: z.unknown().optional(), workspace_filter: z.unknown().optional(), connection_status_filter: opt() }),
+  handler: (c, a) => {
+    me(c)
+    if (a.sort_field !== undefined && !['team_name', 'last_active_timestamp', 'connection_status'].includes(a.sort_field)) throw new SlackApiError('invalid_sort_field')
+    if (a.sort_direction !== undefined && !['asc', 'desc'].includes(a.sort_direction)) throw new SlackApiError('invalid_sort_direction')
+    if (a.cursor) cursorPage([], a.limit, a.cursor)
+    return { organizations: [], total_count: 0, response_metadata: { next_cursor: '' } }
+  },
+})
+
+/** Whether an address belongs to someone reachable in this workspace (an active member). */
+slackMethod(adminRolesRouter, {
+  name: 'users.discoverableContacts.lookup', scopes: { user: ['users:read.email'], bot: ['users:read.email'] }, args: z.object({ email: z.string().optional() }),
+  handler: (c, a) => {
+    const db = c.var.world.db
+    me(c)
+    const email = (a.email ?? '').trim().toLowerCase()
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new SlackApiError('invalid_email')
+    const member = allUsers(db).find((u) => !u.is_bot && !u.deleted && worldUserOf(db, u)?.email.toLowerCase() === email)
+    return { is_discoverable: !!member }
+  },
 })

@@ -221,3 +221,13 @@ for (const [name, status] of [['admin.inviteRequests.approve', 'approved'], ['ad
     return {}
   }))
 }
+
+// A world is one workspace: a usergroup already belongs to it, so only the world's team id is accepted.
+admin('admin.usergroups.addTeams', z.object({ usergroup_id: opt(), team_ids: z.unknown().optional(), auto_provision: slackBool().optional() }), 'admin.teams:write', (c, a) => {
+  const db = c.var.world.db
+  groupOf(db, a.usergroup_id)
+  const teams = idList(a.team_ids)
+  if (teams.length === 0) throw new SlackApiError('invalid_arguments')
+  for (const t of teams) checkTeam(db, t)
+  return {}
+})
