@@ -102,3 +102,18 @@ describe('apps.uninstall', () => {
     expect((await w.api('auth.test', {}, bot)).error).toBe('invalid_auth')
   })
 })
+
+describe('oauth.v2.exchange', () => {
+  it('exchanges an app token for a rotating one whose refresh token oauth.v2.access trades back', async () => {
+    const w = slackWorld()
+    const app = await w.api('apps.manifest.create', { manifest }, 'bob')
+    const { client_id, client_secret } = app.credentials
+    const installed = await w.api('oauth.v2.access', { client_id, client_secret, code: authCode(w.h.entry.world.db, app.app_id, await w.uid('bob')) }, 'bob')
+    const ex = await w.api('oauth.v2.exchange', { client_id, client_secret, token: installed.access_token }, 'bob')
+    expect(ex).toMatchObject({ ok: true, access_token: installed.access_token, token_type: 'bot', expires_in: 43200, refresh_token: expect.stringMatching(/^xoxe-1-/) })
+    const again = await w.api('oauth.v2.access', { client_id, client_secret, grant_type: 'refresh_token', refresh_token: ex.refresh_token }, 'bob')
+    expect(again.access_token).toBe(installed.access_token)
+    expect((await w.api('oauth.v2.access', { client_id, client_secret, grant_type: 'refresh_token', refresh_token: 'xoxe-1-nope' }, 'bob')).error).toBe('invalid_refresh_token')
+    expect((await w.api('oauth.v2.exchange', { client_id, client_secret, token: w.bot() }, 'bob')).error).toBe('invalid_token')
+  })
+})

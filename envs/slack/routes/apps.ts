@@ -124,6 +124,7 @@ slackMethod(appsRouter, {
   name: 'oauth.v2.access', noAuth: true, args: clientArgs,
   handler: (c, a) => c.var.world.tx((db) => {
     const app = checkClient(db, a.client_id, a.client_secret)
+    if (a.grant_type === 'refresh_token') return refreshGrant(c.var.worldId, db, app, a.refresh_token)
     if (a.grant_type !== undefined && a.grant_type !== 'authorization_code') throw new SlackApiError('unsupported_grant_type')
     checkRedirect(app, a.redirect_uri)
     const user = codeUser(db, app, a.code)
@@ -218,4 +219,39 @@ slackMethod(appsRouter, {
     if (app.row) stmt(db, 'UPDATE slack_apps SET bot_user = NULL WHERE id = ?').run(app.id)
     return {}
   }),
+})
+
+// Token rotation. Deviation: world tokens never expire; exchange keeps the same access token, reports
+// Slack's 12-hour `expires_in`, and hands out a deterministic refresh token (`xoxe-1-<hex>`) that
+// oauth.v2.access (grant_type=refresh_token) trades back for that token.
+const refreshFor = (db: Db, key: string) => `xoxe-1-${createHash('sha256').update(`refresh:${key}:${teamId(db)}`).digest('hex').slice(0, 48)}`
+const tokensOfApp = (db: Db, app: App, userOk: boolean) => {
+  const rows = stmt(db, 'SELECT key, user_id, kind, scopes FROM world_tokens WHERE revoked = 0').all() as { key: string; user_id: string; kind: 'slack_user' | 'slack_bot'; scopes: string }[]
+  const bot = app.botUser ? userById(db, app.botUser) : undefined
+  return rows.filter((r) => (r.kind === 'slack_bot' && bot && r.user_id === bot.world_user_id) || (userOk && r.kind === 'slack_user'))
+}
+function rotated(worldId: string, db: Db, t: { key: string; user_id: string; kind: 'slack_user' | 'slack_bot'; scopes: string }) {
+  const u = stmt(db, 'SELECT id FROM slack_users WHERE world_user_id = ?').get(t.user_id) as { id: string } | undefined
+  return {
+    access_token: formatToken(worldId, t.kind, t.key), token_type: t.kind === 'slack_bot' ? 'bot' : 'user', scope: t.scopes, expires_in: 43200,
+    refresh_token: refreshFor(db, t.key), ...(t.kind === 'slack_bot' ? { bot_user_id: u?.id } : { user_id: u?.id }), team: { id: teamId(db), name: teamName(db) },
+    enterprise: null, is_enterprise_install: false,
+  }
+}
+function refreshGrant(worldId: string, db: Db, app: App, refresh: string | undefined) {
+  const t = tokensOfApp(db, app, true).find((r) => refreshFor(db, r.key) === refresh)
+  if (!t) throw new SlackApiError('invalid_refresh_token')
+  return { app_id: app.id, ...rotated(worldId, db, t) }
+}
+
+slackMethod(appsRouter, {
+  name: 'oauth.v2.exchange', noAuth: true, args: z.object({ client_id: opt(), client_secret: opt(), token: opt() }),
+  handler: (c, a) => {
+    const db = c.var.world.db
+    const app = checkClient(db, a.client_id, a.client_secret)
+    const key = /^xox[bp]-[a-z0-9_]+-([0-9a-f]+)$/.exec(a.token ?? '')?.[1]
+    const t = key ? tokensOfApp(db, app, true).find((r) => r.key === key) : undefined
+    if (!t || !a.token?.includes(`-${c.var.worldId}-`)) throw new SlackApiError('invalid_token')
+    return { app_id: app.id, ...rotated(c.var.worldId, db, t) }
+  },
 })
