@@ -8,19 +8,22 @@ import type { Role } from './store/access.ts'
 /** Quoted numeric etag from a time and a change position (changes on every write). */
 export const etagOf = (ms: number, seq: number) => `"${BigInt(ms) * 1000n + BigInt(seq % 1000)}"`
 
-export function toCalendar(cal: CalendarRow) {
+/** Secondary calendars name the owner's email in `dataOwner`. */
+const owned = (db: Db, cal: CalendarRow) => (cal.isPrimary ? {} : { dataOwner: findUserById(db, cal.ownerId)?.email ?? cal.ownerId })
+
+export function toCalendar(db: Db, cal: CalendarRow) {
   return {
-    kind: 'calendar#calendar', etag: etagOf(cal.updatedMs, 0), id: cal.id, summary: cal.summary,
+    kind: 'calendar#calendar', etag: etagOf(cal.updatedMs, 0), id: cal.id, summary: cal.summary, ...owned(db, cal),
     ...(cal.description ? { description: cal.description } : {}), ...(cal.location ? { location: cal.location } : {}),
     timeZone: cal.timeZone, conferenceProperties: { allowedConferenceSolutionTypes: ['hangoutsMeet'] },
   }
 }
 
-export function toListEntry(cal: CalendarRow, e: ListRow, role: Role) {
+export function toListEntry(db: Db, cal: CalendarRow, e: ListRow, role: Role) {
   const reminders = JSON.parse(e.defaultReminders) as unknown[]
   const notifications = JSON.parse(e.notifications) as unknown[]
   return {
-    kind: 'calendar#calendarListEntry', etag: etagOf(cal.updatedMs, e.changeSeq), id: cal.id, summary: cal.summary,
+    kind: 'calendar#calendarListEntry', etag: etagOf(cal.updatedMs, e.changeSeq), id: cal.id, summary: cal.summary, ...owned(db, cal),
     ...(cal.description ? { description: cal.description } : {}), ...(cal.location ? { location: cal.location } : {}),
     ...(e.summaryOverride ? { summaryOverride: e.summaryOverride } : {}),
     timeZone: cal.timeZone, colorId: e.colorId, backgroundColor: e.backgroundColor, foregroundColor: e.foregroundColor,
@@ -47,10 +50,10 @@ export type EventView = {
 
 const renderTime = (t: StoredTime, v: EventView) => renderEventTime({ ms: t.ms, allDay: t.allDay, date: t.date, timeZone: t.given ? t.timeZone : undefined }, v.forcedZone ?? (t.given ? t.timeZone : v.zone))
 
-const person = (db: Db, email: string, name: string | null | undefined, viewer: string) => {
-  const user = findUserByEmail(db, email)
-  const displayName = name ?? user?.name
-  return { ...(user ? {} : {}), email, ...(displayName ? { displayName } : {}), ...(email.toLowerCase() === viewer.toLowerCase() ? { self: true } : {}) }
+/** `self` marks the person whose calendar holds this copy of the event (not the caller). */
+const person = (db: Db, email: string, name: string | null | undefined, calendarId: string) => {
+  const displayName = name ?? findUserByEmail(db, email)?.name
+  return { email, ...(displayName ? { displayName } : {}), ...(email.toLowerCase() === calendarId ? { self: true } : {}) }
 }
 
 /** An event row → the Calendar v3 Event resource as the viewer sees it. */
@@ -61,10 +64,11 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
   const base = { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: row.status }
   const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: renderTime(timeOf(row.originalStart), v) } : {}
   if (v.freeBusyOnly) return { ...base, start: renderTime(start, v), end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
+  const here = row.calendarId.toLowerCase()
   const attendees = d.attendees?.map((a) => ({
     ...a,
     ...(a.email.toLowerCase() === row.organizerEmail.toLowerCase() ? { organizer: true } : {}),
-    ...(a.email.toLowerCase() === v.viewer.toLowerCase() ? { self: true } : {}),
+    ...(a.email.toLowerCase() === here ? { self: true } : {}),
     responseStatus: a.responseStatus ?? 'needsAction',
   }))
   const creatorName = findUserByEmail(db, row.creatorEmail)?.name
@@ -75,8 +79,8 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
     created: rfc3339Utc(row.createdMs - (row.createdMs % 1000)),
     updated: rfc3339Utc(row.updatedMs),
     ...pickData(d, ['summary', 'description', 'location', 'colorId']),
-    creator: { email: row.creatorEmail, ...(creatorName ? { displayName: creatorName } : {}), ...(row.creatorEmail.toLowerCase() === v.viewer.toLowerCase() ? { self: true } : {}) },
-    organizer: person(db, row.organizerEmail, row.organizerName, v.viewer),
+    creator: { email: row.creatorEmail, ...(creatorName ? { displayName: creatorName } : {}), ...(row.creatorEmail.toLowerCase() === here ? { self: true } : {}) },
+    organizer: person(db, row.organizerEmail, row.organizerName, here),
     start: renderTime(start, v),
     end: renderTime(end, v),
     ...(d.endTimeUnspecified ? { endTimeUnspecified: true } : {}),

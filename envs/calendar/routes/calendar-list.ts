@@ -32,7 +32,7 @@ function render(c: WorldContext, e: ListRow) {
   const cal = findCalendar(db, e.calendarId)
   if (!cal) return undefined
   const role = roleOf(db, cal, c.var.user)
-  return role === 'none' ? undefined : toListEntry(cal, e, role)
+  return role === 'none' ? undefined : toListEntry(db, cal, e, role)
 }
 
 function requireEntry(c: WorldContext, rawId: string) {
@@ -48,7 +48,7 @@ function apply(c: WorldContext, e: ListRow, b: Body, replace: boolean, rgb: bool
   if (b.colorId !== undefined) {
     const color = COLORS.calendar[b.colorId as keyof typeof COLORS.calendar]
     if (!color) throw invalid('Invalid color id.', 'invalid')
-    Object.assign(set, { colorId: b.colorId, backgroundColor: color.background, foregroundColor: color.foreground })
+    Object.assign(set, { colorId: b.colorId, backgroundColor: color.background, foregroundColor: '#000000' })
   }
   if (b.backgroundColor !== undefined || b.foregroundColor !== undefined) {
     if (!rgb) throw invalid('The colorRgbFormat parameter must be true to set RGB colors.', 'invalid')

@@ -40,7 +40,7 @@ function write(c: WorldContext, id: string, b: Body, replace: boolean) {
       ? { summary: b.summary ?? cal.summary, description: b.description ?? null, location: b.location ?? null, timeZone: b.timeZone ?? cal.timeZone }
       : { ...(b.summary !== undefined ? { summary: b.summary } : {}), ...(b.description !== undefined ? { description: b.description } : {}), ...(b.location !== undefined ? { location: b.location } : {}), ...(b.timeZone !== undefined ? { timeZone: b.timeZone } : {}) }
     db.update(calendars).set({ ...set, updatedMs: nowMs(db) }).where(eq(calendars.id, cal.id)).run()
-    return toCalendar(db.select().from(calendars).where(eq(calendars.id, cal.id)).get()!)
+    return toCalendar(db, db.select().from(calendars).where(eq(calendars.id, cal.id)).get()!)
   })
 }
 
@@ -58,13 +58,13 @@ function cancelAll(db: Db, calendarId: string) {
 }
 
 export const calendarsRouter = createGoogleRouter()
-  .openapi(get, (c) => c.json(toCalendar(requireCalendar(c, c.req.valid('param').calendarId).cal) as never, 200))
+  .openapi(get, (c) => c.json(toCalendar(c.var.world.db, requireCalendar(c, c.req.valid('param').calendarId).cal) as never, 200))
   .openapi(insert, (c) => {
     const b = c.req.valid('json') as Body
     if (!b.summary || typeof b.summary !== 'string') throw required('Missing summary.')
     checkZone(b.timeZone)
     const cal = c.var.world.tx((db) => createCalendar(db, c.var.user, { summary: b.summary!, description: b.description, location: b.location, timeZone: b.timeZone ?? 'UTC' }))
-    return c.json(toCalendar(cal) as never, 200)
+    return c.json(toCalendar(c.var.world.db, cal) as never, 200)
   })
   .openapi(update, (c) => c.json(write(c, c.req.valid('param').calendarId, c.req.valid('json') as Body, true) as never, 200))
   .openapi(patch, (c) => c.json(write(c, c.req.valid('param').calendarId, c.req.valid('json') as Body, false) as never, 200))
@@ -100,7 +100,7 @@ export const calendarsRouter = createGoogleRouter()
       putRule(db, cal.id, 'user', to.email.toLowerCase(), 'owner')
       putRule(db, cal.id, 'user', old.email.toLowerCase(), 'writer')
       subscribe(db, to.id, cal.id)
-      return toCalendar(db.select().from(calendars).where(eq(calendars.id, cal.id)).get()!)
+      return toCalendar(db, db.select().from(calendars).where(eq(calendars.id, cal.id)).get()!)
     })
     return c.json(out as never, 200)
   })

@@ -56,7 +56,7 @@ export function subscribe(db: Db, userId: string, calendarId: string, opts: { co
   const colorId = opts.colorId ?? String(1 + (nextCounter(db, `calendar.color.${userId}`) % 24))
   const color = COLORS.calendar[colorId as keyof typeof COLORS.calendar] ?? COLORS.calendar['14']
   const values = {
-    userId, calendarId, colorId, backgroundColor: color.background, foregroundColor: color.foreground, hidden: false, selected: true, summaryOverride: null,
+    userId, calendarId, colorId, backgroundColor: color.background, foregroundColor: '#000000', hidden: false, selected: true, summaryOverride: null,
     defaultReminders: opts.primary ? JSON.stringify([{ method: 'popup', minutes: 30 }]) : '[]',
     notifications: opts.primary ? JSON.stringify(DEFAULT_NOTIFICATIONS) : '[]', deleted: false, changeSeq: nextChange(db),
   }
