@@ -20,14 +20,9 @@ const W = { user: ['admin.conversations:write'] }
 const R = { user: ['admin.conversations:read'] }
 const USER = ['slack_user'] as const
 
-const admin = (name: string, args: z.ZodObject, scopes: typeof W, handler: (c: WorldContext, a: Record<string, never>) => Record<string, unknown>) =>
-  slackMethod(adminConversationsRouter, {
-    name, args, scopes, tokens: USER,
-    handler: (c, a) => {
-      requireAdmin(c)
-      return handler(c, a as never)
-    },
-  })
+function admin<S extends z.ZodType>(name: string, args: S, scopes: typeof W, handler: (c: WorldContext, a: z.output<S>) => Record<string, unknown>) {
+  slackMethod(adminConversationsRouter, { name, args, scopes, tokens: USER, handler: (c, a) => { requireAdmin(c); return handler(c, a) } })
+}
 
 const checkName = (name: string | undefined) => {
   if (!name || name.length > 80 || !/^[a-z0-9_\-\u00C0-\uFFFF]+$/.test(name)) throw new SlackApiError('invalid_name')
@@ -37,7 +32,7 @@ const nameTaken = (db: Db, name: string, except = '') =>
   stmt(db, "SELECT 1 FROM slack_channels WHERE name = ? AND id != ? AND kind IN ('channel','group')").get(name, except) !== undefined
 const touch = (db: Db, id: string) => stmt(db, 'UPDATE slack_channels SET updated = ? WHERE id = ?').run(nowSec(db) * 1000, id)
 
-admin('admin.conversations.create', z.object({ name: opt(), is_private: slackBool().optional(), description: opt(), org_wide: slackBool().optional(), team_id: opt() }), W, (c, a: { name?: string; is_private?: boolean; description?: string; org_wide?: boolean; team_id?: string }) =>
+admin('admin.conversations.create', z.object({ name: opt(), is_private: slackBool().optional(), description: opt(), org_wide: slackBool().optional(), team_id: opt() }), W, (c, a) =>
   c.var.world.tx((db) => {
     checkTeam(db, a.team_id)
     if (a.is_private === undefined) throw new SlackApiError('invalid_arguments')
@@ -54,7 +49,7 @@ admin('admin.conversations.create', z.object({ name: opt(), is_private: slackBoo
     return { channel_id: id }
   }))
 
-admin('admin.conversations.archive', z.object({ channel_id: opt() }), W, (c, a: { channel_id?: string }) =>
+admin('admin.conversations.archive', z.object({ channel_id: opt() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = archivable(db, a.channel_id)
     archive(db, ch, requireAdmin(c).id)
@@ -73,7 +68,7 @@ function archive(db: Db, ch: ChannelRow, by: string) {
   touch(db, ch.id)
 }
 
-admin('admin.conversations.unarchive', z.object({ channel_id: opt() }), W, (c, a: { channel_id?: string }) =>
+admin('admin.conversations.unarchive', z.object({ channel_id: opt() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     if (!ch.is_archived) throw new SlackApiError('channel_not_archived')
@@ -84,7 +79,7 @@ admin('admin.conversations.unarchive', z.object({ channel_id: opt() }), W, (c, a
     return {}
   }))
 
-admin('admin.conversations.rename', z.object({ channel_id: opt(), name: opt() }), W, (c, a: { channel_id?: string; name?: string }) =>
+admin('admin.conversations.rename', z.object({ channel_id: opt(), name: opt() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     const name = checkName(a.name)
@@ -98,7 +93,7 @@ admin('admin.conversations.rename', z.object({ channel_id: opt(), name: opt() })
     return {}
   }))
 
-admin('admin.conversations.invite', z.object({ channel_id: opt(), user_ids: z.unknown().optional() }), W, (c, a: { channel_id?: string; user_ids?: unknown }) =>
+admin('admin.conversations.invite', z.object({ channel_id: opt(), user_ids: z.unknown().optional() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     if (ch.is_archived) throw new SlackApiError('is_archived')
@@ -115,7 +110,7 @@ admin('admin.conversations.invite', z.object({ channel_id: opt(), user_ids: z.un
   }))
 
 for (const [name, from, to] of [['admin.conversations.convertToPrivate', 'channel', 'group'], ['admin.conversations.convertToPublic', 'group', 'channel']] as const) {
-  admin(name, z.object({ channel_id: opt(), name: opt() }), W, (c, a: { channel_id?: string; name?: string }) =>
+  admin(name, z.object({ channel_id: opt(), name: opt() }), W, (c, a) =>
     c.var.world.tx((db) => {
       const ch = adminChannel(db, a.channel_id)
       if (ch.is_general) throw new SlackApiError('default_org_wide_channel')
@@ -148,7 +143,7 @@ const deletable = (db: Db, id: string | undefined) => {
   return ch
 }
 
-admin('admin.conversations.delete', z.object({ channel_id: opt() }), W, (c, a: { channel_id?: string }) =>
+admin('admin.conversations.delete', z.object({ channel_id: opt() }), W, (c, a) =>
   c.var.world.tx((db) => {
     deleteChannel(db, deletable(db, a.channel_id).id)
     return {}
@@ -156,7 +151,7 @@ admin('admin.conversations.delete', z.object({ channel_id: opt() }), W, (c, a: {
 
 // Deviation: Slack runs bulk actions in the background; here they complete before the response.
 for (const [name, act] of [['admin.conversations.bulkArchive', 'archive'], ['admin.conversations.bulkDelete', 'delete']] as const) {
-  admin(name, z.object({ channel_ids: z.unknown().optional() }), W, (c, a: { channel_ids?: unknown }) =>
+  admin(name, z.object({ channel_ids: z.unknown().optional() }), W, (c, a) =>
     c.var.world.tx((db) => {
       const ids = idList(a.channel_ids)
       if (ids.length === 0 || ids.length > 100) throw new SlackApiError('invalid_arguments')
@@ -167,7 +162,7 @@ for (const [name, act] of [['admin.conversations.bulkArchive', 'archive'], ['adm
     }))
 }
 
-admin('admin.conversations.setConversationPrefs', z.object({ channel_id: opt(), prefs: z.unknown().optional() }), W, (c, a: { channel_id?: string; prefs?: unknown }) =>
+admin('admin.conversations.setConversationPrefs', z.object({ channel_id: opt(), prefs: z.unknown().optional() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     let raw: unknown = a.prefs
@@ -184,28 +179,28 @@ admin('admin.conversations.setConversationPrefs', z.object({ channel_id: opt(), 
     return {}
   }))
 
-admin('admin.conversations.getConversationPrefs', z.object({ channel_id: opt() }), R, (c, a: { channel_id?: string }) => {
+admin('admin.conversations.getConversationPrefs', z.object({ channel_id: opt() }), R, (c, a) => {
   const ch = adminChannel(c.var.world.db, a.channel_id)
   return { prefs: channelPrefs(ch) }
 })
 
-admin('admin.conversations.getTeams', z.object({ channel_id: opt(), cursor: opt(), limit: slackInt().optional() }), R, (c, a: { channel_id?: string }) => {
+admin('admin.conversations.getTeams', z.object({ channel_id: opt(), cursor: opt(), limit: slackInt().optional() }), R, (c, a) => {
   adminChannel(c.var.world.db, a.channel_id)
   return { teams: [teamId(c.var.world.db)] }
 })
 
-admin('admin.conversations.getCustomRetention', z.object({ channel_id: opt() }), R, (c, a: { channel_id?: string }) => {
+admin('admin.conversations.getCustomRetention', z.object({ channel_id: opt() }), R, (c, a) => {
   const ch = adminChannel(c.var.world.db, a.channel_id)
   return { duration_days: ch.retention, is_policy_enabled: ch.retention > 0 }
 })
-admin('admin.conversations.setCustomRetention', z.object({ channel_id: opt(), duration_days: slackInt().optional() }), W, (c, a: { channel_id?: string; duration_days?: number }) =>
+admin('admin.conversations.setCustomRetention', z.object({ channel_id: opt(), duration_days: slackInt().optional() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     if (a.duration_days === undefined || a.duration_days < 1 || a.duration_days > 36500) throw new SlackApiError('invalid_duration_days')
     stmt(db, 'UPDATE slack_channels SET retention = ? WHERE id = ?').run(a.duration_days, ch.id)
     return {}
   }))
-admin('admin.conversations.removeCustomRetention', z.object({ channel_id: opt() }), W, (c, a: { channel_id?: string }) =>
+admin('admin.conversations.removeCustomRetention', z.object({ channel_id: opt() }), W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     stmt(db, 'UPDATE slack_channels SET retention = 0 WHERE id = ?').run(ch.id)
@@ -225,8 +220,7 @@ function searchWire(db: Db, ch: ChannelRow) {
 }
 
 const CHANNEL_TYPES = ['private', 'private_exclude', 'archived', 'exclude_archived', 'private_exclude_archived', 'multi_workspace', 'org_wide', 'external_shared_exclude', 'external_shared', 'external_shared_private', 'external_shared_archived', 'exclude_org_shared', 'public']
-admin('admin.conversations.search', z.object({ query: opt(), limit: slackInt().optional(), cursor: opt(), search_channel_types: opt(), sort: opt(), sort_dir: opt(), team_ids: opt() }), R,
-  (c, a: { query?: string; limit?: number; cursor?: string; search_channel_types?: string; sort?: string; sort_dir?: string; team_ids?: string }) => {
+admin('admin.conversations.search', z.object({ query: opt(), limit: slackInt().optional(), cursor: opt(), search_channel_types: opt(), sort: opt(), sort_dir: opt(), team_ids: opt() }), R, (c, a) => {
     const db = c.var.world.db
     for (const t of idList(a.team_ids)) checkTeam(db, t)
     const types = idList(a.search_channel_types)
@@ -254,8 +248,7 @@ admin('admin.conversations.search', z.object({ query: opt(), limit: slackInt().o
     return { conversations: page, next_cursor: next, total_count: hits.length }
   })
 
-admin('admin.conversations.lookup', z.object({ last_message_activity_before: slackInt().optional(), team_ids: opt(), max_member_count: slackInt().optional(), limit: slackInt().optional(), cursor: opt() }), R,
-  (c, a: { last_message_activity_before?: number; team_ids?: string; max_member_count?: number; limit?: number; cursor?: string }) => {
+admin('admin.conversations.lookup', z.object({ last_message_activity_before: slackInt().optional(), team_ids: opt(), max_member_count: slackInt().optional(), limit: slackInt().optional(), cursor: opt() }), R, (c, a) => {
     const db = c.var.world.db
     const teams = idList(a.team_ids)
     if (teams.length === 0 || a.last_message_activity_before === undefined) throw new SlackApiError('invalid_arguments')
@@ -282,21 +275,21 @@ const privateChannel = (db: Db, a: { channel_id?: string; group_id?: string; tea
   if (!a.group_id || !stmt(db, 'SELECT 1 FROM slack_usergroups WHERE id = ?').get(a.group_id)) throw new SlackApiError('group_not_found')
   return ch
 }
-admin('admin.conversations.restrictAccess.addGroup', restrictArgs, W, (c, a: { channel_id?: string; group_id?: string; team_id?: string }) =>
+admin('admin.conversations.restrictAccess.addGroup', restrictArgs, W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = privateChannel(db, a)
     if (groupsOf(ch).includes(a.group_id!)) throw new SlackApiError('group_already_linked_to_channel')
     setGroups(db, ch, [...groupsOf(ch), a.group_id!])
     return {}
   }))
-admin('admin.conversations.restrictAccess.removeGroup', restrictArgs, W, (c, a: { channel_id?: string; group_id?: string; team_id?: string }) =>
+admin('admin.conversations.restrictAccess.removeGroup', restrictArgs, W, (c, a) =>
   c.var.world.tx((db) => {
     const ch = privateChannel(db, a)
     if (!groupsOf(ch).includes(a.group_id!)) throw new SlackApiError('group_not_found')
     setGroups(db, ch, groupsOf(ch).filter((g) => g !== a.group_id))
     return {}
   }))
-admin('admin.conversations.restrictAccess.listGroups', z.object({ channel_id: opt(), team_id: opt() }), R, (c, a: { channel_id?: string; team_id?: string }) => {
+admin('admin.conversations.restrictAccess.listGroups', z.object({ channel_id: opt(), team_id: opt() }), R, (c, a) => {
   checkTeam(c.var.world.db, a.team_id)
   const ch = adminChannel(c.var.world.db, a.channel_id)
   return { group_ids: groupsOf(ch) }
