@@ -29,6 +29,7 @@ import { appMessagesRouter } from './routes/app-messages.ts'
 import { remoteFilesRouter } from './routes/remote-files.ts'
 import { profilePhotoRouter } from './routes/profile-photo.ts'
 import { listsRouter } from './routes/lists.ts'
+import { listExportsRouter } from './routes/list-exports.ts'
 import { appsRouter } from './routes/apps.ts'
 import { adminAppsRouter } from './routes/admin-apps.ts'
 import { adminPolicyRouter } from './routes/admin-policy.ts'
@@ -59,6 +60,7 @@ router
   .route('/', remoteFilesRouter)
   .route('/', profilePhotoRouter)
   .route('/', listsRouter)
+  .route('/', listExportsRouter)
   .route('/', appsRouter)
   .route('/', adminAppsRouter)
   .route('/', adminPolicyRouter)

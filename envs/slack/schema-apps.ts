@@ -163,7 +163,17 @@ export const slackApps = sqliteTable('slack_apps', {
   updated: integer('updated').notNull(),
 })
 
+
+/** A list export (slackLists.download.start): the CSV is made when the job starts. */
+export const slackListExports = sqliteTable('slack_list_exports', {
+  jobId: text('job_id').primaryKey(),
+  listId: text('list_id').notNull(),
+  userId: text('user_id').notNull(),
+  csv: text('csv').notNull(),
+  created: integer('created').notNull(),
+})
+
 export const appTables = [
   slackCanvases, slackCanvasSections, slackAccess, slackLists, slackListItems, slackCalls, slackViews, slackUnfurls,
-  slackStreams, slackAssistantThreads, slackRemoteFiles, slackApps,
+  slackStreams, slackAssistantThreads, slackRemoteFiles, slackApps, slackListExports,
 ]

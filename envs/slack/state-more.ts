@@ -15,7 +15,7 @@ const access = (db: Db, id: unknown) =>
 export function dumpMore(db: Db): Record<string, Record<string, Json>> {
   const out: Record<string, Record<string, Json>> = {
     team: { settings: j({ name: teamName(db), description: getMeta(db, 'slack_team_description') ?? '', discoverability: getMeta(db, 'slack_team_discoverability') ?? 'invite_only', icon: getMeta(db, 'slack_team_icon') ?? null, defaultChannels: parseJson<string[] | null>(getMeta(db, 'slack_team_default_channels'), null) }) },
-    emoji: customEmoji(db), invites: {}, roleAssignments: {}, sessions: {}, canvases: {}, lists: {}, calls: {}, views: {}, remoteFiles: {}, assistantThreads: {}, unfurls: {}, apps: {}, appRequests: {}, appResolutions: {}, barriers: {}, authPolicy: {},
+    emoji: customEmoji(db), invites: {}, roleAssignments: {}, sessions: {}, canvases: {}, lists: {}, calls: {}, views: {}, remoteFiles: {}, assistantThreads: {}, unfurls: {}, apps: {}, appRequests: {}, appResolutions: {}, barriers: {}, authPolicy: {}, listExports: {},
   }
   for (const r of rows(db, 'SELECT * FROM slack_invites ORDER BY rowid')) out.invites![String(r.id)] = j({ id: r.id, kind: r.kind, email: r.email, realName: r.real_name, channels: parseJson<string[]>(String(r.channels), []), message: r.message, guest: r.guest, requester: r.requester, status: r.status, reviewer: r.reviewer })
   for (const r of rows(db, 'SELECT * FROM slack_role_assignments ORDER BY rowid')) out.roleAssignments![`${r.role_id}/${r.entity_id}/${r.user_id}`] = j({ roleId: r.role_id, entityId: r.entity_id, userId: r.user_id })
@@ -38,5 +38,6 @@ export function dumpMore(db: Db): Record<string, Record<string, Json>> {
   for (const r of rows(db, 'SELECT * FROM slack_app_resolutions ORDER BY rowid')) out.appResolutions![String(r.app_id)] = j({ appId: r.app_id, appName: r.app_name, status: r.status, resolvedBy: r.resolved_by })
   for (const r of rows(db, 'SELECT * FROM slack_barriers ORDER BY rowid')) out.barriers![String(r.id)] = j({ id: r.id, primaryUsergroup: r.primary_group, barrieredFrom: parseJson<Json>(String(r.barriered), []), subjects: parseJson<Json>(String(r.subjects), []) })
   for (const r of rows(db, 'SELECT * FROM slack_auth_policy ORDER BY rowid')) out.authPolicy![`${r.policy}/${r.entity_id}`] = j({ policy: r.policy, entityId: r.entity_id, entityType: r.entity_type })
+  for (const r of rows(db, 'SELECT job_id, list_id, user_id FROM slack_list_exports ORDER BY rowid')) out.listExports![String(r.job_id)] = j({ jobId: r.job_id, listId: r.list_id, user: r.user_id })
   return out
 }

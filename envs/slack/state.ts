@@ -37,6 +37,7 @@ import { dumpMore } from './state-more.ts'
  *   appResolutions: { <A id>: { appId, appName, status: 'approved'|'restricted', resolvedBy } },
  *   barriers:  { <Eb id>: { id, primaryUsergroup, barrieredFrom: [S id…], subjects } },
  *   authPolicy: { "<policy>/<U id>": { policy, entityId, entityType } },
+ *   listExports: { <job id>: { jobId, listId, user } },
  * }
  * Users also carry role ('regular'|'admin'|'owner'|'primary_owner'), deleted, guest, expiration, photo;
  * channels carry prefs (admin posting rules) and retentionDays.

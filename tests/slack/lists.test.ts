@@ -97,3 +97,22 @@ describe('slackLists.access.set', () => {
     expect((await w.api('slackLists.access.set', { list_id: id, access_level: 'bogus', user_ids: await w.uid('dan') }, 'bob')).error).toBe('invalid_arguments')
   })
 })
+
+describe('slackLists.download.start', () => {
+  it('exports the list as CSV behind a private URL from slackLists.download.get', async () => {
+    const w = slackWorld()
+    const { id, col } = await launchList(w)
+    await w.api('slackLists.items.create', { list_id: id, initial_fields: [{ column_id: col('task'), text: 'Ship, then celebrate' }, { column_id: col('points'), number: [5] }] }, 'bob')
+    const job = (await w.api('slackLists.download.start', { list_id: id }, 'bob')).job_id
+    const got = await w.api('slackLists.download.get', { list_id: id, job_id: job }, 'bob')
+    expect(got.status).toBe('COMPLETED')
+    const path = new URL(got.download_url).pathname
+    const res = await w.h.call('GET', path, { token: w.h.slack('bob') })
+    expect(res.status).toBe(200)
+    expect(res.text).toBe('Task,Owner,Status,Points\n"Ship, then celebrate",,,5\n')
+    expect((await w.h.call('GET', path, { token: w.h.slack('carol') })).status).toBe(404)
+    expect((await w.h.call('GET', path, { token: null })).status).toBe(401)
+    expect((await w.api('slackLists.download.get', { list_id: id, job_id: 'LeJNOPE' }, 'bob')).error).toBe('job_not_found')
+    expect((await w.api('slackLists.download.start', { list_id: id }, 'carol')).error).toBe('list_not_found')
+  })
+})
