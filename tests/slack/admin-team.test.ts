@@ -201,3 +201,13 @@ describe('users.discoverableContacts.lookup', () => {
     expect((await w.api('users.discoverableContacts.lookup', { email: 'nope' })).error).toBe('invalid_email')
   })
 })
+
+describe('team.accessLogs (permissions)', () => {
+  it('answers user_is_bot to bots and no_permission to members holding the admin scope', async () => {
+    const w = slackWorld({ users: [{ id: 'ann', email: 'ann@x.test', name: 'Ann A', timeZone: 'UTC', admin: true }, { id: 'ben', email: 'ben@x.test', name: 'Ben B', timeZone: 'UTC', admin: false }], slack: { bots: [{ id: 'auditbot', name: 'Audit' }], userScopes: { ben: ['admin'] } } })
+    expect((await w.api('team.accessLogs', {}, 'ben')).error).toBe('no_permission')
+    expect((await w.api('team.integrationLogs', {}, 'ben')).error).toBe('no_permission')
+    expect((await w.api('team.billableInfo', {}, w.bot())).error).toBe('user_is_bot')
+    expect((await w.api('team.accessLogs', {}, 'ann')).logins).toHaveLength(2)
+  })
+})

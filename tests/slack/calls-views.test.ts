@@ -103,6 +103,7 @@ describe('dialog.open', () => {
     expect(bad.error).toBe('validation_errors')
     expect((await w.api('dialog.open', { trigger_id: 'x', dialog }, w.bot())).error).toBe('invalid_trigger')
     expect((await w.api('dialog.open', { trigger_id: TRIGGER }, w.bot())).error).toBe('missing_dialog')
+    expect((await w.api('dialog.open', { dialog }, w.bot())).error).toBe('missing_trigger')
     const views = slack.dump(w.h.entry.world).entities.views as Record<string, { type: string; view: { callback_id: string } }>
     expect(Object.values(views).map((v) => [v.type, v.view.callback_id])).toEqual([['dialog', 'exp']])
   })

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { stmt, type Db } from '../../core/db.ts'
 import { getMeta } from '../../core/clock.ts'
-import { createSlackRouter, slackInt, slackMethod } from '../../core/http.ts'
+import { createSlackRouter, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { allUsers, channelById, cursorPage, me, nowSec, parseJson, userById, teamId, worldUserOf } from '../store/core.ts'
-import { idList, requireAdmin } from '../store/admin.ts'
+import { idList, isAdminRole, requireAdmin } from '../store/admin.ts'
 
 // admin.roles.* (role assignments) and the workspace reports of team.* (access logs, billable info,
 // integration logs, billing plan, preferences).
@@ -70,7 +70,13 @@ slackMethod(adminRolesRouter, {
   },
 })
 
-// team.* reports. Scope `admin` and an admin caller (user tokens).
+// team.* reports. Scope `admin` and an admin caller: bots answer `user_is_bot`, members `no_permission`.
+const reportCaller = (c: WorldContext) => {
+  const u = me(c)
+  if (u.is_bot) throw new SlackApiError('user_is_bot')
+  if (!isAdminRole(u.role)) throw new SlackApiError('no_permission')
+  return u
+}
 const paging = <T>(items: T[], count: number | undefined, page: number | undefined) => {
   const n = Math.min(Math.max(count ?? 100, 1), 1000)
   const p = Math.max(page ?? 1, 1)
@@ -78,9 +84,9 @@ const paging = <T>(items: T[], count: number | undefined, page: number | undefin
 }
 
 slackMethod(adminRolesRouter, {
-  name: 'team.accessLogs', args: z.object({ before: z.union([slackInt(), z.literal('now')]).optional(), count: slackInt().optional(), page: slackInt().optional(), team_id: opt() }), scopes: { user: ['admin'] }, tokens: USER,
+  name: 'team.accessLogs', args: z.object({ before: z.union([slackInt(), z.literal('now')]).optional(), count: slackInt().optional(), page: slackInt().optional(), team_id: opt() }), scopes: { user: ['admin'] },
   handler: (c, a) => {
-    requireAdmin(c)
+    reportCaller(c)
     const db = c.var.world.db
     const before = typeof a.before === 'number' ? a.before : Infinity
     const rows = stmt(db, 'SELECT * FROM slack_sessions WHERE created <= ? ORDER BY last_active DESC, id').all(Number.isFinite(before) ? before : Number.MAX_SAFE_INTEGER) as { user_id: string; user_agent: string; ip: string; created: number; last_active: number }[]
@@ -94,9 +100,9 @@ slackMethod(adminRolesRouter, {
 })
 
 slackMethod(adminRolesRouter, {
-  name: 'team.billableInfo', args: z.object({ user: opt(), team_id: opt(), limit: slackInt().optional(), cursor: opt() }), scopes: { user: ['admin'] }, tokens: USER,
+  name: 'team.billableInfo', args: z.object({ user: opt(), team_id: opt(), limit: slackInt().optional(), cursor: opt() }), scopes: { user: ['admin'] },
   handler: (c, a) => {
-    requireAdmin(c)
+    reportCaller(c)
     const db = c.var.world.db
     if (a.user && !userById(db, a.user)) throw new SlackApiError('user_not_found')
     const users = allUsers(db).filter((u) => !u.is_bot && (!a.user || u.id === a.user))
@@ -106,10 +112,10 @@ slackMethod(adminRolesRouter, {
 })
 
 slackMethod(adminRolesRouter, {
-  name: 'team.integrationLogs', scopes: { user: ['admin'] }, tokens: USER,
+  name: 'team.integrationLogs', scopes: { user: ['admin'] },
   args: z.object({ app_id: opt(), change_type: opt(), count: slackInt().optional(), page: slackInt().optional(), service_id: opt(), user: opt(), team_id: opt() }),
   handler: (c, a) => {
-    requireAdmin(c)
+    reportCaller(c)
     const db = c.var.world.db
     if (a.change_type && !['added', 'removed', 'enabled', 'disabled', 'updated', 'expired'].includes(a.change_type)) throw new SlackApiError('invalid_change_type')
     const installer = allUsers(db).find((u) => u.role !== 'regular' && !u.is_bot)

@@ -160,6 +160,7 @@ slackMethod(viewsRouter, {
       try { raw = JSON.parse(raw) } catch { throw new SlackApiError('invalid_json') }
     }
     if (!raw) throw new SlackApiError('missing_dialog')
+    if (!a.trigger_id) throw new SlackApiError('missing_trigger')
     const parsed = Dialog.safeParse(raw)
     if (!parsed.success) {
       throw new SlackApiError('validation_errors', { response_metadata: { messages: parsed.error.issues.slice(0, 5).map((i) => `${i.message} [json-pointer:/dialog/${i.path.join('/')}]`) } })
