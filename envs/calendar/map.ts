@@ -1,5 +1,5 @@
 import type { Db } from '../core/db.ts'
-import { findUserByEmail, findUserById } from '../core/users.ts'
+import { findUserByEmail, findUserById, listUsers } from '../core/users.ts'
 import type { AclRow, CalendarRow, EventRow, ListRow } from './schema.ts'
 import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
 import { dataOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
@@ -46,13 +46,19 @@ export type EventView = {
   forcedZone?: string
   /** The viewer may see only free/busy (start, end, id). */
   freeBusyOnly?: boolean
+  /** World users' names by lowercase email, read once per request. */
+  names?: Map<string, string>
 }
+
+/** Names of world users by lowercase email (one query, for rendering many events). */
+export const namesOf = (db: Db) => new Map(listUsers(db).map((u) => [u.email.toLowerCase(), u.name]))
+const nameOf = (db: Db, v: EventView, email: string) => (v.names ? v.names.get(email.toLowerCase()) : findUserByEmail(db, email)?.name)
 
 const renderTime = (t: StoredTime, v: EventView) => renderEventTime({ ms: t.ms, allDay: t.allDay, date: t.date, timeZone: t.given ? t.timeZone : undefined }, v.forcedZone ?? (t.given ? t.timeZone : v.zone))
 
 /** `self` marks the person whose calendar holds this copy of the event (not the caller). */
-const person = (db: Db, email: string, name: string | null | undefined, calendarId: string) => {
-  const displayName = name ?? findUserByEmail(db, email)?.name
+const person = (db: Db, v: EventView, email: string, name: string | null | undefined, calendarId: string) => {
+  const displayName = name ?? nameOf(db, v, email)
   return { email, ...(displayName ? { displayName } : {}), ...(email.toLowerCase() === calendarId ? { self: true } : {}) }
 }
 
@@ -62,8 +68,10 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
   const start = timeOf(row.start)
   const end = timeOf(row.end)
   const base = { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: row.status }
-  const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: renderTime(timeOf(row.originalStart), v) } : {}
-  if (v.freeBusyOnly) return { ...base, start: renderTime(start, v), end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
+  const startOut = renderTime(start, v)
+  // An unmodified instance starts at its original start: render it once.
+  const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: row.originalStart === row.start ? startOut : renderTime(timeOf(row.originalStart), v) } : {}
+  if (v.freeBusyOnly) return { ...base, start: startOut, end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
   const here = row.calendarId.toLowerCase()
   const attendees = d.attendees?.map((a) => ({
     ...a,
@@ -71,7 +79,7 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
     ...(a.email.toLowerCase() === here ? { self: true } : {}),
     responseStatus: a.responseStatus ?? 'needsAction',
   }))
-  const creatorName = findUserByEmail(db, row.creatorEmail)?.name
+  const creatorName = nameOf(db, v, row.creatorEmail)
   const recurrence = recurrenceOf(row)
   const out: Record<string, unknown> = {
     ...base,
@@ -80,8 +88,8 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
     updated: rfc3339Utc(row.updatedMs),
     ...pickData(d, ['summary', 'description', 'location', 'colorId']),
     creator: { email: row.creatorEmail, ...(creatorName ? { displayName: creatorName } : {}), ...(row.creatorEmail.toLowerCase() === here ? { self: true } : {}) },
-    organizer: person(db, row.organizerEmail, row.organizerName, here),
-    start: renderTime(start, v),
+    organizer: person(db, v, row.organizerEmail, row.organizerName, here),
+    start: startOut,
     end: renderTime(end, v),
     ...(d.endTimeUnspecified ? { endTimeUnspecified: true } : {}),
     ...(recurrence ? { recurrence } : {}),

@@ -4,7 +4,7 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 import { atLeast, findCalendar, roleOf, type Role } from '../store/access.ts'
 import type { CalendarRow } from '../schema.ts'
 import { CalendarTimeError, isValidZone } from '../time/zoned.ts'
-import type { EventView } from '../map.ts'
+import { namesOf, type EventView } from '../map.ts'
 
 export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
 export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({ required, content: { 'application/json': { schema } } })
@@ -48,7 +48,7 @@ export function timeErrors<T>(fn: () => T): T {
 /** How the caller sees events of `cal`: the calendar zone, or the `timeZone` parameter. */
 export function viewOf(c: WorldContext, cal: CalendarRow, role: Role, tz?: string): EventView {
   if (tz !== undefined && !isValidZone(tz)) throw invalid('Invalid time zone definition.', 'invalid')
-  return { viewer: c.var.user.email, zone: cal.timeZone, forcedZone: tz, freeBusyOnly: role === 'freeBusyReader' }
+  return { viewer: c.var.user.email, zone: cal.timeZone, forcedZone: tz, freeBusyOnly: role === 'freeBusyReader', names: namesOf(c.var.world.db) }
 }
 
 /** Fields a client may not send as anything other than an object (robustness against hostile bodies). */

@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
-import { pageOf } from '../../core/paging.ts'
+import { decodePageToken, encodePageToken, pageOf } from '../../core/paging.ts'
 import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
 import { toCancelled, toEvent, etagOf, type EventView } from '../map.ts'
 import { currentChange, type Role } from '../store/access.ts'
 import { changedSince, dataOf, exceptionsOf, findEvent, instanceRow, occurrences } from '../store/events.ts'
-import { seriesEvents, singleEvents, type Window } from '../store/window.ts'
+import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../store/window.ts'
 import { parseRfc3339, rfc3339Utc } from '../time/zoned.ts'
 import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
 import { decodeSync, encodeSync } from './sync.ts'
@@ -25,6 +25,12 @@ const InstancesQuery = z.object({
 })
 const list = createRoute({ operationId: 'calendar.events.list', method: 'get', path: base, request: { params: CalParams, query: ListQuery }, responses: { 200: json(Events) } })
 const instances = createRoute({ operationId: 'calendar.events.instances', method: 'get', path: `${base}/{eventId}/instances`, request: { params: CalParams.extend({ eventId: z.string() }), query: InstancesQuery }, responses: { 200: json(Events) } })
+
+function pageOffset(token: string | undefined): number {
+  const o = Number(decodePageToken<{ o: number }>(token)?.o ?? 0)
+  if (!Number.isInteger(o) || o < 0) throw invalid('Invalid page token.')
+  return o
+}
 
 function time(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined
@@ -59,10 +65,10 @@ function textFilter(q: string | undefined) {
 }
 
 /** The list envelope every events answer shares. */
-function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[], items: unknown[], extra: Record<string, unknown>) {
+function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[] | number, items: unknown[], extra: Record<string, unknown>) {
   const db = c.var.world.db
   const entry = db.select().from(calendarList).where(and(eq(calendarList.userId, c.var.user.id), eq(calendarList.calendarId, cal.id))).get()
-  const updated = rows.reduce((m, r) => Math.max(m, r.updatedMs), cal.updatedMs)
+  const updated = typeof rows === 'number' ? Math.max(rows, cal.updatedMs) : rows.reduce((m, r) => Math.max(m, r.updatedMs), cal.updatedMs)
   return {
     kind: 'calendar#events', etag: etagOf(updated, currentChange(db)), summary: entry?.summaryOverride ?? cal.summary, description: cal.description ?? '',
     updated: rfc3339Utc(updated), timeZone: cal.timeZone, accessRole: role, defaultReminders: entry && !entry.deleted ? JSON.parse(entry.defaultReminders) : [], ...extra, items,
@@ -93,9 +99,16 @@ export const eventsListRouter = createGoogleRouter()
       const priv = propertyFilter(c, 'privateExtendedProperty', 'private')
       const shared = propertyFilter(c, 'sharedExtendedProperty', 'shared')
       const text = textFilter(q.q)
-      rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(
-        (r) => (q.iCalUID === undefined || r.iCalUID === q.iCalUID) && (updatedMin === undefined || r.updatedMs >= updatedMin) && priv(r) && shared(r) && text(r),
-      )
+      const keep = (r: EventRow) => (q.iCalUID === undefined || r.iCalUID === q.iCalUID) && (updatedMin === undefined || r.updatedMs >= updatedMin) && priv(r) && shared(r) && text(r)
+      if (q.singleEvents && q.orderBy !== 'updated') {
+        // Start-time order: page through a lazy merge of the series instead of expanding them all.
+        const size = q.maxResults ?? 250
+        const offset = pageOffset(q.pageToken)
+        const { page, more, updatedMs } = singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
+        const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
+        return c.json(envelope(c, cal, role, updatedMs, page.map((r) => renderRow(c, r, view)), extra) as never, 200)
+      }
+      rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(keep)
       // Deviation: without orderBy the order is by start time, then id (the real order is unspecified).
       if (q.orderBy === 'updated') rows.sort((a, b) => a.updatedMs - b.updatedMs || (a.id < b.id ? -1 : 1))
     }

@@ -1,6 +1,7 @@
 import type { Db } from '../../core/db.ts'
 import type { EventRow } from '../schema.ts'
-import { calendarEvents, instanceRow, occurrences } from './events.ts'
+import { calendarEvents, instanceRow, occurrences, recurrenceOf, resolved, timeOf } from './events.ts'
+import { iterateRecurrence, MAX_INSTANCES } from '../time/recurrence.ts'
 
 export type Window = { min?: number; max?: number }
 
@@ -41,4 +42,53 @@ export function seriesEvents(db: Db, calendarId: string, w: Window, includeCance
     if (w.min === undefined && w.max === undefined) return true
     return occurrences(r, w.min, w.max, 1).length > 0
   })
+}
+
+const before = (a: EventRow, b: EventRow) => a.startMs < b.startMs || (a.startMs === b.startMs && a.id < b.id)
+
+/**
+ * One page of `singleEvents` (same order: start, then id) computed lazily: each series is expanded a slice
+ * at a time and the streams are merged, so a first page over a year of many series expands only a few weeks.
+ * `keep` filters stored rows and series (instances share their series' fields). `more` tells whether a
+ * further item exists after the page.
+ */
+export function singleEventsPage(db: Db, calendarId: string, w: Window, includeCancelled: boolean, keep: (r: EventRow) => boolean, offset: number, count: number) {
+  const rows = calendarEvents(db, calendarId)
+  const exceptionIds = new Set(rows.filter((r) => r.recurringEventId).map((r) => r.id))
+  const plain: EventRow[] = []
+  const streams: Iterator<EventRow>[] = []
+  for (const r of rows) {
+    if (!keep(r)) continue
+    if (r.recurrence && r.status !== 'cancelled') {
+      const start = resolved(timeOf(r.start))
+      const it = iterateRecurrence({ recurrence: recurrenceOf(r) ?? [], start, durationMs: r.endMs - r.startMs, windowStartMs: w.min, windowEndMs: w.max })
+      streams.push((function* () {
+        let n = 0
+        for (const o of it) {
+          // As in the eager expansion: at most MAX_INSTANCES occurrences of one series per listing.
+          if (++n > MAX_INSTANCES) return
+          const inst = instanceRow(r, o)
+          if (!exceptionIds.has(inst.id)) yield inst
+        }
+      })())
+      continue
+    }
+    if (r.status === 'cancelled' ? includeCancelled : overlaps(r, w)) plain.push(r)
+  }
+  plain.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
+  streams.push(plain[Symbol.iterator]())
+  const heads = streams.map((s) => s.next())
+  const out: EventRow[] = []
+  const need = offset + count + 1
+  while (out.length < need) {
+    let best = -1
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i]!
+      if (!h.done && (best < 0 || before(h.value, (heads[best] as IteratorYieldResult<EventRow>).value))) best = i
+    }
+    if (best < 0) break
+    out.push((heads[best] as IteratorYieldResult<EventRow>).value)
+    heads[best] = streams[best]!.next()
+  }
+  return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: rows.reduce((m, r) => Math.max(m, r.updatedMs), 0) }
 }
