@@ -108,3 +108,19 @@ describe('dialog.open', () => {
     expect(Object.values(views).map((v) => [v.type, v.view.callback_id])).toEqual([['dialog', 'exp']])
   })
 })
+
+describe('blocks.validate', () => {
+  it('accepts valid blocks, messages and views and points at what is wrong otherwise', async () => {
+    const w = slackWorld()
+    const good = [{ type: 'header', text: { type: 'plain_text', text: 'Deploy' } }, { type: 'section', text: { type: 'mrkdwn', text: '*ok*' } }]
+    expect((await w.api('blocks.validate', { blocks: good })).ok).toBe(true)
+    const bad = await w.api('blocks.validate', { blocks: [{ type: 'section' }, { type: 'header', text: { type: 'mrkdwn', text: 'x' } }, { type: 'sparkle' }] })
+    expect(bad.error).toBe('invalid_blocks')
+    expect(bad.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['/0', '/1/text/type', '/2/type'])
+    expect((await w.api('blocks.validate', { message: { blocks: [{ type: 'actions', elements: [] }] } })).errors[0]).toMatchObject({ pointer: '/blocks/0/elements', code: 'failed_constraint' })
+    expect((await w.api('blocks.validate', { view: modal('x'.repeat(30)) })).error).toBe('invalid_view')
+    expect((await w.api('blocks.validate', { view: modal('Fine') })).ok).toBe(true)
+    expect((await w.api('blocks.validate', { blocks: good, view: modal('Fine') })).error).toBe('invalid_arguments')
+    expect((await w.api('blocks.validate', { blocks: '[{' })).errors[0].code).toBe('invalid_json')
+  })
+})

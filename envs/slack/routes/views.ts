@@ -5,6 +5,7 @@ import { createSlackRouter, slackMethod, type WorldContext } from '../../core/ht
 import { nextCounter, slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { me, nowSec, parseJson, teamId, userById, type UserRow } from '../store/core.ts'
+import { validateBlocks, type BlockError } from '../store/blockkit.ts'
 
 // Block Kit surfaces: modals (views.open/push/update), App Home (views.publish) and legacy dialogs
 // (dialog.open), recorded as state with Slack's view ids and hashes.
@@ -172,4 +173,43 @@ slackMethod(viewsRouter, {
     insertView(db, app, 'dialog', viewer(c, app), parsed.data, undefined, undefined, trigger)
     return {}
   }),
+})
+
+const parseArg = (v: unknown) => {
+  if (typeof v !== 'string') return v
+  try { return JSON.parse(v) as unknown } catch { return Symbol.for('invalid') }
+}
+
+// blocks.validate: exactly one of blocks, message or view, checked against Block Kit's rules.
+slackMethod(viewsRouter, {
+  name: 'blocks.validate', args: z.object({ blocks: z.unknown().optional(), message: z.unknown().optional(), view: z.unknown().optional() }),
+  handler: (c, a) => {
+    me(c)
+    const given = (['blocks', 'message', 'view'] as const).filter((k) => a[k] !== undefined)
+    if (given.length !== 1) throw new SlackApiError('invalid_arguments')
+    const kind = given[0]!
+    const value = parseArg(a[kind])
+    let errors: BlockError[]
+    if (typeof value === 'symbol') errors = [{ pointer: '/', code: 'invalid_json', message: 'must be valid JSON' }]
+    else if (kind === 'blocks') errors = validateBlocks(value, '', 50)
+    else if (kind === 'message') {
+      const m = value as { blocks?: unknown; text?: unknown } | null
+      errors = !m || typeof m !== 'object' ? [{ pointer: '/', code: 'invalid_type', message: 'must be an object' }]
+        : m.blocks === undefined ? (typeof m.text === 'string' && m.text ? [] : [{ pointer: '/text', code: 'missing_required_field', message: 'must provide text or blocks' }])
+        : validateBlocks(m.blocks, '/blocks', 50)
+    } else {
+      const v = value as { type?: unknown; blocks?: unknown; title?: unknown } | null
+      errors = []
+      if (!v || typeof v !== 'object') errors.push({ pointer: '/', code: 'invalid_type', message: 'must be an object' })
+      else {
+        if (v.type !== 'modal' && v.type !== 'home') errors.push({ pointer: '/type', code: 'invalid_type', message: "must be 'modal' or 'home'" })
+        if (v.type === 'modal' && !(v.title && typeof v.title === 'object' && typeof (v.title as { text?: unknown }).text === 'string' && ((v.title as { text: string }).text.length <= 24))) {
+          errors.push({ pointer: '/title', code: 'failed_constraint', message: 'must be a plain_text object of at most 24 characters' })
+        }
+        errors.push(...validateBlocks(v.blocks, '/blocks', 100))
+      }
+    }
+    if (errors.length) throw new SlackApiError(`invalid_${kind === 'blocks' ? 'blocks' : kind}`, { errors })
+    return {}
+  },
 })
