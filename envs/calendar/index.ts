@@ -32,7 +32,7 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   tables: calendarTables,
   router,
   pathPrefixes: ['/calendar/v3/'],
-  // Deviation: none in the envelope — Calendar answers errors without `status`, like Drive (legacy envelope).
+  // Calendar answers errors in the legacy envelope, without `status` (as the recorded shared/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',
   specMethods,
   seedSchema: CalendarSeed,

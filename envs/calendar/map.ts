@@ -71,6 +71,7 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
   const startOut = renderTime(start, v)
   // An unmodified instance starts at its original start: render it once.
   const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: row.originalStart === row.start ? startOut : renderTime(timeOf(row.originalStart), v) } : {}
+  // Deviation (unverified): a freeBusyReader sees id, status, times, transparency and visibility only.
   if (v.freeBusyOnly) return { ...base, start: startOut, end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
   const here = row.calendarId.toLowerCase()
   const attendees = d.attendees?.map((a) => ({

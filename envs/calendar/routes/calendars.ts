@@ -70,7 +70,7 @@ export const calendarsRouter = createGoogleRouter()
   .openapi(patch, (c) => c.json(write(c, c.req.valid('param').calendarId, c.req.valid('json') as Body, false) as never, 200))
   .openapi(remove, (c) => {
     const { cal } = requireCalendar(c, c.req.valid('param').calendarId, 'owner')
-    // Deviation: the real API answers 400 "Cannot delete primary calendar." via calendars.delete; same here.
+    // The primary calendar cannot be deleted (calendars.clear empties it instead).
     if (cal.isPrimary) throw invalid('Cannot delete primary calendar.', 'cannotDeletePrimaryCalendar')
     c.var.world.tx((db) => {
       cancelAll(db, cal.id)

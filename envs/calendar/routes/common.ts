@@ -14,8 +14,8 @@ export const int = (min: number, max: number) =>
 export const CalParams = z.object({ calendarId: z.string() })
 export const noContent = { 204: { description: 'No content' } }
 
-// Deviation: the real Calendar error envelope is the legacy one (no `status`), with short messages
-// ("Not Found", "Forbidden"); we give the same codes, reasons and messages.
+// Calendar's errors use the legacy envelope (no `status`) with short messages ("Not Found"), as recorded
+// in shared/parity/gcal/error_*.json.
 export const notFound = (message = 'Not Found') => new GoogleApiError('NOT_FOUND', 'notFound', message)
 export const invalid = (message: string, reason = 'invalid') => new GoogleApiError('INVALID_ARGUMENT', reason, message)
 export const required = (message: string) => new GoogleApiError('INVALID_ARGUMENT', 'required', message)

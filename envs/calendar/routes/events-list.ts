@@ -23,6 +23,7 @@ const InstancesQuery = z.object({
   alwaysIncludeEmail: bool(), maxAttendees: int(1, 1000), maxResults: int(1, 2500), originalStart: z.string().optional(), pageToken: z.string().optional(),
   showDeleted: bool(), timeMax: z.string().optional(), timeMin: z.string().optional(), timeZone: z.string().optional(),
 })
+// Deviation: maxAttendees, alwaysIncludeEmail, eventTypes and showHiddenInvitations are accepted and ignored.
 const list = createRoute({ operationId: 'calendar.events.list', method: 'get', path: base, request: { params: CalParams, query: ListQuery }, responses: { 200: json(Events) } })
 const instances = createRoute({ operationId: 'calendar.events.instances', method: 'get', path: `${base}/{eventId}/instances`, request: { params: CalParams.extend({ eventId: z.string() }), query: InstancesQuery }, responses: { 200: json(Events) } })
 

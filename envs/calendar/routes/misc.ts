@@ -15,7 +15,10 @@ import { CalParams, int, invalid, json, jsonBody, noContent, notFound, required,
 const WEEK = 7 * 86_400_000
 type ChannelBody = { id?: string; type?: string; address?: string; token?: string; expiration?: string; params?: Record<string, string> }
 
-/** Stores a push channel for a resource and answers it as the API does. */
+/**
+ * Stores a push channel for a resource and answers it as the API does.
+ * Deviation: channels are recorded state only; no notification is ever POSTed to `address` (worlds reach no network).
+ */
 function watch(c: WorldContext, resourceUri: string) {
   const b = c.req.valid('json' as never) as ChannelBody
   if (!isObject(b) || !b.id) throw required('Missing channel id.')
@@ -81,6 +84,7 @@ export const miscRouter = createGoogleRouter()
   .openapi(settingsList, (c) => {
     const q = c.req.valid('query')
     const { page, nextPageToken } = pageOf(settingsOf(c), q.maxResults ?? 100, q.pageToken)
+    // Deviation: settings are read-only defaults (only `timezone` varies); list sync tokens are not incremental.
     return c.json({ kind: 'calendar#settings', etag: '"p33npf17ron0960o"', ...(nextPageToken ? { nextPageToken } : { nextSyncToken: '00001' }), items: page } as never, 200)
   })
   .openapi(settingsGet, (c) => {

@@ -65,7 +65,7 @@ export function singleEventsPage(db: Db, calendarId: string, w: Window, includeC
       streams.push((function* () {
         let n = 0
         for (const o of it) {
-          // As in the eager expansion: at most MAX_INSTANCES occurrences of one series per listing.
+          // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
           if (++n > MAX_INSTANCES) return
           const inst = instanceRow(r, o)
           if (!exceptionIds.has(inst.id)) yield inst
