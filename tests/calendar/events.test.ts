@@ -147,3 +147,15 @@ describe('calendar.events.move', () => {
     await fails(400, 'cannotChangeOrganizerOfInstance', 'POST', `/calendars/primary/events/meet0000001_20260310T140000Z/move?destination=${enc(team)}`)
   })
 })
+
+describe('calendar.events.update (guests)', () => {
+  test('re-sending the guest list keeps answers, adds a new guest’s copy and cancels a removed one', async () => {
+    const { ok } = cal()
+    await ok('Event', 'PATCH', '/calendars/primary/events/lunc0000001', { as: 'cy', json: { attendees: [{ email: 'cy@example.com', responseStatus: 'tentative' }] } })
+    const e = await ok('Event', 'PATCH', '/calendars/primary/events/lunc0000001', { json: { attendees: [{ email: 'cy@example.com' }, { email: 'ben@example.com' }] } })
+    expect(e.attendees).toEqual([{ email: 'cy@example.com', responseStatus: 'tentative' }, { email: 'ben@example.com', responseStatus: 'needsAction' }])
+    expect((await ok('Event', 'GET', '/calendars/primary/events/lunc0000001', { as: 'ben' })).status).toBe('confirmed')
+    await ok('Event', 'PATCH', '/calendars/primary/events/lunc0000001', { json: { attendees: [{ email: 'ben@example.com' }] } })
+    expect((await ok('Event', 'GET', '/calendars/primary/events/lunc0000001', { as: 'cy' })).status).toBe('cancelled')
+  })
+})

@@ -35,8 +35,11 @@ export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current
   const row = current.row
   if (!isOrganizerRow(row)) return respond(db, cal, row, b, o)
   const instance = !!row.recurringEventId
-  const f = fieldsOf(b, cal, { instance })
   const prev = dataOf(row)
+  // A guest listed again without a responseStatus keeps the answer they gave.
+  const answers = new Map((prev.attendees ?? []).map((a) => [a.email.toLowerCase(), a.responseStatus]))
+  if (Array.isArray(b.attendees)) b = { ...b, attendees: b.attendees.map((a) => (a && typeof a === 'object' && a.responseStatus === undefined && typeof a.email === 'string' && answers.get(a.email.toLowerCase()) ? { ...a, responseStatus: answers.get(a.email.toLowerCase()) } : a)) }
+  const f = fieldsOf(b, cal, { instance })
   applyConference(db, f.data, row.calendarId, instance ? row.recurringEventId! : row.id, o.conferenceDataVersion, prev)
   const before = guestsOf(row)
   const saved = saveEvent(db, {
