@@ -90,3 +90,11 @@ describe('calendar.acl.delete', () => {
     await fails(404, 'notFound', 'DELETE', `/calendars/${enc(team)}/acl/${enc('user:ben@example.com')}`)
   })
 })
+
+describe('calendar.acl.get (raw rule ids)', () => {
+  test('a rule id with an unencoded colon and @ reaches the rule', async () => {
+    const { ok } = cal()
+    expect((await ok('AclRule', 'GET', '/calendars/primary/acl/user:ann@example.com')).role).toBe('owner')
+    expect((await ok('AclRule', 'GET', '/calendars/primary/acl/domain:example.com')).role).toBe('freeBusyReader')
+  })
+})
