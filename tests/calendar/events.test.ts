@@ -159,3 +159,17 @@ describe('calendar.events.update (guests)', () => {
     expect((await ok('Event', 'GET', '/calendars/primary/events/lunc0000001', { as: 'cy' })).status).toBe('cancelled')
   })
 })
+
+describe('calendar.events.delete (mail)', () => {
+  test('sendUpdates=all mails a cancellation to guests; an accepted answer mails the organizer', async () => {
+    const { ok, call, h } = cal()
+    await ok('Event', 'PATCH', '/calendars/primary/events/lunc0000001?sendUpdates=all', { as: 'cy', json: { attendees: [{ email: 'cy@example.com', responseStatus: 'accepted' }] } })
+    const replies = await h.call('GET', '/gmail/v1/users/me/messages?q=subject:Accepted', { token: h.google('ann') })
+    expect(replies.body.messages?.length).toBe(1)
+    expect((await call('DELETE', '/calendars/primary/events/lunc0000001?sendUpdates=all')).status).toBe(204)
+    const cancelled = await h.call('GET', '/gmail/v1/users/me/messages?q=subject:Canceled', { token: h.google('cy') })
+    expect(cancelled.body.messages?.length).toBe(1)
+    const none = await h.call('GET', '/gmail/v1/users/me/messages?q=subject:Canceled', { token: h.google('ben') })
+    expect(none.body.messages ?? []).toEqual([])
+  })
+})
