@@ -173,3 +173,13 @@ describe('calendar.events.delete (mail)', () => {
     expect(none.body.messages ?? []).toEqual([])
   })
 })
+
+describe('calendar.events.insert (recurrence)', () => {
+  test('refuses malformed and sub-daily recurrence rules', async () => {
+    const { fails } = cal()
+    const when = { start: { dateTime: '2026-03-05T09:00:00', timeZone: 'UTC' }, end: { dateTime: '2026-03-05T09:30:00', timeZone: 'UTC' } }
+    for (const rule of ['RRULE:FREQ=HOURLY', 'RRULE:FREQ=SECONDLY;COUNT=5', 'RRULE:FREQ=NEVER', 'garbage']) {
+      await fails(400, 'invalid', 'POST', '/calendars/primary/events', { json: { recurrence: [rule], ...when } })
+    }
+  })
+})

@@ -41,6 +41,9 @@ export function fieldsOf(b: EventBody, cal: CalendarRow, opts: { instance?: bool
   if (recurrence) {
     if (!recurrence.every((l) => typeof l === 'string')) throw new EventInputError('Invalid recurrence rule.')
     validateRecurrence(recurrence)
+    // Deviation (unverified): sub-daily rules (HOURLY, MINUTELY, SECONDLY) are refused; Calendar's UI offers none, and
+    // expanding them would make listings unbounded.
+    if (recurrence.some((l) => /^(RRULE|EXRULE)[:;].*FREQ=(SECONDLY|MINUTELY|HOURLY)/i.test(l))) throw new EventInputError('Invalid recurrence rule.')
   }
   const start = resolveEventTime(b.start, cal.timeZone, { side: 'start', recurring: !!recurrence })
   const end = resolveEventTime(b.end, cal.timeZone, { side: 'end', recurring: !!recurrence })
