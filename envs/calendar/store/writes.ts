@@ -65,7 +65,8 @@ function respond(db: Db, cal: CalendarRow, copy: EventRow, b: EventBody, o: Writ
   const mine = (Array.isArray(b.attendees) ? (b.attendees as Attendee[]) : []).find((a) => a && (a.self || String(a.email).toLowerCase() === me))
   const status = mine?.responseStatus
   if (status !== undefined && !['needsAction', 'declined', 'tentative', 'accepted'].includes(status)) throw new Error('Invalid attendee response status.')
-  if (status) setResponse(db, copy, me, status, o, mine?.comment)
+  const current = (dataOf(copy).attendees ?? []).find((a) => a.email.toLowerCase() === me)
+  if (status && (status !== current?.responseStatus || (mine?.comment !== undefined && mine.comment !== current?.comment))) setResponse(db, copy, me, status, o, mine?.comment)
   // Deviation: other changes an attendee makes to their copy are ignored (the real API keeps some as private changes).
   const fresh = findEvent(db, cal.id, copy.id) ?? copy
   const local = dataOf(fresh)
