@@ -9,10 +9,11 @@ import { uploadsRouter } from './routes/uploads.ts'
 import { changesRouter } from './routes/changes.ts'
 import { revisionsRouter } from './routes/revisions.ts'
 import { commentsRouter } from './routes/comments.ts'
+import { drivesRouter } from './routes/drives.ts'
 import { DriveSeed, seedDrive } from './seed.ts'
 import { dumpDrive } from './state.ts'
 
-const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter)
+const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter).route('/', drivesRouter)
 
 /**
  * Google Drive API v3: files (metadata, media/multipart/resumable uploads, download with Range, export of

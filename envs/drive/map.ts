@@ -62,15 +62,17 @@ export function toFile(db: Db, row: FileRow, viewerId: string) {
     createdTime: iso(row.createdMs),
     modifiedTime: iso(row.modifiedMs),
     modifiedByMe: row.lastModifyingUserId === viewerId,
-    owners: [driveUser(db, row.ownerId, viewerId)],
+    owners: row.driveId ? undefined : [driveUser(db, row.ownerId, viewerId)],
+    driveId: row.driveId ?? undefined,
+    teamDriveId: row.driveId ?? undefined,
     lastModifyingUser: driveUser(db, row.lastModifyingUserId, viewerId),
     shared: perms.length > 1,
-    ownedByMe: row.ownerId === viewerId,
+    ownedByMe: !row.driveId && row.ownerId === viewerId,
     capabilities: {
       canAddChildren: isFolder && canEdit,
       canComment: atLeast(role, 'commenter'),
       canCopy: !isFolder && atLeast(role, 'reader'),
-      canDelete: role === 'owner',
+      canDelete: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
       canDownload: atLeast(role, 'reader'),
       canEdit,
       canListChildren: isFolder && atLeast(role, 'reader'),
@@ -79,8 +81,9 @@ export function toFile(db: Db, row: FileRow, viewerId: string) {
       canRemoveChildren: isFolder && canEdit,
       canRename: canEdit,
       canShare,
-      canTrash: role === 'owner',
-      canUntrash: role === 'owner',
+      canTrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+      canUntrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+      canMoveItemWithinDrive: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
     },
     viewersCanCopyContent: true,
     copyRequiresWriterPermission: false,
@@ -97,6 +100,6 @@ export function toFile(db: Db, row: FileRow, viewerId: string) {
     if (ext) Object.assign(out, { fullFileExtension: ext, fileExtension: ext })
     if (row.headRevisionId) out.headRevisionId = row.headRevisionId
   } else out.quotaBytesUsed = '0'
-  if (out.parents === undefined) delete out.parents
+  for (const k of ['parents', 'owners', 'driveId', 'teamDriveId']) if (out[k] === undefined) delete out[k]
   return out
 }

@@ -1,4 +1,4 @@
-import { blob, index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Storage shape of Drive. A Google Doc is a row here (mimeType application/vnd.google-apps.document);
 // its content lives in the Docs service's tables under the same id.
@@ -27,6 +27,8 @@ export const files = sqliteTable(
     properties: text('properties').notNull().default('{}'),
     appProperties: text('app_properties').notNull().default('{}'),
     headRevisionId: text('head_revision_id'),
+    /** The shared drive whose tree holds the file (null in My Drive). */
+    driveId: text('drive_id'),
   },
   (t) => [index('drive_files_by_owner').on(t.ownerId)],
 )
@@ -98,6 +100,42 @@ export const comments = sqliteTable(
   (t) => [primaryKey({ columns: [t.fileId, t.id] })],
 )
 
-export const driveTables = [files, permissions, revisions, changes, uploads, comments] as const
+/** Shared drives. Members are rows of drive_permissions whose file_id is the drive id. */
+export const sharedDrives = sqliteTable('drive_shared_drives', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  creatorId: text('creator_id').notNull(),
+  requestId: text('request_id').notNull(),
+  createdMs: integer('created_ms').notNull(),
+  themeId: text('theme_id'),
+  colorRgb: text('color_rgb').notNull(),
+  /** JSON object of the drive's restrictions. */
+  restrictions: text('restrictions').notNull().default('{}'),
+  /** JSON array of user ids that hid the drive (hiding is per user). */
+  hiddenBy: text('hidden_by').notNull().default('[]'),
+}, (t) => [uniqueIndex('drive_shared_drives_by_request').on(t.creatorId, t.requestId)])
+
+/** Notification channels opened by files.watch / changes.watch (closed by channels.stop). */
+export const channels = sqliteTable('drive_channels', {
+  id: text('id').notNull(),
+  resourceId: text('resource_id').notNull(),
+  resourceUri: text('resource_uri').notNull(),
+  userId: text('user_id').notNull(),
+  token: text('token'),
+  address: text('address').notNull(),
+  expirationMs: integer('expiration_ms').notNull(),
+}, (t) => [primaryKey({ columns: [t.id, t.resourceId] })])
+
+/** Labels applied to files: one row per (file, label) with its field values as JSON. */
+export const fileLabels = sqliteTable('drive_file_labels', {
+  fileId: text('file_id').notNull(),
+  labelId: text('label_id').notNull(),
+  revisionId: text('revision_id').notNull(),
+  /** JSON object fieldId → { valueType, values[] }. */
+  fields: text('fields').notNull().default('{}'),
+}, (t) => [primaryKey({ columns: [t.fileId, t.labelId] })])
+
+export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels] as const
+export type SharedDriveRow = typeof sharedDrives.$inferSelect
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect

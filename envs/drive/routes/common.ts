@@ -29,3 +29,12 @@ export function withDefaultFields(c: WorldContext, full: Record<string, unknown>
   if (c.req.query('fields')) return full
   return Object.fromEntries(keys.filter((k) => k in full).map((k) => [k, full[k]]))
 }
+
+/** Like requireFile, for methods taking `supportsAllDrives`: shared drive items stay invisible without it. */
+export function requireItem(c: WorldContext, id: string, role: Role = 'reader'): FileRow {
+  const row = requireFile(c, id, role)
+  if (row.driveId && !supportsAllDrives(c)) throw fileNotFound(id)
+  return row
+}
+
+export const supportsAllDrives = (c: WorldContext) => c.req.query('supportsAllDrives') === 'true' || c.req.query('supportsTeamDrives') === 'true'

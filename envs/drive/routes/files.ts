@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, GoogleApiError } from '../../core/errors/google.ts'
 import { decodePageToken, encodePageToken } from '../../core/paging.ts'
@@ -11,9 +11,14 @@ import { toFile } from '../map.ts'
 import { parseDriveQuery } from '../query/parse.ts'
 import { matches } from '../query/evaluate.ts'
 import { listableFiles } from '../store/visibility.ts'
-import { findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, recordChange, touchFile } from '../store/files.ts'
+import { atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile } from '../store/files.ts'
+import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
+import { permissions, type FileRow } from '../schema.ts'
+import type { Db } from '../../core/db.ts'
+import type { FileView } from '../query/evaluate.ts'
+import { requireDrive } from './drives.ts'
 import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
-import { bool, fileNotFound, insufficient, json, jsonBody, requireFile, withDefaultFields } from './common.ts'
+import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, withDefaultFields } from './common.ts'
 import { sortFiles } from './order.ts'
 
 const FILE_DEFAULT = ['kind', 'id', 'name', 'mimeType']
@@ -24,12 +29,20 @@ type Meta = { id?: string; name?: string; mimeType?: string; parents?: string[];
 /** Parents must be folders the caller can add to. */
 function checkParents(c: WorldContext, parents: string[]) {
   for (const p of parents) {
-    const row = requireFile(c, p, 'writer')
+    if (findSharedDrive(c.var.world.db, p)) {
+      if (!supportsAllDrives(c)) throw fileNotFound(p)
+      const { role } = requireDrive(c, p, false, 'fileId')
+      if (!atLeast(role, 'writer')) throw insufficient()
+      continue
+    }
+    const row = requireItem(c, p, 'writer')
     if (row.mimeType !== FOLDER) throw badRequest('The specified parent is not a folder.', 'invalidParent')
   }
 }
 
-const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?? []).filter((p) => p !== 'root' && !/^0A/.test(p))
+/** `root` and the caller's own root id mean "no parent" (My Drive); shared drive ids stay. */
+const isMyRoot = (c: WorldContext, p: string) => p === 'root' || (/^0A/.test(p) && !findSharedDrive(c.var.world.db, p))
+const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?? []).filter((p) => !isMyRoot(c, p))
 
 /** Creates a file from metadata and optional content (shared by JSON create and the upload paths). */
 export function createFile(c: WorldContext, meta: Meta, content?: Buffer, contentType?: string) {
@@ -37,8 +50,10 @@ export function createFile(c: WorldContext, meta: Meta, content?: Buffer, conten
   checkParents(c, parents)
   if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
   const mimeType = meta.mimeType ?? contentType ?? (content ? 'application/octet-stream' : 'application/octet-stream')
+  if (parents.length > 1) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
+  const inDrive = driveOfParents(c.var.world.db, parents)
   const row = c.var.world.tx((db) => {
-    const created = insertFile(db, { id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, parents, content: mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0)), description: meta.description })
+    const created = insertFile(db, { driveId: inDrive, id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, parents, content: mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0)), description: meta.description })
     const extra: Partial<typeof files.$inferInsert> = {}
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
@@ -65,13 +80,41 @@ function setTrashed(c: WorldContext, id: string, trashed: boolean) {
   walk(id, true)
 }
 
+/** Moves a tree into, out of or between shared drives: shared drive items lose their owner, My Drive items get the mover as owner. */
+function moveAcrossDrives(c: WorldContext, db: Db, row: FileRow, target: string | null, manager: boolean) {
+  if (!manager) throw new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
+  setDriveOfTree(db, row, target)
+  for (const fid of [row.id, ...descendants(db, row.id)]) {
+    db.$client.prepare("DELETE FROM drive_permissions WHERE file_id = ? AND role = 'owner'").run(fid)
+    if (target === null) {
+      db.update(files).set({ ownerId: c.var.user.id }).where(eq(files.id, fid)).run()
+      db.insert(permissions).values({ fileId: fid, id: permissionIdFor(db, c.var.user.id), type: 'user', role: 'owner', emailAddress: c.var.user.email.toLowerCase() }).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: 'owner' } }).run()
+    }
+  }
+}
+
+function descendants(db: Db, id: string): string[] {
+  const all = db.select({ id: files.id, parents: files.parents }).from(files).all()
+  const out = new Set<string>([id])
+  let grew = true
+  while (grew) {
+    grew = false
+    for (const f of all) if (!out.has(f.id) && (JSON.parse(f.parents) as string[]).some((p) => out.has(p))) { out.add(f.id); grew = true }
+  }
+  out.delete(id)
+  return [...out]
+}
+
 export function childrenOf(c: WorldContext, folderId: string) {
   return c.var.world.db.select().from(files).all().filter((f) => parentsOf(f).includes(folderId))
 }
 
 function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: string; removeParents?: string }, content?: Buffer) {
-  const row = requireFile(c, id, 'writer')
-  if (meta.trashed !== undefined && row.ownerId !== c.var.user.id) throw insufficient()
+  const row = requireItem(c, id, 'writer')
+  const role = effectiveRole(c.var.world.db, id, c.var.user.id)
+  // Trash and moves need ownership in My Drive, a content manager (fileOrganizer) or organizer in a shared drive.
+  const manager = row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner'
+  if (meta.trashed !== undefined && !manager) throw insufficient()
   const add = (q.addParents ?? '').split(',').filter(Boolean)
   const remove = (q.removeParents ?? '').split(',').filter(Boolean)
   checkParents(c, rootAlias(c, add))
@@ -85,9 +128,11 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
     if (add.length || remove.length) {
       const next = [...new Set(parentsOf(row).filter((p) => !remove.includes(p)).concat(rootAlias(c, add)))]
       // A file has exactly one parent in My Drive: adding one without removing the old one is refused.
-      const rootMoves = add.some((p) => p === 'root' || /^0A/.test(p))
+      const rootMoves = add.some((p) => isMyRoot(c, p))
       if (next.length > 1 || (rootMoves && next.length > 0)) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
       set.parents = JSON.stringify(next)
+      const target = driveOfParents(db, next)
+      if (target !== row.driveId) moveAcrossDrives(c, db, row, target, manager)
     }
     if (Object.keys(set).length) {
       set.modifiedMs = nowMs(db)
@@ -111,17 +156,22 @@ const listRoute = createRoute({
   responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 const createRouteDef = createRoute({ operationId: 'drive.files.create', method: 'post', path: '/drive/v3/files', request: { body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
-const updateRoute = createRoute({ operationId: 'drive.files.update', method: 'patch', path: '/drive/v3/files/{fileId}', request: { params: FileId, query: z.object({ addParents: z.string().optional(), removeParents: z.string().optional() }), body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
+const updateRoute = createRoute({ operationId: 'drive.files.update', method: 'patch', path: '/drive/v3/files/{fileId}', request: { params: FileId, query: z.object({ addParents: z.string().optional(), removeParents: z.string().optional(), supportsAllDrives: bool() }), body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
 const copyRoute = createRoute({ operationId: 'drive.files.copy', method: 'post', path: '/drive/v3/files/{fileId}/copy', request: { params: FileId, body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
 const deleteRoute = createRoute({ operationId: 'drive.files.delete', method: 'delete', path: '/drive/v3/files/{fileId}', request: { params: FileId }, responses: { 204: { description: 'Deleted' } } })
-const emptyTrashRoute = createRoute({ operationId: 'drive.files.emptyTrash', method: 'delete', path: '/drive/v3/files/trash', responses: { 204: { description: 'Emptied' } } })
+const emptyTrashRoute = createRoute({ operationId: 'drive.files.emptyTrash', method: 'delete', path: '/drive/v3/files/trash', request: { query: z.object({ driveId: z.string().optional() }) }, responses: { 204: { description: 'Emptied' } } })
 const exportRoute = createRoute({ operationId: 'drive.files.export', method: 'get', path: '/drive/v3/files/{fileId}/export', request: { params: FileId, query: z.object({ mimeType: z.string().optional() }) }, responses: { 200: { description: 'Exported bytes' } } })
 const generateIdsRoute = createRoute({ operationId: 'drive.files.generateIds', method: 'get', path: '/drive/v3/files/generateIds', request: { query: z.object({ count: z.coerce.number().int().min(1).max(1000).default(10), space: z.enum(['drive', 'appDataFolder']).default('drive'), type: z.enum(['files', 'shortcuts']).default('files') }) }, responses: { 200: json(GeneratedIds) } })
 
 export const filesRouter = createGoogleRouter()
   .openapi(emptyTrashRoute, (c) => {
     const db = c.var.world.db
-    const mine = db.select().from(files).where(eq(files.ownerId, c.var.user.id)).all().filter((f) => f.trashed)
+    const inDrive = c.req.valid('query').driveId
+    if (inDrive) {
+      const { role } = requireDrive(c, inDrive)
+      if (!atLeast(role, 'organizer')) throw insufficient()
+    }
+    const mine = (inDrive ? itemsOfDrive(db, inDrive) : db.select().from(files).where(and(eq(files.ownerId, c.var.user.id), isNull(files.driveId))).all()).filter((f) => f.trashed)
     c.var.world.tx((tx) => mine.forEach((f) => removeFile(tx, f.id)))
     return c.body(null, 204)
   })
@@ -132,10 +182,24 @@ export const filesRouter = createGoogleRouter()
   })
   .openapi(listRoute, (c) => {
     const q = c.req.valid('query')
-    if (q.corpora === 'drive' && !q.driveId) throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
+    const corpora = q.corpora ?? 'user'
+    if ((corpora === 'drive') !== Boolean(q.driveId)) throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
+    const allDrives = q.includeItemsFromAllDrives === true
+    if ((corpora === 'drive' || corpora === 'allDrives') && !allDrives) throw badRequest('The includeItemsFromAllDrives parameter must be set to true when corpora is set to drive or allDrives.', 'invalid')
+    if (allDrives && !q.supportsAllDrives) throw badRequest('The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is set to true.', 'invalid')
+    if (q.driveId) requireDrive(c, q.driveId)
     const cond = q.q && q.q.trim() ? parseDriveQuery(q.q) : undefined
-    // corpora, driveId and includeItemsFromAllDrives never widen what the caller may see.
-    const views = listableFiles(c.var.world.db, c.var.user, cond).filter((v) => !cond || matches(cond, v))
+    // corpora, driveId and includeItemsFromAllDrives only narrow what the caller may see, never widen it.
+    const me = c.var.user.email.toLowerCase()
+    const inCorpus = (v: FileView) => {
+      const d = v.row.driveId
+      if (corpora === 'drive') return d === q.driveId
+      if (!d) return corpora !== 'domain' || v.perms.some((p) => p.type === 'domain')
+      if (!allDrives) return false
+      // The user corpus holds shared drive items the user created or was given directly.
+      return corpora === 'allDrives' || v.row.ownerId === c.var.user.id || v.perms.some((p) => p.emailAddress === me)
+    }
+    const views = listableFiles(c.var.world.db, c.var.user, cond).filter((v) => inCorpus(v) && (!cond || matches(cond, v)))
     const ordered = sortFiles(views, q.orderBy)
     const start = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
     const page = ordered.slice(start, start + q.pageSize)
@@ -147,14 +211,14 @@ export const filesRouter = createGoogleRouter()
   })
   .openapi(getRoute, (c) => {
     const { fileId } = c.req.valid('param')
-    const row = requireFile(c, fileId)
+    const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
     return c.json(withDefaultFields(c, toFile(c.var.world.db, row, c.var.user.id), FILE_DEFAULT) as never, 200)
   })
   .openapi(createRouteDef, (c) => c.json(withDefaultFields(c, createFile(c, (c.req.valid('json') ?? {}) as Meta), FILE_DEFAULT) as never, 200))
   .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT) as never, 200))
   .openapi(copyRoute, (c) => {
-    const source = requireFile(c, c.req.valid('param').fileId)
+    const source = requireItem(c, c.req.valid('param').fileId)
     if (source.mimeType === FOLDER) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotCopyable', 'This file cannot be copied by the user.')
     const meta = (c.req.valid('json') ?? {}) as Meta
     const out = createFile(c, { ...meta, name: meta.name ?? `Copy of ${source.name}`, mimeType: source.mimeType, parents: meta.parents ?? parentsOf(source) }, source.content ?? undefined)
@@ -162,13 +226,15 @@ export const filesRouter = createGoogleRouter()
     return c.json(withDefaultFields(c, out, FILE_DEFAULT) as never, 200)
   })
   .openapi(deleteRoute, (c) => {
-    const row = requireFile(c, c.req.valid('param').fileId)
-    if (row.ownerId !== c.var.user.id) throw insufficient()
+    const row = requireItem(c, c.req.valid('param').fileId)
+    const role = effectiveRole(c.var.world.db, row.id, c.var.user.id)
+    // In a shared drive, deleting for good takes an organizer or a content manager (fileOrganizer).
+    if (row.driveId ? !atLeast(role, 'fileOrganizer') : role !== 'owner') throw insufficient()
     c.var.world.tx((db) => removeFile(db, row.id))
     return c.body(null, 204)
   })
   .openapi(exportRoute, async (c) => {
-    const row = requireFile(c, c.req.valid('param').fileId)
+    const row = requireItem(c, c.req.valid('param').fileId)
     const mimeType = c.req.valid('query').mimeType
     if (!mimeType) throw badRequest("Required parameter: mimeType", 'required')
     if (row.mimeType !== GOOGLE_DOC) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
@@ -182,7 +248,7 @@ export const filesRouter = createGoogleRouter()
   })
 
 /** Deletes a file for good, with what a folder holds. */
-function removeFile(db: import('../../core/db.ts').Db, id: string) {
+export function removeFile(db: import('../../core/db.ts').Db, id: string) {
   const all = db.select().from(files).all()
   const doomed = new Set([id])
   let grew = true
@@ -199,7 +265,7 @@ function removeFile(db: import('../../core/db.ts').Db, id: string) {
 }
 
 /** `alt=media`: the bytes, with single-range support. */
-function download(c: WorldContext, row: ReturnType<typeof requireFile>) {
+function download(c: WorldContext, row: FileRow) {
   if (row.content === null) {
     if (row.mimeType === GOOGLE_DOC) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotDownloadable', 'Only files with binary content can be downloaded. Use Export with Docs Editors files.')
     throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')

@@ -9,7 +9,10 @@ import { files, permissions } from '../schema.ts'
 import { toPermission } from '../map.ts'
 import { permissionIdFor, permissionsOf, recordChange } from '../store/files.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
-import { bool, json, jsonBody, requireFile } from './common.ts'
+import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives } from './common.ts'
+import { findSharedDrive } from '../store/drives.ts'
+import { atLeast, type Role } from '../store/files.ts'
+import { requireDrive } from './drives.ts'
 
 type Body = { role?: string; type?: string; emailAddress?: string; domain?: string; allowFileDiscovery?: boolean; expirationTime?: string }
 const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'] as const
@@ -28,18 +31,34 @@ function permissionId(c: WorldContext, b: Body): string {
   return BigInt(`0x${createHash('sha256').update((b.emailAddress ?? '').toLowerCase()).digest('hex').slice(0, 15)}`).toString().padStart(20, '1')
 }
 
-function validate(b: Body) {
+/**
+ * What a permissions call acts on: a file (shared drive items need supportsAllDrives, as in Drive) or a shared
+ * drive itself (its members; managing them takes an organizer).
+ */
+function target(c: WorldContext, fileId: string, role: Role = 'reader'): { id: string; name: string; ownerId: string; inDrive: boolean } {
+  if (findSharedDrive(c.var.world.db, fileId)) {
+    if (!supportsAllDrives(c)) throw fileNotFound(fileId)
+    const { drive, role: have } = requireDrive(c, fileId, c.req.query('useDomainAdminAccess') === 'true', 'fileId')
+    if (role !== 'reader' && !atLeast(have, 'organizer')) throw insufficient()
+    return { id: drive.id, name: drive.name, ownerId: '', inDrive: true }
+  }
+  const row = requireItem(c, fileId, role)
+  return { id: row.id, name: row.name, ownerId: row.driveId ? '' : row.ownerId, inDrive: row.driveId !== null }
+}
+
+function validate(b: Body, inDrive: boolean) {
   if (!b.role || !ROLES.includes(b.role as never)) throw badRequest('The permission role field is required.', 'required')
   if (!b.type || !TYPES.includes(b.type as never)) throw badRequest('The permission type field is required.', 'required')
   if ((b.type === 'user' || b.type === 'group') && !b.emailAddress) throw badRequest('The permission emailAddress field is required for user and group permissions.', 'required')
   if ((b.type === 'user' || b.type === 'group') && !/^[^@\s]+@[^@\s]+$/.test(b.emailAddress!)) throw badRequest(`Invalid email address: ${b.emailAddress}`, 'invalid')
   if (b.type === 'domain' && !b.domain) throw badRequest('The permission domain field is required for domain permissions.', 'required')
-  if (b.role === 'organizer' || b.role === 'fileOrganizer') throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
+  if ((b.role === 'organizer' || b.role === 'fileOrganizer') && !inDrive) throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
+  if (b.role === 'owner' && inDrive) throw new GoogleApiError('PERMISSION_DENIED', 'teamDrivesOwnershipTransferNotSupported', 'Ownership changes are not supported for items in shared drives.')
   if (b.expirationTime !== undefined && Number.isNaN(Date.parse(b.expirationTime))) throw badRequest('Invalid expiration time.', 'invalid')
 }
 
-const list = createRoute({ operationId: 'drive.permissions.list', method: 'get', path: base, request: { params: Params }, responses: { 200: json(z.object({ kind: z.string(), permissions: z.array(Permission) })) } })
-const get = createRoute({ operationId: 'drive.permissions.get', method: 'get', path: `${base}/{permissionId}`, request: { params: PermParams }, responses: { 200: json(Permission) } })
+const list = createRoute({ operationId: 'drive.permissions.list', method: 'get', path: base, request: { params: Params, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) }, responses: { 200: json(z.object({ kind: z.string(), permissions: z.array(Permission) })) } })
+const get = createRoute({ operationId: 'drive.permissions.get', method: 'get', path: `${base}/{permissionId}`, request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) }, responses: { 200: json(Permission) } })
 const create = createRoute({
   operationId: 'drive.permissions.create',
   method: 'post',
@@ -47,8 +66,8 @@ const create = createRoute({
   request: { params: Params, query: z.object({ sendNotificationEmail: bool(), emailMessage: z.string().optional(), transferOwnership: bool(), supportsAllDrives: bool() }), body: jsonBody(Permission) },
   responses: { 200: json(Permission) },
 })
-const update = createRoute({ operationId: 'drive.permissions.update', method: 'patch', path: `${base}/{permissionId}`, request: { params: PermParams, query: z.object({ transferOwnership: bool(), removeExpiration: bool() }), body: jsonBody(Permission) }, responses: { 200: json(Permission) } })
-const remove = createRoute({ operationId: 'drive.permissions.delete', method: 'delete', path: `${base}/{permissionId}`, responses: { 204: { description: 'Deleted' } }, request: { params: PermParams } })
+const update = createRoute({ operationId: 'drive.permissions.update', method: 'patch', path: `${base}/{permissionId}`, request: { params: PermParams, query: z.object({ transferOwnership: bool(), removeExpiration: bool(), supportsAllDrives: bool(), useDomainAdminAccess: bool() }), body: jsonBody(Permission) }, responses: { 200: json(Permission) } })
+const remove = createRoute({ operationId: 'drive.permissions.delete', method: 'delete', path: `${base}/{permissionId}`, responses: { 204: { description: 'Deleted' } }, request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) } })
 
 function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: string, oldOwnerId: string) {
   const user = findUserByEmail(c.var.world.db, newOwnerEmail)
@@ -60,12 +79,12 @@ function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: strin
 
 export const permissionsRouter = createGoogleRouter()
   .openapi(list, (c) => {
-    const row = requireFile(c, c.req.valid('param').fileId)
+    const row = target(c, c.req.valid('param').fileId)
     return c.json({ kind: 'drive#permissionList', permissions: permissionsOf(c.var.world.db, row.id).map((p) => toPermission(c.var.world.db, p, row.ownerId)) } as never, 200)
   })
   .openapi(get, (c) => {
     const { fileId, permissionId: id } = c.req.valid('param')
-    const row = requireFile(c, fileId)
+    const row = target(c, fileId)
     const p = permissionsOf(c.var.world.db, row.id).find((x) => x.id === id)
     if (!p) throw notFound(`Permission not found: ${id}.`)
     return c.json(toPermission(c.var.world.db, p, row.ownerId) as never, 200)
@@ -73,9 +92,9 @@ export const permissionsRouter = createGoogleRouter()
   .openapi(create, (c) => {
     const { fileId } = c.req.valid('param')
     const q = c.req.valid('query')
-    const row = requireFile(c, fileId, 'writer')
+    const row = target(c, fileId, 'writer')
     const b = c.req.valid('json') as Body
-    validate(b)
+    validate(b, row.inDrive)
     if (b.role === 'owner' && !q.transferOwnership) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', "The transferOwnership parameter must be enabled when the permission role is 'owner'.")
     if (b.role === 'owner' && row.ownerId !== c.var.user.id) throw new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
     const id = permissionId(c, b)
@@ -112,8 +131,9 @@ export const permissionsRouter = createGoogleRouter()
   .openapi(update, (c) => {
     const { fileId, permissionId: id } = c.req.valid('param')
     const q = c.req.valid('query')
-    const row = requireFile(c, fileId, 'writer')
+    const row = target(c, fileId, 'writer')
     const b = c.req.valid('json') as Body
+    if ((b.role === 'organizer' || b.role === 'fileOrganizer') && !row.inDrive) throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
     const current = permissionsOf(c.var.world.db, fileId).find((x) => x.id === id)
     if (!current) throw notFound(`Permission not found: ${id}.`)
     if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'The owner of a file cannot be changed this way.')
@@ -133,7 +153,7 @@ export const permissionsRouter = createGoogleRouter()
   })
   .openapi(remove, (c) => {
     const { fileId, permissionId: id } = c.req.valid('param')
-    requireFile(c, fileId, 'writer')
+    target(c, fileId, 'writer')
     const current = permissionsOf(c.var.world.db, fileId).find((x) => x.id === id)
     if (!current) throw notFound(`Permission not found: ${id}.`)
     if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'cannotRemoveOwner', 'The owner of a file cannot be removed.')

@@ -3,6 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
+import { memberRole } from './drives.ts'
 import { changes, files, permissions, revisions, type FileRow, type PermissionRow } from '../schema.ts'
 
 export const FOLDER = 'application/vnd.google-apps.folder'
@@ -31,7 +32,7 @@ export function recordChange(db: Db, fileId: string, removed = false): void {
   db.insert(changes).values({ fileId, timeMs: nowMs(db), removed }).run()
 }
 
-export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number }
+export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number; driveId?: string | null }
 
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
 export function insertFile(db: Db, f: NewFile): FileRow {
@@ -55,9 +56,11 @@ export function insertFile(db: Db, f: NewFile): FileRow {
     size: hasContent ? f.content!.length : null,
     fullText: f.fullText ?? (hasContent && /^text\//.test(f.mimeType) ? f.content!.toString('utf8') : ''),
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
+    driveId: f.driveId ?? null,
   }
   db.insert(files).values(row).run()
-  db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email }).run()
+  // Items of a shared drive have no owner: the drive's members hold them.
+  if (!f.driveId) db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email }).run()
   if (hasContent) db.insert(revisions).values({ fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! }).run()
   recordChange(db, id)
   return findFile(db, id)!
@@ -97,8 +100,13 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
       if (seen.has(id)) continue
       seen.add(id)
       const row = findFile(db, id)
-      if (!row) continue
-      if (row.ownerId === userId) return 'owner'
+      if (!row) {
+        // A shared drive at the top of the chain: its members' roles apply to everything inside.
+        const member = memberRole(db, id, userId)
+        if (RANK[member] > RANK[best]) best = member
+        continue
+      }
+      if (row.ownerId === userId && !row.driveId) return 'owner'
       for (const p of permissionsOf(db, id)) {
         if (p.expirationMs !== null && p.expirationMs <= t) continue
         const applies =

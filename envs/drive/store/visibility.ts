@@ -14,9 +14,9 @@ const FOLDER = 'application/vnd.google-apps.folder'
 
 // Statements here set raw/pluck modes on the shared statement cache, so their SQL text is their own.
 // Permission emails are stored lower-cased (seed and permissions.create), so the email index applies.
-/** Files the user reaches directly: owned, or through an unexpired user/group permission or a discoverable
+/** Files (and shared drives, by membership) the user reaches directly: owned, or through an unexpired user/group permission or a discoverable
  * domain/anyone permission. */
-const DIRECT_SQL = `/* listable direct */ SELECT id FROM drive_files WHERE owner_id = @owner
+const DIRECT_SQL = `/* listable direct */ SELECT id FROM drive_files WHERE owner_id = @owner AND drive_id IS NULL
   UNION SELECT file_id FROM drive_permissions WHERE (expiration_ms IS NULL OR expiration_ms > @now) AND (
     (type IN ('user', 'group') AND email_address = @email)
     OR (type = 'domain' AND allow_file_discovery = 1 AND lower(domain) = @domain)
@@ -42,7 +42,7 @@ export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond): FileView
     const hit = memo.get(id)
     if (hit !== undefined) return hit
     memo.set(id, false)
-    const ok = depth < 50 && (JSON.parse(parents) as string[]).some((pid) => folderParents.has(pid) && grants(pid, folderParents.get(pid)!, depth + 1))
+    const ok = depth < 50 && (JSON.parse(parents) as string[]).some((pid) => direct.has(pid) || (folderParents.has(pid) && grants(pid, folderParents.get(pid)!, depth + 1)))
     memo.set(id, ok)
     return ok
   }
