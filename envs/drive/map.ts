@@ -83,6 +83,8 @@ export function toFile(db: Db, row: FileRow, viewerId: string) {
       canShare,
       canTrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
       canUntrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+      canModifyLabels: canEdit,
+      canReadLabels: atLeast(role, 'reader'),
       canMoveItemWithinDrive: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
     },
     viewersCanCopyContent: true,

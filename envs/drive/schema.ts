@@ -135,7 +135,17 @@ export const fileLabels = sqliteTable('drive_file_labels', {
   fields: text('fields').notNull().default('{}'),
 }, (t) => [primaryKey({ columns: [t.fileId, t.labelId] })])
 
-export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels] as const
+/** Long-running operations started by files.download (done at once; operations.get reads them back). */
+export const operations = sqliteTable('drive_operations', {
+  name: text('name').primaryKey(),
+  userId: text('user_id').notNull(),
+  fileId: text('file_id').notNull(),
+  /** Export format for Docs Editors files; null downloads the stored bytes. */
+  mimeType: text('mime_type'),
+  revisionId: text('revision_id'),
+})
+
+export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels, operations] as const
 export type SharedDriveRow = typeof sharedDrives.$inferSelect
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect

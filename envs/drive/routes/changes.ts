@@ -5,13 +5,14 @@ import { stmt } from '../../core/db.ts'
 import { toFile } from '../map.ts'
 import { effectiveRole, findFile } from '../store/files.ts'
 import { bool, json, withDefaultFields } from './common.ts'
+import { requireDrive } from './drives.ts'
 
 const startRoute = createRoute({ operationId: 'drive.changes.getStartPageToken', method: 'get', path: '/drive/v3/changes/startPageToken', request: { query: z.object({ driveId: z.string().optional(), supportsAllDrives: bool() }) }, responses: { 200: json(z.object({ kind: z.string(), startPageToken: z.string() })) } })
 const listRoute = createRoute({
   operationId: 'drive.changes.list',
   method: 'get',
   path: '/drive/v3/changes',
-  request: { query: z.object({ pageToken: z.string().optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(100), includeRemoved: bool(), restrictToMyDrive: bool(), spaces: z.string().optional(), supportsAllDrives: bool(), includeItemsFromAllDrives: bool() }) },
+  request: { query: z.object({ pageToken: z.string().optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(100), includeRemoved: bool(), restrictToMyDrive: bool(), spaces: z.string().optional(), supportsAllDrives: bool(), includeItemsFromAllDrives: bool(), driveId: z.string().optional() }) },
   responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 
@@ -30,6 +31,7 @@ export const changesRouter = createGoogleRouter()
     const q = c.req.valid('query')
     if (!q.pageToken || !/^\d+$/.test(q.pageToken)) throw badRequest('The pageToken parameter is required and must be a page token from getStartPageToken or an earlier changes.list.', 'required', { location: 'pageToken', locationType: 'parameter' })
     const db = c.var.world.db
+    if (q.driveId) requireDrive(c, q.driveId)
     const from = Number(q.pageToken)
     const rows = stmt(db, 'SELECT seq, file_id, time_ms, removed FROM drive_changes WHERE seq >= ? ORDER BY seq').all(from) as Change[]
     const latest = new Map<string, Change>()
@@ -40,7 +42,9 @@ export const changesRouter = createGoogleRouter()
     const visible = [...latest.values()].filter((r) => {
       const file = findFile(db, r.file_id)
       if (!file) return false // Deviation: removals are not reported (the removed file's audience is unknown).
-      if (q.restrictToMyDrive && file.ownerId !== c.var.user.id) return false
+      if (q.restrictToMyDrive && (file.ownerId !== c.var.user.id || file.driveId)) return false
+      // driveId narrows the feed to one shared drive; otherwise shared drive items need includeItemsFromAllDrives.
+      if (q.driveId ? file.driveId !== q.driveId : file.driveId && !(q.includeItemsFromAllDrives && q.supportsAllDrives)) return false
       return effectiveRole(db, r.file_id, c.var.user.id) !== 'none'
     })
     const page = visible.slice(0, q.pageSize)

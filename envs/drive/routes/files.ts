@@ -17,6 +17,7 @@ import { permissions, type FileRow } from '../schema.ts'
 import type { Db } from '../../core/db.ts'
 import type { FileView } from '../query/evaluate.ts'
 import { requireDrive } from './drives.ts'
+import { labelsOf } from './labels.ts'
 import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
 import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, withDefaultFields } from './common.ts'
 import { sortFiles } from './order.ts'
@@ -206,14 +207,14 @@ export const filesRouter = createGoogleRouter()
     const body: Record<string, unknown> = { kind: 'drive#fileList' }
     if (start + q.pageSize < ordered.length) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
     body.incompleteSearch = false
-    body.files = page.map((v) => withDefaultFields(c, toFile(c.var.world.db, v.row, c.var.user.id), FILE_DEFAULT))
+    body.files = page.map((v) => withDefaultFields(c, withLabels(c, toFile(c.var.world.db, v.row, c.var.user.id)), FILE_DEFAULT))
     return c.json(body as never, 200)
   })
   .openapi(getRoute, (c) => {
     const { fileId } = c.req.valid('param')
     const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, row, c.var.user.id), FILE_DEFAULT) as never, 200)
+    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user.id)), FILE_DEFAULT) as never, 200)
   })
   .openapi(createRouteDef, (c) => c.json(withDefaultFields(c, createFile(c, (c.req.valid('json') ?? {}) as Meta), FILE_DEFAULT) as never, 200))
   .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT) as never, 200))
@@ -247,6 +248,13 @@ export const filesRouter = createGoogleRouter()
     return c.body(new Uint8Array(bytes), 200, { 'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType })
   })
 
+/** `includeLabels=id1,id2`: the named labels applied to the file, under `labelInfo`. */
+function withLabels(c: WorldContext, file: Record<string, unknown>) {
+  const ids = (c.req.query('includeLabels') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  if (ids.length) file.labelInfo = { labels: labelsOf(c.var.world.db, String(file.id), c.var.user.id, ids) }
+  return file
+}
+
 /** Deletes a file for good, with what a folder holds. */
 export function removeFile(db: import('../../core/db.ts').Db, id: string) {
   const all = db.select().from(files).all()
@@ -259,6 +267,7 @@ export function removeFile(db: import('../../core/db.ts').Db, id: string) {
   for (const fid of doomed) {
     db.$client.prepare('DELETE FROM drive_permissions WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_revisions WHERE file_id = ?').run(fid)
+    db.$client.prepare('DELETE FROM drive_file_labels WHERE file_id = ?').run(fid)
     db.delete(files).where(eq(files.id, fid)).run()
     recordChange(db, fid, true)
   }
