@@ -46,6 +46,18 @@ describe('drive parity with recorded responses', () => {
     expect(compareShapes(about, recorded('gdrive', 'about_get'), ['user.photoLink', 'teamDriveThemes']).missing.filter((k) => !UNMODELLED.test(k))).toEqual([])
   })
 
+  test('drives.list, files.watch, changes.watch and channels.stop', async () => {
+    const h = harness(driveSeed)
+    expect(compareShapes((await h.call('GET', '/drive/v3/drives')).body, recorded('gdrive', 'drives_list'))).toEqual({ missing: [], extra: [] })
+    const id = (await h.call('GET', `/drive/v3/files?q=${q("name = 'Atlas plan.txt'")}`)).body.files[0].id
+    const watch = (await h.call('POST', `/drive/v3/files/${id}/watch`, { json: { id: 'capture-test-channel', type: 'web_hook', address: 'https://hooks.example.com/x' } })).body
+    expect(compareShapes(watch, recorded('gdrive', 'files_watch_response'))).toEqual({ missing: [], extra: [] })
+    const start = (await h.call('GET', '/drive/v3/changes/startPageToken')).body.startPageToken
+    const feed = (await h.call('POST', `/drive/v3/changes/watch?pageToken=${start}`, { json: { id: 'c', type: 'web_hook', address: 'https://hooks.example.com/x' } })).body
+    expect(compareShapes(feed, recorded('gdrive', 'changes_watch_response'))).toEqual({ missing: [], extra: [] })
+    expect((await h.call('POST', '/drive/v3/channels/stop', { json: { id: 'c', resourceId: feed.resourceId } })).status).toBe((recorded('gdrive', 'channels_stop_response') as { status: number }).status)
+  })
+
   test('error bodies', async () => {
     const h = harness(driveSeed)
     const ours = (await h.call('GET', '/drive/v3/files/1missingmissingmissingmissing00')).body

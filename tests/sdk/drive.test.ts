@@ -47,4 +47,30 @@ describe('drive workflows through googleapis', () => {
     expect(shared.data.files!.map((f) => f.name)).toContain('for-ben.txt')
     await expect(ben.files.delete({ fileId: file.data.id! }, { retry: false })).rejects.toMatchObject({ status: 403 })
   })
+
+  test('shared drive: create, add a member, work inside it as the member, find it by corpora, watch a file', async () => {
+    const cy = google.drive({ version: 'v3', auth: server.auth('cy'), rootUrl: server.url })
+    const drive = (await ann.drives.create({ requestId: 'sdk-team-1', requestBody: { name: 'Team Alpha' }, fields: 'id,name,capabilities(canManageMembers)' })).data
+    expect(drive).toMatchObject({ name: 'Team Alpha', capabilities: { canManageMembers: true } })
+    const dup = await ann.drives.create({ requestId: 'sdk-team-1', requestBody: { name: 'Team Alpha' } }, { retry: false } as never).catch((e: { status: number }) => e)
+    expect((dup as { status: number }).status).toBe(409)
+    await ann.permissions.create({ fileId: drive.id!, supportsAllDrives: true, sendNotificationEmail: false, requestBody: { type: 'user', role: 'fileOrganizer', emailAddress: 'ben@example.com' } })
+    const made = await ben.files.create({ supportsAllDrives: true, requestBody: { name: 'roadmap.txt', parents: [drive.id!] }, media: { mimeType: 'text/plain', body: 'Q3: launch.' }, fields: 'id,driveId,owners' }, { rootUrl: server.url } as never)
+    const file = made.data as unknown as drive_v3.Schema$File
+    expect(file.driveId).toBe(drive.id)
+    expect(file.owners).toBeUndefined()
+    const listed = await ann.files.list({ corpora: 'drive', driveId: drive.id!, includeItemsFromAllDrives: true, supportsAllDrives: true, q: "name contains 'roadmap'", fields: 'files(id,name,driveId)' })
+    expect(listed.data.files).toEqual([{ id: file.id, name: 'roadmap.txt', driveId: drive.id }])
+    const stranger = await cy.drives.get({ driveId: drive.id! }, { retry: false } as never).catch((e: { status: number; message: string }) => e)
+    expect((stranger as { status: number; message: string })).toMatchObject({ status: 404, message: `Shared drive not found: ${drive.id}` })
+    expect((await ben.drives.list({})).data.drives!.map((d) => d.name)).toEqual(['Team Alpha'])
+    const channel = (await ben.files.watch({ fileId: file.id!, supportsAllDrives: true, requestBody: { id: 'sdk-ch', type: 'web_hook', address: 'https://hooks.example.com/x' } })).data
+    expect(channel.kind).toBe('api#channel')
+    await ben.channels.stop({ requestBody: { id: 'sdk-ch', resourceId: channel.resourceId! } })
+    await ben.files.delete({ fileId: file.id!, supportsAllDrives: true })
+    await ann.drives.hide({ driveId: drive.id! })
+    expect((await ann.drives.list({ q: 'hidden = true' })).data.drives!.map((d) => d.id)).toEqual([drive.id])
+    await ann.drives.delete({ driveId: drive.id! })
+    expect((await ann.drives.list({})).data.drives).toEqual([])
+  })
 })
