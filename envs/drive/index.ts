@@ -11,13 +11,14 @@ import { revisionsRouter } from './routes/revisions.ts'
 import { commentsRouter } from './routes/comments.ts'
 import { drivesRouter } from './routes/drives.ts'
 import { channelsRouter } from './routes/channels.ts'
+import { approvalsRouter } from './routes/approvals.ts'
 import { appsRouter } from './routes/apps.ts'
 import { labelsRouter } from './routes/labels.ts'
 import { operationsRouter } from './routes/operations.ts'
 import { DriveSeed, seedDrive } from './seed.ts'
 import { dumpDrive } from './state.ts'
 
-const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', operationsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter).route('/', drivesRouter).route('/', channelsRouter).route('/', appsRouter).route('/', labelsRouter)
+const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', operationsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter).route('/', drivesRouter).route('/', channelsRouter).route('/', appsRouter).route('/', labelsRouter).route('/', approvalsRouter)
 
 /**
  * Google Drive API v3: files (metadata, media/multipart/resumable uploads, download with Range, export of

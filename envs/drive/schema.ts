@@ -145,7 +145,21 @@ export const operations = sqliteTable('drive_operations', {
   revisionId: text('revision_id'),
 })
 
-export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels, operations] as const
+/** Approvals on files (approvals.start … approve/decline/cancel). */
+export const approvals = sqliteTable('drive_approvals', {
+  fileId: text('file_id').notNull(),
+  id: text('id').notNull(),
+  initiatorId: text('initiator_id').notNull(),
+  status: text('status', { enum: ['IN_PROGRESS', 'APPROVED', 'CANCELLED', 'DECLINED'] }).notNull(),
+  /** JSON array of { email, response } in the order reviewers were added. */
+  reviewers: text('reviewers').notNull(),
+  dueMs: integer('due_ms'),
+  createdMs: integer('created_ms').notNull(),
+  modifiedMs: integer('modified_ms').notNull(),
+  completedMs: integer('completed_ms'),
+}, (t) => [primaryKey({ columns: [t.fileId, t.id] })])
+
+export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels, operations, approvals] as const
 export type SharedDriveRow = typeof sharedDrives.$inferSelect
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect

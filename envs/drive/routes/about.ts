@@ -5,6 +5,7 @@ import { About } from '../api/schemas.gen.ts'
 import { files } from '../schema.ts'
 import { driveUser } from '../map.ts'
 import { json } from './common.ts'
+import { DRIVE_THEMES } from '../map-drive.ts'
 
 const get = createRoute({ operationId: 'drive.about.get', method: 'get', path: '/drive/v3/about', responses: { 200: json(About) } })
 
@@ -26,7 +27,8 @@ export const aboutRouter = createGoogleRouter().openapi(get, (c) => {
       folderColorPalette: ['#ac725e', '#d06b64', '#f83a22', '#fa573c', '#ff7537', '#ffad46', '#42d692', '#16a765'],
       canCreateDrives: true,
       canCreateTeamDrives: true,
-      driveThemes: [],
+      driveThemes: DRIVE_THEMES,
+      teamDriveThemes: DRIVE_THEMES,
     } as never,
     200,
   )
