@@ -12,13 +12,14 @@ import { commentsRouter } from './routes/comments.ts'
 import { drivesRouter } from './routes/drives.ts'
 import { channelsRouter } from './routes/channels.ts'
 import { approvalsRouter } from './routes/approvals.ts'
+import { accessProposalsRouter } from './routes/access-proposals.ts'
 import { appsRouter } from './routes/apps.ts'
 import { labelsRouter } from './routes/labels.ts'
 import { operationsRouter } from './routes/operations.ts'
 import { DriveSeed, seedDrive } from './seed.ts'
 import { dumpDrive } from './state.ts'
 
-const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', operationsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter).route('/', drivesRouter).route('/', channelsRouter).route('/', appsRouter).route('/', labelsRouter).route('/', approvalsRouter)
+const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', operationsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter).route('/', drivesRouter).route('/', channelsRouter).route('/', appsRouter).route('/', labelsRouter).route('/', approvalsRouter).route('/', accessProposalsRouter)
 
 /**
  * Google Drive API v3: files (metadata, media/multipart/resumable uploads, download with Range, export of

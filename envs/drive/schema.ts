@@ -159,7 +159,19 @@ export const approvals = sqliteTable('drive_approvals', {
   completedMs: integer('completed_ms'),
 }, (t) => [primaryKey({ columns: [t.fileId, t.id] })])
 
-export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels, operations, approvals] as const
+/** Pending access requests ("Request access" in Drive), resolved by approvers through accessproposals.resolve. */
+export const accessProposals = sqliteTable('drive_access_proposals', {
+  fileId: text('file_id').notNull(),
+  id: text('id').notNull(),
+  requesterEmail: text('requester_email').notNull(),
+  recipientEmail: text('recipient_email').notNull(),
+  role: text('role').notNull(),
+  view: text('view'),
+  message: text('message').notNull().default(''),
+  createdMs: integer('created_ms').notNull(),
+}, (t) => [primaryKey({ columns: [t.fileId, t.id] })])
+
+export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels, operations, approvals, accessProposals] as const
 export type SharedDriveRow = typeof sharedDrives.$inferSelect
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect

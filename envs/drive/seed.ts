@@ -3,7 +3,10 @@ import { eq } from 'drizzle-orm'
 import type { World } from '../core/world.ts'
 import type { SeedContext } from '../core/service.ts'
 import { SeedTime } from '../core/seed-types.ts'
-import { files, permissions } from './schema.ts'
+import { accessProposals, files, permissions, sharedDrives } from './schema.ts'
+import { newSharedDriveId } from './store/drives.ts'
+import { DEFAULT_DRIVE_COLOR } from './map-drive.ts'
+import { nextCounter } from '../core/ids.ts'
 import { FOLDER, insertFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
 import { initEmptyDocument } from '../docs/render.ts'
@@ -39,13 +42,55 @@ const SeedFile = z.object({
   permissions: z.array(SeedPermission).default([]),
 })
 
-export const DriveSeed = z.object({ files: z.array(SeedFile).default([]) }).strict().default({ files: [] })
+const SeedSharedDrive = z.object({
+  /** A name files use in `parent` to sit at the drive's top level. */
+  key: z.string(),
+  id: z.string().regex(/^0A[A-Za-z0-9_-]{8,40}$/).optional(),
+  name: z.string().min(1),
+  /** A world user; becomes an organizer. */
+  creator: z.string(),
+  members: z.array(z.object({ user: z.string().optional(), emailAddress: z.string().optional(), role: z.enum(['organizer', 'fileOrganizer', 'writer', 'commenter', 'reader']) })).default([]),
+  at: SeedTime.optional(),
+})
+
+/** A pending access request on a file ("Request access"), for accessproposals.list/resolve. */
+const SeedAccessProposal = z.object({
+  /** A file key or id. */
+  file: z.string(),
+  /** Who asks (a world user or any address). */
+  requester: z.string(),
+  role: z.enum(['reader', 'commenter', 'writer']).default('reader'),
+  message: z.string().default(''),
+  at: SeedTime.optional(),
+})
+
+export const DriveSeed = z
+  .object({ sharedDrives: z.array(SeedSharedDrive).default([]), files: z.array(SeedFile).default([]), accessProposals: z.array(SeedAccessProposal).default([]) })
+  .strict()
+  .default({ sharedDrives: [], files: [], accessProposals: [] })
 export type DriveSeed = z.output<typeof DriveSeed>
 
 /** Writes folders and files in order (a parent must come before its children), with their sharing. */
 export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void {
   const db = world.db
   const byKey = new Map<string, string>()
+  const driveOf = new Map<string, string>()
+  seed.sharedDrives.forEach((d, i) => {
+    const path = `drive.sharedDrives[${i}]`
+    const creator = ctx.user(d.creator, `${path}.creator`)
+    const id = d.id ?? newSharedDriveId(db)
+    db.insert(sharedDrives).values({ id, name: d.name, creatorId: creator.id, requestId: `seed-${d.key}`, createdMs: d.at ? ctx.time(d.at) : ctx.nowMs, colorRgb: DEFAULT_DRIVE_COLOR }).run()
+    db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, creator.id), type: 'user', role: 'organizer', emailAddress: creator.email.toLowerCase() }).run()
+    d.members.forEach((m, j) => {
+      const who = m.user ? ctx.user(m.user, `${path}.members[${j}].user`) : undefined
+      const email = (who?.email ?? m.emailAddress)?.toLowerCase()
+      if (!email) throw new Error(`${path}.members[${j}]: user or emailAddress is required`)
+      const pid = who ? permissionIdFor(db, who.id) : `seed${i}m${j}`
+      db.insert(permissions).values({ fileId: id, id: pid, type: 'user', role: m.role, emailAddress: email }).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: m.role } }).run()
+    })
+    byKey.set(d.key, id)
+    driveOf.set(id, id)
+  })
   seed.files.forEach((f, i) => {
     const path = `drive.files[${i}]`
     const owner = ctx.user(f.owner, `${path}.owner`)
@@ -53,7 +98,9 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const at = f.at ? ctx.time(f.at) : ctx.nowMs
     const isDoc = f.mimeType === 'application/vnd.google-apps.document'
     const content = f.mimeType === FOLDER || isDoc ? undefined : f.base64 ? Buffer.from(f.base64, 'base64') : Buffer.from(f.text ?? '', 'utf8')
-    const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content, description: f.description, createdMs: at, modifiedMs: at })
+    const inDrive = parentId ? (driveOf.get(parentId) ?? null) : null
+    const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content, description: f.description, createdMs: at, modifiedMs: at, driveId: inDrive })
+    if (inDrive) driveOf.set(row.id, inDrive)
     if (isDoc) initEmptyDocument(db, row.id, f.name)
     if (f.key) byKey.set(f.key, row.id)
     const extra: Partial<typeof files.$inferInsert> = {}
@@ -72,5 +119,14 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
       const values = { fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }
       db.insert(permissions).values(values).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: values.role, expirationMs: values.expirationMs } }).run()
     })
+  })
+  seed.accessProposals.forEach((p, i) => {
+    const path = `drive.accessProposals[${i}]`
+    const fileId = byKey.get(p.file) ?? p.file
+    const file = db.select().from(files).where(eq(files.id, fileId)).get()
+    if (!file) throw new Error(`${path}.file: no file ${p.file}`)
+    const requester = p.requester.includes('@') ? p.requester.toLowerCase() : ctx.user(p.requester, `${path}.requester`).email.toLowerCase()
+    const id = `${nextCounter(db, 'drive.accessProposal')}`.padStart(12, '0')
+    db.insert(accessProposals).values({ fileId, id: `AP${id}`, requesterEmail: requester, recipientEmail: requester, role: p.role, message: p.message, createdMs: p.at ? ctx.time(p.at) : ctx.nowMs }).run()
   })
 }

@@ -1,6 +1,6 @@
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
-import { approvals, channels, fileLabels, files, permissions, sharedDrives } from './schema.ts'
+import { accessProposals, approvals, channels, fileLabels, files, permissions, sharedDrives } from './schema.ts'
 
 /**
  * Drive's view for oracles (version 1):
@@ -12,11 +12,12 @@ import { approvals, channels, fileLabels, files, permissions, sharedDrives } fro
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, token, expiration }
  * - labels: `<fileId>/<labelId>` → { fileId, labelId, revisionId, fields }
  * - approvals: `<fileId>/<approvalId>` → { fileId, id, initiator, status, reviewers[{ email, response }] }
+ * - accessProposals: `<fileId>/<proposalId>` → { fileId, id, requester (email), role, message } (pending only)
  */
 export function dumpDrive(world: World): ServiceState {
   const db = world.db
   const emails = new Map((db.$client.prepare('SELECT id, email FROM world_users').all() as { id: string; email: string }[]).map((u) => [u.id, u.email]))
-  const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {} }
+  const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {} }
   for (const f of db.select().from(files).orderBy(files.id).all()) {
     out.files![f.id] = {
       id: f.id, name: f.name, mimeType: f.mimeType, owner: emails.get(f.ownerId) ?? f.ownerId, parents: JSON.parse(f.parents) as Json,
@@ -40,6 +41,9 @@ export function dumpDrive(world: World): ServiceState {
   }
   for (const a of db.select().from(approvals).all()) {
     out.approvals![`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, initiator: emails.get(a.initiatorId) ?? a.initiatorId, status: a.status, reviewers: JSON.parse(a.reviewers) as Json }
+  }
+  for (const a of db.select().from(accessProposals).all()) {
+    out.accessProposals![`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }
   }
   return { version: 1, entities: out }
 }

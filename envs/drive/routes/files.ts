@@ -269,6 +269,7 @@ export function removeFile(db: import('../../core/db.ts').Db, id: string) {
     db.$client.prepare('DELETE FROM drive_revisions WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_file_labels WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_approvals WHERE file_id = ?').run(fid)
+    db.$client.prepare('DELETE FROM drive_access_proposals WHERE file_id = ?').run(fid)
     db.delete(files).where(eq(files.id, fid)).run()
     recordChange(db, fid, true)
   }
