@@ -10,7 +10,7 @@ const pdf = (title: string) => `%PDF-1.4\n% ${title}\n%%EOF`
  * marketing folder shared "anyone with the link" (a lock-down candidate), domain-shared handbook, and
  * near-duplicate file names as distractors.
  */
-export function demoDrive(ctx: DemoContext, scale = 1): { files: SeedFile[] } {
+export function demoDrive(ctx: DemoContext, scale = 1): { files: SeedFile[]; sharedDrives: Record<string, unknown>[]; accessProposals: Record<string, unknown>[] } {
   const rng = ctx.rng.fork('drive')
   const files: SeedFile[] = [
     { key: 'eng', name: 'Engineering', mimeType: 'application/vnd.google-apps.folder', owner: 'bob', permissions: [{ type: 'user', role: 'writer', user: 'carol' }] },
@@ -38,10 +38,17 @@ export function demoDrive(ctx: DemoContext, scale = 1): { files: SeedFile[] } {
     const owner = rng.pick(ctx.users).id
     files.push({ name: `notes-${owner}-${n}.txt`, mimeType: 'text/plain', owner, text: `Notes ${n}: ${rng.pick(['pricing', 'hiring', 'roadmap', 'customer feedback', 'retro'])}.`, at: `-${rng.int(1, 60)}d` })
   }
-  return { files }
+  // A shared drive for the launch team (Bob organizes, Carol manages content, Dan contributes), and Dan asking for
+  // edit access to Bob's architecture folder.
+  const sharedDrives = [{ key: 'launch', name: 'Product Launch', creator: 'bob', members: [{ user: 'carol', role: 'fileOrganizer' }, { user: 'dan', role: 'writer' }, { user: 'alice', role: 'reader' }] }]
+  files.push({ key: 'launchPlans', name: 'Plans', mimeType: 'application/vnd.google-apps.folder', owner: 'bob', parent: 'launch' })
+  files.push({ name: 'Launch checklist.txt', mimeType: 'text/plain', owner: 'carol', parent: 'launchPlans', text: 'Launch checklist: press release, pricing page, support macros, on-call rota.' })
+  files.push({ name: 'Press release draft.txt', mimeType: 'text/plain', owner: 'dan', parent: 'launch', text: 'Northwind Labs announces its new product. Embargoed until launch day.' })
+  const accessProposals = [{ file: 'eng', requester: 'dan', role: 'writer', message: 'I need to update the launch section of the architecture notes.' }]
+  return { files, sharedDrives, accessProposals }
 }
 
 /** About 2,000 files for the large world. */
-export function largeDrive(ctx: DemoContext): { files: SeedFile[] } {
+export function largeDrive(ctx: DemoContext): ReturnType<typeof demoDrive> {
   return demoDrive(ctx, 100)
 }

@@ -206,3 +206,19 @@ describe('shared drive items', () => {
     expect((await h.call('POST', `${F}/${myFile}/permissions`, { json: { type: 'user', role: 'organizer', emailAddress: 'cy@example.com' } })).status).toBe(400)
   })
 })
+
+describe('demo shared drive', () => {
+  test('Product Launch has its members, items inside a folder and Dan’s pending access request', async () => {
+    const h = harness('demo')
+    const drives = (await h.call('GET', '/drive/v3/drives', { token: h.google('dan') })).body.drives
+    expect(drives.map((d: { name: string }) => d.name)).toEqual(['Product Launch'])
+    const id = drives[0].id
+    const members = (await h.call('GET', `${F}/${id}/permissions?${ALL}`, { token: h.google('bob') })).body.permissions
+    expect(members.map((p: { role: string }) => p.role).sort()).toEqual(['fileOrganizer', 'organizer', 'reader', 'writer'])
+    const items = (await h.call('GET', `${F}?corpora=drive&driveId=${id}&includeItemsFromAllDrives=true&${ALL}&orderBy=name&fields=files(name,driveId)`, { token: h.google('alice') })).body.files
+    expect(items.map((f: { name: string }) => f.name)).toEqual(['Launch checklist.txt', 'Plans', 'Press release draft.txt'])
+    expect((await h.call('GET', D, { token: h.google('erin') })).body.drives).toEqual([])
+    const eng = (await h.call('GET', `${F}?q=${q("name = 'Engineering'")}`, { token: h.google('bob') })).body.files[0].id
+    expect((await h.call('GET', `${F}/${eng}/accessproposals`, { token: h.google('bob') })).body.accessProposals[0].requesterEmailAddress).toMatch(/^dan@/)
+  })
+})
