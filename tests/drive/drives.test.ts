@@ -222,3 +222,28 @@ describe('demo shared drive', () => {
     expect((await h.call('GET', `${F}/${eng}/accessproposals`, { token: h.google('bob') })).body.accessProposals[0].requesterEmailAddress).toMatch(/^dan@/)
   })
 })
+
+describe('drive.permissions.list on shared drive items', () => {
+  test('lists the drive members as inherited next to the item’s own grants; restrictions limit new grants', async () => {
+    const h = harness(driveSeed)
+    const id = await teamDrive(h)
+    const file = (await h.call('POST', `${F}?${ALL}`, { json: { name: 'spec.txt', parents: [id] } })).body.id
+    await h.call('POST', `${F}/${file}/permissions?${ALL}&sendNotificationEmail=false`, { json: { type: 'user', role: 'commenter', emailAddress: 'cy@example.com' } })
+    const perms = (await h.call('GET', `${F}/${file}/permissions?${ALL}`)).body.permissions
+    expect(perms.map((p: { emailAddress: string; role: string; permissionDetails: { inherited: boolean }[] }) => [p.emailAddress, p.role, p.permissionDetails[0]!.inherited])).toEqual([
+      ['ann@example.com', 'organizer', true],
+      ['ben@example.com', 'writer', true],
+      ['cy@example.com', 'commenter', false],
+    ])
+    expect(validateAgainst('drive', 'PermissionList', { kind: 'drive#permissionList', permissions: perms })).toEqual([])
+    expect((await h.call('GET', `${F}/${file}?${ALL}&fields=id`, { token: h.google('cy') })).status).toBe(200)
+    await h.call('PATCH', `${D}/${id}`, { json: { restrictions: { driveMembersOnly: true } } })
+    const refused = await h.call('POST', `${F}/${file}/permissions?${ALL}&sendNotificationEmail=false`, { json: { type: 'user', role: 'reader', emailAddress: 'zed@example.com' } })
+    expect(refused.status).toBe(403)
+    expect(refused.body.error.errors[0].reason).toBe('teamDriveTeamMembersOnlyRestriction')
+    expect((await h.call('POST', `${F}/${file}/permissions?${ALL}&sendNotificationEmail=false`, { json: { type: 'user', role: 'writer', emailAddress: 'ben@example.com' } })).status).toBe(200)
+    await h.call('PATCH', `${D}/${id}`, { json: { restrictions: { driveMembersOnly: false, domainUsersOnly: true } } })
+    expect((await h.call('POST', `${F}/${file}/permissions?${ALL}`, { json: { type: 'anyone', role: 'reader' } })).status).toBe(403)
+    expect((await h.call('POST', `${F}/${file}/permissions?${ALL}&sendNotificationEmail=false`, { json: { type: 'user', role: 'reader', emailAddress: 'out@other.test' } })).status).toBe(403)
+  })
+})
