@@ -247,3 +247,21 @@ describe('drive.permissions.list on shared drive items', () => {
     expect((await h.call('POST', `${F}/${file}/permissions?${ALL}&sendNotificationEmail=false`, { json: { type: 'user', role: 'reader', emailAddress: 'out@other.test' } })).status).toBe(403)
   })
 })
+
+describe('useDomainAdminAccess', () => {
+  test('lets a domain administrator list, read and delete drives they are not a member of', async () => {
+    const seed = { ...driveSeed, users: driveSeed.users.map((u) => (u.id === 'cy' ? { ...u, admin: true } : u)) }
+    const h = harness(seed)
+    const id = await teamDrive(h)
+    await h.call('POST', `${F}?${ALL}`, { json: { name: 'left behind.txt', parents: [id] } })
+    const cy = h.google('cy')
+    expect((await h.call('GET', D, { token: cy })).body.drives).toEqual([])
+    expect((await h.call('GET', `${D}?useDomainAdminAccess=true`, { token: cy })).body.drives.map((d: { id: string }) => d.id)).toEqual([id])
+    expect((await h.call('GET', `${D}/${id}?useDomainAdminAccess=true`, { token: cy })).status).toBe(200)
+    expect((await h.call('DELETE', `${D}/${id}?allowItemDeletion=true`, { token: cy })).status).toBe(404)
+    expect((await h.call('DELETE', `${D}/${id}?allowItemDeletion=true`)).status).toBe(400)
+    expect((await h.call('DELETE', `${D}/${id}?useDomainAdminAccess=true&allowItemDeletion=true`, { token: cy })).status).toBe(204)
+    expect((await h.call('GET', D)).body.drives).toEqual([])
+    expect((await h.call('GET', `${D}?useDomainAdminAccess=true`, { token: h.google('ben') })).status).toBe(403)
+  })
+})
