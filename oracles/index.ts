@@ -11,6 +11,7 @@ import { actionItems } from './families/action-items.ts'
 import { vacation } from './families/vacation.ts'
 import { driveOrganize } from './families/drive-organize.ts'
 import { meetingEvent } from './families/meeting-event.ts'
+import { rescheduleInstance } from './families/reschedule-instance.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -28,6 +29,7 @@ export const oracles: Record<string, Oracle<any>> = {
   vacation,
   'drive-organize': driveOrganize,
   'meeting-event': meetingEvent,
+  'reschedule-instance': rescheduleInstance,
 }
 
 /** The oracle with this id; throws for an unknown id. */

@@ -74,6 +74,8 @@ export type Family = {
   multiApp: boolean
   /** How its oracle resists wiping, bulk actions, deleting distractors and keyword stuffing. */
   antiGaming: string
+  /** Optional: what the generator varies and where the agent finds what to do (FAMILIES.md "scenario"). */
+  scenario?: string
   generate(seed: number): TaskInput
 }
 

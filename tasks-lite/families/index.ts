@@ -12,6 +12,7 @@ import { gmailDriveShareRequest } from './gmail-drive-share-request.ts'
 import { gmailSlackIncident } from './gmail-slack-incident.ts'
 import { docsSlackActionItems } from './docs-slack-action-items.ts'
 import { gmailCalendarMeeting } from './gmail-calendar-meeting.ts'
+import { calendarRescheduleInstance } from './calendar-reschedule-instance.ts'
 
 export type { Family } from './common.ts'
 
@@ -21,5 +22,6 @@ export const families: Family[] = [
   driveLockdown, driveOrganize,
   docsHandbookUpdate,
   slackThreadAnswer,
+  calendarRescheduleInstance,
   gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems, gmailCalendarMeeting,
 ]
