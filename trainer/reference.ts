@@ -1,0 +1,182 @@
+/**
+ * Reference trajectories: the gym never hands out reference programs over HTTP (`GET /gym/tasks` is the public
+ * view), so they are read from the task corpus files on disk (`tasks-lite/corpus/<family>/*.json`), which the
+ * trainer's machine has, and every call is run through `POST /gym/episodes/:id/step` so observations are real.
+ * The program grammar (`{{name}}` bindings, `save` paths, the `$rfc822` macro) follows gym/program.ts; it is
+ * restated here because the trainer may not import the gym.
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import MailComposer from 'nodemailer/lib/mail-composer/index.js'
+import { HttpError, type GymClient } from './http.ts'
+import { orderedPool } from './rollout.ts'
+import type { ChatMessage, RolloutRecord } from './types.ts'
+import { DEFAULT_SYSTEM_PROMPT } from './rollout.ts'
+
+export type ProgramStep = { tool: string; args: Record<string, unknown>; save?: Record<string, string | undefined> }
+/** The parts of a corpus task file the trainer reads (the whole file travels as-is for inline resets). */
+export type CorpusTask = { id: string; family: string; toolProfile?: 'rest' | 'typed'; reference: ProgramStep[]; [k: string]: unknown }
+
+/** Reads every task JSON file of a corpus folder (`<dir>/<family>/*.json`), sorted by family then file name. */
+export function loadCorpusFiles(dir: string): CorpusTask[] {
+  if (!existsSync(dir)) throw new Error(`no task corpus at ${dir}`)
+  const out: CorpusTask[] = []
+  for (const fam of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+    // Plain sort, like gym/corpus.ts, so the order matches `GET /gym/tasks`.
+    for (const f of readdirSync(join(dir, fam)).filter((f) => f.endsWith('.json')).sort()) {
+      const t = JSON.parse(readFileSync(join(dir, fam, f), 'utf8')) as CorpusTask
+      if (typeof t.id !== 'string' || typeof t.family !== 'string' || !Array.isArray(t.reference)) throw new Error(`${join(fam, f)}: not a task file (id, family, reference)`)
+      out.push(t)
+    }
+  }
+  return out
+}
+
+/** Reads a path from a value (gym/program.ts `pick`): `a.0.b`, `a.*.b`, `a[field=value]`, `a[field~=part]`. */
+export function pick(value: unknown, path: string): unknown {
+  if (path === '$') return value
+  const keys = path.match(/\[[^\]]*\]|[^.[\]]+/g) ?? []
+  let cur: unknown = value
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!
+    if (cur === null || cur === undefined) return undefined
+    if (k === '*') {
+      const rest = keys.slice(i + 1).map((x) => (x.startsWith('[') ? x : `.${x}`)).join('').replace(/^\./, '')
+      return Array.isArray(cur) ? cur.map((x) => (rest ? pick(x, rest) : x)) : undefined
+    }
+    const f = /^\[([\w.-]+)(~?=)([^\]]*)\]$/.exec(k)
+    if (f) {
+      const want = f[3]!.toLowerCase()
+      const ok = (x: unknown) => {
+        const got = String(pick(x, f[1]!)).toLowerCase()
+        return f[2] === '~=' ? got.includes(want) : got === want
+      }
+      cur = Array.isArray(cur) ? cur.find(ok) : undefined
+      continue
+    }
+    cur = (cur as Record<string, unknown>)[k]
+  }
+  return cur
+}
+
+/** Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type). */
+export function fill(value: unknown, vars: Record<string, unknown>): unknown {
+  if (typeof value === 'string') {
+    const whole = /^\{\{([\w.]+)\}\}$/.exec(value)
+    if (whole) return vars[whole[1]!]
+    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(vars[k] ?? ''))
+  }
+  if (Array.isArray(value)) return value.map((v) => fill(v, vars))
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))
+  return value
+}
+
+type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
+
+/** Expands `{"$rfc822": {...}}` into the base64url RFC 822 message an agent would have to build itself. */
+export async function expandMacros(value: unknown): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map(expandMacros))
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>
+    if ('$rfc822' in o) {
+      const m = o.$rfc822 as Rfc822
+      const composer = new MailComposer({ ...m, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments: m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'utf8') })) })
+      const buf: Buffer = await new Promise((res, rej) => composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
+      return buf.toString('base64url')
+    }
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(o)) out[k] = await expandMacros(v)
+    return out
+  }
+  return value
+}
+
+/** An observation (`{"status":…,"body":…}`, maybe cut short) → the body, or undefined when it was truncated. */
+function observationBody(observation: string): { ok: true; body: unknown; text: string } | { ok: false } {
+  try {
+    const o = JSON.parse(observation) as { body?: unknown }
+    const body = o.body
+    return { ok: true, body, text: typeof body === 'string' ? body : body === null || body === undefined ? '' : JSON.stringify(body) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+export type ReferenceOptions = {
+  gym: GymClient
+  tasks: CorpusTask[]
+  systemPrompt?: string
+  concurrency?: number
+  /** Appends a `done` call after the program (default true): rollouts end that way, so SFT data should too. */
+  finishWithDone?: boolean
+  /** Label for the `model` field of the records. */
+  model?: string
+  onRecord?: (r: RolloutRecord) => void | Promise<void>
+}
+
+/** Runs one task's reference program through the gym as an assistant's tool calls and records the trajectory. */
+export async function referenceTrajectory(task: CorpusTask, index: number, opts: ReferenceOptions): Promise<RolloutRecord> {
+  const { gym } = opts
+  const t0 = performance.now()
+  const ms = (since: number) => Math.round(performance.now() - since)
+  const timings = { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 }
+  const rec: RolloutRecord = {
+    index, source: 'reference', taskId: task.id, family: task.family, sample: 0, seed: null, modelSeed: null, model: opts.model ?? 'reference',
+    toolProfile: task.toolProfile ?? 'rest', episodeId: null, messages: [], tools: [], verdict: null, steps: 0, turns: 0, invalidToolCalls: 0,
+    stopReason: 'max_turns', error: null, timings, usage: null,
+  }
+  let t = performance.now()
+  try {
+    // By id when the server knows the task; inline (the file as-is) when it does not.
+    const ep = await gym.reset({ taskId: task.id }).catch((e) => {
+      if (e instanceof HttpError && e.status === 404) return gym.reset({ task })
+      throw e
+    })
+    timings.resetMs = ms(t)
+    rec.episodeId = ep.episodeId
+    rec.tools = ep.tools
+    rec.toolProfile = ep.task.toolProfile
+    const messages: ChatMessage[] = (rec.messages = [{ role: 'system', content: opts.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }, { role: 'user', content: ep.observation }])
+    try {
+      const vars: Record<string, unknown> = {}
+      const program: ProgramStep[] = [...task.reference, ...(opts.finishWithDone === false ? [] : [{ tool: 'done', args: {} }])]
+      let stop: RolloutRecord['stopReason'] | undefined
+      for (const [i, step] of program.entries()) {
+        const args = (await expandMacros(fill(step.args, vars))) as Record<string, unknown>
+        const id = `call_${i}`
+        messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: step.tool, arguments: JSON.stringify(args) } }] })
+        rec.turns++
+        t = performance.now()
+        const r = await gym.step(ep.episodeId, step.tool, args)
+        timings.stepMs += ms(t)
+        messages.push({ role: 'tool', tool_call_id: id, content: r.observation })
+        const saves = Object.entries(step.save ?? {}).filter(([, p]) => p)
+        if (saves.length) {
+          const b = observationBody(r.observation)
+          if (!b.ok) throw new Error(`step ${i}: the observation was truncated, so "${saves.map(([n]) => n).join(', ')}" cannot be bound (raise the task's maxObservationChars)`)
+          for (const [name, path] of saves) vars[name] = path === '$text' ? b.text : pick(b.body, path!)
+        }
+        if (r.terminated) { stop = 'terminated'; break }
+        if (r.truncated) { stop = 'truncated'; break }
+      }
+      rec.stopReason = stop ?? 'no_tool_call'
+      t = performance.now()
+      const v = await gym.verify(ep.episodeId)
+      timings.verifyMs = ms(t)
+      rec.verdict = { reward: v.reward, passed: v.passed, violations: v.violations, metrics: v.metrics, checks: v.details?.checks ?? [] }
+      rec.steps = v.steps
+    } finally {
+      await gym.close(ep.episodeId).catch(() => undefined)
+    }
+  } catch (e) {
+    rec.stopReason = 'gym_error'
+    rec.error = (e as Error).message
+  }
+  timings.totalMs = ms(t0)
+  return rec
+}
+
+/** Reference trajectories for many tasks, in the given order. */
+export async function collectReferences(opts: ReferenceOptions): Promise<RolloutRecord[]> {
+  return orderedPool(opts.tasks.length, opts.concurrency ?? 4, (i) => referenceTrajectory(opts.tasks[i]!, i, opts), (r) => opts.onRecord?.(r))
+}
