@@ -62,6 +62,8 @@ const person = (db: Db, v: EventView, email: string, name: string | null | undef
   return { email, ...(displayName ? { displayName } : {}), ...(email.toLowerCase() === calendarId ? { self: true } : {}) }
 }
 
+const htmlLinkOf = (row: Pick<EventRow, 'id' | 'calendarId'>) => `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
+
 /** An event row → the Calendar v3 Event resource as the viewer sees it. */
 export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unknown> {
   const d = dataOf(row)
@@ -84,7 +86,7 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
   const recurrence = recurrenceOf(row)
   const out: Record<string, unknown> = {
     ...base,
-    htmlLink: `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`,
+    htmlLink: htmlLinkOf(row),
     created: rfc3339Utc(row.createdMs - (row.createdMs % 1000)),
     updated: rfc3339Utc(row.updatedMs),
     ...pickData(d, ['summary', 'description', 'location', 'colorId']),
@@ -104,6 +106,30 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
     eventType: d.eventType ?? 'default',
   }
   return out
+}
+
+/**
+ * Renders the virtual instances of series for one listing. Instances of a series differ only in id, link and
+ * times, so each series is rendered in full once (its first instance, by `toEvent`) and later instances copy
+ * that rendering with their own id, `htmlLink`, `start`, `end` and `originalStartTime` (same keys, same order).
+ */
+export function instanceRenderer(db: Db, v: EventView) {
+  const firsts = new Map<EventRow, Record<string, unknown>>()
+  return (series: EventRow, inst: EventRow): Record<string, unknown> => {
+    const first = firsts.get(series)
+    if (!first) {
+      const out = toEvent(db, inst, v)
+      firsts.set(series, out)
+      return out
+    }
+    const out: Record<string, unknown> = { ...first, id: inst.id }
+    if ('htmlLink' in out) out.htmlLink = htmlLinkOf(inst)
+    const start = renderTime(timeOf(inst.start), v)
+    out.start = start
+    out.end = renderTime(timeOf(inst.end), v)
+    if ('originalStartTime' in out) out.originalStartTime = inst.originalStart === inst.start ? start : renderTime(timeOf(inst.originalStart!), v)
+    return out
+  }
 }
 
 /** What a deleted event looks like in lists and sync: identity and status only. */

@@ -62,6 +62,27 @@ describe('calendar.events.list', () => {
     const hidden = await ok('Events', 'GET', '/calendars/primary/events?singleEvents=true')
     expect(hidden.items.some((e: Ev) => e.id === 'meet0000001_20260324T140000Z')).toBe(false)
   })
+  test('orderBy=startTime renders the instances of each series as events.instances does', async () => {
+    const { ok, call } = cal()
+    const standup = await ok('Event', 'POST', '/calendars/primary/events', {
+      json: { summary: 'Standup', recurrence: ['RRULE:FREQ=DAILY;COUNT=8'], attendees: [{ email: 'cy@example.com' }], ...timed('2026-03-05T09:00:00', '2026-03-05T09:15:00', 'Europe/London') },
+    })
+    await ok('Event', 'PATCH', '/calendars/primary/events/meet0000001_20260317T140000Z', { json: { summary: 'Moved sync', start: { dateTime: '2026-03-18T15:00:00Z' }, end: { dateTime: '2026-03-18T15:30:00Z' } } })
+    await call('DELETE', '/calendars/primary/events/meet0000001_20260324T140000Z')
+    const window = 'timeMin=2026-03-01T00:00:00Z&timeMax=2026-05-01T00:00:00Z'
+    for (const as of ['ann', 'ben']) {
+      const calendar = as === 'ann' ? 'primary' : 'ann%40example.com'
+      for (const zone of ['', '&timeZone=Asia/Tokyo']) {
+        const ordered = await ok('Events', 'GET', `/calendars/${calendar}/events?singleEvents=true&orderBy=startTime&${window}${zone}`, { as })
+        for (const series of ['meet0000001', standup.id]) {
+          const instances = await ok('Events', 'GET', `/calendars/${calendar}/events/${series}/instances?${window}${zone}`, { as })
+          const listed = ordered.items.filter((e: Ev) => e.id.startsWith(`${series}_`))
+          expect(listed.length).toBeGreaterThan(3)
+          expect(JSON.stringify(listed)).toBe(JSON.stringify(instances.items))
+        }
+      }
+    }
+  })
   test('rejects bad time bounds', async () => {
     const { fails } = cal()
     await fails(400, 'badRequest', 'GET', '/calendars/primary/events?timeMin=yesterday')

@@ -4,7 +4,7 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { decodePageToken, encodePageToken, pageOf } from '../../core/paging.ts'
 import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
-import { toCancelled, toEvent, etagOf, type EventView } from '../map.ts'
+import { instanceRenderer, toCancelled, toEvent, etagOf, type EventView } from '../map.ts'
 import { currentChange, type Role } from '../store/access.ts'
 import { changedSince, dataOf, exceptionsOf, findEvent, instanceRow, occurrences } from '../store/events.ts'
 import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../store/window.ts'
@@ -105,9 +105,14 @@ export const eventsListRouter = createGoogleRouter()
         // Start-time order: page through a lazy merge of the series instead of expanding them all.
         const size = q.maxResults ?? 250
         const offset = pageOffset(q.pageToken)
-        const { page, more, updatedMs } = singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
+        const { page, more, updatedMs, seriesOf } = singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
         const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
-        return c.json(envelope(c, cal, role, updatedMs, page.map((r) => renderRow(c, r, view)), extra) as never, 200)
+        const instance = instanceRenderer(db, view)
+        const items = page.map((r) => {
+          const series = seriesOf.get(r)
+          return series ? instance(series, r) : renderRow(c, r, view)
+        })
+        return c.json(envelope(c, cal, role, updatedMs, items, extra) as never, 200)
       }
       rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(keep)
       // Deviation: without orderBy the order is by start time, then id (the real order is unspecified).

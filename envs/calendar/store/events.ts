@@ -41,21 +41,31 @@ export function occurrences(master: EventRow, windowStartMs?: number, windowEndM
   return expandRecurrence({ recurrence: recurrenceOf(master) ?? [], start, durationMs: master.endMs - master.startMs, windowStartMs, windowEndMs, limit })
 }
 
-/** A virtual instance row of a series (not stored): the series' fields at one occurrence. */
-export function instanceRow(master: EventRow, o: Occurrence): EventRow {
+/** A series' start and end, read once for making many instance rows. */
+export type SeriesTimes = { start: StoredTime; end: StoredTime; resolvedStart: ResolvedTime; resolvedEnd: ResolvedTime }
+
+export function seriesTimes(master: Pick<EventRow, 'start' | 'end'>): SeriesTimes {
   const start = timeOf(master.start)
-  const span = instanceSpan(o, resolved(start), resolved(timeOf(master.end)))
-  const orig = stored(span.start)
+  const end = timeOf(master.end)
+  return { start, end, resolvedStart: resolved(start), resolvedEnd: resolved(end) }
+}
+
+/** A virtual instance row of a series (not stored): the series' fields at one occurrence. */
+export function instanceRow(master: EventRow, o: Occurrence, times: SeriesTimes = seriesTimes(master)): EventRow {
+  const { start, end } = times
+  const span = instanceSpan(o, times.resolvedStart, times.resolvedEnd)
+  // The original start is the start: one string for both.
+  const startText = JSON.stringify({ ...stored(span.start), given: start.given })
   return {
     ...master,
     id: instanceId(master.id, { ms: o.originalStartMs, allDay: start.allDay, date: o.date }),
-    start: JSON.stringify({ ...orig, given: start.given }),
-    end: JSON.stringify({ ...stored(span.end), given: timeOf(master.end).given }),
+    start: startText,
+    end: JSON.stringify({ ...stored(span.end), given: end.given }),
     startMs: span.start.ms,
     endMs: span.end.ms,
     recurrence: null,
     recurringEventId: master.id,
-    originalStart: JSON.stringify({ ...orig, given: start.given }),
+    originalStart: startText,
   }
 }
 

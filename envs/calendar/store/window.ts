@@ -1,6 +1,6 @@
 import type { Db } from '../../core/db.ts'
 import type { EventRow } from '../schema.ts'
-import { calendarEvents, instanceRow, occurrences, recurrenceOf, resolved, timeOf } from './events.ts'
+import { calendarEvents, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrence, MAX_INSTANCES } from '../time/recurrence.ts'
 
 export type Window = { min?: number; max?: number }
@@ -22,8 +22,9 @@ export function singleEvents(db: Db, calendarId: string, w: Window, includeCance
         if (includeCancelled) out.push(r)
         continue
       }
+      const times = seriesTimes(r)
       for (const o of occurrences(r, w.min, w.max)) {
-        const inst = instanceRow(r, o)
+        const inst = instanceRow(r, o, times)
         if (!exceptionIds.has(inst.id)) out.push(inst)
       }
       continue
@@ -57,18 +58,22 @@ export function singleEventsPage(db: Db, calendarId: string, w: Window, includeC
   const exceptionIds = new Set(rows.filter((r) => r.recurringEventId).map((r) => r.id))
   const plain: EventRow[] = []
   const streams: Iterator<EventRow>[] = []
+  // Virtual instances → their series, so the caller can render a series' shared fields once.
+  const seriesOf = new Map<EventRow, EventRow>()
   for (const r of rows) {
     if (!keep(r)) continue
     if (r.recurrence && r.status !== 'cancelled') {
-      const start = resolved(timeOf(r.start))
-      const it = iterateRecurrence({ recurrence: recurrenceOf(r) ?? [], start, durationMs: r.endMs - r.startMs, windowStartMs: w.min, windowEndMs: w.max })
+      const times = seriesTimes(r)
+      const it = iterateRecurrence({ recurrence: recurrenceOf(r) ?? [], start: times.resolvedStart, durationMs: r.endMs - r.startMs, windowStartMs: w.min, windowEndMs: w.max })
       streams.push((function* () {
         let n = 0
         for (const o of it) {
           // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
           if (++n > MAX_INSTANCES) return
-          const inst = instanceRow(r, o)
-          if (!exceptionIds.has(inst.id)) yield inst
+          const inst = instanceRow(r, o, times)
+          if (exceptionIds.has(inst.id)) continue
+          seriesOf.set(inst, r)
+          yield inst
         }
       })())
       continue
@@ -90,5 +95,5 @@ export function singleEventsPage(db: Db, calendarId: string, w: Window, includeC
     out.push((heads[best] as IteratorYieldResult<EventRow>).value)
     heads[best] = streams[best]!.next()
   }
-  return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: rows.reduce((m, r) => Math.max(m, r.updatedMs), 0) }
+  return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: rows.reduce((m, r) => Math.max(m, r.updatedMs), 0), seriesOf }
 }

@@ -10,6 +10,7 @@ import * as rruleModule from 'rrule'
 import type { Options } from 'rrule'
 import { type DateValue, type ParsedRecurrence, type RuleLine, parseRecurrence } from './recurrence-parse.ts'
 import { jumpTowards } from './rrule-jump.ts'
+import { SimpleRule } from './simple-rule.ts'
 import { ZoneClock } from './zone-clock.ts'
 import { type ResolvedTime, dateInZone, startOfDateMs } from './zoned.ts'
 
@@ -48,26 +49,51 @@ function floatOfValue(v: DateValue, zone: ZoneClock, allDay: boolean): number {
   }
 }
 
-function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: boolean, lo: number) {
+/** Floats of one rule inside [lo, hi]; stops once `budget` of them are at or after `countFrom`. */
+type RuleFloats = (lo: number, hi: number, budget: number, countFrom?: number) => number[]
+
+function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: boolean): RuleFloats | undefined {
   // All-day instances have no time of day, so time parts would only repeat the same date.
   const skip = allDay ? ['UNTIL', 'BYHOUR', 'BYMINUTE', 'BYSECOND'] : ['UNTIL']
-  const rest = rule.parts.filter(([k]) => !skip.includes(k)).map(([k, v]) => `${k}=${v}`).join(';')
-  const options: Partial<Options> = { ...RRule.parseString(rest), dtstart: new Date(dtstartFloat) }
-  const until = rule.parts.find(([k]) => k === 'UNTIL')?.[1]
-  if (until) {
-    const value = parseUntil(until)
+  const parts = rule.parts.filter(([k]) => !skip.includes(k))
+  const untilText = rule.parts.find(([k]) => k === 'UNTIL')?.[1]
+  let until: number | undefined
+  if (untilText) {
+    const value = parseUntil(untilText)
     // A date-only UNTIL on a timed event includes that whole day.
-    const f = floatOfValue(value, zone, allDay) + (value.kind === 'date' && !allDay ? DAY - 1000 : 0)
-    options.until = new Date(f)
+    until = floatOfValue(value, zone, allDay) + (value.kind === 'date' && !allDay ? DAY - 1000 : 0)
   }
-  // RFC 5545 3.8.5.3: DTSTART is the first of COUNT occurrences even when the rule does not match it.
+  let simple = SimpleRule.of(parts, dtstartFloat, until)
+  if (simple) {
+    // RFC 5545 3.8.5.3: DTSTART is the first of COUNT occurrences even when the rule does not match it.
+    if (simple.count !== undefined && simple.first() !== dtstartFloat) {
+      if (simple.count === 1) return undefined
+      simple = simple.withCount(simple.count - 1)
+    }
+    const rule = simple
+    return (lo, hi, budget, countFrom = lo) => {
+      const out: number[] = []
+      let counted = 0
+      rule.scan(lo, hi, (f) => {
+        if (f < lo) return true
+        if (f > hi) return false
+        out.push(f)
+        if (f >= countFrom) counted++
+        return counted < budget
+      })
+      return out
+    }
+  }
+  const rest = parts.map(([k, v]) => `${k}=${v}`).join(';')
+  const options: Partial<Options> = { ...RRule.parseString(rest), dtstart: new Date(dtstartFloat) }
+  if (until !== undefined) options.until = new Date(until)
   // Deviation (unverified): the real API's count for an off-rule start was not recorded; RFC semantics here.
   if (options.count) {
     const first = new RRule({ ...options, count: 1 }).all()[0]
     if (first?.getTime() !== dtstartFloat) options.count -= 1
     if (options.count === 0) return undefined
   }
-  return new RRule(jumpTowards(options, lo))
+  return (lo, hi, budget, countFrom = lo) => rruleFloats(new RRule(jumpTowards(options, lo)), lo, hi, budget, countFrom)
 }
 
 export function parseUntil(text: string): DateValue {
@@ -77,11 +103,10 @@ export function parseUntil(text: string): DateValue {
   return m[7] ? { kind: 'utc', ms: wallFloat(wall) } : { kind: 'wall', wall }
 }
 
-/** Floats of one rule inside [lo, hi]; stops once `budget` of them are at or after `countFrom`. */
-function ruleFloats(rule: ReturnType<typeof ruleOf>, lo: number, hi: number, budget: number, countFrom = lo): number[] {
+function rruleFloats(rule: InstanceType<typeof RRule>, lo: number, hi: number, budget: number, countFrom: number): number[] {
   const out: number[] = []
   let counted = 0
-  rule?.between(new Date(lo), new Date(hi), true, (d) => {
+  rule.between(new Date(lo), new Date(hi), true, (d) => {
     out.push(d.getTime())
     if (d.getTime() >= countFrom) counted++
     return counted < budget
@@ -98,63 +123,79 @@ export type ExpandOptions = {
   limit?: number
 }
 
+/** Where and how many instances one expansion wants. */
+export type ExpandWindow = Pick<ExpandOptions, 'windowStartMs' | 'windowEndMs' | 'limit'>
+
+/** A series read once (rules, RDATEs, EXDATEs) for expanding many windows: `iterateRecurrence` walks one per slice. */
+export type PreparedRecurrence = (w: ExpandWindow) => Occurrence[]
+
 /**
  * Instances of a recurring event, ascending. With a window, an instance counts when it overlaps
  * [windowStartMs, windowEndMs) (one that started before the window but ends inside it is included).
  * DTSTART itself is always an instance (RFC 5545 3.8.5.3); EXDATE/EXRULE remove, RDATE adds.
  */
 export function expandRecurrence(opts: ExpandOptions): Occurrence[] {
+  return prepareRecurrence(opts)(opts)
+}
+
+/** `expandRecurrence` in two steps: the series' rules parsed once, then any number of windows. */
+export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>): PreparedRecurrence {
   const parsed = parseRecurrence(opts.recurrence)
   const { start } = opts
   const zone = ZoneClock.of(start.timeZone)
   const allDay = start.allDay
-  const limit = opts.limit ?? MAX_INSTANCES
   const dur = Math.max(0, opts.durationMs)
   const dtstart = allDay ? floatOfDate(start.date ?? dateInZone(start.ms, start.timeZone)) : floatOf(start.ms, zone)
-  // Floating bounds with slack for offsets; the exact overlap test runs on instants below.
-  const lo = Math.max(dtstart, opts.windowStartMs !== undefined ? floatOf(opts.windowStartMs - dur, zone) - 2 * DAY : dtstart)
-  const hi = opts.windowEndMs !== undefined ? floatOf(opts.windowEndMs, zone) + 2 * DAY : FAR_FUTURE
-  if (hi < lo) return []
-
   const exclusions = exclusionsOf(parsed, zone, allDay)
-  const budget = limit + exclusions.count + 1
-  // Floats this far past the slack surely start inside the window, so only they count towards the budget.
-  const countFrom = opts.windowStartMs !== undefined ? Math.max(lo, floatOf(opts.windowStartMs - dur, zone) + 3 * HOUR) : lo
-  const floats = new Set<number>()
-  if (dtstart >= lo && dtstart <= hi) floats.add(dtstart)
-  for (const rule of parsed.rules.filter((r) => r.kind === 'RRULE')) {
-    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay, lo), lo, hi, budget, countFrom)) floats.add(allDay ? floatOfDate(dateOfFloat(f)) : f)
-  }
-  for (const line of parsed.dates.filter((d) => d.kind === 'RDATE')) {
-    for (const v of line.values) {
-      const f = floatOfValue(v, zone, allDay)
+  const rrules = parsed.rules.filter((r) => r.kind === 'RRULE').map((r) => ruleOf(r, dtstart, zone, allDay))
+  const exrules = parsed.rules.filter((r) => r.kind === 'EXRULE').map((r) => ruleOf(r, dtstart, zone, allDay))
+  const rdates = parsed.dates.filter((d) => d.kind === 'RDATE').flatMap((line) => line.values.map((v) => floatOfValue(v, zone, allDay)))
+  const days = Math.max(1, Math.round(dur / DAY))
+
+  return (w) => {
+    const limit = w.limit ?? MAX_INSTANCES
+    // Floating bounds with slack for offsets; the exact overlap test runs on instants below.
+    const lo = Math.max(dtstart, w.windowStartMs !== undefined ? floatOf(w.windowStartMs - dur, zone) - 2 * DAY : dtstart)
+    const hi = w.windowEndMs !== undefined ? floatOf(w.windowEndMs, zone) + 2 * DAY : FAR_FUTURE
+    if (hi < lo) return []
+
+    const budget = limit + exclusions.count + 1
+    // Floats this far past the slack surely start inside the window, so only they count towards the budget.
+    const countFrom = w.windowStartMs !== undefined ? Math.max(lo, floatOf(w.windowStartMs - dur, zone) + 3 * HOUR) : lo
+    const floats = new Set<number>()
+    if (dtstart >= lo && dtstart <= hi) floats.add(dtstart)
+    for (const rule of rrules) {
+      if (rule) for (const f of rule(lo, hi, budget, countFrom)) floats.add(allDay ? floatOfDate(dateOfFloat(f)) : f)
+    }
+    for (const f of rdates) {
       if (f >= lo && f <= hi) floats.add(allDay ? floatOfDate(dateOfFloat(f)) : f)
     }
-  }
-  const sorted = [...floats].sort((a, b) => a - b)
-  const last = sorted[sorted.length - 1] ?? lo
-  for (const rule of parsed.rules.filter((r) => r.kind === 'EXRULE')) {
-    for (const f of ruleFloats(ruleOf(rule, dtstart, zone, allDay, lo), lo, last, Number.MAX_SAFE_INTEGER)) exclusions.floats.add(f)
-  }
-
-  const days = Math.max(1, Math.round(dur / DAY))
-  const out: Occurrence[] = []
-  for (const f of sorted) {
-    if (out.length >= limit) break
-    if (exclusions.floats.has(f)) continue
-    if (allDay) {
-      const date = dateOfFloat(f)
-      if (exclusions.dates.has(date)) continue
-      const ms = instantOfFloat(f, zone)
-      const endMs = instantOfFloat(f + days * DAY, zone)
-      if (inWindow(ms, endMs, opts)) out.push({ originalStartMs: ms, date })
-    } else {
-      const ms = instantOfFloat(f, zone)
-      if (exclusions.instants.has(ms) || exclusions.dates.has(dateOfFloat(f))) continue
-      if (inWindow(ms, ms + dur, opts)) out.push({ originalStartMs: ms })
+    const sorted = [...floats].sort((a, b) => a - b)
+    const last = sorted[sorted.length - 1] ?? lo
+    let excluded = exclusions.floats
+    if (exrules.length) {
+      excluded = new Set(excluded)
+      for (const rule of exrules) if (rule) for (const f of rule(lo, last, Number.MAX_SAFE_INTEGER)) excluded.add(f)
     }
+
+    const out: Occurrence[] = []
+    for (const f of sorted) {
+      if (out.length >= limit) break
+      if (excluded.has(f)) continue
+      if (allDay) {
+        const date = dateOfFloat(f)
+        if (exclusions.dates.has(date)) continue
+        const ms = instantOfFloat(f, zone)
+        const endMs = instantOfFloat(f + days * DAY, zone)
+        if (inWindow(ms, endMs, w)) out.push({ originalStartMs: ms, date })
+      } else {
+        const ms = instantOfFloat(f, zone)
+        if (exclusions.instants.has(ms) || exclusions.dates.has(dateOfFloat(f))) continue
+        if (inWindow(ms, ms + dur, w)) out.push({ originalStartMs: ms })
+      }
+    }
+    return out
   }
-  return out
 }
 
 function inWindow(ms: number, endMs: number, w: { windowStartMs?: number; windowEndMs?: number }): boolean {

@@ -5,7 +5,14 @@
 import { DateTime } from 'luxon'
 
 /** `20260309T150000Z` */
-export const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+export function basicUtc(ms: number): string {
+  const d = new Date(ms)
+  const year = d.getUTCFullYear()
+  // Years outside 0–9999 take toISOString's extended form.
+  if (!(year >= 0 && year <= 9999)) return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+  const p2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
+  return `${String(year).padStart(4, '0')}${p2(d.getUTCMonth() + 1)}${p2(d.getUTCDate())}T${p2(d.getUTCHours())}${p2(d.getUTCMinutes())}${p2(d.getUTCSeconds())}Z`
+}
 
 /** `<baseId>_20260309T150000Z` for a timed instance, `<baseId>_20260309` for an all-day one. */
 export function instanceId(baseId: string, originalStart: { ms: number; allDay: boolean; date?: string }): string {

@@ -2,7 +2,7 @@
  * Lazy expansion, for merging many series in start order (`events.list?singleEvents=true&orderBy=startTime`)
  * without expanding each one in full: instances come in ascending order, one time slice at a time.
  */
-import { DAY, type ExpandOptions, type Occurrence, expandRecurrence } from './expand.ts'
+import { DAY, type ExpandOptions, type Occurrence, prepareRecurrence } from './expand.ts'
 
 const FIRST_SLICE = 7 * DAY
 const MAX_SLICE = 366 * DAY
@@ -16,13 +16,15 @@ const HORIZON = 100 * 365 * DAY
 export function* iterateRecurrence(opts: Omit<ExpandOptions, 'limit'>): Generator<Occurrence> {
   const first = opts.windowStartMs ?? opts.start.ms
   const end = opts.windowEndMs ?? first + HORIZON
+  // The series is read once; each slice only walks its rules.
+  const expand = prepareRecurrence(opts)
   let from = first
   let slice = FIRST_SLICE
   while (from < end) {
     const to = Math.min(end, from + slice)
     // The first slice keeps the overlap rule (an instance already running at windowStart counts); later
     // slices take only instances that start inside them, so none is yielded twice.
-    const found = expandRecurrence({ ...opts, windowStartMs: from === first ? opts.windowStartMs : from, windowEndMs: to, limit: Number.MAX_SAFE_INTEGER })
+    const found = expand({ windowStartMs: from === first ? opts.windowStartMs : from, windowEndMs: to, limit: Number.MAX_SAFE_INTEGER })
     let yielded = 0
     for (const o of found) {
       if (from !== first && o.originalStartMs < from) continue

@@ -4,6 +4,9 @@
  * @see https://developers.google.com/calendar/api/v3/reference/events#resource
  */
 import { DateTime, IANAZone } from 'luxon'
+import { ZoneClock, wallClockToMs } from './zone-clock.ts'
+
+export { wallClockToMs }
 
 /** A time input the API rejects; `message` is Google's wording, `reason` the `errors[].reason`. */
 export class CalendarTimeError extends Error {
@@ -39,8 +42,22 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?$/
 const RFC3339_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 
+/**
+ * Zone names already checked. luxon's check builds an `Intl.DateTimeFormat` per call, which dominated event
+ * rendering; the answer is a pure function of the name and this process's IANA database (no world state),
+ * so it is memoised here, bounded like `ZoneClock`'s memo.
+ */
+const zoneValidity = new Map<string, boolean>()
+
 export function isValidZone(zone: string): boolean {
-  return typeof zone === 'string' && zone.length > 0 && IANAZone.isValidZone(zone)
+  if (typeof zone !== 'string' || zone.length === 0) return false
+  let valid = zoneValidity.get(zone)
+  if (valid === undefined) {
+    if (zoneValidity.size >= 1024) zoneValidity.clear()
+    valid = IANAZone.isValidZone(zone)
+    zoneValidity.set(zone, valid)
+  }
+  return valid
 }
 
 /** `YYYY-MM-DD` that names a real calendar day. */
@@ -71,20 +88,6 @@ function instantAt(w: WallClock, offsetMin: number): number | undefined {
   return dt.toMillis() - offsetMin * 60_000
 }
 
-/**
- * Instant of a wall clock read in `zone`. A time skipped by DST moves forward (luxon's choice); a time that
- * occurs twice means the first one, as RFC 5545 3.3.5 specifies.
- */
-export function wallClockToMs(w: Partial<WallClock> & { year: number; month: number; day: number }, zone: string): number {
-  const dt = DateTime.fromObject(w, { zone })
-  const floating = DateTime.fromObject(w, { zone: 'UTC' }).toMillis()
-  for (const probe of [dt.toMillis() - 86_400_000, dt.toMillis() + 86_400_000]) {
-    const candidate = floating - DateTime.fromMillis(probe, { zone }).offset * 60_000
-    if (candidate < dt.toMillis() && DateTime.fromMillis(candidate, { zone }).offset * 60_000 === floating - candidate) return candidate
-  }
-  return dt.toMillis()
-}
-
 /** Midnight of `date` (YYYY-MM-DD) in `zone`. */
 export function startOfDateMs(date: string, zone: string): number {
   return DateTime.fromISO(date, { zone }).startOf('day').toMillis()
@@ -109,7 +112,24 @@ export function parseRfc3339(s: string): number | undefined {
  * Sub-second precision is not rendered: the real API keeps event times in whole seconds.
  */
 export function rfc3339InZone(ms: number, zone: string): string {
-  const dt = DateTime.fromMillis(ms, { zone: isValidZone(zone) ? zone : 'UTC' })
+  const name = isValidZone(zone) ? zone : 'UTC'
+  // The zone's offset through `ZoneClock` (memoised per week) and the digits from a UTC Date: the same text
+  // luxon's `toFormat` gives, without a DateTime and a formatter per instance.
+  const offset = ZoneClock.of(name).offset(ms)
+  const local = new Date(ms + offset * 60_000)
+  const year = local.getUTCFullYear()
+  if (!Number.isInteger(offset) || !(year >= 0 && year <= 9999)) return rfc3339ViaLuxon(ms, name)
+  const base = `${pad(year, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`
+  if (offset === 0) return `${base}Z`
+  const abs = Math.abs(offset)
+  return `${base}${offset > 0 ? '+' : '-'}${pad(Math.trunc(abs / 60))}:${pad(abs % 60)}`
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+
+/** The general path (fractional historical offsets, years outside 0–9999). */
+function rfc3339ViaLuxon(ms: number, zone: string): string {
+  const dt = DateTime.fromMillis(ms, { zone })
   const base = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss")
   return dt.offset === 0 ? `${base}Z` : `${base}${dt.toFormat('ZZ')}`
 }

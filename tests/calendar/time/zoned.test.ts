@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
   CalendarTimeError, checkEventRange, isValidZone, parseRfc3339, renderEventTime, resolveEventTime, rfc3339InZone, rfc3339Utc,
@@ -116,5 +117,27 @@ describe('checkEventRange', () => {
     const b = resolveEventTime({ dateTime: '2026-03-09T09:00:00Z' }, 'UTC')
     expect(() => checkEventRange(a, b)).toThrow('The specified time range is empty.')
     expect(() => checkEventRange(b, a)).not.toThrow()
+  })
+})
+
+describe('rfc3339InZone', () => {
+  const viaLuxon = (ms: number, zone: string) => {
+    const dt = DateTime.fromMillis(ms, { zone })
+    const base = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss")
+    return dt.offset === 0 ? `${base}Z` : `${base}${dt.toFormat('ZZ')}`
+  }
+  test.each(['America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'Europe/London', 'UTC', 'America/St_Johns'])(
+    'writes what luxon writes in %s, 1890–2040',
+    (zone) => {
+      const bad: string[] = []
+      // An odd step lands on many times of day; the years before 1900 have local-mean-time offsets in seconds.
+      for (let ms = Date.UTC(1890, 0, 1, 0, 0, 7); ms < Date.UTC(2040, 0, 1); ms += 37 * 3_600_000 + 61_123) {
+        if (rfc3339InZone(ms, zone) !== viaLuxon(ms, zone)) bad.push(`${ms}: ${rfc3339InZone(ms, zone)} vs ${viaLuxon(ms, zone)}`)
+      }
+      expect(bad.slice(0, 5)).toEqual([])
+    },
+  )
+  test('an unknown zone renders in UTC', () => {
+    expect(rfc3339InZone(Date.UTC(2026, 2, 9, 15), 'Mars/Base')).toBe('2026-03-09T15:00:00Z')
   })
 })

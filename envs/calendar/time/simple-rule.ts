@@ -1,0 +1,223 @@
+/**
+ * A direct expander for the rules calendars mostly hold: FREQ=DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT,
+ * UNTIL, WKST, BYDAY, BYMONTHDAY and BYMONTH. It yields the same floating times as rrule, in the same order
+ * (rrule's period-by-period walk and its filters, read from rrule 2.8's `iter`/`isFiltered`), without
+ * rrule's per-call setup and per-period year masks, and it can start near a window instead of at DTSTART.
+ * Anything else (BYSETPOS, BYYEARDAY, BYWEEKNO, BYHOUR/BYMINUTE/BYSECOND, sub-daily frequencies) stays
+ * with rrule. tests/calendar/time/simple-rule.test.ts compares the two over many random rules.
+ */
+
+const DAY = 86_400_000
+/** rrule stops once its period counter passes this year. */
+const MAX_YEAR = 9999
+const FIRST_DAY_PAST_MAX = Date.UTC(MAX_YEAR + 1, 0, 1) / DAY
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
+const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'] as const
+const HANDLED = new Set(['FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'WKST'])
+
+type Freq = (typeof FREQS)[number]
+
+/** rrule's weekday number (0 = Monday) of a day number (days since 1970-01-01, a Thursday). */
+const weekdayOfDay = (dn: number) => (((dn + 3) % 7) + 7) % 7
+
+/** Floor division that also works for days before 1970. */
+const floorDiv = (a: number, b: number) => Math.floor(a / b)
+
+export class SimpleRule {
+  private constructor(
+    private readonly freq: Freq,
+    private readonly interval: number,
+    /** Occurrences left to emit from DTSTART on; undefined when the rule has no COUNT. */
+    readonly count: number | undefined,
+    private readonly until: number | undefined,
+    private readonly wkst: number,
+    private readonly byweekday: number[] | undefined,
+    private readonly bynweekday: [number, number][] | undefined,
+    private readonly bymonthday: number[],
+    private readonly bynmonthday: number[],
+    private readonly bymonth: number[] | undefined,
+    private readonly dtstart: number,
+  ) {}
+
+  /**
+   * The rule for `parts` (already without UNTIL, and for all-day events without time parts) starting at the
+   * floating `dtstart`, or undefined when rrule must expand it.
+   */
+  static of(parts: readonly (readonly [string, string])[], dtstart: number, until: number | undefined): SimpleRule | undefined {
+    if (!Number.isFinite(dtstart) || dtstart % 1000 !== 0 || dtstart >= Date.UTC(MAX_YEAR, 0, 1)) return undefined
+    const get = (k: string) => parts.find(([key]) => key === k)?.[1]
+    if (parts.some(([k]) => !HANDLED.has(k))) return undefined
+    const freq = FREQS.find((f) => f === get('FREQ'))
+    if (!freq) return undefined
+    const ints = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map(Number))
+    const start = new Date(dtstart)
+    let bymonth = ints(get('BYMONTH'))
+    const monthdays = ints(get('BYMONTHDAY'))
+    let bymonthday = monthdays?.filter((d) => d > 0) ?? []
+    const bynmonthday = monthdays?.filter((d) => d < 0) ?? []
+    let byweekday: number[] | undefined
+    let bynweekday: [number, number][] | undefined
+    const byday = get('BYDAY')
+    if (byday !== undefined) {
+      const plain: number[] = []
+      const nth: [number, number][] = []
+      for (const item of byday.split(',')) {
+        const m = /^([+-]?\d+)?([A-Z]{2})$/.exec(item)
+        if (!m) return undefined
+        const wd = WEEKDAYS.indexOf(m[2]!)
+        const n = m[1] === undefined ? 0 : Number(m[1])
+        if (wd < 0) return undefined
+        // rrule ignores the ordinal below MONTHLY.
+        if (!n || freq === 'WEEKLY' || freq === 'DAILY') plain.push(wd)
+        else nth.push([wd, n])
+      }
+      byweekday = plain.length ? plain : undefined
+      bynweekday = nth.length ? nth : undefined
+    }
+    // rrule's defaults from DTSTART when no day part is given.
+    if (!monthdays && byday === undefined) {
+      if (freq === 'YEARLY') {
+        bymonth ??= [start.getUTCMonth() + 1]
+        bymonthday = [start.getUTCDate()]
+      } else if (freq === 'MONTHLY') bymonthday = [start.getUTCDate()]
+      else if (freq === 'WEEKLY') byweekday = [weekdayOfDay(floorDiv(dtstart, DAY))]
+    }
+    const interval = Number(get('INTERVAL') ?? 1)
+    const countText = get('COUNT')
+    const wkstText = get('WKST')
+    const wkst = wkstText === undefined ? 0 : WEEKDAYS.indexOf(wkstText)
+    if (!(interval > 0) || wkst < 0) return undefined
+    return new SimpleRule(freq, interval, countText === undefined ? undefined : Number(countText), until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, dtstart)
+  }
+
+  /** The same rule with another COUNT (for "DTSTART is the first of COUNT"). */
+  withCount(count: number): SimpleRule {
+    return new SimpleRule(this.freq, this.interval, count, this.until, this.wkst, this.byweekday, this.bynweekday, this.bymonthday, this.bynmonthday, this.bymonth, this.dtstart)
+  }
+
+  /** The first occurrence from DTSTART, as rrule's `all()` with COUNT=1 finds it (searching up to year 9999). */
+  first(): number | undefined {
+    let found: number | undefined
+    this.scan(-Infinity, Infinity, (f) => {
+      found = f
+      return false
+    })
+    return found
+  }
+
+  /**
+   * Visits occurrences in ascending order until `visit` returns false, the rule ends (UNTIL, COUNT, year 9999)
+   * or the next period starts after `stopAfter`. Without COUNT the walk begins one period before the one
+   * holding `from`, so earlier occurrences may be skipped: only those at or after `from` are meant.
+   */
+  scan(from: number, stopAfter: number, visit: (f: number) => boolean): void {
+    const startDay = floorDiv(this.dtstart, DAY)
+    const time = this.dtstart - startDay * DAY
+    let left = this.count ?? Infinity
+    // One candidate day; false once the walk must stop.
+    const emit = (dn: number): boolean => {
+      const f = dn * DAY + time
+      if (this.until !== undefined && f > this.until) return false
+      if (f >= this.dtstart) {
+        if (!visit(f)) return false
+        if (--left === 0) return false
+      }
+      return true
+    }
+    const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
+    const i = this.interval
+    switch (this.freq) {
+      case 'DAILY': {
+        let dn = startDay
+        if (skipTo !== undefined) dn += Math.max(0, floorDiv(floorDiv(skipTo, DAY) - startDay, i) - 1) * i
+        for (;;) {
+          if (this.dayMatches(dn) && !emit(dn)) return
+          dn += i
+          if (dn >= FIRST_DAY_PAST_MAX || dn * DAY > stopAfter) return
+        }
+      }
+      case 'WEEKLY': {
+        const week0 = startDay - ((weekdayOfDay(startDay) - this.wkst + 7) % 7)
+        let week = week0
+        if (skipTo !== undefined) week += Math.max(0, floorDiv(floorDiv(skipTo, DAY) - week0, 7 * i) - 1) * 7 * i
+        for (;;) {
+          for (let dn = Math.max(week, startDay); dn < week + 7; dn++) if (this.dayMatches(dn) && !emit(dn)) return
+          week += 7 * i
+          if (week >= FIRST_DAY_PAST_MAX || week * DAY > stopAfter) return
+        }
+      }
+      case 'MONTHLY': {
+        const start = new Date(this.dtstart)
+        const month0 = start.getUTCFullYear() * 12 + start.getUTCMonth()
+        let month = month0
+        if (skipTo !== undefined) {
+          const target = new Date(skipTo)
+          month += Math.max(0, floorDiv(target.getUTCFullYear() * 12 + target.getUTCMonth() - month0, i) - 1) * i
+        }
+        for (;;) {
+          const year = floorDiv(month, 12)
+          if (!this.monthDays(year, month - year * 12, emit)) return
+          month += i
+          const next = floorDiv(month, 12)
+          if (next > MAX_YEAR || Date.UTC(next, month - next * 12, 1) > stopAfter) return
+        }
+      }
+      case 'YEARLY': {
+        const year0 = new Date(this.dtstart).getUTCFullYear()
+        let year = year0
+        if (skipTo !== undefined) year += Math.max(0, floorDiv(new Date(skipTo).getUTCFullYear() - year0, i) - 1) * i
+        for (;;) {
+          for (let m = 0; m < 12; m++) if (!this.monthDays(year, m, emit)) return
+          year += i
+          if (year > MAX_YEAR || Date.UTC(year, 0, 1) > stopAfter) return
+        }
+      }
+    }
+  }
+
+  /** Emits the matching days of one month (month 0–11); false once the walk must stop. */
+  private monthDays(year: number, month: number, emit: (dn: number) => boolean): boolean {
+    if (this.bymonth && !this.bymonth.includes(month + 1)) return true
+    const first = Date.UTC(year, month, 1) / DAY
+    const len = Date.UTC(year, month + 1, 1) / DAY - first
+    const yearFirst = Date.UTC(year, 0, 1) / DAY
+    const yearLen = Date.UTC(year + 1, 0, 1) / DAY - yearFirst
+    let wd = weekdayOfDay(first)
+    for (let d = 1; d <= len; d++, wd = wd === 6 ? 0 : wd + 1) {
+      if (this.byweekday && !this.byweekday.includes(wd)) continue
+      if (this.bynweekday && !this.nthMatches(wd, d, len, first + d - 1 - yearFirst, yearLen)) continue
+      if ((this.bymonthday.length || this.bynmonthday.length) && !this.bymonthday.includes(d) && !this.bynmonthday.includes(d - len - 1)) continue
+      if (!emit(first + d - 1)) return false
+    }
+    return true
+  }
+
+  /**
+   * Ordinal weekdays: within the month for MONTHLY, and for YEARLY within each BYMONTH month or else within
+   * the year (rrule's `nwdaymask` ranges).
+   */
+  private nthMatches(wd: number, mday: number, monthLen: number, yday: number, yearLen: number): boolean {
+    const inYear = this.freq === 'YEARLY' && !this.bymonth
+    const pos = inYear ? yday : mday - 1
+    const len = inYear ? yearLen : monthLen
+    for (const [w, n] of this.bynweekday!) {
+      if (w !== wd) continue
+      if (n > 0 ? floorDiv(pos, 7) + 1 === n : floorDiv(len - 1 - pos, 7) + 1 === -n) return true
+    }
+    return false
+  }
+
+  /** DAILY and WEEKLY candidates: the filters of rrule's `isFiltered` that apply to them. */
+  private dayMatches(dn: number): boolean {
+    if (this.byweekday && !this.byweekday.includes(weekdayOfDay(dn))) return false
+    if (!this.bymonth && !this.bymonthday.length && !this.bynmonthday.length) return true
+    const d = new Date(dn * DAY)
+    if (this.bymonth && !this.bymonth.includes(d.getUTCMonth() + 1)) return false
+    if (this.bymonthday.length || this.bynmonthday.length) {
+      const mday = d.getUTCDate()
+      const len = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()
+      if (!this.bymonthday.includes(mday) && !this.bynmonthday.includes(mday - len - 1)) return false
+    }
+    return true
+  }
+}

@@ -1,0 +1,117 @@
+import * as rruleModule from 'rrule'
+import type { Options } from 'rrule'
+import { describe, expect, test } from 'vitest'
+import { Rng } from '../../../envs/core/rng.ts'
+import { SimpleRule } from '../../../envs/calendar/time/simple-rule.ts'
+
+const { RRule } = (rruleModule as unknown as { default?: typeof rruleModule }).default ?? rruleModule
+const DAY = 86_400_000
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
+
+type Case = { parts: [string, string][]; dtstart: number; until?: number }
+
+/** A random rule of the kinds SimpleRule takes, with a DTSTART and maybe an UNTIL. */
+function randomCase(rng: Rng): Case {
+  const freq = rng.pick(['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'])
+  const parts: [string, string][] = [['FREQ', freq]]
+  if (rng.chance(0.4)) parts.push(['INTERVAL', String(rng.int(2, 5))])
+  if (rng.chance(0.5)) {
+    // Mostly plain or mostly ordinal days: rrule requires a day to match both kinds, so a mix rarely matches
+    // (and rrule then walks to year 9999 looking for one).
+    const ordinal = (freq === 'MONTHLY' || freq === 'YEARLY') && rng.chance(0.5)
+    const days = rng.shuffle(WEEKDAYS).slice(0, rng.int(1, 4)).map((d) => {
+      if (!ordinal || rng.chance(0.05)) return d
+      return freq === 'MONTHLY' ? `${rng.pick(['', '+', '-'])}${rng.int(1, 5)}${d}` : `${rng.pick(['', '-'])}${rng.int(1, 53)}${d}`
+    })
+    parts.push(['BYDAY', days.join(',')])
+  }
+  if (freq !== 'WEEKLY' && rng.chance(0.35)) parts.push(['BYMONTHDAY', Array.from({ length: rng.int(1, 3) }, () => String(rng.int(1, 31) * (rng.chance(0.3) ? -1 : 1))).join(',')])
+  if (rng.chance(0.25)) parts.push(['BYMONTH', rng.shuffle([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).slice(0, rng.int(1, 5)).join(',')])
+  if (rng.chance(0.3)) parts.push(['WKST', rng.pick(WEEKDAYS)])
+  const dtstart = Date.UTC(rng.int(1995, 2035), rng.int(0, 11), rng.int(1, 31), rng.int(0, 23), rng.pick([0, 15, 30, 45]), rng.chance(0.1) ? rng.int(0, 59) : 0)
+  let until: number | undefined
+  const end = rng.int(0, 2)
+  if (end === 1) parts.push(['COUNT', String(rng.int(1, 40))])
+  if (end === 2) until = dtstart + rng.int(0, 4 * 365) * DAY + rng.int(-12, 12) * 3_600_000
+  return { parts: rng.shuffle(parts), dtstart, until }
+}
+
+/** rrule over the same options, as expand.ts builds them for rules it does not hand to SimpleRule. */
+function rruleOf(c: Case, count?: number) {
+  const options: Partial<Options> = { ...RRule.parseString(c.parts.map(([k, v]) => `${k}=${v}`).join(';')), dtstart: new Date(c.dtstart) }
+  if (c.until !== undefined) options.until = new Date(c.until)
+  if (count !== undefined) options.count = count
+  return new RRule(options)
+}
+
+/** Floats inside [lo, hi], stopping after `budget` of them, as expand.ts reads both expanders. */
+function between(c: Case, lo: number, hi: number, budget: number) {
+  const viaRrule: number[] = []
+  rruleOf(c).between(new Date(lo), new Date(hi), true, (d) => viaRrule.push(d.getTime()) < budget)
+  const viaSimple: number[] = []
+  SimpleRule.of(c.parts, c.dtstart, c.until)!.scan(lo, hi, (f) => {
+    if (f < lo) return true
+    if (f > hi) return false
+    return viaSimple.push(f) < budget
+  })
+  return { viaRrule, viaSimple }
+}
+
+const show = (c: Case) => `${c.parts.map(([k, v]) => `${k}=${v}`).join(';')} from ${new Date(c.dtstart).toISOString()}${c.until !== undefined ? ` until ${new Date(c.until).toISOString()}` : ''}`
+const iso = (fs: number[]) => fs.map((f) => new Date(f).toISOString())
+
+describe('SimpleRule', () => {
+  test('yields what rrule yields for random rules and windows', () => {
+    const rng = new Rng(5545)
+    const bad: string[] = []
+    let compared = 0
+    for (let i = 0; i < 600; i++) {
+      const c = randomCase(rng)
+      expect(SimpleRule.of(c.parts, c.dtstart, c.until), show(c)).toBeDefined()
+      // Windows near DTSTART and years later (where SimpleRule starts its walk near the window).
+      const lo = c.dtstart + (rng.chance(0.5) ? rng.int(0, 60) * DAY : rng.int(0, 30 * 365) * DAY) + rng.int(0, 23) * 3_600_000
+      const hi = lo + rng.int(1, 3 * 365) * DAY
+      const budget = rng.chance(0.3) ? rng.int(1, 10) : Number.MAX_SAFE_INTEGER
+      const { viaRrule, viaSimple } = between(c, lo, hi, budget)
+      compared += viaRrule.length
+      if (JSON.stringify(viaRrule) !== JSON.stringify(viaSimple)) bad.push(`${show(c)} [${new Date(lo).toISOString()}, ${new Date(hi).toISOString()}] budget ${budget}: rrule ${iso(viaRrule).slice(0, 4)}… simple ${iso(viaSimple).slice(0, 4)}…`)
+    }
+    expect(bad).toEqual([])
+    expect(compared).toBeGreaterThan(10_000)
+  })
+
+  test('finds the first occurrence as rrule does with COUNT=1', () => {
+    const rng = new Rng(3)
+    const bad: string[] = []
+    for (let i = 0; i < 300; i++) {
+      const c = randomCase(rng)
+      if (c.parts.some(([k]) => k === 'COUNT')) continue
+      const want = rruleOf(c, 1).all()[0]?.getTime()
+      const got = SimpleRule.of(c.parts, c.dtstart, c.until)!.first()
+      if (want !== got) bad.push(`${show(c)}: rrule ${want} simple ${got}`)
+    }
+    expect(bad).toEqual([])
+  })
+
+  test('stops where rrule stops near year 9999', () => {
+    const c: Case = { parts: [['FREQ', 'WEEKLY'], ['BYDAY', 'MO,SU']], dtstart: Date.UTC(9998, 11, 1, 9) }
+    const { viaRrule, viaSimple } = between(c, c.dtstart, Date.UTC(10001, 0, 1), Number.MAX_SAFE_INTEGER)
+    expect(viaSimple).toEqual(viaRrule)
+    expect(viaSimple.length).toBeGreaterThan(100)
+  })
+
+  test.each([
+    ['FREQ=WEEKLY;BYHOUR=9'],
+    ['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1'],
+    ['FREQ=YEARLY;BYYEARDAY=100'],
+    ['FREQ=YEARLY;BYWEEKNO=10'],
+    ['FREQ=HOURLY'],
+  ])('leaves %s to rrule', (rule) => {
+    const parts = rule.split(';').map((p) => p.split('=') as [string, string])
+    expect(SimpleRule.of(parts, Date.UTC(2026, 0, 5, 9), undefined)).toBeUndefined()
+  })
+
+  test('leaves a DTSTART with milliseconds to rrule', () => {
+    expect(SimpleRule.of([['FREQ', 'DAILY']], Date.UTC(2026, 0, 5, 9) + 250, undefined)).toBeUndefined()
+  })
+})
