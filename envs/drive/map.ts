@@ -31,10 +31,18 @@ export function toPermission(db: Db, p: PermissionRow, fileOwnerId: string) {
   return out
 }
 
-/** A file resource as a given viewer sees it (capabilities, `me`, `ownedByMe`, parents). */
-export function toFile(db: Db, row: FileRow, viewerId: string) {
-  const role = effectiveRole(db, row.id, viewerId)
-  const perms = permissionsOf(db, row.id)
+/** File fields that need the viewer's role or the file's permissions. */
+const ACCESS_FIELDS = ['capabilities', 'permissions', 'permissionIds', 'shared']
+
+/**
+ * A file resource as a given viewer sees it (capabilities, `me`, `ownedByMe`, parents). `only` names the
+ * top-level fields the response keeps (from `fields=`); when none of them needs access, the role walk and the
+ * permission rows are skipped and those fields left out.
+ */
+export function toFile(db: Db, row: FileRow, viewerId: string, only?: ReadonlySet<string>) {
+  const access = !only || ACCESS_FIELDS.some((k) => only.has(k))
+  const role = access ? effectiveRole(db, row.id, viewerId) : 'none'
+  const perms = access ? permissionsOf(db, row.id) : []
   const canEdit = atLeast(role, 'writer')
   const canShare = canEdit
   const parents = parentsOf(row)
@@ -103,5 +111,6 @@ export function toFile(db: Db, row: FileRow, viewerId: string) {
     if (row.headRevisionId) out.headRevisionId = row.headRevisionId
   } else out.quotaBytesUsed = '0'
   for (const k of ['parents', 'owners', 'driveId', 'teamDriveId']) if (out[k] === undefined) delete out[k]
+  if (!access) for (const k of ACCESS_FIELDS) delete out[k]
   return out
 }

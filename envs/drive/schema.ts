@@ -30,7 +30,9 @@ export const files = sqliteTable(
     /** The shared drive whose tree holds the file (null in My Drive). */
     driveId: text('drive_id'),
   },
-  (t) => [index('drive_files_by_owner').on(t.ownerId)],
+  // By owner, with drive and id so a listing's "does the caller own it" probe reads the index alone; by type, as
+  // listings walk the folder tree (folders are few next to files) and `mimeType = …` narrows a search.
+  (t) => [index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id), index('drive_files_by_mime').on(t.mimeType)],
 )
 
 export const permissions = sqliteTable(
@@ -45,7 +47,8 @@ export const permissions = sqliteTable(
     allowFileDiscovery: integer('allow_file_discovery', { mode: 'boolean' }).notNull().default(false),
     expirationMs: integer('expiration_ms'),
   },
-  (t) => [primaryKey({ columns: [t.fileId, t.id] }), index('drive_permissions_by_email').on(t.emailAddress)],
+  // By type: listings look up the (few) domain and anyone grants.
+  (t) => [primaryKey({ columns: [t.fileId, t.id] }), index('drive_permissions_by_email').on(t.emailAddress), index('drive_permissions_by_type').on(t.type)],
 )
 
 export const revisions = sqliteTable(

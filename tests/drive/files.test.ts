@@ -34,6 +34,8 @@ describe('drive.files.list', () => {
     ["mimeType = 'application/vnd.google-apps.folder' and trashed = false", ['Atlas', 'Press kit', 'Projects']],
     ["trashed = true", ['Old notes.txt']],
     ["'folderProjects0000000001' in parents", ['Atlas']],
+    ["'root' in parents and trashed = false", ['Press kit', 'Projects']],
+    ["not 'folderProjects0000000001' in parents and mimeType = 'application/vnd.google-apps.folder'", ['Press kit', 'Projects']],
     ["modifiedTime > '2026-03-03T00:00:00Z' and name contains 'atlas'", ['Atlas', 'Atlas plan.txt']],
     ["modifiedTime < '2026-03-03T00:00:00Z'", ['Atlas budget.txt']],
     ["properties has { key='team' and value='atlas' }", ['Atlas budget.txt']],
@@ -55,6 +57,19 @@ describe('drive.files.list', () => {
     expect(Object.keys(res.body.files[0])).toEqual(['kind', 'id', 'name', 'mimeType'])
     const nested = await h.call('GET', `${F}?pageSize=2&fields=${q('nextPageToken,files(id,name,parents)')}`)
     expect(Object.keys(nested.body.files[0]).sort()).toEqual(['id', 'name', 'parents'])
+  })
+
+  test('renders listed files as files.get does, as far as fields selects', async () => {
+    const h = harness(driveSeed)
+    const token = h.google('ben')
+    const full = (await h.call('GET', `${F}?fields=*`, { token })).body.files as Record<string, unknown>[]
+    expect(full.length).toBeGreaterThan(3)
+    for (const f of full) expect(f).toEqual((await h.call('GET', `${F}/${f.id}?fields=*`, { token })).body)
+    const pick = (f: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in f).map((k) => [k, f[k]]))
+    for (const keys of [['id', 'name', 'modifiedTime', 'owners'], ['id', 'capabilities'], ['id', 'permissions'], ['shared'], ['permissionIds']]) {
+      const listed = (await h.call('GET', `${F}?fields=${q(`files(${keys.join(',')})`)}`, { token })).body.files
+      expect(listed).toEqual(full.map((f) => pick(f, keys)))
+    }
   })
 
   test('shows a user what is shared with them, directly, through a folder or the domain, but not link-only items', async () => {

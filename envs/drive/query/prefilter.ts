@@ -3,44 +3,93 @@ import type { Cond } from './parse.ts'
 /**
  * Turns a parsed `q` into a SQL WHERE clause over `drive_files` that keeps at least every file the query
  * matches (a superset), so files.list loads only candidate rows; `matches()` stays the judge of each file.
- * Conditions that depend on the viewer or on permissions (`in`, `sharedWithMe`, `visibility`, properties)
- * become TRUE. `exact` says the clause selects exactly the matching files, which `not` needs to stay sound.
+ * `visibility` and properties become TRUE, as do the terms about the viewer (`in parents|owners|writers|readers`,
+ * `sharedWithMe`) when the viewer is not given. `exact` says the clause selects exactly the matching files, which
+ * `not` needs to stay sound.
  */
 export type Prefilter = { where: string; params: (string | number)[]; exact: boolean }
+
+/** Who is searching: their user id, address, and My Drive root id (which `root` stands for). */
+export type Viewer = { id: string; email: string; root: string }
 
 const TRUE: Prefilter = { where: '1', params: [], exact: false }
 const ASCII = /^[\x20-\x7e]*$/
 
 /** `%value%` for LIKE with `\` escaping. */
 const likeAny = (value: string) => `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-/** Text with a character outside printable ASCII (and tab/newline): JS lower-casing may differ from LIKE's, so keep it. */
-const NON_ASCII_GLOB = '*[^\t\n\r -~]*'
-/** `column` contains the ASCII `value`, case-insensitively, or might once Unicode case folding is applied. */
-const containsAscii = (column: string, value: string): Prefilter => ({ where: `${column} LIKE ? ESCAPE '\\' OR ${column} GLOB ?`, params: [likeAny(value), NON_ASCII_GLOB], exact: false })
+/**
+ * `column` contains the ASCII `value`, case-insensitively, or might once Unicode case folding is applied: text
+ * with a character outside ASCII (more bytes than characters; a NUL, where LIKE stops reading, counts too) is
+ * kept, since JS lower-casing may differ from LIKE's there. The length test is a cheap scan, unlike a GLOB.
+ */
+const containsAscii = (column: string, value: string): Prefilter => ({ where: `${column} LIKE ? ESCAPE '\\' OR length(${column}) != octet_length(${column})`, params: [likeAny(value)], exact: false })
 
-export function prefilter(c: Cond | undefined): Prefilter {
+export function prefilter(c: Cond | undefined, viewer?: Viewer): Prefilter {
   if (!c) return TRUE
   switch (c.kind) {
     case 'and': {
-      const parts = c.items.map(prefilter)
-      const narrowing = parts.filter((p) => p.where !== '1')
+      const parts = c.items.map((i) => prefilter(i, viewer))
+      // Exact terms are plain comparisons: cheap, so SQLite tests them before the LIKE scans of the others.
+      const narrowing = parts.filter((p) => p.where !== '1').sort((a, b) => Number(b.exact) - Number(a.exact))
       if (!narrowing.length) return { ...TRUE, exact: parts.every((p) => p.exact) }
       return { where: narrowing.map((p) => `(${p.where})`).join(' AND '), params: narrowing.flatMap((p) => p.params), exact: parts.every((p) => p.exact) }
     }
     case 'or': {
-      const parts = c.items.map(prefilter)
+      const parts = c.items.map((i) => prefilter(i, viewer))
       if (parts.some((p) => p.where === '1')) return TRUE
       return { where: parts.map((p) => `(${p.where})`).join(' OR '), params: parts.flatMap((p) => p.params), exact: parts.every((p) => p.exact) }
     }
     case 'not': {
-      const inner = prefilter(c.item)
+      const inner = prefilter(c.item, viewer)
       return inner.exact && inner.where !== '1' ? { where: `NOT (${inner.where})`, params: inner.params, exact: true } : TRUE
     }
     case 'cmp':
       return comparison(c.field, c.op, c.value)
+    case 'in':
+      if (!viewer) return TRUE
+      return c.field === 'parents' ? inParents(viewer, c.value) : byPerson(c.field, c.value === 'me' ? viewer.email : c.value)
+    case 'flag':
+      return viewer ? sharedWithMe(viewer) : TRUE
     default:
       return TRUE
   }
+}
+
+/**
+ * `column` (an address) might equal the lower-cased `who` once JS lower-cases it: SQL's lower() folds ASCII only,
+ * so an address with any other character is kept.
+ */
+const sameAddress = (column: string) => `(lower(${column}) = ? OR length(${column}) != octet_length(${column}))`
+
+/** `'who' in owners|writers|readers`: the owner's address, or (writers, readers) any permission's, is who's. */
+function byPerson(field: 'owners' | 'writers' | 'readers', value: string): Prefilter {
+  const who = value.toLowerCase()
+  // A file whose owner is not a world user has no owner address: '' matches it.
+  if (!who) return TRUE
+  const owner: Prefilter = { where: `owner_id IN (SELECT id FROM world_users WHERE ${sameAddress('email')})`, params: [who], exact: false }
+  if (field === 'owners') return owner
+  return { where: `${owner.where} OR id IN (SELECT file_id FROM drive_permissions WHERE ${sameAddress('email_address')})`, params: [who, who], exact: false }
+}
+
+/** `sharedWithMe`: someone else's file with a user permission for the viewer. */
+function sharedWithMe(viewer: Viewer): Prefilter {
+  return { where: `owner_id != ? AND id IN (SELECT file_id FROM drive_permissions WHERE type = 'user' AND ${sameAddress('email_address')})`, params: [viewer.id, viewer.email.toLowerCase()], exact: false }
+}
+
+/** An id that JSON writes as is, between quotes. */
+const PLAIN_ID = /^[-A-Za-z0-9_]+$/
+
+/**
+ * `'id' in parents`, exactly. `parents` holds a JSON array (written by JSON.stringify, so `[]` when empty); a plain
+ * id is first looked for as a quoted substring, a cheap test that spares json_each on most rows. The viewer's
+ * root (or `root`) also stands for the top-level files they own, as files.list shows them.
+ */
+function inParents(viewer: Viewer, value: string): Prefilter {
+  const id = value === 'root' ? viewer.root : value
+  const listed = 'EXISTS (SELECT 1 FROM json_each(parents) WHERE value = ?)'
+  const holds: Prefilter = PLAIN_ID.test(id) ? { where: `instr(parents, ?) > 0 AND ${listed}`, params: [`"${id}"`, id], exact: true } : { where: listed, params: [id], exact: true }
+  if (id !== viewer.root) return holds
+  return { where: `(parents = '[]' AND owner_id = ?) OR (${holds.where})`, params: [viewer.id, ...holds.params], exact: true }
 }
 
 function comparison(field: string, op: string, value: string | boolean): Prefilter {

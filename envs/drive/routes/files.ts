@@ -3,14 +3,15 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, GoogleApiError } from '../../core/errors/google.ts'
 import { decodePageToken, encodePageToken } from '../../core/paging.ts'
+import { parseFields, type Selection } from '../../core/fields.ts'
 import { driveId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { File as FileSchema, GeneratedIds } from '../api/schemas.gen.ts'
 import { files } from '../schema.ts'
 import { toFile } from '../map.ts'
 import { parseDriveQuery } from '../query/parse.ts'
-import { matches } from '../query/evaluate.ts'
-import { listableFiles } from '../store/visibility.ts'
+import { compileQuery } from '../query/evaluate.ts'
+import { listableFiles, listedRows } from '../store/visibility.ts'
 import { atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile } from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
 import { permissions, type FileRow } from '../schema.ts'
@@ -200,14 +201,21 @@ export const filesRouter = createGoogleRouter()
       // The user corpus holds shared drive items the user created or was given directly.
       return corpora === 'allDrives' || v.row.ownerId === c.var.user.id || v.perms.some((p) => p.emailAddress === me)
     }
-    const views = listableFiles(c.var.world.db, c.var.user, cond).filter((v) => inCorpus(v) && (!cond || matches(cond, v)))
+    // SQL narrows to the corpus and the query's candidates; inCorpus and the compiled query stay the judges of each file.
+    const scope = corpora === 'drive' ? { driveId: q.driveId } : allDrives ? {} : { myDriveOnly: true }
+    const test = cond ? compileQuery(cond) : undefined
+    const views = listableFiles(c.var.world.db, c.var.user, cond, { ...scope, orderBy: q.orderBy }).filter((v) => inCorpus(v) && (!test || test(v)))
     const ordered = sortFiles(views, q.orderBy)
     const start = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
     const page = ordered.slice(start, start + q.pageSize)
     const body: Record<string, unknown> = { kind: 'drive#fileList' }
     if (start + q.pageSize < ordered.length) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
     body.incompleteSearch = false
-    body.files = page.map((v) => withDefaultFields(c, withLabels(c, toFile(c.var.world.db, v.row, c.var.user.id)), FILE_DEFAULT))
+    // Only the page is rendered, and only as far as `fields` asks: without it Drive answers kind, id, name, mimeType.
+    const only = c.req.query('fields') ? fileFieldsOf(parseFields(c.req.query('fields')!)) : undefined
+    const rows = only === undefined ? undefined : listedRows(c.var.world.db, page.map((v) => v.row.id))
+    body.files = page.map((v) =>
+      rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user.id, only ?? undefined)))
     return c.json(body as never, 200)
   })
   .openapi(getRoute, (c) => {
@@ -247,6 +255,15 @@ export const filesRouter = createGoogleRouter()
     const bytes = SYNC_FORMATS.includes(format) ? renderDocument(c.var.world.db, row.id, format) : await renderDocumentAsync(c.var.world.db, row.id, format)
     return c.body(new Uint8Array(bytes), 200, { 'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType })
   })
+
+/** The top-level File fields a files.list `fields=` selection keeps from each file; null for all of them. */
+function fileFieldsOf(selection: Selection): ReadonlySet<string> | null {
+  if (selection.get('*') === true) return null
+  const files = selection.get('files')
+  if (files === undefined) return new Set()
+  if (files === true || files.get('*') === true) return null
+  return new Set(files.keys())
+}
 
 /** `includeLabels=id1,id2`: the named labels applied to the file, under `labelInfo`. */
 function withLabels(c: WorldContext, file: Record<string, unknown>) {

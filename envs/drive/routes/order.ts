@@ -16,7 +16,7 @@ const KEYS: Record<string, (v: FileView) => string | number> = {
   quotaBytesUsed: (v) => v.row.size ?? 0,
 }
 
-/** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc`. */
+/** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc`, then the id. */
 export function sortFiles(views: FileView[], orderBy: string | undefined): FileView[] {
   const spec = (orderBy ?? 'folder,modifiedTime desc,name').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
     const [key = '', dir] = s.split(/\s+/)
@@ -24,13 +24,16 @@ export function sortFiles(views: FileView[], orderBy: string | undefined): FileV
     if (!get || (dir && dir !== 'desc' && dir !== 'asc')) throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
     return { get, desc: dir === 'desc' }
   })
-  return [...views].sort((a, b) => {
-    for (const { get, desc } of spec) {
-      const x = get(a)
-      const y = get(b)
-      if (x < y) return desc ? 1 : -1
-      if (x > y) return desc ? -1 : 1
+  // Each key is read once per file (lower-casing names inside the comparator dominated large sorts).
+  const keyed = views.map((v) => ({ v, keys: spec.map(({ get }) => get(v)), id: v.row.id }))
+  keyed.sort((a, b) => {
+    for (let i = 0; i < spec.length; i++) {
+      const x = a.keys[i]!
+      const y = b.keys[i]!
+      if (x < y) return spec[i]!.desc ? 1 : -1
+      if (x > y) return spec[i]!.desc ? -1 : 1
     }
-    return a.row.id < b.row.id ? -1 : 1
+    return a.id < b.id ? -1 : 1
   })
+  return keyed.map((k) => k.v)
 }

@@ -1,65 +1,207 @@
 import { stmt, type Db } from '../../core/db.ts'
-import { getTableColumns } from 'drizzle-orm'
 import { nowMs } from '../../core/clock.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
-import { files, type FileRow, type PermissionRow } from '../schema.ts'
-
-const LIST_SQL = `SELECT ${Object.entries(getTableColumns(files)).filter(([key]) => key !== 'content').map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')} FROM drive_files`
+import type { FileRow, PermissionRow } from '../schema.ts'
 import { rootIdOf } from '../map.ts'
-import type { FileView } from '../query/evaluate.ts'
+import type { FileView, ListingRow } from '../query/evaluate.ts'
 import type { Cond } from '../query/parse.ts'
 import { prefilter } from '../query/prefilter.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 
+/** Every column but the content bytes, for the files a response renders. */
+const FULL_COLUMNS = 'id, name, mime_type, owner_id, parents, description, starred, trashed, explicitly_trashed, created_ms, modified_ms, last_modifying_user_id, version, size, properties, app_properties, head_revision_id, drive_id, full_text'
+const FULL_SQL = `/* listed rows */ SELECT ${FULL_COLUMNS} FROM drive_files WHERE id IN (SELECT value FROM json_each(?))`
+const toFileRow = (r: unknown[]): FileRow => ({
+  id: r[0] as string,
+  name: r[1] as string,
+  mimeType: r[2] as string,
+  ownerId: r[3] as string,
+  parents: r[4] as string,
+  description: r[5] as string,
+  starred: r[6] === 1,
+  trashed: r[7] === 1,
+  explicitlyTrashed: r[8] === 1,
+  createdMs: r[9] as number,
+  modifiedMs: r[10] as number,
+  lastModifyingUserId: r[11] as string,
+  version: r[12] as number,
+  content: null,
+  size: r[13] as number | null,
+  fullText: r[18] as string,
+  properties: r[14] as string,
+  appProperties: r[15] as string,
+  headRevisionId: r[16] as string | null,
+  driveId: r[17] as string | null,
+})
+
+/** The listed files with `ids`, as full rows (without the content bytes), by id: a page about to be rendered. */
+export function listedRows(db: Db, ids: string[]): Map<string, FileRow> {
+  return new Map((stmt(db, FULL_SQL).raw().all(JSON.stringify(ids)) as unknown[][]).map((r) => [r[0] as string, toFileRow(r)]))
+}
+
+/**
+ * The columns a listing reads for matching, ordering and the corpus: the cheap ones always, the others only when
+ * the query or the order reads them (each value costs per row, and most listings read few). What is not read
+ * stays at its default.
+ */
+type Needs = { description: boolean; fullText: boolean; properties: boolean; appProperties: boolean; lastModifyingUserId: boolean; size: boolean }
+const ALWAYS = 'f.id, f.name, f.mime_type, f.owner_id, f.drive_id, f.parents, f.starred, f.trashed, f.created_ms, f.modified_ms'
+const OPTIONAL = [['description', 'f.description'], ['fullText', 'f.full_text'], ['properties', 'f.properties'], ['appProperties', 'f.app_properties'], ['lastModifyingUserId', 'f.last_modifying_user_id'], ['size', 'f.size']] as const
+
+function needsOf(cond: Cond | undefined, orderBy: string | undefined, all: boolean): Needs {
+  const reads = (test: (c: Cond) => boolean) => all || (cond !== undefined && some(cond, test))
+  return {
+    description: reads((c) => c.kind === 'cmp' && (c.field === 'description' || c.field === 'fullText')),
+    fullText: reads((c) => c.kind === 'cmp' && c.field === 'fullText'),
+    properties: reads((c) => c.kind === 'has' && c.field === 'properties'),
+    appProperties: reads((c) => c.kind === 'has' && c.field === 'appProperties'),
+    lastModifyingUserId: all || /modifiedByMeTime/.test(orderBy ?? ''),
+    size: all || /quotaBytesUsed/.test(orderBy ?? ''),
+  }
+}
+
+const some = (c: Cond, test: (c: Cond) => boolean): boolean =>
+  test(c) || (c.kind === 'and' || c.kind === 'or' ? c.items.some((i) => some(i, test)) : c.kind === 'not' ? some(c.item, test) : false)
+
+/** A listing row from the columns `needs` selected (ALWAYS, then the OPTIONAL ones in order). */
+function listingRow(r: unknown[], needs: Needs): ListingRow {
+  let i = 10
+  const next = (wanted: boolean) => (wanted ? r[i++] : undefined)
+  return {
+    id: r[0] as string,
+    name: r[1] as string,
+    mimeType: r[2] as string,
+    ownerId: r[3] as string,
+    driveId: r[4] as string | null,
+    parents: r[5] as string,
+    starred: r[6] === 1,
+    trashed: r[7] === 1,
+    createdMs: r[8] as number,
+    modifiedMs: r[9] as number,
+    description: (next(needs.description) ?? '') as string,
+    fullText: (next(needs.fullText) ?? '') as string,
+    properties: (next(needs.properties) ?? '{}') as string,
+    appProperties: (next(needs.appProperties) ?? '{}') as string,
+    lastModifyingUserId: (next(needs.lastModifyingUserId) ?? '') as string,
+    size: (next(needs.size) ?? null) as number | null,
+  }
+}
+
 // Statements here set raw/pluck modes on the shared statement cache, so their SQL text is their own.
 // Permission emails are stored lower-cased (seed and permissions.create), so the email index applies.
-/** Files (and shared drives, by membership) the user reaches directly: owned, or through an unexpired user/group permission or a discoverable
- * domain/anyone permission. */
-const DIRECT_SQL = `/* listable direct */ SELECT id FROM drive_files WHERE owner_id = @owner AND drive_id IS NULL
-  UNION SELECT file_id FROM drive_permissions WHERE (expiration_ms IS NULL OR expiration_ms > @now) AND (
-    (type IN ('user', 'group') AND email_address = @email)
-    OR (type = 'domain' AND allow_file_discovery = 1 AND lower(domain) = @domain)
-    OR (type = 'anyone' AND allow_file_discovery = 1))`
+const UNEXPIRED = '(expiration_ms IS NULL OR expiration_ms > @now)'
+
+/**
+ * The caller's reach, computed once per statement. `grants`: ids (files, and shared drives by membership) on
+ * which the user holds an unexpired user/group permission, or a discoverable domain/anyone one, less the My Drive
+ * files they own (each use below tests ownership first, and owners' own permissions would make it large). `reach`: the
+ * folders and shared drives whose contents the user may list (owned or granted, or below one that is), by a
+ * recursive walk down the folder tree. `containers` (every folder and shared drive) lets a parent that is
+ * neither, which only a seed can make, still count when it is owned or granted itself.
+ */
+const REACH = `WITH RECURSIVE
+  grants(id) AS MATERIALIZED (SELECT file_id FROM (
+      SELECT file_id FROM drive_permissions WHERE email_address = @email AND type IN ('user', 'group') AND ${UNEXPIRED}
+      UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'domain' AND allow_file_discovery = 1 AND lower(domain) = @domain AND ${UNEXPIRED}
+      UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'anyone' AND allow_file_discovery = 1 AND ${UNEXPIRED})
+    WHERE NOT ${owned('file_id')}),
+  folder_parents(id, parent) AS MATERIALIZED (
+    SELECT d.id, j.value FROM drive_files d, json_each(d.parents) j WHERE d.mime_type = '${FOLDER}'),
+  containers(id) AS MATERIALIZED (
+    SELECT id FROM drive_files WHERE mime_type = '${FOLDER}' UNION SELECT id FROM drive_shared_drives),
+  reach(id) AS (
+    SELECT id FROM drive_files WHERE mime_type = '${FOLDER}' AND ((owner_id = @owner AND drive_id IS NULL) OR id IN grants)
+    UNION SELECT id FROM drive_shared_drives WHERE id IN grants
+    UNION SELECT fp.id FROM folder_parents fp WHERE fp.parent NOT IN containers AND (fp.parent IN grants OR ${owned('fp.parent')})
+    UNION SELECT fp.id FROM reach r JOIN folder_parents fp ON fp.parent = r.id)`
+
+/** `id` is a My Drive file the user owns (one covering-index probe). */
+function owned(id: string) {
+  return `EXISTS (SELECT 1 FROM drive_files o INDEXED BY drive_files_by_owner WHERE o.id = ${id} AND o.owner_id = @owner AND o.drive_id IS NULL)`
+}
+
+/**
+ * `parents` exactly as JSON.stringify writes a lone parent with a plain id (letters, digits, `-`, `_`: every
+ * generated and seeded id), so most rows are judged by one string lookup; any other `parents` (none, several,
+ * unusual ids) is read with json_each.
+ */
+const soleParent = (set: string) => `(SELECT '["' || id || '"]' FROM ${set} WHERE id NOT GLOB '*[^-A-Za-z0-9_]*')`
+
+/** A listing row is visible: owned, granted, or under a reached folder/drive (or an odd parent owned or granted itself). */
+const VISIBLE = `((f.owner_id = @owner AND f.drive_id IS NULL) OR f.id IN grants
+    OR f.parents IN ${soleParent('reach')}
+    OR (f.parents != '[]' AND f.parents NOT IN ${soleParent('containers')}
+      AND EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value IN reach
+        OR (j.value NOT IN containers AND (j.value IN grants OR ${owned('j.value')})))))`
+
 const PERMS_OF_SQL = `SELECT file_id AS fileId, id, type, role, email_address AS emailAddress, domain,
   allow_file_discovery AS allowFileDiscovery, expiration_ms AS expirationMs
   FROM drive_permissions WHERE file_id IN (SELECT value FROM json_each(?))`
 
 /**
- * Every file a user may find through files.list, as FileViews. A file is listed when the user owns it or
- * holds a user/group permission on it or an ancestor, or a domain/anyone permission that allows discovery;
- * link-only sharing opens a file by id but does not put it in searches (as in Drive).
- * Only candidate rows are loaded: the query's SQL prefilter narrows them, direct grants come from SQL, and
- * inherited access walks the folder tree (folders are few next to files).
+ * How a listing is narrowed and what it loads: the corpus in SQL (exactly; the route's corpus check stays the
+ * judge), the order it will be sorted in (for the columns that reads), or every column a search may read.
  */
-export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond): FileView[] {
+export type ListOptions = { driveId?: string; myDriveOnly?: boolean; orderBy?: string; allColumns?: boolean }
+
+/**
+ * The files a user may find through files.list that can match `cond`, as FileViews. A file is listed when the
+ * user owns it or holds a user/group permission on it or an ancestor, or a domain/anyone permission that allows
+ * discovery; link-only sharing opens a file by id but does not put it in searches (as in Drive).
+ * One statement does the work: the query's SQL prefilter (cheap exact terms first) and the caller's reach over
+ * the folder tree, so only candidate rows reach JS, with only the columns the query and order read (see Needs;
+ * `listedRows` loads whole rows for the page that is rendered). Permissions load lazily, in one query, the first
+ * time any view's `perms` is read (by `sharedWithMe`, `in writers`, `visibility` or a corpus check).
+ */
+export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond, options: ListOptions = {}): FileView[] {
   const me = user.email.toLowerCase()
-  const direct = new Set(stmt(db, DIRECT_SQL).pluck().all({ owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '' }) as string[])
-  const folderParents = new Map((stmt(db, '/* listable folders */ SELECT id, parents FROM drive_files WHERE mime_type = ?').raw().all(FOLDER) as [string, string][]))
-  const memo = new Map<string, boolean>()
-  const grants = (id: string, parents: string, depth: number): boolean => {
-    if (direct.has(id)) return true
-    const hit = memo.get(id)
-    if (hit !== undefined) return hit
-    memo.set(id, false)
-    const ok = depth < 50 && (JSON.parse(parents) as string[]).some((pid) => direct.has(pid) || (folderParents.has(pid) && grants(pid, folderParents.get(pid)!, depth + 1)))
-    memo.set(id, ok)
-    return ok
-  }
-  const pf = prefilter(cond)
-  const rows = (stmt(db, pf.where === '1' ? LIST_SQL : `${LIST_SQL} WHERE ${pf.where}`).all(...pf.params) as Record<string, unknown>[])
-    .filter((r) => grants(r.id as string, r.parents as string, 0))
-    .map((r) => ({ ...r, content: null, starred: r.starred === 1, trashed: r.trashed === 1, explicitlyTrashed: r.explicitlyTrashed === 1 }) as FileRow)
-  const byFile = new Map<string, PermissionRow[]>()
-  const perms = stmt(db, PERMS_OF_SQL).all(JSON.stringify(rows.map((r) => r.id))) as Record<string, unknown>[]
-  for (const p of perms) {
-    const row = { ...p, allowFileDiscovery: p.allowFileDiscovery === 1 } as PermissionRow
-    ;(byFile.get(row.fileId) ?? byFile.set(row.fileId, []).get(row.fileId)!).push(row)
-  }
-  const emails = new Map((stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][]))
   const root = rootIdOf(user.id)
-  return rows.map((row) => {
+  const pf = prefilter(cond, { id: user.id, email: user.email, root })
+  const where = [pf.where === '1' ? '' : `(${pf.where})`, options.driveId !== undefined ? 'f.drive_id = @drive' : options.myDriveOnly ? 'f.drive_id IS NULL' : '', VISIBLE].filter(Boolean)
+  const needs = needsOf(cond, options.orderBy, options.allColumns === true)
+  const columns = [ALWAYS, ...OPTIONAL.filter(([key]) => needs[key]).map(([, column]) => column)].join(', ')
+  const sql = `/* listable */ ${REACH} SELECT ${columns} FROM drive_files f WHERE ${where.join(' AND ')}`
+  const named: Record<string, unknown> = { owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '' }
+  if (options.driveId !== undefined) named.drive = options.driveId
+  const rows = (stmt(db, sql).raw().all(...pf.params, named) as unknown[][]).map((r) => listingRow(r, needs))
+  const emails = new Map(stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][])
+  const perms = new ListingPermissions(db, rows)
+  return rows.map((row) => new ListedFile(row, perms, emails.get(row.ownerId) ?? '', user, root))
+}
+
+/** The permissions of a listing's rows, loaded in one query the first time any of them is read. */
+class ListingPermissions {
+  #byFile: Map<string, PermissionRow[]> | undefined
+  constructor(private readonly db: Db, private readonly rows: ListingRow[]) {}
+  of(id: string): PermissionRow[] {
+    if (!this.#byFile) {
+      this.#byFile = new Map()
+      for (const p of stmt(this.db, PERMS_OF_SQL).all(JSON.stringify(this.rows.map((r) => r.id))) as Record<string, unknown>[]) {
+        const row = { ...p, allowFileDiscovery: p.allowFileDiscovery === 1 } as PermissionRow
+        const list = this.#byFile.get(row.fileId)
+        if (list) list.push(row)
+        else this.#byFile.set(row.fileId, [row])
+      }
+    }
+    return this.#byFile.get(id) ?? []
+  }
+}
+
+/** One listed file as its viewer sees it; `perms` reads through the listing's shared loader. */
+class ListedFile implements FileView {
+  readonly #listing: ListingPermissions
+  readonly viewerId: string
+  readonly viewerEmail: string
+  readonly parents: string[]
+  constructor(readonly row: ListingRow, listing: ListingPermissions, readonly ownerEmail: string, user: WorldUserRow, readonly viewerRoot: string) {
+    this.#listing = listing
+    this.viewerId = user.id
+    this.viewerEmail = user.email
     const parents = JSON.parse(row.parents) as string[]
-    return { row, perms: byFile.get(row.id) ?? [], ownerEmail: emails.get(row.ownerId) ?? '', viewerId: user.id, viewerEmail: user.email, viewerRoot: root, parents: parents.length ? parents : row.ownerId === user.id ? [root] : [] }
-  })
+    this.parents = parents.length ? parents : row.ownerId === user.id ? [viewerRoot] : []
+  }
+  get perms(): PermissionRow[] {
+    return this.#listing.of(this.row.id)
+  }
 }
