@@ -64,11 +64,17 @@ function needsOf(cond: Cond | undefined, orderBy: string | undefined, all: boole
 const some = (c: Cond, test: (c: Cond) => boolean): boolean =>
   test(c) || (c.kind === 'and' || c.kind === 'or' ? c.items.some((i) => some(i, test)) : c.kind === 'not' ? some(c.item, test) : false)
 
-/** A listing row from the columns `needs` selected (ALWAYS, then the OPTIONAL ones in order). */
-function listingRow(r: unknown[], needs: Needs): ListingRow {
-  let i = 10
-  const next = (wanted: boolean) => (wanted ? r[i++] : undefined)
-  return {
+/** Reads listing rows from the columns `needs` selected (ALWAYS, then the OPTIONAL ones in order). */
+function listingRows(needs: Needs): (r: unknown[]) => ListingRow {
+  let next = 10
+  const at = (wanted: boolean) => (wanted ? next++ : -1)
+  const description = at(needs.description)
+  const fullText = at(needs.fullText)
+  const properties = at(needs.properties)
+  const appProperties = at(needs.appProperties)
+  const lastModifyingUserId = at(needs.lastModifyingUserId)
+  const size = at(needs.size)
+  return (r) => ({
     id: r[0] as string,
     name: r[1] as string,
     mimeType: r[2] as string,
@@ -79,13 +85,13 @@ function listingRow(r: unknown[], needs: Needs): ListingRow {
     trashed: r[7] === 1,
     createdMs: r[8] as number,
     modifiedMs: r[9] as number,
-    description: (next(needs.description) ?? '') as string,
-    fullText: (next(needs.fullText) ?? '') as string,
-    properties: (next(needs.properties) ?? '{}') as string,
-    appProperties: (next(needs.appProperties) ?? '{}') as string,
-    lastModifyingUserId: (next(needs.lastModifyingUserId) ?? '') as string,
-    size: (next(needs.size) ?? null) as number | null,
-  }
+    description: description < 0 ? '' : (r[description] as string),
+    fullText: fullText < 0 ? '' : (r[fullText] as string),
+    properties: properties < 0 ? '{}' : (r[properties] as string),
+    appProperties: appProperties < 0 ? '{}' : (r[appProperties] as string),
+    lastModifyingUserId: lastModifyingUserId < 0 ? '' : (r[lastModifyingUserId] as string),
+    size: size < 0 ? null : (r[size] as number | null),
+  })
 }
 
 // Statements here set raw/pluck modes on the shared statement cache, so their SQL text is their own.
@@ -164,7 +170,7 @@ export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond, options: 
   const sql = `/* listable */ ${REACH} SELECT ${columns} FROM drive_files f WHERE ${where.join(' AND ')}`
   const named: Record<string, unknown> = { owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '' }
   if (options.driveId !== undefined) named.drive = options.driveId
-  const rows = (stmt(db, sql).raw().all(...pf.params, named) as unknown[][]).map((r) => listingRow(r, needs))
+  const rows = (stmt(db, sql).raw().all(...pf.params, named) as unknown[][]).map(listingRows(needs))
   const emails = new Map(stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][])
   const perms = new ListingPermissions(db, rows)
   return rows.map((row) => new ListedFile(row, perms, emails.get(row.ownerId) ?? '', user, root))
