@@ -85,6 +85,32 @@ describe('docs.documents.* through googleapis', () => {
     await expect(docsFor('bob').documents.batchUpdate({ documentId, requestBody: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } }, { retry: false })).rejects.toMatchObject({ status: 403 })
   })
 
+  test('each edit adds a Drive revision; a commenter replies to the owner\'s comment', async () => {
+    const docs = docsFor('alice')
+    const drive = driveFor('alice')
+    const created = await docs.documents.create({ requestBody: { title: 'Review me' } })
+    const documentId = created.data.documentId!
+    const revisions = async () => (await drive.revisions.list({ fileId: documentId, fields: 'revisions(id,modifiedTime)' })).data.revisions ?? []
+    const before = await revisions()
+    await edit(documentId, created.data.revisionId!)
+    const after = await revisions()
+    expect(after.length).toBe(before.length + 1)
+    expect(Date.parse(after.at(-1)!.modifiedTime!)).toBeGreaterThan(Date.parse(before.at(-1)?.modifiedTime ?? '1970-01-01T00:00:00Z'))
+
+    const comment = await drive.comments.create({ fileId: documentId, fields: 'id,content,author(displayName)', requestBody: { content: 'Is Monday final?' } })
+    expect(comment.data.author?.displayName).toBe('Alice Moreno')
+    // A reader may not comment; a commenter may reply.
+    await drive.permissions.create({ fileId: documentId, sendNotificationEmail: false, requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' } })
+    const bobDrive = driveFor('bob')
+    await expect(bobDrive.replies.create({ fileId: documentId, commentId: comment.data.id!, fields: 'id', requestBody: { content: 'Yes' } }, { retry: false })).rejects.toMatchObject({ status: 403 })
+    const perms = await drive.permissions.list({ fileId: documentId, fields: 'permissions(id,emailAddress)' })
+    const bobPerm = perms.data.permissions!.find((p) => p.emailAddress === 'bob@northwind.test')!
+    await drive.permissions.update({ fileId: documentId, permissionId: bobPerm.id!, requestBody: { role: 'commenter' } })
+    await bobDrive.replies.create({ fileId: documentId, commentId: comment.data.id!, fields: 'id', requestBody: { content: 'Yes, Monday.' } })
+    const thread = await drive.comments.get({ fileId: documentId, commentId: comment.data.id!, fields: 'content,replies(content,author(displayName))' })
+    expect(thread.data.replies?.map((r) => [r.author?.displayName, r.content])).toEqual([['Bob Okafor', 'Yes, Monday.']])
+  })
+
   test('an out-of-range index surfaces as a 400 with Google\'s message', async () => {
     const docs = docsFor('alice')
     const { data } = await docs.documents.create({ requestBody: { title: 'Tiny' } })
