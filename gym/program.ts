@@ -1,74 +1,15 @@
-import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 import type { Episode } from './episode.ts'
 import type { ProgramStep } from './task.ts'
+import { expandMacros, fill, pick, type Vars } from './program-grammar.ts'
 
-type Vars = Record<string, unknown>
-
-/**
- * Reads a path from a value: dotted keys and indexes (`messages.0.id`), `*` maps over an array
- * (`messages.*.id`), and `[field=value]` picks the first element whose field matches, case-insensitively (`[field~=value]`: contains)
- * (`payload.headers[name=message-id].value`, `permissions[type=anyone].id`).
- */
-export function pick(value: unknown, path: string): unknown {
-  if (path === '$') return value
-  const keys = path.match(/\[[^\]]*\]|[^.[\]]+/g) ?? []
-  let cur: unknown = value
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!
-    if (cur === null || cur === undefined) return undefined
-    if (k === '*') {
-      const rest = keys.slice(i + 1).map((x) => (x.startsWith('[') ? x : `.${x}`)).join('').replace(/^\./, '')
-      return Array.isArray(cur) ? cur.map((x) => (rest ? pick(x, rest) : x)) : undefined
-    }
-    const f = /^\[([\w.-]+)(~?=)([^\]]*)\]$/.exec(k)
-    if (f) {
-      const want = f[3]!.toLowerCase()
-      const ok = (x: unknown) => (f[2] === '~=' ? String(pick(x, f[1]!)).toLowerCase().includes(want) : String(pick(x, f[1]!)).toLowerCase() === want)
-      cur = Array.isArray(cur) ? cur.find(ok) : undefined
-      continue
-    }
-    cur = (cur as Record<string, unknown>)[k]
-  }
-  return cur
-}
-
-function fill(value: unknown, vars: Vars): unknown {
-  if (typeof value === 'string') {
-    const whole = /^\{\{([\w.]+)\}\}$/.exec(value)
-    if (whole) return vars[whole[1]!]
-    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(vars[k] ?? ''))
-  }
-  if (Array.isArray(value)) return value.map((v) => fill(v, vars))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))
-  return value
-}
-
-type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
-
-/** Expands `{"$rfc822": {...}}` into a base64url RFC 822 message (macros run on the control side). */
-async function expand(value: unknown): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map(expand))
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>
-    if ('$rfc822' in o) {
-      const m = o.$rfc822 as Rfc822
-      const composer = new MailComposer({ ...m, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments: m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'utf8') })) })
-      const buf: Buffer = await new Promise((res, rej) => composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
-      return buf.toString('base64url')
-    }
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(o)) out[k] = await expand(v)
-    return out
-  }
-  return value
-}
+export { pick } from './program-grammar.ts'
 
 /** Runs a solution program through an episode's step(); returns the last status and the bindings. */
 export async function runProgram(ep: Episode, program: readonly ProgramStep[]): Promise<{ vars: Vars; statuses: number[] }> {
   const vars: Vars = {}
   const statuses: number[] = []
   for (const step of program) {
-    const args = (await expand(fill(step.args, vars))) as Record<string, unknown>
+    const args = (await expandMacros(fill(step.args, vars))) as Record<string, unknown>
     const r = await ep.call({ tool: step.tool, arguments: args })
     ep.steps++
     statuses.push(r.status)

@@ -2,16 +2,18 @@
  * Reference trajectories: the gym never hands out reference programs over HTTP (`GET /gym/tasks` is the public
  * view), so they are read from the task corpus files on disk (`tasks-lite/corpus/<family>/*.json`), which the
  * trainer's machine has, and every call is run through `POST /gym/episodes/:id/step` so observations are real.
- * The program grammar (`{{name}}` bindings, `save` paths, the `$rfc822` macro) follows gym/program.ts; it is
- * restated here because the trainer may not import the gym.
+ * The program grammar (`{{name}}` bindings, `save` paths, the `$rfc822` macro) is gym/program-grammar.ts, the one
+ * gym module the trainer imports (it depends on nothing of the gym).
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import MailComposer from 'nodemailer/lib/mail-composer/index.js'
+import { expandMacros, fill, pick } from '../gym/program-grammar.ts'
 import { HttpError, type GymClient } from './http.ts'
-import { orderedPool } from './rollout.ts'
+import { orderedPool, recordVerdict } from './rollout.ts'
 import type { ChatMessage, RolloutRecord } from './types.ts'
 import { DEFAULT_SYSTEM_PROMPT } from './rollout.ts'
+
+export { expandMacros, fill, pick }
 
 export type ProgramStep = { tool: string; args: Record<string, unknown>; save?: Record<string, string | undefined> }
 /** The parts of a corpus task file the trainer reads (the whole file travels as-is for inline resets). */
@@ -30,65 +32,6 @@ export function loadCorpusFiles(dir: string): CorpusTask[] {
     }
   }
   return out
-}
-
-/** Reads a path from a value (gym/program.ts `pick`): `a.0.b`, `a.*.b`, `a[field=value]`, `a[field~=part]`. */
-export function pick(value: unknown, path: string): unknown {
-  if (path === '$') return value
-  const keys = path.match(/\[[^\]]*\]|[^.[\]]+/g) ?? []
-  let cur: unknown = value
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!
-    if (cur === null || cur === undefined) return undefined
-    if (k === '*') {
-      const rest = keys.slice(i + 1).map((x) => (x.startsWith('[') ? x : `.${x}`)).join('').replace(/^\./, '')
-      return Array.isArray(cur) ? cur.map((x) => (rest ? pick(x, rest) : x)) : undefined
-    }
-    const f = /^\[([\w.-]+)(~?=)([^\]]*)\]$/.exec(k)
-    if (f) {
-      const want = f[3]!.toLowerCase()
-      const ok = (x: unknown) => {
-        const got = String(pick(x, f[1]!)).toLowerCase()
-        return f[2] === '~=' ? got.includes(want) : got === want
-      }
-      cur = Array.isArray(cur) ? cur.find(ok) : undefined
-      continue
-    }
-    cur = (cur as Record<string, unknown>)[k]
-  }
-  return cur
-}
-
-/** Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type). */
-export function fill(value: unknown, vars: Record<string, unknown>): unknown {
-  if (typeof value === 'string') {
-    const whole = /^\{\{([\w.]+)\}\}$/.exec(value)
-    if (whole) return vars[whole[1]!]
-    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(vars[k] ?? ''))
-  }
-  if (Array.isArray(value)) return value.map((v) => fill(v, vars))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))
-  return value
-}
-
-type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
-
-/** Expands `{"$rfc822": {...}}` into the base64url RFC 822 message an agent would have to build itself. */
-export async function expandMacros(value: unknown): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map(expandMacros))
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>
-    if ('$rfc822' in o) {
-      const m = o.$rfc822 as Rfc822
-      const composer = new MailComposer({ ...m, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments: m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'utf8') })) })
-      const buf: Buffer = await new Promise((res, rej) => composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
-      return buf.toString('base64url')
-    }
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(o)) out[k] = await expandMacros(v)
-    return out
-  }
-  return value
 }
 
 /** An observation (`{"status":…,"body":…}`, maybe cut short) → the body, or undefined when it was truncated. */
@@ -160,11 +103,7 @@ export async function referenceTrajectory(task: CorpusTask, index: number, opts:
         if (r.truncated) { stop = 'truncated'; break }
       }
       rec.stopReason = stop ?? 'no_tool_call'
-      t = performance.now()
-      const v = await gym.verify(ep.episodeId)
-      timings.verifyMs = ms(t)
-      rec.verdict = { reward: v.reward, passed: v.passed, violations: v.violations, metrics: v.metrics, checks: v.details?.checks ?? [] }
-      rec.steps = v.steps
+      await recordVerdict(gym, ep.episodeId, rec)
     } finally {
       await gym.close(ep.episodeId).catch(() => undefined)
     }

@@ -164,13 +164,7 @@ export async function runEpisode(job: Job, opts: RolloutOptions): Promise<Rollou
         }
       }
       rec.stopReason = stop ?? 'max_turns'
-      if (rec.stopReason !== 'gym_error') {
-        t = performance.now()
-        const v = await gym.verify(ep.episodeId)
-        timings.verifyMs = ms(t)
-        rec.verdict = { reward: v.reward, passed: v.passed, violations: v.violations, metrics: v.metrics, checks: v.details?.checks ?? [] }
-        rec.steps = v.steps
-      }
+      if (rec.stopReason !== 'gym_error') await recordVerdict(gym, ep.episodeId, rec)
     } finally {
       await gym.close(ep.episodeId).catch(() => undefined)
     }
@@ -180,6 +174,15 @@ export async function runEpisode(job: Job, opts: RolloutOptions): Promise<Rollou
   }
   timings.totalMs = ms(t0)
   return rec
+}
+
+/** Verifies the episode into its record: the verdict, the step count and the verify time. */
+export async function recordVerdict(gym: GymClient, episodeId: string, rec: RolloutRecord): Promise<void> {
+  const t = performance.now()
+  const v = await gym.verify(episodeId)
+  rec.timings.verifyMs = Math.round(performance.now() - t)
+  rec.verdict = { reward: v.reward, passed: v.passed, violations: v.violations, metrics: v.metrics, checks: v.details?.checks ?? [] }
+  rec.steps = v.steps
 }
 
 /** Runs every task × sample with bounded concurrency; records come back (and go to `onRecord`) in job order. */

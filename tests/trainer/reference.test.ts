@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Running } from '../../server/main.ts'
-import { pick as gymPick } from '../../gym/program.ts'
 import { createGym, runProgram } from '../../gym/index.ts'
 import { GymClient } from '../../trainer/http.ts'
 import { collectReferences, fill, loadCorpusFiles, pick, type CorpusTask } from '../../trainer/reference.ts'
@@ -32,11 +31,18 @@ describe('corpus files', () => {
 
 describe('program bindings', () => {
   const value = { messages: [{ id: 'm1', text: 'Host for Atlas?', ts: '1.0' }, { id: 'm2', text: 'other', ts: '2.0' }], permissions: [{ type: 'user', id: 'p1' }, { type: 'anyone', id: 'p2' }], payload: { headers: [{ name: 'Message-ID', value: '<x@y>' }] } }
-  it('reads paths like the gym does', () => {
-    for (const path of ['messages.0.id', 'messages.*.id', 'permissions[type=anyone].id', 'messages[text~=host for atlas?].ts', 'payload.headers[name=message-id].value', '$', 'missing.x', 'messages.5.id']) {
-      expect(pick(value, path), path).toEqual(gymPick(value, path))
-    }
-    expect(pick(value, 'messages.*.id')).toEqual(['m1', 'm2'])
+  it('reads save paths: keys, indexes, maps and field matches', () => {
+    const expected: [string, unknown][] = [
+      ['messages.0.id', 'm1'],
+      ['messages.*.id', ['m1', 'm2']],
+      ['permissions[type=anyone].id', 'p2'],
+      ['messages[text~=host for atlas?].ts', '1.0'],
+      ['payload.headers[name=message-id].value', '<x@y>'],
+      ['$', value],
+      ['missing.x', undefined],
+      ['messages.5.id', undefined],
+    ]
+    for (const [path, want] of expected) expect(pick(value, path), path).toEqual(want)
   })
   it('fills whole-string bindings with their typed value and embedded ones as text', () => {
     expect(fill({ ids: '{{ids}}', path: '/x/{{id}}/y', n: 3 }, { ids: ['a', 'b'], id: 'q' })).toEqual({ ids: ['a', 'b'], path: '/x/q/y', n: 3 })

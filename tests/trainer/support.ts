@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { startServer, type Running } from '../../server/main.ts'
-import { pick } from '../../gym/program.ts'
+import { fill, pick } from '../../gym/program-grammar.ts'
 import { loadCorpus } from '../../gym/corpus.ts'
 import type { TaskSpec } from '../../gym/task.ts'
 
@@ -28,17 +28,6 @@ export function isTaskObservation(task: TaskSpec, text: string): boolean {
 
 type Msg = { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }
 type Step = TaskSpec['reference'][number]
-
-function fill(value: unknown, vars: Record<string, unknown>): unknown {
-  if (typeof value === 'string') {
-    const whole = /^\{\{([\w.]+)\}\}$/.exec(value)
-    if (whole) return vars[whole[1]!]
-    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(vars[k] ?? ''))
-  }
-  if (Array.isArray(value)) return value.map((v) => fill(v, vars))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))
-  return value
-}
 
 /**
  * The next tool call of a solution program, given the conversation so far: the k-th assistant turn plays step k,

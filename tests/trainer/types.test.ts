@@ -42,12 +42,3 @@ describe('trainer wire types', () => {
     await expect(new GymClient(server.controlUrl, 'wrong').tasks()).rejects.toMatchObject({ status: 401 })
   })
 })
-
-describe('trainer imports', () => {
-  it('reach the gym over HTTP only (no envs/, server/, gym/ or oracles/ import)', () => {
-    const dir = join(import.meta.dirname, '..', '..', 'trainer')
-    const bad = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).flatMap((f) =>
-      [...readFileSync(join(dir, f), 'utf8').matchAll(/from\s+['"](\.[^'"]+)['"]/g)].map((m) => m[1]!).filter((s) => /^\.\.\/(envs|server|gym|oracles)\//.test(s)).map((s) => `${f} → ${s}`))
-    expect(bad).toEqual([])
-  })
-})
