@@ -82,6 +82,19 @@ describe('drive.files.list', () => {
     expect(names(benShared.body)).toEqual(['Projects'])
   })
 
+  test('accepts sharedWithMe with the documented = and != operators', async () => {
+    const h = harness(driveSeed)
+    const token = h.google('ben')
+    const eqTrue = await h.call('GET', `${F}?q=${q('sharedWithMe = true')}`, { token })
+    expect(eqTrue.status).toBe(200)
+    expect(names(eqTrue.body)).toEqual(['Projects'])
+    const notShared = await h.call('GET', `${F}?q=${q('sharedWithMe != true and trashed = false')}`, { token })
+    expect(names(notShared.body)).toEqual(['Atlas', 'Atlas budget.txt', 'Atlas plan.txt', 'Handbook.txt'])
+    const eqFalse = await h.call('GET', `${F}?q=${q('sharedWithMe = false and trashed = false')}`, { token })
+    expect(names(eqFalse.body)).toEqual(names(notShared.body))
+    expect((await h.call('GET', `${F}?q=${q("sharedWithMe = 'x'")}`, { token })).status).toBe(400)
+  })
+
   test('corpora and includeItemsFromAllDrives never widen visibility', async () => {
     const h = harness(driveSeed)
     const res = await h.call('GET', `${F}?corpora=allDrives&includeItemsFromAllDrives=true&supportsAllDrives=true`, { token: h.google('cy') })

@@ -84,7 +84,17 @@ export function parseDriveQuery(q: string): Cond {
     if (tok.t !== 'word') throw invalid()
     pos++
     const field = tok.v
-    if (field === 'sharedWithMe') return { kind: 'flag', field: 'sharedWithMe' }
+    if (field === 'sharedWithMe') {
+      // Bare `sharedWithMe`, or `sharedWithMe = true|false` / `!=` (the documented operators).
+      const flag: Cond = { kind: 'flag', field: 'sharedWithMe' }
+      const opTok = peek()
+      if (opTok?.t !== 'op') return flag
+      if (opTok.v !== '=' && opTok.v !== '!=') throw invalid()
+      pos++
+      const vt = expect('word')
+      if (vt.v !== 'true' && vt.v !== 'false') throw invalid()
+      return (vt.v === 'true') === (opTok.v === '=') ? flag : { kind: 'not', item: flag }
+    }
     if (field === 'properties' || field === 'appProperties') {
       if (!word('has')) throw invalid()
       pos++
