@@ -8,7 +8,7 @@ import { insertMessage, modifyLabels } from './store/messages.ts'
 import { ensureMailbox, labelIdByName } from './store/mailbox.ts'
 import { labels, filters } from './schema.ts'
 import { putAddressSetting, setSetting } from './store/settings.ts'
-import { newMessageIdHeader } from './deliver.ts'
+import { newMessageIdHeader, rewriteHeaders } from './deliver.ts'
 
 const Attachment = z.object({ filename: z.string().min(1), mimeType: z.string().default('application/octet-stream'), text: z.string().optional(), base64: z.string().optional() })
 
@@ -88,7 +88,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       const user = ctx.users.find((u) => u.email.toLowerCase() === email)
       if (!user || user.id === sender?.id) continue
       const base = ['CATEGORY_PERSONAL', 'INBOX', ...(m.unread ? ['UNREAD'] : []), ...(m.starred ? ['STARRED'] : [])]
-      const row = insertMessage(db, user.id, { raw: delivered, labelIds: base, internalDate: at })
+      const row = insertMessage(db, user.id, { raw: rewriteHeaders(delivered, {}, { 'Delivered-To': user.email }), labelIds: base, internalDate: at })
       const extra = m.labels.map((name) => labelIdByName(db, user.id, name) ?? name).filter((id) => id !== undefined)
       if (extra.length) modifyLabels(db, user.id, row.id, extra, extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : [])
     }

@@ -52,6 +52,9 @@ describe('gmail.users.messages.list search operators', () => {
     ['in:anywhere password', ['Password expires today']],
     ['password', []],
     ['from:me', ['Re: Invoice 1042']],
+    ['-in:trash', ['Team lunch', 'Re: Invoice 1042', 'Invoice 1042']],
+    ['-in:spam password', []],
+    ['deliveredto:ann@example.com', ['Team lunch', 'Invoice 1042']],
   ]
   test.each(cases)('q=%s', async (q, subjects) => {
     const h = harness(gmailSeed)

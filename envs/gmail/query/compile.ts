@@ -27,7 +27,7 @@ export function mentionsSpamTrash(node: Node): boolean {
     case 'term':
       return (node.op === 'in' || node.op === 'label') && ['trash', 'spam', 'anywhere'].includes(node.value.toLowerCase())
     case 'not':
-      return mentionsSpamTrash(node.item)
+      return false // `-in:trash` excludes trash; it does not bring spam back
     default:
       return node.items.some(mentionsSpamTrash)
   }
