@@ -14,7 +14,7 @@ describe('admin.users.list', () => {
     const p = await w.api('admin.users.list', { team_id: t, limit: 2 })
     expect(p.users).toHaveLength(2)
     expect(p.response_metadata.next_cursor).not.toBe('')
-    expect((await w.api('admin.users.list', {})).error).toBe('invalid_arguments')
+    expect(await w.api('admin.users.list', {})).toEqual({ ok: false, error: 'invalid_arguments', response_metadata: { messages: ['[ERROR] missing required field: team_id'] } })
     expect((await w.api('admin.users.list', { team_id: 'T0NOPE' })).error).toBe('team_not_found')
     expect((await w.api('admin.users.list', { team_id: t }, 'bob')).error).toBe('missing_scope')
   })

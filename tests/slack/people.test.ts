@@ -158,6 +158,7 @@ describe('bookmarks.add', () => {
     expect((await w.api('bookmarks.list', { channel_id: id }, 'bob')).bookmarks).toHaveLength(1)
     expect((await w.api('bookmarks.remove', { channel_id: id, bookmark_id: b.bookmark.id }, 'bob')).ok).toBe(true)
     expect((await w.api('bookmarks.add', { channel_id: id, title: 'x', type: 'link', link: 'javascript:alert(1)' }, 'bob')).error).toBe('invalid_link')
+    expect((await w.api('bookmarks.add', { channel_id: id, type: 'link', link: 'https://wiki.example/x' }, 'bob')).response_metadata).toEqual({ messages: ['[ERROR] missing required field: title'] })
   })
 })
 

@@ -3,7 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackJson, slackMethod } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { isMember, me, nowSec, userById, visibleChannel } from '../store/core.ts'
+import { isMember, me, missingField, nowSec, userById, visibleChannel } from '../store/core.ts'
 import { idList } from '../store/admin.ts'
 import { accessLevel, canvasById, markdownOf, sectionsOf, splitSections, writeSections, type CanvasRow } from '../store/canvas.ts'
 
@@ -73,7 +73,7 @@ slackMethod(canvasesRouter, {
   handler: (c, a) => c.var.world.tx((db) => {
     const { cv, level } = reachable(db, a.canvas_id, me(c).id)
     if (level === 'read') throw new SlackApiError('access_denied')
-    if (!a.changes) throw new SlackApiError('invalid_arguments')
+    if (!a.changes) throw missingField('changes')
     let list: { id?: string; kind: string; markdown: string }[] = sectionsOf(db, cv.id)
     let title = cv.title
     for (const ch of a.changes) {

@@ -3,7 +3,7 @@ import { stmt } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { canSee, channelById, me, messageAt, nowSec, parseJson, teamId, userById, visibleChannel } from '../store/core.ts'
+import { canSee, channelById, me, missingField, messageAt, nowSec, parseJson, teamId, userById, visibleChannel } from '../store/core.ts'
 import { messageWire } from '../map.ts'
 
 export const extrasRouter = createSlackRouter()
@@ -68,7 +68,7 @@ slackMethod(extrasRouter, {
   name: 'bookmarks.add', args: z.object({ channel_id: opt(), title: opt(), type: opt(), link: opt(), emoji: opt(), entity_id: opt(), parent_id: opt() }), scopes: BM,
   handler: (c, a) => c.var.world.tx((db) => {
     const ch = visibleChannel(db, a.channel_id, me(c).id)
-    if (!a.title) throw new SlackApiError('invalid_arguments')
+    if (!a.title) throw missingField('title')
     if (a.type !== 'link') throw new SlackApiError('invalid_bookmark_type')
     if (!a.link || !/^https?:\/\//.test(a.link)) throw new SlackApiError('invalid_link')
     const id = slackId(db, 'Bk')

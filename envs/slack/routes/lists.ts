@@ -3,7 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackJson, slackMethod } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { cursorPage, me, nowSec, parseJson, userById, visibleChannel } from '../store/core.ts'
+import { cursorPage, me, missingField, nowSec, parseJson, userById, visibleChannel } from '../store/core.ts'
 import { idList } from '../store/admin.ts'
 import { accessLevel } from '../store/canvas.ts'
 import {
@@ -40,7 +40,7 @@ slackMethod(listsRouter, {
   args: z.object({ name: opt(), description_blocks: z.unknown().optional(), schema: slackJson(z.array(ColumnIn).max(100)).optional(), copy_from_list_id: opt(), include_copied_list_records: slackBool().optional(), todo_mode: slackBool().optional() }),
   handler: (c, a) => c.var.world.tx((db) => {
     const owner = me(c)
-    if (!a.name) throw new SlackApiError('invalid_arguments')
+    if (!a.name) throw missingField('name')
     const source = a.copy_from_list_id ? reachable(db, a.copy_from_list_id, owner.id) : undefined
     let cols: Column[]
     if (source) cols = columnsOf(source)
@@ -142,7 +142,7 @@ slackMethod(listsRouter, {
   handler: (c, a) => c.var.world.tx((db) => {
     const user = me(c)
     const l = reachable(db, a.list_id, user.id, 'write')
-    if (!a.cells) throw new SlackApiError('invalid_arguments')
+    if (!a.cells) throw missingField('cells')
     const cols = columnsOf(l)
     const byRow = new Map<string, Cell[]>()
     for (const cell of a.cells) byRow.set(cell.row_id, [...(byRow.get(cell.row_id) ?? []), cell])

@@ -2,7 +2,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { getMeta } from '../../core/clock.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import type { WorldContext } from '../../core/http.ts'
-import { channelById, me, teamId, type ChannelRow, type UserRow } from './core.ts'
+import { channelById, me, missingField, teamId, type ChannelRow, type UserRow } from './core.ts'
 
 /** Roles that may use admin.* methods (Slack: Workspace Admins and Owners). */
 export const isAdminRole = (role: string) => role === 'admin' || role === 'owner' || role === 'primary_owner'
@@ -20,7 +20,7 @@ export function requireAdmin(c: WorldContext, owner = false): UserRow {
 /** A `team_id` argument must name this workspace. */
 export function checkTeam(db: Db, team: string | undefined, required = false) {
   if (team === undefined || team === '') {
-    if (required) throw new SlackApiError('invalid_arguments')
+    if (required) throw missingField('team_id')
     return
   }
   if (team !== teamId(db)) throw new SlackApiError('team_not_found')

@@ -106,4 +106,8 @@ export function cursorPage<T>(items: readonly T[], limit: number | undefined, cu
 }
 
 /** JSON column → value. */
+/** Slack's answer to a missing required argument: `invalid_arguments` naming the field. */
+export const missingField = (field: string) =>
+  new SlackApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] missing required field: ${field}`] } })
+
 export const parseJson = <T>(v: string | null | undefined, fallback: T): T => (v ? (JSON.parse(v) as T) : fallback)
