@@ -128,6 +128,7 @@ describe('chat.scheduleMessage', () => {
     const now = Math.floor(Number((await w.api('chat.postMessage', { channel: id, text: 'now' })).ts))
     const s = await w.api('chat.scheduleMessage', { channel: id, text: 'later', post_at: now + 3600 })
     expect(s.scheduled_message_id).toMatch(/^Q/)
+    expect(s.message).toMatchObject({ type: 'delayed_message', text: 'later', team: (await w.api('auth.test')).team_id })
     const list = await w.api('chat.scheduledMessages.list', { channel: id })
     expect(list.scheduled_messages.map((m: { id: string }) => m.id)).toEqual([s.scheduled_message_id])
     const world = w.h.entry.world

@@ -4,7 +4,7 @@ import { createSlackRouter, slackBool, slackInt, slackJson, slackMethod, type Wo
 import { slackId, slackTs } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { me, messageAt, nowSec, teamDomain, visibleChannel, type UserRow } from '../store/core.ts'
+import { me, messageAt, nowSec, teamDomain, teamId, visibleChannel, type UserRow } from '../store/core.ts'
 import { assertCanPost, insertMessage, resolveTarget } from '../store/messages.ts'
 import { messageWire } from '../map.ts'
 
@@ -177,7 +177,8 @@ slackMethod(chatRouter, {
         id, ch.id, sender.id, botOf(sender), a.text ?? '', a.blocks ? JSON.stringify(a.blocks) : null, a.attachments ? JSON.stringify(a.attachments) : null,
         threadTs ?? null, Math.floor(postAt), Math.floor(nowMs(db) / 1000),
       )
-      const message: Record<string, unknown> = { user: sender.id, type: 'message', text: a.text ?? '' }
+      // The pending message is a `delayed_message` carrying the team (chat.scheduleMessage success schema).
+      const message: Record<string, unknown> = { user: sender.id, type: 'delayed_message', text: a.text ?? '', team: teamId(db) }
       if (a.blocks) message.blocks = a.blocks
       if (sender.is_bot) message.bot_id = sender.bot_id
       return { channel: ch.id, scheduled_message_id: id, post_at: Math.floor(postAt), message }
