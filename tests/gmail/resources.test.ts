@@ -155,6 +155,18 @@ describe('gmail.users.history.list', () => {
     expect((await h.call('GET', `${U}/history?startHistoryId=5`)).status).toBe(404)
     expect((await h.call('GET', `${U}/history`)).status).toBe(400)
   })
+
+  test('lists a message once per record when one change adds and removes labels', async () => {
+    const h = harness(gmailSeed)
+    const start = (await h.call('GET', `${U}/profile`)).body.historyId
+    const msg = (await h.call('GET', `${U}/messages?q=lunch`)).body.messages[0]
+    await h.call('POST', `${U}/messages/${msg.id}/trash`)
+    const res = (await h.call('GET', `${U}/history?startHistoryId=${start}`)).body
+    expect(res.history).toHaveLength(1)
+    expect(res.history[0].messages).toEqual([{ id: msg.id, threadId: msg.threadId }])
+    expect(res.history[0].labelsAdded[0].labelIds).toEqual(['TRASH'])
+    expect(res.history[0].labelsRemoved[0].labelIds).toEqual(['INBOX'])
+  })
 })
 
 describe('gmail.users.getProfile', () => {

@@ -40,7 +40,8 @@ export const historyRouter = createGoogleRouter().openapi(list, (c) => {
   for (const r of rows) {
     const rec = grouped.get(r.id) ?? ({ id: String(r.id) } as Record<string, unknown[]> & { id: string })
     const message = { id: r.message_id, threadId: r.thread_id, labelIds: JSON.parse(r.message_label_ids) as string[] }
-    ;(rec.messages ??= []).push({ id: r.message_id, threadId: r.thread_id })
+    const changed = (rec.messages ??= []) as { id: string }[]
+    if (!changed.some((m) => m.id === r.message_id)) changed.push({ id: r.message_id, threadId: r.thread_id } as never)
     if (r.type === 'messageAdded') (rec.messagesAdded ??= []).push({ message })
     if (r.type === 'messageDeleted') (rec.messagesDeleted ??= []).push({ message })
     if (r.type === 'labelAdded') (rec.labelsAdded ??= []).push({ message, labelIds: JSON.parse(r.changed_label_ids) })
