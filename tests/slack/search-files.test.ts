@@ -25,6 +25,22 @@ describe('search.messages', () => {
     expect(paged.paging).toMatchObject({ count: 1, total: 3, page: 2, pages: 3 })
     expect((await w.api('search.messages', {}, 'carol')).error).toBe('no_query')
   })
+
+  it('answers the authors of the matches in users, with empty teams and bots, and 0 pages when nothing matches', async () => {
+    const w = slackWorld()
+    const eng = await w.channel('engineering')
+    await w.api('chat.postMessage', { channel: eng, text: 'okapi sighting' }, 'bob')
+    const bob = await w.uid('bob')
+    const r = await w.api('search.messages', { query: 'okapi' }, 'carol')
+    expect(Object.keys(r.users)).toEqual([bob])
+    expect(r.users[bob]).toMatchObject({ id: bob, name: 'bob', is_restricted: false, is_ultra_restricted: false, profile: { team: (await w.api('auth.test')).team_id } })
+    expect(Object.keys(r.users[bob].profile).sort()).toEqual(['avatar_hash', 'display_name', 'first_name', 'image_72', 'real_name', 'team'])
+    expect({ teams: r.teams, bots: r.bots }).toEqual({ teams: {}, bots: {} })
+    const none = await w.api('search.messages', { query: 'nothingmatchesthis' }, 'carol')
+    expect(none.users).toEqual({})
+    expect(none.messages.pagination).toMatchObject({ total_count: 0, page_count: 0, first: 1, last: 0 })
+    expect(none.messages.paging).toMatchObject({ total: 0, pages: 0 })
+  })
 })
 
 describe('search.files', () => {

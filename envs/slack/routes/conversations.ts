@@ -177,7 +177,7 @@ slackMethod(conversationsRouter, {
       if (!isMember(db, ch.id, a.user)) throw new SlackApiError('not_in_channel')
       removeMember(db, ch.id, a.user)
       systemMessage(db, ch, a.user, 'channel_leave', `<@${a.user}> has left the channel`)
-      return {}
+      return { errors: {} }
     }),
 })
 

@@ -5,6 +5,7 @@ import { stmt } from '../../core/db.ts'
 import { me, teamDomain, teamId, userById, channelById, isMember, parseJson } from '../store/core.ts'
 import { parseQuery, searchMessages } from '../store/search.ts'
 import { fileWire, type FileRow } from './files.ts'
+import { userWire } from '../map.ts'
 
 export const searchRouter = createSlackRouter()
 
@@ -19,7 +20,8 @@ function paging<T>(items: T[], a: Args) {
   const count = Math.min(Math.max(a.count ?? 20, 1), 100)
   const page = Math.max(a.page ?? 1, 1)
   if (page > 100) throw new SlackApiError('invalid_page')
-  const pages = Math.max(1, Math.ceil(items.length / count))
+  // No hits: `page_count`/`pages` are 0 (recorded search_messages_empty).
+  const pages = Math.ceil(items.length / count)
   const slice = items.slice((page - 1) * count, page * count)
   return {
     slice,
@@ -48,6 +50,25 @@ function messages(c: WorldContext, a: Args) {
   return { matches, ...meta }
 }
 
+/**
+ * The `users`/`teams`/`bots` maps beside `messages` (recorded search_messages): each author of a match
+ * on this page, with the short profile the real API sends there.
+ */
+function authors(c: WorldContext, matches: { user: string }[]) {
+  const db = c.var.world.db
+  const users: Record<string, unknown> = {}
+  for (const { user } of matches) {
+    const u = userById(db, user)
+    if (!u || users[u.id]) continue
+    const p = (userWire(db, u).profile ?? {}) as Record<string, unknown>
+    users[u.id] = {
+      id: u.id, name: u.handle, is_restricted: u.guest !== '', is_ultra_restricted: u.guest === 'ultra_restricted',
+      profile: { avatar_hash: p.avatar_hash, image_72: p.image_72, first_name: p.first_name, real_name: p.real_name, display_name: p.display_name, team: teamId(db) },
+    }
+  }
+  return { users, teams: {}, bots: {} }
+}
+
 /** Wraps matched words in Slack's highlight markers (\ue000 … \ue001). */
 const highlight = (text: string, query: string) => {
   const words = query.split(/\s+/).filter((w) => w && !w.includes(':') && !w.startsWith('-')).map((w) => w.replace(/"/g, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -70,7 +91,7 @@ function files(c: WorldContext, a: Args) {
   return { matches: slice.map((f) => fileWire(db, f)), ...meta }
 }
 
-slackMethod(searchRouter, { name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', messages: messages(c, a) }) })
+slackMethod(searchRouter, { name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => { const m = messages(c, a); return { query: a.query ?? '', messages: m, ...authors(c, m.matches) } } })
 slackMethod(searchRouter, { name: 'search.files', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', files: files(c, a) }) })
 slackMethod(searchRouter, {
   name: 'search.all', args, scopes: SEARCH, tokens: ['slack_user'],
