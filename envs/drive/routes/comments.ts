@@ -23,6 +23,8 @@ function requireFields(c: WorldContext) {
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
+// Deviation: comment and reply authors carry `emailAddress` (the real API shows only kind, displayName, photoLink, me),
+// so an agent can tell world users apart; there is no `photoLink`.
 function author(c: WorldContext, userId: string) {
   const { kind, displayName, me, emailAddress } = driveUser(c.var.world.db, userId, c.var.user.id)
   return { kind, displayName, me, emailAddress }
@@ -37,7 +39,9 @@ function toReply(c: WorldContext, r: Row) {
 
 function toComment(c: WorldContext, r: Row, includeDeleted = false) {
   const replies = c.var.world.db.select().from(comments).where(and(eq(comments.fileId, r.fileId), eq(comments.commentId, r.id))).orderBy(comments.createdMs, comments.id).all()
-  const out: Record<string, unknown> = { kind: 'drive#comment', id: r.id, createdTime: new Date(r.createdMs).toISOString(), modifiedTime: new Date(r.modifiedMs).toISOString(), author: author(c, r.authorId), deleted: r.deleted, resolved: r.resolved }
+  const out: Record<string, unknown> = { kind: 'drive#comment', id: r.id, createdTime: new Date(r.createdMs).toISOString(), modifiedTime: new Date(r.modifiedMs).toISOString(), author: author(c, r.authorId), deleted: r.deleted }
+  // `resolved` is present only once a reply resolved the comment (recorded comments_get has none).
+  if (r.resolved) out.resolved = true
   if (!r.deleted) Object.assign(out, { htmlContent: escapeHtml(r.content), content: r.content })
   if (r.anchor) out.anchor = r.anchor
   if (r.quoted) out.quotedFileContent = JSON.parse(r.quoted)
