@@ -93,6 +93,20 @@ describe('calendar.events.patch', () => {
     expect(ex).toMatchObject({ id: 'meet0000001_20260310T140000Z', recurringEventId: 'meet0000001', summary: 'Weekly sync (special)' })
     expect((await ok('Event', 'GET', '/calendars/primary/events/meet0000001')).summary).toBe('Weekly sync')
   })
+  test('stamps updated with the time of the change, for the event, an instance and the attendee copy, so updatedMin finds it', async () => {
+    const { ok, call } = cal()
+    const before = await ok('Event', 'GET', '/calendars/primary/events/lunc0000001')
+    const cut = new Date(Date.parse(before.updated) + 1).toISOString()
+    const p = await ok('Event', 'PATCH', '/calendars/primary/events/lunc0000001', { json: { location: 'Park' } })
+    expect(Date.parse(p.updated)).toBeGreaterThan(Date.parse(before.updated))
+    expect((await ok('Event', 'GET', '/calendars/primary/events/lunc0000001', { as: 'cy' })).updated).toBe(p.updated)
+    const ex = await ok('Event', 'PATCH', '/calendars/primary/events/meet0000001_20260310T140000Z', { json: { summary: 'Special' } })
+    expect(Date.parse(ex.updated)).toBeGreaterThan(Date.parse(before.updated))
+    const changed = await ok('Events', 'GET', `/calendars/primary/events?updatedMin=${enc(cut)}`)
+    expect(changed.items.map((e: { id: string }) => e.id).sort()).toEqual(['lunc0000001', 'meet0000001_20260310T140000Z'])
+    expect((await call('DELETE', '/calendars/primary/events/lunc0000001')).status).toBe(204)
+    expect(Date.parse((await ok('Event', 'GET', '/calendars/primary/events/lunc0000001')).updated)).toBeGreaterThan(Date.parse(p.updated))
+  })
 })
 
 describe('calendar.events.delete', () => {

@@ -27,9 +27,13 @@ export const calendarEvents = (db: Db, calendarId: string): EventRow[] =>
 export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[] =>
   db.select().from(events).where(and(eq(events.calendarId, calendarId), gt(events.changeSeq, seq))).orderBy(events.changeSeq).all()
 
-/** Writes a row (insert or full replace), stamping `updatedMs` and the change sequence. */
-export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'> & { updatedMs?: number }): EventRow {
-  const full: EventRow = { ...row, updatedMs: row.updatedMs ?? nowMs(db), changeSeq: nextChange(db) }
+/**
+ * Writes a row (insert or full replace), stamping the change sequence and `updatedMs` (now: every write is a
+ * modification, as in Google; rows are usually spread from their previous version, so their old `updatedMs` is
+ * ignored unless `keepUpdatedMs` asks for a given one, as attendee copies do to mirror the organizer's row).
+ */
+export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'> & { updatedMs?: number }, keepUpdatedMs?: number): EventRow {
+  const full: EventRow = { ...row, updatedMs: keepUpdatedMs ?? nowMs(db), changeSeq: nextChange(db) }
   const { calendarId, id, ...set } = full
   db.insert(events).values(full).onConflictDoUpdate({ target: [events.calendarId, events.id], set }).run()
   return full
@@ -114,10 +118,10 @@ export function propagate(db: Db, org: EventRow): void {
     const local = prev ? dataOf(prev) : {}
     const merged = { ...data, ...pick(local, ['colorId', 'reminders', 'transparency']) }
     if (!prev) delete merged.reminders
-    saveEvent(db, { ...org, calendarId: email, data: JSON.stringify(merged), updatedMs: org.updatedMs })
+    saveEvent(db, { ...org, calendarId: email, data: JSON.stringify(merged) }, org.updatedMs)
   }
   for (const [cal, r] of have) {
-    if (!wanted.has(cal) && r.status !== 'cancelled') saveEvent(db, { ...r, ...withoutData(org), data: r.data, status: 'cancelled', updatedMs: org.updatedMs })
+    if (!wanted.has(cal) && r.status !== 'cancelled') saveEvent(db, { ...r, ...withoutData(org), data: r.data, status: 'cancelled' }, org.updatedMs)
   }
 }
 
