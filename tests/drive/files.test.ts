@@ -82,6 +82,24 @@ describe('drive.files.list', () => {
     expect(names(benShared.body)).toEqual(['Projects'])
   })
 
+  test('refuses unknown terms and dates that do not parse with 400, and reads a date without offset as UTC', async () => {
+    const h = harness(driveSeed)
+    for (const bad of ["modifiedTime > 'garbage'", "createdTime < 'soon'", "NAME = 'Atlas'", "owner = 'ann@example.com'", 'modifiedTime > true']) {
+      const res = await h.call('GET', `${F}?q=${q(bad)}`)
+      expect(res.status, bad).toBe(400)
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid', location: 'q' })
+    }
+    const tz = process.env.TZ
+    process.env.TZ = 'Asia/Tokyo'
+    try {
+      const res = await h.call('GET', `${F}?q=${q("modifiedTime < '2026-03-01T12:00:00' and trashed = false")}`)
+      expect(names(res.body)).toEqual(['Atlas budget.txt'])
+    } finally {
+      if (tz === undefined) delete process.env.TZ
+      else process.env.TZ = tz
+    }
+  })
+
   test('accepts sharedWithMe with the documented = and != operators', async () => {
     const h = harness(driveSeed)
     const token = h.google('ben')

@@ -15,6 +15,10 @@ export type Cond =
 
 type Tok = { t: 'str' | 'word' | 'op' | '(' | ')' | '{' | '}'; v: string }
 
+/** The `files.list` query terms (besides `sharedWithMe`, `properties`/`appProperties` and `'x' in …`). */
+const FIELDS = new Set(['name', 'fullText', 'mimeType', 'modifiedTime', 'viewedByMeTime', 'sharedWithMeTime', 'createdTime', 'trashed', 'starred', 'visibility', 'description', 'shortcutDetails.targetId'])
+const DATE_FIELDS = new Set(['modifiedTime', 'viewedByMeTime', 'sharedWithMeTime', 'createdTime'])
+
 const invalid = () => badRequest('Invalid Value', 'invalid', { location: 'q', locationType: 'parameter' })
 
 function tokenize(q: string): Tok[] {
@@ -112,11 +116,21 @@ export function parseDriveQuery(q: string): Cond {
       expect('}')
       return { kind: 'has', field, key, value }
     }
+    // An unknown term (field names are case-sensitive) is refused like any other malformed query.
+    if (!FIELDS.has(field)) throw invalid()
     let op: string
     if (word('contains')) { pos++; op = 'contains' } else op = expect('op').v
     const vt = peek()
     if (!vt) throw invalid()
     pos++
+    // A date that does not parse is a 400, never a comparison that fails later.
+    if (DATE_FIELDS.has(field)) {
+      if (vt.t !== 'str') throw invalid()
+      // RFC 3339 without an offset is UTC for Drive (JavaScript would read it in the host's zone).
+      const value = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(vt.v) ? `${vt.v}Z` : vt.v
+      if (Number.isNaN(Date.parse(value))) throw invalid()
+      return { kind: 'cmp', field, op, value }
+    }
     if (vt.t === 'str') return { kind: 'cmp', field, op, value: vt.v }
     if (vt.t === 'word' && (vt.v === 'true' || vt.v === 'false')) return { kind: 'cmp', field, op, value: vt.v === 'true' }
     throw invalid()
