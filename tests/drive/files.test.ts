@@ -100,6 +100,12 @@ describe('drive.files.list', () => {
     }
   })
 
+  test('fullText contains a double-quoted value matches the exact phrase', async () => {
+    const h = harness(driveSeed)
+    expect(names((await h.call('GET', `${F}?q=${q(`fullText contains '"vendor quote"'`)}`)).body)).toEqual(['Atlas budget.txt'])
+    expect(names((await h.call('GET', `${F}?q=${q(`fullText contains '"quote vendor"'`)}`)).body)).toEqual([])
+  })
+
   test('accepts sharedWithMe with the documented = and != operators', async () => {
     const h = harness(driveSeed)
     const token = h.google('ben')

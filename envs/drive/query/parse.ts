@@ -131,6 +131,8 @@ export function parseDriveQuery(q: string): Cond {
       if (Number.isNaN(Date.parse(value))) throw invalid()
       return { kind: 'cmp', field, op, value }
     }
+    // `fullText contains '"hello world"'` is the documented exact-phrase form: the phrase without its quotes.
+    if (vt.t === 'str' && field === 'fullText') return { kind: 'cmp', field, op, value: /^".*"$/s.test(vt.v) && vt.v.length >= 2 ? vt.v.slice(1, -1) : vt.v }
     if (vt.t === 'str') return { kind: 'cmp', field, op, value: vt.v }
     if (vt.t === 'word' && (vt.v === 'true' || vt.v === 'false')) return { kind: 'cmp', field, op, value: vt.v === 'true' }
     throw invalid()
