@@ -110,6 +110,14 @@ describe('gmail.users.messages.send', () => {
     const other = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Something else', 'In-Reply-To': msgId }, 'Hm') } })
     expect(other.body.threadId).not.toBe(original.threadId)
   })
+  test('joins an explicit threadId only when the subject matches', async () => {
+    const h = harness(gmailSeed)
+    const original = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0]
+    const same = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'RE: team lunch' }, 'Yes!'), threadId: original.threadId } })
+    expect(same.body.threadId).toBe(original.threadId)
+    const other = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Budget' }, 'Hm'), threadId: original.threadId } })
+    expect(other.body.threadId).toBe(other.body.id)
+  })
 
   test('rejects a body without raw, and a message without recipients', async () => {
     const h = harness(gmailSeed)

@@ -46,14 +46,17 @@ function toWire(db: Db, userId: string, messageId: string, part: MimePart, partI
   return wire
 }
 
-/** Resolves the thread of a new message: explicit id, else In-Reply-To/References with a matching subject, else new. */
+/**
+ * Resolves the thread of a new message: an explicit id of the mailbox whose subject matches (Gmail starts a new
+ * thread when the Subject differs), else In-Reply-To/References with a matching subject, else new.
+ */
 function resolveThread(db: Db, userId: string, root: MimePart, explicit: string | undefined, ownId: string): string {
+  const subject = normaliseSubject(headerOf(root.headers, 'subject') ?? '')
   if (explicit) {
-    const hit = db.select({ t: messages.threadId }).from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, explicit))).get()
-    if (hit) return explicit
+    const inThread = db.select({ subject: messages.subject }).from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, explicit))).all()
+    if (inThread.some((m) => normaliseSubject(m.subject) === subject)) return explicit
   }
   const refs = `${headerOf(root.headers, 'in-reply-to') ?? ''} ${headerOf(root.headers, 'references') ?? ''}`.match(/<[^>]+>/g) ?? []
-  const subject = normaliseSubject(headerOf(root.headers, 'subject') ?? '')
   for (const ref of refs.reverse()) {
     const parent = db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.messageIdHeader, ref))).get()
     if (parent && normaliseSubject(parent.subject) === subject) return parent.threadId
