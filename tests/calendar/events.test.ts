@@ -126,6 +126,18 @@ describe('calendar.events.delete', () => {
     expect(inst.items.map((e: { id: string }) => e.id.slice(-16))).not.toContain('20260317T140000Z')
     expect(inst.items).toHaveLength(5)
   })
+  test('a cancelled instance, or one a guest is removed from, leaves the guest’s calendar too, and their sync reports it', async () => {
+    const { ok, call } = cal()
+    const sync = (await ok('Events', 'GET', '/calendars/primary/events', { as: 'ben' })).nextSyncToken
+    expect((await call('DELETE', '/calendars/primary/events/meet0000001_20260317T140000Z')).status).toBe(204)
+    await ok('Event', 'PATCH', '/calendars/primary/events/meet0000001_20260324T140000Z', { json: { attendees: [] } })
+    const ids = (await ok('Events', 'GET', '/calendars/primary/events/meet0000001/instances', { as: 'ben' })).items.map((e: { id: string }) => e.id.slice(-16))
+    expect(ids).toEqual(['20260303T150000Z', '20260310T140000Z', '20260331T140000Z', '20260407T140000Z'])
+    const single = await ok('Events', 'GET', `/calendars/primary/events?singleEvents=true&timeMin=${enc('2026-03-16T00:00:00Z')}&timeMax=${enc('2026-03-26T00:00:00Z')}`, { as: 'ben' })
+    expect(single.items).toEqual([])
+    const changes = await ok('Events', 'GET', `/calendars/primary/events?syncToken=${enc(sync)}`, { as: 'ben' })
+    expect(changes.items.map((e: { id: string; status: string }) => [e.id, e.status])).toEqual([['meet0000001_20260317T140000Z', 'cancelled'], ['meet0000001_20260324T140000Z', 'cancelled']])
+  })
 })
 
 describe('calendar.events.import', () => {

@@ -123,6 +123,15 @@ export function propagate(db: Db, org: EventRow): void {
   for (const [cal, r] of have) {
     if (!wanted.has(cal) && r.status !== 'cancelled') saveEvent(db, { ...r, ...withoutData(org), data: r.data, status: 'cancelled' }, org.updatedMs)
   }
+  // An instance cancelled (or no longer including a guest) must also leave the guests' copies of the series,
+  // which would otherwise keep expanding it: they get a cancelled exception of their own.
+  if (org.recurringEventId) {
+    const seriesCopies = db.select({ calendarId: events.calendarId }).from(events)
+      .where(and(eq(events.organizerCalendarId, org.calendarId), eq(events.id, org.recurringEventId), ne(events.calendarId, org.calendarId), ne(events.status, 'cancelled'))).all()
+    for (const { calendarId } of seriesCopies) {
+      if (!wanted.has(calendarId) && !have.has(calendarId)) saveEvent(db, { ...org, calendarId, status: 'cancelled' }, org.updatedMs)
+    }
+  }
 }
 
 const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]))
