@@ -194,6 +194,11 @@ describe('drive.files.create', () => {
     const file = (await done.json()) as { id: string }
     const media = await h.app.request(`${F}/${file.id}?alt=media`, { headers: { authorization: `Bearer ${h.google('ann')}` } })
     expect(await media.text()).toBe('helloworld')
+    const status = await h.app.request(path, { method: 'PUT', headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes */10' } })
+    expect(status.status).toBe(200)
+    expect(await status.json()).toMatchObject({ kind: 'drive#file', id: file.id, name: 'big.txt', mimeType: 'text/plain' })
+    const listed = (await h.call('GET', `${F}?q=${q("name = 'big.txt'")}`)).body.files
+    expect(listed).toHaveLength(1)
   })
 })
 

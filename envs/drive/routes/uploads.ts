@@ -59,6 +59,13 @@ async function resume(c: WorldContext) {
   const id = c.req.query('upload_id')!
   const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
   if (!session || session.userId !== c.var.user.id) throw notFound('Upload session not found.')
+  // A finished session still answers (a status query after the last chunk gets 200 and the file, as Google's does).
+  const completed = (JSON.parse(session.metadata) as Meta)[COMPLETED] as string | undefined
+  if (completed) {
+    const file = findFile(c.var.world.db, completed)
+    if (!file) throw notFound('Upload session not found.')
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, file, c.var.user.id), ['kind', 'id', 'name', 'mimeType']), 200)
+  }
   const chunk = Buffer.from(await c.req.arrayBuffer())
   const range = c.req.header('content-range') ?? ''
   const status = /^bytes \*\/(\d+|\*)$/.exec(range)
@@ -76,9 +83,22 @@ async function resume(c: WorldContext) {
     return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})
   }
   const meta = JSON.parse(session.metadata) as Meta
-  c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
-  return finish(c, meta, received, meta.contentType as string | undefined, session.fileId ?? undefined)
+  let res: Response
+  let doneId: string
+  if (session.fileId) {
+    res = finish(c, meta, received, meta.contentType as string | undefined, session.fileId)
+    doneId = session.fileId
+  } else {
+    const out = createFile(c, meta as never, received, (meta.mimeType as string | undefined) ?? (meta.contentType as string | undefined)?.split(';')[0])
+    res = c.json(withDefaultFields(c, out, ['kind', 'id', 'name', 'mimeType']), 200)
+    doneId = out.id as string
+  }
+  c.var.world.tx((db) => db.update(uploads).set({ metadata: JSON.stringify({ ...meta, [COMPLETED]: doneId }), received: Buffer.alloc(0) }).where(eq(uploads.id, id)).run())
+  return res
 }
+
+/** Metadata key of a finished resumable session: the id of the file it made or replaced. */
+const COMPLETED = '$completedFileId'
 
 export const uploadsRouter = createGoogleRouter()
 uploadsRouter.post('/upload/drive/v3/files', (c) => receive(c))
