@@ -15,6 +15,16 @@ describe('calendar.events.list', () => {
     const starts = list.items.map((e: Ev) => Date.parse(e.start.dateTime!))
     expect([...starts].sort((a, b) => a - b)).toEqual(starts)
   })
+  test('without singleEvents a cancelled instance of a live series is listed even without showDeleted; with singleEvents it is not', async () => {
+    const { ok, call } = cal()
+    expect((await call('DELETE', '/calendars/primary/events/meet0000001_20260317T140000Z')).status).toBe(204)
+    const series = await ok('Events', 'GET', '/calendars/primary/events')
+    expect(series.items.filter((e: Ev) => e.status === 'cancelled').map((e: Ev & { recurringEventId?: string }) => [e.id, e.recurringEventId])).toEqual([['meet0000001_20260317T140000Z', 'meet0000001']])
+    const single = await ok('Events', 'GET', '/calendars/primary/events?singleEvents=true')
+    expect(single.items.filter((e: Ev) => e.status === 'cancelled')).toEqual([])
+    expect((await call('DELETE', '/calendars/primary/events/meet0000001')).status).toBe(204)
+    expect((await ok('Events', 'GET', '/calendars/primary/events')).items.filter((e: Ev) => e.status === 'cancelled')).toEqual([])
+  })
   test('without singleEvents the series is one item with its recurrence; orderBy=startTime then is refused', async () => {
     const { ok, fails } = cal()
     const list = await ok('Events', 'GET', '/calendars/primary/events')

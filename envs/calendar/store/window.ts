@@ -37,8 +37,11 @@ export function singleEvents(db: Db, calendarId: string, w: Window, includeCance
 
 /** Series and one-off events (`singleEvents=false`): a series is listed when any occurrence falls in the window. */
 export function seriesEvents(db: Db, calendarId: string, w: Window, includeCancelled: boolean): EventRow[] {
-  return calendarEvents(db, calendarId).filter((r) => {
-    if (r.status === 'cancelled') return includeCancelled
+  const rows = calendarEvents(db, calendarId)
+  const cancelledSeries = new Set(rows.filter((r) => r.recurrence && r.status === 'cancelled').map((r) => r.id))
+  return rows.filter((r) => {
+    // Cancelled instances of a live series are listed even without showDeleted when singleEvents is false (documented).
+    if (r.status === 'cancelled') return includeCancelled || (!!r.recurringEventId && !cancelledSeries.has(r.recurringEventId) && overlaps(r, w))
     if (!r.recurrence) return overlaps(r, w)
     if (w.min === undefined && w.max === undefined) return true
     return occurrences(r, w.min, w.max, 1).length > 0
