@@ -158,6 +158,19 @@ describe('chat.deleteScheduledMessage', () => {
 })
 
 describe('conversations.history', () => {
+  it('answers a bot not_in_channel for a public channel until it joins (history and replies)', async () => {
+    const w = slackWorld()
+    const gen = await w.channel('general')
+    const bot = w.bot()
+    const root = await w.api('chat.postMessage', { channel: gen, text: 'root' })
+    expect(await w.api('conversations.history', { channel: gen }, bot)).toEqual({ ok: false, error: 'not_in_channel' })
+    expect(await w.api('conversations.replies', { channel: gen, ts: root.ts }, bot)).toEqual({ ok: false, error: 'not_in_channel' })
+    expect((await w.api('conversations.history', { channel: gen }, 'carol')).ok).toBe(true)
+    expect((await w.api('conversations.join', { channel: gen }, bot)).ok).toBe(true)
+    expect((await w.api('conversations.history', { channel: gen, limit: 2 }, bot)).messages[1].text).toBe('root')
+    expect((await w.api('conversations.replies', { channel: gen, ts: root.ts }, bot)).messages[0].text).toBe('root')
+  })
+
   it('honours oldest, latest and inclusive and pages with has_more', async () => {
     const w = slackWorld()
     const id = (await w.api('conversations.create', { name: 'hist' })).channel.id

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { stmt } from '../../core/db.ts'
-import { createSlackRouter, slackBool, slackInt, slackMethod } from '../../core/http.ts'
+import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { me, messageAt, visibleChannel, type MessageRow } from '../store/core.ts'
+import { isBotCall, isMember, me, messageAt, visibleChannel, type ChannelRow, type MessageRow } from '../store/core.ts'
 import { messageWire } from '../map.ts'
 import { filesWireFor } from './files.ts'
 
@@ -33,12 +33,18 @@ const pagingArgs = {
   include_all_metadata: slackBool().optional(),
 }
 
+/** A bot reads a public channel only once it is in it (`not_in_channel`); members of the workspace need not join. */
+function botMustBeMember(c: WorldContext, ch: ChannelRow) {
+  if (isBotCall(c) && ch.kind === 'channel' && !isMember(c.var.world.db, ch.id, me(c).id)) throw new SlackApiError('not_in_channel')
+}
+
 slackMethod(historyRouter, {
   name: 'conversations.history', args: z.object(pagingArgs), scopes: HISTORY,
   handler: (c, a) => {
     const db = c.var.world.db
     const viewer = me(c).id
     const ch = visibleChannel(db, a.channel, viewer)
+    botMustBeMember(c, ch)
     const limit = Math.min(Math.max(a.limit ?? 100, 1), 999)
     const oldest = bound(a.oldest, '0000000000.000000')
     let latest = bound(a.latest, '9999999999.999999')
@@ -72,6 +78,7 @@ slackMethod(historyRouter, {
     const db = c.var.world.db
     const viewer = me(c).id
     const ch = visibleChannel(db, a.channel, viewer)
+    botMustBeMember(c, ch)
     if (!a.ts) throw new SlackApiError('thread_not_found')
     const msg = messageAt(db, ch.id, bound(a.ts, a.ts))
     if (!msg) throw new SlackApiError('thread_not_found')
