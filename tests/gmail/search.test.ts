@@ -55,6 +55,8 @@ describe('gmail.users.messages.list search operators', () => {
     ['-in:trash', ['Team lunch', 'Re: Invoice 1042', 'Invoice 1042']],
     ['-in:spam password', []],
     ['deliveredto:ann@example.com', ['Team lunch', 'Invoice 1042']],
+    ['to:"Priya Raman"', ['Re: Invoice 1042']],
+    ['to:raman', ['Re: Invoice 1042']],
   ]
   test.each(cases)('q=%s', async (q, subjects) => {
     const h = harness(gmailSeed)

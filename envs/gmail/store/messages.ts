@@ -4,7 +4,7 @@ import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
 import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/parse.ts'
-import { parseAddressList } from '../mime/address.ts'
+import { addressSearchText } from '../mime/address.ts'
 import { bumpHistory, ensureMailbox } from './mailbox.ts'
 
 /** The Gmail wire part tree kept with each message (attachment bytes live in gmail_attachments). */
@@ -87,9 +87,9 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
     snippet: snippetOf(text),
     subject: h('subject'),
     fromAddr: h('from').toLowerCase(),
-    toAddrs: parseAddressList(h('to')).join(', '),
-    ccAddrs: parseAddressList(h('cc')).join(', '),
-    bccAddrs: parseAddressList(h('bcc')).join(', '),
+    toAddrs: addressSearchText(h('to')),
+    ccAddrs: addressSearchText(h('cc')),
+    bccAddrs: addressSearchText(h('bcc')),
     deliveredTo: h('delivered-to').toLowerCase(),
     messageIdHeader: h('message-id'),
     listId: h('list-id').toLowerCase(),
