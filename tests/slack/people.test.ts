@@ -91,6 +91,10 @@ describe('users.profile.set', () => {
     const r = await w.api('users.profile.set', { profile: { status_text: 'On vacation', status_emoji: ':palm_tree:' } }, 'erin')
     expect(r.profile.status_text).toBe('On vacation')
     expect((await w.api('users.profile.get', {}, 'erin')).profile.status_emoji).toBe(':palm_tree:')
+    // The own-profile methods leave out `team` (users.info's profile has it).
+    expect(r.profile).not.toHaveProperty('team')
+    expect((await w.api('users.profile.get', {}, 'erin')).profile).not.toHaveProperty('team')
+    expect((await w.api('users.info', { user: await w.uid('erin') })).user.profile.team).toMatch(/^T/)
     expect((await w.api('users.identity', {}, 'erin')).user.email).toBe('erin@northwind.test')
     expect((await w.api('users.profile.set', {}, 'erin')).error).toBe('invalid_profile')
   })

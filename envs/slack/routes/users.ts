@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { stmt } from '../../core/db.ts'
+import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackJson, slackMethod } from '../../core/http.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { allUsers, canSee, channelById, cursorPage, me, nowSec, requireUser, teamDomain, teamId, userById, userByWorldId, type ChannelRow } from '../store/core.ts'
+import { allUsers, canSee, channelById, cursorPage, me, nowSec, requireUser, teamDomain, teamId, userById, userByWorldId, type ChannelRow, type UserRow } from '../store/core.ts'
 import { channelWire, userWire } from '../map.ts'
 
 export const usersRouter = createSlackRouter()
@@ -99,13 +99,18 @@ slackMethod(usersRouter, {
   },
 })
 
+/** A profile as users.profile.get|set answer it: the users.info profile without `team` (recorded users_profile_get). */
+function ownProfile(db: Db, u: UserRow): Record<string, unknown> {
+  const { team: _team, ...profile } = userWire(db, u).profile as Record<string, unknown>
+  return { ...profile, fields: {}, status_clear_on_focus_end: false }
+}
+
 slackMethod(usersRouter, {
   name: 'users.profile.get', args: z.object({ user: opt(), include_labels: slackBool().optional() }), scopes: { user: ['users.profile:read'], bot: ['users.profile:read'] },
   handler: (c, a) => {
     const db = c.var.world.db
     const u = a.user ? requireUser(db, a.user) : me(c)
-    const profile = { ...(userWire(db, u).profile as Record<string, unknown>), fields: {}, status_clear_on_focus_end: false }
-    return { profile }
+    return { profile: ownProfile(db, u) }
   },
 })
 
@@ -131,7 +136,7 @@ slackMethod(usersRouter, {
         stmt(db, `UPDATE slack_users SET ${col} = ?, updated = ? WHERE id = ?`).run(v, nowSec(db), self.id)
       }
       const u = userById(db, self.id)!
-      return { profile: { ...(userWire(db, u).profile as Record<string, unknown>), fields: {}, status_clear_on_focus_end: false }, username: u.handle }
+      return { profile: ownProfile(db, u), username: u.handle }
     })
   },
 })
