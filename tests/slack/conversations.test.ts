@@ -146,3 +146,16 @@ describe('conversations.setTopic', () => {
     expect((await w.api('conversations.setTopic', { channel: id, topic: 'x' }, 'dan')).error).toBe('not_in_channel')
   })
 })
+
+describe('conversations.invite', () => {
+  it('answers with the caller\'s last_read on invite and rename, and priority on join (as recorded)', async () => {
+    const w = slackWorld()
+    const id = (await w.api('conversations.create', { name: 'shape-check' })).channel.id
+    const invited = await w.api('conversations.invite', { channel: id, users: await w.uid('bob') })
+    expect(invited.channel.last_read).toMatch(/^\d{10}\.\d{6}$/)
+    const renamed = await w.api('conversations.rename', { channel: id, name: 'shape-check-2' })
+    expect(renamed.channel.last_read).toMatch(/^\d{10}\.\d{6}$/)
+    const joined = await w.api('conversations.join', { channel: id }, 'carol')
+    expect(joined.channel).toMatchObject({ priority: 0, is_member: true })
+  })
+})

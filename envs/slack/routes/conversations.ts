@@ -26,6 +26,12 @@ function checkName(name: string | undefined): string {
 
 const wire = (c: WorldContext, ch: ChannelRow, extra = {}) => ({ ...channelWire(c.var.world.db, ch, me(c).id), ...extra })
 
+/** The channel as a member's write answers it: with the caller's `last_read` (recorded invite/rename responses). */
+const memberWire = (c: WorldContext, ch: ChannelRow) => {
+  const m = stmt(c.var.world.db, 'SELECT last_read FROM slack_members WHERE channel_id = ? AND user_id = ?').get(ch.id, me(c).id) as { last_read: string } | undefined
+  return wire(c, ch, m ? { last_read: m.last_read } : {})
+}
+
 slackMethod(conversationsRouter, {
   name: 'conversations.list',
   args: z.object({ types: opt(), exclude_archived: slackBool().optional(), limit: slackInt().optional(), cursor: opt(), team_id: opt() }),
@@ -135,7 +141,7 @@ slackMethod(conversationsRouter, {
       stmt(db, 'UPDATE slack_channels SET name = ?, previous_names = ? WHERE id = ?').run(name, JSON.stringify(prev), ch.id)
       systemMessage(db, ch, me(c).id, 'channel_name', `has renamed the channel from "${ch.name}" to "${name}"`)
       touch(c, ch.id)
-      return { channel: wire(c, channelById(db, ch.id)!) }
+      return { channel: memberWire(c, channelById(db, ch.id)!) }
     }),
 })
 
@@ -160,7 +166,7 @@ slackMethod(conversationsRouter, {
         systemMessage(db, ch, id, 'channel_join', `<@${id}> has joined the channel`, { text: `<@${id}> has joined the channel` })
       }
       touch(c, ch.id)
-      return { channel: wire(c, channelById(db, ch.id)!) }
+      return { channel: memberWire(c, channelById(db, ch.id)!) }
     }),
 })
 
@@ -194,7 +200,7 @@ slackMethod(conversationsRouter, {
         addMember(db, ch.id, user.id)
         systemMessage(db, ch, user.id, 'channel_join', `<@${user.id}> has joined the channel`)
       }
-      const out: Record<string, unknown> = { channel: wire(c, channelById(db, ch.id)!) }
+      const out: Record<string, unknown> = { channel: wire(c, channelById(db, ch.id)!, { priority: 0 }) }
       if (already) Object.assign(out, { warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } })
       return out
     }),
