@@ -1,6 +1,7 @@
 // Generates the project's copies of the API specs, so nothing at run time reads ../shared:
 //   envs/<svc>/api/methods.gen.ts  every method of the real API (id, verb, path, upload path, parameters)
 //   envs/<svc>/api/schemas.gen.ts  zod schemas for every discovery schema (Google APIs)
+//   envs/<svc>/api/fields.gen.ts   property names of every schema, for `fields=` validation (Google APIs)
 // Usage: npm run gen:api [-- --check]   (--check fails when a generated file is out of date)
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -107,6 +108,43 @@ function genGoogle(svc: string, file: string, extra: DiscoveryMethod[] = []) {
       `export const specMethods: readonly GoogleSpecMethod[] = ${JSON.stringify(rows, null, 2)}\n`,
   )
   emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + genZod(doc.schemas as Record<string, DiscoverySchema>))
+  emit(
+    `envs/${svc}/api/fields.gen.ts`,
+    header(file, doc.revision) +
+      `import type { FieldTables } from '../../core/fields.ts'\n\n` +
+      `/** Property names of every response schema, for validating \`fields=\` selections. */\n` +
+      `export const fieldTables: FieldTables = ${JSON.stringify(genFieldTables(doc.schemas as Record<string, DiscoverySchema>), null, 1)}\n`,
+  )
+}
+
+/**
+ * Per schema, what each property holds: '' a leaf (anything below is accepted), 'Name' a schema,
+ * '*X' a map whose values are X. Arrays are transparent (a selection applies to each element);
+ * inline object schemas get synthetic names `Parent.prop`.
+ */
+function genFieldTables(schemas: Record<string, DiscoverySchema>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {}
+  const kindOf = (s: DiscoverySchema, name: string): string => {
+    if (s.$ref) return s.$ref
+    if (s.type === 'array' && s.items) return kindOf(s.items, name)
+    if (s.additionalProperties) return `*${kindOf(s.additionalProperties, `${name}.value`)}`
+    if (s.properties) {
+      table(name, s)
+      return name
+    }
+    return ''
+  }
+  const table = (name: string, s: DiscoverySchema) => {
+    const props: Record<string, string> = {}
+    for (const key of Object.keys(s.properties ?? {}).sort()) props[key] = kindOf(s.properties![key]!, `${name}.${key}`)
+    out[name] = props
+  }
+  for (const name of Object.keys(schemas).sort()) {
+    const s = schemas[name]!
+    if (s.properties) table(name, s)
+    else if (s.additionalProperties) out[name] = { '*': kindOf(s.additionalProperties, `${name}.value`) }
+  }
+  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]))
 }
 
 function genZod(schemas: Record<string, DiscoverySchema>): string {

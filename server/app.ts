@@ -6,7 +6,8 @@ import type { WorldEnv } from '../envs/core/http.ts'
 import { toPublicPath, toRoutingPath } from '../envs/core/custom-verbs.ts'
 import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/google.ts'
 import { SlackApiError } from '../envs/core/errors/slack.ts'
-import { applyFields, parseFields } from '../envs/core/fields.ts'
+import { applyFields, checkSelection, parseFields, type FieldTables } from '../envs/core/fields.ts'
+import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
 import { advanceClock, nowMs, tickMs } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
@@ -45,6 +46,16 @@ export function operationIdOf(method: string, path: string): { service: string; 
     if (id) return { service: s.name, operationId: id }
   }
   return undefined
+}
+
+/** The response schema of a Google method and its service's field tables, when the spec names one. */
+function responseSchemaOf(method: string, path: string): { name: string; tables: FieldTables } | undefined {
+  const op = operationIdOf(method, path)
+  if (!op) return undefined
+  const service = googleServices.find((s) => s.name === op.service)
+  if (!service?.fieldTables) return undefined
+  const spec = (service.specMethods as readonly GoogleSpecMethod[]).find((m) => m.id === op.operationId)
+  return spec?.response ? { name: spec.response, tables: service.fieldTables } : undefined
 }
 
 /** The agent-facing app: every service at its real public paths, one origin, many worlds. */
@@ -204,6 +215,10 @@ async function bodyForLog(c: Context): Promise<string | null> {
 function shapeGoogleJson(c: Context, url: URL) {
   const fields = url.searchParams.get('fields')
   const selection = fields ? parseFields(fields) : undefined
+  if (selection) {
+    const schema = responseSchemaOf(c.req.method, url.pathname)
+    if (schema) checkSelection(selection, schema.name, schema.tables)
+  }
   const indent = url.searchParams.get('prettyPrint') === 'false' ? undefined : 2
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)

@@ -1,6 +1,7 @@
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { fieldTables } from './api/fields.gen.ts'
 import { calendarTables } from './schema.ts'
 import { calendarsRouter } from './routes/calendars.ts'
 import { calendarListRouter } from './routes/calendar-list.ts'
@@ -35,6 +36,7 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   // Calendar answers errors in the legacy envelope, without `status` (as the recorded shared/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',
   specMethods,
+  fieldTables,
   seedSchema: CalendarSeed,
   seed: seedCalendar,
   dump: dumpCalendar,

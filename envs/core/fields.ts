@@ -77,3 +77,31 @@ export function applyFields(value: unknown, sel: Selection): unknown {
   }
   return out
 }
+
+/** Generated per service (`api/fields.gen.ts`): schema → property → '' (leaf), 'Name' (schema) or '*X' (map of X). */
+export type FieldTables = Readonly<Record<string, Readonly<Record<string, string>>>>
+
+/**
+ * Checks a selection against the method's response schema, as Google does: a name the schema does not have
+ * is a 400 naming it. Leaves, maps and free-form objects accept anything below them.
+ */
+export function checkSelection(sel: Selection, schema: string, tables: FieldTables): void {
+  const walk = (s: Selection, kind: string) => {
+    if (kind === '') return
+    if (kind.startsWith('*')) {
+      for (const sub of s.values()) if (sub !== true) walk(sub, kind.slice(1))
+      return
+    }
+    const props = tables[kind]
+    if (!props) return
+    for (const [key, sub] of s) {
+      if (key === '*') continue
+      const child = props[key] ?? props['*']
+      if (child === undefined) {
+        throw badRequest(`Invalid field selection ${key}`, 'invalidParameter', { location: 'fields', locationType: 'parameter' })
+      }
+      if (sub !== true) walk(sub, child)
+    }
+  }
+  walk(sel, schema)
+}

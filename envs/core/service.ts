@@ -5,6 +5,7 @@ import type { World } from './world.ts'
 import type { WorldEnv } from './http.ts'
 import type { WorldUserRow } from './world-tables.ts'
 import type { SpecMethod } from './spec-method.ts'
+import type { FieldTables } from './fields.ts'
 
 /** A JSON value as oracles and diffs see it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -48,6 +49,8 @@ export interface ServiceProvider<Name extends string = string, Seed = unknown> {
   readonly pathPrefixes: readonly string[]
   /** Every method the real API has (generated from the spec); unmatched ones answer 501. */
   readonly specMethods: readonly SpecMethod[]
+  /** Google services: property names of the response schemas (generated), so `fields=` is checked like Google does. */
+  readonly fieldTables?: FieldTables
   /** Validates this service's key of a seed document (`gmail:`, `slack:`, …). */
   readonly seedSchema: z.ZodType<Seed>
   /** Writes this service's slice of a fresh world. Same seed, same bytes. */

@@ -1,6 +1,7 @@
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { fieldTables } from './api/fields.gen.ts'
 import { docsTables } from './schema.ts'
 import { documentsRouter } from './routes/documents.ts'
 import { docsSeedSchema, seedDocs, type DocsSeed } from './seed.ts'
@@ -16,6 +17,7 @@ export const docs: ServiceProvider<'docs', DocsSeed> = {
   router,
   pathPrefixes: ['/v1/documents'],
   specMethods,
+  fieldTables,
   seedSchema: docsSeedSchema,
   seed: seedDocs,
   dump: dumpDocs,

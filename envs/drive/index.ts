@@ -1,6 +1,7 @@
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { fieldTables } from './api/fields.gen.ts'
 import { driveTables } from './schema.ts'
 import { filesRouter } from './routes/files.ts'
 import { permissionsRouter } from './routes/permissions.ts'
@@ -34,6 +35,7 @@ export const drive: ServiceProvider<'drive', DriveSeed> = {
   pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/'],
   googleErrorStyle: 'legacy',
   specMethods,
+  fieldTables,
   seedSchema: DriveSeed,
   seed: seedDrive,
   dump: dumpDrive,

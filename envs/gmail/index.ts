@@ -1,6 +1,7 @@
 import type { ServiceProvider } from '../core/service.ts'
 import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
+import { fieldTables } from './api/fields.gen.ts'
 import { gmailTables } from './schema.ts'
 import { GmailSeed, seedGmail } from './seed.ts'
 import { dumpGmail } from './state.ts'
@@ -35,6 +36,7 @@ export const gmail: ServiceProvider<'gmail', GmailSeed> = {
   router,
   pathPrefixes: ['/gmail/v1/', '/upload/gmail/v1/', '/resumable/upload/gmail/v1/'],
   specMethods,
+  fieldTables,
   seedSchema: GmailSeed,
   seed: seedGmail,
   dump: dumpGmail,

@@ -48,6 +48,35 @@ describe('partial responses (fields=)', () => {
     expect(res.body.error.status).toBe('INVALID_ARGUMENT')
   })
 
+  test('a name the response schema does not have is a 400 naming it, and changes nothing', async () => {
+    const h = harness('demo')
+    for (const [path, bad] of [
+      ['/gmail/v1/users/me/profile?fields=emailAddress,bogus', 'bogus'],
+      ['/gmail/v1/users/me/messages?fields=messages(id,subject)', 'subject'],
+      ['/drive/v3/files?fields=files(id,owner)', 'owner'],
+      ['/calendar/v3/calendars/primary/events?fields=items(start/zone)', 'zone'],
+    ] as const) {
+      const res = await h.call('GET', path)
+      expect(res.status, path).toBe(400)
+      expect(res.body.error.message, path).toBe(`Invalid field selection ${bad}`)
+      expect(res.body.error.errors[0], path).toMatchObject({ reason: 'invalidParameter', location: 'fields' })
+    }
+    const before = (await h.call('GET', '/drive/v3/files?fields=files(id)&pageSize=1000')).body.files.length
+    const refused = await h.call('POST', '/drive/v3/files?fields=id,bogus', { json: { name: 'never created' } })
+    expect(refused.status).toBe(400)
+    expect((await h.call('GET', '/drive/v3/files?fields=files(id)&pageSize=1000')).body.files.length).toBe(before)
+  })
+
+  test('schema names, nested paths, map keys and wildcards are accepted', async () => {
+    const h = harness('demo')
+    const files = await h.call('GET', '/drive/v3/files?fields=nextPageToken,files(id,name,owners/emailAddress,appProperties/anyKey,capabilities/canEdit)')
+    expect(files.status).toBe(200)
+    expect(Object.keys(files.body.files[0]).sort()).toEqual(expect.arrayContaining(['id', 'name']))
+    expect((await h.call('GET', '/calendar/v3/calendars/primary/events?fields=items(id,start/dateTime,attendees(email,responseStatus)),nextSyncToken')).status).toBe(200)
+    expect((await h.call('GET', '/gmail/v1/users/me/messages?fields=*')).status).toBe(200)
+    expect((await h.call('GET', '/drive/v3/about?fields=storageQuota/limit,user(displayName,emailAddress)')).status).toBe(200)
+  })
+
   test('prettyPrint=false gives compact JSON and the default is indented', async () => {
     const h = harness()
     expect((await h.call('GET', '/gmail/v1/users/me/profile?prettyPrint=false')).text).not.toContain('\n')
