@@ -5,7 +5,7 @@ import { driveSeed, q } from '../drive/fixtures.ts'
 
 describe('drive parity with recorded responses', () => {
   // The recorded list and get answers were captured with fields=*; compare ours with the same selection.
-  const UNMODELLED = /files\[\]\.size|^(importFormats|exportFormats|maxImportSizes)\.|thumbnail|Thumbnail|downloadRestrictions|linkShareMetadata|viewedByMeTime|modifiedByMeTime|sharingUser|inheritedPermissionsDisabled|permissionDetails|photoLink|capabilities\.|exportLinks|webContentLink|labelInfo|contentRestrictions/
+  const UNMODELLED = /files\[\]\.size|^(importFormats|exportFormats|maxImportSizes)\.|thumbnail|Thumbnail|downloadRestrictions|linkShareMetadata|viewedByMeTime|modifiedByMeTime|sharingUser|inheritedPermissionsDisabled|permissionDetails|photoLink|exportLinks|webContentLink|labelInfo|contentRestrictions/
   test('files.list with fields=*', async () => {
     const h = harness(driveSeed)
     const ours = (await h.call('GET', '/drive/v3/files?pageSize=2&fields=*')).body
@@ -35,6 +35,15 @@ describe('drive parity with recorded responses', () => {
     // Thumbnails, download restrictions, link-share metadata and per-user view times are not modelled.
     const modelled = missing.filter((k) => !UNMODELLED.test(k))
     expect(modelled).toEqual([])
+  })
+
+  test('a new Google Doc shows its owner the recorded capabilities (labels aside, which we model)', async () => {
+    const h = harness(driveSeed)
+    const created = await h.call('POST', '/drive/v3/files?fields=capabilities', { json: { name: 'Caps', mimeType: 'application/vnd.google-apps.document' } })
+    const real = (recorded('gdrive', 'files_create_response') as { capabilities: Record<string, boolean> }).capabilities
+    const ours = created.body.capabilities as Record<string, boolean>
+    const differing = Object.keys(real).filter((k) => ours[k] !== real[k])
+    expect(differing).toEqual(['canModifyLabels', 'canReadLabels'])
   })
 
   test('permissions.list and about.get', async () => {
