@@ -1,7 +1,8 @@
 import { stmt, type Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
-import type { FileRow, PermissionRow } from '../schema.ts'
+import { getTableColumns } from 'drizzle-orm'
+import { files, type FileRow, type PermissionRow } from '../schema.ts'
 import { rootIdOf } from '../map.ts'
 import type { FileView, ListingRow } from '../query/evaluate.ts'
 import type { Cond } from '../query/parse.ts'
@@ -9,35 +10,16 @@ import { prefilter } from '../query/prefilter.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 
-/** Every column but the content bytes, for the files a response renders. */
-const FULL_COLUMNS = 'id, name, mime_type, owner_id, parents, description, starred, trashed, explicitly_trashed, created_ms, modified_ms, last_modifying_user_id, version, size, properties, app_properties, head_revision_id, drive_id, full_text'
-const FULL_SQL = `/* listed rows */ SELECT ${FULL_COLUMNS} FROM drive_files WHERE id IN (SELECT value FROM json_each(?))`
-const toFileRow = (r: unknown[]): FileRow => ({
-  id: r[0] as string,
-  name: r[1] as string,
-  mimeType: r[2] as string,
-  ownerId: r[3] as string,
-  parents: r[4] as string,
-  description: r[5] as string,
-  starred: r[6] === 1,
-  trashed: r[7] === 1,
-  explicitlyTrashed: r[8] === 1,
-  createdMs: r[9] as number,
-  modifiedMs: r[10] as number,
-  lastModifyingUserId: r[11] as string,
-  version: r[12] as number,
-  content: null,
-  size: r[13] as number | null,
-  fullText: r[18] as string,
-  properties: r[14] as string,
-  appProperties: r[15] as string,
-  headRevisionId: r[16] as string | null,
-  driveId: r[17] as string | null,
-})
+/** Every column but the content bytes (keys as the drizzle table names them), for the files a response renders. */
+const FULL_SQL = `/* listed rows */ SELECT ${Object.entries(getTableColumns(files))
+  .filter(([key]) => key !== 'content')
+  .map(([key, col]) => `"${col.name}" AS "${key}"`)
+  .join(', ')} FROM drive_files WHERE id IN (SELECT value FROM json_each(?))`
 
 /** The listed files with `ids`, as full rows (without the content bytes), by id: a page about to be rendered. */
 export function listedRows(db: Db, ids: string[]): Map<string, FileRow> {
-  return new Map((stmt(db, FULL_SQL).raw().all(JSON.stringify(ids)) as unknown[][]).map((r) => [r[0] as string, toFileRow(r)]))
+  const rows = stmt(db, FULL_SQL).all(JSON.stringify(ids)) as Record<string, unknown>[]
+  return new Map(rows.map((r) => [r.id as string, { ...r, content: null, starred: r.starred === 1, trashed: r.trashed === 1, explicitlyTrashed: r.explicitlyTrashed === 1 } as FileRow]))
 }
 
 /**
