@@ -32,7 +32,7 @@ export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[
  * modification, as in Google; rows are usually spread from their previous version, so their old `updatedMs` is
  * ignored unless `keepUpdatedMs` asks for a given one, as attendee copies do to mirror the organizer's row).
  */
-export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'> & { updatedMs?: number }, keepUpdatedMs?: number): EventRow {
+export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'>, keepUpdatedMs?: number): EventRow {
   const full: EventRow = { ...row, updatedMs: keepUpdatedMs ?? nowMs(db), changeSeq: nextChange(db) }
   const { calendarId, id, ...set } = full
   db.insert(events).values(full).onConflictDoUpdate({ target: [events.calendarId, events.id], set }).run()
