@@ -26,10 +26,14 @@ function checkName(name: string | undefined): string {
 
 const wire = (c: WorldContext, ch: ChannelRow, extra = {}) => ({ ...channelWire(c.var.world.db, ch, me(c).id), ...extra })
 
+/** The caller's `last_read` in a channel, when they are a member. */
+const lastReadOf = (c: WorldContext, ch: ChannelRow) =>
+  (stmt(c.var.world.db, 'SELECT last_read FROM slack_members WHERE channel_id = ? AND user_id = ?').get(ch.id, me(c).id) as { last_read: string } | undefined)?.last_read
+
 /** The channel as a member's write answers it: with the caller's `last_read` (recorded invite/rename responses). */
 const memberWire = (c: WorldContext, ch: ChannelRow) => {
-  const m = stmt(c.var.world.db, 'SELECT last_read FROM slack_members WHERE channel_id = ? AND user_id = ?').get(ch.id, me(c).id) as { last_read: string } | undefined
-  return wire(c, ch, m ? { last_read: m.last_read } : {})
+  const lastRead = lastReadOf(c, ch)
+  return wire(c, ch, lastRead === undefined ? {} : { last_read: lastRead })
 }
 
 slackMethod(conversationsRouter, {
@@ -63,8 +67,8 @@ slackMethod(conversationsRouter, {
     const out = channelWire(db, ch, me(c).id, { numMembers: a.include_num_members })
     if (a.include_locale) out.locale = 'en-US'
     if (ch.kind !== 'im') {
-      const m = stmt(db, 'SELECT last_read FROM slack_members WHERE channel_id = ? AND user_id = ?').get(ch.id, me(c).id) as { last_read: string } | undefined
-      if (m) out.last_read = m.last_read
+      const lastRead = lastReadOf(c, ch)
+      if (lastRead !== undefined) out.last_read = lastRead
     }
     return { channel: out }
   },
