@@ -4,7 +4,7 @@ import { badRequest } from '../../core/errors/google.ts'
 import { stmt } from '../../core/db.ts'
 import { toFile } from '../map.ts'
 import { effectiveRole, findFile } from '../store/files.ts'
-import { bool, json, withDefaultFields } from './common.ts'
+import { bool, json, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { requireDrive } from './drives.ts'
 
 const startRoute = createRoute({ operationId: 'drive.changes.getStartPageToken', method: 'get', path: '/drive/v3/changes/startPageToken', request: { query: z.object({ driveId: z.string().optional(), supportsAllDrives: bool() }) }, responses: { 200: json(z.object({ kind: z.string(), startPageToken: z.string() })) } })
@@ -55,7 +55,7 @@ export const changesRouter = createGoogleRouter()
     body.changes = page.map((r) => ({
       kind: 'drive#change',
       removed: false,
-      file: withDefaultFields(c, toFile(db, findFile(db, r.file_id)!, c.var.user.id), ['kind', 'id', 'name', 'mimeType']),
+      file: withDefaultFields(c, toFile(db, findFile(db, r.file_id)!, c.var.user.id), FILE_DEFAULT_FIELDS),
       fileId: r.file_id,
       time: new Date(r.time_ms).toISOString(),
       type: 'file',

@@ -25,6 +25,9 @@ export function requireFile(c: WorldContext, id: string, role: Role = 'reader'):
 }
 
 /** Drive answers only `kind,id,name,mimeType` unless `fields` asks for more. */
+/** What Drive answers for a file when the request has no `fields`. */
+export const FILE_DEFAULT_FIELDS = ['kind', 'id', 'name', 'mimeType']
+
 export function withDefaultFields(c: WorldContext, full: Record<string, unknown>, keys: string[]) {
   if (c.req.query('fields')) return full
   return Object.fromEntries(keys.filter((k) => k in full).map((k) => [k, full[k]]))

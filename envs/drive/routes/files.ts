@@ -20,10 +20,9 @@ import type { FileView } from '../query/evaluate.ts'
 import { requireDrive } from './drives.ts'
 import { labelsOf } from './labels.ts'
 import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
-import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, withDefaultFields } from './common.ts'
+import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { sortFiles } from './order.ts'
 
-const FILE_DEFAULT = ['kind', 'id', 'name', 'mimeType']
 const ExportFormats = ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf', 'application/zip', 'application/epub+zip', 'application/vnd.oasis.opendocument.text']
 
 type Meta = { id?: string; name?: string; mimeType?: string; parents?: string[]; description?: string; starred?: boolean; trashed?: boolean; properties?: Record<string, string | null>; appProperties?: Record<string, string | null> }
@@ -222,17 +221,17 @@ export const filesRouter = createGoogleRouter()
     const { fileId } = c.req.valid('param')
     const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
-    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user.id)), FILE_DEFAULT) as never, 200)
+    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user.id)), FILE_DEFAULT_FIELDS) as never, 200)
   })
-  .openapi(createRouteDef, (c) => c.json(withDefaultFields(c, createFile(c, (c.req.valid('json') ?? {}) as Meta), FILE_DEFAULT) as never, 200))
-  .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT) as never, 200))
+  .openapi(createRouteDef, (c) => c.json(withDefaultFields(c, createFile(c, (c.req.valid('json') ?? {}) as Meta), FILE_DEFAULT_FIELDS) as never, 200))
+  .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT_FIELDS) as never, 200))
   .openapi(copyRoute, (c) => {
     const source = requireItem(c, c.req.valid('param').fileId)
     if (source.mimeType === FOLDER) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotCopyable', 'This file cannot be copied by the user.')
     const meta = (c.req.valid('json') ?? {}) as Meta
     const out = createFile(c, { ...meta, name: meta.name ?? `Copy of ${source.name}`, mimeType: source.mimeType, parents: meta.parents ?? parentsOf(source) }, source.content ?? undefined)
     if (source.mimeType === GOOGLE_DOC) c.var.world.tx((db) => copyDocumentContent(db, source.id, String(out.id)))
-    return c.json(withDefaultFields(c, out, FILE_DEFAULT) as never, 200)
+    return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS) as never, 200)
   })
   .openapi(deleteRoute, (c) => {
     const row = requireItem(c, c.req.valid('param').fileId)

@@ -7,7 +7,7 @@ import { uploads } from '../schema.ts'
 import { createFile } from './files.ts'
 import { findFile, touchFile } from '../store/files.ts'
 import { toFile } from '../map.ts'
-import { requireFile, withDefaultFields } from './common.ts'
+import { requireFile, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 
 // Media uploads at /upload/drive/v3/files: uploadType=media (bytes only), multipart (multipart/related:
 // JSON metadata then the bytes) and resumable (a session URI, then one or more PUTs of byte ranges).
@@ -48,10 +48,10 @@ function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string |
   if (fileId) {
     requireFile(c, fileId, 'writer')
     c.var.world.tx((db) => touchFile(db, fileId, c.var.user.id, { content: data, fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined }))
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user.id), ['kind', 'id', 'name', 'mimeType']), 200)
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user.id), FILE_DEFAULT_FIELDS), 200)
   }
   const out = createFile(c, meta as never, data, (meta.mimeType as string | undefined) ?? contentType?.split(';')[0])
-  return c.json(withDefaultFields(c, out, ['kind', 'id', 'name', 'mimeType']), 200)
+  return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
 }
 
 // A PUT to a resumable session: `Content-Range: bytes a-b/total` chunks, or the whole body; `bytes */total` asks status.
@@ -64,7 +64,7 @@ async function resume(c: WorldContext) {
   if (completed) {
     const file = findFile(c.var.world.db, completed)
     if (!file) throw notFound('Upload session not found.')
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, file, c.var.user.id), ['kind', 'id', 'name', 'mimeType']), 200)
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, file, c.var.user.id), FILE_DEFAULT_FIELDS), 200)
   }
   const chunk = Buffer.from(await c.req.arrayBuffer())
   const range = c.req.header('content-range') ?? ''
@@ -90,7 +90,7 @@ async function resume(c: WorldContext) {
     doneId = session.fileId
   } else {
     const out = createFile(c, meta as never, received, (meta.mimeType as string | undefined) ?? (meta.contentType as string | undefined)?.split(';')[0])
-    res = c.json(withDefaultFields(c, out, ['kind', 'id', 'name', 'mimeType']), 200)
+    res = c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
     doneId = out.id as string
   }
   c.var.world.tx((db) => db.update(uploads).set({ metadata: JSON.stringify({ ...meta, [COMPLETED]: doneId }), received: Buffer.alloc(0) }).where(eq(uploads.id, id)).run())
