@@ -49,8 +49,7 @@ export function operationIdOf(method: string, path: string): { service: string; 
 }
 
 /** The response schema of a Google method and its service's field tables, when the spec names one. */
-function responseSchemaOf(method: string, path: string): { name: string; tables: FieldTables } | undefined {
-  const op = operationIdOf(method, path)
+function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string; tables: FieldTables } | undefined {
   if (!op) return undefined
   const service = googleServices.find((s) => s.name === op.service)
   if (!service?.fieldTables) return undefined
@@ -114,11 +113,11 @@ export function createAgentApp(worlds: WorldManager) {
 
     if (path.startsWith('/batch')) return handleGoogleBatch(c, app)
 
-    if (family === 'google') shapeGoogleJson(c, url)
+    const op = operationIdOf(c.req.method, path)
+    if (family === 'google') shapeGoogleJson(c, url, op)
     tick(world)
     const logBody = await bodyForLog(c)
     await next()
-    const op = operationIdOf(c.req.method, path)
     logAction(world, {
       userId: user.id,
       service: op?.service ?? serviceOf(path)?.name ?? null,
@@ -212,11 +211,11 @@ async function bodyForLog(c: Context): Promise<string | null> {
  * `prettyPrint` (on by default, as Google does). The selection is parsed before the handler runs, so a
  * malformed one is a 400 that changes nothing.
  */
-function shapeGoogleJson(c: Context, url: URL) {
+function shapeGoogleJson(c: Context, url: URL, op: ReturnType<typeof operationIdOf>) {
   const fields = url.searchParams.get('fields')
   const selection = fields ? parseFields(fields) : undefined
   if (selection) {
-    const schema = responseSchemaOf(c.req.method, url.pathname)
+    const schema = responseSchemaOf(op)
     if (schema) checkSelection(selection, schema.name, schema.tables)
   }
   const indent = url.searchParams.get('prettyPrint') === 'false' ? undefined : 2
