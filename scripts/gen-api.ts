@@ -113,7 +113,7 @@ function genGoogle(svc: string, file: string, extra: DiscoveryMethod[] = []) {
     header(file, doc.revision) +
       `import type { FieldTables } from '../../core/fields.ts'\n\n` +
       `/** Property names of every response schema, for validating \`fields=\` selections. */\n` +
-      `export const fieldTables: FieldTables = ${JSON.stringify(genFieldTables(doc.schemas as Record<string, DiscoverySchema>), null, 1)}\n`,
+      `export const fieldTables: FieldTables = {\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}\n`,
   )
 }
 

@@ -3,336 +3,51 @@ import type { FieldTables } from '../../core/fields.ts'
 
 /** Property names of every response schema, for validating `fields=` selections. */
 export const fieldTables: FieldTables = {
- "Acl": {
-  "etag": "",
-  "items": "AclRule",
-  "kind": "",
-  "nextPageToken": "",
-  "nextSyncToken": ""
- },
- "AclRule": {
-  "etag": "",
-  "id": "",
-  "kind": "",
-  "role": "",
-  "scope": "AclRule.scope"
- },
- "AclRule.scope": {
-  "type": "",
-  "value": ""
- },
- "Calendar": {
-  "autoAcceptInvitations": "",
-  "conferenceProperties": "ConferenceProperties",
-  "dataOwner": "",
-  "description": "",
-  "etag": "",
-  "id": "",
-  "kind": "",
-  "location": "",
-  "summary": "",
-  "timeZone": ""
- },
- "CalendarList": {
-  "etag": "",
-  "items": "CalendarListEntry",
-  "kind": "",
-  "nextPageToken": "",
-  "nextSyncToken": ""
- },
- "CalendarListEntry": {
-  "accessRole": "",
-  "autoAcceptInvitations": "",
-  "backgroundColor": "",
-  "colorId": "",
-  "conferenceProperties": "ConferenceProperties",
-  "dataOwner": "",
-  "defaultReminders": "EventReminder",
-  "deleted": "",
-  "description": "",
-  "etag": "",
-  "foregroundColor": "",
-  "hidden": "",
-  "id": "",
-  "kind": "",
-  "location": "",
-  "notificationSettings": "CalendarListEntry.notificationSettings",
-  "primary": "",
-  "selected": "",
-  "summary": "",
-  "summaryOverride": "",
-  "timeZone": ""
- },
- "CalendarListEntry.notificationSettings": {
-  "notifications": "CalendarNotification"
- },
- "CalendarNotification": {
-  "method": "",
-  "type": ""
- },
- "Channel": {
-  "address": "",
-  "expiration": "",
-  "id": "",
-  "kind": "",
-  "params": "*",
-  "payload": "",
-  "resourceId": "",
-  "resourceUri": "",
-  "token": "",
-  "type": ""
- },
- "ColorDefinition": {
-  "background": "",
-  "foreground": ""
- },
- "Colors": {
-  "calendar": "*ColorDefinition",
-  "event": "*ColorDefinition",
-  "kind": "",
-  "updated": ""
- },
- "ConferenceData": {
-  "conferenceId": "",
-  "conferenceSolution": "ConferenceSolution",
-  "createRequest": "CreateConferenceRequest",
-  "entryPoints": "EntryPoint",
-  "notes": "",
-  "parameters": "ConferenceParameters",
-  "signature": ""
- },
- "ConferenceParameters": {
-  "addOnParameters": "ConferenceParametersAddOnParameters"
- },
- "ConferenceParametersAddOnParameters": {
-  "parameters": "*"
- },
- "ConferenceProperties": {
-  "allowedConferenceSolutionTypes": ""
- },
- "ConferenceRequestStatus": {
-  "statusCode": ""
- },
- "ConferenceSolution": {
-  "iconUri": "",
-  "key": "ConferenceSolutionKey",
-  "name": ""
- },
- "ConferenceSolutionKey": {
-  "type": ""
- },
- "CreateConferenceRequest": {
-  "conferenceSolutionKey": "ConferenceSolutionKey",
-  "requestId": "",
-  "status": "ConferenceRequestStatus"
- },
- "EntryPoint": {
-  "accessCode": "",
-  "entryPointFeatures": "",
-  "entryPointType": "",
-  "label": "",
-  "meetingCode": "",
-  "passcode": "",
-  "password": "",
-  "pin": "",
-  "regionCode": "",
-  "uri": ""
- },
- "Error": {
-  "domain": "",
-  "reason": ""
- },
- "Event": {
-  "anyoneCanAddSelf": "",
-  "attachments": "EventAttachment",
-  "attendees": "EventAttendee",
-  "attendeesOmitted": "",
-  "birthdayProperties": "EventBirthdayProperties",
-  "colorId": "",
-  "conferenceData": "ConferenceData",
-  "created": "",
-  "creator": "Event.creator",
-  "description": "",
-  "end": "EventDateTime",
-  "endTimeUnspecified": "",
-  "etag": "",
-  "eventType": "",
-  "extendedProperties": "Event.extendedProperties",
-  "focusTimeProperties": "EventFocusTimeProperties",
-  "gadget": "Event.gadget",
-  "guestsCanInviteOthers": "",
-  "guestsCanModify": "",
-  "guestsCanSeeOtherGuests": "",
-  "hangoutLink": "",
-  "htmlLink": "",
-  "iCalUID": "",
-  "id": "",
-  "kind": "",
-  "location": "",
-  "locked": "",
-  "organizer": "Event.organizer",
-  "originalStartTime": "EventDateTime",
-  "outOfOfficeProperties": "EventOutOfOfficeProperties",
-  "privateCopy": "",
-  "recurrence": "",
-  "recurringEventId": "",
-  "reminders": "Event.reminders",
-  "sequence": "",
-  "source": "Event.source",
-  "start": "EventDateTime",
-  "status": "",
-  "summary": "",
-  "transparency": "",
-  "updated": "",
-  "visibility": "",
-  "workingLocationProperties": "EventWorkingLocationProperties"
- },
- "Event.creator": {
-  "displayName": "",
-  "email": "",
-  "id": "",
-  "self": ""
- },
- "Event.extendedProperties": {
-  "private": "*",
-  "shared": "*"
- },
- "Event.gadget": {
-  "display": "",
-  "height": "",
-  "iconLink": "",
-  "link": "",
-  "preferences": "*",
-  "title": "",
-  "type": "",
-  "width": ""
- },
- "Event.organizer": {
-  "displayName": "",
-  "email": "",
-  "id": "",
-  "self": ""
- },
- "Event.reminders": {
-  "overrides": "EventReminder",
-  "useDefault": ""
- },
- "Event.source": {
-  "title": "",
-  "url": ""
- },
- "EventAttachment": {
-  "fileId": "",
-  "fileUrl": "",
-  "iconLink": "",
-  "mimeType": "",
-  "title": ""
- },
- "EventAttendee": {
-  "additionalGuests": "",
-  "comment": "",
-  "displayName": "",
-  "email": "",
-  "id": "",
-  "optional": "",
-  "organizer": "",
-  "resource": "",
-  "responseStatus": "",
-  "self": ""
- },
- "EventBirthdayProperties": {
-  "contact": "",
-  "customTypeName": "",
-  "type": ""
- },
- "EventDateTime": {
-  "date": "",
-  "dateTime": "",
-  "timeZone": ""
- },
- "EventFocusTimeProperties": {
-  "autoDeclineMode": "",
-  "chatStatus": "",
-  "declineMessage": ""
- },
- "EventOutOfOfficeProperties": {
-  "autoDeclineMode": "",
-  "declineMessage": ""
- },
- "EventReminder": {
-  "method": "",
-  "minutes": ""
- },
- "EventWorkingLocationProperties": {
-  "customLocation": "EventWorkingLocationProperties.customLocation",
-  "homeOffice": "",
-  "officeLocation": "EventWorkingLocationProperties.officeLocation",
-  "type": ""
- },
- "EventWorkingLocationProperties.customLocation": {
-  "label": ""
- },
- "EventWorkingLocationProperties.officeLocation": {
-  "buildingId": "",
-  "deskId": "",
-  "floorId": "",
-  "floorSectionId": "",
-  "label": ""
- },
- "Events": {
-  "accessRole": "",
-  "defaultReminders": "EventReminder",
-  "description": "",
-  "etag": "",
-  "items": "Event",
-  "kind": "",
-  "nextPageToken": "",
-  "nextSyncToken": "",
-  "summary": "",
-  "timeZone": "",
-  "updated": ""
- },
- "FreeBusyCalendar": {
-  "busy": "TimePeriod",
-  "errors": "Error"
- },
- "FreeBusyGroup": {
-  "calendars": "",
-  "errors": "Error"
- },
- "FreeBusyRequest": {
-  "calendarExpansionMax": "",
-  "groupExpansionMax": "",
-  "items": "FreeBusyRequestItem",
-  "timeMax": "",
-  "timeMin": "",
-  "timeZone": ""
- },
- "FreeBusyRequestItem": {
-  "id": ""
- },
- "FreeBusyResponse": {
-  "calendars": "*FreeBusyCalendar",
-  "groups": "*FreeBusyGroup",
-  "kind": "",
-  "timeMax": "",
-  "timeMin": ""
- },
- "Setting": {
-  "etag": "",
-  "id": "",
-  "kind": "",
-  "value": ""
- },
- "Settings": {
-  "etag": "",
-  "items": "Setting",
-  "kind": "",
-  "nextPageToken": "",
-  "nextSyncToken": ""
- },
- "TimePeriod": {
-  "end": "",
-  "start": ""
- }
+  "Acl": {"etag":"","items":"AclRule","kind":"","nextPageToken":"","nextSyncToken":""},
+  "AclRule": {"etag":"","id":"","kind":"","role":"","scope":"AclRule.scope"},
+  "AclRule.scope": {"type":"","value":""},
+  "Calendar": {"autoAcceptInvitations":"","conferenceProperties":"ConferenceProperties","dataOwner":"","description":"","etag":"","id":"","kind":"","location":"","summary":"","timeZone":""},
+  "CalendarList": {"etag":"","items":"CalendarListEntry","kind":"","nextPageToken":"","nextSyncToken":""},
+  "CalendarListEntry": {"accessRole":"","autoAcceptInvitations":"","backgroundColor":"","colorId":"","conferenceProperties":"ConferenceProperties","dataOwner":"","defaultReminders":"EventReminder","deleted":"","description":"","etag":"","foregroundColor":"","hidden":"","id":"","kind":"","location":"","notificationSettings":"CalendarListEntry.notificationSettings","primary":"","selected":"","summary":"","summaryOverride":"","timeZone":""},
+  "CalendarListEntry.notificationSettings": {"notifications":"CalendarNotification"},
+  "CalendarNotification": {"method":"","type":""},
+  "Channel": {"address":"","expiration":"","id":"","kind":"","params":"*","payload":"","resourceId":"","resourceUri":"","token":"","type":""},
+  "ColorDefinition": {"background":"","foreground":""},
+  "Colors": {"calendar":"*ColorDefinition","event":"*ColorDefinition","kind":"","updated":""},
+  "ConferenceData": {"conferenceId":"","conferenceSolution":"ConferenceSolution","createRequest":"CreateConferenceRequest","entryPoints":"EntryPoint","notes":"","parameters":"ConferenceParameters","signature":""},
+  "ConferenceParameters": {"addOnParameters":"ConferenceParametersAddOnParameters"},
+  "ConferenceParametersAddOnParameters": {"parameters":"*"},
+  "ConferenceProperties": {"allowedConferenceSolutionTypes":""},
+  "ConferenceRequestStatus": {"statusCode":""},
+  "ConferenceSolution": {"iconUri":"","key":"ConferenceSolutionKey","name":""},
+  "ConferenceSolutionKey": {"type":""},
+  "CreateConferenceRequest": {"conferenceSolutionKey":"ConferenceSolutionKey","requestId":"","status":"ConferenceRequestStatus"},
+  "EntryPoint": {"accessCode":"","entryPointFeatures":"","entryPointType":"","label":"","meetingCode":"","passcode":"","password":"","pin":"","regionCode":"","uri":""},
+  "Error": {"domain":"","reason":""},
+  "Event": {"anyoneCanAddSelf":"","attachments":"EventAttachment","attendees":"EventAttendee","attendeesOmitted":"","birthdayProperties":"EventBirthdayProperties","colorId":"","conferenceData":"ConferenceData","created":"","creator":"Event.creator","description":"","end":"EventDateTime","endTimeUnspecified":"","etag":"","eventType":"","extendedProperties":"Event.extendedProperties","focusTimeProperties":"EventFocusTimeProperties","gadget":"Event.gadget","guestsCanInviteOthers":"","guestsCanModify":"","guestsCanSeeOtherGuests":"","hangoutLink":"","htmlLink":"","iCalUID":"","id":"","kind":"","location":"","locked":"","organizer":"Event.organizer","originalStartTime":"EventDateTime","outOfOfficeProperties":"EventOutOfOfficeProperties","privateCopy":"","recurrence":"","recurringEventId":"","reminders":"Event.reminders","sequence":"","source":"Event.source","start":"EventDateTime","status":"","summary":"","transparency":"","updated":"","visibility":"","workingLocationProperties":"EventWorkingLocationProperties"},
+  "Event.creator": {"displayName":"","email":"","id":"","self":""},
+  "Event.extendedProperties": {"private":"*","shared":"*"},
+  "Event.gadget": {"display":"","height":"","iconLink":"","link":"","preferences":"*","title":"","type":"","width":""},
+  "Event.organizer": {"displayName":"","email":"","id":"","self":""},
+  "Event.reminders": {"overrides":"EventReminder","useDefault":""},
+  "Event.source": {"title":"","url":""},
+  "EventAttachment": {"fileId":"","fileUrl":"","iconLink":"","mimeType":"","title":""},
+  "EventAttendee": {"additionalGuests":"","comment":"","displayName":"","email":"","id":"","optional":"","organizer":"","resource":"","responseStatus":"","self":""},
+  "EventBirthdayProperties": {"contact":"","customTypeName":"","type":""},
+  "EventDateTime": {"date":"","dateTime":"","timeZone":""},
+  "EventFocusTimeProperties": {"autoDeclineMode":"","chatStatus":"","declineMessage":""},
+  "EventOutOfOfficeProperties": {"autoDeclineMode":"","declineMessage":""},
+  "EventReminder": {"method":"","minutes":""},
+  "EventWorkingLocationProperties": {"customLocation":"EventWorkingLocationProperties.customLocation","homeOffice":"","officeLocation":"EventWorkingLocationProperties.officeLocation","type":""},
+  "EventWorkingLocationProperties.customLocation": {"label":""},
+  "EventWorkingLocationProperties.officeLocation": {"buildingId":"","deskId":"","floorId":"","floorSectionId":"","label":""},
+  "Events": {"accessRole":"","defaultReminders":"EventReminder","description":"","etag":"","items":"Event","kind":"","nextPageToken":"","nextSyncToken":"","summary":"","timeZone":"","updated":""},
+  "FreeBusyCalendar": {"busy":"TimePeriod","errors":"Error"},
+  "FreeBusyGroup": {"calendars":"","errors":"Error"},
+  "FreeBusyRequest": {"calendarExpansionMax":"","groupExpansionMax":"","items":"FreeBusyRequestItem","timeMax":"","timeMin":"","timeZone":""},
+  "FreeBusyRequestItem": {"id":""},
+  "FreeBusyResponse": {"calendars":"*FreeBusyCalendar","groups":"*FreeBusyGroup","kind":"","timeMax":"","timeMin":""},
+  "Setting": {"etag":"","id":"","kind":"","value":""},
+  "Settings": {"etag":"","items":"Setting","kind":"","nextPageToken":"","nextSyncToken":""},
+  "TimePeriod": {"end":"","start":""},
 }

@@ -3,1028 +3,174 @@ import type { FieldTables } from '../../core/fields.ts'
 
 /** Property names of every response schema, for validating `fields=` selections. */
 export const fieldTables: FieldTables = {
- "AddDocumentTabRequest": {
-  "tabProperties": "TabProperties"
- },
- "AddDocumentTabResponse": {
-  "tabProperties": "TabProperties"
- },
- "AutoText": {
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle",
-  "type": ""
- },
- "Background": {
-  "color": "OptionalColor"
- },
- "BackgroundSuggestionState": {
-  "backgroundColorSuggested": ""
- },
- "BatchUpdateDocumentRequest": {
-  "requests": "Request",
-  "writeControl": "WriteControl"
- },
- "BatchUpdateDocumentResponse": {
-  "documentId": "",
-  "replies": "Response",
-  "writeControl": "WriteControl"
- },
- "Body": {
-  "content": "StructuralElement"
- },
- "BookmarkLink": {
-  "id": "",
-  "tabId": ""
- },
- "Bullet": {
-  "listId": "",
-  "nestingLevel": "",
-  "textStyle": "TextStyle"
- },
- "BulletSuggestionState": {
-  "listIdSuggested": "",
-  "nestingLevelSuggested": "",
-  "textStyleSuggestionState": "TextStyleSuggestionState"
- },
- "Color": {
-  "rgbColor": "RgbColor"
- },
- "ColumnBreak": {
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "CreateFooterRequest": {
-  "sectionBreakLocation": "Location",
-  "type": ""
- },
- "CreateFooterResponse": {
-  "footerId": ""
- },
- "CreateFootnoteRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location"
- },
- "CreateFootnoteResponse": {
-  "footnoteId": ""
- },
- "CreateHeaderRequest": {
-  "sectionBreakLocation": "Location",
-  "type": ""
- },
- "CreateHeaderResponse": {
-  "headerId": ""
- },
- "CreateNamedRangeRequest": {
-  "name": "",
-  "range": "Range"
- },
- "CreateNamedRangeResponse": {
-  "namedRangeId": ""
- },
- "CreateParagraphBulletsRequest": {
-  "bulletPreset": "",
-  "range": "Range"
- },
- "CropProperties": {
-  "angle": "",
-  "offsetBottom": "",
-  "offsetLeft": "",
-  "offsetRight": "",
-  "offsetTop": ""
- },
- "CropPropertiesSuggestionState": {
-  "angleSuggested": "",
-  "offsetBottomSuggested": "",
-  "offsetLeftSuggested": "",
-  "offsetRightSuggested": "",
-  "offsetTopSuggested": ""
- },
- "DateElement": {
-  "dateElementProperties": "DateElementProperties",
-  "dateId": "",
-  "suggestedDateElementPropertiesChanges": "*SuggestedDateElementProperties",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "DateElementProperties": {
-  "dateFormat": "",
-  "displayText": "",
-  "locale": "",
-  "timeFormat": "",
-  "timeZoneId": "",
-  "timestamp": ""
- },
- "DateElementPropertiesSuggestionState": {
-  "dateFormatSuggested": "",
-  "localeSuggested": "",
-  "timeFormatSuggested": "",
-  "timeZoneIdSuggested": "",
-  "timestampSuggested": ""
- },
- "DeleteContentRangeRequest": {
-  "range": "Range"
- },
- "DeleteFooterRequest": {
-  "footerId": "",
-  "tabId": ""
- },
- "DeleteHeaderRequest": {
-  "headerId": "",
-  "tabId": ""
- },
- "DeleteNamedRangeRequest": {
-  "name": "",
-  "namedRangeId": "",
-  "tabsCriteria": "TabsCriteria"
- },
- "DeleteParagraphBulletsRequest": {
-  "range": "Range"
- },
- "DeletePositionedObjectRequest": {
-  "objectId": "",
-  "tabId": ""
- },
- "DeleteTabRequest": {
-  "tabId": ""
- },
- "DeleteTableColumnRequest": {
-  "tableCellLocation": "TableCellLocation"
- },
- "DeleteTableRowRequest": {
-  "tableCellLocation": "TableCellLocation"
- },
- "Dimension": {
-  "magnitude": "",
-  "unit": ""
- },
- "Document": {
-  "body": "Body",
-  "documentId": "",
-  "documentStyle": "DocumentStyle",
-  "footers": "*Footer",
-  "footnotes": "*Footnote",
-  "headers": "*Header",
-  "inlineObjects": "*InlineObject",
-  "lists": "*List",
-  "namedRanges": "*NamedRanges",
-  "namedStyles": "NamedStyles",
-  "positionedObjects": "*PositionedObject",
-  "revisionId": "",
-  "suggestedDocumentStyleChanges": "*SuggestedDocumentStyle",
-  "suggestedNamedStylesChanges": "*SuggestedNamedStyles",
-  "suggestionsViewMode": "",
-  "tabs": "Tab",
-  "title": ""
- },
- "DocumentFormat": {
-  "documentMode": ""
- },
- "DocumentStyle": {
-  "background": "Background",
-  "defaultFooterId": "",
-  "defaultHeaderId": "",
-  "documentFormat": "DocumentFormat",
-  "evenPageFooterId": "",
-  "evenPageHeaderId": "",
-  "firstPageFooterId": "",
-  "firstPageHeaderId": "",
-  "flipPageOrientation": "",
-  "marginBottom": "Dimension",
-  "marginFooter": "Dimension",
-  "marginHeader": "Dimension",
-  "marginLeft": "Dimension",
-  "marginRight": "Dimension",
-  "marginTop": "Dimension",
-  "pageNumberStart": "",
-  "pageSize": "Size",
-  "useCustomHeaderFooterMargins": "",
-  "useEvenPageHeaderFooter": "",
-  "useFirstPageHeaderFooter": ""
- },
- "DocumentStyleSuggestionState": {
-  "backgroundSuggestionState": "BackgroundSuggestionState",
-  "defaultFooterIdSuggested": "",
-  "defaultHeaderIdSuggested": "",
-  "evenPageFooterIdSuggested": "",
-  "evenPageHeaderIdSuggested": "",
-  "firstPageFooterIdSuggested": "",
-  "firstPageHeaderIdSuggested": "",
-  "flipPageOrientationSuggested": "",
-  "marginBottomSuggested": "",
-  "marginFooterSuggested": "",
-  "marginHeaderSuggested": "",
-  "marginLeftSuggested": "",
-  "marginRightSuggested": "",
-  "marginTopSuggested": "",
-  "pageNumberStartSuggested": "",
-  "pageSizeSuggestionState": "SizeSuggestionState",
-  "useCustomHeaderFooterMarginsSuggested": "",
-  "useEvenPageHeaderFooterSuggested": "",
-  "useFirstPageHeaderFooterSuggested": ""
- },
- "DocumentTab": {
-  "body": "Body",
-  "documentStyle": "DocumentStyle",
-  "footers": "*Footer",
-  "footnotes": "*Footnote",
-  "headers": "*Header",
-  "inlineObjects": "*InlineObject",
-  "lists": "*List",
-  "namedRanges": "*NamedRanges",
-  "namedStyles": "NamedStyles",
-  "positionedObjects": "*PositionedObject",
-  "suggestedDocumentStyleChanges": "*SuggestedDocumentStyle",
-  "suggestedNamedStylesChanges": "*SuggestedNamedStyles"
- },
- "EmbeddedDrawingProperties": {},
- "EmbeddedDrawingPropertiesSuggestionState": {},
- "EmbeddedObject": {
-  "description": "",
-  "embeddedDrawingProperties": "EmbeddedDrawingProperties",
-  "embeddedObjectBorder": "EmbeddedObjectBorder",
-  "imageProperties": "ImageProperties",
-  "linkedContentReference": "LinkedContentReference",
-  "marginBottom": "Dimension",
-  "marginLeft": "Dimension",
-  "marginRight": "Dimension",
-  "marginTop": "Dimension",
-  "size": "Size",
-  "title": ""
- },
- "EmbeddedObjectBorder": {
-  "color": "OptionalColor",
-  "dashStyle": "",
-  "propertyState": "",
-  "width": "Dimension"
- },
- "EmbeddedObjectBorderSuggestionState": {
-  "colorSuggested": "",
-  "dashStyleSuggested": "",
-  "propertyStateSuggested": "",
-  "widthSuggested": ""
- },
- "EmbeddedObjectSuggestionState": {
-  "descriptionSuggested": "",
-  "embeddedDrawingPropertiesSuggestionState": "EmbeddedDrawingPropertiesSuggestionState",
-  "embeddedObjectBorderSuggestionState": "EmbeddedObjectBorderSuggestionState",
-  "imagePropertiesSuggestionState": "ImagePropertiesSuggestionState",
-  "linkedContentReferenceSuggestionState": "LinkedContentReferenceSuggestionState",
-  "marginBottomSuggested": "",
-  "marginLeftSuggested": "",
-  "marginRightSuggested": "",
-  "marginTopSuggested": "",
-  "sizeSuggestionState": "SizeSuggestionState",
-  "titleSuggested": ""
- },
- "EndOfSegmentLocation": {
-  "segmentId": "",
-  "tabId": ""
- },
- "Equation": {
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": ""
- },
- "Footer": {
-  "content": "StructuralElement",
-  "footerId": ""
- },
- "Footnote": {
-  "content": "StructuralElement",
-  "footnoteId": ""
- },
- "FootnoteReference": {
-  "footnoteId": "",
-  "footnoteNumber": "",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "Header": {
-  "content": "StructuralElement",
-  "headerId": ""
- },
- "HeadingLink": {
-  "id": "",
-  "tabId": ""
- },
- "HorizontalRule": {
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "ImageProperties": {
-  "angle": "",
-  "brightness": "",
-  "contentUri": "",
-  "contrast": "",
-  "cropProperties": "CropProperties",
-  "sourceUri": "",
-  "transparency": ""
- },
- "ImagePropertiesSuggestionState": {
-  "angleSuggested": "",
-  "brightnessSuggested": "",
-  "contentUriSuggested": "",
-  "contrastSuggested": "",
-  "cropPropertiesSuggestionState": "CropPropertiesSuggestionState",
-  "sourceUriSuggested": "",
-  "transparencySuggested": ""
- },
- "InlineObject": {
-  "inlineObjectProperties": "InlineObjectProperties",
-  "objectId": "",
-  "suggestedDeletionIds": "",
-  "suggestedInlineObjectPropertiesChanges": "*SuggestedInlineObjectProperties",
-  "suggestedInsertionId": ""
- },
- "InlineObjectElement": {
-  "inlineObjectId": "",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "InlineObjectProperties": {
-  "embeddedObject": "EmbeddedObject"
- },
- "InlineObjectPropertiesSuggestionState": {
-  "embeddedObjectSuggestionState": "EmbeddedObjectSuggestionState"
- },
- "InsertDateRequest": {
-  "dateElementProperties": "DateElementProperties",
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location"
- },
- "InsertInlineImageRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location",
-  "objectSize": "Size",
-  "uri": ""
- },
- "InsertInlineImageResponse": {
-  "objectId": ""
- },
- "InsertInlineSheetsChartResponse": {
-  "objectId": ""
- },
- "InsertPageBreakRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location"
- },
- "InsertPersonRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location",
-  "personProperties": "PersonProperties"
- },
- "InsertRichLinkRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location",
-  "richLinkProperties": "RichLinkProperties"
- },
- "InsertSectionBreakRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location",
-  "sectionType": ""
- },
- "InsertTableColumnRequest": {
-  "insertRight": "",
-  "tableCellLocation": "TableCellLocation"
- },
- "InsertTableRequest": {
-  "columns": "",
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location",
-  "rows": ""
- },
- "InsertTableRowRequest": {
-  "insertBelow": "",
-  "tableCellLocation": "TableCellLocation"
- },
- "InsertTextRequest": {
-  "endOfSegmentLocation": "EndOfSegmentLocation",
-  "location": "Location",
-  "text": ""
- },
- "Link": {
-  "bookmark": "BookmarkLink",
-  "bookmarkId": "",
-  "heading": "HeadingLink",
-  "headingId": "",
-  "tabId": "",
-  "url": ""
- },
- "LinkedContentReference": {
-  "sheetsChartReference": "SheetsChartReference"
- },
- "LinkedContentReferenceSuggestionState": {
-  "sheetsChartReferenceSuggestionState": "SheetsChartReferenceSuggestionState"
- },
- "List": {
-  "listProperties": "ListProperties",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionId": "",
-  "suggestedListPropertiesChanges": "*SuggestedListProperties"
- },
- "ListProperties": {
-  "nestingLevels": "NestingLevel"
- },
- "ListPropertiesSuggestionState": {
-  "nestingLevelsSuggestionStates": "NestingLevelSuggestionState"
- },
- "Location": {
-  "index": "",
-  "segmentId": "",
-  "tabId": ""
- },
- "MergeTableCellsRequest": {
-  "tableRange": "TableRange"
- },
- "NamedRange": {
-  "name": "",
-  "namedRangeId": "",
-  "ranges": "Range"
- },
- "NamedRanges": {
-  "name": "",
-  "namedRanges": "NamedRange"
- },
- "NamedStyle": {
-  "namedStyleType": "",
-  "paragraphStyle": "ParagraphStyle",
-  "textStyle": "TextStyle"
- },
- "NamedStyleSuggestionState": {
-  "namedStyleType": "",
-  "paragraphStyleSuggestionState": "ParagraphStyleSuggestionState",
-  "textStyleSuggestionState": "TextStyleSuggestionState"
- },
- "NamedStyles": {
-  "styles": "NamedStyle"
- },
- "NamedStylesSuggestionState": {
-  "stylesSuggestionStates": "NamedStyleSuggestionState"
- },
- "NestingLevel": {
-  "bulletAlignment": "",
-  "glyphFormat": "",
-  "glyphSymbol": "",
-  "glyphType": "",
-  "indentFirstLine": "Dimension",
-  "indentStart": "Dimension",
-  "startNumber": "",
-  "textStyle": "TextStyle"
- },
- "NestingLevelSuggestionState": {
-  "bulletAlignmentSuggested": "",
-  "glyphFormatSuggested": "",
-  "glyphSymbolSuggested": "",
-  "glyphTypeSuggested": "",
-  "indentFirstLineSuggested": "",
-  "indentStartSuggested": "",
-  "startNumberSuggested": "",
-  "textStyleSuggestionState": "TextStyleSuggestionState"
- },
- "ObjectReferences": {
-  "objectIds": ""
- },
- "OptionalColor": {
-  "color": "Color"
- },
- "PageBreak": {
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "Paragraph": {
-  "bullet": "Bullet",
-  "elements": "ParagraphElement",
-  "paragraphStyle": "ParagraphStyle",
-  "positionedObjectIds": "",
-  "suggestedBulletChanges": "*SuggestedBullet",
-  "suggestedParagraphStyleChanges": "*SuggestedParagraphStyle",
-  "suggestedPositionedObjectIds": "*ObjectReferences"
- },
- "ParagraphBorder": {
-  "color": "OptionalColor",
-  "dashStyle": "",
-  "padding": "Dimension",
-  "width": "Dimension"
- },
- "ParagraphElement": {
-  "autoText": "AutoText",
-  "columnBreak": "ColumnBreak",
-  "dateElement": "DateElement",
-  "endIndex": "",
-  "equation": "Equation",
-  "footnoteReference": "FootnoteReference",
-  "horizontalRule": "HorizontalRule",
-  "inlineObjectElement": "InlineObjectElement",
-  "pageBreak": "PageBreak",
-  "person": "Person",
-  "richLink": "RichLink",
-  "startIndex": "",
-  "textRun": "TextRun"
- },
- "ParagraphStyle": {
-  "alignment": "",
-  "avoidWidowAndOrphan": "",
-  "borderBetween": "ParagraphBorder",
-  "borderBottom": "ParagraphBorder",
-  "borderLeft": "ParagraphBorder",
-  "borderRight": "ParagraphBorder",
-  "borderTop": "ParagraphBorder",
-  "direction": "",
-  "headingId": "",
-  "indentEnd": "Dimension",
-  "indentFirstLine": "Dimension",
-  "indentStart": "Dimension",
-  "keepLinesTogether": "",
-  "keepWithNext": "",
-  "lineSpacing": "",
-  "namedStyleType": "",
-  "pageBreakBefore": "",
-  "shading": "Shading",
-  "spaceAbove": "Dimension",
-  "spaceBelow": "Dimension",
-  "spacingMode": "",
-  "tabStops": "TabStop"
- },
- "ParagraphStyleSuggestionState": {
-  "alignmentSuggested": "",
-  "avoidWidowAndOrphanSuggested": "",
-  "borderBetweenSuggested": "",
-  "borderBottomSuggested": "",
-  "borderLeftSuggested": "",
-  "borderRightSuggested": "",
-  "borderTopSuggested": "",
-  "directionSuggested": "",
-  "headingIdSuggested": "",
-  "indentEndSuggested": "",
-  "indentFirstLineSuggested": "",
-  "indentStartSuggested": "",
-  "keepLinesTogetherSuggested": "",
-  "keepWithNextSuggested": "",
-  "lineSpacingSuggested": "",
-  "namedStyleTypeSuggested": "",
-  "pageBreakBeforeSuggested": "",
-  "shadingSuggestionState": "ShadingSuggestionState",
-  "spaceAboveSuggested": "",
-  "spaceBelowSuggested": "",
-  "spacingModeSuggested": ""
- },
- "Person": {
-  "personId": "",
-  "personProperties": "PersonProperties",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "PersonProperties": {
-  "email": "",
-  "name": ""
- },
- "PinTableHeaderRowsRequest": {
-  "pinnedHeaderRowsCount": "",
-  "tableStartLocation": "Location"
- },
- "PositionedObject": {
-  "objectId": "",
-  "positionedObjectProperties": "PositionedObjectProperties",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionId": "",
-  "suggestedPositionedObjectPropertiesChanges": "*SuggestedPositionedObjectProperties"
- },
- "PositionedObjectPositioning": {
-  "layout": "",
-  "leftOffset": "Dimension",
-  "topOffset": "Dimension"
- },
- "PositionedObjectPositioningSuggestionState": {
-  "layoutSuggested": "",
-  "leftOffsetSuggested": "",
-  "topOffsetSuggested": ""
- },
- "PositionedObjectProperties": {
-  "embeddedObject": "EmbeddedObject",
-  "positioning": "PositionedObjectPositioning"
- },
- "PositionedObjectPropertiesSuggestionState": {
-  "embeddedObjectSuggestionState": "EmbeddedObjectSuggestionState",
-  "positioningSuggestionState": "PositionedObjectPositioningSuggestionState"
- },
- "Range": {
-  "endIndex": "",
-  "segmentId": "",
-  "startIndex": "",
-  "tabId": ""
- },
- "ReplaceAllTextRequest": {
-  "containsText": "SubstringMatchCriteria",
-  "replaceText": "",
-  "tabsCriteria": "TabsCriteria"
- },
- "ReplaceAllTextResponse": {
-  "occurrencesChanged": ""
- },
- "ReplaceImageRequest": {
-  "imageObjectId": "",
-  "imageReplaceMethod": "",
-  "tabId": "",
-  "uri": ""
- },
- "ReplaceNamedRangeContentRequest": {
-  "namedRangeId": "",
-  "namedRangeName": "",
-  "tabsCriteria": "TabsCriteria",
-  "text": ""
- },
- "Request": {
-  "addDocumentTab": "AddDocumentTabRequest",
-  "createFooter": "CreateFooterRequest",
-  "createFootnote": "CreateFootnoteRequest",
-  "createHeader": "CreateHeaderRequest",
-  "createNamedRange": "CreateNamedRangeRequest",
-  "createParagraphBullets": "CreateParagraphBulletsRequest",
-  "deleteContentRange": "DeleteContentRangeRequest",
-  "deleteFooter": "DeleteFooterRequest",
-  "deleteHeader": "DeleteHeaderRequest",
-  "deleteNamedRange": "DeleteNamedRangeRequest",
-  "deleteParagraphBullets": "DeleteParagraphBulletsRequest",
-  "deletePositionedObject": "DeletePositionedObjectRequest",
-  "deleteTab": "DeleteTabRequest",
-  "deleteTableColumn": "DeleteTableColumnRequest",
-  "deleteTableRow": "DeleteTableRowRequest",
-  "insertDate": "InsertDateRequest",
-  "insertInlineImage": "InsertInlineImageRequest",
-  "insertPageBreak": "InsertPageBreakRequest",
-  "insertPerson": "InsertPersonRequest",
-  "insertRichLink": "InsertRichLinkRequest",
-  "insertSectionBreak": "InsertSectionBreakRequest",
-  "insertTable": "InsertTableRequest",
-  "insertTableColumn": "InsertTableColumnRequest",
-  "insertTableRow": "InsertTableRowRequest",
-  "insertText": "InsertTextRequest",
-  "mergeTableCells": "MergeTableCellsRequest",
-  "pinTableHeaderRows": "PinTableHeaderRowsRequest",
-  "replaceAllText": "ReplaceAllTextRequest",
-  "replaceImage": "ReplaceImageRequest",
-  "replaceNamedRangeContent": "ReplaceNamedRangeContentRequest",
-  "unmergeTableCells": "UnmergeTableCellsRequest",
-  "updateDocumentStyle": "UpdateDocumentStyleRequest",
-  "updateDocumentTabProperties": "UpdateDocumentTabPropertiesRequest",
-  "updateNamedStyle": "UpdateNamedStyleRequest",
-  "updateParagraphStyle": "UpdateParagraphStyleRequest",
-  "updateSectionStyle": "UpdateSectionStyleRequest",
-  "updateTableCellStyle": "UpdateTableCellStyleRequest",
-  "updateTableColumnProperties": "UpdateTableColumnPropertiesRequest",
-  "updateTableRowStyle": "UpdateTableRowStyleRequest",
-  "updateTextStyle": "UpdateTextStyleRequest"
- },
- "Response": {
-  "addDocumentTab": "AddDocumentTabResponse",
-  "createFooter": "CreateFooterResponse",
-  "createFootnote": "CreateFootnoteResponse",
-  "createHeader": "CreateHeaderResponse",
-  "createNamedRange": "CreateNamedRangeResponse",
-  "insertInlineImage": "InsertInlineImageResponse",
-  "insertInlineSheetsChart": "InsertInlineSheetsChartResponse",
-  "replaceAllText": "ReplaceAllTextResponse"
- },
- "RgbColor": {
-  "blue": "",
-  "green": "",
-  "red": ""
- },
- "RichLink": {
-  "richLinkId": "",
-  "richLinkProperties": "RichLinkProperties",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "RichLinkProperties": {
-  "mimeType": "",
-  "title": "",
-  "uri": ""
- },
- "SectionBreak": {
-  "sectionStyle": "SectionStyle",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": ""
- },
- "SectionColumnProperties": {
-  "paddingEnd": "Dimension",
-  "width": "Dimension"
- },
- "SectionStyle": {
-  "columnProperties": "SectionColumnProperties",
-  "columnSeparatorStyle": "",
-  "contentDirection": "",
-  "defaultFooterId": "",
-  "defaultHeaderId": "",
-  "evenPageFooterId": "",
-  "evenPageHeaderId": "",
-  "firstPageFooterId": "",
-  "firstPageHeaderId": "",
-  "flipPageOrientation": "",
-  "marginBottom": "Dimension",
-  "marginFooter": "Dimension",
-  "marginHeader": "Dimension",
-  "marginLeft": "Dimension",
-  "marginRight": "Dimension",
-  "marginTop": "Dimension",
-  "pageNumberStart": "",
-  "sectionType": "",
-  "useFirstPageHeaderFooter": ""
- },
- "Shading": {
-  "backgroundColor": "OptionalColor"
- },
- "ShadingSuggestionState": {
-  "backgroundColorSuggested": ""
- },
- "SheetsChartReference": {
-  "chartId": "",
-  "spreadsheetId": ""
- },
- "SheetsChartReferenceSuggestionState": {
-  "chartIdSuggested": "",
-  "spreadsheetIdSuggested": ""
- },
- "Size": {
-  "height": "Dimension",
-  "width": "Dimension"
- },
- "SizeSuggestionState": {
-  "heightSuggested": "",
-  "widthSuggested": ""
- },
- "StructuralElement": {
-  "endIndex": "",
-  "paragraph": "Paragraph",
-  "sectionBreak": "SectionBreak",
-  "startIndex": "",
-  "table": "Table",
-  "tableOfContents": "TableOfContents"
- },
- "SubstringMatchCriteria": {
-  "matchCase": "",
-  "searchByRegex": "",
-  "text": ""
- },
- "SuggestedBullet": {
-  "bullet": "Bullet",
-  "bulletSuggestionState": "BulletSuggestionState"
- },
- "SuggestedDateElementProperties": {
-  "dateElementProperties": "DateElementProperties",
-  "dateElementPropertiesSuggestionState": "DateElementPropertiesSuggestionState"
- },
- "SuggestedDocumentStyle": {
-  "documentStyle": "DocumentStyle",
-  "documentStyleSuggestionState": "DocumentStyleSuggestionState"
- },
- "SuggestedInlineObjectProperties": {
-  "inlineObjectProperties": "InlineObjectProperties",
-  "inlineObjectPropertiesSuggestionState": "InlineObjectPropertiesSuggestionState"
- },
- "SuggestedListProperties": {
-  "listProperties": "ListProperties",
-  "listPropertiesSuggestionState": "ListPropertiesSuggestionState"
- },
- "SuggestedNamedStyles": {
-  "namedStyles": "NamedStyles",
-  "namedStylesSuggestionState": "NamedStylesSuggestionState"
- },
- "SuggestedParagraphStyle": {
-  "paragraphStyle": "ParagraphStyle",
-  "paragraphStyleSuggestionState": "ParagraphStyleSuggestionState"
- },
- "SuggestedPositionedObjectProperties": {
-  "positionedObjectProperties": "PositionedObjectProperties",
-  "positionedObjectPropertiesSuggestionState": "PositionedObjectPropertiesSuggestionState"
- },
- "SuggestedTableCellStyle": {
-  "tableCellStyle": "TableCellStyle",
-  "tableCellStyleSuggestionState": "TableCellStyleSuggestionState"
- },
- "SuggestedTableRowStyle": {
-  "tableRowStyle": "TableRowStyle",
-  "tableRowStyleSuggestionState": "TableRowStyleSuggestionState"
- },
- "SuggestedTextStyle": {
-  "textStyle": "TextStyle",
-  "textStyleSuggestionState": "TextStyleSuggestionState"
- },
- "Tab": {
-  "childTabs": "Tab",
-  "documentTab": "DocumentTab",
-  "tabProperties": "TabProperties"
- },
- "TabProperties": {
-  "iconEmoji": "",
-  "index": "",
-  "nestingLevel": "",
-  "parentTabId": "",
-  "tabId": "",
-  "title": ""
- },
- "TabStop": {
-  "alignment": "",
-  "offset": "Dimension"
- },
- "Table": {
-  "columns": "",
-  "rows": "",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "tableRows": "TableRow",
-  "tableStyle": "TableStyle"
- },
- "TableCell": {
-  "content": "StructuralElement",
-  "endIndex": "",
-  "startIndex": "",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTableCellStyleChanges": "*SuggestedTableCellStyle",
-  "tableCellStyle": "TableCellStyle"
- },
- "TableCellBorder": {
-  "color": "OptionalColor",
-  "dashStyle": "",
-  "width": "Dimension"
- },
- "TableCellLocation": {
-  "columnIndex": "",
-  "rowIndex": "",
-  "tableStartLocation": "Location"
- },
- "TableCellStyle": {
-  "backgroundColor": "OptionalColor",
-  "borderBottom": "TableCellBorder",
-  "borderLeft": "TableCellBorder",
-  "borderRight": "TableCellBorder",
-  "borderTop": "TableCellBorder",
-  "columnSpan": "",
-  "contentAlignment": "",
-  "paddingBottom": "Dimension",
-  "paddingLeft": "Dimension",
-  "paddingRight": "Dimension",
-  "paddingTop": "Dimension",
-  "rowSpan": ""
- },
- "TableCellStyleSuggestionState": {
-  "backgroundColorSuggested": "",
-  "borderBottomSuggested": "",
-  "borderLeftSuggested": "",
-  "borderRightSuggested": "",
-  "borderTopSuggested": "",
-  "columnSpanSuggested": "",
-  "contentAlignmentSuggested": "",
-  "paddingBottomSuggested": "",
-  "paddingLeftSuggested": "",
-  "paddingRightSuggested": "",
-  "paddingTopSuggested": "",
-  "rowSpanSuggested": ""
- },
- "TableColumnProperties": {
-  "width": "Dimension",
-  "widthType": ""
- },
- "TableOfContents": {
-  "content": "StructuralElement",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": ""
- },
- "TableRange": {
-  "columnSpan": "",
-  "rowSpan": "",
-  "tableCellLocation": "TableCellLocation"
- },
- "TableRow": {
-  "endIndex": "",
-  "startIndex": "",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTableRowStyleChanges": "*SuggestedTableRowStyle",
-  "tableCells": "TableCell",
-  "tableRowStyle": "TableRowStyle"
- },
- "TableRowStyle": {
-  "minRowHeight": "Dimension",
-  "preventOverflow": "",
-  "tableHeader": ""
- },
- "TableRowStyleSuggestionState": {
-  "minRowHeightSuggested": ""
- },
- "TableStyle": {
-  "tableColumnProperties": "TableColumnProperties"
- },
- "TabsCriteria": {
-  "tabIds": ""
- },
- "TextRun": {
-  "content": "",
-  "suggestedDeletionIds": "",
-  "suggestedInsertionIds": "",
-  "suggestedTextStyleChanges": "*SuggestedTextStyle",
-  "textStyle": "TextStyle"
- },
- "TextStyle": {
-  "backgroundColor": "OptionalColor",
-  "baselineOffset": "",
-  "bold": "",
-  "fontSize": "Dimension",
-  "foregroundColor": "OptionalColor",
-  "italic": "",
-  "link": "Link",
-  "smallCaps": "",
-  "strikethrough": "",
-  "underline": "",
-  "weightedFontFamily": "WeightedFontFamily"
- },
- "TextStyleSuggestionState": {
-  "backgroundColorSuggested": "",
-  "baselineOffsetSuggested": "",
-  "boldSuggested": "",
-  "fontSizeSuggested": "",
-  "foregroundColorSuggested": "",
-  "italicSuggested": "",
-  "linkSuggested": "",
-  "smallCapsSuggested": "",
-  "strikethroughSuggested": "",
-  "underlineSuggested": "",
-  "weightedFontFamilySuggested": ""
- },
- "UnmergeTableCellsRequest": {
-  "tableRange": "TableRange"
- },
- "UpdateDocumentStyleRequest": {
-  "documentStyle": "DocumentStyle",
-  "fields": "",
-  "tabId": ""
- },
- "UpdateDocumentTabPropertiesRequest": {
-  "fields": "",
-  "tabProperties": "TabProperties"
- },
- "UpdateNamedStyleRequest": {
-  "fields": "",
-  "namedStyle": "NamedStyle",
-  "tabId": ""
- },
- "UpdateParagraphStyleRequest": {
-  "fields": "",
-  "paragraphStyle": "ParagraphStyle",
-  "range": "Range"
- },
- "UpdateSectionStyleRequest": {
-  "fields": "",
-  "range": "Range",
-  "sectionStyle": "SectionStyle"
- },
- "UpdateTableCellStyleRequest": {
-  "fields": "",
-  "tableCellStyle": "TableCellStyle",
-  "tableRange": "TableRange",
-  "tableStartLocation": "Location"
- },
- "UpdateTableColumnPropertiesRequest": {
-  "columnIndices": "",
-  "fields": "",
-  "tableColumnProperties": "TableColumnProperties",
-  "tableStartLocation": "Location"
- },
- "UpdateTableRowStyleRequest": {
-  "fields": "",
-  "rowIndices": "",
-  "tableRowStyle": "TableRowStyle",
-  "tableStartLocation": "Location"
- },
- "UpdateTextStyleRequest": {
-  "fields": "",
-  "range": "Range",
-  "textStyle": "TextStyle"
- },
- "WeightedFontFamily": {
-  "fontFamily": "",
-  "weight": ""
- },
- "WriteControl": {
-  "requiredRevisionId": "",
-  "targetRevisionId": ""
- }
+  "AddDocumentTabRequest": {"tabProperties":"TabProperties"},
+  "AddDocumentTabResponse": {"tabProperties":"TabProperties"},
+  "AutoText": {"suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle","type":""},
+  "Background": {"color":"OptionalColor"},
+  "BackgroundSuggestionState": {"backgroundColorSuggested":""},
+  "BatchUpdateDocumentRequest": {"requests":"Request","writeControl":"WriteControl"},
+  "BatchUpdateDocumentResponse": {"documentId":"","replies":"Response","writeControl":"WriteControl"},
+  "Body": {"content":"StructuralElement"},
+  "BookmarkLink": {"id":"","tabId":""},
+  "Bullet": {"listId":"","nestingLevel":"","textStyle":"TextStyle"},
+  "BulletSuggestionState": {"listIdSuggested":"","nestingLevelSuggested":"","textStyleSuggestionState":"TextStyleSuggestionState"},
+  "Color": {"rgbColor":"RgbColor"},
+  "ColumnBreak": {"suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "CreateFooterRequest": {"sectionBreakLocation":"Location","type":""},
+  "CreateFooterResponse": {"footerId":""},
+  "CreateFootnoteRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location"},
+  "CreateFootnoteResponse": {"footnoteId":""},
+  "CreateHeaderRequest": {"sectionBreakLocation":"Location","type":""},
+  "CreateHeaderResponse": {"headerId":""},
+  "CreateNamedRangeRequest": {"name":"","range":"Range"},
+  "CreateNamedRangeResponse": {"namedRangeId":""},
+  "CreateParagraphBulletsRequest": {"bulletPreset":"","range":"Range"},
+  "CropProperties": {"angle":"","offsetBottom":"","offsetLeft":"","offsetRight":"","offsetTop":""},
+  "CropPropertiesSuggestionState": {"angleSuggested":"","offsetBottomSuggested":"","offsetLeftSuggested":"","offsetRightSuggested":"","offsetTopSuggested":""},
+  "DateElement": {"dateElementProperties":"DateElementProperties","dateId":"","suggestedDateElementPropertiesChanges":"*SuggestedDateElementProperties","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "DateElementProperties": {"dateFormat":"","displayText":"","locale":"","timeFormat":"","timeZoneId":"","timestamp":""},
+  "DateElementPropertiesSuggestionState": {"dateFormatSuggested":"","localeSuggested":"","timeFormatSuggested":"","timeZoneIdSuggested":"","timestampSuggested":""},
+  "DeleteContentRangeRequest": {"range":"Range"},
+  "DeleteFooterRequest": {"footerId":"","tabId":""},
+  "DeleteHeaderRequest": {"headerId":"","tabId":""},
+  "DeleteNamedRangeRequest": {"name":"","namedRangeId":"","tabsCriteria":"TabsCriteria"},
+  "DeleteParagraphBulletsRequest": {"range":"Range"},
+  "DeletePositionedObjectRequest": {"objectId":"","tabId":""},
+  "DeleteTabRequest": {"tabId":""},
+  "DeleteTableColumnRequest": {"tableCellLocation":"TableCellLocation"},
+  "DeleteTableRowRequest": {"tableCellLocation":"TableCellLocation"},
+  "Dimension": {"magnitude":"","unit":""},
+  "Document": {"body":"Body","documentId":"","documentStyle":"DocumentStyle","footers":"*Footer","footnotes":"*Footnote","headers":"*Header","inlineObjects":"*InlineObject","lists":"*List","namedRanges":"*NamedRanges","namedStyles":"NamedStyles","positionedObjects":"*PositionedObject","revisionId":"","suggestedDocumentStyleChanges":"*SuggestedDocumentStyle","suggestedNamedStylesChanges":"*SuggestedNamedStyles","suggestionsViewMode":"","tabs":"Tab","title":""},
+  "DocumentFormat": {"documentMode":""},
+  "DocumentStyle": {"background":"Background","defaultFooterId":"","defaultHeaderId":"","documentFormat":"DocumentFormat","evenPageFooterId":"","evenPageHeaderId":"","firstPageFooterId":"","firstPageHeaderId":"","flipPageOrientation":"","marginBottom":"Dimension","marginFooter":"Dimension","marginHeader":"Dimension","marginLeft":"Dimension","marginRight":"Dimension","marginTop":"Dimension","pageNumberStart":"","pageSize":"Size","useCustomHeaderFooterMargins":"","useEvenPageHeaderFooter":"","useFirstPageHeaderFooter":""},
+  "DocumentStyleSuggestionState": {"backgroundSuggestionState":"BackgroundSuggestionState","defaultFooterIdSuggested":"","defaultHeaderIdSuggested":"","evenPageFooterIdSuggested":"","evenPageHeaderIdSuggested":"","firstPageFooterIdSuggested":"","firstPageHeaderIdSuggested":"","flipPageOrientationSuggested":"","marginBottomSuggested":"","marginFooterSuggested":"","marginHeaderSuggested":"","marginLeftSuggested":"","marginRightSuggested":"","marginTopSuggested":"","pageNumberStartSuggested":"","pageSizeSuggestionState":"SizeSuggestionState","useCustomHeaderFooterMarginsSuggested":"","useEvenPageHeaderFooterSuggested":"","useFirstPageHeaderFooterSuggested":""},
+  "DocumentTab": {"body":"Body","documentStyle":"DocumentStyle","footers":"*Footer","footnotes":"*Footnote","headers":"*Header","inlineObjects":"*InlineObject","lists":"*List","namedRanges":"*NamedRanges","namedStyles":"NamedStyles","positionedObjects":"*PositionedObject","suggestedDocumentStyleChanges":"*SuggestedDocumentStyle","suggestedNamedStylesChanges":"*SuggestedNamedStyles"},
+  "EmbeddedDrawingProperties": {},
+  "EmbeddedDrawingPropertiesSuggestionState": {},
+  "EmbeddedObject": {"description":"","embeddedDrawingProperties":"EmbeddedDrawingProperties","embeddedObjectBorder":"EmbeddedObjectBorder","imageProperties":"ImageProperties","linkedContentReference":"LinkedContentReference","marginBottom":"Dimension","marginLeft":"Dimension","marginRight":"Dimension","marginTop":"Dimension","size":"Size","title":""},
+  "EmbeddedObjectBorder": {"color":"OptionalColor","dashStyle":"","propertyState":"","width":"Dimension"},
+  "EmbeddedObjectBorderSuggestionState": {"colorSuggested":"","dashStyleSuggested":"","propertyStateSuggested":"","widthSuggested":""},
+  "EmbeddedObjectSuggestionState": {"descriptionSuggested":"","embeddedDrawingPropertiesSuggestionState":"EmbeddedDrawingPropertiesSuggestionState","embeddedObjectBorderSuggestionState":"EmbeddedObjectBorderSuggestionState","imagePropertiesSuggestionState":"ImagePropertiesSuggestionState","linkedContentReferenceSuggestionState":"LinkedContentReferenceSuggestionState","marginBottomSuggested":"","marginLeftSuggested":"","marginRightSuggested":"","marginTopSuggested":"","sizeSuggestionState":"SizeSuggestionState","titleSuggested":""},
+  "EndOfSegmentLocation": {"segmentId":"","tabId":""},
+  "Equation": {"suggestedDeletionIds":"","suggestedInsertionIds":""},
+  "Footer": {"content":"StructuralElement","footerId":""},
+  "Footnote": {"content":"StructuralElement","footnoteId":""},
+  "FootnoteReference": {"footnoteId":"","footnoteNumber":"","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "Header": {"content":"StructuralElement","headerId":""},
+  "HeadingLink": {"id":"","tabId":""},
+  "HorizontalRule": {"suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "ImageProperties": {"angle":"","brightness":"","contentUri":"","contrast":"","cropProperties":"CropProperties","sourceUri":"","transparency":""},
+  "ImagePropertiesSuggestionState": {"angleSuggested":"","brightnessSuggested":"","contentUriSuggested":"","contrastSuggested":"","cropPropertiesSuggestionState":"CropPropertiesSuggestionState","sourceUriSuggested":"","transparencySuggested":""},
+  "InlineObject": {"inlineObjectProperties":"InlineObjectProperties","objectId":"","suggestedDeletionIds":"","suggestedInlineObjectPropertiesChanges":"*SuggestedInlineObjectProperties","suggestedInsertionId":""},
+  "InlineObjectElement": {"inlineObjectId":"","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "InlineObjectProperties": {"embeddedObject":"EmbeddedObject"},
+  "InlineObjectPropertiesSuggestionState": {"embeddedObjectSuggestionState":"EmbeddedObjectSuggestionState"},
+  "InsertDateRequest": {"dateElementProperties":"DateElementProperties","endOfSegmentLocation":"EndOfSegmentLocation","location":"Location"},
+  "InsertInlineImageRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location","objectSize":"Size","uri":""},
+  "InsertInlineImageResponse": {"objectId":""},
+  "InsertInlineSheetsChartResponse": {"objectId":""},
+  "InsertPageBreakRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location"},
+  "InsertPersonRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location","personProperties":"PersonProperties"},
+  "InsertRichLinkRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location","richLinkProperties":"RichLinkProperties"},
+  "InsertSectionBreakRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location","sectionType":""},
+  "InsertTableColumnRequest": {"insertRight":"","tableCellLocation":"TableCellLocation"},
+  "InsertTableRequest": {"columns":"","endOfSegmentLocation":"EndOfSegmentLocation","location":"Location","rows":""},
+  "InsertTableRowRequest": {"insertBelow":"","tableCellLocation":"TableCellLocation"},
+  "InsertTextRequest": {"endOfSegmentLocation":"EndOfSegmentLocation","location":"Location","text":""},
+  "Link": {"bookmark":"BookmarkLink","bookmarkId":"","heading":"HeadingLink","headingId":"","tabId":"","url":""},
+  "LinkedContentReference": {"sheetsChartReference":"SheetsChartReference"},
+  "LinkedContentReferenceSuggestionState": {"sheetsChartReferenceSuggestionState":"SheetsChartReferenceSuggestionState"},
+  "List": {"listProperties":"ListProperties","suggestedDeletionIds":"","suggestedInsertionId":"","suggestedListPropertiesChanges":"*SuggestedListProperties"},
+  "ListProperties": {"nestingLevels":"NestingLevel"},
+  "ListPropertiesSuggestionState": {"nestingLevelsSuggestionStates":"NestingLevelSuggestionState"},
+  "Location": {"index":"","segmentId":"","tabId":""},
+  "MergeTableCellsRequest": {"tableRange":"TableRange"},
+  "NamedRange": {"name":"","namedRangeId":"","ranges":"Range"},
+  "NamedRanges": {"name":"","namedRanges":"NamedRange"},
+  "NamedStyle": {"namedStyleType":"","paragraphStyle":"ParagraphStyle","textStyle":"TextStyle"},
+  "NamedStyleSuggestionState": {"namedStyleType":"","paragraphStyleSuggestionState":"ParagraphStyleSuggestionState","textStyleSuggestionState":"TextStyleSuggestionState"},
+  "NamedStyles": {"styles":"NamedStyle"},
+  "NamedStylesSuggestionState": {"stylesSuggestionStates":"NamedStyleSuggestionState"},
+  "NestingLevel": {"bulletAlignment":"","glyphFormat":"","glyphSymbol":"","glyphType":"","indentFirstLine":"Dimension","indentStart":"Dimension","startNumber":"","textStyle":"TextStyle"},
+  "NestingLevelSuggestionState": {"bulletAlignmentSuggested":"","glyphFormatSuggested":"","glyphSymbolSuggested":"","glyphTypeSuggested":"","indentFirstLineSuggested":"","indentStartSuggested":"","startNumberSuggested":"","textStyleSuggestionState":"TextStyleSuggestionState"},
+  "ObjectReferences": {"objectIds":""},
+  "OptionalColor": {"color":"Color"},
+  "PageBreak": {"suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "Paragraph": {"bullet":"Bullet","elements":"ParagraphElement","paragraphStyle":"ParagraphStyle","positionedObjectIds":"","suggestedBulletChanges":"*SuggestedBullet","suggestedParagraphStyleChanges":"*SuggestedParagraphStyle","suggestedPositionedObjectIds":"*ObjectReferences"},
+  "ParagraphBorder": {"color":"OptionalColor","dashStyle":"","padding":"Dimension","width":"Dimension"},
+  "ParagraphElement": {"autoText":"AutoText","columnBreak":"ColumnBreak","dateElement":"DateElement","endIndex":"","equation":"Equation","footnoteReference":"FootnoteReference","horizontalRule":"HorizontalRule","inlineObjectElement":"InlineObjectElement","pageBreak":"PageBreak","person":"Person","richLink":"RichLink","startIndex":"","textRun":"TextRun"},
+  "ParagraphStyle": {"alignment":"","avoidWidowAndOrphan":"","borderBetween":"ParagraphBorder","borderBottom":"ParagraphBorder","borderLeft":"ParagraphBorder","borderRight":"ParagraphBorder","borderTop":"ParagraphBorder","direction":"","headingId":"","indentEnd":"Dimension","indentFirstLine":"Dimension","indentStart":"Dimension","keepLinesTogether":"","keepWithNext":"","lineSpacing":"","namedStyleType":"","pageBreakBefore":"","shading":"Shading","spaceAbove":"Dimension","spaceBelow":"Dimension","spacingMode":"","tabStops":"TabStop"},
+  "ParagraphStyleSuggestionState": {"alignmentSuggested":"","avoidWidowAndOrphanSuggested":"","borderBetweenSuggested":"","borderBottomSuggested":"","borderLeftSuggested":"","borderRightSuggested":"","borderTopSuggested":"","directionSuggested":"","headingIdSuggested":"","indentEndSuggested":"","indentFirstLineSuggested":"","indentStartSuggested":"","keepLinesTogetherSuggested":"","keepWithNextSuggested":"","lineSpacingSuggested":"","namedStyleTypeSuggested":"","pageBreakBeforeSuggested":"","shadingSuggestionState":"ShadingSuggestionState","spaceAboveSuggested":"","spaceBelowSuggested":"","spacingModeSuggested":""},
+  "Person": {"personId":"","personProperties":"PersonProperties","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "PersonProperties": {"email":"","name":""},
+  "PinTableHeaderRowsRequest": {"pinnedHeaderRowsCount":"","tableStartLocation":"Location"},
+  "PositionedObject": {"objectId":"","positionedObjectProperties":"PositionedObjectProperties","suggestedDeletionIds":"","suggestedInsertionId":"","suggestedPositionedObjectPropertiesChanges":"*SuggestedPositionedObjectProperties"},
+  "PositionedObjectPositioning": {"layout":"","leftOffset":"Dimension","topOffset":"Dimension"},
+  "PositionedObjectPositioningSuggestionState": {"layoutSuggested":"","leftOffsetSuggested":"","topOffsetSuggested":""},
+  "PositionedObjectProperties": {"embeddedObject":"EmbeddedObject","positioning":"PositionedObjectPositioning"},
+  "PositionedObjectPropertiesSuggestionState": {"embeddedObjectSuggestionState":"EmbeddedObjectSuggestionState","positioningSuggestionState":"PositionedObjectPositioningSuggestionState"},
+  "Range": {"endIndex":"","segmentId":"","startIndex":"","tabId":""},
+  "ReplaceAllTextRequest": {"containsText":"SubstringMatchCriteria","replaceText":"","tabsCriteria":"TabsCriteria"},
+  "ReplaceAllTextResponse": {"occurrencesChanged":""},
+  "ReplaceImageRequest": {"imageObjectId":"","imageReplaceMethod":"","tabId":"","uri":""},
+  "ReplaceNamedRangeContentRequest": {"namedRangeId":"","namedRangeName":"","tabsCriteria":"TabsCriteria","text":""},
+  "Request": {"addDocumentTab":"AddDocumentTabRequest","createFooter":"CreateFooterRequest","createFootnote":"CreateFootnoteRequest","createHeader":"CreateHeaderRequest","createNamedRange":"CreateNamedRangeRequest","createParagraphBullets":"CreateParagraphBulletsRequest","deleteContentRange":"DeleteContentRangeRequest","deleteFooter":"DeleteFooterRequest","deleteHeader":"DeleteHeaderRequest","deleteNamedRange":"DeleteNamedRangeRequest","deleteParagraphBullets":"DeleteParagraphBulletsRequest","deletePositionedObject":"DeletePositionedObjectRequest","deleteTab":"DeleteTabRequest","deleteTableColumn":"DeleteTableColumnRequest","deleteTableRow":"DeleteTableRowRequest","insertDate":"InsertDateRequest","insertInlineImage":"InsertInlineImageRequest","insertPageBreak":"InsertPageBreakRequest","insertPerson":"InsertPersonRequest","insertRichLink":"InsertRichLinkRequest","insertSectionBreak":"InsertSectionBreakRequest","insertTable":"InsertTableRequest","insertTableColumn":"InsertTableColumnRequest","insertTableRow":"InsertTableRowRequest","insertText":"InsertTextRequest","mergeTableCells":"MergeTableCellsRequest","pinTableHeaderRows":"PinTableHeaderRowsRequest","replaceAllText":"ReplaceAllTextRequest","replaceImage":"ReplaceImageRequest","replaceNamedRangeContent":"ReplaceNamedRangeContentRequest","unmergeTableCells":"UnmergeTableCellsRequest","updateDocumentStyle":"UpdateDocumentStyleRequest","updateDocumentTabProperties":"UpdateDocumentTabPropertiesRequest","updateNamedStyle":"UpdateNamedStyleRequest","updateParagraphStyle":"UpdateParagraphStyleRequest","updateSectionStyle":"UpdateSectionStyleRequest","updateTableCellStyle":"UpdateTableCellStyleRequest","updateTableColumnProperties":"UpdateTableColumnPropertiesRequest","updateTableRowStyle":"UpdateTableRowStyleRequest","updateTextStyle":"UpdateTextStyleRequest"},
+  "Response": {"addDocumentTab":"AddDocumentTabResponse","createFooter":"CreateFooterResponse","createFootnote":"CreateFootnoteResponse","createHeader":"CreateHeaderResponse","createNamedRange":"CreateNamedRangeResponse","insertInlineImage":"InsertInlineImageResponse","insertInlineSheetsChart":"InsertInlineSheetsChartResponse","replaceAllText":"ReplaceAllTextResponse"},
+  "RgbColor": {"blue":"","green":"","red":""},
+  "RichLink": {"richLinkId":"","richLinkProperties":"RichLinkProperties","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "RichLinkProperties": {"mimeType":"","title":"","uri":""},
+  "SectionBreak": {"sectionStyle":"SectionStyle","suggestedDeletionIds":"","suggestedInsertionIds":""},
+  "SectionColumnProperties": {"paddingEnd":"Dimension","width":"Dimension"},
+  "SectionStyle": {"columnProperties":"SectionColumnProperties","columnSeparatorStyle":"","contentDirection":"","defaultFooterId":"","defaultHeaderId":"","evenPageFooterId":"","evenPageHeaderId":"","firstPageFooterId":"","firstPageHeaderId":"","flipPageOrientation":"","marginBottom":"Dimension","marginFooter":"Dimension","marginHeader":"Dimension","marginLeft":"Dimension","marginRight":"Dimension","marginTop":"Dimension","pageNumberStart":"","sectionType":"","useFirstPageHeaderFooter":""},
+  "Shading": {"backgroundColor":"OptionalColor"},
+  "ShadingSuggestionState": {"backgroundColorSuggested":""},
+  "SheetsChartReference": {"chartId":"","spreadsheetId":""},
+  "SheetsChartReferenceSuggestionState": {"chartIdSuggested":"","spreadsheetIdSuggested":""},
+  "Size": {"height":"Dimension","width":"Dimension"},
+  "SizeSuggestionState": {"heightSuggested":"","widthSuggested":""},
+  "StructuralElement": {"endIndex":"","paragraph":"Paragraph","sectionBreak":"SectionBreak","startIndex":"","table":"Table","tableOfContents":"TableOfContents"},
+  "SubstringMatchCriteria": {"matchCase":"","searchByRegex":"","text":""},
+  "SuggestedBullet": {"bullet":"Bullet","bulletSuggestionState":"BulletSuggestionState"},
+  "SuggestedDateElementProperties": {"dateElementProperties":"DateElementProperties","dateElementPropertiesSuggestionState":"DateElementPropertiesSuggestionState"},
+  "SuggestedDocumentStyle": {"documentStyle":"DocumentStyle","documentStyleSuggestionState":"DocumentStyleSuggestionState"},
+  "SuggestedInlineObjectProperties": {"inlineObjectProperties":"InlineObjectProperties","inlineObjectPropertiesSuggestionState":"InlineObjectPropertiesSuggestionState"},
+  "SuggestedListProperties": {"listProperties":"ListProperties","listPropertiesSuggestionState":"ListPropertiesSuggestionState"},
+  "SuggestedNamedStyles": {"namedStyles":"NamedStyles","namedStylesSuggestionState":"NamedStylesSuggestionState"},
+  "SuggestedParagraphStyle": {"paragraphStyle":"ParagraphStyle","paragraphStyleSuggestionState":"ParagraphStyleSuggestionState"},
+  "SuggestedPositionedObjectProperties": {"positionedObjectProperties":"PositionedObjectProperties","positionedObjectPropertiesSuggestionState":"PositionedObjectPropertiesSuggestionState"},
+  "SuggestedTableCellStyle": {"tableCellStyle":"TableCellStyle","tableCellStyleSuggestionState":"TableCellStyleSuggestionState"},
+  "SuggestedTableRowStyle": {"tableRowStyle":"TableRowStyle","tableRowStyleSuggestionState":"TableRowStyleSuggestionState"},
+  "SuggestedTextStyle": {"textStyle":"TextStyle","textStyleSuggestionState":"TextStyleSuggestionState"},
+  "Tab": {"childTabs":"Tab","documentTab":"DocumentTab","tabProperties":"TabProperties"},
+  "TabProperties": {"iconEmoji":"","index":"","nestingLevel":"","parentTabId":"","tabId":"","title":""},
+  "TabStop": {"alignment":"","offset":"Dimension"},
+  "Table": {"columns":"","rows":"","suggestedDeletionIds":"","suggestedInsertionIds":"","tableRows":"TableRow","tableStyle":"TableStyle"},
+  "TableCell": {"content":"StructuralElement","endIndex":"","startIndex":"","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTableCellStyleChanges":"*SuggestedTableCellStyle","tableCellStyle":"TableCellStyle"},
+  "TableCellBorder": {"color":"OptionalColor","dashStyle":"","width":"Dimension"},
+  "TableCellLocation": {"columnIndex":"","rowIndex":"","tableStartLocation":"Location"},
+  "TableCellStyle": {"backgroundColor":"OptionalColor","borderBottom":"TableCellBorder","borderLeft":"TableCellBorder","borderRight":"TableCellBorder","borderTop":"TableCellBorder","columnSpan":"","contentAlignment":"","paddingBottom":"Dimension","paddingLeft":"Dimension","paddingRight":"Dimension","paddingTop":"Dimension","rowSpan":""},
+  "TableCellStyleSuggestionState": {"backgroundColorSuggested":"","borderBottomSuggested":"","borderLeftSuggested":"","borderRightSuggested":"","borderTopSuggested":"","columnSpanSuggested":"","contentAlignmentSuggested":"","paddingBottomSuggested":"","paddingLeftSuggested":"","paddingRightSuggested":"","paddingTopSuggested":"","rowSpanSuggested":""},
+  "TableColumnProperties": {"width":"Dimension","widthType":""},
+  "TableOfContents": {"content":"StructuralElement","suggestedDeletionIds":"","suggestedInsertionIds":""},
+  "TableRange": {"columnSpan":"","rowSpan":"","tableCellLocation":"TableCellLocation"},
+  "TableRow": {"endIndex":"","startIndex":"","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTableRowStyleChanges":"*SuggestedTableRowStyle","tableCells":"TableCell","tableRowStyle":"TableRowStyle"},
+  "TableRowStyle": {"minRowHeight":"Dimension","preventOverflow":"","tableHeader":""},
+  "TableRowStyleSuggestionState": {"minRowHeightSuggested":""},
+  "TableStyle": {"tableColumnProperties":"TableColumnProperties"},
+  "TabsCriteria": {"tabIds":""},
+  "TextRun": {"content":"","suggestedDeletionIds":"","suggestedInsertionIds":"","suggestedTextStyleChanges":"*SuggestedTextStyle","textStyle":"TextStyle"},
+  "TextStyle": {"backgroundColor":"OptionalColor","baselineOffset":"","bold":"","fontSize":"Dimension","foregroundColor":"OptionalColor","italic":"","link":"Link","smallCaps":"","strikethrough":"","underline":"","weightedFontFamily":"WeightedFontFamily"},
+  "TextStyleSuggestionState": {"backgroundColorSuggested":"","baselineOffsetSuggested":"","boldSuggested":"","fontSizeSuggested":"","foregroundColorSuggested":"","italicSuggested":"","linkSuggested":"","smallCapsSuggested":"","strikethroughSuggested":"","underlineSuggested":"","weightedFontFamilySuggested":""},
+  "UnmergeTableCellsRequest": {"tableRange":"TableRange"},
+  "UpdateDocumentStyleRequest": {"documentStyle":"DocumentStyle","fields":"","tabId":""},
+  "UpdateDocumentTabPropertiesRequest": {"fields":"","tabProperties":"TabProperties"},
+  "UpdateNamedStyleRequest": {"fields":"","namedStyle":"NamedStyle","tabId":""},
+  "UpdateParagraphStyleRequest": {"fields":"","paragraphStyle":"ParagraphStyle","range":"Range"},
+  "UpdateSectionStyleRequest": {"fields":"","range":"Range","sectionStyle":"SectionStyle"},
+  "UpdateTableCellStyleRequest": {"fields":"","tableCellStyle":"TableCellStyle","tableRange":"TableRange","tableStartLocation":"Location"},
+  "UpdateTableColumnPropertiesRequest": {"columnIndices":"","fields":"","tableColumnProperties":"TableColumnProperties","tableStartLocation":"Location"},
+  "UpdateTableRowStyleRequest": {"fields":"","rowIndices":"","tableRowStyle":"TableRowStyle","tableStartLocation":"Location"},
+  "UpdateTextStyleRequest": {"fields":"","range":"Range","textStyle":"TextStyle"},
+  "WeightedFontFamily": {"fontFamily":"","weight":""},
+  "WriteControl": {"requiredRevisionId":"","targetRevisionId":""},
 }

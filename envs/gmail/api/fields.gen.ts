@@ -3,284 +3,60 @@ import type { FieldTables } from '../../core/fields.ts'
 
 /** Property names of every response schema, for validating `fields=` selections. */
 export const fieldTables: FieldTables = {
- "AutoForwarding": {
-  "disposition": "",
-  "emailAddress": "",
-  "enabled": ""
- },
- "BatchDeleteMessagesRequest": {
-  "ids": ""
- },
- "BatchModifyMessagesRequest": {
-  "addLabelIds": "",
-  "ids": "",
-  "removeLabelIds": ""
- },
- "ClassificationLabelFieldValue": {
-  "fieldId": "",
-  "selection": ""
- },
- "ClassificationLabelValue": {
-  "fields": "ClassificationLabelFieldValue",
-  "labelId": ""
- },
- "CseIdentity": {
-  "emailAddress": "",
-  "primaryKeyPairId": "",
-  "signAndEncryptKeyPairs": "SignAndEncryptKeyPairs"
- },
- "CseKeyPair": {
-  "disableTime": "",
-  "enablementState": "",
-  "keyPairId": "",
-  "pem": "",
-  "pkcs7": "",
-  "privateKeyMetadata": "CsePrivateKeyMetadata",
-  "subjectEmailAddresses": ""
- },
- "CsePrivateKeyMetadata": {
-  "hardwareKeyMetadata": "HardwareKeyMetadata",
-  "kaclsKeyMetadata": "KaclsKeyMetadata",
-  "privateKeyMetadataId": ""
- },
- "Delegate": {
-  "delegateEmail": "",
-  "verificationStatus": ""
- },
- "DisableCseKeyPairRequest": {},
- "Draft": {
-  "id": "",
-  "message": "Message"
- },
- "EnableCseKeyPairRequest": {},
- "Filter": {
-  "action": "FilterAction",
-  "criteria": "FilterCriteria",
-  "id": ""
- },
- "FilterAction": {
-  "addLabelIds": "",
-  "forward": "",
-  "removeLabelIds": ""
- },
- "FilterCriteria": {
-  "excludeChats": "",
-  "from": "",
-  "hasAttachment": "",
-  "negatedQuery": "",
-  "query": "",
-  "size": "",
-  "sizeComparison": "",
-  "subject": "",
-  "to": ""
- },
- "ForwardingAddress": {
-  "forwardingEmail": "",
-  "verificationStatus": ""
- },
- "HardwareKeyMetadata": {
-  "description": ""
- },
- "History": {
-  "id": "",
-  "labelsAdded": "HistoryLabelAdded",
-  "labelsRemoved": "HistoryLabelRemoved",
-  "messages": "Message",
-  "messagesAdded": "HistoryMessageAdded",
-  "messagesDeleted": "HistoryMessageDeleted"
- },
- "HistoryLabelAdded": {
-  "labelIds": "",
-  "message": "Message"
- },
- "HistoryLabelRemoved": {
-  "labelIds": "",
-  "message": "Message"
- },
- "HistoryMessageAdded": {
-  "message": "Message"
- },
- "HistoryMessageDeleted": {
-  "message": "Message"
- },
- "ImapSettings": {
-  "autoExpunge": "",
-  "enabled": "",
-  "expungeBehavior": "",
-  "maxFolderSize": ""
- },
- "KaclsKeyMetadata": {
-  "kaclsData": "",
-  "kaclsUri": ""
- },
- "Label": {
-  "color": "LabelColor",
-  "id": "",
-  "labelListVisibility": "",
-  "messageListVisibility": "",
-  "messagesTotal": "",
-  "messagesUnread": "",
-  "name": "",
-  "threadsTotal": "",
-  "threadsUnread": "",
-  "type": ""
- },
- "LabelColor": {
-  "backgroundColor": "",
-  "textColor": ""
- },
- "LanguageSettings": {
-  "displayLanguage": ""
- },
- "ListCseIdentitiesResponse": {
-  "cseIdentities": "CseIdentity",
-  "nextPageToken": ""
- },
- "ListCseKeyPairsResponse": {
-  "cseKeyPairs": "CseKeyPair",
-  "nextPageToken": ""
- },
- "ListDelegatesResponse": {
-  "delegates": "Delegate"
- },
- "ListDraftsResponse": {
-  "drafts": "Draft",
-  "nextPageToken": "",
-  "resultSizeEstimate": ""
- },
- "ListFiltersResponse": {
-  "filter": "Filter"
- },
- "ListForwardingAddressesResponse": {
-  "forwardingAddresses": "ForwardingAddress"
- },
- "ListHistoryResponse": {
-  "history": "History",
-  "historyId": "",
-  "nextPageToken": ""
- },
- "ListLabelsResponse": {
-  "labels": "Label"
- },
- "ListMessagesResponse": {
-  "messages": "Message",
-  "nextPageToken": "",
-  "resultSizeEstimate": ""
- },
- "ListSendAsResponse": {
-  "sendAs": "SendAs"
- },
- "ListSmimeInfoResponse": {
-  "smimeInfo": "SmimeInfo"
- },
- "ListThreadsResponse": {
-  "nextPageToken": "",
-  "resultSizeEstimate": "",
-  "threads": "Thread"
- },
- "Message": {
-  "classificationLabelValues": "ClassificationLabelValue",
-  "historyId": "",
-  "id": "",
-  "internalDate": "",
-  "labelIds": "",
-  "payload": "MessagePart",
-  "raw": "",
-  "sizeEstimate": "",
-  "snippet": "",
-  "threadId": ""
- },
- "MessagePart": {
-  "body": "MessagePartBody",
-  "filename": "",
-  "headers": "MessagePartHeader",
-  "mimeType": "",
-  "partId": "",
-  "parts": "MessagePart"
- },
- "MessagePartBody": {
-  "attachmentId": "",
-  "data": "",
-  "size": ""
- },
- "MessagePartHeader": {
-  "name": "",
-  "value": ""
- },
- "ModifyMessageRequest": {
-  "addLabelIds": "",
-  "removeLabelIds": ""
- },
- "ModifyThreadRequest": {
-  "addLabelIds": "",
-  "removeLabelIds": ""
- },
- "ObliterateCseKeyPairRequest": {},
- "PopSettings": {
-  "accessWindow": "",
-  "disposition": ""
- },
- "Profile": {
-  "emailAddress": "",
-  "historyId": "",
-  "messagesTotal": "",
-  "threadsTotal": ""
- },
- "SendAs": {
-  "displayName": "",
-  "isDefault": "",
-  "isPrimary": "",
-  "replyToAddress": "",
-  "sendAsEmail": "",
-  "signature": "",
-  "smtpMsa": "SmtpMsa",
-  "treatAsAlias": "",
-  "verificationStatus": ""
- },
- "SignAndEncryptKeyPairs": {
-  "encryptionKeyPairId": "",
-  "signingKeyPairId": ""
- },
- "SmimeInfo": {
-  "encryptedKeyPassword": "",
-  "expiration": "",
-  "id": "",
-  "isDefault": "",
-  "issuerCn": "",
-  "pem": "",
-  "pkcs12": ""
- },
- "SmtpMsa": {
-  "host": "",
-  "password": "",
-  "port": "",
-  "securityMode": "",
-  "username": ""
- },
- "Thread": {
-  "historyId": "",
-  "id": "",
-  "messages": "Message",
-  "snippet": ""
- },
- "VacationSettings": {
-  "enableAutoReply": "",
-  "endTime": "",
-  "responseBodyHtml": "",
-  "responseBodyPlainText": "",
-  "responseSubject": "",
-  "restrictToContacts": "",
-  "restrictToDomain": "",
-  "startTime": ""
- },
- "WatchRequest": {
-  "labelFilterAction": "",
-  "labelFilterBehavior": "",
-  "labelIds": "",
-  "topicName": ""
- },
- "WatchResponse": {
-  "expiration": "",
-  "historyId": ""
- }
+  "AutoForwarding": {"disposition":"","emailAddress":"","enabled":""},
+  "BatchDeleteMessagesRequest": {"ids":""},
+  "BatchModifyMessagesRequest": {"addLabelIds":"","ids":"","removeLabelIds":""},
+  "ClassificationLabelFieldValue": {"fieldId":"","selection":""},
+  "ClassificationLabelValue": {"fields":"ClassificationLabelFieldValue","labelId":""},
+  "CseIdentity": {"emailAddress":"","primaryKeyPairId":"","signAndEncryptKeyPairs":"SignAndEncryptKeyPairs"},
+  "CseKeyPair": {"disableTime":"","enablementState":"","keyPairId":"","pem":"","pkcs7":"","privateKeyMetadata":"CsePrivateKeyMetadata","subjectEmailAddresses":""},
+  "CsePrivateKeyMetadata": {"hardwareKeyMetadata":"HardwareKeyMetadata","kaclsKeyMetadata":"KaclsKeyMetadata","privateKeyMetadataId":""},
+  "Delegate": {"delegateEmail":"","verificationStatus":""},
+  "DisableCseKeyPairRequest": {},
+  "Draft": {"id":"","message":"Message"},
+  "EnableCseKeyPairRequest": {},
+  "Filter": {"action":"FilterAction","criteria":"FilterCriteria","id":""},
+  "FilterAction": {"addLabelIds":"","forward":"","removeLabelIds":""},
+  "FilterCriteria": {"excludeChats":"","from":"","hasAttachment":"","negatedQuery":"","query":"","size":"","sizeComparison":"","subject":"","to":""},
+  "ForwardingAddress": {"forwardingEmail":"","verificationStatus":""},
+  "HardwareKeyMetadata": {"description":""},
+  "History": {"id":"","labelsAdded":"HistoryLabelAdded","labelsRemoved":"HistoryLabelRemoved","messages":"Message","messagesAdded":"HistoryMessageAdded","messagesDeleted":"HistoryMessageDeleted"},
+  "HistoryLabelAdded": {"labelIds":"","message":"Message"},
+  "HistoryLabelRemoved": {"labelIds":"","message":"Message"},
+  "HistoryMessageAdded": {"message":"Message"},
+  "HistoryMessageDeleted": {"message":"Message"},
+  "ImapSettings": {"autoExpunge":"","enabled":"","expungeBehavior":"","maxFolderSize":""},
+  "KaclsKeyMetadata": {"kaclsData":"","kaclsUri":""},
+  "Label": {"color":"LabelColor","id":"","labelListVisibility":"","messageListVisibility":"","messagesTotal":"","messagesUnread":"","name":"","threadsTotal":"","threadsUnread":"","type":""},
+  "LabelColor": {"backgroundColor":"","textColor":""},
+  "LanguageSettings": {"displayLanguage":""},
+  "ListCseIdentitiesResponse": {"cseIdentities":"CseIdentity","nextPageToken":""},
+  "ListCseKeyPairsResponse": {"cseKeyPairs":"CseKeyPair","nextPageToken":""},
+  "ListDelegatesResponse": {"delegates":"Delegate"},
+  "ListDraftsResponse": {"drafts":"Draft","nextPageToken":"","resultSizeEstimate":""},
+  "ListFiltersResponse": {"filter":"Filter"},
+  "ListForwardingAddressesResponse": {"forwardingAddresses":"ForwardingAddress"},
+  "ListHistoryResponse": {"history":"History","historyId":"","nextPageToken":""},
+  "ListLabelsResponse": {"labels":"Label"},
+  "ListMessagesResponse": {"messages":"Message","nextPageToken":"","resultSizeEstimate":""},
+  "ListSendAsResponse": {"sendAs":"SendAs"},
+  "ListSmimeInfoResponse": {"smimeInfo":"SmimeInfo"},
+  "ListThreadsResponse": {"nextPageToken":"","resultSizeEstimate":"","threads":"Thread"},
+  "Message": {"classificationLabelValues":"ClassificationLabelValue","historyId":"","id":"","internalDate":"","labelIds":"","payload":"MessagePart","raw":"","sizeEstimate":"","snippet":"","threadId":""},
+  "MessagePart": {"body":"MessagePartBody","filename":"","headers":"MessagePartHeader","mimeType":"","partId":"","parts":"MessagePart"},
+  "MessagePartBody": {"attachmentId":"","data":"","size":""},
+  "MessagePartHeader": {"name":"","value":""},
+  "ModifyMessageRequest": {"addLabelIds":"","removeLabelIds":""},
+  "ModifyThreadRequest": {"addLabelIds":"","removeLabelIds":""},
+  "ObliterateCseKeyPairRequest": {},
+  "PopSettings": {"accessWindow":"","disposition":""},
+  "Profile": {"emailAddress":"","historyId":"","messagesTotal":"","threadsTotal":""},
+  "SendAs": {"displayName":"","isDefault":"","isPrimary":"","replyToAddress":"","sendAsEmail":"","signature":"","smtpMsa":"SmtpMsa","treatAsAlias":"","verificationStatus":""},
+  "SignAndEncryptKeyPairs": {"encryptionKeyPairId":"","signingKeyPairId":""},
+  "SmimeInfo": {"encryptedKeyPassword":"","expiration":"","id":"","isDefault":"","issuerCn":"","pem":"","pkcs12":""},
+  "SmtpMsa": {"host":"","password":"","port":"","securityMode":"","username":""},
+  "Thread": {"historyId":"","id":"","messages":"Message","snippet":""},
+  "VacationSettings": {"enableAutoReply":"","endTime":"","responseBodyHtml":"","responseBodyPlainText":"","responseSubject":"","restrictToContacts":"","restrictToDomain":"","startTime":""},
+  "WatchRequest": {"labelFilterAction":"","labelFilterBehavior":"","labelIds":"","topicName":""},
+  "WatchResponse": {"expiration":"","historyId":""},
 }
