@@ -32,8 +32,12 @@ export class Episode {
   readonly initial: WorldState
   steps = 0
   terminated = false
+  /** Wall-clock ms of the reset and of the last step or call (the gym reaps idle and old episodes). */
+  readonly startedAt: number
+  lastActiveAt: number
   #typed: Map<string, ReturnType<typeof typedTools>[number]>
   #closed = false
+  #sealed = false
 
   constructor(
     readonly id: string,
@@ -41,7 +45,9 @@ export class Episode {
     readonly entry: WorldEntry,
     private readonly worlds: WorldManager,
     private readonly app: OpenAPIHono<any>,
+    private readonly clock: () => number = Date.now,
   ) {
+    this.startedAt = this.lastActiveAt = clock()
     // A fresh world equals its template, so its state is computed once per template (not per episode).
     let initial = initialStates.get(entry.baseline)
     if (!initial) initialStates.set(entry.baseline, (initial = worldState(entry.world)))
@@ -57,15 +63,31 @@ export class Episode {
 
   #me: ReturnType<WorldManager['credentials']>[number] | undefined
 
-  /** The acting user's tokens (for direct REST calls on the agent port), read once per episode. */
+  /** The acting user's tokens (for direct REST calls on the agent port), read once per episode; none once sealed. */
   credentials() {
     this.#me ??= this.worlds.credentials(this.entry.id).find((u) => u.id === this.task.actor)
     if (!this.#me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
-    return this.#me
+    return this.#sealed ? { ...this.#me, googleToken: undefined, slackUserToken: undefined } : this.#me
+  }
+
+  /** True once the episode is over (done, out of steps, closed or expired): its tokens no longer work. */
+  get sealed() { return this.#sealed }
+
+  /**
+   * Ends the agent's access: the world's secret is replaced, so every token, OAuth secret and upload URL the
+   * agent saw stops working at once, on every route. The world stays readable for verify until close().
+   */
+  seal(): void {
+    if (this.#sealed || this.#closed) return
+    this.#sealed = true
+    this.#me = undefined
+    this.worlds.rotateKeys(this.entry.id)
   }
 
   /** Executes one tool call in-process and returns the full response. */
   async call(action: Action): Promise<CallResult> {
+    if (this.#sealed || this.#closed) return { status: 409, body: { error: 'episode is over' }, text: '' }
+    this.lastActiveAt = this.clock()
     const args = action.arguments ?? {}
     let http: HttpCall
     if (action.tool === 'http_request' && this.task.toolProfile === 'rest') http = args as HttpCall
@@ -98,12 +120,15 @@ export class Episode {
     if (this.#closed) throw new Error('episode is closed')
     if (this.terminated || this.truncated) return { observation: 'episode is over', terminated: this.terminated, truncated: this.truncated, info: { step: this.steps, error: 'episode is over' } }
     this.steps++
+    this.lastActiveAt = this.clock()
     if (action.tool === 'done') {
       this.terminated = true
+      this.seal()
       return { observation: 'ok', terminated: true, truncated: false, info: { step: this.steps } }
     }
     const r = await this.call(action)
     const observation = truncateObservation(JSON.stringify({ status: r.status, body: r.body }), this.task.maxObservationChars)
+    if (this.truncated) this.seal()
     return { observation, terminated: false, truncated: this.truncated, info: { step: this.steps, status: r.status } }
   }
 
@@ -125,6 +150,7 @@ export class Episode {
   /** Frees the episode's world. */
   close(): void {
     if (this.#closed) return
+    this.#sealed = true
     this.#closed = true
     this.worlds.delete(this.entry.id)
   }

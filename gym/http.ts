@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { WorldManager } from '../server/worlds.ts'
 import { createAgentApp } from '../server/app.ts'
-import { createGym, type Gym } from './index.ts'
+import { createGym, EpisodeRefused, type Gym } from './index.ts'
+import { WorldRefused, type WorldManager } from '../server/worlds.ts'
 import type { Episode, Action } from './episode.ts'
 import { publicTask, TaskSpec } from './task.ts'
 import { mcpHandler } from './mcp.ts'
@@ -76,11 +76,20 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     if (!task) return { error: `unknown task "${taskId}"`, status: 404 as const }
     if (b.toolProfile === 'rest' || b.toolProfile === 'typed') task = { ...task, toolProfile: b.toolProfile }
     const seed = typeof b.seed === 'number' ? b.seed : undefined
-    const ep = gym.reset(task, { seed })
+    let ep: Episode
+    try {
+      ep = gym.reset(task, { seed })
+    } catch (e) {
+      if (e instanceof EpisodeRefused || e instanceof WorldRefused) return { error: e.message, reason: e.reason, status: e.status }
+      throw e
+    }
     last = ep.id
     return { ep }
   }
   const episode = (id: string | undefined) => (id ? gym.get(id) : undefined)
+  const gone = (c: Context) => (gym.expired(c.req.param('id') ?? '') ? c.json({ error: 'episode expired', reason: 'expired' }, 410) : c.json({ error: 'no such episode' }, 404))
+  // Idle and over-age episodes are reaped on each reset and once a minute (the timer never keeps the process alive).
+  setInterval(() => gym.reap(), 60_000).unref()
 
   app.get('/gym/tasks', (c) => {
     const family = c.req.query('family')
@@ -88,18 +97,18 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
   })
   app.post('/gym/reset', async (c) => {
     const r = await reset(c)
-    if (!r.ep) return c.json({ error: r.error }, r.status)
+    if (!r.ep) return c.json({ error: r.error, ...('reason' in r ? { reason: r.reason } : {}) }, r.status)
     return c.json(describeEpisode(r.ep, base), 201)
   })
   app.get('/gym/episodes', (c) => c.json({ episodes: [...gym.episodes.values()].map((e) => ({ episodeId: e.id, taskId: e.task.id, steps: e.steps })) }))
   app.get('/gym/episodes/:id', (c) => {
     const ep = episode(c.req.param('id'))
-    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    if (!ep) return gone(c)
     return c.json({ ...describeEpisode(ep, base), steps: ep.steps, terminated: ep.terminated, truncated: ep.truncated })
   })
   app.post('/gym/episodes/:id/step', async (c) => {
     const ep = episode(c.req.param('id'))
-    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    if (!ep) return gone(c)
     const b = await body(c)
     const action = parseAction(b.action ?? b)
     if (typeof action === 'string') return c.json({ error: action }, 400)
@@ -107,18 +116,18 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
   })
   app.post('/gym/episodes/:id/verify', (c) => {
     const ep = episode(c.req.param('id'))
-    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    if (!ep) return gone(c)
     return c.json(ep.verify())
   })
   app.delete('/gym/episodes/:id', (c) => {
     const ep = episode(c.req.param('id'))
-    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    if (!ep) return gone(c)
     ep.close()
     return c.body(null, 204)
   })
   app.all('/gym/episodes/:id/mcp', async (c) => {
     const ep = episode(c.req.param('id'))
-    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    if (!ep) return gone(c)
     return mcpHandler(ep, c)
   })
 
@@ -126,7 +135,7 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
   const openEnvObs = (ep: Episode, text: string) => ({ episode_id: ep.id, instruction: ep.instruction, tools: ep.tools, text })
   app.post('/reset', async (c) => {
     const r = await reset(c)
-    if (!r.ep) return c.json({ error: r.error }, r.status)
+    if (!r.ep) return c.json({ error: r.error, ...('reason' in r ? { reason: r.reason } : {}) }, r.status)
     const d = describeEpisode(r.ep, base)
     return c.json({ observation: openEnvObs(r.ep, d.observation), reward: null, done: false, info: { baseUrls: d.baseUrls, tokens: d.tokens, user: d.user } })
   })

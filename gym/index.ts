@@ -4,23 +4,67 @@ import { createAgentApp } from '../server/app.ts'
 import { Episode } from './episode.ts'
 import { TaskSpec, type TaskInput } from './task.ts'
 import { loadCorpus } from './corpus.ts'
+import { setTickLimit, tickMs } from '../envs/core/clock.ts'
 
 export { Episode, truncateObservation, type Action, type StepResult } from './episode.ts'
 export { TaskSpec, publicTask } from './task.ts'
 export { runProgram } from './program.ts'
+
+export type GymOptions = {
+  worlds?: WorldManager
+  app?: OpenAPIHono<any>
+  tasks?: TaskSpec[]
+  /** Wall clock for episode expiry (tests inject one); default Date.now. */
+  clock?: () => number
+}
+
+/** A reset the gym refuses (live-episode cap): 429 with a reason. */
+export class EpisodeRefused extends Error {
+  readonly status = 429
+  readonly reason = 'max_episodes'
+}
+
+/** Why an episode ended without close(): kept (bounded) so late callers learn it expired rather than "no such". */
+const EXPIRED_KEPT = 10_000
 
 /** The gym: many episodes at once, each in its own world of one WorldManager. */
 export class Gym {
   readonly worlds: WorldManager
   readonly app: OpenAPIHono<any>
   readonly episodes = new Map<string, Episode>()
+  readonly #expired = new Set<string>()
+  readonly #clock: () => number
   #tasks: Map<string, TaskSpec> | undefined
   #counter = 0
 
-  constructor(opts: { worlds?: WorldManager; app?: OpenAPIHono<any>; tasks?: TaskSpec[] } = {}) {
+  constructor(opts: GymOptions = {}) {
     this.worlds = opts.worlds ?? new WorldManager()
     this.app = opts.app ?? createAgentApp(this.worlds)
+    this.#clock = opts.clock ?? Date.now
     if (opts.tasks) this.#tasks = new Map(opts.tasks.map((t) => [t.id, t]))
+  }
+
+  /**
+   * Closes every episode idle longer than `episodeIdleMs` or older than `episodeMaxAgeMs` (the world's
+   * limits): its world is freed and its tokens die with it. Runs on each reset and on the server's timer.
+   */
+  reap(): string[] {
+    const now = this.#clock()
+    const { episodeIdleMs, episodeMaxAgeMs } = this.worlds.limits
+    const gone: string[] = []
+    for (const ep of this.episodes.values()) {
+      if (now - ep.lastActiveAt < episodeIdleMs && now - ep.startedAt < episodeMaxAgeMs) continue
+      ep.close()
+      gone.push(ep.id)
+      this.#expired.add(ep.id)
+      if (this.#expired.size > EXPIRED_KEPT) this.#expired.delete(this.#expired.values().next().value!)
+    }
+    return gone
+  }
+
+  /** True for an episode the gym closed because it expired. */
+  expired(id: string): boolean {
+    return this.#expired.has(id)
   }
 
   /** Tasks known by id (the tasks-lite corpus unless given). */
@@ -33,11 +77,16 @@ export class Gym {
   reset(task: TaskInput | TaskSpec | string, opts: { seed?: number } = {}): Episode {
     const spec = typeof task === 'string' ? this.tasks.get(task) : TaskSpec.parse(task)
     if (!spec) throw new Error(`unknown task "${String(task)}"`)
+    this.reap()
+    const max = this.worlds.limits.maxEpisodes
+    if (this.episodes.size >= max) throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)
     let id: string
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}`
-    while (this.worlds.find(id))
+    while (this.worlds.find(id) || this.#expired.has(id))
     const entry = this.worlds.create({ id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue })
-    const ep = new Episode(id, spec, entry, this.worlds, this.app)
+    // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
+    entry.world.tx((db) => setTickLimit(db, spec.maxSteps * tickMs(db)))
+    const ep = new Episode(id, spec, entry, this.worlds, this.app, this.#clock)
     this.episodes.set(id, ep)
     const close = ep.close.bind(ep)
     ep.close = () => { close(); this.episodes.delete(id) }
@@ -50,6 +99,6 @@ export class Gym {
 }
 
 /** Creates a gym (in-process: tool calls go through the agent app without HTTP). */
-export function createGym(opts: { worlds?: WorldManager; app?: OpenAPIHono<any>; tasks?: TaskSpec[] } = {}): Gym {
+export function createGym(opts: GymOptions = {}): Gym {
   return new Gym(opts)
 }

@@ -8,7 +8,7 @@ import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/go
 import { SlackApiError } from '../envs/core/errors/slack.ts'
 import { applyFields, checkSelection, parseFields, type FieldTables } from '../envs/core/fields.ts'
 import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
-import { advanceClock, nowMs, tickMs } from '../envs/core/clock.ts'
+import { advanceClock, nowMs, takeRequestTick, tickMs } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
@@ -61,7 +61,8 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
 export function createAgentApp(worlds: WorldManager) {
   const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname) })
 
-  app.get('/healthz', (c) => c.json({ ok: true, worlds: worlds.list().length }))
+  // Says nothing about other worlds (how many exist is the control plane's business).
+  app.get('/healthz', (c) => c.json({ ok: true }))
   let docCache: unknown
   app.get('/openapi.json', (c) => {
     docCache ??= publicDocument(app)
@@ -90,6 +91,7 @@ export function createAgentApp(worlds: WorldManager) {
       if (!entry) return c.text('Not Found', 404)
       c.set('world', entry.world)
       c.set('worldId', entry.id)
+      c.set('keys', entry.keys)
       return next()
     }
 
@@ -108,6 +110,7 @@ export function createAgentApp(worlds: WorldManager) {
     const world = found.entry.world
     c.set('world', world)
     c.set('worldId', found.entry.id)
+    c.set('keys', found.entry.keys)
     c.set('user', user)
     c.set('principal', found.principal)
 
@@ -181,11 +184,12 @@ function tooLarge(family: Family, max: number) {
   return new GoogleApiError('INVALID_ARGUMENT', 'uploadTooLarge', `Request body exceeds the maximum size of ${max} bytes.`, {}, 413)
 }
 
-/** Moves the world clock one tick and lets services run what became due. */
+/** Moves the world clock one tick (within the world's tick cap) and lets services run what became due. */
 function tick(world: World) {
-  const step = tickMs(world.db)
-  if (step === 0) return
+  if (tickMs(world.db) === 0) return
   world.tx((db) => {
+    const step = takeRequestTick(db)
+    if (step === 0) return
     const from = nowMs(db)
     const to = advanceClock(db, step)
     for (const s of services) s.onClockAdvance?.(world, from, to)

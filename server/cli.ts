@@ -5,6 +5,7 @@ import { envDefaults } from './env.ts'
 import { startServer } from './main.ts'
 import { SeedError, validateSeed } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
+import type { Limits } from './limits.ts'
 
 const USAGE = `wsgym — workspace-gym command line
 
@@ -16,7 +17,17 @@ const USAGE = `wsgym — workspace-gym command line
       --data-dir DIR             keep worlds in SQLite files (WAL) and reload them on restart
       --seed NAME|FILE           seed of the world created at start (default demo; a .json/.yaml file works)
       --seed-value N             seed value (default 1)
-      --world ID                 id of that world (default demo)
+      --world ID                 id of that world (default demo). Only the world "demo" of seed "demo" gets the
+                                 published demo secret (stable README tokens); every other world a random one
+    limits (past one the control plane answers 429/507 JSON with a reason; see docs/security.md):
+      --max-worlds N             worlds held at once, episodes included (default 1000)
+      --max-snapshots N          named snapshots per world (default 32)
+      --max-snapshot-mb N        MiB of named snapshots per world (default 256)
+      --max-templates N          cached seed templates (default 64; also --max-template-mb, default 256)
+      --max-rss-mb N             refuse new worlds above this resident set (default 85% of the memory limit)
+      --max-episodes N           live gym episodes (default 256)
+      --episode-idle-s N         close an episode idle this long (default 900)
+      --episode-max-age-s N      close an episode this old (default 7200)
   wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
   wsgym seed list                named seeds
   wsgym seed show NAME [--seed-value N]   print a named seed document as JSON
@@ -72,6 +83,26 @@ function validate(file: string | undefined): number {
   return 0
 }
 
+const MIB = 1024 * 1024
+const LIMIT_FLAGS: [flag: string, key: keyof Limits, scale: number][] = [
+  ['max-worlds', 'maxWorlds', 1], ['max-snapshots', 'maxSnapshotsPerWorld', 1], ['max-snapshot-mb', 'maxSnapshotBytesPerWorld', MIB],
+  ['max-templates', 'maxTemplates', 1], ['max-template-mb', 'maxTemplateBytes', MIB], ['max-rss-mb', 'maxRssBytes', MIB],
+  ['max-episodes', 'maxEpisodes', 1], ['episode-idle-s', 'episodeIdleMs', 1000], ['episode-max-age-s', 'episodeMaxAgeMs', 1000],
+]
+
+/** Limit flags → Partial<Limits>, or a message naming the bad flag. */
+export function limitsFrom(values: Record<string, unknown>): Partial<Limits> | string {
+  const out: Partial<Limits> = {}
+  for (const [flag, key, scale] of LIMIT_FLAGS) {
+    const raw = values[flag]
+    if (raw === undefined) continue
+    const n = Number(raw)
+    if (typeof raw !== 'string' || !/^\d+$/.test(raw) || n < 1) return `--${flag} must be a positive integer`
+    out[key] = n * scale
+  }
+  return out
+}
+
 async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -84,8 +115,19 @@ async function serve(args: string[]): Promise<number> {
       seed: { type: 'string' },
       'seed-value': { type: 'string' },
       world: { type: 'string' },
+      'max-worlds': { type: 'string' },
+      'max-snapshots': { type: 'string' },
+      'max-snapshot-mb': { type: 'string' },
+      'max-templates': { type: 'string' },
+      'max-template-mb': { type: 'string' },
+      'max-rss-mb': { type: 'string' },
+      'max-episodes': { type: 'string' },
+      'episode-idle-s': { type: 'string' },
+      'episode-max-age-s': { type: 'string' },
     },
   })
+  const limits = limitsFrom(values)
+  if (typeof limits === 'string') return fail(limits)
   const seedArg = values.seed ?? 'demo'
   const seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
   const worldId = values.world ?? 'demo'
@@ -95,7 +137,8 @@ async function serve(args: string[]): Promise<number> {
     controlPort: Number(values['control-port'] ?? envDefaults.controlPort),
     adminToken: values['admin-token'] ?? envDefaults.adminToken,
     dataDir: values['data-dir'] ?? envDefaults.dataDir,
-    worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
+    limits,
+    worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1), publicDemoKeys: worldId === 'demo' && seed === 'demo' }],
   })
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
+import type { Limits } from './limits.ts'
 
 export type ServeOptions = {
   host: string
@@ -10,8 +11,10 @@ export type ServeOptions = {
   controlPort: number
   adminToken: string
   dataDir?: string
+  /** Capacity limits (defaults in server/limits.ts). */
+  limits?: Partial<Limits>
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
-  worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
+  worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number; publicDemoKeys?: boolean }[]
 }
 
 export type Running = { agentUrl: string; controlUrl: string; worlds: WorldManager; close(): Promise<void> }
@@ -23,7 +26,7 @@ const listen = (fetch: (req: Request) => Response | Promise<Response>, host: str
 
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
-  const worlds = new WorldManager({ dataDir: opts.dataDir })
+  const worlds = new WorldManager({ dataDir: opts.dataDir, limits: opts.limits })
   for (const w of opts.worlds) if (!worlds.find(w.id)) worlds.create(w)
   const agent = await listen(createAgentApp(worlds).fetch, opts.host, opts.port)
   const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`

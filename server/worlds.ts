@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createHash } from 'node:crypto'
 import { World, type Snapshot } from '../envs/core/world.ts'
 import { getMeta, nowMs } from '../envs/core/clock.ts'
-import { formatToken, listTokens } from '../envs/core/tokens.ts'
+import { DEMO_WORLD_SECRET, listTokens, WorldKeys } from '../envs/core/tokens.ts'
 import { listUsers } from '../envs/core/users.ts'
 import { namedSeeds } from '../seeds/index.ts'
 import { buildWorld, SeedError } from './seeding.ts'
-import { createHash } from 'node:crypto'
+import { DEFAULT_LIMITS, memoryPressure, type Limits } from './limits.ts'
 
 /** A world the server holds, with its baseline (for diffs) and named snapshots. */
 export type WorldEntry = {
@@ -17,28 +18,65 @@ export type WorldEntry = {
   createdAt: number
   baseline: Snapshot
   snapshots: Map<string, Snapshot>
+  /** The world's secrets (token macs, OAuth secrets, upload ids); replaced by `rotateKeys`. */
+  keys: WorldKeys
 }
 
-export type CreateWorldInput = { id?: string; seed: string | Record<string, unknown>; seedValue?: number }
+export type CreateWorldInput = {
+  id?: string
+  seed: string | Record<string, unknown>
+  seedValue?: number
+  /** Use the published demo secret (only the `demo` world `wsgym serve` starts, so the README's tokens work). */
+  publicDemoKeys?: boolean
+}
 
 export class WorldNotFound extends Error {}
 export class WorldConflict extends Error {}
+/** A request the server refuses for a limit or bad name: `status` and a machine-readable `reason`. */
+export class WorldRefused extends Error {
+  constructor(readonly status: 400 | 429 | 507, readonly reason: string, message: string) {
+    super(message)
+  }
+}
 
 const WORLD_ID = /^[a-z0-9_]{1,40}$/
+/** Snapshot names: what fits in a file name everywhere, and never the reserved `baseline`. */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+/** A snapshot kept in a file and read only when used (restarts do not load every snapshot into memory). */
+function fileSnapshot(file: string): Snapshot {
+  let bytes: Buffer | undefined
+  return {
+    get bytes() {
+      bytes ??= readFileSync(file)
+      return bytes
+    },
+  }
+}
+
+/** Writes a file through a temporary name, so a crash never leaves half a snapshot under the real name. */
+function writeAtomic(file: string, bytes: Buffer | string) {
+  writeFileSync(`${file}.tmp`, bytes)
+  renameSync(`${file}.tmp`, file)
+}
 
 /**
  * Every world one process serves. Templates (one per seed and seed value) are built once and cloned
- * from their bytes, so creating a world from a known seed costs a database open, not a re-seed.
- * With a data directory, each world is a WAL-mode SQLite file and survives restarts.
+ * from their bytes, so creating a world from a known seed costs a database open, not a re-seed; the
+ * template cache is bounded (least recently used out). With a data directory, each world is a WAL-mode
+ * SQLite file and survives restarts. Limits (worlds, snapshots, memory headroom) refuse with `WorldRefused`.
  */
 export class WorldManager {
   readonly #worlds = new Map<string, WorldEntry>()
   readonly #templates = new Map<string, Snapshot>()
+  readonly #snapshotSizes = new Map<string, Map<string, number>>()
   readonly #dataDir: string | undefined
+  readonly limits: Limits
   #counter = 0
 
-  constructor(opts: { dataDir?: string } = {}) {
+  constructor(opts: { dataDir?: string; limits?: Partial<Limits> } = {}) {
     this.#dataDir = opts.dataDir
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits }
     if (this.#dataDir) {
       mkdirSync(this.#dataDir, { recursive: true })
       this.#reload()
@@ -52,14 +90,37 @@ export class WorldManager {
         ? `name:${seed}:${seedValue}`
         : `inline:${createHash('sha256').update(JSON.stringify(seed)).digest('hex')}:${seedValue}`
     let snap = this.#templates.get(key)
-    if (!snap) {
-      const doc = typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
-      const world = buildWorld(doc, seedValue)
-      snap = world.snapshot()
-      world.close()
+    if (snap) {
+      // Most recently used goes to the end; eviction takes from the front.
+      this.#templates.delete(key)
       this.#templates.set(key, snap)
+      return snap
     }
+    const doc = typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
+    const world = buildWorld(doc, seedValue)
+    snap = world.snapshot()
+    world.close()
+    this.#templates.set(key, snap)
+    this.#trimTemplates()
     return snap
+  }
+
+  /** Template cache size: entries and bytes (tests and `GET /limits`). */
+  templateStats(): { count: number; bytes: number } {
+    let bytes = 0
+    for (const t of this.#templates.values()) bytes += t.bytes.length
+    return { count: this.#templates.size, bytes }
+  }
+
+  #trimTemplates() {
+    const { maxTemplates, maxTemplateBytes } = this.limits
+    let { bytes } = this.templateStats()
+    for (const [key, snap] of this.#templates) {
+      if (this.#templates.size <= maxTemplates && bytes <= maxTemplateBytes) break
+      if (this.#templates.size === 1) break
+      this.#templates.delete(key)
+      bytes -= snap.bytes.length
+    }
   }
 
   #named(name: string) {
@@ -68,27 +129,40 @@ export class WorldManager {
     return make
   }
 
+  /** Refuses a new world when the world cap or the memory headroom is reached. */
+  #admit() {
+    if (this.#worlds.size >= this.limits.maxWorlds) {
+      throw new WorldRefused(429, 'max_worlds', `the server holds its maximum of ${this.limits.maxWorlds} worlds; delete one first`)
+    }
+    const pressure = memoryPressure(this.limits)
+    if (pressure) throw new WorldRefused(507, 'memory', `not enough memory headroom for another world (${pressure})`)
+  }
+
   create(input: CreateWorldInput): WorldEntry {
     const id = input.id ?? this.#nextId()
     if (!WORLD_ID.test(id)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
     if (this.#worlds.has(id)) throw new WorldConflict(`world "${id}" exists`)
+    this.#admit()
     const seedValue = input.seedValue ?? 1
     const template = this.template(input.seed, seedValue)
-    return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue)
+    const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : WorldKeys.random(id)
+    return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue, keys)
   }
 
-  #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number): WorldEntry {
+  #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys): WorldEntry {
     let world: World
     if (this.#dataDir) {
       const file = join(this.#dataDir, `${id}.sqlite`)
+      writeAtomic(join(this.#dataDir, `${id}.key`), keys.exportHex())
       writeFileSync(file, snap.bytes)
       writeFileSync(join(this.#dataDir, `${id}.baseline`), snap.bytes)
       world = World.open(file)
     } else {
       world = World.from(snap)
     }
-    const entry: WorldEntry = { id, world, seedName, seedValue, createdAt: nowMs(world.db), baseline: snap, snapshots: new Map() }
+    const entry: WorldEntry = { id, world, seedName, seedValue, createdAt: nowMs(world.db), baseline: snap, snapshots: new Map(), keys }
     this.#worlds.set(id, entry)
+    this.#snapshotSizes.set(id, new Map())
     return entry
   }
 
@@ -114,21 +188,59 @@ export class WorldManager {
     return [...this.#worlds.values()]
   }
 
+  get size(): number {
+    return this.#worlds.size
+  }
+
   delete(id: string): void {
     const entry = this.get(id)
     entry.world.close()
     this.#worlds.delete(id)
+    this.#snapshotSizes.delete(id)
     if (this.#dataDir) {
-      for (const f of readdirSync(this.#dataDir)) if (f === `${id}.sqlite` || f.startsWith(`${id}.`)) rmSync(join(this.#dataDir, f), { force: true })
+      for (const f of readdirSync(this.#dataDir)) if (f.startsWith(`${id}.`)) rmSync(join(this.#dataDir, f), { force: true })
     }
+  }
+
+  /**
+   * Replaces the world's secret: every token, OAuth secret and upload URL issued so far stops working at
+   * once (the gym seals finished episodes this way). The world's data is untouched.
+   */
+  rotateKeys(id: string): WorldKeys {
+    const entry = this.get(id)
+    entry.keys = WorldKeys.random(id)
+    if (this.#dataDir) writeAtomic(join(this.#dataDir, `${id}.key`), entry.keys.exportHex())
+    return entry.keys
   }
 
   snapshot(id: string, name: string): Snapshot {
     const entry = this.get(id)
+    if (!SNAPSHOT_NAME.test(name) || name === 'baseline') {
+      throw new WorldRefused(400, 'bad_name', 'snapshot names are 1-64 characters of A-Z a-z 0-9 . _ - (starting with a letter or digit), not "baseline"')
+    }
+    const sizes = this.#snapshotSizes.get(id)!
+    if (!sizes.has(name) && sizes.size >= this.limits.maxSnapshotsPerWorld) {
+      throw new WorldRefused(429, 'max_snapshots', `world "${id}" holds its maximum of ${this.limits.maxSnapshotsPerWorld} snapshots; delete one first`)
+    }
     const snap = entry.world.snapshot()
-    entry.snapshots.set(name, snap)
-    if (this.#dataDir) writeFileSync(join(this.#dataDir, `${id}.snap.${encodeURIComponent(name)}`), snap.bytes)
+    let total = snap.bytes.length
+    for (const [n, b] of sizes) if (n !== name) total += b
+    if (total > this.limits.maxSnapshotBytesPerWorld) {
+      throw new WorldRefused(507, 'snapshot_bytes', `snapshots of world "${id}" would take ${total} bytes (limit ${this.limits.maxSnapshotBytesPerWorld})`)
+    }
+    // Written before it is listed: what the control plane lists is what survives a restart.
+    if (this.#dataDir) writeAtomic(join(this.#dataDir, `${id}.snap.${name}`), snap.bytes)
+    entry.snapshots.set(name, this.#dataDir ? fileSnapshot(join(this.#dataDir, `${id}.snap.${name}`)) : snap)
+    sizes.set(name, snap.bytes.length)
     return snap
+  }
+
+  /** Forgets a named snapshot (and its file). */
+  deleteSnapshot(id: string, name: string): void {
+    const entry = this.get(id)
+    if (!entry.snapshots.delete(name)) throw new WorldNotFound(`world "${id}" has no snapshot "${name}"`)
+    this.#snapshotSizes.get(id)!.delete(name)
+    if (this.#dataDir) rmSync(join(this.#dataDir, `${id}.snap.${name}`), { force: true })
   }
 
   /** Restores a named snapshot, or the baseline when `name` is `baseline`. */
@@ -139,23 +251,24 @@ export class WorldManager {
     entry.world.restore(snap)
   }
 
-  /** An independent copy under a new id; the copy's baseline is the source's current state. */
+  /** An independent copy under a new id with its own secret; the copy's baseline is the source's current state. */
   fork(id: string, newId?: string): WorldEntry {
     const source = this.get(id)
     const target = newId ?? this.#nextId()
     if (this.#worlds.has(target)) throw new WorldConflict(`world "${target}" exists`)
     if (!WORLD_ID.test(target)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
-    return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue)
+    this.#admit()
+    return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue, WorldKeys.random(target))
   }
 
   /** Users of a world with their ready-to-use tokens. */
   credentials(id: string) {
-    const { world } = this.get(id)
+    const { world, keys } = this.get(id)
     const tokens = listTokens(world.db).filter((t) => !t.revoked)
     return listUsers(world.db).map((u) => {
       const of = (kind: 'google' | 'slack_user' | 'slack_bot') => {
         const t = tokens.find((x) => x.userId === u.id && x.kind === kind)
-        return t ? formatToken(id, kind, t.key) : undefined
+        return t ? keys.token(kind, t.key) : undefined
       }
       return { id: u.id, email: u.email, name: u.name, googleToken: of('google'), slackUserToken: of('slack_user') }
     })
@@ -163,10 +276,10 @@ export class WorldManager {
 
   /** Slack bot tokens of a world (bots are Slack-side principals, not people). */
   botTokens(id: string) {
-    const { world } = this.get(id)
+    const { world, keys } = this.get(id)
     return listTokens(world.db)
       .filter((t) => t.kind === 'slack_bot' && !t.revoked)
-      .map((t) => ({ botUserId: t.userId, token: formatToken(id, 'slack_bot', t.key) }))
+      .map((t) => ({ botUserId: t.userId, token: keys.token('slack_bot', t.key) }))
   }
 
   close(): void {
@@ -174,24 +287,35 @@ export class WorldManager {
     this.#worlds.clear()
   }
 
-  /** Reopens the worlds of a data directory after a restart. */
+  /** Reopens the worlds of a data directory after a restart; snapshots and baselines are read when used. */
   #reload() {
     const dir = this.#dataDir!
-    for (const f of readdirSync(dir).sort()) {
+    const files = readdirSync(dir).sort()
+    for (const f of files) {
       const m = /^([a-z0-9_]+)\.sqlite$/.exec(f)
       if (!m) continue
       const id = m[1]!
       const world = World.open(join(dir, f))
       const baselineFile = join(dir, `${id}.baseline`)
-      const baseline = existsSync(baselineFile) ? { bytes: readFileSync(baselineFile) } : world.snapshot()
+      const baseline = existsSync(baselineFile) ? fileSnapshot(baselineFile) : world.snapshot()
       const snapshots = new Map<string, Snapshot>()
-      for (const s of readdirSync(dir)) {
-        const sm = new RegExp(`^${id}\\.snap\\.(.+)$`).exec(s)
-        if (sm) snapshots.set(decodeURIComponent(sm[1]!), { bytes: readFileSync(join(dir, s)) })
+      const sizes = new Map<string, number>()
+      for (const s of files) {
+        if (!s.startsWith(`${id}.snap.`) || s.endsWith('.tmp')) continue
+        const name = s.slice(`${id}.snap.`.length)
+        if (!SNAPSHOT_NAME.test(name)) continue
+        snapshots.set(name, fileSnapshot(join(dir, s)))
+        sizes.set(name, statSync(join(dir, s)).size)
       }
+      const keyFile = join(dir, `${id}.key`)
+      const hex = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : ''
+      // A world without its key file gets a new secret: tokens issued before are refused, never guessed.
+      const keys = /^[0-9a-f]{64,}$/.test(hex) ? new WorldKeys(id, Buffer.from(hex, 'hex')) : WorldKeys.random(id)
+      if (!hex) writeAtomic(keyFile, keys.exportHex())
       const seedName = getMeta(world.db, 'seed_name') ?? 'inline'
       const seedValue = Number(getMeta(world.db, 'seed_value') ?? 1)
-      this.#worlds.set(id, { id, world, seedName, seedValue, createdAt: nowMs(world.db), baseline, snapshots })
+      this.#worlds.set(id, { id, world, seedName, seedValue, createdAt: nowMs(world.db), baseline, snapshots, keys })
+      this.#snapshotSizes.set(id, sizes)
     }
   }
 }

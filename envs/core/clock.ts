@@ -1,8 +1,9 @@
 import { stmt, type Db } from './db.ts'
 
 // The virtual clock of a world lives in world_meta, so snapshots and restores carry it.
-// It moves only (1) by `tick_ms` on each agent API request, and (2) when the control plane sets or
-// advances it. Every timestamp a service emits comes from `now()`.
+// It moves only (1) by `tick_ms` on each agent API request, up to `tick_limit_ms` in all when the world has
+// one (gym episodes do: maxSteps × tick, so no agent pushes time further by sending requests), and (2) when
+// the control plane sets or advances it. Every timestamp a service emits comes from `now()`.
 
 const GET = "SELECT value FROM world_meta WHERE key = ?"
 const PUT = 'INSERT INTO world_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'
@@ -48,4 +49,31 @@ export function advanceClock(db: Db, ms: number): number {
   const next = nowMs(db) + Math.max(0, Math.trunc(ms))
   setClock(db, next)
   return next
+}
+
+/** Caps the total time agent requests may move the clock from now on (`undefined` removes the cap). */
+export function setTickLimit(db: Db, ms: number | undefined): void {
+  if (ms === undefined) {
+    stmt(db, "DELETE FROM world_meta WHERE key IN ('tick_limit_ms', 'ticked_ms')").run()
+    return
+  }
+  setMeta(db, 'tick_limit_ms', String(Math.max(0, Math.trunc(ms))))
+  setMeta(db, 'ticked_ms', '0')
+}
+
+/** The cap set by setTickLimit and how much of it requests used; undefined when there is no cap. */
+export function tickLimit(db: Db): { limitMs: number; usedMs: number } | undefined {
+  const limit = getMeta(db, 'tick_limit_ms')
+  if (limit === undefined) return undefined
+  return { limitMs: Number(limit), usedMs: Number(getMeta(db, 'ticked_ms') ?? 0) }
+}
+
+/** How far one agent request moves the clock: one tick, or what is left of the world's cap. Records the use. */
+export function takeRequestTick(db: Db): number {
+  const step = tickMs(db)
+  const cap = tickLimit(db)
+  if (!cap || step === 0) return step
+  const take = Math.max(0, Math.min(step, cap.limitMs - cap.usedMs))
+  if (take > 0) setMeta(db, 'ticked_ms', String(cap.usedMs + take))
+  return take
 }

@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import type { World } from './world.ts'
+import type { WorldKeys } from './tokens.ts'
 import type { Db } from './db.ts'
 import type { WorldUserRow } from './world-tables.ts'
 import { GoogleApiError } from './errors/google.ts'
@@ -22,6 +23,8 @@ export type WorldEnv = {
   Variables: {
     world: World
     worldId: string
+    /** The world's secrets: mints and checks tokens, derives OAuth secrets and upload ids. */
+    keys: WorldKeys
     user: WorldUserRow
     principal: Principal
     /** Slack only: query + body arguments merged (form, JSON or multipart), files as UploadedFile. */

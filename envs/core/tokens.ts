@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { stmt, type Db } from './db.ts'
 import { getMeta } from './clock.ts'
 import { worldTokens } from './world-tables.ts'
 import type { Principal } from './http.ts'
 
 // Tokens carry the world id so one process can serve many worlds:
-//   Google  ya29.<worldId>.<key>      Slack user  xoxp-<worldId>-<key>      Slack bot  xoxb-<worldId>-<key>
-// The key part is stored in the world (world_tokens), so a restored or forked world keeps its keys.
+//   Google  ya29.<worldId>.<key><mac>   Slack user  xoxp-<worldId>-<key><mac>   Slack bot  xoxb-<worldId>-<key><mac>
+// <key> (24 hex) names a row of world_tokens (principal, kind, scopes); it follows from the seed and is not secret.
+// <mac> (32 hex = 128 bits) is an HMAC over world id, kind and key under the world's own secret, which the
+// server keeps outside the world database (see WorldKeys and docs/decisions/0104-world-secrets.md).
 
 export type TokenKind = Principal['tokenKind']
 
@@ -26,25 +28,80 @@ export const DEFAULT_SLACK_USER_SCOPES = [
   'search:read', 'team:read', 'emoji:read', 'identify',
 ] as const
 
-/** Derives and stores a token key for a principal; the same seed gives the same key. */
+/** Derives and stores a token key for a principal; the same seed gives the same key (the mac is the secret). */
 export function issueTokenKey(db: Db, userId: string, kind: TokenKind, scopes: readonly string[]): string {
   const salt = getMeta(db, 'id_salt') ?? ''
-  const key = createHash('sha256').update(`${salt}\u0000token\u0000${kind}\u0000${userId}`).digest('hex').slice(0, 24)
+  const key = createHash('sha256').update(`${salt}\u0000token\u0000${kind}\u0000${userId}`).digest('hex').slice(0, KEY_CHARS)
   db.insert(worldTokens).values({ key, userId, kind, scopes: scopes.join(',') }).onConflictDoNothing().run()
   return key
 }
 
-export function formatToken(worldId: string, kind: TokenKind, key: string): string {
-  return PREFIX[kind](worldId, key)
+/** Length of the public key part of a token (hex characters). */
+export const KEY_CHARS = 24
+const MAC_CHARS = 32
+
+/**
+ * Splits a presented token into (kind, world id, key, mac); undefined when it is not shaped like one of ours.
+ * Parsing proves nothing: `WorldKeys.check` verifies the mac.
+ */
+export function parseToken(token: string): { kind: TokenKind; worldId: string; key: string; mac: string } | undefined {
+  const body = `([0-9a-f]{${KEY_CHARS}})([0-9a-f]{${MAC_CHARS}})`
+  let m = new RegExp(`^ya29\\.([a-z0-9_]+)\\.${body}$`).exec(token)
+  if (m) return { kind: 'google', worldId: m[1]!, key: m[2]!, mac: m[3]! }
+  m = new RegExp(`^xox([pb])-([a-z0-9_]+)-${body}$`).exec(token)
+  if (m) return { kind: m[1] === 'p' ? 'slack_user' : 'slack_bot', worldId: m[2]!, key: m[3]!, mac: m[4]! }
+  return undefined
 }
 
-/** Splits a presented token into (kind, world id, key); undefined when it is not one of ours. */
-export function parseToken(token: string): { kind: TokenKind; worldId: string; key: string } | undefined {
-  let m = /^ya29\.([a-z0-9_]+)\.([0-9a-f]+)$/.exec(token)
-  if (m) return { kind: 'google', worldId: m[1]!, key: m[2]! }
-  m = /^xox([pb])-([a-z0-9_]+)-([0-9a-f]+)$/.exec(token)
-  if (m) return { kind: m[1] === 'p' ? 'slack_user' : 'slack_bot', worldId: m[2]!, key: m[3]! }
-  return undefined
+/** The published secret of the `demo` world that `wsgym serve` starts, so the README's tokens work as written. */
+export const DEMO_WORLD_SECRET = 'workspace-gym-demo-world-public-secret'
+
+/**
+ * The secrets of one world: a random 256-bit key held by the server (never in the world database, so
+ * snapshots carry no secrets and equal seeds still give byte-identical worlds). Everything an agent must not
+ * be able to compute (token macs, OAuth client secrets and codes, refresh tokens, upload ids) is an HMAC under
+ * it. A fork or another episode gets a fresh key, so nothing issued for one world opens another.
+ */
+export class WorldKeys {
+  readonly #secret: Buffer
+
+  constructor(readonly worldId: string, secret: Buffer | string) {
+    this.#secret = typeof secret === 'string' ? Buffer.from(secret) : secret
+  }
+
+  /** A fresh key from the operating system's cryptographic generator. */
+  static random(worldId: string): WorldKeys {
+    return new WorldKeys(worldId, randomBytes(32))
+  }
+
+  /** The secret as hex, for the data directory's `<world>.key` file. */
+  exportHex(): string {
+    return this.#secret.toString('hex')
+  }
+
+  /** Hex HMAC-SHA256 of `label` under this world's secret (at most 64 characters). */
+  derive(label: string, chars = 32): string {
+    return createHmac('sha256', this.#secret).update(`${this.worldId}\u0000${label}`).digest('hex').slice(0, chars)
+  }
+
+  #mac(kind: TokenKind, key: string): string {
+    return this.derive(`token\u0000${kind}\u0000${key}`, MAC_CHARS)
+  }
+
+  /** The bearer token of a world_tokens row. */
+  token(kind: TokenKind, key: string): string {
+    return PREFIX[kind](this.worldId, key + this.#mac(kind, key))
+  }
+
+  /** (kind, key) of a token issued by this world's keys; undefined for anything else. */
+  check(token: string): { kind: TokenKind; key: string } | undefined {
+    const parsed = parseToken(token)
+    if (!parsed || parsed.worldId !== this.worldId) return undefined
+    const want = Buffer.from(this.#mac(parsed.kind, parsed.key))
+    const given = Buffer.from(parsed.mac)
+    if (want.length !== given.length || !timingSafeEqual(want, given)) return undefined
+    return { kind: parsed.kind, key: parsed.key }
+  }
 }
 
 export function findToken(db: Db, key: string): typeof worldTokens.$inferSelect | undefined {

@@ -1,14 +1,14 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { timingSafeEqual } from 'node:crypto'
 import { asc, gt } from 'drizzle-orm'
-import { advanceClock, nowMs, setClock, setTick, tickMs } from '../../envs/core/clock.ts'
+import { advanceClock, nowMs, setClock, setTick, setTickLimit, tickLimit, tickMs } from '../../envs/core/clock.ts'
 import { diffStates } from '../../envs/core/diff.ts'
 import { worldActionLog } from '../../envs/core/world-tables.ts'
 import { World } from '../../envs/core/world.ts'
 import { services } from '../registry.ts'
 import { SeedError } from '../seeding.ts'
 import { worldState } from '../state.ts'
-import { WorldConflict, WorldNotFound, type WorldEntry, type WorldManager } from '../worlds.ts'
+import { WorldConflict, WorldNotFound, WorldRefused, type WorldEntry, type WorldManager } from '../worlds.ts'
 import { gymRouter } from '../../gym/http.ts'
 import { VERSION } from '../app.ts'
 import * as s from './schemas.ts'
@@ -28,6 +28,11 @@ export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
     users: worlds.credentials(entry.id),
     bots: worlds.botTokens(entry.id),
   }
+}
+
+/** One line of `GET /worlds`: no users, no tokens. */
+export function summarizeWorld(entry: WorldEntry) {
+  return { id: entry.id, seed: entry.seedName, seedValue: entry.seedValue, clock: new Date(nowMs(entry.world.db)).toISOString(), snapshots: [...entry.snapshots.keys()] }
 }
 
 /**
@@ -56,6 +61,7 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
     if (err instanceof WorldNotFound) return c.json({ error: err.message }, 404)
     if (err instanceof WorldConflict) return c.json({ error: err.message }, 409)
     if (err instanceof SeedError) return c.json({ error: err.message, issues: err.issues }, 400)
+    if (err instanceof WorldRefused) return c.json({ error: err.message, reason: err.reason }, err.status)
     console.error('control error', err)
     return c.json({ error: 'internal error' }, 500)
   })
@@ -68,9 +74,14 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
       return c.json(describeWorld(worlds, entry), 201)
     },
   )
-  app.openapi(createRoute({ operationId: 'worlds.list', method: 'get', path: '/worlds', responses: { 200: json(z.object({ worlds: z.array(s.WorldInfo) })) } }), (c) =>
-    c.json({ worlds: worlds.list().map((e) => describeWorld(worlds, e)) }, 200),
-  )
+  // Pages of summaries without tokens: a world's users and tokens are at GET /worlds/{id}.
+  app.openapi(createRoute({ operationId: 'worlds.list', method: 'get', path: '/worlds', request: { query: s.ListQuery }, responses: { 200: json(s.WorldPage) } }), (c) => {
+    const { pageSize, pageToken } = c.req.valid('query')
+    const all = worlds.list().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    const page = all.filter((e) => !pageToken || e.id > pageToken).slice(0, pageSize)
+    const more = page.length === pageSize && all.some((e) => e.id > page[page.length - 1]!.id)
+    return c.json({ worlds: page.map(summarizeWorld), total: all.length, ...(more ? { nextPageToken: page[page.length - 1]!.id } : {}) }, 200)
+  })
   app.openapi(createRoute({ operationId: 'worlds.get', method: 'get', path: '/worlds/{id}', request: { params: s.WorldIdParam }, responses: { 200: json(s.WorldInfo), ...errors } }), (c) =>
     c.json(describeWorld(worlds, worlds.get(c.req.valid('param').id)), 200),
   )
@@ -108,6 +119,7 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
       if (target < from) return c.json({ error: 'the clock never moves backwards' }, 400)
       world.tx((db) => {
         if (body.tickMs !== undefined) setTick(db, body.tickMs)
+        if (body.tickLimitMs !== undefined) setTickLimit(db, body.tickLimitMs ?? undefined)
         if (target > from) {
           if (body.set) setClock(db, target)
           else advanceClock(db, target - from)
@@ -115,7 +127,8 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
         }
       })
       const now = nowMs(world.db)
-      return c.json({ clock: new Date(now).toISOString(), clockMs: now, tickMs: tickMs(world.db) }, 200)
+      const cap = tickLimit(world.db)
+      return c.json({ clock: new Date(now).toISOString(), clockMs: now, tickMs: tickMs(world.db), tickLimitMs: cap?.limitMs ?? null, tickedMs: cap?.usedMs ?? null }, 200)
     },
   )
   app.openapi(

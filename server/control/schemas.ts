@@ -34,8 +34,20 @@ export const WorldInfo = z
   })
   .openapi('World')
 
-export const SnapshotBody = z.object({ name: z.string().min(1).max(100).default('default') })
-export const RestoreBody = z.object({ name: z.string().min(1).max(100).default('baseline') })
+export const WorldSummary = z
+  .object({ id: z.string(), seed: z.string(), seedValue: z.number(), clock: z.string(), snapshots: z.array(z.string()) })
+  .openapi('WorldSummary')
+export const WorldPage = z
+  .object({ worlds: z.array(WorldSummary), total: z.number(), nextPageToken: z.string().optional() })
+  .openapi('WorldPage')
+export const ListQuery = z.object({
+  pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+  pageToken: z.string().max(40).optional().openapi({ description: '`nextPageToken` of the previous page' }),
+})
+
+// Names are checked by the world manager (400 `bad_name` with the rule); the schema only bounds the length.
+export const SnapshotBody = z.object({ name: z.string().min(1).max(200).default('default') })
+export const RestoreBody = z.object({ name: z.string().min(1).max(200).default('baseline') })
 export const ForkBody = z.object({ id: z.string().regex(/^[a-z0-9_]{1,40}$/).optional() })
 
 export const ClockBody = z
@@ -43,10 +55,14 @@ export const ClockBody = z
     set: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Jump to this time (never backwards)' }),
     advanceMs: z.number().int().min(0).max(366 * 86_400_000).optional(),
     tickMs: z.number().int().min(0).max(86_400_000).optional().openapi({ description: 'Clock step per agent request' }),
+    tickLimitMs: z.number().int().min(0).nullable().optional()
+      .openapi({ description: 'Most time agent requests may move the clock from now on (null: no cap)' }),
   })
   .openapi('ClockChange')
 
-export const ClockInfo = z.object({ clock: z.string(), clockMs: z.number(), tickMs: z.number() }).openapi('Clock')
+export const ClockInfo = z
+  .object({ clock: z.string(), clockMs: z.number(), tickMs: z.number(), tickLimitMs: z.number().nullable(), tickedMs: z.number().nullable() })
+  .openapi('Clock')
 
 export const DiffQuery = z.object({
   against: z.string().default('baseline').openapi({ description: '`baseline` or a snapshot name' }),
@@ -57,4 +73,4 @@ export const LogQuery = z.object({
   limit: z.coerce.number().int().min(1).max(10_000).default(1000),
 })
 
-export const ErrorBody = z.object({ error: z.string() }).openapi('ControlError')
+export const ErrorBody = z.object({ error: z.string(), reason: z.string().optional() }).openapi('ControlError')

@@ -24,13 +24,19 @@ export function slackToken(c: Context, args: Record<string, unknown>): string | 
   return typeof args.token === 'string' && args.token !== '' ? args.token : undefined
 }
 
-function resolve(worlds: WorldManager, token: string): Resolved | undefined {
+/**
+ * The world and principal of a token. The world id in the token only picks the world; the token must carry
+ * that world's mac for its key, so swapping the id, computing a key from the seed or keeping a token past a
+ * key rotation (finished episodes) all fail.
+ */
+export function resolveToken(worlds: WorldManager, token: string): Resolved | undefined {
   const parsed = parseToken(token)
   if (!parsed) return undefined
   const entry = worlds.find(parsed.worldId)
-  if (!entry) return undefined
-  const row = findToken(entry.world.db, parsed.key)
-  if (!row || row.revoked || row.kind !== parsed.kind) return undefined
+  const checked = entry?.keys.check(token)
+  if (!entry || !checked) return undefined
+  const row = findToken(entry.world.db, checked.key)
+  if (!row || row.revoked || row.kind !== checked.kind) return undefined
   return { entry, principal: { userId: row.userId, tokenKind: row.kind, scopes: row.scopes ? row.scopes.split(',') : [] } }
 }
 
@@ -38,7 +44,7 @@ function resolve(worlds: WorldManager, token: string): Resolved | undefined {
 export function resolveGoogle(worlds: WorldManager, c: Context): Resolved {
   const token = googleToken(c)
   if (!token) throw missingCredentials()
-  const found = resolve(worlds, token)
+  const found = resolveToken(worlds, token)
   if (!found || found.principal.tokenKind !== 'google') throw invalidCredentials()
   return found
 }
@@ -47,7 +53,7 @@ export function resolveGoogle(worlds: WorldManager, c: Context): Resolved {
 export function resolveSlack(worlds: WorldManager, c: Context, args: Record<string, unknown>): Resolved {
   const token = slackToken(c, args)
   if (!token) throw new SlackApiError('not_authed')
-  const found = resolve(worlds, token)
+  const found = resolveToken(worlds, token)
   if (!found || found.principal.tokenKind === 'google') throw new SlackApiError('invalid_auth')
   return found
 }

@@ -43,7 +43,7 @@ describe('oauth.v2.access', () => {
     const w = slackWorld()
     const app = await w.api('apps.manifest.create', { manifest }, 'bob')
     const carol = await w.uid('carol')
-    const code = authCode(w.h.entry.world.db, app.app_id, carol)
+    const code = authCode(w.h.entry.keys, app.app_id, carol)
     const { client_id, client_secret } = app.credentials
     const r = await w.api('oauth.v2.access', { client_id, client_secret, code, redirect_uri: 'https://standup.test/oauth' }, 'bob')
     expect(r).toMatchObject({ ok: true, app_id: app.app_id, token_type: 'bot', bot_user_id: expect.stringMatching(/^U/), authed_user: { id: carol, token_type: 'user' } })
@@ -67,7 +67,7 @@ describe('openid.connect.token', () => {
     const w = slackWorld()
     const app = await w.api('apps.manifest.create', { manifest: { display_information: { name: 'Portal' } } }, 'bob')
     const dan = await w.uid('dan')
-    const r = await w.api('openid.connect.token', { ...app.credentials, code: authCode(w.h.entry.world.db, app.app_id, dan) }, 'bob')
+    const r = await w.api('openid.connect.token', { ...app.credentials, code: authCode(w.h.entry.keys, app.app_id, dan) }, 'bob')
     expect(r.token_type).toBe('Bearer')
     const payload = JSON.parse(Buffer.from(r.id_token.split('.')[1], 'base64url').toString())
     expect(payload).toMatchObject({ iss: 'https://slack.com', sub: dan, aud: app.credentials.client_id, email: 'dan@northwind.test', name: 'Dan Whitfield' })
@@ -95,7 +95,7 @@ describe('apps.uninstall', () => {
     const w = slackWorld()
     const app = await w.api('apps.manifest.create', { manifest }, 'bob')
     const { client_id, client_secret } = app.credentials
-    const bot = (await w.api('oauth.v2.access', { client_id, client_secret, code: authCode(w.h.entry.world.db, app.app_id, await w.uid('bob')) }, 'bob')).access_token
+    const bot = (await w.api('oauth.v2.access', { client_id, client_secret, code: authCode(w.h.entry.keys, app.app_id, await w.uid('bob')) }, 'bob')).access_token
     expect((await w.api('apps.uninstall', { client_id, client_secret: 'nope' }, bot)).error).toBe('bad_client_secret')
     expect((await w.api('apps.uninstall', { client_id, client_secret }, w.bot())).error).toBe('invalid_client_id')
     expect((await w.api('apps.uninstall', { client_id, client_secret }, bot)).ok).toBe(true)
@@ -108,7 +108,7 @@ describe('oauth.v2.exchange', () => {
     const w = slackWorld()
     const app = await w.api('apps.manifest.create', { manifest }, 'bob')
     const { client_id, client_secret } = app.credentials
-    const installed = await w.api('oauth.v2.access', { client_id, client_secret, code: authCode(w.h.entry.world.db, app.app_id, await w.uid('bob')) }, 'bob')
+    const installed = await w.api('oauth.v2.access', { client_id, client_secret, code: authCode(w.h.entry.keys, app.app_id, await w.uid('bob')) }, 'bob')
     const ex = await w.api('oauth.v2.exchange', { client_id, client_secret, token: installed.access_token }, 'bob')
     expect(ex).toMatchObject({ ok: true, access_token: installed.access_token, token_type: 'bot', expires_in: 43200, refresh_token: expect.stringMatching(/^xoxe-1-/) })
     const again = await w.api('oauth.v2.access', { client_id, client_secret, grant_type: 'refresh_token', refresh_token: ex.refresh_token }, 'bob')

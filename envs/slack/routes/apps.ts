@@ -4,7 +4,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackMethod } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { formatToken, issueTokenKey } from '../../core/tokens.ts'
+import { issueTokenKey, type WorldKeys } from '../../core/tokens.ts'
 import { worldUsers } from '../../core/world-tables.ts'
 import { me, nowSec, parseJson, teamDomain, teamId, userById, worldUserOf, type UserRow } from '../store/core.ts'
 import { teamName } from '../store/admin.ts'
@@ -39,7 +39,7 @@ slackMethod(appsRouter, {
     const manifest = parseManifest(a.manifest)
     const id = slackId(db, 'A')
     stmt(db, 'INSERT INTO slack_apps (id, manifest, creator, created, updated) VALUES (?,?,?,?,?)').run(id, JSON.stringify(manifest), me(c).id, nowSec(db), nowSec(db))
-    const cred = credentials(db, id)
+    const cred = credentials(c.var.keys, db, id)
     const scopes = manifest.oauth_config?.scopes ?? {}
     const query = new URLSearchParams({ client_id: cred.client_id, scope: (scopes.bot ?? []).join(','), user_scope: (scopes.user ?? []).join(',') })
     return { app_id: id, credentials: cred, oauth_authorize_url: `https://slack.com/oauth/v2/authorize?${query}` }
@@ -89,10 +89,10 @@ slackMethod(appsRouter, {
 })
 
 /** The user a code was issued to, or `invalid_code`. */
-function codeUser(db: Db, app: App, code: string | undefined): UserRow {
-  const m = /^A[A-Z0-9]+-(U[A-Z0-9]+)-[0-9a-f]{12}$/.exec(code ?? '')
+function codeUser(keys: WorldKeys, db: Db, app: App, code: string | undefined): UserRow {
+  const m = /^A[A-Z0-9]+-(U[A-Z0-9]+)-[0-9a-f]{32}$/.exec(code ?? '')
   const user = m ? userById(db, m[1]!) : undefined
-  if (!user || user.is_bot || user.deleted || code !== authCode(db, app.id, user.id)) throw new SlackApiError('invalid_code')
+  if (!user || user.is_bot || user.deleted || code !== authCode(keys, app.id, user.id)) throw new SlackApiError('invalid_code')
   return user
 }
 function checkRedirect(app: App, uri: string | undefined) {
@@ -123,21 +123,21 @@ const clientArgs = z.object({ client_id: opt(), client_secret: opt(), code: opt(
 slackMethod(appsRouter, {
   name: 'oauth.v2.access', noAuth: true, args: clientArgs,
   handler: (c, a) => c.var.world.tx((db) => {
-    const app = checkClient(db, a.client_id, a.client_secret)
-    if (a.grant_type === 'refresh_token') return refreshGrant(c.var.worldId, db, app, a.refresh_token)
+    const app = checkClient(c.var.keys, db, a.client_id, a.client_secret)
+    if (a.grant_type === 'refresh_token') return refreshGrant(c.var.keys, db, app, a.refresh_token)
     if (a.grant_type !== undefined && a.grant_type !== 'authorization_code') throw new SlackApiError('unsupported_grant_type')
     checkRedirect(app, a.redirect_uri)
-    const user = codeUser(db, app, a.code)
+    const user = codeUser(c.var.keys, db, app, a.code)
     const bot = installBot(db, app)
     const userToken = tokenRow(db, user.world_user_id, 'slack_user')
     const team = { id: teamId(db), name: teamName(db) }
     const out: Record<string, unknown> = { app_id: app.id }
     if (bot) {
       const t = tokenRow(db, bot.world_user_id, 'slack_bot')
-      if (t) Object.assign(out, { access_token: formatToken(c.var.worldId, 'slack_bot', t.key), token_type: 'bot', scope: t.scopes, bot_user_id: bot.id })
+      if (t) Object.assign(out, { access_token: c.var.keys.token('slack_bot', t.key), token_type: 'bot', scope: t.scopes, bot_user_id: bot.id })
     }
     Object.assign(out, {
-      authed_user: { id: user.id, ...(userToken ? { scope: userToken.scopes, access_token: formatToken(c.var.worldId, 'slack_user', userToken.key), token_type: 'user' } : {}) },
+      authed_user: { id: user.id, ...(userToken ? { scope: userToken.scopes, access_token: c.var.keys.token('slack_user', userToken.key), token_type: 'user' } : {}) },
       team, enterprise: null, is_enterprise_install: false,
     })
     return out
@@ -149,18 +149,18 @@ slackMethod(appsRouter, {
   name: 'openid.connect.token', noAuth: true, args: clientArgs,
   handler: (c, a) => {
     const db = c.var.world.db
-    const app = checkClient(db, a.client_id, a.client_secret)
+    const app = checkClient(c.var.keys, db, a.client_id, a.client_secret)
     if (a.grant_type !== undefined && a.grant_type !== 'authorization_code') throw new SlackApiError('unsupported_grant_type')
     checkRedirect(app, a.redirect_uri)
-    const user = codeUser(db, app, a.code)
+    const user = codeUser(c.var.keys, db, app, a.code)
     const token = tokenRow(db, user.world_user_id, 'slack_user')
     if (!token) throw new SlackApiError('invalid_code')
     const now = nowSec(db)
     // Deviation: the id_token is signed HS256 with the client secret (Slack signs RS256 with its published keys).
     const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: 'workspace-gym' }))
     const payload = b64url(JSON.stringify({ iss: 'https://slack.com', aud: a.client_id, iat: now, exp: now + 3600, auth_time: now, ...claims(db, user) }))
-    const sig = createHmac('sha256', credentials(db, app.id).client_secret).update(`${header}.${payload}`).digest('base64url')
-    return { access_token: formatToken(c.var.worldId, 'slack_user', token.key), token_type: 'Bearer', id_token: `${header}.${payload}.${sig}` }
+    const sig = createHmac('sha256', credentials(c.var.keys, db, app.id).client_secret).update(`${header}.${payload}`).digest('base64url')
+    return { access_token: c.var.keys.token('slack_user', token.key), token_type: 'Bearer', id_token: `${header}.${payload}.${sig}` }
   },
 })
 
@@ -207,7 +207,7 @@ slackMethod(appsRouter, {
 slackMethod(appsRouter, {
   name: 'apps.uninstall', args: z.object({ client_id: opt(), client_secret: opt() }),
   handler: (c, a) => c.var.world.tx((db) => {
-    const app = checkClient(db, a.client_id, a.client_secret)
+    const app = checkClient(c.var.keys, db, a.client_id, a.client_secret)
     const caller = me(c)
     const bot = app.botUser ? userById(db, app.botUser) : undefined
     // Only a token of this app (its bot, or the member who installed it) may uninstall it.
@@ -224,34 +224,34 @@ slackMethod(appsRouter, {
 // Token rotation. Deviation: world tokens never expire; exchange keeps the same access token, reports
 // Slack's 12-hour `expires_in`, and hands out a deterministic refresh token (`xoxe-1-<hex>`) that
 // oauth.v2.access (grant_type=refresh_token) trades back for that token.
-const refreshFor = (db: Db, key: string) => `xoxe-1-${createHash('sha256').update(`refresh:${key}:${teamId(db)}`).digest('hex').slice(0, 48)}`
+const refreshFor = (keys: WorldKeys, key: string) => `xoxe-1-${keys.derive(`slack-refresh\u0000${key}`, 48)}`
 const tokensOfApp = (db: Db, app: App, userOk: boolean) => {
   const rows = stmt(db, 'SELECT key, user_id, kind, scopes FROM world_tokens WHERE revoked = 0').all() as { key: string; user_id: string; kind: 'slack_user' | 'slack_bot'; scopes: string }[]
   const bot = app.botUser ? userById(db, app.botUser) : undefined
   return rows.filter((r) => (r.kind === 'slack_bot' && bot && r.user_id === bot.world_user_id) || (userOk && r.kind === 'slack_user'))
 }
-function rotated(worldId: string, db: Db, t: { key: string; user_id: string; kind: 'slack_user' | 'slack_bot'; scopes: string }) {
+function rotated(keys: WorldKeys, db: Db, t: { key: string; user_id: string; kind: 'slack_user' | 'slack_bot'; scopes: string }) {
   const u = stmt(db, 'SELECT id FROM slack_users WHERE world_user_id = ?').get(t.user_id) as { id: string } | undefined
   return {
-    access_token: formatToken(worldId, t.kind, t.key), token_type: t.kind === 'slack_bot' ? 'bot' : 'user', scope: t.scopes, expires_in: 43200,
-    refresh_token: refreshFor(db, t.key), ...(t.kind === 'slack_bot' ? { bot_user_id: u?.id } : { user_id: u?.id }), team: { id: teamId(db), name: teamName(db) },
+    access_token: keys.token(t.kind, t.key), token_type: t.kind === 'slack_bot' ? 'bot' : 'user', scope: t.scopes, expires_in: 43200,
+    refresh_token: refreshFor(keys, t.key), ...(t.kind === 'slack_bot' ? { bot_user_id: u?.id } : { user_id: u?.id }), team: { id: teamId(db), name: teamName(db) },
     enterprise: null, is_enterprise_install: false,
   }
 }
-function refreshGrant(worldId: string, db: Db, app: App, refresh: string | undefined) {
-  const t = tokensOfApp(db, app, true).find((r) => refreshFor(db, r.key) === refresh)
+function refreshGrant(keys: WorldKeys, db: Db, app: App, refresh: string | undefined) {
+  const t = tokensOfApp(db, app, true).find((r) => refreshFor(keys, r.key) === refresh)
   if (!t) throw new SlackApiError('invalid_refresh_token')
-  return { app_id: app.id, ...rotated(worldId, db, t) }
+  return { app_id: app.id, ...rotated(keys, db, t) }
 }
 
 slackMethod(appsRouter, {
   name: 'oauth.v2.exchange', noAuth: true, args: z.object({ client_id: opt(), client_secret: opt(), token: opt() }),
   handler: (c, a) => {
     const db = c.var.world.db
-    const app = checkClient(db, a.client_id, a.client_secret)
-    const key = /^xox[bp]-[a-z0-9_]+-([0-9a-f]+)$/.exec(a.token ?? '')?.[1]
+    const app = checkClient(c.var.keys, db, a.client_id, a.client_secret)
+    const key = c.var.keys.check(a.token ?? '')?.key
     const t = key ? tokensOfApp(db, app, true).find((r) => r.key === key) : undefined
-    if (!t || !a.token?.includes(`-${c.var.worldId}-`)) throw new SlackApiError('invalid_token')
-    return { app_id: app.id, ...rotated(c.var.worldId, db, t) }
+    if (!t) throw new SlackApiError('invalid_token')
+    return { app_id: app.id, ...rotated(c.var.keys, db, t) }
   },
 })

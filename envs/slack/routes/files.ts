@@ -110,15 +110,23 @@ slackMethod(filesRouter, {
     if (a.length === undefined || a.length < 1) throw new SlackApiError('invalid_arguments')
     return c.var.world.tx((db) => {
       const id = createFile(c, db, Buffer.alloc(0), a.filename!, undefined, true)
-      return { upload_url: `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/${id}`, file_id: id }
+      return { upload_url: `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/${uploadId(c, id)}`, file_id: id }
     })
   },
 })
 
-// The out-of-band upload target (no token; the world comes from the path).
-filesRouter.post('/_upload/slack/:world/:fileId', async (c) => {
+/**
+ * The upload id in an out-of-band upload URL: `<file id>.<32 hex>`, an HMAC under the world's secret, so only
+ * the caller of files.getUploadURLExternal knows it (file ids are sequential; the mac is not guessable).
+ */
+const uploadId = (c: WorldContext, fileId: string) => `${fileId}.${c.var.keys.derive(`slack-upload\u0000${fileId}`)}`
+
+// The out-of-band upload target (no token, as Slack's: the world comes from the path, the right from the upload id).
+filesRouter.post('/_upload/slack/:world/:upload', async (c) => {
   const db = c.var.world.db
-  const id = c.req.param('fileId')
+  const given = c.req.param('upload')
+  const id = given.split('.')[0] ?? ''
+  if (given !== uploadId(c, id)) return c.text('file not found', 404)
   const f = stmt(db, 'SELECT id, pending FROM slack_files WHERE id = ?').get(id) as { id: string; pending: number } | undefined
   if (!f || f.pending !== 1) return c.text('file not found', 404)
   let data: Buffer

@@ -3,7 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackMethod } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { findToken, parseToken } from '../../core/tokens.ts'
+import { findToken } from '../../core/tokens.ts'
 import { me, nowSec, parseJson, userByWorldId } from '../store/core.ts'
 import { accessLevel } from '../store/canvas.ts'
 import { columnsOf, listById, type ItemRow, type ListRow } from '../store/lists.ts'
@@ -60,8 +60,8 @@ slackMethod(listExportsRouter, {
 // The private download URL: needs a Bearer token of this world whose member may read the list.
 listExportsRouter.get('/_upload/slack/:world/lists/:file', (c) => {
   const db = c.var.world.db
-  const parsed = parseToken((c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, ''))
-  const token = parsed && parsed.worldId === c.var.worldId ? findToken(db, parsed.key) : undefined
+  const checked = c.var.keys.check((c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, ''))
+  const token = checked ? findToken(db, checked.key) : undefined
   const user = token && !token.revoked ? userByWorldId(db, token.userId) : undefined
   if (!user || user.deleted) return c.text('Unauthorized', 401)
   const job = stmt(db, 'SELECT * FROM slack_list_exports WHERE job_id = ?').get(c.req.param('file').replace(/\.csv$/, '')) as { list_id: string; csv: string } | undefined

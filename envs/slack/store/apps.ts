@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto'
 import { stmt, type Db } from '../../core/db.ts'
-import { getMeta } from '../../core/clock.ts'
+import type { WorldKeys } from '../../core/tokens.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { parseJson, teamId, type UserRow } from './core.ts'
 
@@ -12,22 +11,21 @@ export type Manifest = {
   settings?: Record<string, unknown>
 }
 
-const secret = (db: Db, kind: string, appId: string) =>
-  createHash('sha256').update(`${getMeta(db, 'id_salt') ?? ''}:${kind}:${appId}`).digest('hex')
+const secret = (keys: WorldKeys, kind: string, appId: string) => keys.derive(`slack-app\u0000${kind}\u0000${appId}`, 64)
 
 /**
- * An app's credentials, derived from the world salt (same seed ⇒ same credentials):
- * client_id `<team id without T>.<app id without A>`, a 32-hex client_secret and signing secret.
+ * An app's credentials: client_id `<team id without T>.<app id without A>`, a 32-hex client_secret and
+ * signing secret, HMACs under the world's secret (so no agent computes them from the seed).
  */
-export function credentials(db: Db, appId: string) {
+export function credentials(keys: WorldKeys, db: Db, appId: string) {
   return {
-    client_id: `${teamId(db).slice(1)}.${appId.slice(1)}`, client_secret: secret(db, 'client_secret', appId).slice(0, 32),
-    verification_token: secret(db, 'verification', appId).slice(0, 24), signing_secret: secret(db, 'signing', appId).slice(0, 32),
+    client_id: `${teamId(db).slice(1)}.${appId.slice(1)}`, client_secret: secret(keys, 'client_secret', appId).slice(0, 32),
+    verification_token: secret(keys, 'verification', appId).slice(0, 24), signing_secret: secret(keys, 'signing', appId).slice(0, 32),
   }
 }
 
-/** The authorization code `user` gets for approving `app`: `<app id>-<user id>-<12 hex>` (reusable; see COVERAGE.md). */
-export const authCode = (db: Db, appId: string, userId: string) => `${appId}-${userId}-${secret(db, `code:${userId}`, appId).slice(0, 12)}`
+/** The authorization code `user` gets for approving `app`: `<app id>-<user id>-<32 hex>` (reusable; see COVERAGE.md). */
+export const authCode = (keys: WorldKeys, appId: string, userId: string) => `${appId}-${userId}-${secret(keys, `code:${userId}`, appId).slice(0, 32)}`
 
 /** An installable app: one created from a manifest, or a seeded bot's app (A + bot id). */
 export type App = { id: string; manifest: Manifest | null; botUser: string | null; row?: AppRow }
@@ -44,10 +42,10 @@ export function appById(db: Db, id: string): App | undefined {
 }
 
 /** Checks client credentials, returning the app or Slack's error. */
-export function checkClient(db: Db, clientId: string | undefined, clientSecret: string | undefined): App {
+export function checkClient(keys: WorldKeys, db: Db, clientId: string | undefined, clientSecret: string | undefined): App {
   const app = appByClientId(db, clientId)
   if (!app) throw new SlackApiError('invalid_client_id')
-  if (clientSecret !== credentials(db, app.id).client_secret) throw new SlackApiError('bad_client_secret')
+  if (clientSecret !== credentials(keys, db, app.id).client_secret) throw new SlackApiError('bad_client_secret')
   return app
 }
 
