@@ -10,6 +10,7 @@ import { SeedError } from '../seeding.ts'
 import { worldState } from '../state.ts'
 import { WorldConflict, WorldNotFound, WorldRefused, type WorldEntry, type WorldManager } from '../worlds.ts'
 import { gymRouter } from '../../gym/http.ts'
+import type { Gym } from '../../gym/index.ts'
 import { VERSION } from '../app.ts'
 import * as s from './schemas.ts'
 
@@ -39,7 +40,7 @@ export function summarizeWorld(entry: WorldEntry) {
  * The control plane: world lifecycle, snapshots, clock, state, diff and action log (plus the gym).
  * It listens on its own port and accepts only the admin token; agent tokens are refused.
  */
-export function createControlApp(worlds: WorldManager, opts: { adminToken: string; agentBaseUrl?: string }) {
+export function createControlApp(worlds: WorldManager, opts: { adminToken: string; agentBaseUrl?: string; gym?: Gym }) {
   const app = new OpenAPIHono({
     defaultHook: (result, c) => {
       if (result.success) return undefined
@@ -160,7 +161,7 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
     },
   )
 
-  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl }) as never)
+  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym: opts.gym }) as never)
 
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
   return app
