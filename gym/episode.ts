@@ -26,6 +26,17 @@ export function truncateObservation(text: string, max: number): string {
   return text.slice(0, Math.max(0, max - marker.length)) + marker
 }
 
+const STEP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** A step's HTTP method: 400 when it is not an HTTP token at all, 405 when it is one no tool call may use. */
+function checkMethod(method: string): CallResult | undefined {
+  const upper = method.toUpperCase()
+  if (STEP_METHODS.includes(upper)) return undefined
+  const error = `method must be one of ${STEP_METHODS.join(', ')}`
+  const status = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method) ? 405 : 400
+  return { status, body: { error: { code: status, message: `${error} (got ${JSON.stringify(method.slice(0, 40))})` } }, text: '' }
+}
+
 /** One agent episode in its own world. */
 export class Episode {
   readonly tools: ToolDef[]
@@ -97,6 +108,8 @@ export class Episode {
       try { http = typedCall(t, args) } catch (e) { return { status: 400, body: { error: (e as Error).message }, text: '' } }
     }
     if (typeof http.method !== 'string' || typeof http.path !== 'string' || !http.path.startsWith('/')) return { status: 400, body: { error: 'http_request needs method and a path starting with /' }, text: '' }
+    const refused = checkMethod(http.method)
+    if (refused) return refused
     const qs = new URLSearchParams()
     for (const [k, v] of Object.entries(http.query ?? {})) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null) qs.append(k, typeof x === 'object' ? JSON.stringify(x) : String(x))
     const me = this.credentials()
@@ -108,7 +121,13 @@ export class Episode {
       body = typeof http.body === 'string' ? http.body : JSON.stringify(http.body)
     }
     const url = `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`
-    const res = await this.app.request(url, { method: http.method.toUpperCase(), headers, body })
+    let res: Response
+    try {
+      res = await this.app.request(url, { method: http.method.toUpperCase(), headers, body })
+    } catch (e) {
+      // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
+      return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }
+    }
     const text = await res.text()
     let parsed: unknown = text
     try { parsed = text ? JSON.parse(text) : null } catch { /* not JSON: keep text */ }

@@ -25,6 +25,10 @@ export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 102
 
 type Family = 'google' | 'slack'
 
+/** Methods the Google APIs answer (OPTIONS: CORS preflight) and the two Slack's Web API takes. */
+const GOOGLE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+const SLACK_METHODS = new Set(['GET', 'HEAD', 'POST'])
+
 const googleServices = services.filter((s) => s.family === 'google')
 const slackService = services.find((s) => s.family === 'slack')
 
@@ -67,6 +71,20 @@ export function createAgentApp(worlds: WorldManager) {
   app.get('/openapi.json', (c) => {
     docCache ??= publicDocument(app)
     return c.json(docCache)
+  })
+
+  // HTTP methods no route of any service answers: 405 in the family's envelope, before identity or a world.
+  app.use('*', async (c, next) => {
+    const method = c.req.method
+    const path = c.req.path
+    const family = familyOf(path)
+    const allowed = family === 'slack' ? SLACK_METHODS : GOOGLE_METHODS
+    if (allowed.has(method) || path === '/healthz' || path === '/openapi.json') return next()
+    c.header('allow', [...allowed].join(', '))
+    if (family === 'slack') return c.json({ ok: false, error: 'method_not_allowed' }, 405)
+    // Deviation: Google's front end answers an HTML 405 page; we keep its JSON envelope.
+    const err = new GoogleApiError('INVALID_ARGUMENT', 'httpMethodNotAllowed', `HTTP method ${method} is not allowed for ${path}.`, {}, 405)
+    return c.json(googleBody(err, path), 405)
   })
 
   // Bodies over the limit are refused before anything is read into a world.
