@@ -21,7 +21,24 @@ import { handleGoogleBatch } from './batch.ts'
 export const VERSION = '0.1.0'
 
 /** Largest request body accepted: JSON calls, and media uploads. */
-export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024 }
+export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024, jsonDepth: 64 }
+
+/** True when JSON text nests objects/arrays deeper than `max` (one pass, strings skipped; no parse). */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (inString) {
+      if (ch === 92) i++ // backslash: skip the escaped character
+      else if (ch === 34) inString = false
+    } else if (ch === 34) inString = true
+    else if (ch === 123 || ch === 91) {
+      if (++depth > max) return true
+    } else if (ch === 125 || ch === 93) depth--
+  }
+  return false
+}
 
 type Family = 'google' | 'slack'
 
@@ -94,6 +111,16 @@ export function createAgentApp(worlds: WorldManager) {
     const isUpload = path.startsWith('/upload/') || path.startsWith('/resumable/') || path.startsWith('/_upload/')
     const maxSize = isUpload || path.startsWith('/api/') ? LIMITS.uploadBytes : LIMITS.jsonBytes
     return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)
+  })
+
+  // JSON nested deeper than any API's schema is refused before a parser or validator recurses through it.
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    if (!(c.req.header('content-type') ?? '').toLowerCase().includes('json')) return next()
+    const text = await c.req.text()
+    if (!nestedDeeperThan(text, LIMITS.jsonDepth)) return next()
+    if (familyOf(c.req.path) === 'slack') throw new SlackApiError('invalid_json')
+    throw new GoogleApiError('INVALID_ARGUMENT', 'parseError', `Invalid JSON payload received. Nesting deeper than ${LIMITS.jsonDepth} levels.`)
   })
 
   app.use('*', async (c, next) => {

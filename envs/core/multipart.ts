@@ -1,3 +1,4 @@
+import { GoogleApiError } from './errors/google.ts'
 import { badRequest } from './errors/google.ts'
 
 /**
@@ -27,4 +28,15 @@ export function splitRelated(contentType: string, body: Buffer): { meta: Record<
   }
   const dataType = /content-type:\s*([^\r\n;]+)/i.exec(dataPart.head)?.[1]?.trim()
   return { meta, data: Buffer.from(dataPart.body, 'latin1'), dataType }
+}
+
+/**
+ * Refuses an upload whose bytes (received so far, or announced in `Content-Range: …/total`) pass `max`:
+ * 413 with Google's `uploadTooLarge` reason, before the bytes are stored.
+ */
+export function checkUploadSize(received: number, announced: number | undefined, max: number): void {
+  const size = Math.max(received, announced ?? 0)
+  if (size > max) {
+    throw new GoogleApiError('INVALID_ARGUMENT', 'uploadTooLarge', `Media upload too large: ${size} bytes (the limit is ${max}).`, {}, 413)
+  }
 }

@@ -2,7 +2,7 @@ import type { Db } from '../core/db.ts'
 import { hexId } from '../core/ids.ts'
 import { now, nowMs } from '../core/clock.ts'
 import { badRequest } from '../core/errors/google.ts'
-import { findUserByEmail } from '../core/users.ts'
+import { listUsers } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
@@ -93,6 +93,8 @@ export function sendAsUser(db: Db, sender: WorldUserRow, raw: Buffer, opts: { th
   const h = (n: string) => headerOf(root.headers, n)
   const recipients = [...new Set([...parseAddressList(h('to')), ...parseAddressList(h('cc')), ...parseAddressList(h('bcc'))])]
   if (recipients.length === 0) throw badRequest('Recipient address required', 'invalidArgument')
+  // Gmail limits recipients per message (To, Cc and Bcc together); past it nothing is sent.
+  if (recipients.length > MAX_RECIPIENTS) throw badRequest(`Too many recipients: at most ${MAX_RECIPIENTS} per message.`, 'invalidArgument')
   // Gmail stamps the authenticated sender, a Date and a Message-ID.
   const fromHeader = sendAsAddress(db, sender, h('from'))
   const fixed = rewriteHeaders(raw, {
@@ -115,10 +117,14 @@ function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined):
   return formatAddress({ name: sender.name, email: sender.email })
 }
 
+/** Gmail's per-message recipient limit. Deviation: Gmail's wording of the refusal is not documented. */
+export const MAX_RECIPIENTS = 500
+
 function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: number): MessageRow[] {
   const out: MessageRow[] = []
+  const byEmail = new Map(listUsers(db).map((u) => [u.email.toLowerCase(), u]))
   for (const address of recipients) {
-    const user = findUserByEmail(db, address)
+    const user = byEmail.get(address.trim().toLowerCase())
     if (!user) continue
     const copy = rewriteHeaders(raw, {}, { 'Delivered-To': user.email })
     const row = insertMessage(db, user.id, { raw: copy, labelIds: ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX'], internalDate: nowMs(db) })

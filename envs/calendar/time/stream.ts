@@ -7,6 +7,8 @@ import { DAY, type ExpandOptions, type Occurrence, prepareRecurrence } from './e
 const FIRST_SLICE = 7 * DAY
 const MAX_SLICE = 366 * DAY
 const HORIZON = 100 * 365 * DAY
+/** Most instances one slice computes (the rest of the slice is walked by the next call). */
+const SLICE_INSTANCES = 512
 
 /**
  * Yields the instances `expandRecurrence` would return for the same window, in order, computing them a slice
@@ -24,12 +26,21 @@ export function* iterateRecurrence(opts: Omit<ExpandOptions, 'limit'>): Generato
     const to = Math.min(end, from + slice)
     // The first slice keeps the overlap rule (an instance already running at windowStart counts); later
     // slices take only instances that start inside them, so none is yielded twice.
-    const found = expand({ windowStartMs: from === first ? opts.windowStartMs : from, windowEndMs: to, limit: Number.MAX_SAFE_INTEGER })
+    // At most SLICE_INSTANCES per call: a dense rule (BYHOUR × BYMINUTE × BYSECOND is 86,400 a day) is walked in
+    // bounded steps, each resuming just after the last instance, so no single call does unbounded work.
+    const found = expand({ windowStartMs: from === first ? opts.windowStartMs : from, windowEndMs: to, limit: SLICE_INSTANCES })
     let yielded = 0
+    let last = from
     for (const o of found) {
       if (from !== first && o.originalStartMs < from) continue
       yielded++
+      last = Math.max(last, o.originalStartMs)
       yield o
+    }
+    if (found.length >= SLICE_INSTANCES) {
+      from = last + 1
+      slice = Math.max(DAY, slice / 2)
+      continue
     }
     // Small first slices serve callers that stop early; doubling keeps long scans to a few calls.
     slice = yielded ? Math.min(slice * 2, MAX_SLICE) : slice * 2

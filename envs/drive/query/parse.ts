@@ -50,8 +50,22 @@ function tokenize(q: string): Tok[] {
   return out
 }
 
+/** Bounds on one query: tokens and nesting (parentheses and `not`), so no query runs unbounded work. */
+export const DRIVE_QUERY_LIMITS = { chars: 8192, tokens: 1200, depth: 32 }
+
 export function parseDriveQuery(q: string): Cond {
+  // Deviation: Drive documents no limits; past these the query is refused as Drive refuses a bad one.
+  if (q.length > DRIVE_QUERY_LIMITS.chars) throw invalid()
   const toks = tokenize(q)
+  if (toks.length > DRIVE_QUERY_LIMITS.tokens) throw invalid()
+  let depth = 0
+  let nots = 0
+  for (const t of toks) {
+    if (t.t === '(') depth++
+    else if (t.t === ')') depth = Math.max(0, depth - 1)
+    nots = t.t === 'word' && t.v.toLowerCase() === 'not' ? nots + 1 : t.t === '(' ? nots : 0
+    if (depth + nots > DRIVE_QUERY_LIMITS.depth) throw invalid()
+  }
   let pos = 0
   const peek = () => toks[pos]
   const word = (v: string) => peek()?.t === 'word' && peek()!.v.toLowerCase() === v

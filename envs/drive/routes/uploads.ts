@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
-import { splitRelated } from '../../core/multipart.ts'
+import { checkUploadSize, splitRelated } from '../../core/multipart.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { createFile } from './files.ts'
@@ -54,6 +54,12 @@ function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string |
   return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
 }
 
+/**
+ * Largest file a resumable session assembles. Deviation: Drive takes up to 5 TB; a world keeps files in
+ * memory, so a session past 256 MiB is refused with 413 uploadTooLarge before its bytes are stored.
+ */
+export const DRIVE_MAX_UPLOAD_BYTES = 256 * 1024 * 1024
+
 // A PUT to a resumable session: `Content-Range: bytes a-b/total` chunks, or the whole body; `bytes */total` asks status.
 async function resume(c: WorldContext) {
   const id = c.req.query('upload_id')!
@@ -78,6 +84,7 @@ async function resume(c: WorldContext) {
     received = Buffer.concat([received, chunk])
     total = part[3] === '*' ? undefined : Number(part[3])
   } else received = Buffer.concat([received, chunk])
+  checkUploadSize(received.length, total, DRIVE_MAX_UPLOAD_BYTES)
   if (total === undefined || received.length < total) {
     c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
     return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})

@@ -10,6 +10,8 @@ export type Node =
   | { kind: 'not'; item: Node }
   | { kind: 'term'; op: string | null; value: string; phrase: boolean }
 
+import { badRequest } from '../../core/errors/google.ts'
+
 type Token = { t: 'word' | 'phrase' | '(' | ')' | '{' | '}' | '-' | 'op'; v: string }
 
 export function tokenize(input: string): Token[] {
@@ -57,8 +59,28 @@ export function tokenize(input: string): Token[] {
   return out
 }
 
+/** Bounds on one query: terms (each becomes SQL) and nesting of groups and negations (each is recursion). */
+export const QUERY_LIMITS = { tokens: 400, depth: 32 }
+
+/**
+ * Refuses queries whose work would be unbounded. Deviation: Gmail documents no term or nesting limit; a
+ * query past these answers 400 here instead of running (before, SQLite's expression depth made it a 500).
+ */
+function checkBounds(tokens: Token[]) {
+  if (tokens.length > QUERY_LIMITS.tokens) throw badRequest(`Invalid query: more than ${QUERY_LIMITS.tokens} terms.`, 'invalidArgument')
+  let depth = 0
+  let negations = 0
+  for (const t of tokens) {
+    if (t.t === '(' || t.t === '{') depth++
+    else if (t.t === ')' || t.t === '}') depth = Math.max(0, depth - 1)
+    negations = t.t === '-' ? negations + 1 : 0
+    if (depth + negations > QUERY_LIMITS.depth) throw badRequest(`Invalid query: nested more than ${QUERY_LIMITS.depth} levels.`, 'invalidArgument')
+  }
+}
+
 export function parseQuery(input: string): Node {
   const tokens = tokenize(input)
+  checkBounds(tokens)
   let pos = 0
   const peek = () => tokens[pos]
 

@@ -11,7 +11,7 @@ import { findLabel } from '../store/mailbox.ts'
 import { sendAsUser } from '../deliver.ts'
 import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, UserIdParam, UserParam } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
-import { continueSession, openSession } from './resumable.ts'
+import { continueSession, GMAIL_MAX_STORE_BYTES, GMAIL_MAX_UPLOAD_BYTES, openSession } from './resumable.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 
 const base = '/gmail/v1/users/{userId}/messages'
@@ -192,7 +192,8 @@ for (const [suffix, op] of uploadOps) {
   })
   messagesRouter.put(path, async (c) => {
     const user = mailboxOf(c, c.req.param('userId') ?? 'me')
-    const input = await continueSession(c, user.id)
+    // insert and import take up to 150 MB (discovery maxSize); send 35 MB.
+    const input = await continueSession(c, user.id, suffix === '/send' ? GMAIL_MAX_UPLOAD_BYTES : GMAIL_MAX_STORE_BYTES)
     return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
   })
 }

@@ -2,8 +2,14 @@ import { eq } from 'drizzle-orm'
 import type { WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { urlSafeId } from '../../core/ids.ts'
+import { checkUploadSize } from '../../core/multipart.ts'
 import { uploads } from '../schema.ts'
 import { uploadMeta, type MessageInput } from './message-input.ts'
+
+/** The Gmail API's media upload limit (discovery `maxSize` of messages.send/insert/import: 35 MB). */
+export const GMAIL_MAX_UPLOAD_BYTES = 36_700_160
+/** messages.insert and messages.import take up to 150 MB. */
+export const GMAIL_MAX_STORE_BYTES = 157_286_400
 
 /**
  * `uploadType=resumable`: the first POST (JSON metadata such as `threadId`/`labelIds`) opens a session and
@@ -31,7 +37,7 @@ export async function openSession(c: WorldContext, userId: string) {
 }
 
 /** Takes one PUT of a session; returns the complete input, or a 308 response while bytes are missing. */
-export async function continueSession(c: WorldContext, userId: string): Promise<MessageInput | Response> {
+export async function continueSession(c: WorldContext, userId: string, maxBytes = GMAIL_MAX_UPLOAD_BYTES): Promise<MessageInput | Response> {
   const id = c.req.query('upload_id') ?? ''
   const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
   if (!session || session.userId !== userId) throw notFound('Upload session not found.')
@@ -47,6 +53,7 @@ export async function continueSession(c: WorldContext, userId: string): Promise<
     received = Buffer.concat([received, chunk])
     total = received.length
   }
+  checkUploadSize(received.length, total, maxBytes)
   if (total === undefined || received.length < total) {
     c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
     return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})

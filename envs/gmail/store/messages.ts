@@ -46,6 +46,9 @@ function toWire(db: Db, userId: string, messageId: string, part: MimePart, partI
   return wire
 }
 
+/** How many of the most recent References ids threading looks at. */
+const THREAD_REFS = 20
+
 /**
  * Resolves the thread of a new message: an explicit id of the mailbox whose subject matches (Gmail starts a new
  * thread when the Subject differs), else In-Reply-To/References with a matching subject, else new.
@@ -56,7 +59,11 @@ function resolveThread(db: Db, userId: string, root: MimePart, explicit: string 
     const inThread = db.select({ subject: messages.subject }).from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, explicit))).all()
     if (inThread.some((m) => normaliseSubject(m.subject) === subject)) return explicit
   }
-  const refs = `${headerOf(root.headers, 'in-reply-to') ?? ''} ${headerOf(root.headers, 'references') ?? ''}`.match(/<[^>]+>/g) ?? []
+  // Deviation: only In-Reply-To and the last THREAD_REFS ids of References are looked up (RFC 5322 lets clients
+  // trim References to its recent end), so a header of 100,000 ids costs 21 lookups, not 100,000.
+  const inReplyTo = (headerOf(root.headers, 'in-reply-to') ?? '').slice(0, 2048).match(/<[^>]{1,998}>/g) ?? []
+  const references = (headerOf(root.headers, 'references') ?? '').slice(-THREAD_REFS * 256).match(/<[^>]{1,998}>/g) ?? []
+  const refs = [...inReplyTo.slice(0, 1), ...references.slice(-THREAD_REFS)]
   for (const ref of refs.reverse()) {
     const parent = db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.messageIdHeader, ref))).get()
     if (parent && normaliseSubject(parent.subject) === subject) return parent.threadId

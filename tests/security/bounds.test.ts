@@ -1,0 +1,124 @@
+import { describe, expect, test } from 'vitest'
+import { harness } from '../../envs/core/testing/harness.ts'
+import { GMAIL_MAX_UPLOAD_BYTES } from '../../envs/gmail/routes/resumable.ts'
+import { DRIVE_MAX_UPLOAD_BYTES } from '../../envs/drive/routes/uploads.ts'
+import { iterateRecurrence } from '../../envs/calendar/time/stream.ts'
+
+// Every request's work is bounded, with the API's error where it has one (issue #12). Costs are asserted by
+// what the server does (refuses, or looks at a bounded number of things), never by timing.
+
+const b64 = (s: string) => Buffer.from(s).toString('base64url')
+
+describe('Gmail bounds', () => {
+  test('a 10,000-character q and a deeply nested q answer 400, not 500', async () => {
+    const h = harness('demo')
+    for (const q of ['a '.repeat(5000), `${'('.repeat(40)}a${')'.repeat(40)}`, `${'-'.repeat(60)}a`, '{'.repeat(3000)]) {
+      const res = await h.call('GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(q)}`)
+      expect(res.status).toBe(400)
+      expect(res.body.error.status).toBe('INVALID_ARGUMENT')
+    }
+    // An ordinary long query still works.
+    const ok = await h.call('GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(Array(50).fill('-zzz').join(' '))}`)
+    expect(ok.status).toBe(200)
+  })
+
+  test('a References header of 20,000 ids threads by its recent end and still sends', async () => {
+    const h = harness('demo')
+    const list = await h.call('GET', '/gmail/v1/users/me/messages?maxResults=1')
+    const parent = await h.call('GET', `/gmail/v1/users/me/messages/${list.body.messages[0].id}?format=metadata`)
+    const msgId = parent.body.payload.headers.find((x: { name: string }) => x.name.toLowerCase() === 'message-id').value
+    const subject = parent.body.payload.headers.find((x: { name: string }) => x.name.toLowerCase() === 'subject').value
+    const refs = [...Array.from({ length: 20_000 }, (_, i) => `<m${i}@x.test>`), msgId].join(' ')
+    const raw = b64(`From: me\r\nTo: bob@northwind.test\r\nSubject: Re: ${subject}\r\nReferences: ${refs}\r\n\r\nbody`)
+    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw } })
+    expect(res.status).toBe(200)
+    expect(res.body.threadId).toBe(parent.body.threadId)
+  })
+
+  test('more than 500 recipients is refused and nothing is sent', async () => {
+    const h = harness('demo')
+    const before = (await h.call('GET', '/gmail/v1/users/me/profile')).body.messagesTotal
+    const to = Array.from({ length: 501 }, (_, i) => `u${i}@x.test`).join(', ')
+    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: b64(`To: ${to}\r\nSubject: hi\r\n\r\nx`) } })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(/recipients/)
+    expect((await h.call('GET', '/gmail/v1/users/me/profile')).body.messagesTotal).toBe(before)
+  })
+
+  test('a resumable upload past the API\'s maxSize answers 413, announced or sent', async () => {
+    const h = harness('demo')
+    const open = await h.call('POST', '/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { json: {} })
+    const url = new URL(open.headers.get('location')!)
+    const path = `${url.pathname}${url.search}`
+    const announced = await h.call('PUT', path, { body: 'x', headers: { 'content-range': `bytes 0-0/${GMAIL_MAX_UPLOAD_BYTES + 1}` } })
+    expect(announced.status).toBe(413)
+    expect(announced.body.error.errors[0].reason).toBe('uploadTooLarge')
+  })
+})
+
+describe('Drive bounds', () => {
+  test('a long or deeply nested q answers 400 Invalid Value on q', async () => {
+    const h = harness('demo')
+    for (const q of [Array(900).fill("name contains 'x'").join(' or '), `${'('.repeat(3000)}name = 'a'${')'.repeat(3000)}`, `${'not '.repeat(40)}name contains 'a'`]) {
+      const res = await h.call('GET', `/drive/v3/files?q=${encodeURIComponent(q)}`)
+      expect(res.status).toBe(400)
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid', location: 'q' })
+    }
+    const flat = await h.call('GET', `/drive/v3/files?q=${encodeURIComponent(Array(40).fill("not name contains 'q'").join(' and '))}`)
+    expect(flat.status).toBe(200)
+  })
+
+  test('a resumable session announcing more than the limit is refused before storing bytes', async () => {
+    const h = harness('demo')
+    const open = await h.call('POST', '/upload/drive/v3/files?uploadType=resumable', { json: { name: 'big.bin' } })
+    const url = new URL(open.headers.get('location')!)
+    const res = await h.call('PUT', `${url.pathname}${url.search}`, { body: 'abc', headers: { 'content-range': `bytes 0-2/${DRIVE_MAX_UPLOAD_BYTES + 1}` } })
+    expect(res.status).toBe(413)
+    expect(res.body.error.errors[0].reason).toBe('uploadTooLarge')
+  })
+})
+
+describe('Calendar bounds', () => {
+  const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+  const bomb = `RRULE:FREQ=DAILY;BYHOUR=${every(24)};BYMINUTE=${every(60)};BYSECOND=${every(60)}`
+
+  test('a BYHOUR×BYMINUTE×BYSECOND series is expanded a bounded slice at a time', () => {
+    // 86,400 instances a day: the stream computes them 512 at a time; taking 2,000 stops after a few slices.
+    const start = { ms: Date.UTC(2026, 2, 2), timeZone: 'UTC', allDay: false } as never
+    const it = iterateRecurrence({ recurrence: [bomb], start, durationMs: 1000, windowStartMs: Date.UTC(2026, 2, 1), windowEndMs: Date.UTC(2126, 2, 1) })
+    const got: number[] = []
+    for (const o of it) {
+      got.push(o.originalStartMs)
+      if (got.length === 2000) break
+    }
+    expect(got[1999]! - got[0]!).toBe(1999 * 1000)
+  })
+
+  test('two bomb series and a 100-year singleEvents listing answer one page', async () => {
+    const h = harness('demo')
+    for (const summary of ['a', 'b']) {
+      const ev = { summary, start: { dateTime: '2026-03-02T00:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2026-03-02T00:00:01Z', timeZone: 'UTC' }, recurrence: [bomb] }
+      expect((await h.call('POST', '/calendar/v3/calendars/primary/events', { json: ev })).status).toBe(200)
+    }
+    const res = await h.call('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&timeMax=2126-03-01T00:00:00Z&maxResults=2500')
+    expect(res.status).toBe(200)
+    expect(res.body.items).toHaveLength(2500)
+    expect(res.body.nextPageToken).toBeTruthy()
+  })
+})
+
+describe('JSON bodies', () => {
+  const deep = (n: number) => `{"name":"x","a":${'['.repeat(n)}${']'.repeat(n)}}`
+
+  test('nesting past 64 levels answers 400 parseError (Google) and invalid_json (Slack)', async () => {
+    const h = harness('demo')
+    const g = await h.call('POST', '/gmail/v1/users/me/labels', { body: deep(100_000), headers: { 'content-type': 'application/json' } })
+    expect(g.status).toBe(400)
+    expect(g.body.error.errors[0].reason).toBe('parseError')
+    const s = await h.call('POST', '/api/chat.postMessage', { body: `{"channel":"C1","text":"x","metadata":${deep(500)}}`, headers: { 'content-type': 'application/json' } })
+    expect(s.body).toMatchObject({ ok: false, error: 'invalid_json' })
+    // Brackets inside strings do not count.
+    const fine = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `${'['.repeat(200)}` } })
+    expect(fine.status).toBe(200)
+  })
+})
