@@ -42,7 +42,7 @@ slackMethod(authRouter, {
     if (!a.test) {
       const auth = c.req.header('authorization') ?? ''
       const token = auth.replace(/^Bearer\s+/i, '') || String(c.var.slackArgs.token ?? '')
-      const key = token.split('-').at(-1) ?? ''
+      const key = c.var.keys.check(token)?.key ?? ''
       c.var.world.tx((db) => stmt(db, 'UPDATE world_tokens SET revoked = 1 WHERE key = ?').run(key))
     }
     return { revoked: !a.test }
