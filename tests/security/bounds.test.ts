@@ -22,13 +22,21 @@ describe('Gmail bounds', () => {
     expect(ok.status).toBe(200)
   })
 
-  test('a References header of 20,000 ids threads by its recent end and still sends', async () => {
+  test('a header section of 100,000 References ids answers 400 before it is parsed', async () => {
+    const h = harness('demo')
+    const refs = Array.from({ length: 100_000 }, (_, i) => `<m${i}@x.test>`).join(' ')
+    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: b64(`To: bob@northwind.test\r\nSubject: x\r\nReferences: ${refs}\r\n\r\nbody`) } })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(/header section exceeds/)
+  })
+
+  test('a References header of 3,000 ids threads by its recent end and still sends', async () => {
     const h = harness('demo')
     const list = await h.call('GET', '/gmail/v1/users/me/messages?maxResults=1')
     const parent = await h.call('GET', `/gmail/v1/users/me/messages/${list.body.messages[0].id}?format=metadata`)
     const msgId = parent.body.payload.headers.find((x: { name: string }) => x.name.toLowerCase() === 'message-id').value
     const subject = parent.body.payload.headers.find((x: { name: string }) => x.name.toLowerCase() === 'subject').value
-    const refs = [...Array.from({ length: 20_000 }, (_, i) => `<m${i}@x.test>`), msgId].join(' ')
+    const refs = [...Array.from({ length: 3_000 }, (_, i) => `<m${i}@x.test>`), msgId].join(' ')
     const raw = b64(`From: me\r\nTo: bob@northwind.test\r\nSubject: Re: ${subject}\r\nReferences: ${refs}\r\n\r\nbody`)
     const res = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw } })
     expect(res.status).toBe(200)

@@ -17,6 +17,20 @@ export function uploadMeta(meta: Record<string, unknown>): Omit<MessageInput, 'r
   }
 }
 
+/**
+ * Largest header section accepted (From: … up to the first empty line). Deviation: Gmail refuses oversized
+ * headers at its SMTP edge with its own wording; here the API answers 400 before parsing them.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024
+
+/** Refuses a message whose header section is larger than MAX_HEADER_BYTES (e.g. 100,000 References ids). */
+export function checkHeaderSize(raw: Buffer): Buffer {
+  const window = raw.subarray(0, MAX_HEADER_BYTES + 4).toString('latin1')
+  const end = /\r?\n\r?\n/.exec(window)?.index ?? (raw.length <= MAX_HEADER_BYTES ? raw.length : Infinity)
+  if (end > MAX_HEADER_BYTES) throw badRequest(`Message header section exceeds ${MAX_HEADER_BYTES} bytes.`, 'invalidArgument')
+  return raw
+}
+
 const MISSING = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
 
 /** Decodes the `raw` field of a JSON Message body (base64url or base64). */
@@ -26,7 +40,7 @@ export function rawFromJson(body: { raw?: unknown; threadId?: unknown; labelIds?
   const raw = Buffer.from(body.raw.replace(/\s+/g, ''), 'base64url')
   if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
   return {
-    raw,
+    raw: checkHeaderSize(raw),
     threadId: typeof body.threadId === 'string' ? body.threadId : undefined,
     labelIds: Array.isArray(body.labelIds) ? body.labelIds.map(String) : undefined,
   }
@@ -42,10 +56,10 @@ export async function rawFromUpload(c: WorldContext): Promise<MessageInput> {
   const bytes = Buffer.from(await c.req.arrayBuffer())
   if (uploadType === 'media' || !/^multipart\//i.test(type)) {
     if (bytes.length === 0) throw badRequest(MISSING, 'invalidArgument')
-    return { raw: bytes }
+    return { raw: checkHeaderSize(bytes) }
   }
   if (uploadType !== 'multipart') throw badRequest(`Invalid upload type: ${uploadType}`, 'invalidArgument')
   const { meta, data: raw } = splitRelated(type, bytes)
   if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
-  return { raw, ...uploadMeta(meta) }
+  return { raw: checkHeaderSize(raw), ...uploadMeta(meta) }
 }

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../core/errors/google.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { checkUploadSize } from '../../core/multipart.ts'
 import { uploads } from '../schema.ts'
-import { uploadMeta, type MessageInput } from './message-input.ts'
+import { checkHeaderSize, uploadMeta, type MessageInput } from './message-input.ts'
 
 /** The Gmail API's media upload limit (discovery `maxSize` of messages.send/insert/import: 35 MB). */
 export const GMAIL_MAX_UPLOAD_BYTES = 36_700_160
@@ -60,5 +60,5 @@ export async function continueSession(c: WorldContext, userId: string, maxBytes 
   }
   c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
   if (received.length === 0) throw badRequest("'raw' RFC822 payload message string or uploading message via /upload/* URL required", 'invalidArgument')
-  return { raw: received, ...uploadMeta(JSON.parse(session.metadata) as Record<string, unknown>) }
+  return { raw: checkHeaderSize(received), ...uploadMeta(JSON.parse(session.metadata) as Record<string, unknown>) }
 }
