@@ -99,6 +99,14 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
     },
   )
   app.openapi(
+    createRoute({ operationId: 'worlds.snapshots.delete', method: 'delete', path: '/worlds/{id}/snapshots/{name}', request: { params: s.SnapshotParam }, responses: { 204: { description: 'Deleted' }, ...errors } }),
+    (c) => {
+      const { id, name } = c.req.valid('param')
+      worlds.deleteSnapshot(id, name)
+      return c.body(null, 204)
+    },
+  )
+  app.openapi(
     createRoute({ operationId: 'worlds.restore', method: 'post', path: '/worlds/{id}/restore', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.RestoreBody } } } }, responses: { 200: json(s.WorldInfo), ...errors } }),
     (c) => {
       const { id } = c.req.valid('param')

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 
 export const WorldIdParam = z.object({ id: z.string().openapi({ example: 'demo' }) })
+export const SnapshotParam = z.object({ id: z.string().openapi({ example: 'demo' }), name: z.string().openapi({ example: 'before' }) })
 
 export const CreateWorldBody = z
   .object({

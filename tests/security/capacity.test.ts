@@ -53,6 +53,9 @@ describe('snapshot caps and names', () => {
     expect((await s.call('POST', '/worlds/a/snapshots', { name: 's2' })).status).toBe(201)
     expect(await s.call('POST', '/worlds/a/snapshots', { name: 's3' })).toMatchObject({ status: 429, body: { reason: 'max_snapshots' } })
     expect((await s.call('POST', '/worlds/a/snapshots', { name: 's2' })).status).toBe(201)
+    expect((await s.call('DELETE', '/worlds/a/snapshots/s1')).status).toBe(204)
+    expect((await s.call('POST', '/worlds/a/snapshots', { name: 's3' })).status).toBe(201)
+    expect((await s.call('DELETE', '/worlds/a/snapshots/nope')).status).toBe(404)
   })
 
   test('past the snapshot bytes of a world, a snapshot answers 507 snapshot_bytes', async () => {
