@@ -133,7 +133,8 @@ export function createAgentApp(worlds: WorldManager) {
     const upload = /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path)
     if (upload) {
       const entry = worlds.find(upload[1]!)
-      if (!entry) return c.text('Not Found', 404)
+      // An unknown world answers exactly as a known one does to a wrong upload id or token (no existence oracle).
+      if (!entry) return /^\/_upload\/slack\/[a-z0-9_]+\/lists\//.test(path) ? c.text('Unauthorized', 401) : c.text('file not found', 404)
       c.set('world', entry.world)
       c.set('worldId', entry.id)
       c.set('keys', entry.keys)

@@ -15,10 +15,15 @@ export type ActionRecord = {
   status: number
 }
 
-/** Appends one agent call to the world's action log (after the response is known). */
+/** A token's mac (the secret part) in a query string or body: kept out of the log, which snapshots carry. */
+const TOKEN_MAC = /((?:ya29\.[a-z0-9_]+\.|xox[pb]-[a-z0-9_]+-)[0-9a-f]{24})[0-9a-f]{32}/g
+export const redactTokens = (text: string) => text.replace(TOKEN_MAC, '$1<redacted>')
+
+/** Appends one agent call to the world's action log (after the response is known), without token secrets. */
 export function logAction(world: World, record: ActionRecord): void {
-  const body = record.body !== null && record.body.length > MAX_BODY ? `${record.body.slice(0, MAX_BODY)}…[truncated]` : record.body
+  const cut = record.body !== null && record.body.length > MAX_BODY ? `${record.body.slice(0, MAX_BODY)}…[truncated]` : record.body
+  const body = cut === null ? null : redactTokens(cut)
   const db = world.db
   stmt(db, 'INSERT INTO world_action_log (at_ms, user_id, service, operation_id, method, path, query, body, status) VALUES (?,?,?,?,?,?,?,?,?)')
-    .run(nowMs(db), record.userId, record.service, record.operationId, record.method, record.path, record.query, body, record.status)
+    .run(nowMs(db), record.userId, record.service, record.operationId, record.method, record.path, redactTokens(record.query), body, record.status)
 }

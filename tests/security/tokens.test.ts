@@ -140,9 +140,28 @@ describe('Slack secrets a member could compute before', () => {
       const res = await s.agent.request(guess, { method: 'POST', body: 'evil' })
       expect([guess, res.status]).toEqual([guess, 404])
     }
+    // A world that does not exist answers exactly like one that does (no way to probe for episode ids).
+    const missing = await s.agent.request(`/_upload/slack/nosuch/${victim.file_id}.${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
+    const present = await s.agent.request(`/_upload/slack/ub/${victim.file_id}.${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
+    expect([missing.status, await missing.text()]).toEqual([present.status, await present.text()])
     expect((await s.agent.request(path, { method: 'POST', body: 'good' })).status).toBe(200)
     const done = await s.slack(b.users[0].slackUserToken, 'files.completeUploadExternal', { files: JSON.stringify([{ id: victim.file_id }]) })
     expect(done.files[0].size).toBe(4)
+  })
+})
+
+describe('secrets stay out of the world', () => {
+  test('a token sent in the query string or a Slack body is logged without its mac', async () => {
+    const s = server()
+    const w = (await s.admin('POST', '/worlds', { id: 'lg', seed })).body
+    const g: string = w.users[0].googleToken
+    expect((await s.agent.request(`/gmail/v1/users/me/profile?access_token=${g}`)).status).toBe(200)
+    const form = new URLSearchParams({ token: w.users[0].slackUserToken }).toString()
+    await s.agent.request('/api/auth.test', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+    const log = JSON.stringify((await s.admin('GET', '/worlds/lg/actions')).body)
+    expect(log).toContain(`access_token=${g.slice(0, -32)}<redacted>`)
+    expect(log).not.toContain(g.slice(-32))
+    expect(log).not.toContain(w.users[0].slackUserToken.slice(-32))
   })
 })
 
