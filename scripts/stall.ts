@@ -36,6 +36,12 @@ const attacks: [string, () => () => Promise<Response>][] = [
   ['drive list, q of 8,000 characters', () => g('GET', `/drive/v3/files?q=${encodeURIComponent(Array(420).fill("name contains 'x'").join(' or '))}`)],
   ['calendar 100-year singleEvents, 2 bomb series, 2500', () => g('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&timeMax=2126-03-01T00:00:00Z&maxResults=2500')],
   ['calendar 100-year singleEvents, 2 bomb series, 250', () => g('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&timeMax=2126-03-01T00:00:00Z&maxResults=250')],
+  ['batch of 100 singleEvents pages of 250 over the bombs', () => {
+    const part = (i: number) => `--b\r\nContent-Type: application/http\r\nContent-ID: ${i}\r\n\r\nGET /calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&maxResults=250\r\n\r\n`
+    const body = `${Array.from({ length: 100 }, (_, i) => part(i)).join('')}--b--\r\n`
+    const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/mixed; boundary=b' }, body }
+    return () => fetch(`${agent}/batch/calendar/v3`, init)
+  }],
   ['JSON body nested 1,000,000 deep', () => {
     const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: `{"a":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}` }
     return () => fetch(`${agent}/gmail/v1/users/me/labels`, init)
