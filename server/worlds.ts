@@ -219,6 +219,8 @@ export class WorldManager {
       throw new WorldRefused(400, 'bad_name', 'snapshot names are 1-64 characters of A-Z a-z 0-9 . _ - (starting with a letter or digit), not "baseline"')
     }
     const sizes = this.#snapshotSizes.get(id)!
+    const pressure = memoryPressure(this.limits)
+    if (pressure && !this.#dataDir) throw new WorldRefused(507, 'memory', `not enough memory headroom for another snapshot (${pressure})`)
     if (!sizes.has(name) && sizes.size >= this.limits.maxSnapshotsPerWorld) {
       throw new WorldRefused(429, 'max_snapshots', `world "${id}" holds its maximum of ${this.limits.maxSnapshotsPerWorld} snapshots; delete one first`)
     }

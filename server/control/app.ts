@@ -63,6 +63,10 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
     if (err instanceof WorldConflict) return c.json({ error: err.message }, 409)
     if (err instanceof SeedError) return c.json({ error: err.message, issues: err.issues }, 400)
     if (err instanceof WorldRefused) return c.json({ error: err.message, reason: err.reason }, err.status)
+    // SQLite or V8 running out of memory for one request: refuse it, keep serving every other world.
+    if (/out of memory|SQLITE_NOMEM|allocation failed/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)) {
+      return c.json({ error: `out of memory: ${err.message}`, reason: 'memory' }, 507)
+    }
     console.error('control error', err)
     return c.json({ error: 'internal error' }, 500)
   })

@@ -43,6 +43,14 @@ describe('world cap', () => {
     expect(res).toMatchObject({ status: 507, body: { reason: 'memory' } })
     expect(res.body.error).toMatch(/resident set/)
   })
+
+  test('without memory headroom, an in-memory snapshot answers 507 memory; the world keeps serving', async () => {
+    const s = server()
+    await s.call('POST', '/worlds', { id: 'a', seed })
+    s.worlds.limits.maxRssBytes = 1
+    expect(await s.call('POST', '/worlds/a/snapshots', { name: 'one' })).toMatchObject({ status: 507, body: { reason: 'memory' } })
+    expect((await s.call('GET', '/worlds/a')).status).toBe(200)
+  })
 })
 
 describe('snapshot caps and names', () => {
