@@ -180,6 +180,20 @@ describe('chat.postMessage (required arguments)', () => {
   })
 })
 
+describe('files.getUploadURLExternal (upload URL)', () => {
+  it('accepts bytes only at the URL it issued: a guessed URL for a pending file is refused', async () => {
+    const w = slackWorld()
+    const u = await w.api('files.getUploadURLExternal', { filename: 'n.txt', length: 4 }, 'bob')
+    const path = new URL(u.upload_url).pathname
+    const post = (p: string, body: string) => w.h.call('POST', p, { body, token: null, headers: { 'content-type': 'text/plain' } })
+    expect((await post(`/_upload/slack/test/${u.file_id}`, 'evil')).status).toBe(404)
+    expect((await post(`${path.slice(0, -4)}0000`, 'evil')).status).toBe(404)
+    expect((await post(path, 'good')).status).toBe(200)
+    await w.api('files.completeUploadExternal', { files: [{ id: u.file_id }], channel_id: await w.channel('general') }, 'bob')
+    expect((await w.api('files.info', { file: u.file_id }, 'bob')).content).toBe('good')
+  })
+})
+
 describe('files.getUploadURLExternal (required arguments)', () => {
   it('names length when it is missing or unusable', async () => {
     const w = slackWorld()

@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
+import { getMeta } from '../../core/clock.ts'
 import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackInt, slackJson, slackMethod, type UploadedFile, type WorldContext } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
@@ -142,17 +144,28 @@ slackMethod(filesRouter, {
     if (a.length === undefined || a.length < 1) throw invalidField('length', 'must be a positive integer')
     return c.var.world.tx((db) => {
       const id = createFile(c, db, Buffer.alloc(0), a.filename!, undefined, true)
-      return { upload_url: `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/${id}`, file_id: id }
+      const url = `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/${id}/${uploadSignature(db, id)}`
+      return { upload_url: url, file_id: id }
     })
   },
 })
 
-// The out-of-band upload target (no token; the world comes from the path).
-filesRouter.post('/_upload/slack/:world/:fileId', async (c) => {
+/**
+ * The secret part of an upload URL. Slack's upload URLs are capabilities (the client sends no token); file ids are
+ * sequential, so the URL also carries a digest of the world's salt and the file id that no other world can compute.
+ */
+function uploadSignature(db: Db, fileId: string): string {
+  return createHash('sha256').update(`${getMeta(db, 'id_salt') ?? ''}\u0000slack-upload\u0000${fileId}`).digest('hex').slice(0, 32)
+}
+
+// The out-of-band upload target (no token; the world comes from the path, the signature proves the URL was issued).
+filesRouter.post('/_upload/slack/:world/:fileId/:sig', async (c) => {
   const db = c.var.world.db
   const id = c.req.param('fileId')
   const f = stmt(db, 'SELECT id, pending FROM slack_files WHERE id = ?').get(id) as { id: string; pending: number } | undefined
-  if (!f || f.pending !== 1) return c.text('file not found', 404)
+  const expected = Buffer.from(uploadSignature(db, id))
+  const given = Buffer.from(c.req.param('sig'))
+  if (!f || f.pending !== 1 || given.length !== expected.length || !timingSafeEqual(given, expected)) return c.text('file not found', 404)
   let data: Buffer
   const type = (c.req.header('content-type') ?? '').toLowerCase()
   if (type.includes('multipart/form-data')) {
