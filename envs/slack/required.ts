@@ -18,7 +18,9 @@ const REQUIRED: Record<string, readonly string[]> = {
   'admin.auth.policy.removeEntities': ['entity_ids', 'entity_type', 'policy_name'],
   'admin.barriers.create': ['barriered_from_usergroup_ids', 'primary_usergroup_id', 'restricted_subjects'],
   'admin.barriers.delete': ['barrier_id'],
-  'admin.barriers.update': ['barrier_id', 'barriered_from_usergroup_ids', 'primary_usergroup_id', 'restricted_subjects'],
+  'admin.barriers.update': [
+    'barrier_id', 'barriered_from_usergroup_ids', 'primary_usergroup_id', 'restricted_subjects',
+  ],
   'admin.conversations.archive': ['channel_id'],
   'admin.conversations.bulkArchive': ['channel_ids'],
   'admin.conversations.bulkDelete': ['channel_ids'],

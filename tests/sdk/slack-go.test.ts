@@ -17,14 +17,16 @@ describe.skipIf(unavailable !== undefined)('slack-go', () => {
     bin = buildSlackGo()
     s = await startSdkServer('demo')
     const token = (id: string) => s.tokens.find((t) => t.id === id)!.slackUserToken!
-    env = { SLACK_API_URL: `${s.url}api/`, TOKEN_ALICE: token('alice'), TOKEN_BOB: token('bob'), TOKEN_CAROL: token('carol') }
+    env = { SLACK_API_URL: `${s.url}api/`, TOKEN_ALICE: token('alice'), TOKEN_BOB: token('bob') }
+    env.TOKEN_CAROL = token('carol')
     const list = await s.slack('alice').conversations.list({ types: 'public_channel,private_channel', limit: 200 })
     for (const c of list.channels!) ids[c.name!] = c.id!
   }, 180_000)
   afterAll(async () => {
     await s?.close()
   })
-  const go = (scenario: string, channel?: string) => slackGo(bin, scenario, channel ? { ...env, CHANNEL: channel } : env)
+  const go = (scenario: string, channel?: string) =>
+    slackGo(bin, scenario, channel ? { ...env, CHANNEL: channel } : env)
 
   it('auth.test: identifies the token and reports invalid_auth for a bad one', async () => {
     const r = await go('auth')
@@ -52,7 +54,7 @@ describe.skipIf(unavailable !== undefined)('slack-go', () => {
     expect(r.pages).toBe(3) // 5 messages and the creator's channel_join, 2 a page
   })
 
-  it('files: upload v2 into a private channel, download through url_private_download, refused to outsiders', async () => {
+  it('files: upload v2 into a private channel, download by url_private_download, refused to outsiders', async () => {
     const r = await go('files', ids.leadership)
     expect(r.v2_failed).toBeUndefined()
     expect(r).toMatchObject({ name: 'plan.txt', size: 24, downloaded: 'quarterly plan\nline two\n' })
@@ -70,7 +72,8 @@ describe.skipIf(unavailable !== undefined)('slack-go', () => {
     expect(r.delete_other).toMatchObject({ slack_error: 'cant_delete_message' })
     expect(r.bad_reaction).toMatchObject({ slack_error: 'invalid_name' })
     expect(r.good_reaction).toBeNull()
-    expect(r.missing_channel).toEqual({ error: 'invalid_arguments', messages: ['[ERROR] missing required field: channel'] })
+    const missing = { error: 'invalid_arguments', messages: ['[ERROR] missing required field: channel'] }
+    expect(r.missing_channel).toEqual(missing)
   })
 
   it('rate limits: slack-go sees a RateLimitedError with Retry-After once the world switches them on', async () => {

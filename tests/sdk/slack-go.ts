@@ -31,7 +31,8 @@ export function slackGoUnavailable(): string | undefined {
 export function buildSlackGo(): string {
   const version = spawnSync('go', ['version'], { encoding: 'utf8' }).stdout.trim()
   const hash = createHash('sha256').update(version)
-  for (const f of readdirSync(SOURCE).filter((n) => n.endsWith('.go')).sort()) hash.update(f).update(readFileSync(join(SOURCE, f)))
+  const sources = readdirSync(SOURCE).filter((n) => n.endsWith('.go')).sort()
+  for (const f of sources) hash.update(f).update(readFileSync(join(SOURCE, f)))
   const bin = join(CACHE, `slackgo-${hash.digest('hex').slice(0, 16)}`)
   if (existsSync(bin)) return bin
   mkdirSync(CACHE, { recursive: true })
@@ -43,7 +44,7 @@ export function buildSlackGo(): string {
 const run = promisify(execFile)
 
 /** Runs one scenario of the program and returns the JSON it prints. */
-export async function slackGo(bin: string, scenario: string, env: Record<string, string>): Promise<Record<string, any>> {
+export async function slackGo(bin: string, scenario: string, env: Record<string, string>) {
   const { stdout } = await run(bin, [scenario], { env: { ...process.env, ...env }, timeout: 60_000 })
   return JSON.parse(stdout) as Record<string, any>
 }

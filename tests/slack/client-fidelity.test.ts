@@ -17,7 +17,8 @@ describe('chat.delete', () => {
     expect(r).toEqual({ ok: false, error: 'cant_delete_message' })
     const h = await w.api('conversations.history', { channel: id, limit: 1 })
     expect(h.messages[0].ts).toBe(m.ts)
-    expect((await w.api('chat.update', { channel: id, ts: m.ts, text: 'x' }, 'carol')).error).toBe('cant_update_message')
+    const update = await w.api('chat.update', { channel: id, ts: m.ts, text: 'x' }, 'carol')
+    expect(update.error).toBe('cant_update_message')
   })
   it("lets a workspace admin delete anyone's message, but a bot only its own", async () => {
     const w = slackWorld()
@@ -33,7 +34,8 @@ describe('reactions.add', () => {
     const w = slackWorld()
     const id = await w.channel('general')
     const m = await w.api('chat.postMessage', { channel: id, text: 'react to me' }, 'bob')
-    for (const name of ['not_an_emoji_at_all', 'thumbsup::skin-tone-7', 'eyes::skin-tone-3', 'shipit::skin-tone-2', 'a::b::c']) {
+    const bad = ['not_an_emoji_at_all', 'thumbsup::skin-tone-7', 'eyes::skin-tone-3', 'shipit::skin-tone-2', 'a::b::c']
+    for (const name of bad) {
       expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name })).error, name).toBe('invalid_name')
     }
     const got = await w.api('reactions.get', { channel: id, timestamp: m.ts })
@@ -44,11 +46,12 @@ describe('reactions.add', () => {
     const id = await w.channel('general')
     const m = await w.api('chat.postMessage', { channel: id, text: 'react to me' }, 'bob')
     const names = ['thumbsup', '+1', ':tada:', 'thumbsup::skin-tone-3', 'white_check_mark', 'star-struck', 'shipit']
-    for (const name of names) expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name })).ok, name).toBe(true)
-    expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: 'llama_approves' })).error).toBe('invalid_name')
+    const react = (name: string) => w.api('reactions.add', { channel: id, timestamp: m.ts, name })
+    for (const name of names) expect((await react(name)).ok, name).toBe(true)
+    expect((await react('llama_approves')).error).toBe('invalid_name')
     expect((await w.api('admin.emoji.add', { name: 'llama_approves', url: 'https://example.com/p.gif' })).ok).toBe(true)
     expect(Object.keys((await w.api('emoji.list')).emoji)).toContain('llama_approves')
-    expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: 'llama_approves' })).ok).toBe(true)
+    expect((await react('llama_approves')).ok).toBe(true)
   })
 })
 
@@ -56,7 +59,7 @@ describe('files.info (url_private)', () => {
   async function privateFile() {
     const w = slackWorld()
     const leadership = await w.channel('leadership')
-    const up = await w.api('files.upload', { content: 'Q3 numbers: 42', filename: 'q3.txt', channels: leadership }, 'alice')
+    const up = await w.api('files.upload', { content: 'Q3 numbers: 42', filename: 'q3.txt', channels: leadership })
     expect(up.ok).toBe(true)
     return { w, file: up.file as { id: string; url_private: string; url_private_download: string } }
   }
@@ -112,10 +115,11 @@ describe('files.info (url_private)', () => {
     const form = new FormData()
     form.set('file', new Blob([png], { type: 'image/png' }), 'dot.png')
     form.set('channels', await w.channel('general'))
-    const res = await w.h.app.request('/api/files.upload', { method: 'POST', body: form, headers: { authorization: `Bearer ${w.h.slack('alice')}` } })
+    const bearer = (user: string) => ({ authorization: `Bearer ${w.h.slack(user)}` })
+    const res = await w.h.app.request('/api/files.upload', { method: 'POST', body: form, headers: bearer('alice') })
     const file = ((await res.json()) as { file: Record<string, string> }).file
     expect(file.thumb_64).toBeDefined()
-    const r = await w.h.app.request(new URL(file.thumb_360!).pathname, { headers: { authorization: `Bearer ${w.h.slack('bob')}` } })
+    const r = await w.h.app.request(new URL(file.thumb_360!).pathname, { headers: bearer('bob') })
     expect(r.headers.get('content-type')).toBe('image/png')
     expect(Buffer.from(await r.arrayBuffer()).equals(png)).toBe(true)
   })
@@ -137,13 +141,18 @@ describe('conversations.setTopic (system messages)', () => {
     await w.api('conversations.archive', { channel: id })
     const h = await w.api('conversations.history', { channel: id, limit: 20 })
     const bySubtype = (s: string) => (h.messages as Record<string, unknown>[]).filter((m) => m.subtype === s)
-    expect(bySubtype('channel_topic')[0]).toMatchObject({ user: alice, topic: 'Ship v2', text: `<@${alice}> set the channel topic: Ship v2` })
-    expect(bySubtype('channel_purpose')[0]).toMatchObject({ purpose: 'Coordinate the launch', text: `<@${alice}> set the channel purpose: Coordinate the launch` })
+    expect(bySubtype('channel_topic')[0]).toMatchObject({
+      user: alice, topic: 'Ship v2', text: `<@${alice}> set the channel topic: Ship v2`,
+    })
+    expect(bySubtype('channel_purpose')[0]).toMatchObject({
+      purpose: 'Coordinate the launch', text: `<@${alice}> set the channel purpose: Coordinate the launch`,
+    })
     expect(bySubtype('channel_name')[0]).toMatchObject({
       name: 'launch-v2', old_name: 'launch', text: `<@${alice}> has renamed the channel from "launch" to "launch-v2"`,
     })
     const joins = bySubtype('channel_join')
-    expect(joins.find((m) => m.user === carol)).toMatchObject({ inviter: alice, text: `<@${carol}> has joined the channel` })
+    const invited = joins.find((m) => m.user === carol)
+    expect(invited).toMatchObject({ inviter: alice, text: `<@${carol}> has joined the channel` })
     expect(joins.find((m) => m.user === alice)).not.toHaveProperty('inviter')
     expect(joins.find((m) => m.user !== alice && m.user !== carol)).not.toHaveProperty('inviter')
     expect(bySubtype('channel_leave')).toHaveLength(1)
@@ -175,7 +184,8 @@ describe('chat.postMessage (required arguments)', () => {
     for (const method of methods) {
       const r = await w.api(method, {}, 'alice')
       expect(r, method).toMatchObject({ ok: false, error: 'invalid_arguments' })
-      expect(r.response_metadata.messages, method).toEqual([`[ERROR] missing required field: ${requiredArgsOf(method)[0]}`])
+      const first = requiredArgsOf(method)[0]
+      expect(r.response_metadata.messages, method).toEqual([`[ERROR] missing required field: ${first}`])
     }
   })
 })
@@ -185,11 +195,13 @@ describe('files.getUploadURLExternal (upload URL)', () => {
     const w = slackWorld()
     const u = await w.api('files.getUploadURLExternal', { filename: 'n.txt', length: 4 }, 'bob')
     const path = new URL(u.upload_url).pathname
-    const post = (p: string, body: string) => w.h.call('POST', p, { body, token: null, headers: { 'content-type': 'text/plain' } })
+    const post = (p: string, body: string) =>
+      w.h.call('POST', p, { body, token: null, headers: { 'content-type': 'text/plain' } })
     expect((await post(`/_upload/slack/test/${u.file_id}`, 'evil')).status).toBe(404)
     expect((await post(`${path.slice(0, -4)}0000`, 'evil')).status).toBe(404)
     expect((await post(path, 'good')).status).toBe(200)
-    await w.api('files.completeUploadExternal', { files: [{ id: u.file_id }], channel_id: await w.channel('general') }, 'bob')
+    const general = await w.channel('general')
+    await w.api('files.completeUploadExternal', { files: [{ id: u.file_id }], channel_id: general }, 'bob')
     expect((await w.api('files.info', { file: u.file_id }, 'bob')).content).toBe('good')
   })
 })
@@ -198,10 +210,12 @@ describe('files.getUploadURLExternal (required arguments)', () => {
   it('names length when it is missing or unusable', async () => {
     const w = slackWorld()
     const r = await w.api('files.getUploadURLExternal', { filename: 'a.txt' })
-    expect(r).toMatchObject({ error: 'invalid_arguments', response_metadata: { messages: ['[ERROR] missing required field: length'] } })
+    const messages = ['[ERROR] missing required field: length']
+    expect(r).toMatchObject({ error: 'invalid_arguments', response_metadata: { messages } })
     const zero = await w.api('files.getUploadURLExternal', { filename: 'a.txt', length: '0' })
     expect(zero.response_metadata.messages[0]).toContain('[json-pointer:/length]')
-    expect((await w.api('files.getUploadURLExternal', { length: '5' })).response_metadata.messages[0]).toContain('filename')
+    const noName = await w.api('files.getUploadURLExternal', { length: '5' })
+    expect(noName.response_metadata.messages[0]).toContain('filename')
   })
 })
 
@@ -219,7 +233,10 @@ describe('auth.test (content type)', () => {
 
 describe('team.info (rate limits switched on)', () => {
   const seed = {
-    users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }, { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' }],
+    users: [
+      { id: 'ann', email: 'ann@example.com', name: 'Ann Lee' },
+      { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
+    ],
     slack: { channels: [{ name: 'general', general: true }], rateLimits: { tiers: { '3': 2 } } },
   }
   it('from the seed: 429 ratelimited with Retry-After and a JSON body past the tier limit', async () => {
@@ -239,12 +256,14 @@ describe('team.info (rate limits switched on)', () => {
     const agent = createAgentApp(worlds)
     const ctl = async (method: string, body?: unknown) => {
       const headers: Record<string, string> = { authorization: 'Bearer adm', 'content-type': 'application/json' }
-      const res = await control.request('/worlds/rl/rate-limits', { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }
+      const res = await control.request('/worlds/rl/rate-limits', init)
       return { status: res.status, body: (await res.json()) as Record<string, unknown> }
     }
     worlds.create({ id: 'rl', seed: 'demo', seedValue: 1 })
     const token = worlds.credentials('rl').find((u) => u.id === 'bob')!.slackUserToken!
-    const call = async () => (await agent.request('/api/emoji.list', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status
+    const call = async () =>
+      (await agent.request('/api/emoji.list', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status
     expect((await ctl('GET')).body).toEqual({ enabled: false })
     for (let i = 0; i < 3; i++) expect(await call()).toBe(200)
     const on = await ctl('PUT', { enabled: true, methods: { 'emoji.list': 1 } })
@@ -255,6 +274,7 @@ describe('team.info (rate limits switched on)', () => {
     expect((await ctl('PUT', { enabled: false })).body).toEqual({ enabled: false })
     expect(await call()).toBe(200)
     expect((await ctl('PUT', { enabled: true, tiers: { '9': 1 } })).status).toBe(400)
-    expect((await control.request('/worlds/nope/rate-limits', { headers: { authorization: 'Bearer adm' } })).status).toBe(404)
+    const unknown = await control.request('/worlds/nope/rate-limits', { headers: { authorization: 'Bearer adm' } })
+    expect(unknown.status).toBe(404)
   })
 })

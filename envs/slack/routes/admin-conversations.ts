@@ -122,7 +122,8 @@ for (const [name, from, to] of [['admin.conversations.convertToPrivate', 'channe
         stmt(db, 'UPDATE slack_channels SET name = ? WHERE id = ?').run(n, ch.id)
       }
       stmt(db, 'UPDATE slack_channels SET kind = ? WHERE id = ?').run(to, ch.id)
-      systemMessage(db, ch, requireAdmin(c).id, { subtype: to === 'group' ? 'channel_convert_to_private' : 'channel_convert_to_public' })
+      const subtype = to === 'group' ? 'channel_convert_to_private' : 'channel_convert_to_public'
+      systemMessage(db, ch, requireAdmin(c).id, { subtype })
       touch(db, ch.id)
       return {}
     }))

@@ -303,7 +303,8 @@ for (const [method, field, subtype] of [['conversations.setPurpose', 'purpose', 
         if (!isMember(db, ch.id, self.id)) throw new SlackApiError('not_in_channel')
         const value = String((a as Record<string, unknown>)[field] ?? '')
         stmt(db, `UPDATE slack_channels SET ${field} = ?, ${field}_creator = ?, ${field}_last_set = ? WHERE id = ?`).run(value, self.id, nowSec(db), ch.id)
-        systemMessage(db, ch, self.id, subtype === 'channel_topic' ? { subtype, topic: value } : { subtype, purpose: value })
+        const event = subtype === 'channel_topic' ? { subtype, topic: value } : { subtype, purpose: value }
+        systemMessage(db, ch, self.id, event)
         touch(c, ch.id)
         return { channel: wire(c, channelById(db, ch.id)!) }
       }),

@@ -16,12 +16,14 @@ import { canSeeFile, fileById } from './files.ts'
 export const fileDownloadsRouter = createSlackRouter()
 
 const html = (title: string, body: string) =>
-  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>\n`
+  `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
+  `<body>${body}</body></html>\n`
 
 function signIn(c: Context<WorldEnv>) {
   const domain = teamDomain(c.var.world.db)
   const page = html(`Sign in | Slack`, `<h1>Sign in to ${domain}</h1><p>${domain}.slack.com</p>`)
-  return c.body(page, 200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'private, no-cache, no-store' })
+  const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'private, no-cache, no-store' }
+  return c.body(page, 200, headers)
 }
 
 const notFound = (c: Context<WorldEnv>) =>

@@ -97,7 +97,10 @@ export function filesWireFor(c: WorldContext, ids: string[]) {
 export function canSeeFile(db: Db, f: FileRow, userId: string): boolean {
   if (f.user_id === userId) return true
   const chans = parseJson<string[]>(f.channels, [])
-  return chans.some((ch) => { const row = channelById(db, ch); return !!row && (row.kind === 'channel' || isMember(db, ch, userId)) })
+  return chans.some((ch) => {
+    const row = channelById(db, ch)
+    return !!row && (row.kind === 'channel' || isMember(db, ch, userId))
+  })
 }
 
 /** A file the caller can see: their own, or shared into a conversation they can see. */
@@ -134,7 +137,9 @@ function share(c: WorldContext, db: Db, fileIds: string[], channel: string | und
 
 /** Slack's `invalid_arguments` naming one field, as its argument checker words it. */
 const invalidField = (field: string, why: string) =>
-  new SlackApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] ${why} [json-pointer:/${field}]`] } })
+  new SlackApiError('invalid_arguments', {
+    response_metadata: { messages: [`[ERROR] ${why} [json-pointer:/${field}]`] },
+  })
 
 slackMethod(filesRouter, {
   name: 'files.getUploadURLExternal', args: z.object({ filename: opt(), length: slackInt().optional(), alt_txt: opt(), snippet_type: opt() }), scopes: WRITE,
@@ -155,7 +160,8 @@ slackMethod(filesRouter, {
  * sequential, so the URL also carries a digest of the world's salt and the file id that no other world can compute.
  */
 function uploadSignature(db: Db, fileId: string): string {
-  return createHash('sha256').update(`${getMeta(db, 'id_salt') ?? ''}\u0000slack-upload\u0000${fileId}`).digest('hex').slice(0, 32)
+  const salt = getMeta(db, 'id_salt') ?? ''
+  return createHash('sha256').update(`${salt}\u0000slack-upload\u0000${fileId}`).digest('hex').slice(0, 32)
 }
 
 // The out-of-band upload target (no token; the world comes from the path, the signature proves the URL was issued).
@@ -165,7 +171,8 @@ filesRouter.post('/_upload/slack/:world/:fileId/:sig', async (c) => {
   const f = stmt(db, 'SELECT id, pending FROM slack_files WHERE id = ?').get(id) as { id: string; pending: number } | undefined
   const expected = Buffer.from(uploadSignature(db, id))
   const given = Buffer.from(c.req.param('sig'))
-  if (!f || f.pending !== 1 || given.length !== expected.length || !timingSafeEqual(given, expected)) return c.text('file not found', 404)
+  const issued = given.length === expected.length && timingSafeEqual(given, expected)
+  if (!f || f.pending !== 1 || !issued) return c.text('file not found', 404)
   let data: Buffer
   const type = (c.req.header('content-type') ?? '').toLowerCase()
   if (type.includes('multipart/form-data')) {

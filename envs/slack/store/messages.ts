@@ -20,8 +20,8 @@ export function insertMessage(db: Db, m: NewMessage): MessageRow {
   const ts = m.ts ?? slackTs(db)
   stmt(
     db,
-    `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts, reply_broadcast,
-       meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts,
+       reply_broadcast, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     m.channelId, ts, m.userId, m.botId ?? null, m.subtype ?? null, m.text,
     m.blocks === undefined || m.blocks === null ? null : JSON.stringify(m.blocks),

@@ -68,7 +68,8 @@ func list() result {
 	pages := 0
 	cursor := ""
 	for {
-		params := &slack.GetConversationsParameters{Limit: 2, Cursor: cursor, Types: []string{"public_channel", "private_channel"}}
+		types := []string{"public_channel", "private_channel"}
+		params := &slack.GetConversationsParameters{Limit: 2, Cursor: cursor, Types: types}
 		channels, next, err := api.GetConversations(params)
 		must(err, "conversations.list")
 		pages++
@@ -113,7 +114,8 @@ func history() result {
 	pages := 0
 	cursor := ""
 	for {
-		page, err := api.GetConversationHistory(&slack.GetConversationHistoryParameters{ChannelID: ch.ID, Limit: 2, Cursor: cursor})
+		params := &slack.GetConversationHistoryParameters{ChannelID: ch.ID, Limit: 2, Cursor: cursor}
+		page, err := api.GetConversationHistory(params)
 		must(err, "conversations.history")
 		pages++
 		for _, m := range page.Messages {
