@@ -48,10 +48,16 @@ describe.skipIf(unavailable !== undefined)('slack-go', () => {
     expect(r).toMatchObject({ reply_count: 1, reply_thread_ts: r.parent, has_more: false })
   })
 
-  it('conversations.history: pages newest first with has_more and next_cursor', async () => {
+  it('conversations.history: pages newest first; system messages decode with their fields', async () => {
     const r = await go('history')
     expect(r.texts).toEqual(['m5', 'm4', 'm3', 'm2', 'm1'])
-    expect(r.pages).toBe(3) // 5 messages and the creator's channel_join, 2 a page
+    expect(r.pages).toBe(4) // 5 messages, the creator's channel_join, the topic and the rename, 2 a page
+    const alice = (await s.slack('alice').auth.test()).user_id
+    expect(r.system).toEqual([
+      { subtype: 'channel_name', user: alice, topic: '', name: 'go-history-2', old_name: 'go-history' },
+      { subtype: 'channel_topic', user: alice, topic: 'Go topic', name: '', old_name: '' },
+      { subtype: 'channel_join', user: alice, topic: '', name: '', old_name: '' },
+    ])
   })
 
   it('files: upload v2 into a private channel, download by url_private_download, refused to outsiders', async () => {

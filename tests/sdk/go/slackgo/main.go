@@ -110,7 +110,12 @@ func history() result {
 		_, _, err := api.PostMessage(ch.ID, slack.MsgOptionText("m"+strconv.Itoa(i), false))
 		must(err, "chat.postMessage")
 	}
+	_, err = api.SetTopicOfConversation(ch.ID, "Go topic")
+	must(err, "conversations.setTopic")
+	_, err = api.RenameConversation(ch.ID, "go-history-2")
+	must(err, "conversations.rename")
 	texts := []string{}
+	system := []result{}
 	pages := 0
 	cursor := ""
 	for {
@@ -121,6 +126,9 @@ func history() result {
 		for _, m := range page.Messages {
 			if m.SubType == "" {
 				texts = append(texts, m.Text)
+			} else {
+				system = append(system, result{"subtype": m.SubType, "user": m.User, "topic": m.Topic,
+					"name": m.Name, "old_name": m.OldName})
 			}
 		}
 		if !page.HasMore || pages > 100 {
@@ -128,7 +136,7 @@ func history() result {
 		}
 		cursor = page.ResponseMetaData.NextCursor
 	}
-	return result{"channel": ch.ID, "texts": texts, "pages": pages}
+	return result{"channel": ch.ID, "texts": texts, "pages": pages, "system": system}
 }
 
 // form posts an API method the way slack-go's own calls do (token in the form) and decodes the JSON answer.
