@@ -129,7 +129,7 @@ describe('Slack secrets a member could compute before', () => {
     const a = (await s.admin('POST', '/worlds', { id: 'ua', seed })).body
     const b = (await s.admin('POST', '/worlds', { id: 'ub', seed })).body
     const victim = await s.slack(b.users[0].slackUserToken, 'files.getUploadURLExternal', { filename: 'plan.txt', length: '4' })
-    expect(victim.upload_url).toMatch(/\/_upload\/slack\/ub\/F[A-Z0-9]+\.[0-9a-f]{32}$/)
+    expect(victim.upload_url).toMatch(/\/_upload\/slack\/ub\/F[A-Z0-9]+\/[0-9a-f]{32}$/)
     const path = new URL(victim.upload_url).pathname
     // What world a can know: b's id and the (sequential) file id; and its own upload URL for the same file id.
     const mine = await s.slack(a.users[0].slackUserToken, 'files.getUploadURLExternal', { filename: 'x.txt', length: '4' })
@@ -141,8 +141,8 @@ describe('Slack secrets a member could compute before', () => {
       expect([guess, res.status]).toEqual([guess, 404])
     }
     // A world that does not exist answers exactly like one that does (no way to probe for episode ids).
-    const missing = await s.agent.request(`/_upload/slack/nosuch/${victim.file_id}.${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
-    const present = await s.agent.request(`/_upload/slack/ub/${victim.file_id}.${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
+    const missing = await s.agent.request(`/_upload/slack/nosuch/${victim.file_id}/${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
+    const present = await s.agent.request(`/_upload/slack/ub/${victim.file_id}/${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
     expect([missing.status, await missing.text()]).toEqual([present.status, await present.text()])
     expect((await s.agent.request(path, { method: 'POST', body: 'good' })).status).toBe(200)
     const done = await s.slack(b.users[0].slackUserToken, 'files.completeUploadExternal', { files: JSON.stringify([{ id: victim.file_id }]) })

@@ -55,7 +55,7 @@ describe('oauth.v2.access', () => {
     expect((await w.api('oauth.v2.access', { client_id, client_secret, code }, 'bob')).bot_user_id).toBe(r.bot_user_id)
     expect((await w.api('oauth.v2.access', { client_id, client_secret: 'x', code }, 'bob')).error).toBe('bad_client_secret')
     expect((await w.api('oauth.v2.access', { client_id: '1.2', client_secret, code }, 'bob')).error).toBe('invalid_client_id')
-    expect((await w.api('oauth.v2.access', { client_id, client_secret, code: `${code.slice(0, -1)}0` }, 'bob')).error).toBe('invalid_code')
+    expect((await w.api('oauth.v2.access', { client_id, client_secret, code: `${code.slice(0, -1)}${code.endsWith('0') ? '1' : '0'}` }, 'bob')).error).toBe('invalid_code')
     expect((await w.api('oauth.v2.access', { client_id, client_secret, code, redirect_uri: 'https://evil.test/' }, 'bob')).error).toBe('bad_redirect_uri')
     await w.api('apps.manifest.delete', { app_id: app.app_id }, 'bob')
     expect((await w.api('auth.test', {}, r.access_token)).error).toBe('invalid_auth')
