@@ -6,6 +6,9 @@ import { createGym, type Gym } from './index.ts'
 import type { Episode, Action } from './episode.ts'
 import { publicTask, TaskSpec } from './task.ts'
 import { mcpHandler } from './mcp.ts'
+import { parseAction } from './actions.ts'
+
+export { parseAction } from './actions.ts'
 
 type Opts = { agentBaseUrl?: string; gym?: Gym }
 
@@ -30,21 +33,6 @@ export function describeEpisode(ep: Episode, agentBaseUrl: string) {
 export function initialObservation(ep: Episode): string {
   const me = ep.credentials()
   return `You are ${me.name} <${me.email}>. Current time: ${new Date(ep.initial.clockMs).toISOString()}.\n\nTask: ${ep.instruction}`
-}
-
-/** Accepts `{tool, arguments}` or OpenAI's `{name, arguments: "<json>"}` / `{function: {...}}`. */
-export function parseAction(raw: unknown): Action | string {
-  if (!raw || typeof raw !== 'object') return 'action must be an object {tool, arguments}'
-  let a = raw as Record<string, unknown>
-  if (a.function && typeof a.function === 'object') a = a.function as Record<string, unknown>
-  const tool = a.tool ?? a.name
-  if (typeof tool !== 'string') return 'action.tool (or name) must be a string'
-  let args = a.arguments ?? a.args ?? {}
-  if (typeof args === 'string') {
-    try { args = JSON.parse(args || '{}') } catch { return 'action.arguments is not valid JSON' }
-  }
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'action.arguments must be an object'
-  return { tool, arguments: args as Record<string, unknown> }
 }
 
 async function body(c: Context): Promise<Record<string, unknown>> {
