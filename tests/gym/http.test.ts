@@ -78,17 +78,23 @@ describe('agent port', () => {
   })
 })
 
-describe('OpenEnv-style routes', () => {
-  it('resets, steps to done with a reward and reports state', async () => {
+describe('OpenEnv routes on the control port (admin)', () => {
+  it('resets, steps to done with a reward and reports state, always naming the episode', async () => {
     const r = await call('POST', '/reset', { task_id: task.id })
+    expect(Object.keys(r.body).sort()).toEqual(['done', 'observation', 'reward'])
     expect(r.body).toMatchObject({ done: false, reward: null, observation: { instruction: task.instruction } })
-    const s = await call('POST', '/step', { action: { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } } })
+    const id = r.body.observation.episode_id
+    const action = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
+    // No "last reset": a step or state without the episode id is refused.
+    expect((await call('POST', '/step', { action })).status).toBe(422)
+    expect((await call('GET', '/state')).status).toBe(422)
+    const s = await call('POST', '/step', { action, episode_id: id })
     expect(s.body).toMatchObject({ done: false, reward: 0 })
-    const st = await call('GET', '/state')
-    expect(st.body).toMatchObject({ episode_id: r.body.observation.episode_id, step_count: 1, done: false })
-    const d = await call('POST', '/step', { action: { tool: 'done', arguments: {} } })
-    expect(d.body).toMatchObject({ done: true, reward: 0, info: { passed: false } })
-    await call('DELETE', `/gym/episodes/${r.body.observation.episode_id}`)
+    expect(s.body.observation).not.toHaveProperty('tools')
+    expect((await call('GET', `/state?episode_id=${id}`)).body).toMatchObject({ episode_id: id, step_count: 1, done: false })
+    const d = await call('POST', '/step', { action: { tool: 'done', arguments: {} }, episode_id: id })
+    expect(d.body).toMatchObject({ done: true, reward: 0 })
+    expect((await call('POST', '/close', { episode_id: id })).status).toBe(200)
   })
 })
 
