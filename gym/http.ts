@@ -10,6 +10,7 @@ import { mcpHandler } from './mcp.ts'
 import { parseAction } from './actions.ts'
 import { OpenEnv, openEnvApp, type OpenEnvScope } from './openenv.ts'
 import { OpenEnvKeys } from './openenv-ws.ts'
+import { formatTools, TOOL_FORMATS, type ToolFormat } from './tool-formats.ts'
 
 export { parseAction } from './actions.ts'
 export { describeEpisode, initialObservation } from './observation.ts'
@@ -71,6 +72,13 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     const action = parseAction(b.action ?? b)
     if (typeof action === 'string') return c.json({ error: action }, 400)
     return c.json(await ep.step(action))
+  })
+  app.get('/gym/episodes/:id/tools', (c) => {
+    const ep = episode(c.req.param('id'))
+    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    const format = (c.req.query('format') ?? 'openai') as ToolFormat
+    if (!TOOL_FORMATS.includes(format)) return c.json({ error: `format must be one of ${TOOL_FORMATS.join(', ')}` }, 400)
+    return c.json({ format, tools: formatTools(ep.tools, format) })
   })
   app.post('/gym/episodes/:id/verify', (c) => {
     const ep = episode(c.req.param('id'))

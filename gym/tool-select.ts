@@ -52,6 +52,8 @@ export const TOOL_TOKEN_BUDGET = 40_000
 export const LOW_PRIORITY: RegExp[] = [
   /^slackLists\./, /^canvases\.access\./, /^chat\.meMessage$/, /^dnd\./, /^team\.profile\.get$/, /^emoji\.list$/,
   /^drive\.revisions\./, /^drive\.replies\./, /^calendar\.calendarList\./, /^gmail\.users\.settings\.(getImap|updateImap|getPop|updatePop|getLanguage|updateLanguage)$/,
+  /^bookmarks\./, /^pins\./, /^canvases\./, /^conversations\.canvases\./, /^usergroups\./, /^users\.(getPresence|setPresence|profile\.set)$/,
+  /^calendar\.(acl|settings)\./, /^calendar\.colors\.get$/, /^drive\.changes\./, /^drive\.files\.(listLabels|modifyLabels)$/, /^gmail\.users\.history\.list$/,
 ]
 
 /** Descriptions for Slack methods the method list leaves blank (written here, in our words). */

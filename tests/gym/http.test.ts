@@ -111,4 +111,17 @@ describe('MCP per episode', () => {
     expect(JSON.parse(res.body.result.content[0].text).body.emailAddress).toBe(ep.user.email)
     await call('DELETE', `/gym/episodes/${ep.episodeId}`)
   })
+
+  it('serves the tool list on request in each provider format', async () => {
+    const { body: ep } = await call('POST', '/gym/reset', { taskId: task.id, toolProfile: 'typed' })
+    const get = async (format: string) => (await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=${format}`)).body.tools
+    const strict = await get('openai-strict')
+    const send = strict.find((t: { function: { name: string } }) => t.function.name === 'gmail__users__labels__list')
+    expect(send.function).toMatchObject({ strict: true, parameters: { additionalProperties: false } })
+    expect((await get('anthropic'))[0]).toHaveProperty('input_schema')
+    expect((await get('gemini'))[0].functionDeclarations[0]).toHaveProperty('parametersJsonSchema')
+    expect((await get('mcp'))[0]).toHaveProperty('inputSchema')
+    expect((await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=nope`)).status).toBe(400)
+    await call('DELETE', `/gym/episodes/${ep.episodeId}`)
+  })
 })

@@ -28,6 +28,14 @@ describe('typed tool lists', () => {
     }
   })
 
+  it('stay within 128 tools for every combination of services', () => {
+    const all = ['gmail', 'drive', 'calendar', 'docs', 'slack']
+    for (let mask = 1; mask < 1 << all.length; mask++) {
+      const set = all.filter((_, i) => mask & (1 << i))
+      expect(typedTools(set).length, set.join(',')).toBeLessThanOrEqual(MAX_TOOLS)
+    }
+  })
+
   it('compile every tool schema with ajv, with no $ref left', () => {
     const ajv = new Ajv({ strict: false, allErrors: true })
     expect(everyTool.length).toBeGreaterThan(150)
