@@ -4,10 +4,12 @@
  * tools; nothing of the control plane (other episodes, verify, state, snapshots) is reachable from it.
  */
 import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import type { Gym } from './index.ts'
 import type { Episode } from './episode.ts'
 import { mcpHandler } from './mcp.ts'
 import { resolveGoogle, resolveSlack, type Resolved } from '../server/middleware/identity.ts'
+import { LIMITS } from '../server/app.ts'
 
 /** The episode a bearer token belongs to: a live episode's world, and the episode's acting user. */
 export function episodeOfToken(gym: Gym, c: Context): Episode | undefined {
@@ -34,6 +36,8 @@ const unauthorized = (c: Context) =>
 /** `/mcp` for agents, to mount in front of the agent app. */
 export function agentMcpApp(gym: Gym): Hono {
   const app = new Hono()
+  const tooLarge = (c: Context) => c.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request body exceeds ${LIMITS.jsonBytes} bytes` } }, 413)
+  app.use('/mcp', bodyLimit({ maxSize: LIMITS.jsonBytes, onError: tooLarge }))
   app.all('/mcp', (c) => {
     const ep = episodeOfToken(gym, c)
     if (!ep) return unauthorized(c)
