@@ -57,8 +57,21 @@ export async function handleMcpMessage(ep: Episode, msg: Rpc): Promise<Reply | u
   }
 }
 
+const safeHost = (origin: string) => {
+  try {
+    return new URL(origin).host
+  } catch {
+    return undefined
+  }
+}
+
 /** Streamable HTTP for one episode: POST carries JSON-RPC; GET and DELETE are 405 (no stream, no session to end). */
 export async function mcpHandler(ep: Episode, c: Context): Promise<Response> {
+  // DNS-rebinding guard the transport spec requires: a browser Origin must be this server's own origin.
+  const origin = c.req.header('origin')
+  if (origin !== undefined && origin !== new URL(c.req.url).origin && safeHost(origin) !== c.req.header('host')) {
+    return c.json(rpcError(null, -32000, `Forbidden: origin ${origin} may not use this endpoint`), 403)
+  }
   if (c.req.method !== 'POST') {
     return c.json(rpcError(null, -32000, 'Method not allowed: this endpoint takes POST (it offers no SSE stream and issues no sessions)'), 405, { allow: 'POST' })
   }

@@ -91,7 +91,7 @@ describe('agent-side MCP (POST /mcp on the agent port)', () => {
     await control('DELETE', `/gym/episodes/${b.episodeId}`)
   })
 
-  it('follows the transport spec: 202 for notifications and responses, 405 with Allow, no session id', async () => {
+  it('follows the transport spec: 202 for notifications and responses, 405 with Allow, no session id, Origin checked', async () => {
     const { body: ep } = await control('POST', '/gym/reset', { taskId: task.id })
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ep.tokens.google}` }
     const post = (msg: unknown) => fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(msg) })
@@ -109,6 +109,10 @@ describe('agent-side MCP (POST /mcp on the agent port)', () => {
     const bad = await fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers, body: '{' })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as any).error.code).toBe(-32700)
+    const foreign = await fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }) })
+    expect(foreign.status).toBe(403)
+    const own = await fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers: { ...headers, origin: server.agentUrl }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }) })
+    expect(own.status).toBe(200)
     const unknownTool: any = await (await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } })).json()
     expect(unknownTool.error.code).toBe(-32602)
     await control('DELETE', `/gym/episodes/${ep.episodeId}`)
