@@ -29,14 +29,29 @@ export function episodeOfToken(gym: Gym, c: Context): Episode | undefined {
 }
 
 const unauthorized = (c: Context) =>
-  c.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized: send the episode token from reset as "Authorization: Bearer <token>"' } }, 401, {
-    'www-authenticate': 'Bearer realm="workspace-gym", error="invalid_token"',
-  })
+  c.json(
+    {
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32001,
+        message: 'Unauthorized: send the episode token from reset as "Authorization: Bearer <token>"',
+      },
+    },
+    401,
+    {
+      'www-authenticate': 'Bearer realm="workspace-gym", error="invalid_token"',
+    },
+  )
 
 /** `/mcp` for agents, to mount in front of the agent app. */
 export function agentMcpApp(gym: Gym): Hono {
   const app = new Hono()
-  const tooLarge = (c: Context) => c.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request body exceeds ${LIMITS.jsonBytes} bytes` } }, 413)
+  const tooLarge = (c: Context) =>
+    c.json(
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request body exceeds ${LIMITS.jsonBytes} bytes` } },
+      413,
+    )
   app.use('/mcp', bodyLimit({ maxSize: LIMITS.jsonBytes, onError: tooLarge }))
   app.all('/mcp', (c) => {
     const ep = episodeOfToken(gym, c)

@@ -77,7 +77,9 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     const ep = episode(c.req.param('id'))
     if (!ep) return c.json({ error: 'no such episode' }, 404)
     const format = (c.req.query('format') ?? 'openai') as ToolFormat
-    if (!TOOL_FORMATS.includes(format)) return c.json({ error: `format must be one of ${TOOL_FORMATS.join(', ')}` }, 400)
+    if (!TOOL_FORMATS.includes(format)) {
+      return c.json({ error: `format must be one of ${TOOL_FORMATS.join(', ')}` }, 400)
+    }
     return c.json({ format, tools: formatTools(ep.tools, format) })
   })
   app.post('/gym/episodes/:id/verify', (c) => {
@@ -117,7 +119,9 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     const path = `/openenv/${key}`
     return c.json({ key, path, baseUrl: `${new URL(c.req.url).origin}${path}`, scope }, 201)
   })
-  app.delete('/gym/openenv/keys/:key', (c) => (keys.revoke(c.req.param('key')) ? c.body(null, 204) : c.json({ error: 'no such key' }, 404)))
+  app.delete('/gym/openenv/keys/:key', (c) =>
+    keys.revoke(c.req.param('key')) ? c.body(null, 204) : c.json({ error: 'no such key' }, 404),
+  )
   return app
 }
 

@@ -4,7 +4,8 @@ import { publicTask } from './task.ts'
 /** The first observation: who the agent is, what time it is, and the instruction. */
 export function initialObservation(ep: Episode): string {
   const me = ep.credentials()
-  return `You are ${me.name} <${me.email}>. Current time: ${new Date(ep.initial.clockMs).toISOString()}.\n\nTask: ${ep.instruction}`
+  const now = new Date(ep.initial.clockMs).toISOString()
+  return `You are ${me.name} <${me.email}>. Current time: ${now}.\n\nTask: ${ep.instruction}`
 }
 
 /**

@@ -28,7 +28,8 @@ export class OpenEnvKeys {
 
   /** Registers a key (a given one, e.g. from `--openenv-key`, or a fresh 32-byte random one) for a scope. */
   add(scope: OpenEnvScope = {}, key = randomBytes(32).toString('base64url')): string {
-    if (key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(key)) throw new Error('an OpenEnv key needs at least 16 characters of [A-Za-z0-9_-]')
+    if (key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(key))
+      throw new Error('an OpenEnv key needs at least 16 characters of [A-Za-z0-9_-]')
     const env = new OpenEnv(this.gym, scope)
     this.#byDigest.set(digest(key), { scope, env, app: openEnvApp(env), sockets: 0 })
     return key
@@ -58,7 +59,8 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
   const send = (m: Outgoing) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m))
   }
-  const fail = (message: string, code: string, extra: Record<string, unknown> = {}) => send({ type: 'error', data: { message, code, ...extra } })
+  const fail = (message: string, code: string, extra: Record<string, unknown> = {}) =>
+    send({ type: 'error', data: { message, code, ...extra } })
 
   const handle = async (raw: RawData) => {
     let msg: Record<string, unknown>
@@ -67,19 +69,22 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
     } catch (e) {
       return fail(`Invalid JSON: ${(e as Error).message}`, 'INVALID_JSON')
     }
-    if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return fail('Invalid message: expected an object with a type', 'VALIDATION_ERROR')
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg))
+      return fail('Invalid message: expected an object with a type', 'VALIDATION_ERROR')
     const data = msg.data
     try {
       switch (msg.type) {
         case 'reset': {
-          if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) return fail('Invalid message: data must be an object', 'VALIDATION_ERROR')
+          if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data)))
+            return fail('Invalid message: data must be an object', 'VALIDATION_ERROR')
           if (current) env.close(current)
           const { live, response } = env.reset((data ?? {}) as Record<string, unknown>)
           current = live.name
           return send({ type: 'observation', data: response })
         }
         case 'step': {
-          if (!data || typeof data !== 'object' || Array.isArray(data)) return fail('Invalid message: data (the action) must be an object', 'VALIDATION_ERROR')
+          if (!data || typeof data !== 'object' || Array.isArray(data))
+            return fail('Invalid message: data (the action) must be an object', 'VALIDATION_ERROR')
           if (!current) return fail('no episode on this connection: send reset first', 'EXECUTION_ERROR')
           return send({ type: 'observation', data: await env.step(env.get(current), data) })
         }
@@ -94,13 +99,17 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
         case 'mcp': {
           if (!current) return fail('no episode on this connection: send reset first', 'EXECUTION_ERROR')
           const reply = await handleMcpMessage(env.get(current).ep, (data ?? {}) as Record<string, unknown>)
-          return send({ type: 'mcp', data: (reply ?? { jsonrpc: '2.0', id: null, result: {} }) as Record<string, unknown> })
+          return send({
+            type: 'mcp',
+            data: (reply ?? { jsonrpc: '2.0', id: null, result: {} }) as Record<string, unknown>,
+          })
         }
         default:
           return fail(`Unknown message type: ${String(msg.type)}`, 'UNKNOWN_TYPE')
       }
     } catch (e) {
-      if (e instanceof OpenEnvError) return fail(e.message, e.code, typeof e.detail === 'string' ? {} : { errors: e.detail })
+      if (e instanceof OpenEnvError)
+        return fail(e.message, e.code, typeof e.detail === 'string' ? {} : { errors: e.detail })
       return fail((e as Error).message, 'EXECUTION_ERROR')
     }
   }
@@ -124,7 +133,12 @@ function reject(socket: Duplex, status: number, reason: string) {
  * Accepts WebSocket upgrades on a listener: `/openenv/<key>/ws` with a registered key, and `/ws` with the admin
  * token as a Bearer header (operators' clients that can set headers). Anything else is refused before upgrading.
  */
-export function attachOpenEnvWebSocket(server: Server, gym: Gym, keys: OpenEnvKeys, opts: { adminToken?: string; adminScope?: OpenEnvScope } = {}) {
+export function attachOpenEnvWebSocket(
+  server: Server,
+  gym: Gym,
+  keys: OpenEnvKeys,
+  opts: { adminToken?: string; adminScope?: OpenEnvScope } = {},
+) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
   const admin = opts.adminToken ? Buffer.from(opts.adminToken) : undefined
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -20,10 +20,26 @@ export function formatTools(tools: readonly ToolDef[], format: ToolFormat): unkn
         return strict ? { type: 'function', function: { ...t.function, parameters: strict, strict: true } } : t
       })
     case 'anthropic':
-      return tools.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters }))
+      return tools.map((t) => ({
+        name: t.function.name,
+        description: t.function.description,
+        input_schema: t.function.parameters,
+      }))
     case 'gemini':
-      return [{ functionDeclarations: tools.map((t) => ({ name: t.function.name, description: t.function.description, parametersJsonSchema: t.function.parameters })) }]
+      return [
+        {
+          functionDeclarations: tools.map((t) => ({
+            name: t.function.name,
+            description: t.function.description,
+            parametersJsonSchema: t.function.parameters,
+          })),
+        },
+      ]
     case 'mcp':
-      return tools.map((t) => ({ name: t.function.name, description: t.function.description, inputSchema: t.function.parameters }))
+      return tools.map((t) => ({
+        name: t.function.name,
+        description: t.function.description,
+        inputSchema: t.function.parameters,
+      }))
   }
 }

@@ -12,7 +12,11 @@ const MAX_OBJECT_DEPTH = 3
 const MAX_DESCRIBED_DEPTH = 1
 const MAX_PROP_DESC = 200
 
-const FREE_OBJECT = (what: string): JsonSchema => ({ type: 'object', description: `${what} (free-form JSON object, as the API reference documents it)`, additionalProperties: true })
+const FREE_OBJECT = (what: string): JsonSchema => ({
+  type: 'object',
+  description: `${what} (free-form JSON object, as the API reference documents it)`,
+  additionalProperties: true,
+})
 
 /** A zod schema as a self-contained JSON Schema fit for a tool's parameters. */
 export function zodToToolSchema(schema: z.ZodType): JsonSchema {
@@ -27,7 +31,13 @@ export function zodToToolSchema(schema: z.ZodType): JsonSchema {
 }
 
 /** Resolves local `$ref`s (recursion becomes a free-form object), drops `$schema`/`$defs`, trims depth and text. */
-function inline(node: JsonSchema, defs: Record<string, JsonSchema>, depth: number, stack: Set<string>, what: string): JsonSchema {
+function inline(
+  node: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  depth: number,
+  stack: Set<string>,
+  what: string,
+): JsonSchema {
   if (typeof node.$ref === 'string') {
     const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(node.$ref)?.[1]
     const target = name ? defs[name] : undefined
@@ -39,12 +49,15 @@ function inline(node: JsonSchema, defs: Record<string, JsonSchema>, depth: numbe
   for (const [k, v] of Object.entries(node)) {
     if (k === '$schema' || k === '$defs' || k === 'definitions' || k === '$id' || k === 'id') continue
     if (k === 'description') {
-      if (depth <= MAX_DESCRIBED_DEPTH && typeof v === 'string' && v) out.description = v.length > MAX_PROP_DESC ? `${v.slice(0, MAX_PROP_DESC - 1)}…` : v
+      if (depth <= MAX_DESCRIBED_DEPTH && typeof v === 'string' && v)
+        out.description = v.length > MAX_PROP_DESC ? `${v.slice(0, MAX_PROP_DESC - 1)}…` : v
       continue
     }
     if (k === 'properties' && v && typeof v === 'object') {
       if (depth >= MAX_OBJECT_DEPTH) return FREE_OBJECT(String(node.description ?? what))
-      out.properties = Object.fromEntries(Object.entries(v as Record<string, JsonSchema>).map(([p, s]) => [p, inline(s, defs, depth + 1, stack, p)]))
+      out.properties = Object.fromEntries(
+        Object.entries(v as Record<string, JsonSchema>).map(([p, s]) => [p, inline(s, defs, depth + 1, stack, p)]),
+      )
       continue
     }
     if ((k === 'items' || k === 'additionalProperties' || k === 'not') && v && typeof v === 'object') {
@@ -74,7 +87,20 @@ export function strictSchema(schema: JsonSchema): JsonSchema | undefined {
   }
 }
 
-const UNSUPPORTED = new Set(['default', 'minLength', 'maxLength', 'minItems', 'maxItems', 'format', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'propertyNames'])
+const UNSUPPORTED = new Set([
+  'default',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'propertyNames',
+])
 
 function toStrict(node: JsonSchema, required: boolean): JsonSchema {
   if (node.anyOf || node.oneOf || node.allOf) {
@@ -88,12 +114,18 @@ function toStrict(node: JsonSchema, required: boolean): JsonSchema {
   if (typeof type !== 'string' && !node.enum && node.const === undefined) throw new Error('untyped value')
   const out: JsonSchema = {}
   for (const [k, v] of Object.entries(node)) {
-    if (UNSUPPORTED.has(k) || k === 'properties' || k === 'required' || k === 'additionalProperties' || k === 'items') continue
+    if (UNSUPPORTED.has(k) || k === 'properties' || k === 'required' || k === 'additionalProperties' || k === 'items')
+      continue
     out[k] = v
   }
   if (type === 'object') {
     const props = (node.properties ?? {}) as Record<string, JsonSchema>
-    if (!Object.keys(props).length || node.additionalProperties === true || (node.additionalProperties && typeof node.additionalProperties === 'object')) throw new Error('free-form object')
+    if (
+      !Object.keys(props).length ||
+      node.additionalProperties === true ||
+      (node.additionalProperties && typeof node.additionalProperties === 'object')
+    )
+      throw new Error('free-form object')
     const req = new Set((node.required ?? []) as string[])
     out.properties = Object.fromEntries(Object.entries(props).map(([p, s]) => [p, toStrict(s, req.has(p))]))
     out.required = Object.keys(props)
@@ -113,7 +145,11 @@ function toStrict(node: JsonSchema, required: boolean): JsonSchema {
 export function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, dropNulls(v)]),
+    )
   }
   return value
 }

@@ -21,17 +21,38 @@ const ADMIN: RegExp[] = [
   // Migration tools: they file mail without sending it (and let a policy fake a sent reply).
   /^gmail\.users\.messages\.(import|insert)$/,
   // Public links and enterprise directory look-ups.
-  /^files\.(sharedPublicURL|revokePublicURL)$/, /^users\.discoverableContacts\./,
+  /^files\.(sharedPublicURL|revokePublicURL)$/,
+  /^users\.discoverableContacts\./,
 ]
 
 /** Never offered as tools: push channels, app installation and manifests, OAuth, sockets, streaming, UI surfaces. */
 const MACHINERY: RegExp[] = [
-  /\.watch$/, /^(drive|calendar)\.channels\.stop$/, /^gmail\.users\.stop$/,
-  /^apps\./, /^oauth\./, /^openid\./, /^rtm\./, /^auth\.(revoke|teams\.)/, /^api\.test$/,
-  /^dialog\./, /^views\./, /^calls\./, /^assistant\./, /^blocks\.validate$/, /^chat\.(startStream|appendStream|stopStream|unfurl)$/,
-  /^files\.remote\./, /^files\.upload$/, /^slackLists\.download\./, /^users\.(deletePhoto|setPhoto|identity)$/,
-  /^drive\.teamdrives\./, /^drive\.apps\./, /^drive\.operations\./, /^drive\.files\.generateIds$/,
-  /^dnd\.teamInfo$/, /^bots\.info$/, /^stars\./,
+  /\.watch$/,
+  /^(drive|calendar)\.channels\.stop$/,
+  /^gmail\.users\.stop$/,
+  /^apps\./,
+  /^oauth\./,
+  /^openid\./,
+  /^rtm\./,
+  /^auth\.(revoke|teams\.)/,
+  /^api\.test$/,
+  /^dialog\./,
+  /^views\./,
+  /^calls\./,
+  /^assistant\./,
+  /^blocks\.validate$/,
+  /^chat\.(startStream|appendStream|stopStream|unfurl)$/,
+  /^files\.remote\./,
+  /^files\.upload$/,
+  /^slackLists\.download\./,
+  /^users\.(deletePhoto|setPhoto|identity)$/,
+  /^drive\.teamdrives\./,
+  /^drive\.apps\./,
+  /^drive\.operations\./,
+  /^drive\.files\.generateIds$/,
+  /^dnd\.teamInfo$/,
+  /^bots\.info$/,
+  /^stars\./,
 ]
 
 export type ToolScope = { admin?: boolean }
@@ -50,10 +71,27 @@ export const TOOL_TOKEN_BUDGET = 40_000
 
 /** Dropped first, in this order, when a task's list would still exceed MAX_TOOLS (niche surfaces of big services). */
 export const LOW_PRIORITY: RegExp[] = [
-  /^slackLists\./, /^canvases\.access\./, /^chat\.meMessage$/, /^dnd\./, /^team\.profile\.get$/, /^emoji\.list$/,
-  /^drive\.revisions\./, /^drive\.replies\./, /^calendar\.calendarList\./, /^gmail\.users\.settings\.(getImap|updateImap|getPop|updatePop|getLanguage|updateLanguage)$/,
-  /^bookmarks\./, /^pins\./, /^canvases\./, /^conversations\.canvases\./, /^usergroups\./, /^users\.(getPresence|setPresence|profile\.set)$/,
-  /^calendar\.(acl|settings)\./, /^calendar\.colors\.get$/, /^drive\.changes\./, /^drive\.files\.(listLabels|modifyLabels)$/, /^gmail\.users\.history\.list$/,
+  /^slackLists\./,
+  /^canvases\.access\./,
+  /^chat\.meMessage$/,
+  /^dnd\./,
+  /^team\.profile\.get$/,
+  /^emoji\.list$/,
+  /^drive\.revisions\./,
+  /^drive\.replies\./,
+  /^calendar\.calendarList\./,
+  /^gmail\.users\.settings\.(getImap|updateImap|getPop|updatePop|getLanguage|updateLanguage)$/,
+  /^bookmarks\./,
+  /^pins\./,
+  /^canvases\./,
+  /^conversations\.canvases\./,
+  /^usergroups\./,
+  /^users\.(getPresence|setPresence|profile\.set)$/,
+  /^calendar\.(acl|settings)\./,
+  /^calendar\.colors\.get$/,
+  /^drive\.changes\./,
+  /^drive\.files\.(listLabels|modifyLabels)$/,
+  /^gmail\.users\.history\.list$/,
 ]
 
 /** Descriptions for Slack methods the method list leaves blank (written here, in our words). */

@@ -11,7 +11,10 @@ import { dropNulls, zodToToolSchema, type JsonSchema } from './tool-schema.ts'
 import { LOW_PRIORITY, MAX_TOOLS, offered, SLACK_DESCRIPTIONS, type ToolScope } from './tool-select.ts'
 
 /** An OpenAI function-calling tool definition. */
-export type ToolDef = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }
+export type ToolDef = {
+  type: 'function'
+  function: { name: string; description: string; parameters: Record<string, unknown> }
+}
 
 /** A resolved HTTP request a tool call turns into. */
 export type HttpCall = { method: string; path: string; query?: Record<string, unknown>; body?: unknown }
@@ -20,7 +23,9 @@ export const HTTP_TOOL: ToolDef = {
   type: 'function',
   function: {
     name: 'http_request',
-    description: 'Calls the workspace REST APIs (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api/<method>) as the current user. Returns the status and the response body.',
+    description:
+      'Calls the workspace REST APIs (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, ' +
+      'Slack /api/<method>) as the current user. Returns the status and the response body.',
     parameters: {
       type: 'object',
       properties: {
@@ -34,7 +39,12 @@ export const HTTP_TOOL: ToolDef = {
   },
 }
 
-const schemaTables: Record<string, Record<string, unknown>> = { gmail: gmailSchemas, drive: driveSchemas, docs: docsSchemas, calendar: calendarSchemas }
+const schemaTables: Record<string, Record<string, unknown>> = {
+  gmail: gmailSchemas,
+  drive: driveSchemas,
+  docs: docsSchemas,
+  calendar: calendarSchemas,
+}
 const MAX_DESC = 600
 const MAX_PARAM_DESC = 300
 
@@ -47,7 +57,10 @@ export type Typed =
   | { def: ToolDef; family: 'slack'; method: SlackSpecMethod }
 
 /** Google's standard `fields` parameter (partial responses), offered on every Google tool. */
-const FIELDS_PARAM = { type: 'string', description: 'Selector of the response fields to return, e.g. "files(id,name,parents,owners)" or "*" for all.' }
+const FIELDS_PARAM = {
+  type: 'string',
+  description: 'Selector of the response fields to return, e.g. "files(id,name,parents,owners)" or "*" for all.',
+}
 
 function bodySchema(service: string, name: string | undefined): JsonSchema | undefined {
   if (!name) return undefined
@@ -66,12 +79,20 @@ function googleTool(service: string, m: GoogleSpecMethod): ToolDef {
   for (const [p, spec] of Object.entries(m.parameters ?? {})) {
     // Deprecated parameters cost tokens and invite mistakes; a call may still pass them (they reach the API).
     if (/^deprecated/i.test(spec.description) && !spec.required) continue
-    const t = spec.type === 'integer' ? 'integer' : spec.type === 'boolean' ? 'boolean' : spec.type === 'number' ? 'number' : 'string'
+    const t =
+      spec.type === 'integer'
+        ? 'integer'
+        : spec.type === 'boolean'
+          ? 'boolean'
+          : spec.type === 'number'
+            ? 'number'
+            : 'string'
     const item: Record<string, unknown> = { type: t }
     if (spec.enum) item.enum = [...spec.enum]
     const prop: Record<string, unknown> = spec.repeated ? { type: 'array', items: item } : item
     prop.description = clip(spec.description || p, MAX_PARAM_DESC)
-    if (spec.default !== undefined) prop.default = t === 'boolean' ? spec.default === 'true' : t === 'integer' ? Number(spec.default) : spec.default
+    if (spec.default !== undefined)
+      prop.default = t === 'boolean' ? spec.default === 'true' : t === 'integer' ? Number(spec.default) : spec.default
     properties[p] = prop
     if (spec.required && spec.location === 'path' && spec.default === undefined) required.push(p)
   }
@@ -82,7 +103,10 @@ function googleTool(service: string, m: GoogleSpecMethod): ToolDef {
     required.push('requestBody')
   }
   const description = clip(m.description || `${m.id} (${m.httpMethod} ${m.path})`, MAX_DESC)
-  return { type: 'function', function: { name: toolName(m.id), description, parameters: { type: 'object', properties, required } } }
+  return {
+    type: 'function',
+    function: { name: toolName(m.id), description, parameters: { type: 'object', properties, required } },
+  }
 }
 
 function slackTool(m: SlackSpecMethod): ToolDef {
@@ -95,7 +119,10 @@ function slackTool(m: SlackSpecMethod): ToolDef {
     if (spec.required) required.push(p)
   }
   const description = clip(m.description || SLACK_DESCRIPTIONS[m.id] || `Slack Web API method ${m.id}.`, MAX_DESC)
-  return { type: 'function', function: { name: toolName(m.id), description, parameters: { type: 'object', properties, required } } }
+  return {
+    type: 'function',
+    function: { name: toolName(m.id), description, parameters: { type: 'object', properties, required } },
+  }
 }
 
 const cache = new Map<string, Typed[]>()
@@ -111,7 +138,8 @@ export function typedTools(serviceNames: readonly string[], scope: ToolScope = {
     const registered = new Set(registeredOperationIds(s))
     for (const m of s.specMethods) {
       if (!registered.has(m.id) || !offered(m.id, scope)) continue
-      if (s.family === 'slack') out.push({ def: slackTool(m as SlackSpecMethod), family: 'slack', method: m as SlackSpecMethod })
+      if (s.family === 'slack')
+        out.push({ def: slackTool(m as SlackSpecMethod), family: 'slack', method: m as SlackSpecMethod })
       else out.push({ def: googleTool(s.name, m as GoogleSpecMethod), family: 'google', method: m as GoogleSpecMethod })
     }
   }
@@ -134,7 +162,10 @@ export function typedCall(t: Typed, rawArgs: Record<string, unknown>): HttpCall 
   if (t.family === 'slack') {
     // Older callers wrapped Slack arguments in `args`; both shapes reach the method.
     const { args: wrapped, ...rest } = args
-    const merged = wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped) ? { ...(wrapped as Record<string, unknown>), ...rest } : args
+    const merged =
+      wrapped && typeof wrapped === 'object' && !Array.isArray(wrapped)
+        ? { ...(wrapped as Record<string, unknown>), ...rest }
+        : args
     return { method: 'POST', path: `/api/${t.method.id}`, body: merged }
   }
   const m = t.method
@@ -156,7 +187,10 @@ export function typedCall(t: Typed, rawArgs: Record<string, unknown>): HttpCall 
  * path parameters from the URL, the rest of the query as parameters, the JSON body as `requestBody` (Google)
  * or merged into the arguments (Slack). Undefined when no offered tool serves the request.
  */
-export function toTypedCall(tools: readonly Typed[], call: HttpCall): { tool: string; arguments: Record<string, unknown> } | undefined {
+export function toTypedCall(
+  tools: readonly Typed[],
+  call: HttpCall,
+): { tool: string; arguments: Record<string, unknown> } | undefined {
   const [pathname, search = ''] = call.path.split('?')
   const query: Record<string, unknown> = Object.fromEntries(new URLSearchParams(search))
   Object.assign(query, call.query ?? {})
@@ -171,15 +205,24 @@ export function toTypedCall(tools: readonly Typed[], call: HttpCall): { tool: st
   for (const t of tools) {
     if (t.family !== 'google' || t.method.httpMethod.toUpperCase() !== verb) continue
     const names: string[] = []
-    const source = t.method.path.replace(/:([A-Za-z]+)$/, '/~$1').split(/(\{\+?[^}]+\})/).map((part) => {
-      const p = /^\{\+?([^}]+)\}$/.exec(part)
-      if (p) { names.push(p[1]!); return '([^/]+)' }
-      return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    }).join('')
+    const source = t.method.path
+      .replace(/:([A-Za-z]+)$/, '/~$1')
+      .split(/(\{\+?[^}]+\})/)
+      .map((part) => {
+        const p = /^\{\+?([^}]+)\}$/.exec(part)
+        if (p) {
+          names.push(p[1]!)
+          return '([^/]+)'
+        }
+        return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      })
+      .join('')
     const match = new RegExp(`^${source}$`).exec(normal)
     if (!match) continue
     const args: Record<string, unknown> = { ...query }
-    names.forEach((n, i) => { args[n] = decodeURIComponent(match[i + 1]!) })
+    names.forEach((n, i) => {
+      args[n] = decodeURIComponent(match[i + 1]!)
+    })
     if (call.body !== undefined && call.body !== null) args.requestBody = call.body
     else if (t.method.request) args.requestBody = {}
     return { tool: t.def.function.name, arguments: args }

@@ -8,7 +8,10 @@ import { toTypedCall, typedTools, type HttpCall } from './tools.ts'
  * profile: each `http_request` becomes the typed call a model would make. Proves the typed tool list can solve
  * the task (and that typed calls reach the API with their arguments).
  */
-export async function runProgramTyped(ep: Episode, program: readonly ProgramStep[]): Promise<{ vars: Vars; statuses: number[]; calls: string[] }> {
+export async function runProgramTyped(
+  ep: Episode,
+  program: readonly ProgramStep[],
+): Promise<{ vars: Vars; statuses: number[]; calls: string[] }> {
   if (ep.task.toolProfile !== 'typed') throw new Error('runProgramTyped needs an episode on the typed profile')
   const tools = typedTools(ep.task.services, { admin: ep.task.tags.includes('admin') })
   const vars: Vars = {}
@@ -26,7 +29,8 @@ export async function runProgramTyped(ep: Episode, program: readonly ProgramStep
     const r = await ep.call(action)
     ep.steps++
     statuses.push(r.status)
-    for (const [name, path] of Object.entries(step.save ?? {})) if (path) vars[name] = path === '$text' ? r.text : pick(r.body, path)
+    for (const [name, path] of Object.entries(step.save ?? {}))
+      if (path) vars[name] = path === '$text' ? r.text : pick(r.body, path)
   }
   return { vars, statuses, calls }
 }

@@ -20,7 +20,13 @@ export type ServeOptions = {
   worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
 }
 
-export type Running = { agentUrl: string; controlUrl: string; worlds: WorldManager; openenvKeys: OpenEnvKeys; close(): Promise<void> }
+export type Running = {
+  agentUrl: string
+  controlUrl: string
+  worlds: WorldManager
+  openenvKeys: OpenEnvKeys
+  close(): Promise<void>
+}
 
 const listen = (fetch: (req: Request) => Response | Promise<Response>, host: string, port: number) =>
   new Promise<ServerType>((resolve) => {
@@ -38,7 +44,8 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
   const agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
   const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
-  const control = await listen(createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys }).fetch, opts.host, opts.controlPort)
+  const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
+  const control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
   const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, { adminToken: opts.adminToken })
   const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))

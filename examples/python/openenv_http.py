@@ -18,7 +18,8 @@ class OpenEnvHttp:
 
     def _call(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method, headers={"content-type": "application/json"})
+        headers = {"content-type": "application/json"}
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=60) as res:
                 return json.loads(res.read() or b"null")
@@ -50,11 +51,13 @@ def main():
     obs = first["observation"]
     print("episode:", obs["episode_id"], "task:", obs["task_id"], "tools:", [t["name"] for t in obs["tools"]][:5])
     print(obs["text"].splitlines()[0])
-    r = env.step(args.episode_id, {"type": "call_tool", "tool_name": "http_request", "arguments": {"method": "GET", "path": "/gmail/v1/users/me/profile"}})
+    profile = {"method": "GET", "path": "/gmail/v1/users/me/profile"}
+    r = env.step(args.episode_id, {"type": "call_tool", "tool_name": "http_request", "arguments": profile})
     body = json.loads(r["observation"]["result"]["content"][0]["text"])
     print("profile:", body["status"], body["body"].get("emailAddress"), "reward:", r["reward"], "done:", r["done"])
     r = env.step(args.episode_id, {"type": "call_tool", "tool_name": "done", "arguments": {}})
-    print("final reward:", r["reward"], "done:", r["done"], "state:", json.dumps(env.state(args.episode_id), sort_keys=True))
+    state = json.dumps(env.state(args.episode_id), sort_keys=True)
+    print("final reward:", r["reward"], "done:", r["done"], "state:", state)
     env.close(args.episode_id)
 
 

@@ -37,7 +37,10 @@ export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
  * The control plane: world lifecycle, snapshots, clock, state, diff and action log (plus the gym).
  * It listens on its own port and accepts only the admin token; agent tokens are refused.
  */
-export function createControlApp(worlds: WorldManager, opts: { adminToken: string; agentBaseUrl?: string; gym?: Gym; openenvKeys?: OpenEnvKeys }) {
+export function createControlApp(
+  worlds: WorldManager,
+  opts: { adminToken: string; agentBaseUrl?: string; gym?: Gym; openenvKeys?: OpenEnvKeys },
+) {
   const app = new OpenAPIHono({
     defaultHook: (result, c) => {
       if (result.success) return undefined

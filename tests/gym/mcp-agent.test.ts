@@ -10,7 +10,11 @@ const task = loadCorpus().find((t) => t.family === 'gmail-label-sender')!
 let server: Running
 
 const control = async (method: string, path: string, json?: unknown) => {
-  const res = await fetch(server.controlUrl + path, { method, headers: { authorization: `Bearer ${ADMIN}`, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined })
+  const res = await fetch(server.controlUrl + path, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(json) : undefined,
+  })
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : null }
 }
@@ -18,7 +22,9 @@ const control = async (method: string, path: string, json?: unknown) => {
 /** An MCP SDK client holding nothing but the episode's own token. */
 async function connect(url: string, token: string) {
   const client = new Client({ name: 'agent-under-test', version: '1.0.0' })
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  })
   await client.connect(transport)
   return client
 }
@@ -56,8 +62,22 @@ describe('agent-side MCP (POST /mcp on the agent port)', () => {
 
   it('refuses the admin token, no token and the token of an ended episode', async () => {
     const { body: ep } = await control('POST', '/gym/reset', { taskId: task.id })
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }
-    const post = (token?: string) => fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(init) })
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }
+    const post = (token?: string) =>
+      fetch(`${server.agentUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(init),
+      })
     expect((await post(ep.tokens.google)).status).toBe(200)
     expect((await post(ep.tokens.slack)).status).toBe(200)
     const admin = await post(ADMIN)
@@ -82,7 +102,10 @@ describe('agent-side MCP (POST /mcp on the agent port)', () => {
     expect((await control('GET', `/gym/episodes/${b.episodeId}`)).body.steps).toBe(0)
     // The agent port offers no control routes with an episode token.
     for (const path of ['/gym/episodes', `/gym/episodes/${a.episodeId}/verify`, '/worlds', '/reset']) {
-      const res = await fetch(server.agentUrl + path, { method: 'POST', headers: { authorization: `Bearer ${a.tokens.google}` } })
+      const res = await fetch(server.agentUrl + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.tokens.google}` },
+      })
       expect(res.status, path).toBeGreaterThanOrEqual(400)
     }
     await ca.close()
@@ -91,11 +114,21 @@ describe('agent-side MCP (POST /mcp on the agent port)', () => {
     await control('DELETE', `/gym/episodes/${b.episodeId}`)
   })
 
-  it('follows the transport spec: 202 for notifications and responses, 405 with Allow, no session id, Origin checked', async () => {
+  it('follows the transport spec: 202 for responses, 405 with Allow, no session id, Origin checked', async () => {
     const { body: ep } = await control('POST', '/gym/reset', { taskId: task.id })
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${ep.tokens.google}` }
-    const post = (msg: unknown) => fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(msg) })
-    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${ep.tokens.google}`,
+    }
+    const post = (msg: unknown) =>
+      fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(msg) })
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    })
     expect(init.headers.get('mcp-session-id')).toBeNull()
     expect(((await init.json()) as any).result.protocolVersion).toBe('2025-03-26')
     expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202)
@@ -109,11 +142,21 @@ describe('agent-side MCP (POST /mcp on the agent port)', () => {
     const bad = await fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers, body: '{' })
     expect(bad.status).toBe(400)
     expect(((await bad.json()) as any).error.code).toBe(-32700)
-    const foreign = await fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }) })
+    const foreign = await fetch(`${server.agentUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, origin: 'http://evil.example' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+    })
     expect(foreign.status).toBe(403)
-    const own = await fetch(`${server.agentUrl}/mcp`, { method: 'POST', headers: { ...headers, origin: server.agentUrl }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }) })
+    const own = await fetch(`${server.agentUrl}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, origin: server.agentUrl },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+    })
     expect(own.status).toBe(200)
-    const unknownTool: any = await (await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } })).json()
+    const unknownTool: any = await (
+      await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'nope', arguments: {} } })
+    ).json()
     expect(unknownTool.error.code).toBe(-32602)
     await control('DELETE', `/gym/episodes/${ep.episodeId}`)
   })

@@ -15,7 +15,10 @@ export class WsEnvClient {
 
   /** `convert_to_ws_url(base) + "/ws"`. */
   get wsUrl() {
-    return `${this.baseUrl.replace(/\/+$/, '').replace(/^http:/, 'ws:').replace(/^https:/, 'wss:')}/ws`
+    return `${this.baseUrl
+      .replace(/\/+$/, '')
+      .replace(/^http:/, 'ws:')
+      .replace(/^https:/, 'wss:')}/ws`
   }
 
   async connect(headers: Record<string, string> = {}): Promise<this> {
@@ -53,7 +56,9 @@ export class WsEnvClient {
   async close(): Promise<void> {
     try {
       this.#ws.send(JSON.stringify({ type: 'close' }))
-    } catch { /* best effort, as OpenEnv's client */ }
+    } catch {
+      /* best effort, as OpenEnv's client */
+    }
     await new Promise<void>((resolve) => {
       if (this.#ws.readyState === WebSocket.CLOSED) return resolve()
       this.#ws.once('close', () => resolve())
@@ -62,13 +67,24 @@ export class WsEnvClient {
   }
 }
 
-const parseResult = (payload: any): StepResult => ({ observation: payload?.observation ?? {}, reward: payload?.reward ?? null, done: payload?.done ?? false })
+const parseResult = (payload: any): StepResult => ({
+  observation: payload?.observation ?? {},
+  reward: payload?.reward ?? null,
+  done: payload?.done ?? false,
+})
 
 /** The HTTP contract: POST /reset, POST /step, GET /state, with the episode named explicitly. */
 export class HttpEnvClient {
-  constructor(readonly baseUrl: string, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
   async request(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, { method, headers: { ...this.headers, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) }, body: json !== undefined ? JSON.stringify(json) : undefined })
+    const res = await fetch(this.baseUrl.replace(/\/+$/, '') + path, {
+      method,
+      headers: { ...this.headers, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: json !== undefined ? JSON.stringify(json) : undefined,
+    })
     const text = await res.text()
     return { status: res.status, body: text ? JSON.parse(text) : null }
   }

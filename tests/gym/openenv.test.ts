@@ -12,13 +12,23 @@ let server: Running
 let base: string
 
 beforeAll(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, controlPort: 0, adminToken: ADMIN, openenvKey: KEY, worlds: [] })
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    adminToken: ADMIN,
+    openenvKey: KEY,
+    worlds: [],
+  })
   base = `${server.controlUrl}/openenv/${KEY}`
 })
 afterAll(async () => server?.close())
 
 /** Runs a task's reference as OpenEnv call_tool actions through `step`, reading each observation's text. */
-async function solve(task: TaskSpec, step: (action: Record<string, unknown>) => Promise<StepResult>): Promise<StepResult> {
+async function solve(
+  task: TaskSpec,
+  step: (action: Record<string, unknown>) => Promise<StepResult>,
+): Promise<StepResult> {
   const vars: Vars = {}
   for (const s of task.reference) {
     const args = (await expandMacros(fill(s.args, vars))) as Record<string, unknown>
@@ -36,7 +46,10 @@ describe('OpenEnv over WebSocket (<base>/ws)', () => {
   it('runs two full episodes in parallel, one per connection, each with its own reward', async () => {
     const a = await new WsEnvClient(base).connect()
     const b = await new WsEnvClient(base).connect()
-    const [ra, rb] = await Promise.all([a.reset({ task_id: t1!.id, episode_id: 'same-name' }), b.reset({ task_id: t2!.id, episode_id: 'same-name' })])
+    const [ra, rb] = await Promise.all([
+      a.reset({ task_id: t1!.id, episode_id: 'same-name' }),
+      b.reset({ task_id: t2!.id, episode_id: 'same-name' }),
+    ])
     for (const r of [ra, rb]) {
       expect(Object.keys(r).sort()).toEqual(['done', 'observation', 'reward'])
       expect(r).toMatchObject({ reward: null, done: false, observation: { episode_id: 'same-name', step_count: 0 } })
@@ -50,7 +63,11 @@ describe('OpenEnv over WebSocket (<base>/ws)', () => {
     expect(fa).toMatchObject({ done: true, reward: 1 })
     expect(fb).toMatchObject({ done: true, reward: 1 })
     expect(await a.state()).toMatchObject({ episode_id: 'same-name', step_count: t1!.reference.length + 1, done: true })
-    const after = await a.step({ type: 'call_tool', tool_name: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } })
+    const after = await a.step({
+      type: 'call_tool',
+      tool_name: 'http_request',
+      arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' },
+    })
     expect(after).toMatchObject({ done: true, reward: 1, observation: { error: { error_type: 'execution_error' } } })
     await a.close()
     await b.close()
@@ -65,7 +82,9 @@ describe('OpenEnv over WebSocket (<base>/ws)', () => {
     expect(listed.observation.tools.length).toBe(r.observation.tools.length)
     expect(listed.observation.tools.length).toBeLessThanOrEqual(129)
     // Anthropic tool_use and Gemini functionCall shapes are actions too.
-    const name = listed.observation.tools.find((t: { name: string }) => t.name.endsWith('getProfile'))?.name ?? 'gmail__users__getProfile'
+    const name =
+      listed.observation.tools.find((t: { name: string }) => t.name.endsWith('getProfile'))?.name ??
+      'gmail__users__getProfile'
     const viaClaude = await c.step({ type: 'tool_use', id: 'toolu_1', name, input: { userId: 'me' } })
     expect(JSON.parse(viaClaude.observation.result.content[0].text).status).toBeLessThan(500)
     const viaGemini = await c.step({ functionCall: { name: 'nope', args: {} } })
@@ -91,11 +110,17 @@ describe('OpenEnv over WebSocket (<base>/ws)', () => {
 })
 
 describe('OpenEnv over HTTP', () => {
-  it('runs two clients in parallel, each naming its episode, and answers exactly {observation, reward, done}', async () => {
+  it('runs two clients in parallel, each naming its episode, answering {observation, reward, done}', async () => {
     const x = new HttpEnvClient(base)
     const y = new HttpEnvClient(base)
-    await Promise.all([x.reset({ task_id: t1!.id, episode_id: 'x-1' }), y.reset({ task_id: t1!.id, episode_id: 'y-1', seed: 0 })])
-    const [fx, fy] = await Promise.all([solve(t1!, (a) => x.step('x-1', a)), y.step('y-1', { tool: 'done', arguments: {} })])
+    await Promise.all([
+      x.reset({ task_id: t1!.id, episode_id: 'x-1' }),
+      y.reset({ task_id: t1!.id, episode_id: 'y-1', seed: 0 }),
+    ])
+    const [fx, fy] = await Promise.all([
+      solve(t1!, (a) => x.step('x-1', a)),
+      y.step('y-1', { tool: 'done', arguments: {} }),
+    ])
     expect(Object.keys(fx).sort()).toEqual(['done', 'observation', 'reward'])
     expect(fx).toMatchObject({ done: true, reward: 1 })
     expect(fy.done).toBe(true)
@@ -113,12 +138,23 @@ describe('OpenEnv over HTTP', () => {
     expect(missing.status).toBe(422)
     expect(missing.body.detail[0]).toMatchObject({ loc: ['body', 'episode_id'], type: 'missing' })
     expect((await c.request('GET', '/state')).status).toBe(422)
-    expect((await c.request('POST', '/step', { episode_id: 'z-1' })).body.detail[0]).toMatchObject({ loc: ['body', 'action'], msg: 'Field required' })
+    expect((await c.request('POST', '/step', { episode_id: 'z-1' })).body.detail[0]).toMatchObject({
+      loc: ['body', 'action'],
+      msg: 'Field required',
+    })
     expect((await c.request('POST', '/step', { episode_id: 'z-1', action: { name: 42 } })).status).toBe(422)
-    expect((await c.request('POST', '/step', { episode_id: 'z-1', action: { type: 'list_tools' }, timeout_s: -1 })).status).toBe(422)
+    expect(
+      (await c.request('POST', '/step', { episode_id: 'z-1', action: { type: 'list_tools' }, timeout_s: -1 })).status,
+    ).toBe(422)
     expect((await c.request('POST', '/reset', { seed: -1 })).status).toBe(422)
-    expect((await c.request('POST', '/step', { episode_id: 'nobody', action: { type: 'list_tools' } })).status).toBe(404)
-    const res = await fetch(`${base}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })
+    expect((await c.request('POST', '/step', { episode_id: 'nobody', action: { type: 'list_tools' } })).status).toBe(
+      404,
+    )
+    const res = await fetch(`${base}/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    })
     expect(res.status).toBe(422)
     expect(((await res.json()) as any).detail[0].type).toBe('json_invalid')
     await c.request('POST', '/close', { episode_id: 'z-1' })
@@ -127,20 +163,37 @@ describe('OpenEnv over HTTP', () => {
   it('serves /health, /metadata, /schema and the OpenEnv /mcp session methods', async () => {
     const c = new HttpEnvClient(base)
     expect((await c.request('GET', '/health')).body).toEqual({ status: 'healthy' })
-    expect((await c.request('GET', '/metadata')).body).toMatchObject({ name: 'workspace-gym', version: expect.any(String) })
+    expect((await c.request('GET', '/metadata')).body).toMatchObject({
+      name: 'workspace-gym',
+      version: expect.any(String),
+    })
     expect(Object.keys((await c.request('GET', '/schema')).body).sort()).toEqual(['action', 'observation', 'state'])
-    const rpc = (method: string, params: Record<string, unknown> = {}) => c.request('POST', '/mcp', { jsonrpc: '2.0', id: 1, method, params })
+    const rpc = (method: string, params: Record<string, unknown> = {}) =>
+      c.request('POST', '/mcp', { jsonrpc: '2.0', id: 1, method, params })
     const session = (await rpc('openenv/session/create', { task_id: t1!.id })).body.result.session_id
     const tools = (await rpc('tools/list', { session_id: session })).body.result.tools
     expect(tools.map((t: { name: string }) => t.name)).toEqual(['http_request', 'done'])
-    const call = (await rpc('tools/call', { session_id: session, name: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } })).body
+    const call = (
+      await rpc('tools/call', {
+        session_id: session,
+        name: 'http_request',
+        arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' },
+      })
+    ).body
     expect(JSON.parse(call.result.content[0].text).status).toBe(200)
     expect((await rpc('tools/list')).body.error.code).toBe(-32602)
-    expect((await rpc('openenv/session/close', { session_id: session })).body.result).toEqual({ session_id: session, closed: true })
+    expect((await rpc('openenv/session/close', { session_id: session })).body.result).toEqual({
+      session_id: session,
+      closed: true,
+    })
   })
 
   it('opens nothing of the control plane with the key', async () => {
-    for (const [method, path] of [['GET', '/gym/episodes'], ['GET', '/worlds'], ['POST', '/gym/reset']] as const) {
+    for (const [method, path] of [
+      ['GET', '/gym/episodes'],
+      ['GET', '/worlds'],
+      ['POST', '/gym/reset'],
+    ] as const) {
       const res = await fetch(`${server.controlUrl}${path}`, { method, headers: { authorization: `Bearer ${KEY}` } })
       expect(res.status, path).toBe(401)
       const viaKey = await fetch(`${base}${path}`, { method })

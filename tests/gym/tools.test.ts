@@ -62,15 +62,32 @@ describe('typed tool lists', () => {
 
   it('leave out admin methods and machinery', () => {
     const names = new Set(typedTools(['slack', 'gmail', 'drive', 'calendar', 'docs']).map((t) => t.method.id))
-    for (const id of ['admin.users.list', 'views.open', 'oauth.v2.access', 'gmail.users.settings.delegates.create', 'gmail.users.messages.insert', 'drive.files.watch']) expect(names.has(id), id).toBe(false)
-    for (const id of ['conversations.history', 'chat.postMessage', 'gmail.users.messages.send', 'drive.files.list']) expect(names.has(id), id).toBe(true)
-    expect(typedTools(['slack'], { admin: true }).some((t) => t.method.id === 'admin.users.list')).toBe(typedTools(['slack'], { admin: true }).some((t) => t.method.id.startsWith('admin.')))
+    for (const id of [
+      'admin.users.list',
+      'views.open',
+      'oauth.v2.access',
+      'gmail.users.settings.delegates.create',
+      'gmail.users.messages.insert',
+      'drive.files.watch',
+    ])
+      expect(names.has(id), id).toBe(false)
+    for (const id of ['conversations.history', 'chat.postMessage', 'gmail.users.messages.send', 'drive.files.list'])
+      expect(names.has(id), id).toBe(true)
+    expect(typedTools(['slack'], { admin: true }).some((t) => t.method.id === 'admin.users.list')).toBe(
+      typedTools(['slack'], { admin: true }).some((t) => t.method.id.startsWith('admin.')),
+    )
   })
 
   it('type Slack arguments from the method list and pass them to the method', () => {
     const history = typedTools(['slack']).find((t) => t.method.id === 'conversations.history')!
-    expect(history.def.function.parameters).toMatchObject({ properties: { channel: { type: 'string' }, limit: { type: 'integer' } } })
-    expect(typedCall(history, { channel: 'C1', limit: 5 })).toEqual({ method: 'POST', path: '/api/conversations.history', body: { channel: 'C1', limit: 5 } })
+    expect(history.def.function.parameters).toMatchObject({
+      properties: { channel: { type: 'string' }, limit: { type: 'integer' } },
+    })
+    expect(typedCall(history, { channel: 'C1', limit: 5 })).toEqual({
+      method: 'POST',
+      path: '/api/conversations.history',
+      body: { channel: 'C1', limit: 5 },
+    })
     expect(typedCall(history, { args: { channel: 'C2' } }).body).toEqual({ channel: 'C2' })
   })
 
@@ -90,7 +107,9 @@ describe('tool call shapes', () => {
     expect(parseAction({ type: 'tool_use', id: 'toolu_1', name: want.tool, input: { userId: 'me' } })).toEqual(want)
     expect(parseAction({ functionCall: { name: want.tool, args: { userId: 'me' } } })).toEqual(want)
     expect(parseAction({ name: want.tool, args: { userId: 'me' } })).toEqual(want)
-    expect(parseAction({ type: 'function_call', name: want.tool, arguments: '{"userId":"me"}', call_id: 'c1' })).toEqual(want)
+    expect(
+      parseAction({ type: 'function_call', name: want.tool, arguments: '{"userId":"me"}', call_id: 'c1' }),
+    ).toEqual(want)
     expect(parseAction({ type: 'call_tool', tool_name: want.tool, arguments: { userId: 'me' } })).toEqual(want)
     expect(typeof parseAction({ type: 'tool_use', name: want.tool, input: 'x' })).toBe('string')
   })
