@@ -100,10 +100,10 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
   })
 
   // OpenEnv's contract for operators (admin token): /reset, /step, /state, /close, /mcp, /metadata, /schema, /health.
-  const adminEnv = openEnvApp(new OpenEnv(gym))
+  const adminEnv = openEnvApp(new OpenEnv(gym, { agentBaseUrl: base }))
   app.route('/', adminEnv)
   // The same contract for trainers without the admin token: one scope per key (`/openenv/<key>/…`).
-  const keys = opts.openenvKeys ?? new OpenEnvKeys(gym)
+  const keys = opts.openenvKeys ?? new OpenEnvKeys(gym, { agentBaseUrl: base })
   app.post('/gym/openenv/keys', async (c) => {
     const b = await body(c)
     const scope: OpenEnvScope = {}
@@ -117,7 +117,7 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     if (Number.isInteger(b.maxEpisodes) && (b.maxEpisodes as number) > 0) scope.maxEpisodes = b.maxEpisodes as number
     const key = keys.add(scope)
     const path = `/openenv/${key}`
-    return c.json({ key, path, baseUrl: `${new URL(c.req.url).origin}${path}`, scope }, 201)
+    return c.json({ key, path, baseUrl: `${new URL(c.req.url).origin}${path}`, scope: keys.find(key)!.scope }, 201)
   })
   app.delete('/gym/openenv/keys/:key', (c) =>
     keys.revoke(c.req.param('key')) ? c.body(null, 204) : c.json({ error: 'no such key' }, 404),

@@ -24,14 +24,19 @@ const digest = (key: string) => createHash('sha256').update(key).digest('hex')
 /** Per-environment keys: each opens one OpenEnv scope at `/openenv/<key>` (HTTP and `/ws`), nothing else. */
 export class OpenEnvKeys {
   readonly #byDigest = new Map<string, KeyEntry>()
-  constructor(readonly gym: Gym) {}
+  /** `defaults` apply to every key's scope (e.g. the agent port's URL). */
+  constructor(
+    readonly gym: Gym,
+    readonly defaults: OpenEnvScope = {},
+  ) {}
 
   /** Registers a key (a given one, e.g. from `--openenv-key`, or a fresh 32-byte random one) for a scope. */
   add(scope: OpenEnvScope = {}, key = randomBytes(32).toString('base64url')): string {
     if (key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(key))
       throw new Error('an OpenEnv key needs at least 16 characters of [A-Za-z0-9_-]')
-    const env = new OpenEnv(this.gym, scope)
-    this.#byDigest.set(digest(key), { scope, env, app: openEnvApp(env), sockets: 0 })
+    const full = { ...this.defaults, ...scope }
+    const env = new OpenEnv(this.gym, full)
+    this.#byDigest.set(digest(key), { scope: full, env, app: openEnvApp(env), sockets: 0 })
     return key
   }
 

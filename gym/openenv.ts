@@ -16,12 +16,19 @@ import type { Episode } from './episode.ts'
 import type { TaskSpec } from './task.ts'
 import type { OracleResult } from '../oracles/types.ts'
 import { parseAction } from './actions.ts'
-import { initialObservation } from './observation.ts'
+import { describeEpisode, initialObservation } from './observation.ts'
 import { handleMcpMessage } from './mcp.ts'
 import { VERSION } from '../server/app.ts'
 
 /** Which tasks a scope may reset into, and with which tool profile. */
-export type OpenEnvScope = { tasks?: string[]; family?: string; toolProfile?: 'rest' | 'typed'; maxEpisodes?: number }
+export type OpenEnvScope = {
+  tasks?: string[]
+  family?: string
+  toolProfile?: 'rest' | 'typed'
+  maxEpisodes?: number
+  /** The agent port's URL: lets a reset with `include_credentials` hand the agent its token and MCP URL. */
+  agentBaseUrl?: string
+}
 
 /** OpenEnv's StepResponse / ResetResponse. */
 export type StepResponse = { observation: Record<string, unknown>; reward: number | null; done: boolean }
@@ -119,7 +126,7 @@ export class OpenEnv {
     const ep = this.gym.reset(profile ? { ...task, toolProfile: profile as 'rest' | 'typed' } : task)
     const live: Live = { ep, name: typeof name === 'string' ? name : ep.id, seq: ++this.#seq }
     this.#live.set(live.name, live)
-    const observation = {
+    const observation: Record<string, unknown> = {
       episode_id: live.name,
       task_id: task.id,
       instruction: ep.instruction,
@@ -128,14 +135,22 @@ export class OpenEnv {
       max_steps: ep.task.maxSteps,
       step_count: 0,
     }
+    if (data.include_credentials === true && this.scope.agentBaseUrl) observation.credentials = this.#credentials(ep)
     return { live, response: { observation, reward: null, done: false } }
+  }
+
+  /** The episode's own credentials, for agents that call the APIs or the agent-side MCP endpoint directly. */
+  #credentials(ep: Episode) {
+    const d = describeEpisode(ep, this.scope.agentBaseUrl!.replace(/\/$/, ''))
+    return { user: d.user, tokens: d.tokens, base_urls: d.baseUrls }
   }
 
   /** One action on an episode. */
   async step(live: Live, action: unknown): Promise<StepResponse> {
     const ep = live.ep
     const over = () => ep.terminated || ep.truncated
-    const reward = () => (live.verdict ? live.verdict.reward : 0)
+    // The oracle judges once, when the episode is over (however it ended: step, MCP `done`, max steps).
+    const reward = () => (over() ? (live.verdict ??= ep.verify()).reward : 0)
     if (action && typeof action === 'object' && (action as Record<string, unknown>).type === 'list_tools') {
       return {
         observation: { episode_id: live.name, step_count: ep.steps, tools: toolsOf(ep) },
@@ -155,7 +170,6 @@ export class OpenEnv {
     }
     const known = ep.tools.some((t) => t.function.name === parsed.tool)
     const r = await ep.step(parsed)
-    if (r.terminated || r.truncated) live.verdict ??= ep.verify()
     const isError = (r.info.status ?? 200) >= 400 || !!r.info.error
     const observation: Record<string, unknown> = {
       episode_id: live.name,

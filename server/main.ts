@@ -40,14 +40,17 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
   const agentApp = createAgentApp(worlds)
   const gym = createGym({ worlds, app: agentApp })
-  const openenvKeys = new OpenEnvKeys(gym)
-  if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
   const agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
   const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
+  const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
+  if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
   const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
   const control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
-  const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, { adminToken: opts.adminToken })
+  const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, {
+    adminToken: opts.adminToken,
+    adminScope: { agentBaseUrl: agentUrl },
+  })
   const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
   return {
     agentUrl,

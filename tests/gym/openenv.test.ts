@@ -188,6 +188,31 @@ describe('OpenEnv over HTTP', () => {
     })
   })
 
+  it('hands the agent its own credentials only when asked, and they open the agent-side MCP', async () => {
+    const c = new HttpEnvClient(base)
+    const plain = await c.reset({ task_id: t1!.id, episode_id: 'cred-0' })
+    expect(plain.observation).not.toHaveProperty('credentials')
+    const r = await c.reset({ task_id: t1!.id, episode_id: 'cred-1', include_credentials: true })
+    const cred = r.observation.credentials
+    expect(cred.base_urls.mcp).toBe(`${server.agentUrl}/mcp`)
+    // The agent solves the task through the agent-side MCP endpoint with nothing but that token.
+    const mcp = async (name: string, args: Record<string, unknown>) => {
+      const res = await fetch(cred.base_urls.mcp, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${cred.tokens.google}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      })
+      const reply = (await res.json()) as any
+      return { observation: { error: null, result: reply.result }, reward: 0, done: false }
+    }
+    await solve(t1!, ({ tool_name, arguments: args }) => mcp(tool_name as string, args as Record<string, unknown>))
+    expect(await c.state('cred-1')).toMatchObject({ step_count: t1!.reference.length + 1, done: true })
+    // However the episode ended, the OpenEnv side reports the oracle's reward for it.
+    expect(await c.step('cred-1', { type: 'list_tools' })).toMatchObject({ done: true, reward: 1 })
+    await c.request('POST', '/close', { episode_id: 'cred-0' })
+    await c.request('POST', '/close', { episode_id: 'cred-1' })
+  })
+
   it('opens nothing of the control plane with the key', async () => {
     for (const [method, path] of [
       ['GET', '/gym/episodes'],
