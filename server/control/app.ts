@@ -15,6 +15,7 @@ import { createGym, type Gym } from '../../gym/index.ts'
 import { createAgentApp } from '../app.ts'
 import { VERSION } from '../app.ts'
 import * as s from './schemas.ts'
+import { rateLimitRoutes } from './rate-limits.ts'
 
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
 const errors = { 400: json(s.ErrorBody, 'Bad request'), 404: json(s.ErrorBody, 'No such world or snapshot') }
@@ -158,6 +159,7 @@ export function createControlApp(
     },
   )
 
+  rateLimitRoutes(app, worlds)
   app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym, openenvKeys }) as never)
 
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
