@@ -67,7 +67,7 @@ export function offered(methodId: string, scope: ToolScope = {}): boolean {
 /** Most tools a hosted model accepts in one request (OpenAI's limit; Anthropic and Gemini allow at least as many). */
 export const MAX_TOOLS = 128
 /** Token budget of one task's tool list (schemas and descriptions, ≈ 4 chars per token). */
-export const TOOL_TOKEN_BUDGET = 40_000
+export const TOOL_TOKEN_BUDGET = 32_000
 
 /** Dropped first, in this order, when a task's list would still exceed MAX_TOOLS (niche surfaces of big services). */
 export const LOW_PRIORITY: RegExp[] = [
@@ -93,6 +93,24 @@ export const LOW_PRIORITY: RegExp[] = [
   /^drive\.files\.(listLabels|modifyLabels)$/,
   /^gmail\.users\.history\.list$/,
 ]
+
+/**
+ * Resource fields the API reference marks "Output only": a request body that sets them is ignored or refused, so
+ * tool schemas leave them out (they are most of Drive's File schema). Keyed by `<service>.<schema>`.
+ */
+export const OUTPUT_ONLY: Record<string, readonly string[]> = {
+  'drive.File': [
+    'capabilities', 'imageMediaMetadata', 'videoMediaMetadata', 'permissions', 'permissionIds', 'owners',
+    'lastModifyingUser', 'sharingUser', 'trashingUser', 'labelInfo', 'linkShareMetadata', 'clientEncryptionDetails',
+    'exportLinks', 'thumbnailLink', 'thumbnailVersion', 'iconLink', 'webViewLink', 'webContentLink', 'hasThumbnail',
+    'headRevisionId', 'md5Checksum', 'sha1Checksum', 'sha256Checksum', 'size', 'quotaBytesUsed', 'version', 'spaces',
+    'ownedByMe', 'shared', 'explicitlyTrashed', 'trashedTime', 'isAppAuthorized', 'hasAugmentedPermissions',
+    'fullFileExtension', 'fileExtension', 'modifiedByMe', 'modifiedByMeTime', 'viewedByMe', 'sharedWithMeTime',
+    'driveId', 'teamDriveId', 'resourceKey', 'kind',
+  ],
+  // `gadget` is deprecated rather than output only; the reference says to stop using it.
+  'calendar.Event': ['creator', 'created', 'updated', 'htmlLink', 'hangoutLink', 'kind', 'etag', 'locked', 'gadget'],
+}
 
 /** Descriptions for Slack methods the method list leaves blank (written here, in our words). */
 export const SLACK_DESCRIPTIONS: Record<string, string> = {

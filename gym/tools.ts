@@ -8,7 +8,7 @@ import * as driveSchemas from '../envs/drive/api/schemas.gen.ts'
 import * as docsSchemas from '../envs/docs/api/schemas.gen.ts'
 import * as calendarSchemas from '../envs/calendar/api/schemas.gen.ts'
 import { dropNulls, zodToToolSchema, type JsonSchema } from './tool-schema.ts'
-import { LOW_PRIORITY, MAX_TOOLS, offered, SLACK_DESCRIPTIONS, type ToolScope } from './tool-select.ts'
+import { LOW_PRIORITY, MAX_TOOLS, OUTPUT_ONLY, offered, SLACK_DESCRIPTIONS, type ToolScope } from './tool-select.ts'
 
 /** An OpenAI function-calling tool definition. */
 export type ToolDef = {
@@ -67,6 +67,9 @@ function bodySchema(service: string, name: string | undefined): JsonSchema | und
   const schema = schemaTables[service]?.[name]
   if (!schema) return { type: 'object', description: `${name} resource`, additionalProperties: true }
   const js = zodToToolSchema(schema as z.ZodType)
+  const props = js.properties as Record<string, unknown> | undefined
+  for (const field of OUTPUT_ONLY[`${service}.${name}`] ?? []) delete props?.[field]
+  if (Array.isArray(js.required)) js.required = js.required.filter((r: string) => !props || r in props)
   js.description ??= `${name} resource`
   return js
 }
