@@ -3,6 +3,7 @@ import { WorldManager } from '../../server/worlds.ts'
 import { createAgentApp } from '../../server/app.ts'
 import { createControlApp } from '../../server/control/app.ts'
 import { createGym } from '../../gym/index.ts'
+import { agentMcpApp } from '../../gym/agent-mcp.ts'
 import { TaskSpec } from '../../gym/task.ts'
 import { nowMs } from '../../envs/core/clock.ts'
 import type { Limits } from '../../server/limits.ts'
@@ -35,7 +36,13 @@ function server(limits: Partial<Limits> = {}, maxSteps = task.maxSteps) {
   const slack = async (token: string, method: string) =>
     (await (await agent.request(`/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()) as any
   const reset = async () => (await ctl('POST', '/gym/reset', { taskId: task.id })).body
-  return { worlds, gym, ctl, rest, slack, reset, advanceWall: (ms: number) => (wall += ms) }
+  const mcp = agentMcpApp(gym)
+  const agentMcp = async (token: string) => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+    const res = await mcp.request('/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    return res.status
+  }
+  return { worlds, gym, ctl, rest, slack, reset, agentMcp, advanceWall: (ms: number) => (wall += ms) }
 }
 
 const swap = (token: string, from: string, to: string) => token.replace(`.${from}.`, `.${to}.`).replace(`-${from}-`, `-${to}-`)
@@ -56,6 +63,9 @@ describe('two episodes of one task are sealed from each other', () => {
     expect((await s.rest(forged, 'DELETE', `/gmail/v1/users/me/messages/${victimMail}`)).status).toBe(401)
     expect((await s.rest(forged, 'POST', '/gmail/v1/users/me/messages/send', { raw: 'eA' })).status).toBe(401)
     expect((await s.slack(swap(one.tokens.slack, one.worldId, two.worldId), 'auth.test')).error).toBe('invalid_auth')
+    // The agent-side MCP endpoint takes the episode's own token only.
+    expect(await s.agentMcp(one.tokens.google)).toBe(200)
+    expect(await s.agentMcp(forged)).toBe(401)
 
     // Step tool, verify, reset, MCP, state and delete live on the control port: an agent token opens none of them.
     const other = two.episodeId
@@ -87,6 +97,8 @@ describe('two episodes of one task are sealed from each other', () => {
     expect((await s.rest(one.tokens.google, 'GET', '/gmail/v1/users/me/profile')).status).toBe(401)
     expect((await s.rest(one.tokens.google, 'POST', '/gmail/v1/users/me/messages/send', { raw: 'eA' })).status).toBe(401)
     expect((await s.slack(one.tokens.slack, 'auth.test')).error).toBe('invalid_auth')
+    expect(await s.agentMcp(one.tokens.google)).toBe(401)
+    expect(await s.agentMcp(two.tokens.google)).toBe(200)
     // Verify still judges the world as it was when the agent finished, and the episode view shows no live token.
     expect((await s.ctl('POST', `/gym/episodes/${one.episodeId}/verify`)).status).toBe(200)
     expect((await s.ctl('GET', `/gym/episodes/${one.episodeId}`)).body.tokens).toEqual({ google: null, slack: null })
