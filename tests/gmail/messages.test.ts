@@ -71,6 +71,29 @@ describe('gmail.users.messages.get', () => {
   })
 })
 
+describe('gmail base64url fields', () => {
+  const padded = (s: string) => /^[A-Za-z0-9_-]*={0,2}$/.test(s) && s.length % 4 === 0
+
+  test('pads raw, body.data and attachment data with = as Gmail does, and accepts padded or bare input', async () => {
+    const h = harness(gmailSeed)
+    const mime = ['To: ben@example.com', 'Subject: Pad', 'Content-Type: multipart/mixed; boundary=zz', '', '--zz',
+      'Content-Type: text/plain', '', 'ab', '--zz', 'Content-Type: application/octet-stream',
+      'Content-Disposition: attachment; filename="a.bin"', 'Content-Transfer-Encoding: base64', '', 'YWJjZA==', '--zz--', ''].join('\r\n')
+    const bare = Buffer.from(mime).toString('base64url')
+    expect(bare.length % 4).not.toBe(0)
+    const sent = await h.call('POST', `${M}/send`, { json: { raw: `${bare}${'='.repeat((4 - (bare.length % 4)) % 4)}` } })
+    expect(sent.status).toBe(200)
+    const raw = (await h.call('GET', `${M}/${sent.body.id}?format=raw`)).body.raw as string
+    expect(padded(raw)).toBe(true)
+    expect(Buffer.from(raw, 'base64url').toString()).toContain('YWJjZA==\r\n--zz--')
+    const full = (await h.call('GET', `${M}/${sent.body.id}`)).body
+    expect(full.payload.parts[0].body.data).toBe('YWI=')
+    const att = await h.call('GET', `${M}/${sent.body.id}/attachments/${full.payload.parts[1].body.attachmentId}`)
+    expect(att.body.data).toBe('YWJjZA==')
+    expect((await h.call('POST', `${M}/send`, { json: { raw: bare } })).status).toBe(200)
+  })
+})
+
 describe('gmail.users.messages.attachments.get', () => {
   test('returns the stored bytes in base64url', async () => {
     const h = harness(gmailSeed)

@@ -5,6 +5,7 @@ import { pageOf } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
 import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
+import { base64urlPadded } from '../mime/base64url.ts'
 import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } from '../store/messages.ts'
 import { searchMessages } from '../store/search.ts'
 import { findLabel } from '../store/mailbox.ts'
@@ -176,7 +177,7 @@ export const messagesRouter = createGoogleRouter()
     requireMessage(c, user, messageId)
     const att = findAttachment(c.var.world.db, user.id, messageId, id)
     if (!att) throw notFound()
-    return c.json({ size: att.data.length, data: att.data.toString('base64url') } as never, 200)
+    return c.json({ size: att.data.length, data: base64urlPadded(att.data) } as never, 200)
   })
 
 // Uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart|resumable.
