@@ -269,6 +269,22 @@ describe('gmail.users.messages.send resumable upload', () => {
     const again = await h.app.request(session, { method: 'PUT', headers: auth, body: raw })
     expect(again.status).toBe(404)
   })
+
+  test('takes chunks by POST with X-GUploader-No-308 (the Go client) and a final bytes */total', async () => {
+    const h = harness(gmailSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const raw = 'To: ben@example.com\r\nSubject: Go chunks\r\n\r\nsent by POST'
+    const chunk = (range: string, body?: string) => h.app.request(session, { method: 'POST', headers: { ...auth, 'content-type': 'message/rfc822', 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    const first = await chunk('bytes 0-9/*', raw.slice(0, 10))
+    expect(first.status).toBe(200)
+    expect(first.headers.get('x-http-status-code-override')).toBe('308')
+    expect((await chunk(`bytes 10-${raw.length - 1}/*`, raw.slice(10))).headers.get('x-http-status-code-override')).toBe('308')
+    const done = await chunk(`bytes */${raw.length}`)
+    expect(((await done.json()) as { labelIds: string[] }).labelIds).toEqual(['SENT'])
+    expect((await h.call('GET', `${M}?q=subject:chunks`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(1)
+  })
 })
 
 describe('gmail.users.drafts uploads', () => {

@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../core/errors/google.ts'
 import { splitRelated } from '../../core/multipart.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
+import { resumeIncomplete } from '../../core/resumable.ts'
 import { createFile } from './files.ts'
 import { findFile, touchFile } from '../store/files.ts'
 import { toFile } from '../map.ts'
@@ -80,7 +81,7 @@ async function resume(c: WorldContext) {
   } else received = Buffer.concat([received, chunk])
   if (total === undefined || received.length < total) {
     c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
-    return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})
+    return resumeIncomplete(c, received.length)
   }
   const meta = JSON.parse(session.metadata) as Meta
   let res: Response
@@ -101,7 +102,9 @@ async function resume(c: WorldContext) {
 const COMPLETED = '$completedFileId'
 
 export const uploadsRouter = createGoogleRouter()
-uploadsRouter.post('/upload/drive/v3/files', (c) => receive(c))
-uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) => receive(c, c.req.param('fileId')))
+// A session URI takes its chunks by PUT, or by POST/PATCH as google-api-go-client sends them.
+uploadsRouter.post('/upload/drive/v3/files', (c) => (c.req.query('upload_id') ? resume(c) : receive(c)))
+uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) => (c.req.query('upload_id') ? resume(c) : receive(c, c.req.param('fileId'))))
+uploadsRouter.post('/upload/drive/v3/files/:fileId', (c) => (c.req.query('upload_id') ? resume(c) : c.notFound()))
 uploadsRouter.put('/upload/drive/v3/files', (c) => resume(c))
 uploadsRouter.put('/upload/drive/v3/files/:fileId', (c) => resume(c))

@@ -183,17 +183,18 @@ export const messagesRouter = createGoogleRouter()
 // Uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart|resumable.
 type Op = (c: WorldContext, user: WorldUserRow, input: MessageInput) => unknown
 const storeOp = (isImport: boolean): Op => (c, user, input) => store(c, user, input, { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport })
+async function resumeWith(c: WorldContext, user: WorldUserRow, op: Op) {
+  const input = await continueSession(c, user.id)
+  return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+}
 const uploadOps: [string, Op][] = [['/send', send], ['', storeOp(false)], ['/import', storeOp(true)]]
 for (const [suffix, op] of uploadOps) {
   const path = `/upload/gmail/v1/users/:userId/messages${suffix}`
   messagesRouter.post(path, async (c) => {
     const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+    if (c.req.query('upload_id')) return resumeWith(c, user, op)
     if (c.req.query('uploadType') === 'resumable') return openSession(c, user.id)
     return c.json(op(c, user, await rawFromUpload(c)) as never, 200)
   })
-  messagesRouter.put(path, async (c) => {
-    const user = mailboxOf(c, c.req.param('userId') ?? 'me')
-    const input = await continueSession(c, user.id)
-    return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
-  })
+  messagesRouter.put(path, async (c) => resumeWith(c, mailboxOf(c, c.req.param('userId') ?? 'me'), op))
 }
