@@ -185,6 +185,35 @@ describe('gmail.users.messages.import', () => {
     const res = await h.call('POST', `${M}/import`, { json: { raw: rfc822({ From: 'old@archive.test', Subject: 'Imported' }, 'b') } })
     expect(res.body.labelIds).toEqual(['UNREAD', 'INBOX'])
   })
+
+  test('takes internalDate from the Date header by default (dateHeader), from the clock with receivedTime', async () => {
+    const h = harness(gmailSeed)
+    const raw = rfc822({ From: 'old@archive.test', Subject: 'Old', Date: 'Tue, 01 Jan 2019 10:00:00 +0000' }, 'b')
+    const byDefault = await h.call('POST', `${M}/import`, { json: { raw } })
+    const got = await h.call('GET', `${M}/${byDefault.body.id}?format=minimal`)
+    expect(got.body.internalDate).toBe(String(Date.parse('2019-01-01T10:00:00Z')))
+    const received = await h.call('POST', `${M}/import?internalDateSource=receivedTime`, { json: { raw } })
+    const got2 = await h.call('GET', `${M}/${received.body.id}?format=minimal`)
+    expect(Number(got2.body.internalDate)).toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'))
+    const inserted = await h.call('POST', M, { json: { raw } })
+    const got3 = await h.call('GET', `${M}/${inserted.body.id}?format=minimal`)
+    expect(Number(got3.body.internalDate)).toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'))
+  })
+})
+
+describe('gmail seeded history', () => {
+  test('gives newer seeded messages higher historyIds, whatever the seed order', async () => {
+    for (const seed of [gmailSeed, 'demo'] as const) {
+      const h = harness(seed)
+      const ids = (await h.call('GET', `${M}?includeSpamTrash=true&maxResults=500`)).body.messages.map((m: { id: string }) => m.id)
+      const rows = await Promise.all(ids.map(async (id: string) => (await h.call('GET', `${M}/${id}?format=minimal`)).body))
+      rows.sort((a, b) => Number(a.internalDate) - Number(b.internalDate))
+      for (let i = 1; i < rows.length; i++) {
+        if (rows[i].internalDate === rows[i - 1].internalDate) continue
+        expect(Number(rows[i].historyId)).toBeGreaterThan(Number(rows[i - 1].historyId))
+      }
+    }
+  })
 })
 
 describe('gmail.users.messages.modify', () => {

@@ -79,11 +79,15 @@ function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
 }
 
 /** insert and import: the message goes straight into the mailbox (import also runs as delivery would, minus filters). */
+/** import defaults to the Date header, insert to the time of receipt (the documented defaults). */
+const dateSource = (opts: { internalDateSource?: string; isImport: boolean }) =>
+  opts.internalDateSource ?? (opts.isImport ? 'dateHeader' : 'receivedTime')
+
 function store(c: WorldContext, user: WorldUserRow, input: MessageInput, opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean }) {
   const labelIds = input.labelIds ?? (opts.isImport ? ['INBOX', 'UNREAD'] : [])
   checkLabels(c, user, labelIds)
   const row = c.var.world.tx((db) =>
-    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: opts.internalDateSource === 'dateHeader' ? undefined : nowMs(db) }),
+    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: dateSource(opts) === 'dateHeader' ? undefined : nowMs(db) }),
   )
   return short(c, user, row)
 }
