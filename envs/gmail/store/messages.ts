@@ -6,6 +6,7 @@ import { attachments, history, messageLabels, messages, type MessageRow } from '
 import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/parse.ts'
 import { addressSearchText } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
+import { wordsOf } from '../query/words.ts'
 import { bumpHistory, ensureMailbox } from './mailbox.ts'
 
 /** The Gmail wire part tree kept with each message (attachment bytes live in gmail_attachments). */
@@ -96,7 +97,8 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
     listId: h('list-id').toLowerCase(),
     filenames: files.join('\n').toLowerCase(),
     hasAttachment: files.length > 0,
-    searchText: [h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n').toLowerCase(),
+    searchText: wordsOf([h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n')),
+    subjectWords: wordsOf(h('subject')),
     size: m.raw.length,
   }
   db.insert(messages).values(row).run()
