@@ -356,4 +356,19 @@ describe('gmail.users.drafts uploads', () => {
     expect(noId.status).toBe(400)
     expect((await h.call('GET', '/gmail/v1/users/me/drafts')).body.drafts).toHaveLength(1)
   })
+
+  test('updates a draft through a resumable session whose chunks come by POST (the Go client)', async () => {
+    const h = harness(gmailSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const made = await h.call('POST', '/gmail/v1/users/me/drafts', { json: { message: { raw: rfc822({ To: 'ben@example.com', Subject: 'v1' }, 'a') } } })
+    const start = await h.app.request(`${D}/${made.body.id}?uploadType=resumable`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: made.body.id }) })
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const raw = 'To: ben@example.com\r\nSubject: Second version\r\n\r\nbody'
+    const chunk = (range: string, body?: string) => h.app.request(session, { method: 'POST', headers: { ...auth, 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    expect((await chunk('bytes 0-9/*', raw.slice(0, 10))).headers.get('x-http-status-code-override')).toBe('308')
+    const done = await chunk(`bytes 10-${raw.length - 1}/${raw.length}`, raw.slice(10))
+    expect(done.status).toBe(200)
+    const got = await h.call('GET', `/gmail/v1/users/me/drafts/${made.body.id}?format=metadata`)
+    expect(got.body.message.payload.headers.find((x: { name: string }) => x.name === 'Subject').value).toBe('Second version')
+  })
 })

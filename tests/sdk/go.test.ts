@@ -52,6 +52,7 @@ describe.skipIf(missing !== '')(`google-api-go-client${missing ? ` — skipped: 
     expect(r.multipart).toEqual({ size: 1000, md5ok: true })
     expect(r.resumable).toEqual({ size: 600 * 1024, md5ok: true })
     expect(r.download.same).toBe(true)
+    expect(r.update).toEqual({ size: 300 * 1024 - 1, md5ok: true })
   })
 
   it('pages files.list, reads root, and gets Drive errors as *googleapi.Error', () => {

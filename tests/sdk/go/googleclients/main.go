@@ -85,7 +85,14 @@ func driveUploads(ctx context.Context, srv *drive.Service) (result, error) {
 	if err != nil {
 		return nil, err
 	}
+	next := pattern(300 * 1024)[1:]
+	updated, err := srv.Files.Update(res.Id, &drive.File{}).Fields("id,size,md5Checksum").
+		Media(bytes.NewReader(next), googleapi.ChunkSize(256*1024), googleapi.ContentType("application/octet-stream")).Do()
+	if err != nil {
+		return nil, fmt.Errorf("resumable update: %w", err)
+	}
 	return result{
+		"update":    result{"size": updated.Size, "md5ok": updated.Md5Checksum == md5hex(next)},
 		"multipart": result{"size": made.Size, "md5ok": made.Md5Checksum == md5hex(small)},
 		"resumable": result{"size": res.Size, "md5ok": res.Md5Checksum == md5hex(big)},
 		"download":  result{"same": bytes.Equal(got, big)},
