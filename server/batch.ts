@@ -42,7 +42,7 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
       new Request(`${origin}${url.pathname}${url.search}`, {
         method: part.method,
         headers,
-        body: part.method === 'GET' || part.method === 'HEAD' || part.method === 'DELETE' || part.body === '' ? undefined : part.body,
+        body: ['GET', 'HEAD', 'DELETE'].includes(part.method) || part.body === '' ? undefined : part.body,
       }),
     )
     const text = await res.text()
@@ -76,11 +76,12 @@ const BATCH_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
 
 function unsupportedMethodPart(method: string): string {
   const message = `Method ${method} is not supported in a batch request.`
-  const body = JSON.stringify({ error: { code: 400, message, errors: [{ message, domain: 'global', reason: 'badRequest' }], status: 'INVALID_ARGUMENT' } }, null, 2)
+  const errors = [{ message, domain: 'global', reason: 'badRequest' }]
+  const body = JSON.stringify({ error: { code: 400, message, errors, status: 'INVALID_ARGUMENT' } }, null, 2)
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
 }
 
-/** Header lines, with folded continuation lines (starting with a space or tab) joined to the line before (RFC 5322 §2.2.3). */
+/** Header lines; folded continuation lines (starting with a space or tab) join the line before (RFC 5322 §2.2.3). */
 function parseHeaders(block: string): Headers {
   const headers = new Headers()
   for (const line of block.replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/)) {

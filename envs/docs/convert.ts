@@ -7,7 +7,11 @@ import type { SeedBlock } from './build.ts'
 // Deviation: formatting is kept per paragraph (a paragraph wholly bold/italic/linked keeps it); styles of
 // runs inside a paragraph, images, colours and fonts are dropped.
 
-export const IMPORTABLE = ['text/plain', 'text/html', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']
+export const IMPORTABLE = [
+  'text/plain',
+  'text/html',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+]
 
 /** The document blocks of an uploaded file of type `mimeType` (one of IMPORTABLE). */
 export async function blocksFromUpload(mimeType: string, data: Buffer): Promise<SeedBlock[]> {
@@ -34,11 +38,12 @@ const decode = (s: string) =>
   })
 
 type Run = { text: string; bold: boolean; italic: boolean; link?: string }
-const HEADINGS: Record<string, 'HEADING_1' | 'HEADING_2' | 'HEADING_3' | 'HEADING_4' | 'HEADING_5' | 'HEADING_6' | 'TITLE'> = {
+type Heading = 'HEADING_1' | 'HEADING_2' | 'HEADING_3' | 'HEADING_4' | 'HEADING_5' | 'HEADING_6' | 'TITLE'
+const HEADINGS: Record<string, Heading> = {
   h1: 'HEADING_1', h2: 'HEADING_2', h3: 'HEADING_3', h4: 'HEADING_4', h5: 'HEADING_5', h6: 'HEADING_6', title: 'TITLE',
 }
-const BLOCK_TAGS = new Set(['p', 'div', 'li', 'ul', 'ol', 'table', 'tr', 'td', 'th', 'br', 'blockquote', 'pre', 'section',
-  'article', 'header', 'footer', 'body', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
+const BLOCK_TAGS = new Set(['p', 'div', 'li', 'ul', 'ol', 'table', 'tr', 'td', 'th', 'br', 'blockquote', 'pre',
+  'section', 'article', 'header', 'footer', 'body', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
 
 /**
  * Blocks from HTML: headings keep their level, `ul`/`ol` items become bulleted/numbered lists, tables keep their
@@ -66,7 +71,8 @@ export function blocksFromHtml(html: string): SeedBlock[] {
     style = undefined
     if (!text) return
     const all = (k: 'bold' | 'italic') => shown.length > 0 && shown.every((r) => r[k])
-    const link = shown.length > 0 && shown.every((r) => r.link && r.link === shown[0]!.link) ? shown[0]!.link : undefined
+    const first = shown[0]?.link
+    const link = first && shown.every((r) => r.link === first) ? first : undefined
     const block: Exclude<SeedBlock, string | { bullets: string[] } | { table: string[][] }> = { text }
     if (heading) block.style = HEADINGS[heading]
     if (all('bold')) block.bold = true
@@ -87,7 +93,10 @@ export function blocksFromHtml(html: string): SeedBlock[] {
     else if (tag === 'i' || tag === 'em') marks.italic = Math.max(0, marks.italic + (closing ? -1 : 1))
     else if (tag === 'a') {
       if (closing) marks.link.pop()
-      else marks.link.push(decode(/\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs)?.slice(1).find((v) => v !== undefined) ?? ''))
+      else {
+        const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs)
+        marks.link.push(decode(href?.slice(1).find((v) => v !== undefined) ?? ''))
+      }
     } else if (BLOCK_TAGS.has(tag) || tag in HEADINGS) {
       paragraph()
       if (tag in HEADINGS && !closing) style = tag
@@ -95,7 +104,9 @@ export function blocksFromHtml(html: string): SeedBlock[] {
         if (!closing) lists.push({ numbered: tag === 'ol', items: [] })
         else {
           const list = lists.pop()
-          if (list?.items.length) (lists.length ? lists[lists.length - 1]!.items.push(...list.items) : out.push({ bullets: list.items, numbered: list.numbered }))
+          const outer = lists[lists.length - 1]
+          if (list?.items.length && outer) outer.items.push(...list.items)
+          else if (list?.items.length) out.push({ bullets: list.items, numbered: list.numbered })
         }
       } else if (tag === 'table') {
         if (!closing) table = []

@@ -96,9 +96,11 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       if (!user || user.id === sender?.id) continue
       const base = ['CATEGORY_PERSONAL', 'INBOX', ...(m.unread ? ['UNREAD'] : []), ...(m.starred ? ['STARRED'] : [])]
       later(at, () => {
-        const row = insertMessage(db, user.id, { raw: rewriteHeaders(delivered, {}, { 'Delivered-To': user.email }), labelIds: base, internalDate: at })
+        const copy = rewriteHeaders(delivered, {}, { 'Delivered-To': user.email })
+        const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at })
         const extra = m.labels.map((name) => labelIdByName(db, user.id, name) ?? name).filter((id) => id !== undefined)
-        if (extra.length) modifyLabels(db, user.id, row.id, extra, extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : [])
+        const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
+        if (extra.length) modifyLabels(db, user.id, row.id, extra, hide)
       })
     }
   })

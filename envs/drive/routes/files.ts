@@ -48,7 +48,9 @@ const isMyRoot = (c: WorldContext, p: string) => p === 'root' || (/^0A/.test(p) 
 const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?? []).filter((p) => !isMyRoot(c, p))
 
 /** Creates a file from metadata and optional content (shared by JSON create and the upload paths). */
-export function createFile(c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[]) {
+export function createFile(
+  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+) {
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
   if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
@@ -224,7 +226,9 @@ export const filesRouter = createGoogleRouter()
   .openapi(getRoute, (c) => {
     const { fileId } = c.req.valid('param')
     if (isRootRef(c, fileId)) {
-      if (c.req.valid('query').alt === 'media') throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
+      if (c.req.valid('query').alt === 'media') {
+        throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
+      }
       return c.json(withDefaultFields(c, rootFolder(c), FILE_DEFAULT_FIELDS) as never, 200)
     }
     const row = requireItem(c, fileId)

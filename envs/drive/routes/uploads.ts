@@ -68,7 +68,8 @@ async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: st
     return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user.id), FILE_DEFAULT_FIELDS), 200)
   }
   const imported = await conversion(meta, data, contentType)
-  const out = createFile(c, meta as never, data, (meta.mimeType as string | undefined) ?? contentType?.split(';')[0], imported)
+  const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
+  const out = createFile(c, meta as never, data, type, imported)
   return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
 }
 
@@ -109,7 +110,8 @@ async function resume(c: WorldContext) {
   } else {
     const contentType = meta.contentType as string | undefined
     const imported = await conversion(meta, received, contentType)
-    const out = createFile(c, meta as never, received, (meta.mimeType as string | undefined) ?? contentType?.split(';')[0], imported)
+    const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
+    const out = createFile(c, meta as never, received, type, imported)
     res = c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
     doneId = out.id as string
   }
@@ -123,7 +125,8 @@ const COMPLETED = '$completedFileId'
 export const uploadsRouter = createGoogleRouter()
 // A session URI takes its chunks by PUT, or by POST/PATCH as google-api-go-client sends them.
 uploadsRouter.post('/upload/drive/v3/files', (c) => (c.req.query('upload_id') ? resume(c) : receive(c)))
-uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) => (c.req.query('upload_id') ? resume(c) : receive(c, c.req.param('fileId'))))
+uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) =>
+  c.req.query('upload_id') ? resume(c) : receive(c, c.req.param('fileId')))
 uploadsRouter.post('/upload/drive/v3/files/:fileId', (c) => (c.req.query('upload_id') ? resume(c) : c.notFound()))
 uploadsRouter.put('/upload/drive/v3/files', (c) => resume(c))
 uploadsRouter.put('/upload/drive/v3/files/:fileId', (c) => resume(c))

@@ -31,7 +31,10 @@ export async function openSession(c: WorldContext, userId: string) {
   return c.body(null, 200, { location: url.toString() })
 }
 
-/** Takes one chunk of a session (PUT, or POST as google-api-go-client sends it); returns the complete input, or a 308 response while bytes are missing. */
+/**
+ * Takes one chunk of a session (PUT, or POST as google-api-go-client sends it); returns the complete input, or the
+ * resume-incomplete answer while bytes are missing.
+ */
 export async function continueSession(c: WorldContext, userId: string): Promise<MessageInput | Response> {
   const id = c.req.query('upload_id') ?? ''
   const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
