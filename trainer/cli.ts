@@ -14,7 +14,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { GymClient, tokenizeChat, tokenizeUrlFor, type ChatOptions } from './http.ts'
 import { collectRollouts, formatSummary, selectTasks, summarize } from './rollout.ts'
 import { collectReferences, loadCorpusFiles } from './reference.ts'
-import { exportSft, readRecords, toolsRendered, type ChatTokenizer, type ExportFormat } from './export.ts'
+import { EXPORT_FORMATS, exportSft, llamaFactoryDatasetInfo, readRecords, TOOL_RESPONSE_JOIN, toolsRendered, type BadRecord, type ChatTokenizer, type ExportFormat } from './export.ts'
+import { OfflineChatTokenizer, readTokenizerDir, sha256 } from './chat-template.ts'
+import type { MaskMode, Thinking } from './tokens.ts'
 import { launch } from './launch.ts'
 import type { RolloutRecord } from './types.ts'
 
@@ -39,14 +41,16 @@ const HELP: Record<string, string> = {
   rollout: `rollout --model M --out FILE [--base-url URL] [--api-key K] [--task ID]… [--family F]… [--per-family N]
         [--samples N] [--tool-profile rest|typed] [--seed N] [--model-seed N] [--temperature T] [--max-tokens N]
         [--max-turns N] [--concurrency N] [--timeout S] [--retries N] [--extra-body JSON] [--system-prompt-file F]
+        [--return-tokens]
         [--gym-url URL] [--admin-token T] [--summary-json FILE]
   env: WSGYM_GYM_URL (default http://127.0.0.1:8081), WSGYM_ADMIN_TOKEN (default dev-admin-token),
        OPENAI_BASE_URL (default http://127.0.0.1:8000/v1), OPENAI_API_KEY`,
   reference: `reference --out FILE [--corpus DIR] [--task ID]… [--family F]… [--per-family N] [--concurrency N]
         [--gym-url URL] [--admin-token T] [--system-prompt-file F]`,
-  export: `export --in FILE[,FILE…] --out-dir DIR [--format openai,sharegpt,tokens] [--all] [--min-reward X]
-        [--allow-violations] [--max-invalid-calls N] [--family F]… [--source model|reference]…
-        [--tokenize-url URL | --base-url URL] [--model M] [--api-key K] [--chat-template-kwargs JSON] [--max-length N]`,
+  export: `export --in FILE[,FILE…] --out-dir DIR [--format openai,sharegpt,verifiers,tokens] [--all] [--min-reward X]
+        [--allow-violations] [--max-invalid-calls N] [--keep-malformed-calls] [--family F]… [--source model|reference]…
+        [--tokenizer DIR [--chat-template FILE] | --tokenize-url URL | --base-url URL [--model M] [--api-key K]]
+        [--chat-template-kwargs JSON] [--mask auto|conversation|per-turn] [--thinking strip|keep] [--max-length N]`,
   summary: 'summary --in FILE',
   launch: `launch --data FILE --format openai|sharegpt|tokens --job-dir DIR [--config FILE] [--set key=value]…
         [--host user@host] [--remote-dir DIR] [--ssh-opt OPT]… [--python python3] [--detach] [--dry-run]
@@ -80,7 +84,7 @@ function jsonlWriter(path: string) {
 }
 
 async function rollout(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, model: { type: 'string' }, samples: { type: 'string' }, 'tool-profile': { type: 'string' }, seed: { type: 'string' }, 'model-seed': { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-turns': { type: 'string' }, timeout: { type: 'string' }, retries: { type: 'string' }, 'extra-body': { type: 'string' }, 'summary-json': { type: 'string' } } })
+  const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, model: { type: 'string' }, samples: { type: 'string' }, 'tool-profile': { type: 'string' }, seed: { type: 'string' }, 'model-seed': { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-turns': { type: 'string' }, timeout: { type: 'string' }, retries: { type: 'string' }, 'extra-body': { type: 'string' }, 'summary-json': { type: 'string' }, 'return-tokens': { type: 'boolean' } } })
   if (v.help) return io.out(HELP.rollout!), 0
   if (!v.model || !v.out) throw new Error('rollout needs --model and --out')
   const profile = v['tool-profile']
@@ -97,6 +101,7 @@ async function rollout(argv: string[], io: Io): Promise<number> {
     timeoutMs: (num(v.timeout, 'timeout') ?? 120) * 1000,
     retries: num(v.retries, 'retries') ?? 4,
     extraBody: json(v['extra-body'], 'extra-body'),
+    returnTokens: Boolean(v['return-tokens']),
   }
   const samples = num(v.samples, 'samples') ?? 1
   io.err(`rollout: ${tasks.length} task(s) × ${samples} sample(s) with ${chat.model} at ${chat.baseUrl}`)
@@ -140,44 +145,74 @@ async function reference(argv: string[], io: Io): Promise<number> {
 }
 
 async function exportCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, 'out-dir': { type: 'string' }, format: { type: 'string' }, all: { type: 'boolean' }, 'min-reward': { type: 'string' }, 'allow-violations': { type: 'boolean' }, 'max-invalid-calls': { type: 'string' }, family: { type: 'string', multiple: true }, source: { type: 'string', multiple: true }, 'tokenize-url': { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'api-key': { type: 'string' }, 'chat-template-kwargs': { type: 'string' }, 'max-length': { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean' } } })
+  const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, 'out-dir': { type: 'string' }, format: { type: 'string' }, all: { type: 'boolean' }, 'min-reward': { type: 'string' }, 'allow-violations': { type: 'boolean' }, 'max-invalid-calls': { type: 'string' }, 'keep-malformed-calls': { type: 'boolean' }, family: { type: 'string', multiple: true }, source: { type: 'string', multiple: true }, tokenizer: { type: 'string' }, 'chat-template': { type: 'string' }, 'tokenize-url': { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'api-key': { type: 'string' }, 'chat-template-kwargs': { type: 'string' }, 'max-length': { type: 'string' }, mask: { type: 'string' }, thinking: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean' } } })
   if (v.help) return io.out(HELP.export!), 0
   const inputs = list(v.in)
   if (!inputs.length || !v['out-dir']) throw new Error('export needs --in and --out-dir')
   const formats = (v.format ? list([v.format]) : ['openai', 'sharegpt']) as ExportFormat[]
-  for (const f of formats) if (!['openai', 'sharegpt', 'tokens'].includes(f)) throw new Error(`unknown format "${f}"`)
-  const records = inputs.flatMap(readRecords)
+  for (const f of formats) if (!EXPORT_FORMATS.includes(f)) throw new Error(`unknown format "${f}" (${EXPORT_FORMATS.join(', ')})`)
+  const mask = (v.mask ?? 'auto') as MaskMode
+  if (!['auto', 'conversation', 'per-turn'].includes(mask)) throw new Error('--mask must be auto, conversation or per-turn')
+  const thinking = (v.thinking ?? 'strip') as Thinking
+  if (!['keep', 'strip'].includes(thinking)) throw new Error('--thinking must be keep or strip')
+  const bad: BadRecord[] = []
+  const records = inputs.flatMap((f) => readRecords(f, bad))
+  const kwargs = json(v['chat-template-kwargs'], 'chat-template-kwargs')
   let tokenize: ChatTokenizer | undefined
+  let tokenizerInfo: Record<string, unknown> | null = null
   const url = v['tokenize-url'] ?? (v['base-url'] ? tokenizeUrlFor(String(v['base-url'])) : undefined)
   if (formats.includes('tokens')) {
-    if (!url) throw new Error('the tokens format needs --tokenize-url or --base-url (a vLLM server exposing /tokenize)')
-    const kwargs = json(v['chat-template-kwargs'], 'chat-template-kwargs')
-    const apiKey = (v['api-key'] as string | undefined) ?? io.env.OPENAI_API_KEY
-    tokenize = (messages, tools, addGenerationPrompt) => tokenizeChat(String(url), { model: v.model as string | undefined, messages, tools, addGenerationPrompt, chatTemplateKwargs: kwargs }, { apiKey, retries: 2 })
+    if (v.tokenizer) {
+      const offline = new OfflineChatTokenizer(readTokenizerDir(String(v.tokenizer), v['chat-template'] as string | undefined), kwargs)
+      tokenize = offline.tokenize
+      tokenizerInfo = { kind: 'offline', source: offline.source, tokenizerSha256: offline.tokenizerHash, templateSha256: offline.templateHash }
+    } else if (url) {
+      const apiKey = (v['api-key'] as string | undefined) ?? io.env.OPENAI_API_KEY
+      tokenize = (messages, tools, addGenerationPrompt) => tokenizeChat(String(url), { model: v.model as string | undefined, messages, tools, addGenerationPrompt, chatTemplateKwargs: kwargs }, { apiKey, retries: 2 })
+      tokenizerInfo = { kind: 'vllm', url, model: v.model ?? null, tokenizerSha256: null, templateSha256: null }
+    } else throw new Error('the tokens format needs --tokenizer DIR (offline) or --tokenize-url/--base-url (a vLLM server exposing /tokenize)')
   }
   if (tokenize && records[0] && !(await toolsRendered(tokenize, records[0]))) {
-    io.err(`export: ${url} renders the same tokens with and without tools: this server's /tokenize ignores \`tools\` (upgrade vLLM); the token file would lack the tool list`)
+    io.err(`export: ${v.tokenizer ?? url} renders the same tokens with and without tools: the chat template ignores \`tools\` (or this vLLM's /tokenize drops it; upgrade vLLM); the token file would lack the tool list`)
     return 1
   }
   const res = await exportSft(records, {
-    formats, tokenize, concurrency: num(v.concurrency, 'concurrency'), maxLength: num(v['max-length'], 'max-length'),
-    filter: { passedOnly: !v.all, noViolations: !v.all && !v['allow-violations'], minReward: num(v['min-reward'], 'min-reward'), maxInvalidToolCalls: num(v['max-invalid-calls'], 'max-invalid-calls'), families: list(v.family), sources: list(v.source) as RolloutRecord['source'][] },
+    formats, tokenize, concurrency: num(v.concurrency, 'concurrency'), maxLength: num(v['max-length'], 'max-length'), mask, thinking,
+    filter: { passedOnly: !v.all, noViolations: !v.all && !v['allow-violations'], minReward: num(v['min-reward'], 'min-reward'), maxInvalidToolCalls: num(v['max-invalid-calls'], 'max-invalid-calls'), keepMalformedCalls: Boolean(v['keep-malformed-calls']), families: list(v.family), sources: list(v.source) as RolloutRecord['source'][] },
   })
   const dir = String(v['out-dir'])
   mkdirSync(dir, { recursive: true })
+  const files: Record<string, { lines: number; sha256: string }> = {}
+  const write = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text)
+    return sha256(text)
+  }
   for (const [fmt, lines] of Object.entries(res.lines)) {
-    writeFileSync(join(dir, `${fmt}.jsonl`), lines.length ? lines.join('\n') + '\n' : '')
+    files[`${fmt}.jsonl`] = { lines: lines.length, sha256: write(`${fmt}.jsonl`, lines.length ? lines.join('\n') + '\n' : '') }
     io.out(`${join(dir, `${fmt}.jsonl`)}: ${lines.length} example(s)`)
   }
+  if (res.lines.sharegpt) write('dataset_info.json', JSON.stringify(llamaFactoryDatasetInfo(), null, 2) + '\n')
+  const manifest = {
+    inputs: inputs.map((f) => ({ file: f, sha256: sha256(readFileSync(f)) })),
+    formats, read: res.read + bad.length, badRecords: bad, kept: res.kept, dropped: res.dropped, skipped: res.skipped, files,
+    options: { filter: { all: Boolean(v.all), allowViolations: Boolean(v['allow-violations']), keepMalformedCalls: Boolean(v['keep-malformed-calls']) }, thinking, mask, maxLength: num(v['max-length'], 'max-length') ?? null },
+    tokens: res.lines.tokens ? { tokenizer: tokenizerInfo, chatTemplateKwargs: kwargs ?? {}, examples: res.lines.tokens.length, ...res.masks } : null,
+    sharegpt: res.lines.sharegpt ? { toolResponseJoin: TOOL_RESPONSE_JOIN, assistantTextDropped: res.sharegptDroppedText, datasetInfo: 'dataset_info.json' } : null,
+  }
+  write('manifest.json', JSON.stringify(manifest, null, 2) + '\n')
   io.out(`read ${res.read}, kept ${res.kept}, dropped ${JSON.stringify(res.dropped)}`)
-  for (const s of res.tokenSkipped) io.err(`tokens: skipped ${s.taskId} (record ${s.index}): ${s.reason}`)
+  if (res.lines.tokens) io.out(`tokens: ${res.masks.conversation} conversation example(s), ${res.masks.perTurn} per-turn example(s) from ${res.masks.recordsPerTurn} record(s)`)
+  for (const b of bad) io.err(`bad record ${b.file}:${b.line}${b.taskId ? ` (${b.taskId})` : ''}: ${b.reason}`)
+  for (const s of res.skipped) io.err(`${s.format}: skipped ${s.taskId} (record ${s.index}): ${s.reason}`)
   return 0
 }
 
 async function summaryCmd(argv: string[], io: Io): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, help: { type: 'boolean' } } })
   if (v.help || !v.in) return io.out(HELP.summary!), v.help ? 0 : 2
-  io.out(formatSummary(summarize(list(v.in).flatMap(readRecords))))
+  const bad: BadRecord[] = []
+  io.out(formatSummary(summarize(list(v.in).flatMap((f) => readRecords(f, bad)))))
+  for (const b of bad) io.err(`bad record ${b.file}:${b.line}: ${b.reason}`)
   return 0
 }
 

@@ -47,7 +47,7 @@ export type ToolCall = { id: string; type: 'function'; function: { name: string;
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string }
   | { role: 'tool'; tool_call_id: string; content: string }
 
 /** Token usage summed over an episode's model calls (only what the server reported). */
@@ -85,4 +85,21 @@ export type RolloutRecord = {
   error: string | null
   timings: { totalMs: number; resetMs: number; modelMs: number; stepMs: number; verifyMs: number }
   usage: Usage | null
+  /**
+   * Per model turn, when the server returned them (`rollout --return-tokens` asks vLLM with
+   * `logprobs: true, return_token_ids: true`): the prompt's token ids, the
+   * sampled completion's token ids and their log-probabilities, so an on-policy trainer needs no re-tokenizing.
+   * Absent or null otherwise.
+   */
+  turnTokens?: TurnTokens[] | null
+}
+
+/** What the model server said about one turn's tokens (see RolloutRecord.turnTokens). */
+export type TurnTokens = {
+  /** The assistant message this turn produced (its index in `messages`). */
+  message: number
+  promptTokenIds: number[] | null
+  tokenIds: number[] | null
+  logprobs: number[] | null
+  finishReason: string | null
 }

@@ -28,6 +28,7 @@ import sys
 from typing import Any
 
 IGNORE_INDEX = -100
+TOOL_RESPONSE_JOIN = "\n</tool_response>\n<tool_response>\n"
 
 
 def load_config(path: str) -> dict:
@@ -113,14 +114,10 @@ def from_sharegpt(row: dict) -> tuple[list[dict], list[dict]]:
                 tool_calls.append({"id": cid, "type": "function", "function": {"name": c["name"], "arguments": _args_dict(c.get("arguments", {}))}})
             messages.append({"role": "assistant", "content": "", "tool_calls": tool_calls})
         elif frm == "observation":
-            answers = [value]
-            if len(pending) > 1:
-                try:
-                    parsed = json.loads(value)
-                    if isinstance(parsed, list) and len(parsed) == len(pending):
-                        answers = [a if isinstance(a, str) else json.dumps(a) for a in parsed]
-                except json.JSONDecodeError:
-                    pass
+            # Several answers are joined as LLaMA-Factory joins them (trainer/export.ts TOOL_RESPONSE_JOIN).
+            answers = value.split(TOOL_RESPONSE_JOIN) if len(pending) > 1 else [value]
+            if len(answers) != len(pending or ["call_x"]):
+                answers = [value]
             for cid, a in zip(pending or ["call_x"], answers):
                 messages.append({"role": "tool", "tool_call_id": cid, "content": a})
         else:
