@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { exportSft, filterRecords, IGNORE_INDEX, toOpenAI, toShareGPT, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
+import { exportSft, filterRecords, IGNORE_INDEX, readRecords, toOpenAI, toShareGPT, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
 import { tokenExamples } from '../../trainer/tokens.ts'
 import { tokenizeChat, tokenizeUrlFor } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
@@ -51,6 +51,40 @@ describe('filterRecords', () => {
   it('applies a minimum reward, an invalid-call limit, and can keep everything with a verdict', () => {
     expect(filterRecords(rs, { minReward: 0.9, maxInvalidToolCalls: 0 }).kept.map((r) => r.taskId)).toEqual(['ok'])
     expect(filterRecords(rs, { passedOnly: false, noViolations: false }).kept.map((r) => r.taskId)).toEqual(['ok', 'fail', 'unsafe', 'half', 'bad-args'])
+  })
+})
+
+describe('malformed tool calls', () => {
+  const bad = (args: string, name = 'http_request') => record({ taskId: `bad-${name}-${args}`, messages: [
+    ...conversation.slice(0, 2),
+    { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name, arguments: args } }] },
+    { role: 'tool', tool_call_id: 'x', content: 'error' },
+    ...conversation.slice(5),
+  ] })
+  const rs = [record({ taskId: 'ok' }), bad('{"method": "GET", "path": '), bad('[1]'), bad('{}', 'rm_rf'), bad('')]
+  it('are dropped by default, whatever the rollout counted, and kept on request', () => {
+    expect(filterRecords(rs)).toMatchObject({ kept: [{ taskId: 'ok' }, { taskId: 'bad-http_request-' }], dropped: { 'malformed tool calls': 3 } })
+    expect(filterRecords(rs, { keepMalformedCalls: true }).kept).toHaveLength(5)
+  })
+})
+
+describe('bad input', () => {
+  it('reports lines that are not records, with their line numbers, and reads the rest', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const p = join(dir, 'r.jsonl')
+    writeFileSync(p, [JSON.stringify(record()), '{"taskId": "x"', '', JSON.stringify({ ...record(), messages: [{ role: 'wizard' }] }), '[]', JSON.stringify(record({ index: 1 }))].join('\n'))
+    const bad: Parameters<typeof readRecords>[1] = []
+    expect(readRecords(p, bad).map((r) => r.index)).toEqual([0, 1])
+    expect(bad.map((b) => [b.line, b.reason.split(':')[0]])).toEqual([[2, 'not JSON'], [4, 'message 0 has no known role'], [5, 'not a JSON object']])
+  })
+
+  it('skips a record one format cannot hold and still writes it in the others', async () => {
+    const broken = record({ index: 1, taskId: 'odd', messages: conversation.slice(0, 2).concat({ role: 'assistant', content: 'one' }, { role: 'assistant', content: 'two' }) })
+    const throwing: ChatTokenizer = async (m) => { if (m.some((x) => x.content === 'two')) throw new Error('token limit'); return [1, 2, 3].slice(0, m.length) }
+    const res = await exportSft([record(), broken], { formats: ['openai', 'sharegpt', 'tokens'], tokenize: throwing })
+    expect(res.lines.openai).toHaveLength(2)
+    expect(res.lines.sharegpt).toHaveLength(1)
+    expect(res.skipped.map((s) => [s.format, s.taskId])).toEqual([['sharegpt', 'odd'], ['tokens', 'gmail-x-1'], ['tokens', 'odd']])
   })
 })
 
