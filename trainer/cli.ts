@@ -4,6 +4,7 @@
  *   reference  turn the corpus's reference programs into trajectories through the HTTP gym → JSONL (same format)
  *   export     rollout JSONL → OpenAI / ShareGPT / token-id SFT files
  *   summary    print the per-family table of a rollout JSONL
+ *   eval       run a split's tasks with a model (and its adapters): success, pass@k, reward, unsafe rate, steps
  *   launch     prepare a LoRA job directory and run it on a GPU host over ssh/rsync (or --dry-run)
  * `node --import tsx trainer/cli.ts <command> --help` lists each command's flags.
  */
@@ -18,11 +19,12 @@ import { EXPORT_FORMATS, exportSft, llamaFactoryDatasetInfo, readRecords, TOOL_R
 import { OfflineChatTokenizer, readTokenizerDir, sha256 } from './chat-template.ts'
 import type { MaskMode, Thinking } from './tokens.ts'
 import { launch } from './launch.ts'
+import { evaluate, formatReports, progressBar, SPLITS, type EvalReport, type Split } from './eval.ts'
 import type { RolloutRecord } from './types.ts'
 
 export const DEFAULT_CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'tasks-lite', 'corpus')
 
-type Io = { out: (s: string) => void; err: (s: string) => void; env: Record<string, string | undefined> }
+type Io = { out: (s: string) => void; err: (s: string) => void; env: Record<string, string | undefined>; tty?: boolean }
 type Options = NonNullable<ParseArgsConfig['options']>
 
 const gymFlags = {
@@ -52,6 +54,11 @@ const HELP: Record<string, string> = {
         [--tokenizer DIR [--chat-template FILE] | --tokenize-url URL | --base-url URL [--model M] [--api-key K]]
         [--chat-template-kwargs JSON] [--mask auto|conversation|per-turn] [--thinking strip|keep] [--max-length N]`,
   summary: 'summary --in FILE',
+  eval: `eval --model M [--adapter NAME]… --split train|dev|test [--k N] [--samples N] [--base-url URL] [--api-key K]
+        [--family F]… [--temperature T] [--max-tokens N] [--max-turns N] [--extra-body JSON] [--concurrency N]
+        [--timeout S] [--retries N] [--json FILE] [--out-dir DIR] [--gym-url URL] [--admin-token T]
+  --adapter: a LoRA adapter served by the same server under that name (vLLM --lora-modules NAME=PATH); the table
+  then compares each adapter with the base model. Temperature defaults to 0 for one sample, 0.7 otherwise.`,
   launch: `launch --data FILE --format openai|sharegpt|tokens --job-dir DIR [--config FILE] [--set key=value]…
         [--host user@host] [--remote-dir DIR] [--ssh-opt OPT]… [--python python3] [--detach] [--dry-run]
   env: WSGYM_TRAIN_HOST, WSGYM_TRAIN_DIR, WSGYM_TRAIN_SSH_OPTS (space-separated)`,
@@ -207,6 +214,49 @@ async function exportCmd(argv: string[], io: Io): Promise<number> {
   return 0
 }
 
+async function evalCmd(argv: string[], io: Io): Promise<number> {
+  const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, model: { type: 'string' }, adapter: { type: 'string', multiple: true }, split: { type: 'string' }, k: { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-turns': { type: 'string' }, timeout: { type: 'string' }, retries: { type: 'string' }, 'extra-body': { type: 'string' }, json: { type: 'string' }, 'out-dir': { type: 'string' } } })
+  if (v.help) return io.out(HELP.eval!), 0
+  if (!v.model) throw new Error('eval needs --model')
+  const split = String(v.split ?? 'test') as Split
+  if (!SPLITS.includes(split)) throw new Error(`--split must be ${SPLITS.join(', ')}`)
+  const k = num(v.k, 'k') ?? 1
+  const samples = num(v.samples, 'samples') ?? k
+  const gym = gymOf(v, io.env)
+  const models = [String(v.model), ...list(v.adapter)]
+  const reports: EvalReport[] = []
+  for (const model of models) {
+    const chat: ChatOptions = {
+      baseUrl: String(v['base-url'] ?? io.env.OPENAI_BASE_URL ?? 'http://127.0.0.1:8000/v1'),
+      apiKey: (v['api-key'] as string | undefined) ?? io.env.OPENAI_API_KEY, model,
+      temperature: num(v.temperature, 'temperature') ?? (samples === 1 ? 0 : 0.7),
+      maxTokens: num(v['max-tokens'], 'max-tokens') ?? 2048, timeoutMs: (num(v.timeout, 'timeout') ?? 120) * 1000,
+      retries: num(v.retries, 'retries') ?? 4, extraBody: json(v['extra-body'], 'extra-body'),
+    }
+    let shown = -1
+    const { report: rep, records } = await evaluate({
+      gym, chat, split, k, samples, families: list(v.family), concurrency: num(v.concurrency, 'concurrency'),
+      systemPrompt: v['system-prompt-file'] ? readFileSync(String(v['system-prompt-file']), 'utf8').trim() : undefined,
+      onRecord: (_r, done, total) => {
+        const tenth = Math.floor((10 * done) / total)
+        if (io.tty) io.err(`\r${progressBar(done, total, model)}${done === total ? '\n' : ''}`)
+        else if (tenth !== shown) io.err(progressBar(done, total, model))
+        shown = tenth
+      },
+    })
+    reports.push(rep)
+    if (v['out-dir']) {
+      mkdirSync(String(v['out-dir']), { recursive: true })
+      writeFileSync(join(String(v['out-dir']), `rollouts-${model.replace(/[^\w.-]+/g, '_')}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    }
+  }
+  io.out(formatReports(reports))
+  const doc = JSON.stringify({ split, k, samples, reports }, null, 2) + '\n'
+  if (v.json) writeFileSync(String(v.json), doc)
+  if (v['out-dir']) writeFileSync(join(String(v['out-dir']), 'eval.json'), doc)
+  return 0
+}
+
 async function summaryCmd(argv: string[], io: Io): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, help: { type: 'boolean' } } })
   if (v.help || !v.in) return io.out(HELP.summary!), v.help ? 0 : 2
@@ -230,10 +280,17 @@ async function launchCmd(argv: string[], io: Io): Promise<number> {
   return 0
 }
 
-const commands: Record<string, (argv: string[], io: Io) => Promise<number>> = { rollout, reference, export: exportCmd, summary: summaryCmd, launch: launchCmd }
+const commands: Record<string, (argv: string[], io: Io) => Promise<number>> = { rollout, reference, export: exportCmd, summary: summaryCmd, eval: evalCmd, launch: launchCmd }
 
 /** Runs one command; returns the exit code (errors are printed, not thrown). */
-export async function main(argv: string[], io: Io = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env }): Promise<number> {
+const defaultIo: Io = {
+  out: (s) => console.log(s),
+  err: (s) => (s.startsWith('\r') ? process.stderr.write(s) : console.error(s)),
+  env: process.env,
+  tty: Boolean(process.stderr.isTTY),
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [cmd, ...rest] = argv
   const run = cmd ? commands[cmd] : undefined
   if (!run) {

@@ -7,8 +7,8 @@
 /** An OpenAI function-calling tool definition, as `POST /gym/reset` returns them. */
 export type ToolDef = { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }
 
-/** A public task, as `GET /gym/tasks` lists it. */
-export type PublicTask = { id: string; family: string; services: string[]; instruction: string; toolProfile: 'rest' | 'typed'; maxSteps: number; difficulty: string; tags: string[] }
+/** A public task, as `GET /gym/tasks` lists it (`split`: train | dev | test, where the corpus sets one). */
+export type PublicTask = { id: string; family: string; services: string[]; instruction: string; toolProfile: 'rest' | 'typed'; maxSteps: number; difficulty: string; tags: string[]; split?: string }
 
 /** What `POST /gym/reset` answers. */
 export type ResetAnswer = {
