@@ -6,6 +6,7 @@
  *   summary    print the per-family table of a rollout JSONL
  *   eval       run a split's tasks with a model (and its adapters): success, pass@k, reward, unsafe rate, steps
  *   launch     prepare a LoRA job directory and run it on a GPU host over ssh/rsync (or --dry-run)
+ *   status     follow a launched (detached) job; fetch: copy its results home
  * `node --import tsx trainer/cli.ts <command> --help` lists each command's flags.
  */
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -18,7 +19,7 @@ import { collectReferences, loadCorpusFiles } from './reference.ts'
 import { EXPORT_FORMATS, exportSft, llamaFactoryDatasetInfo, readRecords, TOOL_RESPONSE_JOIN, toolsRendered, type BadRecord, type ChatTokenizer, type ExportFormat } from './export.ts'
 import { OfflineChatTokenizer, readTokenizerDir, sha256 } from './chat-template.ts'
 import type { MaskMode, Thinking } from './tokens.ts'
-import { launch } from './launch.ts'
+import { fetchJob, jobStatus, launch, type JobMode } from './launch.ts'
 import { evaluate, formatReports, progressBar, SPLITS, type EvalReport, type Split } from './eval.ts'
 import type { RolloutRecord } from './types.ts'
 
@@ -59,9 +60,12 @@ const HELP: Record<string, string> = {
         [--timeout S] [--retries N] [--json FILE] [--out-dir DIR] [--gym-url URL] [--admin-token T]
   --adapter: a LoRA adapter served by the same server under that name (vLLM --lora-modules NAME=PATH); the table
   then compares each adapter with the base model. Temperature defaults to 0 for one sample, 0.7 otherwise.`,
-  launch: `launch --data FILE --format openai|sharegpt|tokens --job-dir DIR [--config FILE] [--set key=value]…
-        [--host user@host] [--remote-dir DIR] [--ssh-opt OPT]… [--python python3] [--detach] [--dry-run]
+  launch: `launch --data FILE --format openai|sharegpt|tokens --job-dir DIR [--dev-data FILE] [--config FILE]
+        [--set key=value]… [--mode train|check|dry] [--host user@host] [--remote-dir DIR] [--ssh-opt OPT]…
+        [--python python3] [--detach] [--dry-run]
   env: WSGYM_TRAIN_HOST, WSGYM_TRAIN_DIR, WSGYM_TRAIN_SSH_OPTS (space-separated)`,
+  status: 'status --job-dir DIR [--lines N] [--json]   stage, exit code and output tail of a launched job',
+  fetch: 'fetch --job-dir DIR   copy a launched job\'s out/ (adapter, report.json), run.out and train.log home',
 }
 
 const num = (v: unknown, name: string): number | undefined => {
@@ -267,20 +271,40 @@ async function summaryCmd(argv: string[], io: Io): Promise<number> {
 }
 
 async function launchCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { data: { type: 'string' }, format: { type: 'string' }, 'job-dir': { type: 'string' }, config: { type: 'string' }, set: { type: 'string', multiple: true }, host: { type: 'string' }, 'remote-dir': { type: 'string' }, 'ssh-opt': { type: 'string', multiple: true }, python: { type: 'string' }, detach: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean' } } })
+  const { values: v } = parseArgs({ args: argv, options: { data: { type: 'string' }, 'dev-data': { type: 'string' }, mode: { type: 'string' }, format: { type: 'string' }, 'job-dir': { type: 'string' }, config: { type: 'string' }, set: { type: 'string', multiple: true }, host: { type: 'string' }, 'remote-dir': { type: 'string' }, 'ssh-opt': { type: 'string', multiple: true }, python: { type: 'string' }, detach: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean' } } })
   if (v.help) return io.out(HELP.launch!), 0
   if (!v.data || !v['job-dir'] || !v.format) throw new Error('launch needs --data, --format and --job-dir')
   if (!['openai', 'sharegpt', 'tokens'].includes(String(v.format))) throw new Error('--format must be openai, sharegpt or tokens')
+  const mode = String(v.mode ?? 'train') as JobMode
+  if (!['train', 'check', 'dry'].includes(mode)) throw new Error('--mode must be train, check or dry')
   const sshOpts = (v['ssh-opt'] as string[] | undefined) ?? (io.env.WSGYM_TRAIN_SSH_OPTS ? io.env.WSGYM_TRAIN_SSH_OPTS.split(/\s+/).filter(Boolean) : [])
   await launch({
-    data: String(v.data), format: v.format as 'openai', jobDir: String(v['job-dir']), config: v.config as string | undefined, set: v.set as string[] | undefined,
+    data: String(v.data), devData: v['dev-data'] as string | undefined, mode, format: v.format as 'openai', jobDir: String(v['job-dir']), config: v.config as string | undefined, set: v.set as string[] | undefined,
     host: (v.host as string | undefined) ?? io.env.WSGYM_TRAIN_HOST, remoteDir: (v['remote-dir'] as string | undefined) ?? io.env.WSGYM_TRAIN_DIR,
     sshOpts, python: v.python as string | undefined, detach: Boolean(v.detach), dryRun: Boolean(v['dry-run']),
   }, io.out)
   return 0
 }
 
-const commands: Record<string, (argv: string[], io: Io) => Promise<number>> = { rollout, reference, export: exportCmd, summary: summaryCmd, eval: evalCmd, launch: launchCmd }
+async function statusCmd(argv: string[], io: Io): Promise<number> {
+  const { values: v } = parseArgs({ args: argv, options: { 'job-dir': { type: 'string' }, lines: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } })
+  if (v.help) return io.out(HELP.status!), 0
+  if (!v['job-dir']) throw new Error('status needs --job-dir')
+  const s = await jobStatus(String(v['job-dir']), num(v.lines, 'lines') ?? 20)
+  if (v.json) io.out(JSON.stringify(s))
+  else io.out(`state: ${s.state ?? 'not started'}${s.exit !== null ? ` (exit ${s.exit})` : ''}; ${s.running ? 'running' : 'not running'}\n${s.tail}`)
+  return 0
+}
+
+async function fetchCmd(argv: string[], io: Io): Promise<number> {
+  const { values: v } = parseArgs({ args: argv, options: { 'job-dir': { type: 'string' }, help: { type: 'boolean' } } })
+  if (v.help) return io.out(HELP.fetch!), 0
+  if (!v['job-dir']) throw new Error('fetch needs --job-dir')
+  await fetchJob(String(v['job-dir']), io.out)
+  return 0
+}
+
+const commands: Record<string, (argv: string[], io: Io) => Promise<number>> = { rollout, reference, export: exportCmd, summary: summaryCmd, eval: evalCmd, launch: launchCmd, status: statusCmd, fetch: fetchCmd }
 
 /** Runs one command; returns the exit code (errors are printed, not thrown). */
 const defaultIo: Io = {
