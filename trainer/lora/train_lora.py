@@ -454,7 +454,8 @@ def dry_step(cfg: dict) -> int:
     tstats, _, rows, _ = data_report(cfg, None if cfg["data"]["format"] == "tokens" else load_tokenizer(cfg))
     if not rows:
         raise SystemExit("dry step: no example")
-    batch_rows = [{"input_ids": r["input_ids"][:256], "labels": r["labels"][:256]} for r in rows[:2]]
+    # The last 256 tokens of each: the labelled turn ends an example (per-turn examples are labelled at the end only).
+    batch_rows = [{"input_ids": r["input_ids"][-256:], "labels": r["labels"][-256:]} for r in rows[:2]]
     vocab = max(max(r["input_ids"]) for r in batch_rows) + 1
     batch = collate_fn(0)(batch_rows)
     out_dir = os.path.join(cfg["training"].get("output_dir", "out"), "dry")
@@ -489,8 +490,8 @@ def dry_step(cfg: dict) -> int:
     if kind == "torch only":
         torch.save(model.lora_state(), os.path.join(out_dir, "adapter.pt"))
         fresh = TinyCausalLM(vocab)
-        fresh.load_state_dict({k: v for k, v in model.state_dict().items() if "lora" not in k}, strict=False)
         fresh.add_lora(4)
+        fresh.load_state_dict({k: v for k, v in model.state_dict().items() if "lora_" not in k}, strict=False)
         fresh.load_lora(torch.load(os.path.join(out_dir, "adapter.pt")))
         after = fresh.eval()(batch["input_ids"])
     else:
@@ -499,7 +500,7 @@ def dry_step(cfg: dict) -> int:
         base.load_state_dict(base_state)
         after = PeftModel.from_pretrained(base, out_dir).eval()(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
     same = bool(torch.allclose(before, after, atol=1e-5))
-    res = {"ok": bool(torch.isfinite(loss0).item()) and same, "kind": kind, "examples": len(batch_rows), "vocab": vocab,
+    res = {"ok": bool(torch.isfinite(loss0).item()) and same and loss1 < loss0.item(), "kind": kind, "examples": len(batch_rows), "vocab": vocab,
            "loss_before": round(loss0.item(), 4), "loss_after": round(loss1, 4), "trainable": len(trainable), "targets": info.get("names"),
            "labelled_tokens": int((batch["labels"] != IGNORE_INDEX).sum()), "reload_same_logits": same, "torch": torch.__version__}
     print(json.dumps(res), flush=True)
