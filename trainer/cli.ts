@@ -51,7 +51,8 @@ const HELP: Record<string, string> = {
   reference: `reference --out FILE [--corpus DIR] [--task ID]… [--family F]… [--per-family N] [--concurrency N]
         [--gym-url URL] [--admin-token T] [--system-prompt-file F]`,
   export: `export --in FILE[,FILE…] --out-dir DIR [--format openai,sharegpt,verifiers,tokens] [--all] [--min-reward X]
-        [--allow-violations] [--max-invalid-calls N] [--keep-malformed-calls] [--family F]… [--source model|reference]…
+        [--allow-violations] [--max-invalid-calls N] [--keep-malformed-calls] [--split train|dev|test]… [--family F]…
+        [--source model|reference]…
         [--tokenizer DIR [--chat-template FILE] | --tokenize-url URL | --base-url URL [--model M] [--api-key K]]
         [--chat-template-kwargs JSON] [--mask auto|conversation|per-turn] [--thinking strip|keep] [--max-length N]`,
   summary: 'summary --in FILE',
@@ -156,7 +157,7 @@ async function reference(argv: string[], io: Io): Promise<number> {
 }
 
 async function exportCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, 'out-dir': { type: 'string' }, format: { type: 'string' }, all: { type: 'boolean' }, 'min-reward': { type: 'string' }, 'allow-violations': { type: 'boolean' }, 'max-invalid-calls': { type: 'string' }, 'keep-malformed-calls': { type: 'boolean' }, family: { type: 'string', multiple: true }, source: { type: 'string', multiple: true }, tokenizer: { type: 'string' }, 'chat-template': { type: 'string' }, 'tokenize-url': { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'api-key': { type: 'string' }, 'chat-template-kwargs': { type: 'string' }, 'max-length': { type: 'string' }, mask: { type: 'string' }, thinking: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean' } } })
+  const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, 'out-dir': { type: 'string' }, format: { type: 'string' }, all: { type: 'boolean' }, 'min-reward': { type: 'string' }, 'allow-violations': { type: 'boolean' }, 'max-invalid-calls': { type: 'string' }, 'keep-malformed-calls': { type: 'boolean' }, split: { type: 'string', multiple: true }, family: { type: 'string', multiple: true }, source: { type: 'string', multiple: true }, tokenizer: { type: 'string' }, 'chat-template': { type: 'string' }, 'tokenize-url': { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'api-key': { type: 'string' }, 'chat-template-kwargs': { type: 'string' }, 'max-length': { type: 'string' }, mask: { type: 'string' }, thinking: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean' } } })
   if (v.help) return io.out(HELP.export!), 0
   const inputs = list(v.in)
   if (!inputs.length || !v['out-dir']) throw new Error('export needs --in and --out-dir')
@@ -189,7 +190,7 @@ async function exportCmd(argv: string[], io: Io): Promise<number> {
   }
   const res = await exportSft(records, {
     formats, tokenize, concurrency: num(v.concurrency, 'concurrency'), maxLength: num(v['max-length'], 'max-length'), mask, thinking,
-    filter: { passedOnly: !v.all, noViolations: !v.all && !v['allow-violations'], minReward: num(v['min-reward'], 'min-reward'), maxInvalidToolCalls: num(v['max-invalid-calls'], 'max-invalid-calls'), keepMalformedCalls: Boolean(v['keep-malformed-calls']), families: list(v.family), sources: list(v.source) as RolloutRecord['source'][] },
+    filter: { passedOnly: !v.all, noViolations: !v.all && !v['allow-violations'], minReward: num(v['min-reward'], 'min-reward'), maxInvalidToolCalls: num(v['max-invalid-calls'], 'max-invalid-calls'), keepMalformedCalls: Boolean(v['keep-malformed-calls']), splits: list(v.split), families: list(v.family), sources: list(v.source) as RolloutRecord['source'][] },
   })
   const dir = String(v['out-dir'])
   mkdirSync(dir, { recursive: true })

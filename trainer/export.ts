@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { orderedPool, parseToolArguments } from './rollout.ts'
+import { taskSplit } from './split.ts'
 import { tokenExamples, TemplateMismatch, type MaskMode, type Thinking, type TokenExample } from './tokens.ts'
 import type { ChatMessage, RolloutRecord, ToolDef } from './types.ts'
 
@@ -66,6 +67,8 @@ export type FilterOptions = {
   keepMalformedCalls?: boolean
   families?: string[]
   sources?: RolloutRecord['source'][]
+  /** Keep only records of these splits (a record's `split`, else trainer/split.ts taskSplit of its task id). */
+  splits?: string[]
 }
 
 /**
@@ -98,6 +101,7 @@ export function filterRecords(records: RolloutRecord[], f: FilterOptions = {}): 
       : !f.keepMalformedCalls && malformedToolCalls(r) > 0 ? 'malformed tool calls'
       : f.families?.length && !f.families.includes(r.family) ? 'family'
       : f.sources?.length && !f.sources.includes(r.source) ? 'source'
+      : f.splits?.length && !f.splits.includes(taskSplit({ id: r.taskId, split: r.split })) ? 'split'
       : !r.messages.some((m) => m.role === 'assistant') ? 'no assistant message'
       : undefined
     if (why) dropped[why] = (dropped[why] ?? 0) + 1

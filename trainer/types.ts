@@ -63,6 +63,8 @@ export type RolloutRecord = {
   source: 'model' | 'reference'
   taskId: string
   family: string
+  /** The task's split (trainer/split.ts taskSplit: its own `split`, or the id-hash fallback). */
+  split?: string
   /** Sample number of this task (0-based). */
   sample: number
   /** The world seed passed to reset (null: the task's own seed value). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { exportSft, filterRecords, IGNORE_INDEX, readRecords, toOpenAI, toShareGPT, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
 import { tokenExamples } from '../../trainer/tokens.ts'
+import { taskSplit } from '../../trainer/split.ts'
 import { tokenizeChat, tokenizeUrlFor } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
 import type { ChatMessage, RolloutRecord, ToolDef } from '../../trainer/types.ts'
@@ -48,6 +49,14 @@ describe('filterRecords', () => {
     expect(kept.map((r) => r.taskId)).toEqual(['ok', 'half', 'bad-args'])
     expect(dropped).toEqual({ 'not passed': 1, 'safety violation': 1, 'no verdict': 1 })
   })
+  it('keeps the records of the asked splits (their own split, else the task id\'s)', () => {
+    const split = (id: string) => taskSplit({ id })
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x) => `t-${x}`)
+    const mixed = ids.map((id, i) => record({ taskId: id, index: i }))
+    expect(filterRecords(mixed, { splits: ['train'] }).kept.map((r) => r.taskId)).toEqual(ids.filter((id) => split(id) === 'train'))
+    expect(filterRecords([record({ taskId: 't-a', split: 'test' })], { splits: ['test'] }).kept).toHaveLength(1)
+  })
+
   it('applies a minimum reward, an invalid-call limit, and can keep everything with a verdict', () => {
     expect(filterRecords(rs, { minReward: 0.9, maxInvalidToolCalls: 0 }).kept.map((r) => r.taskId)).toEqual(['ok'])
     expect(filterRecords(rs, { passedOnly: false, noViolations: false }).kept.map((r) => r.taskId)).toEqual(['ok', 'fail', 'unsafe', 'half', 'bad-args'])
