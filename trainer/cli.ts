@@ -19,7 +19,8 @@ import { collectReferences, loadCorpusFiles } from './reference.ts'
 import { EXPORT_FORMATS, exportSft, llamaFactoryDatasetInfo, readRecords, TOOL_RESPONSE_JOIN, toolsRendered, type BadRecord, type ChatTokenizer, type ExportFormat } from './export.ts'
 import { OfflineChatTokenizer, readTokenizerDir, sha256 } from './chat-template.ts'
 import type { MaskMode, Thinking } from './tokens.ts'
-import { fetchJob, jobStatus, launch, type JobMode } from './launch.ts'
+import { fetchJob, jobStatus, launch, shellQuote, type JobMode } from './launch.ts'
+import { ADAPTER_NAME, serveAndEvaluate, serveCommand } from './serve-eval.ts'
 import { evaluate, formatReports, progressBar, SPLITS, type EvalReport, type Split } from './eval.ts'
 import type { RolloutRecord } from './types.ts'
 
@@ -63,7 +64,9 @@ const HELP: Record<string, string> = {
   then compares each adapter with the base model. Temperature defaults to 0 for one sample, 0.7 otherwise.`,
   launch: `launch --data FILE --format openai|sharegpt|tokens --job-dir DIR [--dev-data FILE] [--config FILE]
         [--set key=value]… [--mode train|check|dry] [--host user@host] [--remote-dir DIR] [--ssh-opt OPT]…
-        [--python python3] [--detach] [--dry-run]
+        [--python python3] [--detach] [--dry-run] [--eval-split dev|test [--k N] [--gym-url URL] [--admin-token T]]
+  --eval-split: after training, serve the base model and the adapter on the host (vLLM, serve.sh) through an ssh
+  tunnel and run eval on that split for both (out/eval.json).
   env: WSGYM_TRAIN_HOST, WSGYM_TRAIN_DIR, WSGYM_TRAIN_SSH_OPTS (space-separated)`,
   status: 'status --job-dir DIR [--lines N] [--json]   stage, exit code and output tail of a launched job',
   fetch: 'fetch --job-dir DIR   copy a launched job\'s out/ (adapter, report.json), run.out and train.log home',
@@ -272,8 +275,10 @@ async function summaryCmd(argv: string[], io: Io): Promise<number> {
 }
 
 async function launchCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { data: { type: 'string' }, 'dev-data': { type: 'string' }, mode: { type: 'string' }, format: { type: 'string' }, 'job-dir': { type: 'string' }, config: { type: 'string' }, set: { type: 'string', multiple: true }, host: { type: 'string' }, 'remote-dir': { type: 'string' }, 'ssh-opt': { type: 'string', multiple: true }, python: { type: 'string' }, detach: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean' } } })
+  const { values: v } = parseArgs({ args: argv, options: { data: { type: 'string' }, 'dev-data': { type: 'string' }, mode: { type: 'string' }, format: { type: 'string' }, 'job-dir': { type: 'string' }, config: { type: 'string' }, set: { type: 'string', multiple: true }, host: { type: 'string' }, 'remote-dir': { type: 'string' }, 'ssh-opt': { type: 'string', multiple: true }, python: { type: 'string' }, detach: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'eval-split': { type: 'string' }, k: { type: 'string' }, 'gym-url': { type: 'string' }, 'admin-token': { type: 'string' }, help: { type: 'boolean' } } })
   if (v.help) return io.out(HELP.launch!), 0
+  const evalSplit = v['eval-split'] as Split | undefined
+  if (evalSplit !== undefined && !SPLITS.includes(evalSplit)) throw new Error(`--eval-split must be ${SPLITS.join(', ')}`)
   if (!v.data || !v['job-dir'] || !v.format) throw new Error('launch needs --data, --format and --job-dir')
   if (!['openai', 'sharegpt', 'tokens'].includes(String(v.format))) throw new Error('--format must be openai, sharegpt or tokens')
   const mode = String(v.mode ?? 'train') as JobMode
@@ -284,6 +289,14 @@ async function launchCmd(argv: string[], io: Io): Promise<number> {
     host: (v.host as string | undefined) ?? io.env.WSGYM_TRAIN_HOST, remoteDir: (v['remote-dir'] as string | undefined) ?? io.env.WSGYM_TRAIN_DIR,
     sshOpts, python: v.python as string | undefined, detach: Boolean(v.detach), dryRun: Boolean(v['dry-run']),
   }, io.out)
+  if (evalSplit && (v.host ?? io.env.WSGYM_TRAIN_HOST)) {
+    if (v.detach || mode !== 'train') io.out('--eval-split runs after a followed train job (not with --detach or another --mode): run `launch` again without them, or eval by hand')
+    else if (v['dry-run']) io.out(`then: ${serveCommand(String(v['job-dir']), 18000).map(shellQuote).join(' ')}; eval ${evalSplit} for the base model and ${ADAPTER_NAME}`)
+    else {
+      const cfg = JSON.parse(readFileSync(join(String(v['job-dir']), 'config.json'), 'utf8')) as { model: string }
+      await serveAndEvaluate({ jobDir: String(v['job-dir']), gym: gymOf(v, io.env), split: evalSplit, model: cfg.model, k: num(v.k, 'k'), log: io.out })
+    }
+  }
   return 0
 }
 

@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync, chmod
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import YAML from 'yaml'
+import { SERVE_SH } from './serve-eval.ts'
 
 export const LORA_DIR = join(dirname(fileURLToPath(import.meta.url)), 'lora')
 
@@ -117,10 +118,12 @@ export function prepareJob(opts: LaunchOptions): { jobDir: string; files: string
     copyFileSync(opts.devData, join(jobDir, 'data', 'dev.jsonl'))
   }
   writeFileSync(join(jobDir, 'config.json'), JSON.stringify(jobConfig(opts), null, 2) + '\n')
-  for (const f of ['train_lora.py', 'preflight.py', 'requirements.txt']) copyFileSync(join(LORA_DIR, f), join(jobDir, f))
+  for (const f of ['train_lora.py', 'preflight.py', 'requirements.txt', 'requirements-serve.txt']) copyFileSync(join(LORA_DIR, f), join(jobDir, f))
   writeFileSync(join(jobDir, 'run.sh'), RUN_SH(opts.python ?? 'python3'))
+  writeFileSync(join(jobDir, 'serve.sh'), SERVE_SH(opts.python ?? 'python3'))
   chmodSync(join(jobDir, 'run.sh'), 0o755)
-  const files = ['config.json', 'data/train.jsonl', ...(opts.devData ? ['data/dev.jsonl'] : []), 'preflight.py', 'requirements.txt', 'run.sh', 'train_lora.py']
+  chmodSync(join(jobDir, 'serve.sh'), 0o755)
+  const files = ['config.json', 'data/train.jsonl', ...(opts.devData ? ['data/dev.jsonl'] : []), 'preflight.py', 'requirements-serve.txt', 'requirements.txt', 'run.sh', 'serve.sh', 'train_lora.py']
   return { jobDir, files }
 }
 

@@ -56,7 +56,8 @@ describe('LoRA job directory', () => {
     const dir = dataFiles()
     const job = join(dir, 'jobs', 'run-1')
     const { files } = prepareJob({ data: join(dir, 'sharegpt.jsonl'), format: 'sharegpt', jobDir: job, set: ['training.learning_rate=2e-4', 'lora.r=8', 'model=Qwen/Qwen3-8B', 'chat_template_kwargs.enable_thinking=false'] })
-    expect(files).toEqual(['config.json', 'data/train.jsonl', 'preflight.py', 'requirements.txt', 'run.sh', 'train_lora.py'])
+    expect(files).toEqual(['config.json', 'data/train.jsonl', 'preflight.py', 'requirements-serve.txt', 'requirements.txt', 'run.sh', 'serve.sh', 'train_lora.py'])
+    expect(readFileSync(join(job, 'serve.sh'), 'utf8')).toContain('--lora-modules wsgym-lora=out/adapter')
     expect(readFileSync(join(job, 'data', 'train.jsonl'))).toEqual(readFileSync(join(dir, 'sharegpt.jsonl')))
     const cfg = JSON.parse(readFileSync(join(job, 'config.json'), 'utf8'))
     expect(cfg).toMatchObject({ model: 'Qwen/Qwen3-8B', chat_template_kwargs: { enable_thinking: false }, data: { path: 'data/train.jsonl', format: 'sharegpt' }, lora: { r: 8, alpha: 32 }, training: { learning_rate: 2e-4, output_dir: 'out' } })
@@ -83,13 +84,15 @@ describe('launch plan', () => {
     const log = fakeRemoteTools(dir)
     const job = join(dir, 'jobs', 'run-1')
     const out: string[] = []
-    const code = await main(['launch', '--data', join(dir, 'openai.jsonl'), '--format', 'openai', '--job-dir', job, '--remote-dir', '~/jobs', '--ssh-opt=-p', '--ssh-opt', '2222', '--dry-run'], { out: (s) => out.push(s), err: (s) => out.push(s), env: { WSGYM_TRAIN_HOST: 'gpu@h100' } })
+    const code = await main(['launch', '--data', join(dir, 'openai.jsonl'), '--format', 'openai', '--job-dir', job, '--remote-dir', '~/jobs', '--ssh-opt=-p', '--ssh-opt', '2222', '--dry-run', '--eval-split', 'test'], { out: (s) => out.push(s), err: (s) => out.push(s), env: { WSGYM_TRAIN_HOST: 'gpu@h100' } })
     expect(code, out.join('\n')).toBe(0)
     expect(out.slice(1)).toEqual([
       `ssh -p 2222 gpu@h100 'mkdir -p ~/jobs/run-1'`,
       `rsync -az --exclude out/ -e 'ssh -p 2222' ${job}/ 'gpu@h100:~/jobs/run-1/'`,
       `ssh -p 2222 gpu@h100 'cd ~/jobs/run-1 && bash run.sh train'`,
       `rsync -az --exclude .venv/ --exclude data/ -e 'ssh -p 2222' 'gpu@h100:~/jobs/run-1/' ${job}/`,
+      // The job ends with the evaluation of the base model and the adapter on the test split, served on the host.
+      `then: ssh -p 2222 -L 18000:127.0.0.1:8000 gpu@h100 'cd ~/jobs/run-1 && bash serve.sh 8000'; eval test for the base model and wsgym-lora`,
     ])
     expect(existsSync(log)).toBe(false)
     expect(existsSync(join(job, 'config.json'))).toBe(true)
