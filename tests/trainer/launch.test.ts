@@ -145,6 +145,36 @@ describe.skipIf(!hasPython)('train_lora.py without ML libraries', () => {
     expect(strict.stderr).toContain('check: refusing: 25.0% of the training data would be dropped (limit 10.0%')
   })
 
+  it('falls back to one example per turn for a template that marks only the last assistant turn (like Qwen3)', async () => {
+    const dir = dataFiles()
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(LORA_DIR)})
+import train_lora as t
+class Tok:
+    def apply_chat_template(self, msgs, tools=None, add_generation_prompt=False, tokenize=True):
+        out = ""
+        for k, m in enumerate(msgs):
+            last = k == len(msgs) - 1 and m["role"] == "assistant" and not add_generation_prompt
+            calls = "".join(f"<call>{c['function']['name']}</call>" for c in m.get("tool_calls") or [])
+            out += f"<|{m['role']}|>{'<think></think>' if last else ''}{m.get('content') or ''}{calls}<|end|>\\n"
+        if add_generation_prompt:
+            out += "<|assistant|>"
+        return list(out.encode())
+messages, tools = t.from_openai(json.loads(open(${JSON.stringify(join(dir, 'openai.jsonl'))}).readline()))
+exs = t.tokenize_examples(Tok(), messages, tools, {}, "auto", "strip")
+print(json.dumps([bytes([i for i, l in zip(e["input_ids"], e["labels"]) if l != t.IGNORE_INDEX]).decode() for e in exs]))
+try:
+    t.tokenize_examples(Tok(), messages, tools, {}, "conversation", "strip")
+    print("no mismatch")
+except t.Mismatch:
+    print("mismatch")
+`
+    const [labels, conv] = (await py(['-c', script], dir)).trim().split('\n')
+    expect(JSON.parse(labels!)).toEqual(['<think></think><call>http_request</call><call>http_request</call><|end|>\n', '<think></think>Done.<|end|>\n', '<think></think><call>done</call><|end|>\n'])
+    expect(conv).toBe('mismatch')
+  })
+
   it('labels exactly the assistant turns with the prefix method', async () => {
     const dir = dataFiles()
     const script = `
