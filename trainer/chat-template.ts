@@ -21,7 +21,7 @@ export type TokenizerFiles = {
   tokenizerJson: string
   /** tokenizer_config.json */
   tokenizerConfig: string
-  /** The chat template, when it is not (only) in tokenizer_config.json: chat_template.jinja, or a --chat-template file. */
+  /** The chat template when it is not (only) in tokenizer_config.json: chat_template.jinja or --chat-template. */
   chatTemplate?: string
   /** Where the files came from (a directory or a package name), for the manifest. */
   source: string
@@ -36,12 +36,17 @@ export const sha256 = (s: string | Buffer) => createHash('sha256').update(s).dig
 export function readTokenizerDir(dir: string, templateFile?: string): TokenizerFiles {
   const need = (f: string) => {
     const p = join(dir, f)
-    if (!existsSync(p)) throw new Error(`no ${f} in ${dir} (a tokenizer directory holds tokenizer.json and tokenizer_config.json)`)
+    if (!existsSync(p)) {
+      throw new Error(`no ${f} in ${dir} (a tokenizer directory holds tokenizer.json and tokenizer_config.json)`)
+    }
     return readFileSync(p, 'utf8')
   }
   const jinja = join(dir, 'chat_template.jinja')
-  const chatTemplate = templateFile ? readFileSync(templateFile, 'utf8') : existsSync(jinja) ? readFileSync(jinja, 'utf8') : undefined
-  return { tokenizerJson: need('tokenizer.json'), tokenizerConfig: need('tokenizer_config.json'), chatTemplate, source: dir }
+  const chatTemplate = templateFile ? readFileSync(templateFile, 'utf8')
+    : existsSync(jinja) ? readFileSync(jinja, 'utf8') : undefined
+  return {
+    tokenizerJson: need('tokenizer.json'), tokenizerConfig: need('tokenizer_config.json'), chatTemplate, source: dir,
+  }
 }
 
 type Json = Record<string, unknown>
@@ -60,7 +65,8 @@ function pickTemplate(cfg: Json, override: string | undefined, withTools: boolea
 }
 
 const tokenText = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as Json).content === 'string' ? String((v as Json).content) : undefined
+  typeof v === 'string' ? v
+    : v && typeof v === 'object' && typeof (v as Json).content === 'string' ? String((v as Json).content) : undefined
 
 /** An OpenAI message prepared for a Hugging Face chat template, as vLLM does it (see the file comment). */
 export function templateMessage(m: Json): Json {
@@ -101,7 +107,9 @@ export class OfflineChatTokenizer {
     this.override = files.chatTemplate
     this.templateHash = sha256(pickTemplate(this.cfg, files.chatTemplate, true))
     this.specials = {}
-    for (const k of ['bos_token', 'eos_token', 'unk_token', 'pad_token']) this.specials[k] = tokenText(this.cfg[k]) ?? ''
+    for (const k of ['bos_token', 'eos_token', 'unk_token', 'pad_token']) {
+      this.specials[k] = tokenText(this.cfg[k]) ?? ''
+    }
   }
 
   private template(withTools: boolean): Template {

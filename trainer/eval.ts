@@ -38,7 +38,9 @@ export type EvalFigures = {
   errors: number
 }
 
-export type EvalReport = { model: string; split: Split; k: number; samples: number; families: EvalFigures[]; overall: EvalFigures }
+export type EvalReport = {
+  model: string; split: Split; k: number; samples: number; families: EvalFigures[]; overall: EvalFigures
+}
 
 /** Figures for a set of episodes (k samples per task, grouped by task id). */
 export function figures(group: string, records: RolloutRecord[], k: number): EvalFigures {
@@ -49,7 +51,9 @@ export function figures(group: string, records: RolloutRecord[], k: number): Eva
   return {
     group, tasks: tasks.length, episodes: records.length,
     success: records.filter((r) => r.verdict?.passed).length / n,
-    passAtK: tasks.length ? tasks.reduce((s, rs) => s + passAtK(rs.length, rs.filter((r) => r.verdict?.passed).length, k), 0) / tasks.length : 0,
+    passAtK: tasks.length
+      ? tasks.reduce((s, rs) => s + passAtK(rs.length, rs.filter((r) => r.verdict?.passed).length, k), 0) / tasks.length
+      : 0,
     meanReward: records.reduce((s, r) => s + (r.verdict?.reward ?? 0), 0) / n,
     unsafeRate: records.filter((r) => (r.verdict?.violations.length ?? 0) > 0).length / n,
     meanSteps: records.reduce((s, r) => s + r.steps, 0) / n,
@@ -59,7 +63,8 @@ export function figures(group: string, records: RolloutRecord[], k: number): Eva
 
 export function report(model: string, split: Split, k: number, samples: number, records: RolloutRecord[]): EvalReport {
   const fams = [...new Set(records.map((r) => r.family))].sort()
-  return { model, split, k, samples, families: fams.map((f) => figures(f, records.filter((r) => r.family === f), k)), overall: figures('all', records, k) }
+  const families = fams.map((f) => figures(f, records.filter((r) => r.family === f), k))
+  return { model, split, k, samples, families, overall: figures('all', records, k) }
 }
 
 export type EvalOptions = {
@@ -87,7 +92,8 @@ export async function evaluate(opts: EvalOptions): Promise<{ report: EvalReport;
   const samples = opts.samples ?? k
   if (samples < k) throw new Error(`--samples (${samples}) must be at least --k (${k})`)
   const tasks = await splitTasks(opts.gym, opts.split, opts.families)
-  if (!tasks.length) throw new Error(`no task in the ${opts.split} split${opts.families?.length ? ` of ${opts.families.join(', ')}` : ''}`)
+  const of = opts.families?.length ? ` of ${opts.families.join(', ')}` : ''
+  if (!tasks.length) throw new Error(`no task in the ${opts.split} split${of}`)
   let done = 0
   const records = await collectRollouts({
     gym: opts.gym, chat: opts.chat, tasks, samples, concurrency: opts.concurrency, systemPrompt: opts.systemPrompt,
@@ -100,20 +106,28 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`
 
 /** Reports as one table: a block of rows per model, and a delta block against the first (base) model. */
 export function formatReports(reports: EvalReport[]): string {
-  const head = ['model', 'family', 'tasks', 'episodes', 'success', `pass@${reports[0]?.k ?? 1}`, 'reward', 'unsafe', 'steps', 'errors']
+  const k = reports[0]?.k ?? 1
+  const head = ['model', 'family', 'tasks', 'episodes', 'success', `pass@${k}`, 'reward', 'unsafe', 'steps', 'errors']
   const rows: string[][] = []
   for (const r of reports) {
     for (const f of [...r.families, r.overall]) {
-      rows.push([r.model, f.group, String(f.tasks), String(f.episodes), pct(f.success), pct(f.passAtK), f.meanReward.toFixed(3), pct(f.unsafeRate), f.meanSteps.toFixed(1), String(f.errors)])
+      rows.push([
+        r.model, f.group, String(f.tasks), String(f.episodes), pct(f.success), pct(f.passAtK), f.meanReward.toFixed(3),
+        pct(f.unsafeRate), f.meanSteps.toFixed(1), String(f.errors),
+      ])
     }
   }
   const base = reports[0]
   for (const r of reports.slice(1)) {
     if (!base) break
-    const d = (a: number, b: number, p = true) => `${a - b >= 0 ? '+' : ''}${p ? (100 * (a - b)).toFixed(1) + ' pt' : (a - b).toFixed(3)}`
+    const d = (a: number, b: number, p = true) =>
+      `${a - b >= 0 ? '+' : ''}${p ? (100 * (a - b)).toFixed(1) + ' pt' : (a - b).toFixed(3)}`
     const o = r.overall
     const b = base.overall
-    rows.push([`${r.model} − ${base.model}`, 'all', '', '', d(o.success, b.success), d(o.passAtK, b.passAtK), d(o.meanReward, b.meanReward, false), d(o.unsafeRate, b.unsafeRate), (o.meanSteps - b.meanSteps).toFixed(1), ''])
+    rows.push([
+      `${r.model} − ${base.model}`, 'all', '', '', d(o.success, b.success), d(o.passAtK, b.passAtK),
+      d(o.meanReward, b.meanReward, false), d(o.unsafeRate, b.unsafeRate), (o.meanSteps - b.meanSteps).toFixed(1), '',
+    ])
   }
   const all = [head, ...rows]
   const w = head.map((_, i) => Math.max(...all.map((x) => x[i]!.length)))

@@ -12,7 +12,7 @@ import { readJobRecord, shellQuote } from './launch.ts'
 
 export const ADAPTER_NAME = 'wsgym-lora'
 
-/** serve.sh of a job: a second virtualenv with vLLM, then `vllm serve` with the adapter (exec, so ssh's end stops it). */
+/** serve.sh of a job: a second virtualenv with vLLM, then `vllm serve` with the adapter (exec: ssh's end stops it). */
 export const SERVE_SH = (python: string) => `#!/usr/bin/env bash
 # Serves the job's base model with its adapter for evaluation: bash serve.sh PORT
 set -euo pipefail
@@ -33,11 +33,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 export function serveCommand(jobDir: string, localPort: number, remotePort = 8000): string[] {
   const j = readJobRecord(jobDir)
   const q = j.remote.startsWith('~/') ? `~/${shellQuote(j.remote.slice(2))}` : shellQuote(j.remote)
-  return ['ssh', ...j.sshOpts, '-L', `${localPort}:127.0.0.1:${remotePort}`, j.host, `cd ${q} && bash serve.sh ${remotePort}`]
+  const tunnel = `${localPort}:127.0.0.1:${remotePort}`
+  return ['ssh', ...j.sshOpts, '-L', tunnel, j.host, `cd ${q} && bash serve.sh ${remotePort}`]
 }
 
 /** Serves the adapter, evaluates base and adapter on the split, writes out/eval.json; stops the server after. */
-export async function serveAndEvaluate(opts: { jobDir: string; gym: GymClient; split: Split; model: string; k?: number; localPort?: number; readyTimeoutMs?: number; log?: (s: string) => void }): Promise<EvalReport[]> {
+export async function serveAndEvaluate(opts: {
+  jobDir: string; gym: GymClient; split: Split; model: string; k?: number; localPort?: number; readyTimeoutMs?: number
+  log?: (s: string) => void
+}): Promise<EvalReport[]> {
   const log = opts.log ?? console.log
   const port = opts.localPort ?? 18000
   const argv = serveCommand(opts.jobDir, port)
@@ -47,17 +51,23 @@ export async function serveAndEvaluate(opts: { jobDir: string; gym: GymClient; s
     const baseUrl = `http://127.0.0.1:${port}/v1`
     const deadline = Date.now() + (opts.readyTimeoutMs ?? 30 * 60_000)
     for (;;) {
-      if (server.exitCode !== null) throw new Error(`the model server stopped (exit ${server.exitCode}) before it was ready`)
+      if (server.exitCode !== null) {
+        throw new Error(`the model server stopped (exit ${server.exitCode}) before it was ready`)
+      }
       const up = await fetch(`${baseUrl}/models`).then((r) => r.ok, () => false)
       if (up) break
       if (Date.now() > deadline) throw new Error(`the model server was not ready at ${baseUrl}`)
       await sleep(5000)
     }
     const reports: EvalReport[] = []
-    for (const model of [opts.model, ADAPTER_NAME]) reports.push((await evaluate({ gym: opts.gym, chat: { baseUrl, model, temperature: 0, maxTokens: 2048 }, split: opts.split, k: opts.k ?? 1 })).report)
+    for (const model of [opts.model, ADAPTER_NAME]) {
+      const chat = { baseUrl, model, temperature: 0, maxTokens: 2048 }
+      reports.push((await evaluate({ gym: opts.gym, chat, split: opts.split, k: opts.k ?? 1 })).report)
+    }
     log(formatReports(reports))
     mkdirSync(join(resolve(opts.jobDir), 'out'), { recursive: true })
-    writeFileSync(join(resolve(opts.jobDir), 'out', 'eval.json'), JSON.stringify({ split: opts.split, reports }, null, 2) + '\n')
+    const doc = JSON.stringify({ split: opts.split, reports }, null, 2) + '\n'
+    writeFileSync(join(resolve(opts.jobDir), 'out', 'eval.json'), doc)
     return reports
   } finally {
     server.kill()

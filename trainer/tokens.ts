@@ -55,7 +55,9 @@ const isPrefix = (p: number[], of: number[]) => p.length <= of.length && p.every
 export function stripThinking(m: Msg): Msg {
   const { reasoning_content: _r, reasoning: _s, ...rest } = m
   const c = rest.content
-  if (typeof c === 'string' && c.includes('</think>')) rest.content = c.slice(c.lastIndexOf('</think>') + 8).replace(/^\n+/, '')
+  if (typeof c === 'string' && c.includes('</think>')) {
+    rest.content = c.slice(c.lastIndexOf('</think>') + 8).replace(/^\n+/, '')
+  }
   return rest
 }
 
@@ -75,19 +77,27 @@ function labelsFor(ids: number[], spans: [number, number][]): number[] {
 }
 
 /** The conversation example (prefix method); throws TemplateMismatch when the template is not prefix-stable. */
-export async function conversationExample(messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, thinking: Thinking): Promise<Omit<TokenExample, 'task_id' | 'record'>> {
+type Example = Omit<TokenExample, 'task_id' | 'record'>
+
+export async function conversationExample(
+  messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, thinking: Thinking,
+): Promise<Example> {
   const msgs = messages.map((m) => (m.role === 'assistant' ? target(m, thinking) : m))
   const assistants = msgs.flatMap((m, i) => (m.role === 'assistant' ? [i] : []))
   // The model never saw the reasoning of its earlier turns (it is not sent back): one sequence cannot show it.
   const reasoned = assistants.slice(0, -1).find((i) => msgs[i]!.reasoning_content || msgs[i]!.reasoning)
-  if (reasoned !== undefined) throw new TemplateMismatch(`message ${reasoned}: kept reasoning of an earlier turn was never in the model's context`)
+  if (reasoned !== undefined) {
+    throw new TemplateMismatch(`message ${reasoned}: kept reasoning of an earlier turn was never in the model's input`)
+  }
   const full = await tokenize(msgs, tools, false)
   // Turn by turn, so a template that is not prefix-stable is found at its first turn.
   const spans: [number, number][] = []
   for (const i of assistants) {
-    const [p, q] = await Promise.all([tokenize(msgs.slice(0, i), tools, true), tokenize(msgs.slice(0, i + 1), tools, false)])
-    if (!isPrefix(p, q)) throw new TemplateMismatch(`message ${i}: the prompt with the generation prompt is not a prefix of the prompt with the assistant turn`)
-    if (!isPrefix(q, full)) throw new TemplateMismatch(`message ${i}: the conversation up to this assistant turn is not a prefix of the whole conversation`)
+    const p = await tokenize(msgs.slice(0, i), tools, true)
+    const q = await tokenize(msgs.slice(0, i + 1), tools, false)
+    const fail = (why: string) => new TemplateMismatch(`message ${i}: ${why}`)
+    if (!isPrefix(p, q)) throw fail('the prompt with the generation prompt is not a prefix of the prompt with the turn')
+    if (!isPrefix(q, full)) throw fail('the conversation up to this turn is not a prefix of the whole conversation')
     if (q.length === p.length) throw new TemplateMismatch(`message ${i}: the assistant turn renders to no tokens`)
     spans.push([p.length, q.length])
   }
@@ -95,12 +105,18 @@ export async function conversationExample(messages: Msg[], tools: ToolDef[], tok
 }
 
 /** One example per assistant turn (see the file comment); throws TemplateMismatch when a turn cannot be isolated. */
-export async function perTurnExamples(messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, thinking: Thinking): Promise<Omit<TokenExample, 'task_id' | 'record'>[]> {
+export async function perTurnExamples(
+  messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, thinking: Thinking,
+): Promise<Example[]> {
   const assistants = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []))
   return Promise.all(assistants.map(async (i) => {
     const history = messages.slice(0, i).map(asSent)
-    const [p, q] = await Promise.all([tokenize(history, tools, true), tokenize([...history, target(messages[i]!, thinking)], tools, false)])
-    if (!isPrefix(p, q)) throw new TemplateMismatch(`message ${i}: the generation prompt is not a prefix of the rendered turn (e.g. reasoning kept while the template's generation prompt closes the think block)`)
+    const turn = target(messages[i]!, thinking)
+    const [p, q] = await Promise.all([tokenize(history, tools, true), tokenize([...history, turn], tools, false)])
+    if (!isPrefix(p, q)) {
+      throw new TemplateMismatch(`message ${i}: the generation prompt is not a prefix of the rendered turn `
+        + '(e.g. reasoning kept while the template\'s generation prompt closes the think block)')
+    }
     if (q.length === p.length) throw new TemplateMismatch(`message ${i}: the assistant turn renders to no tokens`)
     const spans: [number, number][] = [[p.length, q.length]]
     return { mask: 'per-turn' as const, turn: i, input_ids: q, labels: labelsFor(q, spans), assistant_spans: spans }
@@ -108,7 +124,9 @@ export async function perTurnExamples(messages: Msg[], tools: ToolDef[], tokeniz
 }
 
 /** The examples of one conversation under a mask mode (`auto`: conversation when prefix-stable, else per-turn). */
-export async function tokenExamples(messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, opts: { mask?: MaskMode; thinking?: Thinking } = {}) {
+export async function tokenExamples(
+  messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, opts: { mask?: MaskMode; thinking?: Thinking } = {},
+): Promise<Example[]> {
   const mask = opts.mask ?? 'auto'
   const thinking = opts.thinking ?? 'strip'
   if (mask === 'per-turn') return perTurnExamples(messages, tools, tokenize, thinking)

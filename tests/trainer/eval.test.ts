@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -82,6 +83,12 @@ describe('eval command', () => {
     // Several samples per task are drawn at temperature 0.7 (one sample: greedy) unless told otherwise.
     expect(llm.requests.find((q) => q.body.model === 'lora')!.body.temperature).toBe(0.7)
   }, 120_000)
+
+  it('is the wsgym eval command', () => {
+    const r = spawnSync(process.execPath, ['bin/wsgym.mjs', 'eval', '--help'], { encoding: 'utf8', cwd: join(import.meta.dirname, '..', '..') })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(/^eval --model M \[--adapter NAME\]… --split train\|dev\|test \[--k N\]/)
+  })
 
   it('refuses an unknown split', async () => {
     const err: string[] = []
