@@ -5,6 +5,7 @@ import { envDefaults } from './env.ts'
 import { startServer } from './main.ts'
 import { SeedError, validateSeed } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
+import { BAKED_DIR } from './templates.ts'
 
 const USAGE = `wsgym — workspace-gym command line
 
@@ -96,6 +97,7 @@ async function serve(args: string[]): Promise<number> {
     adminToken: values['admin-token'] ?? envDefaults.adminToken,
     dataDir: values['data-dir'] ?? envDefaults.dataDir,
     worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
+    templatesDir: BAKED_DIR,
   })
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)

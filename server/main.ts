@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
+import { adoptBakedTemplates } from './templates.ts'
 
 export type ServeOptions = {
   host: string
@@ -12,6 +13,8 @@ export type ServeOptions = {
   dataDir?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
   worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
+  /** Folder of templates baked by the build (server/templates.ts); none when running the sources. */
+  templatesDir?: string
 }
 
 export type Running = { agentUrl: string; controlUrl: string; worlds: WorldManager; close(): Promise<void> }
@@ -24,6 +27,7 @@ const listen = (fetch: (req: Request) => Response | Promise<Response>, host: str
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
   const worlds = new WorldManager({ dataDir: opts.dataDir })
+  adoptBakedTemplates(worlds, opts.templatesDir)
   for (const w of opts.worlds) if (!worlds.find(w.id)) worlds.create(w)
   const agent = await listen(createAgentApp(worlds).fetch, opts.host, opts.port)
   const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`

@@ -62,6 +62,12 @@ export class WorldManager {
     return snap
   }
 
+  /** Uses `snap` as the template of a named seed (one baked by an earlier build of this same code). */
+  adoptTemplate(seed: string, seedValue: number, snap: Snapshot): void {
+    this.#named(seed)
+    this.#templates.set(`name:${seed}:${seedValue}`, snap)
+  }
+
   #named(name: string) {
     const make = namedSeeds[name]
     if (!make) throw new SeedError([{ path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` }])

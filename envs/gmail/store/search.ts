@@ -67,12 +67,13 @@ export function searchPage(db: Db, user: WorldUserRow, input: SearchInput, limit
     params.push(after.internalDate, after.id)
   }
   const filter = where.join(' AND ')
-  const rows = stmt(db, `${SELECT_HIT} WHERE ${filter} ${NEWEST_FIRST} LIMIT ?`).all(...params, limit + 1) as SearchHit[]
+  const page = stmt(db, `${SELECT_HIT} WHERE ${filter} ${NEWEST_FIRST} LIMIT ?`)
+  const rows = page.all(...params, limit + 1) as SearchHit[]
   const more = rows.length > limit
   const hits = more ? rows.slice(0, limit) : rows
   if (!more) return { hits, more, estimate: hits.length }
-  const counted = stmt(db, `SELECT count(*) AS n FROM (SELECT 1 FROM gmail_messages m WHERE ${filter} LIMIT ?)`).get(...params, ESTIMATE_CAP) as { n: number }
-  return { hits, more, estimate: counted.n }
+  const count = stmt(db, `SELECT count(*) AS n FROM (SELECT 1 FROM gmail_messages m WHERE ${filter} LIMIT ?)`)
+  return { hits, more, estimate: (count.get(...params, ESTIMATE_CAP) as { n: number }).n }
 }
 
 /** Threads of the matching messages, ordered by their newest matching message. */
