@@ -21,6 +21,7 @@ const USAGE = `wsgym — workspace-gym command line
       --seed-value N             seed value (default 1)
       --world ID                 id of that world (default demo)
       --workers N                N worker processes behind one front, each world pinned to one by its id
+      --slot K/N                 serve only world ids that route to upstream K of N (behind nginx: docs 0107)
   wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
   wsgym seed list                named seeds
   wsgym seed show NAME [--seed-value N]   print a named seed document as JSON
@@ -89,6 +90,7 @@ async function serve(args: string[]): Promise<number> {
       'seed-value': { type: 'string' },
       world: { type: 'string' },
       workers: { type: 'string' },
+      slot: { type: 'string' },
     },
   })
   const host = values.host ?? envDefaults.host
@@ -96,21 +98,26 @@ async function serve(args: string[]): Promise<number> {
   const controlPort = Number(values['control-port'] ?? envDefaults.controlPort)
   const count = Number(values.workers ?? 1)
   if (!Number.isInteger(count) || count < 1 || count > 256) return fail('--workers takes a whole number from 1 to 256')
-  const slot = workerSlot()
-  if (count > 1 && !slot) return serveFront({ host, port, controlPort, count, args })
+  // --slot k/N: this process is upstream k of N behind an outside proxy hashing the world id (nginx `hash`).
+  const given = values.slot === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.slot)
+  if (given === null || (given && Number(given[1]) >= Number(given[2]))) return fail('--slot takes k/N with k < N')
+  const outside = given ? { index: Number(given[1]), count: Number(given[2]) } : undefined
+  const worker = workerSlot()
+  if (count > 1 && !worker && !outside) return serveFront({ host, port, controlPort, count, args })
+  const slot = worker ?? outside
   const seedArg = values.seed ?? 'demo'
   const seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
   const worldId = values.world ?? 'demo'
   const running = await startServer({
-    host: slot ? '127.0.0.1' : host,
-    port: slot ? 0 : port,
-    controlPort: slot ? 0 : controlPort,
+    host: worker ? '127.0.0.1' : host,
+    port: worker ? 0 : port,
+    controlPort: worker ? 0 : controlPort,
     adminToken: values['admin-token'] ?? envDefaults.adminToken,
     dataDir: values['data-dir'] ?? envDefaults.dataDir,
     worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
     templatesDir: BAKED_DIR,
     owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
-    publicAgentUrl: slot ? process.env.WSGYM_PUBLIC_AGENT : undefined,
+    publicAgentUrl: worker ? process.env.WSGYM_PUBLIC_AGENT : process.env.WSGYM_PUBLIC_AGENT_URL,
   })
   const stop = async () => {
     await running.close()
@@ -118,11 +125,14 @@ async function serve(args: string[]): Promise<number> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
-  if (slot) reportReady(running.agentUrl, running.controlUrl)
+  if (worker) reportReady(running.agentUrl, running.controlUrl)
   // With workers, the one serving the start world prints the banner, with the front's URLs.
-  if (!running.worlds.find(worldId)) return await new Promise<number>(() => {})
-  const agentUrl = slot ? process.env.WSGYM_PUBLIC_AGENT! : running.agentUrl
-  const controlUrl = slot ? process.env.WSGYM_PUBLIC_CONTROL! : running.controlUrl
+  if (!running.worlds.find(worldId)) {
+    if (outside) console.log(`workspace-gym slot ${values.slot} ready: agent ${running.agentUrl}, control ${running.controlUrl}`)
+    return await new Promise<number>(() => {})
+  }
+  const agentUrl = worker ? process.env.WSGYM_PUBLIC_AGENT! : running.agentUrl
+  const controlUrl = worker ? process.env.WSGYM_PUBLIC_CONTROL! : running.controlUrl
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)

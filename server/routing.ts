@@ -26,13 +26,16 @@ export function workerOf(key: string, n: number): number {
 const WORLD_PATH = /^\/(?:worlds|gym\/episodes)\/([a-z0-9_]{1,40})(?:\/|$)/
 
 /**
- * The routing key of a request, when it names one: the world id of its bearer token (or Slack `token` argument in
+ * The routing key of a request, when it names one: an `X-Wsgym-World` header (what a proxy that cannot read bodies
+ * needs on worlds.create), the world id of its bearer token (or Slack `token` argument in
  * the query or a form/JSON body), of a /worlds/<id> or /gym/episodes/<id> path, or a JSON body's `id` (worlds.create)
  * or `episode_id` (OpenEnv /step). Undefined when the request names no world (the front picks a worker).
  */
 type Headers = Record<string, string | string[] | undefined>
 
 export function routingKeyOf(path: string, headers: Headers, body?: Buffer): string | undefined {
+  const named = headers['x-wsgym-world']
+  if (typeof named === 'string' && /^[a-z0-9_]{1,40}$/.test(named)) return named
   const auth = headers.authorization
   const bearer = typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined
   const fromToken = bearer ? parseToken(bearer)?.worldId : undefined
