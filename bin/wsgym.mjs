@@ -4,7 +4,7 @@
 // TypeScript sources through tsx instead (slower to start) and says so.
 //
 // On glibc, big world images (restore, snapshot, fork) need the allocator's mmap and trim thresholds raised
-// before the process starts (docs/decisions/0005, 0106): the launcher re-executes itself once with them set,
+// before the process starts (docs/decisions/0005, 0161): the launcher re-executes itself once with them set,
 // unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'

@@ -21,7 +21,7 @@ const USAGE = `wsgym — workspace-gym command line
       --seed-value N             seed value (default 1)
       --world ID                 id of that world (default demo)
       --workers N                N worker processes behind one front, each world pinned to one by its id
-      --slot K/N                 serve only world ids that route to upstream K of N (behind nginx: docs 0107)
+      --slot K/N                 serve only world ids that route to upstream K of N (behind nginx: docs 0160)
   wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
   wsgym seed list                named seeds
   wsgym seed show NAME [--seed-value N]   print a named seed document as JSON

@@ -9,7 +9,7 @@ import { routingKeyOf, workerOf } from './routing.ts'
  * forwards each request to the worker of its routing key. A request naming no world goes to the next worker in
  * turn (a worker creates only ids that route to itself); `GET /worlds` and `GET /gym/episodes` ask every worker.
  * Templates are built (or read from dist/templates) by each worker; worlds move between workers or hosts as
- * snapshot bytes. nginx can replace this front: see docs/decisions/0107-workers-routed-by-world-id.md.
+ * snapshot bytes. nginx can replace this front: see docs/decisions/0160-workers-routed-by-world-id.md.
  */
 export type Worker = { index: number; agentPort: number; controlPort: number; process: ChildProcess }
 
