@@ -1,9 +1,13 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
 import { adoptBakedTemplates } from './templates.ts'
+import { createGym } from '../gym/index.ts'
+import { withAgentMcp } from '../gym/agent-mcp.ts'
+import { attachOpenEnvWebSocket, OpenEnvKeys } from '../gym/openenv-ws.ts'
 
 export type ServeOptions = {
   host: string
@@ -11,6 +15,8 @@ export type ServeOptions = {
   controlPort: number
   adminToken: string
   dataDir?: string
+  /** A per-environment OpenEnv key: opens `/openenv/<key>` (HTTP and WebSocket) on the control port, all tasks. */
+  openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
   worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
   /** Folder of templates baked by the build (server/templates.ts); none when running the sources. */
@@ -20,7 +26,13 @@ export type ServeOptions = {
   publicAgentUrl?: string
 }
 
-export type Running = { agentUrl: string; controlUrl: string; worlds: WorldManager; close(): Promise<void> }
+export type Running = {
+  agentUrl: string
+  controlUrl: string
+  worlds: WorldManager
+  openenvKeys: OpenEnvKeys
+  close(): Promise<void>
+}
 
 const listen = (fetch: (req: Request) => Response | Promise<Response>, host: string, port: number) =>
   new Promise<ServerType>((resolve) => {
@@ -32,17 +44,31 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   const worlds = new WorldManager({ dataDir: opts.dataDir, owns: opts.owns })
   adoptBakedTemplates(worlds, opts.templatesDir)
   for (const w of opts.worlds) if (!worlds.find(w.id) && worlds.owns(w.id)) worlds.create(w)
-  const agent = await listen(createAgentApp(worlds).fetch, opts.host, opts.port)
-  const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
-  const agentBaseUrl = opts.publicAgentUrl ?? agentUrl
-  const control = await listen(createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl }).fetch, opts.host, opts.controlPort)
+  // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
+  const agentApp = createAgentApp(worlds)
+  const gym = createGym({ worlds, app: agentApp })
+  const agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
+  const ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
+  // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
+  const agentUrl = opts.publicAgentUrl ?? ownAgentUrl
+  const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
+  if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
+  const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
+  const control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
+  const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, {
+    adminToken: opts.adminToken,
+    adminScope: { agentBaseUrl: agentUrl },
+  })
   const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
   return {
-    agentUrl,
+    agentUrl: ownAgentUrl,
     controlUrl,
     worlds,
+    openenvKeys,
     async close() {
+      for (const ws of wss.clients) ws.terminate()
+      wss.close()
       await Promise.all([closeOne(agent), closeOne(control)])
       worlds.close()
     },
