@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
-import { envDefaults } from './env.ts'
+import { envDefaults, workerEnv } from './env.ts'
 import { startServer } from './main.ts'
 import { SeedError, validateSeed } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
@@ -120,7 +120,7 @@ async function serve(args: string[]): Promise<number> {
     worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
     templatesDir: BAKED_DIR,
     owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
-    publicAgentUrl: worker ? process.env.WSGYM_PUBLIC_AGENT : process.env.WSGYM_PUBLIC_AGENT_URL,
+    publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
   })
   const stop = async () => {
     await running.close()
@@ -134,8 +134,8 @@ async function serve(args: string[]): Promise<number> {
     if (outside) console.log(`workspace-gym slot ${values.slot} ready: agent ${running.agentUrl}, control ${running.controlUrl}`)
     return await new Promise<number>(() => {})
   }
-  const agentUrl = worker ? process.env.WSGYM_PUBLIC_AGENT! : running.agentUrl
-  const controlUrl = worker ? process.env.WSGYM_PUBLIC_CONTROL! : running.controlUrl
+  const agentUrl = worker ? workerEnv.agentUrl! : running.agentUrl
+  const controlUrl = worker ? workerEnv.controlUrl! : running.controlUrl
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { routingKeyOf, workerOf } from './routing.ts'
+import { childEnv, workerEnv } from './env.ts'
 
 /**
  * `wsgym serve --workers N`: N worker processes, each a whole server (agent + control listeners on loopback ports)
@@ -18,7 +19,7 @@ export const WORKER_ENV = 'WSGYM_WORKER'
 
 /** Worker `k` of `n` when this process is one, from WSGYM_WORKER=`k/n`. */
 export function workerSlot(): { index: number; count: number } | undefined {
-  const m = /^(\d+)\/(\d+)$/.exec(process.env[WORKER_ENV] ?? '')
+  const m = /^(\d+)\/(\d+)$/.exec(workerEnv.slot ?? '')
   return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined
 }
 
@@ -108,7 +109,7 @@ export async function startFront(opts: FrontOptions) {
   const controlUrl = await listen(control, opts.host, opts.controlPort)
   const ready = Array.from({ length: opts.count }, (_, index) => new Promise<Worker>((resolve, reject) => {
     const slot = `${index}/${opts.count}`
-    const env = { ...process.env, [WORKER_ENV]: slot, WSGYM_PUBLIC_AGENT: agentUrl, WSGYM_PUBLIC_CONTROL: controlUrl }
+    const env = childEnv({ [WORKER_ENV]: slot, WSGYM_PUBLIC_AGENT: agentUrl, WSGYM_PUBLIC_CONTROL: controlUrl })
     const child = fork(opts.script, opts.args, { env })
     child.on('message', (m: { wsgym?: string; agentPort: number; controlPort: number }) => {
       if (m?.wsgym === 'ready') resolve({ index, agentPort: m.agentPort, controlPort: m.controlPort, process: child })
