@@ -73,10 +73,13 @@ export class WorldManager {
   readonly #dataDir: string | undefined
   readonly limits: Limits
   #counter = 0
+  /** Which world ids this process serves (one worker of several: server/routing.ts); all by default. */
+  readonly owns: (id: string) => boolean
 
-  constructor(opts: { dataDir?: string; limits?: Partial<Limits> } = {}) {
+  constructor(opts: { dataDir?: string; limits?: Partial<Limits>; owns?: (id: string) => boolean } = {}) {
     this.#dataDir = opts.dataDir
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits }
+    this.owns = opts.owns ?? (() => true)
     if (this.#dataDir) {
       mkdirSync(this.#dataDir, { recursive: true })
       this.#reload()
@@ -123,6 +126,12 @@ export class WorldManager {
     }
   }
 
+  /** Uses `snap` as the template of a named seed (one baked by an earlier build of this same code). */
+  adoptTemplate(seed: string, seedValue: number, snap: Snapshot): void {
+    this.#named(seed)
+    this.#templates.set(`name:${seed}:${seedValue}`, snap)
+  }
+
   #named(name: string) {
     const make = namedSeeds[name]
     if (!make) throw new SeedError([{ path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` }])
@@ -142,6 +151,7 @@ export class WorldManager {
     const id = input.id ?? this.#nextId()
     if (!WORLD_ID.test(id)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
     if (this.#worlds.has(id)) throw new WorldConflict(`world "${id}" exists`)
+    if (!this.owns(id)) throw new WorldConflict(`world id "${id}" routes to another worker`)
     this.#admit()
     const seedValue = input.seedValue ?? 1
     const template = this.template(input.seed, seedValue)
@@ -169,7 +179,7 @@ export class WorldManager {
   #nextId(): string {
     let id: string
     do id = `w${(++this.#counter).toString(36).padStart(4, '0')}`
-    while (this.#worlds.has(id))
+    while (this.#worlds.has(id) || !this.owns(id))
     return id
   }
 
@@ -259,6 +269,7 @@ export class WorldManager {
     const target = newId ?? this.#nextId()
     if (this.#worlds.has(target)) throw new WorldConflict(`world "${target}" exists`)
     if (!WORLD_ID.test(target)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
+    if (!this.owns(target)) throw new WorldConflict(`world id "${target}" routes to another worker`)
     this.#admit()
     return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue, WorldKeys.random(target))
   }
@@ -295,7 +306,7 @@ export class WorldManager {
     const files = readdirSync(dir).sort()
     for (const f of files) {
       const m = /^([a-z0-9_]+)\.sqlite$/.exec(f)
-      if (!m) continue
+      if (!m || !this.owns(m[1]!)) continue
       const id = m[1]!
       const world = World.open(join(dir, f))
       const baselineFile = join(dir, `${id}.baseline`)
