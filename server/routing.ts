@@ -1,4 +1,4 @@
-import { parseToken } from '../envs/core/tokens.ts'
+import { worldIdOfToken } from '../envs/core/tokens.ts'
 
 // Multi-worker routing. Every world (and the gym episode living in it, whose id is the world id) is served by one
 // worker; the routing key is the world id, carried in every token (ya29.<world>.…, xox?-<world>-…) and in control
@@ -38,18 +38,18 @@ export function routingKeyOf(path: string, headers: Headers, body?: Buffer): str
   if (typeof named === 'string' && /^[a-z0-9_]{1,40}$/.test(named)) return named
   const auth = headers.authorization
   const bearer = typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined
-  const fromToken = bearer ? parseToken(bearer)?.worldId : undefined
+  const fromToken = bearer ? worldIdOfToken(bearer) : undefined
   if (fromToken) return fromToken
   const [pathname = '', query = ''] = path.split('?', 2)
   const inPath = WORLD_PATH.exec(pathname)?.[1]
   if (inPath) return inPath
   const queryToken = new URLSearchParams(query).get('token')
-  if (queryToken && parseToken(queryToken)) return parseToken(queryToken)!.worldId
+  if (queryToken && worldIdOfToken(queryToken)) return worldIdOfToken(queryToken)
   if (!body?.length) return undefined
   const type = String(headers['content-type'] ?? '')
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const token = new URLSearchParams(body.toString('utf8')).get('token')
-    return token ? parseToken(token)?.worldId : undefined
+    return token ? worldIdOfToken(token) : undefined
   }
   if (type.startsWith('application/json')) {
     try {
@@ -57,7 +57,7 @@ export function routingKeyOf(path: string, headers: Headers, body?: Buffer): str
       for (const k of ['token', 'id', 'episode_id', 'episodeId']) {
         const v = json?.[k]
         if (typeof v !== 'string') continue
-        const id = k === 'token' ? parseToken(v)?.worldId : v
+        const id = k === 'token' ? worldIdOfToken(v) : v
         if (id && /^[a-z0-9_]{1,40}$/.test(id)) return id
       }
     } catch {

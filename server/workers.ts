@@ -56,6 +56,19 @@ function forward(port: number, req: IncomingMessage, body: Buffer): Promise<Answ
 /** Lists merged from every worker: the collections that span worlds. */
 const FAN_OUT: Record<string, string> = { '/worlds': 'worlds', '/gym/episodes': 'episodes' }
 
+/**
+ * `GET /worlds` pages (sorted by id, `pageSize`, `pageToken`) merged across workers: each worker answered its
+ * first `pageSize` ids after the token, so the global page is the first `pageSize` of their union.
+ */
+function mergeWorldPages(pages: Record<string, unknown>[], items: unknown[], url: string) {
+  const size = Number(new URL(url, 'http://front').searchParams.get('pageSize') ?? 100) || 100
+  const sorted = (items as { id: string }[]).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const page = sorted.slice(0, size)
+  const more = sorted.length > size || pages.some((p) => p.nextPageToken !== undefined)
+  const total = pages.reduce((n, p) => n + (typeof p.total === 'number' ? p.total : 0), 0)
+  return { worlds: page, total, ...(more && page.length ? { nextPageToken: page[page.length - 1]!.id } : {}) }
+}
+
 /** One front listener: routes each request to a worker's `side` port. */
 function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
   let turn = 0
@@ -68,8 +81,9 @@ function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
         const answers = await Promise.all(workers.map((w) => forward(w[side], req, body)))
         const failed = answers.find((a) => a.status !== 200)
         if (failed) return send(res, failed)
-        const items = answers.flatMap((a) => (JSON.parse(a.body.toString('utf8')) as Record<string, unknown[]>)[list] ?? [])
-        const merged = Buffer.from(JSON.stringify({ [list]: items }))
+        const pages = answers.map((a) => JSON.parse(a.body.toString('utf8')) as Record<string, unknown>)
+        const items = pages.flatMap((p) => (p[list] as unknown[] | undefined) ?? [])
+        const merged = Buffer.from(JSON.stringify(list === 'worlds' ? mergeWorldPages(pages, items, req.url ?? '/') : { [list]: items }))
         return send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: merged })
       }
       const key = routingKeyOf(req.url ?? '/', req.headers, body)

@@ -53,6 +53,14 @@ export function parseToken(token: string): { kind: TokenKind; worldId: string; k
   return undefined
 }
 
+/**
+ * The world id a token names, for routing only (a front process picking a worker): no length or mac checks, since
+ * the worker that holds the world verifies the token. Undefined when it is not shaped like one of ours.
+ */
+export function worldIdOfToken(token: string): string | undefined {
+  return /^ya29\.([a-z0-9_]+)\.[0-9a-f]+$/.exec(token)?.[1] ?? /^xox[pb]-([a-z0-9_]+)-[0-9a-f]+$/.exec(token)?.[1]
+}
+
 /** The published secret of the `demo` world that `wsgym serve` starts, so the README's tokens work as written. */
 export const DEMO_WORLD_SECRET = 'workspace-gym-demo-world-public-secret'
 
