@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { exportSft, filterRecords, IGNORE_INDEX, toOpenAI, toShareGPT, toTokens, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
 import { tokenizeChat, tokenizeUrlFor } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
 import type { ChatMessage, RolloutRecord, ToolDef } from '../../trainer/types.ts'
 import { fakeModelServer, renderChat, renderMessage } from './support.ts'
+import { tempDirs } from './tmp.ts'
+
+const tempDir = tempDirs()
 
 const tools: ToolDef[] = [
   { type: 'function', function: { name: 'http_request', description: 'REST', parameters: { type: 'object', properties: { method: { type: 'string' }, path: { type: 'string' } }, required: ['method', 'path'] } } },
@@ -127,7 +129,7 @@ describe('token export through /tokenize', () => {
   })
 
   it('writes all three formats from a rollout file with the CLI', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const dir = tempDir('trainer-export-')
     const input = join(dir, 'rollouts.jsonl')
     writeFileSync(input, [record(), record({ index: 1, taskId: 'failed', passed: false, reward: 0 }), record({ index: 2, taskId: 'second' })].map((r) => JSON.stringify(r)).join('\n') + '\n')
     const out: string[] = []
@@ -150,7 +152,7 @@ describe('token export through /tokenize', () => {
 
   it('refuses the tokens format without a tokenize endpoint', async () => {
     const err: string[] = []
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const dir = tempDir('trainer-export-')
     writeFileSync(join(dir, 'r.jsonl'), JSON.stringify(record()) + '\n')
     expect(await main(['export', '--in', join(dir, 'r.jsonl'), '--out-dir', dir, '--format', 'tokens'], { out: () => undefined, err: (s) => err.push(s), env: {} })).toBe(1)
     expect(err.join()).toContain('needs --tokenize-url or --base-url')
