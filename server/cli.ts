@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
 import { envDefaults } from './env.ts'
-import { startServer } from './main.ts'
-import { SeedError, validateSeed } from './seeding.ts'
+import { startServer, type Running } from './main.ts'
+import { checkSeed, SeedError } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
 
 const USAGE = `wsgym — workspace-gym command line
@@ -52,6 +52,22 @@ function fail(message: string): number {
   return 2
 }
 
+/** `serve` could not start: one line on stderr, no stack trace, exit status 1. */
+function failServe(message: string): number {
+  console.error(`wsgym serve: ${message}`)
+  return 1
+}
+
+/** One line for what stopped the server from starting: a seed that does not validate, a busy port, anything else. */
+function startError(e: unknown, seedArg: string, host: string): string {
+  if (e instanceof SeedError) return `invalid seed ${seedArg}: ${e.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`
+  const err = e as NodeJS.ErrnoException & { port?: number; address?: string }
+  if (err?.code === 'EADDRINUSE') return `port ${err.port} on ${err.address ?? host} is already in use (choose another with --port / --control-port)`
+  if (err?.code === 'EACCES') return `no permission to listen on port ${err.port} on ${err.address ?? host}`
+  if (err?.code === 'EADDRNOTAVAIL') return `cannot bind to ${host}: address not available (--host)`
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!
+}
+
 function validate(file: string | undefined): number {
   if (!file) return fail('usage: wsgym seed validate FILE')
   let doc: unknown
@@ -62,7 +78,7 @@ function validate(file: string | undefined): number {
     return 1
   }
   try {
-    validateSeed(doc)
+    checkSeed(doc)
   } catch (e) {
     if (!(e instanceof SeedError)) throw e
     for (const issue of e.issues) console.error(`${file}: ${issue.path || '(root)'}: ${issue.message}`)
@@ -87,20 +103,32 @@ async function serve(args: string[]): Promise<number> {
     },
   })
   const seedArg = values.seed ?? 'demo'
-  const seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
+  let seed: string | Record<string, unknown>
+  try {
+    seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
+  } catch (e) {
+    return failServe(`cannot read seed ${seedArg}: ${(e as Error).message.split('\n')[0]}`)
+  }
   const worldId = values.world ?? 'demo'
-  const running = await startServer({
-    host: values.host ?? envDefaults.host,
-    port: Number(values.port ?? envDefaults.port),
-    controlPort: Number(values['control-port'] ?? envDefaults.controlPort),
-    adminToken: values['admin-token'] ?? envDefaults.adminToken,
-    dataDir: values['data-dir'] ?? envDefaults.dataDir,
-    worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
-  })
+  const host = values.host ?? envDefaults.host
+  const adminToken = values['admin-token'] ?? envDefaults.adminToken
+  let running: Running
+  try {
+    running = await startServer({
+      host,
+      port: Number(values.port ?? envDefaults.port),
+      controlPort: Number(values['control-port'] ?? envDefaults.controlPort),
+      adminToken,
+      dataDir: values['data-dir'] ?? envDefaults.dataDir,
+      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
+    })
+  } catch (e) {
+    return failServe(startError(e, seedArg, host))
+  }
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
-  console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
+  console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer ${adminToken}; OpenAPI at /openapi.json)`)
   console.log(`  users:`)
   // Bot accounts are world users without person tokens; they are listed with their bot token below.
   for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)
