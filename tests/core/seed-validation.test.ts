@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { checkSeed, SeedError, validateSeed } from '../../server/seeding.ts'
 import { WorldManager } from '../../server/worlds.ts'
 import { createControlApp } from '../../server/control/app.ts'
-import { tempDirs } from '../trainer/tmp.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const users = [

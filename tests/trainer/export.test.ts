@@ -6,7 +6,7 @@ import { tokenizeChat, tokenizeUrlFor } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
 import type { ChatMessage, RolloutRecord, ToolDef } from '../../trainer/types.ts'
 import { fakeModelServer, renderChat, renderMessage } from './support.ts'
-import { tempDirs } from './tmp.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
 
 const tempDir = tempDirs()
 

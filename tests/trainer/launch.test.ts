@@ -7,7 +7,7 @@ import { LORA_DIR, launch, planJob, prepareJob } from '../../trainer/launch.ts'
 import { toOpenAI, toShareGPT } from '../../trainer/export.ts'
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
-import { tempDirs } from './tmp.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
 
 const tempDir = tempDirs()
 

@@ -8,7 +8,7 @@ import { collectReferences, fill, loadCorpusFiles, pick, type CorpusTask } from 
 import { DEFAULT_CORPUS, main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
 import { ADMIN, corpus, startGym } from './support.ts'
-import { tempDirs } from './tmp.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
 
 const tempDir = tempDirs()
 

@@ -9,7 +9,7 @@ import { collectRollouts, orderedPool, selectTasks, summarize, formatSummary, ru
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
 import { ADMIN, corpus, fakeModelServer, isTaskObservation, nextProgramCall, replayable, startGym, toolCall } from './support.ts'
-import { tempDirs } from './tmp.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
 
 const tempDir = tempDirs()
 
