@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { checkSeed, SeedError, validateSeed } from '../../server/seeding.ts'
 import { WorldManager } from '../../server/worlds.ts'
 import { createControlApp } from '../../server/control/app.ts'
+import { main } from '../../server/cli.ts'
 import { tempDirs } from '../support/tmp-dirs.ts'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -106,38 +107,54 @@ describe('wsgym serve and seed validate', () => {
   const tempDir = tempDirs()
   const dir = tempDir('wsgym-seedcli-')
   const wsgym = join(root, 'bin', 'wsgym.mjs')
-  const cli = (...args: string[]) => spawnSync(process.execPath, [wsgym, ...args], { encoding: 'utf8', cwd: root })
+  /** Runs the CLI in process (what bin/wsgym.mjs runs), with its stdout and stderr. */
+  const cli = async (...args: string[]) => {
+    const out: string[] = []
+    const err: string[] = []
+    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
+    const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')))
+    try {
+      const status = await main(args)
+      return { status, stdout: out.join('\n'), stderr: err.join('\n') }
+    } finally {
+      log.mockRestore()
+      error.mockRestore()
+    }
+  }
   const bad = join(dir, 'bad.yaml')
   writeFileSync(bad, 'users:\n  - { id: ann, email: ann@example.com, name: Ann }\nslack:\n  channels:\n    - { name: general, members: [ann, zed] }\n  messages:\n    - { channel: general, user: ann, text: hi, at: "-2x" }\n')
   let busy: Server | undefined
   afterAll(() => busy?.close())
 
-  test('seed validate reports what seeding would reject', () => {
-    const run = cli('seed', 'validate', bad)
+  test('seed validate reports what seeding would reject', async () => {
+    const run = await cli('seed', 'validate', bad)
     expect(run.status).toBe(1)
     expect(run.stderr).toContain(`${bad}: slack.messages[0].at: not a time: "-2x"`)
     const fixedTime = join(dir, 'ref.yaml')
     writeFileSync(fixedTime, 'users:\n  - { id: ann, email: ann@example.com, name: Ann }\nslack:\n  channels:\n    - { name: general, members: [ann, zed] }\n')
-    const second = cli('seed', 'validate', fixedTime)
+    const second = await cli('seed', 'validate', fixedTime)
     expect(second.status).toBe(1)
     expect(second.stderr.trim()).toBe(`${fixedTime}: slack.channels[0].members[1]: no user "zed" in users[]`)
   })
 
-  test('serve with a bad seed prints one line and exits non-zero', () => {
-    const run = cli('serve', '--seed', bad, '--port', '0', '--control-port', '0')
+  test('serve with a bad seed prints one line and exits non-zero', async () => {
+    const run = await cli('serve', '--seed', bad, '--port', '0', '--control-port', '0')
     expect(run.status).toBe(1)
-    expect(run.stderr.trim().split('\n')).toEqual([`wsgym serve: invalid seed ${bad}: slack.messages[0].at: not a time: "-2x" (use ISO 8601, "now", or a relative offset like "-2d3h")`])
+    expect(run.stderr.split('\n')).toEqual([`wsgym serve: invalid seed ${bad}: slack.messages[0].at: not a time: "-2x" (use ISO 8601, "now", or a relative offset like "-2d3h")`])
   })
 
   test('serve on a busy port names the port in one line and exits non-zero', async () => {
     busy = createServer()
     const port = await new Promise<number>((resolve) => busy!.listen(0, '127.0.0.1', () => resolve((busy!.address() as { port: number }).port)))
-    const run = cli('serve', '--seed', 'empty', '--port', String(port), '--control-port', '0')
+    const run = await cli('serve', '--seed', 'empty', '--port', String(port), '--control-port', '0')
     expect(run.status).toBe(1)
-    expect(run.stderr.trim().split('\n')).toEqual([`wsgym serve: port ${port} on 127.0.0.1 is already in use (choose another with --port / --control-port)`])
+    expect(run.stderr.split('\n')).toEqual([`wsgym serve: port ${port} on 127.0.0.1 is already in use (choose another with --port / --control-port)`])
   })
 
-  test('the banner prints the admin token the control plane expects', async () => {
+  test('the wsgym binary exits non-zero on a bad seed and prints the real admin token in its banner', async () => {
+    const failed = spawnSync(process.execPath, [wsgym, 'serve', '--seed', bad, '--port', '0', '--control-port', '0'], { encoding: 'utf8', cwd: root })
+    expect(failed.status).toBe(1)
+    expect(failed.stderr.trim().split('\n')).toHaveLength(1)
     const child = spawn(process.execPath, [wsgym, 'serve', '--seed', 'empty', '--port', '0', '--control-port', '0', '--admin-token', 'banner-token-7'], { cwd: root })
     let out = ''
     try {
