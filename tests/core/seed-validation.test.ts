@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { checkSeed, SeedError, validateSeed } from '../../server/seeding.ts'
 import { WorldManager } from '../../server/worlds.ts'
 import { createControlApp } from '../../server/control/app.ts'
-import { main } from '../../server/cli.ts'
+import { wsgym as wsgymInProcess } from '../support/cli.ts'
 import { tempDirs } from '../support/tmp-dirs.ts'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -107,20 +107,7 @@ describe('wsgym serve and seed validate', () => {
   const tempDir = tempDirs()
   const dir = tempDir('wsgym-seedcli-')
   const wsgym = join(root, 'bin', 'wsgym.mjs')
-  /** Runs the CLI in process (what bin/wsgym.mjs runs), with its stdout and stderr. */
-  const cli = async (...args: string[]) => {
-    const out: string[] = []
-    const err: string[] = []
-    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')))
-    const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')))
-    try {
-      const status = await main(args)
-      return { status, stdout: out.join('\n'), stderr: err.join('\n') }
-    } finally {
-      log.mockRestore()
-      error.mockRestore()
-    }
-  }
+  const cli = wsgymInProcess
   const bad = join(dir, 'bad.yaml')
   writeFileSync(bad, 'users:\n  - { id: ann, email: ann@example.com, name: Ann }\nslack:\n  channels:\n    - { name: general, members: [ann, zed] }\n  messages:\n    - { channel: general, user: ann, text: hi, at: "-2x" }\n')
   let busy: Server | undefined
