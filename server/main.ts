@@ -1,8 +1,12 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
+import { createGym } from '../gym/index.ts'
+import { withAgentMcp } from '../gym/agent-mcp.ts'
+import { attachOpenEnvWebSocket, OpenEnvKeys } from '../gym/openenv-ws.ts'
 
 export type ServeOptions = {
   host: string
@@ -10,11 +14,19 @@ export type ServeOptions = {
   controlPort: number
   adminToken: string
   dataDir?: string
+  /** A per-environment OpenEnv key: opens `/openenv/<key>` (HTTP and WebSocket) on the control port, all tasks. */
+  openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
   worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
 }
 
-export type Running = { agentUrl: string; controlUrl: string; worlds: WorldManager; close(): Promise<void> }
+export type Running = {
+  agentUrl: string
+  controlUrl: string
+  worlds: WorldManager
+  openenvKeys: OpenEnvKeys
+  close(): Promise<void>
+}
 
 /** Listens on host:port; rejects with the socket error (EADDRINUSE, EACCES, …) instead of emitting it unhandled. */
 const listen = (fetch: (req: Request) => Response | Promise<Response>, host: string, port: number) =>
@@ -33,23 +45,38 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   const worlds = new WorldManager({ dataDir: opts.dataDir })
   let agent: ServerType | undefined
   let control: ServerType
+  let agentUrl: string
+  let openenvKeys: OpenEnvKeys
+  let gym: ReturnType<typeof createGym>
   try {
     for (const w of opts.worlds) if (!worlds.find(w.id)) worlds.create(w)
-    agent = await listen(createAgentApp(worlds).fetch, opts.host, opts.port)
-    const agentBaseUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
-    control = await listen(createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl }).fetch, opts.host, opts.controlPort)
+    // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
+    const agentApp = createAgentApp(worlds)
+    gym = createGym({ worlds, app: agentApp })
+    agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
+    agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
+    openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
+    if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
+    const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
+    control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   } catch (e) {
     if (agent) await closeOne(agent)
     worlds.close()
     throw e
   }
-  const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
+  const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, {
+    adminToken: opts.adminToken,
+    adminScope: { agentBaseUrl: agentUrl },
+  })
   return {
     agentUrl,
     controlUrl,
     worlds,
+    openenvKeys,
     async close() {
+      for (const ws of wss.clients) ws.terminate()
+      wss.close()
       await Promise.all([closeOne(agent), closeOne(control)])
       worlds.close()
     },
