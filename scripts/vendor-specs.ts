@@ -31,9 +31,8 @@ type Op = Record<string, unknown>
 const slack = JSON.parse(readFileSync(join(src, 'specs', 'slack.web.openapi.json'), 'utf8'))
 const paths: Record<string, Record<string, Op>> = {}
 for (const [path, item] of Object.entries(slack.paths as Record<string, Record<string, Op>>)) {
-  paths[path] = Object.fromEntries(
-    Object.entries(item).map(([verb, op]) => [verb, Object.fromEntries(Object.entries(op).filter(([k]) => k !== 'responses'))]),
-  )
+  const withoutResponses = (op: Op) => Object.fromEntries(Object.entries(op).filter(([k]) => k !== 'responses'))
+  paths[path] = Object.fromEntries(Object.entries(item).map(([verb, op]) => [verb, withoutResponses(op)]))
 }
 const trimmed = { swagger: slack.swagger, info: slack.info, host: slack.host, basePath: slack.basePath, paths }
 writeFileSync(join(out, 'slack.web.openapi.paths.json'), JSON.stringify(trimmed, null, 2) + '\n')

@@ -61,9 +61,13 @@ function failServe(message: string): number {
 
 /** One line for what stopped the server from starting: a seed that does not validate, a busy port, anything else. */
 function startError(e: unknown, seedArg: string, host: string): string {
-  if (e instanceof SeedError) return `invalid seed ${seedArg}: ${e.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`
+  if (e instanceof SeedError) {
+    return `invalid seed ${seedArg}: ${e.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`
+  }
   const err = e as NodeJS.ErrnoException & { port?: number; address?: string }
-  if (err?.code === 'EADDRINUSE') return `port ${err.port} on ${err.address ?? host} is already in use (choose another with --port / --control-port)`
+  if (err?.code === 'EADDRINUSE') {
+    return `port ${err.port} on ${err.address ?? host} is already in use (choose another with --port / --control-port)`
+  }
   if (err?.code === 'EACCES') return `no permission to listen on port ${err.port} on ${err.address ?? host}`
   if (err?.code === 'EADDRNOTAVAIL') return `cannot bind to ${host}: address not available (--host)`
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!
@@ -132,10 +136,10 @@ async function serve(args: string[]): Promise<number> {
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
-  console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer ${adminToken}; OpenAPI at /openapi.json)`)
-  if (openenvKey) {
-    console.log(`  OpenEnv        ${running.controlUrl}/openenv/${openenvKey}   (base_url for EnvClient; no admin token needed)`)
-  }
+  const control = running.controlUrl
+  console.log(`  control plane  ${control}   (Authorization: Bearer ${adminToken}; OpenAPI at /openapi.json)`)
+  const openenv = `${control}/openenv/${openenvKey}`
+  if (openenvKey) console.log(`  OpenEnv        ${openenv}   (base_url for EnvClient; no admin token needed)`)
   console.log(`  users:`)
   // Bot accounts are world users without person tokens; they are listed with their bot token below.
   for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)

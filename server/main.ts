@@ -57,7 +57,8 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
     agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
     openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
     if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
-    const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
+    const controlOpts = { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys }
+    const controlApp = createControlApp(worlds, controlOpts)
     control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   } catch (e) {
     if (agent) await closeOne(agent)

@@ -42,10 +42,14 @@ export function validateSeed(doc: unknown): { core: CoreSeed; slices: Record<str
     if (parsed.success) slices[service.name] = parsed.data
     else for (const i of parsed.error.issues) issues.push({ path: formatPath([service.name, ...i.path]), message: i.message })
   }
-  if (core.success) unknownKeys(record, core.data, [], issues, new Set(Object.keys(record).filter((k) => !(k in CoreSeed.shape))))
+  if (core.success) {
+    const serviceKeys = new Set(Object.keys(record).filter((k) => !(k in CoreSeed.shape)))
+    unknownKeys(record, core.data, [], issues, serviceKeys)
+  }
   duplicateUsers(record.users, issues)
   for (const service of services) {
-    if (slices[service.name] !== undefined) unknownKeys(record[service.name], slices[service.name], [service.name], issues)
+    const slice = slices[service.name]
+    if (slice !== undefined) unknownKeys(record[service.name], slice, [service.name], issues)
   }
   if (issues.length > 0 || !core.success) throw new SeedError(issues)
   return { core: core.data, slices }
@@ -84,8 +88,11 @@ function unknownKeys(input: unknown, parsed: unknown, path: PropertyKey[], issue
   for (const [key, value] of Object.entries(input)) {
     if (skip?.has(key)) continue
     if (!Object.hasOwn(parsed, key)) {
-      const near = Object.keys(parsed).find((k) => !Object.hasOwn(input, k) && editDistance(k.toLowerCase(), key.toLowerCase()) <= 2)
-      issues.push({ path: formatPath([...path, key]), message: `unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}` })
+      const near = Object.keys(parsed)
+        .filter((k) => !Object.hasOwn(input, k))
+        .find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2)
+      const hint = near ? ` (did you mean "${near}"?)` : ''
+      issues.push({ path: formatPath([...path, key]), message: `unknown key "${key}"${hint}` })
     } else unknownKeys(value, parsed[key], [...path, key], issues)
   }
 }
@@ -94,7 +101,9 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const row = [i]
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
     prev = row
   }
   return prev[b.length]!

@@ -49,7 +49,8 @@ function countWrites(h: Harness): () => number {
   const sqlite = h.entry.world.sqlite
   let n = 0
   sqlite.function('robustness_write', () => ++n)
-  const tables = sqlite.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]
+  const list = sqlite.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+  const tables = list.all() as { name: string }[]
   for (const { name } of tables) {
     if (name === 'world_action_log') continue
     for (const op of ['INSERT', 'UPDATE', 'DELETE']) {

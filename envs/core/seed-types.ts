@@ -31,7 +31,9 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /** An IANA time zone name. */
-export const SeedTimeZone = z.string().refine(isTimeZone, { error: (i) => `unknown IANA time zone "${String(i.input)}"` })
+export const SeedTimeZone = z
+  .string()
+  .refine(isTimeZone, { error: (i) => `unknown IANA time zone "${String(i.input)}"` })
 
 const UNIT_MS: Record<string, number> = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 }
 const RELATIVE = /^([+-])((?:\d+[wdhms])+)$/

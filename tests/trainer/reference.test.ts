@@ -122,8 +122,9 @@ describe('reference trajectories through the HTTP gym', () => {
     } finally {
       process.chdir(cwd)
     }
-    const records = readFileSync(join(dir, 'runs', 'reference.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-    expect(records.map((r: RolloutRecord) => r.taskId)).toEqual([files[0]!.id])
+    const lines = readFileSync(join(dir, 'runs', 'reference.jsonl'), 'utf8').trim().split('\n')
+    const records = lines.map((l) => JSON.parse(l) as RolloutRecord)
+    expect(records.map((r) => r.taskId)).toEqual([files[0]!.id])
     expect(logs[0]).toBe(`reference: 1 task(s) → ${join('runs', 'reference.jsonl')}`)
   })
 })
