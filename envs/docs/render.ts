@@ -8,8 +8,6 @@ import { plainText } from './render/text.ts'
 import { renderHtml } from './render/html.ts'
 import { renderMarkdown } from './render/markdown.ts'
 import { renderRtf } from './render/rtf.ts'
-import { renderDocx } from './render/docx.ts'
-import { renderPdf } from './render/pdf.ts'
 import { buildDocument, type SeedBlock } from './build.ts'
 
 export { blocksFromUpload, IMPORTABLE } from './convert.ts'
@@ -54,8 +52,10 @@ export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat
   const title = docTitle(db, fileId) ?? ''
   const sync = syncRender(model, title, format)
   if (sync) return Promise.resolve(sync)
-  if (format === DOCX) return renderDocx(model, title)
-  return renderPdf(model, title, nowMs(db))
+  // docx and pdfkit (with its fonts) are loaded on the first export, not at server start.
+  if (format === DOCX) return import('./render/docx.ts').then((m) => m.renderDocx(model, title))
+  const createdMs = nowMs(db)
+  return import('./render/pdf.ts').then((m) => m.renderPdf(model, title, createdMs))
 }
 
 /** Stores an empty document for a new Google Doc file (Drive's files.create). */

@@ -39,7 +39,8 @@ export const messages = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.id] }),
     index('gmail_messages_by_thread').on(t.userId, t.threadId),
-    index('gmail_messages_by_date').on(t.userId, t.internalDate),
+    // Covers messages.list: newest-first pages (keyset on internal_date, id) without reading message rows.
+    index('gmail_messages_by_date').on(t.userId, t.internalDate, t.id, t.threadId),
     index('gmail_messages_by_msgid').on(t.userId, t.messageIdHeader),
   ],
 )

@@ -25,6 +25,39 @@ describe('gmail.users.messages.list', () => {
     expect((await h.call('GET', `${M}?pageToken=garbage!!`)).status).toBe(400)
   })
 
+  test('walks a big mailbox page by page: every message once, newest first, ties broken by id', async () => {
+    // 260 messages on 20 distinct dates (13 per date), one in the trash: more than the estimate's cap.
+    const messages = Array.from({ length: 260 }, (_, i) => ({
+      from: 'ben', to: ['ann'], subject: `Note ${i}`, text: i % 2 ? 'odd note' : 'even note',
+      at: `2026-03-0${1 + (i % 5)}T0${i % 4}:00:00Z`, labels: i === 7 ? ['TRASH'] : [],
+    }))
+    const h = harness({ ...gmailSeed, gmail: { messages } })
+    const first = await h.call('GET', `${M}?maxResults=50`)
+    expect(first.body.resultSizeEstimate).toBe(201)
+    const seen: string[] = []
+    let token: string | undefined
+    let last: Record<string, any> = {}
+    do {
+      last = (await h.call('GET', `${M}?maxResults=50${token ? `&pageToken=${token}` : ''}`)).body
+      seen.push(...last.messages.map((m: { id: string }) => m.id))
+      token = last.nextPageToken
+    } while (token)
+    expect(last.resultSizeEstimate).toBe(259)
+    expect(new Set(seen).size).toBe(259)
+    const all = await h.call('GET', `${M}?maxResults=500`)
+    expect(all.body.messages.map((m: { id: string }) => m.id)).toEqual(seen)
+    expect(all.body.resultSizeEstimate).toBe(259)
+    const dates = await Promise.all(seen.map(async (id) => Number((await h.call('GET', `${M}/${id}?format=minimal`)).body.internalDate)))
+    for (let i = 1; i < seen.length; i++) {
+      expect(dates[i - 1]! > dates[i]! || (dates[i - 1] === dates[i] && seen[i - 1]! > seen[i]!)).toBe(true)
+    }
+    const odd = await h.call('GET', `${M}?q=odd&maxResults=200`)
+    expect(odd.body.messages).toHaveLength(129)
+    expect(odd.body.resultSizeEstimate).toBe(129)
+    const forged = Buffer.from(JSON.stringify({ d: 'x', i: 1, n: -1 })).toString('base64url')
+    expect((await h.call('GET', `${M}?pageToken=${forged}`)).status).toBe(400)
+  })
+
   test('filters by labelIds and answers an empty mailbox with only resultSizeEstimate', async () => {
     const h = harness(gmailSeed)
     expect((await h.call('GET', `${M}?labelIds=SENT`)).body.messages).toHaveLength(1)

@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
-import { pageOf } from '../../core/paging.ts'
+import { decodePageToken, encodePageToken } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
 import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } from '../store/messages.ts'
-import { searchMessages } from '../store/search.ts'
+import { searchPage, type SearchCursor } from '../store/search.ts'
 import { findLabel } from '../store/mailbox.ts'
 import { sendAsUser } from '../deliver.ts'
 import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, UserIdParam, UserParam } from './common.ts'
@@ -71,6 +71,17 @@ const attachmentRoute = createRoute({
   responses: { 200: json(z.object({ attachmentId: z.string().optional(), size: z.number(), data: z.string() })) },
 })
 
+/** A messages.list page token: the last message of the previous page and how many matches came before. */
+function decodeCursor(token: string | undefined): (SearchCursor & { seen: number }) | undefined {
+  const state = decodePageToken<{ d?: unknown; i?: unknown; n?: unknown }>(token)
+  if (!state) return undefined
+  const { d, i, n } = state
+  if (!Number.isSafeInteger(d) || typeof i !== 'string' || !Number.isSafeInteger(n) || (n as number) < 0) {
+    throw badRequest('Invalid page token.', 'invalid')
+  }
+  return { internalDate: d as number, id: i, seen: n as number }
+}
+
 const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({ id: row.id, threadId: row.threadId, labelIds: labelsOf(c.var.world.db, user.id, row.id) })
 
 function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
@@ -97,12 +108,17 @@ export const messagesRouter = createGoogleRouter()
     const { userId } = c.req.valid('param')
     const query = c.req.valid('query')
     const user = mailboxOf(c, userId)
-    const all = searchMessages(c.var.world.db, user, { q: query.q, labelIds: query.labelIds, includeSpamTrash: query.includeSpamTrash })
-    const { page, nextPageToken } = pageOf(all, query.maxResults, query.pageToken)
+    const after = decodeCursor(query.pageToken)
+    const input = { q: query.q, labelIds: query.labelIds, includeSpamTrash: query.includeSpamTrash }
+    const { hits, more, estimate } = searchPage(c.var.world.db, user, input, query.maxResults, after)
     const body: Record<string, unknown> = {}
-    if (page.length) body.messages = page.map((m) => ({ id: m.id, threadId: m.threadId }))
-    if (nextPageToken) body.nextPageToken = nextPageToken
-    body.resultSizeEstimate = all.length
+    if (hits.length) body.messages = hits.map((m) => ({ id: m.id, threadId: m.threadId }))
+    const last = hits[hits.length - 1]
+    const seen = after?.seen ?? 0
+    if (more && last) body.nextPageToken = encodePageToken({ d: last.internalDate, i: last.id, n: seen + hits.length })
+    // Deviation: resultSizeEstimate counts the pages already walked plus at most ESTIMATE_CAP matches from this
+    // page's start (exact on the last page); Gmail's estimate is also capped near 200 but otherwise opaque.
+    body.resultSizeEstimate = seen + estimate
     return c.json(body as never, 200)
   })
   .openapi(get, (c) => {
