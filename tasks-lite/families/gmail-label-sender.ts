@@ -26,7 +26,14 @@ export const gmailLabelSender: Family = {
       { from: c.colleagues[0]!.id, to: [c.actor.id], subject: `Notes from the ${brand} call`, text: `Notes from today's call with ${brand}.`, at: '-3h' },
       { from: `"${c.customers[1]!.contact.name}" <${c.customers[1]!.contact.email}>`, to: [c.actor.id], subject: r.pick(TOPICS), text: 'See attached.', at: '-2h' },
     ]
+    // Look first: read one mail signed by the company to learn its real sender domain, check the labels, then label.
+    const read = [
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: `"${vendor.company}"` } }, save: { mid: 'messages.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{mid}}', query: { format: 'metadata' } }, save: { domain: 'payload.headers[name=from].value|domain' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/labels' } },
+    ]
     const program = (q: string) => [
+      ...read,
       { tool: 'http_request', args: { method: 'POST', path: '/gmail/v1/users/me/labels', body: { name: label } }, save: { lid: 'id' } },
       { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q } }, save: { ids: 'messages.*.id' } },
       { tool: 'http_request', args: { method: 'POST', path: '/gmail/v1/users/me/messages/batchModify', body: { ids: '{{ids}}', addLabelIds: ['{{lid}}'] } } },
@@ -40,7 +47,7 @@ export const gmailLabelSender: Family = {
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-label-sender-${seed}`), gmail: { messages } },
       oracle: { id: 'label-sender', params: { actor: c.actor.id, label, domain: vendor.domain } },
-      reference: program(`from:@${vendor.domain}`),
+      reference: program('from:@{{domain}}'),
       nearMisses: [
         { name: 'matches the company name (lookalike and internal notes too)', program: program(brand) },
         { name: 'labels everything', program: program('in:anywhere') },
