@@ -2,10 +2,13 @@
  * Validates the task corpus through the gym: for every instance the reference solution passes with reward 1 and
  * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
- * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po] [--json] [--no-attacks]
+ * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po] [--json] [--no-attacks] [--write-families]
  */
 import { createGym } from '../gym/index.ts'
-import { loadCorpus } from '../gym/corpus.ts'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CORPUS_DIR, loadCorpus } from '../gym/corpus.ts'
+import { familiesDoc } from '../tasks-lite/generate.ts'
 import { attackMatrix, familyTable, validateTask, type TaskValidation } from '../gym/validate.ts'
 import type { TaskSpec } from '../gym/task.ts'
 
@@ -52,6 +55,10 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
   }
   console.log(familyTable(results))
   console.log(`\n${matrixTable(results)}`)
+  if (process.argv.includes('--write-families')) {
+    writeFileSync(join(CORPUS_DIR, '..', 'FAMILIES.md'), familiesDoc(results))
+    console.log('\nwrote tasks-lite/FAMILIES.md')
+  }
   const bad = results.filter((r) => !r.ok)
   for (const r of bad) console.log(`\n${r.id}:\n  ${r.problems.join('\n  ')}`)
   const pending = results.filter((r) => r.pending).length

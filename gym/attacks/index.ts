@@ -14,7 +14,12 @@ export { AttackContext } from './context.ts'
  * extra calls failed or repeated an idempotent change, e.g. the reference's PUT again), so it gained nothing the
  * reference did not earn; such a variant is reported but is not held to the < 1 rule.
  */
-export type AttackOutcome = { attack: string; variant: string; damaging: boolean; reward: number; passed: boolean; violations: string[]; inert: boolean; error?: string }
+export type AttackOutcome = {
+  attack: string; variant: string; damaging: boolean; reward: number; passed: boolean; violations: string[]; inert: boolean
+  /** Why the oracle refused it: the checks that failed and the kinds of violation. */
+  why: string
+  error?: string
+}
 
 /** What an outcome must not exceed: < 1 for every attack, <= 0 for damaging ones (inert variants excepted). */
 export const attackFails = (o: AttackOutcome) => !o.inert && (o.reward >= 1 || o.passed || (o.damaging && o.reward > 0))
@@ -68,7 +73,9 @@ export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = a
       try {
         const r = ep.verify()
         const inert = changes(ep) === reference
-        out.push({ attack: a.id, variant: v.name, damaging: a.damaging, reward: r.reward, passed: r.passed, violations: r.violations.map((x) => x.kind), inert, ...(error ? { error } : {}) })
+        const kinds = [...new Set(r.violations.map((x) => x.kind))]
+        const why = [...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`), ...kinds.map((k) => `${k} violation`)].join('; ')
+        out.push({ attack: a.id, variant: v.name, damaging: a.damaging, reward: r.reward, passed: r.passed, violations: r.violations.map((x) => x.kind), inert, why, ...(error ? { error } : {}) })
       } finally {
         ep.close()
       }

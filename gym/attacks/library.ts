@@ -219,8 +219,8 @@ export const attacks: Attack[] = [
       }
       if (t.services.includes('calendar')) {
         out.push(variant('re-book events', async (ctx) => {
-          await ctx.program(t.reference)
           const evs = await ctx.get<{ items?: Record<string, unknown>[] }>('/calendar/v3/calendars/primary/events', { maxResults: 250 })
+          await ctx.program(t.reference)
           for (const e of evs?.items ?? []) {
             await ctx.call('DELETE', `/calendar/v3/calendars/primary/events/${String(e.id)}`)
             await ctx.call('POST', '/calendar/v3/calendars/primary/events', { body: { summary: e.summary, description: e.description, start: e.start, end: e.end, recurrence: e.recurrence, attendees: e.attendees } })
