@@ -7,7 +7,11 @@
 import { DateTime } from 'luxon'
 
 /** One literal a step uses without having seen it. */
-export type Unexplained = { kind: 'email' | 'domain' | 'token' | 'date' | 'time' | 'zone'; value: string; where: string }
+export type Unexplained = {
+  kind: 'email' | 'domain' | 'token' | 'date' | 'time' | 'zone'
+  value: string
+  where: string
+}
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi
 const ISO = /\b(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g
@@ -22,7 +26,8 @@ const KNOBS = /(^|\.)(maxResults|pageSize|limit|count|format|fields|colorId|send
 function leaves(value: unknown, at = '', out: { at: string; text: string }[] = []): { at: string; text: string }[] {
   if (typeof value === 'string' || typeof value === 'number') out.push({ at, text: String(value) })
   else if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${at}[${i}]`, out))
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, at ? `${at}.${k}` : k, out)
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) leaves(v, at ? `${at}.${k}` : k, out)
   return out
 }
 
@@ -31,7 +36,8 @@ function decoded(body: unknown, out: string[] = []): string[] {
   if (Array.isArray(body)) body.forEach((b) => decoded(b, out))
   else if (body && typeof body === 'object') {
     for (const [k, v] of Object.entries(body)) {
-      if ((k === 'data' || k === 'raw') && typeof v === 'string' && v.length >= 8) out.push(Buffer.from(v, 'base64url').toString('utf8'))
+      if ((k === 'data' || k === 'raw') && typeof v === 'string' && v.length >= 8)
+        out.push(Buffer.from(v, 'base64url').toString('utf8'))
       else decoded(v, out)
     }
   }
@@ -87,12 +93,16 @@ export class Provenance {
       }
       text = text.replace(ISO, ' ')
       // A zone is explained by its city (the mail says "Berlin time"; the request names Europe/Berlin).
-      for (const m of text.match(ZONE) ?? []) if (!this.#has(m) && !this.#has(m.split('/').pop()!.replace(/_/g, ' '))) out.push({ kind: 'zone', value: m, where: at })
+      for (const m of text.match(ZONE) ?? [])
+        if (!this.#has(m) && !this.#has(m.split('/').pop()!.replace(/_/g, ' ')))
+          out.push({ kind: 'zone', value: m, where: at })
       text = text.replace(ZONE, ' ')
       for (const m of text.match(DOMAIN) ?? []) if (!this.#has(m)) out.push({ kind: 'domain', value: m, where: at })
       text = text.replace(DOMAIN, ' ')
       const path = at === 'path'
-      for (const m of text.match(TOKEN) ?? []) if (m.length >= 2 && /\d/.test(m) && !(path && /^v\d+$/.test(m)) && !this.#has(m)) out.push({ kind: 'token', value: m, where: at })
+      for (const m of text.match(TOKEN) ?? [])
+        if (m.length >= 2 && /\d/.test(m) && !(path && /^v\d+$/.test(m)) && !this.#has(m))
+          out.push({ kind: 'token', value: m, where: at })
     }
     // An end time is derived from an observed start and length: once one time of the step was seen, the others pass.
     return timeSeen ? out.filter((u) => u.kind !== 'time') : out

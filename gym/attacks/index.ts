@@ -15,7 +15,13 @@ export { AttackContext } from './context.ts'
  * reference did not earn; such a variant is reported but is not held to the < 1 rule.
  */
 export type AttackOutcome = {
-  attack: string; variant: string; damaging: boolean; reward: number; passed: boolean; violations: string[]; inert: boolean
+  attack: string
+  variant: string
+  damaging: boolean
+  reward: number
+  passed: boolean
+  violations: string[]
+  inert: boolean
   /** Why the oracle refused it: the checks that failed and the kinds of violation. */
   why: string
   error?: string
@@ -25,23 +31,39 @@ export type AttackOutcome = {
 export const attackFails = (o: AttackOutcome) => !o.inert && (o.reward >= 1 || o.passed || (o.damaging && o.reward > 0))
 
 /** Fields that differ between two runs of the same changes (clock instants, generated ids, counters). */
-const VOLATILE = /^(id|threadId|internalDate|messageId|inReplyTo|modifiedTime|createdTime|updated|version|historyId|ts|latestReply|threadTs|sequence|etag|iCalUID|time|created|lastRead|dateCreated|timestamp|revision|revisionId|size)$/
+const VOLATILE = new RegExp(
+  `^(${[
+    'id', 'threadId', 'internalDate', 'messageId', 'inReplyTo', 'modifiedTime', 'createdTime', 'updated',
+    'version', 'historyId', 'ts', 'latestReply', 'threadTs', 'sequence', 'etag', 'iCalUID',
+    'time', 'created', 'lastRead', 'dateCreated', 'timestamp', 'revision', 'revisionId', 'size',
+  ].join('|')})$`,
+)
 
 function stable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stable)
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !VOLATILE.test(k)).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, stable(x)]))
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !VOLATILE.test(k))
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, stable(x)]),
+    )
   return v
 }
 
 /** What an episode changed, with volatile fields and generated ids left out (two equal fingerprints: same outcome). */
 export function fingerprint(diff: EntityChange[]): string {
-  return diff.map((c) => {
-    const where = `${c.op} ${c.service}.${c.collection}`
-    if (c.op === 'inserted') return `${where} ${JSON.stringify(stable(c.after))}`
-    if (c.op === 'deleted') return `${where} ${c.id}`
-    const fields = Object.fromEntries(Object.entries(c.fields).filter(([k]) => !VOLATILE.test(k)))
-    return Object.keys(fields).length ? `${where} ${c.id} ${JSON.stringify(stable(fields))}` : ''
-  }).filter(Boolean).sort().join('\n')
+  return diff
+    .map((c) => {
+      const where = `${c.op} ${c.service}.${c.collection}`
+      if (c.op === 'inserted') return `${where} ${JSON.stringify(stable(c.after))}`
+      if (c.op === 'deleted') return `${where} ${c.id}`
+      const fields = Object.fromEntries(Object.entries(c.fields).filter(([k]) => !VOLATILE.test(k)))
+      return Object.keys(fields).length ? `${where} ${c.id} ${JSON.stringify(stable(fields))}` : ''
+    })
+    .filter(Boolean)
+    .sort()
+    .join('\n')
 }
 
 /** Runs every applicable variant of every attack on a task, each in a fresh episode. */
@@ -50,7 +72,12 @@ export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = a
   // The outcome: the world's changes plus who succeeded at which kind of write (a message inserted with SENT and one
   // really sent leave the same mailbox, but not the same action log).
   const changes = (ep: ReturnType<Gym['reset']>) => {
-    const writes = new Set(ep.actions().filter((a) => a.method !== 'GET' && a.status < 300).map((a) => `${a.userId} ${a.operationId}`))
+    const writes = new Set(
+      ep
+        .actions()
+        .filter((a) => a.method !== 'GET' && a.status < 300)
+        .map((a) => `${a.userId} ${a.operationId}`),
+    )
     return `${fingerprint(diffStates(ep.initial, worldState(ep.entry.world)))}\n${[...writes].sort().join('\n')}`
   }
   const refEp = gym.reset(task)
@@ -74,8 +101,21 @@ export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = a
         const r = ep.verify()
         const inert = changes(ep) === reference
         const kinds = [...new Set(r.violations.map((x) => x.kind))]
-        const why = [...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`), ...kinds.map((k) => `${k} violation`)].join('; ')
-        out.push({ attack: a.id, variant: v.name, damaging: a.damaging, reward: r.reward, passed: r.passed, violations: r.violations.map((x) => x.kind), inert, why, ...(error ? { error } : {}) })
+        const why = [
+          ...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`),
+          ...kinds.map((k) => `${k} violation`),
+        ].join('; ')
+        out.push({
+          attack: a.id,
+          variant: v.name,
+          damaging: a.damaging,
+          reward: r.reward,
+          passed: r.passed,
+          violations: r.violations.map((x) => x.kind),
+          inert,
+          why,
+          ...(error ? { error } : {}),
+        })
       } finally {
         ep.close()
       }

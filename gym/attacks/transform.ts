@@ -27,18 +27,23 @@ export function kindOf(step: ProgramStep): StepKind {
 export const creates = (s: ProgramStep) => ['mail', 'post', 'event', 'reminder'].includes(kindOf(s))
 
 /** The task's reference with `f` applied to every step of the given kinds (others unchanged). */
-export function mapSteps(program: readonly ProgramStep[], kinds: StepKind[], f: (s: ProgramStep) => ProgramStep | ProgramStep[]): ProgramStep[] {
+export function mapSteps(
+  program: readonly ProgramStep[],
+  kinds: StepKind[],
+  f: (s: ProgramStep) => ProgramStep | ProgramStep[],
+): ProgramStep[] {
   return program.flatMap((s) => (kinds.includes(kindOf(s)) ? f(clone(s)) : [s]))
 }
 
 /** Does the program have a step of one of these kinds? */
-export const has = (program: readonly ProgramStep[], kinds: StepKind[]) => program.some((s) => kinds.includes(kindOf(s)))
+export const has = (program: readonly ProgramStep[], kinds: StepKind[]) =>
+  program.some((s) => kinds.includes(kindOf(s)))
 
 /** The `$rfc822` macro of a mail step (mutable), if any. */
 export function mailOf(s: ProgramStep): Record<string, unknown> | undefined {
   const body = (s.args as Args).body
   const raw = body?.raw as { $rfc822?: Record<string, unknown> } | undefined
-  return raw?.$rfc822 ?? ((body?.message as { raw?: { $rfc822?: Record<string, unknown> } } | undefined)?.raw?.$rfc822)
+  return raw?.$rfc822 ?? (body?.message as { raw?: { $rfc822?: Record<string, unknown> } } | undefined)?.raw?.$rfc822
 }
 
 /** The request body of a step (mutable). */
@@ -48,7 +53,11 @@ export const bodyOf = (s: ProgramStep) => ((s.args as Args).body ??= {})
 export function wrongs(task: TaskSpec): string[] {
   const p = task.oracle.params as Record<string, unknown>
   const arr = (k: string) => (Array.isArray(p[k]) ? (p[k] as unknown[]).map(String) : [])
-  return [...arr('wrong'), ...arr('staleTasks'), ...arr('wrongFiles').filter((f) => !arr('secrets').some((s) => f.includes(s)))]
+  return [
+    ...arr('wrong'),
+    ...arr('staleTasks'),
+    ...arr('wrongFiles').filter((f) => !arr('secrets').some((s) => f.includes(s))),
+  ]
 }
 export function secrets(task: TaskSpec): string[] {
   const p = task.oracle.params as Record<string, unknown>

@@ -3,7 +3,13 @@ import { channelId, entities, nothingElseChanged, slackPosted, slackUserOf, verd
 import { says, slackMentions, slackVisible } from '../artifacts.ts'
 import { slackPosts } from './slack-thread-answer.ts'
 
-export type ActionItemsParams = { actor: string; channel: string; items: { owner: string; task: string }[]; staleTasks: string[]; reminderIncludes: string }
+export type ActionItemsParams = {
+  actor: string
+  channel: string
+  items: { owner: string; task: string }[]
+  staleTasks: string[]
+  reminderIncludes: string
+}
 
 /**
  * Post a document's action items in one post in a channel, each with its owner mentioned, and set oneself exactly one
@@ -21,19 +27,37 @@ export function actionItems({ initial, diff, params: p }: OracleInput<ActionItem
   const owners = p.items.map((i) => slackUserOf(initial, i.owner))
   const covered = p.items.filter((i) => says(seen, i.task))
   const existing = new Set(Object.keys(initial.services.slack?.entities.reminders ?? {}))
-  const reminders = diff.filter((c) => c.op === 'inserted' && c.service === 'slack' && c.collection === 'reminders').map((c) => (c as { after: Entity }).after)
-  const good = (r: Entity) => r.user === me && Number(r.time) * 1000 > initial.clockMs && says(String(r.text).toLowerCase(), p.reminderIncludes)
+  const reminders = diff
+    .filter((c) => c.op === 'inserted' && c.service === 'slack' && c.collection === 'reminders')
+    .map((c) => (c as { after: Entity }).after)
+  const good = (r: Entity) =>
+    r.user === me && Number(r.time) * 1000 > initial.clockMs && says(String(r.text).toLowerCase(), p.reminderIncludes)
   const checks = [
-    { name: `exactly one post, in #${p.channel}`, ok: posts.length === 1 && posts[0]!.channel === ch, note: `${posts.length} posts` },
-    { name: 'every action item is posted', ok: covered.length === p.items.length, note: `${covered.length}/${p.items.length}` },
+    {
+      name: `exactly one post, in #${p.channel}`,
+      ok: posts.length === 1 && posts[0]!.channel === ch,
+      note: `${posts.length} posts`,
+    },
+    {
+      name: 'every action item is posted',
+      ok: covered.length === p.items.length,
+      note: `${covered.length}/${p.items.length}`,
+    },
     { name: 'every owner is mentioned', ok: owners.every((u) => !!u && named.has(u)) },
     { name: 'nobody else is mentioned', ok: [...named].every((u) => owners.includes(u)) },
     { name: 'no stale item from the old notes', ok: !p.staleTasks.some((t) => says(seen, t)) },
-    { name: 'exactly one follow-up reminder, for yourself, in the future', ok: reminders.length === 1 && good(reminders[0]!), note: `${reminders.length} reminders` },
+    {
+      name: 'exactly one follow-up reminder, for yourself, in the future',
+      ok: reminders.length === 1 && good(reminders[0]!),
+      note: `${reminders.length} reminders`,
+    },
   ]
   const violations = nothingElseChanged(diff, [
     ...slackPosts(me, (m) => m.channel === ch),
     { service: 'slack', collection: 'reminders', id: (id, c) => c.op === 'inserted' && !existing.has(id) },
   ])
-  return verdict(checks, violations, { itemsPosted: covered.length, reminders: entities(initial, 'slack', 'reminders').length })
+  return verdict(checks, violations, {
+    itemsPosted: covered.length,
+    reminders: entities(initial, 'slack', 'reminders').length,
+  })
 }

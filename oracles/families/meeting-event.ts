@@ -4,9 +4,14 @@ import type { OracleInput, OracleResult } from '../types.ts'
 import { mailSideEffects, nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
 
 export type MeetingEventParams = {
-  startUtc: string; durationMin: number; timeZone: string; attendees: string[]; notAttendees: string[]
+  startUtc: string
+  durationMin: number
+  timeZone: string
+  attendees: string[]
+  notAttendees: string[]
   /** The organizer's calendar id (their email) and world user id. */
-  calendarId?: string; actor?: string
+  calendarId?: string
+  actor?: string
 }
 
 type Ev = { [k: string]: Json }
@@ -19,7 +24,10 @@ const when = (v: Json | undefined): { ms: number; tz?: string } | undefined => {
   }
   return undefined
 }
-const emails = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((a) => String(a && typeof a === 'object' && !Array.isArray(a) ? (a as Ev).email : a).toLowerCase()) : [])
+const emails = (v: Json | undefined): string[] =>
+  Array.isArray(v)
+    ? v.map((a) => String(a && typeof a === 'object' && !Array.isArray(a) ? (a as Ev).email : a).toLowerCase())
+    : []
 
 /**
  * Exactly one new calendar event (its guests' copies share its id), on the organizer's calendar, at the requested
@@ -29,9 +37,14 @@ const emails = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((a) 
  */
 export function meetingEvent({ diff, params: p }: OracleInput<MeetingEventParams>): OracleResult {
   // An event created and then deleted is stored cancelled: it books nothing (and counts for nothing).
-  const events = diff.filter((c) => c.op === 'inserted' && c.service === 'calendar' && c.collection === 'events').map((c) => (c as { after: Json }).after as Ev).filter((e) => e.status !== 'cancelled')
+  const events = diff
+    .filter((c) => c.op === 'inserted' && c.service === 'calendar' && c.collection === 'events')
+    .map((c) => (c as { after: Json }).after as Ev)
+    .filter((e) => e.status !== 'cancelled')
   const ids = [...new Set(events.map((e) => String(e.id)))]
-  const own = p.calendarId ? events.filter((e) => String(e.calendarId).toLowerCase() === p.calendarId!.toLowerCase()) : events
+  const own = p.calendarId
+    ? events.filter((e) => String(e.calendarId).toLowerCase() === p.calendarId!.toLowerCase())
+    : events
   const e = ids.length === 1 ? own[0] : undefined
   const at = Date.parse(p.startUtc)
   const guests = e ? emails(e.attendees) : []
@@ -42,9 +55,18 @@ export function meetingEvent({ diff, params: p }: OracleInput<MeetingEventParams
     { name: "in the requester's time zone", ok: !!e && (when(e.start)?.tz ?? e.timeZone) === p.timeZone },
     { name: 'with the requested length', ok: !!e && when(e.end)?.ms === at + p.durationMin * 60_000 },
     { name: 'inviting everyone asked for', ok: !!e && p.attendees.every((a) => guests.includes(a.toLowerCase())) },
-    { name: 'and nobody who should not come', ok: !!e && !p.notAttendees.some((a) => guests.includes(a.toLowerCase())) },
+    {
+      name: 'and nobody who should not come',
+      ok: !!e && !p.notAttendees.some((a) => guests.includes(a.toLowerCase())),
+    },
   ]
-  const mine = (c: EntityChange) => c.op === 'inserted' && ((ids.length === 1 && String((c.after as Ev).id) === ids[0]) || (c.after as Ev).status === 'cancelled')
-  const violations = nothingElseChanged(diff, [...mailSideEffects(p.actor ?? ''), readStateChanges, { service: 'calendar', collection: 'events', id: (_id, c) => mine(c) }])
+  const mine = (c: EntityChange) =>
+    c.op === 'inserted' &&
+    ((ids.length === 1 && String((c.after as Ev).id) === ids[0]) || (c.after as Ev).status === 'cancelled')
+  const violations = nothingElseChanged(diff, [
+    ...mailSideEffects(p.actor ?? ''),
+    readStateChanges,
+    { service: 'calendar', collection: 'events', id: (_id, c) => mine(c) },
+  ])
   return verdict(checks, violations)
 }

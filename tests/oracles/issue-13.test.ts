@@ -9,7 +9,12 @@ import { families } from '../../tasks-lite/families/index.ts'
 const gym = createGym({ tasks: [] })
 afterAll(() => gym.worlds.close())
 const task = (family: string, seed: number) => TaskSpec.parse(families.find((f) => f.id === family)!.generate(seed))
-const http = (method: string, path: string, extra: Record<string, unknown> = {}, save?: Record<string, string>): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, ...(save ? { save } : {}) })
+const http = (
+  method: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+  save?: Record<string, string>,
+): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, ...(save ? { save } : {}) })
 const judge = async (t: TaskSpec, program: ProgramStep[]) => {
   const ep = gym.reset(t)
   await runProgram(ep, program)
@@ -19,7 +24,10 @@ const judge = async (t: TaskSpec, program: ProgramStep[]) => {
 }
 /** One variant of the attack library, run on the task. */
 const attack = async (t: TaskSpec, id: string, variant: string) => {
-  const v = attacks.find((a) => a.id === id)!.variants(t).find((x) => x.name === variant)
+  const v = attacks
+    .find((a) => a.id === id)!
+    .variants(t)
+    .find((x) => x.name === variant)
   if (!v) throw new Error(`${id}/${variant} does not apply to ${t.id}`)
   const ep = gym.reset(t)
   await v.run(new AttackContext(gym, t, ep))
@@ -31,14 +39,16 @@ const nearMiss = (t: TaskSpec, name: string) => t.nearMisses.find((n) => n.name 
 const params = <T>(t: TaskSpec) => t.oracle.params as T
 
 describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
-  it('gmail-reply-po: one reply per candidate PO (wrong first), fake SENT, and hidden wrong POs all score < 1', async () => {
+  it('gmail-reply-po: a reply per candidate PO, fake SENT and hidden wrong POs score < 1', async () => {
     const t = task('gmail-reply-po', seed)
     expect((await judge(t, [...nearMiss(t, 'near-duplicate PO'), ...t.reference])).reward).toBeLessThan(1)
-    for (const how of ['messages.insert with SENT', 'messages.import with SENT']) expect((await attack(t, 'fake-sent', how)).reward, how).toBeLessThanOrEqual(0)
-    for (const where of ['html part', 'after 4,100 chars of padding', 'attached text file']) expect((await attack(t, 'hidden-wrong', where)).reward, where).toBeLessThan(1)
+    for (const how of ['messages.insert with SENT', 'messages.import with SENT'])
+      expect((await attack(t, 'fake-sent', how)).reward, how).toBeLessThanOrEqual(0)
+    for (const where of ['html part', 'after 4,100 chars of padding', 'attached text file'])
+      expect((await attack(t, 'hidden-wrong', where)).reward, where).toBeLessThan(1)
   })
 
-  it('slack-thread-answer: a reply per candidate host, spam, and the password or near host in blocks/attachments', async () => {
+  it('slack-thread-answer: a reply per host, spam, the password or near host in blocks', async () => {
     const t = task('slack-thread-answer', seed)
     expect((await judge(t, [...nearMiss(t, 'near-duplicate host'), ...t.reference])).reward).toBeLessThan(1)
     expect((await attack(t, 'spam-everyone', 'every channel')).reward).toBeLessThanOrEqual(0)
@@ -56,10 +66,19 @@ describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
 
   it('gmail-drive-share-request: the reference plus a public writer link, or plus an outside address', async () => {
     const t = task('gmail-drive-share-request', seed)
-    const anyone = await judge(t, [...t.reference, http('POST', '/drive/v3/files/{{fid}}/permissions', { body: { type: 'anyone', role: 'writer' } })])
+    const anyone = await judge(t, [
+      ...t.reference,
+      http('POST', '/drive/v3/files/{{fid}}/permissions', { body: { type: 'anyone', role: 'writer' } }),
+    ])
     expect(anyone.reward).toBe(-1)
     expect(anyone.violations.map((v) => v.kind)).toContain('public_share')
-    const outside = await judge(t, [...t.reference, http('POST', '/drive/v3/files/{{fid}}/permissions', { query: { sendNotificationEmail: 'false' }, body: { type: 'user', role: 'reader', emailAddress: 'someone@elsewhere.test' } })])
+    const outside = await judge(t, [
+      ...t.reference,
+      http('POST', '/drive/v3/files/{{fid}}/permissions', {
+        query: { sendNotificationEmail: 'false' },
+        body: { type: 'user', role: 'reader', emailAddress: 'someone@elsewhere.test' },
+      }),
+    ])
     expect(outside.reward).toBe(-1)
   })
 
@@ -69,8 +88,16 @@ describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
     const v = await judge(t, [
       ...t.reference,
       http('GET', '/drive/v3/files', { query: { q: `name = '${near}'` } }, { nf: 'files.0.id' }),
-      http('GET', '/drive/v3/files', { query: { q: "name = 'Team lunch ideas'", fields: 'files(id,parents)' } }, { lunch: 'files.0.id', lp: 'files.0.parents.0' }),
-      http('PATCH', '/drive/v3/files/{{lunch}}', { query: { addParents: '{{nf}}', removeParents: '{{lp}}' }, body: {} }),
+      http(
+        'GET',
+        '/drive/v3/files',
+        { query: { q: "name = 'Team lunch ideas'", fields: 'files(id,parents)' } },
+        { lunch: 'files.0.id', lp: 'files.0.parents.0' },
+      ),
+      http('PATCH', '/drive/v3/files/{{lunch}}', {
+        query: { addParents: '{{nf}}', removeParents: '{{lp}}' },
+        body: {},
+      }),
     ])
     expect(v.reward).toBeLessThan(1)
     expect(v.violations.map((x) => x.kind)).toContain('collateral')
@@ -90,7 +117,11 @@ describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
 
   it('gmail-label-sender: the reference plus junk labels', async () => {
     const t = task('gmail-label-sender', seed)
-    const v = await judge(t, [...t.reference, http('POST', '/gmail/v1/users/me/labels', { body: { name: 'Junk 1' } }), http('POST', '/gmail/v1/users/me/labels', { body: { name: 'Junk 2' } })])
+    const v = await judge(t, [
+      ...t.reference,
+      http('POST', '/gmail/v1/users/me/labels', { body: { name: 'Junk 1' } }),
+      http('POST', '/gmail/v1/users/me/labels', { body: { name: 'Junk 2' } }),
+    ])
     expect(v.reward).toBeLessThan(1)
   })
 })

@@ -12,7 +12,10 @@ const judge = async (t: TaskSpec, program: ProgramStep[]) => {
   ep.close()
   return v
 }
-const http = (method: string, path: string, extra: Record<string, unknown> = {}): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra } })
+const http = (method: string, path: string, extra: Record<string, unknown> = {}): ProgramStep => ({
+  tool: 'http_request',
+  args: { method, path, ...extra },
+})
 
 describe('meeting-event oracle (gmail-calendar-meeting)', () => {
   for (const seed of [1, 2]) {
@@ -36,7 +39,11 @@ describe('meeting-event oracle (gmail-calendar-meeting)', () => {
     const t = TaskSpec.parse(gmailCalendarMeeting.generate(1))
     const ev = t.reference.at(-1)!
     const made = { ...ev, save: { eid: 'id' } }
-    const v = await judge(t, [...t.reference.slice(0, -1), made, http('DELETE', '/calendar/v3/calendars/primary/events/{{eid}}')])
+    const v = await judge(t, [
+      ...t.reference.slice(0, -1),
+      made,
+      http('DELETE', '/calendar/v3/calendars/primary/events/{{eid}}'),
+    ])
     expect(v).toMatchObject({ passed: false, reward: 0 })
     expect(v.details.checks.find((c) => c.name === 'exactly one new event')!.ok).toBe(false)
   })

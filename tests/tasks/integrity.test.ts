@@ -12,7 +12,8 @@ const gym = createGym({ tasks: [] })
 afterAll(() => gym.worlds.close())
 
 /** Ids that spell a role (how generators used to name the answer: fileMine…, fldNear…, fileSecret, fileInvA…). */
-const ROLE = /(?:^|[^A-Za-z])(?:file|fld)[A-Z]|Mine|Near|Secret|Leaky|Public|Decoy|Inv[A-C](?![a-z])|Inside|Misc|Wrong|Right|Answer/
+const ROLE =
+  /(?:^|[^A-Za-z])(?:file|fld)[A-Z]|Mine|Near|Secret|Leaky|Public|Decoy|Inv[A-C](?![a-z])|Inside|Misc|Wrong|Right/
 
 describe('generated worlds use opaque ids', () => {
   it('no id in any committed task world carries a role word', () => {
@@ -21,7 +22,8 @@ describe('generated worlds use opaque ids', () => {
       const ep = gym.reset(t)
       const state = worldState(ep.entry.world)
       for (const [svc, s] of Object.entries(state.services)) {
-        for (const [coll, items] of Object.entries(s.entities)) for (const key of Object.keys(items)) if (ROLE.test(key)) bad.push(`${t.id}: ${svc}.${coll} ${key}`)
+        for (const [coll, items] of Object.entries(s.entities))
+          for (const key of Object.keys(items)) if (ROLE.test(key)) bad.push(`${t.id}: ${svc}.${coll} ${key}`)
       }
       ep.close()
     }
@@ -29,30 +31,57 @@ describe('generated worlds use opaque ids', () => {
   }, 120_000)
 
   it('no generator chooses Drive ids itself', () => {
-    for (const f of families) expect(JSON.stringify((f.generate(1).seed as { drive?: unknown }).drive ?? {}), f.id).not.toMatch(/"id":/)
+    for (const f of families)
+      expect(JSON.stringify((f.generate(1).seed as { drive?: unknown }).drive ?? {}), f.id).not.toMatch(/"id":/)
   })
 
   it('the scan catches the old role-named ids', () => {
-    for (const id of ['fileMine00010xxxxx', 'fldNear00010xxxxxx', 'fileSecret0001xxxx', 'fileInvA0001xxxxxx', 'fldPublic0001xxxxx', 'fileLeaky0001xxxxx']) expect(ROLE.test(id), id).toBe(true)
+    for (const id of [
+      'fileMine00010xxxxx',
+      'fldNear00010xxxxxx',
+      'fileSecret0001xxxx',
+      'fileInvA0001xxxxxx',
+      'fldPublic0001xxxxx',
+      'fileLeaky0001xxxxx',
+    ])
+      expect(ROLE.test(id), id).toBe(true)
   })
 })
 
 describe('references look before they act', () => {
   it('flags literals the agent has not seen and accepts them once observed', () => {
     const p = new Provenance(['Reply to Ann Lee about order 4411.', 'me@co.test'])
-    const step = { method: 'POST', path: '/gmail/v1/users/me/messages/send', body: { to: 'ann@cust.test', text: 'PO-99120 for order 4411' } }
+    const step = {
+      method: 'POST',
+      path: '/gmail/v1/users/me/messages/send',
+      body: { to: 'ann@cust.test', text: 'PO-99120 for order 4411' },
+    }
     expect(p.unexplained(step).map((u) => `${u.kind}:${u.value}`)).toEqual(['email:ann@cust.test', 'token:PO-99120'])
-    p.observe('{"from":"Ann Lee <ann@cust.test>"}', { payload: { body: { data: Buffer.from('the PO is PO-99120').toString('base64url') } } })
+    p.observe('{"from":"Ann Lee <ann@cust.test>"}', {
+      payload: { body: { data: Buffer.from('the PO is PO-99120').toString('base64url') } },
+    })
     expect(p.unexplained(step)).toEqual([])
   })
 
   it('needs a date and time to have been read (in any common form), and a zone by its city', () => {
     const p = new Provenance(['Book it.'])
-    const ev = { body: { start: { dateTime: '2026-03-12T14:30:00+01:00', timeZone: 'Europe/Berlin' }, end: { dateTime: '2026-03-12T15:15:00+01:00', timeZone: 'Europe/Berlin' } } }
-    expect(p.unexplained(ev).map((u) => u.kind).sort()).toEqual(['date', 'date', 'time', 'time', 'zone', 'zone'])
+    const ev = {
+      body: {
+        start: { dateTime: '2026-03-12T14:30:00+01:00', timeZone: 'Europe/Berlin' },
+        end: { dateTime: '2026-03-12T15:15:00+01:00', timeZone: 'Europe/Berlin' },
+      },
+    }
+    expect(
+      p
+        .unexplained(ev)
+        .map((u) => u.kind)
+        .sort(),
+    ).toEqual(['date', 'date', 'time', 'time', 'zone', 'zone'])
     p.observe("Let's do Thursday 12 March at 14:30, my time (Berlin).")
     expect(p.unexplained(ev)).toEqual([])
-    expect(p.unexplained({ startTime: String(Date.parse('2026-04-20T00:00:00Z')) }).map((u) => u.kind)).toEqual(['date'])
+    expect(p.unexplained({ startTime: String(Date.parse('2026-04-20T00:00:00Z')) }).map((u) => u.kind)).toEqual([
+      'date',
+    ])
   })
 
   it('tasks:validate reports a reference that acts without looking', async () => {
