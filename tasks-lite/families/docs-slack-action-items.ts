@@ -7,7 +7,7 @@ export const docsSlackActionItems: Family = {
   id: 'docs-slack-action-items',
   services: ['docs', 'drive', 'slack'],
   multiApp: true,
-  antiGaming: 'Every item and every owner mention is required, while items from the previous week\'s near-duplicate notes are forbidden (posting both documents fails); the reminder must be new, for the actor and in the future; only new posts and reminders may appear.',
+  antiGaming: 'Exactly one post, in #team, with every item and every owner mentioned and nobody else; items from the previous week\'s near-duplicate notes anywhere a reader sees fail (posting both documents fails); exactly one new reminder, for the actor, in the future; anything else is collateral.',
   generate(seed) {
     const r = rng(seed * 179424673 + 29)
     const c = company(r, 4)

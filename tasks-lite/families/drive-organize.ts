@@ -8,7 +8,7 @@ export const driveOrganize: Family = {
   id: 'drive-organize',
   services: ['drive'],
   multiApp: false,
-  antiGaming: 'Precision and recall over the folder\'s contents: moving everything (or every file whose name shares a prefix with the near-duplicate client) fails; copies are new files (collateral) and trashing is an unrequested delete.',
+  antiGaming: 'Precision and recall over the folder\'s contents, and only the client\'s files may change parents: moving everything, the near-duplicate client\'s files, or any unrelated file anywhere (e.g. into the near-duplicate folder) fails; copies are new files (collateral) and trashing is an unrequested delete.',
   generate(seed) {
     const r = rng(seed * 373587883 + 41)
     const c = company(r)

@@ -8,7 +8,7 @@ export const gmailCalendarMeeting: Family = {
   id: 'gmail-calendar-meeting',
   services: ['gmail', 'calendar'],
   multiApp: true,
-  antiGaming: 'The instant, zone, length and guest list are all checked; the superseded earlier proposal is the near-duplicate time; the colleague who must not be invited makes "invite everyone" fail; only new events and invitation mail may appear.',
+  antiGaming: 'Exactly one new event (events at both the superseded and the final time, or every candidate plus the right one, fail and the extras are collateral) on your calendar, at the right instant, in the requester\'s zone, with the right length and exactly the right guests (the colleague on leave makes "invite everyone" fail).',
   generate(seed) {
     const r = rng(seed * 217645199 + 43)
     const c = company(r, 4)

@@ -7,7 +7,7 @@ export const gmailLabelSender: Family = {
   id: 'gmail-label-sender',
   services: ['gmail'],
   multiApp: false,
-  antiGaming: 'Precision and recall: labelling everything, labelling by company name (which catches the lookalike-domain phishing mail) or labelling a sample fails; messages may only gain the new label, so archiving or deleting mail is collateral.',
+  antiGaming: 'Precision and recall: labelling everything, labelling by company name (which catches the lookalike-domain phishing mail) or labelling a sample fails; only the asked label may be created (junk labels are collateral) and messages may only gain it, so archiving or deleting mail is collateral.',
   generate(seed) {
     const r = rng(seed * 86028121 + 17)
     const c = company(r)

@@ -5,7 +5,7 @@ export const gmailReplyPo: Family = {
   id: 'gmail-reply-po',
   services: ['gmail'],
   multiApp: false,
-  antiGaming: 'The reply must contain the right PO and none of the near-duplicate POs (stuffing every PO fails); it must be in the customer thread; mail to anyone outside the customer and own domain is a violation; any change besides new mail and read marks is collateral.',
+  antiGaming: 'Exactly one mail may be delivered (one reply per candidate PO, or the answer twice, fails), to the customer, in their thread; everything a reader sees (subject, plain and HTML parts, attached text, after any padding) must carry the right PO and none of the near-duplicates; mail labelled SENT via insert/import is a forgery (-1); recipients outside the customer and own domain are violations; any other change is collateral.',
   generate(seed) {
     const r = rng(seed * 7919 + 11)
     const c = company(r)
