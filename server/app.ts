@@ -82,6 +82,7 @@ export function createAgentApp(worlds: WorldManager) {
     const path = url.pathname
     if (path === '/healthz' || path === '/openapi.json') return next()
     const family = familyOf(path)
+    if (family === 'slack') shapeSlackJson(c)
 
     // Slack's out-of-band upload URL carries its world in the path, not a token (the client sends none).
     const upload = /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path)
@@ -225,6 +226,14 @@ function shapeGoogleJson(c: Context, url: URL, op: ReturnType<typeof operationId
     const merged = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
     return c.body(JSON.stringify(shaped, null, indent), arg as 200, merged)
   }
+  ;(c as unknown as { json: typeof render }).json = render
+}
+
+/** Slack answers JSON as `application/json; charset=utf-8` (success and error envelopes alike). */
+function shapeSlackJson(c: Context) {
+  const json = c.json.bind(c)
+  const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) =>
+    json(object as never, arg as 200, { ...headers, 'content-type': 'application/json; charset=utf-8' })
   ;(c as unknown as { json: typeof render }).json = render
 }
 

@@ -8,6 +8,7 @@ import { slackClockAdvance } from './clock.ts'
 import { charsetWarning } from './warnings.ts'
 import { rateLimit } from './ratelimit.ts'
 import { inactiveAccount } from './inactive.ts'
+import { requiredArgs } from './required.ts'
 import { authRouter } from './routes/auth.ts'
 import { chatRouter } from './routes/chat.ts'
 import { conversationsRouter } from './routes/conversations.ts'
@@ -30,6 +31,7 @@ import { remoteFilesRouter } from './routes/remote-files.ts'
 import { profilePhotoRouter } from './routes/profile-photo.ts'
 import { listsRouter } from './routes/lists.ts'
 import { listExportsRouter } from './routes/list-exports.ts'
+import { fileDownloadsRouter } from './routes/file-downloads.ts'
 import { appsRouter } from './routes/apps.ts'
 import { adminAppsRouter } from './routes/admin-apps.ts'
 import { adminPolicyRouter } from './routes/admin-policy.ts'
@@ -38,6 +40,7 @@ const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
 router.use('/api/*', rateLimit)
 router.use('/api/*', inactiveAccount)
+router.use('/api/*', requiredArgs)
 router
   .route('/', authRouter)
   .route('/', chatRouter)
@@ -61,6 +64,7 @@ router
   .route('/', profilePhotoRouter)
   .route('/', listsRouter)
   .route('/', listExportsRouter)
+  .route('/', fileDownloadsRouter)
   .route('/', appsRouter)
   .route('/', adminAppsRouter)
   .route('/', adminPolicyRouter)

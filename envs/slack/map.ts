@@ -93,6 +93,7 @@ export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; with
   if (m.subtype) out.subtype = m.subtype
   if (m.bot_id) out.bot_id = m.bot_id
   out.text = m.text
+  if (m.meta) Object.assign(out, parseJson<Record<string, unknown>>(m.meta, {}))
   out.team = teamId(db)
   if (m.bot_id) {
     const bot = userById(db, m.user_id)

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { z } from 'zod'
-import { stmt } from '../core/db.ts'
-import { getMeta, nowMs } from '../core/clock.ts'
+import { stmt, type Db } from '../core/db.ts'
+import { getMeta, nowMs, setMeta } from '../core/clock.ts'
 import { SlackApiError } from '../core/errors/slack.ts'
 import type { WorldEnv } from '../core/http.ts'
 
@@ -17,6 +17,27 @@ export const RateLimitConfig = z.object({
 
 const DEFAULT_TIERS = { '1': 1, '2': 20, '3': 50, '4': 100 } as const
 
+/** Limits as a seed (`slack.rateLimits`) or the control plane gives them: omitted parts keep Slack's tiers. */
+export type RateLimitInput = z.input<typeof RateLimitConfig>
+
+/** The world's rate limits, or null while they are off (the default). */
+export function rateLimitsOf(db: Db): z.output<typeof RateLimitConfig> | null {
+  const raw = getMeta(db, 'slack_rate_limit')
+  if (!raw) return null
+  try {
+    const parsed = RateLimitConfig.safeParse(JSON.parse(raw))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null // a broken config never takes the API down
+  }
+}
+
+/** Switches rate limiting on with these limits, or off (`null`); counters restart either way. */
+export function setRateLimits(db: Db, limits: RateLimitInput | null): void {
+  setMeta(db, 'slack_rate_limit', limits ? JSON.stringify(RateLimitConfig.parse(limits)) : '')
+  stmt(db, 'DELETE FROM slack_rate_counts').run()
+}
+
 /** Slack's published tier of a method (Tier 3 unless listed). */
 const TIERS: Record<string, '1' | '2' | '3' | '4'> = {
   'users.list': '2', 'conversations.list': '2', 'conversations.create': '2', 'conversations.invite': '3', 'search.messages': '2',
@@ -29,15 +50,9 @@ const TIERS: Record<string, '1' | '2' | '3' | '4'> = {
 export const rateLimit: MiddlewareHandler<WorldEnv> = async (c, next) => {
   const world = c.var.world
   const principal = c.var.principal
-  const raw = world && principal ? getMeta(world.db, 'slack_rate_limit') : undefined
-  if (!raw) return next()
-  let config: z.output<typeof RateLimitConfig>
   // Tiers not named in the config keep Slack's defaults.
-  try {
-    config = RateLimitConfig.parse(JSON.parse(raw))
-  } catch {
-    return next() // a broken config never takes the API down
-  }
+  const config = world && principal ? rateLimitsOf(world.db) : null
+  if (!config) return next()
   const method = new URL(c.req.url).pathname.slice(5)
   const special = method === 'chat.postMessage' ? 60 : undefined // Slack: ~1 message per second per channel
   const limit = config.methods[method] ?? special ?? config.tiers[TIERS[method] ?? '3'] ?? DEFAULT_TIERS[TIERS[method] ?? '3']

@@ -83,6 +83,8 @@ export const slackMessages = sqliteTable(
     replyBroadcast: integer('reply_broadcast').notNull().default(0),
     editedTs: text('edited_ts'),
     editedUser: text('edited_user'),
+    /** JSON of a system message's subtype fields (`topic`, `purpose`, `name`/`old_name`, `inviter`, `members`). */
+    meta: text('meta'),
   },
   (t) => [primaryKey({ columns: [t.channelId, t.ts] }), index('slack_messages_by_thread').on(t.channelId, t.threadTs, t.ts)],
 )

@@ -8,6 +8,7 @@ import type { SeedContext } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { addMember, channelById, userByWorldId } from './store/core.ts'
 import { insertMessage, openIm, openMpim } from './store/messages.ts'
+import { RateLimitConfig, setRateLimits } from './ratelimit.ts'
 
 const Ref = z.string().min(1)
 
@@ -45,6 +46,8 @@ export const SlackSeed = z
     appRequests: z.array(z.object({ app: z.string().min(1), requester: Ref, message: z.string().default(''), scopes: z.array(z.string()).default([]) })).default([]),
     /** Extra scopes for a user's token (e.g. to give a non-admin an admin scope). */
     userScopes: z.record(z.string(), z.array(z.string())).default({}),
+    /** Opt-in rate limits (HTTP 429 + Retry-After): `{}` for Slack's tiers, or `{tiers, methods}` calls per minute. */
+    rateLimits: RateLimitConfig.strict().optional(),
   })
   .strict()
   .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [], inviteRequests: [], appRequests: [], userScopes: {} })
@@ -58,6 +61,7 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
   world.tx((db) => {
     const team = seed.teamId ?? `T${slackId(db, 'T').slice(1)}`
     setMeta(db, 'slack_team_id', team)
+    if (seed.rateLimits) setRateLimits(db, seed.rateLimits)
     const created = Math.floor(ctx.nowMs / 1000) - 400 * 86400
     stmt(db, "INSERT INTO slack_users (id, world_user_id, handle, is_bot, bot_id, display_name, updated) VALUES ('USLACKBOT', '_slackbot', 'slackbot', 1, 'B01', 'Slackbot', ?)").run(created)
     for (const u of ctx.users) {

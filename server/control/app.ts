@@ -12,6 +12,7 @@ import { WorldConflict, WorldNotFound, type WorldEntry, type WorldManager } from
 import { gymRouter } from '../../gym/http.ts'
 import { VERSION } from '../app.ts'
 import * as s from './schemas.ts'
+import { rateLimitRoutes } from './rate-limits.ts'
 
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
 const errors = { 400: json(s.ErrorBody, 'Bad request'), 404: json(s.ErrorBody, 'No such world or snapshot') }
@@ -147,6 +148,7 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
     },
   )
 
+  rateLimitRoutes(app, worlds)
   app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl }) as never)
 
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })

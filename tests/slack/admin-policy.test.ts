@@ -49,7 +49,7 @@ describe('admin.auth.policy.assignEntities', () => {
     const got = await w.api('admin.auth.policy.getEntities', policy)
     expect(got.entities.map((e: { entity_id: string }) => e.entity_id)).toEqual([bob, carol])
     expect((await w.api('admin.auth.policy.removeEntities', { ...policy, entity_ids: bob })).entity_total_count).toBe(1)
-    expect((await w.api('admin.auth.policy.assignEntities', { policy_name: 'sso', entity_ids: bob })).error).toBe('invalid_policy_name')
+    expect((await w.api('admin.auth.policy.assignEntities', { policy_name: 'sso', entity_type: 'USER', entity_ids: bob })).error).toBe('invalid_policy_name')
     expect((await w.api('admin.auth.policy.assignEntities', { ...policy, entity_ids: 'UNOPE' })).error).toBe('invalid_entity_id')
     expect((await w.api('admin.auth.policy.getEntities', policy, 'bob')).error).toBe('missing_scope')
   })

@@ -45,7 +45,7 @@ admin('admin.conversations.create', z.object({ name: opt(), is_private: slackBoo
       id, name, a.is_private ? 'group' : 'channel', user.id, now, now * 1000, a.description ?? '', a.description ? user.id : '', a.description ? now : 0,
     )
     addMember(db, id, user.id)
-    systemMessage(db, channelById(db, id)!, user.id, 'channel_join', `<@${user.id}> has joined the channel`)
+    systemMessage(db, channelById(db, id)!, user.id, { subtype: 'channel_join' })
     return { channel_id: id }
   }))
 
@@ -63,7 +63,7 @@ function archivable(db: Db, id: string | undefined) {
   return ch
 }
 function archive(db: Db, ch: ChannelRow, by: string) {
-  systemMessage(db, ch, by, 'channel_archive', 'archived the channel')
+  systemMessage(db, ch, by, { subtype: 'channel_archive' })
   stmt(db, 'UPDATE slack_channels SET is_archived = 1 WHERE id = ?').run(ch.id)
   touch(db, ch.id)
 }
@@ -74,7 +74,7 @@ admin('admin.conversations.unarchive', z.object({ channel_id: opt() }), W, (c, a
     if (!ch.is_archived) throw new SlackApiError('channel_not_archived')
     const by = requireAdmin(c).id
     stmt(db, 'UPDATE slack_channels SET is_archived = 0 WHERE id = ?').run(ch.id)
-    systemMessage(db, ch, by, 'channel_unarchive', `<@${by}> has unarchived the channel`)
+    systemMessage(db, ch, by, { subtype: 'channel_unarchive' })
     touch(db, ch.id)
     return {}
   }))
@@ -88,7 +88,7 @@ admin('admin.conversations.rename', z.object({ channel_id: opt(), name: opt() })
     const prev = [...parseJson<string[]>(ch.previous_names, []), ch.name]
     stmt(db, 'UPDATE slack_channels SET name = ?, previous_names = ? WHERE id = ?').run(name, JSON.stringify(prev), ch.id)
     const by = requireAdmin(c).id
-    systemMessage(db, ch, by, 'channel_name', `has renamed the channel from "${ch.name}" to "${name}"`)
+    systemMessage(db, ch, by, { subtype: 'channel_name', old_name: ch.name, name })
     touch(db, ch.id)
     return {}
   }))
@@ -97,6 +97,7 @@ admin('admin.conversations.invite', z.object({ channel_id: opt(), user_ids: z.un
   c.var.world.tx((db) => {
     const ch = adminChannel(db, a.channel_id)
     if (ch.is_archived) throw new SlackApiError('is_archived')
+    const by = requireAdmin(c).id
     const ids = idList(a.user_ids)
     if (ids.length === 0) throw new SlackApiError('invalid_arguments')
     const failed = ids.filter((id) => { const u = userById(db, id); return !u || u.deleted === 1 })
@@ -104,7 +105,7 @@ admin('admin.conversations.invite', z.object({ channel_id: opt(), user_ids: z.un
     for (const id of ids) {
       if (isMember(db, ch.id, id)) continue
       addMember(db, ch.id, id)
-      systemMessage(db, ch, id, 'channel_join', `<@${id}> has joined the channel`)
+      systemMessage(db, ch, id, { subtype: 'channel_join', inviter: by })
     }
     return {}
   }))
@@ -121,7 +122,8 @@ for (const [name, from, to] of [['admin.conversations.convertToPrivate', 'channe
         stmt(db, 'UPDATE slack_channels SET name = ? WHERE id = ?').run(n, ch.id)
       }
       stmt(db, 'UPDATE slack_channels SET kind = ? WHERE id = ?').run(to, ch.id)
-      systemMessage(db, ch, requireAdmin(c).id, to === 'group' ? 'channel_convert_to_private' : 'channel_convert_to_public', to === 'group' ? 'made this channel private' : 'made this channel public')
+      const subtype = to === 'group' ? 'channel_convert_to_private' : 'channel_convert_to_public'
+      systemMessage(db, ch, requireAdmin(c).id, { subtype })
       touch(db, ch.id)
       return {}
     }))

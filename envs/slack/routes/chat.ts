@@ -91,15 +91,18 @@ slackMethod(chatRouter, {
   },
 })
 
-/** The message an edit or delete targets, checked for authorship. */
-function ownMessage(c: WorldContext, channel: string | undefined, ts: string | undefined, missing: string) {
+/**
+ * The message an edit or delete targets, checked for authorship: another member's message answers
+ * `cant_update_message` / `cant_delete_message`. Admins may delete (not edit) anyone's message with a user token.
+ */
+function ownMessage(c: WorldContext, channel: string | undefined, ts: string | undefined, action: 'update' | 'delete') {
   const db = c.var.world.db
   const user = me(c)
   const ch = visibleChannel(db, channel, user.id)
   const msg = ts ? messageAt(db, ch.id, ts) : undefined
-  if (!msg) throw new SlackApiError(missing)
-  // Admins may delete anyone's message with a user token, as in Slack.
-  if (msg.user_id !== user.id && !(missing === 'message_not_found' && c.var.user.isAdmin && !user.is_bot)) throw new SlackApiError('cant_update_message')
+  if (!msg) throw new SlackApiError('message_not_found')
+  const adminDelete = action === 'delete' && c.var.user.isAdmin && !user.is_bot
+  if (msg.user_id !== user.id && !adminDelete) throw new SlackApiError(`cant_${action}_message`)
   return { db, user, ch, msg }
 }
 
@@ -108,8 +111,7 @@ slackMethod(chatRouter, {
   handler: (c, a) => {
     if (a.text === undefined && !a.blocks && !a.attachments) throw new SlackApiError('no_text')
     return c.var.world.tx(() => {
-      const { db, user, ch, msg } = ownMessage(c, a.channel, a.ts, 'message_not_found')
-      if (msg.user_id !== user.id) throw new SlackApiError('cant_update_message')
+      const { db, user, ch, msg } = ownMessage(c, a.channel, a.ts, 'update')
       if (ch.is_archived) throw new SlackApiError('is_archived')
       const text = a.text ?? msg.text
       const blocks = a.blocks !== undefined ? JSON.stringify(a.blocks) : a.text !== undefined ? null : msg.blocks
@@ -128,7 +130,7 @@ slackMethod(chatRouter, {
   name: 'chat.delete', args: z.object({ channel: opt(), ts: opt(), as_user: slackBool().optional() }), scopes: WRITE,
   handler: (c, a) =>
     c.var.world.tx(() => {
-      const { db, ch, msg } = ownMessage(c, a.channel, a.ts, 'message_not_found')
+      const { db, ch, msg } = ownMessage(c, a.channel, a.ts, 'delete')
       // A parent with replies leaves a tombstone, like Slack's "This message was deleted."
       const replies = stmt(db, 'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?').get(ch.id, msg.ts, msg.ts) as { n: number }
       if (msg.thread_ts === msg.ts && replies.n > 0) {

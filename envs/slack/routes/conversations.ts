@@ -88,7 +88,7 @@ slackMethod(conversationsRouter, {
       )
       addMember(db, id, user.id)
       const ch = channelById(db, id)!
-      systemMessage(db, ch, user.id, 'channel_join', `<@${user.id}> has joined the channel`)
+      systemMessage(db, ch, user.id, { subtype: 'channel_join' })
       return { channel: wire(c, ch, { last_read: '0000000000.000000', unread_count: 0, unread_count_display: 0, priority: 0 }) }
     }),
 })
@@ -111,7 +111,7 @@ slackMethod(conversationsRouter, {
       if (ch.is_general) throw new SlackApiError('cant_archive_general')
       if (ch.kind === 'mpim') throw new SlackApiError('method_not_supported_for_channel_type')
       if (!isMember(db, ch.id, me(c).id)) throw new SlackApiError('not_in_channel')
-      systemMessage(db, ch, me(c).id, 'channel_archive', `archived the channel`)
+      systemMessage(db, ch, me(c).id, { subtype: 'channel_archive' })
       stmt(db, 'UPDATE slack_channels SET is_archived = 1 WHERE id = ?').run(ch.id)
       touch(c, ch.id)
       return {}
@@ -125,7 +125,7 @@ slackMethod(conversationsRouter, {
       const ch = namedChannel(c, a.channel)
       if (!ch.is_archived) throw new SlackApiError('not_archived')
       stmt(db, 'UPDATE slack_channels SET is_archived = 0 WHERE id = ?').run(ch.id)
-      systemMessage(db, ch, me(c).id, 'channel_unarchive', `<@${me(c).id}> has unarchived the channel`)
+      systemMessage(db, ch, me(c).id, { subtype: 'channel_unarchive' })
       touch(c, ch.id)
       return {}
     }),
@@ -143,7 +143,7 @@ slackMethod(conversationsRouter, {
       const prev = JSON.parse(ch.previous_names) as string[]
       if (ch.name !== name) prev.unshift(ch.name)
       stmt(db, 'UPDATE slack_channels SET name = ?, previous_names = ? WHERE id = ?').run(name, JSON.stringify(prev), ch.id)
-      systemMessage(db, ch, me(c).id, 'channel_name', `has renamed the channel from "${ch.name}" to "${name}"`)
+      systemMessage(db, ch, me(c).id, { subtype: 'channel_name', old_name: ch.name, name })
       touch(c, ch.id)
       return { channel: memberWire(c, channelById(db, ch.id)!) }
     }),
@@ -167,7 +167,7 @@ slackMethod(conversationsRouter, {
       }
       for (const id of ids) {
         addMember(db, ch.id, id)
-        systemMessage(db, ch, id, 'channel_join', `<@${id}> has joined the channel`, { text: `<@${id}> has joined the channel` })
+        systemMessage(db, ch, id, { subtype: 'channel_join', inviter: inviter.id })
       }
       touch(c, ch.id)
       return { channel: memberWire(c, channelById(db, ch.id)!) }
@@ -186,7 +186,7 @@ slackMethod(conversationsRouter, {
       if (!isMember(db, ch.id, actor.id)) throw new SlackApiError('not_in_channel')
       if (!isMember(db, ch.id, a.user)) throw new SlackApiError('not_in_channel')
       removeMember(db, ch.id, a.user)
-      systemMessage(db, ch, a.user, 'channel_leave', `<@${a.user}> has left the channel`)
+      systemMessage(db, ch, a.user, { subtype: 'channel_leave' })
       return { errors: {} }
     }),
 })
@@ -202,7 +202,7 @@ slackMethod(conversationsRouter, {
       const already = isMember(db, ch.id, user.id)
       if (!already) {
         addMember(db, ch.id, user.id)
-        systemMessage(db, ch, user.id, 'channel_join', `<@${user.id}> has joined the channel`)
+        systemMessage(db, ch, user.id, { subtype: 'channel_join' })
       }
       const out: Record<string, unknown> = { channel: wire(c, channelById(db, ch.id)!, { priority: 0 }) }
       if (already) Object.assign(out, { warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } })
@@ -222,7 +222,7 @@ slackMethod(conversationsRouter, {
       if (!isMember(db, ch.id, user.id)) return { not_in_channel: true }
       if (ch.kind === 'group' && membersOf(db, ch.id).length === 1) throw new SlackApiError('last_member')
       removeMember(db, ch.id, user.id)
-      systemMessage(db, ch, user.id, 'channel_leave', `<@${user.id}> has left the channel`)
+      systemMessage(db, ch, user.id, { subtype: 'channel_leave' })
       return {}
     }),
 })
@@ -303,7 +303,8 @@ for (const [method, field, subtype] of [['conversations.setPurpose', 'purpose', 
         if (!isMember(db, ch.id, self.id)) throw new SlackApiError('not_in_channel')
         const value = String((a as Record<string, unknown>)[field] ?? '')
         stmt(db, `UPDATE slack_channels SET ${field} = ?, ${field}_creator = ?, ${field}_last_set = ? WHERE id = ?`).run(value, self.id, nowSec(db), ch.id)
-        systemMessage(db, ch, self.id, subtype, `set the channel ${field}: ${value}`, { [field]: value } as never)
+        const event = subtype === 'channel_topic' ? { subtype, topic: value } : { subtype, purpose: value }
+        systemMessage(db, ch, self.id, event)
         touch(c, ch.id)
         return { channel: wire(c, channelById(db, ch.id)!) }
       }),

@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
+import { getMeta } from '../../core/clock.ts'
 import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackInt, slackJson, slackMethod, type UploadedFile, type WorldContext } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
@@ -18,7 +20,7 @@ export type FileRow = {
   created: number; channels: string; pending: number; public_shared: number; deleted: number
 }
 
-const fileById = (db: Db, id: string) => stmt(db, 'SELECT * FROM slack_files WHERE id = ? AND deleted = 0').get(id) as FileRow | undefined
+export const fileById = (db: Db, id: string) => stmt(db, 'SELECT * FROM slack_files WHERE id = ? AND deleted = 0').get(id) as FileRow | undefined
 
 const TYPES: Record<string, [string, string]> = {
   txt: ['text', 'text/plain'], md: ['markdown', 'text/markdown'], csv: ['csv', 'text/csv'], json: ['json', 'application/json'],
@@ -32,8 +34,31 @@ export function typeOf(name: string): [string, string] {
   return TYPES[ext] ?? ['binary', 'application/octet-stream']
 }
 
+/**
+ * Where this server serves a file's bytes: `<origin>/_upload/slack/<world>/files-pri/<team>-<file>/<name>` (and
+ * `…/download/<name>`), the same layout as Slack's files.slack.com. The URL is no secret: a GET needs a Bearer token
+ * of a member who can see the file (routes/file-downloads.ts).
+ */
+export function fileUrls(c: WorldContext, f: Pick<FileRow, 'id' | 'name'>) {
+  const db = c.var.world.db
+  const key = `${teamId(db)}-${f.id}`
+  const base = `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}`
+  const name = encodeURIComponent(f.name)
+  return {
+    url_private: `${base}/files-pri/${key}/${name}`,
+    url_private_download: `${base}/files-pri/${key}/download/${name}`,
+    /** Slack's `thumb_<size>` URLs of an image; we serve the original bytes at each size. */
+    thumb: (size: number) => `${base}/files-tmb/${key}/${size}/${name}`,
+  }
+}
+
+/** Slack's thumbnail sizes for images. */
+const THUMB_SIZES = [64, 80, 160, 360, 480, 720, 800, 960, 1024] as const
+
 /** A file row as Slack's file object. */
-export function fileWire(db: Db, f: FileRow): Record<string, unknown> {
+export function fileWire(c: WorldContext, f: FileRow): Record<string, unknown> {
+  const db = c.var.world.db
+  const urls = fileUrls(c, f)
   const domain = teamDomain(db)
   const owner = userById(db, f.user_id)
   const channels = parseJson<string[]>(f.channels, [])
@@ -43,8 +68,7 @@ export function fileWire(db: Db, f: FileRow): Record<string, unknown> {
     id: f.id, created: f.created, timestamp: f.created, name: f.name, title: f.title, mimetype: f.mimetype, filetype: f.filetype,
     pretty_type: f.filetype.toUpperCase(), user: f.user_id, user_team: teamId(db), editable: Boolean(text), size: f.size, mode: text ? 'snippet' : 'hosted',
     is_external: false, external_type: '', is_public: kinds.some(([, k]) => k === 'channel'), public_url_shared: f.public_shared === 1,
-    display_as_bot: false, username: '', url_private: `https://files.slack.com/files-pri/${teamId(db)}-${f.id}/${encodeURIComponent(f.name)}`,
-    url_private_download: `https://files.slack.com/files-pri/${teamId(db)}-${f.id}/download/${encodeURIComponent(f.name)}`,
+    display_as_bot: false, username: '', url_private: urls.url_private, url_private_download: urls.url_private_download,
     permalink: `https://${domain}.slack.com/files/${f.user_id}/${f.id}/${encodeURIComponent(f.name)}`,
     permalink_public: `https://slack-files.com/${teamId(db)}-${f.id}-${f.id.slice(1, 11).toLowerCase()}`,
     comments_count: 0, is_starred: false, file_access: 'visible', has_rich_preview: false,
@@ -56,15 +80,26 @@ export function fileWire(db: Db, f: FileRow): Record<string, unknown> {
     const lines = text.split('\n')
     Object.assign(out, { edit_link: `${out.permalink}/edit`, preview: lines.slice(0, 5).join('\n'), preview_highlight: '', lines: lines.length, lines_more: Math.max(0, lines.length - 5), preview_is_truncated: lines.length > 5 })
   }
+  if (f.mimetype.startsWith('image/')) for (const n of THUMB_SIZES) out[`thumb_${n}`] = urls.thumb(n)
   if (owner) out.username = owner.is_bot ? owner.handle : ''
   return out
 }
 
 /** File objects for message `files` arrays (deleted files show as tombstones). */
-export function filesWireFor(db: Db, ids: string[]) {
+export function filesWireFor(c: WorldContext, ids: string[]) {
   return ids.map((id) => {
-    const f = fileById(db, id)
-    return f ? fileWire(db, f) : { id, mode: 'tombstone' }
+    const f = fileById(c.var.world.db, id)
+    return f ? fileWire(c, f) : { id, mode: 'tombstone' }
+  })
+}
+
+/** Whether a member may see a file: it is theirs, or shared into a public channel or a conversation they are in. */
+export function canSeeFile(db: Db, f: FileRow, userId: string): boolean {
+  if (f.user_id === userId) return true
+  const chans = parseJson<string[]>(f.channels, [])
+  return chans.some((ch) => {
+    const row = channelById(db, ch)
+    return !!row && (row.kind === 'channel' || isMember(db, ch, userId))
   })
 }
 
@@ -72,10 +107,7 @@ export function filesWireFor(db: Db, ids: string[]) {
 function visibleFile(c: WorldContext, id: string | undefined): FileRow {
   const db = c.var.world.db
   const f = id ? fileById(db, id) : undefined
-  if (!f || f.pending) throw new SlackApiError('file_not_found')
-  const self = me(c).id
-  const chans = parseJson<string[]>(f.channels, [])
-  if (f.user_id !== self && !chans.some((ch) => { const row = channelById(db, ch); return row && (row.kind === 'channel' || isMember(db, ch, self)) })) throw new SlackApiError('file_not_found')
+  if (!f || f.pending || !canSeeFile(db, f, me(c).id)) throw new SlackApiError('file_not_found')
   return f
 }
 
@@ -103,24 +135,44 @@ function share(c: WorldContext, db: Db, fileIds: string[], channel: string | und
   insertMessage(db, { channelId: ch.id, userId: sender.id, botId: sender.is_bot ? sender.bot_id : null, text: comment ?? '', files: fileIds, threadTs: threadTs ?? null })
 }
 
+/** Slack's `invalid_arguments` naming one field, as its argument checker words it. */
+const invalidField = (field: string, why: string) =>
+  new SlackApiError('invalid_arguments', {
+    response_metadata: { messages: [`[ERROR] ${why} [json-pointer:/${field}]`] },
+  })
+
 slackMethod(filesRouter, {
   name: 'files.getUploadURLExternal', args: z.object({ filename: opt(), length: slackInt().optional(), alt_txt: opt(), snippet_type: opt() }), scopes: WRITE,
   handler: (c, a) => {
-    if (!a.filename) throw new SlackApiError('invalid_arguments')
-    if (a.length === undefined || a.length < 1) throw new SlackApiError('invalid_arguments')
+    // Missing arguments are refused before (required.ts); present but unusable ones name their field too.
+    if (!a.filename) throw invalidField('filename', 'must be a non-empty string')
+    if (a.length === undefined || a.length < 1) throw invalidField('length', 'must be a positive integer')
     return c.var.world.tx((db) => {
       const id = createFile(c, db, Buffer.alloc(0), a.filename!, undefined, true)
-      return { upload_url: `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/${id}`, file_id: id }
+      const url = `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/${id}/${uploadSignature(db, id)}`
+      return { upload_url: url, file_id: id }
     })
   },
 })
 
-// The out-of-band upload target (no token; the world comes from the path).
-filesRouter.post('/_upload/slack/:world/:fileId', async (c) => {
+/**
+ * The secret part of an upload URL. Slack's upload URLs are capabilities (the client sends no token); file ids are
+ * sequential, so the URL also carries a digest of the world's salt and the file id that no other world can compute.
+ */
+function uploadSignature(db: Db, fileId: string): string {
+  const salt = getMeta(db, 'id_salt') ?? ''
+  return createHash('sha256').update(`${salt}\u0000slack-upload\u0000${fileId}`).digest('hex').slice(0, 32)
+}
+
+// The out-of-band upload target (no token; the world comes from the path, the signature proves the URL was issued).
+filesRouter.post('/_upload/slack/:world/:fileId/:sig', async (c) => {
   const db = c.var.world.db
   const id = c.req.param('fileId')
   const f = stmt(db, 'SELECT id, pending FROM slack_files WHERE id = ?').get(id) as { id: string; pending: number } | undefined
-  if (!f || f.pending !== 1) return c.text('file not found', 404)
+  const expected = Buffer.from(uploadSignature(db, id))
+  const given = Buffer.from(c.req.param('sig'))
+  const issued = given.length === expected.length && timingSafeEqual(given, expected)
+  if (!f || f.pending !== 1 || !issued) return c.text('file not found', 404)
   let data: Buffer
   const type = (c.req.header('content-type') ?? '').toLowerCase()
   if (type.includes('multipart/form-data')) {
@@ -146,7 +198,7 @@ slackMethod(filesRouter, {
       }
       const ids = a.files.map((f) => f.id)
       share(c, db, ids, a.channel_id ?? a.channels?.split(',')[0], a.initial_comment, a.thread_ts)
-      return { files: ids.map((id) => fileWire(db, fileById(db, id)!)) }
+      return { files: ids.map((id) => fileWire(c, fileById(db, id)!)) }
     }),
 })
 
@@ -161,7 +213,7 @@ slackMethod(filesRouter, {
     return c.var.world.tx((db) => {
       const id = createFile(c, db, data, a.filename ?? a.file?.filename ?? 'file', a.title, false)
       share(c, db, [id], a.channels?.split(',')[0], a.initial_comment, a.thread_ts)
-      return { file: fileWire(db, fileById(db, id)!) }
+      return { file: fileWire(c, fileById(db, id)!) }
     })
   },
 })
@@ -171,7 +223,7 @@ slackMethod(filesRouter, {
   handler: (c, a) => {
     const db = c.var.world.db
     const f = visibleFile(c, a.file)
-    const out: Record<string, unknown> = { file: fileWire(db, f), comments: [], response_metadata: { next_cursor: '' } }
+    const out: Record<string, unknown> = { file: fileWire(c, f), comments: [], response_metadata: { next_cursor: '' } }
     if (f.mimetype.startsWith('text/') && f.data) Object.assign(out, { content: f.data.toString('utf8'), is_truncated: false })
     return out
   },
@@ -202,7 +254,7 @@ slackMethod(filesRouter, {
     const count = Math.min(Math.max(a.count ?? 100, 1), 1000)
     const page = Math.max(a.page ?? 1, 1)
     const items = rows.slice((page - 1) * count, page * count)
-    return { files: items.map((f) => fileWire(db, f)), paging: { count, total: rows.length, page, pages: Math.max(1, Math.ceil(rows.length / count)) } }
+    return { files: items.map((f) => fileWire(c, f)), paging: { count, total: rows.length, page, pages: Math.max(1, Math.ceil(rows.length / count)) } }
   },
 })
 
@@ -226,7 +278,7 @@ for (const [name, on] of [['files.sharedPublicURL', 1], ['files.revokePublicURL'
         if (f.user_id !== me(c).id) throw new SlackApiError('not_allowed')
         if (on && f.public_shared) throw new SlackApiError('already_public')
         stmt(db, 'UPDATE slack_files SET public_shared = ? WHERE id = ?').run(on, f.id)
-        return { file: fileWire(db, fileById(db, f.id)!) }
+        return { file: fileWire(c, fileById(db, f.id)!) }
       }),
   })
 }

@@ -63,7 +63,7 @@ slackMethod(historyRouter, {
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit)
     const out: Record<string, unknown> = {
-      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(db, ids) })),
+      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids) })),
       has_more: hasMore, pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
       channel_actions_ts: null, channel_actions_count: 0,
     }
@@ -98,7 +98,7 @@ slackMethod(historyRouter, {
     const page = rest.slice(0, limit)
     const hasMore = rest.length > limit
     const out: Record<string, unknown> = {
-      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(db, ids) })),
+      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids) })),
       has_more: hasMore,
     }
     if (hasMore) out.response_metadata = { next_cursor: encode(page.at(-1)!.ts) }

@@ -5,6 +5,7 @@ import { nextCounter } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { canSee, channelById, me, messageAt, nowSec, teamDomain, visibleChannel, type MessageRow } from '../store/core.ts'
 import { messageWire } from '../map.ts'
+import { isKnownEmoji } from '../store/emoji.ts'
 
 export const reactionsRouter = createSlackRouter()
 
@@ -33,6 +34,7 @@ slackMethod(reactionsRouter, {
       if (!name) throw new SlackApiError('invalid_name')
       if (!NAME.test(name)) throw new SlackApiError('invalid_name')
       const { db, ch, msg } = targetMessage(c, a)
+      if (!isKnownEmoji(db, name)) throw new SlackApiError('invalid_name')
       if (ch.is_archived) throw new SlackApiError('is_archived')
       const self = me(c).id
       const has = stmt(db, 'SELECT 1 FROM slack_reactions WHERE channel_id = ? AND ts = ? AND name = ? AND user_id = ?').get(ch.id, msg.ts, name, self)

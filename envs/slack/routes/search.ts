@@ -88,7 +88,7 @@ function files(c: WorldContext, a: Args) {
   })
   if (a.sort_dir === 'asc') rows.reverse()
   const { slice, meta } = paging(rows, a)
-  return { matches: slice.map((f) => fileWire(db, f)), ...meta }
+  return { matches: slice.map((f) => fileWire(c, f)), ...meta }
 }
 
 slackMethod(searchRouter, { name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => { const m = messages(c, a); return { query: a.query ?? '', messages: m, ...authors(c, m.matches) } } })

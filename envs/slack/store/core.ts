@@ -21,7 +21,7 @@ export type ChannelRow = {
 export type MessageRow = {
   channel_id: string; ts: string; user_id: string; bot_id: string | null; subtype: string | null; text: string
   blocks: string | null; attachments: string | null; files: string | null; thread_ts: string | null
-  reply_broadcast: number; edited_ts: string | null; edited_user: string | null
+  reply_broadcast: number; edited_ts: string | null; edited_user: string | null; meta: string | null
 }
 
 /** The workspace (team) id of this world. */

@@ -1,4 +1,5 @@
 import { stmt, type Db } from '../../core/db.ts'
+import { SKIN_TONE_EMOJI, STANDARD_EMOJI } from '../emoji-names.gen.ts'
 
 export type EmojiRow = { name: string; url: string; alias_for: string | null; user_id: string; created: number }
 
@@ -13,4 +14,15 @@ export const customEmoji = (db: Db) =>
 export const emojiCacheTs = (db: Db) => {
   const row = stmt(db, 'SELECT MAX(created) AS t FROM slack_emoji').get() as { t: number | null }
   return `${row.t ?? 0}.000000`
+}
+
+/**
+ * Whether a reaction name names an emoji of this workspace: a standard short name (optionally with
+ * `::skin-tone-2`..`6` where the emoji has skin tones) or a custom emoji of `emoji.list` (aliases included).
+ */
+export function isKnownEmoji(db: Db, name: string): boolean {
+  const [base = '', tone, ...rest] = name.split('::')
+  if (rest.length > 0) return false
+  if (tone !== undefined) return /^skin-tone-[2-6]$/.test(tone) && SKIN_TONE_EMOJI.has(base)
+  return STANDARD_EMOJI.has(base) || emojiByName(db, base) !== undefined
 }

@@ -11,6 +11,8 @@ import { assertNoBarrier } from './barriers.ts'
 export type NewMessage = {
   channelId: string; userId: string; botId?: string | null; text: string; blocks?: unknown; attachments?: unknown
   threadTs?: string | null; replyBroadcast?: boolean; subtype?: string | null; files?: string[]; ts?: string
+  /** Subtype fields shown on the message (`topic`, `inviter`, `old_name`, …). */
+  meta?: Record<string, unknown>
 }
 
 /** Stores a message with a fresh ts from the world clock (or the given one) and returns its row. */
@@ -18,13 +20,14 @@ export function insertMessage(db: Db, m: NewMessage): MessageRow {
   const ts = m.ts ?? slackTs(db)
   stmt(
     db,
-    `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts, reply_broadcast)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts,
+       reply_broadcast, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     m.channelId, ts, m.userId, m.botId ?? null, m.subtype ?? null, m.text,
     m.blocks === undefined || m.blocks === null ? null : JSON.stringify(m.blocks),
     m.attachments === undefined || m.attachments === null ? null : JSON.stringify(m.attachments),
     m.files && m.files.length > 0 ? JSON.stringify(m.files) : null, m.threadTs ?? null, m.replyBroadcast ? 1 : 0,
+    m.meta && Object.keys(m.meta).length > 0 ? JSON.stringify(m.meta) : null,
   )
   if (m.threadTs) stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(m.threadTs, m.channelId, m.threadTs)
   return messageAt(db, m.channelId, ts)!
@@ -89,10 +92,45 @@ export function assertCanPost(db: Db, ch: ChannelRow, user: UserRow) {
   if (ch.kind === 'im' || ch.kind === 'mpim') assertNoBarrier(db, membersOf(db, ch.id), ch.kind)
 }
 
-/** Posts the `channel_join`-style system message Slack writes on membership changes. */
-export function systemMessage(db: Db, ch: ChannelRow, user: string, subtype: string, text: string, extra: Partial<NewMessage> = {}) {
+/** A channel event Slack records as a system message, with the documented fields of its subtype. */
+export type ChannelEvent =
+  | { subtype: 'channel_join'; inviter?: string }
+  | { subtype: 'channel_leave' }
+  | { subtype: 'channel_topic'; topic: string }
+  | { subtype: 'channel_purpose'; purpose: string }
+  | { subtype: 'channel_name'; old_name: string; name: string }
+  | { subtype: 'channel_archive' }
+  | { subtype: 'channel_unarchive' }
+  | { subtype: 'channel_convert_to_private' | 'channel_convert_to_public' }
+
+/** The text Slack writes for a channel event by `user`. */
+function eventText(user: string, e: ChannelEvent): string {
+  switch (e.subtype) {
+    case 'channel_join': return `<@${user}> has joined the channel`
+    case 'channel_leave': return `<@${user}> has left the channel`
+    case 'channel_topic': return `<@${user}> set the channel topic: ${e.topic}`
+    case 'channel_purpose': return `<@${user}> set the channel purpose: ${e.purpose}`
+    case 'channel_name': return `<@${user}> has renamed the channel from "${e.old_name}" to "${e.name}"`
+    case 'channel_archive': return `<@${user}> archived the channel`
+    case 'channel_unarchive': return `<@${user}> un-archived the channel`
+    case 'channel_convert_to_private': return 'made this channel private'
+    case 'channel_convert_to_public': return 'made this channel public'
+  }
+}
+
+/**
+ * Posts the system message Slack writes on a channel event (join, leave, topic, purpose, rename, archive), with the
+ * subtype's documented fields: `inviter` on an invited join, `topic`, `purpose`, `name` + `old_name`, and the
+ * `members` of a channel being archived. IMs get none.
+ * @see https://api.slack.com/events/message/channel_join (and the sibling subtype pages)
+ */
+export function systemMessage(db: Db, ch: ChannelRow, user: string, event: ChannelEvent) {
   if (ch.kind === 'im') return
-  insertMessage(db, { channelId: ch.id, userId: user, subtype, text, ...extra })
+  const { subtype, ...fields } = event
+  const meta: Record<string, unknown> = { ...fields }
+  if (subtype === 'channel_archive') meta.members = membersOf(db, ch.id)
+  if (meta.inviter === undefined) delete meta.inviter
+  insertMessage(db, { channelId: ch.id, userId: user, subtype, text: eventText(user, event), meta })
 }
 
 /** Slack's `<@U…>` / `<#C…>` mentions in a text turned into display text (for search and dumps). */
