@@ -5,7 +5,7 @@ import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import type { TaskSpec } from './task.ts'
-import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef } from './tools.ts'
+import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
 
 /** One tool call. */
 export type Action = { tool: string; arguments?: Record<string, unknown> }
@@ -32,7 +32,7 @@ export class Episode {
   readonly initial: WorldState
   steps = 0
   terminated = false
-  #typed: Map<string, ReturnType<typeof typedTools>[number]>
+  #typed: Map<string, Typed>
   #closed = false
 
   constructor(
@@ -46,7 +46,7 @@ export class Episode {
     let initial = initialStates.get(entry.baseline)
     if (!initial) initialStates.set(entry.baseline, (initial = worldState(entry.world)))
     this.initial = initial
-    const typed = task.toolProfile === 'typed' ? typedTools(task.services) : []
+    const typed = task.toolProfile === 'typed' ? typedTools(task.services, { admin: task.tags.includes('admin') }) : []
     this.#typed = new Map(typed.map((t) => [t.def.function.name, t]))
     this.tools = [...(task.toolProfile === 'typed' ? typed.map((t) => t.def) : [HTTP_TOOL]), DONE_TOOL]
   }
