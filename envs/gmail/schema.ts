@@ -30,8 +30,10 @@ export const messages = sqliteTable(
     listId: text('list_id').notNull(),
     filenames: text('filenames').notNull(),
     hasAttachment: integer('has_attachment', { mode: 'boolean' }).notNull(),
-    /** Lower-cased headers + text body, for free-text search. */
+    /** Words (query/words.ts) of the subject, from, to, cc, text body and attachment names, for free-text search. */
     searchText: text('search_text').notNull(),
+    /** Words of the subject, for `subject:`. */
+    subjectWords: text('subject_words').notNull(),
     size: integer('size').notNull(),
   },
   (t) => [

@@ -5,6 +5,7 @@ import { pageOf } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
 import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
+import { base64urlPadded } from '../mime/base64url.ts'
 import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } from '../store/messages.ts'
 import { searchMessages } from '../store/search.ts'
 import { findLabel } from '../store/mailbox.ts'
@@ -78,11 +79,15 @@ function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
 }
 
 /** insert and import: the message goes straight into the mailbox (import also runs as delivery would, minus filters). */
+/** import defaults to the Date header, insert to the time of receipt (the documented defaults). */
+const dateSource = (opts: { internalDateSource?: string; isImport: boolean }) =>
+  opts.internalDateSource ?? (opts.isImport ? 'dateHeader' : 'receivedTime')
+
 function store(c: WorldContext, user: WorldUserRow, input: MessageInput, opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean }) {
   const labelIds = input.labelIds ?? (opts.isImport ? ['INBOX', 'UNREAD'] : [])
   checkLabels(c, user, labelIds)
   const row = c.var.world.tx((db) =>
-    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: opts.internalDateSource === 'dateHeader' ? undefined : nowMs(db) }),
+    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: dateSource(opts) === 'dateHeader' ? undefined : nowMs(db) }),
   )
   return short(c, user, row)
 }
@@ -176,23 +181,24 @@ export const messagesRouter = createGoogleRouter()
     requireMessage(c, user, messageId)
     const att = findAttachment(c.var.world.db, user.id, messageId, id)
     if (!att) throw notFound()
-    return c.json({ size: att.data.length, data: att.data.toString('base64url') } as never, 200)
+    return c.json({ size: att.data.length, data: base64urlPadded(att.data) } as never, 200)
   })
 
 // Uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart|resumable.
 type Op = (c: WorldContext, user: WorldUserRow, input: MessageInput) => unknown
 const storeOp = (isImport: boolean): Op => (c, user, input) => store(c, user, input, { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport })
+async function resumeWith(c: WorldContext, user: WorldUserRow, op: Op) {
+  const input = await continueSession(c, user.id)
+  return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+}
 const uploadOps: [string, Op][] = [['/send', send], ['', storeOp(false)], ['/import', storeOp(true)]]
 for (const [suffix, op] of uploadOps) {
   const path = `/upload/gmail/v1/users/:userId/messages${suffix}`
   messagesRouter.post(path, async (c) => {
     const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+    if (c.req.query('upload_id')) return resumeWith(c, user, op)
     if (c.req.query('uploadType') === 'resumable') return openSession(c, user.id)
     return c.json(op(c, user, await rawFromUpload(c)) as never, 200)
   })
-  messagesRouter.put(path, async (c) => {
-    const user = mailboxOf(c, c.req.param('userId') ?? 'me')
-    const input = await continueSession(c, user.id)
-    return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
-  })
+  messagesRouter.put(path, async (c) => resumeWith(c, mailboxOf(c, c.req.param('userId') ?? 'me'), op))
 }
