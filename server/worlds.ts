@@ -68,7 +68,7 @@ function writeAtomic(file: string, bytes: Buffer | string) {
  */
 export class WorldManager {
   readonly #worlds = new Map<string, WorldEntry>()
-  readonly #templates = new Map<string, Snapshot>()
+  readonly #templates: Map<string, Snapshot>
   readonly #snapshotSizes = new Map<string, Map<string, number>>()
   readonly #dataDir: string | undefined
   readonly limits: Limits
@@ -76,7 +76,12 @@ export class WorldManager {
   /** Which world ids this process serves (one worker of several: server/routing.ts); all by default. */
   readonly owns: (id: string) => boolean
 
-  constructor(opts: { dataDir?: string; limits?: Partial<Limits>; owns?: (id: string) => boolean } = {}) {
+  /**
+   * `templates` lets several managers share built templates (the test harness shares one map per process: a
+   * template is immutable bytes keyed by seed name or document hash and seed value).
+   */
+  constructor(opts: { dataDir?: string; limits?: Partial<Limits>; owns?: (id: string) => boolean; templates?: Map<string, Snapshot> } = {}) {
+    this.#templates = opts.templates ?? new Map()
     this.#dataDir = opts.dataDir
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits }
     this.owns = opts.owns ?? (() => true)
