@@ -10,7 +10,9 @@ import { SeedError } from '../seeding.ts'
 import { worldState } from '../state.ts'
 import { WorldConflict, WorldNotFound, type WorldEntry, type WorldManager } from '../worlds.ts'
 import { gymRouter } from '../../gym/http.ts'
-import { VERSION } from '../app.ts'
+import { createGym } from '../../gym/index.ts'
+import { inspectorRouter } from '../inspector/index.ts'
+import { createAgentApp, VERSION } from '../app.ts'
 import * as s from './schemas.ts'
 import { rateLimitRoutes } from './rate-limits.ts'
 
@@ -46,7 +48,8 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
 
   app.get('/healthz', (c) => c.json({ ok: true }))
   app.use('*', async (c, next) => {
-    if (c.req.path === '/healthz') return next()
+    // The inspector (/ui) signs browsers in with a cookie and checks it itself.
+    if (c.req.path === '/healthz' || c.req.path === '/ui' || c.req.path.startsWith('/ui/')) return next()
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')
     const given = Buffer.from(m?.[1] ?? c.req.header('x-admin-token') ?? '')
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: 'admin token required' }, 401)
@@ -149,7 +152,9 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
   )
 
   rateLimitRoutes(app, worlds)
-  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl }) as never)
+  const gym = createGym({ worlds, app: createAgentApp(worlds) })
+  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym }) as never)
+  app.route('/ui', inspectorRouter(worlds, gym, { adminToken: opts.adminToken }))
 
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
   return app
