@@ -10,7 +10,7 @@ import { clearSessionCookie, isSignedIn, sameOrigin, sameSecret, setSessionCooki
 import { h, href, page, type Crumb, type Raw } from './html.ts'
 import { CSS, JS } from './static.ts'
 import { calendarView } from './views/calendar.ts'
-import { driveFileView, driveView } from './views/drive.ts'
+import { docsView, driveFileView, driveView } from './views/drive.ts'
 import { episodesTable, episodeView, tasksView } from './views/episodes.ts'
 import { gmailThreadView, gmailView } from './views/gmail.ts'
 import { slackView } from './views/slack.ts'
@@ -20,7 +20,7 @@ const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
     "frame-src 'self' about:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin', // no-referrer would make form posts send `Origin: null`
   'cache-control': 'no-store',
   'x-frame-options': 'DENY',
 }
@@ -174,6 +174,11 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
     const body = driveFileView(e.world, e.id, u, c.req.param('file'))
     if (!body) throw new NotFound(`no file "${c.req.param('file')}"`)
     return send(c, `Drive · ${u.email}`, userCrumbs(e, u, 'drive'), body)
+  })
+  app.get('/worlds/:id/u/:user/docs', (c) => {
+    const e = world(c)
+    const u = user(e, c)
+    return send(c, `Docs · ${u.email}`, userCrumbs(e, u, 'docs'), docsView(e.world, e.id, u))
   })
   app.get('/worlds/:id/u/:user/slack', (c) => {
     const e = world(c)

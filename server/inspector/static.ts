@@ -35,6 +35,8 @@ iframe.sandboxed { width:100%; min-height:220px; border:1px solid var(--line); b
   background:repeating-linear-gradient(#fff 0 47px, #eef0f4 47px 48px); }
 .ev { position:absolute; left:2px; right:2px; background:#dbe6ff; border-left:3px solid var(--accent);
   font-size:12px; overflow:hidden; padding:1px 4px; border-radius:3px; }
+.ev.allday { position:static; margin:2px; }
+.week .allday > div { border-left:1px solid var(--line); min-width:0; }
 .ev.recurring { background:#e3f4e8; border-left-color:var(--ok); } .ev.exception { border-left-color:#d97706; }
 .ev.cancelled { text-decoration:line-through; opacity:.6; }
 .step { border-left:3px solid var(--line); padding-left:10px; margin:8px 0; }
@@ -56,12 +58,12 @@ document.addEventListener('DOMContentLoaded', () => {
   const steps = [...document.querySelectorAll('.steps .step')]
   const label = box.querySelector('.replay-pos')
   let pos = -1
-  const show = (n) => {
+  const show = (n, scroll = true) => {
     pos = Math.max(-1, Math.min(steps.length - 1, n))
     document.querySelector('.steps').classList.toggle('replay', pos < steps.length - 1)
     steps.forEach((s, i) => { s.classList.toggle('hidden', i > pos); s.classList.toggle('current', i === pos) })
     label.textContent = (pos + 1) + ' / ' + steps.length
-    if (steps[pos]) steps[pos].scrollIntoView({ block: 'nearest' })
+    if (scroll && steps[pos]) steps[pos].scrollIntoView({ block: 'nearest' })
   }
   box.querySelector('.replay-start').addEventListener('click', () => show(-1))
   box.querySelector('.replay-prev').addEventListener('click', () => show(pos - 1))
@@ -71,6 +73,6 @@ document.addEventListener('DOMContentLoaded', () => {
     if (e.key === 'ArrowRight') show(pos + 1)
     if (e.key === 'ArrowLeft') show(pos - 1)
   })
-  show(steps.length - 1)
+  show(steps.length - 1, false)
 })
 `

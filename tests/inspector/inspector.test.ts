@@ -3,6 +3,7 @@ import { inspectorFixture, ADMIN } from './support.ts'
 import { sessionValue } from '../../server/inspector/auth.ts'
 import { listUsers } from '../../envs/core/users.ts'
 import { esc } from '../../server/inspector/html.ts'
+import { resemblances } from '../../server/inspector/views/resemble.ts'
 
 let fx: Awaited<ReturnType<typeof inspectorFixture>>
 beforeAll(async () => { fx = await inspectorFixture() })
@@ -23,7 +24,7 @@ function viewPaths(worldId: string): string[] {
   const entry = fx.worlds.get(worldId)
   const paths = ['/ui', '/ui/tasks', `/ui/worlds/${worldId}`, `/ui/episodes/${fx.episodeId}`]
   for (const u of listUsers(entry.world.db)) {
-    for (const s of ['gmail', 'calendar', 'drive', 'slack']) paths.push(`/ui/worlds/${worldId}/u/${u.id}/${s}`)
+    for (const s of ['gmail', 'calendar', 'drive', 'docs', 'slack']) paths.push(`/ui/worlds/${worldId}/u/${u.id}/${s}`)
     paths.push(`/ui/worlds/${worldId}/u/${u.id}/gmail?q=${encodeURIComponent('has:attachment is:unread')}`)
     const threads = entry.world.db.$client.prepare('SELECT DISTINCT thread_id AS t FROM gmail_messages WHERE user_id = ? LIMIT 5').all(u.id) as { t: string }[]
     for (const { t } of threads) paths.push(`/ui/worlds/${worldId}/u/${u.id}/gmail/t/${t}`)
@@ -117,8 +118,32 @@ describe('inspector views', () => {
     expect(r.text).toContain(`<b class="reward">${fx.verdict.reward}</b>`)
     expect(r.text).toContain('(finished)')
     expect(r.text).toContain('/gmail/v1/users/me/labels')
-    expect(r.text).toMatch(/reference solution<\/span>|reference\s+“reference solution”/)
+    expect(r.text).toMatch(/Closest known program: <span class="ok">reference\s+“reference solution”<\/span> 100%/)
     expect(r.text).toContain('gmail.labels/')
+  })
+
+  test('names the near-miss an episode resembles', () => {
+    const miss = fx.task.nearMisses[0]!
+    const replayed = miss.program.map((p) => ({ tool: p.tool, arguments: p.args }))
+    const ranked = resemblances(fx.task, replayed)
+    expect(ranked[0]).toEqual({ name: miss.name, kind: 'near-miss', score: 1 })
+    expect(ranked.find((r) => r.kind === 'reference')!.score).toBeLessThan(1)
+  })
+
+  test('reports server render times on the demo world (figures printed, never asserted)', async () => {
+    const views = ['/ui', '/ui/worlds/demo', '/ui/worlds/demo/u/bob/gmail', '/ui/worlds/demo/u/bob/calendar?week=2026-03-02',
+      '/ui/worlds/demo/u/bob/drive', '/ui/worlds/demo/u/bob/docs', '/ui/worlds/demo/u/bob/slack', `/ui/episodes/${fx.episodeId}`]
+    const medians: Record<string, number> = {}
+    for (const v of views) {
+      const runs: number[] = []
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now()
+        expect((await get(v)).status, v).toBe(200)
+        runs.push(performance.now() - t)
+      }
+      medians[v] = Math.round(runs.sort((a, b) => a - b)[2]! * 10) / 10
+    }
+    console.log('inspector server render, median of 5 (ms):', JSON.stringify(medians))
   })
 
   test('answers an unknown world, user or episode with a 404 page', async () => {

@@ -76,3 +76,12 @@ export function driveFileView(world: World, worldId: string, user: WorldUserRow,
       <td>${r.mimeType}</td><td>${r.size ?? '—'}</td></tr>`)}</table>` : h`<p class="muted">none stored</p>`}
     ${content.html ? h`<h2>Content</h2>${content}` : ''}`
 }
+
+/** The Google Docs the user can see, newest first, each opening its rendered document. */
+export function docsView(world: World, worldId: string, user: WorldUserRow): Raw {
+  const docs = visibleFiles(world, user).filter((f) => f.mimeType === DOC).sort((a, b) => b.modifiedMs - a.modifiedMs)
+  const base = href('worlds', worldId, 'u', user.id, 'drive')
+  return h`<table class="docs"><tr><th>Document</th><th>Modified</th><th>Version</th></tr>${docs.map((d) => h`<tr>
+    <td>📄 <a href="${base}/f/${encodeURIComponent(d.id)}">${d.name}</a>${d.ownerId === user.id ? '' : h` <span class="muted">shared</span>`}</td>
+    <td>${when(d.modifiedMs, user.timeZone)}</td><td>${d.version}</td></tr>`)}</table>`
+}

@@ -54,8 +54,8 @@ export function episodeView(ep: Episode): Raw {
     <p>Closest known program: ${like.slice(0, 3).map((r, i) => h`${i ? ' · ' : ''}<span class="${r.kind === 'near-miss' ? 'bad' : 'ok'}">${r.kind}
       “${r.name}”</span> ${Math.round(r.score * 100)}%`)}</p></div>
   <h2>Steps</h2>
-  <div class="replay-box"><button class="replay-start">⏮</button><button class="replay-prev">◀</button>
-    <span class="replay-pos"></span><button class="replay-next">▶</button><button class="replay-end">⏭</button>
+  <div class="replay-box"><button class="replay-start">First</button><button class="replay-prev">◀ Prev</button>
+    <span class="replay-pos"></span><button class="replay-next">Next ▶</button><button class="replay-end">Last</button>
     <span class="muted">replay step by step (← →)</span></div>
   <div class="steps">${ep.history.length ? ep.history.map((s) => h`<div class="step" data-step="${s.step}"><b>#${s.step}</b>
     <code>${s.action.tool}</code>${s.status !== undefined ? h` <span class="${s.status < 400 ? 'ok' : 'bad'}">${s.status}</span>` : ''}

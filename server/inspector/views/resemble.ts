@@ -1,39 +1,51 @@
 import type { Action } from '../../../gym/episode.ts'
 import type { TaskSpec } from '../../../gym/task.ts'
 
-/** A program step or an episode step reduced to what identifies the call: tool, method and path. */
-function signature(tool: string, args: Record<string, unknown>): string {
-  if (tool === 'http_request') return `${String(args.method ?? '').toUpperCase()} ${String(args.path ?? '').split('?')[0]}`
-  return tool
-}
+const BINDING = /\{\{[^}]+\}\}/
 
-/** `{{binding}}` segments of a program's path match any segment of an episode's path. */
-function matches(template: string, actual: string): boolean {
-  const t = template.split('/')
-  const a = actual.split('/')
-  return t.length === a.length && t.every((seg, i) => seg === a[i] || /\{\{[^}]+\}\}/.test(seg))
+/**
+ * Does an episode's argument value match a program's? A program string holding a `{{binding}}` (an id saved from an
+ * earlier response) matches anything of the same kind; a path matches segment by segment; objects key by key.
+ */
+export function like(template: unknown, actual: unknown, key = ''): boolean {
+  if (typeof template === 'string' && BINDING.test(template)) {
+    if (key !== 'path') return true
+    const t = template.split('?')[0]!.split('/')
+    const a = String(actual ?? '').split('?')[0]!.split('/')
+    return t.length === a.length && t.every((seg, i) => seg === a[i] || BINDING.test(seg))
+  }
+  if (Array.isArray(template)) {
+    return Array.isArray(actual) && template.length === actual.length && template.every((t, i) => like(t, actual[i]))
+  }
+  if (template && typeof template === 'object') {
+    if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return false
+    const keys = new Set([...Object.keys(template), ...Object.keys(actual)])
+    return [...keys].every((k) => like((template as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k], k))
+  }
+  if (key === 'method') return String(template).toUpperCase() === String(actual ?? '').toUpperCase()
+  return template === actual
 }
 
 export type Resemblance = { name: string; kind: 'reference' | 'near-miss'; score: number }
 
 /**
- * How much each known program (the reference solution and the task's near-misses) looks like the episode:
- * the share of calls the two have in common (matched in order, ignoring `done`), over the longer of the two.
+ * How much each known program (the reference solution and the task's near-misses) looks like the episode: calls
+ * matched in order with the same tool and arguments (bindings match any value), over the longer of the two.
  */
 export function resemblances(task: TaskSpec, steps: Action[]): Resemblance[] {
-  const actual = steps.filter((s) => s.tool !== 'done').map((s) => signature(s.tool, s.arguments ?? {}))
+  const actual = steps.filter((s) => s.tool !== 'done')
   const score = (program: TaskSpec['reference']) => {
-    const wanted = program.filter((p) => p.tool !== 'done').map((p) => signature(p.tool, p.args))
+    const wanted = program.filter((p) => p.tool !== 'done')
     if (!wanted.length && !actual.length) return 1
     let i = 0
     let common = 0
     for (const w of wanted) {
-      const j = actual.findIndex((a, k) => k >= i && matches(w, a))
+      const j = actual.findIndex((a, k) => k >= i && a.tool === w.tool && like(w.args, a.arguments ?? {}))
       if (j >= 0) { common++; i = j + 1 }
     }
     return common / Math.max(wanted.length, actual.length)
   }
   const out: Resemblance[] = [{ name: 'reference solution', kind: 'reference', score: score(task.reference) }]
   for (const n of task.nearMisses) out.push({ name: n.name, kind: 'near-miss', score: score(n.program) })
-  return out.sort((a, b) => b.score - a.score)
+  return out.sort((a, b) => b.score - a.score || (a.kind === 'reference' ? -1 : 1))
 }

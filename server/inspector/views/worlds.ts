@@ -3,7 +3,7 @@ import { nowMs } from '../../../envs/core/clock.ts'
 import { listUsers } from '../../../envs/core/users.ts'
 import { h, href, postForm, type Raw } from '../html.ts'
 
-export const SERVICES = ['gmail', 'calendar', 'drive', 'slack'] as const
+export const SERVICES = ['gmail', 'calendar', 'drive', 'docs', 'slack'] as const
 
 const field = (name: string, placeholder: string, value = '') =>
   h`<input name="${name}" placeholder="${placeholder}" value="${value}" size="14">`
