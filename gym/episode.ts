@@ -6,7 +6,7 @@ import { nowMs } from '../envs/core/clock.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import type { TaskSpec } from './task.ts'
-import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef } from './tools.ts'
+import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
 
 /** One tool call. */
 export type Action = { tool: string; arguments?: Record<string, unknown> }
@@ -37,7 +37,7 @@ export class Episode {
   terminated = false
   /** Every step taken, in order. */
   readonly history: StepRecord[] = []
-  #typed: Map<string, ReturnType<typeof typedTools>[number]>
+  #typed: Map<string, Typed>
   #closed = false
 
   constructor(
@@ -51,7 +51,7 @@ export class Episode {
     let initial = initialStates.get(entry.baseline)
     if (!initial) initialStates.set(entry.baseline, (initial = worldState(entry.world)))
     this.initial = initial
-    const typed = task.toolProfile === 'typed' ? typedTools(task.services) : []
+    const typed = task.toolProfile === 'typed' ? typedTools(task.services, { admin: task.tags.includes('admin') }) : []
     this.#typed = new Map(typed.map((t) => [t.def.function.name, t]))
     this.tools = [...(task.toolProfile === 'typed' ? typed.map((t) => t.def) : [HTTP_TOOL]), DONE_TOOL]
   }

@@ -1,51 +1,21 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { Hono } from 'hono'
 import type { Context } from 'hono'
 import type { WorldManager } from '../server/worlds.ts'
 import { createAgentApp } from '../server/app.ts'
 import { createGym, type Gym } from './index.ts'
-import type { Episode, Action } from './episode.ts'
 import { publicTask, TaskSpec } from './task.ts'
+import { describeEpisode } from './observation.ts'
 import { mcpHandler } from './mcp.ts'
+import { parseAction } from './actions.ts'
+import { OpenEnv, openEnvApp, type OpenEnvScope } from './openenv.ts'
+import { OpenEnvKeys } from './openenv-ws.ts'
+import { formatTools, TOOL_FORMATS, type ToolFormat } from './tool-formats.ts'
 
-type Opts = { agentBaseUrl?: string; gym?: Gym }
+export { parseAction } from './actions.ts'
+export { describeEpisode, initialObservation } from './observation.ts'
 
-/** What reset answers: everything the agent needs, nothing of the answers. */
-export function describeEpisode(ep: Episode, agentBaseUrl: string) {
-  const me = ep.credentials()
-  return {
-    episodeId: ep.id,
-    worldId: ep.worldId,
-    task: publicTask(ep.task),
-    instruction: ep.instruction,
-    tools: ep.tools,
-    baseUrls: { google: agentBaseUrl, slack: `${agentBaseUrl}/api/`, mcp: `/gym/episodes/${ep.id}/mcp` },
-    user: { id: me.id, email: me.email, name: me.name },
-    tokens: { google: me.googleToken ?? null, slack: me.slackUserToken ?? null },
-    observation: initialObservation(ep),
-    maxSteps: ep.task.maxSteps,
-  }
-}
-
-/** The first observation: who the agent is, what time it is, and the instruction. */
-export function initialObservation(ep: Episode): string {
-  const me = ep.credentials()
-  return `You are ${me.name} <${me.email}>. Current time: ${new Date(ep.initial.clockMs).toISOString()}.\n\nTask: ${ep.instruction}`
-}
-
-/** Accepts `{tool, arguments}` or OpenAI's `{name, arguments: "<json>"}` / `{function: {...}}`. */
-export function parseAction(raw: unknown): Action | string {
-  if (!raw || typeof raw !== 'object') return 'action must be an object {tool, arguments}'
-  let a = raw as Record<string, unknown>
-  if (a.function && typeof a.function === 'object') a = a.function as Record<string, unknown>
-  const tool = a.tool ?? a.name
-  if (typeof tool !== 'string') return 'action.tool (or name) must be a string'
-  let args = a.arguments ?? a.args ?? {}
-  if (typeof args === 'string') {
-    try { args = JSON.parse(args || '{}') } catch { return 'action.arguments is not valid JSON' }
-  }
-  if (!args || typeof args !== 'object' || Array.isArray(args)) return 'action.arguments must be an object'
-  return { tool, arguments: args as Record<string, unknown> }
-}
+type Opts = { agentBaseUrl?: string; gym?: Gym; openenvKeys?: OpenEnvKeys }
 
 async function body(c: Context): Promise<Record<string, unknown>> {
   try {
@@ -56,12 +26,11 @@ async function body(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
-/** Gym routes on the control listener (`/gym/*` and the OpenEnv-style `/reset`, `/step`, `/state`). */
+/** Gym routes on the control listener (`/gym/*` and OpenEnv's contract at the root), behind the admin token. */
 export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<any> {
   const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
   const base = (opts.agentBaseUrl ?? 'http://127.0.0.1:8080').replace(/\/$/, '')
   const app = new OpenAPIHono<any>()
-  let last: string | undefined
 
   const reset = async (c: Context) => {
     const b = await body(c)
@@ -77,7 +46,6 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     if (b.toolProfile === 'rest' || b.toolProfile === 'typed') task = { ...task, toolProfile: b.toolProfile }
     const seed = typeof b.seed === 'number' ? b.seed : undefined
     const ep = gym.reset(task, { seed })
-    last = ep.id
     return { ep }
   }
   const episode = (id: string | undefined) => (id ? gym.get(id) : undefined)
@@ -105,6 +73,15 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     if (typeof action === 'string') return c.json({ error: action }, 400)
     return c.json(await ep.step(action))
   })
+  app.get('/gym/episodes/:id/tools', (c) => {
+    const ep = episode(c.req.param('id'))
+    if (!ep) return c.json({ error: 'no such episode' }, 404)
+    const format = (c.req.query('format') ?? 'openai') as ToolFormat
+    if (!TOOL_FORMATS.includes(format)) {
+      return c.json({ error: `format must be one of ${TOOL_FORMATS.join(', ')}` }, 400)
+    }
+    return c.json({ format, tools: formatTools(ep.tools, format) })
+  })
   app.post('/gym/episodes/:id/verify', (c) => {
     const ep = episode(c.req.param('id'))
     if (!ep) return c.json({ error: 'no such episode' }, 404)
@@ -122,29 +99,46 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     return mcpHandler(ep, c)
   })
 
-  // OpenEnv-style: one current episode unless episode_id is given.
-  const openEnvObs = (ep: Episode, text: string) => ({ episode_id: ep.id, instruction: ep.instruction, tools: ep.tools, text })
-  app.post('/reset', async (c) => {
-    const r = await reset(c)
-    if (!r.ep) return c.json({ error: r.error }, r.status)
-    const d = describeEpisode(r.ep, base)
-    return c.json({ observation: openEnvObs(r.ep, d.observation), reward: null, done: false, info: { baseUrls: d.baseUrls, tokens: d.tokens, user: d.user } })
-  })
-  app.post('/step', async (c) => {
+  // OpenEnv's contract for operators (admin token): /reset, /step, /state, /close, /mcp, /metadata, /schema, /health.
+  const adminEnv = openEnvApp(new OpenEnv(gym, { agentBaseUrl: base }))
+  app.route('/', adminEnv)
+  // The same contract for trainers without the admin token: one scope per key (`/openenv/<key>/…`).
+  const keys = opts.openenvKeys ?? new OpenEnvKeys(gym, { agentBaseUrl: base })
+  app.post('/gym/openenv/keys', async (c) => {
     const b = await body(c)
-    const ep = episode((b.episode_id ?? b.episodeId ?? last) as string | undefined)
-    if (!ep) return c.json({ error: 'no current episode: POST /reset first' }, 404)
-    const action = parseAction(b.action)
-    if (typeof action === 'string') return c.json({ error: action }, 400)
-    const r = await ep.step(action)
-    const done = r.terminated || r.truncated
-    const verdict = done ? ep.verify() : undefined
-    return c.json({ observation: openEnvObs(ep, r.observation), reward: verdict ? verdict.reward : 0, done, info: { ...r.info, terminated: r.terminated, truncated: r.truncated, ...(verdict ? { passed: verdict.passed, violations: verdict.violations } : {}) } })
+    const scope: OpenEnvScope = {}
+    if (Array.isArray(b.tasks)) {
+      const unknown = b.tasks.filter((t) => typeof t !== 'string' || !gym.tasks.has(t))
+      if (unknown.length) return c.json({ error: `unknown tasks: ${unknown.join(', ')}` }, 400)
+      scope.tasks = b.tasks as string[]
+    }
+    if (typeof b.family === 'string') scope.family = b.family
+    if (b.toolProfile === 'rest' || b.toolProfile === 'typed') scope.toolProfile = b.toolProfile
+    if (Number.isInteger(b.maxEpisodes) && (b.maxEpisodes as number) > 0) scope.maxEpisodes = b.maxEpisodes as number
+    const key = keys.add(scope)
+    const path = `/openenv/${key}`
+    return c.json({ key, path, baseUrl: `${new URL(c.req.url).origin}${path}`, scope: keys.find(key)!.scope }, 201)
   })
-  app.get('/state', (c) => {
-    const ep = episode(c.req.query('episode_id') ?? last)
-    if (!ep) return c.json({ error: 'no current episode' }, 404)
-    return c.json({ episode_id: ep.id, task_id: ep.task.id, step_count: ep.steps, done: ep.terminated || ep.truncated })
+  app.delete('/gym/openenv/keys/:key', (c) =>
+    keys.revoke(c.req.param('key')) ? c.body(null, 204) : c.json({ error: 'no such key' }, 404),
+  )
+  return app
+}
+
+/**
+ * The key-gated OpenEnv routes (`/openenv/<key>/reset` …). Mount in front of the admin check: the key is the
+ * credential, and it opens nothing but its own scope's episodes.
+ */
+export function openEnvKeyRouter(keys: OpenEnvKeys): Hono {
+  const app = new Hono()
+  app.all('/openenv/:key/*', (c) => {
+    const key = c.req.param('key')
+    const entry = keys.find(key)
+    if (!entry) return c.json({ detail: 'Not Found' }, 404)
+    const url = new URL(c.req.url)
+    url.pathname = url.pathname.slice(`/openenv/${key}`.length) || '/'
+    return entry.app.fetch(new Request(url, c.req.raw))
   })
   return app
 }
+

@@ -13,6 +13,7 @@ const USAGE = `wsgym — workspace-gym command line
       --port N                   agent port (default 8080)
       --control-port N           control-plane port (default 8081)
       --admin-token T            control-plane token (default dev-admin-token, or WSGYM_ADMIN_TOKEN)
+      --openenv-key K            OpenEnv key (or WSGYM_OPENENV_KEY): /openenv/K/{ws,reset,step,…} on the control port
       --data-dir DIR             keep worlds in SQLite files (WAL) and reload them on restart
       --seed NAME|FILE           seed of the world created at start (default demo; a .json/.yaml file works)
       --seed-value N             seed value (default 1)
@@ -80,6 +81,7 @@ async function serve(args: string[]): Promise<number> {
       port: { type: 'string' },
       'control-port': { type: 'string' },
       'admin-token': { type: 'string' },
+      'openenv-key': { type: 'string' },
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
       'seed-value': { type: 'string' },
@@ -94,6 +96,7 @@ async function serve(args: string[]): Promise<number> {
     port: Number(values.port ?? envDefaults.port),
     controlPort: Number(values['control-port'] ?? envDefaults.controlPort),
     adminToken: values['admin-token'] ?? envDefaults.adminToken,
+    openenvKey: values['openenv-key'] ?? envDefaults.openenvKey,
     dataDir: values['data-dir'] ?? envDefaults.dataDir,
     worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
   })
@@ -101,6 +104,9 @@ async function serve(args: string[]): Promise<number> {
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
   console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
+  if (values['openenv-key'] ?? envDefaults.openenvKey) {
+    console.log(`  OpenEnv        ${running.controlUrl}/openenv/<key>   (base_url for EnvClient; no admin token needed)`)
+  }
   console.log(`  users:`)
   // Bot accounts are world users without person tokens; they are listed with their bot token below.
   for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)

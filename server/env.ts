@@ -5,4 +5,5 @@ export const envDefaults = {
   controlPort: Number(process.env.WSGYM_CONTROL_PORT ?? 8081),
   adminToken: process.env.WSGYM_ADMIN_TOKEN ?? 'dev-admin-token',
   dataDir: process.env.WSGYM_DATA_DIR,
+  openenvKey: process.env.WSGYM_OPENENV_KEY,
 }

@@ -1,8 +1,12 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
+import { createGym } from '../gym/index.ts'
+import { withAgentMcp } from '../gym/agent-mcp.ts'
+import { attachOpenEnvWebSocket, OpenEnvKeys } from '../gym/openenv-ws.ts'
 
 export type ServeOptions = {
   host: string
@@ -10,11 +14,19 @@ export type ServeOptions = {
   controlPort: number
   adminToken: string
   dataDir?: string
+  /** A per-environment OpenEnv key: opens `/openenv/<key>` (HTTP and WebSocket) on the control port, all tasks. */
+  openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
   worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
 }
 
-export type Running = { agentUrl: string; controlUrl: string; worlds: WorldManager; close(): Promise<void> }
+export type Running = {
+  agentUrl: string
+  controlUrl: string
+  worlds: WorldManager
+  openenvKeys: OpenEnvKeys
+  close(): Promise<void>
+}
 
 const listen = (fetch: (req: Request) => Response | Promise<Response>, host: string, port: number) =>
   new Promise<ServerType>((resolve) => {
@@ -25,16 +37,29 @@ const listen = (fetch: (req: Request) => Response | Promise<Response>, host: str
 export async function startServer(opts: ServeOptions): Promise<Running> {
   const worlds = new WorldManager({ dataDir: opts.dataDir })
   for (const w of opts.worlds) if (!worlds.find(w.id)) worlds.create(w)
-  const agent = await listen(createAgentApp(worlds).fetch, opts.host, opts.port)
+  // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
+  const agentApp = createAgentApp(worlds)
+  const gym = createGym({ worlds, app: agentApp })
+  const agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
   const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
-  const control = await listen(createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl }).fetch, opts.host, opts.controlPort)
+  const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
+  if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
+  const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
+  const control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
+  const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, {
+    adminToken: opts.adminToken,
+    adminScope: { agentBaseUrl: agentUrl },
+  })
   const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
   return {
     agentUrl,
     controlUrl,
     worlds,
+    openenvKeys,
     async close() {
+      for (const ws of wss.clients) ws.terminate()
+      wss.close()
       await Promise.all([closeOne(agent), closeOne(control)])
       worlds.close()
     },

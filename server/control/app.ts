@@ -9,10 +9,12 @@ import { services } from '../registry.ts'
 import { SeedError } from '../seeding.ts'
 import { worldState } from '../state.ts'
 import { WorldConflict, WorldNotFound, type WorldEntry, type WorldManager } from '../worlds.ts'
-import { gymRouter } from '../../gym/http.ts'
-import { createGym } from '../../gym/index.ts'
+import { gymRouter, openEnvKeyRouter } from '../../gym/http.ts'
+import { OpenEnvKeys } from '../../gym/openenv-ws.ts'
+import { createGym, type Gym } from '../../gym/index.ts'
+import { createAgentApp } from '../app.ts'
+import { VERSION } from '../app.ts'
 import { inspectorRouter } from '../inspector/index.ts'
-import { createAgentApp, VERSION } from '../app.ts'
 import * as s from './schemas.ts'
 import { rateLimitRoutes } from './rate-limits.ts'
 
@@ -37,7 +39,10 @@ export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
  * The control plane: world lifecycle, snapshots, clock, state, diff and action log (plus the gym).
  * It listens on its own port and accepts only the admin token; agent tokens are refused.
  */
-export function createControlApp(worlds: WorldManager, opts: { adminToken: string; agentBaseUrl?: string }) {
+export function createControlApp(
+  worlds: WorldManager,
+  opts: { adminToken: string; agentBaseUrl?: string; gym?: Gym; openenvKeys?: OpenEnvKeys },
+) {
   const app = new OpenAPIHono({
     defaultHook: (result, c) => {
       if (result.success) return undefined
@@ -46,10 +51,15 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
   })
   const expected = Buffer.from(opts.adminToken)
 
+  const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
+  const openenvKeys = opts.openenvKeys ?? new OpenEnvKeys(gym)
   app.get('/healthz', (c) => c.json({ ok: true }))
+  // OpenEnv launchers poll /health; `/openenv/<key>/…` carries its own credential (a per-environment key).
+  app.get('/health', (c) => c.json({ status: 'healthy' }))
+  app.route('/', openEnvKeyRouter(openenvKeys))
   app.use('*', async (c, next) => {
     // The inspector (/ui) signs browsers in with a cookie and checks it itself.
-    if (c.req.path === '/healthz' || c.req.path === '/ui' || c.req.path.startsWith('/ui/')) return next()
+    if (c.req.path === '/healthz' || c.req.path === '/health' || c.req.path === '/ui' || c.req.path.startsWith('/ui/')) return next()
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')
     const given = Buffer.from(m?.[1] ?? c.req.header('x-admin-token') ?? '')
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: 'admin token required' }, 401)
@@ -152,8 +162,7 @@ export function createControlApp(worlds: WorldManager, opts: { adminToken: strin
   )
 
   rateLimitRoutes(app, worlds)
-  const gym = createGym({ worlds, app: createAgentApp(worlds) })
-  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym }) as never)
+  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym, openenvKeys }) as never)
   app.route('/ui', inspectorRouter(worlds, gym, { adminToken: opts.adminToken }))
 
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })

@@ -78,17 +78,23 @@ describe('agent port', () => {
   })
 })
 
-describe('OpenEnv-style routes', () => {
-  it('resets, steps to done with a reward and reports state', async () => {
+describe('OpenEnv routes on the control port (admin)', () => {
+  it('resets, steps to done with a reward and reports state, always naming the episode', async () => {
     const r = await call('POST', '/reset', { task_id: task.id })
+    expect(Object.keys(r.body).sort()).toEqual(['done', 'observation', 'reward'])
     expect(r.body).toMatchObject({ done: false, reward: null, observation: { instruction: task.instruction } })
-    const s = await call('POST', '/step', { action: { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } } })
+    const id = r.body.observation.episode_id
+    const action = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
+    // No "last reset": a step or state without the episode id is refused.
+    expect((await call('POST', '/step', { action })).status).toBe(422)
+    expect((await call('GET', '/state')).status).toBe(422)
+    const s = await call('POST', '/step', { action, episode_id: id })
     expect(s.body).toMatchObject({ done: false, reward: 0 })
-    const st = await call('GET', '/state')
-    expect(st.body).toMatchObject({ episode_id: r.body.observation.episode_id, step_count: 1, done: false })
-    const d = await call('POST', '/step', { action: { tool: 'done', arguments: {} } })
-    expect(d.body).toMatchObject({ done: true, reward: 0, info: { passed: false } })
-    await call('DELETE', `/gym/episodes/${r.body.observation.episode_id}`)
+    expect(s.body.observation).not.toHaveProperty('tools')
+    expect((await call('GET', `/state?episode_id=${id}`)).body).toMatchObject({ episode_id: id, step_count: 1, done: false })
+    const d = await call('POST', '/step', { action: { tool: 'done', arguments: {} }, episode_id: id })
+    expect(d.body).toMatchObject({ done: true, reward: 0 })
+    expect((await call('POST', '/close', { episode_id: id })).status).toBe(200)
   })
 })
 
@@ -103,6 +109,19 @@ describe('MCP per episode', () => {
     const res = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'gmail__users__getProfile', arguments: {} } })
     expect(res.body.result.isError).toBe(false)
     expect(JSON.parse(res.body.result.content[0].text).body.emailAddress).toBe(ep.user.email)
+    await call('DELETE', `/gym/episodes/${ep.episodeId}`)
+  })
+
+  it('serves the tool list on request in each provider format', async () => {
+    const { body: ep } = await call('POST', '/gym/reset', { taskId: task.id, toolProfile: 'typed' })
+    const get = async (format: string) => (await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=${format}`)).body.tools
+    const strict = await get('openai-strict')
+    const send = strict.find((t: { function: { name: string } }) => t.function.name === 'gmail__users__labels__list')
+    expect(send.function).toMatchObject({ strict: true, parameters: { additionalProperties: false } })
+    expect((await get('anthropic'))[0]).toHaveProperty('input_schema')
+    expect((await get('gemini'))[0].functionDeclarations[0]).toHaveProperty('parametersJsonSchema')
+    expect((await get('mcp'))[0]).toHaveProperty('inputSchema')
+    expect((await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=nope`)).status).toBe(400)
     await call('DELETE', `/gym/episodes/${ep.episodeId}`)
   })
 })
