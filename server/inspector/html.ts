@@ -5,7 +5,9 @@ export class Raw {
   toString() { return this.html }
 }
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
+const ESC: Record<string, string> = {
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;',
+}
 
 /** Escapes text for element content and quoted attribute values. */
 export function esc(value: unknown): string {
@@ -43,14 +45,16 @@ export function qs(params: Record<string, string | number | undefined | null>): 
  * no forms, no top navigation. The content is an attribute value, so it is escaped like any other.
  */
 export function sandboxed(htmlDoc: string, title: string): Raw {
-  return h`<iframe class="sandboxed" sandbox="" referrerpolicy="no-referrer" title="${title}" srcdoc="${htmlDoc}"></iframe>`
+  return h`<iframe class="sandboxed" sandbox="" referrerpolicy="no-referrer" title="${title}"
+    srcdoc="${htmlDoc}"></iframe>`
 }
 
 export type Crumb = { label: string; href?: string }
 
 /** The page frame: header with breadcrumbs, then the body. */
 export function page(title: string, crumbs: Crumb[], body: Raw): string {
-  const trail = crumbs.map((c, i) => h`${i ? h` › ` : ''}${c.href ? h`<a href="${c.href}">${c.label}</a>` : h`<span>${c.label}</span>`}`)
+  const trail = crumbs.map((c, i) =>
+    h`${i ? h` › ` : ''}${c.href ? h`<a href="${c.href}">${c.label}</a>` : h`<span>${c.label}</span>`}`)
   return h`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · workspace-gym inspector</title><link rel="stylesheet" href="/ui/static/app.css">

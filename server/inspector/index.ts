@@ -17,8 +17,8 @@ import { slackView } from './views/slack.ts'
 import { SERVICES, worldsTable, worldView } from './views/worlds.ts'
 
 const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-    "frame-src 'self' about:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+    "img-src 'self' data:; frame-src 'self' about:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin', // no-referrer would make form posts send `Origin: null`
   'cache-control': 'no-store',
@@ -33,8 +33,9 @@ function loginPage(error = ''): string {
   return h`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in · workspace-gym inspector</title>
 <link rel="stylesheet" href="/ui/static/app.css"></head><body><form class="login" method="post" action="/ui/login">
 <h1>workspace-gym inspector</h1><p class="muted">Sign in with the control plane's admin token.</p>
-${error ? h`<p class="bad">${error}</p>` : ''}<p><input type="password" name="token" autocomplete="current-password" size="36"
-autofocus></p><button>Sign in</button></form></body></html>`.html
+${error ? h`<p class="bad">${error}</p>` : ''}
+<p><input type="password" name="token" autocomplete="current-password" size="36" autofocus></p><button>Sign
+  in</button></form></body></html>`.html
 }
 
 /**
@@ -50,8 +51,9 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
     return c.html(page(title, [{ label: 'Worlds', href: '/ui' }, ...crumbs], body), status)
   }
 
-  app.get('/static/app.css', (c) => c.body(CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }))
-  app.get('/static/app.js', (c) => c.body(JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }))
+  const asset = (type: string) => ({ 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-cache' })
+  app.get('/static/app.css', (c) => c.body(CSS, 200, asset('text/css')))
+  app.get('/static/app.js', (c) => c.body(JS, 200, asset('text/javascript')))
   app.get('/login', (c) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.header(k, v)
     return c.html(loginPage())
@@ -80,7 +82,9 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
   })
 
   app.onError((err, c) => {
-    if (err instanceof NotFound || err instanceof WorldNotFound) return send(c, 'Not found', [], h`<p class="bad">${err.message}</p>`, 404)
+    if (err instanceof NotFound || err instanceof WorldNotFound) {
+      return send(c, 'Not found', [], h`<p class="bad">${err.message}</p>`, 404)
+    }
     if (err instanceof BadInput || err instanceof WorldConflict || err instanceof SeedError) {
       return send(c, 'Refused', [], h`<p class="bad">${err.message}</p>`, 400)
     }
@@ -126,7 +130,9 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
   })
   app.post('/worlds/:id/snapshots', async (c) => {
     const name = (await form(c))('name') || 'default'
-    if (!SNAPSHOT_NAME.test(name) || name === 'baseline') throw new BadInput(`snapshot name must match ${SNAPSHOT_NAME} and not be "baseline"`)
+    if (!SNAPSHOT_NAME.test(name) || name === 'baseline') {
+      throw new BadInput(`snapshot name must match ${SNAPSHOT_NAME} and not be "baseline"`)
+    }
     worlds.snapshot(world(c).id, name)
     return c.redirect(href('worlds', c.req.param('id')), 303)
   })
@@ -136,7 +142,8 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
   })
   app.post('/worlds/:id/clock', async (c) => {
     const ms = Number((await form(c))('advance'))
-    if (!Number.isInteger(ms) || ms <= 0 || ms > 366 * 86_400_000) throw new BadInput('advance must be 1 ms to 366 days')
+    const valid = Number.isInteger(ms) && ms > 0 && ms <= 366 * 86_400_000
+    if (!valid) throw new BadInput('advance must be 1 ms to 366 days')
     const e = world(c)
     const from = nowMs(e.world.db)
     e.world.tx((db) => {
@@ -149,7 +156,8 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
   app.get('/worlds/:id/u/:user/gmail', (c) => {
     const e = world(c)
     const u = user(e, c)
-    return send(c, `Gmail · ${u.email}`, userCrumbs(e, u, 'gmail'), gmailView(e.world, e.id, u, c.req.query('q') ?? '', c.req.query('label') ?? ''))
+    const body = gmailView(e.world, e.id, u, c.req.query('q') ?? '', c.req.query('label') ?? '')
+    return send(c, `Gmail · ${u.email}`, userCrumbs(e, u, 'gmail'), body)
   })
   app.get('/worlds/:id/u/:user/gmail/t/:thread', (c) => {
     const e = world(c)
@@ -161,7 +169,8 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
   app.get('/worlds/:id/u/:user/calendar', (c) => {
     const e = world(c)
     const u = user(e, c)
-    return send(c, `Calendar · ${u.email}`, userCrumbs(e, u, 'calendar'), calendarView(e.world, e.id, u, c.req.query('week')))
+    const body = calendarView(e.world, e.id, u, c.req.query('week'))
+    return send(c, `Calendar · ${u.email}`, userCrumbs(e, u, 'calendar'), body)
   })
   app.get('/worlds/:id/u/:user/drive', (c) => {
     const e = world(c)
@@ -183,7 +192,8 @@ export function inspectorRouter(worlds: WorldManager, gym: Gym, opts: { adminTok
   app.get('/worlds/:id/u/:user/slack', (c) => {
     const e = world(c)
     const u = user(e, c)
-    return send(c, `Slack · ${u.email}`, userCrumbs(e, u, 'slack'), slackView(e.world, e.id, u, c.req.query('channel') ?? ''))
+    const body = slackView(e.world, e.id, u, c.req.query('channel') ?? '')
+    return send(c, `Slack · ${u.email}`, userCrumbs(e, u, 'slack'), body)
   })
 
   app.get('/episodes/:ep', (c) => {

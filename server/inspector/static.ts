@@ -4,7 +4,8 @@ export const CSS = `
 :root { --fg:#1d2330; --muted:#667085; --line:#d9dee7; --bg:#f6f7f9; --accent:#2452c7; --ok:#1c7c3a; --bad:#b42318; }
 * { box-sizing: border-box; }
 body { margin:0; font:14px/1.45 system-ui, sans-serif; color:var(--fg); background:var(--bg); }
-header { display:flex; gap:16px; align-items:center; padding:8px 16px; background:#fff; border-bottom:1px solid var(--line); }
+header { display:flex; gap:16px; align-items:center; padding:8px 16px; background:#fff;
+  border-bottom:1px solid var(--line); }
 header nav { flex:1; } header form { margin:0; }
 .brand { font-weight:700; text-decoration:none; color:var(--fg); }
 main { padding:16px; }

@@ -12,7 +12,8 @@ const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) console.warn(`inspector browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`)
 
 const SHOTS = join(process.cwd(), '.tmp', 'inspector-shots')
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking',
   '--disable-component-update', '--disable-sync']
 
 describe.skipIf(!hasChromium)('inspector in headless Chromium', () => {
@@ -29,7 +30,8 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', () => {
     expect(res?.status(), path).toBe(200)
     // A string: the callback runs in the page, whose DOM types this Node project does not load.
     timings[name] = (await page.evaluate(
-      '(() => { const n = performance.getEntriesByType("navigation")[0]; return Math.round(n.loadEventEnd - n.startTime) })()',
+      '(() => { const n = performance.getEntriesByType("navigation")[0]; ' +
+        'return Math.round(n.loadEventEnd - n.startTime) })()',
     )) as number
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false })
   }
@@ -98,7 +100,8 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', () => {
     }
     // A weekly series shows on every Monday; the all-day on-call block spans Bob's week.
     await open('calendar-alice', '/ui/worlds/demo/u/alice/calendar?week=2026-03-09')
-    expect(await page.locator('.day[data-day="2026-03-09"] .ev.recurring[data-summary="Weekly leadership sync"]').count()).toBe(1)
+    expect(await
+      page.locator('.day[data-day="2026-03-09"] .ev.recurring[data-summary="Weekly leadership sync"]').count()).toBe(1)
   })
 
   test('shows Drive sharing, a rendered Doc and Slack threads', async () => {
@@ -139,9 +142,12 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', () => {
     page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss() })
     await fx.control.request('/worlds', {
       method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'hostile', seed: { name: 'x', now: '2026-03-02T09:00:00Z', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann' }],
-        gmail: { messages: [{ from: '"<img src=x onerror=alert(1)>" <e@bad.test>', to: ['ann'], subject: '<img src=x onerror=alert(3)>', text: 'x',
-          html: '<p id="p">rendered body</p><img src=x onerror="alert(2)"><script>alert(4)</script>', at: '-1h' }] } } }),
+      body: JSON.stringify({ id: 'hostile', seed: { name: 'x', now: '2026-03-02T09:00:00Z', users: [{ id: 'ann',
+        email: 'ann@example.com', name: 'Ann' }],
+        gmail: { messages: [{ from: '"<img src=x onerror=alert(1)>" <e@bad.test>', to: ['ann'], subject:
+          '<img src=x onerror=alert(3)>', text: 'x',
+          html: '<p id="p">rendered body</p><img src=x onerror="alert(2)"><script>alert(4)</script>', at: '-1h' }] } }
+            }),
     })
     await open('hostile', '/ui/worlds/hostile/u/ann/gmail')
     await page.click('table.threads a')

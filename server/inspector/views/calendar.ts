@@ -51,9 +51,11 @@ export function calendarView(world: World, worldId: string, user: WorldUserRow, 
       const st = timeOf(r.start)
       if (r.recurringEventId && !seen.has(r.recurringEventId)) {
         seen.add(r.recurringEventId)
-        const master = world.db.$client.prepare('SELECT recurrence FROM calendar_events WHERE calendar_id = ? AND id = ?')
+        const master =
+          world.db.$client.prepare('SELECT recurrence FROM calendar_events WHERE calendar_id = ? AND id = ?')
           .get(cal.id, r.recurringEventId) as Pick<EventRow, 'recurrence'> | undefined
-        series.push(h`<li><b>${title}</b> <span class="muted">${(master && recurrenceOf(master)?.join(' ')) ?? ''}</span></li>`)
+        series.push(h`<li><b>${title}</b> <span class="muted">${(master && recurrenceOf(master)?.join(' ')) ??
+          ''}</span></li>`)
       }
       if (st.allDay) {
         const from = DateTime.fromISO(st.date ?? '', { zone })
@@ -84,12 +86,16 @@ export function calendarView(world: World, worldId: string, user: WorldUserRow, 
   const prev = start.minus({ days: 7 }).toISODate()!
   const next = start.plus({ days: 7 }).toISODate()!
   return h`<p><a href="${base}${qs({ week: prev })}">← previous week</a> · <b>${start.toFormat('d LLL yyyy')} –
-    ${end.minus({ days: 1 }).toFormat('d LLL yyyy')}</b> in <code>${zone}</code> · <a href="${base}${qs({ week: next })}">next week →</a></p>
-  <p class="muted">Calendars: ${cals.map((c) => c.override ?? c.summary).join(', ')}. ↻ occurrence of a series, ✎ edited occurrence
+    ${end.minus({ days: 1 }).toFormat('d LLL yyyy')}</b> in <code>${zone}</code> · <a href="${base}${qs({ week: next
+      })}">next week →</a></p>
+  <p class="muted">Calendars: ${cals.map((c) => c.override ?? c.summary).join(', ')}. ↻ occurrence of a series, ✎
+    edited occurrence
     (exception).</p>
-  <div class="week"><div></div>${days.map((d) => h`<div class="dayhead" data-day="${d.toISODate()}">${d.toFormat('ccc d LLL')}</div>`)}
+  <div class="week"><div></div>${days.map((d) => h`<div class="dayhead"
+    data-day="${d.toISODate()}">${d.toFormat('ccc d LLL')}</div>`)}
   <div class="allday"><div class="muted">all day</div>${allDay.map((evs) => h`<div>${evs}</div>`)}</div>
-  <div class="hours">${[...Array(24).keys()].map((i) => h`<div class="hour">${String(i).padStart(2, '0')}:00</div>`)}</div>
+  <div class="hours">${[...Array(24).keys()].map((i) => h`<div class="hour">${String(i).padStart(2,
+    '0')}:00</div>`)}</div>
   ${timed.map((evs, i) => h`<div class="day" data-day="${days[i]!.toISODate()}">${evs}</div>`)}</div>
   ${series.length ? h`<h2>Recurring series this week</h2><ul>${series}</ul>` : ''}`
 }

@@ -5,7 +5,8 @@ import { parseMime, partText, headerOf, type MimePart } from '../../../envs/gmai
 import { h, href, qs, sandboxed, type Raw } from '../html.ts'
 
 type LabelRow = { id: string; name: string; type: string; total: number; unread: number }
-type MsgRow = { id: string; threadId: string; subject: string; fromAddr: string; snippet: string; internalDate: number; hasAttachment: number }
+type MsgRow = { id: string; threadId: string; subject: string; fromAddr: string; snippet: string; internalDate:
+  number; hasAttachment: number }
 
 const fmt = (ms: number, zone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms))
@@ -21,7 +22,8 @@ function labelsWithCounts(world: World, userId: string): LabelRow[] {
 }
 
 function labelIdsOf(world: World, userId: string, messageId: string): string[] {
-  return (world.db.$client.prepare('SELECT label_id AS id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY label_id')
+  const sql = 'SELECT label_id AS id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY label_id'
+  return (world.db.$client.prepare(sql)
     .all(userId, messageId) as { id: string }[]).map((r) => r.id)
 }
 
@@ -45,15 +47,19 @@ export function gmailView(world: World, worldId: string, user: WorldUserRow, q: 
     const unread = ids.some((id) => labelIdsOf(world, user.id, id).includes('UNREAD'))
     return h`<tr class="thread${unread ? ' unread' : ''}"><td>${newest.fromAddr}</td>
       <td><a href="${base}/t/${encodeURIComponent(threadId)}">${newest.subject || '(no subject)'}</a>
-      <span class="muted"> — ${newest.snippet}</span>${ids.length > 1 ? h` <span class="muted">(${ids.length})</span>` : ''}
+      <span class="muted"> — ${newest.snippet}</span>${ids.length > 1 ? h` <span class="muted">(${ids.length})</span>`
+        : ''}
       ${newest.hasAttachment ? h` 📎` : ''}</td><td class="muted">${fmt(newest.internalDate, user.timeZone)}</td></tr>`
   })
   return h`<div class="cols"><aside class="side"><ul>${labels.map((l) => h`<li><a href="${base}${qs({ label: l.id })}"
-    class="${l.id === label ? 'on' : ''}">${l.name}</a> <span class="muted">${l.total}${l.unread ? h` · ${l.unread} unread` : ''}</span></li>`)}</ul></aside>
+    class="${l.id === label ? 'on' : ''}">${l.name}</a> <span class="muted">${l.total}${l.unread ? h` · ${l.unread}
+      unread` : ''}</span></li>`)}</ul></aside>
   <section><form class="inline" method="get" action="${base}"><input name="q" size="50" value="${q}"
-    placeholder="from:alice has:attachment newer_than:7d"><input type="hidden" name="label" value="${label}"><button>Search</button></form>
+    placeholder="from:alice has:attachment newer_than:7d"><input type="hidden" name="label"
+      value="${label}"><button>Search</button></form>
   ${error ? h`<p class="bad">Invalid query: ${error}</p>` : ''}
-  <p class="muted">${threads.size} thread(s)${label ? h` in ${label}` : ''}${q ? h` matching <code>${q}</code>` : ''} · newest first</p>
+  <p class="muted">${threads.size} thread(s)${label ? h` in ${label}` : ''}${q ? h` matching <code>${q}</code>` : ''}
+    · newest first</p>
   <table class="threads"><tr><th>From</th><th>Subject</th><th>Date</th></tr>${rows}</table></section></div>`
 }
 
@@ -77,11 +83,15 @@ export function gmailThreadView(world: World, worldId: string, user: WorldUserRo
     const files = parts.filter((p) => p.isAttachment)
     const head = (n: string) => headerOf(root.headers, n)
     return h`<article class="msg" id="m-${m.id}"><div><b>${head('from') ?? ''}</b>
-      <span class="muted">to ${head('to') ?? ''}${head('cc') ? h`, cc ${head('cc')}` : ''} · ${fmt(m.internalDate, user.timeZone)}</span></div>
+      <span class="muted">to ${head('to') ?? ''}${head('cc') ? h`, cc ${head('cc')}` : ''} · ${fmt(m.internalDate,
+        user.timeZone)}</span></div>
       <div class="muted">labels: ${labelIdsOf(world, user.id, m.id).join(', ') || '—'} · id ${m.id}</div>
-      ${html ? sandboxed(partText(html), `body of ${m.subject}`) : h`<pre class="body">${plain ? partText(plain) : ''}</pre>`}
-      ${files.length ? h`<div>Attachments: ${files.map((f) => h`<span class="att">📎 ${f.filename} <span class="muted">(${f.mimeType},
+      ${html ? sandboxed(partText(html), `body of ${m.subject}`) : h`<pre class="body">${plain ? partText(plain) :
+        ''}</pre>`}
+      ${files.length ? h`<div>Attachments: ${files.map((f) => h`<span class="att">📎 ${f.filename} <span
+        class="muted">(${f.mimeType},
         ${f.body?.length ?? 0} bytes)</span></span> `)}</div>` : ''}</article>`
   })
-  return h`<h1>${rows[0]!.subject || '(no subject)'}</h1><p class="muted">thread ${threadId} · ${rows.length} message(s)</p>${msgs}`
+  return h`<h1>${rows[0]!.subject || '(no subject)'}</h1><p class="muted">thread ${threadId} · ${rows.length}
+    message(s)</p>${msgs}`
 }

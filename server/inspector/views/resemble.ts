@@ -20,7 +20,8 @@ export function like(template: unknown, actual: unknown, key = ''): boolean {
   if (template && typeof template === 'object') {
     if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return false
     const keys = new Set([...Object.keys(template), ...Object.keys(actual)])
-    return [...keys].every((k) => like((template as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k], k))
+    return [...keys].every((k) => like((template as Record<string, unknown>)[k], (actual as Record<string,
+      unknown>)[k], k))
   }
   if (key === 'method') return String(template).toUpperCase() === String(actual ?? '').toUpperCase()
   return template === actual
