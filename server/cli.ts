@@ -104,6 +104,7 @@ async function serve(args: string[]): Promise<number> {
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
   console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
+  console.log(`  inspector      ${running.controlUrl}/ui   (web pages; sign in with the admin token)`)
   if (values['openenv-key'] ?? envDefaults.openenvKey) {
     console.log(`  OpenEnv        ${running.controlUrl}/openenv/<key>   (base_url for EnvClient; no admin token needed)`)
   }

@@ -92,6 +92,7 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', () => {
       const ev = page.locator('.day[data-day="2026-03-05"] .ev[data-summary="Design critique"]')
       expect(await ev.count(), user).toBe(1)
       expect(await ev.getAttribute('data-hour')).toBe(String(hour))
+      expect(await ev.getAttribute('title')).toContain('dan@northwind.test (accepted)')
       const day = (await page.locator('.day[data-day="2026-03-05"]').boundingBox())!
       const box = (await ev.boundingBox())!
       const hourRow = (await page.locator('.hours .hour').nth(hour).boundingBox())!

@@ -49,6 +49,9 @@ export function calendarView(world: World, worldId: string, user: WorldUserRow, 
       const kind = kindOf(r, exceptions)
       const title = String(d.summary ?? '(no title)')
       const st = timeOf(r.start)
+      const who = (d.attendees ?? []).map((x) => `${x.email} (${x.responseStatus ?? 'needsAction'})`).join(', ')
+      const detail = [`${title} · ${cal.override ?? cal.summary}`, d.location ? `at ${String(d.location)}` : '',
+        who ? `attendees: ${who}` : '', r.status === 'cancelled' ? 'cancelled' : ''].filter(Boolean).join('\n')
       if (r.recurringEventId && !seen.has(r.recurringEventId)) {
         seen.add(r.recurringEventId)
         const master =
@@ -61,7 +64,7 @@ export function calendarView(world: World, worldId: string, user: WorldUserRow, 
         const from = DateTime.fromISO(st.date ?? '', { zone })
         days.forEach((dd, i) => {
           if (from.isValid && dd.toISODate()! >= from.toISODate()! && dd.toMillis() < r.endMs) {
-            allDay[i]!.push(h`<div class="ev allday ${kind}" data-summary="${title}">${title}</div>`)
+            allDay[i]!.push(h`<div class="ev allday ${kind}" data-summary="${title}" title="${detail}">${title}</div>`)
           }
         })
         continue
@@ -77,7 +80,7 @@ export function calendarView(world: World, worldId: string, user: WorldUserRow, 
         const height = Math.max(16, ((b - a) / 60_000) * HOUR_PX / 60)
         const label = DateTime.fromMillis(r.startMs, { zone }).toFormat('HH:mm')
         timed[i]!.push(h`<div class="ev ${kind}" style="top:${top}px;height:${height}px" data-hour="${local.hour}"
-          data-day="${dd.toISODate()}" data-summary="${title}" title="${title} (${cal.override ?? cal.summary})">
+          data-day="${dd.toISODate()}" data-summary="${title}" title="${detail}">
           <b>${label}</b> ${title}${kind === 'exception' ? ' ✎' : kind === 'recurring' ? ' ↻' : ''}</div>`)
       })
     }
