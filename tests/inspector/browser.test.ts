@@ -16,7 +16,7 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
   '--disable-background-networking',
   '--disable-component-update', '--disable-sync']
 
-describe.skipIf(!hasChromium)('inspector in headless Chromium', () => {
+describe.skipIf(!hasChromium)('inspector in headless Chromium', { timeout: 90_000 }, () => {
   let fx: Awaited<ReturnType<typeof inspectorFixture>>
   let server: ServerType
   let base: string
