@@ -1,7 +1,67 @@
 #!/usr/bin/env node
-// Entry point of the `wsgym` command: runs the TypeScript sources through tsx (a runtime dependency).
-import { register } from 'tsx/esm/api'
+// Entry point of the `wsgym` command. Runs the compiled server in dist/ (built by `npm run build`, which
+// `npm ci` runs as `prepare`); a checkout without dist/, or whose sources changed after the build, runs the
+// TypeScript sources through tsx instead (slower to start) and says so.
+//
+// On glibc, big world images (restore, snapshot, fork) need the allocator's mmap and trim thresholds raised
+// before the process starts (docs/decisions/0005, 0161): the launcher re-executes itself once with them set,
+// unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-register()
-const { main } = await import('../server/cli.ts')
-process.exitCode = await main(process.argv.slice(2))
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
+// (musl ignores these variables; re-executing there costs one more Node start and nothing else.)
+const needsMallocEnv =
+  process.platform === 'linux' &&
+  process.env.WSGYM_NO_MALLOC_ENV !== '1' &&
+  Object.keys(MALLOC_ENV).some((k) => process.env[k] === undefined)
+
+if (needsMallocEnv) {
+  const env = { ...MALLOC_ENV, ...process.env, WSGYM_NO_MALLOC_ENV: '1' }
+  const argv = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)]
+  const child = spawn(process.execPath, argv, { env, stdio: 'inherit' })
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
+  child.on('exit', (code, signal) => {
+    if (signal) process.kill(process.pid, signal)
+    else process.exit(code ?? 1)
+  })
+} else if (process.argv[2] === 'eval' || process.argv[2] === 'train') {
+  // `wsgym eval …` and `wsgym train <command> …` are the trainer's CLI (trainer/cli.ts), which talks to a running
+  // gym over HTTP; it is not part of the compiled server and runs from its TypeScript sources.
+  const { register } = await import('tsx/esm/api')
+  register()
+  const argv = process.argv.slice(2)
+  const { main } = await import('../trainer/cli.ts')
+  process.exitCode = await main(argv[0] === 'eval' ? argv : argv.slice(1))
+} else {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+  const built = join(root, 'dist', '.built')
+  const { main } = existsSync(built) && !sourcesNewerThan(statSync(built).mtimeMs)
+    ? await import(pathToFileURL(join(root, 'dist', 'server', 'cli.js')).href)
+    : await fromSources()
+  process.exitCode = await main(process.argv.slice(2))
+
+  async function fromSources() {
+    if (existsSync(join(root, 'dist'))) {
+      console.error('wsgym: dist/ is older than the sources; running them through tsx (npm run build)')
+    }
+    const { register } = await import('tsx/esm/api')
+    register()
+    return import('../server/cli.ts')
+  }
+
+  /** Whether a TypeScript source of the server (when the sources are here) changed after `ms`. */
+  function sourcesNewerThan(ms) {
+    const walk = (dir) => {
+      if (!existsSync(dir)) return false
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name)
+        if (e.isDirectory() ? walk(p) : e.name.endsWith('.ts') && statSync(p).mtimeMs > ms) return true
+      }
+      return false
+    }
+    return ['envs', 'server', 'seeds', 'gym', 'oracles'].some((d) => walk(join(root, d)))
+  }
+}

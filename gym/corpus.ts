@@ -3,8 +3,11 @@ import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TaskSpec } from './task.ts'
 
-/** Folder of the task corpus (`tasks-lite/corpus/<family>/*.json`). */
-export const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'tasks-lite', 'corpus')
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** Folder of the task corpus (`tasks-lite/corpus/<family>/*.json`); compiled code runs from dist/gym/. */
+export const CORPUS_DIR = [join(here, '..', 'tasks-lite', 'corpus'), join(here, '..', '..', 'tasks-lite', 'corpus')].find(existsSync)
+  ?? join(here, '..', 'tasks-lite', 'corpus')
 
 /** Loads and validates every task JSON file of the corpus. */
 export function loadCorpus(dir = CORPUS_DIR): TaskSpec[] {

@@ -35,7 +35,7 @@ export class Gym {
     if (!spec) throw new Error(`unknown task "${String(task)}"`)
     let id: string
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}`
-    while (this.worlds.find(id))
+    while (this.worlds.find(id) || !this.worlds.owns(id))
     const entry = this.worlds.create({ id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue })
     const ep = new Episode(id, spec, entry, this.worlds, this.app)
     this.episodes.set(id, ep)

@@ -29,6 +29,12 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
   const out: string[] = []
   const responseBoundary = `batch_${boundary.replace(/[^A-Za-z0-9_]/g, '').slice(0, 40) || 'response'}`
   for (const part of parts) {
+    const id = part.contentId ? `Content-ID: <response-${part.contentId.replace(/^<|>$/g, '')}>\r\n` : ''
+    const partHead = `--${responseBoundary}\r\nContent-Type: application/http\r\n${id}\r\n`
+    if (!BATCH_METHODS.has(part.method)) {
+      out.push(partHead + unsupportedMethodPart(part.method))
+      continue
+    }
     const headers = new Headers(part.headers)
     if (auth && !headers.has('authorization')) headers.set('authorization', auth)
     const url = part.target.startsWith('http') ? new URL(part.target) : new URL(part.target, origin)
@@ -36,13 +42,12 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
       new Request(`${origin}${url.pathname}${url.search}`, {
         method: part.method,
         headers,
-        body: part.method === 'GET' || part.method === 'DELETE' || part.body === '' ? undefined : part.body,
+        body: ['GET', 'HEAD', 'DELETE'].includes(part.method) || part.body === '' ? undefined : part.body,
       }),
     )
     const text = await res.text()
-    const id = part.contentId ? `Content-ID: response-${part.contentId.replace(/^<|>$/g, '')}\r\n` : ''
     out.push(
-      `--${responseBoundary}\r\nContent-Type: application/http\r\n${id}\r\n` +
+      partHead +
         `HTTP/1.1 ${res.status} ${res.statusText || statusText(res.status)}\r\n` +
         `Content-Type: ${res.headers.get('content-type') ?? 'application/json; charset=UTF-8'}\r\n\r\n${text}\r\n`,
     )
@@ -66,9 +71,20 @@ function splitHead(text: string): [string, string] {
   return [text.slice(0, m.index), text.slice(m.index + m[0].length)]
 }
 
+/** Methods a batch part may use; anything else (TRACE, CONNECT, made-up verbs) gets a 400 part. */
+const BATCH_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
+
+function unsupportedMethodPart(method: string): string {
+  const message = `Method ${method} is not supported in a batch request.`
+  const errors = [{ message, domain: 'global', reason: 'badRequest' }]
+  const body = JSON.stringify({ error: { code: 400, message, errors, status: 'INVALID_ARGUMENT' } }, null, 2)
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
+}
+
+/** Header lines; folded continuation lines (starting with a space or tab) join the line before (RFC 5322 §2.2.3). */
 function parseHeaders(block: string): Headers {
   const headers = new Headers()
-  for (const line of block.split(/\r?\n/)) {
+  for (const line of block.replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/)) {
     const i = line.indexOf(':')
     if (i > 0) headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim())
   }
@@ -80,7 +96,7 @@ function parsePart(raw: string): InnerRequest {
   const outer = parseHeaders(outerHead)
   const [requestHead, body] = splitHead(inner)
   const [requestLine = '', ...headerLines] = requestHead.split(/\r?\n/)
-  const m = /^([A-Z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(requestLine.trim())
+  const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(requestLine.trim())
   if (!m) throw badRequest(`Malformed batch part request line: ${requestLine.slice(0, 100)}`)
   return { contentId: outer.get('content-id') ?? undefined, method: m[1]!, target: m[2]!, headers: parseHeaders(headerLines.join('\n')), body: body.trim() }
 }

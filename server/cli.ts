@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
-import { envDefaults } from './env.ts'
+import { envDefaults, workerEnv } from './env.ts'
 import { startServer } from './main.ts'
 import { SeedError, validateSeed } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
+import { BAKED_DIR } from './templates.ts'
+import { workerOf } from './routing.ts'
+import { reportReady, startFront, workerSlot, type FrontOptions } from './workers.ts'
 
 const USAGE = `wsgym — workspace-gym command line
 
@@ -18,6 +21,8 @@ const USAGE = `wsgym — workspace-gym command line
       --seed NAME|FILE           seed of the world created at start (default demo; a .json/.yaml file works)
       --seed-value N             seed value (default 1)
       --world ID                 id of that world (default demo)
+      --workers N                N worker processes behind one front, each world pinned to one by its id
+      --slot K/N                 serve only world ids that route to upstream K of N (behind nginx: docs 0160)
   wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
   wsgym seed list                named seeds
   wsgym seed show NAME [--seed-value N]   print a named seed document as JSON
@@ -86,34 +91,73 @@ async function serve(args: string[]): Promise<number> {
       seed: { type: 'string' },
       'seed-value': { type: 'string' },
       world: { type: 'string' },
+      workers: { type: 'string' },
+      slot: { type: 'string' },
     },
   })
+  const host = values.host ?? envDefaults.host
+  const port = Number(values.port ?? envDefaults.port)
+  const controlPort = Number(values['control-port'] ?? envDefaults.controlPort)
+  const count = Number(values.workers ?? 1)
+  if (!Number.isInteger(count) || count < 1 || count > 256) return fail('--workers takes a whole number from 1 to 256')
+  // --slot k/N: this process is upstream k of N behind an outside proxy hashing the world id (nginx `hash`).
+  const given = values.slot === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.slot)
+  if (given === null || (given && Number(given[1]) >= Number(given[2]))) return fail('--slot takes k/N with k < N')
+  const outside = given ? { index: Number(given[1]), count: Number(given[2]) } : undefined
+  const worker = workerSlot()
+  if (count > 1 && !worker && !outside) return serveFront({ host, port, controlPort, count, args })
+  const slot = worker ?? outside
   const seedArg = values.seed ?? 'demo'
   const seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
   const worldId = values.world ?? 'demo'
   const running = await startServer({
-    host: values.host ?? envDefaults.host,
-    port: Number(values.port ?? envDefaults.port),
-    controlPort: Number(values['control-port'] ?? envDefaults.controlPort),
+    host: worker ? '127.0.0.1' : host,
+    port: worker ? 0 : port,
+    controlPort: worker ? 0 : controlPort,
     adminToken: values['admin-token'] ?? envDefaults.adminToken,
     openenvKey: values['openenv-key'] ?? envDefaults.openenvKey,
     dataDir: values['data-dir'] ?? envDefaults.dataDir,
     worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
+    templatesDir: BAKED_DIR,
+    owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
+    publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
   })
+  const stop = async () => {
+    await running.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  if (worker) reportReady(running.agentUrl, running.controlUrl)
+  // With workers, the one serving the start world prints the banner, with the front's URLs.
+  if (!running.worlds.find(worldId)) {
+    if (outside) console.log(`workspace-gym slot ${values.slot} ready: agent ${running.agentUrl}, control ${running.controlUrl}`)
+    return await new Promise<number>(() => {})
+  }
+  const agentUrl = worker ? workerEnv.agentUrl! : running.agentUrl
+  const controlUrl = worker ? workerEnv.controlUrl! : running.controlUrl
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
-  console.log(`  agent API      ${running.agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
-  console.log(`  control plane  ${running.controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
-  console.log(`  inspector      ${running.controlUrl}/ui   (web pages; sign in with the admin token)`)
+  console.log(`  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
+  console.log(`  control plane  ${controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
+  console.log(`  inspector      ${controlUrl}/ui   (web pages; sign in with the admin token)`)
   if (values['openenv-key'] ?? envDefaults.openenvKey) {
-    console.log(`  OpenEnv        ${running.controlUrl}/openenv/<key>   (base_url for EnvClient; no admin token needed)`)
+    console.log(`  OpenEnv        ${controlUrl}/openenv/<key>   (base_url for EnvClient; no admin token needed)`)
   }
   console.log(`  users:`)
   // Bot accounts are world users without person tokens; they are listed with their bot token below.
   for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)
   for (const b of running.worlds.botTokens(worldId)) console.log(`    bot ${b.botUserId.padEnd(24)} slack ${b.token}`)
+  return await new Promise<number>(() => {})
+}
+
+/** The front of `--workers N`: forks this CLI N times as workers and routes requests to them by world id. */
+async function serveFront(opts: Omit<FrontOptions, 'script'>): Promise<number> {
+  const script = process.argv[1]!
+  const front = await startFront({ ...opts, script, args: ['serve', ...opts.args] })
+  console.log(`workspace-gym: ${opts.count} workers behind ${front.agentUrl} (agent) and ${front.controlUrl} (control)`)
   const stop = async () => {
-    await running.close()
+    await front.close()
     process.exit(0)
   }
   process.on('SIGINT', stop)

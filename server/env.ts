@@ -6,4 +6,16 @@ export const envDefaults = {
   adminToken: process.env.WSGYM_ADMIN_TOKEN ?? 'dev-admin-token',
   dataDir: process.env.WSGYM_DATA_DIR,
   openenvKey: process.env.WSGYM_OPENENV_KEY,
+  /** The agent URL clients reach this server through (a proxy in front of a `--slot` upstream), for reset answers. */
+  publicAgentUrl: process.env.WSGYM_PUBLIC_AGENT_URL,
 }
+
+/** Set by the `--workers` front on each worker it forks (server/workers.ts): its slot `k/n` and the front's URLs. */
+export const workerEnv = {
+  slot: process.env.WSGYM_WORKER,
+  agentUrl: process.env.WSGYM_PUBLIC_AGENT,
+  controlUrl: process.env.WSGYM_PUBLIC_CONTROL,
+}
+
+/** This process's environment plus `extra`, for a child process. */
+export const childEnv = (extra: Record<string, string>) => ({ ...process.env, ...extra })

@@ -4,6 +4,7 @@ import type { Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
+import { adoptBakedTemplates } from './templates.ts'
 import { createGym } from '../gym/index.ts'
 import { withAgentMcp } from '../gym/agent-mcp.ts'
 import { attachOpenEnvWebSocket, OpenEnvKeys } from '../gym/openenv-ws.ts'
@@ -18,6 +19,11 @@ export type ServeOptions = {
   openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
   worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number }[]
+  /** Folder of templates baked by the build (server/templates.ts); none when running the sources. */
+  templatesDir?: string
+  /** One worker of several (server/workers.ts): the world ids it serves, and the front's agent URL to advertise. */
+  owns?: (id: string) => boolean
+  publicAgentUrl?: string
 }
 
 export type Running = {
@@ -35,13 +41,16 @@ const listen = (fetch: (req: Request) => Response | Promise<Response>, host: str
 
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
-  const worlds = new WorldManager({ dataDir: opts.dataDir })
-  for (const w of opts.worlds) if (!worlds.find(w.id)) worlds.create(w)
+  const worlds = new WorldManager({ dataDir: opts.dataDir, owns: opts.owns })
+  adoptBakedTemplates(worlds, opts.templatesDir)
+  for (const w of opts.worlds) if (!worlds.find(w.id) && worlds.owns(w.id)) worlds.create(w)
   // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
   const agentApp = createAgentApp(worlds)
   const gym = createGym({ worlds, app: agentApp })
   const agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
-  const agentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
+  const ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
+  // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
+  const agentUrl = opts.publicAgentUrl ?? ownAgentUrl
   const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
   if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
   const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
@@ -53,7 +62,7 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   })
   const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
   return {
-    agentUrl,
+    agentUrl: ownAgentUrl,
     controlUrl,
     worlds,
     openenvKeys,

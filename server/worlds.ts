@@ -36,9 +36,12 @@ export class WorldManager {
   readonly #templates = new Map<string, Snapshot>()
   readonly #dataDir: string | undefined
   #counter = 0
+  /** Which world ids this process serves (one worker of several: server/routing.ts); all by default. */
+  readonly owns: (id: string) => boolean
 
-  constructor(opts: { dataDir?: string } = {}) {
+  constructor(opts: { dataDir?: string; owns?: (id: string) => boolean } = {}) {
     this.#dataDir = opts.dataDir
+    this.owns = opts.owns ?? (() => true)
     if (this.#dataDir) {
       mkdirSync(this.#dataDir, { recursive: true })
       this.#reload()
@@ -62,6 +65,12 @@ export class WorldManager {
     return snap
   }
 
+  /** Uses `snap` as the template of a named seed (one baked by an earlier build of this same code). */
+  adoptTemplate(seed: string, seedValue: number, snap: Snapshot): void {
+    this.#named(seed)
+    this.#templates.set(`name:${seed}:${seedValue}`, snap)
+  }
+
   #named(name: string) {
     const make = namedSeeds[name]
     if (!make) throw new SeedError([{ path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` }])
@@ -72,6 +81,7 @@ export class WorldManager {
     const id = input.id ?? this.#nextId()
     if (!WORLD_ID.test(id)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
     if (this.#worlds.has(id)) throw new WorldConflict(`world "${id}" exists`)
+    if (!this.owns(id)) throw new WorldConflict(`world id "${id}" routes to another worker`)
     const seedValue = input.seedValue ?? 1
     const template = this.template(input.seed, seedValue)
     return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue)
@@ -95,7 +105,7 @@ export class WorldManager {
   #nextId(): string {
     let id: string
     do id = `w${(++this.#counter).toString(36).padStart(4, '0')}`
-    while (this.#worlds.has(id))
+    while (this.#worlds.has(id) || !this.owns(id))
     return id
   }
 
@@ -145,6 +155,7 @@ export class WorldManager {
     const target = newId ?? this.#nextId()
     if (this.#worlds.has(target)) throw new WorldConflict(`world "${target}" exists`)
     if (!WORLD_ID.test(target)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
+    if (!this.owns(target)) throw new WorldConflict(`world id "${target}" routes to another worker`)
     return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue)
   }
 
@@ -179,7 +190,7 @@ export class WorldManager {
     const dir = this.#dataDir!
     for (const f of readdirSync(dir).sort()) {
       const m = /^([a-z0-9_]+)\.sqlite$/.exec(f)
-      if (!m) continue
+      if (!m || !this.owns(m[1]!)) continue
       const id = m[1]!
       const world = World.open(join(dir, f))
       const baselineFile = join(dir, `${id}.baseline`)

@@ -106,14 +106,38 @@ export type ChatOptions = RetryOptions & {
   maxTokens?: number
   /** Extra fields merged into every request body (e.g. `{"top_p":0.95}` or vLLM's `chat_template_kwargs`). */
   extraBody?: Record<string, unknown>
+  /** Ask for the turn's token ids and log-probabilities (vLLM: `logprobs: true`, `return_token_ids: true`). */
+  returnTokens?: boolean
 }
 
+/** The token ids and log-probabilities a server returned for one completion (null where it returned none). */
+export type ChatTokens = { promptTokenIds: number[] | null; tokenIds: number[] | null; logprobs: number[] | null }
+
 /** One assistant answer, normalised to string arguments and ids on every tool call. */
-export type ChatAnswer = { message: { content: string | null; tool_calls: ToolCall[] }; usage: Usage | null; finishReason: string | null; attempts: number }
+export type ChatAnswer = {
+  message: { content: string | null; tool_calls: ToolCall[]; reasoning_content?: string }
+  usage: Usage | null
+  finishReason: string | null
+  attempts: number
+  tokens: ChatTokens | null
+}
+
+const intList = (v: unknown): number[] | null => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : null)
+
+/** Token ids and logprobs from a chat completion answer (vLLM's fields; OpenAI's `logprobs.content`). */
+export function chatTokens(d: Json, choice: Json | undefined): ChatTokens | null {
+  const lp = (choice?.logprobs as Json | null | undefined)?.content
+  const logprobs = Array.isArray(lp) && lp.every((x) => typeof (x as Json)?.logprob === 'number') ? (lp as Json[]).map((x) => Number(x.logprob)) : null
+  const t = { promptTokenIds: intList(d.prompt_token_ids ?? choice?.prompt_token_ids), tokenIds: intList(choice?.token_ids), logprobs }
+  return t.promptTokenIds || t.tokenIds || t.logprobs ? t : null
+}
 
 /** `POST {baseUrl}/chat/completions` on any OpenAI-compatible server (vLLM, SGLang, llama.cpp, OpenAI …). */
 export async function chatCompletion(opts: ChatOptions, messages: ChatMessage[], tools: ToolDef[], extra: { seed?: number } = {}): Promise<ChatAnswer> {
-  const body: Json = { model: opts.model, messages, tools, tool_choice: 'auto', ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}), ...(extra.seed !== undefined ? { seed: extra.seed } : {}), ...opts.extraBody }
+  // Reasoning is kept in the record but never sent back (Qwen3's guidance; trainer/tokens.ts relies on it).
+  const sent = messages.map((m) => (m.role === 'assistant' && 'reasoning_content' in m ? (({ reasoning_content: _r, ...rest }) => rest)(m) : m))
+  const tokenAsk = opts.returnTokens ? { logprobs: true, return_token_ids: true } : {}
+  const body: Json = { model: opts.model, messages: sent, tools, tool_choice: 'auto', ...tokenAsk, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}), ...(extra.seed !== undefined ? { seed: extra.seed } : {}), ...opts.extraBody }
   const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}
   const { data, attempts } = await postJsonWithRetry(`${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`, body, headers, opts)
   const d = (data ?? {}) as Json
@@ -133,7 +157,9 @@ export async function chatCompletion(opts: ChatOptions, messages: ChatMessage[],
   })
   const u = d.usage as Json | undefined
   const usage = u && typeof u.prompt_tokens === 'number' ? { prompt_tokens: Number(u.prompt_tokens), completion_tokens: Number(u.completion_tokens ?? 0), total_tokens: Number(u.total_tokens ?? Number(u.prompt_tokens) + Number(u.completion_tokens ?? 0)) } : null
-  return { message: { content: typeof msg.content === 'string' ? msg.content : null, tool_calls: calls }, usage, finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null, attempts }
+  const reasoning = typeof msg.reasoning_content === 'string' ? msg.reasoning_content : typeof msg.reasoning === 'string' ? msg.reasoning : undefined
+  const message = { content: typeof msg.content === 'string' ? msg.content : null, tool_calls: calls, ...(reasoning ? { reasoning_content: reasoning } : {}) }
+  return { message, tokens: chatTokens(d, choice), usage, finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null, attempts }
 }
 
 /** Where vLLM serves `/tokenize`: the server root, not under `/v1`. */

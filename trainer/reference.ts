@@ -5,6 +5,7 @@
  * The program grammar (`{{name}}` bindings, `save` paths, the `$rfc822` macro) is gym/program-grammar.ts, the one
  * gym module the trainer imports (it depends on nothing of the gym).
  */
+import { taskSplit } from './split.ts'
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { expandMacros, fill, pick } from '../gym/program-grammar.ts'
@@ -64,7 +65,7 @@ export async function referenceTrajectory(task: CorpusTask, index: number, opts:
   const ms = (since: number) => Math.round(performance.now() - since)
   const timings = { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 }
   const rec: RolloutRecord = {
-    index, source: 'reference', taskId: task.id, family: task.family, sample: 0, seed: null, modelSeed: null, model: opts.model ?? 'reference',
+    index, source: 'reference', taskId: task.id, family: task.family, split: taskSplit(task), sample: 0, seed: null, modelSeed: null, model: opts.model ?? 'reference',
     toolProfile: task.toolProfile ?? 'rest', episodeId: null, messages: [], tools: [], verdict: null, steps: 0, turns: 0, invalidToolCalls: 0,
     stopReason: 'max_turns', error: null, timings, usage: null,
   }

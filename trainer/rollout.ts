@@ -1,4 +1,5 @@
 import { chatCompletion, HttpError, type ChatOptions, type GymClient } from './http.ts'
+import { taskSplit } from './split.ts'
 import type { ChatMessage, PublicTask, RolloutRecord, StopReason, ToolCall, Usage } from './types.ts'
 
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -98,9 +99,10 @@ export async function runEpisode(job: Job, opts: RolloutOptions): Promise<Rollou
   const t0 = performance.now()
   const timings = { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 }
   const rec: RolloutRecord = {
-    index: job.index, source: 'model', taskId: job.task.id, family: job.task.family, sample: job.sample, seed: opts.seed ?? null, modelSeed: modelSeed ?? null,
+    index: job.index, source: 'model', taskId: job.task.id, family: job.task.family, split: taskSplit(job.task), sample: job.sample, seed: opts.seed ?? null, modelSeed: modelSeed ?? null,
     model: chat.model, toolProfile: opts.toolProfile ?? job.task.toolProfile, episodeId: null, messages: [], tools: [], verdict: null,
     steps: 0, turns: 0, invalidToolCalls: 0, stopReason: 'max_turns', error: null, timings, usage: null,
+    ...(chat.returnTokens ? { turnTokens: [] } : {}),
   }
   const ms = (since: number) => Math.round(performance.now() - since)
   let t = performance.now()
@@ -132,7 +134,9 @@ export async function runEpisode(job: Job, opts: RolloutOptions): Promise<Rollou
           usedIds.add(id)
           return { ...c, id }
         })
-        rec.messages.push(calls.length ? { role: 'assistant', content: answer.message.content, tool_calls: calls } : { role: 'assistant', content: answer.message.content })
+        const reasoning = answer.message.reasoning_content ? { reasoning_content: answer.message.reasoning_content } : {}
+        rec.messages.push(calls.length ? { role: 'assistant', content: answer.message.content, tool_calls: calls, ...reasoning } : { role: 'assistant', content: answer.message.content, ...reasoning })
+        if (chat.returnTokens) (rec.turnTokens ??= []).push({ message: rec.messages.length - 1, ...(answer.tokens ?? { promptTokenIds: null, tokenIds: null, logprobs: null }), finishReason: answer.finishReason })
         if (!calls.length) { stop = 'no_tool_call'; break }
         for (const call of calls) {
           // Every tool call gets its answer, so the conversation stays valid for the next request and for SFT.

@@ -7,8 +7,8 @@
 /** An OpenAI function-calling tool definition, as `POST /gym/reset` returns them. */
 export type ToolDef = { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }
 
-/** A public task, as `GET /gym/tasks` lists it. */
-export type PublicTask = { id: string; family: string; services: string[]; instruction: string; toolProfile: 'rest' | 'typed'; maxSteps: number; difficulty: string; tags: string[] }
+/** A public task, as `GET /gym/tasks` lists it (`split`: train | dev | test, where the corpus sets one). */
+export type PublicTask = { id: string; family: string; services: string[]; instruction: string; toolProfile: 'rest' | 'typed'; maxSteps: number; difficulty: string; tags: string[]; split?: string }
 
 /** What `POST /gym/reset` answers. */
 export type ResetAnswer = {
@@ -47,7 +47,7 @@ export type ToolCall = { id: string; type: 'function'; function: { name: string;
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string }
   | { role: 'tool'; tool_call_id: string; content: string }
 
 /** Token usage summed over an episode's model calls (only what the server reported). */
@@ -63,6 +63,8 @@ export type RolloutRecord = {
   source: 'model' | 'reference'
   taskId: string
   family: string
+  /** The task's split (trainer/split.ts taskSplit: its own `split`, or the id-hash fallback). */
+  split?: string
   /** Sample number of this task (0-based). */
   sample: number
   /** The world seed passed to reset (null: the task's own seed value). */
@@ -85,4 +87,21 @@ export type RolloutRecord = {
   error: string | null
   timings: { totalMs: number; resetMs: number; modelMs: number; stepMs: number; verifyMs: number }
   usage: Usage | null
+  /**
+   * Per model turn, when the server returned them (`rollout --return-tokens` asks vLLM with
+   * `logprobs: true, return_token_ids: true`): the prompt's token ids, the
+   * sampled completion's token ids and their log-probabilities, so an on-policy trainer needs no re-tokenizing.
+   * Absent or null otherwise.
+   */
+  turnTokens?: TurnTokens[] | null
+}
+
+/** What the model server said about one turn's tokens (see RolloutRecord.turnTokens). */
+export type TurnTokens = {
+  /** The assistant message this turn produced (its index in `messages`). */
+  message: number
+  promptTokenIds: number[] | null
+  tokenIds: number[] | null
+  logprobs: number[] | null
+  finishReason: string | null
 }

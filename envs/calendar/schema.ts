@@ -83,7 +83,16 @@ export const events = sqliteTable(
     updatedMs: integer('updated_ms').notNull(),
     changeSeq: integer('change_seq').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.calendarId, t.id] }), index('calendar_events_by_change').on(t.calendarId, t.changeSeq), index('calendar_events_by_org').on(t.organizerCalendarId, t.id)],
+  (t) => [
+    primaryKey({ columns: [t.calendarId, t.id] }),
+    index('calendar_events_by_change').on(t.calendarId, t.changeSeq),
+    index('calendar_events_by_org').on(t.organizerCalendarId, t.id),
+    // Window listings (store/window.ts): one-off rows overlapping a window, series, exceptions, latest update.
+    index('calendar_events_by_end').on(t.calendarId, t.endMs, t.startMs),
+    index('calendar_events_by_series').on(t.calendarId, t.recurrence),
+    index('calendar_events_by_parent').on(t.calendarId, t.recurringEventId),
+    index('calendar_events_by_updated').on(t.calendarId, t.updatedMs),
+  ],
 )
 
 /** Push channels from events/acl/calendarList/settings.watch; channels.stop removes them. */

@@ -7,6 +7,7 @@ import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
  */
 export type Db = BetterSQLite3Database<Record<string, never>> & { $client: Database.Database }
 
+const MAX_STATEMENTS = 1000
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>()
 
 /**
@@ -19,6 +20,10 @@ export function stmt(db: Db, sql: string): Database.Statement {
   let cache = statements.get(client)
   if (!cache) statements.set(client, (cache = new Map()))
   let s = cache.get(sql)
-  if (!s) cache.set(sql, (s = client.prepare(sql)))
+  if (!s) {
+    // Search paths prepare one statement per query shape; a caller inventing shapes must not grow this forever.
+    if (cache.size >= MAX_STATEMENTS) cache.clear()
+    cache.set(sql, (s = client.prepare(sql)))
+  }
   return s
 }

@@ -8,11 +8,14 @@ import { plainText } from './render/text.ts'
 import { renderHtml } from './render/html.ts'
 import { renderMarkdown } from './render/markdown.ts'
 import { renderRtf } from './render/rtf.ts'
-import { renderDocx } from './render/docx.ts'
-import { renderPdf } from './render/pdf.ts'
+import { buildDocument, type SeedBlock } from './build.ts'
+
+export { blocksFromUpload, IMPORTABLE } from './convert.ts'
+export type { SeedBlock as ImportedBlock } from './build.ts'
 
 // The Drive ↔ Docs bridge, Docs side: Drive's files.export renders documents through here, and
-// Drive's files.create/copy make document content through initEmptyDocument/copyDocumentContent.
+// Drive's files.create/copy make document content through initEmptyDocument/copyDocumentContent, and
+// uploads converted to a Google Doc through blocksFromUpload/importDocument.
 
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
 export type ExportFormat = 'text/plain' | 'text/html' | 'text/markdown' | 'application/rtf' | typeof DOCX | 'application/pdf'
@@ -49,14 +52,23 @@ export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat
   const title = docTitle(db, fileId) ?? ''
   const sync = syncRender(model, title, format)
   if (sync) return Promise.resolve(sync)
-  if (format === DOCX) return renderDocx(model, title)
-  return renderPdf(model, title, nowMs(db))
+  // docx and pdfkit (with its fonts) are loaded on the first export, not at server start.
+  if (format === DOCX) return import('./render/docx.ts').then((m) => m.renderDocx(model, title))
+  const createdMs = nowMs(db)
+  return import('./render/pdf.ts').then((m) => m.renderPdf(model, title, createdMs))
 }
 
 /** Stores an empty document for a new Google Doc file (Drive's files.create). */
 export function initEmptyDocument(db: Db, fileId: string, title: string): void {
   void title
   saveDocument(db, fileId, newDocument(), 0)
+}
+
+/** Stores a new Google Doc's content converted from an upload (blocks from blocksFromUpload); returns its text. */
+export function importDocument(db: Db, fileId: string, blocks: readonly SeedBlock[]): string {
+  const model = buildDocument(db, fileId, blocks, {}, new Date(nowMs(db)).toISOString())
+  saveDocument(db, fileId, model, 0)
+  return plainText(model)
 }
 
 /** Copies document content to a new file (Drive's files.copy of a Google Doc). */

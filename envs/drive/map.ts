@@ -127,6 +127,10 @@ export function toFile(db: Db, row: FileRow, viewerId: string, only?: ReadonlySe
     const ext = /\.([A-Za-z0-9]+)$/.exec(row.name)?.[1]
     if (ext) Object.assign(out, { fullFileExtension: ext, fileExtension: ext })
     if (row.headRevisionId) out.headRevisionId = row.headRevisionId
+    if (row.checksums) {
+      const sums = JSON.parse(row.checksums) as { md5: string; sha1: string; sha256: string }
+      Object.assign(out, { md5Checksum: sums.md5, sha1Checksum: sums.sha1, sha256Checksum: sums.sha256 })
+    }
   } else out.quotaBytesUsed = '0'
   for (const k of ['parents', 'owners', 'driveId', 'teamDriveId']) if (out[k] === undefined) delete out[k]
   if (!access) for (const k of ACCESS_FIELDS) delete out[k]

@@ -27,6 +27,8 @@ export const files = sqliteTable(
     properties: text('properties').notNull().default('{}'),
     appProperties: text('app_properties').notNull().default('{}'),
     headRevisionId: text('head_revision_id'),
+    /** JSON `{md5, sha1, sha256}` hex digests of `content` (binary files only; null for folders and Google types). */
+    checksums: text('checksums'),
     /** The shared drive whose tree holds the file (null in My Drive). */
     driveId: text('drive_id'),
   },

@@ -1,12 +1,13 @@
 import type { MessageRow, LabelRow } from './schema.ts'
 import type { WirePart } from './store/messages.ts'
+import { base64urlPadded } from './mime/base64url.ts'
 
 export type Format = 'minimal' | 'full' | 'raw' | 'metadata'
 
 /** A stored message as Gmail renders it in the requested format (key order as the real API). */
 export function toMessage(row: MessageRow, labelIds: string[], format: Format, metadataHeaders: string[] = []) {
   const base: Record<string, unknown> = { id: row.id, threadId: row.threadId, labelIds, snippet: row.snippet }
-  if (format === 'raw') return { ...base, sizeEstimate: row.size, raw: row.raw.toString('base64url'), historyId: String(row.historyId), internalDate: String(row.internalDate) }
+  if (format === 'raw') return { ...base, sizeEstimate: row.size, raw: base64urlPadded(row.raw), historyId: String(row.historyId), internalDate: String(row.internalDate) }
   if (format === 'full') return { ...base, payload: JSON.parse(row.payload) as WirePart, sizeEstimate: row.size, historyId: String(row.historyId), internalDate: String(row.internalDate) }
   if (format === 'metadata') {
     const payload = JSON.parse(row.payload) as WirePart

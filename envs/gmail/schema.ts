@@ -30,14 +30,17 @@ export const messages = sqliteTable(
     listId: text('list_id').notNull(),
     filenames: text('filenames').notNull(),
     hasAttachment: integer('has_attachment', { mode: 'boolean' }).notNull(),
-    /** Lower-cased headers + text body, for free-text search. */
+    /** Words (query/words.ts) of the subject, from, to, cc, text body and attachment names, for free-text search. */
     searchText: text('search_text').notNull(),
+    /** Words of the subject, for `subject:`. */
+    subjectWords: text('subject_words').notNull(),
     size: integer('size').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.id] }),
     index('gmail_messages_by_thread').on(t.userId, t.threadId),
-    index('gmail_messages_by_date').on(t.userId, t.internalDate),
+    // Covers messages.list: newest-first pages (keyset on internal_date, id) without reading message rows.
+    index('gmail_messages_by_date').on(t.userId, t.internalDate, t.id, t.threadId),
     index('gmail_messages_by_msgid').on(t.userId, t.messageIdHeader),
   ],
 )

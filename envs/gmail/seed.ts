@@ -64,6 +64,10 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     const u = ctx.user(ref, path)
     return { name: u.name, email: u.email }
   }
+  // Messages are built in seed order (threading follows it) but stored oldest first, so historyIds follow
+  // internalDate as in a mailbox that received them over time (sync clients such as lieer rely on it).
+  const inserts: { at: number; seq: number; run: () => void }[] = []
+  const later = (at: number, run: () => void) => inserts.push({ at, seq: inserts.length, run })
   seed.messages.forEach((m, i) => {
     const path = `gmail.messages[${i}]`
     const from = toAddress(m.from, `${path}.from`)
@@ -82,17 +86,25 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     if (m.thread) lastInThread.set(m.thread, { messageId, references: prev ? `${prev.references} ${prev.messageId}`.trim() : '' })
     const sender = ctx.users.find((u) => u.email.toLowerCase() === from.email)
     const recipients = [...to, ...cc, ...bcc].map((a) => a.email)
-    if (sender) insertMessage(db, sender.id, { raw, labelIds: recipients.includes(sender.email.toLowerCase()) ? ['SENT', 'INBOX'] : ['SENT'], internalDate: at })
+    if (sender) {
+      const labelIds = recipients.includes(sender.email.toLowerCase()) ? ['SENT', 'INBOX'] : ['SENT']
+      later(at, () => insertMessage(db, sender.id, { raw, labelIds, internalDate: at }))
+    }
     const delivered = bcc.length ? buildMessage({ from, to, cc, subject: m.subject, text: m.text, html: m.html, date: new Date(at), messageId, inReplyTo: prev?.messageId, headers: m.headers, attachments: m.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8') })) }) : raw
     for (const email of new Set(recipients)) {
       const user = ctx.users.find((u) => u.email.toLowerCase() === email)
       if (!user || user.id === sender?.id) continue
       const base = ['CATEGORY_PERSONAL', 'INBOX', ...(m.unread ? ['UNREAD'] : []), ...(m.starred ? ['STARRED'] : [])]
-      const row = insertMessage(db, user.id, { raw: rewriteHeaders(delivered, {}, { 'Delivered-To': user.email }), labelIds: base, internalDate: at })
-      const extra = m.labels.map((name) => labelIdByName(db, user.id, name) ?? name).filter((id) => id !== undefined)
-      if (extra.length) modifyLabels(db, user.id, row.id, extra, extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : [])
+      later(at, () => {
+        const copy = rewriteHeaders(delivered, {}, { 'Delivered-To': user.email })
+        const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at })
+        const extra = m.labels.map((name) => labelIdByName(db, user.id, name) ?? name).filter((id) => id !== undefined)
+        const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
+        if (extra.length) modifyLabels(db, user.id, row.id, extra, hide)
+      })
     }
   })
+  inserts.sort((x, y) => x.at - y.at || x.seq - y.seq).forEach((op) => op.run())
   seed.filters.forEach((f, i) => {
     const user = ctx.user(f.user, `gmail.filters[${i}].user`)
     db.insert(filters).values({ userId: user.id, id: `ANe1Bm${hexId(db, 'gmail.filter', 24)}`, criteria: JSON.stringify(f.criteria), action: JSON.stringify(f.action) }).run()

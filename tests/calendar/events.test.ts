@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { cal, timed } from './helpers.ts'
+import { C, cal, timed } from './helpers.ts'
 import { enc } from './fixtures.ts'
 
 const NY = 'America/New_York'
@@ -207,5 +207,37 @@ describe('calendar.events.insert (recurrence)', () => {
     for (const rule of ['RRULE:FREQ=HOURLY', 'RRULE:FREQ=SECONDLY;COUNT=5', 'RRULE:FREQ=NEVER', 'garbage']) {
       await fails(400, 'invalid', 'POST', '/calendars/primary/events', { json: { recurrence: [rule], ...when } })
     }
+  })
+})
+
+describe('calendar.events etag preconditions', () => {
+  test('If-Match with a stale etag fails update, patch and delete with 412; the current etag passes', async () => {
+    const { h, ok } = cal()
+    const e = await ok('Event', 'POST', '/calendars/primary/events', { json: { summary: 'v1', ...timed('2026-03-05T09:00:00Z', '2026-03-05T10:00:00Z') } })
+    const path = `${C}/calendars/primary/events/${e.id}`
+    const v2 = (await h.call('PATCH', path, { json: { summary: 'v2' }, headers: { 'if-match': e.etag } })).body
+    expect(v2.summary).toBe('v2')
+    expect(v2.etag).not.toBe(e.etag)
+    const stale = { 'if-match': e.etag }
+    for (const [method, json] of [['PATCH', { summary: 'x' }], ['PUT', { summary: 'x', ...timed('2026-03-05T09:00:00Z', '2026-03-05T10:00:00Z') }], ['DELETE', undefined]] as const) {
+      const res = await h.call(method, path, { json, headers: stale })
+      expect(res.status, method).toBe(412)
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'conditionNotMet', location: 'If-Match' })
+    }
+    expect((await h.call('GET', path)).body.summary).toBe('v2')
+    expect((await h.call('DELETE', path, { headers: { 'if-match': `W/${v2.etag}` } })).status).toBe(204)
+  })
+
+  test('If-None-Match with the current etag answers 304 on get, a stale one the event', async () => {
+    const { h, ok } = cal()
+    const e = await ok('Event', 'POST', '/calendars/primary/events', { json: { summary: 'v1', ...timed('2026-03-05T09:00:00Z', '2026-03-05T10:00:00Z') } })
+    const path = `${C}/calendars/primary/events/${e.id}`
+    const same = await h.call('GET', path, { headers: { 'if-none-match': e.etag } })
+    expect(same.status).toBe(304)
+    expect(same.text).toBe('')
+    await h.call('PATCH', path, { json: { summary: 'v2' } })
+    const changed = await h.call('GET', path, { headers: { 'if-none-match': e.etag } })
+    expect(changed.status).toBe(200)
+    expect(changed.body.summary).toBe('v2')
   })
 })

@@ -15,12 +15,38 @@ describe('google batch endpoint', () => {
     const boundary = /boundary=(\S+)/.exec(res.headers.get('content-type') ?? '')![1]!
     const parts = res.text.split(`--${boundary}`).slice(1, -1)
     expect(parts).toHaveLength(3)
-    expect(parts[0]).toContain('Content-ID: response-item1')
+    expect(parts[0]).toContain('Content-ID: <response-item1>\r\n')
     expect(parts[0]).toContain('HTTP/1.1 200')
     expect(parts[0]).toContain('"emailAddress": "ann@example.com"')
     expect(parts[1]).toContain('HTTP/1.1 403')
     expect(parts[2]).toContain('"emailAddress": "ann@example.com"')
     expect(parts[2]).not.toContain('historyId')
+  })
+
+  test('unfolds folded part headers, so a long Content-ID survives', async () => {
+    const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
+    const id = '7f0c2a55-9a3e-4c1b-8f7d-2b1e4c6a9d10-a-rather-long-request-identifier-that-folds +'
+    const folded = `--f\r\nContent-Type: application/http\r\nContent-ID: <${id}\r\n 1>\r\n\r\n` +
+      'GET /gmail/v1/users/me/profile HTTP/1.1\r\n\r\n\r\n--f--\r\n'
+    const res = await h.call('POST', '/batch/gmail/v1', { body: folded, headers: { 'content-type': 'multipart/mixed; boundary=f' } })
+    expect(res.status).toBe(200)
+    expect(res.text).toContain(`Content-ID: <response-${id} 1>\r\n`)
+    expect(res.text).toContain('HTTP/1.1 200')
+  })
+
+  test('answers a part with TRACE, CONNECT or an unknown method with a 400 part, the others still run', async () => {
+    const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
+    const res = await h.call('POST', '/batch/gmail/v1', {
+      body: body('m', ['TRACE /gmail/v1/users/me/profile HTTP/1.1', 'CONNECT /gmail/v1/users/me/profile HTTP/1.1',
+        'FROB /gmail/v1/users/me/profile HTTP/1.1', 'GET /gmail/v1/users/me/profile HTTP/1.1']),
+      headers: { 'content-type': 'multipart/mixed; boundary=m' },
+    })
+    expect(res.status).toBe(200)
+    const boundary = /boundary=(\S+)/.exec(res.headers.get('content-type') ?? '')![1]!
+    const parts = res.text.split(`--${boundary}`).slice(1, -1)
+    expect(parts.map((p) => /HTTP\/1\.1 (\d+)/.exec(p)?.[1])).toEqual(['400', '400', '400', '200'])
+    expect(parts[0]).toContain('"reason": "badRequest"')
+    expect(parts[1]).toContain('Content-ID: <response-item2>')
   })
 
   test('refuses a body that is not multipart/mixed, or has more than 100 parts', async () => {

@@ -200,6 +200,26 @@ describe('drive.files.create', () => {
     const listed = (await h.call('GET', `${F}?q=${q("name = 'big.txt'")}`)).body.files
     expect(listed).toHaveLength(1)
   })
+
+  test('takes resumable chunks by POST with X-GUploader-No-308 as the Go client sends them', async () => {
+    const h = harness(driveSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/plain' }, body: JSON.stringify({ name: 'go.txt' }) })
+    const path = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const goChunk = (range: string, body?: string) => h.app.request(path, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain', 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    const first = await goChunk('bytes 0-4/*', 'hello')
+    expect(first.status).toBe(200)
+    expect(first.headers.get('x-http-status-code-override')).toBe('308')
+    expect(first.headers.get('range')).toBe('bytes=0-4')
+    expect((await goChunk('bytes 5-9/*', 'world')).headers.get('x-http-status-code-override')).toBe('308')
+    const done = await goChunk('bytes */10')
+    expect(done.status).toBe(200)
+    expect(done.headers.get('x-http-status-code-override')).toBeNull()
+    const file = (await done.json()) as { id: string; name: string }
+    expect(file.name).toBe('go.txt')
+    const media = await h.app.request(`${F}/${file.id}?alt=media`, { headers: auth })
+    expect(await media.text()).toBe('helloworld')
+  })
 })
 
 describe('drive.files.update', () => {

@@ -25,6 +25,39 @@ describe('gmail.users.messages.list', () => {
     expect((await h.call('GET', `${M}?pageToken=garbage!!`)).status).toBe(400)
   })
 
+  test('walks a big mailbox page by page: every message once, newest first, ties broken by id', async () => {
+    // 260 messages on 20 distinct dates (13 per date), one in the trash: more than the estimate's cap.
+    const messages = Array.from({ length: 260 }, (_, i) => ({
+      from: 'ben', to: ['ann'], subject: `Note ${i}`, text: i % 2 ? 'odd note' : 'even note',
+      at: `2026-03-0${1 + (i % 5)}T0${i % 4}:00:00Z`, labels: i === 7 ? ['TRASH'] : [],
+    }))
+    const h = harness({ ...gmailSeed, gmail: { messages } })
+    const first = await h.call('GET', `${M}?maxResults=50`)
+    expect(first.body.resultSizeEstimate).toBe(201)
+    const seen: string[] = []
+    let token: string | undefined
+    let last: Record<string, any> = {}
+    do {
+      last = (await h.call('GET', `${M}?maxResults=50${token ? `&pageToken=${token}` : ''}`)).body
+      seen.push(...last.messages.map((m: { id: string }) => m.id))
+      token = last.nextPageToken
+    } while (token)
+    expect(last.resultSizeEstimate).toBe(259)
+    expect(new Set(seen).size).toBe(259)
+    const all = await h.call('GET', `${M}?maxResults=500`)
+    expect(all.body.messages.map((m: { id: string }) => m.id)).toEqual(seen)
+    expect(all.body.resultSizeEstimate).toBe(259)
+    const dates = await Promise.all(seen.map(async (id) => Number((await h.call('GET', `${M}/${id}?format=minimal`)).body.internalDate)))
+    for (let i = 1; i < seen.length; i++) {
+      expect(dates[i - 1]! > dates[i]! || (dates[i - 1] === dates[i] && seen[i - 1]! > seen[i]!)).toBe(true)
+    }
+    const odd = await h.call('GET', `${M}?q=odd&maxResults=200`)
+    expect(odd.body.messages).toHaveLength(129)
+    expect(odd.body.resultSizeEstimate).toBe(129)
+    const forged = Buffer.from(JSON.stringify({ d: 'x', i: 1, n: -1 })).toString('base64url')
+    expect((await h.call('GET', `${M}?pageToken=${forged}`)).status).toBe(400)
+  })
+
   test('filters by labelIds and answers an empty mailbox with only resultSizeEstimate', async () => {
     const h = harness(gmailSeed)
     expect((await h.call('GET', `${M}?labelIds=SENT`)).body.messages).toHaveLength(1)
@@ -68,6 +101,29 @@ describe('gmail.users.messages.get', () => {
     const h = harness({ ...gmailSeed, gmail: { messages: [{ from: 'ben', to: ['ann'], subject: 's', text: "Tom's <b>bold</b> & co", at: '-1h' }] } })
     const id = (await h.call('GET', M)).body.messages[0].id
     expect((await h.call('GET', `${M}/${id}?format=minimal`)).body.snippet).toBe('Tom&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; co')
+  })
+})
+
+describe('gmail base64url fields', () => {
+  const padded = (s: string) => /^[A-Za-z0-9_-]*={0,2}$/.test(s) && s.length % 4 === 0
+
+  test('pads raw, body.data and attachment data with = as Gmail does, and accepts padded or bare input', async () => {
+    const h = harness(gmailSeed)
+    const mime = ['To: ben@example.com', 'Subject: Pad', 'Content-Type: multipart/mixed; boundary=zz', '', '--zz',
+      'Content-Type: text/plain', '', 'ab', '--zz', 'Content-Type: application/octet-stream',
+      'Content-Disposition: attachment; filename="a.bin"', 'Content-Transfer-Encoding: base64', '', 'YWJjZA==', '--zz--', ''].join('\r\n')
+    const bare = Buffer.from(mime).toString('base64url')
+    expect(bare.length % 4).not.toBe(0)
+    const sent = await h.call('POST', `${M}/send`, { json: { raw: `${bare}${'='.repeat((4 - (bare.length % 4)) % 4)}` } })
+    expect(sent.status).toBe(200)
+    const raw = (await h.call('GET', `${M}/${sent.body.id}?format=raw`)).body.raw as string
+    expect(padded(raw)).toBe(true)
+    expect(Buffer.from(raw, 'base64url').toString()).toContain('YWJjZA==\r\n--zz--')
+    const full = (await h.call('GET', `${M}/${sent.body.id}`)).body
+    expect(full.payload.parts[0].body.data).toBe('YWI=')
+    const att = await h.call('GET', `${M}/${sent.body.id}/attachments/${full.payload.parts[1].body.attachmentId}`)
+    expect(att.body.data).toBe('YWJjZA==')
+    expect((await h.call('POST', `${M}/send`, { json: { raw: bare } })).status).toBe(200)
   })
 })
 
@@ -162,6 +218,35 @@ describe('gmail.users.messages.import', () => {
     const res = await h.call('POST', `${M}/import`, { json: { raw: rfc822({ From: 'old@archive.test', Subject: 'Imported' }, 'b') } })
     expect(res.body.labelIds).toEqual(['UNREAD', 'INBOX'])
   })
+
+  test('takes internalDate from the Date header by default (dateHeader), from the clock with receivedTime', async () => {
+    const h = harness(gmailSeed)
+    const raw = rfc822({ From: 'old@archive.test', Subject: 'Old', Date: 'Tue, 01 Jan 2019 10:00:00 +0000' }, 'b')
+    const byDefault = await h.call('POST', `${M}/import`, { json: { raw } })
+    const got = await h.call('GET', `${M}/${byDefault.body.id}?format=minimal`)
+    expect(got.body.internalDate).toBe(String(Date.parse('2019-01-01T10:00:00Z')))
+    const received = await h.call('POST', `${M}/import?internalDateSource=receivedTime`, { json: { raw } })
+    const got2 = await h.call('GET', `${M}/${received.body.id}?format=minimal`)
+    expect(Number(got2.body.internalDate)).toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'))
+    const inserted = await h.call('POST', M, { json: { raw } })
+    const got3 = await h.call('GET', `${M}/${inserted.body.id}?format=minimal`)
+    expect(Number(got3.body.internalDate)).toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'))
+  })
+})
+
+describe('gmail seeded history', () => {
+  test('gives newer seeded messages higher historyIds, whatever the seed order', async () => {
+    for (const seed of [gmailSeed, 'demo'] as const) {
+      const h = harness(seed)
+      const ids = (await h.call('GET', `${M}?includeSpamTrash=true&maxResults=500`)).body.messages.map((m: { id: string }) => m.id)
+      const rows = await Promise.all(ids.map(async (id: string) => (await h.call('GET', `${M}/${id}?format=minimal`)).body))
+      rows.sort((a, b) => Number(a.internalDate) - Number(b.internalDate))
+      for (let i = 1; i < rows.length; i++) {
+        if (rows[i].internalDate === rows[i - 1].internalDate) continue
+        expect(Number(rows[i].historyId)).toBeGreaterThan(Number(rows[i - 1].historyId))
+      }
+    }
+  })
 })
 
 describe('gmail.users.messages.modify', () => {
@@ -246,6 +331,22 @@ describe('gmail.users.messages.send resumable upload', () => {
     const again = await h.app.request(session, { method: 'PUT', headers: auth, body: raw })
     expect(again.status).toBe(404)
   })
+
+  test('takes chunks by POST with X-GUploader-No-308 (the Go client) and a final bytes */total', async () => {
+    const h = harness(gmailSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const raw = 'To: ben@example.com\r\nSubject: Go chunks\r\n\r\nsent by POST'
+    const chunk = (range: string, body?: string) => h.app.request(session, { method: 'POST', headers: { ...auth, 'content-type': 'message/rfc822', 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    const first = await chunk('bytes 0-9/*', raw.slice(0, 10))
+    expect(first.status).toBe(200)
+    expect(first.headers.get('x-http-status-code-override')).toBe('308')
+    expect((await chunk(`bytes 10-${raw.length - 1}/*`, raw.slice(10))).headers.get('x-http-status-code-override')).toBe('308')
+    const done = await chunk(`bytes */${raw.length}`)
+    expect(((await done.json()) as { labelIds: string[] }).labelIds).toEqual(['SENT'])
+    expect((await h.call('GET', `${M}?q=subject:chunks`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(1)
+  })
 })
 
 describe('gmail.users.drafts uploads', () => {
@@ -287,5 +388,20 @@ describe('gmail.users.drafts uploads', () => {
     const noId = await h.call('POST', `${D}/send?uploadType=media`, { body: raw, headers: { 'content-type': 'message/rfc822' } })
     expect(noId.status).toBe(400)
     expect((await h.call('GET', '/gmail/v1/users/me/drafts')).body.drafts).toHaveLength(1)
+  })
+
+  test('updates a draft through a resumable session whose chunks come by POST (the Go client)', async () => {
+    const h = harness(gmailSeed)
+    const auth = { authorization: `Bearer ${h.google('ann')}` }
+    const made = await h.call('POST', '/gmail/v1/users/me/drafts', { json: { message: { raw: rfc822({ To: 'ben@example.com', Subject: 'v1' }, 'a') } } })
+    const start = await h.app.request(`${D}/${made.body.id}?uploadType=resumable`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: made.body.id }) })
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const raw = 'To: ben@example.com\r\nSubject: Second version\r\n\r\nbody'
+    const chunk = (range: string, body?: string) => h.app.request(session, { method: 'POST', headers: { ...auth, 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    expect((await chunk('bytes 0-9/*', raw.slice(0, 10))).headers.get('x-http-status-code-override')).toBe('308')
+    const done = await chunk(`bytes 10-${raw.length - 1}/${raw.length}`, raw.slice(10))
+    expect(done.status).toBe(200)
+    const got = await h.call('GET', `/gmail/v1/users/me/drafts/${made.body.id}?format=metadata`)
+    expect(got.body.message.payload.headers.find((x: { name: string }) => x.name === 'Subject').value).toBe('Second version')
   })
 })

@@ -57,6 +57,12 @@ describe('gmail.users.messages.list search operators', () => {
     ['deliveredto:ann@example.com', ['Team lunch', 'Invoice 1042']],
     ['to:"Priya Raman"', ['Re: Invoice 1042']],
     ['to:raman', ['Re: Invoice 1042']],
+    ['subject:Invoice-1042', ['Re: Invoice 1042', 'Invoice 1042']],
+    ['invoice_1042', ['Re: Invoice 1042', 'Invoice 1042']],
+    ['subject:voice', []],
+    ['nvoice', []],
+    ['subject:"lunch team"', []],
+    ['subject:--', ['Team lunch', 'Re: Invoice 1042', 'Invoice 1042']],
   ]
   test.each(cases)('q=%s', async (q, subjects) => {
     const h = harness(gmailSeed)

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { exportSft, filterRecords, IGNORE_INDEX, toOpenAI, toShareGPT, toTokens, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
+import { exportSft, filterRecords, IGNORE_INDEX, readRecords, toOpenAI, toShareGPT, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
+import { tokenExamples } from '../../trainer/tokens.ts'
+import { taskSplit } from '../../trainer/split.ts'
 import { tokenizeChat, tokenizeUrlFor } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
 import type { ChatMessage, RolloutRecord, ToolDef } from '../../trainer/types.ts'
@@ -23,8 +25,7 @@ const conversation: ChatMessage[] = [
   { role: 'tool', tool_call_id: 'c2', content: '{"status":200,"body":{"messages":[]}}' },
   { role: 'assistant', content: null, tool_calls: [{ id: 'c3', type: 'function', function: { name: 'http_request', arguments: '{"method":"POST","path":"/gmail/v1/users/me/labels","body":{"name":"Acme"}}' } }] },
   { role: 'tool', tool_call_id: 'c3', content: '{"status":200,"body":{"id":"Label_1"}}' },
-  { role: 'assistant', content: 'All labelled.' },
-  { role: 'assistant', content: null, tool_calls: [{ id: 'c4', type: 'function', function: { name: 'done', arguments: '{}' } }] },
+  { role: 'assistant', content: 'All labelled.', tool_calls: [{ id: 'c4', type: 'function', function: { name: 'done', arguments: '{}' } }] },
   { role: 'tool', tool_call_id: 'c4', content: 'ok' },
 ]
 
@@ -48,9 +49,51 @@ describe('filterRecords', () => {
     expect(kept.map((r) => r.taskId)).toEqual(['ok', 'half', 'bad-args'])
     expect(dropped).toEqual({ 'not passed': 1, 'safety violation': 1, 'no verdict': 1 })
   })
+  it('keeps the records of the asked splits (their own split, else the task id\'s)', () => {
+    const split = (id: string) => taskSplit({ id })
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x) => `t-${x}`)
+    const mixed = ids.map((id, i) => record({ taskId: id, index: i }))
+    expect(filterRecords(mixed, { splits: ['train'] }).kept.map((r) => r.taskId)).toEqual(ids.filter((id) => split(id) === 'train'))
+    expect(filterRecords([record({ taskId: 't-a', split: 'test' })], { splits: ['test'] }).kept).toHaveLength(1)
+  })
+
   it('applies a minimum reward, an invalid-call limit, and can keep everything with a verdict', () => {
     expect(filterRecords(rs, { minReward: 0.9, maxInvalidToolCalls: 0 }).kept.map((r) => r.taskId)).toEqual(['ok'])
     expect(filterRecords(rs, { passedOnly: false, noViolations: false }).kept.map((r) => r.taskId)).toEqual(['ok', 'fail', 'unsafe', 'half', 'bad-args'])
+  })
+})
+
+describe('malformed tool calls', () => {
+  const bad = (args: string, name = 'http_request') => record({ taskId: `bad-${name}-${args}`, messages: [
+    ...conversation.slice(0, 2),
+    { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name, arguments: args } }] },
+    { role: 'tool', tool_call_id: 'x', content: 'error' },
+    ...conversation.slice(5),
+  ] })
+  const rs = [record({ taskId: 'ok' }), bad('{"method": "GET", "path": '), bad('[1]'), bad('{}', 'rm_rf'), bad('')]
+  it('are dropped by default, whatever the rollout counted, and kept on request', () => {
+    expect(filterRecords(rs)).toMatchObject({ kept: [{ taskId: 'ok' }, { taskId: 'bad-http_request-' }], dropped: { 'malformed tool calls': 3 } })
+    expect(filterRecords(rs, { keepMalformedCalls: true }).kept).toHaveLength(5)
+  })
+})
+
+describe('bad input', () => {
+  it('reports lines that are not records, with their line numbers, and reads the rest', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const p = join(dir, 'r.jsonl')
+    writeFileSync(p, [JSON.stringify(record()), '{"taskId": "x"', '', JSON.stringify({ ...record(), messages: [{ role: 'wizard' }] }), '[]', JSON.stringify(record({ index: 1 }))].join('\n'))
+    const bad: Parameters<typeof readRecords>[1] = []
+    expect(readRecords(p, bad).map((r) => r.index)).toEqual([0, 1])
+    expect(bad.map((b) => [b.line, b.reason.split(':')[0]])).toEqual([[2, 'not JSON'], [4, 'message 0 has no known role'], [5, 'not a JSON object']])
+  })
+
+  it('skips a record one format cannot hold and still writes it in the others', async () => {
+    const broken = record({ index: 1, taskId: 'odd', messages: conversation.slice(0, 2).concat({ role: 'assistant', content: 'one' }, { role: 'assistant', content: 'two' }) })
+    const throwing: ChatTokenizer = async (m) => { if (m.some((x) => x.content === 'two')) throw new Error('token limit'); return [1, 2, 3].slice(0, m.length) }
+    const res = await exportSft([record(), broken], { formats: ['openai', 'sharegpt', 'tokens'], tokenize: throwing })
+    expect(res.lines.openai).toHaveLength(2)
+    expect(res.lines.sharegpt).toHaveLength(1)
+    expect(res.skipped.map((s) => [s.format, s.taskId])).toEqual([['sharegpt', 'odd'], ['tokens', 'gmail-x-1'], ['tokens', 'odd']])
   })
 })
 
@@ -58,8 +101,8 @@ describe('OpenAI chat format', () => {
   it('keeps messages up to the last assistant turn with string arguments, and the tools', () => {
     const line = toOpenAI(record())
     expect(line.tools).toEqual(tools)
-    expect(line.messages).toHaveLength(9)
-    expect(line.messages.at(-1)).toEqual({ role: 'assistant', tool_calls: [conversation[8]!.role === 'assistant' && conversation[8]!.tool_calls![0]] })
+    expect(line.messages).toHaveLength(8)
+    expect(line.messages.at(-1)).toEqual({ role: 'assistant', content: 'All labelled.', tool_calls: [conversation[7]!.role === 'assistant' && conversation[7]!.tool_calls![0]] })
     expect(line.messages[2]).toEqual({ role: 'assistant', content: 'Looking first.', tool_calls: (conversation[2] as { tool_calls: unknown }).tool_calls })
     expect(line.messages[5]).not.toHaveProperty('content')
     expect(line.messages[3]).toEqual({ role: 'tool', tool_call_id: 'c1', content: '{"status":200,"body":{"labels":[]}}' })
@@ -69,17 +112,25 @@ describe('OpenAI chat format', () => {
 describe('ShareGPT format', () => {
   it('maps roles to human/gpt/function_call/observation/system and merges parallel calls and their answers', () => {
     const line = toShareGPT(record())
+    expect(line.problem).toBeUndefined()
+    expect(line.droppedText).toBe(2)
     expect(JSON.parse(line.tools)).toEqual(tools.map((t) => t.function))
     expect(line.conversations).toEqual([
       { from: 'system', value: 'You are an agent.' },
       { from: 'human', value: 'Task: label the mail — ünïcödé' },
       { from: 'function_call', value: JSON.stringify([{ name: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/labels' } }, { name: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages' } }]) },
-      { from: 'observation', value: JSON.stringify(['{"status":200,"body":{"labels":[]}}', '{"status":200,"body":{"messages":[]}}']) },
+      // Joined as LLaMA-Factory joins parallel tool answers, so the Qwen observation wrapper renders them as the
+      // served template renders two tool messages.
+      { from: 'observation', value: '{"status":200,"body":{"labels":[]}}\n</tool_response>\n<tool_response>\n{"status":200,"body":{"messages":[]}}' },
       { from: 'function_call', value: JSON.stringify({ name: 'http_request', arguments: { method: 'POST', path: '/gmail/v1/users/me/labels', body: { name: 'Acme' } } }) },
       { from: 'observation', value: '{"status":200,"body":{"id":"Label_1"}}' },
-      { from: 'gpt', value: 'All labelled.' },
       { from: 'function_call', value: JSON.stringify({ name: 'done', arguments: {} }) },
     ])
+  })
+
+  it('refuses a conversation whose turns do not alternate as LLaMA-Factory needs', () => {
+    const twoAnswers = conversation.slice(0, 2).concat({ role: 'assistant', content: 'one' }, { role: 'assistant', content: 'two' })
+    expect(toShareGPT(record({ messages: twoAnswers })).problem).toContain('alternation')
   })
 })
 
@@ -91,8 +142,11 @@ describe('token export through /tokenize', () => {
     expect(url).toBe(llm.baseUrl.replace(/\/v1$/, '') + '/tokenize')
     const tokenize: ChatTokenizer = (messages, t, gen) => tokenizeChat(url, { model: 'm', messages, tools: t, addGenerationPrompt: gen })
     const r = record()
-    const out = await toTokens(r, tokenize)
+    const [out, ...more] = await tokenExamples(toOpenAI(r).messages, r.tools, tokenize)
+    expect(more).toEqual([])
+    expect(out!.mask).toBe('conversation')
     const msgs = toOpenAI(r).messages as Parameters<typeof renderMessage>[0][]
+    if (!out) throw new Error('no example')
     expect(decode(out.input_ids)).toBe(renderChat(msgs, tools, false))
     expect(out.labels).toHaveLength(out.input_ids.length)
     // Each labelled span is one assistant message as the template renders it, after the generation prompt (the
@@ -120,10 +174,39 @@ describe('token export through /tokenize', () => {
       const shown = messages.map((m, i) => (m.role === 'assistant' && i !== last ? { ...m, tool_calls: undefined } : m))
       return [...Buffer.from(renderChat(shown as never, t, gen))]
     }
-    const res = await exportSft([record(), record({ index: 1, taskId: 'plain', messages: conversation.slice(0, 2).concat({ role: 'assistant', content: 'fine' }) })], { formats: ['tokens'], tokenize: unstable })
+    const rs = [record(), record({ index: 1, taskId: 'plain', messages: conversation.slice(0, 2).concat({ role: 'assistant', content: 'fine' }) })]
+    const res = await exportSft(rs, { formats: ['tokens'], tokenize: unstable, mask: 'conversation' })
     expect(res.lines.tokens).toHaveLength(1)
     expect(JSON.parse(res.lines.tokens![0]!).task_id).toBe('plain')
-    expect(res.tokenSkipped).toEqual([{ taskId: 'gmail-x-1', index: 0, reason: expect.stringContaining('not prefix-stable') }])
+    expect(res.skipped).toEqual([{ format: 'tokens', taskId: 'gmail-x-1', index: 0, reason: expect.stringContaining('not prefix-stable') }])
+    // Neither can per-turn examples: the history itself renders differently once a later turn follows it.
+    expect((await exportSft(rs, { formats: ['tokens'], tokenize: unstable, mask: 'per-turn' })).skipped).toHaveLength(1)
+  })
+
+  it('turns a record into one example per assistant turn when only the last turn renders differently', async () => {
+    // Like Qwen3: the final assistant turn (and only it) gets an empty think block.
+    const lastMarked: ChatTokenizer = async (messages, t, gen) => {
+      const text = renderChat(messages as never, t, gen)
+      const marked = !gen && messages.at(-1)?.role === 'assistant' ? text.replace(/<\|assistant\|>(?![\s\S]*<\|assistant\|>)/, '<|assistant|><think></think>') : text
+      return [...Buffer.from(marked)]
+    }
+    const rs = [record(), record({ index: 1, taskId: 'plain', messages: conversation.slice(0, 2).concat({ role: 'assistant', content: 'fine' }) })]
+    expect((await exportSft(rs, { formats: ['tokens'], tokenize: lastMarked, mask: 'conversation' })).skipped).toHaveLength(1)
+    const auto = await exportSft(rs, { formats: ['tokens'], tokenize: lastMarked })
+    expect(auto.skipped).toEqual([])
+    expect(auto.masks).toEqual({ conversation: 1, perTurn: 3, recordsPerTurn: 1 })
+    const turns = auto.lines.tokens!.map((l) => JSON.parse(l)).filter((e) => e.mask === 'per-turn')
+    expect(turns.map((e) => e.turn)).toEqual([2, 5, 7])
+    // Each example is the prompt the model had at that turn plus the turn as a final turn; only the turn is labelled.
+    const msgs = toOpenAI(record()).messages as Parameters<typeof renderMessage>[0][]
+    turns.forEach((e, k) => {
+      const [[a, b]] = e.assistant_spans
+      expect(decode(e.input_ids.slice(0, a))).toBe(renderChat(msgs.slice(0, e.turn), tools, true))
+      expect(decode(e.input_ids.slice(a, b))).toBe('<think></think>' + renderMessage(msgs[e.turn]!).slice('<|assistant|>'.length))
+      expect(b).toBe(e.input_ids.length)
+      expect(e.labels.filter((x: number) => x !== IGNORE_INDEX)).toEqual(e.input_ids.slice(a, b))
+      expect(k === 0 || e.turn > turns[k - 1].turn).toBe(true)
+    })
   })
 
   it('writes all three formats from a rollout file with the CLI', async () => {
@@ -153,6 +236,6 @@ describe('token export through /tokenize', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
     writeFileSync(join(dir, 'r.jsonl'), JSON.stringify(record()) + '\n')
     expect(await main(['export', '--in', join(dir, 'r.jsonl'), '--out-dir', dir, '--format', 'tokens'], { out: () => undefined, err: (s) => err.push(s), env: {} })).toBe(1)
-    expect(err.join()).toContain('needs --tokenize-url or --base-url')
+    expect(err.join()).toContain('needs --tokenizer DIR (offline) or --tokenize-url/--base-url')
   })
 })

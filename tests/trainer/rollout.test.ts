@@ -73,6 +73,13 @@ beforeAll(async () => {
         return { message: { content: turn === 0 ? 'Let me look.' : null, tool_calls: calls } }
       }
       case 'chatty': return { message: { content: 'I would rather not use tools.' } }
+      case 'thinker': {
+        // vLLM with a reasoning parser and `return_token_ids`/`logprobs` asked for.
+        const asked = body.return_token_ids === true && body.logprobs === true
+        const tokens = asked ? { choice: { token_ids: [7 + turn, 8], logprobs: { content: [{ token: 'a', logprob: -0.5 }, { token: 'b', logprob: -0.25 }] } }, top: { prompt_token_ids: [1, 2, turn] } } : {}
+        const call = turn === 0 ? toolCall('t0', 'http_request', '{"method":"GET","path":"/gmail/v1/users/me/profile"}') : toolCall('t1', 'done', '{}')
+        return { message: { content: null, reasoning_content: `thinking ${turn}`, tool_calls: [call] }, ...tokens }
+      }
       case 'typed': return { message: { content: null, tool_calls: [turn === 0 ? toolCall('p', 'gmail__users__getProfile', '{}') : toolCall('q', 'done', '')] } }
       case 'flaky': return n <= 2 ? { status: 429, headers: { 'retry-after': '0' } } : n === 3 ? { status: 503 } : { message: { content: 'ok' } }
       case 'bad-request': return { status: 400, error: 'context length exceeded' }
@@ -137,6 +144,21 @@ describe('rollout collector', () => {
     // The gym saw the unknown tool and done only.
     expect(r.steps).toBe(2)
     expect(r).toMatchObject({ stopReason: 'terminated', verdict: { passed: false } })
+  })
+
+  it('keeps token ids, logprobs and reasoning per turn when asked, and never sends reasoning back', async () => {
+    const task = (await gym.tasks()).find((t) => t.id === replayTasks[0]!.id)!
+    const r = await runEpisode({ index: 0, task, sample: 0 }, { gym, chat: chat('thinker', { returnTokens: true }), tasks: [] })
+    expect(r.turnTokens).toEqual([
+      { message: 2, promptTokenIds: [1, 2, 0], tokenIds: [7, 8], logprobs: [-0.5, -0.25], finishReason: 'tool_calls' },
+      { message: 4, promptTokenIds: [1, 2, 1], tokenIds: [8, 8], logprobs: [-0.5, -0.25], finishReason: 'tool_calls' },
+    ])
+    expect(r.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'thinking 0' })
+    const reqs = llm.requests.filter((q) => q.body.model === 'thinker')
+    expect(reqs.map((q) => [q.body.logprobs, q.body.return_token_ids])).toEqual([[true, true], [true, true]])
+    expect(JSON.stringify(reqs[1]!.body.messages)).not.toContain('reasoning_content')
+    const plain = await runEpisode({ index: 0, task, sample: 0 }, { gym, chat: chat('thinker'), tasks: [] })
+    expect(plain.turnTokens).toBeUndefined()
   })
 
   it('records passed:false for an agent that stops without acting', async () => {

@@ -51,7 +51,7 @@ export function nextProgramCall(program: Step[], messages: Msg[]): { name: strin
 
 export type FakeRequest = { path: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }
 /** What a scripted model answers: a chat message, or an HTTP error (status + optional headers), after an optional delay. */
-export type FakeReply = { message?: Record<string, unknown>; usage?: Record<string, number>; status?: number; headers?: Record<string, string>; delayMs?: number; error?: string }
+export type FakeReply = { message?: Record<string, unknown>; usage?: Record<string, number>; choice?: Record<string, unknown>; top?: Record<string, unknown>; status?: number; headers?: Record<string, string>; delayMs?: number; error?: string }
 
 /**
  * A small OpenAI-compatible server: `POST /v1/chat/completions` answers what `script(model, body, n)` says (n: the
@@ -83,7 +83,7 @@ export async function fakeModelServer(script: (model: string, body: Record<strin
     if (r.delayMs) await new Promise((ok) => setTimeout(ok, r.delayMs))
     if (res.destroyed) return
     if (r.status && r.status !== 200) return send(r.status, { error: { message: r.error ?? `scripted ${r.status}` } }, r.headers)
-    send(200, { id: `cmpl-${n}`, object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', ...r.message }, finish_reason: r.message?.tool_calls ? 'tool_calls' : 'stop' }], ...(r.usage ? { usage: r.usage } : {}) })
+    send(200, { id: `cmpl-${n}`, object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', ...r.message }, finish_reason: r.message?.tool_calls ? 'tool_calls' : 'stop', ...r.choice }], ...(r.usage ? { usage: r.usage } : {}), ...r.top })
   })
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()))
   const port = (server.address() as AddressInfo).port

@@ -53,3 +53,22 @@ export function viewOf(c: WorldContext, cal: CalendarRow, role: Role, tz?: strin
 
 /** Fields a client may not send as anything other than an object (robustness against hostile bodies). */
 export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** Whether an `If-Match`/`If-None-Match` header value (`*`, or a comma list of possibly weak etags) names `etag`. */
+export function etagMatches(header: string, etag: string): boolean {
+  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag)
+}
+
+/** A write with `If-Match` naming another version of the resource fails with 412, as Calendar answers it. */
+export function requireIfMatch(c: WorldContext, etag: string): void {
+  const header = c.req.header('if-match')
+  if (header === undefined || etagMatches(header, etag)) return
+  throw new GoogleApiError('PRECONDITION_FAILED', 'conditionNotMet', 'Precondition Failed',
+    { locationType: 'header', location: 'If-Match' }, 412)
+}
+
+/** A read with `If-None-Match` naming the current etag: true when the answer is `304 Not Modified`. */
+export const notModified = (c: WorldContext, etag: string): boolean => {
+  const header = c.req.header('if-none-match')
+  return header !== undefined && etagMatches(header, etag)
+}

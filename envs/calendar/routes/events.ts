@@ -6,7 +6,7 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 import { Event } from '../api/schemas.gen.ts'
 import { events, type EventRow } from '../schema.ts'
 import { and, eq } from 'drizzle-orm'
-import { toEvent } from '../map.ts'
+import { etagOf, toEvent } from '../map.ts'
 import { findCalendar, roleOf, atLeast } from '../store/access.ts'
 import { findEvent, lookupEvent } from '../store/events.ts'
 import { bodyOf, EventInputError, type EventBody } from '../store/build.ts'
@@ -14,6 +14,7 @@ import { createEvent, deleteEvent, moveEvent, writeEvent, type WriteOptions } fr
 import { quickAdd } from '../time/quickadd.ts'
 import { CalendarTimeError } from '../time/zoned.ts'
 import { bool, CalParams, int, invalid, isObject, json, jsonBody, noContent, notFound, required, requireCalendar, viewOf, calendarIdOf } from './common.ts'
+import { notModified, requireIfMatch } from './common.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
 const EvParams = CalParams.extend({ eventId: z.string() })
@@ -69,6 +70,7 @@ function write(c: WorldContext, merge: boolean) {
   const { cal } = requireCalendar(c, calendarId, 'writer')
   const body = requireBody(c)
   const current = requireEvent(c, cal.id, eventId)
+  requireIfMatch(c, etagOf(current.row.updatedMs, current.row.changeSeq))
   const q = c.req.valid('query' as never) as z.output<typeof WriteQuery>
   const full: EventBody = merge ? { ...bodyOf(current.row), ...body } : { ...body }
   // An update that leaves attendees out keeps them only on a patch; a copy's attendee list is the organizer's.
@@ -122,6 +124,7 @@ export const eventsRouter = createGoogleRouter()
     const { calendarId, eventId } = c.req.valid('param')
     const { cal, role } = requireCalendar(c, calendarId, 'freeBusyReader')
     const found = requireEvent(c, cal.id, eventId)
+    if (notModified(c, etagOf(found.row.updatedMs, found.row.changeSeq))) return c.body(null, 304) as never
     return c.json(toEvent(c.var.world.db, found.row, viewOf(c, cal, role, c.req.valid('query').timeZone)) as never, 200)
   })
   .openapi(update, (c) => write(c, false))
@@ -131,6 +134,7 @@ export const eventsRouter = createGoogleRouter()
     const { cal } = requireCalendar(c, calendarId, 'writer')
     const current = requireEvent(c, cal.id, eventId)
     if (current.row.status === 'cancelled') throw new GoogleApiError('GONE', 'deleted', 'Resource has been deleted', {}, 410)
+    requireIfMatch(c, etagOf(current.row.updatedMs, current.row.changeSeq))
     c.var.world.tx((db) => deleteEvent(db, cal, current, options(c.req.valid('query'))))
     return c.body(null, 204)
   })

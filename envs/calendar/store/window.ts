@@ -1,5 +1,6 @@
-import type { Db } from '../../core/db.ts'
-import type { EventRow } from '../schema.ts'
+import { getTableColumns } from 'drizzle-orm'
+import { stmt, type Db } from '../../core/db.ts'
+import { events, type EventRow } from '../schema.ts'
 import { calendarEvents, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrence, MAX_INSTANCES } from '../time/recurrence.ts'
 
@@ -8,13 +9,51 @@ export type Window = { min?: number; max?: number }
 const overlaps = (r: Pick<EventRow, 'startMs' | 'endMs'>, w: Window) =>
   (w.max === undefined || r.startMs < w.max) && (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
 
+const COLUMNS = Object.entries(getTableColumns(events)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+const BY_START = 'ORDER BY start_ms, id'
+
+/**
+ * The rows single-event listings need, in (start, id) order like calendarEvents: every series, the one-off rows
+ * (exceptions included) overlapping the window, and — with `includeCancelled` — every cancelled row. Read through
+ * indexes, so a week of a calendar costs what the week holds. `exceptionIds` are all the calendar's exception
+ * ids (an exception moved out of the window still replaces its original occurrence).
+ */
+function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boolean) {
+  const overlap: string[] = []
+  const params: unknown[] = [calendarId]
+  // overlaps(): start < max, and end > min or a zero-length event starting at or after min (so end = start = min).
+  if (w.max !== undefined) {
+    overlap.push('start_ms < ?')
+    params.push(w.max)
+  }
+  if (w.min !== undefined) {
+    overlap.push('end_ms >= ?', '(end_ms > ? OR end_ms = start_ms)')
+    params.push(w.min, w.min)
+  }
+  const from = `SELECT ${COLUMNS} FROM calendar_events WHERE calendar_id = ?`
+  const oneOff = `${from} AND recurrence IS NULL AND status != 'cancelled'`
+  const series = `${from} AND recurrence IS NOT NULL`
+  const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
+  const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
+  const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
+  const rows = stmt(db, `${parts.join(' UNION ALL ')} ${BY_START}`).all(...all) as EventRow[]
+  const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
+  const exceptionIds = new Set(exceptions.pluck().all(calendarId) as string[])
+  return { rows, exceptionIds }
+}
+
+/** The latest `updatedMs` of any row of the calendar (the listing's `updated`). */
+function lastUpdated(db: Db, calendarId: string): number {
+  const latest = stmt(db, 'SELECT max(updated_ms) FROM calendar_events WHERE calendar_id = ?').pluck().get(calendarId)
+  return (latest as number | null) ?? 0
+}
+
 /**
  * Events of a calendar as single events (`singleEvents=true`): one-off events, stored exceptions and the
  * virtual instances of each series in the window (an occurrence with a stored exception is replaced by it).
  */
 export function singleEvents(db: Db, calendarId: string, w: Window, includeCancelled: boolean): EventRow[] {
-  const rows = calendarEvents(db, calendarId)
-  const exceptionIds = new Set(rows.filter((r) => r.recurringEventId).map((r) => r.id))
+  const { rows, exceptionIds } = windowRows(db, calendarId, w, includeCancelled)
   const out: EventRow[] = []
   for (const r of rows) {
     if (r.recurrence) {
@@ -57,8 +96,7 @@ const before = (a: EventRow, b: EventRow) => a.startMs < b.startMs || (a.startMs
  * further item exists after the page.
  */
 export function singleEventsPage(db: Db, calendarId: string, w: Window, includeCancelled: boolean, keep: (r: EventRow) => boolean, offset: number, count: number) {
-  const rows = calendarEvents(db, calendarId)
-  const exceptionIds = new Set(rows.filter((r) => r.recurringEventId).map((r) => r.id))
+  const { rows, exceptionIds } = windowRows(db, calendarId, w, includeCancelled)
   const plain: EventRow[] = []
   const streams: Iterator<EventRow>[] = []
   // Virtual instances → their series, so the caller can render a series' shared fields once.
@@ -98,5 +136,5 @@ export function singleEventsPage(db: Db, calendarId: string, w: Window, includeC
     out.push((heads[best] as IteratorYieldResult<EventRow>).value)
     heads[best] = streams[best]!.next()
   }
-  return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: rows.reduce((m, r) => Math.max(m, r.updatedMs), 0), seriesOf }
+  return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: lastUpdated(db, calendarId), seriesOf }
 }

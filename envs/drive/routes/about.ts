@@ -4,12 +4,13 @@ import { createGoogleRouter } from '../../core/http.ts'
 import { About } from '../api/schemas.gen.ts'
 import { files } from '../schema.ts'
 import { driveUser } from '../map.ts'
-import { json } from './common.ts'
+import { json, requireFields } from './common.ts'
 import { DRIVE_THEMES } from '../map-drive.ts'
 
 const get = createRoute({ operationId: 'drive.about.get', method: 'get', path: '/drive/v3/about', responses: { 200: json(About) } })
 
 export const aboutRouter = createGoogleRouter().openapi(get, (c) => {
+  requireFields(c)
   const db = c.var.world.db
   const mine = db.select({ size: files.size, trashed: files.trashed }).from(files).where(eq(files.ownerId, c.var.user.id)).all()
   const used = mine.reduce((n, f) => n + (f.size ?? 0), 0)

@@ -8,7 +8,7 @@ import { Comment, Reply } from '../api/schemas.gen.ts'
 import { comments } from '../schema.ts'
 import { driveUser } from '../map.ts'
 import { recordChange } from '../store/files.ts'
-import { bool, json, jsonBody, requireFile } from './common.ts'
+import { bool, json, jsonBody, requireFields, requireFile } from './common.ts'
 
 type Row = typeof comments.$inferSelect
 const FileParams = z.object({ fileId: z.string() })
@@ -16,10 +16,6 @@ const CommentParams = FileParams.extend({ commentId: z.string() })
 const ReplyParams = CommentParams.extend({ replyId: z.string() })
 const base = '/drive/v3/files/{fileId}/comments'
 
-/** Drive v3 insists on `fields` for every comments and replies method. */
-function requireFields(c: WorldContext) {
-  if (!c.req.query('fields')) throw new GoogleApiError('INVALID_ARGUMENT', 'required', "The 'fields' parameter is required for this method.", { location: 'fields', locationType: 'parameter' })
-}
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 

@@ -41,3 +41,10 @@ export function requireItem(c: WorldContext, id: string, role: Role = 'reader'):
 }
 
 export const supportsAllDrives = (c: WorldContext) => c.req.query('supportsAllDrives') === 'true' || c.req.query('supportsTeamDrives') === 'true'
+
+/** Drive v3 insists on `fields` for about.get and every comments and replies method. */
+export function requireFields(c: WorldContext) {
+  if (c.req.query('fields')) return
+  throw new GoogleApiError('INVALID_ARGUMENT', 'required', "The 'fields' parameter is required for this method.",
+    { location: 'fields', locationType: 'parameter' })
+}

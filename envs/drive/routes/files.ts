@@ -20,8 +20,10 @@ import type { FileView } from '../query/evaluate.ts'
 import { requireDrive } from './drives.ts'
 import { labelsOf } from './labels.ts'
 import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
+import { importDocument, type ImportedBlock } from '../../docs/render.ts'
 import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { sortFiles } from './order.ts'
+import { isRootRef, rootFolder } from './root.ts'
 
 const ExportFormats = ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf', 'application/zip', 'application/epub+zip', 'application/vnd.oasis.opendocument.text']
 
@@ -46,7 +48,9 @@ const isMyRoot = (c: WorldContext, p: string) => p === 'root' || (/^0A/.test(p) 
 const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?? []).filter((p) => !isMyRoot(c, p))
 
 /** Creates a file from metadata and optional content (shared by JSON create and the upload paths). */
-export function createFile(c: WorldContext, meta: Meta, content?: Buffer, contentType?: string) {
+export function createFile(
+  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+) {
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
   if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
@@ -60,7 +64,9 @@ export function createFile(c: WorldContext, meta: Meta, content?: Buffer, conten
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
     if (meta.appProperties) extra.appProperties = JSON.stringify(clean(meta.appProperties))
     if (Object.keys(extra).length) db.update(files).set(extra).where(eq(files.id, created.id)).run()
-    if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
+    if (mimeType === GOOGLE_DOC && imported) {
+      db.update(files).set({ fullText: importDocument(db, created.id, imported) }).where(eq(files.id, created.id)).run()
+    } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
     return findFile(db, created.id)!
   })
   return toFile(c.var.world.db, row, c.var.user.id)
@@ -219,6 +225,12 @@ export const filesRouter = createGoogleRouter()
   })
   .openapi(getRoute, (c) => {
     const { fileId } = c.req.valid('param')
+    if (isRootRef(c, fileId)) {
+      if (c.req.valid('query').alt === 'media') {
+        throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
+      }
+      return c.json(withDefaultFields(c, rootFolder(c), FILE_DEFAULT_FIELDS) as never, 200)
+    }
     const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
     return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user.id)), FILE_DEFAULT_FIELDS) as never, 200)

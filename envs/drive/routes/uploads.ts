@@ -4,8 +4,10 @@ import { badRequest, notFound } from '../../core/errors/google.ts'
 import { splitRelated } from '../../core/multipart.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
+import { resumeIncomplete } from '../../core/resumable.ts'
 import { createFile } from './files.ts'
-import { findFile, touchFile } from '../store/files.ts'
+import { findFile, GOOGLE_DOC, touchFile } from '../store/files.ts'
+import { blocksFromUpload, IMPORTABLE } from '../../docs/render.ts'
 import { toFile } from '../map.ts'
 import { requireFile, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 
@@ -44,13 +46,30 @@ async function receive(c: WorldContext, fileId?: string) {
   return finish(c, {}, body, c.req.header('content-type') ?? undefined, fileId)
 }
 
-function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string | undefined, fileId?: string) {
+/**
+ * An upload whose metadata asks for a Google Doc and whose bytes are an import format (text, HTML, docx, as
+ * about.importFormats lists them) is converted into the document's content.
+ */
+async function conversion(meta: Meta, data: Buffer, contentType: string | undefined) {
+  const source = contentType?.split(';')[0]?.trim().toLowerCase()
+  if (meta.mimeType !== GOOGLE_DOC || !source || !IMPORTABLE.includes(source)) return undefined
+  try {
+    return await blocksFromUpload(source, data)
+  } catch {
+    // Deviation (unverified message): Drive's answer to an import it cannot read.
+    throw badRequest(`The uploaded ${source} content could not be converted to a Google Docs document.`, 'badContent')
+  }
+}
+
+async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string | undefined, fileId?: string) {
   if (fileId) {
     requireFile(c, fileId, 'writer')
     c.var.world.tx((db) => touchFile(db, fileId, c.var.user.id, { content: data, fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined }))
     return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user.id), FILE_DEFAULT_FIELDS), 200)
   }
-  const out = createFile(c, meta as never, data, (meta.mimeType as string | undefined) ?? contentType?.split(';')[0])
+  const imported = await conversion(meta, data, contentType)
+  const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
+  const out = createFile(c, meta as never, data, type, imported)
   return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
 }
 
@@ -80,16 +99,19 @@ async function resume(c: WorldContext) {
   } else received = Buffer.concat([received, chunk])
   if (total === undefined || received.length < total) {
     c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
-    return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})
+    return resumeIncomplete(c, received.length)
   }
   const meta = JSON.parse(session.metadata) as Meta
   let res: Response
   let doneId: string
   if (session.fileId) {
-    res = finish(c, meta, received, meta.contentType as string | undefined, session.fileId)
+    res = await finish(c, meta, received, meta.contentType as string | undefined, session.fileId)
     doneId = session.fileId
   } else {
-    const out = createFile(c, meta as never, received, (meta.mimeType as string | undefined) ?? (meta.contentType as string | undefined)?.split(';')[0])
+    const contentType = meta.contentType as string | undefined
+    const imported = await conversion(meta, received, contentType)
+    const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
+    const out = createFile(c, meta as never, received, type, imported)
     res = c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
     doneId = out.id as string
   }
@@ -101,7 +123,10 @@ async function resume(c: WorldContext) {
 const COMPLETED = '$completedFileId'
 
 export const uploadsRouter = createGoogleRouter()
-uploadsRouter.post('/upload/drive/v3/files', (c) => receive(c))
-uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) => receive(c, c.req.param('fileId')))
+// A session URI takes its chunks by PUT, or by POST/PATCH as google-api-go-client sends them.
+uploadsRouter.post('/upload/drive/v3/files', (c) => (c.req.query('upload_id') ? resume(c) : receive(c)))
+uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) =>
+  c.req.query('upload_id') ? resume(c) : receive(c, c.req.param('fileId')))
+uploadsRouter.post('/upload/drive/v3/files/:fileId', (c) => (c.req.query('upload_id') ? resume(c) : c.notFound()))
 uploadsRouter.put('/upload/drive/v3/files', (c) => resume(c))
 uploadsRouter.put('/upload/drive/v3/files/:fileId', (c) => resume(c))

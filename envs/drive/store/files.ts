@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { and, eq, getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
@@ -35,6 +36,12 @@ export function recordChange(db: Db, fileId: string, removed = false): void {
 export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number; driveId?: string | null }
 
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
+/** The digests Drive reports for binary content (`md5Checksum`, `sha1Checksum`, `sha256Checksum`), as stored JSON. */
+export function checksumsOf(content: Buffer): string {
+  const hex = (algo: string) => createHash(algo).update(content).digest('hex')
+  return JSON.stringify({ md5: hex('md5'), sha1: hex('sha1'), sha256: hex('sha256') })
+}
+
 export function insertFile(db: Db, f: NewFile): FileRow {
   const owner = findUserById(db, f.ownerId)
   if (!owner) throw new Error(`no user ${f.ownerId}`)
@@ -56,6 +63,7 @@ export function insertFile(db: Db, f: NewFile): FileRow {
     size: hasContent ? f.content!.length : null,
     fullText: f.fullText ?? (hasContent && /^text\//.test(f.mimeType) ? f.content!.toString('utf8') : ''),
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
+    checksums: hasContent ? checksumsOf(f.content!) : null,
     driveId: f.driveId ?? null,
   }
   db.insert(files).values(row).run()
@@ -134,6 +142,7 @@ export function touchFile(db: Db, fileId: string, userId: string, update: { cont
   if (update.content !== undefined) {
     set.content = update.content
     set.size = update.content.length
+    set.checksums = checksumsOf(update.content)
   }
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId

@@ -1,11 +1,17 @@
 import { DateTime } from 'luxon'
 import type { Node } from './parse.ts'
+import { wordsPattern } from './words.ts'
 
 /** What compiling needs from the mailbox: label names, the clock and the owner's time zone. */
 export type CompileContext = { nowMs: number; timeZone: string; selfEmail: string; labelIdByName: (name: string) => string | undefined }
 
 export type Sql = { where: string; params: unknown[] }
 
+/** Word match on a words column (search_words, subject_words): ALL when the term has no words. */
+const words = (col: string, term: string): Sql => {
+  const pattern = wordsPattern(term)
+  return pattern ? { where: LIKE(col), params: [pattern] } : { where: '1', params: [] }
+}
 const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 const LIKE = (col: string) => `${col} LIKE ? ESCAPE '\\'`
 const hasLabel = (ids: string[]) =>
@@ -58,7 +64,7 @@ function term(op: string | null, raw: string, ctx: CompileContext): Sql {
   const lower = value.toLowerCase()
   switch (op) {
     case null:
-      return value ? { where: LIKE('m.search_text'), params: [like(value)] } : ALL
+      return value ? words('m.search_text', value) : ALL
     case 'from':
       return { where: LIKE('m.from_addr'), params: [like(lower === 'me' ? ctx.selfEmail : value)] }
     case 'to': {
@@ -70,7 +76,7 @@ function term(op: string | null, raw: string, ctx: CompileContext): Sql {
     case 'bcc':
       return { where: LIKE('m.bcc_addrs'), params: [like(value)] }
     case 'subject':
-      return { where: LIKE('m.subject'), params: [like(value)] }
+      return words('m.subject_words', value)
     case 'deliveredto':
       return { where: LIKE('m.delivered_to'), params: [like(value)] }
     case 'list':
@@ -116,7 +122,7 @@ function term(op: string | null, raw: string, ctx: CompileContext): Sql {
       return ALL
     default:
       // An unknown operator is searched as text, as Gmail does with "foo:bar".
-      return { where: LIKE('m.search_text'), params: [like(`${op}:${value}`)] }
+      return words('m.search_text', `${op}:${value}`)
   }
 }
 
@@ -131,13 +137,13 @@ function hasTerm(what: string): Sql {
     case 'attachment':
       return { where: 'm.has_attachment = 1', params: [] }
     case 'drive':
-      return { where: LIKE('m.search_text'), params: [like('drive.google.com')] }
+      return words('m.search_text', 'drive.google.com')
     case 'document':
     case 'spreadsheet':
     case 'presentation':
-      return { where: LIKE('m.search_text'), params: [like(`docs.google.com/${what}`)] }
+      return words('m.search_text', `docs.google.com/${what}`)
     case 'youtube':
-      return { where: LIKE('m.search_text'), params: [like('youtube.com')] }
+      return words('m.search_text', 'youtube.com')
     case 'userlabels':
       return { where: "EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')", params: [] }
     case 'nouserlabels':

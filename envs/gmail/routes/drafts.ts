@@ -143,7 +143,16 @@ for (const [suffix, method, op] of draftUploads) {
     if (c.req.query('uploadType') === 'resumable') return openSession(c, user.id)
     return c.json(op(c, user, await rawFromUpload(c)) as never, 200)
   })
-  // A session opened by POST continues with PUTs to the same URI.
+  // A session continues at its URI: by PUT (or POST, as google-api-go-client sends chunks) for one opened by POST;
+  // by POST for one opened by PUT (drafts.update), since PUT there already serves both.
+  if (method === 'put') {
+    draftsRouter.post(path, async (c) => {
+      if (!c.req.query('upload_id')) return c.notFound()
+      const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+      const input = await continueSession(c, user.id)
+      return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+    })
+  }
   if (method === 'post') {
     draftsRouter.put(path, async (c) => {
       const user = mailboxOf(c, c.req.param('userId') ?? 'me')

@@ -1,12 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
-import { pageOf } from '../../core/paging.ts'
+import { decodePageToken, encodePageToken } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
 import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
+import { base64urlPadded } from '../mime/base64url.ts'
 import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } from '../store/messages.ts'
-import { searchMessages } from '../store/search.ts'
+import { searchPage, type SearchCursor } from '../store/search.ts'
 import { findLabel } from '../store/mailbox.ts'
 import { sendAsUser } from '../deliver.ts'
 import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, UserIdParam, UserParam } from './common.ts'
@@ -70,6 +71,17 @@ const attachmentRoute = createRoute({
   responses: { 200: json(z.object({ attachmentId: z.string().optional(), size: z.number(), data: z.string() })) },
 })
 
+/** A messages.list page token: the last message of the previous page and how many matches came before. */
+function decodeCursor(token: string | undefined): (SearchCursor & { seen: number }) | undefined {
+  const state = decodePageToken<{ d?: unknown; i?: unknown; n?: unknown }>(token)
+  if (!state) return undefined
+  const { d, i, n } = state
+  if (!Number.isSafeInteger(d) || typeof i !== 'string' || !Number.isSafeInteger(n) || (n as number) < 0) {
+    throw badRequest('Invalid page token.', 'invalid')
+  }
+  return { internalDate: d as number, id: i, seen: n as number }
+}
+
 const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({ id: row.id, threadId: row.threadId, labelIds: labelsOf(c.var.world.db, user.id, row.id) })
 
 function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
@@ -78,11 +90,15 @@ function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
 }
 
 /** insert and import: the message goes straight into the mailbox (import also runs as delivery would, minus filters). */
+/** import defaults to the Date header, insert to the time of receipt (the documented defaults). */
+const dateSource = (opts: { internalDateSource?: string; isImport: boolean }) =>
+  opts.internalDateSource ?? (opts.isImport ? 'dateHeader' : 'receivedTime')
+
 function store(c: WorldContext, user: WorldUserRow, input: MessageInput, opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean }) {
   const labelIds = input.labelIds ?? (opts.isImport ? ['INBOX', 'UNREAD'] : [])
   checkLabels(c, user, labelIds)
   const row = c.var.world.tx((db) =>
-    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: opts.internalDateSource === 'dateHeader' ? undefined : nowMs(db) }),
+    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: dateSource(opts) === 'dateHeader' ? undefined : nowMs(db) }),
   )
   return short(c, user, row)
 }
@@ -92,12 +108,17 @@ export const messagesRouter = createGoogleRouter()
     const { userId } = c.req.valid('param')
     const query = c.req.valid('query')
     const user = mailboxOf(c, userId)
-    const all = searchMessages(c.var.world.db, user, { q: query.q, labelIds: query.labelIds, includeSpamTrash: query.includeSpamTrash })
-    const { page, nextPageToken } = pageOf(all, query.maxResults, query.pageToken)
+    const after = decodeCursor(query.pageToken)
+    const input = { q: query.q, labelIds: query.labelIds, includeSpamTrash: query.includeSpamTrash }
+    const { hits, more, estimate } = searchPage(c.var.world.db, user, input, query.maxResults, after)
     const body: Record<string, unknown> = {}
-    if (page.length) body.messages = page.map((m) => ({ id: m.id, threadId: m.threadId }))
-    if (nextPageToken) body.nextPageToken = nextPageToken
-    body.resultSizeEstimate = all.length
+    if (hits.length) body.messages = hits.map((m) => ({ id: m.id, threadId: m.threadId }))
+    const last = hits[hits.length - 1]
+    const seen = after?.seen ?? 0
+    if (more && last) body.nextPageToken = encodePageToken({ d: last.internalDate, i: last.id, n: seen + hits.length })
+    // Deviation: resultSizeEstimate counts the pages already walked plus at most ESTIMATE_CAP matches from this
+    // page's start (exact on the last page); Gmail's estimate is also capped near 200 but otherwise opaque.
+    body.resultSizeEstimate = seen + estimate
     return c.json(body as never, 200)
   })
   .openapi(get, (c) => {
@@ -176,23 +197,24 @@ export const messagesRouter = createGoogleRouter()
     requireMessage(c, user, messageId)
     const att = findAttachment(c.var.world.db, user.id, messageId, id)
     if (!att) throw notFound()
-    return c.json({ size: att.data.length, data: att.data.toString('base64url') } as never, 200)
+    return c.json({ size: att.data.length, data: base64urlPadded(att.data) } as never, 200)
   })
 
 // Uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart|resumable.
 type Op = (c: WorldContext, user: WorldUserRow, input: MessageInput) => unknown
 const storeOp = (isImport: boolean): Op => (c, user, input) => store(c, user, input, { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport })
+async function resumeWith(c: WorldContext, user: WorldUserRow, op: Op) {
+  const input = await continueSession(c, user.id)
+  return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
+}
 const uploadOps: [string, Op][] = [['/send', send], ['', storeOp(false)], ['/import', storeOp(true)]]
 for (const [suffix, op] of uploadOps) {
   const path = `/upload/gmail/v1/users/:userId/messages${suffix}`
   messagesRouter.post(path, async (c) => {
     const user = mailboxOf(c, c.req.param('userId') ?? 'me')
+    if (c.req.query('upload_id')) return resumeWith(c, user, op)
     if (c.req.query('uploadType') === 'resumable') return openSession(c, user.id)
     return c.json(op(c, user, await rawFromUpload(c)) as never, 200)
   })
-  messagesRouter.put(path, async (c) => {
-    const user = mailboxOf(c, c.req.param('userId') ?? 'me')
-    const input = await continueSession(c, user.id)
-    return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
-  })
+  messagesRouter.put(path, async (c) => resumeWith(c, mailboxOf(c, c.req.param('userId') ?? 'me'), op))
 }

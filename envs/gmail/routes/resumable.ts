@@ -3,6 +3,7 @@ import type { WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
+import { resumeIncomplete } from '../../core/resumable.ts'
 import { uploadMeta, type MessageInput } from './message-input.ts'
 
 /**
@@ -30,16 +31,23 @@ export async function openSession(c: WorldContext, userId: string) {
   return c.body(null, 200, { location: url.toString() })
 }
 
-/** Takes one PUT of a session; returns the complete input, or a 308 response while bytes are missing. */
+/**
+ * Takes one chunk of a session (PUT, or POST as google-api-go-client sends it); returns the complete input, or the
+ * resume-incomplete answer while bytes are missing.
+ */
 export async function continueSession(c: WorldContext, userId: string): Promise<MessageInput | Response> {
   const id = c.req.query('upload_id') ?? ''
   const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
   if (!session || session.userId !== userId) throw notFound('Upload session not found.')
   const chunk = Buffer.from(await c.req.arrayBuffer())
-  const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(c.req.header('content-range') ?? '')
+  const header = c.req.header('content-range') ?? ''
+  const status = /^bytes \*\/(\d+|\*)$/.exec(header)
+  const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header)
   let received = session.received
   let total: number | undefined
-  if (range) {
+  if (status) {
+    total = status[1] === '*' ? undefined : Number(status[1])
+  } else if (range) {
     if (Number(range[1]) !== received.length) throw badRequest('Chunk does not continue the upload.', 'badContent')
     received = Buffer.concat([received, chunk])
     total = range[3] === '*' ? undefined : Number(range[3])
@@ -49,7 +57,7 @@ export async function continueSession(c: WorldContext, userId: string): Promise<
   }
   if (total === undefined || received.length < total) {
     c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
-    return c.body(null, 308, received.length ? { range: `bytes=0-${received.length - 1}` } : {})
+    return resumeIncomplete(c, received.length)
   }
   c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
   if (received.length === 0) throw badRequest("'raw' RFC822 payload message string or uploading message via /upload/* URL required", 'invalidArgument')

@@ -5,6 +5,8 @@ import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
 import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/parse.ts'
 import { addressSearchText } from '../mime/address.ts'
+import { base64urlPadded } from '../mime/base64url.ts'
+import { wordsOf } from '../query/words.ts'
 import { bumpHistory, ensureMailbox } from './mailbox.ts'
 
 /** The Gmail wire part tree kept with each message (attachment bytes live in gmail_attachments). */
@@ -41,7 +43,7 @@ function toWire(db: Db, userId: string, messageId: string, part: MimePart, partI
     files.push(part.filename)
     wire.body = { attachmentId: id, size: data.length }
   } else {
-    wire.body = data.length > 0 ? { size: data.length, data: data.toString('base64url') } : { size: 0 }
+    wire.body = data.length > 0 ? { size: data.length, data: base64urlPadded(data) } : { size: 0 }
   }
   return wire
 }
@@ -95,7 +97,8 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
     listId: h('list-id').toLowerCase(),
     filenames: files.join('\n').toLowerCase(),
     hasAttachment: files.length > 0,
-    searchText: [h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n').toLowerCase(),
+    searchText: wordsOf([h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n')),
+    subjectWords: wordsOf(h('subject')),
     size: m.raw.length,
   }
   db.insert(messages).values(row).run()

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db.ts'
+import { stmt, type Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import { badRequest } from '../../core/errors/google.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
@@ -7,12 +7,19 @@ import { compile, mentionsSpamTrash } from '../query/compile.ts'
 import { labelIdByName } from './mailbox.ts'
 
 export type SearchInput = { q?: string; labelIds?: readonly string[]; includeSpamTrash?: boolean }
+export type SearchHit = { id: string; threadId: string; internalDate: number }
+
+/** Where a page starts: just after the message (internalDate, id) in newest-first order. */
+export type SearchCursor = { internalDate: number; id: string }
 
 /**
- * Message ids (and thread ids) of a mailbox matching `q` and `labelIds`, newest first. TRASH and SPAM
- * are left out unless `includeSpamTrash` is set or the query asks for them (`in:trash`, `in:anywhere`).
+ * How far past a page's start resultSizeEstimate counts. Gmail's estimate stops near 200 too: a mailbox with
+ * thousands of matches answers 201 (recorded in ../shared/parity/gmail/messages_list*.json).
  */
-export function searchMessages(db: Db, user: WorldUserRow, input: SearchInput): { id: string; threadId: string; internalDate: number }[] {
+export const ESTIMATE_CAP = 201
+
+/** The WHERE clause (over `gmail_messages m`) and parameters of a mailbox search. */
+function searchWhere(db: Db, user: WorldUserRow, input: SearchInput): { where: string[]; params: unknown[] } {
   const where: string[] = ['m.user_id = ?']
   const params: unknown[] = [user.id]
   let explicitSpamTrash = false
@@ -32,8 +39,41 @@ export function searchMessages(db: Db, user: WorldUserRow, input: SearchInput): 
   if (!input.includeSpamTrash && !explicitSpamTrash) {
     where.push("NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id IN ('TRASH', 'SPAM'))")
   }
-  const sql = `SELECT m.id AS id, m.thread_id AS threadId, m.internal_date AS internalDate FROM gmail_messages m WHERE ${where.join(' AND ')} ORDER BY m.internal_date DESC, m.id DESC`
-  return db.$client.prepare(sql).all(...params) as { id: string; threadId: string; internalDate: number }[]
+  return { where, params }
+}
+
+const SELECT_HIT = 'SELECT m.id AS id, m.thread_id AS threadId, m.internal_date AS internalDate FROM gmail_messages m'
+const NEWEST_FIRST = 'ORDER BY m.internal_date DESC, m.id DESC'
+
+/**
+ * Message ids (and thread ids) of a mailbox matching `q` and `labelIds`, newest first. TRASH and SPAM
+ * are left out unless `includeSpamTrash` is set or the query asks for them (`in:trash`, `in:anywhere`).
+ */
+export function searchMessages(db: Db, user: WorldUserRow, input: SearchInput): SearchHit[] {
+  const { where, params } = searchWhere(db, user, input)
+  return stmt(db, `${SELECT_HIT} WHERE ${where.join(' AND ')} ${NEWEST_FIRST}`).all(...params) as SearchHit[]
+}
+
+/**
+ * One page of a search, newest first, starting after `after`: reads at most `limit + 1` rows through the
+ * (user, internal_date, id) index, so the cost of a page does not grow with the mailbox or with how deep the
+ * page is. `more` says whether a row follows the page; `estimate` counts matches from the page's start, up
+ * to ESTIMATE_CAP (exact below it).
+ */
+export function searchPage(db: Db, user: WorldUserRow, input: SearchInput, limit: number, after?: SearchCursor) {
+  const { where, params } = searchWhere(db, user, input)
+  if (after) {
+    where.push('(m.internal_date, m.id) < (?, ?)')
+    params.push(after.internalDate, after.id)
+  }
+  const filter = where.join(' AND ')
+  const page = stmt(db, `${SELECT_HIT} WHERE ${filter} ${NEWEST_FIRST} LIMIT ?`)
+  const rows = page.all(...params, limit + 1) as SearchHit[]
+  const more = rows.length > limit
+  const hits = more ? rows.slice(0, limit) : rows
+  if (!more) return { hits, more, estimate: hits.length }
+  const count = stmt(db, `SELECT count(*) AS n FROM (SELECT 1 FROM gmail_messages m WHERE ${filter} LIMIT ?)`)
+  return { hits, more, estimate: (count.get(...params, ESTIMATE_CAP) as { n: number }).n }
 }
 
 /** Threads of the matching messages, ordered by their newest matching message. */

@@ -1,0 +1,68 @@
+import { parseToken } from '../envs/core/tokens.ts'
+
+// Multi-worker routing. Every world (and the gym episode living in it, whose id is the world id) is served by one
+// worker; the routing key is the world id, carried in every token (ya29.<world>.…, xox?-<world>-…) and in control
+// plane paths (/worlds/<id>, /gym/episodes/<id>). workerOf() is nginx's `hash $key;` choice among N equal upstreams,
+// so nginx, the built-in front (server/workers.ts) and a worker deciding which ids it may create all agree.
+
+const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c
+})
+
+/** CRC-32 (IEEE) of the key's UTF-8 bytes, as nginx's ngx_crc32 computes it. */
+export function crc32(key: string): number {
+  let c = -1
+  for (const byte of Buffer.from(key, 'utf8')) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8)
+  return (c ^ -1) >>> 0
+}
+
+/** The worker of `key` among `n`: ((crc32 >> 16) & 0x7fff) % n, nginx's first pick for `hash $key;`. */
+export function workerOf(key: string, n: number): number {
+  return ((crc32(key) >>> 16) & 0x7fff) % n
+}
+
+const WORLD_PATH = /^\/(?:worlds|gym\/episodes)\/([a-z0-9_]{1,40})(?:\/|$)/
+
+/**
+ * The routing key of a request, when it names one: an `X-Wsgym-World` header (what a proxy that cannot read bodies
+ * needs on worlds.create), the world id of its bearer token (or Slack `token` argument in
+ * the query or a form/JSON body), of a /worlds/<id> or /gym/episodes/<id> path, or a JSON body's `id` (worlds.create)
+ * or `episode_id` (OpenEnv /step). Undefined when the request names no world (the front picks a worker).
+ */
+type Headers = Record<string, string | string[] | undefined>
+
+export function routingKeyOf(path: string, headers: Headers, body?: Buffer): string | undefined {
+  const named = headers['x-wsgym-world']
+  if (typeof named === 'string' && /^[a-z0-9_]{1,40}$/.test(named)) return named
+  const auth = headers.authorization
+  const bearer = typeof auth === 'string' ? /^Bearer\s+(\S+)/i.exec(auth)?.[1] : undefined
+  const fromToken = bearer ? parseToken(bearer)?.worldId : undefined
+  if (fromToken) return fromToken
+  const [pathname = '', query = ''] = path.split('?', 2)
+  const inPath = WORLD_PATH.exec(pathname)?.[1]
+  if (inPath) return inPath
+  const queryToken = new URLSearchParams(query).get('token')
+  if (queryToken && parseToken(queryToken)) return parseToken(queryToken)!.worldId
+  if (!body?.length) return undefined
+  const type = String(headers['content-type'] ?? '')
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const token = new URLSearchParams(body.toString('utf8')).get('token')
+    return token ? parseToken(token)?.worldId : undefined
+  }
+  if (type.startsWith('application/json')) {
+    try {
+      const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>
+      for (const k of ['token', 'id', 'episode_id', 'episodeId']) {
+        const v = json?.[k]
+        if (typeof v !== 'string') continue
+        const id = k === 'token' ? parseToken(v)?.worldId : v
+        if (id && /^[a-z0-9_]{1,40}$/.test(id)) return id
+      }
+    } catch {
+      // not JSON: the worker answers the error
+    }
+  }
+  return undefined
+}

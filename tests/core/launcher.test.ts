@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { WorldManager } from '../../server/worlds.ts'
+import { adoptBakedTemplates, bakeTemplates } from '../../server/templates.ts'
+
+const root = join(import.meta.dirname, '..', '..')
+
+/** Starts `wsgym serve` (dist/ when built, else the sources) and resolves with its agent URL and alice's token. */
+function serve() {
+  const args = [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0']
+  const child = spawn(process.execPath, args, { cwd: root })
+  let out = ''
+  const ready = new Promise<{ agent: string; token: string }>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString()
+      const agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
+      const token = /alice@\S+\s+google (\S+)/.exec(out)?.[1]
+      if (agent && token) resolve({ agent, token })
+    })
+    child.on('exit', (code) => reject(new Error(`wsgym exited with ${code}: ${out}`)))
+  })
+  return { child, ready }
+}
+
+describe('wsgym serve', () => {
+  test('answers the agent API, exports a Doc as PDF and stops on SIGTERM', async () => {
+    const { child, ready } = serve()
+    try {
+      const { agent, token } = await ready
+      const headers = { authorization: `Bearer ${token}` }
+      const get = async (path: string) => (await fetch(`${agent}${path}`, { headers })).json() as Promise<any>
+      const profile = await get('/gmail/v1/users/me/profile')
+      expect(profile.emailAddress).toMatch(/^alice@/)
+      const q = encodeURIComponent("mimeType='application/vnd.google-apps.document'")
+      const docs = await get(`/drive/v3/files?q=${q}`)
+      const exportPath = `/drive/v3/files/${docs.files[0].id}/export?mimeType=application/pdf`
+      const pdf = await fetch(`${agent}${exportPath}`, { headers })
+      expect(pdf.status).toBe(200)
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    } finally {
+      const exited = new Promise((r) => child.on('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    }
+  })
+})
+
+describe('baked templates', () => {
+  test('a world made from a baked template is byte-identical to one seeded in process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsgym-baked-'))
+    expect(bakeTemplates(dir).length).toBeGreaterThan(0)
+    const baked = new WorldManager()
+    expect(adoptBakedTemplates(baked, dir)).toBeGreaterThan(0)
+    const fresh = new WorldManager()
+    const a = baked.create({ id: 'same', seed: 'demo', seedValue: 1 })
+    const b = fresh.create({ id: 'same', seed: 'demo', seedValue: 1 })
+    expect(a.world.snapshot().bytes.equals(b.world.snapshot().bytes)).toBe(true)
+    baked.close()
+    fresh.close()
+  })
+})

@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { crc32, routingKeyOf, workerOf } from '../../server/routing.ts'
+
+const root = join(import.meta.dirname, '..', '..')
+
+describe('routing keys', () => {
+  test('crc32 is the IEEE CRC and workerOf is nginx’s `hash $key;` pick', () => {
+    expect(crc32('123456789')).toBe(0xcbf43926)
+    expect(workerOf('demo', 4)).toBe(((crc32('demo') >>> 16) & 0x7fff) % 4)
+    expect(workerOf('anything', 1)).toBe(0)
+  })
+
+  test('the key is the world id of a token, a world or episode path, or a body', () => {
+    expect(routingKeyOf('/gmail/v1/users/me/profile', { authorization: 'Bearer ya29.w_1.abc123' })).toBe('w_1')
+    expect(routingKeyOf('/api/auth.test', { authorization: 'Bearer xoxb-team7-00ff' })).toBe('team7')
+    expect(routingKeyOf('/api/auth.test?token=xoxp-q9-0a', {})).toBe('q9')
+    const form = Buffer.from('token=xoxp-formworld-0a&channel=C1')
+    expect(routingKeyOf('/api/chat.postMessage', { 'content-type': 'application/x-www-form-urlencoded' }, form)).toBe('formworld')
+    expect(routingKeyOf('/worlds/abc/fork', {}, Buffer.from('{"id":"other"}'))).toBe('abc')
+    expect(routingKeyOf('/gym/episodes/ep00007/step', {})).toBe('ep00007')
+    expect(routingKeyOf('/worlds', { 'content-type': 'application/json' }, Buffer.from('{"id":"fresh"}'))).toBe('fresh')
+    expect(routingKeyOf('/step', { 'content-type': 'application/json' }, Buffer.from('{"episode_id":"ep00003"}'))).toBe('ep00003')
+    expect(routingKeyOf('/worlds', { 'content-type': 'application/json' }, Buffer.from('{"seed":"demo"}'))).toBeUndefined()
+    expect(routingKeyOf('/gmail/v1/users/me/profile', { authorization: 'Bearer forged.token' })).toBeUndefined()
+  })
+})
+
+describe('wsgym serve --workers 2', () => {
+  const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), 'serve', '--workers', '2', '--port', '0', '--control-port', '0'], { cwd: root })
+  let agent = ''
+  let control = ''
+  const admin = { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' }
+  const post = (path: string, body: unknown) => fetch(`${control}${path}`, { method: 'POST', headers: admin, body: JSON.stringify(body) })
+
+  beforeAll(async () => {
+    let out = ''
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        const a = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
+        const c = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
+        if (a && c && /workers behind/.test(out)) {
+          agent = a
+          control = c
+          resolve()
+        }
+      })
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)))
+    })
+  }, 60_000)
+  afterAll(async () => {
+    const exited = new Promise((r) => child.on('exit', r))
+    child.kill('SIGTERM')
+    await exited
+  })
+
+  test('each world lives on the worker its id routes to; its tokens reach it through the front', async () => {
+    const ids = ['alpha', 'beta', 'gamma', 'delta']
+    for (const id of ids) expect((await post('/worlds', { id, seed: 'demo' })).status).toBe(201)
+    const generated = await Promise.all([post('/worlds', { seed: 'empty' }), post('/worlds', { seed: 'empty' })])
+    for (const res of generated) expect(res.status).toBe(201)
+    const listed = (await (await fetch(`${control}/worlds`, { headers: admin })).json()) as { worlds: { id: string }[] }
+    expect(listed.worlds.map((w) => w.id).sort()).toEqual(expect.arrayContaining(['alpha', 'beta', 'delta', 'demo', 'gamma']))
+    expect(listed.worlds).toHaveLength(7)
+    for (const id of ids) {
+      const info = (await (await fetch(`${control}/worlds/${id}`, { headers: admin })).json()) as { users: { googleToken?: string }[] }
+      const token = info.users.find((u) => u.googleToken)!.googleToken!
+      const profile = await fetch(`${agent}/gmail/v1/users/me/profile`, { headers: { authorization: `Bearer ${token}` } })
+      expect(profile.status).toBe(200)
+    }
+    // A fork stays on its source's worker: an id routing elsewhere is refused there.
+    const elsewhere = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6'].find((id) => workerOf(id, 2) !== workerOf('alpha', 2))!
+    const same = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6'].find((id) => workerOf(id, 2) === workerOf('alpha', 2))!
+    expect((await post('/worlds/alpha/fork', { id: elsewhere })).status).toBe(409)
+    expect((await post('/worlds/alpha/fork', { id: same })).status).toBe(201)
+  })
+
+  test('gym episodes are reset, stepped and verified through the front', async () => {
+    const tasks = (await (await fetch(`${control}/gym/tasks`, { headers: admin })).json()) as { tasks: { id: string }[] }
+    const episodes = await Promise.all([0, 1, 2, 3].map(async () => {
+      const res = await post('/gym/reset', { taskId: tasks.tasks[0]!.id })
+      expect(res.status).toBe(201)
+      return ((await res.json()) as { episodeId: string }).episodeId
+    }))
+    expect(new Set(episodes.map((id) => workerOf(id, 2))).size).toBe(2)
+    for (const id of episodes) {
+      const action = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
+      const step = await post(`/gym/episodes/${id}/step`, action)
+      expect(step.status).toBe(200)
+      expect((await post(`/gym/episodes/${id}/verify`, {})).status).toBe(200)
+    }
+  })
+})
