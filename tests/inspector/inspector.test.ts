@@ -127,6 +127,10 @@ describe('inspector views', () => {
     expect(r.text).toContain('/gmail/v1/users/me/labels')
     expect(r.text).toMatch(/Closest known program: <span class="ok">reference\s+“reference solution”<\/span> 100%/)
     expect(r.text).toContain('gmail.labels/')
+    const thread = await get(`/ui/worlds/${fx.worldId}/u/tara/gmail?q=${encodeURIComponent('label:Vendors/Soylent')}`)
+    expect(thread.text).toMatch(/2 thread\(s\)/)
+    const link = /href="(\/ui\/worlds\/[^"]+\/gmail\/t\/[^"]+)"/.exec(thread.text)![1]!
+    expect((await get(link)).text).toMatch(/labels: [^<]*Vendors\/Soylent/)
   })
 
   test('names the near-miss an episode resembles', () => {

@@ -75,6 +75,7 @@ export function gmailThreadView(world: World, worldId: string, user: WorldUserRo
     WHERE user_id = ? AND thread_id = ? ORDER BY internal_date, id`).all(user.id, threadId) as
     { id: string; raw: Buffer; subject: string; internalDate: number }[]
   if (!rows.length) return undefined
+  const names = new Map(labelsWithCounts(world, user.id).map((l) => [l.id, l.name]))
   const msgs = rows.map((m) => {
     const root = parseMime(m.raw)
     const parts = leaves(root)
@@ -85,7 +86,8 @@ export function gmailThreadView(world: World, worldId: string, user: WorldUserRo
     return h`<article class="msg" id="m-${m.id}"><div><b>${head('from') ?? ''}</b>
       <span class="muted">to ${head('to') ?? ''}${head('cc') ? h`, cc ${head('cc')}` : ''} · ${fmt(m.internalDate,
         user.timeZone)}</span></div>
-      <div class="muted">labels: ${labelIdsOf(world, user.id, m.id).join(', ') || '—'} · id ${m.id}</div>
+      <div class="muted">labels: ${labelIdsOf(world, user.id, m.id).map((id) => names.get(id) ?? id).join(', ') || '—'}
+        · id ${m.id}</div>
       ${html ? sandboxed(partText(html), `body of ${m.subject}`) : h`<pre class="body">${plain ? partText(plain) :
         ''}</pre>`}
       ${files.length ? h`<div>Attachments: ${files.map((f) => h`<span class="att">📎 ${f.filename} <span
