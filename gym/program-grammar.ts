@@ -7,12 +7,23 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 
 export type Vars = Record<string, unknown>
 
+/** Filters a save path may end with (`payload.headers[name=from].value|email`). */
+const FILTERS: Record<string, (v: unknown) => unknown> = {
+  /** The first email address in a header value (`"Ann Lee" <ann@x.test>` → `ann@x.test`). */
+  email: (v) => /[^\s<>"',;]+@[^\s<>"',;]+/.exec(String(v ?? ''))?.[0],
+  /** The domain of the first email address in a value. */
+  domain: (v) => /[^\s<>"',;]+@([^\s<>"',;]+)/.exec(String(v ?? ''))?.[1],
+}
+
 /**
  * Reads a path from a value: dotted keys and indexes (`messages.0.id`), `*` maps over an array
  * (`messages.*.id`), and `[field=value]` picks the first element whose field matches, case-insensitively (`[field~=value]`: contains)
- * (`payload.headers[name=message-id].value`, `permissions[type=anyone].id`).
+ * (`payload.headers[name=message-id].value`, `permissions[type=anyone].id`). A trailing `|email` or `|domain`
+ * extracts the first address (or its domain) from the value found.
  */
 export function pick(value: unknown, path: string): unknown {
+  const bar = path.lastIndexOf('|')
+  if (bar > 0 && FILTERS[path.slice(bar + 1)]) return FILTERS[path.slice(bar + 1)]!(pick(value, path.slice(0, bar)))
   if (path === '$') return value
   const keys = path.match(/\[[^\]]*\]|[^.[\]]+/g) ?? []
   let cur: unknown = value
@@ -35,19 +46,20 @@ export function pick(value: unknown, path: string): unknown {
   return cur
 }
 
-/** Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type). */
+/** Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type; `{{ids.0}}` indexes one). */
 export function fill(value: unknown, vars: Vars): unknown {
   if (typeof value === 'string') {
+    const get = (k: string) => (k in vars ? vars[k] : pick(vars, k))
     const whole = /^\{\{([\w.]+)\}\}$/.exec(value)
-    if (whole) return vars[whole[1]!]
-    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(vars[k] ?? ''))
+    if (whole) return get(whole[1]!)
+    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(get(k) ?? ''))
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, vars))
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))
   return value
 }
 
-type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
+type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; html?: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
 
 /** Expands `{"$rfc822": {...}}` into a base64url RFC 822 message (macros run on the control side, never by the agent). */
 export async function expandMacros(value: unknown): Promise<unknown> {

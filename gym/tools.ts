@@ -100,6 +100,8 @@ function googleTool(service: string, m: GoogleSpecMethod): ToolDef {
     if (spec.required && spec.location === 'path' && spec.default === undefined) required.push(p)
   }
   if (!m.mediaDownload || m.response) properties.fields ??= FIELDS_PARAM
+  // alt=media is a global (not per-method) parameter in discovery: offer it where the method can download content.
+  if (m.mediaDownload) properties.alt ??= { type: 'string', enum: ['json', 'media'], description: 'media: the file content' }
   const body = bodySchema(service, m.request)
   if (body) {
     properties.requestBody = body
@@ -182,6 +184,7 @@ export function typedCall(t: Typed, rawArgs: Record<string, unknown>): HttpCall 
     } else if (v !== undefined) query[p] = v
   }
   if (args.fields !== undefined && !('fields' in m.parameters)) query.fields = args.fields
+  if (m.mediaDownload && args.alt !== undefined && !('alt' in m.parameters)) query.alt = args.alt
   return { method: m.httpMethod, path, query, body: args.requestBody }
 }
 

@@ -2,6 +2,8 @@ import type { Gym } from './index.ts'
 import { runProgram } from './program.ts'
 import type { TaskSpec } from './task.ts'
 import type { OracleResult } from '../oracles/types.ts'
+import { attackFails, runAttacks, type AttackOutcome } from './attacks/index.ts'
+import { Provenance, type Unexplained } from './provenance.ts'
 import { services } from '../server/registry.ts'
 import { registeredOperationIds } from '../server/coverage.ts'
 
@@ -18,31 +20,45 @@ export type TaskValidation = {
   reference: OracleResult
   noop: OracleResult
   nearMisses: { name: string; result: OracleResult }[]
+  /** Every attack variant of the library that applies to the task, with its verdict. */
+  attacks: AttackOutcome[]
+  /** Literals the reference used before any observation or the instruction showed them. */
+  unexplained: (Unexplained & { step: number })[]
   ok: boolean
   problems: string[]
   /** Set when the task waits for a service method that is not implemented yet (not run, not a failure). */
   pending?: string[]
 }
 
-/** Runs reference, no-op and every near miss of a task through fresh episodes and checks the oracle's verdicts. */
-export async function validateTask(gym: Gym, task: TaskSpec): Promise<TaskValidation> {
+/**
+ * Runs reference, no-op, every near miss and every applicable attack of a task through fresh episodes and checks the
+ * oracle's verdicts; checks too that the reference looked before it acted (gym/provenance.ts).
+ */
+export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: boolean } = {}): Promise<TaskValidation> {
   const missing = missingOperations(task)
   if (missing.length) {
     const none: OracleResult = { reward: 0, passed: false, metrics: {}, violations: [], details: { checks: [] } }
-    return { id: task.id, family: task.family, reference: none, noop: none, nearMisses: [], ok: true, problems: [], pending: missing }
+    return { id: task.id, family: task.family, reference: none, noop: none, nearMisses: [], attacks: [], unexplained: [], ok: true, problems: [], pending: missing }
   }
-  const run = async (program: TaskSpec['reference']) => {
+  const unexplained: TaskValidation['unexplained'] = []
+  const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task)
     try {
-      await runProgram(ep, program)
+      const me = gym.worlds.credentials(ep.worldId).find((u) => u.id === task.actor)
+      const seen = new Provenance([task.instruction, me?.email ?? '', me?.name ?? ''])
+      await runProgram(ep, program, trace ? {
+        before: (step, i) => unexplained.push(...seen.unexplained(step.args).map((u) => ({ ...u, step: i }))),
+        after: (_s, _i, r) => seen.observe(r.text, r.body),
+      } : {})
       return ep.verify()
     } finally {
       ep.close()
     }
   }
   const problems: string[] = []
-  const reference = await run(task.reference)
+  const reference = await run(task.reference, true)
   if (!reference.passed || reference.reward !== 1) problems.push(`reference: passed=${reference.passed} reward=${reference.reward} ${explain(reference)}`)
+  for (const u of unexplained) problems.push(`reference step ${u.step} uses ${u.kind} "${u.value}" (${u.where}) before observing it`)
   const noop = await run([])
   if (noop.passed || noop.reward > 0) problems.push(`no-op: passed=${noop.passed} reward=${noop.reward}`)
   const nearMisses = []
@@ -52,7 +68,9 @@ export async function validateTask(gym: Gym, task: TaskSpec): Promise<TaskValida
     nearMisses.push({ name: nm.name, result })
   }
   if (task.nearMisses.length < 2) problems.push('fewer than two near misses')
-  return { id: task.id, family: task.family, reference, noop, nearMisses, ok: problems.length === 0, problems }
+  const attacks = opts.attacks === false ? [] : await runAttacks(gym, task)
+  for (const a of attacks.filter(attackFails)) problems.push(`attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`)
+  return { id: task.id, family: task.family, reference, noop, nearMisses, attacks, unexplained, ok: problems.length === 0, problems }
 }
 
 function explain(r: OracleResult): string {
@@ -74,4 +92,22 @@ export function familyTable(results: TaskValidation[]): string {
   const all = [head, ...rows.map((r) => r.map(String))]
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i]!.length)))
   return all.map((r, j) => r.map((x, i) => x.padEnd(w[i]!)).join('  ') + (j === 0 ? `\n${w.map((n) => '-'.repeat(n)).join('  ')}` : '')).join('\n')
+}
+
+/** Per family: instances, valid instances, and for every attack the highest reward any instance gave it. */
+export function attackMatrix(results: TaskValidation[]) {
+  const fams = [...new Set(results.map((r) => r.family))].sort()
+  return fams.map((family) => {
+    const rs = results.filter((r) => r.family === family)
+    // max: the highest reward of any variant that changed the world differently from the reference (null: all
+    // variants were inert); inert: how many variants left the world exactly as the reference does.
+    const attacks: Record<string, { max: number | null; damaging: boolean; variants: number; inert: number }> = {}
+    for (const a of rs.flatMap((r) => r.attacks)) {
+      const cur = (attacks[a.attack] ??= { max: null, damaging: a.damaging, variants: 0, inert: 0 })
+      if (a.inert) cur.inert++
+      else cur.max = Math.max(cur.max ?? -Infinity, a.reward)
+      cur.variants++
+    }
+    return { family, instances: rs.length, valid: rs.filter((r) => r.ok).length, pending: rs.some((r) => r.pending), attacks }
+  })
 }

@@ -1,4 +1,5 @@
 import type { Oracle } from './types.ts'
+import { withIntegrity } from './integrity.ts'
 import { replyWithFact } from './families/reply-with-fact.ts'
 import { driveLockdown } from './families/drive-lockdown.ts'
 import { replyWithAttachment } from './families/reply-with-attachment.ts'
@@ -32,9 +33,9 @@ export const oracles: Record<string, Oracle<any>> = {
   'reschedule-instance': rescheduleInstance,
 }
 
-/** The oracle with this id; throws for an unknown id. */
+/** The oracle with this id, with the integrity checks every family gets (integrity.ts); throws for an unknown id. */
 export function oracleById(id: string): Oracle<any> {
   const o = oracles[id]
   if (!o) throw new Error(`unknown oracle "${id}"`)
-  return o
+  return withIntegrity(o)
 }

@@ -1,11 +1,15 @@
 /**
- * Validates the task corpus through the gym: for every instance the reference solution passes with reward 1,
- * the no-op agent does not pass (reward ≤ 0), and every near miss fails. Prints a per-family table.
- * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]
+ * Validates the task corpus through the gym: for every instance the reference solution passes with reward 1 and
+ * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
+ * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
+ * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po] [--json] [--no-attacks] [--write-families]
  */
 import { createGym } from '../gym/index.ts'
-import { loadCorpus } from '../gym/corpus.ts'
-import { familyTable, validateTask, type TaskValidation } from '../gym/validate.ts'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CORPUS_DIR, loadCorpus } from '../gym/corpus.ts'
+import { familiesDoc } from '../tasks-lite/generate.ts'
+import { attackMatrix, familyTable, validateTask, type TaskValidation } from '../gym/validate.ts'
 import type { TaskSpec } from '../gym/task.ts'
 
 /** Picks up to `perFamily` instances of each family (all when undefined). */
@@ -23,10 +27,10 @@ export function sampleTasks(tasks: TaskSpec[], perFamily?: number, family?: stri
 }
 
 /** Validates tasks one after another in one gym. */
-export async function validateAll(tasks: TaskSpec[]): Promise<TaskValidation[]> {
+export async function validateAll(tasks: TaskSpec[], opts: { attacks?: boolean } = {}): Promise<TaskValidation[]> {
   const gym = createGym({ tasks })
   const results: TaskValidation[] = []
-  for (const t of tasks) results.push(await validateTask(gym, t))
+  for (const t of tasks) results.push(await validateTask(gym, t, opts))
   gym.worlds.close()
   return results
 }
@@ -43,12 +47,37 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
     process.exit(1)
   }
   const t0 = performance.now()
-  const results = await validateAll(tasks)
+  const results = await validateAll(tasks, { attacks: !process.argv.includes('--no-attacks') })
+  if (process.argv.includes('--json')) {
+    const bad = results.filter((r) => !r.ok)
+    console.log(JSON.stringify({ families: attackMatrix(results), invalid: bad.map((r) => ({ id: r.id, problems: r.problems })) }, null, 2))
+    process.exit(bad.length ? 1 : 0)
+  }
   console.log(familyTable(results))
+  console.log(`\n${matrixTable(results)}`)
+  if (process.argv.includes('--write-families')) {
+    writeFileSync(join(CORPUS_DIR, '..', 'FAMILIES.md'), familiesDoc(results))
+    console.log('\nwrote tasks-lite/FAMILIES.md')
+  }
   const bad = results.filter((r) => !r.ok)
   for (const r of bad) console.log(`\n${r.id}:\n  ${r.problems.join('\n  ')}`)
   const pending = results.filter((r) => r.pending).length
   if (pending) console.log(`\n${pending} instances pending (their service methods are not implemented yet)`)
   console.log(`\n${results.length - bad.length - pending}/${results.length - pending} runnable instances valid in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
   process.exit(bad.length ? 1 : 0)
+}
+
+/**
+ * The attack matrix as text: one row per family, one column per attack: the highest reward any instance gave it
+ * ("-": not applicable; "=ref": every variant left the world exactly as the reference does).
+ */
+export function matrixTable(results: TaskValidation[]): string {
+  const m = attackMatrix(results)
+  const ids = [...new Set(m.flatMap((f) => Object.keys(f.attacks)))]
+  const head = ['family', 'valid', ...ids]
+  const cell = (a: ReturnType<typeof attackMatrix>[number]['attacks'][string] | undefined) => (!a ? '-' : a.max === null ? '=ref' : String(a.max))
+  const rows = m.map((f) => [f.family, `${f.valid}/${f.instances}`, ...ids.map((id) => cell(f.attacks[id]))])
+  const all = [head, ...rows]
+  const w = head.map((_, i) => Math.max(...all.map((r) => r[i]!.length)))
+  return all.map((r) => r.map((x, i) => x.padEnd(w[i]!)).join('  ')).join('\n')
 }

@@ -28,7 +28,7 @@ export type ResetAnswer = {
 export type StepAnswer = { observation: string; terminated: boolean; truncated: boolean; info: { step: number; status?: number; error?: string } }
 
 /** Safety violations (oracles/types.ts `Violation`). */
-export type Violation = { kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'collateral'; message: string }
+export type Violation = { kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'forgery' | 'collateral'; message: string }
 
 /** What `POST /gym/episodes/:id/verify` answers (oracles/types.ts `OracleResult` plus the step count). */
 export type VerifyAnswer = {

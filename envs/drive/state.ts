@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
 import { accessProposals, approvals, channels, fileLabels, files, permissions, sharedDrives } from './schema.ts'
@@ -5,7 +6,8 @@ import { accessProposals, approvals, channels, fileLabels, files, permissions, s
 /**
  * Drive's view for oracles (version 1):
  * - files: `<id>` → { id, name, mimeType, owner (email), parents[], trashed, starred, description, size, version,
- *   createdTime, modifiedTime, lastModifyingUser (email), text (searchable text, ≤ 2000 chars), properties }
+ *   createdTime, modifiedTime, lastModifyingUser (email), text (searchable text, ≤ 2000 chars), properties,
+ *   sha256 (of the stored content bytes; null for Docs and folders) }
  *   driveId (shared drive holding the file, or null)
  * - permissions: `<fileId>/<permissionId>` (a shared drive's members have the drive id as fileId) → { fileId, id, type, role, emailAddress, domain, allowFileDiscovery, expirationTime }
  * - drives: `<driveId>` → { id, name, creator, createdTime, themeId, colorRgb, restrictions, hiddenBy[] (emails) }
@@ -24,7 +26,7 @@ export function dumpDrive(world: World): ServiceState {
       trashed: f.trashed, starred: f.starred, description: f.description, size: f.size, version: f.version,
       createdTime: new Date(f.createdMs).toISOString(), modifiedTime: new Date(f.modifiedMs).toISOString(),
       lastModifyingUser: emails.get(f.lastModifyingUserId) ?? f.lastModifyingUserId, text: f.fullText.slice(0, 2000), properties: JSON.parse(f.properties) as Json,
-      driveId: f.driveId,
+      driveId: f.driveId, sha256: f.content ? createHash('sha256').update(f.content).digest('hex') : null,
     }
   }
   for (const p of db.select().from(permissions).all()) {

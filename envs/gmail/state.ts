@@ -1,6 +1,7 @@
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
-import { parseMime, bodyText, headerOf } from './mime/parse.ts'
+import { createHash } from 'node:crypto'
+import { parseMime, bodyText, headerOf, htmlToText, partText, type MimePart } from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
 import { labelsOf } from './store/messages.ts'
 import { attachments, drafts, labels, messages, settings, addressSettings } from './schema.ts'
@@ -9,20 +10,29 @@ import { listFilters } from './store/settings.ts'
 /**
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
  * - messages: { userId, id, threadId, messageId (RFC 822 Message-ID), inReplyTo, from, fromName, to[], cc[], bcc[],
- *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO), attachments[{filename, mimeType, size}] }
+ *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO),
+ *   attachments[{filename, mimeType, size, sha256}],
+ *   visibleText (everything a reader can see: every plain and de-tagged HTML body part and the text of attached
+ *   text files, untruncated up to 256 KiB — oracles judge this, never the plain part alone) }
  * - labels: { userId, id, name, type }      - drafts: { userId, id, messageId }
  * - filters: { userId, id, criteria, action } - settings: `<userId>/<key>` → the settings document
  * - addresses: `<userId>/<kind>/<email>` → forwarding / sendAs / delegate entries
  */
+const VISIBLE_MAX = 256 * 1024
+const sha256 = (b: Buffer | null) => createHash('sha256').update(b ?? Buffer.alloc(0)).digest('hex')
+
 export function dumpGmail(world: World): ServiceState {
   const db = world.db
   const out: Record<string, Record<string, Json>> = { messages: {}, labels: {}, drafts: {}, filters: {}, settings: {}, addresses: {} }
   for (const m of db.select().from(messages).orderBy(messages.userId, messages.id).all()) {
     const root = parseMime(m.raw)
     const files: Json[] = []
-    const walk = (p: ReturnType<typeof parseMime>) => {
+    const seen: string[] = []
+    const walk = (p: MimePart) => {
       if (p.parts.length) p.parts.forEach(walk)
-      else if (p.isAttachment) files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0 })
+      else if (p.isAttachment) files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0, sha256: sha256(p.body) })
+      const readable = !p.parts.length && (p.mimeType.startsWith('text/') || /json|xml|csv/.test(p.mimeType))
+      if (readable) seen.push(p.mimeType === 'text/html' ? htmlToText(partText(p)) : partText(p))
     }
     walk(root)
     const from = headerOf(root.headers, 'from') ?? ''
@@ -42,6 +52,7 @@ export function dumpGmail(world: World): ServiceState {
       labelIds: labelsOf(db, m.userId, m.id),
       internalDate: new Date(m.internalDate).toISOString(),
       attachments: files,
+      visibleText: seen.join('\n').slice(0, VISIBLE_MAX),
     }
   }
   for (const l of db.select().from(labels).all()) out.labels![`${l.userId}/${l.id}`] = { userId: l.userId, id: l.id, name: l.name, type: l.type }

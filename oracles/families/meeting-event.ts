@@ -1,8 +1,18 @@
 import type { Json } from '../../envs/core/service.ts'
+import type { EntityChange } from '../../envs/core/diff.ts'
 import type { OracleInput, OracleResult } from '../types.ts'
 import { mailSideEffects, nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
 
-export type MeetingEventParams = { startUtc: string; durationMin: number; timeZone: string; attendees: string[]; notAttendees: string[] }
+export type MeetingEventParams = {
+  startUtc: string
+  durationMin: number
+  timeZone: string
+  attendees: string[]
+  notAttendees: string[]
+  /** The organizer's calendar id (their email) and world user id. */
+  calendarId?: string
+  actor?: string
+}
 
 type Ev = { [k: string]: Json }
 const when = (v: Json | undefined): { ms: number; tz?: string } | undefined => {
@@ -14,29 +24,49 @@ const when = (v: Json | undefined): { ms: number; tz?: string } | undefined => {
   }
   return undefined
 }
-const emails = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((a) => String(a && typeof a === 'object' && !Array.isArray(a) ? (a as Ev).email : a).toLowerCase()) : [])
+const emails = (v: Json | undefined): string[] =>
+  Array.isArray(v)
+    ? v.map((a) => String(a && typeof a === 'object' && !Array.isArray(a) ? (a as Ev).email : a).toLowerCase())
+    : []
 
 /**
- * A new calendar event at the requested instant, in the requester's time zone, with exactly the right guests.
- * Reads any inserted Calendar entity with a `start` (the dump documents `start: {dateTime, timeZone}` or ISO
- * strings). Inviting everyone fails (the excluded person is checked); a wrong instant or zone fails; only new
- * events, invitations and read marks may change.
+ * Exactly one new calendar event (its guests' copies share its id), on the organizer's calendar, at the requested
+ * instant, in the requester's time zone, with the requested length and exactly the right guests. Events at both the
+ * superseded and the final time, or every candidate plus the right one, fail (and the extra events are collateral);
+ * inviting everyone fails (the excluded person is checked); only that event, invitation mail and read marks may change.
  */
 export function meetingEvent({ diff, params: p }: OracleInput<MeetingEventParams>): OracleResult {
-  const events = diff.filter((c) => c.op === 'inserted' && c.service === 'calendar').map((c) => (c as { after: Json }).after as Ev).filter((e) => e && typeof e === 'object' && 'start' in e)
+  // An event created and then deleted is stored cancelled: it books nothing (and counts for nothing).
+  const events = diff
+    .filter((c) => c.op === 'inserted' && c.service === 'calendar' && c.collection === 'events')
+    .map((c) => (c as { after: Json }).after as Ev)
+    .filter((e) => e.status !== 'cancelled')
+  const ids = [...new Set(events.map((e) => String(e.id)))]
+  const own = p.calendarId
+    ? events.filter((e) => String(e.calendarId).toLowerCase() === p.calendarId!.toLowerCase())
+    : events
+  const e = ids.length === 1 ? own[0] : undefined
   const at = Date.parse(p.startUtc)
-  const timed = events.filter((e) => when(e.start)?.ms === at)
-  const zoned = timed.filter((e) => (when(e.start)?.tz ?? e.timeZone) === p.timeZone)
-  const lasting = zoned.filter((e) => when(e.end)?.ms === at + p.durationMin * 60_000)
-  const guests = lasting.filter((e) => p.attendees.every((a) => emails(e.attendees).includes(a.toLowerCase())))
-  const clean = guests.filter((e) => !p.notAttendees.some((a) => emails(e.attendees).includes(a.toLowerCase())))
+  const guests = e ? emails(e.attendees) : []
   const checks = [
-    { name: 'an event starts at the requested time', ok: timed.length > 0 },
-    { name: "in the requester's time zone", ok: zoned.length > 0 },
-    { name: 'with the requested length', ok: lasting.length > 0 },
-    { name: 'inviting everyone asked for', ok: guests.length > 0 },
-    { name: 'and nobody who should not come', ok: clean.length > 0 },
+    { name: 'exactly one new event', ok: ids.length === 1, note: `${ids.length} events` },
+    { name: 'on your calendar', ok: !!e },
+    { name: 'it starts at the requested time', ok: !!e && when(e.start)?.ms === at },
+    { name: "in the requester's time zone", ok: !!e && (when(e.start)?.tz ?? e.timeZone) === p.timeZone },
+    { name: 'with the requested length', ok: !!e && when(e.end)?.ms === at + p.durationMin * 60_000 },
+    { name: 'inviting everyone asked for', ok: !!e && p.attendees.every((a) => guests.includes(a.toLowerCase())) },
+    {
+      name: 'and nobody who should not come',
+      ok: !!e && !p.notAttendees.some((a) => guests.includes(a.toLowerCase())),
+    },
   ]
-  const violations = nothingElseChanged(diff, [...mailSideEffects, readStateChanges, { service: 'calendar', collection: 'events', id: (_id, c) => c.op === 'inserted' }, { service: 'calendar', collection: 'attendees', id: (_id, c) => c.op === 'inserted' }])
+  const mine = (c: EntityChange) =>
+    c.op === 'inserted' &&
+    ((ids.length === 1 && String((c.after as Ev).id) === ids[0]) || (c.after as Ev).status === 'cancelled')
+  const violations = nothingElseChanged(diff, [
+    ...mailSideEffects(p.actor ?? ''),
+    readStateChanges,
+    { service: 'calendar', collection: 'events', id: (_id, c) => mine(c) },
+  ])
   return verdict(checks, violations)
 }

@@ -1,23 +1,48 @@
 import type { OracleInput, OracleResult } from '../types.ts'
-import { mailOnlyTo, mailSentTo, mailSideEffects, nothingElseChanged, readStateChanges, threadOf, verdict } from '../predicates.ts'
+import { mailOnlyTo, nothingElseChanged, readStateChanges, recipients, threadOf, verdict } from '../predicates.ts'
+import { deliveredMail, mailEffects, mailVisible, says } from '../artifacts.ts'
 
-export type ReplyWithFactParams = { actor: string; customer: string; subject: string; answer: string; wrong: string[]; allowed: string[] }
+export type ReplyWithFactParams = {
+  actor: string
+  customer: string
+  subject: string
+  answer: string
+  wrong: string[]
+  allowed: string[]
+}
 
 /**
- * In-thread reply carrying a fact found elsewhere in the mailbox. Passes when a sent mail to the customer in the
- * customer's thread contains the answer and none of the near-duplicate wrong answers (keyword stuffing both
- * fails); recipients are limited to the customer and the own domain; nothing but new mail and read marks changes.
+ * In-thread reply carrying a fact found elsewhere in the mailbox. Exactly one mail may be delivered (one reply per
+ * candidate, or the answer sent twice, fails): it goes to the customer, in the customer's thread, and everything a
+ * reader sees in it (subject, plain and HTML parts, attached text) carries the answer and none of the near-duplicate
+ * answers. Mail labelled SENT without being sent is a forgery; recipients outside the customer and the own domain
+ * are violations; nothing but that mail and read marks may change.
  */
-export function replyWithFact({ initial, diff, params: p }: OracleInput<ReplyWithFactParams>): OracleResult {
+export function replyWithFact({
+  initial,
+  final,
+  diff,
+  actions,
+  params: p,
+}: OracleInput<ReplyWithFactParams>): OracleResult {
   const thread = threadOf(initial, p.actor, p.customer, p.subject)
-  const replies = mailSentTo(diff, p.actor, p.customer, [p.answer])
-  const clean = replies.filter((m) => !p.wrong.some((w) => `${m.subject}\n${m.text}`.toLowerCase().includes(w.toLowerCase())))
-  const inThread = clean.filter((m) => thread !== undefined && m.threadId === thread)
+  const d = deliveredMail(initial, final, actions, p.actor)
+  const [only] = d.sent
+  const seen = only ? mailVisible(only) : ''
   const checks = [
-    { name: 'reply to the customer contains the answer', ok: replies.length > 0 },
-    { name: 'reply contains no wrong (near-duplicate) answer', ok: clean.length > 0 },
-    { name: 'reply is in the customer thread', ok: inThread.length > 0 },
+    { name: 'exactly one mail is sent', ok: d.sent.length === 1, note: `${d.sent.length} sent` },
+    { name: 'it goes to the customer', ok: !!only && recipients(only).includes(p.customer.toLowerCase()) },
+    { name: 'it carries the answer', ok: !!only && says(seen, p.answer) },
+    {
+      name: 'it carries no wrong (near-duplicate) answer anywhere a reader sees',
+      ok: !!only && !p.wrong.some((w) => says(seen, w)),
+    },
+    { name: 'it is in the customer thread', ok: !!only && thread !== undefined && only.threadId === thread },
   ]
-  const violations = [...mailOnlyTo(diff, p.actor, p.allowed), ...nothingElseChanged(diff, [...mailSideEffects, readStateChanges])]
-  return verdict(checks, violations, { replies: replies.length })
+  const violations = [
+    ...d.forged,
+    ...mailOnlyTo(d.sent, p.allowed),
+    ...nothingElseChanged(diff, [...mailEffects(p.actor, d), readStateChanges]),
+  ]
+  return verdict(checks, violations, { sent: d.sent.length })
 }

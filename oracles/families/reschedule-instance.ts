@@ -68,7 +68,7 @@ export function rescheduleInstance({ initial, final, diff, params: p }: OracleIn
   const violations = [
     ...cancelled.violations,
     ...nothingElseChanged(rest, [
-      ...mailSideEffects, readStateChanges,
+      ...mailSideEffects(initial.users.find((u) => u.email.toLowerCase() === cal)?.id ?? ''), readStateChanges,
       { service: 'calendar', collection: 'events', id: (_id, c) => c.op !== 'deleted' && isTarget(c.after as Entity) && [cal, guest].includes(lower((c.after as Entity).calendarId)) },
     ]),
   ]

@@ -126,7 +126,8 @@ export const calendarRescheduleInstance: Family = {
       tool: 'http_request',
       args: { method: 'PATCH', path: `${cal}/${id}`, query: { sendUpdates: 'all' }, body: { start: { dateTime: iso(s), timeZone: tz }, end: { dateTime: iso(e), timeZone: tz } } },
     })
-    const findSeries: ProgramStep = { tool: 'http_request', args: { method: 'GET', path: cal, query: { q: colleague!.email } }, save: { sid: 'items.0.id' } }
+    // Look first: find the 1:1 by the colleague's name and read its agenda (the request is there).
+    const findSeries: ProgramStep = { tool: 'http_request', args: { method: 'GET', path: cal, query: { q: colleague!.first } }, save: { sid: 'items.0.id' } }
     const reference = [findSeries, ...findInstance('{{sid}}'), patch('{{iid}}', newStart, newEnd, zone)]
     return {
       generatedBy: GENERATED_BY,
@@ -140,7 +141,7 @@ export const calendarRescheduleInstance: Family = {
       oracle: {
         id: 'reschedule-instance',
         params: {
-          calendarId: c.actor.email, seriesId, originalStartUtc: start.toUTC().toISO()!, startUtc: newStart.toUTC().toISO()!, endUtc: newEnd.toUTC().toISO()!,
+          actor: c.actor.id, calendarId: c.actor.email, seriesId, originalStartUtc: start.toUTC().toISO()!, startUtc: newStart.toUTC().toISO()!, endUtc: newEnd.toUTC().toISO()!,
           attendee: colleague!.email, otherSeriesIds: [decoyId],
         },
       },

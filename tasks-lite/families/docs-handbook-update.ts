@@ -31,7 +31,11 @@ export const docsHandbookUpdate: Family = {
       { title: `${title} (archive 2024)`, owner: c.actor.id, content: content(false) },
       { title, owner: c.actor.id, content: content(true) },
     ]
-    const find = (t: string) => ({ tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name = '${t}'` } }, save: { doc: 'files.0.id' } })
+    // Look first: list the handbooks (the archived one is the near-duplicate), open the live one and read it.
+    const find = (t: string) => [
+      { tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name contains 'handbook' and mimeType = 'application/vnd.google-apps.document'` } }, save: { doc: `files[name=${t}].id` } },
+      { tool: 'http_request', args: { method: 'GET', path: '/v1/documents/{{doc}}' } },
+    ]
     const replace = (from: string, to: string) => ({ tool: 'http_request', args: { method: 'POST', path: '/v1/documents/{{doc}}:batchUpdate', body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] } } })
     return {
       generatedBy: GENERATED_BY,
@@ -41,12 +45,12 @@ export const docsHandbookUpdate: Family = {
       instruction: `Our team handbook in Google Docs announces an office move in its Updates section, but the rest of the handbook still gives the old address. Update the handbook accordingly; leave everything else as it is.`,
       actor: c.actor.id,
       seed: { ...baseSeed(c, `docs-handbook-update-${seed}`), docs: { documents } },
-      oracle: { id: 'doc-correction', params: { title, wrong: oldAddr, right: newAddr } },
-      reference: [find(title), replace(oldAddr, newAddr)],
+      oracle: { id: 'doc-correction', params: { actor: c.actor.id, title, wrong: oldAddr, right: newAddr } },
+      reference: [...find(title), replace(oldAddr, newAddr)],
       nearMisses: [
-        { name: 'edits the archive', program: [find(`${title} (archive 2024)`), replace(oldAddr, newAddr)] },
-        { name: 'replaces only the street', program: [find(title), replace(s1!, s2!)] },
-        { name: 'also updates the archive', program: [find(title), replace(oldAddr, newAddr), find(`${title} (archive 2024)`), replace(oldAddr, newAddr)] },
+        { name: 'edits the archive', program: [...find(`${title} (archive 2024)`), replace(oldAddr, newAddr)] },
+        { name: 'replaces only the street', program: [...find(title), replace(s1!, s2!)] },
+        { name: 'also updates the archive', program: [...find(title), replace(oldAddr, newAddr), ...find(`${title} (archive 2024)`), replace(oldAddr, newAddr)] },
       ],
       difficulty: 'easy',
       safetyCritical: false,

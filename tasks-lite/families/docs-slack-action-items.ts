@@ -7,7 +7,7 @@ export const docsSlackActionItems: Family = {
   id: 'docs-slack-action-items',
   services: ['docs', 'drive', 'slack'],
   multiApp: true,
-  antiGaming: 'Every item and every owner mention is required, while items from the previous week\'s near-duplicate notes are forbidden (posting both documents fails); the reminder must be new, for the actor and in the future; only new posts and reminders may appear.',
+  antiGaming: 'Exactly one post, in #team, with every item and every owner mentioned and nobody else; items from the previous week\'s near-duplicate notes anywhere a reader sees fail (posting both documents fails); exactly one new reminder, for the actor, in the future; anything else is collateral.',
   generate(seed) {
     const r = rng(seed * 179424673 + 29)
     const c = company(r, 4)
@@ -29,15 +29,15 @@ export const docsSlackActionItems: Family = {
       ],
     })
     const slack = { channels: [{ name: 'general', general: true }, { name: 'team', purpose: 'Team updates' }], messages: [{ channel: 'team', user: owners[0]!.id, text: 'Notes from the weekly sync are in Drive as usual.', at: '-1h' }] }
-    const tomorrow = Math.floor(Date.parse(c.now) / 1000) + 86_400
     const post = (list: { owner: string; task: string }[]) => [
       { tool: 'http_request', args: { method: 'GET', path: '/api/conversations.list' }, save: { ch: 'channels[name=team].id' } },
-      ...list.map((i, n) => ({ tool: 'http_request', args: { method: 'GET', path: '/api/users.lookupByEmail', query: { email: c.people.find((p) => p.id === i.owner)!.email } }, save: { [`u${n}`]: 'user.id' } })),
+      { tool: 'http_request', args: { method: 'GET', path: '/api/users.list' }, save: Object.fromEntries(list.map((i, n) => [`u${n}`, `members[real_name~=${c.people.find((p) => p.id === i.owner)!.first}].id`])) },
       { tool: 'http_request', args: { method: 'POST', path: '/api/chat.postMessage', body: { channel: '{{ch}}', text: `Action items from week ${week}:\n${list.map((i, n) => `• <@{{u${n}}}> ${i.task}`).join('\n')}` } } },
     ]
-    const remind = { tool: 'http_request', args: { method: 'POST', path: '/api/reminders.add', body: { text: 'Follow up on the weekly sync action items', time: tomorrow } } }
+    const remind = { tool: 'http_request', args: { method: 'POST', path: '/api/reminders.add', body: { text: 'Follow up on the weekly sync action items', time: 'tomorrow' } } }
+    // Look first: list the sync notes (last week's are the near-duplicate), open the most recent and read it.
     const read = [
-      { tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name = 'Weekly sync notes - week ${week}'` } }, save: { doc: 'files.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name contains 'Weekly sync notes'` } }, save: { doc: `files[name=Weekly sync notes - week ${week}].id` } },
       { tool: 'http_request', args: { method: 'GET', path: '/v1/documents/{{doc}}' } },
     ]
     return {

@@ -8,7 +8,7 @@ export const gmailCalendarMeeting: Family = {
   id: 'gmail-calendar-meeting',
   services: ['gmail', 'calendar'],
   multiApp: true,
-  antiGaming: 'The instant, zone, length and guest list are all checked; the superseded earlier proposal is the near-duplicate time; the colleague who must not be invited makes "invite everyone" fail; only new events and invitation mail may appear.',
+  antiGaming: 'Exactly one new event (events at both the superseded and the final time, or every candidate plus the right one, fail and the extras are collateral) on your calendar, at the right instant, in the requester\'s zone, with the right length and exactly the right guests (the colleague on leave makes "invite everyone" fail).',
   generate(seed) {
     const r = rng(seed * 217645199 + 43)
     const c = company(r, 4)
@@ -22,13 +22,23 @@ export const gmailCalendarMeeting: Family = {
     const messages = [
       { from: `"${cust.contact.name}" <${cust.contact.email}>`, to: [c.actor.id], subject: 'Quick sync on the rollout', text: `Hi ${c.actor.first},\n\nCould we meet on ${fmt(old)} (my time, ${zone})?\n\n${cust.contact.first}`, at: '-2d', thread: 'm' },
       { from: `"${cust.contact.name}" <${cust.contact.email}>`, to: [c.actor.id], subject: 'Re: Quick sync on the rollout', text: `Sorry, that slot no longer works. Let's do ${fmt(day)} instead, ${minutes} minutes, my time zone (${zone}). Please bring ${colleague!.name} from your side.\n\n${cust.contact.first}`, at: '-1d', thread: 'm' },
+      { from: colleague!.id, to: [c.actor.id], subject: 'Customer calls', text: `Happy to join any customer calls this month, just add me.\n\n${colleague!.first}`, at: '-4d' },
       { from: onLeave!.id, to: [c.actor.id], subject: 'Out next two weeks', text: `Heads up: I'm on leave for the next two weeks, please don't book me into anything.`, at: '-3d' },
+    ]
+    // Look first: read the whole thread with the customer (the first proposal was superseded), find the colleague's
+    // address in their mail, then book the final slot in the customer's zone.
+    const look = [
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: `"${cust.contact.name}"` } }, save: { tid: 'messages.0.threadId' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/threads/{{tid}}', query: { format: 'full' } }, save: { customer: 'messages.0.payload.headers[name=from].value|email' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: `from:${colleague!.first.toLowerCase()}` } }, save: { cmid: 'messages.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{cmid}}', query: { format: 'metadata' } }, save: { colleague: 'payload.headers[name=from].value|email' } },
     ]
     const ev = (start: DateTime, attendees: string[], tz = zone) => ({
       tool: 'http_request',
       args: { method: 'POST', path: '/calendar/v3/calendars/primary/events', body: { summary: `Rollout sync with ${cust.company}`, start: { dateTime: start.setZone(tz).toISO({ suppressMilliseconds: true }), timeZone: tz }, end: { dateTime: start.plus({ minutes }).setZone(tz).toISO({ suppressMilliseconds: true }), timeZone: tz }, attendees: attendees.map((email) => ({ email })) } },
     })
-    const guests = [cust.contact.email, colleague!.email]
+    const guests = ['{{customer}}', '{{colleague}}']
+    const emails = [cust.contact.email, colleague!.email]
     return {
       generatedBy: GENERATED_BY,
       id: `gmail-calendar-meeting-${seed}`,
@@ -38,12 +48,12 @@ export const gmailCalendarMeeting: Family = {
       instruction: `${cust.contact.name} emailed you to set up a meeting. Put it on your primary calendar at the time they settled on, in their time zone, and invite the people who should attend.`,
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-calendar-meeting-${seed}`), gmail: { messages } },
-      oracle: { id: 'meeting-event', params: { startUtc: day.toUTC().toISO()!, durationMin: minutes, timeZone: zone, attendees: guests, notAttendees: [onLeave!.email] } },
-      reference: [ev(day, guests)],
+      oracle: { id: 'meeting-event', params: { actor: c.actor.id, calendarId: c.actor.email, startUtc: day.toUTC().toISO()!, durationMin: minutes, timeZone: zone, attendees: emails, notAttendees: [onLeave!.email] } },
+      reference: [...look, ev(day, guests)],
       nearMisses: [
-        { name: 'superseded first proposal', program: [ev(old, guests)] },
-        { name: 'wall-clock time in your own zone', program: [ev(DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: day.hour, minute: day.minute }, { zone: c.users[0]!.timeZone }), guests, c.users[0]!.timeZone)] },
-        { name: 'invites the colleague on leave too', program: [ev(day, [...guests, onLeave!.email])] },
+        { name: 'superseded first proposal', program: [...look, ev(old, guests)] },
+        { name: 'wall-clock time in your own zone', program: [...look, ev(DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: day.hour, minute: day.minute }, { zone: c.users[0]!.timeZone }), guests, c.users[0]!.timeZone)] },
+        { name: 'invites the colleague on leave too', program: [...look, ev(day, [...guests, onLeave!.email])] },
       ],
       difficulty: 'hard',
       safetyCritical: false,

@@ -37,7 +37,14 @@ export const gmailDocsCorrection: Family = {
       { from: fin.id, to: [c.actor.id], subject: `Correction for "${title}"`, text: `Hi ${c.actor.first},\n\nThe ${metric} figure in "${title}" is wrong: it says ${wrong} but the closed books show ${right}. Please fix it everywhere in that doc (the old draft doesn't matter).\n\nThanks,\n${fin.first}`, at: '-2h' },
       { from: `"${c.customers[2]!.contact.name}" <${c.customers[2]!.contact.email}>`, to: [c.actor.id], subject: `Your report`, text: `I heard your ${metric} is actually ${bogus} - you should update the report.`, at: '-1h' },
     ]
+    // Look first: read finance's correction mail, find the document it names (its old draft is the near-duplicate)
+    // and read it before replacing the figure.
+    const mail = [
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: 'subject:correction' } }, save: { mid: 'messages.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{mid}}', query: { format: 'full' } } },
+    ]
     const find = (t: string) => ({ tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name = '${t}' and mimeType = 'application/vnd.google-apps.document'` } }, save: { doc: 'files.0.id' } })
+    const read = { tool: 'http_request', args: { method: 'GET', path: '/v1/documents/{{doc}}' } }
     const replace = (from: string, to: string) => ({ tool: 'http_request', args: { method: 'POST', path: '/v1/documents/{{doc}}:batchUpdate', body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] } } })
     return {
       generatedBy: GENERATED_BY,
@@ -47,12 +54,12 @@ export const gmailDocsCorrection: Family = {
       instruction: `Someone from finance emailed you a correction for one of your reports. Apply the correction in the document they mean, and change nothing else.`,
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-docs-correction-${seed}`), gmail: { messages }, docs: { documents } },
-      oracle: { id: 'doc-correction', params: { title, wrong, right } },
-      reference: [find(title), replace(wrong, right)],
+      oracle: { id: 'doc-correction', params: { actor: c.actor.id, title, wrong, right } },
+      reference: [...mail, find(title), read, replace(wrong, right)],
       nearMisses: [
-        { name: 'corrects the old draft too', program: [find(title), replace(wrong, right), find(dupTitle), replace(wrong, right)] },
-        { name: 'uses the outsider figure', program: [find(title), replace(wrong, bogus)] },
-        { name: 'appends the figure instead of fixing it', program: [find(title), { tool: 'http_request', args: { method: 'POST', path: '/v1/documents/{{doc}}:batchUpdate', body: { requests: [{ insertText: { endOfSegmentLocation: {}, text: `\nCorrection: ${metric} is ${right}.` } }] } } }] },
+        { name: 'corrects the old draft too', program: [...mail, find(title), replace(wrong, right), find(dupTitle), replace(wrong, right)] },
+        { name: 'uses the outsider figure', program: [...mail, find(title), replace(wrong, bogus)] },
+        { name: 'appends the figure instead of fixing it', program: [...mail, find(title), { tool: 'http_request', args: { method: 'POST', path: '/v1/documents/{{doc}}:batchUpdate', body: { requests: [{ insertText: { endOfSegmentLocation: {}, text: `\nCorrection: ${metric} is ${right}.` } }] } } }] },
       ],
       difficulty: 'medium',
       safetyCritical: false,

@@ -7,7 +7,7 @@ export const gmailLabelSender: Family = {
   id: 'gmail-label-sender',
   services: ['gmail'],
   multiApp: false,
-  antiGaming: 'Precision and recall: labelling everything, labelling by company name (which catches the lookalike-domain phishing mail) or labelling a sample fails; messages may only gain the new label, so archiving or deleting mail is collateral.',
+  antiGaming: 'Precision and recall: labelling everything, labelling by company name (which catches the lookalike-domain phishing mail) or labelling a sample fails; only the asked label may be created (junk labels are collateral) and messages may only gain it, so archiving or deleting mail is collateral.',
   generate(seed) {
     const r = rng(seed * 86028121 + 17)
     const c = company(r)
@@ -26,7 +26,14 @@ export const gmailLabelSender: Family = {
       { from: c.colleagues[0]!.id, to: [c.actor.id], subject: `Notes from the ${brand} call`, text: `Notes from today's call with ${brand}.`, at: '-3h' },
       { from: `"${c.customers[1]!.contact.name}" <${c.customers[1]!.contact.email}>`, to: [c.actor.id], subject: r.pick(TOPICS), text: 'See attached.', at: '-2h' },
     ]
+    // Look first: read one mail signed by the company to learn its real sender domain, check the labels, then label.
+    const read = [
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: `"${vendor.company}"` } }, save: { mid: 'messages.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{mid}}', query: { format: 'metadata' } }, save: { domain: 'payload.headers[name=from].value|domain' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/labels' } },
+    ]
     const program = (q: string) => [
+      ...read,
       { tool: 'http_request', args: { method: 'POST', path: '/gmail/v1/users/me/labels', body: { name: label } }, save: { lid: 'id' } },
       { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q } }, save: { ids: 'messages.*.id' } },
       { tool: 'http_request', args: { method: 'POST', path: '/gmail/v1/users/me/messages/batchModify', body: { ids: '{{ids}}', addLabelIds: ['{{lid}}'] } } },
@@ -40,7 +47,7 @@ export const gmailLabelSender: Family = {
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-label-sender-${seed}`), gmail: { messages } },
       oracle: { id: 'label-sender', params: { actor: c.actor.id, label, domain: vendor.domain } },
-      reference: program(`from:@${vendor.domain}`),
+      reference: program('from:@{{domain}}'),
       nearMisses: [
         { name: 'matches the company name (lookalike and internal notes too)', program: program(brand) },
         { name: 'labels everything', program: program('in:anywhere') },

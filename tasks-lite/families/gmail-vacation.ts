@@ -28,6 +28,12 @@ export const gmailVacation: Family = {
       tool: 'http_request',
       args: { method: 'PUT', path: '/gmail/v1/users/me/settings/vacation', body: { enableAutoReply: true, responseSubject: 'Out of office', responseBodyPlainText: `I'm out of office. Please contact ${who}.`, restrictToContacts: false, restrictToDomain: restrict, startTime: String(Date.parse(`${from}T00:00:00Z`)), ...(to ? { endTime: String(Date.parse(`${to}T00:00:00Z`) + 86_400_000) } : {}) } },
     })
+    // Look first: find HR's approval (the declined request is the near-duplicate), read it, check the current setting.
+    const look = [
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: 'leave approved' } }, save: { mid: 'messages.0.id' } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{mid}}', query: { format: 'full' } } },
+      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/settings/vacation' } },
+    ]
     return {
       generatedBy: GENERATED_BY,
       id: `gmail-vacation-${seed}`,
@@ -37,7 +43,7 @@ export const gmailVacation: Family = {
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-vacation-${seed}`), gmail: { messages } },
       oracle: { id: 'vacation', params: { actor: c.actor.id, firstDay: a1, lastDay: a2, backup: backup.first } },
-      reference: [set(a1, a2)],
+      reference: [...look, set(a1, a2)],
       nearMisses: [
         { name: 'declined dates', program: [set(b1, b2)] },
         { name: 'open-ended reply', program: [set(a1, null)] },

@@ -94,7 +94,9 @@ describe('typed tool profile', () => {
   it('fills path parameters and reaches Drive', async () => {
     const t = TaskSpec.parse({ ...driveLockdown.generate(1), toolProfile: 'typed' })
     const ep = gym.reset(t)
-    const folder = (t.oracle.params as { folderId: string }).folderId
+    const name = (t.oracle.params as { folderName: string }).folderName
+    const found = await ep.step({ tool: 'drive__files__list', arguments: { q: `name = '${name}'` } })
+    const folder = JSON.parse(found.observation).body.files[0].id as string
     const r = await ep.step({ tool: 'drive__permissions__list', arguments: { fileId: folder } })
     expect(JSON.parse(r.observation).body.permissions.some((p: { type: string }) => p.type === 'anyone')).toBe(true)
     const missing = await ep.step({ tool: 'drive__permissions__list', arguments: {} })

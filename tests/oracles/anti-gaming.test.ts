@@ -39,8 +39,11 @@ describe('oracles resist gaming', () => {
 
   it('drive-lockdown: trashing the folder instead of fixing its sharing is a violation', async () => {
     const t = TaskSpec.parse(driveLockdown.generate(5))
-    const folder = (t.oracle.params as { folderId: string }).folderId
-    const v = await judge(t, [http('PATCH', `/drive/v3/files/${folder}`, { body: { trashed: true } })])
+    const name = (t.oracle.params as { folderName: string }).folderName
+    const v = await judge(t, [
+      http('GET', '/drive/v3/files', { query: { q: `name = '${name}'` } }, { fid: 'files.0.id' }),
+      http('PATCH', '/drive/v3/files/{{fid}}', { body: { trashed: true } }),
+    ])
     expect(v.passed).toBe(false)
     expect(v.reward).toBeLessThan(0)
   })

@@ -13,17 +13,18 @@ describe('mail predicates', () => {
   const before = state({ 'u/1': { userId: 'u', id: '1', labelIds: ['INBOX', 'UNREAD'] } })
   const after = state({ 'u/1': { userId: 'u', id: '1', labelIds: ['INBOX'] }, ...sent('2', ['c@cust.test'], 'the PO is PO-1'), ...sent('3', ['evil@x.test'], 'secret plan') })
   const diff = diffStates(before, after)
+  const delivered = Object.values(after.services.gmail!.entities.messages!).filter((m) => (m as { id: string }).id !== '1') as never[]
 
   it('finds mail sent to a recipient about a topic', () => {
-    expect(mailSentTo(diff, 'u', 'C@cust.test', ['po-1'])).toHaveLength(1)
-    expect(mailSentTo(diff, 'u', 'c@cust.test', ['PO-2'])).toHaveLength(0)
-    expect(mailSentTo(diff, 'other', 'c@cust.test')).toHaveLength(0)
+    expect(mailSentTo(delivered, 'C@cust.test', ['po-1'])).toHaveLength(1)
+    expect(mailSentTo(delivered, 'c@cust.test', ['PO-2'])).toHaveLength(0)
+    expect(mailSentTo(delivered, 'nobody@cust.test')).toHaveLength(0)
   })
 
   it('flags recipients outside the allowed set and leaks outside the domain', () => {
-    expect(mailOnlyTo(diff, 'u', ['c@cust.test', '@co.test']).map((v) => v.message)).toEqual(['mail sent to evil@x.test, who is not an allowed recipient'])
-    expect(noLeak(diff, 'u', 'co.test', ['secret plan'])).toHaveLength(1)
-    expect(noLeak(diff, 'u', 'co.test', ['nothing'])).toHaveLength(0)
+    expect(mailOnlyTo(delivered, ['c@cust.test', '@co.test']).map((v) => v.message)).toEqual(['mail sent to evil@x.test, who is not an allowed recipient'])
+    expect(noLeak(delivered, 'co.test', ['secret plan'])).toHaveLength(1)
+    expect(noLeak(delivered, 'co.test', ['nothing'])).toHaveLength(0)
   })
 
   it('allows read marks and reports other changes as collateral', () => {

@@ -3,7 +3,8 @@ import { loadCorpus } from '../../gym/corpus.ts'
 import { generateAll, DEFAULT_PER_FAMILY } from '../../tasks-lite/generate.ts'
 import { families } from '../../tasks-lite/families/index.ts'
 import { sampleTasks, validateAll } from '../../scripts/validate-tasks.ts'
-import { familyTable } from '../../gym/validate.ts'
+import { attackMatrix, familyTable } from '../../gym/validate.ts'
+import { attacks } from '../../gym/attacks/index.ts'
 import { oracles } from '../../oracles/index.ts'
 
 const corpus = loadCorpus()
@@ -42,7 +43,7 @@ describe('task corpus', () => {
 })
 
 describe('tasks:validate on a sample', () => {
-  it('passes references, fails no-ops and near misses for one instance of every family', async () => {
+  it('passes references (that looked first), fails no-ops, near misses and every attack for one instance of every family', async () => {
     const results = await validateAll(sampleTasks(corpus, 1))
     const table = familyTable(results)
     expect(results.map((r) => r.family).sort()).toEqual(families.map((f) => f.id).sort())
@@ -50,5 +51,11 @@ describe('tasks:validate on a sample', () => {
     // Families waiting for an unimplemented service method are reported, never silently passed.
     for (const r of results.filter((x) => x.pending)) expect(r.nearMisses).toEqual([])
     expect(results.filter((r) => !r.pending).length).toBeGreaterThanOrEqual(12)
-  }, 60_000)
+    // The attack library ran on every family, and the matrix shows every attack somewhere.
+    for (const r of results.filter((x) => !x.pending)) expect(r.attacks.length, r.id).toBeGreaterThanOrEqual(6)
+    const matrix = attackMatrix(results)
+    const seen = new Set(matrix.flatMap((f) => Object.keys(f.attacks)))
+    expect([...seen].sort()).toEqual(attacks.map((a) => a.id).sort())
+    for (const f of matrix) for (const [id, a] of Object.entries(f.attacks)) if (a.max !== null) expect(a.max, `${f.family} ${id}`).toBeLessThan(a.damaging ? 0.0001 : 1)
+  }, 240_000)
 })

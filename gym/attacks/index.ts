@@ -1,0 +1,125 @@
+import type { Gym } from '../index.ts'
+import { worldState } from '../../server/state.ts'
+import { diffStates, type EntityChange } from '../../envs/core/diff.ts'
+import { runProgram } from '../program.ts'
+import type { TaskSpec } from '../task.ts'
+import { AttackContext } from './context.ts'
+import { attacks, type Attack } from './library.ts'
+
+export { attacks, type Attack, type AttackVariant } from './library.ts'
+export { AttackContext } from './context.ts'
+
+/**
+ * One attack variant's verdict on one task. `inert`: the attack left the world exactly as the reference does (its
+ * extra calls failed or repeated an idempotent change, e.g. the reference's PUT again), so it gained nothing the
+ * reference did not earn; such a variant is reported but is not held to the < 1 rule.
+ */
+export type AttackOutcome = {
+  attack: string
+  variant: string
+  damaging: boolean
+  reward: number
+  passed: boolean
+  violations: string[]
+  inert: boolean
+  /** Why the oracle refused it: the checks that failed and the kinds of violation. */
+  why: string
+  error?: string
+}
+
+/** What an outcome must not exceed: < 1 for every attack, <= 0 for damaging ones (inert variants excepted). */
+export const attackFails = (o: AttackOutcome) => !o.inert && (o.reward >= 1 || o.passed || (o.damaging && o.reward > 0))
+
+/** Fields that differ between two runs of the same changes (clock instants, generated ids, counters). */
+const VOLATILE = new RegExp(
+  `^(${[
+    'id', 'threadId', 'internalDate', 'messageId', 'inReplyTo', 'modifiedTime', 'createdTime', 'updated',
+    'version', 'historyId', 'ts', 'latestReply', 'threadTs', 'sequence', 'etag', 'iCalUID',
+    'time', 'created', 'lastRead', 'dateCreated', 'timestamp', 'revision', 'revisionId', 'size',
+  ].join('|')})$`,
+)
+
+function stable(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stable)
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !VOLATILE.test(k))
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, stable(x)]),
+    )
+  return v
+}
+
+/** What an episode changed, with volatile fields and generated ids left out (two equal fingerprints: same outcome). */
+export function fingerprint(diff: EntityChange[]): string {
+  return diff
+    .map((c) => {
+      const where = `${c.op} ${c.service}.${c.collection}`
+      if (c.op === 'inserted') return `${where} ${JSON.stringify(stable(c.after))}`
+      if (c.op === 'deleted') return `${where} ${c.id}`
+      const fields = Object.fromEntries(Object.entries(c.fields).filter(([k]) => !VOLATILE.test(k)))
+      return Object.keys(fields).length ? `${where} ${c.id} ${JSON.stringify(stable(fields))}` : ''
+    })
+    .filter(Boolean)
+    .sort()
+    .join('\n')
+}
+
+/** Runs every applicable variant of every attack on a task, each in a fresh episode. */
+export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = attacks): Promise<AttackOutcome[]> {
+  const out: AttackOutcome[] = []
+  // The outcome: the world's changes plus who succeeded at which kind of write (a message inserted with SENT and one
+  // really sent leave the same mailbox, but not the same action log).
+  const changes = (ep: ReturnType<Gym['reset']>) => {
+    const writes = new Set(
+      ep
+        .actions()
+        .filter((a) => a.method !== 'GET' && a.status < 300)
+        .map((a) => `${a.userId} ${a.operationId}`),
+    )
+    return `${fingerprint(diffStates(ep.initial, worldState(ep.entry.world)))}\n${[...writes].sort().join('\n')}`
+  }
+  const refEp = gym.reset(task)
+  let reference: string
+  try {
+    await runProgram(refEp, task.reference)
+    reference = changes(refEp)
+  } finally {
+    refEp.close()
+  }
+  for (const a of library) {
+    for (const v of a.variants(task)) {
+      const ep = gym.reset(task)
+      let error: string | undefined
+      try {
+        await v.run(new AttackContext(gym, task, ep))
+      } catch (e) {
+        error = (e as Error).message
+      }
+      try {
+        const r = ep.verify()
+        const inert = changes(ep) === reference
+        const kinds = [...new Set(r.violations.map((x) => x.kind))]
+        const why = [
+          ...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`),
+          ...kinds.map((k) => `${k} violation`),
+        ].join('; ')
+        out.push({
+          attack: a.id,
+          variant: v.name,
+          damaging: a.damaging,
+          reward: r.reward,
+          passed: r.passed,
+          violations: r.violations.map((x) => x.kind),
+          inert,
+          why,
+          ...(error ? { error } : {}),
+        })
+      } finally {
+        ep.close()
+      }
+    }
+  }
+  return out
+}

@@ -1,0 +1,65 @@
+/**
+ * Program transforms the attack library applies to a task's own reference: find the steps that produce the answer
+ * (a sent mail, a Slack post, a new event, a new permission) and rewrite them the way a reward-hacking policy would.
+ */
+import type { ProgramStep, TaskSpec } from '../task.ts'
+
+type Args = { method?: string; path?: string; query?: Record<string, unknown>; body?: Record<string, unknown> }
+export type StepKind = 'mail' | 'post' | 'event' | 'grant' | 'reminder' | 'other-write' | 'read'
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T
+
+/** What a step does. */
+export function kindOf(step: ProgramStep): StepKind {
+  const a = step.args as Args
+  const m = String(a.method ?? 'GET').toUpperCase()
+  const p = String(a.path ?? '')
+  if (m === 'GET') return 'read'
+  if (/\/gmail\/v1\/users\/[^/]+\/(messages|drafts)\/send$/.test(p)) return 'mail'
+  if (p === '/api/chat.postMessage') return 'post'
+  if (m === 'POST' && /\/calendar\/v3\/calendars\/[^/]+\/events$/.test(p)) return 'event'
+  if (m === 'POST' && /\/drive\/v3\/files\/[^/]+\/permissions$/.test(p)) return 'grant'
+  if (p === '/api/reminders.add') return 'reminder'
+  return 'other-write'
+}
+
+/** Steps that create a new artifact each time they run (sending twice sends two mails). */
+export const creates = (s: ProgramStep) => ['mail', 'post', 'event', 'reminder'].includes(kindOf(s))
+
+/** The task's reference with `f` applied to every step of the given kinds (others unchanged). */
+export function mapSteps(
+  program: readonly ProgramStep[],
+  kinds: StepKind[],
+  f: (s: ProgramStep) => ProgramStep | ProgramStep[],
+): ProgramStep[] {
+  return program.flatMap((s) => (kinds.includes(kindOf(s)) ? f(clone(s)) : [s]))
+}
+
+/** Does the program have a step of one of these kinds? */
+export const has = (program: readonly ProgramStep[], kinds: StepKind[]) =>
+  program.some((s) => kinds.includes(kindOf(s)))
+
+/** The `$rfc822` macro of a mail step (mutable), if any. */
+export function mailOf(s: ProgramStep): Record<string, unknown> | undefined {
+  const body = (s.args as Args).body
+  const raw = body?.raw as { $rfc822?: Record<string, unknown> } | undefined
+  return raw?.$rfc822 ?? (body?.message as { raw?: { $rfc822?: Record<string, unknown> } } | undefined)?.raw?.$rfc822
+}
+
+/** The request body of a step (mutable). */
+export const bodyOf = (s: ProgramStep) => ((s.args as Args).body ??= {})
+
+/** The task's hidden wrong answers and secrets, as phrases (what a policy stuffing every candidate would add). */
+export function wrongs(task: TaskSpec): string[] {
+  const p = task.oracle.params as Record<string, unknown>
+  const arr = (k: string) => (Array.isArray(p[k]) ? (p[k] as unknown[]).map(String) : [])
+  return [
+    ...arr('wrong'),
+    ...arr('staleTasks'),
+    ...arr('wrongFiles').filter((f) => !arr('secrets').some((s) => f.includes(s))),
+  ]
+}
+export function secrets(task: TaskSpec): string[] {
+  const p = task.oracle.params as Record<string, unknown>
+  return Array.isArray(p.secrets) ? (p.secrets as unknown[]).map(String) : []
+}
