@@ -4,15 +4,18 @@ import type { TaskSpec } from '../../../gym/task.ts'
 const BINDING = /\{\{[^}]+\}\}/
 
 /**
- * Does an episode's argument value match a program's? A program string holding a `{{binding}}` (an id saved from an
- * earlier response) matches anything of the same kind; a path matches segment by segment; objects key by key.
+ * Does an episode's argument value match a program's? A program's `{{binding}}` (a value saved from an earlier
+ * response) matches whatever it filled; everything else must be equal, objects key by key.
  */
 export function like(template: unknown, actual: unknown, key = ''): boolean {
   if (typeof template === 'string' && BINDING.test(template)) {
-    if (key !== 'path') return true
-    const t = template.split('?')[0]!.split('/')
-    const a = String(actual ?? '').split('?')[0]!.split('/')
-    return t.length === a.length && t.every((seg, i) => seg === a[i] || BINDING.test(seg))
+    // A whole-value binding stands for anything (an id, a list of ids); a binding inside text stands for the
+    // part it fills (`from:@{{domain}}`), a path segment for one segment.
+    if (/^\{\{[^}]+\}\}$/.test(template)) return true
+    if (typeof actual !== 'string') return false
+    const hole = key === 'path' ? '[^/?]+' : '[\\s\\S]+'
+    const parts = template.split(/\{\{[^}]+\}\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    return new RegExp(`^${parts.join(hole)}$`).test(key === 'path' ? actual.split('?')[0]! : actual)
   }
   if (Array.isArray(template)) {
     return Array.isArray(actual) && template.length === actual.length && template.every((t, i) => like(t, actual[i]))
