@@ -1,4 +1,4 @@
-// Generates the project's copies of the API specs, so nothing at run time reads ../shared:
+// Generates the project's tables from the vendored API specs in specs/ (see specs/SOURCES.md):
 //   envs/<svc>/api/methods.gen.ts  every method of the real API (id, verb, path, upload path, parameters)
 //   envs/<svc>/api/schemas.gen.ts  zod schemas for every discovery schema (Google APIs)
 //   envs/<svc>/api/fields.gen.ts   property names of every schema, for `fields=` validation (Google APIs)
@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '..')
-const specs = resolve(root, '..', 'shared', 'specs')
+const specs = join(root, 'specs')
 const check = process.argv.includes('--check')
 let stale = 0
 
@@ -210,7 +210,7 @@ function needsLazy(s: DiscoverySchema): boolean {
 
 function genSlack() {
   const list = JSON.parse(readFileSync(join(specs, 'slack.web-api-8.2.0.methods.json'), 'utf8'))
-  const openapi = JSON.parse(readFileSync(join(specs, 'slack.web.openapi.json'), 'utf8'))
+  const openapi = JSON.parse(readFileSync(join(specs, 'slack.web.openapi.paths.json'), 'utf8'))
   const names = new Set<string>(list.methods.map((m: { name: string }) => m.name))
   for (const p of Object.keys(openapi.paths)) names.add(p.slice(1))
   const rows = [...names].sort().map((name) => {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
 import { envDefaults, workerEnv } from './env.ts'
-import { startServer } from './main.ts'
-import { SeedError, validateSeed } from './seeding.ts'
+import { startServer, type Running } from './main.ts'
+import { checkSeed, SeedError } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
 import { BAKED_DIR } from './templates.ts'
 import { workerOf } from './routing.ts'
@@ -58,6 +58,26 @@ function fail(message: string): number {
   return 2
 }
 
+/** `serve` could not start: one line on stderr, no stack trace, exit status 1. */
+function failServe(message: string): number {
+  console.error(`wsgym serve: ${message}`)
+  return 1
+}
+
+/** One line for what stopped the server from starting: a seed that does not validate, a busy port, anything else. */
+function startError(e: unknown, seedArg: string, host: string): string {
+  if (e instanceof SeedError) {
+    return `invalid seed ${seedArg}: ${e.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`
+  }
+  const err = e as NodeJS.ErrnoException & { port?: number; address?: string }
+  if (err?.code === 'EADDRINUSE') {
+    return `port ${err.port} on ${err.address ?? host} is already in use (choose another with --port / --control-port)`
+  }
+  if (err?.code === 'EACCES') return `no permission to listen on port ${err.port} on ${err.address ?? host}`
+  if (err?.code === 'EADDRNOTAVAIL') return `cannot bind to ${host}: address not available (--host)`
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!
+}
+
 function validate(file: string | undefined): number {
   if (!file) return fail('usage: wsgym seed validate FILE')
   let doc: unknown
@@ -68,7 +88,7 @@ function validate(file: string | undefined): number {
     return 1
   }
   try {
-    validateSeed(doc)
+    checkSeed(doc)
   } catch (e) {
     if (!(e instanceof SeedError)) throw e
     for (const issue of e.issues) console.error(`${file}: ${issue.path || '(root)'}: ${issue.message}`)
@@ -108,20 +128,32 @@ async function serve(args: string[]): Promise<number> {
   if (count > 1 && !worker && !outside) return serveFront({ host, port, controlPort, count, args })
   const slot = worker ?? outside
   const seedArg = values.seed ?? 'demo'
-  const seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
+  let seed: string | Record<string, unknown>
+  try {
+    seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
+  } catch (e) {
+    return failServe(`cannot read seed ${seedArg}: ${(e as Error).message.split('\n')[0]}`)
+  }
   const worldId = values.world ?? 'demo'
-  const running = await startServer({
-    host: worker ? '127.0.0.1' : host,
-    port: worker ? 0 : port,
-    controlPort: worker ? 0 : controlPort,
-    adminToken: values['admin-token'] ?? envDefaults.adminToken,
-    openenvKey: values['openenv-key'] ?? envDefaults.openenvKey,
-    dataDir: values['data-dir'] ?? envDefaults.dataDir,
-    worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
-    templatesDir: BAKED_DIR,
-    owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
-    publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
-  })
+  const adminToken = values['admin-token'] ?? envDefaults.adminToken
+  const openenvKey = values['openenv-key'] ?? envDefaults.openenvKey
+  let running: Running
+  try {
+    running = await startServer({
+      host: worker ? '127.0.0.1' : host,
+      port: worker ? 0 : port,
+      controlPort: worker ? 0 : controlPort,
+      adminToken,
+      openenvKey,
+      dataDir: values['data-dir'] ?? envDefaults.dataDir,
+      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1) }],
+      templatesDir: BAKED_DIR,
+      owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
+      publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
+    })
+  } catch (e) {
+    return failServe(startError(e, seedArg, host))
+  }
   const stop = async () => {
     await running.close()
     process.exit(0)
@@ -139,11 +171,10 @@ async function serve(args: string[]): Promise<number> {
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
-  console.log(`  control plane  ${controlUrl}   (Authorization: Bearer <admin token>; OpenAPI at /openapi.json)`)
+  console.log(`  control plane  ${controlUrl}   (Authorization: Bearer ${adminToken}; OpenAPI at /openapi.json)`)
   console.log(`  inspector      ${controlUrl}/ui   (web pages; sign in with the admin token)`)
-  if (values['openenv-key'] ?? envDefaults.openenvKey) {
-    console.log(`  OpenEnv        ${controlUrl}/openenv/<key>   (base_url for EnvClient; no admin token needed)`)
-  }
+  const openenv = `${controlUrl}/openenv/${openenvKey}`
+  if (openenvKey) console.log(`  OpenEnv        ${openenv}   (base_url for EnvClient; no admin token needed)`)
   console.log(`  users:`)
   // Bot accounts are world users without person tokens; they are listed with their bot token below.
   for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)
@@ -154,7 +185,12 @@ async function serve(args: string[]): Promise<number> {
 /** The front of `--workers N`: forks this CLI N times as workers and routes requests to them by world id. */
 async function serveFront(opts: Omit<FrontOptions, 'script'>): Promise<number> {
   const script = process.argv[1]!
-  const front = await startFront({ ...opts, script, args: ['serve', ...opts.args] })
+  let front: Awaited<ReturnType<typeof startFront>>
+  try {
+    front = await startFront({ ...opts, script, args: ['serve', ...opts.args] })
+  } catch (e) {
+    return failServe(startError(e, 'of the workers', opts.host))
+  }
   console.log(`workspace-gym: ${opts.count} workers behind ${front.agentUrl} (agent) and ${front.controlUrl} (control)`)
   const stop = async () => {
     await front.close()

@@ -34,33 +34,52 @@ export type Running = {
   close(): Promise<void>
 }
 
+/** Listens on host:port; rejects with the socket error (EADDRINUSE, EACCES, …) instead of emitting it unhandled. */
 const listen = (fetch: (req: Request) => Response | Promise<Response>, host: string, port: number) =>
-  new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch, port, hostname: host }, () => resolve(s))
+  new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch, port, hostname: host }, () => {
+      s.off('error', reject)
+      resolve(s)
+    })
+    s.once('error', reject)
   })
+
+const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
 
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
   const worlds = new WorldManager({ dataDir: opts.dataDir, owns: opts.owns })
-  adoptBakedTemplates(worlds, opts.templatesDir)
-  for (const w of opts.worlds) if (!worlds.find(w.id) && worlds.owns(w.id)) worlds.create(w)
-  // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
-  const agentApp = createAgentApp(worlds)
-  const gym = createGym({ worlds, app: agentApp })
-  const agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
-  const ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
-  // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
-  const agentUrl = opts.publicAgentUrl ?? ownAgentUrl
-  const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
-  if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
-  const controlApp = createControlApp(worlds, { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys })
-  const control = await listen(controlApp.fetch, opts.host, opts.controlPort)
+  let agent: ServerType | undefined
+  let control: ServerType
+  let ownAgentUrl: string
+  let agentUrl: string
+  let openenvKeys: OpenEnvKeys
+  let gym: ReturnType<typeof createGym>
+  try {
+    adoptBakedTemplates(worlds, opts.templatesDir)
+    for (const w of opts.worlds) if (!worlds.find(w.id) && worlds.owns(w.id)) worlds.create(w)
+    // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
+    const agentApp = createAgentApp(worlds)
+    gym = createGym({ worlds, app: agentApp })
+    agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
+    ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
+    // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
+    agentUrl = opts.publicAgentUrl ?? ownAgentUrl
+    openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
+    if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
+    const controlOpts = { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys }
+    const controlApp = createControlApp(worlds, controlOpts)
+    control = await listen(controlApp.fetch, opts.host, opts.controlPort)
+  } catch (e) {
+    if (agent) await closeOne(agent)
+    worlds.close()
+    throw e
+  }
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
   const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, {
     adminToken: opts.adminToken,
     adminScope: { agentBaseUrl: agentUrl },
   })
-  const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
   return {
     agentUrl: ownAgentUrl,
     controlUrl,

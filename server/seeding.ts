@@ -43,20 +43,97 @@ export function validateSeed(doc: unknown): { core: CoreSeed; slices: Record<str
     else for (const i of parsed.error.issues) issues.push({ path: formatPath([service.name, ...i.path]), message: i.message })
   }
   if (core.success) {
-    const ids = new Set<string>()
-    core.data.users.forEach((u, i) => {
-      if (ids.has(u.id)) issues.push({ path: `users[${i}].id`, message: `duplicate user id "${u.id}"` })
-      ids.add(u.id)
-    })
+    const serviceKeys = new Set(Object.keys(record).filter((k) => !(k in CoreSeed.shape)))
+    unknownKeys(record, core.data, [], issues, serviceKeys)
+  }
+  duplicateUsers(record.users, issues)
+  for (const service of services) {
+    const slice = slices[service.name]
+    if (slice !== undefined) unknownKeys(record[service.name], slice, [service.name], issues)
   }
   if (issues.length > 0 || !core.success) throw new SeedError(issues)
   return { core: core.data, slices }
+}
+
+/** Two users with one id, or one e-mail address in any case (checked even when other user fields are wrong). */
+function duplicateUsers(users: unknown, issues: SeedIssue[]) {
+  if (!Array.isArray(users)) return
+  const ids = new Set<string>()
+  const emails = new Set<string>()
+  users.forEach((u: unknown, i) => {
+    if (!isPlainObject(u)) return
+    if (typeof u.id === 'string') {
+      if (ids.has(u.id)) issues.push({ path: `users[${i}].id`, message: `duplicate user id "${u.id}"` })
+      ids.add(u.id)
+    }
+    if (typeof u.email === 'string') {
+      const email = u.email.toLowerCase()
+      if (emails.has(email)) issues.push({ path: `users[${i}].email`, message: `duplicate user email "${u.email}"` })
+      emails.add(email)
+    }
+  })
+}
+
+/**
+ * Keys of the document that its schema dropped: zod objects strip keys they do not know, so a misspelt key at any
+ * depth (`memebrs:`) would otherwise vanish without a word. Walks the input beside the parsed value; records keep
+ * every key, defaults only add keys, so whatever is missing from the parsed object was not understood.
+ */
+function unknownKeys(input: unknown, parsed: unknown, path: PropertyKey[], issues: SeedIssue[], skip?: Set<string>) {
+  if (Array.isArray(input) && Array.isArray(parsed) && input.length === parsed.length) {
+    input.forEach((v, i) => unknownKeys(v, parsed[i], [...path, i], issues))
+    return
+  }
+  if (!isPlainObject(input) || !isPlainObject(parsed)) return
+  for (const [key, value] of Object.entries(input)) {
+    if (skip?.has(key)) continue
+    if (!Object.hasOwn(parsed, key)) {
+      const near = Object.keys(parsed)
+        .filter((k) => !Object.hasOwn(input, k))
+        .find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2)
+      const hint = near ? ` (did you mean "${near}"?)` : ''
+      issues.push({ path: formatPath([...path, key]), message: `unknown key "${key}"${hint}` })
+    } else unknownKeys(value, parsed[key], [...path, key], issues)
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    prev = row
+  }
+  return prev[b.length]!
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype
+
+/**
+ * Checks everything seeding checks: the schema (validateSeed), then a throwaway build, which catches what only
+ * seeding can see (a user, channel, file or message key that a field refers to and that does not exist).
+ */
+export function checkSeed(doc: unknown, seedValue = 1): void {
+  buildWorld(doc, seedValue).close()
 }
 
 /** Builds a world from a seed document and a seed value (which salts ids and tokens). */
 export function buildWorld(doc: unknown, seedValue: number, file?: string): World {
   const { core, slices } = validateSeed(doc)
   const world = World.create(allServiceTables(), file)
+  try {
+    fill(world, core, slices, seedValue)
+  } catch (e) {
+    world.close()
+    throw e
+  }
+  return world
+}
+
+function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, seedValue: number) {
   const nowMs = Date.parse(core.now)
   world.tx((db) => {
     setMeta(db, 'seed_name', core.name)
@@ -86,9 +163,26 @@ export function buildWorld(doc: unknown, seedValue: number, file?: string): Worl
     }
     const users = listUsers(db)
     const ctx = seedContext(users, nowMs, seedValue, core.domain)
-    for (const service of services) service.seed(world, slices[service.name] as never, ctx)
+    for (const service of services) {
+      try {
+        service.seed(world, slices[service.name] as never, ctx)
+      } catch (e) {
+        throw asSeedError(e, service.name)
+      }
+    }
   })
-  return world
+}
+
+/**
+ * Any failure while seeding a service is the seed's fault, never the server's: a SeedError as it is, an error whose
+ * message starts with a field path (`calendar.events[2]: …`) with that path, anything else under the service's key.
+ */
+function asSeedError(e: unknown, service: string): SeedError {
+  if (e instanceof SeedError) return e
+  const message = e instanceof Error ? e.message : String(e)
+  const m = /^([a-zA-Z]+(?:\.[A-Za-z0-9_-]+|\[\d+\])+):\s+([\s\S]+)$/.exec(message)
+  if (m && m[1]!.startsWith(`${service}.`)) return new SeedError([{ path: m[1]!, message: m[2]! }])
+  return new SeedError([{ path: service, message }])
 }
 
 function seedContext(users: WorldUserRow[], nowMs: number, seedValue: number, domain: string): SeedContext {

@@ -33,13 +33,18 @@ const WORLD_ID = /^[a-z0-9_]{1,40}$/
  */
 export class WorldManager {
   readonly #worlds = new Map<string, WorldEntry>()
-  readonly #templates = new Map<string, Snapshot>()
+  readonly #templates: Map<string, Snapshot>
   readonly #dataDir: string | undefined
   #counter = 0
   /** Which world ids this process serves (one worker of several: server/routing.ts); all by default. */
   readonly owns: (id: string) => boolean
 
-  constructor(opts: { dataDir?: string; owns?: (id: string) => boolean } = {}) {
+  /**
+   * `templates` lets several managers share built templates (the test harness shares one map per process: a
+   * template is immutable bytes keyed by seed name or document hash and seed value).
+   */
+  constructor(opts: { dataDir?: string; owns?: (id: string) => boolean; templates?: Map<string, Snapshot> } = {}) {
+    this.#templates = opts.templates ?? new Map()
     this.#dataDir = opts.dataDir
     this.owns = opts.owns ?? (() => true)
     if (this.#dataDir) {

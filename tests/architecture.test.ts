@@ -14,6 +14,16 @@ function sources(dir: string, out: string[] = []): string[] {
   return out
 }
 
+function allFiles(dir: string, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name)
+    if (statSync(p).isDirectory()) allFiles(p, out)
+    else out.push(p)
+  }
+  return out
+}
+
 /** Relative imports of a file, resolved to repo-relative paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
@@ -74,6 +84,15 @@ describe('architecture', () => {
       .flatMap((d) => sources(join(root, d)))
       .filter((f) => !f.endsWith(join('server', 'env.ts')) && readFileSync(f, 'utf8').includes('process.env'))
       .map((f) => relative(root, f))
+    expect(bad).toEqual([])
+  })
+
+  test('nothing reads the reference checkout beside the repo (specs are vendored in specs/)', () => {
+    const files = ['envs', 'server', 'gym', 'oracles', 'trainer', 'seeds', 'scripts', 'tests', 'tasks-lite', 'bin']
+      .flatMap((d) => allFiles(join(root, d)))
+      .filter((f) => /\.(ts|mjs|js)$/.test(f) && f !== import.meta.filename)
+    const outside = new RegExp(`\\.\\./${'shared'}/|'\\.\\.',\\s*'${'shared'}'|'${'shared'}',\\s*'(specs|parity)'`)
+    const bad = files.filter((f) => outside.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f))
     expect(bad).toEqual([])
   })
 

@@ -25,6 +25,8 @@ import { evaluate, formatReports, progressBar, SPLITS, type EvalReport, type Spl
 import type { RolloutRecord } from './types.ts'
 
 export const DEFAULT_CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', 'tasks-lite', 'corpus')
+/** Where `reference` writes without --out (relative to the working directory; runs/ is git-ignored). */
+export const DEFAULT_REFERENCE_OUT = join('runs', 'reference.jsonl')
 
 type Io = { out: (s: string) => void; err: (s: string) => void; env: Record<string, string | undefined>; tty?: boolean }
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -49,8 +51,8 @@ const HELP: Record<string, string> = {
         [--gym-url URL] [--admin-token T] [--summary-json FILE]
   env: WSGYM_GYM_URL (default http://127.0.0.1:8081), WSGYM_ADMIN_TOKEN (default dev-admin-token),
        OPENAI_BASE_URL (default http://127.0.0.1:8000/v1), OPENAI_API_KEY`,
-  reference: `reference --out FILE [--corpus DIR] [--task ID]… [--family F]… [--per-family N] [--concurrency N]
-        [--gym-url URL] [--admin-token T] [--system-prompt-file F]`,
+  reference: `reference [--out FILE (default runs/reference.jsonl)] [--corpus DIR] [--task ID]… [--family F]…
+        [--per-family N] [--concurrency N] [--gym-url URL] [--admin-token T] [--system-prompt-file F]`,
   export: `export --in FILE[,FILE…] --out-dir DIR [--format openai,sharegpt,verifiers,tokens] [--all] [--min-reward X]
         [--allow-violations] [--max-invalid-calls N] [--keep-malformed-calls] [--split train|dev|test]… [--family F]…
         [--source model|reference]…
@@ -142,10 +144,11 @@ async function rollout(argv: string[], io: Io): Promise<number> {
 async function reference(argv: string[], io: Io): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, corpus: { type: 'string' } } })
   if (v.help) return io.out(HELP.reference!), 0
-  if (!v.out) throw new Error('reference needs --out')
+  const out = String(v.out ?? DEFAULT_REFERENCE_OUT)
   const all = loadCorpusFiles(String(v.corpus ?? DEFAULT_CORPUS))
   const tasks = selectTasks(all, { ids: list(v.task), families: list(v.family), perFamily: num(v['per-family'], 'per-family') })
-  const w = jsonlWriter(String(v.out))
+  io.err(`reference: ${tasks.length} task(s) → ${out}`)
+  const w = jsonlWriter(out)
   const records = await collectReferences({
     gym: gymOf(v, io.env), tasks, concurrency: num(v.concurrency, 'concurrency'),
     systemPrompt: v['system-prompt-file'] ? readFileSync(String(v['system-prompt-file']), 'utf8').trim() : undefined,

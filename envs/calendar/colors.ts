@@ -1,6 +1,6 @@
 /**
  * The fixed Calendar colour palette (`colors.get`), as the real API answers it (recorded in
- * shared/parity/gcal/colors_get.json). Calendar colours are ids 1–24, event colours 1–11.
+ * specs/parity/gcal/colors_get.json). Calendar colours are ids 1–24, event colours 1–11.
  */
 export const COLORS = {
   "calendar": {

@@ -33,7 +33,7 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   tables: calendarTables,
   router,
   pathPrefixes: ['/calendar/v3/'],
-  // Calendar answers errors in the legacy envelope, without `status` (as the recorded shared/parity/gcal/error_*.json show).
+  // Calendar answers errors in the legacy envelope, without `status` (as the recorded specs/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',
   specMethods,
   fieldTables,

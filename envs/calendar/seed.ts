@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { World } from '../core/world.ts'
 import type { SeedContext } from '../core/service.ts'
+import { SeedTimeZone } from '../core/seed-types.ts'
 import { calendarEventId } from '../core/ids.ts'
 import type { CalendarRow } from './schema.ts'
 import { createCalendar, ensurePrimaries, findCalendar, putRule, subscribe } from './store/access.ts'
@@ -9,7 +10,7 @@ import { setResponse } from './store/writes.ts'
 import { findEvent } from './store/events.ts'
 import type { EventBody } from './store/build.ts'
 
-const SeedTime = z.object({ dateTime: z.string().optional(), date: z.string().optional(), timeZone: z.string().optional() }).strict()
+const SeedTime = z.object({ dateTime: z.string().optional(), date: z.string().optional(), timeZone: SeedTimeZone.optional() }).strict()
 
 const SeedCalendar = z.object({
   /** Name other seed entries use in `calendar`. */
@@ -17,7 +18,7 @@ const SeedCalendar = z.object({
   owner: z.string(),
   summary: z.string().min(1),
   description: z.string().optional(),
-  timeZone: z.string().optional(),
+  timeZone: SeedTimeZone.optional(),
   colorId: z.string().optional(),
   acl: z.array(z.object({ type: z.enum(['default', 'user', 'group', 'domain']), value: z.string().optional(), role: z.enum(['freeBusyReader', 'reader', 'writer', 'owner']) })).default([]),
 }).strict()

@@ -59,7 +59,7 @@ export interface ServiceProvider<Name extends string = string, Seed = unknown> {
   dump(world: World): ServiceState
   /**
    * Drive (and Calendar) answer errors in the legacy v1 envelope, without the `status` field
-   * (see shared/parity/gdrive/error_*.json); the default is Google's AIP-193 envelope with `status`.
+   * (see specs/parity/gdrive/error_*.json); the default is Google's AIP-193 envelope with `status`.
    */
   readonly googleErrorStyle?: 'aip' | 'legacy'
   /** Runs work that was due between two clock readings (scheduled messages, reminders, …). */

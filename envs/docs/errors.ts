@@ -2,7 +2,7 @@ import { GoogleApiError, type GoogleStatus } from '../core/errors/google.ts'
 
 /**
  * Docs API v1 errors: the newer One Platform envelope `{error:{code,message,status}}` without the
- * legacy `errors[]` list (shared/parity/gdoc/document_not_found_error.json).
+ * legacy `errors[]` list (specs/parity/gdoc/document_not_found_error.json).
  */
 export class DocsError extends GoogleApiError {
   constructor(status: GoogleStatus, message: string) {

@@ -95,7 +95,7 @@ export function toFile(db: Db, row: FileRow, viewerId: string, only?: ReadonlySe
       canReadLabels: atLeast(role, 'reader'),
       canMoveItemWithinDrive: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
       // Ownership, My Drive parents, moves across drives and restrictions, from the role (recorded owner values
-      // in shared/parity/gdrive). Deviation: no pending ownership transfers, so canAcceptOwnership is false.
+      // in specs/parity/gdrive). Deviation: no pending ownership transfers, so canAcceptOwnership is false.
       canAcceptOwnership: false,
       canAddMyDriveParent: !row.driveId && role !== 'owner' && atLeast(role, 'reader'),
       canRemoveMyDriveParent: !row.driveId && role === 'owner',

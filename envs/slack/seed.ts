@@ -5,6 +5,7 @@ import { nextCounter, slackId } from '../core/ids.ts'
 import { issueTokenKey } from '../core/tokens.ts'
 import { worldUsers } from '../core/world-tables.ts'
 import type { SeedContext } from '../core/service.ts'
+import { SeedTime } from '../core/seed-types.ts'
 import type { World } from '../core/world.ts'
 import { addMember, channelById, userByWorldId } from './store/core.ts'
 import { insertMessage, openIm, openMpim } from './store/messages.ts'
@@ -22,7 +23,7 @@ export const SlackSeed = z
         z.object({
           id: z.string().regex(/^[CG][A-Z0-9]+$/).optional(), name: z.string().regex(/^[a-z0-9_-]{1,80}$/), private: z.boolean().default(false),
           general: z.boolean().default(false), topic: z.string().default(''), purpose: z.string().default(''), creator: Ref.optional(),
-          members: z.union([z.literal('all'), z.array(Ref)]).default('all'), archived: z.boolean().default(false), created: z.string().optional(),
+          members: z.union([z.literal('all'), z.array(Ref)]).default('all'), archived: z.boolean().default(false), created: SeedTime.optional(),
         }),
       )
       .default([]),
@@ -30,13 +31,13 @@ export const SlackSeed = z
     messages: z
       .array(
         z.object({
-          key: z.string().optional(), channel: z.string(), user: Ref, text: z.string(), at: z.string(), thread: z.string().optional(),
+          key: z.string().optional(), channel: z.string(), user: Ref, text: z.string(), at: SeedTime, thread: z.string().optional(),
           broadcast: z.boolean().optional(), blocks: z.array(z.record(z.string(), z.unknown())).optional(),
           reactions: z.record(z.string(), z.array(Ref)).optional(), pinned: z.boolean().optional(),
         }),
       )
       .default([]),
-    reminders: z.array(z.object({ user: Ref, text: z.string(), at: z.string() })).default([]),
+    reminders: z.array(z.object({ user: Ref, text: z.string(), at: SeedTime })).default([]),
     usergroups: z.array(z.object({ handle: z.string(), name: z.string(), description: z.string().default(''), users: z.array(Ref) })).default([]),
     /** Custom emoji: name → image URL or `alias:<name>` (default: a small set). */
     emoji: z.record(z.string().regex(/^[a-z0-9_+'-]{1,100}$/), z.string()).optional(),
@@ -98,6 +99,7 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
     const everyone = ctx.users.map((u) => userByWorldId(db, u.id)!.id)
     const byName = new Map<string, string>()
     seed.channels.forEach((ch, i) => {
+      if (byName.has(ch.name)) throw new Error(`slack.channels[${i}].name: a channel named "${ch.name}" comes earlier`)
       const id = ch.id ?? slackId(db, 'C')
       const creator = ch.creator ? sid(ch.creator, `slack.channels[${i}].creator`) : everyone[0]!
       const at = Math.floor((ch.created ? ctx.time(ch.created) : ctx.nowMs - 300 * 86400_000) / 1000)

@@ -5,7 +5,7 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core'
 import { services } from '../../server/registry.ts'
 import { coverageReport } from '../../server/coverage.ts'
 import { WorldManager } from '../../server/worlds.ts'
-import { World } from '../../envs/core/world.ts'
+import { World, type Snapshot } from '../../envs/core/world.ts'
 import { buildWorld } from '../../server/seeding.ts'
 import { namedSeeds } from '../../seeds/index.ts'
 
@@ -26,6 +26,8 @@ const testText = [...filesUnder(join(root, 'tests')), ...filesUnder(join(root, '
 // Two independent builds of the demo world, shared by every provider's determinism check.
 let twice: [World, World] | undefined
 const demoTwice = () => (twice ??= [buildWorld(namedSeeds.demo!(5), 5), buildWorld(namedSeeds.demo!(5), 5)])
+// Demo templates (seed values 2 and 3) built once for every provider's restore check; each check gets fresh worlds.
+const demoTemplates = new Map<string, Snapshot>()
 
 describe.each(services.map((s) => [s.name, s] as const))('%s provider contract', (name, service) => {
   test('every table carries the service prefix', () => {
@@ -39,7 +41,7 @@ describe.each(services.map((s) => [s.name, s] as const))('%s provider contract',
   })
 
   test('restore() brings dump() back unchanged', () => {
-    const worlds = new WorldManager()
+    const worlds = new WorldManager({ templates: demoTemplates })
     const entry = worlds.create({ seed: 'demo', seedValue: 2 })
     const dumped = service.dump(entry.world)
     const snap = entry.world.snapshot()

@@ -1,15 +1,15 @@
 import { describe, expect, test } from 'vitest'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { execFileSync, spawnSync } from 'node:child_process'
 import { resolveSeedTime } from '../../envs/core/seed-types.ts'
 import { SeedError, validateSeed } from '../../server/seeding.ts'
 import { namedSeeds } from '../../seeds/index.ts'
 import { WorldManager } from '../../server/worlds.ts'
 import { getMeta, nowMs } from '../../envs/core/clock.ts'
+import { wsgym } from '../support/cli.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
 
-const root = join(import.meta.dirname, '..', '..')
+const tempDir = tempDirs()
 
 describe('seed documents', () => {
   test('relative times resolve against the world clock', () => {
@@ -59,35 +59,33 @@ describe('seed documents', () => {
 })
 
 describe('wsgym seed validate', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wsgym-seed-'))
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin', 'wsgym.mjs'), ...args], { encoding: 'utf8', cwd: root })
+  const dir = tempDir('wsgym-seed-')
+  const cli = wsgym
 
-  test('accepts a valid YAML seed', () => {
+  test('accepts a valid YAML seed', async () => {
     const file = join(dir, 'ok.yaml')
     writeFileSync(file, 'name: tiny\nusers:\n  - id: ann\n    email: ann@example.com\n    name: Ann Lee\n')
-    const run = cli('seed', 'validate', file)
+    const run = await cli('seed', 'validate', file)
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('valid')
   })
 
-  test('rejects an invalid JSON seed and prints the field path', () => {
+  test('rejects an invalid JSON seed and prints the field path', async () => {
     const file = join(dir, 'bad.json')
     writeFileSync(file, JSON.stringify({ users: [{ id: 'ann', email: 'nope', name: 'Ann' }] }))
-    const run = cli('seed', 'validate', file)
+    const run = await cli('seed', 'validate', file)
     expect(run.status).toBe(1)
     expect(run.stderr).toContain('users[0].email')
   })
 
-  test('lists the named seeds', () => {
-    expect(execFileSync(process.execPath, [join(root, 'bin', 'wsgym.mjs'), 'seed', 'list'], { encoding: 'utf8' }).split('\n')).toEqual(
-      expect.arrayContaining(['demo', 'empty', 'large']),
-    )
+  test('lists the named seeds', async () => {
+    expect((await cli('seed', 'list')).stdout.split('\n')).toEqual(expect.arrayContaining(['demo', 'empty', 'large']))
   })
 })
 
 describe('persistence (--data-dir)', () => {
   test('worlds, snapshots and acknowledged writes survive a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wsgym-data-'))
+    const dir = tempDir('wsgym-data-')
     const first = new WorldManager({ dataDir: dir })
     const entry = first.create({ id: 'keep', seed: 'empty' })
     first.snapshot('keep', 'early')

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
-/** A recorded real response from `../shared/parity/<svc>/<name>.json` (capture-only keys removed). */
+/** A recorded real response from `specs/parity/<svc>/<name>.json` (capture-only keys removed). */
 export function recorded(svc: string, name: string): unknown {
-  const file = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'parity', svc, name.endsWith('.json') ? name : `${name}.json`)
+  const file = resolve(import.meta.dirname, '..', '..', 'specs', 'parity', svc,
+    name.endsWith('.json') ? name : `${name}.json`)
   return strip(JSON.parse(readFileSync(file, 'utf8')))
 }
 

@@ -13,7 +13,7 @@ const FILES: Record<string, string> = { gmail: 'gmail.v1.discovery.json', calend
 export function discovery(api: keyof typeof FILES): Doc {
   let doc = cache.get(api)
   if (!doc) {
-    doc = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', '..', '..', 'shared', 'specs', FILES[api]!), 'utf8')) as Doc
+    doc = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', '..', 'specs', FILES[api]!), 'utf8')) as Doc
     cache.set(api, doc)
   }
   return doc

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Running } from '../../server/main.ts'
 import { figures, passAtK, progressBar, taskSplit } from '../../trainer/eval.ts'
@@ -9,6 +8,9 @@ import { GymClient } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
 import { ADMIN, corpus, fakeModelServer, isTaskObservation, nextProgramCall, startGym, toolCall } from './support.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 describe('taskSplit', () => {
   it('uses a task\'s own split and otherwise a fixed function of its id', () => {
@@ -61,7 +63,7 @@ describe('eval command', () => {
     const family = [...new Set(test.map((t) => t.family))].find((f) => test.filter((t) => t.family === f).every((t) => replayable(t.id)))!
     expect(family).toBeDefined()
     const n = test.filter((t) => t.family === family).length
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-eval-'))
+    const dir = tempDir('trainer-eval-')
     const out: string[] = []
     const err: string[] = []
     const code = await main(['eval', '--gym-url', server.controlUrl, '--admin-token', ADMIN, '--base-url', llm.baseUrl, '--model', 'base', '--adapter', 'lora', '--split', 'test', '--family', family, '--k', '2', '--json', join(dir, 'eval.json'), '--out-dir', dir], { out: (s) => out.push(s), err: (s) => err.push(s), env: {} })

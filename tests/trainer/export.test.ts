@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { exportSft, filterRecords, IGNORE_INDEX, readRecords, toOpenAI, toShareGPT, toolsRendered, type ChatTokenizer } from '../../trainer/export.ts'
 import { tokenExamples } from '../../trainer/tokens.ts'
@@ -9,6 +8,9 @@ import { tokenizeChat, tokenizeUrlFor } from '../../trainer/http.ts'
 import { main } from '../../trainer/cli.ts'
 import type { ChatMessage, RolloutRecord, ToolDef } from '../../trainer/types.ts'
 import { fakeModelServer, renderChat, renderMessage } from './support.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 const tools: ToolDef[] = [
   { type: 'function', function: { name: 'http_request', description: 'REST', parameters: { type: 'object', properties: { method: { type: 'string' }, path: { type: 'string' } }, required: ['method', 'path'] } } },
@@ -79,7 +81,7 @@ describe('malformed tool calls', () => {
 
 describe('bad input', () => {
   it('reports lines that are not records, with their line numbers, and reads the rest', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const dir = tempDir('trainer-export-')
     const p = join(dir, 'r.jsonl')
     writeFileSync(p, [JSON.stringify(record()), '{"taskId": "x"', '', JSON.stringify({ ...record(), messages: [{ role: 'wizard' }] }), '[]', JSON.stringify(record({ index: 1 }))].join('\n'))
     const bad: Parameters<typeof readRecords>[1] = []
@@ -210,7 +212,7 @@ describe('token export through /tokenize', () => {
   })
 
   it('writes all three formats from a rollout file with the CLI', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const dir = tempDir('trainer-export-')
     const input = join(dir, 'rollouts.jsonl')
     writeFileSync(input, [record(), record({ index: 1, taskId: 'failed', passed: false, reward: 0 }), record({ index: 2, taskId: 'second' })].map((r) => JSON.stringify(r)).join('\n') + '\n')
     const out: string[] = []
@@ -233,7 +235,7 @@ describe('token export through /tokenize', () => {
 
   it('refuses the tokens format without a tokenize endpoint', async () => {
     const err: string[] = []
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-export-'))
+    const dir = tempDir('trainer-export-')
     writeFileSync(join(dir, 'r.jsonl'), JSON.stringify(record()) + '\n')
     expect(await main(['export', '--in', join(dir, 'r.jsonl'), '--out-dir', dir, '--format', 'tokens'], { out: () => undefined, err: (s) => err.push(s), env: {} })).toBe(1)
     expect(err.join()).toContain('needs --tokenizer DIR (offline) or --tokenize-url/--base-url')

@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { execFile, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { LORA_DIR, launch, planJob, prepareJob } from '../../trainer/launch.ts'
 import { toOpenAI, toShareGPT } from '../../trainer/export.ts'
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 const hasPython = spawnSync('python3', ['--version']).status === 0
 
@@ -29,7 +31,7 @@ const record: RolloutRecord = {
 }
 
 function dataFiles() {
-  const dir = mkdtempSync(join(tmpdir(), 'trainer-launch-'))
+  const dir = tempDir('trainer-launch-')
   writeFileSync(join(dir, 'openai.jsonl'), JSON.stringify(toOpenAI(record)) + '\n')
   writeFileSync(join(dir, 'sharegpt.jsonl'), JSON.stringify(toShareGPT(record)) + '\n')
   return dir

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Running } from '../../server/main.ts'
 import { OfflineChatTokenizer, readTokenizerDir, sha256 } from '../../trainer/chat-template.ts'
@@ -12,6 +11,9 @@ import type { TokenExample } from '../../trainer/tokens.ts'
 import type { RolloutRecord, ToolCall } from '../../trainer/types.ts'
 import { ADMIN, startGym } from './support.ts'
 import { pyJson, QWEN3_DIR, qwen25Files, qwen3Files } from './qwen.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 const qwen3 = new OfflineChatTokenizer(qwen3Files(), { enable_thinking: false })
 const qwen3Thinking = new OfflineChatTokenizer(qwen3Files())
@@ -128,7 +130,7 @@ describe('reference trajectories through the real Qwen templates, offline', () =
   }, 120_000)
 
   it('the CLI exports offline from a tokenizer directory and records hashes and counts in the manifest', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trainer-qwen-'))
+    const dir = tempDir('trainer-qwen-')
     const input = join(dir, 'ref.jsonl')
     const rs = onePerFamily().slice(0, 3)
     writeFileSync(input, rs.map((r) => JSON.stringify(r)).join('\n') + '\n{"broken": \n')

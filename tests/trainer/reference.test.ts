@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Running } from '../../server/main.ts'
 import { createGym, runProgram } from '../../gym/index.ts'
@@ -9,6 +8,9 @@ import { collectReferences, fill, loadCorpusFiles, pick, type CorpusTask } from 
 import { DEFAULT_CORPUS, main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
 import { ADMIN, corpus, startGym } from './support.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 let server: Running
 let gym: GymClient
@@ -99,7 +101,7 @@ describe('reference trajectories through the HTTP gym', () => {
   })
 
   it('writes reference records with the CLI', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'trainer-ref-')), 'ref.jsonl')
+    const out = join(tempDir('trainer-ref-'), 'ref.jsonl')
     const family = onePerFamily[1]!.family
     const logs: string[] = []
     expect(await main(['reference', '--gym-url', server.controlUrl, '--admin-token', ADMIN, '--family', family, '--per-family', '2', '--out', out], { out: (s) => logs.push(s), err: (s) => logs.push(s), env: {} })).toBe(0)
@@ -107,5 +109,22 @@ describe('reference trajectories through the HTTP gym', () => {
     expect(records.map((r) => r.taskId)).toEqual(files.filter((t) => t.family === family).slice(0, 2).map((t) => t.id))
     expect(records.every((r) => r.verdict?.passed)).toBe(true)
     expect(logs.join('\n')).toMatch(new RegExp(`^${family}\\s+2\\s+100\\.0% \\(2\\)`, 'm'))
+  })
+
+  it('writes to runs/reference.jsonl under the working directory without --out', async () => {
+    const cwd = process.cwd()
+    const dir = tempDir('trainer-ref-default-')
+    const logs: string[] = []
+    process.chdir(dir)
+    try {
+      const args = ['reference', '--gym-url', server.controlUrl, '--admin-token', ADMIN, '--task', files[0]!.id]
+      expect(await main(args, { out: (s) => logs.push(s), err: (s) => logs.push(s), env: {} })).toBe(0)
+    } finally {
+      process.chdir(cwd)
+    }
+    const lines = readFileSync(join(dir, 'runs', 'reference.jsonl'), 'utf8').trim().split('\n')
+    const records = lines.map((l) => JSON.parse(l) as RolloutRecord)
+    expect(records.map((r) => r.taskId)).toEqual([files[0]!.id])
+    expect(logs[0]).toBe(`reference: 1 task(s) → ${join('runs', 'reference.jsonl')}`)
   })
 })

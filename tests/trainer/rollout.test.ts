@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Running } from '../../server/main.ts'
 import { createGym, runProgram } from '../../gym/index.ts'
@@ -10,11 +9,14 @@ import { collectRollouts, orderedPool, selectTasks, summarize, formatSummary, ru
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
 import { ADMIN, corpus, fakeModelServer, isTaskObservation, nextProgramCall, replayable, startGym, toolCall } from './support.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 let gymServer: Running
 let llm: Awaited<ReturnType<typeof fakeModelServer>>
 let gym: GymClient
-const dir = mkdtempSync(join(tmpdir(), 'trainer-rollout-'))
+const dir = tempDir('trainer-rollout-')
 
 // Two replayable tasks of one family, and a near miss (of any replayable family) that the oracle flags as unsafe.
 const family = corpus.some((t) => t.family === 'gmail-slack-incident') ? 'gmail-slack-incident' : replayable(corpus[0]!.family)[0]!.family

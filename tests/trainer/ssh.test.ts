@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, connect } from 'node:net'
-import { tmpdir, userInfo } from 'node:os'
+import { userInfo } from 'node:os'
 import { join } from 'node:path'
 import { exportSft } from '../../trainer/export.ts'
 import { OfflineChatTokenizer } from '../../trainer/chat-template.ts'
@@ -17,6 +17,9 @@ import { launch, readJobRecord } from '../../trainer/launch.ts'
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
 import { qwen3Files } from './qwen.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const tempDir = tempDirs()
 
 const SSHD = ['/usr/sbin/sshd', '/usr/bin/sshd'].find((p) => existsSync(p))
 const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
@@ -41,7 +44,7 @@ const host = `${userInfo().username}@127.0.0.1`
 
 beforeAll(async () => {
   if (missing) return
-  dir = mkdtempSync(join(tmpdir(), 'trainer-ssh-'))
+  dir = tempDir('trainer-ssh-')
   const keys = join(dir, 'keys')
   mkdirSync(keys, { mode: 0o700 })
   for (const k of ['host', 'client']) spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keys, k)])

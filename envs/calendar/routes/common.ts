@@ -15,7 +15,7 @@ export const CalParams = z.object({ calendarId: z.string() })
 export const noContent = { 204: { description: 'No content' } }
 
 // Calendar's errors use the legacy envelope (no `status`) with short messages ("Not Found"), as recorded
-// in shared/parity/gcal/error_*.json.
+// in specs/parity/gcal/error_*.json.
 export const notFound = (message = 'Not Found') => new GoogleApiError('NOT_FOUND', 'notFound', message)
 export const invalid = (message: string, reason = 'invalid') => new GoogleApiError('INVALID_ARGUMENT', reason, message)
 export const required = (message: string) => new GoogleApiError('INVALID_ARGUMENT', 'required', message)

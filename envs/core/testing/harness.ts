@@ -1,5 +1,12 @@
 import { WorldManager, type WorldEntry } from '../../../server/worlds.ts'
 import { createAgentApp } from '../../../server/app.ts'
+import type { Snapshot } from '../world.ts'
+
+/**
+ * Templates built by any harness in this process: building a seed costs up to seconds (demo), cloning its bytes
+ * milliseconds, and test files that share a worker (vitest `isolate: false`) share this map too.
+ */
+const templates = new Map<string, Snapshot>()
 
 export type Harness = {
   worlds: WorldManager
@@ -23,10 +30,11 @@ export type CallOptions = {
 
 /**
  * A fresh world plus the agent app over it, for tests. Seeds are by name (`demo`, `empty`) or
- * inline documents; every call gets its own WorldManager, so tests never share state.
+ * inline documents; every call gets its own WorldManager and world (cloned from a shared template), so tests
+ * never share state.
  */
 export function harness(seed: string | Record<string, unknown> = 'empty', seedValue = 1): Harness {
-  const worlds = new WorldManager()
+  const worlds = new WorldManager({ templates })
   const entry = worlds.create({ id: 'test', seed, seedValue })
   const app = createAgentApp(worlds)
   const creds = () => worlds.credentials(entry.id)

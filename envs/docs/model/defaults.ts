@@ -1,4 +1,4 @@
-// Google's defaults for a new document, as the real API returns them (shared/parity/gdoc/document_create.json).
+// Google's defaults for a new document, as the real API returns them (specs/parity/gdoc/document_create.json).
 import type { Obj } from './types.ts'
 
 /** DocumentStyle of a new document. */

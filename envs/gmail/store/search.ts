@@ -14,7 +14,7 @@ export type SearchCursor = { internalDate: number; id: string }
 
 /**
  * How far past a page's start resultSizeEstimate counts. Gmail's estimate stops near 200 too: a mailbox with
- * thousands of matches answers 201 (recorded in ../shared/parity/gmail/messages_list*.json).
+ * thousands of matches answers 201 (recorded in specs/parity/gmail/messages_list*.json).
  */
 export const ESTIMATE_CAP = 201
 

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Db } from '../../core/db.ts'
 import { addressSettings, filters, settings } from '../schema.ts'
 
-/** Defaults Gmail reports for a fresh account (see shared/parity/gmail/settings_*.json). */
+/** Defaults Gmail reports for a fresh account (see specs/parity/gmail/settings_*.json). */
 export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
   vacation: { enableAutoReply: false, responseSubject: '', restrictToContacts: false, restrictToDomain: false },
   imap: { enabled: false, autoExpunge: true, expungeBehavior: 'archive', maxFolderSize: 0 },
