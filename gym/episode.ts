@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { WorldEntry, WorldManager } from '../server/worlds.ts'
 import { worldState } from '../server/state.ts'
 import { diffStates, type WorldState } from '../envs/core/diff.ts'
+import { nowMs } from '../envs/core/clock.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import type { TaskSpec } from './task.ts'
@@ -11,6 +12,8 @@ import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef
 export type Action = { tool: string; arguments?: Record<string, unknown> }
 /** What step returns (gymnasium-style). */
 export type StepResult = { observation: string; terminated: boolean; truncated: boolean; info: { step: number; status?: number; error?: string } }
+/** One step as it happened (for the inspector and replays): the call, what the agent saw, the world clock. */
+export type StepRecord = { step: number; action: Action; observation: string; status?: number; atMs: number }
 /** A full, untruncated response (control side only). */
 export type CallResult = { status: number; body: unknown; text: string }
 
@@ -46,6 +49,8 @@ export class Episode {
   /** Wall-clock ms of the reset and of the last step or call (the gym reaps idle and old episodes). */
   readonly startedAt: number
   lastActiveAt: number
+  /** Every step taken, in order. */
+  readonly history: StepRecord[] = []
   #typed: Map<string, Typed>
   #closed = false
   #sealed = false
@@ -142,13 +147,20 @@ export class Episode {
     this.lastActiveAt = this.clock()
     if (action.tool === 'done') {
       this.terminated = true
+      this.#record(action, 'ok')
       this.seal()
       return { observation: 'ok', terminated: true, truncated: false, info: { step: this.steps } }
     }
     const r = await this.call(action)
     const observation = truncateObservation(JSON.stringify({ status: r.status, body: r.body }), this.task.maxObservationChars)
+    this.#record(action, observation, r.status)
     if (this.truncated) this.seal()
     return { observation, terminated: false, truncated: this.truncated, info: { step: this.steps, status: r.status } }
+  }
+
+  #record(action: Action, observation: string, status?: number): void {
+    const atMs = nowMs(this.entry.world.db)
+    this.history.push({ step: this.steps, action, observation, ...(status === undefined ? {} : { status }), atMs })
   }
 
   /** Action log rows of this episode's world. */

@@ -215,6 +215,7 @@ async function serve(args: string[]): Promise<number> {
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
   console.log(`  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
   console.log(`  control plane  ${controlUrl}   (Authorization: Bearer ${adminToken}; OpenAPI at /openapi.json)`)
+  console.log(`  inspector      ${controlUrl}/ui   (web pages; sign in with the admin token)`)
   const openenv = `${controlUrl}/openenv/${openenvKey}`
   if (openenvKey) console.log(`  OpenEnv        ${openenv}   (base_url for EnvClient; no admin token needed)`)
   console.log(`  users:`)

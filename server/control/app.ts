@@ -14,6 +14,7 @@ import { OpenEnvKeys } from '../../gym/openenv-ws.ts'
 import { createGym, type Gym } from '../../gym/index.ts'
 import { createAgentApp } from '../app.ts'
 import { VERSION } from '../app.ts'
+import { inspectorRouter } from '../inspector/index.ts'
 import * as s from './schemas.ts'
 import { rateLimitRoutes } from './rate-limits.ts'
 
@@ -62,7 +63,8 @@ export function createControlApp(
   app.get('/health', (c) => c.json({ status: 'healthy' }))
   app.route('/', openEnvKeyRouter(openenvKeys))
   app.use('*', async (c, next) => {
-    if (c.req.path === '/healthz' || c.req.path === '/health') return next()
+    // The inspector (/ui) signs browsers in with a cookie and checks it itself.
+    if (c.req.path === '/healthz' || c.req.path === '/health' || c.req.path === '/ui' || c.req.path.startsWith('/ui/')) return next()
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')
     const given = Buffer.from(m?.[1] ?? c.req.header('x-admin-token') ?? '')
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: 'admin token required' }, 401)
@@ -186,6 +188,7 @@ export function createControlApp(
 
   rateLimitRoutes(app, worlds)
   app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym, openenvKeys }) as never)
+  app.route('/ui', inspectorRouter(worlds, gym, { adminToken: opts.adminToken }))
 
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
   return app
