@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { parse as parseYaml } from 'yaml'
-import { envDefaults, workerEnv } from './env.ts'
+import { DEFAULT_ADMIN_TOKEN, envDefaults, workerEnv } from './env.ts'
 import { startServer, type Running } from './main.ts'
 import { checkSeed, SeedError } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
@@ -178,6 +178,12 @@ async function serve(args: string[]): Promise<number> {
   }
   const worldId = values.world ?? 'demo'
   const adminToken = values['admin-token'] ?? envDefaults.adminToken
+  // The default admin token is published in the README: it may guard a server that only this machine can reach,
+  // never one bound to an address an agent's sandbox (or anyone else) can reach.
+  if (adminToken === DEFAULT_ADMIN_TOKEN && !isLoopbackHost(host)) {
+    const why = 'set a secret --admin-token (or WSGYM_ADMIN_TOKEN)'
+    return failServe(`--host ${host} is reachable from other machines: ${why}`)
+  }
   const openenvKey = values['openenv-key'] ?? envDefaults.openenvKey
   let running: Running
   try {
@@ -242,4 +248,9 @@ async function serveFront(opts: Omit<FrontOptions, 'script'>): Promise<number> {
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   return await new Promise<number>(() => {})
+}
+
+/** Whether `host` binds only this machine (the loopback range, `localhost`, `::1`). */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }

@@ -1,9 +1,12 @@
+/** The README's admin token: accepted only while the server listens on loopback (server/cli.ts). */
+export const DEFAULT_ADMIN_TOKEN = 'dev-admin-token'
+
 /** The only place that reads process.env: defaults for `wsgym serve`. */
 export const envDefaults = {
   host: process.env.WSGYM_HOST ?? '127.0.0.1',
   port: Number(process.env.WSGYM_PORT ?? 8080),
   controlPort: Number(process.env.WSGYM_CONTROL_PORT ?? 8081),
-  adminToken: process.env.WSGYM_ADMIN_TOKEN ?? 'dev-admin-token',
+  adminToken: process.env.WSGYM_ADMIN_TOKEN ?? DEFAULT_ADMIN_TOKEN,
   dataDir: process.env.WSGYM_DATA_DIR,
   openenvKey: process.env.WSGYM_OPENENV_KEY,
   /** The agent URL clients reach this server through (a proxy in front of a `--slot` upstream), for reset answers. */

@@ -190,11 +190,20 @@ describe('wsgym serve and seed validate', () => {
     expect(run.stderr.split('\n')).toEqual([busyLine])
   })
 
+  test('serve refuses the published admin token on an address other machines can reach', async () => {
+    const run = await cli('serve', '--seed', 'empty', '--host', '0.0.0.0', '--port', '0', '--control-port', '0')
+    expect(run.status).toBe(1)
+    const why = 'set a secret --admin-token (or WSGYM_ADMIN_TOKEN)'
+    expect(run.stderr.split('\n')).toEqual([`wsgym serve: --host 0.0.0.0 is reachable from other machines: ${why}`])
+  })
+
   test('the wsgym binary exits non-zero on a bad seed and prints the real admin token in its banner', async () => {
     const ports = ['--port', '0', '--control-port', '0']
     const failed = spawnSync(process.execPath, [wsgym, 'serve', '--seed', bad, ...ports], { encoding: 'utf8' })
     expect(failed.status).toBe(1)
-    expect(failed.stderr.trim().split('\n')).toHaveLength(1)
+    // (A checkout whose sources changed after `npm run build` adds the launcher's one-line tsx notice.)
+    const lines = failed.stderr.trim().split('\n').filter((l) => !l.startsWith('wsgym: dist/ is older'))
+    expect(lines).toHaveLength(1)
     const args = [wsgym, 'serve', '--seed', 'empty', ...ports, '--admin-token', 'banner-token-7']
     const child = spawn(process.execPath, args, { cwd: root })
     let out = ''
