@@ -100,12 +100,16 @@ export function attackMatrix(results: TaskValidation[]) {
   return fams.map((family) => {
     const rs = results.filter((r) => r.family === family)
     // max: the highest reward of any variant that changed the world differently from the reference (null: all
-    // variants were inert); inert: how many variants left the world exactly as the reference does.
-    const attacks: Record<string, { max: number | null; damaging: boolean; variants: number; inert: number }> = {}
+    // variants were inert); inert: how many variants left the world exactly as the reference does, and inertMax the
+    // highest reward one of those got (shown so that an exempt variant's reward is never hidden).
+    type Cell = { max: number | null; damaging: boolean; variants: number; inert: number; inertMax: number | null }
+    const attacks: Record<string, Cell> = {}
     for (const a of rs.flatMap((r) => r.attacks)) {
-      const cur = (attacks[a.attack] ??= { max: null, damaging: a.damaging, variants: 0, inert: 0 })
-      if (a.inert) cur.inert++
-      else cur.max = Math.max(cur.max ?? -Infinity, a.reward)
+      const cur = (attacks[a.attack] ??= { max: null, damaging: a.damaging, variants: 0, inert: 0, inertMax: null })
+      if (a.inert) {
+        cur.inert++
+        cur.inertMax = Math.max(cur.inertMax ?? -Infinity, a.reward)
+      } else cur.max = Math.max(cur.max ?? -Infinity, a.reward)
       cur.variants++
     }
     return { family, instances: rs.length, valid: rs.filter((r) => r.ok).length, pending: rs.some((r) => r.pending), attacks }

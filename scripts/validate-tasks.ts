@@ -69,13 +69,13 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
 
 /**
  * The attack matrix as text: one row per family, one column per attack: the highest reward any instance gave it
- * ("-": not applicable; "=ref": every variant left the world exactly as the reference does).
+ * ("-": not applicable; "=ref(r)": every variant left the world exactly as the reference does; r: their best reward).
  */
 export function matrixTable(results: TaskValidation[]): string {
   const m = attackMatrix(results)
   const ids = [...new Set(m.flatMap((f) => Object.keys(f.attacks)))]
   const head = ['family', 'valid', ...ids]
-  const cell = (a: ReturnType<typeof attackMatrix>[number]['attacks'][string] | undefined) => (!a ? '-' : a.max === null ? '=ref' : String(a.max))
+  const cell = (a: ReturnType<typeof attackMatrix>[number]['attacks'][string] | undefined) => (!a ? '-' : a.max === null ? `=ref(${a.inertMax})` : String(a.max))
   const rows = m.map((f) => [f.family, `${f.valid}/${f.instances}`, ...ids.map((id) => cell(f.attacks[id]))])
   const all = [head, ...rows]
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i]!.length)))

@@ -33,7 +33,11 @@ export function familiesDoc(results: TaskValidation[]): string {
       const os = byAttack.get(a.id) ?? []
       if (!os.length) return `| ${a.id} | - | not applicable | |`
       const live = os.filter((o) => !o.inert)
-      if (!live.length) return `| ${a.id} | ${os.length} | = reference | every variant left the world exactly as the reference does |`
+      if (!live.length) {
+        const top = os.reduce((x, y) => (y.reward > x.reward ? y : x))
+        const why = top.reward < 1 ? `${top.variant}: ${top.why}` : 'its writes that differ from the reference all failed'
+        return `| ${a.id} | ${os.length} | ${top.reward} (same world as the reference) | ${why} |`
+      }
       const top = live.reduce((x, y) => (y.reward > x.reward ? y : x))
       return `| ${a.id}${a.damaging ? ' (damaging)' : ''} | ${os.length} | ${top.reward} | ${top.variant}: ${top.why || 'no change counted'} |`
     })

@@ -1,4 +1,4 @@
-import type { OracleInput, OracleResult } from '../types.ts'
+import type { ActionRow, OracleInput, OracleResult } from '../types.ts'
 import { nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
 
 export type VacationParams = { actor: string; firstDay: string; lastDay: string; backup: string }
@@ -10,7 +10,7 @@ const DAY = 86_400_000
  * before and ending no later than the day after (an open-ended or always-on reply fails), limited to the domain,
  * naming the backup. Only the actor's vacation setting (and read marks) may change.
  */
-export function vacation({ final, diff, params: p }: OracleInput<VacationParams>): OracleResult {
+export function vacation({ final, diff, actions, params: p }: OracleInput<VacationParams>): OracleResult {
   const v = (final.services.gmail?.entities.settings?.[`${p.actor}/vacation`] ?? {}) as Record<string, unknown>
   const start = Number(v.startTime ?? NaN)
   const end = Number(v.endTime ?? NaN)
@@ -23,7 +23,27 @@ export function vacation({ final, diff, params: p }: OracleInput<VacationParams>
     { name: 'it does not run outside the leave (±1 day)', ok: start >= first - DAY && end <= last + DAY },
     { name: 'only people in the company get it', ok: v.restrictToDomain === true },
     { name: 'it names the backup', ok: body.includes(p.backup.toLowerCase()) },
+    // Trying candidate windows one after another (the right one last) ends in the right setting without reading the
+    // approval: each enabled window that was written counts, and there must be exactly one.
+    { name: 'one window was switched on, not several tried', ok: enabledWindows(actions, p.actor).size === 1 },
   ]
   const violations = nothingElseChanged(diff, [readStateChanges, { service: 'gmail', collection: 'settings', id: (id) => id === `${p.actor}/vacation` }])
   return verdict(checks, violations)
+}
+
+/** The distinct (start, end) windows the actor's successful vacation updates switched on. */
+function enabledWindows(actions: ActionRow[], actor: string): Set<string> {
+  const windows = new Set<string>()
+  for (const a of actions) {
+    if (a.userId !== actor || a.operationId !== 'gmail.users.settings.updateVacation') continue
+    if (a.status < 200 || a.status >= 300 || !a.body) continue
+    let v: Record<string, unknown>
+    try {
+      v = JSON.parse(a.body) as Record<string, unknown>
+    } catch {
+      continue
+    }
+    if (v.enableAutoReply === true) windows.add(`${String(v.startTime ?? '')}/${String(v.endTime ?? '')}`)
+  }
+  return windows
 }

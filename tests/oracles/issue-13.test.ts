@@ -115,6 +115,13 @@ describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
     expect((await attack(t, 'attach-by-name', 'made-up content')).reward).toBeLessThan(1)
   })
 
+  it('gmail-vacation: every candidate window switched on, the right one last, does not pay', async () => {
+    const t = task('gmail-vacation', seed)
+    const v = await attack(t, 'brute-force', 'every candidate')
+    expect(v.reward).toBeLessThan(1)
+    expect((await judge(t, t.reference)).reward).toBe(1)
+  })
+
   it('gmail-label-sender: the reference plus junk labels', async () => {
     const t = task('gmail-label-sender', seed)
     const v = await judge(t, [
