@@ -5,6 +5,14 @@ import { expandMacros, fill, pick, type Vars } from './program-grammar.ts'
 export { pick } from './program-grammar.ts'
 
 /** Sees each step before it runs (its args as written, bindings unfilled) and the response after. */
+/** One `http_request` step of a program (optionally saving response paths into bindings). */
+export const httpStep = (
+  method: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+  save?: Record<string, string>,
+): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, ...(save ? { save } : {}) })
+
 export type StepObserver = { before?(step: ProgramStep, index: number): void; after?(step: ProgramStep, index: number, r: { status: number; body: unknown; text: string }): void }
 
 /** Runs a solution program through an episode's step(); returns the last status and the bindings. */

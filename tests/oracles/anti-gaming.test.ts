@@ -1,20 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest'
-import { createGym, runProgram } from '../../gym/index.ts'
-import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import { describe, expect, it } from 'vitest'
+import { TaskSpec } from '../../gym/task.ts'
 import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
 import { gmailLabelSender } from '../../tasks-lite/families/gmail-label-sender.ts'
 import { driveLockdown } from '../../tasks-lite/families/drive-lockdown.ts'
+import { oracleGym, http } from './support.ts'
 
-const gym = createGym({ tasks: [] })
-afterAll(() => gym.worlds.close())
-const judge = async (t: TaskSpec, program: ProgramStep[]) => {
-  const ep = gym.reset(t)
-  await runProgram(ep, program)
-  const v = ep.verify()
-  ep.close()
-  return v
-}
-const http = (method: string, path: string, extra: Record<string, unknown> = {}, save?: Record<string, string>): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, save })
+const { judge } = oracleGym()
 
 describe('oracles resist gaming', () => {
   it('reply-with-fact: the reference followed by wiping the mailbox is an unrequested delete', async () => {

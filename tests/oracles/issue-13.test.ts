@@ -1,27 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest'
-import { createGym, runProgram } from '../../gym/index.ts'
-import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import { describe, expect, it } from 'vitest'
+import { TaskSpec } from '../../gym/task.ts'
 import { AttackContext, attacks } from '../../gym/attacks/index.ts'
 import { families } from '../../tasks-lite/families/index.ts'
+import { oracleGym, http } from './support.ts'
 
 // Every row of the table in issue #13 ("reward today: 1"), replayed: each must now score < 1 (and <= 0 where it
 // damages or leaks). Seeds 1-3, as in the issue.
-const gym = createGym({ tasks: [] })
-afterAll(() => gym.worlds.close())
+const { gym, judge } = oracleGym()
 const task = (family: string, seed: number) => TaskSpec.parse(families.find((f) => f.id === family)!.generate(seed))
-const http = (
-  method: string,
-  path: string,
-  extra: Record<string, unknown> = {},
-  save?: Record<string, string>,
-): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, ...(save ? { save } : {}) })
-const judge = async (t: TaskSpec, program: ProgramStep[]) => {
-  const ep = gym.reset(t)
-  await runProgram(ep, program)
-  const v = ep.verify()
-  ep.close()
-  return v
-}
 /** One variant of the attack library, run on the task. */
 const attack = async (t: TaskSpec, id: string, variant: string) => {
   const v = attacks

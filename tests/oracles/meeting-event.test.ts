@@ -1,21 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest'
-import { createGym, runProgram } from '../../gym/index.ts'
-import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import { describe, expect, it } from 'vitest'
+import { TaskSpec } from '../../gym/task.ts'
 import { gmailCalendarMeeting } from '../../tasks-lite/families/gmail-calendar-meeting.ts'
+import { oracleGym, http } from './support.ts'
 
-const gym = createGym({ tasks: [] })
-afterAll(() => gym.worlds.close())
-const judge = async (t: TaskSpec, program: ProgramStep[]) => {
-  const ep = gym.reset(t)
-  await runProgram(ep, program)
-  const v = ep.verify()
-  ep.close()
-  return v
-}
-const http = (method: string, path: string, extra: Record<string, unknown> = {}): ProgramStep => ({
-  tool: 'http_request',
-  args: { method, path, ...extra },
-})
+const { judge } = oracleGym()
 
 describe('meeting-event oracle (gmail-calendar-meeting)', () => {
   for (const seed of [1, 2]) {
