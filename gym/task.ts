@@ -22,6 +22,11 @@ export const TaskSpec = z.object({
   actor: z.string(),
   seed: z.union([z.string(), z.record(z.string(), z.unknown())]),
   seedValue: z.number().int().default(1),
+  /**
+   * Background volume the world generator (tasks-lite/world/) adds around the family's planted entities: `none` keeps
+   * the seed as written; `light` / `medium` / `heavy` add realistic mail, calendar, Drive and Slack history.
+   */
+  world: z.object({ volume: z.enum(['none', 'light', 'medium', 'heavy']) }).optional(),
   /** World clock at reset (ISO); inline seeds carry their own `now`. */
   clock: z.string().optional(),
   toolProfile: z.enum(['rest', 'typed']).default('rest'),

@@ -13,6 +13,10 @@ import { vacation } from './families/vacation.ts'
 import { driveOrganize } from './families/drive-organize.ts'
 import { meetingEvent } from './families/meeting-event.ts'
 import { rescheduleInstance } from './families/reschedule-instance.ts'
+import { gmailCalendarOracles } from './groups/gmail-calendar.ts'
+import { driveDocsSlackOracles } from './groups/drive-docs-slack.ts'
+import { crossAppOracles } from './groups/cross-app.ts'
+import { identityOracles } from './groups/identity.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
@@ -31,6 +35,10 @@ export const oracles: Record<string, Oracle<any>> = {
   'drive-organize': driveOrganize,
   'meeting-event': meetingEvent,
   'reschedule-instance': rescheduleInstance,
+  ...gmailCalendarOracles,
+  ...driveDocsSlackOracles,
+  ...crossAppOracles,
+  ...identityOracles,
 }
 
 /** The oracle with this id, with the integrity checks every family gets (integrity.ts); throws for an unknown id. */

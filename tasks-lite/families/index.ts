@@ -13,6 +13,10 @@ import { gmailSlackIncident } from './gmail-slack-incident.ts'
 import { docsSlackActionItems } from './docs-slack-action-items.ts'
 import { gmailCalendarMeeting } from './gmail-calendar-meeting.ts'
 import { calendarRescheduleInstance } from './calendar-reschedule-instance.ts'
+import { gmailCalendarFamilies } from './groups/gmail-calendar.ts'
+import { driveDocsSlackFamilies } from './groups/drive-docs-slack.ts'
+import { crossAppFamilies } from './groups/cross-app.ts'
+import { identityFamilies } from './groups/identity.ts'
 
 export type { Family } from './common.ts'
 
@@ -24,4 +28,5 @@ export const families: Family[] = [
   slackThreadAnswer,
   calendarRescheduleInstance,
   gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems, gmailCalendarMeeting,
+  ...gmailCalendarFamilies, ...driveDocsSlackFamilies, ...crossAppFamilies, ...identityFamilies,
 ]

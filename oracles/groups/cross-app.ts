@@ -1,0 +1,4 @@
+import type { Oracle } from '../types.ts'
+
+/** Oracles of the cross-app task families (tasks-lite/families/groups/cross-app.ts), by id. */
+export const crossAppOracles: Record<string, Oracle<any>> = {}

@@ -1,0 +1,4 @@
+import type { Family } from '../common.ts'
+
+/** The cross-app task families, in a stable order (their oracles: oracles/groups/cross-app.ts). */
+export const crossAppFamilies: Family[] = []
