@@ -6,21 +6,71 @@ export type Volume = 'none' | 'light' | 'medium' | 'heavy'
 /** How much background one volume adds (the actor's share; other world users get `othersShare` of the mail). */
 export type VolumeSpec = {
   /** Internal threads, newsletter issues, notifications and outside threads in the actor's mailbox. */
-  threads: number; newsletters: number; notifications: number; external: number
+  threads: number
+  newsletters: number
+  notifications: number
+  external: number
   /** Calendar: recurring series per user and one-off events per user over the weeks around `now`. */
-  recurring: number; oneOffs: number
+  recurring: number
+  oneOffs: number
   /** Drive: folders and files in the tree (spread over the users, most owned by the actor), Google Docs. */
-  folders: number; files: number; docs: number
+  folders: number
+  files: number
+  docs: number
   /** Slack: background channels, messages in them (over ~3 months) and DM conversations. */
-  channels: number; messages: number; dms: number
+  channels: number
+  messages: number
+  dms: number
   othersShare: number
 }
 
 /** Counts per volume (docs/decisions/0120-world-generator.md lists what they build to). */
 export const VOLUMES: Record<Exclude<Volume, 'none'>, VolumeSpec> = {
-  light: { threads: 8, newsletters: 6, notifications: 8, external: 3, recurring: 2, oneOffs: 6, folders: 4, files: 20, docs: 2, channels: 3, messages: 40, dms: 1, othersShare: 0.25 },
-  medium: { threads: 45, newsletters: 30, notifications: 60, external: 15, recurring: 4, oneOffs: 25, folders: 12, files: 120, docs: 5, channels: 6, messages: 300, dms: 3, othersShare: 0.2 },
-  heavy: { threads: 120, newsletters: 80, notifications: 160, external: 40, recurring: 6, oneOffs: 60, folders: 28, files: 360, docs: 10, channels: 10, messages: 1000, dms: 5, othersShare: 0.15 },
+  light: {
+    threads: 8,
+    newsletters: 6,
+    notifications: 8,
+    external: 3,
+    recurring: 2,
+    oneOffs: 6,
+    folders: 4,
+    files: 20,
+    docs: 2,
+    channels: 3,
+    messages: 40,
+    dms: 1,
+    othersShare: 0.25,
+  },
+  medium: {
+    threads: 45,
+    newsletters: 30,
+    notifications: 60,
+    external: 15,
+    recurring: 4,
+    oneOffs: 25,
+    folders: 12,
+    files: 120,
+    docs: 5,
+    channels: 6,
+    messages: 300,
+    dms: 3,
+    othersShare: 0.2,
+  },
+  heavy: {
+    threads: 120,
+    newsletters: 80,
+    notifications: 160,
+    external: 40,
+    recurring: 6,
+    oneOffs: 60,
+    folders: 28,
+    files: 360,
+    docs: 10,
+    channels: 10,
+    messages: 1000,
+    dms: 5,
+    othersShare: 0.15,
+  },
 }
 
 export type SeedUser = { id: string; email: string; name: string; timeZone?: string }

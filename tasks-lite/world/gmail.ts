@@ -1,14 +1,38 @@
-import { BG_NEWSLETTERS, BG_NOTIFIERS, BG_PARTNERS, BG_PROJECTS, BG_REPLIES, BG_TOPICS, BG_FILE_STEMS } from './vocab.ts'
+import {
+  BG_NEWSLETTERS,
+  BG_NOTIFIERS,
+  BG_PARTNERS,
+  BG_PROJECTS,
+  BG_REPLIES,
+  BG_TOPICS,
+  BG_FILE_STEMS,
+} from './vocab.ts'
 import { addr, ago, DAY, type SeedUser, type WorldCtx } from './context.ts'
 
 type Mail = {
-  from: string; to: string[]; cc?: string[]; subject: string; text: string; at: string; thread?: string
-  unread?: boolean; starred?: boolean; headers?: Record<string, string>
+  from: string
+  to: string[]
+  cc?: string[]
+  subject: string
+  text: string
+  at: string
+  thread?: string
+  unread?: boolean
+  starred?: boolean
+  headers?: Record<string, string>
   attachments?: { filename: string; mimeType: string; text: string }[]
 }
 
 const CITIES = ['Lisbon', 'Montreal', 'Osaka', 'Tallinn', 'Valencia', 'Edinburgh', 'Ljubljana']
-const ASKS = ['proposal for the spring workshop', 'print proofs for the brochure', 'venue options for the summit', 'candidate shortlist', 'translation of the onboarding guide', 'quote for the office move', 'storyboard for the explainer video']
+const ASKS = [
+  'proposal for the spring workshop',
+  'print proofs for the brochure',
+  'venue options for the summit',
+  'candidate shortlist',
+  'translation of the onboarding guide',
+  'quote for the office move',
+  'storyboard for the explainer video',
+]
 
 /** Background mail for every world user: internal threads with replies, newsletters, notifications, outside threads. */
 export function backgroundMail(ctx: WorldCtx): Mail[] {
@@ -19,17 +43,29 @@ export function backgroundMail(ctx: WorldCtx): Mail[] {
     out.push(...internal(ctx, u, n(ctx.vol.threads)), ...newsletters(ctx, u, n(ctx.vol.newsletters)))
     out.push(...notifications(ctx, u, n(ctx.vol.notifications)), ...external(ctx, u, n(ctx.vol.external)))
   }
-  return out.filter((m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${m.attachments?.map((a) => a.filename).join(' ') ?? ''}`))
+  return out.filter(
+    (m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${m.attachments?.map((a) => a.filename).join(' ') ?? ''}`),
+  )
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
 /** A small attachment: a PDF-like text, a CSV or a PNG-named placeholder. */
 function attachment(ctx: WorldCtx, project: string) {
   const stem = ctx.r.pick(BG_FILE_STEMS)
   const kind = ctx.r.int(0, 2)
   const base = `${slug(project)}-${slug(stem)}`
-  if (kind === 0) return { filename: `${base}.pdf`, mimeType: 'application/pdf', text: `%PDF-1.4\n% ${project} ${stem}\n%%EOF` }
-  if (kind === 1) return { filename: `${base}.csv`, mimeType: 'text/csv', text: `week,value\n1,${ctx.r.int(10, 99)}\n2,${ctx.r.int(10, 99)}\n` }
+  if (kind === 0)
+    return { filename: `${base}.pdf`, mimeType: 'application/pdf', text: `%PDF-1.4\n% ${project} ${stem}\n%%EOF` }
+  if (kind === 1)
+    return {
+      filename: `${base}.csv`,
+      mimeType: 'text/csv',
+      text: `week,value\n1,${ctx.r.int(10, 99)}\n2,${ctx.r.int(10, 99)}\n`,
+    }
   return { filename: `${base}.png`, mimeType: 'image/png', text: `PNG placeholder for ${project} ${stem}` }
 }
 
@@ -47,15 +83,31 @@ function internal(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
     const startsWithMe = r.next() < 0.3
     const cc = third.email !== peer.email && r.next() < 0.4 ? [addr(third)] : []
     out.push({
-      from: startsWithMe ? u.id : addr(peer), to: [startsWithMe ? addr(peer) : u.id], cc, subject, thread,
-      text: `Hi,\n\n${body}\n\n${startsWithMe ? '' : peer.first}`.trimEnd(), at: ago(at), unread: r.next() < 0.2,
-      starred: r.next() < 0.05, ...(r.next() < 0.25 ? { attachments: [attachment(ctx, project)] } : {}),
+      from: startsWithMe ? u.id : addr(peer),
+      to: [startsWithMe ? addr(peer) : u.id],
+      cc,
+      subject,
+      thread,
+      text: `Hi,\n\n${body}\n\n${startsWithMe ? '' : peer.first}`.trimEnd(),
+      at: ago(at),
+      unread: r.next() < 0.2,
+      starred: r.next() < 0.05,
+      ...(r.next() < 0.25 ? { attachments: [attachment(ctx, project)] } : {}),
     })
     const replies = r.int(0, 4)
     for (let k = 0; k < replies && at > 30; k++) {
       at = r.int(Math.max(1, Math.floor(at / 3)), at - 1)
       const mine = (k % 2 === 0) === !startsWithMe
-      out.push({ from: mine ? u.id : addr(peer), to: [mine ? addr(peer) : u.id], cc, subject: `Re: ${subject}`, thread, text: r.pick(BG_REPLIES), at: ago(at), unread: !mine && r.next() < 0.25 })
+      out.push({
+        from: mine ? u.id : addr(peer),
+        to: [mine ? addr(peer) : u.id],
+        cc,
+        subject: `Re: ${subject}`,
+        thread,
+        text: r.pick(BG_REPLIES),
+        at: ago(at),
+        unread: !mine && r.next() < 0.25,
+      })
     }
   }
   return out
@@ -68,10 +120,16 @@ function newsletters(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
     const issue = 100 + Math.floor(i / BG_NEWSLETTERS.length)
     const theme = r.pick(nl.themes)
     return {
-      from: addr(nl), to: [u.id], subject: `${nl.name} #${issue}: ${theme}`,
+      from: addr(nl),
+      to: [u.id],
+      subject: `${nl.name} #${issue}: ${theme}`,
       text: `This week in ${nl.name}: ${theme}, three reader questions and a tool we like.\n\nUnsubscribe any time from your preferences page.`,
-      at: ago(r.int(30, 100 * DAY)), unread: r.next() < 0.6,
-      headers: { 'List-Id': `${nl.name} <${nl.list}>`, 'List-Unsubscribe': `<mailto:unsubscribe@${nl.email.split('@')[1]}>` },
+      at: ago(r.int(30, 100 * DAY)),
+      unread: r.next() < 0.6,
+      headers: {
+        'List-Id': `${nl.name} <${nl.list}>`,
+        'List-Unsubscribe': `<mailto:unsubscribe@${nl.email.split('@')[1]}>`,
+      },
     }
   })
 }
@@ -84,12 +142,39 @@ function notifications(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
     const num = r.int(100, 9999)
     const key = `${project.slice(0, 3).toUpperCase()}-${num}`
     const [subject, text] =
-      nt.kind === 'ci' ? [`[${project.toLowerCase()}] Build #${num} ${r.pick(['passed', 'failed', 'was fixed'])} on main`, `Pipeline for ${project.toLowerCase()} finished in ${r.int(3, 40)} minutes. Open the build log for details.`]
-      : nt.kind === 'tracker' ? [`[${key}] ${r.pick(BG_FILE_STEMS)} moved to ${r.pick(['In progress', 'Done', 'Blocked', 'Ready for QA'])}`, `${r.pick(ctx.coworkers).name} changed the status of ${key}.`]
-      : nt.kind === 'expense' ? [`Expense report ER-${num} was reimbursed`, `Your expense report ER-${num} (${r.int(12, 480)}.00) has been reimbursed to your account.`]
-      : nt.kind === 'travel' ? [`Itinerary: ${r.pick(CITIES)}, ${r.int(2, 5)} nights`, `Your trip is booked. Check-in opens 24 hours before departure. Reference ${key}.`]
-      : [`[${project.toLowerCase()}-service] Pull request #${num}: ${r.pick(BG_FILE_STEMS)} cleanup`, `${r.pick(ctx.coworkers).name} requested your review on pull request #${num}.`]
-    return { from: addr(nt), to: [u.id], subject, text, at: ago(r.int(10, 60 * DAY)), unread: r.next() < 0.3, headers: { 'Auto-Submitted': 'auto-generated' } }
+      nt.kind === 'ci'
+        ? [
+            `[${project.toLowerCase()}] Build #${num} ${r.pick(['passed', 'failed', 'was fixed'])} on main`,
+            `Pipeline for ${project.toLowerCase()} finished in ${r.int(3, 40)} minutes. Open the build log for details.`,
+          ]
+        : nt.kind === 'tracker'
+          ? [
+              `[${key}] ${r.pick(BG_FILE_STEMS)} moved to ${r.pick(['In progress', 'Done', 'Blocked', 'Ready for QA'])}`,
+              `${r.pick(ctx.coworkers).name} changed the status of ${key}.`,
+            ]
+          : nt.kind === 'expense'
+            ? [
+                `Expense report ER-${num} was reimbursed`,
+                `Your expense report ER-${num} (${r.int(12, 480)}.00) has been reimbursed to your account.`,
+              ]
+            : nt.kind === 'travel'
+              ? [
+                  `Itinerary: ${r.pick(CITIES)}, ${r.int(2, 5)} nights`,
+                  `Your trip is booked. Check-in opens 24 hours before departure. Reference ${key}.`,
+                ]
+              : [
+                  `[${project.toLowerCase()}-service] Pull request #${num}: ${r.pick(BG_FILE_STEMS)} cleanup`,
+                  `${r.pick(ctx.coworkers).name} requested your review on pull request #${num}.`,
+                ]
+    return {
+      from: addr(nt),
+      to: [u.id],
+      subject,
+      text,
+      at: ago(r.int(10, 60 * DAY)),
+      unread: r.next() < 0.3,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    }
   })
 }
 
@@ -104,10 +189,27 @@ function external(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
     const subject = `${p.company}: ${ask}`
     const thread = `bg-${u.id}-ext-${t}`
     let at = r.int(120, 90 * DAY)
-    out.push({ from: addr(contact), to: [u.id], subject, thread, text: `Hello,\n\nAs discussed, here is the ${ask}. Let us know what you think.\n\nKind regards,\n${contact.name}\n${p.company}`, at: ago(at), unread: r.next() < 0.2, ...(r.next() < 0.4 ? { attachments: [attachment(ctx, r.pick(BG_PROJECTS))] } : {}) })
+    out.push({
+      from: addr(contact),
+      to: [u.id],
+      subject,
+      thread,
+      text: `Hello,\n\nAs discussed, here is the ${ask}. Let us know what you think.\n\nKind regards,\n${contact.name}\n${p.company}`,
+      at: ago(at),
+      unread: r.next() < 0.2,
+      ...(r.next() < 0.4 ? { attachments: [attachment(ctx, r.pick(BG_PROJECTS))] } : {}),
+    })
     if (r.next() < 0.7 && at > 60) {
       at = r.int(30, at - 1)
-      out.push({ from: u.id, to: [addr(contact)], subject: `Re: ${subject}`, thread, text: `Thank you, this looks good. ${r.pick(BG_REPLIES)}`, at: ago(at), unread: false })
+      out.push({
+        from: u.id,
+        to: [addr(contact)],
+        subject: `Re: ${subject}`,
+        thread,
+        text: `Thank you, this looks good. ${r.pick(BG_REPLIES)}`,
+        at: ago(at),
+        unread: false,
+      })
     }
   }
   return out

@@ -28,16 +28,26 @@ export function needles(seed: Doc): string[] {
   const out = new Set<string>()
   const own = String(seed.domain ?? '').toLowerCase()
   const add = (s: unknown) => {
-    const t = String(s ?? '').trim().toLowerCase().replace(/^(re|fwd?):\s*/, '')
+    const t = String(s ?? '')
+      .trim()
+      .toLowerCase()
+      .replace(/^(re|fwd?):\s*/, '')
     if (t.length >= 4) out.add(t)
   }
   const text = JSON.stringify(seed)
   for (const m of text.matchAll(/[A-Za-z0-9._%+-]+@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g)) {
     const d = m[1]!.toLowerCase()
-    if (d !== own) { add(d); add(d.split('.')[0]) }
+    if (d !== own) {
+      add(d)
+      add(d.split('.')[0])
+    }
   }
   const gmail = obj(seed.gmail)
-  for (const m of arr(gmail.messages)) { add(obj(m).subject); const dn = /^"?([^"<]+?)"?\s*</.exec(String(obj(m).from ?? '')); if (dn) add(dn[1]) }
+  for (const m of arr(gmail.messages)) {
+    add(obj(m).subject)
+    const dn = /^"?([^"<]+?)"?\s*</.exec(String(obj(m).from ?? ''))
+    if (dn) add(dn[1])
+  }
   for (const l of arr(gmail.labels)) add(obj(l).name)
   for (const f of arr(obj(seed.drive).files)) add(obj(f).name)
   for (const d of arr(obj(seed.docs).documents)) add(obj(d).title)
@@ -45,7 +55,13 @@ export function needles(seed: Doc): string[] {
   return [...out]
 }
 
-const SERVICES_OF: Record<string, string[]> = { gmail: ['gmail'], calendar: ['calendar'], drive: ['drive', 'docs'], docs: ['drive', 'docs'], slack: ['slack'] }
+const SERVICES_OF: Record<string, string[]> = {
+  gmail: ['gmail'],
+  calendar: ['calendar'],
+  drive: ['drive', 'docs'],
+  docs: ['drive', 'docs'],
+  slack: ['slack'],
+}
 
 /**
  * The seed with background volume added for `services` (the task's apps; Drive and Docs go together). Plants come
@@ -59,12 +75,24 @@ export function expandWorld(seed: Doc, opts: { volume: Volume; key: string; serv
   const domain = String(seed.domain ?? actor.email.split('@')[1] ?? 'example.com')
   const nowMs = resolveSeedTime(String(seed.now ?? '2026-03-02T09:00:00Z'), 0)
   const found = needles(seed)
-  const collides = (t: string) => { const l = t.toLowerCase(); return found.some((n) => l.includes(n)) }
+  const collides = (t: string) => {
+    const l = t.toLowerCase()
+    return found.some((n) => l.includes(n))
+  }
   const want = new Set(opts.services.flatMap((s) => SERVICES_OF[s] ?? []))
   const base = `${opts.key}:${opts.volume}`
   const ctx = (part: string): WorldCtx => {
     const r = forkRng(`${base}:${part}`)
-    return { r, users, actor, domain, nowMs, vol: VOLUMES[opts.volume as Exclude<Volume, 'none'>], coworkers: coworkers(forkRng(`${base}:people`), domain, 14), collides }
+    return {
+      r,
+      users,
+      actor,
+      domain,
+      nowMs,
+      vol: VOLUMES[opts.volume as Exclude<Volume, 'none'>],
+      coworkers: coworkers(forkRng(`${base}:people`), domain, 14),
+      collides,
+    }
   }
   const out: Doc = { ...seed }
   if (want.has('gmail')) {
@@ -92,7 +120,12 @@ export function expandWorld(seed: Doc, opts: { volume: Volume; key: string; serv
 }
 
 /** A task's world: its inline seed expanded to its volume (named seeds such as `demo` are used as they are). */
-export function taskWorldSeed(task: { id: string; seed: string | Obj; services: readonly string[]; world?: { volume: Volume } }): string | Obj {
+export function taskWorldSeed(task: {
+  id: string
+  seed: string | Obj
+  services: readonly string[]
+  world?: { volume: Volume }
+}): string | Obj {
   if (typeof task.seed === 'string' || !task.world || task.world.volume === 'none') return task.seed
   return expandWorld(task.seed as Doc, { volume: task.world.volume, key: task.id, services: task.services })
 }

@@ -10,7 +10,13 @@ import type { Volume } from './context.ts'
 
 export function worldStats(seed = 1, volumes: Volume[] = ['none', 'light', 'medium', 'heavy']) {
   return volumes.map((volume) => {
-    let ms = 0, bytes = 0, mails = 0, events = 0, files = 0, messages = 0, n = 0
+    let ms = 0,
+      bytes = 0,
+      mails = 0,
+      events = 0,
+      files = 0,
+      messages = 0,
+      n = 0
     for (const f of families) {
       const t = TaskSpec.parse({ ...f.generate(seed), world: { volume } })
       const t0 = performance.now()
@@ -27,7 +33,16 @@ export function worldStats(seed = 1, volumes: Volume[] = ['none', 'light', 'medi
       n++
     }
     const avg = (x: number) => Math.round(x / n)
-    return { volume, families: n, buildMs: avg(ms), snapshotKiB: avg(bytes / 1024), mails: avg(mails), events: avg(events), files: avg(files), slackMessages: avg(messages) }
+    return {
+      volume,
+      families: n,
+      buildMs: avg(ms),
+      snapshotKiB: avg(bytes / 1024),
+      mails: avg(mails),
+      events: avg(events),
+      files: avg(files),
+      slackMessages: avg(messages),
+    }
   })
 }
 
@@ -36,5 +51,8 @@ if (process.argv[1]?.endsWith('stats.ts')) {
   const rows = worldStats(i > 0 ? Number(process.argv[i + 1]) : 1)
   console.log('| volume | build ms (mean per task) | snapshot KiB | mails | events | files+docs | Slack messages |')
   console.log('|---|---|---|---|---|---|---|')
-  for (const r of rows) console.log(`| ${r.volume} | ${r.buildMs} | ${r.snapshotKiB} | ${r.mails} | ${r.events} | ${r.files} | ${r.slackMessages} |`)
+  for (const r of rows)
+    console.log(
+      `| ${r.volume} | ${r.buildMs} | ${r.snapshotKiB} | ${r.mails} | ${r.events} | ${r.files} | ${r.slackMessages} |`,
+    )
 }
