@@ -87,6 +87,8 @@ export type WorldCtx = {
   coworkers: BgPerson[]
   /** True when `text` mentions one of the plants' distinctive strings (then the item is dropped). */
   collides: (text: string) => boolean
+  /** Label names the plants already define (lower case). */
+  takenLabels: Set<string>
 }
 
 /** FNV-1a over a string: the generator's seed from (task id, volume, part). */

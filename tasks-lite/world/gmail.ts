@@ -1,4 +1,5 @@
 import {
+  BG_LABELS,
   BG_NEWSLETTERS,
   BG_NOTIFIERS,
   BG_PARTNERS,
@@ -19,6 +20,7 @@ type Mail = {
   thread?: string
   unread?: boolean
   starred?: boolean
+  labels?: string[]
   headers?: Record<string, string>
   attachments?: { filename: string; mimeType: string; text: string }[]
 }
@@ -35,7 +37,7 @@ const ASKS = [
 ]
 
 /** Background mail for every world user: internal threads with replies, newsletters, notifications, outside threads. */
-export function backgroundMail(ctx: WorldCtx): Mail[] {
+export function backgroundMail(ctx: WorldCtx): { labels: { user: string; name: string }[]; messages: Mail[] } {
   const out: Mail[] = []
   for (const u of ctx.users) {
     const share = u.id === ctx.actor.id ? 1 : ctx.vol.othersShare
@@ -43,9 +45,20 @@ export function backgroundMail(ctx: WorldCtx): Mail[] {
     out.push(...internal(ctx, u, n(ctx.vol.threads)), ...newsletters(ctx, u, n(ctx.vol.newsletters)))
     out.push(...notifications(ctx, u, n(ctx.vol.notifications)), ...external(ctx, u, n(ctx.vol.external)))
   }
-  return out.filter(
-    (m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${m.attachments?.map((a) => a.filename).join(' ') ?? ''}`),
-  )
+  const labels = backgroundLabels(ctx)
+  const kept = new Set(labels.map((l) => l.name))
+  return {
+    labels,
+    messages: out
+      .filter((m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${m.attachments?.map((a) => a.filename).join(' ') ?? ''}`))
+      .map((m) => (m.labels ? { ...m, labels: m.labels.filter((l) => kept.has(l)) } : m)),
+  }
+}
+
+/** The background's user labels for every world user, except names the plants use (or that mention a plant). */
+export function backgroundLabels(ctx: WorldCtx): { user: string; name: string }[] {
+  const names = Object.values(BG_LABELS).filter((n) => !ctx.collides(n) && !ctx.takenLabels.has(n.toLowerCase()))
+  return ctx.users.flatMap((u) => names.map((name) => ({ user: u.id, name })))
 }
 
 const slug = (s: string) =>
@@ -126,6 +139,7 @@ function newsletters(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
       text: `This week in ${nl.name}: ${theme}, three reader questions and a tool we like.\n\nUnsubscribe any time from your preferences page.`,
       at: ago(r.int(30, 100 * DAY)),
       unread: r.next() < 0.6,
+      labels: [BG_LABELS.newsletter],
       headers: {
         'List-Id': `${nl.name} <${nl.list}>`,
         'List-Unsubscribe': `<mailto:unsubscribe@${nl.email.split('@')[1]}>`,
@@ -173,6 +187,7 @@ function notifications(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
       text,
       at: ago(r.int(10, 60 * DAY)),
       unread: r.next() < 0.3,
+      ...(nt.kind === 'expense' ? { labels: [BG_LABELS.expense] } : nt.kind === 'travel' ? { labels: [BG_LABELS.travel] } : {}),
       headers: { 'Auto-Submitted': 'auto-generated' },
     }
   })

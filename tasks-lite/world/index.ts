@@ -75,6 +75,7 @@ export function expandWorld(seed: Doc, opts: { volume: Volume; key: string; serv
   const domain = String(seed.domain ?? actor.email.split('@')[1] ?? 'example.com')
   const nowMs = resolveSeedTime(String(seed.now ?? '2026-03-02T09:00:00Z'), 0)
   const found = needles(seed)
+  const takenLabels = new Set(arr(obj(seed.gmail).labels).map((l) => String(obj(l).name).toLowerCase()))
   const collides = (t: string) => {
     const l = t.toLowerCase()
     return found.some((n) => l.includes(n))
@@ -92,12 +93,14 @@ export function expandWorld(seed: Doc, opts: { volume: Volume; key: string; serv
       vol: VOLUMES[opts.volume as Exclude<Volume, 'none'>],
       coworkers: coworkers(forkRng(`${base}:people`), domain, 14),
       collides,
+      takenLabels,
     }
   }
   const out: Doc = { ...seed }
   if (want.has('gmail')) {
     const g = obj(seed.gmail)
-    out.gmail = { ...g, messages: [...arr(g.messages), ...backgroundMail(ctx('gmail'))] }
+    const bg = backgroundMail(ctx('gmail'))
+    out.gmail = { ...g, labels: [...arr(g.labels), ...bg.labels], messages: [...arr(g.messages), ...bg.messages] }
   }
   if (want.has('calendar')) {
     const c = obj(seed.calendar)

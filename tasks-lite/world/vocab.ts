@@ -231,6 +231,9 @@ export const BG_CHATTER = [
 
 export const BG_REACTIONS = ['thumbsup', 'tada', 'eyes', 'heart', 'raised_hands', 'joy', 'white_check_mark'] as const
 
+/** User labels the background creates for each world user (newsletters, receipts and travel mail carry them). */
+export const BG_LABELS = { newsletter: 'Newsletters', expense: 'Receipts', travel: 'Travel' } as const
+
 /** Every outside domain the background may use. */
 export const BG_DOMAINS: readonly string[] = [
   ...BG_NEWSLETTERS.map((n) => n.email.split('@')[1]!),
@@ -251,4 +254,5 @@ export const RESERVED = {
   ],
   channels: BG_CHANNELS.map((c) => c.name),
   folders: BG_FOLDERS,
+  labels: Object.values(BG_LABELS),
 } as const

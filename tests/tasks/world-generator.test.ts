@@ -157,6 +157,10 @@ describe('world generator', () => {
       expect(threads.threads?.length).toBeGreaterThan(0)
       const list = await get(ep, '/gmail/v1/users/me/messages', { q: 'list:thecloudbrief.example', maxResults: '5' })
       expect(list.messages?.length).toBeGreaterThan(0)
+      const labels = await get(ep, '/gmail/v1/users/me/labels')
+      expect(labels.labels.map((l: { name: string }) => l.name)).toEqual(expect.arrayContaining([...RESERVED.labels]))
+      const filed = await get(ep, '/gmail/v1/users/me/messages', { q: 'label:Newsletters from:thecloudbrief.example' })
+      expect(filed.messages?.length).toBeGreaterThan(0)
       const folders = await get(ep, '/drive/v3/files', {
         q: "mimeType = 'application/vnd.google-apps.folder'",
         pageSize: '100',
