@@ -32,7 +32,8 @@ for (const f of chosen) {
     const ms = Math.round(performance.now() - t0)
     if (!v.ok) bad++
     console.log(
-      `${v.ok ? 'ok  ' : 'FAIL'} ${t.id} [${t.world?.volume ?? 'none'}] ${ms} ms${v.ok ? '' : `\n  ${v.problems.join('\n  ')}`}`,
+      `${v.ok ? 'ok  ' : 'FAIL'} ${t.id} [${t.world?.volume ?? 'none'}] ${ms} ms` +
+        (v.ok ? '' : `\n  ${v.problems.join('\n  ')}`),
     )
   }
   gym.worlds.close()

@@ -31,7 +31,7 @@ const KINDS = [
   { ext: 'json', mime: 'application/json' },
 ] as const
 
-/** A folder tree per the volume (top-level folders, project subfolders), files in it, some shared inside the company. */
+/** A folder tree per the volume (top-level folders, project subfolders), files in it, some shared in the company. */
 export function backgroundDrive(ctx: WorldCtx): { files: File[]; docs: Doc[] } {
   const { r } = ctx
   const owners = [ctx.actor.id, ...ctx.users.filter((u) => u.id !== ctx.actor.id).map((u) => u.id)]

@@ -50,7 +50,7 @@ export function backgroundMail(ctx: WorldCtx): { labels: { user: string; name: s
   return {
     labels,
     messages: out
-      .filter((m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${m.attachments?.map((a) => a.filename).join(' ') ?? ''}`))
+      .filter((m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${(m.attachments ?? []).map((a) => a.filename)}`))
       .map((m) => (m.labels ? { ...m, labels: m.labels.filter((l) => kept.has(l)) } : m)),
   }
 }
@@ -136,7 +136,9 @@ function newsletters(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
       from: addr(nl),
       to: [u.id],
       subject: `${nl.name} #${issue}: ${theme}`,
-      text: `This week in ${nl.name}: ${theme}, three reader questions and a tool we like.\n\nUnsubscribe any time from your preferences page.`,
+      text:
+        `This week in ${nl.name}: ${theme}, three reader questions and a tool we like.\n\n` +
+        'Unsubscribe any time from your preferences page.',
       at: ago(r.int(30, 100 * DAY)),
       unread: r.next() < 0.6,
       labels: [BG_LABELS.newsletter],
@@ -159,11 +161,11 @@ function notifications(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
       nt.kind === 'ci'
         ? [
             `[${project.toLowerCase()}] Build #${num} ${r.pick(['passed', 'failed', 'was fixed'])} on main`,
-            `Pipeline for ${project.toLowerCase()} finished in ${r.int(3, 40)} minutes. Open the build log for details.`,
+            `Pipeline for ${project.toLowerCase()} finished in ${r.int(3, 40)} minutes. See the build log.`,
           ]
         : nt.kind === 'tracker'
           ? [
-              `[${key}] ${r.pick(BG_FILE_STEMS)} moved to ${r.pick(['In progress', 'Done', 'Blocked', 'Ready for QA'])}`,
+              `[${key}] ${r.pick(BG_FILE_STEMS)} moved to ${r.pick(['In progress', 'Done', 'Blocked', 'In QA'])}`,
               `${r.pick(ctx.coworkers).name} changed the status of ${key}.`,
             ]
           : nt.kind === 'expense'
@@ -187,7 +189,8 @@ function notifications(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
       text,
       at: ago(r.int(10, 60 * DAY)),
       unread: r.next() < 0.3,
-      ...(nt.kind === 'expense' ? { labels: [BG_LABELS.expense] } : nt.kind === 'travel' ? { labels: [BG_LABELS.travel] } : {}),
+      ...(nt.kind === 'expense' ? { labels: [BG_LABELS.expense] } : {}),
+      ...(nt.kind === 'travel' ? { labels: [BG_LABELS.travel] } : {}),
       headers: { 'Auto-Submitted': 'auto-generated' },
     }
   })
@@ -209,7 +212,9 @@ function external(ctx: WorldCtx, u: SeedUser, count: number): Mail[] {
       to: [u.id],
       subject,
       thread,
-      text: `Hello,\n\nAs discussed, here is the ${ask}. Let us know what you think.\n\nKind regards,\n${contact.name}\n${p.company}`,
+      text:
+        `Hello,\n\nAs discussed, here is the ${ask}. Let us know what you think.\n\n` +
+        `Kind regards,\n${contact.name}\n${p.company}`,
       at: ago(at),
       unread: r.next() < 0.2,
       ...(r.next() < 0.4 ? { attachments: [attachment(ctx, r.pick(BG_PROJECTS))] } : {}),

@@ -147,7 +147,7 @@ describe('world generator', () => {
     expect(slack).toBeGreaterThanOrEqual(250)
   })
 
-  it('serves the background through the APIs: threads, labels, folders, shared files, events, channel history', async () => {
+  it('serves the background through the APIs: threads, labels, folders, sharing, events, channels', async () => {
     const ep = gym.reset(task('medium'))
     try {
       const threads = await get(ep, '/gmail/v1/users/me/threads', {
