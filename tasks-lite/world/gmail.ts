@@ -50,10 +50,13 @@ export function backgroundMail(ctx: WorldCtx): { labels: { user: string; name: s
   return {
     labels,
     messages: out
-      .filter((m) => !ctx.collides(`${m.from} ${m.subject} ${m.text} ${(m.attachments ?? []).map((a) => a.filename)}`))
+      // A world user's id in `from` is not text the agent searches; outside senders' names and domains are.
+      .filter((m) => !ctx.collides([m.from.includes('<') ? m.from : '', m.subject, m.text, ...files(m)].join(' ')))
       .map((m) => (m.labels ? { ...m, labels: m.labels.filter((l) => kept.has(l)) } : m)),
   }
 }
+
+const files = (m: Mail) => (m.attachments ?? []).map((a) => a.filename)
 
 /** The background's user labels for every world user, except names the plants use (or that mention a plant). */
 export function backgroundLabels(ctx: WorldCtx): { user: string; name: string }[] {

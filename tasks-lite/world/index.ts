@@ -76,9 +76,13 @@ export function expandWorld(seed: Doc, opts: { volume: Volume; key: string; serv
   const nowMs = resolveSeedTime(String(seed.now ?? '2026-03-02T09:00:00Z'), 0)
   const found = needles(seed)
   const takenLabels = new Set(arr(obj(seed.gmail).labels).map((l) => String(obj(l).name).toLowerCase()))
+  // World users' names are matched as whole words ("Ines" must not drop every mail that says "pipelines").
+  const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const words = users.flatMap((u) => [u.name ?? '', (u.name ?? '').split(' ')[0]!]).filter((w) => w.length >= 3)
+  const named = words.length ? new RegExp(`\\b(?:${words.map(esc).join('|')})\\b`, 'i') : undefined
   const collides = (t: string) => {
     const l = t.toLowerCase()
-    return found.some((n) => l.includes(n))
+    return found.some((n) => l.includes(n)) || (named?.test(t) ?? false)
   }
   const want = new Set(opts.services.flatMap((s) => SERVICES_OF[s] ?? []))
   const base = `${opts.key}:${opts.volume}`

@@ -219,6 +219,23 @@ describe('world generator', () => {
     expect(bad).toEqual([])
   }, 120_000)
 
+  it('drops background items that name a world user (whole words only) or mention a plant subject', () => {
+    const seed = {
+      now: '2026-03-02T09:00:00Z', domain: 'corp.test',
+      users: [
+        { id: 'anouk', email: 'anouk@corp.test', name: 'Anouk Ines' },
+        { id: 'ben', email: 'ben@corp.test', name: 'Ben Ode' },
+      ],
+      gmail: { messages: [{ from: 'ben', to: ['anouk'], subject: 'Load test results', text: 'x', at: '-1h' }] },
+    }
+    const grown = expandWorld(seed, { volume: 'medium', key: 'names', services: ['gmail', 'slack'] }) as unknown as Doc
+    const bg = grown.gmail.messages.slice(1)
+    expect(bg.length).toBeGreaterThan(100)
+    expect(bg.filter((m) => /\banouk\b/i.test(`${m.subject} ${m.text}`) || (m.from.includes('<') && /anouk/i.test(m.from)))).toEqual([])
+    expect(bg.filter((m) => /load test results/i.test(`${m.subject} ${m.text}`))).toEqual([])
+    expect(bg.filter((m) => /pipeline/i.test(m.text)).length).toBeGreaterThan(0)
+  })
+
   it('keeps ids opaque: no background seed key or role word reaches an id', () => {
     const ep = gym.reset(task('light'))
     try {
