@@ -17,6 +17,9 @@ import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware
 import { readSlackArgs } from './middleware/slack-args.ts'
 import { logAction } from './middleware/action-log.ts'
 import { handleGoogleBatch } from './batch.ts'
+import { checkGoogleAccess } from './middleware/scopes.ts'
+import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
+import { oauthParams } from '../envs/identity/routes/params.ts'
 
 export const VERSION = '0.1.0'
 
@@ -142,6 +145,22 @@ export function createAgentApp(worlds: WorldManager) {
       return next()
     }
 
+    // OAuth endpoints without a bearer token (token, revoke, tokeninfo, discovery): the credential names the world.
+    if (isPublicOAuthPath(path)) {
+      const params = await oauthParams(c)
+      const worldId = worldOfPublicRequest(path, params)
+      if (worldId === null) return next()
+      const entry = worldId ? worlds.find(worldId) : undefined
+      if (!entry) {
+        const answer = unroutable(path, params)
+        return c.json(answer.body, answer.status)
+      }
+      c.set('world', entry.world)
+      c.set('worldId', entry.id)
+      c.set('keys', entry.keys)
+      return next()
+    }
+
     let found: Resolved | undefined
     if (family === 'slack') {
       const args = await readSlackArgs(c)
@@ -164,7 +183,10 @@ export function createAgentApp(worlds: WorldManager) {
     if (path.startsWith('/batch')) return handleGoogleBatch(c, app)
 
     const op = operationIdOf(c.req.method, path)
-    if (family === 'google') shapeGoogleJson(c, url, op)
+    if (family === 'google') {
+      shapeGoogleJson(c, url, op)
+      checkGoogleAccess(world, found.principal, op)
+    }
     tick(world)
     const logBody = await bodyForLog(c)
     await next()
