@@ -7,11 +7,14 @@ import { authorizeRouter } from './routes/authorize.ts'
 import { tokenRouter } from './routes/token.ts'
 import { oidcRouter } from './routes/oidc.ts'
 import { directoryTokensRouter } from './routes/directory-tokens.ts'
+import { directoryUsersRouter } from './routes/directory-users.ts'
+import { directoryGroupsRouter } from './routes/directory-groups.ts'
 import { identitySeedSchema, seedIdentity, type IdentitySeed } from './seed.ts'
 import { dumpIdentity } from './state.ts'
 
 const router = createGoogleRouter()
   .route('/', authorizeRouter).route('/', tokenRouter).route('/', oidcRouter).route('/', directoryTokensRouter)
+  .route('/', directoryUsersRouter).route('/', directoryGroupsRouter)
 
 /** OAuth 2.0 / OpenID Connect at Google's paths, connected apps, and the Admin SDK Directory API. */
 export const identity: ServiceProvider<'identity', IdentitySeed> = {

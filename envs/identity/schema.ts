@@ -66,4 +66,19 @@ export const identityAccessTokens = sqliteTable(
   (t) => [index('identity_access_by_grant').on(t.userId, t.clientId)],
 )
 
-export const identityTables = [identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens]
+
+/** Directory facts about a user that the kernel's world_users does not hold. */
+export const identityUsers = sqliteTable('identity_users', {
+  userId: text('user_id').primaryKey(),
+  suspended: integer('suspended', { mode: 'boolean' }).notNull().default(false),
+  suspensionReason: text('suspension_reason'),
+  orgUnitPath: text('org_unit_path').notNull().default('/'),
+  /** Deleted users keep their data (other services refer to them) but vanish from the directory and lose access. */
+  deletedMs: integer('deleted_ms'),
+  createdMs: integer('created_ms').notNull(),
+  changePasswordAtNextLogin: integer('change_password', { mode: 'boolean' }).notNull().default(false),
+})
+
+export const identityTables = [
+  identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens, identityUsers,
+]

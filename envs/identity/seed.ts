@@ -8,6 +8,8 @@ import type { SeedContext } from '../core/service.ts'
 import { worldTokens } from '../core/world-tables.ts'
 import type { World } from '../core/world.ts'
 import { identityClients, identityGrants } from './schema.ts'
+import { factsOf, saveFacts } from './store/users.ts'
+import { addMember, insertGroup } from './store/groups.ts'
 import { normalizeScopes } from './store/oauth.ts'
 
 const SeedClient = z.object({
@@ -29,11 +31,30 @@ const SeedGrant = z.object({
 /** Narrows a user's seeded Google token to these scopes (by default it holds every scope). */
 const SeedTokenScopes = z.object({ user: z.string(), scopes: z.array(z.string()) })
 
+/** Directory facts of a user (everyone else: active, in `/`, created a year before the world's clock). */
+const SeedDirectoryUser = z.object({
+  user: z.string(),
+  suspended: z.boolean().default(false),
+  orgUnitPath: z.string().regex(/^\//).default('/'),
+  created: SeedTime.optional(),
+})
+const SeedGroup = z.object({
+  email: z.email(),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  members: z.array(z.object({
+    email: z.email(),
+    role: z.enum(['OWNER', 'MANAGER', 'MEMBER']).default('MEMBER'),
+  })).default([]),
+})
+
 export const identitySeedSchema = z.object({
   clients: z.array(SeedClient).default([]),
   grants: z.array(SeedGrant).default([]),
   tokenScopes: z.array(SeedTokenScopes).default([]),
-}).default({ clients: [], grants: [], tokenScopes: [] })
+  users: z.array(SeedDirectoryUser).default([]),
+  groups: z.array(SeedGroup).default([]),
+}).default({ clients: [], grants: [], tokenScopes: [], users: [], groups: [] })
 export type IdentitySeed = z.infer<typeof identitySeedSchema>
 
 /** `<12 digits>-<32 base36>.apps.googleusercontent.com`, derived from the world's id salt and the seed key. */
@@ -69,6 +90,26 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
         lastUsedMs: g.lastUsed ? ctx.time(g.lastUsed) : created,
       }).onConflictDoNothing().run()
     })
+    const yearBefore = ctx.nowMs - 365 * 86_400_000
+    for (const u of ctx.users) saveFacts(db, { ...factsOf(db, u.id), createdMs: yearBefore })
+    seed.users.forEach((d, i) => {
+      const user = ctx.user(d.user, `identity.users[${i}].user`)
+      saveFacts(db, {
+        ...factsOf(db, user.id), suspended: d.suspended, suspensionReason: d.suspended ? 'ADMIN' : null,
+        orgUnitPath: d.orgUnitPath, ...(d.created ? { createdMs: ctx.time(d.created) } : {}),
+      })
+    })
+    const groups = seed.groups.map((g, i) => {
+      const taken = ctx.users.some((u) => u.email.toLowerCase() === g.email.toLowerCase())
+      if (taken) throw new Error(`identity.groups[${i}].email: ${g.email} is a user's address`)
+      return insertGroup(db, { email: g.email, name: g.name, description: g.description })
+    })
+    seed.groups.forEach((g, i) => g.members.forEach((m, j) => {
+      if (g.members.findIndex((x) => x.email.toLowerCase() === m.email.toLowerCase()) !== j) {
+        throw new Error(`identity.groups[${i}].members[${j}].email: duplicate member ${m.email}`)
+      }
+      addMember(db, groups[i]!.id, m.email, m.role)
+    }))
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
       db.update(worldTokens).set({ scopes: normalizeScopes(t.scopes).join(',') })

@@ -8,6 +8,7 @@ import { methodScopes as drive } from '../../envs/drive/api/scopes.gen.ts'
 import { methodScopes as docs } from '../../envs/docs/api/scopes.gen.ts'
 import { methodScopes as directory } from '../../envs/identity/api/scopes.gen.ts'
 import { findAccess, touchGrant } from '../../envs/identity/store/oauth.ts'
+import { isActive } from '../../envs/identity/store/users.ts'
 
 const TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = {
   gmail, calendar, drive, docs, identity: directory,
@@ -37,13 +38,15 @@ export class InsufficientScopes extends GoogleApiError {
 
 /**
  * Checks a Google request's token against the method: an OAuth-issued token must be unexpired (world clock), and
- * every token needs one of the scopes the method's discovery document lists. A use of an app's token stamps its
+ * every token needs one of the scopes the method's discovery document lists, and its user must be active. A use of an app's token stamps its
  * grant's "last used".
  */
 export function checkGoogleAccess(world: World, principal: Principal, op: { service: string; operationId: string } | undefined) {
   const db = world.db
   const access = principal.tokenKey ? findAccess(db, principal.tokenKey) : undefined
   if (access && access.expiresMs < nowMs(db)) throw invalidCredentials()
+  // A suspended (or deleted) account can no longer use any token.
+  if (!isActive(db, principal.userId)) throw invalidCredentials()
   if (op) {
     const needed = TABLES[op.service]?.[op.operationId]
     if (needed && needed.length > 0 && !needed.some((s) => principal.scopes.includes(s))) {

@@ -6,6 +6,7 @@ import { findUserByEmail, listUsers } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { findClient, findGrant, grantsOf, revokeGrant, type GrantRow } from '../store/oauth.ts'
 import { googleUserId } from '../ids.ts'
+import { inDomain } from '../store/users.ts'
 
 const forbidden = () => new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
 
@@ -18,7 +19,7 @@ export function requireAdmin(c: WorldContext) {
 export function userByKey(c: WorldContext, key: string): WorldUserRow {
   const db = c.var.world.db
   const user = key.includes('@') ? findUserByEmail(db, key) : listUsers(db).find((u) => googleUserId(db, u.id) === key)
-  if (!user) throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')
+  if (!user || !inDomain(db, user)) throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')
   return user
 }
 
