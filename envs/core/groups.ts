@@ -80,3 +80,23 @@ export function expandGroupAddresses(db: Db, addresses: readonly string[]): stri
   }
   return out
 }
+
+/** The addresses (lower-case) of every group an address belongs to, directly or through nested groups. */
+export function groupsContaining(db: Db, email: string): string[] {
+  const out: string[] = []
+  let frontier = [email.toLowerCase()]
+  while (frontier.length > 0) {
+    const next: string[] = []
+    for (const member of frontier) {
+      const rows = stmt(db, `SELECT lower(g.email) AS email FROM world_group_members m JOIN world_groups g ON g.id = m.group_id
+        WHERE m.email = ?`).all(member) as { email: string }[]
+      for (const r of rows) {
+        if (out.includes(r.email)) continue
+        out.push(r.email)
+        next.push(r.email)
+      }
+    }
+    frontier = next
+  }
+  return out.sort()
+}

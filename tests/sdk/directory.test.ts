@@ -120,3 +120,38 @@ describe('directory.members.list, directory.members.get, directory.members.inser
     expect(await status(admin.members.get({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test' }))).toBe(404)
   })
 })
+
+describe('group addresses across the workspace', () => {
+  test('mail to a group reaches its members, a group invited to an event puts it on members\' calendars, Drive shares with a group', async () => {
+    const g = await startSdkServer(seed())
+    try {
+      const gmail = (u: string) => google.gmail({ version: 'v1', auth: g.auth(u), rootUrl: g.url })
+      const raw = Buffer.from('From: alice@northwind.test\r\nTo: all@northwind.test\r\nSubject: Offsite plans\r\n\r\nSee you there.\r\n').toString('base64url')
+      await gmail('alice').users.messages.send({ userId: 'me', requestBody: { raw } })
+      for (const u of ['bob', 'carol', 'erin']) {
+        const found = await gmail(u).users.messages.list({ userId: 'me', q: 'subject:"Offsite plans"' })
+        expect(found.data.messages ?? [], u).toHaveLength(1)
+      }
+      expect((await gmail('dan').users.messages.list({ userId: 'me', q: 'subject:"Offsite plans"' })).data.messages).toBeUndefined()
+
+      const cal = (u: string) => google.calendar({ version: 'v3', auth: g.auth(u), rootUrl: g.url })
+      const ev = await cal('alice').events.insert({
+        calendarId: 'primary', sendUpdates: 'all',
+        requestBody: { summary: 'Eng sync', start: { dateTime: '2026-03-05T15:00:00Z' }, end: { dateTime: '2026-03-05T16:00:00Z' }, attendees: [{ email: 'eng@northwind.test' }] },
+      })
+      expect((await cal('carol').events.get({ calendarId: 'primary', eventId: ev.data.id! })).data.summary).toBe('Eng sync')
+      expect(await status(cal('erin').events.get({ calendarId: 'primary', eventId: ev.data.id! }))).toBe(404)
+
+      const drive = (u: string) => google.drive({ version: 'v3', auth: g.auth(u), rootUrl: g.url })
+      const file = await drive('alice').files.create({ requestBody: { name: 'Eng roadmap', mimeType: 'application/vnd.google-apps.document' } })
+      expect(await status(drive('carol').files.get({ fileId: file.data.id! }))).toBe(404)
+      await drive('alice').permissions.create({ fileId: file.data.id!, sendNotificationEmail: false, requestBody: { type: 'group', role: 'reader', emailAddress: 'eng@northwind.test' } })
+      expect((await drive('carol').files.get({ fileId: file.data.id! })).data.name).toBe('Eng roadmap')
+      const listed = await drive('bob').files.list({ q: "name = 'Eng roadmap'" })
+      expect(listed.data.files?.map((f) => f.id)).toEqual([file.data.id])
+      expect(await status(drive('erin').files.get({ fileId: file.data.id! }))).toBe(404)
+    } finally {
+      await g.close()
+    }
+  })
+})

@@ -2,6 +2,7 @@ import { and, eq, gt, ne } from 'drizzle-orm'
 import type { Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserByEmail } from '../../core/users.ts'
+import { expandGroupAddresses } from '../../core/groups.ts'
 import { events, type EventRow } from '../schema.ts'
 import { type ResolvedTime } from '../time/zoned.ts'
 import { expandRecurrence, instanceId, instanceSpan, parseInstanceId, type Occurrence } from '../time/recurrence.ts'
@@ -102,8 +103,10 @@ export function propagate(db: Db, org: EventRow): void {
   const data = dataOf(org)
   const wanted = new Set<string>()
   if (org.status !== 'cancelled') {
-    for (const a of data.attendees ?? []) {
-      const email = a.email.toLowerCase()
+    // A group among the attendees invites its members (nested groups expanded).
+    const addresses = expandGroupAddresses(db, (data.attendees ?? []).map((a) => a.email.toLowerCase()))
+    for (const address of addresses) {
+      const email = address.toLowerCase()
       if (email === org.calendarId.toLowerCase() || !findUserByEmail(db, email) || !findCalendar(db, email)) continue
       wanted.add(email)
     }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { groupsContaining } from '../../core/groups.ts'
 import { and, eq, getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
@@ -99,6 +100,9 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
   if (!user) return 'none'
   const domain = user.email.split('@')[1]!.toLowerCase()
   const t = nowMs(db)
+  // Groups the user belongs to (nested ones included), looked up once and only if a group permission comes up.
+  let memberOf: string[] | undefined
+  const groups = () => (memberOf ??= groupsContaining(db, user.email))
   let best: Role | 'none' = 'none'
   const seen = new Set<string>()
   let frontier = [fileId]
@@ -118,7 +122,9 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
       for (const p of permissionsOf(db, id)) {
         if (p.expirationMs !== null && p.expirationMs <= t) continue
         const applies =
-          (p.type === 'user' || p.type === 'group') ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
+          p.type === 'user' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase()
+            : p.type === 'group' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() || groups().includes(p.emailAddress?.toLowerCase() ?? '')
+              : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
         if (applies && RANK[p.role] > RANK[best]) best = p.role
       }
       next.push(...parentsOf(row))
