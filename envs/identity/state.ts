@@ -3,13 +3,18 @@ import type { World } from '../core/world.ts'
 import { stmt } from '../core/db.ts'
 import { allowedScopesOf, listClients, redirectUrisOf } from './store/oauth.ts'
 import { identityGrants } from './schema.ts'
+import { listUsers } from '../core/users.ts'
+import { factsOf, inDomain } from './store/users.ts'
+import { listGroups, membersOf } from './store/groups.ts'
 
 /*
  * dump() shape — version 1:
  * { version: 1, entities: {
  *     clients: { <clientId>: { clientId, name, redirectUris: string[], allowedScopes: string[] } },
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
- *                                       liveAccessTokens: number, liveRefreshTokens: number } } } }
+ *                                       liveAccessTokens: number, liveRefreshTokens: number } },
+ *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
+ *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } } } }
  */
 export function dumpIdentity(world: World): ServiceState {
   const db = world.db
@@ -31,6 +36,17 @@ export function dumpIdentity(world: World): ServiceState {
           WHERE a.user_id = ? AND a.client_id = ? AND t.revoked = 0`, g.userId, g.clientId),
         liveRefreshTokens: live('SELECT count(*) AS n FROM identity_refresh_tokens WHERE user_id = ? AND client_id = ? AND revoked = 0',
           g.userId, g.clientId),
+      }])),
+      users: Object.fromEntries(listUsers(db).filter((u) => inDomain(db, u)).map((u) => {
+        const f = factsOf(db, u.id)
+        return [u.id, {
+          userId: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin, suspended: f.suspended, orgUnitPath: f.orgUnitPath,
+          deleted: f.deletedMs !== null,
+        }]
+      })),
+      groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
+        email: g.email, name: g.name, description: g.description,
+        members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
       }])),
     },
   }

@@ -1,4 +1,7 @@
 import type { Oracle } from '../types.ts'
+import { revokeApp } from '../families/identity/revoke-app.ts'
 
 /** Oracles of the identity task families (tasks-lite/families/groups/identity.ts), by id. */
-export const identityOracles: Record<string, Oracle<any>> = {}
+export const identityOracles: Record<string, Oracle<any>> = {
+  'identity-revoke-app': revokeApp,
+}
