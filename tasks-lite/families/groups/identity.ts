@@ -1,5 +1,6 @@
 import type { Family } from '../common.ts'
 import { identityRevokeApp } from '../identity/revoke-app.ts'
+import { identityOffboard } from '../identity/offboard.ts'
 
 /** The identity task families, in a stable order (their oracles: oracles/groups/identity.ts). */
-export const identityFamilies: Family[] = [identityRevokeApp]
+export const identityFamilies: Family[] = [identityRevokeApp, identityOffboard]
