@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { google } from 'googleapis'
-import { CodeChallengeMethod, OAuth2Client } from 'google-auth-library'
+import { Auth, google } from 'googleapis'
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose'
 import { demoSeed } from '../../seeds/demo/index.ts'
 import { nowMs } from '../../envs/core/clock.ts'
@@ -30,9 +29,9 @@ afterAll(async () => {
   await server.close()
 })
 
-function oauthClient(): OAuth2Client {
+function oauthClient(): Auth.OAuth2Client {
   const base = server.url.replace(/\/$/, '')
-  return new OAuth2Client({
+  return new Auth.OAuth2Client({
     clientId, clientSecret: secret, redirectUri: REDIRECT,
     endpoints: {
       oauth2AuthBaseUrl: `${base}/o/oauth2/v2/auth`, oauth2TokenUrl: `${base}/token`, oauth2RevokeUrl: `${base}/revoke`,
@@ -62,8 +61,8 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
     const url = client.generateAuthUrl({
       access_type: 'offline', prompt: 'consent', scope: [GMAIL_READONLY, 'openid', 'email'], state: 'xyz',
-      code_challenge: codeChallenge, code_challenge_method: CodeChallengeMethod.S256, nonce: 'n-1',
-    } as Parameters<OAuth2Client['generateAuthUrl']>[0])
+      code_challenge: codeChallenge, code_challenge_method: Auth.CodeChallengeMethod.S256, nonce: 'n-1',
+    } as Parameters<Auth.OAuth2Client['generateAuthUrl']>[0])
     const back = await consent(url, 'bob')
     expect(back.searchParams.get('state')).toBe('xyz')
     const code = back.searchParams.get('code')!
@@ -93,7 +92,7 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     expect(info.scopes).toContain(GMAIL_READONLY)
     expect(info.aud).toBe(clientId)
 
-    const refreshed = new OAuth2Client({ clientId, clientSecret: secret, endpoints: { oauth2TokenUrl: `${server.url}token` } })
+    const refreshed = new Auth.OAuth2Client({ clientId, clientSecret: secret, endpoints: { oauth2TokenUrl: `${server.url}token` } })
     refreshed.setCredentials({ refresh_token: tokens.refresh_token! })
     const again = await refreshed.getAccessToken()
     expect(again.token).toMatch(/^ya29\./)
@@ -122,7 +121,7 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
   test('a code is single-use, and a wrong secret or verifier is refused with Google\'s errors', async () => {
     const client = oauthClient()
     const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
-    const url = client.generateAuthUrl({ scope: [GMAIL_READONLY], code_challenge: codeChallenge, code_challenge_method: CodeChallengeMethod.S256 })
+    const url = client.generateAuthUrl({ scope: [GMAIL_READONLY], code_challenge: codeChallenge, code_challenge_method: Auth.CodeChallengeMethod.S256 })
     const code = (await consent(url, 'erin')).searchParams.get('code')!
     const post = (body: Record<string, string>) => fetch(`${server.url}token`, { method: 'POST', body: new URLSearchParams(body) })
     const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId }
