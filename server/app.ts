@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { WorldKeys } from '../envs/core/tokens.ts'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { bodyLimit } from 'hono/body-limit'
@@ -84,6 +86,7 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
 /** The agent-facing app: every service at its real public paths, one origin, many worlds. */
 export function createAgentApp(worlds: WorldManager) {
   const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname) })
+  const decoySecret = randomBytes(32)
 
   // Says nothing about other worlds (how many exist is the control plane's business).
   app.get('/healthz', (c) => c.json({ ok: true }))
@@ -151,6 +154,12 @@ export function createAgentApp(worlds: WorldManager) {
       const worldId = worldOfPublicRequest(path, params)
       if (worldId === null) return next()
       const entry = worldId ? worlds.find(worldId) : undefined
+      if (!entry && path === '/oauth2/v3/certs' && worldId && /^[a-z0-9_]{1,40}$/.test(worldId)) {
+        // An unknown world gets a key set shaped like a real one (from a secret of this process), so the key set
+        // endpoint does not tell which worlds exist.
+        c.set('keys', new WorldKeys(worldId, decoySecret))
+        return next()
+      }
       if (!entry) {
         const answer = unroutable(path, params)
         return c.json(answer.body, answer.status)

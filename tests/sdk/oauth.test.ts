@@ -155,6 +155,18 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
   })
 })
 
+describe('OpenID discovery and key sets', () => {
+  test('the provider metadata names this origin; an unknown world gets a key set shaped like a real one', async () => {
+    const meta = (await (await fetch(`${server.url}.well-known/openid-configuration`)).json()) as Record<string, unknown>
+    expect(meta.token_endpoint).toBe(`${server.url}token`)
+    expect(meta.issuer).toBe('https://accounts.google.com')
+    const real = (await (await fetch(`${server.url}oauth2/v3/certs?world=${server.entry.id}`)).json()) as JSONWebKeySet
+    const none = (await (await fetch(`${server.url}oauth2/v3/certs?world=nosuchworld`)).json()) as JSONWebKeySet
+    expect(Object.keys(none.keys[0]!).sort()).toEqual(Object.keys(real.keys[0]!).sort())
+    expect(none.keys[0]!.x).not.toBe(real.keys[0]!.x)
+  })
+})
+
 describe('scope enforcement', () => {
   test('a seeded token narrowed by the seed is refused outside its scopes', async () => {
     const narrow = await startSdkServer({ ...demoSeed(1), identity: { tokenScopes: [{ user: 'bob', scopes: [GMAIL_READONLY] }] } })
