@@ -53,7 +53,7 @@ describe('directory.users.list, directory.users.get', () => {
   })
 })
 
-describe('directory.users.insert, directory.users.update, directory.users.patch, directory.users.makeAdmin, directory.users.delete', () => {
+describe('directory.users.insert, directory.users.update, directory.users.patch, directory.users.makeAdmin, directory.users.delete, directory.users.undelete', () => {
   test('creates, renames, suspends, promotes and deletes a user; a suspended user\'s token stops working', async () => {
     const made = await admin.users.insert({
       requestBody: { primaryEmail: 'frank@northwind.test', name: { givenName: 'Frank', familyName: 'Ng' }, password: 'S3cret-pass' },
@@ -81,6 +81,13 @@ describe('directory.users.insert, directory.users.update, directory.users.patch,
     const deleted = await admin.users.list({ customer: 'my_customer', showDeleted: 'true' })
     expect(deleted.data.users?.map((u) => u.primaryEmail)).toEqual(['frank@northwind.test'])
     expect(await status(bob.users.patch({ userKey: 'carol@northwind.test', requestBody: { suspended: true } }))).toBe(403)
+    // Deleting dan kills his token; undelete brings the account and his own token back.
+    const dan = google.gmail({ version: 'v1', auth: server.auth('dan'), rootUrl: server.url })
+    await admin.users.delete({ userKey: 'dan@northwind.test' })
+    expect(await status(dan.users.getProfile({ userId: 'me' }))).toBe(401)
+    expect(await status(admin.users.undelete({ userKey: 'dan@northwind.test', requestBody: {} }))).toBe(204)
+    expect((await dan.users.getProfile({ userId: 'me' })).status).toBe(200)
+    expect(await status(admin.users.undelete({ userKey: 'dan@northwind.test', requestBody: {} }))).toBe(400)
   })
 })
 

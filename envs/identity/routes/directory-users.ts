@@ -6,7 +6,7 @@ import { pageOf } from '../../core/paging.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import {
-  deleteUser, directoryUsers, factsOf, insertUser, saveFacts, updateUserRow, userResource, type UserFacts,
+  deleteUser, directoryUsers, undeleteUser, factsOf, insertUser, saveFacts, updateUserRow, userResource, type UserFacts,
 } from '../store/users.ts'
 import { matches, parseQuery } from '../store/query.ts'
 import { customerId } from '../ids.ts'
@@ -75,6 +75,11 @@ const del = createRoute({
 })
 const makeAdmin = createRoute({
   operationId: 'directory.users.makeAdmin', method: 'post', path: '/admin/directory/v1/users/{userKey}/makeAdmin',
+  request: { params: UserParam, body: Body }, responses: { 204: { description: 'Done' } },
+})
+
+const undelete = createRoute({
+  operationId: 'directory.users.undelete', method: 'post', path: '/admin/directory/v1/users/{userKey}/undelete',
   request: { params: UserParam, body: Body }, responses: { 204: { description: 'Done' } },
 })
 
@@ -178,6 +183,17 @@ export const directoryUsersRouter = createGoogleRouter()
     const status = c.req.valid('json').status
     if (typeof status !== 'boolean') throw invalid('status')
     c.var.world.tx((db) => updateUserRow(db, user.id, { isAdmin: status }))
+    return c.body(null, 204)
+  })
+
+  .openapi(undelete, (c) => {
+    requireAdmin(c)
+    const user = userByKey(c, c.req.valid('param').userKey)
+    if (factsOf(c.var.world.db, user.id).deletedMs === null) {
+      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: userKey')
+    }
+    const ou = str(c.req.valid('json').orgUnitPath)
+    c.var.world.tx((db) => undeleteUser(db, user.id, ou))
     return c.body(null, 204)
   })
 

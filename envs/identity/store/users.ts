@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { stmt, type Db } from '../../core/db.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { FULL_GOOGLE_SCOPES, issueTokenKey } from '../../core/tokens.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
@@ -105,6 +105,13 @@ export function deleteUser(db: Db, userId: string): void {
   for (const g of db.select().from(identityGrants).where(eq(identityGrants.userId, userId)).all()) {
     revokeGrant(db, userId, g.clientId)
   }
+}
+
+/** Brings a deleted user back: in the directory again, with their own Google token working (apps stay revoked). */
+export function undeleteUser(db: Db, userId: string, orgUnitPath: string | undefined): void {
+  saveFacts(db, { ...factsOf(db, userId), deletedMs: null, ...(orgUnitPath ? { orgUnitPath } : {}) })
+  stmt(db, `UPDATE world_tokens SET revoked = 0 WHERE user_id = ? AND kind = 'google'
+    AND key NOT IN (SELECT key FROM identity_access_tokens)`).run(userId)
 }
 
 /** Updates the user fields world_users holds. */
