@@ -155,6 +155,27 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
   })
 })
 
+describe('OAuth credentials across worlds', () => {
+  test('a code or refresh token with another world\'s id is refused there, even with that world\'s client secret', async () => {
+    const client = oauthClient()
+    const url = client.generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: [GMAIL_READONLY] })
+    const code = (await consent(url, 'carol')).searchParams.get('code')!
+    const other = server.worlds.create({ id: 'sdk_other', seed: { ...demoSeed(1), identity: { clients: [{ key: 'mailer', name: 'Mail Helper', redirectUris: [REDIRECT], scopes: [GMAIL_READONLY] }] } } })
+    try {
+      const otherSecret = clientSecret(other.keys, clientId)
+      const post = (body: Record<string, string>) => fetch(`${server.url}token`, { method: 'POST', body: new URLSearchParams(body) })
+      const swapped = code.replace(`.${server.entry.id}.`, '.sdk_other.')
+      const r1 = await post({ grant_type: 'authorization_code', code: swapped, redirect_uri: REDIRECT, client_id: clientId, client_secret: otherSecret })
+      expect(await r1.json()).toEqual({ error: 'invalid_grant', error_description: 'Malformed auth code.' })
+      const { tokens } = await client.getToken(code)
+      const r2 = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!.replace(`.${server.entry.id}.`, '.sdk_other.'), client_id: clientId, client_secret: otherSecret })
+      expect(await r2.json()).toEqual({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' })
+    } finally {
+      server.worlds.delete('sdk_other')
+    }
+  })
+})
+
 describe('OpenID discovery and key sets', () => {
   test('the provider metadata names this origin; an unknown world gets a key set shaped like a real one', async () => {
     const meta = (await (await fetch(`${server.url}.well-known/openid-configuration`)).json()) as Record<string, unknown>
