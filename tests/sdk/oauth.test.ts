@@ -5,6 +5,12 @@ import { demoSeed } from '../../seeds/demo/index.ts'
 import { nowMs } from '../../envs/core/clock.ts'
 import { clientSecret, listClients } from '../../envs/identity/store/oauth.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
+import { services } from '../../server/registry.ts'
+import { methodScopes as gmail } from '../../envs/gmail/api/scopes.gen.ts'
+import { methodScopes as calendar } from '../../envs/calendar/api/scopes.gen.ts'
+import { methodScopes as drive } from '../../envs/drive/api/scopes.gen.ts'
+import { methodScopes as docs } from '../../envs/docs/api/scopes.gen.ts'
+import { methodScopes as identity } from '../../envs/identity/api/scopes.gen.ts'
 
 const REDIRECT = 'http://127.0.0.1:8765/callback'
 const GMAIL_READONLY = 'https://www.googleapis.com/auth/gmail.readonly'
@@ -189,6 +195,15 @@ describe('OpenID discovery and key sets', () => {
 })
 
 describe('scope enforcement', () => {
+  test('every Google method has the scopes of its discovery document to check', () => {
+    const tables: Record<string, Readonly<Record<string, readonly string[]>>> = { gmail, calendar, drive, docs, identity }
+    const missing = services.filter((svc) => svc.family === 'google').flatMap((svc) =>
+      svc.specMethods.filter((m) => !(tables[svc.name]?.[m.id]?.length)).map((m) => m.id))
+    // The 2018 Directory document lists no scopes for these two (not implemented: they answer 501).
+    expect(missing).toEqual(['directory.resolvedAppAccessSettings.GetSettings', 'directory.resolvedAppAccessSettings.ListTrustedApps'])
+  })
+
+
   test('a seeded token narrowed by the seed is refused outside its scopes', async () => {
     const narrow = await startSdkServer({ ...demoSeed(1), identity: { tokenScopes: [{ user: 'bob', scopes: [GMAIL_READONLY] }] } })
     try {
@@ -200,6 +215,17 @@ describe('scope enforcement', () => {
       expect(res.data.error.errors[0].reason).toBe('insufficientPermissions')
       const full = google.drive({ version: 'v3', auth: narrow.auth('carol'), rootUrl: narrow.url })
       expect((await full.files.list({})).status).toBe(200)
+      const auth = narrow.auth('bob')
+      const denied = [
+        google.calendar({ version: 'v3', auth, rootUrl: narrow.url }).calendarList.list({}),
+        google.docs({ version: 'v1', auth, rootUrl: narrow.url }).documents.get({ documentId: 'x' }),
+        google.admin({ version: 'directory_v1', auth, rootUrl: narrow.url }).users.list({ customer: 'my_customer' }),
+        google.gmail({ version: 'v1', auth, rootUrl: narrow.url }).users.settings.updateVacation({ userId: 'me', requestBody: { enableAutoReply: true } }),
+      ]
+      for (const res of await Promise.all(denied.map((p) => (p as Promise<unknown>).catch((e) => e.response)))) {
+        expect((res as { status: number }).status).toBe(403)
+        expect((res as { data: { error: { details: { reason: string }[] } } }).data.error.details[0]!.reason).toBe('ACCESS_TOKEN_SCOPE_INSUFFICIENT')
+      }
     } finally {
       await narrow.close()
     }
