@@ -19,7 +19,7 @@ import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware
 import { readSlackArgs } from './middleware/slack-args.ts'
 import { logAction } from './middleware/action-log.ts'
 import { handleGoogleBatch } from './batch.ts'
-import { checkGoogleAccess } from './middleware/scopes.ts'
+import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
 
@@ -241,7 +241,10 @@ function googleBody(err: GoogleApiError, path: string) {
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
   const path = new URL(c.req.url).pathname
-  if (err instanceof GoogleApiError) return c.json(googleBody(err, path), err.httpCode as 400)
+  if (err instanceof GoogleApiError) {
+    if (err instanceof InsufficientScopes) for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
+    return c.json(googleBody(err, path), err.httpCode as 400)
+  }
   if (err instanceof SlackApiError) {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(err.toBody(), err.httpStatus)

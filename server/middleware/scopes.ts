@@ -22,8 +22,13 @@ const HOSTS: Record<string, string> = {
 
 /** Google's 403 for a token without any of the method's scopes, with its ErrorInfo detail. */
 export class InsufficientScopes extends GoogleApiError {
-  constructor(readonly service: string, readonly operationId: string) {
+  constructor(readonly service: string, readonly operationId: string, readonly needed: readonly string[]) {
     super('PERMISSION_DENIED', 'insufficientPermissions', 'Request had insufficient authentication scopes.')
+  }
+
+  /** The challenge Google sends with it, naming the scopes that would do. */
+  get headers(): Record<string, string> {
+    return { 'www-authenticate': `Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="${this.needed.join(' ')}"` }
   }
 
   override toBody() {
@@ -50,7 +55,7 @@ export function checkGoogleAccess(world: World, principal: Principal, op: { serv
   if (op) {
     const needed = TABLES[op.service]?.[op.operationId]
     if (needed && needed.length > 0 && !needed.some((s) => principal.scopes.includes(s))) {
-      throw new InsufficientScopes(op.service, op.operationId)
+      throw new InsufficientScopes(op.service, op.operationId, needed)
     }
   }
   if (access) world.tx((tx) => touchGrant(tx, access.userId, access.clientId))

@@ -85,6 +85,9 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     expect(send.status).toBe(403)
     expect(send.data.error.errors[0].reason).toBe('insufficientPermissions')
     expect(send.data.error.details[0].reason).toBe('ACCESS_TOKEN_SCOPE_INSUFFICIENT')
+    const challenge = String(send.headers.get?.('www-authenticate') ?? send.headers['www-authenticate'])
+    expect(challenge).toContain('error="insufficient_scope"')
+    expect(challenge).toContain('https://www.googleapis.com/auth/gmail.send')
 
     // The ID token is signed with the world's key (JWKS) and names bob for this client.
     const jwksRes = await fetch(`${server.url}oauth2/v3/certs?world=${server.entry.id}`)
