@@ -43,29 +43,74 @@ const groupsList = createRoute({
   ...route('directory.groups.list', 'get', 'groups'),
   request: {
     query: z.object({
-      customer: z.string().optional(), domain: z.string().optional(), userKey: z.string().optional(), query: z.string().optional(),
+      customer: z.string().optional(), domain: z.string().optional(), userKey: z.string().optional(),
+      query: z.string().optional(),
       orderBy: z.enum(['email']).optional(), sortOrder: z.enum(['ASCENDING', 'DESCENDING']).optional(), ...Paging,
     }),
   },
   responses: { 200: Any },
 })
-const groupsGet = createRoute({ ...route('directory.groups.get', 'get', 'groups/{groupKey}'), request: { params: GroupParam }, responses: { 200: Any } })
-const groupsInsert = createRoute({ ...route('directory.groups.insert', 'post', 'groups'), request: { body: Body }, responses: { 200: Any } })
-const groupsUpdate = createRoute({ ...route('directory.groups.update', 'put', 'groups/{groupKey}'), request: { params: GroupParam, body: Body }, responses: { 200: Any } })
-const groupsPatch = createRoute({ ...route('directory.groups.patch', 'patch', 'groups/{groupKey}'), request: { params: GroupParam, body: Body }, responses: { 200: Any } })
-const groupsDelete = createRoute({ ...route('directory.groups.delete', 'delete', 'groups/{groupKey}'), request: { params: GroupParam }, responses: { 204: { description: 'Deleted' } } })
+const groupsGet = createRoute({
+  ...route('directory.groups.get', 'get', 'groups/{groupKey}'),
+  request: { params: GroupParam },
+  responses: { 200: Any },
+})
+const groupsInsert = createRoute({
+  ...route('directory.groups.insert', 'post', 'groups'),
+  request: { body: Body },
+  responses: { 200: Any },
+})
+const groupsUpdate = createRoute({
+  ...route('directory.groups.update', 'put', 'groups/{groupKey}'),
+  request: { params: GroupParam, body: Body },
+  responses: { 200: Any },
+})
+const groupsPatch = createRoute({
+  ...route('directory.groups.patch', 'patch', 'groups/{groupKey}'),
+  request: { params: GroupParam, body: Body },
+  responses: { 200: Any },
+})
+const groupsDelete = createRoute({
+  ...route('directory.groups.delete', 'delete', 'groups/{groupKey}'),
+  request: { params: GroupParam },
+  responses: { 204: { description: 'Deleted' } },
+})
 
 const membersList = createRoute({
   ...route('directory.members.list', 'get', 'groups/{groupKey}/members'),
   request: { params: GroupParam, query: z.object({ roles: z.string().optional(), includeDerivedMembership: z.enum(['true', 'false']).optional(), ...Paging }) },
   responses: { 200: Any },
 })
-const membersGet = createRoute({ ...route('directory.members.get', 'get', 'groups/{groupKey}/members/{memberKey}'), request: { params: MemberParam }, responses: { 200: Any } })
-const membersInsert = createRoute({ ...route('directory.members.insert', 'post', 'groups/{groupKey}/members'), request: { params: GroupParam, body: Body }, responses: { 200: Any } })
-const membersUpdate = createRoute({ ...route('directory.members.update', 'put', 'groups/{groupKey}/members/{memberKey}'), request: { params: MemberParam, body: Body }, responses: { 200: Any } })
-const membersPatch = createRoute({ ...route('directory.members.patch', 'patch', 'groups/{groupKey}/members/{memberKey}'), request: { params: MemberParam, body: Body }, responses: { 200: Any } })
-const membersDelete = createRoute({ ...route('directory.members.delete', 'delete', 'groups/{groupKey}/members/{memberKey}'), request: { params: MemberParam }, responses: { 204: { description: 'Deleted' } } })
-const membersHas = createRoute({ ...route('directory.members.hasMember', 'get', 'groups/{groupKey}/hasMember/{memberKey}'), request: { params: MemberParam }, responses: { 200: Any } })
+const membersGet = createRoute({
+  ...route('directory.members.get', 'get', 'groups/{groupKey}/members/{memberKey}'),
+  request: { params: MemberParam },
+  responses: { 200: Any },
+})
+const membersInsert = createRoute({
+  ...route('directory.members.insert', 'post', 'groups/{groupKey}/members'),
+  request: { params: GroupParam, body: Body },
+  responses: { 200: Any },
+})
+const membersUpdate = createRoute({
+  ...route('directory.members.update', 'put', 'groups/{groupKey}/members/{memberKey}'),
+  request: { params: MemberParam, body: Body },
+  responses: { 200: Any },
+})
+const membersPatch = createRoute({
+  ...route('directory.members.patch', 'patch', 'groups/{groupKey}/members/{memberKey}'),
+  request: { params: MemberParam, body: Body },
+  responses: { 200: Any },
+})
+const membersDelete = createRoute({
+  ...route('directory.members.delete', 'delete', 'groups/{groupKey}/members/{memberKey}'),
+  request: { params: MemberParam },
+  responses: { 204: { description: 'Deleted' } },
+})
+const membersHas = createRoute({
+  ...route('directory.members.hasMember', 'get', 'groups/{groupKey}/hasMember/{memberKey}'),
+  request: { params: MemberParam },
+  responses: { 200: Any },
+})
 
 /** The address a member key names: an address as it is, or a user's or group's id. */
 function memberEmail(c: WorldContext, key: string): string {
@@ -148,11 +193,15 @@ export const directoryGroupsRouter = createGoogleRouter()
       checkCustomer(c, q)
     }
     const clauses = parseQuery(q.query, ['email', 'name', 'memberKey'])
-    groups = groups.filter((g) => matches({ email: [g.email], name: [g.name], memberKey: membersOf(db, g.id).map((m) => m.email) }, clauses, ['email', 'name']))
+    const record = (g: GroupRow) => ({ email: [g.email], name: [g.name], memberKey: membersOf(db, g.id).map((m) => m.email) })
+    groups = groups.filter((g) => matches(record(g), clauses, ['email', 'name']))
     if (q.sortOrder === 'DESCENDING') groups.reverse()
     const { page, nextPageToken } = pageOf(groups, q.maxResults ?? 200, q.pageToken)
     const items = page.map((g) => groupResource(db, g))
-    return c.json({ kind: 'admin#directory#groups', etag: '"groups"', ...(items.length > 0 ? { groups: items } : {}), ...(nextPageToken ? { nextPageToken } : {}) }, 200)
+    return c.json({
+      kind: 'admin#directory#groups', etag: '"groups"', ...(items.length > 0 ? { groups: items } : {}),
+      ...(nextPageToken ? { nextPageToken } : {}),
+    }, 200)
   })
   .openapi(groupsGet, (c) => {
     requireAdmin(c)
@@ -192,7 +241,10 @@ export const directoryGroupsRouter = createGoogleRouter()
     const members = membersOf(db, g.id).filter((m) => !roles || roles.includes(m.role))
     const { page, nextPageToken } = pageOf(members, q.maxResults ?? 200, q.pageToken)
     const items = page.map((m) => memberResource(db, m))
-    return c.json({ kind: 'admin#directory#members', etag: '"members"', ...(items.length > 0 ? { members: items } : {}), ...(nextPageToken ? { nextPageToken } : {}) }, 200)
+    return c.json({
+      kind: 'admin#directory#members', etag: '"members"', ...(items.length > 0 ? { members: items } : {}),
+      ...(nextPageToken ? { nextPageToken } : {}),
+    }, 200)
   })
   .openapi(membersGet, (c) => {
     requireAdmin(c)
