@@ -1,8 +1,9 @@
 // Side-by-side against `emulate@0.12.2` (npm i --no-save emulate@0.12.2), run by `npm run bench -- --peer`.
-// Both servers run in child processes (scripts/bench/peer-server.ts) on loopback; one load generator sends the same
-// requests to each, alternating ours / peer, one keep-alive connection per server. Ratio = ours ÷ peer (≤ 1 met).
-import { fork, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+// Both servers run as child processes on loopback, ours as shipped (`wsgym serve`), the peer from
+// scripts/bench/peer-emulate.mjs; one load generator sends the same requests to each, alternating ours / peer, one
+// keep-alive connection per server. CPU and memory are read from /proc. Ratio = ours ÷ peer (≤ 1 met).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, request } from 'node:http'
 import type { BenchFigure } from './types.ts'
@@ -10,33 +11,84 @@ import type { BenchFigure } from './types.ts'
 const args = process.argv.slice(2)
 const N = args.includes('--peer-n') ? Number(args[args.indexOf('--peer-n') + 1]) : 500
 const WARMUP = 20
+const root = join(import.meta.dirname, '..', '..')
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
+const CLOCK_TICKS = 100 // USER_HZ on Linux
+const SEED = {
+  name: 'bench-peer',
+  users: [{ id: 'me', email: 'testuser@gmail.com', name: 'Test User' }],
+  slack: { channels: [{ name: 'general', members: 'all' }] },
+}
 const FORM = 'application/x-www-form-urlencoded' // Slack methods by POST: the peer routes no GET for them
 
-type Ready = { google: string; slack: string; googleToken: string; slackToken: string }
-type Side = Ready & { child: ChildProcess; agents: Map<string, Agent> }
+type Side = {
+  google: string
+  slack: string
+  googleToken: string
+  slackToken: string
+  child: ChildProcess
+  agents: Map<string, Agent>
+}
 type Reply = { status: number; body: string }
 
 /** True when the optional peer package is installed. */
 export function peerInstalled(): boolean {
-  return existsSync(join(import.meta.dirname, '..', '..', 'node_modules', 'emulate', 'package.json'))
+  return existsSync(join(root, 'node_modules', 'emulate', 'package.json'))
 }
 
-async function start(side: 'ours' | 'peer'): Promise<Side> {
-  const file = join(import.meta.dirname, 'peer-server.ts')
-  const execArgv = ['--expose-gc', '--import', 'tsx']
-  const child = fork(file, [side], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as Ready))
-    child.once('exit', (code) => reject(new Error(`${side} server exited ${code}`)))
+/** Spawns `args` and resolves with the first stdout text that `ready` accepts (killing the child on failure). */
+function spawnUntil<T>(args: string[], ready: (out: string) => T | undefined) {
+  const env = { ...process.env, ...MALLOC_ENV }
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise<{ child: ChildProcess; value: T }>((resolve, reject) => {
+    let out = ''
+    const take = (d: Buffer) => {
+      out += d.toString()
+      const value = ready(out)
+      if (value !== undefined) resolve({ child, value })
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)))
   })
-  return { ...ready, child, agents: new Map() }
 }
 
-const usage = (s: Side) =>
-  new Promise<{ cpuMs: number; rss: number }>((resolve) => {
-    s.child.once('message', (m) => resolve(m as { cpuMs: number; rss: number }))
-    s.child.send('usage')
+/** Ours as shipped: `wsgym serve` (dist/ when built and current), one world created from the bench seed. */
+async function ours(): Promise<Side> {
+  const { child, value } = await spawnUntil([join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
+    '--control-port', '0'], (out) => {
+    const agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
+    const control = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
+    return agent && control && /users:/.test(out) ? { agent, control, tsx: /through tsx/.test(out) } : undefined
   })
+  if (value.tsx) console.log('(ours runs its TypeScript sources through tsx: `npm run build` to bench dist/)')
+  const res = await fetch(`${value.control}/worlds`, {
+    method: 'POST', headers: { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'bench_peer', seed: SEED }),
+  })
+  const world = (await res.json()) as { users: { email: string; googleToken: string; slackUserToken: string }[] }
+  const me = world.users.find((u) => u.email === ME)!
+  const base = { google: value.agent, slack: value.agent, child, agents: new Map() }
+  return { ...base, googleToken: me.googleToken, slackToken: me.slackUserToken }
+}
+
+async function peer(): Promise<Side> {
+  const { child, value } = await spawnUntil([join(import.meta.dirname, 'peer-emulate.mjs')], (out) => {
+    const line = out.split('\n').find((l) => l.startsWith('{'))
+    return line ? (JSON.parse(line) as { google: string; slack: string; token: string }) : undefined
+  })
+  const { google, slack, token } = value
+  return { google, slack, googleToken: token, slackToken: token, child, agents: new Map() }
+}
+
+/** CPU time (ms, user + system) and resident memory (bytes) of a child, read from /proc (Linux). */
+function usage(s: Side) {
+  const stat = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(fields[11]) + Number(fields[12])
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))![1]) * 1024
+  return { cpuMs: (ticks * 1000) / CLOCK_TICKS, rss }
+}
 
 function call(s: Side, base: string, method: string, path: string, body?: string, type = 'application/json') {
   let agent = s.agents.get(base)
@@ -128,10 +180,10 @@ export async function run(): Promise<BenchFigure[]> {
     console.log('(peer section skipped: `npm i --no-save emulate@0.12.2` to run it)')
     return []
   }
-  const sides: [Side, Side] = [await start('ours'), await start('peer')]
+  const sides: [Side, Side] = [await ours(), await peer()]
   const out: BenchFigure[] = []
   try {
-    const idle = await Promise.all(sides.map(usage))
+    const idle = sides.map(usage)
     out.push({ name: 'idle RSS ours (MiB)', value: idle[0]!.rss / 2 ** 20, unit: 'MiB' })
     out.push({ name: 'idle RSS peer (MiB)', value: idle[1]!.rss / 2 ** 20, unit: 'MiB' })
     out.push({ name: 'idle RSS ratio', value: idle[0]!.rss / idle[1]!.rss, unit: '×', target: '≤ 1.5' })
@@ -153,7 +205,7 @@ export async function run(): Promise<BenchFigure[]> {
       ['Calendar', calendar((s) => s.google)], ['Slack', slack],
     ]
     for (const [phase, ops] of phases) {
-      const before = await Promise.all(sides.map(usage))
+      const before = sides.map(usage)
       for (const [name, op] of ops) {
         const writes = /insert|send|create|postMessage/.test(name)
         const [a, b] = await compare(sides, op, writes ? N : 200)
@@ -171,19 +223,19 @@ export async function run(): Promise<BenchFigure[]> {
         const [a, b] = await compare(sides, get, 200)
         out.push(ratio('Gmail messages.get format=full', a, b))
       }
-      const after = await Promise.all(sides.map(usage))
+      const after = sides.map(usage)
       const cpu = [0, 1].map((k) => after[k]!.cpuMs - before[k]!.cpuMs)
       const name = `${phase}: server CPU ratio (${cpu[0]!.toFixed(0)} vs ${cpu[1]!.toFixed(0)} ms)`
       out.push({ name, value: cpu[0]! / cpu[1]!, unit: '×', target: '≤ 1.0' })
     }
-    const end = await Promise.all(sides.map(usage))
+    const end = sides.map(usage)
     const [r0, r1] = [end[0]!.rss / 2 ** 20, end[1]!.rss / 2 ** 20]
     const name = `RSS after the workload ratio (${r0.toFixed(0)} vs ${r1.toFixed(0)} MiB)`
     out.push({ name, value: r0 / r1, unit: '×' })
   } finally {
     for (const s of sides) {
       for (const a of s.agents.values()) a.destroy()
-      s.child.send('exit')
+      s.child.kill('SIGTERM')
     }
   }
   return out
