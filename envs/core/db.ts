@@ -57,18 +57,35 @@ const shapes = new WeakMap<SQLiteTable, Map<string, Shape | null>>()
  * Tables whose defaults are SQL expressions take drizzle's path.
  */
 export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T['$inferInsert']): Database.RunResult {
-  const values = row as Record<string, unknown>
+  return writeRow(db, table, row as Record<string, unknown>)
+}
+
+/**
+ * `db.insert(table).values(row).onConflictDoUpdate({ target, set: <row's other given columns> }).run()`, built once
+ * per table, key set and conflict target like `insertRow`: a conflicting row gets every other given column.
+ */
+export function upsertRow<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  row: T['$inferInsert'],
+  target: (keyof T['$inferInsert'] & string)[],
+): Database.RunResult {
+  return writeRow(db, table, row as Record<string, unknown>, target)
+}
+
+function writeRow(db: Db, table: SQLiteTable, row: Record<string, unknown>, target?: string[]): Database.RunResult {
+  const values = row
   const given = Object.keys(values).filter((k) => values[k] !== undefined)
-  const key = given.join('\0')
+  const key = `${given.join('\0')}${target ? `\n${target.join('\0')}` : ''}`
   let byKeys = shapes.get(table)
   if (!byKeys) shapes.set(table, (byKeys = new Map()))
   let shape = byKeys.get(key)
-  if (shape === undefined) byKeys.set(key, (shape = shapeOf(table, given)))
-  if (!shape) return db.insert(table).values(row).run() as Database.RunResult
+  if (shape === undefined) byKeys.set(key, (shape = shapeOf(table, given, target)))
+  if (!shape) return drizzleWrite(db, table, row, given, target)
   const params: unknown[] = []
   for (let i = 0; i < shape.keys.length; i++) {
     const v = values[shape.keys[i]!]
-    if (isSql(v)) return db.insert(table).values(row).run() as Database.RunResult
+    if (isSql(v)) return drizzleWrite(db, table, row, given, target)
     params.push(v === null ? null : shape.columns[i]!.mapToDriverValue(v))
   }
   for (let i = 0; i < shape.defaults.length; i++) {
@@ -81,9 +98,17 @@ export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T['$infe
 const isSql = (v: unknown) =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && is(v, SQL)
 
-function shapeOf(table: SQLiteTable, given: string[]): Shape | null {
+function drizzleWrite(db: Db, table: SQLiteTable, row: Record<string, unknown>, given: string[], target?: string[]) {
+  const insert = db.insert(table).values(row)
+  if (!target) return insert.run() as Database.RunResult
   const all = getTableColumns(table) as Record<string, SQLiteColumn>
-  if (given.some((k) => !all[k])) return null
+  const set = Object.fromEntries(given.filter((k) => !target.includes(k)).map((k) => [k, row[k]]))
+  return insert.onConflictDoUpdate({ target: target.map((k) => all[k]!), set }).run() as Database.RunResult
+}
+
+function shapeOf(table: SQLiteTable, given: string[], target?: string[]): Shape | null {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  if (given.some((k) => !all[k]) || target?.some((k) => !all[k])) return null
   const columns = given.map((k) => all[k]!)
   const defaults: (() => unknown)[] = []
   for (const [k, col] of Object.entries(all)) {
@@ -102,6 +127,63 @@ function shapeOf(table: SQLiteTable, given: string[]): Shape | null {
     columns.push(col)
   }
   const names = columns.map((c) => `"${c.name}"`).join(', ')
-  const sql = `INSERT INTO "${getTableName(table)}" (${names}) VALUES (${columns.map(() => '?').join(', ')})`
+  let sql = `INSERT INTO "${getTableName(table)}" (${names}) VALUES (${columns.map(() => '?').join(', ')})`
+  if (target) {
+    const set = given.filter((k) => !target.includes(k)).map((k) => `"${all[k]!.name}" = excluded."${all[k]!.name}"`)
+    if (!set.length) return null
+    sql += ` ON CONFLICT (${target.map((k) => `"${all[k]!.name}"`).join(', ')}) DO UPDATE SET ${set.join(', ')}`
+  }
   return { sql, columns, keys: given, defaults }
+}
+
+type Filter<T extends SQLiteTable> = Partial<T['$inferSelect']>
+type SelectShape = { sql: string; fields: [string, SQLiteColumn][]; params: [string, SQLiteColumn][] }
+const selects = new WeakMap<SQLiteTable, Map<string, SelectShape>>()
+
+/**
+ * `db.select().from(table).where(and(eq(col, v)…, ne(col, v)…)).orderBy(…).all()` without drizzle's per-call
+ * query building: equality (`where`) and inequality (`not`) on columns, order by columns (or `rowid`), built once
+ * per shape. Rows come back as drizzle returns them: every column, in table order, through its driver mapping.
+ */
+export function selectRows<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  where: Filter<T>,
+  opts: { not?: Filter<T>; orderBy?: (keyof T['$inferSelect'] & string)[] | ['rowid'] } = {},
+): T['$inferSelect'][] {
+  const w = where as Record<string, unknown>
+  const n = (opts.not ?? {}) as Record<string, unknown>
+  const key = `${Object.keys(w).join(',')}|${Object.keys(n).join(',')}|${(opts.orderBy ?? []).join(',')}`
+  let byKey = selects.get(table)
+  if (!byKey) selects.set(table, (byKey = new Map()))
+  let shape = byKey.get(key)
+  if (!shape) byKey.set(key, (shape = selectShape(table, Object.keys(w), Object.keys(n), opts.orderBy ?? [])))
+  const params = shape.params.map(([k, col], i) => {
+    const v = i < Object.keys(w).length ? w[k] : n[k]
+    return v === null || v === undefined ? null : col.mapToDriverValue(v)
+  })
+  const raw = stmt(db, shape.sql).raw().all(...params) as unknown[][]
+  return raw.map((values) => {
+    const out: Record<string, unknown> = {}
+    for (let i = 0; i < shape.fields.length; i++) {
+      const v = values[i]
+      out[shape.fields[i]![0]] = v === null ? null : shape.fields[i]![1].mapFromDriverValue(v)
+    }
+    return out as T['$inferSelect']
+  })
+}
+
+function selectShape(table: SQLiteTable, where: string[], not: string[], orderBy: string[]): SelectShape {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  const col = (k: string) => {
+    if (!all[k]) throw new Error(`selectRows: ${getTableName(table)} has no column ${k}`)
+    return all[k]
+  }
+  const fields = Object.entries(all)
+  const conds = [...where.map((k) => `"${col(k).name}" = ?`), ...not.map((k) => `"${col(k).name}" <> ?`)]
+  const order = orderBy.map((k) => (k === 'rowid' ? 'rowid' : `"${col(k).name}"`))
+  const sql = `SELECT ${fields.map(([, c]) => `"${c.name}"`).join(', ')} FROM "${getTableName(table)}"` +
+    (conds.length ? ` WHERE ${conds.join(' AND ')}` : '') + (order.length ? ` ORDER BY ${order.join(', ')}` : '')
+  const params = [...where, ...not].map((k) => [k, col(k)] as [string, SQLiteColumn])
+  return { sql, fields, params }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { blob, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm'
 import { World } from '../../envs/core/world.ts'
-import { insertRow, stmt } from '../../envs/core/db.ts'
+import { insertRow, selectRows, stmt, upsertRow } from '../../envs/core/db.ts'
 
 const items = sqliteTable('test_items', {
   id: integer('id').primaryKey(),
@@ -36,6 +36,44 @@ describe('prepared statements cached per connection', () => {
     expect(read(viaInsertRow)[1]).toMatchObject({ done: true, tags: ['a', 'b'], stamp: 's' })
     expect(read(viaInsertRow)[0]).toMatchObject({ note: '', done: false, tags: null, stamp: 'made' })
     expect(Buffer.compare(viaInsertRow.snapshot().bytes, viaDrizzle.snapshot().bytes)).toBe(0)
+  })
+
+  test('upsertRow inserts, then replaces the given columns of a conflicting row, exactly like drizzle', () => {
+    const viaDrizzle = World.create([items])
+    const viaUpsert = World.create([items])
+    const writes = [...rows.slice(0, 3), { id: 2, name: 'replaced', done: false, tags: ['c'] }, { id: 1, name: 'x', note: 'y' }]
+    viaDrizzle.tx((db) => {
+      for (const r of writes) {
+        const { id, ...set } = r as typeof r & { id?: number }
+        db.insert(items).values(r).onConflictDoUpdate({ target: items.id, set }).run()
+      }
+    })
+    viaUpsert.tx((db) => {
+      for (const r of writes) upsertRow(db, items, r, ['id'])
+    })
+    const read = (w: World) => w.db.select().from(items).orderBy(items.id).all()
+    expect(read(viaUpsert)).toEqual(read(viaDrizzle))
+    expect(read(viaUpsert)[1]).toMatchObject({ name: 'replaced', note: 'n', done: false, tags: ['c'], stamp: 's' })
+    expect(Buffer.compare(viaUpsert.snapshot().bytes, viaDrizzle.snapshot().bytes)).toBe(0)
+  })
+
+  test('selectRows returns what the same drizzle select returns (decoded columns, filters, order)', () => {
+    const world = World.create([items])
+    world.tx((db) => {
+      for (const r of rows) insertRow(db, items, r)
+      insertRow(db, items, { id: 9, name: 'plain', done: true, tags: ['z'] })
+    })
+    const db = world.db
+    expect(selectRows(db, items, {}, { orderBy: ['rowid'] })).toEqual(db.select().from(items).orderBy(sql`rowid`).all())
+    expect(selectRows(db, items, { name: 'plain' })).toEqual(db.select().from(items).where(eq(items.name, 'plain')).all())
+    expect(selectRows(db, items, { done: true }, { orderBy: ['name', 'id'] }))
+      .toEqual(db.select().from(items).where(eq(items.done, true)).orderBy(asc(items.name), asc(items.id)).all())
+    const drizzleNot = db.select().from(items).where(and(eq(items.done, false), ne(items.id, 1))).orderBy(items.id).all()
+    expect(selectRows(db, items, { done: false }, { not: { id: 1 }, orderBy: ['id'] })).toEqual(drizzleNot)
+    expect(drizzleNot.map((r) => r.id)).toEqual([3, 4])
+    expect(selectRows(db, items, { id: 2 })[0]).toMatchObject({ done: true, tags: ['a', 'b'], data: Buffer.from([0, 255]) })
+    expect(selectRows(db, items, { id: 99 })).toEqual([])
+    expect(db.select().from(items).orderBy(desc(items.id)).all()[0]!.id).toBe(9)
   })
 
   test('insertRow falls back to drizzle for SQL values and reports constraint errors like drizzle', () => {
