@@ -1,4 +1,7 @@
 import type { Family } from '../common.ts'
+import { driveSlackContractAnswer } from '../dds/drive-slack-contract-answer.ts'
+import { docsSlackDmVenue } from '../dds/docs-slack-dm-venue.ts'
+import { slackPinFinal } from '../dds/slack-pin-final.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = []
+export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal]
