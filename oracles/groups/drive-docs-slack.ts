@@ -5,6 +5,7 @@ import { slackReminder } from '../families/dds/slack-reminder.ts'
 import { slackScheduled } from '../families/dds/slack-scheduled.ts'
 import { slackUsergroupMembers } from '../families/dds/slack-usergroup-members.ts'
 import { driveMoveInto } from '../families/dds/drive-move-into.ts'
+import { docsNumberedList } from '../families/dds/docs-numbered-list.ts'
 
 /** Oracles of the drive-docs-slack task families (tasks-lite/families/groups/drive-docs-slack.ts), by id. */
 export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
@@ -14,4 +15,5 @@ export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
   'slack-scheduled': slackScheduled,
   'slack-usergroup-members': slackUsergroupMembers,
   'drive-move-into': driveMoveInto,
+  'docs-numbered-list': docsNumberedList,
 }

@@ -6,6 +6,8 @@ import { slackReminderDeadline } from '../dds/slack-reminder-deadline.ts'
 import { slackScheduleLocal } from '../dds/slack-schedule-local.ts'
 import { slackUsergroupRotation } from '../dds/slack-usergroup-rotation.ts'
 import { driveSharedDriveMove } from '../dds/drive-shared-drive-move.ts'
+import { slackDocsFixFigure } from '../dds/slack-docs-fix-figure.ts'
+import { docsNumberedSteps } from '../dds/docs-numbered-steps.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove]
+export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps]
