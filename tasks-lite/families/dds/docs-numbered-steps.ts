@@ -1,7 +1,7 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
 import { docs, driveList, phrase, volumeOf } from './kit.ts'
 
-const TEAMS = ['Platform', 'Payments', 'Mobile', 'Data', 'Design', 'Support']
+const TEAMS = ['Platform', 'Payments', 'Mobile', 'Data', 'Design', 'Support', 'Security', 'Growth', 'Infra', 'Sales', 'Marketing', 'Research']
 const STEPS = [
   'Collect your laptop from IT', 'Set up two-factor authentication', 'Read the engineering handbook', 'Pair with your onboarding buddy',
   'Join the team rituals', 'Ship a small first change', 'Book intro chats with each team lead', 'Review the on-call guide',
@@ -19,7 +19,7 @@ export const docsNumberedSteps: Family = {
     const r = rng(seed * 15485863 + 509)
     const c = company(r)
     const [team, otherTeam] = r.sample(TEAMS, 2)
-    const section = r.pick(['First week', 'Your first days', 'Week one'])
+    const section = r.pick(['First week', 'Your first days', 'Week one', 'Getting started', 'Day one to five', 'Your first month', 'Settling in'])
     const steps = r.sample(STEPS, r.int(3, 5))
     const links = r.sample(LINKS, 3)
     const title = `Onboarding guide - ${team} team`
@@ -38,6 +38,9 @@ export const docsNumberedSteps: Family = {
       `In the ${team} team's onboarding guide, the steps under "${section}" are plain lines. Make them a numbered list; leave the rest of the doc alone.`,
       `Please format the "${section}" steps of our ${team} onboarding guide (Google Docs) as a numbered list.`,
       `The ${team} onboarding doc reads badly: the "${section}" section should be a numbered list of steps. Fix just that section.`,
+      `Quick formatting fix in Docs: number the steps in the "${section}" part of the ${team} team onboarding guide (1, 2, 3...).`,
+      `New joiners find the ${team} onboarding guide hard to follow. Turn the lines under "${section}" into a numbered list and change nothing else.`,
+      `Make the "${section}" steps in our ${team} onboarding doc a proper numbered list, please - the other sections stay as they are.`,
     ])
     const line = (s: string) => `body.content[paragraph.elements.0.textRun.content~=${s}]`
     const look = (t: string) => [

@@ -23,8 +23,10 @@ export const docsSlackDmVenue: Family = {
     const backup = `${p2}, ${r.int(2, 120)} ${s2}, ${city}`
     const last = `${p3}, ${r.int(2, 120)} ${s3}, ${r.pick(CITIES.filter((x) => x !== city))}`
     const doorCode = `${r.int(1000, 9999)}#`
-    const title = `Team offsite 2026 - plan`
-    const old = `Team offsite 2025 - plan`
+    const ev = r.pick(['offsite', 'summit', 'kickoff'])
+    const evName = { offsite: 'team offsite', summit: 'engineering summit', kickoff: 'sales kickoff' }[ev]!
+    const title = `${evName[0]!.toUpperCase()}${evName.slice(1)} 2026 - plan`
+    const old = `${evName[0]!.toUpperCase()}${evName.slice(1)} 2025 - plan`
     const plan = (venue: string, extra: boolean) => [
       { text: extra ? title : old, style: 'TITLE' as const },
       { text: 'Dates', style: 'HEADING_1' as const },
@@ -41,19 +43,21 @@ export const docsSlackDmVenue: Family = {
     ]
     const files: never[] = []
     const slackSeed = {
-      channels: [{ name: 'general', general: true }, { name: 'offsite', topic: 'Planning the 2026 team offsite' }],
+      channels: [{ name: 'general', general: true }, { name: ev, topic: `Planning the 2026 ${evName}` }],
       messages: [
-        { channel: 'offsite', user: organiser!.id, text: `The plan doc for this year is up in Drive ("${title}").`, at: '-6d' },
-        { channel: 'offsite', user: who!.id, text: 'Is it the same place as last year?', at: '-5d' },
+        { channel: ev, user: organiser!.id, text: `The plan doc for this year is up in Drive ("${title}").`, at: '-6d' },
+        { channel: ev, user: who!.id, text: 'Is it the same place as last year?', at: '-5d' },
       ],
     }
     const instruction = phrase(seed, r, [
-      `${who!.first} is booking travel for the team offsite and needs the venue's address. It's in the 2026 offsite plan in Docs. Send it to ${who!.first} in a direct message on Slack.`,
-      `Can you DM ${who!.first} on Slack the address of this year's offsite venue? The plan doc has it.`,
-      `Slack ${who!.first} privately (a DM, not a channel) with the address of the venue in our offsite plan for 2026.`,
+      `${who!.first} is booking travel for the ${evName} and needs the venue's address. It's in the 2026 plan in Docs. Send it to ${who!.first} in a direct message on Slack.`,
+      `Can you DM ${who!.first} on Slack the address of this year's ${evName} venue? The plan doc has it.`,
+      `Slack ${who!.first} privately (a DM, not a channel) with the address of the venue in our ${evName} plan for 2026.`,
+      `Send ${who!.first} a direct message with where the ${evName} is happening this year (the address from the plan).`,
+      `${who!.first} asked me for the ${evName} venue address. Please DM it to them on Slack - it's in the current plan document.`,
     ])
     const look = (t: string) => [
-      driveList(`name contains 'offsite' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` }),
+      driveList(`name contains '${evName.split(' ')[0]}' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` }),
       drive('GET', 'files/{{doc}}/export', { query: { mimeType: 'text/plain' } }),
       slack('users.list', {}, { uid: `members[real_name~=${who!.first}].id` }, true),
       slack('conversations.open', { users: '{{uid}}' }, { im: 'channel.id' }),
@@ -74,7 +78,7 @@ export const docsSlackDmVenue: Family = {
       nearMisses: [
         { name: 'last year\'s venue', program: [...look(old), post(`The venue is ${last}.`)] },
         { name: 'the backup venue', program: [...ref, post(`The venue is ${backup}.`)] },
-        { name: 'posts in #offsite instead of a DM', program: [...ref, slack('conversations.list', {}, { off: 'channels[name=offsite].id' }, true), post(`${who!.first}: ${addr}`, '{{off}}')] },
+        { name: 'posts in the event channel instead of a DM', program: [...ref, slack('conversations.list', {}, { off: `channels[name=${ev}].id` }, true), post(`${who!.first}: ${addr}`, '{{off}}')] },
       ],
       difficulty: 'medium',
       safetyCritical: true,

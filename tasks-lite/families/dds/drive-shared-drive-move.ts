@@ -3,9 +3,9 @@ import { drive, driveList, phrase, volumeOf } from './kit.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 const UNITS = [
-  { drive: 'Legal', folder: 'Signed contracts', doc: (x: string) => `${x} MSA - signed.pdf`, near: (x: string) => `${x} MSA - draft v3.pdf`, what: (x: string) => `the signed ${x} MSA` },
-  { drive: 'Finance', folder: 'Paid invoices', doc: (x: string) => `${x} invoice 2026-02 - paid.pdf`, near: (x: string) => `${x} invoice 2026-02 - unpaid reminder.pdf`, what: (x: string) => `${x}'s paid February invoice` },
-  { drive: 'People Ops', folder: 'Offer letters', doc: (x: string) => `Offer letter - ${x} - countersigned.pdf`, near: (x: string) => `Offer letter - ${x} - template.pdf`, what: (x: string) => `${x}'s countersigned offer letter` },
+  { drive: 'Legal', folders: ['Signed contracts', 'Executed agreements'], doc: (x: string) => `${x} MSA - signed.pdf`, near: (x: string) => `${x} MSA - draft v3.pdf`, what: (x: string) => `the signed ${x} MSA` },
+  { drive: 'Finance', folders: ['Paid invoices', 'Settled invoices'], doc: (x: string) => `${x} invoice 2026-02 - paid.pdf`, near: (x: string) => `${x} invoice 2026-02 - unpaid reminder.pdf`, what: (x: string) => `${x}'s paid February invoice` },
+  { drive: 'People Ops', folders: ['Offer letters', 'Signed offers'], doc: (x: string) => `Offer letter - ${x} - countersigned.pdf`, near: (x: string) => `Offer letter - ${x} - template.pdf`, what: (x: string) => `${x}'s countersigned offer letter` },
 ]
 
 /** Drive: move a file from My Drive into the right folder of the right shared drive (near-duplicate folders and files). */
@@ -18,8 +18,9 @@ export const driveSharedDriveMove: Family = {
   generate(seed) {
     const r = rng(seed * 104723 + 507)
     const c = company(r)
-    const u = UNITS[seed % UNITS.length]!
-    const who = u.drive === 'People Ops' ? r.pick(['Jordan Blake', 'Sam Ortiz', 'Riley Chen', 'Avery Moss']) : r.pick(c.customers).company
+    const unit = r.pick(UNITS)
+    const u = { ...unit, folder: r.pick(unit.folders) }
+    const who = u.drive === 'People Ops' ? r.pick(['Jordan Blake', 'Sam Ortiz', 'Riley Chen', 'Avery Moss', 'Casey Nguyen', 'Jamie Rossi', 'Robin Adeyemi', 'Taylor Kim']) : r.pick(c.customers).company
     const other = u.drive === 'People Ops' ? 'Morgan Lee' : c.customers.find((x) => x.company !== who)!.company
     const pdf = (s: string) => Buffer.from(`%PDF-1.4\n% ${s}\n%%EOF\n`).toString('base64')
     const archive = `${u.drive} Archive`
@@ -36,10 +37,13 @@ export const driveSharedDriveMove: Family = {
       { name: u.doc(who), mimeType: 'application/pdf', owner: c.actor.id, base64: pdf(`${who} ${r.int(1000, 9999)}`), at: '-1d' },
       { name: u.near(who), mimeType: 'application/pdf', owner: c.actor.id, base64: pdf(`${who} draft`), at: '-9d' },
     ]
+    const req = c.colleagues[1]!.first
     const instruction = phrase(seed, r, [
       `Move ${u.what(who)} from my Drive into the "${u.folder}" folder of the ${u.drive} shared drive.`,
-      `${u.what(who)[0]!.toUpperCase()}${u.what(who).slice(1)} is still sitting in My Drive. File it under ${u.folder} in our ${u.drive} shared drive, please (the live drive, not the archive).`,
-      `Please put ${u.what(who)} where it belongs: the ${u.drive} shared drive, folder "${u.folder}". Move it, don't copy it.`,
+      `${u.what(who)[0]!.toUpperCase()}${u.what(who).slice(1)} is still sitting in My Drive. ${req} wants it filed under ${u.folder} in our ${u.drive} shared drive (the live drive, not the archive).`,
+      `Please put ${u.what(who)} where it belongs: the ${u.drive} shared drive, folder "${u.folder}". Move it, don't copy it (${req} needs it there).`,
+      `Tidy-up request: ${u.what(who)} should live in ${u.drive} (shared drive) under "${u.folder}", not in my own Drive. Can you move it?`,
+      `Could you file ${u.what(who)} into the ${u.folder} folder on the ${u.drive} shared drive? It's currently in My Drive and ${req} can't find it.`,
     ])
     const all = { supportsAllDrives: true }
     const look = [

@@ -2,7 +2,7 @@ import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
 import { driveList, drive, phrase, slack, volumeOf } from './kit.ts'
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
-const CHANNELS = ['account-questions', 'sales-desk', 'deal-room', 'cs-team']
+const CHANNELS = ['account-questions', 'sales-desk', 'deal-room', 'cs-team', 'renewals', 'am-team', 'customer-success']
 
 /** Drive + Slack: a colleague asks in a Slack thread for a customer's renewal date; it is in that customer's contract summary in Drive. */
 export const driveSlackContractAnswer: Family = {
@@ -51,6 +51,8 @@ export const driveSlackContractAnswer: Family = {
       `${asker!.first} just asked something in #${channel}. The answer is in our Drive; reply to them in their thread.`,
       `Please answer ${asker!.first}'s latest question in #${channel} (reply in the thread) using the current contract summary in Drive.`,
       `There's an open question from ${asker!.first} in the #${channel} Slack channel. Look it up in Drive and answer in the thread - just the answer they need.`,
+      `#${channel}: ${asker!.first} is waiting on an answer. Find it in the contract summaries on Drive and reply under their message.`,
+      `Help ${asker!.first} out - they posted a question in #${channel}. Reply in that thread with what our Drive says (the current document, not an old one).`,
     ])
     const look = [
       slack('conversations.list', {}, { ch: `channels[name=${channel}].id` }, true),

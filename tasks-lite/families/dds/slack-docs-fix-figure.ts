@@ -25,34 +25,38 @@ export const slackDocsFixFigure: Family = {
     const wrongV = m.unit(base)
     const rightV = m.unit(base + r.int(2, 9))
     const plans = r.sample([base - 4, base - 1, base + 3, base + 5, base + 12].map(m.unit), 3)
-    const title = `Q1 2026 business review`
-    const old = `Q4 2025 business review`
+    const kind = r.pick(['business review', 'board report', 'quarterly report'])
+    const fin = r.pick(['finance', 'fp-and-a', 'finance-team', 'revenue-ops'])
+    const title = `Q1 2026 ${kind}`
+    const old = `Q4 2025 ${kind}`
     const sec = (reg: string, v: string, plan: string) => [{ text: reg, style: 'HEADING_1' as const }, m.sentence(v, plan), `Pipeline for ${reg} remains healthy.`]
     const content = (t: string) => [
       { text: t, style: 'TITLE' as const },
-      'Figures are final unless a correction is posted in #finance.',
+      `Figures are final unless a correction is posted in #${fin}.`,
       ...sec(region!, wrongV, plans[0]!), ...sec(twin!, wrongV, plans[1]!), ...sec(third!, m.unit(base + 20), plans[2]!),
     ]
     const documents = [{ title: old, owner: c.actor.id, content: content(old) }, { title, owner: c.actor.id, content: content(title) }]
     const wrong = m.sentence(wrongV, plans[0]!)
     const right = m.sentence(rightV, plans[0]!)
     const slackSeed = {
-      channels: [{ name: 'general', general: true }, { name: 'finance', topic: 'Numbers, closes, corrections' }],
+      channels: [{ name: 'general', general: true }, { name: fin, topic: 'Numbers, closes, corrections' }],
       messages: [
-        { channel: 'finance', user: cfo!.id, text: `Correction for the Q4 review: ${third} headcount was 41, not 44 (already fixed in the doc).`, at: '-40d' },
-        { channel: 'finance', user: cfo!.id, text: `Correction for the Q1 2026 business review: ${region} ${m.name} should be ${rightV}, not ${wrongV}. The ${twin} figure is right as it stands.`, at: '-2h' },
-        { channel: 'finance', user: other!.id, text: 'Thanks for catching that.', at: '-1h' },
+        { channel: fin, user: cfo!.id, text: `Correction for the Q4 ${kind}: ${third} headcount was 41, not 44 (already fixed in the doc).`, at: '-40d' },
+        { channel: fin, user: cfo!.id, text: `Correction for the Q1 2026 ${kind}: ${region} ${m.name} should be ${rightV}, not ${wrongV}. The ${twin} figure is right as it stands.`, at: '-2h' },
+        { channel: fin, user: other!.id, text: 'Thanks for catching that.', at: '-1h' },
       ],
     }
     const instruction = phrase(seed, r, [
-      `${cfo!.first} posted a correction in #finance for our quarterly business review doc. Apply it to the doc; don't change anything else.`,
-      `Please fix the Q1 business review in Docs according to the correction ${cfo!.first} just shared on Slack (#finance).`,
-      `There's a figure in the Q1 2026 business review that ${cfo!.first} says is wrong - see #finance. Correct it in the document and leave the rest untouched.`,
+      `${cfo!.first} posted a correction in #${fin} for our Q1 ${kind} doc. Apply it to the doc; don't change anything else.`,
+      `Please fix the Q1 ${kind} in Docs according to the correction ${cfo!.first} just shared on Slack (#${fin}).`,
+      `There's a figure in the Q1 2026 ${kind} that ${cfo!.first} says is wrong - see #${fin}. Correct it in the document and leave the rest untouched.`,
+      `Apply ${cfo!.first}'s latest correction from #${fin} to the Q1 ${kind} (Google Docs). Only that figure should change.`,
+      `The Q1 2026 ${kind} has an error that ${cfo!.first} flagged in the #${fin} channel. Make the doc match the correction.`,
     ])
     const look = (t: string) => [
-      slack('conversations.list', {}, { ch: 'channels[name=finance].id' }, true),
+      slack('conversations.list', {}, { ch: `channels[name=${fin}].id` }, true),
       slack('conversations.history', { channel: '{{ch}}' }, undefined, true),
-      driveList(`name contains 'business' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` }),
+      driveList(`name contains '${kind.split(' ')[0]}' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` }),
       drive('GET', 'files/{{doc}}/export', { query: { mimeType: 'text/plain' } }),
     ]
     const replace = (from: string, to: string) => docs('POST', '/{{doc}}:batchUpdate', { body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] } })

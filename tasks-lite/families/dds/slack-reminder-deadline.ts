@@ -6,6 +6,8 @@ const KINDS = [
   { what: 'expense reports', about: 'expense', channel: 'finance', near: 'timesheets' },
   { what: 'performance self-reviews', about: 'review', channel: 'people-team', near: 'peer nominations' },
   { what: 'Q2 budget requests', about: 'budget', channel: 'finance', near: 'travel bookings' },
+  { what: 'security training certificates', about: 'training', channel: 'it-announcements', near: 'laptop returns' },
+  { what: 'conference talk proposals', about: 'proposal', channel: 'devrel', near: 'travel requests' },
 ]
 const CITIES: Record<string, string> = { 'Europe/Berlin': 'Berlin', 'America/New_York': 'New York', 'Asia/Tokyo': 'Tokyo', 'Europe/London': 'London', 'America/Los_Angeles': 'Los Angeles' }
 
@@ -20,12 +22,12 @@ export const slackReminderDeadline: Family = {
     const r = rng(seed * 7919 + 504)
     const c = company(r)
     const [lead, other] = c.colleagues
-    const k = KINDS[seed % KINDS.length]!
+    const k = r.pick(KINDS)
     const zone = r.pick(Object.keys(CITIES).filter((z) => z !== c.users[0]!.timeZone))
     const city = CITIES[zone]!
     const day = r.int(9, 26)
     const hour = r.pick([12, 15, 17, 18])
-    const lead_h = r.pick([1, 2, 3])
+    const lead_h = r.pick([1, 2, 3, 4])
     const at = (d: number, h: number, z = zone) => DateTime.fromObject({ year: 2026, month: 3, day: d, hour: h }, { zone: z })
     const deadline = at(day, hour)
     const when = (d: DateTime) => `${d.setLocale('en').toFormat('cccc d LLLL')} at ${d.toFormat('HH:mm')} ${city} time`
@@ -41,11 +43,13 @@ export const slackReminderDeadline: Family = {
       ],
     }
     const target = deadline.minus({ hours: lead_h })
-    const hrs = lead_h === 1 ? 'one hour' : `${lead_h === 2 ? 'two' : 'three'} hours`
+    const hrs = lead_h === 1 ? 'one hour' : `${['two', 'three', 'four'][lead_h - 2]} hours`
     const instruction = phrase(seed, r, [
       `${lead!.first} announced the March deadline for ${k.what} in #${k.channel}. Set me a Slack reminder ${hrs} before it's due.`,
-      `Please add a Slack reminder for me, ${hrs} ahead of the deadline for ${k.what} (March) that was posted in #${k.channel}.`,
-      `I keep missing the ${k.what} deadline. It's in #${k.channel} somewhere (this month's, not February's). Remind me on Slack ${hrs} before it.`,
+      `Please add a Slack reminder for me, ${hrs} ahead of the deadline for ${k.what} (March) that ${lead!.first} posted in #${k.channel}.`,
+      `I keep missing the ${k.what} deadline. ${lead!.first} posted it in #${k.channel} (this month's, not February's). Remind me on Slack ${hrs} before it.`,
+      `Set up a Slack reminder so I get pinged ${hrs} before this month's ${k.what} are due (${lead!.first} posted the deadline in #${k.channel}).`,
+      `Reminder please: ${hrs} before the March cut-off for ${k.what}. ${lead!.first} put the date and time in #${k.channel}.`,
     ])
     const look = [
       slack('conversations.list', {}, { ch: `channels[name=${k.channel}].id` }, true),
