@@ -28,6 +28,11 @@ export type CreateWorldInput = {
   seedValue?: number
   /** Use the published demo secret (only the `demo` world `wsgym serve` starts, so the README's tokens work). */
   publicDemoKeys?: boolean
+  /**
+   * Build the template from `build()` under the caller's `key` instead of hashing an inline `seed` (the gym's task
+   * worlds with background volume: the key names the task's seed and volume, the big document is made once).
+   */
+  template?: { key: string; build: () => Record<string, unknown> }
 }
 
 export class WorldNotFound extends Error {}
@@ -92,9 +97,10 @@ export class WorldManager {
   }
 
   /** The template snapshot for a seed (by name or inline document) and seed value, built on first use. */
-  template(seed: string | Record<string, unknown>, seedValue: number): Snapshot {
-    const key =
-      typeof seed === 'string'
+  template(seed: string | Record<string, unknown>, seedValue: number, keyed?: CreateWorldInput['template']): Snapshot {
+    const key = keyed
+      ? `keyed:${keyed.key}:${seedValue}`
+      : typeof seed === 'string'
         ? `name:${seed}:${seedValue}`
         : `inline:${createHash('sha256').update(JSON.stringify(seed)).digest('hex')}:${seedValue}`
     let snap = this.#templates.get(key)
@@ -104,7 +110,7 @@ export class WorldManager {
       this.#templates.set(key, snap)
       return snap
     }
-    const doc = typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
+    const doc = keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
     const world = buildWorld(doc, seedValue)
     snap = world.snapshot()
     world.close()
@@ -159,7 +165,7 @@ export class WorldManager {
     if (!this.owns(id)) throw new WorldConflict(`world id "${id}" routes to another worker`)
     this.#admit()
     const seedValue = input.seedValue ?? 1
-    const template = this.template(input.seed, seedValue)
+    const template = this.template(input.seed, seedValue, input.template)
     const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : WorldKeys.random(id)
     return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue, keys)
   }
