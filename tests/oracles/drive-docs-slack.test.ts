@@ -28,7 +28,7 @@ describe('drive-docs-slack families: generators', () => {
   it('varies phrasing and volume by seed, never naming the answer, and stays deterministic', () => {
     for (const f of driveDocsSlackFamilies) {
       const ts = Array.from({ length: 50 }, (_, i) => TaskSpec.parse(f.generate(i + 1)))
-      expect(new Set(ts.map((t) => t.world?.volume)).size, f.id).toBe(3)
+      expect(new Set(ts.map((t) => t.world?.volume)).size, f.id).toBeGreaterThanOrEqual(3)
       const openings = new Set(ts.map((t) => t.instruction.replace(/[A-Z][a-z]+/g, 'X').slice(0, 25)))
       expect(openings.size, f.id).toBeGreaterThanOrEqual(3)
       expect(new Set(ts.map((t) => t.instruction)).size / ts.length, f.id).toBeGreaterThan(0.9)

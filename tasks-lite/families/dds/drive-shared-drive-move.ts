@@ -30,7 +30,7 @@ export const driveSharedDriveMove: Family = {
     ])
     const files = [
       { key: 'f1', name: u.folder, mimeType: FOLDER, owner: c.colleagues[0]!.id, parent: 'main' },
-      { name: 'Templates', mimeType: FOLDER, owner: c.colleagues[0]!.id, parent: 'main' },
+      { name: 'Precedents', mimeType: FOLDER, owner: c.colleagues[0]!.id, parent: 'main' },
       { name: u.folder, mimeType: FOLDER, owner: c.colleagues[0]!.id, parent: 'arch' },
       { name: u.folder, mimeType: FOLDER, owner: c.actor.id },
       { name: u.doc(other), mimeType: 'application/pdf', owner: c.colleagues[0]!.id, parent: 'f1', base64: pdf(other), at: '-20d' },

@@ -1,10 +1,11 @@
 /** Shared bits of the Drive, Docs and Slack families (helper 5): volume, phrasing choice, API step builders. */
 import type { Rng } from '../common.ts'
+import { volumeFor } from '../../world/index.ts'
 
 type Step = { tool: string; args: Record<string, unknown>; save?: Record<string, string> }
 
-/** Background volume by seed (the world generator reads it): light, medium, heavy in turn. */
-export const volumeOf = (seed: number) => ({ volume: (['light', 'medium', 'heavy'] as const)[seed % 3]! })
+/** Background volume by seed (the world generator, tasks-lite/world/, reads it). */
+export const volumeOf = (seed: number) => ({ volume: volumeFor(seed) })
 
 /** One of the family's phrasings, by seed (so consecutive seeds read differently). */
 export const phrase = (seed: number, r: Rng, ps: readonly string[]) => ps[(seed + r.int(0, ps.length - 1)) % ps.length]!

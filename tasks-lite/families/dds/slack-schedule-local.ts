@@ -4,7 +4,7 @@ import { phrase, slack, volumeOf } from './kit.ts'
 
 const ZONES = ['America/New_York', 'Europe/London', 'Europe/Berlin', 'America/Los_Angeles', 'Asia/Tokyo']
 const TEAMS = ['payments', 'mobile', 'platform', 'data', 'growth', 'search']
-const ROOMS = ['Aurora', 'Basalt', 'Cypress', 'Dune', 'Fjord', 'Glacier', 'Mesa', 'Tundra']
+const ROOMS = ['Aurora', 'Cobalt', 'Cypress', 'Dune', 'Sequoia', 'Glacier', 'Mesa', 'Tundra']
 
 /** Slack: schedule a channel message for a local time in a colleague's time zone, with a fact from another channel. */
 export const slackScheduleLocal: Family = {
