@@ -82,7 +82,7 @@ export class Gym {
     const max = this.worlds.limits.maxEpisodes
     if (this.episodes.size >= max) throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)
     let id: string
-    do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}`
+    do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
     const entry = this.worlds.create({ id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, template: worldTemplate(spec) })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).

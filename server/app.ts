@@ -16,6 +16,7 @@ import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
 import { logAction } from './middleware/action-log.ts'
+import { jsonStream } from './json-stream.ts'
 import { handleGoogleBatch } from './batch.ts'
 
 export const VERSION = '0.1.0'
@@ -274,7 +275,9 @@ function shapeGoogleJson(c: Context, url: URL, op: ReturnType<typeof operationId
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
     const shaped = selection && status >= 200 && status < 300 ? applyFields(object, selection) : object
     const merged = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
-    return c.body(JSON.stringify(shaped, null, indent), arg as 200, merged)
+    // A long listing streams out a chunk of elements per turn, so other worlds' requests are served meanwhile.
+    const stream = jsonStream(shaped, indent)
+    return c.body(stream ?? JSON.stringify(shaped, null, indent), arg as 200, merged)
   }
   ;(c as unknown as { json: typeof render }).json = render
 }

@@ -82,6 +82,14 @@ export class WorldKeys {
     return new WorldKeys(worldId, randomBytes(32))
   }
 
+  /**
+   * The key every process sharing `serverSecret` (`WSGYM_SECRET`) derives for a world id, so workers and hosts
+   * behind one proxy mint and verify the same tokens: HMAC-SHA256 of the id under the server secret.
+   */
+  static shared(worldId: string, serverSecret: Buffer): WorldKeys {
+    return new WorldKeys(worldId, createHmac('sha256', serverSecret).update(`wsgym world secret\u0000${worldId}`).digest())
+  }
+
   /** The secret as hex, for the data directory's `<world>.key` file. */
   exportHex(): string {
     return this.#secret.toString('hex')

@@ -1,5 +1,5 @@
 import { and, eq, gt, ne } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { selectRows, upsertRow, type Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import { events, type EventRow } from '../schema.ts'
@@ -19,7 +19,7 @@ export const dataOf = (row: Pick<EventRow, 'data'>): EventData => JSON.parse(row
 export const recurrenceOf = (row: Pick<EventRow, 'recurrence'>): string[] | undefined => (row.recurrence ? (JSON.parse(row.recurrence) as string[]) : undefined)
 
 export const findEvent = (db: Db, calendarId: string, id: string): EventRow | undefined =>
-  db.select().from(events).where(and(eq(events.calendarId, calendarId), eq(events.id, id))).get()
+  selectRows(db, events, { calendarId, id })[0]
 
 export const calendarEvents = (db: Db, calendarId: string): EventRow[] =>
   db.select().from(events).where(eq(events.calendarId, calendarId)).orderBy(events.startMs, events.id).all()
@@ -34,8 +34,7 @@ export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[
  */
 export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'>, keepUpdatedMs?: number): EventRow {
   const full: EventRow = { ...row, updatedMs: keepUpdatedMs ?? nowMs(db), changeSeq: nextChange(db) }
-  const { calendarId, id, ...set } = full
-  db.insert(events).values(full).onConflictDoUpdate({ target: [events.calendarId, events.id], set }).run()
+  upsertRow(db, events, full, ['calendarId', 'id'])
   return full
 }
 
@@ -108,7 +107,8 @@ export function propagate(db: Db, org: EventRow): void {
       wanted.add(email)
     }
   }
-  const copies = db.select().from(events).where(and(eq(events.organizerCalendarId, org.calendarId), eq(events.id, org.id), ne(events.calendarId, org.calendarId))).all()
+  const copies = selectRows(db, events, { organizerCalendarId: org.calendarId, id: org.id },
+    { not: { calendarId: org.calendarId } })
   const have = new Map(copies.map((r) => [r.calendarId, r]))
   const declined = new Set((data.attendees ?? []).filter((a) => a.responseStatus === 'declined').map((a) => a.email.toLowerCase()))
   for (const email of wanted) {

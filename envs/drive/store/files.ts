@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { and, eq, getTableColumns } from 'drizzle-orm'
-import { stmt, type Db } from '../../core/db.ts'
+import { insertRow, stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
@@ -30,7 +30,7 @@ export function parentsOf(row: FileRow): string[] {
 
 /** Records a change for the change feed (changes.list). */
 export function recordChange(db: Db, fileId: string, removed = false): void {
-  db.insert(changes).values({ fileId, timeMs: nowMs(db), removed }).run()
+  insertRow(db, changes, { fileId, timeMs: nowMs(db), removed })
 }
 
 export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number; driveId?: string | null }
@@ -66,10 +66,10 @@ export function insertFile(db: Db, f: NewFile): FileRow {
     checksums: hasContent ? checksumsOf(f.content!) : null,
     driveId: f.driveId ?? null,
   }
-  db.insert(files).values(row).run()
+  insertRow(db, files, row)
   // Items of a shared drive have no owner: the drive's members hold them.
-  if (!f.driveId) db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email }).run()
-  if (hasContent) db.insert(revisions).values({ fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! }).run()
+  if (!f.driveId) insertRow(db, permissions, { fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email })
+  if (hasContent) insertRow(db, revisions, { fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! })
   recordChange(db, id)
   return findFile(db, id)!
 }
@@ -147,7 +147,7 @@ export function touchFile(db: Db, fileId: string, userId: string, update: { cont
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId
   db.update(files).set(set).where(eq(files.id, fileId)).run()
-  db.insert(revisions).values({ fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null }).run()
+  insertRow(db, revisions, { fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null })
   recordChange(db, fileId)
 }
 
