@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TaskSpec } from './task.ts'
+import { generateAll } from '../tasks-lite/corpus.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -9,8 +10,12 @@ const here = dirname(fileURLToPath(import.meta.url))
 export const CORPUS_DIR = [join(here, '..', 'tasks-lite', 'corpus'), join(here, '..', '..', 'tasks-lite', 'corpus')].find(existsSync)
   ?? join(here, '..', 'tasks-lite', 'corpus')
 
-/** Loads and validates every task JSON file of the corpus. */
-export function loadCorpus(dir = CORPUS_DIR): TaskSpec[] {
+/**
+ * The task corpus. Without a folder: generated in memory from the families (about a second, never stale; the index
+ * pins it). With one: every task JSON file under it (`<dir>/<family>/*.json`), validated.
+ */
+export function loadCorpus(dir?: string): TaskSpec[] {
+  if (dir === undefined) return generateAll()
   if (!existsSync(dir)) return []
   const out: TaskSpec[] = []
   for (const family of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { familyById, instance } from '../tasks-lite/corpus.ts'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { createAgentApp } from '../server/app.ts'
@@ -27,6 +28,9 @@ async function body(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
+/** Highest instance seed `reset({family, seed})` generates. */
+const MAX_INSTANCE_SEED = 1_000_000
+
 /** Gym routes on the control listener (`/gym/*` and OpenEnv's contract at the root), behind the admin token. */
 export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<any> {
   const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
@@ -41,11 +45,21 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
       const parsed = TaskSpec.safeParse(b.task)
       if (!parsed.success) return { error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), status: 400 as const }
       task = parsed.data
+    } else if (typeof b.family === 'string') {
+      // `{family, seed}`: any instance of a family, generated on demand (the corpus holds seeds 1..PER_FAMILY).
+      const f = familyById(b.family)
+      if (!f) return { error: `unknown family "${b.family}"`, status: 404 as const }
+      const n = b.seed ?? 1
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_INSTANCE_SEED) {
+        return { error: `seed: an integer from 1 to ${MAX_INSTANCE_SEED}`, status: 400 as const }
+      }
+      task = gym.tasks.get(`${f.id}-${n}`) ?? instance(f, n)
     } else if (taskId) task = gym.tasks.get(taskId)
     else task = gym.tasks.values().next().value
     if (!task) return { error: `unknown task "${taskId}"`, status: 404 as const }
     if (b.toolProfile === 'rest' || b.toolProfile === 'typed') task = { ...task, toolProfile: b.toolProfile }
-    const seed = typeof b.seed === 'number' ? b.seed : undefined
+    // With `family`, `seed` picked the instance; otherwise it overrides the world's seed value.
+    const seed = typeof b.seed === 'number' && typeof b.family !== 'string' ? b.seed : undefined
     let ep: Episode
     try {
       ep = gym.reset(task, { seed })

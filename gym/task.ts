@@ -37,6 +37,8 @@ export const TaskSpec = z.object({
   /** Natural mistakes: each must fail the oracle. */
   nearMisses: z.array(z.object({ name: z.string(), program: z.array(ProgramStep) })).default([]),
   difficulty: z.enum(['easy', 'medium', 'hard']).default('medium'),
+  /** Stored split (tasks-lite/splits.ts); the corpus sets it, inline tasks may leave it out. */
+  split: z.enum(['train', 'dev', 'test']).optional(),
   safetyCritical: z.boolean().default(false),
   tags: z.array(z.string()).default([]),
 })
@@ -45,5 +47,5 @@ export type TaskInput = z.input<typeof TaskSpec>
 
 /** What the agent may see of a task (no oracle, no solutions). */
 export function publicTask(t: TaskSpec) {
-  return { id: t.id, family: t.family, services: t.services, instruction: t.instruction, toolProfile: t.toolProfile, maxSteps: t.maxSteps, difficulty: t.difficulty, tags: t.tags }
+  return { id: t.id, family: t.family, services: t.services, instruction: t.instruction, toolProfile: t.toolProfile, maxSteps: t.maxSteps, difficulty: t.difficulty, split: t.split, tags: t.tags }
 }

@@ -1,20 +1,28 @@
 /**
- * Writes the task corpus: `tasks-lite/corpus/<family>/<id>.json`, N seeded instances per family, each validated
- * against TaskSpec. Usage: `node --import tsx tasks-lite/generate.ts [--per-family 8]`.
+ * Writes the task corpus: `tasks-lite/index.jsonl` (committed: one line per task with its split, tier and hash) and
+ * `tasks-lite/corpus/<family>/<id>.json` (generated, gitignored: what the trainer and people read).
+ * Usage: `npm run tasks:generate [-- --check] [--per-family 50] [--no-files]`. `--check` exits 1 when the committed
+ * index differs from what the generators produce now (CI runs it).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { TaskSpec } from '../gym/task.ts'
 import { CORPUS_DIR } from '../gym/corpus.ts'
 import { families } from './families/index.ts'
 import { attacks } from '../gym/attacks/library.ts'
 import type { TaskValidation } from '../gym/validate.ts'
+import { PER_FAMILY, generateAll, indexText } from './corpus.ts'
 
-export const DEFAULT_PER_FAMILY = 8
+export { generateAll } from './corpus.ts'
+export const DEFAULT_PER_FAMILY = PER_FAMILY
+export const INDEX_FILE = join(CORPUS_DIR, '..', 'index.jsonl')
 
-/** Every instance of every family (seeds 1..n), parsed. */
-export function generateAll(perFamily = DEFAULT_PER_FAMILY): TaskSpec[] {
-  return families.flatMap((f) => Array.from({ length: perFamily }, (_, i) => TaskSpec.parse(f.generate(i + 1))))
+/** Ids whose index line differs between the committed index and the generators (added, removed or changed). */
+export function staleIndexLines(committed: string, fresh: string): string[] {
+  const byId = (text: string) => new Map(text.split('\n').filter(Boolean).map((l) => [JSON.parse(l).id as string, l]))
+  const a = byId(committed)
+  const b = byId(fresh)
+  return [...new Set([...a.keys(), ...b.keys()])].filter((id) => a.get(id) !== b.get(id)).sort()
 }
 
 /**
@@ -59,13 +67,29 @@ export function familiesDoc(results: TaskValidation[]): string {
 
 if (process.argv[1]?.endsWith('generate.ts')) {
   const i = process.argv.indexOf('--per-family')
-  const n = i > 0 ? Number(process.argv[i + 1]) : DEFAULT_PER_FAMILY
-  rmSync(CORPUS_DIR, { recursive: true, force: true })
+  const n = i > 0 ? Number(process.argv[i + 1]) : PER_FAMILY
   const tasks = generateAll(n)
-  for (const t of tasks) {
-    mkdirSync(join(CORPUS_DIR, t.family), { recursive: true })
-    writeFileSync(join(CORPUS_DIR, t.family, `${t.id}.json`), `${JSON.stringify(t, null, 2)}\n`)
+  const index = indexText(tasks)
+  if (process.argv.includes('--check')) {
+    const committed = existsSync(INDEX_FILE) ? readFileSync(INDEX_FILE, 'utf8') : ''
+    const stale = staleIndexLines(committed, index)
+    if (stale.length) {
+      console.error(`tasks-lite/index.jsonl is stale for ${stale.length} task(s) (${stale.slice(0, 5).join(', ')}…):`)
+      console.error('run `npm run tasks:generate` and commit the index')
+      process.exit(1)
+    }
+    console.log(`tasks-lite/index.jsonl is current: ${tasks.length} tasks in ${families.length} families`)
+    process.exit(0)
   }
-  console.log(`wrote ${tasks.length} tasks in ${families.length} families to ${CORPUS_DIR}`)
-  console.log('now run `npm run tasks:validate -- --write-families` (validates them and rewrites FAMILIES.md)')
+  writeFileSync(INDEX_FILE, index)
+  if (!process.argv.includes('--no-files')) {
+    rmSync(CORPUS_DIR, { recursive: true, force: true })
+    for (const t of tasks) {
+      mkdirSync(join(CORPUS_DIR, t.family), { recursive: true })
+      writeFileSync(join(CORPUS_DIR, t.family, `${t.id}.json`), `${JSON.stringify(t, null, 2)}\n`)
+    }
+  }
+  if (!process.argv.includes('--quiet')) {
+    console.log(`wrote tasks-lite/index.jsonl and ${tasks.length} tasks in ${families.length} families to ${CORPUS_DIR}`)
+  }
 }

@@ -10,11 +10,9 @@ import { oracles } from '../../oracles/index.ts'
 const corpus = loadCorpus()
 
 describe('task corpus', () => {
-  it('matches what the generators produce (regenerate with tasks-lite/generate.ts)', () => {
+  it('is what the generators produce (tasks-lite/index.jsonl pins it: tests/tasks/corpus-index.test.ts)', () => {
     expect(corpus.length).toBe(families.length * DEFAULT_PER_FAMILY)
-    const fresh = new Map(generateAll().map((t) => [t.id, JSON.stringify(t)]))
-    const stale = corpus.filter((t) => fresh.get(t.id) !== JSON.stringify(t)).map((t) => t.id)
-    expect(stale).toEqual([])
+    expect(corpus.map((t) => t.family)).toEqual(generateAll().map((t) => t.family))
   })
 
   it('gives every instance a generated-by header, a known oracle and at least two near misses', () => {
