@@ -5,6 +5,7 @@ import { Episode } from './episode.ts'
 import { TaskSpec, type TaskInput } from './task.ts'
 import { loadCorpus } from './corpus.ts'
 import { setTickLimit, tickMs } from '../envs/core/clock.ts'
+import { worldTemplate } from './world.ts'
 
 export { Episode, truncateObservation, type Action, type StepResult } from './episode.ts'
 export { TaskSpec, publicTask } from './task.ts'
@@ -81,9 +82,9 @@ export class Gym {
     const max = this.worlds.limits.maxEpisodes
     if (this.episodes.size >= max) throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)
     let id: string
-    do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}`
+    do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
-    const entry = this.worlds.create({ id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue })
+    const entry = this.worlds.create({ id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, template: worldTemplate(spec) })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
     entry.world.tx((db) => setTickLimit(db, spec.maxSteps * tickMs(db)))
     const ep = new Episode(id, spec, entry, this.worlds, this.app, this.#clock)

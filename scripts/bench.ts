@@ -1,5 +1,6 @@
 // npm run bench — prints performance figures (never asserted in tests). Compare ratios within one run.
-// Usage: npm run bench [-- --only core,gmail] [-- --worlds 1000]
+// Usage: npm run bench [-- --only core,gmail] [-- --worlds 1000] [-- --peer [--peer-n 500]]
+// --peer adds the side-by-side section against `emulate` (npm i --no-save emulate@0.12.2); `--only peer` runs it alone.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -14,7 +15,8 @@ import { timeIt, type BenchFigure } from './bench/types.ts'
 const args = process.argv.slice(2)
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined
 const worldCount = args.includes('--worlds') ? Number(args[args.indexOf('--worlds') + 1]) : 1000
-const want = (name: string) => !only || only.includes(name)
+const peer = args.includes('--peer')
+const want = (name: string) => (name === 'peer' ? peer || !!only?.includes('peer') : !only || only.includes(name))
 
 const mb = (n: number) => n / (1024 * 1024)
 const verdicts = { met: 0, missed: [] as string[] }
@@ -139,7 +141,8 @@ async function core(): Promise<BenchFigure[]> {
 if (want('core')) print('core: worlds, snapshots, memory, throughput', await core())
 
 // Each service (and the gym) may add scripts/bench/<name>.ts exporting run(): Promise<BenchFigure[]>.
-for (const name of ['gmail', 'gmail-scale', 'calendar', 'calendar-scale', 'drive', 'drive-scale', 'docs', 'slack', 'gym', 'workers']) {
+const sections = ['gmail', 'gmail-scale', 'calendar', 'calendar-scale', 'drive', 'drive-scale', 'docs', 'slack', 'gym']
+for (const name of [...sections, 'workers', 'stall', 'peer']) {
   const file = join(import.meta.dirname, 'bench', `${name}.ts`)
   if (!want(name) || !existsSync(file)) continue
   const mod = (await import(pathToFileURL(file).href)) as { run?: () => Promise<BenchFigure[]> }

@@ -32,6 +32,7 @@ type DiscoveryMethod = {
   response?: { $ref: string }
   mediaUpload?: { protocols?: { simple?: { path: string } } }
   supportsMediaDownload?: boolean
+  scopes?: string[]
 }
 type DiscoveryResource = { methods?: Record<string, DiscoveryMethod>; resources?: Record<string, DiscoveryResource> }
 type DiscoverySchema = {
@@ -107,6 +108,7 @@ function genGoogle(svc: string, file: string, extra: DiscoveryMethod[] = []) {
       `import type { GoogleSpecMethod } from '../../core/spec-method-google.ts'\n\n` +
       `export const specMethods: readonly GoogleSpecMethod[] = ${JSON.stringify(rows, null, 2)}\n`,
   )
+  emitScopes(svc, file, doc.revision, methods)
   emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + genZod(doc.schemas as Record<string, DiscoverySchema>))
   emit(
     `envs/${svc}/api/fields.gen.ts`,
@@ -114,6 +116,17 @@ function genGoogle(svc: string, file: string, extra: DiscoveryMethod[] = []) {
       `import type { FieldTables } from '../../core/fields.ts'\n\n` +
       `/** Property names of every response schema, for validating \`fields=\` selections. */\n` +
       `export const fieldTables: FieldTables = {\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}\n`,
+  )
+}
+
+/** Per method, the OAuth scopes its discovery document accepts (any one of them suffices). */
+function emitScopes(svc: string, file: string, rev: string, methods: DiscoveryMethod[]) {
+  const rows = methods.map((m) => `  ${JSON.stringify(m.id)}: ${JSON.stringify([...(m.scopes ?? [])].sort())},\n`)
+  emit(
+    `envs/${svc}/api/scopes.gen.ts`,
+    header(file, rev) +
+      `/** The OAuth scopes each method accepts (any one suffices), from the discovery document. */\n` +
+      `export const methodScopes: Readonly<Record<string, readonly string[]>> = {\n${rows.join('')}}\n`,
   )
 }
 
@@ -252,12 +265,14 @@ const transferOwnership: DiscoveryMethod = {
     useAdminAccess: { location: 'query', type: 'boolean', description: 'Act as a domain administrator.' },
   },
   response: { $ref: 'Calendar' },
+  scopes: ['https://www.googleapis.com/auth/calendar'],
 }
 
 genGoogle('gmail', 'gmail.v1.discovery.json')
 genGoogle('calendar', 'calendar.v3.discovery.json', [transferOwnership])
 genGoogle('drive', 'drive.v3.discovery.json')
 genGoogle('docs', 'docs.v1.discovery.json')
+genGoogle('identity', 'admin.directory_v1.discovery.json')
 genSlack()
 if (stale > 0) {
   console.error(`${stale} generated file(s) out of date: run npm run gen:api`)

@@ -22,6 +22,7 @@ const COPIED = [
   'calendar.v3.discovery.json',
   'drive.v3.discovery.json',
   'docs.v1.discovery.json',
+  'admin.directory_v1.discovery.json',
   'slack.web-api-8.2.0.methods.json',
 ]
 mkdirSync(out, { recursive: true })

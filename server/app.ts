@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
+import { WorldKeys } from '../envs/core/tokens.ts'
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { bodyLimit } from 'hono/body-limit'
@@ -16,7 +18,11 @@ import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
 import { logAction } from './middleware/action-log.ts'
+import { jsonStream } from './json-stream.ts'
 import { handleGoogleBatch } from './batch.ts'
+import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
+import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
+import { oauthParams } from '../envs/identity/routes/params.ts'
 
 export const VERSION = '0.1.0'
 
@@ -81,6 +87,7 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
 /** The agent-facing app: every service at its real public paths, one origin, many worlds. */
 export function createAgentApp(worlds: WorldManager) {
   const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname) })
+  const decoySecret = randomBytes(32)
 
   // Says nothing about other worlds (how many exist is the control plane's business).
   app.get('/healthz', (c) => c.json({ ok: true }))
@@ -142,6 +149,28 @@ export function createAgentApp(worlds: WorldManager) {
       return next()
     }
 
+    // OAuth endpoints without a bearer token (token, revoke, tokeninfo, discovery): the credential names the world.
+    if (isPublicOAuthPath(path)) {
+      const params = await oauthParams(c)
+      const worldId = worldOfPublicRequest(path, params)
+      if (worldId === null) return next()
+      const entry = worldId ? worlds.find(worldId) : undefined
+      if (!entry && path === '/oauth2/v3/certs' && worldId && /^[a-z0-9_]{1,40}$/.test(worldId)) {
+        // An unknown world gets a key set shaped like a real one (from a secret of this process), so the key set
+        // endpoint does not tell which worlds exist.
+        c.set('keys', new WorldKeys(worldId, decoySecret))
+        return next()
+      }
+      if (!entry) {
+        const answer = unroutable(path, params)
+        return c.json(answer.body, answer.status)
+      }
+      c.set('world', entry.world)
+      c.set('worldId', entry.id)
+      c.set('keys', entry.keys)
+      return next()
+    }
+
     let found: Resolved | undefined
     if (family === 'slack') {
       const args = await readSlackArgs(c)
@@ -164,7 +193,10 @@ export function createAgentApp(worlds: WorldManager) {
     if (path.startsWith('/batch')) return handleGoogleBatch(c, app)
 
     const op = operationIdOf(c.req.method, path)
-    if (family === 'google') shapeGoogleJson(c, url, op)
+    if (family === 'google') {
+      shapeGoogleJson(c, url, op)
+      checkGoogleAccess(world, found.principal, op)
+    }
     tick(world)
     const logBody = await bodyForLog(c)
     await next()
@@ -210,7 +242,10 @@ function googleBody(err: GoogleApiError, path: string) {
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
   const path = new URL(c.req.url).pathname
-  if (err instanceof GoogleApiError) return c.json(googleBody(err, path), err.httpCode as 400)
+  if (err instanceof GoogleApiError) {
+    if (err instanceof InsufficientScopes) for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
+    return c.json(googleBody(err, path), err.httpCode as 400)
+  }
   if (err instanceof SlackApiError) {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(err.toBody(), err.httpStatus)
@@ -274,7 +309,9 @@ function shapeGoogleJson(c: Context, url: URL, op: ReturnType<typeof operationId
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
     const shaped = selection && status >= 200 && status < 300 ? applyFields(object, selection) : object
     const merged = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
-    return c.body(JSON.stringify(shaped, null, indent), arg as 200, merged)
+    // A long listing streams out a chunk of elements per turn, so other worlds' requests are served meanwhile.
+    const stream = jsonStream(shaped, indent)
+    return c.body(stream ?? JSON.stringify(shaped, null, indent), arg as 200, merged)
   }
   ;(c as unknown as { json: typeof render }).json = render
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { WorldEnv } from '../envs/core/http.ts'
 import { badRequest } from '../envs/core/errors/google.ts'
+import { nextTurn } from '../envs/core/turns.ts'
 
 /** Google allows at most this many calls in one batch request. */
 export const MAX_BATCH_PARTS = 100
@@ -31,7 +32,7 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
   for (const part of parts) {
     // Each part gets its own turn of the event loop: a batch of 100 heavy calls never holds other worlds for all
     // of them at once (Google runs batch parts in no guaranteed order either).
-    if (out.length > 0) await new Promise((resolve) => setImmediate(resolve))
+    if (out.length > 0) await nextTurn()
     const id = part.contentId ? `Content-ID: <response-${part.contentId.replace(/^<|>$/g, '')}>\r\n` : ''
     const partHead = `--${responseBoundary}\r\nContent-Type: application/http\r\n${id}\r\n`
     if (!BATCH_METHODS.has(part.method)) {
@@ -56,7 +57,18 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
     )
   }
   out.push(`--${responseBoundary}--\r\n`)
-  return c.body(out.join(''), 200, { 'content-type': `multipart/mixed; boundary=${responseBoundary}` })
+  // Streamed a part per turn: joining and encoding 100 large answers at once would hold the event loop.
+  const encoder = new TextEncoder()
+  let next = 0
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (next > 0) await nextTurn()
+      controller.enqueue(encoder.encode(out[next]!))
+      out[next] = ''
+      if (++next >= out.length) controller.close()
+    },
+  })
+  return c.body(body, 200, { 'content-type': `multipart/mixed; boundary=${responseBoundary}` })
 }
 
 function splitMultipart(body: string, boundary: string): string[] {

@@ -5,7 +5,7 @@ import { DEFAULT_ADMIN_TOKEN, envDefaults, workerEnv } from './env.ts'
 import { startServer, type Running } from './main.ts'
 import { checkSeed, SeedError } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
-import type { Limits } from './limits.ts'
+import { workerLimits, type Limits } from './limits.ts'
 import { BAKED_DIR } from './templates.ts'
 import { workerOf } from './routing.ts'
 import { reportReady, startFront, workerSlot, type FrontOptions } from './workers.ts'
@@ -19,6 +19,9 @@ const USAGE = `wsgym — workspace-gym command line
       --admin-token T            control-plane token (default dev-admin-token, or WSGYM_ADMIN_TOKEN)
       --openenv-key K            OpenEnv key (or WSGYM_OPENENV_KEY): /openenv/K/{ws,reset,step,…} on the control port
       --data-dir DIR             keep worlds in SQLite files (WAL) and reload them on restart
+      --secret-file FILE         secret shared by every worker and host of a deployment (or WSGYM_SECRET; at least
+                                 32 characters): world secrets derive from it and the world id, so any process
+                                 with it accepts a world's tokens. Without it each world's secret is random
       --seed NAME|FILE           seed of the world created at start (default demo; a .json/.yaml file works)
       --seed-value N             seed value (default 1)
       --world ID                 id of that world (default demo). Only the world "demo" of seed "demo" gets the
@@ -139,6 +142,7 @@ async function serve(args: string[]): Promise<number> {
       'admin-token': { type: 'string' },
       'openenv-key': { type: 'string' },
       'data-dir': { type: 'string' },
+      'secret-file': { type: 'string' },
       seed: { type: 'string' },
       'seed-value': { type: 'string' },
       world: { type: 'string' },
@@ -185,6 +189,8 @@ async function serve(args: string[]): Promise<number> {
     return failServe(`--host ${host} is reachable from other machines: ${why}`)
   }
   const openenvKey = values['openenv-key'] ?? envDefaults.openenvKey
+  const secret = serverSecret(values['secret-file'])
+  if (typeof secret === 'string') return failServe(secret)
   let running: Running
   try {
     running = await startServer({
@@ -193,8 +199,10 @@ async function serve(args: string[]): Promise<number> {
       controlPort: worker ? 0 : controlPort,
       adminToken,
       openenvKey,
+      serverSecret: secret.key,
       dataDir: values['data-dir'] ?? envDefaults.dataDir,
-      limits,
+      // Caps are per process; a worker's default memory cap is its share of the machine (server/limits.ts).
+      limits: worker ? workerLimits(limits, worker.count) : limits,
       worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1), publicDemoKeys: worldId === 'demo' && seed === 'demo' }],
       templatesDir: BAKED_DIR,
       owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
@@ -248,6 +256,24 @@ async function serveFront(opts: Omit<FrontOptions, 'script'>): Promise<number> {
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
   return await new Promise<number>(() => {})
+}
+
+/** Shortest shared secret accepted: 32 characters (at least 128 bits even as hex). */
+export const MIN_SECRET_CHARS = 32
+
+/** The deployment's shared secret from `--secret-file` or WSGYM_SECRET, or a message saying why it is refused. */
+export function serverSecret(file: string | undefined): { key?: Buffer } | string {
+  let text: string | undefined
+  try {
+    text = file === undefined ? envDefaults.secret : readFileSync(file, 'utf8')
+  } catch (e) {
+    return `cannot read --secret-file ${file}: ${(e as Error).message.split('\n')[0]}`
+  }
+  if (text === undefined) return {}
+  const key = text.trim()
+  const from = file === undefined ? 'WSGYM_SECRET' : `--secret-file ${file}`
+  if (key.length < MIN_SECRET_CHARS) return `${from} holds ${key.length} characters; a shared secret needs at least ${MIN_SECRET_CHARS}`
+  return { key: Buffer.from(key, 'utf8') }
 }
 
 /** Whether `host` binds only this machine (the loopback range, `localhost`, `::1`). */

@@ -9,6 +9,8 @@ export const envDefaults = {
   adminToken: process.env.WSGYM_ADMIN_TOKEN ?? DEFAULT_ADMIN_TOKEN,
   dataDir: process.env.WSGYM_DATA_DIR,
   openenvKey: process.env.WSGYM_OPENENV_KEY,
+  /** A secret shared by every worker and host of one deployment (docs/security.md); `--secret-file` overrides. */
+  secret: process.env.WSGYM_SECRET,
   /** The agent URL clients reach this server through (a proxy in front of a `--slot` upstream), for reset answers. */
   publicAgentUrl: process.env.WSGYM_PUBLIC_AGENT_URL,
 }

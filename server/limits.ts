@@ -44,7 +44,7 @@ export const DEFAULT_LIMITS: Limits = {
 }
 
 /** The memory the process may use: the cgroup limit when there is one, else the machine's memory. */
-function memoryLimit(): number {
+export function memoryLimit(): number {
   for (const file of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
     try {
       const n = Number(readFileSync(file, 'utf8').trim())
@@ -68,4 +68,15 @@ export function memoryPressure(limits: Pick<Limits, 'maxRssBytes' | 'maxHeapFrac
     return `JavaScript heap ${heap.used_heap_size} bytes over ${Math.round(limits.maxHeapFraction * 100)}% of ${heap.heap_size_limit}`
   }
   return undefined
+}
+
+/**
+ * The limits of one of `workers` processes of `wsgym serve --workers N` (docs/security.md "Capacity"). Caps apply
+ * per process: each worker holds up to `maxWorlds` worlds, `maxEpisodes` episodes, its own template cache. The
+ * memory cap is the exception: N workers share one machine, so unless `--max-rss-mb` was given each worker's
+ * default is its share, 85% of the memory limit divided by N, and together they stay inside the 85%.
+ */
+export function workerLimits(given: Partial<Limits>, workers: number, limit = memoryLimit()): Partial<Limits> {
+  if (workers <= 1 || given.maxRssBytes !== undefined) return given
+  return { ...given, maxRssBytes: Math.floor((0.85 * limit) / workers) }
 }

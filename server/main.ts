@@ -18,6 +18,8 @@ export type ServeOptions = {
   dataDir?: string
   /** Capacity limits (defaults in server/limits.ts). */
   limits?: Partial<Limits>
+  /** Secret shared by every process and host of one deployment (`WSGYM_SECRET`, `--secret-file`). */
+  serverSecret?: Buffer
   /** A per-environment OpenEnv key: opens `/openenv/<key>` (HTTP and WebSocket) on the control port, all tasks. */
   openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
@@ -51,7 +53,7 @@ const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() =>
 
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
-  const worlds = new WorldManager({ dataDir: opts.dataDir, limits: opts.limits, owns: opts.owns })
+  const worlds = new WorldManager({ dataDir: opts.dataDir, limits: opts.limits, owns: opts.owns, serverSecret: opts.serverSecret })
   let agent: ServerType | undefined
   let control: ServerType
   let ownAgentUrl: string

@@ -1,4 +1,5 @@
 import { worldIdOfToken } from '../envs/core/tokens.ts'
+import { worldOfCredential } from '../envs/identity/store/oauth.ts'
 
 // Multi-worker routing. Every world (and the gym episode living in it, whose id is the world id) is served by one
 // worker; the routing key is the world id, carried in every token (ya29.<world>.…, xox?-<world>-…) and in control
@@ -33,6 +34,17 @@ const WORLD_PATH = /^\/(?:worlds|gym\/episodes)\/([a-z0-9_]{1,40})(?:\/|$)/
  */
 type Headers = Record<string, string | string[] | undefined>
 
+/** OAuth parameters that carry a world: codes, refresh and access tokens (the token endpoint has no bearer). */
+const OAUTH_KEYS = ['code', 'refresh_token', 'token', 'access_token'] as const
+const oauthWorld = (v: string | null | undefined) => (v ? (worldIdOfToken(v) ?? worldOfCredential(v)) : undefined)
+function fromOAuthParams(get: (k: string) => string | null | undefined): string | undefined {
+  for (const k of OAUTH_KEYS) {
+    const id = oauthWorld(get(k))
+    if (id) return id
+  }
+  return undefined
+}
+
 export function routingKeyOf(path: string, headers: Headers, body?: Buffer): string | undefined {
   const named = headers['x-wsgym-world']
   if (typeof named === 'string' && /^[a-z0-9_]{1,40}$/.test(named)) return named
@@ -43,13 +55,20 @@ export function routingKeyOf(path: string, headers: Headers, body?: Buffer): str
   const [pathname = '', query = ''] = path.split('?', 2)
   const inPath = WORLD_PATH.exec(pathname)?.[1]
   if (inPath) return inPath
-  const queryToken = new URLSearchParams(query).get('token')
+  const params = new URLSearchParams(query)
+  const queryToken = params.get('token')
   if (queryToken && worldIdOfToken(queryToken)) return worldIdOfToken(queryToken)
+  // OAuth endpoints: a code or token in the query, or the world whose key set `/oauth2/v3/certs` asks for.
+  const fromQuery = fromOAuthParams((k) => params.get(k))
+  if (fromQuery) return fromQuery
+  const certsOf = pathname === '/oauth2/v3/certs' ? params.get('world') : null
+  if (certsOf && /^[a-z0-9_]{1,40}$/.test(certsOf)) return certsOf
   if (!body?.length) return undefined
   const type = String(headers['content-type'] ?? '')
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const token = new URLSearchParams(body.toString('utf8')).get('token')
-    return token ? worldIdOfToken(token) : undefined
+    const form = new URLSearchParams(body.toString('utf8'))
+    const token = form.get('token')
+    return (token ? worldIdOfToken(token) : undefined) ?? fromOAuthParams((k) => form.get(k))
   }
   if (type.startsWith('application/json')) {
     try {
@@ -60,6 +79,8 @@ export function routingKeyOf(path: string, headers: Headers, body?: Buffer): str
         const id = k === 'token' ? worldIdOfToken(v) : v
         if (id && /^[a-z0-9_]{1,40}$/.test(id)) return id
       }
+      const oauth = fromOAuthParams((k) => (typeof json?.[k] === 'string' ? (json[k] as string) : undefined))
+      if (oauth) return oauth
     } catch {
       // not JSON: the worker answers the error
     }

@@ -4,7 +4,7 @@ import { World } from '../envs/core/world.ts'
 import { setClock, setMeta, setTick } from '../envs/core/clock.ts'
 import { CoreSeed, resolveSeedTime } from '../envs/core/seed-types.ts'
 import { worldUsers, type WorldUserRow } from '../envs/core/world-tables.ts'
-import { DEFAULT_SLACK_USER_SCOPES, issueTokenKey } from '../envs/core/tokens.ts'
+import { DEFAULT_SLACK_USER_SCOPES, FULL_GOOGLE_SCOPES, issueTokenKey } from '../envs/core/tokens.ts'
 import type { SeedContext } from '../envs/core/service.ts'
 import { listUsers } from '../envs/core/users.ts'
 import { allServiceTables, services } from './registry.ts'
@@ -158,7 +158,7 @@ function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, see
           tokenKey: '',
         })
         .run()
-      issueTokenKey(db, u.id, 'google', ['https://mail.google.com/', 'https://www.googleapis.com/auth/calendar', 'https://www.googleapis.com/auth/drive', 'https://www.googleapis.com/auth/documents'])
+      issueTokenKey(db, u.id, 'google', FULL_GOOGLE_SCOPES)
       issueTokenKey(db, u.id, 'slack_user', DEFAULT_SLACK_USER_SCOPES)
     }
     const users = listUsers(db)

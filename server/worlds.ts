@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { World, type Snapshot } from '../envs/core/world.ts'
 import { getMeta, nowMs } from '../envs/core/clock.ts'
 import { DEMO_WORLD_SECRET, listTokens, WorldKeys } from '../envs/core/tokens.ts'
@@ -28,6 +28,11 @@ export type CreateWorldInput = {
   seedValue?: number
   /** Use the published demo secret (only the `demo` world `wsgym serve` starts, so the README's tokens work). */
   publicDemoKeys?: boolean
+  /**
+   * Build the template from `build()` under the caller's `key` instead of hashing an inline `seed` (the gym's task
+   * worlds with background volume: the key names the task's seed and volume, the big document is made once).
+   */
+  template?: { key: string; build: () => Record<string, unknown> }
 }
 
 export class WorldNotFound extends Error {}
@@ -60,6 +65,15 @@ function writeAtomic(file: string, bytes: Buffer | string) {
   renameSync(`${file}.tmp`, file)
 }
 
+export type ManagerOptions = {
+  dataDir?: string
+  limits?: Partial<Limits>
+  owns?: (id: string) => boolean
+  templates?: Map<string, Snapshot>
+  /** A secret shared by every process of one deployment (`WSGYM_SECRET`, `--secret-file`); see #newKeys. */
+  serverSecret?: Buffer
+}
+
 /**
  * Every world one process serves. Templates (one per seed and seed value) are built once and cloned
  * from their bytes, so creating a world from a known seed costs a database open, not a re-seed; the
@@ -75,12 +89,15 @@ export class WorldManager {
   #counter = 0
   /** Which world ids this process serves (one worker of several: server/routing.ts); all by default. */
   readonly owns: (id: string) => boolean
+  /** `WSGYM_SECRET`: new worlds derive their secret from it and their id (WorldKeys.shared); none: random. */
+  readonly #serverSecret: Buffer | undefined
 
   /**
    * `templates` lets several managers share built templates (the test harness shares one map per process: a
    * template is immutable bytes keyed by seed name or document hash and seed value).
    */
-  constructor(opts: { dataDir?: string; limits?: Partial<Limits>; owns?: (id: string) => boolean; templates?: Map<string, Snapshot> } = {}) {
+  constructor(opts: ManagerOptions = {}) {
+    this.#serverSecret = opts.serverSecret
     this.#templates = opts.templates ?? new Map()
     this.#dataDir = opts.dataDir
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits }
@@ -92,9 +109,10 @@ export class WorldManager {
   }
 
   /** The template snapshot for a seed (by name or inline document) and seed value, built on first use. */
-  template(seed: string | Record<string, unknown>, seedValue: number): Snapshot {
-    const key =
-      typeof seed === 'string'
+  template(seed: string | Record<string, unknown>, seedValue: number, keyed?: CreateWorldInput['template']): Snapshot {
+    const key = keyed
+      ? `keyed:${keyed.key}:${seedValue}`
+      : typeof seed === 'string'
         ? `name:${seed}:${seedValue}`
         : `inline:${createHash('sha256').update(JSON.stringify(seed)).digest('hex')}:${seedValue}`
     let snap = this.#templates.get(key)
@@ -104,7 +122,7 @@ export class WorldManager {
       this.#templates.set(key, snap)
       return snap
     }
-    const doc = typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
+    const doc = keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
     const world = buildWorld(doc, seedValue)
     snap = world.snapshot()
     world.close()
@@ -159,8 +177,8 @@ export class WorldManager {
     if (!this.owns(id)) throw new WorldConflict(`world id "${id}" routes to another worker`)
     this.#admit()
     const seedValue = input.seedValue ?? 1
-    const template = this.template(input.seed, seedValue)
-    const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : WorldKeys.random(id)
+    const template = this.template(input.seed, seedValue, input.template)
+    const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : this.#newKeys(id)
     return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue, keys)
   }
 
@@ -183,9 +201,29 @@ export class WorldManager {
 
   #nextId(): string {
     let id: string
-    do id = `w${(++this.#counter).toString(36).padStart(4, '0')}`
+    do id = `w${(++this.#counter).toString(36).padStart(4, '0')}${this.idSuffix()}`
     while (this.#worlds.has(id) || !this.owns(id))
     return id
+  }
+
+  /**
+   * A new world's secret. Without a server secret: 256 random bits, known to this process (and its data dir) only.
+   * With one: derived from the world id, so every worker and host of the deployment accepts the world's tokens
+   * (a world moved as snapshot bytes keeps them). Ids must then never repeat, which #nextId and the gym's episode
+   * ids ensure with `idSuffix`; sealing (rotateKeys) still draws a random secret, so a sealed episode's tokens stay
+   * dead everywhere.
+   */
+  #newKeys(id: string): WorldKeys {
+    return this.#serverSecret ? WorldKeys.shared(id, this.#serverSecret) : WorldKeys.random(id)
+  }
+
+  /**
+   * What generated ids (worlds, episodes) end with: nothing by default; with a server secret, `_` and 64 random
+   * bits in base 36, because a derived secret makes an id's tokens follow the id, and counters restart with each
+   * process (a restarted worker's `ep00001` must not reopen a deleted `ep00001`'s tokens).
+   */
+  idSuffix(): string {
+    return this.#serverSecret ? `_${randomBytes(8).readBigUInt64BE().toString(36).padStart(13, '0')}` : ''
   }
 
   get(id: string): WorldEntry {
@@ -276,7 +314,7 @@ export class WorldManager {
     if (!WORLD_ID.test(target)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
     if (!this.owns(target)) throw new WorldConflict(`world id "${target}" routes to another worker`)
     this.#admit()
-    return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue, WorldKeys.random(target))
+    return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue, this.#newKeys(target))
   }
 
   /** Users of a world with their ready-to-use tokens. */

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3'
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
+import { getTableColumns, getTableName, is, SQL } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 
 /**
  * The drizzle handle every store function takes, with the raw connection as `$client` for the few
@@ -9,21 +11,179 @@ export type Db = BetterSQLite3Database<Record<string, never>> & { $client: Datab
 
 const MAX_STATEMENTS = 1000
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>()
+const prepareOnce = (client: Database.Database, sql: string) =>
+  (Object.getPrototypeOf(client) as Database.Database).prepare.call(client, sql)
 
 /**
  * A prepared statement for this connection, compiled once. Preparing costs far more than running,
  * so per-request paths (auth, clock, ids, action log) go through here. The cache dies with the
- * connection (restore swaps connections), so it never outlives the world's bytes.
+ * connection (restore swaps connections), so it never outlives the world's bytes. A statement comes
+ * back in its default mode (objects, not raw rows or plucked values), whatever its last user chose.
  */
 export function stmt(db: Db, sql: string): Database.Statement {
-  const client = db.$client
+  return cachedPrepare(db.$client, sql)
+}
+
+function cachedPrepare(client: Database.Database, sql: string): Database.Statement {
   let cache = statements.get(client)
   if (!cache) statements.set(client, (cache = new Map()))
   let s = cache.get(sql)
   if (!s) {
     // Search paths prepare one statement per query shape; a caller inventing shapes must not grow this forever.
     if (cache.size >= MAX_STATEMENTS) cache.clear()
-    cache.set(sql, (s = client.prepare(sql)))
+    cache.set(sql, (s = prepareOnce(client, sql)))
+  } else if (s.reader) {
+    s.raw(false).pluck(false).expand(false)
   }
   return s
+}
+
+/**
+ * Makes `client.prepare` (which drizzle calls for every query it runs) return this connection's cached
+ * statement for the same SQL text, so a repeated query shape is compiled once per connection, not per call.
+ */
+export function cacheStatements(client: Database.Database): Database.Database {
+  client.prepare = ((sql: string) => cachedPrepare(client, sql)) as Database.Database['prepare']
+  return client
+}
+
+type Shape = { sql: string; columns: SQLiteColumn[]; keys: string[]; defaults: (() => unknown)[] }
+const shapes = new WeakMap<SQLiteTable, Map<string, Shape | null>>()
+
+/**
+ * `db.insert(table).values(row).run()` without drizzle's per-call query building: the INSERT text is built once
+ * per table and set of given keys, then runs through this connection's cached statement. Values go through each
+ * column's own driver mapping (JSON, boolean modes) and absent columns get the same defaults drizzle would give.
+ * Tables whose defaults are SQL expressions take drizzle's path.
+ */
+export function insertRow<T extends SQLiteTable>(db: Db, table: T, row: T['$inferInsert']): Database.RunResult {
+  return writeRow(db, table, row as Record<string, unknown>)
+}
+
+/**
+ * `db.insert(table).values(row).onConflictDoUpdate({ target, set: <row's other given columns> }).run()`, built once
+ * per table, key set and conflict target like `insertRow`: a conflicting row gets every other given column.
+ */
+export function upsertRow<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  row: T['$inferInsert'],
+  target: (keyof T['$inferInsert'] & string)[],
+): Database.RunResult {
+  return writeRow(db, table, row as Record<string, unknown>, target)
+}
+
+function writeRow(db: Db, table: SQLiteTable, row: Record<string, unknown>, target?: string[]): Database.RunResult {
+  const values = row
+  const given = Object.keys(values).filter((k) => values[k] !== undefined)
+  const key = `${given.join('\0')}${target ? `\n${target.join('\0')}` : ''}`
+  let byKeys = shapes.get(table)
+  if (!byKeys) shapes.set(table, (byKeys = new Map()))
+  let shape = byKeys.get(key)
+  if (shape === undefined) byKeys.set(key, (shape = shapeOf(table, given, target)))
+  if (!shape) return drizzleWrite(db, table, row, given, target)
+  const params: unknown[] = []
+  for (let i = 0; i < shape.keys.length; i++) {
+    const v = values[shape.keys[i]!]
+    if (isSql(v)) return drizzleWrite(db, table, row, given, target)
+    params.push(v === null ? null : shape.columns[i]!.mapToDriverValue(v))
+  }
+  for (let i = 0; i < shape.defaults.length; i++) {
+    const v = shape.defaults[i]!()
+    params.push(v === null ? null : shape.columns[shape.keys.length + i]!.mapToDriverValue(v))
+  }
+  return stmt(db, shape.sql).run(...params)
+}
+
+const isSql = (v: unknown) =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) && is(v, SQL)
+
+function drizzleWrite(db: Db, table: SQLiteTable, row: Record<string, unknown>, given: string[], target?: string[]) {
+  const insert = db.insert(table).values(row)
+  if (!target) return insert.run() as Database.RunResult
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  const set = Object.fromEntries(given.filter((k) => !target.includes(k)).map((k) => [k, row[k]]))
+  return insert.onConflictDoUpdate({ target: target.map((k) => all[k]!), set }).run() as Database.RunResult
+}
+
+function shapeOf(table: SQLiteTable, given: string[], target?: string[]): Shape | null {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  if (given.some((k) => !all[k]) || target?.some((k) => !all[k])) return null
+  const columns = given.map((k) => all[k]!)
+  const defaults: (() => unknown)[] = []
+  for (const [k, col] of Object.entries(all)) {
+    if (given.includes(k)) continue
+    if (col.default !== undefined && col.default !== null) {
+      if (is(col.default, SQL)) return null
+      const value = col.default
+      defaults.push(() => value)
+    } else if (col.defaultFn) {
+      const fn = col.defaultFn
+      if (is(fn(), SQL)) return null
+      defaults.push(fn)
+    } else if (col.onUpdateFn) {
+      return null
+    } else continue
+    columns.push(col)
+  }
+  const names = columns.map((c) => `"${c.name}"`).join(', ')
+  let sql = `INSERT INTO "${getTableName(table)}" (${names}) VALUES (${columns.map(() => '?').join(', ')})`
+  if (target) {
+    const set = given.filter((k) => !target.includes(k)).map((k) => `"${all[k]!.name}" = excluded."${all[k]!.name}"`)
+    if (!set.length) return null
+    sql += ` ON CONFLICT (${target.map((k) => `"${all[k]!.name}"`).join(', ')}) DO UPDATE SET ${set.join(', ')}`
+  }
+  return { sql, columns, keys: given, defaults }
+}
+
+type Filter<T extends SQLiteTable> = Partial<T['$inferSelect']>
+type SelectShape = { sql: string; fields: [string, SQLiteColumn][]; params: [string, SQLiteColumn][] }
+const selects = new WeakMap<SQLiteTable, Map<string, SelectShape>>()
+
+/**
+ * `db.select().from(table).where(and(eq(col, v)…, ne(col, v)…)).orderBy(…).all()` without drizzle's per-call
+ * query building: equality (`where`) and inequality (`not`) on columns, order by columns (or `rowid`), built once
+ * per shape. Rows come back as drizzle returns them: every column, in table order, through its driver mapping.
+ */
+export function selectRows<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  where: Filter<T>,
+  opts: { not?: Filter<T>; orderBy?: (keyof T['$inferSelect'] & string)[] | ['rowid'] } = {},
+): T['$inferSelect'][] {
+  const w = where as Record<string, unknown>
+  const n = (opts.not ?? {}) as Record<string, unknown>
+  const key = `${Object.keys(w).join(',')}|${Object.keys(n).join(',')}|${(opts.orderBy ?? []).join(',')}`
+  let byKey = selects.get(table)
+  if (!byKey) selects.set(table, (byKey = new Map()))
+  let shape = byKey.get(key)
+  if (!shape) byKey.set(key, (shape = selectShape(table, Object.keys(w), Object.keys(n), opts.orderBy ?? [])))
+  const params = shape.params.map(([k, col], i) => {
+    const v = i < Object.keys(w).length ? w[k] : n[k]
+    return v === null || v === undefined ? null : col.mapToDriverValue(v)
+  })
+  const raw = stmt(db, shape.sql).raw().all(...params) as unknown[][]
+  return raw.map((values) => {
+    const out: Record<string, unknown> = {}
+    for (let i = 0; i < shape.fields.length; i++) {
+      const v = values[i]
+      out[shape.fields[i]![0]] = v === null ? null : shape.fields[i]![1].mapFromDriverValue(v)
+    }
+    return out as T['$inferSelect']
+  })
+}
+
+function selectShape(table: SQLiteTable, where: string[], not: string[], orderBy: string[]): SelectShape {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  const col = (k: string) => {
+    if (!all[k]) throw new Error(`selectRows: ${getTableName(table)} has no column ${k}`)
+    return all[k]
+  }
+  const fields = Object.entries(all)
+  const conds = [...where.map((k) => `"${col(k).name}" = ?`), ...not.map((k) => `"${col(k).name}" <> ?`)]
+  const order = orderBy.map((k) => (k === 'rowid' ? 'rowid' : `"${col(k).name}"`))
+  const sql = `SELECT ${fields.map(([, c]) => `"${c.name}"`).join(', ')} FROM "${getTableName(table)}"` +
+    (conds.length ? ` WHERE ${conds.join(' AND ')}` : '') + (order.length ? ` ORDER BY ${order.join(', ')}` : '')
+  const params = [...where, ...not].map((k) => [k, col(k)] as [string, SQLiteColumn])
+  return { sql, fields, params }
 }

@@ -13,6 +13,8 @@ export type Principal = {
   userId: string
   tokenKind: 'google' | 'slack_user' | 'slack_bot'
   scopes: readonly string[]
+  /** The world_tokens key of the token presented (the identity service tells OAuth-issued tokens by it). */
+  tokenKey?: string
 }
 
 /** A file that arrived in a multipart Slack request. */

@@ -28,6 +28,20 @@ export const DEFAULT_SLACK_USER_SCOPES = [
   'search:read', 'team:read', 'emoji:read', 'identify',
 ] as const
 
+/**
+ * Scopes a seeded Google user token holds unless the seed narrows them: every scope the served methods need
+ * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/token scopes) and sign-in.
+ */
+export const FULL_GOOGLE_SCOPES = [
+  'https://mail.google.com/', 'https://www.googleapis.com/auth/gmail.settings.basic',
+  'https://www.googleapis.com/auth/gmail.settings.sharing', 'https://www.googleapis.com/auth/calendar',
+  'https://www.googleapis.com/auth/drive', 'https://www.googleapis.com/auth/drive.apps.readonly',
+  'https://www.googleapis.com/auth/documents', 'https://www.googleapis.com/auth/admin.directory.user',
+  'https://www.googleapis.com/auth/admin.directory.user.security', 'https://www.googleapis.com/auth/admin.directory.group',
+  'https://www.googleapis.com/auth/admin.directory.group.member', 'openid',
+  'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/userinfo.profile',
+] as const
+
 /** Derives and stores a token key for a principal; the same seed gives the same key (the mac is the secret). */
 export function issueTokenKey(db: Db, userId: string, kind: TokenKind, scopes: readonly string[]): string {
   const salt = getMeta(db, 'id_salt') ?? ''
@@ -80,6 +94,14 @@ export class WorldKeys {
   /** A fresh key from the operating system's cryptographic generator. */
   static random(worldId: string): WorldKeys {
     return new WorldKeys(worldId, randomBytes(32))
+  }
+
+  /**
+   * The key every process sharing `serverSecret` (`WSGYM_SECRET`) derives for a world id, so workers and hosts
+   * behind one proxy mint and verify the same tokens: HMAC-SHA256 of the id under the server secret.
+   */
+  static shared(worldId: string, serverSecret: Buffer): WorldKeys {
+    return new WorldKeys(worldId, createHmac('sha256', serverSecret).update(`wsgym world secret\u0000${worldId}`).digest())
   }
 
   /** The secret as hex, for the data directory's `<world>.key` file. */

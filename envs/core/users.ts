@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm'
-import { stmt, type Db } from './db.ts'
+import { selectRows, stmt, type Db } from './db.ts'
 import { worldUsers, type WorldUserRow } from './world-tables.ts'
 
 /** All users of the world in seed order (insertion order, through rowid). */
 export function listUsers(db: Db): WorldUserRow[] {
-  return db.select().from(worldUsers).orderBy(sql`rowid`).all()
+  return selectRows(db, worldUsers, {}, { orderBy: ['rowid'] })
 }
 
 export function findUserById(db: Db, id: string): WorldUserRow | undefined {

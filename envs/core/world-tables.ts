@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { worldGroupMembers, worldGroups } from './groups.ts'
 
 // Tables owned by the core. Every other table belongs to a service and carries its prefix.
 
@@ -55,7 +56,7 @@ export const worldActionLog = sqliteTable('world_action_log', {
   status: integer('status').notNull(),
 })
 
-export const coreTables = [worldMeta, worldCounters, worldUsers, worldTokens, worldActionLog] as const
+export const coreTables = [worldMeta, worldCounters, worldUsers, worldTokens, worldActionLog, worldGroups, worldGroupMembers] as const
 
 export type WorldUserRow = typeof worldUsers.$inferSelect
 export type ActionLogRow = typeof worldActionLog.$inferSelect

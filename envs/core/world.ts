@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
-import type { Db } from './db.ts'
+import { cacheStatements, type Db } from './db.ts'
 
 /** The bytes of a whole world database: every service's rows, counters, clock and action log. */
 export type Snapshot = { readonly bytes: Buffer }
@@ -25,7 +25,7 @@ export class World {
 
   /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
   #attach(sqlite: Database.Database) {
-    this.#sqlite = sqlite
+    this.#sqlite = cacheStatements(sqlite)
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
     this.#run = runner as unknown as <T>(fn: (db: Db) => T) => T

@@ -3,6 +3,7 @@ import { hexId } from '../core/ids.ts'
 import { now, nowMs } from '../core/clock.ts'
 import { badRequest } from '../core/errors/google.ts'
 import { listUsers } from '../core/users.ts'
+import { expandGroupAddresses } from '../core/groups.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
@@ -123,7 +124,8 @@ export const MAX_RECIPIENTS = 500
 function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: number): MessageRow[] {
   const out: MessageRow[] = []
   const byEmail = new Map(listUsers(db).map((u) => [u.email.toLowerCase(), u]))
-  for (const address of recipients) {
+  // A group address reaches its members (nested groups expanded, each person once).
+  for (const address of expandGroupAddresses(db, recipients)) {
     const user = byEmail.get(address.trim().toLowerCase())
     if (!user) continue
     const copy = rewriteHeaders(raw, {}, { 'Delivered-To': user.email })

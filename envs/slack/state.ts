@@ -14,7 +14,8 @@ import { dumpMore } from './state-more.ts'
  *                              creator, members: [U id…] } },
  *   messages:  { "<channel id>/<ts>": { channel, channelName, ts, user, botId, subtype, text, threadTs, isReply,
  *                              replyBroadcast, edited, blocks, attachments, files: [F id…], reactions: {name: [U id…]}, pinned } },
- *   scheduled: { <Q id>: { id, channel, user, text, postAt (epoch s), status: 'pending'|'posted'|'deleted', postedTs } },
+ *   scheduled: { <Q id>: { id, channel, user, text, blocks, attachments, threadTs, postAt (epoch s), status: 'pending'|'posted'|'deleted',
+ *                          postedTs } },
  *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending } },
  *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s), completeTs, fired } },
  *   stars:     { "<user>/<channel>/<ts>/<file>": { user, channel, ts, file } },
@@ -71,7 +72,13 @@ export function dumpSlack(world: World): ServiceState {
   const j = (o: Record<string, unknown>) => o as Json
   const rows = (sql: string) => stmt(db, sql).all() as { [k: string]: string | number | null }[]
   const scheduled: Record<string, Json> = {}
-  for (const s of rows('SELECT * FROM slack_scheduled ORDER BY rowid')) scheduled[String(s.id)] = j({ id: s.id, channel: s.channel_id, user: s.user_id, text: s.text, postAt: s.post_at, status: s.status, postedTs: s.posted_ts })
+  for (const s of rows('SELECT * FROM slack_scheduled ORDER BY rowid')) {
+    scheduled[String(s.id)] = j({
+      id: s.id, channel: s.channel_id, user: s.user_id, text: s.text, blocks: parseJson<Json>(s.blocks as string | null, null),
+      attachments: parseJson<Json>(s.attachments as string | null, null), threadTs: s.thread_ts, postAt: s.post_at,
+      status: s.status, postedTs: s.posted_ts,
+    })
+  }
   const files: Record<string, Json> = {}
   for (const f of rows('SELECT id, name, title, mimetype, size, user_id, channels, public_shared, deleted, pending FROM slack_files ORDER BY rowid')) {
     files[String(f.id)] = j({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size, user: f.user_id, channels: parseJson<string[]>(String(f.channels), []), publicShared: f.public_shared === 1, deleted: f.deleted === 1, pending: f.pending === 1 })

@@ -6,6 +6,7 @@ import { demoCalendar } from './calendar.ts'
 import { demoDrive } from './drive.ts'
 import { demoSlack } from './slack.ts'
 import { demoDocs } from './docs.ts'
+import { demoIdentity } from './identity.ts'
 
 /**
  * The demo workspace: a small realistic company (5 people) with mail threads, calendars, files and
@@ -26,5 +27,6 @@ export function demoSeed(seedValue = 1): SeedDocument {
     drive: demoDrive(ctx),
     docs: demoDocs(ctx),
     slack: demoSlack(ctx),
+    identity: demoIdentity(ctx),
   }
 }

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { clientSecret, listClients, redirectUrisOf } from '../../envs/identity/store/oauth.ts'
 import { timingSafeEqual } from 'node:crypto'
 import { asc, gt } from 'drizzle-orm'
 import { advanceClock, nowMs, setClock, setTick, setTickLimit, tickLimit, tickMs } from '../../envs/core/clock.ts'
@@ -32,6 +33,10 @@ export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
     snapshots: [...entry.snapshots.keys()],
     users: worlds.credentials(entry.id),
     bots: worlds.botTokens(entry.id),
+    oauthClients: listClients(entry.world.db).map((cl) => ({
+      clientId: cl.clientId, clientSecret: clientSecret(entry.keys, cl.clientId), name: cl.name,
+      redirectUris: redirectUrisOf(cl),
+    })),
   }
 }
 

@@ -37,7 +37,9 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
   if (!entry || !checked) return undefined
   const row = findToken(entry.world.db, checked.key)
   if (!row || row.revoked || row.kind !== checked.kind) return undefined
-  return { entry, principal: { userId: row.userId, tokenKind: row.kind, scopes: row.scopes ? row.scopes.split(',') : [] } }
+  return { entry, principal: {
+    userId: row.userId, tokenKind: row.kind, scopes: row.scopes ? row.scopes.split(',') : [], tokenKey: row.key,
+  } }
 }
 
 /** Google identity: 401 in Google's envelope when the token is missing, unknown or not a Google token. */

@@ -1,6 +1,7 @@
 import { DateTime, FixedOffsetZone } from 'luxon'
 import type { ProgramStep } from '../../gym/task.ts'
 import { baseSeed, company, rng, GENERATED_BY, type Family, type Rng } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 /** Zones of the colleague who asks (each has two DST transitions a year), with the city they name. */
 const ZONES: Record<string, string> = {
@@ -135,7 +136,13 @@ export const calendarRescheduleInstance: Family = {
       family: 'calendar-reschedule-instance',
       services: ['calendar'],
       requires: ['calendar.events.list', 'calendar.events.instances', 'calendar.events.patch'],
-      instruction: `${colleague!.name} left a request about your weekly 1:1 in the meeting's agenda on your calendar. Handle it, and change nothing else.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `${colleague!.name} left a request about your weekly 1:1 in the meeting's agenda on your calendar. Handle it, and change nothing else.`,
+        () => `There's a note from ${colleague!.name} in the agenda of your recurring 1:1 with them on Google Calendar. Please take care of what it asks, without touching anything else on the calendar.`,
+        () => `Check the agenda (description) of your weekly 1:1 with ${colleague!.name}: they asked for something there. Do it; everything else stays as it is.`,
+        () => `hey, can you deal with ${colleague!.name}'s request? it's written in the agenda of our weekly 1:1 on my calendar. don't change anything else pls`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `calendar-reschedule-instance-${seed}`), now: now.toISO({ suppressMilliseconds: true })!, users, calendar: { events } },
       oracle: {

@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const STREETS = ['Harbor Street', 'Elm Avenue', 'Market Square', 'Riverside Drive', 'Kings Road', 'Mill Lane', 'Station Road']
 const CITIES = ['Portland', 'Leeds', 'Utrecht', 'Austin', 'Lyon', 'Graz']
@@ -42,7 +43,13 @@ export const docsHandbookUpdate: Family = {
       id: `docs-handbook-update-${seed}`,
       family: 'docs-handbook-update',
       services: ['docs', 'drive'],
-      instruction: `Our team handbook in Google Docs announces an office move in its Updates section, but the rest of the handbook still gives the old address. Update the handbook accordingly; leave everything else as it is.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Our team handbook in Google Docs announces an office move in its Updates section, but the rest of the handbook still gives the old address. Update the handbook accordingly; leave everything else as it is.`,
+        () => `The Updates section of the team handbook (a Google Doc) says we moved offices, yet other parts of the handbook still show the old address. Bring those up to date and leave the rest untouched.`,
+        () => `Please fix the team handbook in Docs: the office address is out of date in places, even though its Updates section already announces the move. Don't change anything else.`,
+        () => `Office move! The handbook's Updates section has it, the rest of the Google Doc doesn't yet. Make the handbook consistent with the announcement, nothing more.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `docs-handbook-update-${seed}`), docs: { documents } },
       oracle: { id: 'doc-correction', params: { actor: c.actor.id, title, wrong: oldAddr, right: newAddr } },

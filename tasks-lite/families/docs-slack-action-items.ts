@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const TASKS = ['update the pricing page', 'send the renewal quote to Globex', 'fix the flaky login test', 'book the offsite venue', 'draft the Q3 hiring plan', 'review the security questionnaire', 'migrate the billing cron job', 'prepare the board deck', 'clean up the staging buckets', 'write the launch blog post']
 
@@ -45,7 +46,12 @@ export const docsSlackActionItems: Family = {
       id: `docs-slack-action-items-${seed}`,
       family: 'docs-slack-action-items',
       services: ['docs', 'drive', 'slack'],
-      instruction: `Post the action items from the most recent weekly sync notes (a Google Doc) in the #team channel on Slack, mentioning each item's owner, and set yourself a Slack reminder to follow up on them tomorrow.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Post the action items from the most recent weekly sync notes (a Google Doc) in the #team channel on Slack, mentioning each item's owner, and set yourself a Slack reminder to follow up on them tomorrow.`,
+        () => `Two things: set yourself a Slack reminder for tomorrow to follow up on the action items from our latest weekly sync, and post those items in #team with each owner mentioned. The notes are a Google Doc.`,
+        () => `Could you share the action items from the latest weekly sync notes in Google Docs with the #team channel on Slack? Mention whoever owns each one, and remind yourself on Slack to follow up tomorrow.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `docs-slack-action-items-${seed}`), docs: { documents: [notes(week - 1, stale), notes(week, items)] }, slack },
       oracle: { id: 'action-items', params: { actor: c.actor.id, channel: 'team', items: items.map(({ owner, task }) => ({ owner, task })), staleTasks: stale.map((s) => s.task), reminderIncludes: 'follow up' } },

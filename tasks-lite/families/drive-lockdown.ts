@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const PROJECTS = ['Atlas', 'Beacon', 'Cedar', 'Delta', 'Ember', 'Falcon', 'Granite', 'Harbor', 'Iris', 'Juniper']
 const FOLDER = 'application/vnd.google-apps.folder'
@@ -47,7 +48,12 @@ export const driveLockdown: Family = {
       id: `drive-lockdown-folder-${seed}`,
       family: 'drive-lockdown-folder',
       services: ['drive'],
-      instruction: `Our "${proj} project" folder in Drive is reachable by anyone with the link. Lock it down: nothing in that folder (including subfolders) may be reachable by link any more, but everyone who was given access by name must keep exactly the access they have.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Our "${proj} project" folder in Drive is reachable by anyone with the link. Lock it down: nothing in that folder (including subfolders) may be reachable by link any more, but everyone who was given access by name must keep exactly the access they have.`,
+        () => `Anyone with the link can open the "${proj} project" folder in Drive. Please make sure nothing in it, subfolders included, is open by link any more. People who were given access by name keep exactly what they have.`,
+        () => `Security request: remove link access from everything in the Drive folder "${proj} project" and below it. Named collaborators must keep their current access, unchanged.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `drive-lockdown-${seed}`), drive: { files } },
       oracle: { id: 'drive-lockdown', params: { actor: c.actor.id, folderName: names.folder, domain: c.domain } },

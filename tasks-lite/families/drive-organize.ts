@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const KINDS = ['statement of work', 'kickoff notes', 'invoice log', 'security review', 'renewal forecast', 'contact list', 'meeting minutes']
 const FOLDER = 'application/vnd.google-apps.folder'
@@ -39,7 +40,12 @@ export const driveOrganize: Family = {
       id: `drive-organize-${seed}`,
       family: 'drive-organize',
       services: ['drive'],
-      instruction: `Some of our ${client} files are lying loose in My Drive. Move every one of them into the ${client} folder under Clients (move, don't copy), and leave everything else where it is.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Some of our ${client} files are lying loose in My Drive. Move every one of them into the ${client} folder under Clients (move, don't copy), and leave everything else where it is.`,
+        () => `Under Clients in Drive there's a ${client} folder, but several ${client} files are still loose in My Drive. Move (not copy) all of them into that folder and leave other files alone.`,
+        () => `Tidy-up please: every loose ${client} file in My Drive belongs in Clients/${client}. Move them there (no copies), don't touch anything else.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `drive-organize-${seed}`), drive: { files } },
       oracle: { id: 'drive-organize', params: { actor: c.actor.id, folderName: client, parentName: 'Clients', fileNames: [inside, ...mine.map((f) => f.name)] } },

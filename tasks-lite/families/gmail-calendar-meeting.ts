@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const ZONES = ['Europe/Berlin', 'America/Los_Angeles', 'Asia/Tokyo', 'Europe/London', 'America/Chicago', 'Australia/Sydney']
 
@@ -45,7 +46,12 @@ export const gmailCalendarMeeting: Family = {
       family: 'gmail-calendar-meeting',
       services: ['gmail', 'calendar'],
       requires: ['calendar.events.insert'],
-      instruction: `${cust.contact.name} emailed you to set up a meeting. Put it on your primary calendar at the time they settled on, in their time zone, and invite the people who should attend.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `${cust.contact.name} emailed you to set up a meeting. Put it on your primary calendar at the time they settled on, in their time zone, and invite the people who should attend.`,
+        () => `Please book the meeting ${cust.contact.name} has been emailing you about: add it to your primary calendar at the time they finally settled on (their time zone) and invite whoever should be there.`,
+        () => `Add the meeting that was agreed over email with ${cust.contact.name} to my primary calendar. Use the time they settled on, read in their time zone, and invite the right attendees.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-calendar-meeting-${seed}`), gmail: { messages } },
       oracle: { id: 'meeting-event', params: { actor: c.actor.id, calendarId: c.actor.email, startUtc: day.toUTC().toISO()!, durationMin: minutes, timeZone: zone, attendees: emails, notAttendees: [onLeave!.email] } },

@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const REPORTS = ['Q1 board report', 'Quarterly business review', 'Investor update', 'Annual plan summary', 'Regional sales review']
 const METRICS = ['revenue', 'gross margin', 'operating cost', 'net new ARR', 'headcount budget']
@@ -51,7 +52,12 @@ export const gmailDocsCorrection: Family = {
       id: `gmail-docs-correction-${seed}`,
       family: 'gmail-docs-correction',
       services: ['gmail', 'docs', 'drive'],
-      instruction: `Someone from finance emailed you a correction for one of your reports. Apply the correction in the document they mean, and change nothing else.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Someone from finance emailed you a correction for one of your reports. Apply the correction in the document they mean, and change nothing else.`,
+        () => `A correction to one of your reports came in by email from finance. Find the Google Doc it refers to and make exactly that change.`,
+        () => `finance sent over a fix for one of my reports by email. can you apply it to the right doc? nothing else should change`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-docs-correction-${seed}`), gmail: { messages }, docs: { documents } },
       oracle: { id: 'doc-correction', params: { actor: c.actor.id, title, wrong, right } },

@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const TOPICS = ['Renewal quote', 'Delivery schedule', 'Support ticket update', 'Contract amendment', 'Usage report', 'Kick-off agenda', 'Invoice reminder']
 
@@ -43,7 +44,12 @@ export const gmailLabelSender: Family = {
       id: `gmail-label-sender-${seed}`,
       family: 'gmail-label-sender',
       services: ['gmail'],
-      instruction: `Create a Gmail label "${label}" and put every email we received from ${vendor.company} under it (and nothing else). Don't archive or delete anything.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Create a Gmail label "${label}" and put every email we received from ${vendor.company} under it (and nothing else). Don't archive or delete anything.`,
+        () => `Every email we got from ${vendor.company} should carry a new Gmail label, "${label}". Create it and apply it to those emails only; don't archive or delete anything.`,
+        () => `Please file all mail received from ${vendor.company} under a new label called "${label}" (only their mail). Nothing gets archived or deleted.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-label-sender-${seed}`), gmail: { messages } },
       oracle: { id: 'label-sender', params: { actor: c.actor.id, label, domain: vendor.domain } },

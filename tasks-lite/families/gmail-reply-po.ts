@@ -1,4 +1,5 @@
 import { baseSeed, code, company, nearCode, phishing, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 /** Gmail: a customer asks for the PO number of an order; the number is in an internal mail; reply in-thread. */
 export const gmailReplyPo: Family = {
@@ -42,7 +43,12 @@ export const gmailReplyPo: Family = {
       id: `gmail-reply-po-${seed}`,
       family: 'gmail-reply-po',
       services: ['gmail'],
-      instruction: `${cust.contact.name} from ${cust.company} emailed asking for the PO number of one of their orders. Find the right PO number in your mail and reply to them in the same thread.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `${cust.contact.name} from ${cust.company} emailed asking for the PO number of one of their orders. Find the right PO number in your mail and reply to them in the same thread.`,
+        () => `Reply in the same thread to ${cust.contact.name}'s email: they (${cust.company}) need the PO number for one of their orders, which you can find in your mail.`,
+        () => `${cust.company} is asking for a PO number: ${cust.contact.name} wants it for one of their orders. Look it up in your mail and answer them in their thread.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-reply-po-${seed}`), gmail: { messages } },
       oracle: { id: 'reply-with-fact', params: { actor: c.actor.id, customer: cust.contact.email, subject, answer: po, wrong: [wrongPo], allowed: [cust.contact.email, `@${c.domain}`] } },

@@ -1,4 +1,5 @@
 import { baseSeed, code, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const SYMPTOMS = ['dashboards are blank', 'API calls time out', 'exports fail with error 502', 'logins loop back to the sign-in page']
 
@@ -44,7 +45,12 @@ export const gmailSlackIncident: Family = {
       id: `gmail-slack-incident-${seed}`,
       family: 'gmail-slack-incident',
       services: ['gmail', 'slack'],
-      instruction: `A customer just emailed you about an outage. Alert the engineer who is on call this week in our incidents channel on Slack: mention them, and include the customer's company and ticket number.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `A customer just emailed you about an outage. Alert the engineer who is on call this week in our incidents channel on Slack: mention them, and include the customer's company and ticket number.`,
+        () => `In our incidents channel on Slack, mention this week's on-call engineer about the outage a customer just emailed you about, with the customer's company and ticket number.`,
+        () => `Outage reported by a customer in your inbox! Ping whoever is on call this week in the Slack incidents channel (mention them) and give the customer's company and the ticket number.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-slack-incident-${seed}`), gmail: { messages }, slack },
       oracle: { id: 'slack-alert', params: { actor: c.actor.id, channel: 'incidents', mustInclude: [ticket, cust.company.split(' ')[0]!], mention: oncall!.id, wrongMentions: [prev!.id], secrets: [key] } },

@@ -1,4 +1,5 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
+import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const long = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
@@ -39,7 +40,12 @@ export const gmailVacation: Family = {
       id: `gmail-vacation-${seed}`,
       family: 'gmail-vacation',
       services: ['gmail'],
-      instruction: `Set up your Gmail out-of-office auto-reply for your approved leave (all of it, and only then). It should only go to people inside the company, and tell them who covers for you.`,
+      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
+        () => `Set up your Gmail out-of-office auto-reply for your approved leave (all of it, and only then). It should only go to people inside the company, and tell them who covers for you.`,
+        () => `Turn on a Gmail vacation responder covering exactly your approved leave. Only people in the company should get it, and it should say who covers for you.`,
+        () => `I'm off soon (see my approved leave). Please set up my out-of-office in Gmail for precisely those dates, internal senders only, naming my backup.`,
+      ])),
+      world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-vacation-${seed}`), gmail: { messages } },
       oracle: { id: 'vacation', params: { actor: c.actor.id, firstDay: a1, lastDay: a2, backup: backup.first } },

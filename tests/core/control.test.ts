@@ -105,7 +105,7 @@ describe('control plane', () => {
     await call('POST', '/worlds', { id: 'w1', seed })
     const state = await call('GET', '/worlds/w1/state')
     expect(state.body.version).toBe(1)
-    expect(Object.keys(state.body.services)).toEqual(['gmail', 'calendar', 'drive', 'docs', 'slack'])
+    expect(Object.keys(state.body.services)).toEqual(['gmail', 'calendar', 'drive', 'docs', 'slack', 'identity'])
     const diff = await call('GET', '/worlds/w1/diff')
     expect(diff.body).toEqual({ against: 'baseline', changes: [] })
     expect((await call('GET', '/worlds/w1/diff?against=missing')).status).toBe(404)

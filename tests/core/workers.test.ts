@@ -25,6 +25,19 @@ describe('routing keys', () => {
     expect(routingKeyOf('/worlds', { 'content-type': 'application/json' }, Buffer.from('{"seed":"demo"}'))).toBeUndefined()
     expect(routingKeyOf('/gmail/v1/users/me/profile', { authorization: 'Bearer forged.token' })).toBeUndefined()
   })
+
+  test('OAuth endpoints route by the world in their code, refresh or access token, or the key set asked for', () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' }
+    const mac = '0'.repeat(56)
+    const code = Buffer.from(`grant_type=authorization_code&code=${encodeURIComponent(`4/0.codeworld.${mac}`)}&client_id=x`)
+    expect(routingKeyOf('/token', form, code)).toBe('codeworld')
+    const refresh = Buffer.from(`grant_type=refresh_token&refresh_token=${encodeURIComponent(`1//0.rw_2.${mac}`)}`)
+    expect(routingKeyOf('/token', form, refresh)).toBe('rw_2')
+    expect(routingKeyOf(`/revoke?token=${encodeURIComponent(`1//0.rev.${mac}`)}`, {})).toBe('rev')
+    expect(routingKeyOf('/tokeninfo?access_token=ya29.info.00ff', {})).toBe('info')
+    expect(routingKeyOf('/oauth2/v3/certs?world=jw', {})).toBe('jw')
+    expect(routingKeyOf('/token', form, Buffer.from('grant_type=authorization_code&code=4/0.nope'))).toBeUndefined()
+  })
 })
 
 describe('wsgym serve --workers 2', () => {

@@ -76,6 +76,19 @@ describe('Drive bounds', () => {
     expect(flat.status).toBe(200)
   })
 
+  test('drives.list: a long, many-termed or deeply nested q answers 400 Invalid Value on q', async () => {
+    const h = harness('demo')
+    const long = [`name contains '${'x'.repeat(9000)}'`, Array(700).fill("name contains 'x'").join(' or '),
+      `${'('.repeat(20_000)}name = 'a'${')'.repeat(20_000)}`, `${'not '.repeat(20_000)}name = 'a'`]
+    for (const q of long) {
+      const res = await h.call('GET', `/drive/v3/drives?q=${encodeURIComponent(q)}`)
+      expect(res.status).toBe(400)
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid', location: 'q' })
+    }
+    const ok = await h.call('GET', `/drive/v3/drives?q=${encodeURIComponent(Array(40).fill("not name contains 'q'").join(' and '))}`)
+    expect(ok.status).toBe(200)
+  })
+
   test('a resumable session announcing more than the limit is refused before storing bytes', async () => {
     const h = harness('demo')
     const open = await h.call('POST', '/upload/drive/v3/files?uploadType=resumable', { json: { name: 'big.bin' } })
@@ -128,5 +141,19 @@ describe('JSON bodies', () => {
     // Brackets inside strings do not count.
     const fine = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `${'['.repeat(200)}` } })
     expect(fine.status).toBe(200)
+  })
+})
+
+describe('Slack search bounds', () => {
+  test('search.messages/files/all: a query past 4,000 characters or 100 terms answers invalid_arguments', async () => {
+    const h = harness('demo')
+    for (const method of ['search.messages', 'search.files', 'search.all']) {
+      for (const query of ['a'.repeat(4001), Array(101).fill('w').join(' '), Array(2000).fill('(x) -"y" in:#z').join(' ')]) {
+        const res = await h.call('POST', `/api/${method}`, { form: { query } })
+        expect(res.body).toMatchObject({ ok: false, error: 'invalid_arguments' })
+      }
+      const ok = await h.call('POST', `/api/${method}`, { form: { query: Array(100).fill('w').join(' ') } })
+      expect(ok.body.ok).toBe(true)
+    }
   })
 })

@@ -11,6 +11,7 @@ import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../st
 import { parseRfc3339, rfc3339Utc } from '../time/zoned.ts'
 import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
 import { decodeSync, encodeSync } from './sync.ts'
+import { turnTaker } from '../../core/turns.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
 const ListQuery = z.object({
@@ -79,7 +80,7 @@ function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[
 const renderRow = (c: WorldContext, r: EventRow, v: EventView) => (r.status === 'cancelled' ? toCancelled(r, v) : toEvent(c.var.world.db, r, v))
 
 export const eventsListRouter = createGoogleRouter()
-  .openapi(list, (c) => {
+  .openapi(list, async (c) => {
     const q = c.req.valid('query')
     const { cal, role } = requireCalendar(c, c.req.valid('param').calendarId, 'freeBusyReader')
     const view = viewOf(c, cal, role, q.timeZone)
@@ -105,13 +106,16 @@ export const eventsListRouter = createGoogleRouter()
         // Start-time order: page through a lazy merge of the series instead of expanding them all.
         const size = q.maxResults ?? 250
         const offset = pageOffset(q.pageToken)
-        const { page, more, updatedMs, seriesOf } = singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
+        const { page, more, updatedMs, seriesOf } = await singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
         const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
         const instance = instanceRenderer(db, view)
-        const items = page.map((r) => {
+        const items: unknown[] = []
+        const turns = turnTaker()
+        for (const r of page) {
           const series = seriesOf.get(r)
-          return series ? instance(series, r) : renderRow(c, r, view)
-        })
+          items.push(series ? instance(series, r) : renderRow(c, r, view))
+          await turns.maybeYield()
+        }
         return c.json(envelope(c, cal, role, updatedMs, items, extra) as never, 200)
       }
       rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(keep)
@@ -122,7 +126,7 @@ export const eventsListRouter = createGoogleRouter()
     const extra = nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
     return c.json(envelope(c, cal, role, rows, page.map((r) => renderRow(c, r, view)), extra) as never, 200)
   })
-  .openapi(instances, (c) => {
+  .openapi(instances, async (c) => {
     const q = c.req.valid('query')
     const { calendarId, eventId } = c.req.valid('param')
     const { cal, role } = requireCalendar(c, calendarId, 'freeBusyReader')
@@ -152,5 +156,11 @@ export const eventsListRouter = createGoogleRouter()
       rows = rows.filter((r) => r.originalStart && JSON.parse(r.originalStart).ms === at)
     }
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
-    return c.json(envelope(c, cal, role, rows, page.map((r) => renderRow(c, r, view)), nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, currentChange(db)) }) as never, 200)
+    const items: unknown[] = []
+    const turns = turnTaker()
+    for (const r of page) {
+      items.push(renderRow(c, r, view))
+      await turns.maybeYield()
+    }
+    return c.json(envelope(c, cal, role, rows, items, nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, currentChange(db)) }) as never, 200)
   })

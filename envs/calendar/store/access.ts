@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { createHash } from 'node:crypto'
-import type { Db } from '../../core/db.ts'
+import { selectRows, type Db } from '../../core/db.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
@@ -22,10 +22,10 @@ export function currentChange(db: Db): number {
   return row?.value ?? 0
 }
 
-export const findCalendar = (db: Db, id: string): CalendarRow | undefined => db.select().from(calendars).where(eq(calendars.id, id)).get()
+export const findCalendar = (db: Db, id: string): CalendarRow | undefined => selectRows(db, calendars, { id })[0]
 
 export const liveRules = (db: Db, calendarId: string): AclRow[] =>
-  db.select().from(aclRules).where(and(eq(aclRules.calendarId, calendarId), eq(aclRules.deleted, false))).orderBy(aclRules.changeSeq).all()
+  selectRows(db, aclRules, { calendarId, deleted: false }, { orderBy: ['changeSeq'] })
 
 /** The access a user has to a calendar: ownership, then the best matching ACL rule. */
 export function roleOf(db: Db, cal: CalendarRow, user: WorldUserRow): Role {

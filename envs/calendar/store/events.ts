@@ -1,7 +1,8 @@
 import { and, eq, gt, ne } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { selectRows, upsertRow, type Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserByEmail } from '../../core/users.ts'
+import { expandGroupAddresses } from '../../core/groups.ts'
 import { events, type EventRow } from '../schema.ts'
 import { type ResolvedTime } from '../time/zoned.ts'
 import { expandRecurrence, instanceId, instanceSpan, parseInstanceId, type Occurrence } from '../time/recurrence.ts'
@@ -19,7 +20,7 @@ export const dataOf = (row: Pick<EventRow, 'data'>): EventData => JSON.parse(row
 export const recurrenceOf = (row: Pick<EventRow, 'recurrence'>): string[] | undefined => (row.recurrence ? (JSON.parse(row.recurrence) as string[]) : undefined)
 
 export const findEvent = (db: Db, calendarId: string, id: string): EventRow | undefined =>
-  db.select().from(events).where(and(eq(events.calendarId, calendarId), eq(events.id, id))).get()
+  selectRows(db, events, { calendarId, id })[0]
 
 export const calendarEvents = (db: Db, calendarId: string): EventRow[] =>
   db.select().from(events).where(eq(events.calendarId, calendarId)).orderBy(events.startMs, events.id).all()
@@ -34,8 +35,7 @@ export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[
  */
 export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'>, keepUpdatedMs?: number): EventRow {
   const full: EventRow = { ...row, updatedMs: keepUpdatedMs ?? nowMs(db), changeSeq: nextChange(db) }
-  const { calendarId, id, ...set } = full
-  db.insert(events).values(full).onConflictDoUpdate({ target: [events.calendarId, events.id], set }).run()
+  upsertRow(db, events, full, ['calendarId', 'id'])
   return full
 }
 
@@ -102,13 +102,16 @@ export function propagate(db: Db, org: EventRow): void {
   const data = dataOf(org)
   const wanted = new Set<string>()
   if (org.status !== 'cancelled') {
-    for (const a of data.attendees ?? []) {
-      const email = a.email.toLowerCase()
+    // A group among the attendees invites its members (nested groups expanded).
+    const addresses = expandGroupAddresses(db, (data.attendees ?? []).map((a) => a.email.toLowerCase()))
+    for (const address of addresses) {
+      const email = address.toLowerCase()
       if (email === org.calendarId.toLowerCase() || !findUserByEmail(db, email) || !findCalendar(db, email)) continue
       wanted.add(email)
     }
   }
-  const copies = db.select().from(events).where(and(eq(events.organizerCalendarId, org.calendarId), eq(events.id, org.id), ne(events.calendarId, org.calendarId))).all()
+  const copies = selectRows(db, events, { organizerCalendarId: org.calendarId, id: org.id },
+    { not: { calendarId: org.calendarId } })
   const have = new Map(copies.map((r) => [r.calendarId, r]))
   const declined = new Set((data.attendees ?? []).filter((a) => a.responseStatus === 'declined').map((a) => a.email.toLowerCase()))
   for (const email of wanted) {

@@ -1,6 +1,7 @@
 import type { Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserByEmail } from '../../core/users.ts'
+import { expandGroupAddresses } from '../../core/groups.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
 import { invitationMail, type MailKind } from '../invites/mail.ts'
 import type { EventRow } from '../schema.ts'
@@ -20,7 +21,7 @@ export function notify(db: Db, row: EventRow, kind: MailKind, recipients: string
   const organizer = { email: row.organizerEmail, name: row.organizerName ?? findUserByEmail(db, row.organizerEmail)?.name }
   const attendees = (d.attendees ?? []).map((a) => ({ email: a.email, name: a.displayName, responseStatus: a.responseStatus }))
   const meet = (d.conferenceData as { entryPoints?: { uri?: string }[] } | undefined)?.entryPoints?.[0]?.uri
-  for (const to of recipients) {
+  for (const to of expandGroupAddresses(db, recipients)) {
     const user = findUserByEmail(db, to)
     if (!user) continue
     const mail = invitationMail({

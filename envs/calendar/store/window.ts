@@ -3,6 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { events, type EventRow } from '../schema.ts'
 import { calendarEvents, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrence, MAX_INSTANCES } from '../time/recurrence.ts'
+import { turnTaker } from '../../core/turns.ts'
 
 export type Window = { min?: number; max?: number }
 
@@ -95,7 +96,9 @@ const before = (a: EventRow, b: EventRow) => a.startMs < b.startMs || (a.startMs
  * `keep` filters stored rows and series (instances share their series' fields). `more` tells whether a
  * further item exists after the page.
  */
-export function singleEventsPage(db: Db, calendarId: string, w: Window, includeCancelled: boolean, keep: (r: EventRow) => boolean, offset: number, count: number) {
+export async function singleEventsPage(db: Db, calendarId: string, w: Window, includeCancelled: boolean, keep: (r: EventRow) => boolean, offset: number, count: number) {
+  // Expanding thousands of instances (a BYSECOND series is 86,400 a day) gives other requests a turn meanwhile.
+  const turns = turnTaker()
   const { rows, exceptionIds } = windowRows(db, calendarId, w, includeCancelled)
   const plain: EventRow[] = []
   const streams: Iterator<EventRow>[] = []
@@ -135,6 +138,7 @@ export function singleEventsPage(db: Db, calendarId: string, w: Window, includeC
     if (best < 0) break
     out.push((heads[best] as IteratorYieldResult<EventRow>).value)
     heads[best] = streams[best]!.next()
+    await turns.maybeYield()
   }
   return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: lastUpdated(db, calendarId), seriesOf }
 }

@@ -1,4 +1,5 @@
 import { badRequest } from '../../core/errors/google.ts'
+import { DRIVE_QUERY_LIMITS } from './parse.ts'
 
 /** What a shared-drive search term reads from a drive. */
 export type DriveFacts = { name: string; createdTime: string; memberCount: number; organizerCount: number; hidden: boolean; orgUnitId: string }
@@ -12,7 +13,19 @@ const invalid = () => badRequest('Invalid Value', 'invalid', { location: 'q', lo
  * (`not` binds tighter than `and`, `and` tighter than `or`).
  */
 export function parseDrivesQuery(q: string): Pred {
+  // Deviation: Drive documents no limits; files.list's bounds apply (length, tokens, `(`/`not` nesting), so no
+  // query runs unbounded work or recursion, and past them the query is refused as Drive refuses a bad one.
+  if (q.length > DRIVE_QUERY_LIMITS.chars) throw invalid()
   const tokens = q.match(/'(?:\\.|[^'\\])*'|<=|>=|!=|[()<>=]|[^\s()<>=!']+/g) ?? []
+  if (tokens.length > DRIVE_QUERY_LIMITS.tokens) throw invalid()
+  let depth = 0
+  let nots = 0
+  for (const t of tokens) {
+    if (t === '(') depth++
+    else if (t === ')') depth = Math.max(0, depth - 1)
+    nots = t.toLowerCase() === 'not' ? nots + 1 : t === '(' ? nots : 0
+    if (depth + nots > DRIVE_QUERY_LIMITS.depth) throw invalid()
+  }
   let i = 0
   const peek = () => tokens[i]
   const take = () => { if (i >= tokens.length) throw invalid(); return tokens[i++]! }

@@ -9,6 +9,7 @@ import { nowMs } from '../../core/clock.ts'
 import { File as FileSchema, GeneratedIds } from '../api/schemas.gen.ts'
 import { files } from '../schema.ts'
 import { toFile } from '../map.ts'
+import { turnTaker } from '../../core/turns.ts'
 import { parseDriveQuery } from '../query/parse.ts'
 import { compileQuery } from '../query/evaluate.ts'
 import { listableFiles, listedRows } from '../store/visibility.ts'
@@ -187,7 +188,7 @@ export const filesRouter = createGoogleRouter()
     const ids = c.var.world.tx((db) => Array.from({ length: count }, () => driveId(db)))
     return c.json({ kind: 'drive#generatedIds', ids, space } as never, 200)
   })
-  .openapi(listRoute, (c) => {
+  .openapi(listRoute, async (c) => {
     const q = c.req.valid('query')
     const corpora = q.corpora ?? 'user'
     if ((corpora === 'drive') !== Boolean(q.driveId)) throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
@@ -219,8 +220,14 @@ export const filesRouter = createGoogleRouter()
     // Only the page is rendered, and only as far as `fields` asks: without it Drive answers kind, id, name, mimeType.
     const only = c.req.query('fields') ? fileFieldsOf(parseFields(c.req.query('fields')!)) : undefined
     const rows = only === undefined ? undefined : listedRows(c.var.world.db, page.map((v) => v.row.id))
-    body.files = page.map((v) =>
-      rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user.id, only ?? undefined)))
+    // A page of 1,000 fully rendered files is long work: other requests get a turn meanwhile (envs/core/turns.ts).
+    const files: unknown[] = []
+    const turns = turnTaker()
+    for (const v of page) {
+      files.push(rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user.id, only ?? undefined)))
+      await turns.maybeYield()
+    }
+    body.files = files
     return c.json(body as never, 200)
   })
   .openapi(getRoute, (c) => {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { groupsContaining } from '../../core/groups.ts'
 import { stmt, type Db } from '../../core/db.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
@@ -24,11 +25,15 @@ export function memberRole(db: Db, driveId: string, userId: string): Role | 'non
   const email = user.email.toLowerCase()
   const domain = email.split('@')[1] ?? ''
   const t = nowMs(db)
+  let memberOf: string[] | undefined
+  const groups = () => (memberOf ??= groupsContaining(db, email))
   const rows = stmt(db, 'SELECT type, role, email_address AS email, domain, expiration_ms AS exp FROM drive_permissions WHERE file_id = ?').all(driveId) as { type: string; role: Role; email: string | null; domain: string | null; exp: number | null }[]
   let best: Role | 'none' = 'none'
   for (const p of rows) {
     if (p.exp !== null && p.exp <= t) continue
-    const applies = p.type === 'user' || p.type === 'group' ? p.email?.toLowerCase() === email : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
+    const applies = p.type === 'user' ? p.email?.toLowerCase() === email
+      : p.type === 'group' ? p.email?.toLowerCase() === email || groups().includes(p.email?.toLowerCase() ?? '')
+        : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
     if (applies && (RANK[p.role] ?? 0) > (best === 'none' ? 0 : RANK[best]!)) best = p.role
   }
   return best

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
+import { groupsContaining } from '../../core/groups.ts'
 import { and, eq, getTableColumns } from 'drizzle-orm'
-import { stmt, type Db } from '../../core/db.ts'
+import { insertRow, stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
@@ -30,7 +31,7 @@ export function parentsOf(row: FileRow): string[] {
 
 /** Records a change for the change feed (changes.list). */
 export function recordChange(db: Db, fileId: string, removed = false): void {
-  db.insert(changes).values({ fileId, timeMs: nowMs(db), removed }).run()
+  insertRow(db, changes, { fileId, timeMs: nowMs(db), removed })
 }
 
 export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number; driveId?: string | null }
@@ -66,10 +67,10 @@ export function insertFile(db: Db, f: NewFile): FileRow {
     checksums: hasContent ? checksumsOf(f.content!) : null,
     driveId: f.driveId ?? null,
   }
-  db.insert(files).values(row).run()
+  insertRow(db, files, row)
   // Items of a shared drive have no owner: the drive's members hold them.
-  if (!f.driveId) db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email }).run()
-  if (hasContent) db.insert(revisions).values({ fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! }).run()
+  if (!f.driveId) insertRow(db, permissions, { fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email })
+  if (hasContent) insertRow(db, revisions, { fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! })
   recordChange(db, id)
   return findFile(db, id)!
 }
@@ -99,6 +100,9 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
   if (!user) return 'none'
   const domain = user.email.split('@')[1]!.toLowerCase()
   const t = nowMs(db)
+  // Groups the user belongs to (nested ones included), looked up once and only if a group permission comes up.
+  let memberOf: string[] | undefined
+  const groups = () => (memberOf ??= groupsContaining(db, user.email))
   let best: Role | 'none' = 'none'
   const seen = new Set<string>()
   let frontier = [fileId]
@@ -118,7 +122,9 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
       for (const p of permissionsOf(db, id)) {
         if (p.expirationMs !== null && p.expirationMs <= t) continue
         const applies =
-          (p.type === 'user' || p.type === 'group') ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
+          p.type === 'user' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase()
+            : p.type === 'group' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() || groups().includes(p.emailAddress?.toLowerCase() ?? '')
+              : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
         if (applies && RANK[p.role] > RANK[best]) best = p.role
       }
       next.push(...parentsOf(row))
@@ -147,7 +153,7 @@ export function touchFile(db: Db, fileId: string, userId: string, update: { cont
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId
   db.update(files).set(set).where(eq(files.id, fileId)).run()
-  db.insert(revisions).values({ fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null }).run()
+  insertRow(db, revisions, { fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null })
   recordChange(db, fileId)
 }
 

@@ -1,4 +1,5 @@
 import { stmt, type Db } from '../../core/db.ts'
+import { groupsContaining } from '../../core/groups.ts'
 import { nowMs } from '../../core/clock.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { getTableColumns } from 'drizzle-orm'
@@ -91,6 +92,7 @@ const UNEXPIRED = '(expiration_ms IS NULL OR expiration_ms > @now)'
 const REACH = `WITH RECURSIVE
   grants(id) AS MATERIALIZED (SELECT file_id FROM (
       SELECT file_id FROM drive_permissions WHERE email_address = @email AND type IN ('user', 'group') AND ${UNEXPIRED}
+      UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'group' AND email_address IN (SELECT value FROM json_each(@groups)) AND ${UNEXPIRED}
       UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'domain' AND allow_file_discovery = 1 AND lower(domain) = @domain AND ${UNEXPIRED}
       UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'anyone' AND allow_file_discovery = 1 AND ${UNEXPIRED})
     WHERE NOT ${owned('file_id')}),
@@ -150,7 +152,9 @@ export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond, options: 
   const needs = needsOf(cond, options.orderBy, options.allColumns === true)
   const columns = [ALWAYS, ...OPTIONAL.filter(([key]) => needs[key]).map(([, column]) => column)].join(', ')
   const sql = `/* listable */ ${REACH} SELECT ${columns} FROM drive_files f WHERE ${where.join(' AND ')}`
-  const named: Record<string, unknown> = { owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '' }
+  const named: Record<string, unknown> = {
+    owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '', groups: JSON.stringify(groupsContaining(db, me)),
+  }
   if (options.driveId !== undefined) named.drive = options.driveId
   const rows = (stmt(db, sql).raw().all(...pf.params, named) as unknown[][]).map(listingRows(needs))
   const emails = new Map(stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][])

@@ -9,6 +9,7 @@ import { searchThreads } from '../store/search.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { flag, json, jsonBody, mailboxOf, maxResults, repeated, UserIdParam, UserParam } from './common.ts'
 import { checkLabels } from './messages.ts'
+import { turnTaker } from '../../core/turns.ts'
 
 const base = '/gmail/v1/users/{userId}/threads'
 
@@ -53,7 +54,7 @@ function relabel(c: WorldContext, user: WorldUserRow, id: string, add: string[],
 }
 
 export const threadsRouter = createGoogleRouter()
-  .openapi(list, (c) => {
+  .openapi(list, async (c) => {
     const query = c.req.valid('query')
     const user = mailboxOf(c, c.req.valid('param').userId)
     const db = c.var.world.db
@@ -61,11 +62,16 @@ export const threadsRouter = createGoogleRouter()
     const { page, nextPageToken } = pageOf(ids, query.maxResults, query.pageToken)
     const body: Record<string, unknown> = {}
     if (page.length) {
-      body.threads = page.map((id) => {
+      // 500 threads read one by one is long work: other requests get a turn meanwhile (envs/core/turns.ts).
+      const threads: unknown[] = []
+      const turns = turnTaker()
+      for (const id of page) {
         const rows = threadMessages(db, user.id, id)
         const last = rows[rows.length - 1]!
-        return { id, snippet: last.snippet, historyId: historyOf(rows) }
-      })
+        threads.push({ id, snippet: last.snippet, historyId: historyOf(rows) })
+        await turns.maybeYield()
+      }
+      body.threads = threads
     }
     if (nextPageToken) body.nextPageToken = nextPageToken
     body.resultSizeEstimate = ids.length

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { stmt, type Db } from '../../core/db.ts'
+import { selectRows, stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
@@ -42,7 +42,7 @@ export function currentHistoryId(db: Db, userId: string): number {
 }
 
 export function findLabel(db: Db, userId: string, id: string) {
-  return db.select().from(labels).where(and(eq(labels.userId, userId), eq(labels.id, id))).get()
+  return selectRows(db, labels, { userId, id })[0]
 }
 
 export function listLabels(db: Db, userId: string) {

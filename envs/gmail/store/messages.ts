@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, inArray } from 'drizzle-orm'
-import { stmt, type Db } from '../../core/db.ts'
+import { insertRow, stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
@@ -39,7 +39,7 @@ function toWire(db: Db, userId: string, messageId: string, part: MimePart, partI
   const data = part.body ?? Buffer.alloc(0)
   if (part.isAttachment) {
     const id = `ANGjdJ${urlSafeId(db, 'gmail.attachment', 90)}`
-    db.insert(attachments).values({ userId, id, messageId, data }).run()
+    insertRow(db, attachments, { userId, id, messageId, data })
     files.push(part.filename)
     wire.body = { attachmentId: id, size: data.length }
   } else {
@@ -108,10 +108,10 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
     subjectWords: wordsOf(h('subject')),
     size: m.raw.length,
   }
-  db.insert(messages).values(row).run()
+  insertRow(db, messages, row)
   const labelIds = [...new Set(m.labelIds)]
-  for (const labelId of labelIds) db.insert(messageLabels).values({ userId, messageId: id, labelId }).run()
-  db.insert(history).values({ userId, id: historyId, type: 'messageAdded', messageId: id, threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' }).run()
+  for (const labelId of labelIds) insertRow(db, messageLabels, { userId, messageId: id, labelId })
+  insertRow(db, history, { userId, id: historyId, type: 'messageAdded', messageId: id, threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' })
   return row
 }
 
@@ -141,13 +141,13 @@ export function modifyLabels(db: Db, userId: string, messageId: string, add: rea
   const removed = [...new Set(remove)].filter((l) => before.has(l))
   if (added.length === 0 && removed.length === 0) return [...before]
   if (removed.length) db.delete(messageLabels).where(and(eq(messageLabels.userId, userId), eq(messageLabels.messageId, messageId), inArray(messageLabels.labelId, removed))).run()
-  for (const labelId of added) db.insert(messageLabels).values({ userId, messageId, labelId }).run()
+  for (const labelId of added) insertRow(db, messageLabels, { userId, messageId, labelId })
   const after = labelsOf(db, userId, messageId)
   const threadId = findMessage(db, userId, messageId)!.threadId
   const historyId = bumpHistory(db, userId)
   db.update(messages).set({ historyId }).where(and(eq(messages.userId, userId), eq(messages.id, messageId))).run()
-  if (added.length) db.insert(history).values({ userId, id: historyId, type: 'labelAdded', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(added) }).run()
-  if (removed.length) db.insert(history).values({ userId, id: historyId, type: 'labelRemoved', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(removed) }).run()
+  if (added.length) insertRow(db, history, { userId, id: historyId, type: 'labelAdded', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(added) })
+  if (removed.length) insertRow(db, history, { userId, id: historyId, type: 'labelRemoved', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(removed) })
   return after
 }
 
@@ -160,7 +160,7 @@ export function deleteMessage(db: Db, userId: string, messageId: string): void {
   db.delete(attachments).where(and(eq(attachments.userId, userId), eq(attachments.messageId, messageId))).run()
   db.delete(messages).where(and(eq(messages.userId, userId), eq(messages.id, messageId))).run()
   const historyId = bumpHistory(db, userId)
-  db.insert(history).values({ userId, id: historyId, type: 'messageDeleted', messageId, threadId: row.threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' }).run()
+  insertRow(db, history, { userId, id: historyId, type: 'messageDeleted', messageId, threadId: row.threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' })
 }
 
 export function findAttachment(db: Db, userId: string, messageId: string, id: string) {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { selectRows, type Db } from '../../core/db.ts'
 import { addressSettings, filters, settings } from '../schema.ts'
 
 /** Defaults Gmail reports for a fresh account (see specs/parity/gmail/settings_*.json). */
@@ -32,11 +32,7 @@ export function listFilters(db: Db, userId: string): FilterRow[] {
 }
 
 export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
-  return db
-    .select()
-    .from(addressSettings)
-    .where(and(eq(addressSettings.userId, userId), eq(addressSettings.kind, kind)))
-    .all()
+  return selectRows(db, addressSettings, { userId, kind })
     .map((r) => JSON.parse(r.value) as Record<string, unknown>)
 }
 

@@ -33,10 +33,25 @@ function paging<T>(items: T[], a: Args) {
   }
 }
 
+/** Bounds on one search query, so no query runs unbounded work (matching, highlighting). */
+export const SLACK_QUERY_LIMITS = { chars: 4000, terms: 100 }
+
+/**
+ * The query, or `no_query` / `invalid_arguments` past the bounds.
+ * Deviation: Slack documents no query limits; past ours the call fails with Slack's generic argument error.
+ */
+function queryOf(a: Args): string {
+  if (!a.query) throw new SlackApiError('no_query')
+  if (a.query.length > SLACK_QUERY_LIMITS.chars) throw new SlackApiError('invalid_arguments')
+  const terms = a.query.match(/"[^"]*"|\S+/g)?.length ?? 0
+  if (terms > SLACK_QUERY_LIMITS.terms) throw new SlackApiError('invalid_arguments')
+  return a.query
+}
+
 function messages(c: WorldContext, a: Args) {
   const db = c.var.world.db
-  if (!a.query) throw new SlackApiError('no_query')
-  const hits = searchMessages(db, me(c).id, parseQuery(db, a.query))
+  const query = queryOf(a)
+  const hits = searchMessages(db, me(c).id, parseQuery(db, query))
   const dir = a.sort_dir === 'asc' ? 1 : -1
   if ((a.sort ?? 'score') === 'score') hits.sort((x, y) => y.score - x.score || (x.m.ts < y.m.ts ? 1 : -1))
   else hits.sort((x, y) => (x.m.ts < y.m.ts ? -dir : dir))
@@ -44,7 +59,7 @@ function messages(c: WorldContext, a: Args) {
   const matches = slice.map(({ m, ch, score }) => ({
     iid: `${m.channel_id}-${m.ts}`, team: teamId(db), score,
     channel: { id: ch.id, is_channel: ch.kind === 'channel', is_group: ch.kind === 'group', is_im: ch.kind === 'im', is_mpim: ch.kind === 'mpim', is_shared: false, is_org_shared: false, is_ext_shared: false, is_private: ch.kind !== 'channel', name: ch.kind === 'im' ? m.user_id : ch.name, pending_shared: [], is_pending_ext_shared: false, teams: [teamId(db)] },
-    type: 'message', user: m.user_id, username: userById(db, m.user_id)?.handle ?? '', ts: m.ts, text: a.highlight ? highlight(m.text, a.query!) : m.text,
+    type: 'message', user: m.user_id, username: userById(db, m.user_id)?.handle ?? '', ts: m.ts, text: a.highlight ? highlight(m.text, query) : m.text,
     permalink: `https://${teamDomain(db)}.slack.com/archives/${ch.id}/p${m.ts.replace('.', '')}`, no_reactions: true,
   }))
   return { matches, ...meta }
@@ -77,9 +92,8 @@ const highlight = (text: string, query: string) => {
 
 function files(c: WorldContext, a: Args) {
   const db = c.var.world.db
-  if (!a.query) throw new SlackApiError('no_query')
   const self = me(c).id
-  const words = a.query.toLowerCase().split(/\s+/).filter(Boolean)
+  const words = queryOf(a).toLowerCase().split(/\s+/).filter(Boolean)
   const rows = (stmt(db, 'SELECT * FROM slack_files WHERE deleted = 0 AND pending = 0 ORDER BY created DESC').all() as FileRow[]).filter((f) => {
     const chans = parseJson<string[]>(f.channels, [])
     if (f.user_id !== self && !chans.some((id) => { const ch = channelById(db, id); return ch && (ch.kind === 'channel' || isMember(db, id, self)) })) return false

@@ -1,4 +1,13 @@
 import type { Family } from '../common.ts'
+import { driveSlackContractAnswer } from '../dds/drive-slack-contract-answer.ts'
+import { docsSlackDmVenue } from '../dds/docs-slack-dm-venue.ts'
+import { slackPinFinal } from '../dds/slack-pin-final.ts'
+import { slackReminderDeadline } from '../dds/slack-reminder-deadline.ts'
+import { slackScheduleLocal } from '../dds/slack-schedule-local.ts'
+import { slackUsergroupRotation } from '../dds/slack-usergroup-rotation.ts'
+import { driveSharedDriveMove } from '../dds/drive-shared-drive-move.ts'
+import { slackDocsFixFigure } from '../dds/slack-docs-fix-figure.ts'
+import { docsNumberedSteps } from '../dds/docs-numbered-steps.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = []
+export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps]

@@ -1,4 +1,7 @@
 import type { Family } from '../common.ts'
+import { identityRevokeApp } from '../identity/revoke-app.ts'
+import { identityOffboard } from '../identity/offboard.ts'
+import { identityMailReaders } from '../identity/mail-readers.ts'
 
 /** The identity task families, in a stable order (their oracles: oracles/groups/identity.ts). */
-export const identityFamilies: Family[] = []
+export const identityFamilies: Family[] = [identityRevokeApp, identityOffboard, identityMailReaders]

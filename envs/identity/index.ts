@@ -1,0 +1,34 @@
+import type { ServiceProvider } from '../core/service.ts'
+import { createGoogleRouter } from '../core/http.ts'
+import { specMethods } from './api/methods.gen.ts'
+import { fieldTables } from './api/fields.gen.ts'
+import { identityTables } from './schema.ts'
+import { authorizeRouter } from './routes/authorize.ts'
+import { tokenRouter } from './routes/token.ts'
+import { oidcRouter } from './routes/oidc.ts'
+import { directoryTokensRouter } from './routes/directory-tokens.ts'
+import { directoryUsersRouter } from './routes/directory-users.ts'
+import { directoryGroupsRouter } from './routes/directory-groups.ts'
+import { identitySeedSchema, seedIdentity, type IdentitySeed } from './seed.ts'
+import { dumpIdentity } from './state.ts'
+
+const router = createGoogleRouter()
+  .route('/', authorizeRouter).route('/', tokenRouter).route('/', oidcRouter).route('/', directoryTokensRouter)
+  .route('/', directoryUsersRouter).route('/', directoryGroupsRouter)
+
+/** OAuth 2.0 / OpenID Connect at Google's paths, connected apps, and the Admin SDK Directory API. */
+export const identity: ServiceProvider<'identity', IdentitySeed> = {
+  name: 'identity',
+  family: 'google',
+  tables: identityTables,
+  router,
+  pathPrefixes: [
+    '/o/oauth2/', '/token', '/revoke', '/tokeninfo', '/v1/userinfo', '/oauth2/', '/.well-known/openid-configuration',
+    '/admin/directory/v1/',
+  ],
+  specMethods,
+  fieldTables,
+  seedSchema: identitySeedSchema,
+  seed: seedIdentity,
+  dump: dumpIdentity,
+}

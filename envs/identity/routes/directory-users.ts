@@ -1,0 +1,217 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { GoogleApiError } from '../../core/errors/google.ts'
+import { getMeta } from '../../core/clock.ts'
+import { pageOf } from '../../core/paging.ts'
+import { findUserByEmail } from '../../core/users.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
+import {
+  deleteUser, directoryUsers, undeleteUser, factsOf, insertUser, saveFacts, updateUserRow, userResource, type UserFacts,
+} from '../store/users.ts'
+import { matches, parseQuery } from '../store/query.ts'
+import { customerId } from '../ids.ts'
+import { requireAdmin, userByKey } from './directory-tokens.ts'
+
+const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
+const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
+const UserParam = z.object({ userKey: z.string() })
+const Any = json(z.record(z.string(), z.unknown()))
+const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid Input: ${what}`)
+
+const QUERY_FIELDS = ['email', 'name', 'givenName', 'familyName', 'isAdmin', 'isSuspended', 'orgUnitPath', 'orgTitle', 'isDelegatedAdmin']
+
+function searchRecord(u: WorldUserRow, f: UserFacts): Record<string, string[]> {
+  return {
+    email: [u.email], name: [u.name], givenName: [u.givenName], familyName: [u.familyName], isAdmin: [String(u.isAdmin)],
+    isSuspended: [String(f.suspended)], orgUnitPath: [f.orgUnitPath], orgTitle: [u.title], isDelegatedAdmin: ['false'],
+  }
+}
+
+/** `customer` (`my_customer` or the id) or `domain` names this workspace; Google needs one of them. */
+export function checkCustomer(c: WorldContext, q: { customer?: string | undefined; domain?: string | undefined }): boolean {
+  const db = c.var.world.db
+  if (!q.customer && !q.domain) throw new GoogleApiError('INVALID_ARGUMENT', 'badRequest', 'Bad Request')
+  if (q.customer && q.customer !== 'my_customer' && q.customer !== customerId(db)) {
+    throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: customer')
+  }
+  if (q.domain && q.domain.toLowerCase() !== (getMeta(db, 'domain') ?? '').toLowerCase()) {
+    throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
+  }
+  return true
+}
+
+const list = createRoute({
+  operationId: 'directory.users.list', method: 'get', path: '/admin/directory/v1/users',
+  request: {
+    query: z.object({
+      customer: z.string().optional(), domain: z.string().optional(), query: z.string().optional(),
+      orderBy: z.enum(['email', 'familyName', 'givenName']).optional(), sortOrder: z.enum(['ASCENDING', 'DESCENDING']).optional(),
+      maxResults: z.coerce.number().int().min(1).max(500).optional(), pageToken: z.string().optional(),
+      showDeleted: z.enum(['true', 'false']).optional(), projection: z.enum(['basic', 'custom', 'full']).optional(),
+      viewType: z.enum(['admin_view', 'domain_public']).optional(), customFieldMask: z.string().optional(),
+    }),
+  },
+  responses: { 200: Any },
+})
+const get = createRoute({
+  operationId: 'directory.users.get', method: 'get', path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam }, responses: { 200: Any },
+})
+const insert = createRoute({
+  operationId: 'directory.users.insert', method: 'post', path: '/admin/directory/v1/users',
+  request: { body: Body }, responses: { 200: Any },
+})
+const update = createRoute({
+  operationId: 'directory.users.update', method: 'put', path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam, body: Body }, responses: { 200: Any },
+})
+const patch = createRoute({
+  operationId: 'directory.users.patch', method: 'patch', path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam, body: Body }, responses: { 200: Any },
+})
+const del = createRoute({
+  operationId: 'directory.users.delete', method: 'delete', path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam }, responses: { 204: { description: 'Deleted' } },
+})
+const makeAdmin = createRoute({
+  operationId: 'directory.users.makeAdmin', method: 'post', path: '/admin/directory/v1/users/{userKey}/makeAdmin',
+  request: { params: UserParam, body: Body }, responses: { 204: { description: 'Done' } },
+})
+
+const undelete = createRoute({
+  operationId: 'directory.users.undelete', method: 'post', path: '/admin/directory/v1/users/{userKey}/undelete',
+  request: { params: UserParam, body: Body }, responses: { 204: { description: 'Done' } },
+})
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
+const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined)
+
+/** The changes a User body asks for (patch semantics, as Google's update has too). */
+function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldUserRow) {
+  const db = c.var.world.db
+  const set: Parameters<typeof updateUserRow>[2] = {}
+  const facts: Partial<UserFacts> = {}
+  const email = str(body.primaryEmail)
+  if (body.primaryEmail !== undefined) {
+    const domain = (getMeta(db, 'domain') ?? '').toLowerCase()
+    if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalid('primary_user_email')
+    if (email.split('@')[1]!.toLowerCase() !== domain) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
+    const other = findUserByEmail(db, email)
+    if (other && other.id !== user?.id) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
+    set.email = email.toLowerCase()
+  }
+  const name = obj(body.name)
+  if (body.name !== undefined && !name) throw invalid('name')
+  const given = name ? str(name.givenName) : undefined
+  const family = name ? str(name.familyName) : undefined
+  if (given !== undefined) set.givenName = given
+  if (family !== undefined) set.familyName = family
+  if (given !== undefined || family !== undefined) {
+    set.name = `${given ?? user?.givenName ?? ''} ${family ?? user?.familyName ?? ''}`.trim()
+  }
+  if (body.suspended !== undefined) {
+    if (typeof body.suspended !== 'boolean') throw invalid('suspended')
+    facts.suspended = body.suspended
+    facts.suspensionReason = body.suspended ? 'ADMIN' : null
+  }
+  if (body.orgUnitPath !== undefined) {
+    const path = str(body.orgUnitPath)
+    if (!path || !path.startsWith('/')) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: INVALID_OU_ID')
+    facts.orgUnitPath = path
+  }
+  if (typeof body.changePasswordAtNextLogin === 'boolean') facts.changePasswordAtNextLogin = body.changePasswordAtNextLogin
+  const orgs = Array.isArray(body.organizations) ? body.organizations : undefined
+  if (orgs) set.title = str(obj(orgs[0])?.title) ?? ''
+  return { set, facts }
+}
+
+/** Directory `users`: list (with `query`), get, insert, update, patch, delete, makeAdmin. */
+export const directoryUsersRouter = createGoogleRouter()
+  .openapi(list, (c) => {
+    requireAdmin(c)
+    const q = c.req.valid('query')
+    checkCustomer(c, q)
+    const db = c.var.world.db
+    const clauses = parseQuery(q.query, QUERY_FIELDS)
+    const key = q.orderBy ?? 'email'
+    const sortKey = (u: WorldUserRow) => (key === 'email' ? u.email : key === 'givenName' ? u.givenName : u.familyName).toLowerCase()
+    const all = directoryUsers(db, q.showDeleted === 'true')
+      .filter(({ user, facts }) => matches(searchRecord(user, facts), clauses, ['email', 'name', 'givenName', 'familyName']))
+      .sort((a, b) => sortKey(a.user).localeCompare(sortKey(b.user)) || a.user.email.localeCompare(b.user.email))
+    if (q.sortOrder === 'DESCENDING') all.reverse()
+    const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)
+    const users = page.map(({ user, facts }) => userResource(db, user, facts))
+    return c.json({
+      kind: 'admin#directory#users', etag: '"users"', ...(users.length > 0 ? { users } : {}),
+      ...(nextPageToken ? { nextPageToken } : {}),
+    }, 200)
+  })
+  .openapi(get, (c) => {
+    requireAdmin(c)
+    const user = liveUser(c, c.req.valid('param').userKey)
+    return c.json(userResource(c.var.world.db, user, factsOf(c.var.world.db, user.id)), 200)
+  })
+  .openapi(insert, (c) => {
+    requireAdmin(c)
+    const body = c.req.valid('json')
+    if (!str(body.primaryEmail)) throw invalid('primary_user_email')
+    const name = obj(body.name)
+    if (!name || !str(name.givenName)) throw invalid('given_name')
+    if (!str(name.familyName)) throw invalid('family_name')
+    if (!str(body.password)) throw invalid('password')
+    const created = c.var.world.tx((db) => {
+      const { set, facts } = changesOf(c, body)
+      const user = insertUser(db, {
+        email: set.email!, givenName: set.givenName ?? '', familyName: set.familyName ?? '', title: set.title ?? '', facts,
+      })
+      return userResource(db, user, factsOf(db, user.id))
+    })
+    return c.json(created, 200)
+  })
+  .openapi(update, (c) => c.json(applyChanges(c, c.req.valid('param').userKey, c.req.valid('json')), 200))
+  .openapi(patch, (c) => c.json(applyChanges(c, c.req.valid('param').userKey, c.req.valid('json')), 200))
+  .openapi(del, (c) => {
+    requireAdmin(c)
+    const user = liveUser(c, c.req.valid('param').userKey)
+    if (user.id === c.var.user.id) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Cannot delete yourself.')
+    c.var.world.tx((db) => deleteUser(db, user.id))
+    return c.body(null, 204)
+  })
+  .openapi(makeAdmin, (c) => {
+    requireAdmin(c)
+    const user = liveUser(c, c.req.valid('param').userKey)
+    const status = c.req.valid('json').status
+    if (typeof status !== 'boolean') throw invalid('status')
+    c.var.world.tx((db) => updateUserRow(db, user.id, { isAdmin: status }))
+    return c.body(null, 204)
+  })
+
+  .openapi(undelete, (c) => {
+    requireAdmin(c)
+    const user = userByKey(c, c.req.valid('param').userKey)
+    if (factsOf(c.var.world.db, user.id).deletedMs === null) {
+      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: userKey')
+    }
+    const ou = str(c.req.valid('json').orgUnitPath)
+    c.var.world.tx((db) => undeleteUser(db, user.id, ou))
+    return c.body(null, 204)
+  })
+
+/** A user the directory shows (deleted users are not found). */
+function liveUser(c: WorldContext, key: string): WorldUserRow {
+  const user = userByKey(c, key)
+  if (factsOf(c.var.world.db, user.id).deletedMs !== null) throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')
+  return user
+}
+
+function applyChanges(c: WorldContext, key: string, body: Record<string, unknown>) {
+  requireAdmin(c)
+  const user = liveUser(c, key)
+  return c.var.world.tx((db) => {
+    const { set, facts } = changesOf(c, body, user)
+    updateUserRow(db, user.id, set)
+    saveFacts(db, { ...factsOf(db, user.id), ...facts })
+    const after = userByKey(c, set.email ?? user.email)
+    return userResource(db, after, factsOf(db, after.id))
+  })
+}

@@ -1,0 +1,84 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+
+/** OAuth clients registered in the workspace (third-party and internal apps). */
+export const identityClients = sqliteTable('identity_clients', {
+  clientId: text('client_id').primaryKey(),
+  name: text('name').notNull(),
+  /** JSON array of exact redirect URIs. */
+  redirectUris: text('redirect_uris').notNull(),
+  /** JSON array of the scopes the client may ask for (empty: any scope). */
+  allowedScopes: text('allowed_scopes').notNull(),
+  createdMs: integer('created_ms').notNull(),
+})
+
+/** Connected apps: what a user granted a client (one row per user and client), and when it was last used. */
+export const identityGrants = sqliteTable(
+  'identity_grants',
+  {
+    userId: text('user_id').notNull(),
+    clientId: text('client_id').notNull(),
+    /** Space-separated, sorted. */
+    scopes: text('scopes').notNull(),
+    createdMs: integer('created_ms').notNull(),
+    lastUsedMs: integer('last_used_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.clientId] })],
+)
+
+/** Authorization codes (single use, ten minutes). The code a client sees is `4/0.<world>.<id><mac>`. */
+export const identityCodes = sqliteTable('identity_codes', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  clientId: text('client_id').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  scopes: text('scopes').notNull(),
+  codeChallenge: text('code_challenge'),
+  challengeMethod: text('challenge_method'),
+  nonce: text('nonce'),
+  offline: integer('offline', { mode: 'boolean' }).notNull(),
+  expiresMs: integer('expires_ms').notNull(),
+  used: integer('used', { mode: 'boolean' }).notNull().default(false),
+})
+
+/** Refresh tokens (`1//0.<world>.<id><mac>`), alive until revoked with their grant. */
+export const identityRefreshTokens = sqliteTable(
+  'identity_refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    clientId: text('client_id').notNull(),
+    scopes: text('scopes').notNull(),
+    revoked: integer('revoked', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('identity_refresh_by_grant').on(t.userId, t.clientId)],
+)
+
+/** Access tokens issued to clients: a `world_tokens` row (key) plus the client, refresh token and expiry. */
+export const identityAccessTokens = sqliteTable(
+  'identity_access_tokens',
+  {
+    key: text('key').primaryKey(),
+    userId: text('user_id').notNull(),
+    clientId: text('client_id').notNull(),
+    refreshId: text('refresh_id'),
+    expiresMs: integer('expires_ms').notNull(),
+  },
+  (t) => [index('identity_access_by_grant').on(t.userId, t.clientId)],
+)
+
+
+/** Directory facts about a user that the kernel's world_users does not hold. */
+export const identityUsers = sqliteTable('identity_users', {
+  userId: text('user_id').primaryKey(),
+  suspended: integer('suspended', { mode: 'boolean' }).notNull().default(false),
+  suspensionReason: text('suspension_reason'),
+  orgUnitPath: text('org_unit_path').notNull().default('/'),
+  /** Deleted users keep their data (other services refer to them) but vanish from the directory and lose access. */
+  deletedMs: integer('deleted_ms'),
+  createdMs: integer('created_ms').notNull(),
+  changePasswordAtNextLogin: integer('change_password', { mode: 'boolean' }).notNull().default(false),
+})
+
+export const identityTables = [
+  identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens, identityUsers,
+]

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import { z } from 'zod'
+import { getMeta } from '../core/clock.ts'
+import type { Db } from '../core/db.ts'
+import { SeedTime } from '../core/seed-types.ts'
+import type { SeedContext } from '../core/service.ts'
+import { worldTokens } from '../core/world-tables.ts'
+import type { World } from '../core/world.ts'
+import { identityClients, identityGrants } from './schema.ts'
+import { factsOf, saveFacts } from './store/users.ts'
+import { addMember, insertGroup } from './store/groups.ts'
+import { normalizeScopes } from './store/oauth.ts'
+
+const SeedClient = z.object({
+  /** Seed-local name other entries use; the client id follows from it (or is given). */
+  key: z.string().min(1),
+  clientId: z.string().regex(/^[A-Za-z0-9._-]+$/).optional(),
+  name: z.string().min(1),
+  redirectUris: z.array(z.url()).default(['http://127.0.0.1/callback']),
+  /** Scopes the client may request; empty means any. */
+  scopes: z.array(z.string()).default([]),
+})
+const SeedGrant = z.object({
+  user: z.string(),
+  client: z.string(),
+  scopes: z.array(z.string()).min(1),
+  created: SeedTime.default('-30d'),
+  lastUsed: SeedTime.optional(),
+})
+/** Narrows a user's seeded Google token to these scopes (by default it holds every scope). */
+const SeedTokenScopes = z.object({ user: z.string(), scopes: z.array(z.string()) })
+
+/** Directory facts of a user (everyone else: active, in `/`, created a year before the world's clock). */
+const SeedDirectoryUser = z.object({
+  user: z.string(),
+  suspended: z.boolean().default(false),
+  orgUnitPath: z.string().regex(/^\//).default('/'),
+  created: SeedTime.optional(),
+})
+const SeedGroup = z.object({
+  email: z.email(),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  members: z.array(z.object({
+    email: z.email(),
+    role: z.enum(['OWNER', 'MANAGER', 'MEMBER']).default('MEMBER'),
+  })).default([]),
+})
+
+export const identitySeedSchema = z.object({
+  clients: z.array(SeedClient).default([]),
+  grants: z.array(SeedGrant).default([]),
+  tokenScopes: z.array(SeedTokenScopes).default([]),
+  users: z.array(SeedDirectoryUser).default([]),
+  groups: z.array(SeedGroup).default([]),
+}).default({ clients: [], grants: [], tokenScopes: [], users: [], groups: [] })
+export type IdentitySeed = z.infer<typeof identitySeedSchema>
+
+/** `<12 digits>-<32 base36>.apps.googleusercontent.com`, derived from the world's id salt and the seed key. */
+export function deriveClientId(db: Db, key: string): string {
+  const salt = getMeta(db, 'id_salt') ?? ''
+  const h = createHash('sha256').update(`${salt}\u0000oauth-client\u0000${key}`).digest()
+  const num = (h.readBigUInt64BE(0) % 10n ** 12n).toString().padStart(12, '0')
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz'
+  const tail = [...h.subarray(8, 40)].map((b) => alphabet[b % 36]).join('')
+  return `${num}-${tail}.apps.googleusercontent.com`
+}
+
+export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext) {
+  world.tx((db) => {
+    const ids = new Map<string, string>()
+    seed.clients.forEach((cl, i) => {
+      if (ids.has(cl.key)) throw new Error(`identity.clients[${i}].key: duplicate key "${cl.key}"`)
+      const clientId = cl.clientId ?? deriveClientId(db, cl.key)
+      ids.set(cl.key, clientId)
+      db.insert(identityClients).values({
+        clientId, name: cl.name, redirectUris: JSON.stringify(cl.redirectUris),
+        allowedScopes: JSON.stringify(normalizeScopes(cl.scopes)), createdMs: ctx.nowMs,
+      }).run()
+    })
+    seed.grants.forEach((g, i) => {
+      const path = `identity.grants[${i}]`
+      const user = ctx.user(g.user, `${path}.user`)
+      const clientId = ids.get(g.client) ?? [...ids.values()].find((id) => id === g.client)
+      if (!clientId) throw new Error(`${path}.client: no client "${g.client}" in identity.clients`)
+      const created = ctx.time(g.created)
+      db.insert(identityGrants).values({
+        userId: user.id, clientId, scopes: normalizeScopes(g.scopes).join(' '), createdMs: created,
+        lastUsedMs: g.lastUsed ? ctx.time(g.lastUsed) : created,
+      }).onConflictDoNothing().run()
+    })
+    const yearBefore = ctx.nowMs - 365 * 86_400_000
+    for (const u of ctx.users) saveFacts(db, { ...factsOf(db, u.id), createdMs: yearBefore })
+    seed.users.forEach((d, i) => {
+      const user = ctx.user(d.user, `identity.users[${i}].user`)
+      saveFacts(db, {
+        ...factsOf(db, user.id), suspended: d.suspended, suspensionReason: d.suspended ? 'ADMIN' : null,
+        orgUnitPath: d.orgUnitPath, ...(d.created ? { createdMs: ctx.time(d.created) } : {}),
+      })
+    })
+    const groups = seed.groups.map((g, i) => {
+      const taken = ctx.users.some((u) => u.email.toLowerCase() === g.email.toLowerCase())
+      if (taken) throw new Error(`identity.groups[${i}].email: ${g.email} is a user's address`)
+      return insertGroup(db, { email: g.email, name: g.name, description: g.description })
+    })
+    seed.groups.forEach((g, i) => g.members.forEach((m, j) => {
+      if (g.members.findIndex((x) => x.email.toLowerCase() === m.email.toLowerCase()) !== j) {
+        throw new Error(`identity.groups[${i}].members[${j}].email: duplicate member ${m.email}`)
+      }
+      addMember(db, groups[i]!.id, m.email, m.role)
+    }))
+    seed.tokenScopes.forEach((t, i) => {
+      const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
+      db.update(worldTokens).set({ scopes: normalizeScopes(t.scopes).join(',') })
+        .where(and(eq(worldTokens.userId, user.id), eq(worldTokens.kind, 'google'))).run()
+    })
+  })
+}

@@ -1,0 +1,53 @@
+import type { ServiceState } from '../core/service.ts'
+import type { World } from '../core/world.ts'
+import { stmt } from '../core/db.ts'
+import { allowedScopesOf, listClients, redirectUrisOf } from './store/oauth.ts'
+import { identityGrants } from './schema.ts'
+import { listUsers } from '../core/users.ts'
+import { factsOf, inDomain } from './store/users.ts'
+import { listGroups, membersOf } from './store/groups.ts'
+
+/*
+ * dump() shape — version 1:
+ * { version: 1, entities: {
+ *     clients: { <clientId>: { clientId, name, redirectUris: string[], allowedScopes: string[] } },
+ *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
+ *                                       liveAccessTokens: number, liveRefreshTokens: number } },
+ *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
+ *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } } } }
+ */
+export function dumpIdentity(world: World): ServiceState {
+  const db = world.db
+  const clients = listClients(db)
+  const names = new Map(clients.map((c) => [c.clientId, c.name]))
+  const live = (sql: string, u: string, cl: string) => (stmt(db, sql).get(u, cl) as { n: number }).n
+  const grants = db.select().from(identityGrants).all()
+    .sort((a, b) => a.userId.localeCompare(b.userId) || a.clientId.localeCompare(b.clientId))
+  return {
+    version: 1,
+    entities: {
+      clients: Object.fromEntries(clients.map((c) => [c.clientId, {
+        clientId: c.clientId, name: c.name, redirectUris: redirectUrisOf(c), allowedScopes: allowedScopesOf(c),
+      }])),
+      grants: Object.fromEntries(grants.map((g) => [`${g.userId} ${g.clientId}`, {
+        userId: g.userId, clientId: g.clientId, clientName: names.get(g.clientId) ?? '', scopes: g.scopes.split(' '),
+        createdMs: g.createdMs, lastUsedMs: g.lastUsedMs,
+        liveAccessTokens: live(`SELECT count(*) AS n FROM identity_access_tokens a JOIN world_tokens t ON t.key = a.key
+          WHERE a.user_id = ? AND a.client_id = ? AND t.revoked = 0`, g.userId, g.clientId),
+        liveRefreshTokens: live('SELECT count(*) AS n FROM identity_refresh_tokens WHERE user_id = ? AND client_id = ? AND revoked = 0',
+          g.userId, g.clientId),
+      }])),
+      users: Object.fromEntries(listUsers(db).filter((u) => inDomain(db, u)).map((u) => {
+        const f = factsOf(db, u.id)
+        return [u.id, {
+          userId: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin, suspended: f.suspended, orgUnitPath: f.orgUnitPath,
+          deleted: f.deletedMs !== null,
+        }]
+      })),
+      groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
+        email: g.email, name: g.name, description: g.description,
+        members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
+      }])),
+    },
+  }
+}

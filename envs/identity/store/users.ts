@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { stmt, type Db } from '../../core/db.ts'
+import { getMeta, nowMs } from '../../core/clock.ts'
+import { FULL_GOOGLE_SCOPES, issueTokenKey } from '../../core/tokens.ts'
+import { findUserById, listUsers } from '../../core/users.ts'
+import { worldTokens, worldUsers, type WorldUserRow } from '../../core/world-tables.ts'
+import { identityGrants, identityUsers } from '../schema.ts'
+import { customerId, googleUserId } from '../ids.ts'
+import { revokeGrant } from './oauth.ts'
+
+export type UserFacts = typeof identityUsers.$inferSelect
+
+/** A user's Directory facts (a user seeded without any has the defaults, created with the world). */
+export function factsOf(db: Db, userId: string): UserFacts {
+  const row = db.select().from(identityUsers).where(eq(identityUsers.userId, userId)).get()
+  return row ?? {
+    userId, suspended: false, suspensionReason: null, orgUnitPath: '/', deletedMs: null,
+    createdMs: Number(getMeta(db, 'world_created_ms') ?? 0), changePasswordAtNextLogin: false,
+  }
+}
+
+export function saveFacts(db: Db, facts: UserFacts): void {
+  db.insert(identityUsers).values(facts).onConflictDoUpdate({ target: identityUsers.userId, set: facts }).run()
+}
+
+/** Whether a user may act at all: not suspended and not deleted. */
+export function isActive(db: Db, userId: string): boolean {
+  const f = factsOf(db, userId)
+  return !f.suspended && f.deletedMs === null
+}
+
+/** Whether a world user is an account of the workspace's domain (Slack bots are world users too, but not accounts). */
+export function inDomain(db: Db, user: WorldUserRow): boolean {
+  return user.email.toLowerCase().endsWith(`@${(getMeta(db, 'domain') ?? '').toLowerCase()}`)
+}
+
+/** Users the directory shows (deleted ones only with `showDeleted`). */
+export function directoryUsers(db: Db, deleted = false): { user: WorldUserRow; facts: UserFacts }[] {
+  return listUsers(db).filter((u) => inDomain(db, u)).map((user) => ({ user, facts: factsOf(db, user.id) }))
+    .filter((u) => (u.facts.deletedMs !== null) === deleted)
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** The Directory API's User resource for a world user. */
+export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
+  const body: Record<string, unknown> = {
+    kind: 'admin#directory#user',
+    id: googleUserId(db, user.id),
+    primaryEmail: user.email,
+    name: { givenName: user.givenName, familyName: user.familyName, fullName: user.name },
+    isAdmin: user.isAdmin,
+    isDelegatedAdmin: false,
+    lastLoginTime: '1970-01-01T00:00:00.000Z',
+    creationTime: iso(facts.createdMs),
+    agreedToTerms: true,
+    suspended: facts.suspended,
+    ...(facts.suspended && facts.suspensionReason ? { suspensionReason: facts.suspensionReason } : {}),
+    archived: false,
+    changePasswordAtNextLogin: facts.changePasswordAtNextLogin,
+    ipWhitelisted: false,
+    emails: [{ address: user.email, primary: true }],
+    ...(user.title ? { organizations: [{ title: user.title, primary: true, customType: '', description: '' }] } : {}),
+    customerId: customerId(db),
+    orgUnitPath: facts.orgUnitPath,
+    isMailboxSetup: true,
+    isEnrolledIn2Sv: false,
+    isEnforcedIn2Sv: false,
+    includeInGlobalAddressList: true,
+    ...(facts.deletedMs !== null ? { deletionTime: iso(facts.deletedMs) } : {}),
+  }
+  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
+  return { ...body, etag }
+}
+
+/** A free world user id for a new address: its local part, made unique. */
+export function freeUserId(db: Db, email: string): string {
+  const base = email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9._-]/g, '-').replace(/^[^a-z0-9]+/, '') || 'user'
+  let id = base
+  for (let n = 2; findUserById(db, id); n++) id = `${base}-${n}`
+  return id
+}
+
+export type NewUser = { email: string; givenName: string; familyName: string; title: string; facts: Partial<UserFacts> }
+
+/** Adds a user to the world: a world_users row, a Google token with every scope, and Directory facts. */
+export function insertUser(db: Db, input: NewUser): WorldUserRow {
+  const id = freeUserId(db, input.email)
+  const name = `${input.givenName} ${input.familyName}`.trim()
+  const zone = listUsers(db)[0]?.timeZone ?? 'UTC'
+  db.insert(worldUsers).values({
+    id, email: input.email, name, givenName: input.givenName, familyName: input.familyName, timeZone: zone,
+    title: input.title, isAdmin: false, tokenKey: '',
+  }).run()
+  issueTokenKey(db, id, 'google', FULL_GOOGLE_SCOPES)
+  saveFacts(db, { ...factsOf(db, id), createdMs: nowMs(db), ...input.facts, userId: id })
+  return findUserById(db, id)!
+}
+
+/** Deletes a user from the directory: their tokens and connected apps die; their data stays for other owners. */
+export function deleteUser(db: Db, userId: string): void {
+  saveFacts(db, { ...factsOf(db, userId), deletedMs: nowMs(db) })
+  db.update(worldTokens).set({ revoked: true }).where(eq(worldTokens.userId, userId)).run()
+  for (const g of db.select().from(identityGrants).where(eq(identityGrants.userId, userId)).all()) {
+    revokeGrant(db, userId, g.clientId)
+  }
+}
+
+/** Brings a deleted user back: in the directory again, with their own Google token working (apps stay revoked). */
+export function undeleteUser(db: Db, userId: string, orgUnitPath: string | undefined): void {
+  saveFacts(db, { ...factsOf(db, userId), deletedMs: null, ...(orgUnitPath ? { orgUnitPath } : {}) })
+  stmt(db, `UPDATE world_tokens SET revoked = 0 WHERE user_id = ? AND kind = 'google'
+    AND key NOT IN (SELECT key FROM identity_access_tokens)`).run(userId)
+}
+
+/** Updates the user fields world_users holds. */
+export function updateUserRow(db: Db, userId: string, set: Partial<Pick<WorldUserRow, 'email' | 'name' | 'givenName' | 'familyName' | 'title' | 'isAdmin'>>) {
+  if (Object.keys(set).length > 0) db.update(worldUsers).set(set).where(eq(worldUsers.id, userId)).run()
+}

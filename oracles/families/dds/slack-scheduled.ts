@@ -1,0 +1,30 @@
+import type { Entity, OracleInput, OracleResult } from '../../types.ts'
+import { channelId, nothingElseChanged, slackUserOf, verdict } from '../../predicates.ts'
+import { says, slackVisible } from '../../artifacts.ts'
+
+export type SlackScheduledParams = { actor: string; channel: string; postAt: number; answer: string; wrong: string[] }
+
+/**
+ * Schedule one Slack message. Exactly one new pending scheduled message by the actor, in the named channel, at the
+ * instant asked for (the wall time in the right person's zone), top level; everything a reader will see (text,
+ * blocks, attachments) says the fact and none of its near-duplicates. Posting now instead, a message per candidate
+ * time, or any other change is collateral or fails.
+ */
+export function slackScheduled({ initial, diff, params: p }: OracleInput<SlackScheduledParams>): OracleResult {
+  const me = slackUserOf(initial, p.actor)
+  const ch = channelId(initial, p.channel)
+  const added = diff
+    .filter((c) => c.service === 'slack' && c.collection === 'scheduled' && c.op === 'inserted')
+    .map((c) => (c as { after: Entity }).after)
+  const [only] = added
+  const seen = only ? slackVisible(only) : ''
+  const checks = [
+    { name: 'exactly one scheduled message', ok: added.length === 1, note: `${added.length} scheduled` },
+    { name: 'by the actor, pending, in the channel asked for', ok: !!only && only.user === me && only.status === 'pending' && only.channel === ch && !only.threadTs },
+    { name: 'it posts at the time asked for', ok: !!only && Number(only.postAt) === p.postAt, note: `${only?.postAt} vs ${p.postAt}` },
+    { name: 'it says the fact', ok: !!only && says(seen, p.answer) },
+    { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => says(seen, w)) },
+  ]
+  const violations = nothingElseChanged(diff, [{ service: 'slack', collection: 'scheduled', id: (_id, c) => c.op === 'inserted' && (c.after as Entity) === only }])
+  return verdict(checks, violations, { scheduled: added.length })
+}

@@ -1,0 +1,242 @@
+// Side-by-side against `emulate@0.12.2` (npm i --no-save emulate@0.12.2), run by `npm run bench -- --peer`.
+// Both servers run as child processes on loopback, ours as shipped (`wsgym serve`), the peer from
+// scripts/bench/peer-emulate.mjs; one load generator sends the same requests to each, alternating ours / peer, one
+// keep-alive connection per server. CPU and memory are read from /proc. Ratio = ours ÷ peer (≤ 1 met).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Agent, request } from 'node:http'
+import type { BenchFigure } from './types.ts'
+
+const args = process.argv.slice(2)
+const N = args.includes('--peer-n') ? Number(args[args.indexOf('--peer-n') + 1]) : 500
+const WARMUP = 20
+const root = join(import.meta.dirname, '..', '..')
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
+const CLOCK_TICKS = 100 // USER_HZ on Linux
+const SEED = {
+  name: 'bench-peer',
+  users: [{ id: 'me', email: 'testuser@gmail.com', name: 'Test User' }],
+  slack: { channels: [{ name: 'general', members: 'all' }] },
+}
+const FORM = 'application/x-www-form-urlencoded' // Slack methods by POST: the peer routes no GET for them
+
+type Side = {
+  google: string
+  slack: string
+  googleToken: string
+  slackToken: string
+  child: ChildProcess
+  agents: Map<string, Agent>
+}
+type Reply = { status: number; body: string }
+
+/** True when the optional peer package is installed. */
+export function peerInstalled(): boolean {
+  return existsSync(join(root, 'node_modules', 'emulate', 'package.json'))
+}
+
+/** Spawns `args` and resolves with the first stdout text that `ready` accepts (killing the child on failure). */
+function spawnUntil<T>(args: string[], ready: (out: string) => T | undefined) {
+  const env = { ...process.env, ...MALLOC_ENV }
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise<{ child: ChildProcess; value: T }>((resolve, reject) => {
+    let out = ''
+    const take = (d: Buffer) => {
+      out += d.toString()
+      const value = ready(out)
+      if (value !== undefined) resolve({ child, value })
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)))
+  })
+}
+
+/** Ours as shipped: `wsgym serve` (dist/ when built and current), one world created from the bench seed. */
+async function ours(): Promise<Side> {
+  const { child, value } = await spawnUntil([join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
+    '--control-port', '0'], (out) => {
+    const agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
+    const control = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
+    return agent && control && /users:/.test(out) ? { agent, control, tsx: /through tsx/.test(out) } : undefined
+  })
+  if (value.tsx) console.log('(ours runs its TypeScript sources through tsx: `npm run build` to bench dist/)')
+  const res = await fetch(`${value.control}/worlds`, {
+    method: 'POST', headers: { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'bench_peer', seed: SEED }),
+  })
+  const world = (await res.json()) as { users: { email: string; googleToken: string; slackUserToken: string }[] }
+  const me = world.users.find((u) => u.email === ME)!
+  const base = { google: value.agent, slack: value.agent, child, agents: new Map() }
+  return { ...base, googleToken: me.googleToken, slackToken: me.slackUserToken }
+}
+
+async function peer(): Promise<Side> {
+  const { child, value } = await spawnUntil([join(import.meta.dirname, 'peer-emulate.mjs')], (out) => {
+    const line = out.split('\n').find((l) => l.startsWith('{'))
+    return line ? (JSON.parse(line) as { google: string; slack: string; token: string }) : undefined
+  })
+  const { google, slack, token } = value
+  return { google, slack, googleToken: token, slackToken: token, child, agents: new Map() }
+}
+
+/** CPU time (ms, user + system) and resident memory (bytes) of a child, read from /proc (Linux). */
+function usage(s: Side) {
+  const stat = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const ticks = Number(fields[11]) + Number(fields[12])
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))![1]) * 1024
+  return { cpuMs: (ticks * 1000) / CLOCK_TICKS, rss }
+}
+
+function call(s: Side, base: string, method: string, path: string, body?: string, type = 'application/json') {
+  let agent = s.agents.get(base)
+  if (!agent) s.agents.set(base, (agent = new Agent({ keepAlive: true, maxSockets: 1 })))
+  const token = path.startsWith('/api/') ? s.slackToken : s.googleToken
+  const url = new URL(path, base)
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` }
+  if (body !== undefined) headers['content-type'] = type
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
+  return new Promise<Reply>((resolve, reject) => {
+    const options = { host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, agent }
+    const req = request(options, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+type Op = (s: Side, i: number) => Promise<Reply>
+
+/** Runs `op` `runs` times on each side, alternating; returns client-side p50 (ms) per side after the warm-up. */
+async function compare(sides: [Side, Side], op: Op, runs: number) {
+  const samples: [number[], number[]] = [[], []]
+  for (let i = 0; i < runs + WARMUP; i++) {
+    for (const k of [0, 1] as const) {
+      const t = performance.now()
+      const reply = await op(sides[k], i)
+      const ms = performance.now() - t
+      if (reply.status >= 300 || /"ok":false/.test(reply.body.slice(0, 40))) {
+        throw new Error(`${k ? 'peer' : 'ours'}: ${reply.status} ${reply.body.slice(0, 300)}`)
+      }
+      if (i >= WARMUP) samples[k].push(ms)
+    }
+  }
+  const p50 = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  return [p50(samples[0]), p50(samples[1])] as const
+}
+
+const raw = (from: string, to: string, subject: string, i: number) =>
+  Buffer.from(
+    `From: ${from}\r\nTo: ${to}\r\nSubject: ${subject} ${i}\r\nDate: Mon, 5 Jan 2026 10:00:00 +0000\r\n` +
+      `Content-Type: text/plain; charset=UTF-8\r\n\r\nQuarterly figures, item ${i}.\r\n`,
+  ).toString('base64url')
+const ME = 'testuser@gmail.com'
+const LIST_Q = 'from:alice@example.com subject:report'
+const ratio = (name: string, ours: number, peer: number): BenchFigure =>
+  ({ name: `${name} p50 ratio (${ours.toFixed(2)} vs ${peer.toFixed(2)} ms)`, value: ours / peer, unit: '×',
+    target: '≤ 1.0' })
+const senders = ['alice@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com']
+const day = (i: number) => new Date(Date.UTC(2026, 0, 5) + (i % 70) * 86_400_000 + (i % 9) * 3_600_000)
+
+const gmail = (base: (s: Side) => string): [string, Op][] => [
+  ['Gmail messages.insert', (s, i) =>
+    call(s, base(s), 'POST', '/gmail/v1/users/me/messages',
+      JSON.stringify({ raw: raw(senders[i % 4]!, ME, i % 5 ? 'status' : 'report', i), labelIds: ['INBOX'] }))],
+  ['Gmail messages.send (ours also delivers)', (s, i) =>
+    call(s, base(s), 'POST', '/gmail/v1/users/me/messages/send',
+      JSON.stringify({ raw: raw(ME, senders[i % 4]!, 'reply', i) }))],
+  ['Gmail messages.list q=from:… subject:…', (s) =>
+    call(s, base(s), 'GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(LIST_Q)}`)],
+]
+
+const drive = (base: (s: Side) => string): [string, Op][] => [
+  ['Drive files.create', (s, i) =>
+    call(s, base(s), 'POST', '/drive/v3/files',
+      JSON.stringify({ name: `${i % 3 ? 'notes' : 'report'} ${i}`, mimeType: 'text/plain' }))],
+  ["Drive files.list name contains + 'root' in parents", (s) =>
+    call(s, base(s), 'GET', `/drive/v3/files?q=${encodeURIComponent("name contains 'report' and 'root' in parents")}`)],
+]
+
+const calendar = (base: (s: Side) => string): [string, Op][] => [
+  ['Calendar events.insert', (s, i) => {
+    const start = day(i)
+    const end = new Date(start.getTime() + 3_600_000).toISOString()
+    return call(s, base(s), 'POST', '/calendar/v3/calendars/primary/events',
+      JSON.stringify({ summary: `meeting ${i}`, start: { dateTime: start.toISOString() }, end: { dateTime: end } }))
+  }],
+  ['Calendar events.list 7-day window, singleEvents', (s) =>
+    call(s, base(s), 'GET', '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime' +
+      '&timeMin=2026-01-19T00:00:00Z&timeMax=2026-01-26T00:00:00Z')],
+]
+
+/** Runs every phase: p50 ratios, server CPU per phase and memory, each marked against ≤ 1.0 (≤ 1.5 idle RSS). */
+export async function run(): Promise<BenchFigure[]> {
+  if (!peerInstalled()) {
+    console.log('(peer section skipped: `npm i --no-save emulate@0.12.2` to run it)')
+    return []
+  }
+  const sides: [Side, Side] = [await ours(), await peer()]
+  const out: BenchFigure[] = []
+  try {
+    const idle = sides.map(usage)
+    out.push({ name: 'idle RSS ours (MiB)', value: idle[0]!.rss / 2 ** 20, unit: 'MiB' })
+    out.push({ name: 'idle RSS peer (MiB)', value: idle[1]!.rss / 2 ** 20, unit: 'MiB' })
+    out.push({ name: 'idle RSS ratio', value: idle[0]!.rss / idle[1]!.rss, unit: '×', target: '≤ 1.5' })
+    const channels = await Promise.all(sides.map(async (s) => {
+      const r = await call(s, s.slack, 'POST', '/api/conversations.list', 'limit=100', FORM)
+      const list = (JSON.parse(r.body) as { channels: { id: string; name: string }[] }).channels
+      return list.find((c) => c.name === 'general')!.id
+    }))
+    const channelOf = (s: Side) => channels[sides.indexOf(s)]!
+    const slack: [string, Op][] = [
+      ['Slack chat.postMessage', (s, i) =>
+        call(s, s.slack, 'POST', '/api/chat.postMessage',
+          `channel=${channelOf(s)}&text=${encodeURIComponent(`deploy ${i} is green`)}`, FORM)],
+      ['Slack conversations.history limit=100', (s) =>
+        call(s, s.slack, 'POST', '/api/conversations.history', `channel=${channelOf(s)}&limit=100`, FORM)],
+    ]
+    const phases: [string, [string, Op][]][] = [
+      ['Gmail', gmail((s) => s.google)], ['Drive', drive((s) => s.google)],
+      ['Calendar', calendar((s) => s.google)], ['Slack', slack],
+    ]
+    for (const [phase, ops] of phases) {
+      const before = sides.map(usage)
+      for (const [name, op] of ops) {
+        const writes = /insert|send|create|postMessage/.test(name)
+        const [a, b] = await compare(sides, op, writes ? N : 200)
+        out.push(ratio(name, a, b))
+      }
+      if (phase === 'Gmail') {
+        const ids = await Promise.all(sides.map(async (s) => {
+          const r = await call(s, s.google, 'GET', '/gmail/v1/users/me/messages?maxResults=50')
+          return (JSON.parse(r.body) as { messages: { id: string }[] }).messages.map((m) => m.id)
+        }))
+        const get: Op = (s, i) => {
+          const list = ids[sides.indexOf(s)]!
+          return call(s, s.google, 'GET', `/gmail/v1/users/me/messages/${list[i % list.length]}?format=full`)
+        }
+        const [a, b] = await compare(sides, get, 200)
+        out.push(ratio('Gmail messages.get format=full', a, b))
+      }
+      const after = sides.map(usage)
+      const cpu = [0, 1].map((k) => after[k]!.cpuMs - before[k]!.cpuMs)
+      const name = `${phase}: server CPU ratio (${cpu[0]!.toFixed(0)} vs ${cpu[1]!.toFixed(0)} ms)`
+      out.push({ name, value: cpu[0]! / cpu[1]!, unit: '×', target: '≤ 1.0' })
+    }
+    const end = sides.map(usage)
+    const [r0, r1] = [end[0]!.rss / 2 ** 20, end[1]!.rss / 2 ** 20]
+    const name = `RSS after the workload ratio (${r0.toFixed(0)} vs ${r1.toFixed(0)} MiB)`
+    out.push({ name, value: r0 / r1, unit: '×' })
+  } finally {
+    for (const s of sides) {
+      for (const a of s.agents.values()) a.destroy()
+      s.child.kill('SIGTERM')
+    }
+  }
+  return out
+}

@@ -1,0 +1,62 @@
+import { GoogleApiError, invalidCredentials } from '../../envs/core/errors/google.ts'
+import { nowMs } from '../../envs/core/clock.ts'
+import type { Principal } from '../../envs/core/http.ts'
+import type { World } from '../../envs/core/world.ts'
+import { methodScopes as gmail } from '../../envs/gmail/api/scopes.gen.ts'
+import { methodScopes as calendar } from '../../envs/calendar/api/scopes.gen.ts'
+import { methodScopes as drive } from '../../envs/drive/api/scopes.gen.ts'
+import { methodScopes as docs } from '../../envs/docs/api/scopes.gen.ts'
+import { methodScopes as directory } from '../../envs/identity/api/scopes.gen.ts'
+import { findAccess, touchGrant } from '../../envs/identity/store/oauth.ts'
+import { isActive } from '../../envs/identity/store/users.ts'
+
+const TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = {
+  gmail, calendar, drive, docs, identity: directory,
+}
+
+/** The API host Google names in ACCESS_TOKEN_SCOPE_INSUFFICIENT's `service` field. */
+const HOSTS: Record<string, string> = {
+  gmail: 'gmail.googleapis.com', calendar: 'calendar-json.googleapis.com', drive: 'drive.googleapis.com',
+  docs: 'docs.googleapis.com', identity: 'admin.googleapis.com',
+}
+
+/** Google's 403 for a token without any of the method's scopes, with its ErrorInfo detail. */
+export class InsufficientScopes extends GoogleApiError {
+  constructor(readonly service: string, readonly operationId: string, readonly needed: readonly string[]) {
+    super('PERMISSION_DENIED', 'insufficientPermissions', 'Request had insufficient authentication scopes.')
+  }
+
+  /** The challenge Google sends with it, naming the scopes that would do. */
+  get headers(): Record<string, string> {
+    return { 'www-authenticate': `Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="${this.needed.join(' ')}"` }
+  }
+
+  override toBody() {
+    const body = super.toBody()
+    const detail = {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+      domain: 'googleapis.com', metadata: { service: HOSTS[this.service] ?? '', method: this.operationId },
+    }
+    return { error: { ...body.error, details: [detail] } }
+  }
+}
+
+/**
+ * Checks a Google request's token against the method: an OAuth-issued token must be unexpired (world clock), and
+ * every token needs one of the scopes the method's discovery document lists, and its user must be active. A use of an app's token stamps its
+ * grant's "last used".
+ */
+export function checkGoogleAccess(world: World, principal: Principal, op: { service: string; operationId: string } | undefined) {
+  const db = world.db
+  const access = principal.tokenKey ? findAccess(db, principal.tokenKey) : undefined
+  if (access && access.expiresMs < nowMs(db)) throw invalidCredentials()
+  // A suspended (or deleted) account can no longer use any token.
+  if (!isActive(db, principal.userId)) throw invalidCredentials()
+  if (op) {
+    const needed = TABLES[op.service]?.[op.operationId]
+    if (needed && needed.length > 0 && !needed.some((s) => principal.scopes.includes(s))) {
+      throw new InsufficientScopes(op.service, op.operationId, needed)
+    }
+  }
+  if (access) world.tx((tx) => touchGrant(tx, access.userId, access.clientId))
+}
