@@ -17,7 +17,7 @@ export type StepRecord = { step: number; action: Action; observation: string; st
 /** A full, untruncated response (control side only). */
 export type CallResult = { status: number; body: unknown; text: string }
 
-export const DONE_TOOL: ToolDef = { type: 'function', function: { name: 'done', description: 'Call when the task is finished (ends the episode).', parameters: { type: 'object', properties: { summary: { type: 'string' } } } } }
+export const DONE_TOOL: ToolDef = { type: 'function', function: { name: 'done', description: 'Call when the task is finished (ends the episode). When the task asks a question, put your final answer in `answer`.', parameters: { type: 'object', properties: { summary: { type: 'string' }, answer: { type: 'string', description: 'Your final answer to the question the task asks (answer tasks only).' } } } } }
 
 /** Initial states per template snapshot: every episode of one task starts from the same bytes. */
 const initialStates = new WeakMap<object, WorldState>()
@@ -45,6 +45,8 @@ export class Episode {
   readonly tools: ToolDef[]
   readonly initial: WorldState
   steps = 0
+  /** The final answer the agent submitted with `done` (answer tasks); null when none. */
+  answer: string | null = null
   terminated = false
   /** Wall-clock ms of the reset and of the last step or call (the gym reaps idle and old episodes). */
   readonly startedAt: number
@@ -146,6 +148,8 @@ export class Episode {
     this.steps++
     this.lastActiveAt = this.clock()
     if (action.tool === 'done') {
+      const answer = action.arguments?.answer
+      if (typeof answer === 'string') this.answer = answer.slice(0, 4000)
       this.terminated = true
       this.#record(action, 'ok')
       this.seal()
@@ -174,7 +178,7 @@ export class Episode {
   verify(): OracleResult & { steps: number } {
     const oracle = oracleById(this.task.oracle.id)
     const final = worldState(this.entry.world)
-    const result = oracle({ initial: this.initial, final, diff: diffStates(this.initial, final), actions: this.actions(), params: this.task.oracle.params })
+    const result = oracle({ initial: this.initial, final, diff: diffStates(this.initial, final), actions: this.actions(), params: this.task.oracle.params, answer: this.answer })
     return { ...result, steps: this.steps }
   }
 

@@ -87,7 +87,7 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
   app.get('/gym/episodes/:id', (c) => {
     const ep = episode(c.req.param('id'))
     if (!ep) return gone(c)
-    return c.json({ ...describeEpisode(ep, base), steps: ep.steps, terminated: ep.terminated, truncated: ep.truncated })
+    return c.json({ ...describeEpisode(ep, base), steps: ep.steps, terminated: ep.terminated, truncated: ep.truncated, answer: ep.answer })
   })
   app.post('/gym/episodes/:id/step', async (c) => {
     const ep = episode(c.req.param('id'))

@@ -8,7 +8,11 @@ export type ActionRow = { seq: number; atMs: number; userId: string | null; serv
 export type Violation = { kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'forgery' | 'collateral'; message: string }
 
 /** Everything an oracle may look at. */
-export type OracleInput<P = Record<string, unknown>> = { initial: WorldState; final: WorldState; diff: EntityChange[]; actions: ActionRow[]; params: P }
+export type OracleInput<P = Record<string, unknown>> = {
+  initial: WorldState; final: WorldState; diff: EntityChange[]; actions: ActionRow[]; params: P
+  /** The agent's submitted final answer, for answer tasks (judge it with oracles/answer.ts); absent when none. */
+  answer?: string | null
+}
 
 /** An oracle's verdict. */
 export type OracleResult = {
