@@ -15,7 +15,9 @@ export const CORPUS_DIR = [join(here, '..', 'tasks-lite', 'corpus'), join(here, 
  * pins it). With one: every task JSON file under it (`<dir>/<family>/*.json`), validated.
  */
 export function loadCorpus(dir?: string): TaskSpec[] {
-  if (dir === undefined) return generateAll()
+  // Ordered as the files are read (family folder, then file name, plain sort), so both views agree.
+  const key = (t: TaskSpec) => `${t.family}/${t.id}.json`
+  if (dir === undefined) return generateAll().sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
   if (!existsSync(dir)) return []
   const out: TaskSpec[] = []
   for (const family of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {

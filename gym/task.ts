@@ -31,7 +31,7 @@ export const TaskSpec = z.object({
   clock: z.string().optional(),
   toolProfile: z.enum(['rest', 'typed']).default('rest'),
   maxSteps: z.number().int().min(1).default(30),
-  maxObservationChars: z.number().int().min(200).default(8000),
+  maxObservationChars: z.number().int().min(200).default(20_000),
   oracle: z.object({ id: z.string(), params: z.record(z.string(), z.unknown()) }),
   reference: z.array(ProgramStep),
   /** Natural mistakes: each must fail the oracle. */

@@ -10,7 +10,8 @@ const ADMIN: RegExp[] = [
   /^admin\./,
   /^team\.(accessLogs|billableInfo|billing\.|integrationLogs|preferences\.|externalTeams\.)/,
   /^users\.setActive$/,
-  /^usergroups\.(create|disable|enable|update|users\.update)$/,
+  // Editing a group's members or name is open to members unless a workspace restricts it; creating and disabling are not.
+  /^usergroups\.(create|disable|enable)$/,
   /^gmail\.users\.settings\.(delegates|forwardingAddresses|sendAs)\./,
   /^gmail\.users\.settings\.(getAutoForwarding|updateAutoForwarding)$/,
   /^drive\.drives\.(create|delete|hide|unhide|update)$/,

@@ -32,7 +32,9 @@ def solve_label_sender(ep):
     label = re.search(r'label "([^"]+)"', ep.instruction).group(1)
     brand = label.split("/")[-1].lower()
     call = lambda method, path, **kw: json.loads(ep.step("http_request", {"method": method, "path": path, **kw})["observation"])["body"]
-    ids = [m["id"] for m in call("GET", "/gmail/v1/users/me/messages").get("messages", [])]
+    # Search rather than read the whole mailbox (it holds newsletters and notifications too): mail that names the
+    # company, then keep only what came from its own domain (a lookalike domain mentions the name as well).
+    ids = [m["id"] for m in call("GET", "/gmail/v1/users/me/messages", query={"q": brand}).get("messages", [])]
     mine = []
     for mid in ids:
         headers = call("GET", f"/gmail/v1/users/me/messages/{mid}", query={"format": "metadata"})["payload"]["headers"]

@@ -18,19 +18,22 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 describe('a heavy request shares the event loop', () => {
-  test('/healthz is answered while each of the heaviest requests is in flight', async () => {
+  // Turn-taking depends on the scheduler of a shared machine: a miss is retried before it counts.
+  test('/healthz is answered while each of the heaviest requests is in flight', { timeout: 120_000, retry: 2 }, async () => {
     const report: string[] = []
     for (const c of cases) {
       const f = await measure(`${agent}/healthz`, c)
       report.push(`${c.name}: ${f.requestMs.toFixed(0)} ms, /healthz answered ${f.beforeHeaders} times before its headers, ${f.during} in all, worst ${f.worstHealthzMs.toFixed(0)} ms`)
       expect(f.status, c.name).toBe(200)
-      // One answer may come before the server picks the heavy request up; more mean it handed over turns. A
+      // One answer may come before the server picks the heavy request up; more mean it handed over turns.
+      // A request done within the 100 ms target cannot stall beyond it, so one answer is enough there. A
       // per-second series expands one day per library call (an 86,400-entry table), so on a fast machine its whole
       // page may fit in one turn: there it must only not starve /healthz (known gap, docs/security.md).
-      expect(f.beforeHeaders, c.name).toBeGreaterThanOrEqual(c.name.startsWith('calendar instances of a BYSECOND') ? 1 : 2)
+      if (f.requestMs >= 100) expect(f.beforeHeaders, c.name).toBeGreaterThanOrEqual(c.name.startsWith('calendar instances of a BYSECOND') ? 1 : 2)
+      else expect(f.beforeHeaders, c.name).toBeGreaterThanOrEqual(1)
     }
     console.log(report.join('\n'))
-  }, 120_000)
+  })
 
   test('a streamed listing is byte for byte what JSON.stringify gives, pretty or not', async () => {
     const auth = { authorization: `Bearer ${token}` }

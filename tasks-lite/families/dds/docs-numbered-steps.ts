@@ -58,6 +58,8 @@ export const docsNumberedSteps: Family = {
       actor: c.actor.id,
       seed: { ...baseSeed(c, `docs-numbered-steps-${seed}`), docs: { documents } },
       world: volumeOf(seed),
+      // A whole document's JSON is read to find the section's indexes: room for it in one observation.
+      maxObservationChars: 40_000,
       oracle: { id: 'docs-numbered-list', params: { actor: c.actor.id, title, items: steps } },
       reference: [...look(title), bullets(NUM)],
       nearMisses: [
