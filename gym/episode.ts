@@ -5,7 +5,7 @@ import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import { nowMs } from '../envs/core/clock.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
-import type { TaskSpec } from './task.ts'
+import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
 
 /** One tool call. */
@@ -149,7 +149,7 @@ export class Episode {
     this.lastActiveAt = this.clock()
     if (action.tool === 'done') {
       const answer = action.arguments?.answer
-      if (typeof answer === 'string') this.answer = answer.slice(0, 4000)
+      if (typeof answer === 'string') this.answer = answer.slice(0, MAX_ANSWER_CHARS)
       this.terminated = true
       this.#record(action, 'ok')
       this.seal()

@@ -1,5 +1,5 @@
 import type { Episode } from './episode.ts'
-import type { ProgramStep } from './task.ts'
+import { MAX_ANSWER_CHARS, type ProgramStep } from './task.ts'
 import { expandMacros, fill, pick, type Vars } from './program-grammar.ts'
 
 export { pick } from './program-grammar.ts'
@@ -15,13 +15,28 @@ export const httpStep = (
 
 export type StepObserver = { before?(step: ProgramStep, index: number): void; after?(step: ProgramStep, index: number, r: { status: number; body: unknown; text: string }): void }
 
-/** Runs a solution program through an episode's step(); returns the last status and the bindings. */
-export async function runProgram(ep: Pick<Episode, 'call' | 'steps'>, program: readonly ProgramStep[], observer: StepObserver = {}): Promise<{ vars: Vars; statuses: number[] }> {
+/** A program's closing `done` step: `answer` may use bindings (`{{start}}`), like any argument. */
+export const doneStep = (answer?: string): ProgramStep => ({ tool: 'done', args: answer === undefined ? {} : { answer } })
+
+/**
+ * Runs a solution program through an episode's calls; returns the statuses and the bindings. A `done` step ends the
+ * program and submits its `answer` (answer tasks), as the agent's own `done` does.
+ */
+export async function runProgram(
+  ep: Pick<Episode, 'call' | 'steps'> & { answer?: string | null },
+  program: readonly ProgramStep[],
+  observer: StepObserver = {},
+): Promise<{ vars: Vars; statuses: number[] }> {
   const vars: Vars = {}
   const statuses: number[] = []
   for (const [i, step] of program.entries()) {
     observer.before?.(step, i)
     const args = (await expandMacros(fill(step.args, vars))) as Record<string, unknown>
+    if (step.tool === 'done') {
+      ep.steps++
+      if (typeof args.answer === 'string' && 'answer' in ep) ep.answer = args.answer.slice(0, MAX_ANSWER_CHARS)
+      break
+    }
     const r = await ep.call({ tool: step.tool, arguments: args })
     ep.steps++
     statuses.push(r.status)

@@ -1,5 +1,8 @@
 import { z } from 'zod'
 
+/** The final-answer length an episode keeps (what `done` stores). */
+export const MAX_ANSWER_CHARS = 4000
+
 /** One call in a solution program: a tool call whose string arguments may use `{{name}}` bindings. */
 export const ProgramStep = z.object({
   tool: z.string(),

@@ -1,5 +1,5 @@
 import type { Episode } from './episode.ts'
-import type { ProgramStep, TaskSpec } from './task.ts'
+import { MAX_ANSWER_CHARS, type ProgramStep, type TaskSpec } from './task.ts'
 import { expandMacros, fill, pick, type Vars } from './program-grammar.ts'
 import { toTypedCall, typedTools, type HttpCall } from './tools.ts'
 
@@ -19,6 +19,11 @@ export async function runProgramTyped(
   const calls: string[] = []
   for (const step of program) {
     const args = (await expandMacros(fill(step.args, vars))) as Record<string, unknown>
+    if (step.tool === 'done') {
+      ep.steps++
+      if (typeof args.answer === 'string') ep.answer = args.answer.slice(0, MAX_ANSWER_CHARS)
+      break
+    }
     let action = { tool: step.tool, arguments: args }
     if (step.tool === 'http_request') {
       const typed = toTypedCall(tools, args as HttpCall)

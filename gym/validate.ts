@@ -47,7 +47,11 @@ export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: b
       const me = gym.worlds.credentials(ep.worldId).find((u) => u.id === task.actor)
       const seen = new Provenance([task.instruction, me?.email ?? '', me?.name ?? ''])
       await runProgram(ep, program, trace ? {
-        before: (step, i) => unexplained.push(...seen.unexplained(step.args).map((u) => ({ ...u, step: i }))),
+        // The final answer is the agent's conclusion (a time converted to another zone, a count), judged by the
+        // oracle: only actions on the world must show their literals' provenance.
+        before: (step, i) => {
+          if (step.tool !== 'done') unexplained.push(...seen.unexplained(step.args).map((u) => ({ ...u, step: i })))
+        },
         after: (_s, _i, r) => seen.observe(r.text, r.body),
       } : {})
       return ep.verify()

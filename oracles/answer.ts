@@ -81,6 +81,21 @@ export function numbersIn(text: string): number[] {
   return out
 }
 
+/**
+ * Rewrites ISO date-times in a text (`2026-12-03T09:30:00+01:00`, `…T08:30Z`) as `YYYY-MM-DD HH:MM` local to `zone`
+ * (one without an offset is taken as local already), so an answer copied from an API field reads like a person's.
+ */
+export function localiseIso(text: string, zone: string): string {
+  const re = /\b(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b/gi
+  return text.replace(re, (all, d: string, h: string, m: string, off?: string) => {
+    if (!off) return `${d} ${h}:${m}`
+    const at = new Date(all.toUpperCase())
+    if (Number.isNaN(at.getTime())) return all
+    const p = localParts(at.toISOString(), zone)
+    return `${p.date} ${String(Math.floor(p.minutes / 60)).padStart(2, '0')}:${String(p.minutes % 60).padStart(2, '0')}`
+  })
+}
+
 const dateMatches = (stated: string, date: string) => stated.length === 5 ? date.endsWith(stated) : stated === date
 
 /** Does the text state this expected fact? */
@@ -92,9 +107,10 @@ export function states(text: string, e: Expected): boolean {
   if (e.kind === 'number') return numbersIn(text).some((v) => Math.abs(v - e.value) < 0.005)
   if (e.kind === 'date') return datesIn(text).some((d) => dateMatches(d, e.date))
   const { date, minutes } = localParts(e.iso, e.zone)
-  const dates = datesIn(text)
+  const local = localiseIso(text, e.zone)
+  const dates = datesIn(local)
   if (dates.length > 0 && !dates.some((d) => dateMatches(d, date))) return false
-  return timesIn(text).includes(minutes)
+  return timesIn(local).includes(minutes)
 }
 
 /**

@@ -17,12 +17,14 @@ import { gmailCalendarOracles } from './groups/gmail-calendar.ts'
 import { driveDocsSlackOracles } from './groups/drive-docs-slack.ts'
 import { crossAppOracles } from './groups/cross-app.ts'
 import { identityOracles } from './groups/identity.ts'
+import { finalAnswer } from './final-answer.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
 
 /** Every oracle by id (task specs name one; its params stay on the control side). */
 export const oracles: Record<string, Oracle<any>> = {
   'reply-with-fact': replyWithFact,
+  'final-answer': finalAnswer,
   'drive-lockdown': driveLockdown,
   'reply-with-attachment': replyWithAttachment,
   'doc-correction': docCorrection,

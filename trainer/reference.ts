@@ -83,7 +83,9 @@ export async function referenceTrajectory(task: CorpusTask, index: number, opts:
     const messages: ChatMessage[] = (rec.messages = [{ role: 'system', content: opts.systemPrompt ?? DEFAULT_SYSTEM_PROMPT }, { role: 'user', content: ep.observation }])
     try {
       const vars: Record<string, unknown> = {}
-      const program: ProgramStep[] = [...task.reference, ...(opts.finishWithDone === false ? [] : [{ tool: 'done', args: {} }])]
+      // A reference that ends with its own `done` (answer tasks submit their answer there) gets no second one.
+      const closes = task.reference.at(-1)?.tool === 'done'
+      const program: ProgramStep[] = [...task.reference, ...(opts.finishWithDone === false || closes ? [] : [{ tool: 'done', args: {} }])]
       let stop: RolloutRecord['stopReason'] | undefined
       for (const [i, step] of program.entries()) {
         const args = (await expandMacros(fill(step.args, vars))) as Record<string, unknown>

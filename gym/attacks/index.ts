@@ -78,7 +78,8 @@ export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = a
         .filter((a) => a.method !== 'GET' && a.status < 300)
         .map((a) => `${a.userId} ${a.operationId}`),
     )
-    return `${fingerprint(diffStates(ep.initial, worldState(ep.entry.world)))}\n${[...writes].sort().join('\n')}`
+    const answer = ep.answer === null ? '' : `\nanswer ${JSON.stringify(ep.answer)}`
+    return `${fingerprint(diffStates(ep.initial, worldState(ep.entry.world)))}\n${[...writes].sort().join('\n')}${answer}`
   }
   const refEp = gym.reset(task)
   let reference: string
