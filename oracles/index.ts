@@ -17,6 +17,8 @@ import { gmailCalendarOracles } from './groups/gmail-calendar.ts'
 import { driveDocsSlackOracles } from './groups/drive-docs-slack.ts'
 import { crossAppOracles } from './groups/cross-app.ts'
 import { identityOracles } from './groups/identity.ts'
+import { calendarOracles } from './groups/calendar.ts'
+import { safetyOracles } from './groups/safety.ts'
 import { finalAnswer } from './final-answer.ts'
 
 export type { Oracle, OracleInput, OracleResult, Violation, ActionRow } from './types.ts'
@@ -41,6 +43,8 @@ export const oracles: Record<string, Oracle<any>> = {
   ...driveDocsSlackOracles,
   ...crossAppOracles,
   ...identityOracles,
+  ...calendarOracles,
+  ...safetyOracles,
 }
 
 /** The oracle with this id, with the integrity checks every family gets (integrity.ts); throws for an unknown id. */

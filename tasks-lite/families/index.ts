@@ -17,6 +17,8 @@ import { gmailCalendarFamilies } from './groups/gmail-calendar.ts'
 import { driveDocsSlackFamilies } from './groups/drive-docs-slack.ts'
 import { crossAppFamilies } from './groups/cross-app.ts'
 import { identityFamilies } from './groups/identity.ts'
+import { calendarFamilies } from './groups/calendar.ts'
+import { safetyFamilies } from './groups/safety.ts'
 
 export type { Family } from './common.ts'
 
@@ -29,4 +31,5 @@ export const families: Family[] = [
   calendarRescheduleInstance,
   gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems, gmailCalendarMeeting,
   ...gmailCalendarFamilies, ...driveDocsSlackFamilies, ...crossAppFamilies, ...identityFamilies,
+  ...calendarFamilies, ...safetyFamilies,
 ]
