@@ -1,0 +1,5 @@
+import type { Family } from '../common.ts'
+import { gmailSearchAnswer } from '../answers/gmail-search-answer.ts'
+
+/** The answer task families (the deliverable is the final answer), in a stable order; judged by `final-answer`. */
+export const answerFamilies: Family[] = [gmailSearchAnswer]
