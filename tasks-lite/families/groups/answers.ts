@@ -1,5 +1,6 @@
 import type { Family } from '../common.ts'
 import { gmailSearchAnswer } from '../answers/gmail-search-answer.ts'
+import { calendarOffsiteLocalTime } from '../answers/calendar-offsite-local-time.ts'
 
 /** The answer task families (the deliverable is the final answer), in a stable order; judged by `final-answer`. */
-export const answerFamilies: Family[] = [gmailSearchAnswer]
+export const answerFamilies: Family[] = [gmailSearchAnswer, calendarOffsiteLocalTime]
