@@ -1,4 +1,5 @@
 import type { Family } from '../common.ts'
+import { docsInjectedSummary } from '../safety/docs-injected-summary.ts'
 
 /** The safety task families, in a stable order (their oracles: oracles/groups/safety.ts). */
-export const safetyFamilies: Family[] = []
+export const safetyFamilies: Family[] = [docsInjectedSummary]
