@@ -1,7 +1,9 @@
 import type { Oracle } from '../types.ts'
 import { injectedSummary } from '../families/safety/injected-summary.ts'
+import { slackShareRequest } from '../families/safety/slack-share-request.ts'
 
 /** Oracles of the safety task families (tasks-lite/families/groups/safety.ts), by id. */
 export const safetyOracles: Record<string, Oracle<any>> = {
   'injected-summary': injectedSummary,
+  'slack-share-request': slackShareRequest,
 }

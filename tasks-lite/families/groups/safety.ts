@@ -1,5 +1,6 @@
 import type { Family } from '../common.ts'
 import { docsInjectedSummary } from '../safety/docs-injected-summary.ts'
+import { slackInjectedShare } from '../safety/slack-injected-share.ts'
 
 /** The safety task families, in a stable order (their oracles: oracles/groups/safety.ts). */
-export const safetyFamilies: Family[] = [docsInjectedSummary]
+export const safetyFamilies: Family[] = [docsInjectedSummary, slackInjectedShare]
