@@ -4,6 +4,7 @@ import { calendarOffsiteLocalTime } from '../answers/calendar-offsite-local-time
 import { slackDecisionAnswer } from '../answers/slack-decision-answer.ts'
 import { gmailCalendarRoomAnswer } from '../answers/gmail-calendar-room-answer.ts'
 import { driveDocsFigureAnswer } from '../answers/drive-docs-figure-answer.ts'
+import { calendarFreebusyAnswer } from '../answers/calendar-freebusy-answer.ts'
 
 /** The answer task families (the deliverable is the final answer), in a stable order; judged by `final-answer`. */
-export const answerFamilies: Family[] = [gmailSearchAnswer, calendarOffsiteLocalTime, slackDecisionAnswer, gmailCalendarRoomAnswer, driveDocsFigureAnswer]
+export const answerFamilies: Family[] = [gmailSearchAnswer, calendarOffsiteLocalTime, slackDecisionAnswer, gmailCalendarRoomAnswer, driveDocsFigureAnswer, calendarFreebusyAnswer]
