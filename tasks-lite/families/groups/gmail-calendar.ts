@@ -1,4 +1,5 @@
 import type { Family } from '../common.ts'
+import { gmailDraftReply } from '../gmail/gmail-draft-reply.ts'
 
 /** The gmail-calendar task families, in a stable order (their oracles: oracles/groups/gmail-calendar.ts). */
-export const gmailCalendarFamilies: Family[] = []
+export const gmailCalendarFamilies: Family[] = [gmailDraftReply]
