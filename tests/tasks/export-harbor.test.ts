@@ -15,6 +15,8 @@ const tmp = tempDirs()
 const ADMIN = 'harbor-test-token'
 const corpus = loadCorpus()
 const two = ['gmail-label-sender-1', 'slack-pin-final-2'].map((id) => corpus.find((t) => t.id === id)!)
+// An answer task: the agent writes its answer to a file, and test.sh submits it as the `done` step.
+const answerTask = corpus.find((t) => t.id === 'gmail-search-answer-1')
 const hasTools = ['bash', 'curl'].every((c) => spawnSync('sh', ['-c', `command -v ${c}`]).status === 0)
 
 describe('wsgym tasks export --format harbor', () => {
@@ -94,7 +96,7 @@ describe.skipIf(!hasTools)('Harbor tests/test.sh against a live gym (needs bash 
   beforeAll(async () => {
     server = await startServer({ host: '127.0.0.1', port: 0, controlPort: 0, adminToken: ADMIN, worlds: [] })
     dir = tmp('harbor-live-')
-    exportHarbor(two, dir, { adminToken: ADMIN })
+    exportHarbor([...two, ...(answerTask ? [answerTask] : [])], dir, { adminToken: ADMIN })
   })
   afterAll(async () => server?.close())
 
@@ -130,7 +132,9 @@ describe.skipIf(!hasTools)('Harbor tests/test.sh against a live gym (needs bash 
         const body = await r.text()
         return { status: r.status, text: body, body: body ? JSON.parse(body) : null }
       }
-      await runProgram({ call, steps: 0 }, t.reference)
+      const agent = { call, steps: 0, answer: null as string | null }
+      await runProgram(agent, t.reference)
+      if (agent.answer !== null) writeFileSync(join(dir, `${t.id}.answer.txt`), agent.answer)
     }
     return file
   }
@@ -138,7 +142,7 @@ describe.skipIf(!hasTools)('Harbor tests/test.sh against a live gym (needs bash 
   const runTest = async (t: TaskSpec, episodeFile: string) => {
     const logs = join(dir, `${t.id}.logs`)
     const env = { ...process.env, WSGYM_CONTROL_URL: server.controlUrl, WSGYM_EPISODE_FILE: episodeFile }
-    Object.assign(env, { WSGYM_REWARD_DIR: logs })
+    Object.assign(env, { WSGYM_REWARD_DIR: logs, WSGYM_ANSWER_FILE: join(dir, `${t.id}.answer.txt`) })
     const file = join(logs, 'reward.txt')
     const reward = () => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '')
     try {
@@ -162,6 +166,17 @@ describe.skipIf(!hasTools)('Harbor tests/test.sh against a live gym (needs bash 
       expect(r.code, t.id).not.toBe(0)
       expect(Number(r.reward), t.id).toBeLessThanOrEqual(0)
     }
+  }, 120_000)
+
+  it.skipIf(!answerTask)('submits an answer task\'s answer file and passes only the right answer', async () => {
+    const t = answerTask!
+    expect(t.tags).toContain('answer')
+    expect(await runTest(t, await session(t, true))).toEqual({ code: 0, reward: '1' })
+    const file = await session(t, false)
+    writeFileSync(join(dir, `${t.id}.answer.txt`), 'I could not find it.')
+    const r = await runTest(t, file)
+    expect(r.code).not.toBe(0)
+    expect(Number(r.reward)).toBeLessThan(1)
   }, 120_000)
 
   it('refuses a session file that points at another task\'s solved episode', async () => {
