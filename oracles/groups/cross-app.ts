@@ -1,4 +1,13 @@
 import type { Oracle } from '../types.ts'
+import { onboardingNewHire } from '../families/onboarding-new-hire.ts'
+import { incidentPostmortem } from '../families/incident-postmortem.ts'
+import { customerEscalation } from '../families/customer-escalation.ts'
+import { offsitePlanning } from '../families/offsite-planning.ts'
 
 /** Oracles of the cross-app task families (tasks-lite/families/groups/cross-app.ts), by id. */
-export const crossAppOracles: Record<string, Oracle<any>> = {}
+export const crossAppOracles: Record<string, Oracle<any>> = {
+  'onboarding-new-hire': onboardingNewHire,
+  'incident-postmortem': incidentPostmortem,
+  'customer-escalation': customerEscalation,
+  'offsite-planning': offsitePlanning,
+}

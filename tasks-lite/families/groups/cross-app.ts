@@ -1,4 +1,8 @@
 import type { Family } from '../common.ts'
+import { onboardingNewHire } from '../onboarding-new-hire.ts'
+import { incidentPostmortem } from '../incident-postmortem.ts'
+import { customerEscalation } from '../customer-escalation.ts'
+import { offsitePlanning } from '../offsite-planning.ts'
 
 /** The cross-app task families, in a stable order (their oracles: oracles/groups/cross-app.ts). */
-export const crossAppFamilies: Family[] = []
+export const crossAppFamilies: Family[] = [onboardingNewHire, incidentPostmortem, customerEscalation, offsitePlanning]
