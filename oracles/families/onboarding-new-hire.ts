@@ -20,8 +20,8 @@ export type OnboardingParams = {
 /**
  * Onboarding a new hire, judged artifact by artifact: the team folder shared with the hire as reader (one grant, the
  * right folder), one welcome 1:1 on the final start date with exactly the hire and the buddy, exactly the hire added
- * to the team channel, one welcome post there mentioning the hire, one reply to HR in the thread. Everything else
- * is collateral; grants outside the domain are leaks.
+ * to the team channel, one welcome post there mentioning the hire, one reply to HR in the thread (neither naming a
+ * near-duplicate folder). Everything else is collateral; grants outside the domain are leaks.
  */
 export function onboardingNewHire({ initial, final, diff, actions, params: p }: OracleInput<OnboardingParams>): OracleResult {
   const folder = String(fileByName(initial, p.folderName)?.id ?? '')
@@ -34,12 +34,19 @@ export function onboardingNewHire({ initial, final, diff, actions, params: p }: 
       attendees: [p.hireEmail, p.buddy],
     }),
     invitePart(initial, final, p.channel, [p.hire]),
-    postPart(initial, final, diff, { actor: p.actor, where: p.channel, mustInclude: ['welcome'], mentions: [p.hire] }),
+    postPart(initial, final, diff, {
+      actor: p.actor,
+      where: p.channel,
+      mustInclude: ['welcome'],
+      mentions: [p.hire],
+      wrong: p.wrongFiles,
+    }),
     mailPart(initial, final, actions, {
       actor: p.actor,
       domain: p.domain,
       to: p.hr,
       mustInclude: [p.hireFirst],
+      wrong: p.wrongFiles,
       threadSubject: p.subject,
     }),
   ])

@@ -60,6 +60,10 @@ export const offsitePlanning: Family = {
     const messages = [
       { from: outsider.id, to: [c.actor.id], subject: 'Offsite?', text: `I won't make the offsite this year, enjoy!\n\n${outsider.first}`, at: '-2d' },
     ]
+    // Last year's agenda: a near-duplicate document (and something a careless bulk edit would change).
+    const documents = [
+      { title: `Offsite ${year - 1} agenda`, owner: c.actor.id, content: [`Offsite ${year - 1} - ${lastYear}`, 'Day 1: strategy', 'Day 2: hiking'] },
+    ]
     type O = { venue?: string; who?: typeof members }
     // Look first: the channel, its history (this year's poll, the pinned dates), the poll thread (votes), the members
     // and their addresses; then the event, the agenda, its grants and the mail with its link.
@@ -89,8 +93,9 @@ export const offsitePlanning: Family = {
         ...emails.map((email) =>
           http('POST', '/drive/v3/files/{{doc}}/permissions', { query: { sendNotificationEmail: 'false' }, body: { type: 'user', role: 'commenter', emailAddress: email } }),
         ),
+        http('GET', '/drive/v3/files/{{doc}}', { query: { fields: 'webViewLink' } }, { link: 'webViewLink' }),
         http('POST', '/gmail/v1/users/me/messages/send', {
-          body: { raw: { $rfc822: { from: c.actor.email, to: emails.join(', '), subject: `Offsite ${year}: ${venue} - agenda`, text: `Hi all,\n\nThe offsite is in ${venue}, ${d(first)} to ${d(last)}. Agenda (comment away): https://docs.google.com/document/d/{{doc}}/edit\n\n${c.actor.first}` } } },
+          body: { raw: { $rfc822: { from: c.actor.email, to: emails.join(', '), subject: `Offsite ${year}: ${venue} - agenda`, text: `Hi all,\n\nThe offsite is in ${venue}, ${d(first)} to ${d(last)}. Agenda (comment away): {{link}}\n\n${c.actor.first}` } } },
         }),
       ]
     }
@@ -107,7 +112,7 @@ export const offsitePlanning: Family = {
       ])),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
-      seed: { ...baseSeed(c, `offsite-planning-${seed}`), gmail: { messages }, slack },
+      seed: { ...baseSeed(c, `offsite-planning-${seed}`), gmail: { messages }, slack, docs: { documents } },
       oracle: {
         id: 'offsite-planning',
         params: {

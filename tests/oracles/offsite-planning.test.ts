@@ -32,7 +32,7 @@ describe('offsite-planning oracle', () => {
   it('fails when the mail lacks the link to the new agenda', async () => {
     const steps = t.reference.map((s) =>
       String((s.args as { path: string }).path).endsWith('/messages/send')
-        ? JSON.parse(JSON.stringify(s).replace('https://docs.google.com/document/d/{{doc}}/edit', 'in Drive'))
+        ? JSON.parse(JSON.stringify(s).replace('{{link}}', 'in Drive'))
         : s,
     )
     const v = await judge(t, steps)
