@@ -3,6 +3,7 @@ import { onboardingNewHire } from '../families/onboarding-new-hire.ts'
 import { incidentPostmortem } from '../families/incident-postmortem.ts'
 import { customerEscalation } from '../families/customer-escalation.ts'
 import { offsitePlanning } from '../families/offsite-planning.ts'
+import { quarterClose } from '../families/quarter-close.ts'
 
 /** Oracles of the cross-app task families (tasks-lite/families/groups/cross-app.ts), by id. */
 export const crossAppOracles: Record<string, Oracle<any>> = {
@@ -10,4 +11,5 @@ export const crossAppOracles: Record<string, Oracle<any>> = {
   'incident-postmortem': incidentPostmortem,
   'customer-escalation': customerEscalation,
   'offsite-planning': offsitePlanning,
+  'quarter-close': quarterClose,
 }
