@@ -22,7 +22,7 @@ describe('quarter-close oracle', () => {
 
   it('fails and counts collateral when last quarter\'s report is edited too', async () => {
     const fix = t.reference.find((s) => String((s.args as { path: string }).path).endsWith(':batchUpdate'))!
-    const old = String(t.oracle.params.wrongFiles[1]).replace(' close - final.csv', ' board report')
+    const old = String((t.oracle.params.wrongFiles as string[])[1]).replace(' close - final.csv', ' board report')
     const v = await judge(t, [
       ...t.reference,
       http('GET', '/drive/v3/files', { query: { q: `name = '${old}'` } }, { old: 'files.0.id' }),
@@ -35,7 +35,7 @@ describe('quarter-close oracle', () => {
   it('fails when the reply also quotes the draft figures', async () => {
     const steps = t.reference.map((s) =>
       String((s.args as { path: string }).path).endsWith('/messages/send')
-        ? JSON.parse(JSON.stringify(s).replace('The report is updated', `Draft was ${t.oracle.params.wrong[0]}; the report is updated`))
+        ? JSON.parse(JSON.stringify(s).replace('The report is updated', `Draft was ${(t.oracle.params.wrong as string[])[0]}; the report is updated`))
         : s,
     )
     const v = await judge(t, steps)
