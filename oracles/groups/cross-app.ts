@@ -1,5 +1,5 @@
 import type { Oracle } from '../types.ts'
-import { onboardingNewHire } from '../families/onboarding-new-hire.ts'
+import { onboardingMovedStart } from '../families/onboarding-moved-start.ts'
 import { incidentPostmortem } from '../families/incident-postmortem.ts'
 import { customerEscalation } from '../families/customer-escalation.ts'
 import { offsitePlanning } from '../families/offsite-planning.ts'
@@ -7,7 +7,7 @@ import { quarterClose } from '../families/quarter-close.ts'
 
 /** Oracles of the cross-app task families (tasks-lite/families/groups/cross-app.ts), by id. */
 export const crossAppOracles: Record<string, Oracle<any>> = {
-  'onboarding-new-hire': onboardingNewHire,
+  'onboarding-moved-start': onboardingMovedStart,
   'incident-postmortem': incidentPostmortem,
   'customer-escalation': customerEscalation,
   'offsite-planning': offsitePlanning,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
-import { onboardingNewHire } from '../../tasks-lite/families/onboarding-new-hire.ts'
+import { onboardingMovedStart } from '../../tasks-lite/families/onboarding-moved-start.ts'
 import { oracleGym, http } from './support.ts'
 
 const { judge } = oracleGym()
 
-describe('onboarding-new-hire oracle', () => {
-  const t = TaskSpec.parse(onboardingNewHire.generate(1))
+describe('onboarding-moved-start oracle', () => {
+  const t = TaskSpec.parse(onboardingMovedStart.generate(1))
 
   it('passes the reference and fails the no-op and every near miss', async () => {
     expect(await judge(t, t.reference)).toMatchObject({ passed: true, reward: 1 })

@@ -16,8 +16,8 @@ const TEAMS = [
  * manager to share the team's onboarding folder, book the welcome 1:1 with the onboarding buddy on the first day,
  * add the hire to the team channel, welcome them there and confirm to HR.
  */
-export const onboardingNewHire: Family = {
-  id: 'onboarding-new-hire',
+export const onboardingMovedStart: Family = {
+  id: 'onboarding-moved-start',
   services: ['gmail', 'drive', 'calendar', 'slack'],
   multiApp: true,
   antiGaming:
@@ -126,8 +126,8 @@ export const onboardingNewHire: Family = {
     ]
     return {
       generatedBy: GENERATED_BY,
-      id: `onboarding-new-hire-${seed}`,
-      family: 'onboarding-new-hire',
+      id: `onboarding-moved-start-${seed}`,
+      family: 'onboarding-moved-start',
       services: ['gmail', 'drive', 'calendar', 'slack'],
       requires: ['calendar.events.insert'],
       instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
@@ -137,9 +137,9 @@ export const onboardingNewHire: Family = {
       ])),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
-      seed: { ...baseSeed(c, `onboarding-new-hire-${seed}`), gmail: { messages }, drive: { files }, slack },
+      seed: { ...baseSeed(c, `onboarding-moved-start-${seed}`), gmail: { messages }, drive: { files }, slack },
       oracle: {
-        id: 'onboarding-new-hire',
+        id: 'onboarding-moved-start',
         params: {
           actor: c.actor.id, domain: c.domain, hire: hire.id, hireEmail: hire.email, hr: hr.email, buddy: buddy.email,
           folderName: folder, channel, subject, startUtc: start.toUTC().toISO()!, durationMin: minutes,
