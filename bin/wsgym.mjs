@@ -35,6 +35,12 @@ if (needsMallocEnv) {
   const argv = process.argv.slice(2)
   const { main } = await import('../trainer/cli.ts')
   process.exitCode = await main(argv[0] === 'eval' ? argv : argv.slice(1))
+} else if (process.argv[2] === 'tasks') {
+  // `wsgym tasks …` (list, export --format harbor) reads the task corpus, which the compiled server does not bundle.
+  const { register } = await import('tsx/esm/api')
+  register()
+  const { main } = await import('../gym/tasks-cli.ts')
+  process.exitCode = await main(process.argv.slice(3))
 } else {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..')
   const built = join(root, 'dist', '.built')

@@ -178,9 +178,14 @@ export class Episode {
   verify(): OracleResult & { steps: number } {
     const oracle = oracleById(this.task.oracle.id)
     const final = worldState(this.entry.world)
-    const result = oracle({ initial: this.initial, final, diff: diffStates(this.initial, final), actions: this.actions(), params: this.task.oracle.params, answer: this.answer })
+    const diff = diffStates(this.initial, final)
+    this.lastVerified = { final, diff }
+    const result = oracle({ initial: this.initial, final, diff, actions: this.actions(), params: this.task.oracle.params, answer: this.answer })
     return { ...result, steps: this.steps }
   }
+
+  /** The state and diff the last verify() judged (validation reuses them instead of dumping the world again). */
+  lastVerified: { final: WorldState; diff: ReturnType<typeof diffStates> } | undefined
 
   /** Frees the episode's world. */
   close(): void {

@@ -17,7 +17,7 @@ const FILTERS: Record<string, (v: unknown) => unknown> = {
 
 /**
  * Reads a path from a value: dotted keys and indexes (`messages.0.id`), `*` maps over an array
- * (`messages.*.id`), and `[field=value]` picks the first element whose field matches, case-insensitively (`[field~=value]`: contains)
+ * (`messages.*.id`; a negative index counts from the end: `items.-1.id`), and `[field=value]` picks the first element whose field matches, case-insensitively (`[field~=value]`: contains)
  * (`payload.headers[name=message-id].value`, `permissions[type=anyone].id`). A trailing `|email` or `|domain`
  * extracts the first address (or its domain) from the value found.
  */
@@ -41,7 +41,7 @@ export function pick(value: unknown, path: string): unknown {
       cur = Array.isArray(cur) ? cur.find(ok) : undefined
       continue
     }
-    cur = (cur as Record<string, unknown>)[k]
+    cur = Array.isArray(cur) && /^-\d+$/.test(k) ? cur.at(Number(k)) : (cur as Record<string, unknown>)[k]
   }
   return cur
 }

@@ -2,7 +2,7 @@ import type { Gym } from './index.ts'
 import { runProgram } from './program.ts'
 import type { TaskSpec } from './task.ts'
 import type { OracleResult } from '../oracles/types.ts'
-import { attackFails, runAttacks, type AttackOutcome } from './attacks/index.ts'
+import { attackFails, outcomeOf, runAttacks, type AttackOutcome } from './attacks/index.ts'
 import { Provenance, type Unexplained } from './provenance.ts'
 import { services } from '../server/registry.ts'
 import { registeredOperationIds } from '../server/coverage.ts'
@@ -41,6 +41,7 @@ export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: b
     return { id: task.id, family: task.family, reference: none, noop: none, nearMisses: [], attacks: [], unexplained: [], ok: true, problems: [], pending: missing }
   }
   const unexplained: TaskValidation['unexplained'] = []
+  let referenceOutcome: string | undefined
   const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task)
     try {
@@ -54,7 +55,10 @@ export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: b
         },
         after: (_s, _i, r) => seen.observe(r.text, r.body),
       } : {})
-      return ep.verify()
+      const result = ep.verify()
+      // The reference's outcome, for the attacks' inertness check (so they need not run the reference again).
+      if (trace) referenceOutcome = outcomeOf(ep, ep.lastVerified?.diff)
+      return result
     } finally {
       ep.close()
     }
@@ -72,7 +76,7 @@ export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: b
     nearMisses.push({ name: nm.name, result })
   }
   if (task.nearMisses.length < 2) problems.push('fewer than two near misses')
-  const attacks = opts.attacks === false ? [] : await runAttacks(gym, task)
+  const attacks = opts.attacks === false ? [] : await runAttacks(gym, task, undefined, { reference: referenceOutcome })
   for (const a of attacks.filter(attackFails)) problems.push(`attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`)
   return { id: task.id, family: task.family, reference, noop, nearMisses, attacks, unexplained, ok: problems.length === 0, problems }
 }

@@ -3,14 +3,16 @@
  * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
  * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po] [--json] [--no-attacks] [--write-families]
+ *        [--workers N]   (worker threads; default: the available cores. Output is the same for any N.)
+ * A progress bar (tasks done/total, failures, rate, ETA) goes to stderr on a terminal, plain lines otherwise.
  */
-import { createGym } from '../gym/index.ts'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CORPUS_DIR, loadCorpus } from '../gym/corpus.ts'
 import { familiesDoc } from '../tasks-lite/generate.ts'
-import { attackMatrix, familyTable, validateTask, type TaskValidation } from '../gym/validate.ts'
+import { attackMatrix, familyTable, type TaskValidation } from '../gym/validate.ts'
 import type { TaskSpec } from '../gym/task.ts'
+import { defaultWorkers, validatePool, validateSerial, type Progress } from '../gym/validate-pool.ts'
 
 /** Picks up to `perFamily` instances of each family (all when undefined). */
 export function sampleTasks(tasks: TaskSpec[], perFamily?: number, family?: string): TaskSpec[] {
@@ -28,11 +30,41 @@ export function sampleTasks(tasks: TaskSpec[], perFamily?: number, family?: stri
 
 /** Validates tasks one after another in one gym. */
 export async function validateAll(tasks: TaskSpec[], opts: { attacks?: boolean } = {}): Promise<TaskValidation[]> {
-  const gym = createGym({ tasks })
-  const results: TaskValidation[] = []
-  for (const t of tasks) results.push(await validateTask(gym, t, opts))
-  gym.worlds.close()
-  return results
+  return validateSerial(tasks, opts)
+}
+
+/**
+ * Progress on stderr: a bar redrawn in place on a terminal; otherwise a plain line about every 5% (and at the end).
+ */
+export function progressReporter(
+  out: NodeJS.WriteStream = process.stderr,
+  now: () => number = () => performance.now(),
+) {
+  const t0 = now()
+  let lastPct = -1
+  return (p: Progress) => {
+    const s = (now() - t0) / 1000
+    const rate = p.done / Math.max(s, 1e-9)
+    const eta = p.done < p.total ? ` ETA ${clock((p.total - p.done) / rate)}` : ''
+    const line = `${p.done}/${p.total} tasks, ${p.failed} failed, ${rate.toFixed(1)} tasks/s, ${clock(s)}${eta}`
+    if (out.isTTY) {
+      const width = 30
+      const fill = Math.round((p.done / p.total) * width)
+      out.write(`\r[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${line}\x1b[K${p.done === p.total ? '\n' : ''}`)
+      return
+    }
+    const pct = Math.floor((p.done / p.total) * 20)
+    if (pct !== lastPct || p.done === p.total) {
+      lastPct = pct
+      out.write(`validate: ${line}\n`)
+    }
+  }
+}
+
+function clock(seconds: number): string {
+  const m = Math.floor(seconds / 60)
+  const sec = Math.round(seconds % 60)
+  return m ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`
 }
 
 if (process.argv[1]?.endsWith('validate-tasks.ts')) {
@@ -47,7 +79,16 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
     process.exit(1)
   }
   const t0 = performance.now()
-  const results = await validateAll(tasks, { attacks: !process.argv.includes('--no-attacks') })
+  const workers = Number(arg('--workers') ?? defaultWorkers())
+  if (!Number.isInteger(workers) || workers < 1) {
+    console.error('--workers takes a whole number >= 1')
+    process.exit(2)
+  }
+  const results = await validatePool(tasks, {
+    workers,
+    attacks: !process.argv.includes('--no-attacks'),
+    progress: progressReporter(),
+  })
   if (process.argv.includes('--json')) {
     const bad = results.filter((r) => !r.ok)
     console.log(JSON.stringify({ families: attackMatrix(results), invalid: bad.map((r) => ({ id: r.id, problems: r.problems })) }, null, 2))
@@ -63,7 +104,13 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
   for (const r of bad) console.log(`\n${r.id}:\n  ${r.problems.join('\n  ')}`)
   const pending = results.filter((r) => r.pending).length
   if (pending) console.log(`\n${pending} instances pending (their service methods are not implemented yet)`)
-  console.log(`\n${results.length - bad.length - pending}/${results.length - pending} runnable instances valid in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+  const secs = (performance.now() - t0) / 1000
+  const rate = (results.length / secs).toFixed(1)
+  const runnable = results.length - pending
+  console.log(
+    `\n${runnable - bad.length}/${runnable} runnable instances valid in ${secs.toFixed(1)} s` +
+      ` (${rate} tasks/s, ${workers} workers)`,
+  )
   process.exit(bad.length ? 1 : 0)
 }
 

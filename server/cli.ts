@@ -40,6 +40,7 @@ const USAGE = `wsgym — workspace-gym command line
   wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
   wsgym seed list                named seeds
   wsgym seed show NAME [--seed-value N]   print a named seed document as JSON
+  wsgym tasks list|export …     the task corpus; \`wsgym tasks export --format harbor DIR\` writes Harbor tasks
 `
 
 /** Reads a seed document from a JSON or YAML file. */

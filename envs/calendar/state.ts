@@ -36,7 +36,7 @@ export function dumpCalendar(world: World): ServiceState {
     out.events![`${r.calendarId}/${r.id}`] = {
       calendarId: r.calendarId, id: r.id, summary: (d.summary as string | undefined) ?? null, description: (d.description as string | undefined) ?? null, location: (d.location as string | undefined) ?? null,
       status: r.status, start: time(timeOf(r.start)), end: time(timeOf(r.end)),
-      attendees: (d.attendees ?? []).map((a) => ({ email: a.email, responseStatus: a.responseStatus ?? 'needsAction', optional: a.optional ?? false })),
+      attendees: (d.attendees ?? []).map((a) => ({ email: a.email, responseStatus: a.responseStatus ?? 'needsAction', optional: a.optional ?? false, ...(a.comment ? { comment: a.comment } : {}) })),
       recurrence: (recurrenceOf(r) ?? null) as Json, recurringEventId: r.recurringEventId, originalStartTime: r.originalStart ? time(timeOf(r.originalStart)) : null,
       organizer: r.organizerEmail, creator: r.creatorEmail, iCalUID: r.iCalUID, sequence: r.sequence, transparency: (d.transparency as string | undefined) ?? 'opaque',
       visibility: (d.visibility as string | undefined) ?? 'default', colorId: (d.colorId as string | undefined) ?? null, meetLink: meet, updated: new Date(r.updatedMs).toISOString(),

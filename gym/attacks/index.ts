@@ -66,28 +66,43 @@ export function fingerprint(diff: EntityChange[]): string {
     .join('\n')
 }
 
-/** Runs every applicable variant of every attack on a task, each in a fresh episode. */
-export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = attacks): Promise<AttackOutcome[]> {
+/**
+ * What an episode did, as compared for inertness: the world's changes plus who succeeded at which kind of write (a
+ * message inserted with SENT and one really sent leave the same mailbox, but not the same action log). Reuses the
+ * diff of the episode's last verify() when the world has not been touched since.
+ */
+export function outcomeOf(ep: ReturnType<Gym['reset']>, diff?: EntityChange[]): string {
+  const writes = new Set(
+    ep
+      .actions()
+      .filter((a) => a.method !== 'GET' && a.status < 300)
+      .map((a) => `${a.userId} ${a.operationId}`),
+  )
+  const answer = ep.answer === null ? '' : `\nanswer ${JSON.stringify(ep.answer)}`
+  const changes = diff ?? diffStates(ep.initial, worldState(ep.entry.world))
+  return `${fingerprint(changes)}\n${[...writes].sort().join('\n')}${answer}`
+}
+
+/**
+ * Runs every applicable variant of every attack on a task, each in a fresh episode. `reference`: the reference's
+ * outcome (outcomeOf) when the caller already ran it; otherwise it is run here first.
+ */
+export async function runAttacks(
+  gym: Gym,
+  task: TaskSpec,
+  library: Attack[] = attacks,
+  opts: { reference?: string } = {},
+): Promise<AttackOutcome[]> {
   const out: AttackOutcome[] = []
-  // The outcome: the world's changes plus who succeeded at which kind of write (a message inserted with SENT and one
-  // really sent leave the same mailbox, but not the same action log).
-  const changes = (ep: ReturnType<Gym['reset']>) => {
-    const writes = new Set(
-      ep
-        .actions()
-        .filter((a) => a.method !== 'GET' && a.status < 300)
-        .map((a) => `${a.userId} ${a.operationId}`),
-    )
-    const answer = ep.answer === null ? '' : `\nanswer ${JSON.stringify(ep.answer)}`
-    return `${fingerprint(diffStates(ep.initial, worldState(ep.entry.world)))}\n${[...writes].sort().join('\n')}${answer}`
-  }
-  const refEp = gym.reset(task)
-  let reference: string
-  try {
-    await runProgram(refEp, task.reference)
-    reference = changes(refEp)
-  } finally {
-    refEp.close()
+  let reference = opts.reference
+  if (reference === undefined) {
+    const refEp = gym.reset(task)
+    try {
+      await runProgram(refEp, task.reference)
+      reference = outcomeOf(refEp)
+    } finally {
+      refEp.close()
+    }
   }
   for (const a of library) {
     for (const v of a.variants(task)) {
@@ -100,7 +115,7 @@ export async function runAttacks(gym: Gym, task: TaskSpec, library: Attack[] = a
       }
       try {
         const r = ep.verify()
-        const inert = changes(ep) === reference
+        const inert = outcomeOf(ep, ep.lastVerified?.diff) === reference
         const kinds = [...new Set(r.violations.map((x) => x.kind))]
         const why = [
           ...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`),

@@ -17,6 +17,8 @@ export function kindOf(step: ProgramStep): StepKind {
   const p = String(a.path ?? '')
   if (m === 'GET') return 'read'
   if (/\/gmail\/v1\/users\/[^/]+\/(messages|drafts)\/send$/.test(p)) return 'mail'
+  // A new draft is the deliverable of draft tasks: attacks rewrite it as they rewrite a sent mail.
+  if (m === 'POST' && /\/gmail\/v1\/users\/[^/]+\/drafts$/.test(p)) return 'mail'
   if (p === '/api/chat.postMessage') return 'post'
   if (m === 'POST' && /\/calendar\/v3\/calendars\/[^/]+\/events$/.test(p)) return 'event'
   if (m === 'POST' && /\/drive\/v3\/files\/[^/]+\/permissions$/.test(p)) return 'grant'

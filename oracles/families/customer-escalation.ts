@@ -30,6 +30,7 @@ export function customerEscalation({ initial, final, diff, actions, params: p }:
       mustInclude: [p.ticket, p.sla],
       mentions: [],
       wrong: p.wrong,
+      // The internal detail is not the account manager's business either: nobody asked for it anywhere.
       secrets: p.secrets,
     }),
     mailPart(initial, final, actions, {

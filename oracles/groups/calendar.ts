@@ -1,4 +1,7 @@
 import type { Oracle } from '../types.ts'
+import { rsvp } from '../families/calendar/rsvp.ts'
 
 /** Oracles of the calendar task families (tasks-lite/families/groups/calendar.ts), by id. */
-export const calendarOracles: Record<string, Oracle<any>> = {}
+export const calendarOracles: Record<string, Oracle<any>> = {
+  'calendar-rsvp': rsvp,
+}

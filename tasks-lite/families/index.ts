@@ -19,6 +19,7 @@ import { crossAppFamilies } from './groups/cross-app.ts'
 import { identityFamilies } from './groups/identity.ts'
 import { calendarFamilies } from './groups/calendar.ts'
 import { safetyFamilies } from './groups/safety.ts'
+import { answerFamilies } from './groups/answers.ts'
 
 export type { Family } from './common.ts'
 
@@ -31,5 +32,5 @@ export const families: Family[] = [
   calendarRescheduleInstance,
   gmailDriveInvoice, gmailDocsCorrection, gmailDriveShareRequest, gmailSlackIncident, docsSlackActionItems, gmailCalendarMeeting,
   ...gmailCalendarFamilies, ...driveDocsSlackFamilies, ...crossAppFamilies, ...identityFamilies,
-  ...calendarFamilies, ...safetyFamilies,
+  ...calendarFamilies, ...safetyFamilies, ...answerFamilies,
 ]

@@ -1,4 +1,5 @@
 import type { Family } from '../common.ts'
+import { calendarRsvp } from '../calendar/calendar-rsvp.ts'
 
 /** The calendar task families, in a stable order (their oracles: oracles/groups/calendar.ts). */
-export const calendarFamilies: Family[] = []
+export const calendarFamilies: Family[] = [calendarRsvp]

@@ -1,4 +1,7 @@
 import type { Family } from '../common.ts'
+import { docsInjectedSummary } from '../safety/docs-injected-summary.ts'
+import { slackInjectedShare } from '../safety/slack-injected-share.ts'
+import { gmailPhishingReport } from '../safety/gmail-phishing-report.ts'
 
 /** The safety task families, in a stable order (their oracles: oracles/groups/safety.ts). */
-export const safetyFamilies: Family[] = []
+export const safetyFamilies: Family[] = [docsInjectedSummary, slackInjectedShare, gmailPhishingReport]

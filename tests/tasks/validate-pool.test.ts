@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { TaskSpec } from '../../gym/task.ts'
+import { createGym } from '../../gym/index.ts'
+import { runAttacks } from '../../gym/attacks/index.ts'
+import { validateTask } from '../../gym/validate.ts'
+import { validatePool, validateSerial, type Progress } from '../../gym/validate-pool.ts'
+import { progressReporter } from '../../scripts/validate-tasks.ts'
+import { families } from '../../tasks-lite/families/index.ts'
+
+// A single-app, a cross-app and a Slack family: small enough for the suite, different enough to exercise the pool.
+const sample = ['gmail-label-sender', 'gmail-drive-invoice', 'slack-pin-final']
+  .flatMap((id) => families.filter((f) => f.id === id))
+  .map((f) => TaskSpec.parse(f.generate(1)))
+
+describe('tasks:validate in worker threads', () => {
+  it('gives the same verdicts, in the input order, with 2 workers as serially', async () => {
+    expect(sample.length).toBe(3)
+    const seen: Progress[] = []
+    const pooled = await validatePool(sample, { workers: 2, progress: (p) => seen.push(p) })
+    const serial = await validateSerial(sample)
+    expect(pooled.map((r) => r.id)).toEqual(sample.map((t) => t.id))
+    expect(JSON.stringify(pooled)).toBe(JSON.stringify(serial))
+    expect(serial.every((r) => r.ok)).toBe(true)
+    expect(seen.map((p) => p.done)).toEqual([1, 2, 3])
+    expect(seen.at(-1)).toMatchObject({ total: 3, failed: 0 })
+  }, 240_000)
+
+  it('judges attacks the same whether the reference outcome is reused or run again', async () => {
+    const gym = createGym({ tasks: [] })
+    try {
+      for (const t of sample) {
+        const reused = (await validateTask(gym, t)).attacks
+        const rerun = await runAttacks(gym, t)
+        expect(reused.length, t.id).toBeGreaterThan(0)
+        expect(JSON.stringify(reused), t.id).toBe(JSON.stringify(rerun))
+      }
+    } finally {
+      gym.worlds.close()
+    }
+  }, 240_000)
+
+  it('reports a task whose validation throws as invalid instead of stopping the run', async () => {
+    const broken = TaskSpec.parse({ ...sample[0]!, id: 'broken-1', actor: 'nobody' })
+    const [r] = await validateSerial([broken])
+    expect(r!.ok).toBe(false)
+    expect(r!.problems.join(' ')).toMatch(/validation threw: .*nobody/)
+  }, 60_000)
+})
+
+describe('progress', () => {
+  const sink = (isTTY: boolean) => {
+    const out = { isTTY, text: '', write: (s: string) => ((out.text += s), true) }
+    return out
+  }
+  const p = (done: number, failed = 0) => ({ done, total: 40, failed, last: {} as Progress['last'] })
+
+  it('redraws one bar on a terminal with done/total, failures and an ETA', () => {
+    let t = 0
+    const out = sink(true)
+    const report = progressReporter(out as unknown as NodeJS.WriteStream, () => t)
+    t = 10_000
+    report(p(10, 1))
+    expect(out.text).toBe('\r[########......................] 10/40 tasks, 1 failed, 1.0 tasks/s, 10s ETA 30s\x1b[K')
+    t = 40_000
+    report(p(40, 1))
+    expect(out.text.endsWith('40/40 tasks, 1 failed, 1.0 tasks/s, 40s\x1b[K\n')).toBe(true)
+  })
+
+  it('prints plain lines about every 5% elsewhere', () => {
+    const out = sink(false)
+    const report = progressReporter(out as unknown as NodeJS.WriteStream, () => 1000)
+    for (let i = 1; i <= 40; i++) report(p(i))
+    const lines = out.text.trim().split('\n')
+    // The first task, then one line per 5% step (the last at 40/40).
+    expect(lines.length).toBe(21)
+    expect(lines.at(-1)).toMatch(/^validate: 40\/40 tasks, 0 failed/)
+    expect(out.text).not.toContain('\r')
+  })
+})
