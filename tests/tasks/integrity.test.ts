@@ -85,6 +85,13 @@ describe('references look before they act', () => {
     ])
   })
 
+  it("reads an RRULE's UNTIL as a date that must have been mentioned", () => {
+    const p = new Provenance(['The last sync is on Monday 20 April.'])
+    expect(p.unexplained({ recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260420T173000Z'] })).toEqual([])
+    const unseen = p.unexplained({ recurrence: ['RRULE:FREQ=WEEKLY;UNTIL=20260511T173000Z'] })
+    expect(unseen.map((u) => `${u.kind}:${u.value}`)).toEqual(['date:UNTIL=20260511T173000Z'])
+  })
+
   it('tasks:validate reports a reference that acts without looking', async () => {
     const t = TaskSpec.parse(families.find((f) => f.id === 'gmail-vacation')!.generate(1))
     const blind = { ...t, reference: t.reference.slice(-1) }
