@@ -98,7 +98,7 @@ export const LOW_PRIORITY: RegExp[] = [
   /^gmail\.users\.history\.list$/,
   // Only for lists of four or five services that still exceed the token budget: alternatives (patch for update),
   // migration, and surfaces no multi-app family needs.
-  /^calendar\.events\.(import|update)$/,
+  /^calendar\.events\.(import|update|quickAdd|move)$/,
   /^drive\.comments\./,
   /^reactions\./,
   /^reminders\./,
