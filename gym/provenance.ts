@@ -15,6 +15,7 @@ export type Unexplained = {
 
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/gi
 const ISO = /\b(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/g
+const UNTIL = /\bUNTIL=(\d{4})(\d{2})(\d{2})(?:T\d{6}Z?)?/g
 const EPOCH = /^\d{10}(\d{3})?$/
 const ZONE = /\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)\/[A-Za-z_]+(?:\/[A-Za-z_]+)?/g
 const TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]*/g
@@ -92,6 +93,12 @@ export class Provenance {
         else if (hm && hm !== '00:00') out.push({ kind: 'time', value: m[0], where: at })
       }
       text = text.replace(ISO, ' ')
+      // An RRULE's UNTIL is a date in basic format (20260420T173000Z): explained when that day was mentioned.
+      for (const m of text.matchAll(UNTIL)) {
+        const d = DateTime.fromObject({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) })
+        if (!this.#dayMentioned(d, 1)) out.push({ kind: 'date', value: m[0], where: at })
+      }
+      text = text.replace(UNTIL, ' ')
       // A zone is explained by its city (the mail says "Berlin time"; the request names Europe/Berlin).
       for (const m of text.match(ZONE) ?? [])
         if (!this.#has(m) && !this.#has(m.split('/').pop()!.replace(/_/g, ' ')))

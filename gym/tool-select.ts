@@ -70,7 +70,10 @@ export const MAX_TOOLS = 128
 /** Token budget of one task's tool list (schemas and descriptions, ≈ 4 chars per token). */
 export const TOOL_TOKEN_BUDGET = 32_000
 
-/** Dropped first, in this order, when a task's list would still exceed MAX_TOOLS (niche surfaces of big services). */
+/**
+ * Dropped first, in this order, when a task's list would still exceed MAX_TOOLS or TOOL_TOKEN_BUDGET (niche surfaces
+ * of big services).
+ */
 export const LOW_PRIORITY: RegExp[] = [
   /^slackLists\./,
   /^canvases\.access\./,
@@ -93,6 +96,15 @@ export const LOW_PRIORITY: RegExp[] = [
   /^drive\.changes\./,
   /^drive\.files\.(listLabels|modifyLabels)$/,
   /^gmail\.users\.history\.list$/,
+  // Only for lists of four or five services that still exceed the token budget: alternatives (patch for update),
+  // migration, and surfaces no multi-app family needs.
+  /^calendar\.events\.(import|update|quickAdd|move)$/,
+  /^drive\.comments\./,
+  /^reactions\./,
+  /^reminders\./,
+  /^files\./,
+  /^gmail\.users\.settings\./,
+  /^gmail\.users\.drafts\./,
 ]
 
 /**

@@ -7,8 +7,8 @@ import * as gmailSchemas from '../envs/gmail/api/schemas.gen.ts'
 import * as driveSchemas from '../envs/drive/api/schemas.gen.ts'
 import * as docsSchemas from '../envs/docs/api/schemas.gen.ts'
 import * as calendarSchemas from '../envs/calendar/api/schemas.gen.ts'
-import { dropNulls, zodToToolSchema, type JsonSchema } from './tool-schema.ts'
-import { LOW_PRIORITY, MAX_TOOLS, OUTPUT_ONLY, offered, SLACK_DESCRIPTIONS, type ToolScope } from './tool-select.ts'
+import { approxTokens, dropNulls, zodToToolSchema, type JsonSchema } from './tool-schema.ts'
+import { LOW_PRIORITY, MAX_TOOLS, OUTPUT_ONLY, offered, SLACK_DESCRIPTIONS, TOOL_TOKEN_BUDGET, type ToolScope } from './tool-select.ts'
 
 /** An OpenAI function-calling tool definition. */
 export type ToolDef = {
@@ -148,10 +148,11 @@ export function typedTools(serviceNames: readonly string[], scope: ToolScope = {
       else out.push({ def: googleTool(s.name, m as GoogleSpecMethod), family: 'google', method: m as GoogleSpecMethod })
     }
   }
-  // Over the limit: drop the niche groups in their documented order until the list fits.
+  // Over the limits (count or token budget): drop the niche groups in their documented order until the list fits.
   let kept = out
+  const fits = (ts: Typed[]) => ts.length <= MAX_TOOLS && approxTokens(ts.map((t) => t.def)) <= TOOL_TOKEN_BUDGET
   for (const low of LOW_PRIORITY) {
-    if (kept.length <= MAX_TOOLS) break
+    if (fits(kept)) break
     kept = kept.filter((t) => !low.test(t.method.id))
   }
   cache.set(key, kept)

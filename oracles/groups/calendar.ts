@@ -1,7 +1,9 @@
 import type { Oracle } from '../types.ts'
 import { rsvp } from '../families/calendar/rsvp.ts'
+import { recurrenceException } from '../families/calendar/recurrence-exception.ts'
 
 /** Oracles of the calendar task families (tasks-lite/families/groups/calendar.ts), by id. */
 export const calendarOracles: Record<string, Oracle<any>> = {
   'calendar-rsvp': rsvp,
+  'calendar-recurrence-exception': recurrenceException,
 }

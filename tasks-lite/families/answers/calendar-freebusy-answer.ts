@@ -51,7 +51,7 @@ export const calendarFreebusyAnswer: Family = {
     const wrongAt = [slot(onlyB), ...(naive > 0 ? [slot(naive)] : [])]
     const q = (s: DateTime) => s.toISO({ suppressMilliseconds: true })!
     const look = [
-      httpStep('GET', '/calendar/v3/users/me/settings/timezone', {}, { zone: 'value' }),
+      httpStep('GET', '/calendar/v3/calendars/primary', {}, { zone: 'timeZone' }),
       httpStep('POST', '/calendar/v3/freeBusy', { body: { timeMin: q(slot(0)), timeMax: q(slot(SLOTS)), timeZone: '{{zone}}', items: [{ id: 'primary' }, { id: a!.email }, { id: b!.email }] } }),
     ]
     const say = (s: DateTime) => s.setLocale('en-GB').toFormat("cccc d LLLL 'at' HH:mm")

@@ -62,7 +62,7 @@ export const calendarOffsiteLocalTime: Family = {
       .filter((t) => t.setZone(actorZone).toFormat('HH:mm') !== local.toFormat('HH:mm'))
     const wrong = wrongAt.map((t) => ({ kind: 'instant' as const, iso: t.toUTC().toISO()!, zone: actorZone }))
     const look = [
-      httpStep('GET', '/calendar/v3/users/me/settings/timezone', {}, { zone: 'value' }),
+      httpStep('GET', '/calendar/v3/calendars/primary', {}, { zone: 'timeZone' }),
       httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { q: summary, singleEvents: true, orderBy: 'startTime', timeZone: '{{zone}}' } }, { start: 'items.-1.start.dateTime' }),
     ]
     return {

@@ -18,7 +18,7 @@ export const calendarRsvp: Family = {
   services: ['calendar'],
   multiApp: false,
   antiGaming: 'Judged on the organisers\' copies: accepted on the workshop, declined on the clashing invitation (with a note when asked), the dry run and the unrelated invitation keep their answer; only the two answered events may change, and only in their guests\' answers (moving, renaming or cancelling fails); deleting events or answering others is collateral.',
-  scenario: 'Four pending invitations: the workshop (the one to accept), another organiser\'s meeting overlapping it (decline), the same workshop\'s dry run two days earlier, and an unrelated meeting on another day. The reference lists the pending events, then patches the actor\'s own attendee entry on the two events.',
+  scenario: 'Four pending invitations: the workshop (the one to accept), another organiser\'s meeting overlapping it (decline), the same workshop\'s dry run two days earlier, and an unrelated meeting on another day. The reference finds the workshop by name, lists what overlaps its time, then patches the actor\'s own attendee entry on the two events.',
   generate(seed) {
     const r = rng(seed * 7331 + 97)
     const c = company(r, 4)
@@ -40,10 +40,16 @@ export const calendarRsvp: Family = {
       ev(ids.un, other!.id, r.pick(['Book club', 'Team lunch', 'Hackathon demo']), day.plus({ days: 3 }), 60),
     ])
     const note = seed % 3 === 0
-    const look = httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { singleEvents: true, orderBy: 'startTime' } }, {
-      ws: `items[summary=${summary}].id`, me: `items[summary=${summary}].attendees[self=true].email`, cl: `items[summary=${clash}].id`,
-      dry: `items[summary=${summary} (dry run)].id`,
-    })
+    // Look first: the workshop and its dry run by name, then whatever overlaps the workshop's own time.
+    const look = [
+      httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { q: summary, singleEvents: true, orderBy: 'startTime' } }, {
+        ws: `items[summary=${summary}].id`, me: `items[summary=${summary}].attendees[self=true].email`,
+        dry: `items[summary=${summary} (dry run)].id`, from: `items[summary=${summary}].start.dateTime`, to: `items[summary=${summary}].end.dateTime`,
+      }),
+      httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { timeMin: '{{from}}', timeMax: '{{to}}', singleEvents: true } }, {
+        cl: `items[summary=${clash}].id`,
+      }),
+    ]
     const answer = (id: string, responseStatus: string, comment?: string) =>
       httpStep('PATCH', `/calendar/v3/calendars/primary/events/${id}`, { body: { attendees: [{ email: '{{me}}', responseStatus, ...(comment ? { comment } : {}) }] } })
     const why = `Sorry, this clashes with the ${summary}.`
@@ -61,12 +67,12 @@ export const calendarRsvp: Family = {
       actor: c.actor.id,
       seed: { ...baseSeed(c, `calendar-rsvp-${seed}`), calendar: { events } },
       oracle: { id: 'calendar-rsvp', params: { actor: c.actor.id, me: c.actor.email, accept: ids.ws, decline: [ids.cl], keep: [ids.dry, ids.un], commentRequired: note } },
-      reference: [look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', note ? why : undefined)],
+      reference: [...look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', note ? why : undefined)],
       nearMisses: [
-        { name: 'accepts the dry run instead', program: [look, answer('{{dry}}', 'accepted'), answer('{{cl}}', 'declined', why)] },
-        { name: 'accepts without declining the clash', program: [look, answer('{{ws}}', 'accepted')] },
-        { name: 'declines the dry run too', program: [look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', why), answer('{{dry}}', 'declined', why)] },
-        { name: 'tentative instead of accepted', program: [look, answer('{{ws}}', 'tentative'), answer('{{cl}}', 'declined', why)] },
+        { name: 'accepts the dry run instead', program: [...look, answer('{{dry}}', 'accepted'), answer('{{cl}}', 'declined', why)] },
+        { name: 'accepts without declining the clash', program: [...look, answer('{{ws}}', 'accepted')] },
+        { name: 'declines the dry run too', program: [...look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', why), answer('{{dry}}', 'declined', why)] },
+        { name: 'tentative instead of accepted', program: [...look, answer('{{ws}}', 'tentative'), answer('{{cl}}', 'declined', why)] },
       ],
       difficulty: 'medium',
       safetyCritical: false,

@@ -65,7 +65,7 @@ export const onboardingNewHire: Family = {
     const look = [
       gmailSearch(`"${hire.name}" subject:onboarding`, { mid: 'messages.0.id', tid: 'messages.0.threadId' }),
       gmailRead('{{mid}}', { msgid: 'payload.headers[name=message-id].value', hr: 'payload.headers[name=from].value|email', subj: 'payload.headers[name=subject].value' }),
-      httpStep('GET', '/calendar/v3/users/me/settings/timezone', {}, { zone: 'value' }),
+      httpStep('GET', '/calendar/v3/calendars/primary', {}, { zone: 'timeZone' }),
       driveList(`name contains '${folder}' and mimeType = 'application/vnd.google-apps.folder'`, { fid: `files[name=${folder}].id`, old: `files[name=${folder} (2024)].id` }),
     ]
     const share = (fid = '{{fid}}', role = 'reader') => drive('POST', `files/${fid}/permissions`, { body: { type: 'user', role, emailAddress: hire.email } })

@@ -1,5 +1,6 @@
 import type { Family } from '../common.ts'
 import { gmailDraftReply } from '../gmail/gmail-draft-reply.ts'
+import { gmailFilterRule } from '../gmail/gmail-filter-rule.ts'
 
 /** The gmail-calendar task families, in a stable order (their oracles: oracles/groups/gmail-calendar.ts). */
-export const gmailCalendarFamilies: Family[] = [gmailDraftReply]
+export const gmailCalendarFamilies: Family[] = [gmailDraftReply, gmailFilterRule]

@@ -1,0 +1,65 @@
+import type { OracleInput, OracleResult } from '../types.ts'
+import type { Entity } from '../types.ts'
+import { says } from '../artifacts.ts'
+import { entities } from '../predicates.ts'
+import { judgeParts, mailPart, postPart, type Part } from './long-horizon.ts'
+
+export type QuarterCloseParams = {
+  actor: string
+  domain: string
+  cfo: string
+  subject: string
+  docTitle: string
+  channel: string
+  figures: string[]
+  revenue: string
+  wrong: string[]
+  wrongFiles: string[]
+}
+
+/** The report (found by title in the initial state) carries every final figure and no draft or older one. */
+function reportPart(initial: OracleInput['initial'], final: OracleInput['final'], p: QuarterCloseParams): Part {
+  const id = String(entities(initial, 'drive', 'files').find((f) => f.name === p.docTitle && !f.trashed)?.id ?? '')
+  const text = String((final.services.docs?.entities.documents?.[id] as Entity | undefined)?.text ?? '').toLowerCase()
+  return {
+    checks: [
+      { name: 'the report has every final figure', ok: !!id && p.figures.every((f) => says(text, f)) },
+      { name: 'no draft or older figure is left in the report', ok: !!id && !p.wrong.some((f) => says(text, f)) },
+    ],
+    violations: [],
+    allowed: [
+      { service: 'docs', collection: 'documents', id: (x, c) => x === id && c.op === 'updated' },
+      {
+        service: 'drive',
+        collection: 'files',
+        id: (x, c) =>
+          x === id &&
+          c.op === 'updated' &&
+          Object.keys(c.fields).every((f) => ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'size'].includes(f)),
+      },
+      { service: 'drive', collection: 'revisions', id: (_x, c) => c.op === 'inserted' && (c as { after: Entity }).after.fileId === id },
+    ],
+  }
+}
+
+/**
+ * The quarter close, judged artifact by artifact: the report fixed in place (every final figure, no draft or
+ * last-quarter figure, nothing appended beside the old ones); one reply in the CFO's thread to the CFO only with the
+ * final figures; one post in #finance with the revenue; no near-duplicate figure or export named in either.
+ * Everything else (last quarter's report, the exports) is collateral.
+ */
+export function quarterClose({ initial, final, diff, actions, params: p }: OracleInput<QuarterCloseParams>): OracleResult {
+  const wrong = [...p.wrong, ...p.wrongFiles]
+  return judgeParts(diff, [
+    reportPart(initial, final, p),
+    mailPart(initial, final, actions, {
+      actor: p.actor,
+      domain: p.domain,
+      to: p.cfo,
+      mustInclude: p.figures,
+      wrong,
+      threadSubject: p.subject,
+    }),
+    postPart(initial, final, diff, { actor: p.actor, where: p.channel, mustInclude: [p.revenue], mentions: [], wrong }),
+  ])
+}
