@@ -58,6 +58,22 @@ const offsetText = (minutes: number) => {
 
 /** Instants in [fromMs, toMs) where `zone` changes its UTC offset, to the minute. */
 function transitions(zone: string, fromMs: number, toMs: number): number[] {
+  const key = `${zone}|${fromMs}|${toMs}`
+  const hit = TRANSITIONS.get(key)
+  if (hit) return hit
+  if (TRANSITIONS.size >= 512) TRANSITIONS.clear()
+  const out = scanTransitions(zone, fromMs, toMs)
+  TRANSITIONS.set(key, out)
+  return out
+}
+
+/**
+ * Offset changes found so far, by zone and span: a pure function of the IANA data, and every invitation of a zone in
+ * the same year asks for the same span (a day-by-day scan of ten years is ~7,300 offset look-ups).
+ */
+const TRANSITIONS = new Map<string, number[]>()
+
+function scanTransitions(zone: string, fromMs: number, toMs: number): number[] {
   const offset = (ms: number) => DateTime.fromMillis(ms, { zone }).offset
   const out: number[] = []
   const DAY = 86_400_000
