@@ -2,7 +2,7 @@
  * Validates the task corpus through the gym: for every instance the reference solution passes with reward 1 and
  * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
- * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po] [--json] [--no-attacks] [--write-families]
+ * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]… [--json] [--no-attacks] [--write-families]
  *        [--workers N]   (worker threads; default: the available cores. Output is the same for any N.)
  * A progress bar (tasks done/total, failures, rate, ETA) goes to stderr on a terminal, plain lines otherwise.
  */
@@ -14,12 +14,13 @@ import { attackMatrix, familyTable, type TaskValidation } from '../gym/validate.
 import type { TaskSpec } from '../gym/task.ts'
 import { defaultWorkers, validatePool, validateSerial, type Progress } from '../gym/validate-pool.ts'
 
-/** Picks up to `perFamily` instances of each family (all when undefined). */
-export function sampleTasks(tasks: TaskSpec[], perFamily?: number, family?: string): TaskSpec[] {
+/** Picks up to `perFamily` instances of each family (all when undefined), of the named families (all when none). */
+export function sampleTasks(tasks: TaskSpec[], perFamily?: number, family?: string | readonly string[]): TaskSpec[] {
   const out: TaskSpec[] = []
   const seen = new Map<string, number>()
+  const only = family === undefined ? undefined : new Set(typeof family === 'string' ? [family] : family)
   for (const t of tasks) {
-    if (family && t.family !== family) continue
+    if (only && only.size > 0 && !only.has(t.family)) continue
     const n = seen.get(t.family) ?? 0
     if (perFamily !== undefined && n >= perFamily) continue
     seen.set(t.family, n + 1)
@@ -73,7 +74,14 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
     return i > 0 ? process.argv[i + 1] : undefined
   }
   const sample = arg('--sample')
-  const tasks = sampleTasks(loadCorpus(), sample ? Number(sample) : undefined, arg('--family'))
+  // `--family` may be given several times (or as a comma-separated list).
+  const named = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--family' ? a.split(',') : [])).filter(Boolean)
+  const tasks = sampleTasks(loadCorpus(), sample ? Number(sample) : undefined, named)
+  const unknown = named.filter((f) => !tasks.some((t) => t.family === f))
+  if (unknown.length) {
+    console.error(`unknown famil${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`)
+    process.exit(2)
+  }
   if (!tasks.length) {
     console.error('no tasks found: run `node --import tsx tasks-lite/generate.ts` first')
     process.exit(1)

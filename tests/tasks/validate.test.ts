@@ -58,3 +58,13 @@ describe('tasks:validate on a sample', () => {
     for (const f of matrix) for (const [id, a] of Object.entries(f.attacks)) if (a.max !== null) expect(a.max, `${f.family} ${id}`).toBeLessThan(a.damaging ? 0.0001 : 1)
   }, 240_000)
 })
+
+describe('sampleTasks', () => {
+  it('keeps the named families (one or several) and a number of instances per family', () => {
+    const two = sampleTasks(corpus, 2, ['gmail-reply-po', 'calendar-rsvp'])
+    expect([...new Set(two.map((t) => t.family))].sort()).toEqual(['calendar-rsvp', 'gmail-reply-po'])
+    expect(two).toHaveLength(4)
+    expect(sampleTasks(corpus, 1, 'gmail-reply-po').map((t) => t.family)).toEqual(['gmail-reply-po'])
+    expect(new Set(sampleTasks(corpus, 1, []).map((t) => t.family)).size).toBe(families.length)
+  })
+})
