@@ -36,6 +36,7 @@ const allowedCross: Record<string, string[]> = {
   calendar: ['envs/gmail/deliver'],
   drive: ['envs/gmail/deliver', 'envs/docs/render', 'envs/docs/bridge'],
   docs: ['envs/drive/docs-bridge'],
+  identity: ['envs/drive/transfer', 'envs/calendar/transfer'],
 }
 
 describe('architecture', () => {

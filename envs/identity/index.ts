@@ -9,14 +9,15 @@ import { oidcRouter } from './routes/oidc.ts'
 import { directoryTokensRouter } from './routes/directory-tokens.ts'
 import { directoryUsersRouter } from './routes/directory-users.ts'
 import { directoryGroupsRouter } from './routes/directory-groups.ts'
+import { dataTransferRouter } from './routes/datatransfer.ts'
 import { identitySeedSchema, seedIdentity, type IdentitySeed } from './seed.ts'
 import { dumpIdentity } from './state.ts'
 
 const router = createGoogleRouter()
   .route('/', authorizeRouter).route('/', tokenRouter).route('/', oidcRouter).route('/', directoryTokensRouter)
-  .route('/', directoryUsersRouter).route('/', directoryGroupsRouter)
+  .route('/', directoryUsersRouter).route('/', directoryGroupsRouter).route('/', dataTransferRouter)
 
-/** OAuth 2.0 / OpenID Connect at Google's paths, connected apps, and the Admin SDK Directory API. */
+/** OAuth 2.0 / OpenID Connect at Google's paths, connected apps, and the Admin SDK Directory and Data Transfer APIs. */
 export const identity: ServiceProvider<'identity', IdentitySeed> = {
   name: 'identity',
   family: 'google',
@@ -24,7 +25,7 @@ export const identity: ServiceProvider<'identity', IdentitySeed> = {
   router,
   pathPrefixes: [
     '/o/oauth2/', '/token', '/revoke', '/tokeninfo', '/v1/userinfo', '/oauth2/', '/.well-known/openid-configuration',
-    '/admin/directory/v1/',
+    '/admin/directory/v1/', '/admin/datatransfer/v1/',
   ],
   specMethods,
   fieldTables,

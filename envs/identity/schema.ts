@@ -79,6 +79,18 @@ export const identityUsers = sqliteTable('identity_users', {
   changePasswordAtNextLogin: integer('change_password', { mode: 'boolean' }).notNull().default(false),
 })
 
+/** Admin SDK Data Transfer requests: what moved from one user to another, per application. */
+export const identityTransfers = sqliteTable('identity_transfers', {
+  id: text('id').primaryKey(),
+  oldOwnerId: text('old_owner_id').notNull(),
+  newOwnerId: text('new_owner_id').notNull(),
+  /** JSON array of { applicationId, applicationTransferParams: [{ key, value: string[] }], applicationTransferStatus }. */
+  applications: text('applications').notNull(),
+  status: text('status').notNull(),
+  requestMs: integer('request_ms').notNull(),
+})
+
 export const identityTables = [
   identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens, identityUsers,
+  identityTransfers,
 ]

@@ -23,7 +23,7 @@ export function userByKey(c: WorldContext, key: string): WorldUserRow {
   return user
 }
 
-const etag = (value: unknown) => `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`
+export const etag = (value: unknown) => `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`
 
 function tokenOf(c: WorldContext, user: WorldUserRow, g: GrantRow) {
   const client = findClient(c.var.world.db, g.clientId)
