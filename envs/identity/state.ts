@@ -6,7 +6,6 @@ import { identityGrants } from './schema.ts'
 import { listUsers } from '../core/users.ts'
 import { factsOf, inDomain } from './store/users.ts'
 import { listGroups, membersOf } from './store/groups.ts'
-import { appsOf, listTransfers } from './store/transfers.ts'
 
 /*
  * dump() shape — version 1:
@@ -15,9 +14,9 @@ import { appsOf, listTransfers } from './store/transfers.ts'
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
  *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
- *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
- *     transfers: { <id>: { id, oldOwnerId, newOwnerId, status, requestMs,
- *                          applications: [{ applicationId, params: { <key>: string[] } }] } } } }
+ *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } } } }
+ * Data Transfer requests are left out: they are a log of requests (like the action log), and what they moved is in
+ * Drive's and Calendar's state. A repeated transfer that finds nothing to move leaves the world as it was.
  */
 export function dumpIdentity(world: World): ServiceState {
   const db = world.db
@@ -50,13 +49,6 @@ export function dumpIdentity(world: World): ServiceState {
       groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
         email: g.email, name: g.name, description: g.description,
         members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
-      }])),
-      transfers: Object.fromEntries(listTransfers(db).map((t) => [t.id, {
-        id: t.id, oldOwnerId: t.oldOwnerId, newOwnerId: t.newOwnerId, status: t.status, requestMs: t.requestMs,
-        applications: appsOf(t).map((a) => ({
-          applicationId: a.applicationId,
-          params: Object.fromEntries(a.applicationTransferParams.map((p) => [p.key, p.value])),
-        })),
       }])),
     },
   }

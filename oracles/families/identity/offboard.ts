@@ -1,7 +1,7 @@
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
-import { entities, nothingElseChanged, verdict } from '../../predicates.ts'
+import { entities, nothingElseChanged, slackUserOf, verdict, type Allowed } from '../../predicates.ts'
 
-export type OffboardParams = { actor: string; leaverName: string }
+export type OffboardParams = { actor: string; leaverName: string; managerName?: string; now?: string }
 
 type Member = { email: string; role: string; type: string }
 const membersOf = (g: Entity | undefined) => ((g?.members ?? []) as Member[])
@@ -10,8 +10,14 @@ const membersOf = (g: Entity | undefined) => ((g?.members ?? []) as Member[])
  * Offboard a leaver: suspended (and not deleted), in no group, with no connected app left. Every other group keeps
  * exactly its members (the leaver's removal aside), every other grant stays, every other account is unchanged.
  * Deleting the leaver (or anyone) is an `unrequested_delete`; other changes are collateral.
+ * With `managerName` (the multi-app version): every Drive file the leaver owned now belongs to the manager and no
+ * other file changed owner; every upcoming meeting the leaver organised with guests (not private) is organised by
+ * the manager; the leaver's Slack account, and only theirs, is deactivated. The bookkeeping of those moves (the
+ * transfer folder, permissions of moved files, guests' copies of moved meetings, the leaver's Slack sessions) is
+ * allowed; anything else is collateral.
  */
-export function offboard({ initial, final, diff, params: p }: OracleInput<OffboardParams>): OracleResult {
+export function offboard(input: OracleInput<OffboardParams>): OracleResult {
+  const { initial, final, diff, params: p } = input
   const leaver = entities(initial, 'identity', 'users').find((u) => u.name === p.leaverName)
   const id = String(leaver?.userId ?? '')
   const email = String(leaver?.email ?? '').toLowerCase()
@@ -39,10 +45,13 @@ export function offboard({ initial, final, diff, params: p }: OracleInput<Offboa
   const deletedUsers: Violation[] = diff
     .filter((c) => c.service === 'identity' && c.collection === 'users' && c.op === 'updated' && c.fields.deleted?.after === true)
     .map((c) => ({ kind: 'unrequested_delete', message: `user ${c.id} was deleted` }))
-  const violations: Violation[] = [...deletedUsers, ...nothingElseChanged(diff, [
+  const handover = p.managerName ? handoverOf(input, id, email) : undefined
+  if (handover) checks.push(...handover.checks)
+  const violations: Violation[] = [...deletedUsers, ...(handover?.violations ?? []), ...nothingElseChanged(diff, [
     { service: 'identity', collection: 'users', id: (uid, c) => c.op === 'updated' && (uid === id || c.fields.deleted?.after === true) },
     { service: 'identity', collection: 'grants', id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id },
     { service: 'identity', collection: 'groups', id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity) },
+    ...(handover?.allowed ?? []),
   ])]
   // The leaver's own record may only change in `suspended`.
   const own = diff.find((c) => c.service === 'identity' && c.collection === 'users' && c.id === id && c.op === 'updated')
@@ -50,4 +59,59 @@ export function offboard({ initial, final, diff, params: p }: OracleInput<Offboa
     violations.push({ kind: 'collateral', message: `the leaver's ${Object.keys(own.fields).join(', ')} changed` })
   }
   return verdict(checks, violations, { groupsLeft: stillIn.length, appsLeft: grantsLeft.length })
+}
+
+type Check = { name: string; ok: boolean; note?: string }
+const str = (v: unknown) => String(v ?? '').toLowerCase()
+const startMs = (e: Entity) => {
+  const t = (e.start ?? {}) as { dateTime?: string; date?: string }
+  return Date.parse(t.dateTime ?? t.date ?? '')
+}
+
+/** The Drive, Calendar and Slack half of offboarding: what moved to the manager, and what may change for it. */
+function handoverOf({ initial, final, diff, params: p }: OracleInput<OffboardParams>, leaverId: string, leaverEmail: string) {
+  const manager = entities(initial, 'identity', 'users').find((u) => u.name === p.managerName)
+  const managerEmail = str(manager?.email)
+  const now = Date.parse(p.now ?? '')
+  const filesBefore = entities(initial, 'drive', 'files')
+  const filesAfter = new Map(entities(final, 'drive', 'files').map((f) => [String(f.id), f]))
+  const theirs = new Set(filesBefore.filter((f) => str(f.owner) === leaverEmail && leaverEmail).map((f) => String(f.id)))
+  const notMoved = [...theirs].filter((fid) => str(filesAfter.get(fid)?.owner) !== managerEmail)
+  const ownerChanged = filesBefore.filter((f) => !theirs.has(String(f.id)) && filesAfter.has(String(f.id))
+    && str(filesAfter.get(String(f.id))!.owner) !== str(f.owner))
+  // Meetings to hand over: upcoming, organised by the leaver on their calendar, not private, with a guest.
+  // A series that began before now but goes on may move too (the API moves it); it is allowed, not required.
+  const movable = entities(initial, 'calendar', 'events').filter((e) => str(e.calendarId) === leaverEmail
+    && str(e.organizer) === leaverEmail && e.status !== 'cancelled' && !e.recurringEventId
+    && e.visibility !== 'private' && e.visibility !== 'confidential' && (startMs(e) > now || Boolean(e.recurrence))
+    && ((e.attendees ?? []) as { email: string }[]).some((a) => str(a.email) !== leaverEmail))
+  const meetings = movable.filter((e) => startMs(e) > now)
+  const moved = new Set(movable.map((e) => String(e.id)))
+  const eventsAfter = new Map(entities(final, 'calendar', 'events').map((e) => [`${str(e.calendarId)}/${e.id}`, e]))
+  const stillLeavers = meetings.filter((e) => str(eventsAfter.get(`${managerEmail}/${e.id}`)?.organizer) !== managerEmail)
+  const slackLeaver = slackUserOf(initial, leaverId)
+  const slackAfter = entities(final, 'slack', 'users').find((u) => u.id === slackLeaver)
+  const checks: Check[] = [
+    { name: 'the manager exists', ok: manager !== undefined },
+    { name: 'every Drive file of the leaver now belongs to the manager', ok: manager !== undefined && notMoved.length === 0,
+      note: `${notMoved.length} of ${theirs.size} not moved` },
+    { name: 'the leaver\'s upcoming meetings are organised by the manager', ok: manager !== undefined && stillLeavers.length === 0,
+      note: `${stillLeavers.length} of ${meetings.length} not moved` },
+    { name: 'the leaver\'s Slack account is deactivated', ok: slackAfter?.deleted === true },
+  ]
+  const violations: Violation[] = ownerChanged.map((f) => ({ kind: 'collateral' as const, message: `file ${f.id} changed owner` }))
+  const otherSlack = diff.filter((c) => c.service === 'slack' && c.collection === 'users' && c.id !== slackLeaver
+    && c.op === 'updated' && c.fields.deleted?.after === true)
+  violations.push(...otherSlack.map((c) => ({ kind: 'unrequested_delete' as const, message: `Slack user ${c.id} was deactivated` })))
+  const folders = new Set(diff.filter((c) => c.service === 'drive' && c.collection === 'files' && c.op === 'inserted'
+    && str((c.after as Entity).owner) === managerEmail && (c.after as Entity).name === leaverEmail).map((c) => c.id))
+  const movedFile = (fid: string) => theirs.has(fid) || folders.has(fid)
+  const allowed: Allowed[] = [
+    { service: 'drive', collection: 'files', id: (fid, c) => (c.op === 'updated' && theirs.has(fid)) || folders.has(fid) },
+    { service: 'drive', collection: 'permissions', id: (key) => movedFile(key.split('/')[0]!) },
+    { service: 'calendar', collection: 'events', id: (key) => moved.has(key.slice(key.indexOf('/') + 1)) },
+    { service: 'slack', collection: 'users', id: (uid) => uid === slackLeaver },
+    { service: 'slack', collection: 'sessions', id: (_k, c) => ((c.op === 'deleted' ? c.before : (c as { after: Entity }).after) as Entity)?.user === slackLeaver },
+  ]
+  return { checks, violations, allowed }
 }
