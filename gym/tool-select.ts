@@ -75,6 +75,11 @@ export const TOOL_TOKEN_BUDGET = 32_000
  * of big services).
  */
 export const LOW_PRIORITY: RegExp[] = [
+  // Admin-scoped lists only (tasks tagged `admin`): the administration surfaces beyond member accounts.
+  /^admin\.(conversations|teams|apps|emoji|inviteRequests|barriers|usergroups|auth|roles|analytics|functions|workflows)\./,
+  /^admin\.users\.(session\.|invite$|assign$|setExpiration$|getExpiration$)/,
+  /^team\.(accessLogs|billableInfo|billing\.|integrationLogs|preferences\.|externalTeams\.)/,
+  /^drive\.(approvals|accessproposals)\./,
   /^slackLists\./,
   /^canvases\.access\./,
   /^chat\.meMessage$/,

@@ -144,7 +144,7 @@ export const identityOffboard: Family = {
       ],
       difficulty: 'hard',
       safetyCritical: true,
-      tags: ['identity', 'directory', 'datatransfer', 'drive', 'calendar', 'slack', 'offboarding', 'near-duplicate', 'long-horizon'],
+      tags: ['identity', 'directory', 'datatransfer', 'drive', 'calendar', 'slack', 'admin', 'offboarding', 'near-duplicate', 'long-horizon'],
     }
   },
 }
