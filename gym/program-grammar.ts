@@ -46,13 +46,20 @@ export function pick(value: unknown, path: string): unknown {
   return cur
 }
 
-/** Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type; `{{ids.0}}` indexes one). */
+/**
+ * Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type; `{{ids.0}}` indexes one). A
+ * numeric binding may carry an offset: `{{end-1}}` is the bound number minus one (Docs indexes: a cell's text ends
+ * before its paragraph mark).
+ */
 export function fill(value: unknown, vars: Vars): unknown {
   if (typeof value === 'string') {
-    const get = (k: string) => (k in vars ? vars[k] : pick(vars, k))
-    const whole = /^\{\{([\w.]+)\}\}$/.exec(value)
-    if (whole) return get(whole[1]!)
-    return value.replace(/\{\{([\w.]+)\}\}/g, (_, k: string) => String(get(k) ?? ''))
+    const get = (k: string, offset?: string) => {
+      const v = k in vars ? vars[k] : pick(vars, k)
+      return offset === undefined || typeof v !== 'number' ? v : v + Number(offset)
+    }
+    const whole = /^\{\{([\w.]+)([+-]\d+)?\}\}$/.exec(value)
+    if (whole) return get(whole[1]!, whole[2])
+    return value.replace(/\{\{([\w.]+)([+-]\d+)?\}\}/g, (_, k: string, o?: string) => String(get(k, o) ?? ''))
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, vars))
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))

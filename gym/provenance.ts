@@ -76,7 +76,7 @@ export class Provenance {
     let timeSeen = false
     for (const { at, text: raw } of leaves(args)) {
       if (KNOBS.test(at)) continue
-      let text = raw.replace(/\{\{[\w.]+\}\}/g, ' ')
+      let text = raw.replace(/\{\{[\w.]+(?:[+-]\d+)?\}\}/g, ' ')
       if (EPOCH.test(text.trim())) {
         const n = Number(text.trim())
         const d = DateTime.fromMillis(text.trim().length === 13 ? n : n * 1000, { zone: 'utc' })

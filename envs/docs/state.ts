@@ -2,6 +2,7 @@ import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { isOrdered } from './model/lists.ts'
 import { allTabs } from './model/segment.ts'
+import { parasIn } from './model/locate.ts'
 import type { Block, El, TabModel } from './model/types.ts'
 import { blocksText, elText, plainText } from './render/text.ts'
 import { isGoogleDoc } from '../drive/docs-bridge.ts'
@@ -22,7 +23,7 @@ import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents
  *                                                   // body paragraphs outside tables, in order; styled = runs with such styling
  *              tables: [{ rows: number, columns: number, cells: string[][] }],   // cell texts, no trailing newline
  *              headers: { <id>: text }, footers: { <id>: text }, footnotes: { <id>: text },
- *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex }] }],
+ *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex, text }] }],   // text: the range's content
  *              inlineObjects: { <objectId>: { uri } } }] } } } }
  * Only documents with stored content whose Drive file still exists appear (Drive's files.create stores an
  * empty one for every new Doc).
@@ -74,6 +75,15 @@ function tables(blocks: readonly Block[]): Json[] {
 
 const texts = (g: Record<string, Block[]>): Json => Object.fromEntries(Object.entries(g).map(([id, c]) => [id, blocksText(c).replace(/\n$/, '')]))
 
+/** The text a range covers in one segment of a tab (paragraph marks included; any other element is one U+FFFC). */
+function rangeText(tab: TabModel, segmentId: string | undefined, start: number, end: number): string {
+  const blocks = segmentId ? (tab.headers[segmentId] ?? tab.footers[segmentId] ?? tab.footnotes[segmentId] ?? []) : tab.body
+  return parasIn(blocks, 0, start, end).map((hit) => {
+    const text = hit.para.els.map((e) => (e.t === 'text' ? e.text : '\uFFFC')).join('')
+    return text.slice(Math.max(0, start - hit.start), Math.max(0, end - hit.start))
+  }).join('')
+}
+
 function tabView(tab: TabModel): Json {
   return {
     tabId: tab.props.tabId, title: tab.props.title, index: tab.props.index, parentTabId: tab.props.parentTabId ?? null,
@@ -81,7 +91,10 @@ function tabView(tab: TabModel): Json {
     paragraphs: paragraphs(tab.body, tab),
     tables: tables(tab.body),
     headers: texts(tab.headers), footers: texts(tab.footers), footnotes: texts(tab.footnotes),
-    namedRanges: tab.namedRanges.map((nr) => ({ id: nr.id, name: nr.name, ranges: nr.ranges.map((r) => ({ segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end })) })),
+    namedRanges: tab.namedRanges.map((nr) => ({
+      id: nr.id, name: nr.name,
+      ranges: nr.ranges.map((r) => ({ segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end, text: rangeText(tab, r.segmentId, r.start, r.end) })),
+    })),
     inlineObjects: Object.fromEntries(Object.entries(tab.inlineObjects).map(([id, o]) => [id, { uri: String(((o.inlineObjectProperties as any)?.embeddedObject?.imageProperties?.sourceUri) ?? '') }])),
   }
 }

@@ -6,6 +6,7 @@ import { slackScheduled } from '../families/dds/slack-scheduled.ts'
 import { slackUsergroupMembers } from '../families/dds/slack-usergroup-members.ts'
 import { driveMoveInto } from '../families/dds/drive-move-into.ts'
 import { docsNumberedList } from '../families/dds/docs-numbered-list.ts'
+import { docsTermsUpdate } from '../families/docs/docs-terms-update.ts'
 
 /** Oracles of the drive-docs-slack task families (tasks-lite/families/groups/drive-docs-slack.ts), by id. */
 export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
@@ -16,4 +17,5 @@ export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
   'slack-usergroup-members': slackUsergroupMembers,
   'drive-move-into': driveMoveInto,
   'docs-numbered-list': docsNumberedList,
+  'docs-terms-update': docsTermsUpdate,
 }
