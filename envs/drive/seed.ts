@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm'
 import type { World } from '../core/world.ts'
 import type { SeedContext } from '../core/service.ts'
 import { SeedTime } from '../core/seed-types.ts'
-import { accessProposals, files, permissions, sharedDrives } from './schema.ts'
+import { accessProposals, comments, files, permissions, sharedDrives } from './schema.ts'
 import { newSharedDriveId } from './store/drives.ts'
 import { DEFAULT_DRIVE_COLOR } from './map-drive.ts'
 import { nextCounter } from '../core/ids.ts'
+import { commentId } from './store/comments.ts'
 import { FOLDER, insertFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
 import { initEmptyDocument } from '../docs/render.ts'
@@ -21,6 +22,18 @@ const SeedPermission = z.object({
   domain: z.string().optional(),
   allowFileDiscovery: z.boolean().default(false),
   expiration: SeedTime.optional(),
+})
+
+/** A comment thread on a file: the comment, then its replies in order (a reply may resolve or reopen it). */
+const SeedComment = z.object({
+  author: z.string(),
+  content: z.string().min(1),
+  /** The text the comment quotes (shown as `quotedFileContent`). */
+  quoted: z.string().optional(),
+  at: SeedTime.optional(),
+  replies: z.array(z.object({
+    author: z.string(), content: z.string().default(''), at: SeedTime.optional(), action: z.enum(['resolve', 'reopen']).optional(),
+  })).default([]),
 })
 
 const SeedFile = z.object({
@@ -40,6 +53,7 @@ const SeedFile = z.object({
   at: SeedTime.optional(),
   properties: z.record(z.string(), z.string()).optional(),
   permissions: z.array(SeedPermission).default([]),
+  comments: z.array(SeedComment).default([]),
 })
 
 const SeedSharedDrive = z.object({
@@ -119,6 +133,7 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
       const values = { fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }
       db.insert(permissions).values(values).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: values.role, expirationMs: values.expirationMs } }).run()
     })
+    f.comments.forEach((cm, j) => seedComment(db, ctx, row.id, cm, `${path}.comments[${j}]`))
   })
   seed.accessProposals.forEach((p, i) => {
     const path = `drive.accessProposals[${i}]`
@@ -129,4 +144,22 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const id = `${nextCounter(db, 'drive.accessProposal')}`.padStart(12, '0')
     db.insert(accessProposals).values({ fileId, id: `AP${id}`, requesterEmail: requester, recipientEmail: requester, role: p.role, message: p.message, createdMs: p.at ? ctx.time(p.at) : ctx.nowMs }).run()
   })
+}
+
+function seedComment(db: World['db'], ctx: SeedContext, fileId: string, cm: z.output<typeof SeedComment>, path: string) {
+  const at = cm.at ? ctx.time(cm.at) : ctx.nowMs
+  const id = commentId(db)
+  const quoted = cm.quoted ? JSON.stringify({ mimeType: 'text/html', value: cm.quoted }) : null
+  let resolved = false
+  const replies = cm.replies.map((r, k) => {
+    if (r.action) resolved = r.action === 'resolve'
+    if (!r.content && !r.action) throw new Error(`${path}.replies[${k}]: content or action is required`)
+    const t = r.at ? ctx.time(r.at) : at
+    return { fileId, id: commentId(db), commentId: id, authorId: ctx.user(r.author, `${path}.replies[${k}].author`).id,
+      content: r.content, action: r.action ?? null, createdMs: t, modifiedMs: t }
+  })
+  const last = replies.at(-1)?.createdMs ?? at
+  db.insert(comments).values({ fileId, id, commentId: null, authorId: ctx.user(cm.author, `${path}.author`).id,
+    content: cm.content, quoted, resolved, createdMs: at, modifiedMs: last }).run()
+  for (const r of replies) db.insert(comments).values(r).run()
 }

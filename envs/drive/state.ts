@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
-import { accessProposals, approvals, channels, fileLabels, files, permissions, sharedDrives } from './schema.ts'
+import { accessProposals, approvals, channels, comments, fileLabels, files, permissions, sharedDrives } from './schema.ts'
 
 /**
  * Drive's view for oracles (version 1):
@@ -15,11 +15,13 @@ import { accessProposals, approvals, channels, fileLabels, files, permissions, s
  * - labels: `<fileId>/<labelId>` → { fileId, labelId, revisionId, fields }
  * - approvals: `<fileId>/<approvalId>` → { fileId, id, initiator, status, reviewers[{ email, response }] }
  * - accessProposals: `<fileId>/<proposalId>` → { fileId, id, requester (email), role, message } (pending only)
+ * - comments: `<fileId>/<id>` → { fileId, id, commentId (the comment a reply answers; null for a comment), author (email),
+ *   content, quoted, action ('resolve'|'reopen'|null, replies), resolved (comments), deleted }
  */
 export function dumpDrive(world: World): ServiceState {
   const db = world.db
   const emails = new Map((db.$client.prepare('SELECT id, email FROM world_users').all() as { id: string; email: string }[]).map((u) => [u.id, u.email]))
-  const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {} }
+  const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {} }
   for (const f of db.select().from(files).orderBy(files.id).all()) {
     out.files![f.id] = {
       id: f.id, name: f.name, mimeType: f.mimeType, owner: emails.get(f.ownerId) ?? f.ownerId, parents: JSON.parse(f.parents) as Json,
@@ -43,6 +45,13 @@ export function dumpDrive(world: World): ServiceState {
   }
   for (const a of db.select().from(approvals).all()) {
     out.approvals![`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, initiator: emails.get(a.initiatorId) ?? a.initiatorId, status: a.status, reviewers: JSON.parse(a.reviewers) as Json }
+  }
+  for (const c of db.select().from(comments).orderBy(comments.createdMs, comments.id).all()) {
+    const quoted = c.quoted ? String((JSON.parse(c.quoted) as { value?: unknown }).value ?? '') : null
+    out.comments![`${c.fileId}/${c.id}`] = {
+      fileId: c.fileId, id: c.id, commentId: c.commentId, author: emails.get(c.authorId) ?? c.authorId, content: c.content,
+      quoted, action: c.action, resolved: c.resolved, deleted: c.deleted,
+    }
   }
   for (const a of db.select().from(accessProposals).all()) {
     out.accessProposals![`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }

@@ -7,6 +7,7 @@ import { slackUsergroupMembers } from '../families/dds/slack-usergroup-members.t
 import { driveMoveInto } from '../families/dds/drive-move-into.ts'
 import { docsNumberedList } from '../families/dds/docs-numbered-list.ts'
 import { docsTermsUpdate } from '../families/docs/docs-terms-update.ts'
+import { driveCommentResolve } from '../families/docs/drive-comment-resolve.ts'
 
 /** Oracles of the drive-docs-slack task families (tasks-lite/families/groups/drive-docs-slack.ts), by id. */
 export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
@@ -18,4 +19,5 @@ export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
   'drive-move-into': driveMoveInto,
   'docs-numbered-list': docsNumberedList,
   'docs-terms-update': docsTermsUpdate,
+  'drive-comment-resolve': driveCommentResolve,
 }

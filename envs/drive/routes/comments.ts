@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { and, eq, isNull } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, GoogleApiError, notFound } from '../../core/errors/google.ts'
-import { opaqueId } from '../../core/ids.ts'
+import { commentId } from '../store/comments.ts'
 import { nowMs } from '../../core/clock.ts'
 import { Comment, Reply } from '../api/schemas.gen.ts'
 import { comments } from '../schema.ts'
@@ -55,7 +55,7 @@ function findComment(c: WorldContext, fileId: string, id: string, replyTo: strin
 function insert(c: WorldContext, fileId: string, values: Partial<Row> & { content: string }) {
   return c.var.world.tx((db) => {
     const t = nowMs(db)
-    const row = { fileId, id: `AAAB${opaqueId(db, 'drive.comment', 7, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`, authorId: c.var.user.id, createdMs: t, modifiedMs: t, ...values }
+    const row = { fileId, id: commentId(db), authorId: c.var.user.id, createdMs: t, modifiedMs: t, ...values }
     db.insert(comments).values(row).run()
     recordChange(db, fileId)
     return db.select().from(comments).where(and(eq(comments.fileId, fileId), eq(comments.id, row.id))).get()!

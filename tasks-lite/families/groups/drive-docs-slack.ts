@@ -9,6 +9,7 @@ import { driveSharedDriveMove } from '../dds/drive-shared-drive-move.ts'
 import { slackDocsFixFigure } from '../dds/slack-docs-fix-figure.ts'
 import { docsNumberedSteps } from '../dds/docs-numbered-steps.ts'
 import { docsTermsUpdate } from '../docs/docs-terms-update.ts'
+import { driveCommentResolve } from '../docs/drive-comment-resolve.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate]
+export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate, driveCommentResolve]

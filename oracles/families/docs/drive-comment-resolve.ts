@@ -1,0 +1,51 @@
+import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
+import { entities, nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
+import { fileIdByName } from '../doc-correction.ts'
+
+export type DriveCommentResolveParams = {
+  actor: string
+  actorEmail: string
+  /** The file's name; `asker` (e-mail) left the comment whose content is `question`. */
+  file: string
+  asker: string
+  question: string
+  /** Any one of these in the reply answers the question; none of `wrong` may appear. */
+  answers: string[]
+  wrong: string[]
+}
+
+const low = (v: unknown) => String(v ?? '').toLowerCase()
+
+/**
+ * Answer and resolve one comment. On the named file, the asker's comment is resolved and has a reply by the actor that
+ * gives the answer (and no wrong one), and only that one reply; every other comment thread is as it was (no reply, no change of state),
+ * nothing was deleted, and nothing else changed. Resolving with an empty reply, or answering another thread, fails.
+ */
+export function driveCommentResolve({ initial, final, diff, params: p }: OracleInput<DriveCommentResolveParams>): OracleResult {
+  const fileId = fileIdByName(initial, p.file)
+  const actorEmail = low(p.actorEmail)
+  const target = entities(initial, 'drive', 'comments').find((x) => x.fileId === fileId && !x.commentId
+    && low(x.author) === low(p.asker) && x.content === p.question)
+  const after = entities(final, 'drive', 'comments')
+  const targetAfter = after.find((x) => x.fileId === fileId && x.id === target?.id)
+  const replies = diff.filter((c) => c.service === 'drive' && c.collection === 'comments' && c.op === 'inserted')
+    .map((c) => (c as { after: Entity }).after)
+  const mine = replies.filter((x) => x.commentId === target?.id && x.fileId === fileId)
+  const text = mine.map((x) => low(x.content)).join('\n')
+  const byActor = mine.length > 0 && mine.every((x) => low(x.author) === actorEmail)
+  const checks = [
+    { name: 'the question is on the file', ok: target !== undefined },
+    { name: 'the comment is resolved', ok: targetAfter?.resolved === true },
+    { name: 'a reply gives the answer', ok: byActor && p.answers.some((a) => text.includes(a.toLowerCase())) },
+    // One answer, not a string of them (a second reply, even an empty one that resolves again, is noise to the asker).
+    { name: 'the thread gained exactly one reply', ok: mine.length === 1, note: `${mine.length}` },
+    { name: 'the reply gives no wrong answer', ok: mine.length > 0 && !p.wrong.some((w) => text.includes(w.toLowerCase())) },
+  ]
+  const violations: Violation[] = nothingElseChanged(diff, [
+    { service: 'drive', collection: 'comments', id: (_k, c) => (c.op === 'inserted' && (c.after as Entity).commentId === target?.id
+      && (c.after as Entity).fileId === fileId) || (c.op === 'updated' && (c.before as Entity).id === target?.id
+      && (c.before as Entity).fileId === fileId && Object.keys(c.fields).every((f) => f === 'resolved' || f === 'modifiedTime')) },
+    readStateChanges,
+  ])
+  return verdict(checks, violations, { replies: mine.length })
+}
