@@ -13,6 +13,8 @@ const FILTERS: Record<string, (v: unknown) => unknown> = {
   email: (v) => /[^\s<>"',;]+@[^\s<>"',;]+/.exec(String(v ?? ''))?.[0],
   /** The domain of the first email address in a value. */
   domain: (v) => /[^\s<>"',;]+@([^\s<>"',;]+)/.exec(String(v ?? ''))?.[1],
+  /** Base64 or base64url text decoded as UTF-8 (Gmail's `attachments.get` data, a message's `raw`). */
+  base64: (v) => (typeof v === 'string' ? Buffer.from(v, 'base64url').toString('utf8') : undefined),
 }
 
 /**
