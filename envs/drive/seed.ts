@@ -10,7 +10,7 @@ import { nextCounter } from '../core/ids.ts'
 import { commentId } from './store/comments.ts'
 import { FOLDER, insertFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
-import { initEmptyDocument } from '../docs/render.ts'
+import { importDocument, initEmptyDocument } from '../docs/render.ts'
 
 const SeedPermission = z.object({
   id: z.string().optional(),
@@ -115,7 +115,9 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const inDrive = parentId ? (driveOf.get(parentId) ?? null) : null
     const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content, description: f.description, createdMs: at, modifiedMs: at, driveId: inDrive })
     if (inDrive) driveOf.set(row.id, inDrive)
-    if (isDoc) initEmptyDocument(db, row.id, f.name)
+    // A Google Doc seeded here starts empty, or with `text` as its paragraphs (one per line).
+    if (isDoc && f.text) db.update(files).set({ fullText: importDocument(db, row.id, f.text.split('\n')) }).where(eq(files.id, row.id)).run()
+    else if (isDoc) initEmptyDocument(db, row.id, f.name)
     if (f.key) byKey.set(f.key, row.id)
     const extra: Partial<typeof files.$inferInsert> = {}
     if (f.starred) extra.starred = true

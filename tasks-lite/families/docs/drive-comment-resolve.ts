@@ -1,14 +1,9 @@
-import { createHash } from 'node:crypto'
 import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
 import { docs, drive, driveList, phrase, volumeOf } from '../dds/kit.ts'
 
 const PRODUCTS = ['Aurora', 'Basalt', 'Cirrus', 'Dynamo', 'Eclipse', 'Fjord', 'Gemini', 'Helix', 'Ion', 'Juniper']
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const DOC = 'application/vnd.google-apps.document'
-
-/** A Drive id for a seeded file (the comment seed needs the Doc's id before Docs fills it); opaque, from the task id. */
-const seededId = (task: string, what: string) =>
-  `1${createHash('sha256').update(`${task}/${what}`).digest('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 32)}`
 
 /**
  * Drive comments: answer a colleague's question left as a comment on a Google Doc with a fact from another Drive file,
@@ -38,7 +33,8 @@ export const driveCommentResolve: Family = {
       'Do we have a confirmed launch date yet? Marketing needs it for the emails.',
       'Can someone fill in the launch date here? TBD is blocking the press schedule.',
     ])
-    const docFile = (p: string, comments: unknown[]) => ({ id: seededId(taskId, p), name: plan(p), mimeType: DOC, owner: c.actor.id,
+    const body = (p: string) => [plan(p), 'Launch date: TBD', 'Owner: Product Ops', 'Pricing', 'Channels: email, blog, partners'].join('\n')
+    const docFile = (p: string, comments: unknown[]) => ({ name: plan(p), mimeType: DOC, owner: c.actor.id, text: body(p),
       permissions: [{ type: 'user', role: 'commenter', user: asker!.id }, { type: 'user', role: 'commenter', user: other!.id }], comments })
     const files = [
       docFile(otherProduct!, [{ author: asker!.id, content: question, quoted: 'Launch date: TBD', at: '-1d' }]),
@@ -54,10 +50,6 @@ export const driveCommentResolve: Family = {
         `${product}: ${confirmed.text} (confirmed)`,
       ].join('\n') },
     ]
-    const body = (p: string) => [
-      { text: plan(p), style: 'HEADING_1' as const }, 'Launch date: TBD', 'Owner: Product Ops', 'Pricing', 'Channels: email, blog, partners',
-    ]
-    const documents = [otherProduct!, product!].map((p) => ({ id: seededId(taskId, p), content: body(p) }))
     const instruction = phrase(seed, r, [
       `${asker!.name} left a comment on the ${plan(product!)} doc asking for the launch date. Reply to that comment with the confirmed date from the launch calendar in Drive and resolve it. Don't touch the other comments.`,
       `Please answer ${asker!.name.split(' ')[0]}'s question on the ${product} launch plan (it's a comment on the Google Doc): look up the confirmed ${product} launch date in our launch calendar file, reply with it, and mark the comment resolved. Other open comments stay as they are.`,
@@ -79,7 +71,7 @@ export const driveCommentResolve: Family = {
       services: ['drive', 'docs'],
       instruction,
       actor: c.actor.id,
-      seed: { ...baseSeed(c, taskId), drive: { files }, docs: { documents } },
+      seed: { ...baseSeed(c, taskId), drive: { files } },
       world: volumeOf(seed),
       oracle: {
         id: 'drive-comment-resolve',
