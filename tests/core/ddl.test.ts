@@ -7,8 +7,9 @@ import { World } from '../../envs/core/world.ts'
 describe('createTableSql', () => {
   test('writes index terms given as sql: expressions and descending columns, with bare column names', () => {
     const columns = { id: text('id').primaryKey(), kind: text('kind').notNull(), atMs: integer('at_ms').notNull() }
-    const order = (c: typeof columns) => [index('ddl_t_order').on(sql`(${c.kind} != 'x')`, sql`${c.atMs} DESC`, c.id)]
-    const t = sqliteTable('ddl_t', columns, order)
+    const t = sqliteTable('ddl_t', columns, (c) => [
+      index('ddl_t_order').on(sql`(${c.kind} != 'x')`, sql`${c.atMs} DESC`, c.id),
+    ])
     const ddl = `CREATE INDEX IF NOT EXISTS "ddl_t_order" ON "ddl_t" (("kind" != 'x'), "at_ms" DESC, "id")`
     expect(createTableSql(t)[1]).toBe(ddl)
     // SQLite reads the index in that order: no sort step for a query ordered the same way.

@@ -59,7 +59,8 @@ export function nameContainsSql(value: string): { where: string; params: (string
   if (!wellFormed(v)) return undefined
   if (v === '') return { where: '1', params: [] }
   const key = utf16be(v)
-  const prefix = { where: 'substr(name_key, 1, ?) = ?', params: [key.length, key] as (string | number | Buffer)[] }
+  // IS, not =: a row whose name_key was never written (NULL) is false here, never NULL (which NOT keeps false).
+  const prefix = { where: 'substr(name_key, 1, ?) IS ?', params: [key.length, key] as (string | number | Buffer)[] }
   // A word holds letters and digits only, so a value with anything else can only start the whole name.
   if (!WORD.test(v)) return prefix
   return { where: `${prefix.where} OR instr(name_words, ?) > 0`, params: [...prefix.params, ` ${v}`] }
