@@ -26,6 +26,9 @@ function storedName(db: Db, name: string): string {
   return wellFormed(name) ? name : (stmt(db, '/* stored text */ SELECT CAST(? AS TEXT)').pluck().get(name) as string)
 }
 
+/** The name_key of a file whose stored name is `name` (well-formed, so stored as given). */
+export const nameKeyOf = (name: string) => utf16be(name.toLowerCase())
+
 /** The derived name columns of drive_files for a file named `name`. */
 export function nameColumns(db: Db, name: string): { nameKey: Buffer; nameWords: string } {
   const lower = storedName(db, name).toLowerCase()
