@@ -30,11 +30,11 @@ function expectNameColumns(h: Harness) {
 
 function seed() {
   const rng = new Rng(3)
-  const files = Array.from({ length: 40 }, (_, i) => ({
+  const files = Array.from({ length: 60 }, (_, i) => ({
     name: rng.pick(NAMES),
     mimeType: 'text/plain',
     owner: 'ann',
-    parent: rng.chance(0.5) ? 'box' : undefined,
+    parent: rng.pick(['box', 'team', undefined]),
     // Few distinct times, so the name and then the id decide much of the order.
     at: `2026-03-0${1 + (i % 3)}T10:00:00Z`,
   }))
@@ -42,7 +42,10 @@ function seed() {
     name: 'name-search',
     now: '2026-03-10T15:00:00Z',
     users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann' }],
-    drive: { files: [{ key: 'box', name: 'Box', mimeType: FOLDER, owner: 'ann' }, ...files] },
+    drive: {
+      sharedDrives: [{ key: 'team', name: 'Team', creator: 'ann', members: [] }],
+      files: [{ key: 'box', name: 'Box', mimeType: FOLDER, owner: 'ann' }, ...files],
+    },
   }
 }
 
@@ -83,7 +86,11 @@ describe('drive.files.list name search columns', () => {
       "name contains 'budget' and 'box' in parents", 'trashed = false', "name contains '\uFF41'", "name contains 'bad'",
     ]
     const box = (stmt(h.entry.world.db, "SELECT id FROM drive_files WHERE name = 'Box'").get() as { id: string }).id
-    for (const query of queries.map((s) => s.replace("'box'", `'${box}'`))) {
+    const team = (stmt(h.entry.world.db, 'SELECT id FROM drive_shared_drives').get() as { id: string }).id
+    // My Drive (the user corpus), and one shared drive: both scopes SQL judges exactly.
+    const scopes = ['', `&corpora=drive&driveId=${team}&includeItemsFromAllDrives=true&supportsAllDrives=true`]
+    const cases = queries.flatMap((s) => scopes.map((c) => [s.replace("'box'", `'${box}'`), c] as const))
+    for (const [query, scope] of cases) {
       const orders = [undefined, 'name', 'name desc,modifiedTime', 'modifiedTime desc,name_natural', 'folder,createdTime']
       for (const orderBy of orders) {
         const walks = await Promise.all(judged.map(async (extra) => {
@@ -91,7 +98,7 @@ describe('drive.files.list name search columns', () => {
           let token: string | undefined
           do {
             const order = orderBy ? `&orderBy=${q(orderBy)}` : ''
-            const params = `q=${q(query + extra)}&pageSize=3${order}${token ? `&pageToken=${token}` : ''}`
+            const params = `q=${q(query + extra)}&pageSize=3${order}${scope}${token ? `&pageToken=${token}` : ''}`
             const res = await h.call('GET', `${F}?${params}`)
             expect(res.status, res.text).toBe(200)
             ids.push(...(res.body.files as { id: string }[]).map((f) => f.id))
@@ -99,12 +106,15 @@ describe('drive.files.list name search columns', () => {
           } while (token)
           return ids
         }))
-        expect(walks[0], `${query} by ${orderBy}`).toEqual(walks[1])
+        expect(walks[0], `${query} by ${orderBy} in ${scope || 'My Drive'}`).toEqual(walks[1])
       }
     }
-    // Some of them match several pages' worth.
-    const plan = await h.call('GET', `${F}?q=${q("name contains 'plan'")}&pageSize=3`)
-    expect(plan.body.nextPageToken).toBeDefined()
+    // Some of them match several pages' worth, in either scope.
+    for (const scope of scopes) {
+      const plan = await h.call('GET', `${F}?q=${q("name contains 'plan'")}&pageSize=3${scope}`)
+      expect(plan.body.files).toHaveLength(3)
+      expect(plan.body.nextPageToken).toBeDefined()
+    }
   })
 
   test('reads the default order from the listing index, with no sort step', () => {
