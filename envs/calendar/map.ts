@@ -6,7 +6,12 @@ import { dataOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts
 import type { Role } from './store/access.ts'
 
 /** Quoted numeric etag from a time and a change position (changes on every write). */
-export const etagOf = (ms: number, seq: number) => `"${BigInt(ms) * 1000n + BigInt(seq % 1000)}"`
+export const etagOf = (ms: number, seq: number) => {
+  // Plain numbers while the product is exact (instants before the year 2255); BigInt beyond.
+  const n = ms * 1000 + (seq % 1000)
+  if (Number.isSafeInteger(n) && Number.isSafeInteger(ms) && ms >= 0) return `"${n}"`
+  return `"${BigInt(ms) * 1000n + BigInt(seq % 1000)}"`
+}
 
 /** Secondary calendars name the owner's email in `dataOwner`. */
 const owned = (db: Db, cal: CalendarRow) => (cal.isPrimary ? {} : { dataOwner: findUserById(db, cal.ownerId)?.email ?? cal.ownerId })
@@ -59,7 +64,10 @@ const renderTime = (t: StoredTime, v: EventView) => renderEventTime({ ms: t.ms, 
 /** `self` marks the person whose calendar holds this copy of the event (not the caller). */
 const person = (db: Db, v: EventView, email: string, name: string | null | undefined, calendarId: string) => {
   const displayName = name ?? nameOf(db, v, email)
-  return { email, ...(displayName ? { displayName } : {}), ...(email.toLowerCase() === calendarId ? { self: true } : {}) }
+  const out: { email: string; displayName?: string; self?: true } = { email }
+  if (displayName) out.displayName = displayName
+  if (email.toLowerCase() === calendarId) out.self = true
+  return out
 }
 
 const htmlLinkOf = (row: Pick<EventRow, 'id' | 'calendarId'>) => `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { cal, timed } from './helpers.ts'
+import { etagOf } from '../../envs/calendar/map.ts'
 
 const seed = {
   name: 'calendar-render-order',
@@ -45,5 +46,16 @@ describe('calendar.events.list', () => {
     const after = (await ok('Events', 'GET', '/calendars/primary/events?singleEvents=true&orderBy=startTime')).items
     expect(after[1].summary).toBe('Moved')
     expect(Object.keys(after[1])).toEqual(INSTANCE_KEYS)
+  })
+})
+
+describe('etagOf', () => {
+  test('is the time in microseconds-like digits plus the change position, for any instant', () => {
+    const big = (ms: number, seq: number) => `"${BigInt(ms) * 1000n + BigInt(seq % 1000)}"`
+    // Around the largest exact product, the largest instant, and instants before 1970.
+    const instants = [0, 1, Date.UTC(2026, 5, 1), 9_007_199_254_740, 9_007_199_254_741, 8.64e15, -1, -62_167_219_200_000]
+    for (const ms of instants) {
+      for (const seq of [0, 7, 999, 1000, 123_456]) expect(etagOf(ms, seq), `${ms} ${seq}`).toBe(big(ms, seq))
+    }
   })
 })
