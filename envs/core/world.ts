@@ -33,12 +33,13 @@ export class World {
 
   /**
    * What changes when the database does: rows written by this connection (inserts, updates, deletes, triggers
-   * included, even when rolled back), the schema cookie (DDL) and the user version. A new connection counts from
-   * zero, so the stamp is only compared on one connection.
+   * included, even when rolled back), the schema cookie (DDL), the user version, and commits by any other
+   * connection to a world's file (data_version). A new connection counts from zero, so the stamp is only compared
+   * on one connection.
    */
   #stamp(): string {
     const sql = `/* change stamp */ SELECT total_changes(), (SELECT schema_version FROM pragma_schema_version),
-      (SELECT user_version FROM pragma_user_version)`
+      (SELECT user_version FROM pragma_user_version), (SELECT data_version FROM pragma_data_version)`
     return (this.#sqlite.prepare(sql).raw().get() as number[]).join(',')
   }
 

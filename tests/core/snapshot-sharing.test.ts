@@ -134,3 +134,20 @@ describe('control plane /stats', () => {
     worlds.close()
   })
 })
+
+describe('World.snapshot of a file-backed world', () => {
+  test('serializes again after another connection writes the file', async () => {
+    const { default: Database } = await import('better-sqlite3')
+    const file = join(tmp('snapshot-other'), 'w.sqlite')
+    const world = small(file)
+    const first = world.snapshot()
+    expect(world.snapshot().bytes).toBe(first.bytes)
+    const other = new Database(file)
+    other.prepare("INSERT INTO t (v) VALUES ('from elsewhere')").run()
+    other.close()
+    const next = world.snapshot()
+    expect(next.bytes).not.toBe(first.bytes)
+    expect(Buffer.compare(next.bytes, fresh(world))).toBe(0)
+    world.close()
+  })
+})
