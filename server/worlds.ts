@@ -290,6 +290,21 @@ export class WorldManager {
     return snap
   }
 
+  /**
+   * Named snapshots across worlds: how many, and their bytes (in memory, or in files with a data directory). A
+   * deleted snapshot leaves these figures at once; its image's memory goes when nothing else shares it (see
+   * `snapshotMemory()`, envs/core/snapshot-memory.ts).
+   */
+  snapshotStats(): { named: number; bytes: number; inFiles: boolean } {
+    let named = 0
+    let bytes = 0
+    for (const sizes of this.#snapshotSizes.values()) {
+      named += sizes.size
+      for (const b of sizes.values()) bytes += b
+    }
+    return { named, bytes, inFiles: this.#dataDir !== undefined }
+  }
+
   /** Forgets a named snapshot (and its file). */
   deleteSnapshot(id: string, name: string): void {
     const entry = this.get(id)

@@ -1,11 +1,11 @@
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
-import { is, SQL } from 'drizzle-orm'
+import { Column, is, SQL, StringChunk } from 'drizzle-orm'
 
 /**
  * CREATE TABLE / CREATE INDEX statements for drizzle tables, so the drizzle definitions stay the one
  * source of truth for storage and a world needs no migration files to start.
  * Covers what our schemas use: column types, NOT NULL, single and composite primary keys, literal
- * defaults, unique and plain indexes.
+ * defaults, unique and plain indexes, and index terms written as `sql` (an expression, or a column with DESC).
  */
 export function createTableSql(table: SQLiteTable): string[] {
   const cfg = getTableConfig(table)
@@ -22,10 +22,21 @@ export function createTableSql(table: SQLiteTable): string[] {
   const statements = [`CREATE TABLE IF NOT EXISTS ${quote(cfg.name)} (${cols.join(', ')})`]
   for (const idx of cfg.indexes) {
     const { name, columns, unique } = idx.config
-    const on = columns.map((c) => quote((c as { name: string }).name)).join(', ')
+    const on = columns.map(indexTerm).join(', ')
     statements.push(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(name)} ON ${quote(cfg.name)} (${on})`)
   }
   return statements
+}
+
+/**
+ * One term of an index: a column, or an `sql` template over the table's columns and literal text (for example
+ * sql`${t.modifiedMs} DESC` or sql`(${t.mimeType} != 'x')`), written with bare column names as CREATE INDEX needs.
+ */
+function indexTerm(term: unknown): string {
+  if (is(term, SQL)) return term.queryChunks.map(indexTerm).join('')
+  if (is(term, StringChunk)) return term.value.join('')
+  if (is(term, Column)) return quote(term.name)
+  throw new Error(`createTableSql: unsupported index term ${String(term)}`)
 }
 
 function quote(name: string): string {

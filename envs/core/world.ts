@@ -4,6 +4,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
 import { cacheStatements, type Db } from './db.ts'
+import { trackSnapshotImage } from './snapshot-memory.ts'
 
 /** The bytes of a whole world database: every service's rows, counters, clock and action log. */
 export type Snapshot = { readonly bytes: Buffer }
@@ -17,10 +18,29 @@ export class World {
   #db!: Db
   #run!: <T>(fn: (db: Db) => T) => T
   readonly #file: string | undefined
+  /**
+   * The image this connection's contents equal, with the connection's change stamp when they last did: a world
+   * not written since its last snapshot or in-memory restore snapshots to that image again without serializing.
+   * Held weakly: the world does not keep an image alive that no snapshot, template or baseline holds.
+   */
+  #image: { bytes: WeakRef<Buffer>; stamp: string } | undefined
 
-  private constructor(sqlite: Database.Database, file?: string) {
+  private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
     this.#attach(configure(sqlite, file))
+    if (image) this.#image = { bytes: new WeakRef(image), stamp: this.#stamp() }
+  }
+
+  /**
+   * What changes when the database does: rows written by this connection (inserts, updates, deletes, triggers
+   * included, even when rolled back), the schema cookie (DDL), the user version, and commits by any other
+   * connection to a world's file (data_version). A new connection counts from zero, so the stamp is only compared
+   * on one connection.
+   */
+  #stamp(): string {
+    const sql = `/* change stamp */ SELECT total_changes(), (SELECT schema_version FROM pragma_schema_version),
+      (SELECT user_version FROM pragma_user_version), (SELECT data_version FROM pragma_data_version)`
+    return (this.#sqlite.prepare(sql).raw().get() as number[]).join(',')
   }
 
   /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
@@ -43,7 +63,7 @@ export class World {
 
   /** An independent in-memory world holding exactly the snapshot's contents. */
   static from(snapshot: Snapshot): World {
-    return new World(new Database(snapshot.bytes))
+    return new World(new Database(snapshot.bytes), undefined, snapshot.bytes)
   }
 
   /** Reopens a file-backed world written by an earlier process. */
@@ -69,11 +89,20 @@ export class World {
     return this.#run(fn)
   }
 
+  /**
+   * The world's bytes. Unchanged since the last snapshot or in-memory restore, it is that image again (shared, not
+   * copied: snapshot images are never written to); otherwise the database is serialized.
+   */
   snapshot(): Snapshot {
+    const stamp = this.#stamp()
+    const same = this.#image?.stamp === stamp ? this.#image.bytes.deref() : undefined
+    if (same) return { bytes: same }
     const bytes = this.#sqlite.serialize()
     // A WAL-mode image says so in its header (bytes 18-19 = 2); an in-memory database cannot open
     // that, so snapshots always carry the rollback-journal marker.
     if (bytes[18] === 2) bytes[18] = bytes[19] = 1
+    trackSnapshotImage(bytes)
+    this.#image = { bytes: new WeakRef(bytes), stamp }
     return { bytes }
   }
 
@@ -82,6 +111,8 @@ export class World {
     const next = this.#file ? reopenFileFrom(this.#sqlite, this.#file, snapshot) : new Database(snapshot.bytes)
     if (!this.#file) this.#sqlite.close()
     this.#attach(configure(next, this.#file))
+    // A file-backed world is rebuilt row by row (its bytes differ from the image); an in-memory one is the image.
+    this.#image = this.#file ? undefined : { bytes: new WeakRef(snapshot.bytes), stamp: this.#stamp() }
   }
 
   /** An independent in-memory copy. */

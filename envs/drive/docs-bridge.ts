@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../core/db.ts'
 import { files } from './schema.ts'
+import { nameColumns } from './store/name-search.ts'
 import { effectiveRole, findFile, GOOGLE_DOC, insertFile, recordChange, touchFile } from './store/files.ts'
 
 // The contract between Drive and Docs: a Google Doc is a Drive file; Docs keeps the document model,
@@ -35,6 +36,6 @@ export function docTitle(db: Db, fileId: string): string | undefined {
 }
 
 export function renameDoc(db: Db, fileId: string, title: string): void {
-  db.update(files).set({ name: title }).where(eq(files.id, fileId)).run()
+  db.update(files).set({ name: title, ...nameColumns(db, title) }).where(eq(files.id, fileId)).run()
   recordChange(db, fileId)
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Storage shape of Drive. A Google Doc is a row here (mimeType application/vnd.google-apps.document);
@@ -31,10 +32,28 @@ export const files = sqliteTable(
     checksums: text('checksums'),
     /** The shared drive whose tree holds the file (null in My Drive). */
     driveId: text('drive_id'),
+    /**
+     * Derived from `name` on every write (store/name-search.ts), for searches and ordering in SQL: the lower-cased
+     * name as UTF-16BE bytes, which sort as JavaScript compares strings, and the name's lower-cased words, each
+     * after a space (`name contains` is prefix matching on the name and on its words).
+     */
+    nameKey: blob('name_key', { mode: 'buffer' }),
+    nameWords: text('name_words').notNull().default(''),
   },
   // By owner, with drive and id so a listing's "does the caller own it" probe reads the index alone; by type, as
-  // listings walk the folder tree (folders are few next to files) and `mimeType = …` narrows a search.
-  (t) => [index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id), index('drive_files_by_mime').on(t.mimeType)],
+  // listings walk the folder tree (folders are few next to files) and `mimeType = …` narrows a search. By parents
+  // for `'x' in parents`. In files.list's default order (folders first, newest first, name, id) with the columns
+  // exact searches and scopes test (words, trashed, starred, type, created, drive), so a page of `name contains`
+  // reads about a page of index entries and a rare match walks the index alone, looking up only rows it returns
+  // (docs/decisions/0220).
+  (t) => [
+    index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id), index('drive_files_by_mime').on(t.mimeType),
+    index('drive_files_by_parents').on(t.parents),
+    index('drive_files_by_listing').on(
+      sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey, t.id,
+      t.nameWords, t.trashed, t.starred, t.mimeType, t.createdMs, t.driveId,
+    ),
+  ],
 )
 
 export const permissions = sqliteTable(

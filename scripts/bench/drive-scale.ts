@@ -1,4 +1,5 @@
 import { Rng } from '../../envs/core/rng.ts'
+import { refreshNameColumns } from '../../envs/drive/store/name-search.ts'
 import { benchWorld, timeIt, type BenchFigure } from './types.ts'
 
 const WORDS = ['budget', 'roadmap', 'invoice', 'design', 'notes', 'contract', 'report', 'plan', 'review', 'draft']
@@ -23,6 +24,9 @@ export async function run(): Promise<BenchFigure[]> {
     sqlite.exec(`INSERT INTO drive_files (${cols.join(', ')}) SELECT ${pick.join(', ')} FROM drive_files
       WHERE mime_type != '${folder}' AND id NOT LIKE '%c_'`)
   }
+  // The copies were written by SQL: their names' derived columns (for search and order) are recomputed.
+  const copies = sqlite.prepare("SELECT id FROM drive_files WHERE id GLOB '*c[1-4]'").pluck().all() as string[]
+  refreshNameColumns(worlds.list()[0]!.world.db, copies)
   const total = (sqlite.prepare('SELECT count(*) AS n FROM drive_files').get() as { n: number }).n
   const folderId = (sqlite.prepare("SELECT id FROM drive_files WHERE name = 'Folder 7'").get() as { id: string }).id
   const list = (q: string) => async () => {

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { snapshotMemory } from '../../envs/core/snapshot-memory.ts'
 import { clientSecret, listClients, redirectUrisOf } from '../../envs/identity/store/oauth.ts'
 import { timingSafeEqual } from 'node:crypto'
 import { asc, gt } from 'drizzle-orm'
@@ -74,6 +75,15 @@ export function createControlApp(
     const given = Buffer.from(m?.[1] ?? c.req.header('x-admin-token') ?? '')
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: 'admin token required' }, 401)
     return next()
+  })
+
+  // Process figures for operators: worlds, named snapshots, the snapshot images still in memory, and memory.
+  app.get('/stats', (c) => {
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage()
+    return c.json({
+      worlds: worlds.size, snapshots: worlds.snapshotStats(), snapshotImages: snapshotMemory(),
+      memory: { rss, heapUsed, external, arrayBuffers },
+    })
   })
 
   app.onError((err, c) => {

@@ -6,14 +6,20 @@ import { Rng } from '../../envs/core/rng.ts'
 import { parseDriveQuery } from '../../envs/drive/query/parse.ts'
 import { matches } from '../../envs/drive/query/evaluate.ts'
 import { prefilter } from '../../envs/drive/query/prefilter.ts'
-import { listableFiles } from '../../envs/drive/store/visibility.ts'
+import { listableFiles, listing } from '../../envs/drive/store/visibility.ts'
 import { rootIdOf } from '../../envs/drive/map.ts'
-import { sortFiles } from '../../envs/drive/routes/order.ts'
+import { orderSql, sortFiles } from '../../envs/drive/routes/order.ts'
 
 // Non-ASCII letters (one, K, folds to ASCII in JS), LIKE wildcards, and control characters: NUL ends LIKE's reading.
-const NAMES = ['Budget 2026.txt', 'budget_notes', 'Roadmap', 'Ünicode Büdget', 'Café menu', 'report%final', 'a_b c', '\u212aelvin scale', 'plan', 'nul\u0000budget', 'tab\u0001road']
+// Astral letters sort before U+FF41 in JavaScript (UTF-16) but after it in UTF-8; İ lower-cases to two characters
+// (i and a combining dot, which splits words); a lone surrogate is stored as bytes that read back otherwise.
+const NAMES = ['Budget 2026.txt', 'budget_notes', 'Roadmap', 'Ünicode Büdget', 'Café menu', 'report%final', 'a_b c', '\u212aelvin scale', 'plan', 'nul\u0000budget', 'tab\u0001road',
+  '\u{1D400}lpha', '\uFF41lpha', 'İstanbul notes', 'bad\uD800name']
 const TEXTS = ['', 'roadmap draft', 'BUDGET review\nline two', 'naïve café', '100% done', 'under_score', 'x\u0000budget']
-const VALUES = ['budget', 'BUD', 'road', 'café', 'e', '%', '_', 'kel', 'plan', 'line two', 'xyz']
+const VALUES = [
+  'budget', 'BUD', 'road', 'café', 'e', '%', '_', 'kel', 'plan', 'line two', 'xyz', 'stanbul', 'i', '\u{1D400}',
+  '\uFF41', '\uD800', '',
+]
 const MIMES = ['text/plain', 'application/pdf', 'application/vnd.google-apps.folder']
 
 /** A random q over the fields the prefilter narrows, with and/or/not nesting; `parents` picks `in parents` ids. */
@@ -76,6 +82,7 @@ describe('drive.files.list q prefilter', () => {
     expect(views.length).toBe(62)
     const parents = ['folderOne000000001', 'folderTwo000000002', 'root', viewer.root, rootIdOf('ben'), "we'ird id"]
     let narrowed = 0
+    let paged = 0
     for (let i = 0; i < 500; i++) {
       const q = randomQuery(rng, parents)
       const cond = parseDriveQuery(q)
@@ -91,9 +98,24 @@ describe('drive.files.list q prefilter', () => {
       const listed = listableFiles(db, ann, cond, { orderBy }).filter((v) => matches(cond, v))
       expect(listed.map((v) => v.row.id).sort(), q).toEqual([...matching].sort())
       const full = views.filter((v) => matches(cond, v))
-      expect(sortFiles(listed, orderBy).map((v) => v.row.id), `${q} by ${orderBy}`).toEqual(sortFiles(full, orderBy).map((v) => v.row.id))
+      const sorted = sortFiles(full, orderBy).map((v) => v.row.id)
+      expect(sortFiles(listed, orderBy).map((v) => v.row.id), `${q} by ${orderBy}`).toEqual(sorted)
+      // When SQL judges the query exactly, it also orders and pages: every page is that slice of the sorted matches.
+      const found = listing(db, ann, cond, { orderBy })
+      if (found.exact) {
+        const size = rng.int(1, 7)
+        for (let offset = 0; offset <= sorted.length; offset += size) {
+          const page = found.page(orderSql(orderBy), offset, size)
+          const ids = page.views.map((v) => v.row.id)
+          expect(ids, `${q} by ${orderBy} from ${offset}`).toEqual(sorted.slice(offset, offset + size))
+          expect(page.more).toBe(offset + size < sorted.length)
+        }
+        paged++
+      }
     }
     // The prefilter is worth having: most random queries load fewer rows than the whole table.
     expect(narrowed).toBeGreaterThan(250)
+    // And SQL pages a good share of them alone.
+    expect(paged).toBeGreaterThan(150)
   })
 })

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { selectRows } from '../../core/db.ts'
 import { decodePageToken, encodePageToken, pageOf } from '../../core/paging.ts'
 import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
@@ -69,7 +69,7 @@ function textFilter(q: string | undefined) {
 /** The list envelope every events answer shares. */
 function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[] | number, items: unknown[], extra: Record<string, unknown>) {
   const db = c.var.world.db
-  const entry = db.select().from(calendarList).where(and(eq(calendarList.userId, c.var.user.id), eq(calendarList.calendarId, cal.id))).get()
+  const entry = selectRows(db, calendarList, { userId: c.var.user.id, calendarId: cal.id })[0]
   const updated = typeof rows === 'number' ? Math.max(rows, cal.updatedMs) : rows.reduce((m, r) => Math.max(m, r.updatedMs), cal.updatedMs)
   return {
     kind: 'calendar#events', etag: etagOf(updated, currentChange(db)), summary: entry?.summaryOverride ?? cal.summary, description: cal.description ?? '',

@@ -10,7 +10,16 @@ export type Window = { min?: number; max?: number }
 const overlaps = (r: Pick<EventRow, 'startMs' | 'endMs'>, w: Window) =>
   (w.max === undefined || r.startMs < w.max) && (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
 
-const COLUMNS = Object.entries(getTableColumns(events)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+// Rows are read as arrays and keyed here (better-sqlite3 names each column of each row otherwise): no column of
+// calendar_events has a drizzle mode, so the stored values are the row's values.
+const FIELDS = Object.entries(getTableColumns(events))
+const COLUMNS = FIELDS.map(([, col]) => `"${col.name}"`).join(', ')
+const KEYS = FIELDS.map(([key]) => key)
+const toRow = (values: unknown[]): EventRow => {
+  const out: Record<string, unknown> = {}
+  for (let i = 0; i < KEYS.length; i++) out[KEYS[i]!] = values[i]
+  return out as EventRow
+}
 const BY_START = 'ORDER BY start_ms, id'
 
 /**
@@ -37,7 +46,7 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
   const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
-  const rows = stmt(db, `${parts.join(' UNION ALL ')} ${BY_START}`).all(...all) as EventRow[]
+  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')} ${BY_START}`).raw().all(...all) as unknown[][]).map(toRow)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
   const exceptionIds = new Set(exceptions.pluck().all(calendarId) as string[])
   return { rows, exceptionIds }

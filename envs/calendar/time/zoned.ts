@@ -134,10 +134,21 @@ function rfc3339ViaLuxon(ms: number, zone: string): string {
   return dt.offset === 0 ? `${base}Z` : `${base}${dt.toFormat('ZZ')}`
 }
 
-/** `2026-03-09T15:00:00.000Z`, the form of `created`/`updated`. */
+/**
+ * `2026-03-09T15:00:00.000Z`, the form of `created`/`updated`. The last two answers are kept (a pure function's
+ * memo, no world state): a listing renders the same few instants many times over (seeded events share them).
+ */
 export function rfc3339Utc(ms: number): string {
-  return new Date(ms).toISOString()
+  if (ms === utcMemo[0]) return utcMemo[1]
+  if (ms === utcMemo[2]) return utcMemo[3]
+  const text = new Date(ms).toISOString()
+  utcMemo[2] = utcMemo[0]
+  utcMemo[3] = utcMemo[1]
+  utcMemo[0] = ms
+  utcMemo[1] = text
+  return text
 }
+const utcMemo: [number, string, number, string] = [NaN, '', NaN, '']
 
 /**
  * Reads a client's `EventDateTime`. `dateTime` with an offset is absolute; without one it is read in

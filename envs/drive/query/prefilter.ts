@@ -1,4 +1,5 @@
 import type { Cond } from './parse.ts'
+import { nameContainsSql, nameKeyOf, wellFormed } from '../store/name-search.ts'
 
 /**
  * Turns a parsed `q` into a SQL WHERE clause over `drive_files` that keeps at least every file the query
@@ -7,7 +8,7 @@ import type { Cond } from './parse.ts'
  * `sharedWithMe`) when the viewer is not given. `exact` says the clause selects exactly the matching files, which
  * `not` needs to stay sound.
  */
-export type Prefilter = { where: string; params: (string | number)[]; exact: boolean }
+export type Prefilter = { where: string; params: (string | number | Buffer)[]; exact: boolean }
 
 /** Who is searching: their user id, address, and My Drive root id (which `root` stands for). */
 export type Viewer = { id: string; email: string; root: string }
@@ -76,20 +77,18 @@ function sharedWithMe(viewer: Viewer): Prefilter {
   return { where: `owner_id != ? AND id IN (SELECT file_id FROM drive_permissions WHERE type = 'user' AND ${sameAddress('email_address')})`, params: [viewer.id, viewer.email.toLowerCase()], exact: false }
 }
 
-/** An id that JSON writes as is, between quotes. */
-const PLAIN_ID = /^[-A-Za-z0-9_]+$/
-
 /**
- * `'id' in parents`, exactly. `parents` holds a JSON array (written by JSON.stringify, so `[]` when empty); a plain
- * id is first looked for as a quoted substring, a cheap test that spares json_each on most rows. The viewer's
- * root (or `root`) also stands for the top-level files they own, as files.list shows them.
+ * `'id' in parents`, exactly: every writer stores `parents` with JSON.stringify and at most one parent (files.create
+ * and files.update refuse more, seeds name one), so the file's parents text is that of the one-element array, which
+ * the parents index finds. The viewer's root (or `root`) also stands for the top-level files they own, as
+ * files.list shows them.
  */
 function inParents(viewer: Viewer, value: string): Prefilter {
   const id = value === 'root' ? viewer.root : value
-  const listed = 'EXISTS (SELECT 1 FROM json_each(parents) WHERE value = ?)'
-  const holds: Prefilter = PLAIN_ID.test(id) ? { where: `instr(parents, ?) > 0 AND ${listed}`, params: [`"${id}"`, id], exact: true } : { where: listed, params: [id], exact: true }
+  const holds: Prefilter = { where: 'parents = ?', params: [JSON.stringify([id])], exact: true }
   if (id !== viewer.root) return holds
-  return { where: `(parents = '[]' AND owner_id = ?) OR (${holds.where})`, params: [viewer.id, ...holds.params], exact: true }
+  const where = `(parents = '[]' AND owner_id = ?) OR ${holds.where}`
+  return { where, params: [viewer.id, ...holds.params], exact: true }
 }
 
 function comparison(field: string, op: string, value: string | boolean): Prefilter {
@@ -97,13 +96,24 @@ function comparison(field: string, op: string, value: string | boolean): Prefilt
     if ((field === 'trashed' || field === 'starred') && (op === '=' || op === '!=')) return { where: `${field} ${op} ?`, params: [value ? 1 : 0], exact: true }
     return TRUE
   }
+  // A lone surrogate is stored as bytes that read back as other characters: SQL and JavaScript would disagree.
+  if (!wellFormed(value)) return TRUE
   const text = (column: string): Prefilter => {
+    // `name = v` also means the name's derived key is v's (implied, so still exact): a test the listing index
+    // answers alone, sparing a row lookup for every file walked.
+    if (column === 'name' && op === '=') {
+      return { where: 'name_key IS ? AND name = ?', params: [nameKeyOf(value), value], exact: true }
+    }
     if (op === '=' || op === '!=') return { where: `${column} ${op} ?`, params: [value], exact: true }
     if (op === 'contains' && ASCII.test(value)) return containsAscii(column, value)
     return TRUE
   }
   switch (field) {
-    case 'name':
+    case 'name': {
+      if (op !== 'contains') return text(field)
+      const sql = nameContainsSql(value)
+      return sql ? { ...sql, exact: true } : TRUE
+    }
     case 'description':
       return text(field)
     case 'mimeType':

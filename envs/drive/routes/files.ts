@@ -12,7 +12,8 @@ import { toFile } from '../map.ts'
 import { turnTaker } from '../../core/turns.ts'
 import { parseDriveQuery } from '../query/parse.ts'
 import { compileQuery } from '../query/evaluate.ts'
-import { listableFiles, listedRows } from '../store/visibility.ts'
+import { listedRows, listing } from '../store/visibility.ts'
+import { nameColumns } from '../store/name-search.ts'
 import { atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile } from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
 import { permissions, type FileRow } from '../schema.ts'
@@ -23,7 +24,7 @@ import { labelsOf } from './labels.ts'
 import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
 import { importDocument, type ImportedBlock } from '../../docs/render.ts'
 import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
-import { sortFiles } from './order.ts'
+import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
 
 const ExportFormats = ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf', 'application/zip', 'application/epub+zip', 'application/vnd.oasis.opendocument.text']
@@ -128,7 +129,7 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
   checkParents(c, rootAlias(c, add))
   c.var.world.tx((db) => {
     const set: Partial<typeof files.$inferInsert> = {}
-    if (meta.name !== undefined) set.name = meta.name
+    if (meta.name !== undefined) Object.assign(set, { name: meta.name }, nameColumns(db, meta.name))
     if (meta.description !== undefined) set.description = meta.description
     if (meta.starred !== undefined) set.starred = meta.starred
     if (meta.properties) set.properties = JSON.stringify(clean({ ...JSON.parse(row.properties), ...meta.properties }))
@@ -209,13 +210,26 @@ export const filesRouter = createGoogleRouter()
     }
     // SQL narrows to the corpus and the query's candidates; inCorpus and the compiled query stay the judges of each file.
     const scope = corpora === 'drive' ? { driveId: q.driveId } : allDrives ? {} : { myDriveOnly: true }
-    const test = cond ? compileQuery(cond) : undefined
-    const views = listableFiles(c.var.world.db, c.var.user, cond, { ...scope, orderBy: q.orderBy }).filter((v) => inCorpus(v) && (!test || test(v)))
-    const ordered = sortFiles(views, q.orderBy)
-    const start = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
-    const page = ordered.slice(start, start + q.pageSize)
+    const found = listing(c.var.world.db, c.var.user, cond, { ...scope, orderBy: q.orderBy })
+    const tokenOffset = () => Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
+    // SQL pages alone when it judges the corpus exactly (My Drive, or one drive) and the query exactly too.
+    // Errors come in the same order either way: the query's, orderBy's, then the page token's.
+    let start = 0
+    let paged: { views: FileView[]; more: boolean } | undefined
+    if ((corpora === 'drive' || (corpora === 'user' && !allDrives)) && found.exact) {
+      const order = orderSql(q.orderBy)
+      start = tokenOffset()
+      if (Number.isSafeInteger(start) && start >= 0) paged = found.page(order, start, q.pageSize)
+    }
+    if (!paged) {
+      const test = cond ? compileQuery(cond) : undefined
+      const ordered = sortFiles(found.all().filter((v) => inCorpus(v) && (!test || test(v))), q.orderBy)
+      start = tokenOffset()
+      paged = { views: ordered.slice(start, start + q.pageSize), more: start + q.pageSize < ordered.length }
+    }
+    const page = paged.views
     const body: Record<string, unknown> = { kind: 'drive#fileList' }
-    if (start + q.pageSize < ordered.length) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
+    if (paged.more) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
     body.incompleteSearch = false
     // Only the page is rendered, and only as far as `fields` asks: without it Drive answers kind, id, name, mimeType.
     const only = c.req.query('fields') ? fileFieldsOf(parseFields(c.req.query('fields')!)) : undefined

@@ -16,14 +16,48 @@ const KEYS: Record<string, (v: FileView) => string | number> = {
   quotaBytesUsed: (v) => v.row.size ?? 0,
 }
 
+/**
+ * The same keys as SQL over `drive_files f` (`@owner` is the viewer): numbers alike, names as the UTF-16BE bytes of
+ * the lower-cased name, which order as JavaScript compares the strings. Ids (generated, or seeded with letters,
+ * digits, `-` and `_`) are ASCII, so SQLite's text order is JavaScript's.
+ */
+const SQL_KEYS: Record<string, string> = {
+  createdTime: 'f.created_ms',
+  modifiedTime: 'f.modified_ms',
+  modifiedByMeTime: 'CASE WHEN f.last_modifying_user_id = @owner THEN f.modified_ms ELSE 0 END',
+  viewedByMeTime: 'f.modified_ms',
+  recency: 'f.modified_ms',
+  sharedWithMeTime: 'f.created_ms',
+  name: 'f.name_key',
+  name_natural: 'f.name_key',
+  // Written as the listing index's first term (schema.ts), so the default order reads that index.
+  folder: `(f.mime_type != '${FOLDER}')`,
+  starred: '(f.starred = 0)',
+  quotaBytesUsed: 'coalesce(f.size, 0)',
+}
+
+export type OrderKey = { key: string; desc: boolean }
+
+/** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc` (400 for anything else). */
+export function orderSpec(orderBy: string | undefined): OrderKey[] {
+  return (orderBy ?? 'folder,modifiedTime desc,name').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const [key = '', dir] = s.split(/\s+/)
+    if (!KEYS[key] || (dir && dir !== 'desc' && dir !== 'asc')) {
+      throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
+    }
+    return { key, desc: dir === 'desc' }
+  })
+}
+
+/** The ORDER BY clause that lists files as `sortFiles` orders them (the keys, then the id). */
+export function orderSql(orderBy: string | undefined): string {
+  const terms = orderSpec(orderBy).map(({ key, desc }) => `${SQL_KEYS[key]}${desc ? ' DESC' : ''}`)
+  return [...terms, 'f.id'].join(', ')
+}
+
 /** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc`, then the id. */
 export function sortFiles(views: FileView[], orderBy: string | undefined): FileView[] {
-  const spec = (orderBy ?? 'folder,modifiedTime desc,name').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const [key = '', dir] = s.split(/\s+/)
-    const get = KEYS[key]
-    if (!get || (dir && dir !== 'desc' && dir !== 'asc')) throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
-    return { get, desc: dir === 'desc' }
-  })
+  const spec = orderSpec(orderBy).map(({ key, desc }) => ({ get: KEYS[key]!, desc }))
   // Each key is read once per file (lower-casing names inside the comparator dominated large sorts).
   const keyed = views.map((v) => ({ v, keys: spec.map(({ get }) => get(v)), id: v.row.id }))
   keyed.sort((a, b) => {

@@ -6,6 +6,7 @@ import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
 import { memberRole } from './drives.ts'
+import { nameColumns } from './name-search.ts'
 import { changes, files, permissions, revisions, type FileRow, type PermissionRow } from '../schema.ts'
 
 export const FOLDER = 'application/vnd.google-apps.folder'
@@ -66,6 +67,7 @@ export function insertFile(db: Db, f: NewFile): FileRow {
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
     checksums: hasContent ? checksumsOf(f.content!) : null,
     driveId: f.driveId ?? null,
+    ...nameColumns(db, f.name),
   }
   insertRow(db, files, row)
   // Items of a shared drive have no owner: the drive's members hold them.

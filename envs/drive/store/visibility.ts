@@ -82,28 +82,36 @@ function listingRows(needs: Needs): (r: unknown[]) => ListingRow {
 const UNEXPIRED = '(expiration_ms IS NULL OR expiration_ms > @now)'
 
 /**
- * The caller's reach, computed once per statement. `grants`: ids (files, and shared drives by membership) on
- * which the user holds an unexpired user/group permission, or a discoverable domain/anyone one, less the My Drive
- * files they own (each use below tests ownership first, and owners' own permissions would make it large). `reach`: the
- * folders and shared drives whose contents the user may list (owned or granted, or below one that is), by a
- * recursive walk down the folder tree. `containers` (every folder and shared drive) lets a parent that is
- * neither, which only a seed can make, still count when it is owned or granted itself.
+ * `id` (a file, or a shared drive by membership) is one on which the user holds an unexpired user/group
+ * permission, or a discoverable domain/anyone one: a probe of that id's permissions (the primary key's prefix).
+ * Each use below tests ownership first or beside it, so the user's own owner permissions need no exclusion; a
+ * set of every grant, built per statement, cost a read of each of the user's permissions, one per owned file.
+ */
+function granted(id: string) {
+  return `EXISTS (SELECT 1 FROM drive_permissions g WHERE g.file_id = ${id}
+    AND (g.expiration_ms IS NULL OR g.expiration_ms > @now)
+    AND ((g.email_address = @email AND g.type IN ('user', 'group'))
+      OR (g.type = 'group' AND g.email_address IN (SELECT value FROM json_each(@groups)))
+      OR (g.allow_file_discovery = 1 AND (g.type = 'anyone' OR (g.type = 'domain' AND lower(g.domain) = @domain)))))`
+}
+
+/**
+ * The caller's reach, computed once per statement: the folders and shared drives whose contents the user may list
+ * (owned or granted, or below one that is), by a recursive walk down the folder tree. `containers` (every folder
+ * and shared drive) lets a parent that is neither, which only a seed can make, still count when it is owned or
+ * granted itself.
  */
 const REACH = `WITH RECURSIVE
-  grants(id) AS MATERIALIZED (SELECT file_id FROM (
-      SELECT file_id FROM drive_permissions WHERE email_address = @email AND type IN ('user', 'group') AND ${UNEXPIRED}
-      UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'group' AND email_address IN (SELECT value FROM json_each(@groups)) AND ${UNEXPIRED}
-      UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'domain' AND allow_file_discovery = 1 AND lower(domain) = @domain AND ${UNEXPIRED}
-      UNION ALL SELECT file_id FROM drive_permissions WHERE type = 'anyone' AND allow_file_discovery = 1 AND ${UNEXPIRED})
-    WHERE NOT ${owned('file_id')}),
   folder_parents(id, parent) AS MATERIALIZED (
     SELECT d.id, j.value FROM drive_files d, json_each(d.parents) j WHERE d.mime_type = '${FOLDER}'),
   containers(id) AS MATERIALIZED (
     SELECT id FROM drive_files WHERE mime_type = '${FOLDER}' UNION SELECT id FROM drive_shared_drives),
   reach(id) AS (
-    SELECT id FROM drive_files WHERE mime_type = '${FOLDER}' AND ((owner_id = @owner AND drive_id IS NULL) OR id IN grants)
-    UNION SELECT id FROM drive_shared_drives WHERE id IN grants
-    UNION SELECT fp.id FROM folder_parents fp WHERE fp.parent NOT IN containers AND (fp.parent IN grants OR ${owned('fp.parent')})
+    SELECT id FROM drive_files WHERE mime_type = '${FOLDER}'
+      AND ((owner_id = @owner AND drive_id IS NULL) OR ${granted('drive_files.id')})
+    UNION SELECT id FROM drive_shared_drives WHERE ${granted('drive_shared_drives.id')}
+    UNION SELECT fp.id FROM folder_parents fp
+      WHERE fp.parent NOT IN containers AND (${granted('fp.parent')} OR ${owned('fp.parent')})
     UNION SELECT fp.id FROM reach r JOIN folder_parents fp ON fp.parent = r.id)`
 
 /** `id` is a My Drive file the user owns (one covering-index probe). */
@@ -118,12 +126,16 @@ function owned(id: string) {
  */
 const soleParent = (set: string) => `(SELECT '["' || id || '"]' FROM ${set} WHERE id NOT GLOB '*[^-A-Za-z0-9_]*')`
 
-/** A listing row is visible: owned, granted, or under a reached folder/drive (or an odd parent owned or granted itself). */
-const VISIBLE = `((f.owner_id = @owner AND f.drive_id IS NULL) OR f.id IN grants
+/**
+ * A listing row is visible: owned, under a reached folder/drive, granted (or under an odd parent owned or granted
+ * itself). The cheap tests come first: most rows are owned or under a reached folder.
+ */
+const VISIBLE = `((f.owner_id = @owner AND f.drive_id IS NULL)
     OR f.parents IN ${soleParent('reach')}
+    OR ${granted('f.id')}
     OR (f.parents != '[]' AND f.parents NOT IN ${soleParent('containers')}
       AND EXISTS (SELECT 1 FROM json_each(f.parents) j WHERE j.value IN reach
-        OR (j.value NOT IN containers AND (j.value IN grants OR ${owned('j.value')})))))`
+        OR (j.value NOT IN containers AND (${granted('j.value')} OR ${owned('j.value')})))))`
 
 const PERMS_OF_SQL = `SELECT file_id AS fileId, id, type, role, email_address AS emailAddress, domain,
   allow_file_discovery AS allowFileDiscovery, expiration_ms AS expirationMs
@@ -145,6 +157,32 @@ export type ListOptions = { driveId?: string; myDriveOnly?: boolean; orderBy?: s
  * time any view's `perms` is read (by `sharedWithMe`, `in writers`, `visibility` or a corpus check).
  */
 export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond, options: ListOptions = {}): FileView[] {
+  return listing(db, user, cond, options).all()
+}
+
+/**
+ * A files.list listing. `all()` gives every candidate (see listableFiles). `exact` says the statement selects
+ * exactly the files the query matches (no query, or an exact prefilter); then, when the caller's scope is exact
+ * too (the user corpus without shared drives, or one drive), `page()` filters, orders (`order`: an ORDER BY clause
+ * over `f`, routes/order.ts `orderSql`) and pages in SQL, so a page costs about what it holds rather than every
+ * match; with the default order it reads the listing index in order. `more` tells whether a file follows the page.
+ */
+export function listing(db: Db, user: WorldUserRow, cond: Cond | undefined, options: ListOptions = {}) {
+  const q = listingQuery(db, user, cond, options)
+  return {
+    exact: cond === undefined || q.exact,
+    all: () => q.views(stmt(db, q.sql).raw().all(...q.params, q.named) as unknown[][]),
+    page: (order: string, offset: number, limit: number): { views: FileView[]; more: boolean } => {
+      const sql = `${q.sql} ORDER BY ${order} LIMIT @limit OFFSET @offset`
+      const rows = stmt(db, sql).raw().all(...q.params, { ...q.named, limit: limit + 1, offset }) as unknown[][]
+      const more = rows.length > limit
+      return { views: q.views(more ? rows.slice(0, limit) : rows), more }
+    },
+  }
+}
+
+/** The listing statement (prefilter, scope and reach), its parameters, and how its rows become FileViews. */
+function listingQuery(db: Db, user: WorldUserRow, cond: Cond | undefined, options: ListOptions) {
   const me = user.email.toLowerCase()
   const root = rootIdOf(user.id)
   const pf = prefilter(cond, { id: user.id, email: user.email, root })
@@ -156,10 +194,14 @@ export function listableFiles(db: Db, user: WorldUserRow, cond?: Cond, options: 
     owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '', groups: JSON.stringify(groupsContaining(db, me)),
   }
   if (options.driveId !== undefined) named.drive = options.driveId
-  const rows = (stmt(db, sql).raw().all(...pf.params, named) as unknown[][]).map(listingRows(needs))
-  const emails = new Map(stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][])
-  const perms = new ListingPermissions(db, rows)
-  return rows.map((row) => new ListedFile(row, perms, emails.get(row.ownerId) ?? '', user, root))
+  const views = (raw: unknown[][]): FileView[] => {
+    const rows = raw.map(listingRows(needs))
+    const owners = stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][]
+    const emails = new Map(owners)
+    const perms = new ListingPermissions(db, rows)
+    return rows.map((row) => new ListedFile(row, perms, emails.get(row.ownerId) ?? '', user, root))
+  }
+  return { sql, params: pf.params, named, exact: pf.exact, views }
 }
 
 /** The permissions of a listing's rows, loaded in one query the first time any of them is read. */

@@ -106,6 +106,14 @@ describe('rfc3339 helpers', () => {
     expect(rfc3339Utc(utc('2026-03-27T21:09:13.366Z'))).toBe('2026-03-27T21:09:13.366Z')
   })
 
+  test('rfc3339Utc answers each instant right whatever came before (it remembers recent answers)', () => {
+    const instants = ['2026-03-27T21:09:13.366Z', '2026-03-27T21:09:13.000Z', '1970-01-01T00:00:00.000Z', '2026-03-27T21:09:13.366Z']
+    for (const order of [[0, 1, 0, 1, 2, 1, 0], [2, 2, 0, 3, 1, 2, 3, 0]]) {
+      for (const i of order) expect(rfc3339Utc(utc(instants[i]!))).toBe(instants[i])
+    }
+    expect(() => rfc3339Utc(Number.NaN)).toThrow(RangeError)
+  })
+
   test.each([['America/New_York', true], ['UTC', true], ['Asia/Kolkata', true], ['Mars/Olympus', false], ['', false]])(
     'isValidZone(%s)', (zone, ok) => expect(isValidZone(zone)).toBe(ok),
   )
