@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { routingKeyOf, workerOf } from './routing.ts'
 import { childEnv, workerEnv } from './env.ts'
 
@@ -69,10 +70,10 @@ function mergeWorldPages(pages: Record<string, unknown>[], items: unknown[], url
   return { worlds: page, total, ...(more && page.length ? { nextPageToken: page[page.length - 1]!.id } : {}) }
 }
 
-/** One front listener: routes each request to a worker's `side` port. */
+/** One front listener: routes each request (and WebSocket upgrade) to a worker's `side` port. */
 function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
   let turn = 0
-  return createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const body = await readBody(req)
       const pathname = (req.url ?? '/').split('?')[0]!
@@ -94,6 +95,41 @@ function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
       send(res, { status: 502, headers: { 'content-type': 'application/json' }, body: error })
     }
   })
+  server.on('upgrade', tunnel((req) => {
+    const key = routingKeyOf(req.url ?? '/', req.headers, Buffer.alloc(0))
+    return key !== undefined ? workers[workerOf(key, workers.length)]! : workers[turn++ % workers.length]!
+  }, side))
+  return server
+}
+
+/**
+ * WebSocket upgrades (OpenEnv's `/ws`) pass through the front as a byte tunnel to one worker, chosen like any request
+ * (by routing key, else in turn): the worker answers the handshake itself, and the connection stays on that worker for
+ * its life, so the episodes it opens are that worker's.
+ */
+function tunnel(pick: (req: IncomingMessage) => Worker, side: 'agentPort' | 'controlPort') {
+  return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    let upstreamSocket: Socket | undefined
+    const fail = () => {
+      if (!socket.destroyed) socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+      upstreamSocket?.destroy()
+    }
+    socket.on('error', () => upstreamSocket?.destroy())
+    try {
+      upstreamSocket = connect(pick(req)[side], '127.0.0.1', () => {
+        const lines = [`${req.method} ${req.url} HTTP/1.1`]
+        for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`)
+        upstreamSocket!.write(`${lines.join('\r\n')}\r\n\r\n`)
+        if (head.length) upstreamSocket!.write(head)
+        socket.pipe(upstreamSocket!).pipe(socket)
+      })
+    } catch {
+      return fail()
+    }
+    upstreamSocket.on('error', fail)
+    upstreamSocket.on('close', () => socket.destroy())
+    socket.on('close', () => upstreamSocket?.destroy())
+  }
 }
 
 function send(res: ServerResponse, a: Answer) {

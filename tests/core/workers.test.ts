@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { crc32, routingKeyOf, workerOf } from '../../server/routing.ts'
+import { WsEnvClient } from '../gym/openenv-client.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 
@@ -104,5 +105,23 @@ describe('wsgym serve --workers 2', () => {
       expect(step.status).toBe(200)
       expect((await post(`/gym/episodes/${id}/verify`, {})).status).toBe(200)
     }
+  })
+
+  test('OpenEnv WebSocket sessions pass through the front to a worker, and are refused there without the token', async () => {
+    const tasks = (await (await fetch(`${control}/gym/tasks`, { headers: admin })).json()) as { tasks: { id: string }[] }
+    const clients = await Promise.all([0, 1, 2].map(() => new WsEnvClient(control).connect({ authorization: admin.authorization })))
+    try {
+      for (const c of clients) {
+        const r = await c.reset({ task_id: tasks.tasks[0]!.id })
+        const id = r.observation.episode_id as string
+        expect(id).toMatch(/^ep/)
+        const s = await c.step({ type: 'call_tool', tool_name: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } })
+        expect(s.done).toBe(false)
+        expect((await c.state()).episode_id).toBe(id)
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.close()))
+    }
+    await expect(new WsEnvClient(control).connect()).rejects.toThrow(/401/)
   })
 })
