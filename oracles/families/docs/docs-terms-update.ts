@@ -3,6 +3,7 @@ import { nothingElseChanged, readStateChanges, verdict } from '../../predicates.
 import { docEdits, fileIdByName } from '../doc-correction.ts'
 
 export type DocsTermsUpdateParams = {
+  actor: string
   title: string
   /** Row label (first column) → the value the second column must hold. */
   cells: Record<string, string>

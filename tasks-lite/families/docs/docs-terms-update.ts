@@ -88,7 +88,7 @@ export const docsTermsUpdate: Family = {
       oracle: {
         id: 'docs-terms-update',
         params: {
-          title: title(vendor!), cells: { 'Renewal date': newDate, 'Annual fee': money(newFee) }, namedRange: 'renewal_date',
+          actor: c.actor.id, title: title(vendor!), cells: { 'Renewal date': newDate, 'Annual fee': money(newFee) }, namedRange: 'renewal_date',
           text: newDate, sentence: { from: sentence(vendor!, oldDate), to: sentence(vendor!, newDate) },
         },
       },
