@@ -24,7 +24,31 @@ export function stmt(db: Db, sql: string): Database.Statement {
   return cachedPrepare(db.$client, sql)
 }
 
+/** Who is told the SQL of each statement a connection hands out (statementsDuring). */
+const observers = new WeakMap<Database.Database, (sql: string) => void>()
+
+/**
+ * Runs `fn` and returns, with its result, the SQL text of every statement the connection handed out meanwhile
+ * (drizzle's queries and `stmt()` alike: both come through the statement cache). The gym uses it to learn which
+ * tables a service's dump reads (server/state-since.ts).
+ */
+export function statementsDuring<T>(client: Database.Database, fn: () => T): { result: T; sql: string[] } {
+  const sql: string[] = []
+  const outer = observers.get(client)
+  observers.set(client, (s) => {
+    sql.push(s)
+    outer?.(s)
+  })
+  try {
+    return { result: fn(), sql }
+  } finally {
+    if (outer) observers.set(client, outer)
+    else observers.delete(client)
+  }
+}
+
 function cachedPrepare(client: Database.Database, sql: string): Database.Statement {
+  observers.get(client)?.(sql)
   let cache = statements.get(client)
   if (!cache) statements.set(client, (cache = new Map()))
   let s = cache.get(sql)
