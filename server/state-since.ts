@@ -21,14 +21,18 @@ const SCHEMA = '\0schema'
 
 export type StateBase = {
   readonly state: WorldState
-  /** Absent when the world cannot be compared page by page (file-backed, auto-vacuum, views): full dumps. */
+  /** Tables (lower case) each service's dump read; a service missing here is always dumped. */
+  readonly reads: Map<string, Set<string>>
+  /**
+   * The committed image, for worlds that are not held (World.hold): absent when it cannot be compared page by
+   * page (file-backed, auto-vacuum, or the base itself was held, its bytes uncommitted). Without it, and for a world
+   * that is not held, every service is dumped.
+   */
   readonly image?: {
     bytes: Buffer
     pageSize: number
     /** Owner table (lower case) of page i + 1; undefined for free and other non-B-tree pages. */
     owners: (string | undefined)[]
-    /** Tables (lower case) each service's dump read; a service missing here is always dumped. */
-    reads: Map<string, Set<string>>
   }
 }
 
@@ -56,7 +60,7 @@ export function stateBase(world: World): StateBase {
   }
   const state: WorldState = { version: 1, clockMs: nowMs(world.db), users: usersOf(world), services: out }
   const autoVacuum = sqlite.pragma('auto_vacuum', { simple: true }) as number
-  if (world.file || autoVacuum !== 0) return { state }
+  if (world.file || world.held || autoVacuum !== 0) return { state, reads }
   const bytes = sqlite.serialize()
   const pageSize = sqlite.pragma('page_size', { simple: true }) as number
   const owner = new Map(objects.map((o) => [o.name.toLowerCase(), o.tbl.toLowerCase()]))
@@ -65,14 +69,14 @@ export function stateBase(world: World): StateBase {
     const name = p.name.toLowerCase()
     owners[p.pageno - 1] = name === 'sqlite_schema' || name === 'sqlite_master' ? SCHEMA : (owner.get(name) ?? name)
   }
-  return { state, image: { bytes, pageSize, owners, reads } }
+  return { state, reads, image: { bytes, pageSize, owners } }
 }
 
 /**
  * Tables whose pages differ between the base image and `bytes` (undefined: the schema changed or the image
  * shrank, so nothing may be reused). Page 1 is compared after its 100-byte file header (change counter, freelist).
  */
-export function changedTables(image: NonNullable<StateBase['image']>, bytes: Buffer): Set<string> | undefined {
+export function changedPages(image: NonNullable<StateBase['image']>, bytes: Buffer): Set<string> | undefined {
   const { pageSize, owners } = image
   const base = image.bytes
   if (bytes.length < base.length || bytes.readUInt16BE(16) !== base.readUInt16BE(16)) return undefined
@@ -91,10 +95,16 @@ export function changedTables(image: NonNullable<StateBase['image']>, bytes: Buf
 /** The world's state, equal to `worldState(world)`, reusing the base's dump of every service whose tables are as in the base. */
 export function stateSince(world: World, base: StateBase): WorldState {
   const image = base.image
-  const dirty = image && !world.file ? changedTables(image, world.sqlite.serialize()) : undefined
+  // A held world (World.hold) knows which tables it wrote; any other is compared page by page.
+  const written = world.changedTables()
+  const dirty = written
+    ? new Set([...written].map((t) => t.toLowerCase()))
+    : image && !world.file
+      ? changedPages(image, world.sqlite.serialize())
+      : undefined
   const out: Record<string, ServiceState> = {}
   for (const s of services) {
-    const read = image?.reads.get(s.name)
+    const read = base.reads.get(s.name)
     const same = dirty !== undefined && read !== undefined && ![...read].some((t) => dirty.has(t))
     out[s.name] = same ? base.state.services[s.name]! : s.dump(world)
   }
