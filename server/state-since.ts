@@ -92,7 +92,10 @@ export function changedPages(image: NonNullable<StateBase['image']>, bytes: Buff
   return dirty
 }
 
-/** The world's state, equal to `worldState(world)`, reusing the base's dump of every service whose tables are as in the base. */
+/**
+ * The world's state, equal to `worldState(world)`: the base's dump of every service whose tables are as in the base
+ * is reused, the others are dumped.
+ */
 export function stateSince(world: World, base: StateBase): WorldState {
   const image = base.image
   // A held world (World.hold) knows which tables it wrote; any other is compared page by page.

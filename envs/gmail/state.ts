@@ -35,7 +35,9 @@ function fromSource(raw: Buffer): FromSource {
   const seen: string[] = []
   const walk = (p: MimePart) => {
     if (p.parts.length) p.parts.forEach(walk)
-    else if (p.isAttachment) files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0, sha256: sha256(p.body) })
+    else if (p.isAttachment) {
+      files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0, sha256: sha256(p.body) })
+    }
     const readable = !p.parts.length && (p.mimeType.startsWith('text/') || /json|xml|csv/.test(p.mimeType))
     if (readable) seen.push(p.mimeType === 'text/html' ? htmlToText(partText(p)) : partText(p))
   }
