@@ -12,7 +12,7 @@ import type { World } from '../envs/core/world.ts'
 import type { ServiceState } from '../envs/core/service.ts'
 import type { WorldState } from '../envs/core/diff.ts'
 import { statementsDuring } from '../envs/core/db.ts'
-import { nowMs } from '../envs/core/clock.ts'
+import { GET_META_SQL, nowMs } from '../envs/core/clock.ts'
 import { listUsers } from '../envs/core/users.ts'
 import { services } from './registry.ts'
 
@@ -21,8 +21,10 @@ const SCHEMA = '\0schema'
 
 export type StateBase = {
   readonly state: WorldState
-  /** Tables (lower case) each service's dump read; a service missing here is always dumped. */
+  /** Tables (lower case) and `world_meta:<key>`s each service's dump read; a service missing here is always dumped. */
   readonly reads: Map<string, Set<string>>
+  /** The world_meta rows (key → value), to tell which keys changed when the table did. */
+  readonly meta: Map<string, string>
   /**
    * The committed image, for worlds that are not held (World.hold): absent when it cannot be compared page by
    * page (file-backed, auto-vacuum, or the base itself was held, its bytes uncommitted). Without it, and for a world
@@ -35,6 +37,10 @@ export type StateBase = {
     owners: (string | undefined)[]
   }
 }
+
+const META = 'world_meta'
+const metaOf = (world: World) =>
+  new Map(world.sqlite.prepare('SELECT key, value FROM world_meta').raw().all() as [string, string][])
 
 const usersOf = (world: World) =>
   listUsers(world.db).map((u) => ({ id: u.id, email: u.email, name: u.name, timeZone: u.timeZone }))
@@ -52,15 +58,20 @@ export function stateBase(world: World): StateBase {
   const out: Record<string, ServiceState> = {}
   const reads = new Map<string, Set<string>>()
   for (const s of services) {
-    const { result, sql } = statementsDuring(sqlite, () => s.dump(world))
+    const { result, sql, meta } = statementsDuring(sqlite, () => s.dump(world))
     out[s.name] = result
-    const names = new Set(sql.flatMap((q) => q.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []))
+    // world_meta holds the clock, which every request moves: a dump reading it only through getMeta depends on the
+    // keys it read (`world_meta:<key>`), not on the whole table.
+    const other = sql.filter((q) => q !== GET_META_SQL)
+    const names = new Set(other.flatMap((q) => q.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []))
     // A dump that reads through a view reads tables its SQL does not name: it is dumped every time.
-    if (![...names].some((n) => views.has(n))) reads.set(s.name, new Set([...names].filter((n) => tables.has(n))))
+    if ([...names].some((n) => views.has(n))) continue
+    reads.set(s.name, new Set([...[...names].filter((n) => tables.has(n)), ...meta.map((k) => `${META}:${k}`)]))
   }
+  const meta = metaOf(world)
   const state: WorldState = { version: 1, clockMs: nowMs(world.db), users: usersOf(world), services: out }
   const autoVacuum = sqlite.pragma('auto_vacuum', { simple: true }) as number
-  if (world.file || world.held || autoVacuum !== 0) return { state, reads }
+  if (world.file || world.held || autoVacuum !== 0) return { state, reads, meta }
   const bytes = sqlite.serialize()
   const pageSize = sqlite.pragma('page_size', { simple: true }) as number
   const owner = new Map(objects.map((o) => [o.name.toLowerCase(), o.tbl.toLowerCase()]))
@@ -69,7 +80,7 @@ export function stateBase(world: World): StateBase {
     const name = p.name.toLowerCase()
     owners[p.pageno - 1] = name === 'sqlite_schema' || name === 'sqlite_master' ? SCHEMA : (owner.get(name) ?? name)
   }
-  return { state, reads, image: { bytes, pageSize, owners } }
+  return { state, reads, meta, image: { bytes, pageSize, owners } }
 }
 
 /**
@@ -105,6 +116,12 @@ export function stateSince(world: World, base: StateBase): WorldState {
     : image && !world.file
       ? changedPages(image, world.sqlite.serialize())
       : undefined
+  if (dirty?.has(META)) {
+    const now = metaOf(world)
+    for (const k of new Set([...now.keys(), ...base.meta.keys()])) {
+      if (now.get(k) !== base.meta.get(k)) dirty.add(`${META}:${k}`)
+    }
+  }
   const out: Record<string, ServiceState> = {}
   for (const s of services) {
     const read = base.reads.get(s.name)
