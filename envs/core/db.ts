@@ -42,8 +42,8 @@ export function statementsDuring<T>(client: Database.Database, fn: () => T): { r
   } finally {
     if (outer) {
       observers.set(client, outer)
-      outer.sql.push(...watch.sql)
-      outer.meta.push(...watch.meta)
+      for (const q of watch.sql) outer.sql.push(q)
+      for (const k of watch.meta) outer.meta.push(k)
     } else observers.delete(client)
   }
 }
