@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { WorldEntry, WorldManager } from '../server/worlds.ts'
-import { worldState } from '../server/state.ts'
+import { stateBase, stateSince, type StateBase } from '../server/state-since.ts'
 import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import { nowMs } from '../envs/core/clock.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
@@ -19,8 +19,11 @@ export type CallResult = { status: number; body: unknown; text: string }
 
 export const DONE_TOOL: ToolDef = { type: 'function', function: { name: 'done', description: 'Call when the task is finished (ends the episode). When the task asks a question, put your final answer in `answer`.', parameters: { type: 'object', properties: { summary: { type: 'string' }, answer: { type: 'string', description: 'Your final answer to the question the task asks (answer tasks only).' } } } } }
 
-/** Initial states per template snapshot: every episode of one task starts from the same bytes. */
-const initialStates = new WeakMap<object, WorldState>()
+/**
+ * Initial states per template snapshot: every episode of one task starts from the same bytes. Each keeps what
+ * lets verify() re-dump only the services whose tables the episode changed (server/state-since.ts).
+ */
+const initialStates = new WeakMap<object, StateBase>()
 
 /** Cuts `text` to `max` characters with a visible marker saying how much was left out. */
 export function truncateObservation(text: string, max: number): string {
@@ -54,6 +57,7 @@ export class Episode {
   /** Every step taken, in order. */
   readonly history: StepRecord[] = []
   #typed: Map<string, Typed>
+  readonly #base: StateBase
   #closed = false
   #sealed = false
 
@@ -67,9 +71,10 @@ export class Episode {
   ) {
     this.startedAt = this.lastActiveAt = clock()
     // A fresh world equals its template, so its state is computed once per template (not per episode).
-    let initial = initialStates.get(entry.baseline)
-    if (!initial) initialStates.set(entry.baseline, (initial = worldState(entry.world)))
-    this.initial = initial
+    let base = initialStates.get(entry.baseline)
+    if (!base) initialStates.set(entry.baseline, (base = stateBase(entry.world)))
+    this.#base = base
+    this.initial = base.state
     const typed = task.toolProfile === 'typed' ? typedTools(task.services, { admin: task.tags.includes('admin') }) : []
     this.#typed = new Map(typed.map((t) => [t.def.function.name, t]))
     this.tools = [...(task.toolProfile === 'typed' ? typed.map((t) => t.def) : [HTTP_TOOL]), DONE_TOOL]
@@ -177,7 +182,7 @@ export class Episode {
   /** Runs the task's oracle on the world as it is now. */
   verify(): OracleResult & { steps: number } {
     const oracle = oracleById(this.task.oracle.id)
-    const final = worldState(this.entry.world)
+    const final = stateSince(this.entry.world, this.#base)
     const diff = diffStates(this.initial, final)
     this.lastVerified = { final, diff }
     const result = oracle({ initial: this.initial, final, diff, actions: this.actions(), params: this.task.oracle.params, answer: this.answer })

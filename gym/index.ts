@@ -17,6 +17,11 @@ export type GymOptions = {
   tasks?: TaskSpec[]
   /** Wall clock for episode expiry (tests inject one); default Date.now. */
   clock?: () => number
+  /**
+   * Run episodes of one task on one reused connection, rolled back between episodes (CreateWorldInput.reuse):
+   * for validation, whose episodes are never snapshotted, forked or restored. Off by default.
+   */
+  reuseWorlds?: boolean
 }
 
 /** A reset the gym refuses (live-episode cap): 429 with a reason. */
@@ -35,6 +40,7 @@ export class Gym {
   readonly episodes = new Map<string, Episode>()
   readonly #expired = new Set<string>()
   readonly #clock: () => number
+  readonly #reuse: boolean
   #tasks: Map<string, TaskSpec> | undefined
   #counter = 0
 
@@ -42,6 +48,7 @@ export class Gym {
     this.worlds = opts.worlds ?? new WorldManager()
     this.app = opts.app ?? createAgentApp(this.worlds)
     this.#clock = opts.clock ?? Date.now
+    this.#reuse = opts.reuseWorlds === true
     if (opts.tasks) this.#tasks = new Map(opts.tasks.map((t) => [t.id, t]))
   }
 
@@ -84,7 +91,9 @@ export class Gym {
     let id: string
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
-    const entry = this.worlds.create({ id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, template: worldTemplate(spec) })
+    const entry = this.worlds.create({
+      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, template: worldTemplate(spec), reuse: this.#reuse,
+    })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
     entry.world.tx((db) => setTickLimit(db, spec.maxSteps * tickMs(db)))
     const ep = new Episode(id, spec, entry, this.worlds, this.app, this.#clock)

@@ -36,7 +36,7 @@ export function crashed(task: TaskSpec, e: unknown): TaskValidation {
 
 /** Validates tasks one after another in one gym (the single-thread path, and each worker's loop body). */
 export async function validateSerial(tasks: TaskSpec[], opts: PoolOptions = {}): Promise<TaskValidation[]> {
-  const gym = createGym({ tasks })
+  const gym = createGym({ tasks, reuseWorlds: true })
   const results: TaskValidation[] = []
   let failed = 0
   try {

@@ -6,7 +6,7 @@ import { crashed, type WorkerReply, type WorkerRequest } from './validate-pool.t
 
 const port = parentPort
 if (!port) throw new Error('gym/validate-worker.ts runs as a worker thread')
-const gym = createGym({ tasks: [] })
+const gym = createGym({ tasks: [], reuseWorlds: true })
 const attacks = (workerData as { attacks?: boolean } | undefined)?.attacks
 port.on('message', async (m: WorkerRequest) => {
   if ('stop' in m) {

@@ -33,7 +33,16 @@ export type CreateWorldInput = {
    * worlds with background volume: the key names the task's seed and volume, the big document is made once).
    */
   template?: { key: string; build: () => Record<string, unknown> }
+  /**
+   * Reuse an idle connection of the same template (World.hold): the world runs in one open transaction that
+   * `delete` rolls back, so the next world of that template starts from the same bytes with its statements already
+   * compiled. For short-lived worlds that are never snapshotted (the gym's validation episodes).
+   */
+  reuse?: boolean
 }
+
+/** Idle held-world connections kept for reuse (one per template; validation runs one episode at a time). */
+const MAX_IDLE_WORLDS = 4
 
 export class WorldNotFound extends Error {}
 export class WorldConflict extends Error {}
@@ -84,6 +93,8 @@ export class WorldManager {
   readonly #worlds = new Map<string, WorldEntry>()
   readonly #templates: Map<string, Snapshot>
   readonly #snapshotSizes = new Map<string, Map<string, number>>()
+  /** Rewound held worlds by template, least recently used first (CreateWorldInput.reuse). */
+  readonly #idle = new Map<Snapshot, World>()
   readonly #dataDir: string | undefined
   readonly limits: Limits
   #counter = 0
@@ -179,12 +190,36 @@ export class WorldManager {
     const seedValue = input.seedValue ?? 1
     const template = this.template(input.seed, seedValue, input.template)
     const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : this.#newKeys(id)
-    return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue, keys)
+    const held = input.reuse && !this.#dataDir ? this.#lease(template) : undefined
+    return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue, keys, held)
   }
 
-  #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys): WorldEntry {
+  /** An idle connection of this template, or a new one, held open (World.hold). */
+  #lease(template: Snapshot): World {
+    let world = this.#idle.get(template)
+    if (world) this.#idle.delete(template)
+    else world = World.from(template)
+    world.hold()
+    return world
+  }
+
+  /** Rolls a held world back and keeps it for the next world of its template (or closes it). */
+  #release(entry: WorldEntry) {
+    const world = entry.world
+    if (!world.rewind() || this.#idle.has(entry.baseline)) return world.close()
+    this.#idle.set(entry.baseline, world)
+    for (const [snap, w] of this.#idle) {
+      if (this.#idle.size <= MAX_IDLE_WORLDS) break
+      this.#idle.delete(snap)
+      w.close()
+    }
+  }
+
+  #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys, held?: World): WorldEntry {
     let world: World
-    if (this.#dataDir) {
+    if (held) {
+      world = held
+    } else if (this.#dataDir) {
       const file = join(this.#dataDir, `${id}.sqlite`)
       writeAtomic(join(this.#dataDir, `${id}.key`), keys.exportHex())
       writeFileSync(file, snap.bytes)
@@ -247,7 +282,8 @@ export class WorldManager {
 
   delete(id: string): void {
     const entry = this.get(id)
-    entry.world.close()
+    if (entry.world.held) this.#release(entry)
+    else entry.world.close()
     this.#worlds.delete(id)
     this.#snapshotSizes.delete(id)
     if (this.#dataDir) {
@@ -356,6 +392,8 @@ export class WorldManager {
   close(): void {
     for (const entry of this.#worlds.values()) entry.world.close()
     this.#worlds.clear()
+    for (const w of this.#idle.values()) w.close()
+    this.#idle.clear()
   }
 
   /** Reopens the worlds of a data directory after a restart; snapshots and baselines are read when used. */

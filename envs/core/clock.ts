@@ -1,15 +1,17 @@
-import { stmt, type Db } from './db.ts'
+import { noteMetaRead, stmt, type Db } from './db.ts'
 
 // The virtual clock of a world lives in world_meta, so snapshots and restores carry it.
 // It moves only (1) by `tick_ms` on each agent API request, up to `tick_limit_ms` in all when the world has
 // one (gym episodes do: maxSteps × tick, so no agent pushes time further by sending requests), and (2) when
 // the control plane sets or advances it. Every timestamp a service emits comes from `now()`.
 
-const GET = "SELECT value FROM world_meta WHERE key = ?"
+/** Reading one key (server/state-since.ts tells this statement from other reads of world_meta by its text). */
+export const GET_META_SQL = "SELECT value FROM world_meta WHERE key = ?"
 const PUT = 'INSERT INTO world_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'
 
 export function getMeta(db: Db, key: string): string | undefined {
-  const row = stmt(db, GET).get(key) as { value: string } | undefined
+  noteMetaRead(db, key)
+  const row = stmt(db, GET_META_SQL).get(key) as { value: string } | undefined
   return row?.value
 }
 

@@ -24,7 +24,37 @@ export function stmt(db: Db, sql: string): Database.Statement {
   return cachedPrepare(db.$client, sql)
 }
 
+/** What a connection read while statementsDuring watched it. */
+type Watch = { sql: string[]; meta: string[] }
+const observers = new WeakMap<Database.Database, Watch>()
+
+/**
+ * Runs `fn` and returns, with its result, the SQL text of every statement the connection handed out meanwhile
+ * (drizzle's queries and `stmt()` alike: both come through the statement cache) and the `world_meta` keys read
+ * through `getMeta`. The gym uses it to learn what a service's dump reads (server/state-since.ts).
+ */
+export function statementsDuring<T>(client: Database.Database, fn: () => T): { result: T } & Watch {
+  const watch: Watch = { sql: [], meta: [] }
+  const outer = observers.get(client)
+  observers.set(client, watch)
+  try {
+    return { result: fn(), ...watch }
+  } finally {
+    if (outer) {
+      observers.set(client, outer)
+      for (const q of watch.sql) outer.sql.push(q)
+      for (const k of watch.meta) outer.meta.push(k)
+    } else observers.delete(client)
+  }
+}
+
+/** Notes a `world_meta` key read (envs/core/clock.ts getMeta) for statementsDuring. */
+export function noteMetaRead(db: Db, key: string): void {
+  observers.get(db.$client)?.meta.push(key)
+}
+
 function cachedPrepare(client: Database.Database, sql: string): Database.Statement {
+  observers.get(client)?.sql.push(sql)
   let cache = statements.get(client)
   if (!cache) statements.set(client, (cache = new Map()))
   let s = cache.get(sql)

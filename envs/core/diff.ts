@@ -18,6 +18,8 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
   const out: EntityChange[] = []
   const services = [...new Set([...Object.keys(before.services), ...Object.keys(after.services)])].sort()
   for (const service of services) {
+    // The same dump object on both sides (a service an episode did not touch, server/state-since.ts): no changes.
+    if (before.services[service] === after.services[service]) continue
     const b = before.services[service]?.entities ?? {}
     const a = after.services[service]?.entities ?? {}
     const collections = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()

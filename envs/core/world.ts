@@ -24,6 +24,9 @@ export class World {
    * Held weakly: the world does not keep an image alive that no snapshot, template or baseline holds.
    */
   #image: { bytes: WeakRef<Buffer>; stamp: string } | undefined
+  /** Held open for reuse (hold()): every write since is in one open transaction that rewind() undoes. */
+  #held = false
+  #tracking = false
 
   private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
@@ -90,10 +93,65 @@ export class World {
   }
 
   /**
+   * Holds the world open for reuse (the gym's validation runs many episodes of one template on one connection,
+   * so statements are compiled once): from now on every write goes into one open transaction, and each table
+   * written is noted (TEMP triggers, outside the world's bytes) for `changedTables`. `rewind()` undoes it all.
+   * A held world cannot be snapshotted or restored (its bytes are not committed).
+   */
+  hold(): void {
+    if (this.#held) throw new Error('world is already held')
+    if (this.#file) throw new Error('only in-memory worlds can be held')
+    if (!this.#tracking) {
+      const tables = this.#sqlite
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .pluck()
+        .all() as string[]
+      // No constraint on the log table: a conflict policy of the firing statement can never make the note fail.
+      const q = (t: string) => `'${t.replace(/'/g, "''")}'`
+      const note = (t: string) =>
+        `INSERT INTO wsgym_changed SELECT ${q(t)} WHERE NOT EXISTS (SELECT 1 FROM wsgym_changed WHERE name = ${q(t)})`
+      const ddl = tables.flatMap((t) =>
+        (['INSERT', 'UPDATE', 'DELETE'] as const).map(
+          (op) => `CREATE TEMP TRIGGER "wsgym_${op[0]}_${t}" AFTER ${op} ON main."${t}" BEGIN ${note(t)}; END;`,
+        ),
+      )
+      this.#sqlite.exec(`CREATE TEMP TABLE wsgym_changed (name TEXT); ${ddl.join('\n')}`)
+      this.#tracking = true
+    }
+    this.#sqlite.exec('BEGIN')
+    this.#held = true
+  }
+
+  /** True while held (between hold() and rewind()). */
+  get held(): boolean {
+    return this.#held
+  }
+
+  /**
+   * The tables written since hold() (undefined when not held). Throws when the open transaction is gone (SQLite
+   * rolled it back on an error): the writes since hold() were lost, so nothing about this world can be trusted.
+   */
+  changedTables(): Set<string> | undefined {
+    if (!this.#held) return undefined
+    if (!this.#sqlite.inTransaction) throw new Error('a held world lost its open transaction')
+    return new Set(this.#sqlite.prepare('SELECT DISTINCT name FROM temp.wsgym_changed').pluck().all() as string[])
+  }
+
+  /** Undoes every write since hold(); true when the world is back exactly at that state (and may be held again). */
+  rewind(): boolean {
+    if (!this.#held) return false
+    this.#held = false
+    if (!this.#sqlite.inTransaction) return false
+    this.#sqlite.exec('ROLLBACK')
+    return true
+  }
+
+  /**
    * The world's bytes. Unchanged since the last snapshot or in-memory restore, it is that image again (shared, not
    * copied: snapshot images are never written to); otherwise the database is serialized.
    */
   snapshot(): Snapshot {
+    if (this.#held) throw new Error('a held world has no committed bytes to snapshot')
     const stamp = this.#stamp()
     const same = this.#image?.stamp === stamp ? this.#image.bytes.deref() : undefined
     if (same) return { bytes: same }
@@ -108,6 +166,7 @@ export class World {
 
   /** Replaces every table of this world with the snapshot's contents, losslessly. */
   restore(snapshot: Snapshot): void {
+    if (this.#held) throw new Error('a held world cannot be restored')
     const next = this.#file ? reopenFileFrom(this.#sqlite, this.#file, snapshot) : new Database(snapshot.bytes)
     if (!this.#file) this.#sqlite.close()
     this.#attach(configure(next, this.#file))

@@ -131,3 +131,90 @@ describe('determinism across whole worlds', () => {
     expect(nowMs(h.entry.world.db) - t0).toBe(2000)
   })
 })
+
+describe('held worlds (World.hold, reused by the gym validation)', () => {
+  test('rewind brings back the exact bytes, on the same connection, and notes the tables written', () => {
+    const world = worldWithRows()
+    const bytes = world.snapshot().bytes
+    const connection = world.sqlite
+    world.hold()
+    expect(world.held).toBe(true)
+    expect([...world.changedTables()!]).toEqual([])
+    world.tx((db) => {
+      db.update(things).set({ name: 'changed' }).where(eq(things.id, 4)).run()
+      setMeta(db, 'note', 'x')
+    })
+    world.db.delete(things).where(eq(things.id, 5)).run()
+    expect([...world.changedTables()!].sort()).toEqual(['test_things', 'world_meta'])
+    expect(world.rewind()).toBe(true)
+    expect(world.held).toBe(false)
+    expect(world.sqlite).toBe(connection)
+    expect(world.snapshot().bytes.equals(bytes)).toBe(true)
+    world.hold()
+    expect([...world.changedTables()!]).toEqual([])
+    expect(world.rewind()).toBe(true)
+    world.close()
+  })
+
+  test('a held world refuses snapshots and restores (its writes are not committed)', () => {
+    const world = worldWithRows()
+    const snap = world.snapshot()
+    world.hold()
+    expect(() => world.snapshot()).toThrow(/held/)
+    expect(() => world.restore(snap)).toThrow(/held/)
+    world.rewind()
+    world.close()
+  })
+
+  test('a held world whose open transaction was lost says so instead of judging', () => {
+    const world = worldWithRows()
+    world.hold()
+    world.db.delete(things).where(eq(things.id, 5)).run()
+    world.sqlite.exec('ROLLBACK')
+    expect(() => world.changedTables()).toThrow(/lost its open transaction/)
+    expect(world.rewind()).toBe(false)
+    world.close()
+  })
+})
+
+describe('WorldManager reuse', () => {
+  test('a reused world starts from the template on the connection the last one used', () => {
+    const worlds = new WorldManager()
+    try {
+      const a = worlds.create({ seed: 'demo', reuse: true })
+      const connection = a.world.sqlite
+      const template = a.baseline.bytes
+      a.world.sqlite.exec("UPDATE world_users SET name = 'Changed' WHERE id = 'bob'")
+      worlds.delete(a.id)
+      const b = worlds.create({ seed: 'demo', reuse: true })
+      expect(b.world.sqlite).toBe(connection)
+      expect(b.world.held).toBe(true)
+      // A second live world of the same template gets its own connection.
+      const c = worlds.create({ seed: 'demo', reuse: true })
+      expect(c.world.sqlite).not.toBe(connection)
+      worlds.delete(b.id)
+      worlds.delete(c.id)
+      const d = worlds.create({ seed: 'demo', reuse: true })
+      d.world.rewind()
+      expect(d.world.snapshot().bytes.equals(template)).toBe(true)
+      worlds.delete(d.id)
+    } finally {
+      worlds.close()
+    }
+  })
+
+  test('a world that lost its open transaction is closed, not reused', () => {
+    const worlds = new WorldManager()
+    try {
+      const a = worlds.create({ seed: 'demo', reuse: true })
+      const connection = a.world.sqlite
+      a.world.sqlite.exec('ROLLBACK')
+      worlds.delete(a.id)
+      expect(connection.open).toBe(false)
+      const b = worlds.create({ seed: 'demo', reuse: true })
+      expect(b.world.sqlite).not.toBe(connection)
+    } finally {
+      worlds.close()
+    }
+  })
+})

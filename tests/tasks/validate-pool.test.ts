@@ -25,6 +25,19 @@ describe('tasks:validate in worker threads', () => {
     expect(seen.at(-1)).toMatchObject({ total: 3, failed: 0 })
   }, 240_000)
 
+  it('gives the same verdicts on reused connections (validation) as on a fresh world per episode', async () => {
+    const reused = await validateSerial(sample)
+    const gym = createGym({ tasks: [] })
+    try {
+      const fresh = []
+      for (const t of sample) fresh.push(await validateTask(gym, t))
+      expect(reused.map((r) => r.attacks.length).every((n) => n > 0)).toBe(true)
+      expect(JSON.stringify(reused)).toBe(JSON.stringify(fresh))
+    } finally {
+      gym.worlds.close()
+    }
+  }, 240_000)
+
   it('judges attacks the same whether the reference outcome is reused or run again', async () => {
     const gym = createGym({ tasks: [] })
     try {

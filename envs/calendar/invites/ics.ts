@@ -97,6 +97,22 @@ function scanTransitions(zone: string, fromMs: number, toMs: number): number[] {
  */
 export function vtimezone(zone: string, fromMs: number, years = 10): string[] {
   const start = DateTime.fromMillis(fromMs, { zone }).setLocale('en-US').startOf('year')
+  const key = `${zone}|${start.toMillis()}|${years}`
+  let block = BLOCKS.get(key)
+  if (!block) {
+    if (BLOCKS.size >= 512) BLOCKS.clear()
+    BLOCKS.set(key, (block = buildVtimezone(zone, start, years)))
+  }
+  return [...block]
+}
+
+/**
+ * Whole VTIMEZONE blocks by zone, first year and span, like TRANSITIONS: a pure function of the IANA data, and every
+ * invitation of a zone in the same year needs the same block (naming each observance costs luxon zone look-ups).
+ */
+const BLOCKS = new Map<string, string[]>()
+
+function buildVtimezone(zone: string, start: DateTime, years: number): string[] {
   const changes = transitions(zone, start.toMillis(), start.plus({ years }).toMillis())
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`]
   if (!changes.length) {

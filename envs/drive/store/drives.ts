@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { groupsContaining } from '../../core/groups.ts'
-import { stmt, type Db } from '../../core/db.ts'
+import { selectRows, stmt, type Db } from '../../core/db.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
@@ -13,7 +13,7 @@ export function newSharedDriveId(db: Db): string {
 }
 
 export function findSharedDrive(db: Db, id: string): SharedDriveRow | undefined {
-  return db.select().from(sharedDrives).where(eq(sharedDrives.id, id)).get()
+  return selectRows(db, sharedDrives, { id })[0]
 }
 
 const RANK: Record<string, number> = { reader: 1, commenter: 2, writer: 3, fileOrganizer: 4, organizer: 5 }

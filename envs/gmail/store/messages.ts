@@ -129,7 +129,11 @@ export function threadMessages(db: Db, userId: string, threadId: string): Messag
 /** Label ids of a message in Gmail's order (UNREAD and STARRED first, then the rest as stored). */
 export function labelsOf(db: Db, userId: string, messageId: string): string[] {
   const rows = stmt(db, 'SELECT label_id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY rowid').all(userId, messageId) as { label_id: string }[]
-  const ids = rows.map((r) => r.label_id)
+  return labelOrder(rows.map((r) => r.label_id))
+}
+
+/** A message's label ids as the API lists them: UNREAD, STARRED, IMPORTANT first, the others as added. */
+export function labelOrder(ids: string[]): string[] {
   const first = ['UNREAD', 'STARRED', 'IMPORTANT'].filter((l) => ids.includes(l))
   return [...first, ...ids.filter((l) => !first.includes(l))]
 }

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { stmt, type Db } from '../../core/db.ts'
+import { selectRows, stmt, type Db } from '../../core/db.ts'
 import { opaqueId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import type { WorldKeys } from '../../core/tokens.ts'
@@ -124,8 +124,8 @@ export function issueAccessToken(
   return { token: keys.token('google', key), expiresIn: ACCESS_TTL_S }
 }
 
-export const findAccess = (db: Db, key: string) =>
-  db.select().from(identityAccessTokens).where(eq(identityAccessTokens.key, key)).get()
+// Read on every Google request (server/middleware/scopes.ts): without drizzle's per-call query building.
+export const findAccess = (db: Db, key: string) => selectRows(db, identityAccessTokens, { key })[0]
 
 /** Revokes one access token (not its grant). */
 export function revokeAccessKey(db: Db, key: string): void {

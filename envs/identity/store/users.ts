@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { stmt, type Db } from '../../core/db.ts'
+import { selectRows, stmt, type Db } from '../../core/db.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { FULL_GOOGLE_SCOPES, issueTokenKey } from '../../core/tokens.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
@@ -13,7 +13,8 @@ export type UserFacts = typeof identityUsers.$inferSelect
 
 /** A user's Directory facts (a user seeded without any has the defaults, created with the world). */
 export function factsOf(db: Db, userId: string): UserFacts {
-  const row = db.select().from(identityUsers).where(eq(identityUsers.userId, userId)).get()
+  // Read on every Google request (isActive): without drizzle's per-call query building.
+  const row = selectRows(db, identityUsers, { userId })[0]
   return row ?? {
     userId, suspended: false, suspensionReason: null, orgUnitPath: '/', deletedMs: null,
     createdMs: Number(getMeta(db, 'world_created_ms') ?? 0), changePasswordAtNextLogin: false,

@@ -171,4 +171,15 @@ describe('ics helpers', () => {
     expect(at).toBeGreaterThan(0)
     expect(block.slice(at, at + expected.length)).toEqual(expected)
   })
+
+  test('vtimezone gives each caller its own copy of a block it computed once', () => {
+    const first = vtimezone('Europe/Berlin', Date.parse('2031-02-01T00:00:00Z'))
+    const again = vtimezone('Europe/Berlin', Date.parse('2031-11-30T00:00:00Z'))
+    expect(again).toEqual(first)
+    expect(again).not.toBe(first)
+    first.length = 0
+    expect(vtimezone('Europe/Berlin', Date.parse('2031-07-01T00:00:00Z'))).toEqual(again)
+    // Another year is another block (its span starts that year).
+    expect(vtimezone('Europe/Berlin', Date.parse('2032-07-01T00:00:00Z'))).not.toEqual(again)
+  })
 })
