@@ -3,6 +3,7 @@
  * bindings (`fill`) and control-side macros (`expandMacros`). The gym runs programs with it in process and the
  * trainer replays them over HTTP with the same code (the one gym module the trainer may import).
  */
+import { createHash } from 'node:crypto'
 import MailComposer from 'nodemailer/lib/mail-composer/index.js'
 
 export type Vars = Record<string, unknown>
@@ -70,6 +71,28 @@ export function fill(value: unknown, vars: Vars): unknown {
 
 type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; html?: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
 
+/**
+ * The composer stamps a random Message-ID and the real clock's Date; both are dropped so the same program sends the
+ * same bytes every run, and the server stamps them from the world (as Gmail does for a message that lacks them).
+ */
+function withoutStamps(buf: Buffer): Buffer {
+  const text = buf.toString('latin1')
+  const end = text.indexOf('\r\n\r\n')
+  if (end < 0) return buf
+  const lines = text.slice(0, end).split('\r\n')
+  const kept: string[] = []
+  let dropping = false
+  for (const line of lines) {
+    if (/^[ \t]/.test(line)) {
+      if (!dropping) kept.push(line)
+      continue
+    }
+    dropping = /^(date|message-id):/i.test(line)
+    if (!dropping) kept.push(line)
+  }
+  return Buffer.from(`${kept.join('\r\n')}${text.slice(end)}`, 'latin1')
+}
+
 /** Expands `{"$rfc822": {...}}` into a base64url RFC 822 message (macros run on the control side, never by the agent). */
 export async function expandMacros(value: unknown): Promise<unknown> {
   if (Array.isArray(value)) return Promise.all(value.map(expandMacros))
@@ -77,9 +100,14 @@ export async function expandMacros(value: unknown): Promise<unknown> {
     const o = value as Record<string, unknown>
     if ('$rfc822' in o) {
       const m = o.$rfc822 as Rfc822
-      const composer = new MailComposer({ ...m, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments: m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'utf8') })) })
+      // A boundary derived from the message itself, so the same program composes the same bytes.
+      const baseBoundary = createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 16)
+      const attachments = m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'utf8') }))
+      // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
+      const options = { ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments }
+      const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])
       const buf: Buffer = await new Promise((res, rej) => composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
-      return buf.toString('base64url')
+      return withoutStamps(buf).toString('base64url')
     }
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(o)) out[k] = await expandMacros(v)

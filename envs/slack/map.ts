@@ -1,6 +1,7 @@
 import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import { DateTime } from 'luxon'
+import { nowMs } from '../core/clock.ts'
 import {
   membersOf, parseJson, teamId, userById, type ChannelRow, type MessageRow, type UserRow,
 } from './store/core.ts'
@@ -12,7 +13,8 @@ export function userWire(db: Db, u: UserRow): Record<string, unknown> {
   const w = findUserById(db, u.world_user_id)
   const team = teamId(db)
   const tz = w?.timeZone ?? 'America/New_York'
-  const zone = DateTime.now().setZone(tz)
+  // The offset in force at the world's time (its clock, not the host's: DST depends on the date).
+  const zone = DateTime.fromMillis(nowMs(db)).setZone(tz)
   const real = w?.name ?? u.handle
   const profile: Record<string, unknown> = {
     real_name: real, display_name: u.display_name, avatar_hash: u.photo || u.id.slice(1, 13).toLowerCase(),

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { expandMacros } from '../../gym/program-grammar.ts'
+
+const mail = (subject: string) => ({ $rfc822: {
+  from: 'ann@example.com', to: 'ben@example.com', subject, text: 'See attached.',
+  attachments: [{ filename: 'a.csv', contentType: 'text/csv', content: 'x,y\n1,2\n' }],
+} })
+const decoded = async (v: unknown) => Buffer.from((await expandMacros(v)) as string, 'base64url').toString('latin1')
+
+describe('$rfc822 macro', () => {
+  it('composes the same bytes for the same message, with no Date or Message-ID for the server to stamp', async () => {
+    const a = await decoded(mail('Invoice'))
+    await new Promise((r) => setTimeout(r, 1_100))
+    expect(await decoded(mail('Invoice'))).toBe(a)
+    const head = a.slice(0, a.indexOf('\r\n\r\n'))
+    expect(head).not.toMatch(/^(date|message-id):/im)
+    expect(head).toMatch(/^Subject: Invoice$/m)
+    expect(a).toContain('a.csv')
+    expect(await decoded(mail('Other'))).not.toBe(a)
+  })
+})
