@@ -155,7 +155,7 @@ export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>)
   return (w) => {
     const limit = w.limit ?? MAX_INSTANCES
     // Floating bounds with slack for offsets; the exact overlap test runs on instants below.
-    const lo = Math.max(dtstart, w.windowStartMs !== undefined ? floatOf(w.windowStartMs - dur, zone) - 2 * DAY : dtstart)
+    const lo = Math.max(dtstart, w.windowStartMs !== undefined ? lowestFloat(w.windowStartMs - dur, zone) : dtstart)
     const hi = w.windowEndMs !== undefined ? floatOf(w.windowEndMs, zone) + 2 * DAY : FAR_FUTURE
     if (hi < lo) return []
 
@@ -196,6 +196,23 @@ export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>)
     }
     return out
   }
+}
+
+/**
+ * The lowest float an instant at or after `x` can have: floatOf(x) less the zone's offset changes around x and
+ * an hour. An instant is its float less the offset, so a float below that maps before x (and instants two days
+ * on have floats far above it). A fixed slack of two days made a dense rule (a time every second) collect
+ * 172,800 floats before the window on every call; this one is an hour where the offset does not change.
+ */
+function lowestFloat(x: number, zone: ZoneClock): number {
+  let min = Infinity
+  let max = -Infinity
+  for (let t = x - DAY; t <= x + 2 * DAY; t += 3 * HOUR) {
+    const offset = zone.offset(t)
+    min = Math.min(min, offset)
+    max = Math.max(max, offset)
+  }
+  return floatOf(x, zone) - (max - min) * 60_000 - HOUR
 }
 
 function inWindow(ms: number, endMs: number, w: { windowStartMs?: number; windowEndMs?: number }): boolean {

@@ -1,10 +1,12 @@
 /**
  * A direct expander for the rules calendars mostly hold: FREQ=DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT,
- * UNTIL, WKST, BYDAY, BYMONTHDAY and BYMONTH. It yields the same floating times as rrule, in the same order
- * (rrule's period-by-period walk and its filters, read from rrule 2.8's `iter`/`isFiltered`), without
- * rrule's per-call setup and per-period year masks, and it can start near a window instead of at DTSTART.
- * Anything else (BYSETPOS, BYYEARDAY, BYWEEKNO, BYHOUR/BYMINUTE/BYSECOND, sub-daily frequencies) stays
- * with rrule. tests/calendar/time/simple-rule.test.ts compares the two over many random rules.
+ * UNTIL, WKST, BYDAY, BYMONTHDAY, BYMONTH, BYYEARDAY (YEARLY) and BYHOUR/BYMINUTE/BYSECOND. It yields the same
+ * floating times as rrule, in the same order (rrule's period-by-period walk and its filters, read from rrule
+ * 2.8's `iter`/`isFiltered`), without rrule's per-call setup and per-period year masks, and it can start near a
+ * window instead of at DTSTART. Times of day are visited one by one from a table built once per rule, where rrule
+ * builds a `Date` for each of them on every day it steps into (86,400 for a `BYHOUR×BYMINUTE×BYSECOND` rule), so
+ * the cost of a walk is the occurrences it passes, not the days. Anything else (BYSETPOS, BYWEEKNO, sub-daily
+ * frequencies) stays with rrule. tests/calendar/time/simple-rule.test.ts compares the two over many random rules.
  */
 
 const DAY = 86_400_000
@@ -13,7 +15,7 @@ const MAX_YEAR = 9999
 const FIRST_DAY_PAST_MAX = Date.UTC(MAX_YEAR + 1, 0, 1) / DAY
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'] as const
-const HANDLED = new Set(['FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'WKST'])
+const HANDLED = new Set(['FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYYEARDAY', 'WKST', 'BYHOUR', 'BYMINUTE', 'BYSECOND'])
 
 type Freq = (typeof FREQS)[number]
 
@@ -22,6 +24,35 @@ const weekdayOfDay = (dn: number) => (((dn + 3) % 7) + 7) % 7
 
 /** Floor division that also works for days before 1970. */
 const floorDiv = (a: number, b: number) => Math.floor(a / b)
+
+/** A BY list's values once each, in the order written (the RFC's lists are sets; rrule would repeat a value). */
+const once = (values: number[]) => [...new Set(values)]
+
+/**
+ * Times of day (ms after midnight) in rrule's order: BYHOUR, then BYMINUTE, then BYSECOND as written (rrule does
+ * not sort them), each defaulting to DTSTART's. BYSECOND=60 is the next minute's :00, as rrule computes it.
+ */
+function timesOfDay(dtstart: Date, byhour?: number[], byminute?: number[], bysecond?: number[]): number[] {
+  const hours = once(byhour ?? [dtstart.getUTCHours()])
+  const minutes = once(byminute ?? [dtstart.getUTCMinutes()])
+  const seconds = once(bysecond ?? [dtstart.getUTCSeconds()])
+  const out = new Array<number>(hours.length * minutes.length * seconds.length)
+  let i = 0
+  for (const h of hours) for (const m of minutes) for (const s of seconds) out[i++] = ((h * 60 + m) * 60 + s) * 1000
+  return out
+}
+
+/** First index of the ascending `times` whose time is at or after `t`. */
+function firstAtOrAfter(times: number[], t: number): number {
+  let lo = 0
+  let hi = times.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (times[mid]! < t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
 
 export class SimpleRule {
   private constructor(
@@ -36,8 +67,16 @@ export class SimpleRule {
     private readonly bymonthday: number[],
     private readonly bynmonthday: number[],
     private readonly bymonth: number[] | undefined,
+    private readonly byyearday: Set<number> | undefined,
+    /** Times of day of each matching day, in emission order. */
+    private readonly times: number[],
     private readonly dtstart: number,
-  ) {}
+  ) {
+    this.sorted = times.every((t, i) => i === 0 || times[i - 1]! < t)
+  }
+
+  /** Whether `times` ascend, so a walk can start inside a day instead of at its first time. */
+  private readonly sorted: boolean
 
   /**
    * The rule for `parts` (already without UNTIL, and for all-day events without time parts) starting at the
@@ -74,8 +113,10 @@ export class SimpleRule {
       byweekday = plain.length ? plain : undefined
       bynweekday = nth.length ? nth : undefined
     }
+    const yeardays = ints(get('BYYEARDAY'))
+    if (yeardays && freq !== 'YEARLY') return undefined
     // rrule's defaults from DTSTART when no day part is given.
-    if (!monthdays && byday === undefined) {
+    if (!monthdays && byday === undefined && !yeardays) {
       if (freq === 'YEARLY') {
         bymonth ??= [start.getUTCMonth() + 1]
         bymonthday = [start.getUTCDate()]
@@ -87,12 +128,15 @@ export class SimpleRule {
     const wkstText = get('WKST')
     const wkst = wkstText === undefined ? 0 : WEEKDAYS.indexOf(wkstText)
     if (!(interval > 0) || wkst < 0) return undefined
-    return new SimpleRule(freq, interval, countText === undefined ? undefined : Number(countText), until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, dtstart)
+    const times = timesOfDay(start, ints(get('BYHOUR')), ints(get('BYMINUTE')), ints(get('BYSECOND')))
+    const count = countText === undefined ? undefined : Number(countText)
+    const yearSet = yeardays ? new Set(yeardays) : undefined
+    return new SimpleRule(freq, interval, count, until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, yearSet, times, dtstart)
   }
 
   /** The same rule with another COUNT (for "DTSTART is the first of COUNT"). */
   withCount(count: number): SimpleRule {
-    return new SimpleRule(this.freq, this.interval, count, this.until, this.wkst, this.byweekday, this.bynweekday, this.bymonthday, this.bynmonthday, this.bymonth, this.dtstart)
+    return new SimpleRule(this.freq, this.interval, count, this.until, this.wkst, this.byweekday, this.bynweekday, this.bymonthday, this.bynmonthday, this.bymonth, this.byyearday, this.times, this.dtstart)
   }
 
   /** The first occurrence from DTSTART, as rrule's `all()` with COUNT=1 finds it (searching up to year 9999). */
@@ -112,19 +156,26 @@ export class SimpleRule {
    */
   scan(from: number, stopAfter: number, visit: (f: number) => boolean): void {
     const startDay = floorDiv(this.dtstart, DAY)
-    const time = this.dtstart - startDay * DAY
+    const { times, until, dtstart } = this
     let left = this.count ?? Infinity
-    // One candidate day; false once the walk must stop.
+    const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
+    // Without COUNT, times before `from` need not be visited: with ascending times a day starts at its first
+    // time at or after `from` (a dense day before `from` costs one search, not 86,400 visits).
+    const skipInDay = skipTo !== undefined && this.sorted
+    // One candidate day, each of its times; false once the walk must stop.
     const emit = (dn: number): boolean => {
-      const f = dn * DAY + time
-      if (this.until !== undefined && f > this.until) return false
-      if (f >= this.dtstart) {
-        if (!visit(f)) return false
-        if (--left === 0) return false
+      const day = dn * DAY
+      const first = skipInDay && day < skipTo ? firstAtOrAfter(times, skipTo - day) : 0
+      for (let k = first; k < times.length; k++) {
+        const f = day + times[k]!
+        if (until !== undefined && f > until) return false
+        if (f >= dtstart) {
+          if (!visit(f)) return false
+          if (--left === 0) return false
+        }
       }
       return true
     }
-    const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
     const i = this.interval
     switch (this.freq) {
       case 'DAILY': {
@@ -187,6 +238,10 @@ export class SimpleRule {
       if (this.byweekday && !this.byweekday.includes(wd)) continue
       if (this.bynweekday && !this.nthMatches(wd, d, len, first + d - 1 - yearFirst, yearLen)) continue
       if ((this.bymonthday.length || this.bynmonthday.length) && !this.bymonthday.includes(d) && !this.bynmonthday.includes(d - len - 1)) continue
+      if (this.byyearday) {
+        const yday = first + d - 1 - yearFirst
+        if (!this.byyearday.has(yday + 1) && !this.byyearday.has(yday - yearLen)) continue
+      }
       if (!emit(first + d - 1)) return false
     }
     return true

@@ -237,6 +237,28 @@ describe('expandRecurrence starting near the window', () => {
   })
 })
 
+describe('expandRecurrence windows next to offset changes', () => {
+  // The walk starts an hour (plus the zone's offset changes nearby) before the window's float, not two days: a
+  // window anywhere around a change still gets exactly the series' instances that overlap it.
+  const halfHours = 'RRULE:FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,30'
+  const changes = [
+    ['America/New_York', '2026-03-08T07:00:00Z'], ['America/New_York', '2026-11-01T06:00:00Z'],
+    ['Pacific/Apia', '2011-12-30T10:00:00Z'], ['Antarctica/Troll', '2026-03-29T01:00:00Z'], ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
+  ] as const
+  test.each(changes)('%s around %s', (zone, change) => {
+    const c = Date.parse(change)
+    const start = resolveEventTime({ dateTime: DateTime.fromMillis(c - 3 * 24 * HOUR, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss"), timeZone: zone }, 'UTC')
+    for (const durationMs of [0, HOUR, 5 * HOUR]) {
+      const all = expandRecurrence({ recurrence: [halfHours], start, durationMs, limit: 5000, windowEndMs: c + 4 * 24 * HOUR })
+      for (let ws = c - 36 * HOUR; ws <= c + 36 * HOUR; ws += 20 * 60_000) {
+        const we = ws + 6 * HOUR
+        const expected = all.filter((o) => o.originalStartMs < we && (o.originalStartMs + durationMs > ws || o.originalStartMs >= ws))
+        expect(expandRecurrence({ recurrence: [halfHours], start, durationMs, windowStartMs: ws, windowEndMs: we }), `${durationMs} ${new Date(ws).toISOString()}`).toEqual(expected)
+      }
+    }
+  })
+})
+
 describe('instanceSpan', () => {
   test('a timed instance keeps the series length in absolute time', () => {
     const start = at('2026-03-07T09:00:00', 'America/New_York')

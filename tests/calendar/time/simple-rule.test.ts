@@ -28,6 +28,12 @@ function randomCase(rng: Rng): Case {
   if (freq !== 'WEEKLY' && rng.chance(0.35)) parts.push(['BYMONTHDAY', Array.from({ length: rng.int(1, 3) }, () => String(rng.int(1, 31) * (rng.chance(0.3) ? -1 : 1))).join(',')])
   if (rng.chance(0.25)) parts.push(['BYMONTH', rng.shuffle([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).slice(0, rng.int(1, 5)).join(',')])
   if (rng.chance(0.3)) parts.push(['WKST', rng.pick(WEEKDAYS)])
+  if (freq === 'YEARLY' && rng.chance(0.2)) parts.push(['BYYEARDAY', Array.from({ length: rng.int(1, 4) }, () => String(rng.int(1, 366) * (rng.chance(0.3) ? -1 : 1))).join(',')])
+  // Times of day, distinct values in any order (rrule keeps the order written).
+  const some = (n: number, max: number) => rng.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, rng.int(1, max)).join(',')
+  if (rng.chance(0.25)) parts.push(['BYHOUR', some(24, 4)])
+  if (rng.chance(0.25)) parts.push(['BYMINUTE', some(60, 3)])
+  if (rng.chance(0.2)) parts.push(['BYSECOND', some(rng.chance(0.1) ? 61 : 60, 3)])
   const dtstart = Date.UTC(rng.int(1995, 2035), rng.int(0, 11), rng.int(1, 31), rng.int(0, 23), rng.pick([0, 15, 30, 45]), rng.chance(0.1) ? rng.int(0, 59) : 0)
   let until: number | undefined
   const end = rng.int(0, 2)
@@ -100,10 +106,43 @@ describe('SimpleRule', () => {
     expect(viaSimple.length).toBeGreaterThan(100)
   })
 
+  test('walks a rule of 86,400 times a day as rrule does, in and between days, with COUNT and UNTIL', () => {
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const dense: [string, string][] = [['FREQ', 'DAILY'], ['BYHOUR', every(24)], ['BYMINUTE', every(60)], ['BYSECOND', every(60)]]
+    const dtstart = Date.UTC(2026, 2, 2, 7, 30)
+    const cases: Case[] = [
+      { parts: dense, dtstart },
+      { parts: [...dense, ['COUNT', '100000']], dtstart },
+      { parts: dense, dtstart, until: dtstart + 30 * 3_600_000 + 17_000 },
+      { parts: [['FREQ', 'WEEKLY'], ['BYDAY', 'TU,SA'], ['BYHOUR', '23,0,12'], ['BYMINUTE', every(60)], ['BYSECOND', '59,0,30']], dtstart },
+    ]
+    for (const c of cases) {
+      for (const [lo, hi, budget] of [
+        [dtstart, dtstart + DAY, 1000],
+        [dtstart + 16 * 3_600_000 + 1234, dtstart + 2 * DAY, 100_000],
+        [dtstart + 26 * 3_600_000, dtstart + 27 * 3_600_000, Number.MAX_SAFE_INTEGER],
+      ] as const) {
+        const { viaRrule, viaSimple } = between(c, lo, hi, budget)
+        expect(viaSimple.length, show(c)).toBe(viaRrule.length)
+        expect(viaSimple, show(c)).toEqual(viaRrule)
+      }
+    }
+    expect(between(cases[0]!, dtstart, dtstart + DAY, 1000).viaSimple.length).toBe(1000)
+  })
+
+  test('counts a BY list value once however often it is written', () => {
+    const rule = (parts: [string, string][]) => {
+      const out: number[] = []
+      SimpleRule.of(parts, Date.UTC(2026, 0, 5, 9), undefined)!.scan(-Infinity, Infinity, (f) => out.push(f) > 0)
+      return out
+    }
+    const twice = rule([['FREQ', 'DAILY'], ['BYHOUR', '9,10,9,10'], ['COUNT', '4']])
+    expect(twice).toEqual(rule([['FREQ', 'DAILY'], ['BYHOUR', '9,10'], ['COUNT', '4']]))
+    expect(new Set(twice).size).toBe(4)
+  })
+
   test.each([
-    ['FREQ=WEEKLY;BYHOUR=9'],
     ['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1'],
-    ['FREQ=YEARLY;BYYEARDAY=100'],
     ['FREQ=YEARLY;BYWEEKNO=10'],
     ['FREQ=HOURLY'],
   ])('leaves %s to rrule', (rule) => {
