@@ -1,6 +1,6 @@
 import * as rruleModule from 'rrule'
 import type { Options } from 'rrule'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { Rng } from '../../../envs/core/rng.ts'
 import { SimpleRule } from '../../../envs/calendar/time/simple-rule.ts'
 
@@ -34,6 +34,8 @@ function randomCase(rng: Rng): Case {
   if (rng.chance(0.25)) parts.push(['BYHOUR', some(24, 4)])
   if (rng.chance(0.25)) parts.push(['BYMINUTE', some(60, 3)])
   if (rng.chance(0.2)) parts.push(['BYSECOND', some(rng.chance(0.1) ? 61 : 60, 3)])
+  // First or last of each period (rrule walks to year 9999 looking for a position no period has).
+  if (rng.chance(0.2)) parts.push(['BYSETPOS', rng.pick(['1', '-1', '1,-1'])])
   const dtstart = Date.UTC(rng.int(1995, 2035), rng.int(0, 11), rng.int(1, 31), rng.int(0, 23), rng.pick([0, 15, 30, 45]), rng.chance(0.1) ? rng.int(0, 59) : 0)
   let until: number | undefined
   const end = rng.int(0, 2)
@@ -141,8 +143,56 @@ describe('SimpleRule', () => {
     expect(new Set(twice).size).toBe(4)
   })
 
+  test('picks BYSETPOS among 86,400 times a day as rrule does (positions count days × times)', () => {
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const dtstart = Date.UTC(2026, 2, 2, 7, 30)
+    for (const setpos of ['1', '-1', '1,366,-366,200', '-300,301,-1']) {
+      for (const freq of ['DAILY', 'WEEKLY']) {
+        const c: Case = { parts: [['FREQ', freq], ['BYHOUR', every(24)], ['BYMINUTE', every(60)], ['BYSECOND', every(60)], ['BYSETPOS', setpos]], dtstart }
+        const { viaRrule, viaSimple } = between(c, dtstart, dtstart + (freq === 'DAILY' ? 20 : 120) * DAY, Number.MAX_SAFE_INTEGER)
+        expect(viaSimple.length, show(c)).toBeGreaterThan(10)
+        expect(viaSimple, show(c)).toEqual(viaRrule)
+      }
+    }
+  })
+
+  test('takes BYSETPOS past the period as rrule does: nothing after its end, its first day before its start', () => {
+    const dtstart = Date.UTC(2026, 0, 5, 9)
+    for (const setpos of ['5', '-5', '5,-5,2']) {
+      const c: Case = { parts: [['FREQ', 'MONTHLY'], ['BYDAY', 'MO'], ['BYSETPOS', setpos]], dtstart }
+      const { viaRrule, viaSimple } = between(c, dtstart, dtstart + 730 * DAY, Number.MAX_SAFE_INTEGER)
+      expect(viaSimple.length, show(c)).toBeGreaterThan(5)
+      expect(viaSimple, show(c)).toEqual(viaRrule)
+    }
+  })
+
+  test('stops a rule whose days never match after one 400-year cycle of periods', () => {
+    const spy = vi.spyOn(SimpleRule.prototype as unknown as { dayMatches(dn: number): boolean }, 'dayMatches')
+    try {
+      const never = SimpleRule.of([['FREQ', 'DAILY'], ['BYMONTH', '2'], ['BYMONTHDAY', '30']], Date.UTC(2026, 0, 5, 9), undefined)!
+      expect(never.first()).toBeUndefined()
+      // 146,097 days: one Gregorian cycle; rrule walks on to year 9999 (2.9 million days).
+      expect(spy.mock.calls.length).toBeLessThanOrEqual(146_098)
+    } finally {
+      spy.mockRestore()
+    }
+    const none = SimpleRule.of([['FREQ', 'MONTHLY'], ['BYMONTHDAY', '1,2'], ['BYSETPOS', '3']], Date.UTC(2026, 0, 5, 9), undefined)!
+    expect(none.first()).toBeUndefined()
+  })
+
+  test('keeps walking a rule that matches rarely', () => {
+    // Feb 29 every 100 years: 2000 and 2400 are leap years, 2100-2300 not.
+    for (const c of [
+      { parts: [['FREQ', 'YEARLY'], ['INTERVAL', '100'], ['BYMONTH', '2'], ['BYMONTHDAY', '29']], dtstart: Date.UTC(2000, 0, 1, 9) },
+      { parts: [['FREQ', 'DAILY'], ['BYMONTH', '2'], ['BYMONTHDAY', '29']], dtstart: Date.UTC(2001, 2, 1, 9) },
+    ] as Case[]) {
+      const { viaRrule, viaSimple } = between(c, c.dtstart, Date.UTC(3000, 0, 1), Number.MAX_SAFE_INTEGER)
+      expect(viaSimple.length, show(c)).toBeGreaterThan(1)
+      expect(viaSimple, show(c)).toEqual(viaRrule)
+    }
+  })
+
   test.each([
-    ['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1'],
     ['FREQ=YEARLY;BYWEEKNO=10'],
     ['FREQ=HOURLY'],
   ])('leaves %s to rrule', (rule) => {
