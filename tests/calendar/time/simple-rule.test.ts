@@ -132,6 +132,22 @@ describe('SimpleRule', () => {
     expect(between(cases[0]!, dtstart, dtstart + DAY, 1000).viaSimple.length).toBe(1000)
   })
 
+  test('starts a walk without COUNT at `from`, not at the start of its day or of the series', () => {
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const parts: [string, string][] = [['FREQ', 'DAILY'], ['BYHOUR', every(24)], ['BYMINUTE', every(60)], ['BYSECOND', every(60)]]
+    const dtstart = Date.UTC(2026, 2, 2)
+    const from = Date.UTC(2040, 0, 1, 12, 30, 15)
+    let early = 0
+    const seen: number[] = []
+    SimpleRule.of(parts, dtstart, undefined)!.scan(from, Infinity, (f) => {
+      if (f < from) early++
+      else seen.push(f)
+      return seen.length < 3
+    })
+    expect(early).toBe(0)
+    expect(seen).toEqual([from, from + 1000, from + 2000])
+  })
+
   test('counts a BY list value once however often it is written', () => {
     const rule = (parts: [string, string][]) => {
       const out: number[] = []
