@@ -3,6 +3,7 @@
 // (figures, judged against 100 ms) and tests/security/stall.test.ts (structure only: /healthz is answered while the
 // heavy request is being worked on).
 import { spawn } from 'node:child_process'
+import { Worker } from 'node:worker_threads'
 import { join } from 'node:path'
 import type { BenchFigure } from './types.ts'
 
@@ -109,29 +110,57 @@ export async function heavyCases(agent: string, token: string, slackToken: strin
   return { cases: cases.filter((c) => !skip?.test(c.name)), refused }
 }
 
-/** Runs one heavy request while polling `healthUrl` back to back; what the poller saw. */
+/**
+ * The /healthz poller, on its own thread: the heavy answer (tens of megabytes for a batch) is read on the main
+ * thread, and a poller sharing that thread would time the client's own parsing, not the server. `shared` holds
+ * the phase (-1 warming up, 0 sent, 1 headers received, 2 done), then the answers counted in phase 0 and in 0–1.
+ */
+const POLLER = `
+const { workerData, parentPort } = require('node:worker_threads')
+const shared = new Int32Array(workerData.shared)
+let worst = 0
+;(async () => {
+  while (Atomics.load(shared, 0) !== 2) {
+    const t0 = performance.now()
+    await (await fetch(workerData.url)).text()
+    const took = performance.now() - t0
+    const phase = Atomics.load(shared, 0)
+    if (phase < 0) { parentPort.postMessage({ ready: true }); continue }
+    worst = Math.max(worst, took)
+    if (phase === 0) Atomics.add(shared, 1, 1)
+    if (phase !== 2) Atomics.add(shared, 2, 1)
+  }
+  parentPort.postMessage({ worst })
+})()
+`
+
+/** Runs one heavy request while another thread polls `healthUrl` back to back; what the poller saw. */
 export async function measure(healthUrl: string, c: HeavyCase): Promise<StallFigure> {
-  // An object, so the poller reads the current phase (set by the awaits below), not a narrowed copy.
-  const at: { phase: 'sent' | 'headers' | 'done' } = { phase: 'sent' }
-  const seen = { beforeHeaders: 0, during: 0, worst: 0 }
-  const poll = (async () => {
-    while (at.phase !== 'done') {
-      const t0 = performance.now()
-      await (await fetch(healthUrl)).text()
-      seen.worst = Math.max(seen.worst, performance.now() - t0)
-      const phase = at.phase as string
-      if (phase === 'sent') seen.beforeHeaders++
-      if (phase !== 'done') seen.during++
-    }
-  })()
+  const shared = new Int32Array(new SharedArrayBuffer(12))
+  shared[0] = -1
+  const worker = new Worker(POLLER, { eval: true, workerData: { url: healthUrl, shared: shared.buffer } })
+  const messages: { ready?: boolean; worst?: number }[] = []
+  let wake = () => {}
+  worker.on('message', (m: { ready?: boolean; worst?: number }) => {
+    messages.push(m)
+    wake()
+  })
+  const next = async () => {
+    while (!messages.length) await new Promise<void>((resolve) => (wake = resolve))
+    return messages.shift()!
+  }
+  await next()
+  Atomics.store(shared, 0, 0)
   const t0 = performance.now()
   const res = await c.send()
-  at.phase = 'headers'
+  Atomics.store(shared, 0, 1)
   await res.arrayBuffer()
   const requestMs = performance.now() - t0
-  at.phase = 'done'
-  await poll
-  return { name: c.name, status: res.status, requestMs, beforeHeaders: seen.beforeHeaders, during: seen.during, worstHealthzMs: seen.worst }
+  Atomics.store(shared, 0, 2)
+  let done = await next()
+  while (done.worst === undefined) done = await next()
+  await worker.terminate()
+  return { name: c.name, status: res.status, requestMs, beforeHeaders: shared[1]!, during: shared[2]!, worstHealthzMs: done.worst }
 }
 
 /**
