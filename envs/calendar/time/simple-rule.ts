@@ -16,7 +16,10 @@ const MAX_YEAR = 9999
 const FIRST_DAY_PAST_MAX = Date.UTC(MAX_YEAR + 1, 0, 1) / DAY
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'] as const
-const HANDLED = new Set(['FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYYEARDAY', 'WKST', 'BYHOUR', 'BYMINUTE', 'BYSECOND', 'BYSETPOS'])
+const HANDLED = new Set([
+  'FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYYEARDAY', 'WKST', 'BYHOUR', 'BYMINUTE', 'BYSECOND',
+  'BYSETPOS',
+])
 /**
  * Periods of each frequency in one 400-year Gregorian cycle (146,097 days, a whole number of weeks): the walk's
  * periods repeat modulo the cycle, so a rule whose days match in none of that many periods in a row never will.
@@ -158,12 +161,19 @@ export class SimpleRule {
     const count = countText === undefined ? undefined : Number(countText)
     const yearSet = yeardays ? new Set(yeardays) : undefined
     const setpos = ints(get('BYSETPOS'))
-    return new SimpleRule(freq, interval, count, until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, yearSet, times, setpos, dtstart)
+    return new SimpleRule(
+      freq, interval, count, until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, yearSet, times,
+      setpos, dtstart,
+    )
   }
 
   /** The same rule with another COUNT (for "DTSTART is the first of COUNT"). */
   withCount(count: number): SimpleRule {
-    return new SimpleRule(this.freq, this.interval, count, this.until, this.wkst, this.byweekday, this.bynweekday, this.bymonthday, this.bynmonthday, this.bymonth, this.byyearday, this.times, this.bysetpos, this.dtstart)
+    const r = this
+    return new SimpleRule(
+      r.freq, r.interval, count, r.until, r.wkst, r.byweekday, r.bynweekday, r.bymonthday, r.bynmonthday, r.bymonth,
+      r.byyearday, r.times, r.bysetpos, r.dtstart,
+    )
   }
 
   /** The first occurrence from DTSTART, as rrule's `all()` with COUNT=1 finds it (searching up to year 9999). */

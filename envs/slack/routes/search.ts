@@ -135,5 +135,8 @@ slackMethod(searchRouter, {
 slackMethod(searchRouter, { name: 'search.files', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', files: files(c, a) }) })
 slackMethod(searchRouter, {
   name: 'search.all', args, scopes: SEARCH, tokens: ['slack_user'],
-  handler: async (c, a) => ({ query: a.query ?? '', messages: await messages(c, a), files: files(c, a), posts: { matches: [], total: 0 } }),
+  handler: async (c, a) => {
+    const found = await messages(c, a)
+    return { query: a.query ?? '', messages: found, files: files(c, a), posts: { matches: [], total: 0 } }
+  },
 })

@@ -52,19 +52,25 @@ export type MessageHit = { m: MessageRow; ch: ChannelRow; score: number }
 
 /** What matching a message needs besides the message: the channels the viewer sees, pins and reactions. */
 export function searchScope(db: Db, viewer: string) {
-  const channels = new Map((stmt(db, 'SELECT * FROM slack_channels').all() as ChannelRow[]).filter((ch) => canSee(db, ch, viewer)).map((c) => [c.id, c]))
-  const pins = new Set((stmt(db, 'SELECT channel_id || ts AS k FROM slack_pins').all() as { k: string }[]).map((r) => r.k))
-  const reacted = new Set((stmt(db, 'SELECT DISTINCT channel_id || ts AS k FROM slack_reactions').all() as { k: string }[]).map((r) => r.k))
+  const all = stmt(db, 'SELECT * FROM slack_channels').all() as ChannelRow[]
+  const channels = new Map(all.filter((ch) => canSee(db, ch, viewer)).map((c) => [c.id, c]))
+  const keys = (sql: string) => new Set((stmt(db, sql).all() as { k: string }[]).map((r) => r.k))
+  const pins = keys('SELECT channel_id || ts AS k FROM slack_pins')
+  const reacted = keys('SELECT DISTINCT channel_id || ts AS k FROM slack_reactions')
   return { channels, pins, reacted }
 }
 
+const SEARCHABLE =
+  "SELECT * FROM slack_messages WHERE subtype IS NULL OR subtype IN ('thread_broadcast','me_message') ORDER BY ts DESC"
 /** Every message search looks at, newest first. */
-export const searchableMessages = (db: Db): MessageRow[] =>
-  stmt(db, "SELECT * FROM slack_messages WHERE subtype IS NULL OR subtype IN ('thread_broadcast','me_message') ORDER BY ts DESC").all() as MessageRow[]
+export const searchableMessages = (db: Db): MessageRow[] => stmt(db, SEARCHABLE).all() as MessageRow[]
+
+export type SearchScope = ReturnType<typeof searchScope>
 
 /** The hit for one message, or undefined when it does not match `q` or the viewer cannot see it. */
-export function matchMessage(db: Db, scope: ReturnType<typeof searchScope>, q: Query, m: MessageRow): MessageHit | undefined {
-  const imMembers = (id: string) => (stmt(db, 'SELECT user_id FROM slack_members WHERE channel_id = ?').all(id) as { user_id: string }[]).map((r) => r.user_id)
+export function matchMessage(db: Db, scope: SearchScope, q: Query, m: MessageRow): MessageHit | undefined {
+  const members = stmt(db, 'SELECT user_id FROM slack_members WHERE channel_id = ?')
+  const imMembers = (id: string) => (members.all(id) as { user_id: string }[]).map((r) => r.user_id)
   const ch = scope.channels.get(m.channel_id)
   if (!ch) return undefined
   const sec = Number(m.ts.split('.')[0])
