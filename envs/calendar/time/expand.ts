@@ -71,8 +71,22 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
       simple = simple.withCount(simple.count - 1)
     }
     const rule = simple
+    // A COUNT rule's walk starts at DTSTART; its last occurrence, found once, spares the walk for every window
+    // after it (a listing calls this once per slice: up to 999,999 occurrences each time).
+    let last: number | undefined
+    const lastOf = () => {
+      if (last === undefined) {
+        last = -Infinity
+        rule.scan(-Infinity, Infinity, (f) => {
+          last = Math.max(last!, f)
+          return true
+        })
+      }
+      return last
+    }
     return (lo, hi, budget, countFrom = lo) => {
       const out: number[] = []
+      if (rule.count !== undefined && lo > lastOf()) return out
       let counted = 0
       rule.scan(lo, hi, (f) => {
         if (f < lo) return true

@@ -13,7 +13,7 @@ const WITH_WEEKNO = new Set([
 export { MAX_INSTANCES, type ExpandOptions, type Occurrence, expandRecurrence, instanceSpan } from './expand.ts'
 export { instanceId, parseInstanceId } from './instance-id.ts'
 export { followingRecurrence, truncateRecurrence } from './recurrence-split.ts'
-export { iterateRecurrence } from './stream.ts'
+export { iterateRecurrence, iterateRecurrenceSlices } from './stream.ts'
 
 /** Throws `CalendarTimeError('Invalid recurrence rule.')` on a malformed RRULE/EXRULE/RDATE/EXDATE line. */
 export function validateRecurrence(lines: string[]): void {

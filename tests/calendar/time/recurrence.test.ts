@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
-  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence, parseInstanceId, truncateRecurrence, validateRecurrence,
+  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence, iterateRecurrenceSlices, parseInstanceId, truncateRecurrence, validateRecurrence,
 } from '../../../envs/calendar/time/recurrence.ts'
 import { CalendarTimeError, resolveEventTime } from '../../../envs/calendar/time/zoned.ts'
 
@@ -139,6 +139,16 @@ describe('expandRecurrence windowing', () => {
   test('COUNT counts from the series start, not the window', () => {
     const out = expandRecurrence({ recurrence: ['RRULE:FREQ=DAILY;COUNT=5'], start, durationMs: HOUR, windowStartMs: Date.parse('2026-03-05T00:00:00Z') })
     expect(out).toHaveLength(2)
+  })
+  test('windows around and after the end of a COUNT rule find exactly its instances there', () => {
+    const rule = ['RRULE:FREQ=DAILY;BYHOUR=9,21,3;COUNT=50']
+    const all = expandRecurrence({ recurrence: rule, start, durationMs: HOUR })
+    expect(all).toHaveLength(50)
+    const end = all[49]!.originalStartMs
+    for (const ws of [end - 3 * 24 * HOUR, end - HOUR, end, end + 1, end + 30 * 24 * HOUR]) {
+      const got = expandRecurrence({ recurrence: rule, start, durationMs: HOUR, windowStartMs: ws, windowEndMs: ws + 10 * 24 * HOUR })
+      expect(got).toEqual(all.filter((o) => o.originalStartMs + HOUR > ws && o.originalStartMs < ws + 10 * 24 * HOUR))
+    }
   })
   test('an unbounded rule stops at the cap', () => {
     expect(expandRecurrence({ recurrence: ['RRULE:FREQ=DAILY'], start, durationMs: HOUR })).toHaveLength(MAX_INSTANCES)
@@ -288,6 +298,18 @@ describe('iterateRecurrence', () => {
   ])('%s yields what expandRecurrence returns, in order', (_name, recurrence, window) => {
     const opts = { recurrence, start, durationMs: 2 * HOUR, ...window }
     expect([...iterateRecurrence(opts)]).toEqual(expandRecurrence({ ...opts, limit: 100_000 }))
+  })
+  test('the sliced form marks every slice, also the empty ones after a COUNT rule ended', () => {
+    const opts = {
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=20'], start, durationMs: HOUR,
+      windowStartMs: Date.parse('2026-01-20T00:00:00Z'), windowEndMs: Date.parse('2027-01-01T00:00:00Z'),
+    }
+    const items = [...iterateRecurrenceSlices(opts)]
+    expect(items.filter((o) => o !== null)).toEqual([...iterateRecurrence(opts)])
+    expect(items.filter((o) => o !== null)).toHaveLength(5)
+    // A week, then doubling slices to the window end: marks after each, most of them with nothing before.
+    expect(items.filter((o) => o === null).length).toBeGreaterThanOrEqual(5)
+    expect(items.at(-1)).toBeNull()
   })
   test('an unbounded series can be read lazily', () => {
     const taken: number[] = []
