@@ -25,16 +25,18 @@ describe('a heavy request shares the event loop', () => {
     const report: string[] = []
     for (const c of cases) {
       const f = await measure(`${agent}/healthz`, c)
-      report.push(`${c.name}: ${f.requestMs.toFixed(0)} ms, /healthz answered ${f.beforeHeaders} times before its headers, ${f.during} in all, worst ${f.worstHealthzMs.toFixed(0)} ms`)
+      const seen = `/healthz answered ${f.beforeHeaders} times before its headers, ${f.during} in all`
+      report.push(`${c.name}: ${f.requestMs.toFixed(0)} ms, ${seen}, worst ${f.worstHealthzMs.toFixed(0)} ms`)
       expect(f.status, c.name).toBe(200)
-      // One answer may come before the server picks the heavy request up; more mean it handed over turns.
-      // A request done within the 100 ms target cannot stall beyond it, so one answer is enough there.
-      // events.instances expands its (at most 730) instances in one call, which walks each occurrence once
-      // (tests/calendar/time/simple-rule.test.ts); only its rendering hands over turns, so it must only not
-      // starve /healthz. conversations.history answers at most 999 messages in one turn.
+      // One answer may come before the server picks the heavy request up; more mean it handed over turns. A
+      // request done within the 100 ms target cannot stall beyond it. events.instances expands its (at most 730)
+      // instances in one call, which walks each occurrence once (tests/calendar/time/simple-rule.test.ts), and
+      // conversations.history answers at most 999 messages in one turn: those are timed by the bench only.
+      // A batch answers its headers at once and runs its calls as its body is read: it counts answers until the
+      // body's end; any other request, answers before its headers (its work is done before them).
       const oneCall = c.name.startsWith('calendar instances of') || c.name.startsWith('slack conversations.history')
-      if (f.requestMs >= 100) expect(f.beforeHeaders, c.name).toBeGreaterThanOrEqual(oneCall ? 1 : 2)
-      else expect(f.beforeHeaders, c.name).toBeGreaterThanOrEqual(1)
+      const batch = c.name.includes('batch')
+      if (f.requestMs >= 100 && !oneCall) expect(batch ? f.during : f.beforeHeaders, c.name).toBeGreaterThanOrEqual(2)
     }
     console.log(report.join('\n'))
   })
