@@ -53,7 +53,13 @@ export type HeavySizes = { files: number; mails: number; slack: number }
  * name it matches (for runs against older code, where some of them hold the loop for minutes). `refused` lists
  * the series the server refused to store.
  */
-export async function heavyCases(agent: string, token: string, slackToken: string, sizes: HeavySizes = { files: 400, mails: 300, slack: 1000 }, skip?: RegExp) {
+export async function heavyCases(
+  agent: string,
+  token: string,
+  slackToken: string,
+  sizes: HeavySizes = { files: 400, mails: 300, slack: 1000 },
+  skip?: RegExp,
+) {
   const auth = { authorization: `Bearer ${token}` }
   const json = { ...auth, 'content-type': 'application/json' }
   const batch = (api: string, parts: string[]) =>
@@ -62,8 +68,10 @@ export async function heavyCases(agent: string, token: string, slackToken: strin
   const refused: string[] = []
   for (const [summary, rule] of SERIES) {
     if (skip?.test(summary)) continue
-    const event = { summary, start: { dateTime: '2026-03-02T00:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2026-03-02T00:00:01Z', timeZone: 'UTC' }, recurrence: [rule] }
-    const res = await fetch(`${agent}/calendar/v3/calendars/primary/events`, { method: 'POST', headers: json, body: JSON.stringify(event) })
+    const at = (s: string) => ({ dateTime: `2026-03-02T00:00:0${s}Z`, timeZone: 'UTC' })
+    const event = { summary, start: at('0'), end: at('1'), recurrence: [rule] }
+    const init = { method: 'POST', headers: json, body: JSON.stringify(event) }
+    const res = await fetch(`${agent}/calendar/v3/calendars/primary/events`, init)
     const body = (await res.json()) as { id?: string }
     if (res.status === 200 && body.id) ids[summary] = body.id
     else refused.push(`${summary} (${res.status})`)
@@ -78,34 +86,87 @@ export async function heavyCases(agent: string, token: string, slackToken: strin
     await (await batch('gmail/v1', parts)).text()
   }
   const slack = (method: string, args: Record<string, string>) =>
-    fetch(`${agent}/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${slackToken}` }, body: new URLSearchParams(args) })
-  const channel = ((await (await slack('conversations.create', { name: 'flood' })).json()) as { channel: { id: string } }).channel.id
-  for (let i = 0; i < sizes.slack; i++) await (await slack('chat.postMessage', { channel, text: `flood report ${i} with a few words to match` })).text()
+    fetch(`${agent}/api/${method}`, {
+      method: 'POST', headers: { authorization: `Bearer ${slackToken}` }, body: new URLSearchParams(args),
+    })
+  const created = (await (await slack('conversations.create', { name: 'flood' })).json()) as { channel: { id: string } }
+  const channel = created.channel.id
+  for (let i = 0; i < sizes.slack; i++) {
+    await (await slack('chat.postMessage', { channel, text: `flood report ${i} with a few words to match` })).text()
+  }
   const get = (path: string) => () => fetch(`${agent}${path}`, { headers: auth })
   const mailIds = ((await (await get('/gmail/v1/users/me/messages?maxResults=100')()).json()) as { messages: { id: string }[] }).messages
-  const instances = (id: string, query: string) => `/calendar/v3/calendars/primary/events/${id}/instances?maxResults=2500&${query}`
+  const instances = (id: string, query: string) =>
+    `/calendar/v3/calendars/primary/events/${id}/instances?maxResults=2500&${query}`
   const hundred = (part: string) => Array.from({ length: 100 }, () => part)
   const { a, yeardays, count, never, weekno } = ids
   const cases: HeavyCase[] = [
-    { name: 'calendar singleEvents page of 2,500 over two BYSECOND series', send: get(`/calendar/v3/calendars/primary/events?${CENTURY}&maxResults=2500`) },
-    { name: 'calendar singleEvents page of 2,500 from 2040 over every series', send: get(`/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&${FROM_2040}&maxResults=2500`) },
+    {
+      name: 'calendar singleEvents page of 2,500 over two BYSECOND series',
+      send: get(`/calendar/v3/calendars/primary/events?${CENTURY}&maxResults=2500`),
+    },
+    {
+      name: 'calendar singleEvents page of 2,500 from 2040 over every series',
+      send: get(
+        `/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&${FROM_2040}&maxResults=2500`,
+      ),
+    },
     ...(a ? [
-      { name: 'calendar instances of a BYSECOND series (730)', send: get(instances(a, 'timeMax=2126-03-01T00:00:00Z')) },
+      {
+        name: 'calendar instances of a BYSECOND series (730)',
+        send: get(instances(a, 'timeMax=2126-03-01T00:00:00Z')),
+      },
       { name: 'calendar instances of a BYSECOND series from 2040 (730)', send: get(instances(a, FROM_2040)) },
-      { name: 'batch of 100 instances pages of a BYSECOND series from 2040', send: () => batch('calendar/v3', hundred(`GET ${instances(a, FROM_2040)}`)) },
+      {
+        name: 'batch of 100 instances pages of a BYSECOND series from 2040',
+        send: () => batch('calendar/v3', hundred(`GET ${instances(a, FROM_2040)}`)),
+      },
     ] : []),
-    ...(yeardays ? [{ name: 'calendar instances of a BYYEARDAY×BYSECOND series from 2040', send: get(instances(yeardays, FROM_2040)) }] : []),
-    ...(count ? [{ name: 'calendar instances of a COUNT=999,999 BYSECOND series from 2040 (none)', send: get(instances(count, FROM_2040)) }] : []),
-    ...(never ? [{ name: 'calendar instances of a rule that never matches (to year 9999)', send: get(instances(never, 'showDeleted=false')) }] : []),
-    ...(weekno ? [{ name: 'calendar instances of a BYWEEKNO×BYSECOND series from 2040', send: get(instances(weekno, FROM_2040)) }] : []),
-    { name: `drive files.list of ${sizes.files}+ files, fields=*`, send: get('/drive/v3/files?pageSize=1000&fields=*') },
+    ...(yeardays ? [{
+      name: 'calendar instances of a BYYEARDAY×BYSECOND series from 2040',
+      send: get(instances(yeardays, FROM_2040)),
+    }] : []),
+    ...(count ? [{
+      name: 'calendar instances of a COUNT=999,999 BYSECOND series from 2040 (none)',
+      send: get(instances(count, FROM_2040)),
+    }] : []),
+    ...(never ? [{
+      name: 'calendar instances of a rule that never matches (to year 9999)',
+      send: get(instances(never, 'showDeleted=false')),
+    }] : []),
+    ...(weekno ? [{
+      name: 'calendar instances of a BYWEEKNO×BYSECOND series from 2040',
+      send: get(instances(weekno, FROM_2040)),
+    }] : []),
+    {
+      name: `drive files.list of ${sizes.files}+ files, fields=*`,
+      send: get('/drive/v3/files?pageSize=1000&fields=*'),
+    },
     { name: 'gmail threads.list of 500', send: get('/gmail/v1/users/me/threads?maxResults=500') },
-    { name: 'gmail batch get of 100 messages (full)', send: () => batch('gmail/v1', mailIds.map((m) => `GET /gmail/v1/users/me/messages/${m.id}?format=full`)) },
-    { name: 'gmail batch of 100 threads.list of 500', send: () => batch('gmail/v1', hundred('GET /gmail/v1/users/me/threads?maxResults=500')) },
-    { name: `drive batch of 100 files.list of ${sizes.files}+ files, fields=*`, send: () => batch('drive/v3', hundred('GET /drive/v3/files?pageSize=1000&fields=*')) },
-    { name: 'batch of 100 calendar pages of 250 instances', send: () => batch('calendar/v3', hundred(`GET /calendar/v3/calendars/primary/events?${CENTURY}&maxResults=250`)) },
-    { name: `slack conversations.history of 999 (of ${sizes.slack})`, send: () => slack('conversations.history', { channel, limit: '999' }) },
-    { name: `slack search.messages over ${sizes.slack} matches, 100 a page`, send: () => slack('search.messages', { query: 'flood report', count: '100', sort: 'timestamp' }) },
+    {
+      name: 'gmail batch get of 100 messages (full)',
+      send: () => batch('gmail/v1', mailIds.map((m) => `GET /gmail/v1/users/me/messages/${m.id}?format=full`)),
+    },
+    {
+      name: 'gmail batch of 100 threads.list of 500',
+      send: () => batch('gmail/v1', hundred('GET /gmail/v1/users/me/threads?maxResults=500')),
+    },
+    {
+      name: `drive batch of 100 files.list of ${sizes.files}+ files, fields=*`,
+      send: () => batch('drive/v3', hundred('GET /drive/v3/files?pageSize=1000&fields=*')),
+    },
+    {
+      name: 'batch of 100 calendar pages of 250 instances',
+      send: () => batch('calendar/v3', hundred(`GET /calendar/v3/calendars/primary/events?${CENTURY}&maxResults=250`)),
+    },
+    {
+      name: `slack conversations.history of 999 (of ${sizes.slack})`,
+      send: () => slack('conversations.history', { channel, limit: '999' }),
+    },
+    {
+      name: `slack search.messages over ${sizes.slack} matches, 100 a page`,
+      send: () => slack('search.messages', { query: 'flood report', count: '100', sort: 'timestamp' }),
+    },
   ]
   return { cases: cases.filter((c) => !skip?.test(c.name)), refused }
 }
@@ -162,7 +223,9 @@ export async function measure(healthUrl: string, c: HeavyCase): Promise<StallFig
   let done = await next()
   while (done.worst === undefined) done = await next()
   await worker.terminate()
-  return { name: c.name, status: res.status, requestMs, beforeHeaders: shared[1]!, during: shared[2]!, worstHealthzMs: done.worst }
+  const [, beforeHeaders, during] = shared
+  const worstHealthzMs = done.worst
+  return { name: c.name, status: res.status, requestMs, beforeHeaders: beforeHeaders!, during: during!, worstHealthzMs }
 }
 
 /**
@@ -176,13 +239,15 @@ export async function run(): Promise<BenchFigure[]> {
   await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('users:') && resolve()))
   const control = `http://127.0.0.1:${port + 1}`
   const admin = { authorization: 'Bearer stall-bench-admin', 'content-type': 'application/json' }
-  const created = await fetch(`${control}/worlds`, { method: 'POST', headers: admin, body: JSON.stringify({ id: 'heavy', seed: 'demo' }) })
+  const body = JSON.stringify({ id: 'heavy', seed: 'demo' })
+  const created = await fetch(`${control}/worlds`, { method: 'POST', headers: admin, body })
   const world = (await created.json()) as { users: { googleToken: string; slackUserToken: string }[] }
   const agent = `http://127.0.0.1:${port}`
   const skip = process.env.WSGYM_STALL_SKIP ? new RegExp(process.env.WSGYM_STALL_SKIP) : undefined
   const out: BenchFigure[] = []
   try {
-    const { cases, refused } = await heavyCases(agent, world.users[0]!.googleToken, world.users[0]!.slackUserToken, undefined, skip)
+    const user = world.users[0]!
+    const { cases, refused } = await heavyCases(agent, user.googleToken, user.slackUserToken, undefined, skip)
     if (refused.length) console.log(`  series refused at insert: ${refused.join(', ')}`)
     for (const c of cases) {
       await measure(`${agent}/healthz`, c)

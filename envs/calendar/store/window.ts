@@ -109,7 +109,10 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     if (!keep(r)) continue
     if (r.recurrence && r.status !== 'cancelled') {
       const times = seriesTimes(r)
-      const it = iterateRecurrenceSlices({ recurrence: recurrenceOf(r) ?? [], start: times.resolvedStart, durationMs: r.endMs - r.startMs, windowStartMs: w.min, windowEndMs: w.max })
+      const it = iterateRecurrenceSlices({
+        recurrence: recurrenceOf(r) ?? [], start: times.resolvedStart, durationMs: r.endMs - r.startMs,
+        windowStartMs: w.min, windowEndMs: w.max,
+      })
       streams.push((function* () {
         let n = 0
         for (const o of it) {
