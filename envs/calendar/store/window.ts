@@ -143,7 +143,11 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     }
   }
   const heads: IteratorResult<EventRow>[] = []
-  for (let i = 0; i < streams.length; i++) heads.push(await head(i))
+  // Each series' first slice (its table of times built, its walk up to the window): a turn between series.
+  for (let i = 0; i < streams.length; i++) {
+    heads.push(await head(i))
+    await turns.maybeYield()
+  }
   const out: EventRow[] = []
   const need = offset + count + 1
   while (out.length < need) {
