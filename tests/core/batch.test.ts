@@ -62,7 +62,8 @@ describe('google batch endpoint', () => {
   test('runs each call as its part of the answer is read, and every call when the client goes away', async () => {
     const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
     const create = (i: number) => `POST /drive/v3/files\r\nContent-Type: application/json\r\n\r\n{"name":"f${i}.txt"}`
-    const count = async () => (await h.call('GET', '/drive/v3/files?pageSize=1000', { token: h.google() })).body.files.length
+    const list = () => h.call('GET', '/drive/v3/files?pageSize=1000', { token: h.google() })
+    const count = async () => (await list()).body.files.length
     const before = await count()
     const res = await h.app.request('/batch/drive/v3', {
       method: 'POST',

@@ -21,7 +21,8 @@ afterAll(() => server?.close())
 
 describe('a heavy request shares the event loop', () => {
   // Turn-taking depends on the scheduler of a shared machine: a miss is retried before it counts.
-  test('/healthz is answered while each of the heaviest requests is in flight', { timeout: 240_000, retry: 2 }, async () => {
+  const slow = { timeout: 240_000, retry: 2 }
+  test('/healthz is answered while each of the heaviest requests is in flight', slow, async () => {
     const report: string[] = []
     for (const c of cases) {
       const f = await measure(`${agent}/healthz`, c)
@@ -44,7 +45,8 @@ describe('a heavy request shares the event loop', () => {
   test('stores the attacker\'s series but a BYWEEKNO rule of 86,400 times a day', () => {
     expect(refused).toEqual(['weekno (400)'])
     const names = cases.map((c) => c.name)
-    for (const kind of ['BYYEARDAY×BYSECOND', 'COUNT=999,999', 'never matches', 'drive batch of 100', 'slack search.messages']) {
+    const kinds = ['BYYEARDAY×BYSECOND', 'COUNT=999,999', 'never matches', 'drive batch of 100', 'slack search']
+    for (const kind of kinds) {
       expect(names.some((n) => n.includes(kind)), kind).toBe(true)
     }
   })

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
-  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence, iterateRecurrenceSlices, parseInstanceId, truncateRecurrence, validateRecurrence,
+  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence,
+  iterateRecurrenceSlices, parseInstanceId, truncateRecurrence, validateRecurrence,
 } from '../../../envs/calendar/time/recurrence.ts'
 import { CalendarTimeError, resolveEventTime } from '../../../envs/calendar/time/zoned.ts'
 
@@ -146,8 +147,9 @@ describe('expandRecurrence windowing', () => {
     expect(all).toHaveLength(50)
     const end = all[49]!.originalStartMs
     for (const ws of [end - 3 * 24 * HOUR, end - HOUR, end, end + 1, end + 30 * 24 * HOUR]) {
-      const got = expandRecurrence({ recurrence: rule, start, durationMs: HOUR, windowStartMs: ws, windowEndMs: ws + 10 * 24 * HOUR })
-      expect(got).toEqual(all.filter((o) => o.originalStartMs + HOUR > ws && o.originalStartMs < ws + 10 * 24 * HOUR))
+      const we = ws + 10 * 24 * HOUR
+      const got = expandRecurrence({ recurrence: rule, start, durationMs: HOUR, windowStartMs: ws, windowEndMs: we })
+      expect(got).toEqual(all.filter((o) => o.originalStartMs + HOUR > ws && o.originalStartMs < we))
     }
   })
   test('an unbounded rule stops at the cap', () => {
@@ -250,20 +252,26 @@ describe('expandRecurrence starting near the window', () => {
 describe('expandRecurrence windows next to offset changes', () => {
   // The walk starts an hour (plus the zone's offset changes nearby) before the window's float, not two days: a
   // window anywhere around a change still gets exactly the series' instances that overlap it.
-  const halfHours = 'RRULE:FREQ=DAILY;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYMINUTE=0,30'
+  const halfHours = `RRULE:FREQ=DAILY;BYHOUR=${Array.from({ length: 24 }, (_, i) => i).join(',')};BYMINUTE=0,30`
   const changes = [
     ['America/New_York', '2026-03-08T07:00:00Z'], ['America/New_York', '2026-11-01T06:00:00Z'],
-    ['Pacific/Apia', '2011-12-30T10:00:00Z'], ['Antarctica/Troll', '2026-03-29T01:00:00Z'], ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
+    ['Pacific/Apia', '2011-12-30T10:00:00Z'], ['Antarctica/Troll', '2026-03-29T01:00:00Z'],
+    ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
   ] as const
   test.each(changes)('%s around %s', (zone, change) => {
     const c = Date.parse(change)
-    const start = resolveEventTime({ dateTime: DateTime.fromMillis(c - 3 * 24 * HOUR, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss"), timeZone: zone }, 'UTC')
+    const dateTime = DateTime.fromMillis(c - 3 * 24 * HOUR, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss")
+    const start = resolveEventTime({ dateTime, timeZone: zone }, 'UTC')
     for (const durationMs of [0, HOUR, 5 * HOUR]) {
-      const all = expandRecurrence({ recurrence: [halfHours], start, durationMs, limit: 5000, windowEndMs: c + 4 * 24 * HOUR })
+      const opts = { recurrence: [halfHours], start, durationMs }
+      const all = expandRecurrence({ ...opts, limit: 5000, windowEndMs: c + 4 * 24 * HOUR })
       for (let ws = c - 36 * HOUR; ws <= c + 36 * HOUR; ws += 20 * 60_000) {
         const we = ws + 6 * HOUR
-        const expected = all.filter((o) => o.originalStartMs < we && (o.originalStartMs + durationMs > ws || o.originalStartMs >= ws))
-        expect(expandRecurrence({ recurrence: [halfHours], start, durationMs, windowStartMs: ws, windowEndMs: we }), `${durationMs} ${new Date(ws).toISOString()}`).toEqual(expected)
+        const overlaps = (o: { originalStartMs: number }) =>
+          o.originalStartMs + durationMs > ws || o.originalStartMs >= ws
+        const expected = all.filter((o) => o.originalStartMs < we && overlaps(o))
+        const got = expandRecurrence({ ...opts, windowStartMs: ws, windowEndMs: we })
+        expect(got, `${durationMs} ${new Date(ws).toISOString()}`).toEqual(expected)
       }
     }
   })
