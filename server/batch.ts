@@ -27,18 +27,12 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
 
   const origin = new URL(c.req.url).origin
   const auth = c.req.header('authorization')
-  const out: string[] = []
   const responseBoundary = `batch_${boundary.replace(/[^A-Za-z0-9_]/g, '').slice(0, 40) || 'response'}`
-  for (const part of parts) {
-    // Each part gets its own turn of the event loop: a batch of 100 heavy calls never holds other worlds for all
-    // of them at once (Google runs batch parts in no guaranteed order either).
-    if (out.length > 0) await nextTurn()
+  /** One call of the batch, run through the app: its part of the answer. */
+  const run = async (part: InnerRequest): Promise<string> => {
     const id = part.contentId ? `Content-ID: <response-${part.contentId.replace(/^<|>$/g, '')}>\r\n` : ''
     const partHead = `--${responseBoundary}\r\nContent-Type: application/http\r\n${id}\r\n`
-    if (!BATCH_METHODS.has(part.method)) {
-      out.push(partHead + unsupportedMethodPart(part.method))
-      continue
-    }
+    if (!BATCH_METHODS.has(part.method)) return partHead + unsupportedMethodPart(part.method)
     const headers = new Headers(part.headers)
     if (auth && !headers.has('authorization')) headers.set('authorization', auth)
     const url = part.target.startsWith('http') ? new URL(part.target) : new URL(part.target, origin)
@@ -50,22 +44,41 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
       }),
     )
     const text = await res.text()
-    out.push(
+    return (
       partHead +
-        `HTTP/1.1 ${res.status} ${res.statusText || statusText(res.status)}\r\n` +
-        `Content-Type: ${res.headers.get('content-type') ?? 'application/json; charset=UTF-8'}\r\n\r\n${text}\r\n`,
+      `HTTP/1.1 ${res.status} ${res.statusText || statusText(res.status)}\r\n` +
+      `Content-Type: ${res.headers.get('content-type') ?? 'application/json; charset=UTF-8'}\r\n\r\n${text}\r\n`
     )
   }
-  out.push(`--${responseBoundary}--\r\n`)
-  // Streamed a part per turn: joining and encoding 100 large answers at once would hold the event loop.
+  // The calls run one after another, each in its own turn of the event loop (a batch of 100 heavy calls never
+  // holds other worlds for all of them at once), and each as the answer is read: a part is encoded and sent
+  // before the next call runs, so the answer is never held whole (100 listings of a megabyte each would be a
+  // 100 MB string, and its garbage collection one long pause). A client that goes away still gets every call
+  // run, in order, as a batch Google accepted would.
   const encoder = new TextEncoder()
   let next = 0
+  let chain: Promise<unknown> = Promise.resolve()
+  const runNext = () => {
+    const part = parts[next++]!
+    const first = next === 1
+    const done = chain.then(async () => {
+      if (!first) await nextTurn()
+      return run(part)
+    })
+    chain = done
+    return done
+  }
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (next > 0) await nextTurn()
-      controller.enqueue(encoder.encode(out[next]!))
-      out[next] = ''
-      if (++next >= out.length) controller.close()
+      if (next >= parts.length) {
+        controller.enqueue(encoder.encode(`--${responseBoundary}--\r\n`))
+        controller.close()
+        return
+      }
+      controller.enqueue(encoder.encode(await runNext()))
+    },
+    async cancel() {
+      while (next < parts.length) await runNext()
     },
   })
   return c.body(body, 200, { 'content-type': `multipart/mixed; boundary=${responseBoundary}` })

@@ -208,6 +208,28 @@ describe('calendar.events.insert (recurrence)', () => {
       await fails(400, 'invalid', 'POST', '/calendars/primary/events', { json: { recurrence: [rule], ...when } })
     }
   })
+
+  test('refuses BYWEEKNO rules the rrule library cannot expand in bounded work, and keeps the others', async () => {
+    const { fails, ok } = cal()
+    const at = (dateTime: string) => ({ dateTime, timeZone: 'UTC' })
+    const when = { start: at('2026-03-05T09:00:00'), end: at('2026-03-05T09:30:00') }
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const refused = [
+      'BYWEEKNO=1;BYMONTH=7', 'BYWEEKNO=1;BYMONTHDAY=20', 'BYWEEKNO=2;BYYEARDAY=9', 'BYWEEKNO=1;BYDAY=MO;BYSETPOS=9',
+      `BYWEEKNO=10;BYHOUR=${every(24)};BYMINUTE=0,30`, 'BYWEEKNO=10;COUNT=5001',
+    ]
+    for (const rule of refused) {
+      const json = { recurrence: [`RRULE:FREQ=YEARLY;${rule}`], ...when }
+      await fails(400, 'invalid', 'POST', '/calendars/primary/events', { json })
+    }
+    const kept = [
+      'FREQ=YEARLY;BYWEEKNO=10,-1;BYDAY=MO,FR;BYHOUR=9,17;COUNT=5000',
+      `FREQ=DAILY;BYHOUR=${every(24)};BYMINUTE=${every(60)};BYSECOND=${every(60)};BYSETPOS=1,-1`,
+    ]
+    for (const rule of kept) {
+      await ok('Event', 'POST', '/calendars/primary/events', { json: { recurrence: [`RRULE:${rule}`], ...when } })
+    }
+  })
 })
 
 describe('calendar.events etag preconditions', () => {

@@ -59,6 +59,28 @@ describe('google batch endpoint', () => {
     expect(tooMany.body.error.message).toContain('100')
   })
 
+  test('runs each call as its part of the answer is read, and every call when the client goes away', async () => {
+    const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
+    const create = (i: number) => `POST /drive/v3/files\r\nContent-Type: application/json\r\n\r\n{"name":"f${i}.txt"}`
+    const list = () => h.call('GET', '/drive/v3/files?pageSize=1000', { token: h.google() })
+    const count = async () => (await list()).body.files.length
+    const before = await count()
+    const res = await h.app.request('/batch/drive/v3', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.google()}`, 'content-type': 'multipart/mixed; boundary=z' },
+      body: body('z', Array.from({ length: 20 }, (_, i) => create(i))),
+    })
+    expect(res.status).toBe(200)
+    const reader = res.body!.getReader()
+    const first = new TextDecoder().decode((await reader.read()).value)
+    expect(first).toContain('"name": "f0.txt"')
+    // The answer is not built ahead of its reader: only the calls whose parts were read (and the one being read
+    // ahead) have run.
+    expect(await count()).toBeLessThan(before + 20)
+    await reader.cancel()
+    expect(await count()).toBe(before + 20)
+  })
+
   test('needs the caller\'s credentials like any call', async () => {
     const h = harness()
     const res = await h.call('POST', '/batch', { token: null, body: body('b', ['GET /gmail/v1/users/me/profile']), headers: { 'content-type': 'multipart/mixed; boundary=b' } })

@@ -3,7 +3,7 @@ import type { Db } from '../../core/db.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import type { CalendarRow, EventRow } from '../schema.ts'
 import { checkEventRange, resolveEventTime, rfc3339InZone, type EventDateTime } from '../time/zoned.ts'
-import { validateRecurrence } from '../time/recurrence.ts'
+import { validateRecurrence, withinLibraryBounds } from '../time/recurrence.ts'
 import { dataOf, recurrenceOf, stored, timeOf, type Attendee, type EventData, type StoredTime } from './events.ts'
 
 /** Client-settable fields kept as given in the row's `data`. */
@@ -44,6 +44,7 @@ export function fieldsOf(b: EventBody, cal: CalendarRow, opts: { instance?: bool
     // Deviation (unverified): sub-daily rules (HOURLY, MINUTELY, SECONDLY) are refused; Calendar's UI offers none, and
     // expanding them would make listings unbounded.
     if (recurrence.some((l) => /^(RRULE|EXRULE)[:;].*FREQ=(SECONDLY|MINUTELY|HOURLY)/i.test(l))) throw new EventInputError('Invalid recurrence rule.')
+    if (!withinLibraryBounds(recurrence)) throw new EventInputError('Invalid recurrence rule.')
   }
   const start = resolveEventTime(b.start, cal.timeZone, { side: 'start', recurring: !!recurrence })
   const end = resolveEventTime(b.end, cal.timeZone, { side: 'end', recurring: !!recurrence })

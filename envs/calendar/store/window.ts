@@ -2,7 +2,7 @@ import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../../core/db.ts'
 import { events, type EventRow } from '../schema.ts'
 import { calendarEvents, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
-import { iterateRecurrence, MAX_INSTANCES } from '../time/recurrence.ts'
+import { iterateRecurrenceSlices, MAX_INSTANCES } from '../time/recurrence.ts'
 import { turnTaker } from '../../core/turns.ts'
 
 export type Window = { min?: number; max?: number }
@@ -110,17 +110,25 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
   const turns = turnTaker()
   const { rows, exceptionIds } = windowRows(db, calendarId, w, includeCancelled)
   const plain: EventRow[] = []
-  const streams: Iterator<EventRow>[] = []
+  // A stream yields null between slices of a series (a turn may be handed over there).
+  const streams: Iterator<EventRow | null>[] = []
   // Virtual instances → their series, so the caller can render a series' shared fields once.
   const seriesOf = new Map<EventRow, EventRow>()
   for (const r of rows) {
     if (!keep(r)) continue
     if (r.recurrence && r.status !== 'cancelled') {
       const times = seriesTimes(r)
-      const it = iterateRecurrence({ recurrence: recurrenceOf(r) ?? [], start: times.resolvedStart, durationMs: r.endMs - r.startMs, windowStartMs: w.min, windowEndMs: w.max })
+      const it = iterateRecurrenceSlices({
+        recurrence: recurrenceOf(r) ?? [], start: times.resolvedStart, durationMs: r.endMs - r.startMs,
+        windowStartMs: w.min, windowEndMs: w.max,
+      })
       streams.push((function* () {
         let n = 0
         for (const o of it) {
+          if (o === null) {
+            yield null
+            continue
+          }
           // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
           if (++n > MAX_INSTANCES) return
           const inst = instanceRow(r, o, times)
@@ -135,7 +143,20 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
   }
   plain.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
   streams.push(plain[Symbol.iterator]())
-  const heads = streams.map((s) => s.next())
+  // The next instance of stream i, handing over turns while the stream works through empty slices.
+  const head = async (i: number): Promise<IteratorResult<EventRow>> => {
+    for (;;) {
+      const r = streams[i]!.next()
+      if (r.done || r.value !== null) return r as IteratorResult<EventRow>
+      await turns.maybeYield()
+    }
+  }
+  const heads: IteratorResult<EventRow>[] = []
+  // Each series' first slice (its table of times built, its walk up to the window): a turn between series.
+  for (let i = 0; i < streams.length; i++) {
+    heads.push(await head(i))
+    await turns.maybeYield()
+  }
   const out: EventRow[] = []
   const need = offset + count + 1
   while (out.length < need) {
@@ -146,7 +167,7 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     }
     if (best < 0) break
     out.push((heads[best] as IteratorYieldResult<EventRow>).value)
-    heads[best] = streams[best]!.next()
+    heads[best] = await head(best)
     await turns.maybeYield()
   }
   return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: lastUpdated(db, calendarId), seriesOf }

@@ -71,8 +71,22 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
       simple = simple.withCount(simple.count - 1)
     }
     const rule = simple
+    // A COUNT rule's walk starts at DTSTART; its last occurrence, found once, spares the walk for every window
+    // after it (a listing calls this once per slice: up to 999,999 occurrences each time).
+    let last: number | undefined
+    const lastOf = () => {
+      if (last === undefined) {
+        last = -Infinity
+        rule.scan(-Infinity, Infinity, (f) => {
+          last = Math.max(last!, f)
+          return true
+        })
+      }
+      return last
+    }
     return (lo, hi, budget, countFrom = lo) => {
       const out: number[] = []
+      if (rule.count !== undefined && lo > lastOf()) return out
       let counted = 0
       rule.scan(lo, hi, (f) => {
         if (f < lo) return true
@@ -155,7 +169,7 @@ export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>)
   return (w) => {
     const limit = w.limit ?? MAX_INSTANCES
     // Floating bounds with slack for offsets; the exact overlap test runs on instants below.
-    const lo = Math.max(dtstart, w.windowStartMs !== undefined ? floatOf(w.windowStartMs - dur, zone) - 2 * DAY : dtstart)
+    const lo = Math.max(dtstart, w.windowStartMs !== undefined ? lowestFloat(w.windowStartMs - dur, zone) : dtstart)
     const hi = w.windowEndMs !== undefined ? floatOf(w.windowEndMs, zone) + 2 * DAY : FAR_FUTURE
     if (hi < lo) return []
 
@@ -196,6 +210,23 @@ export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>)
     }
     return out
   }
+}
+
+/**
+ * The lowest float an instant at or after `x` can have: floatOf(x) less the zone's offset changes around x and
+ * an hour. An instant is its float less the offset, so a float below that maps before x (and instants two days
+ * on have floats far above it). A fixed slack of two days made a dense rule (a time every second) collect
+ * 172,800 floats before the window on every call; this one is an hour where the offset does not change.
+ */
+function lowestFloat(x: number, zone: ZoneClock): number {
+  let min = Infinity
+  let max = -Infinity
+  for (let t = x - DAY; t <= x + 2 * DAY; t += 3 * HOUR) {
+    const offset = zone.offset(t)
+    min = Math.min(min, offset)
+    max = Math.max(max, offset)
+  }
+  return floatOf(x, zone) - (max - min) * 60_000 - HOUR
 }
 
 function inWindow(ms: number, endMs: number, w: { windowStartMs?: number; windowEndMs?: number }): boolean {

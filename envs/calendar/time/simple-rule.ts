@@ -1,10 +1,13 @@
 /**
  * A direct expander for the rules calendars mostly hold: FREQ=DAILY/WEEKLY/MONTHLY/YEARLY with INTERVAL, COUNT,
- * UNTIL, WKST, BYDAY, BYMONTHDAY and BYMONTH. It yields the same floating times as rrule, in the same order
- * (rrule's period-by-period walk and its filters, read from rrule 2.8's `iter`/`isFiltered`), without
- * rrule's per-call setup and per-period year masks, and it can start near a window instead of at DTSTART.
- * Anything else (BYSETPOS, BYYEARDAY, BYWEEKNO, BYHOUR/BYMINUTE/BYSECOND, sub-daily frequencies) stays
- * with rrule. tests/calendar/time/simple-rule.test.ts compares the two over many random rules.
+ * UNTIL, WKST, BYDAY, BYMONTHDAY, BYMONTH, BYYEARDAY (YEARLY), BYSETPOS and BYHOUR/BYMINUTE/BYSECOND. It yields
+ * the same floating times as rrule, in the same order (rrule's period-by-period walk and its filters, read from
+ * rrule 2.8's `iter`/`isFiltered`/`buildPoslist`), without rrule's per-call setup and per-period year masks, and
+ * it can start near a window instead of at DTSTART. Times of day are visited one by one from a table built once
+ * per rule, where rrule builds a `Date` for each of them on every day it steps into (86,400 for a
+ * `BYHOUR×BYMINUTE×BYSECOND` rule), so a walk costs the occurrences it passes, not the days; a rule that
+ * matches nothing stops after one 400-year cycle. Anything else (BYWEEKNO, sub-daily frequencies) stays with
+ * rrule. tests/calendar/time/simple-rule.test.ts compares the two over many random rules.
  */
 
 const DAY = 86_400_000
@@ -13,7 +16,15 @@ const MAX_YEAR = 9999
 const FIRST_DAY_PAST_MAX = Date.UTC(MAX_YEAR + 1, 0, 1) / DAY
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'] as const
-const HANDLED = new Set(['FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'WKST'])
+const HANDLED = new Set([
+  'FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYYEARDAY', 'WKST', 'BYHOUR', 'BYMINUTE', 'BYSECOND',
+  'BYSETPOS',
+])
+/**
+ * Periods of each frequency in one 400-year Gregorian cycle (146,097 days, a whole number of weeks): the walk's
+ * periods repeat modulo the cycle, so a rule whose days match in none of that many periods in a row never will.
+ */
+const CYCLE = { DAILY: 146_097, WEEKLY: 20_871, MONTHLY: 4_800, YEARLY: 400 }
 
 type Freq = (typeof FREQS)[number]
 
@@ -22,6 +33,54 @@ const weekdayOfDay = (dn: number) => (((dn + 3) % 7) + 7) % 7
 
 /** Floor division that also works for days before 1970. */
 const floorDiv = (a: number, b: number) => Math.floor(a / b)
+
+/** A BY list's values once each, in the order written (the RFC's lists are sets; rrule would repeat a value). */
+const once = (values: number[]) => [...new Set(values)]
+
+/**
+ * Times of day (ms after midnight) in rrule's order: BYHOUR, then BYMINUTE, then BYSECOND as written (rrule does
+ * not sort them), each defaulting to DTSTART's. BYSECOND=60 is the next minute's :00, as rrule computes it.
+ */
+function timesOfDay(dtstart: Date, byhour?: number[], byminute?: number[], bysecond?: number[]): number[] {
+  const hours = once(byhour ?? [dtstart.getUTCHours()])
+  const minutes = once(byminute ?? [dtstart.getUTCMinutes()])
+  const seconds = once(bysecond ?? [dtstart.getUTCSeconds()])
+  const out = new Array<number>(hours.length * minutes.length * seconds.length)
+  let i = 0
+  for (const h of hours) for (const m of minutes) for (const s of seconds) out[i++] = ((h * 60 + m) * 60 + s) * 1000
+  return out
+}
+
+/**
+ * BYSETPOS over one period, as rrule 2.8's `buildPoslist` computes it: position p names day ⌊p/|times|⌋ of the
+ * matching days and time p mod |times| (counted from the end for p < 0; rrule then takes the first day when p
+ * reaches before it), ascending; positions past the last day name nothing.
+ */
+function pickPositions(setpos: number[], days: number[], times: number[]): number[] {
+  const out: number[] = []
+  if (!days.length) return out
+  const n = times.length
+  for (const pos of setpos) {
+    const p = pos < 0 ? pos : pos - 1
+    const daypos = Math.floor(p / n)
+    const timepos = ((p % n) + n) % n
+    const dn = daypos < 0 ? days[Math.max(0, days.length + daypos)] : days[daypos]
+    if (dn !== undefined) out.push(dn * DAY + times[timepos]!)
+  }
+  return out.sort((a, b) => a - b)
+}
+
+/** First index of the ascending `times` whose time is at or after `t`. */
+function firstAtOrAfter(times: number[], t: number): number {
+  let lo = 0
+  let hi = times.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (times[mid]! < t) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
 
 export class SimpleRule {
   private constructor(
@@ -36,8 +95,17 @@ export class SimpleRule {
     private readonly bymonthday: number[],
     private readonly bynmonthday: number[],
     private readonly bymonth: number[] | undefined,
+    private readonly byyearday: Set<number> | undefined,
+    /** Times of day of each matching day, in emission order. */
+    private readonly times: number[],
+    private readonly bysetpos: number[] | undefined,
     private readonly dtstart: number,
-  ) {}
+  ) {
+    this.sorted = times.every((t, i) => i === 0 || times[i - 1]! < t)
+  }
+
+  /** Whether `times` ascend, so a walk can start inside a day instead of at its first time. */
+  private readonly sorted: boolean
 
   /**
    * The rule for `parts` (already without UNTIL, and for all-day events without time parts) starting at the
@@ -74,8 +142,10 @@ export class SimpleRule {
       byweekday = plain.length ? plain : undefined
       bynweekday = nth.length ? nth : undefined
     }
+    const yeardays = ints(get('BYYEARDAY'))
+    if (yeardays && freq !== 'YEARLY') return undefined
     // rrule's defaults from DTSTART when no day part is given.
-    if (!monthdays && byday === undefined) {
+    if (!monthdays && byday === undefined && !yeardays) {
       if (freq === 'YEARLY') {
         bymonth ??= [start.getUTCMonth() + 1]
         bymonthday = [start.getUTCDate()]
@@ -87,12 +157,23 @@ export class SimpleRule {
     const wkstText = get('WKST')
     const wkst = wkstText === undefined ? 0 : WEEKDAYS.indexOf(wkstText)
     if (!(interval > 0) || wkst < 0) return undefined
-    return new SimpleRule(freq, interval, countText === undefined ? undefined : Number(countText), until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, dtstart)
+    const times = timesOfDay(start, ints(get('BYHOUR')), ints(get('BYMINUTE')), ints(get('BYSECOND')))
+    const count = countText === undefined ? undefined : Number(countText)
+    const yearSet = yeardays ? new Set(yeardays) : undefined
+    const setpos = ints(get('BYSETPOS'))
+    return new SimpleRule(
+      freq, interval, count, until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, yearSet, times,
+      setpos, dtstart,
+    )
   }
 
   /** The same rule with another COUNT (for "DTSTART is the first of COUNT"). */
   withCount(count: number): SimpleRule {
-    return new SimpleRule(this.freq, this.interval, count, this.until, this.wkst, this.byweekday, this.bynweekday, this.bymonthday, this.bynmonthday, this.bymonth, this.dtstart)
+    const r = this
+    return new SimpleRule(
+      r.freq, r.interval, count, r.until, r.wkst, r.byweekday, r.bynweekday, r.bymonthday, r.bynmonthday, r.bymonth,
+      r.byyearday, r.times, r.bysetpos, r.dtstart,
+    )
   }
 
   /** The first occurrence from DTSTART, as rrule's `all()` with COUNT=1 finds it (searching up to year 9999). */
@@ -112,19 +193,52 @@ export class SimpleRule {
    */
   scan(from: number, stopAfter: number, visit: (f: number) => boolean): void {
     const startDay = floorDiv(this.dtstart, DAY)
-    const time = this.dtstart - startDay * DAY
+    const { times, until, dtstart } = this
     let left = this.count ?? Infinity
-    // One candidate day; false once the walk must stop.
-    const emit = (dn: number): boolean => {
-      const f = dn * DAY + time
-      if (this.until !== undefined && f > this.until) return false
-      if (f >= this.dtstart) {
+    const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
+    // Without COUNT, times before `from` need not be visited: with ascending times a day starts at its first
+    // time at or after `from` (a dense day before `from` costs one search, not 86,400 visits).
+    const setpos = this.bysetpos
+    const skipInDay = skipTo !== undefined && this.sorted && !setpos
+    // One occurrence; false once the walk must stop.
+    const occurrence = (f: number): boolean => {
+      if (until !== undefined && f > until) return false
+      if (f >= dtstart) {
         if (!visit(f)) return false
         if (--left === 0) return false
       }
       return true
     }
-    const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
+    // The matching days of the current period (with BYSETPOS), and how many periods in a row matched nothing.
+    const periodDays: number[] = []
+    let matched = false
+    let idle = 0
+    // One matching day: each of its times (with BYSETPOS, kept for the end of the period); false once the walk
+    // must stop.
+    const emit = (dn: number): boolean => {
+      matched = true
+      if (setpos) {
+        periodDays.push(dn)
+        return true
+      }
+      const day = dn * DAY
+      const first = skipInDay && day < skipTo ? firstAtOrAfter(times, skipTo - day) : 0
+      for (let k = first; k < times.length; k++) if (!occurrence(day + times[k]!)) return false
+      return true
+    }
+    // After each period: BYSETPOS picks among its days × times; false once the walk must stop (also when no
+    // period of a whole 400-year cycle matched: a rule such as BYMONTH=2;BYMONTHDAY=30 never will).
+    const endPeriod = (): boolean => {
+      if (setpos) {
+        const picked = pickPositions(setpos, periodDays, times)
+        periodDays.length = 0
+        matched = picked.length > 0
+        for (const f of picked) if (!occurrence(f)) return false
+      }
+      idle = matched ? 0 : idle + 1
+      matched = false
+      return idle < CYCLE[this.freq]
+    }
     const i = this.interval
     switch (this.freq) {
       case 'DAILY': {
@@ -132,6 +246,7 @@ export class SimpleRule {
         if (skipTo !== undefined) dn += Math.max(0, floorDiv(floorDiv(skipTo, DAY) - startDay, i) - 1) * i
         for (;;) {
           if (this.dayMatches(dn) && !emit(dn)) return
+          if (!endPeriod()) return
           dn += i
           if (dn >= FIRST_DAY_PAST_MAX || dn * DAY > stopAfter) return
         }
@@ -142,6 +257,7 @@ export class SimpleRule {
         if (skipTo !== undefined) week += Math.max(0, floorDiv(floorDiv(skipTo, DAY) - week0, 7 * i) - 1) * 7 * i
         for (;;) {
           for (let dn = Math.max(week, startDay); dn < week + 7; dn++) if (this.dayMatches(dn) && !emit(dn)) return
+          if (!endPeriod()) return
           week += 7 * i
           if (week >= FIRST_DAY_PAST_MAX || week * DAY > stopAfter) return
         }
@@ -156,7 +272,7 @@ export class SimpleRule {
         }
         for (;;) {
           const year = floorDiv(month, 12)
-          if (!this.monthDays(year, month - year * 12, emit)) return
+          if (!this.monthDays(year, month - year * 12, emit) || !endPeriod()) return
           month += i
           const next = floorDiv(month, 12)
           if (next > MAX_YEAR || Date.UTC(next, month - next * 12, 1) > stopAfter) return
@@ -168,6 +284,7 @@ export class SimpleRule {
         if (skipTo !== undefined) year += Math.max(0, floorDiv(new Date(skipTo).getUTCFullYear() - year0, i) - 1) * i
         for (;;) {
           for (let m = 0; m < 12; m++) if (!this.monthDays(year, m, emit)) return
+          if (!endPeriod()) return
           year += i
           if (year > MAX_YEAR || Date.UTC(year, 0, 1) > stopAfter) return
         }
@@ -187,6 +304,10 @@ export class SimpleRule {
       if (this.byweekday && !this.byweekday.includes(wd)) continue
       if (this.bynweekday && !this.nthMatches(wd, d, len, first + d - 1 - yearFirst, yearLen)) continue
       if ((this.bymonthday.length || this.bynmonthday.length) && !this.bymonthday.includes(d) && !this.bynmonthday.includes(d - len - 1)) continue
+      if (this.byyearday) {
+        const yday = first + d - 1 - yearFirst
+        if (!this.byyearday.has(yday + 1) && !this.byyearday.has(yday - yearLen)) continue
+      }
       if (!emit(first + d - 1)) return false
     }
     return true

@@ -15,7 +15,20 @@ const SLICE_INSTANCES = 512
  * at a time (a week first, doubling after each slice). Without `windowEndMs` it stops 100 years after the
  * window start; stop earlier by leaving the loop.
  */
-export function* iterateRecurrence(opts: Omit<ExpandOptions, 'limit'>): Generator<Occurrence> {
+export function iterateRecurrence(opts: Omit<ExpandOptions, 'limit'>): Generator<Occurrence> {
+  return slices(opts, false) as Generator<Occurrence>
+}
+
+/**
+ * `iterateRecurrence`, with `null` after every slice: a caller that takes turns (envs/core/turns.ts) can hand one
+ * over between slices even while a series yields nothing for many of them (a COUNT rule that ended before the
+ * window walks its occurrences again on each).
+ */
+export function iterateRecurrenceSlices(opts: Omit<ExpandOptions, 'limit'>): Generator<Occurrence | null> {
+  return slices(opts, true)
+}
+
+function* slices(opts: Omit<ExpandOptions, 'limit'>, marks: boolean): Generator<Occurrence | null> {
   const first = opts.windowStartMs ?? opts.start.ms
   const end = opts.windowEndMs ?? first + HORIZON
   // The series is read once; each slice only walks its rules.
@@ -37,6 +50,7 @@ export function* iterateRecurrence(opts: Omit<ExpandOptions, 'limit'>): Generato
       last = Math.max(last, o.originalStartMs)
       yield o
     }
+    if (marks) yield null
     if (found.length >= SLICE_INSTANCES) {
       from = last + 1
       slice = Math.max(DAY, slice / 2)

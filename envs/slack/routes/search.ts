@@ -3,7 +3,8 @@ import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext 
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { stmt } from '../../core/db.ts'
 import { me, teamDomain, teamId, userById, channelById, isMember, parseJson } from '../store/core.ts'
-import { parseQuery, searchMessages } from '../store/search.ts'
+import { matchMessage, parseQuery, searchableMessages, searchScope, type MessageHit } from '../store/search.ts'
+import { turnTaker } from '../../core/turns.ts'
 import { fileWire, type FileRow } from './files.ts'
 import { userWire } from '../map.ts'
 
@@ -48,10 +49,29 @@ function queryOf(a: Args): string {
   return a.query
 }
 
-function messages(c: WorldContext, a: Args) {
+/**
+ * Messages matching the query, newest first. Every message of the workspace is looked at, so the scan hands
+ * other requests a turn every few milliseconds (envs/core/turns.ts); the rows are read first, as a statement
+ * left open across a turn would keep the world's connection busy.
+ */
+async function matching(c: WorldContext, query: string): Promise<MessageHit[]> {
+  const db = c.var.world.db
+  const q = parseQuery(db, query)
+  const scope = searchScope(db, me(c).id)
+  const turns = turnTaker()
+  const hits: MessageHit[] = []
+  for (const m of searchableMessages(db)) {
+    const hit = matchMessage(db, scope, q, m)
+    if (hit) hits.push(hit)
+    await turns.maybeYield()
+  }
+  return hits
+}
+
+async function messages(c: WorldContext, a: Args) {
   const db = c.var.world.db
   const query = queryOf(a)
-  const hits = searchMessages(db, me(c).id, parseQuery(db, query))
+  const hits = await matching(c, query)
   const dir = a.sort_dir === 'asc' ? 1 : -1
   if ((a.sort ?? 'score') === 'score') hits.sort((x, y) => y.score - x.score || (x.m.ts < y.m.ts ? 1 : -1))
   else hits.sort((x, y) => (x.m.ts < y.m.ts ? -dir : dir))
@@ -105,9 +125,18 @@ function files(c: WorldContext, a: Args) {
   return { matches: slice.map((f) => fileWire(c, f)), ...meta }
 }
 
-slackMethod(searchRouter, { name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => { const m = messages(c, a); return { query: a.query ?? '', messages: m, ...authors(c, m.matches) } } })
+slackMethod(searchRouter, {
+  name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'],
+  handler: async (c, a) => {
+    const m = await messages(c, a)
+    return { query: a.query ?? '', messages: m, ...authors(c, m.matches) }
+  },
+})
 slackMethod(searchRouter, { name: 'search.files', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', files: files(c, a) }) })
 slackMethod(searchRouter, {
   name: 'search.all', args, scopes: SEARCH, tokens: ['slack_user'],
-  handler: (c, a) => ({ query: a.query ?? '', messages: messages(c, a), files: files(c, a), posts: { matches: [], total: 0 } }),
+  handler: async (c, a) => {
+    const found = await messages(c, a)
+    return { query: a.query ?? '', messages: found, files: files(c, a), posts: { matches: [], total: 0 } }
+  },
 })

@@ -47,36 +47,62 @@ export function parseQuery(db: Db, q: string): Query {
   return out
 }
 
-/** Messages the viewer can see that match the query, with a relevance score. */
-export function searchMessages(db: Db, viewer: string, q: Query): { m: MessageRow; ch: ChannelRow; score: number }[] {
-  const channels = new Map((stmt(db, 'SELECT * FROM slack_channels').all() as ChannelRow[]).filter((ch) => canSee(db, ch, viewer) && (ch.kind === 'channel' ? true : true)).map((c) => [c.id, c]))
-  const out: { m: MessageRow; ch: ChannelRow; score: number }[] = []
-  const pins = new Set((stmt(db, 'SELECT channel_id || ts AS k FROM slack_pins').all() as { k: string }[]).map((r) => r.k))
-  const reacted = new Set((stmt(db, 'SELECT DISTINCT channel_id || ts AS k FROM slack_reactions').all() as { k: string }[]).map((r) => r.k))
-  const imMembers = (id: string) => (stmt(db, 'SELECT user_id FROM slack_members WHERE channel_id = ?').all(id) as { user_id: string }[]).map((r) => r.user_id)
-  for (const m of stmt(db, "SELECT * FROM slack_messages WHERE subtype IS NULL OR subtype IN ('thread_broadcast','me_message') ORDER BY ts DESC").iterate() as Iterable<MessageRow>) {
-    const ch = channels.get(m.channel_id)
-    if (!ch) continue
-    const sec = Number(m.ts.split('.')[0])
-    if (q.before !== undefined && sec >= q.before) continue
-    if (q.after !== undefined && sec < q.after) continue
-    if (q.on && (sec < q.on[0] || sec >= q.on[1])) continue
-    if (q.from.length && !q.from.includes(m.user_id)) continue
-    if (q.inChannels.length && !q.inChannels.some((c) => c === ch.id || c === `#${ch.name}`)) continue
-    if (q.inUsers.length && !(ch.kind === 'im' && q.inUsers.every((u) => imMembers(ch.id).includes(u)))) continue
-    if (q.to.length && !(ch.kind === 'im' && q.to.every((u) => imMembers(ch.id).includes(u) && u !== m.user_id)) && !q.to.some((u) => m.text.includes(`<@${u}>`))) continue
-    if (q.isThread && !m.thread_ts) continue
-    const key = m.channel_id + m.ts
-    if (q.has.includes('link') && !/<https?:|https?:\/\//.test(m.text)) continue
-    if (q.has.includes('pin') && !pins.has(key)) continue
-    if (q.has.includes('reaction') && !reacted.has(key)) continue
-    if (q.has.includes('file') && !m.files) continue
-    const text = plainText(db, m.text).toLowerCase()
-    if (q.excluded.some((w) => text.includes(w))) continue
-    if (!q.words.every((w) => text.includes(w)) || !q.phrases.every((p) => text.includes(p))) continue
-    let score = 0
-    for (const w of [...q.words, ...q.phrases]) score += text.split(w).length - 1
-    out.push({ m, ch, score: score + 1 / (1 + text.length / 100) })
+/** A message the viewer can see that matches the query, with a relevance score. */
+export type MessageHit = { m: MessageRow; ch: ChannelRow; score: number }
+
+/** What matching a message needs besides the message: the channels the viewer sees, pins and reactions. */
+export function searchScope(db: Db, viewer: string) {
+  const all = stmt(db, 'SELECT * FROM slack_channels').all() as ChannelRow[]
+  const channels = new Map(all.filter((ch) => canSee(db, ch, viewer)).map((c) => [c.id, c]))
+  const keys = (sql: string) => new Set((stmt(db, sql).all() as { k: string }[]).map((r) => r.k))
+  const pins = keys('SELECT channel_id || ts AS k FROM slack_pins')
+  const reacted = keys('SELECT DISTINCT channel_id || ts AS k FROM slack_reactions')
+  return { channels, pins, reacted }
+}
+
+const SEARCHABLE =
+  "SELECT * FROM slack_messages WHERE subtype IS NULL OR subtype IN ('thread_broadcast','me_message') ORDER BY ts DESC"
+/** Every message search looks at, newest first. */
+export const searchableMessages = (db: Db): MessageRow[] => stmt(db, SEARCHABLE).all() as MessageRow[]
+
+export type SearchScope = ReturnType<typeof searchScope>
+
+/** The hit for one message, or undefined when it does not match `q` or the viewer cannot see it. */
+export function matchMessage(db: Db, scope: SearchScope, q: Query, m: MessageRow): MessageHit | undefined {
+  const members = stmt(db, 'SELECT user_id FROM slack_members WHERE channel_id = ?')
+  const imMembers = (id: string) => (members.all(id) as { user_id: string }[]).map((r) => r.user_id)
+  const ch = scope.channels.get(m.channel_id)
+  if (!ch) return undefined
+  const sec = Number(m.ts.split('.')[0])
+  if (q.before !== undefined && sec >= q.before) return undefined
+  if (q.after !== undefined && sec < q.after) return undefined
+  if (q.on && (sec < q.on[0] || sec >= q.on[1])) return undefined
+  if (q.from.length && !q.from.includes(m.user_id)) return undefined
+  if (q.inChannels.length && !q.inChannels.some((c) => c === ch.id || c === `#${ch.name}`)) return undefined
+  if (q.inUsers.length && !(ch.kind === 'im' && q.inUsers.every((u) => imMembers(ch.id).includes(u)))) return undefined
+  const to = q.to.length && !(ch.kind === 'im' && q.to.every((u) => imMembers(ch.id).includes(u) && u !== m.user_id))
+  if (to && !q.to.some((u) => m.text.includes(`<@${u}>`))) return undefined
+  if (q.isThread && !m.thread_ts) return undefined
+  const key = m.channel_id + m.ts
+  if (q.has.includes('link') && !/<https?:|https?:\/\//.test(m.text)) return undefined
+  if (q.has.includes('pin') && !scope.pins.has(key)) return undefined
+  if (q.has.includes('reaction') && !scope.reacted.has(key)) return undefined
+  if (q.has.includes('file') && !m.files) return undefined
+  const text = plainText(db, m.text).toLowerCase()
+  if (q.excluded.some((w) => text.includes(w))) return undefined
+  if (!q.words.every((w) => text.includes(w)) || !q.phrases.every((p) => text.includes(p))) return undefined
+  let score = 0
+  for (const w of [...q.words, ...q.phrases]) score += text.split(w).length - 1
+  return { m, ch, score: score + 1 / (1 + text.length / 100) }
+}
+
+/** Messages matching `q` that `viewer` can see, newest first (routes match them a few at a time instead). */
+export function searchMessages(db: Db, viewer: string, q: Query): MessageHit[] {
+  const scope = searchScope(db, viewer)
+  const out: MessageHit[] = []
+  for (const m of searchableMessages(db)) {
+    const hit = matchMessage(db, scope, q, m)
+    if (hit) out.push(hit)
   }
   return out
 }

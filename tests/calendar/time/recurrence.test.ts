@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
-  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence, parseInstanceId, truncateRecurrence, validateRecurrence,
+  MAX_INSTANCES, expandRecurrence, followingRecurrence, instanceId, instanceSpan, iterateRecurrence,
+  iterateRecurrenceSlices, parseInstanceId, truncateRecurrence, validateRecurrence,
 } from '../../../envs/calendar/time/recurrence.ts'
 import { CalendarTimeError, resolveEventTime } from '../../../envs/calendar/time/zoned.ts'
 
@@ -140,6 +141,17 @@ describe('expandRecurrence windowing', () => {
     const out = expandRecurrence({ recurrence: ['RRULE:FREQ=DAILY;COUNT=5'], start, durationMs: HOUR, windowStartMs: Date.parse('2026-03-05T00:00:00Z') })
     expect(out).toHaveLength(2)
   })
+  test('windows around and after the end of a COUNT rule find exactly its instances there', () => {
+    const rule = ['RRULE:FREQ=DAILY;BYHOUR=9,21,3;COUNT=50']
+    const all = expandRecurrence({ recurrence: rule, start, durationMs: HOUR })
+    expect(all).toHaveLength(50)
+    const end = all[49]!.originalStartMs
+    for (const ws of [end - 3 * 24 * HOUR, end - HOUR, end, end + 1, end + 30 * 24 * HOUR]) {
+      const we = ws + 10 * 24 * HOUR
+      const got = expandRecurrence({ recurrence: rule, start, durationMs: HOUR, windowStartMs: ws, windowEndMs: we })
+      expect(got).toEqual(all.filter((o) => o.originalStartMs + HOUR > ws && o.originalStartMs < we))
+    }
+  })
   test('an unbounded rule stops at the cap', () => {
     expect(expandRecurrence({ recurrence: ['RRULE:FREQ=DAILY'], start, durationMs: HOUR })).toHaveLength(MAX_INSTANCES)
     expect(expandRecurrence({ recurrence: ['RRULE:FREQ=DAILY'], start, durationMs: HOUR, limit: 10 })).toHaveLength(10)
@@ -237,6 +249,34 @@ describe('expandRecurrence starting near the window', () => {
   })
 })
 
+describe('expandRecurrence windows next to offset changes', () => {
+  // The walk starts an hour (plus the zone's offset changes nearby) before the window's float, not two days: a
+  // window anywhere around a change still gets exactly the series' instances that overlap it.
+  const halfHours = `RRULE:FREQ=DAILY;BYHOUR=${Array.from({ length: 24 }, (_, i) => i).join(',')};BYMINUTE=0,30`
+  const changes = [
+    ['America/New_York', '2026-03-08T07:00:00Z'], ['America/New_York', '2026-11-01T06:00:00Z'],
+    ['Pacific/Apia', '2011-12-30T10:00:00Z'], ['Antarctica/Troll', '2026-03-29T01:00:00Z'],
+    ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'],
+  ] as const
+  test.each(changes)('%s around %s', (zone, change) => {
+    const c = Date.parse(change)
+    const dateTime = DateTime.fromMillis(c - 3 * 24 * HOUR, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss")
+    const start = resolveEventTime({ dateTime, timeZone: zone }, 'UTC')
+    for (const durationMs of [0, HOUR, 5 * HOUR]) {
+      const opts = { recurrence: [halfHours], start, durationMs }
+      const all = expandRecurrence({ ...opts, limit: 5000, windowEndMs: c + 4 * 24 * HOUR })
+      for (let ws = c - 36 * HOUR; ws <= c + 36 * HOUR; ws += 20 * 60_000) {
+        const we = ws + 6 * HOUR
+        const overlaps = (o: { originalStartMs: number }) =>
+          o.originalStartMs + durationMs > ws || o.originalStartMs >= ws
+        const expected = all.filter((o) => o.originalStartMs < we && overlaps(o))
+        const got = expandRecurrence({ ...opts, windowStartMs: ws, windowEndMs: we })
+        expect(got, `${durationMs} ${new Date(ws).toISOString()}`).toEqual(expected)
+      }
+    }
+  })
+})
+
 describe('instanceSpan', () => {
   test('a timed instance keeps the series length in absolute time', () => {
     const start = at('2026-03-07T09:00:00', 'America/New_York')
@@ -266,6 +306,18 @@ describe('iterateRecurrence', () => {
   ])('%s yields what expandRecurrence returns, in order', (_name, recurrence, window) => {
     const opts = { recurrence, start, durationMs: 2 * HOUR, ...window }
     expect([...iterateRecurrence(opts)]).toEqual(expandRecurrence({ ...opts, limit: 100_000 }))
+  })
+  test('the sliced form marks every slice, also the empty ones after a COUNT rule ended', () => {
+    const opts = {
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=20'], start, durationMs: HOUR,
+      windowStartMs: Date.parse('2026-01-20T00:00:00Z'), windowEndMs: Date.parse('2027-01-01T00:00:00Z'),
+    }
+    const items = [...iterateRecurrenceSlices(opts)]
+    expect(items.filter((o) => o !== null)).toEqual([...iterateRecurrence(opts)])
+    expect(items.filter((o) => o !== null)).toHaveLength(5)
+    // A week, then doubling slices to the window end: marks after each, most of them with nothing before.
+    expect(items.filter((o) => o === null).length).toBeGreaterThanOrEqual(5)
+    expect(items.at(-1)).toBeNull()
   })
   test('an unbounded series can be read lazily', () => {
     const taken: number[] = []

@@ -1,6 +1,6 @@
 import * as rruleModule from 'rrule'
 import type { Options } from 'rrule'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { Rng } from '../../../envs/core/rng.ts'
 import { SimpleRule } from '../../../envs/calendar/time/simple-rule.ts'
 
@@ -28,6 +28,17 @@ function randomCase(rng: Rng): Case {
   if (freq !== 'WEEKLY' && rng.chance(0.35)) parts.push(['BYMONTHDAY', Array.from({ length: rng.int(1, 3) }, () => String(rng.int(1, 31) * (rng.chance(0.3) ? -1 : 1))).join(',')])
   if (rng.chance(0.25)) parts.push(['BYMONTH', rng.shuffle([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).slice(0, rng.int(1, 5)).join(',')])
   if (rng.chance(0.3)) parts.push(['WKST', rng.pick(WEEKDAYS)])
+  const yearday = () => String(rng.int(1, 366) * (rng.chance(0.3) ? -1 : 1))
+  const yeardays = () => Array.from({ length: rng.int(1, 4) }, yearday).join(',')
+  if (freq === 'YEARLY' && rng.chance(0.2)) parts.push(['BYYEARDAY', yeardays()])
+  // Times of day, distinct values in any order (rrule keeps the order written).
+  const some = (n: number, max: number) =>
+    rng.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, rng.int(1, max)).join(',')
+  if (rng.chance(0.25)) parts.push(['BYHOUR', some(24, 4)])
+  if (rng.chance(0.25)) parts.push(['BYMINUTE', some(60, 3)])
+  if (rng.chance(0.2)) parts.push(['BYSECOND', some(rng.chance(0.1) ? 61 : 60, 3)])
+  // First or last of each period (rrule walks to year 9999 looking for a position no period has).
+  if (rng.chance(0.2)) parts.push(['BYSETPOS', rng.pick(['1', '-1', '1,-1'])])
   const dtstart = Date.UTC(rng.int(1995, 2035), rng.int(0, 11), rng.int(1, 31), rng.int(0, 23), rng.pick([0, 15, 30, 45]), rng.chance(0.1) ? rng.int(0, 59) : 0)
   let until: number | undefined
   const end = rng.int(0, 2)
@@ -55,6 +66,12 @@ function between(c: Case, lo: number, hi: number, budget: number) {
     return viaSimple.push(f) < budget
   })
   return { viaRrule, viaSimple }
+}
+
+/** BYHOUR, BYMINUTE and BYSECOND listing every value: 86,400 times a day. */
+const TIMES = (): [string, string][] => {
+  const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+  return [['BYHOUR', every(24)], ['BYMINUTE', every(60)], ['BYSECOND', every(60)]]
 }
 
 const show = (c: Case) => `${c.parts.map(([k, v]) => `${k}=${v}`).join(';')} from ${new Date(c.dtstart).toISOString()}${c.until !== undefined ? ` until ${new Date(c.until).toISOString()}` : ''}`
@@ -100,10 +117,115 @@ describe('SimpleRule', () => {
     expect(viaSimple.length).toBeGreaterThan(100)
   })
 
+  test('walks a rule of 86,400 times a day as rrule does, in and between days, with COUNT and UNTIL', () => {
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const dense: [string, string][] = [['FREQ', 'DAILY'], ...TIMES()]
+    const dtstart = Date.UTC(2026, 2, 2, 7, 30)
+    const cases: Case[] = [
+      { parts: dense, dtstart },
+      { parts: [...dense, ['COUNT', '100000']], dtstart },
+      { parts: dense, dtstart, until: dtstart + 30 * 3_600_000 + 17_000 },
+      {
+        parts: [['FREQ', 'WEEKLY'], ['BYDAY', 'TU,SA'], ['BYHOUR', '23,0,12'], ['BYMINUTE', every(60)],
+          ['BYSECOND', '59,0']],
+        dtstart,
+      },
+    ]
+    for (const c of cases) {
+      for (const [lo, hi, budget] of [
+        [dtstart, dtstart + DAY, 1000],
+        [dtstart + 16 * 3_600_000 + 1234, dtstart + 2 * DAY, 100_000],
+        [dtstart + 26 * 3_600_000, dtstart + 27 * 3_600_000, Number.MAX_SAFE_INTEGER],
+      ] as const) {
+        const { viaRrule, viaSimple } = between(c, lo, hi, budget)
+        expect(viaSimple.length, show(c)).toBe(viaRrule.length)
+        expect(viaSimple, show(c)).toEqual(viaRrule)
+      }
+    }
+    expect(between(cases[0]!, dtstart, dtstart + DAY, 1000).viaSimple.length).toBe(1000)
+  })
+
+  test('starts a walk without COUNT at `from`, not at the start of its day or of the series', () => {
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const parts: [string, string][] = [['FREQ', 'DAILY'], ...TIMES()]
+    const dtstart = Date.UTC(2026, 2, 2)
+    const from = Date.UTC(2040, 0, 1, 12, 30, 15)
+    let early = 0
+    const seen: number[] = []
+    SimpleRule.of(parts, dtstart, undefined)!.scan(from, Infinity, (f) => {
+      if (f < from) early++
+      else seen.push(f)
+      return seen.length < 3
+    })
+    expect(early).toBe(0)
+    expect(seen).toEqual([from, from + 1000, from + 2000])
+  })
+
+  test('counts a BY list value once however often it is written', () => {
+    const rule = (parts: [string, string][]) => {
+      const out: number[] = []
+      SimpleRule.of(parts, Date.UTC(2026, 0, 5, 9), undefined)!.scan(-Infinity, Infinity, (f) => out.push(f) > 0)
+      return out
+    }
+    const twice = rule([['FREQ', 'DAILY'], ['BYHOUR', '9,10,9,10'], ['COUNT', '4']])
+    expect(twice).toEqual(rule([['FREQ', 'DAILY'], ['BYHOUR', '9,10'], ['COUNT', '4']]))
+    expect(new Set(twice).size).toBe(4)
+  })
+
+  test('picks BYSETPOS among 86,400 times a day as rrule does (positions count days × times)', () => {
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const dtstart = Date.UTC(2026, 2, 2, 7, 30)
+    for (const setpos of ['1', '-1', '1,366,-366,200', '-300,301,-1']) {
+      for (const freq of ['DAILY', 'WEEKLY']) {
+        const c: Case = { parts: [['FREQ', freq], ...TIMES(), ['BYSETPOS', setpos]], dtstart }
+        const days = freq === 'DAILY' ? 20 : 120
+        const { viaRrule, viaSimple } = between(c, dtstart, dtstart + days * DAY, Number.MAX_SAFE_INTEGER)
+        expect(viaSimple.length, show(c)).toBeGreaterThan(10)
+        expect(viaSimple, show(c)).toEqual(viaRrule)
+      }
+    }
+  })
+
+  test('takes BYSETPOS past the period as rrule does: nothing after its end, its first day before its start', () => {
+    const dtstart = Date.UTC(2026, 0, 5, 9)
+    for (const setpos of ['5', '-5', '5,-5,2']) {
+      const c: Case = { parts: [['FREQ', 'MONTHLY'], ['BYDAY', 'MO'], ['BYSETPOS', setpos]], dtstart }
+      const { viaRrule, viaSimple } = between(c, dtstart, dtstart + 730 * DAY, Number.MAX_SAFE_INTEGER)
+      expect(viaSimple.length, show(c)).toBeGreaterThan(5)
+      expect(viaSimple, show(c)).toEqual(viaRrule)
+    }
+  })
+
+  test('stops a rule whose days never match after one 400-year cycle of periods', () => {
+    const spy = vi.spyOn(SimpleRule.prototype as unknown as { dayMatches(dn: number): boolean }, 'dayMatches')
+    try {
+      const feb30: [string, string][] = [['FREQ', 'DAILY'], ['BYMONTH', '2'], ['BYMONTHDAY', '30']]
+      const never = SimpleRule.of(feb30, Date.UTC(2026, 0, 5), undefined)!
+      expect(never.first()).toBeUndefined()
+      // 146,097 days: one Gregorian cycle; rrule walks on to year 9999 (2.9 million days).
+      expect(spy.mock.calls.length).toBeLessThanOrEqual(146_098)
+    } finally {
+      spy.mockRestore()
+    }
+    const third: [string, string][] = [['FREQ', 'MONTHLY'], ['BYMONTHDAY', '1,2'], ['BYSETPOS', '3']]
+    const none = SimpleRule.of(third, Date.UTC(2026, 0, 5), undefined)!
+    expect(none.first()).toBeUndefined()
+  })
+
+  test('keeps walking a rule that matches rarely', () => {
+    // Feb 29 every 100 years: 2000 and 2400 are leap years, 2100-2300 not.
+    for (const c of [
+      { parts: [['FREQ', 'YEARLY'], ['INTERVAL', '100'], ['BYMONTH', '2'], ['BYMONTHDAY', '29']],
+        dtstart: Date.UTC(2000, 0) },
+      { parts: [['FREQ', 'DAILY'], ['BYMONTH', '2'], ['BYMONTHDAY', '29']], dtstart: Date.UTC(2001, 2, 1, 9) },
+    ] as Case[]) {
+      const { viaRrule, viaSimple } = between(c, c.dtstart, Date.UTC(3000, 0, 1), Number.MAX_SAFE_INTEGER)
+      expect(viaSimple.length, show(c)).toBeGreaterThan(1)
+      expect(viaSimple, show(c)).toEqual(viaRrule)
+    }
+  })
+
   test.each([
-    ['FREQ=WEEKLY;BYHOUR=9'],
-    ['FREQ=MONTHLY;BYDAY=MO;BYSETPOS=1'],
-    ['FREQ=YEARLY;BYYEARDAY=100'],
     ['FREQ=YEARLY;BYWEEKNO=10'],
     ['FREQ=HOURLY'],
   ])('leaves %s to rrule', (rule) => {
