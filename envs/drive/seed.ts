@@ -8,7 +8,7 @@ import { newSharedDriveId } from './store/drives.ts'
 import { DEFAULT_DRIVE_COLOR } from './map-drive.ts'
 import { nextCounter } from '../core/ids.ts'
 import { commentId } from './store/comments.ts'
-import { FOLDER, insertFile } from './store/files.ts'
+import { addRevision, FOLDER, insertFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
 import { importDocument, initEmptyDocument } from '../docs/render.ts'
 
@@ -54,6 +54,10 @@ const SeedFile = z.object({
   properties: z.record(z.string(), z.string()).optional(),
   permissions: z.array(SeedPermission).default([]),
   comments: z.array(SeedComment).default([]),
+  /** Earlier versions of a content file, oldest first (`text` is the current one): one revision each. */
+  history: z.array(z.object({ text: z.string(), at: SeedTime, by: z.string().optional() })).default([]),
+  /** Who saved the current version when `history` is given (default: the owner). */
+  modifiedBy: z.string().optional(),
 })
 
 const SeedSharedDrive = z.object({
@@ -113,7 +117,18 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const isDoc = f.mimeType === 'application/vnd.google-apps.document'
     const content = f.mimeType === FOLDER || isDoc ? undefined : f.base64 ? Buffer.from(f.base64, 'base64') : Buffer.from(f.text ?? '', 'utf8')
     const inDrive = parentId ? (driveOf.get(parentId) ?? null) : null
-    const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content, description: f.description, createdMs: at, modifiedMs: at, driveId: inDrive })
+    if (f.history.length && !content) throw new Error(`${path}.history: only files with content have versions`)
+    const first = f.history[0]
+    const created = first ? ctx.time(first.at) : at
+    const initial = first ? Buffer.from(first.text, 'utf8') : content
+    const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content: initial, description: f.description, createdMs: created, modifiedMs: created, driveId: inDrive })
+    if (first) {
+      const later = [...f.history.slice(1).map((v, k) => ({ ...v, k: k + 1 })), { text: f.text ?? '', at: f.at, by: f.modifiedBy, k: -1 }]
+      for (const v of later) {
+        const who = v.by ? ctx.user(v.by, v.k < 0 ? `${path}.modifiedBy` : `${path}.history[${v.k}].by`) : owner
+        addRevision(db, row.id, who.id, Buffer.from(v.text, 'utf8'), v.at ? ctx.time(v.at) : ctx.nowMs)
+      }
+    }
     if (inDrive) driveOf.set(row.id, inDrive)
     // A Google Doc seeded here starts empty, or with `text` as its paragraphs (one per line).
     if (isDoc && f.text) db.update(files).set({ fullText: importDocument(db, row.id, f.text.split('\n')) }).where(eq(files.id, row.id)).run()

@@ -8,6 +8,7 @@ import { driveMoveInto } from '../families/dds/drive-move-into.ts'
 import { docsNumberedList } from '../families/dds/docs-numbered-list.ts'
 import { docsTermsUpdate } from '../families/docs/docs-terms-update.ts'
 import { driveCommentResolve } from '../families/docs/drive-comment-resolve.ts'
+import { restoreVersion } from '../families/drive/restore-version.ts'
 
 /** Oracles of the drive-docs-slack task families (tasks-lite/families/groups/drive-docs-slack.ts), by id. */
 export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
@@ -20,4 +21,5 @@ export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
   'docs-numbered-list': docsNumberedList,
   'docs-terms-update': docsTermsUpdate,
   'drive-comment-resolve': driveCommentResolve,
+  'drive-restore-version': restoreVersion,
 }

@@ -10,6 +10,7 @@ import { slackDocsFixFigure } from '../dds/slack-docs-fix-figure.ts'
 import { docsNumberedSteps } from '../dds/docs-numbered-steps.ts'
 import { docsTermsUpdate } from '../docs/docs-terms-update.ts'
 import { driveCommentResolve } from '../docs/drive-comment-resolve.ts'
+import { driveRestoreVersion } from '../docs/drive-restore-version.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate, driveCommentResolve]
+export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate, driveCommentResolve, driveRestoreVersion]
