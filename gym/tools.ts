@@ -76,6 +76,16 @@ function bodySchema(service: string, name: string | undefined): JsonSchema | und
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
+/**
+ * Drive's file methods also take content: `media` is sent as the file's new bytes (`uploadType=media` on the method's
+ * upload path). Metadata cannot travel with it (that needs a multipart body), so `requestBody` must then be empty.
+ */
+const offersMedia = (service: string, m: GoogleSpecMethod) => service === 'drive' && m.uploadPath !== undefined
+const MEDIA_PARAM = {
+  type: 'string',
+  description: 'File content to upload as is (text). When given, requestBody must be {} (no metadata with it).',
+}
+
 function googleTool(service: string, m: GoogleSpecMethod): ToolDef {
   const properties: Record<string, unknown> = {}
   const required: string[] = []
@@ -107,6 +117,7 @@ function googleTool(service: string, m: GoogleSpecMethod): ToolDef {
     properties.requestBody = body
     required.push('requestBody')
   }
+  if (offersMedia(service, m)) properties.media = MEDIA_PARAM
   const description = clip(m.description || `${m.id} (${m.httpMethod} ${m.path})`, MAX_DESC)
   return {
     type: 'function',
@@ -186,6 +197,11 @@ export function typedCall(t: Typed, rawArgs: Record<string, unknown>): HttpCall 
   }
   if (args.fields !== undefined && !('fields' in m.parameters)) query.fields = args.fields
   if (m.mediaDownload && args.alt !== undefined && !('alt' in m.parameters)) query.alt = args.alt
+  if (args.media !== undefined && m.uploadPath && path.startsWith('/drive/')) {
+    const meta = args.requestBody
+    if (meta && typeof meta === 'object' && Object.keys(meta).length) throw new Error('send media with requestBody {}')
+    return { method: m.httpMethod, path: `/upload${path}`, query: { ...query, uploadType: 'media' }, body: String(args.media) }
+  }
   return { method: m.httpMethod, path, query, body: args.requestBody }
 }
 
@@ -208,6 +224,13 @@ export function toTypedCall(
     return { tool: t.def.function.name, arguments: { ...query, ...body } }
   }
   const verb = call.method.toUpperCase()
+  // A Drive media upload is the method's own tool with `media` (see offersMedia).
+  const upload = /^\/upload(\/drive\/.*)$/.exec(pathname!)
+  if (upload && query.uploadType === 'media' && typeof call.body === 'string') {
+    const { uploadType: _u, ...rest } = query
+    const typed = toTypedCall(tools, { method: call.method, path: upload[1]!, query: rest })
+    return typed && { tool: typed.tool, arguments: { ...typed.arguments, media: call.body } }
+  }
   const normal = pathname!.replace(/:([A-Za-z]+)$/, '/~$1')
   for (const t of tools) {
     if (t.family !== 'google' || t.method.httpMethod.toUpperCase() !== verb) continue

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Ajv } from 'ajv'
 import { loadCorpus } from '../../gym/corpus.ts'
 import { createGym } from '../../gym/index.ts'
-import { typedTools, typedCall, toolName, type Typed } from '../../gym/tools.ts'
+import { typedTools, typedCall, toolName, toTypedCall, type Typed } from '../../gym/tools.ts'
 import { approxTokens, strictSchema } from '../../gym/tool-schema.ts'
 import { MAX_TOOLS, TOOL_TOKEN_BUDGET } from '../../gym/tool-select.ts'
 import { onTypedProfile, runProgramTyped } from '../../gym/typed-replay.ts'
@@ -97,6 +97,17 @@ describe('typed tool lists', () => {
     const call = typedCall(get, { fileId: 'f1', fields: 'id,parents,owners', supportsAllDrives: null })
     expect(call).toMatchObject({ method: 'GET', path: '/drive/v3/files/f1', query: { fields: 'id,parents,owners' } })
     expect(call.query).not.toHaveProperty('supportsAllDrives')
+  })
+
+  it('let Drive file tools upload content as media, and map such uploads back', () => {
+    const tools = typedTools(['drive'])
+    const update = tools.find((t) => t.method.id === 'drive.files.update')!
+    expect(update.def.function.parameters).toMatchObject({ properties: { media: { type: 'string' } } })
+    const call = typedCall(update, { fileId: 'f1', requestBody: {}, media: 'a,b\n' })
+    expect(call).toEqual({ method: 'PATCH', path: '/upload/drive/v3/files/f1', query: { uploadType: 'media' }, body: 'a,b\n' })
+    expect(() => typedCall(update, { fileId: 'f1', requestBody: { name: 'x' }, media: 'a' })).toThrow(/requestBody/)
+    expect(toTypedCall(tools, call)).toEqual({ tool: update.def.function.name, arguments: { fileId: 'f1', requestBody: {}, media: 'a,b\n' } })
+    expect(typedTools(['gmail']).some((t) => 'media' in (t.def.function.parameters as { properties: object }).properties)).toBe(false)
   })
 })
 
