@@ -73,6 +73,11 @@ function mergeWorldPages(pages: Record<string, unknown>[], items: unknown[], url
 /** One front listener: routes each request (and WebSocket upgrade) to a worker's `side` port. */
 function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
   let turn = 0
+  // The worker of the request's routing key, or the next one in turn when it names no world.
+  const pick = (req: IncomingMessage, body: Buffer) => {
+    const key = routingKeyOf(req.url ?? '/', req.headers, body)
+    return key !== undefined ? workers[workerOf(key, workers.length)]! : workers[turn++ % workers.length]!
+  }
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const body = await readBody(req)
@@ -87,18 +92,13 @@ function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
         const merged = Buffer.from(JSON.stringify(list === 'worlds' ? mergeWorldPages(pages, items, req.url ?? '/') : { [list]: items }))
         return send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: merged })
       }
-      const key = routingKeyOf(req.url ?? '/', req.headers, body)
-      const worker = key !== undefined ? workers[workerOf(key, workers.length)]! : workers[turn++ % workers.length]!
-      send(res, await forward(worker[side], req, body))
+      send(res, await forward(pick(req, body)[side], req, body))
     } catch (e) {
       const error = Buffer.from(JSON.stringify({ error: `worker unreachable: ${(e as Error).message}` }))
       send(res, { status: 502, headers: { 'content-type': 'application/json' }, body: error })
     }
   })
-  server.on('upgrade', tunnel((req) => {
-    const key = routingKeyOf(req.url ?? '/', req.headers, Buffer.alloc(0))
-    return key !== undefined ? workers[workerOf(key, workers.length)]! : workers[turn++ % workers.length]!
-  }, side))
+  server.on('upgrade', tunnel((req) => pick(req, Buffer.alloc(0)), side))
   return server
 }
 

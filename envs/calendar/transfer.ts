@@ -1,13 +1,10 @@
-import { stmt, type Db } from '../core/db.ts'
+import { selectRows, type Db } from '../core/db.ts'
 import { nowMs } from '../core/clock.ts'
 import { findUserById } from '../core/users.ts'
 import { findCalendar } from './store/access.ts'
 import { dataOf, occurrences } from './store/events.ts'
 import { moveEvent } from './store/writes.ts'
-import { events, type EventRow } from './schema.ts'
-import { getTableColumns } from 'drizzle-orm'
-
-const COLUMNS = Object.entries(getTableColumns(events)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+import { events } from './schema.ts'
 
 /**
  * Bridge for the Admin SDK Data Transfer API (identity service): a "Calendar" transfer moves the events the old
@@ -25,11 +22,10 @@ export function transferCalendarEvents(db: Db, fromId: string, toId: string): nu
   const dest = findCalendar(db, to.email)
   if (!source?.isPrimary || !dest?.isPrimary) return 0
   const now = nowMs(db)
-  const rows = stmt(db, `/* transfer events */ SELECT ${COLUMNS} FROM calendar_events
-    WHERE calendar_id = ? AND organizer_calendar_id = ? AND recurring_event_id IS NULL AND status <> 'cancelled'
-    ORDER BY rowid`).all(source.id, source.id) as EventRow[]
+  const rows = selectRows(db, events, { calendarId: source.id, organizerCalendarId: source.id }, { orderBy: ['rowid'] })
   let moved = 0
   for (const row of rows) {
+    if (row.recurringEventId || row.status === 'cancelled') continue
     const data = dataOf(row)
     if (data.visibility === 'private' || data.visibility === 'confidential') continue
     const guests = (data.attendees ?? []).filter((a) => a.email.toLowerCase() !== from.email.toLowerCase())

@@ -8,7 +8,7 @@ import { newSharedDriveId } from './store/drives.ts'
 import { DEFAULT_DRIVE_COLOR } from './map-drive.ts'
 import { nextCounter } from '../core/ids.ts'
 import { commentId } from './store/comments.ts'
-import { addRevision, FOLDER, insertFile } from './store/files.ts'
+import { FOLDER, insertFile, touchFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
 import { importDocument, initEmptyDocument } from '../docs/render.ts'
 
@@ -126,7 +126,8 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
       const later = [...f.history.slice(1).map((v, k) => ({ ...v, k: k + 1 })), { text: f.text ?? '', at: f.at, by: f.modifiedBy, k: -1 }]
       for (const v of later) {
         const who = v.by ? ctx.user(v.by, v.k < 0 ? `${path}.modifiedBy` : `${path}.history[${v.k}].by`) : owner
-        addRevision(db, row.id, who.id, Buffer.from(v.text, 'utf8'), v.at ? ctx.time(v.at) : ctx.nowMs)
+        const fullText = /^text\//.test(f.mimeType) ? v.text : undefined
+        touchFile(db, row.id, who.id, { content: Buffer.from(v.text, 'utf8'), fullText, atMs: v.at ? ctx.time(v.at) : ctx.nowMs })
       }
     }
     if (inDrive) driveOf.set(row.id, inDrive)

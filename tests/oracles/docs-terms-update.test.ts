@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { docsTermsUpdate } from '../../tasks-lite/families/docs/docs-terms-update.ts'
 import { fill } from '../../gym/program-grammar.ts'
-import { oracleGym } from './support.ts'
+import { nearMiss as miss, oracleGym } from './support.ts'
 
 const { judge } = oracleGym()
-const miss = (task: TaskSpec, name: string) => task.nearMisses.find((n) => n.name === name)!.program
 
 describe('program bindings', () => {
   it('apply a numeric offset to a bound number, and leave other values alone', () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { driveCommentResolve } from '../../tasks-lite/families/docs/drive-comment-resolve.ts'
-import { oracleGym } from './support.ts'
+import { nearMiss as miss, oracleGym } from './support.ts'
 
 const { judge } = oracleGym()
-const miss = (task: TaskSpec, name: string) => task.nearMisses.find((n) => n.name === name)!.program
 
 // Drive comments seeded on a Google Doc: one reply that answers and resolves is paid; answering the wrong thread,
 // leaving it open, resolving more than asked or replying twice is not.

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { driveRestoreVersion } from '../../tasks-lite/families/docs/drive-restore-version.ts'
-import { oracleGym } from './support.ts'
+import { nearMiss as miss, oracleGym } from './support.ts'
 
 const { judge } = oracleGym()
-const miss = (task: TaskSpec, name: string) => task.nearMisses.find((n) => n.name === name)!.program
 
 // Drive revisions: only the bytes of the version asked for are paid; the original, the overwrite or a retyped copy
 // are not.

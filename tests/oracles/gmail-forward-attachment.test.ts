@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { gmailForwardAttachment } from '../../tasks-lite/families/gmail/gmail-forward-attachment.ts'
 import { pick } from '../../gym/program-grammar.ts'
-import { oracleGym } from './support.ts'
+import { nearMiss as miss, oracleGym } from './support.ts'
 
 const { judge } = oracleGym()
-const miss = (task: TaskSpec, name: string) => task.nearMisses.find((n) => n.name === name)!.program
 
 describe('save filters', () => {
   it('decode base64url data as UTF-8 (attachments.get)', () => {

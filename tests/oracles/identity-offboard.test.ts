@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { identityOffboard } from '../../tasks-lite/families/identity/offboard.ts'
-import { oracleGym } from './support.ts'
+import { nearMiss, oracleGym } from './support.ts'
 
 const { judge } = oracleGym()
-const nearMiss = (task: TaskSpec, name: string) => {
-  const n = task.nearMisses.find((x) => x.name === name)
-  if (!n) throw new Error(`no near miss "${name}"`)
-  return n.program
-}
 
 // Offboarding across Directory, Data Transfer (Drive + Calendar) and Slack: each half-done handover is not paid,
 // and acting on the namesake or transferring to the wrong person is punished.

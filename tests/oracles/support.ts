@@ -17,3 +17,10 @@ export function oracleGym() {
   }
   return { gym, judge }
 }
+
+/** A task's near-miss program by name (throws when the family has none of that name). */
+export function nearMiss(task: TaskSpec, name: string): ProgramStep[] {
+  const n = task.nearMisses.find((x) => x.name === name)
+  if (!n) throw new Error(`${task.id}: no near miss "${name}"`)
+  return n.program
+}

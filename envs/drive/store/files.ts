@@ -141,26 +141,11 @@ export function atLeast(role: Role | 'none', wanted: Role): boolean {
 }
 
 /** Bumps version and modifiedTime after a content change, keeping a revision of the new content. */
-/**
- * Seeds a later version of a content file at a given time, by a given user: the file's content, checksums, text and
- * head revision become this version's, as an upload at that time would leave them.
- */
-export function addRevision(db: Db, fileId: string, userId: string, content: Buffer, atMs: number): void {
+/** A new version of a file by a user (a new revision), now or, for seeded history, at `atMs`. */
+export function touchFile(db: Db, fileId: string, userId: string, update: { content?: Buffer; fullText?: string; atMs?: number } = {}): void {
   const row = findFile(db, fileId)
   if (!row) return
-  const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
-  const fullText = /^text\//.test(row.mimeType) ? content.toString('utf8') : row.fullText
-  db.update(files).set({
-    content, size: content.length, checksums: checksumsOf(content), fullText, headRevisionId: revId, modifiedMs: atMs,
-    version: row.version + 1, lastModifyingUserId: userId,
-  }).where(eq(files.id, fileId)).run()
-  insertRow(db, revisions, { fileId, id: revId, modifiedMs: atMs, userId, mimeType: row.mimeType, size: content.length, content })
-}
-
-export function touchFile(db: Db, fileId: string, userId: string, update: { content?: Buffer; fullText?: string } = {}): void {
-  const row = findFile(db, fileId)
-  if (!row) return
-  const t = nowMs(db)
+  const t = update.atMs ?? nowMs(db)
   const set: Partial<FileRow> = { modifiedMs: t, version: row.version + 1, lastModifyingUserId: userId }
   if (update.fullText !== undefined) set.fullText = update.fullText
   if (update.content !== undefined) {

@@ -4,7 +4,6 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 import { nowMs } from '../../core/clock.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { pageOf } from '../../core/paging.ts'
-import { findUserById } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { transferDriveFiles, type PrivacyLevel } from '../../drive/transfer.ts'
 import { transferCalendarEvents } from '../../calendar/transfer.ts'
@@ -174,8 +173,7 @@ export const dataTransferRouter = createGoogleRouter()
     const oldId = idOf(q.oldOwnerUserId)
     const newId = idOf(q.newOwnerUserId)
     const rows = listTransfers(db).filter((r) => (oldId === undefined || r.oldOwnerId === oldId)
-      && (newId === undefined || r.newOwnerId === newId) && (q.status === undefined || r.status === q.status)
-      && findUserById(db, r.oldOwnerId) !== undefined)
+      && (newId === undefined || r.newOwnerId === newId) && (q.status === undefined || r.status === q.status))
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 100, q.pageToken)
     const body = { kind: 'admin#datatransfer#dataTransfersList', dataTransfers: page.map((r) => transferResource(c, r)) }
     return c.json({ ...body, etag: etag(body), ...(nextPageToken ? { nextPageToken } : {}) }, 200)

@@ -18,15 +18,16 @@ export function insertTransfer(db: Db, row: TransferRow): void {
   insertRow(db, identityTransfers, row)
 }
 
+const COLUMNS = `id, old_owner_id AS oldOwnerId, new_owner_id AS newOwnerId, applications, status,
+  request_ms AS requestMs`
+
 export function findTransfer(db: Db, id: string): TransferRow | undefined {
-  return stmt(db, `SELECT id, old_owner_id AS oldOwnerId, new_owner_id AS newOwnerId, applications, status,
-    request_ms AS requestMs FROM identity_transfers WHERE id = ?`).get(id) as TransferRow | undefined
+  return stmt(db, `SELECT ${COLUMNS} FROM identity_transfers WHERE id = ?`).get(id) as TransferRow | undefined
 }
 
 /** Every transfer, oldest first. */
 export function listTransfers(db: Db): TransferRow[] {
-  return stmt(db, `SELECT id, old_owner_id AS oldOwnerId, new_owner_id AS newOwnerId, applications, status,
-    request_ms AS requestMs FROM identity_transfers ORDER BY request_ms, rowid`).all() as TransferRow[]
+  return stmt(db, `SELECT ${COLUMNS} FROM identity_transfers ORDER BY request_ms, rowid`).all() as TransferRow[]
 }
 
 export const appsOf = (row: TransferRow) => JSON.parse(row.applications) as AppTransfer[]
