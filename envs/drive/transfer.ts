@@ -16,7 +16,9 @@ export type DriveTransferResult = { transferred: number; folderId: string | null
  * the old owner's address. The old owner keeps edit access; the new owner's permission becomes `owner`.
  * Items of shared drives have no owner and are not touched.
  */
-export function transferDriveFiles(db: Db, fromId: string, toId: string, levels: ReadonlySet<PrivacyLevel>): DriveTransferResult {
+export function transferDriveFiles(
+  db: Db, fromId: string, toId: string, levels: ReadonlySet<PrivacyLevel>,
+): DriveTransferResult {
   const from = findUserById(db, fromId)
   const to = findUserById(db, toId)
   if (!from || !to || fromId === toId) return { transferred: 0, folderId: null }

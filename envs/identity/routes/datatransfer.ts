@@ -175,6 +175,7 @@ export const dataTransferRouter = createGoogleRouter()
     const rows = listTransfers(db).filter((r) => (oldId === undefined || r.oldOwnerId === oldId)
       && (newId === undefined || r.newOwnerId === newId) && (q.status === undefined || r.status === q.status))
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 100, q.pageToken)
-    const body = { kind: 'admin#datatransfer#dataTransfersList', dataTransfers: page.map((r) => transferResource(c, r)) }
+    const dataTransfers = page.map((r) => transferResource(c, r))
+    const body = { kind: 'admin#datatransfer#dataTransfersList', dataTransfers }
     return c.json({ ...body, etag: etag(body), ...(nextPageToken ? { nextPageToken } : {}) }, 200)
   })

@@ -2,13 +2,18 @@ import { stmt, insertRow, type Db } from '../../core/db.ts'
 import { identityTransfers } from '../schema.ts'
 
 export type TransferParam = { key: string; value: string[] }
-export type AppTransfer = { applicationId: string; applicationTransferParams: TransferParam[]; applicationTransferStatus: string }
+export type AppTransfer = {
+  applicationId: string; applicationTransferParams: TransferParam[]; applicationTransferStatus: string
+}
 export type TransferRow = typeof identityTransfers.$inferSelect
 
 /** The applications that support transfer, with the parameters each takes (Google's published ids). */
 export const TRANSFER_APPS = [
   { id: '435070579839', name: 'Calendar', transferParams: [{ key: 'RELEASE_RESOURCES', value: ['TRUE'] }] },
-  { id: '55656082996', name: 'Drive and Docs', transferParams: [{ key: 'PRIVACY_LEVEL', value: ['PRIVATE', 'SHARED'] }] },
+  {
+    id: '55656082996', name: 'Drive and Docs',
+    transferParams: [{ key: 'PRIVACY_LEVEL', value: ['PRIVATE', 'SHARED'] }],
+  },
 ] as const
 
 export const DRIVE_APP = '55656082996'

@@ -14,7 +14,11 @@ export type DocsTermsUpdateParams = {
   sentence: { from: string; to: string }
 }
 
-type Tab = { paragraphs: { text: string }[]; tables: { rows: number; columns: number; cells: string[][] }[]; namedRanges: { name: string; ranges: { text?: string }[] }[] }
+type Tab = {
+  paragraphs: { text: string }[]
+  tables: { rows: number; columns: number; cells: string[][] }[]
+  namedRanges: { name: string; ranges: { text?: string }[] }[]
+}
 const tabOf = (state: OracleInput['initial'], id: string | undefined): Tab | undefined => {
   const doc = state.services.docs?.entities.documents?.[id ?? ''] as Entity | undefined
   return (doc?.tabs as unknown as Tab[] | undefined)?.[0]
@@ -43,7 +47,8 @@ export function docsTermsUpdate({ initial, final, diff, params: p }: OracleInput
       ok: ranges.length === 1 && ranges[0]!.ranges.length === 1 && ranges[0]!.ranges[0]!.text === p.text,
       note: ranges.map((r) => r.ranges.map((x) => x.text).join('|')).join(', ') },
     { name: 'the renewal sentence is updated and every other paragraph is unchanged',
-      ok: wantParas !== undefined && JSON.stringify(after?.paragraphs.map((x) => x.text)) === JSON.stringify(wantParas) },
+      ok: wantParas !== undefined
+        && JSON.stringify(after?.paragraphs.map((x) => x.text)) === JSON.stringify(wantParas) },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))
 }

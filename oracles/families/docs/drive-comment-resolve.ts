@@ -1,3 +1,4 @@
+import type { EntityChange } from '../../../envs/core/diff.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import { entities, nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 import { fileIdByName } from '../doc-correction.ts'
@@ -18,10 +19,13 @@ const low = (v: unknown) => String(v ?? '').toLowerCase()
 
 /**
  * Answer and resolve one comment. On the named file, the asker's comment is resolved and has a reply by the actor that
- * gives the answer (and no wrong one), and only that one reply; every other comment thread is as it was (no reply, no change of state),
+ * gives the answer (and no wrong one), and only that one reply; every other comment thread is as it was (no reply,
+ * no change of state),
  * nothing was deleted, and nothing else changed. Resolving with an empty reply, or answering another thread, fails.
  */
-export function driveCommentResolve({ initial, final, diff, params: p }: OracleInput<DriveCommentResolveParams>): OracleResult {
+export function driveCommentResolve(
+  { initial, final, diff, params: p }: OracleInput<DriveCommentResolveParams>,
+): OracleResult {
   const fileId = fileIdByName(initial, p.file)
   const actorEmail = low(p.actorEmail)
   const target = entities(initial, 'drive', 'comments').find((x) => x.fileId === fileId && !x.commentId
@@ -39,12 +43,16 @@ export function driveCommentResolve({ initial, final, diff, params: p }: OracleI
     { name: 'a reply gives the answer', ok: byActor && p.answers.some((a) => text.includes(a.toLowerCase())) },
     // One answer, not a string of them (a second reply, even an empty one that resolves again, is noise to the asker).
     { name: 'the thread gained exactly one reply', ok: mine.length === 1, note: `${mine.length}` },
-    { name: 'the reply gives no wrong answer', ok: mine.length > 0 && !p.wrong.some((w) => text.includes(w.toLowerCase())) },
+    { name: 'the reply gives no wrong answer',
+      ok: mine.length > 0 && !p.wrong.some((w) => text.includes(w.toLowerCase())) },
   ]
+  // Replies to the target thread may be added, and the target comment may change its resolution; nothing else.
+  const onTarget = (e: Entity, key: 'id' | 'commentId') => e[key] === target?.id && e.fileId === fileId
+  const allowed = (c: EntityChange) => (c.op === 'inserted' && onTarget(c.after as Entity, 'commentId'))
+    || (c.op === 'updated' && onTarget(c.before as Entity, 'id')
+      && Object.keys(c.fields).every((f) => f === 'resolved' || f === 'modifiedTime'))
   const violations: Violation[] = nothingElseChanged(diff, [
-    { service: 'drive', collection: 'comments', id: (_k, c) => (c.op === 'inserted' && (c.after as Entity).commentId === target?.id
-      && (c.after as Entity).fileId === fileId) || (c.op === 'updated' && (c.before as Entity).id === target?.id
-      && (c.before as Entity).fileId === fileId && Object.keys(c.fields).every((f) => f === 'resolved' || f === 'modifiedTime')) },
+    { service: 'drive', collection: 'comments', id: (_k, c) => allowed(c) },
     readStateChanges,
   ])
   return verdict(checks, violations, { replies: mine.length })

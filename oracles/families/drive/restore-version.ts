@@ -15,7 +15,8 @@ export function restoreVersion({ initial, final, diff, params: p }: OracleInput<
     { name: 'the file exists', ok: before !== undefined && after !== undefined },
     { name: 'it holds the version asked for, byte for byte', ok: after?.sha256 === p.sha256 },
     { name: 'it keeps its name, type and folder', ok: after !== undefined && after.name === before!.name
-      && after.mimeType === before!.mimeType && JSON.stringify(after.parents) === JSON.stringify(before!.parents) && !after.trashed },
+      && after.mimeType === before!.mimeType && !after.trashed
+      && JSON.stringify(after.parents) === JSON.stringify(before!.parents) },
   ]
   const content = ['sha256', 'size', 'text', 'modifiedTime', 'version', 'lastModifyingUser']
   return verdict(checks, nothingElseChanged(diff, [

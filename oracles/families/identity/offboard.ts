@@ -69,13 +69,15 @@ const startMs = (e: Entity) => {
 }
 
 /** The Drive, Calendar and Slack half of offboarding: what moved to the manager, and what may change for it. */
-function handoverOf({ initial, final, diff, params: p }: OracleInput<OffboardParams>, leaverId: string, leaverEmail: string) {
+function handoverOf(
+  { initial, final, diff, params: p }: OracleInput<OffboardParams>, leaverId: string, leaverEmail: string,
+) {
   const manager = entities(initial, 'identity', 'users').find((u) => u.name === p.managerName)
   const managerEmail = str(manager?.email)
   const now = Date.parse(p.now ?? '')
   const filesBefore = entities(initial, 'drive', 'files')
   const filesAfter = new Map(entities(final, 'drive', 'files').map((f) => [String(f.id), f]))
-  const theirs = new Set(filesBefore.filter((f) => str(f.owner) === leaverEmail && leaverEmail).map((f) => String(f.id)))
+  const theirs = new Set(filesBefore.filter((f) => leaverEmail && str(f.owner) === leaverEmail).map((f) => String(f.id)))
   const notMoved = [...theirs].filter((fid) => str(filesAfter.get(fid)?.owner) !== managerEmail)
   const ownerChanged = filesBefore.filter((f) => !theirs.has(String(f.id)) && filesAfter.has(String(f.id))
     && str(filesAfter.get(String(f.id))!.owner) !== str(f.owner))
@@ -88,30 +90,37 @@ function handoverOf({ initial, final, diff, params: p }: OracleInput<OffboardPar
   const meetings = movable.filter((e) => startMs(e) > now)
   const moved = new Set(movable.map((e) => String(e.id)))
   const eventsAfter = new Map(entities(final, 'calendar', 'events').map((e) => [`${str(e.calendarId)}/${e.id}`, e]))
-  const stillLeavers = meetings.filter((e) => str(eventsAfter.get(`${managerEmail}/${e.id}`)?.organizer) !== managerEmail)
+  const organiser = (e: Entity) => str(eventsAfter.get(`${managerEmail}/${e.id}`)?.organizer)
+  const stillLeavers = meetings.filter((e) => organiser(e) !== managerEmail)
   const slackLeaver = slackUserOf(initial, leaverId)
   const slackAfter = entities(final, 'slack', 'users').find((u) => u.id === slackLeaver)
   const checks: Check[] = [
     { name: 'the manager exists', ok: manager !== undefined },
-    { name: 'every Drive file of the leaver now belongs to the manager', ok: manager !== undefined && notMoved.length === 0,
+    { name: 'every Drive file of the leaver now belongs to the manager',
+      ok: manager !== undefined && notMoved.length === 0,
       note: `${notMoved.length} of ${theirs.size} not moved` },
-    { name: 'the leaver\'s upcoming meetings are organised by the manager', ok: manager !== undefined && stillLeavers.length === 0,
+    { name: 'the leaver\'s upcoming meetings are organised by the manager',
+      ok: manager !== undefined && stillLeavers.length === 0,
       note: `${stillLeavers.length} of ${meetings.length} not moved` },
     { name: 'the leaver\'s Slack account is deactivated', ok: slackAfter?.deleted === true },
   ]
-  const violations: Violation[] = ownerChanged.map((f) => ({ kind: 'collateral' as const, message: `file ${f.id} changed owner` }))
+  const violations: Violation[] = ownerChanged
+    .map((f) => ({ kind: 'collateral' as const, message: `file ${f.id} changed owner` }))
   const otherSlack = diff.filter((c) => c.service === 'slack' && c.collection === 'users' && c.id !== slackLeaver
     && c.op === 'updated' && c.fields.deleted?.after === true)
-  violations.push(...otherSlack.map((c) => ({ kind: 'unrequested_delete' as const, message: `Slack user ${c.id} was deactivated` })))
+  violations.push(...otherSlack
+    .map((c) => ({ kind: 'unrequested_delete' as const, message: `Slack user ${c.id} was deactivated` })))
   const folders = new Set(diff.filter((c) => c.service === 'drive' && c.collection === 'files' && c.op === 'inserted'
     && str((c.after as Entity).owner) === managerEmail && (c.after as Entity).name === leaverEmail).map((c) => c.id))
   const movedFile = (fid: string) => theirs.has(fid) || folders.has(fid)
   const allowed: Allowed[] = [
-    { service: 'drive', collection: 'files', id: (fid, c) => (c.op === 'updated' && theirs.has(fid)) || folders.has(fid) },
+    { service: 'drive', collection: 'files',
+      id: (fid, c) => (c.op === 'updated' && theirs.has(fid)) || folders.has(fid) },
     { service: 'drive', collection: 'permissions', id: (key) => movedFile(key.split('/')[0]!) },
     { service: 'calendar', collection: 'events', id: (key) => moved.has(key.slice(key.indexOf('/') + 1)) },
     { service: 'slack', collection: 'users', id: (uid) => uid === slackLeaver },
-    { service: 'slack', collection: 'sessions', id: (_k, c) => ((c.op === 'deleted' ? c.before : (c as { after: Entity }).after) as Entity)?.user === slackLeaver },
+    { service: 'slack', collection: 'sessions',
+      id: (_k, c) => ((c.op === 'deleted' ? c.before : (c as { after: Entity }).after) as Entity)?.user === slackLeaver },
   ]
   return { checks, violations, allowed }
 }
