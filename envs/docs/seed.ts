@@ -1,8 +1,9 @@
 import type { SeedContext } from '../core/service.ts'
 import type { World } from '../core/world.ts'
-import { createGoogleDocFile, isGoogleDoc } from '../drive/docs-bridge.ts'
+import { createGoogleDocFile, indexSeededDoc, isGoogleDoc } from '../drive/docs-bridge.ts'
 import { buildDocument, type DocsSeed } from './build.ts'
 import { saveDocument } from './store/documents.ts'
+import { plainText } from './render/text.ts'
 
 export { docsSeedSchema, type DocsSeed } from './build.ts'
 
@@ -22,6 +23,8 @@ export function seedDocs(world: World, seed: DocsSeed, ctx: SeedContext) {
       const fileId: string = id
       const model = buildDocument(db, fileId, d.content, { namedRanges: d.namedRanges, requests: d.requests }, new Date(ctx.nowMs).toISOString())
       saveDocument(db, fileId, model, 1)
+      // Drive's full-text index holds the seeded text, as it does after an edit.
+      indexSeededDoc(db, fileId, plainText(model))
     })
   })
 }

@@ -31,6 +31,11 @@ export function recordDocEdit(db: Db, fileId: string, userId: string, plainText:
   touchFile(db, fileId, userId, { fullText: plainText })
 }
 
+/** A seeded document's search text (no new version or revision: the seed is the file's first state). */
+export function indexSeededDoc(db: Db, fileId: string, plainText: string): void {
+  db.update(files).set({ fullText: plainText }).where(eq(files.id, fileId)).run()
+}
+
 export function docTitle(db: Db, fileId: string): string | undefined {
   return findFile(db, fileId)?.name
 }

@@ -30,6 +30,12 @@ describe('drive.files.list', () => {
   test.each([
     ["name contains 'atlas'", ['Atlas', 'Atlas budget.txt', 'Atlas plan.txt']],
     ["name contains 'plan' and starred = true", ['Atlas plan.txt']],
+    // Every word of the value must start a word of the name, in any order; a word's middle never matches.
+    ["name contains 'plan atlas'", ['Atlas plan.txt']],
+    ["name contains 'atlas bud'", ['Atlas budget.txt']],
+    ["name contains 'atlas-plan.txt'", ['Atlas plan.txt']],
+    ["name contains 'tlas'", []],
+    ["name contains 'atlas zebra'", []],
     ["fullText contains 'zephyr'", ['Atlas budget.txt']],
     ["mimeType = 'application/vnd.google-apps.folder' and trashed = false", ['Atlas', 'Press kit', 'Projects']],
     ["trashed = true", ['Old notes.txt']],

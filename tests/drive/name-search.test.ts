@@ -83,6 +83,7 @@ describe('drive.files.list name search columns', () => {
     const judged = ['', ' and fullText contains \'\'']
     const queries = [
       "name contains 'plan'", "name contains 'stanbul'", "name contains 'i'", "name contains 'a.b'",
+      "name contains 'plan budget'", "name contains 'b q'", "name contains '...'", "name contains 'Q3 plan'",
       "name contains 'budget' and 'box' in parents", 'trashed = false', "name contains '\uFF41'", "name contains 'bad'",
     ]
     const box = (stmt(h.entry.world.db, "SELECT id FROM drive_files WHERE name = 'Box'").get() as { id: string }).id

@@ -1,4 +1,5 @@
 import type { Cond } from './parse.ts'
+import { WORD_BREAK } from '../store/name-search.ts'
 import type { FileRow, PermissionRow } from '../schema.ts'
 
 /**
@@ -34,13 +35,19 @@ function compare(a: string | number | boolean, op: string, b: string | number | 
   }
 }
 
-/** `name contains` is prefix matching on the name and its words, as Drive documents it (`v` lower-cased). */
+/**
+ * `name contains` is prefix matching on the name's words, as Drive documents it (`v` lower-cased): the value is split
+ * into words the same way and every one of them must start some word of the name ('incident runbook' finds "Login
+ * incident runbook"; 'World' does not find "HelloWorld"). A value with no letters or digits must start the name.
+ */
 function nameContains(name: string, v: string): boolean {
   const n = lower(name)
-  // A word that starts with the value holds it: most names fail here without being split into words.
-  if (!n.includes(v)) return false
-  if (n.startsWith(v)) return true
-  return n.split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith(v))
+  const wanted = v.split(WORD_BREAK).filter(Boolean)
+  if (wanted.length === 0) return n.startsWith(v)
+  // A value that is not in the name at all fails here, without the name being split into words.
+  if (!wanted.every((t) => n.includes(t))) return false
+  const words = n.split(WORD_BREAK)
+  return wanted.every((t) => words.some((w) => w.startsWith(t)))
 }
 
 function visibility(perms: PermissionRow[]): string {

@@ -5,8 +5,7 @@ import { stmt, type Db } from '../../core/db.ts'
 // compare UTF-16 code units. Two columns derived from the name carry that into SQL (docs/decisions/0220).
 
 /** Splits a lower-cased name into the words `name contains` matches the start of (as query/evaluate.ts does). */
-const WORD_BREAK = /[^\p{L}\p{N}]+/u
-const WORD = /^[\p{L}\p{N}]+$/u
+export const WORD_BREAK = /[^\p{L}\p{N}]+/u
 /** A lone surrogate (a code point of category Cs when read with the `u` flag). */
 const LONE_SURROGATE = /\p{Cs}/u
 /** No lone surrogate: SQLite stores the text as given and reads it back the same. */
@@ -53,18 +52,20 @@ export function refreshNameColumns(db: Db, ids?: string[]): void {
 }
 
 /**
- * `name contains 'value'` over the derived columns: the lower-cased name starts with the lower-cased value (a
- * prefix of its UTF-16BE bytes), or one of its words does. Exact for a well-formed value; a value with a lone
- * surrogate (which can match half of a pair in JavaScript) gives undefined, for the caller's looser test.
+ * `name contains 'value'` over the derived columns: every word of the lower-cased value starts one of the name's
+ * words (a value with no letters or digits: the name starts with it, a prefix of its UTF-16BE bytes). Exact for a
+ * well-formed value; a value with a lone surrogate (which can match half of a pair in JavaScript) gives undefined,
+ * for the caller's looser test.
  */
 export function nameContainsSql(value: string): { where: string; params: (string | number | Buffer)[] } | undefined {
   const v = value.toLowerCase()
   if (!wellFormed(v)) return undefined
   if (v === '') return { where: '1', params: [] }
-  const key = utf16be(v)
-  // IS, not =: a row whose name_key was never written (NULL) is false here, never NULL (which NOT keeps false).
-  const prefix = { where: 'substr(name_key, 1, ?) IS ?', params: [key.length, key] as (string | number | Buffer)[] }
-  // A word holds letters and digits only, so a value with anything else can only start the whole name.
-  if (!WORD.test(v)) return prefix
-  return { where: `${prefix.where} OR instr(name_words, ?) > 0`, params: [...prefix.params, ` ${v}`] }
+  const wanted = [...new Set(v.split(WORD_BREAK).filter(Boolean))]
+  if (wanted.length === 0) {
+    // IS, not =: a row whose name_key was never written (NULL) is false here, never NULL (which NOT keeps false).
+    const key = utf16be(v)
+    return { where: 'substr(name_key, 1, ?) IS ?', params: [key.length, key] }
+  }
+  return { where: wanted.map(() => 'instr(name_words, ?) > 0').join(' AND '), params: wanted.map((w) => ` ${w}`) }
 }
