@@ -6,6 +6,7 @@ import { nowMs } from '../envs/core/clock.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
+import { readResponseBody } from './response-body.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
 
 /** One tool call. */
@@ -140,9 +141,7 @@ export class Episode {
       // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
       return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }
     }
-    const text = await res.text()
-    let parsed: unknown = text
-    try { parsed = text ? JSON.parse(text) : null } catch { /* not JSON: keep text */ }
+    const { body: parsed, text } = await readResponseBody(res)
     return { status: res.status, body: parsed, text }
   }
 
