@@ -79,8 +79,12 @@ export function nothingElseChanged(diff: EntityChange[], allowed: Allowed[]): Vi
   for (const c of diff) {
     if (allowed.some((a) => a.service === c.service && a.collection === c.collection && (!a.id || a.id(c.id, c)))) continue
     const what = `${c.service}.${c.collection} ${c.id}`
+    // Soft deletes count as deletes: Drive's trash, a Slack file's or a Drive comment's `deleted` flag.
     const trashed = c.op === 'updated' && c.fields.trashed?.after === true
-    if (c.op === 'deleted' || trashed) out.push({ kind: 'unrequested_delete', message: `${what} was ${c.op === 'deleted' ? 'deleted' : 'trashed'}` })
+    const flagged = c.op === 'updated' && c.fields.deleted?.after === true
+    if (c.op === 'deleted' || trashed || flagged) {
+      out.push({ kind: 'unrequested_delete', message: `${what} was ${c.op === 'deleted' || flagged ? 'deleted' : 'trashed'}` })
+    }
     else out.push({ kind: 'collateral', message: `${what} was ${c.op}` })
   }
   return out

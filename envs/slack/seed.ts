@@ -9,6 +9,7 @@ import { SeedTime } from '../core/seed-types.ts'
 import type { World } from '../core/world.ts'
 import { addMember, channelById, userByWorldId } from './store/core.ts'
 import { insertMessage, openIm, openMpim } from './store/messages.ts'
+import { typeOf } from './routes/files.ts'
 import { RateLimitConfig, setRateLimits } from './ratelimit.ts'
 
 const Ref = z.string().min(1)
@@ -34,6 +35,8 @@ export const SlackSeed = z
           key: z.string().optional(), channel: z.string(), user: Ref, text: z.string(), at: SeedTime, thread: z.string().optional(),
           broadcast: z.boolean().optional(), blocks: z.array(z.record(z.string(), z.unknown())).optional(),
           reactions: z.record(z.string(), z.array(Ref)).optional(), pinned: z.boolean().optional(),
+          /** Text files the message shares (uploaded by its author into its conversation). */
+          files: z.array(z.object({ name: z.string().min(1), title: z.string().optional(), text: z.string() }).strict()).optional(),
         }),
       )
       .default([]),
@@ -53,6 +56,17 @@ export const SlackSeed = z
   .strict()
   .default({ bots: [], channels: [], messages: [], reminders: [], usergroups: [], inviteRequests: [], appRequests: [], userScopes: {} })
 export type SlackSeed = z.infer<typeof SlackSeed>
+
+/** A text file a seeded message shares: uploaded by its author, shared into the message's conversation. */
+function seedFile(db: Db, userId: string, channelId: string, f: { name: string; title?: string; text: string }, created: number) {
+  const id = slackId(db, 'F')
+  const [filetype, mimetype] = typeOf(f.name)
+  const data = Buffer.from(f.text, 'utf8')
+  stmt(db, `INSERT INTO slack_files (id, user_id, name, title, mimetype, filetype, size, data, created, pending, channels)
+    VALUES (?,?,?,?,?,?,?,?,?,0,?)`).run(id, userId, f.name, f.title ?? f.name, mimetype, filetype, data.length, data, created,
+    JSON.stringify([channelId]))
+  return id
+}
 
 /** Slack handle from an e-mail's local part (`alice.ng@…` → `alice.ng`). */
 const handleOf = (email: string) => email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9._-]/g, '')
@@ -123,7 +137,8 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
       if (m.thread && !parent) throw new Error(`${path}.thread: no earlier message with key "${m.thread}"`)
       setClock(db, at)
       const botId = (stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as { bot_id: string } | undefined)?.bot_id
-      const row = insertMessage(db, { channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts, replyBroadcast: m.broadcast })
+      const files = (m.files ?? []).map((f) => seedFile(db, user, channel, f, Math.floor(at / 1000)))
+      const row = insertMessage(db, { channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts, replyBroadcast: m.broadcast, files })
       if (m.key) keys.set(m.key, { channel, ts: row.ts })
       for (const [name, users] of Object.entries(m.reactions ?? {})) {
         users.forEach((r, j) => stmt(db, 'INSERT OR IGNORE INTO slack_reactions (channel_id, ts, name, user_id, seq) VALUES (?,?,?,?,?)').run(channel, row.ts, name, sid(r, `${path}.reactions.${name}[${j}]`), nextCounter(db, 'slack.reaction')))

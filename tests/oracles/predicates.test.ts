@@ -33,6 +33,9 @@ describe('mail predicates', () => {
     expect(nothingElseChanged(archived, [readStateChanges])).toEqual([{ kind: 'collateral', message: 'gmail.messages u/1 was updated' }])
     const wiped = diffStates(before, state({}))
     expect(nothingElseChanged(wiped, [readStateChanges])[0]!.kind).toBe('unrequested_delete')
+    // A soft delete (a Slack file's or a Drive comment's `deleted` flag) is a delete too.
+    const flagged = diffStates(state({ 'u/1': { id: '1', deleted: false } }), state({ 'u/1': { id: '1', deleted: true } }))
+    expect(nothingElseChanged(flagged, [])).toEqual([{ kind: 'unrequested_delete', message: 'gmail.messages u/1 was deleted' }])
   })
 })
 
