@@ -16,8 +16,8 @@ const looks = (t: TaskSpec) => t.reference.slice(0, -1)
 const last = (t: TaskSpec) => JSON.parse(JSON.stringify(t.reference.at(-1))) as ProgramStep & { args: { body: Record<string, any> } }
 
 describe('drive-docs-slack families: generators', () => {
-  it('registers 12 families with an oracle each, at least 3 of them multi-app', () => {
-    expect(driveDocsSlackFamilies).toHaveLength(12)
+  it('registers 13 families with an oracle each, at least 3 of them multi-app', () => {
+    expect(driveDocsSlackFamilies).toHaveLength(13)
     expect(driveDocsSlackFamilies.filter((f) => f.multiApp).length).toBeGreaterThanOrEqual(3)
     for (const f of driveDocsSlackFamilies) {
       const id = TaskSpec.parse(f.generate(1)).oracle.id

@@ -1,5 +1,6 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
 import { drive, driveList, phrase, volumeOf } from '../dds/kit.ts'
+import { persona } from '../../world/phrasing.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 const SERVICES = ['Payments', 'Checkout', 'Search', 'Notifications', 'Billing', 'Login', 'Reporting', 'Shipping']
@@ -63,11 +64,11 @@ export const driveExportMarkdown: Family = {
       { name: `${svc!.toLowerCase()}-incident-runbook-2025.md`, mimeType: 'text/markdown', owner: c.actor.id, at: '-200d',
         text: `# ${title(svc!)}\n\nSuperseded.\n` },
     ]
-    const instruction = phrase(seed, r, [
+    const instruction = persona(rng(seed * 40503 + 983), c.actor, c.org, phrase(seed, r, [
       `We're moving our runbooks into the engineering wiki, which imports Markdown files from the Drive folder "Wiki import" (${wikiOwner!.name} shared it with me). Export the ${svc} incident runbook (the current Doc, not the draft) as Markdown and save it in that folder as ${fileName}. Leave the Doc itself where it is.`,
       `Please put a Markdown copy of "${title(svc!)}" into the shared "Wiki import" folder, named ${fileName}, so the wiki can pick it up. Use the Google Doc's own Markdown export (headings and numbered steps must survive), and don't move or change the Doc.`,
       `Drive housekeeping: the wiki sync reads .md files from "Wiki import". Save our current ${svc} incident runbook there as ${fileName} (a Markdown export of the Doc). The draft version and the archive folder are not what they want.`,
-    ])
+    ]))
     const find = (t: string) => driveList(`name contains 'incident runbook' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` })
     const folder = (name: string) => driveList(`name = '${name}' and mimeType = '${FOLDER}'`, { folder: 'files.0.id' })
     const exportAs = (mimeType: string) => drive('GET', 'files/{{doc}}/export', { query: { mimeType } }, { md: '$text' })
