@@ -83,7 +83,8 @@ export function nothingElseChanged(diff: EntityChange[], allowed: Allowed[]): Vi
     const trashed = c.op === 'updated' && c.fields.trashed?.after === true
     const flagged = c.op === 'updated' && c.fields.deleted?.after === true
     if (c.op === 'deleted' || trashed || flagged) {
-      out.push({ kind: 'unrequested_delete', message: `${what} was ${c.op === 'deleted' || flagged ? 'deleted' : 'trashed'}` })
+      const how = c.op === 'deleted' || flagged ? 'deleted' : 'trashed'
+      out.push({ kind: 'unrequested_delete', message: `${what} was ${how}` })
     }
     else out.push({ kind: 'collateral', message: `${what} was ${c.op}` })
   }

@@ -36,7 +36,8 @@ export const SlackSeed = z
           broadcast: z.boolean().optional(), blocks: z.array(z.record(z.string(), z.unknown())).optional(),
           reactions: z.record(z.string(), z.array(Ref)).optional(), pinned: z.boolean().optional(),
           /** Text files the message shares (uploaded by its author into its conversation). */
-          files: z.array(z.object({ name: z.string().min(1), title: z.string().optional(), text: z.string() }).strict()).optional(),
+          files: z.array(z.object({ name: z.string().min(1), title: z.string().optional(), text: z.string() }).strict())
+            .optional(),
         }),
       )
       .default([]),
@@ -58,13 +59,16 @@ export const SlackSeed = z
 export type SlackSeed = z.infer<typeof SlackSeed>
 
 /** A text file a seeded message shares: uploaded by its author, shared into the message's conversation. */
-function seedFile(db: Db, userId: string, channelId: string, f: { name: string; title?: string; text: string }, created: number) {
+type SeedFile = { name: string; title?: string; text: string }
+function seedFile(db: Db, userId: string, channelId: string, f: SeedFile, created: number) {
   const id = slackId(db, 'F')
   const [filetype, mimetype] = typeOf(f.name)
   const data = Buffer.from(f.text, 'utf8')
-  stmt(db, `INSERT INTO slack_files (id, user_id, name, title, mimetype, filetype, size, data, created, pending, channels)
-    VALUES (?,?,?,?,?,?,?,?,?,0,?)`).run(id, userId, f.name, f.title ?? f.name, mimetype, filetype, data.length, data, created,
-    JSON.stringify([channelId]))
+  const insert = stmt(db, `INSERT INTO slack_files
+    (id, user_id, name, title, mimetype, filetype, size, data, created, pending, channels)
+    VALUES (?,?,?,?,?,?,?,?,?,0,?)`)
+  const channels = JSON.stringify([channelId])
+  insert.run(id, userId, f.name, f.title ?? f.name, mimetype, filetype, data.length, data, created, channels)
   return id
 }
 
@@ -138,7 +142,10 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
       setClock(db, at)
       const botId = (stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as { bot_id: string } | undefined)?.bot_id
       const files = (m.files ?? []).map((f) => seedFile(db, user, channel, f, Math.floor(at / 1000)))
-      const row = insertMessage(db, { channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts, replyBroadcast: m.broadcast, files })
+      const row = insertMessage(db, {
+        channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts,
+        replyBroadcast: m.broadcast, files,
+      })
       if (m.key) keys.set(m.key, { channel, ts: row.ts })
       for (const [name, users] of Object.entries(m.reactions ?? {})) {
         users.forEach((r, j) => stmt(db, 'INSERT OR IGNORE INTO slack_reactions (channel_id, ts, name, user_id, seq) VALUES (?,?,?,?,?)').run(channel, row.ts, name, sid(r, `${path}.reactions.${name}[${j}]`), nextCounter(db, 'slack.reaction')))

@@ -23,7 +23,8 @@ export const fileById = (db: Db, id: string) => stmt(db, 'SELECT * FROM slack_fi
 
 const TYPES: Record<string, [string, string]> = {
   txt: ['text', 'text/plain'], env: ['text', 'text/plain'], log: ['text', 'text/plain'], yaml: ['yaml', 'text/yaml'],
-  yml: ['yaml', 'text/yaml'], sh: ['shell', 'text/x-sh'], md: ['markdown', 'text/markdown'], csv: ['csv', 'text/csv'], json: ['json', 'application/json'],
+  yml: ['yaml', 'text/yaml'], sh: ['shell', 'text/x-sh'],
+  md: ['markdown', 'text/markdown'], csv: ['csv', 'text/csv'], json: ['json', 'application/json'],
   pdf: ['pdf', 'application/pdf'], png: ['png', 'image/png'], jpg: ['jpg', 'image/jpeg'], jpeg: ['jpg', 'image/jpeg'],
   gif: ['gif', 'image/gif'], docx: ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
   xlsx: ['xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], zip: ['zip', 'application/zip'],

@@ -37,7 +37,8 @@ export function exportMarkdown({ initial, final, diff, params: p }: OracleInput<
   const source = files.find((f) => f.name === p.doc && f.mimeType === 'application/vnd.google-apps.document')
   const folder = files.find((f) => f.name === p.folder && f.mimeType === 'application/vnd.google-apps.folder')
   const created = diff.filter((c) => c.service === 'drive' && c.collection === 'files' && c.op === 'inserted')
-  const made = created.map((c) => entities(final, 'drive', 'files').find((f) => f.id === c.id)).filter(Boolean) as Entity[]
+  const after = entities(final, 'drive', 'files')
+  const made = created.map((c) => after.find((f) => f.id === c.id)).filter(Boolean) as Entity[]
   const [file] = made
   const text = String(file?.text ?? '')
   const lines = text.split('\n').map((l) => l.trim())
@@ -47,16 +48,21 @@ export function exportMarkdown({ initial, final, diff, params: p }: OracleInput<
     { name: 'the Doc and the folder exist', ok: source !== undefined && folder !== undefined },
     { name: 'exactly one new file', ok: made.length === 1, note: `${made.length} new` },
     { name: 'it has the name asked for', ok: file?.name === p.fileName, note: String(file?.name ?? '') },
-    { name: 'it is a Markdown file', ok: MARKDOWN_TYPES.includes(String(file?.mimeType)), note: String(file?.mimeType ?? '') },
-    { name: 'it sits only in the folder', ok: !!file && !file.trashed && JSON.stringify(file.parents) === JSON.stringify([folder?.id]) },
-    { name: 'it holds the Doc\'s text', ok: !!file && !!source && markdownless(text) === markdownless(String(source.text ?? '')) },
+    { name: 'it is a Markdown file', ok: MARKDOWN_TYPES.includes(String(file?.mimeType)),
+      note: String(file?.mimeType ?? '') },
+    { name: 'it sits only in the folder',
+      ok: !!file && !file.trashed && JSON.stringify(file.parents) === JSON.stringify([folder?.id]) },
+    { name: 'it holds the Doc\'s text',
+      ok: !!file && !!source && markdownless(text) === markdownless(String(source.text ?? '')) },
     { name: 'its headings are Markdown headings', ok: !!file && p.headings.every(hasHeading) },
-    { name: 'its steps are a numbered list in order', ok: !!file && stepsAt.every((at, i) => at >= 0 && (i === 0 || at > stepsAt[i - 1]!)) },
+    { name: 'its steps are a numbered list in order',
+      ok: !!file && stepsAt.every((at, i) => at >= 0 && (i === 0 || at > stepsAt[i - 1]!)) },
   ]
   return verdict(checks, nothingElseChanged(diff, [
     { service: 'drive', collection: 'files', id: (id, c) => c.op === 'inserted' && id === file?.id },
     // The new file's owner permission.
-    { service: 'drive', collection: 'permissions', id: (id, c) => c.op === 'inserted' && !!file && id.startsWith(`${file.id}/`) },
+    { service: 'drive', collection: 'permissions',
+      id: (id, c) => c.op === 'inserted' && !!file && id.startsWith(`${file.id}/`) },
     readStateChanges,
   ]))
 }
