@@ -4,6 +4,7 @@ import { docTitle } from '../drive/docs-bridge.ts'
 import { deleteDocumentRow, loadDocument, saveDocument } from './store/documents.ts'
 import { newDocument } from './model/new.ts'
 import type { DocModel } from './model/types.ts'
+import { baseView } from './model/suggest.ts'
 import { plainText } from './render/text.ts'
 import { renderHtml } from './render/html.ts'
 import { renderMarkdown } from './render/markdown.ts'
@@ -22,7 +23,9 @@ export type ExportFormat = 'text/plain' | 'text/html' | 'text/markdown' | 'appli
 /** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
 export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html', 'text/markdown', 'application/rtf']
 
-function syncRender(model: DocModel, title: string, format: ExportFormat): Buffer | undefined {
+function syncRender(stored: DocModel, title: string, format: ExportFormat): Buffer | undefined {
+  // Exports show the document without pending suggestions (docs/decisions/0280-docs-suggestions.md).
+  const model = baseView(stored)
   switch (format) {
     // Drive's text/plain export starts with a BOM and uses CRLF line ends.
     case 'text/plain': return Buffer.from(`\ufeff${plainText(model).replace(/\n/g, '\r\n')}`, 'utf8')
@@ -48,9 +51,10 @@ export function renderDocument(db: Db, fileId: string, format: ExportFormat): Bu
  * safe to call from a handler (do not call it inside world.tx).
  */
 export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat): Promise<Buffer> {
-  const { model } = loadDocument(db, fileId)
+  const { model: stored } = loadDocument(db, fileId)
   const title = docTitle(db, fileId) ?? ''
-  const sync = syncRender(model, title, format)
+  const sync = syncRender(stored, title, format)
+  const model = baseView(stored)
   if (sync) return Promise.resolve(sync)
   // docx and pdfkit (with its fonts) are loaded on the first export, not at server start.
   if (format === DOCX) return import('./render/docx.ts').then((m) => m.renderDocx(model, title))
@@ -78,7 +82,7 @@ export function copyDocumentContent(db: Db, fromFileId: string, toFileId: string
 
 /** Plain text of a document, for Drive's full-text index. */
 export function documentPlainText(db: Db, fileId: string): string {
-  return plainText(loadDocument(db, fileId).model)
+  return plainText(baseView(loadDocument(db, fileId).model))
 }
 
 /** Drops a document's content when Drive deletes its file for good (files.delete / emptyTrash). */
