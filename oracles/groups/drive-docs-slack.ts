@@ -9,6 +9,7 @@ import { docsNumberedList } from '../families/dds/docs-numbered-list.ts'
 import { docsTermsUpdate } from '../families/docs/docs-terms-update.ts'
 import { driveCommentResolve } from '../families/docs/drive-comment-resolve.ts'
 import { restoreVersion } from '../families/drive/restore-version.ts'
+import { docsApplySuggestions } from '../families/docs/docs-apply-suggestions.ts'
 
 /** Oracles of the drive-docs-slack task families (tasks-lite/families/groups/drive-docs-slack.ts), by id. */
 export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
@@ -22,4 +23,5 @@ export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
   'docs-terms-update': docsTermsUpdate,
   'drive-comment-resolve': driveCommentResolve,
   'drive-restore-version': restoreVersion,
+  'docs-apply-suggestions': docsApplySuggestions,
 }
