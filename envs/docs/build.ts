@@ -42,7 +42,9 @@ export type BuildExtra = {
   suggestions?: (SeedSuggestion & { author: string })[]
 }
 
-export function buildDocument(db: Db, fileId: string, blocks: readonly SeedBlock[], extra: BuildExtra = {}, nowIso = new Date(0).toISOString()): DocModel {
+export function buildDocument(
+  db: Db, fileId: string, blocks: readonly SeedBlock[], extra: BuildExtra = {}, nowIso = new Date(0).toISOString(),
+): DocModel {
   const ctx = { doc: newDocument(), db, fileId, userEmail: '', nowIso }
   const run = (reqs: Record<string, unknown>[]) => applyRequests(ctx, checkRequests(reqs))
   const end = () => segEnd(segOf(ctx.doc, undefined, undefined)) - 1

@@ -36,8 +36,10 @@ export const SeedSuggestion = z.object({
   }).strict().optional(),
   /** Suggests a named paragraph style for the paragraph holding the text. */
   paragraphStyle: z.object({ text: Text, namedStyleType: NamedStyle }).strict().optional(),
-}).strict().refine((s) => [s.insert, s.delete, s.replace, s.textStyle, s.paragraphStyle]
-  .filter((v) => v !== undefined).length === 1, 'give exactly one of insert, delete, replace, textStyle, paragraphStyle')
+}).strict().refine(
+  (s) => [s.insert, s.delete, s.replace, s.textStyle, s.paragraphStyle].filter((v) => v !== undefined).length === 1,
+  'give exactly one of insert, delete, replace, textStyle, paragraphStyle',
+)
 export type SeedSuggestion = z.output<typeof SeedSuggestion>
 
 const ID_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789'

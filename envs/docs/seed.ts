@@ -20,14 +20,16 @@ export function seedDocs(world: World, seed: DocsSeed, ctx: SeedContext) {
         id = createGoogleDocFile(db, { ownerId: owner.id, title: d.title ?? 'Untitled document', ...(d.parentId ? { parentId: d.parentId } : {}) }).id
       }
       const fileId: string = id
-      const suggestions = d.suggestions?.map((s, j) => ({ ...s, author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email }))
+      const suggestions = d.suggestions?.map((s, j) =>
+        ({ ...s, author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email }))
       const extra = { namedRanges: d.namedRanges, requests: d.requests, suggestions }
       let model
       try {
         model = buildDocument(db, fileId, d.content, extra, new Date(ctx.nowMs).toISOString())
       } catch (err) {
         // A suggestion whose text is missing names the document it belongs to.
-        if (err instanceof Error && err.message.startsWith('suggestion')) throw new Error(`${path}.suggestions: ${err.message}`)
+        const ours = err instanceof Error && err.message.startsWith('suggestion')
+        if (ours) throw new Error(`${path}.suggestions: ${(err as Error).message}`)
         throw err
       }
       saveDocument(db, fileId, model, 1)

@@ -100,7 +100,10 @@ function tabView(tab: TabModel, stored: TabModel): Json {
     headers: texts(tab.headers), footers: texts(tab.footers), footnotes: texts(tab.footnotes),
     namedRanges: stored.namedRanges.map((nr) => ({
       id: nr.id, name: nr.name,
-      ranges: nr.ranges.map((r) => ({ segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end, text: rangeText(stored, r.segmentId, r.start, r.end) })),
+      ranges: nr.ranges.map((r) => ({
+        segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end,
+        text: rangeText(stored, r.segmentId, r.start, r.end),
+      })),
     })),
     inlineObjects: Object.fromEntries(Object.entries(tab.inlineObjects).map(([id, o]) => [id, { uri: String(((o.inlineObjectProperties as any)?.embeddedObject?.imageProperties?.sourceUri) ?? '') }])),
   }

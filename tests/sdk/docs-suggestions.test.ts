@@ -48,7 +48,8 @@ let documentId = ''
 let editedId = ''
 beforeAll(async () => {
   server = await startSdkServer(seed)
-  const idOf = async (name: string) => (await driveFor('alice').files.list({ q: `name = '${name}'` })).data.files![0]!.id!
+  const idOf = async (name: string) =>
+    (await driveFor('alice').files.list({ q: `name = '${name}'` })).data.files![0]!.id!
   documentId = await idOf('Supply agreement')
   editedId = await idOf('Edited agreement')
   await driveFor('alice').permissions.create({ fileId: documentId, sendNotificationEmail: false,
@@ -79,7 +80,8 @@ const paragraphs = (doc: docs_v1.Schema$Document) =>
   }))
 const texts = (doc: docs_v1.Schema$Document) => paragraphs(doc).map((p) => p.text)
 const runs = (doc: docs_v1.Schema$Document) =>
-  paragraphs(doc).flatMap((p) => p.paragraph.elements!.map((x) => ({ start: x.startIndex, end: x.endIndex, ...x.textRun })))
+  paragraphs(doc).flatMap((p) => p.paragraph.elements!
+    .map((x) => ({ start: x.startIndex, end: x.endIndex, ...x.textRun })))
 
 /** Every element and paragraph is contiguous: each starts where the one before it ended. */
 function expectContiguous(doc: docs_v1.Schema$Document) {
@@ -187,7 +189,8 @@ describe('docs.documents.batchUpdate near suggestions', () => {
     await edit([{ insertText: { location: { index: 27 }, text: ' (net)' } }])
     const { inline, accepted, without } = await views()
     const r = runs(inline)
-    expect(r.find((x) => x.content === '30')).toMatchObject({ start: 25, end: 27, suggestedInsertionIds: ['suggest.elegal0000001'] })
+    expect(r.find((x) => x.content === '30'))
+      .toMatchObject({ start: 25, end: 27, suggestedInsertionIds: ['suggest.elegal0000001'] })
     const added = r.find((x) => x.content?.startsWith(' (net)'))!
     expect(added.start).toBe(27)
     expect(added).not.toHaveProperty('suggestedInsertionIds')

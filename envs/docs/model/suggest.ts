@@ -129,7 +129,9 @@ export function pendingSuggestions(doc: DocModel): SuggestionSummary[] {
         const text = e.t === 'text' ? e.text : '\uFFFC'
         for (const id of e.sug?.ins ?? []) get(id, tabId).inserted += text
         for (const id of e.sug?.del ?? []) get(id, tabId).deleted += text
-        for (const [id, change] of Object.entries(e.sug?.ts ?? {})) addAll(get(id, tabId).textStyle, Object.keys(change))
+        for (const [id, change] of Object.entries(e.sug?.ts ?? {})) {
+          addAll(get(id, tabId).textStyle, Object.keys(change))
+        }
       }
     })
   }

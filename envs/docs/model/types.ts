@@ -23,7 +23,8 @@ type ElBody =
   | { t: 'autoText'; kind: string; style: Obj }
 
 export type Para = {
-  t: 'p'; els: El[]; style: Obj; bullet?: { listId: string; nestingLevel?: number; textStyle?: Obj }; positioned?: string[]
+  t: 'p'; els: El[]; style: Obj; positioned?: string[]
+  bullet?: { listId: string; nestingLevel?: number; textStyle?: Obj }
   /** Suggested paragraph style changes keyed by suggestion id (the changed fields with their new values). */
   sps?: Record<string, Obj>
 }

@@ -75,10 +75,12 @@ export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
         return w
       })
       const paragraph: Obj = { elements, paragraphStyle: { ...b.style } }
-      if (b.sps) paragraph.suggestedParagraphStyleChanges = Object.fromEntries(Object.entries(b.sps).map(([id, c]) => [id, {
-        paragraphStyle: c,
-        paragraphStyleSuggestionState: Object.fromEntries(Object.keys(c).map((k) => [`${k}Suggested`, true])),
-      }]))
+      if (b.sps) {
+        paragraph.suggestedParagraphStyleChanges = Object.fromEntries(Object.entries(b.sps).map(([id, c]) => [id, {
+          paragraphStyle: c,
+          paragraphStyleSuggestionState: Object.fromEntries(Object.keys(c).map((k) => [`${k}Suggested`, true])),
+        }]))
+      }
       if (b.bullet) paragraph.bullet = { ...b.bullet, textStyle: b.bullet.textStyle ?? {} }
       if (b.positioned?.length) paragraph.positionedObjectIds = b.positioned
       out.push({ ...idx(at, at + len), paragraph })
@@ -170,7 +172,10 @@ export function tabToWire(tab: TabModel): Obj {
  * The Document resource. Without `includeTabs` the first tab's content fills the legacy fields and
  * `tabs` is absent; with it only `tabs` carries content (the Docs API's tabs contract).
  */
-export function documentToWire(doc: DocModel, meta: { documentId: string; title: string; revisionId: string }, includeTabs: boolean, both = false, mode: ViewMode = 'SUGGESTIONS_INLINE'): Obj {
+export function documentToWire(
+  doc: DocModel, meta: { documentId: string; title: string; revisionId: string }, includeTabs: boolean, both = false,
+  mode: ViewMode = 'SUGGESTIONS_INLINE',
+): Obj {
   const out: Obj = { title: meta.title }
   if (!includeTabs || both) Object.assign(out, documentTabToWire(doc.tabs[0]!))
   out.revisionId = meta.revisionId

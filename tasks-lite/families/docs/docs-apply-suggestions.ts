@@ -63,7 +63,8 @@ export const docsApplySuggestions: Family = {
     const clauseText = (i: number) => `${i + 1}. ${CLAUSES[i]!.label}. ${CLAUSES[i]!.body(values[i]![0])}`
     const history = `For reference, the 2024 agreement had these terms: ${
       CLAUSES.map((cl, i) => `${cl.label.toLowerCase()} ${values[i]![0]}`).join('; ')}.`
-    const suggestion = (i: number, author: string) => ({ author, replace: { text: values[i]![0], with: values[i]![1] } })
+    const suggestion = (i: number, author: string) =>
+      ({ author, replace: { text: values[i]![0], with: values[i]![1] } })
     const documents = [{
       title, owner: c.actor.id,
       content: [
@@ -74,7 +75,9 @@ export const docsApplySuggestions: Family = {
         { text: 'History', style: 'HEADING_1' as const },
         history,
       ],
-      suggestions: [...legalIdx.map((i) => suggestion(i, legal!.id)), ...internIdx.map((i) => suggestion(i, intern!.id))],
+      suggestions: [
+        ...legalIdx.map((i) => suggestion(i, legal!.id)), ...internIdx.map((i) => suggestion(i, intern!.id)),
+      ],
     }]
     const names = (idx: number[]) => idx.map((i) => `${CLAUSES[i]!.label} (clause ${i + 1})`).join(' and ')
     const messages = [
@@ -138,7 +141,8 @@ export const docsApplySuggestions: Family = {
         id: 'docs-apply-suggestions',
         params: {
           actor: c.actor.id, title, legal: legal!.email, intern: intern!.email,
-          edits: legalIdx.map((i) => ({ clause: `${i + 1}. ${CLAUSES[i]!.label}.`, from: values[i]![0], to: values[i]![1] })),
+          edits: legalIdx.map((i) =>
+            ({ clause: `${i + 1}. ${CLAUSES[i]!.label}.`, from: values[i]![0], to: values[i]![1] })),
         },
       },
       reference: [...look, batch(apply(legalIdx))],

@@ -14,4 +14,8 @@ import { driveRestoreVersion } from '../docs/drive-restore-version.ts'
 import { docsApplySuggestions } from '../docs/docs-apply-suggestions.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate, driveCommentResolve, driveRestoreVersion, docsApplySuggestions]
+export const driveDocsSlackFamilies: Family[] = [
+  driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal,
+  slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate,
+  driveCommentResolve, driveRestoreVersion, docsApplySuggestions,
+]
