@@ -10,8 +10,10 @@ import { renderHtml } from './render/html.ts'
 import { renderMarkdown } from './render/markdown.ts'
 import { renderRtf } from './render/rtf.ts'
 import { buildDocument, type SeedBlock } from './build.ts'
+import type { SeedSuggestion } from './seed-suggestions.ts'
 
 export { blocksFromUpload, IMPORTABLE } from './convert.ts'
+export { SeedSuggestion } from './seed-suggestions.ts'
 export type { SeedBlock as ImportedBlock } from './build.ts'
 
 // The Drive ↔ Docs bridge, Docs side: Drive's files.export renders documents through here, and
@@ -68,11 +70,16 @@ export function initEmptyDocument(db: Db, fileId: string, title: string): void {
   saveDocument(db, fileId, newDocument(), 0)
 }
 
-/** Stores a new Google Doc's content converted from an upload (blocks from blocksFromUpload); returns its text. */
-export function importDocument(db: Db, fileId: string, blocks: readonly SeedBlock[]): string {
-  const model = buildDocument(db, fileId, blocks, {}, new Date(nowMs(db)).toISOString())
+/**
+ * Stores a new Google Doc's content converted from an upload (blocks from blocksFromUpload) or seeded as Drive
+ * text, with seeded suggestions (authors resolved to emails); returns its text without pending suggestions.
+ */
+export function importDocument(
+  db: Db, fileId: string, blocks: readonly SeedBlock[], suggestions: (SeedSuggestion & { author: string })[] = [],
+): string {
+  const model = buildDocument(db, fileId, blocks, { suggestions }, new Date(nowMs(db)).toISOString())
   saveDocument(db, fileId, model, 0)
-  return plainText(model)
+  return plainText(baseView(model))
 }
 
 /** Copies document content to a new file (Drive's files.copy of a Google Doc). */

@@ -62,6 +62,31 @@ describe('docs seed suggestions', () => {
   })
 })
 
+describe('drive seed of a Google Doc with suggestions', () => {
+  const driveWorld = (file: Record<string, unknown>) => ({ name: 'drive-doc-suggestions', now: '2026-03-02T14:00:00Z',
+    users, drive: { files: [{ name: 'Notes', owner: 'alice', ...file }] } })
+  const GDOC = 'application/vnd.google-apps.document'
+
+  it('builds the suggestion into the Doc; full text search does not see the suggested text', async () => {
+    const h = harness(driveWorld({ mimeType: GDOC, text: 'Alpha\nBeta',
+      suggestions: [{ id: 'suggest.gamma0001', author: 'bob', insert: { after: 'Beta', text: ' Gamma' } }] }))
+    const id = await docId(h)
+    const inline = await view(h, id, 'SUGGESTIONS_INLINE')
+    expect(inline.body.content[2].paragraph.elements[1].textRun)
+      .toMatchObject({ content: ' Gamma', suggestedInsertionIds: ['suggest.gamma0001'] })
+    const search = async (word: string) => (await h.call('GET',
+      `/drive/v3/files?q=${encodeURIComponent(`fullText contains '${word}'`)}`, { token: h.google('alice') }))
+      .body.files as unknown[]
+    expect(await search('Beta')).toHaveLength(1)
+    expect(await search('Gamma')).toHaveLength(0)
+  })
+
+  it('refuses suggestions on a file that is not a Google Doc with text', () => {
+    expect(() => harness(driveWorld({ mimeType: 'text/plain', text: 'Alpha',
+      suggestions: [{ author: 'bob', delete: 'Alpha' }] }))).toThrow(/drive\.files\[0\]\.suggestions: only a Google Doc/)
+  })
+})
+
 describe('docs dump with suggestions', () => {
   it('shows the text without pending suggestions and lists each one with its author', () => {
     const h = harness(world([{ title: 'D', owner: 'alice', content: ['Pay in 60 days.', 'Law: Ohio.'],
