@@ -13,7 +13,8 @@ const world = (documents: unknown[]) => ({ name: 'docs-suggestions', now: '2026-
   docs: { documents } })
 
 type Dumped = { suggestions: { id: string; author: string; inserted: string; deleted: string; textStyle: string[] }[]
-  tabs: { paragraphs: { text: string }[]; namedRanges: { name: string; ranges: { text: string }[] }[] }[]; text: string }
+  tabs: { paragraphs: { text: string }[]; namedRanges: { name: string; ranges: { text: string }[] }[] }[]
+  text: string }
 const dumped = (h: ReturnType<typeof harness>) =>
   Object.values(docs.dump(h.entry.world).entities.documents!) as unknown as Dumped[]
 
@@ -32,7 +33,8 @@ const view = async (h: ReturnType<typeof harness>, id: string, mode: string) =>
 describe('docs seed suggestions', () => {
   it('generates Google-shaped ids, the same ones for the same seed', () => {
     const seed = world([{ title: 'D', owner: 'alice', content: ['one two three'],
-      suggestions: [{ author: 'bob', delete: 'two ' }, { author: 'alice', insert: { before: 'one', text: 'zero ' } }] }])
+      suggestions: [{ author: 'bob', delete: 'two ' },
+        { author: 'alice', insert: { before: 'one', text: 'zero ' } }] }])
     const a = dumped(harness(seed))[0]!.suggestions
     const b = dumped(harness(seed))[0]!.suggestions
     expect(a.map((s) => s.id)).toEqual(b.map((s) => s.id))
@@ -47,7 +49,8 @@ describe('docs seed suggestions', () => {
   })
 
   it('refuses an unknown author and a suggestion of two kinds at once', () => {
-    const unknown = world([{ title: 'D', owner: 'alice', content: ['one'], suggestions: [{ author: 'zed', delete: 'one' }] }])
+    const unknown = world([{ title: 'D', owner: 'alice', content: ['one'],
+      suggestions: [{ author: 'zed', delete: 'one' }] }])
     expect(() => harness(unknown)).toThrow(/suggestions\[0\]\.author/)
     const both = world([{ title: 'D', owner: 'alice', content: ['one'],
       suggestions: [{ author: 'bob', delete: 'one', insert: { after: 'one', text: 'x' } }] }])
@@ -83,7 +86,8 @@ describe('drive seed of a Google Doc with suggestions', () => {
 
   it('refuses suggestions on a file that is not a Google Doc with text', () => {
     expect(() => harness(driveWorld({ mimeType: 'text/plain', text: 'Alpha',
-      suggestions: [{ author: 'bob', delete: 'Alpha' }] }))).toThrow(/drive\.files\[0\]\.suggestions: only a Google Doc/)
+      suggestions: [{ author: 'bob', delete: 'Alpha' }] })))
+      .toThrow(/drive\.files\[0\]\.suggestions: only a Google Doc/)
   })
 })
 
