@@ -25,9 +25,8 @@ export type ExportFormat = 'text/plain' | 'text/html' | 'text/markdown' | 'appli
 /** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
 export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html', 'text/markdown', 'application/rtf']
 
-function syncRender(stored: DocModel, title: string, format: ExportFormat): Buffer | undefined {
-  // Exports show the document without pending suggestions (docs/decisions/0280-docs-suggestions.md).
-  const model = baseView(stored)
+/** Renders `model`, which callers pass as baseView(stored): exports show no pending suggestions (decision 0280). */
+function syncRender(model: DocModel, title: string, format: ExportFormat): Buffer | undefined {
   switch (format) {
     // Drive's text/plain export starts with a BOM and uses CRLF line ends.
     case 'text/plain': return Buffer.from(`\ufeff${plainText(model).replace(/\n/g, '\r\n')}`, 'utf8')
@@ -43,7 +42,7 @@ function syncRender(stored: DocModel, title: string, format: ExportFormat): Buff
  * Throws for docx/pdf, whose libraries are asynchronous: use renderDocumentAsync for those.
  */
 export function renderDocument(db: Db, fileId: string, format: ExportFormat): Buffer {
-  const out = syncRender(loadDocument(db, fileId).model, docTitle(db, fileId) ?? '', format)
+  const out = syncRender(baseView(loadDocument(db, fileId).model), docTitle(db, fileId) ?? '', format)
   if (!out) throw new Error(`renderDocument: ${format} is asynchronous; use renderDocumentAsync`)
   return out
 }
@@ -53,10 +52,9 @@ export function renderDocument(db: Db, fileId: string, format: ExportFormat): Bu
  * safe to call from a handler (do not call it inside world.tx).
  */
 export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat): Promise<Buffer> {
-  const { model: stored } = loadDocument(db, fileId)
+  const model = baseView(loadDocument(db, fileId).model)
   const title = docTitle(db, fileId) ?? ''
-  const sync = syncRender(stored, title, format)
-  const model = baseView(stored)
+  const sync = syncRender(model, title, format)
   if (sync) return Promise.resolve(sync)
   // docx and pdfkit (with its fonts) are loaded on the first export, not at server start.
   if (format === DOCX) return import('./render/docx.ts').then((m) => m.renderDocx(model, title))
