@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { docs } from '../../envs/docs/index.ts'
+import { validateAgainst } from '../support/discovery.ts'
 
 // Seeded suggestions: seed format, ids, dumps, nested suggestions, named ranges and tables in the previews
 // (docs/decisions/0280-docs-suggestions.md). The googleapis view-mode tests are in tests/sdk/docs-suggestions.test.ts.
@@ -124,6 +125,27 @@ describe('docs dump with suggestions', () => {
 })
 
 describe('docs.documents.get previews', () => {
+  it('lets a commenter see suggestions (inline by default) and validates every view against the discovery schema',
+    async () => {
+      const h = harness(world([{ title: 'D', owner: 'alice', content: ['Pay in 60 days.'],
+        suggestions: [{ author: 'bob', replace: { text: '60', with: '30' } }] }]))
+      const id = await docId(h)
+      const share = await h.call('POST', `/drive/v3/files/${id}/permissions?sendNotificationEmail=false`, {
+        token: h.google('alice'), json: { type: 'user', role: 'commenter', emailAddress: 'bob@northwind.test' } })
+      expect(share.status).toBe(200)
+      const asBob = (q = '') => h.call('GET', `/v1/documents/${id}${q}`, { token: h.google('bob') })
+      expect((await asBob()).body.suggestionsViewMode).toBe('SUGGESTIONS_INLINE')
+      for (const mode of ['SUGGESTIONS_INLINE', 'PREVIEW_SUGGESTIONS_ACCEPTED', 'PREVIEW_WITHOUT_SUGGESTIONS']) {
+        const res = await asBob(`?suggestionsViewMode=${mode}&includeTabsContent=true`)
+        expect(res.status, mode).toBe(200)
+        expect(validateAgainst('docs', 'Document', res.body), mode).toEqual([])
+      }
+      // A commenter cannot write: batchUpdate stays 403 with suggestions in the document.
+      const write = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: h.google('bob'),
+        json: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } })
+      expect(write.status).toBe(403)
+    })
+
   it('drops text that one suggestion inserts and another deletes from both previews', async () => {
     const h = harness(world([{ title: 'D', owner: 'alice', content: ['Start end.'],
       suggestions: [{ id: 'suggest.ins00001', author: 'alice', insert: { after: 'Start', text: ' middle' } },

@@ -125,6 +125,11 @@ export const docsApplySuggestions: Family = {
     ])
     const replaceAll = (i: number) => ({ replaceAllText: {
       containsText: { text: `{{old${i}}}`, matchCase: true }, replaceText: `{{new${i}}}` } })
+    // An off-by-one edit: the space before the value goes with it ("within45 days").
+    const eatSpace = (idx: number[]) => [...idx].sort((a, b) => b - a).flatMap((i) => [
+      { deleteContentRange: { range: { startIndex: `{{from${i}-1}}`, endIndex: `{{to${i}}}` } } },
+      { insertText: { location: { index: `{{from${i}-1}}` }, text: `{{new${i}}}` } },
+    ])
     const typeNext = (i: number) => ({ insertText: { location: { index: `{{from${i}}}` }, text: `{{new${i}}}` } })
     const later = [...legalIdx].sort((a, b) => b - a)
     return {
@@ -152,6 +157,7 @@ export const docsApplySuggestions: Family = {
         { name: 'applies only one of legal\'s suggestions', program: [...look, batch(apply(legalIdx.slice(0, 1)))] },
         { name: 'replaces the old values everywhere', program: [...look, batch(legalIdx.map(replaceAll))] },
         { name: 'types the new values next to the suggestions', program: [...look, batch(later.map(typeNext))] },
+        { name: 'deletes one character too many around each value', program: [...look, batch(eatSpace(legalIdx))] },
       ],
       difficulty: 'medium',
       safetyCritical: false,
