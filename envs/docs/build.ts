@@ -5,6 +5,7 @@ import { segEnd, segOf } from './model/segment.ts'
 import { findPara, paraText, parasIn } from './model/locate.ts'
 import { clone, type DocModel } from './model/types.ts'
 import { applyRequests, checkRequests } from './requests/apply.ts'
+import { applySeedSuggestions, SeedSuggestion } from './seed-suggestions.ts'
 
 // Seed documents: a compact block notation built into the real model through batchUpdate's handlers.
 
@@ -26,13 +27,24 @@ const SeedDoc = z.object({
   namedRanges: z.array(z.object({ name: z.string().min(1), text: z.string().min(1) }).strict()).optional(),
   /** Raw batchUpdate requests applied after the content (anything the blocks cannot express). */
   requests: z.array(z.record(z.string(), z.unknown())).optional(),
+  /** Pending suggestions by named authors, applied last (see seed-suggestions.ts). */
+  suggestions: z.array(SeedSuggestion).optional(),
 }).strict()
 export const docsSeedSchema = z.object({ documents: z.array(SeedDoc).default([]) }).strict().default({ documents: [] })
 export type DocsSeed = z.output<typeof docsSeedSchema>
 export type SeedBlock = z.output<typeof Block>
 
 /** Builds a document model from seed blocks through the same request handlers batchUpdate uses. */
-export function buildDocument(db: Db, fileId: string, blocks: readonly SeedBlock[], extra: { namedRanges?: { name: string; text: string }[]; requests?: Record<string, unknown>[] } = {}, nowIso = new Date(0).toISOString()): DocModel {
+export type BuildExtra = {
+  namedRanges?: { name: string; text: string }[]
+  requests?: Record<string, unknown>[]
+  /** Authors resolved to emails. */
+  suggestions?: (SeedSuggestion & { author: string })[]
+}
+
+export function buildDocument(
+  db: Db, fileId: string, blocks: readonly SeedBlock[], extra: BuildExtra = {}, nowIso = new Date(0).toISOString(),
+): DocModel {
   const ctx = { doc: newDocument(), db, fileId, userEmail: '', nowIso }
   const run = (reqs: Record<string, unknown>[]) => applyRequests(ctx, checkRequests(reqs))
   const end = () => segEnd(segOf(ctx.doc, undefined, undefined)) - 1
@@ -99,6 +111,7 @@ export function buildDocument(db: Db, fileId: string, blocks: readonly SeedBlock
     run([{ createNamedRange: { name: nr.name, range: { startIndex, endIndex: startIndex + nr.text.length } } }])
   }
   if (extra.requests?.length) run(extra.requests)
+  if (extra.suggestions?.length) applySeedSuggestions(ctx, extra.suggestions)
   return ctx.doc
 }
 

@@ -4,13 +4,16 @@ import { docTitle } from '../drive/docs-bridge.ts'
 import { deleteDocumentRow, loadDocument, saveDocument } from './store/documents.ts'
 import { newDocument } from './model/new.ts'
 import type { DocModel } from './model/types.ts'
+import { baseView } from './model/suggest.ts'
 import { plainText } from './render/text.ts'
 import { renderHtml } from './render/html.ts'
 import { renderMarkdown } from './render/markdown.ts'
 import { renderRtf } from './render/rtf.ts'
 import { buildDocument, type SeedBlock } from './build.ts'
+import type { SeedSuggestion } from './seed-suggestions.ts'
 
 export { blocksFromUpload, IMPORTABLE } from './convert.ts'
+export { SeedSuggestion } from './seed-suggestions.ts'
 export type { SeedBlock as ImportedBlock } from './build.ts'
 
 // The Drive ↔ Docs bridge, Docs side: Drive's files.export renders documents through here, and
@@ -22,6 +25,7 @@ export type ExportFormat = 'text/plain' | 'text/html' | 'text/markdown' | 'appli
 /** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
 export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html', 'text/markdown', 'application/rtf']
 
+/** Renders `model`, which callers pass as baseView(stored): exports show no pending suggestions (decision 0280). */
 function syncRender(model: DocModel, title: string, format: ExportFormat): Buffer | undefined {
   switch (format) {
     // Drive's text/plain export starts with a BOM and uses CRLF line ends.
@@ -38,7 +42,7 @@ function syncRender(model: DocModel, title: string, format: ExportFormat): Buffe
  * Throws for docx/pdf, whose libraries are asynchronous: use renderDocumentAsync for those.
  */
 export function renderDocument(db: Db, fileId: string, format: ExportFormat): Buffer {
-  const out = syncRender(loadDocument(db, fileId).model, docTitle(db, fileId) ?? '', format)
+  const out = syncRender(baseView(loadDocument(db, fileId).model), docTitle(db, fileId) ?? '', format)
   if (!out) throw new Error(`renderDocument: ${format} is asynchronous; use renderDocumentAsync`)
   return out
 }
@@ -48,7 +52,7 @@ export function renderDocument(db: Db, fileId: string, format: ExportFormat): Bu
  * safe to call from a handler (do not call it inside world.tx).
  */
 export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat): Promise<Buffer> {
-  const { model } = loadDocument(db, fileId)
+  const model = baseView(loadDocument(db, fileId).model)
   const title = docTitle(db, fileId) ?? ''
   const sync = syncRender(model, title, format)
   if (sync) return Promise.resolve(sync)
@@ -64,11 +68,16 @@ export function initEmptyDocument(db: Db, fileId: string, title: string): void {
   saveDocument(db, fileId, newDocument(), 0)
 }
 
-/** Stores a new Google Doc's content converted from an upload (blocks from blocksFromUpload); returns its text. */
-export function importDocument(db: Db, fileId: string, blocks: readonly SeedBlock[]): string {
-  const model = buildDocument(db, fileId, blocks, {}, new Date(nowMs(db)).toISOString())
+/**
+ * Stores a new Google Doc's content converted from an upload (blocks from blocksFromUpload) or seeded as Drive
+ * text, with seeded suggestions (authors resolved to emails); returns its text without pending suggestions.
+ */
+export function importDocument(
+  db: Db, fileId: string, blocks: readonly SeedBlock[], suggestions: (SeedSuggestion & { author: string })[] = [],
+): string {
+  const model = buildDocument(db, fileId, blocks, { suggestions }, new Date(nowMs(db)).toISOString())
   saveDocument(db, fileId, model, 0)
-  return plainText(model)
+  return plainText(baseView(model))
 }
 
 /** Copies document content to a new file (Drive's files.copy of a Google Doc). */
@@ -78,7 +87,7 @@ export function copyDocumentContent(db: Db, fromFileId: string, toFileId: string
 
 /** Plain text of a document, for Drive's full-text index. */
 export function documentPlainText(db: Db, fileId: string): string {
-  return plainText(loadDocument(db, fileId).model)
+  return plainText(baseView(loadDocument(db, fileId).model))
 }
 
 /** Drops a document's content when Drive deletes its file for good (files.delete / emptyTrash). */

@@ -4,6 +4,7 @@ import { createGoogleDocFile, indexSeededDoc, isGoogleDoc } from '../drive/docs-
 import { buildDocument, type DocsSeed } from './build.ts'
 import { saveDocument } from './store/documents.ts'
 import { plainText } from './render/text.ts'
+import { baseView } from './model/suggest.ts'
 
 export { docsSeedSchema, type DocsSeed } from './build.ts'
 
@@ -21,10 +22,21 @@ export function seedDocs(world: World, seed: DocsSeed, ctx: SeedContext) {
         id = createGoogleDocFile(db, { ownerId: owner.id, title: d.title ?? 'Untitled document', ...(d.parentId ? { parentId: d.parentId } : {}) }).id
       }
       const fileId: string = id
-      const model = buildDocument(db, fileId, d.content, { namedRanges: d.namedRanges, requests: d.requests }, new Date(ctx.nowMs).toISOString())
+      const suggestions = d.suggestions?.map((s, j) =>
+        ({ ...s, author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email }))
+      const extra = { namedRanges: d.namedRanges, requests: d.requests, suggestions }
+      let model
+      try {
+        model = buildDocument(db, fileId, d.content, extra, new Date(ctx.nowMs).toISOString())
+      } catch (err) {
+        // A suggestion whose text is missing names the document it belongs to.
+        const ours = err instanceof Error && err.message.startsWith('suggestion')
+        if (ours) throw new Error(`${path}.suggestions: ${(err as Error).message}`)
+        throw err
+      }
       saveDocument(db, fileId, model, 1)
-      // Drive's full-text index holds the seeded text, as it does after an edit.
-      indexSeededDoc(db, fileId, plainText(model))
+      // Drive's full-text index holds the seeded text (pending suggestions rejected), as it does after an edit.
+      indexSeededDoc(db, fileId, plainText(baseView(model)))
     })
   })
 }

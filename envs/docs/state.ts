@@ -6,6 +6,7 @@ import { parasIn } from './model/locate.ts'
 import type { Block, El, TabModel } from './model/types.ts'
 import { blocksText, elText, plainText } from './render/text.ts'
 import { isGoogleDoc } from '../drive/docs-bridge.ts'
+import { baseView, pendingSuggestions } from './model/suggest.ts'
 import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents.ts'
 
 /*
@@ -24,7 +25,12 @@ import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents
  *              tables: [{ rows: number, columns: number, cells: string[][] }],   // cell texts, no trailing newline
  *              headers: { <id>: text }, footers: { <id>: text }, footnotes: { <id>: text },
  *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex, text }] }],   // text: the range's content
- *              inlineObjects: { <objectId>: { uri } } }] } } } }
+ *              inlineObjects: { <objectId>: { uri } } }],
+ *     suggestions: [{ id, author: email|'', tabId, inserted: string, deleted: string,
+ *                     textStyle: string[], paragraphStyle: string[] }] } } } }
+ * Texts, paragraphs, tables and segments are the base view (every pending suggestion rejected), as Drive export
+ * reads it; named ranges keep their SUGGESTIONS_INLINE indexes and text (what writers address). `suggestions`
+ * lists each suggestion still present: the text it inserts and deletes and the style fields it changes.
  * Only documents with stored content whose Drive file still exists appear (Drive's files.create stores an
  * empty one for every new Doc).
  */
@@ -84,16 +90,20 @@ function rangeText(tab: TabModel, segmentId: string | undefined, start: number, 
   }).join('')
 }
 
-function tabView(tab: TabModel): Json {
+/** A tab's view: its content as the base view (suggestions rejected) shows it, named ranges as stored. */
+function tabView(tab: TabModel, stored: TabModel): Json {
   return {
     tabId: tab.props.tabId, title: tab.props.title, index: tab.props.index, parentTabId: tab.props.parentTabId ?? null,
     text: blocksText(tab.body),
     paragraphs: paragraphs(tab.body, tab),
     tables: tables(tab.body),
     headers: texts(tab.headers), footers: texts(tab.footers), footnotes: texts(tab.footnotes),
-    namedRanges: tab.namedRanges.map((nr) => ({
+    namedRanges: stored.namedRanges.map((nr) => ({
       id: nr.id, name: nr.name,
-      ranges: nr.ranges.map((r) => ({ segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end, text: rangeText(tab, r.segmentId, r.start, r.end) })),
+      ranges: nr.ranges.map((r) => ({
+        segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end,
+        text: rangeText(stored, r.segmentId, r.start, r.end),
+      })),
     })),
     inlineObjects: Object.fromEntries(Object.entries(tab.inlineObjects).map(([id, o]) => [id, { uri: String(((o.inlineObjectProperties as any)?.embeddedObject?.imageProperties?.sourceUri) ?? '') }])),
   }
@@ -107,7 +117,13 @@ export function dumpDocs(world: World): ServiceState {
     // A row whose Drive file was deleted for good is not a document any more.
     if (isGoogleDoc(db, id) !== true) continue
     const { model, revision } = loadDocument(db, id)
-    documents[id] = { documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(model), tabs: allTabs(model).map(tabView) }
+    const base = baseView(model)
+    const stored = allTabs(model)
+    documents[id] = {
+      documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(base),
+      tabs: allTabs(base).map((t, i) => tabView(t, stored[i]!)),
+      suggestions: pendingSuggestions(model),
+    }
   }
   return { version: 1, entities: { documents } }
 }

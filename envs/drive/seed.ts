@@ -10,7 +10,7 @@ import { nextCounter } from '../core/ids.ts'
 import { commentId } from './store/comments.ts'
 import { FOLDER, insertFile, touchFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
-import { importDocument, initEmptyDocument } from '../docs/render.ts'
+import { importDocument, initEmptyDocument, SeedSuggestion } from '../docs/render.ts'
 
 const SeedPermission = z.object({
   id: z.string().optional(),
@@ -46,6 +46,8 @@ const SeedFile = z.object({
   owner: z.string(),
   parent: z.string().optional(),
   text: z.string().optional(),
+  /** A Google Doc seeded with `text` may carry pending suggestions (the Docs seed's format). */
+  suggestions: z.array(SeedSuggestion).optional(),
   base64: z.string().optional(),
   description: z.string().optional(),
   starred: z.boolean().default(false),
@@ -132,8 +134,21 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     }
     if (inDrive) driveOf.set(row.id, inDrive)
     // A Google Doc seeded here starts empty, or with `text` as its paragraphs (one per line).
-    if (isDoc && f.text) db.update(files).set({ fullText: importDocument(db, row.id, f.text.split('\n')) }).where(eq(files.id, row.id)).run()
-    else if (isDoc) initEmptyDocument(db, row.id, f.name)
+    if (f.suggestions?.length && !(isDoc && f.text)) {
+      throw new Error(`${path}.suggestions: only a Google Doc with text has suggestions`)
+    }
+    const suggestions = (f.suggestions ?? []).map((s, j) =>
+      ({ ...s, author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email }))
+    if (isDoc && f.text) {
+      let fullText: string
+      try {
+        fullText = importDocument(db, row.id, f.text.split('\n'), suggestions)
+      } catch (err) {
+        const ours = err instanceof Error && err.message.startsWith('suggestion')
+        throw ours ? new Error(`${path}.suggestions: ${(err as Error).message}`) : err
+      }
+      db.update(files).set({ fullText }).where(eq(files.id, row.id)).run()
+    } else if (isDoc) initEmptyDocument(db, row.id, f.name)
     if (f.key) byKey.set(f.key, row.id)
     const extra: Partial<typeof files.$inferInsert> = {}
     if (f.starred) extra.starred = true

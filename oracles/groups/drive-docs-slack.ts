@@ -10,6 +10,7 @@ import { docsTermsUpdate } from '../families/docs/docs-terms-update.ts'
 import { driveCommentResolve } from '../families/docs/drive-comment-resolve.ts'
 import { restoreVersion } from '../families/drive/restore-version.ts'
 import { exportMarkdown } from '../families/drive/export-markdown.ts'
+import { docsApplySuggestions } from '../families/docs/docs-apply-suggestions.ts'
 
 /** Oracles of the drive-docs-slack task families (tasks-lite/families/groups/drive-docs-slack.ts), by id. */
 export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
@@ -24,4 +25,5 @@ export const driveDocsSlackOracles: Record<string, Oracle<any>> = {
   'drive-comment-resolve': driveCommentResolve,
   'drive-restore-version': restoreVersion,
   'drive-export-markdown': exportMarkdown,
+  'docs-apply-suggestions': docsApplySuggestions,
 }

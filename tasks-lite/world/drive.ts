@@ -19,7 +19,7 @@ type File = {
   starred?: boolean
   permissions: Permission[]
 }
-type Doc = { title: string; owner: string; content: unknown[] }
+type Doc = { title: string; owner: string; content: unknown[]; suggestions?: unknown[] }
 
 const FOLDER = 'application/vnd.google-apps.folder'
 const KINDS = [
@@ -119,9 +119,16 @@ export function backgroundDrive(ctx: WorldCtx): { files: File[]; docs: Doc[] } {
   const docs: Doc[] = Array.from({ length: ctx.vol.docs }, (_, i) => {
     const project = BG_PROJECTS[(i * 3 + r.int(0, 2)) % BG_PROJECTS.length]!
     const [topic, body] = r.pick(BG_TOPICS)
+    const owner = others.length && i % 3 === 2 ? r.pick(others) : ctx.actor.id
+    // Every fourth doc has a colleague's pending suggestion (no rng draw, so the rest of the world is unchanged).
+    const suggester = owners.find((u) => u !== owner)
+    const suggestions = suggester && i % 4 === 1
+      ? [{ author: suggester, insert: { after: 'Which metrics matter?', text: ' Who reports them?' } }]
+      : undefined
     return {
       title: `${project} ${topic}`,
-      owner: others.length && i % 3 === 2 ? r.pick(others) : ctx.actor.id,
+      owner,
+      ...(suggestions ? { suggestions } : {}),
       content: [
         { text: `${project}: ${topic}`, style: 'TITLE' },
         { text: 'Context', style: 'HEADING_1' },

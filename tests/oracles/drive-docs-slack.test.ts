@@ -16,12 +16,12 @@ const looks = (t: TaskSpec) => t.reference.slice(0, -1)
 const last = (t: TaskSpec) => JSON.parse(JSON.stringify(t.reference.at(-1))) as ProgramStep & { args: { body: Record<string, any> } }
 
 describe('drive-docs-slack families: generators', () => {
-  it('registers 13 families with an oracle each, at least 3 of them multi-app', () => {
-    expect(driveDocsSlackFamilies).toHaveLength(13)
+  it('registers 15 families with an oracle each, at least 3 of them multi-app', () => {
+    expect(driveDocsSlackFamilies).toHaveLength(15)
     expect(driveDocsSlackFamilies.filter((f) => f.multiApp).length).toBeGreaterThanOrEqual(3)
     for (const f of driveDocsSlackFamilies) {
       const id = TaskSpec.parse(f.generate(1)).oracle.id
-      expect(id in driveDocsSlackOracles || ['slack-thread-answer', 'doc-correction'].includes(id), f.id).toBe(true)
+      expect(id in driveDocsSlackOracles || ['slack-thread-answer', 'doc-correction', 'final-answer'].includes(id), f.id).toBe(true)
     }
   })
 

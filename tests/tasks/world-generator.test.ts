@@ -147,6 +147,14 @@ describe('world generator', () => {
     expect(slack).toBeGreaterThanOrEqual(250)
   })
 
+  it('gives some background docs a colleague\'s pending suggestion, never by the doc\'s owner', () => {
+    const docs = (doc(task('medium')).docs?.documents ?? []) as { owner: string; suggestions?: { author: string }[] }[]
+    const suggested = docs.filter((d) => d.suggestions?.length)
+    expect(suggested.length).toBeGreaterThan(0)
+    expect(suggested.length).toBeLessThan(docs.length)
+    for (const d of suggested) for (const s of d.suggestions!) expect(s.author).not.toBe(d.owner)
+  })
+
   it('serves the background through the APIs: threads, labels, folders, sharing, events, channels', async () => {
     const ep = gym.reset(task('medium'))
     try {

@@ -9,13 +9,16 @@ export function normalize(p: Para) {
   for (const e of p.els) {
     if (e.t === 'text' && e.text === '') continue
     const last = out[out.length - 1]
-    if (e.t === 'text' && last?.t === 'text' && sameStyle(last.style, e.style)) last.text += e.text
+    if (e.t === 'text' && last?.t === 'text' && sameStyle(last.style, e.style) && sameSug(last, e)) last.text += e.text
     else out.push(e)
   }
   p.els = out
 }
 
 export const sameStyle = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b)
+
+/** Runs with different suggestion marks stay apart (Google splits runs at suggestion boundaries). */
+export const sameSug = (a: El, b: El) => JSON.stringify(a.sug ?? null) === JSON.stringify(b.sug ?? null)
 
 /** The paragraph where text may be inserted at `index`, with Google's bounds errors. */
 export function insertionPoint(seg: Seg, index: number): ParaHit {
@@ -91,7 +94,7 @@ export function deleteRange(seg: Seg, s: number, e: number) {
 }
 
 /** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
-function deleteIn(container: Block[], from: number, s: number, e: number): void {
+export function deleteIn(container: Block[], from: number, s: number, e: number): void {
   const at = starts(container, from)
   // Blocks are contiguous: the block holding x is the last one starting at or before x (binary search).
   const idxOf = (x: number) => {

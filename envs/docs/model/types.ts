@@ -3,8 +3,16 @@
 
 export type Obj = Record<string, unknown>
 
+/**
+ * Suggestion marks on one element: the ids of suggestions that insert it and that delete it, and suggested text
+ * style changes keyed by suggestion id (each holds only the fields the suggestion changes, with their new values).
+ * Only seeds make them (the API cannot create suggestions); model/suggest.ts renders the three view modes.
+ */
+export type ElSug = { ins?: string[]; del?: string[]; ts?: Record<string, Obj> }
+
 /** A paragraph element; every non-text element is one UTF-16 unit long. */
-export type El =
+export type El = ElBody & { sug?: ElSug }
+type ElBody =
   | { t: 'text'; text: string; style: Obj }
   | { t: 'pageBreak' | 'columnBreak' | 'horizontalRule'; style: Obj }
   | { t: 'inline'; id: string; style: Obj }
@@ -14,7 +22,12 @@ export type El =
   | { t: 'date'; id: string; props: Obj; style: Obj }
   | { t: 'autoText'; kind: string; style: Obj }
 
-export type Para = { t: 'p'; els: El[]; style: Obj; bullet?: { listId: string; nestingLevel?: number; textStyle?: Obj }; positioned?: string[] }
+export type Para = {
+  t: 'p'; els: El[]; style: Obj; positioned?: string[]
+  bullet?: { listId: string; nestingLevel?: number; textStyle?: Obj }
+  /** Suggested paragraph style changes keyed by suggestion id (the changed fields with their new values). */
+  sps?: Record<string, Obj>
+}
 export type Cell = { content: Block[]; style: Obj }
 export type Row = { cells: Cell[]; style: Obj }
 export type Table = { t: 'table'; rows: Row[]; columns: number; colProps: Obj[]; pinned?: number }
@@ -38,8 +51,11 @@ export type TabModel = {
   children: TabModel[]
 }
 
-/** The whole stored document (one row of docs_documents). */
-export type DocModel = { tabs: TabModel[] }
+/**
+ * The whole stored document (one row of docs_documents). `suggestions` names the author (an email) of each
+ * suggestion id seeds created; the Docs API never shows it (the real one does not either), dumps do.
+ */
+export type DocModel = { tabs: TabModel[]; suggestions?: Record<string, { author: string }> }
 
 /** Length of one element in UTF-16 code units. */
 export const elLen = (e: El): number => (e.t === 'text' ? e.text.length : 1)

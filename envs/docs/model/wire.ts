@@ -1,12 +1,39 @@
-import { blockLen, type Block, type DocModel, type El, type TabModel } from './types.ts'
+import { blockLen, type Block, type DocModel, type El, type ElSug, type TabModel } from './types.ts'
 import type { Obj } from './types.ts'
+import type { ViewMode } from './suggest.ts'
 
 // Model → wire (Document resource). Indices are computed here; zero values are omitted as proto3
 // JSON does (so the body's section break has only `endIndex: 1`).
 
 const idx = (start: number, end: number): Obj => (start === 0 ? { endIndex: end } : { startIndex: start, endIndex: end })
 
+/** The wire fields of a suggestion mark (SUGGESTIONS_INLINE only: the previews carry no marks). */
+function sugFields(sug: ElSug | undefined): { ids: Obj; styles: Obj } {
+  const ids: Obj = {}
+  const styles: Obj = {}
+  if (sug?.ins?.length) ids.suggestedInsertionIds = [...sug.ins]
+  if (sug?.del?.length) ids.suggestedDeletionIds = [...sug.del]
+  if (sug?.ts) styles.suggestedTextStyleChanges = Object.fromEntries(Object.entries(sug.ts).map(([id, change]) => [id, {
+    textStyle: change,
+    textStyleSuggestionState: Object.fromEntries(Object.keys(change).map((k) => [`${k}Suggested`, true])),
+  }]))
+  return { ids, styles }
+}
+
 function elementToWire(e: El, start: number): Obj {
+  const w = plainElementToWire(e, start)
+  if (!e.sug) return w
+  const { ids, styles } = sugFields(e.sug)
+  if (e.t === 'text') {
+    w.textRun = { content: e.text, ...ids, textStyle: e.style, ...styles }
+    return w
+  }
+  const key = Object.keys(w).find((k) => k !== 'startIndex' && k !== 'endIndex')!
+  w[key] = { ...ids, ...(w[key] as Obj), ...styles }
+  return w
+}
+
+function plainElementToWire(e: El, start: number): Obj {
   const end = start + (e.t === 'text' ? e.text.length : 1)
   const base = idx(start, end)
   const style = e.style
@@ -48,6 +75,12 @@ export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
         return w
       })
       const paragraph: Obj = { elements, paragraphStyle: { ...b.style } }
+      if (b.sps) {
+        paragraph.suggestedParagraphStyleChanges = Object.fromEntries(Object.entries(b.sps).map(([id, c]) => [id, {
+          paragraphStyle: c,
+          paragraphStyleSuggestionState: Object.fromEntries(Object.keys(c).map((k) => [`${k}Suggested`, true])),
+        }]))
+      }
       if (b.bullet) paragraph.bullet = { ...b.bullet, textStyle: b.bullet.textStyle ?? {} }
       if (b.positioned?.length) paragraph.positionedObjectIds = b.positioned
       out.push({ ...idx(at, at + len), paragraph })
@@ -139,11 +172,14 @@ export function tabToWire(tab: TabModel): Obj {
  * The Document resource. Without `includeTabs` the first tab's content fills the legacy fields and
  * `tabs` is absent; with it only `tabs` carries content (the Docs API's tabs contract).
  */
-export function documentToWire(doc: DocModel, meta: { documentId: string; title: string; revisionId: string }, includeTabs: boolean, both = false): Obj {
+export function documentToWire(
+  doc: DocModel, meta: { documentId: string; title: string; revisionId: string }, includeTabs: boolean, both = false,
+  mode: ViewMode = 'SUGGESTIONS_INLINE',
+): Obj {
   const out: Obj = { title: meta.title }
   if (!includeTabs || both) Object.assign(out, documentTabToWire(doc.tabs[0]!))
   out.revisionId = meta.revisionId
-  out.suggestionsViewMode = 'SUGGESTIONS_INLINE'
+  out.suggestionsViewMode = mode
   out.documentId = meta.documentId
   if (includeTabs || both) out.tabs = doc.tabs.map(tabToWire)
   return out

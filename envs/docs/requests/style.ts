@@ -22,11 +22,13 @@ export function updateTextStyleReq(ctx: Ctx, r: { range?: RangeIn; textStyle?: O
   return {}
 }
 
-function normalizeRuns(p: { els: { t: string; style: Obj; text?: string }[] }) {
+function normalizeRuns(p: { els: { t: string; style: Obj; text?: string; sug?: unknown }[] }) {
   const out: typeof p.els = []
   for (const e of p.els) {
     const last = out[out.length - 1]
-    if (e.t === 'text' && last?.t === 'text' && JSON.stringify(last.style) === JSON.stringify(e.style)) last.text += e.text!
+    const same = last?.t === 'text' && JSON.stringify(last.style) === JSON.stringify(e.style)
+      && JSON.stringify(last.sug ?? null) === JSON.stringify(e.sug ?? null)
+    if (e.t === 'text' && same) last!.text += e.text!
     else out.push(e)
   }
   p.els = out

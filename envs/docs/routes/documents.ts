@@ -7,6 +7,7 @@ import { Document, BatchUpdateDocumentResponse } from '../api/schemas.gen.ts'
 import { requireDoc } from '../access.ts'
 import { invalid, DocsError } from '../errors.ts'
 import { documentToWire } from '../model/wire.ts'
+import { baseView, viewOf, type ViewMode } from '../model/suggest.ts'
 import { loadDocument, revisionIdOf, revisionOfId, saveDocument } from '../store/documents.ts'
 import { applyRequests, checkRequests } from '../requests/apply.ts'
 import { plainText } from '../render/text.ts'
@@ -46,13 +47,11 @@ const batchUpdate = createRoute({
 })
 
 /** The Document resource as the caller sees it now. */
-function render(c: WorldContext, id: string, includeTabs: boolean, mode: string, both = false) {
+function render(c: WorldContext, id: string, includeTabs: boolean, mode: ViewMode, both = false) {
   const db = c.var.world.db
   const { model, revision } = loadDocument(db, id)
-  const out = documentToWire(model, { documentId: id, title: docTitle(db, id) ?? '', revisionId: revisionIdOf(id, revision) }, includeTabs, both)
-  // Deviation: suggestions are not modelled, so every view mode shows the same content.
-  out.suggestionsViewMode = mode
-  return out
+  const meta = { documentId: id, title: docTitle(db, id) ?? '', revisionId: revisionIdOf(id, revision) }
+  return documentToWire(viewOf(model, mode), meta, includeTabs, both, mode)
 }
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
@@ -74,9 +73,13 @@ export const documentsRouter = docsRouter()
     const { documentId } = c.req.valid('param')
     const q = c.req.valid('query')
     const role = requireDoc(c.var.world.db, documentId, c.var.user.id, 'reader')
-    let mode = q.suggestionsViewMode ?? 'DEFAULT_FOR_CURRENT_ACCESS'
-    if (mode === 'DEFAULT_FOR_CURRENT_ACCESS') mode = role === 'reader' ? 'PREVIEW_WITHOUT_SUGGESTIONS' : 'SUGGESTIONS_INLINE'
-    else if (mode === 'SUGGESTIONS_INLINE' && role === 'reader') throw new DocsError('PERMISSION_DENIED', 'The caller does not have permission to view suggestions.')
+    const asked = q.suggestionsViewMode ?? 'DEFAULT_FOR_CURRENT_ACCESS'
+    const mode: ViewMode = asked !== 'DEFAULT_FOR_CURRENT_ACCESS' ? asked
+      : role === 'reader' ? 'PREVIEW_WITHOUT_SUGGESTIONS' : 'SUGGESTIONS_INLINE'
+    // Both views that show suggested changes need permission to see suggestions (commenters and up).
+    if (mode !== 'PREVIEW_WITHOUT_SUGGESTIONS' && role === 'reader') {
+      throw new DocsError('PERMISSION_DENIED', 'The caller does not have permission to view suggestions.')
+    }
     return c.json(render(c, documentId, q.includeTabsContent === 'true', mode), 200)
   })
   .openapi(create, (c) => {
@@ -110,7 +113,7 @@ export const documentsRouter = docsRouter()
       const replies = applyRequests(ctx, requests)
       const revision = stored.revision + 1
       saveDocument(tx, documentId, ctx.doc, revision)
-      recordDocEdit(tx, documentId, c.var.user.id, plainText(ctx.doc))
+      recordDocEdit(tx, documentId, c.var.user.id, plainText(baseView(ctx.doc)))
       return { replies, revision }
     })
     return c.json({ replies: result.replies, writeControl: { requiredRevisionId: revisionIdOf(documentId, result.revision) }, documentId }, 200)

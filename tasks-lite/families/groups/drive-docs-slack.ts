@@ -12,6 +12,12 @@ import { docsTermsUpdate } from '../docs/docs-terms-update.ts'
 import { driveCommentResolve } from '../docs/drive-comment-resolve.ts'
 import { driveRestoreVersion } from '../docs/drive-restore-version.ts'
 import { driveExportMarkdown } from '../docs/drive-export-markdown.ts'
+import { docsApplySuggestions } from '../docs/docs-apply-suggestions.ts'
+import { docsSuggestionAnswer } from '../docs/docs-suggestion-answer.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
-export const driveDocsSlackFamilies: Family[] = [driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal, slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate, driveCommentResolve, driveRestoreVersion, driveExportMarkdown]
+export const driveDocsSlackFamilies: Family[] = [
+  driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal,
+  slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate,
+  driveCommentResolve, driveRestoreVersion, driveExportMarkdown, docsApplySuggestions, docsSuggestionAnswer,
+]
