@@ -11,7 +11,9 @@ const cal = (who: string) => google.calendar({ version: 'v3', auth: server.auth(
 let alice: admin_directory_v1.Admin
 
 const seed = () => {
-  const demo = demoSeed(1)
+  const demo = demoSeed(1) as ReturnType<typeof demoSeed> & {
+    calendar: { events: unknown[] } & Record<string, unknown>; identity?: Record<string, unknown>
+  }
   return {
     ...demo,
     calendar: {
