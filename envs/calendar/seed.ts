@@ -73,7 +73,10 @@ export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext)
     const path = `calendar.events[${i}]`
     const cal = byKey.get(e.calendar) ?? findCalendar(db, ctx.user(e.calendar, `${path}.calendar`).email)!
     const owner = ctx.user(cal.ownerId, `${path}.calendar`)
-    const people = e.attendees.map((a, j) => ({ email: tryUser(ctx, a.user)?.email ?? checkEmail(a.user, `${path}.attendees[${j}]`), ...(a.optional ? { optional: true } : {}) }))
+    const people = e.attendees.map((a, j) => ({
+      email: tryUser(ctx, a.user)?.email ?? checkEmail(a.user, `${path}.attendees[${j}]`),
+      ...(a.optional ? { optional: true } : {}),
+    }))
     const attendees = [...people, ...e.rooms.map((id, j) => ({ email: roomEmail(db, id, `${path}.rooms[${j}]`) }))]
     const body: EventBody = {
       summary: e.summary, description: e.description, location: e.location, start: e.start, end: e.end, recurrence: e.recurrence, colorId: e.colorId, transparency: e.transparency, visibility: e.visibility,

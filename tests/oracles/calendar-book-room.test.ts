@@ -44,11 +44,12 @@ describe('calendar-book-room oracle', () => {
     expect(failed(v)).toContain('exactly one new event')
   })
 
+  const p = t.oracle.params as BookRoomParams
   it.each([
-    ['too small a room', `it seats ${(task(2).oracle.params as BookRoomParams).capacity}`],
+    ['too small a room', `it seats ${p.capacity}`],
     ['the booked room (it declines)', 'the room accepted (it was free)'],
-    ['a room without the feature', `it has ${(task(2).oracle.params as BookRoomParams).feature}`],
-    ['the right kind of room in the other building', `the room is in ${(task(2).oracle.params as BookRoomParams).building}`],
+    ['a room without the feature', `it has ${p.feature}`],
+    ['the right kind of room in the other building', `the room is in ${p.building}`],
     ['two rooms on the event', 'exactly one room'],
     ['a second event for the booked room', 'exactly one new event'],
     ['the room without the guests', 'inviting every guest'],

@@ -109,7 +109,8 @@ describe('directory.resources.buildings.*, directory.resources.features.*, direc
         expect(await reason(alice.resources.calendars.insert({
           customer, requestBody: { resourceId: 'z', resourceName: 'Z', buildingId: 'nowhere' } }))).toBe('invalid')
         expect(await reason(alice.resources.calendars.insert({
-          customer, requestBody: { resourceId: 'z', resourceName: 'Z', featureInstances: [{ feature: { name: 'Sauna' } }] },
+          customer,
+          requestBody: { resourceId: 'z', resourceName: 'Z', featureInstances: [{ feature: { name: 'Sauna' } }] },
         }))).toBe('invalid')
         await alice.resources.features.rename({ customer, oldName: 'Phone', requestBody: { newName: 'Speakerphone' } })
         const lyra = await alice.resources.calendars.get({ customer, calendarResourceId: 'lyra' })
@@ -136,7 +137,8 @@ describe('directory.resources.buildings.*, directory.resources.features.*, direc
 async function roomEmail(id: string) {
   return (await alice.resources.calendars.get({ customer, calendarResourceId: id })).data.resourceEmail!
 }
-const at = (h: number, m = 0) => ({ dateTime: `2026-03-10T${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00-05:00` })
+const two = (n: number) => String(n).padStart(2, '0')
+const at = (h: number, m = 0) => ({ dateTime: `2026-03-10T${two(h)}:${two(m)}:00-05:00` })
 const roomOf = (e: calendar_v3.Schema$Event, email: string) => e.attendees?.find((a) => a.email === email)
 
 describe('calendar.events.insert with a room, calendar.freebusy.query', () => {
@@ -146,7 +148,8 @@ describe('calendar.events.insert with a room, calendar.freebusy.query', () => {
     const bob = cal('bob')
     // Dan's seeded booking holds Vega 10:00–11:00: Bob's overlapping request is declined.
     const clash = await bob.events.insert({ calendarId: 'primary', requestBody: {
-      summary: 'Design sync', start: at(10, 30), end: at(11, 30), attendees: [{ email: vega }, { email: 'erin@northwind.test' }],
+      summary: 'Design sync', start: at(10, 30), end: at(11, 30),
+      attendees: [{ email: vega }, { email: 'erin@northwind.test' }],
     } })
     expect(roomOf(clash.data, vega)).toMatchObject({ resource: true, responseStatus: 'declined',
       displayName: 'HQ-1-Vega (4) [Whiteboard]' })
@@ -156,7 +159,8 @@ describe('calendar.events.insert with a room, calendar.freebusy.query', () => {
     expect(roomOf(ok.data, orion)).toMatchObject({ resource: true, responseStatus: 'accepted' })
     // Everyone in the domain reads the room's calendar and its free/busy.
     const erin = cal('erin')
-    const onRoom = await erin.events.list({ calendarId: orion, timeMin: '2026-03-10T00:00:00Z', timeMax: '2026-03-11T00:00:00Z' })
+    const onRoom = await erin.events.list({
+      calendarId: orion, timeMin: '2026-03-10T00:00:00Z', timeMax: '2026-03-11T00:00:00Z' })
     expect(onRoom.data.items!.map((e) => e.summary)).toEqual(['Planning'])
     const fb = await erin.freebusy.query({ requestBody: {
       timeMin: '2026-03-10T00:00:00Z', timeMax: '2026-03-11T00:00:00Z', items: [{ id: orion }, { id: vega }] } })

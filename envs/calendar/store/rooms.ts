@@ -24,8 +24,8 @@ export function roomCalendar(db: Db, id: string): CalendarRow | undefined {
   // Deviation (unverified): a room's calendar keeps the workspace's default zone, taken as the first user's zone.
   const timeZone = listUsers(db)[0]?.timeZone ?? 'UTC'
   return {
-    id: room.email, ownerId: ROOM_OWNER, summary: generatedResourceName(db, room), description: room.userVisibleDescription,
-    location: null, timeZone, isPrimary: false, updatedMs: 0,
+    id: room.email, ownerId: ROOM_OWNER, summary: generatedResourceName(db, room),
+    description: room.userVisibleDescription, location: null, timeZone, isPrimary: false, updatedMs: 0,
   }
 }
 

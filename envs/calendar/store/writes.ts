@@ -45,8 +45,8 @@ export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current
   const f = fieldsOf(b, cal, { instance })
   applyConference(db, f.data, row.calendarId, instance ? row.recurringEventId! : row.id, o.conferenceDataVersion, prev)
   const recurrence = instance ? undefined : f.recurrence
-  const booking = { organizerCalendarId: row.calendarId, id: row.id, start: f.start, startMs: f.start.ms, endMs: f.end.ms }
-  bookRooms(db, f.data.attendees, { ...booking, recurrence }, row)
+  const span = { start: f.start, startMs: f.start.ms, endMs: f.end.ms }
+  bookRooms(db, f.data.attendees, { organizerCalendarId: row.calendarId, id: row.id, ...span, recurrence }, row)
   const before = guestsOf(row)
   const saved = saveEvent(db, {
     ...row, data: JSON.stringify(f.data), start: JSON.stringify(f.start), end: JSON.stringify(f.end), startMs: f.start.ms, endMs: f.end.ms,

@@ -31,10 +31,13 @@ const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invali
 const missing = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'required', `Missing required field: ${what}`)
 const notFound = (what: string) => new GoogleApiError('NOT_FOUND', 'notFound', `Resource Not Found: ${what}`)
 const duplicate = () => new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
-const forbidden = () => new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
+const forbidden = () =>
+  new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
 
-const path = <P extends string, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'>(id: string, method: M, p: P) =>
-  ({ operationId: `directory.resources.${id}`, method, path: `/admin/directory/v1/customer/{customer}/resources/${p}` as const })
+const path = <P extends string, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'>(id: string, method: M, p: P) => ({
+  operationId: `directory.resources.${id}`, method,
+  path: `/admin/directory/v1/customer/{customer}/resources/${p}` as const,
+})
 
 /**
  * A super admin, or a delegated admin whose role holds the Calendar resource privileges, and a customer that names
@@ -68,7 +71,8 @@ function resourceFields(c: WorldContext, body: Record<string, unknown>, cur?: Re
   const db = c.var.world.db
   const name = str(body.resourceName, 'resourceName') ?? cur?.name
   if (!name || !name.trim()) throw missing('resourceName')
-  const category = (str(body.resourceCategory, 'resourceCategory') ?? cur?.category ?? 'OTHER') as ResourceRow['category']
+  const given = str(body.resourceCategory, 'resourceCategory')
+  const category = (given ?? cur?.category ?? 'OTHER') as ResourceRow['category']
   if (!CATEGORIES.includes(category)) throw invalid('resourceCategory')
   let capacity = cur?.capacity ?? null
   if (body.capacity !== undefined) {
@@ -77,7 +81,9 @@ function resourceFields(c: WorldContext, body: Record<string, unknown>, cur?: Re
     }
     capacity = (body.capacity as number | null) ?? null
   }
-  const buildingId = body.buildingId !== undefined ? str(body.buildingId, 'buildingId') ?? null : cur?.buildingId ?? null
+  const buildingId = body.buildingId !== undefined
+    ? str(body.buildingId, 'buildingId') ?? null
+    : cur?.buildingId ?? null
   const building = buildingId ? findBuilding(db, buildingId) : undefined
   if (buildingId && !building) throw invalid('buildingId')
   const floorName = body.floorName !== undefined ? str(body.floorName, 'floorName') ?? null : cur?.floorName ?? null
@@ -165,7 +171,9 @@ function buildingFields(body: Record<string, unknown>, cur?: BuildingRow) {
     }
     address = body.address ? JSON.stringify(body.address) : null
   }
-  const description = body.description !== undefined ? str(body.description, 'description') ?? '' : cur?.description ?? ''
+  const description = body.description !== undefined
+    ? str(body.description, 'description') ?? ''
+    : cur?.description ?? ''
   return { name, floorNames: JSON.stringify(floors), coordinates, address, description }
 }
 

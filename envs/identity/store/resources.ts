@@ -32,13 +32,14 @@ export function buildingResource(b: BuildingRow) {
 
 export function calendarResource(db: Db, r: ResourceRow) {
   const opt = <K extends string, V>(k: K, v: V | null) => (v === null || v === undefined ? {} : { [k]: v })
+  const features = featuresOf(r)
   const body = {
     kind: 'admin#directory#resources#calendars#CalendarResource', resourceId: r.id, resourceName: r.name,
     ...opt('resourceType', r.type), ...opt('resourceDescription', r.description), resourceEmail: r.email,
     resourceCategory: r.category, ...opt('userVisibleDescription', r.userVisibleDescription),
     generatedResourceName: generatedResourceName(db, r), ...opt('capacity', r.capacity),
     ...opt('buildingId', r.buildingId), ...opt('floorName', r.floorName), ...opt('floorSection', r.floorSection),
-    ...(featuresOf(r).length > 0 ? { featureInstances: featuresOf(r).map((name) => ({ feature: featureResource(name) })) } : {}),
+    ...(features.length > 0 ? { featureInstances: features.map((name) => ({ feature: featureResource(name) })) } : {}),
   }
   return { ...body, etags: etag(body) }
 }
