@@ -5,8 +5,8 @@ import { httpStep } from '../../../gym/program.ts'
 import type { ProgramStep } from '../../../gym/task.ts'
 
 const BUILDINGS = ['Foundry', 'Mill Street', 'Canal Works', 'Northpoint', 'Larkspur House', 'Quayside']
-const ROOMS = ['Orion', 'Vega', 'Lyra', 'Atlas', 'Juniper', 'Maple', 'Saturn', 'Quartz', 'Nova', 'Cobalt', 'Fern',
-  'Halley', 'Iris', 'Kepler', 'Lumen', 'Mistral']
+const ROOMS = ['Orion', 'Vega', 'Lyra', 'Atlas', 'Juniper', 'Maple', 'Saturn', 'Quartz', 'Nova', 'Topaz', 'Fern',
+  'Halley', 'Iris', 'Kepler', 'Pollux', 'Mistral']
 const FEATURES = ['Video conferencing', 'Whiteboard', 'Projector', 'Speakerphone']
 const TITLES = ['Quarterly planning', 'Launch readiness review', 'Hiring debrief', 'Vendor selection',
   'Roadmap workshop', 'Budget walkthrough', 'Customer advisory prep', 'Retro and next steps']
