@@ -85,8 +85,13 @@ describe('directory.resources.calendars.list, directory.resources.calendars.get'
   })
 })
 
-describe('directory.resources.buildings.*, directory.resources.features.*, directory.resources.calendars.insert',
-  () => {
+describe('directory.resources.buildings.insert, directory.resources.buildings.get, '
+  + 'directory.resources.buildings.list, directory.resources.buildings.patch, directory.resources.buildings.update, '
+  + 'directory.resources.buildings.delete, directory.resources.features.insert, directory.resources.features.get, '
+  + 'directory.resources.features.list, directory.resources.features.update, directory.resources.features.patch, '
+  + 'directory.resources.features.rename, directory.resources.features.delete, directory.resources.calendars.insert, '
+  + 'directory.resources.calendars.update, directory.resources.calendars.patch, directory.resources.calendars.delete',
+() => {
     test('creates a building, a feature and a room; renames the feature everywhere; update, patch and delete',
       async () => {
         const b = await alice.resources.buildings.insert({
@@ -98,6 +103,8 @@ describe('directory.resources.buildings.*, directory.resources.features.*, direc
           customer, requestBody: { buildingId: 'annex', buildingName: 'Other' } }))).toBe('duplicate')
         expect(await reason(alice.resources.buildings.insert({
           customer, requestBody: { buildingId: 'x', buildingName: 'hq' } }))).toBe('duplicate')
+        const got = await alice.resources.buildings.get({ customer, buildingId: 'annex' })
+        expect(got.data).toMatchObject({ floorNames: ['G', '1'], coordinates: { latitude: 59.3, longitude: 18.1 } })
         await alice.resources.features.insert({ customer, requestBody: { name: 'Phone' } })
         const made = await alice.resources.calendars.insert({
           customer, requestBody: { resourceId: 'lyra', resourceName: 'Lyra', buildingId: 'annex', floorName: 'G',
@@ -116,6 +123,20 @@ describe('directory.resources.buildings.*, directory.resources.features.*, direc
         const lyra = await alice.resources.calendars.get({ customer, calendarResourceId: 'lyra' })
         expect(lyra.data.generatedResourceName).toBe('Annex-G-Lyra (3) [Speakerphone]')
         expect(await status(alice.resources.features.get({ customer, featureKey: 'Phone' }))).toBe(404)
+        await alice.resources.features.patch({ customer, featureKey: 'Speakerphone', requestBody: { name: 'Conf phone' } })
+        expect((await alice.resources.calendars.get({ customer, calendarResourceId: 'lyra' })).data
+          .featureInstances).toEqual([{ feature: expect.objectContaining({ name: 'Conf phone' }) }])
+        const back = await alice.resources.features.update({
+          customer, featureKey: 'Conf phone', requestBody: { name: 'Speakerphone' } })
+        expect(back.data.name).toBe('Speakerphone')
+        const renamed = await alice.resources.calendars.update({
+          customer, calendarResourceId: 'lyra', requestBody: { resourceName: 'Lyra North' } })
+        expect(renamed.data).toMatchObject({ resourceName: 'Lyra North', capacity: 3 })
+        await alice.resources.calendars.update({
+          customer, calendarResourceId: 'lyra', requestBody: { resourceName: 'Lyra' } })
+        const described = await alice.resources.buildings.update({
+          customer, buildingId: 'annex', requestBody: { description: 'Across the yard' } })
+        expect(described.data).toMatchObject({ description: 'Across the yard', buildingName: 'Annex' })
         const patched = await alice.resources.calendars.patch({
           customer, calendarResourceId: 'lyra', requestBody: { capacity: 5 } })
         expect(patched.data).toMatchObject({ capacity: 5, resourceName: 'Lyra', buildingId: 'annex' })
