@@ -81,6 +81,11 @@ describe('directory.resources.calendars.list, directory.resources.calendars.get'
     const carol = admin('carol')
     expect((await carol.resources.calendars.list({ customer })).data.items).toHaveLength(2)
     expect(await status(carol.users.list({ customer }))).toBe(403)
+    // The super admin sees the role: Carol is a delegated admin, Bob is not.
+    expect((await alice.users.get({ userKey: 'carol@northwind.test' })).data.isDelegatedAdmin).toBe(true)
+    expect((await alice.users.get({ userKey: 'bob@northwind.test' })).data.isDelegatedAdmin).toBe(false)
+    const delegated = await alice.users.list({ customer, query: 'isDelegatedAdmin=true' })
+    expect(delegated.data.users?.map((u) => u.primaryEmail)).toEqual(['carol@northwind.test'])
     expect(await status(alice.resources.calendars.list({ customer: 'C0someoneelse' }))).toBe(403)
   })
 })
