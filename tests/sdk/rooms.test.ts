@@ -220,3 +220,29 @@ describe('calendar.events.insert with a room, calendar.freebusy.query', () => {
       calendarId: 'c_000000000000000000@resource.calendar.google.com' }))).toBe(404)
   })
 })
+
+describe('datatransfer.transfers.insert with RELEASE_RESOURCES', () => {
+  test('moving a leaver\'s meetings with RELEASE_RESOURCES=TRUE releases the rooms they had booked', async () => {
+    const vega = await roomEmail('vega')
+    const dir = admin('alice')
+    const idOf = async (email: string) => (await dir.users.get({ userKey: email })).data.id!
+    const transfer = google.admin({ version: 'datatransfer_v1', auth: server.auth('alice'), rootUrl: server.url })
+    const apps = await transfer.applications.list({ customerId: 'my_customer' })
+    const calendarApp = apps.data.applications!.find((a) => a.name === 'Calendar')!.id!
+    const busyOn10th = async () => (await cal('erin').freebusy.query({ requestBody: {
+      timeMin: '2026-03-10T00:00:00Z', timeMax: '2026-03-11T00:00:00Z', items: [{ id: vega }] } }))
+      .data.calendars![vega]!.busy
+    expect(await busyOn10th()).toEqual([{ start: '2026-03-10T15:00:00Z', end: '2026-03-10T16:00:00Z' }])
+    await transfer.transfers.insert({ requestBody: {
+      oldOwnerUserId: await idOf('dan@northwind.test'), newOwnerUserId: await idOf('erin@northwind.test'),
+      applicationDataTransfers: [{ applicationId: calendarApp,
+        applicationTransferParams: [{ key: 'RELEASE_RESOURCES', value: ['TRUE'] }] }],
+    } })
+    expect(await busyOn10th()).toEqual([])
+    const mine = await cal('erin').events.list({ calendarId: 'primary', q: 'Pipeline review' })
+    // The demo has a "Pipeline review" of its own; the booked one is on 10 March.
+    const review = mine.data.items!.find((e) => e.start?.dateTime?.startsWith('2026-03-10'))!
+    expect(review.organizer?.email).toBe('erin@northwind.test')
+    expect(review.attendees ?? []).toEqual([])
+  })
+})

@@ -2,7 +2,7 @@ import type { Db } from '../../core/db.ts'
 import { findResourceByEmail, generatedResourceName, isResourceAddress } from '../../core/resources.ts'
 import { listUsers } from '../../core/users.ts'
 import type { CalendarRow, EventRow } from '../schema.ts'
-import { dataOf, resolved, type Attendee, type StoredTime } from './events.ts'
+import { dataOf, propagate, resolved, saveEvent, type Attendee, type StoredTime } from './events.ts'
 import { singleEvents } from './window.ts'
 import { expandRecurrence } from '../time/recurrence.ts'
 
@@ -96,4 +96,16 @@ export function bookRooms(db: Db, attendees: Attendee[] | undefined, b: Booking,
 export function acceptedRooms(db: Db, attendees: Attendee[] | undefined): string[] {
   return (attendees ?? []).filter((a) => a.responseStatus === 'accepted' && isResourceAddress(a.email)
     && !!findResourceByEmail(db, a.email)).map((a) => a.email.toLowerCase())
+}
+
+/** Takes every room off an organizer's event (the room's copy is cancelled); the event otherwise stays. */
+export function releaseRooms(db: Db, org: EventRow): EventRow {
+  const d = dataOf(org)
+  const kept = (d.attendees ?? []).filter((a) => !a.resource && !isResourceAddress(a.email))
+  if (kept.length === (d.attendees ?? []).length) return org
+  const data = { ...d, ...(kept.length > 0 ? { attendees: kept } : {}) }
+  if (kept.length === 0) delete data.attendees
+  const saved = saveEvent(db, { ...org, data: JSON.stringify(data), sequence: org.sequence + 1 })
+  propagate(db, saved)
+  return saved
 }
