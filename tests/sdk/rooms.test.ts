@@ -128,7 +128,8 @@ describe('directory.resources.buildings.insert, directory.resources.buildings.ge
         const lyra = await alice.resources.calendars.get({ customer, calendarResourceId: 'lyra' })
         expect(lyra.data.generatedResourceName).toBe('Annex-G-Lyra (3) [Speakerphone]')
         expect(await status(alice.resources.features.get({ customer, featureKey: 'Phone' }))).toBe(404)
-        await alice.resources.features.patch({ customer, featureKey: 'Speakerphone', requestBody: { name: 'Conf phone' } })
+        await alice.resources.features.patch({
+          customer, featureKey: 'Speakerphone', requestBody: { name: 'Conf phone' } })
         expect((await alice.resources.calendars.get({ customer, calendarResourceId: 'lyra' })).data
           .featureInstances).toEqual([{ feature: expect.objectContaining({ name: 'Conf phone' }) }])
         const back = await alice.resources.features.update({

@@ -34,7 +34,8 @@ const duplicate = () => new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entit
 const forbidden = () =>
   new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
 
-const path = <P extends string, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'>(id: string, method: M, p: P) => ({
+type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete'
+const path = <P extends string, M extends Verb>(id: string, method: M, p: P) => ({
   operationId: `directory.resources.${id}`, method,
   path: `/admin/directory/v1/customer/{customer}/resources/${p}` as const,
 })

@@ -139,7 +139,8 @@ export const directoryUsersRouter = createGoogleRouter()
     const key = q.orderBy ?? 'email'
     const sortKey = (u: WorldUserRow) => (key === 'email' ? u.email : key === 'givenName' ? u.givenName : u.familyName).toLowerCase()
     const all = directoryUsers(db, q.showDeleted === 'true')
-      .filter(({ user, facts }) => matches(searchRecord(db, user, facts), clauses, ['email', 'name', 'givenName', 'familyName']))
+      .filter(({ user, facts }) =>
+        matches(searchRecord(db, user, facts), clauses, ['email', 'name', 'givenName', 'familyName']))
       .sort((a, b) => sortKey(a.user).localeCompare(sortKey(b.user)) || a.user.email.localeCompare(b.user.email))
     if (q.sortOrder === 'DESCENDING') all.reverse()
     const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)

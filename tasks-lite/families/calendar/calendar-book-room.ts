@@ -75,7 +75,8 @@ export const calendarBookRoom: Family = {
         attendees: [{ user: booker.id, responseStatus: 'accepted' as const }] },
       // The actor's own day around the slot.
       { calendar: c.actor.id, summary: `1:1 with ${guests[0]!.first}`, start: local(end.plus({ minutes: 30 })),
-        end: local(end.plus({ minutes: 60 })), attendees: [{ user: guests[0]!.id, responseStatus: 'accepted' as const }] },
+        end: local(end.plus({ minutes: 60 })),
+        attendees: [{ user: guests[0]!.id, responseStatus: 'accepted' as const }] },
       { calendar: c.actor.id, summary: 'Facilities walk-through', start: local(start.minus({ days: 1, hours: 1 })),
         end: local(start.minus({ days: 1 })), rooms: [plain.id] },
     ]
