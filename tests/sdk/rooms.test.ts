@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google, type admin_directory_v1, type calendar_v3 } from 'googleapis'
 import { demoSeed } from '../../seeds/demo/index.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
+import { validateAgainst } from '../support/discovery.ts'
 
 // Rooms: the Directory API's resources.* (buildings, features, calendars) and booking rooms in Calendar.
 
@@ -50,6 +51,7 @@ describe('directory.resources.calendars.list, directory.resources.calendars.get'
     async () => {
       const all = await alice.resources.calendars.list({ customer })
       expect(all.data.kind).toBe('admin#directory#resources#calendars#calendarResourcesList')
+      expect(validateAgainst('directory', 'CalendarResources', all.data)).toEqual([])
       const orion = all.data.items!.find((r) => r.resourceId === 'orion')!
       expect(orion.kind).toBe('admin#directory#resources#calendars#CalendarResource')
       expect(orion.generatedResourceName).toBe('HQ-2-Orion (8) [Video conferencing]')
@@ -104,6 +106,7 @@ describe('directory.resources.buildings.insert, directory.resources.buildings.ge
             coordinates: { latitude: 59.3, longitude: 18.1 } },
         })
         expect(b.data).toMatchObject({ kind: 'admin#directory#resources#buildings#Building', buildingName: 'Annex' })
+        expect(validateAgainst('directory', 'Building', b.data)).toEqual([])
         expect(await reason(alice.resources.buildings.insert({
           customer, requestBody: { buildingId: 'annex', buildingName: 'Other' } }))).toBe('duplicate')
         expect(await reason(alice.resources.buildings.insert({
@@ -155,6 +158,9 @@ describe('directory.resources.buildings.insert, directory.resources.buildings.ge
         expect(await status(alice.resources.buildings.delete({ customer, buildingId: 'annex' }))).toBe(204)
         expect(await status(alice.resources.features.delete({ customer, featureKey: 'Speakerphone' }))).toBe(204)
         const features = await alice.resources.features.list({ customer })
+        expect(validateAgainst('directory', 'Features', features.data)).toEqual([])
+        const buildings = await alice.resources.buildings.list({ customer })
+        expect(validateAgainst('directory', 'Buildings', buildings.data)).toEqual([])
         expect(features.data.features!.map((f) => f.name)).toEqual(['Video conferencing', 'Whiteboard'])
         expect((await alice.resources.buildings.list({ customer })).data.buildings!.map((x) => x.buildingId))
           .toEqual(['hq'])
