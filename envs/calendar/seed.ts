@@ -9,6 +9,7 @@ import { createEvent } from './store/writes.ts'
 import { setResponse } from './store/writes.ts'
 import { findEvent } from './store/events.ts'
 import type { EventBody } from './store/build.ts'
+import { roomEmail, RoomSeed, seedRooms } from './seed-rooms.ts'
 
 const SeedTime = z.object({ dateTime: z.string().optional(), date: z.string().optional(), timeZone: SeedTimeZone.optional() }).strict()
 
@@ -39,15 +40,22 @@ const SeedEvent = z.object({
   colorId: z.string().optional(),
   transparency: z.enum(['opaque', 'transparent']).optional(),
   visibility: z.enum(['default', 'public', 'private', 'confidential']).optional(),
+  /** Rooms (resourceIds of `rooms`) booked for the event: each answers as it would (accepts when free). */
+  rooms: z.array(z.string()).default([]),
 }).strict()
 
-export const CalendarSeed = z.object({ calendars: z.array(SeedCalendar).default([]), events: z.array(SeedEvent).default([]) }).strict().default({ calendars: [], events: [] })
+export const CalendarSeed = z.object({
+  calendars: z.array(SeedCalendar).default([]),
+  events: z.array(SeedEvent).default([]),
+  ...RoomSeed.shape,
+}).strict().default({ calendars: [], events: [], buildings: [], features: [], rooms: [] })
 export type CalendarSeed = z.output<typeof CalendarSeed>
 
 /** Every user's primary calendar, then secondary calendars with their sharing, then events in order. */
 export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext): void {
   const db = world.db
   ensurePrimaries(db)
+  seedRooms(db, seed)
   const byKey = new Map<string, CalendarRow>()
   seed.calendars.forEach((c, i) => {
     const owner = ctx.user(c.owner, `calendar.calendars[${i}].owner`)
@@ -65,7 +73,11 @@ export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext)
     const path = `calendar.events[${i}]`
     const cal = byKey.get(e.calendar) ?? findCalendar(db, ctx.user(e.calendar, `${path}.calendar`).email)!
     const owner = ctx.user(cal.ownerId, `${path}.calendar`)
-    const attendees = e.attendees.map((a, j) => ({ email: tryUser(ctx, a.user)?.email ?? checkEmail(a.user, `${path}.attendees[${j}]`), ...(a.optional ? { optional: true } : {}) }))
+    const people = e.attendees.map((a, j) => ({
+      email: tryUser(ctx, a.user)?.email ?? checkEmail(a.user, `${path}.attendees[${j}]`),
+      ...(a.optional ? { optional: true } : {}),
+    }))
+    const attendees = [...people, ...e.rooms.map((id, j) => ({ email: roomEmail(db, id, `${path}.rooms[${j}]`) }))]
     const body: EventBody = {
       summary: e.summary, description: e.description, location: e.location, start: e.start, end: e.end, recurrence: e.recurrence, colorId: e.colorId, transparency: e.transparency, visibility: e.visibility,
       ...(attendees.length ? { attendees } : {}), ...(e.conference ? { conferenceData: { createRequest: { requestId: `seed-${i}`, conferenceSolutionKey: { type: 'hangoutsMeet' } } } } : {}),
@@ -78,7 +90,7 @@ export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext)
     }
     e.attendees.forEach((a, j) => {
       if (a.responseStatus === 'needsAction') return
-      const email = attendees[j]!.email.toLowerCase()
+      const email = people[j]!.email.toLowerCase()
       const copy = findEvent(db, email, row.id) ?? findEvent(db, cal.id, row.id)!
       setResponse(db, copy, email, a.responseStatus, { sendUpdates: 'none', conferenceDataVersion: 0 })
     })

@@ -12,7 +12,8 @@ const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZo
  * - acl: `<calendarId>/<ruleId>` → { calendarId, id, scope: {type, value}, role } (live rules only)
  * - calendarList: `<userEmail>/<calendarId>` → { user, calendarId, colorId, hidden, selected, summaryOverride } (live entries only)
  * - events: `<calendarId>/<eventId>` → { calendarId, id, summary, description, location, status, start, end, attendees: [{email,
- *   responseStatus, optional}], recurrence, recurringEventId, originalStartTime, organizer, creator, iCalUID, sequence, transparency,
+ *   responseStatus, optional, resource (rooms only)}], recurrence, recurringEventId, originalStartTime, organizer,
+ *   creator, iCalUID, sequence, transparency,
  *   visibility, colorId, meetLink, updated } — one entry per calendar the event is on (attendees' copies included)
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, expiration }
  */
@@ -36,7 +37,10 @@ export function dumpCalendar(world: World): ServiceState {
     out.events![`${r.calendarId}/${r.id}`] = {
       calendarId: r.calendarId, id: r.id, summary: (d.summary as string | undefined) ?? null, description: (d.description as string | undefined) ?? null, location: (d.location as string | undefined) ?? null,
       status: r.status, start: time(timeOf(r.start)), end: time(timeOf(r.end)),
-      attendees: (d.attendees ?? []).map((a) => ({ email: a.email, responseStatus: a.responseStatus ?? 'needsAction', optional: a.optional ?? false, ...(a.comment ? { comment: a.comment } : {}) })),
+      attendees: (d.attendees ?? []).map((a) => ({
+        email: a.email, responseStatus: a.responseStatus ?? 'needsAction', optional: a.optional ?? false,
+        ...(a.comment ? { comment: a.comment } : {}), ...(a.resource ? { resource: true } : {}),
+      })),
       recurrence: (recurrenceOf(r) ?? null) as Json, recurringEventId: r.recurringEventId, originalStartTime: r.originalStart ? time(timeOf(r.originalStart)) : null,
       organizer: r.organizerEmail, creator: r.creatorEmail, iCalUID: r.iCalUID, sequence: r.sequence, transparency: (d.transparency as string | undefined) ?? 'opaque',
       visibility: (d.visibility as string | undefined) ?? 'default', colorId: (d.colorId as string | undefined) ?? null, meetLink: meet, updated: new Date(r.updatedMs).toISOString(),

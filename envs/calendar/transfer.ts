@@ -4,6 +4,7 @@ import { findUserById } from '../core/users.ts'
 import { findCalendar } from './store/access.ts'
 import { dataOf, occurrences } from './store/events.ts'
 import { moveEvent } from './store/writes.ts'
+import { releaseRooms } from './store/rooms.ts'
 import { events } from './schema.ts'
 
 /**
@@ -11,10 +12,11 @@ import { events } from './schema.ts'
  * user organises on their primary calendar to the new user's primary calendar, as events.move does, so the new
  * user becomes the organiser and every guest's copy follows. As the API documents, only events that are in the
  * future, not private, and have at least one guest (or resource) move; a series moves when it still has an
- * occurrence after now. Returns how many events (series count once) moved.
- * Deviation: room resources are not modelled, so RELEASE_RESOURCES is accepted and changes nothing.
+ * occurrence after now. Returns how many events (series count once) moved. With `releaseResources`
+ * (RELEASE_RESOURCES=TRUE), the rooms booked for the moved events are released: they leave the guest list and
+ * their calendars.
  */
-export function transferCalendarEvents(db: Db, fromId: string, toId: string): number {
+export function transferCalendarEvents(db: Db, fromId: string, toId: string, releaseResources = false): number {
   const from = findUserById(db, fromId)
   const to = findUserById(db, toId)
   if (!from || !to || fromId === toId) return 0
@@ -33,7 +35,8 @@ export function transferCalendarEvents(db: Db, fromId: string, toId: string): nu
     const future = row.recurrence ? occurrences(row, now, undefined, 1).length > 0 : row.startMs > now
     if (!future) continue
     // A new owner who was a guest has a copy of the event: the organiser's row replaces it.
-    moveEvent(db, row, dest)
+    const after = moveEvent(db, row, dest)
+    if (releaseResources) releaseRooms(db, after)
     moved++
   }
   return moved

@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { worldGroupMembers, worldGroups } from './groups.ts'
+import { worldBuildings, worldFeatures, worldResources } from './resources.ts'
 
 // Tables owned by the core. Every other table belongs to a service and carries its prefix.
 
@@ -56,7 +57,10 @@ export const worldActionLog = sqliteTable('world_action_log', {
   status: integer('status').notNull(),
 })
 
-export const coreTables = [worldMeta, worldCounters, worldUsers, worldTokens, worldActionLog, worldGroups, worldGroupMembers] as const
+export const coreTables = [
+  worldMeta, worldCounters, worldUsers, worldTokens, worldActionLog, worldGroups, worldGroupMembers, worldBuildings,
+  worldFeatures, worldResources,
+] as const
 
 export type WorldUserRow = typeof worldUsers.$inferSelect
 export type ActionLogRow = typeof worldActionLog.$inferSelect

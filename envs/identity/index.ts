@@ -9,6 +9,7 @@ import { oidcRouter } from './routes/oidc.ts'
 import { directoryTokensRouter } from './routes/directory-tokens.ts'
 import { directoryUsersRouter } from './routes/directory-users.ts'
 import { directoryGroupsRouter } from './routes/directory-groups.ts'
+import { directoryResourcesRouter } from './routes/directory-resources.ts'
 import { dataTransferRouter } from './routes/datatransfer.ts'
 import { identitySeedSchema, seedIdentity, type IdentitySeed } from './seed.ts'
 import { dumpIdentity } from './state.ts'
@@ -16,6 +17,7 @@ import { dumpIdentity } from './state.ts'
 const router = createGoogleRouter()
   .route('/', authorizeRouter).route('/', tokenRouter).route('/', oidcRouter).route('/', directoryTokensRouter)
   .route('/', directoryUsersRouter).route('/', directoryGroupsRouter).route('/', dataTransferRouter)
+  .route('/', directoryResourcesRouter)
 
 /** OAuth 2.0 / OpenID Connect at Google's paths, connected apps, and the Admin SDK Directory and Data Transfer APIs. */
 export const identity: ServiceProvider<'identity', IdentitySeed> = {

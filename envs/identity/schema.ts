@@ -90,7 +90,18 @@ export const identityTransfers = sqliteTable('identity_transfers', {
   requestMs: integer('request_ms').notNull(),
 })
 
+/**
+ * Delegated admin roles held by users who are not super admins. The one modelled is `calendar-resources`: a custom
+ * role with the Admin console's Calendar resource privileges (read and manage buildings, features and rooms through
+ * the Directory API's `resources.*`), as an office manager holds it (docs/decisions/0250).
+ */
+export const identityRoles = sqliteTable(
+  'identity_roles',
+  { userId: text('user_id').notNull(), role: text('role', { enum: ['calendar-resources'] }).notNull() },
+  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+)
+
 export const identityTables = [
   identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens, identityUsers,
-  identityTransfers,
+  identityTransfers, identityRoles,
 ]

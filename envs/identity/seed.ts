@@ -7,7 +7,7 @@ import { SeedTime } from '../core/seed-types.ts'
 import type { SeedContext } from '../core/service.ts'
 import { worldTokens } from '../core/world-tables.ts'
 import type { World } from '../core/world.ts'
-import { identityClients, identityGrants } from './schema.ts'
+import { identityClients, identityGrants, identityRoles } from './schema.ts'
 import { factsOf, saveFacts } from './store/users.ts'
 import { addMember, insertGroup } from './store/groups.ts'
 import { normalizeScopes } from './store/oauth.ts'
@@ -54,7 +54,12 @@ export const identitySeedSchema = z.object({
   tokenScopes: z.array(SeedTokenScopes).default([]),
   users: z.array(SeedDirectoryUser).default([]),
   groups: z.array(SeedGroup).default([]),
-}).default({ clients: [], grants: [], tokenScopes: [], users: [], groups: [] })
+  /**
+   * Users (not super admins) holding a delegated admin role with the Calendar resource privileges: they may read and
+   * manage buildings, features and rooms through `resources.*` and nothing else (docs/decisions/0250).
+   */
+  resourceAdmins: z.array(z.string()).default([]),
+}).default({ clients: [], grants: [], tokenScopes: [], users: [], groups: [], resourceAdmins: [] })
 export type IdentitySeed = z.infer<typeof identitySeedSchema>
 
 /** `<12 digits>-<32 base36>.apps.googleusercontent.com`, derived from the world's id salt and the seed key. */
@@ -110,6 +115,10 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       }
       addMember(db, groups[i]!.id, m.email, m.role)
     }))
+    seed.resourceAdmins.forEach((ref, i) => {
+      const user = ctx.user(ref, `identity.resourceAdmins[${i}]`)
+      db.insert(identityRoles).values({ userId: user.id, role: 'calendar-resources' }).onConflictDoNothing().run()
+    })
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
       db.update(worldTokens).set({ scopes: normalizeScopes(t.scopes).join(',') })

@@ -6,6 +6,7 @@ import { identityGrants } from './schema.ts'
 import { listUsers } from '../core/users.ts'
 import { factsOf, inDomain } from './store/users.ts'
 import { listGroups, membersOf } from './store/groups.ts'
+import { resourceEntities } from './state-resources.ts'
 
 /*
  * dump() shape — version 1:
@@ -14,7 +15,12 @@ import { listGroups, membersOf } from './store/groups.ts'
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
  *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
- *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } } } }
+ *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
+ *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources')
+ *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
+ *     features:  { <name>: { name } },
+ *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,
+ *                                  features: string[] } } } }
  * Data Transfer requests are left out: they are a log of requests (like the action log), and what they moved is in
  * Drive's and Calendar's state. A repeated transfer that finds nothing to move leaves the world as it was.
  */
@@ -46,6 +52,7 @@ export function dumpIdentity(world: World): ServiceState {
           deleted: f.deletedMs !== null,
         }]
       })),
+      ...resourceEntities(world),
       groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
         email: g.email, name: g.name, description: g.description,
         members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),

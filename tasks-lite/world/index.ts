@@ -5,6 +5,7 @@
  */
 import { backgroundMail } from './gmail.ts'
 import { backgroundEvents } from './calendar.ts'
+import { withOffice } from './rooms.ts'
 import { backgroundDrive } from './drive.ts'
 import { backgroundSlack } from './slack.ts'
 import { coworkers, forkRng, VOLUMES, type SeedUser, type Volume, type WorldCtx } from './context.ts'
@@ -108,7 +109,8 @@ export function expandWorld(seed: Doc, opts: { volume: Volume; key: string; serv
   }
   if (want.has('calendar')) {
     const c = obj(seed.calendar)
-    out.calendar = { ...c, events: [...arr(c.events), ...backgroundEvents(ctx('calendar'))] }
+    const events = { ...c, events: [...arr(c.events), ...backgroundEvents(ctx('calendar'))] }
+    out.calendar = withOffice(ctx('rooms'), events, arr(c.events).length)
   }
   if (want.has('drive')) {
     const bg = backgroundDrive(ctx('drive'))

@@ -8,7 +8,8 @@ type Schema = { type?: string; format?: string; $ref?: string; properties?: Reco
 type Doc = { schemas: Record<string, Schema>; resources: unknown }
 
 const cache = new Map<string, Doc>()
-const FILES: Record<string, string> = { gmail: 'gmail.v1.discovery.json', calendar: 'calendar.v3.discovery.json', drive: 'drive.v3.discovery.json', docs: 'docs.v1.discovery.json' }
+const FILES: Record<string, string> = { gmail: 'gmail.v1.discovery.json', calendar: 'calendar.v3.discovery.json', drive: 'drive.v3.discovery.json', docs: 'docs.v1.discovery.json',
+  directory: 'admin.directory_v1.discovery.json' }
 
 export function discovery(api: keyof typeof FILES): Doc {
   let doc = cache.get(api)

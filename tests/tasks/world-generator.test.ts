@@ -127,6 +127,25 @@ describe('world generator', () => {
     expect(JSON.stringify(doc(t))).not.toBe(JSON.stringify(doc(task('medium', 'world-probe-2'))))
   })
 
+  it('gives a volume world an office whose rooms the background meetings book, and none at none', () => {
+    const rooms = (v: Volume) => {
+      const ep = gym.reset(task(v))
+      try {
+        const state = worldState(ep.entry.world).services
+        const resources = Object.values(state.identity!.entities.resources ?? {}) as { email: string }[]
+        const booked = Object.values(state.calendar!.entities.events ?? {})
+          .filter((e) => String((e as { calendarId: string }).calendarId).endsWith('@resource.calendar.google.com'))
+        return { resources: resources.length, booked: booked.length }
+      } finally {
+        ep.close()
+      }
+    }
+    expect(rooms('none')).toEqual({ resources: 0, booked: 0 })
+    const medium = rooms('medium')
+    expect(medium.resources).toBe(4)
+    expect(medium.booked).toBeGreaterThan(0)
+  })
+
   it('adds more of every kind of content as the volume grows, and nothing at none', () => {
     const counts = (['none', 'light', 'medium', 'heavy'] as const).map((v) => {
       const d = doc(task(v))

@@ -7,6 +7,7 @@ import { findUserById, listUsers } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { aclRules, calendarList, calendars, type AclRow, type CalendarRow } from '../schema.ts'
 import { COLORS } from '../colors.ts'
+import { isRoomCalendar, roomCalendar } from './rooms.ts'
 
 export type Role = 'none' | 'freeBusyReader' | 'reader' | 'writer' | 'owner'
 const RANK: Record<Role, number> = { none: 0, freeBusyReader: 1, reader: 2, writer: 3, owner: 4 }
@@ -22,7 +23,9 @@ export function currentChange(db: Db): number {
   return row?.value ?? 0
 }
 
-export const findCalendar = (db: Db, id: string): CalendarRow | undefined => selectRows(db, calendars, { id })[0]
+/** A stored calendar, or a room's calendar (which exists while the room does: ./rooms.ts). */
+export const findCalendar = (db: Db, id: string): CalendarRow | undefined =>
+  selectRows(db, calendars, { id })[0] ?? roomCalendar(db, id)
 
 export const liveRules = (db: Db, calendarId: string): AclRow[] =>
   selectRows(db, aclRules, { calendarId, deleted: false }, { orderBy: ['changeSeq'] })
@@ -32,6 +35,9 @@ export function roleOf(db: Db, cal: CalendarRow, user: WorldUserRow): Role {
   if (cal.ownerId === user.id) return 'owner'
   const email = user.email.toLowerCase()
   const domain = email.split('@')[1] ?? ''
+  // Workspace shares a room's calendar with the whole organisation ("See all event details") by default.
+  // Deviation: a room calendar's sharing cannot be changed (its ACL has no owner here to change it).
+  if (isRoomCalendar(cal)) return domain === (getMeta(db, 'domain') ?? '').toLowerCase() ? 'reader' : 'none'
   let role: Role = 'none'
   for (const r of liveRules(db, cal.id)) {
     const v = (r.scopeValue ?? '').toLowerCase()

@@ -7,6 +7,7 @@ import { events, type EventRow } from '../schema.ts'
 import { type ResolvedTime } from '../time/zoned.ts'
 import { expandRecurrence, instanceId, instanceSpan, parseInstanceId, type Occurrence } from '../time/recurrence.ts'
 import { findCalendar, nextChange } from './access.ts'
+import { acceptedRooms } from './rooms.ts'
 
 /** An event time as stored: the instant, the effective zone and whether the client named the zone. */
 export type StoredTime = { ms: number; allDay: boolean; date?: string; timeZone: string; given: boolean }
@@ -109,6 +110,8 @@ export function propagate(db: Db, org: EventRow): void {
       if (email === org.calendarId.toLowerCase() || !findUserByEmail(db, email) || !findCalendar(db, email)) continue
       wanted.add(email)
     }
+    // A room that accepted holds the booking on its calendar.
+    for (const room of acceptedRooms(db, data.attendees)) if (room !== org.calendarId.toLowerCase()) wanted.add(room)
   }
   const copies = selectRows(db, events, { organizerCalendarId: org.calendarId, id: org.id },
     { not: { calendarId: org.calendarId } })

@@ -5,6 +5,7 @@ import type { CalendarRow, EventRow } from '../schema.ts'
 import { applyConference, fieldsOf, type EventBody } from './build.ts'
 import { dataOf, exceptionsOf, findEvent, lookupEvent, propagate, rowsOfEvent, saveEvent, type Attendee } from './events.ts'
 import { guestsOf, notify, type SendUpdates } from './notify.ts'
+import { bookRooms } from './rooms.ts'
 
 export type WriteOptions = { sendUpdates: SendUpdates; conferenceDataVersion: number }
 
@@ -14,6 +15,8 @@ const isOrganizerRow = (r: EventRow) => r.calendarId === r.organizerCalendarId
 export function createEvent(db: Db, cal: CalendarRow, user: WorldUserRow, id: string, b: EventBody, o: WriteOptions & { iCalUID?: string; organizer?: { email?: string; displayName?: string } }): EventRow {
   const f = fieldsOf(b, cal)
   applyConference(db, f.data, cal.id, id, o.conferenceDataVersion)
+  const booking = { organizerCalendarId: cal.id, id, start: f.start, startMs: f.start.ms, endMs: f.end.ms }
+  bookRooms(db, f.data.attendees, { ...booking, recurrence: f.recurrence })
   const now = nowMs(db)
   const organizerEmail = o.organizer?.email ?? cal.id
   const row = saveEvent(db, {
@@ -41,6 +44,9 @@ export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current
   if (Array.isArray(b.attendees)) b = { ...b, attendees: b.attendees.map((a) => (a && typeof a === 'object' && a.responseStatus === undefined && typeof a.email === 'string' && answers.get(a.email.toLowerCase()) ? { ...a, responseStatus: answers.get(a.email.toLowerCase()) } : a)) }
   const f = fieldsOf(b, cal, { instance })
   applyConference(db, f.data, row.calendarId, instance ? row.recurringEventId! : row.id, o.conferenceDataVersion, prev)
+  const recurrence = instance ? undefined : f.recurrence
+  const span = { start: f.start, startMs: f.start.ms, endMs: f.end.ms }
+  bookRooms(db, f.data.attendees, { organizerCalendarId: row.calendarId, id: row.id, ...span, recurrence }, row)
   const before = guestsOf(row)
   const saved = saveEvent(db, {
     ...row, data: JSON.stringify(f.data), start: JSON.stringify(f.start), end: JSON.stringify(f.end), startMs: f.start.ms, endMs: f.end.ms,

@@ -115,7 +115,8 @@ function runTransfer(c: WorldContext, app: AppTransfer, from: WorldUserRow, to: 
     const levels = new Set<PrivacyLevel>((asked ?? ['SHARED']) as PrivacyLevel[])
     transferDriveFiles(db, from.id, to.id, levels)
   } else if (app.applicationId === CALENDAR_APP) {
-    transferCalendarEvents(db, from.id, to.id)
+    const release = app.applicationTransferParams.find((p) => p.key === 'RELEASE_RESOURCES')?.value
+    transferCalendarEvents(db, from.id, to.id, release?.[0] === 'TRUE')
   }
 }
 

@@ -5,8 +5,10 @@ import { getMeta } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
+import type { Db } from '../../core/db.ts'
 import {
   deleteUser, directoryUsers, undeleteUser, factsOf, insertUser, saveFacts, updateUserRow, userResource, type UserFacts,
+  isDelegatedAdmin,
 } from '../store/users.ts'
 import { matches, parseQuery } from '../store/query.ts'
 import { customerId } from '../ids.ts'
@@ -20,10 +22,11 @@ const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invali
 
 const QUERY_FIELDS = ['email', 'name', 'givenName', 'familyName', 'isAdmin', 'isSuspended', 'orgUnitPath', 'orgTitle', 'isDelegatedAdmin']
 
-function searchRecord(u: WorldUserRow, f: UserFacts): Record<string, string[]> {
+function searchRecord(db: Db, u: WorldUserRow, f: UserFacts): Record<string, string[]> {
   return {
     email: [u.email], name: [u.name], givenName: [u.givenName], familyName: [u.familyName], isAdmin: [String(u.isAdmin)],
-    isSuspended: [String(f.suspended)], orgUnitPath: [f.orgUnitPath], orgTitle: [u.title], isDelegatedAdmin: ['false'],
+    isSuspended: [String(f.suspended)], orgUnitPath: [f.orgUnitPath], orgTitle: [u.title],
+    isDelegatedAdmin: [String(isDelegatedAdmin(db, u.id))],
   }
 }
 
@@ -136,7 +139,8 @@ export const directoryUsersRouter = createGoogleRouter()
     const key = q.orderBy ?? 'email'
     const sortKey = (u: WorldUserRow) => (key === 'email' ? u.email : key === 'givenName' ? u.givenName : u.familyName).toLowerCase()
     const all = directoryUsers(db, q.showDeleted === 'true')
-      .filter(({ user, facts }) => matches(searchRecord(user, facts), clauses, ['email', 'name', 'givenName', 'familyName']))
+      .filter(({ user, facts }) =>
+        matches(searchRecord(db, user, facts), clauses, ['email', 'name', 'givenName', 'familyName']))
       .sort((a, b) => sortKey(a.user).localeCompare(sortKey(b.user)) || a.user.email.localeCompare(b.user.email))
     if (q.sortOrder === 'DESCENDING') all.reverse()
     const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)

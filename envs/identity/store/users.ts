@@ -5,7 +5,7 @@ import { getMeta, nowMs } from '../../core/clock.ts'
 import { FULL_GOOGLE_SCOPES, issueTokenKey } from '../../core/tokens.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
 import { worldTokens, worldUsers, type WorldUserRow } from '../../core/world-tables.ts'
-import { identityGrants, identityUsers } from '../schema.ts'
+import { identityGrants, identityRoles, identityUsers } from '../schema.ts'
 import { customerId, googleUserId } from '../ids.ts'
 import { revokeGrant } from './oauth.ts'
 
@@ -44,6 +44,10 @@ export function directoryUsers(db: Db, deleted = false): { user: WorldUserRow; f
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
+/** Whether the user holds a delegated admin role (the Calendar resources role, docs/decisions/0250). */
+export const isDelegatedAdmin = (db: Db, userId: string) =>
+  !!db.select().from(identityRoles).where(eq(identityRoles.userId, userId)).get()
+
 /** The Directory API's User resource for a world user. */
 export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
   const body: Record<string, unknown> = {
@@ -52,7 +56,7 @@ export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
     primaryEmail: user.email,
     name: { givenName: user.givenName, familyName: user.familyName, fullName: user.name },
     isAdmin: user.isAdmin,
-    isDelegatedAdmin: false,
+    isDelegatedAdmin: isDelegatedAdmin(db, user.id),
     lastLoginTime: '1970-01-01T00:00:00.000Z',
     creationTime: iso(facts.createdMs),
     agreedToTerms: true,
