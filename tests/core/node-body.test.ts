@@ -24,8 +24,8 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 beforeAll(async () => {
   served = harness('demo')
   server = await new Promise<ServerType>((resolve) => {
-    const fetch = (req: Request, env: { incoming: IncomingMessage }) => {
-      seen.push(env.incoming)
+    const fetch = (req: Request, env: { incoming: unknown }) => {
+      seen.push(env.incoming as IncomingMessage)
       return served.app.fetch(req, env)
     }
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
