@@ -160,7 +160,8 @@ describe('parseRfc3339', () => {
       year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]!,
       millisecond: m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0,
     }
-    const off = m[8] === 'Z' || m[8] === 'z' ? 0 : (m[8]![0] === '-' ? -1 : 1) * (+m[8]!.slice(1, 3) * 60 + +m[8]!.slice(4, 6))
+    const o = m[8]!
+    const off = o === 'Z' || o === 'z' ? 0 : (o[0] === '-' ? -1 : 1) * (+o.slice(1, 3) * 60 + +o.slice(4, 6))
     const dt = DateTime.fromObject(w, { zone: 'UTC' })
     return !dt.isValid || Math.abs(off) >= 24 * 60 ? undefined : dt.toMillis() - off * 60_000
   }
