@@ -33,7 +33,9 @@ function bucketed(methods: readonly SpecMethod[]) {
     for (const m of list) {
       const key = bucketKey(m.method, m.template)
       if (key.endsWith(' /{')) continue
-      if (!map.has(key)) map.set(key, list.filter((x) => x.method === m.method && (bucketKey(x.method, x.template) === key || wild.includes(x))))
+      if (map.has(key)) continue
+      const inBucket = (x: (typeof list)[number]) => bucketKey(x.method, x.template) === key || wild.includes(x)
+      map.set(key, list.filter((x) => x.method === m.method && inBucket(x)))
     }
     for (const m of wild) {
       const key = bucketKey(m.method, '/{')

@@ -47,7 +47,8 @@ function send(method: string, path: string, token: string, body?: string | Buffe
     const req = request(`${base}${path}`, { method, headers, agent }, (res) => {
       const parts: Buffer[] = []
       res.on('data', (c: Buffer) => parts.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(parts).toString(), reused: req.reusedSocket }))
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, text: Buffer.concat(parts).toString(), reused: req.reusedSocket }))
     })
     req.on('error', reject)
     if (chunks) {
@@ -66,17 +67,24 @@ const related = [
   '--b1', 'Content-Type: text/plain', '', 'plain text body', '--b1--', '',
 ].join('\r\n')
 const calls: Call[] = [
-  { method: 'POST', path: '/gmail/v1/users/me/messages', body: JSON.stringify({ raw: mail, labelIds: ['INBOX'] }), type: JSON_TYPE },
+  { method: 'POST', path: '/gmail/v1/users/me/messages', type: JSON_TYPE,
+    body: JSON.stringify({ raw: mail, labelIds: ['INBOX'] }) },
   { method: 'POST', path: '/gmail/v1/users/me/messages/send', body: JSON.stringify({ raw: mail }), type: JSON_TYPE },
-  { method: 'POST', path: '/upload/gmail/v1/users/me/messages?uploadType=media', body: 'Subject: media\r\n\r\nx', type: 'message/rfc822' },
-  { method: 'POST', path: '/drive/v3/files', body: `${BOM}${JSON.stringify({ name: 'bom.txt', mimeType: 'text/plain' })}`, type: JSON_TYPE },
-  { method: 'POST', path: '/upload/drive/v3/files?uploadType=multipart', body: related, type: 'multipart/related; boundary=b1' },
-  { method: 'POST', path: '/calendar/v3/calendars/primary/events', body: '{"summary": "x", "start": ', type: JSON_TYPE },
+  { method: 'POST', path: '/upload/gmail/v1/users/me/messages?uploadType=media', type: 'message/rfc822',
+    body: 'Subject: media\r\n\r\nx' },
+  { method: 'POST', path: '/drive/v3/files', type: JSON_TYPE,
+    body: `${BOM}${JSON.stringify({ name: 'bom.txt', mimeType: 'text/plain' })}` },
+  { method: 'POST', path: '/upload/drive/v3/files?uploadType=multipart', body: related,
+    type: 'multipart/related; boundary=b1' },
+  { method: 'POST', path: '/calendar/v3/calendars/primary/events', type: JSON_TYPE, body: '{"summary": "x", "start":' },
   { method: 'PATCH', path: '/gmail/v1/users/me/labels/INBOX', body: '', type: JSON_TYPE },
-  { method: 'POST', path: '/api/chat.postMessage', slack: true, body: 'channel=general&text=a+b%20c%F0%9F%98%80&text=last', type: FORM },
+  { method: 'POST', path: '/api/chat.postMessage', slack: true, type: FORM,
+    body: 'channel=general&text=a+b%20c%F0%9F%98%80&text=last' },
   { method: 'POST', path: '/api/chat.postMessage', slack: true, body: `${BOM}channel=general&text=bom`, type: FORM },
-  { method: 'POST', path: '/api/chat.postMessage', slack: true, body: JSON.stringify({ channel: 'general', text: 'json' }), type: JSON_TYPE },
-  { method: 'POST', path: '/api/conversations.history', slack: true, body: 'channel=general&limit=5', type: `${FORM}; charset=utf-8` },
+  { method: 'POST', path: '/api/chat.postMessage', slack: true, type: JSON_TYPE,
+    body: JSON.stringify({ channel: 'general', text: 'json' }) },
+  { method: 'POST', path: '/api/conversations.history', slack: true, type: `${FORM}; charset=utf-8`,
+    body: 'channel=general&limit=5' },
   {
     method: 'POST', path: '/api/files.upload', slack: true, type: 'multipart/form-data; boundary=zz',
     body: ['--zz', 'Content-Disposition: form-data; name="channels"', '', 'general', '--zz',
@@ -94,7 +102,10 @@ describe('request bodies read from the Node socket', () => {
       const inProcess = await local.call(call.method, call.path, {
         body: call.body,
         // As on the socket (the action log describes a non-text body by its announced length).
-        headers: { ...(call.type ? { 'content-type': call.type } : {}), 'content-length': String(Buffer.byteLength(call.body ?? '')) },
+        headers: {
+          ...(call.type ? { 'content-type': call.type } : {}),
+          'content-length': String(Buffer.byteLength(call.body ?? '')),
+        },
         token: token(local),
       })
       expect({ call: call.path, status: over.status, text: over.text })

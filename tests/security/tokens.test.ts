@@ -110,7 +110,7 @@ describe('tokens cannot be forged', () => {
 })
 
 describe('WorldKeys.check', () => {
-  test('verifies a token once, then answers from what it verified; a changed mac or another key set still fails', () => {
+  test('verifies a token once, then repeats that verdict; a changed mac or another key set still fails', () => {
     const keys = WorldKeys.random('w1')
     const token = keys.token('google', 'ab'.repeat(12))
     const derive = vi.spyOn(keys, 'derive')

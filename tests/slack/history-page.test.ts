@@ -8,15 +8,18 @@ import { slackWorld } from './helpers.ts'
 // table (envs/slack/map.ts pageFacts, docs/decisions/0270); each message must render as it does on its own.
 
 describe('conversations.history', () => {
-  it('renders each message of a page with its own reactions, unfurls and pins, as one message alone renders', async () => {
+  it('renders each message of a page with its reactions, unfurls and pins, as the message alone renders', async () => {
     const w = slackWorld()
     const id = await w.channel('general')
     const posted: string[] = []
-    for (let i = 0; i < 4; i++) posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+    for (let i = 0; i < 4; i++) {
+      posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+    }
     const reply = await w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[1] }, 'bob')
     expect(reply.ok).toBe(true)
     // Reactions interleaved across messages, so each message's order comes from the world-wide sequence.
-    for (const [user, i, name] of [['bob', 0, 'eyes'], ['carol', 2, 'tada'], ['carol', 0, 'tada'], ['alice', 0, 'eyes']] as const) {
+    const adds = [['bob', 0, 'eyes'], ['carol', 2, 'tada'], ['carol', 0, 'tada'], ['alice', 0, 'eyes']] as const
+    for (const [user, i, name] of adds) {
       expect((await w.api('reactions.add', { channel: id, timestamp: posted[i], name }, user)).ok).toBe(true)
     }
     expect((await w.api('pins.add', { channel: id, timestamp: posted[2] }, 'alice')).ok).toBe(true)
