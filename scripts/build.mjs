@@ -2,7 +2,7 @@
 // npm run build (also `prepare`, which `npm ci` runs): bundles the server with esbuild into dist/server/ (one
 // module graph instead of ~700 files to resolve at start; type checking stays `npm run typecheck`'s job) and
 // bakes the default seeds' templates with the bundled code. bin/wsgym.mjs runs dist/ when it is up to date.
-import { rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -35,9 +35,33 @@ await esbuild.build({
   },
   logLevel: 'warning',
 })
+asciiOnly(`${dist}/server`)
 const { bakeTemplates } = await import(`${dist}/server/templates.js`)
 const baked = bakeTemplates(`${dist}/templates`)
 // bin/wsgym.mjs compares this stamp with the sources' modification times to notice a stale build.
 writeFileSync(`${dist}/.built`, `${new Date().toISOString()}\n`)
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
 console.log(`wsgym build: dist/ in ${seconds} s (${baked.length} templates baked)`)
+
+/**
+ * V8 keeps each script's source for lazy compilation, in one byte per character only when every character is
+ * Latin-1: one curly quote in a comment doubles the memory of a 4 MB bundle. esbuild already escapes strings; what
+ * is left (comments, regular expression literals, tagged templates, whose tags here read cooked strings) becomes
+ * `\uXXXX` escapes, which mean the same character in all three. A file where that could change a meaning (an
+ * escaped character, or String.raw on the line) is left as it is.
+ */
+function asciiOnly(dir) {
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.js'))) {
+    const path = `${dir}/${name}`
+    const text = readFileSync(path, 'utf8')
+    if (!/[^\x00-\x7f]/.test(text)) continue
+    const risky = text.split('\n').some((line) =>
+      /[^\x00-\x7f]/.test(line) && (/\\[^\x00-\x7f]/.test(line) || line.includes('String.raw')))
+    if (risky) {
+      console.warn(`wsgym build: ${name} keeps non-ASCII characters (escaping them could change a meaning)`)
+      continue
+    }
+    const escape = (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`
+    writeFileSync(path, text.replace(/[^\x00-\x7f]/g, escape))
+  }
+}

@@ -17,6 +17,7 @@ import { services } from './registry.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
+import { bufferNodeBody, nodeIncoming } from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { handleGoogleBatch } from './batch.ts'
@@ -117,7 +118,10 @@ export function createAgentApp(worlds: WorldManager) {
     const path = c.req.path
     const isUpload = path.startsWith('/upload/') || path.startsWith('/resumable/') || path.startsWith('/_upload/')
     const maxSize = isUpload || path.startsWith('/api/') ? LIMITS.uploadBytes : LIMITS.jsonBytes
-    return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)
+    const incoming = nodeIncoming(c)
+    if (!incoming) return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)
+    await bufferNodeBody(c, incoming, maxSize, () => tooLarge(familyOf(path), maxSize))
+    return next()
   })
 
   // JSON nested deeper than any API's schema is refused before a parser or validator recurses through it.

@@ -40,7 +40,8 @@ export type Running = {
 }
 
 /** Listens on host:port; rejects with the socket error (EADDRINUSE, EACCES, …) instead of emitting it unhandled. */
-const listen = (fetch: (req: Request) => Response | Promise<Response>, host: string, port: number) =>
+type Fetch = (req: Request, env?: object) => Response | Promise<Response>
+const listen = (fetch: Fetch, host: string, port: number) =>
   new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch, port, hostname: host }, () => {
       s.off('error', reject)
@@ -66,7 +67,12 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
     // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
     const agentApp = createAgentApp(worlds)
     gym = createGym({ worlds, app: agentApp })
-    agent = await listen(withAgentMcp(agentApp.fetch, gym), opts.host, opts.port)
+    // The agent app gets the listener's env (the Node request), so bodies are read from the socket stream
+    // (server/middleware/node-body.ts); `/mcp` goes to the episode's MCP endpoint as withAgentMcp routes it.
+    const mcpFetch = withAgentMcp(agentApp.fetch, gym)
+    const agentFetch = (req: Request, env?: object) =>
+      req.url.includes('/mcp') && new URL(req.url).pathname === '/mcp' ? mcpFetch(req) : agentApp.fetch(req, env)
+    agent = await listen(agentFetch, opts.host, opts.port)
     ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
     // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
     agentUrl = opts.publicAgentUrl ?? ownAgentUrl

@@ -56,15 +56,18 @@ export function issueTokenKey(db: Db, userId: string, kind: TokenKind, scopes: r
 export const KEY_CHARS = 24
 const MAC_CHARS = 32
 
+const TOKEN_BODY = `([0-9a-f]{${KEY_CHARS}})([0-9a-f]{${MAC_CHARS}})`
+const GOOGLE_TOKEN = new RegExp(`^ya29\\.([a-z0-9_]+)\\.${TOKEN_BODY}$`)
+const SLACK_TOKEN = new RegExp(`^xox([pb])-([a-z0-9_]+)-${TOKEN_BODY}$`)
+
 /**
  * Splits a presented token into (kind, world id, key, mac); undefined when it is not shaped like one of ours.
  * Parsing proves nothing: `WorldKeys.check` verifies the mac.
  */
 export function parseToken(token: string): { kind: TokenKind; worldId: string; key: string; mac: string } | undefined {
-  const body = `([0-9a-f]{${KEY_CHARS}})([0-9a-f]{${MAC_CHARS}})`
-  let m = new RegExp(`^ya29\\.([a-z0-9_]+)\\.${body}$`).exec(token)
+  let m = GOOGLE_TOKEN.exec(token)
   if (m) return { kind: 'google', worldId: m[1]!, key: m[2]!, mac: m[3]! }
-  m = new RegExp(`^xox([pb])-([a-z0-9_]+)-${body}$`).exec(token)
+  m = SLACK_TOKEN.exec(token)
   if (m) return { kind: m[1] === 'p' ? 'slack_user' : 'slack_bot', worldId: m[2]!, key: m[3]!, mac: m[4]! }
   return undefined
 }
@@ -78,6 +81,9 @@ export function worldIdOfToken(token: string): string | undefined {
 }
 
 /** The published secret of the `demo` world that `wsgym serve` starts, so the README's tokens work as written. */
+/** Verified tokens a world's key set remembers (a world has a few dozen tokens; past this it starts over). */
+const VERIFIED_CAP = 1024
+
 export const DEMO_WORLD_SECRET = 'workspace-gym-demo-world-public-secret'
 
 /**
@@ -88,6 +94,11 @@ export const DEMO_WORLD_SECRET = 'workspace-gym-demo-world-public-secret'
  */
 export class WorldKeys {
   readonly #secret: Buffer
+  /**
+   * Tokens this key set has already verified (an HMAC per request otherwise): a pure function of the secret and
+   * the token, so it can only repeat a verdict; bounded, and gone with this object when the key rotates.
+   */
+  readonly #verified = new Map<string, { kind: TokenKind; key: string }>()
 
   constructor(readonly worldId: string, secret: Buffer | string) {
     this.#secret = typeof secret === 'string' ? Buffer.from(secret) : secret
@@ -127,11 +138,15 @@ export class WorldKeys {
 
   /** (kind, key) of a token issued by this world's keys; undefined for anything else. */
   check(token: string): { kind: TokenKind; key: string } | undefined {
+    const known = this.#verified.get(token)
+    if (known) return { kind: known.kind, key: known.key }
     const parsed = parseToken(token)
     if (!parsed || parsed.worldId !== this.worldId) return undefined
     const want = Buffer.from(this.#mac(parsed.kind, parsed.key))
     const given = Buffer.from(parsed.mac)
     if (want.length !== given.length || !timingSafeEqual(want, given)) return undefined
+    if (this.#verified.size >= VERIFIED_CAP) this.#verified.clear()
+    this.#verified.set(token, { kind: parsed.kind, key: parsed.key })
     return { kind: parsed.kind, key: parsed.key }
   }
 }

@@ -69,11 +69,54 @@ export function channelWire(db: Db, ch: ChannelRow, viewer: string, opts: { numM
   return out
 }
 
+type ReactionRow = { name: string; user_id: string }
+type UnfurlRow = { url: string; attachment: string; app_user: string }
+
+/**
+ * What rendering a page of one channel's messages reads besides the rows, in one statement per table instead of one
+ * per message: reactions (by `seq`, a world-wide counter) and unfurls (by rowid) grouped by message in the order
+ * the per-message reads give, the pinned timestamps, and the team id.
+ */
+export type PageFacts = {
+  team: string
+  reactions: Map<string, ReactionRow[]>
+  unfurls: Map<string, UnfurlRow[]>
+  pinned: Set<string>
+}
+
+export function pageFacts(db: Db, channelId: string, messages: readonly MessageRow[]): PageFacts {
+  const tss = JSON.stringify(messages.map((m) => m.ts))
+  const byTs = <T extends { ts: string }>(rows: T[]) => {
+    const map = new Map<string, T[]>()
+    for (const r of rows) {
+      const list = map.get(r.ts)
+      if (list) list.push(r)
+      else map.set(r.ts, [r])
+    }
+    return map
+  }
+  const IN = 'channel_id = ? AND ts IN (SELECT value FROM json_each(?))'
+  const reactions = stmt(db, `SELECT ts, name, user_id FROM slack_reactions WHERE ${IN} ORDER BY seq`)
+    .all(channelId, tss)
+  const unfurls = stmt(db, `SELECT ts, url, attachment, app_user FROM slack_unfurls WHERE ${IN} ORDER BY rowid`)
+    .all(channelId, tss)
+  const pins = stmt(db, `SELECT ts FROM slack_pins WHERE ${IN}`).all(channelId, tss) as { ts: string }[]
+  return {
+    team: teamId(db),
+    reactions: byTs(reactions as (ReactionRow & { ts: string })[]),
+    unfurls: byTs(unfurls as (UnfurlRow & { ts: string })[]),
+    pinned: new Set(pins.map((r) => r.ts)),
+  }
+}
+
 /** Reactions on a message, in first-reaction order. */
 export function reactionsOf(db: Db, channelId: string, ts: string) {
-  const rows = stmt(db, 'SELECT name, user_id FROM slack_reactions WHERE channel_id = ? AND ts = ? ORDER BY seq').all(channelId, ts) as {
-    name: string; user_id: string
-  }[]
+  const rows = stmt(db, 'SELECT name, user_id FROM slack_reactions WHERE channel_id = ? AND ts = ? ORDER BY seq')
+    .all(channelId, ts) as ReactionRow[]
+  return groupReactions(rows)
+}
+
+function groupReactions(rows: readonly ReactionRow[]) {
   const out: { name: string; users: string[]; count: number }[] = []
   for (const r of rows) {
     let e = out.find((x) => x.name === r.name)
@@ -90,20 +133,24 @@ const textBlocks = (text: string, ts: string) => [
 ]
 
 /** A stored message as Slack's message object (thread fields on parents, `parent_user_id` on replies). */
-export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[] } = {}) {
+export function messageWire(
+  db: Db, m: MessageRow, opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[]; facts?: PageFacts } = {},
+) {
+  const facts = opts.facts
   const out: Record<string, unknown> = { user: m.user_id, type: 'message', ts: m.ts }
   if (m.subtype) out.subtype = m.subtype
   if (m.bot_id) out.bot_id = m.bot_id
   out.text = m.text
   if (m.meta) Object.assign(out, parseJson<Record<string, unknown>>(m.meta, {}))
-  out.team = teamId(db)
+  const team = facts ? facts.team : teamId(db)
+  out.team = team
   if (m.bot_id) {
     const bot = userById(db, m.user_id)
     out.app_id = `A${m.bot_id.slice(1)}`
     out.bot_profile = {
       id: m.bot_id, app_id: `A${m.bot_id.slice(1)}`, user_id: m.user_id, name: bot?.display_name || bot?.handle || 'bot',
       icons: { image_36: 'https://a.slack-edge.com/80588/img/plugins/app/bot_36.png', image_48: 'https://a.slack-edge.com/80588/img/plugins/app/bot_48.png', image_72: 'https://a.slack-edge.com/80588/img/plugins/app/service_72.png' },
-      deleted: false, updated: bot?.updated ?? 0, team_id: teamId(db),
+      deleted: false, updated: bot?.updated ?? 0, team_id: team,
     }
   }
   if (m.thread_ts) {
@@ -130,7 +177,7 @@ export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; with
   if (blocks) out.blocks = blocks
   else if (!m.subtype || m.subtype === 'thread_broadcast') out.blocks = textBlocks(m.text, m.ts)
   const own = parseJson<unknown[] | null>(m.attachments, null)
-  const unfurls = unfurlsOf(db, m)
+  const unfurls = unfurlsOf(db, m, facts?.unfurls.get(m.ts) ?? (facts ? [] : undefined))
   if (own || unfurls.length > 0) out.attachments = [...(own ?? []), ...unfurls]
   const files = parseJson<string[] | null>(m.files, null)
   if (files && files.length > 0) {
@@ -138,16 +185,20 @@ export function messageWire(db: Db, m: MessageRow, opts: { viewer?: string; with
     out.upload = true
     out.display_as_bot = false
   }
-  const reactions = reactionsOf(db, m.channel_id, m.ts)
+  const reactions = facts ? groupReactions(facts.reactions.get(m.ts) ?? []) : reactionsOf(db, m.channel_id, m.ts)
   if (reactions.length > 0) out.reactions = reactions
-  const pinned = stmt(db, 'SELECT 1 FROM slack_pins WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.ts)
+  const pinned = facts
+    ? facts.pinned.has(m.ts)
+    : stmt(db, 'SELECT 1 FROM slack_pins WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.ts)
   if (pinned) out.pinned_to = [m.channel_id]
   return out
 }
 
 /** App unfurls of links in a message (chat.unfurl), shown as attachments after the message's own. */
-function unfurlsOf(db: Db, m: MessageRow) {
-  const rows = stmt(db, 'SELECT url, attachment, app_user FROM slack_unfurls WHERE channel_id = ? AND ts = ? ORDER BY rowid').all(m.channel_id, m.ts) as { url: string; attachment: string; app_user: string }[]
+function unfurlsOf(db: Db, m: MessageRow, read?: readonly UnfurlRow[]) {
+  const rows = read ??
+    (stmt(db, 'SELECT url, attachment, app_user FROM slack_unfurls WHERE channel_id = ? AND ts = ? ORDER BY rowid')
+      .all(m.channel_id, m.ts) as UnfurlRow[])
   return rows.map((r, i) => {
     const app = userById(db, r.app_user)
     return {

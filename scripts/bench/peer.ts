@@ -11,6 +11,8 @@ import type { BenchFigure } from './types.ts'
 const args = process.argv.slice(2)
 const N = args.includes('--peer-n') ? Number(args[args.indexOf('--peer-n') + 1]) : 500
 const WARMUP = 20
+// --peer-cpu-prof DIR: our server runs with `node --cpu-prof` and writes its profile into DIR when it stops.
+const PROFILE_DIR = args.includes('--peer-cpu-prof') ? args[args.indexOf('--peer-cpu-prof') + 1] : undefined
 const root = join(import.meta.dirname, '..', '..')
 const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
 const CLOCK_TICKS = 100 // USER_HZ on Linux
@@ -55,7 +57,8 @@ function spawnUntil<T>(args: string[], ready: (out: string) => T | undefined) {
 
 /** Ours as shipped: `wsgym serve` (dist/ when built and current), one world created from the bench seed. */
 async function ours(): Promise<Side> {
-  const { child, value } = await spawnUntil([join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
+  const prof = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []
+  const { child, value } = await spawnUntil([...prof, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
     '--control-port', '0'], (out) => {
     const agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
     const control = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
@@ -87,7 +90,7 @@ function usage(s: Side) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   const ticks = Number(fields[11]) + Number(fields[12])
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, 'utf8'))![1]) * 1024
-  return { cpuMs: (ticks * 1000) / CLOCK_TICKS, rss }
+  return { cpuMs: (ticks * 1000) / CLOCK_TICKS, sysMs: (Number(fields[12]) * 1000) / CLOCK_TICKS, rss }
 }
 
 function call(s: Side, base: string, method: string, path: string, body?: string, type = 'application/json') {
@@ -225,7 +228,9 @@ export async function run(): Promise<BenchFigure[]> {
       }
       const after = sides.map(usage)
       const cpu = [0, 1].map((k) => after[k]!.cpuMs - before[k]!.cpuMs)
-      const name = `${phase}: server CPU ratio (${cpu[0]!.toFixed(0)} vs ${cpu[1]!.toFixed(0)} ms)`
+      const sys = [0, 1].map((k) => after[k]!.sysMs - before[k]!.sysMs)
+      const name = `${phase}: server CPU ratio (${cpu[0]!.toFixed(0)} vs ${cpu[1]!.toFixed(0)} ms, ` +
+        `of which system ${sys[0]!.toFixed(0)} vs ${sys[1]!.toFixed(0)})`
       out.push({ name, value: cpu[0]! / cpu[1]!, unit: '×', target: '≤ 1.0' })
     }
     const end = sides.map(usage)

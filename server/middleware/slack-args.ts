@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { UploadedFile } from '../../envs/core/http.ts'
 import { SlackApiError } from '../../envs/core/errors/slack.ts'
+import { urlEncodedForm } from './node-body.ts'
 
 /**
  * Slack accepts arguments in the query string and in form, JSON or multipart bodies, all at once.
@@ -26,6 +27,8 @@ export async function readSlackArgs(c: Context): Promise<Record<string, unknown>
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
     let form: Record<string, string | File | (string | File)[]>
     try {
+      // Url-encoded forms (most calls) skip building a Response to parse them; multipart goes through undici.
+      if (/^application\/x-www-form-urlencoded\s*(;|$)/.test(type)) await urlEncodedForm(c)
       form = await c.req.parseBody({ all: true })
     } catch {
       throw new SlackApiError('invalid_form_data')

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -24,6 +24,19 @@ function serve() {
   })
   return { child, ready }
 }
+
+describe('npm run build', () => {
+  // V8 stores a script's source two bytes per character once one character is outside Latin-1 (docs/decisions/0270).
+  test.skipIf(!existsSync(join(root, 'dist', 'server')))('writes bundles whose source is plain ASCII', () => {
+    const dir = join(root, 'dist', 'server')
+    const files = readdirSync(dir).filter((n) => n.endsWith('.js'))
+    expect(files.length).toBeGreaterThan(0)
+    for (const name of files) {
+      const wide = readFileSync(join(dir, name), 'utf8').match(/[^\x00-\x7f]/)
+      expect({ name, wide: wide?.[0] }).toEqual({ name, wide: undefined })
+    }
+  })
+})
 
 describe('wsgym serve', () => {
   test('answers the agent API, exports a Doc as PDF and stops on SIGTERM', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
+import { WorldKeys } from '../../envs/core/tokens.ts'
 import { WorldManager } from '../../server/worlds.ts'
 import { createAgentApp } from '../../server/app.ts'
 import { createControlApp } from '../../server/control/app.ts'
@@ -105,6 +106,24 @@ describe('tokens cannot be forged', () => {
     const two = s.worlds.get('x2').world.snapshot().bytes
     expect(one.equals(two)).toBe(true)
     expect(getMeta(s.worlds.get('x1').world.db, 'id_salt')).toBe(getMeta(s.worlds.get('x2').world.db, 'id_salt'))
+  })
+})
+
+describe('WorldKeys.check', () => {
+  test('verifies a token once, then repeats that verdict; a changed mac or another key set still fails', () => {
+    const keys = WorldKeys.random('w1')
+    const token = keys.token('google', 'ab'.repeat(12))
+    const derive = vi.spyOn(keys, 'derive')
+    try {
+      expect(keys.check(token)).toEqual({ kind: 'google', key: 'ab'.repeat(12) })
+      expect(keys.check(token)).toEqual({ kind: 'google', key: 'ab'.repeat(12) })
+      expect(derive).toHaveBeenCalledTimes(1)
+      const last = token.at(-1) === 'a' ? 'b' : 'a'
+      expect(keys.check(token.slice(0, -1) + last)).toBeUndefined()
+      expect(WorldKeys.random('w1').check(token)).toBeUndefined()
+    } finally {
+      derive.mockRestore()
+    }
   })
 })
 

@@ -3,7 +3,7 @@ import { stmt } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { isBotCall, isMember, me, messageAt, visibleChannel, type ChannelRow, type MessageRow } from '../store/core.ts'
-import { messageWire } from '../map.ts'
+import { messageWire, pageFacts } from '../map.ts'
 import { filesWireFor } from './files.ts'
 
 export const historyRouter = createSlackRouter()
@@ -62,8 +62,9 @@ slackMethod(historyRouter, {
     ).all(ch.id, latest, oldest, limit + 1) as MessageRow[]
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit)
+    const facts = pageFacts(db, ch.id, page)
     const out: Record<string, unknown> = {
-      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids) })),
+      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids), facts })),
       has_more: hasMore, pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
       channel_actions_ts: null, channel_actions_count: 0,
     }
@@ -97,8 +98,9 @@ slackMethod(historyRouter, {
     const rest = start < 0 ? [] : filtered.slice(start)
     const page = rest.slice(0, limit)
     const hasMore = rest.length > limit
+    const facts = pageFacts(db, ch.id, page)
     const out: Record<string, unknown> = {
-      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids) })),
+      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids), facts })),
       has_more: hasMore,
     }
     if (hasMore) out.response_metadata = { next_cursor: encode(page.at(-1)!.ts) }

@@ -149,3 +149,49 @@ describe('rfc3339InZone', () => {
     expect(rfc3339InZone(Date.UTC(2026, 2, 9, 15), 'Mars/Base')).toBe('2026-03-09T15:00:00Z')
   })
 })
+
+describe('parseRfc3339', () => {
+  // The instant is computed in arithmetic (docs/decisions/0270); luxon's DateTime.fromObject in UTC is the reference
+  // for which wall clocks are valid and where they fall.
+  const reference = (s: string) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(s)
+    if (!m) return undefined
+    const w = {
+      year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]!,
+      millisecond: m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0,
+    }
+    const o = m[8]!
+    const off = o === 'Z' || o === 'z' ? 0 : (o[0] === '-' ? -1 : 1) * (+o.slice(1, 3) * 60 + +o.slice(4, 6))
+    const dt = DateTime.fromObject(w, { zone: 'UTC' })
+    return !dt.isValid || Math.abs(off) >= 24 * 60 ? undefined : dt.toMillis() - off * 60_000
+  }
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+
+  test('agrees with luxon on every day of the calendar grid (leap years, month ends, years below 100)', () => {
+    for (const year of [0, 4, 99, 100, 1900, 2000, 2023, 2024, 9999]) {
+      for (let month = 0; month <= 13; month++) {
+        for (const day of [0, 1, 28, 29, 30, 31, 32]) {
+          const s = `${pad(year, 4)}-${pad(month)}-${pad(day)}T12:00:00Z`
+          expect({ s, ms: parseRfc3339(s) }).toEqual({ s, ms: reference(s) })
+        }
+      }
+    }
+  })
+
+  test('agrees with luxon on clock fields and offsets, 24:00:00 included', () => {
+    for (const date of ['2024-02-29', '2023-12-31', '0050-06-15']) {
+      for (const hour of [0, 23, 24, 25]) {
+        for (const minute of [0, 59, 60]) {
+          for (const second of [0, 59, 60]) {
+            for (const frac of ['', '.999', '.0001']) {
+              for (const off of ['Z', 'z', '+05:30', '-23:59', '+24:00']) {
+                const s = `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}${frac}${off}`
+                expect({ s, ms: parseRfc3339(s) }).toEqual({ s, ms: reference(s) })
+              }
+            }
+          }
+        }
+      }
+    }
+  })
+})

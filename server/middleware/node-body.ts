@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http'
+import type { Context } from 'hono'
+
+/**
+ * Request bodies read straight from Node's socket stream (docs/decisions/0270). Through @hono/node-server, the
+ * first read of a body builds a WHATWG `Request` (headers, abort signal, a web stream over the Node stream) and
+ * pulls the bytes through that stream: most of a small POST's framework cost. When the request came from a Node
+ * listener, this reads the bytes from the `IncomingMessage` itself and puts them in Hono's body cache, so
+ * `c.req.text()`, `json()`, `arrayBuffer()` and `parseBody()` answer from it; a `Request` is still built (from the
+ * same bytes, `incoming.rawBody`) if anything asks for `c.req.raw.body`.
+ */
+
+/** The Node request behind `c`, when `c` is that listener request (not an in-process or batch sub-request). */
+export function nodeIncoming(c: Context): IncomingMessage | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  if (!incoming) return undefined
+  // @hono/node-server keeps the IncomingMessage under a symbol of its lazy request object.
+  const raw = c.req.raw as unknown as Record<symbol, unknown>
+  for (const key of Object.getOwnPropertySymbols(raw)) if (raw[key] === incoming) return incoming
+  return undefined
+}
+
+/**
+ * Reads the whole body of `incoming` (at most `max` bytes: beyond that, `tooLarge()` is thrown, before reading
+ * anything when Content-Length announces it, as Hono's bodyLimit does) into `c`'s body cache.
+ */
+export async function bufferNodeBody(c: Context, incoming: IncomingMessage, max: number, tooLarge: () => Error) {
+  const length = incoming.headers['content-length']
+  if (length !== undefined && incoming.headers['transfer-encoding'] === undefined) {
+    if (Number.parseInt(length, 10) > max) throw tooLarge()
+  }
+  const chunks = await readAll(incoming, max, tooLarge)
+  const size = chunks.reduce((n, chunk) => n + chunk.length, 0)
+  // An ArrayBuffer of its own (a pooled Buffer's backing store is shared with other data).
+  const bytes = new Uint8Array(new ArrayBuffer(size))
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.length
+  }
+  ;(incoming as IncomingMessage & { rawBody?: Buffer }).rawBody = Buffer.from(bytes.buffer)
+  cacheBody(c, bytes)
+}
+
+/**
+ * The chunks of `incoming` until its end. Past `max` bytes it stops listening (without destroying the stream: the
+ * listener drains the rest after the answer, so the connection survives) and rejects with `tooLarge()`.
+ */
+function readAll(incoming: IncomingMessage, max: number, tooLarge: () => Error): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const stop = () => {
+      incoming.off('data', onData)
+      incoming.off('end', onEnd)
+      incoming.off('error', onError)
+      incoming.off('aborted', onAborted)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= max) return void chunks.push(chunk)
+      stop()
+      incoming.pause()
+      reject(tooLarge())
+    }
+    const onEnd = () => {
+      stop()
+      resolve(chunks)
+    }
+    const onError = (e: Error) => {
+      stop()
+      reject(e)
+    }
+    const onAborted = () => onError(new Error('request aborted'))
+    incoming.on('data', onData)
+    incoming.on('end', onEnd)
+    incoming.on('error', onError)
+    incoming.on('aborted', onAborted)
+  })
+}
+
+/** Fills Hono's body cache: the bytes now, their text (UTF-8, BOM dropped, as `Request.text()`) on first use. */
+function cacheBody(c: Context, bytes: Uint8Array) {
+  const cache = c.req.bodyCache as Record<string, Promise<unknown> | undefined>
+  // arrayBuffer first: Hono converts from the first cached entry for kinds it has no entry for (blob, formData).
+  cache.arrayBuffer = Promise.resolve(bytes.buffer)
+  let text: Promise<unknown> | undefined
+  Object.defineProperty(cache, 'text', {
+    enumerable: true,
+    configurable: true,
+    get: () => (text ??= Promise.resolve(new TextDecoder().decode(bytes))),
+    set: (value: Promise<unknown>) => (text = value),
+  })
+}
+
+/** `application/x-www-form-urlencoded` bodies as FormData, decoded as undici's `Request.formData()` does. */
+export async function urlEncodedForm(c: Context): Promise<FormData> {
+  const cache = c.req.bodyCache as Record<string, Promise<unknown> | undefined>
+  const cached = cache.formData as Promise<FormData> | undefined
+  if (cached) return cached
+  const bytes = new Uint8Array(await c.req.arrayBuffer())
+  const form = new FormData()
+  // undici keeps a leading BOM in form bodies (ignoreBOM), unlike text().
+  for (const [k, v] of new URLSearchParams(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes))) {
+    form.append(k, v)
+  }
+  const done = Promise.resolve(form)
+  cache.formData = done
+  return done
+}

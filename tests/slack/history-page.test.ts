@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { stmt } from '../../envs/core/db.ts'
+import { messageWire } from '../../envs/slack/map.ts'
+import type { MessageRow } from '../../envs/slack/store/core.ts'
+import { slackWorld } from './helpers.ts'
+
+// conversations.history and conversations.replies read a page's reactions, unfurls and pins in one statement per
+// table (envs/slack/map.ts pageFacts, docs/decisions/0270); each message must render as it does on its own.
+
+describe('conversations.history', () => {
+  it('renders each message of a page with its reactions, unfurls and pins, as the message alone renders', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const posted: string[] = []
+    for (let i = 0; i < 4; i++) {
+      posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+    }
+    const reply = await w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[1] }, 'bob')
+    expect(reply.ok).toBe(true)
+    // Reactions interleaved across messages, so each message's order comes from the world-wide sequence.
+    const adds = [['bob', 0, 'eyes'], ['carol', 2, 'tada'], ['carol', 0, 'tada'], ['alice', 0, 'eyes']] as const
+    for (const [user, i, name] of adds) {
+      expect((await w.api('reactions.add', { channel: id, timestamp: posted[i], name }, user)).ok).toBe(true)
+    }
+    expect((await w.api('pins.add', { channel: id, timestamp: posted[2] }, 'alice')).ok).toBe(true)
+    const db = w.h.entry.world.db
+    const unfurl = 'INSERT INTO slack_unfurls (channel_id, ts, url, attachment, app_user) VALUES (?,?,?,?,?)'
+    const alice = (await w.uid('alice'))
+    stmt(db, unfurl).run(id, posted[3], 'https://b.example', JSON.stringify({ title: 'B' }), alice)
+    stmt(db, unfurl).run(id, posted[3], 'https://a.example', JSON.stringify({ title: 'A' }), alice)
+
+    const history = await w.api('conversations.history', { channel: id, limit: 10 }, 'alice')
+    const replies = await w.api('conversations.replies', { channel: id, ts: posted[1] }, 'alice')
+    const alone = (ts: string) => {
+      const row = stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND ts = ?').get(id, ts) as MessageRow
+      return JSON.parse(JSON.stringify(messageWire(db, row, { viewer: alice })))
+    }
+    for (const m of [...history.messages, ...replies.messages]) expect(m).toEqual(alone(m.ts))
+    const byTs = new Map(history.messages.map((m: { ts: string }) => [m.ts, m]))
+    expect((byTs.get(posted[0]) as { reactions: unknown }).reactions).toEqual([
+      { name: 'eyes', users: [await w.uid('bob'), alice], count: 2 },
+      { name: 'tada', users: [await w.uid('carol')], count: 1 },
+    ])
+    expect((byTs.get(posted[2]) as { pinned_to?: string[] }).pinned_to).toEqual([id])
+    expect((byTs.get(posted[3]) as { attachments: { from_url: string }[] }).attachments.map((a) => a.from_url))
+      .toEqual(['https://b.example', 'https://a.example'])
+  })
+})
