@@ -11,6 +11,7 @@ import { identityClients, identityGrants } from './schema.ts'
 import { factsOf, saveFacts } from './store/users.ts'
 import { addMember, insertGroup } from './store/groups.ts'
 import { normalizeScopes } from './store/oauth.ts'
+import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-accounts.ts'
 
 const SeedClient = z.object({
   /** Seed-local name other entries use; the client id follows from it (or is given). */
@@ -54,7 +55,10 @@ export const identitySeedSchema = z.object({
   tokenScopes: z.array(SeedTokenScopes).default([]),
   users: z.array(SeedDirectoryUser).default([]),
   groups: z.array(SeedGroup).default([]),
-}).default({ clients: [], grants: [], tokenScopes: [], users: [], groups: [] })
+  ...serviceAccountSeedFields,
+}).default({
+  clients: [], grants: [], tokenScopes: [], users: [], groups: [], serviceAccounts: [], iamBindings: [], delegations: [],
+})
 export type IdentitySeed = z.infer<typeof identitySeedSchema>
 
 /** `<12 digits>-<32 base36>.apps.googleusercontent.com`, derived from the world's id salt and the seed key. */
@@ -110,6 +114,7 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       }
       addMember(db, groups[i]!.id, m.email, m.role)
     }))
+    seedServiceAccounts(db, seed, ctx)
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
       db.update(worldTokens).set({ scopes: normalizeScopes(t.scopes).join(',') })
