@@ -27,8 +27,12 @@ export function worldOfPublicRequest(path: string, params: Record<string, string
     case 'none': return null
     case 'world': return params.world
     case 'token':
-      // A service account's assertion carries no world: the request names it (`world`, or the X-Wsgym-World header).
-      if (params.grant_type === JWT_BEARER) return WORLD_ID.test(params.world ?? '') ? params.world : undefined
+      // A service account's assertion carries no world: the request names it (`world`, the X-Wsgym-World header, or
+      // the world of a bearer token sent along, as the gym's http_request does). Only routing: the signature decides.
+      if (params.grant_type === JWT_BEARER) {
+        if (params.world !== undefined) return WORLD_ID.test(params.world) ? params.world : undefined
+        return params.access_token ? parseToken(params.access_token)?.worldId : undefined
+      }
       return worldOfAny(params.grant_type === 'refresh_token' ? params.refresh_token : params.code)
     case 'revoke': return worldOfAny(params.token)
     case 'tokeninfo': return worldOfAny(params.access_token)

@@ -6,6 +6,7 @@ import { identityGrants } from './schema.ts'
 import { listUsers } from '../core/users.ts'
 import { factsOf, inDomain } from './store/users.ts'
 import { listGroups, membersOf } from './store/groups.ts'
+import { keysOf, listDelegations, listServiceAccounts } from './store/service-accounts.ts'
 
 /*
  * dump() shape — version 1:
@@ -14,7 +15,9 @@ import { listGroups, membersOf } from './store/groups.ts'
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
  *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
- *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } } } }
+ *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
+ *     serviceAccounts: { <email>: { email, projectId, uniqueId, disabled, userManagedKeys: string[] (live key ids) } },
+ *     delegations: { <client id>: { clientId, scopes: string[] } } } }
  * Data Transfer requests are left out: they are a log of requests (like the action log), and what they moved is in
  * Drive's and Calendar's state. A repeated transfer that finds nothing to move leaves the world as it was.
  */
@@ -49,6 +52,13 @@ export function dumpIdentity(world: World): ServiceState {
       groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
         email: g.email, name: g.name, description: g.description,
         members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
+      }])),
+      serviceAccounts: Object.fromEntries(listServiceAccounts(db).map((sa) => [sa.email, {
+        email: sa.email, projectId: sa.projectId, uniqueId: sa.uniqueId, disabled: sa.disabled,
+        userManagedKeys: keysOf(db, sa.email).filter((k) => k.keyType === 'USER_MANAGED').map((k) => k.keyId),
+      }])),
+      delegations: Object.fromEntries(listDelegations(db).map((d) => [d.clientId, {
+        clientId: d.clientId, scopes: d.scopes.split(' ').filter(Boolean),
       }])),
     },
   }

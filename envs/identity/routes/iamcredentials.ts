@@ -59,8 +59,8 @@ function jwtPayload(c: WorldContext, raw: unknown): string {
   const nowS = Math.floor(nowMs(c.var.world.db) / 1000)
   const exp = (claims as Record<string, unknown>).exp
   if (exp === undefined) return JSON.stringify({ ...claims, exp: nowS + 3600 })
-  if (typeof exp !== 'number' || exp > nowS + MAX_EXP_S) {
-    throw invalid('Invalid payload: the exp claim must be a number no more than 12 hours in the future.')
+  if (typeof exp !== 'number' || exp < nowS || exp > nowS + MAX_EXP_S) {
+    throw invalid('Invalid payload: the exp claim must be a timestamp not in the past and no more than 12 hours ahead.')
   }
   return raw
 }
