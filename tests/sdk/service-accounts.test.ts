@@ -62,7 +62,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-describe('iam.projects.serviceAccounts', () => {
+describe('iam.projects.serviceAccounts.list iam.projects.serviceAccounts.get', () => {
   test('list and get show the seeded accounts with their unique ids', async () => {
     const list = await iam.projects.serviceAccounts.list({ name: 'projects/northwind-admin' })
     expect(list.data.accounts?.map((a) => a.email)).toEqual([SA, OTHER])
@@ -80,7 +80,7 @@ describe('iam.projects.serviceAccounts', () => {
   })
 })
 
-describe('iam.projects.serviceAccounts.keys', () => {
+describe('iam.projects.serviceAccounts.keys.create iam.projects.serviceAccounts.keys.list iam.projects.serviceAccounts.keys.get iam.projects.serviceAccounts.keys.delete', () => {
   test('create returns a JSON key file, list shows it, delete removes it', async () => {
     const file = await createKeyFile()
     expect(file).toMatchObject({ type: 'service_account', client_email: SA, token_uri: 'https://oauth2.googleapis.com/token' })
@@ -88,13 +88,18 @@ describe('iam.projects.serviceAccounts.keys', () => {
     const name = `projects/-/serviceAccounts/${SA}`
     const listed = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
     expect(listed.data.keys?.map((k) => k.name)).toContain(`projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`)
+    const got = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` })
+    expect(got.data).toMatchObject({ keyType: 'USER_MANAGED', keyAlgorithm: 'KEY_ALG_RSA_2048', validBeforeTime: '9999-12-31T23:59:59Z' })
+    expect(got.data.privateKeyData).toBeUndefined()
     await iam.projects.serviceAccounts.keys.delete({ name: `${name}/keys/${file.private_key_id}` })
+    const gone = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` }).catch((e) => e)
+    expect(gone.status).toBe(404)
     const after = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
     expect(after.data.keys?.map((k) => k.name) ?? []).not.toContain(`projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`)
   })
 })
 
-describe('jwt-bearer grant with domain-wide delegation', () => {
+describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer grant with domain-wide delegation', () => {
   test('a key file and google-auth-library JWT set another user\'s vacation responder', async () => {
     const file = await createKeyFile()
     const jwt = redirectTokenCalls(new google.auth.JWT({
@@ -202,5 +207,30 @@ describe('jwt-bearer grant errors', () => {
     })
     expect(res.status).toBe(400)
     expect(((await res.json()) as { error: { errors: { reason: string }[] } }).error.errors[0]!.reason).toBe('failedPrecondition')
+  })
+})
+
+describe('iamcredentials.projects.serviceAccounts.signBlob', () => {
+  test('signs bytes with the key signJwt reports, verifiable with that key', async () => {
+    const name = `projects/-/serviceAccounts/${SA}`
+    const blob = await creds.projects.serviceAccounts.signBlob({ name, requestBody: { payload: Buffer.from('hello').toString('base64') } })
+    const jwt = await creds.projects.serviceAccounts.signJwt({ name, requestBody: { payload: JSON.stringify({ a: 1 }) } })
+    expect(blob.data.keyId).toBe(jwt.data.keyId)
+    const { createVerify } = await import('node:crypto')
+    const [h, p, sig] = jwt.data.signedJwt!.split('.')
+    const { keyPairOf } = await import('../../envs/identity/sa-keys.ts')
+    const { publicKey } = await keyPairOf(server.entry.keys, blob.data.keyId!)
+    expect(createVerify('RSA-SHA256').update('hello').verify(publicKey, Buffer.from(blob.data.signedBlob!, 'base64'))).toBe(true)
+    expect(createVerify('RSA-SHA256').update(`${h}.${p}`).verify(publicKey, Buffer.from(sig!, 'base64url'))).toBe(true)
+    const exp = JSON.parse(Buffer.from(p!, 'base64url').toString()).exp as number
+    expect(exp).toBeGreaterThan(nowS() + 3500)
+    expect(exp).toBeLessThanOrEqual(nowS() + 3600)
+  })
+
+  test('a payload that is not base64 is a 400', async () => {
+    const err = await creds.projects.serviceAccounts.signBlob({
+      name: `projects/-/serviceAccounts/${SA}`, requestBody: { payload: 'not base64!' },
+    }).catch((e) => e)
+    expect(err.status).toBe(400)
   })
 })
