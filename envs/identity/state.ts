@@ -17,7 +17,10 @@ import { keysOf, listDelegations, listServiceAccounts } from './store/service-ac
  *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     serviceAccounts: { <email>: { email, projectId, uniqueId, disabled, userManagedKeys: string[] (live key ids) } },
- *     delegations: { <client id>: { clientId, scopes: string[] } } } }
+ *     delegations: { <client id>: { clientId, scopes: string[] } },
+ *     delegatedTokens: { <userId> <client id>: { userId, clientId, issued: number } } } }
+ *       (access tokens minted by a service account's JWT-bearer grant, per user acted as: `serviceAccount:<email>`
+ *        for the account's own)
  * Data Transfer requests are left out: they are a log of requests (like the action log), and what they moved is in
  * Drive's and Calendar's state. A repeated transfer that finds nothing to move leaves the world as it was.
  */
@@ -57,6 +60,10 @@ export function dumpIdentity(world: World): ServiceState {
         email: sa.email, projectId: sa.projectId, uniqueId: sa.uniqueId, disabled: sa.disabled,
         userManagedKeys: keysOf(db, sa.email).filter((k) => k.keyType === 'USER_MANAGED').map((k) => k.keyId),
       }])),
+      delegatedTokens: Object.fromEntries((stmt(db, `SELECT a.user_id AS userId, a.client_id AS clientId,
+          count(*) AS issued FROM identity_access_tokens a JOIN identity_service_accounts s ON s.unique_id = a.client_id
+          GROUP BY a.user_id, a.client_id ORDER BY a.user_id, a.client_id`).all() as
+          { userId: string; clientId: string; issued: number }[]).map((t) => [`${t.userId} ${t.clientId}`, t])),
       delegations: Object.fromEntries(listDelegations(db).map((d) => [d.clientId, {
         clientId: d.clientId, scopes: d.scopes.split(' ').filter(Boolean),
       }])),

@@ -54,7 +54,9 @@ export async function jwtBearer(c: WorldContext, p: Record<string, string>) {
   // An unknown account answers as a bad signature does: the endpoint says nothing about which accounts exist.
   if (!sa || !(await signedByAccount(c, sa.email, jwt, at))) return oauthError(c, 400, 'invalid_grant', BAD_SIGNATURE)
   if (sa.disabled) return oauthError(c, 400, 'invalid_grant', 'Invalid grant: account not found')
-  if (!AUDIENCES.has(String(jwt.claims.aud))) {
+  // Deviation: the token endpoint this server's discovery document advertises (its own origin) is accepted too.
+  const own = `${new URL(c.req.url).origin}/token`
+  if (!AUDIENCES.has(String(jwt.claims.aud)) && jwt.claims.aud !== own) {
     return oauthError(c, 400, 'invalid_grant', 'Invalid JWT: Failed audience check.')
   }
   const iat = num(jwt.claims.iat)

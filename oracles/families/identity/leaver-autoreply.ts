@@ -59,6 +59,8 @@ export function leaverAutoReply({ initial, final, diff, actions, params: p }: Or
     { service: 'identity', collection: 'users', id: (uid) => uid === id },
     { service: 'identity', collection: 'grants', id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id },
     { service: 'identity', collection: 'groups', id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity) },
+    // The delegated tokens minted to act as the leaver (bookkeeping of the grant, not a change anyone sees).
+    { service: 'identity', collection: 'delegatedTokens', id: (key) => key.startsWith(`${id} `) },
   ])]
   return verdict(checks, violations, { groupsLeft: stillIn.length, appsLeft: grantsLeft.length })
 }

@@ -90,9 +90,10 @@ export const identityLeaverAutoReply: Family = {
       http('GET', '/admin/directory/v1/groups', { query: { userKey: '{{leaver}}' } }, { groups: 'groups.*.email' }),
       http('GET', '/admin/directory/v1/users/{{leaver}}/tokens', {}, { apps: 'items.*.clientId' }),
       http('GET', `/v1/projects/${project}/serviceAccounts`, {}, { sa: `accounts[displayName=${display}].email` }),
+      http('GET', '/.well-known/openid-configuration', {}, { aud: 'token_endpoint' }),
     ]
     const claims = (sub: string) => JSON.stringify({
-      iss: '{{sa}}', sub, scope: SETTINGS, aud: 'https://oauth2.googleapis.com/token', iat: nowS, exp: nowS + 3600,
+      iss: '{{sa}}', sub, scope: SETTINGS, aud: '{{aud}}', iat: nowS, exp: nowS + 3600,
     })
     const delegate = (sub = '{{leaver}}') => [
       http('POST', '/v1/projects/-/serviceAccounts/{{sa}}:signJwt', { body: { payload: claims(sub) } }, { assertion: 'signedJwt' }),
