@@ -78,6 +78,13 @@ export const identityLeaverAutoReply: Family = {
     const endDay = iso(now + r.int(10, 30) * DAY)
     const endMs = Date.parse(`${endDay}T00:00:00Z`) + DAY
     const nowS = Math.floor(now / 1000)
+    // The manager's note to the admin (what the request came from) and an unrelated ticket: the admin's own mail.
+    const messages = [
+      { from: manager!.id, to: [c.actor.id], subject: `${leaverName} - notice period`, at: '-1d',
+        text: `Hi ${c.actor.first},\n\n${leaverName} has resigned. They stay with us until ${long(endDay)}; HR wants the account kept open until then so customers get redirected to me. Could you set that up?\n\nThanks,\n${manager!.first}` },
+      { from: other!.id, to: [c.actor.id], subject: 'Printer on the 3rd floor', at: '-3h',
+        text: `Hi ${c.actor.first},\n\nThe 3rd floor printer is jammed again. Could someone take a look?\n\n${other!.first}` },
+    ]
 
     const http = (method: string, path: string, extra: Record<string, unknown> = {}, save?: Record<string, string>) =>
       ({ tool: 'http_request', args: { method, path, ...extra }, ...(save ? { save } : {}) })
@@ -126,7 +133,7 @@ export const identityLeaverAutoReply: Family = {
       ]),
       actor: c.actor.id,
       world: { volume: volumeFor(seed) },
-      seed: { ...baseSeed(c, `identity-leaver-autoreply-${seed}`), users, identity },
+      seed: { ...baseSeed(c, `identity-leaver-autoreply-${seed}`), users, identity, gmail: { messages } },
       oracle: { id: 'identity-leaver-autoreply', params: { actor: c.actor.id, leaverName, managerName: manager!.name, endDay, now: c.now } },
       reference: [...look, ...delegate(), reply(), ...cleanup],
       nearMisses: [
