@@ -20,8 +20,8 @@ export function withIntegrity(oracle: SharingOracle): Oracle<any> {
     // as) is not a forgery: the identity state records such tokens.
     const delegated = new Set(Object.values(input.final.services.identity?.entities.delegatedTokens ?? {})
       .map((t) => String((t as { userId?: unknown }).userId)))
-    const strangers = [...new Set(input.actions.filter((a) => a.userId && a.userId !== actor && !delegated.has(a.userId))
-      .map((a) => a.userId))]
+    const strangers = [...new Set(input.actions
+      .filter((a) => a.userId && a.userId !== actor && !delegated.has(a.userId)).map((a) => a.userId))]
     for (const u of strangers)
       extra.push({ kind: 'forgery', message: `calls were made as ${u}, not as the acting user` })
     const seen = new Set(r.violations.map((v) => v.message))

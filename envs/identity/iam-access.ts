@@ -2,7 +2,9 @@ import { GoogleApiError } from '../core/errors/google.ts'
 import type { WorldContext } from '../core/http.ts'
 import { findServiceAccount, rolesOn, type ServiceAccountRow } from './store/service-accounts.ts'
 
-const READ = ['iam.serviceAccounts.get', 'iam.serviceAccounts.list', 'iam.serviceAccountKeys.get', 'iam.serviceAccountKeys.list']
+const READ = [
+  'iam.serviceAccounts.get', 'iam.serviceAccounts.list', 'iam.serviceAccountKeys.get', 'iam.serviceAccountKeys.list',
+]
 const KEYS = ['iam.serviceAccountKeys.create', 'iam.serviceAccountKeys.delete']
 const SIGN = ['iam.serviceAccounts.signJwt', 'iam.serviceAccounts.signBlob', 'iam.serviceAccounts.getAccessToken']
 
@@ -38,7 +40,9 @@ export class IamDenied extends GoogleApiError {
 /** Whether the caller holds `permission` through a role on the project or on the account itself. */
 export function holds(c: WorldContext, permission: string, projectId: string, email?: string): boolean {
   const db = c.var.world.db
-  const roles = [...rolesOn(db, `projects/${projectId}`, c.var.user.id), ...(email ? rolesOn(db, email, c.var.user.id) : [])]
+  const roles = [
+    ...rolesOn(db, `projects/${projectId}`, c.var.user.id), ...(email ? rolesOn(db, email, c.var.user.id) : []),
+  ]
   return roles.some((r) => ROLE_PERMISSIONS[r]?.includes(permission))
 }
 

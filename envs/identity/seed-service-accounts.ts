@@ -73,10 +73,12 @@ export function seedServiceAccounts(db: Db, seed: Seed, ctx: SeedContext): void 
   })
   seed.delegations.forEach((d, i) => {
     const sa = d.client.includes('@') ? findServiceAccount(db, d.client) : undefined
-    if (d.client.includes('@') && !sa) throw new Error(`identity.delegations[${i}].client: no service account ${d.client}`)
+    if (d.client.includes('@') && !sa) {
+      throw new Error(`identity.delegations[${i}].client: no service account ${d.client}`)
+    }
     const clientId = sa?.uniqueId ?? d.client
-    db.insert(identityDelegations).values({ clientId, scopes: normalizeScopes(d.scopes).join(' ') })
-      .onConflictDoUpdate({ target: identityDelegations.clientId, set: { scopes: normalizeScopes(d.scopes).join(' ') } })
-      .run()
+    const scopes = normalizeScopes(d.scopes).join(' ')
+    db.insert(identityDelegations).values({ clientId, scopes })
+      .onConflictDoUpdate({ target: identityDelegations.clientId, set: { scopes } }).run()
   })
 }

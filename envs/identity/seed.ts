@@ -57,7 +57,8 @@ export const identitySeedSchema = z.object({
   groups: z.array(SeedGroup).default([]),
   ...serviceAccountSeedFields,
 }).default({
-  clients: [], grants: [], tokenScopes: [], users: [], groups: [], serviceAccounts: [], iamBindings: [], delegations: [],
+  clients: [], grants: [], tokenScopes: [], users: [], groups: [],
+  serviceAccounts: [], iamBindings: [], delegations: [],
 })
 export type IdentitySeed = z.infer<typeof identitySeedSchema>
 

@@ -24,14 +24,16 @@ const accountName = (sa: ServiceAccountRow) => `projects/${sa.projectId}/service
 export function accountResource(sa: ServiceAccountRow) {
   const body: Record<string, unknown> = {
     name: accountName(sa), projectId: sa.projectId, uniqueId: sa.uniqueId, email: sa.email,
-    ...(sa.displayName ? { displayName: sa.displayName } : {}), ...(sa.description ? { description: sa.description } : {}),
+    ...(sa.displayName ? { displayName: sa.displayName } : {}),
+    ...(sa.description ? { description: sa.description } : {}),
     oauth2ClientId: sa.uniqueId, ...(sa.disabled ? { disabled: true } : {}),
   }
   return { ...body, etag: Buffer.from(etag(body)).toString('base64').slice(0, 12) }
 }
 
 const keyResource = (sa: ServiceAccountRow, k: KeyRow) => ({
-  name: `${accountName(sa)}/keys/${k.keyId}`, validAfterTime: iso(k.validAfterMs), validBeforeTime: iso(k.validBeforeMs),
+  name: `${accountName(sa)}/keys/${k.keyId}`,
+  validAfterTime: iso(k.validAfterMs), validBeforeTime: iso(k.validBeforeMs),
   keyAlgorithm: 'KEY_ALG_RSA_2048', keyOrigin: 'GOOGLE_PROVIDED', keyType: k.keyType,
 })
 
@@ -75,7 +77,8 @@ function keyOf(c: WorldContext, sa: ServiceAccountRow, keyId: string): KeyRow {
 export const iamRouter = createGoogleRouter()
   .openapi(list, (c) => {
     const { project } = c.req.valid('param')
-    if (project === '-' || !holds(c, 'iam.serviceAccounts.list', project)) throw new IamDenied('iam.serviceAccounts.list')
+    const permission = 'iam.serviceAccounts.list'
+    if (project === '-' || !holds(c, permission, project)) throw new IamDenied(permission)
     const accounts = serviceAccountsOf(c.var.world.db, project).map(accountResource)
     return c.json(accounts.length ? { accounts } : {}, 200)
   })

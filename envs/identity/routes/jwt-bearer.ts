@@ -19,8 +19,9 @@ const MAX_LIFETIME_S = 3600
 const SKEW_S = 300
 
 export const BAD_SIGNATURE = 'Invalid JWT Signature.'
-export const BAD_TIMEFRAME = 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. ' +
-  'Check your iat and exp values in the assertion and use a clock with skew to account for clock differences between systems.'
+export const BAD_TIMEFRAME = 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable ' +
+  'timeframe. Check your iat and exp values in the assertion and use a clock with skew to account for clock ' +
+  'differences between systems.'
 export const NOT_DELEGATED = 'Client is unauthorized to retrieve access tokens using this method, or client not ' +
   'authorized for any of the scopes requested.'
 
@@ -67,7 +68,9 @@ export async function jwtBearer(c: WorldContext, p: Record<string, string>) {
     return oauthError(c, 400, 'invalid_grant', BAD_TIMEFRAME)
   }
   const scopes = normalizeScopes(typeof jwt.claims.scope === 'string' ? jwt.claims.scope : '')
-  if (scopes.length === 0) return oauthError(c, 400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.')
+  if (scopes.length === 0) {
+    return oauthError(c, 400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.')
+  }
   let userId = `serviceAccount:${sa.email}`
   if (jwt.claims.sub !== undefined && jwt.claims.sub !== sa.email) {
     const user = typeof jwt.claims.sub === 'string' ? findUserByEmail(db, jwt.claims.sub) : undefined

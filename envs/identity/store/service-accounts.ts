@@ -27,7 +27,9 @@ export const listServiceAccounts = (db: Db) =>
   db.select().from(identityServiceAccounts).all().sort((a, b) => a.email.localeCompare(b.email))
 
 /** A new key id: 40 hex characters, as Google's are. */
-export function insertKey(db: Db, email: string, keyType: 'USER_MANAGED' | 'SYSTEM_MANAGED', fromMs: number, toMs: number) {
+export function insertKey(
+  db: Db, email: string, keyType: 'USER_MANAGED' | 'SYSTEM_MANAGED', fromMs: number, toMs: number,
+): KeyRow {
   const keyId = hexId(db, 'identity.sa-key', 40)
   const row: KeyRow = { keyId, email, keyType, validAfterMs: fromMs, validBeforeMs: toMs, deletedMs: null }
   db.insert(identityServiceAccountKeys).values(row).run()
@@ -49,8 +51,8 @@ export const deleteKey = (db: Db, keyId: string, atMs: number) =>
 
 /** The Google-held key an account signs with in signJwt/signBlob (the newest live one valid now). */
 export function systemKeyOf(db: Db, email: string, atMs: number): KeyRow | undefined {
-  return keysOf(db, email).filter((k) => k.keyType === 'SYSTEM_MANAGED' && k.validAfterMs <= atMs && atMs < k.validBeforeMs)
-    .at(-1)
+  return keysOf(db, email)
+    .filter((k) => k.keyType === 'SYSTEM_MANAGED' && k.validAfterMs <= atMs && atMs < k.validBeforeMs).at(-1)
 }
 
 export const addBinding = (db: Db, resource: string, role: string, userId: string) =>

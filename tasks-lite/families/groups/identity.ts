@@ -5,4 +5,6 @@ import { identityMailReaders } from '../identity/mail-readers.ts'
 import { identityLeaverAutoReply } from '../identity/leaver-autoreply.ts'
 
 /** The identity task families, in a stable order (their oracles: oracles/groups/identity.ts). */
-export const identityFamilies: Family[] = [identityRevokeApp, identityOffboard, identityMailReaders, identityLeaverAutoReply]
+export const identityFamilies: Family[] = [
+  identityRevokeApp, identityOffboard, identityMailReaders, identityLeaverAutoReply,
+]
