@@ -45,7 +45,8 @@ async function tokenRequest(assertion: string, world = 'sdk') {
 }
 
 async function createKeyFile(account = SA) {
-  const res = await iam.projects.serviceAccounts.keys.create({ name: `projects/-/serviceAccounts/${account}`, requestBody: {} })
+  const name = `projects/-/serviceAccounts/${account}`
+  const res = await iam.projects.serviceAccounts.keys.create({ name, requestBody: {} })
   return JSON.parse(Buffer.from(res.data.privateKeyData!, 'base64').toString('utf8')) as Record<string, string>
 }
 
@@ -80,22 +81,29 @@ describe('iam.projects.serviceAccounts.list iam.projects.serviceAccounts.get', (
   })
 })
 
-describe('iam.projects.serviceAccounts.keys.create iam.projects.serviceAccounts.keys.list iam.projects.serviceAccounts.keys.get iam.projects.serviceAccounts.keys.delete', () => {
+describe(['iam.projects.serviceAccounts.keys.create', 'iam.projects.serviceAccounts.keys.list',
+  'iam.projects.serviceAccounts.keys.get', 'iam.projects.serviceAccounts.keys.delete'].join(' '), () => {
   test('create returns a JSON key file, list shows it, delete removes it', async () => {
     const file = await createKeyFile()
-    expect(file).toMatchObject({ type: 'service_account', client_email: SA, token_uri: 'https://oauth2.googleapis.com/token' })
+    expect(file).toMatchObject({
+      type: 'service_account', client_email: SA, token_uri: 'https://oauth2.googleapis.com/token',
+    })
     expect(file.private_key).toContain('BEGIN PRIVATE KEY')
     const name = `projects/-/serviceAccounts/${SA}`
     const listed = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
-    expect(listed.data.keys?.map((k) => k.name)).toContain(`projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`)
+    const full = `projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`
+    expect(listed.data.keys?.map((k) => k.name)).toContain(full)
     const got = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` })
-    expect(got.data).toMatchObject({ keyType: 'USER_MANAGED', keyAlgorithm: 'KEY_ALG_RSA_2048', validBeforeTime: '9999-12-31T23:59:59Z' })
+    expect(got.data).toMatchObject({
+      keyType: 'USER_MANAGED', keyAlgorithm: 'KEY_ALG_RSA_2048', validBeforeTime: '9999-12-31T23:59:59Z',
+    })
     expect(got.data.privateKeyData).toBeUndefined()
     await iam.projects.serviceAccounts.keys.delete({ name: `${name}/keys/${file.private_key_id}` })
-    const gone = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` }).catch((e) => e)
+    const gone = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` })
+      .catch((e) => e)
     expect(gone.status).toBe(404)
     const after = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
-    expect(after.data.keys?.map((k) => k.name) ?? []).not.toContain(`projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`)
+    expect(after.data.keys?.map((k) => k.name) ?? []).not.toContain(full)
   })
 })
 
@@ -111,7 +119,8 @@ describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer gra
     })
     const asDan = google.gmail({ version: 'v1', rootUrl: server.url, auth: server.auth('dan') })
     const vacation = await asDan.users.settings.getVacation({ userId: 'me' })
-    expect(vacation.data).toMatchObject({ enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Ask Bob.' })
+    expect(vacation.data)
+      .toMatchObject({ enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Ask Bob.' })
   })
 
   test('the delegated token holds only the scopes asked for', async () => {
@@ -143,7 +152,8 @@ describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer gra
       headers: { authorization: `Bearer ${token.body.access_token}` },
     })
     expect(res.status).toBe(200)
-    const who = await fetch(`${server.url}tokeninfo?access_token=${token.body.access_token}`).then((r) => r.json() as Promise<{ scope: string }>)
+    const who = await fetch(`${server.url}tokeninfo?access_token=${token.body.access_token}`)
+      .then((r) => r.json() as Promise<{ scope: string }>)
     expect(who.scope).toBe(SETTINGS)
   })
 })
@@ -152,12 +162,16 @@ describe('jwt-bearer grant errors', () => {
   const sign = async (claims: Record<string, unknown>, account = SA) => (await creds.projects.serviceAccounts.signJwt({
     name: `projects/-/serviceAccounts/${account}`, requestBody: { payload: JSON.stringify(claims) },
   })).data.signedJwt!
-  const base = () => ({ iss: SA, scope: SETTINGS, aud: 'https://oauth2.googleapis.com/token', iat: nowS(), exp: nowS() + 600 })
+  const base = () => ({
+    iss: SA, scope: SETTINGS, aud: 'https://oauth2.googleapis.com/token', iat: nowS(), exp: nowS() + 600,
+  })
 
   test('a scope the admin did not delegate is unauthorized_client', async () => {
-    const res = await tokenRequest(await sign({ ...base(), sub: 'dan@northwind.test', scope: 'https://mail.google.com/' }))
+    const claims = { ...base(), sub: 'dan@northwind.test', scope: 'https://mail.google.com/' }
+    const res = await tokenRequest(await sign(claims))
     expect(res).toEqual({ status: 401, body: { error: 'unauthorized_client', error_description:
-      'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of the scopes requested.' } })
+      'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of ' +
+      'the scopes requested.' } })
   })
 
   test('an unknown subject is invalid_grant', async () => {
@@ -172,7 +186,8 @@ describe('jwt-bearer grant errors', () => {
   })
 
   test('a wrong audience is refused', async () => {
-    const res = await tokenRequest(await sign({ ...base(), sub: 'dan@northwind.test', aud: 'https://example.com/token' }))
+    const claims = { ...base(), sub: 'dan@northwind.test', aud: 'https://example.com/token' }
+    const res = await tokenRequest(await sign(claims))
     expect(res.body.error).toBe('invalid_grant')
   })
 
@@ -185,7 +200,8 @@ describe('jwt-bearer grant errors', () => {
 
   test('a deleted key no longer signs in', async () => {
     const file = await createKeyFile()
-    await iam.projects.serviceAccounts.keys.delete({ name: `projects/-/serviceAccounts/${SA}/keys/${file.private_key_id}` })
+    const name = `projects/-/serviceAccounts/${SA}/keys/${file.private_key_id}`
+    await iam.projects.serviceAccounts.keys.delete({ name })
     const jwt = redirectTokenCalls(new google.auth.JWT({
       email: file.client_email, key: file.private_key, scopes: [SETTINGS], subject: 'dan@northwind.test',
     }))
@@ -206,21 +222,24 @@ describe('jwt-bearer grant errors', () => {
       headers: { authorization: `Bearer ${token.body.access_token}` },
     })
     expect(res.status).toBe(400)
-    expect(((await res.json()) as { error: { errors: { reason: string }[] } }).error.errors[0]!.reason).toBe('failedPrecondition')
+    const body = (await res.json()) as { error: { errors: { reason: string }[] } }
+    expect(body.error.errors[0]!.reason).toBe('failedPrecondition')
   })
 })
 
 describe('iamcredentials.projects.serviceAccounts.signBlob', () => {
   test('signs bytes with the key signJwt reports, verifiable with that key', async () => {
     const name = `projects/-/serviceAccounts/${SA}`
-    const blob = await creds.projects.serviceAccounts.signBlob({ name, requestBody: { payload: Buffer.from('hello').toString('base64') } })
-    const jwt = await creds.projects.serviceAccounts.signJwt({ name, requestBody: { payload: JSON.stringify({ a: 1 }) } })
+    const payload = Buffer.from('hello').toString('base64')
+    const blob = await creds.projects.serviceAccounts.signBlob({ name, requestBody: { payload } })
+    const jwt = await creds.projects.serviceAccounts.signJwt({ name, requestBody: { payload: '{"a":1}' } })
     expect(blob.data.keyId).toBe(jwt.data.keyId)
     const { createVerify } = await import('node:crypto')
     const [h, p, sig] = jwt.data.signedJwt!.split('.')
     const { keyPairOf } = await import('../../envs/identity/sa-keys.ts')
     const { publicKey } = await keyPairOf(server.entry.keys, blob.data.keyId!)
-    expect(createVerify('RSA-SHA256').update('hello').verify(publicKey, Buffer.from(blob.data.signedBlob!, 'base64'))).toBe(true)
+    const blobSig = Buffer.from(blob.data.signedBlob!, 'base64')
+    expect(createVerify('RSA-SHA256').update('hello').verify(publicKey, blobSig)).toBe(true)
     expect(createVerify('RSA-SHA256').update(`${h}.${p}`).verify(publicKey, Buffer.from(sig!, 'base64url'))).toBe(true)
     const exp = JSON.parse(Buffer.from(p!, 'base64url').toString()).exp as number
     expect(exp).toBeGreaterThan(nowS() + 3500)

@@ -48,7 +48,8 @@ function server() {
   const token = async (assertion: string, world: string) => {
     const res = await agent.request('/token', {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion, world }).toString(),
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion, world })
+        .toString(),
     })
     return { status: res.status, body: (await res.json()) as Record<string, string> }
   }
@@ -75,7 +76,8 @@ describe('service-account keys', () => {
     expect(one.private_key_id).toBe(two.private_key_id)
     expect(one.private_key).not.toBe(two.private_key)
     expect(s.worlds.get('w1').world.snapshot().bytes.equals(s.worlds.get('w2').world.snapshot().bytes)).toBe(true)
-    expect(s.worlds.get('w1').world.snapshot().bytes.includes(Buffer.from(one.private_key!.split('\n')[1]!))).toBe(false)
+    const pemLine = Buffer.from(one.private_key!.split('\n')[1]!)
+    expect(s.worlds.get('w1').world.snapshot().bytes.includes(pemLine)).toBe(false)
   })
 
   test('a key of one world cannot mint a token in another world of the same seed', async () => {
@@ -89,7 +91,8 @@ describe('service-account keys', () => {
   test('an unknown world answers as a bad signature does', async () => {
     const s = server()
     const file = await s.keyFile(await s.create('w1'))
-    expect(await s.token(assertion(file, claims(s.nowS('w1'))), 'nosuchworld')).toEqual({ status: 400, body: BAD_SIGNATURE })
+    expect(await s.token(assertion(file, claims(s.nowS('w1'))), 'nosuchworld'))
+      .toEqual({ status: 400, body: BAD_SIGNATURE })
     expect(await s.token(assertion(file, claims(s.nowS('w1'))), '')).toEqual({ status: 400, body: BAD_SIGNATURE })
   })
 
@@ -103,7 +106,7 @@ describe('service-account keys', () => {
     expect((await s.token(relabelled, 'w1')).body).toEqual(BAD_SIGNATURE)
   })
 
-  test('an account without delegation cannot act as a user, and delegation does not widen to other scopes', async () => {
+  test('an account without delegation cannot act as a user; delegation does not widen to other scopes', async () => {
     const s = server()
     const admin = await s.create('w1')
     const other = await s.keyFile(admin, UNDELEGATED)
