@@ -127,7 +127,10 @@ export class Episode {
     for (const [k, v] of Object.entries(http.query ?? {})) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null) qs.append(k, typeof x === 'object' ? JSON.stringify(x) : String(x))
     const me = this.credentials()
     const token = http.path.startsWith('/api/') ? me.slackUserToken : me.googleToken
-    const headers: Record<string, string> = { authorization: `Bearer ${token ?? ''}` }
+    // A call that brings its own Google credential (`access_token`, e.g. a token minted through domain-wide
+    // delegation) is sent with that one only, as a client holding two credentials would choose one.
+    const ownCredential = http.query !== undefined && http.query !== null && 'access_token' in http.query
+    const headers: Record<string, string> = ownCredential ? {} : { authorization: `Bearer ${token ?? ''}` }
     let body: string | undefined
     if (http.body !== undefined && http.body !== null && http.method.toUpperCase() !== 'GET') {
       headers['content-type'] = 'application/json'

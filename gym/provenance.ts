@@ -107,9 +107,16 @@ export class Provenance {
       for (const m of text.match(DOMAIN) ?? []) if (!this.#has(m)) out.push({ kind: 'domain', value: m, where: at })
       text = text.replace(DOMAIN, ' ')
       const path = at === 'path'
-      for (const m of text.match(TOKEN) ?? [])
+      for (const m of text.match(TOKEN) ?? []) {
+        // An epoch time inside a longer string (a JWT claims set passed as JSON text) is a date, as a bare one is.
+        if (EPOCH.test(m)) {
+          const d = DateTime.fromMillis(m.length === 13 ? Number(m) : Number(m) * 1000, { zone: 'utc' })
+          if (!this.#dayMentioned(d, 1)) out.push({ kind: 'date', value: m, where: at })
+          continue
+        }
         if (m.length >= 2 && /\d/.test(m) && !(path && /^v\d+$/.test(m)) && !this.#has(m))
           out.push({ kind: 'token', value: m, where: at })
+      }
     }
     // An end time is derived from an observed start and length: once one time of the step was seen, the others pass.
     return timeSeen ? out.filter((u) => u.kind !== 'time') : out

@@ -1,3 +1,4 @@
+import { initialObservation } from './observation.ts'
 import type { Gym } from './index.ts'
 import { runProgram } from './program.ts'
 import type { TaskSpec } from './task.ts'
@@ -46,7 +47,8 @@ export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: b
     const ep = gym.reset(task)
     try {
       const me = gym.worlds.credentials(ep.worldId).find((u) => u.id === task.actor)
-      const seen = new Provenance([task.instruction, me?.email ?? '', me?.name ?? ''])
+      // What the agent is told at reset: who it is, the world's current time, and the instruction.
+      const seen = new Provenance([initialObservation(ep), task.instruction, me?.email ?? '', me?.name ?? ''])
       await runProgram(ep, program, trace ? {
         // The final answer is the agent's conclusion (a time converted to another zone, a count), judged by the
         // oracle: only actions on the world must show their literals' provenance.

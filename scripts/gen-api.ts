@@ -5,6 +5,7 @@
 // Usage: npm run gen:api [-- --check]   (--check fails when a generated file is out of date)
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { iamMethods } from './iam-methods.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const specs = join(root, 'specs')
@@ -33,6 +34,8 @@ type DiscoveryMethod = {
   mediaUpload?: { protocols?: { simple?: { path: string } } }
   supportsMediaDownload?: boolean
   scopes?: string[]
+  /** Extras only: the service path of the API the method belongs to. */
+  servicePath?: string
 }
 type DiscoveryResource = { methods?: Record<string, DiscoveryMethod>; resources?: Record<string, DiscoveryResource> }
 type DiscoverySchema = {
@@ -88,7 +91,7 @@ function genGoogle(svc: string, files: string | string[], extra: DiscoveryMethod
   const rows = methods.map((m) => ({
     id: m.id,
     httpMethod: m.httpMethod,
-    path: `/${servicePaths.get(m) ?? docs[0].servicePath ?? ''}${m.flatPath ?? m.path}`,
+    path: `/${servicePaths.get(m) ?? m.servicePath ?? docs[0].servicePath ?? ''}${m.flatPath ?? m.path}`,
     ...(m.mediaUpload?.protocols?.simple ? { uploadPath: m.mediaUpload.protocols.simple.path } : {}),
     ...(m.request ? { request: m.request.$ref } : {}),
     ...(m.response ? { response: m.response.$ref } : {}),
@@ -292,7 +295,7 @@ genGoogle('gmail', 'gmail.v1.discovery.json')
 genGoogle('calendar', 'calendar.v3.discovery.json', [transferOwnership])
 genGoogle('drive', 'drive.v3.discovery.json')
 genGoogle('docs', 'docs.v1.discovery.json')
-genGoogle('identity', ['admin.directory_v1.discovery.json', 'admin.datatransfer_v1.discovery.json'])
+genGoogle('identity', ['admin.directory_v1.discovery.json', 'admin.datatransfer_v1.discovery.json'], iamMethods)
 genSlack()
 if (stale > 0) {
   console.error(`${stale} generated file(s) out of date: run npm run gen:api`)

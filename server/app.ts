@@ -156,6 +156,8 @@ export function createAgentApp(worlds: WorldManager) {
     // OAuth endpoints without a bearer token (token, revoke, tokeninfo, discovery): the credential names the world.
     if (isPublicOAuthPath(path)) {
       const params = await oauthParams(c)
+      const named = c.req.header('x-wsgym-world')
+      if (named && params.world === undefined) params.world = named
       const worldId = worldOfPublicRequest(path, params)
       if (worldId === null) return next()
       const entry = worldId ? worlds.find(worldId) : undefined
@@ -186,6 +188,11 @@ export function createAgentApp(worlds: WorldManager) {
       found = resolveGoogle(worlds, c)
     }
     const user = userOf(found)
+    // A service account's own token (JWT-bearer grant without `sub`) has no Workspace account behind it: Google's
+    // Workspace APIs answer it 400 failedPrecondition.
+    if (!user && found.principal.userId.startsWith('serviceAccount:')) {
+      throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'Precondition check failed.')
+    }
     if (!user) throw family === 'slack' ? new SlackApiError('invalid_auth') : notFound()
     const world = found.entry.world
     c.set('world', world)

@@ -35,6 +35,8 @@ const WORLD_PATH = /^\/(?:worlds|gym\/episodes)\/([a-z0-9_]{1,40})(?:\/|$)/
 type Headers = Record<string, string | string[] | undefined>
 
 /** OAuth parameters that carry a world: codes, refresh and access tokens (the token endpoint has no bearer). */
+/** Token endpoints, where a service account's JWT-bearer request names its world with `world`. */
+const TOKEN_PATHS = new Set(['/token', '/o/oauth2/token', '/oauth2/v4/token'])
 const OAUTH_KEYS = ['code', 'refresh_token', 'token', 'access_token'] as const
 const oauthWorld = (v: string | null | undefined) => (v ? (worldIdOfToken(v) ?? worldOfCredential(v)) : undefined)
 function fromOAuthParams(get: (k: string) => string | null | undefined): string | undefined {
@@ -61,13 +63,15 @@ export function routingKeyOf(path: string, headers: Headers, body?: Buffer): str
   // OAuth endpoints: a code or token in the query, or the world whose key set `/oauth2/v3/certs` asks for.
   const fromQuery = fromOAuthParams((k) => params.get(k))
   if (fromQuery) return fromQuery
-  const certsOf = pathname === '/oauth2/v3/certs' ? params.get('world') : null
+  const certsOf = pathname === '/oauth2/v3/certs' || TOKEN_PATHS.has(pathname) ? params.get('world') : null
   if (certsOf && /^[a-z0-9_]{1,40}$/.test(certsOf)) return certsOf
   if (!body?.length) return undefined
   const type = String(headers['content-type'] ?? '')
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const form = new URLSearchParams(body.toString('utf8'))
     const token = form.get('token')
+    const named = TOKEN_PATHS.has(pathname) ? form.get('world') : null
+    if (named && /^[a-z0-9_]{1,40}$/.test(named)) return named
     return (token ? worldIdOfToken(token) : undefined) ?? fromOAuthParams((k) => form.get(k))
   }
   if (type.startsWith('application/json')) {

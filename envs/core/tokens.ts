@@ -30,8 +30,8 @@ export const DEFAULT_SLACK_USER_SCOPES = [
 
 /**
  * Scopes a seeded Google user token holds unless the seed narrows them: every scope the served methods need
- * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/token/resource scopes,
- * Data Transfer) and sign-in.
+ * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/token/resource scopes, Data Transfer, IAM) and
+ * sign-in.
  */
 export const FULL_GOOGLE_SCOPES = [
   'https://mail.google.com/', 'https://www.googleapis.com/auth/gmail.settings.basic',
@@ -40,7 +40,8 @@ export const FULL_GOOGLE_SCOPES = [
   'https://www.googleapis.com/auth/documents', 'https://www.googleapis.com/auth/admin.directory.user',
   'https://www.googleapis.com/auth/admin.directory.user.security', 'https://www.googleapis.com/auth/admin.directory.group',
   'https://www.googleapis.com/auth/admin.directory.group.member', 'https://www.googleapis.com/auth/admin.datatransfer',
-  'https://www.googleapis.com/auth/admin.directory.resource.calendar', 'openid',
+  'https://www.googleapis.com/auth/admin.directory.resource.calendar',
+  'https://www.googleapis.com/auth/cloud-platform', 'openid',
   'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/userinfo.profile',
 ] as const
 

@@ -1,5 +1,8 @@
 import { parseToken } from '../core/tokens.ts'
 import { worldOfCredential } from './store/oauth.ts'
+import { BAD_SIGNATURE, JWT_BEARER } from './routes/jwt-bearer.ts'
+
+const WORLD_ID = /^[a-z0-9_]{1,40}$/
 
 /** OAuth endpoints called without a bearer token: the world comes from the credential they carry. */
 const PUBLIC: Record<string, 'token' | 'revoke' | 'tokeninfo' | 'none' | 'world'> = {
@@ -23,7 +26,14 @@ export function worldOfPublicRequest(path: string, params: Record<string, string
   switch (PUBLIC[path]) {
     case 'none': return null
     case 'world': return params.world
-    case 'token': return worldOfAny(params.grant_type === 'refresh_token' ? params.refresh_token : params.code)
+    case 'token':
+      // A service account's assertion carries no world: the request names it (`world`, the X-Wsgym-World header, or
+      // the world of a bearer token sent along, as the gym's http_request does). Only routing: the signature decides.
+      if (params.grant_type === JWT_BEARER) {
+        if (params.world !== undefined) return WORLD_ID.test(params.world) ? params.world : undefined
+        return params.access_token ? parseToken(params.access_token)?.worldId : undefined
+      }
+      return worldOfAny(params.grant_type === 'refresh_token' ? params.refresh_token : params.code)
     case 'revoke': return worldOfAny(params.token)
     case 'tokeninfo': return worldOfAny(params.access_token)
     default: return undefined
@@ -34,6 +44,11 @@ export function worldOfPublicRequest(path: string, params: Record<string, string
 export function unroutable(path: string, params: Record<string, string>): { status: 400 | 401; body: object } {
   switch (PUBLIC[path]) {
     case 'token':
+      // Deviation: Google has one token endpoint; ours must be told the world, and an unknown one answers as a bad
+      // signature does (no existence oracle).
+      if (params.grant_type === JWT_BEARER) {
+        return { status: 400, body: { error: 'invalid_grant', error_description: BAD_SIGNATURE } }
+      }
       if (params.grant_type !== 'authorization_code' && params.grant_type !== 'refresh_token') {
         return { status: 400, body: { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${params.grant_type ?? ''}` } }
       }

@@ -101,7 +101,57 @@ export const identityRoles = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.role] })],
 )
 
+/**
+ * Google Cloud service accounts (`<name>@<project>.iam.gserviceaccount.com`). `uniqueId` is the 21-digit number
+ * Google also calls the account's OAuth client id: the one an admin authorises for domain-wide delegation.
+ */
+export const identityServiceAccounts = sqliteTable('identity_service_accounts', {
+  email: text('email').primaryKey(),
+  projectId: text('project_id').notNull(),
+  uniqueId: text('unique_id').notNull(),
+  displayName: text('display_name').notNull(),
+  description: text('description').notNull(),
+  disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
+})
+
+/**
+ * Service-account keys. Only the public facts live here: the RSA key itself is a function of the world's secret and
+ * the key id (envs/identity/sa-keys.ts), so a world stays byte-identical per seed and a snapshot holds no secret.
+ */
+export const identityServiceAccountKeys = sqliteTable(
+  'identity_sa_keys',
+  {
+    keyId: text('key_id').primaryKey(),
+    email: text('email').notNull(),
+    /** USER_MANAGED (keys.create) or SYSTEM_MANAGED (the Google-held key signJwt uses). */
+    keyType: text('key_type').notNull(),
+    validAfterMs: integer('valid_after_ms').notNull(),
+    validBeforeMs: integer('valid_before_ms').notNull(),
+    deletedMs: integer('deleted_ms'),
+  },
+  (t) => [index('identity_sa_keys_by_account').on(t.email)],
+)
+
+/** IAM role bindings on a service account or a project (`resource` is the account's email or `projects/<id>`). */
+export const identityIamBindings = sqliteTable(
+  'identity_iam_bindings',
+  {
+    resource: text('resource').notNull(),
+    role: text('role').notNull(),
+    userId: text('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.resource, t.role, t.userId] })],
+)
+
+/** Domain-wide delegation: the admin console's "API controls" list (client id → scopes it may get for any user). */
+export const identityDelegations = sqliteTable('identity_delegations', {
+  clientId: text('client_id').primaryKey(),
+  /** Space-separated, sorted. */
+  scopes: text('scopes').notNull(),
+})
+
 export const identityTables = [
   identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens, identityUsers,
-  identityTransfers, identityRoles,
+  identityTransfers, identityRoles, identityServiceAccounts, identityServiceAccountKeys, identityIamBindings,
+  identityDelegations,
 ]

@@ -11,6 +11,7 @@ import { identityClients, identityGrants, identityRoles } from './schema.ts'
 import { factsOf, saveFacts } from './store/users.ts'
 import { addMember, insertGroup } from './store/groups.ts'
 import { normalizeScopes } from './store/oauth.ts'
+import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-accounts.ts'
 
 const SeedClient = z.object({
   /** Seed-local name other entries use; the client id follows from it (or is given). */
@@ -59,7 +60,11 @@ export const identitySeedSchema = z.object({
    * manage buildings, features and rooms through `resources.*` and nothing else (docs/decisions/0250).
    */
   resourceAdmins: z.array(z.string()).default([]),
-}).default({ clients: [], grants: [], tokenScopes: [], users: [], groups: [], resourceAdmins: [] })
+  ...serviceAccountSeedFields,
+}).default({
+  clients: [], grants: [], tokenScopes: [], users: [], groups: [], resourceAdmins: [],
+  serviceAccounts: [], iamBindings: [], delegations: [],
+})
 export type IdentitySeed = z.infer<typeof identitySeedSchema>
 
 /** `<12 digits>-<32 base36>.apps.googleusercontent.com`, derived from the world's id salt and the seed key. */
@@ -119,6 +124,7 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       const user = ctx.user(ref, `identity.resourceAdmins[${i}]`)
       db.insert(identityRoles).values({ userId: user.id, role: 'calendar-resources' }).onConflictDoNothing().run()
     })
+    seedServiceAccounts(db, seed, ctx)
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
       db.update(worldTokens).set({ scopes: normalizeScopes(t.scopes).join(',') })

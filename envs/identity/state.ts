@@ -7,6 +7,7 @@ import { listUsers } from '../core/users.ts'
 import { factsOf, inDomain } from './store/users.ts'
 import { listGroups, membersOf } from './store/groups.ts'
 import { resourceEntities } from './state-resources.ts'
+import { keysOf, listDelegations, listServiceAccounts } from './store/service-accounts.ts'
 
 /*
  * dump() shape — version 1:
@@ -20,7 +21,12 @@ import { resourceEntities } from './state-resources.ts'
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
  *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,
- *                                  features: string[] } } } }
+ *                                  features: string[] } },
+ *     serviceAccounts: { <email>: { email, projectId, uniqueId, disabled, userManagedKeys: string[] (live key ids) } },
+ *     delegations: { <client id>: { clientId, scopes: string[] } },
+ *     delegatedTokens: { <userId> <client id>: { userId, clientId, issued: number } } } }
+ *       (access tokens minted by a service account's JWT-bearer grant, per user acted as: `serviceAccount:<email>`
+ *        for the account's own)
  * Data Transfer requests are left out: they are a log of requests (like the action log), and what they moved is in
  * Drive's and Calendar's state. A repeated transfer that finds nothing to move leaves the world as it was.
  */
@@ -56,6 +62,17 @@ export function dumpIdentity(world: World): ServiceState {
       groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
         email: g.email, name: g.name, description: g.description,
         members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
+      }])),
+      serviceAccounts: Object.fromEntries(listServiceAccounts(db).map((sa) => [sa.email, {
+        email: sa.email, projectId: sa.projectId, uniqueId: sa.uniqueId, disabled: sa.disabled,
+        userManagedKeys: keysOf(db, sa.email).filter((k) => k.keyType === 'USER_MANAGED').map((k) => k.keyId),
+      }])),
+      delegatedTokens: Object.fromEntries((stmt(db, `SELECT a.user_id AS userId, a.client_id AS clientId,
+          count(*) AS issued FROM identity_access_tokens a JOIN identity_service_accounts s ON s.unique_id = a.client_id
+          GROUP BY a.user_id, a.client_id ORDER BY a.user_id, a.client_id`).all() as
+          { userId: string; clientId: string; issued: number }[]).map((t) => [`${t.userId} ${t.clientId}`, t])),
+      delegations: Object.fromEntries(listDelegations(db).map((d) => [d.clientId, {
+        clientId: d.clientId, scopes: d.scopes.split(' ').filter(Boolean),
       }])),
     },
   }

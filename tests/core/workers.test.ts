@@ -39,6 +39,16 @@ describe('routing keys', () => {
     expect(routingKeyOf('/oauth2/v3/certs?world=jw', {})).toBe('jw')
     expect(routingKeyOf('/token', form, Buffer.from('grant_type=authorization_code&code=4/0.nope'))).toBeUndefined()
   })
+
+  test('a service account\'s JWT-bearer request routes by the world it names', () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' }
+    const grant = 'grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=a.b.c'
+    expect(routingKeyOf('/token', form, Buffer.from(`${grant}&world=sa_w`))).toBe('sa_w')
+    expect(routingKeyOf('/token?world=qw', form, Buffer.from(grant))).toBe('qw')
+    expect(routingKeyOf('/token', { ...form, 'x-wsgym-world': 'hw' }, Buffer.from(grant))).toBe('hw')
+    expect(routingKeyOf('/token', form, Buffer.from(grant))).toBeUndefined()
+    expect(routingKeyOf('/gmail/v1/users/me/profile?world=qw', {})).toBeUndefined()
+  })
 })
 
 describe('wsgym serve --workers 2', () => {

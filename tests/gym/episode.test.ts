@@ -9,6 +9,20 @@ const task = TaskSpec.parse(gmailReplyPo.generate(4))
 const gym = createGym({ tasks: [task] })
 afterAll(() => gym.worlds.close())
 
+describe('http_request credentials', () => {
+  it('a call that brings its own access_token is sent with that credential only', async () => {
+    const ep = gym.reset(task.id)
+    const other = gym.worlds.credentials(ep.worldId).find((u) => u.id !== task.actor && u.googleToken)!
+    const mine = await ep.call({ tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } })
+    const theirs = await ep.call({ tool: 'http_request', arguments: {
+      method: 'GET', path: '/gmail/v1/users/me/profile', query: { access_token: other.googleToken },
+    } })
+    expect((mine.body as { emailAddress: string }).emailAddress).toBe(ep.credentials().email)
+    expect((theirs.body as { emailAddress: string }).emailAddress).toBe(other.email)
+    ep.close()
+  })
+})
+
 describe('gym reset', () => {
   it('clones the task world and returns instruction, tools and credentials', () => {
     const ep = gym.reset(task.id)

@@ -92,6 +92,12 @@ describe('references look before they act', () => {
     expect(unseen.map((u) => `${u.kind}:${u.value}`)).toEqual(['date:UNTIL=20260511T173000Z'])
   })
 
+  it('reads an epoch time inside a longer string (a JWT claims set) as a date that must have been mentioned', () => {
+    const claims = JSON.stringify({ iss: 'a', iat: 1772442000, exp: 1772445600 })
+    expect(new Provenance(['Do it.']).unexplained({ payload: claims }).map((u) => u.kind)).toEqual(['date', 'date'])
+    expect(new Provenance(['Current time: 2026-03-02T09:00:00.000Z.']).unexplained({ payload: claims })).toEqual([])
+  })
+
   it('tasks:validate reports a reference that acts without looking', async () => {
     const t = TaskSpec.parse(families.find((f) => f.id === 'gmail-vacation')!.generate(1))
     const blind = { ...t, reference: t.reference.slice(-1) }

@@ -2633,5 +2633,134 @@ export const specMethods: readonly GoogleSpecMethod[] = [
         "description": "Identifies the user in the API request. The value can be the user's primary email address, alias email address, or unique user ID."
       }
     }
+  },
+  {
+    "id": "iam.projects.serviceAccounts.get",
+    "httpMethod": "GET",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      }
+    }
+  },
+  {
+    "id": "iam.projects.serviceAccounts.keys.create",
+    "httpMethod": "POST",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}/keys",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      }
+    }
+  },
+  {
+    "id": "iam.projects.serviceAccounts.keys.delete",
+    "httpMethod": "DELETE",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}/keys/{keysId}",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      }
+    }
+  },
+  {
+    "id": "iam.projects.serviceAccounts.keys.get",
+    "httpMethod": "GET",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}/keys/{keysId}",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      }
+    }
+  },
+  {
+    "id": "iam.projects.serviceAccounts.keys.list",
+    "httpMethod": "GET",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}/keys",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      },
+      "keyTypes": {
+        "location": "query",
+        "type": "string",
+        "repeated": true,
+        "description": "Key types."
+      }
+    }
+  },
+  {
+    "id": "iam.projects.serviceAccounts.list",
+    "httpMethod": "GET",
+    "path": "/v1/projects/{projectsId}/serviceAccounts",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      },
+      "pageSize": {
+        "location": "query",
+        "type": "integer",
+        "format": "int32",
+        "description": "Page size."
+      },
+      "pageToken": {
+        "location": "query",
+        "type": "string",
+        "description": "Page token."
+      }
+    }
+  },
+  {
+    "id": "iamcredentials.projects.serviceAccounts.signBlob",
+    "httpMethod": "POST",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}:signBlob",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      }
+    }
+  },
+  {
+    "id": "iamcredentials.projects.serviceAccounts.signJwt",
+    "httpMethod": "POST",
+    "path": "/v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}:signJwt",
+    "description": "",
+    "parameters": {
+      "name": {
+        "location": "path",
+        "type": "string",
+        "required": true,
+        "description": "Resource name."
+      }
+    }
   }
 ]

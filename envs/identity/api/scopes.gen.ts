@@ -119,4 +119,12 @@ export const methodScopes: Readonly<Record<string, readonly string[]>> = {
   "directory.verificationCodes.generate": ["https://www.googleapis.com/auth/admin.directory.user.security"],
   "directory.verificationCodes.invalidate": ["https://www.googleapis.com/auth/admin.directory.user.security"],
   "directory.verificationCodes.list": ["https://www.googleapis.com/auth/admin.directory.user.security"],
+  "iam.projects.serviceAccounts.get": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iam.projects.serviceAccounts.keys.create": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iam.projects.serviceAccounts.keys.delete": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iam.projects.serviceAccounts.keys.get": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iam.projects.serviceAccounts.keys.list": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iam.projects.serviceAccounts.list": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iamcredentials.projects.serviceAccounts.signBlob": ["https://www.googleapis.com/auth/cloud-platform"],
+  "iamcredentials.projects.serviceAccounts.signJwt": ["https://www.googleapis.com/auth/cloud-platform"],
 }

@@ -10,6 +10,7 @@ import {
 import { googleUserId } from '../ids.ts'
 import { idToken } from '../oidc.ts'
 import { basicAuth, oauthError, oauthParams } from './params.ts'
+import { JWT_BEARER, jwtBearer } from './jwt-bearer.ts'
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a)
@@ -101,6 +102,7 @@ async function token(c: WorldContext) {
   const p = await oauthParams(c)
   const grantType = p.grant_type
   if (!grantType) return oauthError(c, 400, 'unsupported_grant_type', 'Invalid grant_type: ')
+  if (grantType === JWT_BEARER) return jwtBearer(c, p)
   if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
     return oauthError(c, 400, 'unsupported_grant_type', `Invalid grant_type: ${grantType}`)
   }
