@@ -3,7 +3,7 @@ import { familyById, instance } from '../tasks-lite/corpus.ts'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { createAgentApp } from '../server/app.ts'
-import { createGym, EpisodeRefused, type Gym } from './index.ts'
+import { createGym, EpisodeRefused, ProfileRefused, type Gym } from './index.ts'
 import { WorldRefused, type WorldManager } from '../server/worlds.ts'
 import type { Episode } from './episode.ts'
 import { publicTask, TaskSpec } from './task.ts'
@@ -64,7 +64,9 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     try {
       ep = gym.reset(task, { seed })
     } catch (e) {
-      if (e instanceof EpisodeRefused || e instanceof WorldRefused) return { error: e.message, reason: e.reason, status: e.status }
+      if (e instanceof EpisodeRefused || e instanceof WorldRefused || e instanceof ProfileRefused) {
+        return { error: e.message, reason: e.reason, status: e.status }
+      }
       throw e
     }
     return { ep }

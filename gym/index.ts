@@ -30,6 +30,15 @@ export class EpisodeRefused extends Error {
   readonly reason = 'max_episodes'
 }
 
+/**
+ * A task tagged `rest-only` reset on the typed profile: its reference needs a call no typed tool makes (the OAuth token
+ * endpoint's JWT-bearer grant, for one), so an agent holding only typed tools could not solve it.
+ */
+export class ProfileRefused extends Error {
+  readonly status = 400
+  readonly reason = 'rest_only'
+}
+
 /** Why an episode ended without close(): kept (bounded) so late callers learn it expired rather than "no such". */
 const EXPIRED_KEPT = 10_000
 
@@ -85,6 +94,10 @@ export class Gym {
   reset(task: TaskInput | TaskSpec | string, opts: { seed?: number } = {}): Episode {
     const spec = typeof task === 'string' ? this.tasks.get(task) : TaskSpec.parse(task)
     if (!spec) throw new Error(`unknown task "${String(task)}"`)
+    if (spec.toolProfile === 'typed' && spec.tags.includes('rest-only')) {
+      throw new ProfileRefused(`task "${spec.id}" needs the rest tool profile (http_request): no typed tool makes all`
+        + ' its calls')
+    }
     this.reap()
     const max = this.worlds.limits.maxEpisodes
     if (this.episodes.size >= max) throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)

@@ -11,7 +11,7 @@
  * "last reset".
  */
 import { Hono, type Context } from 'hono'
-import { EpisodeRefused, type Gym } from './index.ts'
+import { EpisodeRefused, ProfileRefused, type Gym } from './index.ts'
 import { WorldRefused } from '../server/worlds.ts'
 import type { Episode } from './episode.ts'
 import type { TaskSpec } from './task.ts'
@@ -132,6 +132,7 @@ export class OpenEnv {
       if (e instanceof EpisodeRefused || e instanceof WorldRefused) {
         throw new OpenEnvError(e.status === 400 ? 422 : e.status, `${e.reason}: ${e.message}`, 'CAPACITY_ERROR')
       }
+      if (e instanceof ProfileRefused) throw new OpenEnvError(422, `${e.reason}: ${e.message}`, 'FACTORY_ERROR')
       throw e
     }
     const live: Live = { ep, name: typeof name === 'string' ? name : ep.id, seq: ++this.#seq }

@@ -69,7 +69,9 @@ export function fill(value: unknown, vars: Vars): unknown {
   return value
 }
 
-type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; html?: string; inReplyTo?: string; references?: string; attachments?: { filename: string; contentType?: string; content: string }[] }
+type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; html?: string; inReplyTo?: string; references?: string; attachments?: Rfc822Attachment[] }
+/** `content` is text, or base64 with `encoding: 'base64'` (bytes a binary download gave as base64). */
+type Rfc822Attachment = { filename: string; contentType?: string; content: string; encoding?: 'base64' }
 
 /**
  * The composer stamps a random Message-ID and the real clock's Date; both are dropped so the same program sends the
@@ -102,7 +104,10 @@ export async function expandMacros(value: unknown): Promise<unknown> {
       const m = o.$rfc822 as Rfc822
       // A boundary derived from the message itself, so the same program composes the same bytes.
       const baseBoundary = createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 16)
-      const attachments = m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content, 'utf8') }))
+      const attachments = m.attachments?.map((a) => ({
+        filename: a.filename, contentType: a.contentType,
+        content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
+      }))
       // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
       const options = { ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments }
       const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])

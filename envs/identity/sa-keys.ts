@@ -10,8 +10,21 @@ export const TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token'
  * The RSA-2048 key behind a service-account key id: derived from the world's secret, so it is never stored, a
  * snapshot does not reveal it, and the same key id in another world (same seed) is another key.
  */
-export const keyPairOf = (keys: WorldKeys, keyId: string): Promise<RsaKey> =>
-  rsaKeyOf(keys.derive(`service-account-key\u0000${keyId}`, 64))
+export function keyPairOf(keys: WorldKeys, keyId: string): Promise<RsaKey> {
+  const seed = keys.derive(`service-account-key\u0000${keyId}`, 64)
+  let key = derived.get(seed)
+  if (!key) {
+    // Deriving takes 100-300 ms of prime search; the key is a pure function of `seed` (which changes with the world's
+    // secret), so a bounded memo never serves a stale or another world's key.
+    key = rsaKeyOf(seed)
+    key.catch(() => derived.delete(seed))
+    derived.set(seed, key)
+    if (derived.size > MAX_DERIVED) derived.delete(derived.keys().next().value!)
+  }
+  return key
+}
+const MAX_DERIVED = 256
+const derived = new Map<string, Promise<RsaKey>>()
 
 /** The JSON key file Google hands out (`privateKeyType` TYPE_GOOGLE_CREDENTIALS_FILE), which client libraries read. */
 export async function keyFile(keys: WorldKeys, sa: ServiceAccountRow, keyId: string) {

@@ -45,7 +45,7 @@ export const gmailDriveInvoice: Family = {
       ] : []),
       { tool: 'http_request', args: { method: 'POST', path: '/gmail/v1/users/me/messages/send', body: {
         raw: { $rfc822: { from: c.actor.email, to: '{{customer}}', subject: `Re: ${subject}`, text: `Hi ${cust.contact.first},\n\nPlease find the invoice attached.\n\n${c.actor.first}`, inReplyTo: opts.thread === false ? undefined : '{{msgid}}', references: opts.thread === false ? undefined : '{{msgid}}',
-          attachments: [{ filename: file, contentType: 'application/pdf', content: '{{content}}' }, ...(opts.extra ? [{ filename: opts.extra, contentType: 'application/pdf', content: '{{content2}}' }] : [])] } },
+          attachments: [{ filename: file, contentType: 'application/pdf', content: '{{content}}', encoding: 'base64' }, ...(opts.extra ? [{ filename: opts.extra, contentType: 'application/pdf', content: '{{content2}}', encoding: 'base64' }] : [])] } },
         ...(opts.thread === false ? {} : { threadId: '{{tid}}' }) } } },
     ]
     return {

@@ -18,4 +18,14 @@ describe('$rfc822 macro', () => {
     expect(a).toContain('a.csv')
     expect(await decoded(mail('Other'))).not.toBe(a)
   })
+
+  it('decodes an attachment given as base64, so binary bytes arrive intact', async () => {
+    const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80, 0x0a])
+    const raw = await decoded({ $rfc822: { from: 'ann@example.com', to: 'ben@example.com', subject: 'Bytes', text: 'x',
+      attachments: [{ filename: 'a.pdf', contentType: 'application/pdf', content: bytes.toString('base64'),
+        encoding: 'base64' }] } })
+    const part = raw.slice(raw.indexOf('filename=a.pdf'))
+    const body = part.slice(part.indexOf('\r\n\r\n') + 4, part.indexOf('\r\n--'))
+    expect(Buffer.from(body.replace(/\s+/g, ''), 'base64')).toEqual(bytes)
+  })
 })

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { Ajv } from 'ajv'
 import { loadCorpus } from '../../gym/corpus.ts'
-import { createGym } from '../../gym/index.ts'
+import { createGym, ProfileRefused } from '../../gym/index.ts'
 import { typedTools, typedCall, toolName, toTypedCall, type Typed } from '../../gym/tools.ts'
 import { approxTokens, strictSchema } from '../../gym/tool-schema.ts'
 import { MAX_TOOLS, TOOL_TOKEN_BUDGET } from '../../gym/tool-select.ts'
@@ -134,7 +134,13 @@ describe('references on the typed profile', () => {
   const sample = corpus.filter((t) => {
     const n = seen.get(t.family) ?? 0
     seen.set(t.family, n + 1)
-    return n < (t.services.includes('slack') ? 3 : 1)
+    return n < (t.services.includes('slack') ? 3 : 1) && !t.tags.includes('rest-only')
+  })
+
+  it('refuses a rest-only task on the typed profile, and serves it on rest', () => {
+    const task = corpus.find((t) => t.tags.includes('rest-only'))!
+    expect(() => gym.reset(onTypedProfile(task))).toThrow(ProfileRefused)
+    gym.reset(task).close()
   })
 
   it.each(sample.map((t) => [t.id, t] as const))('%s passes through typed tools', async (_id, task) => {

@@ -207,6 +207,8 @@ export const identityLeaverAutoReply: Family = {
       safetyCritical: true,
       tags: [
         'identity', 'gmail', 'iam', 'domain-wide-delegation', 'directory', 'admin', 'offboarding', 'near-duplicate',
+        // The JWT-bearer grant at /token has no typed tool: the typed profile refuses this task.
+        'rest-only',
       ],
     }
   },
