@@ -9,6 +9,7 @@ import { taskSplit } from './split.ts'
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { expandMacros, fill, pick } from '../gym/program-grammar.ts'
+import { bodyText } from '../gym/response-body.ts'
 import { HttpError, type GymClient } from './http.ts'
 import { orderedPool, recordVerdict } from './rollout.ts'
 import type { ChatMessage, RolloutRecord } from './types.ts'
@@ -40,7 +41,7 @@ function observationBody(observation: string): { ok: true; body: unknown; text: 
   try {
     const o = JSON.parse(observation) as { body?: unknown }
     const body = o.body
-    return { ok: true, body, text: typeof body === 'string' ? body : body === null || body === undefined ? '' : JSON.stringify(body) }
+    return { ok: true, body, text: bodyText(body) }
   } catch {
     return { ok: false }
   }

@@ -46,6 +46,15 @@ export function holds(c: WorldContext, permission: string, projectId: string, em
   return roles.some((r) => ROLE_PERMISSIONS[r]?.includes(permission))
 }
 
+/** A path segment percent-decoded once more (`%40` for `@`); malformed escapes are kept as they are, never a 500. */
+function decodedOrAsIs(key: string): string {
+  try {
+    return decodeURIComponent(key)
+  } catch {
+    return key
+  }
+}
+
 export const badName = (name: string) =>
   new GoogleApiError('INVALID_ARGUMENT', 'badRequest', `Invalid resource name: ${name}`)
 
@@ -54,7 +63,7 @@ export const badName = (name: string) =>
  * A missing account is 404 to a caller with the permission on the project, otherwise the same 403 as a denial.
  */
 export function accountFor(c: WorldContext, project: string, key: string, permission: string): ServiceAccountRow {
-  const sa = findServiceAccount(c.var.world.db, decodeURIComponent(key))
+  const sa = findServiceAccount(c.var.world.db, decodedOrAsIs(key))
   const found = sa && (project === '-' || project === sa.projectId) ? sa : undefined
   if (!found) {
     if (project !== '-' && holds(c, permission, project)) {

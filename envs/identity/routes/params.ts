@@ -32,7 +32,12 @@ export function basicAuth(c: Context): { id: string; secret: string } | undefine
   const text = Buffer.from(m[1]!, 'base64').toString('utf8')
   const i = text.indexOf(':')
   if (i < 0) return undefined
-  return { id: decodeURIComponent(text.slice(0, i)), secret: decodeURIComponent(text.slice(i + 1)) }
+  // Form-encoded per RFC 6749 §2.3.1; malformed escapes make no credentials (invalid_client), never a 500.
+  try {
+    return { id: decodeURIComponent(text.slice(0, i)), secret: decodeURIComponent(text.slice(i + 1)) }
+  } catch {
+    return undefined
+  }
 }
 
 /** OAuth's JSON error body (`{error, error_description}`), as Google's token endpoint answers it. */
