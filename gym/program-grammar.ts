@@ -120,3 +120,13 @@ export async function expandMacros(value: unknown): Promise<unknown> {
   }
   return value
 }
+
+/** What a program's `$text` binds from an observation's body: text as is, bytes as their base64, JSON as JSON text. */
+export function bodyText(body: unknown): string {
+  if (typeof body === 'string') return body
+  if (body === null || body === undefined) return ''
+  const b = body as Record<string, unknown>
+  const keys = Object.keys(b)
+  if (keys.length === 3 && typeof b.base64 === 'string' && typeof b.size === 'number' && 'contentType' in b) return b.base64
+  return JSON.stringify(body)
+}
