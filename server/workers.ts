@@ -1,7 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process'
-import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { connect, type AddressInfo, type Socket } from 'node:net'
-import type { Duplex } from 'node:stream'
+import { Agent, request, type IncomingMessage } from 'node:http'
+import type { AddressInfo, Server } from 'node:net'
+import { createFrontProxy, type Answer } from './front-proxy.ts'
+import type { Head } from './http-framing.ts'
 import { routingKeyOf, workerOf } from './routing.ts'
 import { childEnv, workerEnv } from './env.ts'
 
@@ -32,25 +33,26 @@ export function reportReady(agentUrl: string, controlUrl: string) {
 
 const upstream = new Agent({ keepAlive: true, maxSockets: 256 })
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+function readBody(res: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
+    res.on('data', (c: Buffer) => chunks.push(c))
+    res.on('end', () => resolve(Buffer.concat(chunks)))
+    res.on('error', reject)
   })
 }
 
-type Answer = { status: number; headers: IncomingMessage['headers']; body: Buffer }
-
-function forward(port: number, req: IncomingMessage, body: Buffer): Promise<Answer> {
+/** One GET to a worker, answered in full (the lists merged across workers). */
+function ask(port: number, head: Head): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers = { ...req.headers, 'content-length': String(body.length) }
-    delete headers['transfer-encoding']
-    const options = { host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent: upstream }
-    const out = request(options, async (res) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: await readBody(res) }))
+    const headers = { ...head.headers }
+    delete headers.connection
+    delete headers['keep-alive']
+    const options = { host: '127.0.0.1', port, method: head.method, path: head.target, headers, agent: upstream }
+    const out = request(options, async (res) =>
+      resolve({ status: res.statusCode ?? 502, headers: res.headers, body: await readBody(res) }))
     out.on('error', reject)
-    out.end(body)
+    out.end()
   })
 }
 
@@ -70,75 +72,41 @@ function mergeWorldPages(pages: Record<string, unknown>[], items: unknown[], url
   return { worlds: page, total, ...(more && page.length ? { nextPageToken: page[page.length - 1]!.id } : {}) }
 }
 
-/** One front listener: routes each request (and WebSocket upgrade) to a worker's `side` port. */
-function front(workers: Worker[], side: 'agentPort' | 'controlPort'): Server {
-  let turn = 0
-  // The worker of the request's routing key, or the next one in turn when it names no world.
-  const pick = (req: IncomingMessage, body: Buffer) => {
-    const key = routingKeyOf(req.url ?? '/', req.headers, body)
-    return key !== undefined ? workers[workerOf(key, workers.length)]! : workers[turn++ % workers.length]!
-  }
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    try {
-      const body = await readBody(req)
-      const pathname = (req.url ?? '/').split('?')[0]!
-      const list = side === 'controlPort' && req.method === 'GET' ? FAN_OUT[pathname] : undefined
-      if (list) {
-        const answers = await Promise.all(workers.map((w) => forward(w[side], req, body)))
-        const failed = answers.find((a) => a.status !== 200)
-        if (failed) return send(res, failed)
-        const pages = answers.map((a) => JSON.parse(a.body.toString('utf8')) as Record<string, unknown>)
-        const items = pages.flatMap((p) => (p[list] as unknown[] | undefined) ?? [])
-        const merged = Buffer.from(JSON.stringify(list === 'worlds' ? mergeWorldPages(pages, items, req.url ?? '/') : { [list]: items }))
-        return send(res, { status: 200, headers: { 'content-type': 'application/json' }, body: merged })
-      }
-      send(res, await forward(pick(req, body)[side], req, body))
-    } catch (e) {
-      const error = Buffer.from(JSON.stringify({ error: `worker unreachable: ${(e as Error).message}` }))
-      send(res, { status: 502, headers: { 'content-type': 'application/json' }, body: error })
-    }
-  })
-  server.on('upgrade', tunnel((req) => pick(req, Buffer.alloc(0)), side))
-  return server
+async function mergedList(workers: Worker[], side: 'agentPort' | 'controlPort', head: Head, list: string) {
+  const answers = await Promise.all(workers.map((w) => ask(w[side], head)))
+  const failed = answers.find((a) => a.status !== 200)
+  if (failed) return failed
+  const pages = answers.map((a) => JSON.parse(a.body.toString('utf8')) as Record<string, unknown>)
+  const items = pages.flatMap((p) => (p[list] as unknown[] | undefined) ?? [])
+  const merged = list === 'worlds' ? mergeWorldPages(pages, items, head.target) : { [list]: items }
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(merged)) }
 }
+
+/** Content types whose body routingKeyOf reads (a Slack token or OAuth code in a form, an id in JSON). */
+const ROUTED_BODY = /^application\/(x-www-form-urlencoded|json)/i
 
 /**
- * WebSocket upgrades (OpenEnv's `/ws`) pass through the front as a byte tunnel to one worker, chosen like any request
- * (by routing key, else in turn): the worker answers the handshake itself, and the connection stays on that worker for
- * its life, so the episodes it opens are that worker's.
+ * One front listener: routes each request to a worker's `side` port by its routing key, else to the next worker in
+ * turn, at the byte level (server/front-proxy.ts). A WebSocket upgrade is routed the same way and then tunnelled:
+ * the worker answers the handshake itself and the connection stays on it, so the episodes it opens are that
+ * worker's.
  */
-function tunnel(pick: (req: IncomingMessage) => Worker, side: 'agentPort' | 'controlPort') {
-  return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    let upstreamSocket: Socket | undefined
-    const fail = () => {
-      if (!socket.destroyed) socket.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
-      upstreamSocket?.destroy()
-    }
-    socket.on('error', () => upstreamSocket?.destroy())
-    try {
-      upstreamSocket = connect(pick(req)[side], '127.0.0.1', () => {
-        const lines = [`${req.method} ${req.url} HTTP/1.1`]
-        for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`)
-        upstreamSocket!.write(`${lines.join('\r\n')}\r\n\r\n`)
-        if (head.length) upstreamSocket!.write(head)
-        socket.pipe(upstreamSocket!).pipe(socket)
-      })
-    } catch {
-      return fail()
-    }
-    upstreamSocket.on('error', fail)
-    upstreamSocket.on('close', () => socket.destroy())
-    socket.on('close', () => upstreamSocket?.destroy())
-  }
-}
-
-function send(res: ServerResponse, a: Answer) {
-  const headers: Record<string, string | string[] | undefined> = { ...a.headers, 'content-length': String(a.body.length) }
-  delete headers['transfer-encoding']
-  delete headers.connection
-  delete headers['keep-alive']
-  res.writeHead(a.status, headers)
-  res.end(a.body)
+function front(workers: Worker[], side: 'agentPort' | 'controlPort', ready: Promise<unknown>): Server {
+  let turn = 0
+  const next = () => workers[turn++ % workers.length]![side]
+  return createFrontProxy({
+    ready,
+    route(head, body) {
+      const pathname = head.target.split('?')[0]!
+      const list = side === 'controlPort' && head.method === 'GET' ? FAN_OUT[pathname] : undefined
+      if (list) return { answer: () => mergedList(workers, side, head, list) }
+      const key = routingKeyOf(head.target, head.headers, body)
+      if (key !== undefined) return workers[workerOf(key, workers.length)]![side]
+      const hasBody = head.headers['content-length'] !== undefined || head.headers['transfer-encoding'] !== undefined
+      if (body === undefined && hasBody && ROUTED_BODY.test(head.headers['content-type'] ?? '')) return 'body'
+      return next()
+    },
+  })
 }
 
 const listen = (server: Server, host: string, port: number) =>
@@ -153,8 +121,11 @@ export type FrontOptions = { host: string; port: number; controlPort: number; co
 
 export async function startFront(opts: FrontOptions) {
   const workers: Worker[] = []
-  const agent = front(workers, 'agentPort')
-  const control = front(workers, 'controlPort')
+  let up: (ok: boolean) => void = () => {}
+  const allUp = new Promise<boolean>((resolve) => (up = resolve))
+  // Requests that reach the front before every worker reported its ports wait for them.
+  const agent = front(workers, 'agentPort', allUp)
+  const control = front(workers, 'controlPort', allUp)
   const agentUrl = await listen(agent, opts.host, opts.port)
   const controlUrl = await listen(control, opts.host, opts.controlPort)
   const ready = Array.from({ length: opts.count }, (_, index) => new Promise<Worker>((resolve, reject) => {
@@ -166,7 +137,11 @@ export async function startFront(opts: FrontOptions) {
     })
     child.on('exit', (code) => reject(new Error(`worker ${index} exited with ${code}`)))
   }))
-  workers.push(...(await Promise.all(ready)))
+  try {
+    workers.push(...(await Promise.all(ready)))
+  } finally {
+    up(workers.length === opts.count)
+  }
   const close = async () => {
     await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
       if (w.process.exitCode !== null) return resolve()
