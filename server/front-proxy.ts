@@ -39,6 +39,8 @@ export const MAX_ROUTED_BODY = 1024 * 1024
 const MAX_PENDING = 1024 * 1024
 /** A request this small is kept until its answer starts, so a stale keep-alive connection can be retried once. */
 const MAX_RETRY_BYTES = 256 * 1024
+/** A connection with no request in flight that sends nothing (or half a head) for this long is closed. */
+export const IDLE_CLIENT_MS = 65_000
 
 export function createFrontProxy(opts: FrontProxyOptions): Server {
   let ready = opts.ready === undefined
@@ -113,6 +115,10 @@ class ClientConnection {
     client.on('close', () => this.destroy())
     client.on('drain', () => {
       for (const u of this.upstreams.values()) u.socket.resume()
+    })
+    // Like Node's headersTimeout: a client cannot hold a connection open by never finishing a head.
+    client.setTimeout(IDLE_CLIENT_MS, () => {
+      if (!this.current && !this.tunnelled) this.destroy()
     })
   }
 
