@@ -10,7 +10,7 @@ import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/go
 import { SlackApiError } from '../envs/core/errors/slack.ts'
 import { applyFields, checkSelection, parseFields, type FieldTables } from '../envs/core/fields.ts'
 import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
-import { applyRequestTick, requestTick } from '../envs/core/clock.ts'
+import { applyRequestTick, requestTick, undoRequestTick } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
@@ -142,6 +142,7 @@ export function createAgentApp(worlds: WorldManager) {
     if (path === '/healthz' || path === '/openapi.json') return next()
     const family = familyOf(path)
     if (family === 'slack') shapeSlackJson(c)
+    readVarsInPlace(c)
 
     // Slack's out-of-band upload URL carries its world in the path, not a token (the client sends none).
     const upload = /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path)
@@ -281,13 +282,17 @@ function tooLarge(family: Family, max: number) {
 
 /** Moves the world clock one tick (within the world's tick cap) and lets services run what became due. */
 function tick(world: World) {
-  // One read of the clock keys; a request that does not move the clock opens no transaction.
+  // One read of the clock keys and one write. Due work opens its own transaction (most requests have none); if
+  // it fails, the clock is put back, as the transaction around both did.
   const moved = requestTick(world.db)
   if (!moved) return
-  world.tx((db) => {
-    applyRequestTick(db, moved)
+  applyRequestTick(world.db, moved)
+  try {
     for (const s of services) s.onClockAdvance?.(world, moved.from, moved.to)
-  })
+  } catch (err) {
+    undoRequestTick(world.db, moved)
+    throw err
+  }
 }
 
 async function bodyForLog(c: Context): Promise<string | null> {
@@ -327,6 +332,16 @@ function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof opera
     return c.body(stream ?? JSON.stringify(shaped, null, indent), arg as 200, merged)
   }
   ;(c as unknown as { json: typeof render }).json = render
+}
+
+/**
+ * Hono's `c.var` copies every request variable into a new object on each read (`Object.fromEntries`), and handlers
+ * read it several times a call (`c.var.world`, `c.var.user`, …). This request's `c.var` becomes a view that reads
+ * each variable from the context as `c.get` does, so it always shows what `c.set` stored, with no copy.
+ */
+function readVarsInPlace(c: Context) {
+  const vars = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? c.get(key as never) : undefined) })
+  Object.defineProperty(c, 'var', { value: vars, configurable: true })
 }
 
 /** Slack answers JSON as `application/json; charset=utf-8` (success and error envelopes alike). */
