@@ -30,5 +30,7 @@ const INSERT_AT_NOW = 'INSERT INTO world_action_log (at_ms, user_id, service, op
 export function logAction(world: World, record: ActionRecord): void {
   const cut = record.body !== null && record.body.length > MAX_BODY ? `${record.body.slice(0, MAX_BODY)}…[truncated]` : record.body
   const body = cut === null ? null : redactTokens(cut)
-  stmt(world.db, INSERT_AT_NOW).run(record.userId, record.service, record.operationId, record.method, record.path, redactTokens(record.query), body, record.status)
+  const r = record
+  const query = redactTokens(r.query)
+  stmt(world.db, INSERT_AT_NOW).run(r.userId, r.service, r.operationId, r.method, r.path, query, body, r.status)
 }

@@ -78,7 +78,10 @@ describe('requestTick', () => {
 
 describe('undoRequestTick', () => {
   test('puts back the clock and the cap exactly, removing keys that were absent', () => {
-    for (const setup of [{}, { clock: 5 }, { tick: 1000, clock: 5, limit: 3000 }, { clock: 5, limit: 3000, used: 1000 }]) {
+    const setups: Setup[] = [
+      {}, { clock: 5 }, { tick: 1000, clock: 5, limit: 3000 }, { clock: 5, limit: 3000, used: 1000 },
+    ]
+    for (const setup of setups) {
       const world = worldWith(setup)
       const rows = metaRows(world)
       const tick = requestTick(world.db)!
@@ -95,7 +98,9 @@ describe('logAction', () => {
   test('stamps each row with the clock as nowMs reads it, stored as an integer', () => {
     for (const clock of [undefined, 0, 1_767_225_600_123]) {
       const world = worldWith({ clock })
-      const record = { userId: 'u', service: 's', operationId: 'o', method: 'GET', path: '/p', query: '', body: null, status: 200 }
+      const record = {
+        userId: 'u', service: 's', operationId: 'o', method: 'GET', path: '/p', query: '', body: null, status: 200,
+      }
       logAction(world, record)
       const row = world.sqlite.prepare('SELECT at_ms AS at, typeof(at_ms) AS type FROM world_action_log').get()
       expect(row).toEqual({ at: nowMs(world.db), type: 'integer' })
@@ -108,10 +113,10 @@ describe('the request tick', () => {
   test('leaves the clock where it was when due work fails (the request answers 500, nothing changes)', async () => {
     const h = harness('demo')
     const db = h.entry.world.sqlite
-    const channel = (db.prepare('SELECT id FROM slack_channels WHERE is_archived = 0 LIMIT 1').get() as { id: string }).id
+    const open = db.prepare('SELECT id FROM slack_channels WHERE is_archived = 0 LIMIT 1').get() as { id: string }
     // A pending message whose blocks cannot be parsed makes the Slack clock hook throw once it is due.
-    db.prepare("INSERT INTO slack_scheduled (id, channel_id, user_id, text, blocks, post_at, created) VALUES ('Q1', ?, 'x', 't', '{bad', 0, 0)")
-      .run(channel)
+    const columns = '(id, channel_id, user_id, text, blocks, post_at, created)'
+    db.prepare(`INSERT INTO slack_scheduled ${columns} VALUES ('Q1', ?, 'x', 't', '{bad', 0, 0)`).run(open.id)
     const meta = metaRows(h.entry.world)
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {

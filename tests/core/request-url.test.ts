@@ -68,7 +68,8 @@ describe('requestHeader', () => {
       })
       let text = ''
       socket.on('data', (d) => (text += d.toString('latin1')))
-      socket.on('end', () => resolve(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n/, ''))))
+      const body = () => text.slice(text.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n/, '')
+      socket.on('end', () => resolve(JSON.parse(body())))
       socket.on('error', reject)
     })
 
