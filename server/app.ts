@@ -10,16 +10,17 @@ import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/go
 import { SlackApiError } from '../envs/core/errors/slack.ts'
 import { applyFields, checkSelection, parseFields, type FieldTables } from '../envs/core/fields.ts'
 import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
-import { advanceClock, nowMs, takeRequestTick, tickMs } from '../envs/core/clock.ts'
+import { applyRequestTick, requestTick, undoRequestTick } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
-import { bufferNodeBody, nodeIncoming } from './middleware/node-body.ts'
+import { bufferNodeBody, nodeIncoming, requestHeader } from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
+import { pathOfUrl, searchOfUrl } from './request-url.ts'
 import { handleGoogleBatch } from './batch.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
@@ -87,7 +88,7 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
 
 /** The agent-facing app: every service at its real public paths, one origin, many worlds. */
 export function createAgentApp(worlds: WorldManager) {
-  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname) })
+  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(pathOfUrl(req.url)) })
   const decoySecret = randomBytes(32)
 
   // Says nothing about other worlds (how many exist is the control plane's business).
@@ -127,7 +128,7 @@ export function createAgentApp(worlds: WorldManager) {
   // JSON nested deeper than any API's schema is refused before a parser or validator recurses through it.
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
-    if (!(c.req.header('content-type') ?? '').toLowerCase().includes('json')) return next()
+    if (!(requestHeader(c, 'content-type') ?? '').toLowerCase().includes('json')) return next()
     const text = await c.req.text()
     if (!nestedDeeperThan(text, LIMITS.jsonDepth)) return next()
     if (familyOf(c.req.path) === 'slack') throw new SlackApiError('invalid_json')
@@ -135,11 +136,13 @@ export function createAgentApp(worlds: WorldManager) {
   })
 
   app.use('*', async (c, next) => {
-    const url = new URL(c.req.url)
-    const path = url.pathname
+    const href = c.req.url
+    const path = pathOfUrl(href)
+    const search = searchOfUrl(href)
     if (path === '/healthz' || path === '/openapi.json') return next()
     const family = familyOf(path)
     if (family === 'slack') shapeSlackJson(c)
+    readVarsInPlace(c)
 
     // Slack's out-of-band upload URL carries its world in the path, not a token (the client sends none).
     const upload = /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path)
@@ -181,7 +184,7 @@ export function createAgentApp(worlds: WorldManager) {
     if (family === 'slack') {
       const args = await readSlackArgs(c)
       c.set('slackArgs', args)
-      if (path === '/api/api.test' && !args.token && !c.req.header('authorization')) return next()
+      if (path === '/api/api.test' && !args.token && !requestHeader(c, 'authorization')) return next()
       found = resolveSlack(worlds, c, args)
     } else {
       if (!serviceOf(path) && !path.startsWith('/batch')) throw notFound('The requested URL was not found on this server.', 'notFound')
@@ -205,7 +208,7 @@ export function createAgentApp(worlds: WorldManager) {
 
     const op = operationIdOf(c.req.method, path)
     if (family === 'google') {
-      shapeGoogleJson(c, url, op)
+      shapeGoogleJson(c, search, op)
       checkGoogleAccess(world, found.principal, op)
     }
     tick(world)
@@ -217,7 +220,7 @@ export function createAgentApp(worlds: WorldManager) {
       operationId: op?.operationId ?? null,
       method: c.req.method,
       path,
-      query: url.search.replace(/^\?/, ''),
+      query: search.replace(/^\?/, ''),
       body: logBody,
       status: c.res.status,
     })
@@ -279,19 +282,22 @@ function tooLarge(family: Family, max: number) {
 
 /** Moves the world clock one tick (within the world's tick cap) and lets services run what became due. */
 function tick(world: World) {
-  if (tickMs(world.db) === 0) return
-  world.tx((db) => {
-    const step = takeRequestTick(db)
-    if (step === 0) return
-    const from = nowMs(db)
-    const to = advanceClock(db, step)
-    for (const s of services) s.onClockAdvance?.(world, from, to)
-  })
+  // One read of the clock keys and one write. Due work opens its own transaction (most requests have none); if
+  // it fails, the clock is put back, as the transaction around both did.
+  const moved = requestTick(world.db)
+  if (!moved) return
+  applyRequestTick(world.db, moved)
+  try {
+    for (const s of services) s.onClockAdvance?.(world, moved.from, moved.to)
+  } catch (err) {
+    undoRequestTick(world.db, moved)
+    throw err
+  }
 }
 
 async function bodyForLog(c: Context): Promise<string | null> {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return null
-  const type = (c.req.header('content-type') ?? '').toLowerCase()
+  const type = (requestHeader(c, 'content-type') ?? '').toLowerCase()
   if (type.includes('json') || type.includes('x-www-form-urlencoded') || type.startsWith('text/')) {
     try {
       return await c.req.text()
@@ -299,7 +305,7 @@ async function bodyForLog(c: Context): Promise<string | null> {
       return null
     }
   }
-  const length = c.req.header('content-length')
+  const length = requestHeader(c, 'content-length')
   return length ? `<${length} bytes ${type || 'unknown type'}>` : null
 }
 
@@ -308,14 +314,15 @@ async function bodyForLog(c: Context): Promise<string | null> {
  * `prettyPrint` (on by default, as Google does). The selection is parsed before the handler runs, so a
  * malformed one is a 400 that changes nothing.
  */
-function shapeGoogleJson(c: Context, url: URL, op: ReturnType<typeof operationIdOf>) {
-  const fields = url.searchParams.get('fields')
+function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof operationIdOf>) {
+  const params = new URLSearchParams(search)
+  const fields = params.get('fields')
   const selection = fields ? parseFields(fields) : undefined
   if (selection) {
     const schema = responseSchemaOf(op)
     if (schema) checkSelection(selection, schema.name, schema.tables)
   }
-  const indent = url.searchParams.get('prettyPrint') === 'false' ? undefined : 2
+  const indent = params.get('prettyPrint') === 'false' ? undefined : 2
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
     const shaped = selection && status >= 200 && status < 300 ? applyFields(object, selection) : object
@@ -325,6 +332,16 @@ function shapeGoogleJson(c: Context, url: URL, op: ReturnType<typeof operationId
     return c.body(stream ?? JSON.stringify(shaped, null, indent), arg as 200, merged)
   }
   ;(c as unknown as { json: typeof render }).json = render
+}
+
+/**
+ * Hono's `c.var` copies every request variable into a new object on each read (`Object.fromEntries`), and handlers
+ * read it several times a call (`c.var.world`, `c.var.user`, …). This request's `c.var` becomes a view that reads
+ * each variable from the context as `c.get` does, so it always shows what `c.set` stored, with no copy.
+ */
+function readVarsInPlace(c: Context) {
+  const vars = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? c.get(key as never) : undefined) })
+  Object.defineProperty(c, 'var', { value: vars, configurable: true })
 }
 
 /** Slack answers JSON as `application/json; charset=utf-8` (success and error envelopes alike). */

@@ -70,6 +70,73 @@ export function tickLimit(db: Db): { limitMs: number; usedMs: number } | undefin
   return { limitMs: Number(limit), usedMs: Number(getMeta(db, 'ticked_ms') ?? 0) }
 }
 
+/** The clock keys an agent request's tick reads, in one statement (four getMeta reads and a repeat before). */
+const REQUEST_TICK_SQL =
+  "SELECT key, value FROM world_meta WHERE key IN ('tick_ms', 'tick_limit_ms', 'ticked_ms', 'clock_ms')"
+
+/**
+ * Where one agent request moves the clock (and the cap's new use, when the world has a cap), with the stored
+ * values it replaces (undefined: the key was absent) so `undoRequestTick` can put them back.
+ */
+export type RequestTick = {
+  from: number
+  to: number
+  tickedMs?: number
+  was: { clock: string | undefined; ticked: string | undefined }
+}
+
+/**
+ * What `takeRequestTick` then `advanceClock` would do for one agent request, from one read of the four keys and
+ * without writing: undefined when the clock does not move (no tick, or the cap used up). `applyRequestTick`
+ * writes it, inside the request's transaction.
+ */
+export function requestTick(db: Db): RequestTick | undefined {
+  const rows = stmt(db, REQUEST_TICK_SQL).raw(true).all() as [string, string][]
+  let tick: string | undefined
+  let limit: string | undefined
+  let used: string | undefined
+  let clock: string | undefined
+  for (const [key, value] of rows) {
+    if (key === 'tick_ms') tick = value
+    else if (key === 'tick_limit_ms') limit = value
+    else if (key === 'ticked_ms') used = value
+    else clock = value
+  }
+  noteMetaRead(db, 'tick_ms')
+  let step = Number(tick ?? 1000)
+  if (step === 0) return undefined
+  noteMetaRead(db, 'tick_limit_ms')
+  let tickedMs: number | undefined
+  if (limit !== undefined) {
+    noteMetaRead(db, 'ticked_ms')
+    const usedMs = Number(used ?? 0)
+    step = Math.max(0, Math.min(step, Number(limit) - usedMs))
+    if (step === 0) return undefined
+    tickedMs = usedMs + step
+  }
+  noteMetaRead(db, 'clock_ms')
+  const from = Number(clock ?? 0)
+  return { from, to: from + Math.max(0, Math.trunc(step)), tickedMs, was: { clock, ticked: used } }
+}
+
+const PUT_TWO = 'INSERT INTO world_meta (key, value) VALUES (?, ?), (?, ?) ' +
+  'ON CONFLICT(key) DO UPDATE SET value = excluded.value'
+
+/** Writes what `requestTick` planned, in one statement: the cap's use (when capped), then the clock. */
+export function applyRequestTick(db: Db, tick: RequestTick): void {
+  const clock = String(Math.trunc(tick.to))
+  if (tick.tickedMs === undefined) setMeta(db, 'clock_ms', clock)
+  else stmt(db, PUT_TWO).run('ticked_ms', String(tick.tickedMs), 'clock_ms', clock)
+}
+
+/** Puts back what `applyRequestTick` replaced (a key that was absent is removed again). */
+export function undoRequestTick(db: Db, tick: RequestTick): void {
+  const put = (key: string, value: string | undefined) =>
+    value === undefined ? stmt(db, 'DELETE FROM world_meta WHERE key = ?').run(key) : setMeta(db, key, value)
+  put('clock_ms', tick.was.clock)
+  if (tick.tickedMs !== undefined) put('ticked_ms', tick.was.ticked)
+}
+
 /** How far one agent request moves the clock: one tick, or what is left of the world's cap. Records the use. */
 export function takeRequestTick(db: Db): number {
   const step = tickMs(db)

@@ -5,12 +5,13 @@ import { invalidCredentials, missingCredentials } from '../../envs/core/errors/g
 import { SlackApiError } from '../../envs/core/errors/slack.ts'
 import type { WorldEntry, WorldManager } from '../worlds.ts'
 import type { Principal } from '../../envs/core/http.ts'
+import { requestHeader } from './node-body.ts'
 
 export type Resolved = { entry: WorldEntry; principal: Principal }
 
 /** The bearer token of a Google request: Authorization header, or `access_token` / `oauth_token` query. */
 export function googleToken(c: Context): string | undefined {
-  const header = c.req.header('authorization')
+  const header = requestHeader(c, 'authorization')
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null
   if (m) return m[1]
   return c.req.query('access_token') ?? c.req.query('oauth_token') ?? undefined
@@ -18,7 +19,7 @@ export function googleToken(c: Context): string | undefined {
 
 /** The token of a Slack request: Authorization header first, then the `token` argument. */
 export function slackToken(c: Context, args: Record<string, unknown>): string | undefined {
-  const header = c.req.header('authorization')
+  const header = requestHeader(c, 'authorization')
   const m = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null
   if (m) return m[1]
   return typeof args.token === 'string' && args.token !== '' ? args.token : undefined

@@ -20,6 +20,29 @@ export function nodeIncoming(c: Context): IncomingMessage | undefined {
   return undefined
 }
 
+/** HTTP whitespace at either end of a header value (what the Fetch standard strips when it stores one). */
+const HTTP_WS_ENDS = /^[\t\n\r ]+|[\t\n\r ]+$/g
+
+/**
+ * A request header as `c.req.header(name)` answers it (`name` in lower case). For the listener's own request it
+ * is read from the Node request's raw header list (every line of that name, whitespace-trimmed, joined with
+ * ", ", as a WHATWG `Headers` built from that list gives it): @hono/node-server would otherwise build a `Headers`
+ * object on the first read, which a GET needs for nothing else.
+ */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const incoming = nodeIncoming(c)
+  if (!incoming) return c.req.header(name)
+  const raw = incoming.rawHeaders
+  let value: string | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!
+    if (key.length !== name.length || key.toLowerCase() !== name) continue
+    const v = raw[i + 1]!.replace(HTTP_WS_ENDS, '')
+    value = value === undefined ? v : `${value}, ${v}`
+  }
+  return value
+}
+
 /**
  * Reads the whole body of `incoming` (at most `max` bytes: beyond that, `tooLarge()` is thrown, before reading
  * anything when Content-Length announces it, as Hono's bodyLimit does) into `c`'s body cache.

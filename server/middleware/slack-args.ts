@@ -1,7 +1,8 @@
 import type { Context } from 'hono'
 import type { UploadedFile } from '../../envs/core/http.ts'
 import { SlackApiError } from '../../envs/core/errors/slack.ts'
-import { urlEncodedForm } from './node-body.ts'
+import { requestHeader, urlEncodedForm } from './node-body.ts'
+import { searchOfUrl } from '../request-url.ts'
 
 /**
  * Slack accepts arguments in the query string and in form, JSON or multipart bodies, all at once.
@@ -9,9 +10,9 @@ import { urlEncodedForm } from './node-body.ts'
  */
 export async function readSlackArgs(c: Context): Promise<Record<string, unknown>> {
   const args: Record<string, unknown> = {}
-  for (const [k, v] of new URL(c.req.url).searchParams) args[k] = v
+  for (const [k, v] of new URLSearchParams(searchOfUrl(c.req.url))) args[k] = v
   if (c.req.method !== 'POST') return args
-  const type = (c.req.header('content-type') ?? '').toLowerCase()
+  const type = (requestHeader(c, 'content-type') ?? '').toLowerCase()
   if (type.includes('application/json')) {
     const text = await c.req.text()
     if (text.trim() === '') return args
