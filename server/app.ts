@@ -10,7 +10,7 @@ import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/go
 import { SlackApiError } from '../envs/core/errors/slack.ts'
 import { applyFields, checkSelection, parseFields, type FieldTables } from '../envs/core/fields.ts'
 import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
-import { applyRequestTick, requestTick, undoRequestTick } from '../envs/core/clock.ts'
+import { applyRequestTick, requestTick } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
@@ -282,17 +282,14 @@ function tooLarge(family: Family, max: number) {
 
 /** Moves the world clock one tick (within the world's tick cap) and lets services run what became due. */
 function tick(world: World) {
-  // One read of the clock keys and one write. Due work opens its own transaction (most requests have none); if
-  // it fails, the clock is put back, as the transaction around both did.
+  // One read of the clock keys; the write and the work that became due are one transaction, so a failing hook
+  // leaves the clock and every service as they were.
   const moved = requestTick(world.db)
   if (!moved) return
-  applyRequestTick(world.db, moved)
-  try {
+  world.tx((db) => {
+    applyRequestTick(db, moved)
     for (const s of services) s.onClockAdvance?.(world, moved.from, moved.to)
-  } catch (err) {
-    undoRequestTick(world.db, moved)
-    throw err
-  }
+  })
 }
 
 async function bodyForLog(c: Context): Promise<string | null> {

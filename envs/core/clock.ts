@@ -75,14 +75,12 @@ const REQUEST_TICK_SQL =
   "SELECT key, value FROM world_meta WHERE key IN ('tick_ms', 'tick_limit_ms', 'ticked_ms', 'clock_ms')"
 
 /**
- * Where one agent request moves the clock (and the cap's new use, when the world has a cap), with the stored
- * values it replaces (undefined: the key was absent) so `undoRequestTick` can put them back.
+ * Where one agent request moves the clock (and the cap's new use, when the world has a cap).
  */
 export type RequestTick = {
   from: number
   to: number
   tickedMs?: number
-  was: { clock: string | undefined; ticked: string | undefined }
 }
 
 /**
@@ -116,7 +114,7 @@ export function requestTick(db: Db): RequestTick | undefined {
   }
   noteMetaRead(db, 'clock_ms')
   const from = Number(clock ?? 0)
-  return { from, to: from + Math.max(0, Math.trunc(step)), tickedMs, was: { clock, ticked: used } }
+  return { from, to: from + Math.max(0, Math.trunc(step)), tickedMs }
 }
 
 const PUT_TWO = 'INSERT INTO world_meta (key, value) VALUES (?, ?), (?, ?) ' +
@@ -127,14 +125,6 @@ export function applyRequestTick(db: Db, tick: RequestTick): void {
   const clock = String(Math.trunc(tick.to))
   if (tick.tickedMs === undefined) setMeta(db, 'clock_ms', clock)
   else stmt(db, PUT_TWO).run('ticked_ms', String(tick.tickedMs), 'clock_ms', clock)
-}
-
-/** Puts back what `applyRequestTick` replaced (a key that was absent is removed again). */
-export function undoRequestTick(db: Db, tick: RequestTick): void {
-  const put = (key: string, value: string | undefined) =>
-    value === undefined ? stmt(db, 'DELETE FROM world_meta WHERE key = ?').run(key) : setMeta(db, key, value)
-  put('clock_ms', tick.was.clock)
-  if (tick.tickedMs !== undefined) put('ticked_ms', tick.was.ticked)
 }
 
 /** How far one agent request moves the clock: one tick, or what is left of the world's cap. Records the use. */

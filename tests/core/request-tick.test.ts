@@ -3,7 +3,6 @@ import { World } from '../../envs/core/world.ts'
 import { statementsDuring } from '../../envs/core/db.ts'
 import {
   advanceClock, applyRequestTick, nowMs, requestTick, setClock, setMeta, setTick, setTickLimit, takeRequestTick,
-  undoRequestTick,
 } from '../../envs/core/clock.ts'
 import { logAction } from '../../server/middleware/action-log.ts'
 import { harness } from '../../envs/core/testing/harness.ts'
@@ -73,24 +72,6 @@ describe('requestTick', () => {
     expect(new Set(watched.meta)).toEqual(new Set(['tick_ms', 'tick_limit_ms', 'ticked_ms', 'clock_ms']))
     expect(metaRows(world)).toEqual(metaRows(worldWith({ tick: 1000, limit: 5000, clock: 10 })))
     world.close()
-  })
-})
-
-describe('undoRequestTick', () => {
-  test('puts back the clock and the cap exactly, removing keys that were absent', () => {
-    const setups: Setup[] = [
-      {}, { clock: 5 }, { tick: 1000, clock: 5, limit: 3000 }, { clock: 5, limit: 3000, used: 1000 },
-    ]
-    for (const setup of setups) {
-      const world = worldWith(setup)
-      const rows = metaRows(world)
-      const tick = requestTick(world.db)!
-      applyRequestTick(world.db, tick)
-      expect(metaRows(world)).not.toEqual(rows)
-      undoRequestTick(world.db, tick)
-      expect([setup, metaRows(world)]).toEqual([setup, rows])
-      world.close()
-    }
   })
 })
 
