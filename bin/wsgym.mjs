@@ -3,23 +3,19 @@
 // `npm ci` runs as `prepare`); a checkout without dist/, or whose sources changed after the build, runs the
 // TypeScript sources through tsx instead (slower to start) and says so.
 //
-// On glibc, big world images (restore, snapshot, fork) need the allocator's mmap and trim thresholds raised
-// before the process starts (docs/decisions/0005, 0161): the launcher re-executes itself once with them set,
-// unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
+// On glibc, big world images (restore, snapshot, fork) need the allocator's mmap and trim thresholds raised and
+// memcpy's non-temporal threshold lowered before the process starts (docs/decisions/0005, 0161, 0291): the
+// launcher re-executes itself once with them set, unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { allocatorEnv } from './allocator-env.mjs'
 
-const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
-// (musl ignores these variables; re-executing there costs one more Node start and nothing else.)
-const needsMallocEnv =
-  process.platform === 'linux' &&
-  process.env.WSGYM_NO_MALLOC_ENV !== '1' &&
-  Object.keys(MALLOC_ENV).some((k) => process.env[k] === undefined)
+const addEnv = allocatorEnv(process.env)
 
-if (needsMallocEnv) {
-  const env = { ...MALLOC_ENV, ...process.env, WSGYM_NO_MALLOC_ENV: '1' }
+if (addEnv) {
+  const env = { ...process.env, ...addEnv, WSGYM_NO_MALLOC_ENV: '1' }
   const argv = [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)]
   const child = spawn(process.execPath, argv, { env, stdio: 'inherit' })
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))

@@ -2,6 +2,11 @@
  * Bytes held by snapshot images in this process: every image `World.snapshot()` serialized, from the moment it
  * exists until the garbage collector frees it (an image shared by several snapshots counts once). Process-wide
  * accounting only; nothing here changes what any world holds.
+ *
+ * An image's memory is SQLite's; Node gives it back on an event-loop turn after the collector found the Buffer
+ * dead (a deferred free callback), never during synchronous code. A loop that snapshots without yielding a turn
+ * therefore holds every image it made, and each new one is fresh memory the kernel must fault in
+ * (docs/decisions/0291); the server yields between requests.
  */
 const held = { bytes: 0, images: 0 }
 const counted = new WeakSet<Buffer>()

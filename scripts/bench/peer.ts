@@ -7,6 +7,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Agent, request } from 'node:http'
 import type { BenchFigure } from './types.ts'
+// @ts-expect-error: the launcher's helper is plain JavaScript without declarations
+import { allocatorEnv } from '../../bin/allocator-env.mjs'
 
 const args = process.argv.slice(2)
 const N = args.includes('--peer-n') ? Number(args[args.indexOf('--peer-n') + 1]) : 500
@@ -14,7 +16,9 @@ const WARMUP = 20
 // --peer-cpu-prof DIR: our server runs with `node --cpu-prof` and writes its profile into DIR when it stops.
 const PROFILE_DIR = args.includes('--peer-cpu-prof') ? args[args.indexOf('--peer-cpu-prof') + 1] : undefined
 const root = join(import.meta.dirname, '..', '..')
-const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
+// The launcher's allocator variables, given up front (to the peer too): the launcher then runs the server itself
+// instead of re-executing, so the child's pid is the server's (CPU and memory are read from /proc by pid).
+const ALLOCATOR_ENV = (allocatorEnv as (env: NodeJS.ProcessEnv) => Record<string, string> | undefined)(process.env)
 const CLOCK_TICKS = 100 // USER_HZ on Linux
 const SEED = {
   name: 'bench-peer',
@@ -40,7 +44,7 @@ export function peerInstalled(): boolean {
 
 /** Spawns `args` and resolves with the first stdout text that `ready` accepts (killing the child on failure). */
 function spawnUntil<T>(args: string[], ready: (out: string) => T | undefined) {
-  const env = { ...process.env, ...MALLOC_ENV }
+  const env = { ...process.env, ...ALLOCATOR_ENV }
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
   return new Promise<{ child: ChildProcess; value: T }>((resolve, reject) => {
     let out = ''

@@ -1,11 +1,23 @@
 /** One printed benchmark figure. Benchmarks print; tests never assert timings. */
 export type BenchFigure = { name: string; value: number; unit: string; target?: string }
 
-/** Latency percentiles (ms) of `fn` over `runs` calls after `warmup` calls. */
-export async function timeIt(fn: () => unknown | Promise<unknown>, runs = 200, warmup = 20) {
-  for (let i = 0; i < warmup; i++) await fn()
+/**
+ * Latency percentiles (ms) of `fn` over `runs` calls after `warmup` calls; `between` runs untimed before each call
+ * (e.g. one event-loop turn, as separate requests to a server get).
+ */
+export async function timeIt(
+  fn: () => unknown | Promise<unknown>,
+  runs = 200,
+  warmup = 20,
+  between?: () => Promise<unknown>,
+) {
+  for (let i = 0; i < warmup; i++) {
+    if (between) await between()
+    await fn()
+  }
   const samples: number[] = []
   for (let i = 0; i < runs; i++) {
+    if (between) await between()
     const t = performance.now()
     await fn()
     samples.push(performance.now() - t)

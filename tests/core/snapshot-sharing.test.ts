@@ -80,6 +80,25 @@ describe('World.snapshot', () => {
     onDisk.close()
   })
 
+  test('a world opened on an image shares it whatever the header holds (negative user version, schema cookie)', () => {
+    const world = small()
+    world.sqlite.pragma('user_version = -5')
+    for (let i = 0; i < 3; i++) world.sqlite.exec(`CREATE TABLE extra${i} (x)`)
+    const snap = world.snapshot()
+    expect(snap.bytes.readInt32BE(60)).toBe(-5)
+    expect(snap.bytes.readInt32BE(40)).toBeGreaterThan(3)
+    const restored = small()
+    restored.restore(snap)
+    expect(restored.snapshot().bytes).toBe(snap.bytes)
+    const opened = World.from(snap)
+    expect(opened.snapshot().bytes).toBe(snap.bytes)
+    opened.sqlite.prepare("INSERT INTO t (v) VALUES ('c')").run()
+    const written = opened.snapshot().bytes
+    expect(written).not.toBe(snap.bytes)
+    expect(Buffer.compare(written, fresh(opened))).toBe(0)
+    for (const w of [world, restored, opened]) w.close()
+  })
+
   test('counts each serialized image once while it lives, and not after it is collected', async () => {
     setFlagsFromString('--expose-gc')
     const gc = runInNewContext('gc') as () => void
