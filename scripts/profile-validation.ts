@@ -30,8 +30,10 @@ gym.app.request = ((...a: Parameters<typeof request>) => {
   return request(...a)
 }) as typeof gym.app.request
 
-async function episode(kind: string, task: (typeof tasks)[number], body: (ep: ReturnType<typeof gym.reset>) => Promise<unknown>) {
-  const row = (rows.get(kind) ?? rows.set(kind, { episodes: 0, requests: 0, reset: 0, run: 0, verify: 0, close: 0 }).get(kind))!
+type Ep = ReturnType<typeof gym.reset>
+async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
+  let row = rows.get(kind)
+  if (!row) rows.set(kind, (row = { episodes: 0, requests: 0, reset: 0, run: 0, verify: 0, close: 0 }))
   const r0 = requests
   let t = cpu()
   const ep = gym.reset(task)
@@ -79,8 +81,9 @@ else {
   console.log(`split: reset ${f(sum.reset)}  run ${f(sum.run)}  verify ${f(sum.verify)}  close ${f(sum.close)}`)
   console.log('kind'.padEnd(58), 'eps', 'req/ep', 'run-s', 'verify-s', 'reset-s')
   for (const [k, r] of list)
-    console.log(k.slice(0, 58).padEnd(58), String(r.episodes).padStart(3), (r.requests / r.episodes).toFixed(1).padStart(6),
-      f(r.run).padStart(6), f(r.verify).padStart(7), f(r.reset).padStart(6))
+    console.log(k.slice(0, 58).padEnd(58), String(r.episodes).padStart(3),
+      (r.requests / r.episodes).toFixed(1).padStart(6), f(r.run).padStart(6), f(r.verify).padStart(7),
+      f(r.reset).padStart(6))
   console.log('\nslowest tasks')
   for (const p of [...perTask].sort((a, b) => b.cpu - a.cpu).slice(0, 15))
     console.log(`${p.id.padEnd(50)} ${f(p.cpu)} CPU-s ${p.requests} req`)
