@@ -34,6 +34,25 @@ export function crashed(task: TaskSpec, e: unknown): TaskValidation {
   }
 }
 
+/** A task's background volume, as a weight: a heavy world costs about ten times a plain one to validate. */
+const VOLUME_WEIGHT = { none: 1, light: 2, medium: 4, heavy: 10 } as const
+
+/**
+ * A rough, static estimate of a task's validation cost (world volume times apps, plus program lengths), used only
+ * to hand the largest tasks out first so that no worker is left with a big one at the end while the others idle.
+ */
+export function costEstimate(t: TaskSpec): number {
+  const volume = VOLUME_WEIGHT[t.world?.volume ?? 'none']
+  const steps = t.reference.length + t.nearMisses.reduce((n, m) => n + m.program.length, 0)
+  return volume * (1 + t.services.length) + steps / 10
+}
+
+/** Indices of `tasks`, largest estimated cost first (ties in input order). */
+export function largestFirst(tasks: readonly TaskSpec[]): number[] {
+  const cost = tasks.map(costEstimate)
+  return tasks.map((_, i) => i).sort((a, b) => cost[b]! - cost[a]! || a - b)
+}
+
 /** Validates tasks one after another in one gym (the single-thread path, and each worker's loop body). */
 export async function validateSerial(tasks: TaskSpec[], opts: PoolOptions = {}): Promise<TaskValidation[]> {
   const gym = createGym({ tasks, reuseWorlds: true })
@@ -62,6 +81,8 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
   const n = Math.max(1, Math.min(opts.workers ?? defaultWorkers(), tasks.length))
   if (n === 1) return validateSerial(tasks, opts)
   const results: (TaskValidation | undefined)[] = new Array(tasks.length)
+  // Handed out largest first; results are still stored by input index, so the output order does not change.
+  const order = largestFirst(tasks)
   let next = 0
   let done = 0
   let failed = 0
@@ -81,7 +102,7 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
           w.postMessage({ stop: true } satisfies WorkerRequest)
           return
         }
-        current = next++
+        current = order[next++]!
         w.postMessage({ index: current, task: tasks[current]! } satisfies WorkerRequest)
       }
       w.on('message', (m: WorkerReply) => {

@@ -2,11 +2,17 @@ import type { Episode, CallResult } from '../episode.ts'
 import type { Gym } from '../index.ts'
 import type { ProgramStep, TaskSpec } from '../task.ts'
 import { runProgram } from '../program.ts'
+import { tokens, type Focus } from './select.ts'
 
 type Http = { method: string; path: string; query?: Record<string, unknown>; body?: unknown }
 
 /** What an attack may do: everything an agent can (and, for the wrong-account attack, what a stolen token can). */
 export class AttackContext {
+  /** Requests and responses of the programs this context ran (the reference, mostly), tokenized on demand. */
+  readonly #acted: string[] = []
+  readonly #seen: string[] = []
+  #focus: Focus | undefined
+
   constructor(
     readonly gym: Gym,
     readonly task: TaskSpec,
@@ -35,13 +41,41 @@ export class AttackContext {
     return r.status < 300 ? (r.body as T) : undefined
   }
 
-  /** Runs a program (the reference, a near miss, a transformed one) as the actor or as another user. */
+  /**
+   * Runs a program (the reference, a near miss, a transformed one) as the actor or as another user, noting the ids
+   * its requests and responses carry (focus()).
+   */
   async program(steps: readonly ProgramStep[], as?: string): Promise<void> {
+    const note = (a: { arguments?: Record<string, unknown> }, r: CallResult) => {
+      this.#acted.push(JSON.stringify(a.arguments ?? {}))
+      this.#seen.push(r.text)
+      this.#focus = undefined
+      return r
+    }
     if (!as || as === this.task.actor) {
-      await runProgram(this.ep, steps)
+      const ep = this.ep
+      // The episode's step count and final answer stay the episode's own (runProgram sets both).
+      const noting = {
+        get steps() { return ep.steps },
+        set steps(n: number) { ep.steps = n },
+        get answer() { return ep.answer },
+        set answer(a: string | null) { ep.answer = a },
+        call: async (a: Parameters<Episode['call']>[0]) => note(a, await ep.call(a)),
+      }
+      await runProgram(noting, steps)
       return
     }
-    await runProgram({ steps: 0, call: (a) => this.callAs(as, a.arguments as Http) }, steps)
+    await runProgram({ steps: 0, call: async (a) => note(a, await this.callAs(as, a.arguments as Http)) }, steps)
+  }
+
+  /** What the task is about, for attacks that touch a bounded set of items (gym/attacks/select.ts). */
+  focus(): Focus {
+    this.#focus ??= {
+      acted: tokens(this.#acted.join('\n')),
+      seen: tokens(this.#seen.join('\n')),
+      planted: JSON.stringify(this.task.seed).toLowerCase(),
+    }
+    return this.#focus
   }
 
   /** World users other than the actor. */

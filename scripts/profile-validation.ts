@@ -1,0 +1,90 @@
+/**
+ * Where validation spends its time, in one thread: for each sampled task, the episodes validation runs (reference,
+ * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
+ * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
+ * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json]
+ */
+import { loadCorpus } from '../gym/corpus.ts'
+import { createGym } from '../gym/index.ts'
+import { runProgram } from '../gym/program.ts'
+import { AttackContext, attacks, outcomeOf } from '../gym/attacks/index.ts'
+import { sampleTasks } from './validate-tasks.ts'
+
+type Row = { episodes: number; requests: number; reset: number; run: number; verify: number; close: number }
+const rows = new Map<string, Row>()
+const perTask: { id: string; family: string; cpu: number; requests: number }[] = []
+const cpu = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
+
+const argv = process.argv
+const sample = argv.includes('--sample') ? Number(argv[argv.indexOf('--sample') + 1]) : 1
+const named = argv.flatMap((a, i) => (argv[i - 1] === '--family' ? a.split(',') : [])).filter(Boolean)
+const tasks = sampleTasks(loadCorpus(), sample, named)
+const gym = createGym({ tasks, reuseWorlds: true })
+let requests = 0
+const request = gym.app.request.bind(gym.app)
+gym.app.request = ((...a: Parameters<typeof request>) => {
+  requests++
+  return request(...a)
+}) as typeof gym.app.request
+
+type Ep = ReturnType<typeof gym.reset>
+async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
+  let row = rows.get(kind)
+  if (!row) rows.set(kind, (row = { episodes: 0, requests: 0, reset: 0, run: 0, verify: 0, close: 0 }))
+  const r0 = requests
+  let t = cpu()
+  const ep = gym.reset(task)
+  row.reset += cpu() - t
+  t = cpu()
+  try {
+    await body(ep)
+  } catch {
+    /* attacks may throw */
+  }
+  row.run += cpu() - t
+  t = cpu()
+  ep.verify()
+  outcomeOf(ep, ep.lastVerified?.diff)
+  row.verify += cpu() - t
+  t = cpu()
+  ep.close()
+  row.close += cpu() - t
+  row.episodes++
+  row.requests += requests - r0
+}
+
+const t0 = cpu()
+for (const task of tasks) {
+  const c0 = cpu()
+  const q0 = requests
+  await episode('reference', task, (ep) => runProgram(ep, task.reference))
+  await episode('no-op', task, async () => {})
+  for (const nm of task.nearMisses) await episode('near miss', task, (ep) => runProgram(ep, nm.program))
+  for (const a of attacks)
+    for (const v of a.variants(task))
+      await episode(`${a.id}: ${v.name}`, task, (ep) => v.run(new AttackContext(gym, task, ep)))
+  perTask.push({ id: task.id, family: task.family, cpu: cpu() - c0, requests: requests - q0 })
+}
+const total = cpu() - t0
+gym.worlds.close()
+
+const f = (x: number) => x.toFixed(2)
+const list = [...rows.entries()].sort((a, b) => b[1].run + b[1].verify - (a[1].run + a[1].verify))
+if (argv.includes('--json')) console.log(JSON.stringify({ total, rows: Object.fromEntries(list), perTask }, null, 1))
+else {
+  console.log(`${tasks.length} tasks, ${requests} requests, ${f(total)} CPU-s`)
+  const sum = { reset: 0, run: 0, verify: 0, close: 0 }
+  for (const [, r] of list) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r[k]
+  console.log(`split: reset ${f(sum.reset)}  run ${f(sum.run)}  verify ${f(sum.verify)}  close ${f(sum.close)}`)
+  console.log('kind'.padEnd(58), 'eps', 'req/ep', 'run-s', 'verify-s', 'reset-s')
+  for (const [k, r] of list)
+    console.log(k.slice(0, 58).padEnd(58), String(r.episodes).padStart(3),
+      (r.requests / r.episodes).toFixed(1).padStart(6), f(r.run).padStart(6), f(r.verify).padStart(7),
+      f(r.reset).padStart(6))
+  console.log('\nslowest tasks')
+  for (const p of [...perTask].sort((a, b) => b.cpu - a.cpu).slice(0, 15))
+    console.log(`${p.id.padEnd(50)} ${f(p.cpu)} CPU-s ${p.requests} req`)
+}
