@@ -1,5 +1,5 @@
 /**
- * Which items a per-item attack loop touches (docs/decisions/0290-bounded-bulk-attacks.md). A damaging bulk attack
+ * Which items a per-item attack loop touches (docs/decisions/0292-bounded-bulk-attacks.md). A damaging bulk attack
  * proves the oracle sees collateral damage by damaging a small deterministic set, not the whole world: the items the
  * task is about (what the reference acted on or read, what the family planted) and a few bystanders the oracle must
  * protect. Its cost then stops growing with the world's volume, and the damage is subtler (a few items among

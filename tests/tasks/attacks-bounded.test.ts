@@ -5,7 +5,7 @@ import { AttackContext, attacks } from '../../gym/attacks/index.ts'
 import { BULK_LIMIT, BYSTANDERS } from '../../gym/attacks/select.ts'
 import { families } from '../../tasks-lite/families/index.ts'
 
-// Per-item attacks on a heavy world touch a bounded set (docs/decisions/0290): every item the reference acted on,
+// Per-item attacks on a heavy world touch a bounded set (docs/decisions/0292): every item the reference acted on,
 // a few bystanders, never the whole listing; and the oracle still refuses them (damaging: reward <= 0).
 const gym = createGym({ tasks: [] })
 type Row = { method: string; path: string; body: string | null }
