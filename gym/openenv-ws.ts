@@ -13,6 +13,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { Gym } from './index.ts'
 import { OpenEnv, OpenEnvError, openEnvApp, type OpenEnvScope } from './openenv.ts'
 import { handleMcpMessage } from './mcp.ts'
+import { loadRouters } from '../server/routers.ts'
 
 /** Largest WebSocket message accepted (OpenEnv's client default is 100 MB; tool calls are far smaller). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -83,6 +84,8 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
           if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data)))
             return fail('Invalid message: data must be an object', 'VALIDATION_ERROR')
           if (current) env.close(current)
+          // A server imports the services' routes on first use; typed tools read them (server/routers.ts).
+          await loadRouters()
           const { live, response } = env.reset((data ?? {}) as Record<string, unknown>)
           current = live.name
           return send({ type: 'observation', data: response })

@@ -14,6 +14,7 @@ import { advanceClock, nowMs, takeRequestTick, tickMs } from '../envs/core/clock
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
+import type { ServiceProvider } from '../envs/core/service.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
@@ -24,6 +25,7 @@ import { handleGoogleBatch } from './batch.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
+import { MountableRouter, mountOnFirstUse } from './lazy-mount.ts'
 
 export const VERSION = '0.1.0'
 
@@ -85,9 +87,21 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
   return spec?.response ? { name: spec.response, tables: service.fieldTables } : undefined
 }
 
+/**
+ * Which services a request needs mounted before it is dispatched: the owner of its path; none for the health
+ * check; every one for the OpenAPI document and for paths no prefix names (batch, anything unknown), which then
+ * answer as they would with everything mounted.
+ */
+function servicesNeeded(path: string): readonly ServiceProvider[] {
+  if (path === '/healthz') return []
+  const owner = path === '/openapi.json' ? undefined : serviceOf(path)
+  return owner ? [owner] : services
+}
+
 /** The agent-facing app: every service at its real public paths, one origin, many worlds. */
 export function createAgentApp(worlds: WorldManager) {
-  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname) })
+  const router = new MountableRouter<any>()
+  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(new URL(req.url).pathname), router })
   const decoySecret = randomBytes(32)
 
   // Says nothing about other worlds (how many exist is the control plane's business).
@@ -223,7 +237,8 @@ export function createAgentApp(worlds: WorldManager) {
     })
   })
 
-  for (const service of services) app.route('/', service.router)
+  // Each service's routes are mounted on the first request that needs them (server/lazy-mount.ts).
+  mountOnFirstUse(app, router, services, servicesNeeded)
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname

@@ -8,6 +8,7 @@ import { diffStates } from '../../envs/core/diff.ts'
 import { worldActionLog } from '../../envs/core/world-tables.ts'
 import { World } from '../../envs/core/world.ts'
 import { services } from '../registry.ts'
+import { loadRouters } from '../routers.ts'
 import { SeedError } from '../seeding.ts'
 import { worldState } from '../state.ts'
 import { WorldConflict, WorldNotFound, WorldRefused, type WorldEntry, type WorldManager } from '../worlds.ts'
@@ -22,6 +23,9 @@ import { rateLimitRoutes } from './rate-limits.ts'
 
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
 const errors = { 400: json(s.ErrorBody, 'Bad request'), 404: json(s.ErrorBody, 'No such world or snapshot') }
+
+/** Control paths that never reach the gym: world lifecycle, health, process figures, this plane's OpenAPI. */
+const NO_ROUTERS = /^\/(healthz|health|stats|openapi\.json|worlds(\/.*)?)$/
 
 /** Everything about one world the control plane reports. */
 export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
@@ -67,6 +71,12 @@ export function createControlApp(
   app.get('/healthz', (c) => c.json({ ok: true }))
   // OpenEnv launchers poll /health; `/openenv/<key>/…` carries its own credential (a per-environment key).
   app.get('/health', (c) => c.json({ status: 'healthy' }))
+  // The gym, OpenEnv and the inspector read the services' routes synchronously (typed tools, coverage): they are
+  // imported before such a request goes on. World lifecycle and process figures do not need them.
+  app.use('*', async (c, next) => {
+    if (!NO_ROUTERS.test(c.req.path)) await loadRouters()
+    return next()
+  })
   app.route('/', openEnvKeyRouter(openenvKeys))
   app.use('*', async (c, next) => {
     // The inspector (/ui) signs browsers in with a cookie and checks it itself.
