@@ -14,6 +14,7 @@ import type { Gym } from './index.ts'
 import { OpenEnv, OpenEnvError, openEnvApp, type OpenEnvScope } from './openenv.ts'
 import { handleMcpMessage } from './mcp.ts'
 import { loadRouters } from '../server/routers.ts'
+import { openEnvKeyProblem } from './openenv-key.ts'
 
 /** Largest WebSocket message accepted (OpenEnv's client default is 100 MB; tool calls are far smaller). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -33,8 +34,8 @@ export class OpenEnvKeys {
 
   /** Registers a key (a given one, e.g. from `--openenv-key`, or a fresh 32-byte random one) for a scope. */
   add(scope: OpenEnvScope = {}, key = randomBytes(32).toString('base64url')): string {
-    if (key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(key))
-      throw new Error('an OpenEnv key needs at least 16 characters of [A-Za-z0-9_-]')
+    const problem = openEnvKeyProblem(key)
+    if (problem) throw new Error(problem)
     const full = { ...this.defaults, ...scope }
     const env = new OpenEnv(this.gym, full)
     this.#byDigest.set(digest(key), { scope: full, env, app: openEnvApp(env), sockets: 0 })
@@ -147,9 +148,20 @@ export function attachOpenEnvWebSocket(
   keys: OpenEnvKeys,
   opts: { adminToken?: string; adminScope?: OpenEnvScope } = {},
 ) {
+  const { wss, upgrade } = openEnvUpgrades(gym, keys, opts)
+  server.on('upgrade', upgrade)
+  return wss
+}
+
+/** The upgrade handler `attachOpenEnvWebSocket` installs, for a listener that loads the gym on first use. */
+export function openEnvUpgrades(
+  gym: Gym,
+  keys: OpenEnvKeys,
+  opts: { adminToken?: string; adminScope?: OpenEnvScope } = {},
+) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
   const admin = opts.adminToken ? Buffer.from(opts.adminToken) : undefined
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const keyed = /^\/openenv\/([A-Za-z0-9_-]+)\/ws$/.exec(path)
     let scope: OpenEnvScope | undefined
@@ -171,6 +183,6 @@ export function attachOpenEnvWebSocket(
         if (entry) entry.sockets--
       })
     })
-  })
-  return wss
+  }
+  return { wss, upgrade }
 }
