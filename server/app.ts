@@ -26,6 +26,7 @@ import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
 import { MountableRouter, mountOnFirstUse } from './lazy-mount.ts'
+import { routerOf } from './routers.ts'
 
 export const VERSION = '0.1.0'
 
@@ -92,7 +93,7 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
  * check; every one for the OpenAPI document and for paths no prefix names (batch, anything unknown), which then
  * answer as they would with everything mounted.
  */
-function servicesNeeded(path: string): readonly ServiceProvider[] {
+export function servicesNeeded(path: string): readonly ServiceProvider[] {
   if (path === '/healthz') return []
   const owner = path === '/openapi.json' ? undefined : serviceOf(path)
   return owner ? [owner] : services
@@ -108,7 +109,7 @@ export function createAgentApp(worlds: WorldManager) {
   app.get('/healthz', (c) => c.json({ ok: true }))
   let docCache: unknown
   app.get('/openapi.json', (c) => {
-    docCache ??= publicDocument(app)
+    docCache ??= publicDocument()
     return c.json(docCache)
   })
 
@@ -350,8 +351,14 @@ function shapeSlackJson(c: Context) {
   ;(c as unknown as { json: typeof render }).json = render
 }
 
-function publicDocument(app: OpenAPIHono<WorldEnv>) {
-  const doc = app.getOpenAPI31Document({
+/**
+ * The agent API's OpenAPI document. It is built from every service's router in registry order (not from the
+ * app, whose routes are mounted in the order requests first reached them), so it is the same whatever was called.
+ */
+function publicDocument() {
+  const all = new OpenAPIHono<WorldEnv>()
+  for (const s of services) all.route('/', routerOf(s))
+  const doc = all.getOpenAPI31Document({
     openapi: '3.1.0',
     info: { title: 'workspace-gym agent API', version: VERSION, description: 'Gmail, Calendar, Drive, Docs and Slack Web API, served per world.' },
   })
