@@ -82,7 +82,8 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
       const gym = createGym({ worlds, app: agentApp })
       const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
       if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
-      const ws = openEnvUpgrades(gym, openenvKeys, { adminToken: opts.adminToken, adminScope: { agentBaseUrl: agentUrl } })
+      const adminScope = { agentBaseUrl: agentUrl }
+      const ws = openEnvUpgrades(gym, openenvKeys, { adminToken: opts.adminToken, adminScope })
       served = { gym, openenvKeys, mcpFetch: withAgentMcp(agentApp.fetch, gym), ...ws }
       return served
     })().catch((e) => {

@@ -223,7 +223,9 @@ export function createControlApp(
   router.slot = 0
 
   const loadGym = opts.loadGym ?? (async (): Promise<GymSide> => {
-    const [{ createGym }, { OpenEnvKeys }] = await Promise.all([import('../../gym/index.ts'), import('../../gym/openenv-ws.ts')])
+    const [{ createGym }, { OpenEnvKeys }] = await Promise.all([
+      import('../../gym/index.ts'), import('../../gym/openenv-ws.ts'),
+    ])
     const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
     return { gym, openenvKeys: opts.openenvKeys ?? new OpenEnvKeys(gym) }
   })
