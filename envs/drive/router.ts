@@ -15,4 +15,18 @@ import { appsRouter } from './routes/apps.ts'
 import { labelsRouter } from './routes/labels.ts'
 import { operationsRouter } from './routes/operations.ts'
 
-export const router = createGoogleRouter().route('/', aboutRouter).route('/', uploadsRouter).route('/', operationsRouter).route('/', filesRouter).route('/', permissionsRouter).route('/', changesRouter).route('/', revisionsRouter).route('/', commentsRouter).route('/', drivesRouter).route('/', channelsRouter).route('/', appsRouter).route('/', labelsRouter).route('/', approvalsRouter).route('/', accessProposalsRouter)
+export const router = createGoogleRouter()
+  .route('/', aboutRouter)
+  .route('/', uploadsRouter)
+  .route('/', operationsRouter)
+  .route('/', filesRouter)
+  .route('/', permissionsRouter)
+  .route('/', changesRouter)
+  .route('/', revisionsRouter)
+  .route('/', commentsRouter)
+  .route('/', drivesRouter)
+  .route('/', channelsRouter)
+  .route('/', appsRouter)
+  .route('/', labelsRouter)
+  .route('/', approvalsRouter)
+  .route('/', accessProposalsRouter)

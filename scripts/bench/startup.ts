@@ -18,7 +18,8 @@ async function start(): Promise<{ readyMs: number; rssMiB: number; tsx: boolean 
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
-  const exited = new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`))))
+  const exited = new Promise<never>((_, reject) =>
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`))))
   try {
     let agent: string | undefined
     while (!(agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1])) await Promise.race([pause(2), exited])
@@ -43,10 +44,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export async function run(): Promise<BenchFigure[]> {
   const runs = []
   for (let i = 0; i < STARTS; i++) runs.push(await start())
-  if (runs.some((r) => r.tsx)) console.log('(wsgym ran its TypeScript sources through tsx: `npm run build` to bench dist/)')
+  if (runs.some((r) => r.tsx)) console.log('(wsgym ran its sources through tsx: `npm run build` to bench dist/)')
   return [
-    { name: `wsgym serve ready (spawn to /healthz 200, median of ${STARTS})`, value: median(runs.map((r) => r.readyMs)),
-      unit: 'ms', target: '≤ 1000' },
+    { name: `wsgym serve ready (spawn to /healthz 200, median of ${STARTS})`,
+      value: median(runs.map((r) => r.readyMs)), unit: 'ms', target: '≤ 1000' },
     { name: 'wsgym serve RSS once ready (demo world, no request yet)', value: median(runs.map((r) => r.rssMiB)),
       unit: 'MiB' },
   ]
