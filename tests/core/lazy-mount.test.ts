@@ -7,6 +7,7 @@ import { MountableRouter } from '../../server/lazy-mount.ts'
 import { services } from '../../server/registry.ts'
 import { routerOf } from '../../server/routers.ts'
 import { WorldManager } from '../../server/worlds.ts'
+import { startServer } from '../../server/main.ts'
 import { toPublicPath } from '../../envs/core/custom-verbs.ts'
 
 // Services' routes, the gym and the inspector are mounted on the first request that needs them
@@ -147,6 +148,11 @@ describe('control plane', () => {
 })
 
 describe('wsgym serve', () => {
+  test('refuses a malformed OpenEnv key at start, before the gym is loaded', async () => {
+    const opts = { host: '127.0.0.1', port: 0, controlPort: 0, adminToken: ADMIN, worlds: [], openenvKey: 'short' }
+    await expect(startServer(opts)).rejects.toThrow(/at least 16 characters/)
+  })
+
   test('serves the same agent and control OpenAPI documents as the in-process apps', async () => {
     const args = [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0']
     const child = spawn(process.execPath, args, { cwd: root })
