@@ -13,6 +13,8 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { Gym } from './index.ts'
 import { OpenEnv, OpenEnvError, openEnvApp, type OpenEnvScope } from './openenv.ts'
 import { handleMcpMessage } from './mcp.ts'
+import { loadRouters } from '../server/routers.ts'
+import { openEnvKeyProblem } from './openenv-key.ts'
 
 /** Largest WebSocket message accepted (OpenEnv's client default is 100 MB; tool calls are far smaller). */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -32,8 +34,8 @@ export class OpenEnvKeys {
 
   /** Registers a key (a given one, e.g. from `--openenv-key`, or a fresh 32-byte random one) for a scope. */
   add(scope: OpenEnvScope = {}, key = randomBytes(32).toString('base64url')): string {
-    if (key.length < 16 || !/^[A-Za-z0-9_-]+$/.test(key))
-      throw new Error('an OpenEnv key needs at least 16 characters of [A-Za-z0-9_-]')
+    const problem = openEnvKeyProblem(key)
+    if (problem) throw new Error(problem)
     const full = { ...this.defaults, ...scope }
     const env = new OpenEnv(this.gym, full)
     this.#byDigest.set(digest(key), { scope: full, env, app: openEnvApp(env), sockets: 0 })
@@ -83,6 +85,8 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
           if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data)))
             return fail('Invalid message: data must be an object', 'VALIDATION_ERROR')
           if (current) env.close(current)
+          // A server imports the services' routes on first use; typed tools read them (server/routers.ts).
+          await loadRouters()
           const { live, response } = env.reset((data ?? {}) as Record<string, unknown>)
           current = live.name
           return send({ type: 'observation', data: response })
@@ -144,9 +148,20 @@ export function attachOpenEnvWebSocket(
   keys: OpenEnvKeys,
   opts: { adminToken?: string; adminScope?: OpenEnvScope } = {},
 ) {
+  const { wss, upgrade } = openEnvUpgrades(gym, keys, opts)
+  server.on('upgrade', upgrade)
+  return wss
+}
+
+/** The upgrade handler `attachOpenEnvWebSocket` installs, for a listener that loads the gym on first use. */
+export function openEnvUpgrades(
+  gym: Gym,
+  keys: OpenEnvKeys,
+  opts: { adminToken?: string; adminScope?: OpenEnvScope } = {},
+) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
   const admin = opts.adminToken ? Buffer.from(opts.adminToken) : undefined
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const keyed = /^\/openenv\/([A-Za-z0-9_-]+)\/ws$/.exec(path)
     let scope: OpenEnvScope | undefined
@@ -168,6 +183,6 @@ export function attachOpenEnvWebSocket(
         if (entry) entry.sockets--
       })
     })
-  })
-  return wss
+  }
+  return { wss, upgrade }
 }

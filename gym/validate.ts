@@ -7,6 +7,7 @@ import { attackFails, outcomeOf, runAttacks, type AttackOutcome } from './attack
 import { Provenance, type Unexplained } from './provenance.ts'
 import { services } from '../server/registry.ts'
 import { registeredOperationIds } from '../server/coverage.ts'
+import { loadRouters } from '../server/routers.ts'
 
 /** Operation ids a task needs that no service registers yet (the task is pending until they land). */
 export function missingOperations(task: TaskSpec): string[] {
@@ -36,6 +37,7 @@ export type TaskValidation = {
  * oracle's verdicts; checks too that the reference looked before it acted (gym/provenance.ts).
  */
 export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: boolean } = {}): Promise<TaskValidation> {
+  await loadRouters() // registered operations and typed tools read the routes (imported on first use)
   const missing = missingOperations(task)
   if (missing.length) {
     const none: OracleResult = { reward: 0, passed: false, metrics: {}, violations: [], details: { checks: [] } }

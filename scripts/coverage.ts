@@ -1,7 +1,9 @@
 // Prints, per service, how many spec methods are implemented and which are missing.
 // Usage: npm run coverage [-- --json]
 import { coverageReport } from '../server/coverage.ts'
+import { loadRouters } from '../server/routers.ts'
 
+await loadRouters()
 const report = coverageReport()
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(report.map(({ implementedIds: _, ...r }) => r), null, 2))

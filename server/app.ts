@@ -14,6 +14,7 @@ import { applyRequestTick, requestTick } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
+import type { ServiceProvider } from '../envs/core/service.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
@@ -25,6 +26,8 @@ import { handleGoogleBatch } from './batch.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
+import { MountableRouter, mountOnFirstUse } from './lazy-mount.ts'
+import { routerOf } from './routers.ts'
 
 export const VERSION = '0.1.0'
 
@@ -86,16 +89,28 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
   return spec?.response ? { name: spec.response, tables: service.fieldTables } : undefined
 }
 
+/**
+ * Which services a request needs mounted before it is dispatched: the owner of its path; none for the health
+ * check; every one for the OpenAPI document and for paths no prefix names (batch, anything unknown), which then
+ * answer as they would with everything mounted.
+ */
+export function servicesNeeded(path: string): readonly ServiceProvider[] {
+  if (path === '/healthz') return []
+  const owner = path === '/openapi.json' ? undefined : serviceOf(path)
+  return owner ? [owner] : services
+}
+
 /** The agent-facing app: every service at its real public paths, one origin, many worlds. */
 export function createAgentApp(worlds: WorldManager) {
-  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(pathOfUrl(req.url)) })
+  const router = new MountableRouter<any>()
+  const app = new OpenAPIHono<WorldEnv>({ getPath: (req) => toRoutingPath(pathOfUrl(req.url)), router })
   const decoySecret = randomBytes(32)
 
   // Says nothing about other worlds (how many exist is the control plane's business).
   app.get('/healthz', (c) => c.json({ ok: true }))
   let docCache: unknown
   app.get('/openapi.json', (c) => {
-    docCache ??= publicDocument(app)
+    docCache ??= publicDocument()
     return c.json(docCache)
   })
 
@@ -226,7 +241,8 @@ export function createAgentApp(worlds: WorldManager) {
     })
   })
 
-  for (const service of services) app.route('/', service.router)
+  // Each service's routes are mounted on the first request that needs them (server/lazy-mount.ts).
+  mountOnFirstUse(app, router, services, servicesNeeded)
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname
@@ -349,8 +365,14 @@ function shapeSlackJson(c: Context) {
   ;(c as unknown as { json: typeof render }).json = render
 }
 
-function publicDocument(app: OpenAPIHono<WorldEnv>) {
-  const doc = app.getOpenAPI31Document({
+/**
+ * The agent API's OpenAPI document. It is built from every service's router in registry order (not from the
+ * app, whose routes are mounted in the order requests first reached them), so it is the same whatever was called.
+ */
+function publicDocument() {
+  const all = new OpenAPIHono<WorldEnv>()
+  for (const s of services) all.route('/', routerOf(s))
+  const doc = all.getOpenAPI31Document({
     openapi: '3.1.0',
     info: { title: 'workspace-gym agent API', version: VERSION, description: 'Gmail, Calendar, Drive, Docs and Slack Web API, served per world.' },
   })

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { parse as parseYaml } from 'yaml'
 import { DEFAULT_ADMIN_TOKEN, envDefaults, workerEnv } from './env.ts'
 import { startServer, type Running } from './main.ts'
 import { checkSeed, SeedError } from './seeding.ts'
@@ -44,9 +43,12 @@ const USAGE = `wsgym — workspace-gym command line
 `
 
 /** Reads a seed document from a JSON or YAML file. */
-export function readSeedFile(file: string): unknown {
+export async function readSeedFile(file: string): Promise<unknown> {
   const text = readFileSync(file, 'utf8')
-  return /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text)
+  if (!/\.ya?ml$/i.test(file)) return JSON.parse(text)
+  // The YAML parser is imported only for a YAML seed file.
+  const { parse } = await import('yaml')
+  return parse(text)
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -93,11 +95,11 @@ function startError(e: unknown, seedArg: string, host: string): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!
 }
 
-function validate(file: string | undefined): number {
+async function validate(file: string | undefined): Promise<number> {
   if (!file) return fail('usage: wsgym seed validate FILE')
   let doc: unknown
   try {
-    doc = readSeedFile(file)
+    doc = await readSeedFile(file)
   } catch (e) {
     console.error(`${file}: cannot read: ${(e as Error).message}`)
     return 1
@@ -177,7 +179,7 @@ async function serve(args: string[]): Promise<number> {
   const seedArg = values.seed ?? 'demo'
   let seed: string | Record<string, unknown>
   try {
-    seed = namedSeeds[seedArg] ? seedArg : (readSeedFile(seedArg) as Record<string, unknown>)
+    seed = namedSeeds[seedArg] ? seedArg : ((await readSeedFile(seedArg)) as Record<string, unknown>)
   } catch (e) {
     return failServe(`cannot read seed ${seedArg}: ${(e as Error).message.split('\n')[0]}`)
   }

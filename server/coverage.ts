@@ -1,5 +1,6 @@
 import type { ServiceProvider } from '../envs/core/service.ts'
 import { services } from './registry.ts'
+import { routerOf } from './routers.ts'
 
 export type ServiceCoverage = {
   service: string
@@ -11,10 +12,13 @@ export type ServiceCoverage = {
   unknown: string[]
 }
 
-/** Operation ids a service registers (from its router's OpenAPI registry). */
+/**
+ * Operation ids a service registers (from its router's OpenAPI registry). The routers are imported on first use:
+ * `await loadRouters()` (server/routers.ts) before calling this; it throws otherwise.
+ */
 export function registeredOperationIds(service: ServiceProvider): string[] {
   const ids = new Set<string>()
-  for (const def of service.router.openAPIRegistry.definitions) {
+  for (const def of routerOf(service).openAPIRegistry.definitions) {
     if (def.type === 'route' && def.route.operationId) ids.add(def.route.operationId)
   }
   return [...ids].sort()

@@ -1,14 +1,15 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
 import type { Limits } from './limits.ts'
+import type { Duplex } from 'node:stream'
+import type { WebSocketServer } from 'ws'
 import { adoptBakedTemplates } from './templates.ts'
-import { createGym } from '../gym/index.ts'
-import { withAgentMcp } from '../gym/agent-mcp.ts'
-import { attachOpenEnvWebSocket, OpenEnvKeys } from '../gym/openenv-ws.ts'
+import { openEnvKeyProblem } from '../gym/openenv-key.ts'
+import type { GymSide } from './control/app.ts'
 
 export type ServeOptions = {
   host: string
@@ -35,8 +36,14 @@ export type Running = {
   agentUrl: string
   controlUrl: string
   worlds: WorldManager
-  openenvKeys: OpenEnvKeys
   close(): Promise<void>
+}
+
+/** The gym side of a server, created on first use: what the control plane mounts, agent MCP and WebSockets. */
+type ServedGym = GymSide & {
+  mcpFetch: (req: Request) => Response | Promise<Response>
+  wss: WebSocketServer
+  upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
 }
 
 /** Listens on host:port; rejects with the socket error (EADDRINUSE, EACCES, …) instead of emitting it unhandled. */
@@ -54,31 +61,50 @@ const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() =>
 
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
+  // A bad key is refused at start, as before the gym was loaded on first use.
+  const keyProblem = opts.openenvKey === undefined ? undefined : openEnvKeyProblem(opts.openenvKey)
+  if (keyProblem) throw new Error(keyProblem)
   const worlds = new WorldManager({ dataDir: opts.dataDir, limits: opts.limits, owns: opts.owns, serverSecret: opts.serverSecret })
   let agent: ServerType | undefined
   let control: ServerType
   let ownAgentUrl: string
   let agentUrl: string
-  let openenvKeys: OpenEnvKeys
-  let gym: ReturnType<typeof createGym>
+  // The gym (episodes, OpenEnv, MCP, the inspector) and its task corpus, oracles and typed tools are imported when
+  // first used: a served process that only hosts worlds never loads them (docs/decisions/0293).
+  let gymSide: Promise<ServedGym> | undefined
+  let served: ServedGym | undefined
+  const loadGym = (): Promise<ServedGym> =>
+    (gymSide ??= (async () => {
+      const [{ createGym }, { withAgentMcp }, { OpenEnvKeys, openEnvUpgrades }] = await Promise.all([
+        import('../gym/index.ts'), import('../gym/agent-mcp.ts'), import('../gym/openenv-ws.ts'),
+      ])
+      // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
+      const gym = createGym({ worlds, app: agentApp })
+      const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
+      if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
+      const adminScope = { agentBaseUrl: agentUrl }
+      const ws = openEnvUpgrades(gym, openenvKeys, { adminToken: opts.adminToken, adminScope })
+      served = { gym, openenvKeys, mcpFetch: withAgentMcp(agentApp.fetch, gym), ...ws }
+      return served
+    })().catch((e) => {
+      gymSide = undefined
+      throw e
+    }))
+  const agentApp = createAgentApp(worlds)
   try {
     adoptBakedTemplates(worlds, opts.templatesDir)
     for (const w of opts.worlds) if (!worlds.find(w.id) && worlds.owns(w.id)) worlds.create(w)
-    // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
-    const agentApp = createAgentApp(worlds)
-    gym = createGym({ worlds, app: agentApp })
     // The agent app gets the listener's env (the Node request), so bodies are read from the socket stream
     // (server/middleware/node-body.ts); `/mcp` goes to the episode's MCP endpoint as withAgentMcp routes it.
-    const mcpFetch = withAgentMcp(agentApp.fetch, gym)
     const agentFetch = (req: Request, env?: object) =>
-      req.url.includes('/mcp') && new URL(req.url).pathname === '/mcp' ? mcpFetch(req) : agentApp.fetch(req, env)
+      req.url.includes('/mcp') && new URL(req.url).pathname === '/mcp'
+        ? loadGym().then((g) => g.mcpFetch(req))
+        : agentApp.fetch(req, env)
     agent = await listen(agentFetch, opts.host, opts.port)
     ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
     // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
     agentUrl = opts.publicAgentUrl ?? ownAgentUrl
-    openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
-    if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
-    const controlOpts = { adminToken: opts.adminToken, agentBaseUrl: agentUrl, gym, openenvKeys }
+    const controlOpts = { adminToken: opts.adminToken, agentBaseUrl: agentUrl, loadGym }
     const controlApp = createControlApp(worlds, controlOpts)
     control = await listen(controlApp.fetch, opts.host, opts.controlPort)
   } catch (e) {
@@ -87,18 +113,19 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
     throw e
   }
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
-  const wss = attachOpenEnvWebSocket(control as unknown as Server, gym, openenvKeys, {
-    adminToken: opts.adminToken,
-    adminScope: { agentBaseUrl: agentUrl },
+  // OpenEnv WebSocket sessions (`/ws`, `/openenv/<key>/ws`) load the gym before their upgrade is answered.
+  control.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    loadGym().then((g) => g.upgrade(req, socket, head), () => socket.destroy())
   })
   return {
     agentUrl: ownAgentUrl,
     controlUrl,
     worlds,
-    openenvKeys,
     async close() {
-      for (const ws of wss.clients) ws.terminate()
-      wss.close()
+      if (served) {
+        for (const ws of served.wss.clients) ws.terminate()
+        served.wss.close()
+      }
       await Promise.all([closeOne(agent), closeOne(control)])
       worlds.close()
     },

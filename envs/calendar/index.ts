@@ -1,25 +1,9 @@
 import type { ServiceProvider } from '../core/service.ts'
-import { createGoogleRouter } from '../core/http.ts'
 import { specMethods } from './api/methods.gen.ts'
 import { fieldTables } from './api/fields.gen.ts'
 import { calendarTables } from './schema.ts'
-import { calendarsRouter } from './routes/calendars.ts'
-import { calendarListRouter } from './routes/calendar-list.ts'
-import { aclRouter } from './routes/acl.ts'
-import { miscRouter } from './routes/misc.ts'
-import { eventsRouter } from './routes/events.ts'
-import { eventsListRouter } from './routes/events-list.ts'
 import { CalendarSeed, seedCalendar } from './seed.ts'
 import { dumpCalendar } from './state.ts'
-
-// Static paths (watch, import, quickAdd, channels) are registered before the `{id}` routes they resemble.
-const router = createGoogleRouter()
-  .route('/', miscRouter)
-  .route('/', calendarListRouter)
-  .route('/', aclRouter)
-  .route('/', eventsListRouter)
-  .route('/', eventsRouter)
-  .route('/', calendarsRouter)
 
 /**
  * Google Calendar API v3: calendars, calendar lists, ACL rules with real access control, events (timed and
@@ -31,7 +15,7 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   name: 'calendar',
   family: 'google',
   tables: calendarTables,
-  router,
+  loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/calendar/v3/'],
   // Calendar answers errors in the legacy envelope, without `status` (as the recorded specs/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',

@@ -43,8 +43,11 @@ export interface ServiceProvider<Name extends string = string, Seed = unknown> {
   readonly family: 'google' | 'slack'
   /** Tables this service owns; every SQL name starts with `${name}_`. */
   readonly tables: readonly SQLiteTable[]
-  /** Routes with full public paths (`/gmail/v1/...`, `/api/chat.postMessage`). */
-  readonly router: OpenAPIHono<WorldEnv>
+  /**
+   * Routes with full public paths (`/gmail/v1/...`, `/api/chat.postMessage`), imported on first use: a server
+   * builds a service's route schemas only when a request reaches its prefix (docs/decisions/0293).
+   */
+  loadRouter(): Promise<OpenAPIHono<WorldEnv>>
   /** Public path prefixes that belong to this service (used for 501/404 and the action log). */
   readonly pathPrefixes: readonly string[]
   /** Every method the real API has (generated from the spec); unmatched ones answer 501. */

@@ -1,4 +1,3 @@
-import mammoth from 'mammoth'
 import type { SeedBlock } from './build.ts'
 
 // Import conversions (Drive's "upload as a Google Doc", the formats about.importFormats advertises): the
@@ -17,6 +16,8 @@ export const IMPORTABLE = [
 export async function blocksFromUpload(mimeType: string, data: Buffer): Promise<SeedBlock[]> {
   if (mimeType === 'text/plain') return blocksFromText(data.toString('utf8'))
   if (mimeType === 'text/html') return blocksFromHtml(data.toString('utf8'))
+  // Imported on the first .docx upload: a served process that never converts one does not load it.
+  const { default: mammoth } = await import('mammoth')
   const { value } = await mammoth.convertToHtml({ buffer: data })
   return blocksFromHtml(value)
 }

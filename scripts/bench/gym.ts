@@ -1,6 +1,7 @@
 import { createGym } from '../../gym/index.ts'
 import { TaskSpec } from '../../gym/task.ts'
 import { startServer } from '../../server/main.ts'
+import { loadRouters } from '../../server/routers.ts'
 import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
 import { timeIt, type BenchFigure } from './types.ts'
 
@@ -10,6 +11,7 @@ const profile = { tool: 'http_request', arguments: { method: 'GET', path: '/gmai
 
 /** Gym: in-process episode cost, memory per live episode, and the HTTP gym under 64 concurrent episodes. */
 export async function run(): Promise<BenchFigure[]> {
+  await loadRouters() // typed tools read the routes, which are imported on first use
   const gym = createGym({ tasks: [task] })
   const episode = await timeIt(async () => {
     const ep = gym.reset(task)

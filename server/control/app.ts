@@ -2,26 +2,33 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { snapshotMemory } from '../../envs/core/snapshot-memory.ts'
 import { clientSecret, listClients, redirectUrisOf } from '../../envs/identity/store/oauth.ts'
 import { timingSafeEqual } from 'node:crypto'
+import type { Hono } from 'hono'
 import { asc, gt } from 'drizzle-orm'
 import { advanceClock, nowMs, setClock, setTick, setTickLimit, tickLimit, tickMs } from '../../envs/core/clock.ts'
 import { diffStates } from '../../envs/core/diff.ts'
 import { worldActionLog } from '../../envs/core/world-tables.ts'
 import { World } from '../../envs/core/world.ts'
 import { services } from '../registry.ts'
+import { loadRouters } from '../routers.ts'
 import { SeedError } from '../seeding.ts'
 import { worldState } from '../state.ts'
 import { WorldConflict, WorldNotFound, WorldRefused, type WorldEntry, type WorldManager } from '../worlds.ts'
-import { gymRouter, openEnvKeyRouter } from '../../gym/http.ts'
-import { OpenEnvKeys } from '../../gym/openenv-ws.ts'
-import { createGym, type Gym } from '../../gym/index.ts'
+import type { OpenEnvKeys } from '../../gym/openenv-ws.ts'
+import type { Gym } from '../../gym/index.ts'
 import { createAgentApp } from '../app.ts'
 import { VERSION } from '../app.ts'
-import { inspectorRouter } from '../inspector/index.ts'
+import { MountableRouter } from '../lazy-mount.ts'
 import * as s from './schemas.ts'
 import { rateLimitRoutes } from './rate-limits.ts'
 
 const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
 const errors = { 400: json(s.ErrorBody, 'Bad request'), 404: json(s.ErrorBody, 'No such world or snapshot') }
+
+/** Control paths that never reach the gym (world lifecycle, health, process figures): served without loading it. */
+const WITHOUT_GYM = /^\/(healthz|health|stats|worlds(\/.*)?)$/
+
+/** The gym of a control plane and the OpenEnv keys that open it. */
+export type GymSide = { gym: Gym; openenvKeys: OpenEnvKeys }
 
 /** Everything about one world the control plane reports. */
 export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
@@ -52,9 +59,18 @@ export function summarizeWorld(entry: WorldEntry) {
  */
 export function createControlApp(
   worlds: WorldManager,
-  opts: { adminToken: string; agentBaseUrl?: string; gym?: Gym; openenvKeys?: OpenEnvKeys },
+  opts: {
+    adminToken: string
+    agentBaseUrl?: string
+    gym?: Gym
+    openenvKeys?: OpenEnvKeys
+    /** Creates the gym on first use (a server passes the one its agent listener shares); default: a new one. */
+    loadGym?: () => Promise<GymSide>
+  },
 ) {
+  const router = new MountableRouter<any>()
   const app = new OpenAPIHono({
+    router,
     defaultHook: (result, c) => {
       if (result.success) return undefined
       return c.json({ error: result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, 400)
@@ -62,12 +78,12 @@ export function createControlApp(
   })
   const expected = Buffer.from(opts.adminToken)
 
-  const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
-  const openenvKeys = opts.openenvKeys ?? new OpenEnvKeys(gym)
   app.get('/healthz', (c) => c.json({ ok: true }))
   // OpenEnv launchers poll /health; `/openenv/<key>/…` carries its own credential (a per-environment key).
   app.get('/health', (c) => c.json({ status: 'healthy' }))
-  app.route('/', openEnvKeyRouter(openenvKeys))
+  // Slot 1 (OpenEnv's key-gated routes, in front of the admin check), 3 (gym) and 4 (inspector) are mounted with
+  // the gym, on the first request that can reach them (mountGymOnFirstUse below).
+  router.slot = 2
   app.use('*', async (c, next) => {
     // The inspector (/ui) signs browsers in with a cookie and checks it itself.
     if (c.req.path === '/healthz' || c.req.path === '/health' || c.req.path === '/ui' || c.req.path.startsWith('/ui/')) return next()
@@ -202,9 +218,57 @@ export function createControlApp(
   )
 
   rateLimitRoutes(app, worlds)
-  app.route('/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym, openenvKeys }) as never)
-  app.route('/ui', inspectorRouter(worlds, gym, { adminToken: opts.adminToken }))
-
+  router.slot = 5
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
+  router.slot = 0
+
+  const loadGym = opts.loadGym ?? (async (): Promise<GymSide> => {
+    const [{ createGym }, { OpenEnvKeys }] = await Promise.all([
+      import('../../gym/index.ts'), import('../../gym/openenv-ws.ts'),
+    ])
+    const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
+    return { gym, openenvKeys: opts.openenvKeys ?? new OpenEnvKeys(gym) }
+  })
+  mountGymOnFirstUse(app, router, async () => {
+    const [side, { gymRouter, openEnvKeyRouter }, { inspectorRouter }] = await Promise.all([
+      loadGym(), import('../../gym/http.ts'), import('../inspector/index.ts'), loadRouters(),
+    ])
+    return [
+      [1, '/', openEnvKeyRouter(side.openenvKeys)],
+      [3, '/', gymRouter(worlds, { agentBaseUrl: opts.agentBaseUrl, gym: side.gym, openenvKeys: side.openenvKeys })],
+      [4, '/ui', inspectorRouter(worlds, side.gym, { adminToken: opts.adminToken })],
+    ]
+  })
   return app
+}
+
+/**
+ * The gym, OpenEnv and the inspector (and the services' routes they read: typed tools, coverage) are imported on
+ * the first control request other than world lifecycle, health and process figures, and mounted before it is
+ * dispatched (docs/decisions/0293). The OpenAPI document is such a request, so it lists every route.
+ */
+function mountGymOnFirstUse(
+  app: OpenAPIHono,
+  router: MountableRouter<any>,
+  load: () => Promise<[slot: number, path: string, sub: OpenAPIHono<any> | Hono<any>][]>,
+) {
+  let mounting: Promise<void> | undefined
+  let mounted = false
+  const mount = () =>
+    (mounting ??= load().then((subs) => {
+      for (const [slot, path, sub] of subs) {
+        router.slot = slot
+        app.route(path, sub as never)
+      }
+      router.slot = 0
+      mounted = true
+    }, (e) => {
+      mounting = undefined
+      throw e
+    }))
+  const dispatch = app.fetch
+  app.fetch = (req: Request, env?: unknown, ctx?: unknown) => {
+    if (mounted || WITHOUT_GYM.test(new URL(req.url).pathname)) return dispatch(req, env as never, ctx as never)
+    return mount().then(() => dispatch(req, env as never, ctx as never))
+  }
 }

@@ -1,0 +1,17 @@
+// Identity's routes, imported by `loadRouter()` when a request first reaches the service (docs/decisions/0293).
+import { createGoogleRouter } from '../core/http.ts'
+import { authorizeRouter } from './routes/authorize.ts'
+import { tokenRouter } from './routes/token.ts'
+import { oidcRouter } from './routes/oidc.ts'
+import { directoryTokensRouter } from './routes/directory-tokens.ts'
+import { directoryUsersRouter } from './routes/directory-users.ts'
+import { directoryGroupsRouter } from './routes/directory-groups.ts'
+import { directoryResourcesRouter } from './routes/directory-resources.ts'
+import { dataTransferRouter } from './routes/datatransfer.ts'
+import { iamRouter } from './routes/iam.ts'
+import { iamCredentialsRouter } from './routes/iamcredentials.ts'
+
+export const router = createGoogleRouter()
+  .route('/', authorizeRouter).route('/', tokenRouter).route('/', oidcRouter).route('/', directoryTokensRouter)
+  .route('/', directoryUsersRouter).route('/', directoryGroupsRouter).route('/', dataTransferRouter)
+  .route('/', directoryResourcesRouter).route('/', iamRouter).route('/', iamCredentialsRouter)
