@@ -106,5 +106,5 @@ describe.skipIf(!nginx)('wsgym behind nginx (hash $wsgym_world)', () => {
       const step = await fetch(`${control}/gym/episodes/${episodeId}/step`, { method: 'POST', headers: admin, body: JSON.stringify(action) })
       expect(step.status).toBe(200)
     }
-  })
+  }, 120_000) // each worker loads the gym and the corpus on its first gym request
 })

@@ -115,7 +115,7 @@ describe('wsgym serve --workers 2', () => {
       expect(step.status).toBe(200)
       expect((await post(`/gym/episodes/${id}/verify`, {})).status).toBe(200)
     }
-  })
+  }, 120_000) // each worker loads the gym and the corpus on its first gym request
 
   test('OpenEnv WebSocket sessions pass through the front to a worker, and are refused there without the token', async () => {
     const tasks = (await (await fetch(`${control}/gym/tasks`, { headers: admin })).json()) as { tasks: { id: string }[] }
