@@ -144,7 +144,8 @@ async function core(): Promise<BenchFigure[]> {
   }
   const tuned = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
   console.log(`(glibc MALLOC_MMAP_THRESHOLD_ ${tuned ? `= ${process.env.MALLOC_MMAP_THRESHOLD_}` : 'not set: big restores page-fault'})`)
-  console.log(`(GLIBC_TUNABLES ${process.env.GLIBC_TUNABLES ?? 'not set: memcpy uses the non-temporal threshold glibc derives from the L3 size'})`)
+  const derived = 'not set: memcpy uses the non-temporal threshold glibc derives from the L3 size'
+  console.log(`(GLIBC_TUNABLES ${process.env.GLIBC_TUNABLES ?? derived})`)
   for (const mib of [64, 256]) out.push(...(await bigWorld(mib)))
 
   // Throughput: a simple authenticated GET, in process and over loopback HTTP.
@@ -193,7 +194,8 @@ async function core(): Promise<BenchFigure[]> {
   const serverSeconds = (cpu.user + cpu.system) / 1e6
   const loopback = 'authenticated GET getProfile, loopback HTTP (16 conns, client process)'
   out.push({ name: loopback, value: calls / wall, unit: 'req/s' })
-  out.push({ name: 'authenticated GET getProfile over HTTP, per server core', value: calls / serverSeconds, unit: 'req/s', target: '≥ 5000' })
+  const perCore = 'authenticated GET getProfile over HTTP, per server core'
+  out.push({ name: perCore, value: calls / serverSeconds, unit: 'req/s', target: '≥ 5000' })
   server.close()
   serverWorlds.close()
   return out

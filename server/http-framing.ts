@@ -30,7 +30,11 @@ export type Head = {
 }
 
 /** How the body after a head is delimited. */
-export type BodyFraming = { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' }
+export type BodyFraming =
+  | { kind: 'none' }
+  | { kind: 'length'; length: number }
+  | { kind: 'chunked' }
+  | { kind: 'close' }
 
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/(1\.[01])$/
 const STATUS_LINE = /^HTTP\/(1\.[01]) (\d{3})(?: .*)?$/

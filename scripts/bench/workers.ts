@@ -19,13 +19,15 @@ type Rate = { perSecond: number; serverMsPerEpisode: number; frontUsPerRequest: 
 export async function run(): Promise<BenchFigure[]> {
   const rate: Record<number, Rate> = {}
   for (const workers of [1, 2]) rate[workers] = await episodesPerSecond(workers)
+  const [one, two] = [rate[1]!, rate[2]!]
+  const scaling = two.perSecond / one.perSecond
   return [
-    { name: 'gym episodes/s over HTTP, 1 worker (reset, 5 steps, verify, delete)', value: rate[1]!.perSecond, unit: '/s' },
-    { name: 'gym episodes/s over HTTP, 2 workers', value: rate[2]!.perSecond, unit: '/s' },
-    { name: 'gym episodes/s scaling, 2 workers ÷ 1', value: rate[2]!.perSecond / rate[1]!.perSecond, unit: '×', target: '≥ 1.7' },
-    { name: 'server CPU per episode, 1 worker', value: rate[1]!.serverMsPerEpisode, unit: 'ms' },
-    { name: 'server CPU per episode, 2 workers (workers + front)', value: rate[2]!.serverMsPerEpisode, unit: 'ms' },
-    { name: 'front CPU per request, 2 workers', value: rate[2]!.frontUsPerRequest, unit: 'µs' },
+    { name: 'gym episodes/s over HTTP, 1 worker (reset, 5 steps, verify, delete)', value: one.perSecond, unit: '/s' },
+    { name: 'gym episodes/s over HTTP, 2 workers', value: two.perSecond, unit: '/s' },
+    { name: 'gym episodes/s scaling, 2 workers ÷ 1', value: scaling, unit: '×', target: '≥ 1.7' },
+    { name: 'server CPU per episode, 1 worker', value: one.serverMsPerEpisode, unit: 'ms' },
+    { name: 'server CPU per episode, 2 workers (workers + front)', value: two.serverMsPerEpisode, unit: 'ms' },
+    { name: 'front CPU per request, 2 workers', value: two.frontUsPerRequest, unit: 'µs' },
   ]
 }
 
@@ -39,7 +41,8 @@ function cpuMs(pid: number): number {
 function tree(pid: number): number[] {
   let kids: number[] = []
   try {
-    kids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number)
+    const listed = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString()
+    kids = listed.trim().split(/\s+/).filter(Boolean).map(Number)
   } catch {
     // no children
   }
@@ -61,17 +64,19 @@ async function episodesPerSecond(workers: number): Promise<Rate> {
       child.on('exit', (code) => reject(new Error(`wsgym exited ${code}: ${out}`)))
     }))
     // A keep-alive node:http client: the load generator shares the cores, so it should cost as little as it can.
-    const call = (method: string, path: string, body?: unknown) => new Promise<Record<string, unknown>>((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body)
-      const headers = { ...admin, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) }
-      const req = request({ host: control.hostname, port: control.port, method, path, headers, agent }, (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {}))
+    type Json = Record<string, unknown>
+    const call = (method: string, path: string, body?: unknown) =>
+      new Promise<Json>((resolve, reject) => {
+        const payload = body === undefined ? undefined : JSON.stringify(body)
+        const headers = { ...admin, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) }
+        const req = request({ host: control.hostname, port: control.port, method, path, headers, agent }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => resolve(chunks.length ? (JSON.parse(Buffer.concat(chunks).toString()) as Json) : {}))
+        })
+        req.on('error', reject)
+        req.end(payload)
       })
-      req.on('error', reject)
-      req.end(payload)
-    })
     const tasks = (await call('GET', '/gym/tasks')) as { tasks: { id: string }[] }
     const taskId = tasks.tasks[0]!.id
     const episode = async () => {

@@ -53,9 +53,11 @@ beforeAll(async () => {
       if (to === 'A') return a.port
       if (to === 'B') return b.port
       if (head.target === '/merged') {
-        return { answer: async () => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from('here') }) }
+        const here = { status: 200, headers: { 'content-type': 'text/plain' }, body: Buffer.from('here') }
+        return { answer: async () => here }
       }
-      return body === undefined && head.headers['content-type'] === 'application/x-www-form-urlencoded' ? 'body' : a.port
+      const form = head.headers['content-type'] === 'application/x-www-form-urlencoded'
+      return body === undefined && form ? 'body' : a.port
     },
   })
   await new Promise<void>((r) => front.listen(0, '127.0.0.1', r))
@@ -103,7 +105,8 @@ describe('framing', () => {
     expect(raw.subarray(head.length).toString()).toBe('abc')
     expect(requestFraming(head)).toEqual({ kind: 'length', length: 3 })
     expect(parseHead(Buffer.from('GET / HTTP/1.1\r\nHost: h\r\n'), 'request')).toBeUndefined()
-    const both = parseHead(Buffer.from('POST / HTTP/1.1\r\ncontent-length: 3\r\ntransfer-encoding: chunked\r\n\r\n'), 'request')!
+    const bothRaw = 'POST / HTTP/1.1\r\ncontent-length: 3\r\ntransfer-encoding: chunked\r\n\r\n'
+    const both = parseHead(Buffer.from(bothRaw), 'request')!
     expect(() => requestFraming(both)).toThrow(/both/)
     const two = parseHead(Buffer.from('POST / HTTP/1.1\r\ncontent-length: 3\r\ncontent-length: 4\r\n\r\n'), 'request')!
     expect(() => requestFraming(two)).toThrow(/Content-Length/)
@@ -173,7 +176,8 @@ describe('createFrontProxy', () => {
   test('a 5 MiB body streams through without being read for routing', async () => {
     const body = Buffer.alloc(5 * 1024 * 1024, 120)
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = request({ port, method: 'PUT', path: '/big', headers: { 'x-to': 'A', 'content-length': body.length } })
+      const headers = { 'x-to': 'A', 'content-length': body.length }
+      const req = request({ port, method: 'PUT', path: '/big', headers })
       req.on('response', (res) => {
         let text = ''
         res.on('data', (d: Buffer) => (text += d.toString()))
