@@ -70,7 +70,8 @@ describe('calendar.events.list', () => {
     const path = `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}`
     const items = (await ok('Events', 'GET', path)).items as Ev[]
     expect(items.map((e) => e.summary)).toEqual([
-      'long before', 'covers the window', 'spans min', 'zero-length at min', 'weekly', 'inside', 'cancelled later', 'all day',
+      'long before', 'covers the window', 'spans min', 'zero-length at min', 'weekly', 'inside', 'cancelled later',
+      'all day',
     ])
   })
 })
