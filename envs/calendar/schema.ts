@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
 
 // Storage shape of Calendar. Every write to an event, rule or list entry takes the next value of the
 // `calendar.change` counter into `changeSeq`; sync tokens are positions in that sequence.
@@ -89,6 +90,8 @@ export const events = sqliteTable(
     index('calendar_events_by_org').on(t.organizerCalendarId, t.id),
     // Window listings (store/window.ts): one-off rows overlapping a window, series, exceptions, latest update.
     index('calendar_events_by_end').on(t.calendarId, t.endMs, t.startMs),
+    // The calendar's longest event bounds a window's end_ms range from above (decision 0294).
+    index('calendar_events_by_length').on(t.calendarId, sql`(${t.endMs} - ${t.startMs})`),
     index('calendar_events_by_series').on(t.calendarId, t.recurrence),
     index('calendar_events_by_parent').on(t.calendarId, t.recurringEventId),
     index('calendar_events_by_updated').on(t.calendarId, t.updatedMs),

@@ -59,4 +59,19 @@ describe('calendar.events.list', () => {
     const rest = await ok('Events', 'GET', `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}&maxResults=4&pageToken=${first.nextPageToken}`)
     expect([...first.items, ...rest.items].map((e: Ev) => e.id)).toEqual(byStart.map((e) => e.id))
   })
+
+  test('singleEvents in a window lists an event lengthened after seeding to end long after the window', async () => {
+    const { ok } = cal(seed)
+    const all = (await ok('Events', 'GET', '/calendars/primary/events?singleEvents=true')).items as Ev[]
+    const early = all.find((e) => e.summary === 'long before')!
+    // From 10 January to 1 September: longer than any seeded event, ending far past the window's end.
+    const end = { dateTime: '2026-09-01T00:00:00Z' }
+    await ok(null, 'PATCH', `/calendars/primary/events/${early.id}`, { json: { end } })
+    const path = `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}`
+    const items = (await ok('Events', 'GET', path)).items as Ev[]
+    expect(items.map((e) => e.summary)).toEqual([
+      'long before', 'covers the window', 'spans min', 'zero-length at min', 'weekly', 'inside', 'cancelled later',
+      'all day',
+    ])
+  })
 })

@@ -20,10 +20,12 @@ const toRow = (values: unknown[]): EventRow => {
   for (let i = 0; i < KEYS.length; i++) out[KEYS[i]!] = values[i]
   return out as EventRow
 }
-const BY_START = 'ORDER BY start_ms, id'
+// Served by calendar_events_by_length (the expression must read exactly as the index's).
+const LONGEST = 'SELECT max(end_ms - start_ms) FROM calendar_events WHERE calendar_id = ?'
 
 /**
- * The rows single-event listings need, in (start, id) order like calendarEvents: every series, the one-off rows
+ * The rows single-event listings need, in no set order (both callers order what they return by start, then id;
+ * sorting whole rows in SQL cost more than sorting the few kept ones in JS): every series, the one-off rows
  * (exceptions included) overlapping the window, and — with `includeCancelled` — every cancelled row. Read through
  * indexes, so a week of a calendar costs what the week holds. `exceptionIds` are all the calendar's exception
  * ids (an exception moved out of the window still replaces its original occurrence).
@@ -35,6 +37,13 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
   if (w.max !== undefined) {
     overlap.push('start_ms < ?')
     params.push(w.max)
+    // A row starting before max ends before max plus the calendar's longest event: with this bound the end_ms
+    // index scans what the window holds, not every later event (decision 0294).
+    const longest = stmt(db, LONGEST).pluck().get(calendarId) as number | null
+    if (longest !== null) {
+      overlap.push('end_ms <= ?')
+      params.push(w.max + Math.max(0, longest))
+    }
   }
   if (w.min !== undefined) {
     overlap.push('end_ms >= ?', '(end_ms > ? OR end_ms = start_ms)')
@@ -46,7 +55,7 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
   const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
-  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')} ${BY_START}`).raw().all(...all) as unknown[][]).map(toRow)
+  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]).map(toRow)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
   const exceptionIds = new Set(exceptions.pluck().all(calendarId) as string[])
   return { rows, exceptionIds }
