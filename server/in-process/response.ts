@@ -6,9 +6,10 @@ import { bytesOfBody, textOfBody } from './body.ts'
 /**
  * Responses of in-process requests without a WHATWG `Response` (docs/decisions/0295). For such a request the
  * context's response methods (`body`, `json`, `text`, `header`, `status`, `res`) are replaced by ones that keep
- * Hono's rules (header merging, the default content types, what re-setting `c.res` keeps) but hold a string or
- * empty answer as an `InProcessResponse`: status, a real `Headers`, the text. Any other body (a stream, bytes) or
- * an init `Response` would refuse is handed to the global `Response`, exactly as Hono does.
+ * Hono's rules (header merging, the default content types, what re-setting `c.res` keeps) but hold a typed text
+ * or empty answer as an `InProcessResponse`: status, a real `Headers`, the text. Any other body (a stream, bytes,
+ * text without a type) or an init `Response` would refuse goes to the global `Response`, exactly as in Hono,
+ * whichever class that is (@hono/node-server replaces it once a listener starts).
  */
 
 /** What the in-process caller reads from an answer (a `Response` or an `InProcessResponse`). */
@@ -16,8 +17,6 @@ export type Answer = Pick<Response, 'status' | 'headers' | 'text' | 'arrayBuffer
 
 /** Statuses a `Response` with a body refuses. */
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304])
-/** The type a `Response` gives a string body that comes without one. */
-const STRING_BODY_TYPE = 'text/plain;charset=UTF-8'
 /** Hono's `c.text()` and `c.json()` types. */
 const TEXT_PLAIN = 'text/plain; charset=UTF-8'
 const JSON_TYPE = 'application/json'
@@ -95,7 +94,9 @@ function respond(data: unknown, init: Init): AnyResponse {
   if (!plain || !Number.isInteger(status) || status < 200 || status > 599) return new Response(data as Body, init)
   if (data != null && NULL_BODY_STATUS.has(status)) return new Response(data as Body, init)
   const headers = new Headers(init.headers)
-  if (typeof data === 'string' && !headers.has('content-type')) headers.append('content-type', STRING_BODY_TYPE)
+  // Which type a typeless text gets depends on the global class (undici: `text/plain;charset=UTF-8`;
+  // @hono/node-server's: `text/plain; charset=UTF-8`, or none when init has headers): it decides.
+  if (typeof data === 'string' && !headers.has('content-type')) return new Response(data, init)
   return new InProcessResponse(data ?? null, status, '', headers)
 }
 
