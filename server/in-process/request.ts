@@ -13,7 +13,11 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 /** What `new Request` adds when a string body comes without a Content-Type. */
 const STRING_BODY_TYPE = 'text/plain;charset=UTF-8'
 
-export type InProcessInit = { method?: string; headers?: ConstructorParameters<typeof Headers>[0]; body?: string | null }
+export type InProcessInit = {
+  method?: string
+  headers?: ConstructorParameters<typeof Headers>[0]
+  body?: string | null
+}
 
 export class InProcessRequest {
   readonly [IN_PROCESS] = true

@@ -40,7 +40,8 @@ export class InProcessResponse {
 
   /** The equivalent `Response`, for members nothing on the common path reads. Body reads go to it from then on. */
   #response(): Response {
-    this.#real ??= new Response(this.bodyText, { status: this.status, statusText: this.statusText, headers: this.headers })
+    const init = { status: this.status, statusText: this.statusText, headers: this.headers }
+    this.#real ??= new Response(this.bodyText, init)
     return this.#real
   }
 

@@ -97,13 +97,13 @@ const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length',
 type Way = (h: Harness, call: Call, path: string, headers: Record<string, string>) => Promise<Answer>
 
 const pairs = (headers: Headers) => [...headers].filter(([k]) => !TRANSPORT.has(k))
-const viaApp: Way = async (h, call, path, headers) => {
-  const res = await h.app.request(path, { method: call.method, headers, body: call.body })
-  return { status: res.status, headers: pairs(res.headers), body: Buffer.from(await res.arrayBuffer()).toString('latin1') }
-}
+const answerOf = async (res: Pick<Response, 'status' | 'headers' | 'arrayBuffer'>): Promise<Answer> =>
+  ({ status: res.status, headers: pairs(res.headers), body: Buffer.from(await res.arrayBuffer()).toString('latin1') })
+const viaApp: Way = async (h, call, path, headers) =>
+  answerOf(await h.app.request(path, { method: call.method, headers, body: call.body }))
 const viaInProcess: Way = async (h, call, path, headers) => {
-  const res = await requestInProcess(h.app, `http://agent.local${path}`, { method: call.method, headers, body: call.body })
-  return { status: res.status, headers: pairs(res.headers), body: Buffer.from(await res.arrayBuffer()).toString('latin1') }
+  const init = { method: call.method, headers, body: call.body }
+  return answerOf(await requestInProcess(h.app, `http://agent.local${path}`, init))
 }
 
 let served: Harness
@@ -114,13 +114,15 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 const viaSocket: Way = (_h, call, path, headers) =>
   new Promise<Answer>((resolve, reject) => {
     // What fetch() would send: a typeless text body goes out as text/plain, as a `Request` carries it.
-    const typed = call.body !== undefined && !call.type ? { ...headers, 'content-type': 'text/plain;charset=UTF-8' } : headers
+    const untyped = call.body !== undefined && !call.type
+    const typed = untyped ? { ...headers, 'content-type': 'text/plain;charset=UTF-8' } : headers
     const req = request(`${base}${path}`, { method: call.method, headers: typed, agent }, (res) => {
       const parts: Buffer[] = []
       res.on('data', (c: Buffer) => parts.push(c))
       res.on('end', () => {
         const lines: [string, string][] = []
-        for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!])
+        const raw = res.rawHeaders
+        for (let i = 0; i < raw.length; i += 2) lines.push([raw[i]!.toLowerCase(), raw[i + 1]!])
         const list = pairs(new Headers(lines))
         resolve({ status: res.statusCode!, headers: list, body: Buffer.concat(parts).toString('latin1') })
       })
