@@ -7,6 +7,7 @@ import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
 import { readResponseBody } from './response-body.ts'
+import { requestInProcess, type Answer } from '../server/in-process/index.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
 
 /** One tool call. */
@@ -137,9 +138,9 @@ export class Episode {
       body = typeof http.body === 'string' ? http.body : JSON.stringify(http.body)
     }
     const url = `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`
-    let res: Response
+    let res: Answer
     try {
-      res = await this.app.request(url, { method: http.method.toUpperCase(), headers, body })
+      res = await requestInProcess(this.app, url, { method: http.method.toUpperCase(), headers, body })
     } catch (e) {
       // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
       return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }

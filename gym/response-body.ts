@@ -12,7 +12,7 @@ export function isTextual(contentType: string | null): boolean {
   return type === '' || TEXTUAL.test(type)
 }
 
-export async function readResponseBody(res: Response): Promise<ResponseBody> {
+export async function readResponseBody(res: Pick<Response, 'headers' | 'text' | 'arrayBuffer'>): Promise<ResponseBody> {
   const type = res.headers.get('content-type')
   if (!isTextual(type)) {
     const bytes = Buffer.from(await res.arrayBuffer())

@@ -9,6 +9,7 @@ import { createGym } from '../gym/index.ts'
 import { runProgram } from '../gym/program.ts'
 import { AttackContext, attacks, outcomeOf } from '../gym/attacks/index.ts'
 import { sampleTasks } from './validate-tasks.ts'
+import { isInProcessRequest } from '../server/in-process/index.ts'
 
 type Row = { episodes: number; requests: number; reset: number; run: number; verify: number; close: number }
 const rows = new Map<string, Row>()
@@ -24,11 +25,17 @@ const named = argv.flatMap((a, i) => (argv[i - 1] === '--family' ? a.split(',') 
 const tasks = sampleTasks(loadCorpus(), sample, named)
 const gym = createGym({ tasks, reuseWorlds: true })
 let requests = 0
+// Episodes call requestInProcess: an in-process request reaches app.fetch, anything else app.request.
 const request = gym.app.request.bind(gym.app)
 gym.app.request = ((...a: Parameters<typeof request>) => {
   requests++
   return request(...a)
 }) as typeof gym.app.request
+const dispatch = gym.app.fetch
+gym.app.fetch = ((...a: Parameters<typeof dispatch>) => {
+  if (isInProcessRequest(a[0])) requests++
+  return dispatch(...a)
+}) as typeof gym.app.fetch
 
 type Ep = ReturnType<typeof gym.reset>
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {

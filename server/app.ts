@@ -28,6 +28,7 @@ import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/ide
 import { oauthParams } from '../envs/identity/routes/params.ts'
 import { MountableRouter, mountOnFirstUse } from './lazy-mount.ts'
 import { routerOf } from './routers.ts'
+import { answerInProcess, checkInProcessBody } from './in-process/index.ts'
 
 export const VERSION = '0.1.0'
 
@@ -116,6 +117,7 @@ export function createAgentApp(worlds: WorldManager) {
 
   // HTTP methods no route of any service answers: 405 in the family's envelope, before identity or a world.
   app.use('*', async (c, next) => {
+    answerInProcess(c)
     const method = c.req.method
     const path = c.req.path
     const family = familyOf(path)
@@ -135,6 +137,7 @@ export function createAgentApp(worlds: WorldManager) {
     const isUpload = path.startsWith('/upload/') || path.startsWith('/resumable/') || path.startsWith('/_upload/')
     const maxSize = isUpload || path.startsWith('/api/') ? LIMITS.uploadBytes : LIMITS.jsonBytes
     const incoming = nodeIncoming(c)
+    if (!incoming && checkInProcessBody(c, maxSize, () => tooLarge(familyOf(path), maxSize))) return next()
     if (!incoming) return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)
     await bufferNodeBody(c, incoming, maxSize, () => tooLarge(familyOf(path), maxSize))
     return next()

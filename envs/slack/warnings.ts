@@ -15,5 +15,7 @@ export const charsetWarning: MiddlewareHandler<WorldEnv> = async (c, next) => {
   const meta = (body.response_metadata as { warnings?: string[] } | undefined) ?? {}
   const warnings = [...new Set([...(meta.warnings ?? []), ...(typeof body.warning === 'string' ? body.warning.split(',') : []), 'missing_charset'])]
   const out = { ...body, warning: warnings.join(','), response_metadata: { ...meta, warnings } }
-  c.res = new Response(JSON.stringify(out), { status: 200, headers: c.res.headers })
+  // The same answer with the old headers (what `new Response(text, { headers: c.res.headers })` gives), built
+  // by the context so an in-process call keeps its light answer (docs/decisions/0295).
+  c.res = c.body(JSON.stringify(out), 200)
 }

@@ -3,6 +3,7 @@ import type { Gym } from '../index.ts'
 import type { ProgramStep, TaskSpec } from '../task.ts'
 import { runProgram } from '../program.ts'
 import { tokens, type Focus } from './select.ts'
+import { requestInProcess } from '../../server/in-process/index.ts'
 
 type Http = { method: string; path: string; query?: Record<string, unknown>; body?: unknown }
 
@@ -102,7 +103,7 @@ export class AttackContext {
       headers['content-type'] = 'application/json'
       body = typeof http.body === 'string' ? http.body : JSON.stringify(http.body)
     }
-    const res = await this.gym.app.request(`http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`, {
+    const res = await requestInProcess(this.gym.app, `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`, {
       method: http.method.toUpperCase(),
       headers,
       body,
