@@ -50,8 +50,8 @@ export const files = sqliteTable(
   (t) => [
     index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id), index('drive_files_by_mime').on(t.mimeType),
     index('drive_files_by_parent_listing').on(
-      t.parents, sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey, t.id,
-      t.nameWords, t.ownerId, t.driveId, t.trashed, t.starred, t.mimeType, t.createdMs,
+      t.parents, sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey,
+      t.id, t.nameWords, t.ownerId, t.driveId, t.trashed, t.starred, t.mimeType, t.createdMs,
     ),
     index('drive_files_by_listing').on(
       sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey, t.id,

@@ -95,7 +95,9 @@ function inParents(viewer: Viewer, value: string): Prefilter {
   const id = value === 'root' ? viewer.root : value
   const holds: Prefilter = { where: 'parents = ?', params: [JSON.stringify([id])], exact: true }
   if (id !== viewer.root) return holds
-  if (viewer.rootNamed === false) return { where: "parents = '[]' AND owner_id = ?", params: [viewer.id], exact: true, owned: true }
+  if (viewer.rootNamed === false) {
+    return { where: "parents = '[]' AND owner_id = ?", params: [viewer.id], exact: true, owned: true }
+  }
   const where = `(parents = '[]' AND owner_id = ?) OR ${holds.where}`
   return { where, params: [viewer.id, ...holds.params], exact: true }
 }

@@ -67,7 +67,11 @@ function createFileRow(
   if (parents.length > 1) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
   const inDrive = driveOfParents(c.var.world.db, parents)
   const row = c.var.world.tx((db) => {
-    const created = insertFile(db, { driveId: inDrive, id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, owner: c.var.user, parents, content: mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0)), description: meta.description })
+    const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0))
+    const created = insertFile(db, {
+      driveId: inDrive, id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, owner: c.var.user,
+      parents, content: bytes, description: meta.description,
+    })
     const extra: Partial<typeof files.$inferInsert> = {}
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))

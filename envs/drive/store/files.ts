@@ -36,7 +36,11 @@ export function recordChange(db: Db, fileId: string, removed = false, timeMs = n
   insertRow(db, changes, { fileId, timeMs, removed })
 }
 
-export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; owner?: WorldUserRow; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number; driveId?: string | null }
+export type NewFile = {
+  id?: string; name: string; mimeType: string; ownerId: string; owner?: WorldUserRow; parents?: string[]
+  content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number
+  driveId?: string | null
+}
 
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
 /** The digests Drive reports for binary content (`md5Checksum`, `sha1Checksum`, `sha256Checksum`), as stored JSON. */

@@ -212,8 +212,8 @@ const namesRoot = (c: Cond, root: string): boolean =>
   some(c, (t) => t.kind === 'in' && t.field === 'parents' && (t.value === 'root' || t.value === root))
 
 /** Some file names the root id `root` as its parent (a seed can write that; the API never stores it). */
-const rootIsNamed = (db: Db, root: string) =>
-  stmt(db, '/* root named */ SELECT 1 FROM drive_files WHERE parents = ? LIMIT 1').get(JSON.stringify([root])) !== undefined
+const ROOT_NAMED = '/* root named */ SELECT 1 FROM drive_files WHERE parents = ? LIMIT 1'
+const rootIsNamed = (db: Db, root: string) => stmt(db, ROOT_NAMED).get(JSON.stringify([root])) !== undefined
 
 /**
  * The permissions of a listing's rows, loaded in one query the first time any of them is read; owners' addresses
@@ -224,7 +224,8 @@ class ListingPermissions {
   #emails: Map<string, string> | undefined
   constructor(private readonly db: Db, private readonly rows: ListingRow[]) {}
   emailOf(userId: string): string {
-    this.#emails ??= new Map(stmt(this.db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][])
+    const sql = '/* listable owners */ SELECT id, email FROM world_users'
+    this.#emails ??= new Map(stmt(this.db, sql).raw().all() as [string, string][])
     return this.#emails.get(userId) ?? ''
   }
   of(id: string): PermissionRow[] {
@@ -246,13 +247,19 @@ class ListedFile implements FileView {
   readonly #listing: ListingPermissions
   readonly viewerId: string
   readonly viewerEmail: string
-  readonly parents: string[]
+  #parents: string[] | undefined
   constructor(readonly row: ListingRow, listing: ListingPermissions, user: WorldUserRow, readonly viewerRoot: string) {
     this.#listing = listing
     this.viewerId = user.id
     this.viewerEmail = user.email
-    const parents = JSON.parse(row.parents) as string[]
-    this.parents = parents.length ? parents : row.ownerId === user.id ? [viewerRoot] : []
+  }
+  /** Parsed on first read: a page SQL ordered and judged is rendered without them. */
+  get parents(): string[] {
+    if (!this.#parents) {
+      const parents = JSON.parse(this.row.parents) as string[]
+      this.#parents = parents.length ? parents : this.row.ownerId === this.viewerId ? [this.viewerRoot] : []
+    }
+    return this.#parents
   }
   get ownerEmail(): string {
     return this.#listing.emailOf(this.row.ownerId)
