@@ -42,13 +42,17 @@ export const files = sqliteTable(
   },
   // By owner, with drive and id so a listing's "does the caller own it" probe reads the index alone; by type, as
   // listings walk the folder tree (folders are few next to files) and `mimeType = …` narrows a search. By parents
-  // for `'x' in parents`. In files.list's default order (folders first, newest first, name, id) with the columns
-  // exact searches and scopes test (words, trashed, starred, type, created, drive), so a page of `name contains`
-  // reads about a page of index entries and a rare match walks the index alone, looking up only rows it returns
-  // (docs/decisions/0220).
+  // (`'x' in parents`), then in the default order with the listing index's columns and the owner, so a folder's
+  // page reads about a page of one range (docs/decisions/0298). In files.list's default order (folders first,
+  // newest first, name, id) with the columns exact searches and scopes test (words, trashed, starred, type,
+  // created, drive), so a page of `name contains` reads about a page of index entries and a rare match walks the
+  // index alone, looking up only rows it returns (docs/decisions/0220).
   (t) => [
     index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id), index('drive_files_by_mime').on(t.mimeType),
-    index('drive_files_by_parents').on(t.parents),
+    index('drive_files_by_parent_listing').on(
+      t.parents, sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey,
+      t.id, t.nameWords, t.ownerId, t.driveId, t.trashed, t.starred, t.mimeType, t.createdMs,
+    ),
     index('drive_files_by_listing').on(
       sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey, t.id,
       t.nameWords, t.trashed, t.starred, t.mimeType, t.createdMs, t.driveId,

@@ -7,7 +7,7 @@ import { expandGroupAddresses } from '../core/groups.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
-import { headerOf, parseMime } from './mime/parse.ts'
+import { headerOf, parseMime, parseTopHeaders } from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
 import { insertMessage, modifyLabels, type NewMessage } from './store/messages.ts'
 import { criteriaQuery, getSetting, listAddressSettings, listFilters, setSetting } from './store/settings.ts'
@@ -90,8 +90,9 @@ export function rewriteHeaders(raw: Buffer, changes: Record<string, string | nul
  * external recipients are recorded in the sent copy only.
  */
 export function sendAsUser(db: Db, sender: WorldUserRow, raw: Buffer, opts: { threadId?: string; depth?: number } = {}): MessageRow {
-  const root = parseMime(raw)
-  const h = (n: string) => headerOf(root.headers, n)
+  // Only the top-level headers matter here; insertMessage parses the whole message once.
+  const headers = parseTopHeaders(raw)
+  const h = (n: string) => headerOf(headers, n)
   const recipients = [...new Set([...parseAddressList(h('to')), ...parseAddressList(h('cc')), ...parseAddressList(h('bcc'))])]
   if (recipients.length === 0) throw badRequest('Recipient address required', 'invalidArgument')
   // Gmail limits recipients per message (To, Cc and Bcc together); past it nothing is sent.

@@ -39,8 +39,10 @@ export const messages = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.id] }),
     index('gmail_messages_by_thread').on(t.userId, t.threadId),
-    // Covers messages.list: newest-first pages (keyset on internal_date, id) without reading message rows.
-    index('gmail_messages_by_date').on(t.userId, t.internalDate, t.id, t.threadId),
+    // Covers messages.list: newest-first pages (keyset on internal_date, id) without reading message rows, and
+    // judges `from:` and `subject:` there too, so such a search walks index entries only (docs/decisions/0298).
+    index('gmail_messages_by_date_from_subject')
+      .on(t.userId, t.internalDate, t.id, t.threadId, t.fromAddr, t.subjectWords),
     index('gmail_messages_by_msgid').on(t.userId, t.messageIdHeader),
   ],
 )

@@ -8,10 +8,14 @@ import { nameContainsSql, nameKeyOf, wellFormed } from '../store/name-search.ts'
  * `sharedWithMe`) when the viewer is not given. `exact` says the clause selects exactly the matching files, which
  * `not` needs to stay sound.
  */
-export type Prefilter = { where: string; params: (string | number | Buffer)[]; exact: boolean }
+export type Prefilter = { where: string; params: (string | number | Buffer)[]; exact: boolean; owned?: boolean }
 
-/** Who is searching: their user id, address, and My Drive root id (which `root` stands for). */
-export type Viewer = { id: string; email: string; root: string }
+/**
+ * Who is searching: their user id, address, and My Drive root id (which `root` stands for). `rootNamed: false`
+ * says no file names that root id as its parent (only a seed can), so `'root' in parents` is the viewer's own
+ * top-level files alone: one range of the parents index, and `owned` (every selected row is the viewer's).
+ */
+export type Viewer = { id: string; email: string; root: string; rootNamed?: boolean }
 
 const TRUE: Prefilter = { where: '1', params: [], exact: false }
 const ASCII = /^[\x20-\x7e]*$/
@@ -33,12 +37,16 @@ export function prefilter(c: Cond | undefined, viewer?: Viewer): Prefilter {
       // Exact terms are plain comparisons: cheap, so SQLite tests them before the LIKE scans of the others.
       const narrowing = parts.filter((p) => p.where !== '1').sort((a, b) => Number(b.exact) - Number(a.exact))
       if (!narrowing.length) return { ...TRUE, exact: parts.every((p) => p.exact) }
-      return { where: narrowing.map((p) => `(${p.where})`).join(' AND '), params: narrowing.flatMap((p) => p.params), exact: parts.every((p) => p.exact) }
+      const where = narrowing.map((p) => `(${p.where})`).join(' AND ')
+      const exact = parts.every((p) => p.exact)
+      return { where, params: narrowing.flatMap((p) => p.params), exact, owned: narrowing.some((p) => p.owned) }
     }
     case 'or': {
       const parts = c.items.map((i) => prefilter(i, viewer))
       if (parts.some((p) => p.where === '1')) return TRUE
-      return { where: parts.map((p) => `(${p.where})`).join(' OR '), params: parts.flatMap((p) => p.params), exact: parts.every((p) => p.exact) }
+      const where = parts.map((p) => `(${p.where})`).join(' OR ')
+      const exact = parts.every((p) => p.exact)
+      return { where, params: parts.flatMap((p) => p.params), exact, owned: parts.every((p) => p.owned) }
     }
     case 'not': {
       const inner = prefilter(c.item, viewer)
@@ -87,6 +95,9 @@ function inParents(viewer: Viewer, value: string): Prefilter {
   const id = value === 'root' ? viewer.root : value
   const holds: Prefilter = { where: 'parents = ?', params: [JSON.stringify([id])], exact: true }
   if (id !== viewer.root) return holds
+  if (viewer.rootNamed === false) {
+    return { where: "parents = '[]' AND owner_id = ?", params: [viewer.id], exact: true, owned: true }
+  }
   const where = `(parents = '[]' AND owner_id = ?) OR ${holds.where}`
   return { where, params: [viewer.id, ...holds.params], exact: true }
 }

@@ -53,6 +53,13 @@ const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?
 export function createFile(
   c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
 ) {
+  return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user.id)
+}
+
+/** Creates a file (see createFile) and returns its stored row. */
+function createFileRow(
+  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+): FileRow {
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
   if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
@@ -60,7 +67,11 @@ export function createFile(
   if (parents.length > 1) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
   const inDrive = driveOfParents(c.var.world.db, parents)
   const row = c.var.world.tx((db) => {
-    const created = insertFile(db, { driveId: inDrive, id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, parents, content: mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0)), description: meta.description })
+    const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0))
+    const created = insertFile(db, {
+      driveId: inDrive, id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, owner: c.var.user,
+      parents, content: bytes, description: meta.description,
+    })
     const extra: Partial<typeof files.$inferInsert> = {}
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
@@ -69,9 +80,10 @@ export function createFile(
     if (mimeType === GOOGLE_DOC && imported) {
       db.update(files).set({ fullText: importDocument(db, created.id, imported) }).where(eq(files.id, created.id)).run()
     } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
-    return findFile(db, created.id)!
+    // insertFile read the row back; only a later write makes a second read worth its statement.
+    return Object.keys(extra).length || mimeType === GOOGLE_DOC ? findFile(db, created.id)! : created
   })
-  return toFile(c.var.world.db, row, c.var.user.id)
+  return row
 }
 
 const clean = (o: Record<string, string | null>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null))
@@ -256,7 +268,12 @@ export const filesRouter = createGoogleRouter()
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
     return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user.id)), FILE_DEFAULT_FIELDS) as never, 200)
   })
-  .openapi(createRouteDef, (c) => c.json(withDefaultFields(c, createFile(c, (c.req.valid('json') ?? {}) as Meta), FILE_DEFAULT_FIELDS) as never, 200))
+  .openapi(createRouteDef, (c) => {
+    const row = createFileRow(c, (c.req.valid('json') ?? {}) as Meta)
+    // Without `fields` Drive answers kind, id, name and mimeType: those come from the row, no rendering needed.
+    if (c.req.query('fields')) return c.json(toFile(c.var.world.db, row, c.var.user.id) as never, 200)
+    return c.json({ kind: 'drive#file', id: row.id, name: row.name, mimeType: row.mimeType } as never, 200)
+  })
   .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT_FIELDS) as never, 200))
   .openapi(copyRoute, (c) => {
     const source = requireItem(c, c.req.valid('param').fileId)

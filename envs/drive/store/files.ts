@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { groupsContaining } from '../../core/groups.ts'
 import { and, eq, getTableColumns } from 'drizzle-orm'
 import { insertRow, stmt, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
 import { memberRole } from './drives.ts'
 import { nameColumns } from './name-search.ts'
 import { changes, files, permissions, revisions, type FileRow, type PermissionRow } from '../schema.ts'
@@ -31,23 +32,30 @@ export function parentsOf(row: FileRow): string[] {
 }
 
 /** Records a change for the change feed (changes.list). */
-export function recordChange(db: Db, fileId: string, removed = false): void {
-  insertRow(db, changes, { fileId, timeMs: nowMs(db), removed })
+export function recordChange(db: Db, fileId: string, removed = false, timeMs = nowMs(db)): void {
+  insertRow(db, changes, { fileId, timeMs, removed })
 }
 
-export type NewFile = { id?: string; name: string; mimeType: string; ownerId: string; parents?: string[]; content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number; driveId?: string | null }
+export type NewFile = {
+  id?: string; name: string; mimeType: string; ownerId: string; owner?: WorldUserRow; parents?: string[]
+  content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number
+  driveId?: string | null
+}
 
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
 /** The digests Drive reports for binary content (`md5Checksum`, `sha1Checksum`, `sha256Checksum`), as stored JSON. */
 export function checksumsOf(content: Buffer): string {
-  const hex = (algo: string) => createHash(algo).update(content).digest('hex')
+  // One-shot digests: a Hash object per algorithm cost more than hashing a small file.
+  const hex = (algo: string) => hash(algo, content, 'hex')
   return JSON.stringify({ md5: hex('md5'), sha1: hex('sha1'), sha256: hex('sha256') })
 }
 
+/** `owner`, when given, is the world user row of `ownerId` (the caller's, which the request already holds). */
 export function insertFile(db: Db, f: NewFile): FileRow {
-  const owner = findUserById(db, f.ownerId)
+  const owner = f.owner?.id === f.ownerId ? f.owner : findUserById(db, f.ownerId)
   if (!owner) throw new Error(`no user ${f.ownerId}`)
-  const at = f.createdMs ?? nowMs(db)
+  const now = nowMs(db)
+  const at = f.createdMs ?? now
   const id = f.id ?? driveId(db)
   const hasContent = f.content !== undefined
   const row = {
@@ -73,7 +81,7 @@ export function insertFile(db: Db, f: NewFile): FileRow {
   // Items of a shared drive have no owner: the drive's members hold them.
   if (!f.driveId) insertRow(db, permissions, { fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email })
   if (hasContent) insertRow(db, revisions, { fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! })
-  recordChange(db, id)
+  recordChange(db, id, false, now)
   return findFile(db, id)!
 }
 

@@ -185,29 +185,49 @@ export function listing(db: Db, user: WorldUserRow, cond: Cond | undefined, opti
 function listingQuery(db: Db, user: WorldUserRow, cond: Cond | undefined, options: ListOptions) {
   const me = user.email.toLowerCase()
   const root = rootIdOf(user.id)
-  const pf = prefilter(cond, { id: user.id, email: user.email, root })
-  const where = [pf.where === '1' ? '' : `(${pf.where})`, options.driveId !== undefined ? 'f.drive_id = @drive' : options.myDriveOnly ? 'f.drive_id IS NULL' : '', VISIBLE].filter(Boolean)
+  const rootNamed = cond && namesRoot(cond, root) ? rootIsNamed(db, root) : undefined
+  const pf = prefilter(cond, { id: user.id, email: user.email, root, rootNamed })
+  // Every candidate the caller's own My Drive file (`'root' in parents`, say): visible without the reach walk.
+  const own = pf.owned === true && options.myDriveOnly === true && options.driveId === undefined
+  const scope = options.driveId !== undefined ? 'f.drive_id = @drive' : options.myDriveOnly ? 'f.drive_id IS NULL' : ''
+  const where = [pf.where === '1' ? '' : `(${pf.where})`, scope, own ? '' : VISIBLE].filter(Boolean)
   const needs = needsOf(cond, options.orderBy, options.allColumns === true)
   const columns = [ALWAYS, ...OPTIONAL.filter(([key]) => needs[key]).map(([, column]) => column)].join(', ')
-  const sql = `/* listable */ ${REACH} SELECT ${columns} FROM drive_files f WHERE ${where.join(' AND ')}`
+  const sql = `/* listable */ ${own ? '' : REACH} SELECT ${columns} FROM drive_files f WHERE ${where.join(' AND ')}`
   const named: Record<string, unknown> = {
-    owner: user.id, now: nowMs(db), email: me, domain: me.split('@')[1] ?? '', groups: JSON.stringify(groupsContaining(db, me)),
+    owner: user.id, now: own ? 0 : nowMs(db), email: me, domain: me.split('@')[1] ?? '',
+    groups: own ? '[]' : JSON.stringify(groupsContaining(db, me)),
   }
   if (options.driveId !== undefined) named.drive = options.driveId
   const views = (raw: unknown[][]): FileView[] => {
     const rows = raw.map(listingRows(needs))
-    const owners = stmt(db, '/* listable owners */ SELECT id, email FROM world_users').raw().all() as [string, string][]
-    const emails = new Map(owners)
     const perms = new ListingPermissions(db, rows)
-    return rows.map((row) => new ListedFile(row, perms, emails.get(row.ownerId) ?? '', user, root))
+    return rows.map((row) => new ListedFile(row, perms, user, root))
   }
   return { sql, params: pf.params, named, exact: pf.exact, views }
 }
 
-/** The permissions of a listing's rows, loaded in one query the first time any of them is read. */
+/** `cond` has an `in parents` term for the caller's root (`root` or its id). */
+const namesRoot = (c: Cond, root: string): boolean =>
+  some(c, (t) => t.kind === 'in' && t.field === 'parents' && (t.value === 'root' || t.value === root))
+
+/** Some file names the root id `root` as its parent (a seed can write that; the API never stores it). */
+const ROOT_NAMED = '/* root named */ SELECT 1 FROM drive_files WHERE parents = ? LIMIT 1'
+const rootIsNamed = (db: Db, root: string) => stmt(db, ROOT_NAMED).get(JSON.stringify([root])) !== undefined
+
+/**
+ * The permissions of a listing's rows, loaded in one query the first time any of them is read; owners' addresses
+ * likewise (only `in owners` and `in writers|readers` read them).
+ */
 class ListingPermissions {
   #byFile: Map<string, PermissionRow[]> | undefined
+  #emails: Map<string, string> | undefined
   constructor(private readonly db: Db, private readonly rows: ListingRow[]) {}
+  emailOf(userId: string): string {
+    const sql = '/* listable owners */ SELECT id, email FROM world_users'
+    this.#emails ??= new Map(stmt(this.db, sql).raw().all() as [string, string][])
+    return this.#emails.get(userId) ?? ''
+  }
   of(id: string): PermissionRow[] {
     if (!this.#byFile) {
       this.#byFile = new Map()
@@ -227,13 +247,22 @@ class ListedFile implements FileView {
   readonly #listing: ListingPermissions
   readonly viewerId: string
   readonly viewerEmail: string
-  readonly parents: string[]
-  constructor(readonly row: ListingRow, listing: ListingPermissions, readonly ownerEmail: string, user: WorldUserRow, readonly viewerRoot: string) {
+  #parents: string[] | undefined
+  constructor(readonly row: ListingRow, listing: ListingPermissions, user: WorldUserRow, readonly viewerRoot: string) {
     this.#listing = listing
     this.viewerId = user.id
     this.viewerEmail = user.email
-    const parents = JSON.parse(row.parents) as string[]
-    this.parents = parents.length ? parents : row.ownerId === user.id ? [viewerRoot] : []
+  }
+  /** Parsed on first read: a page SQL ordered and judged is rendered without them. */
+  get parents(): string[] {
+    if (!this.#parents) {
+      const parents = JSON.parse(this.row.parents) as string[]
+      this.#parents = parents.length ? parents : this.row.ownerId === this.viewerId ? [this.viewerRoot] : []
+    }
+    return this.#parents
+  }
+  get ownerEmail(): string {
+    return this.#listing.emailOf(this.row.ownerId)
   }
   get perms(): PermissionRow[] {
     return this.#listing.of(this.row.id)

@@ -91,6 +91,20 @@ function decodeTransfer(body: Buffer, encoding: string): Buffer {
   }
 }
 
+/** The top-level headers of RFC 822 bytes, as `parseMime(raw).headers` gives them, without reading the body. */
+export function parseTopHeaders(raw: Buffer): MimePart['headers'] {
+  return parseHeaders(raw.toString('latin1', 0, headEnd(raw)))
+}
+
+/** Where splitHead's header block ends: before the first `\r?\n\r?\n`, else the whole message. */
+function headEnd(raw: Buffer): number {
+  for (let i = raw.indexOf(10); i >= 0; i = raw.indexOf(10, i + 1)) {
+    const blank = raw[i + 1] === 10 || (raw[i + 1] === 13 && raw[i + 2] === 10)
+    if (blank) return i > 0 && raw[i - 1] === 13 ? i - 1 : i
+  }
+  return raw.length
+}
+
 /** Parses RFC 822 / MIME bytes into a part tree (depth-limited against hostile nesting). */
 export function parseMime(raw: Buffer, depth = 0): MimePart {
   const [head, body] = splitHead(raw)

@@ -7,7 +7,7 @@ import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/
 import { addressSearchText } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { wordsOf } from '../query/words.ts'
-import { bumpHistory, ensureMailbox } from './mailbox.ts'
+import { bumpHistory, ensureMailbox, nextHistoryId } from './mailbox.ts'
 
 /** The Gmail wire part tree kept with each message (attachment bytes live in gmail_attachments). */
 export type WirePart = {
@@ -83,7 +83,7 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
   const payload = toWire(db, userId, id, root, '', files)
   const text = bodyText(root)
   const h = (name: string) => headerOf(root.headers, name) ?? ''
-  const historyId = bumpHistory(db, userId)
+  const historyId = nextHistoryId(db, userId)
   const dateHeader = Date.parse(h('date'))
   const row: MessageRow = {
     userId,
