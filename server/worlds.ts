@@ -145,7 +145,8 @@ export class WorldManager {
   /** Template cache size: entries and bytes (tests and `GET /limits`). */
   templateStats(): { count: number; bytes: number } {
     let bytes = 0
-    for (const t of this.#templates.values()) bytes += t.bytes.length
+    // A baked template (server/templates.ts) gives its file's size without being read.
+    for (const t of this.#templates.values()) bytes += (t as { size?: number }).size ?? t.bytes.length
     return { count: this.#templates.size, bytes }
   }
 

@@ -19,7 +19,9 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   pathPrefixes: ['/calendar/v3/'],
   // Calendar answers errors in the legacy envelope, without `status` (as the recorded specs/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',
-  specMethods,
+  get specMethods() {
+    return specMethods()
+  },
   fieldTables,
   seedSchema: CalendarSeed,
   seed: seedCalendar,

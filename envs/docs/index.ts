@@ -12,7 +12,9 @@ export const docs: ServiceProvider<'docs', DocsSeed> = {
   tables: docsTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/v1/documents'],
-  specMethods,
+  get specMethods() {
+    return specMethods()
+  },
   fieldTables,
   seedSchema: docsSeedSchema,
   seed: seedDocs,

@@ -17,7 +17,9 @@ export const drive: ServiceProvider<'drive', DriveSeed> = {
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/'],
   googleErrorStyle: 'legacy',
-  specMethods,
+  get specMethods() {
+    return specMethods()
+  },
   fieldTables,
   seedSchema: DriveSeed,
   seed: seedDrive,

@@ -16,7 +16,9 @@ export const gmail: ServiceProvider<'gmail', GmailSeed> = {
   tables: gmailTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/gmail/v1/', '/upload/gmail/v1/', '/resumable/upload/gmail/v1/'],
-  specMethods,
+  get specMethods() {
+    return specMethods()
+  },
   fieldTables,
   seedSchema: GmailSeed,
   seed: seedGmail,

@@ -20,7 +20,9 @@ export const identity: ServiceProvider<'identity', IdentitySeed> = {
     // IAM (iam.googleapis.com) and IAM Credentials (iamcredentials.googleapis.com), reached through `rootUrl`.
     '/v1/projects/',
   ],
-  specMethods,
+  get specMethods() {
+    return specMethods()
+  },
   fieldTables,
   seedSchema: identitySeedSchema,
   seed: seedIdentity,
