@@ -126,9 +126,10 @@ function genGoogle(svc: string, files: string | string[], extra: DiscoveryMethod
   emit(
     `envs/${svc}/api/fields.gen.ts`,
     header(file, doc.revision) +
-      `import type { FieldTables } from '../../core/fields.ts'\n\n` +
-      `/** Property names of every response schema, for validating \`fields=\` selections. */\n` +
-      `export const fieldTables: FieldTables = {\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}\n`,
+      `import type { FieldTables } from '../../core/fields.ts'\n` +
+      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
+      `/** Property names of every response schema, for validating \`fields=\` selections; built on first read. */\n` +
+      `export const fieldTables = onFirstRead((): FieldTables => ({\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}))\n`,
   )
 }
 

@@ -22,7 +22,9 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   get specMethods() {
     return specMethods()
   },
-  fieldTables,
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: CalendarSeed,
   seed: seedCalendar,
   dump: dumpCalendar,

@@ -15,7 +15,9 @@ export const docs: ServiceProvider<'docs', DocsSeed> = {
   get specMethods() {
     return specMethods()
   },
-  fieldTables,
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: docsSeedSchema,
   seed: seedDocs,
   dump: dumpDocs,

@@ -20,7 +20,9 @@ export const drive: ServiceProvider<'drive', DriveSeed> = {
   get specMethods() {
     return specMethods()
   },
-  fieldTables,
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: DriveSeed,
   seed: seedDrive,
   dump: dumpDrive,

@@ -19,7 +19,9 @@ export const gmail: ServiceProvider<'gmail', GmailSeed> = {
   get specMethods() {
     return specMethods()
   },
-  fieldTables,
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: GmailSeed,
   seed: seedGmail,
   dump: dumpGmail,

@@ -23,7 +23,9 @@ export const identity: ServiceProvider<'identity', IdentitySeed> = {
   get specMethods() {
     return specMethods()
   },
-  fieldTables,
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: identitySeedSchema,
   seed: seedIdentity,
   dump: dumpIdentity,
