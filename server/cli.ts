@@ -212,7 +212,9 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
       dataDir: values['data-dir'] ?? envDefaults.dataDir,
       // Caps are per process; a worker's default memory cap is its share of the machine (server/limits.ts).
       limits: worker ? workerLimits(limits, worker.count) : limits,
-      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1), publicDemoKeys: worldId === 'demo' && seed === 'demo' }],
+      // The start world opens on its first use: many runs create their own worlds and never call it (0299).
+      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1),
+        publicDemoKeys: worldId === 'demo' && seed === 'demo', onFirstUse: true }],
       templatesDir: BAKED_DIR,
       owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
       publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
