@@ -6,11 +6,13 @@
 // On glibc, big world images (restore, snapshot, fork) need the allocator's mmap and trim thresholds raised and
 // memcpy's non-temporal threshold lowered before the process starts (docs/decisions/0005, 0161, 0291): the
 // launcher re-executes itself once with them set, unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
+// `serve` holds V8's young generation at its initial size until the server is ready (docs/decisions/0299).
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { allocatorEnv } from './allocator-env.mjs'
+import { holdYoungGeneration, mayHoldYoungGeneration } from './young-generation.mjs'
 
 const addEnv = allocatorEnv(process.env)
 
@@ -39,11 +41,14 @@ if (addEnv) {
   process.exitCode = await main(process.argv.slice(3))
 } else {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+  // `serve` starts with V8's young generation held small and lets it grow once ready (./young-generation.mjs).
+  const hold = process.argv[2] === 'serve' && mayHoldYoungGeneration(process.execArgv, process.env.NODE_OPTIONS)
+  const ready = hold ? holdYoungGeneration() : undefined
   const built = join(root, 'dist', '.built')
   const { main } = existsSync(built) && !sourcesNewerThan(statSync(built).mtimeMs)
     ? await import(pathToFileURL(join(root, 'dist', 'server', 'cli.js')).href)
     : await fromSources()
-  process.exitCode = await main(process.argv.slice(2))
+  process.exitCode = await main(process.argv.slice(2), { ready })
 
   async function fromSources() {
     if (existsSync(join(root, 'dist'))) {

@@ -3,6 +3,7 @@
 // module graph instead of ~700 files to resolve at start; type checking stays `npm run typecheck`'s job) and
 // bakes the default seeds' templates with the bundled code. bin/wsgym.mjs runs dist/ when it is up to date.
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -14,6 +15,21 @@ try {
   // An install without dev dependencies: bin/wsgym.mjs falls back to the sources through tsx.
   console.warn('wsgym build: esbuild is not installed; skipping the compiled build')
   process.exit(0)
+}
+/**
+ * zod re-exports all of its ~50 locales as `z.locales` (300 KB of the start bundle: V8 holds their source and
+ * parses them with the chunk that holds zod, the largest parse of the start). Nothing here reads `z.locales`, and
+ * zod's default messages come from its English locale, which `classic/schemas.js` imports itself: the bundle's
+ * `z.locales` namespace keeps English only, so every message stays the same (docs/decisions/0299).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-english-only' } : undefined)
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) =>
+      ({ contents: "export { default as en } from '../locales/en.js'", resolveDir: dirname(args.path), loader: 'js' }))
+  },
 }
 const started = performance.now()
 rmSync(dist, { recursive: true, force: true })
@@ -37,6 +53,7 @@ await esbuild.build({
   banner: {
     js: "import { createRequire as __req } from 'node:module'; const require = __req(import.meta.url);",
   },
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 })
 asciiOnly(`${dist}/server`)

@@ -116,17 +116,20 @@ function genGoogle(svc: string, files: string | string[], extra: DiscoveryMethod
   emit(
     `envs/${svc}/api/methods.gen.ts`,
     header(file, doc.revision) +
-      `import type { GoogleSpecMethod } from '../../core/spec-method-google.ts'\n\n` +
-      `export const specMethods: readonly GoogleSpecMethod[] = ${JSON.stringify(rows, null, 2)}\n`,
+      `import type { GoogleSpecMethod } from '../../core/spec-method-google.ts'\n` +
+      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
+      `/** Every method of the API, built on first read (docs/decisions/0299). */\n` +
+      `export const specMethods = onFirstRead((): readonly GoogleSpecMethod[] => ${JSON.stringify(rows, null, 2)})\n`,
   )
   emitScopes(svc, file, doc.revision, methods)
   emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + genZod(doc.schemas as Record<string, DiscoverySchema>))
   emit(
     `envs/${svc}/api/fields.gen.ts`,
     header(file, doc.revision) +
-      `import type { FieldTables } from '../../core/fields.ts'\n\n` +
-      `/** Property names of every response schema, for validating \`fields=\` selections. */\n` +
-      `export const fieldTables: FieldTables = {\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}\n`,
+      `import type { FieldTables } from '../../core/fields.ts'\n` +
+      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
+      `/** Property names of every response schema, for validating \`fields=\` selections; built on first read. */\n` +
+      `export const fieldTables = onFirstRead((): FieldTables => ({\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}))\n`,
   )
 }
 
@@ -271,8 +274,10 @@ function genSlack() {
   emit(
     'envs/slack/api/methods.gen.ts',
     header('slack.web-api-8.2.0.methods.json + slack.web.openapi.json', openapi.info?.version ?? '') +
-      `import type { SlackSpecMethod } from '../../core/spec-method-slack.ts'\n\n` +
-      `export const specMethods: readonly SlackSpecMethod[] = ${JSON.stringify(rows, null, 2)}\n`,
+      `import type { SlackSpecMethod } from '../../core/spec-method-slack.ts'\n` +
+      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
+      `/** Every method of the API, built on first read (docs/decisions/0299). */\n` +
+      `export const specMethods = onFirstRead((): readonly SlackSpecMethod[] => ${JSON.stringify(rows, null, 2)})\n`,
   )
 }
 

@@ -51,9 +51,15 @@ export async function readSeedFile(file: string): Promise<unknown> {
   return parse(text)
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** What the launcher (bin/wsgym.mjs) hears from a command. */
+export type CliHooks = {
+  /** `serve` is listening (its start world made, or the workers' front up): start-up allocation is over. */
+  ready?: () => void
+}
+
+export async function main(argv: string[], hooks: CliHooks = {}): Promise<number> {
   const [command, sub, ...rest] = argv
-  if (command === 'serve') return serve(argv.slice(1))
+  if (command === 'serve') return serve(argv.slice(1), hooks)
   if (command === 'seed' && sub === 'validate') return validate(rest[0])
   if (command === 'seed' && sub === 'list') {
     for (const name of Object.keys(namedSeeds)) console.log(name)
@@ -135,7 +141,7 @@ export function limitsFrom(values: Record<string, unknown>): Partial<Limits> | s
   return out
 }
 
-async function serve(args: string[]): Promise<number> {
+async function serve(args: string[], hooks: CliHooks): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -174,7 +180,7 @@ async function serve(args: string[]): Promise<number> {
   if (given === null || (given && Number(given[1]) >= Number(given[2]))) return fail('--slot takes k/N with k < N')
   const outside = given ? { index: Number(given[1]), count: Number(given[2]) } : undefined
   const worker = workerSlot()
-  if (count > 1 && !worker && !outside) return serveFront({ host, port, controlPort, count, args })
+  if (count > 1 && !worker && !outside) return serveFront({ host, port, controlPort, count, args }, hooks)
   const slot = worker ?? outside
   const seedArg = values.seed ?? 'demo'
   let seed: string | Record<string, unknown>
@@ -206,7 +212,9 @@ async function serve(args: string[]): Promise<number> {
       dataDir: values['data-dir'] ?? envDefaults.dataDir,
       // Caps are per process; a worker's default memory cap is its share of the machine (server/limits.ts).
       limits: worker ? workerLimits(limits, worker.count) : limits,
-      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1), publicDemoKeys: worldId === 'demo' && seed === 'demo' }],
+      // The start world opens on its first use: many runs create their own worlds and never call it (0299).
+      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1),
+        publicDemoKeys: worldId === 'demo' && seed === 'demo', onFirstUse: true }],
       templatesDir: BAKED_DIR,
       owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
       publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
@@ -220,6 +228,7 @@ async function serve(args: string[]): Promise<number> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+  hooks.ready?.()
   if (worker) reportReady(running.agentUrl, running.controlUrl)
   // With workers, the one serving the start world prints the banner, with the front's URLs.
   if (!running.worlds.find(worldId)) {
@@ -243,7 +252,7 @@ async function serve(args: string[]): Promise<number> {
 }
 
 /** The front of `--workers N`: forks this CLI N times as workers and routes requests to them by world id. */
-async function serveFront(opts: Omit<FrontOptions, 'script'>): Promise<number> {
+async function serveFront(opts: Omit<FrontOptions, 'script'>, hooks: CliHooks): Promise<number> {
   const script = process.argv[1]!
   let front: Awaited<ReturnType<typeof startFront>>
   try {
@@ -252,6 +261,7 @@ async function serveFront(opts: Omit<FrontOptions, 'script'>): Promise<number> {
     return failServe(startError(e, 'of the workers', opts.host))
   }
   console.log(`workspace-gym: ${opts.count} workers behind ${front.agentUrl} (agent) and ${front.controlUrl} (control)`)
+  hooks.ready?.()
   const stop = async () => {
     await front.close()
     process.exit(0)

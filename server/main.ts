@@ -24,7 +24,10 @@ export type ServeOptions = {
   /** A per-environment OpenEnv key: opens `/openenv/<key>` (HTTP and WebSocket) on the control port, all tasks. */
   openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
-  worlds: { id: string; seed: string | Record<string, unknown>; seedValue: number; publicDemoKeys?: boolean }[]
+  worlds: {
+    id: string; seed: string | Record<string, unknown>; seedValue: number
+    publicDemoKeys?: boolean; onFirstUse?: boolean
+  }[]
   /** Folder of templates baked by the build (server/templates.ts); none when running the sources. */
   templatesDir?: string
   /** One worker of several (server/workers.ts): the world ids it serves, and the front's agent URL to advertise. */

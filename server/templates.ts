@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Snapshot } from '../envs/core/world.ts'
 import { WorldManager } from './worlds.ts'
 
 /**
@@ -42,8 +43,28 @@ export function adoptBakedTemplates(worlds: WorldManager, dir: string | undefine
   for (const f of readdirSync(dir)) {
     const m = /^(.+)@(\d+)\.sqlite$/.exec(f)
     if (!m) continue
-    worlds.adoptTemplate(decodeURIComponent(m[1]!), Number(m[2]), { bytes: readFileSync(join(dir, f)) })
+    worlds.adoptTemplate(decodeURIComponent(m[1]!), Number(m[2]), bakedSnapshot(join(dir, f)))
     n++
   }
   return n
+}
+
+/**
+ * A baked template read from its file on first use and then held weakly (docs/decisions/0299): SQLite copies the
+ * bytes into every world it opens from them, so an idle server need not keep them (a template the start does not
+ * use is never read); a world made after the buffer was collected reads the file again. `size` is the file's, so
+ * the template cache counts it without reading it; `file` lets an unopened world's users be read (worlds.ts).
+ */
+export function bakedSnapshot(file: string): Snapshot & { readonly size: number; readonly file: string } {
+  const size = statSync(file).size
+  let held: WeakRef<Buffer> | undefined
+  return {
+    size,
+    file,
+    get bytes() {
+      let bytes = held?.deref()
+      if (!bytes) held = new WeakRef((bytes = readFileSync(file)))
+      return bytes
+    },
+  }
 }

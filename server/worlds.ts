@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { join } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
 import { World, type Snapshot } from '../envs/core/world.ts'
+import type { Db } from '../envs/core/db.ts'
 import { getMeta, nowMs } from '../envs/core/clock.ts'
 import { DEMO_WORLD_SECRET, listTokens, WorldKeys } from '../envs/core/tokens.ts'
 import { listUsers } from '../envs/core/users.ts'
@@ -39,6 +42,12 @@ export type CreateWorldInput = {
    * compiled. For short-lived worlds that are never snapshotted (the gym's validation episodes).
    */
   reuse?: boolean
+  /**
+   * Open the world's database on its first use instead of now (the start world of `wsgym serve`, which many runs
+   * never call): an idle server then holds no copy of it (docs/decisions/0299). Its users and tokens are read from
+   * its template's file meanwhile. In memory only: ignored with a data directory or `reuse`.
+   */
+  onFirstUse?: boolean
 }
 
 /** Idle held-world connections kept for reuse (one per template; validation runs one episode at a time). */
@@ -95,6 +104,8 @@ export class WorldManager {
   readonly #snapshotSizes = new Map<string, Map<string, number>>()
   /** Rewound held worlds by template, least recently used first (CreateWorldInput.reuse). */
   readonly #idle = new Map<Snapshot, World>()
+  /** Worlds created `onFirstUse` whose database is not open yet. */
+  readonly #unopened = new Set<WorldEntry>()
   readonly #dataDir: string | undefined
   readonly limits: Limits
   #counter = 0
@@ -145,7 +156,8 @@ export class WorldManager {
   /** Template cache size: entries and bytes (tests and `GET /limits`). */
   templateStats(): { count: number; bytes: number } {
     let bytes = 0
-    for (const t of this.#templates.values()) bytes += t.bytes.length
+    // A baked template (server/templates.ts) gives its file's size without being read.
+    for (const t of this.#templates.values()) bytes += (t as { size?: number }).size ?? t.bytes.length
     return { count: this.#templates.size, bytes }
   }
 
@@ -191,7 +203,50 @@ export class WorldManager {
     const template = this.template(input.seed, seedValue, input.template)
     const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : this.#newKeys(id)
     const held = input.reuse && !this.#dataDir ? this.#lease(template) : undefined
-    return this.#adopt(id, template, typeof input.seed === 'string' ? input.seed : 'inline', seedValue, keys, held)
+    const seedName = typeof input.seed === 'string' ? input.seed : 'inline'
+    if (input.onFirstUse && !held && !this.#dataDir) return this.#adoptUnopened(id, template, seedName, seedValue, keys)
+    return this.#adopt(id, template, seedName, seedValue, keys, held)
+  }
+
+  /** A world that opens its database from `snap` when `world` is first read (CreateWorldInput.onFirstUse). */
+  #adoptUnopened(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys): WorldEntry {
+    const unopened = this.#unopened
+    let world: World | undefined
+    let createdAt = 0
+    const entry: WorldEntry = {
+      id, seedName, seedValue, baseline: snap, snapshots: new Map(), keys,
+      get world() {
+        if (!world) {
+          world = World.from(snap)
+          createdAt = nowMs(world.db)
+          unopened.delete(entry)
+        }
+        return world
+      },
+      get createdAt() {
+        void entry.world
+        return createdAt
+      },
+    }
+    this.#unopened.add(entry)
+    this.#worlds.set(id, entry)
+    this.#snapshotSizes.set(id, new Map())
+    return entry
+  }
+
+  /**
+   * Runs `fn` on a world's database without opening an unopened one: it still holds its template's bytes, so a
+   * baked template's file answers (read-only, closed after). Otherwise the world itself.
+   */
+  #read<T>(entry: WorldEntry, fn: (db: Db) => T): T {
+    const file = this.#unopened.has(entry) ? (entry.baseline as { file?: string }).file : undefined
+    if (!file) return fn(entry.world.db)
+    const sqlite = new Database(file, { readonly: true, fileMustExist: true })
+    try {
+      return fn(drizzle({ client: sqlite }) as unknown as Db)
+    } finally {
+      sqlite.close()
+    }
   }
 
   /** An idle connection of this template, or a new one, held open (World.hold). */
@@ -282,7 +337,9 @@ export class WorldManager {
 
   delete(id: string): void {
     const entry = this.get(id)
-    if (entry.world.held) this.#release(entry)
+    if (this.#unopened.delete(entry)) {
+      // Never opened: nothing to close.
+    } else if (entry.world.held) this.#release(entry)
     else entry.world.close()
     this.#worlds.delete(id)
     this.#snapshotSizes.delete(id)
@@ -370,9 +427,11 @@ export class WorldManager {
 
   /** Users of a world with their ready-to-use tokens. */
   credentials(id: string) {
-    const { world, keys } = this.get(id)
-    const tokens = listTokens(world.db).filter((t) => !t.revoked)
-    return listUsers(world.db).map((u) => {
+    const entry = this.get(id)
+    const keys = entry.keys
+    const read = (db: Db) => [listTokens(db).filter((t) => !t.revoked), listUsers(db)] as const
+    const [tokens, users] = this.#read(entry, read)
+    return users.map((u) => {
       const of = (kind: 'google' | 'slack_user' | 'slack_bot') => {
         const t = tokens.find((x) => x.userId === u.id && x.kind === kind)
         return t ? keys.token(kind, t.key) : undefined
@@ -383,15 +442,17 @@ export class WorldManager {
 
   /** Slack bot tokens of a world (bots are Slack-side principals, not people). */
   botTokens(id: string) {
-    const { world, keys } = this.get(id)
-    return listTokens(world.db)
+    const entry = this.get(id)
+    const keys = entry.keys
+    return this.#read(entry, listTokens)
       .filter((t) => t.kind === 'slack_bot' && !t.revoked)
       .map((t) => ({ botUserId: t.userId, token: keys.token('slack_bot', t.key) }))
   }
 
   close(): void {
-    for (const entry of this.#worlds.values()) entry.world.close()
+    for (const entry of this.#worlds.values()) if (!this.#unopened.has(entry)) entry.world.close()
     this.#worlds.clear()
+    this.#unopened.clear()
     for (const w of this.#idle.values()) w.close()
     this.#idle.clear()
   }

@@ -124,7 +124,7 @@ describe('robustness of every Slack method', () => {
     const methods = Object.keys(doc.paths).filter((p) => p.startsWith('/api/')).map((p) => p.slice(5))
       .sort((a, b) => Number(a === 'auth.revoke') - Number(b === 'auth.revoke'))
     for (const name of methods) {
-      const params = Object.keys(slackSpec.find((m) => m.id === name)?.parameters ?? {})
+      const params = Object.keys(slackSpec().find((m) => m.id === name)?.parameters ?? {})
       const keys = [...new Set([...params, 'channel', 'ts', 'user', 'users', 'name', 'text', 'file', 'limit', 'cursor'])]
       const unchanged = watch(h, writes)
       let allFailed = true

@@ -19,8 +19,12 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   pathPrefixes: ['/calendar/v3/'],
   // Calendar answers errors in the legacy envelope, without `status` (as the recorded specs/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',
-  specMethods,
-  fieldTables,
+  get specMethods() {
+    return specMethods()
+  },
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: CalendarSeed,
   seed: seedCalendar,
   dump: dumpCalendar,

@@ -12,8 +12,12 @@ export const docs: ServiceProvider<'docs', DocsSeed> = {
   tables: docsTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/v1/documents'],
-  specMethods,
-  fieldTables,
+  get specMethods() {
+    return specMethods()
+  },
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: docsSeedSchema,
   seed: seedDocs,
   dump: dumpDocs,

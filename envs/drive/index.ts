@@ -17,8 +17,12 @@ export const drive: ServiceProvider<'drive', DriveSeed> = {
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/'],
   googleErrorStyle: 'legacy',
-  specMethods,
-  fieldTables,
+  get specMethods() {
+    return specMethods()
+  },
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: DriveSeed,
   seed: seedDrive,
   dump: dumpDrive,

@@ -16,8 +16,12 @@ export const gmail: ServiceProvider<'gmail', GmailSeed> = {
   tables: gmailTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/gmail/v1/', '/upload/gmail/v1/', '/resumable/upload/gmail/v1/'],
-  specMethods,
-  fieldTables,
+  get specMethods() {
+    return specMethods()
+  },
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: GmailSeed,
   seed: seedGmail,
   dump: dumpGmail,

@@ -20,8 +20,12 @@ export const identity: ServiceProvider<'identity', IdentitySeed> = {
     // IAM (iam.googleapis.com) and IAM Credentials (iamcredentials.googleapis.com), reached through `rootUrl`.
     '/v1/projects/',
   ],
-  specMethods,
-  fieldTables,
+  get specMethods() {
+    return specMethods()
+  },
+  get fieldTables() {
+    return fieldTables()
+  },
   seedSchema: identitySeedSchema,
   seed: seedIdentity,
   dump: dumpIdentity,

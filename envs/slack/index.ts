@@ -17,7 +17,9 @@ export const slack: ServiceProvider<'slack', SlackSeed> = {
   tables: slackTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/api/', '/_upload/slack/'],
-  specMethods,
+  get specMethods() {
+    return specMethods()
+  },
   seedSchema: SlackSeed,
   seed: seedSlack,
   dump: dumpSlack,

@@ -20,10 +20,11 @@ describe('custom verbs', () => {
   })
 
   test('spec matching tells a verb route from a plain one', () => {
-    expect(matchSpecMethod(docsMethods, 'POST', '/v1/documents/abc:batchUpdate')).toBe('docs.documents.batchUpdate')
-    expect(matchSpecMethod(docsMethods, 'GET', '/v1/documents/abc')).toBe('docs.documents.get')
-    expect(matchSpecMethod(docsMethods, 'POST', '/v1/documents')).toBe('docs.documents.create')
-    expect(matchSpecMethod(calendarMethods, 'GET', '/calendar/v3/calendars/primary/acl/user:alice@example.com')).toBe('calendar.acl.get')
+    expect(matchSpecMethod(docsMethods(), 'POST', '/v1/documents/abc:batchUpdate')).toBe('docs.documents.batchUpdate')
+    expect(matchSpecMethod(docsMethods(), 'GET', '/v1/documents/abc')).toBe('docs.documents.get')
+    expect(matchSpecMethod(docsMethods(), 'POST', '/v1/documents')).toBe('docs.documents.create')
+    const acl = '/calendar/v3/calendars/primary/acl/user:alice@example.com'
+    expect(matchSpecMethod(calendarMethods(), 'GET', acl)).toBe('calendar.acl.get')
   })
 
   test('upload paths resolve to the method they upload for', () => {

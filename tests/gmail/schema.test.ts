@@ -16,7 +16,7 @@ describe('gmail responses match the discovery schemas', () => {
       const res = await h.call(method, path, json === undefined ? {} : { json })
       if (res.status >= 200 && res.status < 300 && res.body !== undefined) {
         const op = operationIdOf(method, path.split('?')[0]!)!.operationId
-        const response = specMethods.find((m) => m.id === op)?.response
+        const response = specMethods().find((m) => m.id === op)?.response
         if (response) {
           checked.push(op)
           problems.push(...validateAgainst('gmail', response, res.body).map((p) => `${op}: ${p}`))

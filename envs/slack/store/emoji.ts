@@ -23,6 +23,6 @@ export const emojiCacheTs = (db: Db) => {
 export function isKnownEmoji(db: Db, name: string): boolean {
   const [base = '', tone, ...rest] = name.split('::')
   if (rest.length > 0) return false
-  if (tone !== undefined) return /^skin-tone-[2-6]$/.test(tone) && SKIN_TONE_EMOJI.has(base)
-  return STANDARD_EMOJI.has(base) || emojiByName(db, base) !== undefined
+  if (tone !== undefined) return /^skin-tone-[2-6]$/.test(tone) && SKIN_TONE_EMOJI().has(base)
+  return STANDARD_EMOJI().has(base) || emojiByName(db, base) !== undefined
 }

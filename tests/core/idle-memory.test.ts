@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+// @ts-expect-error: the launcher's helpers are plain JavaScript without declarations
+import { allocatorEnv } from '../../bin/allocator-env.mjs'
+// @ts-expect-error: the launcher's helpers are plain JavaScript without declarations
+import { mayHoldYoungGeneration } from '../../bin/young-generation.mjs'
+import { WorldManager } from '../../server/worlds.ts'
+import { bakedSnapshot } from '../../server/templates.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+const root = join(import.meta.dirname, '..', '..')
+const tmp = tempDirs()
+
+describe('launcher young generation', () => {
+  const may = mayHoldYoungGeneration as (argv: string[], nodeOptions?: string) => boolean
+
+  test("holds it unless the caller sized the semi-spaces (command line or NODE_OPTIONS)", () => {
+    expect(may([], '')).toBe(true)
+    expect(may(['--max-old-space-size=512'], '--enable-source-maps')).toBe(true)
+    expect(may(['--max-semi-space-size=32'], '')).toBe(false)
+    expect(may([], '--semi-space-growth-factor=4')).toBe(false)
+  })
+
+  // A preload prints V8's new space size on SIGUSR2 (the launcher hands the child its own execArgv).
+  test('starts `wsgym serve` with a small young generation and lets requests grow it', async () => {
+    const preload = join(tmp('wsgym-idle-'), 'new-space.cjs')
+    writeFileSync(preload, `process.on('SIGUSR2', () => process.stderr.write('NEW_SPACE ' +
+      require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'))`)
+    // The allocator variables up front: the launcher then serves in the spawned process itself.
+    const env = { ...process.env, ...(allocatorEnv(process.env) ?? {}) }
+    const args = ['-r', preload, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0']
+    const child = spawn(process.execPath, args, { cwd: root, env })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 3000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10))
+      expect(ok()).toBe(true)
+    }
+    const newSpace = async () => {
+      const seen = err.match(/NEW_SPACE \d+/g)?.length ?? 0
+      child.kill('SIGUSR2')
+      await until(() => (err.match(/NEW_SPACE \d+/g)?.length ?? 0) > seen)
+      return Number(err.match(/NEW_SPACE (\d+)/g)!.at(-1)!.split(' ')[1])
+    }
+    try {
+      await until(() => /users:/.test(out))
+      // Two semi-spaces of V8's initial 1 MiB; without the hold the start grows them to their maximum.
+      expect(await newSpace()).toBeLessThanOrEqual(2 * 2 ** 20)
+      const agent = /agent API\s+(http:\/\/\S+)/.exec(out)![1]
+      const token = /alice@\S+\s+google (\S+)/.exec(out)![1]
+      // Each service's first call imports its routes: plenty of survivors, so a released generation grows.
+      for (const path of ['/gmail/v1/users/me/labels', '/drive/v3/about?fields=user', '/v1/documents/x',
+        '/calendar/v3/users/me/calendarList', '/admin/directory/v1/users?customer=my_customer']) {
+        await fetch(`${agent}${path}`, { headers: { authorization: `Bearer ${token}` } })
+      }
+      expect(await newSpace()).toBeGreaterThan(2 * 2 ** 20)
+    } finally {
+      const exited = new Promise((r) => child.on('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    }
+  })
+})
+
+describe('a world opened on first use', () => {
+  test('lists the same users and tokens unopened, then serves the bytes an eager world has', () => {
+    const file = join(tmp('wsgym-idle-'), 'demo@1.sqlite')
+    const seeded = new WorldManager()
+    writeFileSync(file, seeded.template('demo', 1).bytes)
+    const lazy = new WorldManager()
+    lazy.adoptTemplate('demo', 1, bakedSnapshot(file))
+    const eager = seeded.create({ id: 'demo', seed: 'demo', publicDemoKeys: true })
+    const entry = lazy.create({ id: 'demo', seed: 'demo', publicDemoKeys: true, onFirstUse: true })
+    // Read from the template's file, which the world is not opened from: without the file it cannot open yet.
+    expect(lazy.credentials('demo')).toEqual(seeded.credentials('demo'))
+    expect(lazy.botTokens('demo')).toEqual(seeded.botTokens('demo'))
+    expect(lazy.templateStats().bytes).toBe(seeded.templateStats().bytes)
+    rmSync(file)
+    expect(() => entry.world).toThrow(/ENOENT/)
+    writeFileSync(file, seeded.template('demo', 1).bytes)
+    expect(entry.createdAt).toBe(eager.createdAt)
+    expect(entry.world.snapshot().bytes.equals(eager.world.snapshot().bytes)).toBe(true)
+    lazy.close()
+    seeded.close()
+  })
+
+  test('is deleted and closed without being opened', () => {
+    const file = join(tmp('wsgym-idle-'), 'empty@1.sqlite')
+    const seeded = new WorldManager()
+    writeFileSync(file, seeded.template('empty', 1).bytes)
+    seeded.close()
+    const lazy = new WorldManager()
+    lazy.adoptTemplate('empty', 1, bakedSnapshot(file))
+    lazy.create({ id: 'a', seed: 'empty', onFirstUse: true })
+    lazy.create({ id: 'b', seed: 'empty', onFirstUse: true })
+    // Opening either world now would read the file and throw.
+    rmSync(file)
+    lazy.delete('a')
+    expect(lazy.list().map((e) => e.id)).toEqual(['b'])
+    lazy.close()
+    expect(lazy.size).toBe(0)
+  })
+})
