@@ -121,8 +121,8 @@ export class Gym {
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
     const entry = this.worlds.create({
-      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, template: prepared ? prepared.template : worldTemplate(spec),
-      reuse: this.#reuse,
+      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, reuse: this.#reuse,
+      template: prepared ? prepared.template : worldTemplate(spec),
     })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
     entry.world.tx((db) => setTickLimit(db, spec.maxSteps * tickMs(db)))
