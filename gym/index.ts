@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { WorldManager } from '../server/worlds.ts'
 import { createAgentApp } from '../server/app.ts'
@@ -52,6 +53,8 @@ export class Gym {
   readonly #reuse: boolean
   #tasks: Map<string, TaskSpec> | undefined
   #counter = 0
+  /** Specs this gym parsed and deep-froze (prepare), with their template descriptors, computed once. */
+  readonly #prepared = new WeakMap<TaskSpec, { template: GymTemplate }>()
 
   constructor(opts: GymOptions = {}) {
     this.worlds = opts.worlds ?? new WorldManager()
@@ -90,9 +93,22 @@ export class Gym {
     return this.#tasks
   }
 
+  /**
+   * The task parsed once and deep-frozen, for callers that reset it many times (validation runs ~20 episodes a
+   * task): `reset` takes it without parsing it again, and its template key (a hash of its seed) is computed here
+   * once. Frozen, so no episode can change what the next one starts from (a write throws).
+   */
+  prepare(task: TaskInput | TaskSpec): TaskSpec {
+    if (this.#prepared.has(task as TaskSpec)) return task as TaskSpec
+    const spec = deepFreeze(TaskSpec.parse(task))
+    this.#prepared.set(spec, { template: worldTemplate(spec) ?? inlineTemplate(spec) })
+    return spec
+  }
+
   /** Starts an episode: clones the task's template world. */
   reset(task: TaskInput | TaskSpec | string, opts: { seed?: number } = {}): Episode {
-    const spec = typeof task === 'string' ? this.tasks.get(task) : TaskSpec.parse(task)
+    const prepared = typeof task === 'string' ? undefined : this.#prepared.get(task as TaskSpec)
+    const spec = typeof task === 'string' ? this.tasks.get(task) : prepared ? (task as TaskSpec) : TaskSpec.parse(task)
     if (!spec) throw new Error(`unknown task "${String(task)}"`)
     if (spec.toolProfile === 'typed' && spec.tags.includes('rest-only')) {
       throw new ProfileRefused(`task "${spec.id}" needs the rest tool profile (http_request): no typed tool makes all`
@@ -105,7 +121,8 @@ export class Gym {
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
     const entry = this.worlds.create({
-      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, template: worldTemplate(spec), reuse: this.#reuse,
+      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, reuse: this.#reuse,
+      template: prepared ? prepared.template : worldTemplate(spec),
     })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
     entry.world.tx((db) => setTickLimit(db, spec.maxSteps * tickMs(db)))
@@ -119,6 +136,25 @@ export class Gym {
   get(id: string): Episode | undefined {
     return this.episodes.get(id)
   }
+}
+
+type GymTemplate = ReturnType<typeof worldTemplate>
+
+/**
+ * A prepared task without background volume: its inline seed under a key hashed once (the manager would hash the
+ * seed's JSON on every create). A named seed needs no key.
+ */
+function inlineTemplate(spec: TaskSpec): GymTemplate {
+  if (typeof spec.seed === 'string') return undefined
+  const seed = spec.seed as Record<string, unknown>
+  return { key: `inline:${createHash('sha256').update(JSON.stringify(seed)).digest('hex')}`, build: () => seed }
+}
+
+/** Freezes a parsed (JSON-like) value all the way down. */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value
+  for (const v of Object.values(value)) deepFreeze(v)
+  return Object.freeze(value)
 }
 
 /** Creates a gym (in-process: tool calls go through the agent app without HTTP). */

@@ -36,8 +36,12 @@ export type TaskValidation = {
  * Runs reference, no-op, every near miss and every applicable attack of a task through fresh episodes and checks the
  * oracle's verdicts; checks too that the reference looked before it acted (gym/provenance.ts).
  */
-export async function validateTask(gym: Gym, task: TaskSpec, opts: { attacks?: boolean } = {}): Promise<TaskValidation> {
+export async function validateTask(
+  gym: Gym, input: TaskSpec, opts: { attacks?: boolean } = {},
+): Promise<TaskValidation> {
   await loadRouters() // registered operations and typed tools read the routes (imported on first use)
+  // Parsed and frozen once: each of the task's ~20 episodes resets from it without parsing or hashing it again.
+  const task = gym.prepare(input)
   const missing = missingOperations(task)
   if (missing.length) {
     const none: OracleResult = { reward: 0, passed: false, metrics: {}, violations: [], details: { checks: [] } }

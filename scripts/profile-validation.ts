@@ -4,11 +4,10 @@
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
  * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json]
  */
-import { loadCorpus } from '../gym/corpus.ts'
+import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
 import { runProgram } from '../gym/program.ts'
 import { AttackContext, attacks, outcomeOf } from '../gym/attacks/index.ts'
-import { sampleTasks } from './validate-tasks.ts'
 import { isInProcessRequest } from '../server/in-process/index.ts'
 
 type Row = { episodes: number; requests: number; reset: number; run: number; verify: number; close: number }
@@ -22,7 +21,7 @@ const cpu = () => {
 const argv = process.argv
 const sample = argv.includes('--sample') ? Number(argv[argv.indexOf('--sample') + 1]) : 1
 const named = argv.flatMap((a, i) => (argv[i - 1] === '--family' ? a.split(',') : [])).filter(Boolean)
-const tasks = sampleTasks(loadCorpus(), sample, named)
+const tasks = loadSample(sample, named)
 const gym = createGym({ tasks, reuseWorlds: true })
 let requests = 0
 // Episodes call requestInProcess: an in-process request reaches app.fetch, anything else app.request.

@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { CORPUS_DIR, loadCorpus } from '../gym/corpus.ts'
+import { CORPUS_DIR, loadSample } from '../gym/corpus.ts'
 import { familiesDoc } from '../tasks-lite/generate.ts'
 import { attackMatrix, familyTable, type TaskValidation } from '../gym/validate.ts'
 import type { TaskSpec } from '../gym/task.ts'
@@ -76,7 +76,8 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
   const sample = arg('--sample')
   // `--family` may be given several times (or as a comma-separated list).
   const named = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--family' ? a.split(',') : [])).filter(Boolean)
-  const tasks = sampleTasks(loadCorpus(), sample ? Number(sample) : undefined, named)
+  // Generates only the sampled instances (the same tasks, in the same order, as sampleTasks over the corpus).
+  const tasks = loadSample(sample ? Number(sample) : undefined, named)
   const unknown = named.filter((f) => !tasks.some((t) => t.family === f))
   if (unknown.length) {
     console.error(`unknown famil${unknown.length > 1 ? 'ies' : 'y'}: ${unknown.join(', ')}`)

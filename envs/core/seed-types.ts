@@ -20,8 +20,22 @@ export function seedTimeProblem(value: string): string | undefined {
   }
 }
 
-/** Whether a string names an IANA time zone this runtime knows (`Europe/Berlin`, `UTC`). */
+/**
+ * Whether a string names an IANA time zone this runtime knows (`Europe/Berlin`, `UTC`). Building the
+ * `Intl.DateTimeFormat` that tells costs tens of microseconds and seed validation asks for every user and event, so
+ * answers are memoised: a pure function of the name and this process's IANA database (no world state), bounded.
+ */
 export function isTimeZone(zone: string): boolean {
+  let known = timeZones.get(zone)
+  if (known === undefined) {
+    if (timeZones.size >= 1024) timeZones.clear()
+    timeZones.set(zone, (known = checkTimeZone(zone)))
+  }
+  return known
+}
+const timeZones = new Map<string, boolean>()
+
+function checkTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone })
     return zone.length > 0

@@ -64,13 +64,15 @@ export class World {
     this.#run = runner as unknown as <T>(fn: (db: Db) => T) => T
   }
 
-  /** A new, empty world with the core tables and the given service tables created. */
+  /**
+   * A new, empty world with the core tables and the given service tables created. In memory, it opens a copy of the
+   * empty-schema image of those tables (made once per process and table set) instead of running the DDL again.
+   */
   static create(tables: readonly SQLiteTable[], file?: string): World {
-    const world = new World(new Database(file ?? ':memory:'), file)
-    const ddl = [...coreTables, ...tables].flatMap((t) => createTableSql(t))
-    world.#sqlite.transaction(() => {
-      for (const statement of ddl) world.#sqlite.exec(statement)
-    })()
+    const ddl = [...coreTables, ...tables].flatMap(tableDdl)
+    if (!file) return new World(new Database(emptySchemaImage(ddl)))
+    const world = new World(new Database(file), file)
+    runDdl(world.#sqlite, ddl)
     return world
   }
 
@@ -199,6 +201,38 @@ const MEMORY_STAMP_SQL = `/* change stamp */ SELECT total_changes(),
   (SELECT schema_version FROM pragma_schema_version), (SELECT user_version FROM pragma_user_version)`
 const FILE_STAMP_SQL = `/* change stamp */ SELECT total_changes(), (SELECT schema_version FROM pragma_schema_version),
   (SELECT user_version FROM pragma_user_version), (SELECT data_version FROM pragma_data_version)`
+
+/** The DDL of one table: a pure function of its (immutable) definition, so computed once per table. */
+const ddlOf = new WeakMap<SQLiteTable, string[]>()
+function tableDdl(table: SQLiteTable): string[] {
+  let ddl = ddlOf.get(table)
+  if (!ddl) ddlOf.set(table, (ddl = createTableSql(table)))
+  return ddl
+}
+
+function runDdl(sqlite: Database.Database, ddl: readonly string[]) {
+  sqlite.transaction(() => {
+    for (const statement of ddl) sqlite.exec(statement)
+  })()
+}
+
+/**
+ * The serialized bytes of an in-memory database with only this DDL run, by the DDL's text (all it depends on). Never
+ * written to: `new Database(bytes)` opens a copy. Bounded: the server and the gym use one table set; tests a few.
+ */
+const emptyImages = new Map<string, Buffer>()
+function emptySchemaImage(ddl: readonly string[]): Buffer {
+  const key = ddl.join(';\n')
+  let image = emptyImages.get(key)
+  if (image) return image
+  const sqlite = new Database(':memory:')
+  runDdl(sqlite, ddl)
+  image = sqlite.serialize()
+  sqlite.close()
+  if (emptyImages.size >= 8) emptyImages.delete(emptyImages.keys().next().value!)
+  emptyImages.set(key, image)
+  return image
+}
 
 function configure(sqlite: Database.Database, file?: string): Database.Database {
   if (file) {

@@ -3,6 +3,7 @@ import type { World } from '../core/world.ts'
 import type { SeedContext } from '../core/service.ts'
 import { SeedTime } from '../core/seed-types.ts'
 import { nextCounter, hexId } from '../core/ids.ts'
+import { insertRow } from '../core/db.ts'
 import { buildMessage, type Address } from './mime/build.ts'
 import { insertMessage, modifyLabels } from './store/messages.ts'
 import { ensureMailbox, labelIdByName } from './store/mailbox.ts'
@@ -54,7 +55,11 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
   }
   seed.labels.forEach((l, i) => {
     const user = ctx.user(l.user, `gmail.labels[${i}].user`)
-    db.insert(labels).values({ userId: user.id, id: `Label_${nextCounter(db, `gmail.label.${user.id}`)}`, name: l.name, type: 'user', messageListVisibility: 'show', labelListVisibility: 'labelShow', textColor: l.color?.textColor ?? null, backgroundColor: l.color?.backgroundColor ?? null }).run()
+    insertRow(db, labels, {
+      userId: user.id, id: `Label_${nextCounter(db, `gmail.label.${user.id}`)}`, name: l.name, type: 'user',
+      messageListVisibility: 'show', labelListVisibility: 'labelShow', textColor: l.color?.textColor ?? null,
+      backgroundColor: l.color?.backgroundColor ?? null,
+    })
   })
   const lastInThread = new Map<string, { messageId: string; references: string }>()
   const toAddress = (ref: string, path: string): Address => {

@@ -8,13 +8,30 @@ import {
 
 const avatar = (id: string, size: number, photo = '') => `https://avatars.slack-edge.com/2026-01-01/${id}${photo ? `_${photo}` : ''}_${size}.png`
 
+/**
+ * A zone's long name and UTC offset (minutes) at an instant. luxon builds an `Intl.DateTimeFormat` for every long
+ * name, and a user list renders many users of few zones at one clock reading, so answers are memoised: a pure
+ * function of (zone, instant) and this process's IANA data and locale (no world state), bounded.
+ */
+function zoneAt(tz: string, ms: number): { label: string | null; offset: number } {
+  const key = `${tz}\0${ms}`
+  let facts = zoneFacts.get(key)
+  if (!facts) {
+    if (zoneFacts.size >= 256) zoneFacts.clear()
+    const zone = DateTime.fromMillis(ms).setZone(tz)
+    zoneFacts.set(key, (facts = { label: zone.offsetNameLong, offset: zone.offset }))
+  }
+  return facts
+}
+const zoneFacts = new Map<string, { label: string | null; offset: number }>()
+
 /** A `slack_users` row as Slack's user object. */
 export function userWire(db: Db, u: UserRow): Record<string, unknown> {
   const w = findUserById(db, u.world_user_id)
   const team = teamId(db)
   const tz = w?.timeZone ?? 'America/New_York'
   // The offset in force at the world's time (its clock, not the host's: DST depends on the date).
-  const zone = DateTime.fromMillis(nowMs(db)).setZone(tz)
+  const zone = zoneAt(tz, nowMs(db))
   const real = w?.name ?? u.handle
   const profile: Record<string, unknown> = {
     real_name: real, display_name: u.display_name, avatar_hash: u.photo || u.id.slice(1, 13).toLowerCase(),
@@ -34,7 +51,7 @@ export function userWire(db: Db, u: UserRow): Record<string, unknown> {
   }
   return {
     id: u.id, team_id: team, name: u.handle, deleted: u.deleted === 1, color: u.id.slice(-6).toLowerCase().replace(/[^0-9a-f]/g, 'a'),
-    real_name: real, tz, tz_label: zone.offsetNameLong ?? tz, tz_offset: zone.offset * 60, profile,
+    real_name: real, tz, tz_label: zone.label ?? tz, tz_offset: zone.offset * 60, profile,
     is_admin: u.role !== 'regular', is_owner: u.role === 'owner' || u.role === 'primary_owner', is_primary_owner: u.role === 'primary_owner',
     is_restricted: u.guest !== '', is_ultra_restricted: u.guest === 'ultra_restricted', is_bot: u.is_bot === 1 && u.id !== 'USLACKBOT', is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
     who_can_share_contact_card: 'EVERYONE',

@@ -13,18 +13,45 @@ const ACTOR_ZONES = ['Asia/Tokyo', 'Asia/Kolkata', 'Asia/Singapore', 'Europe/Lon
 const BYDAY = ['MO', 'TU', 'WE', 'TH', 'FR']
 const YEAR = 2026
 
-/** Local days of `year` on which `zone`'s UTC offset changes (noon offset differs from the previous day's). */
-export function dstTransitions(zone: string, year: number): { day: DateTime; before: number; after: number }[] {
-  const out: { day: DateTime; before: number; after: number }[] = []
+type Transition = { day: DateTime; before: number; after: number }
+
+/**
+ * Local days of `year` on which `zone`'s UTC offset changes (noon offset differs from the previous day's). Memoised
+ * per (zone, year): a pure function of both (365 luxon steps, the bulk of generating this family), and the result is
+ * frozen (DateTime values are immutable), so no caller can change what the next one reads.
+ */
+export function dstTransitions(zone: string, year: number): readonly Transition[] {
+  const key = `${zone}|${year}`
+  let out = transitionsMemo.get(key)
+  if (!out) transitionsMemo.set(key, (out = Object.freeze(scanTransitions(zone, year))))
+  return out
+}
+const transitionsMemo = new Map<string, readonly Transition[]>()
+
+function scanTransitions(zone: string, year: number): Transition[] {
+  const out: Transition[] = []
   let prev: number | undefined
-  for (let d = DateTime.fromObject({ year, month: 1, day: 1, hour: 12 }, { zone }); d.year === year; d = d.plus({ days: 1 })) {
+  const first = DateTime.fromObject({ year, month: 1, day: 1, hour: 12 }, { zone })
+  for (let d = first; d.year === year; d = d.plus({ days: 1 })) {
     if (prev !== undefined && d.offset !== prev) out.push({ day: d.startOf('day'), before: prev, after: d.offset })
     prev = d.offset
   }
   return out
 }
 
+/**
+ * True when `zone`'s offset is the same at every day step from `from` to `to` (days counted in `from`'s own zone).
+ * Memoised by all its inputs: the zone, `from`'s instant and zone, `to`'s instant.
+ */
 const constantOffset = (zone: string, from: DateTime, to: DateTime) => {
+  const key = `${zone}|${from.toMillis()}|${from.zoneName}|${to.toMillis()}`
+  let same = constantMemo.get(key)
+  if (same === undefined) constantMemo.set(key, (same = scanConstant(zone, from, to)))
+  return same
+}
+const constantMemo = new Map<string, boolean>()
+
+function scanConstant(zone: string, from: DateTime, to: DateTime): boolean {
   const o = from.setZone(zone).offset
   for (let d = from; d <= to; d = d.plus({ days: 1 })) if (d.setZone(zone).offset !== o) return false
   return true

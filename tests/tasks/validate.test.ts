@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadCorpus } from '../../gym/corpus.ts'
+import { loadCorpus, loadSample } from '../../gym/corpus.ts'
 import { generateAll, DEFAULT_PER_FAMILY } from '../../tasks-lite/generate.ts'
 import { families } from '../../tasks-lite/families/index.ts'
 import { sampleTasks, validateAll } from '../../scripts/validate-tasks.ts'
@@ -66,5 +66,15 @@ describe('sampleTasks', () => {
     expect(two).toHaveLength(4)
     expect(sampleTasks(corpus, 1, 'gmail-reply-po').map((t) => t.family)).toEqual(['gmail-reply-po'])
     expect(new Set(sampleTasks(corpus, 1, []).map((t) => t.family)).size).toBe(families.length)
+  })
+
+  it('gives what loadSample generates: the same tasks in the same order, without generating the whole corpus', () => {
+    const same = (a: unknown[], b: unknown[]) => expect(JSON.stringify(a)).toBe(JSON.stringify(b))
+    same(loadSample(1), sampleTasks(corpus, 1))
+    same(loadSample(12, ['gmail-reply-po', 'calendar-rsvp']), sampleTasks(corpus, 12, ['gmail-reply-po', 'calendar-rsvp']))
+    same(loadSample(undefined, ['slack-pin-final']), sampleTasks(corpus, undefined, ['slack-pin-final']))
+    same(loadSample(2, ['no-such-family']), [])
+    // The 2nd instance in corpus order is seed 10 (files sort as text: -1, -10, -11, ...), as in the corpus.
+    expect(loadSample(2, ['gmail-reply-po']).map((t) => t.id)).toEqual(['gmail-reply-po-1', 'gmail-reply-po-10'])
   })
 })

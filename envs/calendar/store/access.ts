@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { createHash } from 'node:crypto'
-import { selectRows, type Db } from '../../core/db.ts'
+import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
@@ -66,17 +66,23 @@ export function subscribe(db: Db, userId: string, calendarId: string, opts: { co
     defaultReminders: opts.primary ? JSON.stringify([{ method: 'popup', minutes: 30 }]) : '[]',
     notifications: opts.primary ? JSON.stringify(DEFAULT_NOTIFICATIONS) : '[]', deleted: false, changeSeq: nextChange(db),
   }
-  const existing = db.select().from(calendarList).where(and(eq(calendarList.userId, userId), eq(calendarList.calendarId, calendarId))).get()
+  const existing = selectRows(db, calendarList, { userId, calendarId })[0]
   if (existing && !existing.deleted) return
   if (existing) db.update(calendarList).set(values).where(and(eq(calendarList.userId, userId), eq(calendarList.calendarId, calendarId))).run()
-  else db.insert(calendarList).values(values).run()
+  else insertRow(db, calendarList, values)
 }
+
+const PUT_RULE_SQL = `INSERT INTO calendar_acl (calendar_id, id, scope_type, scope_value, role, deleted, change_seq)
+  VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (calendar_id, id) DO UPDATE SET role = excluded.role, deleted = 0,
+  scope_value = excluded.scope_value, change_seq = excluded.change_seq`
 
 /** Writes an ACL rule (insert or replace), reviving a deleted one. */
 export function putRule(db: Db, calendarId: string, scopeType: AclRow['scopeType'], scopeValue: string | null, role: AclRow['role']): AclRow {
   const id = scopeType === 'default' ? 'default' : `${scopeType}:${scopeValue}`
   const values = { calendarId, id, scopeType, scopeValue, role, deleted: false, changeSeq: nextChange(db) }
-  db.insert(aclRules).values(values).onConflictDoUpdate({ target: [aclRules.calendarId, aclRules.id], set: { role, deleted: false, scopeValue, changeSeq: values.changeSeq } }).run()
+  // What drizzle's insert … onConflictDoUpdate({ set: { role, deleted: false, scopeValue, changeSeq } }) ran, compiled
+  // once per connection (seeding writes a few rules per calendar).
+  stmt(db, PUT_RULE_SQL).run(calendarId, id, scopeType, scopeValue, role, values.changeSeq)
   return values
 }
 
@@ -84,7 +90,7 @@ export function putRule(db: Db, calendarId: string, scopeType: AclRow['scopeType
 export function createCalendar(db: Db, owner: WorldUserRow, c: { id?: string; summary: string; description?: string | null; location?: string | null; timeZone: string; primary?: boolean; colorId?: string }): CalendarRow {
   const id = c.id ?? secondaryCalendarId(db)
   const row: CalendarRow = { id, ownerId: owner.id, summary: c.summary, description: c.description ?? null, location: c.location ?? null, timeZone: c.timeZone, isPrimary: !!c.primary, updatedMs: nowMs(db) }
-  db.insert(calendars).values(row).run()
+  insertRow(db, calendars, row)
   putRule(db, id, 'user', owner.email.toLowerCase(), 'owner')
   // Deviation (unverified): like a Workspace default, colleagues in the domain see a primary calendar's free/busy.
   const domain = owner.email.split('@')[1]?.toLowerCase()

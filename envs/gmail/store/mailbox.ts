@@ -1,5 +1,4 @@
-import { and, eq } from 'drizzle-orm'
-import { selectRows, stmt, type Db } from '../../core/db.ts'
+import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
@@ -14,18 +13,16 @@ export const SYSTEM_LABEL_IDS = new Set(SYSTEM_LABELS.map((l) => l.id))
 /** Creates the mailbox row and its system labels if the user has none yet. */
 export function ensureMailbox(db: Db, userId: string): void {
   if (stmt(db, 'SELECT 1 FROM gmail_mailboxes WHERE user_id = ?').get(userId)) return
-  db.insert(mailboxes).values({ userId, historyId: 1000 }).run()
+  insertRow(db, mailboxes, { userId, historyId: 1000 })
   for (const l of SYSTEM_LABELS) {
-    db.insert(labels)
-      .values({
-        userId,
-        id: l.id,
-        name: l.id,
-        type: 'system',
-        messageListVisibility: l.hidden ? 'hide' : null,
-        labelListVisibility: l.hidden ? 'labelHide' : null,
-      })
-      .run()
+    insertRow(db, labels, {
+      userId,
+      id: l.id,
+      name: l.id,
+      type: 'system',
+      messageListVisibility: l.hidden ? 'hide' : null,
+      labelListVisibility: l.hidden ? 'labelHide' : null,
+    })
   }
 }
 
@@ -51,7 +48,7 @@ export function findLabel(db: Db, userId: string, id: string) {
 }
 
 export function listLabels(db: Db, userId: string) {
-  return db.select().from(labels).where(eq(labels.userId, userId)).all()
+  return selectRows(db, labels, { userId })
 }
 
 const normalise = (s: string) => s.toLowerCase().replace(/[\s/_-]+/g, '-')

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, inArray } from 'drizzle-orm'
-import { insertRow, stmt, type Db } from '../../core/db.ts'
+import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
@@ -58,7 +58,8 @@ const THREAD_REFS = 20
 function resolveThread(db: Db, userId: string, root: MimePart, explicit: string | undefined, ownId: string): string {
   const subject = normaliseSubject(headerOf(root.headers, 'subject') ?? '')
   if (explicit) {
-    const inThread = db.select({ subject: messages.subject }).from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, explicit))).all()
+    const inThread = stmt(db, 'SELECT subject FROM gmail_messages WHERE user_id = ? AND thread_id = ?')
+      .all(userId, explicit) as { subject: string }[]
     if (inThread.some((m) => normaliseSubject(m.subject) === subject)) return explicit
   }
   // Deviation: only In-Reply-To and the last THREAD_REFS ids of References are looked up (RFC 5322 lets clients
@@ -67,7 +68,7 @@ function resolveThread(db: Db, userId: string, root: MimePart, explicit: string 
   const references = (headerOf(root.headers, 'references') ?? '').slice(-THREAD_REFS * 256).match(/<[^>]{1,998}>/g) ?? []
   const refs = [...inReplyTo.slice(0, 1), ...references.slice(-THREAD_REFS)]
   for (const ref of refs.reverse()) {
-    const parent = db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.messageIdHeader, ref))).get()
+    const parent = selectRows(db, messages, { userId, messageIdHeader: ref })[0]
     if (parent && normaliseSubject(parent.subject) === subject) return parent.threadId
   }
   return ownId
@@ -123,7 +124,7 @@ export function findMessage(db: Db, userId: string, id: string): MessageRow | un
 }
 
 export function threadMessages(db: Db, userId: string, threadId: string): MessageRow[] {
-  return db.select().from(messages).where(and(eq(messages.userId, userId), eq(messages.threadId, threadId))).orderBy(messages.internalDate, messages.id).all()
+  return selectRows(db, messages, { userId, threadId }, { orderBy: ['internalDate', 'id'] })
 }
 
 /** Label ids of a message in Gmail's order (UNREAD and STARRED first, then the rest as stored). */
@@ -149,7 +150,7 @@ export function modifyLabels(db: Db, userId: string, messageId: string, add: rea
   const after = labelsOf(db, userId, messageId)
   const threadId = findMessage(db, userId, messageId)!.threadId
   const historyId = bumpHistory(db, userId)
-  db.update(messages).set({ historyId }).where(and(eq(messages.userId, userId), eq(messages.id, messageId))).run()
+  stmt(db, 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?').run(historyId, userId, messageId)
   if (added.length) insertRow(db, history, { userId, id: historyId, type: 'labelAdded', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(added) })
   if (removed.length) insertRow(db, history, { userId, id: historyId, type: 'labelRemoved', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(removed) })
   return after

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { selectRows, stmt, type Db } from '../../core/db.ts'
+import { selectRows, stmt, upsertRow, type Db } from '../../core/db.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { FULL_GOOGLE_SCOPES, issueTokenKey } from '../../core/tokens.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
@@ -22,7 +22,7 @@ export function factsOf(db: Db, userId: string): UserFacts {
 }
 
 export function saveFacts(db: Db, facts: UserFacts): void {
-  db.insert(identityUsers).values(facts).onConflictDoUpdate({ target: identityUsers.userId, set: facts }).run()
+  upsertRow(db, identityUsers, facts, ['userId'])
 }
 
 /** Whether a user may act at all: not suspended and not deleted. */
