@@ -360,9 +360,9 @@ function readVarsInPlace(c: Context) {
 
 /** Slack answers JSON as `application/json; charset=utf-8` (success and error envelopes alike). */
 function shapeSlackJson(c: Context) {
-  const json = c.json.bind(c)
+  // Hono's c.json is `JSON.stringify` and this content type; kept texts of listed messages are copied in.
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) =>
-    json(object as never, arg as 200, { ...headers, 'content-type': 'application/json; charset=utf-8' })
+    c.body(stringifyWithTexts(object, undefined), arg as 200, { ...headers, 'content-type': 'application/json; charset=utf-8' })
   ;(c as unknown as { json: typeof render }).json = render
 }
 
