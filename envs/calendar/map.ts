@@ -150,20 +150,20 @@ export function instanceRenderer(db: Db, v: EventView) {
 const ROW_KEYS = Object.keys(getTableColumns(events)) as (keyof EventRow)[]
 
 /**
- * Renders the events of one listing as `JsonText`s: an event listed before with the same row content, the same
- * names of its creator and organizer, and the same view (viewer, zones, free/busy) is written from the text kept
- * for this world connection, not rendered again (docs/decisions/0300). Everything `toEvent`, `toCancelled` and
- * `instanceRenderer` read is in the key, so an event changed in any way is rendered anew.
+ * Renders the events of one listing as `JsonText`s: an event listed before for the same view (viewer, zones,
+ * free/busy) with the same row content and the same names of its creator and organizer is written from the text
+ * kept for this world connection, not rendered again (docs/decisions/0300). Everything `toEvent`, `toCancelled`
+ * and `instanceRenderer` read is in the slot or the compared values, so an event changed in any way renders anew.
  */
 export function listRenderer(db: Db, v: EventView) {
   const memo = textMemo(db, 'calendar#event')
   const instance = instanceRenderer(db, v)
-  const view = [v.viewer, v.zone, v.forcedZone, !!v.freeBusyOnly]
+  const view = keyOf([v.viewer, v.zone, v.forcedZone, !!v.freeBusyOnly])
   return (row: EventRow, series?: EventRow): JsonText => {
-    const values: unknown[] = [...view, nameOf(db, v, row.creatorEmail), nameOf(db, v, row.organizerEmail)]
+    const values: unknown[] = [nameOf(db, v, row.creatorEmail), nameOf(db, v, row.organizerEmail)]
     for (const k of ROW_KEYS) values.push(row[k])
     const make = () => (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v))
-    return new JsonText(keyOf(values), make, memo)
+    return new JsonText(keyOf([view, row.calendarId, row.id]), values, make, memo)
   }
 }
 

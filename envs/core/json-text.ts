@@ -3,15 +3,17 @@ import type { Db } from './db.ts'
 /**
  * An element of a response's top-level list whose JSON text is kept per world connection (docs/decisions/0300):
  * a listing asked again serialises an unchanged element by copying its text instead of rendering and
- * stringifying it. `key` must name everything the element's rendering reads (the row's content, the viewer's
- * options), so a change can never find an old text. Serialisers that do not know this class still get the value
- * (`toJSON`), and `fields=` selections see the plain value (`plainLists`).
+ * stringifying it. `slot` names the element (its identity and the view it is rendered for); `values` must hold
+ * everything else its rendering reads (the row's content, names it shows), compared value by value with what the
+ * kept text was made from, so a change can never find an old text. Serialisers that do not know this class still
+ * get the value (`toJSON`), and `fields=` selections see the plain value (`plainLists`).
  */
 export class JsonText {
   constructor(
-    private readonly key: string,
+    private readonly slot: string,
+    private readonly values: readonly unknown[],
     private readonly make: () => unknown,
-    private readonly memo: Map<string, string>,
+    private readonly memo: TextMemo,
   ) {}
 
   toJSON(): unknown {
@@ -20,26 +22,42 @@ export class JsonText {
 
   /** The text of the value as an element of a top-level array: `JSON.stringify(value, null, indent)`, indented. */
   element(indent: number | undefined): string {
-    const k = `${indent ?? 0}\u0000${this.key}`
-    let text = this.memo.get(k)
-    if (text === undefined) {
-      text = elementText(this.make(), indent)
-      if (this.memo.size >= MAX_TEXTS) this.memo.clear()
-      this.memo.set(k, text)
+    let kept = this.memo.get(this.slot)
+    if (!kept || !sameValues(kept.values, this.values)) {
+      if (!kept && this.memo.size >= MAX_TEXTS) this.memo.clear()
+      this.memo.set(this.slot, (kept = { values: this.values, texts: new Map() }))
     }
+    let text = kept.texts.get(indent ?? 0)
+    if (text === undefined) kept.texts.set(indent ?? 0, (text = elementText(this.make(), indent)))
     return text
   }
 }
 
-/** Texts kept per connection (each a rendered element, 1–3 KB for a calendar event): cleared when full. */
+/** Kept texts by slot: the values each was made from and its text per indent. */
+export type TextMemo = Map<string, { values: readonly unknown[]; texts: Map<number, string> }>
+
+/** Same length and the same value at every place (primitives by identity of value, anything else by its JSON). */
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]
+    const y = b[i]
+    if (x === y) continue
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false
+  }
+  return true
+}
+
+/** Elements kept per connection and kind (each a rendered element, 1–3 KB for a calendar event): cleared when full. */
 const MAX_TEXTS = 2000
-const memos = new WeakMap<object, Map<string, Map<string, string>>>()
+const memos = new WeakMap<object, Map<string, TextMemo>>()
 
 /**
  * The text memo of one kind of element (`'calendar#event'`) on this world connection. It dies with the connection
  * (restore swaps connections), so no text outlives the world's bytes or reaches another world.
  */
-export function textMemo(db: Db, kind: string): Map<string, string> {
+export function textMemo(db: Db, kind: string): TextMemo {
   let kinds = memos.get(db.$client)
   if (!kinds) memos.set(db.$client, (kinds = new Map()))
   let memo = kinds.get(kind)
@@ -109,7 +127,7 @@ export function plainLists(value: unknown): unknown {
 
 /**
  * An unambiguous key for a list of values (strings length-prefixed, so no value can run into the next): what a
- * `JsonText` key is made of.
+ * `JsonText` slot is made of.
  */
 export function keyOf(values: readonly unknown[]): string {
   let key = ''

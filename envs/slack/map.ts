@@ -203,8 +203,8 @@ export const MESSAGE_COLUMNS = Object.values(getTableColumns(slackMessages)).map
 /**
  * Renders a page of one channel's messages for `viewer`. A message whose object depends on nothing but its row and
  * the page facts about it (no thread, bot profile, files or unfurls, which read further rows) comes back as a
- * `JsonText` keyed by all of those (every column, the team, its reactions in order, whether it is pinned, the
- * viewer): a page asked again is written from the texts kept for this world connection (docs/decisions/0300).
+ * `JsonText` (slot: viewer, channel, ts; compared: every column, the team, its reactions in order, pinned or not):
+ * a page asked again is written from the texts kept for this world connection (docs/decisions/0300).
  */
 export function messagePage(
   db: Db, page: readonly MessageRow[], facts: PageFacts, viewer: string, withFiles: (ids: string[]) => unknown[],
@@ -216,10 +216,10 @@ export function messagePage(
     if (m.thread_ts || m.bot_id || (m.files && m.files !== '[]' && m.files !== 'null') || unfurls?.length) {
       return messageWire(db, m, opts)
     }
-    const values: unknown[] = [viewer, facts.team, facts.pinned.has(m.ts)]
+    const values: unknown[] = [facts.team, facts.pinned.has(m.ts)]
     for (const k of MESSAGE_COLUMNS) values.push(m[k])
     for (const r of facts.reactions.get(m.ts) ?? []) values.push(r.name, r.user_id)
-    return new JsonText(keyOf(values), () => messageWire(db, m, opts), memo)
+    return new JsonText(keyOf([viewer, m.channel_id, m.ts]), values, () => messageWire(db, m, opts), memo)
   })
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { JsonText, keyOf, plainLists, stringifyWithTexts, textMemo } from '../../envs/core/json-text.ts'
+import { JsonText, keyOf, plainLists, stringifyWithTexts, textMemo, type TextMemo } from '../../envs/core/json-text.ts'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { jsonStream } from '../../server/json-stream.ts'
 
-const text = (v: unknown, memo = new Map<string, string>(), key = JSON.stringify(v)) => new JsonText(key, () => v, memo)
+const text = (v: unknown, memo: TextMemo = new Map(), slot = JSON.stringify(v)) => new JsonText(slot, [], () => v, memo)
 
 describe('stringifyWithTexts', () => {
   const event = { id: 'a', nested: { list: [1, { x: 'y\n"z"' }], empty: [], none: {} }, s: 'line\nbreak' }
@@ -29,20 +29,28 @@ describe('stringifyWithTexts', () => {
     })
   }
 
-  it('renders a kept element once per indent and copies its text after that', () => {
-    const memo = new Map<string, string>()
+  it('renders a kept element once per indent and copies its text while its values are the same', () => {
+    const memo: TextMemo = new Map()
     let made = 0
-    const item = () => new JsonText('k1', () => ({ n: ++made }), memo)
-    expect(stringifyWithTexts({ items: [item()] }, 2)).toBe(JSON.stringify({ items: [{ n: 1 }] }, null, 2))
-    expect(stringifyWithTexts({ items: [item()] }, 2)).toBe(JSON.stringify({ items: [{ n: 1 }] }, null, 2))
+    const item = (values: unknown[]) => new JsonText('slot', values, () => ({ n: ++made }), memo)
+    const pretty = (n: number) => JSON.stringify({ items: [{ n }] }, null, 2)
+    expect(stringifyWithTexts({ items: [item(['a', 1, { x: [1] }])] }, 2)).toBe(pretty(1))
+    // Equal values (a string built anew, an equal object) find the kept text.
+    expect(stringifyWithTexts({ items: [item([['a'].join(''), 1, { x: [1] }])] }, 2)).toBe(pretty(1))
     expect(made).toBe(1)
-    expect(stringifyWithTexts({ items: [item()] }, undefined)).toBe('{"items":[{"n":2}]}')
+    expect(stringifyWithTexts({ items: [item(['a', 1, { x: [1] }])] }, undefined)).toBe('{"items":[{"n":2}]}')
     expect(made).toBe(2)
+    // Any value changed, added or removed renders anew.
+    for (const values of [['b', 1, { x: [1] }], ['a', 2, { x: [1] }], ['a', 1, { x: [2] }], ['a', 1], ['a', 1, { x: [1] }, null]]) {
+      const before = made
+      expect(stringifyWithTexts({ items: [item(values)] }, 2)).toBe(pretty(before + 1))
+    }
+    expect(made).toBe(7)
   })
 
-  it('keeps at most 2,000 texts per memo', () => {
-    const memo = new Map<string, string>()
-    for (let i = 0; i < 2500; i++) new JsonText(`k${i}`, () => i, memo).element(2)
+  it('keeps at most 2,000 elements per memo', () => {
+    const memo: TextMemo = new Map()
+    for (let i = 0; i < 2500; i++) new JsonText(`k${i}`, [], () => i, memo).element(2)
     expect(memo.size).toBeLessThanOrEqual(2000)
     expect(memo.size).toBeGreaterThan(0)
   })
