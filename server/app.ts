@@ -362,7 +362,8 @@ function readVarsInPlace(c: Context) {
 function shapeSlackJson(c: Context) {
   // Hono's c.json is `JSON.stringify` and this content type; kept texts of listed messages are copied in.
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) =>
-    c.body(stringifyWithTexts(object, undefined), arg as 200, { ...headers, 'content-type': 'application/json; charset=utf-8' })
+    c.body(stringifyWithTexts(object, undefined), arg as 200,
+      { ...headers, 'content-type': 'application/json; charset=utf-8' })
   ;(c as unknown as { json: typeof render }).json = render
 }
 

@@ -49,7 +49,7 @@ function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true
 }
 
-/** Elements kept per connection and kind (each a rendered element, 1–3 KB for a calendar event): cleared when full. */
+/** Elements kept per connection and kind (1–3 KB each for calendar events): cleared when full. */
 const MAX_TEXTS = 2000
 const memos = new WeakMap<object, Map<string, TextMemo>>()
 

@@ -4,14 +4,16 @@ import { calSeed } from './fixtures.ts'
 
 // Listings write unchanged events from texts kept per world connection (docs/decisions/0300): whatever changes
 // between two listings must show in the second, and every form of the answer must be the rendering's bytes.
-const WEEK = '/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-02T00:00:00Z&timeMax=2026-03-09T00:00:00Z'
+const LIST = '/calendars/primary/events?singleEvents=true&orderBy=startTime'
+const WEEK = `${LIST}&timeMin=2026-03-02T00:00:00Z&timeMax=2026-03-09T00:00:00Z`
 
 describe('calendar.events.list', () => {
   it('renders an event changed after it was listed with its change', async () => {
     const t = cal()
     const before = await t.ok('Events', 'GET', WEEK)
     const lunch = before.items.find((e: { summary: string }) => e.summary === 'Lunch with Cy')
-    await t.ok('Event', 'PATCH', `/calendars/primary/events/${lunch.id}`, { json: { summary: 'Lunch moved', location: 'Deli' } })
+    const json = { summary: 'Lunch moved', location: 'Deli' }
+    await t.ok('Event', 'PATCH', `/calendars/primary/events/${lunch.id}`, { json })
     const after = await t.ok('Events', 'GET', WEEK)
     const listed = after.items.find((e: { id: string }) => e.id === lunch.id)
     expect(listed.summary).toBe('Lunch moved')
@@ -57,16 +59,19 @@ describe('calendar.events.list', () => {
     expect(compact.text).toBe(JSON.stringify(compact.body))
     expect(compact.body.items).toEqual(plain.body.items)
     const some = await t.call('GET', `${WEEK}&fields=items(id,summary)`)
-    expect(some.body).toEqual({ items: plain.body.items.map((e: { id: string; summary: string }) => ({ id: e.id, summary: e.summary })) })
+    const picked = plain.body.items.map((e: { id: string; summary: string }) => ({ id: e.id, summary: e.summary }))
+    expect(some.body).toEqual({ items: picked })
   })
 
   it('shows only free/busy fields to a reader whose access dropped to freeBusyReader after listing', async () => {
     const t = cal()
-    const rule = await t.ok('AclRule', 'POST', '/calendars/primary/acl', { json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } } })
+    const scope = { type: 'user', value: 'cy@example.com' }
+    const rule = await t.ok('AclRule', 'POST', '/calendars/primary/acl', { json: { role: 'reader', scope } })
     const other = WEEK.replace('primary', 'ann%40example.com')
     const full = await t.ok('Events', 'GET', other, { as: 'cy' })
     expect(full.items[0].summary).toBeDefined()
-    await t.ok('AclRule', 'PATCH', `/calendars/primary/acl/${encodeURIComponent(rule.id)}`, { json: { role: 'freeBusyReader' } })
+    const ruleUrl = `/calendars/primary/acl/${encodeURIComponent(rule.id)}`
+    await t.ok('AclRule', 'PATCH', ruleUrl, { json: { role: 'freeBusyReader' } })
     const busy = await t.ok('Events', 'GET', other, { as: 'cy' })
     expect(busy.items.map((e: { id: string }) => e.id)).toEqual(full.items.map((e: { id: string }) => e.id))
     for (const e of busy.items) expect(e.summary).toBeUndefined()
@@ -76,23 +81,27 @@ describe('calendar.events.list', () => {
     const t = cal({ ...calSeed, users: calSeed.users.map((u) => (u.id === 'ann' ? { ...u, admin: true } : u)) })
     const before = await t.ok('Events', 'GET', WEEK)
     expect(before.items[0].creator.displayName).toBe('Ann Lee')
-    const res = await t.h.call('PATCH', '/admin/directory/v1/users/ann@example.com', { json: { name: { givenName: 'Annabel', familyName: 'Lee' } }, token: t.h.google('ann') })
+    const json = { name: { givenName: 'Annabel', familyName: 'Lee' } }
+    const res = await t.h.call('PATCH', '/admin/directory/v1/users/ann@example.com', { json, token: t.h.google('ann') })
     expect(res.status, res.text).toBe(200)
     const after = await t.ok('Events', 'GET', WEEK)
     expect(after.items[0].creator.displayName).toBe('Annabel Lee')
   })
 
-  it('renders a listing of more than 200 events (streamed) the same as JSON.stringify, before and after a change', async () => {
+  it('renders a streamed listing (over 200 events) as JSON.stringify does, before and after a change', async () => {
     const t = cal()
     for (let i = 0; i < 205; i++) {
       const h = String(i % 10).padStart(2, '0')
-      await t.ok(null, 'POST', '/calendars/primary/events', { json: { summary: `m${i}`, ...timed(`2026-04-0${1 + (i % 5)}T1${h[1]}:00:00Z`, `2026-04-0${1 + (i % 5)}T1${h[1]}:30:00Z`) } })
+      const day = `2026-04-0${1 + (i % 5)}T1${h[1]}`
+      const json = { summary: `m${i}`, ...timed(`${day}:00:00Z`, `${day}:30:00Z`) }
+      await t.ok(null, 'POST', '/calendars/primary/events', { json })
     }
-    const q = '/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-04-01T00:00:00Z&timeMax=2026-04-07T00:00:00Z&maxResults=2500'
+    const q = `${LIST}&timeMin=2026-04-01T00:00:00Z&timeMax=2026-04-07T00:00:00Z&maxResults=2500`
     const first = await t.call('GET', q)
     expect(first.body.items.length).toBe(205)
     expect(first.text).toBe(JSON.stringify(first.body, null, 2))
-    await t.ok('Event', 'PATCH', `/calendars/primary/events/${first.body.items[100].id}`, { json: { summary: 'changed' } })
+    const changed = `/calendars/primary/events/${first.body.items[100].id}`
+    await t.ok('Event', 'PATCH', changed, { json: { summary: 'changed' } })
     const second = await t.call('GET', q)
     expect(second.text).toBe(JSON.stringify(second.body, null, 2))
     expect(second.body.items.filter((e: { summary: string }) => e.summary === 'changed')).toHaveLength(1)

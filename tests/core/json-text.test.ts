@@ -41,7 +41,10 @@ describe('stringifyWithTexts', () => {
     expect(stringifyWithTexts({ items: [item(['a', 1, { x: [1] }])] }, undefined)).toBe('{"items":[{"n":2}]}')
     expect(made).toBe(2)
     // Any value changed, added or removed renders anew.
-    for (const values of [['b', 1, { x: [1] }], ['a', 2, { x: [1] }], ['a', 1, { x: [2] }], ['a', 1], ['a', 1, { x: [1] }, null]]) {
+    const changed = [
+      ['b', 1, { x: [1] }], ['a', 2, { x: [1] }], ['a', 1, { x: [2] }], ['a', 1], ['a', 1, { x: [1] }, null],
+    ]
+    for (const values of changed) {
       const before = made
       expect(stringifyWithTexts({ items: [item(values)] }, 2)).toBe(pretty(before + 1))
     }

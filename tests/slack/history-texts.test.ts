@@ -14,7 +14,8 @@ describe('conversations.history', () => {
     const ts: string[] = []
     for (let i = 0; i < 5; i++) ts.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
     const page = async () => {
-      const h = await w.h.call('POST', '/api/conversations.history', { form: { channel: id, limit: '20' }, token: w.h.slack('alice') })
+      const form = { channel: id, limit: '20' }
+      const h = await w.h.call('POST', '/api/conversations.history', { form, token: w.h.slack('alice') })
       expect(h.text).toBe(JSON.stringify(h.body))
       return new Map((h.body.messages as { ts: string }[]).map((m) => [m.ts, m as Record<string, unknown>]))
     }
