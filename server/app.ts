@@ -21,6 +21,7 @@ import { readSlackArgs } from './middleware/slack-args.ts'
 import { bufferNodeBody, nodeIncoming, requestHeader } from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
+import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
 import { pathOfUrl, searchOfUrl } from './request-url.ts'
 import { handleGoogleBatch } from './batch.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
@@ -341,11 +342,11 @@ function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof opera
   const indent = params.get('prettyPrint') === 'false' ? undefined : 2
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
-    const shaped = selection && status >= 200 && status < 300 ? applyFields(object, selection) : object
+    const shaped = selection && status >= 200 && status < 300 ? applyFields(plainLists(object), selection) : object
     const merged = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
     // A long listing streams out a chunk of elements per turn, so other worlds' requests are served meanwhile.
     const stream = jsonStream(shaped, indent)
-    return c.body(stream ?? JSON.stringify(shaped, null, indent), arg as 200, merged)
+    return c.body(stream ?? stringifyWithTexts(shaped, indent), arg as 200, merged)
   }
   ;(c as unknown as { json: typeof render }).json = render
 }
@@ -362,9 +363,10 @@ function readVarsInPlace(c: Context) {
 
 /** Slack answers JSON as `application/json; charset=utf-8` (success and error envelopes alike). */
 function shapeSlackJson(c: Context) {
-  const json = c.json.bind(c)
+  // Hono's c.json is `JSON.stringify` and this content type; kept texts of listed messages are copied in.
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) =>
-    json(object as never, arg as 200, { ...headers, 'content-type': 'application/json; charset=utf-8' })
+    c.body(stringifyWithTexts(object, undefined), arg as 200,
+      { ...headers, 'content-type': 'application/json; charset=utf-8' })
   ;(c as unknown as { json: typeof render }).json = render
 }
 

@@ -1,4 +1,5 @@
 import { nextTurn } from '../envs/core/turns.ts'
+import { elementOf } from '../envs/core/json-text.ts'
 
 /**
  * A long listing (2,500 calendar instances, 1,000 Drive files: megabytes of pretty-printed JSON) is not built as one
@@ -35,11 +36,7 @@ export function jsonStream(value: unknown, indent: number | undefined): Readable
   const head = whole.slice(0, at)
   const tail = whole.slice(at + JSON.stringify(sentinel).length)
   // Elements of a top-level array sit two levels deep: their own lines are indented by two more levels.
-  const pad = indent ? `\n${' '.repeat(indent * 2)}` : ''
-  const element = (v: unknown) => {
-    const s = JSON.stringify(v, null, indent) ?? 'null'
-    return indent ? pad + s.replace(/\n/g, pad) : s
-  }
+  const element = (v: unknown) => elementOf(v, indent)
   const close = indent ? `\n${' '.repeat(indent)}]` : ']'
   const encoder = new TextEncoder()
   let next = 0

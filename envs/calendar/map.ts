@@ -1,6 +1,8 @@
+import { getTableColumns } from 'drizzle-orm'
 import type { Db } from '../core/db.ts'
+import { JsonText, keyOf, textMemo } from '../core/json-text.ts'
 import { findUserByEmail, findUserById, listUsers } from '../core/users.ts'
-import type { AclRow, CalendarRow, EventRow, ListRow } from './schema.ts'
+import { events, type AclRow, type CalendarRow, type EventRow, type ListRow } from './schema.ts'
 import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
 import { dataOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
 import type { Role } from './store/access.ts'
@@ -142,6 +144,27 @@ export function instanceRenderer(db: Db, v: EventView) {
     out.end = renderTime(timeOf(inst.end), v)
     if ('originalStartTime' in out) out.originalStartTime = inst.originalStart === inst.start ? start : renderTime(timeOf(inst.originalStart!), v)
     return out
+  }
+}
+
+const ROW_KEYS = Object.keys(getTableColumns(events)) as (keyof EventRow)[]
+
+/**
+ * Renders the events of one listing as `JsonText`s: an event listed before for the same view (viewer, zones,
+ * free/busy) with the same row content and the same names of its creator and organizer is written from the text
+ * kept for this world connection, not rendered again (docs/decisions/0300). Everything `toEvent`, `toCancelled`
+ * and `instanceRenderer` read is in the slot or the compared values, so an event changed in any way renders anew.
+ */
+export function listRenderer(db: Db, v: EventView) {
+  const memo = textMemo(db, 'calendar#event')
+  const instance = instanceRenderer(db, v)
+  const view = keyOf([v.viewer, v.zone, v.forcedZone, !!v.freeBusyOnly])
+  return (row: EventRow, series?: EventRow): JsonText => {
+    const values: unknown[] = [nameOf(db, v, row.creatorEmail), nameOf(db, v, row.organizerEmail)]
+    for (const k of ROW_KEYS) values.push(row[k])
+    const make = () =>
+      (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v))
+    return new JsonText(keyOf([view, row.calendarId, row.id]), values, make, memo)
   }
 }
 

@@ -1,4 +1,7 @@
+import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../core/db.ts'
+import { JsonText, keyOf, textMemo } from '../core/json-text.ts'
+import { slackMessages } from './schema.ts'
 import { findUserById } from '../core/users.ts'
 import { DateTime } from 'luxon'
 import { nowMs } from '../core/clock.ts'
@@ -209,6 +212,32 @@ export function messageWire(
     : stmt(db, 'SELECT 1 FROM slack_pins WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.ts)
   if (pinned) out.pinned_to = [m.channel_id]
   return out
+}
+
+/** The columns of `slack_messages`, in table order (what `SELECT *` names). */
+export const MESSAGE_COLUMNS = Object.values(getTableColumns(slackMessages)).map((c) => c.name) as (keyof MessageRow)[]
+
+/**
+ * Renders a page of one channel's messages for `viewer`. A message whose object depends on nothing but its row and
+ * the page facts about it (no thread, bot profile, files or unfurls, which read further rows) comes back as a
+ * `JsonText` (slot: viewer, channel, ts; compared: every column, the team, its reactions in order, pinned or not):
+ * a page asked again is written from the texts kept for this world connection (docs/decisions/0300).
+ */
+export function messagePage(
+  db: Db, page: readonly MessageRow[], facts: PageFacts, viewer: string, withFiles: (ids: string[]) => unknown[],
+): unknown[] {
+  const memo = textMemo(db, 'slack#message')
+  const opts = { viewer, withFiles, facts }
+  return page.map((m) => {
+    const unfurls = facts.unfurls.get(m.ts)
+    if (m.thread_ts || m.bot_id || (m.files && m.files !== '[]' && m.files !== 'null') || unfurls?.length) {
+      return messageWire(db, m, opts)
+    }
+    const values: unknown[] = [facts.team, facts.pinned.has(m.ts)]
+    for (const k of MESSAGE_COLUMNS) values.push(m[k])
+    for (const r of facts.reactions.get(m.ts) ?? []) values.push(r.name, r.user_id)
+    return new JsonText(keyOf([viewer, m.channel_id, m.ts]), values, () => messageWire(db, m, opts), memo)
+  })
 }
 
 /** App unfurls of links in a message (chat.unfurl), shown as attachments after the message's own. */

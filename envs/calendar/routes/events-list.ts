@@ -4,14 +4,13 @@ import { selectRows } from '../../core/db.ts'
 import { decodePageToken, encodePageToken, pageOf } from '../../core/paging.ts'
 import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
-import { instanceRenderer, toCancelled, toEvent, etagOf, type EventView } from '../map.ts'
+import { listRenderer, etagOf } from '../map.ts'
 import { currentChange, type Role } from '../store/access.ts'
 import { changedSince, dataOf, exceptionsOf, findEvent, instanceRow, occurrences } from '../store/events.ts'
 import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../store/window.ts'
 import { parseRfc3339, rfc3339Utc } from '../time/zoned.ts'
 import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
 import { decodeSync, encodeSync } from './sync.ts'
-import { turnTaker } from '../../core/turns.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
 const ListQuery = z.object({
@@ -77,8 +76,6 @@ function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[
   }
 }
 
-const renderRow = (c: WorldContext, r: EventRow, v: EventView) => (r.status === 'cancelled' ? toCancelled(r, v) : toEvent(c.var.world.db, r, v))
-
 export const eventsListRouter = createGoogleRouter()
   .openapi(list, async (c) => {
     const q = c.req.valid('query')
@@ -108,14 +105,9 @@ export const eventsListRouter = createGoogleRouter()
         const offset = pageOffset(q.pageToken)
         const { page, more, updatedMs, seriesOf } = await singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
         const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
-        const instance = instanceRenderer(db, view)
-        const items: unknown[] = []
-        const turns = turnTaker()
-        for (const r of page) {
-          const series = seriesOf.get(r)
-          items.push(series ? instance(series, r) : renderRow(c, r, view))
-          await turns.maybeYield()
-        }
+        // Items render (or are copied from kept texts) when the answer is serialised.
+        const render = listRenderer(db, view)
+        const items = page.map((r) => render(r, seriesOf.get(r)))
         return c.json(envelope(c, cal, role, updatedMs, items, extra) as never, 200)
       }
       rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(keep)
@@ -124,7 +116,8 @@ export const eventsListRouter = createGoogleRouter()
     }
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
     const extra = nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
-    return c.json(envelope(c, cal, role, rows, page.map((r) => renderRow(c, r, view)), extra) as never, 200)
+    const render = listRenderer(db, view)
+    return c.json(envelope(c, cal, role, rows, page.map((r) => render(r)), extra) as never, 200)
   })
   .openapi(instances, async (c) => {
     const q = c.req.valid('query')
@@ -156,11 +149,7 @@ export const eventsListRouter = createGoogleRouter()
       rows = rows.filter((r) => r.originalStart && JSON.parse(r.originalStart).ms === at)
     }
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
-    const items: unknown[] = []
-    const turns = turnTaker()
-    for (const r of page) {
-      items.push(renderRow(c, r, view))
-      await turns.maybeYield()
-    }
+    const render = listRenderer(db, view)
+    const items = page.map((r) => render(r))
     return c.json(envelope(c, cal, role, rows, items, nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, currentChange(db)) }) as never, 200)
   })

@@ -109,7 +109,7 @@ export const eventsRouter = createGoogleRouter()
     return c.json(render(c, cal.id, row) as never, 200)
   })
   .openapi(insert, (c) => {
-    const { cal } = requireCalendar(c, c.req.valid('param').calendarId, 'writer')
+    const { cal, role } = requireCalendar(c, c.req.valid('param').calendarId, 'writer')
     const b = requireBody(c)
     const q = c.req.valid('query')
     const db = c.var.world.db
@@ -118,7 +118,8 @@ export const eventsRouter = createGoogleRouter()
       if (findEvent(db, cal.id, b.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
     }
     const row = c.var.world.tx((tx) => checked(() => createEvent(tx, cal, c.var.user, (b.id as string | undefined) ?? calendarEventId(tx), b, options(q))))
-    return c.json(render(c, cal.id, row) as never, 200)
+    // Adding an event changes neither the calendar's zone nor the caller's role: the view is the one checked above.
+    return c.json(toEvent(db, row, viewOf(c, cal, role)) as never, 200)
   })
   .openapi(get, (c) => {
     const { calendarId, eventId } = c.req.valid('param')

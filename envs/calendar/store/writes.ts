@@ -23,7 +23,7 @@ export function createEvent(db: Db, cal: CalendarRow, user: WorldUserRow, id: st
     calendarId: cal.id, id, organizerCalendarId: cal.id, data: JSON.stringify(f.data), start: JSON.stringify(f.start), end: JSON.stringify(f.end), startMs: f.start.ms, endMs: f.end.ms,
     recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null, recurringEventId: null, originalStart: null, status: f.status, sequence: typeof b.sequence === 'number' ? b.sequence : 0,
     iCalUID: o.iCalUID ?? `${id}@google.com`, creatorEmail: user.email, organizerEmail, organizerName: o.organizer?.displayName ?? (cal.isPrimary ? null : cal.summary), createdMs: now,
-  })
+  }, now) // updated = created: the clock read once (it does not move within a request)
   propagate(db, row)
   notify(db, row, 'invite', guestsOf(row), o.sendUpdates)
   return row

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { stmt } from '../../core/db.ts'
+import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { isBotCall, isMember, me, messageAt, visibleChannel, type ChannelRow, type MessageRow } from '../store/core.ts'
-import { messageWire, pageFacts } from '../map.ts'
+import { MESSAGE_COLUMNS, messagePage, messageWire, pageFacts } from '../map.ts'
 import { filesWireFor } from './files.ts'
 
 export const historyRouter = createSlackRouter()
@@ -33,6 +33,22 @@ const pagingArgs = {
   include_all_metadata: slackBool().optional(),
 }
 
+const MESSAGE_KEYS = MESSAGE_COLUMNS
+const MESSAGE_FIELDS = MESSAGE_KEYS.join(', ')
+
+/**
+ * Message rows read as arrays and keyed here: better-sqlite3 naming each column of each row cost about a third of
+ * the page's statement (decision 0300). Same objects, same key order as `SELECT *` (the table's columns).
+ */
+function messageRows(db: Db, sql: string, params: unknown[]): MessageRow[] {
+  const rows = stmt(db, sql).raw(true).all(...params) as unknown[][]
+  return rows.map((v) => {
+    const m: Record<string, unknown> = {}
+    for (let i = 0; i < MESSAGE_KEYS.length; i++) m[MESSAGE_KEYS[i]!] = v[i]
+    return m as MessageRow
+  })
+}
+
 /** A bot reads a public channel only once it is in it (`not_in_channel`); members of the workspace need not join. */
 function botMustBeMember(c: WorldContext, ch: ChannelRow) {
   if (isBotCall(c) && ch.kind === 'channel' && !isMember(c.var.world.db, ch.id, me(c).id)) throw new SlackApiError('not_in_channel')
@@ -55,16 +71,17 @@ slackMethod(historyRouter, {
       latest = after
       latestOp = '<'
     }
-    const rows = stmt(
+    const rows = messageRows(
       db,
-      `SELECT * FROM slack_messages WHERE channel_id = ? AND ts ${latestOp === '<' ? '<' : '<='} ? AND ts ${inclusive ? '>=' : '>'} ?
+      `SELECT ${MESSAGE_FIELDS} FROM slack_messages WHERE channel_id = ? AND ts ${latestOp === '<' ? '<' : '<='} ? AND ts ${inclusive ? '>=' : '>'} ?
          AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT ?`,
-    ).all(ch.id, latest, oldest, limit + 1) as MessageRow[]
+      [ch.id, latest, oldest, limit + 1],
+    )
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit)
     const facts = pageFacts(db, ch.id, page)
     const out: Record<string, unknown> = {
-      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids), facts })),
+      messages: messagePage(db, page, facts, viewer, (ids) => filesWireFor(c, ids)),
       has_more: hasMore, pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
       channel_actions_ts: null, channel_actions_count: 0,
     }

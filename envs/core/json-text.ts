@@ -1,0 +1,146 @@
+import type { Db } from './db.ts'
+
+/**
+ * An element of a response's top-level list whose JSON text is kept per world connection (docs/decisions/0300):
+ * a listing asked again serialises an unchanged element by copying its text instead of rendering and
+ * stringifying it. `slot` names the element (its identity and the view it is rendered for); `values` must hold
+ * everything else its rendering reads (the row's content, names it shows), compared value by value with what the
+ * kept text was made from, so a change can never find an old text. Serialisers that do not know this class still
+ * get the value (`toJSON`), and `fields=` selections see the plain value (`plainLists`).
+ */
+export class JsonText {
+  constructor(
+    private readonly slot: string,
+    private readonly values: readonly unknown[],
+    private readonly make: () => unknown,
+    private readonly memo: TextMemo,
+  ) {}
+
+  toJSON(): unknown {
+    return this.make()
+  }
+
+  /** The text of the value as an element of a top-level array: `JSON.stringify(value, null, indent)`, indented. */
+  element(indent: number | undefined): string {
+    let kept = this.memo.get(this.slot)
+    if (!kept || !sameValues(kept.values, this.values)) {
+      if (!kept && this.memo.size >= MAX_TEXTS) this.memo.clear()
+      this.memo.set(this.slot, (kept = { values: this.values, texts: new Map() }))
+    }
+    let text = kept.texts.get(indent ?? 0)
+    if (text === undefined) kept.texts.set(indent ?? 0, (text = elementText(this.make(), indent)))
+    return text
+  }
+}
+
+/** Kept texts by slot: the values each was made from and its text per indent. */
+export type TextMemo = Map<string, { values: readonly unknown[]; texts: Map<number, string> }>
+
+/** Same length and the same value at every place (primitives by identity of value, anything else by its JSON). */
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]
+    const y = b[i]
+    if (x === y) continue
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false
+  }
+  return true
+}
+
+/** Elements kept per connection and kind (1–3 KB each for calendar events): cleared when full. */
+const MAX_TEXTS = 2000
+const memos = new WeakMap<object, Map<string, TextMemo>>()
+
+/**
+ * The text memo of one kind of element (`'calendar#event'`) on this world connection. It dies with the connection
+ * (restore swaps connections), so no text outlives the world's bytes or reaches another world.
+ */
+export function textMemo(db: Db, kind: string): TextMemo {
+  let kinds = memos.get(db.$client)
+  if (!kinds) memos.set(db.$client, (kinds = new Map()))
+  let memo = kinds.get(kind)
+  if (!memo) kinds.set(kind, (memo = new Map()))
+  return memo
+}
+
+/** `JSON.stringify(v, null, indent)` of an element two levels deep: with a leading newline and its lines indented. */
+export function elementText(v: unknown, indent: number | undefined): string {
+  const s = JSON.stringify(v, null, indent) ?? 'null'
+  if (!indent) return s
+  const pad = `\n${' '.repeat(indent * 2)}`
+  return pad + s.replace(/\n/g, pad)
+}
+
+/** The element's text inside a top-level array (a `JsonText`'s kept text, or the value stringified). */
+export const elementOf = (v: unknown, indent: number | undefined) =>
+  v instanceof JsonText ? v.element(indent) : elementText(v, indent)
+
+/** The top-level keys of `value` holding arrays with a `JsonText` element. */
+function textListKeys(value: unknown): string[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return []
+  const keys: string[] = []
+  for (const [k, v] of Object.entries(value)) if (Array.isArray(v) && v.some((x) => x instanceof JsonText)) keys.push(k)
+  return keys
+}
+
+/**
+ * `JSON.stringify(value, null, indent)`, byte for byte, with the kept texts of `JsonText` elements of top-level
+ * arrays copied in. The object is written member by member as `JSON.stringify` writes it (members whose value
+ * stringifies to nothing are left out, nested lines indented one level), so no marker can clash with a value.
+ */
+export function stringifyWithTexts(value: unknown, indent: number | undefined): string {
+  const keys = textListKeys(value)
+  if (!keys.length || Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in (value as object)) {
+    return JSON.stringify(value, null, indent)
+  }
+  const lists = new Set(keys)
+  const pad = indent ? `\n${' '.repeat(indent)}` : ''
+  const parts: string[] = []
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    let text: string | undefined
+    if (lists.has(k)) {
+      const items = v as unknown[]
+      text = '['
+      for (let i = 0; i < items.length; i++) text += (i > 0 ? ',' : '') + elementOf(items[i], indent)
+      text += items.length ? `${pad}]` : ']'
+    } else {
+      text = JSON.stringify(v, null, indent)
+      if (text === undefined) continue
+      if (indent) text = text.replace(/\n/g, pad)
+    }
+    parts.push(`${pad}${JSON.stringify(k)}:${indent ? ' ' : ''}${text}`)
+  }
+  if (!parts.length) return '{}'
+  return `{${parts.join(',')}${indent ? '\n' : ''}}`
+}
+
+/** `value` with the `JsonText` elements of its top-level arrays replaced by their values (for `fields=`). */
+export function plainLists(value: unknown): unknown {
+  const keys = textListKeys(value)
+  if (!keys.length) return value
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) }
+  for (const k of keys) out[k] = (out[k] as unknown[]).map((x) => (x instanceof JsonText ? x.toJSON() : x))
+  return out
+}
+
+/**
+ * An unambiguous key for a list of values (strings length-prefixed, so no value can run into the next): what a
+ * `JsonText` slot is made of.
+ */
+export function keyOf(values: readonly unknown[]): string {
+  let key = ''
+  for (const v of values) {
+    if (typeof v === 'string') key += `s${v.length}:${v}`
+    else if (typeof v === 'number') key += `d${v};`
+    else if (v === null) key += 'n'
+    else if (v === undefined) key += 'u'
+    else if (typeof v === 'boolean') key += v ? 't' : 'f'
+    else {
+      const j = JSON.stringify(v) ?? ''
+      key += `j${j.length}:${j}`
+    }
+  }
+  return key
+}
