@@ -21,7 +21,8 @@ const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZo
  */
 export function dumpCalendar(world: World): ServiceState {
   const db = world.db
-  const emails = new Map((stmt(db, 'SELECT id, email FROM world_users').all() as { id: string; email: string }[]).map((u) => [u.id, u.email]))
+  const users = stmt(db, 'SELECT id, email FROM world_users').all() as { id: string; email: string }[]
+  const emails = new Map(users.map((u) => [u.id, u.email]))
   const out: Record<string, Record<string, Record<string, Json>>> = { calendars: {}, acl: {}, calendarList: {}, events: {}, channels: {} }
   for (const c of selectRows(db, calendars, {}, { orderBy: ['id'] })) {
     out.calendars![c.id] = { id: c.id, owner: emails.get(c.ownerId) ?? c.ownerId, summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }

@@ -136,5 +136,5 @@ export function dumpDocs(world: World): ServiceState {
   return { version: 1, entities: { documents } }
 }
 
-const DOCUMENTS = 'SELECT d.file_id, d.model, d.revision FROM docs_documents d JOIN drive_files f ON f.id = d.file_id ' +
-  'WHERE f.mime_type = ? ORDER BY d.file_id'
+const DOCUMENTS = 'SELECT d.file_id, d.model, d.revision FROM docs_documents d ' +
+  'JOIN drive_files f ON f.id = d.file_id WHERE f.mime_type = ? ORDER BY d.file_id'

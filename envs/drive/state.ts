@@ -22,7 +22,8 @@ import { accessProposals, approvals, channels, comments, fileLabels, files, perm
  */
 export function dumpDrive(world: World): ServiceState {
   const db = world.db
-  const emails = new Map((stmt(db, 'SELECT id, email FROM world_users').all() as { id: string; email: string }[]).map((u) => [u.id, u.email]))
+  const users = stmt(db, 'SELECT id, email FROM world_users').all() as { id: string; email: string }[]
+  const emails = new Map(users.map((u) => [u.id, u.email]))
   const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {} }
   // A file's entity is the same object while its row and the emails it shows are (envs/core/dump-memo.ts), so its
   // content is not hashed again.

@@ -127,7 +127,8 @@ export function dumpGmail(world: World): ServiceState {
       const key = `${u}/${r[0]}`
       r.push(u)
       out.filters![key] = filters.entity(key, r, () => ({
-        userId: u, id: r[0] as string, criteria: JSON.parse(r[1] as string) as Json, action: JSON.parse(r[2] as string) as Json,
+        userId: u, id: r[0] as string,
+        criteria: JSON.parse(r[1] as string) as Json, action: JSON.parse(r[2] as string) as Json,
       }))
     }
   }

@@ -58,7 +58,8 @@ export function dumpSlack(world: World): ServiceState {
   }
   // Members, pins and reactions each in one read (not one per channel or message).
   const members = new Map<string, string[]>()
-  for (const [ch, u] of stmt(db, 'SELECT channel_id, user_id FROM slack_members ORDER BY rowid').raw().all() as [string, string][]) {
+  const memberRows = stmt(db, 'SELECT channel_id, user_id FROM slack_members ORDER BY rowid').raw().all()
+  for (const [ch, u] of memberRows as [string, string][]) {
     const list = members.get(ch)
     if (list) list.push(u)
     else members.set(ch, [u])
@@ -72,14 +73,19 @@ export function dumpSlack(world: World): ServiceState {
     const inputs: unknown[] = Object.values(ch)
     const ids = members.get(ch.id) ?? []
     inputs.push(...ids)
-    channels[ch.id] = channelMemo.entity(ch.id, inputs, () => ({ id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1, topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: ids, prefs: parseJson<Json>(ch.prefs, {}), retentionDays: ch.retention }) as Json)
+    channels[ch.id] = channelMemo.entity(ch.id, inputs, () => ({
+      id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1,
+      topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: ids, prefs: parseJson<Json>(ch.prefs, {}),
+      retentionDays: ch.retention,
+    }) as Json)
   }
   const messages: Record<string, Json> = {}
   const pins = new Set((stmt(db, 'SELECT channel_id, ts FROM slack_pins').all() as { channel_id: string; ts: string }[]).map((p) => `${p.channel_id}/${p.ts}`))
   // Reactions of every message, each message's in `seq` order (as reactionsOf reads them): [name, user]…
   const reactions = new Map<string, string[]>()
-  for (const [ch, ts, name, user] of stmt(db, 'SELECT channel_id, ts, name, user_id FROM slack_reactions ORDER BY seq, name, user_id')
-    .raw().all() as [string, string, string, string][]) {
+  const reactionRows = stmt(db, 'SELECT channel_id, ts, name, user_id FROM slack_reactions ORDER BY seq, name, user_id')
+    .raw().all()
+  for (const [ch, ts, name, user] of reactionRows as [string, string, string, string][]) {
     const key = `${ch}/${ts}`
     const list = reactions.get(key)
     if (list) list.push(name, user)

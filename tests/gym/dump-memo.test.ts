@@ -93,12 +93,12 @@ describe('dump memo', () => {
     const at = edited.lastIndexOf(Buffer.from('\r\n\r\n')) + 4
     const letter = [...edited.subarray(at)].findIndex((b) => (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a))
     expect(letter).toBeGreaterThanOrEqual(0)
-    edited[at + letter] ^= 0x20
+    edited[at + letter] = edited[at + letter]! ^ 0x20
     sql.prepare('UPDATE gmail_messages SET raw = ? WHERE rowid = ?').run(edited, rowid)
     const file = sql.prepare('SELECT id, content FROM drive_files WHERE content IS NOT NULL AND length(content) > 0 ' +
       'ORDER BY rowid LIMIT 1').get() as { id: string; content: Buffer }
     const content = Buffer.from(file.content)
-    content[0] ^= 1
+    content[0] = content[0]! ^ 1
     sql.prepare('UPDATE drive_files SET content = ? WHERE id = ?').run(content, file.id)
     sql.exec('DELETE FROM slack_members WHERE rowid = (SELECT min(rowid) FROM slack_members)')
     sql.exec("UPDATE calendar_events SET data = json_set(data, '$.summary', 'Rewritten') " +
@@ -125,7 +125,8 @@ describe('dump memo', () => {
     const world = h.entry.world
     const snap = world.snapshot()
     const initial = JSON.stringify(worldState(world))
-    world.sqlite.exec("UPDATE gmail_messages SET subject = 'changed' WHERE rowid = (SELECT min(rowid) FROM gmail_messages)")
+    world.sqlite.exec("UPDATE gmail_messages SET subject = 'changed' " +
+      'WHERE rowid = (SELECT min(rowid) FROM gmail_messages)')
     expect(JSON.stringify(worldState(world))).not.toBe(initial)
     world.restore(snap)
     expect(JSON.stringify(worldState(world))).toBe(initial)
