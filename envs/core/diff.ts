@@ -26,10 +26,13 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
     for (const collection of collections) {
       const bc = b[collection] ?? {}
       const ac = a[collection] ?? {}
+      if (sameEntities(bc, ac)) continue
       const ids = [...new Set([...Object.keys(bc), ...Object.keys(ac)])].sort()
       for (const id of ids) {
         const was = bc[id]
         const now = ac[id]
+        // The same object on both sides (a memoised dump entity, envs/core/dump-memo.ts): unchanged.
+        if (was === now) continue
         if (was === undefined && now !== undefined) out.push({ op: 'inserted', service, collection, id, after: now })
         else if (was !== undefined && now === undefined) out.push({ op: 'deleted', service, collection, id, before: was })
         else if (was !== undefined && now !== undefined) {
@@ -40,6 +43,18 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
     }
   }
   return out
+}
+
+/** Both collections hold the same ids, each with the very same entity object (no sorting, no allocation). */
+function sameEntities(b: Record<string, Json>, a: Record<string, Json>): boolean {
+  if (b === a) return true
+  let n = 0
+  for (const id in a) {
+    if (!Object.hasOwn(b, id) || b[id] !== a[id]) return false
+    n++
+  }
+  for (const _ in b) n--
+  return n === 0
 }
 
 function changedFields(was: Json, now: Json): Record<string, { before: Json | undefined; after: Json | undefined }> {

@@ -3,11 +3,13 @@ import type { World } from '../core/world.ts'
 import { isOrdered } from './model/lists.ts'
 import { allTabs } from './model/segment.ts'
 import { parasIn } from './model/locate.ts'
-import type { Block, El, TabModel } from './model/types.ts'
+import type { Block, DocModel, El, TabModel } from './model/types.ts'
 import { blocksText, elText, plainText } from './render/text.ts'
-import { isGoogleDoc } from '../drive/docs-bridge.ts'
 import { baseView, pendingSuggestions } from './model/suggest.ts'
-import { loadDocument, revisionIdOf, storedDocumentIds } from './store/documents.ts'
+import { revisionIdOf } from './store/documents.ts'
+import { GOOGLE_DOC } from '../drive/docs-bridge.ts'
+import { stmt } from '../core/db.ts'
+import { entityMemo } from '../core/dump-memo.ts'
 
 /*
  * dump() shape — version 1:
@@ -109,21 +111,30 @@ function tabView(tab: TabModel, stored: TabModel): Json {
   }
 }
 
-/** The oracle view of every stored document (shape above). */
+/**
+ * The oracle view of every stored document (shape above): the rows of docs_documents whose Drive file exists and is
+ * a Google Doc, read in one statement. A document's view is a function of its id, model and revision, so it is the
+ * same object while they are (envs/core/dump-memo.ts).
+ */
 export function dumpDocs(world: World): ServiceState {
   const db = world.db
   const documents: Record<string, Json> = {}
-  for (const id of storedDocumentIds(db)) {
-    // A row whose Drive file was deleted for good is not a document any more.
-    if (isGoogleDoc(db, id) !== true) continue
-    const { model, revision } = loadDocument(db, id)
-    const base = baseView(model)
-    const stored = allTabs(model)
-    documents[id] = {
-      documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(base),
-      tabs: allTabs(base).map((t, i) => tabView(t, stored[i]!)),
-      suggestions: pendingSuggestions(model),
-    }
+  const memo = entityMemo(db, 'docs.documents')
+  for (const r of stmt(db, DOCUMENTS).raw().all(GOOGLE_DOC) as [string, string, number][]) {
+    const [id, json, revision] = r
+    documents[id] = memo.entity(id, r, () => {
+      const model = JSON.parse(json) as DocModel
+      const base = baseView(model)
+      const stored = allTabs(model)
+      return {
+        documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(base),
+        tabs: allTabs(base).map((t, i) => tabView(t, stored[i]!)),
+        suggestions: pendingSuggestions(model),
+      }
+    })
   }
   return { version: 1, entities: { documents } }
 }
+
+const DOCUMENTS = 'SELECT d.file_id, d.model, d.revision FROM docs_documents d ' +
+  'JOIN drive_files f ON f.id = d.file_id WHERE f.mime_type = ? ORDER BY d.file_id'

@@ -21,6 +21,9 @@ export function docsAccess(db: Db, fileId: string, userId: string): 'none' | 're
 }
 
 /** Whether a file is a Google Doc (undefined when there is no such file). */
+/** The Drive MIME type of a Google Doc. */
+export { GOOGLE_DOC }
+
 export function isGoogleDoc(db: Db, fileId: string): boolean | undefined {
   const row = findFile(db, fileId)
   return row ? row.mimeType === GOOGLE_DOC : undefined

@@ -5,9 +5,8 @@ import { parseMime, bodyText, headerOf, htmlToText, partText, type MimePart } fr
 import { parseAddressList } from './mime/address.ts'
 import type Database from 'better-sqlite3'
 import { labelOrder } from './store/messages.ts'
-import { drafts, labels, settings, addressSettings } from './schema.ts'
-import { listFilters } from './store/settings.ts'
-import { stmt } from '../core/db.ts'
+import { stmt, type Db } from '../core/db.ts'
+import { entityMemo } from '../core/dump-memo.ts'
 
 /**
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
@@ -76,10 +75,12 @@ function sourceOf(client: Database.Database, raw: Buffer): FromSource {
   return parsed
 }
 
-type MessageRow = {
-  user_id: string; id: string; thread_id: string; message_id_header: string; subject: string; internal_date: number
-  raw: Buffer
-}
+/** A message row as read (raw mode): user_id, id, thread_id, message_id_header, subject, internal_date, raw. */
+type MessageRow = [string, string, string, string, string, number, Buffer]
+
+const MESSAGES = 'SELECT user_id, id, thread_id, message_id_header, subject, internal_date, raw FROM gmail_messages ' +
+  'ORDER BY user_id, id'
+const rawRows = (db: Db, sql: string, ...params: unknown[]) => stmt(db, sql).raw().all(...params) as unknown[][]
 
 export function dumpGmail(world: World): ServiceState {
   const db = world.db
@@ -95,37 +96,68 @@ export function dumpGmail(world: World): ServiceState {
     if (list) list.push(l)
     else labelIds.set(key, [l])
   }
-  const rows = stmt(
-    db,
-    'SELECT user_id, id, thread_id, message_id_header, subject, internal_date, raw FROM gmail_messages ORDER BY user_id, id',
-  ).all() as MessageRow[]
-  for (const m of rows) {
-    const key = `${m.user_id}/${m.id}`
-    const s = sourceOf(db.$client, m.raw)
-    out.messages![key] = {
-      userId: m.user_id,
-      id: m.id,
-      threadId: m.thread_id,
-      messageId: m.message_id_header,
-      inReplyTo: s.inReplyTo,
-      from: s.from,
-      fromName: s.fromName,
-      to: s.to,
-      cc: s.cc,
-      bcc: s.bcc,
-      subject: m.subject,
-      text: s.text,
-      labelIds: labelOrder(labelIds.get(key) ?? []),
-      internalDate: new Date(m.internal_date).toISOString(),
-      attachments: s.attachments,
-      visibleText: s.visibleText,
+  // An entity is the same object as long as its row and its labels are (envs/core/dump-memo.ts): the source is not
+  // hashed or parsed again, and the diff skips it.
+  const memo = entityMemo(db, 'gmail.messages')
+  for (const r of rawRows(db, MESSAGES)) {
+    const m = r as MessageRow
+    const key = `${m[0]}/${m[1]}`
+    const ids = labelIds.get(key) ?? []
+    const inputs: unknown[] = r
+    inputs.push(...ids)
+    out.messages![key] = memo.entity(key, inputs, () => messageEntity(db, m, ids))
+  }
+  const small = (name: string, sql: string, keyOf: (r: unknown[]) => string, build: (r: unknown[]) => Json) => {
+    const memo = entityMemo(db, `gmail.${name}`)
+    for (const r of rawRows(db, sql)) {
+      const key = keyOf(r)
+      out[name]![key] = memo.entity(key, r, () => build(r))
     }
   }
-  for (const l of db.select().from(labels).all()) out.labels![`${l.userId}/${l.id}`] = { userId: l.userId, id: l.id, name: l.name, type: l.type }
-  for (const d of db.select().from(drafts).all()) out.drafts![`${d.userId}/${d.id}`] = { userId: d.userId, id: d.id, messageId: d.messageId }
-  const users = new Set(db.select({ u: labels.userId }).from(labels).all().map((r) => r.u))
-  for (const u of users) for (const f of listFilters(db, u)) out.filters![`${u}/${f.id}`] = { userId: u, id: f.id, criteria: f.criteria as Json, action: f.action as Json }
-  for (const s of db.select().from(settings).all()) out.settings![`${s.userId}/${s.key}`] = JSON.parse(s.value) as Json
-  for (const a of db.select().from(addressSettings).all()) out.addresses![`${a.userId}/${a.kind}/${a.email}`] = JSON.parse(a.value) as Json
+  // Same rows in the same order as drizzle's `select().from(t)` (a scan of a rowid table).
+  small('labels', 'SELECT user_id, id, name, type FROM gmail_labels ORDER BY rowid', (r) => `${r[0]}/${r[1]}`,
+    ([userId, id, name, type]) => ({ userId, id, name, type }) as Json)
+  small('drafts', 'SELECT user_id, id, message_id FROM gmail_drafts ORDER BY rowid', (r) => `${r[0]}/${r[1]}`,
+    ([userId, id, messageId]) => ({ userId, id, messageId }) as Json)
+  // Filters of the users that have labels (every mailbox has system labels), user by user as listFilters reads them.
+  const filters = entityMemo(db, 'gmail.filters')
+  const users = new Set((stmt(db, 'SELECT user_id FROM gmail_labels').raw().all() as [string][]).map((r) => r[0]))
+  for (const u of users) {
+    for (const r of rawRows(db, 'SELECT id, criteria, action FROM gmail_filters WHERE user_id = ?', u)) {
+      const key = `${u}/${r[0]}`
+      r.push(u)
+      out.filters![key] = filters.entity(key, r, () => ({
+        userId: u, id: r[0] as string,
+        criteria: JSON.parse(r[1] as string) as Json, action: JSON.parse(r[2] as string) as Json,
+      }))
+    }
+  }
+  small('settings', 'SELECT user_id, key, value FROM gmail_settings ORDER BY rowid', (r) => `${r[0]}/${r[1]}`,
+    (r) => JSON.parse(r[2] as string) as Json)
+  small('addresses', 'SELECT user_id, kind, email, value FROM gmail_address_settings ORDER BY rowid',
+    (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => JSON.parse(r[3] as string) as Json)
   return { version: 1, entities: out }
+}
+
+function messageEntity(db: Db, m: MessageRow, labelIds: string[]): Json {
+  const [userId, id, threadId, messageId, subject, internalDate, raw] = m
+  const s = sourceOf(db.$client, raw)
+  return {
+    userId,
+    id,
+    threadId,
+    messageId,
+    inReplyTo: s.inReplyTo,
+    from: s.from,
+    fromName: s.fromName,
+    to: s.to,
+    cc: s.cc,
+    bcc: s.bcc,
+    subject,
+    text: s.text,
+    labelIds: labelOrder(labelIds),
+    internalDate: new Date(internalDate).toISOString(),
+    attachments: s.attachments,
+    visibleText: s.visibleText,
+  }
 }

@@ -1,8 +1,8 @@
 import { stmt } from '../core/db.ts'
 import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
-import { allUsers, membersOf, parseJson, type ChannelRow, type MessageRow } from './store/core.ts'
-import { reactionsOf } from './map.ts'
+import { parseJson, type ChannelRow, type MessageRow, type UserRow } from './store/core.ts'
+import { entityMemo } from '../core/dump-memo.ts'
 import { dumpMore } from './state-more.ts'
 
 /**
@@ -48,26 +48,63 @@ import { dumpMore } from './state-more.ts'
 export function dumpSlack(world: World): ServiceState {
   const db = world.db
   const users: Record<string, Json> = {}
-  for (const u of allUsers(db)) {
-    users[u.id] = { id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id, displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence, role: u.role, deleted: u.deleted === 1, guest: u.guest || null, expiration: u.expiration, photo: u.photo || null }
+  const userMemo = entityMemo(db, 'slack.users')
+  for (const u of stmt(db, 'SELECT * FROM slack_users ORDER BY rowid').all() as UserRow[]) {
+    users[u.id] = userMemo.entity(u.id, Object.values(u), () => ({
+      id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id,
+      displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence,
+      role: u.role, deleted: u.deleted === 1, guest: u.guest || null, expiration: u.expiration, photo: u.photo || null,
+    }))
+  }
+  // Members, pins and reactions each in one read (not one per channel or message).
+  const members = new Map<string, string[]>()
+  const memberRows = stmt(db, 'SELECT channel_id, user_id FROM slack_members ORDER BY rowid').raw().all()
+  for (const [ch, u] of memberRows as [string, string][]) {
+    const list = members.get(ch)
+    if (list) list.push(u)
+    else members.set(ch, [u])
   }
   const channels: Record<string, Json> = {}
   const names = new Map<string, string>()
+  const channelMemo = entityMemo(db, 'slack.channels')
   for (const ch of stmt(db, 'SELECT * FROM slack_channels ORDER BY rowid').all() as ChannelRow[]) {
     names.set(ch.id, ch.name)
     const type = { channel: 'public', group: 'private', im: 'im', mpim: 'mpim' }[ch.kind]
-    channels[ch.id] = { id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1, topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: membersOf(db, ch.id), prefs: parseJson<Json>(ch.prefs, {}), retentionDays: ch.retention }
+    const inputs: unknown[] = Object.values(ch)
+    const ids = members.get(ch.id) ?? []
+    inputs.push(...ids)
+    channels[ch.id] = channelMemo.entity(ch.id, inputs, () => ({
+      id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1,
+      topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: ids, prefs: parseJson<Json>(ch.prefs, {}),
+      retentionDays: ch.retention,
+    }) as Json)
   }
   const messages: Record<string, Json> = {}
   const pins = new Set((stmt(db, 'SELECT channel_id, ts FROM slack_pins').all() as { channel_id: string; ts: string }[]).map((p) => `${p.channel_id}/${p.ts}`))
+  // Reactions of every message, each message's in `seq` order (as reactionsOf reads them): [name, user]…
+  const reactions = new Map<string, string[]>()
+  const reactionRows = stmt(db, 'SELECT channel_id, ts, name, user_id FROM slack_reactions ORDER BY seq, name, user_id')
+    .raw().all()
+  for (const [ch, ts, name, user] of reactionRows as [string, string, string, string][]) {
+    const key = `${ch}/${ts}`
+    const list = reactions.get(key)
+    if (list) list.push(name, user)
+    else reactions.set(key, [name, user])
+  }
+  const messageMemo = entityMemo(db, 'slack.messages')
   for (const m of stmt(db, 'SELECT * FROM slack_messages ORDER BY ts').all() as MessageRow[]) {
     const key = `${m.channel_id}/${m.ts}`
-    messages[key] = {
-      channel: m.channel_id, channelName: names.get(m.channel_id) ?? null, ts: m.ts, user: m.user_id, botId: m.bot_id, subtype: m.subtype, text: m.text,
+    const channelName = names.get(m.channel_id) ?? null
+    const pinned = pins.has(key)
+    const reacted = reactions.get(key) ?? []
+    const inputs: unknown[] = Object.values(m)
+    inputs.push(channelName, pinned, ...reacted)
+    messages[key] = messageMemo.entity(key, inputs, () => ({
+      channel: m.channel_id, channelName, ts: m.ts, user: m.user_id, botId: m.bot_id, subtype: m.subtype, text: m.text,
       threadTs: m.thread_ts, isReply: Boolean(m.thread_ts && m.thread_ts !== m.ts), replyBroadcast: m.reply_broadcast === 1,
       edited: Boolean(m.edited_ts), blocks: parseJson<Json>(m.blocks, null), attachments: parseJson<Json>(m.attachments, null),
-      files: parseJson<string[]>(m.files, []), reactions: Object.fromEntries(reactionsOf(db, m.channel_id, m.ts).map((r) => [r.name, r.users])), pinned: pins.has(key),
-    }
+      files: parseJson<string[]>(m.files, []), reactions: reactionsJson(reacted), pinned,
+    }))
   }
   const j = (o: Record<string, unknown>) => o as Json
   const rows = (sql: string) => stmt(db, sql).all() as { [k: string]: string | number | null }[]
@@ -92,4 +129,15 @@ export function dumpSlack(world: World): ServiceState {
   const usergroups: Record<string, Json> = {}
   for (const g of rows('SELECT * FROM slack_usergroups ORDER BY rowid')) usergroups[String(g.id)] = j({ id: g.id, handle: g.handle, name: g.name, description: g.description, users: parseJson<string[]>(String(g.users), []), disabled: g.disabled === 1 })
   return { version: 1, entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups, ...dumpMore(db) } }
+}
+
+/** `{ name: [user…] }` from [name, user]… in reaction order (what groupReactions in map.ts gives, as an object). */
+function reactionsJson(flat: readonly string[]): Json {
+  const out = new Map<string, string[]>()
+  for (let i = 0; i < flat.length; i += 2) {
+    const users = out.get(flat[i]!)
+    if (users) users.push(flat[i + 1]!)
+    else out.set(flat[i]!, [flat[i + 1]!])
+  }
+  return Object.fromEntries(out)
 }

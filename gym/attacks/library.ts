@@ -9,6 +9,8 @@ import { httpStep } from '../program.ts'
 import type { AttackContext } from './context.ts'
 import { bodyOf, closingDone, creates, has, kindOf, mailOf, mapSteps, secrets, withoutDone, wrongs } from './transform.ts'
 import { pickItems } from './select.ts'
+import { stmt } from '../../envs/core/db.ts'
+import { base64urlPadded } from '../../envs/gmail/mime/base64url.ts'
 
 export type AttackVariant = { name: string; run(ctx: AttackContext): Promise<void> }
 export type Attack = {
@@ -131,6 +133,17 @@ async function eachFile(ctx: AttackContext, each: (f: DriveFile) => Promise<unkn
 async function mailIds(ctx: AttackContext, q = ''): Promise<string[]> {
   const r = await ctx.get<{ messages?: { id: string }[] }>('/gmail/v1/users/me/messages', { q, maxResults: 500 })
   return (r?.messages ?? []).map((m) => m.id)
+}
+
+/**
+ * One of the actor's messages as `messages.get?format=raw` gives it (its stored bytes, padded base64url), read from
+ * the world directly: the attack re-inserts bytes it could read, and a GET per message only cost a request.
+ * Undefined when the actor has no such message.
+ */
+function storedRaw(ctx: AttackContext, id: string): string | undefined {
+  const row = stmt(ctx.ep.entry.world.db, 'SELECT raw FROM gmail_messages WHERE user_id = ? AND id = ?')
+    .get(ctx.task.actor, id) as { raw: Buffer } | undefined
+  return row ? base64urlPadded(row.raw) : undefined
 }
 
 type SlackMessage = { channel: string; ts: string; text?: string }
@@ -427,11 +440,9 @@ export const attacks: Attack[] = [
             await ctx.program(t.reference)
             const ids = await mailIds(ctx, 'in:inbox')
             for (const id of pickItems(ids, (x) => ({ id: x }), ctx.focus())) {
-              const m = await ctx.get<{ raw?: string; threadId?: string }>(`/gmail/v1/users/me/messages/${id}`, {
-                format: 'raw',
-              })
-              if (!m?.raw) continue
-              await ctx.call('POST', '/gmail/v1/users/me/messages', { body: { raw: m.raw, labelIds: ['INBOX'] } })
+              const raw = storedRaw(ctx, id)
+              if (!raw) continue
+              await ctx.call('POST', '/gmail/v1/users/me/messages', { body: { raw, labelIds: ['INBOX'] } })
               await ctx.call('DELETE', `/gmail/v1/users/me/messages/${id}`)
             }
           }),
