@@ -40,7 +40,8 @@ describe('createGoogleRouter validation', () => {
   test('validates path and query parameters, sync and async schemas alike, with Google\'s 400', async () => {
     const router = createGoogleRouter()
       .openapi(createRoute({
-        method: 'get', path: '/t/{n}', request: { params: z.object({ n: z.coerce.number().int().min(1) }), query: plain() },
+        method: 'get', path: '/t/{n}',
+        request: { params: z.object({ n: z.coerce.number().int().min(1) }), query: plain() },
         responses: { 200: { description: 'ok' } },
       }), (c) => c.json({ params: c.req.valid('param'), query: c.req.valid('query') }, 200))
       .openapi(createRoute({
@@ -51,7 +52,7 @@ describe('createGoogleRouter validation', () => {
     router.onError((err, c) => renderError(err, c))
     const get = async (path: string) => {
       const res = await router.request(path)
-      return { status: res.status, body: await res.json() }
+      return { status: res.status, body: (await res.json()) as any }
     }
     expect(await get('/t/2?n=4&tag=a')).toEqual({ status: 200, body: { params: { n: 2 }, query: { n: 4, tag: 'a' } } })
     const bad = await get('/t/2?n=0')
