@@ -41,3 +41,26 @@ describe('resolveToken', () => {
       h.worlds.close()
     })
 })
+
+describe('checkGoogleAccess', () => {
+  test('refuses a suspended or deleted user\'s token and serves an active one (one read of both rows)', async () => {
+    const h = harness('demo')
+    const sqlite = h.entry.world.sqlite
+    const token = h.google()
+    const user = resolveToken(h.worlds, token)!.principal.userId
+    const facts = (suspended: number, deleted: number | null) => {
+      sqlite.prepare('INSERT OR REPLACE INTO identity_users (user_id, suspended, org_unit_path, deleted_ms, ' +
+        "created_ms, change_password) VALUES (?, ?, '/', ?, 0, 0)").run(user, suspended, deleted)
+    }
+    const status = async () => (await h.call('GET', '/gmail/v1/users/me/labels', { token })).status
+    sqlite.prepare('DELETE FROM identity_users WHERE user_id = ?').run(user)
+    expect(await status()).toBe(200)
+    facts(1, null)
+    expect(await status()).toBe(401)
+    facts(0, 5)
+    expect(await status()).toBe(401)
+    facts(0, null)
+    expect(await status()).toBe(200)
+    h.worlds.close()
+  })
+})
