@@ -306,6 +306,9 @@ function tick(world: World) {
   // leaves the clock and every service as they were.
   const moved = requestTick(world.db)
   if (!moved) return
+  // Usually nothing is due: the clock (and the cap's use) is then one autocommit statement, atomic on its own.
+  const due = services.some((s) => s.onClockAdvance && (s.hasDueWork?.(world, moved.from, moved.to) ?? true))
+  if (!due) return applyRequestTick(world.db, moved)
   world.tx((db) => {
     applyRequestTick(db, moved)
     for (const s of services) s.onClockAdvance?.(world, moved.from, moved.to)

@@ -7,6 +7,7 @@ import type { Db } from './db.ts'
 import type { WorldUserRow } from './world-tables.ts'
 import { GoogleApiError } from './errors/google.ts'
 import { SlackApiError } from './errors/slack.ts'
+import { withSyncValidation } from './sync-parse.ts'
 
 /** Who is calling: the user behind the token, and what kind of token it is. */
 export type Principal = {
@@ -41,12 +42,12 @@ export const dbOf = (c: WorldContext): Db => c.var.world.db
 
 /** Router for one Google-shaped service; request validation failures use Google's 400 envelope. */
 export function createGoogleRouter() {
-  return new OpenAPIHono<WorldEnv>({
+  return withSyncValidation(new OpenAPIHono<WorldEnv>({
     defaultHook: (result, c) => {
       if (result.success) return
       throw googleValidationError(result.error)
     },
-  })
+  }))
 }
 
 /** Turns a zod failure into Google's INVALID_ARGUMENT envelope, naming the offending field. */

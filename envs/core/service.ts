@@ -67,4 +67,9 @@ export interface ServiceProvider<Name extends string = string, Seed = unknown> {
   readonly googleErrorStyle?: 'aip' | 'legacy'
   /** Runs work that was due between two clock readings (scheduled messages, reminders, …). */
   onClockAdvance?(world: World, fromMs: number, toMs: number): void
+  /**
+   * Whether `onClockAdvance` would change anything for this move (reads only). An agent request's tick asks
+   * first: when no service has due work, the clock is written alone, without a transaction. Omitted: always due.
+   */
+  hasDueWork?(world: World, fromMs: number, toMs: number): boolean
 }

@@ -8,7 +8,11 @@ export function listUsers(db: Db): WorldUserRow[] {
 
 export function findUserById(db: Db, id: string): WorldUserRow | undefined {
   const r = stmt(db, 'SELECT * FROM world_users WHERE id = ?').get(id) as Record<string, string | number> | undefined
-  if (!r) return undefined
+  return r && userFromRow(r)
+}
+
+/** A `world_users` row as SQLite returns it (column names), in its typed shape. */
+export function userFromRow(r: Record<string, string | number | null>): WorldUserRow {
   return {
     id: String(r.id), email: String(r.email), name: String(r.name), givenName: String(r.given_name),
     familyName: String(r.family_name), timeZone: String(r.time_zone), title: String(r.title),

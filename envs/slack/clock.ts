@@ -8,15 +8,21 @@ type Due = { id: string; channel_id: string; user_id: string; bot_id: string | n
 const DUE_PROBE = "SELECT EXISTS (SELECT 1 FROM slack_scheduled WHERE status = 'pending' AND post_at <= ?) OR " +
   'EXISTS (SELECT 1 FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ?)'
 
+/** Whether a scheduled message or a reminder is due at or before `toMs` (what slackClockAdvance would act on). */
+export function slackHasDueWork(world: World, _fromMs: number, toMs: number): boolean {
+  const until = Math.floor(toMs / 1000)
+  return Boolean(stmt(world.db, DUE_PROBE).pluck(true).get(until, until))
+}
+
 /**
  * Posts scheduled messages and fires reminders whose time lies at or before `toMs`. Runs inside one
  * transaction; everything it reads and writes is in tables, so snapshots carry pending work.
  */
-export function slackClockAdvance(world: World, _fromMs: number, toMs: number): void {
+export function slackClockAdvance(world: World, fromMs: number, toMs: number): void {
   const until = Math.floor(toMs / 1000)
   const db = world.db
   // Every request moves the clock: one probe answers the usual "nothing due" before the two reads below.
-  if (!stmt(db, DUE_PROBE).pluck(true).get(until, until)) return
+  if (!slackHasDueWork(world, fromMs, toMs)) return
   const due = stmt(db, "SELECT * FROM slack_scheduled WHERE status = 'pending' AND post_at <= ? ORDER BY post_at, rowid").all(until) as Due[]
   const reminders = stmt(db, 'SELECT * FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ? ORDER BY time, rowid').all(until) as { id: string; user_id: string; text: string }[]
   if (due.length === 0 && reminders.length === 0) return

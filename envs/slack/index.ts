@@ -3,7 +3,7 @@ import { specMethods } from './api/methods.gen.ts'
 import { slackTables } from './schema.ts'
 import { SlackSeed, seedSlack } from './seed.ts'
 import { dumpSlack } from './state.ts'
-import { slackClockAdvance } from './clock.ts'
+import { slackClockAdvance, slackHasDueWork } from './clock.ts'
 
 /**
  * Slack Web API: workspace members and bots, channels/DMs/MPIMs with membership and privacy,
@@ -24,4 +24,5 @@ export const slack: ServiceProvider<'slack', SlackSeed> = {
   seed: seedSlack,
   dump: dumpSlack,
   onClockAdvance: slackClockAdvance,
+  hasDueWork: slackHasDueWork,
 }

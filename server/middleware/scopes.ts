@@ -7,8 +7,8 @@ import { methodScopes as calendar } from '../../envs/calendar/api/scopes.gen.ts'
 import { methodScopes as drive } from '../../envs/drive/api/scopes.gen.ts'
 import { methodScopes as docs } from '../../envs/docs/api/scopes.gen.ts'
 import { methodScopes as directory } from '../../envs/identity/api/scopes.gen.ts'
-import { findAccess, touchGrant } from '../../envs/identity/store/oauth.ts'
-import { isActive } from '../../envs/identity/store/users.ts'
+import { touchGrant } from '../../envs/identity/store/oauth.ts'
+import { stmt } from '../../envs/core/db.ts'
 
 const TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = {
   gmail, calendar, drive, docs, identity: directory,
@@ -42,16 +42,32 @@ export class InsufficientScopes extends GoogleApiError {
 }
 
 /**
+ * What findAccess (the OAuth-issued token, if the token is one) and isActive (the user's directory facts) read,
+ * in one statement: exactly one row, its columns NULL where either row is missing.
+ */
+const ACCESS_AND_FACTS = 'SELECT a.user_id AS a_user, a.client_id AS a_client, a.expires_ms AS a_expires, ' +
+  'u.suspended, u.deleted_ms FROM (SELECT 1) LEFT JOIN identity_access_tokens a ON a.key = ? ' +
+  'LEFT JOIN identity_users u ON u.user_id = ?'
+
+type AccessAndFacts = {
+  a_user: string | null; a_client: string | null; a_expires: number | null
+  suspended: number | null; deleted_ms: number | null
+}
+
+/**
  * Checks a Google request's token against the method: an OAuth-issued token must be unexpired (world clock), and
  * every token needs one of the scopes the method's discovery document lists, and its user must be active. A use of an app's token stamps its
  * grant's "last used".
  */
 export function checkGoogleAccess(world: World, principal: Principal, op: { service: string; operationId: string } | undefined) {
   const db = world.db
-  const access = principal.tokenKey ? findAccess(db, principal.tokenKey) : undefined
+  const row = stmt(db, ACCESS_AND_FACTS).get(principal.tokenKey ?? null, principal.userId) as AccessAndFacts
+  const access = row.a_user === null
+    ? undefined
+    : { userId: row.a_user, clientId: row.a_client!, expiresMs: row.a_expires! }
   if (access && access.expiresMs < nowMs(db)) throw invalidCredentials()
-  // A suspended (or deleted) account can no longer use any token.
-  if (!isActive(db, principal.userId)) throw invalidCredentials()
+  // A suspended (or deleted) account can no longer use any token (isActive: no identity_users row is active).
+  if (Number(row.suspended) === 1 || row.deleted_ms !== null) throw invalidCredentials()
   if (op) {
     const needed = TABLES[op.service]?.[op.operationId]
     if (needed && needed.length > 0 && !needed.some((s) => principal.scopes.includes(s))) {

@@ -115,3 +115,31 @@ describe('the request tick', () => {
     h.worlds.close()
   })
 })
+
+describe('the request tick without due work', () => {
+  test('writes the clock without a transaction; due work still runs in one, with the moved clock', async () => {
+    const h = harness('demo')
+    const world = h.entry.world
+    const db = world.sqlite
+    const clock = () => (db.prepare("SELECT value FROM world_meta WHERE key = 'clock_ms'").pluck().get() as string)
+    const tx = vi.spyOn(world, 'tx')
+    try {
+      const start = Number(clock())
+      expect((await h.call('GET', '/gmail/v1/users/me/profile')).status).toBe(200)
+      expect(Number(clock())).toBe(start + 1000)
+      expect(tx).not.toHaveBeenCalled()
+      const open = db.prepare('SELECT id FROM slack_channels WHERE is_archived = 0 LIMIT 1').get() as { id: string }
+      const user = db.prepare('SELECT id FROM slack_users LIMIT 1').pluck().get() as string
+      const columns = '(id, channel_id, user_id, text, blocks, post_at, created)'
+      db.prepare(`INSERT INTO slack_scheduled ${columns} VALUES ('Q1', ?, ?, 'due now', NULL, 0, 0)`).run(open.id, user)
+      expect((await h.call('GET', '/gmail/v1/users/me/profile')).status).toBe(200)
+      expect(Number(clock())).toBe(start + 2000)
+      expect(tx).toHaveBeenCalled() // the tick's transaction (and the hook's own, nested in it)
+      expect(db.prepare("SELECT status FROM slack_scheduled WHERE id = 'Q1'").get()).toEqual({ status: 'posted' })
+      expect(db.prepare("SELECT count(*) FROM slack_messages WHERE text = 'due now'").pluck().get()).toBe(1)
+    } finally {
+      tx.mockRestore()
+      h.worlds.close()
+    }
+  })
+})

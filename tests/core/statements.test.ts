@@ -111,3 +111,33 @@ describe('prepared statements cached per connection', () => {
     expect(world.db.select().from(items).all().map((r) => r.name)).toEqual(['before', 'new'])
   })
 })
+
+describe('statements around an agent call', () => {
+  test('getProfile runs two identity reads, three for the tick, its own four and the log insert', async () => {
+    const { harness } = await import('../../envs/core/testing/harness.ts')
+    const h = harness('demo')
+    const token = h.google()
+    await h.call('GET', '/gmail/v1/users/me/profile', { token })
+    const proto = Object.getPrototypeOf(h.entry.world.sqlite.prepare('SELECT 1')) as Record<string, unknown>
+    const originals = Object.fromEntries(['run', 'get', 'all', 'iterate'].map((m) => [m, proto[m]]))
+    const ran: string[] = []
+    for (const [m, fn] of Object.entries(originals)) {
+      proto[m] = function (this: { source: string }, ...args: unknown[]) {
+        ran.push(this.source.split(' ').slice(0, 3).join(' '))
+        return (fn as (...a: unknown[]) => unknown).apply(this, args)
+      }
+    }
+    try {
+      expect((await h.call('GET', '/gmail/v1/users/me/profile', { token })).status).toBe(200)
+    } finally {
+      Object.assign(proto, originals)
+      h.worlds.close()
+    }
+    // No BEGIN/COMMIT: nothing was due, so the clock write stands alone.
+    expect(ran).toEqual([
+      'SELECT t.key AS', 'SELECT a.user_id AS', 'SELECT key, value', 'SELECT EXISTS (SELECT', 'INSERT INTO world_meta',
+      'SELECT 1 FROM', 'SELECT count(*) AS', 'SELECT count(DISTINCT thread_id)', 'SELECT history_id AS',
+      'INSERT INTO world_action_log',
+    ])
+  })
+})

@@ -12,6 +12,7 @@ import { loadDocument, revisionIdOf, revisionOfId, saveDocument } from '../store
 import { applyRequests, checkRequests } from '../requests/apply.ts'
 import { plainText } from '../render/text.ts'
 import { newDocument } from '../model/new.ts'
+import { withSyncValidation } from '../../core/sync-parse.ts'
 
 const json = <T extends z.ZodType>(schema: T) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const DocParam = z.object({ documentId: z.string() })
@@ -58,7 +59,7 @@ const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
 /** Request validation failures in the Docs envelope (no legacy `errors[]`), named like Google's decoder. */
 const docsRouter = () =>
-  new OpenAPIHono<WorldEnv>({
+  withSyncValidation(new OpenAPIHono<WorldEnv>({
     defaultHook: (result, c) => {
       if (result.success) return
       const issue = result.error.issues[0]
@@ -66,7 +67,7 @@ const docsRouter = () =>
       const value = field ? (c.req.query(field) ?? '') : ''
       throw invalid(result.target === 'query' ? `Invalid value at '${snake(field)}', "${value}"` : `Invalid JSON payload received. ${issue?.message ?? 'Invalid value'}${field ? ` at '${field}'` : ''}.`)
     },
-  })
+  }))
 
 export const documentsRouter = docsRouter()
   .openapi(get, (c) => {

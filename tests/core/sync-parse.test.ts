@@ -1,0 +1,66 @@
+import { describe, expect, test } from 'vitest'
+import { createRoute, z } from '@hono/zod-openapi'
+import { preferSyncParse } from '../../envs/core/sync-parse.ts'
+import { createGoogleRouter } from '../../envs/core/http.ts'
+import { renderError } from '../../server/app.ts'
+
+// Route validators parse synchronously first (envs/core/sync-parse.ts); answers must equal the asynchronous parse.
+
+const plain = () => z.object({ n: z.coerce.number().int().min(1), tag: z.enum(['a', 'b']).optional() })
+
+describe('preferSyncParse', () => {
+  test('answers what safeParseAsync answers, for valid and invalid input, without zod\'s async path', async () => {
+    const reference = plain()
+    const schema = plain()
+    preferSyncParse(schema)
+    preferSyncParse(schema)
+    let syncCalls = 0
+    const sync = schema.safeParse.bind(schema)
+    schema.safeParse = ((d: unknown, p?: unknown) => (syncCalls++, sync(d, p as never))) as typeof schema.safeParse
+    for (const input of [{ n: '3' }, { n: '3', tag: 'b' }, { n: '0' }, { n: 'x', tag: 'c' }, null, 'text']) {
+      const [got, want] = [await schema.safeParseAsync(input), await reference.safeParseAsync(input)]
+      expect(got.success).toBe(want.success)
+      expect(got.data).toEqual(want.data)
+      expect(got.error?.issues).toEqual(want.error?.issues)
+    }
+    expect(syncCalls).toBe(6)
+  })
+
+  test('falls back to the asynchronous parse when a schema has an async refinement', async () => {
+    const schema = z.object({ id: z.string().refine(async (v) => v.startsWith('ok'), 'bad id') })
+    preferSyncParse(schema)
+    expect(await schema.safeParseAsync({ id: 'ok1' })).toEqual({ success: true, data: { id: 'ok1' } })
+    const failed = await schema.safeParseAsync({ id: 'no' })
+    expect(failed.success).toBe(false)
+    expect(failed.error?.issues[0]?.message).toBe('bad id')
+  })
+})
+
+describe('createGoogleRouter validation', () => {
+  test('validates path and query parameters, sync and async schemas alike, with Google\'s 400', async () => {
+    const router = createGoogleRouter()
+      .openapi(createRoute({
+        method: 'get', path: '/t/{n}',
+        request: { params: z.object({ n: z.coerce.number().int().min(1) }), query: plain() },
+        responses: { 200: { description: 'ok' } },
+      }), (c) => c.json({ params: c.req.valid('param'), query: c.req.valid('query') }, 200))
+      .openapi(createRoute({
+        method: 'get', path: '/a/{id}',
+        request: { params: z.object({ id: z.string().refine(async (v) => v.startsWith('ok'), 'bad id') }) },
+        responses: { 200: { description: 'ok' } },
+      }), (c) => c.json(c.req.valid('param'), 200))
+    router.onError((err, c) => renderError(err, c))
+    const get = async (path: string) => {
+      const res = await router.request(path)
+      return { status: res.status, body: (await res.json()) as any }
+    }
+    expect(await get('/t/2?n=4&tag=a')).toEqual({ status: 200, body: { params: { n: 2 }, query: { n: 4, tag: 'a' } } })
+    const bad = await get('/t/2?n=0')
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.message).toMatch(/^Invalid value at 'n'/)
+    expect(await get('/a/ok7')).toEqual({ status: 200, body: { id: 'ok7' } })
+    const refused = await get('/a/nope')
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.message).toBe("Invalid value at 'id': bad id")
+  })
+})
