@@ -200,6 +200,8 @@ export class Episode {
     if (this.#closed) return
     this.#sealed = true
     this.#closed = true
-    this.worlds.delete(this.entry.id)
+    // The world may be gone already (deleted through the control plane, or its manager closed): the reaper's
+    // timer must never throw for that, or a server would die of an uncaught exception.
+    if (this.worlds.find(this.entry.id) === this.entry) this.worlds.delete(this.entry.id)
   }
 }

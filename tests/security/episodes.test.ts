@@ -131,6 +131,14 @@ describe('two episodes of one task are sealed from each other', () => {
     await s.reset()
     expect(s.gym.get(busy.episodeId)).toBeUndefined()
   })
+  test('an episode whose world was deleted through the control plane is reaped without an error', async () => {
+    const s = server({ episodeIdleMs: 60_000, episodeMaxAgeMs: 3_600_000 }, 2)
+    const ep = await s.reset()
+    expect((await s.ctl('DELETE', `/worlds/${ep.episodeId}`)).status).toBe(204)
+    s.advanceWall(61_000)
+    expect(s.gym.reap()).toEqual([ep.episodeId])
+    expect((await s.ctl('POST', `/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: {} })).status).toBe(410)
+  })
 })
 
 describe('episode capacity', () => {
