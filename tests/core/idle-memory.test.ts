@@ -48,8 +48,9 @@ describe('launcher young generation', () => {
     }
     try {
       await until(() => /users:/.test(out))
-      // Two semi-spaces of V8's initial 1 MiB; without the hold the start grows them to their maximum.
-      expect(await newSpace()).toBeLessThanOrEqual(2 * 2 ** 20)
+      // Two semi-spaces of V8's initial 1 MiB; without the hold the start grows them to their maximum (16 MiB).
+      // One doubling is allowed: on a loaded machine a scavenge may run between the release and this reading.
+      expect(await newSpace()).toBeLessThanOrEqual(4 * 2 ** 20)
       const agent = /agent API\s+(http:\/\/\S+)/.exec(out)![1]
       const token = /alice@\S+\s+google (\S+)/.exec(out)![1]
       // Each service's first call imports its routes: plenty of survivors, so a released generation grows.
