@@ -1,4 +1,4 @@
-import { checkPrime, createHmac, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
+import { constants, createHmac, createPrivateKey, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto'
 
 /**
  * Deterministic RSA keys for service accounts. Google's keys are RSA-2048 (RS256), and google-auth-library signs
@@ -6,8 +6,8 @@ import { checkPrime, createHmac, createPrivateKey, createPublicKey, type KeyObje
  * same seed and requests, and nothing secret may be stored in it (docs/decisions/0104). So a key is a pure function
  * of a 256-bit seed that the caller derives from the world's secret: an HMAC-SHA256 counter-mode stream draws
  * 1024-bit odd candidates with the top two bits set (so p*q has exactly 2048 bits), small primes are sieved out in
- * JavaScript and OpenSSL's primality test (`checkPrime`, on libuv's thread pool, so the event loop is not held for
- * the ~100 ms a key takes) decides the rest. See docs/decisions/0260.
+ * JavaScript and Miller-Rabin rounds on OpenSSL's modular exponentiation decide the rest, yielding to the event loop
+ * between candidates. See docs/decisions/0260 and 0308.
  */
 
 const E = 65537n
@@ -45,9 +45,52 @@ function modInverse(a: bigint, m: bigint): bigint {
   return ((oldS % m) + m) % m
 }
 
-const isPrime = (p: bigint) => new Promise<boolean>((resolve, reject) => {
-  checkPrime(p, { checks: 0 }, (err, ok) => (err ? reject(err) : resolve(ok)))
-})
+/**
+ * Miller-Rabin bases. The candidates are HMAC output nobody can choose, and for random 1024-bit odd numbers a few
+ * rounds already bound the chance of passing a composite far below 2^-80 (Damgard, Landrock and Pomerance, 1993);
+ * seven is a wide margin. Node's `checkPrime` cannot be asked for fewer than OpenSSL's 64 rounds, ~15 ms a prime.
+ */
+const BASES = [2n, 3n, 5n, 7n, 11n, 13n, 17n]
+
+const toBuffer = (n: bigint, bytes: number) => Buffer.from(n.toString(16).padStart(bytes * 2, '0'), 'hex')
+
+/**
+ * `base^exp mod m` for every base, by OpenSSL: a raw (unpadded) RSA public operation with modulus `m` and
+ * exponent `exp` is exactly that exponentiation (OpenSSL accepts any exponent below a modulus of ≤ 3,072 bits).
+ */
+function powers(m: bigint, exp: bigint): (base: bigint) => bigint {
+  const bytes = Math.ceil(m.toString(16).length / 2)
+  const key = createPublicKey({ key: { kty: 'RSA', n: b64u(m), e: b64u(exp) }, format: 'jwk' })
+  return (base) => {
+    const out = publicEncrypt({ key, padding: constants.RSA_NO_PADDING }, toBuffer(base, bytes))
+    return BigInt(`0x${out.toString('hex')}`)
+  }
+}
+
+/** Miller-Rabin with BASES on an odd `n` greater than every base. */
+export function probablePrime(n: bigint): boolean {
+  let d = n - 1n
+  let s = 0
+  while ((d & 1n) === 0n) {
+    d >>= 1n
+    s++
+  }
+  const pow = powers(n, d)
+  const last = n - 1n
+  for (const a of BASES) {
+    let x = pow(a)
+    if (x === 1n || x === last) continue
+    let witness = true
+    for (let i = 1; i < s && witness; i++) {
+      x = (x * x) % n
+      if (x === last) witness = false
+    }
+    if (witness) return false
+  }
+  return true
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 async function prime(next: (bytes: number) => Buffer): Promise<bigint> {
   for (;;) {
@@ -57,7 +100,8 @@ async function prime(next: (bytes: number) => Buffer): Promise<bigint> {
     const p = toBig(b)
     if (SMALL_PRIMES.some((s) => p % s === 0n)) continue
     if ((p - 1n) % E === 0n) continue
-    if (await isPrime(p)) return p
+    if (probablePrime(p)) return p
+    await yieldToLoop()
   }
 }
 
