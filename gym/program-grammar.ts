@@ -142,9 +142,12 @@ async function rfc822(m: Rfc822): Promise<string> {
     content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
   }))
   // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
-  const options = { ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments }
+  const options = {
+    ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments,
+  }
   const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])
-  const buf: Buffer = await new Promise((res, rej) => composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
+  const buf: Buffer = await new Promise((res, rej) =>
+    composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
   return withoutStamps(buf).toString('base64url')
 }
 
