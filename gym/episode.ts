@@ -90,7 +90,7 @@ export class Episode {
 
   /** The acting user's tokens (for direct REST calls on the agent port), read once per episode; none once sealed. */
   credentials() {
-    this.#me ??= this.worlds.credentials(this.entry.id).find((u) => u.id === this.task.actor)
+    this.#me ??= this.worlds.credentials(this.entry.id, this.task.actor)[0]
     if (!this.#me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
     return this.#sealed ? { ...this.#me, googleToken: undefined, slackUserToken: undefined } : this.#me
   }

@@ -97,28 +97,58 @@ function withoutStamps(buf: Buffer): Buffer {
 
 /** Expands `{"$rfc822": {...}}` into a base64url RFC 822 message (macros run on the control side, never by the agent). */
 export async function expandMacros(value: unknown): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map(expandMacros))
+  // Most arguments hold no macro: copied as the walk below would copy them, without a promise per value.
+  return hasMacro(value) ? expandAsync(value) : copyPlain(value)
+}
+
+/** True when a `$rfc822` key is anywhere in `value`. */
+function hasMacro(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasMacro)
   if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>
-    if ('$rfc822' in o) {
-      const m = o.$rfc822 as Rfc822
-      // A boundary derived from the message itself, so the same program composes the same bytes.
-      const baseBoundary = createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 16)
-      const attachments = m.attachments?.map((a) => ({
-        filename: a.filename, contentType: a.contentType,
-        content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
-      }))
-      // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
-      const options = { ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments }
-      const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])
-      const buf: Buffer = await new Promise((res, rej) => composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
-      return withoutStamps(buf).toString('base64url')
-    }
+    if ('$rfc822' in value) return true
+    for (const v of Object.values(value)) if (hasMacro(v)) return true
+  }
+  return false
+}
+
+/** What expandAsync gives for a value without macros: arrays and objects copied, everything else as is. */
+function copyPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyPlain)
+  if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(o)) out[k] = await expandMacros(v)
+    for (const [k, v] of Object.entries(value)) out[k] = copyPlain(v)
     return out
   }
   return value
+}
+
+async function expandAsync(value: unknown): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map(expandAsync))
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>
+    if ('$rfc822' in o) return rfc822(o.$rfc822 as Rfc822)
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(o)) out[k] = await expandAsync(v)
+    return out
+  }
+  return value
+}
+
+async function rfc822(m: Rfc822): Promise<string> {
+  // A boundary derived from the message itself, so the same program composes the same bytes.
+  const baseBoundary = createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 16)
+  const attachments = m.attachments?.map((a) => ({
+    filename: a.filename, contentType: a.contentType,
+    content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
+  }))
+  // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
+  const options = {
+    ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments,
+  }
+  const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])
+  const buf: Buffer = await new Promise((res, rej) =>
+    composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
+  return withoutStamps(buf).toString('base64url')
 }
 
 /** What a program's `$text` binds from an observation's body: text as is, bytes as their base64, JSON as JSON text. */

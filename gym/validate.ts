@@ -52,7 +52,7 @@ export async function validateTask(
   const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task)
     try {
-      const me = gym.worlds.credentials(ep.worldId).find((u) => u.id === task.actor)
+      const me = gym.worlds.credentials(ep.worldId, task.actor)[0]
       // What the agent is told at reset: who it is, the world's current time, and the instruction.
       const seen = new Provenance([initialObservation(ep), task.instruction, me?.email ?? '', me?.name ?? ''])
       await runProgram(ep, program, trace ? {

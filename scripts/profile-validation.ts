@@ -21,8 +21,9 @@ const cpu = () => {
 const argv = process.argv
 const sample = argv.includes('--sample') ? Number(argv[argv.indexOf('--sample') + 1]) : 1
 const named = argv.flatMap((a, i) => (argv[i - 1] === '--family' ? a.split(',') : [])).filter(Boolean)
-const tasks = loadSample(sample, named)
-const gym = createGym({ tasks, reuseWorlds: true })
+const gym = createGym({ tasks: [], reuseWorlds: true })
+// Prepared as validateTask prepares them: each reset takes the frozen spec without parsing or hashing it again.
+const tasks = loadSample(sample, named).map((t) => gym.prepare(t))
 let requests = 0
 // Episodes call requestInProcess: an in-process request reaches app.fetch, anything else app.request.
 const request = gym.app.request.bind(gym.app)

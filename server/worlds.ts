@@ -4,10 +4,10 @@ import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { join } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
 import { World, type Snapshot } from '../envs/core/world.ts'
-import type { Db } from '../envs/core/db.ts'
+import { stmt, type Db } from '../envs/core/db.ts'
 import { getMeta, nowMs } from '../envs/core/clock.ts'
 import { DEMO_WORLD_SECRET, listTokens, WorldKeys } from '../envs/core/tokens.ts'
-import { listUsers } from '../envs/core/users.ts'
+import { findUserById, listUsers } from '../envs/core/users.ts'
 import { namedSeeds } from '../seeds/index.ts'
 import { buildWorld, SeedError } from './seeding.ts'
 import { DEFAULT_LIMITS, memoryPressure, type Limits } from './limits.ts'
@@ -49,6 +49,9 @@ export type CreateWorldInput = {
    */
   onFirstUse?: boolean
 }
+
+/** Unrevoked tokens in table order (a scan, as listTokens reads them): user, kind, key. */
+const LIVE_TOKENS = 'SELECT user_id, kind, key FROM world_tokens WHERE revoked = 0'
 
 /** Idle held-world connections kept for reuse (one per template; validation runs one episode at a time). */
 const MAX_IDLE_WORLDS = 4
@@ -425,16 +428,28 @@ export class WorldManager {
     return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue, this.#newKeys(target))
   }
 
-  /** Users of a world with their ready-to-use tokens. */
-  credentials(id: string) {
+  /**
+   * Users of a world with their ready-to-use tokens; only `userId`'s when given (the gym asks for its actor on every
+   * episode: one user's tokens are made, not every user's). Each user's token of a kind is its first unrevoked one
+   * in table order.
+   */
+  credentials(id: string, userId?: string) {
     const entry = this.get(id)
     const keys = entry.keys
-    const read = (db: Db) => [listTokens(db).filter((t) => !t.revoked), listUsers(db)] as const
+    const read = (db: Db) => {
+      const users = userId === undefined ? listUsers(db) : [findUserById(db, userId)].filter((u) => u !== undefined)
+      const tokens = stmt(db, userId === undefined ? LIVE_TOKENS : `${LIVE_TOKENS} AND user_id = ?`)
+        .raw()
+        .all(...(userId === undefined ? [] : [userId])) as [string, string, string][]
+      return [tokens, users] as const
+    }
     const [tokens, users] = this.#read(entry, read)
+    const first = new Map<string, string>()
+    for (const [user, kind, key] of tokens) if (!first.has(`${user}\0${kind}`)) first.set(`${user}\0${kind}`, key)
     return users.map((u) => {
-      const of = (kind: 'google' | 'slack_user' | 'slack_bot') => {
-        const t = tokens.find((x) => x.userId === u.id && x.kind === kind)
-        return t ? keys.token(kind, t.key) : undefined
+      const of = (kind: 'google' | 'slack_user') => {
+        const key = first.get(`${u.id}\0${kind}`)
+        return key === undefined ? undefined : keys.token(kind, key)
       }
       return { id: u.id, email: u.email, name: u.name, googleToken: of('google'), slackUserToken: of('slack_user') }
     })

@@ -86,11 +86,11 @@ export class AttackContext {
 
   /** The actor's own address. */
   me(): { id: string; email: string } {
-    return this.gym.worlds.credentials(this.ep.worldId).find((u) => u.id === this.task.actor)!
+    return this.gym.worlds.credentials(this.ep.worldId, this.task.actor)[0]!
   }
 
   async callAs(userId: string, http: Http): Promise<CallResult> {
-    const u = this.gym.worlds.credentials(this.ep.worldId).find((x) => x.id === userId)
+    const u = this.gym.worlds.credentials(this.ep.worldId, userId)[0]
     if (!u) throw new Error(`no user ${userId}`)
     const qs = new URLSearchParams()
     for (const [k, v] of Object.entries(http.query ?? {}))

@@ -19,15 +19,22 @@ type Event = {
 const DAYS = ['MO', 'TU', 'WE', 'TH', 'FR'] as const
 const ROOMS = ['Room Alder (4)', 'Room Birch (8)', 'Room Cedar (12)', 'Atrium booth 2']
 
+/** One `en-CA` date formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+function dateFormat(tz: string): Intl.DateTimeFormat {
+  let f = dateFormats.get(tz)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
+    if (dateFormats.size >= 64) dateFormats.clear()
+    dateFormats.set(tz, f)
+  }
+  return f
+}
+
 /** The local calendar date `days` from now in `tz` (YYYY-MM-DD) and its weekday (0 = Sunday). */
 function localDay(nowMs: number, days: number, tz: string): { date: string; weekday: number } {
   const d = new Date(nowMs + days * DAY * 60_000)
-  const date = new Intl.DateTimeFormat('en-CA', {
-    timeZone: tz,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(d)
+  const date = dateFormat(tz).format(d)
   const weekday = new Date(`${date}T12:00:00Z`).getUTCDay()
   return { date, weekday }
 }

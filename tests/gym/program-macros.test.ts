@@ -29,3 +29,26 @@ describe('$rfc822 macro', () => {
     expect(Buffer.from(body.replace(/\s+/g, ''), 'base64')).toEqual(bytes)
   })
 })
+
+describe('expandMacros without a macro', () => {
+  it('gives a copy equal to its input, sharing no array or object with it', async () => {
+    const args = { method: 'POST', path: '/x', body: { requests: [{ a: [1, 'two', null, true] }, { b: { c: 'd' } }] } }
+    const out = (await expandMacros(args)) as typeof args
+    expect(out).toEqual(args)
+    expect(out).not.toBe(args)
+    expect(out.body).not.toBe(args.body)
+    expect(out.body.requests).not.toBe(args.body.requests)
+    expect(out.body.requests[0]!.a).not.toBe(args.body.requests[0]!.a)
+    expect(await expandMacros('plain')).toBe('plain')
+    expect(await expandMacros(null)).toBe(null)
+  })
+
+  it('still expands a macro nested in arrays and objects, copying its siblings', async () => {
+    const args = { body: { parts: [{ keep: [1] }, { raw: mail('Deep') }] } }
+    const out = (await expandMacros(args)) as { body: { parts: [{ keep: number[] }, { raw: string }] } }
+    expect(out.body.parts[0]).toEqual({ keep: [1] })
+    expect(out.body.parts[0].keep).not.toBe(args.body.parts[0]!.keep)
+    expect(out.body.parts[1].raw).toBe(await expandMacros(mail('Deep')))
+    expect(Buffer.from(out.body.parts[1].raw, 'base64url').toString('latin1')).toMatch(/^Subject: Deep$/m)
+  })
+})
