@@ -22,7 +22,7 @@ import { bufferNodeBody, nodeIncoming, requestHeader } from './middleware/node-b
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
-import { pathOfUrl, searchOfUrl } from './request-url.ts'
+import { pathOfUrl, searchOfUrl } from '../envs/core/request-url.ts'
 import { handleGoogleBatch } from './batch.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
