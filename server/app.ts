@@ -10,7 +10,7 @@ import { GoogleApiError, notFound, notImplemented } from '../envs/core/errors/go
 import { SlackApiError } from '../envs/core/errors/slack.ts'
 import { applyFields, checkSelection, parseFields, type FieldTables } from '../envs/core/fields.ts'
 import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
-import { applyRequestTick, requestTick } from '../envs/core/clock.ts'
+import { applyRequestTick, requestTick, type ClockKeys } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
 import type { World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
@@ -22,7 +22,7 @@ import { bufferNodeBody, nodeIncoming, requestHeader } from './middleware/node-b
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
-import { pathOfUrl, searchOfUrl } from './request-url.ts'
+import { pathOfUrl, searchOfUrl } from '../envs/core/request-url.ts'
 import { handleGoogleBatch } from './batch.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
@@ -228,9 +228,11 @@ export function createAgentApp(worlds: WorldManager) {
     const op = operationIdOf(c.req.method, path)
     if (family === 'google') {
       shapeGoogleJson(c, search, op)
-      checkGoogleAccess(world, found.principal, op)
+      const known = found.access && { access: found.access, clockMs: Number(found.clock.clock ?? 0) }
+      checkGoogleAccess(world, found.principal, op, known)
     }
-    tick(world)
+    // The clock keys read with the token: nothing since (no await, no write to world_meta) could change them.
+    tick(world, found.clock)
     const logBody = await bodyForLog(c)
     await next()
     logAction(world, {
@@ -301,10 +303,10 @@ function tooLarge(family: Family, max: number) {
 }
 
 /** Moves the world clock one tick (within the world's tick cap) and lets services run what became due. */
-function tick(world: World) {
-  // One read of the clock keys; the write and the work that became due are one transaction, so a failing hook
-  // leaves the clock and every service as they were.
-  const moved = requestTick(world.db)
+function tick(world: World, keys: ClockKeys) {
+  // The write and the work that became due are one transaction, so a failing hook leaves the clock and every
+  // service as they were.
+  const moved = requestTick(world.db, keys)
   if (!moved) return
   // Usually nothing is due: the clock (and the cap's use) is then one autocommit statement, atomic on its own.
   const due = services.some((s) => s.onClockAdvance && (s.hasDueWork?.(world, moved.from, moved.to) ?? true))

@@ -83,23 +83,27 @@ export type RequestTick = {
   tickedMs?: number
 }
 
+/** The four clock keys an agent request's tick reads, as stored (undefined when unset). */
+export type ClockKeys = { tick?: string; limit?: string; used?: string; clock?: string }
+
+/** The clock keys as scalar subqueries, in `ClockKeys` order: one row even when keys are unset. */
+export const CLOCK_KEY_COLUMNS = ['tick_ms', 'tick_limit_ms', 'ticked_ms', 'clock_ms']
+  .map((key) => `(SELECT value FROM world_meta WHERE key = '${key}')`).join(', ')
+
+/** `ClockKeys` from the four values of `CLOCK_KEY_COLUMNS` in a raw row, starting at `at`. */
+export function clockKeysAt(row: readonly unknown[], at: number): ClockKeys {
+  const value = (i: number) => (row[at + i] === null ? undefined : String(row[at + i]))
+  return { tick: value(0), limit: value(1), used: value(2), clock: value(3) }
+}
+
 /**
  * What `takeRequestTick` then `advanceClock` would do for one agent request, from one read of the four keys and
  * without writing: undefined when the clock does not move (no tick, or the cap used up). `applyRequestTick`
- * writes it, inside the request's transaction.
+ * writes it, inside the request's transaction. `keys`, when given, are the keys as read earlier in the same
+ * synchronous turn (the agent app reads them with the token: nothing can write them in between).
  */
-export function requestTick(db: Db): RequestTick | undefined {
-  const rows = stmt(db, REQUEST_TICK_SQL).raw(true).all() as [string, string][]
-  let tick: string | undefined
-  let limit: string | undefined
-  let used: string | undefined
-  let clock: string | undefined
-  for (const [key, value] of rows) {
-    if (key === 'tick_ms') tick = value
-    else if (key === 'tick_limit_ms') limit = value
-    else if (key === 'ticked_ms') used = value
-    else clock = value
-  }
+export function requestTick(db: Db, keys?: ClockKeys): RequestTick | undefined {
+  const { tick, limit, used, clock } = keys ?? readClockKeys(db)
   noteMetaRead(db, 'tick_ms')
   let step = Number(tick ?? 1000)
   if (step === 0) return undefined
@@ -115,6 +119,18 @@ export function requestTick(db: Db): RequestTick | undefined {
   noteMetaRead(db, 'clock_ms')
   const from = Number(clock ?? 0)
   return { from, to: from + Math.max(0, Math.trunc(step)), tickedMs }
+}
+
+function readClockKeys(db: Db): ClockKeys {
+  const rows = stmt(db, REQUEST_TICK_SQL).raw(true).all() as [string, string][]
+  const keys: ClockKeys = {}
+  for (const [key, value] of rows) {
+    if (key === 'tick_ms') keys.tick = value
+    else if (key === 'tick_limit_ms') keys.limit = value
+    else if (key === 'ticked_ms') keys.used = value
+    else keys.clock = value
+  }
+  return keys
 }
 
 const PUT_TWO = 'INSERT INTO world_meta (key, value) VALUES (?, ?), (?, ?) ' +

@@ -1,9 +1,8 @@
-import type { MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { stmt, type Db } from '../core/db.ts'
 import { getMeta, nowMs, setMeta } from '../core/clock.ts'
 import { SlackApiError } from '../core/errors/slack.ts'
-import type { WorldEnv } from '../core/http.ts'
+import type { World } from '../core/world.ts'
 
 /**
  * Opt-in rate limiting, per world: world_meta `slack_rate_limit` holds JSON like
@@ -22,7 +21,11 @@ export type RateLimitInput = z.input<typeof RateLimitConfig>
 
 /** The world's rate limits, or null while they are off (the default). */
 export function rateLimitsOf(db: Db): z.output<typeof RateLimitConfig> | null {
-  const raw = getMeta(db, 'slack_rate_limit')
+  return parseRateLimits(getMeta(db, 'slack_rate_limit'))
+}
+
+/** The limits a stored `slack_rate_limit` value holds (null: off, unset or broken). */
+export function parseRateLimits(raw: string | undefined): z.output<typeof RateLimitConfig> | null {
   if (!raw) return null
   try {
     const parsed = RateLimitConfig.safeParse(JSON.parse(raw))
@@ -47,13 +50,8 @@ const TIERS: Record<string, '1' | '2' | '3' | '4'> = {
   'team.info': '3', 'emoji.list': '2', 'users.setPresence': '2', 'usergroups.create': '2', 'usergroups.list': '2',
 }
 
-export const rateLimit: MiddlewareHandler<WorldEnv> = async (c, next) => {
-  const world = c.var.world
-  const principal = c.var.principal
-  // Tiers not named in the config keep Slack's defaults.
-  const config = world && principal ? rateLimitsOf(world.db) : null
-  if (!config) return next()
-  const method = new URL(c.req.url).pathname.slice(5)
+/** Counts one call of `method` by `userId` in this minute of world clock; over the limit, `ratelimited`. */
+export function countCall(world: World, config: z.output<typeof RateLimitConfig>, method: string, userId: string) {
   const special = method === 'chat.postMessage' ? 60 : undefined // Slack: ~1 message per second per channel
   const limit = config.methods[method] ?? special ?? config.tiers[TIERS[method] ?? '3'] ?? DEFAULT_TIERS[TIERS[method] ?? '3']
   const now = nowMs(world.db)
@@ -64,12 +62,11 @@ export const rateLimit: MiddlewareHandler<WorldEnv> = async (c, next) => {
       `INSERT INTO slack_rate_counts (method, user_id, window, count) VALUES (?, ?, ?, 1)
        ON CONFLICT(method, user_id) DO UPDATE SET count = CASE WHEN window = excluded.window THEN count + 1 ELSE 1 END, window = excluded.window
        RETURNING count`,
-    ).get(method, principal!.userId, window) as { count: number }
+    ).get(method, userId, window) as { count: number }
     return row.count
   })
   if (count > limit) {
     const retry = Math.max(1, Math.ceil(((window + 1) * 60_000 - now) / 1000))
     throw new SlackApiError('ratelimited', {}, 429, { 'Retry-After': String(retry) })
   }
-  return next()
 }

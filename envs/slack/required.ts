@@ -1,6 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
 import { SlackApiError } from '../core/errors/slack.ts'
-import type { WorldEnv } from '../core/http.ts'
 
 /**
  * Required arguments of every implemented method, from the "Required arguments" of Slack's method pages (and the
@@ -182,15 +180,12 @@ export const requiredArgsOf = (method: string): readonly string[] => REQUIRED[me
 /** Methods with required arguments (for tests). */
 export const methodsWithRequiredArgs = (): string[] => Object.keys(REQUIRED)
 
-/** Refuses a call that leaves out a required argument, before the method runs. */
-export const requiredArgs: MiddlewareHandler<WorldEnv> = async (c, next) => {
-  const method = new URL(c.req.url).pathname.slice(5)
-  const args = c.var.slackArgs ?? {}
+/** Refuses a call of `method` that leaves out a required argument, before the method runs. */
+export function checkRequiredArgs(method: string, args: Record<string, unknown>): void {
   const missing = requiredArgsOf(method).find((name) => args[name] === undefined || args[name] === null)
   if (missing) {
     throw new SlackApiError('invalid_arguments', {
       response_metadata: { messages: [`[ERROR] missing required field: ${missing}`] },
     })
   }
-  return next()
 }

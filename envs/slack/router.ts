@@ -1,9 +1,7 @@
 // Slack's routes, imported by `loadRouter()` when a request first reaches the service (docs/decisions/0293).
 import { createSlackRouter } from '../core/http.ts'
 import { charsetWarning } from './warnings.ts'
-import { rateLimit } from './ratelimit.ts'
-import { inactiveAccount } from './inactive.ts'
-import { requiredArgs } from './required.ts'
+import { callChecks } from './call-checks.ts'
 import { authRouter } from './routes/auth.ts'
 import { chatRouter } from './routes/chat.ts'
 import { conversationsRouter } from './routes/conversations.ts'
@@ -33,9 +31,7 @@ import { adminPolicyRouter } from './routes/admin-policy.ts'
 
 export const router = createSlackRouter()
 router.use('/api/*', charsetWarning)
-router.use('/api/*', rateLimit)
-router.use('/api/*', inactiveAccount)
-router.use('/api/*', requiredArgs)
+router.use('/api/*', callChecks)
 router
   .route('/', authRouter)
   .route('/', chatRouter)

@@ -36,21 +36,40 @@ export function bytesOfBody(text: string): ArrayBuffer {
   return own
 }
 
+/** The body text of an in-process request and what was made of it, kept on Hono's body cache under `BODY`. */
+type Kept = { text: string; bytes: Promise<unknown> | undefined; decoded: Promise<unknown> | undefined }
+const BODY = Symbol('in-process body')
+type BodyCache = Record<string, Promise<unknown> | undefined> & { [BODY]: Kept }
+
+// The same accessor functions for every request (fresh closures per request gave each body cache a hidden class
+// of its own, which kept requests alive through young-generation collections; see response.ts `RES`).
+const BYTES: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: BodyCache) {
+    const kept = this[BODY]
+    return (kept.bytes ??= Promise.resolve(bytesOfBody(kept.text)))
+  },
+  set(this: BodyCache, value: Promise<unknown>) {
+    this[BODY].bytes = value
+  },
+}
+const TEXT: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: BodyCache) {
+    const kept = this[BODY]
+    return (kept.decoded ??= Promise.resolve(textOfBody(kept.text)))
+  },
+  set(this: BodyCache, value: Promise<unknown>) {
+    this[BODY].decoded = value
+  },
+}
+
 /** Fills Hono's body cache lazily: bytes first (Hono converts other kinds from the first entry), then text. */
 function cacheText(c: Context, text: string) {
-  const cache = c.req.bodyCache as Record<string, Promise<unknown> | undefined>
-  let bytes: Promise<unknown> | undefined
-  let decoded: Promise<unknown> | undefined
-  Object.defineProperty(cache, 'arrayBuffer', {
-    enumerable: true,
-    configurable: true,
-    get: () => (bytes ??= Promise.resolve(bytesOfBody(text))),
-    set: (value: Promise<unknown>) => (bytes = value),
-  })
-  Object.defineProperty(cache, 'text', {
-    enumerable: true,
-    configurable: true,
-    get: () => (decoded ??= Promise.resolve(textOfBody(text))),
-    set: (value: Promise<unknown>) => (decoded = value),
-  })
+  const cache = c.req.bodyCache as BodyCache
+  cache[BODY] = { text, bytes: undefined, decoded: undefined }
+  Object.defineProperty(cache, 'arrayBuffer', BYTES)
+  Object.defineProperty(cache, 'text', TEXT)
 }

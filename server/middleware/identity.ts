@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { parseToken, type TokenKind } from '../../envs/core/tokens.ts'
-import { userFromRow } from '../../envs/core/users.ts'
+import { CLOCK_KEY_COLUMNS, clockKeysAt, type ClockKeys } from '../../envs/core/clock.ts'
 import { stmt } from '../../envs/core/db.ts'
 import type { WorldUserRow } from '../../envs/core/world-tables.ts'
 import { invalidCredentials, missingCredentials } from '../../envs/core/errors/google.ts'
@@ -9,8 +9,20 @@ import type { WorldEntry, WorldManager } from '../worlds.ts'
 import type { Principal } from '../../envs/core/http.ts'
 import { requestHeader } from './node-body.ts'
 
-/** `user`: the token's world user as the token was resolved (undefined when that user no longer exists). */
-export type Resolved = { entry: WorldEntry; principal: Principal; user?: WorldUserRow }
+/**
+ * `user`: the token's world user as the token was resolved (undefined when that user no longer exists).
+ * `clock`: the world's clock keys, read with the token (the request's tick uses them). `access`: for a Google
+ * token, its OAuth access-token row and its user's directory facts (the access check uses them).
+ */
+export type Resolved = {
+  entry: WorldEntry; principal: Principal; user?: WorldUserRow; clock: ClockKeys; access?: AccessAndFacts
+}
+
+/** A Google token's OAuth access-token row (all null when not OAuth-issued) and its user's directory facts. */
+export type AccessAndFacts = {
+  a_user: string | null; a_client: string | null; a_expires: number | null
+  suspended: number | null; deleted_ms: number | null
+}
 
 /** The bearer token of a Google request: Authorization header, or `access_token` / `oauth_token` query. */
 export function googleToken(c: Context): string | undefined {
@@ -39,26 +51,50 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
   const entry = worlds.find(parsed.worldId)
   const checked = entry?.keys.check(token)
   if (!entry || !checked) return undefined
-  const row = stmt(entry.world.db, TOKEN_AND_USER).get(checked.key) as TokenAndUser | undefined
-  if (!row || row.t_revoked === 1 || row.t_kind !== checked.kind) return undefined
-  const user = row.id === null ? undefined : userFromRow(row)
-  return { entry, user, principal: {
-    userId: row.t_user, tokenKind: row.t_kind, scopes: row.t_scopes ? row.t_scopes.split(',') : [], tokenKey: row.t_key,
-  } }
+  const google = checked.kind === 'google'
+  const row = stmt(entry.world.db, google ? GOOGLE_TOKEN_AND_USER : TOKEN_AND_USER).raw(true).get(checked.key) as
+    | unknown[]
+    | undefined
+  if (!row || row[4] === 1 || row[2] !== checked.kind) return undefined
+  const scopes = row[3] as string
+  const principal: Principal = {
+    userId: row[1] as string, tokenKind: row[2] as TokenKind, scopes: scopes ? scopes.split(',') : [],
+    tokenKey: row[0] as string,
+  }
+  const user = row[5] === null ? undefined : userAt(row, 5)
+  const resolved: Resolved = { entry, user, principal, clock: clockKeysAt(row, 14) }
+  if (google) {
+    resolved.access = {
+      a_user: row[18] as string | null, a_client: row[19] as string | null, a_expires: row[20] as number | null,
+      suspended: row[21] as number | null, deleted_ms: row[22] as number | null,
+    }
+  }
+  return resolved
+}
+
+/** `userFromRow` (envs/core/users.ts) of the nine `USER_COLUMNS` of a raw row, starting at `at`. */
+function userAt(r: readonly unknown[], at: number): WorldUserRow {
+  return {
+    id: String(r[at]), email: String(r[at + 1]), name: String(r[at + 2]), givenName: String(r[at + 3]),
+    familyName: String(r[at + 4]), timeZone: String(r[at + 5]), title: String(r[at + 6]),
+    isAdmin: r[at + 7] === 1, tokenKey: String(r[at + 8]),
+  }
 }
 
 /**
- * The token's row and its user's, in one statement (findToken, then findUserById on every request before):
- * the user columns are NULL when the token's user is gone.
+ * The token's row, its user's (NULL when the user is gone) and the clock keys, in one statement (the token, its
+ * user and the tick's read were three statements before). A Google token's also carries what the access check
+ * reads (scopes.ts `ACCESS_AND_FACTS`): its OAuth access-token row and its user's identity_users facts.
+ * Columns: 0–4 token, 5–13 user, 14–17 clock, 18–22 access and facts.
  */
-const TOKEN_AND_USER = 'SELECT t.key AS t_key, t.user_id AS t_user, t.kind AS t_kind, t.scopes AS t_scopes, ' +
-  't.revoked AS t_revoked, u.id, u.email, u.name, u.given_name, u.family_name, u.time_zone, u.title, u.is_admin, ' +
-  'u.token_key FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id WHERE t.key = ?'
-
-type TokenAndUser = {
-  t_key: string; t_user: string; t_kind: TokenKind; t_scopes: string; t_revoked: number
-  id: string | null
-} & Record<string, string | number | null>
+const USER_COLUMNS = 'u.id, u.email, u.name, u.given_name, u.family_name, u.time_zone, u.title, u.is_admin, u.token_key'
+const TOKEN_AND_USER = `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ${CLOCK_KEY_COLUMNS} ` +
+  'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id WHERE t.key = ?'
+const GOOGLE_TOKEN_AND_USER = `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ` +
+  `${CLOCK_KEY_COLUMNS}, a.user_id, a.client_id, a.expires_ms, f.suspended, f.deleted_ms ` +
+  'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id ' +
+  'LEFT JOIN identity_access_tokens a ON a.key = t.key LEFT JOIN identity_users f ON f.user_id = t.user_id ' +
+  'WHERE t.key = ?'
 
 /** Google identity: 401 in Google's envelope when the token is missing, unknown or not a Google token. */
 export function resolveGoogle(worlds: WorldManager, c: Context): Resolved {

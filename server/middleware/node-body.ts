@@ -102,18 +102,33 @@ function readAll(incoming: IncomingMessage, max: number, tooLarge: () => Error):
   })
 }
 
+/** The bytes of a listener request's body and their text once decoded, kept on Hono's body cache. */
+const BYTES = Symbol('node body')
+type BodyCache = Record<string, Promise<unknown> | undefined> & {
+  [BYTES]: { bytes: Uint8Array; text: Promise<unknown> | undefined }
+}
+
+// One accessor pair for every request: fresh closures per request gave each cache a hidden class of its own,
+// which kept requests alive through young-generation collections (server/in-process/response.ts `RES`).
+const TEXT: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: BodyCache) {
+    const kept = this[BYTES]
+    return (kept.text ??= Promise.resolve(new TextDecoder().decode(kept.bytes)))
+  },
+  set(this: BodyCache, value: Promise<unknown>) {
+    this[BYTES].text = value
+  },
+}
+
 /** Fills Hono's body cache: the bytes now, their text (UTF-8, BOM dropped, as `Request.text()`) on first use. */
 function cacheBody(c: Context, bytes: Uint8Array) {
-  const cache = c.req.bodyCache as Record<string, Promise<unknown> | undefined>
+  const cache = c.req.bodyCache as BodyCache
   // arrayBuffer first: Hono converts from the first cached entry for kinds it has no entry for (blob, formData).
   cache.arrayBuffer = Promise.resolve(bytes.buffer)
-  let text: Promise<unknown> | undefined
-  Object.defineProperty(cache, 'text', {
-    enumerable: true,
-    configurable: true,
-    get: () => (text ??= Promise.resolve(new TextDecoder().decode(bytes))),
-    set: (value: Promise<unknown>) => (text = value),
-  })
+  cache[BYTES] = { bytes, text: undefined }
+  Object.defineProperty(cache, 'text', TEXT)
 }
 
 /** `application/x-www-form-urlencoded` bodies as FormData, decoded as undici's `Request.formData()` does. */

@@ -9,6 +9,7 @@ import { methodScopes as docs } from '../../envs/docs/api/scopes.gen.ts'
 import { methodScopes as directory } from '../../envs/identity/api/scopes.gen.ts'
 import { touchGrant } from '../../envs/identity/store/oauth.ts'
 import { stmt } from '../../envs/core/db.ts'
+import type { AccessAndFacts } from './identity.ts'
 
 const TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = {
   gmail, calendar, drive, docs, identity: directory,
@@ -49,23 +50,25 @@ const ACCESS_AND_FACTS = 'SELECT a.user_id AS a_user, a.client_id AS a_client, a
   'u.suspended, u.deleted_ms FROM (SELECT 1) LEFT JOIN identity_access_tokens a ON a.key = ? ' +
   'LEFT JOIN identity_users u ON u.user_id = ?'
 
-type AccessAndFacts = {
-  a_user: string | null; a_client: string | null; a_expires: number | null
-  suspended: number | null; deleted_ms: number | null
-}
-
 /**
  * Checks a Google request's token against the method: an OAuth-issued token must be unexpired (world clock), and
- * every token needs one of the scopes the method's discovery document lists, and its user must be active. A use of an app's token stamps its
- * grant's "last used".
+ * every token needs one of the scopes the method's discovery document lists, and its user must be active. A use of
+ * an app's token stamps its grant's "last used". `known`: the access row and facts and the clock as the agent app
+ * read them with the token, in the same synchronous turn (identity.ts); read here when not given.
  */
-export function checkGoogleAccess(world: World, principal: Principal, op: { service: string; operationId: string } | undefined) {
+export function checkGoogleAccess(
+  world: World,
+  principal: Principal,
+  op: { service: string; operationId: string } | undefined,
+  known?: { access: AccessAndFacts; clockMs: number },
+) {
   const db = world.db
-  const row = stmt(db, ACCESS_AND_FACTS).get(principal.tokenKey ?? null, principal.userId) as AccessAndFacts
+  const row = known?.access ??
+    stmt(db, ACCESS_AND_FACTS).get(principal.tokenKey ?? null, principal.userId) as AccessAndFacts
   const access = row.a_user === null
     ? undefined
     : { userId: row.a_user, clientId: row.a_client!, expiresMs: row.a_expires! }
-  if (access && access.expiresMs < nowMs(db)) throw invalidCredentials()
+  if (access && access.expiresMs < (known ? known.clockMs : nowMs(db))) throw invalidCredentials()
   // A suspended (or deleted) account can no longer use any token (isActive: no identity_users row is active).
   if (Number(row.suspended) === 1 || row.deleted_ms !== null) throw invalidCredentials()
   if (op) {

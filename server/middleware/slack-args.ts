@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { UploadedFile } from '../../envs/core/http.ts'
 import { SlackApiError } from '../../envs/core/errors/slack.ts'
 import { requestHeader, urlEncodedForm } from './node-body.ts'
-import { searchOfUrl } from '../request-url.ts'
+import { searchOfUrl } from '../../envs/core/request-url.ts'
 
 /**
  * Slack accepts arguments in the query string and in form, JSON or multipart bodies, all at once.

@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { serve, type ServerType } from '@hono/node-server'
 import { Hono } from 'hono'
-import { pathOfUrl, searchOfUrl } from '../../server/request-url.ts'
+import { pathOfUrl, searchOfUrl } from '../../envs/core/request-url.ts'
 import { requestHeader } from '../../server/middleware/node-body.ts'
 
 // Per-request reads that skip a parse (docs/decisions/0290): the path and query sliced from a request's serialized

@@ -113,7 +113,7 @@ describe('prepared statements cached per connection', () => {
 })
 
 describe('statements around an agent call', () => {
-  test('getProfile runs two identity reads, three for the tick, its own four and the log insert', async () => {
+  test('getProfile runs one read (token, user, access, clock), two for the tick, its own four and the log insert', async () => {
     const { harness } = await import('../../envs/core/testing/harness.ts')
     const h = harness('demo')
     const token = h.google()
@@ -135,7 +135,7 @@ describe('statements around an agent call', () => {
     }
     // No BEGIN/COMMIT: nothing was due, so the clock write stands alone.
     expect(ran).toEqual([
-      'SELECT t.key AS', 'SELECT a.user_id AS', 'SELECT key, value', 'SELECT EXISTS (SELECT', 'INSERT INTO world_meta',
+      'SELECT t.key, t.user_id,', 'SELECT EXISTS (SELECT', 'INSERT INTO world_meta',
       'SELECT 1 FROM', 'SELECT count(*) AS', 'SELECT count(DISTINCT thread_id)', 'SELECT history_id AS',
       'INSERT INTO world_action_log',
     ])
