@@ -132,7 +132,8 @@ describe('drive writes through updateRows', () => {
     const { id: _b, content: _c2, full_text: _t2, checksums: _s2, head_revision_id: _r2, ...two } = row('annOtherFile1')
     expect({ ...one, created_ms: 0, modified_ms: 0 }).toEqual({ ...two, created_ms: 0, modified_ms: 0 })
     expect(row('annSoloFile01').starred).toBe(1)
-    expect(updateRows(db, files, { name: sql`name || '!'`, starred: undefined }, { id: 'annSoloFile01' }).changes).toBe(1)
+    const appended = { name: sql`name || '!'` as unknown as string, starred: undefined }
+    expect(updateRows(db, files, appended, { id: 'annSoloFile01' }).changes).toBe(1)
     expect(row('annSoloFile01').name).toBe('Same Name!')
     expect(row('annSoloFile01').starred).toBe(1)
     expect(updateRows(db, permissions, { role: 'commenter' }, { fileId: 'docInTeam0001', id: 'nobody' }).changes).toBe(0)
