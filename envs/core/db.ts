@@ -252,7 +252,8 @@ export function updateRows<T extends SQLiteTable>(
 
 function updateShape(table: SQLiteTable, given: string[], where: string[]): UpdateShape | null {
   const all = getTableColumns(table) as Record<string, SQLiteColumn>
-  if (!given.length || Object.values(all).some((c) => c.onUpdateFn) || [...given, ...where].some((k) => !all[k])) return null
+  if (!given.length || Object.values(all).some((c) => c.onUpdateFn)) return null
+  if ([...given, ...where].some((k) => !all[k])) return null
   // Table order, as drizzle writes the SET list.
   const set = Object.entries(all).filter(([k]) => given.includes(k))
   const conds = where.map((k) => [k, all[k]!] as [string, SQLiteColumn])

@@ -146,7 +146,9 @@ export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only
       Object.assign(out, { md5Checksum: sums.md5, sha1Checksum: sums.sha1, sha256Checksum: sums.sha256 })
     }
   } else out.quotaBytesUsed = '0'
-  for (const k of ['parents', 'owners', 'driveId', 'teamDriveId', 'lastModifyingUser']) if (out[k] === undefined) delete out[k]
+  for (const k of ['parents', 'owners', 'driveId', 'teamDriveId', 'lastModifyingUser']) {
+    if (out[k] === undefined) delete out[k]
+  }
   if (!access) for (const k of ACCESS_FIELDS) delete out[k]
   return out
 }

@@ -5,7 +5,7 @@ import { slackWorld } from './helpers.ts'
 // users.list reads the team, the clock and the world users once per answer (userWireFacts, decision 0305); each
 // member must still be what users.info, which reads them per user, answers.
 describe('users.list', () => {
-  test('each member is the users.info object of that user, in every zone, and cache_ts is the world clock', async () => {
+  test('each member is the users.info object of that user in every zone; cache_ts is the world clock', async () => {
     const w = slackWorld({
       name: 'slack-list-facts', now: '2026-07-15T12:00:00Z',
       users: [

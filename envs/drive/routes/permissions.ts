@@ -162,7 +162,8 @@ export const permissionsRouter = createGoogleRouter()
         expirationMs: b.expirationTime ? Date.parse(b.expirationTime) : null,
       }
       const v = values
-      stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, v.allowFileDiscovery ? 1 : 0, v.expirationMs)
+      const discovery = v.allowFileDiscovery ? 1 : 0
+      stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs)
       recordChange(db, fileId)
       // Share notifications reach world users' inboxes (default on for users and groups).
       const notify = q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group')

@@ -106,7 +106,8 @@ export type RoleFacts = { row?: FileRow; user?: WorldUserRow }
 
 /** What the role walk reads of an ancestor: its owner, drive and parents. */
 type WalkRow = Pick<FileRow, 'ownerId' | 'driveId' | 'parents'>
-const WALK_SQL = '/* role walk */ SELECT owner_id AS ownerId, drive_id AS driveId, parents FROM drive_files WHERE id = ?'
+const WALK_SQL = '/* role walk */ SELECT owner_id AS ownerId, drive_id AS driveId, parents' +
+  ' FROM drive_files WHERE id = ?'
 
 /**
  * A user's effective role on a file: ownership, then any unexpired permission on the file or on an
@@ -130,7 +131,7 @@ export function effectiveRole(db: Db, fileId: string, userId: string, known: Rol
     for (const id of frontier) {
       if (seen.has(id)) continue
       seen.add(id)
-      const row: WalkRow | undefined = known.row?.id === id ? known.row : (stmt(db, WALK_SQL).get(id) as WalkRow | undefined)
+      const row = known.row?.id === id ? known.row : (stmt(db, WALK_SQL).get(id) as WalkRow | undefined)
       if (!row) {
         // A shared drive at the top of the chain: its members' roles apply to everything inside.
         const member = memberRole(db, id, userId)
