@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
-import { getTableColumns, getTableName, is, SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, getTableName, is, SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 
 /**
@@ -216,4 +216,54 @@ function selectShape(table: SQLiteTable, where: string[], not: string[], orderBy
     (conds.length ? ` WHERE ${conds.join(' AND ')}` : '') + (order.length ? ` ORDER BY ${order.join(', ')}` : '')
   const params = [...where, ...not].map((k) => [k, col(k)] as [string, SQLiteColumn])
   return { sql, fields, params }
+}
+
+type UpdateShape = { sql: string; set: [string, SQLiteColumn][]; where: [string, SQLiteColumn][] }
+const updates = new WeakMap<SQLiteTable, Map<string, UpdateShape | null>>()
+
+/**
+ * `db.update(table).set(set).where(and(eq(col, v)…)).run()` without drizzle's per-call query building, built once
+ * per table, set keys and where keys. As drizzle does, undefined values are left out and values go through their
+ * column's driver mapping. An SQL value, an empty set or a table with `$onUpdate` columns goes through drizzle.
+ */
+export function updateRows<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  set: Partial<T['$inferInsert']>,
+  where: Filter<T>,
+): Database.RunResult {
+  const s = set as Record<string, unknown>
+  const w = where as Record<string, unknown>
+  const given = Object.keys(s).filter((k) => s[k] !== undefined)
+  const key = `${given.join(',')}|${Object.keys(w).join(',')}`
+  let byKey = updates.get(table)
+  if (!byKey) updates.set(table, (byKey = new Map()))
+  let shape = byKey.get(key)
+  if (shape === undefined) byKey.set(key, (shape = updateShape(table, given, Object.keys(w))))
+  if (!shape || given.some((k) => isSql(s[k]))) return drizzleUpdate(db, table, s, w)
+  const params: unknown[] = []
+  for (const [k, col] of shape.set) params.push(s[k] === null ? null : col.mapToDriverValue(s[k]))
+  for (const [k, col] of shape.where) {
+    if (w[k] === null || w[k] === undefined) throw new Error(`updateRows: ${k} is ${w[k]}`)
+    params.push(col.mapToDriverValue(w[k]))
+  }
+  return stmt(db, shape.sql).run(...params)
+}
+
+function updateShape(table: SQLiteTable, given: string[], where: string[]): UpdateShape | null {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  if (!given.length || Object.values(all).some((c) => c.onUpdateFn)) return null
+  if ([...given, ...where].some((k) => !all[k])) return null
+  // Table order, as drizzle writes the SET list.
+  const set = Object.entries(all).filter(([k]) => given.includes(k))
+  const conds = where.map((k) => [k, all[k]!] as [string, SQLiteColumn])
+  const sql = `UPDATE "${getTableName(table)}" SET ${set.map(([, c]) => `"${c.name}" = ?`).join(', ')}` +
+    (conds.length ? ` WHERE ${conds.map(([, c]) => `"${c.name}" = ?`).join(' AND ')}` : '')
+  return { sql, set, where: conds }
+}
+
+function drizzleUpdate(db: Db, table: SQLiteTable, set: Record<string, unknown>, where: Record<string, unknown>) {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>
+  const conds = Object.keys(where).map((k) => eq(all[k]!, where[k]))
+  return db.update(table).set(set).where(and(...conds)).run() as Database.RunResult
 }

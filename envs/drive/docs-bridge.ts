@@ -1,5 +1,4 @@
-import { eq } from 'drizzle-orm'
-import type { Db } from '../core/db.ts'
+import { updateRows, type Db } from '../core/db.ts'
 import { files } from './schema.ts'
 import { nameColumns } from './store/name-search.ts'
 import { effectiveRole, findFile, GOOGLE_DOC, insertFile, recordChange, touchFile } from './store/files.ts'
@@ -36,7 +35,7 @@ export function recordDocEdit(db: Db, fileId: string, userId: string, plainText:
 
 /** A seeded document's search text (no new version or revision: the seed is the file's first state). */
 export function indexSeededDoc(db: Db, fileId: string, plainText: string): void {
-  db.update(files).set({ fullText: plainText }).where(eq(files.id, fileId)).run()
+  updateRows(db, files, { fullText: plainText }, { id: fileId })
 }
 
 export function docTitle(db: Db, fileId: string): string | undefined {
@@ -44,6 +43,6 @@ export function docTitle(db: Db, fileId: string): string | undefined {
 }
 
 export function renameDoc(db: Db, fileId: string, title: string): void {
-  db.update(files).set({ name: title, ...nameColumns(db, title) }).where(eq(files.id, fileId)).run()
+  updateRows(db, files, { name: title, ...nameColumns(db, title) }, { id: fileId })
   recordChange(db, fileId)
 }

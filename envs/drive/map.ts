@@ -1,5 +1,6 @@
 import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
+import type { WorldUserRow } from '../core/world-tables.ts'
 import type { FileRow, PermissionRow } from './schema.ts'
 import { atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf } from './store/files.ts'
 
@@ -12,8 +13,9 @@ export function rootIdOf(userId: string): string {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export function driveUser(db: Db, userId: string, viewerId: string) {
-  const u = findUserById(db, userId)
+/** A user as Drive shows them; `known` is their world user row when the caller holds it (undefined: none). */
+export function driveUser(db: Db, userId: string, viewerId: string, known?: WorldUserRow | null) {
+  const u = known === undefined ? findUserById(db, userId) : known ?? undefined
   return { kind: 'drive#user', displayName: u?.name ?? userId, me: userId === viewerId, permissionId: permissionIdFor(db, userId), emailAddress: u?.email ?? '' }
 }
 
@@ -37,16 +39,27 @@ const ACCESS_FIELDS = ['capabilities', 'permissions', 'permissionIds', 'shared']
 /**
  * A file resource as a given viewer sees it (capabilities, `me`, `ownedByMe`, parents). `only` names the
  * top-level fields the response keeps (from `fields=`); when none of them needs access, the role walk and the
- * permission rows are skipped and those fields left out.
+ * permission rows are skipped and those fields left out. `row` is the file as it is now; `viewer` is the
+ * viewer's id or world user row (the row saves reading it again).
  */
-export function toFile(db: Db, row: FileRow, viewerId: string, only?: ReadonlySet<string>) {
-  const access = !only || ACCESS_FIELDS.some((k) => only.has(k))
-  const role = access ? effectiveRole(db, row.id, viewerId) : 'none'
+export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only?: ReadonlySet<string>) {
+  const viewerId = typeof viewer === 'string' ? viewer : viewer.id
+  const known = typeof viewer === 'string' ? undefined : viewer
+  // A field `only` leaves out is not worked out (the role walk, permissions, users), only dropped later.
+  const wants = (k: string) => !only || only.has(k)
+  const access = ACCESS_FIELDS.some(wants)
+  const role = access ? effectiveRole(db, row.id, viewerId, { row, user: known }) : 'none'
   const perms = access ? permissionsOf(db, row.id) : []
   const canEdit = atLeast(role, 'writer')
   const canShare = canEdit
   const parents = parentsOf(row)
   const isFolder = row.mimeType === FOLDER
+  // Owner and last modifier are mostly the same user, and often the viewer: each is read once.
+  const users = new Map<string, WorldUserRow | undefined>(known ? [[known.id, known]] : [])
+  const userRow = (id: string) => {
+    if (!users.has(id)) users.set(id, findUserById(db, id))
+    return users.get(id) ?? null
+  }
   const out: Record<string, unknown> = {
     kind: 'drive#file',
     id: row.id,
@@ -70,10 +83,11 @@ export function toFile(db: Db, row: FileRow, viewerId: string, only?: ReadonlySe
     createdTime: iso(row.createdMs),
     modifiedTime: iso(row.modifiedMs),
     modifiedByMe: row.lastModifyingUserId === viewerId,
-    owners: row.driveId ? undefined : [driveUser(db, row.ownerId, viewerId)],
+    owners: row.driveId || !wants('owners') ? undefined : [driveUser(db, row.ownerId, viewerId, userRow(row.ownerId))],
     driveId: row.driveId ?? undefined,
     teamDriveId: row.driveId ?? undefined,
-    lastModifyingUser: driveUser(db, row.lastModifyingUserId, viewerId),
+    lastModifyingUser: wants('lastModifyingUser')
+      ? driveUser(db, row.lastModifyingUserId, viewerId, userRow(row.lastModifyingUserId)) : undefined,
     shared: perms.length > 1,
     ownedByMe: !row.driveId && row.ownerId === viewerId,
     capabilities: {
@@ -132,7 +146,9 @@ export function toFile(db: Db, row: FileRow, viewerId: string, only?: ReadonlySe
       Object.assign(out, { md5Checksum: sums.md5, sha1Checksum: sums.sha1, sha256Checksum: sums.sha256 })
     }
   } else out.quotaBytesUsed = '0'
-  for (const k of ['parents', 'owners', 'driveId', 'teamDriveId']) if (out[k] === undefined) delete out[k]
+  for (const k of ['parents', 'owners', 'driveId', 'teamDriveId', 'lastModifyingUser']) {
+    if (out[k] === undefined) delete out[k]
+  }
   if (!access) for (const k of ACCESS_FIELDS) delete out[k]
   return out
 }

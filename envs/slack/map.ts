@@ -2,7 +2,8 @@ import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../core/db.ts'
 import { JsonText, keyOf, textMemo } from '../core/json-text.ts'
 import { slackMessages } from './schema.ts'
-import { findUserById } from '../core/users.ts'
+import { findUserById, listUsers } from '../core/users.ts'
+import type { WorldUserRow } from '../core/world-tables.ts'
 import { DateTime } from 'luxon'
 import { nowMs } from '../core/clock.ts'
 import {
@@ -28,13 +29,23 @@ function zoneAt(tz: string, ms: number): { label: string | null; offset: number 
 }
 const zoneFacts = new Map<string, { label: string | null; offset: number }>()
 
-/** A `slack_users` row as Slack's user object. */
-export function userWire(db: Db, u: UserRow): Record<string, unknown> {
-  const w = findUserById(db, u.world_user_id)
-  const team = teamId(db)
+/** What every user object of one answer shares: the team, the clock reading, the world users' rows. */
+export type UserWireFacts = { team: string; nowMs: number; worldUser: (id: string) => WorldUserRow | undefined }
+
+/** The facts for rendering many users in one answer, each read once (world users in one statement). */
+export function userWireFacts(db: Db): UserWireFacts {
+  let byId: Map<string, WorldUserRow> | undefined
+  const worldUser = (id: string) => (byId ??= new Map(listUsers(db).map((w) => [w.id, w]))).get(id)
+  return { team: teamId(db), nowMs: nowMs(db), worldUser }
+}
+
+/** A `slack_users` row as Slack's user object (`facts`: see userWireFacts; read here when not given). */
+export function userWire(db: Db, u: UserRow, facts?: UserWireFacts): Record<string, unknown> {
+  const w = facts ? facts.worldUser(u.world_user_id) : findUserById(db, u.world_user_id)
+  const team = facts ? facts.team : teamId(db)
   const tz = w?.timeZone ?? 'America/New_York'
   // The offset in force at the world's time (its clock, not the host's: DST depends on the date).
-  const zone = zoneAt(tz, nowMs(db))
+  const zone = zoneAt(tz, facts ? facts.nowMs : nowMs(db))
   const real = w?.name ?? u.handle
   const profile: Record<string, unknown> = {
     real_name: real, display_name: u.display_name, avatar_hash: u.photo || u.id.slice(1, 13).toLowerCase(),

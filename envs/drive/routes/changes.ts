@@ -55,7 +55,7 @@ export const changesRouter = createGoogleRouter()
     body.changes = page.map((r) => ({
       kind: 'drive#change',
       removed: false,
-      file: withDefaultFields(c, toFile(db, findFile(db, r.file_id)!, c.var.user.id), FILE_DEFAULT_FIELDS),
+      file: withDefaultFields(c, toFile(db, findFile(db, r.file_id)!, c.var.user), FILE_DEFAULT_FIELDS),
       fileId: r.file_id,
       time: new Date(r.time_ms).toISOString(),
       type: 'file',

@@ -18,7 +18,7 @@ export const insufficient = () => new GoogleApiError('PERMISSION_DENIED', 'insuf
 export function requireFile(c: WorldContext, id: string, role: Role = 'reader'): FileRow {
   const db = c.var.world.db
   const row = findFile(db, id)
-  const have = row ? effectiveRole(db, id, c.var.user.id) : 'none'
+  const have = row ? effectiveRole(db, id, c.var.user.id, { row, user: c.var.user }) : 'none'
   if (!row || have === 'none') throw fileNotFound(id)
   if (!atLeast(have, role)) throw insufficient()
   return row

@@ -17,7 +17,7 @@ import { nameColumns } from '../store/name-search.ts'
 import { atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile } from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
 import { permissions, type FileRow } from '../schema.ts'
-import { stmt, type Db } from '../../core/db.ts'
+import { stmt, updateRows, type Db } from '../../core/db.ts'
 import type { FileView } from '../query/evaluate.ts'
 import { requireDrive } from './drives.ts'
 import { labelsOf } from './labels.ts'
@@ -53,7 +53,7 @@ const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?
 export function createFile(
   c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
 ) {
-  return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user.id)
+  return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user)
 }
 
 /** Creates a file (see createFile) and returns its stored row. */
@@ -76,9 +76,9 @@ function createFileRow(
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
     if (meta.appProperties) extra.appProperties = JSON.stringify(clean(meta.appProperties))
-    if (Object.keys(extra).length) db.update(files).set(extra).where(eq(files.id, created.id)).run()
+    if (Object.keys(extra).length) updateRows(db, files, extra, { id: created.id })
     if (mimeType === GOOGLE_DOC && imported) {
-      db.update(files).set({ fullText: importDocument(db, created.id, imported) }).where(eq(files.id, created.id)).run()
+      updateRows(db, files, { fullText: importDocument(db, created.id, imported) }, { id: created.id })
     } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
     // insertFile read the row back; only a later write makes a second read worth its statement.
     return Object.keys(extra).length || mimeType === GOOGLE_DOC ? findFile(db, created.id)! : created
@@ -94,7 +94,7 @@ function setTrashed(c: WorldContext, id: string, trashed: boolean) {
   const walk = (fid: string, explicit: boolean) => {
     const row = findFile(db, fid)!
     if (!trashed && !explicit && row.explicitlyTrashed) return
-    db.update(files).set({ trashed, explicitlyTrashed: trashed && explicit }).where(eq(files.id, fid)).run()
+    updateRows(db, files, { trashed, explicitlyTrashed: trashed && explicit }, { id: fid })
     recordChange(db, fid)
     for (const child of childrenOf(c, fid)) walk(child.id, false)
   }
@@ -108,7 +108,7 @@ function moveAcrossDrives(c: WorldContext, db: Db, row: FileRow, target: string 
   for (const fid of [row.id, ...descendants(db, row.id)]) {
     db.$client.prepare("DELETE FROM drive_permissions WHERE file_id = ? AND role = 'owner'").run(fid)
     if (target === null) {
-      db.update(files).set({ ownerId: c.var.user.id }).where(eq(files.id, fid)).run()
+      updateRows(db, files, { ownerId: c.var.user.id }, { id: fid })
       db.insert(permissions).values({ fileId: fid, id: permissionIdFor(db, c.var.user.id), type: 'user', role: 'owner', emailAddress: c.var.user.email.toLowerCase() }).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: 'owner' } }).run()
     }
   }
@@ -132,7 +132,7 @@ export function childrenOf(c: WorldContext, folderId: string) {
 
 function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: string; removeParents?: string }, content?: Buffer) {
   const row = requireItem(c, id, 'writer')
-  const role = effectiveRole(c.var.world.db, id, c.var.user.id)
+  const role = effectiveRole(c.var.world.db, id, c.var.user.id, { row, user: c.var.user })
   // Trash and moves need ownership in My Drive, a content manager (fileOrganizer) or organizer in a shared drive.
   const manager = row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner'
   if (meta.trashed !== undefined && !manager) throw insufficient()
@@ -158,13 +158,13 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
     if (Object.keys(set).length) {
       set.modifiedMs = nowMs(db)
       set.lastModifyingUserId = c.var.user.id
-      db.update(files).set(set).where(eq(files.id, id)).run()
+      updateRows(db, files, set, { id })
       recordChange(db, id)
     }
     if (meta.trashed !== undefined && meta.trashed !== row.trashed) setTrashed(c, id, meta.trashed)
     if (content) touchFile(db, id, c.var.user.id, { content, fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined })
   })
-  return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user.id)
+  return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user)
 }
 
 const FileId = z.object({ fileId: z.string() })
@@ -250,7 +250,7 @@ export const filesRouter = createGoogleRouter()
     const files: unknown[] = []
     const turns = turnTaker()
     for (const v of page) {
-      files.push(rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user.id, only ?? undefined)))
+      files.push(rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user, only ?? undefined)))
       await turns.maybeYield()
     }
     body.files = files
@@ -266,12 +266,12 @@ export const filesRouter = createGoogleRouter()
     }
     const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
-    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user.id)), FILE_DEFAULT_FIELDS) as never, 200)
+    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user)), FILE_DEFAULT_FIELDS) as never, 200)
   })
   .openapi(createRouteDef, (c) => {
     const row = createFileRow(c, (c.req.valid('json') ?? {}) as Meta)
     // Without `fields` Drive answers kind, id, name and mimeType: those come from the row, no rendering needed.
-    if (c.req.query('fields')) return c.json(toFile(c.var.world.db, row, c.var.user.id) as never, 200)
+    if (c.req.query('fields')) return c.json(toFile(c.var.world.db, row, c.var.user) as never, 200)
     return c.json({ kind: 'drive#file', id: row.id, name: row.name, mimeType: row.mimeType } as never, 200)
   })
   .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT_FIELDS) as never, 200))
@@ -285,7 +285,7 @@ export const filesRouter = createGoogleRouter()
   })
   .openapi(deleteRoute, (c) => {
     const row = requireItem(c, c.req.valid('param').fileId)
-    const role = effectiveRole(c.var.world.db, row.id, c.var.user.id)
+    const role = effectiveRole(c.var.world.db, row.id, c.var.user.id, { row, user: c.var.user })
     // In a shared drive, deleting for good takes an organizer or a content manager (fileOrganizer).
     if (row.driveId ? !atLeast(role, 'fileOrganizer') : role !== 'owner') throw insufficient()
     c.var.world.tx((db) => removeFile(db, row.id))
@@ -338,7 +338,7 @@ export function removeFile(db: import('../../core/db.ts').Db, id: string) {
     db.$client.prepare('DELETE FROM drive_file_labels WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_approvals WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_access_proposals WHERE file_id = ?').run(fid)
-    db.delete(files).where(eq(files.id, fid)).run()
+    db.$client.prepare('DELETE FROM drive_files WHERE id = ?').run(fid)
     recordChange(db, fid, true)
   }
 }

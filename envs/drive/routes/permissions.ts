@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { and, eq } from 'drizzle-orm'
 import { createHash } from 'node:crypto'
+import { stmt, updateRows } from '../../core/db.ts'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, GoogleApiError, notFound } from '../../core/errors/google.ts'
 import { findUserByEmail, findUserById } from '../../core/users.ts'
@@ -47,6 +47,12 @@ function target(c: WorldContext, fileId: string, role: Role = 'reader'): { id: s
   const row = requireItem(c, fileId, role)
   return { id: row.id, name: row.name, ownerId: row.driveId ? '' : row.ownerId, inDrive: row.driveId !== null }
 }
+
+const DELETE_PERMISSION = 'DELETE FROM drive_permissions WHERE file_id = ? AND id = ?'
+/** A new grant, or a new role and expiration for the same grantee's (the id is the grantee's). */
+const GRANT = `INSERT INTO drive_permissions (file_id, id, type, role, email_address, domain, allow_file_discovery,
+  expiration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (file_id, id) DO UPDATE SET role = excluded.role, expiration_ms = excluded.expiration_ms`
 
 const RANKS = ['reader', 'commenter', 'writer', 'fileOrganizer', 'organizer', 'owner']
 
@@ -117,8 +123,8 @@ function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: strin
   const user = findUserByEmail(c.var.world.db, newOwnerEmail)
   if (!user) throw badRequest('Ownership can only be transferred to a user of the same organisation.', 'invalidSharingRequest')
   const db = c.var.world.db
-  db.update(files).set({ ownerId: user.id }).where(eq(files.id, fileId)).run()
-  db.update(permissions).set({ role: 'writer' }).where(and(eq(permissions.fileId, fileId), eq(permissions.id, permissionIdFor(db, oldOwnerId)))).run()
+  updateRows(db, files, { ownerId: user.id }, { id: fileId })
+  updateRows(db, permissions, { role: 'writer' }, { fileId, id: permissionIdFor(db, oldOwnerId) })
 }
 
 export const permissionsRouter = createGoogleRouter()
@@ -155,7 +161,9 @@ export const permissionsRouter = createGoogleRouter()
         allowFileDiscovery: b.allowFileDiscovery ?? false,
         expirationMs: b.expirationTime ? Date.parse(b.expirationTime) : null,
       }
-      db.insert(permissions).values(values).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: values.role, expirationMs: values.expirationMs } }).run()
+      const v = values
+      const discovery = v.allowFileDiscovery ? 1 : 0
+      stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs)
       recordChange(db, fileId)
       // Share notifications reach world users' inboxes (default on for users and groups).
       const notify = q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group')
@@ -190,7 +198,7 @@ export const permissionsRouter = createGoogleRouter()
       if (b.role) set.role = b.role as 'reader'
       if (b.expirationTime) set.expirationMs = Date.parse(b.expirationTime)
       if (q.removeExpiration) set.expirationMs = null
-      if (Object.keys(set).length) db.update(permissions).set(set).where(and(eq(permissions.fileId, fileId), eq(permissions.id, id))).run()
+      if (Object.keys(set).length) updateRows(db, permissions, set, { fileId, id })
       recordChange(db, fileId)
       return permissionsOf(db, fileId).find((p) => p.id === id)!
     })
@@ -203,7 +211,7 @@ export const permissionsRouter = createGoogleRouter()
     if (!current) throw notFound(`Permission not found: ${id}.`)
     if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'cannotRemoveOwner', 'The owner of a file cannot be removed.')
     c.var.world.tx((db) => {
-      db.delete(permissions).where(and(eq(permissions.fileId, fileId), eq(permissions.id, id))).run()
+      stmt(db, DELETE_PERMISSION).run(fileId, id)
       recordChange(db, fileId)
     })
     return c.body(null, 204)

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import { groupsContaining } from '../../core/groups.ts'
-import { and, eq, getTableColumns } from 'drizzle-orm'
-import { insertRow, stmt, type Db } from '../../core/db.ts'
+import { getTableColumns } from 'drizzle-orm'
+import { insertRow, stmt, updateRows, type Db } from '../../core/db.ts'
 import { driveId, nextCounter } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
@@ -101,15 +101,25 @@ export function permissionsOf(db: Db, fileId: string): PermissionRow[] {
   return rows.map((r) => ({ ...r, allowFileDiscovery: r.allowFileDiscovery === 1 }) as PermissionRow)
 }
 
+/** What a caller of effectiveRole already holds: the file's current row, the user's world user row. */
+export type RoleFacts = { row?: FileRow; user?: WorldUserRow }
+
+/** What the role walk reads of an ancestor: its owner, drive and parents. */
+type WalkRow = Pick<FileRow, 'ownerId' | 'driveId' | 'parents'>
+const WALK_SQL = '/* role walk */ SELECT owner_id AS ownerId, drive_id AS driveId, parents' +
+  ' FROM drive_files WHERE id = ?'
+
 /**
  * A user's effective role on a file: ownership, then any unexpired permission on the file or on an
- * ancestor folder (user, domain and anyone permissions), the strongest one winning.
+ * ancestor folder (user, domain and anyone permissions), the strongest one winning. `known` saves the reads of
+ * what the caller holds (the file's row as it is now, the user's row); the clock is read only when a permission
+ * has an expiration.
  */
-export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'none' {
-  const user = findUserById(db, userId)
+export function effectiveRole(db: Db, fileId: string, userId: string, known: RoleFacts = {}): Role | 'none' {
+  const user = known.user?.id === userId ? known.user : findUserById(db, userId)
   if (!user) return 'none'
   const domain = user.email.split('@')[1]!.toLowerCase()
-  const t = nowMs(db)
+  let now: number | undefined
   // Groups the user belongs to (nested ones included), looked up once and only if a group permission comes up.
   let memberOf: string[] | undefined
   const groups = () => (memberOf ??= groupsContaining(db, user.email))
@@ -121,7 +131,7 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
     for (const id of frontier) {
       if (seen.has(id)) continue
       seen.add(id)
-      const row = findFile(db, id)
+      const row = known.row?.id === id ? known.row : (stmt(db, WALK_SQL).get(id) as WalkRow | undefined)
       if (!row) {
         // A shared drive at the top of the chain: its members' roles apply to everything inside.
         const member = memberRole(db, id, userId)
@@ -130,14 +140,14 @@ export function effectiveRole(db: Db, fileId: string, userId: string): Role | 'n
       }
       if (row.ownerId === userId && !row.driveId) return 'owner'
       for (const p of permissionsOf(db, id)) {
-        if (p.expirationMs !== null && p.expirationMs <= t) continue
+        if (p.expirationMs !== null && p.expirationMs <= (now ??= nowMs(db))) continue
         const applies =
           p.type === 'user' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase()
             : p.type === 'group' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() || groups().includes(p.emailAddress?.toLowerCase() ?? '')
               : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
         if (applies && RANK[p.role] > RANK[best]) best = p.role
       }
-      next.push(...parentsOf(row))
+      next.push(...(JSON.parse(row.parents) as string[]))
     }
     frontier = next
   }
@@ -163,11 +173,11 @@ export function touchFile(db: Db, fileId: string, userId: string, update: { cont
   }
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId
-  db.update(files).set(set).where(eq(files.id, fileId)).run()
+  updateRows(db, files, set, { id: fileId })
   insertRow(db, revisions, { fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null })
   recordChange(db, fileId)
 }
 
 export function deletePermission(db: Db, fileId: string, id: string): boolean {
-  return db.delete(permissions).where(and(eq(permissions.fileId, fileId), eq(permissions.id, id))).run().changes > 0
+  return stmt(db, 'DELETE FROM drive_permissions WHERE file_id = ? AND id = ?').run(fileId, id).changes > 0
 }

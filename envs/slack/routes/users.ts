@@ -4,7 +4,7 @@ import { createSlackRouter, slackBool, slackInt, slackJson, slackMethod } from '
 import { findUserByEmail } from '../../core/users.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { allUsers, canSee, channelById, cursorPage, me, nowSec, requireUser, teamDomain, teamId, userById, userByWorldId, type ChannelRow, type UserRow } from '../store/core.ts'
-import { channelWire, userWire } from '../map.ts'
+import { channelWire, userWire, userWireFacts } from '../map.ts'
 
 export const usersRouter = createSlackRouter()
 
@@ -17,8 +17,9 @@ slackMethod(usersRouter, {
     const db = c.var.world.db
     const emails = c.var.principal.scopes.includes('users:read.email')
     const { page, next } = cursorPage(allUsers(db), a.limit ?? 0, a.cursor)
-    const members = page.map((u) => strip(userWire(db, u), emails))
-    return { members, cache_ts: nowSec(db), response_metadata: { next_cursor: next } }
+    const facts = userWireFacts(db)
+    const members = page.map((u) => strip(userWire(db, u, facts), emails))
+    return { members, cache_ts: Math.floor(facts.nowMs / 1000), response_metadata: { next_cursor: next } }
   },
 })
 
