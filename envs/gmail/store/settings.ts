@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
-import { selectRows, type Db } from '../../core/db.ts'
-import { addressSettings, filters, settings } from '../schema.ts'
+import { selectRows, stmt, upsertRow, type Db } from '../../core/db.ts'
+import { addressSettings, settings } from '../schema.ts'
 
 /** Defaults Gmail reports for a fresh account (see specs/parity/gmail/settings_*.json). */
 export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
@@ -12,23 +12,19 @@ export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
 }
 
 export function getSetting<T extends Record<string, unknown>>(db: Db, userId: string, key: string): T {
-  const row = db.select().from(settings).where(and(eq(settings.userId, userId), eq(settings.key, key))).get()
-  return (row ? JSON.parse(row.value) : { ...(SETTING_DEFAULTS[key] ?? {}) }) as T
+  const value = stmt(db, 'SELECT value FROM gmail_settings WHERE user_id = ? AND key = ?').pluck().get(userId, key)
+  return (value !== undefined ? JSON.parse(value as string) : { ...(SETTING_DEFAULTS[key] ?? {}) }) as T
 }
 
 export function setSetting(db: Db, userId: string, key: string, value: Record<string, unknown>): void {
-  db.insert(settings).values({ userId, key, value: JSON.stringify(value) }).onConflictDoUpdate({ target: [settings.userId, settings.key], set: { value: JSON.stringify(value) } }).run()
+  upsertRow(db, settings, { userId, key, value: JSON.stringify(value) }, ['userId', 'key'])
 }
 
 export type FilterRow = { id: string; criteria: Record<string, unknown>; action: Record<string, unknown> }
 
 export function listFilters(db: Db, userId: string): FilterRow[] {
-  return db
-    .select()
-    .from(filters)
-    .where(eq(filters.userId, userId))
-    .all()
-    .map((f) => ({ id: f.id, criteria: JSON.parse(f.criteria), action: JSON.parse(f.action) }))
+  const rows = stmt(db, 'SELECT id, criteria, action FROM gmail_filters WHERE user_id = ?').raw().all(userId) as string[][]
+  return rows.map(([id, criteria, action]) => ({ id: id!, criteria: JSON.parse(criteria!), action: JSON.parse(action!) }))
 }
 
 export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
