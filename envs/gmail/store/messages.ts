@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray } from 'drizzle-orm'
+import { getTableColumns } from 'drizzle-orm'
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
@@ -192,7 +192,9 @@ export function deleteMessage(db: Db, userId: string, messageId: string): void {
 }
 
 export function findAttachment(db: Db, userId: string, messageId: string, id: string) {
-  return db.select().from(attachments).where(and(eq(attachments.userId, userId), eq(attachments.messageId, messageId), eq(attachments.id, id))).get()
+  const sql = 'SELECT user_id AS userId, id, message_id AS messageId, data FROM gmail_attachments ' +
+    'WHERE user_id = ? AND message_id = ? AND id = ?'
+  return stmt(db, sql).get(userId, messageId, id) as typeof attachments.$inferSelect | undefined
 }
 
 /** Plain text of a message (for state dumps and filters). */

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm'
 import { selectRows, stmt, upsertRow, type Db } from '../../core/db.ts'
 import { addressSettings, settings } from '../schema.ts'
 
@@ -33,14 +32,12 @@ export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' |
 }
 
 export function putAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string, value: Record<string, unknown>) {
-  db.insert(addressSettings)
-    .values({ userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) })
-    .onConflictDoUpdate({ target: [addressSettings.userId, addressSettings.kind, addressSettings.email], set: { value: JSON.stringify(value) } })
-    .run()
+  upsertRow(db, addressSettings, { userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) }, ['userId', 'kind', 'email'])
 }
 
 export function deleteAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string): boolean {
-  return db.delete(addressSettings).where(and(eq(addressSettings.userId, userId), eq(addressSettings.kind, kind), eq(addressSettings.email, email.toLowerCase()))).run().changes > 0
+  const sql = 'DELETE FROM gmail_address_settings WHERE user_id = ? AND kind = ? AND email = ?'
+  return stmt(db, sql).run(userId, kind, email.toLowerCase()).changes > 0
 }
 
 /** A filter's criteria as a Gmail query, so filters and search share one matcher. */
