@@ -93,7 +93,8 @@ export const draftsRouter = createGoogleRouter()
     const query = c.req.valid('query')
     const user = mailboxOf(c, c.req.valid('param').userId)
     const db = c.var.world.db
-    const pairs = stmt(db, 'SELECT message_id, id FROM gmail_drafts WHERE user_id = ?').raw().all(user.id) as [string, string][]
+    const sql = 'SELECT message_id, id FROM gmail_drafts WHERE user_id = ?'
+    const pairs = stmt(db, sql).raw().all(user.id) as [string, string][]
     const byMessage = new Map(pairs)
     const hits = searchMessages(db, user, { q: query.q, labelIds: ['DRAFT'], includeSpamTrash: query.includeSpamTrash }).filter((m) => byMessage.has(m.id))
     const { page, nextPageToken } = pageOf(hits, query.maxResults, query.pageToken)

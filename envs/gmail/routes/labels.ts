@@ -61,8 +61,8 @@ const update = createRoute({ operationId: 'gmail.users.labels.update', method: '
 const patch = createRoute({ operationId: 'gmail.users.labels.patch', method: 'patch', path: `${base}/{id}`, request: { params: UserIdParam, body: jsonBody(Label) }, responses: { 200: json(Label) } })
 const remove = createRoute({ operationId: 'gmail.users.labels.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
 
-const UPDATE_LABEL = 'UPDATE gmail_labels SET name = ?, message_list_visibility = ?, label_list_visibility = ?, text_color = ?, ' +
-  'background_color = ? WHERE user_id = ? AND id = ?'
+const UPDATE_LABEL = 'UPDATE gmail_labels SET name = ?, message_list_visibility = ?, label_list_visibility = ?, ' +
+  'text_color = ?, background_color = ? WHERE user_id = ? AND id = ?'
 
 function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInput, replace: boolean) {
   const current = requireUserLabel(c, user, id)
@@ -76,7 +76,8 @@ function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInpu
     backgroundColor: input.color ? (input.color.backgroundColor ?? null) : replace ? null : current.backgroundColor,
   }
   const n = next
-  c.var.world.tx((db) => stmt(db, UPDATE_LABEL).run(n.name, n.messageListVisibility, n.labelListVisibility, n.textColor, n.backgroundColor, user.id, id))
+  const values = [n.name, n.messageListVisibility, n.labelListVisibility, n.textColor, n.backgroundColor, user.id, id]
+  c.var.world.tx((db) => stmt(db, UPDATE_LABEL).run(...values))
   return toLabel(findLabel(c.var.world.db, user.id, id)!)
 }
 

@@ -71,7 +71,8 @@ settingsRouter
     if (dupe) throw alreadyExists('Filter already exists', 'duplicate')
     const id = c.var.world.tx((db) => {
       const fid = `ANe1Bm${hexId(db, 'gmail.filter', 24)}`
-      insertRow(db, filters, { userId: user.id, id: fid, criteria: JSON.stringify(criteria), action: JSON.stringify(action) })
+      const row = { userId: user.id, id: fid, criteria: JSON.stringify(criteria), action: JSON.stringify(action) }
+      insertRow(db, filters, row)
       return fid
     })
     return c.json({ id, criteria, action } as never, 200)
@@ -79,7 +80,8 @@ settingsRouter
   .openapi(createRoute({ operationId: 'gmail.users.settings.filters.delete', method: 'delete', path: `${base}/filters/{id}`, request: { params: UserParam.extend({ id: z.string() }) }, responses: { 204: { description: 'Deleted' } } }), (c) => {
     const user = mailboxOf(c, c.req.valid('param').userId)
     const id = c.req.valid('param').id
-    const gone = c.var.world.tx((db) => stmt(db, 'DELETE FROM gmail_filters WHERE user_id = ? AND id = ?').run(user.id, id).changes)
+    const sql = 'DELETE FROM gmail_filters WHERE user_id = ? AND id = ?'
+    const gone = c.var.world.tx((db) => stmt(db, sql).run(user.id, id).changes)
     if (!gone) throw notFound()
     return c.body(null, 204)
   })

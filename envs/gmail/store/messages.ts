@@ -174,8 +174,10 @@ export function modifyLabels(db: Db, userId: string, messageId: string, add: rea
   const historyId = nextHistoryId(db, userId)
   stmt(db, 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?').run(historyId, userId, messageId)
   const record = { userId, id: historyId, messageId, threadId, messageLabelIds: JSON.stringify(after) }
-  if (added.length) insertRow(db, history, { ...record, type: 'labelAdded', changedLabelIds: JSON.stringify(added) })
-  if (removed.length) insertRow(db, history, { ...record, type: 'labelRemoved', changedLabelIds: JSON.stringify(removed) })
+  const changed = (type: 'labelAdded' | 'labelRemoved', ids: string[]) =>
+    ({ ...record, type, changedLabelIds: JSON.stringify(ids) })
+  if (added.length) insertRow(db, history, changed('labelAdded', added))
+  if (removed.length) insertRow(db, history, changed('labelRemoved', removed))
   return after
 }
 

@@ -22,8 +22,9 @@ export function setSetting(db: Db, userId: string, key: string, value: Record<st
 export type FilterRow = { id: string; criteria: Record<string, unknown>; action: Record<string, unknown> }
 
 export function listFilters(db: Db, userId: string): FilterRow[] {
-  const rows = stmt(db, 'SELECT id, criteria, action FROM gmail_filters WHERE user_id = ?').raw().all(userId) as string[][]
-  return rows.map(([id, criteria, action]) => ({ id: id!, criteria: JSON.parse(criteria!), action: JSON.parse(action!) }))
+  const sql = 'SELECT id, criteria, action FROM gmail_filters WHERE user_id = ?'
+  const rows = stmt(db, sql).raw().all(userId) as string[][]
+  return rows.map(([id, c, a]) => ({ id: id!, criteria: JSON.parse(c!), action: JSON.parse(a!) }))
 }
 
 export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
