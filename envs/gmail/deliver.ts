@@ -7,7 +7,7 @@ import { expandGroupAddresses } from '../core/groups.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
-import { headerOf, parseMime, parseTopHeaders } from './mime/parse.ts'
+import { headEnd, headerOf, parseMime, parseTopHeaders } from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
 import { insertMessage, modifyLabels, type NewMessage } from './store/messages.ts'
 import { criteriaQuery, getSetting, listAddressSettings, listFilters, setSetting } from './store/settings.ts'
@@ -54,12 +54,14 @@ export function deliverInternalMail(db: Db, mail: InternalMail): { messageIds: s
   return { messageIds: deliverToWorldUsers(db, raw, recipients, 0).map((m) => m.id) }
 }
 
-/** Replaces or adds headers in a raw message's header block; `null` removes a header. */
+/**
+ * Replaces or adds headers in a raw message's header block; `null` removes a header. Only the header block is
+ * decoded: the blank line and body are copied as bytes (the same bytes a latin1 round trip gives).
+ */
 export function rewriteHeaders(raw: Buffer, changes: Record<string, string | null>, prepend: Record<string, string> = {}): Buffer {
-  const text = raw.toString('latin1')
-  const m = /\r?\n\r?\n/.exec(text)
-  const head = m ? text.slice(0, m.index) : text
-  const rest = m ? text.slice(m.index) : '\r\n\r\n'
+  const end = headEnd(raw)
+  const head = raw.toString('latin1', 0, end)
+  const rest = end < raw.length ? raw.subarray(end) : NO_BODY
   const lines: string[] = []
   let skipping = false
   const lower = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k.toLowerCase(), v]))
@@ -81,8 +83,11 @@ export function rewriteHeaders(raw: Buffer, changes: Record<string, string | nul
   }
   for (const [k, v] of Object.entries(changes)) if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${Buffer.from(v, 'utf8').toString('latin1')}`)
   const pre = Object.entries(prepend).map(([k, v]) => `${k}: ${v}`)
-  return Buffer.from([...pre, ...lines].join('\r\n') + rest, 'latin1')
+  return Buffer.concat([Buffer.from([...pre, ...lines].join('\r\n'), 'latin1'), rest])
 }
+
+/** What rewriteHeaders puts after a message that has no blank line. */
+const NO_BODY = Buffer.from('\r\n\r\n', 'latin1')
 
 /**
  * Sends a message as a world user: the sender keeps a SENT copy (in the given thread when possible),
@@ -99,15 +104,16 @@ export function sendAsUser(db: Db, sender: WorldUserRow, raw: Buffer, opts: { th
   if (recipients.length > MAX_RECIPIENTS) throw badRequest(`Too many recipients: at most ${MAX_RECIPIENTS} per message.`, 'invalidArgument')
   // Gmail stamps the authenticated sender, a Date and a Message-ID.
   const fromHeader = sendAsAddress(db, sender, h('from'))
+  const at = nowMs(db) // the clock does not move within a request
   const fixed = rewriteHeaders(raw, {
     From: fromHeader,
-    ...(h('date') ? {} : { Date: rfc822Date(now(db)) }),
+    ...(h('date') ? {} : { Date: rfc822Date(new Date(at)) }),
     ...(h('message-id') ? {} : { 'Message-ID': newMessageIdHeader(db) }),
   })
   const toSelf = recipients.includes(sender.email.toLowerCase())
-  const sent = insertMessage(db, sender.id, { raw: fixed, labelIds: toSelf ? ['UNREAD', 'SENT', 'INBOX'] : ['SENT'], threadId: opts.threadId, internalDate: nowMs(db) })
+  const sent = insertMessage(db, sender.id, { raw: fixed, labelIds: toSelf ? ['UNREAD', 'SENT', 'INBOX'] : ['SENT'], threadId: opts.threadId, internalDate: at })
   const delivered = rewriteHeaders(fixed, { Bcc: null })
-  deliverToWorldUsers(db, delivered, recipients.filter((r) => r !== sender.email.toLowerCase()), opts.depth ?? 0)
+  deliverToWorldUsers(db, delivered, recipients.filter((r) => r !== sender.email.toLowerCase()), opts.depth ?? 0, at)
   return sent
 }
 
@@ -122,7 +128,7 @@ function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined):
 /** Gmail's per-message recipient limit. Deviation: Gmail's wording of the refusal is not documented. */
 export const MAX_RECIPIENTS = 500
 
-function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: number): MessageRow[] {
+function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: number, at?: number): MessageRow[] {
   const out: MessageRow[] = []
   const byEmail = new Map(listUsers(db).map((u) => [u.email.toLowerCase(), u]))
   // A group address reaches its members (nested groups expanded, each person once).
@@ -130,7 +136,8 @@ function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: n
     const user = byEmail.get(address.trim().toLowerCase())
     if (!user) continue
     const copy = rewriteHeaders(raw, {}, { 'Delivered-To': user.email })
-    const row = insertMessage(db, user.id, { raw: copy, labelIds: ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX'], internalDate: nowMs(db) })
+    at ??= nowMs(db)
+    const row = insertMessage(db, user.id, { raw: copy, labelIds: ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX'], internalDate: at })
     out.push(row)
     if (depth < MAX_AUTOMATIC_DEPTH) afterDelivery(db, user, row, depth)
   }

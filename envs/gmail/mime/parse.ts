@@ -97,7 +97,7 @@ export function parseTopHeaders(raw: Buffer): MimePart['headers'] {
 }
 
 /** Where splitHead's header block ends: before the first `\r?\n\r?\n`, else the whole message. */
-function headEnd(raw: Buffer): number {
+export function headEnd(raw: Buffer): number {
   for (let i = raw.indexOf(10); i >= 0; i = raw.indexOf(10, i + 1)) {
     const blank = raw[i + 1] === 10 || (raw[i + 1] === 13 && raw[i + 2] === 10)
     if (blank) return i > 0 && raw[i - 1] === 13 ? i - 1 : i

@@ -13,7 +13,9 @@ const words = (col: string, term: string): Sql => {
   return pattern ? { where: LIKE(col), params: [pattern] } : { where: '1', params: [] }
 }
 const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-const LIKE = (col: string) => `${col} LIKE ? ESCAPE '\\'`
+// `+?`: SQLite recompiles a statement on every run when a LIKE pattern is a bare parameter (it reads the value to
+// look for an index prefix); our patterns start with `%`, so no index could serve them anyway.
+const LIKE = (col: string) => `${col} LIKE +? ESCAPE '\\'`
 const hasLabel = (ids: string[]) =>
   `EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id IN (${ids.map(() => '?').join(',')}))`
 

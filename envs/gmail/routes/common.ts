@@ -3,7 +3,7 @@ import type { WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { resolveMailboxUser } from '../mailbox.ts'
-import { findMessage } from '../store/messages.ts'
+import { findMessage, findMessageRef } from '../store/messages.ts'
 import { ensureMailbox } from '../store/mailbox.ts'
 
 export const UserParam = z.object({ userId: z.string() })
@@ -48,6 +48,14 @@ export function requireMessage(c: WorldContext, user: WorldUserRow, id: string) 
   const row = findMessage(c.var.world.db, user.id, id)
   if (!row) throw notFound()
   return row
+}
+
+/** requireMessage for callers that need only the id and thread (the message's bytes are not read). */
+export function requireMessageRef(c: WorldContext, user: WorldUserRow, id: string) {
+  if (!GMAIL_ID.test(id)) throw badRequest('Invalid id value', 'invalidArgument')
+  const ref = findMessageRef(c.var.world.db, user.id, id)
+  if (!ref) throw notFound()
+  return ref
 }
 
 export function checkIds(ids: readonly string[]) {

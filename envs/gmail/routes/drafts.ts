@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { and, eq } from 'drizzle-orm'
+import { insertRow, stmt } from '../../core/db.ts'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { nextCounter } from '../../core/ids.ts'
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { Draft } from '../api/schemas.gen.ts'
 import { drafts } from '../schema.ts'
 import { toMessage, type Format } from '../map.ts'
-import { deleteMessage, findMessage, insertMessage, labelsOf } from '../store/messages.ts'
+import { deleteMessage, findMessage, findMessageRef, insertMessage, labelsOf } from '../store/messages.ts'
 import { searchMessages } from '../store/search.ts'
 import { sendAsUser } from '../deliver.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
@@ -28,14 +28,17 @@ function draftId(c: WorldContext): string {
   return `r${digits}`
 }
 
+const DELETE_DRAFT = 'DELETE FROM gmail_drafts WHERE user_id = ? AND id = ?'
+
 function findDraft(c: WorldContext, user: WorldUserRow, id: string) {
-  const row = c.var.world.db.select().from(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, id))).get()
+  const sql = 'SELECT user_id AS userId, id, message_id AS messageId FROM gmail_drafts WHERE user_id = ? AND id = ?'
+  const row = stmt(c.var.world.db, sql).get(user.id, id) as typeof drafts.$inferSelect | undefined
   if (!row) throw notFound()
   return row
 }
 
 const short = (c: WorldContext, user: WorldUserRow, d: { id: string; messageId: string }) => {
-  const m = findMessage(c.var.world.db, user.id, d.messageId)!
+  const m = findMessageRef(c.var.world.db, user.id, d.messageId)!
   return { id: d.id, message: { id: m.id, threadId: m.threadId, labelIds: labelsOf(c.var.world.db, user.id, m.id) } }
 }
 
@@ -48,7 +51,7 @@ function createDraft(c: WorldContext, user: WorldUserRow, input: MessageInput) {
   const row = c.var.world.tx((db) => {
     const id = draftId(c)
     const m = insertMessage(db, user.id, { raw: input.raw, labelIds: ['DRAFT'], threadId: input.threadId, internalDate: nowMs(db) })
-    db.insert(drafts).values({ userId: user.id, id, messageId: m.id }).run()
+    insertRow(db, drafts, { userId: user.id, id, messageId: m.id })
     return { id, messageId: m.id }
   })
   return short(c, user, row)
@@ -59,7 +62,7 @@ function updateDraft(c: WorldContext, user: WorldUserRow, id: string, input: Mes
   c.var.world.tx((db) => {
     deleteMessage(db, user.id, d.messageId)
     const m = insertMessage(db, user.id, { raw: input.raw, labelIds: ['DRAFT'], threadId: input.threadId, internalDate: nowMs(db) })
-    db.update(drafts).set({ messageId: m.id }).where(and(eq(drafts.userId, user.id), eq(drafts.id, id))).run()
+    stmt(db, 'UPDATE gmail_drafts SET message_id = ? WHERE user_id = ? AND id = ?').run(m.id, user.id, id)
   })
   return short(c, user, findDraft(c, user, id))
 }
@@ -72,7 +75,7 @@ function sendDraft(c: WorldContext, user: WorldUserRow, id: string | undefined, 
   const input = replacement ?? { raw: stored.raw, threadId: stored.threadId === stored.id ? undefined : stored.threadId }
   const sent = c.var.world.tx((db) => {
     deleteMessage(db, user.id, d.messageId)
-    db.delete(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, d.id))).run()
+    stmt(db, DELETE_DRAFT).run(user.id, d.id)
     return sendAsUser(db, user, input.raw, { threadId: input.threadId })
   })
   return { id: sent.id, threadId: sent.threadId, labelIds: labelsOf(c.var.world.db, user.id, sent.id) }
@@ -90,7 +93,9 @@ export const draftsRouter = createGoogleRouter()
     const query = c.req.valid('query')
     const user = mailboxOf(c, c.req.valid('param').userId)
     const db = c.var.world.db
-    const byMessage = new Map(db.select().from(drafts).where(eq(drafts.userId, user.id)).all().map((d) => [d.messageId, d.id]))
+    const sql = 'SELECT message_id, id FROM gmail_drafts WHERE user_id = ?'
+    const pairs = stmt(db, sql).raw().all(user.id) as [string, string][]
+    const byMessage = new Map(pairs)
     const hits = searchMessages(db, user, { q: query.q, labelIds: ['DRAFT'], includeSpamTrash: query.includeSpamTrash }).filter((m) => byMessage.has(m.id))
     const { page, nextPageToken } = pageOf(hits, query.maxResults, query.pageToken)
     const body: Record<string, unknown> = {}
@@ -114,7 +119,7 @@ export const draftsRouter = createGoogleRouter()
     const d = findDraft(c, user, id)
     c.var.world.tx((db) => {
       deleteMessage(db, user.id, d.messageId)
-      db.delete(drafts).where(and(eq(drafts.userId, user.id), eq(drafts.id, id))).run()
+      stmt(db, DELETE_DRAFT).run(user.id, id)
     })
     return c.body(null, 204)
   })

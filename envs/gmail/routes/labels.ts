@@ -1,11 +1,10 @@
-import { stmt } from '../../core/db.ts'
+import { insertRow, stmt } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
-import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { alreadyExists, badRequest, notFound } from '../../core/errors/google.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { Label } from '../api/schemas.gen.ts'
-import { labels, messageLabels } from '../schema.ts'
+import { labels } from '../schema.ts'
 import { toLabel } from '../map.ts'
 import { findLabel, listLabels, SYSTEM_LABEL_IDS } from '../store/mailbox.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
@@ -62,6 +61,9 @@ const update = createRoute({ operationId: 'gmail.users.labels.update', method: '
 const patch = createRoute({ operationId: 'gmail.users.labels.patch', method: 'patch', path: `${base}/{id}`, request: { params: UserIdParam, body: jsonBody(Label) }, responses: { 200: json(Label) } })
 const remove = createRoute({ operationId: 'gmail.users.labels.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
 
+const UPDATE_LABEL = 'UPDATE gmail_labels SET name = ?, message_list_visibility = ?, label_list_visibility = ?, ' +
+  'text_color = ?, background_color = ? WHERE user_id = ? AND id = ?'
+
 function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInput, replace: boolean) {
   const current = requireUserLabel(c, user, id)
   if (replace && !input.name) throw badRequest('Invalid label name', 'invalidArgument')
@@ -73,9 +75,13 @@ function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInpu
     textColor: input.color ? (input.color.textColor ?? null) : replace ? null : current.textColor,
     backgroundColor: input.color ? (input.color.backgroundColor ?? null) : replace ? null : current.backgroundColor,
   }
-  c.var.world.tx((db) => db.update(labels).set(next).where(and(eq(labels.userId, user.id), eq(labels.id, id))).run())
+  const n = next
+  const values = [n.name, n.messageListVisibility, n.labelListVisibility, n.textColor, n.backgroundColor, user.id, id]
+  c.var.world.tx((db) => stmt(db, UPDATE_LABEL).run(...values))
   return toLabel(findLabel(c.var.world.db, user.id, id)!)
 }
+
+const TAGGED = 'SELECT message_id FROM gmail_message_labels WHERE user_id = ? AND label_id = ? ORDER BY message_id'
 
 export const labelsRouter = createGoogleRouter()
   .openapi(list, (c) => {
@@ -106,7 +112,7 @@ export const labelsRouter = createGoogleRouter()
         textColor: input.color?.textColor ?? null,
         backgroundColor: input.color?.backgroundColor ?? null,
       }
-      db.insert(labels).values(values).run()
+      insertRow(db, labels, values)
       return values
     })
     const { type: _t, ...out } = toLabel(row) as Record<string, unknown>
@@ -119,9 +125,10 @@ export const labelsRouter = createGoogleRouter()
     const user = mailboxOf(c, userId)
     requireUserLabel(c, user, id)
     c.var.world.tx((db) => {
-      const tagged = db.select().from(messageLabels).where(and(eq(messageLabels.userId, user.id), eq(messageLabels.labelId, id))).all()
-      for (const t of tagged) modifyLabels(db, user.id, t.messageId, [], [id])
-      db.delete(labels).where(and(eq(labels.userId, user.id), eq(labels.id, id))).run()
+      // Message id order: the order the label's rows were read in before (the primary key index serves it).
+      const tagged = stmt(db, TAGGED).pluck().all(user.id, id) as string[]
+      for (const messageId of tagged) modifyLabels(db, user.id, messageId, [], [id])
+      stmt(db, 'DELETE FROM gmail_labels WHERE user_id = ? AND id = ?').run(user.id, id)
     })
     return c.body(null, 204)
   })

@@ -10,7 +10,7 @@ import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } 
 import { searchPage, type SearchCursor } from '../store/search.ts'
 import { findLabel } from '../store/mailbox.ts'
 import { sendAsUser } from '../deliver.ts'
-import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, UserIdParam, UserParam } from './common.ts'
+import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, requireMessageRef, UserIdParam, UserParam } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
 import { continueSession, GMAIL_MAX_STORE_BYTES, GMAIL_MAX_UPLOAD_BYTES, openSession } from './resumable.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
@@ -141,7 +141,7 @@ export const messagesRouter = createGoogleRouter()
     const { userId, id } = c.req.valid('param')
     const body = c.req.valid('json') as { addLabelIds?: string[]; removeLabelIds?: string[] }
     const user = mailboxOf(c, userId)
-    const row = requireMessage(c, user, id)
+    const row = requireMessageRef(c, user, id)
     checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
     const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? []))
     return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
@@ -155,7 +155,7 @@ export const messagesRouter = createGoogleRouter()
     checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
     c.var.world.tx((db) => {
       for (const id of ids) {
-        requireMessage(c, user, id)
+        requireMessageRef(c, user, id)
         modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? [])
       }
     })
@@ -173,28 +173,28 @@ export const messagesRouter = createGoogleRouter()
   .openapi(trashRoute, (c) => {
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
-    const row = requireMessage(c, user, id)
+    const row = requireMessageRef(c, user, id)
     const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, ['TRASH'], ['INBOX', 'SPAM']))
     return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
   })
   .openapi(untrashRoute, (c) => {
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
-    const row = requireMessage(c, user, id)
+    const row = requireMessageRef(c, user, id)
     const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, [], ['TRASH']))
     return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
   })
   .openapi(deleteRoute, (c) => {
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
-    requireMessage(c, user, id)
+    requireMessageRef(c, user, id)
     c.var.world.tx((db) => deleteMessage(db, user.id, id))
     return c.body(null, 204)
   })
   .openapi(attachmentRoute, (c) => {
     const { userId, messageId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
-    requireMessage(c, user, messageId)
+    requireMessageRef(c, user, messageId)
     const att = findAttachment(c.var.world.db, user.id, messageId, id)
     if (!att) throw notFound()
     return c.json({ size: att.data.length, data: base64urlPadded(att.data) } as never, 200)

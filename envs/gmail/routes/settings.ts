@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { and, eq } from 'drizzle-orm'
+import { insertRow, stmt } from '../../core/db.ts'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { alreadyExists, badRequest, notFound } from '../../core/errors/google.ts'
 import { hexId } from '../../core/ids.ts'
@@ -71,14 +71,17 @@ settingsRouter
     if (dupe) throw alreadyExists('Filter already exists', 'duplicate')
     const id = c.var.world.tx((db) => {
       const fid = `ANe1Bm${hexId(db, 'gmail.filter', 24)}`
-      db.insert(filters).values({ userId: user.id, id: fid, criteria: JSON.stringify(criteria), action: JSON.stringify(action) }).run()
+      const row = { userId: user.id, id: fid, criteria: JSON.stringify(criteria), action: JSON.stringify(action) }
+      insertRow(db, filters, row)
       return fid
     })
     return c.json({ id, criteria, action } as never, 200)
   })
   .openapi(createRoute({ operationId: 'gmail.users.settings.filters.delete', method: 'delete', path: `${base}/filters/{id}`, request: { params: UserParam.extend({ id: z.string() }) }, responses: { 204: { description: 'Deleted' } } }), (c) => {
     const user = mailboxOf(c, c.req.valid('param').userId)
-    const gone = c.var.world.tx((db) => db.delete(filters).where(and(eq(filters.userId, user.id), eq(filters.id, c.req.valid('param').id))).run().changes)
+    const id = c.req.valid('param').id
+    const sql = 'DELETE FROM gmail_filters WHERE user_id = ? AND id = ?'
+    const gone = c.var.world.tx((db) => stmt(db, sql).run(user.id, id).changes)
     if (!gone) throw notFound()
     return c.body(null, 204)
   })

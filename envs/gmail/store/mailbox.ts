@@ -26,13 +26,7 @@ export function ensureMailbox(db: Db, userId: string): void {
   }
 }
 
-/** Advances and returns the mailbox's history id. */
-export function bumpHistory(db: Db, userId: string): number {
-  ensureMailbox(db, userId)
-  return nextHistoryId(db, userId)
-}
-
-/** bumpHistory for a mailbox known to exist (its caller ensured it in the same transaction). */
+/** Advances and returns the history id of a mailbox known to exist (ensureMailbox ran for it earlier). */
 export function nextHistoryId(db: Db, userId: string): number {
   const row = stmt(db, 'UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id').get(userId) as { history_id: number }
   return row.history_id

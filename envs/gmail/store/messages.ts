@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray } from 'drizzle-orm'
+import { getTableColumns } from 'drizzle-orm'
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
@@ -7,7 +7,7 @@ import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/
 import { addressSearchText } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { wordsOf } from '../query/words.ts'
-import { bumpHistory, ensureMailbox, nextHistoryId } from './mailbox.ts'
+import { ensureMailbox, nextHistoryId } from './mailbox.ts'
 
 /** The Gmail wire part tree kept with each message (attachment bytes live in gmail_attachments). */
 export type WirePart = {
@@ -67,12 +67,16 @@ function resolveThread(db: Db, userId: string, root: MimePart, explicit: string 
   const inReplyTo = (headerOf(root.headers, 'in-reply-to') ?? '').slice(0, 2048).match(/<[^>]{1,998}>/g) ?? []
   const references = (headerOf(root.headers, 'references') ?? '').slice(-THREAD_REFS * 256).match(/<[^>]{1,998}>/g) ?? []
   const refs = [...inReplyTo.slice(0, 1), ...references.slice(-THREAD_REFS)]
-  for (const ref of refs.reverse()) {
-    const parent = selectRows(db, messages, { userId, messageIdHeader: ref })[0]
-    if (parent && normaliseSubject(parent.subject) === subject) return parent.threadId
+  // A repeated id (In-Reply-To is usually the last of References too) would find the same first row again.
+  for (const ref of new Set(refs.reverse())) {
+    const parent = stmt(db, PARENT_SQL).get(userId, ref) as { thread_id: string; subject: string } | undefined
+    if (parent && normaliseSubject(parent.subject) === subject) return parent.thread_id
   }
   return ownId
 }
+
+/** The first message carrying a Message-ID (msgid index order, as a full-row read of the same WHERE gives). */
+const PARENT_SQL = 'SELECT thread_id, subject FROM gmail_messages WHERE user_id = ? AND message_id_header = ?'
 
 /** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
 export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow {
@@ -129,8 +133,19 @@ export function threadMessages(db: Db, userId: string, threadId: string): Messag
 
 /** Label ids of a message in Gmail's order (UNREAD and STARRED first, then the rest as stored). */
 export function labelsOf(db: Db, userId: string, messageId: string): string[] {
-  const rows = stmt(db, 'SELECT label_id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY rowid').all(userId, messageId) as { label_id: string }[]
-  return labelOrder(rows.map((r) => r.label_id))
+  return labelOrder(storedLabels(db, userId, messageId))
+}
+
+/** A message's label ids in the order they were added (rowid order). */
+function storedLabels(db: Db, userId: string, messageId: string): string[] {
+  const sql = 'SELECT label_id FROM gmail_message_labels WHERE user_id = ? AND message_id = ? ORDER BY rowid'
+  return stmt(db, sql).pluck().all(userId, messageId) as string[]
+}
+
+/** A message's id and thread, without reading its bytes; undefined when the mailbox has no such message. */
+export function findMessageRef(db: Db, userId: string, id: string): { id: string; threadId: string } | undefined {
+  const threadId = stmt(db, 'SELECT thread_id FROM gmail_messages WHERE user_id = ? AND id = ?').pluck().get(userId, id)
+  return threadId === undefined ? undefined : { id, threadId: threadId as string }
 }
 
 /** A message's label ids as the API lists them: UNREAD, STARRED, IMPORTANT first, the others as added. */
@@ -139,37 +154,49 @@ export function labelOrder(ids: string[]): string[] {
   return [...first, ...ids.filter((l) => !first.includes(l))]
 }
 
-/** Adds and removes labels, recording labelAdded / labelRemoved history. Returns the new label set. */
+const DELETE_LABEL = 'DELETE FROM gmail_message_labels WHERE user_id = ? AND message_id = ? AND label_id = ?'
+
+/**
+ * Adds and removes labels, recording labelAdded / labelRemoved history. Returns the new label set.
+ * The message must exist (its mailbox then does too: insertMessage made it). The new set is the stored order
+ * less the removed ids plus the added ones: a new row's rowid is one past the table's largest, so it sorts last.
+ */
 export function modifyLabels(db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[]): string[] {
-  const before = new Set(labelsOf(db, userId, messageId))
+  const stored = storedLabels(db, userId, messageId)
+  const before = new Set(stored)
   const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
   const removed = [...new Set(remove)].filter((l) => before.has(l))
-  if (added.length === 0 && removed.length === 0) return [...before]
-  if (removed.length) db.delete(messageLabels).where(and(eq(messageLabels.userId, userId), eq(messageLabels.messageId, messageId), inArray(messageLabels.labelId, removed))).run()
+  if (added.length === 0 && removed.length === 0) return labelOrder(stored)
+  for (const labelId of removed) stmt(db, DELETE_LABEL).run(userId, messageId, labelId)
   for (const labelId of added) insertRow(db, messageLabels, { userId, messageId, labelId })
-  const after = labelsOf(db, userId, messageId)
-  const threadId = findMessage(db, userId, messageId)!.threadId
-  const historyId = bumpHistory(db, userId)
+  const after = labelOrder([...stored.filter((l) => !removed.includes(l)), ...added])
+  const threadId = findMessageRef(db, userId, messageId)!.threadId
+  const historyId = nextHistoryId(db, userId)
   stmt(db, 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?').run(historyId, userId, messageId)
-  if (added.length) insertRow(db, history, { userId, id: historyId, type: 'labelAdded', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(added) })
-  if (removed.length) insertRow(db, history, { userId, id: historyId, type: 'labelRemoved', messageId, threadId, messageLabelIds: JSON.stringify(after), changedLabelIds: JSON.stringify(removed) })
+  const record = { userId, id: historyId, messageId, threadId, messageLabelIds: JSON.stringify(after) }
+  const changed = (type: 'labelAdded' | 'labelRemoved', ids: string[]) =>
+    ({ ...record, type, changedLabelIds: JSON.stringify(ids) })
+  if (added.length) insertRow(db, history, changed('labelAdded', added))
+  if (removed.length) insertRow(db, history, changed('labelRemoved', removed))
   return after
 }
 
 /** Deletes a message for good (attachments, labels, drafts pointing at it), recording messageDeleted. */
 export function deleteMessage(db: Db, userId: string, messageId: string): void {
-  const row = findMessage(db, userId, messageId)
+  const row = findMessageRef(db, userId, messageId)
   if (!row) return
   const labelIds = labelsOf(db, userId, messageId)
-  db.delete(messageLabels).where(and(eq(messageLabels.userId, userId), eq(messageLabels.messageId, messageId))).run()
-  db.delete(attachments).where(and(eq(attachments.userId, userId), eq(attachments.messageId, messageId))).run()
-  db.delete(messages).where(and(eq(messages.userId, userId), eq(messages.id, messageId))).run()
-  const historyId = bumpHistory(db, userId)
+  stmt(db, 'DELETE FROM gmail_message_labels WHERE user_id = ? AND message_id = ?').run(userId, messageId)
+  stmt(db, 'DELETE FROM gmail_attachments WHERE user_id = ? AND message_id = ?').run(userId, messageId)
+  stmt(db, 'DELETE FROM gmail_messages WHERE user_id = ? AND id = ?').run(userId, messageId)
+  const historyId = nextHistoryId(db, userId)
   insertRow(db, history, { userId, id: historyId, type: 'messageDeleted', messageId, threadId: row.threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' })
 }
 
 export function findAttachment(db: Db, userId: string, messageId: string, id: string) {
-  return db.select().from(attachments).where(and(eq(attachments.userId, userId), eq(attachments.messageId, messageId), eq(attachments.id, id))).get()
+  const sql = 'SELECT user_id AS userId, id, message_id AS messageId, data FROM gmail_attachments ' +
+    'WHERE user_id = ? AND message_id = ? AND id = ?'
+  return stmt(db, sql).get(userId, messageId, id) as typeof attachments.$inferSelect | undefined
 }
 
 /** Plain text of a message (for state dumps and filters). */

@@ -1,6 +1,5 @@
-import { and, eq } from 'drizzle-orm'
-import { selectRows, type Db } from '../../core/db.ts'
-import { addressSettings, filters, settings } from '../schema.ts'
+import { selectRows, stmt, upsertRow, type Db } from '../../core/db.ts'
+import { addressSettings, settings } from '../schema.ts'
 
 /** Defaults Gmail reports for a fresh account (see specs/parity/gmail/settings_*.json). */
 export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
@@ -12,23 +11,20 @@ export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
 }
 
 export function getSetting<T extends Record<string, unknown>>(db: Db, userId: string, key: string): T {
-  const row = db.select().from(settings).where(and(eq(settings.userId, userId), eq(settings.key, key))).get()
-  return (row ? JSON.parse(row.value) : { ...(SETTING_DEFAULTS[key] ?? {}) }) as T
+  const value = stmt(db, 'SELECT value FROM gmail_settings WHERE user_id = ? AND key = ?').pluck().get(userId, key)
+  return (value !== undefined ? JSON.parse(value as string) : { ...(SETTING_DEFAULTS[key] ?? {}) }) as T
 }
 
 export function setSetting(db: Db, userId: string, key: string, value: Record<string, unknown>): void {
-  db.insert(settings).values({ userId, key, value: JSON.stringify(value) }).onConflictDoUpdate({ target: [settings.userId, settings.key], set: { value: JSON.stringify(value) } }).run()
+  upsertRow(db, settings, { userId, key, value: JSON.stringify(value) }, ['userId', 'key'])
 }
 
 export type FilterRow = { id: string; criteria: Record<string, unknown>; action: Record<string, unknown> }
 
 export function listFilters(db: Db, userId: string): FilterRow[] {
-  return db
-    .select()
-    .from(filters)
-    .where(eq(filters.userId, userId))
-    .all()
-    .map((f) => ({ id: f.id, criteria: JSON.parse(f.criteria), action: JSON.parse(f.action) }))
+  const sql = 'SELECT id, criteria, action FROM gmail_filters WHERE user_id = ?'
+  const rows = stmt(db, sql).raw().all(userId) as string[][]
+  return rows.map(([id, c, a]) => ({ id: id!, criteria: JSON.parse(c!), action: JSON.parse(a!) }))
 }
 
 export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
@@ -37,14 +33,12 @@ export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' |
 }
 
 export function putAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string, value: Record<string, unknown>) {
-  db.insert(addressSettings)
-    .values({ userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) })
-    .onConflictDoUpdate({ target: [addressSettings.userId, addressSettings.kind, addressSettings.email], set: { value: JSON.stringify(value) } })
-    .run()
+  upsertRow(db, addressSettings, { userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) }, ['userId', 'kind', 'email'])
 }
 
 export function deleteAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string): boolean {
-  return db.delete(addressSettings).where(and(eq(addressSettings.userId, userId), eq(addressSettings.kind, kind), eq(addressSettings.email, email.toLowerCase()))).run().changes > 0
+  const sql = 'DELETE FROM gmail_address_settings WHERE user_id = ? AND kind = ? AND email = ?'
+  return stmt(db, sql).run(userId, kind, email.toLowerCase()).changes > 0
 }
 
 /** A filter's criteria as a Gmail query, so filters and search share one matcher. */
