@@ -104,4 +104,10 @@ describe('architecture', () => {
       .map((f) => relative(root, f))
     expect(bad).toEqual([])
   })
+
+  test('service SQL writes row counts as literals, never a bound LIMIT or OFFSET (docs/decisions/0302)', () => {
+    const bound = /\b(LIMIT|OFFSET)\s+(\?|[@:$][A-Za-z_])/
+    const bad = sources(join(root, 'envs')).filter((f) => bound.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f))
+    expect(bad).toEqual([])
+  })
 })

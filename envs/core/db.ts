@@ -20,6 +20,15 @@ const prepareOnce = (client: Database.Database, sql: string) =>
  * connection (restore swaps connections), so it never outlives the world's bytes. A statement comes
  * back in its default mode (objects, not raw rows or plucked values), whatever its last user chose.
  */
+/**
+ * `n` as SQL text for a LIMIT or OFFSET: only a non-negative safe integer. Row counts are written into the SQL rather
+ * than bound: SQLite recompiles a statement on every run when its LIMIT is a bound parameter (docs/decisions/0302).
+ */
+export function sqlRowCount(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`)
+  return String(n)
+}
+
 export function stmt(db: Db, sql: string): Database.Statement {
   return cachedPrepare(db.$client, sql)
 }

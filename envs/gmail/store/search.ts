@@ -1,4 +1,4 @@
-import { stmt, type Db } from '../../core/db.ts'
+import { sqlRowCount, stmt, type Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
 import { badRequest } from '../../core/errors/google.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
@@ -80,7 +80,7 @@ export function searchPage(db: Db, user: WorldUserRow, input: SearchInput, limit
   const filter = where.join(' AND ')
   const merged = limit + 1 >= MERGED_FROM
   const read = merged ? Math.max(limit + 1, ESTIMATE_CAP) : limit + 1
-  const page = stmt(db, `${SELECT_HIT_ROW} WHERE ${filter} ${NEWEST_FIRST} LIMIT ${rowCount(read)}`)
+  const page = stmt(db, `${SELECT_HIT_ROW} WHERE ${filter} ${NEWEST_FIRST} LIMIT ${sqlRowCount(read)}`)
   const rows = page.raw().all(...params) as [string, string, number][]
   const more = rows.length > limit
   const kept = more ? rows.slice(0, limit) : rows
@@ -98,12 +98,6 @@ export function searchPage(db: Db, user: WorldUserRow, input: SearchInput, limit
  */
 const MERGED_FROM = 50
 const SELECT_HIT_ROW = 'SELECT m.id, m.thread_id, m.internal_date FROM gmail_messages m'
-
-/** `n` as SQL text for a LIMIT: only a non-negative safe integer. */
-function rowCount(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`)
-  return String(n)
-}
 
 /** Threads of the matching messages, ordered by their newest matching message. */
 export function searchThreads(db: Db, user: WorldUserRow, input: SearchInput): string[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { stmt, type Db } from '../../core/db.ts'
+import { sqlRowCount, stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackMethod, type WorldContext } from '../../core/http.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { isBotCall, isMember, me, messageAt, visibleChannel, type ChannelRow, type MessageRow } from '../store/core.ts'
@@ -74,8 +74,8 @@ slackMethod(historyRouter, {
     const rows = messageRows(
       db,
       `SELECT ${MESSAGE_FIELDS} FROM slack_messages WHERE channel_id = ? AND ts ${latestOp === '<' ? '<' : '<='} ? AND ts ${inclusive ? '>=' : '>'} ?
-         AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT ?`,
-      [ch.id, latest, oldest, limit + 1],
+         AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT ${sqlRowCount(limit + 1)}`,
+      [ch.id, latest, oldest],
     )
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit)
