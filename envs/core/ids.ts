@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { stmt, type Db } from './db.ts'
 import { getMeta, nowMs, setMeta } from './clock.ts'
 
@@ -17,7 +17,7 @@ export function nextCounter(db: Db, family: string): number {
 
 function digest(db: Db, family: string, n: number): Buffer {
   const salt = getMeta(db, 'id_salt') ?? ''
-  return createHash('sha256').update(`${salt}\u0000${family}\u0000${n}`).digest()
+  return hash('sha256', `${salt}\u0000${family}\u0000${n}`, 'buffer')
 }
 
 /** `length` characters from `alphabet`, derived from the family's next counter value. */
@@ -26,14 +26,15 @@ export function opaqueId(db: Db, family: string, length: number, alphabet: strin
   let bytes = digest(db, family, n)
   let out = ''
   let round = 0
-  while (out.length < length) {
+  for (;;) {
     for (const b of bytes) {
       if (out.length >= length) break
       out += alphabet[b % alphabet.length]
     }
-    bytes = createHash('sha256').update(bytes).update(String(++round)).digest()
+    if (out.length >= length) return out
+    // sha256(previous digest ‖ round), one-shot (what createHash().update(bytes).update(String(round)) hashed).
+    bytes = hash('sha256', Buffer.concat([bytes, Buffer.from(String(++round))]), 'buffer')
   }
-  return out
 }
 
 const HEX = '0123456789abcdef'

@@ -4,6 +4,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5545
  */
 import { DateTime } from 'luxon'
+import { luxonZone, offsetFn } from '../time/zone-clock.ts'
 
 /** TEXT value escaping (3.3.11): backslash, semicolon, comma and newlines. */
 export function escapeText(s: string): string {
@@ -74,7 +75,8 @@ function transitions(zone: string, fromMs: number, toMs: number): number[] {
 const TRANSITIONS = new Map<string, number[]>()
 
 function scanTransitions(zone: string, fromMs: number, toMs: number): number[] {
-  const offset = (ms: number) => DateTime.fromMillis(ms, { zone }).offset
+  // `DateTime.fromMillis(ms, { zone }).offset`: the zone's offset (NaN for an invalid zone or instant), without a DateTime.
+  const offset = offsetFn(luxonZone(zone))
   const out: number[] = []
   const DAY = 86_400_000
   for (let t = fromMs; t < toMs; t += DAY) {

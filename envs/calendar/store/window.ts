@@ -1,7 +1,6 @@
-import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../../core/db.ts'
-import { events, type EventRow } from '../schema.ts'
-import { calendarEvents, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
+import type { EventRow } from '../schema.ts'
+import { calendarEvents, EVENT_COLUMNS, eventRowOf, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrenceSlices, MAX_INSTANCES } from '../time/recurrence.ts'
 import { turnTaker } from '../../core/turns.ts'
 
@@ -10,16 +9,8 @@ export type Window = { min?: number; max?: number }
 const overlaps = (r: Pick<EventRow, 'startMs' | 'endMs'>, w: Window) =>
   (w.max === undefined || r.startMs < w.max) && (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
 
-// Rows are read as arrays and keyed here (better-sqlite3 names each column of each row otherwise): no column of
-// calendar_events has a drizzle mode, so the stored values are the row's values.
-const FIELDS = Object.entries(getTableColumns(events))
-const COLUMNS = FIELDS.map(([, col]) => `"${col.name}"`).join(', ')
-const KEYS = FIELDS.map(([key]) => key)
-const toRow = (values: unknown[]): EventRow => {
-  const out: Record<string, unknown> = {}
-  for (let i = 0; i < KEYS.length; i++) out[KEYS[i]!] = values[i]
-  return out as EventRow
-}
+const toRow = eventRowOf
+const COLUMNS = EVENT_COLUMNS
 // Served by calendar_events_by_length (the expression must read exactly as the index's).
 const LONGEST = 'SELECT max(end_ms - start_ms) FROM calendar_events WHERE calendar_id = ?'
 

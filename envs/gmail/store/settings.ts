@@ -12,7 +12,8 @@ export const SETTING_DEFAULTS: Record<string, Record<string, unknown>> = {
 }
 
 export function getSetting<T extends Record<string, unknown>>(db: Db, userId: string, key: string): T {
-  const row = db.select().from(settings).where(and(eq(settings.userId, userId), eq(settings.key, key))).get()
+  // Every delivery reads two settings per recipient: a statement compiled once per connection, not a drizzle build.
+  const row = selectRows(db, settings, { userId, key })[0]
   return (row ? JSON.parse(row.value) : { ...(SETTING_DEFAULTS[key] ?? {}) }) as T
 }
 
@@ -23,12 +24,7 @@ export function setSetting(db: Db, userId: string, key: string, value: Record<st
 export type FilterRow = { id: string; criteria: Record<string, unknown>; action: Record<string, unknown> }
 
 export function listFilters(db: Db, userId: string): FilterRow[] {
-  return db
-    .select()
-    .from(filters)
-    .where(eq(filters.userId, userId))
-    .all()
-    .map((f) => ({ id: f.id, criteria: JSON.parse(f.criteria), action: JSON.parse(f.action) }))
+  return selectRows(db, filters, { userId }).map((f) => ({ id: f.id, criteria: JSON.parse(f.criteria), action: JSON.parse(f.action) }))
 }
 
 export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
