@@ -36,6 +36,8 @@ export function dumpCalendar(world: World): ServiceState {
   }
   // An event's entity is a function of its row alone: the same object while the row is (envs/core/dump-memo.ts).
   const memo = entityMemo(db, 'calendar.events')
+  const CALENDAR_ID = EVENT_KEYS.indexOf('calendarId')
+  const ID = EVENT_KEYS.indexOf('id')
   // Rows as arrays in column order (what Object.values of the keyed row gave): keyed only when an entity is built.
   for (const values of stmt(db, `SELECT ${EVENT_COLUMNS} FROM calendar_events ORDER BY calendar_id, id`).raw().all() as unknown[][]) {
     const key = `${values[CALENDAR_ID]}/${values[ID]}`
@@ -46,9 +48,6 @@ export function dumpCalendar(world: World): ServiceState {
   }
   return { version: 1, entities: out as Record<string, Record<string, Json>> }
 }
-
-const CALENDAR_ID = EVENT_KEYS.indexOf('calendarId')
-const ID = EVENT_KEYS.indexOf('id')
 
 function eventEntity(r: EventRow): Record<string, Json> {
   const d = dataOf(r)

@@ -79,13 +79,21 @@ function scanTransitions(zone: string, fromMs: number, toMs: number): number[] {
   const offset = offsetFn(luxonZone(zone))
   const out: number[] = []
   const DAY = 86_400_000
+  // Each day's offset is read once: the end of one day is the start of the next (the same numbers as reading both).
+  let next = offset(fromMs)
   for (let t = fromMs; t < toMs; t += DAY) {
-    if (offset(t) === offset(t + DAY)) continue
+    const here = next
+    next = offset(t + DAY)
+    if (here === next) continue
     let [lo, hi] = [t, t + DAY]
+    let atLo = here
     while (hi - lo > 60_000) {
       const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000
-      if (offset(mid) === offset(lo)) lo = mid
-      else hi = mid
+      const atMid = offset(mid)
+      if (atMid === atLo) {
+        lo = mid
+        atLo = atMid
+      } else hi = mid
     }
     out.push(hi)
   }

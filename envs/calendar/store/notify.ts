@@ -30,8 +30,8 @@ export function notify(db: Db, row: EventRow, kind: MailKind, recipients: string
   const htmlLink = `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
   const method = kind === 'cancel' ? 'CANCEL' : kind === 'reply' ? 'REPLY' : 'REQUEST'
   const sender = kind === 'reply' ? replier!.email : organizer.email
-  // The clock does not move within a request: one read for every recipient's mail.
-  const now = nowMs(db)
+  // The clock does not move within a request: one read for every recipient's mail (none without a recipient).
+  let now: number | undefined
   // Every recipient's mail differs only in the recipient and their zone: the invitation part and "when" are shared.
   const shared: SharedParts = { when: new Map() }
   for (const to of expandGroupAddresses(db, recipients)) {
@@ -41,7 +41,7 @@ export function notify(db: Db, row: EventRow, kind: MailKind, recipients: string
       kind, summary: typeof d.summary === 'string' ? d.summary : '(No title)', description: d.description as string | undefined, location: d.location as string | undefined,
       start, end, recipientZone: findCalendar(db, user.email)?.timeZone ?? user.timeZone,
       recipient: { email: user.email, name: user.name }, organizer, attendees, replier: replier ? { ...replier, name: users(replier.email)?.name } : undefined,
-      iCalUID: row.iCalUID, sequence: row.sequence, recurrence, recurrenceId, htmlLink, meetLink: meet, nowMs: now,
+      iCalUID: row.iCalUID, sequence: row.sequence, recurrence, recurrenceId, htmlLink, meetLink: meet, nowMs: (now ??= nowMs(db)),
     }, shared)
     deliverInternalMail(db, {
       from: { name: users(sender)?.name ?? sender, email: 'calendar-notification@google.com' },

@@ -9,8 +9,8 @@ export type Window = { min?: number; max?: number }
 const overlaps = (r: Pick<EventRow, 'startMs' | 'endMs'>, w: Window) =>
   (w.max === undefined || r.startMs < w.max) && (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
 
-const toRow = eventRowOf
-const COLUMNS = EVENT_COLUMNS
+// EVENT_COLUMNS and eventRowOf are read when a listing runs, never at load: events.ts and this module import each
+// other (through rooms.ts), so this module may be evaluated first.
 // Served by calendar_events_by_length (the expression must read exactly as the index's).
 const LONGEST = 'SELECT max(end_ms - start_ms) FROM calendar_events WHERE calendar_id = ?'
 
@@ -40,13 +40,13 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
     overlap.push('end_ms >= ?', '(end_ms > ? OR end_ms = start_ms)')
     params.push(w.min, w.min)
   }
-  const from = `SELECT ${COLUMNS} FROM calendar_events WHERE calendar_id = ?`
+  const from = `SELECT ${EVENT_COLUMNS} FROM calendar_events WHERE calendar_id = ?`
   const oneOff = `${from} AND recurrence IS NULL AND status != 'cancelled'`
   const series = `${from} AND recurrence IS NOT NULL`
   const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
-  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]).map(toRow)
+  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]).map(eventRowOf)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
   const exceptionIds = new Set(exceptions.pluck().all(calendarId) as string[])
   return { rows, exceptionIds }
