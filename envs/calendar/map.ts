@@ -162,9 +162,8 @@ export function listRenderer(db: Db, v: EventView) {
   return (row: EventRow, series?: EventRow): JsonText => {
     const values: unknown[] = [nameOf(db, v, row.creatorEmail), nameOf(db, v, row.organizerEmail)]
     for (const k of ROW_KEYS) values.push(row[k])
-    const make = () =>
-      (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v))
-    return new JsonText(keyOf([view, row.calendarId, row.id]), values, make, memo)
+    return new JsonText(keyOf([view, row.calendarId, row.id]), values,
+      () => (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v)), memo)
   }
 }
 

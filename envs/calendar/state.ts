@@ -1,7 +1,7 @@
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
-import { aclRules, calendarList, calendars, channels, events, type EventRow } from './schema.ts'
-import { dataOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
+import { aclRules, calendarList, calendars, channels, type EventRow } from './schema.ts'
+import { dataOf, EVENT_COLUMNS, EVENT_KEYS, eventRowOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
 import { selectRows, stmt } from '../core/db.ts'
 import { entityMemo } from '../core/dump-memo.ts'
 import { rfc3339InZone } from './time/zoned.ts'
@@ -36,9 +36,12 @@ export function dumpCalendar(world: World): ServiceState {
   }
   // An event's entity is a function of its row alone: the same object while the row is (envs/core/dump-memo.ts).
   const memo = entityMemo(db, 'calendar.events')
-  for (const r of selectRows(db, events, {}, { orderBy: ['calendarId', 'id'] })) {
-    const key = `${r.calendarId}/${r.id}`
-    out.events![key] = memo.entity(key, Object.values(r), () => eventEntity(r)) as Record<string, Json>
+  const CALENDAR_ID = EVENT_KEYS.indexOf('calendarId')
+  const ID = EVENT_KEYS.indexOf('id')
+  // Rows as arrays in column order (what Object.values of the keyed row gave): keyed only when an entity is built.
+  for (const values of stmt(db, `SELECT ${EVENT_COLUMNS} FROM calendar_events ORDER BY calendar_id, id`).raw().all() as unknown[][]) {
+    const key = `${values[CALENDAR_ID]}/${values[ID]}`
+    out.events![key] = memo.entity(key, values, () => eventEntity(eventRowOf(values))) as Record<string, Json>
   }
   for (const ch of selectRows(db, channels, {}, { orderBy: ['id'] })) {
     out.channels![`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: emails.get(ch.userId) ?? ch.userId, address: ch.address, expiration: new Date(ch.expirationMs).toISOString() }

@@ -4,6 +4,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc5545
  */
 import { DateTime } from 'luxon'
+import { luxonZone, offsetFn } from '../time/zone-clock.ts'
 
 /** TEXT value escaping (3.3.11): backslash, semicolon, comma and newlines. */
 export function escapeText(s: string): string {
@@ -74,16 +75,25 @@ function transitions(zone: string, fromMs: number, toMs: number): number[] {
 const TRANSITIONS = new Map<string, number[]>()
 
 function scanTransitions(zone: string, fromMs: number, toMs: number): number[] {
-  const offset = (ms: number) => DateTime.fromMillis(ms, { zone }).offset
+  // `DateTime.fromMillis(ms, { zone }).offset`: the zone's offset (NaN for an invalid zone or instant), without a DateTime.
+  const offset = offsetFn(luxonZone(zone))
   const out: number[] = []
   const DAY = 86_400_000
+  // Each day's offset is read once: the end of one day is the start of the next (the same numbers as reading both).
+  let next = offset(fromMs)
   for (let t = fromMs; t < toMs; t += DAY) {
-    if (offset(t) === offset(t + DAY)) continue
+    const here = next
+    next = offset(t + DAY)
+    if (here === next) continue
     let [lo, hi] = [t, t + DAY]
+    let atLo = here
     while (hi - lo > 60_000) {
       const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000
-      if (offset(mid) === offset(lo)) lo = mid
-      else hi = mid
+      const atMid = offset(mid)
+      if (atMid === atLo) {
+        lo = mid
+        atLo = atMid
+      } else hi = mid
     }
     out.push(hi)
   }

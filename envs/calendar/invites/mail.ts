@@ -50,13 +50,25 @@ const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').repla
  * Builds the mail a guest (or, for `reply`, the organizer) receives.
  * Deviation: wording and layout are modelled on the real mails, not byte-identical; PRODID names this project.
  */
-export function invitationMail(o: InvitationOptions): InvitationMail {
-  const when = whenText(o.start, o.end, o.recipientZone, o.recurrenceId ? undefined : o.recurrence)
+export function invitationMail(o: InvitationOptions, shared?: SharedParts): InvitationMail {
+  let when = shared?.when.get(o.recipientZone)
+  if (when === undefined) {
+    when = whenText(o.start, o.end, o.recipientZone, o.recurrenceId ? undefined : o.recurrence)
+    shared?.when.set(o.recipientZone, when)
+  }
   const recipient = o.recipient ?? (o.kind === 'reply' ? o.organizer : o.attendees[0] ?? o.organizer)
   const prefix = o.kind === 'reply' ? REPLY_PREFIX[o.replier?.responseStatus ?? 'needsAction'] ?? 'Reply' : PREFIX[o.kind]
   const subject = `${prefix}: ${o.summary} @ ${when} (${recipient.email})`
-  return { subject, text: textBody(o, when, recipient), html: htmlBody(o, when, recipient), ics: icsOf(o) }
+  const ics = shared ? (shared.ics ??= icsOf(o)) : icsOf(o)
+  return { subject, text: textBody(o, when, recipient), html: htmlBody(o, when, recipient), ics }
 }
+
+/**
+ * What the mails of one notification share, built for its first recipient: the iCalendar part (it reads neither
+ * the recipient nor their zone) and the "when" line per recipient zone. Only for calls whose options differ in
+ * `recipient` and `recipientZone` alone.
+ */
+export type SharedParts = { ics?: string; when: Map<string, string> }
 
 function lead(o: InvitationOptions): string {
   switch (o.kind) {

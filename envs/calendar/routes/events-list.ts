@@ -6,7 +6,7 @@ import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
 import { listRenderer, etagOf } from '../map.ts'
 import { currentChange, type Role } from '../store/access.ts'
-import { changedSince, dataOf, exceptionsOf, findEvent, instanceRow, occurrences } from '../store/events.ts'
+import { changedSince, dataOf, exceptionsOf, findEvent, instanceRow, occurrences, seriesTimes } from '../store/events.ts'
 import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../store/window.ts'
 import { parseRfc3339, rfc3339Utc } from '../time/zoned.ts'
 import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
@@ -129,12 +129,18 @@ export const eventsListRouter = createGoogleRouter()
     if (!master || (master.status === 'cancelled' && !q.showDeleted)) throw notFound()
     const w: Window = { min: time(q.timeMin, 'timeMin'), max: time(q.timeMax, 'timeMax') }
     let rows: EventRow[]
+    // Virtual instances: rendered as copies of the series' first one (map.ts instanceRenderer), as listings do.
+    const virtual = new Set<EventRow>()
     if (!master.recurrence) rows = [master]
     else {
       const stored = new Map(exceptionsOf(db, cal.id, master.id).map((r) => [r.id, r]))
+      const times = seriesTimes(master)
       rows = occurrences(master, w.min, w.max).map((o) => {
-        const inst = instanceRow(master, o)
-        return stored.get(inst.id) ?? inst
+        const inst = instanceRow(master, o, times)
+        const found = stored.get(inst.id)
+        if (found) return found
+        virtual.add(inst)
+        return inst
       })
       // Exceptions moved into the window from elsewhere are instances too.
       const ids = new Set(rows.map((r) => r.id))
@@ -150,6 +156,7 @@ export const eventsListRouter = createGoogleRouter()
     }
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
     const render = listRenderer(db, view)
-    const items = page.map((r) => render(r))
+    // A cancelled instance (of a cancelled series, with showDeleted) renders as cancelled, never as a copy.
+    const items = page.map((r) => render(r, virtual.has(r) && r.status !== 'cancelled' ? master : undefined))
     return c.json(envelope(c, cal, role, rows, items, nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, currentChange(db)) }) as never, 200)
   })

@@ -67,7 +67,7 @@ function requireEvent(c: WorldContext, calendarId: string, eventId: string) {
 
 function write(c: WorldContext, merge: boolean) {
   const { calendarId, eventId } = c.req.valid('param' as never) as { calendarId: string; eventId: string }
-  const { cal } = requireCalendar(c, calendarId, 'writer')
+  const { cal, role } = requireCalendar(c, calendarId, 'writer')
   const body = requireBody(c)
   const current = requireEvent(c, cal.id, eventId)
   requireIfMatch(c, etagOf(current.row.updatedMs, current.row.changeSeq))
@@ -75,7 +75,8 @@ function write(c: WorldContext, merge: boolean) {
   const full: EventBody = merge ? { ...bodyOf(current.row), ...body } : { ...body }
   // An update that leaves attendees out keeps them only on a patch; a copy's attendee list is the organizer's.
   const row = c.var.world.tx((db) => checked(() => writeEvent(db, cal, c.var.user, current, full, options(q))))
-  return c.json(render(c, cal.id, row) as never, 200)
+  // Writing an event changes neither the calendar nor anyone's access to it: the view is the one checked above.
+  return c.json(toEvent(c.var.world.db, row, viewOf(c, cal, role)) as never, 200)
 }
 
 export const eventsRouter = createGoogleRouter()

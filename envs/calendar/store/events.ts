@@ -1,13 +1,13 @@
-import { and, eq, gt, ne } from 'drizzle-orm'
-import { selectRows, upsertRow, type Db } from '../../core/db.ts'
+import { getTableColumns } from 'drizzle-orm'
+import { selectRows, stmt, upsertRow, type Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
-import { findUserByEmail } from '../../core/users.ts'
 import { expandGroupAddresses } from '../../core/groups.ts'
 import { events, type EventRow } from '../schema.ts'
 import { type ResolvedTime } from '../time/zoned.ts'
 import { expandRecurrence, instanceId, instanceSpan, parseInstanceId, type Occurrence } from '../time/recurrence.ts'
 import { findCalendar, nextChange } from './access.ts'
 import { acceptedRooms } from './rooms.ts'
+import { usersByEmail } from './users.ts'
 
 /** An event time as stored: the instant, the effective zone and whether the client named the zone. */
 export type StoredTime = { ms: number; allDay: boolean; date?: string; timeZone: string; given: boolean }
@@ -23,11 +23,27 @@ export const recurrenceOf = (row: Pick<EventRow, 'recurrence'>): string[] | unde
 export const findEvent = (db: Db, calendarId: string, id: string): EventRow | undefined =>
   selectRows(db, events, { calendarId, id })[0]
 
+// Rows are read as arrays and keyed here (better-sqlite3 names each column of each row otherwise, and drizzle builds
+// its query text on every call): no column of calendar_events has a drizzle mode, so the stored values are the row's.
+const FIELDS = Object.entries(getTableColumns(events))
+export const EVENT_COLUMNS = FIELDS.map(([, col]) => `"${col.name}"`).join(', ')
+export const EVENT_KEYS = FIELDS.map(([key]) => key)
+const KEYS = EVENT_KEYS
+export const eventRowOf = (values: unknown[]): EventRow => {
+  const out: Record<string, unknown> = {}
+  for (let i = 0; i < KEYS.length; i++) out[KEYS[i]!] = values[i]
+  return out as EventRow
+}
+
+/** Event rows matching `where` (the SQL after WHERE, with `?` parameters), through this connection's statement. */
+const eventRows = (db: Db, where: string, ...params: unknown[]): EventRow[] =>
+  (stmt(db, `SELECT ${EVENT_COLUMNS} FROM calendar_events WHERE ${where}`).raw().all(...params) as unknown[][]).map(eventRowOf)
+
 export const calendarEvents = (db: Db, calendarId: string): EventRow[] =>
-  db.select().from(events).where(eq(events.calendarId, calendarId)).orderBy(events.startMs, events.id).all()
+  eventRows(db, 'calendar_id = ? ORDER BY start_ms, id', calendarId)
 
 export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[] =>
-  db.select().from(events).where(and(eq(events.calendarId, calendarId), gt(events.changeSeq, seq))).orderBy(events.changeSeq).all()
+  eventRows(db, 'calendar_id = ? AND change_seq > ? ORDER BY change_seq', calendarId, seq)
 
 /**
  * Writes a row (insert or full replace), stamping the change sequence and `updatedMs` (now: every write is a
@@ -92,7 +108,7 @@ export function lookupEvent(db: Db, calendarId: string, id: string): { row: Even
 
 /** Exceptions (stored instance rows) of a series on a calendar. */
 export const exceptionsOf = (db: Db, calendarId: string, seriesId: string): EventRow[] =>
-  db.select().from(events).where(and(eq(events.calendarId, calendarId), eq(events.recurringEventId, seriesId))).all()
+  eventRows(db, 'calendar_id = ? AND recurring_event_id = ?', calendarId, seriesId)
 
 /**
  * Keeps attendees' copies in step with the organizer's row: every attendee who is a world user (other than
@@ -105,9 +121,10 @@ export function propagate(db: Db, org: EventRow): void {
   if (org.status !== 'cancelled') {
     // A group among the attendees invites its members (nested groups expanded).
     const addresses = expandGroupAddresses(db, (data.attendees ?? []).map((a) => a.email.toLowerCase()))
+    const users = usersByEmail(db)
     for (const address of addresses) {
       const email = address.toLowerCase()
-      if (email === org.calendarId.toLowerCase() || !findUserByEmail(db, email) || !findCalendar(db, email)) continue
+      if (email === org.calendarId.toLowerCase() || !users(email) || !findCalendar(db, email)) continue
       wanted.add(email)
     }
     // A room that accepted holds the booking on its calendar.
@@ -132,9 +149,9 @@ export function propagate(db: Db, org: EventRow): void {
   // An instance cancelled (or no longer including a guest) must also leave the guests' copies of the series,
   // which would otherwise keep expanding it: they get a cancelled exception of their own.
   if (org.recurringEventId) {
-    const seriesCopies = db.select({ calendarId: events.calendarId }).from(events)
-      .where(and(eq(events.organizerCalendarId, org.calendarId), eq(events.id, org.recurringEventId), ne(events.calendarId, org.calendarId), ne(events.status, 'cancelled'))).all()
-    for (const { calendarId } of seriesCopies) {
+    const seriesCopies = stmt(db, `SELECT calendar_id FROM calendar_events WHERE organizer_calendar_id = ? AND id = ? AND calendar_id <> ?
+      AND status <> ?`).pluck().all(org.calendarId, org.recurringEventId, org.calendarId, 'cancelled') as string[]
+    for (const calendarId of seriesCopies) {
       if (!wanted.has(calendarId) && !have.has(calendarId)) saveEvent(db, { ...org, calendarId, status: 'cancelled' }, org.updatedMs)
     }
   }
@@ -148,4 +165,4 @@ const withoutData = (r: EventRow) => {
 
 /** All rows of one event across calendars (organizer's row and attendees' copies). */
 export const rowsOfEvent = (db: Db, organizerCalendarId: string, id: string): EventRow[] =>
-  db.select().from(events).where(and(eq(events.organizerCalendarId, organizerCalendarId), eq(events.id, id))).all()
+  eventRows(db, 'organizer_calendar_id = ? AND id = ?', organizerCalendarId, id)

@@ -1,11 +1,11 @@
 import type { Db } from '../../core/db.ts'
 import { nowMs } from '../../core/clock.ts'
-import { findUserByEmail } from '../../core/users.ts'
 import { expandGroupAddresses } from '../../core/groups.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
-import { invitationMail, type MailKind } from '../invites/mail.ts'
+import { invitationMail, type MailKind, type SharedParts } from '../invites/mail.ts'
 import type { EventRow } from '../schema.ts'
 import { findCalendar } from './access.ts'
+import { usersByEmail } from './users.ts'
 import { dataOf, recurrenceOf, resolved, timeOf } from './events.ts'
 
 export type SendUpdates = 'all' | 'externalOnly' | 'none'
@@ -18,23 +18,33 @@ export type SendUpdates = 'all' | 'externalOnly' | 'none'
 export function notify(db: Db, row: EventRow, kind: MailKind, recipients: string[], sendUpdates: SendUpdates, replier?: { email: string; responseStatus: string }): void {
   if (sendUpdates !== 'all') return
   const d = dataOf(row)
-  const organizer = { email: row.organizerEmail, name: row.organizerName ?? findUserByEmail(db, row.organizerEmail)?.name }
+  // findUserByEmail reads every world user per call; the users cannot change while this runs, so they are read once.
+  const users = usersByEmail(db)
+  const organizer = { email: row.organizerEmail, name: row.organizerName ?? users(row.organizerEmail)?.name }
   const attendees = (d.attendees ?? []).map((a) => ({ email: a.email, name: a.displayName, responseStatus: a.responseStatus }))
   const meet = (d.conferenceData as { entryPoints?: { uri?: string }[] } | undefined)?.entryPoints?.[0]?.uri
+  const start = resolved(timeOf(row.start))
+  const end = resolved(timeOf(row.end))
+  const recurrence = recurrenceOf(row)
+  const recurrenceId = row.originalStart ? resolved(timeOf(row.originalStart)) : undefined
+  const htmlLink = `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
+  const method = kind === 'cancel' ? 'CANCEL' : kind === 'reply' ? 'REPLY' : 'REQUEST'
+  const sender = kind === 'reply' ? replier!.email : organizer.email
+  // The clock does not move within a request: one read for every recipient's mail (none without a recipient).
+  let now: number | undefined
+  // Every recipient's mail differs only in the recipient and their zone: the invitation part and "when" are shared.
+  const shared: SharedParts = { when: new Map() }
   for (const to of expandGroupAddresses(db, recipients)) {
-    const user = findUserByEmail(db, to)
+    const user = users(to)
     if (!user) continue
     const mail = invitationMail({
       kind, summary: typeof d.summary === 'string' ? d.summary : '(No title)', description: d.description as string | undefined, location: d.location as string | undefined,
-      start: resolved(timeOf(row.start)), end: resolved(timeOf(row.end)), recipientZone: findCalendar(db, user.email)?.timeZone ?? user.timeZone,
-      recipient: { email: user.email, name: user.name }, organizer, attendees, replier: replier ? { ...replier, name: findUserByEmail(db, replier.email)?.name } : undefined,
-      iCalUID: row.iCalUID, sequence: row.sequence, recurrence: recurrenceOf(row), recurrenceId: row.originalStart ? resolved(timeOf(row.originalStart)) : undefined,
-      htmlLink: `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`, meetLink: meet, nowMs: nowMs(db),
-    })
-    const method = kind === 'cancel' ? 'CANCEL' : kind === 'reply' ? 'REPLY' : 'REQUEST'
-    const sender = kind === 'reply' ? replier!.email : organizer.email
+      start, end, recipientZone: findCalendar(db, user.email)?.timeZone ?? user.timeZone,
+      recipient: { email: user.email, name: user.name }, organizer, attendees, replier: replier ? { ...replier, name: users(replier.email)?.name } : undefined,
+      iCalUID: row.iCalUID, sequence: row.sequence, recurrence, recurrenceId, htmlLink, meetLink: meet, nowMs: (now ??= nowMs(db)),
+    }, shared)
     deliverInternalMail(db, {
-      from: { name: findUserByEmail(db, sender)?.name ?? sender, email: 'calendar-notification@google.com' },
+      from: { name: users(sender)?.name ?? sender, email: 'calendar-notification@google.com' },
       to: [user.email], subject: mail.subject, text: mail.text, html: mail.html,
       attachments: [{ filename: 'invite.ics', mimeType: `text/calendar; method=${method}`, data: Buffer.from(mail.ics) }],
       headers: { 'Reply-To': sender },

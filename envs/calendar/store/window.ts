@@ -1,7 +1,6 @@
-import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../../core/db.ts'
-import { events, type EventRow } from '../schema.ts'
-import { calendarEvents, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
+import type { EventRow } from '../schema.ts'
+import { calendarEvents, EVENT_COLUMNS, eventRowOf, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrenceSlices, MAX_INSTANCES } from '../time/recurrence.ts'
 import { turnTaker } from '../../core/turns.ts'
 
@@ -10,16 +9,8 @@ export type Window = { min?: number; max?: number }
 const overlaps = (r: Pick<EventRow, 'startMs' | 'endMs'>, w: Window) =>
   (w.max === undefined || r.startMs < w.max) && (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
 
-// Rows are read as arrays and keyed here (better-sqlite3 names each column of each row otherwise): no column of
-// calendar_events has a drizzle mode, so the stored values are the row's values.
-const FIELDS = Object.entries(getTableColumns(events))
-const COLUMNS = FIELDS.map(([, col]) => `"${col.name}"`).join(', ')
-const KEYS = FIELDS.map(([key]) => key)
-const toRow = (values: unknown[]): EventRow => {
-  const out: Record<string, unknown> = {}
-  for (let i = 0; i < KEYS.length; i++) out[KEYS[i]!] = values[i]
-  return out as EventRow
-}
+// EVENT_COLUMNS and eventRowOf are read when a listing runs, never at load: events.ts and this module import each
+// other (through rooms.ts), so this module may be evaluated first.
 // Served by calendar_events_by_length (the expression must read exactly as the index's).
 const LONGEST = 'SELECT max(end_ms - start_ms) FROM calendar_events WHERE calendar_id = ?'
 
@@ -49,13 +40,13 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
     overlap.push('end_ms >= ?', '(end_ms > ? OR end_ms = start_ms)')
     params.push(w.min, w.min)
   }
-  const from = `SELECT ${COLUMNS} FROM calendar_events WHERE calendar_id = ?`
+  const from = `SELECT ${EVENT_COLUMNS} FROM calendar_events WHERE calendar_id = ?`
   const oneOff = `${from} AND recurrence IS NULL AND status != 'cancelled'`
   const series = `${from} AND recurrence IS NOT NULL`
   const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
-  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]).map(toRow)
+  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]).map(eventRowOf)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
   const exceptionIds = new Set(exceptions.pluck().all(calendarId) as string[])
   return { rows, exceptionIds }

@@ -4,13 +4,15 @@
  */
 import { DateTime } from 'luxon'
 
+// Module level: a closure made per call costs its creation (and, under tsx's keepNames, a defineProperty) per instance.
+const p2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
+
 /** `20260309T150000Z` */
 export function basicUtc(ms: number): string {
   const d = new Date(ms)
   const year = d.getUTCFullYear()
   // Years outside 0–9999 take toISOString's extended form.
   if (!(year >= 0 && year <= 9999)) return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
-  const p2 = (n: number) => (n < 10 ? `0${n}` : `${n}`)
   return `${String(year).padStart(4, '0')}${p2(d.getUTCMonth() + 1)}${p2(d.getUTCDate())}T${p2(d.getUTCHours())}${p2(d.getUTCMinutes())}${p2(d.getUTCSeconds())}Z`
 }
 

@@ -4,7 +4,7 @@
  * @see https://developers.google.com/calendar/api/v3/reference/events#resource
  */
 import { DateTime, IANAZone } from 'luxon'
-import { ZoneClock, wallClockToMs } from './zone-clock.ts'
+import { ZoneClock, validWallClockToMs, wallClockToMs } from './zone-clock.ts'
 
 export { wallClockToMs }
 
@@ -63,7 +63,13 @@ export function isValidZone(zone: string): boolean {
 /** `YYYY-MM-DD` that names a real calendar day. */
 export function isValidDate(date: string): boolean {
   const m = DATE_RE.exec(date)
-  return !!m && DateTime.fromObject({ year: +m[1]!, month: +m[2]!, day: +m[3]! }, { zone: 'UTC' }).isValid
+  if (!m) return false
+  // What `DateTime.fromObject({ year, month, day }, { zone: 'UTC' }).isValid` checks for a four-digit year: a month
+  // 1–12 and a day of that month (luxon's hasInvalidGregorianData; midnight is always a valid time).
+  const year = +m[1]!
+  const month = +m[2]!
+  const day = +m[3]!
+  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leapYear(year) ? 29 : MONTH_DAYS[month - 1]!)
 }
 
 type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }
@@ -196,7 +202,7 @@ export function resolveEventTime(t: EventDateTime, fallbackZone: string, opts: R
   // Recurring series need a zone to expand in; the real API refuses them without one.
   if (opts.recurring && given === undefined) throw new CalendarTimeError(`Missing time zone definition for ${side}.`, 'required')
   const w = wallClock(m)
-  const ms = m[8] ? instantAt(w, offsetMinutes(m[8])) : DateTime.fromObject(w, { zone }).isValid ? wallClockToMs(w, zone) : undefined
+  const ms = m[8] ? instantAt(w, offsetMinutes(m[8])) : validWallClockToMs(w, zone)
   if (ms === undefined) throw new CalendarTimeError(`Invalid ${side}.`)
   return { ms, allDay: false, timeZone: zone, ...extra }
 }
