@@ -63,17 +63,57 @@ export function occurrences(master: EventRow, windowStartMs?: number, windowEndM
 }
 
 /** A series' start and end, read once for making many instance rows. */
-export type SeriesTimes = { start: StoredTime; end: StoredTime; resolvedStart: ResolvedTime; resolvedEnd: ResolvedTime }
+export type SeriesTimes = {
+  start: StoredTime
+  end: StoredTime
+  resolvedStart: ResolvedTime
+  resolvedEnd: ResolvedTime
+  /** The stored-time JSON of a timed instance around its `ms`, when the series' times allow it (see `timedText`). */
+  timedStart?: [string, string]
+  timedEnd?: [string, string]
+}
 
 export function seriesTimes(master: Pick<EventRow, 'start' | 'end'>): SeriesTimes {
   const start = timeOf(master.start)
   const end = timeOf(master.end)
-  return { start, end, resolvedStart: resolved(start), resolvedEnd: resolved(end) }
+  return { start, end, resolvedStart: resolved(start), resolvedEnd: resolved(end), timedStart: timedText(start), timedEnd: timedText(end) }
+}
+
+/**
+ * What `JSON.stringify({ ...stored(span), given: t.given })` writes for a timed instance span of a series time `t`
+ * (span: `{ ms, allDay: false, timeZone: t.timeZone, … }`, as instanceSpan makes it), split around the instant:
+ * `{"ms":` + ms + `,"allDay":false,"timeZone":"…","given":…}`. Only for a string zone and a boolean `given` (what
+ * every stored time has); otherwise undefined, and instanceRow stringifies as before.
+ */
+function timedText(t: StoredTime): [string, string] | undefined {
+  if (typeof t.timeZone !== 'string' || typeof t.given !== 'boolean') return undefined
+  return ['{"ms":', `,"allDay":false,"timeZone":${JSON.stringify(t.timeZone)},"given":${t.given}}`]
 }
 
 /** A virtual instance row of a series (not stored): the series' fields at one occurrence. */
 export function instanceRow(master: EventRow, o: Occurrence, times: SeriesTimes = seriesTimes(master)): EventRow {
   const { start, end } = times
+  // A timed span (instanceSpan's first branch) is the occurrence's start and the series' length, in the series'
+  // zones: its texts are written around the two instants without building the span and stored objects.
+  const rs = times.resolvedStart
+  if ((!rs.allDay || !o.date) && times.timedStart && times.timedEnd) {
+    const startMs = o.originalStartMs
+    const endMs = o.originalStartMs + (times.resolvedEnd.ms - rs.ms)
+    if (Number.isFinite(startMs) && Number.isFinite(endMs)) {
+      const startText = `${times.timedStart[0]}${startMs}${times.timedStart[1]}`
+      return {
+        ...master,
+        id: instanceId(master.id, { ms: startMs, allDay: start.allDay, date: o.date }),
+        start: startText,
+        end: `${times.timedEnd[0]}${endMs}${times.timedEnd[1]}`,
+        startMs,
+        endMs,
+        recurrence: null,
+        recurringEventId: master.id,
+        originalStart: startText,
+      }
+    }
+  }
   const span = instanceSpan(o, times.resolvedStart, times.resolvedEnd)
   // The original start is the start: one string for both.
   const startText = JSON.stringify({ ...stored(span.start), given: start.given })
