@@ -5,7 +5,7 @@
 import { DateTime } from 'luxon'
 import { parseRecurrence } from '../time/recurrence-parse.ts'
 import type { ResolvedTime } from '../time/zoned.ts'
-import { luxonZone, offsetFn, shortZoneName } from '../time/zone-clock.ts'
+import { daysIn, fixOffset, luxonZone, offsetFn, shortZoneName } from '../time/zone-clock.ts'
 
 const DAY_NAMES: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' }
 const NTH: Record<string, string> = { '1': 'first', '2': 'second', '3': 'third', '4': 'fourth', '5': 'fifth', '-1': 'last', '-2': 'second to last' }
@@ -124,31 +124,16 @@ const movedTo = (zone: Offset, prev: Wall, ts: number): Wall => (ts === prev.ts 
 /** luxon's `objToLocalTS` for years from 100 on. */
 const localTs = (c: Fields) => Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second, c.millisecond)
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-const daysInMonth = (year: number, month: number) =>
-  month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : MONTH_DAYS[month - 1]!
-
-/** luxon's `fixOffset`, the instant only. */
-function fixOffset(local: number, o: number, offset: (ts: number) => number): number {
-  let guess = local - o * 60 * 1000
-  const o2 = offset(guess)
-  if (o === o2) return guess
-  guess -= (o2 - o) * 60 * 1000
-  const o3 = offset(guess)
-  if (o2 === o3) return guess
-  return local - Math.min(o2, o3) * 60 * 1000
-}
-
 /** `dt.startOf('day')`: `set({ hour: 0, minute: 0, second: 0, millisecond: 0 })`. */
 function startOfDay(zone: Offset, d: Wall): Wall {
   const mixed = { ...d.c, hour: 0, minute: 0, second: 0, millisecond: 0 }
-  mixed.day = Math.min(daysInMonth(mixed.year, mixed.month), mixed.day)
+  mixed.day = Math.min(daysIn(mixed.year, mixed.month), mixed.day)
   return movedTo(zone, d, fixOffset(localTs(mixed), d.o, zone))
 }
 
 /** `dt.plus({ days })` (days ≥ 0 whole) and `dt.minus(ms)`: luxon's `adjustTime`. */
 function adjusted(zone: Offset, d: Wall, days: number, ms: number): Wall {
-  const c = { ...d.c, day: Math.min(d.c.day, daysInMonth(d.c.year, d.c.month)) + days }
+  const c = { ...d.c, day: Math.min(d.c.day, daysIn(d.c.year, d.c.month)) + days }
   let ts = fixOffset(localTs(c), d.o, zone)
   if (ms !== 0) ts += ms
   return movedTo(zone, d, ts)

@@ -208,11 +208,13 @@ function wallClockFast(
   return at
 }
 
-const daysIn = (year: number, month: number) =>
-  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+/** Days in a month of the proleptic Gregorian calendar (month 1–12). */
+export const daysIn = (year: number, month: number) =>
+  month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : MONTH_DAYS[month - 1]!
 
 /** luxon's `fixOffset` (the instant of a local time from a guessed offset), the instant only. */
-function fixOffset(local: number, o: number, offset: (ts: number) => number): number {
+export function fixOffset(local: number, o: number, offset: (ts: number) => number): number {
   let guess = local - o * 60 * 1000
   const o2 = offset(guess)
   if (o === o2) return guess
