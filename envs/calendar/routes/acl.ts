@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { pageOf } from '../../core/paging.ts'
+import { selectRows } from '../../core/db.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import { AclRule } from '../api/schemas.gen.ts'
 import { aclRules, type AclRow } from '../schema.ts'
@@ -75,12 +76,13 @@ export const aclRouter = createGoogleRouter()
     const q = c.req.valid('query')
     const db = c.var.world.db
     const since = q.syncToken ? decodeSync(q.syncToken, `acl:${cal.id}`) : undefined
-    const rows = db.select().from(aclRules).where(eq(aclRules.calendarId, cal.id)).orderBy(aclRules.changeSeq).all()
+    const rows = selectRows(db, aclRules, { calendarId: cal.id }, { orderBy: ['changeSeq'] })
     const items = rows
       .filter((r) => (since === undefined ? !r.deleted || q.showDeleted : r.changeSeq > since))
       .map((r) => (r.deleted ? { ...toAclRule(r), role: 'none' } : toAclRule(r)))
     const { page, nextPageToken } = pageOf(items, q.maxResults ?? 100, q.pageToken)
-    return c.json({ kind: 'calendar#acl', etag: `"p${currentChange(db)}"`, ...(nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`acl:${cal.id}`, currentChange(db)) }), items: page } as never, 200)
+    const change = currentChange(db)
+    return c.json({ kind: 'calendar#acl', etag: `"p${change}"`, ...(nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`acl:${cal.id}`, change) }), items: page } as never, 200)
   })
   .openapi(get, (c) => {
     const { calendarId, ruleId } = c.req.valid('param')

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { pageOf } from '../../core/paging.ts'
+import { selectRows } from '../../core/db.ts'
 import { CalendarListEntry } from '../api/schemas.gen.ts'
 import { calendarList, type ListRow } from '../schema.ts'
 import { toListEntry } from '../map.ts'
@@ -83,7 +84,7 @@ export const calendarListRouter = createGoogleRouter()
     const db = c.var.world.db
     if (q.syncToken && q.minAccessRole) throw invalid('Sync token cannot be used with minAccessRole.', 'invalid')
     const since = q.syncToken ? decodeSync(q.syncToken, `list:${c.var.user.id}`) : undefined
-    const rows = db.select().from(calendarList).where(eq(calendarList.userId, c.var.user.id)).orderBy(calendarList.changeSeq).all()
+    const rows = selectRows(db, calendarList, { userId: c.var.user.id }, { orderBy: ['changeSeq'] })
     const items = rows
       .filter((e) => (since === undefined ? true : e.changeSeq > since))
       .flatMap((e): unknown[] => {
@@ -95,7 +96,8 @@ export const calendarListRouter = createGoogleRouter()
         return [out]
       })
     const { page, nextPageToken } = pageOf(items, q.maxResults ?? 100, q.pageToken)
-    return c.json({ kind: 'calendar#calendarList', etag: `"p${currentChange(db)}"`, ...(nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`list:${c.var.user.id}`, currentChange(db)) }), items: page } as never, 200)
+    const change = currentChange(db)
+    return c.json({ kind: 'calendar#calendarList', etag: `"p${change}"`, ...(nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`list:${c.var.user.id}`, change) }), items: page } as never, 200)
   })
   .openapi(get, (c) => c.json(render(c, requireEntry(c, c.req.valid('param').calendarId)) as never, 200))
   .openapi(insert, (c) => {

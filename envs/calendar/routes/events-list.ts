@@ -65,13 +65,13 @@ function textFilter(q: string | undefined) {
   }
 }
 
-/** The list envelope every events answer shares. */
-function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[] | number, items: unknown[], extra: Record<string, unknown>) {
+/** The list envelope every events answer shares; `change`: the change feed's position, read once per answer. */
+function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[] | number, items: unknown[], extra: Record<string, unknown>, change: number) {
   const db = c.var.world.db
   const entry = selectRows(db, calendarList, { userId: c.var.user.id, calendarId: cal.id })[0]
   const updated = typeof rows === 'number' ? Math.max(rows, cal.updatedMs) : rows.reduce((m, r) => Math.max(m, r.updatedMs), cal.updatedMs)
   return {
-    kind: 'calendar#events', etag: etagOf(updated, currentChange(db)), summary: entry?.summaryOverride ?? cal.summary, description: cal.description ?? '',
+    kind: 'calendar#events', etag: etagOf(updated, change), summary: entry?.summaryOverride ?? cal.summary, description: cal.description ?? '',
     updated: rfc3339Utc(updated), timeZone: cal.timeZone, accessRole: role, defaultReminders: entry && !entry.deleted ? JSON.parse(entry.defaultReminders) : [], ...extra, items,
   }
 }
@@ -104,20 +104,22 @@ export const eventsListRouter = createGoogleRouter()
         const size = q.maxResults ?? 250
         const offset = pageOffset(q.pageToken)
         const { page, more, updatedMs, seriesOf } = await singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
-        const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
+        const change = currentChange(db)
+        const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, change) }
         // Items render (or are copied from kept texts) when the answer is serialised.
         const render = listRenderer(db, view)
         const items = page.map((r) => render(r, seriesOf.get(r)))
-        return c.json(envelope(c, cal, role, updatedMs, items, extra) as never, 200)
+        return c.json(envelope(c, cal, role, updatedMs, items, extra, change) as never, 200)
       }
       rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(keep)
       // Deviation: without orderBy the order is by start time, then id (the real order is unspecified).
       if (q.orderBy === 'updated') rows.sort((a, b) => a.updatedMs - b.updatedMs || (a.id < b.id ? -1 : 1))
     }
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
-    const extra = nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(feed, currentChange(db)) }
+    const change = currentChange(db)
+    const extra = nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(feed, change) }
     const render = listRenderer(db, view)
-    return c.json(envelope(c, cal, role, rows, page.map((r) => render(r)), extra) as never, 200)
+    return c.json(envelope(c, cal, role, rows, page.map((r) => render(r)), extra, change) as never, 200)
   })
   .openapi(instances, async (c) => {
     const q = c.req.valid('query')
@@ -158,5 +160,6 @@ export const eventsListRouter = createGoogleRouter()
     const render = listRenderer(db, view)
     // A cancelled instance (of a cancelled series, with showDeleted) renders as cancelled, never as a copy.
     const items = page.map((r) => render(r, virtual.has(r) && r.status !== 'cancelled' ? master : undefined))
-    return c.json(envelope(c, cal, role, rows, items, nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, currentChange(db)) }) as never, 200)
+    const change = currentChange(db)
+    return c.json(envelope(c, cal, role, rows, items, nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, change) }, change) as never, 200)
   })

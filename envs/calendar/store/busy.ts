@@ -1,14 +1,15 @@
 import type { Db } from '../../core/db.ts'
+import type { CalendarRow } from '../schema.ts'
 import { findCalendar } from './access.ts'
 import { dataOf } from './events.ts'
 import { singleEvents } from './window.ts'
 
 /**
  * Busy intervals of a calendar in [min, max): confirmed or tentative events that are opaque and not declined
- * by the calendar's owner, merged where they touch or overlap, clipped to the window.
+ * by the calendar's owner, merged where they touch or overlap, clipped to the window. `cal`: the calendar, when the
+ * caller has already read it.
  */
-export function busyOf(db: Db, calendarId: string, min: number, max: number): [number, number][] {
-  const cal = findCalendar(db, calendarId)
+export function busyOf(db: Db, calendarId: string, min: number, max: number, cal: Pick<CalendarRow, 'id'> | undefined = findCalendar(db, calendarId)): [number, number][] {
   const self = cal?.id.toLowerCase()
   const spans: [number, number][] = []
   for (const r of singleEvents(db, calendarId, { min, max }, false)) {
