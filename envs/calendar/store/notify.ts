@@ -28,8 +28,6 @@ export function notify(db: Db, row: EventRow, kind: MailKind, recipients: string
   const recurrence = recurrenceOf(row)
   const recurrenceId = row.originalStart ? resolved(timeOf(row.originalStart)) : undefined
   const htmlLink = `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
-  const method = kind === 'cancel' ? 'CANCEL' : kind === 'reply' ? 'REPLY' : 'REQUEST'
-  const sender = kind === 'reply' ? replier!.email : organizer.email
   // The clock does not move within a request: one read for every recipient's mail (none without a recipient).
   let now: number | undefined
   // Every recipient's mail differs only in the recipient and their zone: the invitation part and "when" are shared.
@@ -43,6 +41,8 @@ export function notify(db: Db, row: EventRow, kind: MailKind, recipients: string
       recipient: { email: user.email, name: user.name }, organizer, attendees, replier: replier ? { ...replier, name: users(replier.email)?.name } : undefined,
       iCalUID: row.iCalUID, sequence: row.sequence, recurrence, recurrenceId, htmlLink, meetLink: meet, nowMs: (now ??= nowMs(db)),
     }, shared)
+    const method = kind === 'cancel' ? 'CANCEL' : kind === 'reply' ? 'REPLY' : 'REQUEST'
+    const sender = kind === 'reply' ? replier!.email : organizer.email
     deliverInternalMail(db, {
       from: { name: users(sender)?.name ?? sender, email: 'calendar-notification@google.com' },
       to: [user.email], subject: mail.subject, text: mail.text, html: mail.html,
