@@ -1,30 +1,63 @@
-import { constants, createHmac, createPrivateKey, createPublicKey, publicEncrypt, type KeyObject } from 'node:crypto'
+import {
+  constants, createHmac, createPrivateKey, createPublicKey, createSecretKey, publicEncrypt, type KeyObject,
+} from 'node:crypto'
 
 /**
  * Deterministic RSA keys for service accounts. Google's keys are RSA-2048 (RS256), and google-auth-library signs
  * with whatever PEM a key file holds, so the world needs real RSA keys; but a world must stay byte-identical for the
  * same seed and requests, and nothing secret may be stored in it (docs/decisions/0104). So a key is a pure function
  * of a 256-bit seed that the caller derives from the world's secret: an HMAC-SHA256 counter-mode stream draws
- * 1024-bit odd candidates with the top two bits set (so p*q has exactly 2048 bits), small primes are sieved out in
- * JavaScript and Miller-Rabin rounds on OpenSSL's modular exponentiation decide the rest, yielding to the event loop
+ * 1024-bit odd candidates with the top two bits set (so p*q has exactly 2048 bits), primes below 10,000 are sieved
+ * out in JavaScript and Miller-Rabin rounds on OpenSSL's modular exponentiation decide the rest, yielding to the event loop
  * between candidates. See docs/decisions/0260 and 0308.
  */
 
 const E = 65537n
-const SMALL_PRIMES = (() => {
-  const out: bigint[] = []
-  for (let n = 3; out.length < 300; n += 2) if (out.every((p) => n % Number(p) !== 0)) out.push(BigInt(n))
-  return out
+
+/**
+ * The odd primes below 10,000 in groups whose product stays below 2^53: a candidate's remainder modulo a group's
+ * product is one BigInt division, and the remainders modulo the group's primes are plain number arithmetic. A
+ * 1,024-bit candidate with a factor this small is composite, so sieving deeper changes no key: it only spares the
+ * Miller-Rabin rounds that would have rejected it (~18% of the candidates that reach them with primes < 2,000).
+ */
+const SIEVE = (() => {
+  const primes: number[] = []
+  for (let n = 3; n < 10_000; n += 2) if (primes.every((p) => p * p > n || n % p !== 0)) primes.push(n)
+  const groups: { product: bigint; primes: number[] }[] = []
+  let group: number[] = []
+  let product = 1
+  for (const p of primes) {
+    if (product * p > Number.MAX_SAFE_INTEGER) {
+      groups.push({ product: BigInt(product), primes: group })
+      group = []
+      product = 1
+    }
+    group.push(p)
+    product *= p
+  }
+  groups.push({ product: BigInt(product), primes: group })
+  return groups
 })()
+
+/** True when `n` has an odd prime factor below 10,000 (`n` itself larger than that). */
+function smallFactor(n: bigint): boolean {
+  for (const g of SIEVE) {
+    const r = Number(n % g.product)
+    for (const p of g.primes) if (r % p === 0) return true
+  }
+  return false
+}
 
 /** An HMAC-SHA256 counter-mode byte stream (the DRBG): same seed, same bytes. */
 function stream(seed: string, label: string) {
   let counter = 0
+  // The key imported once (a string key is imported again by every createHmac: ~40% of each block's cost).
+  const key = seed ? createSecretKey(Buffer.from(seed, 'utf8')) : seed
   return (bytes: number): Buffer => {
     const parts: Buffer[] = []
     let have = 0
     while (have < bytes) {
-      const block = createHmac('sha256', seed).update(`${label}\u0000${counter++}`).digest()
+      const block = createHmac('sha256', key).update(`${label}\u0000${counter++}`).digest()
       parts.push(block)
       have += block.length
     }
@@ -98,7 +131,7 @@ async function prime(next: (bytes: number) => Buffer): Promise<bigint> {
     b[0]! |= 0xc0
     b[127]! |= 1
     const p = toBig(b)
-    if (SMALL_PRIMES.some((s) => p % s === 0n)) continue
+    if (smallFactor(p)) continue
     if ((p - 1n) % E === 0n) continue
     if (probablePrime(p)) return p
     await yieldToLoop()
