@@ -134,9 +134,27 @@ async function expandAsync(value: unknown): Promise<unknown> {
   return value
 }
 
-async function rfc822(m: Rfc822): Promise<string> {
+/**
+ * Composed messages by their description: composing is a pure function of it, and validation runs the same steps in
+ * every episode of a task (reference, near misses, attacks built from them). Bounded; a failure is not kept.
+ */
+const composed = new Map<string, Promise<string>>()
+const MAX_COMPOSED = 256
+
+function rfc822(m: Rfc822): Promise<string> {
+  const description = JSON.stringify(m)
+  let out = composed.get(description)
+  if (!out) {
+    if (composed.size >= MAX_COMPOSED) composed.clear()
+    composed.set(description, (out = compose(m, description)))
+    out.catch(() => composed.delete(description))
+  }
+  return out
+}
+
+async function compose(m: Rfc822, description: string): Promise<string> {
   // A boundary derived from the message itself, so the same program composes the same bytes.
-  const baseBoundary = createHash('sha256').update(JSON.stringify(m)).digest('hex').slice(0, 16)
+  const baseBoundary = createHash('sha256').update(description).digest('hex').slice(0, 16)
   const attachments = m.attachments?.map((a) => ({
     filename: a.filename, contentType: a.contentType,
     content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
