@@ -3,9 +3,11 @@
  * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
  * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]… [--json] [--no-attacks] [--write-families]
+ *        [--results FILE]   (every task's verdicts as JSON lines, and their sha256 on stderr)
  *        [--workers N]   (worker threads; default: the available cores. Output is the same for any N.)
  * A progress bar (tasks done/total, failures, rate, ETA) goes to stderr on a terminal, plain lines otherwise.
  */
+import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CORPUS_DIR, loadSample } from '../gym/corpus.ts'
@@ -98,6 +100,15 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
     attacks: !process.argv.includes('--no-attacks'),
     progress: progressReporter(),
   })
+  const resultsFile = arg('--results')
+  if (resultsFile) {
+    // Every verdict in full, one task a line in corpus order, and one digest over them: two runs (versions, worker
+    // counts) validated alike exactly when their digests are equal.
+    const lines = results.map((r) => JSON.stringify(r))
+    writeFileSync(resultsFile, lines.map((l) => `${l}\n`).join(''))
+    const digest = createHash('sha256').update(lines.join('\n')).digest('hex')
+    console.error(`wrote ${results.length} results to ${resultsFile} (sha256 ${digest})`)
+  }
   if (process.argv.includes('--json')) {
     const bad = results.filter((r) => !r.ok)
     console.log(JSON.stringify({ families: attackMatrix(results), invalid: bad.map((r) => ({ id: r.id, problems: r.problems })) }, null, 2))

@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { createGym } from '../../gym/index.ts'
@@ -89,4 +94,29 @@ describe('progress', () => {
     expect(lines.at(-1)).toMatch(/^validate: 40\/40 tasks, 0 failed/)
     expect(out.text).not.toContain('\r')
   })
+})
+
+describe('tasks:validate --results', () => {
+  it('writes every verdict as a JSON line and prints the digest of those lines', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wsgym-results-'))
+    try {
+      const file = join(dir, 'results.jsonl')
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/validate-tasks.ts', '--family', 'slack-pin-final', '--sample', '2', '--workers', '1',
+          '--no-attacks', '--results', file],
+        { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' },
+      )
+      expect(run.status, run.stderr).toBe(0)
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+      const ids = lines.map((l) => (JSON.parse(l) as { id: string }).id)
+      expect(new Set(ids).size).toBe(2)
+      for (const id of ids) expect(id).toMatch(/^slack-pin-final-\d+$/)
+      expect(lines.every((l) => (JSON.parse(l) as { ok: boolean }).ok)).toBe(true)
+      const digest = createHash('sha256').update(lines.join('\n')).digest('hex')
+      expect(run.stderr).toContain(`wrote 2 results to ${file} (sha256 ${digest})`)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
