@@ -7,6 +7,7 @@ import { worldUsers, type WorldUserRow } from '../envs/core/world-tables.ts'
 import { DEFAULT_SLACK_USER_SCOPES, FULL_GOOGLE_SCOPES, issueTokenKey } from '../envs/core/tokens.ts'
 import type { SeedContext } from '../envs/core/service.ts'
 import { listUsers } from '../envs/core/users.ts'
+import { withSeedingMemo } from '../envs/core/seeding-memo.ts'
 import { allServiceTables, services } from './registry.ts'
 
 /** A seed document: the core keys plus one optional key per service (`gmail:`, `slack:`, …). */
@@ -120,12 +121,15 @@ export function checkSeed(doc: unknown, seedValue = 1): void {
   buildWorld(doc, seedValue).close()
 }
 
-/** Builds a world from a seed document and a seed value (which salts ids and tokens). */
-export function buildWorld(doc: unknown, seedValue: number, file?: string): World {
+/**
+ * Builds a world from a seed document and a seed value (which salts ids and tokens). `memo: false` seeds without the
+ * seeding memo (envs/core/seeding-memo.ts): the same bytes, slower; the reference its test compares with.
+ */
+export function buildWorld(doc: unknown, seedValue: number, file?: string, opts: { memo?: boolean } = {}): World {
   const { core, slices } = validateSeed(doc)
   const world = World.create(allServiceTables(), file)
   try {
-    fill(world, core, slices, seedValue)
+    fill(world, core, slices, seedValue, opts.memo ?? true)
   } catch (e) {
     world.close()
     throw e
@@ -133,7 +137,7 @@ export function buildWorld(doc: unknown, seedValue: number, file?: string): Worl
   return world
 }
 
-function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, seedValue: number) {
+function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, seedValue: number, memo: boolean) {
   const nowMs = Date.parse(core.now)
   world.tx((db) => {
     setMeta(db, 'seed_name', core.name)
@@ -163,13 +167,17 @@ function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, see
     }
     const users = listUsers(db)
     const ctx = seedContext(users, nowMs, seedValue, core.domain)
-    for (const service of services) {
-      try {
-        service.seed(world, slices[service.name] as never, ctx)
-      } catch (e) {
-        throw asSeedError(e, service.name)
+    const seedServices = () => {
+      for (const service of services) {
+        try {
+          service.seed(world, slices[service.name] as never, ctx)
+        } catch (e) {
+          throw asSeedError(e, service.name)
+        }
       }
     }
+    if (memo) withSeedingMemo(db, seedServices)
+    else seedServices()
   })
 }
 

@@ -61,6 +61,14 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       backgroundColor: l.color?.backgroundColor ?? null,
     })
   })
+  // Every label exists by now (messages add none): a name resolves to one id per user for the rest of the seed.
+  const labelIds = new Map<string, string>()
+  const labelIdOf = (userId: string, name: string) => {
+    const key = `${userId}\u0000${name}`
+    let id = labelIds.get(key)
+    if (id === undefined) labelIds.set(key, (id = labelIdByName(db, userId, name) ?? name))
+    return id
+  }
   const lastInThread = new Map<string, { messageId: string; references: string }>()
   const toAddress = (ref: string, path: string): Address => {
     const m = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(ref)
@@ -103,7 +111,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       later(at, () => {
         const copy = rewriteHeaders(delivered, {}, { 'Delivered-To': user.email })
         const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at })
-        const extra = m.labels.map((name) => labelIdByName(db, user.id, name) ?? name).filter((id) => id !== undefined)
+        const extra = m.labels.map((name) => labelIdOf(user.id, name)).filter((id) => id !== undefined)
         const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
         if (extra.length) modifyLabels(db, user.id, row.id, extra, hide)
       })
