@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import { stmt, type Db } from './db.ts'
 import { getMeta, nowMs, setMeta } from './clock.ts'
-import { seedingMemo, seedingNextCounter } from './seeding-memo.ts'
+import { seedingBump, seedingMemo, type BumpedColumn } from './seeding-memo.ts'
 
 // Deterministic ids. Each id family has a counter in world_counters; the visible id is derived from
 // (world salt, family, counter) so the same seed and the same requests give the same ids, and ids
@@ -13,10 +13,12 @@ const BUMP =
 /** Next value (1, 2, 3, …) of a named counter. */
 export function nextCounter(db: Db, family: string): number {
   const memo = seedingMemo(db)
-  if (memo) return seedingNextCounter(db, memo, family)
-  const row = stmt(db, BUMP).get(family) as { value: number }
-  return row.value
+  if (memo) return seedingBump(db, memo, COUNTER, family, () => bump(db, family))
+  return bump(db, family)
 }
+
+const bump = (db: Db, family: string) => (stmt(db, BUMP).get(family) as { value: number }).value
+const COUNTER: BumpedColumn = { table: 'world_counters', overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?' }
 
 function digest(db: Db, family: string, n: number): Buffer {
   const salt = getMeta(db, 'id_salt') ?? ''

@@ -14,9 +14,15 @@ import type { Db } from './db.ts'
 export type SeedingMemo = {
   meta: Map<string, string>
   pendingMeta: Set<string>
-  counters: Map<string, number>
-  pendingCounters: Set<string>
+  /** Integer columns bumped by one (id counters, Gmail history ids), by table. */
+  bumped: Map<string, Bumped>
 }
+
+/** One table's bumped values (by row key) as the seed sees them, and the keys whose value is not written yet. */
+type Bumped = { values: Map<string, number>; pending: Set<string>; overwrite: string }
+
+/** A bumped column: its table and the statement that overwrites the value (`UPDATE t SET col = ? WHERE key = ?`). */
+export type BumpedColumn = { table: string; overwrite: string }
 
 const memos = new WeakMap<Database.Database, SeedingMemo>()
 
@@ -29,18 +35,12 @@ export function withSeedingMemo<T>(db: Db, fn: () => T): T {
   const client = db.$client
   if (memos.has(client)) return fn()
   const meta = new Map(client.prepare('SELECT key, value FROM world_meta').raw().all() as [string, string][])
-  const rows = client.prepare('SELECT name, value FROM world_counters').raw().all() as [string, number][]
-  const memo: SeedingMemo = {
-    meta,
-    pendingMeta: new Set(),
-    counters: new Map(rows),
-    pendingCounters: new Set(),
-  }
+  const memo: SeedingMemo = { meta, pendingMeta: new Set(), bumped: new Map() }
   memos.set(client, memo)
   try {
     const out = fn()
     flushMeta(db, memo)
-    flushCounters(db, memo)
+    for (const table of memo.bumped.keys()) flushBumped(db, memo, table)
     return out
   } finally {
     memos.delete(client)
@@ -71,30 +71,38 @@ function flushMeta(db: Db, memo: SeedingMemo) {
   memo.pendingMeta.clear()
 }
 
-const BUMP =
-  'INSERT INTO world_counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value'
-const OVERWRITE_COUNTER = 'UPDATE world_counters SET value = ? WHERE name = ?'
-
-/** nextCounter while seeding: bumps that keep the value's stored size wait (see SeedingMemo). */
-export function seedingNextCounter(db: Db, memo: SeedingMemo, family: string): number {
-  const current = memo.counters.get(family)
+/**
+ * A bump by one of an integer column while seeding: when the row's value is known and keeps its stored size, the new
+ * value waits; otherwise the table's waiting values are written and `write` (the statement used without the memo,
+ * returning the new value) runs.
+ */
+export function seedingBump(db: Db, memo: SeedingMemo, column: BumpedColumn, key: string, write: () => number): number {
+  let t = memo.bumped.get(column.table)
+  if (!t) memo.bumped.set(column.table, (t = { values: new Map(), pending: new Set(), overwrite: column.overwrite }))
+  const current = t.values.get(key)
   if (current !== undefined && storedIntSize(current + 1) === storedIntSize(current)) {
-    memo.counters.set(family, current + 1)
-    memo.pendingCounters.add(family)
+    t.values.set(key, current + 1)
+    t.pending.add(key)
     return current + 1
   }
-  // A new row or a value of another size: the table is brought up to date, then bumped as without the memo.
-  flushCounters(db, memo)
-  const value = (db.$client.prepare(BUMP).get(family) as { value: number }).value
-  memo.counters.set(family, value)
+  flushBumped(db, memo, column.table)
+  const value = write()
+  t.values.set(key, value)
   return value
 }
 
-function flushCounters(db: Db, memo: SeedingMemo) {
-  if (!memo.pendingCounters.size) return
-  const overwrite = db.$client.prepare(OVERWRITE_COUNTER)
-  for (const name of memo.pendingCounters) overwrite.run(memo.counters.get(name), name)
-  memo.pendingCounters.clear()
+/** The value a seed sees for a bumped row (undefined when it was not bumped under the memo). */
+export function seedingBumpedValue(memo: SeedingMemo, table: string, key: string): number | undefined {
+  return memo.bumped.get(table)?.values.get(key)
+}
+
+/** Writes a table's waiting values: before any other write that may change the table's pages, and at the end. */
+export function flushBumped(db: Db, memo: SeedingMemo, table: string): void {
+  const t = memo.bumped.get(table)
+  if (!t?.pending.size) return
+  const overwrite = db.$client.prepare(t.overwrite)
+  for (const key of t.pending) overwrite.run(t.values.get(key), key)
+  t.pending.clear()
 }
 
 /**

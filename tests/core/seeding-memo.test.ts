@@ -9,6 +9,8 @@ import { TaskSpec } from '../../gym/task.ts'
 import { worldTemplate } from '../../gym/world.ts'
 import { instance } from '../../tasks-lite/corpus.ts'
 import { families } from '../../tasks-lite/families/index.ts'
+import { withDeliveredTo } from '../../envs/gmail/seed.ts'
+import { rewriteHeaders } from '../../envs/gmail/deliver.ts'
 
 const sha = (world: World) => createHash('sha256').update(world.snapshot().bytes).digest('hex')
 
@@ -86,5 +88,41 @@ describe('ids', () => {
       reference('abc123', 'x', 3, 100, '0123456789abcdef'),
       reference('abc123', 'y', 1, 70, URLSAFE),
     ])
+  })
+})
+
+describe('withDeliveredTo', () => {
+  const raws = [
+    'From: a@x.test\r\nTo: b@x.test\r\nSubject: hi\r\n\r\nbody\r\n',
+    'From: a@x.test\r\nSubject: folded\r\n  more\r\n\tand more\r\n\r\nbody',
+    'From: a@x.test\nSubject: bare LF\r\n\r\nbody',
+    'From: a@x.test\r\nSubject: bare blank\n\nbody',
+    'From: a@x.test\r\nSubject: no body',
+    'From: a@x.test\r\nX-Note: café \u00e9\r\n\r\n\u00ff',
+  ]
+  test.each(raws.map((r) => [JSON.stringify(r.slice(0, 40)), r] as const))('prepends as rewriteHeaders does: %s', (_n, r) => {
+    const raw = Buffer.from(r, 'latin1')
+    for (const email of ['bob@x.test', 'zoë@x.test']) {
+      expect(withDeliveredTo(raw, email).equals(rewriteHeaders(raw, {}, { 'Delivered-To': email }))).toBe(true)
+    }
+  })
+
+  test('leaves a header named like an Object.prototype property to rewriteHeaders', () => {
+    const raw = Buffer.from('From: a@x.test\r\nconstructor: x\r\n\r\nbody', 'latin1')
+    const slow = (() => {
+      try {
+        return rewriteHeaders(raw, {}, { 'Delivered-To': 'b@x.test' })
+      } catch (e) {
+        return e
+      }
+    })()
+    const fast = (() => {
+      try {
+        return withDeliveredTo(raw, 'b@x.test')
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(String(fast)).toBe(String(slow))
   })
 })
