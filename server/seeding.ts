@@ -81,20 +81,27 @@ function duplicateUsers(users: unknown, issues: SeedIssue[]) {
  * every key, defaults only add keys, so whatever is missing from the parsed object was not understood.
  */
 function unknownKeys(input: unknown, parsed: unknown, path: PropertyKey[], issues: SeedIssue[], skip?: Set<string>) {
+  // `path` is one stack, pushed and popped on the way down (a seed has thousands of nodes; copies would cost more).
   if (Array.isArray(input) && Array.isArray(parsed) && input.length === parsed.length) {
-    input.forEach((v, i) => unknownKeys(v, parsed[i], [...path, i], issues))
+    for (let i = 0; i < input.length; i++) {
+      path.push(i)
+      unknownKeys(input[i], parsed[i], path, issues)
+      path.pop()
+    }
     return
   }
   if (!isPlainObject(input) || !isPlainObject(parsed)) return
-  for (const [key, value] of Object.entries(input)) {
+  for (const key in input) {
     if (skip?.has(key)) continue
+    path.push(key)
     if (!Object.hasOwn(parsed, key)) {
       const near = Object.keys(parsed)
         .filter((k) => !Object.hasOwn(input, k))
         .find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2)
       const hint = near ? ` (did you mean "${near}"?)` : ''
-      issues.push({ path: formatPath([...path, key]), message: `unknown key "${key}"${hint}` })
-    } else unknownKeys(value, parsed[key], [...path, key], issues)
+      issues.push({ path: formatPath(path), message: `unknown key "${key}"${hint}` })
+    } else unknownKeys(input[key], parsed[key], path, issues)
+    path.pop()
   }
 }
 

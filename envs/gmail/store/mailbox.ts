@@ -13,9 +13,11 @@ export const SYSTEM_LABEL_IDS = new Set(SYSTEM_LABELS.map((l) => l.id))
 
 /** Creates the mailbox row and its system labels if the user has none yet. */
 export function ensureMailbox(db: Db, userId: string): void {
+  // While seeding, a mailbox whose history id was bumped exists (nothing deletes one).
+  const memo = seedingMemo(db)
+  if (memo && seedingBumpedValue(memo, HISTORY.table, userId) !== undefined) return
   if (stmt(db, 'SELECT 1 FROM gmail_mailboxes WHERE user_id = ?').get(userId)) return
   // A new row may move others: history ids a seed has not written yet go first (envs/core/seeding-memo.ts).
-  const memo = seedingMemo(db)
   if (memo) flushBumped(db, memo, HISTORY.table)
   insertRow(db, mailboxes, { userId, historyId: 1000 })
   for (const l of SYSTEM_LABELS) {
