@@ -18,7 +18,9 @@ export function nextCounter(db: Db, family: string): number {
 }
 
 const bump = (db: Db, family: string) => (stmt(db, BUMP).get(family) as { value: number }).value
-const COUNTER: BumpedColumn = { table: 'world_counters', overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?' }
+const COUNTER: BumpedColumn = {
+  table: 'world_counters', overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?',
+}
 
 function digest(db: Db, family: string, n: number): Buffer {
   const salt = getMeta(db, 'id_salt') ?? ''

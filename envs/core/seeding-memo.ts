@@ -2,9 +2,9 @@ import type Database from 'better-sqlite3'
 import type { Db } from './db.ts'
 
 /**
- * What building a world keeps in JS while it seeds (server/seeding.ts, docs/decisions/0310): the `world_meta` rows
- * and the id counters, read once and then written through this memo, on that one connection and only inside the
- * seeding transaction. Nothing else writes these tables meanwhile, so the memo is the table.
+ * What building a world keeps in JS while it seeds (server/seeding.ts, docs/decisions/0310): the `world_meta` rows,
+ * read once, and the integer columns bumped by one (id counters, Gmail history ids), written through this memo on
+ * that one connection and only inside the seeding transaction. Nothing else writes these meanwhile.
  *
  * Writes that only overwrite a row with a value of the same stored size are deferred: SQLite overwrites such a cell
  * in place, leaving no other trace in the page, so only the last one matters. Every write that can change a page's
@@ -76,7 +76,9 @@ function flushMeta(db: Db, memo: SeedingMemo) {
  * value waits; otherwise the table's waiting values are written and `write` (the statement used without the memo,
  * returning the new value) runs.
  */
-export function seedingBump(db: Db, memo: SeedingMemo, column: BumpedColumn, key: string, write: () => number): number {
+export function seedingBump(
+  db: Db, memo: SeedingMemo, column: BumpedColumn, key: string, write: () => number,
+): number {
   let t = memo.bumped.get(column.table)
   if (!t) memo.bumped.set(column.table, (t = { values: new Map(), pending: new Set(), overwrite: column.overwrite }))
   const current = t.values.get(key)

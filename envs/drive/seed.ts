@@ -123,7 +123,12 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const first = f.history[0]
     const created = first ? ctx.time(first.at) : at
     const initial = first ? Buffer.from(first.text, 'utf8') : content
-    const row = { id: writeFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, owner, parents: parentId ? [parentId] : [], content: initial, description: f.description, createdMs: created, modifiedMs: created, driveId: inDrive }) }
+    const row = {
+      id: writeFile(db, {
+        id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, owner, parents: parentId ? [parentId] : [],
+        content: initial, description: f.description, createdMs: created, modifiedMs: created, driveId: inDrive,
+      }),
+    }
     if (first) {
       const later = [...f.history.slice(1).map((v, k) => ({ ...v, k: k + 1 })), { text: f.text ?? '', at: f.at, by: f.modifiedBy, k: -1 }]
       for (const v of later) {

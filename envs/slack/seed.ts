@@ -122,7 +122,9 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
     const botIds = new Map<string, string | undefined>()
     const botIdOf = (user: string) => {
       if (!botIds.has(user)) {
-        const row = stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as { bot_id: string } | undefined
+        const row = stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as
+          | { bot_id: string }
+          | undefined
         botIds.set(user, row?.bot_id)
       }
       return botIds.get(user)

@@ -24,8 +24,11 @@ function worldBytes(doc: Record<string, unknown>, seedValue: number, memo: boole
 }
 
 describe('buildWorld with the seeding memo', () => {
-  // Heavy worlds (seed 4) of families spanning every service: counters pass 127, Slack overwrites the clock per message.
-  const ids = ['gmail-reply-po', 'calendar-reschedule-instance', 'slack-thread-answer', 'drive-organize', 'docs-slack-action-items']
+  // Heavy worlds (seed 4) of families spanning every service: counters pass 127, Slack moves the clock per message.
+  const ids = [
+    'gmail-reply-po', 'calendar-reschedule-instance', 'slack-thread-answer', 'drive-organize',
+    'docs-slack-action-items',
+  ]
   const tasks = families.filter((f) => ids.includes(f.id)).map((f) => TaskSpec.parse(instance(f, 4)))
 
   test('covers a heavy world of each service', () => {
@@ -64,7 +67,7 @@ describe('ids', () => {
   })
 
   test('opaque ids of any length are the salted digest chain', () => {
-    // The chain: sha256(salt, family, n), then sha256(previous digest + round number) while more characters are needed.
+    // sha256(salt, family, n), then sha256(previous digest + round number) while more characters are needed.
     const reference = (salt: string, family: string, n: number, length: number, alphabet: string) => {
       let bytes = hash('sha256', `${salt}\u0000${family}\u0000${n}`, 'buffer')
       let out = ''
@@ -100,7 +103,8 @@ describe('withDeliveredTo', () => {
     'From: a@x.test\r\nSubject: no body',
     'From: a@x.test\r\nX-Note: café \u00e9\r\n\r\n\u00ff',
   ]
-  test.each(raws.map((r) => [JSON.stringify(r.slice(0, 40)), r] as const))('prepends as rewriteHeaders does: %s', (_n, r) => {
+  const cases = raws.map((r) => [JSON.stringify(r.slice(0, 40)), r] as const)
+  test.each(cases)('prepends as rewriteHeaders does: %s', (_n, r) => {
     const raw = Buffer.from(r, 'latin1')
     for (const email of ['bob@x.test', 'zoë@x.test']) {
       expect(withDeliveredTo(raw, email).equals(rewriteHeaders(raw, {}, { 'Delivered-To': email }))).toBe(true)

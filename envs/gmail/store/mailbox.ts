@@ -1,6 +1,8 @@
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
-import { flushBumped, seedingBump, seedingBumpedValue, seedingMemo, type BumpedColumn } from '../../core/seeding-memo.ts'
+import {
+  flushBumped, seedingBump, seedingBumpedValue, seedingMemo, type BumpedColumn,
+} from '../../core/seeding-memo.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
 export const SYSTEM_LABELS: { id: string; hidden: boolean }[] = [
