@@ -7,6 +7,7 @@ import { worldUsers, type WorldUserRow } from '../envs/core/world-tables.ts'
 import { DEFAULT_SLACK_USER_SCOPES, FULL_GOOGLE_SCOPES, issueTokenKey } from '../envs/core/tokens.ts'
 import type { SeedContext } from '../envs/core/service.ts'
 import { listUsers } from '../envs/core/users.ts'
+import { withSeedingMemo } from '../envs/core/seeding-memo.ts'
 import { allServiceTables, services } from './registry.ts'
 
 /** A seed document: the core keys plus one optional key per service (`gmail:`, `slack:`, …). */
@@ -80,20 +81,27 @@ function duplicateUsers(users: unknown, issues: SeedIssue[]) {
  * every key, defaults only add keys, so whatever is missing from the parsed object was not understood.
  */
 function unknownKeys(input: unknown, parsed: unknown, path: PropertyKey[], issues: SeedIssue[], skip?: Set<string>) {
+  // `path` is one stack, pushed and popped on the way down (a seed has thousands of nodes; copies would cost more).
   if (Array.isArray(input) && Array.isArray(parsed) && input.length === parsed.length) {
-    input.forEach((v, i) => unknownKeys(v, parsed[i], [...path, i], issues))
+    for (let i = 0; i < input.length; i++) {
+      path.push(i)
+      unknownKeys(input[i], parsed[i], path, issues)
+      path.pop()
+    }
     return
   }
   if (!isPlainObject(input) || !isPlainObject(parsed)) return
-  for (const [key, value] of Object.entries(input)) {
+  for (const key in input) {
     if (skip?.has(key)) continue
+    path.push(key)
     if (!Object.hasOwn(parsed, key)) {
       const near = Object.keys(parsed)
         .filter((k) => !Object.hasOwn(input, k))
         .find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2)
       const hint = near ? ` (did you mean "${near}"?)` : ''
-      issues.push({ path: formatPath([...path, key]), message: `unknown key "${key}"${hint}` })
-    } else unknownKeys(value, parsed[key], [...path, key], issues)
+      issues.push({ path: formatPath(path), message: `unknown key "${key}"${hint}` })
+    } else unknownKeys(input[key], parsed[key], path, issues)
+    path.pop()
   }
 }
 
@@ -120,12 +128,15 @@ export function checkSeed(doc: unknown, seedValue = 1): void {
   buildWorld(doc, seedValue).close()
 }
 
-/** Builds a world from a seed document and a seed value (which salts ids and tokens). */
-export function buildWorld(doc: unknown, seedValue: number, file?: string): World {
+/**
+ * Builds a world from a seed document and a seed value (which salts ids and tokens). `memo: false` seeds without the
+ * seeding memo (envs/core/seeding-memo.ts): the same bytes, slower; the reference its test compares with.
+ */
+export function buildWorld(doc: unknown, seedValue: number, file?: string, opts: { memo?: boolean } = {}): World {
   const { core, slices } = validateSeed(doc)
   const world = World.create(allServiceTables(), file)
   try {
-    fill(world, core, slices, seedValue)
+    fill(world, core, slices, seedValue, opts.memo ?? true)
   } catch (e) {
     world.close()
     throw e
@@ -133,7 +144,7 @@ export function buildWorld(doc: unknown, seedValue: number, file?: string): Worl
   return world
 }
 
-function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, seedValue: number) {
+function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, seedValue: number, memo: boolean) {
   const nowMs = Date.parse(core.now)
   world.tx((db) => {
     setMeta(db, 'seed_name', core.name)
@@ -163,13 +174,17 @@ function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, see
     }
     const users = listUsers(db)
     const ctx = seedContext(users, nowMs, seedValue, core.domain)
-    for (const service of services) {
-      try {
-        service.seed(world, slices[service.name] as never, ctx)
-      } catch (e) {
-        throw asSeedError(e, service.name)
+    const seedServices = () => {
+      for (const service of services) {
+        try {
+          service.seed(world, slices[service.name] as never, ctx)
+        } catch (e) {
+          throw asSeedError(e, service.name)
+        }
       }
     }
+    if (memo) withSeedingMemo(db, seedServices)
+    else seedServices()
   })
 }
 

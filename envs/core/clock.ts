@@ -1,4 +1,5 @@
 import { noteMetaRead, stmt, type Db } from './db.ts'
+import { seedingDefersMeta, seedingMemo } from './seeding-memo.ts'
 
 // The virtual clock of a world lives in world_meta, so snapshots and restores carry it.
 // It moves only (1) by `tick_ms` on each agent API request, up to `tick_limit_ms` in all when the world has
@@ -11,11 +12,15 @@ const PUT = 'INSERT INTO world_meta (key, value) VALUES (?, ?) ON CONFLICT(key) 
 
 export function getMeta(db: Db, key: string): string | undefined {
   noteMetaRead(db, key)
+  const memo = seedingMemo(db)
+  if (memo) return memo.meta.get(key)
   const row = stmt(db, GET_META_SQL).get(key) as { value: string } | undefined
   return row?.value
 }
 
 export function setMeta(db: Db, key: string, value: string): void {
+  const memo = seedingMemo(db)
+  if (memo && seedingDefersMeta(db, memo, key, value)) return
   stmt(db, PUT).run(key, value)
 }
 

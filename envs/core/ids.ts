@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import { stmt, type Db } from './db.ts'
 import { getMeta, nowMs, setMeta } from './clock.ts'
+import { seedingBump, seedingMemo, type BumpedColumn } from './seeding-memo.ts'
 
 // Deterministic ids. Each id family has a counter in world_counters; the visible id is derived from
 // (world salt, family, counter) so the same seed and the same requests give the same ids, and ids
@@ -11,8 +12,14 @@ const BUMP =
 
 /** Next value (1, 2, 3, …) of a named counter. */
 export function nextCounter(db: Db, family: string): number {
-  const row = stmt(db, BUMP).get(family) as { value: number }
-  return row.value
+  const memo = seedingMemo(db)
+  if (memo) return seedingBump(db, memo, COUNTER, family, () => bump(db, family))
+  return bump(db, family)
+}
+
+const bump = (db: Db, family: string) => (stmt(db, BUMP).get(family) as { value: number }).value
+const COUNTER: BumpedColumn = {
+  table: 'world_counters', overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?',
 }
 
 function digest(db: Db, family: string, n: number): Buffer {
@@ -26,15 +33,15 @@ export function opaqueId(db: Db, family: string, length: number, alphabet: strin
   let bytes = digest(db, family, n)
   let out = ''
   let round = 0
-  while (out.length < length) {
+  for (;;) {
     for (const b of bytes) {
-      if (out.length >= length) break
+      if (out.length >= length) return out
       out += alphabet[b % alphabet.length]
     }
+    if (out.length >= length) return out
     // One-shot hashes (about half the CPU of createHash): the digest of the same bytes.
     bytes = hash('sha256', Buffer.concat([bytes, Buffer.from(String(++round))]), 'buffer')
   }
-  return out
 }
 
 const HEX = '0123456789abcdef'
@@ -45,8 +52,13 @@ const SLACK = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 /** Gmail message/thread id: 16 lowercase hex digits that grow with time, like the real ones. */
 export function gmailId(db: Db, family = 'gmail.message', atMs?: number): string {
   const n = nextCounter(db, family)
-  const value = (BigInt(Math.max(0, Math.trunc(atMs ?? nowMs(db)))) << 20n) | BigInt(n & 0xfffff)
-  return value.toString(16).padStart(16, '0').slice(-16)
+  return gmailIdOf(Math.max(0, Math.trunc(atMs ?? nowMs(db))), n)
+}
+
+/** `(ms << 20) | (n & 0xfffff)` as 16 hex digits: the low 20 bits are the last five digits, so no BigInt is needed. */
+export function gmailIdOf(ms: number, n: number): string {
+  const hex = `${ms === 0 ? '' : ms.toString(16)}${(n & 0xfffff).toString(16).padStart(5, '0')}`
+  return hex.padStart(16, '0').slice(-16)
 }
 
 /** Drive file id: 33 characters of the URL-safe alphabet, starting with `1`. */

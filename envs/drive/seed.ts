@@ -8,7 +8,7 @@ import { newSharedDriveId } from './store/drives.ts'
 import { DEFAULT_DRIVE_COLOR } from './map-drive.ts'
 import { nextCounter } from '../core/ids.ts'
 import { commentId } from './store/comments.ts'
-import { FOLDER, insertFile, touchFile } from './store/files.ts'
+import { FOLDER, touchFile, writeFile } from './store/files.ts'
 import { permissionIdFor } from './store/files.ts'
 import { importDocument, initEmptyDocument, SeedSuggestion } from '../docs/render.ts'
 
@@ -123,7 +123,12 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const first = f.history[0]
     const created = first ? ctx.time(first.at) : at
     const initial = first ? Buffer.from(first.text, 'utf8') : content
-    const row = insertFile(db, { id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, parents: parentId ? [parentId] : [], content: initial, description: f.description, createdMs: created, modifiedMs: created, driveId: inDrive })
+    const row = {
+      id: writeFile(db, {
+        id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, owner, parents: parentId ? [parentId] : [],
+        content: initial, description: f.description, createdMs: created, modifiedMs: created, driveId: inDrive,
+      }),
+    }
     if (first) {
       const later = [...f.history.slice(1).map((v, k) => ({ ...v, k: k + 1 })), { text: f.text ?? '', at: f.at, by: f.modifiedBy, k: -1 }]
       for (const v of later) {

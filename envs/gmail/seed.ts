@@ -10,6 +10,7 @@ import { ensureMailbox, labelIdByName } from './store/mailbox.ts'
 import { labels, filters } from './schema.ts'
 import { putAddressSetting, setSetting } from './store/settings.ts'
 import { newMessageIdHeader, rewriteHeaders } from './deliver.ts'
+import { headEnd } from './mime/parse.ts'
 
 const Attachment = z.object({ filename: z.string().min(1), mimeType: z.string().default('application/octet-stream'), text: z.string().optional(), base64: z.string().optional() })
 
@@ -61,6 +62,14 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       backgroundColor: l.color?.backgroundColor ?? null,
     })
   })
+  // Every label exists by now (messages add none): a name resolves to one id per user for the rest of the seed.
+  const labelIds = new Map<string, string>()
+  const labelIdOf = (userId: string, name: string) => {
+    const key = `${userId}\u0000${name}`
+    let id = labelIds.get(key)
+    if (id === undefined) labelIds.set(key, (id = labelIdByName(db, userId, name) ?? name))
+    return id
+  }
   const lastInThread = new Map<string, { messageId: string; references: string }>()
   const toAddress = (ref: string, path: string): Address => {
     const m = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(ref)
@@ -101,9 +110,9 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       if (!user || user.id === sender?.id) continue
       const base = ['CATEGORY_PERSONAL', 'INBOX', ...(m.unread ? ['UNREAD'] : []), ...(m.starred ? ['STARRED'] : [])]
       later(at, () => {
-        const copy = rewriteHeaders(delivered, {}, { 'Delivered-To': user.email })
+        const copy = withDeliveredTo(delivered, user.email)
         const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at })
-        const extra = m.labels.map((name) => labelIdByName(db, user.id, name) ?? name).filter((id) => id !== undefined)
+        const extra = m.labels.map((name) => labelIdOf(user.id, name)).filter((id) => id !== undefined)
         const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
         if (extra.length) modifyLabels(db, user.id, row.id, extra, hide)
       })
@@ -119,3 +128,21 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     setSetting(db, user.id, 'vacation', { enableAutoReply: true, responseSubject: v.responseSubject, responseBodyPlainText: v.responseBodyPlainText, restrictToContacts: false, restrictToDomain: v.restrictToDomain })
   })
 }
+
+/**
+ * `rewriteHeaders(raw, {}, { 'Delivered-To': email })` without splitting the header block: for a message whose header
+ * lines all end in CRLF before a blank line, that is the new line followed by the bytes as they are. Anything else
+ * (a bare LF, no blank line, a header name rewriteHeaders would look up on Object.prototype) takes rewriteHeaders.
+ */
+export function withDeliveredTo(raw: Buffer, email: string): Buffer {
+  const end = headEnd(raw)
+  let plain = end < raw.length && raw[end] === 13
+  for (let i = raw.indexOf(10); plain && i >= 0 && i < end; i = raw.indexOf(10, i + 1)) plain = raw[i - 1] === 13
+  if (!plain || PROTOTYPE_NAMES.test(raw.toString('latin1', 0, end))) {
+    return rewriteHeaders(raw, {}, { 'Delivered-To': email })
+  }
+  return Buffer.concat([Buffer.from(`Delivered-To: ${email}\r\n`, 'latin1'), raw])
+}
+
+/** Names of Object.prototype's properties, anywhere in a header block (a false alarm only costs the slow path). */
+const PROTOTYPE_NAMES = new RegExp(Object.getOwnPropertyNames(Object.prototype).join('|'), 'i')

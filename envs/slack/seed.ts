@@ -8,7 +8,7 @@ import type { SeedContext } from '../core/service.ts'
 import { SeedTime } from '../core/seed-types.ts'
 import type { World } from '../core/world.ts'
 import { addMember, channelById, userByWorldId } from './store/core.ts'
-import { insertMessage, openIm, openMpim } from './store/messages.ts'
+import { openIm, openMpim, writeMessage } from './store/messages.ts'
 import { typeOf } from './routes/files.ts'
 import { RateLimitConfig, setRateLimits } from './ratelimit.ts'
 
@@ -109,10 +109,25 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
       )
       issueTokenKey(db, wid, 'slack_bot', b.scopes ?? BOT_SCOPES)
     }
+    // No Slack user is added from here on: a reference resolves to one id for the rest of the seed.
+    const sids = new Map<string, string>()
     const sid = (ref: string, path: string) => {
-      const bot = userByWorldId(db, `bot-${ref}`)
-      if (bot) return bot.id
-      return userByWorldId(db, ctx.user(ref, path).id)!.id
+      let id = sids.get(ref)
+      if (id === undefined) {
+        id = userByWorldId(db, `bot-${ref}`)?.id ?? userByWorldId(db, ctx.user(ref, path).id)!.id
+        sids.set(ref, id)
+      }
+      return id
+    }
+    const botIds = new Map<string, string | undefined>()
+    const botIdOf = (user: string) => {
+      if (!botIds.has(user)) {
+        const row = stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as
+          | { bot_id: string }
+          | undefined
+        botIds.set(user, row?.bot_id)
+      }
+      return botIds.get(user)
     }
     const everyone = ctx.users.map((u) => userByWorldId(db, u.id)!.id)
     const byName = new Map<string, string>()
@@ -131,21 +146,29 @@ export function seedSlack(world: World, seed: SlackSeed, ctx: SeedContext): void
       byName.set(ch.name, id)
     })
     const keys = new Map<string, { channel: string; ts: string }>()
+    // A conversation, once found or opened, stays the one its reference names (nothing here deletes or renames).
+    const conversations = new Map<string, string>()
     const clock = nowMs(db)
     const sorted = seed.messages.map((m, i) => ({ m, i, at: ctx.time(m.at) })).sort((x, y) => x.at - y.at || x.i - y.i)
     for (const { m, i, at } of sorted) {
       const path = `slack.messages[${i}]`
       const user = sid(m.user, `${path}.user`)
-      const channel = conversationOf(db, m.channel, byName, (r, p) => sid(r, p), path)
+      let channel = conversations.get(m.channel)
+      if (channel === undefined) {
+        channel = conversationOf(db, m.channel, byName, (r, p) => sid(r, p), path)
+        conversations.set(m.channel, channel)
+      }
       const parent = m.thread ? keys.get(m.thread) : undefined
       if (m.thread && !parent) throw new Error(`${path}.thread: no earlier message with key "${m.thread}"`)
       setClock(db, at)
-      const botId = (stmt(db, 'SELECT bot_id FROM slack_users WHERE id = ? AND is_bot = 1').get(user) as { bot_id: string } | undefined)?.bot_id
+      const botId = botIdOf(user)
       const files = (m.files ?? []).map((f) => seedFile(db, user, channel, f, Math.floor(at / 1000)))
-      const row = insertMessage(db, {
-        channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts,
-        replyBroadcast: m.broadcast, files,
-      })
+      const row = {
+        ts: writeMessage(db, {
+          channelId: channel, userId: user, botId, text: m.text, blocks: m.blocks, threadTs: parent?.ts,
+          replyBroadcast: m.broadcast, files,
+        }),
+      }
       if (m.key) keys.set(m.key, { channel, ts: row.ts })
       for (const [name, users] of Object.entries(m.reactions ?? {})) {
         users.forEach((r, j) => stmt(db, 'INSERT OR IGNORE INTO slack_reactions (channel_id, ts, name, user_id, seq) VALUES (?,?,?,?,?)').run(channel, row.ts, name, sid(r, `${path}.reactions.${name}[${j}]`), nextCounter(db, 'slack.reaction')))

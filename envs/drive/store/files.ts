@@ -52,6 +52,11 @@ export function checksumsOf(content: Buffer): string {
 
 /** `owner`, when given, is the world user row of `ownerId` (the caller's, which the request already holds). */
 export function insertFile(db: Db, f: NewFile): FileRow {
+  return findFile(db, writeFile(db, f))!
+}
+
+/** insertFile without reading the row back (seeding): returns the new file's id. */
+export function writeFile(db: Db, f: NewFile): string {
   const owner = f.owner?.id === f.ownerId ? f.owner : findUserById(db, f.ownerId)
   if (!owner) throw new Error(`no user ${f.ownerId}`)
   const now = nowMs(db)
@@ -82,7 +87,7 @@ export function insertFile(db: Db, f: NewFile): FileRow {
   if (!f.driveId) insertRow(db, permissions, { fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email })
   if (hasContent) insertRow(db, revisions, { fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! })
   recordChange(db, id, false, now)
-  return findFile(db, id)!
+  return id
 }
 
 /**

@@ -1,5 +1,8 @@
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
+import {
+  flushBumped, seedingBump, seedingBumpedValue, seedingMemo, type BumpedColumn,
+} from '../../core/seeding-memo.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
 export const SYSTEM_LABELS: { id: string; hidden: boolean }[] = [
@@ -12,7 +15,12 @@ export const SYSTEM_LABEL_IDS = new Set(SYSTEM_LABELS.map((l) => l.id))
 
 /** Creates the mailbox row and its system labels if the user has none yet. */
 export function ensureMailbox(db: Db, userId: string): void {
+  // While seeding, a mailbox whose history id was bumped exists (nothing deletes one).
+  const memo = seedingMemo(db)
+  if (memo && seedingBumpedValue(memo, HISTORY.table, userId) !== undefined) return
   if (stmt(db, 'SELECT 1 FROM gmail_mailboxes WHERE user_id = ?').get(userId)) return
+  // A new row may move others: history ids a seed has not written yet go first (envs/core/seeding-memo.ts).
+  if (memo) flushBumped(db, memo, HISTORY.table)
   insertRow(db, mailboxes, { userId, historyId: 1000 })
   for (const l of SYSTEM_LABELS) {
     insertRow(db, labels, {
@@ -28,11 +36,22 @@ export function ensureMailbox(db: Db, userId: string): void {
 
 /** Advances and returns the history id of a mailbox known to exist (ensureMailbox ran for it earlier). */
 export function nextHistoryId(db: Db, userId: string): number {
-  const row = stmt(db, 'UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id').get(userId) as { history_id: number }
-  return row.history_id
+  const memo = seedingMemo(db)
+  if (memo) return seedingBump(db, memo, HISTORY, userId, () => bumpHistoryId(db, userId))
+  return bumpHistoryId(db, userId)
+}
+
+const bumpHistoryId = (db: Db, userId: string) =>
+  (stmt(db, 'UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id')
+    .get(userId) as { history_id: number }).history_id
+const HISTORY: BumpedColumn = {
+  table: 'gmail_mailboxes', overwrite: 'UPDATE gmail_mailboxes SET history_id = ? WHERE user_id = ?',
 }
 
 export function currentHistoryId(db: Db, userId: string): number {
+  const memo = seedingMemo(db)
+  const seeded = memo && seedingBumpedValue(memo, HISTORY.table, userId)
+  if (seeded !== undefined) return seeded
   const row = stmt(db, 'SELECT history_id AS h FROM gmail_mailboxes WHERE user_id = ?').get(userId) as { h: number } | undefined
   return row?.h ?? 1000
 }

@@ -17,6 +17,11 @@ export type NewMessage = {
 
 /** Stores a message with a fresh ts from the world clock (or the given one) and returns its row. */
 export function insertMessage(db: Db, m: NewMessage): MessageRow {
+  return messageAt(db, m.channelId, writeMessage(db, m))!
+}
+
+/** insertMessage without reading the row back (seeding): returns the new message's ts. */
+export function writeMessage(db: Db, m: NewMessage): string {
   const ts = m.ts ?? slackTs(db)
   stmt(
     db,
@@ -30,7 +35,7 @@ export function insertMessage(db: Db, m: NewMessage): MessageRow {
     m.meta && Object.keys(m.meta).length > 0 ? JSON.stringify(m.meta) : null,
   )
   if (m.threadTs) stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(m.threadTs, m.channelId, m.threadTs)
-  return messageAt(db, m.channelId, ts)!
+  return ts
 }
 
 /** Finds the conversation a `channel` argument names: an id, `#name`/name, or a user id (their DM). */
