@@ -328,9 +328,11 @@ function withLabels(c: WorldContext, file: Record<string, unknown>, ids = includ
 export function removeFile(db: import('../../core/db.ts').Db, id: string) {
   // Only ids and parents (not every column and the content bytes), in the table's own order as a full read gives.
   const rows = stmt(db, '/* remove tree */ SELECT id, parents FROM drive_files NOT INDEXED').all() as FileRow[]
-  const all = rows.map((f) => ({ id: f.id, parents: parentsOf(f) }))
   const doomed = new Set([id])
-  let grew = true
+  // Mostly nothing lies below: no `parents` text holds the id (written as is when JSON needs no escape in it).
+  const leaf = !/["\\\u0000-\u001f\ud800-\udfff]/.test(id) && !rows.some((f) => f.parents.includes(id))
+  const all = leaf ? [] : rows.map((f) => ({ id: f.id, parents: parentsOf(f) }))
+  let grew = !leaf
   while (grew) {
     grew = false
     for (const f of all) if (!doomed.has(f.id) && f.parents.some((p) => doomed.has(p))) { doomed.add(f.id); grew = true }
