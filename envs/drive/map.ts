@@ -2,7 +2,9 @@ import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import type { FileRow, PermissionRow } from './schema.ts'
-import { atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf, type Role } from './store/files.ts'
+import {
+  atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf, type Role,
+} from './store/files.ts'
 
 /** Each user's My Drive root folder id (stable per user, shaped like Drive's `0A…` root ids). */
 export function rootIdOf(userId: string): string {
@@ -76,9 +78,12 @@ export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only
   if (all || only.has('version')) out.version = String(row.version)
   if (all || only.has('webViewLink')) {
     out.webViewLink = row.mimeType === GOOGLE_DOC ? `https://docs.google.com/document/d/${row.id}/edit?usp=drivesdk`
-      : isFolder ? `https://drive.google.com/drive/folders/${row.id}` : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
+      : isFolder ? `https://drive.google.com/drive/folders/${row.id}`
+        : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
   }
-  if (all || only.has('iconLink')) out.iconLink = `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`
+  if (all || only.has('iconLink')) {
+    out.iconLink = `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`
+  }
   if (all || only.has('hasThumbnail')) out.hasThumbnail = false
   if (all || only.has('viewedByMe')) out.viewedByMe = row.ownerId === viewerId
   if (all || only.has('createdTime')) out.createdTime = iso(row.createdMs)

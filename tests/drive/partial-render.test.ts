@@ -8,10 +8,10 @@ import { toFile } from '../../envs/drive/map.ts'
 import { findFile } from '../../envs/drive/store/files.ts'
 
 /** Every top-level field a rendered file may carry, and the ones a listing row alone renders. */
-const ALL_FIELDS = ['kind', 'id', 'name', 'mimeType', 'description', 'starred', 'trashed', 'explicitlyTrashed', 'parents',
-  'properties', 'appProperties', 'spaces', 'version', 'webViewLink', 'iconLink', 'hasThumbnail', 'viewedByMe',
-  'createdTime', 'modifiedTime', 'modifiedByMe', 'owners', 'driveId', 'teamDriveId', 'lastModifyingUser', 'shared',
-  'ownedByMe', 'capabilities', 'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare',
+const ALL_FIELDS = ['kind', 'id', 'name', 'mimeType', 'description', 'starred', 'trashed', 'explicitlyTrashed',
+  'parents', 'properties', 'appProperties', 'spaces', 'version', 'webViewLink', 'iconLink', 'hasThumbnail',
+  'viewedByMe', 'createdTime', 'modifiedTime', 'modifiedByMe', 'owners', 'driveId', 'teamDriveId', 'lastModifyingUser',
+  'shared', 'ownedByMe', 'capabilities', 'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare',
   'permissionIds', 'isAppAuthorized', 'permissions', 'size', 'quotaBytesUsed', 'originalFilename', 'fullFileExtension',
   'fileExtension', 'headRevisionId', 'md5Checksum', 'sha1Checksum', 'sha256Checksum']
 const LISTING_FIELDS = ['id', 'name', 'mimeType', 'parents', 'driveId', 'starred', 'trashed', 'createdTime',
@@ -45,7 +45,8 @@ describe('drive.files.list', () => {
       const [first] = (await h.call('GET', '/drive/v3/files?pageSize=1&fields=files(id)', { token })).body.files
       const meta = { description: `Notes of ${user.id}`, properties: { a: '1' }, appProperties: { b: '2' } }
       expect((await h.call('PATCH', `/drive/v3/files/${first.id}`, { token, json: meta })).status).toBe(200)
-      for (const query of ['', '&q=trashed%3Dfalse', '&supportsAllDrives=true&includeItemsFromAllDrives=true&orderBy=name']) {
+      const allDrives = '&supportsAllDrives=true&includeItemsFromAllDrives=true&orderBy=name'
+      for (const query of ['', '&q=trashed%3Dfalse', allDrives]) {
         const full: Record<string, unknown>[] = []
         const narrowed = new Map<string, Record<string, unknown>[]>()
         let pageToken = ''
@@ -66,7 +67,8 @@ describe('drive.files.list', () => {
         } while (pageToken)
         if (query === '') expect(pages, user.id).toBeGreaterThan(1)
         for (const [key, files] of narrowed) {
-          expect(JSON.stringify(files), `${user.id} ${query} ${key}`).toBe(JSON.stringify(full.map((f) => project(f, key.split(',')))))
+          const expected = full.map((f) => project(f, key.split(',')))
+          expect(JSON.stringify(files), `${user.id} ${query} ${key}`).toBe(JSON.stringify(expected))
         }
       }
     }
@@ -88,8 +90,9 @@ describe('toFile', () => {
           const fields = rng.shuffle(ALL_FIELDS).slice(0, rng.int(1, 10))
           const sel = parseFields(fields.join(','))
           const only = new Set(fields)
-          expect(JSON.stringify(applyFields(toFile(db, row, user, only), sel))).toBe(JSON.stringify(applyFields(whole, sel)))
-          expect(JSON.stringify(applyFields(toFile(db, row, user.id, only), sel))).toBe(JSON.stringify(applyFields(whole, sel)))
+          const expected = JSON.stringify(applyFields(whole, sel))
+          expect(JSON.stringify(applyFields(toFile(db, row, user, only), sel))).toBe(expected)
+          expect(JSON.stringify(applyFields(toFile(db, row, user.id, only), sel))).toBe(expected)
         }
       }
     }

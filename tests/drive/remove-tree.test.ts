@@ -33,7 +33,8 @@ describe('drive.files.delete', () => {
     const alone = await idOf(h, 'Alone.txt')
     expect((await h.call('DELETE', `${F}/${alone}`)).status).toBe(204)
     expect(await names(h)).toEqual(['Deep.txt', 'Guest.txt', 'Host.txt', 'Mid', 'Other.txt', 'Top'])
-    const removals = h.entry.world.db.$client.prepare('SELECT file_id FROM drive_changes WHERE removed = 1').pluck().all()
+    const sql = 'SELECT file_id FROM drive_changes WHERE removed = 1'
+    const removals = h.entry.world.db.$client.prepare(sql).pluck().all()
     expect(removals).toEqual([alone])
   })
 

@@ -11,9 +11,11 @@ describe('gmail.users.messages.batchModify', () => {
     expect(new Set(listed.map((m) => m.threadId)).size).toBeGreaterThan(1)
     const start = (await h.call('GET', `${U}/profile`)).body.historyId
     const ids = listed.map((m) => m.id)
-    expect((await h.call('POST', `${U}/messages/batchModify`, { json: { ids, addLabelIds: ['STARRED'], removeLabelIds: ['INBOX'] } })).status).toBe(204)
+    const json = { ids, addLabelIds: ['STARRED'], removeLabelIds: ['INBOX'] }
+    expect((await h.call('POST', `${U}/messages/batchModify`, { json })).status).toBe(204)
+    type Change = { message: { id: string; threadId: string } }
     const history = (await h.call('GET', `${U}/history?startHistoryId=${start}`)).body.history as {
-      labelsAdded?: { message: { id: string; threadId: string } }[]; labelsRemoved?: { message: { id: string; threadId: string } }[]
+      labelsAdded?: Change[]; labelsRemoved?: Change[]
     }[]
     const threadOf = new Map(listed.map((m) => [m.id, m.threadId]))
     const added = history.flatMap((r) => r.labelsAdded ?? []).map((a) => a.message)
@@ -29,8 +31,10 @@ describe('gmail.users.threads.modify', () => {
     const listed = (await h.call('GET', `${U}/messages`)).body.messages as { id: string; threadId: string }[]
     const threadId = listed.find((m) => listed.filter((n) => n.threadId === m.threadId).length > 1)!.threadId
     const start = (await h.call('GET', `${U}/profile`)).body.historyId
-    expect((await h.call('POST', `${U}/threads/${threadId}/modify`, { json: { addLabelIds: ['STARRED'] } })).status).toBe(200)
-    const history = (await h.call('GET', `${U}/history?startHistoryId=${start}&historyTypes=labelAdded`)).body.history as {
+    const modified = await h.call('POST', `${U}/threads/${threadId}/modify`, { json: { addLabelIds: ['STARRED'] } })
+    expect(modified.status).toBe(200)
+    const path = `${U}/history?startHistoryId=${start}&historyTypes=labelAdded`
+    const history = (await h.call('GET', path)).body.history as {
       labelsAdded: { message: { id: string; threadId: string } }[]
     }[]
     const added = history.flatMap((r) => r.labelsAdded).map((a) => a.message)

@@ -27,9 +27,9 @@ export function listedRows(db: Db, ids: string[]): Map<string, FileRow> {
  * The top-level File fields `toFile` (map.ts) renders from the columns every listing reads (ALWAYS) alone: a page
  * whose `fields` asks only for these is rendered from its listing rows, without reading the files again.
  */
-const FROM_LISTING = new Set(['kind', 'id', 'name', 'mimeType', 'parents', 'starred', 'trashed', 'spaces', 'webViewLink',
-  'iconLink', 'hasThumbnail', 'viewedByMe', 'createdTime', 'modifiedTime', 'owners', 'driveId', 'teamDriveId',
-  'ownedByMe', 'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare', 'isAppAuthorized'])
+const FROM_LISTING = new Set(['kind', 'id', 'name', 'mimeType', 'parents', 'starred', 'trashed', 'spaces',
+  'webViewLink', 'iconLink', 'hasThumbnail', 'viewedByMe', 'createdTime', 'modifiedTime', 'owners', 'driveId',
+  'teamDriveId', 'ownedByMe', 'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare', 'isAppAuthorized'])
 
 /**
  * The rows `toFile` renders a listing page from, by id, for the top-level fields `only` (null: all of them). When
@@ -38,7 +38,9 @@ const FROM_LISTING = new Set(['kind', 'id', 'name', 'mimeType', 'parents', 'star
  * (`listedRows`).
  */
 export function pageRows(db: Db, page: readonly FileView[], only: ReadonlySet<string> | null): Map<string, FileRow> {
-  if (only === null || [...only].some((field) => !FROM_LISTING.has(field))) return listedRows(db, page.map((v) => v.row.id))
+  if (only === null || [...only].some((field) => !FROM_LISTING.has(field))) {
+    return listedRows(db, page.map((v) => v.row.id))
+  }
   return new Map(page.map(({ row: r }) => [r.id, {
     id: r.id, name: r.name, mimeType: r.mimeType, ownerId: r.ownerId, parents: r.parents, description: '',
     starred: r.starred, trashed: r.trashed, explicitlyTrashed: false, createdMs: r.createdMs, modifiedMs: r.modifiedMs,
