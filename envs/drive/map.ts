@@ -2,7 +2,9 @@ import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import type { FileRow, PermissionRow } from './schema.ts'
-import { atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf } from './store/files.ts'
+import {
+  atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf, type Role,
+} from './store/files.ts'
 
 /** Each user's My Drive root folder id (stable per user, shaped like Drive's `0A…` root ids). */
 export function rootIdOf(userId: string): string {
@@ -45,95 +47,65 @@ const ACCESS_FIELDS = ['capabilities', 'permissions', 'permissionIds', 'shared']
 export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only?: ReadonlySet<string>) {
   const viewerId = typeof viewer === 'string' ? viewer : viewer.id
   const known = typeof viewer === 'string' ? undefined : viewer
-  // A field `only` leaves out is not worked out (the role walk, permissions, users), only dropped later.
-  const wants = (k: string) => !only || only.has(k)
-  const access = ACCESS_FIELDS.some(wants)
+  // A field `only` leaves out is not worked out (the role walk, permissions, users, dates), nor set.
+  const all = only === undefined
+  const access = all || ACCESS_FIELDS.some((k) => only.has(k))
   const role = access ? effectiveRole(db, row.id, viewerId, { row, user: known }) : 'none'
   const perms = access ? permissionsOf(db, row.id) : []
   const canEdit = atLeast(role, 'writer')
   const canShare = canEdit
-  const parents = parentsOf(row)
   const isFolder = row.mimeType === FOLDER
   // Owner and last modifier are mostly the same user, and often the viewer: each is read once.
-  const users = new Map<string, WorldUserRow | undefined>(known ? [[known.id, known]] : [])
-  const userRow = (id: string) => {
-    if (!users.has(id)) users.set(id, findUserById(db, id))
-    return users.get(id) ?? null
-  }
+  const users: UserMemo = { known, db, ids: [], rows: [] }
   const out: Record<string, unknown> = {
     kind: 'drive#file',
     id: row.id,
     name: row.name,
     mimeType: row.mimeType,
   }
-  if (row.description) out.description = row.description
-  Object.assign(out, {
-    starred: row.starred,
-    trashed: row.trashed,
-    explicitlyTrashed: row.explicitlyTrashed,
-    parents: parents.length ? parents : row.ownerId === viewerId ? [rootIdOf(viewerId)] : undefined,
-    properties: JSON.parse(row.properties),
-    appProperties: JSON.parse(row.appProperties),
-    spaces: ['drive'],
-    version: String(row.version),
-    webViewLink: row.mimeType === GOOGLE_DOC ? `https://docs.google.com/document/d/${row.id}/edit?usp=drivesdk` : isFolder ? `https://drive.google.com/drive/folders/${row.id}` : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`,
-    iconLink: `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`,
-    hasThumbnail: false,
-    viewedByMe: row.ownerId === viewerId,
-    createdTime: iso(row.createdMs),
-    modifiedTime: iso(row.modifiedMs),
-    modifiedByMe: row.lastModifyingUserId === viewerId,
-    owners: row.driveId || !wants('owners') ? undefined : [driveUser(db, row.ownerId, viewerId, userRow(row.ownerId))],
-    driveId: row.driveId ?? undefined,
-    teamDriveId: row.driveId ?? undefined,
-    lastModifyingUser: wants('lastModifyingUser')
-      ? driveUser(db, row.lastModifyingUserId, viewerId, userRow(row.lastModifyingUserId)) : undefined,
-    shared: perms.length > 1,
-    ownedByMe: !row.driveId && row.ownerId === viewerId,
-    capabilities: {
-      canAddChildren: isFolder && canEdit,
-      canComment: atLeast(role, 'commenter'),
-      canCopy: !isFolder && atLeast(role, 'reader'),
-      canDelete: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
-      canDownload: atLeast(role, 'reader'),
-      canEdit,
-      canListChildren: isFolder && atLeast(role, 'reader'),
-      canModifyContent: canEdit,
-      canReadRevisions: canEdit,
-      canRemoveChildren: isFolder && canEdit,
-      canRename: canEdit,
-      canShare,
-      canTrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
-      canUntrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
-      canModifyLabels: canEdit,
-      canReadLabels: atLeast(role, 'reader'),
-      canMoveItemWithinDrive: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
-      // Ownership, My Drive parents, moves across drives and restrictions, from the role (recorded owner values
-      // in specs/parity/gdrive). Deviation: no pending ownership transfers, so canAcceptOwnership is false.
-      canAcceptOwnership: false,
-      canAddMyDriveParent: !row.driveId && role !== 'owner' && atLeast(role, 'reader'),
-      canRemoveMyDriveParent: !row.driveId && role === 'owner',
-      canMoveChildrenWithinDrive: isFolder && canEdit,
-      canMoveItemIntoTeamDrive: !row.driveId && role === 'owner',
-      canMoveItemOutOfDrive: row.driveId ? atLeast(role, 'organizer') : role === 'owner',
-      canChangeCopyRequiresWriterPermission: canEdit,
-      canChangeViewersCanCopyContent: canEdit,
-      canChangeItemDownloadRestriction: canEdit,
-      canChangeSecurityUpdateEnabled: false,
-      canDisableInheritedPermissions: !!row.driveId && atLeast(role, 'organizer'),
-      canEnableInheritedPermissions: canEdit,
-      canModifyContentRestriction: canEdit,
-      canModifyEditorContentRestriction: canEdit,
-      canModifyOwnerContentRestriction: row.driveId ? atLeast(role, 'organizer') : role === 'owner',
-      canRemoveContentRestriction: false,
-    },
-    viewersCanCopyContent: true,
-    copyRequiresWriterPermission: false,
-    writersCanShare: true,
-    permissionIds: perms.map((p) => p.id),
-    isAppAuthorized: false,
-  })
-  if (canShare) out.permissions = perms.map((p) => toPermission(db, p, row.ownerId))
+  if (row.description && (all || only.has('description'))) out.description = row.description
+  if (all || only.has('starred')) out.starred = row.starred
+  if (all || only.has('trashed')) out.trashed = row.trashed
+  if (all || only.has('explicitlyTrashed')) out.explicitlyTrashed = row.explicitlyTrashed
+  if (all || only.has('parents')) {
+    const parents = parentsOf(row)
+    if (parents.length) out.parents = parents
+    else if (row.ownerId === viewerId) out.parents = [rootIdOf(viewerId)]
+  }
+  if (all || only.has('properties')) out.properties = JSON.parse(row.properties)
+  if (all || only.has('appProperties')) out.appProperties = JSON.parse(row.appProperties)
+  if (all || only.has('spaces')) out.spaces = ['drive']
+  if (all || only.has('version')) out.version = String(row.version)
+  if (all || only.has('webViewLink')) {
+    out.webViewLink = row.mimeType === GOOGLE_DOC ? `https://docs.google.com/document/d/${row.id}/edit?usp=drivesdk`
+      : isFolder ? `https://drive.google.com/drive/folders/${row.id}`
+        : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
+  }
+  if (all || only.has('iconLink')) {
+    out.iconLink = `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`
+  }
+  if (all || only.has('hasThumbnail')) out.hasThumbnail = false
+  if (all || only.has('viewedByMe')) out.viewedByMe = row.ownerId === viewerId
+  if (all || only.has('createdTime')) out.createdTime = iso(row.createdMs)
+  if (all || only.has('modifiedTime')) out.modifiedTime = iso(row.modifiedMs)
+  if (all || only.has('modifiedByMe')) out.modifiedByMe = row.lastModifyingUserId === viewerId
+  if (!row.driveId && (all || only.has('owners'))) {
+    out.owners = [driveUser(db, row.ownerId, viewerId, userRowOf(users, row.ownerId))]
+  }
+  if (row.driveId && (all || only.has('driveId'))) out.driveId = row.driveId
+  if (row.driveId && (all || only.has('teamDriveId'))) out.teamDriveId = row.driveId
+  if (all || only.has('lastModifyingUser')) {
+    out.lastModifyingUser = driveUser(db, row.lastModifyingUserId, viewerId, userRowOf(users, row.lastModifyingUserId))
+  }
+  if (access) out.shared = perms.length > 1
+  if (all || only.has('ownedByMe')) out.ownedByMe = !row.driveId && row.ownerId === viewerId
+  if (access) out.capabilities = capabilitiesOf(row, role, isFolder, canEdit, canShare)
+  if (all || only.has('viewersCanCopyContent')) out.viewersCanCopyContent = true
+  if (all || only.has('copyRequiresWriterPermission')) out.copyRequiresWriterPermission = false
+  if (all || only.has('writersCanShare')) out.writersCanShare = true
+  if (access) out.permissionIds = perms.map((p) => p.id)
+  if (all || only.has('isAppAuthorized')) out.isAppAuthorized = false
+  if (access && canShare) out.permissions = perms.map((p) => toPermission(db, p, row.ownerId))
   if (row.size !== null) {
     out.size = String(row.size)
     out.quotaBytesUsed = String(row.size ?? 0)
@@ -146,9 +118,59 @@ export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only
       Object.assign(out, { md5Checksum: sums.md5, sha1Checksum: sums.sha1, sha256Checksum: sums.sha256 })
     }
   } else out.quotaBytesUsed = '0'
-  for (const k of ['parents', 'owners', 'driveId', 'teamDriveId', 'lastModifyingUser']) {
-    if (out[k] === undefined) delete out[k]
-  }
-  if (!access) for (const k of ACCESS_FIELDS) delete out[k]
   return out
+}
+
+/** The world users toFile has read (the viewer's row when the caller held it), by id. */
+type UserMemo = { known: WorldUserRow | undefined; db: Db; ids: string[]; rows: (WorldUserRow | undefined)[] }
+
+function userRowOf(memo: UserMemo, id: string): WorldUserRow | null {
+  if (memo.known?.id === id) return memo.known
+  let at = memo.ids.indexOf(id)
+  if (at < 0) {
+    at = memo.ids.push(id) - 1
+    memo.rows.push(findUserById(memo.db, id))
+  }
+  return memo.rows[at] ?? null
+}
+
+/** A file's capabilities for a viewer holding `role`. */
+function capabilitiesOf(row: FileRow, role: Role | 'none', isFolder: boolean, canEdit: boolean, canShare: boolean) {
+  return {
+    canAddChildren: isFolder && canEdit,
+    canComment: atLeast(role, 'commenter'),
+    canCopy: !isFolder && atLeast(role, 'reader'),
+    canDelete: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+    canDownload: atLeast(role, 'reader'),
+    canEdit,
+    canListChildren: isFolder && atLeast(role, 'reader'),
+    canModifyContent: canEdit,
+    canReadRevisions: canEdit,
+    canRemoveChildren: isFolder && canEdit,
+    canRename: canEdit,
+    canShare,
+    canTrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+    canUntrash: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+    canModifyLabels: canEdit,
+    canReadLabels: atLeast(role, 'reader'),
+    canMoveItemWithinDrive: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
+    // Ownership, My Drive parents, moves across drives and restrictions, from the role (recorded owner values
+    // in specs/parity/gdrive). Deviation: no pending ownership transfers, so canAcceptOwnership is false.
+    canAcceptOwnership: false,
+    canAddMyDriveParent: !row.driveId && role !== 'owner' && atLeast(role, 'reader'),
+    canRemoveMyDriveParent: !row.driveId && role === 'owner',
+    canMoveChildrenWithinDrive: isFolder && canEdit,
+    canMoveItemIntoTeamDrive: !row.driveId && role === 'owner',
+    canMoveItemOutOfDrive: row.driveId ? atLeast(role, 'organizer') : role === 'owner',
+    canChangeCopyRequiresWriterPermission: canEdit,
+    canChangeViewersCanCopyContent: canEdit,
+    canChangeItemDownloadRestriction: canEdit,
+    canChangeSecurityUpdateEnabled: false,
+    canDisableInheritedPermissions: !!row.driveId && atLeast(role, 'organizer'),
+    canEnableInheritedPermissions: canEdit,
+    canModifyContentRestriction: canEdit,
+    canModifyEditorContentRestriction: canEdit,
+    canModifyOwnerContentRestriction: row.driveId ? atLeast(role, 'organizer') : role === 'owner',
+    canRemoveContentRestriction: false,
+  }
 }

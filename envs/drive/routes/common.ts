@@ -28,6 +28,15 @@ export function requireFile(c: WorldContext, id: string, role: Role = 'reader'):
 /** What Drive answers for a file when the request has no `fields`. */
 export const FILE_DEFAULT_FIELDS = ['kind', 'id', 'name', 'mimeType']
 
+const DEFAULT_FIELD_SET: ReadonlySet<string> = new Set(FILE_DEFAULT_FIELDS)
+
+/**
+ * The top-level File fields a file response keeps, for `toFile`'s `only`: the default ones without `fields`
+ * (withDefaultFields keeps those), undefined (all) with it.
+ */
+export const fileFieldsKept = (c: WorldContext): ReadonlySet<string> | undefined =>
+  c.req.query('fields') ? undefined : DEFAULT_FIELD_SET
+
 export function withDefaultFields(c: WorldContext, full: Record<string, unknown>, keys: string[]) {
   if (c.req.query('fields')) return full
   return Object.fromEntries(keys.filter((k) => k in full).map((k) => [k, full[k]]))

@@ -12,7 +12,7 @@ import { toFile } from '../map.ts'
 import { turnTaker } from '../../core/turns.ts'
 import { parseDriveQuery } from '../query/parse.ts'
 import { compileQuery } from '../query/evaluate.ts'
-import { listedRows, listing } from '../store/visibility.ts'
+import { listing, pageRows } from '../store/visibility.ts'
 import { nameColumns } from '../store/name-search.ts'
 import { atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile } from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
@@ -23,7 +23,7 @@ import { requireDrive } from './drives.ts'
 import { labelsOf } from './labels.ts'
 import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
 import { importDocument, type ImportedBlock } from '../../docs/render.ts'
-import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
+import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, FILE_DEFAULT_FIELDS, fileFieldsKept, withDefaultFields } from './common.ts'
 import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
 
@@ -53,7 +53,7 @@ const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?
 export function createFile(
   c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
 ) {
-  return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user)
+  return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user, fileFieldsKept(c))
 }
 
 /** Creates a file (see createFile) and returns its stored row. */
@@ -164,7 +164,7 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
     if (meta.trashed !== undefined && meta.trashed !== row.trashed) setTrashed(c, id, meta.trashed)
     if (content) touchFile(db, id, c.var.user.id, { content, fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined })
   })
-  return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user)
+  return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user, fileFieldsKept(c))
 }
 
 const FileId = z.object({ fileId: z.string() })
@@ -245,12 +245,13 @@ export const filesRouter = createGoogleRouter()
     body.incompleteSearch = false
     // Only the page is rendered, and only as far as `fields` asks: without it Drive answers kind, id, name, mimeType.
     const only = c.req.query('fields') ? fileFieldsOf(parseFields(c.req.query('fields')!)) : undefined
-    const rows = only === undefined ? undefined : listedRows(c.var.world.db, page.map((v) => v.row.id))
+    const rows = only === undefined ? undefined : pageRows(c.var.world.db, page, only)
     // A page of 1,000 fully rendered files is long work: other requests get a turn meanwhile (envs/core/turns.ts).
     const files: unknown[] = []
     const turns = turnTaker()
+    const labels = rows === undefined ? [] : includedLabels(c)
     for (const v of page) {
-      files.push(rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user, only ?? undefined)))
+      files.push(rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user, only ?? undefined), labels))
       await turns.maybeYield()
     }
     body.files = files
@@ -266,7 +267,7 @@ export const filesRouter = createGoogleRouter()
     }
     const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
-    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user)), FILE_DEFAULT_FIELDS) as never, 200)
+    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user, fileFieldsKept(c))), FILE_DEFAULT_FIELDS) as never, 200)
   })
   .openapi(createRouteDef, (c) => {
     const row = createFileRow(c, (c.req.valid('json') ?? {}) as Meta)
@@ -314,9 +315,11 @@ function fileFieldsOf(selection: Selection): ReadonlySet<string> | null {
   return new Set(files.keys())
 }
 
-/** `includeLabels=id1,id2`: the named labels applied to the file, under `labelInfo`. */
-function withLabels(c: WorldContext, file: Record<string, unknown>) {
-  const ids = (c.req.query('includeLabels') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+/** The label ids `includeLabels=id1,id2` names. */
+const includedLabels = (c: WorldContext) => (c.req.query('includeLabels') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+
+/** `includeLabels=id1,id2` (`ids`, read once per response): the named labels applied to the file, under `labelInfo`. */
+function withLabels(c: WorldContext, file: Record<string, unknown>, ids = includedLabels(c)) {
   if (ids.length) file.labelInfo = { labels: labelsOf(c.var.world.db, String(file.id), c.var.user.id, ids) }
   return file
 }
@@ -325,9 +328,11 @@ function withLabels(c: WorldContext, file: Record<string, unknown>) {
 export function removeFile(db: import('../../core/db.ts').Db, id: string) {
   // Only ids and parents (not every column and the content bytes), in the table's own order as a full read gives.
   const rows = stmt(db, '/* remove tree */ SELECT id, parents FROM drive_files NOT INDEXED').all() as FileRow[]
-  const all = rows.map((f) => ({ id: f.id, parents: parentsOf(f) }))
   const doomed = new Set([id])
-  let grew = true
+  // Mostly nothing lies below: no `parents` text holds the id (written as is when JSON needs no escape in it).
+  const leaf = !/["\\\u0000-\u001f\ud800-\udfff]/.test(id) && !rows.some((f) => f.parents.includes(id))
+  const all = leaf ? [] : rows.map((f) => ({ id: f.id, parents: parentsOf(f) }))
+  let grew = !leaf
   while (grew) {
     grew = false
     for (const f of all) if (!doomed.has(f.id) && f.parents.some((p) => doomed.has(p))) { doomed.add(f.id); grew = true }

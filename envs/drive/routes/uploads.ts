@@ -9,7 +9,7 @@ import { createFile } from './files.ts'
 import { findFile, GOOGLE_DOC, touchFile } from '../store/files.ts'
 import { blocksFromUpload, IMPORTABLE } from '../../docs/render.ts'
 import { toFile } from '../map.ts'
-import { requireFile, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
+import { requireFile, FILE_DEFAULT_FIELDS, fileFieldsKept, withDefaultFields } from './common.ts'
 
 // Media uploads at /upload/drive/v3/files: uploadType=media (bytes only), multipart (multipart/related:
 // JSON metadata then the bytes) and resumable (a session URI, then one or more PUTs of byte ranges).
@@ -65,7 +65,7 @@ async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: st
   if (fileId) {
     requireFile(c, fileId, 'writer')
     c.var.world.tx((db) => touchFile(db, fileId, c.var.user.id, { content: data, fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined }))
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user), FILE_DEFAULT_FIELDS), 200)
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS), 200)
   }
   const imported = await conversion(meta, data, contentType)
   const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
@@ -89,7 +89,7 @@ async function resume(c: WorldContext) {
   if (completed) {
     const file = findFile(c.var.world.db, completed)
     if (!file) throw notFound('Upload session not found.')
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, file, c.var.user), FILE_DEFAULT_FIELDS), 200)
+    return c.json(withDefaultFields(c, toFile(c.var.world.db, file, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS), 200)
   }
   const chunk = Buffer.from(await c.req.arrayBuffer())
   const range = c.req.header('content-range') ?? ''

@@ -24,6 +24,32 @@ export function listedRows(db: Db, ids: string[]): Map<string, FileRow> {
 }
 
 /**
+ * The top-level File fields `toFile` (map.ts) renders from the columns every listing reads (ALWAYS) alone: a page
+ * whose `fields` asks only for these is rendered from its listing rows, without reading the files again.
+ */
+const FROM_LISTING = new Set(['kind', 'id', 'name', 'mimeType', 'parents', 'starred', 'trashed', 'spaces',
+  'webViewLink', 'iconLink', 'hasThumbnail', 'viewedByMe', 'createdTime', 'modifiedTime', 'owners', 'driveId',
+  'teamDriveId', 'ownedByMe', 'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare', 'isAppAuthorized'])
+
+/**
+ * The rows `toFile` renders a listing page from, by id, for the top-level fields `only` (null: all of them). When
+ * every field is one of FROM_LISTING, the page's listing rows serve, the columns no such field reads at their
+ * defaults (toFile works them out and the field selection drops them); otherwise the files are read again
+ * (`listedRows`).
+ */
+export function pageRows(db: Db, page: readonly FileView[], only: ReadonlySet<string> | null): Map<string, FileRow> {
+  if (only === null || [...only].some((field) => !FROM_LISTING.has(field))) {
+    return listedRows(db, page.map((v) => v.row.id))
+  }
+  return new Map(page.map(({ row: r }) => [r.id, {
+    id: r.id, name: r.name, mimeType: r.mimeType, ownerId: r.ownerId, parents: r.parents, description: '',
+    starred: r.starred, trashed: r.trashed, explicitlyTrashed: false, createdMs: r.createdMs, modifiedMs: r.modifiedMs,
+    lastModifyingUserId: '', version: 0, content: null, size: null, fullText: '', properties: '{}', appProperties: '{}',
+    headRevisionId: null, checksums: null, driveId: r.driveId, nameKey: null, nameWords: '',
+  } satisfies FileRow]))
+}
+
+/**
  * The columns a listing reads for matching, ordering and the corpus: the cheap ones always, the others only when
  * the query or the order reads them (each value costs per row, and most listings read few). What is not read
  * stays at its default.

@@ -155,8 +155,8 @@ export const messagesRouter = createGoogleRouter()
     checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
     c.var.world.tx((db) => {
       for (const id of ids) {
-        requireMessageRef(c, user, id)
-        modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? [])
+        const { threadId } = requireMessageRef(c, user, id)
+        modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? [], threadId)
       }
     })
     return c.body(null, 204)

@@ -49,7 +49,7 @@ function threadAfter(c: WorldContext, user: WorldUserRow, id: string) {
 
 function relabel(c: WorldContext, user: WorldUserRow, id: string, add: string[], removeIds: string[]) {
   const rows = requireThread(c, user, id)
-  c.var.world.tx((db) => rows.forEach((r) => modifyLabels(db, user.id, r.id, add, removeIds)))
+  c.var.world.tx((db) => rows.forEach((r) => modifyLabels(db, user.id, r.id, add, removeIds, r.threadId)))
   return threadAfter(c, user, id)
 }
 

@@ -160,8 +160,11 @@ const DELETE_LABEL = 'DELETE FROM gmail_message_labels WHERE user_id = ? AND mes
  * Adds and removes labels, recording labelAdded / labelRemoved history. Returns the new label set.
  * The message must exist (its mailbox then does too: insertMessage made it). The new set is the stored order
  * less the removed ids plus the added ones: a new row's rowid is one past the table's largest, so it sorts last.
+ * `threadId`, when the caller has read it, saves reading it again.
  */
-export function modifyLabels(db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[]): string[] {
+export function modifyLabels(
+  db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[], threadId?: string,
+): string[] {
   const stored = storedLabels(db, userId, messageId)
   const before = new Set(stored)
   const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
@@ -170,10 +173,10 @@ export function modifyLabels(db: Db, userId: string, messageId: string, add: rea
   for (const labelId of removed) stmt(db, DELETE_LABEL).run(userId, messageId, labelId)
   for (const labelId of added) insertRow(db, messageLabels, { userId, messageId, labelId })
   const after = labelOrder([...stored.filter((l) => !removed.includes(l)), ...added])
-  const threadId = findMessageRef(db, userId, messageId)!.threadId
+  const thread = threadId ?? findMessageRef(db, userId, messageId)!.threadId
   const historyId = nextHistoryId(db, userId)
   stmt(db, 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?').run(historyId, userId, messageId)
-  const record = { userId, id: historyId, messageId, threadId, messageLabelIds: JSON.stringify(after) }
+  const record = { userId, id: historyId, messageId, threadId: thread, messageLabelIds: JSON.stringify(after) }
   const changed = (type: 'labelAdded' | 'labelRemoved', ids: string[]) =>
     ({ ...record, type, changedLabelIds: JSON.stringify(ids) })
   if (added.length) insertRow(db, history, changed('labelAdded', added))
