@@ -79,10 +79,14 @@ function sourceOf(client: Database.Database, raw: Buffer): FromSource {
 /** A message row as read: user_id, id, thread_id, message_id_header, subject, internal_date, raw. */
 type MessageRow = readonly [string, string, string, string, string, number, Buffer]
 
+/** Rows with their entity key (`<userId>/<id>`), made once per row read (kept rows keep it). */
+type Keyed<T> = { readonly key: string; readonly row: T }
 const MESSAGES = tableRead('gmail_messages',
-  ['user_id', 'id', 'thread_id', 'message_id_header', 'subject', 'internal_date', 'raw'], ['user_id', 'id'])
+  ['user_id', 'id', 'thread_id', 'message_id_header', 'subject', 'internal_date', 'raw'], ['user_id', 'id'],
+  (v): Keyed<MessageRow> => ({ key: `${v[0]}/${v[1]}`, row: v as unknown as MessageRow }))
 /** Every message's labels, each message's in the order they were added (as labelsOf reads them). */
-const MESSAGE_LABELS = tableRead('gmail_message_labels', ['user_id', 'message_id', 'label_id'], ['rowid'])
+const MESSAGE_LABELS = tableRead('gmail_message_labels', ['user_id', 'message_id', 'label_id'], ['rowid'],
+  (v): Keyed<string> => ({ key: `${v[0]}/${v[1]}`, row: v[2] as string }))
 // Same rows in the same order as drizzle's `select().from(t)` (a scan of a rowid table).
 const LABELS = tableRead('gmail_labels', ['user_id', 'id', 'name', 'type'], ['rowid'])
 const DRAFTS = tableRead('gmail_drafts', ['user_id', 'id', 'message_id'], ['rowid'])
@@ -96,11 +100,10 @@ export function dumpGmail(world: World): ServiceState {
   const labelRows = readTable(world, MESSAGE_LABELS)
   const labelIds = keptValue(db, 'gmail.labelIds', [labelRows], () => {
     const byMessage = new Map<string, string[]>()
-    for (const [u, m, l] of labelRows as (readonly [string, string, string])[]) {
-      const key = `${u}/${m}`
+    for (const { key, row } of labelRows) {
       const list = byMessage.get(key)
-      if (list) list.push(l)
-      else byMessage.set(key, [l])
+      if (list) list.push(row)
+      else byMessage.set(key, [row])
     }
     return byMessage
   })
@@ -110,11 +113,9 @@ export function dumpGmail(world: World): ServiceState {
   out.messages = keptValue(db, 'gmail.messages', [messageRows, labelIds], () => {
     const memo = entityMemo(db, 'gmail.messages')
     const messages: Record<string, Json> = {}
-    for (const r of messageRows) {
-      const m = r as MessageRow
-      const key = `${m[0]}/${m[1]}`
+    for (const { key, row } of messageRows) {
       const ids = labelIds.get(key) ?? NO_LABELS
-      messages[key] = memo.entity(key, [m, ids], () => messageEntity(db, m, ids))
+      messages[key] = memo.entity(key, [row, ids], () => messageEntity(db, row, ids))
     }
     return messages
   })
