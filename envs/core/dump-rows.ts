@@ -24,6 +24,8 @@ export type TableRead<T> = {
   readonly withRowid: string
   readonly rowids: string
   readonly written: string
+  /** Rows in rowid order only: kept and written rows merge by rowid, checked against the table's row count. */
+  readonly count?: string
   readonly map: (values: unknown[]) => T
 }
 
@@ -51,7 +53,8 @@ export function tableRead<T = readonly unknown[]>(
     sql: `/* dump rows */ SELECT ${list} ${from} ORDER BY ${terms}`,
     withRowid: `/* dump rows */ SELECT rowid, ${list} ${from} ORDER BY ${terms}`,
     rowids: `/* dump rows */ SELECT rowid ${from} ORDER BY ${terms}`,
-    written: `/* dump rows */ SELECT rowid, ${list} ${from} WHERE rowid IN (${CHANGED_ROWIDS_SQL})`,
+    written: `/* dump rows */ SELECT rowid, ${list} ${from} WHERE rowid IN (${CHANGED_ROWIDS_SQL}) ORDER BY rowid`,
+    ...(terms === 'rowid' ? { count: `/* dump rows */ SELECT count(*) ${from}` } : {}),
     map,
   }
 }
@@ -79,7 +82,7 @@ export function drizzleRead<T extends SQLiteTable>(table: T, order: readonly str
   })
 }
 
-type Kept = { base: object; rows: readonly unknown[]; byRowid: Map<number, unknown> }
+type Kept = { base: object; rows: readonly unknown[]; rowids: readonly number[]; byRowid: Map<number, unknown> }
 const kept = new WeakMap<Database.Database, Map<TableRead<unknown>, Kept>>()
 
 /** Every row of the read's table (see above): kept rows where the table was not written since hold(). */
@@ -102,22 +105,27 @@ export function readTable<T>(world: World, read: TableRead<T>): readonly T[] {
   }
   const byRowid = new Map<number, T>()
   const rows: T[] = []
+  const rowids: number[] = []
   for (const r of stmt(world.db, read.withRowid).raw().all() as unknown[][]) {
     const row = Object.freeze(read.map(r.slice(1)))
     byRowid.set(r[0] as number, row)
     rows.push(row)
+    rowids.push(r[0] as number)
   }
   Object.freeze(rows)
-  if (!dirty) reads.set(read as TableRead<unknown>, { base: written.base, rows, byRowid })
+  if (!dirty) reads.set(read as TableRead<unknown>, { base: written.base, rows, rowids, byRowid })
   return rows
 }
 
 /** The rows now: in order from SQLite, written ones read again, the others kept. Undefined when one is neither. */
 function mergeWritten<T>(world: World, read: TableRead<T>, found: Kept): readonly T[] | undefined {
-  const fresh = new Map<number, T>()
-  for (const r of stmt(world.db, read.written).raw().all(read.table) as unknown[][]) {
-    fresh.set(r[0] as number, Object.freeze(read.map(r.slice(1))))
+  const written = stmt(world.db, read.written).raw().all(read.table) as unknown[][]
+  if (read.count) {
+    const merged = mergeByRowid(world, read, found, written)
+    if (merged) return merged
   }
+  const fresh = new Map<number, T>()
+  for (const r of written) fresh.set(r[0] as number, Object.freeze(read.map(r.slice(1))))
   const order = stmt(world.db, read.rowids).pluck().all() as number[]
   const rows: T[] = new Array(order.length)
   for (let i = 0; i < order.length; i++) {
@@ -126,6 +134,27 @@ function mergeWritten<T>(world: World, read: TableRead<T>, found: Kept): readonl
     rows[i] = row
   }
   return Object.freeze(rows)
+}
+
+/**
+ * Rowid order without reading every rowid: the kept rows whose rowid was not written, and the written rows that
+ * exist, merged by rowid. Every row of the table is among them (a row never written is as kept); they are exactly
+ * the table's rows when as many as it counts (a kept row deleted by REPLACE, unnoted, makes one too many: undefined).
+ */
+function mergeByRowid<T>(world: World, read: TableRead<T>, found: Kept, written: unknown[][]): readonly T[] | undefined {
+  const noted = new Set(stmt(world.db, CHANGED_ROWIDS_SQL).pluck().all(read.table) as number[])
+  const rows: T[] = []
+  const fresh = (r: unknown[]) => Object.freeze(read.map(r.slice(1)))
+  const { rows: kept, rowids } = found
+  let j = 0
+  for (let i = 0; i < kept.length; i++) {
+    const rowid = rowids[i]!
+    for (; j < written.length && (written[j]![0] as number) < rowid; j++) rows.push(fresh(written[j]!))
+    if (!noted.has(rowid)) rows.push(kept[i] as T)
+  }
+  for (; j < written.length; j++) rows.push(fresh(written[j]!))
+  const count = stmt(world.db, read.count!).pluck().get() as number
+  return rows.length === count ? Object.freeze(rows) : undefined
 }
 
 function mapRows<T>(raw: unknown[][], map: (values: unknown[]) => T): T[] {

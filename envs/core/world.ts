@@ -67,7 +67,9 @@ export class World {
 
   /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
   #attach(sqlite: Database.Database) {
+    // A new connection has no notes table or triggers yet (they are TEMP: per connection).
     this.#holdBase = this.#written = undefined
+    this.#tracking = false
     this.#sqlite = cacheStatements(sqlite)
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))

@@ -26,7 +26,9 @@ export function dumpDrive(world: World): ServiceState {
   // emails) as before is the same object again (keptValue), a file the same while its inputs are (entityMemo).
   const userRows = readTable(world, USERS)
   const emails = keptValue(db, 'drive.emails', [userRows], () => new Map(userRows.map((u) => [u[0], u[1]])))
-  const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {} }
+  const out: Record<string, Record<string, Json>> = {
+    files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {},
+  }
   const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
     const rows = readTable(world, read)
     out[name] = keptValue(db, `drive.${name}`, [rows, emails], () => {

@@ -78,7 +78,8 @@ export function dumpSlack(world: World): ServiceState {
     return byChannel
   })
   const channelRows = readTable(world, CHANNELS) as readonly ChannelRow[]
-  const names = keptValue(db, 'slack.channelNames', [channelRows], () => new Map(channelRows.map((ch) => [ch.id, ch.name])))
+  const names = keptValue(db, 'slack.channelNames', [channelRows],
+    () => new Map(channelRows.map((ch) => [ch.id, ch.name])))
   const channels = keptValue(db, 'slack.channels', [channelRows, members], () => {
     const memo = entityMemo(db, 'slack.channels')
     const out: Record<string, Json> = {}
