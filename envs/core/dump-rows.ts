@@ -141,7 +141,9 @@ function mergeWritten<T>(world: World, read: TableRead<T>, found: Kept): readonl
  * exist, merged by rowid. Every row of the table is among them (a row never written is as kept); they are exactly
  * the table's rows when as many as it counts (a kept row deleted by REPLACE, unnoted, makes one too many: undefined).
  */
-function mergeByRowid<T>(world: World, read: TableRead<T>, found: Kept, written: unknown[][]): readonly T[] | undefined {
+function mergeByRowid<T>(
+  world: World, read: TableRead<T>, found: Kept, written: unknown[][],
+): readonly T[] | undefined {
   const noted = new Set(stmt(world.db, CHANGED_ROWIDS_SQL).pluck().all(read.table) as number[])
   const rows: T[] = []
   const fresh = (r: unknown[]) => Object.freeze(read.map(r.slice(1)))

@@ -148,9 +148,9 @@ export class World {
   }
 
   /**
-   * The tables written since hold() (undefined when not held, or when the schema changed since, so that nothing
-   * about which tables changed can be known). Throws when the open transaction is gone (SQLite rolled it back on an
-   * error): the writes since hold() were lost, so nothing about this world can be trusted.
+   * The tables written since hold(), in lower case (undefined when not held, or when the schema changed since, so
+   * that nothing about which tables changed can be known). Throws when the open transaction is gone (SQLite rolled
+   * it back on an error): the writes since hold() were lost, so nothing about this world can be trusted.
    */
   changedTables(): Set<string> | undefined {
     if (!this.#held) return undefined
@@ -253,7 +253,8 @@ export const CHANGED_ROWIDS_SQL = 'SELECT rid FROM temp.wsgym_changed WHERE name
  * learn the rows that remain from the table itself, never from the notes alone.
  */
 function noteTriggers(table: string): string[] {
-  const name = `'${table.replace(/'/g, "''")}'`
+  // Noted in lower case, as SQL names the table whatever its case (readers look it up so).
+  const name = `'${table.toLowerCase().replace(/'/g, "''")}'`
   const note = (rid: string) =>
     `INSERT INTO wsgym_changed SELECT ${name}, ${rid} ` +
     `WHERE NOT EXISTS (SELECT 1 FROM wsgym_changed WHERE name = ${name} AND rid = ${rid});`
