@@ -109,11 +109,12 @@ export function changedPages(image: NonNullable<StateBase['image']>, bytes: Buff
  */
 export function stateSince(world: World, base: StateBase): WorldState {
   const image = base.image
-  // A held world (World.hold) knows which tables it wrote; any other is compared page by page.
+  // A held world (World.hold) knows which tables it wrote (unless its schema changed: then everything is dumped; its
+  // serialize() would give the committed pages, not its own); any other is compared page by page.
   const written = world.changedTables()
   const dirty = written
     ? new Set([...written].map((t) => t.toLowerCase()))
-    : image && !world.file
+    : image && !world.file && !world.held
       ? changedPages(image, world.sqlite.serialize())
       : undefined
   if (dirty?.has(META)) {

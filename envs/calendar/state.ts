@@ -1,9 +1,9 @@
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
-import { aclRules, calendarList, calendars, channels, type EventRow } from './schema.ts'
-import { dataOf, EVENT_COLUMNS, EVENT_KEYS, eventRowOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
-import { selectRows, stmt } from '../core/db.ts'
-import { entityMemo } from '../core/dump-memo.ts'
+import { aclRules, calendarList, calendars, channels, events, type EventRow } from './schema.ts'
+import { dataOf, EVENT_KEYS, eventRowOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
+import { entityMemo, keptValue } from '../core/dump-memo.ts'
+import { columnNames, drizzleRead, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import { rfc3339InZone } from './time/zoned.ts'
 
 const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZone: t.timeZone } : { dateTime: rfc3339InZone(t.ms, t.timeZone), timeZone: t.timeZone })
@@ -21,33 +21,51 @@ const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZo
  */
 export function dumpCalendar(world: World): ServiceState {
   const db = world.db
-  const users = stmt(db, 'SELECT id, email FROM world_users').all() as { id: string; email: string }[]
-  const emails = new Map(users.map((u) => [u.id, u.email]))
-  const out: Record<string, Record<string, Record<string, Json>>> = { calendars: {}, acl: {}, calendarList: {}, events: {}, channels: {} }
-  for (const c of selectRows(db, calendars, {}, { orderBy: ['id'] })) {
-    out.calendars![c.id] = { id: c.id, owner: emails.get(c.ownerId) ?? c.ownerId, summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }
+  // Every read is kept on a held world (envs/core/dump-rows.ts); a collection built from the very same rows (and
+  // emails) as before is the same object again (keptValue).
+  const userRows = readTable(world, USERS)
+  const emails = keptValue(db, 'calendar.emails', [userRows], () => new Map(userRows.map((u) => [u[0], u[1]])))
+  const email = (id: string) => emails.get(id) ?? id
+  const out: Record<string, Record<string, Json>> = {}
+  const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
+    const rows = readTable(world, read)
+    out[name] = keptValue(db, `calendar.${name}`, [rows, emails], () => {
+      const into: Record<string, Json> = {}
+      for (const row of rows) build(row, into)
+      return into
+    })
   }
-  for (const r of selectRows(db, aclRules, {}, { orderBy: ['calendarId', 'id'] })) {
-    if (!r.deleted) out.acl![`${r.calendarId}/${r.id}`] = { calendarId: r.calendarId, id: r.id, scope: { type: r.scopeType, value: r.scopeValue }, role: r.role }
-  }
-  for (const e of selectRows(db, calendarList, {}, { orderBy: ['userId', 'calendarId'] })) {
-    const user = emails.get(e.userId) ?? e.userId
-    if (!e.deleted) out.calendarList![`${user}/${e.calendarId}`] = { user, calendarId: e.calendarId, colorId: e.colorId, hidden: e.hidden, selected: e.selected, summaryOverride: e.summaryOverride }
-  }
+  collection('calendars', CALENDARS, (c, into) => {
+    into[c.id] = { id: c.id, owner: email(c.ownerId), summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }
+  })
+  collection('acl', ACL, (r, into) => {
+    if (!r.deleted) into[`${r.calendarId}/${r.id}`] = { calendarId: r.calendarId, id: r.id, scope: { type: r.scopeType, value: r.scopeValue }, role: r.role }
+  })
+  collection('calendarList', CALENDAR_LIST, (e, into) => {
+    const user = email(e.userId)
+    if (!e.deleted) into[`${user}/${e.calendarId}`] = { user, calendarId: e.calendarId, colorId: e.colorId, hidden: e.hidden, selected: e.selected, summaryOverride: e.summaryOverride }
+  })
   // An event's entity is a function of its row alone: the same object while the row is (envs/core/dump-memo.ts).
   const memo = entityMemo(db, 'calendar.events')
   const CALENDAR_ID = EVENT_KEYS.indexOf('calendarId')
   const ID = EVENT_KEYS.indexOf('id')
   // Rows as arrays in column order (what Object.values of the keyed row gave): keyed only when an entity is built.
-  for (const values of stmt(db, `SELECT ${EVENT_COLUMNS} FROM calendar_events ORDER BY calendar_id, id`).raw().all() as unknown[][]) {
+  collection('events', EVENTS, (values, into) => {
     const key = `${values[CALENDAR_ID]}/${values[ID]}`
-    out.events![key] = memo.entity(key, values, () => eventEntity(eventRowOf(values))) as Record<string, Json>
-  }
-  for (const ch of selectRows(db, channels, {}, { orderBy: ['id'] })) {
-    out.channels![`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: emails.get(ch.userId) ?? ch.userId, address: ch.address, expiration: new Date(ch.expirationMs).toISOString() }
-  }
-  return { version: 1, entities: out as Record<string, Record<string, Json>> }
+    into[key] = memo.entity(key, values, () => eventEntity(eventRowOf(values as unknown[])))
+  })
+  collection('channels', CHANNELS, (ch, into) => {
+    into[`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, expiration: new Date(ch.expirationMs).toISOString() }
+  })
+  return { version: 1, entities: out }
 }
+
+const USERS = tableRead('world_users', ['id', 'email'], ['rowid']) as TableRead<readonly [string, string]>
+const CALENDARS = drizzleRead(calendars, ['id'])
+const ACL = drizzleRead(aclRules, ['calendarId', 'id'])
+const CALENDAR_LIST = drizzleRead(calendarList, ['userId', 'calendarId'])
+const EVENTS = tableRead('calendar_events', columnNames(events), ['calendar_id', 'id'])
+const CHANNELS = drizzleRead(channels, ['id'])
 
 function eventEntity(r: EventRow): Record<string, Json> {
   const d = dataOf(r)

@@ -57,6 +57,11 @@ export function statementsDuring<T>(client: Database.Database, fn: () => T): { r
   }
 }
 
+/** Notes a statement whose rows were served without running it (envs/core/dump-rows.ts) for statementsDuring. */
+export function noteRead(client: Database.Database, sql: string): void {
+  observers.get(client)?.sql.push(sql)
+}
+
 /** Notes a `world_meta` key read (envs/core/clock.ts getMeta) for statementsDuring. */
 export function noteMetaRead(db: Db, key: string): void {
   observers.get(db.$client)?.meta.push(key)

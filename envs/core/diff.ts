@@ -27,12 +27,9 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
       const bc = b[collection] ?? {}
       const ac = a[collection] ?? {}
       if (sameEntities(bc, ac)) continue
-      const ids = [...new Set([...Object.keys(bc), ...Object.keys(ac)])].sort()
-      for (const id of ids) {
+      for (const id of changedIds(bc, ac)) {
         const was = bc[id]
         const now = ac[id]
-        // The same object on both sides (a memoised dump entity, envs/core/dump-memo.ts): unchanged.
-        if (was === now) continue
         if (was === undefined && now !== undefined) out.push({ op: 'inserted', service, collection, id, after: now })
         else if (was !== undefined && now === undefined) out.push({ op: 'deleted', service, collection, id, before: was })
         else if (was !== undefined && now !== undefined) {
@@ -55,6 +52,17 @@ function sameEntities(b: Record<string, Json>, a: Record<string, Json>): boolean
   }
   for (const _ in b) n--
   return n === 0
+}
+
+/**
+ * The ids whose entity is not the very same object on both sides (a memoised dump entity, envs/core/dump-memo.ts,
+ * is unchanged), sorted: only those are compared and sorted, not every id of a large collection.
+ */
+function changedIds(b: Record<string, Json>, a: Record<string, Json>): string[] {
+  const ids: string[] = []
+  for (const id in b) if (!Object.hasOwn(a, id) || a[id] !== b[id]) ids.push(id)
+  for (const id in a) if (!Object.hasOwn(b, id)) ids.push(id)
+  return ids.sort()
 }
 
 function changedFields(was: Json, now: Json): Record<string, { before: Json | undefined; after: Json | undefined }> {

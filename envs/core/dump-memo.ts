@@ -21,15 +21,38 @@ type Memos = { size: number; collections: Map<string, Map<string, Slot>> }
 const MAX_ENTRIES = 100_000
 const memos = new WeakMap<Database.Database, Memos>()
 
-/** Equal inputs: same length and every value the same (`Object.is`), byte buffers compared by content. */
+/**
+ * Equal inputs: same length and every value the same (`Object.is`), byte buffers compared by content, arrays and
+ * plain objects (rows, as read: envs/core/dump-rows.ts) compared value by value. The very same array is equal at
+ * once: a kept row, frozen, is never compared again.
+ */
 export function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) {
     const x = a[i]
     const y = b[i]
-    if (Object.is(x, y)) continue
-    if (!(x instanceof Uint8Array && y instanceof Uint8Array) || !Buffer.from(x.buffer, x.byteOffset, x.byteLength)
-      .equals(y)) return false
+    if (Object.is(x, y) || sameValue(x, y)) continue
+    return false
+  }
+  return true
+}
+
+function sameValue(x: unknown, y: unknown): boolean {
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
+  if (x instanceof Uint8Array || y instanceof Uint8Array) {
+    return x instanceof Uint8Array && y instanceof Uint8Array && Buffer.from(x.buffer, x.byteOffset, x.byteLength)
+      .equals(y)
+  }
+  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && sameInputs(x, y)
+  if (Object.getPrototypeOf(x) !== Object.prototype || Object.getPrototypeOf(y) !== Object.prototype) return false
+  const kx = Object.keys(x)
+  const ky = Object.keys(y)
+  if (!sameInputs(kx, ky)) return false
+  for (const k of kx) {
+    const vx = (x as Record<string, unknown>)[k]
+    const vy = (y as Record<string, unknown>)[k]
+    if (!Object.is(vx, vy) && !sameValue(vx, vy)) return false
   }
   return true
 }
@@ -69,4 +92,27 @@ export function entityMemo(db: Db, collection: string): EntityMemo {
       return entry.entity
     },
   }
+}
+
+type Kept = { inputs: readonly unknown[]; value: unknown }
+const keptValues = new WeakMap<Database.Database, Map<string, { first: Kept; last: Kept }>>()
+
+/**
+ * A value derived from inputs that are kept objects (rows served by envs/core/dump-rows.ts, frozen): the value
+ * built from the very same objects (`Object.is`, never contents) comes back, else `build()`'s, kept as the latest.
+ * A whole collection whose rows did not change is then the same object again, and diffStates skips it. `build`
+ * must read nothing but the inputs. Per connection, the first and the latest per name, as entities are kept.
+ */
+export function keptValue<T>(db: Db, name: string, inputs: readonly unknown[], build: () => T): T {
+  const client = db.$client
+  let byName = keptValues.get(client)
+  if (!byName) keptValues.set(client, (byName = new Map()))
+  const same = (k: Kept) => k.inputs.length === inputs.length && k.inputs.every((x, i) => Object.is(x, inputs[i]))
+  const slot = byName.get(name)
+  if (slot && same(slot.last)) return slot.last.value as T
+  if (slot && same(slot.first)) return slot.first.value as T
+  const kept: Kept = { inputs, value: build() }
+  if (slot) slot.last = kept
+  else byName.set(name, { first: kept, last: kept })
+  return kept.value as T
 }

@@ -27,6 +27,15 @@ export class World {
   /** Held open for reuse (hold()): every write since is in one open transaction that rewind() undoes. */
   #held = false
   #tracking = false
+  /**
+   * The contents the world was held at, as an identity (heldWrites): a new object at each hold() unless the world
+   * was rewound to exactly the contents of the last one and nothing has been written since (the change stamp then).
+   */
+  #holdBase: { base: object; rewound?: string } | undefined
+  /** Both schema cookies (main, temp) at hold(): DDL since (a table dropped and made again) voids the notes. */
+  #holdSchema = ''
+  /** The tables written since hold(), at the connection's change count they were read at. */
+  #written: { changes: number; tables: ReadonlySet<string> } | undefined
 
   private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
@@ -58,6 +67,9 @@ export class World {
 
   /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
   #attach(sqlite: Database.Database) {
+    // A new connection has no notes table or triggers yet (they are TEMP: per connection).
+    this.#holdBase = this.#written = undefined
+    this.#tracking = false
     this.#sqlite = cacheStatements(sqlite)
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
@@ -106,9 +118,10 @@ export class World {
 
   /**
    * Holds the world open for reuse (the gym's validation runs many episodes of one template on one connection,
-   * so statements are compiled once): from now on every write goes into one open transaction, and each table
-   * written is noted (TEMP triggers, outside the world's bytes) for `changedTables`. `rewind()` undoes it all.
-   * A held world cannot be snapshotted or restored (its bytes are not committed).
+   * so statements are compiled once): from now on every write goes into one open transaction, and each row
+   * written is noted (TEMP triggers, outside the world's bytes: table and rowid) for `changedTables` and
+   * `heldWrites`. `rewind()` undoes it all, notes included. A held world cannot be snapshotted or restored (its
+   * bytes are not committed).
    */
   hold(): void {
     if (this.#held) throw new Error('world is already held')
@@ -118,18 +131,13 @@ export class World {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         .pluck()
         .all() as string[]
-      // No constraint on the log table: a conflict policy of the firing statement can never make the note fail.
-      const q = (t: string) => `'${t.replace(/'/g, "''")}'`
-      const note = (t: string) =>
-        `INSERT INTO wsgym_changed SELECT ${q(t)} WHERE NOT EXISTS (SELECT 1 FROM wsgym_changed WHERE name = ${q(t)})`
-      const ddl = tables.flatMap((t) =>
-        (['INSERT', 'UPDATE', 'DELETE'] as const).map(
-          (op) => `CREATE TEMP TRIGGER "wsgym_${op[0]}_${t}" AFTER ${op} ON main."${t}" BEGIN ${note(t)}; END;`,
-        ),
-      )
-      this.#sqlite.exec(`CREATE TEMP TABLE wsgym_changed (name TEXT); ${ddl.join('\n')}`)
+      this.#sqlite.exec(`${CHANGED_DDL}\n${tables.flatMap(noteTriggers).join('\n')}`)
       this.#tracking = true
     }
+    const stamp = this.#stamp()
+    if (this.#holdBase?.rewound !== stamp) this.#holdBase = { base: {} }
+    this.#holdSchema = this.#schemaCookies()
+    this.#written = undefined
     this.#sqlite.exec('BEGIN')
     this.#held = true
   }
@@ -140,21 +148,52 @@ export class World {
   }
 
   /**
-   * The tables written since hold() (undefined when not held). Throws when the open transaction is gone (SQLite
-   * rolled it back on an error): the writes since hold() were lost, so nothing about this world can be trusted.
+   * The tables written since hold(), in lower case (undefined when not held, or when the schema changed since, so
+   * that nothing about which tables changed can be known). Throws when the open transaction is gone (SQLite rolled
+   * it back on an error): the writes since hold() were lost, so nothing about this world can be trusted.
    */
   changedTables(): Set<string> | undefined {
     if (!this.#held) return undefined
     if (!this.#sqlite.inTransaction) throw new Error('a held world lost its open transaction')
-    return new Set(this.#sqlite.prepare('SELECT DISTINCT name FROM temp.wsgym_changed').pluck().all() as string[])
+    const written = this.heldWrites()
+    return written && new Set(written.tables)
+  }
+
+  /**
+   * While held with its open transaction and schema intact: `base`, an identity of the contents at hold() (the
+   * same object again after rewind() and a new hold() of the same contents), and the tables written since; the
+   * rowids written in a table are `SELECT rid FROM temp.wsgym_changed WHERE name = ?` (CHANGED_ROWIDS_SQL).
+   * Undefined otherwise: readers must then read everything.
+   */
+  heldWrites(): { base: object; tables: ReadonlySet<string> } | undefined {
+    const sqlite = this.#sqlite
+    if (!this.#held || !sqlite.inTransaction || this.#schemaCookies() !== this.#holdSchema) return undefined
+    const changes = sqlite.prepare(TOTAL_CHANGES_SQL).pluck().get() as number
+    if (this.#written?.changes !== changes) {
+      const tables = new Set(sqlite.prepare(CHANGED_TABLES_SQL).pluck().all() as string[])
+      this.#written = { changes, tables }
+    }
+    return { base: this.#holdBase!.base, tables: this.#written.tables }
+  }
+
+  #schemaCookies(): string {
+    const main = this.#sqlite.prepare('PRAGMA main.schema_version').pluck().get() as number
+    const temp = this.#sqlite.prepare('PRAGMA temp.schema_version').pluck().get() as number
+    return `${main},${temp}`
   }
 
   /** Undoes every write since hold(); true when the world is back exactly at that state (and may be held again). */
   rewind(): boolean {
     if (!this.#held) return false
     this.#held = false
-    if (!this.#sqlite.inTransaction) return false
+    this.#written = undefined
+    if (!this.#sqlite.inTransaction) {
+      this.#holdBase = undefined
+      return false
+    }
     this.#sqlite.exec('ROLLBACK')
+    // Back at the held contents: a hold() before any other write holds the same contents again.
+    if (this.#holdBase) this.#holdBase.rewound = this.#stamp()
     return true
   }
 
@@ -195,6 +234,37 @@ export class World {
   close(): void {
     if (this.#sqlite.open) this.#sqlite.close()
   }
+}
+
+/**
+ * The notes of a held world: one row per table and rowid written (no constraint, so a conflict policy of the
+ * statement that fires the trigger can never make a note fail; the index only speeds the duplicate check).
+ */
+const CHANGED_DDL = `CREATE TEMP TABLE wsgym_changed (name TEXT, rid INTEGER);
+  CREATE INDEX temp.wsgym_changed_by_row ON wsgym_changed (name, rid);`
+const CHANGED_TABLES_SQL = 'SELECT DISTINCT name FROM temp.wsgym_changed'
+const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
+/** The rowids written in one table since hold() (the table's name as a parameter); see World.heldWrites. */
+export const CHANGED_ROWIDS_SQL = 'SELECT rid FROM temp.wsgym_changed WHERE name = ?'
+
+/**
+ * The triggers noting each row a statement writes in `table`: an insert its new rowid, a delete its old one, an
+ * update both (a rowid can change). A row a REPLACE deletes fires no trigger (recursive_triggers is off): readers
+ * learn the rows that remain from the table itself, never from the notes alone.
+ */
+function noteTriggers(table: string): string[] {
+  // Noted in lower case, as SQL names the table whatever its case (readers look it up so).
+  const name = `'${table.toLowerCase().replace(/'/g, "''")}'`
+  const note = (rid: string) =>
+    `INSERT INTO wsgym_changed SELECT ${name}, ${rid} ` +
+    `WHERE NOT EXISTS (SELECT 1 FROM wsgym_changed WHERE name = ${name} AND rid = ${rid});`
+  const trigger = (op: string, body: string) =>
+    `CREATE TEMP TRIGGER "wsgym_${op[0]}_${table}" AFTER ${op} ON main."${table}" BEGIN ${body} END;`
+  return [
+    trigger('INSERT', note('NEW.rowid')),
+    trigger('UPDATE', `${note('OLD.rowid')} ${note('NEW.rowid')}`),
+    trigger('DELETE', note('OLD.rowid')),
+  ]
 }
 
 const MEMORY_STAMP_SQL = `/* change stamp */ SELECT total_changes(),

@@ -8,8 +8,8 @@ import { blocksText, elText, plainText } from './render/text.ts'
 import { baseView, pendingSuggestions } from './model/suggest.ts'
 import { revisionIdOf } from './store/documents.ts'
 import { GOOGLE_DOC } from '../drive/docs-bridge.ts'
-import { stmt } from '../core/db.ts'
-import { entityMemo } from '../core/dump-memo.ts'
+import { entityMemo, keptValue } from '../core/dump-memo.ts'
+import { readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 
 /*
  * dump() shape — version 1:
@@ -113,28 +113,38 @@ function tabView(tab: TabModel, stored: TabModel): Json {
 
 /**
  * The oracle view of every stored document (shape above): the rows of docs_documents whose Drive file exists and is
- * a Google Doc, read in one statement. A document's view is a function of its id, model and revision, so it is the
- * same object while they are (envs/core/dump-memo.ts).
+ * a Google Doc. A document's view is a function of its id, model and revision, so it is the same object while they
+ * are (envs/core/dump-memo.ts).
  */
 export function dumpDocs(world: World): ServiceState {
   const db = world.db
-  const documents: Record<string, Json> = {}
-  const memo = entityMemo(db, 'docs.documents')
-  for (const r of stmt(db, DOCUMENTS).raw().all(GOOGLE_DOC) as [string, string, number][]) {
-    const [id, json, revision] = r
-    documents[id] = memo.entity(id, r, () => {
-      const model = JSON.parse(json) as DocModel
-      const base = baseView(model)
-      const stored = allTabs(model)
-      return {
-        documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(base),
-        tabs: allTabs(base).map((t, i) => tabView(t, stored[i]!)),
-        suggestions: pendingSuggestions(model),
-      }
-    })
-  }
+  // Both tables' rows are kept on a held world (envs/core/dump-rows.ts): unchanged, the same collection again.
+  const fileRows = readTable(world, FILE_TYPES)
+  const docRows = readTable(world, DOCUMENTS)
+  const documents = keptValue(db, 'docs.documents', [fileRows, docRows], () => {
+    // What the join on drive_files (id, its primary key) keeps: documents whose file exists and is a Google Doc.
+    const docFiles = new Set(fileRows.filter((f) => f[1] === GOOGLE_DOC).map((f) => f[0]))
+    const memo = entityMemo(db, 'docs.documents')
+    const out: Record<string, Json> = {}
+    for (const r of docRows) {
+      const [id, json, revision] = r
+      if (!docFiles.has(id)) continue
+      out[id] = memo.entity(id, r, () => {
+        const model = JSON.parse(json) as DocModel
+        const base = baseView(model)
+        const stored = allTabs(model)
+        return {
+          documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(base),
+          tabs: allTabs(base).map((t, i) => tabView(t, stored[i]!)),
+          suggestions: pendingSuggestions(model),
+        }
+      })
+    }
+    return out
+  })
   return { version: 1, entities: { documents } }
 }
 
-const DOCUMENTS = 'SELECT d.file_id, d.model, d.revision FROM docs_documents d ' +
-  'JOIN drive_files f ON f.id = d.file_id WHERE f.mime_type = ? ORDER BY d.file_id'
+const FILE_TYPES = tableRead('drive_files', ['id', 'mime_type'], ['id']) as TableRead<readonly [string, string]>
+const DOCUMENTS = tableRead('docs_documents', ['file_id', 'model', 'revision'], ['file_id']) as
+  TableRead<readonly [string, string, number]>

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { selectRows, stmt } from '../core/db.ts'
-import { entityMemo } from '../core/dump-memo.ts'
+import { entityMemo, keptValue } from '../core/dump-memo.ts'
+import { drizzleRead, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
 import { accessProposals, approvals, channels, comments, fileLabels, files, permissions, sharedDrives } from './schema.ts'
@@ -22,49 +22,70 @@ import { accessProposals, approvals, channels, comments, fileLabels, files, perm
  */
 export function dumpDrive(world: World): ServiceState {
   const db = world.db
-  const users = stmt(db, 'SELECT id, email FROM world_users').all() as { id: string; email: string }[]
-  const emails = new Map(users.map((u) => [u.id, u.email]))
-  const out: Record<string, Record<string, Json>> = { files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {} }
-  // A file's entity is the same object while its row and the emails it shows are (envs/core/dump-memo.ts), so its
-  // content is not hashed again.
+  // Every read is kept on a held world (envs/core/dump-rows.ts); a collection built from the very same rows (and
+  // emails) as before is the same object again (keptValue), a file the same while its inputs are (entityMemo).
+  const userRows = readTable(world, USERS)
+  const emails = keptValue(db, 'drive.emails', [userRows], () => new Map(userRows.map((u) => [u[0], u[1]])))
+  const out: Record<string, Record<string, Json>> = {
+    files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {},
+  }
+  const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
+    const rows = readTable(world, read)
+    out[name] = keptValue(db, `drive.${name}`, [rows, emails], () => {
+      const into: Record<string, Json> = {}
+      for (const row of rows) build(row, into)
+      return into
+    })
+  }
+  const email = (id: string) => emails.get(id) ?? id
+  // A file's entity is the same object while its row and the emails it shows are, so its content is not hashed again.
   const memo = entityMemo(db, 'drive.files')
-  for (const f of selectRows(db, files, {}, { orderBy: ['id'] })) {
+  collection('files', FILES, (f, into) => {
     const owner = emails.get(f.ownerId)
     const modifier = emails.get(f.lastModifyingUserId)
-    const inputs: unknown[] = Object.values(f)
-    inputs.push(owner, modifier)
-    out.files![f.id] = memo.entity(f.id, inputs, () => ({
+    into[f.id] = memo.entity(f.id, [f, owner, modifier], () => ({
       id: f.id, name: f.name, mimeType: f.mimeType, owner: owner ?? f.ownerId, parents: JSON.parse(f.parents) as Json,
       trashed: f.trashed, starred: f.starred, description: f.description, size: f.size, version: f.version,
       createdTime: new Date(f.createdMs).toISOString(), modifiedTime: new Date(f.modifiedMs).toISOString(),
       lastModifyingUser: modifier ?? f.lastModifyingUserId, text: f.fullText.slice(0, 2000), properties: JSON.parse(f.properties) as Json,
       driveId: f.driveId, sha256: f.content ? createHash('sha256').update(f.content).digest('hex') : null,
     }))
-  }
-  for (const p of selectRows(db, permissions, {})) {
-    out.permissions![`${p.fileId}/${p.id}`] = { fileId: p.fileId, id: p.id, type: p.type, role: p.role, emailAddress: p.emailAddress, domain: p.domain, allowFileDiscovery: p.allowFileDiscovery, expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString() }
-  }
-  for (const d of selectRows(db, sharedDrives, {}, { orderBy: ['id'] })) {
-    out.drives![d.id] = { id: d.id, name: d.name, creator: emails.get(d.creatorId) ?? d.creatorId, createdTime: new Date(d.createdMs).toISOString(), themeId: d.themeId, colorRgb: d.colorRgb, restrictions: JSON.parse(d.restrictions) as Json, hiddenBy: (JSON.parse(d.hiddenBy) as string[]).map((u) => emails.get(u) ?? u) }
-  }
-  for (const ch of selectRows(db, channels, {})) {
-    out.channels![`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: emails.get(ch.userId) ?? ch.userId, address: ch.address, token: ch.token, expiration: new Date(ch.expirationMs).toISOString() }
-  }
-  for (const l of selectRows(db, fileLabels, {})) {
-    out.labels![`${l.fileId}/${l.labelId}`] = { fileId: l.fileId, labelId: l.labelId, revisionId: l.revisionId, fields: JSON.parse(l.fields) as Json }
-  }
-  for (const a of selectRows(db, approvals, {})) {
-    out.approvals![`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, initiator: emails.get(a.initiatorId) ?? a.initiatorId, status: a.status, reviewers: JSON.parse(a.reviewers) as Json }
-  }
-  for (const c of selectRows(db, comments, {}, { orderBy: ['createdMs', 'id'] })) {
+  })
+  collection('permissions', PERMISSIONS, (p, into) => {
+    into[`${p.fileId}/${p.id}`] = { fileId: p.fileId, id: p.id, type: p.type, role: p.role, emailAddress: p.emailAddress, domain: p.domain, allowFileDiscovery: p.allowFileDiscovery, expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString() }
+  })
+  collection('drives', DRIVES, (d, into) => {
+    into[d.id] = { id: d.id, name: d.name, creator: email(d.creatorId), createdTime: new Date(d.createdMs).toISOString(), themeId: d.themeId, colorRgb: d.colorRgb, restrictions: JSON.parse(d.restrictions) as Json, hiddenBy: (JSON.parse(d.hiddenBy) as string[]).map(email) }
+  })
+  collection('channels', CHANNELS, (ch, into) => {
+    into[`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, token: ch.token, expiration: new Date(ch.expirationMs).toISOString() }
+  })
+  collection('labels', LABELS, (l, into) => {
+    into[`${l.fileId}/${l.labelId}`] = { fileId: l.fileId, labelId: l.labelId, revisionId: l.revisionId, fields: JSON.parse(l.fields) as Json }
+  })
+  collection('approvals', APPROVALS, (a, into) => {
+    into[`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, initiator: email(a.initiatorId), status: a.status, reviewers: JSON.parse(a.reviewers) as Json }
+  })
+  collection('comments', COMMENTS, (c, into) => {
     const quoted = c.quoted ? String((JSON.parse(c.quoted) as { value?: unknown }).value ?? '') : null
-    out.comments![`${c.fileId}/${c.id}`] = {
-      fileId: c.fileId, id: c.id, commentId: c.commentId, author: emails.get(c.authorId) ?? c.authorId, content: c.content,
+    into[`${c.fileId}/${c.id}`] = {
+      fileId: c.fileId, id: c.id, commentId: c.commentId, author: email(c.authorId), content: c.content,
       quoted, action: c.action, resolved: c.resolved, deleted: c.deleted,
     }
-  }
-  for (const a of selectRows(db, accessProposals, {})) {
-    out.accessProposals![`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }
-  }
+  })
+  collection('accessProposals', ACCESS_PROPOSALS, (a, into) => {
+    into[`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }
+  })
   return { version: 1, entities: out }
 }
+
+// The rows drizzle's select().from(t) gives, ordered as the dump always read them (no order: a scan, rowid order).
+const USERS = tableRead('world_users', ['id', 'email'], ['rowid']) as TableRead<readonly [string, string]>
+const FILES = drizzleRead(files, ['id'])
+const PERMISSIONS = drizzleRead(permissions, ['rowid'])
+const DRIVES = drizzleRead(sharedDrives, ['id'])
+const CHANNELS = drizzleRead(channels, ['rowid'])
+const LABELS = drizzleRead(fileLabels, ['rowid'])
+const APPROVALS = drizzleRead(approvals, ['rowid'])
+const COMMENTS = drizzleRead(comments, ['createdMs', 'id'])
+const ACCESS_PROPOSALS = drizzleRead(accessProposals, ['rowid'])

@@ -6,7 +6,8 @@ import { parseAddressList } from './mime/address.ts'
 import type Database from 'better-sqlite3'
 import { labelOrder } from './store/messages.ts'
 import { stmt, type Db } from '../core/db.ts'
-import { entityMemo } from '../core/dump-memo.ts'
+import { entityMemo, keptValue } from '../core/dump-memo.ts'
+import { readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 
 /**
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
@@ -75,71 +76,86 @@ function sourceOf(client: Database.Database, raw: Buffer): FromSource {
   return parsed
 }
 
-/** A message row as read (raw mode): user_id, id, thread_id, message_id_header, subject, internal_date, raw. */
-type MessageRow = [string, string, string, string, string, number, Buffer]
+/** A message row as read: user_id, id, thread_id, message_id_header, subject, internal_date, raw. */
+type MessageRow = readonly [string, string, string, string, string, number, Buffer]
 
-const MESSAGES = 'SELECT user_id, id, thread_id, message_id_header, subject, internal_date, raw FROM gmail_messages ' +
-  'ORDER BY user_id, id'
+/** Rows with their entity key (`<userId>/<id>`), made once per row read (kept rows keep it). */
+type Keyed<T> = { readonly key: string; readonly row: T }
+const MESSAGES = tableRead('gmail_messages',
+  ['user_id', 'id', 'thread_id', 'message_id_header', 'subject', 'internal_date', 'raw'], ['user_id', 'id'],
+  (v): Keyed<MessageRow> => ({ key: `${v[0]}/${v[1]}`, row: v as unknown as MessageRow }))
+/** Every message's labels, each message's in the order they were added (as labelsOf reads them). */
+const MESSAGE_LABELS = tableRead('gmail_message_labels', ['user_id', 'message_id', 'label_id'], ['rowid'],
+  (v): Keyed<string> => ({ key: `${v[0]}/${v[1]}`, row: v[2] as string }))
+// Same rows in the same order as drizzle's `select().from(t)` (a scan of a rowid table).
+const LABELS = tableRead('gmail_labels', ['user_id', 'id', 'name', 'type'], ['rowid'])
+const DRAFTS = tableRead('gmail_drafts', ['user_id', 'id', 'message_id'], ['rowid'])
+const SETTINGS = tableRead('gmail_settings', ['user_id', 'key', 'value'], ['rowid'])
+const ADDRESSES = tableRead('gmail_address_settings', ['user_id', 'kind', 'email', 'value'], ['rowid'])
 const rawRows = (db: Db, sql: string, ...params: unknown[]) => stmt(db, sql).raw().all(...params) as unknown[][]
 
 export function dumpGmail(world: World): ServiceState {
   const db = world.db
-  const out: Record<string, Record<string, Json>> = { messages: {}, labels: {}, drafts: {}, filters: {}, settings: {}, addresses: {} }
-  // Every message's labels in one read, each message's in the order they were added (as labelsOf reads them).
-  const labelIds = new Map<string, string[]>()
-  const labelRows = stmt(db, '/* dump labels */ SELECT user_id, message_id, label_id FROM gmail_message_labels ORDER BY rowid')
-    .raw()
-    .all() as [string, string, string][]
-  for (const [u, m, l] of labelRows) {
-    const key = `${u}/${m}`
-    const list = labelIds.get(key)
-    if (list) list.push(l)
-    else labelIds.set(key, [l])
-  }
-  // An entity is the same object as long as its row and its labels are (envs/core/dump-memo.ts): the source is not
-  // hashed or parsed again, and the diff skips it.
-  const memo = entityMemo(db, 'gmail.messages')
-  for (const r of rawRows(db, MESSAGES)) {
-    const m = r as MessageRow
-    const key = `${m[0]}/${m[1]}`
-    const ids = labelIds.get(key) ?? []
-    const inputs: unknown[] = r
-    inputs.push(...ids)
-    out.messages![key] = memo.entity(key, inputs, () => messageEntity(db, m, ids))
-  }
-  const small = (name: string, sql: string, keyOf: (r: unknown[]) => string, build: (r: unknown[]) => Json) => {
-    const memo = entityMemo(db, `gmail.${name}`)
-    for (const r of rawRows(db, sql)) {
-      const key = keyOf(r)
-      out[name]![key] = memo.entity(key, r, () => build(r))
+  const out: Record<string, Record<string, Json>> = {}
+  const labelRows = readTable(world, MESSAGE_LABELS)
+  const labelIds = keptValue(db, 'gmail.labelIds', [labelRows], () => {
+    const byMessage = new Map<string, string[]>()
+    for (const { key, row } of labelRows) {
+      const list = byMessage.get(key)
+      if (list) list.push(row)
+      else byMessage.set(key, [row])
     }
+    return byMessage
+  })
+  // An entity is the same object as long as its row and its labels are (envs/core/dump-memo.ts): the source is not
+  // hashed or parsed again, and the diff skips it. Unchanged rows and labels: the same collection object.
+  const messageRows = readTable(world, MESSAGES)
+  out.messages = keptValue(db, 'gmail.messages', [messageRows, labelIds], () => {
+    const memo = entityMemo(db, 'gmail.messages')
+    const messages: Record<string, Json> = {}
+    for (const { key, row } of messageRows) {
+      const ids = labelIds.get(key) ?? NO_LABELS
+      messages[key] = memo.entity(key, [row, ids], () => messageEntity(db, row, ids))
+    }
+    return messages
+  })
+  const small = (name: string, read: TableRead<readonly unknown[]>, keyOf: (r: readonly unknown[]) => string,
+    build: (r: readonly unknown[]) => Json) => {
+    const rows = readTable(world, read)
+    out[name] = keptValue(db, `gmail.${name}`, [rows], () => {
+      const memo = entityMemo(db, `gmail.${name}`)
+      const entities: Record<string, Json> = {}
+      for (const r of rows) {
+        const key = keyOf(r)
+        entities[key] = memo.entity(key, r, () => build(r))
+      }
+      return entities
+    })
   }
-  // Same rows in the same order as drizzle's `select().from(t)` (a scan of a rowid table).
-  small('labels', 'SELECT user_id, id, name, type FROM gmail_labels ORDER BY rowid', (r) => `${r[0]}/${r[1]}`,
-    ([userId, id, name, type]) => ({ userId, id, name, type }) as Json)
-  small('drafts', 'SELECT user_id, id, message_id FROM gmail_drafts ORDER BY rowid', (r) => `${r[0]}/${r[1]}`,
-    ([userId, id, messageId]) => ({ userId, id, messageId }) as Json)
+  small('labels', LABELS, (r) => `${r[0]}/${r[1]}`, ([userId, id, name, type]) => ({ userId, id, name, type }) as Json)
+  small('drafts', DRAFTS, (r) => `${r[0]}/${r[1]}`, ([userId, id, messageId]) => ({ userId, id, messageId }) as Json)
   // Filters of the users that have labels (every mailbox has system labels), user by user as listFilters reads them.
+  out.filters = {}
   const filters = entityMemo(db, 'gmail.filters')
   const users = new Set((stmt(db, 'SELECT user_id FROM gmail_labels').raw().all() as [string][]).map((r) => r[0]))
   for (const u of users) {
     for (const r of rawRows(db, 'SELECT id, criteria, action FROM gmail_filters WHERE user_id = ?', u)) {
       const key = `${u}/${r[0]}`
       r.push(u)
-      out.filters![key] = filters.entity(key, r, () => ({
+      out.filters[key] = filters.entity(key, r, () => ({
         userId: u, id: r[0] as string,
         criteria: JSON.parse(r[1] as string) as Json, action: JSON.parse(r[2] as string) as Json,
       }))
     }
   }
-  small('settings', 'SELECT user_id, key, value FROM gmail_settings ORDER BY rowid', (r) => `${r[0]}/${r[1]}`,
-    (r) => JSON.parse(r[2] as string) as Json)
-  small('addresses', 'SELECT user_id, kind, email, value FROM gmail_address_settings ORDER BY rowid',
-    (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => JSON.parse(r[3] as string) as Json)
+  small('settings', SETTINGS, (r) => `${r[0]}/${r[1]}`, (r) => JSON.parse(r[2] as string) as Json)
+  small('addresses', ADDRESSES, (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => JSON.parse(r[3] as string) as Json)
   return { version: 1, entities: out }
 }
 
-function messageEntity(db: Db, m: MessageRow, labelIds: string[]): Json {
+const NO_LABELS: readonly string[] = Object.freeze([])
+
+function messageEntity(db: Db, m: MessageRow, labelIds: readonly string[]): Json {
   const [userId, id, threadId, messageId, subject, internalDate, raw] = m
   const s = sourceOf(db.$client, raw)
   return {
@@ -155,7 +171,7 @@ function messageEntity(db: Db, m: MessageRow, labelIds: string[]): Json {
     bcc: s.bcc,
     subject,
     text: s.text,
-    labelIds: labelOrder(labelIds),
+    labelIds: labelOrder(labelIds as string[]),
     internalDate: new Date(internalDate).toISOString(),
     attachments: s.attachments,
     visibleText: s.visibleText,

@@ -1,8 +1,12 @@
-import { stmt } from '../core/db.ts'
+import { getTableName } from 'drizzle-orm'
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { parseJson, type ChannelRow, type MessageRow, type UserRow } from './store/core.ts'
-import { entityMemo } from '../core/dump-memo.ts'
+import { entityMemo, keptValue } from '../core/dump-memo.ts'
+import { columnNames, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { slackBookmarks, slackChannels, slackMessages, slackReminders, slackScheduled, slackStars, slackUsergroups,
+  slackUsers } from './schema.ts'
 import { dumpMore } from './state-more.ts'
 
 /**
@@ -47,89 +51,145 @@ import { dumpMore } from './state-more.ts'
  */
 export function dumpSlack(world: World): ServiceState {
   const db = world.db
-  const users: Record<string, Json> = {}
-  const userMemo = entityMemo(db, 'slack.users')
-  for (const u of stmt(db, 'SELECT * FROM slack_users ORDER BY rowid').all() as UserRow[]) {
-    users[u.id] = userMemo.entity(u.id, Object.values(u), () => ({
-      id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id,
-      displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence,
-      role: u.role, deleted: u.deleted === 1, guest: u.guest || null, expiration: u.expiration, photo: u.photo || null,
-    }))
-  }
+  // Every read is kept on a held world (envs/core/dump-rows.ts); a collection built from the very same rows as
+  // before is the same object again (keptValue), entities the same while their inputs are (entityMemo).
+  const userRows = readTable(world, USERS) as readonly UserRow[]
+  const users = keptValue(db, 'slack.users', [userRows], () => {
+    const memo = entityMemo(db, 'slack.users')
+    const out: Record<string, Json> = {}
+    for (const u of userRows) {
+      out[u.id] = memo.entity(u.id, [u], () => ({
+        id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id,
+        displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence,
+        role: u.role, deleted: u.deleted === 1, guest: u.guest || null, expiration: u.expiration, photo: u.photo || null,
+      }))
+    }
+    return out
+  })
   // Members, pins and reactions each in one read (not one per channel or message).
-  const members = new Map<string, string[]>()
-  const memberRows = stmt(db, 'SELECT channel_id, user_id FROM slack_members ORDER BY rowid').raw().all()
-  for (const [ch, u] of memberRows as [string, string][]) {
-    const list = members.get(ch)
-    if (list) list.push(u)
-    else members.set(ch, [u])
-  }
-  const channels: Record<string, Json> = {}
-  const names = new Map<string, string>()
-  const channelMemo = entityMemo(db, 'slack.channels')
-  for (const ch of stmt(db, 'SELECT * FROM slack_channels ORDER BY rowid').all() as ChannelRow[]) {
-    names.set(ch.id, ch.name)
-    const type = { channel: 'public', group: 'private', im: 'im', mpim: 'mpim' }[ch.kind]
-    const inputs: unknown[] = Object.values(ch)
-    const ids = members.get(ch.id) ?? []
-    inputs.push(...ids)
-    channels[ch.id] = channelMemo.entity(ch.id, inputs, () => ({
-      id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1,
-      topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: ids, prefs: parseJson<Json>(ch.prefs, {}),
-      retentionDays: ch.retention,
-    }) as Json)
-  }
-  const messages: Record<string, Json> = {}
-  const pins = new Set((stmt(db, 'SELECT channel_id, ts FROM slack_pins').all() as { channel_id: string; ts: string }[]).map((p) => `${p.channel_id}/${p.ts}`))
+  const memberRows = readTable(world, MEMBERS) as readonly (readonly [string, string])[]
+  const members = keptValue(db, 'slack.members', [memberRows], () => {
+    const byChannel = new Map<string, string[]>()
+    for (const [ch, u] of memberRows) {
+      const list = byChannel.get(ch)
+      if (list) list.push(u)
+      else byChannel.set(ch, [u])
+    }
+    return byChannel
+  })
+  const channelRows = readTable(world, CHANNELS) as readonly ChannelRow[]
+  const names = keptValue(db, 'slack.channelNames', [channelRows],
+    () => new Map(channelRows.map((ch) => [ch.id, ch.name])))
+  const channels = keptValue(db, 'slack.channels', [channelRows, members], () => {
+    const memo = entityMemo(db, 'slack.channels')
+    const out: Record<string, Json> = {}
+    for (const ch of channelRows) {
+      const type = { channel: 'public', group: 'private', im: 'im', mpim: 'mpim' }[ch.kind]
+      const ids = members.get(ch.id) ?? NONE
+      out[ch.id] = memo.entity(ch.id, [ch, ids], () => ({
+        id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1,
+        topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: [...ids],
+        prefs: parseJson<Json>(ch.prefs, {}), retentionDays: ch.retention,
+      }) as Json)
+    }
+    return out
+  })
+  const pinRows = readTable(world, PINS) as readonly (readonly [string, string])[]
+  const pins = keptValue(db, 'slack.pins', [pinRows], () => new Set(pinRows.map(([ch, ts]) => `${ch}/${ts}`)))
   // Reactions of every message, each message's in `seq` order (as reactionsOf reads them): [name, user]…
-  const reactions = new Map<string, string[]>()
-  const reactionRows = stmt(db, 'SELECT channel_id, ts, name, user_id FROM slack_reactions ORDER BY seq, name, user_id')
-    .raw().all()
-  for (const [ch, ts, name, user] of reactionRows as [string, string, string, string][]) {
-    const key = `${ch}/${ts}`
-    const list = reactions.get(key)
-    if (list) list.push(name, user)
-    else reactions.set(key, [name, user])
-  }
-  const messageMemo = entityMemo(db, 'slack.messages')
-  for (const m of stmt(db, 'SELECT * FROM slack_messages ORDER BY ts').all() as MessageRow[]) {
-    const key = `${m.channel_id}/${m.ts}`
-    const channelName = names.get(m.channel_id) ?? null
-    const pinned = pins.has(key)
-    const reacted = reactions.get(key) ?? []
-    const inputs: unknown[] = Object.values(m)
-    inputs.push(channelName, pinned, ...reacted)
-    messages[key] = messageMemo.entity(key, inputs, () => ({
-      channel: m.channel_id, channelName, ts: m.ts, user: m.user_id, botId: m.bot_id, subtype: m.subtype, text: m.text,
-      threadTs: m.thread_ts, isReply: Boolean(m.thread_ts && m.thread_ts !== m.ts), replyBroadcast: m.reply_broadcast === 1,
-      edited: Boolean(m.edited_ts), blocks: parseJson<Json>(m.blocks, null), attachments: parseJson<Json>(m.attachments, null),
-      files: parseJson<string[]>(m.files, []), reactions: reactionsJson(reacted), pinned,
-    }))
-  }
+  const reactionRows = readTable(world, REACTIONS) as readonly (readonly [string, string, string, string])[]
+  const reactions = keptValue(db, 'slack.reactions', [reactionRows], () => {
+    const byMessage = new Map<string, string[]>()
+    for (const [ch, ts, name, user] of reactionRows) {
+      const key = `${ch}/${ts}`
+      const list = byMessage.get(key)
+      if (list) list.push(name, user)
+      else byMessage.set(key, [name, user])
+    }
+    return byMessage
+  })
+  const messageRows = readTable(world, MESSAGES) as readonly MessageRow[]
+  const messages = keptValue(db, 'slack.messages', [messageRows, names, pins, reactions], () => {
+    const memo = entityMemo(db, 'slack.messages')
+    const out: Record<string, Json> = {}
+    for (const m of messageRows) {
+      const key = `${m.channel_id}/${m.ts}`
+      const channelName = names.get(m.channel_id) ?? null
+      const pinned = pins.has(key)
+      const reacted = reactions.get(key) ?? NONE
+      out[key] = memo.entity(key, [m, channelName, pinned, reacted], () => ({
+        channel: m.channel_id, channelName, ts: m.ts, user: m.user_id, botId: m.bot_id, subtype: m.subtype,
+        text: m.text, threadTs: m.thread_ts, isReply: Boolean(m.thread_ts && m.thread_ts !== m.ts),
+        replyBroadcast: m.reply_broadcast === 1, edited: Boolean(m.edited_ts), blocks: parseJson<Json>(m.blocks, null),
+        attachments: parseJson<Json>(m.attachments, null), files: parseJson<string[]>(m.files, []),
+        reactions: reactionsJson(reacted), pinned,
+      }))
+    }
+    return out
+  })
   const j = (o: Record<string, unknown>) => o as Json
-  const rows = (sql: string) => stmt(db, sql).all() as { [k: string]: string | number | null }[]
-  const scheduled: Record<string, Json> = {}
-  for (const s of rows('SELECT * FROM slack_scheduled ORDER BY rowid')) {
-    scheduled[String(s.id)] = j({
+  /** One entity per row, the collection the same object while the rows are. */
+  const each = (name: string, read: TableRead<Row>, build: (r: Row, out: Record<string, Json>) => void) => {
+    const rows = readTable(world, read)
+    return keptValue(db, `slack.${name}`, [rows], () => {
+      const out: Record<string, Json> = {}
+      for (const r of rows) build(r, out)
+      return out
+    })
+  }
+  const scheduled = each('scheduled', SCHEDULED, (s, out) => {
+    out[String(s.id)] = j({
       id: s.id, channel: s.channel_id, user: s.user_id, text: s.text, blocks: parseJson<Json>(s.blocks as string | null, null),
       attachments: parseJson<Json>(s.attachments as string | null, null), threadTs: s.thread_ts, postAt: s.post_at,
       status: s.status, postedTs: s.posted_ts,
     })
-  }
-  const files: Record<string, Json> = {}
-  for (const f of rows('SELECT id, name, title, mimetype, size, user_id, channels, public_shared, deleted, pending FROM slack_files ORDER BY rowid')) {
-    files[String(f.id)] = j({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size, user: f.user_id, channels: parseJson<string[]>(String(f.channels), []), publicShared: f.public_shared === 1, deleted: f.deleted === 1, pending: f.pending === 1 })
-  }
-  const reminders: Record<string, Json> = {}
-  for (const r of rows('SELECT * FROM slack_reminders ORDER BY rowid')) reminders[String(r.id)] = j({ id: r.id, user: r.user_id, creator: r.creator, text: r.text, time: r.time, completeTs: r.complete_ts, fired: r.fired === 1 })
-  const stars: Record<string, Json> = {}
-  for (const s of rows('SELECT * FROM slack_stars ORDER BY rowid')) stars[`${s.user_id}/${s.channel_id}/${s.ts}/${s.file_id}`] = j({ user: s.user_id, channel: s.channel_id, ts: s.ts, file: s.file_id })
-  const bookmarks: Record<string, Json> = {}
-  for (const b of rows('SELECT * FROM slack_bookmarks ORDER BY rowid')) bookmarks[String(b.id)] = j({ id: b.id, channel: b.channel_id, title: b.title, link: b.link, emoji: b.emoji, user: b.user_id })
-  const usergroups: Record<string, Json> = {}
-  for (const g of rows('SELECT * FROM slack_usergroups ORDER BY rowid')) usergroups[String(g.id)] = j({ id: g.id, handle: g.handle, name: g.name, description: g.description, users: parseJson<string[]>(String(g.users), []), disabled: g.disabled === 1 })
+  })
+  const files = each('files', FILES, (f, out) => {
+    out[String(f.id)] = j({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size, user: f.user_id, channels: parseJson<string[]>(String(f.channels), []), publicShared: f.public_shared === 1, deleted: f.deleted === 1, pending: f.pending === 1 })
+  })
+  const reminders = each('reminders', REMINDERS, (r, out) => {
+    out[String(r.id)] = j({ id: r.id, user: r.user_id, creator: r.creator, text: r.text, time: r.time, completeTs: r.complete_ts, fired: r.fired === 1 })
+  })
+  const stars = each('stars', STARS, (s, out) => {
+    out[`${s.user_id}/${s.channel_id}/${s.ts}/${s.file_id}`] = j({ user: s.user_id, channel: s.channel_id, ts: s.ts, file: s.file_id })
+  })
+  const bookmarks = each('bookmarks', BOOKMARKS, (b, out) => {
+    out[String(b.id)] = j({ id: b.id, channel: b.channel_id, title: b.title, link: b.link, emoji: b.emoji, user: b.user_id })
+  })
+  const usergroups = each('usergroups', USERGROUPS, (g, out) => {
+    out[String(g.id)] = j({ id: g.id, handle: g.handle, name: g.name, description: g.description, users: parseJson<string[]>(String(g.users), []), disabled: g.disabled === 1 })
+  })
   return { version: 1, entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups, ...dumpMore(db) } }
 }
+
+const NONE: readonly string[] = Object.freeze([])
+
+/** Rows as objects keyed by column name (what `SELECT *` gives), read through envs/core/dump-rows.ts. */
+function everyColumn<T>(table: SQLiteTable, order: string[]): TableRead<T> {
+  const columns = columnNames(table)
+  return tableRead(getTableName(table), columns, order, (values) => {
+    const row: Record<string, unknown> = {}
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i]
+    return row as T
+  })
+}
+
+const USERS = everyColumn<UserRow>(slackUsers, ['rowid'])
+const MEMBERS = tableRead('slack_members', ['channel_id', 'user_id'], ['rowid'])
+const CHANNELS = everyColumn<ChannelRow>(slackChannels, ['rowid'])
+const PINS = tableRead('slack_pins', ['channel_id', 'ts'], ['rowid'])
+const REACTIONS = tableRead('slack_reactions', ['channel_id', 'ts', 'name', 'user_id'], ['seq', 'name', 'user_id'])
+const MESSAGES = everyColumn<MessageRow>(slackMessages, ['ts'])
+type Row = { [k: string]: string | number | null }
+const SCHEDULED = everyColumn<Row>(slackScheduled, ['rowid'])
+const FILES = tableRead('slack_files',
+  ['id', 'name', 'title', 'mimetype', 'size', 'user_id', 'channels', 'public_shared', 'deleted', 'pending'], ['rowid'],
+  (v) => ({ id: v[0], name: v[1], title: v[2], mimetype: v[3], size: v[4], user_id: v[5], channels: v[6],
+    public_shared: v[7], deleted: v[8], pending: v[9] }) as Row)
+const REMINDERS = everyColumn<Row>(slackReminders, ['rowid'])
+const STARS = everyColumn<Row>(slackStars, ['rowid'])
+const BOOKMARKS = everyColumn<Row>(slackBookmarks, ['rowid'])
+const USERGROUPS = everyColumn<Row>(slackUsergroups, ['rowid'])
 
 /** `{ name: [user…] }` from [name, user]… in reaction order (what groupReactions in map.ts gives, as an object). */
 function reactionsJson(flat: readonly string[]): Json {

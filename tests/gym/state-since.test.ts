@@ -115,6 +115,14 @@ describe('stateSince', () => {
     expect(check(world)).toEqual(Object.keys(base.state.services))
   })
 
+  it('on a held world whose schema changed since hold(), dumps everything', () => {
+    const { world } = worlds.create({ seed: 'demo', reuse: true })
+    world.sqlite.exec('CREATE TABLE extra (a)')
+    world.sqlite.prepare("UPDATE gmail_labels SET name = 'x' WHERE rowid = (SELECT min(rowid) FROM gmail_labels)").run()
+    expect(world.changedTables()).toBeUndefined()
+    expect(check(world)).toEqual(Object.keys(base.state.services))
+  })
+
   it('on a held world, re-dumps exactly the services whose tables were written since hold()', () => {
     const { world } = worlds.create({ seed: 'demo', reuse: true })
     expect(world.held).toBe(true)

@@ -1,0 +1,115 @@
+import { describe, expect, test } from 'vitest'
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { World } from '../../envs/core/world.ts'
+import { readTable, tableRead, type TableRead } from '../../envs/core/dump-rows.ts'
+
+// A rowid table with a text primary key: INSERT OR REPLACE on the key deletes a row of another rowid (no trigger).
+const pairs = sqliteTable('test_pairs', { k: text('k').primaryKey(), v: text('v').notNull(), n: integer('n') })
+const byN = tableRead('test_pairs', ['k', 'v', 'n'], ['n', 'k'])
+const byRowid = tableRead('test_pairs', ['k', 'v'], ['rowid'])
+
+function world() {
+  const w = World.create([pairs])
+  const insert = w.sqlite.prepare('INSERT INTO test_pairs (k, v, n) VALUES (?, ?, ?)')
+  w.tx(() => {
+    for (let i = 1; i <= 40; i++) insert.run(`k${i}`, `v${i}`, i % 7)
+  })
+  return w
+}
+
+/** What the statement gives on the connection now (it sees the open transaction): never a kept row. */
+const plain = (w: World, read: TableRead<readonly unknown[]>) => w.sqlite.prepare(read.sql).raw().all()
+const check = (w: World) => {
+  for (const read of [byN, byRowid]) expect(readTable(w, read)).toEqual(plain(w, read))
+}
+
+describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
+  test('a table written through raw SQL is read again: updates, REPLACE, rowid changes, deletes, inserts', () => {
+    const w = world()
+    w.hold()
+    const kept = readTable(w, byN)
+    expect(readTable(w, byN)).toBe(kept)
+    w.sqlite.exec("UPDATE test_pairs SET v = 'changed' WHERE k = 'k3'")
+    check(w)
+    const after = readTable(w, byN)
+    // Rows not written are the kept objects; the written one is read again.
+    expect(after.filter((r) => kept.includes(r)).length).toBe(39)
+    w.sqlite.exec("INSERT OR REPLACE INTO test_pairs (k, v, n) VALUES ('k5', 'replaced', 100)")
+    check(w)
+    w.sqlite.exec("UPDATE test_pairs SET rowid = rowid + 1000 WHERE k = 'k7'")
+    check(w)
+    w.sqlite.exec("DELETE FROM test_pairs WHERE n = 2; INSERT INTO test_pairs (k, v, n) VALUES ('new', 'x', -1)")
+    check(w)
+    w.sqlite.exec('DELETE FROM test_pairs')
+    check(w)
+    expect(readTable(w, byN)).toEqual([])
+    expect(w.rewind()).toBe(true)
+    w.close()
+  })
+
+  test('a rewound world held again serves the kept rows; a write between rewind and hold voids them', () => {
+    const w = world()
+    w.hold()
+    const kept = readTable(w, byRowid)
+    w.sqlite.exec("UPDATE test_pairs SET v = 'episode' WHERE k = 'k1'")
+    check(w)
+    w.rewind()
+    w.hold()
+    expect(readTable(w, byRowid)).toBe(kept)
+    check(w)
+    w.rewind()
+    w.sqlite.exec("UPDATE test_pairs SET v = 'committed' WHERE k = 'k2'")
+    w.hold()
+    expect(readTable(w, byRowid)).not.toBe(kept)
+    check(w)
+    expect(readTable(w, byRowid).find((r) => r[0] === 'k2')![1]).toBe('committed')
+    w.rewind()
+    w.close()
+  })
+
+  test('DDL since hold (a table made again without its triggers, a trigger dropped) reads every row', () => {
+    const w = world()
+    w.hold()
+    readTable(w, byN)
+    w.sqlite.exec('DROP TABLE test_pairs; CREATE TABLE test_pairs (k TEXT PRIMARY KEY, v TEXT NOT NULL, n INTEGER)')
+    w.sqlite.exec("INSERT INTO test_pairs (k, v, n) VALUES ('k1', 'other', 1)")
+    expect(w.heldWrites()).toBeUndefined()
+    expect(w.changedTables()).toBeUndefined()
+    check(w)
+    expect(w.rewind()).toBe(true)
+    w.hold()
+    readTable(w, byN)
+    w.sqlite.exec('DROP TRIGGER temp."wsgym_U_test_pairs"')
+    w.sqlite.exec("UPDATE test_pairs SET v = 'unnoted' WHERE k = 'k4'")
+    check(w)
+    w.rewind()
+    w.close()
+  })
+
+  test('a held world that lost its transaction, and a restored one, read every row', () => {
+    const w = world()
+    const snap = w.snapshot()
+    w.hold()
+    readTable(w, byN)
+    w.sqlite.exec('ROLLBACK')
+    w.sqlite.exec("UPDATE test_pairs SET v = 'autocommit' WHERE k = 'k6'")
+    expect(w.heldWrites()).toBeUndefined()
+    check(w)
+    expect(w.rewind()).toBe(false)
+    w.restore(snap)
+    w.hold()
+    check(w)
+    expect(readTable(w, byN).find((r) => r[0] === 'k6')![1]).toBe('v6')
+    w.rewind()
+    w.close()
+  })
+
+  test('kept rows are frozen', () => {
+    const w = world()
+    w.hold()
+    const rows = readTable(w, byN)
+    expect(() => (rows[0] as unknown[]).push(1)).toThrow()
+    w.rewind()
+    w.close()
+  })
+})
