@@ -3,7 +3,7 @@ import type { Json, ServiceState } from '../core/service.ts'
 import { aclRules, calendarList, calendars, channels, events, type EventRow } from './schema.ts'
 import { dataOf, EVENT_KEYS, eventRowOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { columnNames, drizzleRead, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { columnNames, drizzleRead, keptCollection, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import { rfc3339InZone } from './time/zoned.ts'
 
 const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZone: t.timeZone } : { dateTime: rfc3339InZone(t.ms, t.timeZone), timeZone: t.timeZone })
@@ -28,12 +28,7 @@ export function dumpCalendar(world: World): ServiceState {
   const email = (id: string) => emails.get(id) ?? id
   const out: Record<string, Record<string, Json>> = {}
   const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
-    const rows = readTable(world, read)
-    out[name] = keptValue(db, `calendar.${name}`, [rows, emails], () => {
-      const into: Record<string, Json> = {}
-      for (const row of rows) build(row, into)
-      return into
-    })
+    out[name] = keptCollection(world, `calendar.${name}`, read, [emails], build)
   }
   collection('calendars', CALENDARS, (c, into) => {
     into[c.id] = { id: c.id, owner: email(c.ownerId), summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }

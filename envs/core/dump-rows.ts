@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3'
 import { getTableColumns, getTableName } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { noteRead, stmt } from './db.ts'
+import { keptValue } from './dump-memo.ts'
+import type { Json } from './service.ts'
 import { CHANGED_ROWIDS_SQL, type World } from './world.ts'
 
 /**
@@ -163,4 +165,23 @@ function mapRows<T>(raw: unknown[][], map: (values: unknown[]) => T): T[] {
   const out: T[] = new Array(raw.length)
   for (let i = 0; i < raw.length; i++) out[i] = Object.freeze(map(raw[i]!))
   return out
+}
+
+/**
+ * A dumped collection built row by row from one whole-table read and kept under `name` (keptValue): the same object
+ * again while its rows and `inputs` (other values the build reads, such as a map of emails) are the very ones kept.
+ */
+export function keptCollection<T>(
+  world: World,
+  name: string,
+  read: TableRead<T>,
+  inputs: readonly unknown[],
+  build: (row: T, into: Record<string, Json>) => void,
+): Record<string, Json> {
+  const rows = readTable(world, read)
+  return keptValue(world.db, name, [rows, ...inputs], () => {
+    const into: Record<string, Json> = {}
+    for (const row of rows) build(row, into)
+    return into
+  })
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { drizzleRead, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { drizzleRead, keptCollection, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
 import { accessProposals, approvals, channels, comments, fileLabels, files, permissions, sharedDrives } from './schema.ts'
@@ -30,12 +30,7 @@ export function dumpDrive(world: World): ServiceState {
     files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {},
   }
   const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
-    const rows = readTable(world, read)
-    out[name] = keptValue(db, `drive.${name}`, [rows, emails], () => {
-      const into: Record<string, Json> = {}
-      for (const row of rows) build(row, into)
-      return into
-    })
+    out[name] = keptCollection(world, `drive.${name}`, read, [emails], build)
   }
   const email = (id: string) => emails.get(id) ?? id
   // A file's entity is the same object while its row and the emails it shows are, so its content is not hashed again.

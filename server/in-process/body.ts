@@ -43,28 +43,19 @@ type BodyCache = Record<string, Promise<unknown> | undefined> & { [BODY]: Kept }
 
 // The same accessor functions for every request (fresh closures per request gave each body cache a hidden class
 // of its own, which kept requests alive through young-generation collections; see response.ts `RES`).
-const BYTES: PropertyDescriptor = {
+const keptEntry = (slot: 'bytes' | 'decoded', of: (text: string) => unknown): PropertyDescriptor => ({
   enumerable: true,
   configurable: true,
   get(this: BodyCache) {
     const kept = this[BODY]
-    return (kept.bytes ??= Promise.resolve(bytesOfBody(kept.text)))
+    return (kept[slot] ??= Promise.resolve(of(kept.text)))
   },
   set(this: BodyCache, value: Promise<unknown>) {
-    this[BODY].bytes = value
+    this[BODY][slot] = value
   },
-}
-const TEXT: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: BodyCache) {
-    const kept = this[BODY]
-    return (kept.decoded ??= Promise.resolve(textOfBody(kept.text)))
-  },
-  set(this: BodyCache, value: Promise<unknown>) {
-    this[BODY].decoded = value
-  },
-}
+})
+const BYTES = keptEntry('bytes', bytesOfBody)
+const TEXT = keptEntry('decoded', textOfBody)
 
 /** Fills Hono's body cache lazily: bytes first (Hono converts other kinds from the first entry), then text. */
 function cacheText(c: Context, text: string) {
