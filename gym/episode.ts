@@ -9,6 +9,7 @@ import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
 import { readResponseBody } from './response-body.ts'
 import { requestInProcess, type Answer } from '../server/in-process/index.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
+import type { SharedPrefix } from './shared-prefix.ts'
 
 /** One tool call. */
 export type Action = { tool: string; arguments?: Record<string, unknown> }
@@ -70,6 +71,8 @@ export class Episode {
     private readonly worlds: WorldManager,
     private readonly app: OpenAPIHono<any>,
     private readonly clock: () => number = Date.now,
+    /** The chain of episodes this one shares its world with (validation: gym/shared-prefix.ts). */
+    private readonly shared?: SharedPrefix,
   ) {
     this.startedAt = this.lastActiveAt = clock()
     // A fresh world equals its template, so its state is computed once per template (not per episode).
@@ -90,7 +93,8 @@ export class Episode {
 
   /** The acting user's tokens (for direct REST calls on the agent port), read once per episode; none once sealed. */
   credentials() {
-    this.#me ??= this.worlds.credentials(this.entry.id, this.task.actor)[0]
+    const read = () => this.worlds.credentials(this.entry.id, this.task.actor)[0]
+    this.#me ??= this.shared ? this.shared.credentials(read) : read()
     if (!this.#me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
     return this.#sealed ? { ...this.#me, googleToken: undefined, slackUserToken: undefined } : this.#me
   }
@@ -138,15 +142,19 @@ export class Episode {
       body = typeof http.body === 'string' ? http.body : JSON.stringify(http.body)
     }
     const url = `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`
-    let res: Answer
-    try {
-      res = await requestInProcess(this.app, url, { method: http.method.toUpperCase(), headers, body })
-    } catch (e) {
-      // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
-      return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }
+    const method = http.method.toUpperCase()
+    const send = async (): Promise<CallResult> => {
+      let res: Answer
+      try {
+        res = await requestInProcess(this.app, url, { method, headers, body })
+      } catch (e) {
+        // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
+        return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }
+      }
+      const { body: parsed, text } = await readResponseBody(res)
+      return { status: res.status, body: parsed, text }
     }
-    const { body: parsed, text } = await readResponseBody(res)
-    return { status: res.status, body: parsed, text }
+    return this.shared ? this.shared.request(JSON.stringify([method, url, headers, body]), send) : send()
   }
 
   /** One agent step: a tool call → observation (truncated to the task's budget). */
@@ -200,6 +208,8 @@ export class Episode {
     if (this.#closed) return
     this.#sealed = true
     this.#closed = true
+    // A shared world outlives its episodes (the chain deletes it when the task is done).
+    if (this.shared) return
     // The world may be gone already (deleted through the control plane, or its manager closed): the reaper's
     // timer must never throw for that, or a server would die of an uncaught exception.
     if (this.worlds.find(this.entry.id) === this.entry) this.worlds.delete(this.entry.id)

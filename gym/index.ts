@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { WorldManager } from '../server/worlds.ts'
 import { createAgentApp } from '../server/app.ts'
+import type { SharedPrefix } from './shared-prefix.ts'
 import { Episode } from './episode.ts'
 import { TaskSpec, type TaskInput } from './task.ts'
 import { loadCorpus } from './corpus.ts'
@@ -105,8 +106,11 @@ export class Gym {
     return spec
   }
 
-  /** Starts an episode: clones the task's template world. */
-  reset(task: TaskInput | TaskSpec | string, opts: { seed?: number } = {}): Episode {
+  /**
+   * Starts an episode: clones the task's template world. With `shared` (validation), the episodes of one task run
+   * one after another in the chain's world, sharing the requests they have in common (gym/shared-prefix.ts).
+   */
+  reset(task: TaskInput | TaskSpec | string, opts: { seed?: number; shared?: SharedPrefix } = {}): Episode {
     const prepared = typeof task === 'string' ? undefined : this.#prepared.get(task as TaskSpec)
     const spec = typeof task === 'string' ? this.tasks.get(task) : prepared ? (task as TaskSpec) : TaskSpec.parse(task)
     if (!spec) throw new Error(`unknown task "${String(task)}"`)
@@ -115,18 +119,34 @@ export class Gym {
         + ' its calls')
     }
     this.reap()
+    const shared = opts.shared
+    const chained = shared?.entry
+    if (chained) {
+      if (this.episodes.has(chained.id)) throw new Error(`episode "${chained.id}" of the chain is still open`)
+      shared.begin()
+      return this.#track(new Episode(chained.id, spec, chained, this.worlds, this.app, this.#clock, shared))
+    }
     const max = this.worlds.limits.maxEpisodes
     if (this.episodes.size >= max) throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)
     let id: string
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
     const entry = this.worlds.create({
-      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, reuse: this.#reuse,
+      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, reuse: this.#reuse || shared !== undefined,
       template: prepared ? prepared.template : worldTemplate(spec),
     })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
     entry.world.tx((db) => setTickLimit(db, spec.maxSteps * tickMs(db)))
-    const ep = new Episode(id, spec, entry, this.worlds, this.app, this.#clock)
+    if (shared) {
+      shared.attach(entry)
+      shared.begin()
+    }
+    return this.#track(new Episode(id, spec, entry, this.worlds, this.app, this.#clock, shared))
+  }
+
+  /** Registers a live episode (closing it unregisters it). */
+  #track(ep: Episode): Episode {
+    const id = ep.id
     this.episodes.set(id, ep)
     const close = ep.close.bind(ep)
     ep.close = () => { close(); this.episodes.delete(id) }

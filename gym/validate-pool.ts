@@ -13,6 +13,8 @@ export type PoolOptions = {
   /** Worker threads; 1 validates in this thread (default: the available cores, at most one per task). */
   workers?: number
   attacks?: boolean
+  /** Share the requests a task's episodes have in common (gym/shared-prefix.ts); on unless false. */
+  sharedPrefix?: boolean
   /** Called after every finished task (in completion order) with the running totals. */
   progress?: (p: Progress) => void
 }
@@ -62,7 +64,7 @@ export async function validateSerial(tasks: TaskSpec[], opts: PoolOptions = {}):
     for (const t of tasks) {
       let r: TaskValidation
       try {
-        r = await validateTask(gym, t, { attacks: opts.attacks })
+        r = await validateTask(gym, t, { attacks: opts.attacks, sharedPrefix: opts.sharedPrefix })
       } catch (e) {
         r = crashed(t, e)
       }
@@ -94,7 +96,7 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
     : `import(${JSON.stringify(entry.href)})`
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const w = new Worker(boot, { eval: true, workerData: { attacks: opts.attacks } })
+      const w = new Worker(boot, { eval: true, workerData: { attacks: opts.attacks, sharedPrefix: opts.sharedPrefix } })
       let current: number | undefined
       const feed = () => {
         if (next >= tasks.length) {
@@ -129,7 +131,7 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
   // Tasks a dead worker never took are validated here, so every task gets a verdict.
   const left = tasks.map((t, i) => (results[i] ? undefined : { t, i })).filter((x) => x !== undefined)
   if (left.length) {
-    const more = await validateSerial(left.map((x) => x.t), { attacks: opts.attacks })
+    const more = await validateSerial(left.map((x) => x.t), { attacks: opts.attacks, sharedPrefix: opts.sharedPrefix })
     left.forEach((x, j) => (results[x.i] = more[j]))
   }
   void settled

@@ -7,7 +7,7 @@ import { crashed, type WorkerReply, type WorkerRequest } from './validate-pool.t
 const port = parentPort
 if (!port) throw new Error('gym/validate-worker.ts runs as a worker thread')
 const gym = createGym({ tasks: [], reuseWorlds: true })
-const attacks = (workerData as { attacks?: boolean } | undefined)?.attacks
+const { attacks, sharedPrefix } = (workerData ?? {}) as { attacks?: boolean; sharedPrefix?: boolean }
 port.on('message', async (m: WorkerRequest) => {
   if ('stop' in m) {
     gym.worlds.close()
@@ -16,7 +16,7 @@ port.on('message', async (m: WorkerRequest) => {
   }
   let result
   try {
-    result = await validateTask(gym, m.task, { attacks })
+    result = await validateTask(gym, m.task, { attacks, sharedPrefix })
   } catch (e) {
     result = crashed(m.task, e)
   }

@@ -1,6 +1,8 @@
 import { initialObservation } from './observation.ts'
 import type { Gym } from './index.ts'
-import { runProgram } from './program.ts'
+import { runProgram, type StepObserver } from './program.ts'
+import { SharedPrefix } from './shared-prefix.ts'
+import type { Episode } from './episode.ts'
 import type { TaskSpec } from './task.ts'
 import type { OracleResult } from '../oracles/types.ts'
 import { attackFails, outcomeOf, runAttacks, type AttackOutcome } from './attacks/index.ts'
@@ -37,7 +39,7 @@ export type TaskValidation = {
  * oracle's verdicts; checks too that the reference looked before it acted (gym/provenance.ts).
  */
 export async function validateTask(
-  gym: Gym, input: TaskSpec, opts: { attacks?: boolean } = {},
+  gym: Gym, input: TaskSpec, opts: { attacks?: boolean; sharedPrefix?: boolean } = {},
 ): Promise<TaskValidation> {
   await loadRouters() // registered operations and typed tools read the routes (imported on first use)
   // Parsed and frozen once: each of the task's ~20 episodes resets from it without parsing or hashing it again.
@@ -49,20 +51,12 @@ export async function validateTask(
   }
   const unexplained: TaskValidation['unexplained'] = []
   let referenceOutcome: string | undefined
+  // Every episode of the task runs in one world, sharing the requests they have in common (gym/shared-prefix.ts).
+  const shared = opts.sharedPrefix === false ? undefined : new SharedPrefix()
   const run = async (program: TaskSpec['reference'], trace = false) => {
-    const ep = gym.reset(task)
+    const ep = gym.reset(task, { shared })
     try {
-      const me = gym.worlds.credentials(ep.worldId, task.actor)[0]
-      // What the agent is told at reset: who it is, the world's current time, and the instruction.
-      const seen = new Provenance([initialObservation(ep), task.instruction, me?.email ?? '', me?.name ?? ''])
-      await runProgram(ep, program, trace ? {
-        // The final answer is the agent's conclusion (a time converted to another zone, a count), judged by the
-        // oracle: only actions on the world must show their literals' provenance.
-        before: (step, i) => {
-          if (step.tool !== 'done') unexplained.push(...seen.unexplained(step.args).map((u) => ({ ...u, step: i })))
-        },
-        after: (_s, _i, r) => seen.observe(r.text, r.body),
-      } : {})
+      await runProgram(ep, program, trace ? traced(ep) : {})
       const result = ep.verify()
       // The reference's outcome, for the attacks' inertness check (so they need not run the reference again).
       if (trace) referenceOutcome = outcomeOf(ep, ep.lastVerified?.diff)
@@ -71,22 +65,40 @@ export async function validateTask(
       ep.close()
     }
   }
-  const problems: string[] = []
-  const reference = await run(task.reference, true)
-  if (!reference.passed || reference.reward !== 1) problems.push(`reference: passed=${reference.passed} reward=${reference.reward} ${explain(reference)}`)
-  for (const u of unexplained) problems.push(`reference step ${u.step} uses ${u.kind} "${u.value}" (${u.where}) before observing it`)
-  const noop = await run([])
-  if (noop.passed || noop.reward > 0) problems.push(`no-op: passed=${noop.passed} reward=${noop.reward}`)
-  const nearMisses = []
-  for (const nm of task.nearMisses) {
-    const result = await run(nm.program)
-    if (result.passed) problems.push(`near miss "${nm.name}" passed`)
-    nearMisses.push({ name: nm.name, result })
+  // What the agent is told at reset: who it is, the world's current time, and the instruction.
+  const traced = (ep: Episode): StepObserver => {
+    const me = gym.worlds.credentials(ep.worldId, task.actor)[0]
+    const seen = new Provenance([initialObservation(ep), task.instruction, me?.email ?? '', me?.name ?? ''])
+    return {
+      // The final answer is the agent's conclusion (a time converted to another zone, a count), judged by the
+      // oracle: only actions on the world must show their literals' provenance.
+      before: (step, i) => {
+        if (step.tool !== 'done') unexplained.push(...seen.unexplained(step.args).map((u) => ({ ...u, step: i })))
+      },
+      after: (_s, _i, r) => seen.observe(r.text, r.body),
+    }
   }
-  if (task.nearMisses.length < 2) problems.push('fewer than two near misses')
-  const attacks = opts.attacks === false ? [] : await runAttacks(gym, task, undefined, { reference: referenceOutcome })
-  for (const a of attacks.filter(attackFails)) problems.push(`attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`)
-  return { id: task.id, family: task.family, reference, noop, nearMisses, attacks, unexplained, ok: problems.length === 0, problems }
+  try {
+    const problems: string[] = []
+    // The no-op first: it leaves nothing to share, and the near misses then follow the reference they vary.
+    const noop = await run([])
+    const reference = await run(task.reference, true)
+    if (!reference.passed || reference.reward !== 1) problems.push(`reference: passed=${reference.passed} reward=${reference.reward} ${explain(reference)}`)
+    for (const u of unexplained) problems.push(`reference step ${u.step} uses ${u.kind} "${u.value}" (${u.where}) before observing it`)
+    if (noop.passed || noop.reward > 0) problems.push(`no-op: passed=${noop.passed} reward=${noop.reward}`)
+    const nearMisses = []
+    for (const nm of task.nearMisses) {
+      const result = await run(nm.program)
+      if (result.passed) problems.push(`near miss "${nm.name}" passed`)
+      nearMisses.push({ name: nm.name, result })
+    }
+    if (task.nearMisses.length < 2) problems.push('fewer than two near misses')
+    const attacks = opts.attacks === false ? [] : await runAttacks(gym, task, undefined, { reference: referenceOutcome, shared })
+    for (const a of attacks.filter(attackFails)) problems.push(`attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`)
+    return { id: task.id, family: task.family, reference, noop, nearMisses, attacks, unexplained, ok: problems.length === 0, problems }
+  } finally {
+    shared?.dispose(gym.worlds)
+  }
 }
 
 function explain(r: OracleResult): string {

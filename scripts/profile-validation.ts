@@ -2,13 +2,14 @@
  * Where validation spends its time, in one thread: for each sampled task, the episodes validation runs (reference,
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
- * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json]
+ * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-shared-prefix]
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
 import { runProgram } from '../gym/program.ts'
 import { AttackContext, attacks, outcomeOf } from '../gym/attacks/index.ts'
 import { isInProcessRequest } from '../server/in-process/index.ts'
+import { SharedPrefix } from '../gym/shared-prefix.ts'
 
 type Row = { episodes: number; requests: number; reset: number; run: number; verify: number; close: number }
 const rows = new Map<string, Row>()
@@ -38,12 +39,16 @@ gym.app.fetch = ((...a: Parameters<typeof dispatch>) => {
 }) as typeof gym.app.fetch
 
 type Ep = ReturnType<typeof gym.reset>
+// As validateTask does: a task's episodes share one world and their common requests (gym/shared-prefix.ts), unless
+// --no-shared-prefix; requests answered from the shared path are not counted (they never reach the app).
+const sharing = !argv.includes('--no-shared-prefix')
+let shared: SharedPrefix | undefined
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
   let row = rows.get(kind)
   if (!row) rows.set(kind, (row = { episodes: 0, requests: 0, reset: 0, run: 0, verify: 0, close: 0 }))
   const r0 = requests
   let t = cpu()
-  const ep = gym.reset(task)
+  const ep = gym.reset(task, { shared })
   row.reset += cpu() - t
   t = cpu()
   try {
@@ -67,12 +72,14 @@ const t0 = cpu()
 for (const task of tasks) {
   const c0 = cpu()
   const q0 = requests
-  await episode('reference', task, (ep) => runProgram(ep, task.reference))
+  shared = sharing ? new SharedPrefix() : undefined
   await episode('no-op', task, async () => {})
+  await episode('reference', task, (ep) => runProgram(ep, task.reference))
   for (const nm of task.nearMisses) await episode('near miss', task, (ep) => runProgram(ep, nm.program))
   for (const a of attacks)
     for (const v of a.variants(task))
       await episode(`${a.id}: ${v.name}`, task, (ep) => v.run(new AttackContext(gym, task, ep)))
+  shared?.dispose(gym.worlds)
   perTask.push({ id: task.id, family: task.family, cpu: cpu() - c0, requests: requests - q0 })
 }
 const total = cpu() - t0

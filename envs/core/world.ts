@@ -36,6 +36,8 @@ export class World {
   #holdSchema = ''
   /** The tables written since hold(), at the connection's change count they were read at. */
   #written: { changes: number; tables: ReadonlySet<string> } | undefined
+  /** Called before any use of the database while set (gym/shared-prefix.ts: a replayed episode catches up first). */
+  #beforeUse: (() => void) | undefined
 
   private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
@@ -99,11 +101,13 @@ export class World {
   }
 
   get db(): Db {
+    this.#beforeUse?.()
     return this.#db
   }
 
   /** The raw better-sqlite3 connection, for core code that needs prepared statements or pragmas. */
   get sqlite(): Database.Database {
+    this.#beforeUse?.()
     return this.#sqlite
   }
 
@@ -113,7 +117,38 @@ export class World {
 
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). `fn` must not await. */
   tx<T>(fn: (db: Db) => T): T {
+    this.#beforeUse?.()
     return this.#run(fn)
+  }
+
+  /**
+   * Runs `hook` before every later use of the database (`db`, `sqlite`, `tx`, the held-write notes) until it is
+   * replaced or cleared; the hook itself reaches the database through `raw`, which never calls it.
+   */
+  setBeforeUse(hook: (() => void) | undefined): void {
+    this.#beforeUse = hook
+  }
+
+  /** The connection without the before-use hook (for the hook itself and for code that installed it). */
+  get raw(): Database.Database {
+    return this.#sqlite
+  }
+
+  /**
+   * Marks the current contents of a held world under `name` (an SQLite savepoint inside the held transaction), so
+   * that `rollbackTo(name)` can return to them; rewind() still returns to the contents at hold().
+   */
+  savepoint(name: string): void {
+    if (!this.#held || !this.#sqlite.inTransaction) throw new Error('only a held world takes savepoints')
+    this.#sqlite.exec(`SAVEPOINT "${name.replace(/"/g, '""')}"`)
+  }
+
+  /** Undoes every write since `savepoint(name)` (the savepoint stays, later ones are gone). */
+  rollbackTo(name: string): void {
+    if (!this.#held || !this.#sqlite.inTransaction) throw new Error('only a held world rolls back to a savepoint')
+    this.#sqlite.exec(`ROLLBACK TO "${name.replace(/"/g, '""')}"`)
+    // The change count never goes down, so the tables noted at the current count may include undone writes.
+    this.#written = undefined
   }
 
   /**
@@ -166,6 +201,7 @@ export class World {
    * Undefined otherwise: readers must then read everything.
    */
   heldWrites(): { base: object; tables: ReadonlySet<string> } | undefined {
+    this.#beforeUse?.()
     const sqlite = this.#sqlite
     if (!this.#held || !sqlite.inTransaction || this.#schemaCookies() !== this.#holdSchema) return undefined
     const changes = sqlite.prepare(TOTAL_CHANGES_SQL).pluck().get() as number

@@ -3,6 +3,7 @@ import { worldState } from '../../server/state.ts'
 import { diffStates, type EntityChange } from '../../envs/core/diff.ts'
 import { runProgram } from '../program.ts'
 import type { TaskSpec } from '../task.ts'
+import type { SharedPrefix } from '../shared-prefix.ts'
 import { AttackContext } from './context.ts'
 import { attacks, type Attack } from './library.ts'
 
@@ -91,12 +92,12 @@ export async function runAttacks(
   gym: Gym,
   task: TaskSpec,
   library: Attack[] = attacks,
-  opts: { reference?: string } = {},
+  opts: { reference?: string; shared?: SharedPrefix } = {},
 ): Promise<AttackOutcome[]> {
   const out: AttackOutcome[] = []
   let reference = opts.reference
   if (reference === undefined) {
-    const refEp = gym.reset(task)
+    const refEp = gym.reset(task, { shared: opts.shared })
     try {
       await runProgram(refEp, task.reference)
       reference = outcomeOf(refEp)
@@ -106,7 +107,7 @@ export async function runAttacks(
   }
   for (const a of library) {
     for (const v of a.variants(task)) {
-      const ep = gym.reset(task)
+      const ep = gym.reset(task, { shared: opts.shared })
       let error: string | undefined
       try {
         await v.run(new AttackContext(gym, task, ep))

@@ -1,0 +1,146 @@
+import type { WorldEntry, WorldManager } from '../server/worlds.ts'
+import type { WorldKeys } from '../envs/core/tokens.ts'
+import type { CallResult } from './episode.ts'
+
+/** The acting user's credentials as an episode reads them (WorldManager.credentials). */
+type Credentials = ReturnType<WorldManager['credentials']>[number]
+
+/** One request the chain ran for real, with the result it gave. */
+type Step = { key: string; result: CallResult }
+
+/**
+ * Episodes of one task run one after another in one held world, sharing what their requests have in common.
+ *
+ * Validation runs ~20 programs a task (reference, no-op, near misses, attacks) from the same start; many begin
+ * with the same requests (the same lookups, listings, reads). Here every episode of the chain uses one world
+ * identity (id, secret, tokens), so the same request in the same state gives the same answer byte for byte. The
+ * chain keeps the requests the last episode ran, with a savepoint of the held world before each: a new episode
+ * whose requests repeat that path is answered from it without running them (`virtual`), and at its first
+ * different request, or the first time anything else touches the world (verify, a read, another user's call),
+ * the world is rolled back to the savepoint where the episodes parted and the episode goes on for real.
+ *
+ * Only requests through `Episode.call` as the task's actor are shared; the world's before-use hook catches every
+ * other use. A write outside those requests (an attack acting as another user, say) makes the path from there on
+ * unshareable (`#clean`), since the answers after it depend on it. Everything a request changes lives in the
+ * world's database (rolled back with it); the world's keys, which only a seal replaces, are put back at each
+ * episode's start. See docs/decisions/0316.
+ */
+export class SharedPrefix {
+  #entry: WorldEntry | undefined
+  #keys: WorldKeys | undefined
+  #credentials: Credentials | undefined
+  /** The last episode's requests, in order; `#marks[i]` is the savepoint taken before `#path[i]`. */
+  #path: Step[] = []
+  /** Savepoints taken (position i: before the i-th request; #marks.length - 1 ≤ #path.length) and the change count then. */
+  #marks: number[] = []
+  /** Steps before this index are replayable (nothing else wrote the world between them). */
+  #clean = 0
+  /** Requests of the current episode so far. */
+  #pos = 0
+  /** True while the world may not be at the current episode's state (its requests were answered from the path). */
+  #virtual = false
+  /** True while a request of the chain runs for real (its own uses of the world do not count as outside ones). */
+  #running = false
+  /** Requests answered from the path, and run for real (for reports). */
+  replayed = 0
+  ran = 0
+
+  get entry(): WorldEntry | undefined {
+    return this.#entry
+  }
+
+  /** The chain's world, just created and held (the task's start): the savepoint every episode starts from. */
+  attach(entry: WorldEntry): void {
+    if (this.#entry) throw new Error('a shared prefix has its world already')
+    if (!entry.world.held) throw new Error('a shared prefix needs a held world')
+    this.#entry = entry
+    this.#keys = entry.keys
+    this.#mark()
+    entry.world.setBeforeUse(() => this.#touched())
+  }
+
+  /** A new episode of the chain starts: at the start state (as far as it can tell), with the chain's keys. */
+  begin(): void {
+    const entry = this.#entry!
+    entry.keys = this.#keys!
+    this.#pos = 0
+    this.#virtual = true
+  }
+
+  /** The acting user's credentials: the same for every episode (same start, same keys), read once. */
+  credentials(read: () => Credentials | undefined): Credentials | undefined {
+    this.#credentials ??= read()
+    return this.#credentials
+  }
+
+  /** One request of the current episode: answered from the path when it repeats it, else run and noted. */
+  async request(key: string, run: () => Promise<CallResult>): Promise<CallResult> {
+    const at = this.#pos
+    if (this.#virtual && at < this.#clean && this.#path[at]!.key === key) {
+      this.#pos++
+      this.replayed++
+      return copyResult(this.#path[at]!.result)
+    }
+    this.#catchUp()
+    const world = this.#entry!.world
+    // Clean: every earlier step is, and nothing but the chain's requests wrote the world since the last savepoint
+    // (a write by anything else would make this answer, and every later one, depend on it).
+    const clean = this.#clean >= at && world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() === this.#marks[at]
+    this.#running = true
+    let result: CallResult
+    try {
+      result = await run()
+    } finally {
+      this.#running = false
+    }
+    this.#path.length = at
+    this.#path.push({ key, result: copyResult(result) })
+    this.#pos = at + 1
+    this.#clean = clean ? at + 1 : Math.min(this.#clean, at)
+    this.ran++
+    this.#mark()
+    return result
+  }
+
+  /** Ends the chain: the world is deleted as any episode's (rolled back and kept for reuse). */
+  dispose(worlds: WorldManager): void {
+    const entry = this.#entry
+    if (!entry) return
+    entry.world.setBeforeUse(undefined)
+    entry.keys = this.#keys!
+    if (worlds.find(entry.id) === entry) worlds.delete(entry.id)
+    this.#entry = undefined
+  }
+
+  /** A savepoint of the world as it is after `#pos` requests. */
+  #mark(): void {
+    const world = this.#entry!.world
+    this.#marks.length = this.#pos
+    world.savepoint(`shared_${this.#pos}`)
+    this.#marks.push(world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() as number)
+  }
+
+  /** The world is used outside a request of the chain: bring it to the episode's state first. */
+  #touched(): void {
+    if (!this.#running) this.#catchUp()
+  }
+
+  /** Rolls the world back to where the current episode is (after its first `#pos` requests, all from the path). */
+  #catchUp(): void {
+    if (!this.#virtual) return
+    this.#virtual = false
+    const at = this.#pos
+    this.#entry!.world.rollbackTo(`shared_${at}`)
+    this.#marks[at] = this.#entry!.world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() as number
+    this.#marks.length = at + 1
+    this.#path.length = at
+    this.#clean = Math.min(this.#clean, at)
+  }
+}
+
+const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
+
+/** A result as a fresh object (callers may change what they were given; the path keeps its own copy). */
+function copyResult(r: CallResult): CallResult {
+  return { status: r.status, body: structuredClone(r.body), text: r.text }
+}

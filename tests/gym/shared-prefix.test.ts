@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { createGym } from '../../gym/index.ts'
+import { loadSample } from '../../gym/corpus.ts'
+import { validateTask } from '../../gym/validate.ts'
+import { SharedPrefix } from '../../gym/shared-prefix.ts'
+import type { Episode } from '../../gym/episode.ts'
+import { TaskSpec } from '../../gym/task.ts'
+import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
+
+/**
+ * Validation runs the episodes of a task in one world, answering the requests an episode repeats from the episode
+ * before it and rolling the world back where they part (gym/shared-prefix.ts, docs/decisions/0316). Verdicts must be
+ * exactly those of separate worlds.
+ */
+
+const list = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages' } }
+const labels = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/labels' } }
+const label = (name: string) => ({
+  tool: 'http_request', arguments: { method: 'POST', path: '/gmail/v1/users/me/labels', body: { name } },
+})
+
+const task = (): TaskSpec => TaskSpec.parse(gmailReplyPo.generate(4))
+
+const labelNames = (ep: Episode) =>
+  ep.entry.world.sqlite
+  .prepare("SELECT name FROM gmail_labels WHERE name IN ('Alpha', 'Beta', 'Gamma') ORDER BY name").pluck().all()
+
+describe('SharedPrefix', () => {
+  it('answers a repeated prefix from the path, and runs the rest in the state the episode built', async () => {
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    const spec = task()
+    const shared = new SharedPrefix()
+    try {
+      const a = gym.reset(spec, { shared })
+      const first = [await a.call(list), await a.call(label('Alpha')), await a.call(labels)]
+      expect(labelNames(a)).toEqual(['Alpha'])
+      a.close()
+      expect([shared.replayed, shared.ran]).toEqual([0, 3])
+
+      const b = gym.reset(spec, { shared })
+      const again = [await b.call(list), await b.call(label('Alpha'))]
+      expect(shared.replayed).toBe(2)
+      expect(again).toEqual(first.slice(0, 2))
+      // A different request: the world goes back to where the episodes parted (Alpha made), then on for real.
+      await b.call(label('Beta'))
+      expect(shared.ran).toBe(4)
+      expect(labelNames(b)).toEqual(['Alpha', 'Beta'])
+      b.close()
+
+      // The next episode parts at once: nothing of the others stays in its world.
+      const c = gym.reset(spec, { shared })
+      await c.call(label('Gamma'))
+      expect(labelNames(c)).toEqual(['Gamma'])
+      c.close()
+
+      // An episode that only reads what the last one started with is answered without touching the world, and
+      // its answers are its own copies.
+      const d = gym.reset(spec, { shared })
+      const r = await d.call(label('Gamma'))
+      expect(shared.replayed).toBe(3)
+      ;(r.body as { name: string }).name = 'changed'
+      d.close()
+      const e = gym.reset(spec, { shared })
+      expect(((await e.call(label('Gamma'))).body as { name: string }).name).toBe('Gamma')
+      e.close()
+    } finally {
+      shared.dispose(gym.worlds)
+      gym.worlds.close()
+    }
+  })
+
+  it('does not share past a write it did not make', async () => {
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    const spec = task()
+    const shared = new SharedPrefix()
+    try {
+      const a = gym.reset(spec, { shared })
+      await a.call(list)
+      // A write outside the chain's requests (as an attack acting as another user would make).
+      const me = a.credentials().id
+      a.entry.world.tx((db) => db.$client.prepare("INSERT INTO gmail_labels (user_id, id, name, type) " +
+        "VALUES (?, 'Label_outside', 'Outside', 'user')").run(me))
+      expect(JSON.stringify((await a.call(labels)).body)).toContain('Outside')
+      a.close()
+      const b = gym.reset(spec, { shared })
+      await b.call(list)
+      const after = await b.call(labels)
+      // The listing ran again, in a world without the outside write.
+      expect(shared.replayed).toBe(1)
+      expect(shared.ran).toBe(3)
+      expect(after.status).toBe(200)
+      expect(JSON.stringify(after.body)).not.toContain('Outside')
+      b.close()
+    } finally {
+      shared.dispose(gym.worlds)
+      gym.worlds.close()
+    }
+  })
+
+  it('gives the verdicts of separate worlds for every episode of validation', async () => {
+    // Families of every service and volume (sample slots: light, medium, none, heavy), service-account keys too.
+    const picks: [string, number][] = [
+      ['gmail-label-sender', 3], ['slack-pin-final', 1], ['drive-organize', 0], ['calendar-rsvp', 1],
+      ['identity-offboard-leaver', 0], ['customer-escalation', 2], ['docs-apply-suggestions', 0],
+    ]
+    const tasks = picks.map(([family, slot]) => loadSample(slot + 1, [family])[slot]!)
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    try {
+      for (const t of tasks) {
+        const alone = await validateTask(gym, t, { sharedPrefix: false })
+        const chained = await validateTask(gym, t)
+        expect(chained, t.id).toEqual(alone)
+        expect(chained.ok, t.id).toBe(true)
+      }
+    } finally {
+      gym.worlds.close()
+    }
+  }, 300_000)
+})
