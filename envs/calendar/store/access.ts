@@ -40,7 +40,8 @@ export function storedCalendar(db: Db, id: string): CalendarRow | undefined {
 }
 
 /** A stored calendar, or a room's calendar (which exists while the room does: ./rooms.ts). */
-export const findCalendar = (db: Db, id: string): CalendarRow | undefined => storedCalendar(db, id) ?? roomCalendar(db, id)
+export const findCalendar = (db: Db, id: string): CalendarRow | undefined =>
+  storedCalendar(db, id) ?? roomCalendar(db, id)
 
 export const liveRules = (db: Db, calendarId: string): AclRow[] =>
   selectRows(db, aclRules, { calendarId, deleted: false }, { orderBy: ['changeSeq'] })
