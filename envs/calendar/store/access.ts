@@ -23,9 +23,25 @@ export function currentChange(db: Db): number {
   return row?.value ?? 0
 }
 
+// Every Calendar call reads its calendar: one statement with the row's columns in the table's order, read as an
+// array (selectRows would build its query key, map each value through its column and name each column per call).
+const CALENDAR_BY_ID = 'SELECT id, owner_id, summary, description, location, time_zone, is_primary, updated_ms ' +
+  'FROM calendar_calendars WHERE id = ?'
+
+/** The stored calendar row with this id, keyed and typed as drizzle reads it (`isPrimary` as a boolean). */
+export function storedCalendar(db: Db, id: string): CalendarRow | undefined {
+  const v = stmt(db, CALENDAR_BY_ID).raw().get(id) as unknown[] | undefined
+  if (!v) return undefined
+  return {
+    id: v[0] as string, ownerId: v[1] as string, summary: v[2] as string, description: v[3] as string | null,
+    location: v[4] as string | null, timeZone: v[5] as string, isPrimary: Number(v[6]) === 1,
+    updatedMs: v[7] as number,
+  }
+}
+
 /** A stored calendar, or a room's calendar (which exists while the room does: ./rooms.ts). */
 export const findCalendar = (db: Db, id: string): CalendarRow | undefined =>
-  selectRows(db, calendars, { id })[0] ?? roomCalendar(db, id)
+  storedCalendar(db, id) ?? roomCalendar(db, id)
 
 export const liveRules = (db: Db, calendarId: string): AclRow[] =>
   selectRows(db, aclRules, { calendarId, deleted: false }, { orderBy: ['changeSeq'] })

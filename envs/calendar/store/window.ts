@@ -142,6 +142,14 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     if (r.status === 'cancelled' ? includeCancelled : overlaps(r, w)) plain.push(r)
   }
   plain.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
+  const need = offset + count + 1
+  // Without a series there is nothing to merge: the merge below would take the sorted rows in this order, one await
+  // (and one turn check) per row; the page is cut from them directly.
+  if (!streams.length) {
+    const out = plain.length > need ? plain.slice(0, need) : plain
+    const page = out.slice(offset, offset + count)
+    return { page, more: out.length > offset + count, updatedMs: lastUpdated(db, calendarId), seriesOf }
+  }
   streams.push(plain[Symbol.iterator]())
   // The next instance of stream i, handing over turns while the stream works through empty slices.
   const head = async (i: number): Promise<IteratorResult<EventRow>> => {
@@ -158,7 +166,6 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     await turns.maybeYield()
   }
   const out: EventRow[] = []
-  const need = offset + count + 1
   while (out.length < need) {
     let best = -1
     for (let i = 0; i < heads.length; i++) {

@@ -25,7 +25,8 @@ export function createEvent(db: Db, cal: CalendarRow, user: WorldUserRow, id: st
     iCalUID: o.iCalUID ?? `${id}@google.com`, creatorEmail: user.email, organizerEmail, organizerName: o.organizer?.displayName ?? (cal.isPrimary ? null : cal.summary), createdMs: now,
   }, now) // updated = created: the clock read once (it does not move within a request)
   propagate(db, row)
-  notify(db, row, 'invite', guestsOf(row), o.sendUpdates)
+  // Mail goes out only with sendUpdates=all (notify sends nothing otherwise): the guest list is read only then.
+  if (o.sendUpdates === 'all') notify(db, row, 'invite', guestsOf(row), o.sendUpdates)
   return row
 }
 
