@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { createHash } from 'node:crypto'
 import { WorldManager } from '../../server/worlds.ts'
 import { createAgentApp } from '../../server/app.ts'
 import { createControlApp } from '../../server/control/app.ts'
@@ -62,6 +63,36 @@ describe('control plane', () => {
     expect((await call('POST', '/worlds/w1/fork', { id: 'w2' })).status).toBe(409)
     expect((await call('DELETE', '/worlds/w1')).status).toBe(204)
     expect((await call('GET', '/worlds/w1')).status).toBe(404)
+  })
+
+  test('forks a world written by agents into an equal, independent world whose baseline is the fork point', async () => {
+    const { call, agent, worlds } = setup()
+    const created = await call('POST', '/worlds', { id: 'w1', seed })
+    const label = (token: string, name: string) =>
+      agent.request('/gmail/v1/users/me/labels', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      })
+    const labels = async (token: string) => {
+      const res = await agent.request('/gmail/v1/users/me/labels', { headers: { authorization: `Bearer ${token}` } })
+      const body = (await res.json()) as { labels: { name: string }[] }
+      return body.labels.map((l) => l.name).filter((n) => n.startsWith('x-'))
+    }
+    const bytes = (id: string) => createHash('sha256').update(worlds.get(id).world.snapshot().bytes).digest('hex')
+    expect((await label(created.body.users[0].googleToken, 'x-before')).status).toBe(200)
+    const forked = await call('POST', '/worlds/w1/fork', { id: 'w2' })
+    expect(forked.status).toBe(201)
+    const atFork = bytes('w1')
+    expect(bytes('w2')).toBe(atFork)
+
+    expect((await label(created.body.users[0].googleToken, 'x-source')).status).toBe(200)
+    expect((await label(forked.body.users[0].googleToken, 'x-fork')).status).toBe(200)
+    expect(await labels(created.body.users[0].googleToken)).toEqual(['x-before', 'x-source'])
+    expect(await labels(forked.body.users[0].googleToken)).toEqual(['x-before', 'x-fork'])
+    expect((await call('POST', '/worlds/w2/restore', { name: 'baseline' })).status).toBe(200)
+    expect(bytes('w2')).toBe(atFork)
+    expect(await labels(created.body.users[0].googleToken)).toEqual(['x-before', 'x-source'])
   })
 
   test('records agent calls in the action log, and never control calls', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { createHash } from 'node:crypto'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { join } from 'node:path'
@@ -125,6 +126,67 @@ describe('World.snapshot', () => {
     expect(snapshotMemory().images).toBe(base.images + 2)
     world.close()
     snap = undefined
+    expect(await settle()).toEqual(base)
+  })
+})
+
+describe('World.fork after a write', () => {
+  const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+
+  test('holds exactly the source\'s bytes, shares one image with it, and neither sees the other\'s later writes', () => {
+    const world = small()
+    const before = world.snapshot()
+    world.sqlite.prepare("INSERT INTO t (v) VALUES ('written before the fork')").run()
+    const fork = world.fork()
+    const atFork = sha(fresh(world))
+    expect(sha(fresh(fork))).toBe(atFork)
+    const image = fork.snapshot().bytes
+    expect(image).not.toBe(before.bytes)
+    expect(world.snapshot().bytes).toBe(image)
+    expect(sha(image)).toBe(atFork)
+
+    world.sqlite.prepare("INSERT INTO t (v) VALUES ('source only')").run()
+    fork.sqlite.prepare("UPDATE t SET v = 'fork only' WHERE id = 1").run()
+    const rows = (w: World) => w.sqlite.prepare('SELECT v FROM t ORDER BY id').pluck().all()
+    expect(rows(world)).toEqual(['a', 'b', 'written before the fork', 'source only'])
+    expect(rows(fork)).toEqual(['fork only', 'b', 'written before the fork'])
+    // The image both shared is untouched by either world's later writes, and restores to the fork point.
+    expect(sha(image)).toBe(atFork)
+    world.restore({ bytes: image })
+    expect(sha(fresh(world))).toBe(atFork)
+    fork.restore(before)
+    expect(rows(fork)).toEqual(['a', 'b'])
+    world.close()
+    fork.close()
+  })
+
+  test('counts the image it made once, and not once both worlds are closed and it is collected', async () => {
+    setFlagsFromString('--expose-gc')
+    const gc = runInNewContext('gc') as () => void
+    const settle = async () => {
+      let seen = ''
+      let steady = 0
+      for (let i = 0; i < 100 && steady < 5; i++) {
+        gc()
+        await new Promise((r) => setTimeout(r, 5))
+        const now = JSON.stringify(snapshotMemory())
+        steady = now === seen ? steady + 1 : 0
+        seen = now
+      }
+      return snapshotMemory()
+    }
+    const base = await settle()
+    const world = small()
+    world.sqlite.prepare("INSERT INTO t (v) VALUES ('c')").run()
+    const fork = world.fork()
+    const size = fresh(world).length
+    expect(snapshotMemory()).toEqual({ bytes: base.bytes + size, images: base.images + 1 })
+    // Neither world serializes again while unchanged: the fork's image is theirs.
+    world.snapshot()
+    fork.snapshot()
+    expect(snapshotMemory()).toEqual({ bytes: base.bytes + size, images: base.images + 1 })
+    world.close()
+    fork.close()
     expect(await settle()).toEqual(base)
   })
 })
