@@ -122,7 +122,9 @@ function genGoogle(svc: string, files: string | string[], extra: DiscoveryMethod
       `export const specMethods = onFirstRead((): readonly GoogleSpecMethod[] => ${JSON.stringify(rows, null, 2)})\n`,
   )
   emitScopes(svc, file, doc.revision, methods)
-  emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + genZod(doc.schemas as Record<string, DiscoverySchema>))
+  const schemas = doc.schemas as Record<string, DiscoverySchema>
+  const zod = SCHEMAS_ON_FIRST_READ.has(svc) ? genZodOnFirstRead(svc, schemas) : genZod(schemas)
+  emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + zod)
   emit(
     `envs/${svc}/api/fields.gen.ts`,
     header(file, doc.revision) +
@@ -187,20 +189,45 @@ function genFieldTables(schemas: Record<string, DiscoverySchema>): Record<string
 }
 
 function genZod(schemas: Record<string, DiscoverySchema>): string {
-  const names = Object.keys(schemas).sort()
-  const lines = [
-    `import { z } from '@hono/zod-openapi'`,
-    ``,
-    `// 64-bit integers travel as strings; requests may also send numbers.`,
-    `const int64 = () => z.union([z.string().regex(/^-?\\d+$/), z.number().int()])`,
-    ``,
-  ]
-  for (const name of names) {
-    const s = schemas[name]!
-    if (s.description) lines.push(`/** ${oneLine(s.description)} */`)
-    lines.push(`export const ${name}: z.ZodType<any> = ${zodOf(s, true)}.openapi('${name}')`)
-  }
+  const lines = [`import { z } from '@hono/zod-openapi'`, ``, ...INT64]
+  for (const name of Object.keys(schemas).sort()) lines.push(...schemaLines(name, schemas[name]!, 'export const'))
   return lines.join('\n') + '\n'
+}
+
+/**
+ * Services whose schemas are read outside their routes at start: Docs' seeds check their batchUpdate requests with
+ * them. Their file exports one function that builds every schema on first call, so a server whose worlds seed no
+ * document never builds them (docs/decisions/0314).
+ */
+const SCHEMAS_ON_FIRST_READ = new Set(['docs'])
+
+function genZodOnFirstRead(svc: string, schemas: Record<string, DiscoverySchema>): string {
+  const names = Object.keys(schemas).sort()
+  const body = [...INT64, ...names.flatMap((name) => schemaLines(name, schemas[name]!, 'const'))]
+  return [
+    `import { z } from '@hono/zod-openapi'`,
+    `import { onFirstRead } from '../../core/lazy.ts'`,
+    ``,
+    `/** Every schema of the API, built on first call (docs/decisions/0314). */`,
+    `export const ${svc}Schemas = onFirstRead(() => {`,
+    ...body.map((l) => (l ? `  ${l}` : l)),
+    `  return {`,
+    ...names.map((name) => `    ${name},`),
+    `  }`,
+    `})`,
+  ].join('\n') + '\n'
+}
+
+const INT64 = [
+  `// 64-bit integers travel as strings; requests may also send numbers.`,
+  `const int64 = () => z.union([z.string().regex(/^-?\\d+$/), z.number().int()])`,
+  ``,
+]
+
+/** One schema's declaration (with its description), as lines. */
+function schemaLines(name: string, s: DiscoverySchema, declare: string): string[] {
+  const doc = s.description ? [`/** ${oneLine(s.description)} */`] : []
+  return [...doc, ...`${declare} ${name}: z.ZodType<any> = ${zodOf(s, true)}.openapi('${name}')`.split('\n')]
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').replace(/\*\//g, '* /').slice(0, 300)
