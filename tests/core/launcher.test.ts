@@ -36,6 +36,23 @@ describe('npm run build', () => {
       expect({ name, wide: wide?.[0] }).toEqual({ name, wide: undefined })
     }
   })
+
+  // The largest script a start parses sets the peak of V8's parser zone, which glibc keeps (docs/decisions/0314).
+  test.skipIf(!existsSync(join(root, 'dist', 'server')))('splits what a start imports into chunks of < 250 KB', () => {
+    const dir = join(root, 'dist', 'server')
+    const sizes = new Map<string, number>()
+    const visit = (name: string) => {
+      if (sizes.has(name)) return
+      const text = readFileSync(join(dir, name), 'utf8')
+      sizes.set(name, text.length)
+      // Static imports only (`import(…)` is loaded on first use); the bundle is minified: `from"./chunk-….js"`.
+      for (const m of text.matchAll(/(?:from|import)\s*"\.\/([\w-]+\.js)"/g)) visit(m[1]!)
+    }
+    visit('cli.js')
+    expect(sizes.size).toBeGreaterThan(10)
+    const large = [...sizes].filter(([, n]) => n >= 250_000)
+    expect(large).toEqual([])
+  })
 })
 
 describe('wsgym serve', () => {
