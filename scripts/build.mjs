@@ -2,7 +2,7 @@
 // npm run build (also `prepare`, which `npm ci` runs): bundles the server with esbuild into dist/server/ (one
 // module graph instead of ~700 files to resolve at start; type checking stays `npm run typecheck`'s job) and
 // bakes the default seeds' templates with the bundled code. bin/wsgym.mjs runs dist/ when it is up to date.
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -70,6 +70,13 @@ await esbuild.build({
   logLevel: 'warning',
 })
 asciiOnly(`${dist}/server`)
+// Generated tables are data read on first use (envs/core/generated-json.ts): dist/<svc>/api/, next to dist/server/.
+for (const s of services) {
+  for (const name of readdirSync(`${root}envs/${s}/api`).filter((n) => n.endsWith('.gen.json'))) {
+    mkdirSync(`${dist}/${s}/api`, { recursive: true })
+    copyFileSync(`${root}envs/${s}/api/${name}`, `${dist}/${s}/api/${name}`)
+  }
+}
 const { bakeTemplates } = await import(`${dist}/server/templates.js`)
 const baked = bakeTemplates(`${dist}/templates`)
 // bin/wsgym.mjs compares this stamp with the sources' modification times to notice a stale build.
