@@ -59,13 +59,14 @@ if (addEnv) {
     return import('../server/cli.ts')
   }
 
-  /** Whether a TypeScript source of the server (when the sources are here) changed after `ms`. */
+  /** Whether a TypeScript source of the server or a generated table (when they are here) changed after `ms`. */
   function sourcesNewerThan(ms) {
     const walk = (dir) => {
       if (!existsSync(dir)) return false
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = join(dir, e.name)
-        if (e.isDirectory() ? walk(p) : e.name.endsWith('.ts') && statSync(p).mtimeMs > ms) return true
+        const source = e.name.endsWith('.ts') || e.name.endsWith('.gen.json')
+        if (e.isDirectory() ? walk(p) : source && statSync(p).mtimeMs > ms) return true
       }
       return false
     }

@@ -5,7 +5,7 @@ import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
 import type { SlackSpecMethod } from '../envs/core/spec-method-slack.ts'
 import * as gmailSchemas from '../envs/gmail/api/schemas.gen.ts'
 import * as driveSchemas from '../envs/drive/api/schemas.gen.ts'
-import * as docsSchemas from '../envs/docs/api/schemas.gen.ts'
+import { docsSchemas } from '../envs/docs/api/schemas.gen.ts'
 import * as calendarSchemas from '../envs/calendar/api/schemas.gen.ts'
 import { approxTokens, dropNulls, zodToToolSchema, type JsonSchema } from './tool-schema.ts'
 import { LOW_PRIORITY, MAX_TOOLS, OUTPUT_ONLY, offered, SLACK_DESCRIPTIONS, TOOL_TOKEN_BUDGET, type ToolScope } from './tool-select.ts'
@@ -42,7 +42,9 @@ export const HTTP_TOOL: ToolDef = {
 const schemaTables: Record<string, Record<string, unknown>> = {
   gmail: gmailSchemas,
   drive: driveSchemas,
-  docs: docsSchemas,
+  get docs() {
+    return docsSchemas()
+  },
   calendar: calendarSchemas,
 }
 const MAX_DESC = 600

@@ -2,7 +2,7 @@
 // npm run build (also `prepare`, which `npm ci` runs): bundles the server with esbuild into dist/server/ (one
 // module graph instead of ~700 files to resolve at start; type checking stays `npm run typecheck`'s job) and
 // bakes the default seeds' templates with the bundled code. bin/wsgym.mjs runs dist/ when it is up to date.
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -31,11 +31,24 @@ const zodEnglishOnly = {
       ({ contents: "export { default as en } from '../locales/en.js'", resolveDir: dirname(args.path), loader: 'js' }))
   },
 }
+/**
+ * V8 parses each script's top-level code in one zone, and glibc keeps the heap's peak (the launcher raises the trim
+ * threshold, docs/decisions/0161), so the largest script a start loads sets part of an idle server's memory. More
+ * entry points make esbuild cut the code every start loads into more, smaller chunks: each service's provider and
+ * the large libraries become parts of their own (their `part-*.js` entries are never imported; docs/decisions/0314).
+ */
+const services = readdirSync(`${root}envs`).filter((d) => existsSync(`${root}envs/${d}/index.ts`))
+const libraries = ['zod', 'zod/v4/core', '@asteasolutions/zod-to-openapi', '@hono/zod-openapi', 'hono',
+  'drizzle-orm/sqlite-core', 'luxon', 'rrule']
+const parts = [
+  ...services.map((s) => ({ in: `envs/${s}/index.ts`, out: `part-${s}` })),
+  ...libraries.map((l) => ({ in: l, out: `part-${l.replace(/[@/]/g, (c) => (c === '/' ? '-' : ''))}` })),
+]
 const started = performance.now()
 rmSync(dist, { recursive: true, force: true })
 await esbuild.build({
   absWorkingDir: root,
-  entryPoints: ['server/cli.ts', 'server/templates.ts'],
+  entryPoints: ['server/cli.ts', 'server/templates.ts', ...parts],
   outdir: 'dist/server',
   outbase: 'server',
   bundle: true,
@@ -57,6 +70,13 @@ await esbuild.build({
   logLevel: 'warning',
 })
 asciiOnly(`${dist}/server`)
+// Generated tables are data read on first use (envs/core/generated-json.ts): dist/<svc>/api/, next to dist/server/.
+for (const s of services) {
+  for (const name of readdirSync(`${root}envs/${s}/api`).filter((n) => n.endsWith('.gen.json'))) {
+    mkdirSync(`${dist}/${s}/api`, { recursive: true })
+    copyFileSync(`${root}envs/${s}/api/${name}`, `${dist}/${s}/api/${name}`)
+  }
+}
 const { bakeTemplates } = await import(`${dist}/server/templates.js`)
 const baked = bakeTemplates(`${dist}/templates`)
 // bin/wsgym.mjs compares this stamp with the sources' modification times to notice a stale build.

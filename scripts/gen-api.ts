@@ -113,25 +113,41 @@ function genGoogle(svc: string, files: string | string[], extra: DiscoveryMethod
       ]),
     ),
   }))
-  emit(
-    `envs/${svc}/api/methods.gen.ts`,
-    header(file, doc.revision) +
-      `import type { GoogleSpecMethod } from '../../core/spec-method-google.ts'\n` +
-      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
-      `/** Every method of the API, built on first read (docs/decisions/0299). */\n` +
-      `export const specMethods = onFirstRead((): readonly GoogleSpecMethod[] => ${JSON.stringify(rows, null, 2)})\n`,
-  )
+  emitTable(svc, 'methods', header(file, doc.revision), rows, {
+    type: 'readonly GoogleSpecMethod[]',
+    typeFrom: `import type { GoogleSpecMethod } from '../../core/spec-method-google.ts'`,
+    name: 'specMethods', doc: 'Every method of the API',
+  })
   emitScopes(svc, file, doc.revision, methods)
-  emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + genZod(doc.schemas as Record<string, DiscoverySchema>))
+  const schemas = doc.schemas as Record<string, DiscoverySchema>
+  const zod = SCHEMAS_ON_FIRST_READ.has(svc) ? genZodOnFirstRead(svc, schemas) : genZod(schemas)
+  emit(`envs/${svc}/api/schemas.gen.ts`, header(file, doc.revision) + zod)
+  emitTable(svc, 'fields', header(file, doc.revision), genFieldTables(schemas), {
+    type: 'FieldTables', typeFrom: `import type { FieldTables } from '../../core/fields.ts'`,
+    name: 'fieldTables', doc: 'Property names of every response schema, for validating `fields=` selections',
+  })
+}
+
+/**
+ * A generated table as data, `envs/<svc>/api/<kind>.gen.json` (one entry a line), and its module, which reads it
+ * on first read: a start holds no copy of it in a script's source (docs/decisions/0299, 0314).
+ */
+function emitTable(svc: string, kind: string, head: string, data: unknown, ts: TableModule) {
+  const entry = ([k, v]: [string, unknown]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`
+  const json = Array.isArray(data)
+    ? `[\n${data.map((row) => JSON.stringify(row)).join(',\n')}\n]\n`
+    : `{\n${Object.entries(data as object).map(entry).join(',\n')}\n}\n`
+  emit(`envs/${svc}/api/${kind}.gen.json`, json)
   emit(
-    `envs/${svc}/api/fields.gen.ts`,
-    header(file, doc.revision) +
-      `import type { FieldTables } from '../../core/fields.ts'\n` +
-      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
-      `/** Property names of every response schema, for validating \`fields=\` selections; built on first read. */\n` +
-      `export const fieldTables = onFirstRead((): FieldTables => ({\n${Object.entries(genFieldTables(doc.schemas as Record<string, DiscoverySchema>)).map(([name, props]) => `  ${JSON.stringify(name)}: ${JSON.stringify(props)},\n`).join('')}}))\n`,
+    `envs/${svc}/api/${kind}.gen.ts`,
+    head +
+      `${ts.typeFrom}\n` +
+      `import { generatedTable } from '../../core/generated-json.ts'\n\n` +
+      `/** ${ts.doc}, read from ${kind}.gen.json on first read. */\n` +
+      `export const ${ts.name} = generatedTable<${ts.type}>('${svc}/api/${kind}.gen.json')\n`,
   )
 }
+type TableModule = { type: string; typeFrom: string; name: string; doc: string }
 
 /** The schemas of several discovery documents; one name defined differently in two of them is an error. */
 function mergeSchemas(docs: { schemas?: Record<string, unknown> }[]): Record<string, unknown> {
@@ -187,20 +203,45 @@ function genFieldTables(schemas: Record<string, DiscoverySchema>): Record<string
 }
 
 function genZod(schemas: Record<string, DiscoverySchema>): string {
-  const names = Object.keys(schemas).sort()
-  const lines = [
-    `import { z } from '@hono/zod-openapi'`,
-    ``,
-    `// 64-bit integers travel as strings; requests may also send numbers.`,
-    `const int64 = () => z.union([z.string().regex(/^-?\\d+$/), z.number().int()])`,
-    ``,
-  ]
-  for (const name of names) {
-    const s = schemas[name]!
-    if (s.description) lines.push(`/** ${oneLine(s.description)} */`)
-    lines.push(`export const ${name}: z.ZodType<any> = ${zodOf(s, true)}.openapi('${name}')`)
-  }
+  const lines = [`import { z } from '@hono/zod-openapi'`, ``, ...INT64]
+  for (const name of Object.keys(schemas).sort()) lines.push(...schemaLines(name, schemas[name]!, 'export const'))
   return lines.join('\n') + '\n'
+}
+
+/**
+ * Services whose schemas are read outside their routes at start: Docs' seeds check their batchUpdate requests with
+ * them. Their file exports one function that builds every schema on first call, so a server whose worlds seed no
+ * document never builds them (docs/decisions/0314).
+ */
+const SCHEMAS_ON_FIRST_READ = new Set(['docs'])
+
+function genZodOnFirstRead(svc: string, schemas: Record<string, DiscoverySchema>): string {
+  const names = Object.keys(schemas).sort()
+  const body = [...INT64, ...names.flatMap((name) => schemaLines(name, schemas[name]!, 'const'))]
+  return [
+    `import { z } from '@hono/zod-openapi'`,
+    `import { onFirstRead } from '../../core/lazy.ts'`,
+    ``,
+    `/** Every schema of the API, built on first call (docs/decisions/0314). */`,
+    `export const ${svc}Schemas = onFirstRead(() => {`,
+    ...body.map((l) => (l ? `  ${l}` : l)),
+    `  return {`,
+    ...names.map((name) => `    ${name},`),
+    `  }`,
+    `})`,
+  ].join('\n') + '\n'
+}
+
+const INT64 = [
+  `// 64-bit integers travel as strings; requests may also send numbers.`,
+  `const int64 = () => z.union([z.string().regex(/^-?\\d+$/), z.number().int()])`,
+  ``,
+]
+
+/** One schema's declaration (with its description), as lines. */
+function schemaLines(name: string, s: DiscoverySchema, declare: string): string[] {
+  const doc = s.description ? [`/** ${oneLine(s.description)} */`] : []
+  return [...doc, ...`${declare} ${name}: z.ZodType<any> = ${zodOf(s, true)}.openapi('${name}')`.split('\n')]
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').replace(/\*\//g, '* /').slice(0, 300)
@@ -271,14 +312,12 @@ function genSlack() {
       ),
     }
   })
-  emit(
-    'envs/slack/api/methods.gen.ts',
-    header('slack.web-api-8.2.0.methods.json + slack.web.openapi.json', openapi.info?.version ?? '') +
-      `import type { SlackSpecMethod } from '../../core/spec-method-slack.ts'\n` +
-      `import { onFirstRead } from '../../core/lazy.ts'\n\n` +
-      `/** Every method of the API, built on first read (docs/decisions/0299). */\n` +
-      `export const specMethods = onFirstRead((): readonly SlackSpecMethod[] => ${JSON.stringify(rows, null, 2)})\n`,
-  )
+  const head = header('slack.web-api-8.2.0.methods.json + slack.web.openapi.json', openapi.info?.version ?? '')
+  emitTable('slack', 'methods', head, rows, {
+    type: 'readonly SlackSpecMethod[]',
+    typeFrom: `import type { SlackSpecMethod } from '../../core/spec-method-slack.ts'`,
+    name: 'specMethods', doc: 'Every method of the API',
+  })
 }
 
 // Calendar's client (googleapis 188) has one method the vendored discovery revision lacks.

@@ -36,6 +36,36 @@ describe('npm run build', () => {
       expect({ name, wide: wide?.[0] }).toEqual({ name, wide: undefined })
     }
   })
+
+  /** The scripts `wsgym serve` imports at start, by name: static imports from cli.js (`import(…)` waits for use). */
+  function startScripts(): Map<string, string> {
+    const dir = join(root, 'dist', 'server')
+    const texts = new Map<string, string>()
+    const visit = (name: string) => {
+      if (texts.has(name)) return
+      const text = readFileSync(join(dir, name), 'utf8')
+      texts.set(name, text)
+      // The bundle is minified: `from"./chunk-….js"`.
+      for (const m of text.matchAll(/(?:from|import)\s*"\.\/([\w-]+\.js)"/g)) visit(m[1]!)
+    }
+    visit('cli.js')
+    return texts
+  }
+
+  // The largest script a start parses sets the peak of V8's parser zone, which glibc keeps (docs/decisions/0314).
+  test.skipIf(!existsSync(join(root, 'dist', 'server')))('splits what a start imports into chunks of < 250 KB', () => {
+    const scripts = startScripts()
+    expect(scripts.size).toBeGreaterThan(10)
+    const large = [...scripts].filter(([, text]) => text.length >= 250_000).map(([name]) => name)
+    expect(large).toEqual([])
+  })
+
+  // V8 keeps a loaded script's source for the life of the process; the tables are read from dist/<svc>/api/.
+  test.skipIf(!existsSync(join(root, 'dist', 'server')))('keeps the generated method tables out of the start', () => {
+    const holding = [...startScripts()].filter(([, text]) => /httpMethod:"/.test(text)).map(([name]) => name)
+    expect(holding).toEqual([])
+    expect(existsSync(join(root, 'dist', 'gmail', 'api', 'methods.gen.json'))).toBe(true)
+  })
 })
 
 describe('wsgym serve', () => {

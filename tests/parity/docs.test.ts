@@ -39,7 +39,7 @@ describe('docs parity with recorded real responses', () => {
 
 describe('docs responses validate against the discovery schemas', () => {
   it('docs.documents.get and docs.documents.batchUpdate bodies parse as Document and BatchUpdateDocumentResponse', async () => {
-    const { Document, BatchUpdateDocumentResponse } = await import('../../envs/docs/api/schemas.gen.ts')
+    const { Document, BatchUpdateDocumentResponse } = (await import('../../envs/docs/api/schemas.gen.ts')).docsSchemas()
     const h = harness(seed)
     const id = (await h.call('POST', '/v1/documents', { json: { title: 't' } })).body.documentId
     const update = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {

@@ -1,5 +1,5 @@
 import { invalid, RequestError } from '../errors.ts'
-import * as schemas from '../api/schemas.gen.ts'
+import { docsSchemas } from '../api/schemas.gen.ts'
 import { allTabs } from '../model/segment.ts'
 import type { Block, DocModel } from '../model/types.ts'
 import type { Ctx } from './common.ts'
@@ -55,7 +55,12 @@ export const HANDLERS: Record<string, Handler> = {
   updateDocumentTabProperties: objects.updateDocumentTabPropertiesReq,
 }
 
-const schemaOf = (kind: string) => (schemas as Record<string, unknown>)[`${kind[0]!.toUpperCase()}${kind.slice(1)}Request`] as { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } } | undefined
+type Issues = { issues: { path: PropertyKey[]; message: string }[] }
+type RequestSchema = { safeParse(v: unknown): { success: boolean; error?: Issues } }
+const schemaOf = (kind: string) => {
+  const name = `${kind[0]!.toUpperCase()}${kind.slice(1)}Request`
+  return (docsSchemas() as Record<string, unknown>)[name] as RequestSchema | undefined
+}
 
 /** Checks the shape of `requests` as Google's JSON decoder does: one known kind per request, well-typed fields. */
 export function checkRequests(requests: unknown): { kind: string; body: Record<string, unknown> }[] {

@@ -3,7 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import type { WorldContext, WorldEnv } from '../../core/http.ts'
 import { nowIso } from '../../core/clock.ts'
 import { createGoogleDocFile, docTitle, recordDocEdit } from '../../drive/docs-bridge.ts'
-import { Document, BatchUpdateDocumentResponse } from '../api/schemas.gen.ts'
+import { docsSchemas } from '../api/schemas.gen.ts'
 import { requireDoc } from '../access.ts'
 import { invalid, DocsError } from '../errors.ts'
 import { documentToWire } from '../model/wire.ts'
@@ -13,6 +13,8 @@ import { applyRequests, checkRequests } from '../requests/apply.ts'
 import { plainText } from '../render/text.ts'
 import { newDocument } from '../model/new.ts'
 import { withSyncValidation } from '../../core/sync-parse.ts'
+
+const { Document, BatchUpdateDocumentResponse } = docsSchemas()
 
 const json = <T extends z.ZodType>(schema: T) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const DocParam = z.object({ documentId: z.string() })
