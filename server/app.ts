@@ -18,7 +18,7 @@ import type { ServiceProvider } from '../envs/core/service.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
-import { bufferNodeBody, nodeIncoming, requestHeader } from './middleware/node-body.ts'
+import { bufferNodeBody, nodeIncoming, readHeadersInPlace, requestHeader } from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
@@ -62,9 +62,12 @@ const SLACK_METHODS = new Set(['GET', 'HEAD', 'POST'])
 const googleServices = services.filter((s) => s.family === 'google')
 const slackService = services.find((s) => s.family === 'slack')
 
+/** Each service's path prefixes, with each prefix's form without its trailing slash. */
+const PREFIXES = services.map((s) => ({ s, prefixes: s.pathPrefixes.map((p) => [p, p.replace(/\/$/, '')] as const) }))
+
 /** Which service a public path belongs to, if any. */
 function serviceOf(path: string) {
-  return services.find((s) => s.pathPrefixes.some((p) => path.startsWith(p) || path === p.replace(/\/$/, '')))
+  return PREFIXES.find(({ prefixes }) => prefixes.some(([p, bare]) => path.startsWith(p) || path === bare))?.s
 }
 
 function familyOf(path: string): Family {
@@ -119,6 +122,7 @@ export function createAgentApp(worlds: WorldManager) {
   // HTTP methods no route of any service answers: 405 in the family's envelope, before identity or a world.
   app.use('*', async (c, next) => {
     answerInProcess(c)
+    readHeadersInPlace(c)
     const method = c.req.method
     const path = c.req.path
     const family = familyOf(path)
