@@ -255,7 +255,7 @@ export function createAgentApp(worlds: WorldManager) {
   mountOnFirstUse(app, router, services, servicesNeeded)
 
   app.notFound((c) => {
-    const path = new URL(c.req.url).pathname
+    const path = pathOfUrl(c.req.url)
     if (familyOf(path) === 'slack') {
       const name = path.slice(5)
       const known = slackService?.specMethods.some((m) => m.id === name)
@@ -281,7 +281,7 @@ function googleBody(err: GoogleApiError, path: string) {
 
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
-  const path = new URL(c.req.url).pathname
+  const path = pathOfUrl(c.req.url)
   if (err instanceof GoogleApiError) {
     if (err instanceof InsufficientScopes) for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(googleBody(err, path), err.httpCode as 400)
@@ -341,14 +341,15 @@ async function bodyForLog(c: Context): Promise<string | null> {
  * malformed one is a 400 that changes nothing.
  */
 function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof operationIdOf>) {
-  const params = new URLSearchParams(search)
-  const fields = params.get('fields')
+  // No query, no parameters (most calls): no URLSearchParams to build.
+  const params = search === '' ? undefined : new URLSearchParams(search)
+  const fields = params?.get('fields')
   const selection = fields ? parseFields(fields) : undefined
   if (selection) {
     const schema = responseSchemaOf(op)
     if (schema) checkSelection(selection, schema.name, schema.tables)
   }
-  const indent = params.get('prettyPrint') === 'false' ? undefined : 2
+  const indent = params?.get('prettyPrint') === 'false' ? undefined : 2
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
     const shaped = selection && status >= 200 && status < 300 ? applyFields(plainLists(object), selection) : object
