@@ -47,8 +47,8 @@ function send(headers: string[]) {
 
 describe('readHeadersInPlace', () => {
   test('answers each header as a Headers built from the raw list does', async () => {
-    await send(['Host', '127.0.0.1', 'Content-Type', 'application/x-www-form-urlencoded ; charset=UTF-8', 'X-Twice', ' one ',
-      'x-twice', 'two\t', 'X-Spaced', '  a  b  ', 'Authorization', 'Bearer t', 'X-Empty', ''])
+    await send(['Host', '127.0.0.1', 'Content-Type', 'application/x-www-form-urlencoded ; charset=UTF-8',
+      'X-Twice', ' one ', 'x-twice', 'two\t', 'X-Spaced', '  a  b  ', 'Authorization', 'Bearer t', 'X-Empty', ''])
     const one = seen.at(-1)!
     const pairs: [string, string][] = []
     for (let i = 0; i < one.raw.length; i += 2) pairs.push([one.raw[i]!, one.raw[i + 1]!])
