@@ -18,7 +18,7 @@ import type { ServiceProvider } from '../envs/core/service.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
-import { bufferNodeBody, nodeIncoming, requestHeader } from './middleware/node-body.ts'
+import { bufferNodeBody, nodeIncoming, readHeadersInPlace, requestHeader } from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
@@ -62,9 +62,12 @@ const SLACK_METHODS = new Set(['GET', 'HEAD', 'POST'])
 const googleServices = services.filter((s) => s.family === 'google')
 const slackService = services.find((s) => s.family === 'slack')
 
+/** Each service's path prefixes, with each prefix's form without its trailing slash. */
+const PREFIXES = services.map((s) => ({ s, prefixes: s.pathPrefixes.map((p) => [p, p.replace(/\/$/, '')] as const) }))
+
 /** Which service a public path belongs to, if any. */
 function serviceOf(path: string) {
-  return services.find((s) => s.pathPrefixes.some((p) => path.startsWith(p) || path === p.replace(/\/$/, '')))
+  return PREFIXES.find(({ prefixes }) => prefixes.some(([p, bare]) => path.startsWith(p) || path === bare))?.s
 }
 
 function familyOf(path: string): Family {
@@ -119,6 +122,7 @@ export function createAgentApp(worlds: WorldManager) {
   // HTTP methods no route of any service answers: 405 in the family's envelope, before identity or a world.
   app.use('*', async (c, next) => {
     answerInProcess(c)
+    readHeadersInPlace(c)
     const method = c.req.method
     const path = c.req.path
     const family = familyOf(path)
@@ -251,7 +255,7 @@ export function createAgentApp(worlds: WorldManager) {
   mountOnFirstUse(app, router, services, servicesNeeded)
 
   app.notFound((c) => {
-    const path = new URL(c.req.url).pathname
+    const path = pathOfUrl(c.req.url)
     if (familyOf(path) === 'slack') {
       const name = path.slice(5)
       const known = slackService?.specMethods.some((m) => m.id === name)
@@ -277,7 +281,7 @@ function googleBody(err: GoogleApiError, path: string) {
 
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
-  const path = new URL(c.req.url).pathname
+  const path = pathOfUrl(c.req.url)
   if (err instanceof GoogleApiError) {
     if (err instanceof InsufficientScopes) for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(googleBody(err, path), err.httpCode as 400)
@@ -337,14 +341,15 @@ async function bodyForLog(c: Context): Promise<string | null> {
  * malformed one is a 400 that changes nothing.
  */
 function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof operationIdOf>) {
-  const params = new URLSearchParams(search)
-  const fields = params.get('fields')
+  // No query, no parameters (most calls): no URLSearchParams to build.
+  const params = search === '' ? undefined : new URLSearchParams(search)
+  const fields = params?.get('fields')
   const selection = fields ? parseFields(fields) : undefined
   if (selection) {
     const schema = responseSchemaOf(op)
     if (schema) checkSelection(selection, schema.name, schema.tables)
   }
-  const indent = params.get('prettyPrint') === 'false' ? undefined : 2
+  const indent = params?.get('prettyPrint') === 'false' ? undefined : 2
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
     const shaped = selection && status >= 200 && status < 300 ? applyFields(plainLists(object), selection) : object

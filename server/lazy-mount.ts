@@ -5,11 +5,15 @@ import { SmartRouter } from 'hono/router/smart-router'
 import { TrieRouter } from 'hono/router/trie-router'
 import type { ServiceProvider } from '../envs/core/service.ts'
 import { loadRouter } from './routers.ts'
+import { pathOfUrl } from '../envs/core/request-url.ts'
 
 // The agent app mounts a service's routes when the first request for one of its paths arrives, before that
 // request is dispatched, so the first call answers exactly as every later one (docs/decisions/0293).
 
 type Route<T> = { slot: number; seq: number; method: string; path: string; handler: T }
+
+/** Match results kept per router (a few hundred distinct request paths; past this the memo starts over). */
+const MATCHED_CAP = 512
 
 /**
  * Hono's default router (a RegExpRouter, or a TrieRouter for paths it cannot compile), rebuilt when routes are
@@ -23,20 +27,33 @@ export class MountableRouter<T> implements Router<T> {
   slot = 0
   readonly #routes: Route<T>[] = []
   #active: Router<T> | undefined
+  /**
+   * The result of each method and path matched since the last route was added. A result is a pure function of
+   * the routes, the method and the path, and Hono only reads it (the trie router builds fresh parameter objects
+   * on every search, so a kept one is never written again): the memo can only give the same answer sooner.
+   */
+  readonly #matched = new Map<string, Result<T>>()
 
   add(method: string, path: string, handler: T): void {
     this.#routes.push({ slot: this.slot, seq: this.#routes.length, method, path, handler })
     this.#active = undefined
+    this.#matched.clear()
   }
 
   match(method: string, path: string): Result<T> {
+    const key = `${method} ${path}` // a method has no space
+    const kept = this.#matched.get(key)
+    if (kept) return kept
     if (!this.#active) {
       const active = new SmartRouter<T>({ routers: [new RegExpRouter<T>(), new TrieRouter<T>()] })
       const ordered = [...this.#routes].sort((a, b) => a.slot - b.slot || a.seq - b.seq)
       for (const r of ordered) active.add(r.method, r.path, r.handler)
       this.#active = active
     }
-    return this.#active.match(method, path)
+    const result = this.#active.match(method, path)
+    if (this.#matched.size >= MATCHED_CAP) this.#matched.clear()
+    this.#matched.set(key, result)
+    return result
   }
 }
 
@@ -70,7 +87,7 @@ export function mountOnFirstUse(
   const dispatch = app.fetch
   app.fetch = (req: Request, env?: unknown, ctx?: unknown) => {
     if (mounted.size === services.length) return dispatch(req, env as never, ctx as never)
-    const missing = needs(new URL(req.url).pathname).filter((s) => !mounted.has(s.name))
+    const missing = needs(pathOfUrl(req.url)).filter((s) => !mounted.has(s.name))
     if (missing.length === 0) return dispatch(req, env as never, ctx as never)
     return mount(missing).then(() => dispatch(req, env as never, ctx as never))
   }

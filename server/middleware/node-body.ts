@@ -10,13 +10,22 @@ import type { Context } from 'hono'
  * same bytes, `incoming.rawBody`) if anything asks for `c.req.raw.body`.
  */
 
+/** The symbol @hono/node-server keeps the IncomingMessage under (a constant of that module), once seen. */
+let incomingKey: symbol | undefined
+
 /** The Node request behind `c`, when `c` is that listener request (not an in-process or batch sub-request). */
 export function nodeIncoming(c: Context): IncomingMessage | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   if (!incoming) return undefined
   // @hono/node-server keeps the IncomingMessage under a symbol of its lazy request object.
   const raw = c.req.raw as unknown as Record<symbol, unknown>
-  for (const key of Object.getOwnPropertySymbols(raw)) if (raw[key] === incoming) return incoming
+  if (incomingKey !== undefined && raw[incomingKey] === incoming) return incoming
+  for (const key of Object.getOwnPropertySymbols(raw)) {
+    if (raw[key] === incoming) {
+      incomingKey = key
+      return incoming
+    }
+  }
   return undefined
 }
 
@@ -31,8 +40,11 @@ const HTTP_WS_ENDS = /^[\t\n\r ]+|[\t\n\r ]+$/g
  */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = nodeIncoming(c)
-  if (!incoming) return c.req.header(name)
-  const raw = incoming.rawHeaders
+  return incoming ? rawHeader(incoming.rawHeaders, name) : c.req.header(name)
+}
+
+/** Every value of header `name` (lower case) in a Node raw header list, as a WHATWG `Headers` joins them. */
+function rawHeader(raw: readonly string[], name: string): string | undefined {
   let value: string | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const key = raw[i]!
@@ -41,6 +53,29 @@ export function requestHeader(c: Context, name: string): string | undefined {
     value = value === undefined ? v : `${value}, ${v}`
   }
   return value
+}
+
+/** The Node request of a listener request's `c.req` (set by `readHeadersInPlace`). */
+const INCOMING = Symbol('node incoming')
+type ListenerRequest = Context['req'] & { [INCOMING]: IncomingMessage }
+
+/** `c.req.header(name)` of a listener request, from the raw header list; all headers (no name) as Hono gives them. */
+function listenerHeader(this: ListenerRequest, name?: string) {
+  if (!name) return (Object.getPrototypeOf(this) as { header(): Record<string, string> }).header.call(this)
+  return rawHeader(this[INCOMING].rawHeaders, name.toLowerCase())
+}
+
+/**
+ * For a listener request, `c.req.header(name)` (Hono's validators read Content-Type on every call, and handlers
+ * their own headers) answers as `requestHeader` does instead of building a `Headers` from the Node request. The
+ * same function for every request (see `TEXT` below); a request that is not the listener's is left alone.
+ */
+export function readHeadersInPlace(c: Context): void {
+  const incoming = nodeIncoming(c)
+  if (!incoming) return
+  const req = c.req as ListenerRequest
+  req[INCOMING] = incoming
+  req.header = listenerHeader as Context['req']['header']
 }
 
 /**
@@ -102,6 +137,9 @@ function readAll(incoming: IncomingMessage, max: number, tooLarge: () => Error):
   })
 }
 
+/** UTF-8, BOM dropped, as `Request.text()` decodes (a whole-buffer `decode` keeps no state between calls). */
+const UTF8 = new TextDecoder()
+
 /** The bytes of a listener request's body and their text once decoded, kept on Hono's body cache. */
 const BYTES = Symbol('node body')
 type BodyCache = Record<string, Promise<unknown> | undefined> & {
@@ -115,7 +153,7 @@ const TEXT: PropertyDescriptor = {
   configurable: true,
   get(this: BodyCache) {
     const kept = this[BYTES]
-    return (kept.text ??= Promise.resolve(new TextDecoder().decode(kept.bytes)))
+    return (kept.text ??= Promise.resolve(UTF8.decode(kept.bytes)))
   },
   set(this: BodyCache, value: Promise<unknown>) {
     this[BYTES].text = value

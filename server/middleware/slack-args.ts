@@ -29,8 +29,9 @@ export async function readSlackArgs(c: Context): Promise<Record<string, unknown>
     let form: Record<string, string | File | (string | File)[]>
     try {
       // Url-encoded forms (most calls) skip building a Response to parse them; multipart goes through undici.
-      if (/^application\/x-www-form-urlencoded\s*(;|$)/.test(type)) await urlEncodedForm(c)
-      form = await c.req.parseBody({ all: true })
+      form = /^application\/x-www-form-urlencoded\s*(;|$)/.test(type)
+        ? lastValues(await urlEncodedForm(c))
+        : await c.req.parseBody({ all: true })
     } catch {
       throw new SlackApiError('invalid_form_data')
     }
@@ -41,6 +42,20 @@ export async function readSlackArgs(c: Context): Promise<Record<string, unknown>
     return args
   }
   return args
+}
+
+/**
+ * What `c.req.parseBody({ all: true })` gives for an url-encoded form, reduced to each key's last value (all this
+ * reader keeps): the same keys in the same order (an object without prototype, each key placed at its first
+ * occurrence). Hono's parseBody would first build the request's `Headers` to read a Content-Type the caller has
+ * already matched as url-encoded.
+ */
+export function lastValues(form: FormData): Record<string, string | File> {
+  const out: Record<string, string | File> = Object.create(null)
+  form.forEach((value, key) => {
+    out[key] = value
+  })
+  return out
 }
 
 async function toUpload(file: File): Promise<UploadedFile> {

@@ -106,6 +106,27 @@ describe('MountableRouter', () => {
     router.add('GET', '/x/y', 'first service')
     expect(router.match('GET', '/x/y')[0].map(([h]) => h)).toEqual(['middleware', 'first service', 'second service'])
   })
+
+  test('answers a repeated match with what a fresh match gives, parameters untouched by later matches', () => {
+    const routes: [string, string][] = [['ALL', '*'], ['GET', '/a/:id'], ['GET', '/a/:id/b/:sub'], ['POST', '/a/:id'],
+      ['GET', '/c/*'], ['GET', '/d/:x{[0-9]+}']]
+    const kept = new MountableRouter<string>()
+    const fresh = () => {
+      const r = new MountableRouter<string>()
+      for (const [m, p] of routes) r.add(m, p, `${m} ${p}`)
+      return r
+    }
+    for (const [m, p] of routes) kept.add(m, p, `${m} ${p}`)
+    const calls: [string, string][] = [['GET', '/a/1'], ['GET', '/a/2/b/3'], ['POST', '/a/1'], ['GET', '/c/q/r'],
+      ['GET', '/d/12'], ['GET', '/d/x'], ['PUT', '/a/1'], ['GET', '/a/1']]
+    const first = calls.map(([m, p]) => kept.match(m, p))
+    const copies = first.map((r) => JSON.stringify(r))
+    for (const [i, [m, p]] of calls.entries()) {
+      expect(kept.match(m, p)).toBe(first[i])
+      expect(JSON.stringify(kept.match(m, p))).toBe(JSON.stringify(fresh().match(m, p)))
+      expect(JSON.stringify(first[i])).toBe(copies[i])
+    }
+  })
 })
 
 describe('control plane', () => {
