@@ -26,6 +26,8 @@ type Step = { key: string; result: CallResult }
  * episode's start. See docs/decisions/0316.
  */
 export class SharedPrefix {
+  /** Savepoints are taken only for the first `depth` requests of an episode (see `#mark`). */
+  constructor(readonly depth = 3) {}
   #entry: WorldEntry | undefined
   #keys: WorldKeys | undefined
   #credentials: Credentials | undefined
@@ -76,7 +78,7 @@ export class SharedPrefix {
   /** One request of the current episode: answered from the path when it repeats it, else run and noted. */
   async request(key: string, run: () => Promise<CallResult>): Promise<CallResult> {
     const at = this.#pos
-    if (this.#virtual && at < this.#clean && this.#path[at]!.key === key) {
+    if (this.#virtual && at < this.#clean && at < this.depth && this.#path[at]!.key === key) {
       this.#pos++
       this.replayed++
       return copyResult(this.#path[at]!.result)
@@ -85,7 +87,8 @@ export class SharedPrefix {
     const world = this.#entry!.world
     // Clean: every earlier step is, and nothing but the chain's requests wrote the world since the last savepoint
     // (a write by anything else would make this answer, and every later one, depend on it).
-    const clean = this.#clean >= at && world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() === this.#marks[at]
+    const clean = at < this.depth && this.#clean >= at &&
+      world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() === this.#marks[at]
     this.#running = true
     let result: CallResult
     try {
@@ -112,8 +115,13 @@ export class SharedPrefix {
     this.#entry = undefined
   }
 
-  /** A savepoint of the world as it is after `#pos` requests. */
+  /**
+   * A savepoint of the world as it is after `#pos` requests. Every request writes (the clock, the action log), and
+   * under each open savepoint a page's first write copies it aside: past `depth` requests no more savepoints are
+   * taken, so long episodes pay that once per page, and only prefixes up to `depth` requests are shared.
+   */
   #mark(): void {
+    if (this.#pos > this.depth) return
     const world = this.#entry!.world
     this.#marks.length = this.#pos
     world.savepoint(`shared_${this.#pos}`)

@@ -13,7 +13,7 @@ export type PoolOptions = {
   /** Worker threads; 1 validates in this thread (default: the available cores, at most one per task). */
   workers?: number
   attacks?: boolean
-  /** Share the requests a task's episodes have in common (gym/shared-prefix.ts); on unless false. */
+  /** Run a task's episodes in one world, sharing the requests they have in common (gym/shared-prefix.ts). */
   sharedPrefix?: boolean
   /** Called after every finished task (in completion order) with the running totals. */
   progress?: (p: Progress) => void

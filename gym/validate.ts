@@ -51,8 +51,9 @@ export async function validateTask(
   }
   const unexplained: TaskValidation['unexplained'] = []
   let referenceOutcome: string | undefined
-  // Every episode of the task runs in one world, sharing the requests they have in common (gym/shared-prefix.ts).
-  const shared = opts.sharedPrefix === false ? undefined : new SharedPrefix()
+  // With `sharedPrefix`, every episode of the task runs in one world, sharing the requests they have in common
+  // (gym/shared-prefix.ts; opt-in: docs/decisions/0316 measured no clear gain over the corpus' mix of worlds).
+  const shared = opts.sharedPrefix === true ? new SharedPrefix() : undefined
   const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task, { shared })
     try {

@@ -2,7 +2,7 @@
  * Where validation spends its time, in one thread: for each sampled task, the episodes validation runs (reference,
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
- * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-shared-prefix]
+ * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--share-prefix]
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
@@ -39,9 +39,9 @@ gym.app.fetch = ((...a: Parameters<typeof dispatch>) => {
 }) as typeof gym.app.fetch
 
 type Ep = ReturnType<typeof gym.reset>
-// As validateTask does: a task's episodes share one world and their common requests (gym/shared-prefix.ts), unless
-// --no-shared-prefix; requests answered from the shared path are not counted (they never reach the app).
-const sharing = !argv.includes('--no-shared-prefix')
+// With --share-prefix, as validateTask with `sharedPrefix`: a task's episodes share one world and their common
+// requests (gym/shared-prefix.ts); requests answered from the shared path are not counted (they never reach the app).
+const sharing = argv.includes('--share-prefix')
 let shared: SharedPrefix | undefined
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
   let row = rows.get(kind)

@@ -69,6 +69,24 @@ describe('SharedPrefix', () => {
     }
   })
 
+  it('shares prefixes up to its depth only', async () => {
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    const spec = task()
+    const shared = new SharedPrefix(1)
+    try {
+      for (let i = 0; i < 2; i++) {
+        const ep = gym.reset(spec, { shared })
+        await ep.call(list)
+        await ep.call(labels)
+        ep.close()
+      }
+      expect([shared.replayed, shared.ran]).toEqual([1, 3])
+    } finally {
+      shared.dispose(gym.worlds)
+      gym.worlds.close()
+    }
+  })
+
   it('does not share past a write it did not make', async () => {
     const gym = createGym({ tasks: [], reuseWorlds: true })
     const spec = task()
@@ -107,8 +125,8 @@ describe('SharedPrefix', () => {
     const gym = createGym({ tasks: [], reuseWorlds: true })
     try {
       for (const t of tasks) {
-        const alone = await validateTask(gym, t, { sharedPrefix: false })
-        const chained = await validateTask(gym, t)
+        const alone = await validateTask(gym, t)
+        const chained = await validateTask(gym, t, { sharedPrefix: true })
         expect(chained, t.id).toEqual(alone)
         expect(chained.ok, t.id).toBe(true)
       }
