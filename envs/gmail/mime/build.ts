@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 
 export type Address = { name?: string; email: string }
 export type OutgoingAttachment = { filename: string; mimeType: string; data: Buffer }
@@ -60,7 +60,7 @@ function attachmentPart(a: OutgoingAttachment): string {
 
 /** Builds RFC 822 bytes synchronously (boundaries derive from the Message-ID, so output is deterministic). */
 export function buildMessage(mail: OutgoingMail): Buffer {
-  const seed = createHash('sha256').update(mail.messageId).digest('hex')
+  const seed = hash('sha256', mail.messageId, 'hex')
   const head: string[] = [
     'MIME-Version: 1.0',
     `Date: ${rfc822Date(mail.date)}`,
