@@ -5,6 +5,7 @@ import { harness } from '../../envs/core/testing/harness.ts'
 import { bodyText, parseMime, parseParams, partText, type MimePart } from '../../envs/gmail/mime/parse.ts'
 import { addressSearchText, parseAddressList, simpleMailboxes } from '../../envs/gmail/mime/address.ts'
 import { wordsOf } from '../../envs/gmail/query/words.ts'
+import { wrap76 } from '../../envs/gmail/mime/build.ts'
 import { findMessage, snippetOf } from '../../envs/gmail/store/messages.ts'
 import { gmailSeed } from './fixtures.ts'
 
@@ -224,6 +225,14 @@ describe('gmail message store fast paths', () => {
       cases.push(long, `${' \n'.repeat(rng.int(0, 600))}${long}`)
     }
     for (const text of cases) expect(snippetOf(text), JSON.stringify(text.slice(0, 80))).toBe(referenceSnippetOf(text))
+  })
+
+  test('wrap76 cuts base64 into the lines the regex wrote', () => {
+    const rng = new Rng(76)
+    for (let n = 0; n < 400; n++) {
+      const b64 = Buffer.from(Array.from({ length: n }, () => rng.int(0, 255))).toString('base64')
+      expect(wrap76(b64)).toBe(b64.replace(/.{1,76}/g, '$&\r\n'))
+    }
   })
 
   test('parseParams splits outside quotes as the lookahead split did', () => {

@@ -41,7 +41,12 @@ export function rfc822Date(d: Date): string {
   return `${days[d.getUTCDay()]}, ${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`
 }
 
-const wrap76 = (b64: string) => b64.replace(/.{1,76}/g, '$&\r\n')
+/** Base64 text as lines of 76 characters, each ending in CRLF (what `replace(/.{1,76}/g, '$&\r\n')` writes). */
+export function wrap76(b64: string): string {
+  let out = ''
+  for (let i = 0; i < b64.length; i += 76) out += `${b64.slice(i, i + 76)}\r\n`
+  return out
+}
 
 function textPart(mime: string, content: string): string {
   if (ascii(content.replace(/\r?\n/g, ''))) {
