@@ -194,7 +194,8 @@ function randomMessage(rng: Rng, depth = 0): string {
   headers.push(multipart
     ? `Content-Type: multipart/${rng.pick(['mixed', 'alternative'])}; boundary="${boundary}"`
     : `Content-Type: ${randomParams(rng)}`)
-  if (!multipart && rng.chance(0.4)) headers.push(`Content-Transfer-Encoding: ${rng.pick(['base64', 'Quoted-Printable', '7bit'])}`)
+  const encoding = rng.pick(['base64', 'Quoted-Printable', '7bit'])
+  if (!multipart && rng.chance(0.4)) headers.push(`Content-Transfer-Encoding: ${encoding}`)
   if (!multipart && rng.chance(0.2)) headers.push(`Content-Disposition: ${randomParams(rng)}`)
   const blank = rng.pick([`${eol}${eol}`, '\r\n\n', '\n\r\n', `${eol}`])
   let body: string
@@ -306,7 +307,8 @@ describe('gmail.users.messages.insert', () => {
         messageIdHeader: row.messageIdHeader, listId: row.listId, subjectWords: row.subjectWords,
         toAddrs: row.toAddrs, ccAddrs: row.ccAddrs, bccAddrs: row.bccAddrs, searchText: row.searchText,
       }, JSON.stringify(source)).toEqual({
-        subject: first('subject'), fromAddr: first('from').toLowerCase(), deliveredTo: first('delivered-to').toLowerCase(),
+        subject: first('subject'), fromAddr: first('from').toLowerCase(),
+        deliveredTo: first('delivered-to').toLowerCase(),
         snippet: referenceSnippetOf(text), messageIdHeader: first('message-id'), listId: first('list-id').toLowerCase(),
         subjectWords: referenceWordsOf(first('subject')), toAddrs: referenceSearchText(first('to')),
         ccAddrs: referenceSearchText(first('cc')), bccAddrs: referenceSearchText(first('bcc')),
