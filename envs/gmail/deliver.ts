@@ -150,16 +150,16 @@ function afterDelivery(db: Db, user: WorldUserRow, row: MessageRow, depth: numbe
     if (!matchesQuery(db, user, row.id, criteriaQuery(f.criteria))) continue
     const add = (f.action.addLabelIds as string[] | undefined) ?? []
     const remove = (f.action.removeLabelIds as string[] | undefined) ?? []
-    modifyLabels(db, user.id, row.id, add, remove)
+    modifyLabels(db, user.id, row.id, add, remove, row.threadId)
     if (typeof f.action.forward === 'string') forward(db, user, row, f.action.forward, depth)
   }
   const fwd = getSetting<{ enabled?: boolean; emailAddress?: string; disposition?: string }>(db, user.id, 'autoForwarding')
   if (fwd.enabled && fwd.emailAddress) {
     forward(db, user, row, fwd.emailAddress, depth)
     const d = fwd.disposition
-    if (d === 'archive') modifyLabels(db, user.id, row.id, [], ['INBOX'])
-    if (d === 'trash') modifyLabels(db, user.id, row.id, ['TRASH'], ['INBOX'])
-    if (d === 'markRead') modifyLabels(db, user.id, row.id, [], ['UNREAD'])
+    if (d === 'archive') modifyLabels(db, user.id, row.id, [], ['INBOX'], row.threadId)
+    if (d === 'trash') modifyLabels(db, user.id, row.id, ['TRASH'], ['INBOX'], row.threadId)
+    if (d === 'markRead') modifyLabels(db, user.id, row.id, [], ['UNREAD'], row.threadId)
   }
   vacationReply(db, user, row, depth)
 }

@@ -114,7 +114,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
         const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at })
         const extra = m.labels.map((name) => labelIdOf(user.id, name)).filter((id) => id !== undefined)
         const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
-        if (extra.length) modifyLabels(db, user.id, row.id, extra, hide)
+        if (extra.length) modifyLabels(db, user.id, row.id, extra, hide, row.threadId)
       })
     }
   })

@@ -3,6 +3,8 @@ import { addressParser } from 'postal-mime'
 /** The mailboxes of an RFC 5322 address list (groups flattened; entries without an address dropped); [] when unparseable. */
 function mailboxesOf(value: string | undefined): { name: string; address: string }[] {
   if (!value) return []
+  const simple = simpleMailboxes(value)
+  if (simple) return simple
   const out: { name: string; address: string }[] = []
   const visit = (items: ReturnType<typeof addressParser>) => {
     for (const item of items) {
@@ -40,4 +42,23 @@ export function parseMailbox(value: string | undefined): { name: string; email: 
     return undefined
   }
   return undefined
+}
+
+const WORD = "[\\w.'-]+"
+const ADDRESS = '[\\w.%+-]+@[\\w.-]+'
+const ITEM = `(?:${WORD}(?: ${WORD})* <${ADDRESS}>|${ADDRESS})`
+/** `a@b.c` and `Plain Name <a@b.c>` items, comma-separated: no quotes, comments, groups, encoded words or non-ASCII. */
+const SIMPLE_LIST = new RegExp(`^${ITEM}(?:, ?${ITEM})*$`)
+
+/**
+ * The mailboxes of a simple address list (SIMPLE_LIST), as postal-mime's parser gives them, read without it;
+ * undefined for any other list. A bare address has one `@`, so postal-mime takes it as the address with no name.
+ */
+export function simpleMailboxes(value: string): { name: string; address: string }[] | undefined {
+  if (!SIMPLE_LIST.test(value)) return undefined
+  return value.split(/, ?/).map((item) => {
+    if (!item.endsWith('>')) return { name: '', address: item }
+    const open = item.lastIndexOf(' <')
+    return { name: item.slice(0, open), address: item.slice(open + 2, -1) }
+  })
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 
 export type Address = { name?: string; email: string }
 export type OutgoingAttachment = { filename: string; mimeType: string; data: Buffer }
@@ -41,7 +41,12 @@ export function rfc822Date(d: Date): string {
   return `${days[d.getUTCDay()]}, ${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`
 }
 
-const wrap76 = (b64: string) => b64.replace(/.{1,76}/g, '$&\r\n')
+/** Base64 text as lines of 76 characters, each ending in CRLF (what `replace(/.{1,76}/g, '$&\r\n')` writes). */
+export function wrap76(b64: string): string {
+  let out = ''
+  for (let i = 0; i < b64.length; i += 76) out += `${b64.slice(i, i + 76)}\r\n`
+  return out
+}
 
 function textPart(mime: string, content: string): string {
   if (ascii(content.replace(/\r?\n/g, ''))) {
@@ -60,7 +65,7 @@ function attachmentPart(a: OutgoingAttachment): string {
 
 /** Builds RFC 822 bytes synchronously (boundaries derive from the Message-ID, so output is deterministic). */
 export function buildMessage(mail: OutgoingMail): Buffer {
-  const seed = createHash('sha256').update(mail.messageId).digest('hex')
+  const seed = hash('sha256', mail.messageId, 'hex')
   const head: string[] = [
     'MIME-Version: 1.0',
     `Date: ${rfc822Date(mail.date)}`,

@@ -12,19 +12,21 @@ export type MimePart = {
   parts: MimePart[]
 }
 
-/** Splits header block and body at the first empty line. */
+/** Splits header block and body at the first empty line (`\r?\n\r?\n`), decoding only the header block. */
 function splitHead(raw: Buffer): [string, Buffer] {
-  const text = raw.toString('latin1')
-  const m = /\r?\n\r?\n/.exec(text)
-  if (!m) return [text, Buffer.alloc(0)]
-  return [text.slice(0, m.index), raw.subarray(m.index + m[0].length)]
+  const end = headEnd(raw)
+  if (end === raw.length) return [raw.toString('latin1'), Buffer.alloc(0)]
+  // The blank line's two line ends: end is at the first one (its CR, if any), each an optional CR and an LF.
+  const second = raw[end] === 13 ? end + 2 : end + 1
+  return [raw.toString('latin1', 0, end), raw.subarray(raw[second] === 13 ? second + 2 : second + 1)]
 }
 
 /** Unfolds and decodes headers (RFC 5322 folding, RFC 2047 encoded words, UTF-8 raw bytes). */
 function parseHeaders(block: string): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = []
   for (const line of block.split(/\r?\n/)) {
-    if (/^[ \t]/.test(line) && out.length > 0) {
+    const c = line.charCodeAt(0)
+    if ((c === 32 || c === 9) && out.length > 0) {
       out[out.length - 1]!.value += ` ${line.trim()}`
       continue
     }
@@ -32,12 +34,15 @@ function parseHeaders(block: string): { name: string; value: string }[] {
     if (i <= 0) continue
     out.push({ name: line.slice(0, i).trim(), value: line.slice(i + 1).trim() })
   }
-  return out.map((h) => ({ name: h.name, value: decodeHeaderValue(h.value) }))
+  for (const h of out) h.value = decodeHeaderValue(h.value)
+  return out
 }
 
 function decodeHeaderValue(latin1: string): string {
-  // Raw 8-bit header bytes are UTF-8 in practice; encoded words are decoded by postal-mime.
-  const utf8 = Buffer.from(latin1, 'latin1').toString('utf8')
+  // Raw 8-bit header bytes are UTF-8 in practice; encoded words are decoded by postal-mime. ASCII is its own UTF-8,
+  // and a value without `=?` has no encoded word (postal-mime would give it back as it is).
+  const utf8 = NON_ASCII.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1
+  if (!utf8.includes('=?')) return utf8
   try {
     return decodeWords(utf8)
   } catch {
@@ -47,7 +52,8 @@ function decodeHeaderValue(latin1: string): string {
 
 /** `type/subtype; a=b; c="d"` → type and lower-cased parameter map (RFC 2231 `name*=` supported). */
 export function parseParams(value: string): { value: string; params: Record<string, string> } {
-  const [head = '', ...rest] = value.split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/)
+  // Without a quote every `;` is outside quotes: the lookahead (an even number of quotes to the end) always holds.
+  const [head = '', ...rest] = value.includes('"') ? value.split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/) : value.split(';')
   const params: Record<string, string> = {}
   for (const piece of rest) {
     const eq = piece.indexOf('=')
@@ -69,6 +75,10 @@ export function parseParams(value: string): { value: string; params: Record<stri
 }
 
 const header = (headers: MimePart['headers'], name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value
+
+const NON_ASCII = /[^\x00-\x7f]/
+/** Decodes without streaming, so one decoder serves every call (it keeps nothing between them). */
+const UTF8 = new TextDecoder('utf-8')
 
 function decodeTransfer(body: Buffer, encoding: string): Buffer {
   switch (encoding.toLowerCase()) {
@@ -109,8 +119,18 @@ export function headEnd(raw: Buffer): number {
 export function parseMime(raw: Buffer, depth = 0): MimePart {
   const [head, body] = splitHead(raw)
   const headers = parseHeaders(head)
-  const ct = parseParams(header(headers, 'content-type') ?? 'text/plain; charset=us-ascii')
-  const disposition = parseParams(header(headers, 'content-disposition') ?? '')
+  // The first Content-Type, Content-Disposition and Content-Transfer-Encoding, as `header()` finds them.
+  let type: string | undefined
+  let disposed: string | undefined
+  let encoding: string | undefined
+  for (const h of headers) {
+    const name = h.name.toLowerCase()
+    if (name === 'content-type') type ??= h.value
+    else if (name === 'content-disposition') disposed ??= h.value
+    else if (name === 'content-transfer-encoding') encoding ??= h.value
+  }
+  const ct = parseParams(type ?? 'text/plain; charset=us-ascii')
+  const disposition = parseParams(disposed ?? '')
   const filename = disposition.params.filename ?? ct.params.name ?? ''
   const mimeType = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(ct.value) ? ct.value : 'text/plain'
   const base = {
@@ -124,7 +144,7 @@ export function parseMime(raw: Buffer, depth = 0): MimePart {
   if (mimeType.startsWith('multipart/') && boundary && depth < 20) {
     return { ...base, isAttachment: false, body: null, parts: splitMultipart(body, boundary).map((p) => parseMime(p, depth + 1)) }
   }
-  return { ...base, body: decodeTransfer(body, header(headers, 'content-transfer-encoding') ?? '7bit'), parts: [] }
+  return { ...base, body: decodeTransfer(body, encoding ?? '7bit'), parts: [] }
 }
 
 function splitMultipart(body: Buffer, boundary: string): Buffer[] {
@@ -149,7 +169,8 @@ function splitMultipart(body: Buffer, boundary: string): Buffer[] {
 export function partText(part: MimePart): string {
   if (!part.body) return ''
   try {
-    return new TextDecoder(part.charset === 'us-ascii' ? 'utf-8' : part.charset).decode(part.body)
+    const utf8 = part.charset === 'us-ascii' || part.charset === 'utf-8'
+    return (utf8 ? UTF8 : new TextDecoder(part.charset)).decode(part.body)
   } catch {
     return part.body.toString('utf8')
   }

@@ -3,7 +3,7 @@ import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
-import { bodyText, headerOf, parseMime, partText, type MimePart } from '../mime/parse.ts'
+import { bodyText, parseMime, partText, type MimePart } from '../mime/parse.ts'
 import { addressSearchText } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { wordsOf } from '../query/words.ts'
@@ -25,8 +25,24 @@ const normaliseSubject = (s: string) => s.replace(/^\s*((re|fwd?|aw|sv)\s*:\s*)+
 
 /** Gmail's snippet: the start of the text body, whitespace collapsed, HTML-escaped. */
 export function snippetOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim().slice(0, 200)
+  const flat = snippetText(text)
+  if (!/[&<>"']/.test(flat)) return flat
   return flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+}
+
+/** How much of a long text the snippet collapses first (each character of the snippet takes one or more). */
+const SNIPPET_SCAN = 1024
+
+/**
+ * `text.replace(/\s+/g, ' ').trim().slice(0, 200)`. Collapsing a prefix gives a prefix of the collapsed whole, and
+ * trimming its end takes at most the one space a run left: past 201 characters, the first 200 are the same.
+ */
+function snippetText(text: string): string {
+  if (text.length > SNIPPET_SCAN) {
+    const head = text.slice(0, SNIPPET_SCAN).replace(/\s+/g, ' ').trimStart()
+    if (head.length > 201) return head.slice(0, 200)
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200)
 }
 
 /** Converts a parsed MIME tree to Gmail's part tree, storing attachment bytes as it goes. */
@@ -55,8 +71,10 @@ const THREAD_REFS = 20
  * Resolves the thread of a new message: an explicit id of the mailbox whose subject matches (Gmail starts a new
  * thread when the Subject differs), else In-Reply-To/References with a matching subject, else new.
  */
-function resolveThread(db: Db, userId: string, root: MimePart, explicit: string | undefined, ownId: string): string {
-  const subject = normaliseSubject(headerOf(root.headers, 'subject') ?? '')
+function resolveThread(
+  db: Db, userId: string, h: (name: string) => string, explicit: string | undefined, ownId: string,
+): string {
+  const subject = normaliseSubject(h('subject'))
   if (explicit) {
     const inThread = stmt(db, 'SELECT subject FROM gmail_messages WHERE user_id = ? AND thread_id = ?')
       .all(userId, explicit) as { subject: string }[]
@@ -64,8 +82,8 @@ function resolveThread(db: Db, userId: string, root: MimePart, explicit: string 
   }
   // Deviation: only In-Reply-To and the last THREAD_REFS ids of References are looked up (RFC 5322 lets clients
   // trim References to its recent end), so a header of 100,000 ids costs 21 lookups, not 100,000.
-  const inReplyTo = (headerOf(root.headers, 'in-reply-to') ?? '').slice(0, 2048).match(/<[^>]{1,998}>/g) ?? []
-  const references = (headerOf(root.headers, 'references') ?? '').slice(-THREAD_REFS * 256).match(/<[^>]{1,998}>/g) ?? []
+  const inReplyTo = h('in-reply-to').slice(0, 2048).match(/<[^>]{1,998}>/g) ?? []
+  const references = h('references').slice(-THREAD_REFS * 256).match(/<[^>]{1,998}>/g) ?? []
   const refs = [...inReplyTo.slice(0, 1), ...references.slice(-THREAD_REFS)]
   // A repeated id (In-Reply-To is usually the last of References too) would find the same first row again.
   for (const ref of new Set(refs.reverse())) {
@@ -78,16 +96,27 @@ function resolveThread(db: Db, userId: string, root: MimePart, explicit: string 
 /** The first message carrying a Message-ID (msgid index order, as a full-row read of the same WHERE gives). */
 const PARENT_SQL = 'SELECT thread_id, subject FROM gmail_messages WHERE user_id = ? AND message_id_header = ?'
 
+/** Each header name (lower-cased) with its first value: what `headerOf` finds, read in one pass. */
+function firstHeaders(headers: MimePart['headers']): Map<string, string> {
+  const first = new Map<string, string>()
+  for (const { name, value } of headers) {
+    const key = name.toLowerCase()
+    if (!first.has(key)) first.set(key, value)
+  }
+  return first
+}
+
 /** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
 export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow {
   ensureMailbox(db, userId)
   const root = parseMime(m.raw)
+  const first = firstHeaders(root.headers)
+  const h = (name: string) => first.get(name) ?? ''
   const id = m.id ?? gmailId(db, 'gmail.message', m.internalDate)
-  const threadId = resolveThread(db, userId, root, m.threadId, id)
+  const threadId = resolveThread(db, userId, h, m.threadId, id)
   const files: string[] = []
   const payload = toWire(db, userId, id, root, '', files)
   const text = bodyText(root)
-  const h = (name: string) => headerOf(root.headers, name) ?? ''
   const historyId = nextHistoryId(db, userId)
   const dateHeader = Date.parse(h('date'))
   const row: MessageRow = {
