@@ -31,9 +31,9 @@ export class SharedPrefix {
   #entry: WorldEntry | undefined
   #keys: WorldKeys | undefined
   #credentials: Credentials | undefined
-  /** The last episode's requests, in order; `#marks[i]` is the savepoint taken before `#path[i]`. */
+  /** The last episode's requests, in order (savepoint `shared_i` holds the world as it was before `#path[i]`). */
   #path: Step[] = []
-  /** Savepoints taken (position i: before the i-th request; #marks.length - 1 ≤ #path.length) and the change count then. */
+  /** The connection's change count at each savepoint taken (position i: after i requests of the episode). */
   #marks: number[] = []
   /** Steps before this index are replayable (nothing else wrote the world between them). */
   #clean = 0
