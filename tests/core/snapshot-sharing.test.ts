@@ -26,6 +26,22 @@ const fresh = (world: World) => {
   return bytes
 }
 
+/** Collects until finalizers stop changing the figures (they run after a collection, on a later turn). */
+async function settle() {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  let seen = ''
+  let steady = 0
+  for (let i = 0; i < 100 && steady < 5; i++) {
+    gc()
+    await new Promise((r) => setTimeout(r, 5))
+    const now = JSON.stringify(snapshotMemory())
+    steady = now === seen ? steady + 1 : 0
+    seen = now
+  }
+  return snapshotMemory()
+}
+
 describe('World.snapshot', () => {
   test('shares the image of a world not written since, and serializes again after any kind of write', () => {
     const world = small()
@@ -101,21 +117,6 @@ describe('World.snapshot', () => {
   })
 
   test('counts each serialized image once while it lives, and not after it is collected', async () => {
-    setFlagsFromString('--expose-gc')
-    const gc = runInNewContext('gc') as () => void
-    // Collects until finalizers stop changing the figures (they run after a collection, on a later turn).
-    const settle = async () => {
-      let seen = ''
-      let steady = 0
-      for (let i = 0; i < 100 && steady < 5; i++) {
-        gc()
-        await new Promise((r) => setTimeout(r, 5))
-        const now = JSON.stringify(snapshotMemory())
-        steady = now === seen ? steady + 1 : 0
-        seen = now
-      }
-      return snapshotMemory()
-    }
     const base = await settle()
     const world = small()
     let snap: { bytes: Buffer } | undefined = world.snapshot()
@@ -161,20 +162,6 @@ describe('World.fork after a write', () => {
   })
 
   test('counts the image it made once, and not once both worlds are closed and it is collected', async () => {
-    setFlagsFromString('--expose-gc')
-    const gc = runInNewContext('gc') as () => void
-    const settle = async () => {
-      let seen = ''
-      let steady = 0
-      for (let i = 0; i < 100 && steady < 5; i++) {
-        gc()
-        await new Promise((r) => setTimeout(r, 5))
-        const now = JSON.stringify(snapshotMemory())
-        steady = now === seen ? steady + 1 : 0
-        seen = now
-      }
-      return snapshotMemory()
-    }
     const base = await settle()
     const world = small()
     world.sqlite.prepare("INSERT INTO t (v) VALUES ('c')").run()
