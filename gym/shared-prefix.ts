@@ -84,6 +84,8 @@ export class SharedPrefix {
       return copyResult(this.#path[at]!.result)
     }
     this.#catchUp()
+    // Past `depth` nothing is replayed or marked: the request just runs (no copy of its result is kept).
+    if (at >= this.depth) return this.#runFor(at, run)
     const world = this.#entry!.world
     // Clean: every earlier step is, and nothing but the chain's requests wrote the world since the last savepoint
     // (a write by anything else would make this answer, and every later one, depend on it).
@@ -102,6 +104,21 @@ export class SharedPrefix {
     this.#clean = clean ? at + 1 : Math.min(this.#clean, at)
     this.ran++
     this.#mark()
+    return result
+  }
+
+  async #runFor(at: number, run: () => Promise<CallResult>): Promise<CallResult> {
+    this.#path.length = Math.min(this.#path.length, this.depth)
+    this.#clean = Math.min(this.#clean, this.depth)
+    this.#running = true
+    let result: CallResult
+    try {
+      result = await run()
+    } finally {
+      this.#running = false
+    }
+    this.#pos = at + 1
+    this.ran++
     return result
   }
 

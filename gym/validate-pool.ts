@@ -13,8 +13,10 @@ export type PoolOptions = {
   /** Worker threads; 1 validates in this thread (default: the available cores, at most one per task). */
   workers?: number
   attacks?: boolean
-  /** Run a task's episodes in one world, sharing the requests they have in common (gym/shared-prefix.ts). */
+  /** Episodes also share the requests they have in common (gym/shared-prefix.ts; ValidateOptions). */
   sharedPrefix?: boolean
+  /** A fresh world identity for every episode instead of one per task (ValidateOptions). */
+  isolated?: boolean
   /** Called after every finished task (in completion order) with the running totals. */
   progress?: (p: Progress) => void
 }
@@ -64,7 +66,8 @@ export async function validateSerial(tasks: TaskSpec[], opts: PoolOptions = {}):
     for (const t of tasks) {
       let r: TaskValidation
       try {
-        r = await validateTask(gym, t, { attacks: opts.attacks, sharedPrefix: opts.sharedPrefix })
+        const { attacks, sharedPrefix, isolated } = opts
+        r = await validateTask(gym, t, { attacks, sharedPrefix, isolated })
       } catch (e) {
         r = crashed(t, e)
       }
@@ -96,7 +99,8 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
     : `import(${JSON.stringify(entry.href)})`
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const w = new Worker(boot, { eval: true, workerData: { attacks: opts.attacks, sharedPrefix: opts.sharedPrefix } })
+      const { attacks, sharedPrefix, isolated } = opts
+      const w = new Worker(boot, { eval: true, workerData: { attacks, sharedPrefix, isolated } })
       let current: number | undefined
       const feed = () => {
         if (next >= tasks.length) {
@@ -131,7 +135,8 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
   // Tasks a dead worker never took are validated here, so every task gets a verdict.
   const left = tasks.map((t, i) => (results[i] ? undefined : { t, i })).filter((x) => x !== undefined)
   if (left.length) {
-    const more = await validateSerial(left.map((x) => x.t), { attacks: opts.attacks, sharedPrefix: opts.sharedPrefix })
+    const { attacks, sharedPrefix, isolated } = opts
+    const more = await validateSerial(left.map((x) => x.t), { attacks, sharedPrefix, isolated })
     left.forEach((x, j) => (results[x.i] = more[j]))
   }
   void settled

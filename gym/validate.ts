@@ -34,12 +34,23 @@ export type TaskValidation = {
   pending?: string[]
 }
 
+export type ValidateOptions = {
+  attacks?: boolean
+  /** Also answer the first requests episodes have in common from the last episode's (gym/shared-prefix.ts). */
+  sharedPrefix?: boolean
+  /** A fresh world identity (id, secret, tokens) for every episode instead of one per task. */
+  isolated?: boolean
+}
+
+/** Requests of an episode answered from the last one's path with `sharedPrefix` (docs/decisions/0316). */
+const REPLAY_DEPTH = 3
+
 /**
  * Runs reference, no-op, every near miss and every applicable attack of a task through fresh episodes and checks the
  * oracle's verdicts; checks too that the reference looked before it acted (gym/provenance.ts).
  */
 export async function validateTask(
-  gym: Gym, input: TaskSpec, opts: { attacks?: boolean; sharedPrefix?: boolean } = {},
+  gym: Gym, input: TaskSpec, opts: ValidateOptions = {},
 ): Promise<TaskValidation> {
   await loadRouters() // registered operations and typed tools read the routes (imported on first use)
   // Parsed and frozen once: each of the task's ~20 episodes resets from it without parsing or hashing it again.
@@ -51,9 +62,12 @@ export async function validateTask(
   }
   const unexplained: TaskValidation['unexplained'] = []
   let referenceOutcome: string | undefined
-  // With `sharedPrefix`, every episode of the task runs in one world, sharing the requests they have in common
-  // (gym/shared-prefix.ts; opt-in: docs/decisions/0316 measured no clear gain over the corpus' mix of worlds).
-  const shared = opts.sharedPrefix === true ? new SharedPrefix() : undefined
+  // The task's episodes run one after another in one held world with one identity, rolled back to the start
+  // between them, so a service account's RSA key is derived once a task, not once an episode (docs/decisions/0322).
+  // With `sharedPrefix` they also share the requests they have in common (opt-in: docs/decisions/0316 measured no
+  // clear gain over the corpus' mix of worlds).
+  const depth = opts.sharedPrefix === true ? REPLAY_DEPTH : 0
+  const shared = opts.isolated === true ? undefined : new SharedPrefix(depth)
   const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task, { shared })
     try {

@@ -2,7 +2,7 @@
  * Where validation spends its time, in one thread: for each sampled task, the episodes validation runs (reference,
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
- * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--share-prefix]
+ * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--share-prefix] [--isolated]
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
@@ -39,9 +39,11 @@ gym.app.fetch = ((...a: Parameters<typeof dispatch>) => {
 }) as typeof gym.app.fetch
 
 type Ep = ReturnType<typeof gym.reset>
-// With --share-prefix, as validateTask with `sharedPrefix`: a task's episodes share one world and their common
-// requests (gym/shared-prefix.ts); requests answered from the shared path are not counted (they never reach the app).
-const sharing = argv.includes('--share-prefix')
+// As validateTask: a task's episodes share one world identity, rolled back between them (--isolated: one each);
+// with --share-prefix also their common first requests (gym/shared-prefix.ts), which are then not counted (they
+// never reach the app).
+const depth = argv.includes('--share-prefix') ? 3 : 0
+const isolated = argv.includes('--isolated')
 let shared: SharedPrefix | undefined
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
   let row = rows.get(kind)
@@ -72,7 +74,7 @@ const t0 = cpu()
 for (const task of tasks) {
   const c0 = cpu()
   const q0 = requests
-  shared = sharing ? new SharedPrefix() : undefined
+  shared = isolated ? undefined : new SharedPrefix(depth)
   await episode('no-op', task, async () => {})
   await episode('reference', task, (ep) => runProgram(ep, task.reference))
   for (const nm of task.nearMisses) await episode('near miss', task, (ep) => runProgram(ep, nm.program))

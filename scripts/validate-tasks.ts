@@ -2,7 +2,9 @@
  * Validates the task corpus through the gym: for every instance the reference solution passes with reward 1 and
  * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
- * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]… [--json] [--no-attacks] [--share-prefix] [--write-families]
+ * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]… [--json] [--no-attacks] [--write-families]
+ *        [--share-prefix]   (episodes also share their common first requests: docs/decisions/0316)
+ *        [--isolated]   (a fresh world identity for every episode, not one per task: docs/decisions/0322)
  *        [--results FILE]   (every task's verdicts as JSON lines, and their sha256 on stderr)
  *        [--workers N]   (worker threads; default: the available cores. Output is the same for any N.)
  * A progress bar (tasks done/total, failures, rate, ETA) goes to stderr on a terminal, plain lines otherwise.
@@ -99,6 +101,7 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
     workers,
     attacks: !process.argv.includes('--no-attacks'),
     sharedPrefix: process.argv.includes('--share-prefix'),
+    isolated: process.argv.includes('--isolated'),
     progress: progressReporter(),
   })
   const resultsFile = arg('--results')

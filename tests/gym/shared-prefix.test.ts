@@ -8,9 +8,10 @@ import { TaskSpec } from '../../gym/task.ts'
 import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
 
 /**
- * Validation runs the episodes of a task in one world, answering the requests an episode repeats from the episode
- * before it and rolling the world back where they part (gym/shared-prefix.ts, docs/decisions/0316). Verdicts must be
- * exactly those of separate worlds.
+ * Validation runs the episodes of a task in one world with one identity, rolled back between them (docs/decisions/
+ * 0322); with `sharedPrefix` it also answers the requests an episode repeats from the episode before it and rolls the
+ * world back where they part (gym/shared-prefix.ts, docs/decisions/0316). Verdicts must be exactly those of separate
+ * worlds.
  */
 
 const list = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages' } }
@@ -87,6 +88,29 @@ describe('SharedPrefix', () => {
     }
   })
 
+  it('at depth 0 keeps one identity and replays nothing, each episode from the start', async () => {
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    const spec = task()
+    const shared = new SharedPrefix(0)
+    try {
+      const a = gym.reset(spec, { shared })
+      const first = [await a.call(list), await a.call(label('Alpha'))]
+      const identity = [a.worldId, a.credentials().googleToken]
+      a.close()
+      const b = gym.reset(spec, { shared })
+      expect([b.worldId, b.credentials().googleToken]).toEqual(identity)
+      // The same requests run again for real, in the start state: the label is made again, not found.
+      const again = [await b.call(list), await b.call(label('Alpha'))]
+      expect(again).toEqual(first)
+      expect(labelNames(b)).toEqual(['Alpha'])
+      b.close()
+      expect([shared.replayed, shared.ran]).toEqual([0, 4])
+    } finally {
+      shared.dispose(gym.worlds)
+      gym.worlds.close()
+    }
+  })
+
   it('does not share past a write it did not make', async () => {
     const gym = createGym({ tasks: [], reuseWorlds: true })
     const spec = task()
@@ -125,8 +149,10 @@ describe('SharedPrefix', () => {
     const gym = createGym({ tasks: [], reuseWorlds: true })
     try {
       for (const t of tasks) {
-        const alone = await validateTask(gym, t)
+        const alone = await validateTask(gym, t, { isolated: true })
+        const oneIdentity = await validateTask(gym, t)
         const chained = await validateTask(gym, t, { sharedPrefix: true })
+        expect(oneIdentity, t.id).toEqual(alone)
         expect(chained, t.id).toEqual(alone)
         expect(chained.ok, t.id).toBe(true)
       }
