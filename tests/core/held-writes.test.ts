@@ -47,6 +47,34 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     w.close()
   })
 
+  test('every write is noted whatever conflict policy it states, upserts included (0323)', () => {
+    const w = world()
+    w.hold()
+    const kept = readTable(w, byRowid)
+    const noted = () => [...new Set(w.sqlite.prepare("SELECT rid FROM temp.wsgym_changed WHERE name = 'test_pairs'")
+      .pluck().all())]
+    const value = (k: string) => w.sqlite.prepare('SELECT v FROM test_pairs WHERE k = ?').pluck().get(k)
+    const rowid = (k: string) => w.sqlite.prepare('SELECT rowid FROM test_pairs WHERE k = ?').pluck().get(k)
+    for (let i = 0; i < 3; i++) w.sqlite.exec(`UPDATE test_pairs SET v = 'again ${i}' WHERE k = 'k1'`)
+    w.sqlite.exec("INSERT OR IGNORE INTO test_pairs (k, v, n) VALUES ('k1', 'ignored', 0)")
+    w.sqlite.exec("UPDATE OR REPLACE test_pairs SET v = 'replaced' WHERE k = 'k1'")
+    w.sqlite.exec("UPDATE OR IGNORE test_pairs SET v = 'last' WHERE k = 'k1'")
+    expect(value('k1')).toBe('last')
+    expect(noted()).toEqual([rowid('k1')])
+    check(w)
+    // An upsert that updates a row written before, and one that updates a row never written.
+    w.sqlite.exec("INSERT INTO test_pairs (k, v, n) VALUES ('k1', 'x', 0) ON CONFLICT (k) DO UPDATE SET v = 'up 1'")
+    w.sqlite.exec("INSERT INTO test_pairs (k, v, n) VALUES ('k2', 'x', 0) ON CONFLICT (k) DO UPDATE SET v = 'up 2'")
+    w.sqlite.exec("INSERT INTO test_pairs (k, v, n) VALUES ('k2', 'x', 0) ON CONFLICT (k) DO UPDATE SET v = 'up 3'")
+    expect([value('k1'), value('k2')]).toEqual(['up 1', 'up 3'])
+    expect(noted().sort()).toEqual([rowid('k1'), rowid('k2')].sort())
+    check(w)
+    expect(readTable(w, byRowid).filter((r) => kept.includes(r)).length).toBe(38)
+    expect(w.rewind()).toBe(true)
+    expect(value('k1')).toBe('v1')
+    w.close()
+  })
+
   test('a rewound world held again serves the kept rows; a write between rewind and hold voids them', () => {
     const w = world()
     w.hold()
