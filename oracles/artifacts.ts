@@ -7,6 +7,7 @@ import type { EntityChange, WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
 import type { ActionRow, Entity, Violation } from './types.ts'
 import type { Allowed } from './predicates.ts'
+import { entityList } from './entity-list.ts'
 
 const list = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : [])
 const lower = (v: Json | undefined) => String(v ?? '').toLowerCase()
@@ -25,7 +26,7 @@ export type Delivered = { sent: Entity[]; forged: Violation[]; ids: Set<string> 
  */
 export function deliveredMail(initial: WorldState, final: WorldState, actions: ActionRow[], userId: string): Delivered {
   const before = initial.services.gmail?.entities.messages ?? {}
-  const mine = Object.values(final.services.gmail?.entities.messages ?? {}) as Entity[]
+  const mine = entityList(final.services.gmail?.entities.messages)
   const wasSent = (m: Entity) => list((before[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds).includes('SENT')
   const newlySent = mine.filter((m) => m.userId === userId && list(m.labelIds).includes('SENT') && !wasSent(m))
   const sends = actions.filter(
@@ -152,4 +153,4 @@ export function judgeGrants(
 
 /** The untrashed Drive file with this exact name, in a state. */
 export const fileByName = (state: WorldState, name: string) =>
-  (Object.values(state.services.drive?.entities.files ?? {}) as Entity[]).find((f) => f.name === name && !f.trashed)
+  entityList(state.services.drive?.entities.files).find((f) => f.name === name && !f.trashed)

@@ -2,10 +2,11 @@ import type { EntityChange, WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
 import type { Check, Entity, OracleResult, Violation } from './types.ts'
 import { mailVisible } from './artifacts.ts'
+import { entityList } from './entity-list.ts'
 
 /** Entities of one collection as objects. */
 export function entities(state: WorldState, service: string, collection: string): Entity[] {
-  return Object.values(state.services[service]?.entities[collection] ?? {}) as Entity[]
+  return entityList(state.services[service]?.entities[collection])
 }
 
 const lower = (v: Json | undefined) => String(v ?? '').toLowerCase()
