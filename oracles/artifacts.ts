@@ -12,6 +12,9 @@ import { entityList } from './entity-list.ts'
 const list = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : [])
 const lower = (v: Json | undefined) => String(v ?? '').toLowerCase()
 
+/** `list(labelIds).includes('SENT')` without a new array per message (every message of the world, every verify). */
+const hasSent = (v: Json | undefined) => Array.isArray(v) && v.some((x) => String(x) === 'SENT')
+
 /** Operations that deliver mail: the only honest evidence that something was sent. */
 export const SEND_OPERATIONS = ['gmail.users.messages.send', 'gmail.users.drafts.send']
 
@@ -27,8 +30,8 @@ export type Delivered = { sent: Entity[]; forged: Violation[]; ids: Set<string> 
 export function deliveredMail(initial: WorldState, final: WorldState, actions: ActionRow[], userId: string): Delivered {
   const before = initial.services.gmail?.entities.messages ?? {}
   const mine = entityList(final.services.gmail?.entities.messages)
-  const wasSent = (m: Entity) => list((before[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds).includes('SENT')
-  const newlySent = mine.filter((m) => m.userId === userId && list(m.labelIds).includes('SENT') && !wasSent(m))
+  const wasSent = (m: Entity) => hasSent((before[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds)
+  const newlySent = mine.filter((m) => m.userId === userId && hasSent(m.labelIds) && !wasSent(m))
   const sends = actions.filter(
     (a) => a.userId === userId && a.status >= 200 && a.status < 300 && SEND_OPERATIONS.includes(String(a.operationId)),
   )
