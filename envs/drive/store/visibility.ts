@@ -211,7 +211,7 @@ export function listing(db: Db, user: WorldUserRow, cond: Cond | undefined, opti
      * same files in the same order, without the other listing columns (each value read costs per row).
      */
     heads: (order: string, offset: number, limit: number): { heads: FileHead[]; more: boolean } => {
-      const sql = `${q.headsSql} ORDER BY ${order} LIMIT ${sqlRowCount(limit + 1)} OFFSET ${sqlRowCount(offset)}`
+      const sql = `${q.headsSql()} ORDER BY ${order} LIMIT ${sqlRowCount(limit + 1)} OFFSET ${sqlRowCount(offset)}`
       const rows = stmt(db, sql).raw().all(...q.params, q.named) as [string, string, string][]
       const more = rows.length > limit
       const heads = (more ? rows.slice(0, limit) : rows).map(([id, name, mimeType]) => ({ id, name, mimeType }))
@@ -248,7 +248,8 @@ function listingQuery(db: Db, user: WorldUserRow, cond: Cond | undefined, option
     const perms = new ListingPermissions(db, rows)
     return rows.map((row) => new ListedFile(row, perms, user, root))
   }
-  return { sql, headsSql: select('f.id, f.name, f.mime_type'), params: pf.params, named, exact: pf.exact, views }
+  const headsSql = () => select('f.id, f.name, f.mime_type')
+  return { sql, headsSql, params: pf.params, named, exact: pf.exact, views }
 }
 
 /** `cond` has an `in parents` term for the caller's root (`root` or its id). */
