@@ -115,8 +115,11 @@ export type PageFacts = {
   pinned: Set<string>
 }
 
+const NOT_ASCII = /[^\x00-\x7f]/
+/** SQLite orders every BLOB after every TEXT value: an upper bound no ts reaches. */
+const SQL_ABOVE_ALL_TEXT = Buffer.alloc(1)
+
 export function pageFacts(db: Db, channelId: string, messages: readonly MessageRow[]): PageFacts {
-  const tss = JSON.stringify(messages.map((m) => m.ts))
   const byTs = <T extends { ts: string }>(rows: T[]) => {
     const map = new Map<string, T[]>()
     for (const r of rows) {
@@ -126,12 +129,26 @@ export function pageFacts(db: Db, channelId: string, messages: readonly MessageR
     }
     return map
   }
-  const IN = 'channel_id = ? AND ts IN (SELECT value FROM json_each(?))'
-  const reactions = stmt(db, `SELECT ts, name, user_id FROM slack_reactions WHERE ${IN} ORDER BY seq`)
-    .all(channelId, tss)
-  const unfurls = stmt(db, `SELECT ts, url, attachment, app_user FROM slack_unfurls WHERE ${IN} ORDER BY rowid`)
-    .all(channelId, tss)
-  const pins = stmt(db, `SELECT ts FROM slack_pins WHERE ${IN}`).all(channelId, tss) as { ts: string }[]
+  if (messages.length === 0) return { team: teamId(db), reactions: new Map(), unfurls: new Map(), pinned: new Set() }
+  let low: string | Buffer = ''
+  let high: string | Buffer = SQL_ABOVE_ALL_TEXT
+  // ASCII ts (every generated one) order alike in JavaScript and in SQLite's byte order; any other reads the channel.
+  if (!messages.some((m) => NOT_ASCII.test(m.ts))) {
+    low = high = messages[0]!.ts
+    for (const { ts } of messages) {
+      if (ts < low) low = ts
+      if (ts > high) high = ts
+    }
+  }
+  // One range of each table's (channel_id, ts) key, from the page's first to last ts (a list of 100 ts read through
+  // json_each cost a key probe per ts and table, mostly for nothing: few messages have reactions, unfurls or pins).
+  // Rows of messages in that range but not on the page (thread replies) come too; they are never looked up.
+  const IN = 'channel_id = ? AND ts >= ? AND ts <= ?'
+  const read = (sql: string) => stmt(db, sql).all(channelId, low, high)
+  const reactions = read(`/* page reactions */ SELECT ts, name, user_id FROM slack_reactions WHERE ${IN} ORDER BY seq`)
+  const unfurls = read(`/* page unfurls */ SELECT ts, url, attachment, app_user FROM slack_unfurls WHERE ${IN}
+    ORDER BY rowid`)
+  const pins = read(`/* page pins */ SELECT ts FROM slack_pins WHERE ${IN}`) as { ts: string }[]
   return {
     team: teamId(db),
     reactions: byTs(reactions as (ReactionRow & { ts: string })[]),

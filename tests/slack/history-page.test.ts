@@ -45,4 +45,48 @@ describe('conversations.history', () => {
     expect((byTs.get(posted[3]) as { attachments: { from_url: string }[] }).attachments.map((a) => a.from_url))
       .toEqual(['https://b.example', 'https://a.example'])
   })
+
+  it('keeps what belongs to replies and other pages off a page, though replies lie in its ts range', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const posted: string[] = []
+    for (let i = 0; i < 6; i++) {
+      posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+      if (i === 3) {
+        // A reply between the parents: on no history page, but inside the ts range of the page around it.
+        const reply = await w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[1] }, 'bob')
+        const reaction = { channel: id, timestamp: reply.ts, name: 'eyes' }
+        expect((await w.api('reactions.add', reaction, 'carol')).ok).toBe(true)
+        expect((await w.api('pins.add', { channel: id, timestamp: reply.ts }, 'alice')).ok).toBe(true)
+        const unfurl = 'INSERT INTO slack_unfurls (channel_id, ts, url, attachment, app_user) VALUES (?,?,?,?,?)'
+        stmt(w.h.entry.world.db, unfurl).run(id, reply.ts, 'https://r.example', '{"title":"R"}', await w.uid('alice'))
+      }
+    }
+    // The oldest message (on the last page) and the newest (on the first) carry reactions and a pin too.
+    for (const i of [0, 5]) {
+      expect((await w.api('reactions.add', { channel: id, timestamp: posted[i], name: 'tada' }, 'bob')).ok).toBe(true)
+      expect((await w.api('pins.add', { channel: id, timestamp: posted[i] }, 'alice')).ok).toBe(true)
+    }
+    const db = w.h.entry.world.db
+    const alice = await w.uid('alice')
+    const alone = (ts: string) => {
+      const row = stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND ts = ?').get(id, ts) as MessageRow
+      return JSON.parse(JSON.stringify(messageWire(db, row, { viewer: alice })))
+    }
+    const seen: string[] = []
+    let cursor: string | undefined
+    do {
+      const args = { channel: id, limit: 2, ...(cursor ? { cursor } : {}) }
+      const page = await w.api('conversations.history', args, 'alice')
+      for (const m of page.messages) expect(m).toEqual(alone(m.ts))
+      seen.push(...page.messages.map((m: { ts: string }) => m.ts))
+      cursor = page.response_metadata?.next_cursor || undefined
+    } while (cursor)
+    expect(seen.slice(0, posted.length)).toEqual([...posted].reverse())
+    const replies = await w.api('conversations.replies', { channel: id, ts: posted[1] }, 'alice')
+    expect(replies.messages).toHaveLength(2)
+    for (const m of replies.messages) expect(m).toEqual(alone(m.ts))
+    expect(replies.messages[1].reactions).toEqual([{ name: 'eyes', users: [await w.uid('carol')], count: 1 }])
+    expect(replies.messages[1].pinned_to).toEqual([id])
+  })
 })

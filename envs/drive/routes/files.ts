@@ -12,9 +12,12 @@ import { toFile } from '../map.ts'
 import { turnTaker } from '../../core/turns.ts'
 import { parseDriveQuery } from '../query/parse.ts'
 import { compileQuery } from '../query/evaluate.ts'
-import { listing, pageRows } from '../store/visibility.ts'
-import { nameColumns } from '../store/name-search.ts'
-import { atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile } from '../store/files.ts'
+import { listing, pageRows, type FileHead } from '../store/visibility.ts'
+import { nameColumns, wellFormed } from '../store/name-search.ts'
+import {
+  atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile,
+  writeFile,
+} from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
 import { permissions, type FileRow } from '../schema.ts'
 import { stmt, updateRows, type Db } from '../../core/db.ts'
@@ -56,10 +59,23 @@ export function createFile(
   return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user, fileFieldsKept(c))
 }
 
-/** Creates a file (see createFile) and returns its stored row. */
+/** What a files.create answer without `fields` reads of the new file. */
+type CreatedFile = Pick<FileRow, 'id' | 'name' | 'mimeType'>
+
+/**
+ * Creates a file (see createFile) and returns its stored row; with `whole` false, only its id, name and MIME type
+ * when those are known without reading the row back (a well-formed name is stored as given).
+ */
 function createFileRow(
   c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
-): FileRow {
+): FileRow
+function createFileRow(
+  c: WorldContext, meta: Meta, content: undefined, contentType: undefined, imported: undefined, whole: false,
+): CreatedFile
+function createFileRow(
+  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+  whole = true,
+): FileRow | CreatedFile {
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
   if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
@@ -68,20 +84,26 @@ function createFileRow(
   const inDrive = driveOfParents(c.var.world.db, parents)
   const row = c.var.world.tx((db) => {
     const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0))
-    const created = insertFile(db, {
-      driveId: inDrive, id: meta.id, name: meta.name ?? 'Untitled', mimeType, ownerId: c.var.user.id, owner: c.var.user,
-      parents, content: bytes, description: meta.description,
-    })
     const extra: Partial<typeof files.$inferInsert> = {}
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
     if (meta.appProperties) extra.appProperties = JSON.stringify(clean(meta.appProperties))
+    const name = meta.name ?? 'Untitled'
+    const file = {
+      driveId: inDrive, id: meta.id, name, mimeType, ownerId: c.var.user.id, owner: c.var.user,
+      parents, content: bytes, description: meta.description,
+    }
+    if (!Object.keys(extra).length && mimeType !== GOOGLE_DOC) {
+      // Nothing more is written: the row is read back once, and only when the answer renders more than these.
+      const id = writeFile(db, file)
+      return whole || !wellFormed(name) ? findFile(db, id)! : { id, name, mimeType }
+    }
+    const created = insertFile(db, file)
     if (Object.keys(extra).length) updateRows(db, files, extra, { id: created.id })
     if (mimeType === GOOGLE_DOC && imported) {
       updateRows(db, files, { fullText: importDocument(db, created.id, imported) }, { id: created.id })
     } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
-    // insertFile read the row back; only a later write makes a second read worth its statement.
-    return Object.keys(extra).length || mimeType === GOOGLE_DOC ? findFile(db, created.id)! : created
+    return findFile(db, created.id)!
   })
   return row
 }
@@ -227,31 +249,39 @@ export const filesRouter = createGoogleRouter()
     // SQL pages alone when it judges the corpus exactly (My Drive, or one drive) and the query exactly too.
     // Errors come in the same order either way: the query's, orderBy's, then the page token's.
     let start = 0
+    // Without `fields` a page is rendered from each file's id, name and MIME type: SQL reads only those (`heads`).
+    const fields = c.req.query('fields')
     let paged: { views: FileView[]; more: boolean } | undefined
+    let headed: { heads: FileHead[]; more: boolean } | undefined
     if ((corpora === 'drive' || (corpora === 'user' && !allDrives)) && found.exact) {
       const order = orderSql(q.orderBy)
       start = tokenOffset()
-      if (Number.isSafeInteger(start) && start >= 0) paged = found.page(order, start, q.pageSize)
+      if (Number.isSafeInteger(start) && start >= 0) {
+        if (fields) paged = found.page(order, start, q.pageSize)
+        else headed = found.heads(order, start, q.pageSize)
+      }
     }
-    if (!paged) {
+    if (!paged && !headed) {
       const test = cond ? compileQuery(cond) : undefined
       const ordered = sortFiles(found.all().filter((v) => inCorpus(v) && (!test || test(v))), q.orderBy)
       start = tokenOffset()
       paged = { views: ordered.slice(start, start + q.pageSize), more: start + q.pageSize < ordered.length }
     }
-    const page = paged.views
+    const page: readonly FileHead[] = headed ? headed.heads : paged!.views.map((v) => v.row)
     const body: Record<string, unknown> = { kind: 'drive#fileList' }
-    if (paged.more) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
+    if ((headed ?? paged!).more) body.nextPageToken = encodePageToken({ o: start + q.pageSize })
     body.incompleteSearch = false
     // Only the page is rendered, and only as far as `fields` asks: without it Drive answers kind, id, name, mimeType.
-    const only = c.req.query('fields') ? fileFieldsOf(parseFields(c.req.query('fields')!)) : undefined
-    const rows = only === undefined ? undefined : pageRows(c.var.world.db, page, only)
+    const only = fields ? fileFieldsOf(parseFields(fields)) : undefined
+    const rows = only === undefined ? undefined : pageRows(c.var.world.db, paged!.views, only)
     // A page of 1,000 fully rendered files is long work: other requests get a turn meanwhile (envs/core/turns.ts).
     const files: unknown[] = []
     const turns = turnTaker()
     const labels = rows === undefined ? [] : includedLabels(c)
-    for (const v of page) {
-      files.push(rows === undefined ? { kind: 'drive#file', id: v.row.id, name: v.row.name, mimeType: v.row.mimeType } : withLabels(c, toFile(c.var.world.db, rows.get(v.row.id)!, c.var.user, only ?? undefined), labels))
+    for (const f of page) {
+      files.push(rows === undefined
+        ? { kind: 'drive#file', id: f.id, name: f.name, mimeType: f.mimeType }
+        : withLabels(c, toFile(c.var.world.db, rows.get(f.id)!, c.var.user, only ?? undefined), labels))
       await turns.maybeYield()
     }
     body.files = files
@@ -270,9 +300,10 @@ export const filesRouter = createGoogleRouter()
     return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user, fileFieldsKept(c))), FILE_DEFAULT_FIELDS) as never, 200)
   })
   .openapi(createRouteDef, (c) => {
-    const row = createFileRow(c, (c.req.valid('json') ?? {}) as Meta)
-    // Without `fields` Drive answers kind, id, name and mimeType: those come from the row, no rendering needed.
-    if (c.req.query('fields')) return c.json(toFile(c.var.world.db, row, c.var.user) as never, 200)
+    const meta = (c.req.valid('json') ?? {}) as Meta
+    if (c.req.query('fields')) return c.json(toFile(c.var.world.db, createFileRow(c, meta), c.var.user) as never, 200)
+    // Without `fields` Drive answers kind, id, name and mimeType: no rendering, and no reading the row back.
+    const row = createFileRow(c, meta, undefined, undefined, undefined, false)
     return c.json({ kind: 'drive#file', id: row.id, name: row.name, mimeType: row.mimeType } as never, 200)
   })
   .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT_FIELDS) as never, 200))

@@ -45,10 +45,17 @@ export type NewFile = {
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
 /** The digests Drive reports for binary content (`md5Checksum`, `sha1Checksum`, `sha256Checksum`), as stored JSON. */
 export function checksumsOf(content: Buffer): string {
+  return content.length === 0 ? EMPTY_CHECKSUMS : digestsOf(content)
+}
+
+function digestsOf(content: Buffer): string {
   // One-shot digests: a Hash object per algorithm cost more than hashing a small file.
   const hex = (algo: string) => hash(algo, content, 'hex')
   return JSON.stringify({ md5: hex('md5'), sha1: hex('sha1'), sha256: hex('sha256') })
 }
+
+/** The digests of no bytes (what files.create without content stores), computed once. */
+const EMPTY_CHECKSUMS = digestsOf(Buffer.alloc(0))
 
 /** `owner`, when given, is the world user row of `ownerId` (the caller's, which the request already holds). */
 export function insertFile(db: Db, f: NewFile): FileRow {
