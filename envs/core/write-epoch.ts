@@ -35,8 +35,10 @@ function triggersSql(table: string): string {
  */
 function writeCount(client: Database.Database, table: string): number | undefined {
   if (!client.memory) return undefined
-  const schema = client.prepare(SCHEMA_SQL).pluck().get() as number
   let t = tracked.get(client)
+  // Not set up, and no DDL may run now: answered without reading the schema cookie (held worlds, every call).
+  if (client.inTransaction && !t?.writes.has(table)) return undefined
+  const schema = client.prepare(SCHEMA_SQL).pluck().get() as number
   const count = t?.schema === schema ? t.writes.get(table) : undefined
   if (count !== undefined) return count
   if (client.inTransaction) return undefined
@@ -62,9 +64,12 @@ function writeCount(client: Database.Database, table: string): number | undefine
 
 /**
  * `read()`, or the value it gave when last called with this key while `table` was unwritten since. `read` must be a
- * pure read of `table` (and of nothing else that can change) and its result must not be modified by callers.
+ * pure read of `table` (and of nothing else that can change) and its result must not be modified by callers;
+ * `seal` (Object.freeze, say) runs on a value before it is kept, and only then.
  */
-export function keptWhileUnwritten<T>(client: Database.Database, table: string, key: string, read: () => T): T {
+export function keptWhileUnwritten<T>(
+  client: Database.Database, table: string, key: string, read: () => T, seal?: (value: T) => void,
+): T {
   const writes = writeCount(client, table)
   if (writes === undefined) return read()
   const t = tracked.get(client)!
@@ -73,6 +78,7 @@ export function keptWhileUnwritten<T>(client: Database.Database, table: string, 
   if (kept && kept.writes === writes) return kept.value as T
   const value = read()
   if (!client.inTransaction) {
+    seal?.(value)
     if (!kept && t.kept.size >= MAX_KEPT) t.kept.clear()
     t.kept.set(key, { writes, value })
   }

@@ -107,9 +107,29 @@ describe('keptWhileUnwritten', () => {
     expect(r.runs()).toBe(2)
     w.sqlite.exec("UPDATE test_pairs SET v = 'held' WHERE k = 'k1'")
     expect(r.read()).toEqual(r.fresh())
+    // No DDL ran while held: no triggers of this module, and the held world's notes are still trusted.
+    const triggers = "SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'wsgym_count_%'"
+    expect(w.sqlite.prepare(triggers).pluck().get()).toBe(0)
+    expect(w.heldWrites()?.tables).toEqual(new Set(['test_pairs']))
     w.rewind()
     expect(r.read()).toEqual(r.fresh())
     expect(w.heldWrites()).toBeUndefined()
+  })
+
+  test('seals a value only when it is kept', () => {
+    const w = world()
+    const sealed: unknown[] = []
+    const read = () => keptWhileUnwritten(w.sqlite, 'test_pairs', 'sealed', () => ({ at: Math.random() }), (v) => {
+      sealed.push(v)
+    })
+    w.sqlite.exec('BEGIN')
+    read()
+    expect(sealed).toHaveLength(0)
+    w.sqlite.exec('COMMIT')
+    const kept = read()
+    expect(sealed).toEqual([kept])
+    expect(read()).toBe(kept)
+    expect(sealed).toHaveLength(1)
   })
 
   test('a table dropped and made again (its triggers gone) is read again, and its writes still count', () => {

@@ -26,10 +26,16 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
   // Kept while calendar_events is unwritten (docs/decisions/0319): a listing asked again reads no rows.
   const key = `rows\u0000${calendarId}\u0000${w.min}\u0000${w.max}\u0000${includeCancelled}`
   const read = () => readWindowRows(db, calendarId, w, includeCancelled)
-  return keptWhileUnwritten(db.$client, 'calendar_events', key, read)
+  return keptWhileUnwritten(db.$client, 'calendar_events', key, read, freezeRows)
 }
 
-/** What windowRows reads: frozen, as the same rows may be handed to many listings. */
+/** Kept rows are handed to many listings: frozen, so that none can change what the next one reads. */
+function freezeRows({ rows }: WindowRows) {
+  for (const r of rows) Object.freeze(r)
+  Object.freeze(rows)
+}
+
+/** What windowRows reads. */
 type WindowRows = { rows: readonly EventRow[]; exceptionIds: ReadonlySet<string> }
 
 function readWindowRows(db: Db, calendarId: string, w: Window, includeCancelled: boolean): WindowRows {
@@ -58,7 +64,7 @@ function readWindowRows(db: Db, calendarId: string, w: Window, includeCancelled:
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
   const read = stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]
-  const rows = Object.freeze(read.map((values) => Object.freeze(eventRowOf(values))))
+  const rows = read.map(eventRowOf)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
   const exceptionIds: ReadonlySet<string> = new Set(exceptions.pluck().all(calendarId) as string[])
   return { rows, exceptionIds }
