@@ -24,7 +24,8 @@ const LONGEST = 'SELECT max(end_ms - start_ms) FROM calendar_events WHERE calend
  */
 function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boolean): WindowRows {
   // Kept while calendar_events is unwritten (docs/decisions/0319): a listing asked again reads no rows.
-  const key = `rows\u0000${calendarId}\u0000${w.min}\u0000${w.max}\u0000${includeCancelled}`
+  // The calendar id last: the other parts hold no NUL, so no two inputs make one key.
+  const key = `rows\u0000${w.min}\u0000${w.max}\u0000${includeCancelled}\u0000${calendarId}`
   const read = () => readWindowRows(db, calendarId, w, includeCancelled)
   return keptWhileUnwritten(db.$client, 'calendar_events', key, read, freezeRows)
 }
