@@ -97,23 +97,27 @@ export function stringifyWithTexts(value: unknown, indent: number | undefined): 
   }
   const lists = new Set(keys)
   const pad = indent ? `\n${' '.repeat(indent)}` : ''
-  const parts: string[] = []
+  // One concatenation (not a join, which would copy the whole answer once more before it is written).
+  let out = ''
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     let text: string | undefined
-    if (lists.has(k)) {
-      const items = v as unknown[]
-      text = '['
-      for (let i = 0; i < items.length; i++) text += (i > 0 ? ',' : '') + elementOf(items[i], indent)
-      text += items.length ? `${pad}]` : ']'
-    } else {
+    if (lists.has(k)) text = listText(v as unknown[], indent, pad)
+    else {
       text = JSON.stringify(v, null, indent)
       if (text === undefined) continue
       if (indent) text = text.replace(/\n/g, pad)
     }
-    parts.push(`${pad}${JSON.stringify(k)}:${indent ? ' ' : ''}${text}`)
+    out += `${out ? ',' : ''}${pad}${JSON.stringify(k)}:${indent ? ' ' : ''}${text}`
   }
-  if (!parts.length) return '{}'
-  return `{${parts.join(',')}${indent ? '\n' : ''}}`
+  if (!out) return '{}'
+  return `{${out}${indent ? '\n' : ''}}`
+}
+
+/** A top-level list's text: `[`, the element texts (kept ones copied in), `]`. */
+function listText(items: readonly unknown[], indent: number | undefined, pad: string): string {
+  let text = '['
+  for (let i = 0; i < items.length; i++) text += (i > 0 ? ',' : '') + elementOf(items[i], indent)
+  return text + (items.length ? `${pad}]` : ']')
 }
 
 /** `value` with the `JsonText` elements of its top-level arrays replaced by their values (for `fields=`). */

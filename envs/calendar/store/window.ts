@@ -3,6 +3,7 @@ import type { EventRow } from '../schema.ts'
 import { calendarEvents, EVENT_COLUMNS, eventRowOf, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrenceSlices, MAX_INSTANCES } from '../time/recurrence.ts'
 import { turnTaker } from '../../core/turns.ts'
+import { keptWhileUnwritten } from '../../core/write-epoch.ts'
 
 export type Window = { min?: number; max?: number }
 
@@ -21,7 +22,24 @@ const LONGEST = 'SELECT max(end_ms - start_ms) FROM calendar_events WHERE calend
  * indexes, so a week of a calendar costs what the week holds. `exceptionIds` are all the calendar's exception
  * ids (an exception moved out of the window still replaces its original occurrence).
  */
-function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boolean) {
+function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boolean): WindowRows {
+  // Kept while calendar_events is unwritten (docs/decisions/0319): a listing asked again reads no rows.
+  // The calendar id last: the other parts hold no NUL, so no two inputs make one key.
+  const key = `rows\u0000${w.min}\u0000${w.max}\u0000${includeCancelled}\u0000${calendarId}`
+  const read = () => readWindowRows(db, calendarId, w, includeCancelled)
+  return keptWhileUnwritten(db.$client, 'calendar_events', key, read, freezeRows)
+}
+
+/** Kept rows are handed to many listings: frozen, so that none can change what the next one reads. */
+function freezeRows({ rows }: WindowRows) {
+  for (const r of rows) Object.freeze(r)
+  Object.freeze(rows)
+}
+
+/** What windowRows reads. */
+type WindowRows = { rows: readonly EventRow[]; exceptionIds: ReadonlySet<string> }
+
+function readWindowRows(db: Db, calendarId: string, w: Window, includeCancelled: boolean): WindowRows {
   const overlap: string[] = []
   const params: unknown[] = [calendarId]
   // overlaps(): start < max, and end > min or a zero-length event starting at or after min (so end = start = min).
@@ -46,16 +64,19 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
   const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
-  const rows = (stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]).map(eventRowOf)
+  const read = stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]
+  const rows = read.map(eventRowOf)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
-  const exceptionIds = new Set(exceptions.pluck().all(calendarId) as string[])
+  const exceptionIds: ReadonlySet<string> = new Set(exceptions.pluck().all(calendarId) as string[])
   return { rows, exceptionIds }
 }
 
-/** The latest `updatedMs` of any row of the calendar (the listing's `updated`). */
+/** The latest `updatedMs` of any row of the calendar (the listing's `updated`), kept as windowRows keeps rows. */
 function lastUpdated(db: Db, calendarId: string): number {
-  const latest = stmt(db, 'SELECT max(updated_ms) FROM calendar_events WHERE calendar_id = ?').pluck().get(calendarId)
-  return (latest as number | null) ?? 0
+  return keptWhileUnwritten(db.$client, 'calendar_events', `updated\u0000${calendarId}`, () => {
+    const latest = stmt(db, 'SELECT max(updated_ms) FROM calendar_events WHERE calendar_id = ?').pluck().get(calendarId)
+    return (latest as number | null) ?? 0
+  })
 }
 
 /**

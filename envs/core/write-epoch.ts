@@ -1,0 +1,86 @@
+import type Database from 'better-sqlite3'
+
+/**
+ * Values read from one table, kept per connection while the table is not written (docs/decisions/0319).
+ *
+ * On first use a connection gets TEMP triggers (outside the world's bytes, like World.hold's notes) that call a
+ * function counting every row a statement inserts, updates or deletes in the table; the count never goes back, not
+ * even when a transaction rolls the rows back. A value is kept with the count it was read at and is given back only
+ * while the count is the same. It is kept only when read outside any transaction, so it holds committed rows: what a
+ * later rollback can undo was written after it, and counted. The schema cookie is compared too (a table dropped and
+ * made again has lost its triggers). Only in-memory connections: nothing else writes to them. A restored world has
+ * a new connection, and so nothing kept.
+ */
+type Tracked = { schema: number; writes: Map<string, number>; kept: Map<string, { writes: number; value: unknown }> }
+
+const tracked = new WeakMap<Database.Database, Tracked>()
+const COUNT_FN = 'wsgym_count_write'
+const SCHEMA_SQL = 'PRAGMA main.schema_version'
+/** Kept values per connection (listing windows: a handful in use at a time); cleared when full. */
+const MAX_KEPT = 64
+
+function triggersSql(table: string): string {
+  const name = `'${table.replace(/'/g, "''")}'`
+  return ['INSERT', 'UPDATE', 'DELETE'].map((op) => {
+    const trigger = `"wsgym_count_${op[0]!.toLowerCase()}_${table}"`
+    return `DROP TRIGGER IF EXISTS temp.${trigger}; CREATE TEMP TRIGGER ${trigger} AFTER ${op} ON main."${table}" ` +
+      `BEGIN SELECT ${COUNT_FN}(${name}); END;`
+  }).join('\n')
+}
+
+/**
+ * The table's write count on this connection, setting up its triggers when needed; undefined when it cannot be
+ * vouched for (a file-backed connection, or the triggers are missing and a transaction is open, where DDL would
+ * change what a held world compares).
+ */
+function writeCount(client: Database.Database, table: string): number | undefined {
+  if (!client.memory) return undefined
+  let t = tracked.get(client)
+  // Not set up, and no DDL may run now: answered without reading the schema cookie (held worlds, every call).
+  if (client.inTransaction && !t?.writes.has(table)) return undefined
+  const schema = client.prepare(SCHEMA_SQL).pluck().get() as number
+  const count = t?.schema === schema ? t.writes.get(table) : undefined
+  if (count !== undefined) return count
+  if (client.inTransaction) return undefined
+  if (!t) {
+    const state: Tracked = (t = { schema, writes: new Map(), kept: new Map() })
+    client.function(COUNT_FN, { deterministic: false }, (name: unknown) => {
+      const n = state.writes.get(name as string)
+      if (n !== undefined) state.writes.set(name as string, n + 1)
+      return null
+    })
+    tracked.set(client, t)
+  } else if (t.schema !== schema) {
+    // Triggers may be gone with a dropped table: nothing kept so far is trusted, every table is set up again.
+    t.kept.clear()
+    t.writes.clear()
+    t.schema = schema
+  }
+  // Temp DDL: the main schema cookie stays as read. Nothing of this table is kept yet, so counting starts at 0.
+  client.exec(triggersSql(table))
+  t.writes.set(table, 0)
+  return 0
+}
+
+/**
+ * `read()`, or the value it gave when last called with this key while `table` was unwritten since. `read` must be a
+ * pure read of `table` (and of nothing else that can change) and its result must not be modified by callers;
+ * `seal` (Object.freeze, say) runs on a value before it is kept, and only then.
+ */
+export function keptWhileUnwritten<T>(
+  client: Database.Database, table: string, key: string, read: () => T, seal?: (value: T) => void,
+): T {
+  const writes = writeCount(client, table)
+  if (writes === undefined) return read()
+  const t = tracked.get(client)!
+  key = `${table}\u0000${key}`
+  const kept = t.kept.get(key)
+  if (kept && kept.writes === writes) return kept.value as T
+  const value = read()
+  if (!client.inTransaction) {
+    seal?.(value)
+    if (!kept && t.kept.size >= MAX_KEPT) t.kept.clear()
+    t.kept.set(key, { writes, value })
+  }
+  return value
+}

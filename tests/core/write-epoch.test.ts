@@ -1,0 +1,182 @@
+import { describe, expect, test } from 'vitest'
+import { join } from 'node:path'
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { World } from '../../envs/core/world.ts'
+import { keptWhileUnwritten } from '../../envs/core/write-epoch.ts'
+import { tempDirs } from '../support/tmp-dirs.ts'
+
+// Values kept per connection while their table is unwritten (docs/decisions/0319): any write, a rollback of a
+// write, or a table made again must make the next read run; nothing read inside a transaction is kept.
+const pairs = sqliteTable('test_pairs', { k: text('k').primaryKey(), v: text('v').notNull(), n: integer('n') })
+const other = sqliteTable('test_other', { k: text('k').primaryKey() })
+const tmp = tempDirs()
+
+function world(file?: string) {
+  const w = file ? World.create([pairs, other], file) : World.create([pairs, other])
+  const insert = w.sqlite.prepare('INSERT INTO test_pairs (k, v, n) VALUES (?, ?, ?)')
+  w.tx(() => {
+    for (let i = 1; i <= 10; i++) insert.run(`k${i}`, `v${i}`, i)
+  })
+  return w
+}
+
+/** A kept read of the whole table, and how many times the statement ran. */
+function reader(w: World, key = 'all') {
+  let runs = 0
+  const read = () =>
+    keptWhileUnwritten(w.sqlite, 'test_pairs', key, () => {
+      runs++
+      return w.sqlite.prepare('SELECT k, v, n FROM test_pairs ORDER BY k').raw().all()
+    })
+  const fresh = () => w.sqlite.prepare('SELECT k, v, n FROM test_pairs ORDER BY k').raw().all()
+  return { read, fresh, runs: () => runs }
+}
+
+describe('keptWhileUnwritten', () => {
+  test('gives the kept value while the table is unwritten, and reads again after every kind of write', () => {
+    const w = world()
+    const r = reader(w)
+    const first = r.read()
+    expect(r.read()).toBe(first)
+    expect(r.runs()).toBe(1)
+    // Writes elsewhere (another table, the clock) keep it.
+    w.sqlite.exec("INSERT INTO test_other (k) VALUES ('x')")
+    expect(r.read()).toBe(first)
+    const writes = [
+      "UPDATE test_pairs SET v = 'changed' WHERE k = 'k3'",
+      "INSERT OR REPLACE INTO test_pairs (k, v, n) VALUES ('k5', 'replaced', 100)",
+      "INSERT INTO test_pairs (k, v, n) VALUES ('k4', 'x', 1) ON CONFLICT (k) DO UPDATE SET n = 40",
+      "UPDATE test_pairs SET rowid = rowid + 1000 WHERE k = 'k7'",
+      "DELETE FROM test_pairs WHERE k = 'k1'",
+      "INSERT INTO test_pairs (k, v, n) VALUES ('k0', 'new', 0)",
+      'DELETE FROM test_pairs',
+    ]
+    for (const sql of writes) {
+      const before = r.runs()
+      w.sqlite.exec(sql)
+      expect(r.read(), sql).toEqual(r.fresh())
+      expect(r.runs(), sql).toBe(before + 1)
+      expect(r.read(), sql).toEqual(r.fresh())
+      expect(r.runs(), sql).toBe(before + 1)
+    }
+  })
+
+  test('reads again after a write that was rolled back, and keeps nothing read inside a transaction', () => {
+    const w = world()
+    const r = reader(w)
+    r.read()
+    w.sqlite.exec('BEGIN')
+    w.sqlite.exec("UPDATE test_pairs SET v = 'inside' WHERE k = 'k2'")
+    expect(r.read()).toEqual(r.fresh())
+    expect(r.read()).toEqual(r.fresh())
+    expect(r.runs()).toBe(3)
+    w.sqlite.exec('ROLLBACK')
+    // The value read inside was not kept: the rolled-back row is not served.
+    expect(r.read()).toEqual(r.fresh())
+    expect((r.read() as string[][]).find((row) => row[0] === 'k2')![1]).toBe('v2')
+    expect(r.runs()).toBe(4)
+    // A savepoint rolled back after its write, inside an outer transaction kept open.
+    w.sqlite.exec('BEGIN')
+    w.sqlite.exec('SAVEPOINT s')
+    w.sqlite.exec("UPDATE test_pairs SET v = 'sp' WHERE k = 'k2'")
+    expect(r.read()).toEqual(r.fresh())
+    w.sqlite.exec('ROLLBACK TO s')
+    expect(r.read()).toEqual(r.fresh())
+    w.sqlite.exec('COMMIT')
+    expect(r.read()).toEqual(r.fresh())
+  })
+
+  test('a value kept before a transaction is given inside it until the transaction writes', () => {
+    const w = world()
+    const r = reader(w)
+    const kept = r.read()
+    w.tx(() => {
+      expect(r.read()).toBe(kept)
+      w.sqlite.exec("UPDATE test_pairs SET n = 99 WHERE k = 'k9'")
+      expect(r.read()).toEqual(r.fresh())
+    })
+    expect(r.read()).toEqual(r.fresh())
+  })
+
+  test('held worlds (an open transaction before the first read) never keep, and rewinding leaves nothing stale', () => {
+    const w = world()
+    w.hold()
+    const r = reader(w)
+    r.read()
+    r.read()
+    expect(r.runs()).toBe(2)
+    w.sqlite.exec("UPDATE test_pairs SET v = 'held' WHERE k = 'k1'")
+    expect(r.read()).toEqual(r.fresh())
+    // No DDL ran while held: no triggers of this module, and the held world's notes are still trusted.
+    const triggers = "SELECT count(*) FROM sqlite_temp_master WHERE type = 'trigger' AND name LIKE 'wsgym_count_%'"
+    expect(w.sqlite.prepare(triggers).pluck().get()).toBe(0)
+    expect(w.heldWrites()?.tables).toEqual(new Set(['test_pairs']))
+    w.rewind()
+    expect(r.read()).toEqual(r.fresh())
+    expect(w.heldWrites()).toBeUndefined()
+  })
+
+  test('seals a value only when it is kept', () => {
+    const w = world()
+    const sealed: unknown[] = []
+    const read = () => keptWhileUnwritten(w.sqlite, 'test_pairs', 'sealed', () => ({ at: Math.random() }), (v) => {
+      sealed.push(v)
+    })
+    w.sqlite.exec('BEGIN')
+    read()
+    expect(sealed).toHaveLength(0)
+    w.sqlite.exec('COMMIT')
+    const kept = read()
+    expect(sealed).toEqual([kept])
+    expect(read()).toBe(kept)
+    expect(sealed).toHaveLength(1)
+  })
+
+  test('a table dropped and made again (its triggers gone) is read again, and its writes still count', () => {
+    const w = world()
+    const r = reader(w)
+    const first = r.read()
+    w.sqlite.exec('DROP TABLE test_pairs')
+    w.sqlite.exec('CREATE TABLE test_pairs (k TEXT PRIMARY KEY, v TEXT NOT NULL, n INTEGER)')
+    w.sqlite.exec("INSERT INTO test_pairs VALUES ('a', 'b', 1)")
+    expect(r.read()).not.toBe(first)
+    expect(r.read()).toEqual([['a', 'b', 1]])
+    w.sqlite.exec("INSERT INTO test_pairs VALUES ('c', 'd', 2)")
+    expect(r.read()).toEqual(r.fresh())
+    expect(r.read()).toHaveLength(2)
+  })
+
+  test('keys are separate, and a restored world starts with nothing kept', () => {
+    const w = world()
+    const a = reader(w, 'a')
+    const b = reader(w, 'b')
+    a.read()
+    b.read()
+    a.read()
+    expect([a.runs(), b.runs()]).toEqual([1, 1])
+    const snap = w.snapshot()
+    w.sqlite.exec("UPDATE test_pairs SET v = 'later' WHERE k = 'k1'")
+    a.read()
+    w.restore(snap)
+    const c = reader(w, 'a')
+    expect(c.read()).toEqual(c.fresh())
+    expect(c.runs()).toBe(1)
+  })
+
+  test('file-backed worlds read every time (another connection may write the file)', () => {
+    const w = world(join(tmp('write-epoch-'), 'w.sqlite'))
+    const r = reader(w)
+    r.read()
+    r.read()
+    expect(r.runs()).toBe(2)
+    w.close()
+  })
+
+  test('leaves the world bytes as a world without it has them', () => {
+    const [plain, kept] = [world(), world()]
+    reader(kept).read()
+    for (const w of [plain, kept]) w.sqlite.exec("UPDATE test_pairs SET v = 'w' WHERE k = 'k1'")
+    reader(kept).read()
+    expect(Buffer.compare(kept.sqlite.serialize(), plain.sqlite.serialize())).toBe(0)
+  })
+})
