@@ -1,15 +1,15 @@
-import type { Db } from '../core/db.ts'
+import { stmt, type Db } from '../core/db.ts'
 import { hexId } from '../core/ids.ts'
 import { now, nowMs } from '../core/clock.ts'
 import { badRequest } from '../core/errors/google.ts'
-import { listUsers } from '../core/users.ts'
+import { userFromRow } from '../core/users.ts'
 import { expandGroupAddresses } from '../core/groups.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
 import { headEnd, headerOf, parseMime, parseTopHeaders } from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
-import { insertMessage, modifyLabels, type NewMessage } from './store/messages.ts'
+import { CopyMemo, insertMessage, modifyLabels, type NewMessage } from './store/messages.ts'
 import { criteriaQuery, getSetting, listAddressSettings, listFilters, setSetting } from './store/settings.ts'
 import { matchesQuery } from './store/match.ts'
 import type { MessageRow } from './schema.ts'
@@ -51,7 +51,7 @@ export function deliverInternalMail(db: Db, mail: InternalMail): { messageIds: s
     messageId: newMessageIdHeader(db),
   })
   const recipients = [...new Set([...mail.to, ...(mail.cc ?? [])].map((e) => e.toLowerCase()))]
-  return { messageIds: deliverToWorldUsers(db, raw, recipients, 0).map((m) => m.id) }
+  return { messageIds: deliverToWorldUsers(db, () => raw, recipients, 0, undefined, new CopyMemo()).map((m) => m.id) }
 }
 
 /**
@@ -94,7 +94,9 @@ const NO_BODY = Buffer.from('\r\n\r\n', 'latin1')
  * every world user among To/Cc/Bcc gets an INBOX + UNREAD copy without the Bcc header, and
  * external recipients are recorded in the sent copy only.
  */
-export function sendAsUser(db: Db, sender: WorldUserRow, raw: Buffer, opts: { threadId?: string; depth?: number } = {}): MessageRow {
+export function sendAsUser(
+  db: Db, sender: WorldUserRow, raw: Buffer, opts: { threadId?: string; depth?: number; mailboxExists?: boolean } = {},
+): MessageRow {
   // Only the top-level headers matter here; insertMessage parses the whole message once.
   const headers = parseTopHeaders(raw)
   const h = (n: string) => headerOf(headers, n)
@@ -111,15 +113,24 @@ export function sendAsUser(db: Db, sender: WorldUserRow, raw: Buffer, opts: { th
     ...(h('message-id') ? {} : { 'Message-ID': newMessageIdHeader(db) }),
   })
   const toSelf = recipients.includes(sender.email.toLowerCase())
-  const sent = insertMessage(db, sender.id, { raw: fixed, labelIds: toSelf ? ['UNREAD', 'SENT', 'INBOX'] : ['SENT'], threadId: opts.threadId, internalDate: at })
-  const delivered = rewriteHeaders(fixed, { Bcc: null })
-  deliverToWorldUsers(db, delivered, recipients.filter((r) => r !== sender.email.toLowerCase()), opts.depth ?? 0, at)
+  const memo = new CopyMemo()
+  const labelIds = toSelf ? ['UNREAD', 'SENT', 'INBOX'] : ['SENT']
+  const sent = insertMessage(db, sender.id, { raw: fixed, labelIds, threadId: opts.threadId, internalDate: at },
+    { mailboxExists: opts.mailboxExists, memo })
+  // The recipients' bytes are made when a world user is among them (rewriteHeaders throws for no header that the
+  // rewrite above accepted: both look names up in a plain object).
+  const delivered = () => rewriteHeaders(fixed, { Bcc: null })
+  const others = recipients.filter((r) => r !== sender.email.toLowerCase())
+  deliverToWorldUsers(db, delivered, others, opts.depth ?? 0, at, memo)
   return sent
 }
 
 /** The From header Gmail uses: the given address when it is the user's or a send-as alias, else the account's. */
 function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined): string {
   const addresses = parseAddressList(given)
+  // The account's own address needs no alias list (nor does a From without an address).
+  if (given && addresses[0] === sender.email.toLowerCase()) return given
+  if (!given || !addresses[0]) return formatAddress({ name: sender.name, email: sender.email })
   const aliases = listAddressSettings(db, sender.id, 'sendAs').map((s) => String(s.sendAsEmail).toLowerCase())
   if (given && addresses[0] && (addresses[0] === sender.email.toLowerCase() || aliases.includes(addresses[0]))) return given
   return formatAddress({ name: sender.name, email: sender.email })
@@ -128,21 +139,62 @@ function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined):
 /** Gmail's per-message recipient limit. Deviation: Gmail's wording of the refusal is not documented. */
 export const MAX_RECIPIENTS = 500
 
-function deliverToWorldUsers(db: Db, raw: Buffer, recipients: string[], depth: number, at?: number): MessageRow[] {
+type UserColumns = Parameters<typeof userFromRow>[0] & { email: string }
+
+/**
+ * Every world user's row by lower-cased address (the last in seed order for addresses that differ only in case):
+ * what `listUsers` gives, read without turning every row into a user.
+ */
+function usersByEmail(db: Db): Map<string, UserColumns> {
+  const byEmail = new Map<string, UserColumns>()
+  for (const row of stmt(db, 'SELECT * FROM world_users ORDER BY rowid').all() as UserColumns[]) {
+    byEmail.set(row.email.toLowerCase(), row)
+  }
+  return byEmail
+}
+
+/**
+ * Gives a copy of `raw()` (made on first need) to every world user among the recipients; `memo` is shared with the
+ * copies of the same message stored earlier in this call.
+ */
+function deliverToWorldUsers(
+  db: Db, raw: () => Buffer, recipients: string[], depth: number, at?: number, memo?: CopyMemo,
+): MessageRow[] {
   const out: MessageRow[] = []
-  const byEmail = new Map(listUsers(db).map((u) => [u.email.toLowerCase(), u]))
+  const byEmail = usersByEmail(db)
+  let bytes: Buffer | undefined
   // A group address reaches its members (nested groups expanded, each person once).
   for (const address of expandGroupAddresses(db, recipients)) {
-    const user = byEmail.get(address.trim().toLowerCase())
-    if (!user) continue
-    const copy = rewriteHeaders(raw, {}, { 'Delivered-To': user.email })
+    const columns = byEmail.get(address.trim().toLowerCase())
+    if (!columns) continue
+    const user = userFromRow(columns)
+    const copy = withDeliveredTo((bytes ??= raw()), user.email)
     at ??= nowMs(db)
-    const row = insertMessage(db, user.id, { raw: copy, labelIds: ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX'], internalDate: at })
+    const labelIds = ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX']
+    const row = insertMessage(db, user.id, { raw: copy, labelIds, internalDate: at }, { memo })
     out.push(row)
     if (depth < MAX_AUTOMATIC_DEPTH) afterDelivery(db, user, row, depth)
   }
   return out
 }
+
+/**
+ * `rewriteHeaders(raw, {}, { 'Delivered-To': email })` without splitting the header block: for a message whose header
+ * lines all end in CRLF before a blank line, that is the new line followed by the bytes as they are. Anything else
+ * (a bare LF, no blank line, a header name rewriteHeaders would look up on Object.prototype) takes rewriteHeaders.
+ */
+export function withDeliveredTo(raw: Buffer, email: string): Buffer {
+  const end = headEnd(raw)
+  let plain = end < raw.length && raw[end] === 13
+  for (let i = raw.indexOf(10); plain && i >= 0 && i < end; i = raw.indexOf(10, i + 1)) plain = raw[i - 1] === 13
+  if (!plain || PROTOTYPE_NAMES.test(raw.toString('latin1', 0, end))) {
+    return rewriteHeaders(raw, {}, { 'Delivered-To': email })
+  }
+  return Buffer.concat([Buffer.from(`Delivered-To: ${email}\r\n`, 'latin1'), raw])
+}
+
+/** Names of Object.prototype's properties, anywhere in a header block (a false alarm only costs the slow path). */
+const PROTOTYPE_NAMES = new RegExp(Object.getOwnPropertyNames(Object.prototype).join('|'), 'i')
 
 /** Filters, auto-forwarding and the vacation responder, in that order, as Gmail applies them. */
 function afterDelivery(db: Db, user: WorldUserRow, row: MessageRow, depth: number) {
@@ -168,7 +220,7 @@ function forward(db: Db, user: WorldUserRow, row: MessageRow, to: string, depth:
   const verified = listAddressSettings(db, user.id, 'forwarding').some((f) => String(f.forwardingEmail).toLowerCase() === to.toLowerCase() && f.verificationStatus === 'accepted')
   if (!verified) return
   const raw = rewriteHeaders(row.raw, { 'Delivered-To': null, 'X-Forwarded-To': to, 'X-Forwarded-For': `${user.email} ${to}` })
-  deliverToWorldUsers(db, raw, [to.toLowerCase()], depth + 1)
+  deliverToWorldUsers(db, () => raw, [to.toLowerCase()], depth + 1)
 }
 
 function vacationReply(db: Db, user: WorldUserRow, row: MessageRow, depth: number) {

@@ -5,9 +5,16 @@ import { base64urlPadded } from './mime/base64url.ts'
 export type Format = 'minimal' | 'full' | 'raw' | 'metadata'
 
 /** A stored message as Gmail renders it in the requested format (key order as the real API). */
-export function toMessage(row: MessageRow, labelIds: string[], format: Format, metadataHeaders: string[] = []) {
+/** The columns a rendering reads (`raw` only for format=raw): store/messages.ts findMessageView reads just these. */
+export type MessageView =
+  Pick<MessageRow, 'id' | 'threadId' | 'internalDate' | 'historyId' | 'payload' | 'snippet' | 'size'> & { raw?: Buffer }
+
+export function toMessage(row: MessageView, labelIds: string[], format: Format, metadataHeaders: string[] = []) {
   const base: Record<string, unknown> = { id: row.id, threadId: row.threadId, labelIds, snippet: row.snippet }
-  if (format === 'raw') return { ...base, sizeEstimate: row.size, raw: base64urlPadded(row.raw), historyId: String(row.historyId), internalDate: String(row.internalDate) }
+  if (format === 'raw') {
+    const [raw, historyId, internalDate] = [base64urlPadded(row.raw!), String(row.historyId), String(row.internalDate)]
+    return { ...base, sizeEstimate: row.size, raw, historyId, internalDate }
+  }
   if (format === 'full') return { ...base, payload: JSON.parse(row.payload) as WirePart, sizeEstimate: row.size, historyId: String(row.historyId), internalDate: String(row.internalDate) }
   if (format === 'metadata') {
     const payload = JSON.parse(row.payload) as WirePart

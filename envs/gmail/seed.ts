@@ -5,12 +5,11 @@ import { SeedTime } from '../core/seed-types.ts'
 import { nextCounter, hexId } from '../core/ids.ts'
 import { insertRow } from '../core/db.ts'
 import { buildMessage, type Address } from './mime/build.ts'
-import { insertMessage, modifyLabels } from './store/messages.ts'
+import { CopyMemo, insertMessage, modifyLabels } from './store/messages.ts'
 import { ensureMailbox, labelIdByName } from './store/mailbox.ts'
 import { labels, filters } from './schema.ts'
 import { putAddressSetting, setSetting } from './store/settings.ts'
-import { newMessageIdHeader, rewriteHeaders } from './deliver.ts'
-import { headEnd } from './mime/parse.ts'
+import { newMessageIdHeader, withDeliveredTo } from './deliver.ts'
 
 const Attachment = z.object({ filename: z.string().min(1), mimeType: z.string().default('application/octet-stream'), text: z.string().optional(), base64: z.string().optional() })
 
@@ -82,6 +81,8 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
   // internalDate as in a mailbox that received them over time (sync clients such as lieer rely on it).
   const inserts: { at: number; seq: number; run: () => void }[] = []
   const later = (at: number, run: () => void) => inserts.push({ at, seq: inserts.length, run })
+  // A message's copies (sender's, recipients') are stored one after another: they share what parsing derived.
+  const memo = new CopyMemo()
   seed.messages.forEach((m, i) => {
     const path = `gmail.messages[${i}]`
     const from = toAddress(m.from, `${path}.from`)
@@ -102,7 +103,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     const recipients = [...to, ...cc, ...bcc].map((a) => a.email)
     if (sender) {
       const labelIds = recipients.includes(sender.email.toLowerCase()) ? ['SENT', 'INBOX'] : ['SENT']
-      later(at, () => insertMessage(db, sender.id, { raw, labelIds, internalDate: at }))
+      later(at, () => insertMessage(db, sender.id, { raw, labelIds, internalDate: at }, { memo }))
     }
     const delivered = bcc.length ? buildMessage({ from, to, cc, subject: m.subject, text: m.text, html: m.html, date: new Date(at), messageId, inReplyTo: prev?.messageId, headers: m.headers, attachments: m.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8') })) }) : raw
     for (const email of new Set(recipients)) {
@@ -111,7 +112,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       const base = ['CATEGORY_PERSONAL', 'INBOX', ...(m.unread ? ['UNREAD'] : []), ...(m.starred ? ['STARRED'] : [])]
       later(at, () => {
         const copy = withDeliveredTo(delivered, user.email)
-        const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at })
+        const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at }, { memo })
         const extra = m.labels.map((name) => labelIdOf(user.id, name)).filter((id) => id !== undefined)
         const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
         if (extra.length) modifyLabels(db, user.id, row.id, extra, hide, row.threadId)
@@ -128,21 +129,3 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     setSetting(db, user.id, 'vacation', { enableAutoReply: true, responseSubject: v.responseSubject, responseBodyPlainText: v.responseBodyPlainText, restrictToContacts: false, restrictToDomain: v.restrictToDomain })
   })
 }
-
-/**
- * `rewriteHeaders(raw, {}, { 'Delivered-To': email })` without splitting the header block: for a message whose header
- * lines all end in CRLF before a blank line, that is the new line followed by the bytes as they are. Anything else
- * (a bare LF, no blank line, a header name rewriteHeaders would look up on Object.prototype) takes rewriteHeaders.
- */
-export function withDeliveredTo(raw: Buffer, email: string): Buffer {
-  const end = headEnd(raw)
-  let plain = end < raw.length && raw[end] === 13
-  for (let i = raw.indexOf(10); plain && i >= 0 && i < end; i = raw.indexOf(10, i + 1)) plain = raw[i - 1] === 13
-  if (!plain || PROTOTYPE_NAMES.test(raw.toString('latin1', 0, end))) {
-    return rewriteHeaders(raw, {}, { 'Delivered-To': email })
-  }
-  return Buffer.concat([Buffer.from(`Delivered-To: ${email}\r\n`, 'latin1'), raw])
-}
-
-/** Names of Object.prototype's properties, anywhere in a header block (a false alarm only costs the slow path). */
-const PROTOTYPE_NAMES = new RegExp(Object.getOwnPropertyNames(Object.prototype).join('|'), 'i')

@@ -9,8 +9,7 @@ import { TaskSpec } from '../../gym/task.ts'
 import { worldTemplate } from '../../gym/world.ts'
 import { instance } from '../../tasks-lite/corpus.ts'
 import { families } from '../../tasks-lite/families/index.ts'
-import { withDeliveredTo } from '../../envs/gmail/seed.ts'
-import { rewriteHeaders } from '../../envs/gmail/deliver.ts'
+import { rewriteHeaders, withDeliveredTo } from '../../envs/gmail/deliver.ts'
 
 const sha = (world: World) => createHash('sha256').update(world.snapshot().bytes).digest('hex')
 

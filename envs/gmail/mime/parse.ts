@@ -15,10 +15,15 @@ export type MimePart = {
 /** Splits header block and body at the first empty line (`\r?\n\r?\n`), decoding only the header block. */
 function splitHead(raw: Buffer): [string, Buffer] {
   const end = headEnd(raw)
-  if (end === raw.length) return [raw.toString('latin1'), Buffer.alloc(0)]
+  return [raw.toString('latin1', 0, end), bodyAfter(raw, end)]
+}
+
+/** The bytes after the blank line that ends at `end` (headEnd's answer): empty when there is no blank line. */
+function bodyAfter(raw: Buffer, end: number): Buffer {
+  if (end === raw.length) return Buffer.alloc(0)
   // The blank line's two line ends: end is at the first one (its CR, if any), each an optional CR and an LF.
   const second = raw[end] === 13 ? end + 2 : end + 1
-  return [raw.toString('latin1', 0, end), raw.subarray(raw[second] === 13 ? second + 2 : second + 1)]
+  return raw.subarray(raw[second] === 13 ? second + 2 : second + 1)
 }
 
 /** Unfolds and decodes headers (RFC 5322 folding, RFC 2047 encoded words, UTF-8 raw bytes). */
@@ -115,11 +120,8 @@ export function headEnd(raw: Buffer): number {
   return raw.length
 }
 
-/** Parses RFC 822 / MIME bytes into a part tree (depth-limited against hostile nesting). */
-export function parseMime(raw: Buffer, depth = 0): MimePart {
-  const [head, body] = splitHead(raw)
-  const headers = parseHeaders(head)
-  // The first Content-Type, Content-Disposition and Content-Transfer-Encoding, as `header()` finds them.
+/** The first Content-Type, Content-Disposition and Content-Transfer-Encoding, as `header()` finds them. */
+function contentHeaders(headers: MimePart['headers']): [string | undefined, string | undefined, string | undefined] {
   let type: string | undefined
   let disposed: string | undefined
   let encoding: string | undefined
@@ -129,6 +131,33 @@ export function parseMime(raw: Buffer, depth = 0): MimePart {
     else if (name === 'content-disposition') disposed ??= h.value
     else if (name === 'content-transfer-encoding') encoding ??= h.value
   }
+  return [type, disposed, encoding]
+}
+
+/** A message parseMime read, kept to read copies of it whose top-level headers differ (parseCopy). */
+export type ParsedMessage = { raw: Buffer; root: MimePart }
+
+/**
+ * `parseMime(raw)` for a copy of `known` (delivery adds and removes top-level headers): when the bytes after the
+ * header block and the top-level Content-Type, Content-Disposition and Content-Transfer-Encoding are the same,
+ * everything parseMime derives but the headers is the same too, so the part tree is `known`'s with the copy's
+ * headers; undefined otherwise. The trees then share their parts, which nothing changes after parsing.
+ */
+export function parseCopy(raw: Buffer, known: ParsedMessage): MimePart | undefined {
+  const [head, body] = splitHead(raw)
+  if (!body.equals(bodyAfter(known.raw, headEnd(known.raw)))) return undefined
+  const headers = parseHeaders(head)
+  const mine = contentHeaders(headers)
+  const theirs = contentHeaders(known.root.headers)
+  if (mine[0] !== theirs[0] || mine[1] !== theirs[1] || mine[2] !== theirs[2]) return undefined
+  return { ...known.root, headers }
+}
+
+/** Parses RFC 822 / MIME bytes into a part tree (depth-limited against hostile nesting). */
+export function parseMime(raw: Buffer, depth = 0): MimePart {
+  const [head, body] = splitHead(raw)
+  const headers = parseHeaders(head)
+  const [type, disposed, encoding] = contentHeaders(headers)
   const ct = parseParams(type ?? 'text/plain; charset=us-ascii')
   const disposition = parseParams(disposed ?? '')
   const filename = disposition.params.filename ?? ct.params.name ?? ''

@@ -3,7 +3,7 @@ import type { WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { resolveMailboxUser } from '../mailbox.ts'
-import { findMessage, findMessageRef } from '../store/messages.ts'
+import { findMessageRef, findMessageView } from '../store/messages.ts'
 import { ensureMailbox } from '../store/mailbox.ts'
 
 export const UserParam = z.object({ userId: z.string() })
@@ -42,15 +42,18 @@ export function mailboxOf(c: WorldContext, userId: string): WorldUserRow {
 
 const GMAIL_ID = /^[0-9a-f]{1,16}$/i
 
-/** Looks a message up the way Gmail does: malformed ids are 400 "Invalid id value", unknown ones 404. */
-export function requireMessage(c: WorldContext, user: WorldUserRow, id: string) {
+/**
+ * Looks a message up the way Gmail does (malformed ids are 400 "Invalid id value", unknown ones 404), reading the
+ * columns messages.get renders: the raw bytes only for format=raw.
+ */
+export function requireMessageView(c: WorldContext, user: WorldUserRow, id: string, withRaw: boolean) {
   if (!GMAIL_ID.test(id)) throw badRequest('Invalid id value', 'invalidArgument')
-  const row = findMessage(c.var.world.db, user.id, id)
+  const row = findMessageView(c.var.world.db, user.id, id, withRaw)
   if (!row) throw notFound()
   return row
 }
 
-/** requireMessage for callers that need only the id and thread (the message's bytes are not read). */
+/** requireMessageView for callers that need only the id and thread (the message's bytes are not read). */
 export function requireMessageRef(c: WorldContext, user: WorldUserRow, id: string) {
   if (!GMAIL_ID.test(id)) throw badRequest('Invalid id value', 'invalidArgument')
   const ref = findMessageRef(c.var.world.db, user.id, id)

@@ -6,11 +6,14 @@ import { nowMs } from '../../core/clock.ts'
 import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
-import { deleteMessage, findAttachment, insertMessage, labelsOf, modifyLabels } from '../store/messages.ts'
+import { deleteMessage, findAttachment, insertMessage, labelOrder, labelsOf, modifyLabels } from '../store/messages.ts'
 import { searchPage, type SearchCursor } from '../store/search.ts'
-import { findLabel } from '../store/mailbox.ts'
+import { labelExists } from '../store/mailbox.ts'
 import { sendAsUser } from '../deliver.ts'
-import { checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessage, requireMessageRef, UserIdParam, UserParam } from './common.ts'
+import {
+  checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessageRef, requireMessageView, UserIdParam,
+  UserParam,
+} from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
 import { continueSession, GMAIL_MAX_STORE_BYTES, GMAIL_MAX_UPLOAD_BYTES, openSession } from './resumable.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
@@ -20,7 +23,9 @@ const FORMATS = ['minimal', 'full', 'raw', 'metadata'] as const
 
 /** Label ids a client may set: existing labels of the mailbox; unknown ones are a 400 like Gmail's. */
 export function checkLabels(c: WorldContext, user: WorldUserRow, ids: readonly string[]) {
-  for (const id of ids) if (!findLabel(c.var.world.db, user.id, id)) throw badRequest(`Invalid label: ${id}`, 'invalidArgument')
+  for (const id of ids) {
+    if (!labelExists(c.var.world.db, user.id, id)) throw badRequest(`Invalid label: ${id}`, 'invalidArgument')
+  }
 }
 
 export const list = createRoute({
@@ -85,7 +90,8 @@ function decodeCursor(token: string | undefined): (SearchCursor & { seen: number
 const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({ id: row.id, threadId: row.threadId, labelIds: labelsOf(c.var.world.db, user.id, row.id) })
 
 function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
-  const row = c.var.world.tx((db) => sendAsUser(db, user, input.raw, { threadId: input.threadId }))
+  // mailboxOf ensured the sender's mailbox earlier in this request.
+  const row = c.var.world.tx((db) => sendAsUser(db, user, input.raw, { threadId: input.threadId, mailboxExists: true }))
   return short(c, user, row)
 }
 
@@ -97,10 +103,14 @@ const dateSource = (opts: { internalDateSource?: string; isImport: boolean }) =>
 function store(c: WorldContext, user: WorldUserRow, input: MessageInput, opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean }) {
   const labelIds = input.labelIds ?? (opts.isImport ? ['INBOX', 'UNREAD'] : [])
   checkLabels(c, user, labelIds)
-  const row = c.var.world.tx((db) =>
-    insertMessage(db, user.id, { raw: input.raw, labelIds: opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds, threadId: input.threadId, internalDate: dateSource(opts) === 'dateHeader' ? undefined : nowMs(db) }),
-  )
-  return short(c, user, row)
+  const stored = opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds
+  const row = c.var.world.tx((db) => {
+    const internalDate = dateSource(opts) === 'dateHeader' ? undefined : nowMs(db)
+    const message = { raw: input.raw, labelIds: stored, threadId: input.threadId, internalDate }
+    return insertMessage(db, user.id, message, { mailboxExists: true })
+  })
+  // The message's label rows are the ones insertMessage just wrote, in this order (labelsOf would read them back).
+  return { id: row.id, threadId: row.threadId, labelIds: labelOrder([...new Set(stored)]) }
 }
 
 export const messagesRouter = createGoogleRouter()
@@ -125,7 +135,7 @@ export const messagesRouter = createGoogleRouter()
     const { userId, id } = c.req.valid('param')
     const { format, metadataHeaders } = c.req.valid('query')
     const user = mailboxOf(c, userId)
-    const row = requireMessage(c, user, id)
+    const row = requireMessageView(c, user, id, format === 'raw')
     return c.json(toMessage(row, labelsOf(c.var.world.db, user.id, id), format as Format, metadataHeaders) as never, 200)
   })
   .openapi(sendRoute, (c) => c.json(send(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json'))) as never, 200))

@@ -56,6 +56,11 @@ export function currentHistoryId(db: Db, userId: string): number {
   return row?.h ?? 1000
 }
 
+/** Whether the mailbox has label `id` (findLabel without reading the row). */
+export function labelExists(db: Db, userId: string, id: string): boolean {
+  return stmt(db, 'SELECT 1 FROM gmail_labels WHERE user_id = ? AND id = ?').get(userId, id) !== undefined
+}
+
 export function findLabel(db: Db, userId: string, id: string) {
   return selectRows(db, labels, { userId, id })[0]
 }

@@ -3,7 +3,8 @@ import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
-import { bodyText, parseMime, partText, type MimePart } from '../mime/parse.ts'
+import type { MessageView } from '../map.ts'
+import { bodyText, parseCopy, parseMime, partText, type MimePart, type ParsedMessage } from '../mime/parse.ts'
 import { addressSearchText } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { wordsOf } from '../query/words.ts'
@@ -106,18 +107,62 @@ function firstHeaders(headers: MimePart['headers']): Map<string, string> {
   return first
 }
 
+/**
+ * What storing messages derived, kept for the copies of a message stored after it in the same call: delivery gives
+ * each recipient the sender's bytes with other top-level headers (Delivered-To, no Bcc). It holds the last message
+ * parsed (parseCopy checks that a copy's body and content headers are the same bytes and values) and the words and
+ * address texts made since, each by the exact input it was made from, so a copy that differs gets its own.
+ */
+export class CopyMemo {
+  last?: ParsedMessage & { text: string; snippet: string }
+  readonly words = new Map<string, string>()
+  readonly addresses = new Map<string, string>()
+}
+
+/** The part tree, text body and snippet of a message: the memo's last message's for a copy of it. */
+function parseStored(raw: Buffer, memo: CopyMemo | undefined): { root: MimePart; text: string; snippet: string } {
+  const last = memo?.last
+  const copy = last && parseCopy(raw, last)
+  // bodyText and snippetOf read the part tree only, never the top-level headers, which are all a copy changes.
+  if (last && copy) return { root: copy, text: last.text, snippet: last.snippet }
+  const root = parseMime(raw)
+  const text = bodyText(root)
+  const parsed = { raw, root, text, snippet: snippetOf(text) }
+  if (memo) {
+    memo.last = parsed
+    memo.words.clear()
+    memo.addresses.clear()
+  }
+  return parsed
+}
+
+/** `make(input)`, kept in `texts` (when there is a memo) for the same input. */
+function kept(texts: Map<string, string> | undefined, input: string, make: (input: string) => string): string {
+  if (!texts) return make(input)
+  let out = texts.get(input)
+  if (out === undefined) texts.set(input, (out = make(input)))
+  return out
+}
+
+/**
+ * How a message is stored: `mailboxExists` when the caller ensured the mailbox in this request (mailboxOf), and a
+ * `memo` shared by the copies of one message (delivery).
+ */
+export type StoreOptions = { mailboxExists?: boolean; memo?: CopyMemo }
+
 /** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
-export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow {
-  ensureMailbox(db, userId)
-  const root = parseMime(m.raw)
+export function insertMessage(db: Db, userId: string, m: NewMessage, opts: StoreOptions = {}): MessageRow {
+  if (!opts.mailboxExists) ensureMailbox(db, userId)
+  const { root, text, snippet } = parseStored(m.raw, opts.memo)
   const first = firstHeaders(root.headers)
   const h = (name: string) => first.get(name) ?? ''
   const id = m.id ?? gmailId(db, 'gmail.message', m.internalDate)
   const threadId = resolveThread(db, userId, h, m.threadId, id)
   const files: string[] = []
   const payload = toWire(db, userId, id, root, '', files)
-  const text = bodyText(root)
   const historyId = nextHistoryId(db, userId)
+  const words = (input: string) => kept(opts.memo?.words, input, wordsOf)
+  const addresses = (input: string) => kept(opts.memo?.addresses, input, addressSearchText)
   const dateHeader = Date.parse(h('date'))
   const row: MessageRow = {
     userId,
@@ -127,19 +172,19 @@ export function insertMessage(db: Db, userId: string, m: NewMessage): MessageRow
     historyId,
     raw: m.raw,
     payload: JSON.stringify(payload),
-    snippet: snippetOf(text),
+    snippet,
     subject: h('subject'),
     fromAddr: h('from').toLowerCase(),
-    toAddrs: addressSearchText(h('to')),
-    ccAddrs: addressSearchText(h('cc')),
-    bccAddrs: addressSearchText(h('bcc')),
+    toAddrs: addresses(h('to')),
+    ccAddrs: addresses(h('cc')),
+    bccAddrs: addresses(h('bcc')),
     deliveredTo: h('delivered-to').toLowerCase(),
     messageIdHeader: h('message-id'),
     listId: h('list-id').toLowerCase(),
     filenames: files.join('\n').toLowerCase(),
     hasAttachment: files.length > 0,
-    searchText: wordsOf([h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n')),
-    subjectWords: wordsOf(h('subject')),
+    searchText: words([h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n')),
+    subjectWords: words(h('subject')),
     size: m.raw.length,
   }
   insertRow(db, messages, row)
@@ -154,6 +199,16 @@ const MESSAGE_COLUMNS = Object.entries(getTableColumns(messages)).map(([key, col
 export function findMessage(db: Db, userId: string, id: string): MessageRow | undefined {
   const row = stmt(db, `SELECT ${MESSAGE_COLUMNS} FROM gmail_messages WHERE user_id = ? AND id = ?`).get(userId, id) as (Omit<MessageRow, 'hasAttachment'> & { hasAttachment: number }) | undefined
   return row && { ...row, hasAttachment: Boolean(row.hasAttachment) }
+}
+
+const VIEW_COLUMNS = 'id, thread_id AS threadId, internal_date AS internalDate, history_id AS historyId, payload, ' +
+  'snippet, size'
+
+/** The columns messages.get renders, with the raw bytes only when `withRaw` (format=raw). */
+export function findMessageView(db: Db, userId: string, id: string, withRaw: boolean): MessageView | undefined {
+  const columns = withRaw ? `${VIEW_COLUMNS}, raw` : VIEW_COLUMNS
+  return stmt(db, `SELECT ${columns} FROM gmail_messages WHERE user_id = ? AND id = ?`).get(userId, id) as
+    MessageView | undefined
 }
 
 export function threadMessages(db: Db, userId: string, threadId: string): MessageRow[] {
