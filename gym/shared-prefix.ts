@@ -84,20 +84,19 @@ export class SharedPrefix {
       return copyResult(this.#path[at]!.result)
     }
     this.#catchUp()
-    // Past `depth` nothing is replayed or marked: the request just runs (no copy of its result is kept).
-    if (at >= this.depth) return this.#runFor(at, run)
+    if (at >= this.depth) {
+      // Past `depth` nothing is replayed or marked: the request just runs (no copy of its result is kept).
+      this.#path.length = Math.min(this.#path.length, this.depth)
+      const result = await this.#run(run)
+      this.#pos = at + 1
+      this.ran++
+      return result
+    }
     const world = this.#entry!.world
     // Clean: every earlier step is, and nothing but the chain's requests wrote the world since the last savepoint
     // (a write by anything else would make this answer, and every later one, depend on it).
-    const clean = at < this.depth && this.#clean >= at &&
-      world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() === this.#marks[at]
-    this.#running = true
-    let result: CallResult
-    try {
-      result = await run()
-    } finally {
-      this.#running = false
-    }
+    const clean = this.#clean >= at && world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() === this.#marks[at]
+    const result = await this.#run(run)
     this.#path.length = at
     this.#path.push({ key, result: copyResult(result) })
     this.#pos = at + 1
@@ -107,19 +106,14 @@ export class SharedPrefix {
     return result
   }
 
-  async #runFor(at: number, run: () => Promise<CallResult>): Promise<CallResult> {
-    this.#path.length = Math.min(this.#path.length, this.depth)
-    this.#clean = Math.min(this.#clean, this.depth)
+  /** Runs a request of the chain: its own uses of the world are not outside ones. */
+  async #run(run: () => Promise<CallResult>): Promise<CallResult> {
     this.#running = true
-    let result: CallResult
     try {
-      result = await run()
+      return await run()
     } finally {
       this.#running = false
     }
-    this.#pos = at + 1
-    this.ran++
-    return result
   }
 
   /** Ends the chain: the world is deleted as any episode's (rolled back and kept for reuse). */
