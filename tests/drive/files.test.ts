@@ -309,6 +309,24 @@ describe('drive.about.get', () => {
     expect(res.body.user).toMatchObject({ kind: 'drive#user', emailAddress: 'ann@example.com', me: true })
     expect(Number(res.body.storageQuota.usage)).toBeGreaterThan(0)
   })
+
+  test('sums the bytes of the files the caller owns (folders have none), and of those in the trash', async () => {
+    const h = harness(driveSeed)
+    const owned = (user: string) => driveSeed.drive.files.filter((f) => f.owner === user)
+    const bytes = (f: { text?: string; base64?: string }) =>
+      f.text !== undefined ? Buffer.byteLength(f.text) : f.base64 ? Buffer.from(f.base64, 'base64').length : 0
+    const quota = async (as?: string) =>
+      (await h.call('GET', '/drive/v3/about?fields=storageQuota', as ? { token: h.google(as) } : {})).body.storageQuota
+    const ann = owned('ann')
+    expect(await quota()).toEqual({
+      limit: '16106127360',
+      usage: String(ann.reduce((n, f) => n + bytes(f), 0)),
+      usageInDrive: String(ann.reduce((n, f) => n + bytes(f), 0)),
+      usageInDriveTrash: String(ann.filter((f) => f.trashed).reduce((n, f) => n + bytes(f), 0)),
+    })
+    expect((await quota('ben')).usage).toBe('0')
+    expect((await quota('cy')).usage).toBe(String(Buffer.byteLength('Company handbook')))
+  })
 })
 
 describe('drive.files.update parents', () => {
