@@ -329,6 +329,30 @@ describe('drive.about.get', () => {
   })
 })
 
+describe('drive.files.update trashed on a folder', () => {
+  test('trashes what the folder holds, and untrashing restores all but what was trashed on its own', async () => {
+    const h = harness(driveSeed)
+    const idOf = async (name: string) => (await h.call('GET', `${F}?q=${q(`name = '${name}'`)}`)).body.files[0].id
+    const state = async () => {
+      const res = await h.call('GET', `${F}?q=${q("'me' in owners")}&fields=files(name,trashed,explicitlyTrashed)`)
+      return Object.fromEntries(res.body.files.map((f: Record<string, unknown>) => [f.name, [f.trashed, f.explicitlyTrashed]]))
+    }
+    const [projects, plan] = [await idOf('Projects'), await idOf('Atlas plan.txt')]
+    await h.call('PATCH', `${F}/${plan}`, { json: { trashed: true } })
+    expect((await h.call('PATCH', `${F}/${projects}`, { json: { trashed: true } })).status).toBe(200)
+    const trashed = await state()
+    expect(trashed.Projects).toEqual([true, true])
+    expect(trashed.Atlas).toEqual([true, false])
+    expect(trashed['Atlas budget.txt']).toEqual([true, false])
+    expect(trashed['Atlas plan.txt']).toEqual([true, true])
+    expect(trashed['Press kit']).toEqual([false, false])
+    await h.call('PATCH', `${F}/${projects}`, { json: { trashed: false } })
+    const restored = await state()
+    for (const name of ['Projects', 'Atlas', 'Atlas budget.txt']) expect(restored[name], name).toEqual([false, false])
+    expect(restored['Atlas plan.txt']).toEqual([true, true])
+  })
+})
+
 describe('drive.files.update parents', () => {
   test('refuses to give a file a second parent (cannotAddParent)', async () => {
     const h = harness(driveSeed)

@@ -110,15 +110,20 @@ function createFileRow(
 
 const clean = (o: Record<string, string | null>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null))
 
-/** Trashing a folder trashes what it holds; untrashing restores what was not trashed on its own. */
+/**
+ * Trashing a folder trashes what it holds; untrashing restores what was not trashed on its own. An item trashed on
+ * its own stays so (`explicitlyTrashed`) when a folder above it is trashed too, so untrashing that folder leaves it.
+ */
 function setTrashed(c: WorldContext, id: string, trashed: boolean) {
   const db = c.var.world.db
   const walk = (fid: string, explicit: boolean) => {
     const row = findFile(db, fid)!
     if (!trashed && !explicit && row.explicitlyTrashed) return
-    updateRows(db, files, { trashed, explicitlyTrashed: trashed && explicit }, { id: fid })
-    recordChange(db, fid)
-    for (const child of childrenOf(c, fid)) walk(child.id, false)
+    if (explicit || !row.explicitlyTrashed) {
+      updateRows(db, files, { trashed, explicitlyTrashed: trashed && explicit }, { id: fid })
+      recordChange(db, fid)
+    }
+    for (const child of childIdsOf(db, fid)) walk(child, false)
   }
   walk(id, true)
 }
@@ -148,9 +153,13 @@ function descendants(db: Db, id: string): string[] {
   return [...out]
 }
 
-export function childrenOf(c: WorldContext, folderId: string) {
-  return c.var.world.db.select().from(files).all().filter((f) => parentsOf(f).includes(folderId))
-}
+/**
+ * Ids of the items a folder holds, in table order: SQLite reads each row's parents (a JSON array) itself, so no row
+ * (content included) is handed over but the children's ids.
+ */
+const CHILD_IDS = 'SELECT id FROM drive_files WHERE EXISTS (SELECT 1 FROM json_each(parents) WHERE value = ?) ' +
+  'ORDER BY rowid'
+const childIdsOf = (db: Db, folderId: string) => stmt(db, CHILD_IDS).pluck().all(folderId) as string[]
 
 function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: string; removeParents?: string }, content?: Buffer) {
   const row = requireItem(c, id, 'writer')
