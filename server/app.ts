@@ -168,7 +168,7 @@ export function createAgentApp(worlds: WorldManager) {
     readVarsInPlace(c)
 
     // Slack's out-of-band upload URL carries its world in the path, not a token (the client sends none).
-    const upload = /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path)
+    const upload = path.startsWith('/_upload/') ? /^\/_upload\/slack\/([a-z0-9_]+)\//.exec(path) : null
     if (upload) {
       const entry = worlds.find(upload[1]!)
       // An unknown world answers exactly as a known one does to a wrong upload id or token (no existence oracle).
@@ -340,6 +340,8 @@ async function bodyForLog(c: Context): Promise<string | null> {
  * `prettyPrint` (on by default, as Google does). The selection is parsed before the handler runs, so a
  * malformed one is a 400 that changes nothing.
  */
+const JSON_TYPE = 'application/json; charset=UTF-8'
+
 function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof operationIdOf>) {
   // No query, no parameters (most calls): no URLSearchParams to build.
   const params = search === '' ? undefined : new URLSearchParams(search)
@@ -353,7 +355,7 @@ function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof opera
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
     const status = typeof arg === 'number' ? arg : (arg?.status ?? 200)
     const shaped = selection && status >= 200 && status < 300 ? applyFields(plainLists(object), selection) : object
-    const merged = { ...headers, 'content-type': 'application/json; charset=UTF-8' }
+    const merged = headers ? { ...headers, 'content-type': JSON_TYPE } : { 'content-type': JSON_TYPE }
     // A long listing streams out a chunk of elements per turn, so other worlds' requests are served meanwhile.
     const stream = jsonStream(shaped, indent)
     return c.body(stream ?? stringifyWithTexts(shaped, indent), arg as 200, merged)
@@ -367,8 +369,12 @@ function shapeGoogleJson(c: Context, search: string, op: ReturnType<typeof opera
  * each variable from the context as `c.get` does, so it always shows what `c.set` stored, with no copy.
  */
 function readVarsInPlace(c: Context) {
-  const vars = new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? c.get(key as never) : undefined) })
-  Object.defineProperty(c, 'var', { value: vars, configurable: true })
+  Object.defineProperty(c, 'var', { value: new Proxy(c, VARS_OF_CONTEXT), configurable: true })
+}
+
+/** One handler for every request's `c.var` view (its target is the context): no closure per request. */
+const VARS_OF_CONTEXT: ProxyHandler<Context> = {
+  get: (c, key) => (typeof key === 'string' ? c.get(key as never) : undefined),
 }
 
 /** Slack answers JSON as `application/json; charset=utf-8` (success and error envelopes alike). */

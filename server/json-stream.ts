@@ -18,7 +18,14 @@ function bigArrayKey(value: unknown): string | undefined {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined
   let best: string | undefined
   let len = STREAM_MIN_ELEMENTS - 1
-  for (const [k, v] of Object.entries(value)) if (Array.isArray(v) && v.length > len) [best, len] = [k, v.length]
+  // Own enumerable string keys in Object.entries' order, without an array of pairs per response.
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k]
+    if (Array.isArray(v) && v.length > len) {
+      best = k
+      len = v.length
+    }
+  }
   return best
 }
 

@@ -68,6 +68,30 @@ describe('stringifyWithTexts', () => {
   })
 })
 
+describe('jsonStream', () => {
+  const chunks = async (stream: ReadableStream<Uint8Array> | undefined) => {
+    const out: string[] = []
+    if (stream) for await (const chunk of stream) out.push(new TextDecoder().decode(chunk))
+    return out
+  }
+  const list = (n: number) => Array.from({ length: n }, (_, i) => ({ i }))
+
+  it('streams the longest top-level array of at least 200 elements, a hundred per chunk', async () => {
+    const value = { a: list(250), kind: 'k', b: list(450), c: list(300) }
+    const parts = await chunks(jsonStream(value, 2))
+    expect(parts).toHaveLength(5)
+    expect(parts.join('')).toBe(JSON.stringify(value, null, 2))
+    const tie = { a: list(250), b: list(250) }
+    expect((await chunks(jsonStream(tie, undefined))).join('')).toBe(JSON.stringify(tie))
+  })
+
+  it('leaves short arrays, arrays and non-objects to the plain string', () => {
+    for (const value of [{ a: list(199), b: 'x' }, list(300), null, 'text', 3, {}]) {
+      expect(jsonStream(value, 2)).toBeUndefined()
+    }
+  })
+})
+
 describe('keyOf', () => {
   it('tells apart values that concatenate alike', () => {
     const pairs: unknown[][][] = [
