@@ -7,6 +7,7 @@ import { worldUsers, type WorldUserRow } from '../envs/core/world-tables.ts'
 import { DEFAULT_SLACK_USER_SCOPES, FULL_GOOGLE_SCOPES, issueTokenKey } from '../envs/core/tokens.ts'
 import type { SeedContext } from '../envs/core/service.ts'
 import { listUsers } from '../envs/core/users.ts'
+import { insertRow } from '../envs/core/db.ts'
 import { withSeedingMemo } from '../envs/core/seeding-memo.ts'
 import { allServiceTables, services } from './registry.ts'
 
@@ -156,19 +157,17 @@ function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, see
     setTick(db, core.tickMs)
     for (const u of core.users) {
       const [given, ...rest] = u.name.split(' ')
-      db.insert(worldUsers)
-        .values({
-          id: u.id,
-          email: u.email,
-          name: u.name,
-          givenName: u.givenName ?? given ?? u.name,
-          familyName: u.familyName ?? rest.join(' '),
-          timeZone: u.timeZone,
-          title: u.title,
-          isAdmin: u.admin,
-          tokenKey: '',
-        })
-        .run()
+      insertRow(db, worldUsers, {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        givenName: u.givenName ?? given ?? u.name,
+        familyName: u.familyName ?? rest.join(' '),
+        timeZone: u.timeZone,
+        title: u.title,
+        isAdmin: u.admin,
+        tokenKey: '',
+      })
       issueTokenKey(db, u.id, 'google', FULL_GOOGLE_SCOPES)
       issueTokenKey(db, u.id, 'slack_user', DEFAULT_SLACK_USER_SCOPES)
     }
