@@ -200,7 +200,15 @@ function asSeedError(e: unknown, service: string): SeedError {
 }
 
 function seedContext(users: WorldUserRow[], nowMs: number, seedValue: number, domain: string): SeedContext {
-  const order = new Map(users.map((u, i) => [u.id, i]))
+  // `user(ref)` is the first user whose id is `ref` or whose address is `ref` in any case, found through two indexes
+  // (seeds look users up for every message, event and grant).
+  const byId = new Map<string, number>()
+  const byEmail = new Map<string, number>()
+  users.forEach((u, i) => {
+    if (!byId.has(u.id)) byId.set(u.id, i)
+    const email = u.email.toLowerCase()
+    if (!byEmail.has(email)) byEmail.set(email, i)
+  })
   return {
     users,
     nowMs,
@@ -208,10 +216,10 @@ function seedContext(users: WorldUserRow[], nowMs: number, seedValue: number, do
     domain,
     time: (value) => resolveSeedTime(value, nowMs),
     user(ref, path) {
-      const lower = ref.toLowerCase()
-      const found = users.find((u) => u.id === ref || u.email.toLowerCase() === lower)
+      const a = byId.get(ref)
+      const b = byEmail.get(ref.toLowerCase())
+      const found = users[a === undefined ? (b ?? -1) : b === undefined ? a : Math.min(a, b)]
       if (!found) throw new SeedError([{ path, message: `no user "${ref}" in users[]` }])
-      void order
       return found
     },
   }
