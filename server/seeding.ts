@@ -7,6 +7,7 @@ import { worldUsers, type WorldUserRow } from '../envs/core/world-tables.ts'
 import { DEFAULT_SLACK_USER_SCOPES, FULL_GOOGLE_SCOPES, issueTokenKey } from '../envs/core/tokens.ts'
 import type { SeedContext } from '../envs/core/service.ts'
 import { listUsers } from '../envs/core/users.ts'
+import { insertRow } from '../envs/core/db.ts'
 import { withSeedingMemo } from '../envs/core/seeding-memo.ts'
 import { allServiceTables, services } from './registry.ts'
 
@@ -156,19 +157,17 @@ function fill(world: World, core: CoreSeed, slices: Record<string, unknown>, see
     setTick(db, core.tickMs)
     for (const u of core.users) {
       const [given, ...rest] = u.name.split(' ')
-      db.insert(worldUsers)
-        .values({
-          id: u.id,
-          email: u.email,
-          name: u.name,
-          givenName: u.givenName ?? given ?? u.name,
-          familyName: u.familyName ?? rest.join(' '),
-          timeZone: u.timeZone,
-          title: u.title,
-          isAdmin: u.admin,
-          tokenKey: '',
-        })
-        .run()
+      insertRow(db, worldUsers, {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        givenName: u.givenName ?? given ?? u.name,
+        familyName: u.familyName ?? rest.join(' '),
+        timeZone: u.timeZone,
+        title: u.title,
+        isAdmin: u.admin,
+        tokenKey: '',
+      })
       issueTokenKey(db, u.id, 'google', FULL_GOOGLE_SCOPES)
       issueTokenKey(db, u.id, 'slack_user', DEFAULT_SLACK_USER_SCOPES)
     }
@@ -201,7 +200,15 @@ function asSeedError(e: unknown, service: string): SeedError {
 }
 
 function seedContext(users: WorldUserRow[], nowMs: number, seedValue: number, domain: string): SeedContext {
-  const order = new Map(users.map((u, i) => [u.id, i]))
+  // `user(ref)` is the first user whose id is `ref` or whose address is `ref` in any case, found through two indexes
+  // (seeds look users up for every message, event and grant).
+  const byId = new Map<string, number>()
+  const byEmail = new Map<string, number>()
+  users.forEach((u, i) => {
+    if (!byId.has(u.id)) byId.set(u.id, i)
+    const email = u.email.toLowerCase()
+    if (!byEmail.has(email)) byEmail.set(email, i)
+  })
   return {
     users,
     nowMs,
@@ -209,10 +216,10 @@ function seedContext(users: WorldUserRow[], nowMs: number, seedValue: number, do
     domain,
     time: (value) => resolveSeedTime(value, nowMs),
     user(ref, path) {
-      const lower = ref.toLowerCase()
-      const found = users.find((u) => u.id === ref || u.email.toLowerCase() === lower)
+      const a = byId.get(ref)
+      const b = byEmail.get(ref.toLowerCase())
+      const found = users[a === undefined ? (b ?? -1) : b === undefined ? a : Math.min(a, b)]
       if (!found) throw new SeedError([{ path, message: `no user "${ref}" in users[]` }])
-      void order
       return found
     },
   }

@@ -1,6 +1,5 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
-import { stmt, type Db } from './db.ts'
-import { eq } from 'drizzle-orm'
+import { insertRow, selectRows, stmt, type Db } from './db.ts'
 import { nextCounter, opaqueId } from './ids.ts'
 
 // Calendar resources (rooms and other bookable things), their buildings and features are workspace-wide like groups:
@@ -111,26 +110,26 @@ export function newResourceEmail(db: Db): string {
 }
 
 export const findFeature = (db: Db, name: string): FeatureRow | undefined =>
-  db.select().from(worldFeatures).where(eq(worldFeatures.name, name)).get()
+  selectRows(db, worldFeatures, { name })[0]
 export const findResource = (db: Db, id: string): ResourceRow | undefined =>
-  db.select().from(worldResources).where(eq(worldResources.id, id)).get()
+  selectRows(db, worldResources, { id })[0]
 
 export type BuildingInput = Omit<BuildingRow, 'seq'>
 export type ResourceInput = Omit<ResourceRow, 'seq' | 'email'> & { email?: string }
 
 export function insertBuilding(db: Db, b: BuildingInput): BuildingRow {
-  db.insert(worldBuildings).values({ ...b, seq: nextCounter(db, 'resource.building') }).run()
+  insertRow(db, worldBuildings, { ...b, seq: nextCounter(db, 'resource.building') })
   return findBuilding(db, b.id)!
 }
 
 export function insertFeature(db: Db, name: string): FeatureRow {
-  db.insert(worldFeatures).values({ name, seq: nextCounter(db, 'resource.feature') }).run()
+  insertRow(db, worldFeatures, { name, seq: nextCounter(db, 'resource.feature') })
   return findFeature(db, name)!
 }
 
 export function insertResource(db: Db, r: ResourceInput): ResourceRow {
   const email = (r.email ?? newResourceEmail(db)).toLowerCase()
-  db.insert(worldResources).values({ ...r, email, seq: nextCounter(db, 'resource.calendar') }).run()
+  insertRow(db, worldResources, { ...r, email, seq: nextCounter(db, 'resource.calendar') })
   return findResource(db, r.id)!
 }
 

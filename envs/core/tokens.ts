@@ -49,7 +49,9 @@ export const FULL_GOOGLE_SCOPES = [
 export function issueTokenKey(db: Db, userId: string, kind: TokenKind, scopes: readonly string[]): string {
   const salt = getMeta(db, 'id_salt') ?? ''
   const key = createHash('sha256').update(`${salt}\u0000token\u0000${kind}\u0000${userId}`).digest('hex').slice(0, KEY_CHARS)
-  db.insert(worldTokens).values({ key, userId, kind, scopes: scopes.join(',') }).onConflictDoNothing().run()
+  stmt(db, 'INSERT INTO world_tokens (key, user_id, kind, scopes, revoked) VALUES (?, ?, ?, ?, 0) ' +
+    'ON CONFLICT DO NOTHING')
+    .run(key, userId, kind, scopes.join(','))
   return key
 }
 

@@ -23,5 +23,8 @@ export function userFromRow(r: Record<string, string | number | null>): WorldUse
 /** Case-insensitive lookup by e-mail address (Google treats addresses case-insensitively). */
 export function findUserByEmail(db: Db, email: string): WorldUserRow | undefined {
   const lower = email.trim().toLowerCase()
-  return listUsers(db).find((u) => u.email.toLowerCase() === lower)
+  // The first user in seed order with that address; only the match is turned into a typed row.
+  const rows = stmt(db, 'SELECT * FROM world_users ORDER BY rowid').all() as Record<string, string | number | null>[]
+  const match = rows.find((r) => String(r.email).toLowerCase() === lower)
+  return match && userFromRow(match)
 }

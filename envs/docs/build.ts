@@ -46,7 +46,13 @@ export function buildDocument(
   db: Db, fileId: string, blocks: readonly SeedBlock[], extra: BuildExtra = {}, nowIso = new Date(0).toISOString(),
 ): DocModel {
   const ctx = { doc: newDocument(), db, fileId, userEmail: '', nowIso }
-  const run = (reqs: Record<string, unknown>[]) => applyRequests(ctx, checkRequests(reqs))
+  // The blocks' own requests are built here, well-formed by construction: only the seed's raw `requests` are checked
+  // against the request schemas (zod); the rest go straight to the handlers batchUpdate uses.
+  const run = (reqs: Record<string, Record<string, unknown>>[]) =>
+    applyRequests(ctx, reqs.map((r) => {
+      const kind = Object.keys(r)[0]!
+      return { kind, body: r[kind]! }
+    }))
   const end = () => segEnd(segOf(ctx.doc, undefined, undefined)) - 1
   const body = () => ctx.doc.tabs[0]!.body
   /** Adds paragraphs with `text` at the end; returns the index where the text starts. */
@@ -110,7 +116,7 @@ export function buildDocument(
     const startIndex = hit.start + paraText(hit.para).indexOf(nr.text)
     run([{ createNamedRange: { name: nr.name, range: { startIndex, endIndex: startIndex + nr.text.length } } }])
   }
-  if (extra.requests?.length) run(extra.requests)
+  if (extra.requests?.length) applyRequests(ctx, checkRequests(extra.requests))
   if (extra.suggestions?.length) applySeedSuggestions(ctx, extra.suggestions)
   return ctx.doc
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { eq } from 'drizzle-orm'
+import { insertRow, stmt, type Db } from '../core/db.ts'
 import type { World } from '../core/world.ts'
 import type { SeedContext } from '../core/service.ts'
 import { SeedTime } from '../core/seed-types.ts'
@@ -99,14 +100,21 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const path = `drive.sharedDrives[${i}]`
     const creator = ctx.user(d.creator, `${path}.creator`)
     const id = d.id ?? newSharedDriveId(db)
-    db.insert(sharedDrives).values({ id, name: d.name, creatorId: creator.id, requestId: `seed-${d.key}`, createdMs: d.at ? ctx.time(d.at) : ctx.nowMs, colorRgb: DEFAULT_DRIVE_COLOR }).run()
-    db.insert(permissions).values({ fileId: id, id: permissionIdFor(db, creator.id), type: 'user', role: 'organizer', emailAddress: creator.email.toLowerCase() }).run()
+    insertRow(db, sharedDrives, {
+      id, name: d.name, creatorId: creator.id, requestId: `seed-${d.key}`, createdMs: d.at ? ctx.time(d.at) : ctx.nowMs,
+      colorRgb: DEFAULT_DRIVE_COLOR,
+    })
+    insertRow(db, permissions, {
+      fileId: id, id: permissionIdFor(db, creator.id), type: 'user', role: 'organizer',
+      emailAddress: creator.email.toLowerCase(),
+    })
     d.members.forEach((m, j) => {
       const who = m.user ? ctx.user(m.user, `${path}.members[${j}].user`) : undefined
       const email = (who?.email ?? m.emailAddress)?.toLowerCase()
       if (!email) throw new Error(`${path}.members[${j}]: user or emailAddress is required`)
       const pid = who ? permissionIdFor(db, who.id) : `seed${i}m${j}`
-      db.insert(permissions).values({ fileId: id, id: pid, type: 'user', role: m.role, emailAddress: email }).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: m.role } }).run()
+      const grant = { fileId: id, id: pid, type: 'user' as const, role: m.role, emailAddress: email }
+      grantPermission(db, { ...grant, domain: null, allowFileDiscovery: false, expirationMs: null }, false)
     })
     byKey.set(d.key, id)
     driveOf.set(id, id)
@@ -152,14 +160,18 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
         const ours = err instanceof Error && err.message.startsWith('suggestion')
         throw ours ? new Error(`${path}.suggestions: ${(err as Error).message}`) : err
       }
-      db.update(files).set({ fullText }).where(eq(files.id, row.id)).run()
+      stmt(db, 'UPDATE drive_files SET full_text = ? WHERE id = ?').run(fullText, row.id)
     } else if (isDoc) initEmptyDocument(db, row.id, f.name)
     if (f.key) byKey.set(f.key, row.id)
-    const extra: Partial<typeof files.$inferInsert> = {}
-    if (f.starred) extra.starred = true
-    if (f.trashed) Object.assign(extra, { trashed: true, explicitlyTrashed: true })
-    if (f.properties) extra.properties = JSON.stringify(f.properties)
-    if (Object.keys(extra).length) db.update(files).set(extra).where(eq(files.id, row.id)).run()
+    // Columns the file row was written without, set in one UPDATE (booleans as SQLite integers).
+    const extra: [column: string, value: string | number][] = []
+    if (f.starred) extra.push(['starred', 1])
+    if (f.trashed) extra.push(['trashed', 1], ['explicitly_trashed', 1])
+    if (f.properties) extra.push(['properties', JSON.stringify(f.properties)])
+    if (extra.length) {
+      stmt(db, `UPDATE drive_files SET ${extra.map(([c]) => `"${c}" = ?`).join(', ')} WHERE id = ?`)
+        .run(...extra.map(([, v]) => v), row.id)
+    }
     f.permissions.forEach((p, j) => {
       const ppath = `${path}.permissions[${j}]`
       const who = p.user ? ctx.user(p.user, `${ppath}.user`) : undefined
@@ -169,7 +181,7 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
       // The owner already holds the owner permission; a repeated grant keeps the last role given.
       if (who && who.id === owner.id) return
       const values = { fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }
-      db.insert(permissions).values(values).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: values.role, expirationMs: values.expirationMs } }).run()
+      grantPermission(db, values, true)
     })
     f.comments.forEach((cm, j) => seedComment(db, ctx, row.id, cm, `${path}.comments[${j}]`))
   })
@@ -180,8 +192,24 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     if (!file) throw new Error(`${path}.file: no file ${p.file}`)
     const requester = p.requester.includes('@') ? p.requester.toLowerCase() : ctx.user(p.requester, `${path}.requester`).email.toLowerCase()
     const id = `${nextCounter(db, 'drive.accessProposal')}`.padStart(12, '0')
-    db.insert(accessProposals).values({ fileId, id: `AP${id}`, requesterEmail: requester, recipientEmail: requester, role: p.role, message: p.message, createdMs: p.at ? ctx.time(p.at) : ctx.nowMs }).run()
+    insertRow(db, accessProposals, {
+      fileId, id: `AP${id}`, requesterEmail: requester, recipientEmail: requester, role: p.role, message: p.message,
+      createdMs: p.at ? ctx.time(p.at) : ctx.nowMs,
+    })
   })
+}
+
+type PermissionRow = typeof permissions.$inferSelect
+
+/**
+ * Writes a seeded grant; one already there (same file and id) takes the new role, and with `withExpiration` its
+ * expiration too. A prepared statement: seeding runs it for every grant of every file.
+ */
+function grantPermission(db: Db, p: PermissionRow, withExpiration: boolean) {
+  const set = withExpiration ? 'role = excluded.role, expiration_ms = excluded.expiration_ms' : 'role = excluded.role'
+  stmt(db, 'INSERT INTO drive_permissions (file_id, id, type, role, email_address, domain, allow_file_discovery, ' +
+    `expiration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (file_id, id) DO UPDATE SET ${set}`)
+    .run(p.fileId, p.id, p.type, p.role, p.emailAddress, p.domain, p.allowFileDiscovery ? 1 : 0, p.expirationMs)
 }
 
 function seedComment(db: World['db'], ctx: SeedContext, fileId: string, cm: z.output<typeof SeedComment>, path: string) {
@@ -197,7 +225,7 @@ function seedComment(db: World['db'], ctx: SeedContext, fileId: string, cm: z.ou
       content: r.content, action: r.action ?? null, createdMs: t, modifiedMs: t }
   })
   const last = replies.at(-1)?.createdMs ?? at
-  db.insert(comments).values({ fileId, id, commentId: null, authorId: ctx.user(cm.author, `${path}.author`).id,
-    content: cm.content, quoted, resolved, createdMs: at, modifiedMs: last }).run()
-  for (const r of replies) db.insert(comments).values(r).run()
+  insertRow(db, comments, { fileId, id, commentId: null, authorId: ctx.user(cm.author, `${path}.author`).id,
+    content: cm.content, quoted, resolved, createdMs: at, modifiedMs: last })
+  for (const r of replies) insertRow(db, comments, r)
 }

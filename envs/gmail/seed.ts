@@ -69,11 +69,14 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     if (id === undefined) labelIds.set(key, (id = labelIdByName(db, userId, name) ?? name))
     return id
   }
+  // World users by lower-case address (the first one, as a search in seed order finds).
+  const userByEmail = new Map<string, (typeof ctx.users)[number]>()
+  for (const u of ctx.users) if (!userByEmail.has(u.email.toLowerCase())) userByEmail.set(u.email.toLowerCase(), u)
   const lastInThread = new Map<string, { messageId: string; references: string }>()
   const toAddress = (ref: string, path: string): Address => {
     const m = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(ref)
     if (m) return { name: m[1] || undefined, email: m[2]!.toLowerCase() }
-    if (ref.includes('@') && !ctx.users.some((u) => u.email.toLowerCase() === ref.toLowerCase())) return { email: ref.toLowerCase() }
+    if (ref.includes('@') && !userByEmail.has(ref.toLowerCase())) return { email: ref.toLowerCase() }
     const u = ctx.user(ref, path)
     return { name: u.name, email: u.email }
   }
@@ -99,7 +102,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       attachments: m.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8') })),
     })
     if (m.thread) lastInThread.set(m.thread, { messageId, references: prev ? `${prev.references} ${prev.messageId}`.trim() : '' })
-    const sender = ctx.users.find((u) => u.email.toLowerCase() === from.email)
+    const sender = userByEmail.get(from.email)
     const recipients = [...to, ...cc, ...bcc].map((a) => a.email)
     if (sender) {
       const labelIds = recipients.includes(sender.email.toLowerCase()) ? ['SENT', 'INBOX'] : ['SENT']
@@ -107,7 +110,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     }
     const delivered = bcc.length ? buildMessage({ from, to, cc, subject: m.subject, text: m.text, html: m.html, date: new Date(at), messageId, inReplyTo: prev?.messageId, headers: m.headers, attachments: m.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8') })) }) : raw
     for (const email of new Set(recipients)) {
-      const user = ctx.users.find((u) => u.email.toLowerCase() === email)
+      const user = userByEmail.get(email)
       if (!user || user.id === sender?.id) continue
       const base = ['CATEGORY_PERSONAL', 'INBOX', ...(m.unread ? ['UNREAD'] : []), ...(m.starred ? ['STARRED'] : [])]
       later(at, () => {

@@ -41,6 +41,18 @@ describe('docs seed', () => {
     expect(docsSeedSchema.parse(largeDocs(ctx())).documents).toHaveLength(300)
   })
 
+  it("checks a seed's raw requests as batchUpdate does, and applies them after the blocks", () => {
+    const db = () => World.create([...docsTables]).db
+    const bad = [{ insertText: { location: { index: 'one' }, text: 'x' } }]
+    expect(() => buildDocument(db(), 'x', ['Hello'], { requests: bad }))
+      .toThrow("Invalid value at 'requests[0].insertText.location.index', \"one\"")
+    expect(() => buildDocument(db(), 'x', ['Hello'], { requests: [{ insertTexts: {} }] }))
+      .toThrow(/Unknown name "insertTexts"/)
+    const doc = buildDocument(db(), 'x', ['Hello', { bullets: ['a', 'b'] }, { table: [['c']] }],
+      { requests: [{ insertText: { location: { index: 1 }, text: 'Oh. ' } }] })
+    expect(plainText(doc)).toBe('Oh. Hello\na\nb\nc\n\n')
+  })
+
   it('unknown block shapes are refused', () => {
     expect(docsSeedSchema.safeParse({ documents: [{ owner: 'alice', content: [{ heading: 'x' }] }] }).success).toBe(false)
   })
