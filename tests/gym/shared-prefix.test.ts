@@ -26,19 +26,29 @@ const labelNames = (ep: Episode) =>
   ep.entry.world.sqlite
   .prepare("SELECT name FROM gmail_labels WHERE name IN ('Alpha', 'Beta', 'Gamma') ORDER BY name").pluck().all()
 
+/** A chain of `depth` over a fresh gym and task: `reset()` starts its next episode; everything is closed after. */
+async function inChain(depth: number | undefined, body: (reset: () => Episode, shared: SharedPrefix) => Promise<void>) {
+  const gym = createGym({ tasks: [], reuseWorlds: true })
+  const spec = task()
+  const shared = new SharedPrefix(depth)
+  try {
+    await body(() => gym.reset(spec, { shared }), shared)
+  } finally {
+    shared.dispose(gym.worlds)
+    gym.worlds.close()
+  }
+}
+
 describe('SharedPrefix', () => {
-  it('answers a repeated prefix from the path, and runs the rest in the state the episode built', async () => {
-    const gym = createGym({ tasks: [], reuseWorlds: true })
-    const spec = task()
-    const shared = new SharedPrefix()
-    try {
-      const a = gym.reset(spec, { shared })
+  it('answers a repeated prefix from the path, and runs the rest in the state the episode built', () =>
+    inChain(undefined, async (reset, shared) => {
+      const a = reset()
       const first = [await a.call(list), await a.call(label('Alpha')), await a.call(labels)]
       expect(labelNames(a)).toEqual(['Alpha'])
       a.close()
       expect([shared.replayed, shared.ran]).toEqual([0, 3])
 
-      const b = gym.reset(spec, { shared })
+      const b = reset()
       const again = [await b.call(list), await b.call(label('Alpha'))]
       expect(shared.replayed).toBe(2)
       expect(again).toEqual(first.slice(0, 2))
@@ -49,55 +59,41 @@ describe('SharedPrefix', () => {
       b.close()
 
       // The next episode parts at once: nothing of the others stays in its world.
-      const c = gym.reset(spec, { shared })
+      const c = reset()
       await c.call(label('Gamma'))
       expect(labelNames(c)).toEqual(['Gamma'])
       c.close()
 
       // An episode that only reads what the last one started with is answered without touching the world, and
       // its answers are its own copies.
-      const d = gym.reset(spec, { shared })
+      const d = reset()
       const r = await d.call(label('Gamma'))
       expect(shared.replayed).toBe(3)
       ;(r.body as { name: string }).name = 'changed'
       d.close()
-      const e = gym.reset(spec, { shared })
+      const e = reset()
       expect(((await e.call(label('Gamma'))).body as { name: string }).name).toBe('Gamma')
       e.close()
-    } finally {
-      shared.dispose(gym.worlds)
-      gym.worlds.close()
-    }
-  })
+    }))
 
-  it('shares prefixes up to its depth only', async () => {
-    const gym = createGym({ tasks: [], reuseWorlds: true })
-    const spec = task()
-    const shared = new SharedPrefix(1)
-    try {
+  it('shares prefixes up to its depth only', () =>
+    inChain(1, async (reset, shared) => {
       for (let i = 0; i < 2; i++) {
-        const ep = gym.reset(spec, { shared })
+        const ep = reset()
         await ep.call(list)
         await ep.call(labels)
         ep.close()
       }
       expect([shared.replayed, shared.ran]).toEqual([1, 3])
-    } finally {
-      shared.dispose(gym.worlds)
-      gym.worlds.close()
-    }
-  })
+    }))
 
-  it('at depth 0 keeps one identity and replays nothing, each episode from the start', async () => {
-    const gym = createGym({ tasks: [], reuseWorlds: true })
-    const spec = task()
-    const shared = new SharedPrefix(0)
-    try {
-      const a = gym.reset(spec, { shared })
+  it('at depth 0 keeps one identity and replays nothing, each episode from the start', () =>
+    inChain(0, async (reset, shared) => {
+      const a = reset()
       const first = [await a.call(list), await a.call(label('Alpha'))]
       const identity = [a.worldId, a.credentials().googleToken]
       a.close()
-      const b = gym.reset(spec, { shared })
+      const b = reset()
       expect([b.worldId, b.credentials().googleToken]).toEqual(identity)
       // The same requests run again for real, in the start state: the label is made again, not found.
       const again = [await b.call(list), await b.call(label('Alpha'))]
@@ -105,18 +101,11 @@ describe('SharedPrefix', () => {
       expect(labelNames(b)).toEqual(['Alpha'])
       b.close()
       expect([shared.replayed, shared.ran]).toEqual([0, 4])
-    } finally {
-      shared.dispose(gym.worlds)
-      gym.worlds.close()
-    }
-  })
+    }))
 
-  it('does not share past a write it did not make', async () => {
-    const gym = createGym({ tasks: [], reuseWorlds: true })
-    const spec = task()
-    const shared = new SharedPrefix()
-    try {
-      const a = gym.reset(spec, { shared })
+  it('does not share past a write it did not make', () =>
+    inChain(undefined, async (reset, shared) => {
+      const a = reset()
       await a.call(list)
       // A write outside the chain's requests (as an attack acting as another user would make).
       const me = a.credentials().id
@@ -124,7 +113,7 @@ describe('SharedPrefix', () => {
         "VALUES (?, 'Label_outside', 'Outside', 'user')").run(me))
       expect(JSON.stringify((await a.call(labels)).body)).toContain('Outside')
       a.close()
-      const b = gym.reset(spec, { shared })
+      const b = reset()
       await b.call(list)
       const after = await b.call(labels)
       // The listing ran again, in a world without the outside write.
@@ -133,11 +122,7 @@ describe('SharedPrefix', () => {
       expect(after.status).toBe(200)
       expect(JSON.stringify(after.body)).not.toContain('Outside')
       b.close()
-    } finally {
-      shared.dispose(gym.worlds)
-      gym.worlds.close()
-    }
-  })
+    }))
 
   it('gives the verdicts of separate worlds for every episode of validation', async () => {
     // Families of every service and volume (sample slots: light, medium, none, heavy), service-account keys too.
