@@ -218,6 +218,7 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
       templatesDir: BAKED_DIR,
       owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
       publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
+      handoff: worker !== undefined,
     })
   } catch (e) {
     return failServe(startError(e, seedArg, host))

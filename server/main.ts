@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
-import type { IncomingMessage } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
@@ -10,6 +10,7 @@ import type { WebSocketServer } from 'ws'
 import { adoptBakedTemplates } from './templates.ts'
 import { openEnvKeyProblem } from '../gym/openenv-key.ts'
 import type { GymSide } from './control/app.ts'
+import { adoptHandedConnections, routedListener, type PeersMessage } from './handoff.ts'
 
 export type ServeOptions = {
   host: string
@@ -33,6 +34,8 @@ export type ServeOptions = {
   /** One worker of several (server/workers.ts): the world ids it serves, and the front's agent URL to advertise. */
   owns?: (id: string) => boolean
   publicAgentUrl?: string
+  /** A worker of `--workers N`: serves connections the front hands over and relays other workers' requests. */
+  handoff?: boolean
 }
 
 export type Running = {
@@ -51,9 +54,12 @@ type ServedGym = GymSide & {
 
 /** Listens on host:port; rejects with the socket error (EADDRINUSE, EACCES, …) instead of emitting it unhandled. */
 type Fetch = (req: Request, env?: object) => Response | Promise<Response>
-const listen = (fetch: Fetch, host: string, port: number) =>
+type Wrap = (listener: RequestListener) => RequestListener
+const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap) =>
   new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch, port, hostname: host }, () => {
+    const wrapped = (o: object, listener: RequestListener) => createHttpServer(o, wrap!(listener))
+    const createServer = wrap ? { createServer: wrapped as typeof createHttpServer } : {}
+    const s = serve({ fetch, port, hostname: host, ...createServer }, () => {
       s.off('error', reject)
       resolve(s)
     })
@@ -103,13 +109,19 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
       req.url.includes('/mcp') && new URL(req.url).pathname === '/mcp'
         ? loadGym().then((g) => g.mcpFetch(req))
         : agentApp.fetch(req, env)
-    agent = await listen(agentFetch, opts.host, opts.port)
+    // A worker learns its peers once every worker is up (server/handoff.ts); no connection is handed over before.
+    let peers: PeersMessage | undefined
+    if (opts.handoff) process.on('message', (m: PeersMessage | undefined) => void (m?.wsgym === 'peers' && (peers = m)))
+    const routed = (side: 'agent' | 'control'): Wrap | undefined =>
+      opts.handoff ? (listener) => routedListener(side, listener, () => peers) : undefined
+    agent = await listen(agentFetch, opts.host, opts.port, routed('agent'))
     ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
     // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
     agentUrl = opts.publicAgentUrl ?? ownAgentUrl
     const controlOpts = { adminToken: opts.adminToken, agentBaseUrl: agentUrl, loadGym }
     const controlApp = createControlApp(worlds, controlOpts)
-    control = await listen(controlApp.fetch, opts.host, opts.controlPort)
+    control = await listen(controlApp.fetch, opts.host, opts.controlPort, routed('control'))
+    if (opts.handoff) adoptHandedConnections({ agent: agent as Server, control: control as Server })
   } catch (e) {
     if (agent) await closeOne(agent)
     worlds.close()

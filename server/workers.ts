@@ -5,6 +5,7 @@ import { createFrontProxy, type Answer } from './front-proxy.ts'
 import type { Head } from './http-framing.ts'
 import { routingKeyOf, workerOf } from './routing.ts'
 import { childEnv, workerEnv } from './env.ts'
+import { FAN_OUT_PATHS, handoffListener, type PeersMessage } from './handoff.ts'
 
 /**
  * `wsgym serve --workers N`: N worker processes, each a whole server (agent + control listeners on loopback ports)
@@ -57,7 +58,7 @@ function ask(port: number, head: Head): Promise<Answer> {
 }
 
 /** Lists merged from every worker: the collections that span worlds. */
-const FAN_OUT: Record<string, string> = { '/worlds': 'worlds', '/gym/episodes': 'episodes' }
+const FAN_OUT = FAN_OUT_PATHS
 
 /**
  * `GET /worlds` pages (sorted by id, `pageSize`, `pageToken`) merged across workers: each worker answered its
@@ -123,11 +124,19 @@ export async function startFront(opts: FrontOptions) {
   const workers: Worker[] = []
   let up: (ok: boolean) => void = () => {}
   const allUp = new Promise<boolean>((resolve) => (up = resolve))
-  // Requests that reach the front before every worker reported its ports wait for them.
-  const agent = front(workers, 'agentPort', allUp)
-  const control = front(workers, 'controlPort', allUp)
+  // Connections that reach the front before every worker reported its ports wait for them. The public listeners
+  // hand each connection to a worker (server/handoff.ts); the byte-level proxies, on loopback, answer what a worker
+  // passes on: the lists merged across workers and bodies in chunks that must be read to be routed.
+  const agent = handoffListener('agent', workers, allUp)
+  const control = handoffListener('control', workers, allUp)
+  const agentRelay = front(workers, 'agentPort', allUp)
+  const controlRelay = front(workers, 'controlPort', allUp)
   const agentUrl = await listen(agent, opts.host, opts.port)
   const controlUrl = await listen(control, opts.host, opts.controlPort)
+  const relay = {
+    agent: Number(new URL(await listen(agentRelay, '127.0.0.1', 0)).port),
+    control: Number(new URL(await listen(controlRelay, '127.0.0.1', 0)).port),
+  }
   const ready = Array.from({ length: opts.count }, (_, index) => new Promise<Worker>((resolve, reject) => {
     const slot = `${index}/${opts.count}`
     const env = childEnv({ [WORKER_ENV]: slot, WSGYM_PUBLIC_AGENT: agentUrl, WSGYM_PUBLIC_CONTROL: controlUrl })
@@ -139,6 +148,12 @@ export async function startFront(opts: FrontOptions) {
   }))
   try {
     workers.push(...(await Promise.all(ready)))
+    const agentPorts = workers.map((w) => w.agentPort)
+    const controlPorts = workers.map((w) => w.controlPort)
+    for (const w of workers) {
+      const peers: PeersMessage = { wsgym: 'peers', index: w.index, agentPorts, controlPorts, relay }
+      await new Promise<void>((resolve, reject) => w.process.send(peers, (e) => (e ? reject(e) : resolve())))
+    }
   } finally {
     up(workers.length === opts.count)
   }
@@ -148,7 +163,8 @@ export async function startFront(opts: FrontOptions) {
       w.process.once('exit', () => resolve())
       w.process.kill('SIGTERM')
     })))
-    await Promise.all([agent, control].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
+    const servers = [agent, control, agentRelay, controlRelay]
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
     upstream.destroy()
   }
   return { agentUrl, controlUrl, workers, close }

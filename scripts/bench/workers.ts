@@ -1,34 +1,49 @@
 import { spawn, execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import type { BenchFigure } from './types.ts'
+import { RawHttp } from './raw-http.ts'
 
 const root = join(import.meta.dirname, '..', '..')
 const admin = { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' }
 const profile = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
 
-type Rate = { perSecond: number; serverMsPerEpisode: number; frontUsPerRequest: number }
+type Rate = { perSecond: number; serverMsPerEpisode: number; frontUsPerRequest: number; clientMsPerEpisode: number }
+/** How the 32 clients use connections: one each (a rollout worker's own client), or any free one of a pool. */
+type Mode = 'own' | 'pooled'
 
 /**
  * Gym episodes per second over HTTP with 32 concurrent clients, `wsgym serve --workers N` for N = 1 and 2, and the
  * CPU each process spent on them (from /proc). On this 2-core machine the load generator shares the cores, so the
  * scaling ratio is bounded by 2S / (S + C + F) (S server, C client, F front CPU per episode): the CPU figures say
- * how far each part is from that bound.
+ * how far each part is from that bound. The clients write raw HTTP/1.1 (scripts/bench/raw-http.ts) to keep C
+ * small. With one connection per client, the front hands each connection to a worker once and every request of
+ * the episodes reset on it is served there (docs/decisions/0332); with a shared pool, requests land on connections
+ * held by the other worker and are relayed.
  */
 export async function run(): Promise<BenchFigure[]> {
-  const rate: Record<number, Rate> = {}
-  for (const workers of [1, 2]) rate[workers] = await episodesPerSecond(workers)
-  const [one, two] = [rate[1]!, rate[2]!]
-  const scaling = two.perSecond / one.perSecond
-  return [
-    { name: 'gym episodes/s over HTTP, 1 worker (reset, 5 steps, verify, delete)', value: one.perSecond, unit: '/s' },
-    { name: 'gym episodes/s over HTTP, 2 workers', value: two.perSecond, unit: '/s' },
-    { name: 'gym episodes/s scaling, 2 workers ÷ 1', value: scaling, unit: '×', target: '≥ 1.7' },
-    { name: 'server CPU per episode, 1 worker', value: one.serverMsPerEpisode, unit: 'ms' },
-    { name: 'server CPU per episode, 2 workers (workers + front)', value: two.serverMsPerEpisode, unit: 'ms' },
-    { name: 'front CPU per request, 2 workers', value: two.frontUsPerRequest, unit: 'µs' },
-  ]
+  const out: BenchFigure[] = []
+  for (const mode of ['own', 'pooled'] as const) {
+    const rate: Record<number, Rate> = {}
+    for (const workers of [1, 2]) rate[workers] = await episodesPerSecond(workers, mode)
+    const [one, two] = [rate[1]!, rate[2]!]
+    const how = mode === 'own' ? 'a connection per client' : 'a shared pool of connections'
+    out.push(
+      { name: `gym episodes/s over HTTP, 1 worker (reset, 5 steps, verify, delete; ${how})`, value: one.perSecond, unit: '/s' },
+      { name: `gym episodes/s over HTTP, 2 workers (${how})`, value: two.perSecond, unit: '/s' },
+      {
+        name: `gym episodes/s scaling, 2 workers ÷ 1 (${how})`,
+        value: two.perSecond / one.perSecond,
+        unit: '×',
+        target: mode === 'own' ? '≥ 1.7' : undefined,
+      },
+      { name: `server CPU per episode, 1 worker (${how})`, value: one.serverMsPerEpisode, unit: 'ms' },
+      { name: `server CPU per episode, 2 workers (workers + front; ${how})`, value: two.serverMsPerEpisode, unit: 'ms' },
+      { name: `front CPU per request, 2 workers (${how})`, value: two.frontUsPerRequest, unit: 'µs' },
+      { name: `load generator CPU per episode, 2 workers (${how})`, value: two.clientMsPerEpisode, unit: 'ms' },
+    )
+  }
+  return out
 }
 
 /** CPU milliseconds a process has used (utime + stime from /proc/<pid>/stat). */
@@ -49,10 +64,9 @@ function tree(pid: number): number[] {
   return [pid, ...kids.flatMap(tree)]
 }
 
-async function episodesPerSecond(workers: number): Promise<Rate> {
+async function episodesPerSecond(workers: number, mode: Mode): Promise<Rate> {
   const args = ['serve', '--workers', String(workers), '--port', '0', '--control-port', '0']
   const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), ...args], { cwd: root })
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 })
   try {
     const control = new URL(await new Promise<string>((resolve, reject) => {
       let out = ''
@@ -63,23 +77,30 @@ async function episodesPerSecond(workers: number): Promise<Rate> {
       })
       child.on('exit', (code) => reject(new Error(`wsgym exited ${code}: ${out}`)))
     }))
-    // A keep-alive node:http client: the load generator shares the cores, so it should cost as little as it can.
     type Json = Record<string, unknown>
-    const call = (method: string, path: string, body?: unknown) =>
-      new Promise<Json>((resolve, reject) => {
-        const payload = body === undefined ? undefined : JSON.stringify(body)
-        const headers = { ...admin, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) }
-        const req = request({ host: control.hostname, port: control.port, method, path, headers, agent }, (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c: Buffer) => chunks.push(c))
-          res.on('end', () => resolve(chunks.length ? (JSON.parse(Buffer.concat(chunks).toString()) as Json) : {}))
-        })
-        req.on('error', reject)
-        req.end(payload)
-      })
+    const connection = () => new RawHttp(control.hostname, Number(control.port), admin)
+    const pool = Array.from({ length: 32 }, connection)
+    const free = [...pool]
+    const waiters: ((c: RawHttp) => void)[] = []
+    // One request on a connection: a client's own, or (pooled) the most recently freed one of the pool.
+    const over = async (own: RawHttp | undefined, method: string, path: string, body?: unknown) => {
+      const c = own ?? free.pop() ?? (await new Promise<RawHttp>((r) => waiters.push(r)))
+      try {
+        const reply = await c.call(method, path, body === undefined ? undefined : JSON.stringify(body))
+        return (reply.body.length ? JSON.parse(reply.body.toString()) : {}) as Json
+      } finally {
+        if (!own) {
+          const next = waiters.shift()
+          if (next) next(c)
+          else free.push(c)
+        }
+      }
+    }
+    const call = (method: string, path: string, body?: unknown) => over(pool[0], method, path, body)
     const tasks = (await call('GET', '/gym/tasks')) as { tasks: { id: string }[] }
     const taskId = tasks.tasks[0]!.id
-    const episode = async () => {
+    const episode = async (own: RawHttp | undefined) => {
+      const call = (method: string, path: string, body?: unknown) => over(own, method, path, body)
       const { episodeId } = (await call('POST', '/gym/reset', { taskId })) as { episodeId: string }
       for (let i = 0; i < 5; i++) await call('POST', `/gym/episodes/${episodeId}/step`, profile)
       await call('POST', `/gym/episodes/${episodeId}/verify`, {})
@@ -88,9 +109,9 @@ async function episodesPerSecond(workers: number): Promise<Rate> {
     const run = async (ms: number) => {
       let done = 0
       const until = performance.now() + ms
-      await Promise.all(Array.from({ length: 32 }, async () => {
+      await Promise.all(Array.from({ length: 32 }, async (_, i) => {
         while (performance.now() < until) {
-          await episode()
+          await episode(mode === 'own' ? pool[i] : undefined)
           done++
         }
       }))
@@ -101,13 +122,16 @@ async function episodesPerSecond(workers: number): Promise<Rate> {
     // server (one worker) or the front, whose children are the workers.
     const pids = tree(child.pid!)
     const before = pids.map(cpuMs)
+    const client = process.cpuUsage()
     const done = await run(8000)
+    const clientUsed = process.cpuUsage(client)
     const used = pids.map((p, i) => cpuMs(p) - before[i]!)
     const server = used.reduce((a, b) => a + b, 0)
     const front = workers > 1 ? used[0]! : 0
-    return { perSecond: done / 8, serverMsPerEpisode: server / done, frontUsPerRequest: (front * 1000) / (done * 8) }
+    const clientMsPerEpisode = (clientUsed.user + clientUsed.system) / 1000 / done
+    for (const c of pool) c.close()
+    return { perSecond: done / 8, serverMsPerEpisode: server / done, frontUsPerRequest: (front * 1000) / (done * 8), clientMsPerEpisode }
   } finally {
-    agent.destroy()
     const exited = new Promise((r) => child.on('exit', r))
     child.kill('SIGTERM')
     await exited

@@ -83,6 +83,12 @@ export function readHeadersInPlace(c: Context): void {
  * anything when Content-Length announces it, as Hono's bodyLimit does) into `c`'s body cache.
  */
 export async function bufferNodeBody(c: Context, incoming: IncomingMessage, max: number, tooLarge: () => Error) {
+  // Read already by a worker that routed the request by its body (server/handoff.ts).
+  const read = (incoming as IncomingMessage & { rawBody?: Buffer }).rawBody
+  if (read instanceof Buffer) {
+    if (read.length > max) throw tooLarge()
+    return cacheBody(c, new Uint8Array(read.buffer.slice(read.byteOffset, read.byteOffset + read.length)))
+  }
   const length = incoming.headers['content-length']
   if (length !== undefined && incoming.headers['transfer-encoding'] === undefined) {
     if (Number.parseInt(length, 10) > max) throw tooLarge()

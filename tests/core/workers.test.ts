@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { connect } from 'node:net'
+import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { crc32, routingKeyOf, workerOf } from '../../server/routing.ts'
@@ -116,6 +118,95 @@ describe('wsgym serve --workers 2', () => {
       expect((await post(`/gym/episodes/${id}/verify`, {})).status).toBe(200)
     }
   }, 120_000) // each worker loads the gym and the corpus on its first gym request
+
+  // One keep-alive connection (handed to one worker by the front) used for worlds that live on both workers: the
+  // worker it was handed to relays the other worker's requests (server/handoff.ts).
+  test('one connection serves worlds of every worker: tokens, world paths, JSON bodies and chunked bodies', async () => {
+    const one = new Agent({ keepAlive: true, maxSockets: 1 })
+    const sockets = new Set<unknown>()
+    const call = (base: string, method: string, path: string, headers: Record<string, string>, body?: string,
+      chunked = false) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(path, base)
+      const h = { ...headers, ...(body !== undefined && !chunked ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }
+      const req = request({ host: url.hostname, port: url.port, method, path: url.pathname + url.search, headers: h, agent: one }, (res) => {
+        sockets.add(res.socket)
+        let text = ''
+        res.on('data', (d: Buffer) => (text += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }))
+      })
+      req.on('error', reject)
+      if (chunked && body !== undefined) {
+        req.write(body.slice(0, 5))
+        req.end(body.slice(5))
+      } else req.end(body)
+    })
+    try {
+      const ids = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8']
+      const zero = ids.filter((id) => workerOf(id, 2) === 0).slice(0, 2)
+      const first = ids.filter((id) => workerOf(id, 2) === 1).slice(0, 2)
+      expect(zero).toHaveLength(2)
+      expect(first).toHaveLength(2)
+      // JSON bodies naming an id on either worker, then one sent in chunks (read and routed by the front).
+      for (const id of [zero[0]!, first[0]!]) {
+        expect((await call(control, 'POST', '/worlds', admin, JSON.stringify({ id, seed: 'demo' }))).status).toBe(201)
+      }
+      const chunkedHeaders = { ...admin, 'transfer-encoding': 'chunked' }
+      for (const id of [zero[1]!, first[1]!]) {
+        expect((await call(control, 'POST', '/worlds', chunkedHeaders, JSON.stringify({ id, seed: 'empty' }), true)).status).toBe(201)
+      }
+      // World paths and the cross-worker list, alternating workers.
+      for (const id of [zero[0]!, first[0]!, zero[1]!, first[1]!]) {
+        const got = await call(control, 'GET', `/worlds/${id}`, admin)
+        expect(got.status).toBe(200)
+        expect((JSON.parse(got.body) as { id: string }).id).toBe(id)
+      }
+      const listed = JSON.parse((await call(control, 'GET', '/worlds?pageSize=100', admin)).body) as { worlds: { id: string }[] }
+      expect(listed.worlds.map((w) => w.id)).toEqual(expect.arrayContaining([...zero, ...first]))
+      // Tokens of worlds on both workers, alternating on one agent-port connection: each reaches its own world.
+      const tokenOf = async (id: string) => {
+        const info = JSON.parse((await call(control, 'GET', `/worlds/${id}`, admin)).body) as { users: { email: string; googleToken?: string }[] }
+        const u = info.users.find((x) => x.googleToken)!
+        return { token: u.googleToken!, email: u.email }
+      }
+      const users = [await tokenOf(zero[0]!), await tokenOf(first[1]!), await tokenOf(first[0]!), await tokenOf(zero[1]!)]
+      for (let round = 0; round < 2; round++) {
+        for (const u of users) {
+          const got = await call(agent, 'GET', '/gmail/v1/users/me/profile', { authorization: `Bearer ${u.token}` })
+          expect(got.status).toBe(200)
+          expect((JSON.parse(got.body) as { emailAddress: string }).emailAddress).toBe(u.email)
+        }
+      }
+      expect(sockets.size).toBe(2) // one connection per port: every answer came back on it
+    } finally {
+      one.destroy()
+    }
+  })
+
+  test('requests pipelined on one connection for worlds on both workers are answered in order', async () => {
+    const ids = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6']
+    const a = ids.find((id) => workerOf(id, 2) === 0)!
+    const b = ids.find((id) => workerOf(id, 2) === 1)!
+    for (const id of [a, b]) expect((await post('/worlds', { id, seed: 'empty' })).status).toBe(201)
+    const url = new URL(control)
+    const get = (id: string) => `GET /worlds/${id} HTTP/1.1\r\nhost: x\r\nauthorization: ${admin.authorization}\r\n\r\n`
+    const order = [a, b, b, a, b]
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(order.map(get).join('')))
+      let got = ''
+      socket.on('data', (d: Buffer) => {
+        got += d.toString('latin1')
+        if ((got.match(/HTTP\/1\.1 200/g) ?? []).length === order.length && /\}\s*$/.test(got)) {
+          socket.destroy()
+          resolve(got)
+        }
+      })
+      socket.on('error', reject)
+      setTimeout(() => reject(new Error(`timed out: ${got.slice(0, 400)}`)), 20_000)
+    })
+    // Each answer's world id is its body's first field.
+    const answered = text.split('HTTP/1.1 200').slice(1).map((one) => /\{"id":"([a-z0-9_]+)"/.exec(one)?.[1])
+    expect(answered).toEqual(order)
+  })
 
   test('OpenEnv WebSocket sessions pass through the front to a worker, and are refused there without the token', async () => {
     const tasks = (await (await fetch(`${control}/gym/tasks`, { headers: admin })).json()) as { tasks: { id: string }[] }
