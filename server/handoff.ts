@@ -66,6 +66,14 @@ function readFirstHead(socket: Socket, done: (bytes: Buffer) => void) {
     for (let more = socket.read() as Buffer | null; more !== null; more = socket.read() as Buffer | null) {
       bytes = Buffer.concat([bytes, more])
     }
+    // pause() and read() leave the handle reading into the stream's buffer, and the handle stays open here until
+    // the worker acknowledges it: a next request the client sends meanwhile must reach the worker, not this copy.
+    // (Stopped after the last read(): an empty buffer's read() starts the handle reading again.)
+    const handle = (socket as unknown as { _handle?: { reading?: boolean; readStop(): number } })._handle
+    if (handle?.reading) {
+      handle.reading = false
+      handle.readStop()
+    }
     done(bytes)
   }
   const onData = (d: Buffer) => {
