@@ -1,6 +1,6 @@
 import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../core/db.ts'
-import { JsonText, keyOf, textMemo } from '../core/json-text.ts'
+import { JsonText, keyOf, textMemo, type TextMemo } from '../core/json-text.ts'
 import { findUserByEmail, findUserById } from '../core/users.ts'
 import { events, type AclRow, type CalendarRow, type EventRow, type ListRow } from './schema.ts'
 import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
@@ -163,12 +163,34 @@ export function listRenderer(db: Db, v: EventView) {
   const memo = textMemo(db, 'calendar#event')
   const instance = instanceRenderer(db, v)
   const view = keyOf([v.viewer, v.zone, v.forcedZone, !!v.freeBusyOnly])
+  const partsOfRow = keptRowParts(memo)
   return (row: EventRow, series?: EventRow): JsonText => {
-    const values: unknown[] = [nameOf(db, v, row.creatorEmail), nameOf(db, v, row.organizerEmail)]
-    for (const k of ROW_KEYS) values.push(row[k])
-    return new JsonText(keyOf([view, row.calendarId, row.id]), values,
+    const creator = nameOf(db, v, row.creatorEmail)
+    const organizer = nameOf(db, v, row.organizerEmail)
+    // A frozen row (kept listing rows, store/window.ts) cannot change: its slot and values, built for this view
+    // and these two names before, are the ones this call would build.
+    const frozen = Object.isFrozen(row)
+    let parts = frozen ? partsOfRow.get(row) : undefined
+    if (!parts || parts.view !== view || parts.creator !== creator || parts.organizer !== organizer) {
+      const values: unknown[] = [creator, organizer]
+      for (const k of ROW_KEYS) values.push(row[k])
+      parts = { view, creator, organizer, slot: keyOf([view, row.calendarId, row.id]), values }
+      if (frozen) partsOfRow.set(row, parts)
+    }
+    return new JsonText(parts.slot, parts.values,
       () => (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v)), memo)
   }
+}
+
+/** A listed row's text slot and compared values, with the view and names they were built for. */
+type RowParts = { view: string; creator: unknown; organizer: unknown; slot: string; values: readonly unknown[] }
+const rowParts = new WeakMap<TextMemo, WeakMap<EventRow, RowParts>>()
+
+/** The parts kept per frozen row, beside (and dying with) the connection's text memo. */
+function keptRowParts(memo: TextMemo): WeakMap<EventRow, RowParts> {
+  let parts = rowParts.get(memo)
+  if (!parts) rowParts.set(memo, (parts = new WeakMap()))
+  return parts
 }
 
 /** What a deleted event looks like in lists and sync: identity and status only. */

@@ -38,6 +38,7 @@ export type TextMemo = Map<string, { values: readonly unknown[]; texts: Map<numb
 
 /** Same length and the same value at every place (primitives by identity of value, anything else by its JSON). */
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) {
     const x = a[i]

@@ -88,6 +88,38 @@ describe('calendar.events.list', () => {
     expect(after.items[0].creator.displayName).toBe('Annabel Lee')
   })
 
+  it('answers a listing asked again, in another zone, by another reader, after a rename as a fresh world', async () => {
+    // World `warm` lists between the changes (its kept rows and texts are reused); `cold` lists once at the end.
+    const [warm, cold] = [cal(), cal()]
+    const scope = { type: 'user', value: 'cy@example.com' }
+    const other = WEEK.replace('primary', 'ann%40example.com')
+    // The user row only (no request): the events table stays unwritten, so its kept rows stay in use.
+    const rename = (t: ReturnType<typeof cal>) =>
+      t.h.entry.world.sqlite.prepare("UPDATE world_users SET name = 'Annabel Lee' WHERE id = 'ann'").run()
+    const share = { json: { role: 'reader', scope } }
+    for (const t of [warm, cold]) await t.ok('AclRule', 'POST', '/calendars/primary/acl', share)
+    // Each form is asked twice in a row: the second answer reuses what the first kept.
+    const twice = async (t: ReturnType<typeof cal>, path: string, as?: string) => {
+      const first = (await t.call('GET', path, { as })).text
+      expect((await t.call('GET', path, { as })).text).toBe(first)
+      return first
+    }
+    // In one order, then the other, so the form asked last before the rename is the first asked after it.
+    const answers = async (t: ReturnType<typeof cal>, reversed = false) => {
+      const forms: [string, string?][] = [[WEEK], [`${WEEK}&timeZone=Asia/Tokyo`], [other, 'cy']]
+      const out: string[] = []
+      for (const [path, as] of reversed ? forms.reverse() : forms) out.push(await twice(t, path, as))
+      return reversed ? out.reverse() : out
+    }
+    const before = await answers(warm)
+    expect(await answers(warm)).toEqual(before)
+    for (const t of [warm, cold]) expect(rename(t).changes).toBe(1)
+    const after = await answers(warm, true)
+    expect(after[0]!.match(/Annabel Lee/g)?.length).toBe(before[0]!.match(/Ann Lee/g)?.length)
+    expect(after[1]).toContain('+09:00')
+    expect(after).toEqual(await answers(cold))
+  })
+
   it('renders a streamed listing (over 200 events) as JSON.stringify does, before and after a change', async () => {
     const t = cal()
     for (let i = 0; i < 205; i++) {
