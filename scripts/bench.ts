@@ -13,6 +13,7 @@ import { WorldManager } from '../server/worlds.ts'
 import { createAgentApp } from '../server/app.ts'
 import { requestInProcess } from '../server/in-process/index.ts'
 import { timeIt, type BenchFigure } from './bench/types.ts'
+import { cpuMeter } from './bench/cpu.ts'
 
 const args = process.argv.slice(2)
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined
@@ -110,10 +111,15 @@ async function core(): Promise<BenchFigure[]> {
     out.push({ name: `${seed}: build template (seed once)`, value: performance.now() - t, unit: 'ms' })
     out.push({ name: `${seed}: world size`, value: mb(template.bytes.length), unit: 'MiB' })
     const world = World.from(template)
-    const restore = await timeIt(() => world.restore(template), seed === 'large' ? 100 : 300)
+    const restoreCpu = cpuMeter()
+    const restore = await timeIt(() => restoreCpu.measure(() => world.restore(template)), seed === 'large' ? 100 : 300)
     const target = seed === 'large' ? { p50: '≤ 5 ms', p99: '≤ 20 ms' } : { p50: undefined, p99: undefined }
     out.push({ name: `${seed}: restore from template p50`, value: restore.p50, unit: 'ms', target: target.p50 })
     out.push({ name: `${seed}: restore from template p99`, value: restore.p99, unit: 'ms', target: target.p99 })
+    const restoreMain = restoreCpu.p50(20).main
+    if (restoreMain !== undefined) {
+      out.push({ name: `${seed}: restore from template, main-thread CPU p50`, value: restoreMain, unit: 'ms' })
+    }
     const snap = await timeIt(() => world.snapshot(), 100)
     const sizeTarget = seed === 'large' ? '≤ 10 ms' : undefined
     // A world not written since its restore (or last snapshot) shares that image: no serialize.
@@ -128,10 +134,21 @@ async function core(): Promise<BenchFigure[]> {
     const write = world.sqlite.prepare('INSERT INTO bench_writes (n) VALUES (1)')
     const runs = seed === 'large' ? 30 : 100
     const turn = () => new Promise((r) => setImmediate(r))
-    const written = await timeIt(() => { write.run(); world.snapshot() }, runs, 3, turn)
+    // Their CPU beside the wall time (docs/decisions/0330): the main thread's own, and the process's with the
+    // collection each new image starts on V8's helper threads.
+    const cpuFigures = (what: string, meter: ReturnType<typeof cpuMeter>) => {
+      const { main, process } = meter.p50(3)
+      if (main !== undefined) out.push({ name: `${seed}: ${what}, main-thread CPU p50`, value: main, unit: 'ms' })
+      out.push({ name: `${seed}: ${what}, process CPU p50`, value: process!, unit: 'ms' })
+    }
+    const snapCpu = cpuMeter()
+    const written = await timeIt(() => snapCpu.measure(() => { write.run(); world.snapshot() }), runs, 3, turn)
     out.push({ name: `${seed}: snapshot p50 (after a write)`, value: written.p50, unit: 'ms', target: sizeTarget })
-    const forked = await timeIt(() => { write.run(); world.fork().close() }, runs, 3, turn)
+    cpuFigures('snapshot after a write', snapCpu)
+    const forkCpu = cpuMeter()
+    const forked = await timeIt(() => forkCpu.measure(() => { write.run(); world.fork().close() }), runs, 3, turn)
     out.push({ name: `${seed}: fork p50 (after a write)`, value: forked.p50, unit: 'ms', target: sizeTarget })
+    cpuFigures('fork after a write', forkCpu)
     // Its second half alone (docs/decisions/0315): the copy a restore makes, but from an image just written past the
     // cache, while the collection that image started runs beside it.
     const opens: number[] = []
