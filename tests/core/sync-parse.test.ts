@@ -49,7 +49,8 @@ describe('preferSyncParse plain objects', () => {
     const sync = schema.safeParse.bind(schema)
     schema.safeParse = ((d: unknown, p?: unknown) => (zodCalls++, sync(d, p as never))) as typeof schema.safeParse
     const quick = [{}, { name: 'a' }, { mimeType: 'm', starred: false, name: 'b' }, JSON.parse('{"starred":true}')]
-    const parsed = [{ name: 1 }, { starred: 'true' }, { n: 2 }, { tags: ['x'] }, { short: 'long' }, { name: 'a', other: 1 },
+    const parsed = [{ name: 1 }, { starred: 'true' }, { n: 2 }, { tags: ['x'] }, { short: 'long' },
+      { name: 'a', other: 1 },
       JSON.parse('{"__proto__":{"name":"x"},"name":"y"}'), Object.create({ name: 'inherited' }), null, [], 'text']
     for (const input of [...quick, ...parsed]) {
       const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
@@ -63,7 +64,8 @@ describe('preferSyncParse plain objects', () => {
   })
 
   test('leaves schemas with required or defaulted keys to zod', async () => {
-    for (const schema of [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') })]) {
+    const schemas = [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') })]
+    for (const schema of schemas) {
       preferSyncParse(schema)
       const got = await schema.safeParseAsync({})
       const want = schema.safeParse({})
