@@ -34,9 +34,9 @@ export function opaqueId(db: Db, family: string, length: number, alphabet: strin
   let out = ''
   let round = 0
   for (;;) {
-    for (const b of bytes) {
+    for (let i = 0; i < bytes.length; i++) {
       if (out.length >= length) return out
-      out += alphabet[b % alphabet.length]
+      out += alphabet[bytes[i]! % alphabet.length]
     }
     if (out.length >= length) return out
     // One-shot hashes (about half the CPU of createHash): the digest of the same bytes.

@@ -17,7 +17,12 @@ export function preferSyncParse(schema: unknown): void {
   patched.add(schema)
   const s = schema as unknown as Parser
   const original = s.safeParseAsync
+  let plain: PlainFields | null | undefined
   s.safeParseAsync = async (data, params) => {
+    // Worked out on the first parse, when every schema a getter names exists.
+    if (plain === undefined) plain = plainFields(schema)
+    const quick = plain && plainParse(plain, data)
+    if (quick) return quick as never
     try {
       return s.safeParse(data, params)
     } catch (error) {
@@ -25,6 +30,54 @@ export function preferSyncParse(schema: unknown): void {
       throw error
     }
   }
+}
+
+/** An object schema's keys in shape order, each one an optional plain string or boolean (see plainFields). */
+type PlainFields = { keys: string[]; types: Map<string, 'string' | 'boolean'> }
+
+/**
+ * The keys of a `z.object` (no catchall) whose schema is `z.string().optional()` or `z.boolean().optional()`
+ * without checks, coercion or transforms, in the shape's order; null when there are none, when it is not such an
+ * object, or when any key is not plainly optional (required, defaulted, or optional through a transform): an
+ * absent key then means something other than nothing.
+ */
+function plainFields(schema: z.ZodType): PlainFields | null {
+  const def = schema._zod.def as { type: string; shape?: Record<string, z.ZodType>; catchall?: unknown }
+  if (def.type !== 'object' || def.catchall !== undefined || !def.shape) return null
+  const keys: string[] = []
+  const types = new Map<string, 'string' | 'boolean'>()
+  for (const key of Object.keys(def.shape)) {
+    const value = def.shape[key]
+    if (value?._zod.optin !== 'optional' || value._zod.optout !== 'optional') return null
+    const outer = value._zod.def as { type: string; innerType?: z.ZodType }
+    if (outer.type !== 'optional' || !outer.innerType) continue
+    const inner = outer.innerType._zod.def as { type: string; checks?: unknown[]; coerce?: boolean }
+    if ((inner.type !== 'string' && inner.type !== 'boolean') || inner.checks?.length || inner.coerce) continue
+    keys.push(key)
+    types.set(key, inner.type)
+  }
+  return keys.length ? { keys, types } : null
+}
+
+/**
+ * What zod's `safeParse` gives for `data` when `data` is a plain object holding only plain fields, each of its
+ * type: success, with a new object of those fields in the shape's order (zod's object parse writes present keys
+ * in that order, and nothing is stripped or transformed). Undefined for anything else, which zod then parses.
+ */
+function plainParse(plain: PlainFields, data: unknown): { success: true; data: Record<string, unknown> } | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined
+  if (Object.getPrototypeOf(data) !== Object.prototype) return undefined
+  const given = data as Record<string, unknown>
+  let count = 0
+  for (const key in given) {
+    if (!Object.hasOwn(given, key)) return undefined
+    const type = plain.types.get(key)
+    if (type === undefined || typeof given[key] !== type) return undefined
+    count++
+  }
+  const out: Record<string, unknown> = {}
+  if (count) for (const key of plain.keys) if (Object.hasOwn(given, key)) out[key] = given[key]
+  return { success: true, data: out }
 }
 
 type RequestParts = { query?: unknown; params?: unknown; headers?: unknown; cookies?: unknown; body?: unknown }

@@ -36,6 +36,45 @@ describe('preferSyncParse', () => {
   })
 })
 
+describe('preferSyncParse plain objects', () => {
+  test('answers an object of optional plain strings and booleans as zod does, without running zod', async () => {
+    const shape = () => ({
+      name: z.string().optional(), starred: z.boolean().optional(), n: z.number().optional(),
+      tags: z.array(z.string()).optional(), short: z.string().max(3).optional(), mimeType: z.string().optional(),
+    })
+    const reference = z.object(shape())
+    const schema = z.object(shape())
+    preferSyncParse(schema)
+    let zodCalls = 0
+    const sync = schema.safeParse.bind(schema)
+    schema.safeParse = ((d: unknown, p?: unknown) => (zodCalls++, sync(d, p as never))) as typeof schema.safeParse
+    const quick = [{}, { name: 'a' }, { mimeType: 'm', starred: false, name: 'b' }, JSON.parse('{"starred":true}')]
+    const parsed = [{ name: 1 }, { starred: 'true' }, { n: 2 }, { tags: ['x'] }, { short: 'long' },
+      { name: 'a', other: 1 },
+      JSON.parse('{"__proto__":{"name":"x"},"name":"y"}'), Object.create({ name: 'inherited' }), null, [], 'text']
+    for (const input of [...quick, ...parsed]) {
+      const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
+      expect(got.success).toBe(want.success)
+      expect(got.data).toEqual(want.data)
+      // Same keys in the same order (zod writes them in the shape's order).
+      expect(Object.keys(got.data ?? {})).toEqual(Object.keys(want.data ?? {}))
+      expect(got.error?.issues).toEqual(want.error?.issues)
+    }
+    expect(zodCalls).toBe(parsed.length)
+  })
+
+  test('leaves schemas with required or defaulted keys to zod', async () => {
+    const schemas = [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') })]
+    for (const schema of schemas) {
+      preferSyncParse(schema)
+      const got = await schema.safeParseAsync({})
+      const want = schema.safeParse({})
+      expect(got.success).toBe(want.success)
+      expect(got.data).toEqual(want.data)
+    }
+  })
+})
+
 describe('createGoogleRouter validation', () => {
   test('validates path and query parameters, sync and async schemas alike, with Google\'s 400', async () => {
     const router = createGoogleRouter()

@@ -139,3 +139,19 @@ describe('drive.files.list name search columns', () => {
     }
   })
 })
+
+describe('nameColumns', () => {
+  test('splits ASCII names into the words the Unicode word break gives', () => {
+    const h = harness('empty')
+    const db = h.entry.world.db
+    const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('')
+    const names = [ascii, [...ascii].reverse().join(''), 'Report Q3 (final)', '__a--B..c9 ', 'ÀSCII not', '\u212Aelvin']
+    const mixed = (i: number) => Array.from({ length: 12 }, (_, k) => ascii[(i * 31 + k * 17) % 128]).join('')
+    for (let i = 0; i < 200; i++) names.push(mixed(i))
+    for (const name of names) {
+      const lower = name.toLowerCase()
+      const words = [...new Set(lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean))].map((w) => ` ${w}`).join('')
+      expect(nameColumns(db, name).nameWords).toBe(words)
+    }
+  })
+})

@@ -97,15 +97,18 @@ export function writeFile(db: Db, f: NewFile): string {
   return id
 }
 
+const PERMISSION_ID_MODULUS = 10n ** 20n
+const PERMISSION_ID_BASE = 10n ** 19n
+
 /**
  * Drive permission ids for users are stable per person across files (a long decimal string in the real
  * API); derived here from the user id so every file gives the same user the same permission id.
  */
 export function permissionIdFor(db: Db, userId: string): string {
   let h = 0n
-  for (const ch of `${userId}`) h = (h * 131n + BigInt(ch.charCodeAt(0))) % 10n ** 20n
+  for (const ch of `${userId}`) h = (h * 131n + BigInt(ch.charCodeAt(0))) % PERMISSION_ID_MODULUS
   void db
-  return (10n ** 19n + h).toString().slice(0, 20)
+  return (PERMISSION_ID_BASE + h).toString().slice(0, 20)
 }
 
 export function permissionsOf(db: Db, fileId: string): PermissionRow[] {

@@ -31,9 +31,14 @@ export const nameKeyOf = (name: string) => utf16be(name.toLowerCase())
 /** The derived name columns of drive_files for a file named `name`. */
 export function nameColumns(db: Db, name: string): { nameKey: Buffer; nameWords: string } {
   const lower = storedName(db, name).toLowerCase()
-  const words = [...new Set(lower.split(WORD_BREAK).filter(Boolean))]
+  // In ASCII text the letters and digits are exactly a-z, A-Z and 0-9 (none of them upper case once lowered).
+  const words = [...new Set(lower.split(ASCII.test(lower) ? ASCII_WORD_BREAK : WORD_BREAK).filter(Boolean))]
   return { nameKey: utf16be(lower), nameWords: words.map((w) => ` ${w}`).join('') }
 }
+
+const ASCII = /^[\x00-\x7f]*$/
+/** WORD_BREAK for ASCII text, without the Unicode property tables. */
+const ASCII_WORD_BREAK = /[^A-Za-z0-9]+/
 
 /**
  * Recomputes the derived name columns of the given files (every file when `ids` is omitted): for rows written

@@ -8,6 +8,7 @@ import { rootIdOf } from '../map.ts'
 import type { FileView, ListingRow } from '../query/evaluate.ts'
 import type { Cond } from '../query/parse.ts'
 import { prefilter } from '../query/prefilter.ts'
+import { keptWhileUnwritten } from '../../core/write-epoch.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 
@@ -210,18 +211,37 @@ export function listing(db: Db, user: WorldUserRow, cond: Cond | undefined, opti
      * `page()` reading only what an answer without `fields` renders of each file (kind, id, name, mimeType): the
      * same files in the same order, without the other listing columns (each value read costs per row).
      */
-    heads: (order: string, offset: number, limit: number): { heads: FileHead[]; more: boolean } => {
+    heads: (order: string, offset: number, limit: number): HeadsPage => {
       const sql = `${q.headsSql()} ORDER BY ${order} LIMIT ${sqlRowCount(limit + 1)} OFFSET ${sqlRowCount(offset)}`
-      const rows = stmt(db, sql).raw().all(...q.params, q.named) as [string, string, string][]
-      const more = rows.length > limit
-      const heads = (more ? rows.slice(0, limit) : rows).map(([id, name, mimeType]) => ({ id, name, mimeType }))
-      return { heads, more }
+      const read = (): HeadsPage => {
+        const rows = stmt(db, sql).raw().all(...q.params, q.named) as [string, string, string][]
+        const more = rows.length > limit
+        const heads = (more ? rows.slice(0, limit) : rows).map(([id, name, mimeType]) => ({ id, name, mimeType }))
+        return { heads, more }
+      }
+      // A statement over drive_files alone (no subquery: the caller's own My Drive files) is kept while the table
+      // is unwritten (docs/decisions/0319, 0328): a page asked again reads no rows. Its key is every input.
+      if (!readsFilesAlone(sql)) return read()
+      const key = `heads\u0000${JSON.stringify([sql, q.params, q.named])}`
+      return keptWhileUnwritten(db.$client, 'drive_files', key, read, freezeHeads)
     },
   }
 }
 
 /** What files.list answers of a file when the request names no `fields`. */
 export type FileHead = { id: string; name: string; mimeType: string }
+/** A page of heads, and whether a file follows it. */
+type HeadsPage = { heads: FileHead[]; more: boolean }
+
+/** The statement reads drive_files and nothing else: one SELECT, one FROM (no subquery, CTE or json_each). */
+const readsFilesAlone = (sql: string) =>
+  sql.match(/\bSELECT\b/gi)?.length === 1 && sql.match(/\bFROM\b/gi)?.length === 1 && / FROM drive_files f /.test(sql)
+
+function freezeHeads(page: HeadsPage): void {
+  for (const head of page.heads) Object.freeze(head)
+  Object.freeze(page.heads)
+  Object.freeze(page)
+}
 
 /** The listing statement (prefilter, scope and reach), its parameters, and how its rows become FileViews. */
 function listingQuery(db: Db, user: WorldUserRow, cond: Cond | undefined, options: ListOptions) {
@@ -258,7 +278,8 @@ const namesRoot = (c: Cond, root: string): boolean =>
 
 /** Some file names the root id `root` as its parent (a seed can write that; the API never stores it). */
 const ROOT_NAMED = '/* root named */ SELECT 1 FROM drive_files WHERE parents = ? LIMIT 1'
-const rootIsNamed = (db: Db, root: string) => stmt(db, ROOT_NAMED).get(JSON.stringify([root])) !== undefined
+const rootIsNamed = (db: Db, root: string) => keptWhileUnwritten(db.$client, 'drive_files', `root named\u0000${root}`,
+  () => stmt(db, ROOT_NAMED).get(JSON.stringify([root])) !== undefined)
 
 /**
  * The permissions of a listing's rows, loaded in one query the first time any of them is read; owners' addresses
