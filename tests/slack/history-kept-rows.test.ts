@@ -14,7 +14,9 @@ describe('conversations.history', () => {
     const alice = await w.uid('alice')
     const db = w.h.entry.world.db
     const posted: string[] = []
-    for (let i = 0; i < 5; i++) posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+    for (let i = 0; i < 5; i++) {
+      posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+    }
     const page = async () => {
       const r = await w.api('conversations.history', { channel: id, limit: 4 }, 'alice')
       expect(r.ok).toBe(true)
@@ -22,14 +24,16 @@ describe('conversations.history', () => {
     }
     /** The page as read straight from the table: the newest top-level messages, each rendered alone. */
     const expected = () => {
-      const rows = stmt(db, `SELECT * FROM slack_messages WHERE channel_id = ?
-        AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT 4`).all(id) as MessageRow[]
+      const sql = `SELECT * FROM slack_messages WHERE channel_id = ?
+        AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT 4`
+      const rows = stmt(db, sql).all(id) as MessageRow[]
       return rows.map((row) => JSON.parse(JSON.stringify(messageWire(db, row, { viewer: alice }))))
     }
     const writes: [string, () => Promise<unknown>][] = [
       ['post', () => w.api('chat.postMessage', { channel: id, text: 'new' }, 'bob')],
       ['update', () => w.api('chat.update', { channel: id, ts: posted[4], text: 'edited' }, 'alice')],
-      ['reply (parent becomes a thread)', () => w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[3] }, 'bob')],
+      ['reply (parent becomes a thread)', () =>
+        w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[3] }, 'bob')],
       ['broadcast reply', () =>
         w.api('chat.postMessage', { channel: id, text: 'b', thread_ts: posted[3], reply_broadcast: true }, 'carol')],
       ['delete', () => w.api('chat.delete', { channel: id, ts: posted[4] }, 'alice')],
@@ -53,7 +57,9 @@ describe('conversations.history', () => {
     const general = await w.channel('general')
     const random = await w.channel('random')
     const ts: string[] = []
-    for (let i = 0; i < 6; i++) ts.push((await w.api('chat.postMessage', { channel: general, text: `g${i}` }, 'alice')).ts)
+    for (let i = 0; i < 6; i++) {
+      ts.push((await w.api('chat.postMessage', { channel: general, text: `g${i}` }, 'alice')).ts)
+    }
     await w.api('chat.postMessage', { channel: random, text: 'elsewhere' }, 'alice')
     const texts = async (args: Record<string, unknown>) =>
       ((await w.api('conversations.history', { channel: general, ...args }, 'alice')).messages as { text: string }[])
