@@ -78,3 +78,44 @@ describe('conversations.history', () => {
     expect(await texts({ limit: 10, oldest: ts[3], inclusive: true })).toEqual(['g5', 'g4', 'g3'])
   })
 })
+
+describe('conversations.history of unchanged rows', () => {
+  it('shows reactions, pins and the viewer of the moment, though the rows and their texts are kept', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const db = w.h.entry.world.db
+    const ts: string[] = []
+    for (let i = 0; i < 3; i++) ts.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+    type Message = { ts: string; reactions?: { name: string; count: number }[]; pinned_to?: string[] }
+    const page = async (user: string): Promise<Message[]> => {
+      const viewer = await w.uid(user)
+      const r = await w.api('conversations.history', { channel: id, limit: 3 }, user)
+      // Each message as it renders alone for this viewer, now.
+      const alone = (t: string) => {
+        const row = stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND ts = ?').get(id, t) as MessageRow
+        return JSON.parse(JSON.stringify(messageWire(db, row, { viewer })))
+      }
+      expect(r.messages).toEqual(r.messages.map((m: Message) => alone(m.ts)))
+      return r.messages
+    }
+    const at = (messages: Message[], t: string) => messages.find((m) => m.ts === t)!
+    await page('alice')
+    await page('alice')
+    const steps: [string, () => Promise<unknown>, (m: Message[]) => void][] = [
+      ['reaction', () => w.api('reactions.add', { channel: id, timestamp: ts[0], name: 'eyes' }, 'bob'),
+        (m) => expect(at(m, ts[0]!).reactions).toEqual([{ name: 'eyes', users: [expect.any(String)], count: 1 }])],
+      ['second reaction', () => w.api('reactions.add', { channel: id, timestamp: ts[0], name: 'eyes' }, 'carol'),
+        (m) => expect(at(m, ts[0]!).reactions![0]!.count).toBe(2)],
+      ['reaction removed', () => w.api('reactions.remove', { channel: id, timestamp: ts[0], name: 'eyes' }, 'bob'),
+        (m) => expect(at(m, ts[0]!).reactions![0]!.count).toBe(1)],
+      ['pin', () => w.api('pins.add', { channel: id, timestamp: ts[1] }, 'alice'),
+        (m) => expect(at(m, ts[1]!).pinned_to).toEqual([id])],
+      ['unpin', () => w.api('pins.remove', { channel: id, timestamp: ts[1] }, 'alice'),
+        (m) => expect(at(m, ts[1]!).pinned_to).toBeUndefined()],
+    ]
+    for (const [name, step, check] of steps) {
+      expect(await step(), name).toMatchObject({ ok: true })
+      for (const user of ['alice', 'bob', 'alice']) check(await page(user))
+    }
+  })
+})
