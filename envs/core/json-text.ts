@@ -16,12 +16,22 @@ export class JsonText {
     private readonly memo: TextMemo,
   ) {}
 
+  /** The last text this element gave and its indent: an element handed out again (0329) gives it again. */
+  private mine: { indent: number | undefined; text: string } | undefined
+
   toJSON(): unknown {
     return this.make()
   }
 
   /** The text of the value as an element of a top-level array: `JSON.stringify(value, null, indent)`, indented. */
   element(indent: number | undefined): string {
+    if (this.mine && this.mine.indent === indent) return this.mine.text
+    const text = this.textFromMemo(indent)
+    this.mine = { indent, text }
+    return text
+  }
+
+  private textFromMemo(indent: number | undefined): string {
     let kept = this.memo.get(this.slot)
     if (!kept || !sameValues(kept.values, this.values)) {
       if (!kept && this.memo.size >= MAX_TEXTS) this.memo.clear()

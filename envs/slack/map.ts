@@ -249,23 +249,56 @@ export const MESSAGE_COLUMNS = Object.values(getTableColumns(slackMessages)).map
  * Renders a page of one channel's messages for `viewer`. A message whose object depends on nothing but its row and
  * the page facts about it (no thread, bot profile, files or unfurls, which read further rows) comes back as a
  * `JsonText` (slot: viewer, channel, ts; compared: every column, the team, its reactions in order, pinned or not):
- * a page asked again is written from the texts kept for this world connection (docs/decisions/0300).
+ * a page asked again is written from the texts kept for this world connection (docs/decisions/0300). A row kept
+ * frozen by history's row keeper (0329) never changes, so its `JsonText` is handed out again while the viewer, the
+ * team, the pin and the reactions are the same: the values it holds are then exactly the ones it was made from.
  */
 export function messagePage(
   db: Db, page: readonly MessageRow[], facts: PageFacts, viewer: string, withFiles: (ids: string[]) => unknown[],
 ): unknown[] {
   const memo = textMemo(db, 'slack#message')
   const opts = { viewer, withFiles, facts }
+  // What a JsonText's rendering reads: no files (those messages are rendered directly), so no request's closure.
+  const plainOpts = { viewer, facts }
+  const byRow = textsOfFrozenRows(db)
   return page.map((m) => {
     const unfurls = facts.unfurls.get(m.ts)
     if (m.thread_ts || m.bot_id || (m.files && m.files !== '[]' && m.files !== 'null') || unfurls?.length) {
       return messageWire(db, m, opts)
     }
-    const values: unknown[] = [facts.team, facts.pinned.has(m.ts)]
+    const pinned = facts.pinned.has(m.ts)
+    const reactions = facts.reactions.get(m.ts) ?? NO_REACTIONS
+    const frozen = Object.isFrozen(m)
+    if (frozen) {
+      const last = byRow.get(m)
+      if (last && last.viewer === viewer && last.team === facts.team && last.pinned === pinned &&
+        sameReactions(last.reactions, reactions)) return last.text
+    }
+    const values: unknown[] = [facts.team, pinned]
     for (const k of MESSAGE_COLUMNS) values.push(m[k])
-    for (const r of facts.reactions.get(m.ts) ?? []) values.push(r.name, r.user_id)
-    return new JsonText(keyOf([viewer, m.channel_id, m.ts]), values, () => messageWire(db, m, opts), memo)
+    for (const r of reactions) values.push(r.name, r.user_id)
+    const text = new JsonText(keyOf([viewer, m.channel_id, m.ts]), values, () => messageWire(db, m, plainOpts), memo)
+    if (frozen) byRow.set(m, { viewer, team: facts.team, pinned, reactions, text })
+    return text
   })
+}
+
+const NO_REACTIONS: readonly ReactionRow[] = []
+
+/** The last `JsonText` made per frozen row, with what it was made for; per world connection, dies with its rows. */
+type RowText = { viewer: string; team: string; pinned: boolean; reactions: readonly ReactionRow[]; text: JsonText }
+const rowTexts = new WeakMap<object, WeakMap<MessageRow, RowText>>()
+
+function textsOfFrozenRows(db: Db): WeakMap<MessageRow, RowText> {
+  let texts = rowTexts.get(db.$client)
+  if (!texts) rowTexts.set(db.$client, (texts = new WeakMap()))
+  return texts
+}
+
+function sameReactions(a: readonly ReactionRow[], b: readonly ReactionRow[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i]!.name !== b[i]!.name || a[i]!.user_id !== b[i]!.user_id) return false
+  return true
 }
 
 /** App unfurls of links in a message (chat.unfurl), shown as attachments after the message's own. */

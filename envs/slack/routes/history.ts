@@ -5,6 +5,7 @@ import { SlackApiError } from '../../core/errors/slack.ts'
 import { isBotCall, isMember, me, messageAt, visibleChannel, type ChannelRow, type MessageRow } from '../store/core.ts'
 import { MESSAGE_COLUMNS, messagePage, messageWire, pageFacts } from '../map.ts'
 import { filesWireFor } from './files.ts'
+import { keptWhileUnwritten } from '../../core/write-epoch.ts'
 
 export const historyRouter = createSlackRouter()
 
@@ -38,9 +39,23 @@ const MESSAGE_FIELDS = MESSAGE_KEYS.join(', ')
 
 /**
  * Message rows read as arrays and keyed here: better-sqlite3 naming each column of each row cost about a third of
- * the page's statement (decision 0300). Same objects, same key order as `SELECT *` (the table's columns).
+ * the page's statement (decision 0300). Same objects, same key order as `SELECT *` (the table's columns). Kept
+ * while slack_messages is unwritten (decisions 0319, 0329): a page asked again reads no rows. Frozen, as they are
+ * handed to every later call.
  */
-function messageRows(db: Db, sql: string, params: unknown[]): MessageRow[] {
+function messageRows(db: Db, sql: string, channelId: string, latest: string, oldest: string): readonly MessageRow[] {
+  // The channel id last: the other parts hold no NUL, so no two inputs make one key.
+  const key = `history\u0000${sql}\u0000${latest}\u0000${oldest}\u0000${channelId}`
+  const read = () => readMessageRows(db, sql, [channelId, latest, oldest])
+  return keptWhileUnwritten(db.$client, 'slack_messages', key, read, freezeRows)
+}
+
+function freezeRows(rows: readonly MessageRow[]) {
+  for (const r of rows) Object.freeze(r)
+  Object.freeze(rows)
+}
+
+function readMessageRows(db: Db, sql: string, params: unknown[]): MessageRow[] {
   const rows = stmt(db, sql).raw(true).all(...params) as unknown[][]
   return rows.map((v) => {
     const m: Record<string, unknown> = {}
@@ -75,7 +90,7 @@ slackMethod(historyRouter, {
       db,
       `SELECT ${MESSAGE_FIELDS} FROM slack_messages WHERE channel_id = ? AND ts ${latestOp === '<' ? '<' : '<='} ? AND ts ${inclusive ? '>=' : '>'} ?
          AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT ${sqlRowCount(limit + 1)}`,
-      [ch.id, latest, oldest],
+      ch.id, latest, oldest,
     )
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit)
