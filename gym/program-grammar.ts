@@ -56,6 +56,8 @@ export function pick(value: unknown, path: string): unknown {
  */
 export function fill(value: unknown, vars: Vars): unknown {
   if (typeof value === 'string') {
+    // Both patterns below need `{{`: a string without one is returned as it is (most strings of a program).
+    if (!value.includes('{{')) return value
     const get = (k: string, offset?: string) => {
       const v = k in vars ? vars[k] : pick(vars, k)
       return offset === undefined || typeof v !== 'number' ? v : v + Number(offset)

@@ -59,20 +59,26 @@ function fromSource(raw: Buffer): FromSource {
 /**
  * Parsed sources by their SHA-1, per connection (like the statement cache, envs/core/db.ts): a pure function of
  * the bytes, so it can never be stale; it pays off when one connection is dumped many times (the gym's validation
- * reuses a connection for every episode of a task, and most messages are the template's). Bounded.
+ * reuses a connection for every episode of a task, and most messages are the template's). Bounded. A row kept from
+ * an earlier read (envs/core/dump-rows.ts) brings the very same `raw` Buffer again (a message whose labels changed):
+ * that Buffer finds its parse without being hashed again (blobs read from SQLite are new Buffers nobody writes to).
  */
-const sources = new WeakMap<Database.Database, Map<string, FromSource>>()
+type Sources = { byDigest: Map<string, FromSource>; byBuffer: WeakMap<Buffer, FromSource> }
+const sources = new WeakMap<Database.Database, Sources>()
 const MAX_SOURCES = 20_000
 
 function sourceOf(client: Database.Database, raw: Buffer): FromSource {
   let memo = sources.get(client)
-  if (!memo) sources.set(client, (memo = new Map()))
+  if (!memo) sources.set(client, (memo = { byDigest: new Map(), byBuffer: new WeakMap() }))
+  const seen = memo.byBuffer.get(raw)
+  if (seen) return seen
   const key = createHash('sha1').update(raw).digest('base64')
-  let parsed = memo.get(key)
+  let parsed = memo.byDigest.get(key)
   if (!parsed) {
-    if (memo.size >= MAX_SOURCES) memo.clear()
-    memo.set(key, (parsed = fromSource(raw)))
+    if (memo.byDigest.size >= MAX_SOURCES) memo.byDigest.clear()
+    memo.byDigest.set(key, (parsed = fromSource(raw)))
   }
+  memo.byBuffer.set(raw, parsed)
   return parsed
 }
 

@@ -104,3 +104,27 @@ describe('Episode.verify on held worlds (kept dump rows)', () => {
     expect(episodes).toBeGreaterThan(tasks.length * 10)
   }, 300_000)
 })
+
+describe('Gmail dump on a held world', () => {
+  it('gives each message its own source after labels change on kept rows (parses found by Buffer)', () => {
+    const task = loadSample(4, ['gmail-label-sender'])[3]!
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    try {
+      const ep = gym.reset(task)
+      const world = ep.entry.world
+      const template = ep.entry.baseline.bytes
+      const first = worldState(world).services.gmail!.entities as Record<string, Record<string, { labelIds: string[] }>>
+      expect(Object.keys(first.messages!).length).toBeGreaterThan(50)
+      // Kept message rows (the same raw Buffers) come back with new label lists: every entity is built again.
+      world.sqlite.exec("INSERT OR IGNORE INTO gmail_message_labels SELECT user_id, id, 'STARRED' FROM gmail_messages")
+      world.sqlite.exec("DELETE FROM gmail_message_labels WHERE label_id = 'UNREAD'")
+      const judged = worldState(world)
+      const messages = (judged.services.gmail!.entities as typeof first).messages!
+      expect(Object.values(messages).every((m) => m.labelIds.includes('STARRED'))).toBe(true)
+      expect(difference(judged, truth(contents(world, template)))).toBeUndefined()
+      ep.close()
+    } finally {
+      gym.worlds.close()
+    }
+  }, 120_000)
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expandMacros } from '../../gym/program-grammar.ts'
+import { expandMacros, fill } from '../../gym/program-grammar.ts'
 
 const mail = (subject: string) => ({ $rfc822: {
   from: 'ann@example.com', to: 'ben@example.com', subject, text: 'See attached.',
@@ -50,5 +50,23 @@ describe('expandMacros without a macro', () => {
     expect(out.body.parts[0].keep).not.toBe(args.body.parts[0]!.keep)
     expect(out.body.parts[1].raw).toBe(await expandMacros(mail('Deep')))
     expect(Buffer.from(out.body.parts[1].raw, 'base64url').toString('latin1')).toMatch(/^Subject: Deep$/m)
+  })
+})
+
+describe('fill', () => {
+  const vars = { id: 'm1', n: 7, ids: ['a', 'b'], user: { email: 'ann@example.com' } }
+  it('returns strings without a binding as they are, braces and all', () => {
+    for (const s of ['', 'plain text', '{single}', '{ {id} }', 'a {{ b', '}}id{{', '{{}}', '{{ id }}']) {
+      expect(fill(s, vars)).toBe(s)
+    }
+  })
+
+  it('fills whole and inline bindings, keeping a whole binding\'s type, inside arrays and objects', () => {
+    expect(fill('{{n}}', vars)).toBe(7)
+    expect(fill('{{n-1}}', vars)).toBe(6)
+    expect(fill('id={{id}}, to {{user.email}}, second {{ids.1}}, none {{missing}}.', vars))
+      .toBe('id=m1, to ann@example.com, second b, none .')
+    expect(fill({ q: ['{{ids.0}}', 'x'], body: { to: '{{user.email}}', raw: 'no binding' } }, vars))
+      .toEqual({ q: ['a', 'x'], body: { to: 'ann@example.com', raw: 'no binding' } })
   })
 })
