@@ -158,7 +158,8 @@ export function routedListener(side: Side, listener: RequestListener, peers: () 
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The whole body of a request or answer. */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))

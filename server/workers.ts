@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process'
-import { Agent, request, type IncomingMessage } from 'node:http'
+import { Agent, request } from 'node:http'
 import type { AddressInfo, Server } from 'node:net'
 import { createFrontProxy, type Answer } from './front-proxy.ts'
 import type { Head } from './http-framing.ts'
 import { routingKeyOf, workerOf } from './routing.ts'
 import { childEnv, workerEnv } from './env.ts'
-import { FAN_OUT_PATHS, handoffListener, type PeersMessage } from './handoff.ts'
+import { FAN_OUT_PATHS, handoffListener, readBody, type PeersMessage } from './handoff.ts'
 
 /**
  * `wsgym serve --workers N`: N worker processes, each a whole server (agent + control listeners on loopback ports)
@@ -33,15 +33,6 @@ export function reportReady(agentUrl: string, controlUrl: string) {
 }
 
 const upstream = new Agent({ keepAlive: true, maxSockets: 256 })
-
-function readBody(res: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    res.on('data', (c: Buffer) => chunks.push(c))
-    res.on('end', () => resolve(Buffer.concat(chunks)))
-    res.on('error', reject)
-  })
-}
 
 /** One GET to a worker, answered in full (the lists merged across workers). */
 function ask(port: number, head: Head): Promise<Answer> {
