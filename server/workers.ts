@@ -48,9 +48,6 @@ function ask(port: number, head: Head): Promise<Answer> {
   })
 }
 
-/** Lists merged from every worker: the collections that span worlds. */
-const FAN_OUT = FAN_OUT_PATHS
-
 /**
  * `GET /worlds` pages (sorted by id, `pageSize`, `pageToken`) merged across workers: each worker answered its
  * first `pageSize` ids after the token, so the global page is the first `pageSize` of their union.
@@ -90,7 +87,7 @@ function front(workers: Worker[], side: 'agentPort' | 'controlPort', ready: Prom
     ready,
     route(head, body) {
       const pathname = head.target.split('?')[0]!
-      const list = side === 'controlPort' && head.method === 'GET' ? FAN_OUT[pathname] : undefined
+      const list = side === 'controlPort' && head.method === 'GET' ? FAN_OUT_PATHS[pathname] : undefined
       if (list) return { answer: () => mergedList(workers, side, head, list) }
       const key = routingKeyOf(head.target, head.headers, body)
       if (key !== undefined) return workers[workerOf(key, workers.length)]![side]

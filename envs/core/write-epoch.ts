@@ -62,6 +62,12 @@ function writeCount(client: Database.Database, table: string): number | undefine
   return 0
 }
 
+/** A seal for kept rows: each row and the list frozen, so that no caller can change what the next one reads. */
+export function freezeRows(rows: readonly object[]): void {
+  for (const row of rows) Object.freeze(row)
+  Object.freeze(rows)
+}
+
 /**
  * `read()`, or the value it gave when last called with this key while `table` was unwritten since. `read` must be a
  * pure read of `table` (and of nothing else that can change) and its result must not be modified by callers;

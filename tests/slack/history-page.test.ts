@@ -7,14 +7,20 @@ import { slackWorld } from './helpers.ts'
 // conversations.history and conversations.replies read a page's reactions, unfurls and pins in one statement per
 // table (envs/slack/map.ts pageFacts, docs/decisions/0270); each message must render as it does on its own.
 
+/** A Slack world with its #general channel, and a post there by alice (answering the message's ts). */
+async function general() {
+  const w = slackWorld()
+  const id = await w.channel('general')
+  const post = async (text: string): Promise<string> =>
+    (await w.api('chat.postMessage', { channel: id, text }, 'alice')).ts
+  return { w, id, post }
+}
+
 describe('conversations.history', () => {
   it('renders each message of a page with its reactions, unfurls and pins, as the message alone renders', async () => {
-    const w = slackWorld()
-    const id = await w.channel('general')
+    const { w, id, post } = await general()
     const posted: string[] = []
-    for (let i = 0; i < 4; i++) {
-      posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
-    }
+    for (let i = 0; i < 4; i++) posted.push(await post(`m${i}`))
     const reply = await w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[1] }, 'bob')
     expect(reply.ok).toBe(true)
     // Reactions interleaved across messages, so each message's order comes from the world-wide sequence.
@@ -47,11 +53,10 @@ describe('conversations.history', () => {
   })
 
   it('keeps what belongs to replies and other pages off a page, though replies lie in its ts range', async () => {
-    const w = slackWorld()
-    const id = await w.channel('general')
+    const { w, id, post } = await general()
     const posted: string[] = []
     for (let i = 0; i < 6; i++) {
-      posted.push((await w.api('chat.postMessage', { channel: id, text: `m${i}` }, 'alice')).ts)
+      posted.push(await post(`m${i}`))
       if (i === 3) {
         // A reply between the parents: on no history page, but inside the ts range of the page around it.
         const reply = await w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[1] }, 'bob')

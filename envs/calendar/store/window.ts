@@ -3,7 +3,7 @@ import type { EventRow } from '../schema.ts'
 import { calendarEvents, EVENT_COLUMNS, eventRowOf, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
 import { iterateRecurrenceSlices, MAX_INSTANCES } from '../time/recurrence.ts'
 import { turnTaker } from '../../core/turns.ts'
-import { keptWhileUnwritten } from '../../core/write-epoch.ts'
+import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
 
 export type Window = { min?: number; max?: number }
 
@@ -27,13 +27,8 @@ function windowRows(db: Db, calendarId: string, w: Window, includeCancelled: boo
   // The calendar id last: the other parts hold no NUL, so no two inputs make one key.
   const key = `rows\u0000${w.min}\u0000${w.max}\u0000${includeCancelled}\u0000${calendarId}`
   const read = () => readWindowRows(db, calendarId, w, includeCancelled)
-  return keptWhileUnwritten(db.$client, 'calendar_events', key, read, freezeRows)
-}
-
-/** Kept rows are handed to many listings: frozen, so that none can change what the next one reads. */
-function freezeRows({ rows }: WindowRows) {
-  for (const r of rows) Object.freeze(r)
-  Object.freeze(rows)
+  // Kept rows are handed to many listings: frozen, so that none can change what the next one reads.
+  return keptWhileUnwritten(db.$client, 'calendar_events', key, read, ({ rows }) => freezeRows(rows))
 }
 
 /** What windowRows reads. */

@@ -8,7 +8,7 @@ import { rootIdOf } from '../map.ts'
 import type { FileView, ListingRow } from '../query/evaluate.ts'
 import type { Cond } from '../query/parse.ts'
 import { prefilter } from '../query/prefilter.ts'
-import { keptWhileUnwritten } from '../../core/write-epoch.ts'
+import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 
@@ -238,8 +238,7 @@ const readsFilesAlone = (sql: string) =>
   sql.match(/\bSELECT\b/gi)?.length === 1 && sql.match(/\bFROM\b/gi)?.length === 1 && / FROM drive_files f /.test(sql)
 
 function freezeHeads(page: HeadsPage): void {
-  for (const head of page.heads) Object.freeze(head)
-  Object.freeze(page.heads)
+  freezeRows(page.heads)
   Object.freeze(page)
 }
 

@@ -5,7 +5,7 @@ import { SlackApiError } from '../../core/errors/slack.ts'
 import { isBotCall, isMember, me, messageAt, visibleChannel, type ChannelRow, type MessageRow } from '../store/core.ts'
 import { MESSAGE_COLUMNS, messagePage, messageWire, pageFacts } from '../map.ts'
 import { filesWireFor } from './files.ts'
-import { keptWhileUnwritten } from '../../core/write-epoch.ts'
+import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
 
 export const historyRouter = createSlackRouter()
 
@@ -48,11 +48,6 @@ function messageRows(db: Db, sql: string, channelId: string, latest: string, old
   const key = `history\u0000${sql}\u0000${latest}\u0000${oldest}\u0000${channelId}`
   const read = () => readMessageRows(db, sql, [channelId, latest, oldest])
   return keptWhileUnwritten(db.$client, 'slack_messages', key, read, freezeRows)
-}
-
-function freezeRows(rows: readonly MessageRow[]) {
-  for (const r of rows) Object.freeze(r)
-  Object.freeze(rows)
 }
 
 function readMessageRows(db: Db, sql: string, params: unknown[]): MessageRow[] {
