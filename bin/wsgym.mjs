@@ -8,10 +8,11 @@
 // launcher re-executes itself once with them set, unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
 // `serve` holds V8's young generation at its initial size until the server is ready (docs/decisions/0299).
 import { spawn } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { allocatorEnv } from './allocator-env.mjs'
+import { distIsFresh } from './dist-fresh.mjs'
 import { holdYoungGeneration, mayHoldYoungGeneration } from './young-generation.mjs'
 
 const addEnv = allocatorEnv(process.env)
@@ -44,8 +45,7 @@ if (addEnv) {
   // `serve` starts with V8's young generation held small and lets it grow once ready (./young-generation.mjs).
   const hold = process.argv[2] === 'serve' && mayHoldYoungGeneration(process.execArgv, process.env.NODE_OPTIONS)
   const ready = hold ? holdYoungGeneration() : undefined
-  const built = join(root, 'dist', '.built')
-  const { main } = existsSync(built) && !sourcesNewerThan(statSync(built).mtimeMs)
+  const { main } = distIsFresh(root)
     ? await import(pathToFileURL(join(root, 'dist', 'server', 'cli.js')).href)
     : await fromSources()
   process.exitCode = await main(process.argv.slice(2), { ready })
@@ -57,19 +57,5 @@ if (addEnv) {
     const { register } = await import('tsx/esm/api')
     register()
     return import('../server/cli.ts')
-  }
-
-  /** Whether a TypeScript source of the server or a generated table (when they are here) changed after `ms`. */
-  function sourcesNewerThan(ms) {
-    const walk = (dir) => {
-      if (!existsSync(dir)) return false
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const p = join(dir, e.name)
-        const source = e.name.endsWith('.ts') || e.name.endsWith('.gen.json')
-        if (e.isDirectory() ? walk(p) : source && statSync(p).mtimeMs > ms) return true
-      }
-      return false
-    }
-    return ['envs', 'server', 'seeds', 'gym', 'oracles'].some((d) => walk(join(root, d)))
   }
 }

@@ -72,7 +72,8 @@ function clock(seconds: number): string {
   return m ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`
 }
 
-if (process.argv[1]?.endsWith('validate-tasks.ts')) {
+/** The command (`npm run tasks:validate`, through scripts/validate-tasks.mjs): reads process.argv, exits. */
+export async function main(): Promise<void> {
   const arg = (name: string) => {
     const i = process.argv.indexOf(name)
     return i > 0 ? process.argv[i + 1] : undefined
@@ -137,6 +138,8 @@ if (process.argv[1]?.endsWith('validate-tasks.ts')) {
   )
   process.exit(bad.length ? 1 : 0)
 }
+
+if (process.argv[1]?.endsWith('validate-tasks.ts')) await main()
 
 /**
  * The attack matrix as text: one row per family, one column per attack: the highest reward any instance gave it

@@ -11,6 +11,8 @@ import { validateTask } from '../../gym/validate.ts'
 import { validatePool, validateSerial, type Progress } from '../../gym/validate-pool.ts'
 import { progressReporter } from '../../scripts/validate-tasks.ts'
 import { families } from '../../tasks-lite/families/index.ts'
+// @ts-expect-error: the launcher's helpers are plain JavaScript without declarations
+import { distIsFresh } from '../../bin/dist-fresh.mjs'
 
 // A single-app, a cross-app and a Slack family: small enough for the suite, different enough to exercise the pool.
 const sample = ['gmail-label-sender', 'gmail-drive-invoice', 'slack-pin-final']
@@ -119,4 +121,28 @@ describe('tasks:validate --results', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 120_000)
+})
+
+describe('npm run tasks:validate (scripts/validate-tasks.mjs)', () => {
+  it('runs the compiled validator when dist/ is current, with the verdicts of the sources, in worker threads', () => {
+    const root = join(import.meta.dirname, '..', '..')
+    const dir = mkdtempSync(join(tmpdir(), 'wsgym-launcher-'))
+    try {
+      const args = ['--family', 'slack-pin-final', '--sample', '2', '--workers', '2', '--no-attacks', '--results']
+      const launched = spawnSync(process.execPath, ['scripts/validate-tasks.mjs', ...args, join(dir, 'a.jsonl')], {
+        cwd: root, encoding: 'utf8',
+      })
+      const sources = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/validate-tasks.ts', ...args,
+        join(dir, 'b.jsonl')], { cwd: root, encoding: 'utf8' })
+      expect(launched.status, launched.stderr).toBe(0)
+      expect(sources.status, sources.stderr).toBe(0)
+      // npm ci builds dist/ (prepare): then the launcher must not fall back to tsx.
+      const fallback = 'running them through tsx'
+      if (distIsFresh(root)) expect(launched.stderr).not.toContain(fallback)
+      else expect(launched.stderr).toContain(fallback)
+      expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b.jsonl'), 'utf8'))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 180_000)
 })
