@@ -50,10 +50,18 @@ function plainFields(schema: z.ZodType, within: Set<object> = new Set()): PlainF
   const def = schema._zod.def as { type: string; shape?: Record<string, z.ZodType>; catchall?: unknown }
   if (def.type !== 'object' || def.catchall !== undefined || !def.shape || within.has(schema)) return null
   within.add(schema)
+  try {
+    return plainKeys(def.shape, within)
+  } finally {
+    within.delete(schema)
+  }
+}
+
+function plainKeys(shape: Record<string, z.ZodType>, within: Set<object>): PlainFields | null {
   const keys: string[] = []
   const types = new Map<string, PlainType>()
-  for (const key of Object.keys(def.shape)) {
-    const value = def.shape[key]
+  for (const key of Object.keys(shape)) {
+    const value = shape[key]
     if (value?._zod.optin !== 'optional' || value._zod.optout !== 'optional') return null
     const outer = value._zod.def as { type: string; innerType?: z.ZodType }
     if (outer.type !== 'optional' || !outer.innerType) continue
@@ -65,7 +73,6 @@ function plainFields(schema: z.ZodType, within: Set<object> = new Set()): PlainF
     keys.push(key)
     types.set(key, type)
   }
-  within.delete(schema)
   return keys.length ? { keys, types } : null
 }
 
