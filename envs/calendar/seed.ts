@@ -84,7 +84,8 @@ export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext)
     }
     let row
     try {
-      row = createEvent(db, cal, owner, e.id ?? calendarEventId(db), body, { sendUpdates: 'none', conferenceDataVersion: 1 })
+      const o = { sendUpdates: 'none' as const, conferenceDataVersion: 1, minted: e.id === undefined }
+      row = createEvent(db, cal, owner, e.id ?? calendarEventId(db), body, o)
     } catch (err) {
       throw new Error(`${path}: ${(err as Error).message}`)
     }

@@ -32,52 +32,84 @@ export function preferSyncParse(schema: unknown): void {
   }
 }
 
-/** An object schema's keys in shape order, each one an optional plain string or boolean (see plainFields). */
-type PlainFields = { keys: string[]; types: Map<string, 'string' | 'boolean'> }
+/**
+ * An object schema's keys in shape order, each one an optional plain string or boolean, or an optional object whose
+ * own keys are such (its PlainFields; see plainFields).
+ */
+type PlainFields = { keys: string[]; types: Map<string, PlainType> }
+type PlainType = 'string' | 'boolean' | PlainFields
 
 /**
  * The keys of a `z.object` (no catchall) whose schema is `z.string().optional()` or `z.boolean().optional()`
- * without checks, coercion or transforms, in the shape's order; null when there are none, when it is not such an
- * object, or when any key is not plainly optional (required, defaulted, or optional through a transform): an
- * absent key then means something other than nothing.
+ * without checks, coercion or transforms, or the `.optional()` of such an object without checks of its own, in the
+ * shape's order; null when there are none, when it is not such an object, or when any key is not plainly optional
+ * (required, defaulted, or optional through a transform): an absent key then means something other than nothing.
+ * `within` holds the object schemas being read (a schema that contains itself is not plain where it recurs).
  */
-function plainFields(schema: z.ZodType): PlainFields | null {
+function plainFields(schema: z.ZodType, within: Set<object> = new Set()): PlainFields | null {
   const def = schema._zod.def as { type: string; shape?: Record<string, z.ZodType>; catchall?: unknown }
-  if (def.type !== 'object' || def.catchall !== undefined || !def.shape) return null
+  if (def.type !== 'object' || def.catchall !== undefined || !def.shape || within.has(schema)) return null
+  within.add(schema)
+  try {
+    return plainKeys(def.shape, within)
+  } finally {
+    within.delete(schema)
+  }
+}
+
+function plainKeys(shape: Record<string, z.ZodType>, within: Set<object>): PlainFields | null {
   const keys: string[] = []
-  const types = new Map<string, 'string' | 'boolean'>()
-  for (const key of Object.keys(def.shape)) {
-    const value = def.shape[key]
+  const types = new Map<string, PlainType>()
+  for (const key of Object.keys(shape)) {
+    const value = shape[key]
     if (value?._zod.optin !== 'optional' || value._zod.optout !== 'optional') return null
     const outer = value._zod.def as { type: string; innerType?: z.ZodType }
     if (outer.type !== 'optional' || !outer.innerType) continue
     const inner = outer.innerType._zod.def as { type: string; checks?: unknown[]; coerce?: boolean }
-    if ((inner.type !== 'string' && inner.type !== 'boolean') || inner.checks?.length || inner.coerce) continue
+    if (inner.checks?.length || inner.coerce) continue
+    const type = inner.type === 'string' || inner.type === 'boolean' ? inner.type
+      : inner.type === 'object' ? plainFields(outer.innerType, within) : null
+    if (!type) continue
     keys.push(key)
-    types.set(key, inner.type)
+    types.set(key, type)
   }
   return keys.length ? { keys, types } : null
 }
 
 /**
  * What zod's `safeParse` gives for `data` when `data` is a plain object holding only plain fields, each of its
- * type: success, with a new object of those fields in the shape's order (zod's object parse writes present keys
- * in that order, and nothing is stripped or transformed). Undefined for anything else, which zod then parses.
+ * type (an object field: a plain object holding only its own plain fields, and so on): success, with new objects of
+ * those fields in their shapes' order (zod's object parse writes present keys in that order into a new object, and
+ * nothing is stripped or transformed). Undefined for anything else, which zod then parses.
  */
 function plainParse(plain: PlainFields, data: unknown): { success: true; data: Record<string, unknown> } | undefined {
+  const out = plainObject(plain, data)
+  return out && { success: true, data: out }
+}
+
+function plainObject(plain: PlainFields, data: unknown): Record<string, unknown> | undefined {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined
   if (Object.getPrototypeOf(data) !== Object.prototype) return undefined
   const given = data as Record<string, unknown>
   let count = 0
+  let nested = false
   for (const key in given) {
     if (!Object.hasOwn(given, key)) return undefined
     const type = plain.types.get(key)
-    if (type === undefined || typeof given[key] !== type) return undefined
+    if (type === undefined) return undefined
+    if (typeof type === 'object') nested = true
+    else if (typeof given[key] !== type) return undefined
     count++
   }
   const out: Record<string, unknown> = {}
-  if (count) for (const key of plain.keys) if (Object.hasOwn(given, key)) out[key] = given[key]
-  return { success: true, data: out }
+  if (!count) return out
+  for (const key of plain.keys) {
+    if (!Object.hasOwn(given, key)) continue
+    const type = plain.types.get(key)!
+    if (!nested || typeof type !== 'object') out[key] = given[key]
+    else if ((out[key] = plainObject(type, given[key])) === undefined) return undefined
+  }
+  return out
 }
 
 type RequestParts = { query?: unknown; params?: unknown; headers?: unknown; cookies?: unknown; body?: unknown }

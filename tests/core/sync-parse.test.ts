@@ -63,6 +63,52 @@ describe('preferSyncParse plain objects', () => {
     expect(zodCalls).toBe(parsed.length)
   })
 
+  test('answers nested objects of plain fields as zod does, leaving anything else in them to zod', async () => {
+    const time = () => z.object({ dateTime: z.string().optional(), timeZone: z.string().optional() })
+    const shape = () => ({
+      summary: z.string().optional(), start: time().optional(), end: time().optional(),
+      source: z.object({
+        url: z.string().optional(), meta: z.object({ note: z.string().optional() }).optional(),
+      }).optional(),
+      checked: z.object({ a: z.string().optional() }).refine((o) => o.a !== 'no').optional(),
+      loose: z.looseObject({ a: z.string().optional() }).optional(), count: z.number().optional(),
+    })
+    const reference = z.object(shape())
+    const schema = z.object(shape())
+    preferSyncParse(schema)
+    let zodCalls = 0
+    const sync = schema.safeParse.bind(schema)
+    schema.safeParse = ((d: unknown, p?: unknown) => (zodCalls++, sync(d, p as never))) as typeof schema.safeParse
+    const quick = [
+      { summary: 's', start: { dateTime: 'x' }, end: { dateTime: 'y', timeZone: 'z' } },
+      { end: { timeZone: 'z', dateTime: 'y' }, start: {}, summary: 's' },
+      { source: { meta: { note: 'n' }, url: 'u' } }, { source: { meta: {} } },
+    ]
+    const parsed = [
+      { start: { dateTime: 5 } }, { start: { dateTime: 'x', other: 1 } }, { start: null }, { start: [] },
+      { start: 'x' },
+      { source: { meta: { note: false } } }, { checked: { a: 'no' } }, { checked: { a: 'yes' } }, { loose: { b: 1 } },
+      { count: 1, start: { dateTime: 'x' } }, JSON.parse('{"start":{"__proto__":{"dateTime":"x"}}}'),
+      { start: Object.create({ dateTime: 'inherited' }) },
+    ]
+    for (const input of [...quick, ...parsed]) {
+      const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
+      expect(got.success).toBe(want.success)
+      expect(got.data).toEqual(want.data)
+      // Same keys in the same order at every level (zod writes each object's keys in its shape's order).
+      expect(JSON.stringify(got.data)).toBe(JSON.stringify(want.data))
+      expect(got.error?.issues).toEqual(want.error?.issues)
+    }
+    expect(zodCalls).toBe(parsed.length)
+  })
+
+  test('a schema that contains itself is read without recursing forever', async () => {
+    const Node: z.ZodType<unknown> = z.object({ name: z.string().optional(), get child() { return Node.optional() } })
+    preferSyncParse(Node)
+    const input = { name: 'a', child: { name: 'b', child: { name: 'c' } } }
+    expect(await Node.safeParseAsync(input)).toEqual(Node.safeParse(input))
+  })
+
   test('leaves schemas with required or defaulted keys to zod', async () => {
     const schemas = [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') })]
     for (const schema of schemas) {

@@ -93,7 +93,8 @@ export const eventsRouter = createGoogleRouter()
         const o = { sendUpdates: 'none' as const, conferenceDataVersion: q.conferenceDataVersion ?? 0 }
         // Deviation (unverified): importing an iCalUID already on the calendar replaces that event.
         if (existing) return writeEvent(tx, cal, c.var.user, { row: existing, virtual: false }, b, o)
-        return createEvent(tx, cal, c.var.user, calendarEventId(tx), b, { ...o, iCalUID: b.iCalUID, organizer })
+        const created = { ...o, iCalUID: b.iCalUID, organizer, minted: true }
+        return createEvent(tx, cal, c.var.user, calendarEventId(tx), b, created)
       }),
     )
     return c.json(render(c, cal.id, row) as never, 200)
@@ -106,7 +107,8 @@ export const eventsRouter = createGoogleRouter()
     const body: EventBody = { summary: parsed.summary, start: parsed.start, end: parsed.end, ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}), ...(parsed.location ? { location: parsed.location } : {}), ...(parsed.attendees?.length ? { attendees: parsed.attendees.map((email) => ({ email })) } : {}) }
     // A repeating quickAdd needs a zone for its times; the calendar's is the one quickAdd read them in.
     if (body.recurrence && body.start?.dateTime) Object.assign(body, { start: { ...body.start, timeZone: cal.timeZone }, end: { ...body.end, timeZone: cal.timeZone } })
-    const row = c.var.world.tx((db) => checked(() => createEvent(db, cal, c.var.user, calendarEventId(db), body, options(q))))
+    const o = { ...options(q), minted: true }
+    const row = c.var.world.tx((db) => checked(() => createEvent(db, cal, c.var.user, calendarEventId(db), body, o)))
     return c.json(render(c, cal.id, row) as never, 200)
   })
   .openapi(insert, (c) => {
@@ -118,7 +120,9 @@ export const eventsRouter = createGoogleRouter()
       if (typeof b.id !== 'string' || !ID_RE.test(b.id)) throw invalid('Invalid resource id value.')
       if (findEvent(db, cal.id, b.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
     }
-    const row = c.var.world.tx((tx) => checked(() => createEvent(tx, cal, c.var.user, (b.id as string | undefined) ?? calendarEventId(tx), b, options(q))))
+    const o = { ...options(q), minted: b.id === undefined }
+    const id = (tx: typeof db) => (b.id as string | undefined) ?? calendarEventId(tx)
+    const row = c.var.world.tx((tx) => checked(() => createEvent(tx, cal, c.var.user, id(tx), b, o)))
     // Adding an event changes neither the calendar's zone nor the caller's role: the view is the one checked above.
     return c.json(toEvent(db, row, viewOf(c, cal, role)) as never, 200)
   })

@@ -153,9 +153,10 @@ export const exceptionsOf = (db: Db, calendarId: string, seriesId: string): Even
 /**
  * Keeps attendees' copies in step with the organizer's row: every attendee who is a world user (other than
  * the calendar itself) gets the row on their primary calendar; removed attendees' copies are cancelled.
- * Per-copy settings (colorId, reminders, transparency) of an existing copy are kept.
+ * Per-copy settings (colorId, reminders, transparency) of an existing copy are kept. `minted`: the event's id was
+ * just taken from the id counter, so no row anywhere holds it yet and there are no copies to read.
  */
-export function propagate(db: Db, org: EventRow): void {
+export function propagate(db: Db, org: EventRow, opts: { minted?: boolean } = {}): void {
   const data = dataOf(org)
   const wanted = new Set<string>()
   if (org.status !== 'cancelled') {
@@ -170,7 +171,7 @@ export function propagate(db: Db, org: EventRow): void {
     // A room that accepted holds the booking on its calendar.
     for (const room of acceptedRooms(db, data.attendees)) if (room !== org.calendarId.toLowerCase()) wanted.add(room)
   }
-  const copies = selectRows(db, events, { organizerCalendarId: org.calendarId, id: org.id },
+  const copies = opts.minted ? [] : selectRows(db, events, { organizerCalendarId: org.calendarId, id: org.id },
     { not: { calendarId: org.calendarId } })
   const have = new Map(copies.map((r) => [r.calendarId, r]))
   const declined = new Set((data.attendees ?? []).filter((a) => a.responseStatus === 'declined').map((a) => a.email.toLowerCase()))

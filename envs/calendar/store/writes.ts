@@ -11,8 +11,19 @@ export type WriteOptions = { sendUpdates: SendUpdates; conferenceDataVersion: nu
 
 const isOrganizerRow = (r: EventRow) => r.calendarId === r.organizerCalendarId
 
-/** Creates an event on `cal` from a checked body; the caller is the creator, the calendar the organizer. */
-export function createEvent(db: Db, cal: CalendarRow, user: WorldUserRow, id: string, b: EventBody, o: WriteOptions & { iCalUID?: string; organizer?: { email?: string; displayName?: string } }): EventRow {
+/**
+ * Creates an event on `cal` from a checked body; the caller is the creator, the calendar the organizer. `o.minted`:
+ * `id` was just taken from the id counter (`calendarEventId`), not given by the client or a seed.
+ */
+export type CreateOptions = WriteOptions & {
+  iCalUID?: string
+  organizer?: { email?: string; displayName?: string }
+  minted?: boolean
+}
+
+export function createEvent(
+  db: Db, cal: CalendarRow, user: WorldUserRow, id: string, b: EventBody, o: CreateOptions,
+): EventRow {
   const f = fieldsOf(b, cal)
   applyConference(db, f.data, cal.id, id, o.conferenceDataVersion)
   const booking = { organizerCalendarId: cal.id, id, start: f.start, startMs: f.start.ms, endMs: f.end.ms }
@@ -24,7 +35,7 @@ export function createEvent(db: Db, cal: CalendarRow, user: WorldUserRow, id: st
     recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null, recurringEventId: null, originalStart: null, status: f.status, sequence: typeof b.sequence === 'number' ? b.sequence : 0,
     iCalUID: o.iCalUID ?? `${id}@google.com`, creatorEmail: user.email, organizerEmail, organizerName: o.organizer?.displayName ?? (cal.isPrimary ? null : cal.summary), createdMs: now,
   }, now) // updated = created: the clock read once (it does not move within a request)
-  propagate(db, row)
+  propagate(db, row, { minted: o.minted })
   // Mail goes out only with sendUpdates=all (notify sends nothing otherwise): the guest list is read only then.
   if (o.sendUpdates === 'all') notify(db, row, 'invite', guestsOf(row), o.sendUpdates)
   return row
