@@ -91,8 +91,9 @@ export function cacheStatements(client: Database.Database): Database.Database {
   return client
 }
 
-type Shape = { sql: string; columns: SQLiteColumn[]; keys: string[]; defaults: (() => unknown)[] }
+type Shape = { sql: string; columns: SQLiteColumn[]; keys: string[]; defaults: (() => unknown)[]; target?: string[] }
 const shapes = new WeakMap<SQLiteTable, Map<string, Shape | null>>()
+const lastShapes = new WeakMap<SQLiteTable, Shape>()
 
 /**
  * `db.insert(table).values(row).run()` without drizzle's per-call query building: the INSERT text is built once
@@ -119,17 +120,22 @@ export function upsertRow<T extends SQLiteTable>(
 
 function writeRow(db: Db, table: SQLiteTable, row: Record<string, unknown>, target?: string[]): Database.RunResult {
   const values = row
-  const given = Object.keys(values).filter((k) => values[k] !== undefined)
-  const key = `${given.join('\0')}${target ? `\n${target.join('\0')}` : ''}`
-  let byKeys = shapes.get(table)
-  if (!byKeys) shapes.set(table, (byKeys = new Map()))
-  let shape = byKeys.get(key)
-  if (shape === undefined) byKeys.set(key, (shape = shapeOf(table, given, target)))
-  if (!shape) return drizzleWrite(db, table, row, given, target)
+  // Rows of a table mostly come with one set of keys: the last shape used, when it fits, saves building the key.
+  let shape: Shape | null | undefined = lastShapes.get(table)
+  if (!shape || !fits(shape, values, target)) {
+    const given = Object.keys(values).filter((k) => values[k] !== undefined)
+    const key = `${given.join('\0')}${target ? `\n${target.join('\0')}` : ''}`
+    let byKeys = shapes.get(table)
+    if (!byKeys) shapes.set(table, (byKeys = new Map()))
+    shape = byKeys.get(key)
+    if (shape === undefined) byKeys.set(key, (shape = shapeOf(table, given, target)))
+    if (!shape) return drizzleWrite(db, table, row, given, target)
+    lastShapes.set(table, shape)
+  }
   const params: unknown[] = []
   for (let i = 0; i < shape.keys.length; i++) {
     const v = values[shape.keys[i]!]
-    if (isSql(v)) return drizzleWrite(db, table, row, given, target)
+    if (isSql(v)) return drizzleWrite(db, table, row, shape.keys, target)
     params.push(v === null ? null : shape.columns[i]!.mapToDriverValue(v))
   }
   for (let i = 0; i < shape.defaults.length; i++) {
@@ -137,6 +143,26 @@ function writeRow(db: Db, table: SQLiteTable, row: Record<string, unknown>, targ
     params.push(v === null ? null : shape.columns[shape.keys.length + i]!.mapToDriverValue(v))
   }
   return stmt(db, shape.sql).run(...params)
+}
+
+/**
+ * Whether `shape` is the one `writeRow` would look up for these values and conflict target: the same defined keys
+ * in the same order (of a plain object, whose `for…in` keys are its own keys).
+ */
+function fits(shape: Shape, values: Record<string, unknown>, target: string[] | undefined): boolean {
+  if (Object.getPrototypeOf(values) !== Object.prototype) return false
+  const keys = shape.keys
+  let i = 0
+  for (const k in values) {
+    if (values[k] === undefined) continue
+    if (keys[i] !== k) return false
+    i++
+  }
+  if (i !== keys.length) return false
+  if (shape.target === target) return true
+  if (!shape.target || !target || shape.target.length !== target.length) return false
+  for (let j = 0; j < target.length; j++) if (shape.target[j] !== target[j]) return false
+  return true
 }
 
 const isSql = (v: unknown) =>
@@ -177,7 +203,7 @@ function shapeOf(table: SQLiteTable, given: string[], target?: string[]): Shape 
     if (!set.length) return null
     sql += ` ON CONFLICT (${target.map((k) => `"${all[k]!.name}"`).join(', ')}) DO UPDATE SET ${set.join(', ')}`
   }
-  return { sql, columns, keys: given, defaults }
+  return { sql, columns, keys: given, defaults, target: target && [...target] }
 }
 
 type Filter<T extends SQLiteTable> = Partial<T['$inferSelect']>

@@ -18,11 +18,19 @@ export type SeedingMemo = {
   bumped: Map<string, Bumped>
 }
 
-/** One table's bumped values (by row key) as the seed sees them, and the keys whose value is not written yet. */
-type Bumped = { values: Map<string, number>; pending: Set<string>; overwrite: string }
+/**
+ * One table's bumped values (by row key) as the seed sees them, and the keys whose value is not written yet. With
+ * `complete`, `values` holds every row of the table, so a key it lacks has no row.
+ */
+type Bumped = { values: Map<string, number>; pending: Set<string>; overwrite: string; complete: boolean }
 
-/** A bumped column: its table and the statement that overwrites the value (`UPDATE t SET col = ? WHERE key = ?`). */
-export type BumpedColumn = { table: string; overwrite: string }
+/**
+ * A bumped column: its table and the statement that overwrites the value (`UPDATE t SET col = ? WHERE key = ?`).
+ * `rows` (`SELECT key, col FROM t`) and `insert` (`INSERT INTO t (key, col) VALUES (?, 1)`), when given, let a key
+ * with no row be inserted by a plain INSERT: what the bumping upsert does for it, without the conflict check and
+ * RETURNING.
+ */
+export type BumpedColumn = { table: string; overwrite: string; rows?: string; insert?: string }
 
 const memos = new WeakMap<Database.Database, SeedingMemo>()
 
@@ -80,17 +88,30 @@ export function seedingBump(
   db: Db, memo: SeedingMemo, column: BumpedColumn, key: string, write: () => number,
 ): number {
   let t = memo.bumped.get(column.table)
-  if (!t) memo.bumped.set(column.table, (t = { values: new Map(), pending: new Set(), overwrite: column.overwrite }))
+  if (!t) memo.bumped.set(column.table, (t = bumpedTable(db, column)))
   const current = t.values.get(key)
   if (current !== undefined && storedIntSize(current + 1) === storedIntSize(current)) {
     t.values.set(key, current + 1)
     t.pending.add(key)
     return current + 1
   }
+  // Waiting values go first even where this write is elsewhere in the table: SQLite leaves the bytes of moved and
+  // freed cells behind in a page's unused space, so a value written later would leave an older copy there.
   flushBumped(db, memo, column.table)
+  if (current === undefined && t.complete) {
+    db.$client.prepare(column.insert!).run(key)
+    t.values.set(key, 1)
+    return 1
+  }
   const value = write()
   t.values.set(key, value)
   return value
+}
+
+function bumpedTable(db: Db, column: BumpedColumn): Bumped {
+  const complete = column.rows !== undefined && column.insert !== undefined
+  const values = new Map(complete ? db.$client.prepare(column.rows!).raw().all() as [string, number][] : [])
+  return { values, pending: new Set(), overwrite: column.overwrite, complete }
 }
 
 /** The value a seed sees for a bumped row (undefined when it was not bumped under the memo). */

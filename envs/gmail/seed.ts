@@ -118,7 +118,8 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
         const row = insertMessage(db, user.id, { raw: copy, labelIds: base, internalDate: at }, { memo })
         const extra = m.labels.map((name) => labelIdOf(user.id, name)).filter((id) => id !== undefined)
         const hide = extra.includes('TRASH') || extra.includes('SPAM') ? ['INBOX'] : []
-        if (extra.length) modifyLabels(db, user.id, row.id, extra, hide, row.threadId)
+        // insertMessage stored `base` (no repeats) as the copy's labels, in that order.
+        if (extra.length) modifyLabels(db, user.id, row.id, extra, hide, row.threadId, base)
       })
     }
   })

@@ -40,6 +40,34 @@ describe('buildWorld with the seeding memo', () => {
     expect(worldBytes(doc, task.seedValue, true)).toBe(worldBytes(doc, task.seedValue, false))
   })
 
+  test('counts counters that existed before it on and inserts new ones as without it, byte for byte', () => {
+    // Counters made before seeding go on from their values; new names (one per Drive file's revisions) are inserted.
+    const run = (memo: boolean) => {
+      const world = World.create([])
+      world.tx((db) => {
+        for (let i = 0; i < 130; i++) nextCounter(db, 'before')
+        const seeded = () => {
+          const out: number[] = []
+          for (let i = 0; i < 400; i++) {
+            out.push(nextCounter(db, 'file'), nextCounter(db, `revision.${i}`), nextCounter(db, 'before'))
+            if (i % 7 === 3) out.push(nextCounter(db, `revision.${i}`))
+          }
+          return out
+        }
+        const values = memo ? withSeedingMemo(db, seeded) : seeded()
+        expect(values.slice(0, 3)).toEqual([1, 1, 131])
+        expect(values.slice(-3)).toEqual([400, 1, 530])
+      })
+      const rows = world.sqlite.prepare('SELECT name, value FROM world_counters ORDER BY rowid').raw().all()
+      const bytes = sha(world)
+      world.close()
+      return { rows, bytes }
+    }
+    const withMemo = run(true)
+    expect(withMemo.rows).toHaveLength(402)
+    expect(withMemo).toEqual(run(false))
+  })
+
   test('writes deferred counters and meta values before the transaction ends', () => {
     const world = World.create([])
     world.tx((db) => {

@@ -233,7 +233,7 @@ export function findMessageRef(db: Db, userId: string, id: string): { id: string
 }
 
 /** A message's label ids as the API lists them: UNREAD, STARRED, IMPORTANT first, the others as added. */
-export function labelOrder(ids: string[]): string[] {
+export function labelOrder(ids: readonly string[]): string[] {
   const first = ['UNREAD', 'STARRED', 'IMPORTANT'].filter((l) => ids.includes(l))
   return [...first, ...ids.filter((l) => !first.includes(l))]
 }
@@ -244,12 +244,13 @@ const DELETE_LABEL = 'DELETE FROM gmail_message_labels WHERE user_id = ? AND mes
  * Adds and removes labels, recording labelAdded / labelRemoved history. Returns the new label set.
  * The message must exist (its mailbox then does too: insertMessage made it). The new set is the stored order
  * less the removed ids plus the added ones: a new row's rowid is one past the table's largest, so it sorts last.
- * `threadId`, when the caller has read it, saves reading it again.
+ * `threadId`, when the caller has read it, saves reading it again; so does `stored` for the stored label ids (in
+ * rowid order, as `insertMessage` wrote them for a message it has just stored).
  */
 export function modifyLabels(
   db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[], threadId?: string,
+  stored: readonly string[] = storedLabels(db, userId, messageId),
 ): string[] {
-  const stored = storedLabels(db, userId, messageId)
   const before = new Set(stored)
   const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
   const removed = [...new Set(remove)].filter((l) => before.has(l))
