@@ -97,8 +97,10 @@ export function drizzleRead<T extends SQLiteTable>(table: T, order: readonly str
 
 type Kept = {
   base: object; rows: readonly unknown[]; rowids: readonly number[]; byRowid: Map<number, unknown>
-  /** Each row's order values (TableRead.sorted), when all of them compare in JS as in SQLite (orderKeys). */
-  keys?: readonly (readonly unknown[])[]
+  /** The rows as read (`[rowid, …columns]`), until their order values are taken (reads with TableRead.sorted). */
+  raw?: readonly unknown[][]
+  /** Their order values, flat (row i's at i * terms), taken when first needed; null: some do not compare in JS. */
+  keys?: readonly unknown[] | null
   /** Values derived from these rows alone (sinceKept), built once per kept read. */
   derived: Map<string, unknown>
 }
@@ -153,8 +155,7 @@ export function readRows<T>(world: World, read: TableRead<T>): Rows<T> {
   Object.freeze(rows)
   if (dirty) return { rows }
   const derived = new Map<string, unknown>()
-  const keys = read.sorted && orderKeys(raw, read.sorted.at)
-  const entry: Kept = { base: written.base, rows, rowids, byRowid, derived, ...(keys ? { keys } : {}) }
+  const entry: Kept = { base: written.base, rows, rowids, byRowid, derived, ...(read.sorted ? { raw } : {}) }
   reads.set(read as TableRead<unknown>, entry)
   return { rows, since: { kept: rows, old: NONE, fresh: NONE, derived } }
 }
@@ -190,7 +191,7 @@ function mergeWritten<T>(world: World, read: TableRead<T>, found: Kept): Rows<T>
     const merged = mergeByRowid(world, read, found, written, fresh, noted)
     if (merged) return { rows: merged, since }
   }
-  if (read.sorted && found.keys) {
+  if (read.sorted && keptKeys(found, read.sorted.at)) {
     const merged = mergeSorted(world, read.sorted, found, written, fresh, noted)
     if (merged) return { rows: merged as readonly T[], since }
   }
@@ -284,39 +285,52 @@ function mergeSorted<T>(
 ): readonly T[] | undefined {
   const keys = orderKeys(written, sorted.at)
   if (!keys) return undefined
-  const incoming = fresh.map((row, i) => ({ row, key: keys[i]!, rowid: written[i]![0] as number }))
-  incoming.sort((a, b) => compareKeys(a.key, b.key) || a.rowid - b.rowid)
-  const { rows: kept, rowids, keys: keptKeys } = found
+  const terms = sorted.at.length
+  const order = fresh.map((_, i) => i)
+  const rowidOf = (i: number) => written[i]![0] as number
+  order.sort((a, b) => compareKeys(keys, a * terms, keys, b * terms, terms) || rowidOf(a) - rowidOf(b))
+  const { rows: kept, rowids } = found
+  const keptOrder = found.keys!
   const rows: T[] = []
   let j = 0
   for (let i = 0; i < kept.length; i++) {
     const rowid = rowids[i]!
     if (noted.has(rowid)) continue
-    const key = keptKeys![i]!
-    for (; j < incoming.length && (compareKeys(incoming[j]!.key, key) || incoming[j]!.rowid - rowid) < 0; j++) {
-      rows.push(incoming[j]!.row)
+    for (; j < order.length; j++) {
+      const w = order[j]!
+      if ((compareKeys(keys, w * terms, keptOrder, i * terms, terms) || rowidOf(w) - rowid) > 0) break
+      rows.push(fresh[w]!)
     }
     rows.push(kept[i] as T)
   }
-  for (; j < incoming.length; j++) rows.push(incoming[j]!.row)
+  for (; j < order.length; j++) rows.push(fresh[order[j]!]!)
   const count = stmt(world.db, sorted.count).pluck().get() as number
   return rows.length === count ? Object.freeze(rows) : undefined
 }
 
+/** The kept rows' order values (orderKeys), taken from the rows as read the first time they are needed. */
+function keptKeys(found: Kept, at: readonly number[]): readonly unknown[] | undefined {
+  if (found.keys === undefined) {
+    found.keys = orderKeys(found.raw!, at) ?? null
+    found.raw = undefined
+  }
+  return found.keys ?? undefined
+}
+
 /**
- * The order values of raw rows (`[rowid, …columns]`), or undefined when one would not compare in JS as SQLite
- * orders it (BINARY collation; NULL < numbers < text): only NULL, finite numbers (integers exact) and ASCII text.
+ * The order values of raw rows (`[rowid, …columns]`), flat (row i's at i * terms), or undefined when one would not
+ * compare in JS as SQLite orders it (BINARY collation; NULL < numbers < text): only NULL, finite numbers (integers
+ * exact) and ASCII text.
  */
-function orderKeys(raw: readonly unknown[][], at: readonly number[]): unknown[][] | undefined {
-  const keys: unknown[][] = new Array(raw.length)
+function orderKeys(raw: readonly unknown[][], at: readonly number[]): unknown[] | undefined {
+  const keys: unknown[] = new Array(raw.length * at.length)
+  let n = 0
   for (let i = 0; i < raw.length; i++) {
-    const key: unknown[] = new Array(at.length)
     for (let k = 0; k < at.length; k++) {
       const v = raw[i]![at[k]! + 1]
       if (!comparable(v)) return undefined
-      key[k] = v
+      keys[n++] = v
     }
-    keys[i] = key
   }
   return keys
 }
@@ -326,11 +340,11 @@ const comparable = (v: unknown) => v === null || (typeof v === 'string' && ASCII
   (typeof v === 'number' && Number.isFinite(v) && (!Number.isInteger(v) || Number.isSafeInteger(v)))
 const rank = (v: unknown) => (v === null ? 0 : typeof v === 'number' ? 1 : 2)
 
-/** SQLite's order of two comparable value lists (orderKeys). */
-function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
-  for (let k = 0; k < a.length; k++) {
-    const x = a[k]
-    const y = b[k]
+/** SQLite's order of two rows' comparable order values (`terms` of them in `a` from `i`, in `b` from `j`). */
+function compareKeys(a: readonly unknown[], i: number, b: readonly unknown[], j: number, terms: number): number {
+  for (let k = 0; k < terms; k++) {
+    const x = a[i + k]
+    const y = b[j + k]
     if (x === y) continue
     const r = rank(x) - rank(y)
     if (r !== 0) return r
