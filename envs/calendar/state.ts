@@ -27,30 +27,30 @@ export function dumpCalendar(world: World): ServiceState {
   const emails = keptValue(db, 'calendar.emails', [userRows], () => new Map(userRows.map((u) => [u[0], u[1]])))
   const email = (id: string) => emails.get(id) ?? id
   const out: Record<string, Record<string, Json>> = {}
-  const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
-    out[name] = keptCollection(world, `calendar.${name}`, read, [emails], build)
+  const collection = <T>(name: string, read: TableRead<T>, entry: (row: T) => readonly [string, Json] | undefined) => {
+    out[name] = keptCollection(world, `calendar.${name}`, read, [emails], entry)
   }
-  collection('calendars', CALENDARS, (c, into) => {
-    into[c.id] = { id: c.id, owner: email(c.ownerId), summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }
+  collection('calendars', CALENDARS, (c) => {
+    return [c.id, { id: c.id, owner: email(c.ownerId), summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }]
   })
-  collection('acl', ACL, (r, into) => {
-    if (!r.deleted) into[`${r.calendarId}/${r.id}`] = { calendarId: r.calendarId, id: r.id, scope: { type: r.scopeType, value: r.scopeValue }, role: r.role }
+  collection('acl', ACL, (r) => {
+    return r.deleted ? undefined : [`${r.calendarId}/${r.id}`, { calendarId: r.calendarId, id: r.id, scope: { type: r.scopeType, value: r.scopeValue }, role: r.role }]
   })
-  collection('calendarList', CALENDAR_LIST, (e, into) => {
+  collection('calendarList', CALENDAR_LIST, (e) => {
     const user = email(e.userId)
-    if (!e.deleted) into[`${user}/${e.calendarId}`] = { user, calendarId: e.calendarId, colorId: e.colorId, hidden: e.hidden, selected: e.selected, summaryOverride: e.summaryOverride }
+    return e.deleted ? undefined : [`${user}/${e.calendarId}`, { user, calendarId: e.calendarId, colorId: e.colorId, hidden: e.hidden, selected: e.selected, summaryOverride: e.summaryOverride }]
   })
   // An event's entity is a function of its row alone: the same object while the row is (envs/core/dump-memo.ts).
   const memo = entityMemo(db, 'calendar.events')
   const CALENDAR_ID = EVENT_KEYS.indexOf('calendarId')
   const ID = EVENT_KEYS.indexOf('id')
   // Rows as arrays in column order (what Object.values of the keyed row gave): keyed only when an entity is built.
-  collection('events', EVENTS, (values, into) => {
+  collection('events', EVENTS, (values) => {
     const key = `${values[CALENDAR_ID]}/${values[ID]}`
-    into[key] = memo.entity(key, values, () => eventEntity(eventRowOf(values as unknown[])))
+    return [key, memo.entity(key, values, () => eventEntity(eventRowOf(values as unknown[])))]
   })
-  collection('channels', CHANNELS, (ch, into) => {
-    into[`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, expiration: new Date(ch.expirationMs).toISOString() }
+  collection('channels', CHANNELS, (ch) => {
+    return [`${ch.id}/${ch.resourceId}`, { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, expiration: new Date(ch.expirationMs).toISOString() }]
   })
   return { version: 1, entities: out }
 }

@@ -36,6 +36,8 @@ export class World {
   #holdSchema = ''
   /** The tables written since hold(), at the connection's change count they were read at. */
   #written: { changes: number; tables: ReadonlySet<string> } | undefined
+  /** heldWrites' probes, compiled once per connection (outside the statement cache: their modes never change). */
+  #probes: { changes: Database.Statement; main: Database.Statement; temp: Database.Statement } | undefined
   /** Called before any use of the database while set (gym/shared-prefix.ts: a replayed episode catches up first). */
   #beforeUse: (() => void) | undefined
 
@@ -70,7 +72,7 @@ export class World {
   /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
   #attach(sqlite: Database.Database) {
     // A new connection has no notes table or triggers yet (they are TEMP: per connection).
-    this.#holdBase = this.#written = undefined
+    this.#holdBase = this.#written = this.#probes = undefined
     this.#tracking = false
     this.#sqlite = cacheStatements(sqlite)
     this.#db = drizzle({ client: sqlite }) as unknown as Db
@@ -204,7 +206,7 @@ export class World {
     this.#beforeUse?.()
     const sqlite = this.#sqlite
     if (!this.#held || !sqlite.inTransaction || this.#schemaCookies() !== this.#holdSchema) return undefined
-    const changes = sqlite.prepare(TOTAL_CHANGES_SQL).pluck().get() as number
+    const changes = this.#probe().changes.get() as number
     if (this.#written?.changes !== changes) {
       const tables = new Set(sqlite.prepare(CHANGED_TABLES_SQL).pluck().all() as string[])
       this.#written = { changes, tables }
@@ -213,9 +215,17 @@ export class World {
   }
 
   #schemaCookies(): string {
-    const main = this.#sqlite.prepare('PRAGMA main.schema_version').pluck().get() as number
-    const temp = this.#sqlite.prepare('PRAGMA temp.schema_version').pluck().get() as number
-    return `${main},${temp}`
+    const probes = this.#probe()
+    return `${probes.main.get() as number},${probes.temp.get() as number}`
+  }
+
+  #probe() {
+    const prepare = (sql: string) => Database.prototype.prepare.call(this.#sqlite, sql).pluck()
+    return (this.#probes ??= {
+      changes: prepare(TOTAL_CHANGES_SQL),
+      main: prepare('PRAGMA main.schema_version'),
+      temp: prepare('PRAGMA temp.schema_version'),
+    })
   }
 
   /** Undoes every write since hold(); true when the world is back exactly at that state (and may be held again). */

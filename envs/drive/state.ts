@@ -29,47 +29,47 @@ export function dumpDrive(world: World): ServiceState {
   const out: Record<string, Record<string, Json>> = {
     files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {},
   }
-  const collection = <T>(name: string, read: TableRead<T>, build: (row: T, into: Record<string, Json>) => void) => {
-    out[name] = keptCollection(world, `drive.${name}`, read, [emails], build)
+  const collection = <T>(name: string, read: TableRead<T>, entry: (row: T) => readonly [string, Json] | undefined) => {
+    out[name] = keptCollection(world, `drive.${name}`, read, [emails], entry)
   }
   const email = (id: string) => emails.get(id) ?? id
   // A file's entity is the same object while its row and the emails it shows are, so its content is not hashed again.
   const memo = entityMemo(db, 'drive.files')
-  collection('files', FILES, (f, into) => {
+  collection('files', FILES, (f) => {
     const owner = emails.get(f.ownerId)
     const modifier = emails.get(f.lastModifyingUserId)
-    into[f.id] = memo.entity(f.id, [f, owner, modifier], () => ({
+    return [f.id, memo.entity(f.id, [f, owner, modifier], () => ({
       id: f.id, name: f.name, mimeType: f.mimeType, owner: owner ?? f.ownerId, parents: JSON.parse(f.parents) as Json,
       trashed: f.trashed, starred: f.starred, description: f.description, size: f.size, version: f.version,
       createdTime: new Date(f.createdMs).toISOString(), modifiedTime: new Date(f.modifiedMs).toISOString(),
       lastModifyingUser: modifier ?? f.lastModifyingUserId, text: f.fullText.slice(0, 2000), properties: JSON.parse(f.properties) as Json,
       driveId: f.driveId, sha256: f.content ? createHash('sha256').update(f.content).digest('hex') : null,
-    }))
+    }))]
   })
-  collection('permissions', PERMISSIONS, (p, into) => {
-    into[`${p.fileId}/${p.id}`] = { fileId: p.fileId, id: p.id, type: p.type, role: p.role, emailAddress: p.emailAddress, domain: p.domain, allowFileDiscovery: p.allowFileDiscovery, expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString() }
+  collection('permissions', PERMISSIONS, (p) => {
+    return [`${p.fileId}/${p.id}`, { fileId: p.fileId, id: p.id, type: p.type, role: p.role, emailAddress: p.emailAddress, domain: p.domain, allowFileDiscovery: p.allowFileDiscovery, expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString() }]
   })
-  collection('drives', DRIVES, (d, into) => {
-    into[d.id] = { id: d.id, name: d.name, creator: email(d.creatorId), createdTime: new Date(d.createdMs).toISOString(), themeId: d.themeId, colorRgb: d.colorRgb, restrictions: JSON.parse(d.restrictions) as Json, hiddenBy: (JSON.parse(d.hiddenBy) as string[]).map(email) }
+  collection('drives', DRIVES, (d) => {
+    return [d.id, { id: d.id, name: d.name, creator: email(d.creatorId), createdTime: new Date(d.createdMs).toISOString(), themeId: d.themeId, colorRgb: d.colorRgb, restrictions: JSON.parse(d.restrictions) as Json, hiddenBy: (JSON.parse(d.hiddenBy) as string[]).map(email) }]
   })
-  collection('channels', CHANNELS, (ch, into) => {
-    into[`${ch.id}/${ch.resourceId}`] = { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, token: ch.token, expiration: new Date(ch.expirationMs).toISOString() }
+  collection('channels', CHANNELS, (ch) => {
+    return [`${ch.id}/${ch.resourceId}`, { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, token: ch.token, expiration: new Date(ch.expirationMs).toISOString() }]
   })
-  collection('labels', LABELS, (l, into) => {
-    into[`${l.fileId}/${l.labelId}`] = { fileId: l.fileId, labelId: l.labelId, revisionId: l.revisionId, fields: JSON.parse(l.fields) as Json }
+  collection('labels', LABELS, (l) => {
+    return [`${l.fileId}/${l.labelId}`, { fileId: l.fileId, labelId: l.labelId, revisionId: l.revisionId, fields: JSON.parse(l.fields) as Json }]
   })
-  collection('approvals', APPROVALS, (a, into) => {
-    into[`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, initiator: email(a.initiatorId), status: a.status, reviewers: JSON.parse(a.reviewers) as Json }
+  collection('approvals', APPROVALS, (a) => {
+    return [`${a.fileId}/${a.id}`, { fileId: a.fileId, id: a.id, initiator: email(a.initiatorId), status: a.status, reviewers: JSON.parse(a.reviewers) as Json }]
   })
-  collection('comments', COMMENTS, (c, into) => {
+  collection('comments', COMMENTS, (c) => {
     const quoted = c.quoted ? String((JSON.parse(c.quoted) as { value?: unknown }).value ?? '') : null
-    into[`${c.fileId}/${c.id}`] = {
+    return [`${c.fileId}/${c.id}`, {
       fileId: c.fileId, id: c.id, commentId: c.commentId, author: email(c.authorId), content: c.content,
       quoted, action: c.action, resolved: c.resolved, deleted: c.deleted,
-    }
+    }]
   })
-  collection('accessProposals', ACCESS_PROPOSALS, (a, into) => {
-    into[`${a.fileId}/${a.id}`] = { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }
+  collection('accessProposals', ACCESS_PROPOSALS, (a) => {
+    return [`${a.fileId}/${a.id}`, { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }]
   })
   return { version: 1, entities: out }
 }

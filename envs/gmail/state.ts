@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3'
 import { labelOrder } from './store/messages.ts'
 import { stmt, type Db } from '../core/db.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { keptGroups, readRows, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 
 /**
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
@@ -103,16 +103,9 @@ const rawRows = (db: Db, sql: string, ...params: unknown[]) => stmt(db, sql).raw
 export function dumpGmail(world: World): ServiceState {
   const db = world.db
   const out: Record<string, Record<string, Json>> = {}
-  const labelRows = readTable(world, MESSAGE_LABELS)
-  const labelIds = keptValue(db, 'gmail.labelIds', [labelRows], () => {
-    const byMessage = new Map<string, string[]>()
-    for (const { key, row } of labelRows) {
-      const list = byMessage.get(key)
-      if (list) list.push(row)
-      else byMessage.set(key, [row])
-    }
-    return byMessage
-  })
+  // Each message's labels; a message none of whose label rows was written keeps the very list (dump-rows.ts).
+  const labelIds = keptGroups(db, 'gmail.labelIds', readRows(world, MESSAGE_LABELS), (r) => r.key,
+    (list: string[], r) => list.push(r.row))
   // An entity is the same object as long as its row and its labels are (envs/core/dump-memo.ts): the source is not
   // hashed or parsed again, and the diff skips it. Unchanged rows and labels: the same collection object.
   const messageRows = readTable(world, MESSAGES)

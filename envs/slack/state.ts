@@ -4,7 +4,7 @@ import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { parseJson, type ChannelRow, type MessageRow, type UserRow } from './store/core.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { columnNames, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { columnNames, keptGroups, readRows, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import { slackBookmarks, slackChannels, slackMessages, slackReminders, slackScheduled, slackStars, slackUsergroups,
   slackUsers } from './schema.ts'
 import { dumpMore } from './state-more.ts'
@@ -66,17 +66,10 @@ export function dumpSlack(world: World): ServiceState {
     }
     return out
   })
-  // Members, pins and reactions each in one read (not one per channel or message).
-  const memberRows = readTable(world, MEMBERS) as readonly (readonly [string, string])[]
-  const members = keptValue(db, 'slack.members', [memberRows], () => {
-    const byChannel = new Map<string, string[]>()
-    for (const [ch, u] of memberRows) {
-      const list = byChannel.get(ch)
-      if (list) list.push(u)
-      else byChannel.set(ch, [u])
-    }
-    return byChannel
-  })
+  // Members, pins and reactions each in one read (not one per channel or message); a channel or message none of
+  // whose member or reaction rows was written keeps the very list (envs/core/dump-rows.ts keptGroups).
+  const members = keptGroups(db, 'slack.members', readRows(world, MEMBERS), (r) => r[0] as string,
+    (list: string[], r) => list.push(r[1] as string))
   const channelRows = readTable(world, CHANNELS) as readonly ChannelRow[]
   const names = keptValue(db, 'slack.channelNames', [channelRows],
     () => new Map(channelRows.map((ch) => [ch.id, ch.name])))
@@ -97,23 +90,13 @@ export function dumpSlack(world: World): ServiceState {
   const pinRows = readTable(world, PINS) as readonly (readonly [string, string])[]
   const pins = keptValue(db, 'slack.pins', [pinRows], () => new Set(pinRows.map(([ch, ts]) => `${ch}/${ts}`)))
   // Reactions of every message, each message's in `seq` order (as reactionsOf reads them): [name, user]…
-  const reactionRows = readTable(world, REACTIONS) as readonly (readonly [string, string, string, string])[]
-  const reactions = keptValue(db, 'slack.reactions', [reactionRows], () => {
-    const byMessage = new Map<string, string[]>()
-    for (const [ch, ts, name, user] of reactionRows) {
-      const key = `${ch}/${ts}`
-      const list = byMessage.get(key)
-      if (list) list.push(name, user)
-      else byMessage.set(key, [name, user])
-    }
-    return byMessage
-  })
-  const messageRows = readTable(world, MESSAGES) as readonly MessageRow[]
+  const reactions = keptGroups(db, 'slack.reactions', readRows(world, REACTIONS), (r) => r.key,
+    (list: string[], r) => list.push(r.name, r.user))
+  const messageRows = readTable(world, MESSAGES)
   const messages = keptValue(db, 'slack.messages', [messageRows, names, pins, reactions], () => {
     const memo = entityMemo(db, 'slack.messages')
     const out: Record<string, Json> = {}
-    for (const m of messageRows) {
-      const key = `${m.channel_id}/${m.ts}`
+    for (const { key, row: m } of messageRows) {
       const channelName = names.get(m.channel_id) ?? null
       const pinned = pins.has(key)
       const reacted = reactions.get(key) ?? NONE
@@ -178,8 +161,17 @@ const USERS = everyColumn<UserRow>(slackUsers, ['rowid'])
 const MEMBERS = tableRead('slack_members', ['channel_id', 'user_id'], ['rowid'])
 const CHANNELS = everyColumn<ChannelRow>(slackChannels, ['rowid'])
 const PINS = tableRead('slack_pins', ['channel_id', 'ts'], ['rowid'])
-const REACTIONS = tableRead('slack_reactions', ['channel_id', 'ts', 'name', 'user_id'], ['seq', 'name', 'user_id'])
-const MESSAGES = everyColumn<MessageRow>(slackMessages, ['ts'])
+// `seq` is read too (unused) so that a written table's rows are put in order in JS (envs/core/dump-rows.ts).
+const REACTIONS = tableRead('slack_reactions', ['channel_id', 'ts', 'name', 'user_id', 'seq'],
+  ['seq', 'name', 'user_id'], (v) => ({ key: `${v[0]}/${v[1]}`, name: v[2] as string, user: v[3] as string }))
+/** Messages with their entity key (`<channel>/<ts>`), made once per row read (kept rows keep it). */
+const MESSAGE_COLUMNS = columnNames(slackMessages)
+const MESSAGES = tableRead('slack_messages', MESSAGE_COLUMNS, ['ts'], (values) => {
+  const row: Record<string, unknown> = {}
+  for (let i = 0; i < MESSAGE_COLUMNS.length; i++) row[MESSAGE_COLUMNS[i]!] = values[i]
+  const m = row as MessageRow
+  return { key: `${m.channel_id}/${m.ts}`, row: m }
+})
 type Row = { [k: string]: string | number | null }
 const SCHEDULED = everyColumn<Row>(slackScheduled, ['rowid'])
 const FILES = tableRead('slack_files',
