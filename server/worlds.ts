@@ -135,6 +135,16 @@ export class WorldManager {
 
   /** The template snapshot for a seed (by name or inline document) and seed value, built on first use. */
   template(seed: string | Record<string, unknown>, seedValue: number, keyed?: CreateWorldInput['template']): Snapshot {
+    return this.#template(seed, seedValue, keyed, false)
+  }
+
+  /**
+   * `template()`; with `keepBuilt`, a template built now keeps the connection that built it as its idle world (see
+   * `#keepIdle`) instead of closing it: its contents are the template's bytes, and its statements are compiled.
+   */
+  #template(
+    seed: string | Record<string, unknown>, seedValue: number, keyed: CreateWorldInput['template'], keepBuilt: boolean,
+  ): Snapshot {
     const key = keyed
       ? `keyed:${keyed.key}:${seedValue}`
       : typeof seed === 'string'
@@ -150,7 +160,8 @@ export class WorldManager {
     const doc = keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
     const world = buildWorld(doc, seedValue)
     snap = world.snapshot()
-    world.close()
+    if (keepBuilt) this.#keepIdle(snap, world)
+    else world.close()
     this.#templates.set(key, snap)
     this.#trimTemplates()
     return snap
@@ -203,9 +214,10 @@ export class WorldManager {
     if (!this.owns(id)) throw new WorldConflict(`world id "${id}" routes to another worker`)
     this.#admit()
     const seedValue = input.seedValue ?? 1
-    const template = this.template(input.seed, seedValue, input.template)
+    const reuse = input.reuse === true && !this.#dataDir
+    const template = this.#template(input.seed, seedValue, input.template, reuse)
     const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : this.#newKeys(id)
-    const held = input.reuse && !this.#dataDir ? this.#lease(template) : undefined
+    const held = reuse ? this.#lease(template) : undefined
     const seedName = typeof input.seed === 'string' ? input.seed : 'inline'
     if (input.onFirstUse && !held && !this.#dataDir) return this.#adoptUnopened(id, template, seedName, seedValue, keys)
     return this.#adopt(id, template, seedName, seedValue, keys, held)
@@ -265,7 +277,15 @@ export class WorldManager {
   #release(entry: WorldEntry) {
     const world = entry.world
     if (!world.rewind() || this.#idle.has(entry.baseline)) return world.close()
-    this.#idle.set(entry.baseline, world)
+    this.#keepIdle(entry.baseline, world)
+  }
+
+  /**
+   * Keeps `world`, an unheld in-memory connection whose contents are exactly `template`'s bytes, for the next world
+   * of that template (the least recently kept beyond MAX_IDLE_WORLDS are closed).
+   */
+  #keepIdle(template: Snapshot, world: World) {
+    this.#idle.set(template, world)
     for (const [snap, w] of this.#idle) {
       if (this.#idle.size <= MAX_IDLE_WORLDS) break
       this.#idle.delete(snap)

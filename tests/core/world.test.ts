@@ -8,6 +8,8 @@ import { World } from '../../envs/core/world.ts'
 import { nowMs, setClock, setMeta } from '../../envs/core/clock.ts'
 import { calendarEventId, driveId, gmailId, slackId, slackTs } from '../../envs/core/ids.ts'
 import { WorldManager } from '../../server/worlds.ts'
+import { createAgentApp } from '../../server/app.ts'
+import type { Snapshot } from '../../envs/core/world.ts'
 import { harness } from '../../envs/core/testing/harness.ts'
 
 const things = sqliteTable('test_things', {
@@ -200,6 +202,62 @@ describe('WorldManager reuse', () => {
       worlds.delete(d.id)
     } finally {
       worlds.close()
+    }
+  })
+
+  test('a new template\'s first reused world is the connection that built it, and acts as one from bytes', async () => {
+    // Two managers with one template map and one server secret: the first builds the template and keeps the
+    // connection that built it; the second opens the template's bytes. Same world id, so the same tokens.
+    const templates = new Map<string, Snapshot>()
+    const serverSecret = Buffer.alloc(32, 7)
+    const built = new WorldManager({ templates, serverSecret })
+    const opened = new WorldManager({ templates, serverSecret })
+    const changes = (w: World) => w.raw.prepare('SELECT total_changes()').pluck().get() as number
+    try {
+      const a = built.create({ id: 'w1', seed: 'demo', reuse: true })
+      const b = opened.create({ id: 'w1', seed: 'demo', reuse: true })
+      expect(b.baseline).toBe(a.baseline)
+      // The building connection counted the seed's rows; a connection just opened on the bytes counted none.
+      expect(changes(a.world)).toBeGreaterThan(0)
+      expect(changes(b.world)).toBe(0)
+      const answers = async (worlds: WorldManager) => {
+        const app = createAgentApp(worlds)
+        const { googleToken, slackUserToken } = worlds.credentials('w1', 'bob')[0]!
+        const out: string[] = []
+        const call = async (method: string, path: string, body?: unknown) => {
+          const token = path.startsWith('/api/') ? slackUserToken : googleToken
+          const headers: Record<string, string> = { authorization: `Bearer ${token}` }
+          if (body !== undefined) headers['content-type'] = 'application/json'
+          const text = body === undefined ? undefined : JSON.stringify(body)
+          const res = await app.request(path, { method, headers, body: text })
+          out.push(`${res.status} ${await res.text()}`)
+        }
+        const mail = 'From: bob@northwind.test\r\nTo: alice@northwind.test\r\nSubject: s\r\n\r\nhi'
+        const raw = Buffer.from(mail).toString('base64url')
+        await call('POST', '/gmail/v1/users/me/messages/send', { raw })
+        await call('GET', '/gmail/v1/users/me/messages?maxResults=3')
+        await call('POST', '/drive/v3/files', { name: 'notes', mimeType: 'application/vnd.google-apps.folder' })
+        await call('GET', '/drive/v3/files?pageSize=3')
+        const day = { start: { dateTime: '2026-03-02T10:00:00Z' }, end: { dateTime: '2026-03-02T11:00:00Z' } }
+        await call('POST', '/calendar/v3/calendars/primary/events', { summary: 'Sync', ...day })
+        await call('POST', '/api/chat.postMessage', { channel: 'general', text: 'hello' })
+        await call('GET', '/api/conversations.list')
+        return out
+      }
+      const fromBuild = await answers(built)
+      expect(fromBuild.filter((a) => a.startsWith('200 ')).length).toBeGreaterThan(5)
+      expect(await answers(opened)).toEqual(fromBuild)
+      expect(a.world.raw.serialize().equals(b.world.raw.serialize())).toBe(true)
+      // Deleted, the building connection is rewound to the template's bytes and kept for the next world.
+      const connection = a.world.raw
+      built.delete('w1')
+      const next = built.create({ id: 'w2', seed: 'demo', reuse: true })
+      expect(next.world.raw).toBe(connection)
+      next.world.rewind()
+      expect(next.world.snapshot().bytes.equals(a.baseline.bytes)).toBe(true)
+    } finally {
+      built.close()
+      opened.close()
     }
   })
 
