@@ -42,7 +42,7 @@ type Ep = ReturnType<typeof gym.reset>
 // As validateTask: a task's episodes share one world identity, rolled back between them (--isolated: one each);
 // with --share-prefix also their common first requests (gym/shared-prefix.ts), which are then not counted (they
 // never reach the app).
-const depth = argv.includes('--share-prefix') ? 3 : 0
+const depth = argv.includes('--share-prefix') ? Number(process.env.SHARE_DEPTH ?? 3) : 0
 const isolated = argv.includes('--isolated')
 let shared: SharedPrefix | undefined
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
