@@ -2,7 +2,8 @@
  * Where validation spends its time, in one thread: for each sampled task, the episodes validation runs (reference,
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
- * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-share-prefix] [--isolated]
+ * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-share-prefix]
+ *        [--isolated]
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'

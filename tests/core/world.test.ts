@@ -156,7 +156,7 @@ describe('held worlds (World.hold, reused by the gym validation)', () => {
     world.close()
   })
 
-  test('rollbackTo returns to a savepoint as often as asked, keeps it and the outer ones, and notes no undone write', () => {
+  test('rollbackTo returns to a savepoint as often as asked, keeps it and outer ones, notes no undone write', () => {
     const world = worldWithRows()
     const bytes = world.snapshot().bytes
     const name = (id: number) => world.db.select().from(things).where(eq(things.id, id)).get()?.name
