@@ -23,7 +23,8 @@ type Step = { key: string; result: CallResult }
  * other use. A write outside those requests (an attack acting as another user, say) makes the path from there on
  * unshareable (`#clean`), since the answers after it depend on it. Everything a request changes lives in the
  * world's database (rolled back with it); the world's keys, which only a seal replaces, are put back at each
- * episode's start. See docs/decisions/0316.
+ * episode's start. Rolling back releases and retakes the savepoint, so SQLite drops the page copies no savepoint
+ * needs any more (World.rollbackTo). See docs/decisions/0316 and 0336 (validation's default: a savepoint per request).
  */
 export class SharedPrefix {
   /** Savepoints are taken only for the first `depth` requests of an episode (see `#mark`). */

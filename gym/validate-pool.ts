@@ -13,7 +13,7 @@ export type PoolOptions = {
   /** Worker threads; 1 validates in this thread (default: the available cores, at most one per task). */
   workers?: number
   attacks?: boolean
-  /** Episodes also share the requests they have in common (gym/shared-prefix.ts; ValidateOptions). */
+  /** Episodes also share the requests they have in common unless false (gym/shared-prefix.ts; ValidateOptions). */
   sharedPrefix?: boolean
   /** A fresh world identity for every episode instead of one per task (ValidateOptions). */
   isolated?: boolean

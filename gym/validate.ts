@@ -36,14 +36,17 @@ export type TaskValidation = {
 
 export type ValidateOptions = {
   attacks?: boolean
-  /** Also answer the first requests episodes have in common from the last episode's (gym/shared-prefix.ts). */
+  /**
+   * Also answer the requests an episode repeats from the last one's from its path (gym/shared-prefix.ts); on
+   * unless false.
+   */
   sharedPrefix?: boolean
   /** A fresh world identity (id, secret, tokens) for every episode instead of one per task. */
   isolated?: boolean
 }
 
-/** Requests of an episode answered from the last one's path with `sharedPrefix` (docs/decisions/0316). */
-const REPLAY_DEPTH = 3
+/** With `sharedPrefix` a savepoint follows every request: any repeated prefix is shared (docs/decisions/0336). */
+const REPLAY_DEPTH = Infinity
 
 /**
  * Runs reference, no-op, every near miss and every applicable attack of a task through fresh episodes and checks the
@@ -64,9 +67,8 @@ export async function validateTask(
   let referenceOutcome: string | undefined
   // The task's episodes run one after another in one held world with one identity, rolled back to the start
   // between them, so a service account's RSA key is derived once a task, not once an episode (docs/decisions/0322).
-  // With `sharedPrefix` they also share the requests they have in common (opt-in: docs/decisions/0316 measured no
-  // clear gain over the corpus' mix of worlds).
-  const depth = opts.sharedPrefix === true ? REPLAY_DEPTH : 0
+  // Unless `sharedPrefix` is false they also share the requests they have in common (docs/decisions/0316, 0336).
+  const depth = opts.sharedPrefix === false ? 0 : REPLAY_DEPTH
   const shared = opts.isolated === true ? undefined : new SharedPrefix(depth)
   const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task, { shared })

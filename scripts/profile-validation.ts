@@ -2,7 +2,8 @@
  * Where validation spends its time, in one thread: for each sampled task, the episodes validation runs (reference,
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
- * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--share-prefix] [--isolated]
+ * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-share-prefix]
+ *        [--isolated]
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
@@ -40,9 +41,9 @@ gym.app.fetch = ((...a: Parameters<typeof dispatch>) => {
 
 type Ep = ReturnType<typeof gym.reset>
 // As validateTask: a task's episodes share one world identity, rolled back between them (--isolated: one each);
-// with --share-prefix also their common first requests (gym/shared-prefix.ts), which are then not counted (they
-// never reach the app).
-const depth = argv.includes('--share-prefix') ? 3 : 0
+// unless --no-share-prefix also the requests they repeat (gym/shared-prefix.ts), which are then not counted (they
+// never reach the app). SHARE_DEPTH=N: savepoints after the first N requests of an episode only.
+const depth = argv.includes('--no-share-prefix') ? 0 : Number(process.env.SHARE_DEPTH ?? Infinity)
 const isolated = argv.includes('--isolated')
 let shared: SharedPrefix | undefined
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {

@@ -3,7 +3,8 @@
  * looked before it acted, the no-op agent does not pass (reward ≤ 0), every near miss fails, and every attack of the
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
  * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]… [--json] [--no-attacks] [--write-families]
- *        [--share-prefix]   (episodes also share their common first requests: docs/decisions/0316)
+ *        [--no-share-prefix]   (episodes do not answer the requests they repeat from the episode before:
+ *        docs/decisions/0316, 0336)
  *        [--isolated]   (a fresh world identity for every episode, not one per task: docs/decisions/0322)
  *        [--results FILE]   (every task's verdicts as JSON lines, and their sha256 on stderr)
  *        [--workers N]   (worker threads; default: the available cores. Output is the same for any N.)
@@ -101,7 +102,7 @@ export async function main(): Promise<void> {
   const results = await validatePool(tasks, {
     workers,
     attacks: !process.argv.includes('--no-attacks'),
-    sharedPrefix: process.argv.includes('--share-prefix'),
+    sharedPrefix: !process.argv.includes('--no-share-prefix'),
     isolated: process.argv.includes('--isolated'),
     progress: progressReporter(),
   })

@@ -145,10 +145,18 @@ export class World {
     this.#sqlite.exec(`SAVEPOINT "${name.replace(/"/g, '""')}"`)
   }
 
-  /** Undoes every write since `savepoint(name)` (the savepoint stays, later ones are gone). */
+  /**
+   * Undoes every write since `savepoint(name)` (the savepoint stays, later ones are gone). The savepoint is then
+   * released and taken again at the same contents: SQLite's ROLLBACK TO keeps every page copy in the in-memory
+   * sub-journal (1 KiB chunks in a list), including those only later savepoints needed, and every statement that
+   * fires a note trigger truncates that list by walking it from its head. A RELEASE drops the copies taken since the
+   * savepoint whenever no outer savepoint still needs them (always for the outermost), so the list stays as long as
+   * one episode's writes instead of growing with every episode rolled back (docs/decisions/0336).
+   */
   rollbackTo(name: string): void {
     if (!this.#held || !this.#sqlite.inTransaction) throw new Error('only a held world rolls back to a savepoint')
-    this.#sqlite.exec(`ROLLBACK TO "${name.replace(/"/g, '""')}"`)
+    const quoted = `"${name.replace(/"/g, '""')}"`
+    this.#sqlite.exec(`ROLLBACK TO ${quoted}; RELEASE ${quoted}; SAVEPOINT ${quoted}`)
     // The change count never goes down, so the tables noted at the current count may include undone writes.
     this.#written = undefined
   }

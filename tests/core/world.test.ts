@@ -158,6 +158,35 @@ describe('held worlds (World.hold, reused by the gym validation)', () => {
     world.close()
   })
 
+  test('rollbackTo returns to a savepoint as often as asked, keeps it and outer ones, notes no undone write', () => {
+    const world = worldWithRows()
+    const bytes = world.snapshot().bytes
+    const name = (id: number) => world.db.select().from(things).where(eq(things.id, id)).get()?.name
+    world.hold()
+    world.savepoint('outer')
+    world.db.update(things).set({ name: 'one' }).where(eq(things.id, 1)).run()
+    world.savepoint('inner')
+    for (const round of [1, 2, 3]) {
+      world.db.update(things).set({ name: `two ${round}` }).where(eq(things.id, 2)).run()
+      world.tx((db) => setMeta(db, 'note', String(round)))
+      world.rollbackTo('inner')
+      expect([name(1), name(2)]).toEqual(['one', 'thing 2 ✓'])
+      expect([...world.changedTables()!]).toEqual(['test_things'])
+    }
+    world.db.delete(things).where(eq(things.id, 3)).run()
+    world.rollbackTo('outer')
+    expect([name(1), name(3)]).toEqual(['thing 1 ✓', 'thing 3 ✓'])
+    expect([...world.changedTables()!]).toEqual([])
+    // The outer savepoint stays after a rollback to it: later writes are undone by the next one too.
+    world.db.delete(things).where(eq(things.id, 4)).run()
+    world.rollbackTo('outer')
+    expect(name(4)).toBe('thing 4 ✓')
+    expect(() => world.rollbackTo('inner')).toThrow(/no such savepoint/)
+    expect(world.rewind()).toBe(true)
+    expect(world.snapshot().bytes.equals(bytes)).toBe(true)
+    world.close()
+  })
+
   test('a held world refuses snapshots and restores (its writes are not committed)', () => {
     const world = worldWithRows()
     const snap = world.snapshot()
