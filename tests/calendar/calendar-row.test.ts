@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { cal } from './helpers.ts'
-import { calSeed } from './fixtures.ts'
+import { officeSeed, ROOM } from './fixtures.ts'
 import { selectRows } from '../../envs/core/db.ts'
 import { calendars } from '../../envs/calendar/schema.ts'
 import { findCalendar, storedCalendar } from '../../envs/calendar/store/access.ts'
@@ -9,15 +9,7 @@ import type { EventRow } from '../../envs/calendar/schema.ts'
 
 // Per-call reads kept equal to what they replaced (docs/decisions/0313).
 
-const ROOM = 'c_123456789012345678@resource.calendar.google.com'
-const seed = {
-  ...calSeed,
-  calendar: {
-    ...calSeed.calendar,
-    buildings: [{ id: 'hq', name: 'HQ', floors: ['3'] }],
-    rooms: [{ id: 'atlas', name: 'Atlas', email: ROOM, building: 'hq', floor: '3', capacity: 6 }],
-  },
-}
+const seed = officeSeed
 
 describe('storedCalendar', () => {
   test('reads every calendar row as selectRows does: the same keys in the same order, values and types', async () => {

@@ -18,4 +18,17 @@ export const calSeed = {
   },
 }
 
+/** A room's resource calendar address (Atlas, floor 3 of building HQ in `officeSeed`). */
+export const ROOM = 'c_123456789012345678@resource.calendar.google.com'
+
+/** `calSeed` with an office: one building (hq) with one room (atlas, capacity 6). */
+export const officeSeed = {
+  ...calSeed,
+  calendar: {
+    ...calSeed.calendar,
+    buildings: [{ id: 'hq', name: 'HQ', floors: ['3'] }],
+    rooms: [{ id: 'atlas', name: 'Atlas', email: ROOM, building: 'hq', floor: '3', capacity: 6 }],
+  },
+}
+
 export const enc = (s: string) => encodeURIComponent(s)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { cal, timed } from './helpers.ts'
-import { calSeed } from './fixtures.ts'
+import { officeSeed, ROOM } from './fixtures.ts'
 import { Event } from '../../envs/calendar/api/schemas.gen.ts'
 import { preferSyncParse } from '../../envs/core/sync-parse.ts'
 import { findEvent, propagate } from '../../envs/calendar/store/events.ts'
@@ -9,18 +9,12 @@ import { worldState } from '../../server/state.ts'
 // The Calendar insert's path (docs/decisions/0337): event bodies of plain nested objects are answered without zod,
 // and an insert under an id just taken from the counter reads no copies.
 
-const ROOM = 'c_123456789012345678@resource.calendar.google.com'
 const seed = {
-  ...calSeed,
+  ...officeSeed,
   identity: {
     groups: [{
       email: 'crew@example.com', name: 'Crew', members: [{ email: 'ben@example.com' }, { email: 'cy@example.com' }],
     }],
-  },
-  calendar: {
-    ...calSeed.calendar,
-    buildings: [{ id: 'hq', name: 'HQ', floors: ['3'] }],
-    rooms: [{ id: 'atlas', name: 'Atlas', email: ROOM, building: 'hq', floor: '3', capacity: 6 }],
   },
 }
 
