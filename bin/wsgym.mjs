@@ -6,13 +6,15 @@
 // On glibc, big world images (restore, snapshot, fork) need the allocator's mmap and trim thresholds raised and
 // memcpy's non-temporal threshold lowered before the process starts (docs/decisions/0005, 0161, 0291): the
 // launcher re-executes itself once with them set, unless the caller set them or WSGYM_NO_MALLOC_ENV=1.
-// `serve` holds V8's young generation at its initial size until the server is ready (docs/decisions/0299).
+// `serve` holds V8's young generation at its initial size (docs/decisions/0299) and TurboFan off (0343) until the
+// server is ready.
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { allocatorEnv } from './allocator-env.mjs'
 import { distIsFresh } from './dist-fresh.mjs'
+import { holdOptimizer, mayHoldOptimizer } from './optimizer-hold.mjs'
 import { holdYoungGeneration, mayHoldYoungGeneration } from './young-generation.mjs'
 
 const addEnv = allocatorEnv(process.env)
@@ -42,9 +44,14 @@ if (addEnv) {
   process.exitCode = await main(process.argv.slice(3))
 } else {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-  // `serve` starts with V8's young generation held small and lets it grow once ready (./young-generation.mjs).
-  const hold = process.argv[2] === 'serve' && mayHoldYoungGeneration(process.execArgv, process.env.NODE_OPTIONS)
-  const ready = hold ? holdYoungGeneration() : undefined
+  // `serve` starts with V8's young generation held small and TurboFan off, and releases both once ready
+  // (./young-generation.mjs, ./optimizer-hold.mjs).
+  const serve = process.argv[2] === 'serve'
+  const releases = [
+    serve && mayHoldYoungGeneration(process.execArgv, process.env.NODE_OPTIONS) && holdYoungGeneration(),
+    serve && mayHoldOptimizer(process.execArgv, process.env.NODE_OPTIONS) && holdOptimizer(),
+  ].filter((r) => r)
+  const ready = releases.length ? () => releases.forEach((release) => release()) : undefined
   const { main } = distIsFresh(root)
     ? await import(pathToFileURL(join(root, 'dist', 'server', 'cli.js')).href)
     : await fromSources()

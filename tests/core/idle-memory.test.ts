@@ -6,6 +6,8 @@ import { describe, expect, test } from 'vitest'
 import { allocatorEnv } from '../../bin/allocator-env.mjs'
 // @ts-expect-error: the launcher's helpers are plain JavaScript without declarations
 import { mayHoldYoungGeneration } from '../../bin/young-generation.mjs'
+// @ts-expect-error: the launcher's helpers are plain JavaScript without declarations
+import { mayHoldOptimizer } from '../../bin/optimizer-hold.mjs'
 import { WorldManager } from '../../server/worlds.ts'
 import { bakedSnapshot } from '../../server/templates.ts'
 import { tempDirs } from '../support/tmp-dirs.ts'
@@ -59,6 +61,83 @@ describe('launcher young generation', () => {
         await fetch(`${agent}${path}`, { headers: { authorization: `Bearer ${token}` } })
       }
       expect(await newSpace()).toBeGreaterThan(2 * 2 ** 20)
+    } finally {
+      const exited = new Promise((r) => child.on('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    }
+  })
+})
+
+/**
+ * A script for `node --allow-natives-syntax` that warms a fresh hot function until TurboFan optimizes it (or ~200
+ * rounds pass) and says whether it did (V8's optimization status bit 4: optimized).
+ */
+const WARM_UNTIL_OPTIMIZED = `
+const make = () => new Function('n', 'let s = 0; for (let i = 0; i < n; i++) s = (s + i * 7) % 1000003; return s')
+const status = new Function('f', 'return %GetOptimizationStatus(f)')
+const optimized = (f) => (status(f) & (1 << 4)) !== 0
+async function warmUntilOptimized() {
+  const f = make()
+  for (let k = 0; k < 200 && !optimized(f); k++) {
+    for (let j = 0; j < 50; j++) f(200)
+    await new Promise((r) => setTimeout(r, 1))
+  }
+  return optimized(f)
+}`
+
+describe('launcher optimizer hold', () => {
+  const may = mayHoldOptimizer as (argv: string[], nodeOptions?: string) => boolean
+  const run = (args: string[]) => new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(out))))
+  })
+
+  test('holds TurboFan unless the caller chose a tiering policy (command line or NODE_OPTIONS)', () => {
+    expect(may([], '')).toBe(true)
+    expect(may(['--max-old-space-size=512', '--allow-natives-syntax'], '--enable-source-maps')).toBe(true)
+    expect(may(['--no-opt'], '')).toBe(false)
+    expect(may([], '--turbofan')).toBe(false)
+    expect(may(['--max-opt=2'], '')).toBe(false)
+    expect(may(['--jitless'], '')).toBe(false)
+    expect(may([], '--always-turbofan')).toBe(false)
+  })
+
+  test('optimizes nothing while held and optimizes again once released', async () => {
+    const script = `import { holdOptimizer } from './bin/optimizer-hold.mjs'\n${WARM_UNTIL_OPTIMIZED}
+const release = holdOptimizer()
+const held = await warmUntilOptimized()
+release()
+console.log(JSON.stringify({ held, released: await warmUntilOptimized() }))`
+    const out = await run(['--allow-natives-syntax', '--input-type=module', '-e', script])
+    expect(JSON.parse(out)).toEqual({ held: false, released: true })
+  })
+
+  // A preload warms a function on SIGUSR2 and prints whether TurboFan optimized it: the hold must end once ready.
+  test('`wsgym serve` optimizes once it is ready', async () => {
+    const preload = join(tmp('wsgym-idle-'), 'optimized.cjs')
+    writeFileSync(preload, `${WARM_UNTIL_OPTIMIZED}
+process.on('SIGUSR2', () => warmUntilOptimized().then((ok) => process.stderr.write('OPTIMIZED ' + ok + '\\n')))`)
+    const env = { ...process.env, ...(allocatorEnv(process.env) ?? {}) }
+    const args = ['--allow-natives-syntax', '-r', preload, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
+      '--control-port', '0']
+    const child = spawn(process.execPath, args, { cwd: root, env })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 3000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10))
+      expect(ok()).toBe(true)
+    }
+    try {
+      await until(() => /users:/.test(out))
+      child.kill('SIGUSR2')
+      await until(() => /OPTIMIZED \w+/.test(err))
+      expect(/OPTIMIZED (\w+)/.exec(err)![1]).toBe('true')
     } finally {
       const exited = new Promise((r) => child.on('exit', r))
       child.kill('SIGTERM')
