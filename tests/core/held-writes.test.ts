@@ -151,7 +151,8 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     const tables = w.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
       .pluck().all() as string[]
     const reference = new Database(w.snapshot().bytes)
-    reference.exec(`CREATE TEMP TABLE wsgym_changed (name TEXT, rid INTEGER); ${noteTriggerStatements(tables).join('\n')}`)
+    reference.exec('CREATE TEMP TABLE wsgym_changed (name TEXT, rid INTEGER)')
+    reference.exec(noteTriggerStatements(tables).join('\n'))
     w.hold()
     const schema = (db: Database.Database) => db.prepare('SELECT * FROM temp.sqlite_master ORDER BY name').all()
     expect(schema(w.sqlite)).toEqual(schema(reference))
