@@ -90,8 +90,11 @@ export function installNotes(sqlite: Database.Database): number {
     changes = prepare(INSERT_ROWS_SQL).run(rows).changes
     sqlite.exec(`PRAGMA temp.schema_version = ${version + 1}`)
   } finally {
-    sqlite.exec('PRAGMA writable_schema = OFF')
-    sqlite.unsafeMode(false)
+    try {
+      sqlite.exec('PRAGMA writable_schema = OFF')
+    } finally {
+      sqlite.unsafeMode(false)
+    }
   }
   const after = prepare(TEMP_TRIGGERS_SQL).pluck().get() as number
   if (after !== before + tables.length * 3) throw new Error('held world: the note triggers were not all installed')
