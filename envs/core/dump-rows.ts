@@ -4,7 +4,8 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { noteRead, stmt, type Db } from './db.ts'
 import { keptValue } from './dump-memo.ts'
 import type { Json } from './service.ts'
-import { CHANGED_ROWIDS_SQL, type World } from './world.ts'
+import { CHANGED_ROWIDS_SQL } from './held-notes.ts'
+import type { World } from './world.ts'
 
 /**
  * Whole-table reads of the dumps, kept per held world (docs/decisions/0309). The gym's validation dumps one held

@@ -4,6 +4,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
 import { cacheStatements, type Db } from './db.ts'
+import { CHANGED_TABLES_SQL, installNotes } from './held-notes.ts'
 import { trackSnapshotImage } from './snapshot-memory.ts'
 
 /** The bytes of a whole world database: every service's rows, counters, clock and action log. */
@@ -27,6 +28,8 @@ export class World {
   /** Held open for reuse (hold()): every write since is in one open transaction that rewind() undoes. */
   #held = false
   #tracking = false
+  /** Rows this connection wrote that are no world's rows (the note triggers' schema rows): left out of the stamp. */
+  #uncounted = 0
   /**
    * The contents the world was held at, as an identity (heldWrites): a new object at each hold() unless the world
    * was rewound to exactly the contents of the last one and nothing has been written since (the change stamp then).
@@ -51,11 +54,13 @@ export class World {
    * What changes when the database does: rows written by this connection (inserts, updates, deletes, triggers
    * included, even when rolled back), the schema cookie (DDL), the user version, and commits by any other
    * connection to a world's file (data_version; an in-memory world has no other connection). A new connection
-   * counts from zero, so the stamp is only compared on one connection.
+   * counts from zero, so the stamp is only compared on one connection. Installing the notes (hold) is no change.
    */
   #stamp(): string {
     const sql = this.#file ? FILE_STAMP_SQL : MEMORY_STAMP_SQL
-    return (this.#sqlite.prepare(sql).raw().get() as number[]).join(',')
+    const stamp = this.#sqlite.prepare(sql).raw().get() as number[]
+    stamp[0]! -= this.#uncounted
+    return stamp.join(',')
   }
 
   /**
@@ -74,6 +79,7 @@ export class World {
     // A new connection has no notes table or triggers yet (they are TEMP: per connection).
     this.#holdBase = this.#written = this.#probes = undefined
     this.#tracking = false
+    this.#uncounted = 0
     this.#sqlite = cacheStatements(sqlite)
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
@@ -172,11 +178,7 @@ export class World {
     if (this.#held) throw new Error('world is already held')
     if (this.#file) throw new Error('only in-memory worlds can be held')
     if (!this.#tracking) {
-      const tables = this.#sqlite
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-        .pluck()
-        .all() as string[]
-      this.#sqlite.exec(`${CHANGED_DDL}\n${tables.flatMap(noteTriggers).join('\n')}`)
+      this.#uncounted += installNotes(this.#sqlite)
       this.#tracking = true
     }
     const stamp = this.#stamp()
@@ -207,8 +209,9 @@ export class World {
   /**
    * While held with its open transaction and schema intact: `base`, an identity of the contents at hold() (the
    * same object again after rewind() and a new hold() of the same contents), and the tables written since; the
-   * rowids written in a table are `SELECT rid FROM temp.wsgym_changed WHERE name = ?` (CHANGED_ROWIDS_SQL; a rowid
-   * written twice comes twice). Undefined otherwise: readers must then read everything.
+   * rowids written in a table are `SELECT rid FROM temp.wsgym_changed WHERE name = ?` (CHANGED_ROWIDS_SQL,
+   * envs/core/held-notes.ts; a rowid written twice comes twice). Undefined otherwise: readers must then read
+   * everything.
    */
   heldWrites(): { base: object; tables: ReadonlySet<string> } | undefined {
     this.#beforeUse?.()
@@ -290,35 +293,7 @@ export class World {
   }
 }
 
-/**
- * The notes of a held world: one row per row a statement wrote (table and rowid). No constraint, so a conflict
- * policy of the statement that fires the trigger (`INSERT OR …`, an upsert) can never make a note fail or be
- * skipped, and no index or duplicate check: a row written twice is noted twice (readers ask for distinct names, and
- * for rowids through IN or a Set). A note costs about half of one with a NOT EXISTS check and an index (0323).
- */
-const CHANGED_DDL = 'CREATE TEMP TABLE wsgym_changed (name TEXT, rid INTEGER);'
-const CHANGED_TABLES_SQL = 'SELECT DISTINCT name FROM temp.wsgym_changed'
 const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
-/** The rowids written in one table since hold() (the table's name as a parameter); see World.heldWrites. */
-export const CHANGED_ROWIDS_SQL = 'SELECT rid FROM temp.wsgym_changed WHERE name = ?'
-
-/**
- * The triggers noting each row a statement writes in `table`: an insert its new rowid, a delete its old one, an
- * update both (a rowid can change). A row a REPLACE deletes fires no trigger (recursive_triggers is off): readers
- * learn the rows that remain from the table itself, never from the notes alone.
- */
-function noteTriggers(table: string): string[] {
-  // Noted in lower case, as SQL names the table whatever its case (readers look it up so).
-  const name = `'${table.toLowerCase().replace(/'/g, "''")}'`
-  const note = (rid: string) => `INSERT INTO wsgym_changed VALUES (${name}, ${rid});`
-  const trigger = (op: string, body: string) =>
-    `CREATE TEMP TRIGGER "wsgym_${op[0]}_${table}" AFTER ${op} ON main."${table}" BEGIN ${body} END;`
-  return [
-    trigger('INSERT', note('NEW.rowid')),
-    trigger('UPDATE', `${note('OLD.rowid')} ${note('NEW.rowid')}`),
-    trigger('DELETE', note('OLD.rowid')),
-  ]
-}
 
 const MEMORY_STAMP_SQL = `/* change stamp */ SELECT total_changes(),
   (SELECT schema_version FROM pragma_schema_version), (SELECT user_version FROM pragma_user_version)`

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest'
+import Database from 'better-sqlite3'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { World } from '../../envs/core/world.ts'
 import { readTable, tableRead, type TableRead } from '../../envs/core/dump-rows.ts'
+import { noteTriggerStatements } from '../../envs/core/held-notes.ts'
+import { allServiceTables } from '../../server/registry.ts'
 
 // A rowid table with a text primary key: INSERT OR REPLACE on the key deletes a row of another rowid (no trigger).
 const pairs = sqliteTable('test_pairs', { k: text('k').primaryKey(), v: text('v').notNull(), n: integer('n') })
@@ -138,6 +141,65 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     const rows = readTable(w, byN)
     expect(() => (rows[0] as unknown[]).push(1)).toThrow()
     w.rewind()
+    w.close()
+  })
+
+  test('hold() makes the temp schema CREATE TEMP TRIGGER statements make, every table noted (0340)', () => {
+    const w = World.create(allServiceTables())
+    // A name that needs quoting in both kinds of SQL text, and a table in mixed case.
+    w.sqlite.exec(`CREATE TABLE "Odd ""quoted"" it's" (a TEXT); CREATE TABLE Mixed (a TEXT)`)
+    const tables = w.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .pluck().all() as string[]
+    const reference = new Database(w.snapshot().bytes)
+    reference.exec('CREATE TEMP TABLE wsgym_changed (name TEXT, rid INTEGER)')
+    reference.exec(noteTriggerStatements(tables).join('\n'))
+    w.hold()
+    const schema = (db: Database.Database) => db.prepare('SELECT * FROM temp.sqlite_master ORDER BY name').all()
+    expect(schema(w.sqlite)).toEqual(schema(reference))
+    expect(schema(w.sqlite)).toHaveLength(1 + 3 * tables.length)
+    reference.close()
+    // Every table's insert, update and delete is noted (rowids alike), under the table's name in lower case.
+    for (const table of tables) {
+      const quoted = `"${table.replace(/"/g, '""')}"`
+      const columns = w.sqlite.prepare('SELECT name, type FROM pragma_table_info(?)').raw().all(table) as
+        [string, string][]
+      w.sqlite.exec(`SAVEPOINT probe; DELETE FROM temp.wsgym_changed`)
+      const list = columns.map(([c]) => `"${c}"`).join(', ')
+      const values = columns.map(([, type], i) => (/INT/i.test(type) ? String(7000 + i) : `'v${i}'`)).join(', ')
+      const rowid = w.sqlite.prepare(`INSERT INTO ${quoted} (${list}) VALUES (${values})`).run().lastInsertRowid
+      w.sqlite.prepare(`UPDATE ${quoted} SET rowid = rowid + 1000 WHERE rowid = ?`).run(rowid)
+      w.sqlite.prepare(`DELETE FROM ${quoted} WHERE rowid = ?`).run(Number(rowid) + 1000)
+      const notes = w.sqlite.prepare('SELECT name, rid FROM temp.wsgym_changed').raw().all()
+      const name = table.toLowerCase()
+      const at = Number(rowid)
+      expect(notes, table).toEqual([[name, at], [name, at], [name, at + 1000], [name, at + 1000]])
+      w.sqlite.exec('ROLLBACK TO probe; RELEASE probe')
+    }
+    expect(w.rewind()).toBe(true)
+    w.close()
+  })
+
+  test('statements compiled before hold() note their writes; hold() leaves no unsafe mode behind (0340)', () => {
+    const w = world()
+    const before = w.sqlite.prepare("UPDATE test_pairs SET v = 'before' WHERE k = ?")
+    const main = 'UPDATE test_pairs SET n = n + 1 WHERE k = ?'
+    w.hold()
+    expect(w.sqlite.pragma('writable_schema', { simple: true })).toBe(0)
+    // Safe mode: no write while a query is being read (better-sqlite3's unsafe mode also turns SQLite's defensive
+    // flag off, which would allow writing any schema).
+    const rows = w.sqlite.prepare('SELECT k FROM test_pairs').pluck().iterate()
+    rows.next()
+    expect(() => w.sqlite.prepare(main).run('k1')).toThrow(/busy/)
+    rows.return?.()
+    before.run('k1')
+    // A statement on main tables alone, compiled after hold(): it must compile with the triggers.
+    w.sqlite.prepare(main).run('k2')
+    const noted = w.sqlite.prepare("SELECT rid FROM temp.wsgym_changed WHERE name = 'test_pairs'").pluck().all()
+    const rowid = (k: string) => w.sqlite.prepare('SELECT rowid FROM test_pairs WHERE k = ?').pluck().get(k)
+    expect(noted).toEqual([rowid('k1'), rowid('k1'), rowid('k2'), rowid('k2')])
+    expect([...w.changedTables()!]).toEqual(['test_pairs'])
+    check(w)
+    expect(w.rewind()).toBe(true)
     w.close()
   })
 })
