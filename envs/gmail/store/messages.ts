@@ -195,6 +195,12 @@ const asciiWords = (part: string) => (NON_ASCII.test(part) ? undefined : wordsOf
  */
 export type StoreOptions = { mailboxExists?: boolean; memo?: CopyMemo }
 
+/** The Date header's time, else the world clock's (a message stored without an internal date). */
+function dateOf(header: string, db: Db): number {
+  const ms = Date.parse(header)
+  return Number.isNaN(ms) ? nowMs(db) : ms
+}
+
 /** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
 export function insertMessage(db: Db, userId: string, m: NewMessage, opts: StoreOptions = {}): MessageRow {
   if (!opts.mailboxExists) ensureMailbox(db, userId)
@@ -208,12 +214,11 @@ export function insertMessage(db: Db, userId: string, m: NewMessage, opts: Store
   const historyId = nextHistoryId(db, userId)
   const words = (input: string) => kept(opts.memo?.words, input, wordsOf)
   const addresses = (input: string) => kept(opts.memo?.addresses, input, addressSearchText)
-  const dateHeader = Date.parse(h('date'))
   const row: MessageRow = {
     userId,
     id,
     threadId,
-    internalDate: m.internalDate ?? (Number.isNaN(dateHeader) ? nowMs(db) : dateHeader),
+    internalDate: m.internalDate ?? dateOf(h('date'), db),
     historyId,
     raw: m.raw,
     payload: JSON.stringify(payload),
