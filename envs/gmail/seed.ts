@@ -85,7 +85,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
   const inserts: { at: number; seq: number; run: () => void }[] = []
   const later = (at: number, run: () => void) => inserts.push({ at, seq: inserts.length, run })
   // A message's copies (sender's, recipients') are stored one after another: they share what parsing derived.
-  const memo = new CopyMemo()
+  const memo = new CopyMemo({ acrossMessages: true })
   seed.messages.forEach((m, i) => {
     const path = `gmail.messages[${i}]`
     const from = toAddress(m.from, `${path}.from`)

@@ -4,7 +4,7 @@ import { gmailId, urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
 import type { MessageView } from '../map.ts'
-import { bodyText, parseCopy, parseMime, partText, type MimePart, type ParsedMessage } from '../mime/parse.ts'
+import { bodyText, headEnd, parseCopy, parseMime, partText, type MimePart, type ParsedMessage } from '../mime/parse.ts'
 import { addressSearchText } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { wordsOf } from '../query/words.ts'
@@ -112,43 +112,94 @@ function firstHeaders(headers: MimePart['headers']): Map<string, string> {
  * each recipient the sender's bytes with other top-level headers (Delivered-To, no Bcc). It holds the last message
  * parsed (parseCopy checks that a copy's body and content headers are the same bytes and values) and the words and
  * address texts made since, each by the exact input it was made from, so a copy that differs gets its own.
+ * `acrossMessages` (a seed storing many messages, most with a body another one has): every message parsed is kept
+ * by its body bytes, so a later message with that body is read as a copy of it (parseCopy's checks again), and the
+ * words and address texts of every message are kept.
  */
 export class CopyMemo {
-  last?: ParsedMessage & { text: string; snippet: string }
+  last?: StoredParse
   readonly words = new Map<string, string>()
   readonly addresses = new Map<string, string>()
+  /** Each search text part's words (`undefined`: the part is not ASCII), by the part (searchWords). */
+  readonly partWords = new Map<string, string | undefined>()
+  /** With `acrossMessages`: the messages parsed, by the latin1 text of the bytes after their header block. */
+  readonly bodies?: Map<string, StoredParse>
+
+  constructor(opts: { acrossMessages?: boolean } = {}) {
+    if (opts.acrossMessages) this.bodies = new Map()
+  }
 }
 
-/** The part tree, text body and snippet of a message: the memo's last message's for a copy of it. */
+type StoredParse = ParsedMessage & { text: string; snippet: string }
+
+/** The part tree, text body and snippet of a message: a kept message's for a copy of it. */
 function parseStored(raw: Buffer, memo: CopyMemo | undefined): { root: MimePart; text: string; snippet: string } {
   const last = memo?.last
   const copy = last && parseCopy(raw, last)
   // bodyText and snippetOf read the part tree only, never the top-level headers, which are all a copy changes.
   if (last && copy) return { root: copy, text: last.text, snippet: last.snippet }
+  const bodies = memo?.bodies
+  const key = bodies && raw.toString('latin1', headEnd(raw))
+  const known = key === undefined ? undefined : bodies!.get(key)
+  const same = known && parseCopy(raw, known)
+  if (known && same) {
+    memo!.last = known
+    return { root: same, text: known.text, snippet: known.snippet }
+  }
   const root = parseMime(raw)
   const text = bodyText(root)
   const parsed = { raw, root, text, snippet: snippetOf(text) }
   if (memo) {
     memo.last = parsed
-    memo.words.clear()
-    memo.addresses.clear()
+    if (key !== undefined) bodies!.set(key, parsed)
+    else {
+      memo.words.clear()
+      memo.addresses.clear()
+      memo.partWords.clear()
+    }
   }
   return parsed
 }
 
 /** `make(input)`, kept in `texts` (when there is a memo) for the same input. */
-function kept(texts: Map<string, string> | undefined, input: string, make: (input: string) => string): string {
+function kept<T>(texts: Map<string, T> | undefined, input: string, make: (input: string) => T): T {
   if (!texts) return make(input)
   let out = texts.get(input)
-  if (out === undefined) texts.set(input, (out = make(input)))
-  return out
+  if (out === undefined && !texts.has(input)) texts.set(input, (out = make(input)))
+  return out as T
 }
+
+/**
+ * `wordsOf(parts.join('\n'))`, from each part's words kept in the memo: for ASCII parts the words of the join are
+ * the parts' words in order (the newline is a separator like any other run of non-alphanumerics). A part that is
+ * not ASCII (NFKC and case mapping might look across the newline) sends the whole join through wordsOf.
+ */
+function searchWords(parts: string[], memo: CopyMemo | undefined): string {
+  if (!memo) return wordsOf(parts.join('\n'))
+  let out = ''
+  for (const part of parts) {
+    const words = kept(memo.partWords, part, asciiWords)
+    if (words === undefined) return kept(memo.words, parts.join('\n'), wordsOf)
+    // A part's words are ' ' (none) or ' w1 … wn ': each adds its words after one space.
+    if (words !== ' ') out += words.slice(0, -1)
+  }
+  return out === '' ? ' ' : `${out} `
+}
+
+const NON_ASCII = /[^\x00-\x7f]/
+const asciiWords = (part: string) => (NON_ASCII.test(part) ? undefined : wordsOf(part))
 
 /**
  * How a message is stored: `mailboxExists` when the caller ensured the mailbox in this request (mailboxOf), and a
  * `memo` shared by the copies of one message (delivery).
  */
 export type StoreOptions = { mailboxExists?: boolean; memo?: CopyMemo }
+
+/** The Date header's time, else the world clock's (a message stored without an internal date). */
+function dateOf(header: string, db: Db): number {
+  const ms = Date.parse(header)
+  return Number.isNaN(ms) ? nowMs(db) : ms
+}
 
 /** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
 export function insertMessage(db: Db, userId: string, m: NewMessage, opts: StoreOptions = {}): MessageRow {
@@ -163,12 +214,11 @@ export function insertMessage(db: Db, userId: string, m: NewMessage, opts: Store
   const historyId = nextHistoryId(db, userId)
   const words = (input: string) => kept(opts.memo?.words, input, wordsOf)
   const addresses = (input: string) => kept(opts.memo?.addresses, input, addressSearchText)
-  const dateHeader = Date.parse(h('date'))
   const row: MessageRow = {
     userId,
     id,
     threadId,
-    internalDate: m.internalDate ?? (Number.isNaN(dateHeader) ? nowMs(db) : dateHeader),
+    internalDate: m.internalDate ?? dateOf(h('date'), db),
     historyId,
     raw: m.raw,
     payload: JSON.stringify(payload),
@@ -183,7 +233,7 @@ export function insertMessage(db: Db, userId: string, m: NewMessage, opts: Store
     listId: h('list-id').toLowerCase(),
     filenames: files.join('\n').toLowerCase(),
     hasAttachment: files.length > 0,
-    searchText: words([h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')].join('\n')),
+    searchText: searchWords([h('subject'), h('from'), h('to'), h('cc'), text, files.join(' ')], opts.memo),
     subjectWords: words(h('subject')),
     size: m.raw.length,
   }
