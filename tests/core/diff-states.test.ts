@@ -12,7 +12,7 @@ describe('diffStates', () => {
 
   it('finds inserted, deleted and updated ids in sorted order whichever side has more', () => {
     const before = { ...shared, 'u/gone': { n: -1 } }
-    const after = { ...shared, 'u/7': { n: 70 }, 'u/new': { n: 1 }, 'a/new': { n: 2 } }
+    const after: Record<string, Json> = { ...shared, 'u/7': { n: 70 }, 'u/new': { n: 1 }, 'a/new': { n: 2 } }
     delete after['u/3']
     expect(changedIds(before, after)).toEqual(['a/new', 'u/3', 'u/7', 'u/gone', 'u/new'])
     expect(changedIds(after, before)).toEqual(['a/new', 'u/3', 'u/7', 'u/gone', 'u/new'])
