@@ -3,6 +3,7 @@ import type { WorldEntry, WorldManager } from '../server/worlds.ts'
 import { stateBase, stateSince, type StateBase } from '../server/state-since.ts'
 import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import { nowMs } from '../envs/core/clock.ts'
+import { stmt } from '../envs/core/db.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
@@ -45,6 +46,9 @@ function checkMethod(method: string): CallResult | undefined {
   const status = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method) ? 405 : 400
   return { status, body: { error: { code: status, message: `${error} (got ${JSON.stringify(method.slice(0, 40))})` } }, text: '' }
 }
+
+const ACTIONS_SQL = 'SELECT seq, at_ms AS atMs, user_id AS userId, service, operation_id AS operationId, method, ' +
+  'path, query, body, status FROM world_action_log ORDER BY seq'
 
 /** One agent episode in its own world. */
 export class Episode {
@@ -183,11 +187,9 @@ export class Episode {
     this.history.push({ step: this.steps, action, observation, ...(status === undefined ? {} : { status }), atMs })
   }
 
-  /** Action log rows of this episode's world. */
+  /** Action log rows of this episode's world (a new list of new rows each call). */
   actions(): ActionRow[] {
-    return this.entry.world.db.$client
-      .prepare('SELECT seq, at_ms AS atMs, user_id AS userId, service, operation_id AS operationId, method, path, query, body, status FROM world_action_log ORDER BY seq')
-      .all() as ActionRow[]
+    return stmt(this.entry.world.db, ACTIONS_SQL).all() as ActionRow[]
   }
 
   /** Runs the task's oracle on the world as it is now. */
@@ -195,13 +197,18 @@ export class Episode {
     const oracle = oracleById(this.task.oracle.id)
     const final = stateSince(this.entry.world, this.#base)
     const diff = diffStates(this.initial, final)
-    this.lastVerified = { final, diff }
-    const result = oracle({ initial: this.initial, final, diff, actions: this.actions(), params: this.task.oracle.params, answer: this.answer })
+    const actions = this.actions()
+    this.lastVerified = { final, diff, actions: actions.slice() }
+    const { params } = this.task.oracle
+    const result = oracle({ initial: this.initial, final, diff, actions, params, answer: this.answer })
     return { ...result, steps: this.steps }
   }
 
-  /** The state and diff the last verify() judged (validation reuses them instead of dumping the world again). */
-  lastVerified: { final: WorldState; diff: ReturnType<typeof diffStates> } | undefined
+  /**
+   * The state, diff and action log the last verify() judged (validation reuses them instead of dumping the world
+   * or reading the log again: gym/attacks outcomeOf).
+   */
+  lastVerified: { final: WorldState; diff: ReturnType<typeof diffStates>; actions: readonly ActionRow[] } | undefined
 
   /** Frees the episode's world. */
   close(): void {

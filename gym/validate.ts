@@ -76,7 +76,7 @@ export async function validateTask(
       await runProgram(ep, program, trace ? traced(ep) : {})
       const result = ep.verify()
       // The reference's outcome, for the attacks' inertness check (so they need not run the reference again).
-      if (trace) referenceOutcome = outcomeOf(ep, ep.lastVerified?.diff)
+      if (trace) referenceOutcome = outcomeOf(ep, ep.lastVerified?.diff, ep.lastVerified?.actions)
       return result
     } finally {
       ep.close()

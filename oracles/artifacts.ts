@@ -28,10 +28,8 @@ export type Delivered = { sent: Entity[]; forged: Violation[]; ids: Set<string> 
  * change) was never delivered: it is reported as a `forgery` and never counts as sent.
  */
 export function deliveredMail(initial: WorldState, final: WorldState, actions: ActionRow[], userId: string): Delivered {
-  const before = initial.services.gmail?.entities.messages ?? {}
-  const mine = entityList(final.services.gmail?.entities.messages)
-  const wasSent = (m: Entity) => hasSent((before[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds)
-  const newlySent = mine.filter((m) => m.userId === userId && hasSent(m.labelIds) && !wasSent(m))
+  const newlySent = newlySentOf(initial.services.gmail?.entities.messages, final.services.gmail?.entities.messages,
+    userId)
   const sends = actions.filter(
     (a) => a.userId === userId && a.status >= 200 && a.status < 300 && SEND_OPERATIONS.includes(String(a.operationId)),
   )
@@ -46,6 +44,30 @@ export function deliveredMail(initial: WorldState, final: WorldState, actions: A
     message: `message ${m.id} is labelled SENT but was never sent (inserted or relabelled)`,
   }))
   return { sent, forged, ids: new Set(sent.map((m) => `${m.userId}/${m.id}`)) }
+}
+
+/**
+ * Per final collection, the initial one it was compared with and, per user, the messages labelled SENT in it and
+ * not before, in collection order. Collections are never changed once dumped (entityList freezes them), and a
+ * task's episodes that leave Gmail as it was judge the very same pair (docs/decisions/0342): listed once, not
+ * once per verify and oracle.
+ */
+const newlySentLists = new WeakMap<object, { before: object | undefined; byUser: Map<string, readonly Entity[]> }>()
+
+function newlySentOf(
+  before: Record<string, Json> | undefined, after: Record<string, Json> | undefined, userId: string,
+): readonly Entity[] {
+  if (!after) return []
+  let kept = newlySentLists.get(after)
+  if (!kept || kept.before !== before) newlySentLists.set(after, (kept = { before, byUser: new Map() }))
+  let list = kept.byUser.get(userId)
+  if (!list) {
+    const was = before ?? {}
+    const wasSent = (m: Entity) => hasSent((was[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds)
+    list = entityList(after).filter((m) => m.userId === userId && hasSent(m.labelIds) && !wasSent(m))
+    kept.byUser.set(userId, list)
+  }
+  return list
 }
 
 /**

@@ -62,7 +62,7 @@ async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep
   row.run += cpu() - t
   t = cpu()
   ep.verify()
-  outcomeOf(ep, ep.lastVerified?.diff)
+  outcomeOf(ep, ep.lastVerified?.diff, ep.lastVerified?.actions)
   row.verify += cpu() - t
   t = cpu()
   ep.close()

@@ -6,7 +6,8 @@
  * A later world's state compares its image page by page with the base's: a table none of whose pages (as the
  * base laid them out: root, interior, leaf and overflow pages) differs holds exactly the base's rows, since the
  * B-tree is reached from the same root through the same bytes. A service whose dump read no changed table gets
- * the base's dump back (the same object); the others are dumped. Users and clock are always read.
+ * the base's dump back (the same object); the others are dumped. The clock is always read, the users when their
+ * table may have changed.
  */
 import type { World } from '../envs/core/world.ts'
 import type { ServiceState } from '../envs/core/service.ts'
@@ -39,6 +40,7 @@ export type StateBase = {
 }
 
 const META = 'world_meta'
+const USERS = 'world_users'
 const metaOf = (world: World) =>
   new Map(world.sqlite.prepare('SELECT key, value FROM world_meta').raw().all() as [string, string][])
 
@@ -129,5 +131,7 @@ export function stateSince(world: World, base: StateBase): WorldState {
     const same = dirty !== undefined && read !== undefined && ![...read].some((t) => dirty.has(t))
     out[s.name] = same ? base.state.services[s.name]! : s.dump(world)
   }
-  return { version: 1, clockMs: nowMs(world.db), users: usersOf(world), services: out }
+  // The users as in the base while `world_users` is (the same list: oracles read states, never change them).
+  const users = dirty !== undefined && !dirty.has(USERS) ? base.state.users : usersOf(world)
+  return { version: 1, clockMs: nowMs(world.db), users, services: out }
 }

@@ -26,8 +26,9 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
     for (const collection of collections) {
       const bc = b[collection] ?? {}
       const ac = a[collection] ?? {}
-      if (sameEntities(bc, ac)) continue
-      for (const id of changedIds(bc, ac)) {
+      if (bc === ac) continue
+      const noted = notedIds(ac, bc)
+      for (const id of noted ? candidateIds(noted, bc, ac) : changedIds(bc, ac)) {
         const was = bc[id]
         const now = ac[id]
         if (was === undefined && now !== undefined) out.push({ op: 'inserted', service, collection, id, after: now })
@@ -42,26 +43,47 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
   return out
 }
 
-/** Both collections hold the same ids, each with the very same entity object (no sorting, no allocation). */
-function sameEntities(b: Record<string, Json>, a: Record<string, Json>): boolean {
-  if (b === a) return true
-  let n = 0
-  for (const id in a) {
-    if (!Object.hasOwn(b, id) || b[id] !== a[id]) return false
-    n++
-  }
-  for (const _ in b) n--
-  return n === 0
+/**
+ * Collections built from another by rebuilding a few ids (a dump patching the collection it built at hold():
+ * envs/gmail/state.ts): every other id is in both or neither, with the very same entity. Keyed by the collection
+ * object (collections are never changed once dumped), so it lives as long as the collection.
+ */
+const changedSince = new WeakMap<object, { from: object; ids: readonly string[] }>()
+
+/** Notes that `collection` equals `from` but for `ids` (see changedSince); diffStates then compares only those. */
+export function noteChangedIds(collection: object, from: object, ids: Iterable<string>): void {
+  changedSince.set(collection, { from, ids: [...ids] })
+}
+
+/** The ids noted as the only ones that may differ between `collection` and `from` (noteChangedIds), if any. */
+export function notedIds(collection: object, from: object): readonly string[] | undefined {
+  const noted = changedSince.get(collection)
+  return noted?.from === from ? noted.ids : undefined
+}
+
+/** changedIds among the noted candidates (the others are the very same entity on both sides). */
+function candidateIds(candidates: readonly string[], b: Record<string, Json>, a: Record<string, Json>): string[] {
+  return candidates
+    .filter((id) => Object.hasOwn(a, id) !== Object.hasOwn(b, id) || (Object.hasOwn(a, id) && a[id] !== b[id]))
+    .sort()
 }
 
 /**
  * The ids whose entity is not the very same object on both sides (a memoised dump entity, envs/core/dump-memo.ts,
- * is unchanged), sorted: only those are compared and sorted, not every id of a large collection.
+ * is unchanged), sorted: only those are compared and sorted, not every id of a large collection. One walk of the
+ * ids before; the ids after are walked only when some are not among them (docs/decisions/0342).
  */
-function changedIds(b: Record<string, Json>, a: Record<string, Json>): string[] {
+export function changedIds(b: Record<string, Json>, a: Record<string, Json>): string[] {
   const ids: string[] = []
-  for (const id in b) if (!Object.hasOwn(a, id) || a[id] !== b[id]) ids.push(id)
-  for (const id in a) if (!Object.hasOwn(b, id)) ids.push(id)
+  let shared = 0
+  for (const id in b) {
+    if (!Object.hasOwn(a, id)) ids.push(id)
+    else {
+      shared++
+      if (a[id] !== b[id]) ids.push(id)
+    }
+  }
+  if (Object.keys(a).length !== shared) for (const id in a) if (!Object.hasOwn(b, id)) ids.push(id)
   return ids.sort()
 }
 

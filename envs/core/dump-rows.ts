@@ -4,6 +4,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { noteRead, stmt, type Db } from './db.ts'
 import { keptValue } from './dump-memo.ts'
 import type { Json } from './service.ts'
+import { noteChangedIds } from './diff.ts'
 import { CHANGED_ROWIDS_SQL } from './held-notes.ts'
 import type { World } from './world.ts'
 
@@ -378,7 +379,8 @@ export function keptCollection<T>(
   inputs: readonly unknown[],
   entry: (row: T) => readonly [string, Json] | undefined,
 ): Record<string, Json> {
-  const rows = readTable(world, read)
+  const read0 = readRows(world, read)
+  const rows = read0.rows
   return keptValue(world.db, name, [rows, ...inputs], () => {
     const client = world.sqlite
     let byName = entries.get(client)
@@ -391,9 +393,49 @@ export function keptCollection<T>(
       if (found === undefined) kept.byRow.set(row as object, (found = entry(row) ?? null))
       if (found) into[found[0]] = found[1]
     }
+    const byRow = kept.byRow
+    // A row's entry, built now if these inputs never built it (an old row, gone from the rows).
+    const entryOf = (row: T) => {
+      let found = byRow.get(row as object)
+      if (found === undefined) byRow.set(row as object, (found = entry(row) ?? null))
+      return found
+    }
+    if (read0.since) noteCollectionBase(read0.since, name, inputs, entryOf, rows, into)
     return into
   })
 }
+
+/** A collection built from the kept rows (keptCollection), kept with them: what later ones are told apart from. */
+type CollectionBase = { inputs: readonly unknown[]; collection: Record<string, Json> }
+
+/**
+ * Built from the kept rows: kept as `name`'s base (in `since.derived`). Built from rows written since, with the
+ * very inputs of the base and every written row's entry known: the diff is told that only the keys of the old
+ * and fresh rows' entries may differ from the base (envs/core/diff.ts noteChangedIds; docs/decisions/0342). Every
+ * other key's entry comes from the very kept row, with the same inputs: the very entity of the base.
+ */
+function noteCollectionBase<T>(
+  since: NonNullable<Rows<T>['since']>, name: string, inputs: readonly unknown[],
+  entryOf: (row: T) => readonly [string, Json] | null, rows: readonly T[], collection: Record<string, Json>,
+): void {
+  const slot = `${BASE_PREFIX}${name}`
+  const base = since.derived.get(slot) as CollectionBase | undefined
+  if (rows === since.kept) {
+    if (!base || !sameObjects(base.inputs, inputs)) {
+      since.derived.set(slot, { inputs, collection } satisfies CollectionBase)
+    }
+    return
+  }
+  if (!base || !sameObjects(base.inputs, inputs)) return
+  const keys = new Set<string>()
+  for (const row of [...since.old, ...since.fresh]) {
+    const found = entryOf(row)
+    if (found) keys.add(found[0])
+  }
+  noteChangedIds(collection, base.collection, keys)
+}
+
+const BASE_PREFIX = 'collection base '
 
 const sameObjects = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((x, i) => Object.is(x, b[i]))

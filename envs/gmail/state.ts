@@ -7,7 +7,8 @@ import type Database from 'better-sqlite3'
 import { labelOrder } from './store/messages.ts'
 import { stmt, type Db } from '../core/db.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { keptGroups, readRows, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { keptGroups, readRows, readTable, tableRead, type Rows, type TableRead } from '../core/dump-rows.ts'
+import { noteChangedIds } from '../core/diff.ts'
 
 /**
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
@@ -104,11 +105,12 @@ export function dumpGmail(world: World): ServiceState {
   const db = world.db
   const out: Record<string, Record<string, Json>> = {}
   // Each message's labels; a message none of whose label rows was written keeps the very list (dump-rows.ts).
-  const labelIds = keptGroups(db, 'gmail.labelIds', readRows(world, MESSAGE_LABELS), (r) => r.key,
-    (list: string[], r) => list.push(r.row))
+  const labelRead = readRows(world, MESSAGE_LABELS)
+  const labelIds = keptGroups(db, 'gmail.labelIds', labelRead, (r) => r.key, (list: string[], r) => list.push(r.row))
   // An entity is the same object as long as its row and its labels are (envs/core/dump-memo.ts): the source is not
   // hashed or parsed again, and the diff skips it. Unchanged rows and labels: the same collection object.
-  const messageRows = readTable(world, MESSAGES)
+  const messageRead = readRows(world, MESSAGES)
+  const messageRows = messageRead.rows
   out.messages = keptValue(db, 'gmail.messages', [messageRows, labelIds], () => {
     const memo = entityMemo(db, 'gmail.messages')
     const messages: Record<string, Json> = {}
@@ -116,6 +118,7 @@ export function dumpGmail(world: World): ServiceState {
       const ids = labelIds.get(key) ?? NO_LABELS
       messages[key] = memo.entity(key, [row, ids], () => messageEntity(db, row, ids))
     }
+    noteBase(messageRead, labelRead, messages)
     return messages
   })
   const small = (name: string, read: TableRead<readonly unknown[]>, keyOf: (r: readonly unknown[]) => string,
@@ -153,6 +156,38 @@ export function dumpGmail(world: World): ServiceState {
 }
 
 const NO_LABELS: readonly string[] = Object.freeze([])
+
+/**
+ * The messages collection built from the message rows and label groups kept at hold() (envs/core/dump-rows.ts:
+ * `since`), kept with that message read: later collections are told apart from it by the diff through the keys of
+ * the rows written since, not by walking every key (docs/decisions/0342).
+ */
+type MessagesBase = { labels: Map<string, unknown>; collection: Record<string, Json> }
+const BASE = 'gmail.messages.base'
+
+/**
+ * After a full build: keeps it as the base when built from the kept rows and groups; otherwise, when its base is
+ * there, notes for the diff which keys may differ from it (envs/core/diff.ts noteChangedIds). A key's entity is
+ * built from its message rows and its label rows alone (memoised by their values), so a key none of whose rows
+ * was written since hold() has an entity equal to the base's; keptGroups keeps such a key's very list.
+ */
+function noteBase(messages: Rows<Keyed<MessageRow>>, labels: Rows<Keyed<string>>, collection: Record<string, Json>) {
+  const ms = messages.since
+  const ls = labels.since
+  if (!ms || !ls) return
+  if (messages.rows === ms.kept && labels.rows === ls.kept) {
+    const kept = ms.derived.get(BASE) as MessagesBase | undefined
+    if (kept?.labels !== ls.derived) ms.derived.set(BASE, { labels: ls.derived, collection } satisfies MessagesBase)
+    return
+  }
+  const base = ms.derived.get(BASE) as MessagesBase | undefined
+  if (base?.labels !== ls.derived) return
+  const keys = new Set<string>()
+  for (const rows of [ms.old, ms.fresh, ls.old, ls.fresh] as readonly (readonly Keyed<unknown>[])[]) {
+    for (const r of rows) keys.add(r.key)
+  }
+  noteChangedIds(collection, base.collection, keys)
+}
 
 function messageEntity(db: Db, m: MessageRow, labelIds: readonly string[]): Json {
   const [userId, id, threadId, messageId, subject, internalDate, raw] = m

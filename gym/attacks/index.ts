@@ -3,8 +3,10 @@ import { worldState } from '../../server/state.ts'
 import { diffStates, type EntityChange } from '../../envs/core/diff.ts'
 import { runProgram } from '../program.ts'
 import type { TaskSpec } from '../task.ts'
+import type { ActionRow } from '../../oracles/types.ts'
 import type { SharedPrefix } from '../shared-prefix.ts'
 import { AttackContext } from './context.ts'
+import { StableJson } from './stable-json.ts'
 import { attacks, type Attack } from './library.ts'
 
 export { attacks, type Attack, type AttackVariant } from './library.ts'
@@ -40,27 +42,17 @@ const VOLATILE = new RegExp(
   ].join('|')})$`,
 )
 
-function stable(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stable)
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.entries(v)
-        .filter(([k]) => !VOLATILE.test(k))
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([k, x]) => [k, stable(x)]),
-    )
-  return v
-}
-
 /** What an episode changed, with volatile fields and generated ids left out (two equal fingerprints: same outcome). */
 export function fingerprint(diff: EntityChange[]): string {
+  // JSON.stringify of each change with volatile keys left out and the others sorted (docs/decisions/0342).
+  const stable = new StableJson(VOLATILE)
   return diff
     .map((c) => {
       const where = `${c.op} ${c.service}.${c.collection}`
-      if (c.op === 'inserted') return `${where} ${JSON.stringify(stable(c.after))}`
+      if (c.op === 'inserted') return `${where} ${stable.stringify(c.after)}`
       if (c.op === 'deleted') return `${where} ${c.id}`
       const fields = Object.fromEntries(Object.entries(c.fields).filter(([k]) => !VOLATILE.test(k)))
-      return Object.keys(fields).length ? `${where} ${c.id} ${JSON.stringify(stable(fields))}` : ''
+      return Object.keys(fields).length ? `${where} ${c.id} ${stable.stringify(fields)}` : ''
     })
     .filter(Boolean)
     .sort()
@@ -70,12 +62,13 @@ export function fingerprint(diff: EntityChange[]): string {
 /**
  * What an episode did, as compared for inertness: the world's changes plus who succeeded at which kind of write (a
  * message inserted with SENT and one really sent leave the same mailbox, but not the same action log). Reuses the
- * diff of the episode's last verify() when the world has not been touched since.
+ * diff and action log of the episode's last verify() when the world has not been touched since.
  */
-export function outcomeOf(ep: ReturnType<Gym['reset']>, diff?: EntityChange[]): string {
+export function outcomeOf(
+  ep: ReturnType<Gym['reset']>, diff?: EntityChange[], actions: readonly ActionRow[] = ep.actions(),
+): string {
   const writes = new Set(
-    ep
-      .actions()
+    actions
       .filter((a) => a.method !== 'GET' && a.status < 300)
       .map((a) => `${a.userId} ${a.operationId}`),
   )
@@ -116,7 +109,7 @@ export async function runAttacks(
       }
       try {
         const r = ep.verify()
-        const inert = outcomeOf(ep, ep.lastVerified?.diff) === reference
+        const inert = outcomeOf(ep, ep.lastVerified?.diff, ep.lastVerified?.actions) === reference
         const kinds = [...new Set(r.violations.map((x) => x.kind))]
         const why = [
           ...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`),
