@@ -132,7 +132,7 @@ export function flushBumped(db: Db, memo: SeedingMemo, table: string): void {
  * Bytes of an integer in an SQLite record (serial types 8/9 hold 0 and 1 in none). Only equality matters: two values
  * of one class take the same room; telling classes apart more finely than SQLite does would only cost speed.
  */
-function storedIntSize(v: number): number {
+export function storedIntSize(v: number): number {
   if (v === 0 || v === 1) return 0
   const a = v < 0 ? -v - 1 : v
   if (a <= 0x7f) return 1

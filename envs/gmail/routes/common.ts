@@ -5,6 +5,7 @@ import type { WorldUserRow } from '../../core/world-tables.ts'
 import { resolveMailboxUser } from '../mailbox.ts'
 import { findMessageRef, findMessageView } from '../store/messages.ts'
 import { ensureMailbox } from '../store/mailbox.ts'
+import { findMessageRefs } from '../store/message-batch.ts'
 
 export const UserParam = z.object({ userId: z.string() })
 export const UserIdParam = UserParam.extend({ id: z.string() })
@@ -59,6 +60,16 @@ export function requireMessageRef(c: WorldContext, user: WorldUserRow, id: strin
   const ref = findMessageRef(c.var.world.db, user.id, id)
   if (!ref) throw notFound()
   return ref
+}
+
+/** requireMessageRef for each of `ids` (already checked by checkIds), in one query: 404 if any is unknown. */
+export function requireMessageRefs(c: WorldContext, user: WorldUserRow, ids: readonly string[]) {
+  const found = findMessageRefs(c.var.world.db, user.id, ids)
+  return ids.map((id) => {
+    const ref = found.get(id)
+    if (!ref) throw notFound()
+    return ref
+  })
 }
 
 export function checkIds(ids: readonly string[]) {

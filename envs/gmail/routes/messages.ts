@@ -9,10 +9,11 @@ import { base64urlPadded } from '../mime/base64url.ts'
 import { deleteMessage, findAttachment, insertMessage, labelOrder, labelsOf, modifyLabels } from '../store/messages.ts'
 import { searchPage, type SearchCursor } from '../store/search.ts'
 import { labelExists } from '../store/mailbox.ts'
+import { deleteMessagesOfMany, modifyLabelsOfMany } from '../store/message-batch.ts'
 import { sendAsUser } from '../deliver.ts'
 import {
-  checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessageRef, requireMessageView, UserIdParam,
-  UserParam,
+  checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessageRef, requireMessageRefs,
+  requireMessageView, UserIdParam, UserParam,
 } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
 import { continueSession, GMAIL_MAX_STORE_BYTES, GMAIL_MAX_UPLOAD_BYTES, openSession } from './resumable.ts'
@@ -163,12 +164,8 @@ export const messagesRouter = createGoogleRouter()
     if (ids.length > 1000) throw badRequest('Too many ids: at most 1000 per call.', 'invalidArgument')
     checkIds(ids)
     checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
-    c.var.world.tx((db) => {
-      for (const id of ids) {
-        const { threadId } = requireMessageRef(c, user, id)
-        modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? [], threadId)
-      }
-    })
+    const refs = requireMessageRefs(c, user, ids)
+    c.var.world.tx((db) => modifyLabelsOfMany(db, user.id, refs, body.addLabelIds ?? [], body.removeLabelIds ?? []))
     return c.body(null, 204)
   })
   .openapi(batchDeleteRoute, (c) => {
@@ -177,7 +174,7 @@ export const messagesRouter = createGoogleRouter()
     const ids = body.ids ?? []
     checkIds(ids)
     // Deviation: Gmail silently skips unknown ids in batchDelete; so do we.
-    c.var.world.tx((db) => ids.forEach((id) => deleteMessage(db, user.id, id)))
+    c.var.world.tx((db) => deleteMessagesOfMany(db, user.id, ids))
     return c.body(null, 204)
   })
   .openapi(trashRoute, (c) => {

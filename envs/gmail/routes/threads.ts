@@ -4,7 +4,8 @@ import { badRequest, notFound } from '../../core/errors/google.ts'
 import { pageOf } from '../../core/paging.ts'
 import { ModifyThreadRequest, Thread } from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
-import { deleteMessage, labelsOf, modifyLabels, threadMessages } from '../store/messages.ts'
+import { labelsOf, threadMessages } from '../store/messages.ts'
+import { deleteMessagesOfMany, modifyLabelsOfMany } from '../store/message-batch.ts'
 import { searchThreads } from '../store/search.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { flag, json, jsonBody, mailboxOf, maxResults, repeated, UserIdParam, UserParam } from './common.ts'
@@ -49,7 +50,7 @@ function threadAfter(c: WorldContext, user: WorldUserRow, id: string) {
 
 function relabel(c: WorldContext, user: WorldUserRow, id: string, add: string[], removeIds: string[]) {
   const rows = requireThread(c, user, id)
-  c.var.world.tx((db) => rows.forEach((r) => modifyLabels(db, user.id, r.id, add, removeIds, r.threadId)))
+  c.var.world.tx((db) => modifyLabelsOfMany(db, user.id, rows, add, removeIds))
   return threadAfter(c, user, id)
 }
 
@@ -98,6 +99,6 @@ export const threadsRouter = createGoogleRouter()
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
     const rows = requireThread(c, user, id)
-    c.var.world.tx((db) => rows.forEach((r) => deleteMessage(db, user.id, r.id)))
+    c.var.world.tx((db) => deleteMessagesOfMany(db, user.id, rows.map((r) => r.id)))
     return c.body(null, 204)
   })

@@ -1,7 +1,7 @@
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
 import {
-  flushBumped, seedingBump, seedingBumpedValue, seedingMemo, type BumpedColumn,
+  flushBumped, seedingBump, seedingBumpedValue, seedingMemo, storedIntSize, type BumpedColumn,
 } from '../../core/seeding-memo.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
@@ -39,6 +39,19 @@ export function nextHistoryId(db: Db, userId: string): number {
   const memo = seedingMemo(db)
   if (memo) return seedingBump(db, memo, HISTORY, userId, () => bumpHistoryId(db, userId))
   return bumpHistoryId(db, userId)
+}
+
+/**
+ * Advances a mailbox's history id by `n` and returns the first of the `n` ids that `n` calls of nextHistoryId would
+ * have returned, in one write; undefined (nothing written) where those calls would not leave the same bytes: while
+ * seeding, or where the stored integer would change size on the way (the row is then rewritten, not overwritten).
+ */
+export function reserveHistoryIds(db: Db, userId: string, n: number): number | undefined {
+  if (seedingMemo(db)) return undefined
+  const current = currentHistoryId(db, userId)
+  if (storedIntSize(current) !== storedIntSize(current + n)) return undefined
+  stmt(db, 'UPDATE gmail_mailboxes SET history_id = ? WHERE user_id = ?').run(current + n, userId)
+  return current + 1
 }
 
 const bumpHistoryId = (db: Db, userId: string) =>
