@@ -9,7 +9,7 @@ import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
 import { readResponseBody } from './response-body.ts'
 import { requestInProcess, type Answer } from '../server/in-process/index.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
-import type { SharedPrefix } from './shared-prefix.ts'
+import type { Sent, SharedPrefix } from './shared-prefix.ts'
 
 /** One tool call. */
 export type Action = { tool: string; arguments?: Record<string, unknown> }
@@ -143,18 +143,20 @@ export class Episode {
     }
     const url = `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`
     const method = http.method.toUpperCase()
-    const send = async (): Promise<CallResult> => {
+    const send = async (): Promise<Sent> => {
       let res: Answer
       try {
         res = await requestInProcess(this.app, url, { method, headers, body })
       } catch (e) {
         // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
-        return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }
+        const message = `request refused: ${(e as Error).message}`
+        return { result: { status: 400, body: { error: { code: 400, message } }, text: '' }, json: false }
       }
-      const { body: parsed, text } = await readResponseBody(res)
-      return { status: res.status, body: parsed, text }
+      const { body: parsed, text, json } = await readResponseBody(res)
+      return { result: { status: res.status, body: parsed, text }, json }
     }
-    return this.shared ? this.shared.request(JSON.stringify([method, url, headers, body]), send) : send()
+    if (!this.shared) return (await send()).result
+    return this.shared.request(JSON.stringify([method, url, headers, body]), send)
   }
 
   /** One agent step: a tool call → observation (truncated to the task's budget). */

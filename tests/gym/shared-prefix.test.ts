@@ -76,6 +76,39 @@ describe('SharedPrefix', () => {
       e.close()
     }))
 
+  it('answers again what a request gave, whatever its callers did to their copies (JSON, text, bytes)', () =>
+    inChain(Infinity, async (reset, shared) => {
+      const results = () => [
+        { result: { status: 200, body: { items: [{ id: 'a' }] }, text: '{"items":[{"id":"a"}]}' }, json: true },
+        { result: { status: 200, body: 'plain text', text: 'plain text' }, json: false },
+        {
+          result: { status: 200, body: { contentType: 'application/pdf', size: 3, base64: 'AAEC' }, text: 'AAEC' },
+          json: false,
+        },
+        { result: { status: 400, body: { error: { code: 400, message: 'request refused' } }, text: '' }, json: false },
+      ]
+      const a = reset()
+      const sent = results()
+      const got = []
+      for (const [i, s] of sent.entries()) got.push(await shared.request(`key ${i}`, async () => s))
+      expect(got).toEqual(results().map((s) => s.result))
+      // Callers may change what they were given: the bodies of a run request and of a replayed one.
+      ;(got[0]!.body as { items: unknown[] }).items.push('changed')
+      ;(got[2]!.body as { size: number }).size = 99
+      ;(got[3]!.body as { error: object }).error = {}
+      a.close()
+      for (let round = 0; round < 2; round++) {
+        const b = reset()
+        const again = []
+        const unexpected = () => Promise.reject(new Error('ran'))
+        for (const i of sent.keys()) again.push(await shared.request(`key ${i}`, unexpected))
+        expect(again).toEqual(results().map((s) => s.result))
+        for (const r of again) if (typeof r.body === 'object') (r.body as { changed?: boolean }).changed = true
+        b.close()
+      }
+      expect([shared.replayed, shared.ran]).toEqual([8, 4])
+    }))
+
   it('shares prefixes up to its depth only', () =>
     inChain(1, async (reset, shared) => {
       for (let i = 0; i < 2; i++) {
