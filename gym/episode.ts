@@ -93,10 +93,19 @@ export class Episode {
 
   /** The acting user's tokens (for direct REST calls on the agent port), read once per episode; none once sealed. */
   credentials() {
+    const me = this.actor()
+    if (!me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
+    return this.#sealed ? { ...me, googleToken: undefined, slackUserToken: undefined } : me
+  }
+
+  /**
+   * The acting user as credentials() reads it (before sealing drops the tokens), or undefined when the actor is none
+   * of the world's users. The episodes of a chain read it once for all: it never touches the world again.
+   */
+  actor(): ReturnType<WorldManager['credentials']>[number] | undefined {
     const read = () => this.worlds.credentials(this.entry.id, this.task.actor)[0]
     this.#me ??= this.shared ? this.shared.credentials(read) : read()
-    if (!this.#me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
-    return this.#sealed ? { ...this.#me, googleToken: undefined, slackUserToken: undefined } : this.#me
+    return this.#me
   }
 
   /** True once the episode is over (done, out of steps, closed or expired): its tokens no longer work. */

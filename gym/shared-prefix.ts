@@ -31,11 +31,22 @@ type Step = { key: string; status: number; text: string; json: boolean; body: un
  * world's database (rolled back with it); the world's keys, which only a seal replaces, are put back at each
  * episode's start. Rolling back releases and retakes the savepoint, so SQLite drops the page copies no savepoint
  * needs any more (World.rollbackTo). See docs/decisions/0316 and 0336 (validation's default: a savepoint per request)
- * and 0339 (the path keeps a JSON body as its text, parsed again for each replay).
+ * and 0339 (validation runs a task's episodes in the order that shares the most, gym/episode-order.ts; the path keeps
+ * a JSON body as its text, parsed again for each replay).
  */
 export class SharedPrefix {
-  /** Savepoints are taken only for the first `depth` requests of an episode (see `#mark`). */
-  constructor(readonly depth = 3) {}
+  constructor(
+    /** Savepoints are taken only for the first `depth` requests of an episode (see `#mark`). */
+    readonly depth = 3,
+    /**
+     * An episode that begins once this many requests ran for real since the world was last rolled back to the
+     * start shares nothing and starts there. Rolling back to a deeper savepoint and taking it again leaves SQLite's
+     * sub-journal as long as it was whenever the requests after it first wrote a page the outer savepoints had not
+     * copied yet (they need that copy); the copies pile up until a rollback to the outermost one, and every noted
+     * write walks the sub-journal from its head (World.rollbackTo, docs/decisions/0336, 0339).
+     */
+    readonly restartAfter = Infinity,
+  ) {}
   #entry: WorldEntry | undefined
   #keys: WorldKeys | undefined
   #credentials: Credentials | undefined
@@ -51,6 +62,8 @@ export class SharedPrefix {
   #virtual = false
   /** True while a request of the chain runs for real (its own uses of the world do not count as outside ones). */
   #running = false
+  /** Requests run for real since the world was last rolled back to the start (`restartAfter`). */
+  #sinceStart = 0
   /** Requests answered from the path, and run for real (for reports). */
   replayed = 0
   ran = 0
@@ -75,6 +88,7 @@ export class SharedPrefix {
     entry.keys = this.#keys!
     this.#pos = 0
     this.#virtual = true
+    if (this.#sinceStart >= this.restartAfter) this.#clean = 0
   }
 
   /** The acting user's credentials: the same for every episode (same start, same keys), read once. */
@@ -98,6 +112,7 @@ export class SharedPrefix {
       const { result } = await this.#run(run)
       this.#pos = at + 1
       this.ran++
+      this.#sinceStart++
       return result
     }
     const world = this.#entry!.world
@@ -110,6 +125,7 @@ export class SharedPrefix {
     this.#pos = at + 1
     this.#clean = clean ? at + 1 : Math.min(this.#clean, at)
     this.ran++
+    this.#sinceStart++
     this.#mark()
     return result
   }
@@ -158,6 +174,7 @@ export class SharedPrefix {
     this.#virtual = false
     const at = this.#pos
     const world = this.#entry!.world
+    if (at === 0) this.#sinceStart = 0
     world.rollbackTo(savepointName(at))
     this.#marks[at] = world.changeCount()
     this.#marks.length = at + 1
