@@ -10,7 +10,7 @@ import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
 import { readResponseBody } from './response-body.ts'
 import { requestInProcess, type Answer } from '../server/in-process/index.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
-import type { SharedPrefix } from './shared-prefix.ts'
+import type { Sent, SharedPrefix } from './shared-prefix.ts'
 
 /** One tool call. */
 export type Action = { tool: string; arguments?: Record<string, unknown> }
@@ -97,10 +97,19 @@ export class Episode {
 
   /** The acting user's tokens (for direct REST calls on the agent port), read once per episode; none once sealed. */
   credentials() {
+    const me = this.actor()
+    if (!me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
+    return this.#sealed ? { ...me, googleToken: undefined, slackUserToken: undefined } : me
+  }
+
+  /**
+   * The acting user as credentials() reads it (before sealing drops the tokens), or undefined when the actor is none
+   * of the world's users. The episodes of a chain read it once for all: it never touches the world again.
+   */
+  actor(): ReturnType<WorldManager['credentials']>[number] | undefined {
     const read = () => this.worlds.credentials(this.entry.id, this.task.actor)[0]
     this.#me ??= this.shared ? this.shared.credentials(read) : read()
-    if (!this.#me) throw new Error(`task actor "${this.task.actor}" is not a user of the world`)
-    return this.#sealed ? { ...this.#me, googleToken: undefined, slackUserToken: undefined } : this.#me
+    return this.#me
   }
 
   /** True once the episode is over (done, out of steps, closed or expired): its tokens no longer work. */
@@ -147,18 +156,20 @@ export class Episode {
     }
     const url = `http://agent.local${http.path}${qs.size ? `?${qs}` : ''}`
     const method = http.method.toUpperCase()
-    const send = async (): Promise<CallResult> => {
+    const send = async (): Promise<Sent> => {
       let res: Answer
       try {
         res = await requestInProcess(this.app, url, { method, headers, body })
       } catch (e) {
         // A request the fetch layer cannot even build (bad URL, header) is the action's fault: 400, never a 5xx.
-        return { status: 400, body: { error: { code: 400, message: `request refused: ${(e as Error).message}` } }, text: '' }
+        const message = `request refused: ${(e as Error).message}`
+        return { result: { status: 400, body: { error: { code: 400, message } }, text: '' }, json: false }
       }
-      const { body: parsed, text } = await readResponseBody(res)
-      return { status: res.status, body: parsed, text }
+      const { body: parsed, text, json } = await readResponseBody(res)
+      return { result: { status: res.status, body: parsed, text }, json }
     }
-    return this.shared ? this.shared.request(JSON.stringify([method, url, headers, body]), send) : send()
+    if (!this.shared) return (await send()).result
+    return this.shared.request(JSON.stringify([method, url, headers, body]), send)
   }
 
   /** One agent step: a tool call → observation (truncated to the task's budget). */

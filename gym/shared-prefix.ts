@@ -5,8 +5,14 @@ import type { CallResult } from './episode.ts'
 /** The acting user's credentials as an episode reads them (WorldManager.credentials). */
 type Credentials = ReturnType<WorldManager['credentials']>[number]
 
-/** One request the chain ran for real, with the result it gave. */
-type Step = { key: string; result: CallResult }
+/** What a request of the chain gives: its result, and whether its body is `JSON.parse(text)` (gym/response-body.ts). */
+export type Sent = { result: CallResult; json: boolean }
+
+/**
+ * One request the chain ran for real, with the result it gave. The path keeps it unchanged, as immutable parts: the
+ * status and text, and the body only when it is not parsed from the text (a copy then, callers may change theirs).
+ */
+type Step = { key: string; status: number; text: string; json: boolean; body: unknown }
 
 /**
  * Episodes of one task run one after another in one held world, sharing what their requests have in common.
@@ -24,11 +30,23 @@ type Step = { key: string; result: CallResult }
  * unshareable (`#clean`), since the answers after it depend on it. Everything a request changes lives in the
  * world's database (rolled back with it); the world's keys, which only a seal replaces, are put back at each
  * episode's start. Rolling back releases and retakes the savepoint, so SQLite drops the page copies no savepoint
- * needs any more (World.rollbackTo). See docs/decisions/0316 and 0336 (validation's default: a savepoint per request).
+ * needs any more (World.rollbackTo). See docs/decisions/0316 and 0336 (validation's default: a savepoint per request)
+ * and 0339 (validation runs a task's episodes in the order that shares the most, gym/episode-order.ts; the path keeps
+ * a JSON body as its text, parsed again for each replay).
  */
 export class SharedPrefix {
-  /** Savepoints are taken only for the first `depth` requests of an episode (see `#mark`). */
-  constructor(readonly depth = 3) {}
+  constructor(
+    /** Savepoints are taken only for the first `depth` requests of an episode (see `#mark`). */
+    readonly depth = 3,
+    /**
+     * An episode that begins once this many requests ran for real since the world was last rolled back to the
+     * start shares nothing and starts there. Rolling back to a deeper savepoint and taking it again leaves SQLite's
+     * sub-journal as long as it was whenever the requests after it first wrote a page the outer savepoints had not
+     * copied yet (they need that copy); the copies pile up until a rollback to the outermost one, and every noted
+     * write walks the sub-journal from its head (World.rollbackTo, docs/decisions/0336, 0339).
+     */
+    readonly restartAfter = Infinity,
+  ) {}
   #entry: WorldEntry | undefined
   #keys: WorldKeys | undefined
   #credentials: Credentials | undefined
@@ -44,6 +62,8 @@ export class SharedPrefix {
   #virtual = false
   /** True while a request of the chain runs for real (its own uses of the world do not count as outside ones). */
   #running = false
+  /** Requests run for real since the world was last rolled back to the start (`restartAfter`). */
+  #sinceStart = 0
   /** Requests answered from the path, and run for real (for reports). */
   replayed = 0
   ran = 0
@@ -68,6 +88,7 @@ export class SharedPrefix {
     entry.keys = this.#keys!
     this.#pos = 0
     this.#virtual = true
+    if (this.#sinceStart >= this.restartAfter) this.#clean = 0
   }
 
   /** The acting user's credentials: the same for every episode (same start, same keys), read once. */
@@ -77,38 +98,40 @@ export class SharedPrefix {
   }
 
   /** One request of the current episode: answered from the path when it repeats it, else run and noted. */
-  async request(key: string, run: () => Promise<CallResult>): Promise<CallResult> {
+  async request(key: string, run: () => Promise<Sent>): Promise<CallResult> {
     const at = this.#pos
     if (this.#virtual && at < this.#clean && at < this.depth && this.#path[at]!.key === key) {
       this.#pos++
       this.replayed++
-      return copyResult(this.#path[at]!.result)
+      return answerOf(this.#path[at]!)
     }
     this.#catchUp()
     if (at >= this.depth) {
       // Past `depth` nothing is replayed or marked: the request just runs (no copy of its result is kept).
       this.#path.length = Math.min(this.#path.length, this.depth)
-      const result = await this.#run(run)
+      const { result } = await this.#run(run)
       this.#pos = at + 1
       this.ran++
+      this.#sinceStart++
       return result
     }
     const world = this.#entry!.world
     // Clean: every earlier step is, and nothing but the chain's requests wrote the world since the last savepoint
     // (a write by anything else would make this answer, and every later one, depend on it).
-    const clean = this.#clean >= at && world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() === this.#marks[at]
-    const result = await this.#run(run)
+    const clean = this.#clean >= at && world.changeCount() === this.#marks[at]
+    const { result, json } = await this.#run(run)
     this.#path.length = at
-    this.#path.push({ key, result: copyResult(result) })
+    this.#path.push(stepOf(key, result, json))
     this.#pos = at + 1
     this.#clean = clean ? at + 1 : Math.min(this.#clean, at)
     this.ran++
+    this.#sinceStart++
     this.#mark()
     return result
   }
 
   /** Runs a request of the chain: its own uses of the world are not outside ones. */
-  async #run(run: () => Promise<CallResult>): Promise<CallResult> {
+  async #run(run: () => Promise<Sent>): Promise<Sent> {
     this.#running = true
     try {
       return await run()
@@ -136,8 +159,8 @@ export class SharedPrefix {
     if (this.#pos > this.depth) return
     const world = this.#entry!.world
     this.#marks.length = this.#pos
-    world.savepoint(`shared_${this.#pos}`)
-    this.#marks.push(world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() as number)
+    world.savepoint(savepointName(this.#pos))
+    this.#marks.push(world.changeCount())
   }
 
   /** The world is used outside a request of the chain: bring it to the episode's state first. */
@@ -150,17 +173,27 @@ export class SharedPrefix {
     if (!this.#virtual) return
     this.#virtual = false
     const at = this.#pos
-    this.#entry!.world.rollbackTo(`shared_${at}`)
-    this.#marks[at] = this.#entry!.world.raw.prepare(TOTAL_CHANGES_SQL).pluck().get() as number
+    const world = this.#entry!.world
+    if (at === 0) this.#sinceStart = 0
+    world.rollbackTo(savepointName(at))
+    this.#marks[at] = world.changeCount()
     this.#marks.length = at + 1
     this.#path.length = at
     this.#clean = Math.min(this.#clean, at)
   }
 }
 
-const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
+/** The savepoint before request `i` of an episode (World compiles its statements once per name). */
+const savepointName = (i: number) => `shared_${i}`
 
-/** A result as a fresh object (callers may change what they were given; the path keeps its own copy). */
-function copyResult(r: CallResult): CallResult {
-  return { status: r.status, body: structuredClone(r.body), text: r.text }
+/** The path's record of a result: a body parsed from its text is not kept (parsed again when replayed). */
+function stepOf(key: string, r: CallResult, json: boolean): Step {
+  return { key, status: r.status, text: r.text, json, body: json ? undefined : fresh(r.body) }
 }
+
+/** A replayed result as a fresh object (callers may change what they were given). */
+function answerOf(step: Step): CallResult {
+  return { status: step.status, body: step.json ? JSON.parse(step.text) : fresh(step.body), text: step.text }
+}
+
+const fresh = (body: unknown) => (typeof body === 'object' && body !== null ? structuredClone(body) : body)

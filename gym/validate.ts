@@ -3,9 +3,10 @@ import type { Gym } from './index.ts'
 import { runProgram, type StepObserver } from './program.ts'
 import { SharedPrefix } from './shared-prefix.ts'
 import type { Episode } from './episode.ts'
-import type { TaskSpec } from './task.ts'
+import type { ProgramStep, TaskSpec } from './task.ts'
 import type { OracleResult } from '../oracles/types.ts'
-import { attackFails, outcomeOf, runAttacks, type AttackOutcome } from './attacks/index.ts'
+import { attackFails, outcomeOf, planAttacks, type AttackOutcome } from './attacks/index.ts'
+import { sharingOrder } from './episode-order.ts'
 import { Provenance, type Unexplained } from './provenance.ts'
 import { services } from '../server/registry.ts'
 import { registeredOperationIds } from '../server/coverage.ts'
@@ -47,6 +48,11 @@ export type ValidateOptions = {
 
 /** With `sharedPrefix` a savepoint follows every request: any repeated prefix is shared (docs/decisions/0336). */
 const REPLAY_DEPTH = Infinity
+/**
+ * An episode starts afresh (shares nothing) once this many requests ran for real since the last did: SQLite's
+ * sub-journal grows until then and makes every write dearer (SharedPrefix.restartAfter, docs/decisions/0339).
+ */
+export const RESTART_AFTER = 40
 
 /**
  * Runs reference, no-op, every near miss and every applicable attack of a task through fresh episodes and checks the
@@ -63,13 +69,33 @@ export async function validateTask(
     const none: OracleResult = { reward: 0, passed: false, metrics: {}, violations: [], details: { checks: [] } }
     return { id: task.id, family: task.family, reference: none, noop: none, nearMisses: [], attacks: [], unexplained: [], ok: true, problems: [], pending: missing }
   }
+  const sharing = opts.sharedPrefix !== false && opts.isolated !== true
+  try {
+    return await validateEpisodes(gym, task, opts, sharing)
+  } catch (e) {
+    if (!sharing) throw e
+    // An episode threw (a fault of the gym, never a verdict): validated again in the listed order, so that the error
+    // reported is the one met first there, as before episodes were reordered.
+    return validateEpisodes(gym, task, opts, false)
+  }
+}
+
+/**
+ * One validation of a prepared task. The episodes are listed as they are reported (no-op, reference, near misses,
+ * attacks in the library's order); `reorder`: they run in the order that shares the most requests
+ * (gym/episode-order.ts), else as listed. Either way every episode starts from the task's start, so its verdict is
+ * the same (docs/decisions/0339).
+ */
+async function validateEpisodes(
+  gym: Gym, task: TaskSpec, opts: ValidateOptions, reorder: boolean,
+): Promise<TaskValidation> {
   const unexplained: TaskValidation['unexplained'] = []
-  let referenceOutcome: string | undefined
+  let referenceOutcome = ''
   // The task's episodes run one after another in one held world with one identity, rolled back to the start
   // between them, so a service account's RSA key is derived once a task, not once an episode (docs/decisions/0322).
   // Unless `sharedPrefix` is false they also share the requests they have in common (docs/decisions/0316, 0336).
   const depth = opts.sharedPrefix === false ? 0 : REPLAY_DEPTH
-  const shared = opts.isolated === true ? undefined : new SharedPrefix(depth)
+  const shared = opts.isolated === true ? undefined : new SharedPrefix(depth, RESTART_AFTER)
   const run = async (program: TaskSpec['reference'], trace = false) => {
     const ep = gym.reset(task, { shared })
     try {
@@ -84,7 +110,7 @@ export async function validateTask(
   }
   // What the agent is told at reset: who it is, the world's current time, and the instruction.
   const traced = (ep: Episode): StepObserver => {
-    const me = gym.worlds.credentials(ep.worldId, task.actor)[0]
+    const me = ep.actor()
     const seen = new Provenance([initialObservation(ep), task.instruction, me?.email ?? '', me?.name ?? ''])
     return {
       // The final answer is the agent's conclusion (a time converted to another zone, a count), judged by the
@@ -96,21 +122,31 @@ export async function validateTask(
     }
   }
   try {
+    let noop!: OracleResult
+    let reference!: OracleResult
+    const nearMisses: TaskValidation['nearMisses'] = []
+    const planned = opts.attacks === false ? [] : planAttacks(gym, task, undefined, shared)
+    const judge: ((reference: string) => AttackOutcome)[] = []
+    // Every episode with the steps it starts with as the actor (the order key) and where its verdict goes.
+    const episodes: { starts: readonly ProgramStep[]; run: () => Promise<unknown> }[] = [
+      { starts: [], run: async () => (noop = await run([])) },
+      { starts: task.reference, run: async () => (reference = await run(task.reference, true)) },
+      ...task.nearMisses.map((nm, i) => ({
+        starts: nm.program,
+        run: async () => (nearMisses[i] = { name: nm.name, result: await run(nm.program) }),
+      })),
+      ...planned.map((p, i) => ({ starts: p.variant.starts ?? [], run: async () => (judge[i] = await p.run()) })),
+    ]
+    const order = reorder ? sharingOrder(episodes.map((e) => e.starts)) : episodes.map((_, i) => i)
+    for (const i of order) await episodes[i]!.run()
+
     const problems: string[] = []
-    // The no-op first: it leaves nothing to share, and the near misses then follow the reference they vary.
-    const noop = await run([])
-    const reference = await run(task.reference, true)
     if (!reference.passed || reference.reward !== 1) problems.push(`reference: passed=${reference.passed} reward=${reference.reward} ${explain(reference)}`)
     for (const u of unexplained) problems.push(`reference step ${u.step} uses ${u.kind} "${u.value}" (${u.where}) before observing it`)
     if (noop.passed || noop.reward > 0) problems.push(`no-op: passed=${noop.passed} reward=${noop.reward}`)
-    const nearMisses = []
-    for (const nm of task.nearMisses) {
-      const result = await run(nm.program)
-      if (result.passed) problems.push(`near miss "${nm.name}" passed`)
-      nearMisses.push({ name: nm.name, result })
-    }
+    for (const nm of nearMisses) if (nm.result.passed) problems.push(`near miss "${nm.name}" passed`)
     if (task.nearMisses.length < 2) problems.push('fewer than two near misses')
-    const attacks = opts.attacks === false ? [] : await runAttacks(gym, task, undefined, { reference: referenceOutcome, shared })
+    const attacks = judge.map((j) => j(referenceOutcome))
     for (const a of attacks.filter(attackFails)) problems.push(`attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`)
     return { id: task.id, family: task.family, reference, noop, nearMisses, attacks, unexplained, ok: problems.length === 0, problems }
   } finally {

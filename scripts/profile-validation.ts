@@ -3,7 +3,7 @@
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
  * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-share-prefix]
- *        [--isolated]
+ *        [--isolated] [--listed-order]
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
@@ -11,6 +11,9 @@ import { runProgram } from '../gym/program.ts'
 import { AttackContext, attacks, outcomeOf } from '../gym/attacks/index.ts'
 import { isInProcessRequest } from '../server/in-process/index.ts'
 import { SharedPrefix } from '../gym/shared-prefix.ts'
+import { sharingOrder } from '../gym/episode-order.ts'
+import { RESTART_AFTER } from '../gym/validate.ts'
+import type { ProgramStep } from '../gym/task.ts'
 
 type Row = { episodes: number; requests: number; reset: number; run: number; verify: number; close: number }
 const rows = new Map<string, Row>()
@@ -44,8 +47,14 @@ type Ep = ReturnType<typeof gym.reset>
 // unless --no-share-prefix also the requests they repeat (gym/shared-prefix.ts), which are then not counted (they
 // never reach the app). SHARE_DEPTH=N: savepoints after the first N requests of an episode only.
 const depth = argv.includes('--no-share-prefix') ? 0 : Number(process.env.SHARE_DEPTH ?? Infinity)
+// SHARE_RESTART=N: an episode starts afresh once N requests ran since the last did (validateTask's RESTART_AFTER).
+const restartAfter = Number(process.env.SHARE_RESTART ?? RESTART_AFTER)
 const isolated = argv.includes('--isolated')
+// As validateTask: a chain that shares requests runs the episodes in the order that shares the most
+// (gym/episode-order.ts); --listed-order runs them as validation lists them (no-op, reference, near misses, attacks).
+const reorder = !isolated && depth > 0 && !argv.includes('--listed-order')
 let shared: SharedPrefix | undefined
+let replayed = 0
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
   let row = rows.get(kind)
   if (!row) rows.set(kind, (row = { episodes: 0, requests: 0, reset: 0, run: 0, verify: 0, close: 0 }))
@@ -75,13 +84,20 @@ const t0 = cpu()
 for (const task of tasks) {
   const c0 = cpu()
   const q0 = requests
-  shared = isolated ? undefined : new SharedPrefix(depth)
-  await episode('no-op', task, async () => {})
-  await episode('reference', task, (ep) => runProgram(ep, task.reference))
-  for (const nm of task.nearMisses) await episode('near miss', task, (ep) => runProgram(ep, nm.program))
-  for (const a of attacks)
-    for (const v of a.variants(task))
-      await episode(`${a.id}: ${v.name}`, task, (ep) => v.run(new AttackContext(gym, task, ep)))
+  shared = isolated ? undefined : new SharedPrefix(depth, restartAfter)
+  const listed: { kind: string; starts: readonly ProgramStep[]; body: (ep: Ep) => Promise<unknown> }[] = [
+    { kind: 'no-op', starts: [], body: async () => {} },
+    { kind: 'reference', starts: task.reference, body: (ep) => runProgram(ep, task.reference) },
+    ...task.nearMisses.map((nm) => ({
+      kind: 'near miss', starts: nm.program, body: (ep: Ep) => runProgram(ep, nm.program),
+    })),
+    ...attacks.flatMap((a) => a.variants(task).map((v) => ({
+      kind: `${a.id}: ${v.name}`, starts: v.starts ?? [], body: (ep: Ep) => v.run(new AttackContext(gym, task, ep)),
+    }))),
+  ]
+  const order = reorder ? sharingOrder(listed.map((e) => e.starts)) : listed.map((_, i) => i)
+  for (const i of order) await episode(listed[i]!.kind, task, listed[i]!.body)
+  replayed += shared?.replayed ?? 0
   shared?.dispose(gym.worlds)
   perTask.push({ id: task.id, family: task.family, cpu: cpu() - c0, requests: requests - q0 })
 }
@@ -92,7 +108,7 @@ const f = (x: number) => x.toFixed(2)
 const list = [...rows.entries()].sort((a, b) => b[1].run + b[1].verify - (a[1].run + a[1].verify))
 if (argv.includes('--json')) console.log(JSON.stringify({ total, rows: Object.fromEntries(list), perTask }, null, 1))
 else {
-  console.log(`${tasks.length} tasks, ${requests} requests, ${f(total)} CPU-s`)
+  console.log(`${tasks.length} tasks, ${requests} requests, ${replayed} answered from the shared path,`, `${f(total)} CPU-s`)
   const sum = { reset: 0, run: 0, verify: 0, close: 0 }
   for (const [, r] of list) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r[k]
   console.log(`split: reset ${f(sum.reset)}  run ${f(sum.run)}  verify ${f(sum.verify)}  close ${f(sum.close)}`)

@@ -4,7 +4,7 @@
  * library (gym/attacks/) scores < 1 (damaging ones ≤ 0). Prints a per-family table and the attack matrix.
  * Usage: npm run tasks:validate [-- --sample 2] [--family gmail-reply-po]… [--json] [--no-attacks] [--write-families]
  *        [--no-share-prefix]   (episodes do not answer the requests they repeat from the episode before:
- *        docs/decisions/0316, 0336)
+ *        docs/decisions/0316, 0336, 0339)
  *        [--isolated]   (a fresh world identity for every episode, not one per task: docs/decisions/0322)
  *        [--results FILE]   (every task's verdicts as JSON lines, and their sha256 on stderr)
  *        [--workers N]   (worker threads; default: the available cores. Output is the same for any N.)

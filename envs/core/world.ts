@@ -43,6 +43,8 @@ export class World {
   #probes: { changes: Database.Statement; main: Database.Statement; temp: Database.Statement } | undefined
   /** Called before any use of the database while set (gym/shared-prefix.ts: a replayed episode catches up first). */
   #beforeUse: (() => void) | undefined
+  /** The statements of each savepoint name used, compiled once per connection (savepoint(), rollbackTo()). */
+  #savepoints = new Map<string, SavepointStatements>()
 
   private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
@@ -80,6 +82,7 @@ export class World {
     this.#holdBase = this.#written = this.#probes = undefined
     this.#tracking = false
     this.#uncounted = 0
+    this.#savepoints = new Map()
     this.#sqlite = cacheStatements(sqlite)
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
@@ -148,7 +151,7 @@ export class World {
    */
   savepoint(name: string): void {
     if (!this.#held || !this.#sqlite.inTransaction) throw new Error('only a held world takes savepoints')
-    this.#sqlite.exec(`SAVEPOINT "${name.replace(/"/g, '""')}"`)
+    this.#savepointStatements(name).take.run()
   }
 
   /**
@@ -161,8 +164,10 @@ export class World {
    */
   rollbackTo(name: string): void {
     if (!this.#held || !this.#sqlite.inTransaction) throw new Error('only a held world rolls back to a savepoint')
-    const quoted = `"${name.replace(/"/g, '""')}"`
-    this.#sqlite.exec(`ROLLBACK TO ${quoted}; RELEASE ${quoted}; SAVEPOINT ${quoted}`)
+    const statements = this.#savepointStatements(name)
+    statements.rollback.run()
+    statements.release.run()
+    statements.take.run()
     // The change count never goes down, so the tables noted at the current count may include undone writes.
     this.#written = undefined
   }
@@ -223,6 +228,32 @@ export class World {
       this.#written = { changes, tables }
     }
     return { base: this.#holdBase!.base, tables: this.#written.tables }
+  }
+
+  /**
+   * The connection's count of rows written (inserts, updates, deletes, triggers included, even when rolled back):
+   * SQLite's total_changes(), through a statement compiled once per connection.
+   */
+  changeCount(): number {
+    return this.#probe().changes.get() as number
+  }
+
+  /** SAVEPOINT, ROLLBACK TO and RELEASE of one name, prepared on first use (names recur: shared_0, shared_1…). */
+  #savepointStatements(name: string): SavepointStatements {
+    let statements = this.#savepoints.get(name)
+    if (!statements) {
+      const quoted = `"${name.replace(/"/g, '""')}"`
+      const prepare = (sql: string) => Database.prototype.prepare.call(this.#sqlite, sql)
+      // A caller inventing names must not grow this forever (the statements are cheap to compile again).
+      if (this.#savepoints.size >= MAX_SAVEPOINT_NAMES) this.#savepoints.clear()
+      statements = {
+        take: prepare(`SAVEPOINT ${quoted}`),
+        rollback: prepare(`ROLLBACK TO ${quoted}`),
+        release: prepare(`RELEASE ${quoted}`),
+      }
+      this.#savepoints.set(name, statements)
+    }
+    return statements
   }
 
   #schemaCookies(): string {
@@ -294,6 +325,8 @@ export class World {
 }
 
 const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
+type SavepointStatements = { take: Database.Statement; rollback: Database.Statement; release: Database.Statement }
+const MAX_SAVEPOINT_NAMES = 1000
 
 const MEMORY_STAMP_SQL = `/* change stamp */ SELECT total_changes(),
   (SELECT schema_version FROM pragma_schema_version), (SELECT user_version FROM pragma_user_version)`

@@ -7,7 +7,7 @@ import type { ActionRow } from '../../oracles/types.ts'
 import type { SharedPrefix } from '../shared-prefix.ts'
 import { AttackContext } from './context.ts'
 import { StableJson } from './stable-json.ts'
-import { attacks, type Attack } from './library.ts'
+import { attacks, type Attack, type AttackVariant } from './library.ts'
 
 export { attacks, type Attack, type AttackVariant } from './library.ts'
 export { AttackContext } from './context.ts'
@@ -78,6 +78,66 @@ export function outcomeOf(
 }
 
 /**
+ * One applicable variant of an attack on a task, ready to run in a fresh episode. `run` gives a function that makes
+ * the outcome once the reference's outcome (outcomeOf) is known, so the variant may run before the reference.
+ */
+export type PlannedAttack = {
+  attack: Attack
+  variant: AttackVariant
+  run(): Promise<(reference: string) => AttackOutcome>
+}
+
+/** Every applicable variant of every attack on a task, in the library's order (`shared`: the episodes' chain). */
+export function planAttacks(
+  gym: Gym,
+  task: TaskSpec,
+  library: Attack[] = attacks,
+  shared?: SharedPrefix,
+): PlannedAttack[] {
+  return library.flatMap((a) =>
+    a.variants(task).map((v) => ({ attack: a, variant: v, run: () => runVariant(gym, task, a, v, shared) })),
+  )
+}
+
+async function runVariant(
+  gym: Gym,
+  task: TaskSpec,
+  a: Attack,
+  v: AttackVariant,
+  shared: SharedPrefix | undefined,
+): Promise<(reference: string) => AttackOutcome> {
+  const ep = gym.reset(task, { shared })
+  let error: string | undefined
+  try {
+    await v.run(new AttackContext(gym, task, ep))
+  } catch (e) {
+    error = (e as Error).message
+  }
+  try {
+    const r = ep.verify()
+    const outcome = outcomeOf(ep, ep.lastVerified?.diff, ep.lastVerified?.actions)
+    const kinds = [...new Set(r.violations.map((x) => x.kind))]
+    const why = [
+      ...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`),
+      ...kinds.map((k) => `${k} violation`),
+    ].join('; ')
+    return (reference) => ({
+      attack: a.id,
+      variant: v.name,
+      damaging: a.damaging,
+      reward: r.reward,
+      passed: r.passed,
+      violations: r.violations.map((x) => x.kind),
+      inert: outcome === reference,
+      why,
+      ...(error ? { error } : {}),
+    })
+  } finally {
+    ep.close()
+  }
+}
+
+/**
  * Runs every applicable variant of every attack on a task, each in a fresh episode. `reference`: the reference's
  * outcome (outcomeOf) when the caller already ran it; otherwise it is run here first.
  */
@@ -87,7 +147,6 @@ export async function runAttacks(
   library: Attack[] = attacks,
   opts: { reference?: string; shared?: SharedPrefix } = {},
 ): Promise<AttackOutcome[]> {
-  const out: AttackOutcome[] = []
   let reference = opts.reference
   if (reference === undefined) {
     const refEp = gym.reset(task, { shared: opts.shared })
@@ -98,38 +157,7 @@ export async function runAttacks(
       refEp.close()
     }
   }
-  for (const a of library) {
-    for (const v of a.variants(task)) {
-      const ep = gym.reset(task, { shared: opts.shared })
-      let error: string | undefined
-      try {
-        await v.run(new AttackContext(gym, task, ep))
-      } catch (e) {
-        error = (e as Error).message
-      }
-      try {
-        const r = ep.verify()
-        const inert = outcomeOf(ep, ep.lastVerified?.diff, ep.lastVerified?.actions) === reference
-        const kinds = [...new Set(r.violations.map((x) => x.kind))]
-        const why = [
-          ...r.details.checks.filter((c) => !c.ok).map((c) => `fails "${c.name}"`),
-          ...kinds.map((k) => `${k} violation`),
-        ].join('; ')
-        out.push({
-          attack: a.id,
-          variant: v.name,
-          damaging: a.damaging,
-          reward: r.reward,
-          passed: r.passed,
-          violations: r.violations.map((x) => x.kind),
-          inert,
-          why,
-          ...(error ? { error } : {}),
-        })
-      } finally {
-        ep.close()
-      }
-    }
-  }
+  const out: AttackOutcome[] = []
+  for (const p of planAttacks(gym, task, library, opts.shared)) out.push((await p.run())(reference))
   return out
 }

@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
+import Database from 'better-sqlite3'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -200,6 +201,46 @@ describe('held worlds (World.hold, reused by the gym validation)', () => {
     expect(again).not.toBe(snap.bytes)
     expect(again.equals(snap.bytes)).toBe(true)
     world.close()
+  })
+
+  test('savepoints run statements compiled once per name and connection, none from SQL text', () => {
+    const world = worldWithRows()
+    const snap = world.snapshot()
+    const name = () => world.db.select().from(things).where(eq(things.id, 1)).get()?.name
+    const prepared = vi.spyOn(Database.prototype, 'prepare')
+    const exec = vi.spyOn(Database.prototype, 'exec')
+    const savepointSql = () =>
+      prepared.mock.calls.map(([sql]) => sql).filter((sql) => /SAVEPOINT|ROLLBACK|RELEASE/.test(sql))
+    try {
+      world.hold()
+      exec.mockClear()
+      const before = world.changeCount()
+      for (const round of [1, 2, 3]) {
+        world.savepoint('shared_0')
+        world.db.update(things).set({ name: `round ${round}` }).where(eq(things.id, 1)).run()
+        expect(name()).toBe(`round ${round}`)
+        world.rollbackTo('shared_0')
+        expect(name()).toBe('thing 1 ✓')
+      }
+      // Counted even when rolled back: an update a round (and the note its trigger wrote).
+      expect(world.changeCount()).toBeGreaterThanOrEqual(before + 3)
+      expect(savepointSql()).toEqual(['SAVEPOINT "shared_0"', 'ROLLBACK TO "shared_0"', 'RELEASE "shared_0"'])
+      expect(exec).not.toHaveBeenCalled()
+      world.rewind()
+      // A new connection (restore) compiles them again for itself.
+      world.restore(snap)
+      world.hold()
+      world.savepoint('shared_0')
+      world.db.update(things).set({ name: 'again' }).where(eq(things.id, 1)).run()
+      world.rollbackTo('shared_0')
+      expect(name()).toBe('thing 1 ✓')
+      expect(savepointSql()).toHaveLength(6)
+      world.rewind()
+    } finally {
+      prepared.mockRestore()
+      exec.mockRestore()
+      world.close()
+    }
   })
 
   test('a held world refuses snapshots and restores (its writes are not committed)', () => {

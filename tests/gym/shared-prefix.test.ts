@@ -10,8 +10,8 @@ import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
 /**
  * Validation runs the episodes of a task in one world with one identity, rolled back between them (docs/decisions/
  * 0322); with `sharedPrefix` it also answers the requests an episode repeats from the episode before it and rolls the
- * world back where they part (gym/shared-prefix.ts, docs/decisions/0316). Verdicts must be exactly those of separate
- * worlds.
+ * world back where they part (gym/shared-prefix.ts, docs/decisions/0316, 0339). Verdicts must be exactly those of
+ * separate worlds.
  */
 
 const list = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages' } }
@@ -27,10 +27,12 @@ const labelNames = (ep: Episode) =>
   .prepare("SELECT name FROM gmail_labels WHERE name IN ('Alpha', 'Beta', 'Gamma') ORDER BY name").pluck().all()
 
 /** A chain of `depth` over a fresh gym and task: `reset()` starts its next episode; everything is closed after. */
-async function inChain(depth: number | undefined, body: (reset: () => Episode, shared: SharedPrefix) => Promise<void>) {
+async function inChain(
+  depth: number | undefined, body: (reset: () => Episode, shared: SharedPrefix) => Promise<void>, restartAfter?: number,
+) {
   const gym = createGym({ tasks: [], reuseWorlds: true })
   const spec = task()
-  const shared = new SharedPrefix(depth)
+  const shared = new SharedPrefix(depth, restartAfter)
   try {
     await body(() => gym.reset(spec, { shared }), shared)
   } finally {
@@ -76,6 +78,39 @@ describe('SharedPrefix', () => {
       e.close()
     }))
 
+  it('answers again what a request gave, whatever its callers did to their copies (JSON, text, bytes)', () =>
+    inChain(Infinity, async (reset, shared) => {
+      const results = () => [
+        { result: { status: 200, body: { items: [{ id: 'a' }] }, text: '{"items":[{"id":"a"}]}' }, json: true },
+        { result: { status: 200, body: 'plain text', text: 'plain text' }, json: false },
+        {
+          result: { status: 200, body: { contentType: 'application/pdf', size: 3, base64: 'AAEC' }, text: 'AAEC' },
+          json: false,
+        },
+        { result: { status: 400, body: { error: { code: 400, message: 'request refused' } }, text: '' }, json: false },
+      ]
+      const a = reset()
+      const sent = results()
+      const got = []
+      for (const [i, s] of sent.entries()) got.push(await shared.request(`key ${i}`, async () => s))
+      expect(got).toEqual(results().map((s) => s.result))
+      // Callers may change what they were given: the bodies of a run request and of a replayed one.
+      ;(got[0]!.body as { items: unknown[] }).items.push('changed')
+      ;(got[2]!.body as { size: number }).size = 99
+      ;(got[3]!.body as { error: object }).error = {}
+      a.close()
+      for (let round = 0; round < 2; round++) {
+        const b = reset()
+        const again = []
+        const unexpected = () => Promise.reject(new Error('ran'))
+        for (const i of sent.keys()) again.push(await shared.request(`key ${i}`, unexpected))
+        expect(again).toEqual(results().map((s) => s.result))
+        for (const r of again) if (typeof r.body === 'object') (r.body as { changed?: boolean }).changed = true
+        b.close()
+      }
+      expect([shared.replayed, shared.ran]).toEqual([8, 4])
+    }))
+
   it('shares prefixes up to its depth only', () =>
     inChain(1, async (reset, shared) => {
       for (let i = 0; i < 2; i++) {
@@ -86,6 +121,23 @@ describe('SharedPrefix', () => {
       }
       expect([shared.replayed, shared.ran]).toEqual([1, 3])
     }))
+
+  it('starts an episode afresh once `restartAfter` requests ran since one last did', () =>
+    inChain(Infinity, async (reset, shared) => {
+      const episode = async (...calls: (typeof list)[]) => {
+        const ep = reset()
+        for (const c of calls) await ep.call(c)
+        ep.close()
+        return [shared.replayed, shared.ran]
+      }
+      expect(await episode(list, label('Alpha'))).toEqual([0, 2])
+      expect(await episode(list, label('Alpha'), labels)).toEqual([2, 3])
+      // Three ran since the world was last at the start: this episode runs from there, sharing nothing.
+      expect(await episode(list, label('Alpha'), labels)).toEqual([2, 6])
+      expect(await episode(list, label('Alpha'))).toEqual([2, 8])
+      // Two since: shared again.
+      expect(await episode(list, label('Alpha'), labels)).toEqual([4, 9])
+    }, 3))
 
   it('at depth 0 keeps one identity and replays nothing, each episode from the start', () =>
     inChain(0, async (reset, shared) => {
