@@ -15,6 +15,33 @@ import { tempDirs } from '../support/tmp-dirs.ts'
 const root = join(import.meta.dirname, '..', '..')
 const tmp = tempDirs()
 
+/**
+ * `wsgym serve` on free ports in a child process with `preload` (CommonJS source) required first and `nodeArgs`;
+ * the allocator variables up front, so the launcher serves in that process itself. `out()`/`err()` read what it
+ * printed so far, `until` waits up to ~30 s for a condition, `stop` ends it.
+ */
+function serveWithPreload(preload: string, nodeArgs: string[] = []) {
+  const file = join(tmp('wsgym-idle-'), 'preload.cjs')
+  writeFileSync(file, preload)
+  const env = { ...process.env, ...(allocatorEnv(process.env) ?? {}) }
+  const args = [...nodeArgs, '-r', file, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0']
+  const child = spawn(process.execPath, args, { cwd: root, env })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 3000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10))
+    expect(ok()).toBe(true)
+  }
+  const stop = async () => {
+    const exited = new Promise((r) => child.on('exit', r))
+    child.kill('SIGTERM')
+    await exited
+  }
+  return { child, out: () => out, err: () => err, until, stop }
+}
+
 describe('launcher young generation', () => {
   const may = mayHoldYoungGeneration as (argv: string[], nodeOptions?: string) => boolean
 
@@ -27,34 +54,22 @@ describe('launcher young generation', () => {
 
   // A preload prints V8's new space size on SIGUSR2 (the launcher hands the child its own execArgv).
   test('starts `wsgym serve` with a small young generation and lets requests grow it', async () => {
-    const preload = join(tmp('wsgym-idle-'), 'new-space.cjs')
-    writeFileSync(preload, `process.on('SIGUSR2', () => process.stderr.write('NEW_SPACE ' +
-      require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'))`)
-    // The allocator variables up front: the launcher then serves in the spawned process itself.
-    const env = { ...process.env, ...(allocatorEnv(process.env) ?? {}) }
-    const args = ['-r', preload, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0']
-    const child = spawn(process.execPath, args, { cwd: root, env })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    const until = async (ok: () => boolean) => {
-      for (let i = 0; i < 3000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10))
-      expect(ok()).toBe(true)
-    }
+    const { child, out, err, until, stop } = serveWithPreload(`process.on('SIGUSR2', () =>
+      process.stderr.write('NEW_SPACE ' +
+        require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size + '\\n'))`)
     const newSpace = async () => {
-      const seen = err.match(/NEW_SPACE \d+/g)?.length ?? 0
+      const seen = err().match(/NEW_SPACE \d+/g)?.length ?? 0
       child.kill('SIGUSR2')
-      await until(() => (err.match(/NEW_SPACE \d+/g)?.length ?? 0) > seen)
-      return Number(err.match(/NEW_SPACE (\d+)/g)!.at(-1)!.split(' ')[1])
+      await until(() => (err().match(/NEW_SPACE \d+/g)?.length ?? 0) > seen)
+      return Number(err().match(/NEW_SPACE (\d+)/g)!.at(-1)!.split(' ')[1])
     }
     try {
-      await until(() => /users:/.test(out))
+      await until(() => /users:/.test(out()))
       // Two semi-spaces of V8's initial 1 MiB; without the hold the start grows them to their maximum (16 MiB).
       // One doubling is allowed: on a loaded machine a scavenge may run between the release and this reading.
       expect(await newSpace()).toBeLessThanOrEqual(4 * 2 ** 20)
-      const agent = /agent API\s+(http:\/\/\S+)/.exec(out)![1]
-      const token = /alice@\S+\s+google (\S+)/.exec(out)![1]
+      const agent = /agent API\s+(http:\/\/\S+)/.exec(out())![1]
+      const token = /alice@\S+\s+google (\S+)/.exec(out())![1]
       // Each service's first call imports its routes: plenty of survivors, so a released generation grows.
       for (const path of ['/gmail/v1/users/me/labels', '/drive/v3/about?fields=user', '/v1/documents/x',
         '/calendar/v3/users/me/calendarList', '/admin/directory/v1/users?customer=my_customer']) {
@@ -62,9 +77,7 @@ describe('launcher young generation', () => {
       }
       expect(await newSpace()).toBeGreaterThan(2 * 2 ** 20)
     } finally {
-      const exited = new Promise((r) => child.on('exit', r))
-      child.kill('SIGTERM')
-      await exited
+      await stop()
     }
   })
 })
@@ -118,30 +131,16 @@ console.log(JSON.stringify({ held, released: await warmUntilOptimized() }))`
 
   // A preload warms a function on SIGUSR2 and prints whether TurboFan optimized it: the hold must end once ready.
   test('`wsgym serve` optimizes once it is ready', async () => {
-    const preload = join(tmp('wsgym-idle-'), 'optimized.cjs')
-    writeFileSync(preload, `${WARM_UNTIL_OPTIMIZED}
-process.on('SIGUSR2', () => warmUntilOptimized().then((ok) => process.stderr.write('OPTIMIZED ' + ok + '\\n')))`)
-    const env = { ...process.env, ...(allocatorEnv(process.env) ?? {}) }
-    const args = ['--allow-natives-syntax', '-r', preload, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
-      '--control-port', '0']
-    const child = spawn(process.execPath, args, { cwd: root, env })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    const until = async (ok: () => boolean) => {
-      for (let i = 0; i < 3000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10))
-      expect(ok()).toBe(true)
-    }
+    const { child, out, err, until, stop } = serveWithPreload(`${WARM_UNTIL_OPTIMIZED}
+process.on('SIGUSR2', () => warmUntilOptimized().then((ok) => process.stderr.write('OPTIMIZED ' + ok + '\\n')))`,
+    ['--allow-natives-syntax'])
     try {
-      await until(() => /users:/.test(out))
+      await until(() => /users:/.test(out()))
       child.kill('SIGUSR2')
-      await until(() => /OPTIMIZED \w+/.test(err))
-      expect(/OPTIMIZED (\w+)/.exec(err)![1]).toBe('true')
+      await until(() => /OPTIMIZED \w+/.test(err()))
+      expect(/OPTIMIZED (\w+)/.exec(err())![1]).toBe('true')
     } finally {
-      const exited = new Promise((r) => child.on('exit', r))
-      child.kill('SIGTERM')
-      await exited
+      await stop()
     }
   })
 })
