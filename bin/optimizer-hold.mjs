@@ -4,7 +4,7 @@
 // leaves each thread's malloc arena holding its freed zones (~0.5 MiB each), ~2.5-3 MiB of an idle server's resident
 // set, for code that never runs again. The launcher turns TurboFan off until the server is ready and back on then;
 // functions keep their feedback and invocation counts, so requests tier up exactly as before.
-import { setFlagsFromString } from 'node:v8'
+import { callerChose, holdFlag } from './flag-hold.mjs'
 
 /** While starting: no function is optimized by TurboFan (Ignition and Sparkplug run everything). */
 export const HOLD_FLAG = '--no-turbofan'
@@ -17,16 +17,10 @@ export const RELEASE_FLAG = '--turbofan'
  * otherwise override.
  */
 export function mayHoldOptimizer(execArgv, nodeOptions = '') {
-  const chosen = /^--(no-)?(turbofan|opt|max-opt|always-|jitless)/
-  return ![...execArgv, ...nodeOptions.split(/\s+/)].some((a) => chosen.test(a))
+  return !callerChose(/^--(no-)?(turbofan|opt|max-opt|always-|jitless)/, execArgv, nodeOptions)
 }
 
 /** Holds TurboFan off from now; returns the function that turns it back on (idempotent). */
 export function holdOptimizer() {
-  setFlagsFromString(HOLD_FLAG)
-  let held = true
-  return () => {
-    if (held) setFlagsFromString(RELEASE_FLAG)
-    held = false
-  }
+  return holdFlag(HOLD_FLAG, RELEASE_FLAG)
 }

@@ -4,7 +4,7 @@
 // it after seconds of idleness: ~8 MiB of the idle server's resident set. The launcher holds the semi-spaces at
 // their initial size while starting (the growth factor, which V8 reads at each growth, set to 1) and gives the
 // default factor back once the server is ready, so requests grow it exactly as they grow a fresh V8 heap.
-import { setFlagsFromString } from 'node:v8'
+import { callerChose, holdFlag } from './flag-hold.mjs'
 
 /** While starting: a scavenge that would grow the semi-spaces keeps their size. */
 export const HOLD_FLAG = '--semi-space-growth-factor=1'
@@ -16,15 +16,10 @@ export const RELEASE_FLAG = '--semi-space-growth-factor=2'
  * semi-space flag on the command line or in NODE_OPTIONS), whose choice it would otherwise override.
  */
 export function mayHoldYoungGeneration(execArgv, nodeOptions = '') {
-  return ![...execArgv, ...nodeOptions.split(/\s+/)].some((a) => /semi[-_]space/.test(a))
+  return !callerChose(/semi[-_]space/, execArgv, nodeOptions)
 }
 
 /** Holds the young generation at its size now; returns the function that lets it grow again (idempotent). */
 export function holdYoungGeneration() {
-  setFlagsFromString(HOLD_FLAG)
-  let held = true
-  return () => {
-    if (held) setFlagsFromString(RELEASE_FLAG)
-    held = false
-  }
+  return holdFlag(HOLD_FLAG, RELEASE_FLAG)
 }
