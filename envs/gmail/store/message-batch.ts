@@ -1,15 +1,7 @@
 import { stmt, type Db } from '../../core/db.ts'
 import { seedingMemo } from '../../core/seeding-memo.ts'
-import { deleteMessage, labelOrder, modifyLabels } from './messages.ts'
+import { deleteMessage, labelChange, labelOrder, modifyLabels } from './messages.ts'
 import { nextHistoryId, reserveHistoryIds } from './mailbox.ts'
-
-/** What one message's label change adds and removes, given its stored label ids (as modifyLabels decides it). */
-export function labelChange(stored: readonly string[], add: readonly string[], remove: readonly string[]) {
-  const before = new Set(stored)
-  const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
-  const removed = [...new Set(remove)].filter((l) => before.has(l))
-  return { added, removed }
-}
 
 type Ref = { id: string; threadId: string }
 

@@ -290,6 +290,14 @@ export function labelOrder(ids: readonly string[]): string[] {
 
 const DELETE_LABEL = 'DELETE FROM gmail_message_labels WHERE user_id = ? AND message_id = ? AND label_id = ?'
 
+/** What one message's label change adds and removes, given its stored label ids. */
+export function labelChange(stored: readonly string[], add: readonly string[], remove: readonly string[]) {
+  const before = new Set(stored)
+  const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
+  const removed = [...new Set(remove)].filter((l) => before.has(l))
+  return { added, removed }
+}
+
 /**
  * Adds and removes labels, recording labelAdded / labelRemoved history. Returns the new label set.
  * The message must exist (its mailbox then does too: insertMessage made it). The new set is the stored order
@@ -301,9 +309,7 @@ export function modifyLabels(
   db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[], threadId?: string,
   stored: readonly string[] = storedLabels(db, userId, messageId),
 ): string[] {
-  const before = new Set(stored)
-  const added = [...new Set(add)].filter((l) => !before.has(l) && !remove.includes(l))
-  const removed = [...new Set(remove)].filter((l) => before.has(l))
+  const { added, removed } = labelChange(stored, add, remove)
   if (added.length === 0 && removed.length === 0) return labelOrder(stored)
   for (const labelId of removed) stmt(db, DELETE_LABEL).run(userId, messageId, labelId)
   for (const labelId of added) insertRow(db, messageLabels, { userId, messageId, labelId })
