@@ -18,13 +18,19 @@ export function preferSyncParse(schema: unknown): void {
   const s = schema as unknown as Parser
   const original = s.safeParseAsync
   let plain: PlainFields | null | undefined
+  // Whether zod answered an empty plain object with success and an empty object (undefined: not asked yet).
+  let emptyIsEmpty: boolean | undefined
   s.safeParseAsync = async (data, params) => {
     // Worked out on the first parse, when every schema a getter names exists.
     if (plain === undefined) plain = plainFields(schema)
     const quick = plain && plainParse(plain, data)
     if (quick) return quick as never
+    const empty = isEmptyPlainObject(data)
+    if (empty && emptyIsEmpty) return { success: true, data: {} } as never
     try {
-      return s.safeParse(data, params)
+      const result = s.safeParse(data, params)
+      if (empty && emptyIsEmpty === undefined) emptyIsEmpty = result.success && isEmptyPlainObject(result.data)
+      return result
     } catch (error) {
       if (error instanceof z.core.$ZodAsyncError) return original(data, params)
       throw error
@@ -33,17 +39,30 @@ export function preferSyncParse(schema: unknown): void {
 }
 
 /**
+ * A plain object without keys (a request part that names nothing, a query string without parameters, say). Route
+ * schemas are pure (no state, time or randomness in their checks and transforms), so zod answers every such object
+ * as it answered the first: when that was success with an empty object, the next ones get a new empty object
+ * without running zod.
+ */
+function isEmptyPlainObject(data: unknown): boolean {
+  if (typeof data !== 'object' || data === null || Object.getPrototypeOf(data) !== Object.prototype) return false
+  for (const _ in data) return false
+  return true
+}
+
+/**
  * An object schema's keys in shape order, each one an optional plain string or boolean, or an optional object whose
  * own keys are such (its PlainFields; see plainFields).
  */
-type PlainFields = { keys: string[]; types: Map<string, PlainType> }
+type PlainFields = { keys: string[]; types: Map<string, PlainType>; required: Set<string> }
 type PlainType = 'string' | 'boolean' | PlainFields
 
 /**
  * The keys of a `z.object` (no catchall) whose schema is `z.string().optional()` or `z.boolean().optional()`
- * without checks, coercion or transforms, or the `.optional()` of such an object without checks of its own, in the
- * shape's order; null when there are none, when it is not such an object, or when any key is not plainly optional
- * (required, defaulted, or optional through a transform): an absent key then means something other than nothing.
+ * without checks, coercion or transforms, or the `.optional()` of such an object without checks of its own, or a
+ * required `z.string()` or `z.boolean()` without checks or coercion (path parameters), in the shape's order; null
+ * when there are none, when it is not such an object, or when any other key is not plainly optional (required,
+ * defaulted, or optional through a transform): an absent key then means something other than nothing.
  * `within` holds the object schemas being read (a schema that contains itself is not plain where it recurs).
  */
 function plainFields(schema: z.ZodType, within: Set<object> = new Set()): PlainFields | null {
@@ -60,20 +79,36 @@ function plainFields(schema: z.ZodType, within: Set<object> = new Set()): PlainF
 function plainKeys(shape: Record<string, z.ZodType>, within: Set<object>): PlainFields | null {
   const keys: string[] = []
   const types = new Map<string, PlainType>()
+  const required = new Set<string>()
   for (const key of Object.keys(shape)) {
     const value = shape[key]
+    if (value && value._zod.optin === undefined && value._zod.optout === undefined) {
+      const type = plainScalar(value._zod.def as ScalarDef)
+      if (!type) return null
+      keys.push(key)
+      types.set(key, type)
+      required.add(key)
+      continue
+    }
     if (value?._zod.optin !== 'optional' || value._zod.optout !== 'optional') return null
     const outer = value._zod.def as { type: string; innerType?: z.ZodType }
     if (outer.type !== 'optional' || !outer.innerType) continue
-    const inner = outer.innerType._zod.def as { type: string; checks?: unknown[]; coerce?: boolean }
+    const inner = outer.innerType._zod.def as ScalarDef
     if (inner.checks?.length || inner.coerce) continue
-    const type = inner.type === 'string' || inner.type === 'boolean' ? inner.type
-      : inner.type === 'object' ? plainFields(outer.innerType, within) : null
+    const type = plainScalar(inner) ?? (inner.type === 'object' ? plainFields(outer.innerType, within) : null)
     if (!type) continue
     keys.push(key)
     types.set(key, type)
   }
-  return keys.length ? { keys, types } : null
+  return keys.length ? { keys, types, required } : null
+}
+
+type ScalarDef = { type: string; checks?: unknown[]; coerce?: boolean }
+
+/** 'string' or 'boolean' for such a schema without checks or coercion. */
+function plainScalar(def: ScalarDef): 'string' | 'boolean' | null {
+  if (def.checks?.length || def.coerce) return null
+  return def.type === 'string' || def.type === 'boolean' ? def.type : null
 }
 
 /**
@@ -101,6 +136,8 @@ function plainObject(plain: PlainFields, data: unknown): Record<string, unknown>
     else if (typeof given[key] !== type) return undefined
     count++
   }
+  // A required key that is absent: zod says so.
+  if (plain.required.size && !hasAll(given, plain.required)) return undefined
   const out: Record<string, unknown> = {}
   if (!count) return out
   for (const key of plain.keys) {
@@ -110,6 +147,11 @@ function plainObject(plain: PlainFields, data: unknown): Record<string, unknown>
     else if ((out[key] = plainObject(type, given[key])) === undefined) return undefined
   }
   return out
+}
+
+function hasAll(given: Record<string, unknown>, keys: Set<string>): boolean {
+  for (const key of keys) if (!Object.hasOwn(given, key)) return false
+  return true
 }
 
 type RequestParts = { query?: unknown; params?: unknown; headers?: unknown; cookies?: unknown; body?: unknown }

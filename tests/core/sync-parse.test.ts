@@ -113,15 +113,65 @@ describe('preferSyncParse plain objects', () => {
     expect(await Node.safeParseAsync(input)).toEqual(Node.safeParse(input))
   })
 
-  test('leaves schemas with required or defaulted keys to zod', async () => {
-    const schemas = [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') })]
+  test('leaves schemas with defaulted or other required keys to zod, and objects missing one', async () => {
+    const schemas = [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') }),
+      z.object({ a: z.string().min(1), b: z.string().optional() }), z.object({ a: z.enum(['x']), b: z.string() })]
     for (const schema of schemas) {
       preferSyncParse(schema)
-      const got = await schema.safeParseAsync({})
-      const want = schema.safeParse({})
-      expect(got.success).toBe(want.success)
-      expect(got.data).toEqual(want.data)
+      for (const input of [{}, { b: 'v' }, { a: 'x', b: 'v' }, { a: '', b: 'v' }]) {
+        const got = await schema.safeParseAsync(input)
+        const want = schema.safeParse(input)
+        expect(got.success).toBe(want.success)
+        expect(got.data).toEqual(want.data)
+        expect(got.error?.issues).toEqual(want.error?.issues)
+      }
     }
+  })
+
+  test('answers required plain strings and booleans (path parameters) as zod does, without running zod', async () => {
+    const shape = () => ({
+      calendarId: z.string(), eventId: z.string(), sure: z.boolean(), note: z.string().optional(),
+    })
+    const { schema, reference, zodCalls } = preferredWithCounter(shape)
+    const quick = [{ calendarId: 'a', eventId: 'b', sure: true }, { sure: false, eventId: 'b', calendarId: 'a' },
+      { note: 'n', calendarId: 'a', eventId: 'b', sure: true }]
+    const parsed = [{}, { calendarId: 'a', sure: true }, { calendarId: 'a', eventId: 5, sure: true },
+      { calendarId: 'a', eventId: 'b', sure: 'true' }, { calendarId: 'a', eventId: 'b', sure: true, other: 1 },
+      JSON.parse('{"__proto__":{"calendarId":"x"},"eventId":"b","sure":true}'),
+      { calendarId: undefined, eventId: 'b', sure: true }]
+    for (const input of [...quick, ...parsed]) {
+      const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
+      expect(got.success).toBe(want.success)
+      expect(JSON.stringify(got.data)).toBe(JSON.stringify(want.data))
+      expect(got.error?.issues).toEqual(want.error?.issues)
+    }
+    expect(zodCalls()).toBe(parsed.length)
+  })
+
+  test('answers an empty object as zod answered the first one, when that was an empty object', async () => {
+    const flag = () => z.enum(['true', 'false']).optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true'))
+    const count = () => z.string().regex(/^\d+$/).optional().transform((v) => (v === undefined ? undefined : Number(v)))
+      .refine((v) => v === undefined || v <= 5, 'too many')
+    const optional = preferredWithCounter(() => ({ send: flag(), max: count() }))
+    for (const input of [{}, {}, { send: 'true' }, {}, { max: '9' }, {}, { max: '2' }]) {
+      const [got, want] = [await optional.schema.safeParseAsync(input), optional.reference.safeParse(input)]
+      expect(got).toEqual(want)
+      expect(Object.keys(got.data ?? {})).toEqual(Object.keys(want.data ?? {}))
+    }
+    expect(optional.zodCalls()).toBe(4) // the first empty object and the three that name something
+    const first = await optional.schema.safeParseAsync({})
+    expect(first.data).not.toBe((await optional.schema.safeParseAsync({})).data) // a new object each time
+    // Zod's answer to an empty object is not an empty object: every one goes to zod.
+    const defaulted = preferredWithCounter(() => ({ send: flag(), max: z.string().default('3') }))
+    const required = preferredWithCounter(() => ({ send: flag(), max: z.string() }))
+    for (const { schema, reference, zodCalls } of [defaulted, required]) {
+      for (let i = 0; i < 3; i++) expect(await schema.safeParseAsync({})).toEqual(reference.safeParse({}))
+      expect(zodCalls()).toBe(3)
+    }
+    const bare = Object.create(null)
+    expect(await optional.schema.safeParseAsync(bare)).toEqual(optional.reference.safeParse(bare))
+    expect(optional.zodCalls()).toBe(5)
   })
 })
 
