@@ -180,9 +180,10 @@ export class World {
   /**
    * Holds the world open for reuse (the gym's validation runs many episodes of one template on one connection,
    * so statements are compiled once): from now on every write goes into one open transaction, and each row
-   * written is noted (TEMP triggers, outside the world's bytes: table and rowid) for `changedTables` and
-   * `heldWrites`. `rewind()` undoes it all, notes included. A held world cannot be snapshotted or restored (its
-   * bytes are not committed).
+   * written is noted (TEMP triggers, outside the world's bytes: table and rowid; the clock's and the action log's
+   * writes are told from their contents instead, held-notes.ts UNNOTED) for `changedTables` and `heldWrites`.
+   * `rewind()` undoes it all, notes included. A held world cannot be snapshotted or restored (its bytes are not
+   * committed).
    */
   hold(): void {
     if (this.#held) throw new Error('world is already held')
