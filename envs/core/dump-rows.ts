@@ -5,7 +5,7 @@ import { noteRead, stmt, type Db } from './db.ts'
 import { keptValue } from './dump-memo.ts'
 import type { Json } from './service.ts'
 import { noteChangedIds } from './diff.ts'
-import { CHANGED_ROWIDS_SQL } from './held-notes.ts'
+import { CHANGED_ROWIDS_SQL, rowsNoted } from './held-notes.ts'
 import type { World } from './world.ts'
 
 /**
@@ -128,7 +128,8 @@ export function readTable<T>(world: World, read: TableRead<T>): readonly T[] {
 /** readTable, with how the rows differ from the kept ones where that is known (see Rows). */
 export function readRows<T>(world: World, read: TableRead<T>): Rows<T> {
   const client = world.sqlite
-  const written = world.heldWrites()
+  // A table whose written rowids are not all noted (held-notes.ts UNNOTED) is read whole every time.
+  const written = rowsNoted(read.table) ? world.heldWrites() : undefined
   if (!written) return { rows: Object.freeze(mapRows(stmt(world.db, read.sql).raw().all() as unknown[][], read.map)) }
   let reads = kept.get(client)
   if (!reads) kept.set(client, (reads = new Map()))

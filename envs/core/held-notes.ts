@@ -17,10 +17,35 @@ type TriggerRow = readonly [name: string, table: string, sql: string]
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /**
+ * Tables every agent request writes (the clock's upsert, the action log's insert), whose writes no trigger notes:
+ * a statement that fires a trigger runs with a statement journal, which copies each page it writes and then walks
+ * the connection's whole sub-journal (every page copy an open savepoint holds), so with the validation chain's
+ * savepoints these two statements cost about twice as much as without (docs/decisions/0346). Their writes are told
+ * from their contents instead (World.heldWrites): `contents` is an SQL expression of a table's contents that differs
+ * whenever a write left out (`unnoted`) changed them. world_meta: every row (rowid, key, value), quoted; the action
+ * log: its row count (its updates and deletes are still noted, so only inserts change it unseen). Their rowids are
+ * never noted: readers must not take the notes for their rows (rowsNoted).
+ */
+const UNNOTED: Readonly<Record<string, { unnoted: readonly string[]; contents: string }>> = {
+  world_meta: {
+    unnoted: ['INSERT', 'UPDATE', 'DELETE'],
+    contents: "(SELECT group_concat(quote(rowid) || ',' || quote(key) || ',' || quote(value), ';' ORDER BY rowid) " +
+      'FROM world_meta)',
+  },
+  world_action_log: { unnoted: ['INSERT'], contents: '(SELECT count(*) FROM world_action_log)' },
+}
+
+/** False for a table some of whose written rows no trigger notes (their rowids must not be read from the notes). */
+export function rowsNoted(table: string): boolean {
+  return !Object.hasOwn(UNNOTED, table.toLowerCase())
+}
+
+/**
  * The triggers noting each row a statement writes in `table`: an insert its new rowid, a delete its old one, an
- * update both (a rowid can change). A row a REPLACE deletes fires no trigger (recursive_triggers is off): readers
- * learn the rows that remain from the table itself, never from the notes alone. Each as the schema row that
- * `CREATE TEMP TRIGGER <rest>` leaves in `temp.sqlite_master`: its `sql` is `CREATE TRIGGER <rest>`.
+ * update both (a rowid can change); none for the writes UNNOTED leaves out. A row a REPLACE deletes fires no trigger
+ * (recursive_triggers is off): readers learn the rows that remain from the table itself, never from the notes alone.
+ * Each as the schema row that `CREATE TEMP TRIGGER <rest>` leaves in `temp.sqlite_master`: its `sql` is
+ * `CREATE TRIGGER <rest>`.
  */
 function noteTriggers(table: string): TriggerRow[] {
   // Noted in lower case, as SQL names the table whatever its case (readers look it up so).
@@ -30,11 +55,24 @@ function noteTriggers(table: string): TriggerRow[] {
     const trigger = `wsgym_${op[0]}_${table}`
     return [trigger, table, `CREATE TRIGGER ${ident(trigger)} AFTER ${op} ON main.${ident(table)} BEGIN ${body} END`]
   }
-  return [
-    trigger('INSERT', note('NEW.rowid')),
-    trigger('UPDATE', `${note('OLD.rowid')} ${note('NEW.rowid')}`),
-    trigger('DELETE', note('OLD.rowid')),
-  ]
+  const bodies = {
+    INSERT: note('NEW.rowid'), UPDATE: `${note('OLD.rowid')} ${note('NEW.rowid')}`, DELETE: note('OLD.rowid'),
+  }
+  const unnoted = Object.hasOwn(UNNOTED, table) ? UNNOTED[table]!.unnoted : []
+  return OPS.filter((op) => !unnoted.includes(op)).map((op) => trigger(op, bodies[op]))
+}
+
+const OPS = ['INSERT', 'UPDATE', 'DELETE'] as const
+
+/**
+ * What tells the writes no trigger notes (UNNOTED) among `tables`: one statement whose row has, per such table, a
+ * value that changes whenever those writes change the table's contents; undefined when no such table exists.
+ */
+export type UnnotedProbe = { sql: string; tables: readonly string[] }
+function unnotedProbe(tables: readonly string[]): UnnotedProbe | undefined {
+  const present = tables.filter((t) => Object.hasOwn(UNNOTED, t))
+  if (present.length === 0) return undefined
+  return { sql: `SELECT ${present.map((t) => UNNOTED[t]!.contents).join(', ')}`, tables: present }
 }
 
 /** The note triggers of every table, as `CREATE TEMP TRIGGER` statements (what installNotes is equivalent to). */
@@ -74,9 +112,10 @@ const TEMP_TRIGGERS_SQL = "SELECT count(*) FROM temp.sqlite_master WHERE type = 
  * makes SQLite read it again before any other statement compiles (a statement on main tables alone does not check
  * temp's version, and would compile without the triggers). Moving the version also expires every statement compiled
  * before, as DDL does, so that none writes without the triggers. Returns the rows written to the schema table,
- * which SQLite counts as changes (total_changes) where the DDL's own writes are not counted.
+ * which SQLite counts as changes (total_changes) where the DDL's own writes are not counted, and the probe of the
+ * writes no trigger notes (UNNOTED).
  */
-export function installNotes(sqlite: Database.Database): number {
+export function installNotes(sqlite: Database.Database): { changes: number; probe: UnnotedProbe | undefined } {
   const prepare = (sql: string) => Database.prototype.prepare.call(sqlite, sql)
   const tables = prepare(TABLES_SQL).pluck().all() as string[]
   const rows = triggerRowsJson(tables)
@@ -97,6 +136,9 @@ export function installNotes(sqlite: Database.Database): number {
     }
   }
   const after = prepare(TEMP_TRIGGERS_SQL).pluck().get() as number
-  if (after !== before + tables.length * 3) throw new Error('held world: the note triggers were not all installed')
-  return changes
+  if (after !== before + triggerCount(tables)) throw new Error('held world: the note triggers were not all installed')
+  return { changes, probe: unnotedProbe(tables) }
 }
+
+const triggerCount = (tables: readonly string[]) =>
+  tables.reduce((n, t) => n + 3 - (Object.hasOwn(UNNOTED, t) ? UNNOTED[t]!.unnoted.length : 0), 0)

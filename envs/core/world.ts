@@ -4,7 +4,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
 import { cacheStatements, type Db } from './db.ts'
-import { CHANGED_TABLES_SQL, installNotes } from './held-notes.ts'
+import { CHANGED_TABLES_SQL, installNotes, type UnnotedProbe } from './held-notes.ts'
 import { trackSnapshotImage } from './snapshot-memory.ts'
 
 /** The bytes of a whole world database: every service's rows, counters, clock and action log. */
@@ -41,6 +41,11 @@ export class World {
   #written: { changes: number; tables: ReadonlySet<string> } | undefined
   /** heldWrites' probes, compiled once per connection (outside the statement cache: their modes never change). */
   #probes: { changes: Database.Statement; main: Database.Statement; temp: Database.Statement } | undefined
+  /**
+   * The writes no trigger notes (held-notes.ts UNNOTED: the clock's and the action log's): the probe of their tables'
+   * contents, compiled once per connection, and what it read at hold().
+   */
+  #unnoted: Unnoted | undefined
   /** Called before any use of the database while set (gym/shared-prefix.ts: a replayed episode catches up first). */
   #beforeUse: (() => void) | undefined
   /** The statements of each savepoint name used, compiled once per connection (savepoint(), rollbackTo()). */
@@ -79,7 +84,7 @@ export class World {
   /** Binds the drizzle handle and the (once-compiled) transaction runner to a connection. */
   #attach(sqlite: Database.Database) {
     // A new connection has no notes table or triggers yet (they are TEMP: per connection).
-    this.#holdBase = this.#written = this.#probes = undefined
+    this.#holdBase = this.#written = this.#probes = this.#unnoted = undefined
     this.#tracking = false
     this.#uncounted = 0
     this.#savepoints = new Map()
@@ -175,17 +180,21 @@ export class World {
   /**
    * Holds the world open for reuse (the gym's validation runs many episodes of one template on one connection,
    * so statements are compiled once): from now on every write goes into one open transaction, and each row
-   * written is noted (TEMP triggers, outside the world's bytes: table and rowid) for `changedTables` and
-   * `heldWrites`. `rewind()` undoes it all, notes included. A held world cannot be snapshotted or restored (its
-   * bytes are not committed).
+   * written is noted (TEMP triggers, outside the world's bytes: table and rowid; the clock's and the action log's
+   * writes are told from their contents instead, held-notes.ts UNNOTED) for `changedTables` and `heldWrites`.
+   * `rewind()` undoes it all, notes included. A held world cannot be snapshotted or restored (its bytes are not
+   * committed).
    */
   hold(): void {
     if (this.#held) throw new Error('world is already held')
     if (this.#file) throw new Error('only in-memory worlds can be held')
     if (!this.#tracking) {
-      this.#uncounted += installNotes(this.#sqlite)
+      const notes = installNotes(this.#sqlite)
+      this.#uncounted += notes.changes
+      this.#unnoted = notes.probe && this.#unnotedOf(notes.probe)
       this.#tracking = true
     }
+    if (this.#unnoted) this.#unnoted.atHold = this.#unnoted.probe.get() as unknown[]
     const stamp = this.#stamp()
     if (this.#holdBase?.rewound !== stamp) this.#holdBase = { base: {} }
     this.#holdSchema = this.#schemaCookies()
@@ -225,6 +234,11 @@ export class World {
     const changes = this.#probe().changes.get() as number
     if (this.#written?.changes !== changes) {
       const tables = new Set(sqlite.prepare(CHANGED_TABLES_SQL).pluck().all() as string[])
+      const unnoted = this.#unnoted
+      if (unnoted) {
+        const now = unnoted.probe.get() as unknown[]
+        for (let i = 0; i < now.length; i++) if (now[i] !== unnoted.atHold[i]) tables.add(unnoted.tables[i]!)
+      }
       this.#written = { changes, tables }
     }
     return { base: this.#holdBase!.base, tables: this.#written.tables }
@@ -254,6 +268,11 @@ export class World {
       this.#savepoints.set(name, statements)
     }
     return statements
+  }
+
+  #unnotedOf(probe: UnnotedProbe): Unnoted {
+    const statement = Database.prototype.prepare.call(this.#sqlite, probe.sql).raw()
+    return { probe: statement, tables: probe.tables.map((t) => t.toLowerCase()), atHold: [] }
   }
 
   #schemaCookies(): string {
@@ -325,6 +344,7 @@ export class World {
 }
 
 const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
+type Unnoted = { probe: Database.Statement; tables: readonly string[]; atHold: readonly unknown[] }
 type SavepointStatements = { take: Database.Statement; rollback: Database.Statement; release: Database.Statement }
 const MAX_SAVEPOINT_NAMES = 1000
 

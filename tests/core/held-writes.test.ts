@@ -3,7 +3,7 @@ import Database from 'better-sqlite3'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { World } from '../../envs/core/world.ts'
 import { readTable, tableRead, type TableRead } from '../../envs/core/dump-rows.ts'
-import { noteTriggerStatements } from '../../envs/core/held-notes.ts'
+import { noteTriggerStatements, rowsNoted } from '../../envs/core/held-notes.ts'
 import { allServiceTables } from '../../server/registry.ts'
 
 // A rowid table with a text primary key: INSERT OR REPLACE on the key deletes a row of another rowid (no trigger).
@@ -156,9 +156,11 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     w.hold()
     const schema = (db: Database.Database) => db.prepare('SELECT * FROM temp.sqlite_master ORDER BY name').all()
     expect(schema(w.sqlite)).toEqual(schema(reference))
-    expect(schema(w.sqlite)).toHaveLength(1 + 3 * tables.length)
+    // 3 triggers per table but world_meta (none) and the action log (no insert trigger): held-notes.ts UNNOTED.
+    expect(schema(w.sqlite)).toHaveLength(1 + 3 * tables.length - 4)
     reference.close()
-    // Every table's insert, update and delete is noted (rowids alike), under the table's name in lower case.
+    // Every table's insert, update and delete is noted (rowids alike), under the table's name in lower case; the
+    // writes no trigger notes still make the table one of the changed ones while they changed its contents.
     for (const table of tables) {
       const quoted = `"${table.replace(/"/g, '""')}"`
       const columns = w.sqlite.prepare('SELECT name, type FROM pragma_table_info(?)').raw().all(table) as
@@ -166,16 +168,76 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
       w.sqlite.exec(`SAVEPOINT probe; DELETE FROM temp.wsgym_changed`)
       const list = columns.map(([c]) => `"${c}"`).join(', ')
       const values = columns.map(([, type], i) => (/INT/i.test(type) ? String(7000 + i) : `'v${i}'`)).join(', ')
+      const name = table.toLowerCase()
+      expect(w.changedTables()!.has(name), table).toBe(false)
       const rowid = w.sqlite.prepare(`INSERT INTO ${quoted} (${list}) VALUES (${values})`).run().lastInsertRowid
+      expect(w.changedTables()!.has(name), table).toBe(true)
       w.sqlite.prepare(`UPDATE ${quoted} SET rowid = rowid + 1000 WHERE rowid = ?`).run(rowid)
       w.sqlite.prepare(`DELETE FROM ${quoted} WHERE rowid = ?`).run(Number(rowid) + 1000)
       const notes = w.sqlite.prepare('SELECT name, rid FROM temp.wsgym_changed').raw().all()
-      const name = table.toLowerCase()
       const at = Number(rowid)
-      expect(notes, table).toEqual([[name, at], [name, at], [name, at + 1000], [name, at + 1000]])
+      const expected = name === 'world_meta' ? [] : name === 'world_action_log'
+        ? [[name, at], [name, at + 1000], [name, at + 1000]]
+        : [[name, at], [name, at], [name, at + 1000], [name, at + 1000]]
+      expect(notes, table).toEqual(expected)
+      expect(rowsNoted(table), table).toBe(name !== 'world_meta' && name !== 'world_action_log')
       w.sqlite.exec('ROLLBACK TO probe; RELEASE probe')
     }
     expect(w.rewind()).toBe(true)
+    w.close()
+  })
+
+  test('the clock\'s and the action log\'s writes, which no trigger notes, are told from their contents (0346)', () => {
+    const w = World.create([pairs])
+    const put = w.sqlite.prepare('INSERT INTO world_meta (key, value) VALUES (?, ?) ' +
+      'ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+    const log = w.sqlite.prepare('INSERT INTO world_action_log (at_ms, method, path, query, status) ' +
+      "VALUES (1, 'GET', '/', '', 200)")
+    put.run('clock_ms', '1000')
+    log.run()
+    w.hold()
+    const changed = () => [...w.changedTables()!].sort()
+    const notes = () => w.sqlite.prepare('SELECT count(*) FROM temp.wsgym_changed').pluck().get()
+    w.savepoint('s0')
+    put.run('clock_ms', '2000')
+    expect(changed()).toEqual(['world_meta'])
+    log.run()
+    expect(changed()).toEqual(['world_action_log', 'world_meta'])
+    expect(notes()).toBe(0)
+    w.rollbackTo('s0')
+    expect(changed()).toEqual([])
+    // The same value written again leaves the contents as at hold(): nothing changed.
+    put.run('clock_ms', '1000')
+    expect(changed()).toEqual([])
+    // A new key, a key deleted, a row moved to another rowid: all change the contents.
+    put.run('tick_ms', '5')
+    expect(changed()).toEqual(['world_meta'])
+    w.rollbackTo('s0')
+    w.sqlite.exec("DELETE FROM world_meta WHERE key = 'clock_ms'")
+    expect(changed()).toEqual(['world_meta'])
+    w.rollbackTo('s0')
+    w.sqlite.exec("UPDATE world_meta SET rowid = rowid + 10 WHERE key = 'clock_ms'")
+    expect(changed()).toEqual(['world_meta'])
+    w.rollbackTo('s0')
+    // The action log's updates and deletes are noted by its triggers (its row count alone would miss an update).
+    w.sqlite.exec("UPDATE world_action_log SET status = 500")
+    expect(changed()).toEqual(['world_action_log'])
+    w.rollbackTo('s0')
+    w.sqlite.exec('DELETE FROM world_action_log')
+    log.run()
+    expect(changed()).toEqual(['world_action_log'])
+    w.rollbackTo('s0')
+    expect(changed()).toEqual([])
+    // Their rows are read whole by the kept reads (no rowid of theirs is noted).
+    const meta = tableRead('world_meta', ['key', 'value'], ['rowid'])
+    const before = readTable(w, meta)
+    put.run('clock_ms', '3000')
+    expect(readTable(w, meta)).toEqual(w.sqlite.prepare(meta.sql).raw().all())
+    expect(readTable(w, meta)).not.toEqual(before)
+    expect(w.rewind()).toBe(true)
+    w.hold()
+    expect(changed()).toEqual([])
+    w.rewind()
     w.close()
   })
 
