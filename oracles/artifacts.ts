@@ -3,7 +3,7 @@
  * labelled SENT), the whole visible content of a message or post, and the sharing changes on Drive files.
  * Family oracles build on these so that every artifact is accounted for (oracles/README.md, "Judge every artifact").
  */
-import type { EntityChange, WorldState } from '../envs/core/diff.ts'
+import { notedIds, type EntityChange, type WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
 import type { ActionRow, Entity, Violation } from './types.ts'
 import type { Allowed } from './predicates.ts'
@@ -50,7 +50,9 @@ export function deliveredMail(initial: WorldState, final: WorldState, actions: A
  * Per final collection, the initial one it was compared with and, per user, the messages labelled SENT in it and
  * not before, in collection order. Collections are never changed once dumped (entityList freezes them), and a
  * task's episodes that leave Gmail as it was judge the very same pair (docs/decisions/0342): listed once, not
- * once per verify and oracle.
+ * once per verify and oracle. Where the dump noted which ids may differ from the initial collection
+ * (envs/core/diff.ts notedIds), every other id has an equal entity on both sides, so it cannot have gained SENT:
+ * only the noted ids are looked at (docs/decisions/0347).
  */
 const newlySentLists = new WeakMap<object, { before: object | undefined; byUser: Map<string, readonly Entity[]> }>()
 
@@ -64,7 +66,11 @@ function newlySentOf(
   if (!list) {
     const was = before ?? {}
     const wasSent = (m: Entity) => hasSent((was[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds)
-    list = entityList(after).filter((m) => m.userId === userId && hasSent(m.labelIds) && !wasSent(m))
+    const newly = (m: Entity | undefined): m is Entity =>
+      m !== undefined && m.userId === userId && hasSent(m.labelIds) && !wasSent(m)
+    const among = before && notedIds(after, before)?.map((id) => after[id] as Entity | undefined).filter(newly)
+    // Order is the collection's: a list of two or more is taken from a walk of the whole collection.
+    list = among && among.length < 2 ? among : entityList(after).filter(newly)
     kept.byUser.set(userId, list)
   }
   return list

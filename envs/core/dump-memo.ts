@@ -38,7 +38,8 @@ export function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolea
   return true
 }
 
-function sameValue(x: unknown, y: unknown): boolean {
+/** Equal values as sameInputs compares its inputs' elements (rows as read: arrays, plain objects, byte buffers). */
+export function sameValue(x: unknown, y: unknown): boolean {
   if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
   if (x instanceof Uint8Array || y instanceof Uint8Array) {
     return x instanceof Uint8Array && y instanceof Uint8Array && Buffer.from(x.buffer, x.byteOffset, x.byteLength)

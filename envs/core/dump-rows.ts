@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3'
 import { getTableColumns, getTableName } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { noteRead, stmt, type Db } from './db.ts'
-import { keptValue } from './dump-memo.ts'
+import { keptValue, sameValue } from './dump-memo.ts'
 import type { Json } from './service.ts'
 import { noteChangedIds } from './diff.ts'
 import { CHANGED_ROWIDS_SQL, rowsNoted } from './held-notes.ts'
@@ -165,6 +165,9 @@ export function readRows<T>(world: World, read: TableRead<T>): Rows<T> {
 
 const NONE: readonly never[] = Object.freeze([])
 
+/** The count of the read's table (TableRead.count's SQL, which reads in other orders have too). */
+const countOf = (read: TableRead<unknown>) => `/* dump rows */ SELECT count(*) FROM ${quote(read.table)}`
+
 /**
  * A value built from the kept rows alone, kept with them (once per kept read): what `since.derived` holds under
  * `name`. `build` must read nothing but the rows.
@@ -182,14 +185,32 @@ function sinceKept<T, V>(since: NonNullable<Rows<T>['since']>, name: string, bui
 function mergeWritten<T>(world: World, read: TableRead<T>, found: Kept): Rows<T> | undefined {
   const written = stmt(world.db, read.written).raw().all(read.table) as unknown[][]
   const noted = new Set(stmt(world.db, CHANGED_ROWIDS_SQL).pluck().all(read.table) as number[])
+  // A row written with the very values kept at its rowid (a column the read leaves out changed, or none did) is
+  // the kept row: not among `old` and `fresh`, so whatever is built from it is built as from a row never written.
   const fresh: T[] = new Array(written.length)
-  for (let i = 0; i < written.length; i++) fresh[i] = Object.freeze(read.map(written[i]!.slice(1)))
+  const changed: T[] = []
+  const same = new Set<number>()
+  for (let i = 0; i < written.length; i++) {
+    const rowid = written[i]![0] as number
+    const row = Object.freeze(read.map(written[i]!.slice(1)))
+    const was = found.byRowid.get(rowid) as T | undefined
+    if (was !== undefined && sameValue(was, row)) {
+      fresh[i] = was
+      same.add(rowid)
+    } else changed.push((fresh[i] = row))
+  }
   const old: T[] = []
   for (const rowid of noted) {
     const row = found.byRowid.get(rowid) as T | undefined
-    if (row !== undefined) old.push(row)
+    if (row !== undefined && !same.has(rowid)) old.push(row)
   }
-  const since = { kept: found.rows as readonly T[], old, fresh, derived: found.derived }
+  const kept = found.rows as readonly T[]
+  const since = { kept, old, fresh: changed, derived: found.derived }
+  // Every noted row is a kept one with its values: the kept rows, when the table counts as many (none was deleted
+  // by REPLACE without a note).
+  if (same.size === noted.size && stmt(world.db, countOf(read)).pluck().get() === kept.length) {
+    return { rows: kept, since: { kept, old: NONE, fresh: NONE, derived: found.derived } }
+  }
   if (read.count) {
     const merged = mergeByRowid(world, read, found, written, fresh, noted)
     if (merged) return { rows: merged, since }

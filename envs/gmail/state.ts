@@ -114,11 +114,19 @@ export function dumpGmail(world: World): ServiceState {
   out.messages = keptValue(db, 'gmail.messages', [messageRows, labelIds], () => {
     const memo = entityMemo(db, 'gmail.messages')
     const messages: Record<string, Json> = {}
+    const base = baseOf(messageRead, labelRead)
     for (const { key, row } of messageRows) {
+      // A key none of whose rows was written: the base's entity (equal to what the memo would give).
+      const kept = base && !base.touched.has(key) ? base.collection[key] : undefined
+      if (kept !== undefined) {
+        messages[key] = kept
+        continue
+      }
       const ids = labelIds.get(key) ?? NO_LABELS
       messages[key] = memo.entity(key, [row, ids], () => messageEntity(db, row, ids))
     }
-    noteBase(messageRead, labelRead, messages)
+    if (base) noteChangedIds(messages, base.collection, base.touched)
+    else keepBase(messageRead, labelRead, messages)
     return messages
   })
   const small = (name: string, read: TableRead<readonly unknown[]>, keyOf: (r: readonly unknown[]) => string,
@@ -159,34 +167,42 @@ const NO_LABELS: readonly string[] = Object.freeze([])
 
 /**
  * The messages collection built from the message rows and label groups kept at hold() (envs/core/dump-rows.ts:
- * `since`), kept with that message read: later collections are told apart from it by the diff through the keys of
- * the rows written since, not by walking every key (docs/decisions/0342).
+ * `since`), kept with that message read: later collections take its entities for the keys none of whose rows was
+ * written since, and the diff tells them apart from it through the keys of the written rows, not by walking every
+ * key (docs/decisions/0342, 0347).
  */
 type MessagesBase = { labels: Map<string, unknown>; collection: Record<string, Json> }
 const BASE = 'gmail.messages.base'
 
-/**
- * After a full build: keeps it as the base when built from the kept rows and groups; otherwise, when its base is
- * there, notes for the diff which keys may differ from it (envs/core/diff.ts noteChangedIds). A key's entity is
- * built from its message rows and its label rows alone (memoised by their values), so a key none of whose rows
- * was written since hold() has an entity equal to the base's; keptGroups keeps such a key's very list.
- */
-function noteBase(messages: Rows<Keyed<MessageRow>>, labels: Rows<Keyed<string>>, collection: Record<string, Json>) {
+/** Keeps a collection built from the kept message rows and label groups as their base (see MessagesBase). */
+function keepBase(messages: Rows<Keyed<MessageRow>>, labels: Rows<Keyed<string>>, collection: Record<string, Json>) {
   const ms = messages.since
   const ls = labels.since
-  if (!ms || !ls) return
-  if (messages.rows === ms.kept && labels.rows === ls.kept) {
-    const kept = ms.derived.get(BASE) as MessagesBase | undefined
-    if (kept?.labels !== ls.derived) ms.derived.set(BASE, { labels: ls.derived, collection } satisfies MessagesBase)
-    return
-  }
+  if (!ms || !ls || messages.rows !== ms.kept || labels.rows !== ls.kept) return
+  const kept = ms.derived.get(BASE) as MessagesBase | undefined
+  if (kept?.labels !== ls.derived) ms.derived.set(BASE, { labels: ls.derived, collection } satisfies MessagesBase)
+}
+
+/**
+ * For rows written since hold(), with the base built from the very kept reads: the base collection and the keys of
+ * the old and fresh message and label rows (`touched`). A key's entity is built from its message rows and its
+ * label rows alone (memoised by their values), so a key none of whose rows was written has the very kept row and
+ * (keptGroups) the very label list: an entity equal to the base's, which the build takes as it is. The diff is
+ * told that only the touched keys may differ (envs/core/diff.ts noteChangedIds).
+ */
+function baseOf(
+  messages: Rows<Keyed<MessageRow>>, labels: Rows<Keyed<string>>,
+): { collection: Record<string, Json>; touched: ReadonlySet<string> } | undefined {
+  const ms = messages.since
+  const ls = labels.since
+  if (!ms || !ls || (messages.rows === ms.kept && labels.rows === ls.kept)) return undefined
   const base = ms.derived.get(BASE) as MessagesBase | undefined
-  if (base?.labels !== ls.derived) return
-  const keys = new Set<string>()
+  if (base?.labels !== ls.derived) return undefined
+  const touched = new Set<string>()
   for (const rows of [ms.old, ms.fresh, ls.old, ls.fresh] as readonly (readonly Keyed<unknown>[])[]) {
-    for (const r of rows) keys.add(r.key)
+    for (const r of rows) touched.add(r.key)
   }
-  noteChangedIds(collection, base.collection, keys)
+  return { collection: base.collection, touched }
 }
 
 function messageEntity(db: Db, m: MessageRow, labelIds: readonly string[]): Json {

@@ -4,7 +4,9 @@ import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { parseJson, type ChannelRow, type MessageRow, type UserRow } from './store/core.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { columnNames, keptGroups, readRows, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
+import { columnNames, keptGroups, readRows, readTable, tableRead, type Rows, type TableRead }
+  from '../core/dump-rows.ts'
+import { noteChangedIds } from '../core/diff.ts'
 import { slackBookmarks, slackChannels, slackMessages, slackReminders, slackScheduled, slackStars, slackUsergroups,
   slackUsers } from './schema.ts'
 import { dumpMore } from './state-more.ts'
@@ -70,7 +72,8 @@ export function dumpSlack(world: World): ServiceState {
   // whose member or reaction rows was written keeps the very list (envs/core/dump-rows.ts keptGroups).
   const members = keptGroups(db, 'slack.members', readRows(world, MEMBERS), (r) => r[0] as string,
     (list: string[], r) => list.push(r[1] as string))
-  const channelRows = readTable(world, CHANNELS) as readonly ChannelRow[]
+  const channelRead = readRows(world, CHANNELS) as Rows<ChannelRow>
+  const channelRows = channelRead.rows
   const names = keptValue(db, 'slack.channelNames', [channelRows],
     () => new Map(channelRows.map((ch) => [ch.id, ch.name])))
   const channels = keptValue(db, 'slack.channels', [channelRows, members], () => {
@@ -87,16 +90,28 @@ export function dumpSlack(world: World): ServiceState {
     }
     return out
   })
-  const pinRows = readTable(world, PINS) as readonly (readonly [string, string])[]
+  const pinRead = readRows(world, PINS) as Rows<readonly [string, string]>
+  const pinRows = pinRead.rows
   const pins = keptValue(db, 'slack.pins', [pinRows], () => new Set(pinRows.map(([ch, ts]) => `${ch}/${ts}`)))
   // Reactions of every message, each message's in `seq` order (as reactionsOf reads them): [name, user]…
-  const reactions = keptGroups(db, 'slack.reactions', readRows(world, REACTIONS), (r) => r.key,
+  const reactionRead = readRows(world, REACTIONS)
+  const reactions = keptGroups(db, 'slack.reactions', reactionRead, (r) => r.key,
     (list: string[], r) => list.push(r.name, r.user))
-  const messageRows = readTable(world, MESSAGES)
+  const messageRead = readRows(world, MESSAGES)
+  const messageRows = messageRead.rows
   const messages = keptValue(db, 'slack.messages', [messageRows, names, pins, reactions], () => {
     const memo = entityMemo(db, 'slack.messages')
     const out: Record<string, Json> = {}
+    const reads: MessageReads = [messageRead, channelRead, pinRead, reactionRead]
+    const base = messagesBase(reads)
     for (const { key, row: m } of messageRows) {
+      // A message none of whose inputs' rows was written: the base's entity (equal to what the memo would give).
+      const kept = base && !base.touched.has(key) && !base.channels.has(m.channel_id) ? base.collection[key]
+        : undefined
+      if (kept !== undefined) {
+        out[key] = kept
+        continue
+      }
       const channelName = names.get(m.channel_id) ?? null
       const pinned = pins.has(key)
       const reacted = reactions.get(key) ?? NONE
@@ -108,6 +123,8 @@ export function dumpSlack(world: World): ServiceState {
         reactions: reactionsJson(reacted), pinned,
       }))
     }
+    if (base) noteChangedIds(out, base.collection, noted(base, messageRows))
+    else keepMessagesBase(reads, out)
     return out
   })
   const j = (o: Record<string, unknown>) => o as Json
@@ -147,6 +164,60 @@ export function dumpSlack(world: World): ServiceState {
 
 const NONE: readonly string[] = Object.freeze([])
 
+/** The reads a message entity is built from: messages, channels (names), pins and reactions. */
+type MessageReads = [Rows<Keyed<MessageRow>>, Rows<ChannelRow>, Rows<readonly [string, string]>, Rows<Reaction>]
+
+/**
+ * The messages collection built from the four reads' kept rows (envs/core/dump-rows.ts `since`), kept with the
+ * message read, with the identities of the other three kept reads (their `derived` maps, one per kept read).
+ */
+type MessagesBase = { inputs: readonly unknown[]; collection: Record<string, Json> }
+const BASE = 'slack.messages.base'
+
+const keptInputs = (reads: MessageReads) => reads.slice(1).map((r) => r.since?.derived)
+
+/** Keeps a collection built from the kept rows of all four reads as their base. */
+function keepMessagesBase(reads: MessageReads, collection: Record<string, Json>): void {
+  const since = reads[0].since
+  if (!since || !reads.every((r) => r.since && r.rows === r.since.kept)) return
+  const inputs = keptInputs(reads)
+  const kept = since.derived.get(BASE) as MessagesBase | undefined
+  if (!kept || !inputs.every((x, i) => x === kept.inputs[i])) since.derived.set(BASE, { inputs, collection })
+}
+
+/**
+ * For rows written since hold(), with the base built from the very kept reads: the base collection, the message
+ * keys of the old and fresh message, pin and reaction rows (`touched`), and the ids of the old and fresh channel
+ * rows (`channels`: their messages' channel name may differ). A message's entity is built from its row, its
+ * channel's name, its pin and its reactions alone (memoised by their values): one neither touched nor in such a
+ * channel has the very kept row, name, pin and reaction list, so an entity equal to the base's (docs/decisions/0347).
+ */
+function messagesBase(reads: MessageReads):
+  { collection: Record<string, Json>; touched: Set<string>; channels: ReadonlySet<unknown> } | undefined {
+  const [messages, channels, pins, reactions] = reads
+  if (!reads.every((r) => r.since) || reads.every((r) => r.rows === r.since!.kept)) return undefined
+  const base = messages.since!.derived.get(BASE) as MessagesBase | undefined
+  const inputs = keptInputs(reads)
+  if (!base || !inputs.every((x, i) => x === base.inputs[i])) return undefined
+  const touched = new Set<string>()
+  for (const rows of [messages.since!.old, messages.since!.fresh, reactions.since!.old, reactions.since!.fresh]) {
+    for (const r of rows) touched.add(r.key)
+  }
+  for (const rows of [pins.since!.old, pins.since!.fresh]) for (const [ch, ts] of rows) touched.add(`${ch}/${ts}`)
+  const changed = new Set<unknown>()
+  for (const rows of [channels.since!.old, channels.since!.fresh]) for (const ch of rows) changed.add(ch.id)
+  return { collection: base.collection, touched, channels: changed }
+}
+
+/** The keys that may differ from the base: the touched ones and every message of a channel whose row was written. */
+function noted(base: NonNullable<ReturnType<typeof messagesBase>>, rows: readonly Keyed<MessageRow>[]): Set<string> {
+  if (!base.channels.size) return base.touched
+  const keys = new Set(base.touched)
+  // A base key missing from the rows is touched (its kept row was deleted or moved, so noted): the rows suffice.
+  for (const { key, row } of rows) if (base.channels.has(row.channel_id)) keys.add(key)
+  return keys
+}
+
 /** Rows as objects keyed by column name (what `SELECT *` gives), read through envs/core/dump-rows.ts. */
 function everyColumn<T>(table: SQLiteTable, order: string[]): TableRead<T> {
   const columns = columnNames(table)
@@ -161,12 +232,14 @@ const USERS = everyColumn<UserRow>(slackUsers, ['rowid'])
 const MEMBERS = tableRead('slack_members', ['channel_id', 'user_id'], ['rowid'])
 const CHANNELS = everyColumn<ChannelRow>(slackChannels, ['rowid'])
 const PINS = tableRead('slack_pins', ['channel_id', 'ts'], ['rowid'])
+type Reaction = { readonly key: string; readonly name: string; readonly user: string }
 // `seq` is read too (unused) so that a written table's rows are put in order in JS (envs/core/dump-rows.ts).
 const REACTIONS = tableRead('slack_reactions', ['channel_id', 'ts', 'name', 'user_id', 'seq'],
-  ['seq', 'name', 'user_id'], (v) => ({ key: `${v[0]}/${v[1]}`, name: v[2] as string, user: v[3] as string }))
+  ['seq', 'name', 'user_id'], (v): Reaction => ({ key: `${v[0]}/${v[1]}`, name: v[2] as string, user: v[3] as string }))
 /** Messages with their entity key (`<channel>/<ts>`), made once per row read (kept rows keep it). */
 const MESSAGE_COLUMNS = columnNames(slackMessages)
-const MESSAGES = tableRead('slack_messages', MESSAGE_COLUMNS, ['ts'], (values) => {
+type Keyed<T> = { readonly key: string; readonly row: T }
+const MESSAGES = tableRead('slack_messages', MESSAGE_COLUMNS, ['ts'], (values): Keyed<MessageRow> => {
   const row: Record<string, unknown> = {}
   for (let i = 0; i < MESSAGE_COLUMNS.length; i++) row[MESSAGE_COLUMNS[i]!] = values[i]
   const m = row as MessageRow

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { deliveredMail } from '../../oracles/artifacts.ts'
-import type { WorldState } from '../../envs/core/diff.ts'
+import { noteChangedIds, type WorldState } from '../../envs/core/diff.ts'
 import type { Json } from '../../envs/core/service.ts'
 import type { ActionRow } from '../../oracles/types.ts'
 
@@ -40,5 +40,20 @@ describe('deliveredMail', () => {
       expect(judge(after, 'ann', [])).toEqual({ sent: [], forged: [] })
       expect(judge(none, 'bob', [send('bob', 7)])).toEqual({ sent: ['3'], forged: [] })
     }
+  })
+
+  // A final collection noted as differing from the initial one in a few ids only (envs/core/diff.ts
+  // noteChangedIds) is judged on those ids; two or more new SENT messages are listed in collection order.
+  it('looks only at the noted ids, in collection order', () => {
+    const kept = message('ann', '0', ['SENT'], 1)
+    const initial = { 'ann/0': kept }
+    const one = { 'ann/0': kept, 'ann/1': message('ann', '1', ['SENT'], 5), 'ann/2': message('ann', '2', ['SENT'], 9) }
+    // Breaks the notes' promise on purpose (ann/1 is new but not noted): only the noted ann/2 is looked at.
+    noteChangedIds(one, initial, ['ann/2'])
+    expect(deliveredMail(state(initial), state(one), [send('ann', 9)], 'ann').forged).toEqual([])
+    const two = { 'ann/0': kept, 'ann/1': message('ann', '1', ['SENT'], 5), 'ann/2': message('ann', '2', ['SENT'], 9) }
+    noteChangedIds(two, initial, ['ann/2', 'ann/1'])
+    expect(deliveredMail(state(initial), state(two), [], 'ann').forged.map((v) => v.message.split(' ')[1]))
+      .toEqual(['1', '2'])
   })
 })
