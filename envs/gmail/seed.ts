@@ -10,6 +10,7 @@ import { ensureMailbox, labelIdByName } from './store/mailbox.ts'
 import { labels, filters } from './schema.ts'
 import { putAddressSetting, setSetting } from './store/settings.ts'
 import { newMessageIdHeader, withDeliveredTo } from './deliver.ts'
+import { keepSeedParses } from './state.ts'
 
 const Attachment = z.object({ filename: z.string().min(1), mimeType: z.string().default('application/octet-stream'), text: z.string().optional(), base64: z.string().optional() })
 
@@ -124,6 +125,8 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     }
   })
   inserts.sort((x, y) => x.at - y.at || x.seq - y.seq).forEach((op) => op.run())
+  // The first dump of the world (a task's start state) reads these messages' bodies from the parses made here.
+  keepSeedParses(world.sqlite, memo.stored!)
   seed.filters.forEach((f, i) => {
     const user = ctx.user(f.user, `gmail.filters[${i}].user`)
     db.insert(filters).values({ userId: user.id, id: `ANe1Bm${hexId(db, 'gmail.filter', 24)}`, criteria: JSON.stringify(f.criteria), action: JSON.stringify(f.action) }).run()

@@ -1,10 +1,11 @@
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
 import { createHash } from 'node:crypto'
-import { parseMime, bodyText, headerOf, htmlToText, partText, type MimePart } from './mime/parse.ts'
+import { parseMime, bodyText, headEnd, headerOf, htmlToText, parseCopy, partText, type MimePart, type ParsedMessage }
+  from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
 import type Database from 'better-sqlite3'
-import { labelOrder } from './store/messages.ts'
+import { labelOrder, type SeedParse } from './store/messages.ts'
 import { stmt, type Db } from '../core/db.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
 import { keptGroups, readRows, readTable, tableRead, type Rows, type TableRead } from '../core/dump-rows.ts'
@@ -30,8 +31,10 @@ type FromSource = {
   visibleText: Json
 }
 
-function fromSource(raw: Buffer): FromSource {
-  const root = parseMime(raw)
+/** What FromSource takes from the part tree alone (never the top-level headers): the same for a copy's tree. */
+type FromBody = { text: Json; attachments: Json; visibleText: Json }
+
+function fromBody(root: MimePart): FromBody {
   const files: Json[] = []
   const seen: string[] = []
   const walk = (p: MimePart) => {
@@ -43,44 +46,105 @@ function fromSource(raw: Buffer): FromSource {
     if (readable) seen.push(p.mimeType === 'text/html' ? htmlToText(partText(p)) : partText(p))
   }
   walk(root)
-  const from = headerOf(root.headers, 'from') ?? ''
+  return { text: bodyText(root).slice(0, 4000), attachments: files, visibleText: seen.join('\n').slice(0, VISIBLE_MAX) }
+}
+
+function withHeaders(headers: MimePart['headers'], body: FromBody): FromSource {
+  const from = headerOf(headers, 'from') ?? ''
   return {
-    inReplyTo: headerOf(root.headers, 'in-reply-to') ?? null,
+    inReplyTo: headerOf(headers, 'in-reply-to') ?? null,
     from: parseAddressList(from)[0] ?? '',
     fromName: from.replace(/<[^>]*>/, '').replace(/"/g, '').trim(),
-    to: parseAddressList(headerOf(root.headers, 'to')),
-    cc: parseAddressList(headerOf(root.headers, 'cc')),
-    bcc: parseAddressList(headerOf(root.headers, 'bcc')),
-    text: bodyText(root).slice(0, 4000),
-    attachments: files,
-    visibleText: seen.join('\n').slice(0, VISIBLE_MAX),
+    to: parseAddressList(headerOf(headers, 'to')),
+    cc: parseAddressList(headerOf(headers, 'cc')),
+    bcc: parseAddressList(headerOf(headers, 'bcc')),
+    text: body.text,
+    attachments: body.attachments,
+    visibleText: body.visibleText,
   }
 }
 
-/**
- * Parsed sources by their SHA-1, per connection (like the statement cache, envs/core/db.ts): a pure function of
- * the bytes, so it can never be stale; it pays off when one connection is dumped many times (the gym's validation
- * reuses a connection for every episode of a task, and most messages are the template's). Bounded. A row kept from
- * an earlier read (envs/core/dump-rows.ts) brings the very same `raw` Buffer again (a message whose labels changed):
- * that Buffer finds its parse without being hashed again (blobs read from SQLite are new Buffers nobody writes to).
- */
-type Sources = { byDigest: Map<string, FromSource>; byBuffer: WeakMap<Buffer, FromSource> }
-const sources = new WeakMap<Database.Database, Sources>()
-const MAX_SOURCES = 20_000
+/** A message's FromSource parsed from nothing but its bytes (the reference sourceOf's memo must equal). */
+export function fromSource(raw: Buffer): FromSource {
+  const root = parseMime(raw)
+  return withHeaders(root.headers, fromBody(root))
+}
 
-function sourceOf(client: Database.Database, raw: Buffer): FromSource {
+/**
+ * Parsed sources per connection (like the statement cache, envs/core/db.ts). A pure function of the bytes, so never
+ * stale; bounded.
+ * - A row kept from an earlier read (envs/core/dump-rows.ts) brings the very same `raw` Buffer again (a message
+ *   whose labels changed): that Buffer finds its parse at once (blobs read from SQLite are new Buffers nobody
+ *   writes to).
+ * - The Gmail seed hands over every message it stored with its parse (keepSeedParses): the first dump of the world
+ *   (a task's start state, on the connection that built it) finds a message there by its key, and uses it when the
+ *   bytes are the very bytes stored, without parsing anything again.
+ * - Otherwise by the bytes after the header block: most messages of a world share their body with others (a seed's
+ *   background mail, delivered copies), and what FromSource takes from the part tree is the same for two messages
+ *   whose body bytes and top-level content headers are (parseCopy checks both, as the Gmail seed does:
+ *   docs/decisions/0341), so only the header block of such a message is parsed.
+ */
+type KnownBody = ParsedMessage & { derived: FromBody }
+type Sources = {
+  byBuffer: WeakMap<Buffer, FromSource>
+  seeded?: Map<string, SeedParse>
+  /** FromBody of the messages the seed read others as copies of (SeedParse.body). */
+  seededBodies: WeakMap<ParsedMessage, FromBody>
+  bodies: Map<string, KnownBody>
+}
+const sources = new WeakMap<Database.Database, Sources>()
+const MAX_BODIES = 20_000
+
+function sourcesOf(client: Database.Database): Sources {
   let memo = sources.get(client)
-  if (!memo) sources.set(client, (memo = { byDigest: new Map(), byBuffer: new WeakMap() }))
+  if (!memo) sources.set(client, (memo = { byBuffer: new WeakMap(), seededBodies: new WeakMap(), bodies: new Map() }))
+  return memo
+}
+
+/**
+ * Keeps the messages a seed stored on this connection (CopyMemo.stored, by `<userId>/<id>`) for its next dump of
+ * Gmail, which takes each one out as it reads it.
+ */
+export function keepSeedParses(client: Database.Database, stored: Map<string, SeedParse>): void {
+  sourcesOf(client).seeded = stored
+}
+
+/** Drops what keepSeedParses kept (after a dump that read every message). */
+function forgetSeedParses(client: Database.Database): void {
+  const memo = sources.get(client)
+  if (memo) memo.seeded = undefined
+}
+
+/** FromSource of a message's bytes, with its dump key (`<userId>/<id>`). */
+export function sourceOf(client: Database.Database, raw: Buffer, key?: string): FromSource {
+  const memo = sourcesOf(client)
   const seen = memo.byBuffer.get(raw)
   if (seen) return seen
-  const key = createHash('sha1').update(raw).digest('base64')
-  let parsed = memo.byDigest.get(key)
-  if (!parsed) {
-    if (memo.byDigest.size >= MAX_SOURCES) memo.byDigest.clear()
-    memo.byDigest.set(key, (parsed = fromSource(raw)))
+  let parsed: FromSource | undefined
+  const seeded = key === undefined ? undefined : memo.seeded?.get(key)
+  if (seeded) {
+    memo.seeded!.delete(key!)
+    if (seeded.raw.equals(raw)) {
+      let derived = memo.seededBodies.get(seeded.body)
+      if (!derived) memo.seededBodies.set(seeded.body, (derived = fromBody(seeded.body.root)))
+      parsed = withHeaders(seeded.root.headers, derived)
+    }
   }
+  parsed ??= fromBodies(memo, raw)
   memo.byBuffer.set(raw, parsed)
   return parsed
+}
+
+function fromBodies(memo: Sources, raw: Buffer): FromSource {
+  const key = raw.toString('latin1', headEnd(raw))
+  const known = memo.bodies.get(key)
+  const copy = known && parseCopy(raw, known)
+  if (known && copy) return withHeaders(copy.headers, known.derived)
+  const root = parseMime(raw)
+  const derived = fromBody(root)
+  if (memo.bodies.size >= MAX_BODIES) memo.bodies.clear()
+  memo.bodies.set(key, { raw, root, derived })
+  return withHeaders(root.headers, derived)
 }
 
 /** A message row as read: user_id, id, thread_id, message_id_header, subject, internal_date, raw. */
@@ -123,10 +187,11 @@ export function dumpGmail(world: World): ServiceState {
         continue
       }
       const ids = labelIds.get(key) ?? NO_LABELS
-      messages[key] = memo.entity(key, [row, ids], () => messageEntity(db, row, ids))
+      messages[key] = memo.entity(key, [row, ids], () => messageEntity(db, key, row, ids))
     }
     if (base) noteChangedIds(messages, base.collection, base.touched)
     else keepBase(messageRead, labelRead, messages)
+    forgetSeedParses(db.$client)
     return messages
   })
   const small = (name: string, read: TableRead<readonly unknown[]>, keyOf: (r: readonly unknown[]) => string,
@@ -205,9 +270,9 @@ function baseOf(
   return { collection: base.collection, touched }
 }
 
-function messageEntity(db: Db, m: MessageRow, labelIds: readonly string[]): Json {
+function messageEntity(db: Db, key: string, m: MessageRow, labelIds: readonly string[]): Json {
   const [userId, id, threadId, messageId, subject, internalDate, raw] = m
-  const s = sourceOf(db.$client, raw)
+  const s = sourceOf(db.$client, raw, key)
   return {
     userId,
     id,

@@ -1,5 +1,6 @@
 import type { Json } from '../core/service.ts'
 import type { World } from '../core/world.ts'
+import { selectRows } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import { featuresOf, generatedResourceName } from '../core/resources.ts'
 import { identityRoles } from './schema.ts'
@@ -8,7 +9,7 @@ import { listBuildings, listFeatures, listResources } from './store/resources.ts
 /** The dump's delegated roles, buildings, features and rooms (shape in ./state.ts). */
 export function resourceEntities(world: World): Record<string, Record<string, Json>> {
   const db = world.db
-  const roles = db.select().from(identityRoles).all().sort((a, b) => a.userId.localeCompare(b.userId))
+  const roles = selectRows(db, identityRoles, {}).sort((a, b) => a.userId.localeCompare(b.userId))
   return {
     roles: Object.fromEntries(roles.map((r) => [`${r.userId} ${r.role}`, {
       userId: r.userId, email: findUserById(db, r.userId)?.email ?? '', role: r.role,

@@ -1,6 +1,6 @@
 import type { ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
-import { stmt } from '../core/db.ts'
+import { selectRows, stmt } from '../core/db.ts'
 import { allowedScopesOf, listClients, redirectUrisOf } from './store/oauth.ts'
 import { identityGrants } from './schema.ts'
 import { listUsers } from '../core/users.ts'
@@ -35,7 +35,7 @@ export function dumpIdentity(world: World): ServiceState {
   const clients = listClients(db)
   const names = new Map(clients.map((c) => [c.clientId, c.name]))
   const live = (sql: string, u: string, cl: string) => (stmt(db, sql).get(u, cl) as { n: number }).n
-  const grants = db.select().from(identityGrants).all()
+  const grants = selectRows(db, identityGrants, {})
     .sort((a, b) => a.userId.localeCompare(b.userId) || a.clientId.localeCompare(b.clientId))
   return {
     version: 1,

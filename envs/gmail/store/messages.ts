@@ -124,31 +124,45 @@ export class CopyMemo {
   readonly partWords = new Map<string, string | undefined>()
   /** With `acrossMessages`: the messages parsed, by the latin1 text of the bytes after their header block. */
   readonly bodies?: Map<string, StoredParse>
+  /** With `acrossMessages`: every message stored, by `<userId>/<id>`, with its parse (for Gmail's dump). */
+  readonly stored?: Map<string, SeedParse>
 
   constructor(opts: { acrossMessages?: boolean } = {}) {
-    if (opts.acrossMessages) this.bodies = new Map()
+    if (opts.acrossMessages) {
+      this.bodies = new Map()
+      this.stored = new Map()
+    }
   }
 }
 
 type StoredParse = ParsedMessage & { text: string; snippet: string }
 
-/** The part tree, text body and snippet of a message: a kept message's for a copy of it. */
-function parseStored(raw: Buffer, memo: CopyMemo | undefined): { root: MimePart; text: string; snippet: string } {
+/**
+ * A message a seed stored: its bytes, `parseMime(raw)`'s tree (a copy's: the kept tree with its own headers), and
+ * the parsed message whose tree its own is but for the top-level headers (itself, or the one it was read as a copy
+ * of): what Gmail's dump derives from the part tree alone is that one's (envs/gmail/state.ts).
+ */
+export type SeedParse = { raw: Buffer; root: MimePart; body: ParsedMessage }
+
+/** The part tree, text body and snippet of a message: a kept message's for a copy of it (`body`: that message). */
+function parseStored(raw: Buffer, memo: CopyMemo | undefined): {
+  root: MimePart; text: string; snippet: string; body: ParsedMessage
+} {
   const last = memo?.last
   const copy = last && parseCopy(raw, last)
   // bodyText and snippetOf read the part tree only, never the top-level headers, which are all a copy changes.
-  if (last && copy) return { root: copy, text: last.text, snippet: last.snippet }
+  if (last && copy) return { root: copy, text: last.text, snippet: last.snippet, body: last }
   const bodies = memo?.bodies
   const key = bodies && raw.toString('latin1', headEnd(raw))
   const known = key === undefined ? undefined : bodies!.get(key)
   const same = known && parseCopy(raw, known)
   if (known && same) {
     memo!.last = known
-    return { root: same, text: known.text, snippet: known.snippet }
+    return { root: same, text: known.text, snippet: known.snippet, body: known }
   }
   const root = parseMime(raw)
   const text = bodyText(root)
-  const parsed = { raw, root, text, snippet: snippetOf(text) }
+  const parsed: StoredParse = { raw, root, text, snippet: snippetOf(text) }
   if (memo) {
     memo.last = parsed
     if (key !== undefined) bodies!.set(key, parsed)
@@ -158,7 +172,7 @@ function parseStored(raw: Buffer, memo: CopyMemo | undefined): { root: MimePart;
       memo.partWords.clear()
     }
   }
-  return parsed
+  return { root, text, snippet: parsed.snippet, body: parsed }
 }
 
 /** `make(input)`, kept in `texts` (when there is a memo) for the same input. */
@@ -204,10 +218,11 @@ function dateOf(header: string, db: Db): number {
 /** Stores a message in a mailbox with its labels, attachments and a messageAdded history record. */
 export function insertMessage(db: Db, userId: string, m: NewMessage, opts: StoreOptions = {}): MessageRow {
   if (!opts.mailboxExists) ensureMailbox(db, userId)
-  const { root, text, snippet } = parseStored(m.raw, opts.memo)
+  const { root, text, snippet, body } = parseStored(m.raw, opts.memo)
   const first = firstHeaders(root.headers)
   const h = (name: string) => first.get(name) ?? ''
   const id = m.id ?? gmailId(db, 'gmail.message', m.internalDate)
+  opts.memo?.stored?.set(`${userId}/${id}`, { raw: m.raw, root, body })
   const threadId = resolveThread(db, userId, h, m.threadId, id)
   const files: string[] = []
   const payload = toWire(db, userId, id, root, '', files)

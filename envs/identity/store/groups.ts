@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { selectRows, type Db } from '../../core/db.ts'
 import { nextCounter, opaqueId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import { findGroupByEmail, worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
@@ -11,9 +11,9 @@ export type MemberRow = typeof worldGroupMembers.$inferSelect
 const etag = (v: unknown) => `"${createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 27)}"`
 
 export const findGroupById = (db: Db, id: string) => db.select().from(worldGroups).where(eq(worldGroups.id, id)).get()
-export const listGroups = (db: Db) => db.select().from(worldGroups).all().sort((a, b) => a.email.localeCompare(b.email))
+export const listGroups = (db: Db) => selectRows(db, worldGroups, {}).sort((a, b) => a.email.localeCompare(b.email))
 export const membersOf = (db: Db, groupId: string) =>
-  db.select().from(worldGroupMembers).where(eq(worldGroupMembers.groupId, groupId)).all().sort((a, b) => a.addedSeq - b.addedSeq)
+  selectRows(db, worldGroupMembers, { groupId }).sort((a, b) => a.addedSeq - b.addedSeq)
 export function findMember(db: Db, groupId: string, email: string): MemberRow | undefined {
   return db.select().from(worldGroupMembers)
     .where(and(eq(worldGroupMembers.groupId, groupId), eq(worldGroupMembers.email, email.toLowerCase()))).get()

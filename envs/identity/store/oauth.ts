@@ -32,7 +32,7 @@ export function findClient(db: Db, clientId: string | undefined): ClientRow | un
   if (!clientId) return undefined
   return db.select().from(identityClients).where(eq(identityClients.clientId, clientId)).get()
 }
-export const listClients = (db: Db) => db.select().from(identityClients).all()
+export const listClients = (db: Db) => selectRows(db, identityClients, {})
 export const redirectUrisOf = (c: ClientRow): string[] => JSON.parse(c.redirectUris) as string[]
 export const allowedScopesOf = (c: ClientRow): string[] => JSON.parse(c.allowedScopes) as string[]
 

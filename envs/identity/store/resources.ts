@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { selectRows, type Db } from '../../core/db.ts'
 import {
   featuresOf, findBuilding, findFeature, findResource, generatedResourceName, worldBuildings, worldFeatures,
   worldResources, type BuildingRow, type ResourceRow,
@@ -9,9 +9,10 @@ import {
 const etag = (v: unknown) => `"${createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 27)}"`
 const FEATURE_KIND = 'admin#directory#resources#features#Feature'
 
-export const listBuildings = (db: Db) => db.select().from(worldBuildings).orderBy(worldBuildings.seq).all()
-export const listFeatures = (db: Db) => db.select().from(worldFeatures).orderBy(worldFeatures.name).all()
-export const listResources = (db: Db) => db.select().from(worldResources).orderBy(worldResources.seq).all()
+// Read by every dump of Identity (a task's start state): without drizzle's per-call query building.
+export const listBuildings = (db: Db) => selectRows(db, worldBuildings, {}, { orderBy: ['seq'] })
+export const listFeatures = (db: Db) => selectRows(db, worldFeatures, {}, { orderBy: ['name'] })
+export const listResources = (db: Db) => selectRows(db, worldResources, {}, { orderBy: ['seq'] })
 export { findBuilding, findFeature, findResource }
 export { insertBuilding, insertFeature, insertResource } from '../../core/resources.ts'
 

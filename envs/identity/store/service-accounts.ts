@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm'
-import type { Db } from '../../core/db.ts'
+import { selectRows, type Db } from '../../core/db.ts'
 import { hexId } from '../../core/ids.ts'
 import {
   identityDelegations, identityIamBindings, identityServiceAccountKeys, identityServiceAccounts,
@@ -24,7 +24,7 @@ export const serviceAccountsOf = (db: Db, projectId: string) =>
     .sort((a, b) => a.email.localeCompare(b.email))
 
 export const listServiceAccounts = (db: Db) =>
-  db.select().from(identityServiceAccounts).all().sort((a, b) => a.email.localeCompare(b.email))
+  selectRows(db, identityServiceAccounts, {}).sort((a, b) => a.email.localeCompare(b.email))
 
 /** A new key id: 40 hex characters, as Google's are. */
 export function insertKey(
@@ -75,4 +75,4 @@ export function delegatedScopes(db: Db, clientId: string): string[] {
 }
 
 export const listDelegations = (db: Db) =>
-  db.select().from(identityDelegations).all().sort((a, b) => a.clientId.localeCompare(b.clientId))
+  selectRows(db, identityDelegations, {}).sort((a, b) => a.clientId.localeCompare(b.clientId))
