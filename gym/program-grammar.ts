@@ -20,8 +20,9 @@ const FILTERS: Record<string, (v: unknown) => unknown> = {
 
 /**
  * Reads a path from a value: dotted keys and indexes (`messages.0.id`), `*` maps over an array
- * (`messages.*.id`; a negative index counts from the end: `items.-1.id`), and `[field=value]` picks the first element whose field matches, case-insensitively (`[field~=value]`: contains)
- * (`payload.headers[name=message-id].value`, `permissions[type=anyone].id`). A trailing `|email` or `|domain`
+ * (`messages.*.id`; a negative index counts from the end: `items.-1.id`), and `[field=value]` picks the first element
+ * whose field matches, case-insensitively (`[field~=value]`: contains) (`payload.headers[name=message-id].value`,
+ * `permissions[type=anyone].id`). A trailing `|email` or `|domain`
  * extracts the first address (or its domain) from the value found.
  */
 export function pick(value: unknown, path: string): unknown {
@@ -97,7 +98,9 @@ function withoutStamps(buf: Buffer): Buffer {
   return Buffer.from(`${kept.join('\r\n')}${text.slice(end)}`, 'latin1')
 }
 
-/** Expands `{"$rfc822": {...}}` into a base64url RFC 822 message (macros run on the control side, never by the agent). */
+/**
+ * Expands `{"$rfc822": {...}}` into a base64url RFC 822 message (macros run on the control side, never by the agent).
+ */
 export async function expandMacros(value: unknown): Promise<unknown> {
   // Most arguments hold no macro: copied as the walk below would copy them, without a promise per value.
   return hasMacro(value) ? expandAsync(value) : copyPlain(value)

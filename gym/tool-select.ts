@@ -10,7 +10,8 @@ const ADMIN: RegExp[] = [
   /^admin\./,
   /^team\.(accessLogs|billableInfo|billing\.|integrationLogs|preferences\.|externalTeams\.)/,
   /^users\.setActive$/,
-  // Editing a group's members or name is open to members unless a workspace restricts it; creating and disabling are not.
+  // Editing a group's members or name is open to members unless
+  // a workspace restricts it; creating and disabling are not.
   /^usergroups\.(create|disable|enable)$/,
   /^gmail\.users\.settings\.(delegates|forwardingAddresses|sendAs)\./,
   /^gmail\.users\.settings\.(getAutoForwarding|updateAutoForwarding)$/,
@@ -71,8 +72,8 @@ export const MAX_TOOLS = 128
 export const TOOL_TOKEN_BUDGET = 32_000
 
 /**
- * Dropped first, in this order, when a task's list would still exceed MAX_TOOLS or TOOL_TOKEN_BUDGET (niche surfaces
- * of big services).
+ * Dropped first, in this order, when a task's list would still exceed
+ * MAX_TOOLS or TOOL_TOKEN_BUDGET (niche surfaces of big services).
  */
 export const LOW_PRIORITY: RegExp[] = [
   // Admin-scoped lists only (tasks tagged `admin`): the administration surfaces beyond member accounts.

@@ -43,7 +43,9 @@ function judge(f: BenchFigure): 'met' | 'MISSED' | undefined {
   return (m[1] === '≤' ? f.value <= bound : f.value >= bound) ? 'met' : 'MISSED'
 }
 
-/** Restore, snapshot and fork of a world grown to about `mib` MiB with filler rows (not a seed: only its size matters). */
+/**
+ * Restore, snapshot and fork of a world grown to about `mib` MiB with filler rows (not a seed: only its size matters).
+ */
 async function bigWorld(mib: number): Promise<BenchFigure[]> {
   const world = World.create([])
   world.sqlite.exec('CREATE TABLE bench_filler (id INTEGER PRIMARY KEY, b BLOB)')

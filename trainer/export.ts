@@ -151,13 +151,13 @@ const argsValue = (s: string): unknown => {
 }
 
 /**
- * ShareGPT line (LLaMA-Factory's tool-calling layout): `{conversations: [{from, value}], tools}` where `tools` is a JSON
- * string of the function definitions; an assistant tool-call turn is `function_call` with `{"name","arguments"}` (a JSON
- * list when the turn made several calls) and the tool answers that follow are one `observation`, several answers
- * joined with TOOL_RESPONSE_JOIN. Text an assistant wrote beside its tool calls has no place here and is dropped
- * (`droppedText` counts such turns). LLaMA-Factory needs user/observation and assistant/function_call turns to
- * alternate, ending on an assistant turn; a conversation that does not is refused (`problem`), as LLaMA-Factory
- * would silently skip it.
+ * ShareGPT line (LLaMA-Factory's tool-calling layout): `{conversations: [{from, value}], tools}` where `tools` is a
+ * JSON string of the function definitions; an assistant tool-call turn is `function_call` with `{"name","arguments"}`
+ * (a JSON list when the turn made several calls) and the tool answers that follow are one `observation`, several
+ * answers joined with TOOL_RESPONSE_JOIN. Text an assistant wrote beside its tool calls has no place here and is
+ * dropped (`droppedText` counts such turns). LLaMA-Factory needs user/observation and assistant/function_call turns to
+ * alternate, ending on an assistant turn; a conversation that does not is refused
+ * (`problem`), as LLaMA-Factory would silently skip it.
  */
 export function toShareGPT(r: RolloutRecord): { conversations: ShareGptTurn[]; tools: string; droppedText: number; problem?: string } {
   const conv: ShareGptTurn[] = []

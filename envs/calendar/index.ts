@@ -17,7 +17,8 @@ export const calendar: ServiceProvider<'calendar', CalendarSeed> = {
   tables: calendarTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: ['/calendar/v3/'],
-  // Calendar answers errors in the legacy envelope, without `status` (as the recorded specs/parity/gcal/error_*.json show).
+  // Calendar answers errors in the legacy envelope, without `status`
+  // (as the recorded specs/parity/gcal/error_*.json show).
   googleErrorStyle: 'legacy',
   get specMethods() {
     return specMethods()

@@ -12,10 +12,11 @@ const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZo
  * Calendar's view for oracles (version 1); documented in COVERAGE.md.
  * - calendars: `<calendarId>` → { id, owner (email), summary, description, timeZone, primary }
  * - acl: `<calendarId>/<ruleId>` → { calendarId, id, scope: {type, value}, role } (live rules only)
- * - calendarList: `<userEmail>/<calendarId>` → { user, calendarId, colorId, hidden, selected, summaryOverride } (live entries only)
- * - events: `<calendarId>/<eventId>` → { calendarId, id, summary, description, location, status, start, end, attendees: [{email,
- *   responseStatus, optional, resource (rooms only)}], recurrence, recurringEventId, originalStartTime, organizer,
- *   creator, iCalUID, sequence, transparency,
+ * - calendarList: `<userEmail>/<calendarId>` → { user, calendarId, colorId, hidden, selected, summaryOverride }
+ *   (live entries only)
+ * - events: `<calendarId>/<eventId>` → { calendarId, id, summary, description, location, status, start, end,
+ *   attendees: [{email, responseStatus, optional, resource (rooms only)}], recurrence, recurringEventId,
+ *   originalStartTime, organizer, creator, iCalUID, sequence, transparency,
  *   visibility, colorId, meetLink, updated } — one entry per calendar the event is on (attendees' copies included)
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, expiration }
  */

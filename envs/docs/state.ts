@@ -22,11 +22,14 @@ import { readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
  *                             bullet: { listId, nestingLevel, ordered } | null,
  *                             bold: boolean, italic: boolean, underline: boolean,   // true when every text run has it
  *                             links: string[],
- *                             styled: [{ text, bold?, italic?, underline?, strikethrough?, smallCaps?, link?, color?: '#rrggbb', fontSize? }] }],
- *                                                   // body paragraphs outside tables, in order; styled = runs with such styling
+ *                             styled: [{ text, bold?, italic?, underline?, strikethrough?, smallCaps?, link?,
+ *                                        color?: '#rrggbb', fontSize? }] }],
+ *                                                   // body paragraphs outside tables, in order;
+ *                                                   // styled = runs with such styling
  *              tables: [{ rows: number, columns: number, cells: string[][] }],   // cell texts, no trailing newline
  *              headers: { <id>: text }, footers: { <id>: text }, footnotes: { <id>: text },
- *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex, text }] }],   // text: the range's content
+ *              namedRanges: [{ id, name, ranges: [{ segmentId: string|null, startIndex, endIndex, text }] }],
+ *                                                   // text: the range's content
  *              inlineObjects: { <objectId>: { uri } } }],
  *     suggestions: [{ id, author: email|'', tabId, inserted: string, deleted: string,
  *                     textStyle: string[], paragraphStyle: string[] }] } } } }

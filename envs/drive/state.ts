@@ -11,14 +11,15 @@ import { accessProposals, approvals, channels, comments, fileLabels, files, perm
  *   createdTime, modifiedTime, lastModifyingUser (email), text (searchable text, ≤ 2000 chars), properties,
  *   sha256 (of the stored content bytes; null for Docs and folders) }
  *   driveId (shared drive holding the file, or null)
- * - permissions: `<fileId>/<permissionId>` (a shared drive's members have the drive id as fileId) → { fileId, id, type, role, emailAddress, domain, allowFileDiscovery, expirationTime }
+ * - permissions: `<fileId>/<permissionId>` (a shared drive's members have the drive id as fileId) → { fileId, id,
+ *   type, role, emailAddress, domain, allowFileDiscovery, expirationTime }
  * - drives: `<driveId>` → { id, name, creator, createdTime, themeId, colorRgb, restrictions, hiddenBy[] (emails) }
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, token, expiration }
  * - labels: `<fileId>/<labelId>` → { fileId, labelId, revisionId, fields }
  * - approvals: `<fileId>/<approvalId>` → { fileId, id, initiator, status, reviewers[{ email, response }] }
  * - accessProposals: `<fileId>/<proposalId>` → { fileId, id, requester (email), role, message } (pending only)
- * - comments: `<fileId>/<id>` → { fileId, id, commentId (the comment a reply answers; null for a comment), author (email),
- *   content, quoted, action ('resolve'|'reopen'|null, replies), resolved (comments), deleted }
+ * - comments: `<fileId>/<id>` → { fileId, id, commentId (the comment a reply answers; null for a comment),
+ *   author (email), content, quoted, action ('resolve'|'reopen'|null, replies), resolved (comments), deleted }
  */
 export function dumpDrive(world: World): ServiceState {
   const db = world.db

@@ -8,8 +8,8 @@ import {
  * same seed and requests, and nothing secret may be stored in it (docs/decisions/0104). So a key is a pure function
  * of a 256-bit seed that the caller derives from the world's secret: an HMAC-SHA256 counter-mode stream draws
  * 1024-bit odd candidates with the top two bits set (so p*q has exactly 2048 bits), primes below 10,000 are sieved
- * out in JavaScript and Miller-Rabin rounds on OpenSSL's modular exponentiation decide the rest, yielding to the event loop
- * between candidates. See docs/decisions/0260 and 0308.
+ * out in JavaScript and Miller-Rabin rounds on OpenSSL's modular exponentiation decide the rest, yielding to the event
+ * loop between candidates. See docs/decisions/0260 and 0308.
  */
 
 const E = 65537n

@@ -84,7 +84,9 @@ export const identityTransfers = sqliteTable('identity_transfers', {
   id: text('id').primaryKey(),
   oldOwnerId: text('old_owner_id').notNull(),
   newOwnerId: text('new_owner_id').notNull(),
-  /** JSON array of { applicationId, applicationTransferParams: [{ key, value: string[] }], applicationTransferStatus }. */
+  /**
+   * JSON array of { applicationId, applicationTransferParams: [{ key, value: string[] }], applicationTransferStatus }.
+   */
   applications: text('applications').notNull(),
   status: text('status').notNull(),
   requestMs: integer('request_ms').notNull(),

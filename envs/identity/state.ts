@@ -15,7 +15,8 @@ import { keysOf, listDelegations, listServiceAccounts } from './store/service-ac
  *     clients: { <clientId>: { clientId, name, redirectUris: string[], allowedScopes: string[] } },
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
- *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath, deleted: boolean } },   // domain accounts
+ *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath,
+ *                            deleted: boolean } },   // domain accounts
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources')
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },

@@ -28,7 +28,9 @@ export const SlackSeed = z
         }),
       )
       .default([]),
-    /** `channel` is a channel name, `dm:alice,bob` or `mpim:alice,bob,carol`. `thread` names another message's `key`. */
+    /**
+     * `channel` is a channel name, `dm:alice,bob` or `mpim:alice,bob,carol`. `thread` names another message's `key`.
+     */
     messages: z
       .array(
         z.object({

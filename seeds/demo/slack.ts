@@ -9,7 +9,10 @@ const LEAD = ['Board deck draft is ready for review.', 'Hiring plan: two enginee
 const REPLIES = ['On it.', 'Thanks!', 'Looking now.', '+1', 'Can we sync on this later?', 'Done :white_check_mark:', 'Great news!', 'I can take this one.']
 const EMOJI = ['thumbsup', 'eyes', 'tada', 'heart', 'white_check_mark', 'rocket', 'joy']
 
-/** Demo Slack: #general, #engineering, #sales, private #leadership, DMs, an MPIM, threads, reactions, pins, the deploy bot. */
+/**
+ * Demo Slack: #general, #engineering, #sales, private #leadership,
+ * DMs, an MPIM, threads, reactions, pins, the deploy bot.
+ */
 export function demoSlack(ctx: DemoContext, scale = 1): Record<string, unknown> {
   const rng = ctx.rng.fork('slack')
   const ids = ctx.users.map((u) => u.id)

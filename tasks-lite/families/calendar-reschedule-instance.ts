@@ -8,7 +8,10 @@ const ZONES: Record<string, string> = {
   'America/New_York': 'New York', 'Europe/Berlin': 'Berlin', 'Australia/Sydney': 'Sydney',
   'Europe/London': 'London', 'America/Los_Angeles': 'Los Angeles',
 }
-/** Zones the actor (organizer of the series) may live in; one whose offset stays put around the colleague's change is used. */
+/**
+ * Zones the actor (organizer of the series) may live in;
+ * one whose offset stays put around the colleague's change is used.
+ */
 const ACTOR_ZONES = ['Asia/Tokyo', 'Asia/Kolkata', 'Asia/Singapore', 'Europe/London', 'Europe/Berlin', 'America/New_York', 'America/Los_Angeles', 'Australia/Sydney', 'America/Sao_Paulo', 'Africa/Nairobi']
 const BYDAY = ['MO', 'TU', 'WE', 'TH', 'FR']
 const YEAR = 2026
@@ -66,8 +69,8 @@ const hm = (d: DateTime) => d.toFormat('HH:mm')
 /**
  * Calendar only: the actor organizes two weekly 1:1s on the same weekday (a near-duplicate pair). The colleague
  * whose zone just changed its UTC offset asks, in the series' shared agenda, to move the first instance after the
- * change to another time "my time". Only that instance may move (an exception of the series), to the instant the
- * post-change offset gives.
+ * change to another time "my time". Only that instance may move
+ * (an exception of the series), to the instant the post-change offset gives.
  */
 export const calendarRescheduleInstance: Family = {
   id: 'calendar-reschedule-instance',

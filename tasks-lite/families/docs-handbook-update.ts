@@ -4,7 +4,9 @@ import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 const STREETS = ['Harbor Street', 'Elm Avenue', 'Market Square', 'Riverside Drive', 'Kings Road', 'Mill Lane', 'Station Road']
 const CITIES = ['Portland', 'Leeds', 'Utrecht', 'Austin', 'Lyon', 'Graz']
 
-/** Docs: the handbook's own "Updates" section announces a new office address; fix the stale mentions in that doc only. */
+/**
+ * Docs: the handbook's own "Updates" section announces a new office address; fix the stale mentions in that doc only.
+ */
 export const docsHandbookUpdate: Family = {
   id: 'docs-handbook-update',
   services: ['docs', 'drive'],

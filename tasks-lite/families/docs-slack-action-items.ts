@@ -3,7 +3,9 @@ import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const TASKS = ['update the pricing page', 'send the renewal quote to Globex', 'fix the flaky login test', 'book the offsite venue', 'draft the Q3 hiring plan', 'review the security questionnaire', 'migrate the billing cron job', 'prepare the board deck', 'clean up the staging buckets', 'write the launch blog post']
 
-/** Docs + Slack: post the latest meeting notes' action items in the team channel, mentioning owners, and set a reminder. */
+/**
+ * Docs + Slack: post the latest meeting notes' action items in the team channel, mentioning owners, and set a reminder.
+ */
 export const docsSlackActionItems: Family = {
   id: 'docs-slack-action-items',
   services: ['docs', 'drive', 'slack'],

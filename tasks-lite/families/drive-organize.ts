@@ -4,7 +4,9 @@ import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 const KINDS = ['statement of work', 'kickoff notes', 'invoice log', 'security review', 'renewal forecast', 'contact list', 'meeting minutes']
 const FOLDER = 'application/vnd.google-apps.folder'
 
-/** Drive: move one client's loose files into its (existing) client folder; a similarly named client is the distractor. */
+/**
+ * Drive: move one client's loose files into its (existing) client folder; a similarly named client is the distractor.
+ */
 export const driveOrganize: Family = {
   id: 'drive-organize',
   services: ['drive'],

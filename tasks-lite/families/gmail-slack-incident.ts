@@ -3,7 +3,9 @@ import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const SYMPTOMS = ['dashboards are blank', 'API calls time out', 'exports fail with error 502', 'logins loop back to the sign-in page']
 
-/** Gmail + Slack: relay a customer's outage mail to #incidents, mentioning this week's on-call from the channel topic. */
+/**
+ * Gmail + Slack: relay a customer's outage mail to #incidents, mentioning this week's on-call from the channel topic.
+ */
 export const gmailSlackIncident: Family = {
   id: 'gmail-slack-incident',
   services: ['gmail', 'slack'],

@@ -4,7 +4,10 @@ import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const long = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
 
-/** Gmail: set the out-of-office reply for the approved leave found in HR mail (a declined request is the near-duplicate). */
+/**
+ * Gmail: set the out-of-office reply for the approved leave found in HR mail (a declined request is the
+ * near-duplicate).
+ */
 export const gmailVacation: Family = {
   id: 'gmail-vacation',
   services: ['gmail'],

@@ -111,7 +111,8 @@ describe('drive.drives.delete', () => {
 })
 
 describe('drive.teamdrives.list', () => {
-  // Also drive.teamdrives.get, drive.teamdrives.create, drive.teamdrives.update and drive.teamdrives.delete (same store).
+  // Also drive.teamdrives.get, drive.teamdrives.create,
+  // drive.teamdrives.update and drive.teamdrives.delete (same store).
   test('shows the same store through the legacy Team Drives API', async () => {
     const h = harness(driveSeed)
     const id = await teamDrive(h)

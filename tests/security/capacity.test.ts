@@ -8,7 +8,8 @@ import { createControlApp } from '../../server/control/app.ts'
 import { limitsFrom } from '../../server/cli.ts'
 import type { Limits } from '../../server/limits.ts'
 
-// Capacity limits refuse cleanly (429/507 JSON with a reason, never a 500), and snapshots are what survives (issue #12).
+// Capacity limits refuse cleanly (429/507 JSON with a reason,
+// never a 500), and snapshots are what survives (issue #12).
 
 const ADMIN = 'admin-secret'
 const seed = { name: 'cap', now: '2026-03-02T09:00:00Z', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] }

@@ -4,7 +4,8 @@ import { heavyCases, measure, type HeavyCase } from '../../scripts/bench/stall.t
 
 // Issue #12: one request must not hold the event loop that every world shares. The heaviest request of each kind
 // runs while a client polls /healthz back to back; structure is asserted, never time: /healthz is answered, more
-// than once, while the heavy request is being worked on (before its response headers). Times: `npm run bench -- --only stall`.
+// than once, while the heavy request is being worked on (before its response headers). Times:
+// `npm run bench -- --only stall`.
 let server: Running
 let cases: HeavyCase[]
 let refused: string[]

@@ -18,7 +18,8 @@ const ROLE =
 describe('generated worlds use opaque ids', () => {
   it('no id in any committed task world carries a role word', () => {
     const bad: string[] = []
-    // Seeds 1-4 of every family (every volume): a longer scan only finds role words random ids spell by chance (`…InvC`).
+    // Seeds 1-4 of every family (every volume):
+    // a longer scan only finds role words random ids spell by chance (`…InvC`).
     for (const t of loadCorpus().filter((x) => Number(x.id.split('-').at(-1)) <= 4)) {
       const ep = gym.reset(t)
       const state = worldState(ep.entry.world)

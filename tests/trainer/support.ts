@@ -50,7 +50,9 @@ export function nextProgramCall(program: Step[], messages: Msg[]): { name: strin
 }
 
 export type FakeRequest = { path: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }
-/** What a scripted model answers: a chat message, or an HTTP error (status + optional headers), after an optional delay. */
+/**
+ * What a scripted model answers: a chat message, or an HTTP error (status + optional headers), after an optional delay.
+ */
 export type FakeReply = { message?: Record<string, unknown>; usage?: Record<string, number>; choice?: Record<string, unknown>; top?: Record<string, unknown>; status?: number; headers?: Record<string, string>; delayMs?: number; error?: string }
 
 /**
@@ -94,7 +96,10 @@ export async function fakeModelServer(script: (model: string, body: Record<strin
   }
 }
 
-/** A toy chat template: `<|tools|>…`, then `<|role|>content[tool calls]<|end|>\n` per message; generation prompt `<|assistant|>`. */
+/**
+ * A toy chat template: `<|tools|>…`, then `<|role|>content[tool calls]<|end|>\n` per message;
+ * generation prompt `<|assistant|>`.
+ */
 export function renderChat(messages: Msg[], tools: unknown[], addGenerationPrompt: boolean): string {
   let out = tools.length ? `<|tools|>${JSON.stringify(tools)}<|end|>\n` : ''
   for (const m of messages) out += renderMessage(m)

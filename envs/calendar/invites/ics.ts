@@ -75,7 +75,8 @@ function transitions(zone: string, fromMs: number, toMs: number): number[] {
 const TRANSITIONS = new Map<string, number[]>()
 
 function scanTransitions(zone: string, fromMs: number, toMs: number): number[] {
-  // `DateTime.fromMillis(ms, { zone }).offset`: the zone's offset (NaN for an invalid zone or instant), without a DateTime.
+  // `DateTime.fromMillis(ms, { zone }).offset`: the zone's offset
+  // (NaN for an invalid zone or instant), without a DateTime.
   const offset = offsetFn(luxonZone(zone))
   const out: number[] = []
   const DAY = 86_400_000

@@ -21,7 +21,10 @@ export type InvitationOptions = {
   end: ResolvedTime
   /** Zone the recipient reads times in (their calendar's). */
   recipientZone: string
-  /** Whose copy this is; shown at the end of the subject. Defaults to the organizer for replies, else the first attendee. */
+  /**
+   * Whose copy this is; shown at the end of the subject. Defaults
+   * to the organizer for replies, else the first attendee.
+   */
   recipient?: Person
   organizer: Person
   attendees: (Person & { responseStatus?: string })[]

@@ -40,7 +40,8 @@ function shareWith(c: WorldContext, calendarId: string, summary: string, r: AclR
   if (r.scopeType !== 'user' || !r.scopeValue || r.role === 'none') return
   const user = findUserByEmail(db, r.scopeValue)
   if (!user) return
-  // Deviation (unverified): a shared calendar appears in a world user's list at once (the real product adds it when the link in the mail is opened, or for the same domain automatically).
+  // Deviation (unverified): a shared calendar appears in a world user's list at once (the real product adds it when the
+  // link in the mail is opened, or for the same domain automatically).
   subscribe(db, user.id, calendarId)
   if (notify) {
     deliverInternalMail(db, {

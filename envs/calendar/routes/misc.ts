@@ -114,6 +114,7 @@ export const miscRouter = createGoogleRouter()
       }
       out[key] = { busy: busyOf(db, cal.id, min, max, cal).map(([s, e]) => ({ start: rfc3339Utc(s).replace('.000Z', 'Z'), end: rfc3339Utc(e).replace('.000Z', 'Z') })) }
     }
-    // Deviation: `groups` and calendarExpansionMax are accepted; world users belong to no groups, so no group is expanded.
+    // Deviation: `groups` and calendarExpansionMax are accepted;
+    // world users belong to no groups, so no group is expanded.
     return c.json({ kind: 'calendar#freeBusy', timeMin: rfc3339Utc(min), timeMax: rfc3339Utc(max), calendars: out } as never, 200)
   })

@@ -77,7 +77,10 @@ export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current
   return saved
 }
 
-/** An attendee's change through their copy: their responseStatus goes to every copy; colorId/reminders/transparency stay local. */
+/**
+ * An attendee's change through their copy: their responseStatus
+ * goes to every copy; colorId/reminders/transparency stay local.
+ */
 function respond(db: Db, cal: CalendarRow, copy: EventRow, b: EventBody, o: WriteOptions): EventRow {
   const me = cal.id.toLowerCase()
   const mine = (Array.isArray(b.attendees) ? (b.attendees as Attendee[]) : []).find((a) => a && (a.self || String(a.email).toLowerCase() === me))

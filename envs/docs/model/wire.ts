@@ -152,7 +152,9 @@ function numberFootnotes(tab: TabModel, out: Obj) {
   walk((out.body as Obj).content)
 }
 
-/** TabProperties in wire form (index and nestingLevel 0 omitted like proto3 JSON… except index, which Google writes). */
+/**
+ * TabProperties in wire form (index and nestingLevel 0 omitted like proto3 JSON… except index, which Google writes).
+ */
 export function tabPropsToWire(tab: TabModel): Obj {
   const p = tab.props
   const out: Obj = { tabId: p.tabId, title: p.title, index: p.index }

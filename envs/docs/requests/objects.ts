@@ -15,7 +15,10 @@ function checkUri(uri: string | undefined): string {
   return uri
 }
 
-/** insertInlineImage: an inline object at the location. Deviation: the image is not fetched; its size defaults to 100×100 pt. */
+/**
+ * insertInlineImage: an inline object at the location. Deviation:
+ * the image is not fetched; its size defaults to 100×100 pt.
+ */
 export function insertInlineImageReq(ctx: Ctx, r: { uri?: string; location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string }; objectSize?: Obj }) {
   const uri = checkUri(r.uri)
   const { seg, index } = pointOf(ctx, r)

@@ -95,7 +95,9 @@ export function deleteNamedRangeReq(ctx: Ctx, r: { namedRangeId?: string; name?:
   return {}
 }
 
-/** replaceNamedRangeContent: the first range gets the text, the other ranges are deleted; the range then spans the text. */
+/**
+ * replaceNamedRangeContent: the first range gets the text, the other ranges are deleted; the range then spans the text.
+ */
 export function replaceNamedRangeContentReq(ctx: Ctx, r: { namedRangeId?: string; namedRangeName?: string; text?: string; tabsCriteria?: { tabIds?: string[] } }) {
   if ((r.namedRangeId === undefined) === (r.namedRangeName === undefined)) throw bad('Exactly one of namedRangeId or namedRangeName must be set.')
   const text = r.text ?? ''

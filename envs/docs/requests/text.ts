@@ -16,7 +16,10 @@ export function insertTextReq(ctx: Ctx, r: At & { text?: string }) {
   return {}
 }
 
-/** Control characters other than newline, tab and U+000B (a line break inside a paragraph) are dropped; CR/LF become a newline. */
+/**
+ * Control characters other than newline, tab and U+000B
+ * (a line break inside a paragraph) are dropped; CR/LF become a newline.
+ */
 const sanitize = (t: string) => t.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000c\u000e-\u001f\u007f]/g, '')
 
 /** deleteContentRange. */

@@ -128,7 +128,10 @@ function setTrashed(c: WorldContext, id: string, trashed: boolean) {
   walk(id, true)
 }
 
-/** Moves a tree into, out of or between shared drives: shared drive items lose their owner, My Drive items get the mover as owner. */
+/**
+ * Moves a tree into, out of or between shared drives:
+ * shared drive items lose their owner, My Drive items get the mover as owner.
+ */
 function moveAcrossDrives(c: WorldContext, db: Db, row: FileRow, target: string | null, manager: boolean) {
   if (!manager) throw new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
   setDriveOfTree(db, row, target)
@@ -251,7 +254,8 @@ export const filesRouter = createGoogleRouter()
       // The user corpus holds shared drive items the user created or was given directly.
       return corpora === 'allDrives' || v.row.ownerId === c.var.user.id || v.perms.some((p) => p.emailAddress === me)
     }
-    // SQL narrows to the corpus and the query's candidates; inCorpus and the compiled query stay the judges of each file.
+    // SQL narrows to the corpus and the query's candidates;
+    // inCorpus and the compiled query stay the judges of each file.
     const scope = corpora === 'drive' ? { driveId: q.driveId } : allDrives ? {} : { myDriveOnly: true }
     const found = listing(c.var.world.db, c.var.user, cond, { ...scope, orderBy: q.orderBy })
     const tokenOffset = () => Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)

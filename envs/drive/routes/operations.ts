@@ -25,7 +25,8 @@ const cse = createRoute({ operationId: 'drive.files.generateCseToken', method: '
 
 export const operationsRouter = createGoogleRouter()
   .openapi(cse, () => {
-    // Deviation: answers 403 to everyone (wording unverified): client-side encryption needs a key service and an admin-configured identity provider; no world has one.
+    // Deviation: answers 403 to everyone (wording unverified): client-side encryption needs a key service and an
+    // admin-configured identity provider; no world has one.
     throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Client-side encryption is not enabled for this user.')
   })
   .openapi(download, (c) => {

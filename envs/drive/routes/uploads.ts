@@ -79,7 +79,8 @@ async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: st
  */
 export const DRIVE_MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 
-// A PUT to a resumable session: `Content-Range: bytes a-b/total` chunks, or the whole body; `bytes */total` asks status.
+// A PUT to a resumable session: `Content-Range: bytes a-b/total` chunks,
+// or the whole body; `bytes */total` asks status.
 async function resume(c: WorldContext) {
   const id = c.req.query('upload_id')!
   const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()

@@ -1,6 +1,9 @@
 import { addressParser } from 'postal-mime'
 
-/** The mailboxes of an RFC 5322 address list (groups flattened; entries without an address dropped); [] when unparseable. */
+/**
+ * The mailboxes of an RFC 5322 address list (groups flattened; entries without an address dropped); [] when
+ * unparseable.
+ */
 function mailboxesOf(value: string | undefined): { name: string; address: string }[] {
   if (!value) return []
   const simple = simpleMailboxes(value)

@@ -155,7 +155,10 @@ function hasTerm(what: string): Sql {
   }
 }
 
-/** `after:2026/03/01`, `before:2026-03-01`, `after:1772323200` (epoch seconds). Days start at midnight in the owner's zone. */
+/**
+ * `after:2026/03/01`, `before:2026-03-01`, `after:1772323200`
+ * (epoch seconds). Days start at midnight in the owner's zone.
+ */
 function dateTerm(cmp: '>=' | '<', value: string, ctx: CompileContext): Sql {
   let ms: number | undefined
   if (/^\d{9,11}$/.test(value)) ms = Number(value) * 1000

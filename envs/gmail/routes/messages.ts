@@ -96,7 +96,9 @@ function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
   return short(c, user, row)
 }
 
-/** insert and import: the message goes straight into the mailbox (import also runs as delivery would, minus filters). */
+/**
+ * insert and import: the message goes straight into the mailbox (import also runs as delivery would, minus filters).
+ */
 /** import defaults to the Date header, insert to the time of receipt (the documented defaults). */
 const dateSource = (opts: { internalDateSource?: string; isImport: boolean }) =>
   opts.internalDateSource ?? (opts.isImport ? 'dateHeader' : 'receivedTime')

@@ -24,7 +24,9 @@ export function credentials(keys: WorldKeys, db: Db, appId: string) {
   }
 }
 
-/** The authorization code `user` gets for approving `app`: `<app id>-<user id>-<32 hex>` (reusable; see COVERAGE.md). */
+/**
+ * The authorization code `user` gets for approving `app`: `<app id>-<user id>-<32 hex>` (reusable; see COVERAGE.md).
+ */
 export const authCode = (keys: WorldKeys, appId: string, userId: string) => `${appId}-${userId}-${secret(keys, `code:${userId}`, appId).slice(0, 32)}`
 
 /** An installable app: one created from a manifest, or a seeded bot's app (A + bot id). */

@@ -8,7 +8,10 @@ const STEPS = [
 ]
 const LINKS = ['Team wiki: see the Drive folder', 'Status page: status.internal', 'Expense tool: ask Finance for access', 'Office map: pinned in #general']
 
-/** Docs: turn the plain lines of one section into a numbered list (the other plain section and the other team's guide untouched). */
+/**
+ * Docs: turn the plain lines of one section into a numbered list
+ * (the other plain section and the other team's guide untouched).
+ */
 export const docsNumberedSteps: Family = {
   id: 'docs-numbered-steps',
   services: ['docs', 'drive'],

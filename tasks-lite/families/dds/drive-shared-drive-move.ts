@@ -8,7 +8,9 @@ const UNITS = [
   { drive: 'People Ops', folders: ['Offer letters', 'Signed offers'], doc: (x: string) => `Offer letter - ${x} - countersigned.pdf`, near: (x: string) => `Offer letter - ${x} - template.pdf`, what: (x: string) => `${x}'s countersigned offer letter` },
 ]
 
-/** Drive: move a file from My Drive into the right folder of the right shared drive (near-duplicate folders and files). */
+/**
+ * Drive: move a file from My Drive into the right folder of the right shared drive (near-duplicate folders and files).
+ */
 export const driveSharedDriveMove: Family = {
   id: 'drive-shared-drive-move',
   services: ['drive'],

@@ -4,7 +4,10 @@ import { driveList, drive, phrase, slack, volumeOf } from './kit.ts'
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 const CHANNELS = ['account-questions', 'sales-desk', 'deal-room', 'cs-team', 'renewals', 'am-team', 'customer-success']
 
-/** Drive + Slack: a colleague asks in a Slack thread for a customer's renewal date; it is in that customer's contract summary in Drive. */
+/**
+ * Drive + Slack: a colleague asks in a Slack thread for a customer's renewal date;
+ * it is in that customer's contract summary in Drive.
+ */
 export const driveSlackContractAnswer: Family = {
   id: 'drive-slack-contract-answer',
   services: ['slack', 'drive'],

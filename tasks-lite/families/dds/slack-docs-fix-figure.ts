@@ -8,7 +8,10 @@ const METRICS = [
   { name: 'new customers', unit: (n: number) => `${n}`, sentence: (v: string, plan: string) => `We signed ${v} new customers (plan: ${plan}).` },
 ]
 
-/** Slack + Docs: a correction posted in Slack fixes one region's figure in the quarterly review; the same figure appears in another region. */
+/**
+ * Slack + Docs: a correction posted in Slack fixes one region's figure
+ * in the quarterly review; the same figure appears in another region.
+ */
 export const slackDocsFixFigure: Family = {
   id: 'slack-docs-fix-figure',
   services: ['slack', 'docs', 'drive'],

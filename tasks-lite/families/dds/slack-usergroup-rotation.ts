@@ -3,7 +3,9 @@ import { phrase, slack, volumeOf } from './kit.ts'
 
 const AREAS = ['db', 'web', 'infra', 'billing', 'mobile', 'search']
 
-/** Slack: update an on-call user group's members as a manager announced (one joins, one leaves; a retracted proposal). */
+/**
+ * Slack: update an on-call user group's members as a manager announced (one joins, one leaves; a retracted proposal).
+ */
 export const slackUsergroupRotation: Family = {
   id: 'slack-usergroup-rotation',
   services: ['slack'],

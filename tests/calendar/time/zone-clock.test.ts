@@ -24,7 +24,8 @@ describe('ZoneClock', () => {
     expect(bad).toEqual([])
   })
 
-  // Zones with unusual histories: Ramadan suspensions, 30-minute and 2-hour shifts, a skipped day, a zone that changed its standard offset.
+  // Zones with unusual histories: Ramadan suspensions, 30-minute and 2-hour shifts,
+  // a skipped day, a zone that changed its standard offset.
   test.each(['America/New_York', 'Africa/Casablanca', 'Australia/Lord_Howe', 'Antarctica/Troll', 'Pacific/Apia', 'Europe/Moscow', 'America/Santiago'])(
     '%s gives luxon\'s offset on both sides of every change, 1995–2040',
     (zone) => {
