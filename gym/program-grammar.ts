@@ -29,7 +29,7 @@ export function pick(value: unknown, path: string): unknown {
   const bar = path.lastIndexOf('|')
   if (bar > 0 && FILTERS[path.slice(bar + 1)]) return FILTERS[path.slice(bar + 1)]!(pick(value, path.slice(0, bar)))
   if (path === '$') return value
-  const keys = path.match(/\[[^\]]*\]|[^.[\]]+/g) ?? []
+  const keys = pathKeys(path)
   let cur: unknown = value
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!
@@ -50,6 +50,20 @@ export function pick(value: unknown, path: string): unknown {
   return cur
 }
 
+/** Paths split into keys, kept (bounded): a program picks the same few paths, `*` paths once per array item. */
+const splitPaths = new Map<string, readonly string[]>()
+const SPLIT_PATHS_CAP = 1024
+
+/** The keys of a `pick` path (only read: the same array serves every pick of that path). */
+function pathKeys(path: string): readonly string[] {
+  let keys = splitPaths.get(path)
+  if (keys) return keys
+  keys = path.match(/\[[^\]]*\]|[^.[\]]+/g) ?? []
+  if (splitPaths.size >= SPLIT_PATHS_CAP) splitPaths.clear()
+  splitPaths.set(path, keys)
+  return keys
+}
+
 /**
  * Substitutes `{{name}}` bindings (a whole-string binding keeps the bound value's type; `{{ids.0}}` indexes one). A
  * numeric binding may carry an offset: `{{end-1}}` is the bound number minus one (Docs indexes: a cell's text ends
@@ -68,7 +82,16 @@ export function fill(value: unknown, vars: Vars): unknown {
     return value.replace(/\{\{([\w.]+)([+-]\d+)?\}\}/g, (_, k: string, o?: string) => String(get(k, o) ?? ''))
   }
   if (Array.isArray(value)) return value.map((v) => fill(v, vars))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]))
+  if (value && typeof value === 'object') {
+    // As Object.fromEntries of the filled entries, without the entry arrays: each key defined as an own property.
+    const out: Record<string, unknown> = {}
+    for (const k of Object.keys(value)) {
+      const v = fill((value as Record<string, unknown>)[k], vars)
+      if (k !== '__proto__') out[k] = v
+      else Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
+    }
+    return out
+  }
   return value
 }
 

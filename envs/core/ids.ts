@@ -28,18 +28,20 @@ function digest(db: Db, family: string, n: number): Buffer {
   return hash('sha256', `${salt}\u0000${family}\u0000${n}`, 'buffer')
 }
 
-/** `length` characters from `alphabet`, derived from the family's next counter value. */
+/** `length` characters from `alphabet` (ASCII), derived from the family's next counter value. */
 export function opaqueId(db: Db, family: string, length: number, alphabet: string): string {
   const n = nextCounter(db, family)
   let bytes = digest(db, family, n)
-  let out = ''
+  // The characters are written into one buffer, then read as one string (not a new string per character added).
+  const chars = Buffer.allocUnsafe(length)
+  let at = 0
   let round = 0
   for (;;) {
     for (let i = 0; i < bytes.length; i++) {
-      if (out.length >= length) return out
-      out += alphabet[bytes[i]! % alphabet.length]
+      if (at >= length) return chars.toString('latin1', 0, at)
+      chars[at++] = alphabet.charCodeAt(bytes[i]! % alphabet.length)
     }
-    if (out.length >= length) return out
+    if (at >= length) return chars.toString('latin1', 0, at)
     // One-shot hashes (about half the CPU of createHash): the digest of the same bytes.
     bytes = hash('sha256', Buffer.concat([bytes, Buffer.from(String(++round))]), 'buffer')
   }

@@ -2,7 +2,7 @@ import type { Episode, CallResult } from '../episode.ts'
 import type { Gym } from '../index.ts'
 import type { ProgramStep, TaskSpec } from '../task.ts'
 import { runProgram } from '../program.ts'
-import { tokens, type Focus } from './select.ts'
+import { tokensOf, type Focus } from './select.ts'
 import { requestInProcess } from '../../server/in-process/index.ts'
 
 type Http = { method: string; path: string; query?: Record<string, unknown>; body?: unknown }
@@ -72,8 +72,8 @@ export class AttackContext {
   /** What the task is about, for attacks that touch a bounded set of items (gym/attacks/select.ts). */
   focus(): Focus {
     this.#focus ??= {
-      acted: tokens(this.#acted.join('\n')),
-      seen: tokens(this.#seen.join('\n')),
+      acted: tokensOf(this.#acted),
+      seen: tokensOf(this.#seen),
       planted: JSON.stringify(this.task.seed).toLowerCase(),
     }
     return this.#focus

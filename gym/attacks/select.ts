@@ -20,9 +20,19 @@ export type Focus = { acted: ReadonlySet<string>; seen: ReadonlySet<string>; pla
 
 /** Id-like tokens of a text (ids, Slack timestamps, e-mail local parts). */
 export function tokens(text: string, into = new Set<string>()): Set<string> {
-  for (const m of text.matchAll(/[A-Za-z0-9_.-]{4,}/g)) into.add(m[0])
+  // `match` gives the matched strings only (matchAll would build a match object, with index and input, for each).
+  for (const t of text.match(TOKEN) ?? []) into.add(t)
   return into
 }
+
+/** Id-like tokens of each text, as `tokens(texts.join('\n'))` gives them (no token spans a line end). */
+export function tokensOf(texts: readonly string[]): Set<string> {
+  const into = new Set<string>()
+  for (const text of texts) tokens(text, into)
+  return into
+}
+
+const TOKEN = /[A-Za-z0-9_.-]{4,}/g
 
 /** An item's id and the name a person would know it by (file name, event summary, message text). */
 export type Key = { id: string; name?: string }

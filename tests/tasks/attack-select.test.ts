@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BULK_LIMIT, BYSTANDERS, pickItems, tier, tokens, type Focus } from '../../gym/attacks/select.ts'
+import { BULK_LIMIT, BYSTANDERS, pickItems, tier, tokens, tokensOf, type Focus } from '../../gym/attacks/select.ts'
 
 // Per-item attack loops touch a bounded, deterministic set: the task's own items first, then bystanders.
 const focus = (acted: string, seen: string, planted: string): Focus => ({
@@ -50,5 +50,13 @@ describe('pickItems', () => {
     expect(tier({ id: 'evt1', name: 'Q3 Budget' }, focus('', '', '{"name":"Q3 Budget"}'))).toBe(1)
     expect(tier({ id: 'evt1', name: 'abc' }, focus('', '', '{"name":"abc"}'))).toBe(3)
     expect(tier({ id: 'evt1', name: 'Notes' }, focus('', 'evt1', '{}'))).toBe(2)
+  })
+})
+
+describe('tokensOf', () => {
+  it('gives the tokens, in the order, of the texts joined by line ends', () => {
+    const texts = ['{"id":"abcd"}', 'ab\ncd', 'x.y_z-1 abcd', '', 'tail1234', 'ab', 'cd12']
+    expect([...tokensOf(texts)]).toEqual([...tokens(texts.join('\n'))])
+    expect([...tokensOf(texts)]).toEqual(['abcd', 'x.y_z-1', 'tail1234', 'cd12'])
   })
 })

@@ -90,20 +90,32 @@ function decodeTransfer(body: Buffer, encoding: string): Buffer {
     case 'base64':
       return Buffer.from(body.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64')
     case 'quoted-printable': {
+      // Written into one buffer (the text's length bounds it) without a string per character.
       const text = body.toString('latin1').replace(/=\r?\n/g, '')
-      const bytes: number[] = []
+      const bytes = Buffer.allocUnsafe(text.length)
+      let n = 0
       for (let i = 0; i < text.length; i++) {
-        const hex = text.slice(i + 1, i + 3)
-        if (text[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-          bytes.push(parseInt(hex, 16))
+        const c = text.charCodeAt(i)
+        const high = c === 61 ? hexValue(text.charCodeAt(i + 1)) : -1
+        const low = high < 0 ? -1 : hexValue(text.charCodeAt(i + 2))
+        if (low >= 0) {
+          bytes[n++] = high * 16 + low
           i += 2
-        } else bytes.push(text.charCodeAt(i) & 0xff)
+        } else bytes[n++] = c & 0xff
       }
-      return Buffer.from(bytes)
+      return bytes.subarray(0, n)
     }
     default:
       return body
   }
+}
+
+/** The value of a hexadecimal digit's character code (NaN, past the text's end, included): -1 if not one. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48
+  if (c >= 65 && c <= 70) return c - 55
+  if (c >= 97 && c <= 102) return c - 87
+  return -1
 }
 
 /** The top-level headers of RFC 822 bytes, as `parseMime(raw).headers` gives them, without reading the body. */
