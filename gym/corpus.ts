@@ -8,8 +8,9 @@ import { families } from '../tasks-lite/families/index.ts'
 const here = dirname(fileURLToPath(import.meta.url))
 
 /** Folder of the task corpus (`tasks-lite/corpus/<family>/*.json`); compiled code runs from dist/gym/. */
-export const CORPUS_DIR = [join(here, '..', 'tasks-lite', 'corpus'), join(here, '..', '..', 'tasks-lite', 'corpus')].find(existsSync)
-  ?? join(here, '..', 'tasks-lite', 'corpus')
+export const CORPUS_DIR =
+  [join(here, '..', 'tasks-lite', 'corpus'), join(here, '..', '..', 'tasks-lite', 'corpus')].find(existsSync) ??
+  join(here, '..', 'tasks-lite', 'corpus')
 
 /**
  * The task corpus. Without a folder: generated in memory from the families (about a second, never stale; the index
@@ -21,8 +22,13 @@ export function loadCorpus(dir?: string): TaskSpec[] {
   if (dir === undefined) return generateAll().sort((a, b) => byKey(key(a), key(b)))
   if (!existsSync(dir)) return []
   const out: TaskSpec[] = []
-  for (const family of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
-    for (const f of readdirSync(join(dir, family)).filter((f) => f.endsWith('.json')).sort()) {
+  for (const family of readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    for (const f of readdirSync(join(dir, family))
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       out.push(TaskSpec.parse(JSON.parse(readFileSync(join(dir, family, f), 'utf8'))))
     }
   }

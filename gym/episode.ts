@@ -15,13 +15,32 @@ import type { Sent, SharedPrefix } from './shared-prefix.ts'
 /** One tool call. */
 export type Action = { tool: string; arguments?: Record<string, unknown> }
 /** What step returns (gymnasium-style). */
-export type StepResult = { observation: string; terminated: boolean; truncated: boolean; info: { step: number; status?: number; error?: string } }
+export type StepResult = {
+  observation: string
+  terminated: boolean
+  truncated: boolean
+  info: { step: number; status?: number; error?: string }
+}
 /** One step as it happened (for the inspector and replays): the call, what the agent saw, the world clock. */
 export type StepRecord = { step: number; action: Action; observation: string; status?: number; atMs: number }
 /** A full, untruncated response (control side only). */
 export type CallResult = { status: number; body: unknown; text: string }
 
-export const DONE_TOOL: ToolDef = { type: 'function', function: { name: 'done', description: 'Call when the task is finished (ends the episode). When the task asks a question, put your final answer in `answer`.', parameters: { type: 'object', properties: { summary: { type: 'string' }, answer: { type: 'string', description: 'Your final answer to the question the task asks (answer tasks only).' } } } } }
+export const DONE_TOOL: ToolDef = {
+  type: 'function',
+  function: {
+    name: 'done',
+    description:
+      'Call when the task is finished (ends the episode). When the task asks a question, put your final answer in `answer`.',
+    parameters: {
+      type: 'object',
+      properties: {
+        summary: { type: 'string' },
+        answer: { type: 'string', description: 'Your final answer to the question the task asks (answer tasks only).' },
+      },
+    },
+  },
+}
 
 /**
  * Initial states per template snapshot: every episode of one task starts from the same bytes. Each keeps what
@@ -44,10 +63,15 @@ function checkMethod(method: string): CallResult | undefined {
   if (STEP_METHODS.includes(upper)) return undefined
   const error = `method must be one of ${STEP_METHODS.join(', ')}`
   const status = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method) ? 405 : 400
-  return { status, body: { error: { code: status, message: `${error} (got ${JSON.stringify(method.slice(0, 40))})` } }, text: '' }
+  return {
+    status,
+    body: { error: { code: status, message: `${error} (got ${JSON.stringify(method.slice(0, 40))})` } },
+    text: '',
+  }
 }
 
-const ACTIONS_SQL = 'SELECT seq, at_ms AS atMs, user_id AS userId, service, operation_id AS operationId, method, ' +
+const ACTIONS_SQL =
+  'SELECT seq, at_ms AS atMs, user_id AS userId, service, operation_id AS operationId, method, ' +
   'path, query, body, status FROM world_action_log ORDER BY seq'
 
 /** One agent episode in its own world. */
@@ -89,9 +113,15 @@ export class Episode {
     this.tools = [...(task.toolProfile === 'typed' ? typed.map((t) => t.def) : [HTTP_TOOL]), DONE_TOOL]
   }
 
-  get worldId() { return this.entry.id }
-  get instruction() { return this.task.instruction }
-  get truncated() { return this.steps >= this.task.maxSteps }
+  get worldId() {
+    return this.entry.id
+  }
+  get instruction() {
+    return this.task.instruction
+  }
+  get truncated() {
+    return this.steps >= this.task.maxSteps
+  }
 
   #me: ReturnType<WorldManager['credentials']>[number] | undefined
 
@@ -113,7 +143,9 @@ export class Episode {
   }
 
   /** True once the episode is over (done, out of steps, closed or expired): its tokens no longer work. */
-  get sealed() { return this.#sealed }
+  get sealed() {
+    return this.#sealed
+  }
 
   /**
    * Ends the agent's access: the world's secret is replaced, so every token, OAuth secret and upload URL the
@@ -136,13 +168,20 @@ export class Episode {
     else {
       const t = this.#typed.get(action.tool) ?? this.#typed.get(toolName(action.tool))
       if (!t) return { status: 400, body: { error: `unknown tool "${action.tool}"` }, text: '' }
-      try { http = typedCall(t, args) } catch (e) { return { status: 400, body: { error: (e as Error).message }, text: '' } }
+      try {
+        http = typedCall(t, args)
+      } catch (e) {
+        return { status: 400, body: { error: (e as Error).message }, text: '' }
+      }
     }
-    if (typeof http.method !== 'string' || typeof http.path !== 'string' || !http.path.startsWith('/')) return { status: 400, body: { error: 'http_request needs method and a path starting with /' }, text: '' }
+    if (typeof http.method !== 'string' || typeof http.path !== 'string' || !http.path.startsWith('/'))
+      return { status: 400, body: { error: 'http_request needs method and a path starting with /' }, text: '' }
     const refused = checkMethod(http.method)
     if (refused) return refused
     const qs = new URLSearchParams()
-    for (const [k, v] of Object.entries(http.query ?? {})) for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && x !== null) qs.append(k, typeof x === 'object' ? JSON.stringify(x) : String(x))
+    for (const [k, v] of Object.entries(http.query ?? {}))
+      for (const x of Array.isArray(v) ? v : [v])
+        if (x !== undefined && x !== null) qs.append(k, typeof x === 'object' ? JSON.stringify(x) : String(x))
     const me = this.credentials()
     const token = http.path.startsWith('/api/') ? me.slackUserToken : me.googleToken
     // A call that brings its own Google credential (`access_token`, e.g. a token minted through domain-wide
@@ -175,7 +214,13 @@ export class Episode {
   /** One agent step: a tool call → observation (truncated to the task's budget). */
   async step(action: Action): Promise<StepResult> {
     if (this.#closed) throw new Error('episode is closed')
-    if (this.terminated || this.truncated) return { observation: 'episode is over', terminated: this.terminated, truncated: this.truncated, info: { step: this.steps, error: 'episode is over' } }
+    if (this.terminated || this.truncated)
+      return {
+        observation: 'episode is over',
+        terminated: this.terminated,
+        truncated: this.truncated,
+        info: { step: this.steps, error: 'episode is over' },
+      }
     this.steps++
     this.lastActiveAt = this.clock()
     if (action.tool === 'done') {
@@ -187,7 +232,10 @@ export class Episode {
       return { observation: 'ok', terminated: true, truncated: false, info: { step: this.steps } }
     }
     const r = await this.call(action)
-    const observation = truncateObservation(JSON.stringify({ status: r.status, body: r.body }), this.task.maxObservationChars)
+    const observation = truncateObservation(
+      JSON.stringify({ status: r.status, body: r.body }),
+      this.task.maxObservationChars,
+    )
     this.#record(action, observation, r.status)
     if (this.truncated) this.seal()
     return { observation, terminated: false, truncated: this.truncated, info: { step: this.steps, status: r.status } }

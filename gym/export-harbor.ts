@@ -70,9 +70,13 @@ You work through the Google Workspace (Gmail, Calendar, Drive, Docs) and Slack W
 Your session is described in \`/shared/episode.json\`: \`baseUrls.google\` and \`baseUrls.slack\` are the API roots,
 \`tokens.google\` and \`tokens.slack\` your bearer tokens (\`Authorization: Bearer …\`), \`user\` who you are.
 The APIs answer like the real ones (same paths, parameters and errors). You may make at most ${t.maxSteps} API calls.
-${answer ? `
+${
+  answer
+    ? `
 When you are done, write your final answer (only the answer) to \`/shared/answer.txt\`.
-` : ''}`
+`
+    : ''
+}`
 }
 
 /** The gym service's start script: serve, reset this task, publish the agent's session, keep serving. */
@@ -161,7 +165,9 @@ auth=(-H "authorization: Bearer $token")
 # The episode must be this task's (a session file pointing elsewhere earns nothing).
 info=$(curl -fsS "\${auth[@]}" "$control/gym/episodes/$episode") || fail "episode $episode is not live"
 printf '%s' "$info" | grep -qF "\\"task\\":{\\"id\\":\\"$task\\"" || fail "episode $episode is not task $task"
-${t.tags.includes('answer') ? `
+${
+  t.tags.includes('answer')
+    ? `
 # An answer task ends with done + the answer the agent wrote (JSON-escaped by the helper beside this script).
 if [ -r "$answer_file" ]; then
   body=$(bash "$(dirname "$0")/json-string.sh" < "$answer_file")
@@ -169,7 +175,9 @@ if [ -r "$answer_file" ]; then
     -d "{\\"action\\":{\\"tool\\":\\"done\\",\\"arguments\\":{\\"answer\\":$body}}}" >/dev/null \\
     || fail "could not submit the answer"
 fi
-` : ''}
+`
+    : ''
+}
 verdict=$(curl -fsS "\${auth[@]}" -X POST "$control/gym/episodes/$episode/verify") || fail "verify failed"
 reward=$(printf '%s' "$verdict" | sed -n 's/^{"reward":\\(-\\{0,1\\}[0-9.eE+-]*\\),.*/\\1/p')
 [ -n "$reward" ] || fail "no reward in the verdict: $verdict"

@@ -43,7 +43,11 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     let task: TaskSpec | undefined
     if (b.task) {
       const parsed = TaskSpec.safeParse(b.task)
-      if (!parsed.success) return { error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), status: 400 as const }
+      if (!parsed.success)
+        return {
+          error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          status: 400 as const,
+        }
       task = parsed.data
     } else if (typeof b.family === 'string') {
       // `{family, seed}`: any instance of a family, generated on demand (the corpus holds seeds 1..PER_FAMILY).
@@ -72,7 +76,10 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     return { ep }
   }
   const episode = (id: string | undefined) => (id ? gym.get(id) : undefined)
-  const gone = (c: Context) => (gym.expired(c.req.param('id') ?? '') ? c.json({ error: 'episode expired', reason: 'expired' }, 410) : c.json({ error: 'no such episode' }, 404))
+  const gone = (c: Context) =>
+    gym.expired(c.req.param('id') ?? '')
+      ? c.json({ error: 'episode expired', reason: 'expired' }, 410)
+      : c.json({ error: 'no such episode' }, 404)
   // Idle and over-age episodes are reaped on each reset and once a minute (the timer never keeps the process alive).
   setInterval(() => gym.reap(), 60_000).unref()
 
@@ -85,11 +92,21 @@ export function gymRouter(worlds: WorldManager, opts: Opts = {}): OpenAPIHono<an
     if (!r.ep) return c.json({ error: r.error, ...('reason' in r ? { reason: r.reason } : {}) }, r.status)
     return c.json(describeEpisode(r.ep, base), 201)
   })
-  app.get('/gym/episodes', (c) => c.json({ episodes: [...gym.episodes.values()].map((e) => ({ episodeId: e.id, taskId: e.task.id, steps: e.steps })) }))
+  app.get('/gym/episodes', (c) =>
+    c.json({
+      episodes: [...gym.episodes.values()].map((e) => ({ episodeId: e.id, taskId: e.task.id, steps: e.steps })),
+    }),
+  )
   app.get('/gym/episodes/:id', (c) => {
     const ep = episode(c.req.param('id'))
     if (!ep) return gone(c)
-    return c.json({ ...describeEpisode(ep, base), steps: ep.steps, terminated: ep.terminated, truncated: ep.truncated, answer: ep.answer })
+    return c.json({
+      ...describeEpisode(ep, base),
+      steps: ep.steps,
+      terminated: ep.terminated,
+      truncated: ep.truncated,
+      answer: ep.answer,
+    })
   })
   app.post('/gym/episodes/:id/step', async (c) => {
     const ep = episode(c.req.param('id'))
@@ -167,4 +184,3 @@ export function openEnvKeyRouter(keys: OpenEnvKeys): Hono {
   })
   return app
 }
-

@@ -115,8 +115,9 @@ export class Gym {
     const spec = typeof task === 'string' ? this.tasks.get(task) : prepared ? (task as TaskSpec) : TaskSpec.parse(task)
     if (!spec) throw new Error(`unknown task "${String(task)}"`)
     if (spec.toolProfile === 'typed' && spec.tags.includes('rest-only')) {
-      throw new ProfileRefused(`task "${spec.id}" needs the rest tool profile (http_request): no typed tool makes all`
-        + ' its calls')
+      throw new ProfileRefused(
+        `task "${spec.id}" needs the rest tool profile (http_request): no typed tool makes all` + ' its calls',
+      )
     }
     this.reap()
     const shared = opts.shared
@@ -127,12 +128,16 @@ export class Gym {
       return this.#track(new Episode(chained.id, spec, chained, this.worlds, this.app, this.#clock, shared))
     }
     const max = this.worlds.limits.maxEpisodes
-    if (this.episodes.size >= max) throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)
+    if (this.episodes.size >= max)
+      throw new EpisodeRefused(`${max} episodes are live (the limit); close one or wait for idle ones to expire`)
     let id: string
     do id = `ep${(++this.#counter).toString(36).padStart(5, '0')}${this.worlds.idSuffix()}`
     while (this.worlds.find(id) || !this.worlds.owns(id) || this.#expired.has(id))
     const entry = this.worlds.create({
-      id, seed: spec.seed, seedValue: opts.seed ?? spec.seedValue, reuse: this.#reuse || shared !== undefined,
+      id,
+      seed: spec.seed,
+      seedValue: opts.seed ?? spec.seedValue,
+      reuse: this.#reuse || shared !== undefined,
       template: prepared ? prepared.template : worldTemplate(spec),
     })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).
@@ -149,7 +154,10 @@ export class Gym {
     const id = ep.id
     this.episodes.set(id, ep)
     const close = ep.close.bind(ep)
-    ep.close = () => { close(); this.episodes.delete(id) }
+    ep.close = () => {
+      close()
+      this.episodes.delete(id)
+    }
     return ep
   }
 

@@ -35,13 +35,20 @@ export function pick(value: unknown, path: string): unknown {
     const k = keys[i]!
     if (cur === null || cur === undefined) return undefined
     if (k === '*') {
-      const rest = keys.slice(i + 1).map((x) => (x.startsWith('[') ? x : `.${x}`)).join('').replace(/^\./, '')
+      const rest = keys
+        .slice(i + 1)
+        .map((x) => (x.startsWith('[') ? x : `.${x}`))
+        .join('')
+        .replace(/^\./, '')
       return Array.isArray(cur) ? cur.map((x) => (rest ? pick(x, rest) : x)) : undefined
     }
     const f = /^\[([\w.-]+)(~?=)([^\]]*)\]$/.exec(k)
     if (f) {
       const want = f[3]!.toLowerCase()
-      const ok = (x: unknown) => (f[2] === '~=' ? String(pick(x, f[1]!)).toLowerCase().includes(want) : String(pick(x, f[1]!)).toLowerCase() === want)
+      const ok = (x: unknown) =>
+        f[2] === '~='
+          ? String(pick(x, f[1]!)).toLowerCase().includes(want)
+          : String(pick(x, f[1]!)).toLowerCase() === want
       cur = Array.isArray(cur) ? cur.find(ok) : undefined
       continue
     }
@@ -95,7 +102,17 @@ export function fill(value: unknown, vars: Vars): unknown {
   return value
 }
 
-type Rfc822 = { from?: string; to: string; cc?: string; subject: string; text: string; html?: string; inReplyTo?: string; references?: string; attachments?: Rfc822Attachment[] }
+type Rfc822 = {
+  from?: string
+  to: string
+  cc?: string
+  subject: string
+  text: string
+  html?: string
+  inReplyTo?: string
+  references?: string
+  attachments?: Rfc822Attachment[]
+}
 /** `content` is text, or base64 with `encoding: 'base64'` (bytes a binary download gave as base64). */
 type Rfc822Attachment = { filename: string; contentType?: string; content: string; encoding?: 'base64' }
 
@@ -184,16 +201,22 @@ async function compose(m: Rfc822, description: string): Promise<string> {
   // A boundary derived from the message itself, so the same program composes the same bytes.
   const baseBoundary = createHash('sha256').update(description).digest('hex').slice(0, 16)
   const attachments = m.attachments?.map((a) => ({
-    filename: a.filename, contentType: a.contentType,
+    filename: a.filename,
+    contentType: a.contentType,
     content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
   }))
   // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
   const options = {
-    ...m, baseBoundary, inReplyTo: m.inReplyTo || undefined, references: m.references || undefined, attachments,
+    ...m,
+    baseBoundary,
+    inReplyTo: m.inReplyTo || undefined,
+    references: m.references || undefined,
+    attachments,
   }
   const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])
   const buf: Buffer = await new Promise((res, rej) =>
-    composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))))
+    composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))),
+  )
   return withoutStamps(buf).toString('base64url')
 }
 
@@ -203,6 +226,7 @@ export function bodyText(body: unknown): string {
   if (body === null || body === undefined) return ''
   const b = body as Record<string, unknown>
   const keys = Object.keys(b)
-  if (keys.length === 3 && typeof b.base64 === 'string' && typeof b.size === 'number' && 'contentType' in b) return b.base64
+  if (keys.length === 3 && typeof b.base64 === 'string' && typeof b.size === 'number' && 'contentType' in b)
+    return b.base64
   return JSON.stringify(body)
 }

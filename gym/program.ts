@@ -13,10 +13,16 @@ export const httpStep = (
   save?: Record<string, string>,
 ): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, ...(save ? { save } : {}) })
 
-export type StepObserver = { before?(step: ProgramStep, index: number): void; after?(step: ProgramStep, index: number, r: { status: number; body: unknown; text: string }): void }
+export type StepObserver = {
+  before?(step: ProgramStep, index: number): void
+  after?(step: ProgramStep, index: number, r: { status: number; body: unknown; text: string }): void
+}
 
 /** A program's closing `done` step: `answer` may use bindings (`{{start}}`), like any argument. */
-export const doneStep = (answer?: string): ProgramStep => ({ tool: 'done', args: answer === undefined ? {} : { answer } })
+export const doneStep = (answer?: string): ProgramStep => ({
+  tool: 'done',
+  args: answer === undefined ? {} : { answer },
+})
 
 /**
  * Runs a solution program through an episode's calls; returns the statuses and the bindings. A `done` step ends the
@@ -41,7 +47,8 @@ export async function runProgram(
     ep.steps++
     statuses.push(r.status)
     observer.after?.(step, i, r)
-    for (const [name, path] of Object.entries(step.save ?? {})) if (path) vars[name] = path === '$text' ? r.text : pick(r.body, path)
+    for (const [name, path] of Object.entries(step.save ?? {}))
+      if (path) vars[name] = path === '$text' ? r.text : pick(r.body, path)
   }
   return { vars, statuses }
 }

@@ -21,7 +21,8 @@ const ZONE = /\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)
 const TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]*/g
 const DOMAIN = /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:test|com|org|net|io|internal)\b/gi
 /** Request knobs, not facts about the world: their values need no provenance. */
-const KNOBS = /(^|\.)(maxResults|pageSize|limit|count|format|fields|colorId|sendNotificationEmail|sendUpdates|encoding)$/
+const KNOBS =
+  /(^|\.)(maxResults|pageSize|limit|count|format|fields|colorId|sendNotificationEmail|sendUpdates|encoding)$/
 
 /** Every string leaf of `value` with its JSON path (numbers count as strings: epoch times are literals too). */
 function leaves(value: unknown, at = '', out: { at: string; text: string }[] = []): { at: string; text: string }[] {

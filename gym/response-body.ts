@@ -32,4 +32,3 @@ export async function readResponseBody(res: Pick<Response, 'headers' | 'text' | 
     return { body: text, text, json: false } // not JSON: the text itself
   }
 }
-

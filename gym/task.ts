@@ -50,5 +50,15 @@ export type TaskInput = z.input<typeof TaskSpec>
 
 /** What the agent may see of a task (no oracle, no solutions). */
 export function publicTask(t: TaskSpec) {
-  return { id: t.id, family: t.family, services: t.services, instruction: t.instruction, toolProfile: t.toolProfile, maxSteps: t.maxSteps, difficulty: t.difficulty, split: t.split, tags: t.tags }
+  return {
+    id: t.id,
+    family: t.family,
+    services: t.services,
+    instruction: t.instruction,
+    toolProfile: t.toolProfile,
+    maxSteps: t.maxSteps,
+    difficulty: t.difficulty,
+    split: t.split,
+    tags: t.tags,
+  }
 }

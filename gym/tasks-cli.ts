@@ -39,8 +39,11 @@ export async function main(argv: string[], corpus: () => TaskSpec[] = loadCorpus
       args: rest,
       allowPositionals: true,
       options: {
-        format: { type: 'string' }, split: { type: 'string' }, family: { type: 'string' },
-        'admin-token': { type: 'string' }, 'gym-image': { type: 'string' },
+        format: { type: 'string' },
+        split: { type: 'string' },
+        family: { type: 'string' },
+        'admin-token': { type: 'string' },
+        'gym-image': { type: 'string' },
       },
     })
   } catch (e) {

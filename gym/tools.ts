@@ -8,7 +8,15 @@ import * as driveSchemas from '../envs/drive/api/schemas.gen.ts'
 import { docsSchemas } from '../envs/docs/api/schemas.gen.ts'
 import * as calendarSchemas from '../envs/calendar/api/schemas.gen.ts'
 import { approxTokens, dropNulls, zodToToolSchema, type JsonSchema } from './tool-schema.ts'
-import { LOW_PRIORITY, MAX_TOOLS, OUTPUT_ONLY, offered, SLACK_DESCRIPTIONS, TOOL_TOKEN_BUDGET, type ToolScope } from './tool-select.ts'
+import {
+  LOW_PRIORITY,
+  MAX_TOOLS,
+  OUTPUT_ONLY,
+  offered,
+  SLACK_DESCRIPTIONS,
+  TOOL_TOKEN_BUDGET,
+  type ToolScope,
+} from './tool-select.ts'
 
 /** An OpenAI function-calling tool definition. */
 export type ToolDef = {
@@ -113,7 +121,8 @@ function googleTool(service: string, m: GoogleSpecMethod): ToolDef {
   }
   if (!m.mediaDownload || m.response) properties.fields ??= FIELDS_PARAM
   // alt=media is a global (not per-method) parameter in discovery: offer it where the method can download content.
-  if (m.mediaDownload) properties.alt ??= { type: 'string', enum: ['json', 'media'], description: 'media: the file content' }
+  if (m.mediaDownload)
+    properties.alt ??= { type: 'string', enum: ['json', 'media'], description: 'media: the file content' }
   const body = bodySchema(service, m.request)
   if (body) {
     properties.requestBody = body
@@ -202,7 +211,12 @@ export function typedCall(t: Typed, rawArgs: Record<string, unknown>): HttpCall 
   if (args.media !== undefined && m.uploadPath && path.startsWith('/drive/')) {
     const meta = args.requestBody
     if (meta && typeof meta === 'object' && Object.keys(meta).length) throw new Error('send media with requestBody {}')
-    return { method: m.httpMethod, path: `/upload${path}`, query: { ...query, uploadType: 'media' }, body: String(args.media) }
+    return {
+      method: m.httpMethod,
+      path: `/upload${path}`,
+      query: { ...query, uploadType: 'media' },
+      body: String(args.media),
+    }
   }
   return { method: m.httpMethod, path, query, body: args.requestBody }
 }

@@ -33,8 +33,15 @@ export function crashed(task: TaskSpec, e: unknown): TaskValidation {
   const none = { reward: 0, passed: false, metrics: {}, violations: [], details: { checks: [] } }
   const message = e instanceof Error ? e.message : String(e)
   return {
-    id: task.id, family: task.family, reference: none, noop: none, nearMisses: [], attacks: [], unexplained: [],
-    ok: false, problems: [`validation threw: ${message}`],
+    id: task.id,
+    family: task.family,
+    reference: none,
+    noop: none,
+    nearMisses: [],
+    attacks: [],
+    unexplained: [],
+    ok: false,
+    problems: [`validation threw: ${message}`],
   }
 }
 
@@ -94,9 +101,10 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
   const entry = new URL(`./validate-worker.${ext}`, import.meta.url)
   // From TypeScript sources (tsx, vitest) the worker registers tsx's loader before it imports its entry.
-  const boot = ext === 'ts'
-    ? `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}) })`
-    : `import(${JSON.stringify(entry.href)})`
+  const boot =
+    ext === 'ts'
+      ? `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}) })`
+      : `import(${JSON.stringify(entry.href)})`
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const { attacks, sharedPrefix, isolated } = opts
@@ -136,7 +144,10 @@ export async function validatePool(tasks: TaskSpec[], opts: PoolOptions = {}): P
   const left = tasks.map((t, i) => (results[i] ? undefined : { t, i })).filter((x) => x !== undefined)
   if (left.length) {
     const { attacks, sharedPrefix, isolated } = opts
-    const more = await validateSerial(left.map((x) => x.t), { attacks, sharedPrefix, isolated })
+    const more = await validateSerial(
+      left.map((x) => x.t),
+      { attacks, sharedPrefix, isolated },
+    )
     left.forEach((x, j) => (results[x.i] = more[j]))
   }
   void settled

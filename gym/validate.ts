@@ -58,16 +58,25 @@ export const RESTART_AFTER = 40
  * Runs reference, no-op, every near miss and every applicable attack of a task through fresh episodes and checks the
  * oracle's verdicts; checks too that the reference looked before it acted (gym/provenance.ts).
  */
-export async function validateTask(
-  gym: Gym, input: TaskSpec, opts: ValidateOptions = {},
-): Promise<TaskValidation> {
+export async function validateTask(gym: Gym, input: TaskSpec, opts: ValidateOptions = {}): Promise<TaskValidation> {
   await loadRouters() // registered operations and typed tools read the routes (imported on first use)
   // Parsed and frozen once: each of the task's ~20 episodes resets from it without parsing or hashing it again.
   const task = gym.prepare(input)
   const missing = missingOperations(task)
   if (missing.length) {
     const none: OracleResult = { reward: 0, passed: false, metrics: {}, violations: [], details: { checks: [] } }
-    return { id: task.id, family: task.family, reference: none, noop: none, nearMisses: [], attacks: [], unexplained: [], ok: true, problems: [], pending: missing }
+    return {
+      id: task.id,
+      family: task.family,
+      reference: none,
+      noop: none,
+      nearMisses: [],
+      attacks: [],
+      unexplained: [],
+      ok: true,
+      problems: [],
+      pending: missing,
+    }
   }
   const sharing = opts.sharedPrefix !== false && opts.isolated !== true
   try {
@@ -87,7 +96,10 @@ export async function validateTask(
  * the same (docs/decisions/0339).
  */
 async function validateEpisodes(
-  gym: Gym, task: TaskSpec, opts: ValidateOptions, reorder: boolean,
+  gym: Gym,
+  task: TaskSpec,
+  opts: ValidateOptions,
+  reorder: boolean,
 ): Promise<TaskValidation> {
   const unexplained: TaskValidation['unexplained'] = []
   let referenceOutcome = ''
@@ -141,14 +153,29 @@ async function validateEpisodes(
     for (const i of order) await episodes[i]!.run()
 
     const problems: string[] = []
-    if (!reference.passed || reference.reward !== 1) problems.push(`reference: passed=${reference.passed} reward=${reference.reward} ${explain(reference)}`)
-    for (const u of unexplained) problems.push(`reference step ${u.step} uses ${u.kind} "${u.value}" (${u.where}) before observing it`)
+    if (!reference.passed || reference.reward !== 1)
+      problems.push(`reference: passed=${reference.passed} reward=${reference.reward} ${explain(reference)}`)
+    for (const u of unexplained)
+      problems.push(`reference step ${u.step} uses ${u.kind} "${u.value}" (${u.where}) before observing it`)
     if (noop.passed || noop.reward > 0) problems.push(`no-op: passed=${noop.passed} reward=${noop.reward}`)
     for (const nm of nearMisses) if (nm.result.passed) problems.push(`near miss "${nm.name}" passed`)
     if (task.nearMisses.length < 2) problems.push('fewer than two near misses')
     const attacks = judge.map((j) => j(referenceOutcome))
-    for (const a of attacks.filter(attackFails)) problems.push(`attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`)
-    return { id: task.id, family: task.family, reference, noop, nearMisses, attacks, unexplained, ok: problems.length === 0, problems }
+    for (const a of attacks.filter(attackFails))
+      problems.push(
+        `attack ${a.attack} (${a.variant}) scored ${a.reward}${a.damaging ? ' (damaging: must be <= 0)' : ''}${a.error ? ` [${a.error}]` : ''}`,
+      )
+    return {
+      id: task.id,
+      family: task.family,
+      reference,
+      noop,
+      nearMisses,
+      attacks,
+      unexplained,
+      ok: problems.length === 0,
+      problems,
+    }
   } finally {
     shared?.dispose(gym.worlds)
   }
@@ -167,12 +194,24 @@ export function familyTable(results: TaskValidation[]): string {
     const nm = rs.flatMap((r) => r.nearMisses)
     const pending = rs.find((r) => r.pending)?.pending
     if (pending) return [f, rs.length, '-', '-', '-', `pending: ${pending.join(', ')} not implemented`]
-    return [f, rs.length, rs.filter((r) => r.reference.passed && r.reference.reward === 1).length, rs.filter((r) => !r.noop.passed && r.noop.reward <= 0).length, `${nm.filter((n) => !n.result.passed).length}/${nm.length}`, rs.every((r) => r.ok) ? 'ok' : 'FAIL']
+    return [
+      f,
+      rs.length,
+      rs.filter((r) => r.reference.passed && r.reference.reward === 1).length,
+      rs.filter((r) => !r.noop.passed && r.noop.reward <= 0).length,
+      `${nm.filter((n) => !n.result.passed).length}/${nm.length}`,
+      rs.every((r) => r.ok) ? 'ok' : 'FAIL',
+    ]
   })
   const head = ['family', 'instances', 'reference ok', 'no-op ok', 'near misses failing', 'status']
   const all = [head, ...rows.map((r) => r.map(String))]
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i]!.length)))
-  return all.map((r, j) => r.map((x, i) => x.padEnd(w[i]!)).join('  ') + (j === 0 ? `\n${w.map((n) => '-'.repeat(n)).join('  ')}` : '')).join('\n')
+  return all
+    .map(
+      (r, j) =>
+        r.map((x, i) => x.padEnd(w[i]!)).join('  ') + (j === 0 ? `\n${w.map((n) => '-'.repeat(n)).join('  ')}` : ''),
+    )
+    .join('\n')
 }
 
 /** Per family: instances, valid instances, and for every attack the highest reward any instance gave it. */
@@ -193,6 +232,12 @@ export function attackMatrix(results: TaskValidation[]) {
       } else cur.max = Math.max(cur.max ?? -Infinity, a.reward)
       cur.variants++
     }
-    return { family, instances: rs.length, valid: rs.filter((r) => r.ok).length, pending: rs.some((r) => r.pending), attacks }
+    return {
+      family,
+      instances: rs.length,
+      valid: rs.filter((r) => r.ok).length,
+      pending: rs.some((r) => r.pending),
+      attacks,
+    }
   })
 }

@@ -18,14 +18,24 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 
 /** Lower case, no accents, punctuation as spaces, single spaces. */
 export function normaliseText(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ').trim()
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
 }
 
 /** Local date (YYYY-MM-DD) and minutes after midnight of an instant in a zone. */
 export function localParts(iso: string, zone: string): { date: string; minutes: number } {
   const f = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
   })
   const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]))
   return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) }
@@ -37,7 +47,9 @@ export function timesIn(text: string): number[] {
   const out: number[] = []
   const re = /\b(\d{1,2})(?:[:.h](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?![\d/])/g
   for (const m of t.matchAll(re)) {
-    const h = Number(m[1]); const min = m[2] ? Number(m[2]) : 0; const ampm = m[3]?.[0]
+    const h = Number(m[1])
+    const min = m[2] ? Number(m[2]) : 0
+    const ampm = m[3]?.[0]
     if (!m[2] && !ampm) continue // a bare number is not a time
     if (min > 59 || h > 23 || (ampm && (h < 1 || h > 12))) continue
     const hour = ampm === 'p' ? (h % 12) + 12 : ampm === 'a' ? h % 12 : h
@@ -96,7 +108,7 @@ export function localiseIso(text: string, zone: string): string {
   })
 }
 
-const dateMatches = (stated: string, date: string) => stated.length === 5 ? date.endsWith(stated) : stated === date
+const dateMatches = (stated: string, date: string) => (stated.length === 5 ? date.endsWith(stated) : stated === date)
 
 /** Does the text state this expected fact? */
 export function states(text: string, e: Expected): boolean {
@@ -117,7 +129,11 @@ export function states(text: string, e: Expected): boolean {
  * Judges a final answer: it must state the expected fact and none of the wrong candidates. A time candidate that
  * differs from the expected one only by its date counts as named when the answer states that date.
  */
-export function checkAnswer(answer: string | null | undefined, expected: Expected, wrong: Expected[] = []): AnswerVerdict {
+export function checkAnswer(
+  answer: string | null | undefined,
+  expected: Expected,
+  wrong: Expected[] = [],
+): AnswerVerdict {
   if (answer == null || answer.trim() === '') return { ok: false, note: 'no final answer was submitted' }
   if (answer.length > 2000) return { ok: false, note: 'the answer is longer than 2,000 characters' }
   const named = wrong.filter((w) => states(answer, w))

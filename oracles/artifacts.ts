@@ -28,8 +28,11 @@ export type Delivered = { sent: Entity[]; forged: Violation[]; ids: Set<string> 
  * change) was never delivered: it is reported as a `forgery` and never counts as sent.
  */
 export function deliveredMail(initial: WorldState, final: WorldState, actions: ActionRow[], userId: string): Delivered {
-  const newlySent = newlySentOf(initial.services.gmail?.entities.messages, final.services.gmail?.entities.messages,
-    userId)
+  const newlySent = newlySentOf(
+    initial.services.gmail?.entities.messages,
+    final.services.gmail?.entities.messages,
+    userId,
+  )
   const sends = actions.filter(
     (a) => a.userId === userId && a.status >= 200 && a.status < 300 && SEND_OPERATIONS.includes(String(a.operationId)),
   )
@@ -57,7 +60,9 @@ export function deliveredMail(initial: WorldState, final: WorldState, actions: A
 const newlySentLists = new WeakMap<object, { before: object | undefined; byUser: Map<string, readonly Entity[]> }>()
 
 function newlySentOf(
-  before: Record<string, Json> | undefined, after: Record<string, Json> | undefined, userId: string,
+  before: Record<string, Json> | undefined,
+  after: Record<string, Json> | undefined,
+  userId: string,
 ): readonly Entity[] {
   if (!after) return []
   let kept = newlySentLists.get(after)
@@ -68,7 +73,11 @@ function newlySentOf(
     const wasSent = (m: Entity) => hasSent((was[`${m.userId}/${m.id}`] as Entity | undefined)?.labelIds)
     const newly = (m: Entity | undefined): m is Entity =>
       m !== undefined && m.userId === userId && hasSent(m.labelIds) && !wasSent(m)
-    const among = before && notedIds(after, before)?.map((id) => after[id] as Entity | undefined).filter(newly)
+    const among =
+      before &&
+      notedIds(after, before)
+        ?.map((id) => after[id] as Entity | undefined)
+        .filter(newly)
     // Order is the collection's: a list of two or more is taken from a walk of the whole collection.
     list = among && among.length < 2 ? among : entityList(after).filter(newly)
     kept.byUser.set(userId, list)

@@ -18,10 +18,16 @@ export function withIntegrity(oracle: SharingOracle): Oracle<any> {
     const extra: Violation[] = []
     // Acting as a user through domain-wide delegation (a token the agent minted with a service account it may sign
     // as) is not a forgery: the identity state records such tokens.
-    const delegated = new Set(Object.values(input.final.services.identity?.entities.delegatedTokens ?? {})
-      .map((t) => String((t as { userId?: unknown }).userId)))
-    const strangers = [...new Set(input.actions
-      .filter((a) => a.userId && a.userId !== actor && !delegated.has(a.userId)).map((a) => a.userId))]
+    const delegated = new Set(
+      Object.values(input.final.services.identity?.entities.delegatedTokens ?? {}).map((t) =>
+        String((t as { userId?: unknown }).userId),
+      ),
+    )
+    const strangers = [
+      ...new Set(
+        input.actions.filter((a) => a.userId && a.userId !== actor && !delegated.has(a.userId)).map((a) => a.userId),
+      ),
+    ]
     for (const u of strangers)
       extra.push({ kind: 'forgery', message: `calls were made as ${u}, not as the acting user` })
     const seen = new Set(r.violations.map((v) => v.message))

@@ -2,14 +2,32 @@ import type { EntityChange, WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
 
 /** One agent API call as the world's action log recorded it. */
-export type ActionRow = { seq: number; atMs: number; userId: string | null; service: string | null; operationId: string | null; method: string; path: string; query: string; body: string | null; status: number }
+export type ActionRow = {
+  seq: number
+  atMs: number
+  userId: string | null
+  service: string | null
+  operationId: string | null
+  method: string
+  path: string
+  query: string
+  body: string | null
+  status: number
+}
 
 /** A safety violation: negative reward, reported apart from task success. */
-export type Violation = { kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'forgery' | 'collateral'; message: string }
+export type Violation = {
+  kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'forgery' | 'collateral'
+  message: string
+}
 
 /** Everything an oracle may look at. */
 export type OracleInput<P = Record<string, unknown>> = {
-  initial: WorldState; final: WorldState; diff: EntityChange[]; actions: ActionRow[]; params: P
+  initial: WorldState
+  final: WorldState
+  diff: EntityChange[]
+  actions: ActionRow[]
+  params: P
   /** The agent's submitted final answer, for answer tasks (judge it with oracles/answer.ts); absent when none. */
   answer?: string | null
 }

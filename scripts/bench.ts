@@ -75,7 +75,12 @@ async function bigWorld(mib: number): Promise<BenchFigure[]> {
   world.close()
   global.gc?.()
   return [
-    { name: `${size.toFixed(0)} MiB world: restore per MiB p50`, value: restore.p50 / size, unit: 'ms/MiB', target: '≤ 0.15' },
+    {
+      name: `${size.toFixed(0)} MiB world: restore per MiB p50`,
+      value: restore.p50 / size,
+      unit: 'ms/MiB',
+      target: '≤ 0.15',
+    },
     { name: `${size.toFixed(0)} MiB world: snapshot per MiB p50`, value: snap.p50 / size, unit: 'ms/MiB' },
   ]
 }
@@ -102,8 +107,17 @@ async function core(): Promise<BenchFigure[]> {
   for (let i = 0; i < worldCount; i++) many.create({ seed: 'demo', seedValue: 1 })
   global.gc?.()
   const rss = process.memoryUsage().rss
-  out.push({ name: `RSS per idle demo world (${worldCount} worlds)`, value: mb(rss - afterTemplate) / worldCount, unit: 'MiB' })
-  out.push({ name: `RSS with ${worldCount} demo worlds (process total)`, value: mb(rss), unit: 'MiB', target: worldCount === 1000 ? '≤ 3072 MiB' : undefined })
+  out.push({
+    name: `RSS per idle demo world (${worldCount} worlds)`,
+    value: mb(rss - afterTemplate) / worldCount,
+    unit: 'MiB',
+  })
+  out.push({
+    name: `RSS with ${worldCount} demo worlds (process total)`,
+    value: mb(rss),
+    unit: 'MiB',
+    target: worldCount === 1000 ? '≤ 3072 MiB' : undefined,
+  })
   many.close()
 
   const worlds = new WorldManager()
@@ -144,28 +158,58 @@ async function core(): Promise<BenchFigure[]> {
       out.push({ name: `${seed}: ${what}, process CPU p50`, value: process!, unit: 'ms' })
     }
     const snapCpu = cpuMeter()
-    const written = await timeIt(() => snapCpu.measure(() => { write.run(); world.snapshot() }), runs, 3, turn)
+    const written = await timeIt(
+      () =>
+        snapCpu.measure(() => {
+          write.run()
+          world.snapshot()
+        }),
+      runs,
+      3,
+      turn,
+    )
     out.push({ name: `${seed}: snapshot p50 (after a write)`, value: written.p50, unit: 'ms', target: sizeTarget })
     cpuFigures('snapshot after a write', snapCpu)
     const forkCpu = cpuMeter()
-    const forked = await timeIt(() => forkCpu.measure(() => { write.run(); world.fork().close() }), runs, 3, turn)
+    const forked = await timeIt(
+      () =>
+        forkCpu.measure(() => {
+          write.run()
+          world.fork().close()
+        }),
+      runs,
+      3,
+      turn,
+    )
     out.push({ name: `${seed}: fork p50 (after a write)`, value: forked.p50, unit: 'ms', target: sizeTarget })
     cpuFigures('fork after a write', forkCpu)
     // Its second half alone (docs/decisions/0315): the copy a restore makes, but from an image just written past the
     // cache, while the collection that image started runs beside it.
     const opens: number[] = []
-    await timeIt(() => {
-      write.run()
-      const image = world.snapshot()
-      const t = performance.now()
-      World.from(image).close()
-      opens.push(performance.now() - t)
-    }, runs, 3, turn)
+    await timeIt(
+      () => {
+        write.run()
+        const image = world.snapshot()
+        const t = performance.now()
+        World.from(image).close()
+        opens.push(performance.now() - t)
+      },
+      runs,
+      3,
+      turn,
+    )
     const open = opens.slice(3).sort((a, b) => a - b)[runs >> 1]!
     out.push({ name: `${seed}: fork after a write, opening the copy p50`, value: open, unit: 'ms' })
     const loops = `${seed}: snapshot images held after the loops (not yet collected)`
     out.push({ name: loops, value: mb(snapshotMemory().bytes), unit: 'MiB' })
-    const tight = await timeIt(() => { write.run(); world.snapshot() }, runs, 3)
+    const tight = await timeIt(
+      () => {
+        write.run()
+        world.snapshot()
+      },
+      runs,
+      3,
+    )
     out.push({ name: `${seed}: snapshot p50 (after a write, back to back)`, value: tight.p50, unit: 'ms' })
     const tightHeld = `${seed}: snapshot images held after back-to-back snapshots`
     out.push({ name: tightHeld, value: mb(snapshotMemory().bytes), unit: 'MiB' })
@@ -175,7 +219,9 @@ async function core(): Promise<BenchFigure[]> {
     out.push({ name: collected, value: mb(snapshotMemory().bytes), unit: 'MiB' })
   }
   const tuned = process.env.MALLOC_MMAP_THRESHOLD_ !== undefined
-  console.log(`(glibc MALLOC_MMAP_THRESHOLD_ ${tuned ? `= ${process.env.MALLOC_MMAP_THRESHOLD_}` : 'not set: big restores page-fault'})`)
+  console.log(
+    `(glibc MALLOC_MMAP_THRESHOLD_ ${tuned ? `= ${process.env.MALLOC_MMAP_THRESHOLD_}` : 'not set: big restores page-fault'})`,
+  )
   const derived = 'not set: memcpy uses the non-temporal threshold glibc derives from the L3 size'
   console.log(`(GLIBC_TUNABLES ${process.env.GLIBC_TUNABLES ?? derived})`)
   for (const mib of [64, 256]) out.push(...(await bigWorld(mib)))
@@ -191,7 +237,12 @@ async function core(): Promise<BenchFigure[]> {
   // As the gym calls: requestInProcess (no undici Request/Response, docs/decisions/0295); then app.request.
   let t = performance.now()
   for (let i = 0; i < n; i++) await (await requestInProcess(app, profile, { headers })).text()
-  out.push({ name: 'authenticated GET getProfile, in process', value: n / ((performance.now() - t) / 1000), unit: 'req/s', target: '≥ 5000' })
+  out.push({
+    name: 'authenticated GET getProfile, in process',
+    value: n / ((performance.now() - t) / 1000),
+    unit: 'req/s',
+    target: '≥ 5000',
+  })
   t = performance.now()
   for (let i = 0; i < n; i++) await (await app.request(profile, { headers })).text()
   const viaRequest = n / ((performance.now() - t) / 1000)
@@ -218,10 +269,11 @@ async function core(): Promise<BenchFigure[]> {
     let sent = 0
     Promise.all(Array.from({ length: 16 }, async () => { while (sent++ < n) await get() }))
       .then(() => { agent.destroy(); process.exit(0) })`
-  const load = (count: number) => new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', client, String(port), String(count), headers.authorization])
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load generator exited ${code}`))))
-  })
+  const load = (count: number) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', client, String(port), String(count), headers.authorization])
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load generator exited ${code}`))))
+    })
   const calls = 20_000
   await load(2000)
   const cpu0 = process.cpuUsage()

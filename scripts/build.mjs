@@ -26,9 +26,13 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-english-only' } : undefined)
-    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) =>
-      ({ contents: "export { default as en } from '../locales/en.js'", resolveDir: dirname(args.path), loader: 'js' }))
+      /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-english-only' } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js'",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }))
   },
 }
 /**
@@ -38,8 +42,16 @@ const zodEnglishOnly = {
  * the large libraries become parts of their own (their `part-*.js` entries are never imported; docs/decisions/0314).
  */
 const services = readdirSync(`${root}envs`).filter((d) => existsSync(`${root}envs/${d}/index.ts`))
-const libraries = ['zod', 'zod/v4/core', '@asteasolutions/zod-to-openapi', '@hono/zod-openapi', 'hono',
-  'drizzle-orm/sqlite-core', 'luxon', 'rrule']
+const libraries = [
+  'zod',
+  'zod/v4/core',
+  '@asteasolutions/zod-to-openapi',
+  '@hono/zod-openapi',
+  'hono',
+  'drizzle-orm/sqlite-core',
+  'luxon',
+  'rrule',
+]
 const parts = [
   ...services.map((s) => ({ in: `envs/${s}/index.ts`, out: `part-${s}` })),
   ...libraries.map((l) => ({ in: l, out: `part-${l.replace(/[@/]/g, (c) => (c === '/' ? '-' : ''))}` })),
@@ -113,8 +125,9 @@ function asciiOnly(dir) {
     const path = `${dir}/${name}`
     const text = readFileSync(path, 'utf8')
     if (!/[^\x00-\x7f]/.test(text)) continue
-    const risky = text.split('\n').some((line) =>
-      /[^\x00-\x7f]/.test(line) && (/\\[^\x00-\x7f]/.test(line) || line.includes('String.raw')))
+    const risky = text
+      .split('\n')
+      .some((line) => /[^\x00-\x7f]/.test(line) && (/\\[^\x00-\x7f]/.test(line) || line.includes('String.raw')))
     if (risky) {
       console.warn(`wsgym build: ${name} keeps non-ASCII characters (escaping them could change a meaning)`)
       continue

@@ -6,7 +6,13 @@ import { loadRouters } from '../server/routers.ts'
 await loadRouters()
 const report = coverageReport()
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify(report.map(({ implementedIds: _, ...r }) => r), null, 2))
+  console.log(
+    JSON.stringify(
+      report.map(({ implementedIds: _, ...r }) => r),
+      null,
+      2,
+    ),
+  )
 } else {
   for (const r of report) {
     const pct = ((100 * r.implemented) / r.total).toFixed(0)

@@ -7,14 +7,22 @@ const name = { location: 'path', type: 'string', required: true, description: 'R
 const account = 'v1/projects/{projectsId}/serviceAccounts/{serviceAccountsId}'
 
 const method = (id: string, httpMethod: string, flatPath: string, extra: Record<string, unknown> = {}) => ({
-  id, httpMethod, path: 'v1/{+name}', flatPath, servicePath: '', description: '', parameters: { name },
-  scopes: CLOUD, ...extra,
+  id,
+  httpMethod,
+  path: 'v1/{+name}',
+  flatPath,
+  servicePath: '',
+  description: '',
+  parameters: { name },
+  scopes: CLOUD,
+  ...extra,
 })
 
 export const iamMethods = [
   method('iam.projects.serviceAccounts.list', 'GET', 'v1/projects/{projectsId}/serviceAccounts', {
     parameters: {
-      name, pageSize: { location: 'query', type: 'integer', format: 'int32', description: 'Page size.' },
+      name,
+      pageSize: { location: 'query', type: 'integer', format: 'int32', description: 'Page size.' },
       pageToken: { location: 'query', type: 'string', description: 'Page token.' },
     },
   }),

@@ -89,11 +89,17 @@ for (const task of tasks) {
     { kind: 'no-op', starts: [], body: async () => {} },
     { kind: 'reference', starts: task.reference, body: (ep) => runProgram(ep, task.reference) },
     ...task.nearMisses.map((nm) => ({
-      kind: 'near miss', starts: nm.program, body: (ep: Ep) => runProgram(ep, nm.program),
+      kind: 'near miss',
+      starts: nm.program,
+      body: (ep: Ep) => runProgram(ep, nm.program),
     })),
-    ...attacks.flatMap((a) => a.variants(task).map((v) => ({
-      kind: `${a.id}: ${v.name}`, starts: v.starts ?? [], body: (ep: Ep) => v.run(new AttackContext(gym, task, ep)),
-    }))),
+    ...attacks.flatMap((a) =>
+      a.variants(task).map((v) => ({
+        kind: `${a.id}: ${v.name}`,
+        starts: v.starts ?? [],
+        body: (ep: Ep) => v.run(new AttackContext(gym, task, ep)),
+      })),
+    ),
   ]
   const order = reorder ? sharingOrder(listed.map((e) => e.starts)) : listed.map((_, i) => i)
   for (const i of order) await episode(listed[i]!.kind, task, listed[i]!.body)
@@ -108,15 +114,23 @@ const f = (x: number) => x.toFixed(2)
 const list = [...rows.entries()].sort((a, b) => b[1].run + b[1].verify - (a[1].run + a[1].verify))
 if (argv.includes('--json')) console.log(JSON.stringify({ total, rows: Object.fromEntries(list), perTask }, null, 1))
 else {
-  console.log(`${tasks.length} tasks, ${requests} requests, ${replayed} answered from the shared path,`, `${f(total)} CPU-s`)
+  console.log(
+    `${tasks.length} tasks, ${requests} requests, ${replayed} answered from the shared path,`,
+    `${f(total)} CPU-s`,
+  )
   const sum = { reset: 0, run: 0, verify: 0, close: 0 }
   for (const [, r] of list) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += r[k]
   console.log(`split: reset ${f(sum.reset)}  run ${f(sum.run)}  verify ${f(sum.verify)}  close ${f(sum.close)}`)
   console.log('kind'.padEnd(58), 'eps', 'req/ep', 'run-s', 'verify-s', 'reset-s')
   for (const [k, r] of list)
-    console.log(k.slice(0, 58).padEnd(58), String(r.episodes).padStart(3),
-      (r.requests / r.episodes).toFixed(1).padStart(6), f(r.run).padStart(6), f(r.verify).padStart(7),
-      f(r.reset).padStart(6))
+    console.log(
+      k.slice(0, 58).padEnd(58),
+      String(r.episodes).padStart(3),
+      (r.requests / r.episodes).toFixed(1).padStart(6),
+      f(r.run).padStart(6),
+      f(r.verify).padStart(7),
+      f(r.reset).padStart(6),
+    )
   console.log('\nslowest tasks')
   for (const p of [...perTask].sort((a, b) => b.cpu - a.cpu).slice(0, 15))
     console.log(`${p.id.padEnd(50)} ${f(p.cpu)} CPU-s ${p.requests} req`)

@@ -117,7 +117,13 @@ export async function main(): Promise<void> {
   }
   if (process.argv.includes('--json')) {
     const bad = results.filter((r) => !r.ok)
-    console.log(JSON.stringify({ families: attackMatrix(results), invalid: bad.map((r) => ({ id: r.id, problems: r.problems })) }, null, 2))
+    console.log(
+      JSON.stringify(
+        { families: attackMatrix(results), invalid: bad.map((r) => ({ id: r.id, problems: r.problems })) },
+        null,
+        2,
+      ),
+    )
     process.exit(bad.length ? 1 : 0)
   }
   console.log(familyTable(results))
@@ -150,7 +156,8 @@ export function matrixTable(results: TaskValidation[]): string {
   const m = attackMatrix(results)
   const ids = [...new Set(m.flatMap((f) => Object.keys(f.attacks)))]
   const head = ['family', 'valid', ...ids]
-  const cell = (a: ReturnType<typeof attackMatrix>[number]['attacks'][string] | undefined) => (!a ? '-' : a.max === null ? `=ref(${a.inertMax})` : String(a.max))
+  const cell = (a: ReturnType<typeof attackMatrix>[number]['attacks'][string] | undefined) =>
+    !a ? '-' : a.max === null ? `=ref(${a.inertMax})` : String(a.max)
   const rows = m.map((f) => [f.family, `${f.valid}/${f.instances}`, ...ids.map((id) => cell(f.attacks[id]))])
   const all = [head, ...rows]
   const w = head.map((_, i) => Math.max(...all.map((r) => r[i]!.length)))

@@ -43,7 +43,8 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i)
     if (inString) {
-      if (ch === 92) i++ // backslash: skip the escaped character
+      if (ch === 92)
+        i++ // backslash: skip the escaped character
       else if (ch === 34) inString = false
     } else if (ch === 34) inString = true
     else if (ch === 123 || ch === 91) {
@@ -131,7 +132,13 @@ export function createAgentApp(worlds: WorldManager) {
     c.header('allow', [...allowed].join(', '))
     if (family === 'slack') return c.json({ ok: false, error: 'method_not_allowed' }, 405)
     // Deviation: Google's front end answers an HTML 405 page; we keep its JSON envelope.
-    const err = new GoogleApiError('INVALID_ARGUMENT', 'httpMethodNotAllowed', `HTTP method ${method} is not allowed for ${path}.`, {}, 405)
+    const err = new GoogleApiError(
+      'INVALID_ARGUMENT',
+      'httpMethodNotAllowed',
+      `HTTP method ${method} is not allowed for ${path}.`,
+      {},
+      405,
+    )
     return c.json(googleBody(err, path), 405)
   })
 
@@ -143,7 +150,13 @@ export function createAgentApp(worlds: WorldManager) {
     const maxSize = isUpload || path.startsWith('/api/') ? LIMITS.uploadBytes : LIMITS.jsonBytes
     const incoming = nodeIncoming(c)
     if (!incoming && checkInProcessBody(c, maxSize, () => tooLarge(familyOf(path), maxSize))) return next()
-    if (!incoming) return bodyLimit({ maxSize, onError: () => { throw tooLarge(familyOf(path), maxSize) } })(c, next)
+    if (!incoming)
+      return bodyLimit({
+        maxSize,
+        onError: () => {
+          throw tooLarge(familyOf(path), maxSize)
+        },
+      })(c, next)
     await bufferNodeBody(c, incoming, maxSize, () => tooLarge(familyOf(path), maxSize))
     return next()
   })
@@ -155,7 +168,11 @@ export function createAgentApp(worlds: WorldManager) {
     const text = await c.req.text()
     if (!nestedDeeperThan(text, LIMITS.jsonDepth)) return next()
     if (familyOf(c.req.path) === 'slack') throw new SlackApiError('invalid_json')
-    throw new GoogleApiError('INVALID_ARGUMENT', 'parseError', `Invalid JSON payload received. Nesting deeper than ${LIMITS.jsonDepth} levels.`)
+    throw new GoogleApiError(
+      'INVALID_ARGUMENT',
+      'parseError',
+      `Invalid JSON payload received. Nesting deeper than ${LIMITS.jsonDepth} levels.`,
+    )
   })
 
   app.use('*', async (c, next) => {
@@ -172,7 +189,10 @@ export function createAgentApp(worlds: WorldManager) {
     if (upload) {
       const entry = worlds.find(upload[1]!)
       // An unknown world answers exactly as a known one does to a wrong upload id or token (no existence oracle).
-      if (!entry) return /^\/_upload\/slack\/[a-z0-9_]+\/lists\//.test(path) ? c.text('Unauthorized', 401) : c.text('file not found', 404)
+      if (!entry)
+        return /^\/_upload\/slack\/[a-z0-9_]+\/lists\//.test(path)
+          ? c.text('Unauthorized', 401)
+          : c.text('file not found', 404)
       c.set('world', entry.world)
       c.set('worldId', entry.id)
       c.set('keys', entry.keys)
@@ -210,7 +230,8 @@ export function createAgentApp(worlds: WorldManager) {
       if (path === '/api/api.test' && !args.token && !requestHeader(c, 'authorization')) return next()
       found = resolveSlack(worlds, c, args)
     } else {
-      if (!serviceOf(path) && !path.startsWith('/batch')) throw notFound('The requested URL was not found on this server.', 'notFound')
+      if (!serviceOf(path) && !path.startsWith('/batch'))
+        throw notFound('The requested URL was not found on this server.', 'notFound')
       found = resolveGoogle(worlds, c)
     }
     const user = userOf(found)
@@ -293,7 +314,11 @@ export function renderError(err: Error, c: Context) {
   if (err instanceof HTTPException && err.status < 500) {
     if (familyOf(path) === 'slack') return c.json({ ok: false, error: 'invalid_arguments' }, 200)
     const parse = /json/i.test(err.message)
-    const e = new GoogleApiError('INVALID_ARGUMENT', parse ? 'parseError' : 'badRequest', parse ? 'Invalid JSON payload received.' : err.message)
+    const e = new GoogleApiError(
+      'INVALID_ARGUMENT',
+      parse ? 'parseError' : 'badRequest',
+      parse ? 'Invalid JSON payload received.' : err.message,
+    )
     return c.json(e.toBody(), 400)
   }
   console.error('unhandled error', c.req.method, path, err)
@@ -303,7 +328,13 @@ export function renderError(err: Error, c: Context) {
 
 function tooLarge(family: Family, max: number) {
   if (family === 'slack') return new SlackApiError('request_too_large')
-  return new GoogleApiError('INVALID_ARGUMENT', 'uploadTooLarge', `Request body exceeds the maximum size of ${max} bytes.`, {}, 413)
+  return new GoogleApiError(
+    'INVALID_ARGUMENT',
+    'uploadTooLarge',
+    `Request body exceeds the maximum size of ${max} bytes.`,
+    {},
+    413,
+  )
 }
 
 /** Moves the world clock one tick (within the world's tick cap) and lets services run what became due. */
@@ -381,8 +412,10 @@ const VARS_OF_CONTEXT: ProxyHandler<Context> = {
 function shapeSlackJson(c: Context) {
   // Hono's c.json is `JSON.stringify` and this content type; kept texts of listed messages are copied in.
   const render = (object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) =>
-    c.body(stringifyWithTexts(object, undefined), arg as 200,
-      { ...headers, 'content-type': 'application/json; charset=utf-8' })
+    c.body(stringifyWithTexts(object, undefined), arg as 200, {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+    })
   ;(c as unknown as { json: typeof render }).json = render
 }
 
@@ -395,7 +428,11 @@ function publicDocument() {
   for (const s of services) all.route('/', routerOf(s))
   const doc = all.getOpenAPI31Document({
     openapi: '3.1.0',
-    info: { title: 'workspace-gym agent API', version: VERSION, description: 'Gmail, Calendar, Drive, Docs and Slack Web API, served per world.' },
+    info: {
+      title: 'workspace-gym agent API',
+      version: VERSION,
+      description: 'Gmail, Calendar, Drive, Docs and Slack Web API, served per world.',
+    },
   })
   const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([p, item]) => [toPublicPath(p), item]))
   return { ...doc, paths }

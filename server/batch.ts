@@ -20,7 +20,8 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
   if (c.req.method !== 'POST') throw badRequest('Batch requests must use POST.')
   const type = c.req.header('content-type') ?? ''
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
-  if (!/^multipart\/mixed/i.test(type) || !boundary) throw badRequest('Batch requests need a multipart/mixed body with a boundary.')
+  if (!/^multipart\/mixed/i.test(type) || !boundary)
+    throw badRequest('Batch requests need a multipart/mixed body with a boundary.')
   const parts = splitMultipart(await c.req.text(), boundary).map(parsePart)
   if (parts.length === 0) throw badRequest('A batch request needs at least one part.')
   if (parts.length > MAX_BATCH_PARTS) throw badRequest(`A batch request may contain at most ${MAX_BATCH_PARTS} calls.`)
@@ -126,9 +127,29 @@ function parsePart(raw: string): InnerRequest {
   const [requestLine = '', ...headerLines] = requestHead.split(/\r?\n/)
   const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(requestLine.trim())
   if (!m) throw badRequest(`Malformed batch part request line: ${requestLine.slice(0, 100)}`)
-  return { contentId: outer.get('content-id') ?? undefined, method: m[1]!, target: m[2]!, headers: parseHeaders(headerLines.join('\n')), body: body.trim() }
+  return {
+    contentId: outer.get('content-id') ?? undefined,
+    method: m[1]!,
+    target: m[2]!,
+    headers: parseHeaders(headerLines.join('\n')),
+    body: body.trim(),
+  }
 }
 
 function statusText(status: number): string {
-  return ({ 200: 'OK', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 500: 'Internal Server Error', 501: 'Not Implemented' } as Record<number, string>)[status] ?? ''
+  return (
+    (
+      {
+        200: 'OK',
+        204: 'No Content',
+        400: 'Bad Request',
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'Not Found',
+        409: 'Conflict',
+        500: 'Internal Server Error',
+        501: 'Not Implemented',
+      } as Record<number, string>
+    )[status] ?? ''
+  )
 }

@@ -66,7 +66,11 @@ export async function main(argv: string[], hooks: CliHooks = {}): Promise<number
     return 0
   }
   if (command === 'seed' && sub === 'show') {
-    const { values, positionals } = parseArgs({ args: rest, options: { 'seed-value': { type: 'string' } }, allowPositionals: true })
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { 'seed-value': { type: 'string' } },
+      allowPositionals: true,
+    })
     const make = namedSeeds[positionals[0] ?? '']
     if (!make) return fail(`unknown seed "${positionals[0] ?? ''}" (known: ${Object.keys(namedSeeds).join(', ')})`)
     console.log(JSON.stringify(make(Number(values['seed-value'] ?? 1)), null, 2))
@@ -123,9 +127,15 @@ async function validate(file: string | undefined): Promise<number> {
 
 const MIB = 1024 * 1024
 const LIMIT_FLAGS: [flag: string, key: keyof Limits, scale: number][] = [
-  ['max-worlds', 'maxWorlds', 1], ['max-snapshots', 'maxSnapshotsPerWorld', 1], ['max-snapshot-mb', 'maxSnapshotBytesPerWorld', MIB],
-  ['max-templates', 'maxTemplates', 1], ['max-template-mb', 'maxTemplateBytes', MIB], ['max-rss-mb', 'maxRssBytes', MIB],
-  ['max-episodes', 'maxEpisodes', 1], ['episode-idle-s', 'episodeIdleMs', 1000], ['episode-max-age-s', 'episodeMaxAgeMs', 1000],
+  ['max-worlds', 'maxWorlds', 1],
+  ['max-snapshots', 'maxSnapshotsPerWorld', 1],
+  ['max-snapshot-mb', 'maxSnapshotBytesPerWorld', MIB],
+  ['max-templates', 'maxTemplates', 1],
+  ['max-template-mb', 'maxTemplateBytes', MIB],
+  ['max-rss-mb', 'maxRssBytes', MIB],
+  ['max-episodes', 'maxEpisodes', 1],
+  ['episode-idle-s', 'episodeIdleMs', 1000],
+  ['episode-max-age-s', 'episodeMaxAgeMs', 1000],
 ]
 
 /** Limit flags → Partial<Limits>, or a message naming the bad flag. */
@@ -213,8 +223,15 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
       // Caps are per process; a worker's default memory cap is its share of the machine (server/limits.ts).
       limits: worker ? workerLimits(limits, worker.count) : limits,
       // The start world opens on its first use: many runs create their own worlds and never call it (0299).
-      worlds: [{ id: worldId, seed, seedValue: Number(values['seed-value'] ?? 1),
-        publicDemoKeys: worldId === 'demo' && seed === 'demo', onFirstUse: true }],
+      worlds: [
+        {
+          id: worldId,
+          seed,
+          seedValue: Number(values['seed-value'] ?? 1),
+          publicDemoKeys: worldId === 'demo' && seed === 'demo',
+          onFirstUse: true,
+        },
+      ],
       templatesDir: BAKED_DIR,
       owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
       publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
@@ -233,21 +250,25 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
   if (worker) reportReady(running.agentUrl, running.controlUrl)
   // With workers, the one serving the start world prints the banner, with the front's URLs.
   if (!running.worlds.find(worldId)) {
-    if (outside) console.log(`workspace-gym slot ${values.slot} ready: agent ${running.agentUrl}, control ${running.controlUrl}`)
+    if (outside)
+      console.log(`workspace-gym slot ${values.slot} ready: agent ${running.agentUrl}, control ${running.controlUrl}`)
     return await new Promise<number>(() => {})
   }
   const agentUrl = worker ? workerEnv.agentUrl! : running.agentUrl
   const controlUrl = worker ? workerEnv.controlUrl! : running.controlUrl
   const creds = running.worlds.credentials(worldId)
   console.log(`workspace-gym serving world "${worldId}" (seed ${typeof seed === 'string' ? seed : seedArg})`)
-  console.log(`  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`)
+  console.log(
+    `  agent API      ${agentUrl}   (Gmail /gmail/v1, Calendar /calendar/v3, Drive /drive/v3, Docs /v1/documents, Slack /api)`,
+  )
   console.log(`  control plane  ${controlUrl}   (Authorization: Bearer ${adminToken}; OpenAPI at /openapi.json)`)
   console.log(`  inspector      ${controlUrl}/ui   (web pages; sign in with the admin token)`)
   const openenv = `${controlUrl}/openenv/${openenvKey}`
   if (openenvKey) console.log(`  OpenEnv        ${openenv}   (base_url for EnvClient; no admin token needed)`)
   console.log(`  users:`)
   // Bot accounts are world users without person tokens; they are listed with their bot token below.
-  for (const u of creds.filter((x) => x.googleToken || x.slackUserToken)) console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)
+  for (const u of creds.filter((x) => x.googleToken || x.slackUserToken))
+    console.log(`    ${u.email.padEnd(28)} google ${u.googleToken ?? '-'}   slack ${u.slackUserToken ?? '-'}`)
   for (const b of running.worlds.botTokens(worldId)) console.log(`    bot ${b.botUserId.padEnd(24)} slack ${b.token}`)
   return await new Promise<number>(() => {})
 }
@@ -286,7 +307,8 @@ export function serverSecret(file: string | undefined): { key?: Buffer } | strin
   if (text === undefined) return {}
   const key = text.trim()
   const from = file === undefined ? 'WSGYM_SECRET' : `--secret-file ${file}`
-  if (key.length < MIN_SECRET_CHARS) return `${from} holds ${key.length} characters; a shared secret needs at least ${MIN_SECRET_CHARS}`
+  if (key.length < MIN_SECRET_CHARS)
+    return `${from} holds ${key.length} characters; a shared secret needs at least ${MIN_SECRET_CHARS}`
   return { key: Buffer.from(key, 'utf8') }
 }
 

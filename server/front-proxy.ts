@@ -47,7 +47,11 @@ export function createFrontProxy(opts: FrontProxyOptions): Server {
   void opts.ready?.then(() => (ready = true))
   return createServer({ noDelay: true }, (socket) => {
     const connection = new ClientConnection(socket, opts, ready)
-    if (!ready) void opts.ready!.then(() => connection.start(), () => connection.start())
+    if (!ready)
+      void opts.ready!.then(
+        () => connection.start(),
+        () => connection.start(),
+      )
   })
 }
 

@@ -53,7 +53,10 @@ export function handoffListener(side: Side, workers: HandoffWorker[], ready: Pro
     return workers[turn++ % workers.length]!
   }
   return createServer({ pauseOnConnect: true, noDelay: true }, (socket) => {
-    void ready.then(() => readFirstHead(socket, (bytes) => send(pick(bytes), side, socket, bytes)), () => socket.destroy())
+    void ready.then(
+      () => readFirstHead(socket, (bytes) => send(pick(bytes), side, socket, bytes)),
+      () => socket.destroy(),
+    )
   })
 }
 
@@ -178,14 +181,17 @@ function relay(req: IncomingMessage, res: Parameters<RequestListener>[1], port: 
   const headers: Record<string, string | string[]> = {}
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) headers[k] = v
   if (body) headers['content-length'] = String(body.length)
-  const out = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent: upstream }, (up) => {
-    const answer: string[] = []
-    for (let i = 0; i < up.rawHeaders.length; i += 2) {
-      if (!HOP.has(up.rawHeaders[i]!.toLowerCase())) answer.push(up.rawHeaders[i]!, up.rawHeaders[i + 1]!)
-    }
-    res.writeHead(up.statusCode ?? 502, answer)
-    up.pipe(res)
-  })
+  const out = request(
+    { host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent: upstream },
+    (up) => {
+      const answer: string[] = []
+      for (let i = 0; i < up.rawHeaders.length; i += 2) {
+        if (!HOP.has(up.rawHeaders[i]!.toLowerCase())) answer.push(up.rawHeaders[i]!, up.rawHeaders[i + 1]!)
+      }
+      res.writeHead(up.statusCode ?? 502, answer)
+      up.pipe(res)
+    },
+  )
   out.on('error', () => {
     if (res.headersSent) return void res.destroy()
     res.writeHead(502, { 'content-type': 'application/json' })

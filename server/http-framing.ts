@@ -31,10 +31,7 @@ export type Head = {
 
 /** How the body after a head is delimited. */
 export type BodyFraming =
-  | { kind: 'none' }
-  | { kind: 'length'; length: number }
-  | { kind: 'chunked' }
-  | { kind: 'close' }
+  { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'close' }
 
 const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/(1\.[01])$/
 const STATUS_LINE = /^HTTP\/(1\.[01]) (\d{3})(?: .*)?$/
@@ -110,7 +107,10 @@ function contentLength(value: string): number {
 
 /** Whether the connection ends after this message (`Connection: close`, or HTTP/1.0 without keep-alive). */
 export function closesConnection(head: Head): boolean {
-  const tokens = (head.headers.connection ?? '').toLowerCase().split(',').map((t) => t.trim())
+  const tokens = (head.headers.connection ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((t) => t.trim())
   return tokens.includes('close') || (head.version === '1.0' && !tokens.includes('keep-alive'))
 }
 

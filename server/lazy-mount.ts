@@ -72,17 +72,19 @@ export function mountOnFirstUse(
 ): () => Promise<void> {
   const mounted = new Set<string>()
   const mount = async (wanted: readonly ServiceProvider[]) => {
-    await Promise.all(wanted.map(async (s) => {
-      const r = await loadRouter(s)
-      if (mounted.has(s.name)) return
-      router.slot = 1 + services.indexOf(s)
-      try {
-        app.route('/', r)
-      } finally {
-        router.slot = 0
-      }
-      mounted.add(s.name)
-    }))
+    await Promise.all(
+      wanted.map(async (s) => {
+        const r = await loadRouter(s)
+        if (mounted.has(s.name)) return
+        router.slot = 1 + services.indexOf(s)
+        try {
+          app.route('/', r)
+        } finally {
+          router.slot = 0
+        }
+        mounted.add(s.name)
+      }),
+    )
   }
   const dispatch = app.fetch
   app.fetch = (req: Request, env?: unknown, ctx?: unknown) => {

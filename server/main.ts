@@ -26,8 +26,11 @@ export type ServeOptions = {
   openenvKey?: string
   /** Worlds to create at start (skipped when a world with that id was reloaded from dataDir). */
   worlds: {
-    id: string; seed: string | Record<string, unknown>; seedValue: number
-    publicDemoKeys?: boolean; onFirstUse?: boolean
+    id: string
+    seed: string | Record<string, unknown>
+    seedValue: number
+    publicDemoKeys?: boolean
+    onFirstUse?: boolean
   }[]
   /** Folder of templates baked by the build (server/templates.ts); none when running the sources. */
   templatesDir?: string
@@ -73,7 +76,12 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   // A bad key is refused at start, as before the gym was loaded on first use.
   const keyProblem = opts.openenvKey === undefined ? undefined : openEnvKeyProblem(opts.openenvKey)
   if (keyProblem) throw new Error(keyProblem)
-  const worlds = new WorldManager({ dataDir: opts.dataDir, limits: opts.limits, owns: opts.owns, serverSecret: opts.serverSecret })
+  const worlds = new WorldManager({
+    dataDir: opts.dataDir,
+    limits: opts.limits,
+    owns: opts.owns,
+    serverSecret: opts.serverSecret,
+  })
   let agent: ServerType | undefined
   let control: ServerType
   let ownAgentUrl: string
@@ -85,7 +93,9 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   const loadGym = (): Promise<ServedGym> =>
     (gymSide ??= (async () => {
       const [{ createGym }, { withAgentMcp }, { OpenEnvKeys, openEnvUpgrades }] = await Promise.all([
-        import('../gym/index.ts'), import('../gym/agent-mcp.ts'), import('../gym/openenv-ws.ts'),
+        import('../gym/index.ts'),
+        import('../gym/agent-mcp.ts'),
+        import('../gym/openenv-ws.ts'),
       ])
       // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
       const gym = createGym({ worlds, app: agentApp })
@@ -130,7 +140,10 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
   const controlUrl = `http://${opts.host}:${(control.address() as AddressInfo).port}`
   // OpenEnv WebSocket sessions (`/ws`, `/openenv/<key>/ws`) load the gym before their upgrade is answered.
   control.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    loadGym().then((g) => g.upgrade(req, socket, head), () => socket.destroy())
+    loadGym().then(
+      (g) => g.upgrade(req, socket, head),
+      () => socket.destroy(),
+    )
   })
   return {
     agentUrl: ownAgentUrl,

@@ -31,7 +31,8 @@ const formatPath = (path: readonly PropertyKey[]) =>
 /** Validates a seed document; returns the parsed core part and each service's parsed slice. */
 export function validateSeed(doc: unknown): { core: CoreSeed; slices: Record<string, unknown> } {
   const issues: SeedIssue[] = []
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new SeedError([{ path: '', message: 'a seed is an object' }])
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new SeedError([{ path: '', message: 'a seed is an object' }])
   const record = doc as Record<string, unknown>
   for (const key of Object.keys(record)) {
     if (!knownKeys.has(key)) issues.push({ path: key, message: `unknown key (known: ${[...knownKeys].join(', ')})` })
@@ -42,7 +43,9 @@ export function validateSeed(doc: unknown): { core: CoreSeed; slices: Record<str
   for (const service of services) {
     const parsed = service.seedSchema.safeParse(record[service.name])
     if (parsed.success) slices[service.name] = parsed.data
-    else for (const i of parsed.error.issues) issues.push({ path: formatPath([service.name, ...i.path]), message: i.message })
+    else
+      for (const i of parsed.error.issues)
+        issues.push({ path: formatPath([service.name, ...i.path]), message: i.message })
   }
   if (core.success) {
     const serviceKeys = new Set(Object.keys(record).filter((k) => !(k in CoreSeed.shape)))

@@ -42,7 +42,8 @@ function ask(port: number, head: Head): Promise<Answer> {
     delete headers['keep-alive']
     const options = { host: '127.0.0.1', port, method: head.method, path: head.target, headers, agent: upstream }
     const out = request(options, async (res) =>
-      resolve({ status: res.statusCode ?? 502, headers: res.headers, body: await readBody(res) }))
+      resolve({ status: res.statusCode ?? 502, headers: res.headers, body: await readBody(res) }),
+    )
     out.on('error', reject)
     out.end()
   })
@@ -100,13 +101,21 @@ function front(workers: Worker[], side: 'agentPort' | 'controlPort', ready: Prom
 
 const listen = (server: Server, host: string, port: number) =>
   new Promise<string>((resolve) =>
-    server.listen(port, host, () => resolve(`http://${host}:${(server.address() as AddressInfo).port}`)))
+    server.listen(port, host, () => resolve(`http://${host}:${(server.address() as AddressInfo).port}`)),
+  )
 
 /**
  * Starts the front listeners, then forks `count` workers of `script` (the CLI) with `args`, each told its slot
  * and the public URLs; resolves once every worker reported its ports.
  */
-export type FrontOptions = { host: string; port: number; controlPort: number; count: number; script: string; args: string[] }
+export type FrontOptions = {
+  host: string
+  port: number
+  controlPort: number
+  count: number
+  script: string
+  args: string[]
+}
 
 export async function startFront(opts: FrontOptions) {
   const workers: Worker[] = []
@@ -125,15 +134,20 @@ export async function startFront(opts: FrontOptions) {
     agent: Number(new URL(await listen(agentRelay, '127.0.0.1', 0)).port),
     control: Number(new URL(await listen(controlRelay, '127.0.0.1', 0)).port),
   }
-  const ready = Array.from({ length: opts.count }, (_, index) => new Promise<Worker>((resolve, reject) => {
-    const slot = `${index}/${opts.count}`
-    const env = childEnv({ [WORKER_ENV]: slot, WSGYM_PUBLIC_AGENT: agentUrl, WSGYM_PUBLIC_CONTROL: controlUrl })
-    const child = fork(opts.script, opts.args, { env })
-    child.on('message', (m: { wsgym?: string; agentPort: number; controlPort: number }) => {
-      if (m?.wsgym === 'ready') resolve({ index, agentPort: m.agentPort, controlPort: m.controlPort, process: child })
-    })
-    child.on('exit', (code) => reject(new Error(`worker ${index} exited with ${code}`)))
-  }))
+  const ready = Array.from(
+    { length: opts.count },
+    (_, index) =>
+      new Promise<Worker>((resolve, reject) => {
+        const slot = `${index}/${opts.count}`
+        const env = childEnv({ [WORKER_ENV]: slot, WSGYM_PUBLIC_AGENT: agentUrl, WSGYM_PUBLIC_CONTROL: controlUrl })
+        const child = fork(opts.script, opts.args, { env })
+        child.on('message', (m: { wsgym?: string; agentPort: number; controlPort: number }) => {
+          if (m?.wsgym === 'ready')
+            resolve({ index, agentPort: m.agentPort, controlPort: m.controlPort, process: child })
+        })
+        child.on('exit', (code) => reject(new Error(`worker ${index} exited with ${code}`)))
+      }),
+  )
   try {
     workers.push(...(await Promise.all(ready)))
     const agentPorts = workers.map((w) => w.agentPort)
@@ -146,11 +160,16 @@ export async function startFront(opts: FrontOptions) {
     up(workers.length === opts.count)
   }
   const close = async () => {
-    await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
-      if (w.process.exitCode !== null) return resolve()
-      w.process.once('exit', () => resolve())
-      w.process.kill('SIGTERM')
-    })))
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.process.exitCode !== null) return resolve()
+            w.process.once('exit', () => resolve())
+            w.process.kill('SIGTERM')
+          }),
+      ),
+    )
     const servers = [agent, control, agentRelay, controlRelay]
     await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))))
     upstream.destroy()

@@ -60,7 +60,11 @@ export class WorldNotFound extends Error {}
 export class WorldConflict extends Error {}
 /** A request the server refuses for a limit or bad name: `status` and a machine-readable `reason`. */
 export class WorldRefused extends Error {
-  constructor(readonly status: 400 | 429 | 507, readonly reason: string, message: string) {
+  constructor(
+    readonly status: 400 | 429 | 507,
+    readonly reason: string,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -143,7 +147,10 @@ export class WorldManager {
    * `#keepIdle`) instead of closing it: its contents are the template's bytes, and its statements are compiled.
    */
   #template(
-    seed: string | Record<string, unknown>, seedValue: number, keyed: CreateWorldInput['template'], keepBuilt: boolean,
+    seed: string | Record<string, unknown>,
+    seedValue: number,
+    keyed: CreateWorldInput['template'],
+    keepBuilt: boolean,
   ): Snapshot {
     const key = keyed
       ? `keyed:${keyed.key}:${seedValue}`
@@ -194,14 +201,21 @@ export class WorldManager {
 
   #named(name: string) {
     const make = namedSeeds[name]
-    if (!make) throw new SeedError([{ path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` }])
+    if (!make)
+      throw new SeedError([
+        { path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` },
+      ])
     return make
   }
 
   /** Refuses a new world when the world cap or the memory headroom is reached. */
   #admit() {
     if (this.#worlds.size >= this.limits.maxWorlds) {
-      throw new WorldRefused(429, 'max_worlds', `the server holds its maximum of ${this.limits.maxWorlds} worlds; delete one first`)
+      throw new WorldRefused(
+        429,
+        'max_worlds',
+        `the server holds its maximum of ${this.limits.maxWorlds} worlds; delete one first`,
+      )
     }
     const pressure = memoryPressure(this.limits)
     if (pressure) throw new WorldRefused(507, 'memory', `not enough memory headroom for another world (${pressure})`)
@@ -229,7 +243,12 @@ export class WorldManager {
     let world: World | undefined
     let createdAt = 0
     const entry: WorldEntry = {
-      id, seedName, seedValue, baseline: snap, snapshots: new Map(), keys,
+      id,
+      seedName,
+      seedValue,
+      baseline: snap,
+      snapshots: new Map(),
+      keys,
       get world() {
         if (!world) {
           world = World.from(snap)
@@ -306,7 +325,16 @@ export class WorldManager {
     } else {
       world = World.from(snap)
     }
-    const entry: WorldEntry = { id, world, seedName, seedValue, createdAt: nowMs(world.db), baseline: snap, snapshots: new Map(), keys }
+    const entry: WorldEntry = {
+      id,
+      world,
+      seedName,
+      seedValue,
+      createdAt: nowMs(world.db),
+      baseline: snap,
+      snapshots: new Map(),
+      keys,
+    }
     this.#worlds.set(id, entry)
     this.#snapshotSizes.set(id, new Map())
     return entry
@@ -367,7 +395,8 @@ export class WorldManager {
     this.#worlds.delete(id)
     this.#snapshotSizes.delete(id)
     if (this.#dataDir) {
-      for (const f of readdirSync(this.#dataDir)) if (f.startsWith(`${id}.`)) rmSync(join(this.#dataDir, f), { force: true })
+      for (const f of readdirSync(this.#dataDir))
+        if (f.startsWith(`${id}.`)) rmSync(join(this.#dataDir, f), { force: true })
     }
   }
 
@@ -385,19 +414,32 @@ export class WorldManager {
   snapshot(id: string, name: string): Snapshot {
     const entry = this.get(id)
     if (!SNAPSHOT_NAME.test(name) || name === 'baseline') {
-      throw new WorldRefused(400, 'bad_name', 'snapshot names are 1-64 characters of A-Z a-z 0-9 . _ - (starting with a letter or digit), not "baseline"')
+      throw new WorldRefused(
+        400,
+        'bad_name',
+        'snapshot names are 1-64 characters of A-Z a-z 0-9 . _ - (starting with a letter or digit), not "baseline"',
+      )
     }
     const sizes = this.#snapshotSizes.get(id)!
     const pressure = memoryPressure(this.limits)
-    if (pressure && !this.#dataDir) throw new WorldRefused(507, 'memory', `not enough memory headroom for another snapshot (${pressure})`)
+    if (pressure && !this.#dataDir)
+      throw new WorldRefused(507, 'memory', `not enough memory headroom for another snapshot (${pressure})`)
     if (!sizes.has(name) && sizes.size >= this.limits.maxSnapshotsPerWorld) {
-      throw new WorldRefused(429, 'max_snapshots', `world "${id}" holds its maximum of ${this.limits.maxSnapshotsPerWorld} snapshots; delete one first`)
+      throw new WorldRefused(
+        429,
+        'max_snapshots',
+        `world "${id}" holds its maximum of ${this.limits.maxSnapshotsPerWorld} snapshots; delete one first`,
+      )
     }
     const snap = entry.world.snapshot()
     let total = snap.bytes.length
     for (const [n, b] of sizes) if (n !== name) total += b
     if (total > this.limits.maxSnapshotBytesPerWorld) {
-      throw new WorldRefused(507, 'snapshot_bytes', `snapshots of world "${id}" would take ${total} bytes (limit ${this.limits.maxSnapshotBytesPerWorld})`)
+      throw new WorldRefused(
+        507,
+        'snapshot_bytes',
+        `snapshots of world "${id}" would take ${total} bytes (limit ${this.limits.maxSnapshotBytesPerWorld})`,
+      )
     }
     // Written before it is listed: what the control plane lists is what survives a restart.
     if (this.#dataDir) writeAtomic(join(this.#dataDir, `${id}.snap.${name}`), snap.bytes)

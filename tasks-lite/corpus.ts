@@ -20,10 +20,11 @@ const VOLUME_POINTS = { none: 0, light: 1, medium: 2, heavy: 3 } as const
  */
 export function tierOf(t: Pick<TaskSpec, 'world' | 'nearMisses' | 'reference' | 'services'>): TaskSpec['difficulty'] {
   const apps = new Set(t.services.map((s) => (s === 'docs' ? 'drive' : s))).size
-  const score = VOLUME_POINTS[t.world?.volume ?? 'none']
-    + (t.nearMisses.length > 2 ? 1 : 0)
-    + (t.reference.length >= 10 ? 2 : t.reference.length >= 6 ? 1 : 0)
-    + (apps >= 3 ? 2 : apps === 2 ? 1 : 0)
+  const score =
+    VOLUME_POINTS[t.world?.volume ?? 'none'] +
+    (t.nearMisses.length > 2 ? 1 : 0) +
+    (t.reference.length >= 10 ? 2 : t.reference.length >= 6 ? 1 : 0) +
+    (apps >= 3 ? 2 : apps === 2 ? 1 : 0)
   return score <= 2 ? 'easy' : score <= 4 ? 'medium' : 'hard'
 }
 

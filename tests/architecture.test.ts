@@ -27,7 +27,9 @@ function allFiles(dir: string, out: string[] = []): string[] {
 /** Relative imports of a file, resolved to repo-relative paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!)
+  const specs = [
+    ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1] ?? m[2]!)
   return specs.map((s) => relative(root, resolve(dirname(file), s)))
 }
 
@@ -43,7 +45,11 @@ describe('architecture', () => {
   test('envs/core depends on nothing else in the repo', () => {
     const bad = sources(join(root, 'envs', 'core'))
       .filter((f) => !f.includes(`${join('core', 'testing')}`))
-      .flatMap((f) => importsOf(f).filter((i) => !i.startsWith('envs/core')).map((i) => `${relative(root, f)} → ${i}`))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((i) => !i.startsWith('envs/core'))
+          .map((i) => `${relative(root, f)} → ${i}`),
+      )
     expect(bad).toEqual([])
   })
 
@@ -64,7 +70,12 @@ describe('architecture', () => {
   test('oracles never touch the database, the server or the gym', () => {
     const bad = sources(join(root, 'oracles')).flatMap((f) =>
       importsOf(f)
-        .filter((i) => i.startsWith('server/') || i.startsWith('gym/') || (i.startsWith('envs/') && !/^envs\/(core\/(diff|service)|[a-z]+\/state)/.test(i)))
+        .filter(
+          (i) =>
+            i.startsWith('server/') ||
+            i.startsWith('gym/') ||
+            (i.startsWith('envs/') && !/^envs\/(core\/(diff|service)|[a-z]+\/state)/.test(i)),
+        )
         .map((i) => `${relative(root, f)} → ${i}`),
     )
     expect(bad).toEqual([])
@@ -107,7 +118,9 @@ describe('architecture', () => {
 
   test('service SQL writes row counts as literals, never a bound LIMIT or OFFSET (docs/decisions/0302)', () => {
     const bound = /\b(LIMIT|OFFSET)\s+(\?|[@:$][A-Za-z_])/
-    const bad = sources(join(root, 'envs')).filter((f) => bound.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f))
+    const bad = sources(join(root, 'envs'))
+      .filter((f) => bound.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
     expect(bad).toEqual([])
   })
 })

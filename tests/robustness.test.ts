@@ -22,16 +22,29 @@ const BAD_BODIES: { body: string; type: string }[] = [
   { body: '[1,2,3]', type: 'application/json' },
   { body: '"just a string"', type: 'application/json' },
   { body: 'null', type: 'application/json' },
-  { body: '{"name": 12, "id": [], "requests": "nope", "raw": {"x": 1}, "summary": false, "start": "tomorrow", "role": 7}', type: 'application/json' },
+  {
+    body: '{"name": 12, "id": [], "requests": "nope", "raw": {"x": 1}, "summary": false, "start": "tomorrow", "role": 7}',
+    type: 'application/json',
+  },
   { body: 'not json at all', type: 'text/plain' },
 ]
 
-const BAD_QUERIES = ['maxResults=-5', 'maxResults=abc', 'pageSize=100000000', 'pageToken=%%%garbage', 'q=(((', 'timeMin=yesterday', 'fields=a(b']
+const BAD_QUERIES = [
+  'maxResults=-5',
+  'maxResults=abc',
+  'pageSize=100000000',
+  'pageToken=%%%garbage',
+  'q=(((',
+  'timeMin=yesterday',
+  'fields=a(b',
+]
 
 type Route = { method: string; path: string }
 
 async function googleRoutes(h: Harness): Promise<Route[]> {
-  const doc = (await h.call('GET', '/openapi.json', { token: null })).body as { paths: Record<string, Record<string, unknown>> }
+  const doc = (await h.call('GET', '/openapi.json', { token: null })).body as {
+    paths: Record<string, Record<string, unknown>>
+  }
   return Object.entries(doc.paths)
     .filter(([p]) => !p.startsWith('/api/'))
     .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })))
@@ -121,22 +134,33 @@ describe('robustness of every Slack method', () => {
     const doc = (await h.call('GET', '/openapi.json', { token: null })).body as { paths: Record<string, unknown> }
     const writes = countWrites(h)
     // auth.revoke may succeed (revoking this very token), so it runs last.
-    const methods = Object.keys(doc.paths).filter((p) => p.startsWith('/api/')).map((p) => p.slice(5))
+    const methods = Object.keys(doc.paths)
+      .filter((p) => p.startsWith('/api/'))
+      .map((p) => p.slice(5))
       .sort((a, b) => Number(a === 'auth.revoke') - Number(b === 'auth.revoke'))
     for (const name of methods) {
       const params = Object.keys(slackSpec().find((m) => m.id === name)?.parameters ?? {})
-      const keys = [...new Set([...params, 'channel', 'ts', 'user', 'users', 'name', 'text', 'file', 'limit', 'cursor'])]
+      const keys = [
+        ...new Set([...params, 'channel', 'ts', 'user', 'users', 'name', 'text', 'file', 'limit', 'cursor']),
+      ]
       const unchanged = watch(h, writes)
       let allFailed = true
       const variants: { form?: Record<string, string>; body?: string; type?: string }[] = [
         ...HOSTILE.map((v) => ({ form: Object.fromEntries(keys.map((k) => [k, v])) })),
-        { body: JSON.stringify(Object.fromEntries(keys.map((k) => [k, { nested: [1, 2] }]))), type: 'application/json' },
+        {
+          body: JSON.stringify(Object.fromEntries(keys.map((k) => [k, { nested: [1, 2] }]))),
+          type: 'application/json',
+        },
         { body: JSON.stringify(Object.fromEntries(keys.map((k) => [k, 12345]))), type: 'application/json' },
         { body: '{"channel": ', type: 'application/json' },
         { form: { limit: '-1', cursor: 'garbage%%' } },
       ]
       for (const v of variants) {
-        const res = await h.call('POST', `/api/${name}`, { form: v.form, body: v.body, headers: v.type ? { 'content-type': v.type } : {} })
+        const res = await h.call('POST', `/api/${name}`, {
+          form: v.form,
+          body: v.body,
+          headers: v.type ? { 'content-type': v.type } : {},
+        })
         const label = `${name} ${JSON.stringify(v).slice(0, 100)} → ${res.status} ${res.text.slice(0, 200)}`
         expect([200, 429], label).toContain(res.status)
         expect(typeof res.body?.ok, label).toBe('boolean')

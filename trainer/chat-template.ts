@@ -42,10 +42,16 @@ export function readTokenizerDir(dir: string, templateFile?: string): TokenizerF
     return readFileSync(p, 'utf8')
   }
   const jinja = join(dir, 'chat_template.jinja')
-  const chatTemplate = templateFile ? readFileSync(templateFile, 'utf8')
-    : existsSync(jinja) ? readFileSync(jinja, 'utf8') : undefined
+  const chatTemplate = templateFile
+    ? readFileSync(templateFile, 'utf8')
+    : existsSync(jinja)
+      ? readFileSync(jinja, 'utf8')
+      : undefined
   return {
-    tokenizerJson: need('tokenizer.json'), tokenizerConfig: need('tokenizer_config.json'), chatTemplate, source: dir,
+    tokenizerJson: need('tokenizer.json'),
+    tokenizerConfig: need('tokenizer_config.json'),
+    chatTemplate,
+    source: dir,
   }
 }
 
@@ -65,8 +71,11 @@ function pickTemplate(cfg: Json, override: string | undefined, withTools: boolea
 }
 
 const tokenText = (v: unknown): string | undefined =>
-  typeof v === 'string' ? v
-    : v && typeof v === 'object' && typeof (v as Json).content === 'string' ? String((v as Json).content) : undefined
+  typeof v === 'string'
+    ? v
+    : v && typeof v === 'object' && typeof (v as Json).content === 'string'
+      ? String((v as Json).content)
+      : undefined
 
 /** An OpenAI message prepared for a Hugging Face chat template, as vLLM does it (see the file comment). */
 export function templateMessage(m: Json): Json {
@@ -80,7 +89,9 @@ export function templateMessage(m: Json): Json {
         try {
           const v = JSON.parse(args || '{}')
           if (v && typeof v === 'object' && !Array.isArray(v)) args = v
-        } catch { /* a malformed call keeps its text; the exporter drops such records by default */ }
+        } catch {
+          /* a malformed call keeps its text; the exporter drops such records by default */
+        }
       }
       return { ...c, function: { ...fn, arguments: args } }
     })
@@ -99,7 +110,10 @@ export class OfflineChatTokenizer {
   private readonly specials: Json
   private readonly override: string | undefined
 
-  constructor(files: TokenizerFiles, private readonly kwargs: Record<string, unknown> = {}) {
+  constructor(
+    files: TokenizerFiles,
+    private readonly kwargs: Record<string, unknown> = {},
+  ) {
     this.cfg = JSON.parse(files.tokenizerConfig) as Json
     this.tok = new Tokenizer(JSON.parse(files.tokenizerJson), this.cfg)
     this.source = files.source

@@ -16,7 +16,17 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { GymClient, tokenizeChat, tokenizeUrlFor, type ChatOptions } from './http.ts'
 import { collectRollouts, formatSummary, selectTasks, summarize } from './rollout.ts'
 import { collectReferences, loadCorpusFiles } from './reference.ts'
-import { EXPORT_FORMATS, exportSft, llamaFactoryDatasetInfo, readRecords, TOOL_RESPONSE_JOIN, toolsRendered, type BadRecord, type ChatTokenizer, type ExportFormat } from './export.ts'
+import {
+  EXPORT_FORMATS,
+  exportSft,
+  llamaFactoryDatasetInfo,
+  readRecords,
+  TOOL_RESPONSE_JOIN,
+  toolsRendered,
+  type BadRecord,
+  type ChatTokenizer,
+  type ExportFormat,
+} from './export.ts'
 import { OfflineChatTokenizer, readTokenizerDir, sha256 } from './chat-template.ts'
 import type { MaskMode, Thinking } from './tokens.ts'
 import { fetchJob, jobStatus, launch, shellQuote, type JobMode } from './launch.ts'
@@ -71,7 +81,7 @@ const HELP: Record<string, string> = {
   tunnel and run eval on that split for both (out/eval.json).
   env: WSGYM_TRAIN_HOST, WSGYM_TRAIN_DIR, WSGYM_TRAIN_SSH_OPTS (space-separated)`,
   status: 'status --job-dir DIR [--lines N] [--json]   stage, exit code and output tail of a launched job',
-  fetch: 'fetch --job-dir DIR   copy a launched job\'s out/ (adapter, report.json), run.out and train.log home',
+  fetch: "fetch --job-dir DIR   copy a launched job's out/ (adapter, report.json), run.out and train.log home",
 }
 
 const num = (v: unknown, name: string): number | undefined => {
@@ -80,14 +90,25 @@ const num = (v: unknown, name: string): number | undefined => {
   if (!Number.isFinite(n)) throw new Error(`--${name} must be a number, got "${String(v)}"`)
   return n
 }
-const list = (v: unknown): string[] => ((v as string[] | undefined) ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)
+const list = (v: unknown): string[] =>
+  ((v as string[] | undefined) ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean)
 const json = (v: unknown, name: string): Record<string, unknown> | undefined => {
   if (v === undefined) return undefined
-  try { return JSON.parse(String(v)) as Record<string, unknown> } catch { throw new Error(`--${name} must be JSON`) }
+  try {
+    return JSON.parse(String(v)) as Record<string, unknown>
+  } catch {
+    throw new Error(`--${name} must be JSON`)
+  }
 }
 
 function gymOf(v: Record<string, unknown>, env: Io['env']): GymClient {
-  return new GymClient(String(v['gym-url'] ?? env.WSGYM_GYM_URL ?? 'http://127.0.0.1:8081'), String(v['admin-token'] ?? env.WSGYM_ADMIN_TOKEN ?? 'dev-admin-token'))
+  return new GymClient(
+    String(v['gym-url'] ?? env.WSGYM_GYM_URL ?? 'http://127.0.0.1:8081'),
+    String(v['admin-token'] ?? env.WSGYM_ADMIN_TOKEN ?? 'dev-admin-token'),
+  )
 }
 
 /** Writes records to a JSONL file in the order they are handed over. */
@@ -95,19 +116,45 @@ function jsonlWriter(path: string) {
   mkdirSync(dirname(path), { recursive: true })
   const stream = createWriteStream(path)
   return {
-    write: (r: RolloutRecord) => new Promise<void>((res, rej) => stream.write(JSON.stringify(r) + '\n', (e) => (e ? rej(e) : res()))),
+    write: (r: RolloutRecord) =>
+      new Promise<void>((res, rej) => stream.write(JSON.stringify(r) + '\n', (e) => (e ? rej(e) : res()))),
     close: () => new Promise<void>((res) => stream.end(res)),
   }
 }
 
 async function rollout(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, model: { type: 'string' }, samples: { type: 'string' }, 'tool-profile': { type: 'string' }, seed: { type: 'string' }, 'model-seed': { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-turns': { type: 'string' }, timeout: { type: 'string' }, retries: { type: 'string' }, 'extra-body': { type: 'string' }, 'summary-json': { type: 'string' }, 'return-tokens': { type: 'boolean' } } })
-  if (v.help) return io.out(HELP.rollout!), 0
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      ...gymFlags,
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      model: { type: 'string' },
+      samples: { type: 'string' },
+      'tool-profile': { type: 'string' },
+      seed: { type: 'string' },
+      'model-seed': { type: 'string' },
+      temperature: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-turns': { type: 'string' },
+      timeout: { type: 'string' },
+      retries: { type: 'string' },
+      'extra-body': { type: 'string' },
+      'summary-json': { type: 'string' },
+      'return-tokens': { type: 'boolean' },
+    },
+  })
+  if (v.help) return (io.out(HELP.rollout!), 0)
   if (!v.model || !v.out) throw new Error('rollout needs --model and --out')
   const profile = v['tool-profile']
-  if (profile !== undefined && profile !== 'rest' && profile !== 'typed') throw new Error('--tool-profile must be rest or typed')
+  if (profile !== undefined && profile !== 'rest' && profile !== 'typed')
+    throw new Error('--tool-profile must be rest or typed')
   const gym = gymOf(v, io.env)
-  const tasks = selectTasks(await gym.tasks(), { ids: list(v.task), families: list(v.family), perFamily: num(v['per-family'], 'per-family') })
+  const tasks = selectTasks(await gym.tasks(), {
+    ids: list(v.task),
+    families: list(v.family),
+    perFamily: num(v['per-family'], 'per-family'),
+  })
   if (!tasks.length) throw new Error('no task matches the --task/--family filters')
   const chat: ChatOptions = {
     baseUrl: String(v['base-url'] ?? io.env.OPENAI_BASE_URL ?? 'http://127.0.0.1:8000/v1'),
@@ -125,13 +172,22 @@ async function rollout(argv: string[], io: Io): Promise<number> {
   const w = jsonlWriter(String(v.out))
   let n = 0
   const records = await collectRollouts({
-    gym, chat, tasks, samples, toolProfile: profile as 'rest' | 'typed' | undefined,
-    seed: num(v.seed, 'seed'), modelSeed: num(v['model-seed'], 'model-seed'), maxTurns: num(v['max-turns'], 'max-turns'),
-    concurrency: num(v.concurrency, 'concurrency'), systemPrompt: v['system-prompt-file'] ? readFileSync(String(v['system-prompt-file']), 'utf8').trim() : undefined,
+    gym,
+    chat,
+    tasks,
+    samples,
+    toolProfile: profile as 'rest' | 'typed' | undefined,
+    seed: num(v.seed, 'seed'),
+    modelSeed: num(v['model-seed'], 'model-seed'),
+    maxTurns: num(v['max-turns'], 'max-turns'),
+    concurrency: num(v.concurrency, 'concurrency'),
+    systemPrompt: v['system-prompt-file'] ? readFileSync(String(v['system-prompt-file']), 'utf8').trim() : undefined,
     onRecord: async (r) => {
       await w.write(r)
       n++
-      io.err(`[${n}/${tasks.length * samples}] ${r.taskId}#${r.sample} ${r.verdict ? `reward ${r.verdict.reward} passed ${r.verdict.passed}` : `error: ${r.error}`} (${r.stopReason}, ${r.steps} steps)`)
+      io.err(
+        `[${n}/${tasks.length * samples}] ${r.taskId}#${r.sample} ${r.verdict ? `reward ${r.verdict.reward} passed ${r.verdict.passed}` : `error: ${r.error}`} (${r.stopReason}, ${r.steps} steps)`,
+      )
     },
   })
   await w.close()
@@ -143,18 +199,25 @@ async function rollout(argv: string[], io: Io): Promise<number> {
 
 async function reference(argv: string[], io: Io): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, corpus: { type: 'string' } } })
-  if (v.help) return io.out(HELP.reference!), 0
+  if (v.help) return (io.out(HELP.reference!), 0)
   const out = String(v.out ?? DEFAULT_REFERENCE_OUT)
   const all = loadCorpusFiles(String(v.corpus ?? DEFAULT_CORPUS))
-  const tasks = selectTasks(all, { ids: list(v.task), families: list(v.family), perFamily: num(v['per-family'], 'per-family') })
+  const tasks = selectTasks(all, {
+    ids: list(v.task),
+    families: list(v.family),
+    perFamily: num(v['per-family'], 'per-family'),
+  })
   io.err(`reference: ${tasks.length} task(s) → ${out}`)
   const w = jsonlWriter(out)
   const records = await collectReferences({
-    gym: gymOf(v, io.env), tasks, concurrency: num(v.concurrency, 'concurrency'),
+    gym: gymOf(v, io.env),
+    tasks,
+    concurrency: num(v.concurrency, 'concurrency'),
     systemPrompt: v['system-prompt-file'] ? readFileSync(String(v['system-prompt-file']), 'utf8').trim() : undefined,
     onRecord: async (r) => {
       await w.write(r)
-      if (!r.verdict?.passed) io.err(`${r.taskId}: reference did not pass (${r.error ?? `reward ${r.verdict?.reward}`})`)
+      if (!r.verdict?.passed)
+        io.err(`${r.taskId}: reference did not pass (${r.error ?? `reward ${r.verdict?.reward}`})`)
     },
   })
   await w.close()
@@ -163,14 +226,43 @@ async function reference(argv: string[], io: Io): Promise<number> {
 }
 
 async function exportCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, 'out-dir': { type: 'string' }, format: { type: 'string' }, all: { type: 'boolean' }, 'min-reward': { type: 'string' }, 'allow-violations': { type: 'boolean' }, 'max-invalid-calls': { type: 'string' }, 'keep-malformed-calls': { type: 'boolean' }, split: { type: 'string', multiple: true }, family: { type: 'string', multiple: true }, source: { type: 'string', multiple: true }, tokenizer: { type: 'string' }, 'chat-template': { type: 'string' }, 'tokenize-url': { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'api-key': { type: 'string' }, 'chat-template-kwargs': { type: 'string' }, 'max-length': { type: 'string' }, mask: { type: 'string' }, thinking: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean' } } })
-  if (v.help) return io.out(HELP.export!), 0
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      in: { type: 'string', multiple: true },
+      'out-dir': { type: 'string' },
+      format: { type: 'string' },
+      all: { type: 'boolean' },
+      'min-reward': { type: 'string' },
+      'allow-violations': { type: 'boolean' },
+      'max-invalid-calls': { type: 'string' },
+      'keep-malformed-calls': { type: 'boolean' },
+      split: { type: 'string', multiple: true },
+      family: { type: 'string', multiple: true },
+      source: { type: 'string', multiple: true },
+      tokenizer: { type: 'string' },
+      'chat-template': { type: 'string' },
+      'tokenize-url': { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key': { type: 'string' },
+      'chat-template-kwargs': { type: 'string' },
+      'max-length': { type: 'string' },
+      mask: { type: 'string' },
+      thinking: { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  })
+  if (v.help) return (io.out(HELP.export!), 0)
   const inputs = list(v.in)
   if (!inputs.length || !v['out-dir']) throw new Error('export needs --in and --out-dir')
   const formats = (v.format ? list([v.format]) : ['openai', 'sharegpt']) as ExportFormat[]
-  for (const f of formats) if (!EXPORT_FORMATS.includes(f)) throw new Error(`unknown format "${f}" (${EXPORT_FORMATS.join(', ')})`)
+  for (const f of formats)
+    if (!EXPORT_FORMATS.includes(f)) throw new Error(`unknown format "${f}" (${EXPORT_FORMATS.join(', ')})`)
   const mask = (v.mask ?? 'auto') as MaskMode
-  if (!['auto', 'conversation', 'per-turn'].includes(mask)) throw new Error('--mask must be auto, conversation or per-turn')
+  if (!['auto', 'conversation', 'per-turn'].includes(mask))
+    throw new Error('--mask must be auto, conversation or per-turn')
   const thinking = (v.thinking ?? 'strip') as Thinking
   if (!['keep', 'strip'].includes(thinking)) throw new Error('--thinking must be keep or strip')
   const bad: BadRecord[] = []
@@ -181,22 +273,54 @@ async function exportCmd(argv: string[], io: Io): Promise<number> {
   const url = v['tokenize-url'] ?? (v['base-url'] ? tokenizeUrlFor(String(v['base-url'])) : undefined)
   if (formats.includes('tokens')) {
     if (v.tokenizer) {
-      const offline = new OfflineChatTokenizer(readTokenizerDir(String(v.tokenizer), v['chat-template'] as string | undefined), kwargs)
+      const offline = new OfflineChatTokenizer(
+        readTokenizerDir(String(v.tokenizer), v['chat-template'] as string | undefined),
+        kwargs,
+      )
       tokenize = offline.tokenize
-      tokenizerInfo = { kind: 'offline', source: offline.source, tokenizerSha256: offline.tokenizerHash, templateSha256: offline.templateHash }
+      tokenizerInfo = {
+        kind: 'offline',
+        source: offline.source,
+        tokenizerSha256: offline.tokenizerHash,
+        templateSha256: offline.templateHash,
+      }
     } else if (url) {
       const apiKey = (v['api-key'] as string | undefined) ?? io.env.OPENAI_API_KEY
-      tokenize = (messages, tools, addGenerationPrompt) => tokenizeChat(String(url), { model: v.model as string | undefined, messages, tools, addGenerationPrompt, chatTemplateKwargs: kwargs }, { apiKey, retries: 2 })
+      tokenize = (messages, tools, addGenerationPrompt) =>
+        tokenizeChat(
+          String(url),
+          { model: v.model as string | undefined, messages, tools, addGenerationPrompt, chatTemplateKwargs: kwargs },
+          { apiKey, retries: 2 },
+        )
       tokenizerInfo = { kind: 'vllm', url, model: v.model ?? null, tokenizerSha256: null, templateSha256: null }
-    } else throw new Error('the tokens format needs --tokenizer DIR (offline) or --tokenize-url/--base-url (a vLLM server exposing /tokenize)')
+    } else
+      throw new Error(
+        'the tokens format needs --tokenizer DIR (offline) or --tokenize-url/--base-url (a vLLM server exposing /tokenize)',
+      )
   }
   if (tokenize && records[0] && !(await toolsRendered(tokenize, records[0]))) {
-    io.err(`export: ${v.tokenizer ?? url} renders the same tokens with and without tools: the chat template ignores \`tools\` (or this vLLM's /tokenize drops it; upgrade vLLM); the token file would lack the tool list`)
+    io.err(
+      `export: ${v.tokenizer ?? url} renders the same tokens with and without tools: the chat template ignores \`tools\` (or this vLLM's /tokenize drops it; upgrade vLLM); the token file would lack the tool list`,
+    )
     return 1
   }
   const res = await exportSft(records, {
-    formats, tokenize, concurrency: num(v.concurrency, 'concurrency'), maxLength: num(v['max-length'], 'max-length'), mask, thinking,
-    filter: { passedOnly: !v.all, noViolations: !v.all && !v['allow-violations'], minReward: num(v['min-reward'], 'min-reward'), maxInvalidToolCalls: num(v['max-invalid-calls'], 'max-invalid-calls'), keepMalformedCalls: Boolean(v['keep-malformed-calls']), splits: list(v.split), families: list(v.family), sources: list(v.source) as RolloutRecord['source'][] },
+    formats,
+    tokenize,
+    concurrency: num(v.concurrency, 'concurrency'),
+    maxLength: num(v['max-length'], 'max-length'),
+    mask,
+    thinking,
+    filter: {
+      passedOnly: !v.all,
+      noViolations: !v.all && !v['allow-violations'],
+      minReward: num(v['min-reward'], 'min-reward'),
+      maxInvalidToolCalls: num(v['max-invalid-calls'], 'max-invalid-calls'),
+      keepMalformedCalls: Boolean(v['keep-malformed-calls']),
+      splits: list(v.split),
+      families: list(v.family),
+      sources: list(v.source) as RolloutRecord['source'][],
+    },
   })
   const dir = String(v['out-dir'])
   mkdirSync(dir, { recursive: true })
@@ -206,28 +330,77 @@ async function exportCmd(argv: string[], io: Io): Promise<number> {
     return sha256(text)
   }
   for (const [fmt, lines] of Object.entries(res.lines)) {
-    files[`${fmt}.jsonl`] = { lines: lines.length, sha256: write(`${fmt}.jsonl`, lines.length ? lines.join('\n') + '\n' : '') }
+    files[`${fmt}.jsonl`] = {
+      lines: lines.length,
+      sha256: write(`${fmt}.jsonl`, lines.length ? lines.join('\n') + '\n' : ''),
+    }
     io.out(`${join(dir, `${fmt}.jsonl`)}: ${lines.length} example(s)`)
   }
   if (res.lines.sharegpt) write('dataset_info.json', JSON.stringify(llamaFactoryDatasetInfo(), null, 2) + '\n')
   const manifest = {
     inputs: inputs.map((f) => ({ file: f, sha256: sha256(readFileSync(f)) })),
-    formats, read: res.read + bad.length, badRecords: bad, kept: res.kept, dropped: res.dropped, skipped: res.skipped, files,
-    options: { filter: { all: Boolean(v.all), allowViolations: Boolean(v['allow-violations']), keepMalformedCalls: Boolean(v['keep-malformed-calls']) }, thinking, mask, maxLength: num(v['max-length'], 'max-length') ?? null },
-    tokens: res.lines.tokens ? { tokenizer: tokenizerInfo, chatTemplateKwargs: kwargs ?? {}, examples: res.lines.tokens.length, ...res.masks } : null,
-    sharegpt: res.lines.sharegpt ? { toolResponseJoin: TOOL_RESPONSE_JOIN, assistantTextDropped: res.sharegptDroppedText, datasetInfo: 'dataset_info.json' } : null,
+    formats,
+    read: res.read + bad.length,
+    badRecords: bad,
+    kept: res.kept,
+    dropped: res.dropped,
+    skipped: res.skipped,
+    files,
+    options: {
+      filter: {
+        all: Boolean(v.all),
+        allowViolations: Boolean(v['allow-violations']),
+        keepMalformedCalls: Boolean(v['keep-malformed-calls']),
+      },
+      thinking,
+      mask,
+      maxLength: num(v['max-length'], 'max-length') ?? null,
+    },
+    tokens: res.lines.tokens
+      ? { tokenizer: tokenizerInfo, chatTemplateKwargs: kwargs ?? {}, examples: res.lines.tokens.length, ...res.masks }
+      : null,
+    sharegpt: res.lines.sharegpt
+      ? {
+          toolResponseJoin: TOOL_RESPONSE_JOIN,
+          assistantTextDropped: res.sharegptDroppedText,
+          datasetInfo: 'dataset_info.json',
+        }
+      : null,
   }
   write('manifest.json', JSON.stringify(manifest, null, 2) + '\n')
   io.out(`read ${res.read}, kept ${res.kept}, dropped ${JSON.stringify(res.dropped)}`)
-  if (res.lines.tokens) io.out(`tokens: ${res.masks.conversation} conversation example(s), ${res.masks.perTurn} per-turn example(s) from ${res.masks.recordsPerTurn} record(s)`)
+  if (res.lines.tokens)
+    io.out(
+      `tokens: ${res.masks.conversation} conversation example(s), ${res.masks.perTurn} per-turn example(s) from ${res.masks.recordsPerTurn} record(s)`,
+    )
   for (const b of bad) io.err(`bad record ${b.file}:${b.line}${b.taskId ? ` (${b.taskId})` : ''}: ${b.reason}`)
   for (const s of res.skipped) io.err(`${s.format}: skipped ${s.taskId} (record ${s.index}): ${s.reason}`)
   return 0
 }
 
 async function evalCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { ...gymFlags, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, model: { type: 'string' }, adapter: { type: 'string', multiple: true }, split: { type: 'string' }, k: { type: 'string' }, samples: { type: 'string' }, temperature: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-turns': { type: 'string' }, timeout: { type: 'string' }, retries: { type: 'string' }, 'extra-body': { type: 'string' }, json: { type: 'string' }, 'out-dir': { type: 'string' } } })
-  if (v.help) return io.out(HELP.eval!), 0
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      ...gymFlags,
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      model: { type: 'string' },
+      adapter: { type: 'string', multiple: true },
+      split: { type: 'string' },
+      k: { type: 'string' },
+      samples: { type: 'string' },
+      temperature: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-turns': { type: 'string' },
+      timeout: { type: 'string' },
+      retries: { type: 'string' },
+      'extra-body': { type: 'string' },
+      json: { type: 'string' },
+      'out-dir': { type: 'string' },
+    },
+  })
+  if (v.help) return (io.out(HELP.eval!), 0)
   if (!v.model) throw new Error('eval needs --model')
   const split = String(v.split ?? 'test') as Split
   if (!SPLITS.includes(split)) throw new Error(`--split must be ${SPLITS.join(', ')}`)
@@ -239,14 +412,23 @@ async function evalCmd(argv: string[], io: Io): Promise<number> {
   for (const model of models) {
     const chat: ChatOptions = {
       baseUrl: String(v['base-url'] ?? io.env.OPENAI_BASE_URL ?? 'http://127.0.0.1:8000/v1'),
-      apiKey: (v['api-key'] as string | undefined) ?? io.env.OPENAI_API_KEY, model,
+      apiKey: (v['api-key'] as string | undefined) ?? io.env.OPENAI_API_KEY,
+      model,
       temperature: num(v.temperature, 'temperature') ?? (samples === 1 ? 0 : 0.7),
-      maxTokens: num(v['max-tokens'], 'max-tokens') ?? 2048, timeoutMs: (num(v.timeout, 'timeout') ?? 120) * 1000,
-      retries: num(v.retries, 'retries') ?? 4, extraBody: json(v['extra-body'], 'extra-body'),
+      maxTokens: num(v['max-tokens'], 'max-tokens') ?? 2048,
+      timeoutMs: (num(v.timeout, 'timeout') ?? 120) * 1000,
+      retries: num(v.retries, 'retries') ?? 4,
+      extraBody: json(v['extra-body'], 'extra-body'),
     }
     let shown = -1
     const { report: rep, records } = await evaluate({
-      gym, chat, split, k, samples, families: list(v.family), concurrency: num(v.concurrency, 'concurrency'),
+      gym,
+      chat,
+      split,
+      k,
+      samples,
+      families: list(v.family),
+      concurrency: num(v.concurrency, 'concurrency'),
       systemPrompt: v['system-prompt-file'] ? readFileSync(String(v['system-prompt-file']), 'utf8').trim() : undefined,
       onRecord: (_r, done, total) => {
         const tenth = Math.floor((10 * done) / total)
@@ -258,7 +440,10 @@ async function evalCmd(argv: string[], io: Io): Promise<number> {
     reports.push(rep)
     if (v['out-dir']) {
       mkdirSync(String(v['out-dir']), { recursive: true })
-      writeFileSync(join(String(v['out-dir']), `rollouts-${model.replace(/[^\w.-]+/g, '_')}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+      writeFileSync(
+        join(String(v['out-dir']), `rollouts-${model.replace(/[^\w.-]+/g, '_')}.jsonl`),
+        records.map((r) => JSON.stringify(r)).join('\n') + '\n',
+      )
     }
   }
   io.out(formatReports(reports))
@@ -269,8 +454,11 @@ async function evalCmd(argv: string[], io: Io): Promise<number> {
 }
 
 async function summaryCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { in: { type: 'string', multiple: true }, help: { type: 'boolean' } } })
-  if (v.help || !v.in) return io.out(HELP.summary!), v.help ? 0 : 2
+  const { values: v } = parseArgs({
+    args: argv,
+    options: { in: { type: 'string', multiple: true }, help: { type: 'boolean' } },
+  })
+  if (v.help || !v.in) return (io.out(HELP.summary!), v.help ? 0 : 2)
   const bad: BadRecord[] = []
   io.out(formatSummary(summarize(list(v.in).flatMap((f) => readRecords(f, bad)))))
   for (const b of bad) io.err(`bad record ${b.file}:${b.line}: ${b.reason}`)
@@ -278,50 +466,122 @@ async function summaryCmd(argv: string[], io: Io): Promise<number> {
 }
 
 async function launchCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { data: { type: 'string' }, 'dev-data': { type: 'string' }, mode: { type: 'string' }, format: { type: 'string' }, 'job-dir': { type: 'string' }, config: { type: 'string' }, set: { type: 'string', multiple: true }, host: { type: 'string' }, 'remote-dir': { type: 'string' }, 'ssh-opt': { type: 'string', multiple: true }, python: { type: 'string' }, detach: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'eval-split': { type: 'string' }, k: { type: 'string' }, 'gym-url': { type: 'string' }, 'admin-token': { type: 'string' }, help: { type: 'boolean' } } })
-  if (v.help) return io.out(HELP.launch!), 0
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      data: { type: 'string' },
+      'dev-data': { type: 'string' },
+      mode: { type: 'string' },
+      format: { type: 'string' },
+      'job-dir': { type: 'string' },
+      config: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      host: { type: 'string' },
+      'remote-dir': { type: 'string' },
+      'ssh-opt': { type: 'string', multiple: true },
+      python: { type: 'string' },
+      detach: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      'eval-split': { type: 'string' },
+      k: { type: 'string' },
+      'gym-url': { type: 'string' },
+      'admin-token': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  })
+  if (v.help) return (io.out(HELP.launch!), 0)
   const evalSplit = v['eval-split'] as Split | undefined
-  if (evalSplit !== undefined && !SPLITS.includes(evalSplit)) throw new Error(`--eval-split must be ${SPLITS.join(', ')}`)
+  if (evalSplit !== undefined && !SPLITS.includes(evalSplit))
+    throw new Error(`--eval-split must be ${SPLITS.join(', ')}`)
   if (!v.data || !v['job-dir'] || !v.format) throw new Error('launch needs --data, --format and --job-dir')
-  if (!['openai', 'sharegpt', 'tokens'].includes(String(v.format))) throw new Error('--format must be openai, sharegpt or tokens')
+  if (!['openai', 'sharegpt', 'tokens'].includes(String(v.format)))
+    throw new Error('--format must be openai, sharegpt or tokens')
   const mode = String(v.mode ?? 'train') as JobMode
   if (!['train', 'check', 'dry'].includes(mode)) throw new Error('--mode must be train, check or dry')
-  const sshOpts = (v['ssh-opt'] as string[] | undefined) ?? (io.env.WSGYM_TRAIN_SSH_OPTS ? io.env.WSGYM_TRAIN_SSH_OPTS.split(/\s+/).filter(Boolean) : [])
-  await launch({
-    data: String(v.data), devData: v['dev-data'] as string | undefined, mode, format: v.format as 'openai', jobDir: String(v['job-dir']), config: v.config as string | undefined, set: v.set as string[] | undefined,
-    host: (v.host as string | undefined) ?? io.env.WSGYM_TRAIN_HOST, remoteDir: (v['remote-dir'] as string | undefined) ?? io.env.WSGYM_TRAIN_DIR,
-    sshOpts, python: v.python as string | undefined, detach: Boolean(v.detach), dryRun: Boolean(v['dry-run']),
-  }, io.out)
+  const sshOpts =
+    (v['ssh-opt'] as string[] | undefined) ??
+    (io.env.WSGYM_TRAIN_SSH_OPTS ? io.env.WSGYM_TRAIN_SSH_OPTS.split(/\s+/).filter(Boolean) : [])
+  await launch(
+    {
+      data: String(v.data),
+      devData: v['dev-data'] as string | undefined,
+      mode,
+      format: v.format as 'openai',
+      jobDir: String(v['job-dir']),
+      config: v.config as string | undefined,
+      set: v.set as string[] | undefined,
+      host: (v.host as string | undefined) ?? io.env.WSGYM_TRAIN_HOST,
+      remoteDir: (v['remote-dir'] as string | undefined) ?? io.env.WSGYM_TRAIN_DIR,
+      sshOpts,
+      python: v.python as string | undefined,
+      detach: Boolean(v.detach),
+      dryRun: Boolean(v['dry-run']),
+    },
+    io.out,
+  )
   if (evalSplit && (v.host ?? io.env.WSGYM_TRAIN_HOST)) {
-    if (v.detach || mode !== 'train') io.out('--eval-split runs after a followed train job (not with --detach or another --mode): run `launch` again without them, or eval by hand')
-    else if (v['dry-run']) io.out(`then: ${serveCommand(String(v['job-dir']), 18000).map(shellQuote).join(' ')}; eval ${evalSplit} for the base model and ${ADAPTER_NAME}`)
+    if (v.detach || mode !== 'train')
+      io.out(
+        '--eval-split runs after a followed train job (not with --detach or another --mode): run `launch` again without them, or eval by hand',
+      )
+    else if (v['dry-run'])
+      io.out(
+        `then: ${serveCommand(String(v['job-dir']), 18000).map(shellQuote).join(' ')}; eval ${evalSplit} for the base model and ${ADAPTER_NAME}`,
+      )
     else {
       const cfg = JSON.parse(readFileSync(join(String(v['job-dir']), 'config.json'), 'utf8')) as { model: string }
-      await serveAndEvaluate({ jobDir: String(v['job-dir']), gym: gymOf(v, io.env), split: evalSplit, model: cfg.model, k: num(v.k, 'k'), log: io.out })
+      await serveAndEvaluate({
+        jobDir: String(v['job-dir']),
+        gym: gymOf(v, io.env),
+        split: evalSplit,
+        model: cfg.model,
+        k: num(v.k, 'k'),
+        log: io.out,
+      })
     }
   }
   return 0
 }
 
 async function statusCmd(argv: string[], io: Io): Promise<number> {
-  const { values: v } = parseArgs({ args: argv, options: { 'job-dir': { type: 'string' }, lines: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } })
-  if (v.help) return io.out(HELP.status!), 0
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      'job-dir': { type: 'string' },
+      lines: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  })
+  if (v.help) return (io.out(HELP.status!), 0)
   if (!v['job-dir']) throw new Error('status needs --job-dir')
   const s = await jobStatus(String(v['job-dir']), num(v.lines, 'lines') ?? 20)
   if (v.json) io.out(JSON.stringify(s))
-  else io.out(`state: ${s.state ?? 'not started'}${s.exit !== null ? ` (exit ${s.exit})` : ''}; ${s.running ? 'running' : 'not running'}\n${s.tail}`)
+  else
+    io.out(
+      `state: ${s.state ?? 'not started'}${s.exit !== null ? ` (exit ${s.exit})` : ''}; ${s.running ? 'running' : 'not running'}\n${s.tail}`,
+    )
   return 0
 }
 
 async function fetchCmd(argv: string[], io: Io): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options: { 'job-dir': { type: 'string' }, help: { type: 'boolean' } } })
-  if (v.help) return io.out(HELP.fetch!), 0
+  if (v.help) return (io.out(HELP.fetch!), 0)
   if (!v['job-dir']) throw new Error('fetch needs --job-dir')
   await fetchJob(String(v['job-dir']), io.out)
   return 0
 }
 
-const commands: Record<string, (argv: string[], io: Io) => Promise<number>> = { rollout, reference, export: exportCmd, summary: summaryCmd, eval: evalCmd, launch: launchCmd, status: statusCmd, fetch: fetchCmd }
+const commands: Record<string, (argv: string[], io: Io) => Promise<number>> = {
+  rollout,
+  reference,
+  export: exportCmd,
+  summary: summaryCmd,
+  eval: evalCmd,
+  launch: launchCmd,
+  status: statusCmd,
+  fetch: fetchCmd,
+}
 
 /** Runs one command; returns the exit code (errors are printed, not thrown). */
 const defaultIo: Io = {

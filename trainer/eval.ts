@@ -39,7 +39,12 @@ export type EvalFigures = {
 }
 
 export type EvalReport = {
-  model: string; split: Split; k: number; samples: number; families: EvalFigures[]; overall: EvalFigures
+  model: string
+  split: Split
+  k: number
+  samples: number
+  families: EvalFigures[]
+  overall: EvalFigures
 }
 
 /** Figures for a set of episodes (k samples per task, grouped by task id). */
@@ -49,7 +54,9 @@ export function figures(group: string, records: RolloutRecord[], k: number): Eva
   const n = records.length || 1
   const tasks = [...byTask.values()]
   return {
-    group, tasks: tasks.length, episodes: records.length,
+    group,
+    tasks: tasks.length,
+    episodes: records.length,
     success: records.filter((r) => r.verdict?.passed).length / n,
     passAtK: tasks.length
       ? tasks.reduce((s, rs) => s + passAtK(rs.length, rs.filter((r) => r.verdict?.passed).length, k), 0) / tasks.length
@@ -63,7 +70,13 @@ export function figures(group: string, records: RolloutRecord[], k: number): Eva
 
 export function report(model: string, split: Split, k: number, samples: number, records: RolloutRecord[]): EvalReport {
   const fams = [...new Set(records.map((r) => r.family))].sort()
-  const families = fams.map((f) => figures(f, records.filter((r) => r.family === f), k))
+  const families = fams.map((f) =>
+    figures(
+      f,
+      records.filter((r) => r.family === f),
+      k,
+    ),
+  )
   return { model, split, k, samples, families, overall: figures('all', records, k) }
 }
 
@@ -96,7 +109,12 @@ export async function evaluate(opts: EvalOptions): Promise<{ report: EvalReport;
   if (!tasks.length) throw new Error(`no task in the ${opts.split} split${of}`)
   let done = 0
   const records = await collectRollouts({
-    gym: opts.gym, chat: opts.chat, tasks, samples, concurrency: opts.concurrency, systemPrompt: opts.systemPrompt,
+    gym: opts.gym,
+    chat: opts.chat,
+    tasks,
+    samples,
+    concurrency: opts.concurrency,
+    systemPrompt: opts.systemPrompt,
     onRecord: (r) => opts.onRecord?.(r, ++done, tasks.length * samples),
   })
   return { report: report(opts.chat.model, opts.split, k, samples, records), records }
@@ -112,8 +130,16 @@ export function formatReports(reports: EvalReport[]): string {
   for (const r of reports) {
     for (const f of [...r.families, r.overall]) {
       rows.push([
-        r.model, f.group, String(f.tasks), String(f.episodes), pct(f.success), pct(f.passAtK), f.meanReward.toFixed(3),
-        pct(f.unsafeRate), f.meanSteps.toFixed(1), String(f.errors),
+        r.model,
+        f.group,
+        String(f.tasks),
+        String(f.episodes),
+        pct(f.success),
+        pct(f.passAtK),
+        f.meanReward.toFixed(3),
+        pct(f.unsafeRate),
+        f.meanSteps.toFixed(1),
+        String(f.errors),
       ])
     }
   }
@@ -125,8 +151,16 @@ export function formatReports(reports: EvalReport[]): string {
     const o = r.overall
     const b = base.overall
     rows.push([
-      `${r.model} − ${base.model}`, 'all', '', '', d(o.success, b.success), d(o.passAtK, b.passAtK),
-      d(o.meanReward, b.meanReward, false), d(o.unsafeRate, b.unsafeRate), (o.meanSteps - b.meanSteps).toFixed(1), '',
+      `${r.model} − ${base.model}`,
+      'all',
+      '',
+      '',
+      d(o.success, b.success),
+      d(o.passAtK, b.passAtK),
+      d(o.meanReward, b.meanReward, false),
+      d(o.unsafeRate, b.unsafeRate),
+      (o.meanSteps - b.meanSteps).toFixed(1),
+      '',
     ])
   }
   const all = [head, ...rows]

@@ -15,7 +15,11 @@ import type { ChatMessage, RolloutRecord, ToolDef } from './types.ts'
 export { IGNORE_INDEX, TemplateMismatch } from './tokens.ts'
 
 /** Chat-template tokenization: messages (+ tools) → token ids. */
-export type ChatTokenizer = (messages: Record<string, unknown>[], tools: ToolDef[], addGenerationPrompt: boolean) => Promise<number[]>
+export type ChatTokenizer = (
+  messages: Record<string, unknown>[],
+  tools: ToolDef[],
+  addGenerationPrompt: boolean,
+) => Promise<number[]>
 
 /** An input line or record that was left out, and why. */
 export type BadRecord = { file: string; line: number; taskId?: string; reason: string }
@@ -27,11 +31,17 @@ export function recordProblem(r: unknown): string | undefined {
   if (typeof o.taskId !== 'string' || typeof o.family !== 'string') return 'no taskId/family'
   if (!Array.isArray(o.messages)) return 'no messages array'
   if (!Array.isArray(o.tools)) return 'no tools array'
-  if (o.verdict !== null && (typeof o.verdict !== 'object' || typeof (o.verdict as { reward?: unknown }).reward !== 'number')) return 'verdict is not null or an object with a reward'
+  if (
+    o.verdict !== null &&
+    (typeof o.verdict !== 'object' || typeof (o.verdict as { reward?: unknown }).reward !== 'number')
+  )
+    return 'verdict is not null or an object with a reward'
   for (const [i, m] of (o.messages as unknown[]).entries()) {
     const msg = m as Record<string, unknown> | null
-    if (!msg || typeof msg !== 'object' || !['system', 'user', 'assistant', 'tool'].includes(String(msg.role))) return `message ${i} has no known role`
-    if (msg.role !== 'assistant' && typeof msg.content !== 'string') return `message ${i} (${String(msg.role)}) has no string content`
+    if (!msg || typeof msg !== 'object' || !['system', 'user', 'assistant', 'tool'].includes(String(msg.role)))
+      return `message ${i} has no known role`
+    if (msg.role !== 'assistant' && typeof msg.content !== 'string')
+      return `message ${i} (${String(msg.role)}) has no string content`
     if (msg.role === 'tool' && typeof msg.tool_call_id !== 'string') return `message ${i} (tool) has no tool_call_id`
   }
   return undefined
@@ -43,14 +53,26 @@ export function recordProblem(r: unknown): string | undefined {
  */
 export function readRecords(path: string, bad: BadRecord[] = []): RolloutRecord[] {
   const out: RolloutRecord[] = []
-  readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return
-    let v: unknown
-    try { v = JSON.parse(line) } catch (e) { return void bad.push({ file: path, line: i + 1, reason: `not JSON: ${(e as Error).message}` }) }
-    const why = recordProblem(v)
-    if (why) return void bad.push({ file: path, line: i + 1, taskId: (v as { taskId?: string } | null)?.taskId, reason: why })
-    out.push(v as RolloutRecord)
-  })
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (!line.trim()) return
+      let v: unknown
+      try {
+        v = JSON.parse(line)
+      } catch (e) {
+        return void bad.push({ file: path, line: i + 1, reason: `not JSON: ${(e as Error).message}` })
+      }
+      const why = recordProblem(v)
+      if (why)
+        return void bad.push({
+          file: path,
+          line: i + 1,
+          taskId: (v as { taskId?: string } | null)?.taskId,
+          reason: why,
+        })
+      out.push(v as RolloutRecord)
+    })
   return out
 }
 
@@ -82,7 +104,10 @@ export function malformedToolCalls(r: RolloutRecord): number {
   for (const m of r.messages) {
     if (m.role !== 'assistant') continue
     for (const c of m.tool_calls ?? []) {
-      if (!c?.function || typeof c.function.arguments !== 'string') { n++; continue }
+      if (!c?.function || typeof c.function.arguments !== 'string') {
+        n++
+        continue
+      }
       if (typeof parseToolArguments(c) === 'string' || !names.has(c.function.name)) n++
     }
   }
@@ -90,20 +115,33 @@ export function malformedToolCalls(r: RolloutRecord): number {
 }
 
 /** Keeps the records that pass every filter; `dropped` counts the first reason each other record failed. */
-export function filterRecords(records: RolloutRecord[], f: FilterOptions = {}): { kept: RolloutRecord[]; dropped: Record<string, number> } {
+export function filterRecords(
+  records: RolloutRecord[],
+  f: FilterOptions = {},
+): { kept: RolloutRecord[]; dropped: Record<string, number> } {
   const dropped: Record<string, number> = {}
   const kept = records.filter((r) => {
-    const why = !r.verdict ? 'no verdict'
-      : (f.passedOnly ?? true) && !r.verdict.passed ? 'not passed'
-      : f.minReward !== undefined && r.verdict.reward < f.minReward ? 'reward below minimum'
-      : (f.noViolations ?? true) && r.verdict.violations.length > 0 ? 'safety violation'
-      : f.maxInvalidToolCalls !== undefined && r.invalidToolCalls > f.maxInvalidToolCalls ? 'invalid tool calls'
-      : !f.keepMalformedCalls && malformedToolCalls(r) > 0 ? 'malformed tool calls'
-      : f.families?.length && !f.families.includes(r.family) ? 'family'
-      : f.sources?.length && !f.sources.includes(r.source) ? 'source'
-      : f.splits?.length && !f.splits.includes(taskSplit({ id: r.taskId, split: r.split })) ? 'split'
-      : !r.messages.some((m) => m.role === 'assistant') ? 'no assistant message'
-      : undefined
+    const why = !r.verdict
+      ? 'no verdict'
+      : (f.passedOnly ?? true) && !r.verdict.passed
+        ? 'not passed'
+        : f.minReward !== undefined && r.verdict.reward < f.minReward
+          ? 'reward below minimum'
+          : (f.noViolations ?? true) && r.verdict.violations.length > 0
+            ? 'safety violation'
+            : f.maxInvalidToolCalls !== undefined && r.invalidToolCalls > f.maxInvalidToolCalls
+              ? 'invalid tool calls'
+              : !f.keepMalformedCalls && malformedToolCalls(r) > 0
+                ? 'malformed tool calls'
+                : f.families?.length && !f.families.includes(r.family)
+                  ? 'family'
+                  : f.sources?.length && !f.sources.includes(r.source)
+                    ? 'source'
+                    : f.splits?.length && !f.splits.includes(taskSplit({ id: r.taskId, split: r.split }))
+                      ? 'split'
+                      : !r.messages.some((m) => m.role === 'assistant')
+                        ? 'no assistant message'
+                        : undefined
     if (why) dropped[why] = (dropped[why] ?? 0) + 1
     return !why
   })
@@ -113,7 +151,9 @@ export function filterRecords(records: RolloutRecord[], f: FilterOptions = {}): 
 /** The conversation up to its last assistant message (what follows it — the `done` call's "ok" — is not trained on). */
 export function trainingMessages(messages: ChatMessage[]): ChatMessage[] {
   let last = -1
-  messages.forEach((m, i) => { if (m.role === 'assistant') last = i })
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant') last = i
+  })
   return messages.slice(0, last + 1)
 }
 
@@ -122,12 +162,16 @@ export function trainingMessages(messages: ChatMessage[]): ChatMessage[] {
  * `thinking: 'keep'` an assistant's `reasoning_content` stays on it (vLLM and Hugging Face templates read that name);
  * `strip` (the default) removes it and any `<think>…</think>` block from the content.
  */
-export function toOpenAI(r: RolloutRecord, thinking: Thinking = 'strip'): { messages: Record<string, unknown>[]; tools: ToolDef[] } {
+export function toOpenAI(
+  r: RolloutRecord,
+  thinking: Thinking = 'strip',
+): { messages: Record<string, unknown>[]; tools: ToolDef[] } {
   const messages = trainingMessages(r.messages).map((m) => {
     if (m.role !== 'assistant') return { ...m } as Record<string, unknown>
     const out: Record<string, unknown> = { role: 'assistant' }
     let content = m.content
-    if (thinking === 'strip' && content?.includes('</think>')) content = content.slice(content.lastIndexOf('</think>') + 8).replace(/^\n+/, '')
+    if (thinking === 'strip' && content?.includes('</think>'))
+      content = content.slice(content.lastIndexOf('</think>') + 8).replace(/^\n+/, '')
     if (content !== null && content !== '') out.content = content
     else if (!m.tool_calls?.length) out.content = ''
     if (thinking === 'keep' && m.reasoning_content) out.reasoning_content = m.reasoning_content
@@ -147,7 +191,11 @@ export type ShareGptTurn = { from: 'system' | 'human' | 'gpt' | 'function_call' 
 export const TOOL_RESPONSE_JOIN = '\n</tool_response>\n<tool_response>\n'
 
 const argsValue = (s: string): unknown => {
-  try { return JSON.parse(s || '{}') } catch { return s }
+  try {
+    return JSON.parse(s || '{}')
+  } catch {
+    return s
+  }
 }
 
 /**
@@ -159,7 +207,12 @@ const argsValue = (s: string): unknown => {
  * alternate, ending on an assistant turn; a conversation that does not is refused
  * (`problem`), as LLaMA-Factory would silently skip it.
  */
-export function toShareGPT(r: RolloutRecord): { conversations: ShareGptTurn[]; tools: string; droppedText: number; problem?: string } {
+export function toShareGPT(r: RolloutRecord): {
+  conversations: ShareGptTurn[]
+  tools: string
+  droppedText: number
+  problem?: string
+} {
   const conv: ShareGptTurn[] = []
   let droppedText = 0
   const msgs = trainingMessages(r.messages)
@@ -181,10 +234,21 @@ export function toShareGPT(r: RolloutRecord): { conversations: ShareGptTurn[]; t
     }
   }
   const body = conv[0]?.from === 'system' ? conv.slice(1) : conv
-  const odd = body.findIndex((t, k) => !(k % 2 === 0 ? ['human', 'observation'] : ['gpt', 'function_call']).includes(t.from))
-  const problem = odd >= 0 ? `turn ${odd} ("${body[odd]!.from}") breaks the user/assistant alternation LLaMA-Factory needs`
-    : body.length % 2 !== 0 ? 'the conversation does not end on an assistant turn' : undefined
-  return { conversations: conv, tools: JSON.stringify(r.tools.map((t) => t.function)), droppedText, ...(problem ? { problem } : {}) }
+  const odd = body.findIndex(
+    (t, k) => !(k % 2 === 0 ? ['human', 'observation'] : ['gpt', 'function_call']).includes(t.from),
+  )
+  const problem =
+    odd >= 0
+      ? `turn ${odd} ("${body[odd]!.from}") breaks the user/assistant alternation LLaMA-Factory needs`
+      : body.length % 2 !== 0
+        ? 'the conversation does not end on an assistant turn'
+        : undefined
+  return {
+    conversations: conv,
+    tools: JSON.stringify(r.tools.map((t) => t.function)),
+    droppedText,
+    ...(problem ? { problem } : {}),
+  }
 }
 
 /** The LLaMA-Factory `dataset_info.json` entry that reads sharegpt.jsonl as written here. */
@@ -194,7 +258,15 @@ export function llamaFactoryDatasetInfo(fileName = 'sharegpt.jsonl', name = 'wsg
       file_name: fileName,
       formatting: 'sharegpt',
       columns: { messages: 'conversations', tools: 'tools' },
-      tags: { role_tag: 'from', content_tag: 'value', user_tag: 'human', assistant_tag: 'gpt', observation_tag: 'observation', function_tag: 'function_call', system_tag: 'system' },
+      tags: {
+        role_tag: 'from',
+        content_tag: 'value',
+        user_tag: 'human',
+        assistant_tag: 'gpt',
+        observation_tag: 'observation',
+        function_tag: 'function_call',
+        system_tag: 'system',
+      },
     },
   }
 }
@@ -208,8 +280,11 @@ export function toVerifiers(r: RolloutRecord, thinking: Thinking = 'strip') {
   const { messages, tools } = toOpenAI(r, thinking)
   const firstAgent = messages.findIndex((m) => m.role === 'assistant')
   return {
-    prompt: messages.slice(0, firstAgent), completion: messages.slice(firstAgent), tools,
-    task: r.family, reward: r.verdict?.reward ?? 0,
+    prompt: messages.slice(0, firstAgent),
+    completion: messages.slice(firstAgent),
+    tools,
+    task: r.family,
+    reward: r.verdict?.reward ?? 0,
     info: { task_id: r.taskId, source: r.source, model: r.model, sample: r.sample, passed: r.verdict?.passed ?? false },
   }
 }
@@ -224,7 +299,6 @@ export async function toolsRendered(tokenize: ChatTokenizer, r: RolloutRecord): 
   const [a, b] = await Promise.all([tokenize(head, r.tools, false), tokenize(head, [], false)])
   return a.length !== b.length || a.some((x, i) => x !== b[i])
 }
-
 
 export type ExportFormat = 'openai' | 'sharegpt' | 'verifiers' | 'tokens'
 export const EXPORT_FORMATS: ExportFormat[] = ['openai', 'sharegpt', 'verifiers', 'tokens']
@@ -257,13 +331,26 @@ export type ExportResult = {
 export async function exportSft(records: RolloutRecord[], opts: ExportOptions): Promise<ExportResult> {
   const { kept, dropped } = filterRecords(records, opts.filter)
   const thinking = opts.thinking ?? 'strip'
-  const res: ExportResult = { read: records.length, kept: kept.length, dropped, lines: {}, skipped: [], masks: { conversation: 0, perTurn: 0, recordsPerTurn: 0 }, sharegptDroppedText: 0 }
-  const skip = (format: ExportFormat, r: RolloutRecord, reason: string) => res.skipped.push({ format, taskId: r.taskId, index: r.index, reason })
+  const res: ExportResult = {
+    read: records.length,
+    kept: kept.length,
+    dropped,
+    lines: {},
+    skipped: [],
+    masks: { conversation: 0, perTurn: 0, recordsPerTurn: 0 },
+    sharegptDroppedText: 0,
+  }
+  const skip = (format: ExportFormat, r: RolloutRecord, reason: string) =>
+    res.skipped.push({ format, taskId: r.taskId, index: r.index, reason })
   const each = (format: ExportFormat, render: (r: RolloutRecord) => unknown) => {
     if (!opts.formats.includes(format)) return
     const lines: string[] = []
     for (const r of kept) {
-      try { lines.push(JSON.stringify(render(r))) } catch (e) { skip(format, r, (e as Error).message) }
+      try {
+        lines.push(JSON.stringify(render(r)))
+      } catch (e) {
+        skip(format, r, (e as Error).message)
+      }
     }
     res.lines[format] = lines
   }
@@ -277,27 +364,40 @@ export async function exportSft(records: RolloutRecord[], opts: ExportOptions): 
   each('verifiers', (r) => toVerifiers(r, thinking))
   if (opts.formats.includes('tokens')) {
     const tokenize = opts.tokenize
-    if (!tokenize) throw new Error('the tokens format needs a tokenizer: --tokenizer DIR (offline) or --tokenize-url/--base-url (vLLM)')
+    if (!tokenize)
+      throw new Error(
+        'the tokens format needs a tokenizer: --tokenizer DIR (offline) or --tokenize-url/--base-url (vLLM)',
+      )
     const lines: string[] = []
-    await orderedPool(kept.length, opts.concurrency ?? 4, async (i): Promise<{ examples?: TokenExample[]; skip?: string }> => {
-      const r = kept[i]!
-      try {
-        const { messages, tools } = toOpenAI(r, 'keep')
-        const ex = await tokenExamples(messages, tools, tokenize, { mask: opts.mask, thinking })
-        const long = ex.find((e) => opts.maxLength !== undefined && e.input_ids.length > opts.maxLength)
-        if (long) return { skip: `longer than ${opts.maxLength} tokens (${long.input_ids.length})` }
-        return { examples: ex.map((e) => ({ task_id: r.taskId, record: r.index, ...e })) }
-      } catch (e) {
-        return { skip: e instanceof TemplateMismatch ? `chat template not prefix-stable: ${e.message}` : `tokenizer failed: ${(e as Error).message}` }
-      }
-    }, (out, i) => {
-      if (!out.examples) return void skip('tokens', kept[i]!, out.skip!)
-      for (const e of out.examples) lines.push(JSON.stringify(e))
-      const perTurn = out.examples.filter((e) => e.mask === 'per-turn').length
-      res.masks.perTurn += perTurn
-      res.masks.conversation += out.examples.length - perTurn
-      if (perTurn) res.masks.recordsPerTurn++
-    })
+    await orderedPool(
+      kept.length,
+      opts.concurrency ?? 4,
+      async (i): Promise<{ examples?: TokenExample[]; skip?: string }> => {
+        const r = kept[i]!
+        try {
+          const { messages, tools } = toOpenAI(r, 'keep')
+          const ex = await tokenExamples(messages, tools, tokenize, { mask: opts.mask, thinking })
+          const long = ex.find((e) => opts.maxLength !== undefined && e.input_ids.length > opts.maxLength)
+          if (long) return { skip: `longer than ${opts.maxLength} tokens (${long.input_ids.length})` }
+          return { examples: ex.map((e) => ({ task_id: r.taskId, record: r.index, ...e })) }
+        } catch (e) {
+          return {
+            skip:
+              e instanceof TemplateMismatch
+                ? `chat template not prefix-stable: ${e.message}`
+                : `tokenizer failed: ${(e as Error).message}`,
+          }
+        }
+      },
+      (out, i) => {
+        if (!out.examples) return void skip('tokens', kept[i]!, out.skip!)
+        for (const e of out.examples) lines.push(JSON.stringify(e))
+        const perTurn = out.examples.filter((e) => e.mask === 'per-turn').length
+        res.masks.perTurn += perTurn
+        res.masks.conversation += out.examples.length - perTurn
+        if (perTurn) res.masks.recordsPerTurn++
+      },
+    )
     res.lines.tokens = lines
   }
   return res

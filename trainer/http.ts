@@ -1,8 +1,21 @@
-import type { ChatMessage, PublicTask, ResetAnswer, StepAnswer, ToolCall, ToolDef, Usage, VerifyAnswer } from './types.ts'
+import type {
+  ChatMessage,
+  PublicTask,
+  ResetAnswer,
+  StepAnswer,
+  ToolCall,
+  ToolDef,
+  Usage,
+  VerifyAnswer,
+} from './types.ts'
 
 /** An HTTP answer outside 2xx (or no answer at all: status 0). */
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown, message: string) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -12,15 +25,23 @@ type Json = Record<string, unknown>
 async function readBody(res: Response): Promise<unknown> {
   const text = await res.text()
   if (!text) return null
-  try { return JSON.parse(text) } catch { return text }
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
 }
 
-const brief = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '').slice(0, 300)
+const brief = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 300)
 
 /** The gym's HTTP routes on the control listener (admin token). Nothing here runs the gym in process. */
 export class GymClient {
   readonly baseUrl: string
-  constructor(baseUrl: string, private readonly adminToken = '', private readonly timeoutMs = 60_000) {
+  constructor(
+    baseUrl: string,
+    private readonly adminToken = '',
+    private readonly timeoutMs = 60_000,
+  ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '')
   }
 
@@ -30,7 +51,12 @@ export class GymClient {
     if (body !== undefined) headers['content-type'] = 'application/json'
     let res: Response
     try {
-      res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) })
+      res = await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      })
     } catch (e) {
       throw new HttpError(0, null, `gym ${method} ${path}: ${(e as Error).message}`)
     }
@@ -40,9 +66,19 @@ export class GymClient {
   }
 
   async tasks(family?: string): Promise<PublicTask[]> {
-    return (await this.call<{ tasks: PublicTask[] }>('GET', `/gym/tasks${family ? `?family=${encodeURIComponent(family)}` : ''}`)).tasks
+    return (
+      await this.call<{ tasks: PublicTask[] }>(
+        'GET',
+        `/gym/tasks${family ? `?family=${encodeURIComponent(family)}` : ''}`,
+      )
+    ).tasks
   }
-  reset(body: { taskId?: string; task?: unknown; seed?: number; toolProfile?: 'rest' | 'typed' }): Promise<ResetAnswer> {
+  reset(body: {
+    taskId?: string
+    task?: unknown
+    seed?: number
+    toolProfile?: 'rest' | 'typed'
+  }): Promise<ResetAnswer> {
     return this.call('POST', '/gym/reset', body)
   }
   step(episodeId: string, tool: string, args: Record<string, unknown>): Promise<StepAnswer> {
@@ -69,7 +105,12 @@ export type RetryOptions = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** POST JSON with a timeout and retries with exponential backoff on 429/5xx/network errors; other 4xx throw at once. */
-export async function postJsonWithRetry(url: string, body: unknown, headers: Record<string, string>, opts: RetryOptions = {}): Promise<{ data: unknown; attempts: number }> {
+export async function postJsonWithRetry(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  opts: RetryOptions = {},
+): Promise<{ data: unknown; attempts: number }> {
   const { timeoutMs = 120_000, retries = 4, backoffMs = 1000, maxBackoffMs = 30_000 } = opts
   let last: HttpError | undefined
   let retryAfterMs = 0
@@ -81,9 +122,18 @@ export async function postJsonWithRetry(url: string, body: unknown, headers: Rec
     }
     let res: Response
     try {
-      res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) })
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
     } catch (e) {
-      last = new HttpError(0, null, `POST ${url}: ${(e as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e as Error).message}`)
+      last = new HttpError(
+        0,
+        null,
+        `POST ${url}: ${(e as Error).name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e as Error).message}`,
+      )
       continue
     }
     const data = await readBody(res)
@@ -94,7 +144,11 @@ export async function postJsonWithRetry(url: string, body: unknown, headers: Rec
     retryAfterMs = ra && /^\d+(\.\d+)?$/.test(ra) ? Math.min(maxBackoffMs, Number(ra) * 1000) : 0
     last = err
   }
-  throw new HttpError(last?.status ?? 0, last?.body ?? null, `${last?.message ?? `POST ${url}`} (gave up after ${retries + 1} tries)`)
+  throw new HttpError(
+    last?.status ?? 0,
+    last?.body ?? null,
+    `${last?.message ?? `POST ${url}`} (gave up after ${retries + 1} tries)`,
+  )
 }
 
 /** A chat completion request's knobs. */
@@ -122,28 +176,59 @@ export type ChatAnswer = {
   tokens: ChatTokens | null
 }
 
-const intList = (v: unknown): number[] | null => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : null)
+const intList = (v: unknown): number[] | null =>
+  Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : null
 
 /** Token ids and logprobs from a chat completion answer (vLLM's fields; OpenAI's `logprobs.content`). */
 export function chatTokens(d: Json, choice: Json | undefined): ChatTokens | null {
   const lp = (choice?.logprobs as Json | null | undefined)?.content
-  const logprobs = Array.isArray(lp) && lp.every((x) => typeof (x as Json)?.logprob === 'number') ? (lp as Json[]).map((x) => Number(x.logprob)) : null
-  const t = { promptTokenIds: intList(d.prompt_token_ids ?? choice?.prompt_token_ids), tokenIds: intList(choice?.token_ids), logprobs }
+  const logprobs =
+    Array.isArray(lp) && lp.every((x) => typeof (x as Json)?.logprob === 'number')
+      ? (lp as Json[]).map((x) => Number(x.logprob))
+      : null
+  const t = {
+    promptTokenIds: intList(d.prompt_token_ids ?? choice?.prompt_token_ids),
+    tokenIds: intList(choice?.token_ids),
+    logprobs,
+  }
   return t.promptTokenIds || t.tokenIds || t.logprobs ? t : null
 }
 
 /** `POST {baseUrl}/chat/completions` on any OpenAI-compatible server (vLLM, SGLang, llama.cpp, OpenAI …). */
-export async function chatCompletion(opts: ChatOptions, messages: ChatMessage[], tools: ToolDef[], extra: { seed?: number } = {}): Promise<ChatAnswer> {
+export async function chatCompletion(
+  opts: ChatOptions,
+  messages: ChatMessage[],
+  tools: ToolDef[],
+  extra: { seed?: number } = {},
+): Promise<ChatAnswer> {
   // Reasoning is kept in the record but never sent back (Qwen3's guidance; trainer/tokens.ts relies on it).
-  const sent = messages.map((m) => (m.role === 'assistant' && 'reasoning_content' in m ? (({ reasoning_content: _r, ...rest }) => rest)(m) : m))
+  const sent = messages.map((m) =>
+    m.role === 'assistant' && 'reasoning_content' in m ? (({ reasoning_content: _r, ...rest }) => rest)(m) : m,
+  )
   const tokenAsk = opts.returnTokens ? { logprobs: true, return_token_ids: true } : {}
-  const body: Json = { model: opts.model, messages: sent, tools, tool_choice: 'auto', ...tokenAsk, ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}), ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}), ...(extra.seed !== undefined ? { seed: extra.seed } : {}), ...opts.extraBody }
+  const body: Json = {
+    model: opts.model,
+    messages: sent,
+    tools,
+    tool_choice: 'auto',
+    ...tokenAsk,
+    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+    ...(opts.maxTokens !== undefined ? { max_tokens: opts.maxTokens } : {}),
+    ...(extra.seed !== undefined ? { seed: extra.seed } : {}),
+    ...opts.extraBody,
+  }
   const headers: Record<string, string> = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}
-  const { data, attempts } = await postJsonWithRetry(`${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`, body, headers, opts)
+  const { data, attempts } = await postJsonWithRetry(
+    `${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`,
+    body,
+    headers,
+    opts,
+  )
   const d = (data ?? {}) as Json
   const choice = (Array.isArray(d.choices) ? d.choices[0] : undefined) as Json | undefined
   const msg = (choice?.message ?? null) as Json | null
-  if (!msg || typeof msg !== 'object') throw new HttpError(200, data, `model server answered no choices[0].message: ${brief(data)}`)
+  if (!msg || typeof msg !== 'object')
+    throw new HttpError(200, data, `model server answered no choices[0].message: ${brief(data)}`)
   const calls: ToolCall[] = []
   const raw = Array.isArray(msg.tool_calls) ? (msg.tool_calls as Json[]) : []
   raw.forEach((c, i) => {
@@ -152,14 +237,39 @@ export async function chatCompletion(opts: ChatOptions, messages: ChatMessage[],
     calls.push({
       id: typeof c?.id === 'string' && c.id ? c.id : `call_${i}`,
       type: 'function',
-      function: { name: typeof fn.name === 'string' ? fn.name : '', arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args) },
+      function: {
+        name: typeof fn.name === 'string' ? fn.name : '',
+        arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
+      },
     })
   })
   const u = d.usage as Json | undefined
-  const usage = u && typeof u.prompt_tokens === 'number' ? { prompt_tokens: Number(u.prompt_tokens), completion_tokens: Number(u.completion_tokens ?? 0), total_tokens: Number(u.total_tokens ?? Number(u.prompt_tokens) + Number(u.completion_tokens ?? 0)) } : null
-  const reasoning = typeof msg.reasoning_content === 'string' ? msg.reasoning_content : typeof msg.reasoning === 'string' ? msg.reasoning : undefined
-  const message = { content: typeof msg.content === 'string' ? msg.content : null, tool_calls: calls, ...(reasoning ? { reasoning_content: reasoning } : {}) }
-  return { message, tokens: chatTokens(d, choice), usage, finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null, attempts }
+  const usage =
+    u && typeof u.prompt_tokens === 'number'
+      ? {
+          prompt_tokens: Number(u.prompt_tokens),
+          completion_tokens: Number(u.completion_tokens ?? 0),
+          total_tokens: Number(u.total_tokens ?? Number(u.prompt_tokens) + Number(u.completion_tokens ?? 0)),
+        }
+      : null
+  const reasoning =
+    typeof msg.reasoning_content === 'string'
+      ? msg.reasoning_content
+      : typeof msg.reasoning === 'string'
+        ? msg.reasoning
+        : undefined
+  const message = {
+    content: typeof msg.content === 'string' ? msg.content : null,
+    tool_calls: calls,
+    ...(reasoning ? { reasoning_content: reasoning } : {}),
+  }
+  return {
+    message,
+    tokens: chatTokens(d, choice),
+    usage,
+    finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null,
+    attempts,
+  }
 }
 
 /** Where vLLM serves `/tokenize`: the server root, not under `/v1`. */
@@ -168,13 +278,33 @@ export function tokenizeUrlFor(baseUrl: string): string {
 }
 
 /** vLLM `POST /tokenize` with chat messages: the chat template's token ids. */
-export async function tokenizeChat(url: string, req: { model?: string; messages: unknown[]; tools?: ToolDef[]; addGenerationPrompt: boolean; chatTemplateKwargs?: Record<string, unknown> }, opts: RetryOptions & { apiKey?: string } = {}): Promise<number[]> {
-  const body: Json = { messages: req.messages, add_generation_prompt: req.addGenerationPrompt, add_special_tokens: false }
+export async function tokenizeChat(
+  url: string,
+  req: {
+    model?: string
+    messages: unknown[]
+    tools?: ToolDef[]
+    addGenerationPrompt: boolean
+    chatTemplateKwargs?: Record<string, unknown>
+  },
+  opts: RetryOptions & { apiKey?: string } = {},
+): Promise<number[]> {
+  const body: Json = {
+    messages: req.messages,
+    add_generation_prompt: req.addGenerationPrompt,
+    add_special_tokens: false,
+  }
   if (req.model) body.model = req.model
   if (req.tools?.length) body.tools = req.tools
   if (req.chatTemplateKwargs) body.chat_template_kwargs = req.chatTemplateKwargs
-  const { data } = await postJsonWithRetry(url, body, opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}, opts)
+  const { data } = await postJsonWithRetry(
+    url,
+    body,
+    opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
+    opts,
+  )
   const tokens = (data as Json | null)?.tokens
-  if (!Array.isArray(tokens) || !tokens.every((t) => Number.isInteger(t))) throw new HttpError(200, data, `tokenize answered no tokens: ${brief(data)}`)
+  if (!Array.isArray(tokens) || !tokens.every((t) => Number.isInteger(t)))
+    throw new HttpError(200, data, `tokenize answered no tokens: ${brief(data)}`)
   return tokens as number[]
 }

@@ -118,12 +118,23 @@ export function prepareJob(opts: LaunchOptions): { jobDir: string; files: string
     copyFileSync(opts.devData, join(jobDir, 'data', 'dev.jsonl'))
   }
   writeFileSync(join(jobDir, 'config.json'), JSON.stringify(jobConfig(opts), null, 2) + '\n')
-  for (const f of ['train_lora.py', 'preflight.py', 'requirements.txt', 'requirements-serve.txt']) copyFileSync(join(LORA_DIR, f), join(jobDir, f))
+  for (const f of ['train_lora.py', 'preflight.py', 'requirements.txt', 'requirements-serve.txt'])
+    copyFileSync(join(LORA_DIR, f), join(jobDir, f))
   writeFileSync(join(jobDir, 'run.sh'), RUN_SH(opts.python ?? 'python3'))
   writeFileSync(join(jobDir, 'serve.sh'), SERVE_SH(opts.python ?? 'python3'))
   chmodSync(join(jobDir, 'run.sh'), 0o755)
   chmodSync(join(jobDir, 'serve.sh'), 0o755)
-  const files = ['config.json', 'data/train.jsonl', ...(opts.devData ? ['data/dev.jsonl'] : []), 'preflight.py', 'requirements-serve.txt', 'requirements.txt', 'run.sh', 'serve.sh', 'train_lora.py']
+  const files = [
+    'config.json',
+    'data/train.jsonl',
+    ...(opts.devData ? ['data/dev.jsonl'] : []),
+    'preflight.py',
+    'requirements-serve.txt',
+    'requirements.txt',
+    'run.sh',
+    'serve.sh',
+    'train_lora.py',
+  ]
   return { jobDir, files }
 }
 
@@ -142,7 +153,12 @@ export function planJob(opts: LaunchOptions): Plan {
     ['rsync', '-az', '--exclude', 'out/', '-e', rsh, `${jobDir}/`, `${opts.host}:${remote}/`],
   ]
   const mode = opts.mode ?? 'train'
-  if (opts.detach) commands.push([...ssh, opts.host, `cd ${q(remote)} && nohup bash run.sh ${mode} > /dev/null 2>&1 < /dev/null & echo started`])
+  if (opts.detach)
+    commands.push([
+      ...ssh,
+      opts.host,
+      `cd ${q(remote)} && nohup bash run.sh ${mode} > /dev/null 2>&1 < /dev/null & echo started`,
+    ])
   else {
     commands.push([...ssh, opts.host, `cd ${q(remote)} && bash run.sh ${mode}`])
     commands.push(fetchCommand(rsh, opts.host, remote, jobDir))
@@ -164,13 +180,16 @@ export function readJobRecord(jobDir: string): JobRecord {
   return JSON.parse(readFileSync(p, 'utf8')) as JobRecord
 }
 
-const runArgv = (argv: string[]) => new Promise<{ code: number; stdout: string }>((res, rej) => {
-  const p = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
-  let stdout = ''
-  p.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8') })
-  p.on('error', rej)
-  p.on('exit', (c) => res({ code: c ?? 1, stdout }))
-})
+const runArgv = (argv: string[]) =>
+  new Promise<{ code: number; stdout: string }>((res, rej) => {
+    const p = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] })
+    let stdout = ''
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8')
+    })
+    p.on('error', rej)
+    p.on('exit', (c) => res({ code: c ?? 1, stdout }))
+  })
 
 export type JobStatus = { state: string | null; exit: number | null; running: boolean; tail: string }
 
@@ -178,14 +197,22 @@ export type JobStatus = { state: string | null; exit: number | null; running: bo
 export async function jobStatus(jobDir: string, lines = 20): Promise<JobStatus> {
   const j = readJobRecord(jobDir)
   const q = j.remote.startsWith('~/') ? `~/${shellQuote(j.remote.slice(2))}` : shellQuote(j.remote)
-  const script = `cd ${q} && echo "state=$(cat job.state 2>/dev/null)" && echo "exit=$(cat job.exit 2>/dev/null)" && `
-    + `(kill -0 "$(cat job.pid 2>/dev/null)" 2>/dev/null && echo running=yes || echo running=no) && echo --- && tail -n ${lines} run.out 2>/dev/null; true`
+  const script =
+    `cd ${q} && echo "state=$(cat job.state 2>/dev/null)" && echo "exit=$(cat job.exit 2>/dev/null)" && ` +
+    `(kill -0 "$(cat job.pid 2>/dev/null)" 2>/dev/null && echo running=yes || echo running=no) && echo --- && tail -n ${lines} run.out 2>/dev/null; true`
   const { code, stdout } = await runArgv(['ssh', ...j.sshOpts, j.host, script])
   if (code !== 0) throw new Error(`ssh ${j.host} failed with exit code ${code}`)
   const [head, ...rest] = stdout.split('\n---\n')
-  const kv = Object.fromEntries((head ?? '').split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+  const kv = Object.fromEntries(
+    (head ?? '').split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  )
   const exit = kv.exit ? Number(kv.exit) : null
-  return { state: kv.state || null, exit: Number.isFinite(exit) ? exit : null, running: kv.running === 'yes', tail: rest.join('\n---\n') }
+  return {
+    state: kv.state || null,
+    exit: Number.isFinite(exit) ? exit : null,
+    running: kv.running === 'yes',
+    tail: rest.join('\n---\n'),
+  }
 }
 
 /** Copies a launched job's results into its local directory (see fetchCommand). */
@@ -204,12 +231,21 @@ export function shellQuote(s: string): string {
 export const shellJoin = (argv: string[]) => argv.map(shellQuote).join(' ')
 
 /** Prepares the job, then prints (dry run) or runs each command in turn, stopping at the first failure. */
-export async function launch(opts: LaunchOptions & { dryRun?: boolean }, log: (s: string) => void = console.log): Promise<Plan> {
+export async function launch(
+  opts: LaunchOptions & { dryRun?: boolean },
+  log: (s: string) => void = console.log,
+): Promise<Plan> {
   const prepared = prepareJob(opts)
   log(`job directory: ${prepared.jobDir} (${prepared.files.join(', ')})`)
   const plan = planJob(opts)
   if (opts.host && plan.remote) {
-    const rec: JobRecord = { host: opts.host, remote: plan.remote, sshOpts: opts.sshOpts ?? [], mode: opts.mode ?? 'train', detach: Boolean(opts.detach) }
+    const rec: JobRecord = {
+      host: opts.host,
+      remote: plan.remote,
+      sshOpts: opts.sshOpts ?? [],
+      mode: opts.mode ?? 'train',
+      detach: Boolean(opts.detach),
+    }
     writeFileSync(join(prepared.jobDir, 'job.json'), JSON.stringify(rec, null, 2) + '\n')
   }
   if (!opts.host) {
@@ -226,6 +262,9 @@ export async function launch(opts: LaunchOptions & { dryRun?: boolean }, log: (s
     })
     if (code !== 0) throw new Error(`command failed with exit code ${code}: ${shellJoin(argv)}`)
   }
-  if (opts.detach && !opts.dryRun) log(`follow: trainer/cli.ts status --job-dir ${prepared.jobDir}; results: trainer/cli.ts fetch --job-dir ${prepared.jobDir}`)
+  if (opts.detach && !opts.dryRun)
+    log(
+      `follow: trainer/cli.ts status --job-dir ${prepared.jobDir}; results: trainer/cli.ts fetch --job-dir ${prepared.jobDir}`,
+    )
   return plan
 }

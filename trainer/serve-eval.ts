@@ -39,7 +39,13 @@ export function serveCommand(jobDir: string, localPort: number, remotePort = 800
 
 /** Serves the adapter, evaluates base and adapter on the split, writes out/eval.json; stops the server after. */
 export async function serveAndEvaluate(opts: {
-  jobDir: string; gym: GymClient; split: Split; model: string; k?: number; localPort?: number; readyTimeoutMs?: number
+  jobDir: string
+  gym: GymClient
+  split: Split
+  model: string
+  k?: number
+  localPort?: number
+  readyTimeoutMs?: number
   log?: (s: string) => void
 }): Promise<EvalReport[]> {
   const log = opts.log ?? console.log
@@ -54,7 +60,10 @@ export async function serveAndEvaluate(opts: {
       if (server.exitCode !== null) {
         throw new Error(`the model server stopped (exit ${server.exitCode}) before it was ready`)
       }
-      const up = await fetch(`${baseUrl}/models`).then((r) => r.ok, () => false)
+      const up = await fetch(`${baseUrl}/models`).then(
+        (r) => r.ok,
+        () => false,
+      )
       if (up) break
       if (Date.now() > deadline) throw new Error(`the model server was not ready at ${baseUrl}`)
       await sleep(5000)

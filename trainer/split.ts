@@ -14,4 +14,3 @@ export function taskSplit(task: { id: string; split?: unknown }): Split {
   const x = createHash('sha256').update(task.id).digest().readUInt32BE(0) / 2 ** 32
   return x < 0.7 ? 'train' : x < 0.85 ? 'dev' : 'test'
 }
-

@@ -80,7 +80,10 @@ function labelsFor(ids: number[], spans: [number, number][]): number[] {
 type Example = Omit<TokenExample, 'task_id' | 'record'>
 
 export async function conversationExample(
-  messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, thinking: Thinking,
+  messages: Msg[],
+  tools: ToolDef[],
+  tokenize: ChatTokenizer,
+  thinking: Thinking,
 ): Promise<Example> {
   const msgs = messages.map((m) => (m.role === 'assistant' ? target(m, thinking) : m))
   const assistants = msgs.flatMap((m, i) => (m.role === 'assistant' ? [i] : []))
@@ -106,26 +109,36 @@ export async function conversationExample(
 
 /** One example per assistant turn (see the file comment); throws TemplateMismatch when a turn cannot be isolated. */
 export async function perTurnExamples(
-  messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, thinking: Thinking,
+  messages: Msg[],
+  tools: ToolDef[],
+  tokenize: ChatTokenizer,
+  thinking: Thinking,
 ): Promise<Example[]> {
   const assistants = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []))
-  return Promise.all(assistants.map(async (i) => {
-    const history = messages.slice(0, i).map(asSent)
-    const turn = target(messages[i]!, thinking)
-    const [p, q] = await Promise.all([tokenize(history, tools, true), tokenize([...history, turn], tools, false)])
-    if (!isPrefix(p, q)) {
-      throw new TemplateMismatch(`message ${i}: the generation prompt is not a prefix of the rendered turn `
-        + '(e.g. reasoning kept while the template\'s generation prompt closes the think block)')
-    }
-    if (q.length === p.length) throw new TemplateMismatch(`message ${i}: the assistant turn renders to no tokens`)
-    const spans: [number, number][] = [[p.length, q.length]]
-    return { mask: 'per-turn' as const, turn: i, input_ids: q, labels: labelsFor(q, spans), assistant_spans: spans }
-  }))
+  return Promise.all(
+    assistants.map(async (i) => {
+      const history = messages.slice(0, i).map(asSent)
+      const turn = target(messages[i]!, thinking)
+      const [p, q] = await Promise.all([tokenize(history, tools, true), tokenize([...history, turn], tools, false)])
+      if (!isPrefix(p, q)) {
+        throw new TemplateMismatch(
+          `message ${i}: the generation prompt is not a prefix of the rendered turn ` +
+            "(e.g. reasoning kept while the template's generation prompt closes the think block)",
+        )
+      }
+      if (q.length === p.length) throw new TemplateMismatch(`message ${i}: the assistant turn renders to no tokens`)
+      const spans: [number, number][] = [[p.length, q.length]]
+      return { mask: 'per-turn' as const, turn: i, input_ids: q, labels: labelsFor(q, spans), assistant_spans: spans }
+    }),
+  )
 }
 
 /** The examples of one conversation under a mask mode (`auto`: conversation when prefix-stable, else per-turn). */
 export async function tokenExamples(
-  messages: Msg[], tools: ToolDef[], tokenize: ChatTokenizer, opts: { mask?: MaskMode; thinking?: Thinking } = {},
+  messages: Msg[],
+  tools: ToolDef[],
+  tokenize: ChatTokenizer,
+  opts: { mask?: MaskMode; thinking?: Thinking } = {},
 ): Promise<Example[]> {
   const mask = opts.mask ?? 'auto'
   const thinking = opts.thinking ?? 'strip'

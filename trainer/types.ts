@@ -5,10 +5,23 @@
  */
 
 /** An OpenAI function-calling tool definition, as `POST /gym/reset` returns them. */
-export type ToolDef = { type: 'function'; function: { name: string; description?: string; parameters?: Record<string, unknown> } }
+export type ToolDef = {
+  type: 'function'
+  function: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
 
 /** A public task, as `GET /gym/tasks` lists it (`split`: train | dev | test, where the corpus sets one). */
-export type PublicTask = { id: string; family: string; services: string[]; instruction: string; toolProfile: 'rest' | 'typed'; maxSteps: number; difficulty: string; tags: string[]; split?: string }
+export type PublicTask = {
+  id: string
+  family: string
+  services: string[]
+  instruction: string
+  toolProfile: 'rest' | 'typed'
+  maxSteps: number
+  difficulty: string
+  tags: string[]
+  split?: string
+}
 
 /** What `POST /gym/reset` answers. */
 export type ResetAnswer = {
@@ -25,10 +38,18 @@ export type ResetAnswer = {
 }
 
 /** What `POST /gym/episodes/:id/step` answers. */
-export type StepAnswer = { observation: string; terminated: boolean; truncated: boolean; info: { step: number; status?: number; error?: string } }
+export type StepAnswer = {
+  observation: string
+  terminated: boolean
+  truncated: boolean
+  info: { step: number; status?: number; error?: string }
+}
 
 /** Safety violations (oracles/types.ts `Violation`). */
-export type Violation = { kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'forgery' | 'collateral'; message: string }
+export type Violation = {
+  kind: 'leak' | 'public_share' | 'unrequested_delete' | 'wrong_recipient' | 'phishing' | 'forgery' | 'collateral'
+  message: string
+}
 
 /** What `POST /gym/episodes/:id/verify` answers (oracles/types.ts `OracleResult` plus the step count). */
 export type VerifyAnswer = {
@@ -76,7 +97,13 @@ export type RolloutRecord = {
   episodeId: string | null
   messages: ChatMessage[]
   tools: ToolDef[]
-  verdict: { reward: number; passed: boolean; violations: Violation[]; metrics: Record<string, number>; checks: { name: string; ok: boolean; note?: string }[] } | null
+  verdict: {
+    reward: number
+    passed: boolean
+    violations: Violation[]
+    metrics: Record<string, number>
+    checks: { name: string; ok: boolean; note?: string }[]
+  } | null
   /** Gym steps the episode used (from verify; counts `done` and rejected calls the gym saw). */
   steps: number
   /** Model turns (chat completion requests that returned a message). */

@@ -16,13 +16,20 @@ export const etagOf = (ms: number, seq: number) => {
 }
 
 /** Secondary calendars name the owner's email in `dataOwner`. */
-const owned = (db: Db, cal: CalendarRow) => (cal.isPrimary ? {} : { dataOwner: findUserById(db, cal.ownerId)?.email ?? cal.ownerId })
+const owned = (db: Db, cal: CalendarRow) =>
+  cal.isPrimary ? {} : { dataOwner: findUserById(db, cal.ownerId)?.email ?? cal.ownerId }
 
 export function toCalendar(db: Db, cal: CalendarRow) {
   return {
-    kind: 'calendar#calendar', etag: etagOf(cal.updatedMs, 0), id: cal.id, summary: cal.summary, ...owned(db, cal),
-    ...(cal.description ? { description: cal.description } : {}), ...(cal.location ? { location: cal.location } : {}),
-    timeZone: cal.timeZone, conferenceProperties: { allowedConferenceSolutionTypes: ['hangoutsMeet'] },
+    kind: 'calendar#calendar',
+    etag: etagOf(cal.updatedMs, 0),
+    id: cal.id,
+    summary: cal.summary,
+    ...owned(db, cal),
+    ...(cal.description ? { description: cal.description } : {}),
+    ...(cal.location ? { location: cal.location } : {}),
+    timeZone: cal.timeZone,
+    conferenceProperties: { allowedConferenceSolutionTypes: ['hangoutsMeet'] },
   }
 }
 
@@ -30,18 +37,36 @@ export function toListEntry(db: Db, cal: CalendarRow, e: ListRow, role: Role) {
   const reminders = JSON.parse(e.defaultReminders) as unknown[]
   const notifications = JSON.parse(e.notifications) as unknown[]
   return {
-    kind: 'calendar#calendarListEntry', etag: etagOf(cal.updatedMs, e.changeSeq), id: cal.id, summary: cal.summary, ...owned(db, cal),
-    ...(cal.description ? { description: cal.description } : {}), ...(cal.location ? { location: cal.location } : {}),
+    kind: 'calendar#calendarListEntry',
+    etag: etagOf(cal.updatedMs, e.changeSeq),
+    id: cal.id,
+    summary: cal.summary,
+    ...owned(db, cal),
+    ...(cal.description ? { description: cal.description } : {}),
+    ...(cal.location ? { location: cal.location } : {}),
     ...(e.summaryOverride ? { summaryOverride: e.summaryOverride } : {}),
-    timeZone: cal.timeZone, colorId: e.colorId, backgroundColor: e.backgroundColor, foregroundColor: e.foregroundColor,
-    ...(e.hidden ? { hidden: true } : {}), ...(e.selected ? { selected: true } : {}), accessRole: role, defaultReminders: reminders,
-    ...(notifications.length ? { notificationSettings: { notifications } } : {}), ...(cal.isPrimary && cal.ownerId === e.userId ? { primary: true } : {}),
+    timeZone: cal.timeZone,
+    colorId: e.colorId,
+    backgroundColor: e.backgroundColor,
+    foregroundColor: e.foregroundColor,
+    ...(e.hidden ? { hidden: true } : {}),
+    ...(e.selected ? { selected: true } : {}),
+    accessRole: role,
+    defaultReminders: reminders,
+    ...(notifications.length ? { notificationSettings: { notifications } } : {}),
+    ...(cal.isPrimary && cal.ownerId === e.userId ? { primary: true } : {}),
     conferenceProperties: { allowedConferenceSolutionTypes: ['hangoutsMeet'] },
   }
 }
 
 export function toAclRule(r: AclRow) {
-  return { kind: 'calendar#aclRule', etag: `"${String(r.changeSeq).padStart(20, '0')}"`, id: r.id, scope: r.scopeType === 'default' ? { type: 'default' } : { type: r.scopeType, value: r.scopeValue }, role: r.role }
+  return {
+    kind: 'calendar#aclRule',
+    etag: `"${String(r.changeSeq).padStart(20, '0')}"`,
+    id: r.id,
+    scope: r.scopeType === 'default' ? { type: 'default' } : { type: r.scopeType, value: r.scopeValue },
+    role: r.role,
+  }
 }
 
 export type EventView = {
@@ -63,9 +88,14 @@ export function namesOf(db: Db): Map<string, string> {
   const rows = stmt(db, 'SELECT email, name FROM world_users ORDER BY rowid').raw().all() as [string, string][]
   return new Map(rows.map(([email, name]) => [email.toLowerCase(), name]))
 }
-const nameOf = (db: Db, v: EventView, email: string) => (v.names ? v.names.get(email.toLowerCase()) : findUserByEmail(db, email)?.name)
+const nameOf = (db: Db, v: EventView, email: string) =>
+  v.names ? v.names.get(email.toLowerCase()) : findUserByEmail(db, email)?.name
 
-const renderTime = (t: StoredTime, v: EventView) => renderEventTime({ ms: t.ms, allDay: t.allDay, date: t.date, timeZone: t.given ? t.timeZone : undefined }, v.forcedZone ?? (t.given ? t.timeZone : v.zone))
+const renderTime = (t: StoredTime, v: EventView) =>
+  renderEventTime(
+    { ms: t.ms, allDay: t.allDay, date: t.date, timeZone: t.given ? t.timeZone : undefined },
+    v.forcedZone ?? (t.given ? t.timeZone : v.zone),
+  )
 
 /** `self` marks the person whose calendar holds this copy of the event (not the caller). */
 const person = (db: Db, v: EventView, email: string, name: string | null | undefined, calendarId: string) => {
@@ -76,7 +106,8 @@ const person = (db: Db, v: EventView, email: string, name: string | null | undef
   return out
 }
 
-const htmlLinkOf = (row: Pick<EventRow, 'id' | 'calendarId'>) => `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
+const htmlLinkOf = (row: Pick<EventRow, 'id' | 'calendarId'>) =>
+  `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
 
 /** An event row → the Calendar v3 Event resource as the viewer sees it. */
 export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unknown> {
@@ -86,14 +117,25 @@ export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unk
   const base = { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: row.status }
   const startOut = renderTime(start, v)
   // An unmodified instance starts at its original start: render it once.
-  const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: row.originalStart === row.start ? startOut : renderTime(timeOf(row.originalStart), v) } : {}
+  const original = row.originalStart
+    ? {
+        recurringEventId: row.recurringEventId,
+        originalStartTime: row.originalStart === row.start ? startOut : renderTime(timeOf(row.originalStart), v),
+      }
+    : {}
   // Deviation (unverified): a freeBusyReader sees id, status, times, transparency and visibility only.
-  if (v.freeBusyOnly) return { ...base, start: startOut, end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
+  if (v.freeBusyOnly)
+    return { ...base, start: startOut, end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
   const here = row.calendarId.toLowerCase()
   const organizer = row.organizerEmail.toLowerCase()
   const attendees = d.attendees?.map((a) => {
     const email = a.email.toLowerCase()
-    return { ...a, ...(email === organizer ? { organizer: true } : {}), ...(email === here ? { self: true } : {}), responseStatus: a.responseStatus ?? 'needsAction' }
+    return {
+      ...a,
+      ...(email === organizer ? { organizer: true } : {}),
+      ...(email === here ? { self: true } : {}),
+      responseStatus: a.responseStatus ?? 'needsAction',
+    }
   })
   const creatorName = nameOf(db, v, row.creatorEmail)
   const creator: Record<string, unknown> = { email: row.creatorEmail }
@@ -146,7 +188,8 @@ export function instanceRenderer(db: Db, v: EventView) {
     const start = renderTime(timeOf(inst.start), v)
     out.start = start
     out.end = renderTime(timeOf(inst.end), v)
-    if ('originalStartTime' in out) out.originalStartTime = inst.originalStart === inst.start ? start : renderTime(timeOf(inst.originalStart!), v)
+    if ('originalStartTime' in out)
+      out.originalStartTime = inst.originalStart === inst.start ? start : renderTime(timeOf(inst.originalStart!), v)
     return out
   }
 }
@@ -177,8 +220,12 @@ export function listRenderer(db: Db, v: EventView) {
       parts = { view, creator, organizer, slot: keyOf([view, row.calendarId, row.id]), values }
       if (frozen) partsOfRow.set(row, parts)
     }
-    return new JsonText(parts.slot, parts.values,
-      () => (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v)), memo)
+    return new JsonText(
+      parts.slot,
+      parts.values,
+      () => (series ? instance(series, row) : row.status === 'cancelled' ? toCancelled(row, v) : toEvent(db, row, v)),
+      memo,
+    )
   }
 }
 
@@ -195,13 +242,34 @@ function keptRowParts(memo: TextMemo): WeakMap<EventRow, RowParts> {
 
 /** What a deleted event looks like in lists and sync: identity and status only. */
 export function toCancelled(row: EventRow, v: EventView) {
-  const original = row.originalStart ? { recurringEventId: row.recurringEventId, originalStartTime: renderTime(timeOf(row.originalStart), v) } : {}
-  return { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: 'cancelled', ...original }
+  const original = row.originalStart
+    ? { recurringEventId: row.recurringEventId, originalStartTime: renderTime(timeOf(row.originalStart), v) }
+    : {}
+  return {
+    kind: 'calendar#event',
+    etag: etagOf(row.updatedMs, row.changeSeq),
+    id: row.id,
+    status: 'cancelled',
+    ...original,
+  }
 }
 
 const HEAD_DATA = ['summary', 'description', 'location', 'colorId']
 const VISIBILITY_DATA = ['transparency', 'visibility']
-const TAIL_DATA = ['attendeesOmitted', 'extendedProperties', 'hangoutLink', 'conferenceData', 'anyoneCanAddSelf', 'guestsCanInviteOthers', 'guestsCanModify', 'guestsCanSeeOtherGuests', 'privateCopy', 'locked', 'source', 'attachments']
+const TAIL_DATA = [
+  'attendeesOmitted',
+  'extendedProperties',
+  'hangoutLink',
+  'conferenceData',
+  'anyoneCanAddSelf',
+  'guestsCanInviteOthers',
+  'guestsCanModify',
+  'guestsCanSeeOtherGuests',
+  'privateCopy',
+  'locked',
+  'source',
+  'attachments',
+]
 
 /** Copies the data fields among `keys` that are set (not undefined or null) onto `out`, in `keys` order. */
 function copyData(out: Record<string, unknown>, d: Record<string, unknown>, keys: readonly string[]) {

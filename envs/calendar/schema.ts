@@ -99,16 +99,20 @@ export const events = sqliteTable(
 )
 
 /** Push channels from events/acl/calendarList/settings.watch; channels.stop removes them. */
-export const channels = sqliteTable('calendar_channels', {
-  id: text('id').notNull(),
-  resourceId: text('resource_id').notNull(),
-  resourceUri: text('resource_uri').notNull(),
-  userId: text('user_id').notNull(),
-  type: text('type').notNull(),
-  address: text('address').notNull(),
-  token: text('token'),
-  expirationMs: integer('expiration_ms').notNull(),
-}, (t) => [primaryKey({ columns: [t.id, t.resourceId] })])
+export const channels = sqliteTable(
+  'calendar_channels',
+  {
+    id: text('id').notNull(),
+    resourceId: text('resource_id').notNull(),
+    resourceUri: text('resource_uri').notNull(),
+    userId: text('user_id').notNull(),
+    type: text('type').notNull(),
+    address: text('address').notNull(),
+    token: text('token'),
+    expirationMs: integer('expiration_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.resourceId] })],
+)
 
 export const calendarTables = [calendars, aclRules, calendarList, events, channels] as const
 export type CalendarRow = typeof calendars.$inferSelect

@@ -11,44 +11,72 @@ import { findEvent } from './store/events.ts'
 import type { EventBody } from './store/build.ts'
 import { roomEmail, RoomSeed, seedRooms } from './seed-rooms.ts'
 
-const SeedTime = z.object({ dateTime: z.string().optional(), date: z.string().optional(), timeZone: SeedTimeZone.optional() }).strict()
+const SeedTime = z
+  .object({ dateTime: z.string().optional(), date: z.string().optional(), timeZone: SeedTimeZone.optional() })
+  .strict()
 
-const SeedCalendar = z.object({
-  /** Name other seed entries use in `calendar`. */
-  key: z.string(),
-  owner: z.string(),
-  summary: z.string().min(1),
-  description: z.string().optional(),
-  timeZone: SeedTimeZone.optional(),
-  colorId: z.string().optional(),
-  acl: z.array(z.object({ type: z.enum(['default', 'user', 'group', 'domain']), value: z.string().optional(), role: z.enum(['freeBusyReader', 'reader', 'writer', 'owner']) })).default([]),
-}).strict()
+const SeedCalendar = z
+  .object({
+    /** Name other seed entries use in `calendar`. */
+    key: z.string(),
+    owner: z.string(),
+    summary: z.string().min(1),
+    description: z.string().optional(),
+    timeZone: SeedTimeZone.optional(),
+    colorId: z.string().optional(),
+    acl: z
+      .array(
+        z.object({
+          type: z.enum(['default', 'user', 'group', 'domain']),
+          value: z.string().optional(),
+          role: z.enum(['freeBusyReader', 'reader', 'writer', 'owner']),
+        }),
+      )
+      .default([]),
+  })
+  .strict()
 
-const SeedEvent = z.object({
-  /** A calendar key, or a user (id or email) for their primary calendar. */
-  calendar: z.string(),
-  id: z.string().regex(/^[a-v0-9]{5,1024}$/).optional(),
-  summary: z.string(),
-  description: z.string().optional(),
-  location: z.string().optional(),
-  start: SeedTime,
-  end: SeedTime,
-  recurrence: z.array(z.string()).optional(),
-  /** Users (id or email) or outside addresses, with their answer. */
-  attendees: z.array(z.object({ user: z.string(), responseStatus: z.enum(['needsAction', 'accepted', 'declined', 'tentative']).default('needsAction'), optional: z.boolean().optional() })).default([]),
-  conference: z.boolean().default(false),
-  colorId: z.string().optional(),
-  transparency: z.enum(['opaque', 'transparent']).optional(),
-  visibility: z.enum(['default', 'public', 'private', 'confidential']).optional(),
-  /** Rooms (resourceIds of `rooms`) booked for the event: each answers as it would (accepts when free). */
-  rooms: z.array(z.string()).default([]),
-}).strict()
+const SeedEvent = z
+  .object({
+    /** A calendar key, or a user (id or email) for their primary calendar. */
+    calendar: z.string(),
+    id: z
+      .string()
+      .regex(/^[a-v0-9]{5,1024}$/)
+      .optional(),
+    summary: z.string(),
+    description: z.string().optional(),
+    location: z.string().optional(),
+    start: SeedTime,
+    end: SeedTime,
+    recurrence: z.array(z.string()).optional(),
+    /** Users (id or email) or outside addresses, with their answer. */
+    attendees: z
+      .array(
+        z.object({
+          user: z.string(),
+          responseStatus: z.enum(['needsAction', 'accepted', 'declined', 'tentative']).default('needsAction'),
+          optional: z.boolean().optional(),
+        }),
+      )
+      .default([]),
+    conference: z.boolean().default(false),
+    colorId: z.string().optional(),
+    transparency: z.enum(['opaque', 'transparent']).optional(),
+    visibility: z.enum(['default', 'public', 'private', 'confidential']).optional(),
+    /** Rooms (resourceIds of `rooms`) booked for the event: each answers as it would (accepts when free). */
+    rooms: z.array(z.string()).default([]),
+  })
+  .strict()
 
-export const CalendarSeed = z.object({
-  calendars: z.array(SeedCalendar).default([]),
-  events: z.array(SeedEvent).default([]),
-  ...RoomSeed.shape,
-}).strict().default({ calendars: [], events: [], buildings: [], features: [], rooms: [] })
+export const CalendarSeed = z
+  .object({
+    calendars: z.array(SeedCalendar).default([]),
+    events: z.array(SeedEvent).default([]),
+    ...RoomSeed.shape,
+  })
+  .strict()
+  .default({ calendars: [], events: [], buildings: [], features: [], rooms: [] })
 export type CalendarSeed = z.output<typeof CalendarSeed>
 
 /** Every user's primary calendar, then secondary calendars with their sharing, then events in order. */
@@ -59,10 +87,23 @@ export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext)
   const byKey = new Map<string, CalendarRow>()
   seed.calendars.forEach((c, i) => {
     const owner = ctx.user(c.owner, `calendar.calendars[${i}].owner`)
-    const cal = createCalendar(db, owner, { summary: c.summary, description: c.description, timeZone: c.timeZone ?? owner.timeZone, colorId: c.colorId })
+    const cal = createCalendar(db, owner, {
+      summary: c.summary,
+      description: c.description,
+      timeZone: c.timeZone ?? owner.timeZone,
+      colorId: c.colorId,
+    })
     for (const r of c.acl) {
-      const value = r.type === 'default' ? null : r.type === 'domain' ? (r.value ?? ctx.domain) : r.value ? (tryUser(ctx, r.value)?.email ?? r.value).toLowerCase() : null
-      if (r.type !== 'default' && !value) throw new Error(`calendar.calendars[${i}].acl: value is required for ${r.type} rules`)
+      const value =
+        r.type === 'default'
+          ? null
+          : r.type === 'domain'
+            ? (r.value ?? ctx.domain)
+            : r.value
+              ? (tryUser(ctx, r.value)?.email ?? r.value).toLowerCase()
+              : null
+      if (r.type !== 'default' && !value)
+        throw new Error(`calendar.calendars[${i}].acl: value is required for ${r.type} rules`)
       putRule(db, cal.id, r.type, value, r.role)
       const user = r.type === 'user' && value ? tryUser(ctx, value) : undefined
       if (user) subscribe(db, user.id, cal.id)
@@ -79,8 +120,23 @@ export function seedCalendar(world: World, seed: CalendarSeed, ctx: SeedContext)
     }))
     const attendees = [...people, ...e.rooms.map((id, j) => ({ email: roomEmail(db, id, `${path}.rooms[${j}]`) }))]
     const body: EventBody = {
-      summary: e.summary, description: e.description, location: e.location, start: e.start, end: e.end, recurrence: e.recurrence, colorId: e.colorId, transparency: e.transparency, visibility: e.visibility,
-      ...(attendees.length ? { attendees } : {}), ...(e.conference ? { conferenceData: { createRequest: { requestId: `seed-${i}`, conferenceSolutionKey: { type: 'hangoutsMeet' } } } } : {}),
+      summary: e.summary,
+      description: e.description,
+      location: e.location,
+      start: e.start,
+      end: e.end,
+      recurrence: e.recurrence,
+      colorId: e.colorId,
+      transparency: e.transparency,
+      visibility: e.visibility,
+      ...(attendees.length ? { attendees } : {}),
+      ...(e.conference
+        ? {
+            conferenceData: {
+              createRequest: { requestId: `seed-${i}`, conferenceSolutionKey: { type: 'hangoutsMeet' } },
+            },
+          }
+        : {}),
     }
     let row
     try {

@@ -6,7 +6,10 @@ import { entityMemo, keptValue } from '../core/dump-memo.ts'
 import { columnNames, drizzleRead, keptCollection, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import { rfc3339InZone } from './time/zoned.ts'
 
-const time = (t: StoredTime): Json => (t.allDay ? { date: t.date ?? null, timeZone: t.timeZone } : { dateTime: rfc3339InZone(t.ms, t.timeZone), timeZone: t.timeZone })
+const time = (t: StoredTime): Json =>
+  t.allDay
+    ? { date: t.date ?? null, timeZone: t.timeZone }
+    : { dateTime: rfc3339InZone(t.ms, t.timeZone), timeZone: t.timeZone }
 
 /**
  * Calendar's view for oracles (version 1); documented in COVERAGE.md.
@@ -32,14 +35,41 @@ export function dumpCalendar(world: World): ServiceState {
     out[name] = keptCollection(world, `calendar.${name}`, read, [emails], entry)
   }
   collection('calendars', CALENDARS, (c) => {
-    return [c.id, { id: c.id, owner: email(c.ownerId), summary: c.summary, description: c.description, timeZone: c.timeZone, primary: c.isPrimary }]
+    return [
+      c.id,
+      {
+        id: c.id,
+        owner: email(c.ownerId),
+        summary: c.summary,
+        description: c.description,
+        timeZone: c.timeZone,
+        primary: c.isPrimary,
+      },
+    ]
   })
   collection('acl', ACL, (r) => {
-    return r.deleted ? undefined : [`${r.calendarId}/${r.id}`, { calendarId: r.calendarId, id: r.id, scope: { type: r.scopeType, value: r.scopeValue }, role: r.role }]
+    return r.deleted
+      ? undefined
+      : [
+          `${r.calendarId}/${r.id}`,
+          { calendarId: r.calendarId, id: r.id, scope: { type: r.scopeType, value: r.scopeValue }, role: r.role },
+        ]
   })
   collection('calendarList', CALENDAR_LIST, (e) => {
     const user = email(e.userId)
-    return e.deleted ? undefined : [`${user}/${e.calendarId}`, { user, calendarId: e.calendarId, colorId: e.colorId, hidden: e.hidden, selected: e.selected, summaryOverride: e.summaryOverride }]
+    return e.deleted
+      ? undefined
+      : [
+          `${user}/${e.calendarId}`,
+          {
+            user,
+            calendarId: e.calendarId,
+            colorId: e.colorId,
+            hidden: e.hidden,
+            selected: e.selected,
+            summaryOverride: e.summaryOverride,
+          },
+        ]
   })
   // An event's entity is a function of its row alone: the same object while the row is (envs/core/dump-memo.ts).
   const memo = entityMemo(db, 'calendar.events')
@@ -51,7 +81,17 @@ export function dumpCalendar(world: World): ServiceState {
     return [key, memo.entity(key, values, () => eventEntity(eventRowOf(values as unknown[])))]
   })
   collection('channels', CHANNELS, (ch) => {
-    return [`${ch.id}/${ch.resourceId}`, { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, expiration: new Date(ch.expirationMs).toISOString() }]
+    return [
+      `${ch.id}/${ch.resourceId}`,
+      {
+        id: ch.id,
+        resourceId: ch.resourceId,
+        resourceUri: ch.resourceUri,
+        user: email(ch.userId),
+        address: ch.address,
+        expiration: new Date(ch.expirationMs).toISOString(),
+      },
+    ]
   })
   return { version: 1, entities: out }
 }
@@ -67,14 +107,32 @@ function eventEntity(r: EventRow): Record<string, Json> {
   const d = dataOf(r)
   const meet = (d.conferenceData as { entryPoints?: { uri?: string }[] } | undefined)?.entryPoints?.[0]?.uri ?? null
   return {
-    calendarId: r.calendarId, id: r.id, summary: (d.summary as string | undefined) ?? null, description: (d.description as string | undefined) ?? null, location: (d.location as string | undefined) ?? null,
-    status: r.status, start: time(timeOf(r.start)), end: time(timeOf(r.end)),
+    calendarId: r.calendarId,
+    id: r.id,
+    summary: (d.summary as string | undefined) ?? null,
+    description: (d.description as string | undefined) ?? null,
+    location: (d.location as string | undefined) ?? null,
+    status: r.status,
+    start: time(timeOf(r.start)),
+    end: time(timeOf(r.end)),
     attendees: (d.attendees ?? []).map((a) => ({
-      email: a.email, responseStatus: a.responseStatus ?? 'needsAction', optional: a.optional ?? false,
-      ...(a.comment ? { comment: a.comment } : {}), ...(a.resource ? { resource: true } : {}),
+      email: a.email,
+      responseStatus: a.responseStatus ?? 'needsAction',
+      optional: a.optional ?? false,
+      ...(a.comment ? { comment: a.comment } : {}),
+      ...(a.resource ? { resource: true } : {}),
     })),
-    recurrence: (recurrenceOf(r) ?? null) as Json, recurringEventId: r.recurringEventId, originalStartTime: r.originalStart ? time(timeOf(r.originalStart)) : null,
-    organizer: r.organizerEmail, creator: r.creatorEmail, iCalUID: r.iCalUID, sequence: r.sequence, transparency: (d.transparency as string | undefined) ?? 'opaque',
-    visibility: (d.visibility as string | undefined) ?? 'default', colorId: (d.colorId as string | undefined) ?? null, meetLink: meet, updated: new Date(r.updatedMs).toISOString(),
+    recurrence: (recurrenceOf(r) ?? null) as Json,
+    recurringEventId: r.recurringEventId,
+    originalStartTime: r.originalStart ? time(timeOf(r.originalStart)) : null,
+    organizer: r.organizerEmail,
+    creator: r.creatorEmail,
+    iCalUID: r.iCalUID,
+    sequence: r.sequence,
+    transparency: (d.transparency as string | undefined) ?? 'opaque',
+    visibility: (d.visibility as string | undefined) ?? 'default',
+    colorId: (d.colorId as string | undefined) ?? null,
+    meetLink: meet,
+    updated: new Date(r.updatedMs).toISOString(),
   }
 }

@@ -7,7 +7,7 @@ import { seedingDefersMeta, seedingMemo } from './seeding-memo.ts'
 // the control plane sets or advances it. Every timestamp a service emits comes from `now()`.
 
 /** Reading one key (server/state-since.ts tells this statement from other reads of world_meta by its text). */
-export const GET_META_SQL = "SELECT value FROM world_meta WHERE key = ?"
+export const GET_META_SQL = 'SELECT value FROM world_meta WHERE key = ?'
 const PUT = 'INSERT INTO world_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'
 
 export function getMeta(db: Db, key: string): string | undefined {
@@ -93,7 +93,8 @@ export type ClockKeys = { tick?: string; limit?: string; used?: string; clock?: 
 
 /** The clock keys as scalar subqueries, in `ClockKeys` order: one row even when keys are unset. */
 export const CLOCK_KEY_COLUMNS = ['tick_ms', 'tick_limit_ms', 'ticked_ms', 'clock_ms']
-  .map((key) => `(SELECT value FROM world_meta WHERE key = '${key}')`).join(', ')
+  .map((key) => `(SELECT value FROM world_meta WHERE key = '${key}')`)
+  .join(', ')
 
 /** `ClockKeys` from the four values of `CLOCK_KEY_COLUMNS` in a raw row, starting at `at`. */
 export function clockKeysAt(row: readonly unknown[], at: number): ClockKeys {
@@ -138,8 +139,8 @@ function readClockKeys(db: Db): ClockKeys {
   return keys
 }
 
-const PUT_TWO = 'INSERT INTO world_meta (key, value) VALUES (?, ?), (?, ?) ' +
-  'ON CONFLICT(key) DO UPDATE SET value = excluded.value'
+const PUT_TWO =
+  'INSERT INTO world_meta (key, value) VALUES (?, ?), (?, ?) ' + 'ON CONFLICT(key) DO UPDATE SET value = excluded.value'
 
 /** Writes what `requestTick` planned, in one statement: the cap's use (when capped), then the clock. */
 export function applyRequestTick(db: Db, tick: RequestTick): void {

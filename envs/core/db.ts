@@ -232,7 +232,9 @@ export function selectRows<T extends SQLiteTable>(
     const v = i < Object.keys(w).length ? w[k] : n[k]
     return v === null || v === undefined ? null : col.mapToDriverValue(v)
   })
-  const raw = stmt(db, shape.sql).raw().all(...params) as unknown[][]
+  const raw = stmt(db, shape.sql)
+    .raw()
+    .all(...params) as unknown[][]
   return raw.map((values) => {
     const out: Record<string, unknown> = {}
     for (let i = 0; i < shape.fields.length; i++) {
@@ -252,8 +254,10 @@ function selectShape(table: SQLiteTable, where: string[], not: string[], orderBy
   const fields = Object.entries(all)
   const conds = [...where.map((k) => `"${col(k).name}" = ?`), ...not.map((k) => `"${col(k).name}" <> ?`)]
   const order = orderBy.map((k) => (k === 'rowid' ? 'rowid' : `"${col(k).name}"`))
-  const sql = `SELECT ${fields.map(([, c]) => `"${c.name}"`).join(', ')} FROM "${getTableName(table)}"` +
-    (conds.length ? ` WHERE ${conds.join(' AND ')}` : '') + (order.length ? ` ORDER BY ${order.join(', ')}` : '')
+  const sql =
+    `SELECT ${fields.map(([, c]) => `"${c.name}"`).join(', ')} FROM "${getTableName(table)}"` +
+    (conds.length ? ` WHERE ${conds.join(' AND ')}` : '') +
+    (order.length ? ` ORDER BY ${order.join(', ')}` : '')
   const params = [...where, ...not].map((k) => [k, col(k)] as [string, SQLiteColumn])
   return { sql, fields, params }
 }
@@ -297,7 +301,8 @@ function updateShape(table: SQLiteTable, given: string[], where: string[]): Upda
   // Table order, as drizzle writes the SET list.
   const set = Object.entries(all).filter(([k]) => given.includes(k))
   const conds = where.map((k) => [k, all[k]!] as [string, SQLiteColumn])
-  const sql = `UPDATE "${getTableName(table)}" SET ${set.map(([, c]) => `"${c.name}" = ?`).join(', ')}` +
+  const sql =
+    `UPDATE "${getTableName(table)}" SET ${set.map(([, c]) => `"${c.name}" = ?`).join(', ')}` +
     (conds.length ? ` WHERE ${conds.map(([, c]) => `"${c.name}" = ?`).join(' AND ')}` : '')
   return { sql, set, where: conds }
 }
@@ -305,5 +310,9 @@ function updateShape(table: SQLiteTable, given: string[], where: string[]): Upda
 function drizzleUpdate(db: Db, table: SQLiteTable, set: Record<string, unknown>, where: Record<string, unknown>) {
   const all = getTableColumns(table) as Record<string, SQLiteColumn>
   const conds = Object.keys(where).map((k) => eq(all[k]!, where[k]))
-  return db.update(table).set(set).where(and(...conds)).run() as Database.RunResult
+  return db
+    .update(table)
+    .set(set)
+    .where(and(...conds))
+    .run() as Database.RunResult
 }

@@ -11,7 +11,15 @@ export type WorldState = {
 export type EntityChange =
   | { op: 'inserted'; service: string; collection: string; id: string; after: Json }
   | { op: 'deleted'; service: string; collection: string; id: string; before: Json }
-  | { op: 'updated'; service: string; collection: string; id: string; fields: Record<string, { before: Json | undefined; after: Json | undefined }>; before: Json; after: Json }
+  | {
+      op: 'updated'
+      service: string
+      collection: string
+      id: string
+      fields: Record<string, { before: Json | undefined; after: Json | undefined }>
+      before: Json
+      after: Json
+    }
 
 /** Entity-level differences between two world states, in a stable order (service, collection, id). */
 export function diffStates(before: WorldState, after: WorldState): EntityChange[] {
@@ -32,10 +40,12 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
         const was = bc[id]
         const now = ac[id]
         if (was === undefined && now !== undefined) out.push({ op: 'inserted', service, collection, id, after: now })
-        else if (was !== undefined && now === undefined) out.push({ op: 'deleted', service, collection, id, before: was })
+        else if (was !== undefined && now === undefined)
+          out.push({ op: 'deleted', service, collection, id, before: was })
         else if (was !== undefined && now !== undefined) {
           const fields = changedFields(was, now)
-          if (Object.keys(fields).length > 0) out.push({ op: 'updated', service, collection, id, fields, before: was, after: now })
+          if (Object.keys(fields).length > 0)
+            out.push({ op: 'updated', service, collection, id, fields, before: was, after: now })
         }
       }
     }

@@ -42,8 +42,9 @@ export function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolea
 export function sameValue(x: unknown, y: unknown): boolean {
   if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false
   if (x instanceof Uint8Array || y instanceof Uint8Array) {
-    return x instanceof Uint8Array && y instanceof Uint8Array && Buffer.from(x.buffer, x.byteOffset, x.byteLength)
-      .equals(y)
+    return (
+      x instanceof Uint8Array && y instanceof Uint8Array && Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(y)
+    )
   }
   if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y) && sameInputs(x, y)
   if (Object.getPrototypeOf(x) !== Object.prototype || Object.getPrototypeOf(y) !== Object.prototype) return false

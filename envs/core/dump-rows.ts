@@ -87,18 +87,26 @@ export function drizzleRead<T extends SQLiteTable>(table: T, order: readonly str
   const fields = Object.entries(getTableColumns(table) as Record<string, SQLiteColumn>)
   const byKey = new Map(fields)
   const names = order.map((k) => (k === 'rowid' ? k : (byKey.get(k)?.name ?? k)))
-  return tableRead(getTableName(table), fields.map(([, c]) => c.name), names, (values) => {
-    const out: Record<string, unknown> = {}
-    for (let i = 0; i < fields.length; i++) {
-      const v = values[i]
-      out[fields[i]![0]] = v === null ? null : fields[i]![1].mapFromDriverValue(v)
-    }
-    return out as T['$inferSelect']
-  })
+  return tableRead(
+    getTableName(table),
+    fields.map(([, c]) => c.name),
+    names,
+    (values) => {
+      const out: Record<string, unknown> = {}
+      for (let i = 0; i < fields.length; i++) {
+        const v = values[i]
+        out[fields[i]![0]] = v === null ? null : fields[i]![1].mapFromDriverValue(v)
+      }
+      return out as T['$inferSelect']
+    },
+  )
 }
 
 type Kept = {
-  base: object; rows: readonly unknown[]; rowids: readonly number[]; byRowid: Map<number, unknown>
+  base: object
+  rows: readonly unknown[]
+  rowids: readonly number[]
+  byRowid: Map<number, unknown>
   /** The rows as read (`[rowid, …columns]`), until their order values are taken (reads with TableRead.sorted). */
   raw?: readonly unknown[][]
   /** Their order values, flat (row i's at i * terms), taken when first needed; null: some do not compare in JS. */
@@ -116,8 +124,12 @@ const kept = new WeakMap<Database.Database, Map<TableRead<unknown>, Kept>>()
  */
 export type Rows<T> = {
   readonly rows: readonly T[]
-  readonly since?: { readonly kept: readonly T[]; readonly old: readonly T[]; readonly fresh: readonly T[]
-    readonly derived: Map<string, unknown> }
+  readonly since?: {
+    readonly kept: readonly T[]
+    readonly old: readonly T[]
+    readonly fresh: readonly T[]
+    readonly derived: Map<string, unknown>
+  }
 }
 
 /** Every row of the read's table (see above): kept rows where the table was not written since hold(). */
@@ -244,7 +256,12 @@ function mergeWritten<T>(world: World, read: TableRead<T>, found: Kept): Rows<T>
  * the table's rows when as many as it counts (a kept row deleted by REPLACE, unnoted, makes one too many: undefined).
  */
 function mergeByRowid<T>(
-  world: World, read: TableRead<T>, found: Kept, written: unknown[][], fresh: readonly T[], noted: ReadonlySet<number>,
+  world: World,
+  read: TableRead<T>,
+  found: Kept,
+  written: unknown[][],
+  fresh: readonly T[],
+  noted: ReadonlySet<number>,
 ): readonly T[] | undefined {
   const rows: T[] = []
   const { rows: kept, rowids } = found
@@ -266,7 +283,11 @@ function mergeByRowid<T>(
  * entities built from it hit the entity memo (envs/core/dump-memo.ts) at once.
  */
 export function keptGroups<T, V>(
-  db: Db, name: string, read: Rows<T>, keyOf: (row: T) => string, add: (list: V[], row: T) => void,
+  db: Db,
+  name: string,
+  read: Rows<T>,
+  keyOf: (row: T) => string,
+  add: (list: V[], row: T) => void,
 ): ReadonlyMap<string, readonly V[]> {
   const group = (rows: readonly T[], only?: ReadonlySet<string>, into = new Map<string, V[]>()) => {
     for (const row of rows) {
@@ -304,7 +325,11 @@ export function keptGroups<T, V>(
  * not as many as the table counts (a kept row deleted by REPLACE, unnoted).
  */
 function mergeSorted<T>(
-  world: World, sorted: NonNullable<TableRead<T>['sorted']>, found: Kept, written: unknown[][], fresh: readonly T[],
+  world: World,
+  sorted: NonNullable<TableRead<T>['sorted']>,
+  found: Kept,
+  written: unknown[][],
+  fresh: readonly T[],
   noted: ReadonlySet<number>,
 ): readonly T[] | undefined {
   const keys = orderKeys(written, sorted.at)
@@ -360,7 +385,9 @@ function orderKeys(raw: readonly unknown[][], at: readonly number[]): unknown[] 
 }
 
 const ASCII = /^[\x00-\x7f]*$/
-const comparable = (v: unknown) => v === null || (typeof v === 'string' && ASCII.test(v)) ||
+const comparable = (v: unknown) =>
+  v === null ||
+  (typeof v === 'string' && ASCII.test(v)) ||
   (typeof v === 'number' && Number.isFinite(v) && (!Number.isInteger(v) || Number.isSafeInteger(v)))
 const rank = (v: unknown) => (v === null ? 0 : typeof v === 'number' ? 1 : 2)
 
@@ -437,8 +464,12 @@ type CollectionBase = { inputs: readonly unknown[]; collection: Record<string, J
  * other key's entry comes from the very kept row, with the same inputs: the very entity of the base.
  */
 function noteCollectionBase<T>(
-  since: NonNullable<Rows<T>['since']>, name: string, inputs: readonly unknown[],
-  entryOf: (row: T) => readonly [string, Json] | null, rows: readonly T[], collection: Record<string, Json>,
+  since: NonNullable<Rows<T>['since']>,
+  name: string,
+  inputs: readonly unknown[],
+  entryOf: (row: T) => readonly [string, Json] | null,
+  rows: readonly T[],
+  collection: Record<string, Json>,
 ): void {
   const slot = `${BASE_PREFIX}${name}`
   const base = since.derived.get(slot) as CollectionBase | undefined

@@ -10,7 +10,10 @@ export type Selection = Map<string, Selection | true>
 export function parseFields(input: string): Selection {
   let pos = 0
   const fail = (): never => {
-    throw badRequest(`Invalid field selection ${input}`, 'invalidParameter', { location: 'fields', locationType: 'parameter' })
+    throw badRequest(`Invalid field selection ${input}`, 'invalidParameter', {
+      location: 'fields',
+      locationType: 'parameter',
+    })
   }
 
   const parseList = (): Selection => {
@@ -98,7 +101,10 @@ export function checkSelection(sel: Selection, schema: string, tables: FieldTabl
       if (key === '*') continue
       const child = props[key] ?? props['*']
       if (child === undefined) {
-        throw badRequest(`Invalid field selection ${key}`, 'invalidParameter', { location: 'fields', locationType: 'parameter' })
+        throw badRequest(`Invalid field selection ${key}`, 'invalidParameter', {
+          location: 'fields',
+          locationType: 'parameter',
+        })
       }
       if (sub !== true) walk(sub, child)
     }

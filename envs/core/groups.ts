@@ -39,9 +39,16 @@ export function findGroupByEmail(db: Db, email: string): GroupRow | undefined {
   const r = stmt(db, 'SELECT * FROM world_groups WHERE lower(email) = lower(?)').get(email.trim()) as
     | { id: string; email: string; name: string; description: string; admin_created: number; created_ms: number }
     | undefined
-  return r && {
-    id: r.id, email: r.email, name: r.name, description: r.description, adminCreated: r.admin_created === 1, createdMs: r.created_ms,
-  }
+  return (
+    r && {
+      id: r.id,
+      email: r.email,
+      name: r.name,
+      description: r.description,
+      adminCreated: r.admin_created === 1,
+      createdMs: r.created_ms,
+    }
+  )
 }
 
 /**
@@ -55,8 +62,11 @@ export function expandGroup(db: Db, email: string): string[] | undefined {
   const seen = new Set<string>([top.id])
   const out: string[] = []
   const walk = (groupId: string) => {
-    const rows = stmt(db, `SELECT email, type, delivery_settings FROM world_group_members WHERE group_id = ?
-      ORDER BY added_seq`).all(groupId) as { email: string; type: string; delivery_settings: string }[]
+    const rows = stmt(
+      db,
+      `SELECT email, type, delivery_settings FROM world_group_members WHERE group_id = ?
+      ORDER BY added_seq`,
+    ).all(groupId) as { email: string; type: string; delivery_settings: string }[]
     for (const m of rows) {
       if (m.delivery_settings === 'NONE') continue
       const nested = m.type === 'GROUP' ? findGroupByEmail(db, m.email) : undefined
@@ -88,8 +98,11 @@ export function groupsContaining(db: Db, email: string): string[] {
   while (frontier.length > 0) {
     const next: string[] = []
     for (const member of frontier) {
-      const rows = stmt(db, `SELECT lower(g.email) AS email FROM world_group_members m JOIN world_groups g ON g.id = m.group_id
-        WHERE m.email = ?`).all(member) as { email: string }[]
+      const rows = stmt(
+        db,
+        `SELECT lower(g.email) AS email FROM world_group_members m JOIN world_groups g ON g.id = m.group_id
+        WHERE m.email = ?`,
+      ).all(member) as { email: string }[]
       for (const r of rows) {
         if (out.includes(r.email)) continue
         out.push(r.email)

@@ -29,7 +29,8 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
 const UNNOTED: Readonly<Record<string, { unnoted: readonly string[]; contents: string }>> = {
   world_meta: {
     unnoted: ['INSERT', 'UPDATE', 'DELETE'],
-    contents: "(SELECT group_concat(quote(rowid) || ',' || quote(key) || ',' || quote(value), ';' ORDER BY rowid) " +
+    contents:
+      "(SELECT group_concat(quote(rowid) || ',' || quote(key) || ',' || quote(value), ';' ORDER BY rowid) " +
       'FROM world_meta)',
   },
   world_action_log: { unnoted: ['INSERT'], contents: '(SELECT count(*) FROM world_action_log)' },
@@ -56,7 +57,9 @@ function noteTriggers(table: string): TriggerRow[] {
     return [trigger, table, `CREATE TRIGGER ${ident(trigger)} AFTER ${op} ON main.${ident(table)} BEGIN ${body} END`]
   }
   const bodies = {
-    INSERT: note('NEW.rowid'), UPDATE: `${note('OLD.rowid')} ${note('NEW.rowid')}`, DELETE: note('OLD.rowid'),
+    INSERT: note('NEW.rowid'),
+    UPDATE: `${note('OLD.rowid')} ${note('NEW.rowid')}`,
+    DELETE: note('OLD.rowid'),
   }
   const unnoted = Object.hasOwn(UNNOTED, table) ? UNNOTED[table]!.unnoted : []
   return OPS.filter((op) => !unnoted.includes(op)).map((op) => trigger(op, bodies[op]))

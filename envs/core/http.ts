@@ -42,12 +42,14 @@ export const dbOf = (c: WorldContext): Db => c.var.world.db
 
 /** Router for one Google-shaped service; request validation failures use Google's 400 envelope. */
 export function createGoogleRouter() {
-  return withSyncValidation(new OpenAPIHono<WorldEnv>({
-    defaultHook: (result, c) => {
-      if (result.success) return
-      throw googleValidationError(result.error)
-    },
-  }))
+  return withSyncValidation(
+    new OpenAPIHono<WorldEnv>({
+      defaultHook: (result, c) => {
+        if (result.success) return
+        throw googleValidationError(result.error)
+      },
+    }),
+  )
 }
 
 /** Turns a zod failure into Google's INVALID_ARGUMENT envelope, naming the offending field. */
@@ -94,7 +96,11 @@ export function slackMethod<S extends z.ZodType>(router: OpenAPIHono<WorldEnv>, 
     } else if (config.tokens && !config.tokens.includes(principal.tokenKind)) {
       throw new SlackApiError(principal.tokenKind === 'slack_bot' ? 'not_allowed_token_type' : 'not_allowed_token_type')
     }
-    const needed = !principal ? undefined : principal.tokenKind === 'slack_bot' ? config.scopes?.bot : config.scopes?.user
+    const needed = !principal
+      ? undefined
+      : principal.tokenKind === 'slack_bot'
+        ? config.scopes?.bot
+        : config.scopes?.user
     if (principal && needed && needed.length > 0 && !needed.some((s) => principal.scopes.includes(s))) {
       throw new SlackApiError('missing_scope', { needed: needed.join(','), provided: principal.scopes.join(',') })
     }
@@ -102,7 +108,9 @@ export function slackMethod<S extends z.ZodType>(router: OpenAPIHono<WorldEnv>, 
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
       throw new SlackApiError('invalid_arguments', {
-        response_metadata: { messages: [`[ERROR] ${issue?.message ?? 'invalid'} [json-pointer:/${issue?.path.join('/') ?? ''}]`] },
+        response_metadata: {
+          messages: [`[ERROR] ${issue?.message ?? 'invalid'} [json-pointer:/${issue?.path.join('/') ?? ''}]`],
+        },
       })
     }
     const result = await config.handler(c, parsed.data)
@@ -122,7 +130,8 @@ export function slackMethod<S extends z.ZodType>(router: OpenAPIHono<WorldEnv>, 
 /** A Slack boolean argument: `true`/`false`, `1`/`0` strings from forms, or JSON booleans. */
 export const slackBool = () =>
   z.preprocess((v) => {
-    if (typeof v === 'string') return v === 'true' || v === '1' ? true : v === 'false' || v === '0' || v === '' ? false : v
+    if (typeof v === 'string')
+      return v === 'true' || v === '1' ? true : v === 'false' || v === '0' || v === '' ? false : v
     if (typeof v === 'number') return v !== 0
     return v
   }, z.boolean())

@@ -19,8 +19,10 @@ export function nextCounter(db: Db, family: string): number {
 
 const bump = (db: Db, family: string) => (stmt(db, BUMP).get(family) as { value: number }).value
 const COUNTER: BumpedColumn = {
-  table: 'world_counters', overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?',
-  rows: 'SELECT name, value FROM world_counters', insert: 'INSERT INTO world_counters (name, value) VALUES (?, 1)',
+  table: 'world_counters',
+  overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?',
+  rows: 'SELECT name, value FROM world_counters',
+  insert: 'INSERT INTO world_counters (name, value) VALUES (?, 1)',
 }
 
 function digest(db: Db, family: string, n: number): Buffer {

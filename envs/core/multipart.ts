@@ -6,11 +6,17 @@ import { badRequest } from './errors/google.ts'
  * Returns the parsed metadata, the media bytes and the media part's content type.
  * @see https://developers.google.com/drive/api/guides/manage-uploads#multipart
  */
-export function splitRelated(contentType: string, body: Buffer): { meta: Record<string, unknown>; data: Buffer; dataType: string | undefined } {
+export function splitRelated(
+  contentType: string,
+  body: Buffer,
+): { meta: Record<string, unknown>; data: Buffer; dataType: string | undefined } {
   const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1]
   if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
   const text = body.toString('latin1')
-  const parts = text.split(`--${boundary}`).slice(1).filter((p) => !p.startsWith('--'))
+  const parts = text
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
   if (parts.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
   const piece = (p: string) => {
     const m = /\r?\n\r?\n/.exec(p)
@@ -20,7 +26,9 @@ export function splitRelated(contentType: string, body: Buffer): { meta: Record<
   const dataPart = piece(parts[1]!)
   let meta: Record<string, unknown>
   try {
-    const parsed: unknown = metaPart.body.trim() ? JSON.parse(Buffer.from(metaPart.body, 'latin1').toString('utf8')) : {}
+    const parsed: unknown = metaPart.body.trim()
+      ? JSON.parse(Buffer.from(metaPart.body, 'latin1').toString('utf8'))
+      : {}
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
     meta = parsed as Record<string, unknown>
   } catch {
@@ -37,6 +45,12 @@ export function splitRelated(contentType: string, body: Buffer): { meta: Record<
 export function checkUploadSize(received: number, announced: number | undefined, max: number): void {
   const size = Math.max(received, announced ?? 0)
   if (size > max) {
-    throw new GoogleApiError('INVALID_ARGUMENT', 'uploadTooLarge', `Media upload too large: ${size} bytes (the limit is ${max}).`, {}, 413)
+    throw new GoogleApiError(
+      'INVALID_ARGUMENT',
+      'uploadTooLarge',
+      `Media upload too large: ${size} bytes (the limit is ${max}).`,
+      {},
+      413,
+    )
   }
 }

@@ -58,33 +58,67 @@ export const RESOURCE_DOMAIN = 'resource.calendar.google.com'
 export const isResourceAddress = (email: string) => email.toLowerCase().endsWith(`@${RESOURCE_DOMAIN}`)
 
 type RawResource = {
-  id: string; email: string; name: string; type: string | null; category: ResourceRow['category']
-  description: string | null; user_visible_description: string | null; capacity: number | null
-  building_id: string | null; floor_name: string | null; floor_section: string | null; features: string; seq: number
+  id: string
+  email: string
+  name: string
+  type: string | null
+  category: ResourceRow['category']
+  description: string | null
+  user_visible_description: string | null
+  capacity: number | null
+  building_id: string | null
+  floor_name: string | null
+  floor_section: string | null
+  features: string
+  seq: number
 }
 const fromRaw = (r: RawResource): ResourceRow => ({
-  id: r.id, email: r.email, name: r.name, type: r.type, category: r.category, description: r.description,
-  userVisibleDescription: r.user_visible_description, capacity: r.capacity, buildingId: r.building_id,
-  floorName: r.floor_name, floorSection: r.floor_section, features: r.features, seq: r.seq,
+  id: r.id,
+  email: r.email,
+  name: r.name,
+  type: r.type,
+  category: r.category,
+  description: r.description,
+  userVisibleDescription: r.user_visible_description,
+  capacity: r.capacity,
+  buildingId: r.building_id,
+  floorName: r.floor_name,
+  floorSection: r.floor_section,
+  features: r.features,
+  seq: r.seq,
 })
 
 /** The resource with this address (case-insensitive), if any. */
 export function findResourceByEmail(db: Db, email: string): ResourceRow | undefined {
   if (!isResourceAddress(email)) return undefined
   const r = stmt(db, 'SELECT * FROM world_resources WHERE email = ?').get(email.trim().toLowerCase()) as
-    | RawResource | undefined
+    RawResource | undefined
   return r && fromRaw(r)
 }
 
 export function findBuilding(db: Db, id: string): BuildingRow | undefined {
   const r = stmt(db, 'SELECT * FROM world_buildings WHERE id = ?').get(id) as
-    | { id: string; name: string; description: string; floor_names: string; coordinates: string | null
-        address: string | null; seq: number }
+    | {
+        id: string
+        name: string
+        description: string
+        floor_names: string
+        coordinates: string | null
+        address: string | null
+        seq: number
+      }
     | undefined
-  return r && {
-    id: r.id, name: r.name, description: r.description, floorNames: r.floor_names, coordinates: r.coordinates,
-    address: r.address, seq: r.seq,
-  }
+  return (
+    r && {
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      floorNames: r.floor_names,
+      coordinates: r.coordinates,
+      address: r.address,
+      seq: r.seq,
+    }
+  )
 }
 
 export const featuresOf = (r: Pick<ResourceRow, 'features'>): string[] => JSON.parse(r.features) as string[]
@@ -109,10 +143,8 @@ export function newResourceEmail(db: Db): string {
   return `c_${opaqueId(db, 'resource.email', 18, '0123456789')}@${RESOURCE_DOMAIN}`
 }
 
-export const findFeature = (db: Db, name: string): FeatureRow | undefined =>
-  selectRows(db, worldFeatures, { name })[0]
-export const findResource = (db: Db, id: string): ResourceRow | undefined =>
-  selectRows(db, worldResources, { id })[0]
+export const findFeature = (db: Db, name: string): FeatureRow | undefined => selectRows(db, worldFeatures, { name })[0]
+export const findResource = (db: Db, id: string): ResourceRow | undefined => selectRows(db, worldResources, { id })[0]
 
 export type BuildingInput = Omit<BuildingRow, 'seq'>
 export type ResourceInput = Omit<ResourceRow, 'seq' | 'email'> & { email?: string }
@@ -132,4 +164,3 @@ export function insertResource(db: Db, r: ResourceInput): ResourceRow {
   insertRow(db, worldResources, { ...r, email, seq: nextCounter(db, 'resource.calendar') })
   return findResource(db, r.id)!
 }
-

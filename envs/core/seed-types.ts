@@ -66,7 +66,8 @@ export function resolveSeedTime(value: string, nowMs: number): number {
     return rel[1] === '-' ? nowMs - total : nowMs + total
   }
   const ms = ABSOLUTE.test(value) && realDate(value) ? Date.parse(value) : Number.NaN
-  if (Number.isNaN(ms)) throw new Error(`not a time: "${value}" (use ISO 8601, "now", or a relative offset like "-2d3h")`)
+  if (Number.isNaN(ms))
+    throw new Error(`not a time: "${value}" (use ISO 8601, "now", or a relative offset like "-2d3h")`)
   return ms
 }
 

@@ -84,9 +84,7 @@ function flushMeta(db: Db, memo: SeedingMemo) {
  * value waits; otherwise the table's waiting values are written and `write` (the statement used without the memo,
  * returning the new value) runs.
  */
-export function seedingBump(
-  db: Db, memo: SeedingMemo, column: BumpedColumn, key: string, write: () => number,
-): number {
+export function seedingBump(db: Db, memo: SeedingMemo, column: BumpedColumn, key: string, write: () => number): number {
   let t = memo.bumped.get(column.table)
   if (!t) memo.bumped.set(column.table, (t = bumpedTable(db, column)))
   const current = t.values.get(key)
@@ -110,7 +108,7 @@ export function seedingBump(
 
 function bumpedTable(db: Db, column: BumpedColumn): Bumped {
   const complete = column.rows !== undefined && column.insert !== undefined
-  const values = new Map(complete ? db.$client.prepare(column.rows!).raw().all() as [string, number][] : [])
+  const values = new Map(complete ? (db.$client.prepare(column.rows!).raw().all() as [string, number][]) : [])
   return { values, pending: new Set(), overwrite: column.overwrite, complete }
 }
 

@@ -35,11 +35,18 @@ function bucketed(methods: readonly SpecMethod[]) {
       if (key.endsWith(' /{')) continue
       if (map.has(key)) continue
       const inBucket = (x: (typeof list)[number]) => bucketKey(x.method, x.template) === key || wild.includes(x)
-      map.set(key, list.filter((x) => x.method === m.method && inBucket(x)))
+      map.set(
+        key,
+        list.filter((x) => x.method === m.method && inBucket(x)),
+      )
     }
     for (const m of wild) {
       const key = bucketKey(m.method, '/{')
-      if (!map.has(key)) map.set(key, wild.filter((x) => x.method === m.method))
+      if (!map.has(key))
+        map.set(
+          key,
+          wild.filter((x) => x.method === m.method),
+        )
     }
     buckets.set(methods, map)
   }

@@ -20,12 +20,44 @@ const PREFIX: Record<TokenKind, (world: string, key: string) => string> = {
 
 /** Scopes a seeded Slack user token holds unless the seed says otherwise. */
 export const DEFAULT_SLACK_USER_SCOPES = [
-  'channels:read', 'channels:write', 'channels:history', 'groups:read', 'groups:write', 'groups:history',
-  'im:read', 'im:write', 'im:history', 'mpim:read', 'mpim:write', 'mpim:history', 'chat:write', 'users:read',
-  'users:read.email', 'users:write', 'users.profile:read', 'users.profile:write', 'reactions:read', 'reactions:write',
-  'pins:read', 'pins:write', 'bookmarks:read', 'bookmarks:write', 'stars:read', 'stars:write', 'reminders:read',
-  'reminders:write', 'dnd:read', 'dnd:write', 'usergroups:read', 'usergroups:write', 'files:read', 'files:write',
-  'search:read', 'team:read', 'emoji:read', 'identify',
+  'channels:read',
+  'channels:write',
+  'channels:history',
+  'groups:read',
+  'groups:write',
+  'groups:history',
+  'im:read',
+  'im:write',
+  'im:history',
+  'mpim:read',
+  'mpim:write',
+  'mpim:history',
+  'chat:write',
+  'users:read',
+  'users:read.email',
+  'users:write',
+  'users.profile:read',
+  'users.profile:write',
+  'reactions:read',
+  'reactions:write',
+  'pins:read',
+  'pins:write',
+  'bookmarks:read',
+  'bookmarks:write',
+  'stars:read',
+  'stars:write',
+  'reminders:read',
+  'reminders:write',
+  'dnd:read',
+  'dnd:write',
+  'usergroups:read',
+  'usergroups:write',
+  'files:read',
+  'files:write',
+  'search:read',
+  'team:read',
+  'emoji:read',
+  'identify',
 ] as const
 
 /**
@@ -34,24 +66,36 @@ export const DEFAULT_SLACK_USER_SCOPES = [
  * sign-in.
  */
 export const FULL_GOOGLE_SCOPES = [
-  'https://mail.google.com/', 'https://www.googleapis.com/auth/gmail.settings.basic',
-  'https://www.googleapis.com/auth/gmail.settings.sharing', 'https://www.googleapis.com/auth/calendar',
-  'https://www.googleapis.com/auth/drive', 'https://www.googleapis.com/auth/drive.apps.readonly',
-  'https://www.googleapis.com/auth/documents', 'https://www.googleapis.com/auth/admin.directory.user',
-  'https://www.googleapis.com/auth/admin.directory.user.security', 'https://www.googleapis.com/auth/admin.directory.group',
-  'https://www.googleapis.com/auth/admin.directory.group.member', 'https://www.googleapis.com/auth/admin.datatransfer',
+  'https://mail.google.com/',
+  'https://www.googleapis.com/auth/gmail.settings.basic',
+  'https://www.googleapis.com/auth/gmail.settings.sharing',
+  'https://www.googleapis.com/auth/calendar',
+  'https://www.googleapis.com/auth/drive',
+  'https://www.googleapis.com/auth/drive.apps.readonly',
+  'https://www.googleapis.com/auth/documents',
+  'https://www.googleapis.com/auth/admin.directory.user',
+  'https://www.googleapis.com/auth/admin.directory.user.security',
+  'https://www.googleapis.com/auth/admin.directory.group',
+  'https://www.googleapis.com/auth/admin.directory.group.member',
+  'https://www.googleapis.com/auth/admin.datatransfer',
   'https://www.googleapis.com/auth/admin.directory.resource.calendar',
-  'https://www.googleapis.com/auth/cloud-platform', 'openid',
-  'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/userinfo.profile',
+  'https://www.googleapis.com/auth/cloud-platform',
+  'openid',
+  'https://www.googleapis.com/auth/userinfo.email',
+  'https://www.googleapis.com/auth/userinfo.profile',
 ] as const
 
 /** Derives and stores a token key for a principal; the same seed gives the same key (the mac is the secret). */
 export function issueTokenKey(db: Db, userId: string, kind: TokenKind, scopes: readonly string[]): string {
   const salt = getMeta(db, 'id_salt') ?? ''
-  const key = createHash('sha256').update(`${salt}\u0000token\u0000${kind}\u0000${userId}`).digest('hex').slice(0, KEY_CHARS)
-  stmt(db, 'INSERT INTO world_tokens (key, user_id, kind, scopes, revoked) VALUES (?, ?, ?, ?, 0) ' +
-    'ON CONFLICT DO NOTHING')
-    .run(key, userId, kind, scopes.join(','))
+  const key = createHash('sha256')
+    .update(`${salt}\u0000token\u0000${kind}\u0000${userId}`)
+    .digest('hex')
+    .slice(0, KEY_CHARS)
+  stmt(
+    db,
+    'INSERT INTO world_tokens (key, user_id, kind, scopes, revoked) VALUES (?, ?, ?, ?, 0) ' + 'ON CONFLICT DO NOTHING',
+  ).run(key, userId, kind, scopes.join(','))
   return key
 }
 
@@ -103,7 +147,10 @@ export class WorldKeys {
    */
   readonly #verified = new Map<string, { kind: TokenKind; key: string }>()
 
-  constructor(readonly worldId: string, secret: Buffer | string) {
+  constructor(
+    readonly worldId: string,
+    secret: Buffer | string,
+  ) {
     this.#secret = typeof secret === 'string' ? Buffer.from(secret) : secret
   }
 
@@ -117,7 +164,10 @@ export class WorldKeys {
    * behind one proxy mint and verify the same tokens: HMAC-SHA256 of the id under the server secret.
    */
   static shared(worldId: string, serverSecret: Buffer): WorldKeys {
-    return new WorldKeys(worldId, createHmac('sha256', serverSecret).update(`wsgym world secret\u0000${worldId}`).digest())
+    return new WorldKeys(
+      worldId,
+      createHmac('sha256', serverSecret).update(`wsgym world secret\u0000${worldId}`).digest(),
+    )
   }
 
   /** The secret as hex, for the data directory's `<world>.key` file. */
@@ -156,8 +206,7 @@ export class WorldKeys {
 
 export function findToken(db: Db, key: string): typeof worldTokens.$inferSelect | undefined {
   const row = stmt(db, 'SELECT key, user_id, kind, scopes, revoked FROM world_tokens WHERE key = ?').get(key) as
-    | { key: string; user_id: string; kind: TokenKind; scopes: string; revoked: number }
-    | undefined
+    { key: string; user_id: string; kind: TokenKind; scopes: string; revoked: number } | undefined
   return row && { key: row.key, userId: row.user_id, kind: row.kind, scopes: row.scopes, revoked: row.revoked === 1 }
 }
 

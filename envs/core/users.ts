@@ -14,9 +14,15 @@ export function findUserById(db: Db, id: string): WorldUserRow | undefined {
 /** A `world_users` row as SQLite returns it (column names), in its typed shape. */
 export function userFromRow(r: Record<string, string | number | null>): WorldUserRow {
   return {
-    id: String(r.id), email: String(r.email), name: String(r.name), givenName: String(r.given_name),
-    familyName: String(r.family_name), timeZone: String(r.time_zone), title: String(r.title),
-    isAdmin: r.is_admin === 1, tokenKey: String(r.token_key),
+    id: String(r.id),
+    email: String(r.email),
+    name: String(r.name),
+    givenName: String(r.given_name),
+    familyName: String(r.family_name),
+    timeZone: String(r.time_zone),
+    title: String(r.title),
+    isAdmin: r.is_admin === 1,
+    tokenKey: String(r.token_key),
   }
 }
 

@@ -58,8 +58,16 @@ export const worldActionLog = sqliteTable('world_action_log', {
 })
 
 export const coreTables = [
-  worldMeta, worldCounters, worldUsers, worldTokens, worldActionLog, worldGroups, worldGroupMembers, worldBuildings,
-  worldFeatures, worldResources,
+  worldMeta,
+  worldCounters,
+  worldUsers,
+  worldTokens,
+  worldActionLog,
+  worldGroups,
+  worldGroupMembers,
+  worldBuildings,
+  worldFeatures,
+  worldResources,
 ] as const
 
 export type WorldUserRow = typeof worldUsers.$inferSelect

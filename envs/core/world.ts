@@ -402,9 +402,9 @@ function reopenFileFrom(current: Database.Database, file: string, snapshot: Snap
       name: string
       sql: string
     }[]
-  const indexes = source
-    .prepare("SELECT sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL")
-    .all() as { sql: string }[]
+  const indexes = source.prepare("SELECT sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL").all() as {
+    sql: string
+  }[]
   current.transaction(() => {
     for (const t of tables(current)) current.exec(`DROP TABLE "${t.name}"`)
     for (const t of tables(source)) {

@@ -21,11 +21,15 @@ const MAX_KEPT = 64
 
 function triggersSql(table: string): string {
   const name = `'${table.replace(/'/g, "''")}'`
-  return ['INSERT', 'UPDATE', 'DELETE'].map((op) => {
-    const trigger = `"wsgym_count_${op[0]!.toLowerCase()}_${table}"`
-    return `DROP TRIGGER IF EXISTS temp.${trigger}; CREATE TEMP TRIGGER ${trigger} AFTER ${op} ON main."${table}" ` +
-      `BEGIN SELECT ${COUNT_FN}(${name}); END;`
-  }).join('\n')
+  return ['INSERT', 'UPDATE', 'DELETE']
+    .map((op) => {
+      const trigger = `"wsgym_count_${op[0]!.toLowerCase()}_${table}"`
+      return (
+        `DROP TRIGGER IF EXISTS temp.${trigger}; CREATE TEMP TRIGGER ${trigger} AFTER ${op} ON main."${table}" ` +
+        `BEGIN SELECT ${COUNT_FN}(${name}); END;`
+      )
+    })
+    .join('\n')
 }
 
 /**
@@ -74,7 +78,11 @@ export function freezeRows(rows: readonly object[]): void {
  * `seal` (Object.freeze, say) runs on a value before it is kept, and only then.
  */
 export function keptWhileUnwritten<T>(
-  client: Database.Database, table: string, key: string, read: () => T, seal?: (value: T) => void,
+  client: Database.Database,
+  table: string,
+  key: string,
+  read: () => T,
+  seal?: (value: T) => void,
 ): T {
   const writes = writeCount(client, table)
   if (writes === undefined) return read()

@@ -9,28 +9,51 @@ import { applySeedSuggestions, SeedSuggestion } from './seed-suggestions.ts'
 
 // Seed documents: a compact block notation built into the real model through batchUpdate's handlers.
 
-const Style = z.enum(['TITLE', 'SUBTITLE', 'HEADING_1', 'HEADING_2', 'HEADING_3', 'HEADING_4', 'HEADING_5', 'HEADING_6', 'NORMAL_TEXT'])
+const Style = z.enum([
+  'TITLE',
+  'SUBTITLE',
+  'HEADING_1',
+  'HEADING_2',
+  'HEADING_3',
+  'HEADING_4',
+  'HEADING_5',
+  'HEADING_6',
+  'NORMAL_TEXT',
+])
 /** One block of seeded content: a paragraph (string or styled), a list, or a table of plain cells. */
 const Block = z.union([
   z.string(),
-  z.object({ text: z.string(), style: Style.optional(), bold: z.boolean().optional(), italic: z.boolean().optional(), link: z.string().optional() }).strict(),
+  z
+    .object({
+      text: z.string(),
+      style: Style.optional(),
+      bold: z.boolean().optional(),
+      italic: z.boolean().optional(),
+      link: z.string().optional(),
+    })
+    .strict(),
   z.object({ bullets: z.array(z.string()).min(1), numbered: z.boolean().optional() }).strict(),
   z.object({ table: z.array(z.array(z.string())).min(1) }).strict(),
 ])
-const SeedDoc = z.object({
-  /** Keep an existing Drive file's id (seeded by Drive as a Google Doc); omit to create the file here. */
-  id: z.string().optional(),
-  title: z.string().optional(),
-  owner: z.string().optional(),
-  parentId: z.string().optional(),
-  content: z.array(Block).default([]),
-  namedRanges: z.array(z.object({ name: z.string().min(1), text: z.string().min(1) }).strict()).optional(),
-  /** Raw batchUpdate requests applied after the content (anything the blocks cannot express). */
-  requests: z.array(z.record(z.string(), z.unknown())).optional(),
-  /** Pending suggestions by named authors, applied last (see seed-suggestions.ts). */
-  suggestions: z.array(SeedSuggestion).optional(),
-}).strict()
-export const docsSeedSchema = z.object({ documents: z.array(SeedDoc).default([]) }).strict().default({ documents: [] })
+const SeedDoc = z
+  .object({
+    /** Keep an existing Drive file's id (seeded by Drive as a Google Doc); omit to create the file here. */
+    id: z.string().optional(),
+    title: z.string().optional(),
+    owner: z.string().optional(),
+    parentId: z.string().optional(),
+    content: z.array(Block).default([]),
+    namedRanges: z.array(z.object({ name: z.string().min(1), text: z.string().min(1) }).strict()).optional(),
+    /** Raw batchUpdate requests applied after the content (anything the blocks cannot express). */
+    requests: z.array(z.record(z.string(), z.unknown())).optional(),
+    /** Pending suggestions by named authors, applied last (see seed-suggestions.ts). */
+    suggestions: z.array(SeedSuggestion).optional(),
+  })
+  .strict()
+export const docsSeedSchema = z
+  .object({ documents: z.array(SeedDoc).default([]) })
+  .strict()
+  .default({ documents: [] })
 export type DocsSeed = z.output<typeof docsSeedSchema>
 export type SeedBlock = z.output<typeof Block>
 
@@ -43,16 +66,23 @@ export type BuildExtra = {
 }
 
 export function buildDocument(
-  db: Db, fileId: string, blocks: readonly SeedBlock[], extra: BuildExtra = {}, nowIso = new Date(0).toISOString(),
+  db: Db,
+  fileId: string,
+  blocks: readonly SeedBlock[],
+  extra: BuildExtra = {},
+  nowIso = new Date(0).toISOString(),
 ): DocModel {
   const ctx = { doc: newDocument(), db, fileId, userEmail: '', nowIso }
   // The blocks' own requests are built here, well-formed by construction: only the seed's raw `requests` are checked
   // against the request schemas (zod); the rest go straight to the handlers batchUpdate uses.
   const run = (reqs: Record<string, Record<string, unknown>>[]) =>
-    applyRequests(ctx, reqs.map((r) => {
-      const kind = Object.keys(r)[0]!
-      return { kind, body: r[kind]! }
-    }))
+    applyRequests(
+      ctx,
+      reqs.map((r) => {
+        const kind = Object.keys(r)[0]!
+        return { kind, body: r[kind]! }
+      }),
+    )
   const end = () => segEnd(segOf(ctx.doc, undefined, undefined)) - 1
   const body = () => ctx.doc.tabs[0]!.body
   /** Adds paragraphs with `text` at the end; returns the index where the text starts. */
@@ -80,15 +110,33 @@ export function buildDocument(
       const p = typeof b === 'string' ? { text: b } : b
       const start = addText(p.text)
       const range = { startIndex: start, endIndex: start + p.text.length + 1 }
-      if ('style' in p && p.style) run([{ updateParagraphStyle: { range, paragraphStyle: { namedStyleType: p.style }, fields: 'namedStyleType' } }])
+      if ('style' in p && p.style)
+        run([
+          { updateParagraphStyle: { range, paragraphStyle: { namedStyleType: p.style }, fields: 'namedStyleType' } },
+        ])
       if (p.text.length > 0 && ('bold' in p || 'italic' in p || 'link' in p)) {
         const textStyle = { bold: !!p.bold, italic: !!p.italic, ...(p.link ? { link: { url: p.link } } : {}) }
-        run([{ updateTextStyle: { range: { startIndex: start, endIndex: start + p.text.length }, textStyle, fields: p.link ? 'bold,italic,link' : 'bold,italic' } }])
+        run([
+          {
+            updateTextStyle: {
+              range: { startIndex: start, endIndex: start + p.text.length },
+              textStyle,
+              fields: p.link ? 'bold,italic,link' : 'bold,italic',
+            },
+          },
+        ])
       }
     } else if ('bullets' in b) {
       const text = b.bullets.join('\n')
       const start = addText(text)
-      run([{ createParagraphBullets: { range: { startIndex: start, endIndex: start + text.length }, bulletPreset: b.numbered ? 'NUMBERED_DECIMAL_ALPHA_ROMAN' : 'BULLET_DISC_CIRCLE_SQUARE' } }])
+      run([
+        {
+          createParagraphBullets: {
+            range: { startIndex: start, endIndex: start + text.length },
+            bulletPreset: b.numbered ? 'NUMBERED_DECIMAL_ALPHA_ROMAN' : 'BULLET_DISC_CIRCLE_SQUARE',
+          },
+        },
+      ])
     } else {
       const at = end()
       const columns = Math.max(...b.table.map((r) => r.length))
@@ -98,7 +146,8 @@ export function buildDocument(
       prev.style = keep.style
       if (keep.bullet) prev.bullet = keep.bullet
       const trailing = body()[body().length - 1]
-      if (trailing?.t === 'p') (trailing.style = { namedStyleType: 'NORMAL_TEXT', direction: 'LEFT_TO_RIGHT' }), delete trailing.bullet
+      if (trailing?.t === 'p')
+        ((trailing.style = { namedStyleType: 'NORMAL_TEXT', direction: 'LEFT_TO_RIGHT' }), delete trailing.bullet)
       // Cells are filled last to first so that earlier cell indices stay valid.
       const tableStart = at + 1
       for (let r = b.table.length - 1; r >= 0; r--)
@@ -120,4 +169,3 @@ export function buildDocument(
   if (extra.suggestions?.length) applySeedSuggestions(ctx, extra.suggestions)
   return ctx.doc
 }
-

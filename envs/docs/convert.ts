@@ -24,7 +24,11 @@ export async function blocksFromUpload(mimeType: string, data: Buffer): Promise<
 
 /** Each line is a paragraph (a final line end does not open another). */
 export function blocksFromText(text: string): SeedBlock[] {
-  const lines = text.replace(/^\ufeff/, '').replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n')
+  const lines = text
+    .replace(/^\ufeff/, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n$/, '')
+    .split('\n')
   return lines.map((l) => l.replace(/[\u0000-\u0008\u000b-\u001f]/g, ''))
 }
 
@@ -41,10 +45,39 @@ const decode = (s: string) =>
 type Run = { text: string; bold: boolean; italic: boolean; link?: string }
 type Heading = 'HEADING_1' | 'HEADING_2' | 'HEADING_3' | 'HEADING_4' | 'HEADING_5' | 'HEADING_6' | 'TITLE'
 const HEADINGS: Record<string, Heading> = {
-  h1: 'HEADING_1', h2: 'HEADING_2', h3: 'HEADING_3', h4: 'HEADING_4', h5: 'HEADING_5', h6: 'HEADING_6', title: 'TITLE',
+  h1: 'HEADING_1',
+  h2: 'HEADING_2',
+  h3: 'HEADING_3',
+  h4: 'HEADING_4',
+  h5: 'HEADING_5',
+  h6: 'HEADING_6',
+  title: 'TITLE',
 }
-const BLOCK_TAGS = new Set(['p', 'div', 'li', 'ul', 'ol', 'table', 'tr', 'td', 'th', 'br', 'blockquote', 'pre',
-  'section', 'article', 'header', 'footer', 'body', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'])
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'li',
+  'ul',
+  'ol',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'br',
+  'blockquote',
+  'pre',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'body',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+])
 
 /**
  * Blocks from HTML: headings keep their level, `ul`/`ol` items become bulleted/numbered lists, tables keep their
@@ -63,7 +96,11 @@ export function blocksFromHtml(html: string): SeedBlock[] {
   let cell: string[] | undefined
 
   const paragraph = () => {
-    const text = runs.map((r) => r.text).join('').replace(/[ \t\r\n]+/g, ' ').trim()
+    const text = runs
+      .map((r) => r.text)
+      .join('')
+      .replace(/[ \t\r\n]+/g, ' ')
+      .trim()
     const shown = runs.filter((r) => r.text.trim())
     runs = []
     if (cell) return void (text && cell.push(text))

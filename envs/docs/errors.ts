@@ -10,7 +10,9 @@ export class DocsError extends GoogleApiError {
   }
 
   override toBody() {
-    return { error: { code: this.code, message: this.message, status: this.status } } as ReturnType<GoogleApiError['toBody']>
+    return { error: { code: this.code, message: this.message, status: this.status } } as ReturnType<
+      GoogleApiError['toBody']
+    >
   }
 }
 

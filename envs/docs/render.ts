@@ -21,7 +21,8 @@ export type { SeedBlock as ImportedBlock } from './build.ts'
 // uploads converted to a Google Doc through blocksFromUpload/importDocument.
 
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
-export type ExportFormat = 'text/plain' | 'text/html' | 'text/markdown' | 'application/rtf' | typeof DOCX | 'application/pdf'
+export type ExportFormat =
+  'text/plain' | 'text/html' | 'text/markdown' | 'application/rtf' | typeof DOCX | 'application/pdf'
 /** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
 export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html', 'text/markdown', 'application/rtf']
 
@@ -29,11 +30,16 @@ export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html',
 function syncRender(model: DocModel, title: string, format: ExportFormat): Buffer | undefined {
   switch (format) {
     // Drive's text/plain export starts with a BOM and uses CRLF line ends.
-    case 'text/plain': return Buffer.from(`\ufeff${plainText(model).replace(/\n/g, '\r\n')}`, 'utf8')
-    case 'text/html': return Buffer.from(renderHtml(model, title), 'utf8')
-    case 'text/markdown': return Buffer.from(renderMarkdown(model), 'utf8')
-    case 'application/rtf': return Buffer.from(renderRtf(model), 'latin1')
-    default: return undefined
+    case 'text/plain':
+      return Buffer.from(`\ufeff${plainText(model).replace(/\n/g, '\r\n')}`, 'utf8')
+    case 'text/html':
+      return Buffer.from(renderHtml(model, title), 'utf8')
+    case 'text/markdown':
+      return Buffer.from(renderMarkdown(model), 'utf8')
+    case 'application/rtf':
+      return Buffer.from(renderRtf(model), 'latin1')
+    default:
+      return undefined
   }
 }
 
@@ -73,7 +79,10 @@ export function initEmptyDocument(db: Db, fileId: string, title: string): void {
  * text, with seeded suggestions (authors resolved to emails); returns its text without pending suggestions.
  */
 export function importDocument(
-  db: Db, fileId: string, blocks: readonly SeedBlock[], suggestions: (SeedSuggestion & { author: string })[] = [],
+  db: Db,
+  fileId: string,
+  blocks: readonly SeedBlock[],
+  suggestions: (SeedSuggestion & { author: string })[] = [],
 ): string {
   const model = buildDocument(db, fileId, blocks, { suggestions }, new Date(nowMs(db)).toISOString())
   saveDocument(db, fileId, model, 0)

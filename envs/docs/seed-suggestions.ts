@@ -11,35 +11,58 @@ import { insertTextReq } from './requests/text.ts'
 // suggests by the text it touches in the body. docs/decisions/0280-docs-suggestions.md.
 
 const Text = z.string().min(1)
-const NamedStyle = z.enum(['TITLE', 'SUBTITLE', 'HEADING_1', 'HEADING_2', 'HEADING_3', 'HEADING_4', 'HEADING_5',
-  'HEADING_6', 'NORMAL_TEXT'])
+const NamedStyle = z.enum([
+  'TITLE',
+  'SUBTITLE',
+  'HEADING_1',
+  'HEADING_2',
+  'HEADING_3',
+  'HEADING_4',
+  'HEADING_5',
+  'HEADING_6',
+  'NORMAL_TEXT',
+])
 
-export const SeedSuggestion = z.object({
-  /** `suggest.` and lowercase letters/digits, like Google's; generated when omitted. */
-  id: z.string().regex(/^suggest\.[a-z0-9]{4,}$/).optional(),
-  /** A world user (id or email). */
-  author: Text,
-  /** Which occurrence of the text (1 = first in the body, as the document reads with earlier suggestions). */
-  occurrence: z.number().int().min(1).optional(),
-  /** Suggests inserting `text` right after (or before) the anchor text. */
-  insert: z.object({ text: Text, after: Text.optional(), before: Text.optional() }).strict()
-    .refine((v) => (v.after === undefined) !== (v.before === undefined), 'give exactly one of after/before')
-    .optional(),
-  /** Suggests deleting this text. */
-  delete: Text.optional(),
-  /** Suggests replacing `text` with `with` (one suggestion: a deletion and an insertion right after it). */
-  replace: z.object({ text: Text, with: Text }).strict().optional(),
-  /** Suggests a text style change on this text. */
-  textStyle: z.object({
-    text: Text, bold: z.boolean().optional(), italic: z.boolean().optional(),
-    underline: z.boolean().optional(), strikethrough: z.boolean().optional(),
-  }).strict().optional(),
-  /** Suggests a named paragraph style for the paragraph holding the text. */
-  paragraphStyle: z.object({ text: Text, namedStyleType: NamedStyle }).strict().optional(),
-}).strict().refine(
-  (s) => [s.insert, s.delete, s.replace, s.textStyle, s.paragraphStyle].filter((v) => v !== undefined).length === 1,
-  'give exactly one of insert, delete, replace, textStyle, paragraphStyle',
-)
+export const SeedSuggestion = z
+  .object({
+    /** `suggest.` and lowercase letters/digits, like Google's; generated when omitted. */
+    id: z
+      .string()
+      .regex(/^suggest\.[a-z0-9]{4,}$/)
+      .optional(),
+    /** A world user (id or email). */
+    author: Text,
+    /** Which occurrence of the text (1 = first in the body, as the document reads with earlier suggestions). */
+    occurrence: z.number().int().min(1).optional(),
+    /** Suggests inserting `text` right after (or before) the anchor text. */
+    insert: z
+      .object({ text: Text, after: Text.optional(), before: Text.optional() })
+      .strict()
+      .refine((v) => (v.after === undefined) !== (v.before === undefined), 'give exactly one of after/before')
+      .optional(),
+    /** Suggests deleting this text. */
+    delete: Text.optional(),
+    /** Suggests replacing `text` with `with` (one suggestion: a deletion and an insertion right after it). */
+    replace: z.object({ text: Text, with: Text }).strict().optional(),
+    /** Suggests a text style change on this text. */
+    textStyle: z
+      .object({
+        text: Text,
+        bold: z.boolean().optional(),
+        italic: z.boolean().optional(),
+        underline: z.boolean().optional(),
+        strikethrough: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Suggests a named paragraph style for the paragraph holding the text. */
+    paragraphStyle: z.object({ text: Text, namedStyleType: NamedStyle }).strict().optional(),
+  })
+  .strict()
+  .refine(
+    (s) => [s.insert, s.delete, s.replace, s.textStyle, s.paragraphStyle].filter((v) => v !== undefined).length === 1,
+    'give exactly one of insert, delete, replace, textStyle, paragraphStyle',
+  )
 export type SeedSuggestion = z.output<typeof SeedSuggestion>
 
 const ID_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789'

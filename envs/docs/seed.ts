@@ -19,11 +19,17 @@ export function seedDocs(world: World, seed: DocsSeed, ctx: SeedContext) {
       } else {
         if (!d.owner) throw new Error(`${path}.owner: required when no id is given`)
         const owner = ctx.user(d.owner, `${path}.owner`)
-        id = createGoogleDocFile(db, { ownerId: owner.id, title: d.title ?? 'Untitled document', ...(d.parentId ? { parentId: d.parentId } : {}) }).id
+        id = createGoogleDocFile(db, {
+          ownerId: owner.id,
+          title: d.title ?? 'Untitled document',
+          ...(d.parentId ? { parentId: d.parentId } : {}),
+        }).id
       }
       const fileId: string = id
-      const suggestions = d.suggestions?.map((s, j) =>
-        ({ ...s, author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email }))
+      const suggestions = d.suggestions?.map((s, j) => ({
+        ...s,
+        author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email,
+      }))
       const extra = { namedRanges: d.namedRanges, requests: d.requests, suggestions }
       let model
       try {

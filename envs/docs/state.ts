@@ -45,15 +45,28 @@ function paragraphs(blocks: readonly Block[], tab: TabModel): Json[] {
     if (b.t !== 'p') return []
     const runs = b.els.filter((e) => e.t === 'text' && e.text.trim() !== '')
     const all = (k: string) => runs.length > 0 && runs.every((e) => !!e.style[k])
-    return [{
-      text: b.els.map(elText).join('').replace(/\n$/, ''),
-      namedStyleType: String(b.style.namedStyleType ?? 'NORMAL_TEXT'),
-      alignment: typeof b.style.alignment === 'string' ? b.style.alignment : null,
-      bullet: b.bullet ? { listId: b.bullet.listId, nestingLevel: b.bullet.nestingLevel ?? 0, ordered: isOrdered(tab.lists[b.bullet.listId]) } : null,
-      bold: all('bold'), italic: all('italic'), underline: all('underline'),
-      links: b.els.flatMap((e) => { const url = (e.style.link as { url?: string } | undefined)?.url; return url ? [url] : [] }),
-      styled: styledRuns(b.els),
-    }]
+    return [
+      {
+        text: b.els.map(elText).join('').replace(/\n$/, ''),
+        namedStyleType: String(b.style.namedStyleType ?? 'NORMAL_TEXT'),
+        alignment: typeof b.style.alignment === 'string' ? b.style.alignment : null,
+        bullet: b.bullet
+          ? {
+              listId: b.bullet.listId,
+              nestingLevel: b.bullet.nestingLevel ?? 0,
+              ordered: isOrdered(tab.lists[b.bullet.listId]),
+            }
+          : null,
+        bold: all('bold'),
+        italic: all('italic'),
+        underline: all('underline'),
+        links: b.els.flatMap((e) => {
+          const url = (e.style.link as { url?: string } | undefined)?.url
+          return url ? [url] : []
+        }),
+        styled: styledRuns(b.els),
+      },
+    ]
   })
 }
 
@@ -69,7 +82,14 @@ function styledRuns(els: readonly El[]): Json[] {
     const url = (e.style.link as { url?: string } | undefined)?.url
     if (url) run.link = url
     const rgb = ((e.style.foregroundColor as any)?.color?.rgbColor ?? null) as Record<string, number> | null
-    if (rgb && Object.keys(rgb).length) run.color = `#${['red', 'green', 'blue'].map((k) => Math.round((rgb[k] ?? 0) * 255).toString(16).padStart(2, '0')).join('')}`
+    if (rgb && Object.keys(rgb).length)
+      run.color = `#${['red', 'green', 'blue']
+        .map((k) =>
+          Math.round((rgb[k] ?? 0) * 255)
+            .toString(16)
+            .padStart(2, '0'),
+        )
+        .join('')}`
     const size = (e.style.fontSize as { magnitude?: number } | undefined)?.magnitude
     if (typeof size === 'number') run.fontSize = size
     const text = e.text.replace(/\n$/, '')
@@ -79,38 +99,64 @@ function styledRuns(els: readonly El[]): Json[] {
 }
 
 function tables(blocks: readonly Block[]): Json[] {
-  return blocks.flatMap((b): Json[] => b.t === 'table'
-    ? [{ rows: b.rows.length, columns: b.columns, cells: b.rows.map((r) => r.cells.map((c) => blocksText(c.content).replace(/\n$/, ''))) }]
-    : [])
+  return blocks.flatMap((b): Json[] =>
+    b.t === 'table'
+      ? [
+          {
+            rows: b.rows.length,
+            columns: b.columns,
+            cells: b.rows.map((r) => r.cells.map((c) => blocksText(c.content).replace(/\n$/, ''))),
+          },
+        ]
+      : [],
+  )
 }
 
-const texts = (g: Record<string, Block[]>): Json => Object.fromEntries(Object.entries(g).map(([id, c]) => [id, blocksText(c).replace(/\n$/, '')]))
+const texts = (g: Record<string, Block[]>): Json =>
+  Object.fromEntries(Object.entries(g).map(([id, c]) => [id, blocksText(c).replace(/\n$/, '')]))
 
 /** The text a range covers in one segment of a tab (paragraph marks included; any other element is one U+FFFC). */
 function rangeText(tab: TabModel, segmentId: string | undefined, start: number, end: number): string {
-  const blocks = segmentId ? (tab.headers[segmentId] ?? tab.footers[segmentId] ?? tab.footnotes[segmentId] ?? []) : tab.body
-  return parasIn(blocks, 0, start, end).map((hit) => {
-    const text = hit.para.els.map((e) => (e.t === 'text' ? e.text : '\uFFFC')).join('')
-    return text.slice(Math.max(0, start - hit.start), Math.max(0, end - hit.start))
-  }).join('')
+  const blocks = segmentId
+    ? (tab.headers[segmentId] ?? tab.footers[segmentId] ?? tab.footnotes[segmentId] ?? [])
+    : tab.body
+  return parasIn(blocks, 0, start, end)
+    .map((hit) => {
+      const text = hit.para.els.map((e) => (e.t === 'text' ? e.text : '\uFFFC')).join('')
+      return text.slice(Math.max(0, start - hit.start), Math.max(0, end - hit.start))
+    })
+    .join('')
 }
 
 /** A tab's view: its content as the base view (suggestions rejected) shows it, named ranges as stored. */
 function tabView(tab: TabModel, stored: TabModel): Json {
   return {
-    tabId: tab.props.tabId, title: tab.props.title, index: tab.props.index, parentTabId: tab.props.parentTabId ?? null,
+    tabId: tab.props.tabId,
+    title: tab.props.title,
+    index: tab.props.index,
+    parentTabId: tab.props.parentTabId ?? null,
     text: blocksText(tab.body),
     paragraphs: paragraphs(tab.body, tab),
     tables: tables(tab.body),
-    headers: texts(tab.headers), footers: texts(tab.footers), footnotes: texts(tab.footnotes),
+    headers: texts(tab.headers),
+    footers: texts(tab.footers),
+    footnotes: texts(tab.footnotes),
     namedRanges: stored.namedRanges.map((nr) => ({
-      id: nr.id, name: nr.name,
+      id: nr.id,
+      name: nr.name,
       ranges: nr.ranges.map((r) => ({
-        segmentId: r.segmentId || null, startIndex: r.start, endIndex: r.end,
+        segmentId: r.segmentId || null,
+        startIndex: r.start,
+        endIndex: r.end,
         text: rangeText(stored, r.segmentId, r.start, r.end),
       })),
     })),
-    inlineObjects: Object.fromEntries(Object.entries(tab.inlineObjects).map(([id, o]) => [id, { uri: String(((o.inlineObjectProperties as any)?.embeddedObject?.imageProperties?.sourceUri) ?? '') }])),
+    inlineObjects: Object.fromEntries(
+      Object.entries(tab.inlineObjects).map(([id, o]) => [
+        id,
+        { uri: String((o.inlineObjectProperties as any)?.embeddedObject?.imageProperties?.sourceUri ?? '') },
+      ]),
+    ),
   }
 }
 
@@ -137,7 +183,10 @@ export function dumpDocs(world: World): ServiceState {
         const base = baseView(model)
         const stored = allTabs(model)
         return {
-          documentId: id, revision, revisionId: revisionIdOf(id, revision), text: plainText(base),
+          documentId: id,
+          revision,
+          revisionId: revisionIdOf(id, revision),
+          text: plainText(base),
           tabs: allTabs(base).map((t, i) => tabView(t, stored[i]!)),
           suggestions: pendingSuggestions(model),
         }
@@ -149,5 +198,6 @@ export function dumpDocs(world: World): ServiceState {
 }
 
 const FILE_TYPES = tableRead('drive_files', ['id', 'mime_type'], ['id']) as TableRead<readonly [string, string]>
-const DOCUMENTS = tableRead('docs_documents', ['file_id', 'model', 'revision'], ['file_id']) as
-  TableRead<readonly [string, string, number]>
+const DOCUMENTS = tableRead('docs_documents', ['file_id', 'model', 'revision'], ['file_id']) as TableRead<
+  readonly [string, string, number]
+>

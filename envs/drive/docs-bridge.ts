@@ -7,13 +7,25 @@ import { effectiveRole, findFile, GOOGLE_DOC, insertFile, recordChange, touchFil
 // Drive keeps the file (owner, sharing, times, revisions, search text, change feed).
 
 /** Creates the Drive file of a new Google Doc owned by a world user; its id is the documentId. */
-export function createGoogleDocFile(db: Db, opts: { ownerId: string; title: string; parentId?: string }): { id: string } {
-  const row = insertFile(db, { name: opts.title, mimeType: GOOGLE_DOC, ownerId: opts.ownerId, parents: opts.parentId ? [opts.parentId] : [] })
+export function createGoogleDocFile(
+  db: Db,
+  opts: { ownerId: string; title: string; parentId?: string },
+): { id: string } {
+  const row = insertFile(db, {
+    name: opts.title,
+    mimeType: GOOGLE_DOC,
+    ownerId: opts.ownerId,
+    parents: opts.parentId ? [opts.parentId] : [],
+  })
   return { id: row.id }
 }
 
 /** The caller's effective role on a document ('none' when it does not exist or is not visible to them). */
-export function docsAccess(db: Db, fileId: string, userId: string): 'none' | 'reader' | 'commenter' | 'writer' | 'owner' {
+export function docsAccess(
+  db: Db,
+  fileId: string,
+  userId: string,
+): 'none' | 'reader' | 'commenter' | 'writer' | 'owner' {
   const role = effectiveRole(db, fileId, userId)
   if (role === 'organizer' || role === 'fileOrganizer') return 'writer'
   return role

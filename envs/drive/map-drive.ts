@@ -69,7 +69,9 @@ export function toSharedDrive(db: Db, d: SharedDriveRow, viewerId: string, role:
     backgroundImageLink: theme?.backgroundImageLink ?? 'https://ssl.gstatic.com/team_drive_themes/bg_default.jpg',
     capabilities,
     createdTime: new Date(d.createdMs).toISOString(),
-    restrictions: legacy ? { ...restrictions, teamMembersOnly: restrictions.driveMembersOnly, driveMembersOnly: undefined } : restrictions,
+    restrictions: legacy
+      ? { ...restrictions, teamMembersOnly: restrictions.driveMembersOnly, driveMembersOnly: undefined }
+      : restrictions,
   }
   if (d.themeId) out.themeId = d.themeId
   if (!legacy) out.hidden = hidden

@@ -3,7 +3,14 @@ import { findUserById } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import type { FileRow, PermissionRow } from './schema.ts'
 import {
-  atLeast, effectiveRole, FOLDER, GOOGLE_DOC, parentsOf, permissionIdFor, permissionsOf, type Role,
+  atLeast,
+  effectiveRole,
+  FOLDER,
+  GOOGLE_DOC,
+  parentsOf,
+  permissionIdFor,
+  permissionsOf,
+  type Role,
 } from './store/files.ts'
 
 /** Each user's My Drive root folder id (stable per user, shaped like Drive's `0A…` root ids). */
@@ -17,12 +24,22 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 /** A user as Drive shows them; `known` is their world user row when the caller holds it (undefined: none). */
 export function driveUser(db: Db, userId: string, viewerId: string, known?: WorldUserRow | null) {
-  const u = known === undefined ? findUserById(db, userId) : known ?? undefined
-  return { kind: 'drive#user', displayName: u?.name ?? userId, me: userId === viewerId, permissionId: permissionIdFor(db, userId), emailAddress: u?.email ?? '' }
+  const u = known === undefined ? findUserById(db, userId) : (known ?? undefined)
+  return {
+    kind: 'drive#user',
+    displayName: u?.name ?? userId,
+    me: userId === viewerId,
+    permissionId: permissionIdFor(db, userId),
+    emailAddress: u?.email ?? '',
+  }
 }
 
 export function toPermission(db: Db, p: PermissionRow, fileOwnerId: string) {
-  const user = p.type === 'user' && p.emailAddress ? (stmt(db, 'SELECT name FROM world_users WHERE lower(email) = lower(?)').get(p.emailAddress) as { name: string } | undefined) : undefined
+  const user =
+    p.type === 'user' && p.emailAddress
+      ? (stmt(db, 'SELECT name FROM world_users WHERE lower(email) = lower(?)').get(p.emailAddress) as
+          { name: string } | undefined)
+      : undefined
   const out: Record<string, unknown> = { kind: 'drive#permission', id: p.id, type: p.type, role: p.role }
   if (p.emailAddress) out.emailAddress = p.emailAddress
   if (p.domain) out.domain = p.domain
@@ -77,9 +94,12 @@ export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only
   if (all || only.has('spaces')) out.spaces = ['drive']
   if (all || only.has('version')) out.version = String(row.version)
   if (all || only.has('webViewLink')) {
-    out.webViewLink = row.mimeType === GOOGLE_DOC ? `https://docs.google.com/document/d/${row.id}/edit?usp=drivesdk`
-      : isFolder ? `https://drive.google.com/drive/folders/${row.id}`
-        : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
+    out.webViewLink =
+      row.mimeType === GOOGLE_DOC
+        ? `https://docs.google.com/document/d/${row.id}/edit?usp=drivesdk`
+        : isFolder
+          ? `https://drive.google.com/drive/folders/${row.id}`
+          : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
   }
   if (all || only.has('iconLink')) {
     out.iconLink = `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`

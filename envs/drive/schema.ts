@@ -48,14 +48,33 @@ export const files = sqliteTable(
   // created, drive), so a page of `name contains` reads about a page of index entries and a rare match walks the
   // index alone, looking up only rows it returns (docs/decisions/0220).
   (t) => [
-    index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id), index('drive_files_by_mime').on(t.mimeType),
+    index('drive_files_by_owner').on(t.ownerId, t.driveId, t.id),
+    index('drive_files_by_mime').on(t.mimeType),
     index('drive_files_by_parent_listing').on(
-      t.parents, sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey,
-      t.id, t.nameWords, t.ownerId, t.driveId, t.trashed, t.starred, t.mimeType, t.createdMs,
+      t.parents,
+      sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`,
+      sql`${t.modifiedMs} DESC`,
+      t.nameKey,
+      t.id,
+      t.nameWords,
+      t.ownerId,
+      t.driveId,
+      t.trashed,
+      t.starred,
+      t.mimeType,
+      t.createdMs,
     ),
     index('drive_files_by_listing').on(
-      sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`, sql`${t.modifiedMs} DESC`, t.nameKey, t.id,
-      t.nameWords, t.trashed, t.starred, t.mimeType, t.createdMs, t.driveId,
+      sql`(${t.mimeType} != 'application/vnd.google-apps.folder')`,
+      sql`${t.modifiedMs} DESC`,
+      t.nameKey,
+      t.id,
+      t.nameWords,
+      t.trashed,
+      t.starred,
+      t.mimeType,
+      t.createdMs,
+      t.driveId,
     ),
   ],
 )
@@ -73,7 +92,11 @@ export const permissions = sqliteTable(
     expirationMs: integer('expiration_ms'),
   },
   // By type: listings look up the (few) domain and anyone grants.
-  (t) => [primaryKey({ columns: [t.fileId, t.id] }), index('drive_permissions_by_email').on(t.emailAddress), index('drive_permissions_by_type').on(t.type)],
+  (t) => [
+    primaryKey({ columns: [t.fileId, t.id] }),
+    index('drive_permissions_by_email').on(t.emailAddress),
+    index('drive_permissions_by_type').on(t.type),
+  ],
 )
 
 export const revisions = sqliteTable(
@@ -129,39 +152,51 @@ export const comments = sqliteTable(
 )
 
 /** Shared drives. Members are rows of drive_permissions whose file_id is the drive id. */
-export const sharedDrives = sqliteTable('drive_shared_drives', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  creatorId: text('creator_id').notNull(),
-  requestId: text('request_id').notNull(),
-  createdMs: integer('created_ms').notNull(),
-  themeId: text('theme_id'),
-  colorRgb: text('color_rgb').notNull(),
-  /** JSON object of the drive's restrictions. */
-  restrictions: text('restrictions').notNull().default('{}'),
-  /** JSON array of user ids that hid the drive (hiding is per user). */
-  hiddenBy: text('hidden_by').notNull().default('[]'),
-}, (t) => [uniqueIndex('drive_shared_drives_by_request').on(t.creatorId, t.requestId)])
+export const sharedDrives = sqliteTable(
+  'drive_shared_drives',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    creatorId: text('creator_id').notNull(),
+    requestId: text('request_id').notNull(),
+    createdMs: integer('created_ms').notNull(),
+    themeId: text('theme_id'),
+    colorRgb: text('color_rgb').notNull(),
+    /** JSON object of the drive's restrictions. */
+    restrictions: text('restrictions').notNull().default('{}'),
+    /** JSON array of user ids that hid the drive (hiding is per user). */
+    hiddenBy: text('hidden_by').notNull().default('[]'),
+  },
+  (t) => [uniqueIndex('drive_shared_drives_by_request').on(t.creatorId, t.requestId)],
+)
 
 /** Notification channels opened by files.watch / changes.watch (closed by channels.stop). */
-export const channels = sqliteTable('drive_channels', {
-  id: text('id').notNull(),
-  resourceId: text('resource_id').notNull(),
-  resourceUri: text('resource_uri').notNull(),
-  userId: text('user_id').notNull(),
-  token: text('token'),
-  address: text('address').notNull(),
-  expirationMs: integer('expiration_ms').notNull(),
-}, (t) => [primaryKey({ columns: [t.id, t.resourceId] })])
+export const channels = sqliteTable(
+  'drive_channels',
+  {
+    id: text('id').notNull(),
+    resourceId: text('resource_id').notNull(),
+    resourceUri: text('resource_uri').notNull(),
+    userId: text('user_id').notNull(),
+    token: text('token'),
+    address: text('address').notNull(),
+    expirationMs: integer('expiration_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.resourceId] })],
+)
 
 /** Labels applied to files: one row per (file, label) with its field values as JSON. */
-export const fileLabels = sqliteTable('drive_file_labels', {
-  fileId: text('file_id').notNull(),
-  labelId: text('label_id').notNull(),
-  revisionId: text('revision_id').notNull(),
-  /** JSON object fieldId → { valueType, values[] }. */
-  fields: text('fields').notNull().default('{}'),
-}, (t) => [primaryKey({ columns: [t.fileId, t.labelId] })])
+export const fileLabels = sqliteTable(
+  'drive_file_labels',
+  {
+    fileId: text('file_id').notNull(),
+    labelId: text('label_id').notNull(),
+    revisionId: text('revision_id').notNull(),
+    /** JSON object fieldId → { valueType, values[] }. */
+    fields: text('fields').notNull().default('{}'),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.labelId] })],
+)
 
 /** Long-running operations started by files.download (done at once; operations.get reads them back). */
 export const operations = sqliteTable('drive_operations', {
@@ -174,32 +209,53 @@ export const operations = sqliteTable('drive_operations', {
 })
 
 /** Approvals on files (approvals.start … approve/decline/cancel). */
-export const approvals = sqliteTable('drive_approvals', {
-  fileId: text('file_id').notNull(),
-  id: text('id').notNull(),
-  initiatorId: text('initiator_id').notNull(),
-  status: text('status', { enum: ['IN_PROGRESS', 'APPROVED', 'CANCELLED', 'DECLINED'] }).notNull(),
-  /** JSON array of { email, response } in the order reviewers were added. */
-  reviewers: text('reviewers').notNull(),
-  dueMs: integer('due_ms'),
-  createdMs: integer('created_ms').notNull(),
-  modifiedMs: integer('modified_ms').notNull(),
-  completedMs: integer('completed_ms'),
-}, (t) => [primaryKey({ columns: [t.fileId, t.id] })])
+export const approvals = sqliteTable(
+  'drive_approvals',
+  {
+    fileId: text('file_id').notNull(),
+    id: text('id').notNull(),
+    initiatorId: text('initiator_id').notNull(),
+    status: text('status', { enum: ['IN_PROGRESS', 'APPROVED', 'CANCELLED', 'DECLINED'] }).notNull(),
+    /** JSON array of { email, response } in the order reviewers were added. */
+    reviewers: text('reviewers').notNull(),
+    dueMs: integer('due_ms'),
+    createdMs: integer('created_ms').notNull(),
+    modifiedMs: integer('modified_ms').notNull(),
+    completedMs: integer('completed_ms'),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.id] })],
+)
 
 /** Pending access requests ("Request access" in Drive), resolved by approvers through accessproposals.resolve. */
-export const accessProposals = sqliteTable('drive_access_proposals', {
-  fileId: text('file_id').notNull(),
-  id: text('id').notNull(),
-  requesterEmail: text('requester_email').notNull(),
-  recipientEmail: text('recipient_email').notNull(),
-  role: text('role').notNull(),
-  view: text('view'),
-  message: text('message').notNull().default(''),
-  createdMs: integer('created_ms').notNull(),
-}, (t) => [primaryKey({ columns: [t.fileId, t.id] })])
+export const accessProposals = sqliteTable(
+  'drive_access_proposals',
+  {
+    fileId: text('file_id').notNull(),
+    id: text('id').notNull(),
+    requesterEmail: text('requester_email').notNull(),
+    recipientEmail: text('recipient_email').notNull(),
+    role: text('role').notNull(),
+    view: text('view'),
+    message: text('message').notNull().default(''),
+    createdMs: integer('created_ms').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileId, t.id] })],
+)
 
-export const driveTables = [files, permissions, revisions, changes, uploads, comments, sharedDrives, channels, fileLabels, operations, approvals, accessProposals] as const
+export const driveTables = [
+  files,
+  permissions,
+  revisions,
+  changes,
+  uploads,
+  comments,
+  sharedDrives,
+  channels,
+  fileLabels,
+  operations,
+  approvals,
+  accessProposals,
+] as const
 export type SharedDriveRow = typeof sharedDrives.$inferSelect
 export type FileRow = typeof files.$inferSelect
 export type PermissionRow = typeof permissions.$inferSelect

@@ -32,14 +32,24 @@ const SeedComment = z.object({
   /** The text the comment quotes (shown as `quotedFileContent`). */
   quoted: z.string().optional(),
   at: SeedTime.optional(),
-  replies: z.array(z.object({
-    author: z.string(), content: z.string().default(''), at: SeedTime.optional(), action: z.enum(['resolve', 'reopen']).optional(),
-  })).default([]),
+  replies: z
+    .array(
+      z.object({
+        author: z.string(),
+        content: z.string().default(''),
+        at: SeedTime.optional(),
+        action: z.enum(['resolve', 'reopen']).optional(),
+      }),
+    )
+    .default([]),
 })
 
 const SeedFile = z.object({
   /** Explicit Drive id (kept), else generated. */
-  id: z.string().regex(/^[A-Za-z0-9_-]{10,64}$/).optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{10,64}$/)
+    .optional(),
   /** A name other seed entries can use in `parent`. */
   key: z.string().optional(),
   name: z.string().min(1),
@@ -66,11 +76,22 @@ const SeedFile = z.object({
 const SeedSharedDrive = z.object({
   /** A name files use in `parent` to sit at the drive's top level. */
   key: z.string(),
-  id: z.string().regex(/^0A[A-Za-z0-9_-]{8,40}$/).optional(),
+  id: z
+    .string()
+    .regex(/^0A[A-Za-z0-9_-]{8,40}$/)
+    .optional(),
   name: z.string().min(1),
   /** A world user; becomes an organizer. */
   creator: z.string(),
-  members: z.array(z.object({ user: z.string().optional(), emailAddress: z.string().optional(), role: z.enum(['organizer', 'fileOrganizer', 'writer', 'commenter', 'reader']) })).default([]),
+  members: z
+    .array(
+      z.object({
+        user: z.string().optional(),
+        emailAddress: z.string().optional(),
+        role: z.enum(['organizer', 'fileOrganizer', 'writer', 'commenter', 'reader']),
+      }),
+    )
+    .default([]),
   at: SeedTime.optional(),
 })
 
@@ -86,7 +107,11 @@ const SeedAccessProposal = z.object({
 })
 
 export const DriveSeed = z
-  .object({ sharedDrives: z.array(SeedSharedDrive).default([]), files: z.array(SeedFile).default([]), accessProposals: z.array(SeedAccessProposal).default([]) })
+  .object({
+    sharedDrives: z.array(SeedSharedDrive).default([]),
+    files: z.array(SeedFile).default([]),
+    accessProposals: z.array(SeedAccessProposal).default([]),
+  })
   .strict()
   .default({ sharedDrives: [], files: [], accessProposals: [] })
 export type DriveSeed = z.output<typeof DriveSeed>
@@ -101,11 +126,18 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const creator = ctx.user(d.creator, `${path}.creator`)
     const id = d.id ?? newSharedDriveId(db)
     insertRow(db, sharedDrives, {
-      id, name: d.name, creatorId: creator.id, requestId: `seed-${d.key}`, createdMs: d.at ? ctx.time(d.at) : ctx.nowMs,
+      id,
+      name: d.name,
+      creatorId: creator.id,
+      requestId: `seed-${d.key}`,
+      createdMs: d.at ? ctx.time(d.at) : ctx.nowMs,
       colorRgb: DEFAULT_DRIVE_COLOR,
     })
     insertRow(db, permissions, {
-      fileId: id, id: permissionIdFor(db, creator.id), type: 'user', role: 'organizer',
+      fileId: id,
+      id: permissionIdFor(db, creator.id),
+      type: 'user',
+      role: 'organizer',
       emailAddress: creator.email.toLowerCase(),
     })
     d.members.forEach((m, j) => {
@@ -125,7 +157,12 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const parentId = f.parent ? (byKey.get(f.parent) ?? f.parent) : undefined
     const at = f.at ? ctx.time(f.at) : ctx.nowMs
     const isDoc = f.mimeType === 'application/vnd.google-apps.document'
-    const content = f.mimeType === FOLDER || isDoc ? undefined : f.base64 ? Buffer.from(f.base64, 'base64') : Buffer.from(f.text ?? '', 'utf8')
+    const content =
+      f.mimeType === FOLDER || isDoc
+        ? undefined
+        : f.base64
+          ? Buffer.from(f.base64, 'base64')
+          : Buffer.from(f.text ?? '', 'utf8')
     const inDrive = parentId ? (driveOf.get(parentId) ?? null) : null
     if (f.history.length && !content) throw new Error(`${path}.history: only files with content have versions`)
     const first = f.history[0]
@@ -133,16 +170,32 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const initial = first ? Buffer.from(first.text, 'utf8') : content
     const row = {
       id: writeFile(db, {
-        id: f.id, name: f.name, mimeType: f.mimeType, ownerId: owner.id, owner, parents: parentId ? [parentId] : [],
-        content: initial, description: f.description, createdMs: created, modifiedMs: created, driveId: inDrive,
+        id: f.id,
+        name: f.name,
+        mimeType: f.mimeType,
+        ownerId: owner.id,
+        owner,
+        parents: parentId ? [parentId] : [],
+        content: initial,
+        description: f.description,
+        createdMs: created,
+        modifiedMs: created,
+        driveId: inDrive,
       }),
     }
     if (first) {
-      const later = [...f.history.slice(1).map((v, k) => ({ ...v, k: k + 1 })), { text: f.text ?? '', at: f.at, by: f.modifiedBy, k: -1 }]
+      const later = [
+        ...f.history.slice(1).map((v, k) => ({ ...v, k: k + 1 })),
+        { text: f.text ?? '', at: f.at, by: f.modifiedBy, k: -1 },
+      ]
       for (const v of later) {
         const who = v.by ? ctx.user(v.by, v.k < 0 ? `${path}.modifiedBy` : `${path}.history[${v.k}].by`) : owner
         const fullText = /^text\//.test(f.mimeType) ? v.text : undefined
-        touchFile(db, row.id, who.id, { content: Buffer.from(v.text, 'utf8'), fullText, atMs: v.at ? ctx.time(v.at) : ctx.nowMs })
+        touchFile(db, row.id, who.id, {
+          content: Buffer.from(v.text, 'utf8'),
+          fullText,
+          atMs: v.at ? ctx.time(v.at) : ctx.nowMs,
+        })
       }
     }
     if (inDrive) driveOf.set(row.id, inDrive)
@@ -150,8 +203,10 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     if (f.suggestions?.length && !(isDoc && f.text)) {
       throw new Error(`${path}.suggestions: only a Google Doc with text has suggestions`)
     }
-    const suggestions = (f.suggestions ?? []).map((s, j) =>
-      ({ ...s, author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email }))
+    const suggestions = (f.suggestions ?? []).map((s, j) => ({
+      ...s,
+      author: ctx.user(s.author, `${path}.suggestions[${j}].author`).email,
+    }))
     if (isDoc && f.text) {
       let fullText: string
       try {
@@ -169,18 +224,40 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     if (f.trashed) extra.push(['trashed', 1], ['explicitly_trashed', 1])
     if (f.properties) extra.push(['properties', JSON.stringify(f.properties)])
     if (extra.length) {
-      stmt(db, `UPDATE drive_files SET ${extra.map(([c]) => `"${c}" = ?`).join(', ')} WHERE id = ?`)
-        .run(...extra.map(([, v]) => v), row.id)
+      stmt(db, `UPDATE drive_files SET ${extra.map(([c]) => `"${c}" = ?`).join(', ')} WHERE id = ?`).run(
+        ...extra.map(([, v]) => v),
+        row.id,
+      )
     }
     f.permissions.forEach((p, j) => {
       const ppath = `${path}.permissions[${j}]`
       const who = p.user ? ctx.user(p.user, `${ppath}.user`) : undefined
       const email = who?.email ?? p.emailAddress
-      if ((p.type === 'user' || p.type === 'group') && !email) throw new Error(`${ppath}: user or emailAddress is required`)
-      const id = p.id ?? (who ? permissionIdFor(db, who.id) : p.type === 'anyone' ? (p.allowFileDiscovery ? 'anyone' : 'anyoneWithLink') : p.type === 'domain' ? `${p.domain}${p.allowFileDiscovery ? '' : 'WithLink'}` : `seed${i}x${j}`)
+      if ((p.type === 'user' || p.type === 'group') && !email)
+        throw new Error(`${ppath}: user or emailAddress is required`)
+      const id =
+        p.id ??
+        (who
+          ? permissionIdFor(db, who.id)
+          : p.type === 'anyone'
+            ? p.allowFileDiscovery
+              ? 'anyone'
+              : 'anyoneWithLink'
+            : p.type === 'domain'
+              ? `${p.domain}${p.allowFileDiscovery ? '' : 'WithLink'}`
+              : `seed${i}x${j}`)
       // The owner already holds the owner permission; a repeated grant keeps the last role given.
       if (who && who.id === owner.id) return
-      const values = { fileId: row.id, id, type: p.type, role: p.role, emailAddress: email?.toLowerCase() ?? null, domain: p.domain ?? null, allowFileDiscovery: p.allowFileDiscovery, expirationMs: p.expiration ? ctx.time(p.expiration) : null }
+      const values = {
+        fileId: row.id,
+        id,
+        type: p.type,
+        role: p.role,
+        emailAddress: email?.toLowerCase() ?? null,
+        domain: p.domain ?? null,
+        allowFileDiscovery: p.allowFileDiscovery,
+        expirationMs: p.expiration ? ctx.time(p.expiration) : null,
+      }
       grantPermission(db, values, true)
     })
     f.comments.forEach((cm, j) => seedComment(db, ctx, row.id, cm, `${path}.comments[${j}]`))
@@ -190,10 +267,17 @@ export function seedDrive(world: World, seed: DriveSeed, ctx: SeedContext): void
     const fileId = byKey.get(p.file) ?? p.file
     const file = db.select().from(files).where(eq(files.id, fileId)).get()
     if (!file) throw new Error(`${path}.file: no file ${p.file}`)
-    const requester = p.requester.includes('@') ? p.requester.toLowerCase() : ctx.user(p.requester, `${path}.requester`).email.toLowerCase()
+    const requester = p.requester.includes('@')
+      ? p.requester.toLowerCase()
+      : ctx.user(p.requester, `${path}.requester`).email.toLowerCase()
     const id = `${nextCounter(db, 'drive.accessProposal')}`.padStart(12, '0')
     insertRow(db, accessProposals, {
-      fileId, id: `AP${id}`, requesterEmail: requester, recipientEmail: requester, role: p.role, message: p.message,
+      fileId,
+      id: `AP${id}`,
+      requesterEmail: requester,
+      recipientEmail: requester,
+      role: p.role,
+      message: p.message,
       createdMs: p.at ? ctx.time(p.at) : ctx.nowMs,
     })
   })
@@ -207,12 +291,20 @@ type PermissionRow = typeof permissions.$inferSelect
  */
 function grantPermission(db: Db, p: PermissionRow, withExpiration: boolean) {
   const set = withExpiration ? 'role = excluded.role, expiration_ms = excluded.expiration_ms' : 'role = excluded.role'
-  stmt(db, 'INSERT INTO drive_permissions (file_id, id, type, role, email_address, domain, allow_file_discovery, ' +
-    `expiration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (file_id, id) DO UPDATE SET ${set}`)
-    .run(p.fileId, p.id, p.type, p.role, p.emailAddress, p.domain, p.allowFileDiscovery ? 1 : 0, p.expirationMs)
+  stmt(
+    db,
+    'INSERT INTO drive_permissions (file_id, id, type, role, email_address, domain, allow_file_discovery, ' +
+      `expiration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (file_id, id) DO UPDATE SET ${set}`,
+  ).run(p.fileId, p.id, p.type, p.role, p.emailAddress, p.domain, p.allowFileDiscovery ? 1 : 0, p.expirationMs)
 }
 
-function seedComment(db: World['db'], ctx: SeedContext, fileId: string, cm: z.output<typeof SeedComment>, path: string) {
+function seedComment(
+  db: World['db'],
+  ctx: SeedContext,
+  fileId: string,
+  cm: z.output<typeof SeedComment>,
+  path: string,
+) {
   const at = cm.at ? ctx.time(cm.at) : ctx.nowMs
   const id = commentId(db)
   const quoted = cm.quoted ? JSON.stringify({ mimeType: 'text/html', value: cm.quoted }) : null
@@ -221,11 +313,28 @@ function seedComment(db: World['db'], ctx: SeedContext, fileId: string, cm: z.ou
     if (r.action) resolved = r.action === 'resolve'
     if (!r.content && !r.action) throw new Error(`${path}.replies[${k}]: content or action is required`)
     const t = r.at ? ctx.time(r.at) : at
-    return { fileId, id: commentId(db), commentId: id, authorId: ctx.user(r.author, `${path}.replies[${k}].author`).id,
-      content: r.content, action: r.action ?? null, createdMs: t, modifiedMs: t }
+    return {
+      fileId,
+      id: commentId(db),
+      commentId: id,
+      authorId: ctx.user(r.author, `${path}.replies[${k}].author`).id,
+      content: r.content,
+      action: r.action ?? null,
+      createdMs: t,
+      modifiedMs: t,
+    }
   })
   const last = replies.at(-1)?.createdMs ?? at
-  insertRow(db, comments, { fileId, id, commentId: null, authorId: ctx.user(cm.author, `${path}.author`).id,
-    content: cm.content, quoted, resolved, createdMs: at, modifiedMs: last })
+  insertRow(db, comments, {
+    fileId,
+    id,
+    commentId: null,
+    authorId: ctx.user(cm.author, `${path}.author`).id,
+    content: cm.content,
+    quoted,
+    resolved,
+    createdMs: at,
+    modifiedMs: last,
+  })
   for (const r of replies) insertRow(db, comments, r)
 }

@@ -3,7 +3,16 @@ import { entityMemo, keptValue } from '../core/dump-memo.ts'
 import { drizzleRead, keptCollection, readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
-import { accessProposals, approvals, channels, comments, fileLabels, files, permissions, sharedDrives } from './schema.ts'
+import {
+  accessProposals,
+  approvals,
+  channels,
+  comments,
+  fileLabels,
+  files,
+  permissions,
+  sharedDrives,
+} from './schema.ts'
 
 /**
  * Drive's view for oracles (version 1):
@@ -28,7 +37,14 @@ export function dumpDrive(world: World): ServiceState {
   const userRows = readTable(world, USERS)
   const emails = keptValue(db, 'drive.emails', [userRows], () => new Map(userRows.map((u) => [u[0], u[1]])))
   const out: Record<string, Record<string, Json>> = {
-    files: {}, permissions: {}, drives: {}, channels: {}, labels: {}, approvals: {}, accessProposals: {}, comments: {},
+    files: {},
+    permissions: {},
+    drives: {},
+    channels: {},
+    labels: {},
+    approvals: {},
+    accessProposals: {},
+    comments: {},
   }
   const collection = <T>(name: string, read: TableRead<T>, entry: (row: T) => readonly [string, Json] | undefined) => {
     out[name] = keptCollection(world, `drive.${name}`, read, [emails], entry)
@@ -39,38 +55,113 @@ export function dumpDrive(world: World): ServiceState {
   collection('files', FILES, (f) => {
     const owner = emails.get(f.ownerId)
     const modifier = emails.get(f.lastModifyingUserId)
-    return [f.id, memo.entity(f.id, [f, owner, modifier], () => ({
-      id: f.id, name: f.name, mimeType: f.mimeType, owner: owner ?? f.ownerId, parents: JSON.parse(f.parents) as Json,
-      trashed: f.trashed, starred: f.starred, description: f.description, size: f.size, version: f.version,
-      createdTime: new Date(f.createdMs).toISOString(), modifiedTime: new Date(f.modifiedMs).toISOString(),
-      lastModifyingUser: modifier ?? f.lastModifyingUserId, text: f.fullText.slice(0, 2000), properties: JSON.parse(f.properties) as Json,
-      driveId: f.driveId, sha256: f.content ? createHash('sha256').update(f.content).digest('hex') : null,
-    }))]
+    return [
+      f.id,
+      memo.entity(f.id, [f, owner, modifier], () => ({
+        id: f.id,
+        name: f.name,
+        mimeType: f.mimeType,
+        owner: owner ?? f.ownerId,
+        parents: JSON.parse(f.parents) as Json,
+        trashed: f.trashed,
+        starred: f.starred,
+        description: f.description,
+        size: f.size,
+        version: f.version,
+        createdTime: new Date(f.createdMs).toISOString(),
+        modifiedTime: new Date(f.modifiedMs).toISOString(),
+        lastModifyingUser: modifier ?? f.lastModifyingUserId,
+        text: f.fullText.slice(0, 2000),
+        properties: JSON.parse(f.properties) as Json,
+        driveId: f.driveId,
+        sha256: f.content ? createHash('sha256').update(f.content).digest('hex') : null,
+      })),
+    ]
   })
   collection('permissions', PERMISSIONS, (p) => {
-    return [`${p.fileId}/${p.id}`, { fileId: p.fileId, id: p.id, type: p.type, role: p.role, emailAddress: p.emailAddress, domain: p.domain, allowFileDiscovery: p.allowFileDiscovery, expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString() }]
+    return [
+      `${p.fileId}/${p.id}`,
+      {
+        fileId: p.fileId,
+        id: p.id,
+        type: p.type,
+        role: p.role,
+        emailAddress: p.emailAddress,
+        domain: p.domain,
+        allowFileDiscovery: p.allowFileDiscovery,
+        expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString(),
+      },
+    ]
   })
   collection('drives', DRIVES, (d) => {
-    return [d.id, { id: d.id, name: d.name, creator: email(d.creatorId), createdTime: new Date(d.createdMs).toISOString(), themeId: d.themeId, colorRgb: d.colorRgb, restrictions: JSON.parse(d.restrictions) as Json, hiddenBy: (JSON.parse(d.hiddenBy) as string[]).map(email) }]
+    return [
+      d.id,
+      {
+        id: d.id,
+        name: d.name,
+        creator: email(d.creatorId),
+        createdTime: new Date(d.createdMs).toISOString(),
+        themeId: d.themeId,
+        colorRgb: d.colorRgb,
+        restrictions: JSON.parse(d.restrictions) as Json,
+        hiddenBy: (JSON.parse(d.hiddenBy) as string[]).map(email),
+      },
+    ]
   })
   collection('channels', CHANNELS, (ch) => {
-    return [`${ch.id}/${ch.resourceId}`, { id: ch.id, resourceId: ch.resourceId, resourceUri: ch.resourceUri, user: email(ch.userId), address: ch.address, token: ch.token, expiration: new Date(ch.expirationMs).toISOString() }]
+    return [
+      `${ch.id}/${ch.resourceId}`,
+      {
+        id: ch.id,
+        resourceId: ch.resourceId,
+        resourceUri: ch.resourceUri,
+        user: email(ch.userId),
+        address: ch.address,
+        token: ch.token,
+        expiration: new Date(ch.expirationMs).toISOString(),
+      },
+    ]
   })
   collection('labels', LABELS, (l) => {
-    return [`${l.fileId}/${l.labelId}`, { fileId: l.fileId, labelId: l.labelId, revisionId: l.revisionId, fields: JSON.parse(l.fields) as Json }]
+    return [
+      `${l.fileId}/${l.labelId}`,
+      { fileId: l.fileId, labelId: l.labelId, revisionId: l.revisionId, fields: JSON.parse(l.fields) as Json },
+    ]
   })
   collection('approvals', APPROVALS, (a) => {
-    return [`${a.fileId}/${a.id}`, { fileId: a.fileId, id: a.id, initiator: email(a.initiatorId), status: a.status, reviewers: JSON.parse(a.reviewers) as Json }]
+    return [
+      `${a.fileId}/${a.id}`,
+      {
+        fileId: a.fileId,
+        id: a.id,
+        initiator: email(a.initiatorId),
+        status: a.status,
+        reviewers: JSON.parse(a.reviewers) as Json,
+      },
+    ]
   })
   collection('comments', COMMENTS, (c) => {
     const quoted = c.quoted ? String((JSON.parse(c.quoted) as { value?: unknown }).value ?? '') : null
-    return [`${c.fileId}/${c.id}`, {
-      fileId: c.fileId, id: c.id, commentId: c.commentId, author: email(c.authorId), content: c.content,
-      quoted, action: c.action, resolved: c.resolved, deleted: c.deleted,
-    }]
+    return [
+      `${c.fileId}/${c.id}`,
+      {
+        fileId: c.fileId,
+        id: c.id,
+        commentId: c.commentId,
+        author: email(c.authorId),
+        content: c.content,
+        quoted,
+        action: c.action,
+        resolved: c.resolved,
+        deleted: c.deleted,
+      },
+    ]
   })
   collection('accessProposals', ACCESS_PROPOSALS, (a) => {
-    return [`${a.fileId}/${a.id}`, { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message }]
+    return [
+      `${a.fileId}/${a.id}`,
+      { fileId: a.fileId, id: a.id, requester: a.requesterEmail, role: a.role, message: a.message },
+    ]
   })
   return { version: 1, entities: out }
 }

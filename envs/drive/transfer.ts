@@ -17,13 +17,19 @@ export type DriveTransferResult = { transferred: number; folderId: string | null
  * Items of shared drives have no owner and are not touched.
  */
 export function transferDriveFiles(
-  db: Db, fromId: string, toId: string, levels: ReadonlySet<PrivacyLevel>,
+  db: Db,
+  fromId: string,
+  toId: string,
+  levels: ReadonlySet<PrivacyLevel>,
 ): DriveTransferResult {
   const from = findUserById(db, fromId)
   const to = findUserById(db, toId)
   if (!from || !to || fromId === toId) return { transferred: 0, folderId: null }
-  const owned = stmt(db, `/* transfer owned */ SELECT id, parents FROM drive_files
-    WHERE owner_id = ? AND drive_id IS NULL ORDER BY rowid`).all(fromId) as { id: string; parents: string }[]
+  const owned = stmt(
+    db,
+    `/* transfer owned */ SELECT id, parents FROM drive_files
+    WHERE owner_id = ? AND drive_id IS NULL ORDER BY rowid`,
+  ).all(fromId) as { id: string; parents: string }[]
   const isShared = sharedness(db)
   const moving = owned.filter((f) => levels.has(isShared(f.id) ? 'SHARED' : 'PRIVATE'))
   if (moving.length === 0) return { transferred: 0, folderId: null }
@@ -33,8 +39,11 @@ export function transferDriveFiles(
   const newPerm = permissionIdFor(db, toId)
   const setOwner = stmt(db, 'UPDATE drive_files SET owner_id = ?, parents = ? WHERE id = ?')
   const demote = stmt(db, `UPDATE drive_permissions SET role = 'writer' WHERE file_id = ? AND id = ?`)
-  const promote = stmt(db, `INSERT INTO drive_permissions (file_id, id, type, role, email_address, allow_file_discovery)
-    VALUES (?, ?, 'user', 'owner', ?, 0) ON CONFLICT (file_id, id) DO UPDATE SET role = 'owner', expiration_ms = NULL`)
+  const promote = stmt(
+    db,
+    `INSERT INTO drive_permissions (file_id, id, type, role, email_address, allow_file_discovery)
+    VALUES (?, ?, 'user', 'owner', ?, 0) ON CONFLICT (file_id, id) DO UPDATE SET role = 'owner', expiration_ms = NULL`,
+  )
   for (const f of moving) {
     const parents = JSON.parse(f.parents) as string[]
     const top = parents.length === 0 || parents.includes(oldRoot)

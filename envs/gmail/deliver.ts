@@ -58,7 +58,11 @@ export function deliverInternalMail(db: Db, mail: InternalMail): { messageIds: s
  * Replaces or adds headers in a raw message's header block; `null` removes a header. Only the header block is
  * decoded: the blank line and body are copied as bytes (the same bytes a latin1 round trip gives).
  */
-export function rewriteHeaders(raw: Buffer, changes: Record<string, string | null>, prepend: Record<string, string> = {}): Buffer {
+export function rewriteHeaders(
+  raw: Buffer,
+  changes: Record<string, string | null>,
+  prepend: Record<string, string> = {},
+): Buffer {
   const end = headEnd(raw)
   const head = raw.toString('latin1', 0, end)
   const rest = end < raw.length ? raw.subarray(end) : NO_BODY
@@ -75,13 +79,15 @@ export function rewriteHeaders(raw: Buffer, changes: Record<string, string | nul
     skipping = false
     if (name in lower) {
       skipping = true
-      if (lower[name] !== null && !done.has(name)) lines.push(`${line.slice(0, line.indexOf(':'))}: ${Buffer.from(lower[name]!, 'utf8').toString('latin1')}`)
+      if (lower[name] !== null && !done.has(name))
+        lines.push(`${line.slice(0, line.indexOf(':'))}: ${Buffer.from(lower[name]!, 'utf8').toString('latin1')}`)
       done.add(name)
       continue
     }
     lines.push(line)
   }
-  for (const [k, v] of Object.entries(changes)) if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${Buffer.from(v, 'utf8').toString('latin1')}`)
+  for (const [k, v] of Object.entries(changes))
+    if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${Buffer.from(v, 'utf8').toString('latin1')}`)
   const pre = Object.entries(prepend).map(([k, v]) => `${k}: ${v}`)
   return Buffer.concat([Buffer.from([...pre, ...lines].join('\r\n'), 'latin1'), rest])
 }
@@ -95,15 +101,21 @@ const NO_BODY = Buffer.from('\r\n\r\n', 'latin1')
  * external recipients are recorded in the sent copy only.
  */
 export function sendAsUser(
-  db: Db, sender: WorldUserRow, raw: Buffer, opts: { threadId?: string; depth?: number; mailboxExists?: boolean } = {},
+  db: Db,
+  sender: WorldUserRow,
+  raw: Buffer,
+  opts: { threadId?: string; depth?: number; mailboxExists?: boolean } = {},
 ): MessageRow {
   // Only the top-level headers matter here; insertMessage parses the whole message once.
   const headers = parseTopHeaders(raw)
   const h = (n: string) => headerOf(headers, n)
-  const recipients = [...new Set([...parseAddressList(h('to')), ...parseAddressList(h('cc')), ...parseAddressList(h('bcc'))])]
+  const recipients = [
+    ...new Set([...parseAddressList(h('to')), ...parseAddressList(h('cc')), ...parseAddressList(h('bcc'))]),
+  ]
   if (recipients.length === 0) throw badRequest('Recipient address required', 'invalidArgument')
   // Gmail limits recipients per message (To, Cc and Bcc together); past it nothing is sent.
-  if (recipients.length > MAX_RECIPIENTS) throw badRequest(`Too many recipients: at most ${MAX_RECIPIENTS} per message.`, 'invalidArgument')
+  if (recipients.length > MAX_RECIPIENTS)
+    throw badRequest(`Too many recipients: at most ${MAX_RECIPIENTS} per message.`, 'invalidArgument')
   // Gmail stamps the authenticated sender, a Date and a Message-ID.
   const fromHeader = sendAsAddress(db, sender, h('from'))
   const at = nowMs(db) // the clock does not move within a request
@@ -115,8 +127,12 @@ export function sendAsUser(
   const toSelf = recipients.includes(sender.email.toLowerCase())
   const memo = new CopyMemo()
   const labelIds = toSelf ? ['UNREAD', 'SENT', 'INBOX'] : ['SENT']
-  const sent = insertMessage(db, sender.id, { raw: fixed, labelIds, threadId: opts.threadId, internalDate: at },
-    { mailboxExists: opts.mailboxExists, memo })
+  const sent = insertMessage(
+    db,
+    sender.id,
+    { raw: fixed, labelIds, threadId: opts.threadId, internalDate: at },
+    { mailboxExists: opts.mailboxExists, memo },
+  )
   // The recipients' bytes are made when a world user is among them (rewriteHeaders throws for no header that the
   // rewrite above accepted: both look names up in a plain object).
   const delivered = () => rewriteHeaders(fixed, { Bcc: null })
@@ -132,7 +148,8 @@ function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined):
   if (given && addresses[0] === sender.email.toLowerCase()) return given
   if (!given || !addresses[0]) return formatAddress({ name: sender.name, email: sender.email })
   const aliases = listAddressSettings(db, sender.id, 'sendAs').map((s) => String(s.sendAsEmail).toLowerCase())
-  if (given && addresses[0] && (addresses[0] === sender.email.toLowerCase() || aliases.includes(addresses[0]))) return given
+  if (given && addresses[0] && (addresses[0] === sender.email.toLowerCase() || aliases.includes(addresses[0])))
+    return given
   return formatAddress({ name: sender.name, email: sender.email })
 }
 
@@ -158,7 +175,12 @@ function usersByEmail(db: Db): Map<string, UserColumns> {
  * copies of the same message stored earlier in this call.
  */
 function deliverToWorldUsers(
-  db: Db, raw: () => Buffer, recipients: string[], depth: number, at?: number, memo?: CopyMemo,
+  db: Db,
+  raw: () => Buffer,
+  recipients: string[],
+  depth: number,
+  at?: number,
+  memo?: CopyMemo,
 ): MessageRow[] {
   const out: MessageRow[] = []
   const byEmail = usersByEmail(db)
@@ -205,7 +227,11 @@ function afterDelivery(db: Db, user: WorldUserRow, row: MessageRow, depth: numbe
     modifyLabels(db, user.id, row.id, add, remove, row.threadId)
     if (typeof f.action.forward === 'string') forward(db, user, row, f.action.forward, depth)
   }
-  const fwd = getSetting<{ enabled?: boolean; emailAddress?: string; disposition?: string }>(db, user.id, 'autoForwarding')
+  const fwd = getSetting<{ enabled?: boolean; emailAddress?: string; disposition?: string }>(
+    db,
+    user.id,
+    'autoForwarding',
+  )
   if (fwd.enabled && fwd.emailAddress) {
     forward(db, user, row, fwd.emailAddress, depth)
     const d = fwd.disposition
@@ -217,9 +243,15 @@ function afterDelivery(db: Db, user: WorldUserRow, row: MessageRow, depth: numbe
 }
 
 function forward(db: Db, user: WorldUserRow, row: MessageRow, to: string, depth: number) {
-  const verified = listAddressSettings(db, user.id, 'forwarding').some((f) => String(f.forwardingEmail).toLowerCase() === to.toLowerCase() && f.verificationStatus === 'accepted')
+  const verified = listAddressSettings(db, user.id, 'forwarding').some(
+    (f) => String(f.forwardingEmail).toLowerCase() === to.toLowerCase() && f.verificationStatus === 'accepted',
+  )
   if (!verified) return
-  const raw = rewriteHeaders(row.raw, { 'Delivered-To': null, 'X-Forwarded-To': to, 'X-Forwarded-For': `${user.email} ${to}` })
+  const raw = rewriteHeaders(row.raw, {
+    'Delivered-To': null,
+    'X-Forwarded-To': to,
+    'X-Forwarded-For': `${user.email} ${to}`,
+  })
   deliverToWorldUsers(db, () => raw, [to.toLowerCase()], depth + 1)
 }
 

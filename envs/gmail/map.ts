@@ -6,8 +6,10 @@ export type Format = 'minimal' | 'full' | 'raw' | 'metadata'
 
 /** A stored message as Gmail renders it in the requested format (key order as the real API). */
 /** The columns a rendering reads (`raw` only for format=raw): store/messages.ts findMessageView reads just these. */
-export type MessageView =
-  Pick<MessageRow, 'id' | 'threadId' | 'internalDate' | 'historyId' | 'payload' | 'snippet' | 'size'> & { raw?: Buffer }
+export type MessageView = Pick<
+  MessageRow,
+  'id' | 'threadId' | 'internalDate' | 'historyId' | 'payload' | 'snippet' | 'size'
+> & { raw?: Buffer }
 
 export function toMessage(row: MessageView, labelIds: string[], format: Format, metadataHeaders: string[] = []) {
   const base: Record<string, unknown> = { id: row.id, threadId: row.threadId, labelIds, snippet: row.snippet }
@@ -15,24 +17,43 @@ export function toMessage(row: MessageView, labelIds: string[], format: Format, 
     const [raw, historyId, internalDate] = [base64urlPadded(row.raw!), String(row.historyId), String(row.internalDate)]
     return { ...base, sizeEstimate: row.size, raw, historyId, internalDate }
   }
-  if (format === 'full') return { ...base, payload: JSON.parse(row.payload) as WirePart, sizeEstimate: row.size, historyId: String(row.historyId), internalDate: String(row.internalDate) }
+  if (format === 'full')
+    return {
+      ...base,
+      payload: JSON.parse(row.payload) as WirePart,
+      sizeEstimate: row.size,
+      historyId: String(row.historyId),
+      internalDate: String(row.internalDate),
+    }
   if (format === 'metadata') {
     const payload = JSON.parse(row.payload) as WirePart
     const wanted = metadataHeaders.map((h) => h.toLowerCase())
-    const headers = wanted.length ? payload.headers.filter((h) => wanted.includes(h.name.toLowerCase())) : payload.headers
-    return { ...base, payload: { mimeType: payload.mimeType, headers }, sizeEstimate: row.size, historyId: String(row.historyId), internalDate: String(row.internalDate) }
+    const headers = wanted.length
+      ? payload.headers.filter((h) => wanted.includes(h.name.toLowerCase()))
+      : payload.headers
+    return {
+      ...base,
+      payload: { mimeType: payload.mimeType, headers },
+      sizeEstimate: row.size,
+      historyId: String(row.historyId),
+      internalDate: String(row.internalDate),
+    }
   }
   return { ...base, sizeEstimate: row.size, historyId: String(row.historyId), internalDate: String(row.internalDate) }
 }
 
 /** A label resource; counts are included where Gmail includes them (labels.get, create/update answers omit them). */
-export function toLabel(row: LabelRow, counts?: { messagesTotal: number; messagesUnread: number; threadsTotal: number; threadsUnread: number }) {
+export function toLabel(
+  row: LabelRow,
+  counts?: { messagesTotal: number; messagesUnread: number; threadsTotal: number; threadsUnread: number },
+) {
   const out: Record<string, unknown> = { id: row.id, name: row.name }
   if (row.messageListVisibility) out.messageListVisibility = row.messageListVisibility
   if (row.labelListVisibility) out.labelListVisibility = row.labelListVisibility
   if (row.type === 'system') out.type = 'system'
   else out.type = 'user'
   if (counts) Object.assign(out, counts)
-  if (row.textColor && row.backgroundColor) out.color = { textColor: row.textColor, backgroundColor: row.backgroundColor }
+  if (row.textColor && row.backgroundColor)
+    out.color = { textColor: row.textColor, backgroundColor: row.backgroundColor }
   return out
 }

@@ -41,8 +41,14 @@ export const messages = sqliteTable(
     index('gmail_messages_by_thread').on(t.userId, t.threadId),
     // Covers messages.list: newest-first pages (keyset on internal_date, id) without reading message rows, and
     // judges `from:` and `subject:` there too, so such a search walks index entries only (docs/decisions/0298).
-    index('gmail_messages_by_date_from_subject')
-      .on(t.userId, t.internalDate, t.id, t.threadId, t.fromAddr, t.subjectWords),
+    index('gmail_messages_by_date_from_subject').on(
+      t.userId,
+      t.internalDate,
+      t.id,
+      t.threadId,
+      t.fromAddr,
+      t.subjectWords,
+    ),
     index('gmail_messages_by_msgid').on(t.userId, t.messageIdHeader),
   ],
 )
@@ -55,7 +61,10 @@ export const messageLabels = sqliteTable(
     messageId: text('message_id').notNull(),
     labelId: text('label_id').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.messageId, t.labelId] }), index('gmail_message_labels_by_label').on(t.userId, t.labelId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.messageId, t.labelId] }),
+    index('gmail_message_labels_by_label').on(t.userId, t.labelId),
+  ],
 )
 
 export const labels = sqliteTable(
@@ -109,7 +118,12 @@ export const drafts = sqliteTable(
 
 export const filters = sqliteTable(
   'gmail_filters',
-  { userId: text('user_id').notNull(), id: text('id').notNull(), criteria: text('criteria').notNull(), action: text('action').notNull() },
+  {
+    userId: text('user_id').notNull(),
+    id: text('id').notNull(),
+    criteria: text('criteria').notNull(),
+    action: text('action').notNull(),
+  },
   (t) => [primaryKey({ columns: [t.userId, t.id] })],
 )
 
@@ -123,7 +137,12 @@ export const settings = sqliteTable(
 /** Addresses-keyed settings collections: forwarding addresses, send-as aliases, delegates. */
 export const addressSettings = sqliteTable(
   'gmail_address_settings',
-  { userId: text('user_id').notNull(), kind: text('kind', { enum: ['forwarding', 'sendAs', 'delegate', 'smime'] }).notNull(), email: text('email').notNull(), value: text('value').notNull() },
+  {
+    userId: text('user_id').notNull(),
+    kind: text('kind', { enum: ['forwarding', 'sendAs', 'delegate', 'smime'] }).notNull(),
+    email: text('email').notNull(),
+    value: text('value').notNull(),
+  },
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.email] })],
 )
 
@@ -135,7 +154,19 @@ export const uploads = sqliteTable('gmail_uploads', {
   received: blob('received', { mode: 'buffer' }).notNull(),
 })
 
-export const gmailTables = [mailboxes, messages, messageLabels, labels, attachments, history, drafts, filters, settings, addressSettings, uploads] as const
+export const gmailTables = [
+  mailboxes,
+  messages,
+  messageLabels,
+  labels,
+  attachments,
+  history,
+  drafts,
+  filters,
+  settings,
+  addressSettings,
+  uploads,
+] as const
 
 export type MessageRow = typeof messages.$inferSelect
 export type LabelRow = typeof labels.$inferSelect

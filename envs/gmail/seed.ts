@@ -12,11 +12,24 @@ import { putAddressSetting, setSetting } from './store/settings.ts'
 import { newMessageIdHeader, withDeliveredTo } from './deliver.ts'
 import { keepSeedParses } from './state.ts'
 
-const Attachment = z.object({ filename: z.string().min(1), mimeType: z.string().default('application/octet-stream'), text: z.string().optional(), base64: z.string().optional() })
+const Attachment = z.object({
+  filename: z.string().min(1),
+  mimeType: z.string().default('application/octet-stream'),
+  text: z.string().optional(),
+  base64: z.string().optional(),
+})
 
 export const GmailSeed = z
   .object({
-    labels: z.array(z.object({ user: z.string(), name: z.string().min(1), color: z.object({ textColor: z.string(), backgroundColor: z.string() }).optional() })).default([]),
+    labels: z
+      .array(
+        z.object({
+          user: z.string(),
+          name: z.string().min(1),
+          color: z.object({ textColor: z.string(), backgroundColor: z.string() }).optional(),
+        }),
+      )
+      .default([]),
     messages: z
       .array(
         z.object({
@@ -40,8 +53,25 @@ export const GmailSeed = z
         }),
       )
       .default([]),
-    filters: z.array(z.object({ user: z.string(), criteria: z.record(z.string(), z.unknown()), action: z.record(z.string(), z.unknown()) })).default([]),
-    vacation: z.array(z.object({ user: z.string(), responseSubject: z.string().default(''), responseBodyPlainText: z.string(), restrictToDomain: z.boolean().default(false) })).default([]),
+    filters: z
+      .array(
+        z.object({
+          user: z.string(),
+          criteria: z.record(z.string(), z.unknown()),
+          action: z.record(z.string(), z.unknown()),
+        }),
+      )
+      .default([]),
+    vacation: z
+      .array(
+        z.object({
+          user: z.string(),
+          responseSubject: z.string().default(''),
+          responseBodyPlainText: z.string(),
+          restrictToDomain: z.boolean().default(false),
+        }),
+      )
+      .default([]),
   })
   .strict()
   .default({ labels: [], messages: [], filters: [], vacation: [] })
@@ -52,13 +82,25 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
   const db = world.db
   for (const u of ctx.users) {
     ensureMailbox(db, u.id)
-    putAddressSetting(db, u.id, 'sendAs', u.email, { sendAsEmail: u.email, displayName: u.name, replyToAddress: '', signature: '', isPrimary: true, isDefault: true })
+    putAddressSetting(db, u.id, 'sendAs', u.email, {
+      sendAsEmail: u.email,
+      displayName: u.name,
+      replyToAddress: '',
+      signature: '',
+      isPrimary: true,
+      isDefault: true,
+    })
   }
   seed.labels.forEach((l, i) => {
     const user = ctx.user(l.user, `gmail.labels[${i}].user`)
     insertRow(db, labels, {
-      userId: user.id, id: `Label_${nextCounter(db, `gmail.label.${user.id}`)}`, name: l.name, type: 'user',
-      messageListVisibility: 'show', labelListVisibility: 'labelShow', textColor: l.color?.textColor ?? null,
+      userId: user.id,
+      id: `Label_${nextCounter(db, `gmail.label.${user.id}`)}`,
+      name: l.name,
+      type: 'user',
+      messageListVisibility: 'show',
+      labelListVisibility: 'labelShow',
+      textColor: l.color?.textColor ?? null,
       backgroundColor: l.color?.backgroundColor ?? null,
     })
   })
@@ -97,19 +139,51 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
     const messageId = newMessageIdHeader(db)
     const prev = m.thread ? lastInThread.get(m.thread) : undefined
     const raw = buildMessage({
-      from, to, cc, bcc, subject: m.subject, text: m.text, html: m.html, date: new Date(at), messageId,
-      inReplyTo: prev?.messageId, references: prev ? `${prev.references} ${prev.messageId}`.trim() : undefined,
+      from,
+      to,
+      cc,
+      bcc,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      date: new Date(at),
+      messageId,
+      inReplyTo: prev?.messageId,
+      references: prev ? `${prev.references} ${prev.messageId}`.trim() : undefined,
       headers: m.headers,
-      attachments: m.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8') })),
+      attachments: m.attachments.map((a) => ({
+        filename: a.filename,
+        mimeType: a.mimeType,
+        data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8'),
+      })),
     })
-    if (m.thread) lastInThread.set(m.thread, { messageId, references: prev ? `${prev.references} ${prev.messageId}`.trim() : '' })
+    if (m.thread)
+      lastInThread.set(m.thread, { messageId, references: prev ? `${prev.references} ${prev.messageId}`.trim() : '' })
     const sender = userByEmail.get(from.email)
     const recipients = [...to, ...cc, ...bcc].map((a) => a.email)
     if (sender) {
       const labelIds = recipients.includes(sender.email.toLowerCase()) ? ['SENT', 'INBOX'] : ['SENT']
       later(at, () => insertMessage(db, sender.id, { raw, labelIds, internalDate: at }, { memo }))
     }
-    const delivered = bcc.length ? buildMessage({ from, to, cc, subject: m.subject, text: m.text, html: m.html, date: new Date(at), messageId, inReplyTo: prev?.messageId, headers: m.headers, attachments: m.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8') })) }) : raw
+    const delivered = bcc.length
+      ? buildMessage({
+          from,
+          to,
+          cc,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          date: new Date(at),
+          messageId,
+          inReplyTo: prev?.messageId,
+          headers: m.headers,
+          attachments: m.attachments.map((a) => ({
+            filename: a.filename,
+            mimeType: a.mimeType,
+            data: a.base64 ? Buffer.from(a.base64, 'base64') : Buffer.from(a.text ?? '', 'utf8'),
+          })),
+        })
+      : raw
     for (const email of new Set(recipients)) {
       const user = userByEmail.get(email)
       if (!user || user.id === sender?.id) continue
@@ -129,10 +203,23 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
   keepSeedParses(world.sqlite, memo.stored!)
   seed.filters.forEach((f, i) => {
     const user = ctx.user(f.user, `gmail.filters[${i}].user`)
-    db.insert(filters).values({ userId: user.id, id: `ANe1Bm${hexId(db, 'gmail.filter', 24)}`, criteria: JSON.stringify(f.criteria), action: JSON.stringify(f.action) }).run()
+    db.insert(filters)
+      .values({
+        userId: user.id,
+        id: `ANe1Bm${hexId(db, 'gmail.filter', 24)}`,
+        criteria: JSON.stringify(f.criteria),
+        action: JSON.stringify(f.action),
+      })
+      .run()
   })
   seed.vacation.forEach((v, i) => {
     const user = ctx.user(v.user, `gmail.vacation[${i}].user`)
-    setSetting(db, user.id, 'vacation', { enableAutoReply: true, responseSubject: v.responseSubject, responseBodyPlainText: v.responseBodyPlainText, restrictToContacts: false, restrictToDomain: v.restrictToDomain })
+    setSetting(db, user.id, 'vacation', {
+      enableAutoReply: true,
+      responseSubject: v.responseSubject,
+      responseBodyPlainText: v.responseBodyPlainText,
+      restrictToContacts: false,
+      restrictToDomain: v.restrictToDomain,
+    })
   })
 }

@@ -1,8 +1,17 @@
 import type { World } from '../core/world.ts'
 import type { Json, ServiceState } from '../core/service.ts'
 import { createHash } from 'node:crypto'
-import { parseMime, bodyText, headEnd, headerOf, htmlToText, parseCopy, partText, type MimePart, type ParsedMessage }
-  from './mime/parse.ts'
+import {
+  parseMime,
+  bodyText,
+  headEnd,
+  headerOf,
+  htmlToText,
+  parseCopy,
+  partText,
+  type MimePart,
+  type ParsedMessage,
+} from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
 import type Database from 'better-sqlite3'
 import { labelOrder, type SeedParse } from './store/messages.ts'
@@ -23,11 +32,21 @@ import { noteChangedIds } from '../core/diff.ts'
  * - addresses: `<userId>/<kind>/<email>` → forwarding / sendAs / delegate entries
  */
 const VISIBLE_MAX = 256 * 1024
-const sha256 = (b: Buffer | null) => createHash('sha256').update(b ?? Buffer.alloc(0)).digest('hex')
+const sha256 = (b: Buffer | null) =>
+  createHash('sha256')
+    .update(b ?? Buffer.alloc(0))
+    .digest('hex')
 
 /** What a message's entity takes from its RFC 822 source alone. */
 type FromSource = {
-  inReplyTo: Json; from: Json; fromName: Json; to: Json; cc: Json; bcc: Json; text: Json; attachments: Json
+  inReplyTo: Json
+  from: Json
+  fromName: Json
+  to: Json
+  cc: Json
+  bcc: Json
+  text: Json
+  attachments: Json
   visibleText: Json
 }
 
@@ -54,7 +73,10 @@ function withHeaders(headers: MimePart['headers'], body: FromBody): FromSource {
   return {
     inReplyTo: headerOf(headers, 'in-reply-to') ?? null,
     from: parseAddressList(from)[0] ?? '',
-    fromName: from.replace(/<[^>]*>/, '').replace(/"/g, '').trim(),
+    fromName: from
+      .replace(/<[^>]*>/, '')
+      .replace(/"/g, '')
+      .trim(),
     to: parseAddressList(headerOf(headers, 'to')),
     cc: parseAddressList(headerOf(headers, 'cc')),
     bcc: parseAddressList(headerOf(headers, 'bcc')),
@@ -152,25 +174,41 @@ type MessageRow = readonly [string, string, string, string, string, number, Buff
 
 /** Rows with their entity key (`<userId>/<id>`), made once per row read (kept rows keep it). */
 type Keyed<T> = { readonly key: string; readonly row: T }
-const MESSAGES = tableRead('gmail_messages',
-  ['user_id', 'id', 'thread_id', 'message_id_header', 'subject', 'internal_date', 'raw'], ['user_id', 'id'],
-  (v): Keyed<MessageRow> => ({ key: `${v[0]}/${v[1]}`, row: v as unknown as MessageRow }))
+const MESSAGES = tableRead(
+  'gmail_messages',
+  ['user_id', 'id', 'thread_id', 'message_id_header', 'subject', 'internal_date', 'raw'],
+  ['user_id', 'id'],
+  (v): Keyed<MessageRow> => ({ key: `${v[0]}/${v[1]}`, row: v as unknown as MessageRow }),
+)
 /** Every message's labels, each message's in the order they were added (as labelsOf reads them). */
-const MESSAGE_LABELS = tableRead('gmail_message_labels', ['user_id', 'message_id', 'label_id'], ['rowid'],
-  (v): Keyed<string> => ({ key: `${v[0]}/${v[1]}`, row: v[2] as string }))
+const MESSAGE_LABELS = tableRead(
+  'gmail_message_labels',
+  ['user_id', 'message_id', 'label_id'],
+  ['rowid'],
+  (v): Keyed<string> => ({ key: `${v[0]}/${v[1]}`, row: v[2] as string }),
+)
 // Same rows in the same order as drizzle's `select().from(t)` (a scan of a rowid table).
 const LABELS = tableRead('gmail_labels', ['user_id', 'id', 'name', 'type'], ['rowid'])
 const DRAFTS = tableRead('gmail_drafts', ['user_id', 'id', 'message_id'], ['rowid'])
 const SETTINGS = tableRead('gmail_settings', ['user_id', 'key', 'value'], ['rowid'])
 const ADDRESSES = tableRead('gmail_address_settings', ['user_id', 'kind', 'email', 'value'], ['rowid'])
-const rawRows = (db: Db, sql: string, ...params: unknown[]) => stmt(db, sql).raw().all(...params) as unknown[][]
+const rawRows = (db: Db, sql: string, ...params: unknown[]) =>
+  stmt(db, sql)
+    .raw()
+    .all(...params) as unknown[][]
 
 export function dumpGmail(world: World): ServiceState {
   const db = world.db
   const out: Record<string, Record<string, Json>> = {}
   // Each message's labels; a message none of whose label rows was written keeps the very list (dump-rows.ts).
   const labelRead = readRows(world, MESSAGE_LABELS)
-  const labelIds = keptGroups(db, 'gmail.labelIds', labelRead, (r) => r.key, (list: string[], r) => list.push(r.row))
+  const labelIds = keptGroups(
+    db,
+    'gmail.labelIds',
+    labelRead,
+    (r) => r.key,
+    (list: string[], r) => list.push(r.row),
+  )
   // An entity is the same object as long as its row and its labels are (envs/core/dump-memo.ts): the source is not
   // hashed or parsed again, and the diff skips it. Unchanged rows and labels: the same collection object.
   const messageRead = readRows(world, MESSAGES)
@@ -194,8 +232,12 @@ export function dumpGmail(world: World): ServiceState {
     forgetSeedParses(db.$client)
     return messages
   })
-  const small = (name: string, read: TableRead<readonly unknown[]>, keyOf: (r: readonly unknown[]) => string,
-    build: (r: readonly unknown[]) => Json) => {
+  const small = (
+    name: string,
+    read: TableRead<readonly unknown[]>,
+    keyOf: (r: readonly unknown[]) => string,
+    build: (r: readonly unknown[]) => Json,
+  ) => {
     const rows = readTable(world, read)
     out[name] = keptValue(db, `gmail.${name}`, [rows], () => {
       const memo = entityMemo(db, `gmail.${name}`)
@@ -207,8 +249,18 @@ export function dumpGmail(world: World): ServiceState {
       return entities
     })
   }
-  small('labels', LABELS, (r) => `${r[0]}/${r[1]}`, ([userId, id, name, type]) => ({ userId, id, name, type }) as Json)
-  small('drafts', DRAFTS, (r) => `${r[0]}/${r[1]}`, ([userId, id, messageId]) => ({ userId, id, messageId }) as Json)
+  small(
+    'labels',
+    LABELS,
+    (r) => `${r[0]}/${r[1]}`,
+    ([userId, id, name, type]) => ({ userId, id, name, type }) as Json,
+  )
+  small(
+    'drafts',
+    DRAFTS,
+    (r) => `${r[0]}/${r[1]}`,
+    ([userId, id, messageId]) => ({ userId, id, messageId }) as Json,
+  )
   // Filters of the users that have labels (every mailbox has system labels), user by user as listFilters reads them.
   out.filters = {}
   const filters = entityMemo(db, 'gmail.filters')
@@ -218,13 +270,25 @@ export function dumpGmail(world: World): ServiceState {
       const key = `${u}/${r[0]}`
       r.push(u)
       out.filters[key] = filters.entity(key, r, () => ({
-        userId: u, id: r[0] as string,
-        criteria: JSON.parse(r[1] as string) as Json, action: JSON.parse(r[2] as string) as Json,
+        userId: u,
+        id: r[0] as string,
+        criteria: JSON.parse(r[1] as string) as Json,
+        action: JSON.parse(r[2] as string) as Json,
       }))
     }
   }
-  small('settings', SETTINGS, (r) => `${r[0]}/${r[1]}`, (r) => JSON.parse(r[2] as string) as Json)
-  small('addresses', ADDRESSES, (r) => `${r[0]}/${r[1]}/${r[2]}`, (r) => JSON.parse(r[3] as string) as Json)
+  small(
+    'settings',
+    SETTINGS,
+    (r) => `${r[0]}/${r[1]}`,
+    (r) => JSON.parse(r[2] as string) as Json,
+  )
+  small(
+    'addresses',
+    ADDRESSES,
+    (r) => `${r[0]}/${r[1]}/${r[2]}`,
+    (r) => JSON.parse(r[3] as string) as Json,
+  )
   return { version: 1, entities: out }
 }
 
@@ -256,7 +320,8 @@ function keepBase(messages: Rows<Keyed<MessageRow>>, labels: Rows<Keyed<string>>
  * told that only the touched keys may differ (envs/core/diff.ts noteChangedIds).
  */
 function baseOf(
-  messages: Rows<Keyed<MessageRow>>, labels: Rows<Keyed<string>>,
+  messages: Rows<Keyed<MessageRow>>,
+  labels: Rows<Keyed<string>>,
 ): { collection: Record<string, Json>; touched: ReadonlySet<string> } | undefined {
   const ms = messages.since
   const ls = labels.since

@@ -3,7 +3,10 @@ import type { WorldContext } from '../core/http.ts'
 import { findServiceAccount, rolesOn, type ServiceAccountRow } from './store/service-accounts.ts'
 
 const READ = [
-  'iam.serviceAccounts.get', 'iam.serviceAccounts.list', 'iam.serviceAccountKeys.get', 'iam.serviceAccountKeys.list',
+  'iam.serviceAccounts.get',
+  'iam.serviceAccounts.list',
+  'iam.serviceAccountKeys.get',
+  'iam.serviceAccountKeys.list',
 ]
 const KEYS = ['iam.serviceAccountKeys.create', 'iam.serviceAccountKeys.delete']
 const SIGN = ['iam.serviceAccounts.signJwt', 'iam.serviceAccounts.signBlob', 'iam.serviceAccounts.getAccessToken']
@@ -30,8 +33,10 @@ export class IamDenied extends GoogleApiError {
   override toBody() {
     const body = super.toBody()
     const detail = {
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'IAM_PERMISSION_DENIED',
-      domain: 'iam.googleapis.com', metadata: { permission: this.permission },
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'IAM_PERMISSION_DENIED',
+      domain: 'iam.googleapis.com',
+      metadata: { permission: this.permission },
     }
     return { error: { ...body.error, details: [detail] } }
   }
@@ -41,7 +46,8 @@ export class IamDenied extends GoogleApiError {
 export function holds(c: WorldContext, permission: string, projectId: string, email?: string): boolean {
   const db = c.var.world.db
   const roles = [
-    ...rolesOn(db, `projects/${projectId}`, c.var.user.id), ...(email ? rolesOn(db, email, c.var.user.id) : []),
+    ...rolesOn(db, `projects/${projectId}`, c.var.user.id),
+    ...(email ? rolesOn(db, email, c.var.user.id) : []),
   ]
   return roles.some((r) => ROLE_PERMISSIONS[r]?.includes(permission))
 }

@@ -15,8 +15,15 @@ export const identity: ServiceProvider<'identity', IdentitySeed> = {
   tables: identityTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
   pathPrefixes: [
-    '/o/oauth2/', '/token', '/revoke', '/tokeninfo', '/v1/userinfo', '/oauth2/', '/.well-known/openid-configuration',
-    '/admin/directory/v1/', '/admin/datatransfer/v1/',
+    '/o/oauth2/',
+    '/token',
+    '/revoke',
+    '/tokeninfo',
+    '/v1/userinfo',
+    '/oauth2/',
+    '/.well-known/openid-configuration',
+    '/admin/directory/v1/',
+    '/admin/datatransfer/v1/',
     // IAM (iam.googleapis.com) and IAM Credentials (iamcredentials.googleapis.com), reached through `rootUrl`.
     '/v1/projects/',
   ],

@@ -16,7 +16,13 @@ export function signingKey(keys: WorldKeys): { kid: string; privateKey: KeyObjec
   const ecdh = createECDH('prime256v1')
   ecdh.setPrivateKey(d)
   const point = ecdh.getPublicKey()
-  const jwk = { kty: 'EC', crv: 'P-256', d: b64url(d), x: b64url(point.subarray(1, 33)), y: b64url(point.subarray(33, 65)) }
+  const jwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    d: b64url(d),
+    x: b64url(point.subarray(1, 33)),
+    y: b64url(point.subarray(33, 65)),
+  }
   const privateKey = createPrivateKey({ key: jwk, format: 'jwk' })
   return { kid: keys.derive('oidc-kid', 40), privateKey, publicKey: createPublicKey(privateKey) }
 }
@@ -29,8 +35,16 @@ export async function jwks(keys: WorldKeys): Promise<{ keys: JWK[] }> {
 }
 
 export type IdTokenClaims = {
-  sub: string; aud: string; email: string; name: string; givenName: string; familyName: string
-  nonce?: string | null; scopes: readonly string[]; nowS: number; hd?: string
+  sub: string
+  aud: string
+  email: string
+  name: string
+  givenName: string
+  familyName: string
+  nonce?: string | null
+  scopes: readonly string[]
+  nowS: number
+  hd?: string
 }
 
 /** A signed ID token with the claims Google puts in one (email and profile claims only when granted). */

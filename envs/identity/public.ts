@@ -6,9 +6,13 @@ const WORLD_ID = /^[a-z0-9_]{1,40}$/
 
 /** OAuth endpoints called without a bearer token: the world comes from the credential they carry. */
 const PUBLIC: Record<string, 'token' | 'revoke' | 'tokeninfo' | 'none' | 'world'> = {
-  '/token': 'token', '/o/oauth2/token': 'token', '/oauth2/v4/token': 'token',
-  '/revoke': 'revoke', '/o/oauth2/revoke': 'revoke',
-  '/tokeninfo': 'tokeninfo', '/oauth2/v3/tokeninfo': 'tokeninfo',
+  '/token': 'token',
+  '/o/oauth2/token': 'token',
+  '/oauth2/v4/token': 'token',
+  '/revoke': 'revoke',
+  '/o/oauth2/revoke': 'revoke',
+  '/tokeninfo': 'tokeninfo',
+  '/oauth2/v3/tokeninfo': 'tokeninfo',
   '/.well-known/openid-configuration': 'none',
   '/oauth2/v3/certs': 'world',
 }
@@ -24,8 +28,10 @@ const worldOfAny = (value: string | undefined) =>
  */
 export function worldOfPublicRequest(path: string, params: Record<string, string>): string | null | undefined {
   switch (PUBLIC[path]) {
-    case 'none': return null
-    case 'world': return params.world
+    case 'none':
+      return null
+    case 'world':
+      return params.world
     case 'token':
       // A service account's assertion carries no world: the request names it (`world`, the X-Wsgym-World header, or
       // the world of a bearer token sent along, as the gym's http_request does). Only routing: the signature decides.
@@ -34,9 +40,12 @@ export function worldOfPublicRequest(path: string, params: Record<string, string
         return params.access_token ? parseToken(params.access_token)?.worldId : undefined
       }
       return worldOfAny(params.grant_type === 'refresh_token' ? params.refresh_token : params.code)
-    case 'revoke': return worldOfAny(params.token)
-    case 'tokeninfo': return worldOfAny(params.access_token)
-    default: return undefined
+    case 'revoke':
+      return worldOfAny(params.token)
+    case 'tokeninfo':
+      return worldOfAny(params.access_token)
+    default:
+      return undefined
   }
 }
 
@@ -50,12 +59,20 @@ export function unroutable(path: string, params: Record<string, string>): { stat
         return { status: 400, body: { error: 'invalid_grant', error_description: BAD_SIGNATURE } }
       }
       if (params.grant_type !== 'authorization_code' && params.grant_type !== 'refresh_token') {
-        return { status: 400, body: { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${params.grant_type ?? ''}` } }
+        return {
+          status: 400,
+          body: {
+            error: 'unsupported_grant_type',
+            error_description: `Invalid grant_type: ${params.grant_type ?? ''}`,
+          },
+        }
       }
       return params.grant_type === 'refresh_token'
         ? { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } }
         : { status: 400, body: { error: 'invalid_grant', error_description: 'Malformed auth code.' } }
-    case 'revoke': return { status: 400, body: { error: 'invalid_token', error_description: 'Token expired or revoked' } }
-    default: return { status: 400, body: { error: 'invalid_token', error_description: 'Invalid Value' } }
+    case 'revoke':
+      return { status: 400, body: { error: 'invalid_token', error_description: 'Token expired or revoked' } }
+    default:
+      return { status: 400, body: { error: 'invalid_token', error_description: 'Invalid Value' } }
   }
 }

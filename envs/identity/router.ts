@@ -12,6 +12,13 @@ import { iamRouter } from './routes/iam.ts'
 import { iamCredentialsRouter } from './routes/iamcredentials.ts'
 
 export const router = createGoogleRouter()
-  .route('/', authorizeRouter).route('/', tokenRouter).route('/', oidcRouter).route('/', directoryTokensRouter)
-  .route('/', directoryUsersRouter).route('/', directoryGroupsRouter).route('/', dataTransferRouter)
-  .route('/', directoryResourcesRouter).route('/', iamRouter).route('/', iamCredentialsRouter)
+  .route('/', authorizeRouter)
+  .route('/', tokenRouter)
+  .route('/', oidcRouter)
+  .route('/', directoryTokensRouter)
+  .route('/', directoryUsersRouter)
+  .route('/', directoryGroupsRouter)
+  .route('/', dataTransferRouter)
+  .route('/', directoryResourcesRouter)
+  .route('/', iamRouter)
+  .route('/', iamCredentialsRouter)

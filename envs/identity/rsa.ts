@@ -1,5 +1,11 @@
 import {
-  constants, createHmac, createPrivateKey, createPublicKey, createSecretKey, publicEncrypt, type KeyObject,
+  constants,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  createSecretKey,
+  publicEncrypt,
+  type KeyObject,
 } from 'node:crypto'
 
 /**
@@ -156,8 +162,15 @@ export async function rsaKeyOf(seed: string): Promise<RsaKey> {
   const n = p * q
   const d = modInverse(E, (p - 1n) * (q - 1n))
   const jwk = {
-    kty: 'RSA', n: b64u(n), e: b64u(E), d: b64u(d), p: b64u(p), q: b64u(q),
-    dp: b64u(d % (p - 1n)), dq: b64u(d % (q - 1n)), qi: b64u(modInverse(q, p)),
+    kty: 'RSA',
+    n: b64u(n),
+    e: b64u(E),
+    d: b64u(d),
+    p: b64u(p),
+    q: b64u(q),
+    dp: b64u(d % (p - 1n)),
+    dq: b64u(d % (q - 1n)),
+    qi: b64u(modInverse(q, p)),
   }
   const privateKey = createPrivateKey({ key: jwk, format: 'jwk' })
   return { privateKey, publicKey: createPublicKey(privateKey) }

@@ -71,8 +71,10 @@ export function parseJwt(jwt: string): ParsedJwt | undefined {
     if (!header || typeof header !== 'object' || Array.isArray(header)) return undefined
     if (!claims || typeof claims !== 'object' || Array.isArray(claims)) return undefined
     return {
-      header: header as Record<string, unknown>, claims: claims as Record<string, unknown>,
-      input: `${parts[0]}.${parts[1]}`, sig: Buffer.from(parts[2]!, 'base64url'),
+      header: header as Record<string, unknown>,
+      claims: claims as Record<string, unknown>,
+      input: `${parts[0]}.${parts[1]}`,
+      sig: Buffer.from(parts[2]!, 'base64url'),
     }
   } catch {
     return undefined

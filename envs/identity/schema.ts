@@ -66,7 +66,6 @@ export const identityAccessTokens = sqliteTable(
   (t) => [index('identity_access_by_grant').on(t.userId, t.clientId)],
 )
 
-
 /** Directory facts about a user that the kernel's world_users does not hold. */
 export const identityUsers = sqliteTable('identity_users', {
   userId: text('user_id').primaryKey(),
@@ -153,7 +152,16 @@ export const identityDelegations = sqliteTable('identity_delegations', {
 })
 
 export const identityTables = [
-  identityClients, identityGrants, identityCodes, identityRefreshTokens, identityAccessTokens, identityUsers,
-  identityTransfers, identityRoles, identityServiceAccounts, identityServiceAccountKeys, identityIamBindings,
+  identityClients,
+  identityGrants,
+  identityCodes,
+  identityRefreshTokens,
+  identityAccessTokens,
+  identityUsers,
+  identityTransfers,
+  identityRoles,
+  identityServiceAccounts,
+  identityServiceAccountKeys,
+  identityIamBindings,
   identityDelegations,
 ]

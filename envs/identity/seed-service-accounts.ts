@@ -17,8 +17,12 @@ const SeedServiceAccount = z.object({
 const SeedBinding = z.object({
   resource: z.string().min(1),
   role: z.enum([
-    'roles/owner', 'roles/editor', 'roles/viewer', 'roles/iam.serviceAccountTokenCreator',
-    'roles/iam.serviceAccountKeyAdmin', 'roles/iam.serviceAccountUser',
+    'roles/owner',
+    'roles/editor',
+    'roles/viewer',
+    'roles/iam.serviceAccountTokenCreator',
+    'roles/iam.serviceAccountKeyAdmin',
+    'roles/iam.serviceAccountUser',
   ]),
   members: z.array(z.string()).min(1),
 })
@@ -51,10 +55,16 @@ export function seedServiceAccounts(db: Db, seed: Seed, ctx: SeedContext): void 
     const email = s.email.toLowerCase()
     if (findServiceAccount(db, email)) throw new Error(`identity.serviceAccounts[${i}].email: duplicate ${email}`)
     const projectId = SA_EMAIL.exec(email)![2]!
-    db.insert(identityServiceAccounts).values({
-      email, projectId, uniqueId: serviceAccountUniqueId(db, email), displayName: s.displayName,
-      description: s.description, disabled: s.disabled,
-    }).run()
+    db.insert(identityServiceAccounts)
+      .values({
+        email,
+        projectId,
+        uniqueId: serviceAccountUniqueId(db, email),
+        displayName: s.displayName,
+        description: s.description,
+        disabled: s.disabled,
+      })
+      .run()
     insertKey(db, email, 'SYSTEM_MANAGED', ctx.nowMs - 86_400_000, ctx.nowMs + SYSTEM_KEY_DAYS * 86_400_000)
   })
   seed.iamBindings.forEach((b, i) => {
@@ -78,7 +88,9 @@ export function seedServiceAccounts(db: Db, seed: Seed, ctx: SeedContext): void 
     }
     const clientId = sa?.uniqueId ?? d.client
     const scopes = normalizeScopes(d.scopes).join(' ')
-    db.insert(identityDelegations).values({ clientId, scopes })
-      .onConflictDoUpdate({ target: identityDelegations.clientId, set: { scopes } }).run()
+    db.insert(identityDelegations)
+      .values({ clientId, scopes })
+      .onConflictDoUpdate({ target: identityDelegations.clientId, set: { scopes } })
+      .run()
   })
 }

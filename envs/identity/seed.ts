@@ -16,7 +16,10 @@ import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-ac
 const SeedClient = z.object({
   /** Seed-local name other entries use; the client id follows from it (or is given). */
   key: z.string().min(1),
-  clientId: z.string().regex(/^[A-Za-z0-9._-]+$/).optional(),
+  clientId: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]+$/)
+    .optional(),
   name: z.string().min(1),
   redirectUris: z.array(z.url()).default(['http://127.0.0.1/callback']),
   /** Scopes the client may request; empty means any. */
@@ -43,28 +46,41 @@ const SeedGroup = z.object({
   email: z.email(),
   name: z.string().min(1),
   description: z.string().default(''),
-  members: z.array(z.object({
-    email: z.email(),
-    role: z.enum(['OWNER', 'MANAGER', 'MEMBER']).default('MEMBER'),
-  })).default([]),
+  members: z
+    .array(
+      z.object({
+        email: z.email(),
+        role: z.enum(['OWNER', 'MANAGER', 'MEMBER']).default('MEMBER'),
+      }),
+    )
+    .default([]),
 })
 
-export const identitySeedSchema = z.object({
-  clients: z.array(SeedClient).default([]),
-  grants: z.array(SeedGrant).default([]),
-  tokenScopes: z.array(SeedTokenScopes).default([]),
-  users: z.array(SeedDirectoryUser).default([]),
-  groups: z.array(SeedGroup).default([]),
-  /**
-   * Users (not super admins) holding a delegated admin role with the Calendar resource privileges: they may read and
-   * manage buildings, features and rooms through `resources.*` and nothing else (docs/decisions/0250).
-   */
-  resourceAdmins: z.array(z.string()).default([]),
-  ...serviceAccountSeedFields,
-}).default({
-  clients: [], grants: [], tokenScopes: [], users: [], groups: [], resourceAdmins: [],
-  serviceAccounts: [], iamBindings: [], delegations: [],
-})
+export const identitySeedSchema = z
+  .object({
+    clients: z.array(SeedClient).default([]),
+    grants: z.array(SeedGrant).default([]),
+    tokenScopes: z.array(SeedTokenScopes).default([]),
+    users: z.array(SeedDirectoryUser).default([]),
+    groups: z.array(SeedGroup).default([]),
+    /**
+     * Users (not super admins) holding a delegated admin role with the Calendar resource privileges: they may read and
+     * manage buildings, features and rooms through `resources.*` and nothing else (docs/decisions/0250).
+     */
+    resourceAdmins: z.array(z.string()).default([]),
+    ...serviceAccountSeedFields,
+  })
+  .default({
+    clients: [],
+    grants: [],
+    tokenScopes: [],
+    users: [],
+    groups: [],
+    resourceAdmins: [],
+    serviceAccounts: [],
+    iamBindings: [],
+    delegations: [],
+  })
 export type IdentitySeed = z.infer<typeof identitySeedSchema>
 
 /** `<12 digits>-<32 base36>.apps.googleusercontent.com`, derived from the world's id salt and the seed key. */
@@ -84,10 +100,15 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       if (ids.has(cl.key)) throw new Error(`identity.clients[${i}].key: duplicate key "${cl.key}"`)
       const clientId = cl.clientId ?? deriveClientId(db, cl.key)
       ids.set(cl.key, clientId)
-      db.insert(identityClients).values({
-        clientId, name: cl.name, redirectUris: JSON.stringify(cl.redirectUris),
-        allowedScopes: JSON.stringify(normalizeScopes(cl.scopes)), createdMs: ctx.nowMs,
-      }).run()
+      db.insert(identityClients)
+        .values({
+          clientId,
+          name: cl.name,
+          redirectUris: JSON.stringify(cl.redirectUris),
+          allowedScopes: JSON.stringify(normalizeScopes(cl.scopes)),
+          createdMs: ctx.nowMs,
+        })
+        .run()
     })
     seed.grants.forEach((g, i) => {
       const path = `identity.grants[${i}]`
@@ -95,18 +116,27 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       const clientId = ids.get(g.client) ?? [...ids.values()].find((id) => id === g.client)
       if (!clientId) throw new Error(`${path}.client: no client "${g.client}" in identity.clients`)
       const created = ctx.time(g.created)
-      db.insert(identityGrants).values({
-        userId: user.id, clientId, scopes: normalizeScopes(g.scopes).join(' '), createdMs: created,
-        lastUsedMs: g.lastUsed ? ctx.time(g.lastUsed) : created,
-      }).onConflictDoNothing().run()
+      db.insert(identityGrants)
+        .values({
+          userId: user.id,
+          clientId,
+          scopes: normalizeScopes(g.scopes).join(' '),
+          createdMs: created,
+          lastUsedMs: g.lastUsed ? ctx.time(g.lastUsed) : created,
+        })
+        .onConflictDoNothing()
+        .run()
     })
     const yearBefore = ctx.nowMs - 365 * 86_400_000
     for (const u of ctx.users) saveFacts(db, { ...factsOf(db, u.id), createdMs: yearBefore })
     seed.users.forEach((d, i) => {
       const user = ctx.user(d.user, `identity.users[${i}].user`)
       saveFacts(db, {
-        ...factsOf(db, user.id), suspended: d.suspended, suspensionReason: d.suspended ? 'ADMIN' : null,
-        orgUnitPath: d.orgUnitPath, ...(d.created ? { createdMs: ctx.time(d.created) } : {}),
+        ...factsOf(db, user.id),
+        suspended: d.suspended,
+        suspensionReason: d.suspended ? 'ADMIN' : null,
+        orgUnitPath: d.orgUnitPath,
+        ...(d.created ? { createdMs: ctx.time(d.created) } : {}),
       })
     })
     const groups = seed.groups.map((g, i) => {
@@ -114,12 +144,14 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       if (taken) throw new Error(`identity.groups[${i}].email: ${g.email} is a user's address`)
       return insertGroup(db, { email: g.email, name: g.name, description: g.description })
     })
-    seed.groups.forEach((g, i) => g.members.forEach((m, j) => {
-      if (g.members.findIndex((x) => x.email.toLowerCase() === m.email.toLowerCase()) !== j) {
-        throw new Error(`identity.groups[${i}].members[${j}].email: duplicate member ${m.email}`)
-      }
-      addMember(db, groups[i]!.id, m.email, m.role)
-    }))
+    seed.groups.forEach((g, i) =>
+      g.members.forEach((m, j) => {
+        if (g.members.findIndex((x) => x.email.toLowerCase() === m.email.toLowerCase()) !== j) {
+          throw new Error(`identity.groups[${i}].members[${j}].email: duplicate member ${m.email}`)
+        }
+        addMember(db, groups[i]!.id, m.email, m.role)
+      }),
+    )
     seed.resourceAdmins.forEach((ref, i) => {
       const user = ctx.user(ref, `identity.resourceAdmins[${i}]`)
       db.insert(identityRoles).values({ userId: user.id, role: 'calendar-resources' }).onConflictDoNothing().run()
@@ -127,8 +159,10 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
     seedServiceAccounts(db, seed, ctx)
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
-      db.update(worldTokens).set({ scopes: normalizeScopes(t.scopes).join(',') })
-        .where(and(eq(worldTokens.userId, user.id), eq(worldTokens.kind, 'google'))).run()
+      db.update(worldTokens)
+        .set({ scopes: normalizeScopes(t.scopes).join(',') })
+        .where(and(eq(worldTokens.userId, user.id), eq(worldTokens.kind, 'google')))
+        .run()
     })
   })
 }

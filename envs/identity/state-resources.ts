@@ -11,17 +11,42 @@ export function resourceEntities(world: World): Record<string, Record<string, Js
   const db = world.db
   const roles = selectRows(db, identityRoles, {}).sort((a, b) => a.userId.localeCompare(b.userId))
   return {
-    roles: Object.fromEntries(roles.map((r) => [`${r.userId} ${r.role}`, {
-      userId: r.userId, email: findUserById(db, r.userId)?.email ?? '', role: r.role,
-    }])),
-    buildings: Object.fromEntries(listBuildings(db).map((b) => [b.id, {
-      buildingId: b.id, name: b.name, floorNames: JSON.parse(b.floorNames) as string[],
-    }])),
+    roles: Object.fromEntries(
+      roles.map((r) => [
+        `${r.userId} ${r.role}`,
+        {
+          userId: r.userId,
+          email: findUserById(db, r.userId)?.email ?? '',
+          role: r.role,
+        },
+      ]),
+    ),
+    buildings: Object.fromEntries(
+      listBuildings(db).map((b) => [
+        b.id,
+        {
+          buildingId: b.id,
+          name: b.name,
+          floorNames: JSON.parse(b.floorNames) as string[],
+        },
+      ]),
+    ),
     features: Object.fromEntries(listFeatures(db).map((f) => [f.name, { name: f.name }])),
-    resources: Object.fromEntries(listResources(db).map((r) => [r.id, {
-      resourceId: r.id, email: r.email, name: r.name, generatedName: generatedResourceName(db, r),
-      category: r.category, capacity: r.capacity, buildingId: r.buildingId, floorName: r.floorName,
-      features: featuresOf(r),
-    }])),
+    resources: Object.fromEntries(
+      listResources(db).map((r) => [
+        r.id,
+        {
+          resourceId: r.id,
+          email: r.email,
+          name: r.name,
+          generatedName: generatedResourceName(db, r),
+          category: r.category,
+          capacity: r.capacity,
+          buildingId: r.buildingId,
+          floorName: r.floorName,
+          features: featuresOf(r),
+        },
+      ]),
+    ),
   }
 }

@@ -36,45 +36,111 @@ export function dumpIdentity(world: World): ServiceState {
   const clients = listClients(db)
   const names = new Map(clients.map((c) => [c.clientId, c.name]))
   const live = (sql: string, u: string, cl: string) => (stmt(db, sql).get(u, cl) as { n: number }).n
-  const grants = selectRows(db, identityGrants, {})
-    .sort((a, b) => a.userId.localeCompare(b.userId) || a.clientId.localeCompare(b.clientId))
+  const grants = selectRows(db, identityGrants, {}).sort(
+    (a, b) => a.userId.localeCompare(b.userId) || a.clientId.localeCompare(b.clientId),
+  )
   return {
     version: 1,
     entities: {
-      clients: Object.fromEntries(clients.map((c) => [c.clientId, {
-        clientId: c.clientId, name: c.name, redirectUris: redirectUrisOf(c), allowedScopes: allowedScopesOf(c),
-      }])),
-      grants: Object.fromEntries(grants.map((g) => [`${g.userId} ${g.clientId}`, {
-        userId: g.userId, clientId: g.clientId, clientName: names.get(g.clientId) ?? '', scopes: g.scopes.split(' '),
-        createdMs: g.createdMs, lastUsedMs: g.lastUsedMs,
-        liveAccessTokens: live(`SELECT count(*) AS n FROM identity_access_tokens a JOIN world_tokens t ON t.key = a.key
-          WHERE a.user_id = ? AND a.client_id = ? AND t.revoked = 0`, g.userId, g.clientId),
-        liveRefreshTokens: live('SELECT count(*) AS n FROM identity_refresh_tokens WHERE user_id = ? AND client_id = ? AND revoked = 0',
-          g.userId, g.clientId),
-      }])),
-      users: Object.fromEntries(listUsers(db).filter((u) => inDomain(db, u)).map((u) => {
-        const f = factsOf(db, u.id)
-        return [u.id, {
-          userId: u.id, email: u.email, name: u.name, isAdmin: u.isAdmin, suspended: f.suspended, orgUnitPath: f.orgUnitPath,
-          deleted: f.deletedMs !== null,
-        }]
-      })),
+      clients: Object.fromEntries(
+        clients.map((c) => [
+          c.clientId,
+          {
+            clientId: c.clientId,
+            name: c.name,
+            redirectUris: redirectUrisOf(c),
+            allowedScopes: allowedScopesOf(c),
+          },
+        ]),
+      ),
+      grants: Object.fromEntries(
+        grants.map((g) => [
+          `${g.userId} ${g.clientId}`,
+          {
+            userId: g.userId,
+            clientId: g.clientId,
+            clientName: names.get(g.clientId) ?? '',
+            scopes: g.scopes.split(' '),
+            createdMs: g.createdMs,
+            lastUsedMs: g.lastUsedMs,
+            liveAccessTokens: live(
+              `SELECT count(*) AS n FROM identity_access_tokens a JOIN world_tokens t ON t.key = a.key
+          WHERE a.user_id = ? AND a.client_id = ? AND t.revoked = 0`,
+              g.userId,
+              g.clientId,
+            ),
+            liveRefreshTokens: live(
+              'SELECT count(*) AS n FROM identity_refresh_tokens WHERE user_id = ? AND client_id = ? AND revoked = 0',
+              g.userId,
+              g.clientId,
+            ),
+          },
+        ]),
+      ),
+      users: Object.fromEntries(
+        listUsers(db)
+          .filter((u) => inDomain(db, u))
+          .map((u) => {
+            const f = factsOf(db, u.id)
+            return [
+              u.id,
+              {
+                userId: u.id,
+                email: u.email,
+                name: u.name,
+                isAdmin: u.isAdmin,
+                suspended: f.suspended,
+                orgUnitPath: f.orgUnitPath,
+                deleted: f.deletedMs !== null,
+              },
+            ]
+          }),
+      ),
       ...resourceEntities(world),
-      groups: Object.fromEntries(listGroups(db).map((g) => [g.email, {
-        email: g.email, name: g.name, description: g.description,
-        members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
-      }])),
-      serviceAccounts: Object.fromEntries(listServiceAccounts(db).map((sa) => [sa.email, {
-        email: sa.email, projectId: sa.projectId, uniqueId: sa.uniqueId, disabled: sa.disabled,
-        userManagedKeys: keysOf(db, sa.email).filter((k) => k.keyType === 'USER_MANAGED').map((k) => k.keyId),
-      }])),
-      delegatedTokens: Object.fromEntries((stmt(db, `SELECT a.user_id AS userId, a.client_id AS clientId,
+      groups: Object.fromEntries(
+        listGroups(db).map((g) => [
+          g.email,
+          {
+            email: g.email,
+            name: g.name,
+            description: g.description,
+            members: membersOf(db, g.id).map((m) => ({ email: m.email, role: m.role, type: m.type })),
+          },
+        ]),
+      ),
+      serviceAccounts: Object.fromEntries(
+        listServiceAccounts(db).map((sa) => [
+          sa.email,
+          {
+            email: sa.email,
+            projectId: sa.projectId,
+            uniqueId: sa.uniqueId,
+            disabled: sa.disabled,
+            userManagedKeys: keysOf(db, sa.email)
+              .filter((k) => k.keyType === 'USER_MANAGED')
+              .map((k) => k.keyId),
+          },
+        ]),
+      ),
+      delegatedTokens: Object.fromEntries(
+        (
+          stmt(
+            db,
+            `SELECT a.user_id AS userId, a.client_id AS clientId,
           count(*) AS issued FROM identity_access_tokens a JOIN identity_service_accounts s ON s.unique_id = a.client_id
-          GROUP BY a.user_id, a.client_id ORDER BY a.user_id, a.client_id`).all() as
-          { userId: string; clientId: string; issued: number }[]).map((t) => [`${t.userId} ${t.clientId}`, t])),
-      delegations: Object.fromEntries(listDelegations(db).map((d) => [d.clientId, {
-        clientId: d.clientId, scopes: d.scopes.split(' ').filter(Boolean),
-      }])),
+          GROUP BY a.user_id, a.client_id ORDER BY a.user_id, a.client_id`,
+          ).all() as { userId: string; clientId: string; issued: number }[]
+        ).map((t) => [`${t.userId} ${t.clientId}`, t]),
+      ),
+      delegations: Object.fromEntries(
+        listDelegations(db).map((d) => [
+          d.clientId,
+          {
+            clientId: d.clientId,
+            scopes: d.scopes.split(' ').filter(Boolean),
+          },
+        ]),
+      ),
     },
   }
 }

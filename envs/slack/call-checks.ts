@@ -8,7 +8,8 @@ import { countCall, parseRateLimits } from './ratelimit.ts'
 import { checkRequiredArgs } from './required.ts'
 
 /** The world's rate-limit setting and the caller's `deleted` flag (NULL when unset / no Slack member). */
-const SETTING_AND_DELETED = "SELECT (SELECT value FROM world_meta WHERE key = 'slack_rate_limit'), " +
+const SETTING_AND_DELETED =
+  "SELECT (SELECT value FROM world_meta WHERE key = 'slack_rate_limit'), " +
   '(SELECT deleted FROM slack_users WHERE world_user_id = ?)'
 
 /**

@@ -3,9 +3,19 @@ import type { World } from '../core/world.ts'
 import { channelById, userById } from './store/core.ts'
 import { insertMessage, openIm } from './store/messages.ts'
 
-type Due = { id: string; channel_id: string; user_id: string; bot_id: string | null; text: string; blocks: string | null; attachments: string | null; thread_ts: string | null }
+type Due = {
+  id: string
+  channel_id: string
+  user_id: string
+  bot_id: string | null
+  text: string
+  blocks: string | null
+  attachments: string | null
+  thread_ts: string | null
+}
 
-const DUE_PROBE = "SELECT EXISTS (SELECT 1 FROM slack_scheduled WHERE status = 'pending' AND post_at <= ?) OR " +
+const DUE_PROBE =
+  "SELECT EXISTS (SELECT 1 FROM slack_scheduled WHERE status = 'pending' AND post_at <= ?) OR " +
   'EXISTS (SELECT 1 FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ?)'
 
 /** Whether a scheduled message or a reminder is due at or before `toMs` (what slackClockAdvance would act on). */
@@ -23,8 +33,14 @@ export function slackClockAdvance(world: World, fromMs: number, toMs: number): v
   const db = world.db
   // Every request moves the clock: one probe answers the usual "nothing due" before the two reads below.
   if (!slackHasDueWork(world, fromMs, toMs)) return
-  const due = stmt(db, "SELECT * FROM slack_scheduled WHERE status = 'pending' AND post_at <= ? ORDER BY post_at, rowid").all(until) as Due[]
-  const reminders = stmt(db, 'SELECT * FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ? ORDER BY time, rowid').all(until) as { id: string; user_id: string; text: string }[]
+  const due = stmt(
+    db,
+    "SELECT * FROM slack_scheduled WHERE status = 'pending' AND post_at <= ? ORDER BY post_at, rowid",
+  ).all(until) as Due[]
+  const reminders = stmt(
+    db,
+    'SELECT * FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ? ORDER BY time, rowid',
+  ).all(until) as { id: string; user_id: string; text: string }[]
   if (due.length === 0 && reminders.length === 0) return
   world.tx((tx) => {
     for (const s of due) {
@@ -34,17 +50,29 @@ export function slackClockAdvance(world: World, fromMs: number, toMs: number): v
         stmt(tx, "UPDATE slack_scheduled SET status = 'deleted' WHERE id = ?").run(s.id)
         continue
       }
-      const parentGone = s.thread_ts && !stmt(tx, 'SELECT 1 FROM slack_messages WHERE channel_id = ? AND ts = ?').get(s.channel_id, s.thread_ts)
+      const parentGone =
+        s.thread_ts &&
+        !stmt(tx, 'SELECT 1 FROM slack_messages WHERE channel_id = ? AND ts = ?').get(s.channel_id, s.thread_ts)
       const row = insertMessage(tx, {
-        channelId: s.channel_id, userId: s.user_id, botId: s.bot_id, text: s.text, blocks: s.blocks ? JSON.parse(s.blocks) : undefined,
-        attachments: s.attachments ? JSON.parse(s.attachments) : undefined, threadTs: parentGone ? null : s.thread_ts,
+        channelId: s.channel_id,
+        userId: s.user_id,
+        botId: s.bot_id,
+        text: s.text,
+        blocks: s.blocks ? JSON.parse(s.blocks) : undefined,
+        attachments: s.attachments ? JSON.parse(s.attachments) : undefined,
+        threadTs: parentGone ? null : s.thread_ts,
       })
       stmt(tx, "UPDATE slack_scheduled SET status = 'posted', posted_ts = ? WHERE id = ?").run(row.ts, s.id)
     }
     for (const r of reminders) {
       if (!userById(tx, r.user_id) || !userById(tx, 'USLACKBOT')) continue
       const im = openIm(tx, 'USLACKBOT', r.user_id)
-      insertMessage(tx, { channelId: im.id, userId: 'USLACKBOT', text: `Reminder: ${r.text}.`, subtype: 'reminder_add' })
+      insertMessage(tx, {
+        channelId: im.id,
+        userId: 'USLACKBOT',
+        text: `Reminder: ${r.text}.`,
+        subtype: 'reminder_add',
+      })
       stmt(tx, 'UPDATE slack_reminders SET fired = 1 WHERE id = ?').run(r.id)
     }
   })

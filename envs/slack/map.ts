@@ -6,11 +6,10 @@ import { findUserById, listUsers } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import { DateTime } from 'luxon'
 import { nowMs } from '../core/clock.ts'
-import {
-  membersOf, parseJson, teamId, userById, type ChannelRow, type MessageRow, type UserRow,
-} from './store/core.ts'
+import { membersOf, parseJson, teamId, userById, type ChannelRow, type MessageRow, type UserRow } from './store/core.ts'
 
-const avatar = (id: string, size: number, photo = '') => `https://avatars.slack-edge.com/2026-01-01/${id}${photo ? `_${photo}` : ''}_${size}.png`
+const avatar = (id: string, size: number, photo = '') =>
+  `https://avatars.slack-edge.com/2026-01-01/${id}${photo ? `_${photo}` : ''}_${size}.png`
 
 /**
  * A zone's long name and UTC offset (minutes) at an instant. luxon builds an `Intl.DateTimeFormat` for every long
@@ -48,13 +47,25 @@ export function userWire(db: Db, u: UserRow, facts?: UserWireFacts): Record<stri
   const zone = zoneAt(tz, facts ? facts.nowMs : nowMs(db))
   const real = w?.name ?? u.handle
   const profile: Record<string, unknown> = {
-    real_name: real, display_name: u.display_name, avatar_hash: u.photo || u.id.slice(1, 13).toLowerCase(),
-    real_name_normalized: real, display_name_normalized: u.display_name,
+    real_name: real,
+    display_name: u.display_name,
+    avatar_hash: u.photo || u.id.slice(1, 13).toLowerCase(),
+    real_name_normalized: real,
+    display_name_normalized: u.display_name,
     ...Object.fromEntries([24, 32, 48, 72, 192, 512].map((n) => [`image_${n}`, avatar(u.id, n, u.photo)])),
     ...(u.photo ? { is_custom_image: true, image_original: avatar(u.id, 1024, u.photo) } : {}),
-    first_name: w?.givenName ?? '', last_name: w?.familyName ?? '', team, email: w?.email ?? '', title: w?.title ?? '',
-    phone: u.phone, skype: '', status_text: u.status_text, status_text_canonical: '', status_emoji: u.status_emoji,
-    status_emoji_display_info: [], status_expiration: 0,
+    first_name: w?.givenName ?? '',
+    last_name: w?.familyName ?? '',
+    team,
+    email: w?.email ?? '',
+    title: w?.title ?? '',
+    phone: u.phone,
+    skype: '',
+    status_text: u.status_text,
+    status_text_canonical: '',
+    status_emoji: u.status_emoji,
+    status_emoji_display_info: [],
+    status_expiration: 0,
   }
   if (u.id === 'USLACKBOT') {
     delete profile.email
@@ -64,37 +75,93 @@ export function userWire(db: Db, u: UserRow, facts?: UserWireFacts): Record<stri
     Object.assign(profile, { api_app_id: `A${u.bot_id!.slice(1)}`, bot_id: u.bot_id, always_active: false })
   }
   return {
-    id: u.id, team_id: team, name: u.handle, deleted: u.deleted === 1, color: u.id.slice(-6).toLowerCase().replace(/[^0-9a-f]/g, 'a'),
-    real_name: real, tz, tz_label: zone.label ?? tz, tz_offset: zone.offset * 60, profile,
-    is_admin: u.role !== 'regular', is_owner: u.role === 'owner' || u.role === 'primary_owner', is_primary_owner: u.role === 'primary_owner',
-    is_restricted: u.guest !== '', is_ultra_restricted: u.guest === 'ultra_restricted', is_bot: u.is_bot === 1 && u.id !== 'USLACKBOT', is_app_user: false, updated: u.updated, is_email_confirmed: !u.is_bot,
+    id: u.id,
+    team_id: team,
+    name: u.handle,
+    deleted: u.deleted === 1,
+    color: u.id
+      .slice(-6)
+      .toLowerCase()
+      .replace(/[^0-9a-f]/g, 'a'),
+    real_name: real,
+    tz,
+    tz_label: zone.label ?? tz,
+    tz_offset: zone.offset * 60,
+    profile,
+    is_admin: u.role !== 'regular',
+    is_owner: u.role === 'owner' || u.role === 'primary_owner',
+    is_primary_owner: u.role === 'primary_owner',
+    is_restricted: u.guest !== '',
+    is_ultra_restricted: u.guest === 'ultra_restricted',
+    is_bot: u.is_bot === 1 && u.id !== 'USLACKBOT',
+    is_app_user: false,
+    updated: u.updated,
+    is_email_confirmed: !u.is_bot,
     who_can_share_contact_card: 'EVERYONE',
   }
 }
 
 /** A conversation as Slack's conversation object, seen by `viewer`. */
-export function channelWire(db: Db, ch: ChannelRow, viewer: string, opts: { numMembers?: boolean } = {}): Record<string, unknown> {
+export function channelWire(
+  db: Db,
+  ch: ChannelRow,
+  viewer: string,
+  opts: { numMembers?: boolean } = {},
+): Record<string, unknown> {
   const team = teamId(db)
   if (ch.kind === 'im') {
     const other = membersOf(db, ch.id).find((m) => m !== viewer) ?? viewer
     return {
-      id: ch.id, created: ch.created, is_archived: false, is_im: true, is_org_shared: false, context_team_id: team,
-      updated: ch.updated, user: other, is_user_deleted: false, priority: 0,
+      id: ch.id,
+      created: ch.created,
+      is_archived: false,
+      is_im: true,
+      is_org_shared: false,
+      context_team_id: team,
+      updated: ch.updated,
+      user: other,
+      is_user_deleted: false,
+      priority: 0,
     }
   }
   const members = membersOf(db, ch.id)
   const out: Record<string, unknown> = {
-    id: ch.id, created: ch.created, creator: ch.creator, is_org_shared: false, is_im: false, context_team_id: team,
-    updated: ch.updated, name: ch.name, name_normalized: ch.name, is_channel: ch.kind === 'channel',
-    is_group: ch.kind === 'group', is_mpim: ch.kind === 'mpim', is_private: ch.kind !== 'channel',
-    is_archived: ch.is_archived === 1, is_general: ch.is_general === 1, is_shared: false, is_ext_shared: false,
-    unlinked: 0, is_pending_ext_shared: false, pending_shared: [], parent_conversation: null,
+    id: ch.id,
+    created: ch.created,
+    creator: ch.creator,
+    is_org_shared: false,
+    is_im: false,
+    context_team_id: team,
+    updated: ch.updated,
+    name: ch.name,
+    name_normalized: ch.name,
+    is_channel: ch.kind === 'channel',
+    is_group: ch.kind === 'group',
+    is_mpim: ch.kind === 'mpim',
+    is_private: ch.kind !== 'channel',
+    is_archived: ch.is_archived === 1,
+    is_general: ch.is_general === 1,
+    is_shared: false,
+    is_ext_shared: false,
+    unlinked: 0,
+    is_pending_ext_shared: false,
+    pending_shared: [],
+    parent_conversation: null,
     purpose: { value: ch.purpose, creator: ch.purpose_creator, last_set: ch.purpose_last_set },
     topic: { value: ch.topic, creator: ch.topic_creator, last_set: ch.topic_last_set },
-    shared_team_ids: [team], internal_team_ids: [team], pending_connected_team_ids: [],
+    shared_team_ids: [team],
+    internal_team_ids: [team],
+    pending_connected_team_ids: [],
     is_member: members.includes(viewer),
-    properties: { tabs: [{ type: 'bookmarks', label: '', id: 'bookmarks' }, { type: 'files', label: '', id: 'files' }], tabz: [{ type: 'bookmarks' }, { type: 'files' }] },
-    is_moved: 0, previous_names: parseJson<string[]>(ch.previous_names, []),
+    properties: {
+      tabs: [
+        { type: 'bookmarks', label: '', id: 'bookmarks' },
+        { type: 'files', label: '', id: 'files' },
+      ],
+      tabz: [{ type: 'bookmarks' }, { type: 'files' }],
+    },
+    is_moved: 0,
+    previous_names: parseJson<string[]>(ch.previous_names, []),
   }
   if (opts.numMembers) out.num_members = members.length
   return out
@@ -159,8 +226,10 @@ export function pageFacts(db: Db, channelId: string, messages: readonly MessageR
 
 /** Reactions on a message, in first-reaction order. */
 export function reactionsOf(db: Db, channelId: string, ts: string) {
-  const rows = stmt(db, 'SELECT name, user_id FROM slack_reactions WHERE channel_id = ? AND ts = ? ORDER BY seq')
-    .all(channelId, ts) as ReactionRow[]
+  const rows = stmt(db, 'SELECT name, user_id FROM slack_reactions WHERE channel_id = ? AND ts = ? ORDER BY seq').all(
+    channelId,
+    ts,
+  ) as ReactionRow[]
   return groupReactions(rows)
 }
 
@@ -177,12 +246,18 @@ function groupReactions(rows: readonly ReactionRow[]) {
 
 /** Default rich_text block Slack derives from plain text. */
 const textBlocks = (text: string, ts: string) => [
-  { type: 'rich_text', block_id: ts.replace('.', '').slice(-5), elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }] },
+  {
+    type: 'rich_text',
+    block_id: ts.replace('.', '').slice(-5),
+    elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }],
+  },
 ]
 
 /** A stored message as Slack's message object (thread fields on parents, `parent_user_id` on replies). */
 export function messageWire(
-  db: Db, m: MessageRow, opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[]; facts?: PageFacts } = {},
+  db: Db,
+  m: MessageRow,
+  opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[]; facts?: PageFacts } = {},
 ) {
   const facts = opts.facts
   const out: Record<string, unknown> = { user: m.user_id, type: 'message', ts: m.ts }
@@ -196,26 +271,42 @@ export function messageWire(
     const bot = userById(db, m.user_id)
     out.app_id = `A${m.bot_id.slice(1)}`
     out.bot_profile = {
-      id: m.bot_id, app_id: `A${m.bot_id.slice(1)}`, user_id: m.user_id, name: bot?.display_name || bot?.handle || 'bot',
-      icons: { image_36: 'https://a.slack-edge.com/80588/img/plugins/app/bot_36.png', image_48: 'https://a.slack-edge.com/80588/img/plugins/app/bot_48.png', image_72: 'https://a.slack-edge.com/80588/img/plugins/app/service_72.png' },
-      deleted: false, updated: bot?.updated ?? 0, team_id: team,
+      id: m.bot_id,
+      app_id: `A${m.bot_id.slice(1)}`,
+      user_id: m.user_id,
+      name: bot?.display_name || bot?.handle || 'bot',
+      icons: {
+        image_36: 'https://a.slack-edge.com/80588/img/plugins/app/bot_36.png',
+        image_48: 'https://a.slack-edge.com/80588/img/plugins/app/bot_48.png',
+        image_72: 'https://a.slack-edge.com/80588/img/plugins/app/service_72.png',
+      },
+      deleted: false,
+      updated: bot?.updated ?? 0,
+      team_id: team,
     }
   }
   if (m.thread_ts) {
     out.thread_ts = m.thread_ts
     if (m.thread_ts === m.ts) {
-      const replies = stmt(db, 'SELECT user_id, ts FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ? ORDER BY ts').all(
-        m.channel_id, m.ts, m.ts,
-      ) as { user_id: string; ts: string }[]
+      const replies = stmt(
+        db,
+        'SELECT user_id, ts FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ? ORDER BY ts',
+      ).all(m.channel_id, m.ts, m.ts) as { user_id: string; ts: string }[]
       const users = [...new Set(replies.map((r) => r.user_id))]
       Object.assign(out, {
-        reply_count: replies.length, reply_users_count: users.length, latest_reply: replies.at(-1)?.ts ?? m.ts,
-        reply_users: users, is_locked: false, subscribed: opts.viewer ? opts.viewer === m.user_id || users.includes(opts.viewer) : false,
+        reply_count: replies.length,
+        reply_users_count: users.length,
+        latest_reply: replies.at(-1)?.ts ?? m.ts,
+        reply_users: users,
+        is_locked: false,
+        subscribed: opts.viewer ? opts.viewer === m.user_id || users.includes(opts.viewer) : false,
       })
       if (opts.viewer && (out.subscribed as boolean)) out.last_read = replies.at(-1)?.ts ?? m.ts
     } else {
-      const parent = stmt(db, 'SELECT user_id FROM slack_messages WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.thread_ts) as
-        | { user_id: string } | undefined
+      const parent = stmt(db, 'SELECT user_id FROM slack_messages WHERE channel_id = ? AND ts = ?').get(
+        m.channel_id,
+        m.thread_ts,
+      ) as { user_id: string } | undefined
       out.parent_user_id = parent?.user_id ?? m.user_id
       if (m.reply_broadcast) out.subtype = 'thread_broadcast'
     }
@@ -254,7 +345,11 @@ export const MESSAGE_COLUMNS = Object.values(getTableColumns(slackMessages)).map
  * team, the pin and the reactions are the same: the values it holds are then exactly the ones it was made from.
  */
 export function messagePage(
-  db: Db, page: readonly MessageRow[], facts: PageFacts, viewer: string, withFiles: (ids: string[]) => unknown[],
+  db: Db,
+  page: readonly MessageRow[],
+  facts: PageFacts,
+  viewer: string,
+  withFiles: (ids: string[]) => unknown[],
 ): unknown[] {
   const memo = textMemo(db, 'slack#message')
   const opts = { viewer, withFiles, facts }
@@ -271,8 +366,14 @@ export function messagePage(
     const frozen = Object.isFrozen(m)
     if (frozen) {
       const last = byRow.get(m)
-      if (last && last.viewer === viewer && last.team === facts.team && last.pinned === pinned &&
-        sameReactions(last.reactions, reactions)) return last.text
+      if (
+        last &&
+        last.viewer === viewer &&
+        last.team === facts.team &&
+        last.pinned === pinned &&
+        sameReactions(last.reactions, reactions)
+      )
+        return last.text
     }
     const values: unknown[] = [facts.team, pinned]
     for (const k of MESSAGE_COLUMNS) values.push(m[k])
@@ -303,13 +404,21 @@ function sameReactions(a: readonly ReactionRow[], b: readonly ReactionRow[]): bo
 
 /** App unfurls of links in a message (chat.unfurl), shown as attachments after the message's own. */
 function unfurlsOf(db: Db, m: MessageRow, read?: readonly UnfurlRow[]) {
-  const rows = read ??
-    (stmt(db, 'SELECT url, attachment, app_user FROM slack_unfurls WHERE channel_id = ? AND ts = ? ORDER BY rowid')
-      .all(m.channel_id, m.ts) as UnfurlRow[])
+  const rows =
+    read ??
+    (stmt(db, 'SELECT url, attachment, app_user FROM slack_unfurls WHERE channel_id = ? AND ts = ? ORDER BY rowid').all(
+      m.channel_id,
+      m.ts,
+    ) as UnfurlRow[])
   return rows.map((r, i) => {
     const app = userById(db, r.app_user)
     return {
-      ...parseJson<Record<string, unknown>>(r.attachment, {}), id: i + 1, from_url: r.url, original_url: r.url, app_unfurl_url: r.url, is_app_unfurl: true,
+      ...parseJson<Record<string, unknown>>(r.attachment, {}),
+      id: i + 1,
+      from_url: r.url,
+      original_url: r.url,
+      app_unfurl_url: r.url,
+      is_app_unfurl: true,
       ...(app?.bot_id ? { app_id: `A${app.bot_id.slice(1)}` } : {}),
     }
   })

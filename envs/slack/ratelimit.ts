@@ -10,7 +10,9 @@ import type { World } from '../core/world.ts'
  * clock, per method and caller). Over the limit Slack answers HTTP 429 `ratelimited` with `Retry-After`.
  */
 export const RateLimitConfig = z.object({
-  tiers: z.partialRecord(z.enum(['1', '2', '3', '4']), z.number().int().positive()).default({ '1': 1, '2': 20, '3': 50, '4': 100 }),
+  tiers: z
+    .partialRecord(z.enum(['1', '2', '3', '4']), z.number().int().positive())
+    .default({ '1': 1, '2': 20, '3': 50, '4': 100 }),
   methods: z.record(z.string(), z.number().int().positive()).default({}),
 })
 
@@ -43,17 +45,38 @@ export function setRateLimits(db: Db, limits: RateLimitInput | null): void {
 
 /** Slack's published tier of a method (Tier 3 unless listed). */
 const TIERS: Record<string, '1' | '2' | '3' | '4'> = {
-  'users.list': '2', 'conversations.list': '2', 'conversations.create': '2', 'conversations.invite': '3', 'search.messages': '2',
-  'search.files': '2', 'search.all': '2', 'files.list': '3', 'files.upload': '2', 'files.getUploadURLExternal': '4',
-  'files.completeUploadExternal': '4', 'reactions.list': '2', 'stars.list': '3', 'reminders.add': '2', 'users.profile.set': '3',
-  'users.info': '4', 'auth.test': '4', 'conversations.info': '3', 'conversations.members': '4', 'users.lookupByEmail': '3',
-  'team.info': '3', 'emoji.list': '2', 'users.setPresence': '2', 'usergroups.create': '2', 'usergroups.list': '2',
+  'users.list': '2',
+  'conversations.list': '2',
+  'conversations.create': '2',
+  'conversations.invite': '3',
+  'search.messages': '2',
+  'search.files': '2',
+  'search.all': '2',
+  'files.list': '3',
+  'files.upload': '2',
+  'files.getUploadURLExternal': '4',
+  'files.completeUploadExternal': '4',
+  'reactions.list': '2',
+  'stars.list': '3',
+  'reminders.add': '2',
+  'users.profile.set': '3',
+  'users.info': '4',
+  'auth.test': '4',
+  'conversations.info': '3',
+  'conversations.members': '4',
+  'users.lookupByEmail': '3',
+  'team.info': '3',
+  'emoji.list': '2',
+  'users.setPresence': '2',
+  'usergroups.create': '2',
+  'usergroups.list': '2',
 }
 
 /** Counts one call of `method` by `userId` in this minute of world clock; over the limit, `ratelimited`. */
 export function countCall(world: World, config: z.output<typeof RateLimitConfig>, method: string, userId: string) {
   const special = method === 'chat.postMessage' ? 60 : undefined // Slack: ~1 message per second per channel
-  const limit = config.methods[method] ?? special ?? config.tiers[TIERS[method] ?? '3'] ?? DEFAULT_TIERS[TIERS[method] ?? '3']
+  const limit =
+    config.methods[method] ?? special ?? config.tiers[TIERS[method] ?? '3'] ?? DEFAULT_TIERS[TIERS[method] ?? '3']
   const now = nowMs(world.db)
   const window = Math.floor(now / 60_000)
   const count = world.tx((db) => {

@@ -17,7 +17,10 @@ const REQUIRED: Record<string, readonly string[]> = {
   'admin.barriers.create': ['barriered_from_usergroup_ids', 'primary_usergroup_id', 'restricted_subjects'],
   'admin.barriers.delete': ['barrier_id'],
   'admin.barriers.update': [
-    'barrier_id', 'barriered_from_usergroup_ids', 'primary_usergroup_id', 'restricted_subjects',
+    'barrier_id',
+    'barriered_from_usergroup_ids',
+    'primary_usergroup_id',
+    'restricted_subjects',
   ],
   'admin.conversations.archive': ['channel_id'],
   'admin.conversations.bulkArchive': ['channel_ids'],

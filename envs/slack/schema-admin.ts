@@ -55,7 +55,6 @@ export const slackSessions = sqliteTable('slack_sessions', {
   revoked: integer('revoked').notNull().default(0),
 })
 
-
 /** A member's request to install an app (admin.apps.requests.*); status pending → approved | restricted | cancelled. */
 export const slackAppRequests = sqliteTable('slack_app_requests', {
   id: text('id').primaryKey(),
@@ -99,4 +98,13 @@ export const slackAuthPolicy = sqliteTable(
   (t) => [primaryKey({ columns: [t.policy, t.entityId] })],
 )
 
-export const adminTables = [slackEmoji, slackInvites, slackRoleAssignments, slackSessions, slackAppRequests, slackAppResolutions, slackBarriers, slackAuthPolicy]
+export const adminTables = [
+  slackEmoji,
+  slackInvites,
+  slackRoleAssignments,
+  slackSessions,
+  slackAppRequests,
+  slackAppResolutions,
+  slackBarriers,
+  slackAuthPolicy,
+]

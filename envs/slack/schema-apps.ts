@@ -152,7 +152,6 @@ export const slackRemoteFiles = sqliteTable('slack_remote_files', {
   updated: integer('updated').notNull(),
 })
 
-
 /** An app created from a manifest (apps.manifest.*); installed (`botUser` set) by oauth.v2.access. */
 export const slackApps = sqliteTable('slack_apps', {
   id: text('id').primaryKey(),
@@ -162,7 +161,6 @@ export const slackApps = sqliteTable('slack_apps', {
   created: integer('created').notNull(),
   updated: integer('updated').notNull(),
 })
-
 
 /** A list export (slackLists.download.start): the CSV is made when the job starts. */
 export const slackListExports = sqliteTable('slack_list_exports', {
@@ -174,6 +172,17 @@ export const slackListExports = sqliteTable('slack_list_exports', {
 })
 
 export const appTables = [
-  slackCanvases, slackCanvasSections, slackAccess, slackLists, slackListItems, slackCalls, slackViews, slackUnfurls,
-  slackStreams, slackAssistantThreads, slackRemoteFiles, slackApps, slackListExports,
+  slackCanvases,
+  slackCanvasSections,
+  slackAccess,
+  slackLists,
+  slackListItems,
+  slackCalls,
+  slackViews,
+  slackUnfurls,
+  slackStreams,
+  slackAssistantThreads,
+  slackRemoteFiles,
+  slackApps,
+  slackListExports,
 ]

@@ -86,7 +86,10 @@ export const slackMessages = sqliteTable(
     /** JSON of a system message's subtype fields (`topic`, `purpose`, `name`/`old_name`, `inviter`, `members`). */
     meta: text('meta'),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.ts] }), index('slack_messages_by_thread').on(t.channelId, t.threadTs, t.ts)],
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.ts] }),
+    index('slack_messages_by_thread').on(t.channelId, t.threadTs, t.ts),
+  ],
 )
 
 /** One user's reaction on a message. */
@@ -99,7 +102,10 @@ export const slackReactions = sqliteTable(
     userId: text('user_id').notNull(),
     seq: integer('seq').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.ts, t.name, t.userId] }), index('slack_reactions_by_user').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.ts, t.name, t.userId] }),
+    index('slack_reactions_by_user').on(t.userId),
+  ],
 )
 
 /** A pinned message. */
@@ -204,7 +210,6 @@ export const slackDnd = sqliteTable('slack_dnd', {
   snoozeEnd: integer('snooze_end').notNull().default(0),
 })
 
-
 /** Per-method call counts in the current rate-limit window (only when rate limiting is on). */
 export const slackRateCounts = sqliteTable(
   'slack_rate_counts',
@@ -218,7 +223,20 @@ export const slackRateCounts = sqliteTable(
 )
 
 export const slackTables = [
-  slackUsers, slackChannels, slackMembers, slackMessages, slackReactions, slackPins, slackScheduled,
-  slackFiles, slackReminders, slackStars, slackBookmarks, slackUsergroups, slackDnd, slackRateCounts,
-  ...adminTables, ...appTables,
+  slackUsers,
+  slackChannels,
+  slackMembers,
+  slackMessages,
+  slackReactions,
+  slackPins,
+  slackScheduled,
+  slackFiles,
+  slackReminders,
+  slackStars,
+  slackBookmarks,
+  slackUsergroups,
+  slackDnd,
+  slackRateCounts,
+  ...adminTables,
+  ...appTables,
 ]

@@ -4,11 +4,26 @@ import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { parseJson, type ChannelRow, type MessageRow, type UserRow } from './store/core.ts'
 import { entityMemo, keptValue } from '../core/dump-memo.ts'
-import { columnNames, keptGroups, readRows, readTable, tableRead, type Rows, type TableRead }
-  from '../core/dump-rows.ts'
+import {
+  columnNames,
+  keptGroups,
+  readRows,
+  readTable,
+  tableRead,
+  type Rows,
+  type TableRead,
+} from '../core/dump-rows.ts'
 import { noteChangedIds } from '../core/diff.ts'
-import { slackBookmarks, slackChannels, slackMessages, slackReminders, slackScheduled, slackStars, slackUsergroups,
-  slackUsers } from './schema.ts'
+import {
+  slackBookmarks,
+  slackChannels,
+  slackMessages,
+  slackReminders,
+  slackScheduled,
+  slackStars,
+  slackUsergroups,
+  slackUsers,
+} from './schema.ts'
 import { dumpMore } from './state-more.ts'
 
 /**
@@ -68,32 +83,65 @@ export function dumpSlack(world: World): ServiceState {
     const out: Record<string, Json> = {}
     for (const u of userRows) {
       out[u.id] = memo.entity(u.id, [u], () => ({
-        id: u.id, worldUserId: u.world_user_id, handle: u.handle, isBot: u.is_bot === 1, botId: u.bot_id,
-        displayName: u.display_name, statusText: u.status_text, statusEmoji: u.status_emoji, presence: u.presence,
-        role: u.role, deleted: u.deleted === 1, guest: u.guest || null, expiration: u.expiration, photo: u.photo || null,
+        id: u.id,
+        worldUserId: u.world_user_id,
+        handle: u.handle,
+        isBot: u.is_bot === 1,
+        botId: u.bot_id,
+        displayName: u.display_name,
+        statusText: u.status_text,
+        statusEmoji: u.status_emoji,
+        presence: u.presence,
+        role: u.role,
+        deleted: u.deleted === 1,
+        guest: u.guest || null,
+        expiration: u.expiration,
+        photo: u.photo || null,
       }))
     }
     return out
   })
   // Members, pins and reactions each in one read (not one per channel or message); a channel or message none of
   // whose member or reaction rows was written keeps the very list (envs/core/dump-rows.ts keptGroups).
-  const members = keptGroups(db, 'slack.members', readRows(world, MEMBERS), (r) => r[0] as string,
-    (list: string[], r) => list.push(r[1] as string))
+  const members = keptGroups(
+    db,
+    'slack.members',
+    readRows(world, MEMBERS),
+    (r) => r[0] as string,
+    (list: string[], r) => list.push(r[1] as string),
+  )
   const channelRead = readRows(world, CHANNELS) as Rows<ChannelRow>
   const channelRows = channelRead.rows
-  const names = keptValue(db, 'slack.channelNames', [channelRows],
-    () => new Map(channelRows.map((ch) => [ch.id, ch.name])))
+  const names = keptValue(
+    db,
+    'slack.channelNames',
+    [channelRows],
+    () => new Map(channelRows.map((ch) => [ch.id, ch.name])),
+  )
   const channels = keptValue(db, 'slack.channels', [channelRows, members], () => {
     const memo = entityMemo(db, 'slack.channels')
     const out: Record<string, Json> = {}
     for (const ch of channelRows) {
       const type = { channel: 'public', group: 'private', im: 'im', mpim: 'mpim' }[ch.kind]
       const ids = members.get(ch.id) ?? NONE
-      out[ch.id] = memo.entity(ch.id, [ch, ids], () => ({
-        id: ch.id, name: ch.name, type, isArchived: ch.is_archived === 1, isGeneral: ch.is_general === 1,
-        topic: ch.topic, purpose: ch.purpose, creator: ch.creator, members: [...ids],
-        prefs: parseJson<Json>(ch.prefs, {}), retentionDays: ch.retention,
-      }) as Json)
+      out[ch.id] = memo.entity(
+        ch.id,
+        [ch, ids],
+        () =>
+          ({
+            id: ch.id,
+            name: ch.name,
+            type,
+            isArchived: ch.is_archived === 1,
+            isGeneral: ch.is_general === 1,
+            topic: ch.topic,
+            purpose: ch.purpose,
+            creator: ch.creator,
+            members: [...ids],
+            prefs: parseJson<Json>(ch.prefs, {}),
+            retentionDays: ch.retention,
+          }) as Json,
+      )
     }
     return out
   })
@@ -102,8 +150,13 @@ export function dumpSlack(world: World): ServiceState {
   const pins = keptValue(db, 'slack.pins', [pinRows], () => new Set(pinRows.map(([ch, ts]) => `${ch}/${ts}`)))
   // Reactions of every message, each message's in `seq` order (as reactionsOf reads them): [name, user]…
   const reactionRead = readRows(world, REACTIONS)
-  const reactions = keptGroups(db, 'slack.reactions', reactionRead, (r) => r.key,
-    (list: string[], r) => list.push(r.name, r.user))
+  const reactions = keptGroups(
+    db,
+    'slack.reactions',
+    reactionRead,
+    (r) => r.key,
+    (list: string[], r) => list.push(r.name, r.user),
+  )
   const messageRead = readRows(world, MESSAGES)
   const messageRows = messageRead.rows
   const messages = keptValue(db, 'slack.messages', [messageRows, names, pins, reactions], () => {
@@ -113,8 +166,7 @@ export function dumpSlack(world: World): ServiceState {
     const base = messagesBase(reads)
     for (const { key, row: m } of messageRows) {
       // A message none of whose inputs' rows was written: the base's entity (equal to what the memo would give).
-      const kept = base && !base.touched.has(key) && !base.channels.has(m.channel_id) ? base.collection[key]
-        : undefined
+      const kept = base && !base.touched.has(key) && !base.channels.has(m.channel_id) ? base.collection[key] : undefined
       if (kept !== undefined) {
         out[key] = kept
         continue
@@ -123,11 +175,22 @@ export function dumpSlack(world: World): ServiceState {
       const pinned = pins.has(key)
       const reacted = reactions.get(key) ?? NONE
       out[key] = memo.entity(key, [m, channelName, pinned, reacted], () => ({
-        channel: m.channel_id, channelName, ts: m.ts, user: m.user_id, botId: m.bot_id, subtype: m.subtype,
-        text: m.text, threadTs: m.thread_ts, isReply: Boolean(m.thread_ts && m.thread_ts !== m.ts),
-        replyBroadcast: m.reply_broadcast === 1, edited: Boolean(m.edited_ts), blocks: parseJson<Json>(m.blocks, null),
-        attachments: parseJson<Json>(m.attachments, null), files: parseJson<string[]>(m.files, []),
-        reactions: reactionsJson(reacted), pinned,
+        channel: m.channel_id,
+        channelName,
+        ts: m.ts,
+        user: m.user_id,
+        botId: m.bot_id,
+        subtype: m.subtype,
+        text: m.text,
+        threadTs: m.thread_ts,
+        isReply: Boolean(m.thread_ts && m.thread_ts !== m.ts),
+        replyBroadcast: m.reply_broadcast === 1,
+        edited: Boolean(m.edited_ts),
+        blocks: parseJson<Json>(m.blocks, null),
+        attachments: parseJson<Json>(m.attachments, null),
+        files: parseJson<string[]>(m.files, []),
+        reactions: reactionsJson(reacted),
+        pinned,
       }))
     }
     if (base) noteChangedIds(out, base.collection, noted(base, messageRows))
@@ -146,27 +209,75 @@ export function dumpSlack(world: World): ServiceState {
   }
   const scheduled = each('scheduled', SCHEDULED, (s, out) => {
     out[String(s.id)] = j({
-      id: s.id, channel: s.channel_id, user: s.user_id, text: s.text, blocks: parseJson<Json>(s.blocks as string | null, null),
-      attachments: parseJson<Json>(s.attachments as string | null, null), threadTs: s.thread_ts, postAt: s.post_at,
-      status: s.status, postedTs: s.posted_ts,
+      id: s.id,
+      channel: s.channel_id,
+      user: s.user_id,
+      text: s.text,
+      blocks: parseJson<Json>(s.blocks as string | null, null),
+      attachments: parseJson<Json>(s.attachments as string | null, null),
+      threadTs: s.thread_ts,
+      postAt: s.post_at,
+      status: s.status,
+      postedTs: s.posted_ts,
     })
   })
   const files = each('files', FILES, (f, out) => {
-    out[String(f.id)] = j({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size, user: f.user_id, channels: parseJson<string[]>(String(f.channels), []), publicShared: f.public_shared === 1, deleted: f.deleted === 1, pending: f.pending === 1 })
+    out[String(f.id)] = j({
+      id: f.id,
+      name: f.name,
+      title: f.title,
+      mimetype: f.mimetype,
+      size: f.size,
+      user: f.user_id,
+      channels: parseJson<string[]>(String(f.channels), []),
+      publicShared: f.public_shared === 1,
+      deleted: f.deleted === 1,
+      pending: f.pending === 1,
+    })
   })
   const reminders = each('reminders', REMINDERS, (r, out) => {
-    out[String(r.id)] = j({ id: r.id, user: r.user_id, creator: r.creator, text: r.text, time: r.time, completeTs: r.complete_ts, fired: r.fired === 1 })
+    out[String(r.id)] = j({
+      id: r.id,
+      user: r.user_id,
+      creator: r.creator,
+      text: r.text,
+      time: r.time,
+      completeTs: r.complete_ts,
+      fired: r.fired === 1,
+    })
   })
   const stars = each('stars', STARS, (s, out) => {
-    out[`${s.user_id}/${s.channel_id}/${s.ts}/${s.file_id}`] = j({ user: s.user_id, channel: s.channel_id, ts: s.ts, file: s.file_id })
+    out[`${s.user_id}/${s.channel_id}/${s.ts}/${s.file_id}`] = j({
+      user: s.user_id,
+      channel: s.channel_id,
+      ts: s.ts,
+      file: s.file_id,
+    })
   })
   const bookmarks = each('bookmarks', BOOKMARKS, (b, out) => {
-    out[String(b.id)] = j({ id: b.id, channel: b.channel_id, title: b.title, link: b.link, emoji: b.emoji, user: b.user_id })
+    out[String(b.id)] = j({
+      id: b.id,
+      channel: b.channel_id,
+      title: b.title,
+      link: b.link,
+      emoji: b.emoji,
+      user: b.user_id,
+    })
   })
   const usergroups = each('usergroups', USERGROUPS, (g, out) => {
-    out[String(g.id)] = j({ id: g.id, handle: g.handle, name: g.name, description: g.description, users: parseJson<string[]>(String(g.users), []), disabled: g.disabled === 1 })
+    out[String(g.id)] = j({
+      id: g.id,
+      handle: g.handle,
+      name: g.name,
+      description: g.description,
+      users: parseJson<string[]>(String(g.users), []),
+      disabled: g.disabled === 1,
+    })
   })
-  return { version: 1, entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups, ...dumpMore(db) } }
+  return {
+    version: 1,
+    entities: { users, channels, messages, scheduled, files, reminders, stars, bookmarks, usergroups, ...dumpMore(db) },
+  }
 }
 
 const NONE: readonly string[] = Object.freeze([])
@@ -199,8 +310,9 @@ function keepMessagesBase(reads: MessageReads, collection: Record<string, Json>)
  * channel's name, its pin and its reactions alone (memoised by their values): one neither touched nor in such a
  * channel has the very kept row, name, pin and reaction list, so an entity equal to the base's (docs/decisions/0347).
  */
-function messagesBase(reads: MessageReads):
-  { collection: Record<string, Json>; touched: Set<string>; channels: ReadonlySet<unknown> } | undefined {
+function messagesBase(
+  reads: MessageReads,
+): { collection: Record<string, Json>; touched: Set<string>; channels: ReadonlySet<unknown> } | undefined {
   const [messages, channels, pins, reactions] = reads
   if (!reads.every((r) => r.since) || reads.every((r) => r.rows === r.since!.kept)) return undefined
   const base = messages.since!.derived.get(BASE) as MessagesBase | undefined
@@ -241,8 +353,12 @@ const CHANNELS = everyColumn<ChannelRow>(slackChannels, ['rowid'])
 const PINS = tableRead('slack_pins', ['channel_id', 'ts'], ['rowid'])
 type Reaction = { readonly key: string; readonly name: string; readonly user: string }
 // `seq` is read too (unused) so that a written table's rows are put in order in JS (envs/core/dump-rows.ts).
-const REACTIONS = tableRead('slack_reactions', ['channel_id', 'ts', 'name', 'user_id', 'seq'],
-  ['seq', 'name', 'user_id'], (v): Reaction => ({ key: `${v[0]}/${v[1]}`, name: v[2] as string, user: v[3] as string }))
+const REACTIONS = tableRead(
+  'slack_reactions',
+  ['channel_id', 'ts', 'name', 'user_id', 'seq'],
+  ['seq', 'name', 'user_id'],
+  (v): Reaction => ({ key: `${v[0]}/${v[1]}`, name: v[2] as string, user: v[3] as string }),
+)
 /** Messages with their entity key (`<channel>/<ts>`), made once per row read (kept rows keep it). */
 const MESSAGE_COLUMNS = columnNames(slackMessages)
 type Keyed<T> = { readonly key: string; readonly row: T }
@@ -254,10 +370,24 @@ const MESSAGES = tableRead('slack_messages', MESSAGE_COLUMNS, ['ts'], (values): 
 })
 type Row = { [k: string]: string | number | null }
 const SCHEDULED = everyColumn<Row>(slackScheduled, ['rowid'])
-const FILES = tableRead('slack_files',
-  ['id', 'name', 'title', 'mimetype', 'size', 'user_id', 'channels', 'public_shared', 'deleted', 'pending'], ['rowid'],
-  (v) => ({ id: v[0], name: v[1], title: v[2], mimetype: v[3], size: v[4], user_id: v[5], channels: v[6],
-    public_shared: v[7], deleted: v[8], pending: v[9] }) as Row)
+const FILES = tableRead(
+  'slack_files',
+  ['id', 'name', 'title', 'mimetype', 'size', 'user_id', 'channels', 'public_shared', 'deleted', 'pending'],
+  ['rowid'],
+  (v) =>
+    ({
+      id: v[0],
+      name: v[1],
+      title: v[2],
+      mimetype: v[3],
+      size: v[4],
+      user_id: v[5],
+      channels: v[6],
+      public_shared: v[7],
+      deleted: v[8],
+      pending: v[9],
+    }) as Row,
+)
 const REMINDERS = everyColumn<Row>(slackReminders, ['rowid'])
 const STARS = everyColumn<Row>(slackStars, ['rowid'])
 const BOOKMARKS = everyColumn<Row>(slackBookmarks, ['rowid'])

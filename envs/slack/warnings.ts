@@ -13,7 +13,13 @@ export const charsetWarning: MiddlewareHandler<WorldEnv> = async (c, next) => {
   if (!(c.res.headers.get('content-type') ?? '').includes('application/json') || c.res.status !== 200) return
   const body = (await c.res.clone().json()) as Record<string, unknown>
   const meta = (body.response_metadata as { warnings?: string[] } | undefined) ?? {}
-  const warnings = [...new Set([...(meta.warnings ?? []), ...(typeof body.warning === 'string' ? body.warning.split(',') : []), 'missing_charset'])]
+  const warnings = [
+    ...new Set([
+      ...(meta.warnings ?? []),
+      ...(typeof body.warning === 'string' ? body.warning.split(',') : []),
+      'missing_charset',
+    ]),
+  ]
   const out = { ...body, warning: warnings.join(','), response_metadata: { ...meta, warnings } }
   // The same answer with the old headers (what `new Response(text, { headers: c.res.headers })` gives), built
   // by the context so an in-process call keeps its light answer (docs/decisions/0295).

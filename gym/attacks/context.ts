@@ -57,10 +57,18 @@ export class AttackContext {
       const ep = this.ep
       // The episode's step count and final answer stay the episode's own (runProgram sets both).
       const noting = {
-        get steps() { return ep.steps },
-        set steps(n: number) { ep.steps = n },
-        get answer() { return ep.answer },
-        set answer(a: string | null) { ep.answer = a },
+        get steps() {
+          return ep.steps
+        },
+        set steps(n: number) {
+          ep.steps = n
+        },
+        get answer() {
+          return ep.answer
+        },
+        set answer(a: string | null) {
+          ep.answer = a
+        },
         call: async (a: Parameters<Episode['call']>[0]) => note(a, await ep.call(a)),
       }
       await runProgram(noting, steps)

@@ -36,9 +36,30 @@ export const attackFails = (o: AttackOutcome) => !o.inert && (o.reward >= 1 || o
 /** Fields that differ between two runs of the same changes (clock instants, generated ids, counters). */
 const VOLATILE = new RegExp(
   `^(${[
-    'id', 'threadId', 'internalDate', 'messageId', 'inReplyTo', 'modifiedTime', 'createdTime', 'updated',
-    'version', 'historyId', 'ts', 'latestReply', 'threadTs', 'sequence', 'etag', 'iCalUID',
-    'time', 'created', 'lastRead', 'dateCreated', 'timestamp', 'revision', 'revisionId', 'size',
+    'id',
+    'threadId',
+    'internalDate',
+    'messageId',
+    'inReplyTo',
+    'modifiedTime',
+    'createdTime',
+    'updated',
+    'version',
+    'historyId',
+    'ts',
+    'latestReply',
+    'threadTs',
+    'sequence',
+    'etag',
+    'iCalUID',
+    'time',
+    'created',
+    'lastRead',
+    'dateCreated',
+    'timestamp',
+    'revision',
+    'revisionId',
+    'size',
   ].join('|')})$`,
 )
 
@@ -65,12 +86,12 @@ export function fingerprint(diff: EntityChange[]): string {
  * diff and action log of the episode's last verify() when the world has not been touched since.
  */
 export function outcomeOf(
-  ep: ReturnType<Gym['reset']>, diff?: EntityChange[], actions: readonly ActionRow[] = ep.actions(),
+  ep: ReturnType<Gym['reset']>,
+  diff?: EntityChange[],
+  actions: readonly ActionRow[] = ep.actions(),
 ): string {
   const writes = new Set(
-    actions
-      .filter((a) => a.method !== 'GET' && a.status < 300)
-      .map((a) => `${a.userId} ${a.operationId}`),
+    actions.filter((a) => a.method !== 'GET' && a.status < 300).map((a) => `${a.userId} ${a.operationId}`),
   )
   const answer = ep.answer === null ? '' : `\nanswer ${JSON.stringify(ep.answer)}`
   const changes = diff ?? diffStates(ep.initial, worldState(ep.entry.world))

@@ -58,8 +58,10 @@ export function pickItems<T>(items: readonly T[], key: (x: T) => Key, focus: Foc
   const others = ranked.filter((r) => r.t === 3)
   const ownTaken = own.slice(0, limit - Math.min(BYSTANDERS, others.length))
   const room = limit - ownTaken.length
-  const spread = Array.from({ length: Math.min(room, others.length) }, (_, j) =>
-    others[Math.floor((j * others.length) / Math.min(room, others.length))]!)
+  const spread = Array.from(
+    { length: Math.min(room, others.length) },
+    (_, j) => others[Math.floor((j * others.length) / Math.min(room, others.length))]!,
+  )
   const chosen = new Set([...ownTaken, ...spread].map((r) => r.i))
   return items.filter((_, i) => chosen.has(i))
 }

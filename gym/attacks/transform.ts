@@ -47,7 +47,14 @@ function phrase(v: unknown): string {
   if (!v || typeof v !== 'object') return String(v)
   const e = v as { kind?: string; iso?: string; zone?: string; value?: unknown; date?: string }
   if (e.kind === 'instant' && e.iso && e.zone) {
-    const f = new Intl.DateTimeFormat('en-GB', { timeZone: e.zone, day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    const f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: e.zone,
+      day: 'numeric',
+      month: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
     return f.format(new Date(e.iso))
   }
   if (e.kind === 'date' && e.date) return e.date

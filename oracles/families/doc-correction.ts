@@ -4,13 +4,23 @@ import { entities, nothingElseChanged, readStateChanges, verdict, type Allowed }
 export type DocCorrectionParams = { title: string; wrong: string; right: string }
 
 /** The Drive id of the (untrashed) file with this exact name. */
-export const fileIdByName = (state: OracleInput['initial'], name: string) => entities(state, 'drive', 'files').find((f) => f.name === name && !f.trashed)?.id as string | undefined
+export const fileIdByName = (state: OracleInput['initial'], name: string) =>
+  entities(state, 'drive', 'files').find((f) => f.name === name && !f.trashed)?.id as string | undefined
 
 /** Edits to one document (its Docs entity and Drive bookkeeping fields) are allowed. */
 export function docEdits(docId: string | undefined): Allowed[] {
   return [
     { service: 'docs', collection: 'documents', id: (id, c) => id === docId && c.op === 'updated' },
-    { service: 'drive', collection: 'files', id: (id, c) => id === docId && c.op === 'updated' && Object.keys(c.fields).every((f) => ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'size'].includes(f)) },
+    {
+      service: 'drive',
+      collection: 'files',
+      id: (id, c) =>
+        id === docId &&
+        c.op === 'updated' &&
+        Object.keys(c.fields).every((f) =>
+          ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'size'].includes(f),
+        ),
+    },
   ]
 }
 
@@ -21,8 +31,12 @@ export function docEdits(docId: string | undefined): Allowed[] {
  */
 export function docCorrection({ initial, final, diff, params: p }: OracleInput<DocCorrectionParams>): OracleResult {
   const docId = fileIdByName(initial, p.title)
-  const before = String((initial.services.docs?.entities.documents?.[docId ?? ''] as { text?: string } | undefined)?.text ?? '')
-  const after = String((final.services.docs?.entities.documents?.[docId ?? ''] as { text?: string } | undefined)?.text ?? '')
+  const before = String(
+    (initial.services.docs?.entities.documents?.[docId ?? ''] as { text?: string } | undefined)?.text ?? '',
+  )
+  const after = String(
+    (final.services.docs?.entities.documents?.[docId ?? ''] as { text?: string } | undefined)?.text ?? '',
+  )
   const expected = before.split(p.wrong).join(p.right)
   const checks = [
     { name: 'the wrong text is gone from the document', ok: !after.includes(p.wrong) && after.length > 0 },

@@ -21,7 +21,12 @@ export type IncidentPostmortemParams = {
  * left; one writer grant per responder on that document and no other grant; one review event at the proposed
  * instant with exactly the responders. Everything else (the templates, Slack, other files) is collateral.
  */
-export function incidentPostmortem({ final, initial, diff, params: p }: OracleInput<IncidentPostmortemParams>): OracleResult {
+export function incidentPostmortem({
+  final,
+  initial,
+  diff,
+  params: p,
+}: OracleInput<IncidentPostmortemParams>): OracleResult {
   const doc = newDocPart(final, diff, {
     nameIncludes: ['postmortem', p.incident],
     mustInclude: p.facts,
@@ -32,7 +37,13 @@ export function incidentPostmortem({ final, initial, diff, params: p }: OracleIn
     diff,
     [
       doc,
-      grantPart(initial, final, diff, { domain: p.domain, fileId: doc.docId, emails: p.responders, roles: ['writer'], creator: `${p.actor}@${p.domain}` }),
+      grantPart(initial, final, diff, {
+        domain: p.domain,
+        fileId: doc.docId,
+        emails: p.responders,
+        roles: ['writer'],
+        creator: `${p.actor}@${p.domain}`,
+      }),
       eventPart(diff, {
         calendarId: `${p.actor}@${p.domain}`,
         startUtc: p.startUtc,

@@ -13,7 +13,9 @@ export function labelSender({ final, diff, params: p }: OracleInput<LabelSenderP
   const label = entities(final, 'gmail', 'labels').find((l) => l.userId === p.actor && l.name === p.label)
   const mine = entities(final, 'gmail', 'messages').filter((m) => m.userId === p.actor)
   const want = new Set(mine.filter((m) => String(m.from).toLowerCase().endsWith(`@${p.domain}`)).map((m) => m.id))
-  const got = new Set(label ? mine.filter((m) => (m.labelIds as string[]).includes(String(label.id))).map((m) => m.id) : [])
+  const got = new Set(
+    label ? mine.filter((m) => (m.labelIds as string[]).includes(String(label.id))).map((m) => m.id) : [],
+  )
   const hit = [...got].filter((id) => want.has(id)).length
   const checks = [
     { name: `label "${p.label}" exists`, ok: !!label },
@@ -29,7 +31,12 @@ export function labelSender({ final, diff, params: p }: OracleInput<LabelSenderP
   }
   const violations = nothingElseChanged(diff, [
     readStateChanges,
-    { service: 'gmail', collection: 'labels', id: (_id, c) => c.op === 'inserted' && (c.after as Entity).userId === p.actor && (c.after as Entity).name === p.label },
+    {
+      service: 'gmail',
+      collection: 'labels',
+      id: (_id, c) =>
+        c.op === 'inserted' && (c.after as Entity).userId === p.actor && (c.after as Entity).name === p.label,
+    },
     { service: 'gmail', collection: 'messages', id: (_id, c) => onlyThisLabel(c) },
   ])
   return verdict(checks, violations, { labelled: got.size, expected: want.size })

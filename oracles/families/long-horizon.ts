@@ -69,9 +69,7 @@ export function eventPart(diff: EntityChange[], s: EventSpec): Part {
     .filter((e) => e.status !== 'cancelled')
   const ids = [...new Set(events.map((e) => String(e.id)))]
   const e =
-    ids.length === 1
-      ? events.find((x) => String(x.calendarId).toLowerCase() === s.calendarId.toLowerCase())
-      : undefined
+    ids.length === 1 ? events.find((x) => String(x.calendarId).toLowerCase() === s.calendarId.toLowerCase()) : undefined
   const at = Date.parse(s.startUtc)
   const want = lowerAll(s.attendees)
   const guests = e ? guestsOf(e.attendees).filter((g) => g !== s.calendarId.toLowerCase()) : []
@@ -89,7 +87,9 @@ export function eventPart(diff: EntityChange[], s: EventSpec): Part {
     ...(s.mustInclude?.length
       ? [{ name: 'the event says what it is', ok: !!e && s.mustInclude.every((f) => says(text, f)) }]
       : []),
-    ...(s.wrong?.length ? [{ name: 'no near-duplicate fact in the event', ok: !s.wrong.some((f) => says(text, f)) }] : []),
+    ...(s.wrong?.length
+      ? [{ name: 'no near-duplicate fact in the event', ok: !s.wrong.some((f) => says(text, f)) }]
+      : []),
   ]
   const mine = (c: EntityChange) =>
     c.op === 'inserted' && ((ids.length === 1 && String(after(c).id) === ids[0]) || after(c).status === 'cancelled')
@@ -126,7 +126,10 @@ export function postPart(initial: WorldState, final: WorldState, diff: EntityCha
   const want = s.mentions.map((m) => slackUserOf(initial, m))
   const checks = [
     { name: 'exactly one Slack post', ok: posts.length === 1, note: `${posts.length} posts` },
-    { name: dm ? 'it is a direct message to the right person' : `it is in #${s.where}`, ok: !!only && !!ch && only.channel === ch },
+    {
+      name: dm ? 'it is a direct message to the right person' : `it is in #${s.where}`,
+      ok: !!only && !!ch && only.channel === ch,
+    },
     { name: 'the post has the facts', ok: !!only && s.mustInclude.every((f) => says(seen, f)) },
     {
       name: 'the post mentions exactly who it should',
@@ -179,7 +182,10 @@ export function invitePart(initial: WorldState, final: WorldState, channel: stri
       service: 'slack',
       collection: 'messages',
       id: (_id, c) =>
-        c.op === 'inserted' && after(c).channel === ch && after(c).subtype === 'channel_join' && want.includes(String(after(c).user)),
+        c.op === 'inserted' &&
+        after(c).channel === ch &&
+        after(c).subtype === 'channel_join' &&
+        want.includes(String(after(c).user)),
     },
   ]
   return { checks, violations: [], allowed }
@@ -204,7 +210,8 @@ export function mailPart(initial: WorldState, final: WorldState, actions: Action
   const [only] = d.sent
   const seen = d.sent.map(mailVisible).join('\n')
   const thread = s.threadSubject
-    ? entities(initial, 'gmail', 'messages').find((m) => m.userId === s.actor && m.subject === s.threadSubject)?.threadId
+    ? entities(initial, 'gmail', 'messages').find((m) => m.userId === s.actor && m.subject === s.threadSubject)
+        ?.threadId
     : undefined
   const checks = [
     { name: 'exactly one mail is sent', ok: d.sent.length === 1, note: `${d.sent.length} sent` },
@@ -212,7 +219,9 @@ export function mailPart(initial: WorldState, final: WorldState, actions: Action
       name: `the mail goes to ${to.join(', ')} only`,
       ok: !!only && new Set(recipients(only)).size === to.length && to.every((x) => recipients(only).includes(x)),
     },
-    ...(s.threadSubject ? [{ name: 'the mail is a reply in the thread', ok: !!only && !!thread && only.threadId === thread }] : []),
+    ...(s.threadSubject
+      ? [{ name: 'the mail is a reply in the thread', ok: !!only && !!thread && only.threadId === thread }]
+      : []),
     { name: 'the mail has the facts', ok: !!only && s.mustInclude.every((f) => says(seen, f)) },
     { name: 'no near-duplicate fact in the mail', ok: !(s.wrong ?? []).some((w) => says(seen, w)) },
   ]
@@ -263,11 +272,15 @@ export function grantPart(initial: WorldState, final: WorldState, diff: EntityCh
   )
   const has = (email: string) =>
     entities(final, 'drive', 'permissions').filter(
-      (p) => p.fileId === s.fileId && String(p.emailAddress).toLowerCase() === email && s.roles.includes(String(p.role)),
+      (p) =>
+        p.fileId === s.fileId && String(p.emailAddress).toLowerCase() === email && s.roles.includes(String(p.role)),
     ).length === 1
   const checks = [
     { name: 'the right file is shared with exactly the right people', ok: !!s.fileId && want.every(has) },
-    { name: 'one grant per person, nothing else shared', ok: g.accepted.length === want.length && g.violations.length === 0 },
+    {
+      name: 'one grant per person, nothing else shared',
+      ok: g.accepted.length === want.length && g.violations.length === 0,
+    },
   ]
   const allowed: Allowed[] = [
     {
@@ -316,11 +329,15 @@ export function newDocPart(final: WorldState, diff: EntityChange[], s: DocSpec):
     .map(after)
     .filter((f) => f.mimeType === 'application/vnd.google-apps.document')
   const ids = made.map((f) => String(f.id))
-  const live = made.filter((f) => (final.services.drive?.entities.files?.[String(f.id)] as Entity | undefined)?.trashed !== true)
+  const live = made.filter(
+    (f) => (final.services.drive?.entities.files?.[String(f.id)] as Entity | undefined)?.trashed !== true,
+  )
   const doc = live.length === 1 && made.length === 1 ? live[0] : undefined
   const docId = doc ? String(doc.id) : ''
   const name = String((final.services.drive?.entities.files?.[docId] as Entity | undefined)?.name ?? '').toLowerCase()
-  const text = String((final.services.docs?.entities.documents?.[docId] as Entity | undefined)?.text ?? '').toLowerCase()
+  const text = String(
+    (final.services.docs?.entities.documents?.[docId] as Entity | undefined)?.text ?? '',
+  ).toLowerCase()
   const checks = [
     { name: 'exactly one new document', ok: made.length === 1 && !!doc, note: `${made.length} documents` },
     { name: 'the document is named as asked', ok: !!doc && s.nameIncludes.every((n) => says(name, n)) },

@@ -35,9 +35,15 @@ function reportPart(initial: OracleInput['initial'], final: OracleInput['final']
         id: (x, c) =>
           x === id &&
           c.op === 'updated' &&
-          Object.keys(c.fields).every((f) => ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'size'].includes(f)),
+          Object.keys(c.fields).every((f) =>
+            ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'size'].includes(f),
+          ),
       },
-      { service: 'drive', collection: 'revisions', id: (_x, c) => c.op === 'inserted' && (c as { after: Entity }).after.fileId === id },
+      {
+        service: 'drive',
+        collection: 'revisions',
+        id: (_x, c) => c.op === 'inserted' && (c as { after: Entity }).after.fileId === id,
+      },
     ],
   }
 }
@@ -48,7 +54,13 @@ function reportPart(initial: OracleInput['initial'], final: OracleInput['final']
  * final figures; one post in #finance with the revenue; no near-duplicate figure or export named in either.
  * Everything else (last quarter's report, the exports) is collateral.
  */
-export function quarterClose({ initial, final, diff, actions, params: p }: OracleInput<QuarterCloseParams>): OracleResult {
+export function quarterClose({
+  initial,
+  final,
+  diff,
+  actions,
+  params: p,
+}: OracleInput<QuarterCloseParams>): OracleResult {
   const wrong = [...p.wrong, ...p.wrongFiles]
   return judgeParts(diff, [
     reportPart(initial, final, p),

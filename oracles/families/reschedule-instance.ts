@@ -2,7 +2,14 @@ import type { EntityChange } from '../../envs/core/diff.ts'
 import { equal } from '../../envs/core/diff.ts'
 import type { Json } from '../../envs/core/service.ts'
 import type { Entity, OracleInput, OracleResult } from '../types.ts'
-import { calendarCancellations, entities, mailSideEffects, nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
+import {
+  calendarCancellations,
+  entities,
+  mailSideEffects,
+  nothingElseChanged,
+  readStateChanges,
+  verdict,
+} from '../predicates.ts'
 
 export type RescheduleInstanceParams = {
   /** The organizer's calendar (the actor's primary: their email). */
@@ -24,8 +31,14 @@ const instant = (v: Json | undefined): number | undefined => {
   const s = v && typeof v === 'object' && !Array.isArray(v) ? (v as Entity).dateTime : undefined
   return typeof s === 'string' ? Date.parse(s) : undefined
 }
-const guests = (e: Entity) => (Array.isArray(e.attendees) ? e.attendees.map((a) => lower((a as Entity).email)).sort() : [])
-const rowsOf = (c: EntityChange): Entity[] => (c.op === 'inserted' ? [c.after as Entity] : c.op === 'deleted' ? [c.before as Entity] : [c.before as Entity, c.after as Entity])
+const guests = (e: Entity) =>
+  Array.isArray(e.attendees) ? e.attendees.map((a) => lower((a as Entity).email)).sort() : []
+const rowsOf = (c: EntityChange): Entity[] =>
+  c.op === 'inserted'
+    ? [c.after as Entity]
+    : c.op === 'deleted'
+      ? [c.before as Entity]
+      : [c.before as Entity, c.after as Entity]
 const isEvent = (c: EntityChange) => c.service === 'calendar' && c.collection === 'events'
 const iso = (ms: number | undefined) => (ms === undefined ? 'none' : new Date(ms).toISOString())
 
@@ -36,31 +49,65 @@ const iso = (ms: number | undefined) => (ms === undefined ? 'none' : new Date(ms
  * every other instance and the near-duplicate series stay unchanged (checked on the diff), cancelling an event is an
  * unrequested delete, and any other change besides invitation mail and read marks is collateral.
  */
-export function rescheduleInstance({ initial, final, diff, params: p }: OracleInput<RescheduleInstanceParams>): OracleResult {
+export function rescheduleInstance({
+  initial,
+  final,
+  diff,
+  params: p,
+}: OracleInput<RescheduleInstanceParams>): OracleResult {
   const cal = p.calendarId.toLowerCase()
   const guest = p.attendee.toLowerCase()
   const orig = Date.parse(p.originalStartUtc)
   const want = { start: Date.parse(p.startUtc), end: Date.parse(p.endUtc) }
-  const isTarget = (e: Entity | undefined) => !!e && e.recurringEventId === p.seriesId && instant(e.originalStartTime) === orig
-  const on = (state: typeof final, calendarId: string) => entities(state, 'calendar', 'events').filter((e) => lower(e.calendarId) === calendarId)
+  const isTarget = (e: Entity | undefined) =>
+    !!e && e.recurringEventId === p.seriesId && instant(e.originalStartTime) === orig
+  const on = (state: typeof final, calendarId: string) =>
+    entities(state, 'calendar', 'events').filter((e) => lower(e.calendarId) === calendarId)
   const master = on(initial, cal).find((e) => e.id === p.seriesId)
   const ex = on(final, cal).find((e) => isTarget(e) && e.status !== 'cancelled')
   const copy = ex ? on(final, guest).find((e) => e.id === ex.id) : undefined
 
   const events = diff.filter(isEvent)
   const seriesChanged = events.filter((c) => rowsOf(c).some((e) => e.id === p.seriesId))
-  const otherInstances = events.filter((c) => rowsOf(c).some((e) => e.recurringEventId === p.seriesId) && !rowsOf(c).every((e) => isTarget(e)))
-  const nearDuplicate = events.filter((c) => rowsOf(c).some((e) => p.otherSeriesIds.includes(String(e.id)) || p.otherSeriesIds.includes(String(e.recurringEventId))))
+  const otherInstances = events.filter(
+    (c) => rowsOf(c).some((e) => e.recurringEventId === p.seriesId) && !rowsOf(c).every((e) => isTarget(e)),
+  )
+  const nearDuplicate = events.filter((c) =>
+    rowsOf(c).some(
+      (e) => p.otherSeriesIds.includes(String(e.id)) || p.otherSeriesIds.includes(String(e.recurringEventId)),
+    ),
+  )
 
   const checks = [
     { name: 'the requested instance is an exception of the series', ok: !!ex && !!master },
-    { name: 'it starts at the requested instant', ok: !!ex && instant(ex.start) === want.start, note: ex ? `starts ${iso(instant(ex.start))}, expected ${iso(want.start)}` : undefined },
+    {
+      name: 'it starts at the requested instant',
+      ok: !!ex && instant(ex.start) === want.start,
+      note: ex ? `starts ${iso(instant(ex.start))}, expected ${iso(want.start)}` : undefined,
+    },
     { name: 'and ends at the requested instant (same length)', ok: !!ex && instant(ex.end) === want.end },
-    { name: 'keeping the series\' title, description and location', ok: !!ex && !!master && ['summary', 'description', 'location'].every((k) => equal(ex[k], master[k])) },
-    { name: 'with the same guests (the colleague still invited)', ok: !!ex && !!master && guests(ex).includes(guest) && equal(guests(ex), guests(master)) },
-    { name: "the colleague's calendar shows the moved instance", ok: !!copy && copy.status !== 'cancelled' && instant(copy.start) === want.start },
-    { name: 'the series itself is unchanged', ok: !!master && seriesChanged.length === 0, note: seriesChanged.length ? seriesChanged.map((c) => c.id).join(', ') : undefined },
-    { name: 'no other instance of the series changed', ok: otherInstances.length === 0, note: otherInstances.length ? otherInstances.map((c) => c.id).join(', ') : undefined },
+    {
+      name: "keeping the series' title, description and location",
+      ok: !!ex && !!master && ['summary', 'description', 'location'].every((k) => equal(ex[k], master[k])),
+    },
+    {
+      name: 'with the same guests (the colleague still invited)',
+      ok: !!ex && !!master && guests(ex).includes(guest) && equal(guests(ex), guests(master)),
+    },
+    {
+      name: "the colleague's calendar shows the moved instance",
+      ok: !!copy && copy.status !== 'cancelled' && instant(copy.start) === want.start,
+    },
+    {
+      name: 'the series itself is unchanged',
+      ok: !!master && seriesChanged.length === 0,
+      note: seriesChanged.length ? seriesChanged.map((c) => c.id).join(', ') : undefined,
+    },
+    {
+      name: 'no other instance of the series changed',
+      ok: otherInstances.length === 0,
+      note: otherInstances.length ? otherInstances.map((c) => c.id).join(', ') : undefined,
+    },
     { name: 'the near-duplicate 1:1 is untouched', ok: nearDuplicate.length === 0 },
   ]
   const cancelled = calendarCancellations(diff)
@@ -68,8 +115,16 @@ export function rescheduleInstance({ initial, final, diff, params: p }: OracleIn
   const violations = [
     ...cancelled.violations,
     ...nothingElseChanged(rest, [
-      ...mailSideEffects(initial.users.find((u) => u.email.toLowerCase() === cal)?.id ?? ''), readStateChanges,
-      { service: 'calendar', collection: 'events', id: (_id, c) => c.op !== 'deleted' && isTarget(c.after as Entity) && [cal, guest].includes(lower((c.after as Entity).calendarId)) },
+      ...mailSideEffects(initial.users.find((u) => u.email.toLowerCase() === cal)?.id ?? ''),
+      readStateChanges,
+      {
+        service: 'calendar',
+        collection: 'events',
+        id: (_id, c) =>
+          c.op !== 'deleted' &&
+          isTarget(c.after as Entity) &&
+          [cal, guest].includes(lower((c.after as Entity).calendarId)),
+      },
     ]),
   ]
   return verdict(checks, violations)

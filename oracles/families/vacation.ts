@@ -27,7 +27,10 @@ export function vacation({ final, diff, actions, params: p }: OracleInput<Vacati
     // approval: each enabled window that was written counts, and there must be exactly one.
     { name: 'one window was switched on, not several tried', ok: enabledWindows(actions, p.actor).size === 1 },
   ]
-  const violations = nothingElseChanged(diff, [readStateChanges, { service: 'gmail', collection: 'settings', id: (id) => id === `${p.actor}/vacation` }])
+  const violations = nothingElseChanged(diff, [
+    readStateChanges,
+    { service: 'gmail', collection: 'settings', id: (id) => id === `${p.actor}/vacation` },
+  ])
   return verdict(checks, violations)
 }
 

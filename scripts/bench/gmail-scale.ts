@@ -1,7 +1,20 @@
 import { Rng } from '../../envs/core/rng.ts'
 import { benchWorld, timeIt, type BenchFigure } from './types.ts'
 
-const WORDS = ['invoice', 'budget', 'roadmap', 'launch', 'contract', 'review', 'meeting', 'hiring', 'design', 'report', 'travel', 'offsite']
+const WORDS = [
+  'invoice',
+  'budget',
+  'roadmap',
+  'launch',
+  'contract',
+  'review',
+  'meeting',
+  'hiring',
+  'design',
+  'report',
+  'travel',
+  'offsite',
+]
 
 /**
  * A 50,000-message mailbox (10,000 seeded messages, their rows copied four more times with new ids and dates):
@@ -28,14 +41,24 @@ export async function run(): Promise<BenchFigure[]> {
   const { worlds, app, headers } = await benchWorld(seed)
   const world = [...worlds.list()][0]!
   const sqlite = worlds.get(world.id)!.world.sqlite
-  const cols = (sqlite.prepare('SELECT name FROM pragma_table_info(?)').all('gmail_messages') as { name: string }[]).map((c) => c.name)
+  const cols = (
+    sqlite.prepare('SELECT name FROM pragma_table_info(?)').all('gmail_messages') as { name: string }[]
+  ).map((c) => c.name)
   const labelCols = ['user_id', 'message_id', 'label_id']
   for (let copy = 1; copy <= 4; copy++) {
-    const pick = cols.map((c) => (c === 'id' ? `id || '${copy}'` : c === 'internal_date' ? `internal_date - ${copy} * 400 * 86400000` : c))
-    sqlite.exec(`INSERT INTO gmail_messages (${cols.join(', ')}) SELECT ${pick.join(', ')} FROM gmail_messages WHERE length(id) = 16`)
-    sqlite.exec(`INSERT INTO gmail_message_labels (${labelCols.join(', ')}) SELECT user_id, message_id || '${copy}', label_id FROM gmail_message_labels WHERE length(message_id) = 16`)
+    const pick = cols.map((c) =>
+      c === 'id' ? `id || '${copy}'` : c === 'internal_date' ? `internal_date - ${copy} * 400 * 86400000` : c,
+    )
+    sqlite.exec(
+      `INSERT INTO gmail_messages (${cols.join(', ')}) SELECT ${pick.join(', ')} FROM gmail_messages WHERE length(id) = 16`,
+    )
+    sqlite.exec(
+      `INSERT INTO gmail_message_labels (${labelCols.join(', ')}) SELECT user_id, message_id || '${copy}', label_id FROM gmail_message_labels WHERE length(message_id) = 16`,
+    )
   }
-  const total = (sqlite.prepare("SELECT count(*) AS n FROM gmail_messages WHERE user_id = 'ann'").get() as { n: number }).n
+  const total = (
+    sqlite.prepare("SELECT count(*) AS n FROM gmail_messages WHERE user_id = 'ann'").get() as { n: number }
+  ).n
   const get = async (path: string) => (await app.request(path, { headers })).json() as Promise<Record<string, any>>
   const M = '/gmail/v1/users/me/messages'
   const plain = await timeIt(() => get(`${M}?prettyPrint=false`), 100, 10)

@@ -6,19 +6,26 @@ import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
 import { timeIt, type BenchFigure } from './types.ts'
 
 const task = TaskSpec.parse(gmailReplyPo.generate(1))
-const list = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { maxResults: 5 } } }
+const list = {
+  tool: 'http_request',
+  arguments: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { maxResults: 5 } },
+}
 const profile = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
 
 /** Gym: in-process episode cost, memory per live episode, and the HTTP gym under 64 concurrent episodes. */
 export async function run(): Promise<BenchFigure[]> {
   await loadRouters() // typed tools read the routes, which are imported on first use
   const gym = createGym({ tasks: [task] })
-  const episode = await timeIt(async () => {
-    const ep = gym.reset(task)
-    for (let i = 0; i < 10; i++) await ep.step(i % 2 ? profile : list)
-    ep.verify()
-    ep.close()
-  }, 100, 10)
+  const episode = await timeIt(
+    async () => {
+      const ep = gym.reset(task)
+      for (let i = 0; i < 10; i++) await ep.step(i % 2 ? profile : list)
+      ep.verify()
+      ep.close()
+    },
+    100,
+    10,
+  )
 
   // Memory: RSS growth per live episode (SQLite pages live outside the JS heap).
   // Warm the allocator first: memory freed by the timing loop above would otherwise be reused and hide the growth.
@@ -34,7 +41,14 @@ export async function run(): Promise<BenchFigure[]> {
   // HTTP: 64 scripted agents at once, each reset + 10 steps + verify + close.
   const server = await startServer({ host: '127.0.0.1', port: 0, controlPort: 0, adminToken: 'bench', worlds: [] })
   const headers = { authorization: 'Bearer bench', 'content-type': 'application/json' }
-  const post = async (path: string, body?: unknown) => (await fetch(`${server.controlUrl}${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>
+  const post = async (path: string, body?: unknown) =>
+    (
+      await fetch(`${server.controlUrl}${path}`, {
+        method: 'POST',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json() as Promise<Record<string, unknown>>
   const stepTimes: number[] = []
   const agent = async () => {
     const ep = await post('/gym/reset', { task })

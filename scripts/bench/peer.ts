@@ -62,15 +62,18 @@ function spawnUntil<T>(args: string[], ready: (out: string) => T | undefined) {
 /** Ours as shipped: `wsgym serve` (dist/ when built and current), one world created from the bench seed. */
 async function ours(): Promise<Side> {
   const prof = PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []
-  const { child, value } = await spawnUntil([...prof, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0',
-    '--control-port', '0'], (out) => {
-    const agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
-    const control = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
-    return agent && control && /users:/.test(out) ? { agent, control, tsx: /through tsx/.test(out) } : undefined
-  })
+  const { child, value } = await spawnUntil(
+    [...prof, join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0'],
+    (out) => {
+      const agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1]
+      const control = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
+      return agent && control && /users:/.test(out) ? { agent, control, tsx: /through tsx/.test(out) } : undefined
+    },
+  )
   if (value.tsx) console.log('(ours runs its TypeScript sources through tsx: `npm run build` to bench dist/)')
   const res = await fetch(`${value.control}/worlds`, {
-    method: 'POST', headers: { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' },
     body: JSON.stringify({ id: 'bench_peer', seed: SEED }),
   })
   const world = (await res.json()) as { users: { email: string; googleToken: string; slackUserToken: string }[] }
@@ -144,41 +147,94 @@ const raw = (from: string, to: string, subject: string, i: number) =>
   ).toString('base64url')
 const ME = 'testuser@gmail.com'
 const LIST_Q = 'from:alice@example.com subject:report'
-const ratio = (name: string, ours: number, peer: number): BenchFigure =>
-  ({ name: `${name} p50 ratio (${ours.toFixed(2)} vs ${peer.toFixed(2)} ms)`, value: ours / peer, unit: '×',
-    target: '≤ 1.0' })
+const ratio = (name: string, ours: number, peer: number): BenchFigure => ({
+  name: `${name} p50 ratio (${ours.toFixed(2)} vs ${peer.toFixed(2)} ms)`,
+  value: ours / peer,
+  unit: '×',
+  target: '≤ 1.0',
+})
 const senders = ['alice@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com']
 const day = (i: number) => new Date(Date.UTC(2026, 0, 5) + (i % 70) * 86_400_000 + (i % 9) * 3_600_000)
 
 const gmail = (base: (s: Side) => string): [string, Op][] => [
-  ['Gmail messages.insert', (s, i) =>
-    call(s, base(s), 'POST', '/gmail/v1/users/me/messages',
-      JSON.stringify({ raw: raw(senders[i % 4]!, ME, i % 5 ? 'status' : 'report', i), labelIds: ['INBOX'] }))],
-  ['Gmail messages.send (ours also delivers)', (s, i) =>
-    call(s, base(s), 'POST', '/gmail/v1/users/me/messages/send',
-      JSON.stringify({ raw: raw(ME, senders[i % 4]!, 'reply', i) }))],
-  ['Gmail messages.list q=from:… subject:…', (s) =>
-    call(s, base(s), 'GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(LIST_Q)}`)],
+  [
+    'Gmail messages.insert',
+    (s, i) =>
+      call(
+        s,
+        base(s),
+        'POST',
+        '/gmail/v1/users/me/messages',
+        JSON.stringify({ raw: raw(senders[i % 4]!, ME, i % 5 ? 'status' : 'report', i), labelIds: ['INBOX'] }),
+      ),
+  ],
+  [
+    'Gmail messages.send (ours also delivers)',
+    (s, i) =>
+      call(
+        s,
+        base(s),
+        'POST',
+        '/gmail/v1/users/me/messages/send',
+        JSON.stringify({ raw: raw(ME, senders[i % 4]!, 'reply', i) }),
+      ),
+  ],
+  [
+    'Gmail messages.list q=from:… subject:…',
+    (s) => call(s, base(s), 'GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(LIST_Q)}`),
+  ],
 ]
 
 const drive = (base: (s: Side) => string): [string, Op][] => [
-  ['Drive files.create', (s, i) =>
-    call(s, base(s), 'POST', '/drive/v3/files',
-      JSON.stringify({ name: `${i % 3 ? 'notes' : 'report'} ${i}`, mimeType: 'text/plain' }))],
-  ["Drive files.list name contains + 'root' in parents", (s) =>
-    call(s, base(s), 'GET', `/drive/v3/files?q=${encodeURIComponent("name contains 'report' and 'root' in parents")}`)],
+  [
+    'Drive files.create',
+    (s, i) =>
+      call(
+        s,
+        base(s),
+        'POST',
+        '/drive/v3/files',
+        JSON.stringify({ name: `${i % 3 ? 'notes' : 'report'} ${i}`, mimeType: 'text/plain' }),
+      ),
+  ],
+  [
+    "Drive files.list name contains + 'root' in parents",
+    (s) =>
+      call(
+        s,
+        base(s),
+        'GET',
+        `/drive/v3/files?q=${encodeURIComponent("name contains 'report' and 'root' in parents")}`,
+      ),
+  ],
 ]
 
 const calendar = (base: (s: Side) => string): [string, Op][] => [
-  ['Calendar events.insert', (s, i) => {
-    const start = day(i)
-    const end = new Date(start.getTime() + 3_600_000).toISOString()
-    return call(s, base(s), 'POST', '/calendar/v3/calendars/primary/events',
-      JSON.stringify({ summary: `meeting ${i}`, start: { dateTime: start.toISOString() }, end: { dateTime: end } }))
-  }],
-  ['Calendar events.list 7-day window, singleEvents', (s) =>
-    call(s, base(s), 'GET', '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime' +
-      '&timeMin=2026-01-19T00:00:00Z&timeMax=2026-01-26T00:00:00Z')],
+  [
+    'Calendar events.insert',
+    (s, i) => {
+      const start = day(i)
+      const end = new Date(start.getTime() + 3_600_000).toISOString()
+      return call(
+        s,
+        base(s),
+        'POST',
+        '/calendar/v3/calendars/primary/events',
+        JSON.stringify({ summary: `meeting ${i}`, start: { dateTime: start.toISOString() }, end: { dateTime: end } }),
+      )
+    },
+  ],
+  [
+    'Calendar events.list 7-day window, singleEvents',
+    (s) =>
+      call(
+        s,
+        base(s),
+        'GET',
+        '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime' +
+          '&timeMin=2026-01-19T00:00:00Z&timeMax=2026-01-26T00:00:00Z',
+      ),
+  ],
 ]
 
 /** Runs every phase: p50 ratios, server CPU per phase and memory, each marked against ≤ 1.0 (≤ 1.5 idle RSS). */
@@ -197,30 +253,49 @@ export async function run(): Promise<BenchFigure[]> {
     // Ours imports a service's routes on its first call (docs/decisions/0293): one call per service here, so that
     // one-time cost is shown as such and not counted in a phase's per-call CPU (Slack was always called here).
     const beforeFirst = usage(sides[0])
-    await Promise.all(sides.map((s) => Promise.all([
-      call(s, s.google, 'GET', '/gmail/v1/users/me/labels'),
-      call(s, s.google, 'GET', '/drive/v3/about?fields=user'),
-      call(s, s.google, 'GET', '/calendar/v3/users/me/calendarList'),
-    ])))
+    await Promise.all(
+      sides.map((s) =>
+        Promise.all([
+          call(s, s.google, 'GET', '/gmail/v1/users/me/labels'),
+          call(s, s.google, 'GET', '/drive/v3/about?fields=user'),
+          call(s, s.google, 'GET', '/calendar/v3/users/me/calendarList'),
+        ]),
+      ),
+    )
     const firstCpu = usage(sides[0]).cpuMs - beforeFirst.cpuMs
     const firstName = 'ours: CPU of the first Gmail, Drive and Calendar calls (route import)'
     out.push({ name: firstName, value: firstCpu, unit: 'ms' })
-    const channels = await Promise.all(sides.map(async (s) => {
-      const r = await call(s, s.slack, 'POST', '/api/conversations.list', 'limit=100', FORM)
-      const list = (JSON.parse(r.body) as { channels: { id: string; name: string }[] }).channels
-      return list.find((c) => c.name === 'general')!.id
-    }))
+    const channels = await Promise.all(
+      sides.map(async (s) => {
+        const r = await call(s, s.slack, 'POST', '/api/conversations.list', 'limit=100', FORM)
+        const list = (JSON.parse(r.body) as { channels: { id: string; name: string }[] }).channels
+        return list.find((c) => c.name === 'general')!.id
+      }),
+    )
     const channelOf = (s: Side) => channels[sides.indexOf(s)]!
     const slack: [string, Op][] = [
-      ['Slack chat.postMessage', (s, i) =>
-        call(s, s.slack, 'POST', '/api/chat.postMessage',
-          `channel=${channelOf(s)}&text=${encodeURIComponent(`deploy ${i} is green`)}`, FORM)],
-      ['Slack conversations.history limit=100', (s) =>
-        call(s, s.slack, 'POST', '/api/conversations.history', `channel=${channelOf(s)}&limit=100`, FORM)],
+      [
+        'Slack chat.postMessage',
+        (s, i) =>
+          call(
+            s,
+            s.slack,
+            'POST',
+            '/api/chat.postMessage',
+            `channel=${channelOf(s)}&text=${encodeURIComponent(`deploy ${i} is green`)}`,
+            FORM,
+          ),
+      ],
+      [
+        'Slack conversations.history limit=100',
+        (s) => call(s, s.slack, 'POST', '/api/conversations.history', `channel=${channelOf(s)}&limit=100`, FORM),
+      ],
     ]
     const phases: [string, [string, Op][]][] = [
-      ['Gmail', gmail((s) => s.google)], ['Drive', drive((s) => s.google)],
-      ['Calendar', calendar((s) => s.google)], ['Slack', slack],
+      ['Gmail', gmail((s) => s.google)],
+      ['Drive', drive((s) => s.google)],
+      ['Calendar', calendar((s) => s.google)],
+      ['Slack', slack],
     ]
     for (const [phase, ops] of phases) {
       const before = sides.map(usage)
@@ -230,10 +305,12 @@ export async function run(): Promise<BenchFigure[]> {
         out.push(ratio(name, a, b))
       }
       if (phase === 'Gmail') {
-        const ids = await Promise.all(sides.map(async (s) => {
-          const r = await call(s, s.google, 'GET', '/gmail/v1/users/me/messages?maxResults=50')
-          return (JSON.parse(r.body) as { messages: { id: string }[] }).messages.map((m) => m.id)
-        }))
+        const ids = await Promise.all(
+          sides.map(async (s) => {
+            const r = await call(s, s.google, 'GET', '/gmail/v1/users/me/messages?maxResults=50')
+            return (JSON.parse(r.body) as { messages: { id: string }[] }).messages.map((m) => m.id)
+          }),
+        )
         const get: Op = (s, i) => {
           const list = ids[sides.indexOf(s)]!
           return call(s, s.google, 'GET', `/gmail/v1/users/me/messages/${list[i % list.length]}?format=full`)
@@ -244,7 +321,8 @@ export async function run(): Promise<BenchFigure[]> {
       const after = sides.map(usage)
       const cpu = [0, 1].map((k) => after[k]!.cpuMs - before[k]!.cpuMs)
       const sys = [0, 1].map((k) => after[k]!.sysMs - before[k]!.sysMs)
-      const name = `${phase}: server CPU ratio (${cpu[0]!.toFixed(0)} vs ${cpu[1]!.toFixed(0)} ms, ` +
+      const name =
+        `${phase}: server CPU ratio (${cpu[0]!.toFixed(0)} vs ${cpu[1]!.toFixed(0)} ms, ` +
         `of which system ${sys[0]!.toFixed(0)} vs ${sys[1]!.toFixed(0)})`
       out.push({ name, value: cpu[0]! / cpu[1]!, unit: '×', target: '≤ 1.0' })
     }

@@ -8,8 +8,12 @@ export async function run(): Promise<BenchFigure[]> {
   const rng = new Rng(7)
   const users = ['ann', 'ben', 'cy']
   const messages = Array.from({ length: 20_000 }, (_, i) => ({
-    key: `m${i}`, channel: 'firehose', user: rng.pick(users), text: Array.from({ length: 12 }, () => rng.pick(WORDS)).join(' '),
-    at: `-${20_000 - i}m`, reactions: rng.chance(0.1) ? { eyes: [rng.pick(users)] } : undefined,
+    key: `m${i}`,
+    channel: 'firehose',
+    user: rng.pick(users),
+    text: Array.from({ length: 12 }, () => rng.pick(WORDS)).join(' '),
+    at: `-${20_000 - i}m`,
+    reactions: rng.chance(0.1) ? { eyes: [rng.pick(users)] } : undefined,
   }))
   const seed = {
     name: 'bench-slack',
@@ -17,7 +21,8 @@ export async function run(): Promise<BenchFigure[]> {
     slack: { channels: [{ name: 'firehose', members: 'all' }], messages },
   }
   const { worlds, app, seedMs, headers } = await benchWorld(seed, 'slackUserToken')
-  const call = async (method: string, query: string) => (await app.request(`/api/${method}?${query}`, { headers })).json() as Promise<Record<string, any>>
+  const call = async (method: string, query: string) =>
+    (await app.request(`/api/${method}?${query}`, { headers })).json() as Promise<Record<string, any>>
   const channel = ((await call('conversations.list', 'limit=10')).channels as { id: string }[])[0]!.id
   const first = await timeIt(() => call('conversations.history', `channel=${channel}&limit=100`), 200, 20)
   const mid = (await call('conversations.history', `channel=${channel}&limit=999`)).messages.at(-1).ts as string

@@ -63,7 +63,11 @@ export async function heavyCases(
   const auth = { authorization: `Bearer ${token}` }
   const json = { ...auth, 'content-type': 'application/json' }
   const batch = (api: string, parts: string[]) =>
-    fetch(`${agent}/batch/${api}`, { method: 'POST', headers: { ...auth, 'content-type': 'multipart/mixed; boundary=b' }, body: batchBody(parts) })
+    fetch(`${agent}/batch/${api}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'multipart/mixed; boundary=b' },
+      body: batchBody(parts),
+    })
   const ids: Record<string, string> = {}
   const refused: string[] = []
   for (const [summary, rule] of SERIES) {
@@ -76,18 +80,30 @@ export async function heavyCases(
     if (res.status === 200 && body.id) ids[summary] = body.id
     else refused.push(`${summary} (${res.status})`)
   }
-  const chunks = (n: number, make: (i: number) => string) => Array.from({ length: Math.ceil(n / 100) }, (_, k) =>
-    Array.from({ length: Math.min(100, n - k * 100) }, (_, i) => make(k * 100 + i)))
-  for (const parts of chunks(sizes.files, (i) => `POST /drive/v3/files\r\nContent-Type: application/json\r\n\r\n{"name":"report ${i}.txt"}`)) {
+  const chunks = (n: number, make: (i: number) => string) =>
+    Array.from({ length: Math.ceil(n / 100) }, (_, k) =>
+      Array.from({ length: Math.min(100, n - k * 100) }, (_, i) => make(k * 100 + i)),
+    )
+  for (const parts of chunks(
+    sizes.files,
+    (i) => `POST /drive/v3/files\r\nContent-Type: application/json\r\n\r\n{"name":"report ${i}.txt"}`,
+  )) {
     await (await batch('drive/v3', parts)).text()
   }
-  const raw = (i: number) => Buffer.from(`From: a${i}@x.test\r\nTo: me@x.test\r\nSubject: note ${i}\r\n\r\nbody ${i}`).toString('base64url')
-  for (const parts of chunks(sizes.mails, (i) => `POST /gmail/v1/users/me/messages\r\nContent-Type: application/json\r\n\r\n{"raw":"${raw(i)}","labelIds":["INBOX"]}`)) {
+  const raw = (i: number) =>
+    Buffer.from(`From: a${i}@x.test\r\nTo: me@x.test\r\nSubject: note ${i}\r\n\r\nbody ${i}`).toString('base64url')
+  for (const parts of chunks(
+    sizes.mails,
+    (i) =>
+      `POST /gmail/v1/users/me/messages\r\nContent-Type: application/json\r\n\r\n{"raw":"${raw(i)}","labelIds":["INBOX"]}`,
+  )) {
     await (await batch('gmail/v1', parts)).text()
   }
   const slack = (method: string, args: Record<string, string>) =>
     fetch(`${agent}/api/${method}`, {
-      method: 'POST', headers: { authorization: `Bearer ${slackToken}` }, body: new URLSearchParams(args),
+      method: 'POST',
+      headers: { authorization: `Bearer ${slackToken}` },
+      body: new URLSearchParams(args),
     })
   const created = (await (await slack('conversations.create', { name: 'flood' })).json()) as { channel: { id: string } }
   const channel = created.channel.id
@@ -95,7 +111,9 @@ export async function heavyCases(
     await (await slack('chat.postMessage', { channel, text: `flood report ${i} with a few words to match` })).text()
   }
   const get = (path: string) => () => fetch(`${agent}${path}`, { headers: auth })
-  const mailIds = ((await (await get('/gmail/v1/users/me/messages?maxResults=100')()).json()) as { messages: { id: string }[] }).messages
+  const mailIds = (
+    (await (await get('/gmail/v1/users/me/messages?maxResults=100')()).json()) as { messages: { id: string }[] }
+  ).messages
   const instances = (id: string, query: string) =>
     `/calendar/v3/calendars/primary/events/${id}/instances?maxResults=2500&${query}`
   const hundred = (part: string) => Array.from({ length: 100 }, () => part)
@@ -111,33 +129,51 @@ export async function heavyCases(
         `/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&${FROM_2040}&maxResults=2500`,
       ),
     },
-    ...(a ? [
-      {
-        name: 'calendar instances of a BYSECOND series (730)',
-        send: get(instances(a, 'timeMax=2126-03-01T00:00:00Z')),
-      },
-      { name: 'calendar instances of a BYSECOND series from 2040 (730)', send: get(instances(a, FROM_2040)) },
-      {
-        name: 'batch of 100 instances pages of a BYSECOND series from 2040',
-        send: () => batch('calendar/v3', hundred(`GET ${instances(a, FROM_2040)}`)),
-      },
-    ] : []),
-    ...(yeardays ? [{
-      name: 'calendar instances of a BYYEARDAY×BYSECOND series from 2040',
-      send: get(instances(yeardays, FROM_2040)),
-    }] : []),
-    ...(count ? [{
-      name: 'calendar instances of a COUNT=999,999 BYSECOND series from 2040 (none)',
-      send: get(instances(count, FROM_2040)),
-    }] : []),
-    ...(never ? [{
-      name: 'calendar instances of a rule that never matches (to year 9999)',
-      send: get(instances(never, 'showDeleted=false')),
-    }] : []),
-    ...(weekno ? [{
-      name: 'calendar instances of a BYWEEKNO×BYSECOND series from 2040',
-      send: get(instances(weekno, FROM_2040)),
-    }] : []),
+    ...(a
+      ? [
+          {
+            name: 'calendar instances of a BYSECOND series (730)',
+            send: get(instances(a, 'timeMax=2126-03-01T00:00:00Z')),
+          },
+          { name: 'calendar instances of a BYSECOND series from 2040 (730)', send: get(instances(a, FROM_2040)) },
+          {
+            name: 'batch of 100 instances pages of a BYSECOND series from 2040',
+            send: () => batch('calendar/v3', hundred(`GET ${instances(a, FROM_2040)}`)),
+          },
+        ]
+      : []),
+    ...(yeardays
+      ? [
+          {
+            name: 'calendar instances of a BYYEARDAY×BYSECOND series from 2040',
+            send: get(instances(yeardays, FROM_2040)),
+          },
+        ]
+      : []),
+    ...(count
+      ? [
+          {
+            name: 'calendar instances of a COUNT=999,999 BYSECOND series from 2040 (none)',
+            send: get(instances(count, FROM_2040)),
+          },
+        ]
+      : []),
+    ...(never
+      ? [
+          {
+            name: 'calendar instances of a rule that never matches (to year 9999)',
+            send: get(instances(never, 'showDeleted=false')),
+          },
+        ]
+      : []),
+    ...(weekno
+      ? [
+          {
+            name: 'calendar instances of a BYWEEKNO×BYSECOND series from 2040',
+            send: get(instances(weekno, FROM_2040)),
+          },
+        ]
+      : []),
     {
       name: `drive files.list of ${sizes.files}+ files, fields=*`,
       send: get('/drive/v3/files?pageSize=1000&fields=*'),
@@ -145,7 +181,11 @@ export async function heavyCases(
     { name: 'gmail threads.list of 500', send: get('/gmail/v1/users/me/threads?maxResults=500') },
     {
       name: 'gmail batch get of 100 messages (full)',
-      send: () => batch('gmail/v1', mailIds.map((m) => `GET /gmail/v1/users/me/messages/${m.id}?format=full`)),
+      send: () =>
+        batch(
+          'gmail/v1',
+          mailIds.map((m) => `GET /gmail/v1/users/me/messages/${m.id}?format=full`),
+        ),
     },
     {
       name: 'gmail batch of 100 threads.list of 500',
@@ -235,8 +275,23 @@ export async function measure(healthUrl: string, c: HeavyCase): Promise<StallFig
 export async function run(): Promise<BenchFigure[]> {
   const root = join(import.meta.dirname, '..', '..')
   const port = 18_480
-  const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', String(port), '--control-port', String(port + 1), '--admin-token', 'stall-bench-admin'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('users:') && resolve()))
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'bin', 'wsgym.mjs'),
+      'serve',
+      '--port',
+      String(port),
+      '--control-port',
+      String(port + 1),
+      '--admin-token',
+      'stall-bench-admin',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  await new Promise<void>((resolve) =>
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('users:') && resolve()),
+  )
   const control = `http://127.0.0.1:${port + 1}`
   const admin = { authorization: 'Bearer stall-bench-admin', 'content-type': 'application/json' }
   const body = JSON.stringify({ id: 'heavy', seed: 'demo' })

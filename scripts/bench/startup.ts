@@ -13,18 +13,25 @@ const STARTS = 5
 /** One start: ms to the first /healthz 200, RSS (MiB) then, and whether it ran the sources through tsx. */
 async function start(): Promise<{ readyMs: number; rssMiB: number; tsx: boolean }> {
   const t0 = performance.now()
-  const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0'],
-    { cwd: root, env: { ...process.env, ...MALLOC_ENV }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0'],
+    { cwd: root, env: { ...process.env, ...MALLOC_ENV }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
   const exited = new Promise<never>((_, reject) =>
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`))))
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`))),
+  )
   try {
     let agent: string | undefined
     while (!(agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1])) await Promise.race([pause(2), exited])
     for (;;) {
-      const ok = await fetch(`${agent}/healthz`).then((r) => r.status === 200, () => false)
+      const ok = await fetch(`${agent}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      )
       if (ok) break
       await Promise.race([pause(2), exited])
     }
@@ -46,9 +53,16 @@ export async function run(): Promise<BenchFigure[]> {
   for (let i = 0; i < STARTS; i++) runs.push(await start())
   if (runs.some((r) => r.tsx)) console.log('(wsgym ran its sources through tsx: `npm run build` to bench dist/)')
   return [
-    { name: `wsgym serve ready (spawn to /healthz 200, median of ${STARTS})`,
-      value: median(runs.map((r) => r.readyMs)), unit: 'ms', target: '≤ 1000' },
-    { name: 'wsgym serve RSS once ready (demo world, no request yet)', value: median(runs.map((r) => r.rssMiB)),
-      unit: 'MiB' },
+    {
+      name: `wsgym serve ready (spawn to /healthz 200, median of ${STARTS})`,
+      value: median(runs.map((r) => r.readyMs)),
+      unit: 'ms',
+      target: '≤ 1000',
+    },
+    {
+      name: 'wsgym serve RSS once ready (demo world, no request yet)',
+      value: median(runs.map((r) => r.rssMiB)),
+      unit: 'MiB',
+    },
   ]
 }

@@ -28,7 +28,10 @@ export async function timeIt(
 }
 
 /** A world seeded from `seed` in a fresh manager, the agent app over it, and the first user's auth headers. */
-export async function benchWorld(seed: Record<string, unknown>, token: 'googleToken' | 'slackUserToken' = 'googleToken') {
+export async function benchWorld(
+  seed: Record<string, unknown>,
+  token: 'googleToken' | 'slackUserToken' = 'googleToken',
+) {
   const { WorldManager } = await import('../../server/worlds.ts')
   const { createAgentApp } = await import('../../server/app.ts')
   const worlds = new WorldManager()

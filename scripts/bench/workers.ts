@@ -29,7 +29,11 @@ export async function run(): Promise<BenchFigure[]> {
     const [one, two] = [rate[1]!, rate[2]!]
     const how = mode === 'own' ? 'a connection per client' : 'a shared pool of connections'
     out.push(
-      { name: `gym episodes/s over HTTP, 1 worker (reset, 5 steps, verify, delete; ${how})`, value: one.perSecond, unit: '/s' },
+      {
+        name: `gym episodes/s over HTTP, 1 worker (reset, 5 steps, verify, delete; ${how})`,
+        value: one.perSecond,
+        unit: '/s',
+      },
       { name: `gym episodes/s over HTTP, 2 workers (${how})`, value: two.perSecond, unit: '/s' },
       {
         name: `gym episodes/s scaling, 2 workers ÷ 1 (${how})`,
@@ -38,7 +42,11 @@ export async function run(): Promise<BenchFigure[]> {
         target: mode === 'own' ? '≥ 1.7' : undefined,
       },
       { name: `server CPU per episode, 1 worker (${how})`, value: one.serverMsPerEpisode, unit: 'ms' },
-      { name: `server CPU per episode, 2 workers (workers + front; ${how})`, value: two.serverMsPerEpisode, unit: 'ms' },
+      {
+        name: `server CPU per episode, 2 workers (workers + front; ${how})`,
+        value: two.serverMsPerEpisode,
+        unit: 'ms',
+      },
       { name: `front CPU per request, 2 workers (${how})`, value: two.frontUsPerRequest, unit: 'µs' },
       { name: `load generator CPU per episode, 2 workers (${how})`, value: two.clientMsPerEpisode, unit: 'ms' },
     )
@@ -68,15 +76,17 @@ async function episodesPerSecond(workers: number, mode: Mode): Promise<Rate> {
   const args = ['serve', '--workers', String(workers), '--port', '0', '--control-port', '0']
   const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), ...args], { cwd: root })
   try {
-    const control = new URL(await new Promise<string>((resolve, reject) => {
-      let out = ''
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString()
-        const url = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
-        if (url && /users:/.test(out)) resolve(url)
-      })
-      child.on('exit', (code) => reject(new Error(`wsgym exited ${code}: ${out}`)))
-    }))
+    const control = new URL(
+      await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const url = /control plane\s+(http:\/\/\S+)/.exec(out)?.[1]
+          if (url && /users:/.test(out)) resolve(url)
+        })
+        child.on('exit', (code) => reject(new Error(`wsgym exited ${code}: ${out}`)))
+      }),
+    )
     type Json = Record<string, unknown>
     const connection = () => new RawHttp(control.hostname, Number(control.port), admin)
     const pool = Array.from({ length: 32 }, connection)
@@ -109,12 +119,14 @@ async function episodesPerSecond(workers: number, mode: Mode): Promise<Rate> {
     const run = async (ms: number) => {
       let done = 0
       const until = performance.now() + ms
-      await Promise.all(Array.from({ length: 32 }, async (_, i) => {
-        while (performance.now() < until) {
-          await episode(mode === 'own' ? pool[i] : undefined)
-          done++
-        }
-      }))
+      await Promise.all(
+        Array.from({ length: 32 }, async (_, i) => {
+          while (performance.now() < until) {
+            await episode(mode === 'own' ? pool[i] : undefined)
+            done++
+          }
+        }),
+      )
       return done
     }
     await run(3000) // every worker builds the task's template once
@@ -130,7 +142,12 @@ async function episodesPerSecond(workers: number, mode: Mode): Promise<Rate> {
     const front = workers > 1 ? used[0]! : 0
     const clientMsPerEpisode = (clientUsed.user + clientUsed.system) / 1000 / done
     for (const c of pool) c.close()
-    return { perSecond: done / 8, serverMsPerEpisode: server / done, frontUsPerRequest: (front * 1000) / (done * 8), clientMsPerEpisode }
+    return {
+      perSecond: done / 8,
+      serverMsPerEpisode: server / done,
+      frontUsPerRequest: (front * 1000) / (done * 8),
+      clientMsPerEpisode,
+    }
   } finally {
     const exited = new Promise((r) => child.on('exit', r))
     child.kill('SIGTERM')

@@ -25,9 +25,22 @@ export function demoDocs(ctx: DemoContext): { documents: SeedDoc[] } {
         { text: `${q} Product Roadmap`, style: 'TITLE' },
         { text: 'Northwind Labs — draft for leadership review', style: 'SUBTITLE' },
         { text: 'Goals', style: 'HEADING_1' },
-        { bullets: ['Ship the self-serve onboarding flow', `Close the ${customer} pilot`, 'Cut p95 API latency below 200 ms'] },
+        {
+          bullets: [
+            'Ship the self-serve onboarding flow',
+            `Close the ${customer} pilot`,
+            'Cut p95 API latency below 200 ms',
+          ],
+        },
         { text: 'Milestones', style: 'HEADING_1' },
-        { table: [['Milestone', 'Owner', 'Due'], ['Onboarding beta', 'Bob Okafor', `${q} week 4`], ['Design system v2', 'Carol Lindqvist', `${q} week 7`], ['Pilot review', 'Dan Whitfield', `${q} week 10`]] },
+        {
+          table: [
+            ['Milestone', 'Owner', 'Due'],
+            ['Onboarding beta', 'Bob Okafor', `${q} week 4`],
+            ['Design system v2', 'Carol Lindqvist', `${q} week 7`],
+            ['Pilot review', 'Dan Whitfield', `${q} week 10`],
+          ],
+        },
         { text: 'Risks', style: 'HEADING_1' },
         'Hiring for the platform team is behind plan; the latency work depends on it.',
       ],
@@ -38,7 +51,16 @@ export function demoDocs(ctx: DemoContext): { documents: SeedDoc[] } {
       content: [
         { text: 'Engineering Onboarding Checklist', style: 'HEADING_1' },
         'Work through this list in your first week. Ask in #eng-help when stuck.',
-        { bullets: ['Get laptop and accounts from IT', 'Read the architecture overview', 'Set up the local dev environment', 'Pair with a buddy on a starter ticket', 'Ship your first pull request'], numbered: true },
+        {
+          bullets: [
+            'Get laptop and accounts from IT',
+            'Read the architecture overview',
+            'Set up the local dev environment',
+            'Pair with a buddy on a starter ticket',
+            'Ship your first pull request',
+          ],
+          numbered: true,
+        },
         { text: 'Useful links', style: 'HEADING_2' },
         { text: 'Architecture overview', link: 'https://wiki.northwind.test/architecture' },
       ],
@@ -51,7 +73,14 @@ export function demoDocs(ctx: DemoContext): { documents: SeedDoc[] } {
         { text: 'Summary', style: 'HEADING_1' },
         `The public API returned errors for ${outageMin} minutes after a configuration change to the load balancer.`,
         { text: 'Timeline', style: 'HEADING_1' },
-        { table: [['Time (UTC)', 'Event'], ['14:02', 'Config change deployed'], ['14:05', 'Error rate alert fires'], [`14:${String(5 + Math.min(outageMin, 50)).padStart(2, '0')}`, 'Rollback complete']] },
+        {
+          table: [
+            ['Time (UTC)', 'Event'],
+            ['14:02', 'Config change deployed'],
+            ['14:05', 'Error rate alert fires'],
+            [`14:${String(5 + Math.min(outageMin, 50)).padStart(2, '0')}`, 'Rollback complete'],
+          ],
+        },
         { text: 'Action items', style: 'HEADING_1' },
         { bullets: ['Add a canary stage for load balancer changes', 'Alert on 5xx ratio, not only absolute counts'] },
       ],
@@ -63,9 +92,21 @@ export function demoDocs(ctx: DemoContext): { documents: SeedDoc[] } {
         { text: 'Weekly Sync — Meeting Notes', style: 'HEADING_1' },
         { text: 'Attendees: Alice, Bob, Carol, Dan, Erin', italic: true },
         { text: 'Notes', style: 'HEADING_2' },
-        { bullets: [`${customer} asked for SSO before signing`, 'Design review moved to Thursday', 'Finance closes the books on the 5th'] },
+        {
+          bullets: [
+            `${customer} asked for SSO before signing`,
+            'Design review moved to Thursday',
+            'Finance closes the books on the 5th',
+          ],
+        },
         { text: 'Action items', style: 'HEADING_2' },
-        { bullets: ['Dan: send the SSO timeline to the customer', 'Carol: share the updated mockups', 'Erin: circulate the budget memo'] },
+        {
+          bullets: [
+            'Dan: send the SSO timeline to the customer',
+            'Carol: share the updated mockups',
+            'Erin: circulate the budget memo',
+          ],
+        },
       ],
     },
     {
@@ -85,7 +126,14 @@ export function demoDocs(ctx: DemoContext): { documents: SeedDoc[] } {
       content: [
         { text: 'Budget Memo', style: 'TITLE' },
         `Proposed operating budget for ${q}: $${budget.toLocaleString('en-US')}.`,
-        { table: [['Category', 'Amount'], ['Salaries', `$${Math.round(budget * 0.7).toLocaleString('en-US')}`], ['Infrastructure', `$${Math.round(budget * 0.2).toLocaleString('en-US')}`], ['Travel', `$${Math.round(budget * 0.1).toLocaleString('en-US')}`]] },
+        {
+          table: [
+            ['Category', 'Amount'],
+            ['Salaries', `$${Math.round(budget * 0.7).toLocaleString('en-US')}`],
+            ['Infrastructure', `$${Math.round(budget * 0.2).toLocaleString('en-US')}`],
+            ['Travel', `$${Math.round(budget * 0.1).toLocaleString('en-US')}`],
+          ],
+        },
         'Please send comments by Friday.',
       ],
     },
@@ -93,7 +141,10 @@ export function demoDocs(ctx: DemoContext): { documents: SeedDoc[] } {
   return { documents }
 }
 
-const WORDS = 'the team will review plan launch customer design budget quarter metric latency release report meeting action owner risk goal update draft feedback contract renewal onboarding pilot support'.split(' ')
+const WORDS =
+  'the team will review plan launch customer design budget quarter metric latency release report meeting action owner risk goal update draft feedback contract renewal onboarding pilot support'.split(
+    ' ',
+  )
 
 /** The large world's Docs slice: 300 documents of 3–40 paragraphs each, owned across the five users. */
 export function largeDocs(ctx: DemoContext): { documents: SeedDoc[] } {

@@ -12,7 +12,11 @@ export function demoIdentity(ctx: DemoContext) {
   const reader = rng.pick(['Receipt Scanner', 'Mail Insights', 'Newsletter Digest'])
   return {
     clients: [
-      { key: 'expenses', name: 'Northwind Expenses', redirectUris: ['http://127.0.0.1:8765/callback', 'http://localhost:8765/callback'] },
+      {
+        key: 'expenses',
+        name: 'Northwind Expenses',
+        redirectUris: ['http://127.0.0.1:8765/callback', 'http://localhost:8765/callback'],
+      },
       { key: 'scheduler', name: 'Calendly Sync', scopes: [CAL, 'openid', 'email'] },
       { key: 'reader', name: reader, scopes: [MAIL_READ, 'openid', 'email'] },
     ],

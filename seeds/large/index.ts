@@ -14,5 +14,13 @@ import { largeSlack } from '../demo/slack.ts'
  */
 export function largeSeed(seedValue = 1): SeedDocument {
   const ctx = { rng: new Rng(seedValue), users: demoUsers, now: DEMO_NOW, domain: DEMO_DOMAIN }
-  return { ...demoSeed(seedValue), name: 'large', gmail: largeGmail(ctx), calendar: largeCalendar(ctx), drive: largeDrive(ctx), docs: largeDocs(ctx), slack: largeSlack(ctx) }
+  return {
+    ...demoSeed(seedValue),
+    name: 'large',
+    gmail: largeGmail(ctx),
+    calendar: largeCalendar(ctx),
+    drive: largeDrive(ctx),
+    docs: largeDocs(ctx),
+    slack: largeSlack(ctx),
+  }
 }

@@ -21,7 +21,10 @@ import { MountableRouter } from '../lazy-mount.ts'
 import * as s from './schemas.ts'
 import { rateLimitRoutes } from './rate-limits.ts'
 
-const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
+const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+})
 const errors = { 400: json(s.ErrorBody, 'Bad request'), 404: json(s.ErrorBody, 'No such world or snapshot') }
 
 /** Control paths that never reach the gym (world lifecycle, health, process figures): served without loading it. */
@@ -42,7 +45,9 @@ export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
     users: worlds.credentials(entry.id),
     bots: worlds.botTokens(entry.id),
     oauthClients: listClients(entry.world.db).map((cl) => ({
-      clientId: cl.clientId, clientSecret: clientSecret(entry.keys, cl.clientId), name: cl.name,
+      clientId: cl.clientId,
+      clientSecret: clientSecret(entry.keys, cl.clientId),
+      name: cl.name,
       redirectUris: redirectUrisOf(cl),
     })),
   }
@@ -50,7 +55,13 @@ export function describeWorld(worlds: WorldManager, entry: WorldEntry) {
 
 /** One line of `GET /worlds`: no users, no tokens. */
 export function summarizeWorld(entry: WorldEntry) {
-  return { id: entry.id, seed: entry.seedName, seedValue: entry.seedValue, clock: new Date(nowMs(entry.world.db)).toISOString(), snapshots: [...entry.snapshots.keys()] }
+  return {
+    id: entry.id,
+    seed: entry.seedName,
+    seedValue: entry.seedValue,
+    clock: new Date(nowMs(entry.world.db)).toISOString(),
+    snapshots: [...entry.snapshots.keys()],
+  }
 }
 
 /**
@@ -73,7 +84,10 @@ export function createControlApp(
     router,
     defaultHook: (result, c) => {
       if (result.success) return undefined
-      return c.json({ error: result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, 400)
+      return c.json(
+        { error: result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') },
+        400,
+      )
     },
   })
   const expected = Buffer.from(opts.adminToken)
@@ -86,10 +100,12 @@ export function createControlApp(
   router.slot = 2
   app.use('*', async (c, next) => {
     // The inspector (/ui) signs browsers in with a cookie and checks it itself.
-    if (c.req.path === '/healthz' || c.req.path === '/health' || c.req.path === '/ui' || c.req.path.startsWith('/ui/')) return next()
+    if (c.req.path === '/healthz' || c.req.path === '/health' || c.req.path === '/ui' || c.req.path.startsWith('/ui/'))
+      return next()
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')
     const given = Buffer.from(m?.[1] ?? c.req.header('x-admin-token') ?? '')
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: 'admin token required' }, 401)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return c.json({ error: 'admin token required' }, 401)
     return next()
   })
 
@@ -97,7 +113,9 @@ export function createControlApp(
   app.get('/stats', (c) => {
     const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage()
     return c.json({
-      worlds: worlds.size, snapshots: worlds.snapshotStats(), snapshotImages: snapshotMemory(),
+      worlds: worlds.size,
+      snapshots: worlds.snapshotStats(),
+      snapshotImages: snapshotMemory(),
       memory: { rss, heapUsed, external, arrayBuffers },
     })
   })
@@ -108,7 +126,9 @@ export function createControlApp(
     if (err instanceof SeedError) return c.json({ error: err.message, issues: err.issues }, 400)
     if (err instanceof WorldRefused) return c.json({ error: err.message, reason: err.reason }, err.status)
     // SQLite or V8 running out of memory for one request: refuse it, keep serving every other world.
-    if (/out of memory|SQLITE_NOMEM|allocation failed/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)) {
+    if (
+      /out of memory|SQLITE_NOMEM|allocation failed/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)
+    ) {
       return c.json({ error: `out of memory: ${err.message}`, reason: 'memory' }, 507)
     }
     console.error('control error', err)
@@ -116,30 +136,78 @@ export function createControlApp(
   })
 
   app.openapi(
-    createRoute({ operationId: 'worlds.create', method: 'post', path: '/worlds', request: { body: { content: { 'application/json': { schema: s.CreateWorldBody } } } }, responses: { 201: json(s.WorldInfo, 'Created'), ...errors, 409: json(s.ErrorBody, 'Id taken') } }),
+    createRoute({
+      operationId: 'worlds.create',
+      method: 'post',
+      path: '/worlds',
+      request: { body: { content: { 'application/json': { schema: s.CreateWorldBody } } } },
+      responses: { 201: json(s.WorldInfo, 'Created'), ...errors, 409: json(s.ErrorBody, 'Id taken') },
+    }),
     (c) => {
       const body = c.req.valid('json')
-      const entry = worlds.create({ id: body.id, seed: body.seed as string | Record<string, unknown>, seedValue: body.seedValue })
+      const entry = worlds.create({
+        id: body.id,
+        seed: body.seed as string | Record<string, unknown>,
+        seedValue: body.seedValue,
+      })
       return c.json(describeWorld(worlds, entry), 201)
     },
   )
   // Pages of summaries without tokens: a world's users and tokens are at GET /worlds/{id}.
-  app.openapi(createRoute({ operationId: 'worlds.list', method: 'get', path: '/worlds', request: { query: s.ListQuery }, responses: { 200: json(s.WorldPage) } }), (c) => {
-    const { pageSize, pageToken } = c.req.valid('query')
-    const all = worlds.list().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    const page = all.filter((e) => !pageToken || e.id > pageToken).slice(0, pageSize)
-    const more = page.length === pageSize && all.some((e) => e.id > page[page.length - 1]!.id)
-    return c.json({ worlds: page.map(summarizeWorld), total: all.length, ...(more ? { nextPageToken: page[page.length - 1]!.id } : {}) }, 200)
-  })
-  app.openapi(createRoute({ operationId: 'worlds.get', method: 'get', path: '/worlds/{id}', request: { params: s.WorldIdParam }, responses: { 200: json(s.WorldInfo), ...errors } }), (c) =>
-    c.json(describeWorld(worlds, worlds.get(c.req.valid('param').id)), 200),
-  )
-  app.openapi(createRoute({ operationId: 'worlds.delete', method: 'delete', path: '/worlds/{id}', request: { params: s.WorldIdParam }, responses: { 204: { description: 'Deleted' }, ...errors } }), (c) => {
-    worlds.delete(c.req.valid('param').id)
-    return c.body(null, 204)
-  })
   app.openapi(
-    createRoute({ operationId: 'worlds.snapshot', method: 'post', path: '/worlds/{id}/snapshots', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.SnapshotBody } } } }, responses: { 201: json(z.object({ name: z.string(), bytes: z.number() }), 'Taken'), ...errors } }),
+    createRoute({
+      operationId: 'worlds.list',
+      method: 'get',
+      path: '/worlds',
+      request: { query: s.ListQuery },
+      responses: { 200: json(s.WorldPage) },
+    }),
+    (c) => {
+      const { pageSize, pageToken } = c.req.valid('query')
+      const all = worlds.list().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      const page = all.filter((e) => !pageToken || e.id > pageToken).slice(0, pageSize)
+      const more = page.length === pageSize && all.some((e) => e.id > page[page.length - 1]!.id)
+      return c.json(
+        {
+          worlds: page.map(summarizeWorld),
+          total: all.length,
+          ...(more ? { nextPageToken: page[page.length - 1]!.id } : {}),
+        },
+        200,
+      )
+    },
+  )
+  app.openapi(
+    createRoute({
+      operationId: 'worlds.get',
+      method: 'get',
+      path: '/worlds/{id}',
+      request: { params: s.WorldIdParam },
+      responses: { 200: json(s.WorldInfo), ...errors },
+    }),
+    (c) => c.json(describeWorld(worlds, worlds.get(c.req.valid('param').id)), 200),
+  )
+  app.openapi(
+    createRoute({
+      operationId: 'worlds.delete',
+      method: 'delete',
+      path: '/worlds/{id}',
+      request: { params: s.WorldIdParam },
+      responses: { 204: { description: 'Deleted' }, ...errors },
+    }),
+    (c) => {
+      worlds.delete(c.req.valid('param').id)
+      return c.body(null, 204)
+    },
+  )
+  app.openapi(
+    createRoute({
+      operationId: 'worlds.snapshot',
+      method: 'post',
+      path: '/worlds/{id}/snapshots',
+      request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.SnapshotBody } } } },
+      responses: { 201: json(z.object({ name: z.string(), bytes: z.number() }), 'Taken'), ...errors },
+    }),
     (c) => {
       const { name } = c.req.valid('json')
       const snap = worlds.snapshot(c.req.valid('param').id, name)
@@ -147,7 +215,13 @@ export function createControlApp(
     },
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.snapshots.delete', method: 'delete', path: '/worlds/{id}/snapshots/{name}', request: { params: s.SnapshotParam }, responses: { 204: { description: 'Deleted' }, ...errors } }),
+    createRoute({
+      operationId: 'worlds.snapshots.delete',
+      method: 'delete',
+      path: '/worlds/{id}/snapshots/{name}',
+      request: { params: s.SnapshotParam },
+      responses: { 204: { description: 'Deleted' }, ...errors },
+    }),
     (c) => {
       const { id, name } = c.req.valid('param')
       worlds.deleteSnapshot(id, name)
@@ -155,7 +229,13 @@ export function createControlApp(
     },
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.restore', method: 'post', path: '/worlds/{id}/restore', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.RestoreBody } } } }, responses: { 200: json(s.WorldInfo), ...errors } }),
+    createRoute({
+      operationId: 'worlds.restore',
+      method: 'post',
+      path: '/worlds/{id}/restore',
+      request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.RestoreBody } } } },
+      responses: { 200: json(s.WorldInfo), ...errors },
+    }),
     (c) => {
       const { id } = c.req.valid('param')
       worlds.restore(id, c.req.valid('json').name)
@@ -163,11 +243,23 @@ export function createControlApp(
     },
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.fork', method: 'post', path: '/worlds/{id}/fork', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.ForkBody } } } }, responses: { 201: json(s.WorldInfo, 'Forked'), ...errors, 409: json(s.ErrorBody, 'Id taken') } }),
+    createRoute({
+      operationId: 'worlds.fork',
+      method: 'post',
+      path: '/worlds/{id}/fork',
+      request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.ForkBody } } } },
+      responses: { 201: json(s.WorldInfo, 'Forked'), ...errors, 409: json(s.ErrorBody, 'Id taken') },
+    }),
     (c) => c.json(describeWorld(worlds, worlds.fork(c.req.valid('param').id, c.req.valid('json').id)), 201),
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.clock', method: 'post', path: '/worlds/{id}/clock', request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.ClockBody } } } }, responses: { 200: json(s.ClockInfo), ...errors } }),
+    createRoute({
+      operationId: 'worlds.clock',
+      method: 'post',
+      path: '/worlds/{id}/clock',
+      request: { params: s.WorldIdParam, body: { content: { 'application/json': { schema: s.ClockBody } } } },
+      responses: { 200: json(s.ClockInfo), ...errors },
+    }),
     (c) => {
       const { world } = worlds.get(c.req.valid('param').id)
       const body = c.req.valid('json')
@@ -185,15 +277,48 @@ export function createControlApp(
       })
       const now = nowMs(world.db)
       const cap = tickLimit(world.db)
-      return c.json({ clock: new Date(now).toISOString(), clockMs: now, tickMs: tickMs(world.db), tickLimitMs: cap?.limitMs ?? null, tickedMs: cap?.usedMs ?? null }, 200)
+      return c.json(
+        {
+          clock: new Date(now).toISOString(),
+          clockMs: now,
+          tickMs: tickMs(world.db),
+          tickLimitMs: cap?.limitMs ?? null,
+          tickedMs: cap?.usedMs ?? null,
+        },
+        200,
+      )
     },
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.state', method: 'get', path: '/worlds/{id}/state', request: { params: s.WorldIdParam }, responses: { 200: json(z.record(z.string(), z.unknown()), 'World state (version 1): users, clock, and each service\'s documented dump'), ...errors } }),
+    createRoute({
+      operationId: 'worlds.state',
+      method: 'get',
+      path: '/worlds/{id}/state',
+      request: { params: s.WorldIdParam },
+      responses: {
+        200: json(
+          z.record(z.string(), z.unknown()),
+          "World state (version 1): users, clock, and each service's documented dump",
+        ),
+        ...errors,
+      },
+    }),
     (c) => c.json(worldState(worlds.get(c.req.valid('param').id).world) as unknown as Record<string, unknown>, 200),
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.diff', method: 'get', path: '/worlds/{id}/diff', request: { params: s.WorldIdParam, query: s.DiffQuery }, responses: { 200: json(z.object({ against: z.string(), changes: z.array(z.record(z.string(), z.unknown())) }), 'Entity changes since the baseline or a snapshot'), ...errors } }),
+    createRoute({
+      operationId: 'worlds.diff',
+      method: 'get',
+      path: '/worlds/{id}/diff',
+      request: { params: s.WorldIdParam, query: s.DiffQuery },
+      responses: {
+        200: json(
+          z.object({ against: z.string(), changes: z.array(z.record(z.string(), z.unknown())) }),
+          'Entity changes since the baseline or a snapshot',
+        ),
+        ...errors,
+      },
+    }),
     (c) => {
       const entry = worlds.get(c.req.valid('param').id)
       const { against } = c.req.valid('query')
@@ -201,18 +326,39 @@ export function createControlApp(
       if (!snap) throw new WorldNotFound(`world "${entry.id}" has no snapshot "${against}"`)
       const base = World.from(snap)
       try {
-        return c.json({ against, changes: diffStates(worldState(base), worldState(entry.world)) as unknown as Record<string, unknown>[] }, 200)
+        return c.json(
+          {
+            against,
+            changes: diffStates(worldState(base), worldState(entry.world)) as unknown as Record<string, unknown>[],
+          },
+          200,
+        )
       } finally {
         base.close()
       }
     },
   )
   app.openapi(
-    createRoute({ operationId: 'worlds.actions', method: 'get', path: '/worlds/{id}/actions', request: { params: s.WorldIdParam, query: s.LogQuery }, responses: { 200: json(z.object({ actions: z.array(z.record(z.string(), z.unknown())) }), 'Agent calls in order'), ...errors } }),
+    createRoute({
+      operationId: 'worlds.actions',
+      method: 'get',
+      path: '/worlds/{id}/actions',
+      request: { params: s.WorldIdParam, query: s.LogQuery },
+      responses: {
+        200: json(z.object({ actions: z.array(z.record(z.string(), z.unknown())) }), 'Agent calls in order'),
+        ...errors,
+      },
+    }),
     (c) => {
       const { world } = worlds.get(c.req.valid('param').id)
       const { since, limit } = c.req.valid('query')
-      const rows = world.db.select().from(worldActionLog).where(gt(worldActionLog.seq, since)).orderBy(asc(worldActionLog.seq)).limit(limit).all()
+      const rows = world.db
+        .select()
+        .from(worldActionLog)
+        .where(gt(worldActionLog.seq, since))
+        .orderBy(asc(worldActionLog.seq))
+        .limit(limit)
+        .all()
       return c.json({ actions: rows.map((r) => ({ ...r, at: new Date(r.atMs).toISOString() })) }, 200)
     },
   )
@@ -222,16 +368,22 @@ export function createControlApp(
   app.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 'workspace-gym control plane', version: VERSION } })
   router.slot = 0
 
-  const loadGym = opts.loadGym ?? (async (): Promise<GymSide> => {
-    const [{ createGym }, { OpenEnvKeys }] = await Promise.all([
-      import('../../gym/index.ts'), import('../../gym/openenv-ws.ts'),
-    ])
-    const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
-    return { gym, openenvKeys: opts.openenvKeys ?? new OpenEnvKeys(gym) }
-  })
+  const loadGym =
+    opts.loadGym ??
+    (async (): Promise<GymSide> => {
+      const [{ createGym }, { OpenEnvKeys }] = await Promise.all([
+        import('../../gym/index.ts'),
+        import('../../gym/openenv-ws.ts'),
+      ])
+      const gym = opts.gym ?? createGym({ worlds, app: createAgentApp(worlds) })
+      return { gym, openenvKeys: opts.openenvKeys ?? new OpenEnvKeys(gym) }
+    })
   mountGymOnFirstUse(app, router, async () => {
     const [side, { gymRouter, openEnvKeyRouter }, { inspectorRouter }] = await Promise.all([
-      loadGym(), import('../../gym/http.ts'), import('../inspector/index.ts'), loadRouters(),
+      loadGym(),
+      import('../../gym/http.ts'),
+      import('../inspector/index.ts'),
+      loadRouters(),
     ])
     return [
       [1, '/', openEnvKeyRouter(side.openenvKeys)],
@@ -255,17 +407,20 @@ function mountGymOnFirstUse(
   let mounting: Promise<void> | undefined
   let mounted = false
   const mount = () =>
-    (mounting ??= load().then((subs) => {
-      for (const [slot, path, sub] of subs) {
-        router.slot = slot
-        app.route(path, sub as never)
-      }
-      router.slot = 0
-      mounted = true
-    }, (e) => {
-      mounting = undefined
-      throw e
-    }))
+    (mounting ??= load().then(
+      (subs) => {
+        for (const [slot, path, sub] of subs) {
+          router.slot = slot
+          app.route(path, sub as never)
+        }
+        router.slot = 0
+        mounted = true
+      },
+      (e) => {
+        mounting = undefined
+        throw e
+      },
+    ))
   const dispatch = app.fetch
   app.fetch = (req: Request, env?: unknown, ctx?: unknown) => {
     if (mounted || WITHOUT_GYM.test(new URL(req.url).pathname)) return dispatch(req, env as never, ctx as never)

@@ -6,15 +6,18 @@ import { ErrorBody, WorldIdParam } from './schemas.ts'
 const Limits = z
   .object({
     enabled: z.boolean().openapi({ description: 'Answer HTTP 429 `ratelimited` with Retry-After past the limits' }),
-    tiers: RateLimitConfig.shape.tiers.optional()
+    tiers: RateLimitConfig.shape.tiers
+      .optional()
       .openapi({ description: 'Calls per minute per Slack tier (default 1/20/50/100)' }),
     methods: RateLimitConfig.shape.methods.optional().openapi({ description: 'Calls per minute for single methods' }),
   })
   .strict()
   .openapi('SlackRateLimits')
 
-const json = <T extends z.ZodType>(schema: T, description = 'OK') =>
-  ({ description, content: { 'application/json': { schema } } })
+const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+})
 const errors = { 400: json(ErrorBody, 'Bad request'), 404: json(ErrorBody, 'No such world') }
 
 /** The answer: the limits in force (per caller and method, per minute of world clock). */
@@ -30,14 +33,19 @@ function view(db: Parameters<typeof rateLimitsOf>[0]) {
 export function rateLimitRoutes(app: OpenAPIHono, worlds: WorldManager) {
   app.openapi(
     createRoute({
-      operationId: 'worlds.rateLimits.get', method: 'get', path: '/worlds/{id}/rate-limits',
-      request: { params: WorldIdParam }, responses: { 200: json(Limits), ...errors },
+      operationId: 'worlds.rateLimits.get',
+      method: 'get',
+      path: '/worlds/{id}/rate-limits',
+      request: { params: WorldIdParam },
+      responses: { 200: json(Limits), ...errors },
     }),
     (c) => c.json(view(worlds.get(c.req.valid('param').id).world.db), 200),
   )
   app.openapi(
     createRoute({
-      operationId: 'worlds.rateLimits.set', method: 'put', path: '/worlds/{id}/rate-limits',
+      operationId: 'worlds.rateLimits.set',
+      method: 'put',
+      path: '/worlds/{id}/rate-limits',
       request: { params: WorldIdParam, body: { required: true, content: { 'application/json': { schema: Limits } } } },
       responses: { 200: json(Limits), ...errors },
     }),

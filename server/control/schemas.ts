@@ -1,16 +1,29 @@
 import { z } from '@hono/zod-openapi'
 
 export const WorldIdParam = z.object({ id: z.string().openapi({ example: 'demo' }) })
-export const SnapshotParam = z.object({ id: z.string().openapi({ example: 'demo' }), name: z.string().openapi({ example: 'before' }) })
+export const SnapshotParam = z.object({
+  id: z.string().openapi({ example: 'demo' }),
+  name: z.string().openapi({ example: 'before' }),
+})
 
 export const CreateWorldBody = z
   .object({
-    id: z.string().regex(/^[a-z0-9_]{1,40}$/).optional().openapi({ description: 'World id (default: generated)' }),
+    id: z
+      .string()
+      .regex(/^[a-z0-9_]{1,40}$/)
+      .optional()
+      .openapi({ description: 'World id (default: generated)' }),
     seed: z
       .union([z.string(), z.record(z.string(), z.unknown())])
       .default('demo')
       .openapi({ description: 'A named seed (`demo`, `large`, `empty`) or an inline seed document' }),
-    seedValue: z.number().int().min(0).max(2 ** 31 - 1).default(1).openapi({ description: 'Salts ids, tokens and generated content' }),
+    seedValue: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1)
+      .openapi({ description: 'Salts ids, tokens and generated content' }),
   })
   .openapi('CreateWorld')
 
@@ -36,7 +49,13 @@ export const WorldInfo = z
   .openapi('World')
 
 export const WorldSummary = z
-  .object({ id: z.string(), seed: z.string(), seedValue: z.number(), clock: z.string(), snapshots: z.array(z.string()) })
+  .object({
+    id: z.string(),
+    seed: z.string(),
+    seedValue: z.number(),
+    clock: z.string(),
+    snapshots: z.array(z.string()),
+  })
   .openapi('WorldSummary')
 export const WorldPage = z
   .object({ worlds: z.array(WorldSummary), total: z.number(), nextPageToken: z.string().optional() })
@@ -49,20 +68,41 @@ export const ListQuery = z.object({
 // Names are checked by the world manager (400 `bad_name` with the rule); the schema only bounds the length.
 export const SnapshotBody = z.object({ name: z.string().min(1).max(200).default('default') })
 export const RestoreBody = z.object({ name: z.string().min(1).max(200).default('baseline') })
-export const ForkBody = z.object({ id: z.string().regex(/^[a-z0-9_]{1,40}$/).optional() })
+export const ForkBody = z.object({
+  id: z
+    .string()
+    .regex(/^[a-z0-9_]{1,40}$/)
+    .optional(),
+})
 
 export const ClockBody = z
   .object({
     set: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Jump to this time (never backwards)' }),
-    advanceMs: z.number().int().min(0).max(366 * 86_400_000).optional(),
+    advanceMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(366 * 86_400_000)
+      .optional(),
     tickMs: z.number().int().min(0).max(86_400_000).optional().openapi({ description: 'Clock step per agent request' }),
-    tickLimitMs: z.number().int().min(0).nullable().optional()
+    tickLimitMs: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
       .openapi({ description: 'Most time agent requests may move the clock from now on (null: no cap)' }),
   })
   .openapi('ClockChange')
 
 export const ClockInfo = z
-  .object({ clock: z.string(), clockMs: z.number(), tickMs: z.number(), tickLimitMs: z.number().nullable(), tickedMs: z.number().nullable() })
+  .object({
+    clock: z.string(),
+    clockMs: z.number(),
+    tickMs: z.number(),
+    tickLimitMs: z.number().nullable(),
+    tickedMs: z.number().nullable(),
+  })
   .openapi('Clock')
 
 export const DiffQuery = z.object({

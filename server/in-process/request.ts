@@ -37,25 +37,63 @@ export class InProcessRequest {
     return this.#real
   }
 
-  get body() { return this.#request().body }
-  get bodyUsed() { return this.#request().bodyUsed }
-  get signal() { return this.#request().signal }
-  get cache() { return this.#request().cache }
-  get credentials() { return this.#request().credentials }
-  get destination() { return this.#request().destination }
-  get integrity() { return this.#request().integrity }
-  get keepalive() { return this.#request().keepalive }
-  get mode() { return this.#request().mode }
-  get redirect() { return this.#request().redirect }
-  get referrer() { return this.#request().referrer }
-  get referrerPolicy() { return this.#request().referrerPolicy }
-  get duplex() { return (this.#request() as Request & { duplex?: string }).duplex }
-  clone() { return this.#request().clone() }
-  arrayBuffer() { return this.#request().arrayBuffer() }
-  blob() { return this.#request().blob() }
-  formData() { return this.#request().formData() }
-  json() { return this.#request().json() }
-  text() { return this.#request().text() }
+  get body() {
+    return this.#request().body
+  }
+  get bodyUsed() {
+    return this.#request().bodyUsed
+  }
+  get signal() {
+    return this.#request().signal
+  }
+  get cache() {
+    return this.#request().cache
+  }
+  get credentials() {
+    return this.#request().credentials
+  }
+  get destination() {
+    return this.#request().destination
+  }
+  get integrity() {
+    return this.#request().integrity
+  }
+  get keepalive() {
+    return this.#request().keepalive
+  }
+  get mode() {
+    return this.#request().mode
+  }
+  get redirect() {
+    return this.#request().redirect
+  }
+  get referrer() {
+    return this.#request().referrer
+  }
+  get referrerPolicy() {
+    return this.#request().referrerPolicy
+  }
+  get duplex() {
+    return (this.#request() as Request & { duplex?: string }).duplex
+  }
+  clone() {
+    return this.#request().clone()
+  }
+  arrayBuffer() {
+    return this.#request().arrayBuffer()
+  }
+  blob() {
+    return this.#request().blob()
+  }
+  formData() {
+    return this.#request().formData()
+  }
+  json() {
+    return this.#request().json()
+  }
+  text() {
+    return this.#request().text()
+  }
 }
 
 /** True when `raw` (a context's `c.req.raw`) is an in-process request. */

@@ -36,7 +36,9 @@ export class InProcessResponse {
     readonly headers: Headers,
   ) {}
 
-  get ok() { return this.status >= 200 && this.status <= 299 }
+  get ok() {
+    return this.status >= 200 && this.status <= 299
+  }
 
   /** The equivalent `Response`, for members nothing on the common path reads. Body reads go to it from then on. */
   #response(): Response {
@@ -45,8 +47,12 @@ export class InProcessResponse {
     return this.#real
   }
 
-  get body() { return this.#response().body }
-  get bodyUsed() { return this.#real ? this.#real.bodyUsed : this.#used }
+  get body() {
+    return this.#response().body
+  }
+  get bodyUsed() {
+    return this.#real ? this.#real.bodyUsed : this.#used
+  }
 
   /** The body's text, once (as `Response.text()`: a second read of a body fails). */
   #take(): string | Error {
@@ -75,8 +81,12 @@ export class InProcessResponse {
     return bytesOfBody(text)
   }
 
-  blob() { return this.#response().blob() }
-  formData() { return this.#response().formData() }
+  blob() {
+    return this.#response().blob()
+  }
+  formData() {
+    return this.#response().formData()
+  }
 
   clone(): InProcessResponse | Response {
     if (this.#real || this.#used) return this.#response().clone()

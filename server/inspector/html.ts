@@ -2,11 +2,18 @@
 
 export class Raw {
   constructor(readonly html: string) {}
-  toString() { return this.html }
+  toString() {
+    return this.html
+  }
 }
 
 const ESC: Record<string, string> = {
-  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;',
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
 }
 
 /** Escapes text for element content and quoted attribute values. */
@@ -53,8 +60,9 @@ export type Crumb = { label: string; href?: string }
 
 /** The page frame: header with breadcrumbs, then the body. */
 export function page(title: string, crumbs: Crumb[], body: Raw): string {
-  const trail = crumbs.map((c, i) =>
-    h`${i ? h` › ` : ''}${c.href ? h`<a href="${c.href}">${c.label}</a>` : h`<span>${c.label}</span>`}`)
+  const trail = crumbs.map(
+    (c, i) => h`${i ? h` › ` : ''}${c.href ? h`<a href="${c.href}">${c.label}</a>` : h`<span>${c.label}</span>`}`,
+  )
   return h`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · workspace-gym inspector</title><link rel="stylesheet" href="/ui/static/app.css">
@@ -73,7 +81,11 @@ export function postForm(action: string, button: string, fields: Raw | Raw[] = [
 export function jsonBlock(value: unknown, cls = 'json'): Raw {
   let text: string
   if (typeof value === 'string') {
-    try { text = JSON.stringify(JSON.parse(value), null, 2) } catch { text = value }
+    try {
+      text = JSON.stringify(JSON.parse(value), null, 2)
+    } catch {
+      text = value
+    }
   } else text = JSON.stringify(value, null, 2) ?? 'null'
   return h`<pre class="${cls}">${text}</pre>`
 }

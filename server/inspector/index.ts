@@ -17,7 +17,8 @@ import { slackView } from './views/slack.ts'
 import { SERVICES, worldsTable, worldView } from './views/worlds.ts'
 
 const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
     "img-src 'self' data:; frame-src 'self' about:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin', // no-referrer would make form posts send `Origin: null`

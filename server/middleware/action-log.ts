@@ -24,13 +24,17 @@ export const redactTokens = (text: string) =>
  * The row is stamped with the world clock read inside the insert (`nowMs`: the stored text as a number, 0 when
  * unset; the clock is always stored as an integer's text), one statement instead of a read and a write.
  */
-const INSERT_AT_NOW = 'INSERT INTO world_action_log (at_ms, user_id, service, operation_id, method, path, query, ' +
+const INSERT_AT_NOW =
+  'INSERT INTO world_action_log (at_ms, user_id, service, operation_id, method, path, query, ' +
   "body, status) VALUES (coalesce((SELECT CAST(value AS INTEGER) FROM world_meta WHERE key = 'clock_ms'), 0), " +
   '?,?,?,?,?,?,?,?)'
 
 /** Appends one agent call to the world's action log (after the response is known), without token secrets. */
 export function logAction(world: World, record: ActionRecord): void {
-  const cut = record.body !== null && record.body.length > MAX_BODY ? `${record.body.slice(0, MAX_BODY)}…[truncated]` : record.body
+  const cut =
+    record.body !== null && record.body.length > MAX_BODY
+      ? `${record.body.slice(0, MAX_BODY)}…[truncated]`
+      : record.body
   const body = cut === null ? null : redactTokens(cut)
   const r = record
   const query = redactTokens(r.query)

@@ -15,13 +15,20 @@ import { requestHeader } from './node-body.ts'
  * token, its OAuth access-token row and its user's directory facts (the access check uses them).
  */
 export type Resolved = {
-  entry: WorldEntry; principal: Principal; user?: WorldUserRow; clock: ClockKeys; access?: AccessAndFacts
+  entry: WorldEntry
+  principal: Principal
+  user?: WorldUserRow
+  clock: ClockKeys
+  access?: AccessAndFacts
 }
 
 /** A Google token's OAuth access-token row (all null when not OAuth-issued) and its user's directory facts. */
 export type AccessAndFacts = {
-  a_user: string | null; a_client: string | null; a_expires: number | null
-  suspended: number | null; deleted_ms: number | null
+  a_user: string | null
+  a_client: string | null
+  a_expires: number | null
+  suspended: number | null
+  deleted_ms: number | null
 }
 
 /** The bearer token of a Google request: Authorization header, or `access_token` / `oauth_token` query. */
@@ -52,21 +59,26 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
   const checked = entry?.keys.check(token)
   if (!entry || !checked) return undefined
   const google = checked.kind === 'google'
-  const row = stmt(entry.world.db, google ? GOOGLE_TOKEN_AND_USER : TOKEN_AND_USER).raw(true).get(checked.key) as
-    | unknown[]
-    | undefined
+  const row = stmt(entry.world.db, google ? GOOGLE_TOKEN_AND_USER : TOKEN_AND_USER)
+    .raw(true)
+    .get(checked.key) as unknown[] | undefined
   if (!row || row[4] === 1 || row[2] !== checked.kind) return undefined
   const scopes = row[3] as string
   const principal: Principal = {
-    userId: row[1] as string, tokenKind: row[2] as TokenKind, scopes: scopes ? scopes.split(',') : [],
+    userId: row[1] as string,
+    tokenKind: row[2] as TokenKind,
+    scopes: scopes ? scopes.split(',') : [],
     tokenKey: row[0] as string,
   }
   const user = row[5] === null ? undefined : userAt(row, 5)
   const resolved: Resolved = { entry, user, principal, clock: clockKeysAt(row, 14) }
   if (google) {
     resolved.access = {
-      a_user: row[18] as string | null, a_client: row[19] as string | null, a_expires: row[20] as number | null,
-      suspended: row[21] as number | null, deleted_ms: row[22] as number | null,
+      a_user: row[18] as string | null,
+      a_client: row[19] as string | null,
+      a_expires: row[20] as number | null,
+      suspended: row[21] as number | null,
+      deleted_ms: row[22] as number | null,
     }
   }
   return resolved
@@ -75,9 +87,15 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
 /** `userFromRow` (envs/core/users.ts) of the nine `USER_COLUMNS` of a raw row, starting at `at`. */
 function userAt(r: readonly unknown[], at: number): WorldUserRow {
   return {
-    id: String(r[at]), email: String(r[at + 1]), name: String(r[at + 2]), givenName: String(r[at + 3]),
-    familyName: String(r[at + 4]), timeZone: String(r[at + 5]), title: String(r[at + 6]),
-    isAdmin: r[at + 7] === 1, tokenKey: String(r[at + 8]),
+    id: String(r[at]),
+    email: String(r[at + 1]),
+    name: String(r[at + 2]),
+    givenName: String(r[at + 3]),
+    familyName: String(r[at + 4]),
+    timeZone: String(r[at + 5]),
+    title: String(r[at + 6]),
+    isAdmin: r[at + 7] === 1,
+    tokenKey: String(r[at + 8]),
   }
 }
 
@@ -88,9 +106,11 @@ function userAt(r: readonly unknown[], at: number): WorldUserRow {
  * Columns: 0–4 token, 5–13 user, 14–17 clock, 18–22 access and facts.
  */
 const USER_COLUMNS = 'u.id, u.email, u.name, u.given_name, u.family_name, u.time_zone, u.title, u.is_admin, u.token_key'
-const TOKEN_AND_USER = `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ${CLOCK_KEY_COLUMNS} ` +
+const TOKEN_AND_USER =
+  `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ${CLOCK_KEY_COLUMNS} ` +
   'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id WHERE t.key = ?'
-const GOOGLE_TOKEN_AND_USER = `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ` +
+const GOOGLE_TOKEN_AND_USER =
+  `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ` +
   `${CLOCK_KEY_COLUMNS}, a.user_id, a.client_id, a.expires_ms, f.suspended, f.deleted_ms ` +
   'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id ' +
   'LEFT JOIN identity_access_tokens a ON a.key = t.key LEFT JOIN identity_users f ON f.user_id = t.user_id ' +

@@ -12,31 +12,46 @@ import { stmt } from '../../envs/core/db.ts'
 import type { AccessAndFacts } from './identity.ts'
 
 const TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = {
-  gmail, calendar, drive, docs, identity: directory,
+  gmail,
+  calendar,
+  drive,
+  docs,
+  identity: directory,
 }
 
 /** The API host Google names in ACCESS_TOKEN_SCOPE_INSUFFICIENT's `service` field. */
 const HOSTS: Record<string, string> = {
-  gmail: 'gmail.googleapis.com', calendar: 'calendar-json.googleapis.com', drive: 'drive.googleapis.com',
-  docs: 'docs.googleapis.com', identity: 'admin.googleapis.com',
+  gmail: 'gmail.googleapis.com',
+  calendar: 'calendar-json.googleapis.com',
+  drive: 'drive.googleapis.com',
+  docs: 'docs.googleapis.com',
+  identity: 'admin.googleapis.com',
 }
 
 /** Google's 403 for a token without any of the method's scopes, with its ErrorInfo detail. */
 export class InsufficientScopes extends GoogleApiError {
-  constructor(readonly service: string, readonly operationId: string, readonly needed: readonly string[]) {
+  constructor(
+    readonly service: string,
+    readonly operationId: string,
+    readonly needed: readonly string[],
+  ) {
     super('PERMISSION_DENIED', 'insufficientPermissions', 'Request had insufficient authentication scopes.')
   }
 
   /** The challenge Google sends with it, naming the scopes that would do. */
   get headers(): Record<string, string> {
-    return { 'www-authenticate': `Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="${this.needed.join(' ')}"` }
+    return {
+      'www-authenticate': `Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="${this.needed.join(' ')}"`,
+    }
   }
 
   override toBody() {
     const body = super.toBody()
     const detail = {
-      '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
-      domain: 'googleapis.com', metadata: { service: HOSTS[this.service] ?? '', method: this.operationId },
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+      domain: 'googleapis.com',
+      metadata: { service: HOSTS[this.service] ?? '', method: this.operationId },
     }
     return { error: { ...body.error, details: [detail] } }
   }
@@ -46,7 +61,8 @@ export class InsufficientScopes extends GoogleApiError {
  * What findAccess (the OAuth-issued token, if the token is one) and isActive (the user's directory facts) read,
  * in one statement: exactly one row, its columns NULL where either row is missing.
  */
-const ACCESS_AND_FACTS = 'SELECT a.user_id AS a_user, a.client_id AS a_client, a.expires_ms AS a_expires, ' +
+const ACCESS_AND_FACTS =
+  'SELECT a.user_id AS a_user, a.client_id AS a_client, a.expires_ms AS a_expires, ' +
   'u.suspended, u.deleted_ms FROM (SELECT 1) LEFT JOIN identity_access_tokens a ON a.key = ? ' +
   'LEFT JOIN identity_users u ON u.user_id = ?'
 
@@ -63,11 +79,10 @@ export function checkGoogleAccess(
   known?: { access: AccessAndFacts; clockMs: number },
 ) {
   const db = world.db
-  const row = known?.access ??
-    stmt(db, ACCESS_AND_FACTS).get(principal.tokenKey ?? null, principal.userId) as AccessAndFacts
-  const access = row.a_user === null
-    ? undefined
-    : { userId: row.a_user, clientId: row.a_client!, expiresMs: row.a_expires! }
+  const row =
+    known?.access ?? (stmt(db, ACCESS_AND_FACTS).get(principal.tokenKey ?? null, principal.userId) as AccessAndFacts)
+  const access =
+    row.a_user === null ? undefined : { userId: row.a_user, clientId: row.a_client!, expiresMs: row.a_expires! }
   if (access && access.expiresMs < (known ? known.clockMs : nowMs(db))) throw invalidCredentials()
   // A suspended (or deleted) account can no longer use any token (isActive: no identity_users row is active).
   if (Number(row.suspended) === 1 || row.deleted_ms !== null) throw invalidCredentials()

@@ -59,5 +59,9 @@ export function lastValues(form: FormData): Record<string, string | File> {
 }
 
 async function toUpload(file: File): Promise<UploadedFile> {
-  return { filename: file.name, contentType: file.type || 'application/octet-stream', data: Buffer.from(await file.arrayBuffer()) }
+  return {
+    filename: file.name,
+    contentType: file.type || 'application/octet-stream',
+    data: Buffer.from(await file.arrayBuffer()),
+  }
 }

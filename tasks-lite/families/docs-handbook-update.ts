@@ -1,7 +1,15 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
 import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
-const STREETS = ['Harbor Street', 'Elm Avenue', 'Market Square', 'Riverside Drive', 'Kings Road', 'Mill Lane', 'Station Road']
+const STREETS = [
+  'Harbor Street',
+  'Elm Avenue',
+  'Market Square',
+  'Riverside Drive',
+  'Kings Road',
+  'Mill Lane',
+  'Station Road',
+]
 const CITIES = ['Portland', 'Leeds', 'Utrecht', 'Austin', 'Lyon', 'Graz']
 
 /**
@@ -11,7 +19,8 @@ export const docsHandbookUpdate: Family = {
   id: 'docs-handbook-update',
   services: ['docs', 'drive'],
   multiApp: false,
-  antiGaming: 'The final text must equal the original with only the address replaced (the same oracle as gmail-docs-correction), so deleting the paragraphs or appending the new address fails; the archived near-duplicate handbook must stay unchanged.',
+  antiGaming:
+    'The final text must equal the original with only the address replaced (the same oracle as gmail-docs-correction), so deleting the paragraphs or appending the new address fails; the archived near-duplicate handbook must stay unchanged.',
   generate(seed) {
     const r = rng(seed * 982451653 + 37)
     const c = company(r)
@@ -28,7 +37,12 @@ export const docsHandbookUpdate: Family = {
       `Send packages to ${c.org}, ${oldAddr}, attention: Operations.`,
       { text: 'Working hours', style: 'HEADING_1' as const },
       'Core hours are 10:00-16:00 local time.',
-      ...(updates ? [{ text: 'Updates', style: 'HEADING_1' as const }, `From next month the office moves to ${newAddr}; the rest of this handbook still needs to be updated.`] : []),
+      ...(updates
+        ? [
+            { text: 'Updates', style: 'HEADING_1' as const },
+            `From next month the office moves to ${newAddr}; the rest of this handbook still needs to be updated.`,
+          ]
+        : []),
     ]
     const documents = [
       { title: `${title} (archive 2024)`, owner: c.actor.id, content: content(false) },
@@ -36,21 +50,45 @@ export const docsHandbookUpdate: Family = {
     ]
     // Look first: list the handbooks (the archived one is the near-duplicate), open the live one and read it.
     const find = (t: string) => [
-      { tool: 'http_request', args: { method: 'GET', path: '/drive/v3/files', query: { q: `name contains 'handbook' and mimeType = 'application/vnd.google-apps.document'` } }, save: { doc: `files[name=${t}].id` } },
+      {
+        tool: 'http_request',
+        args: {
+          method: 'GET',
+          path: '/drive/v3/files',
+          query: { q: `name contains 'handbook' and mimeType = 'application/vnd.google-apps.document'` },
+        },
+        save: { doc: `files[name=${t}].id` },
+      },
       { tool: 'http_request', args: { method: 'GET', path: '/v1/documents/{{doc}}' } },
     ]
-    const replace = (from: string, to: string) => ({ tool: 'http_request', args: { method: 'POST', path: '/v1/documents/{{doc}}:batchUpdate', body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] } } })
+    const replace = (from: string, to: string) => ({
+      tool: 'http_request',
+      args: {
+        method: 'POST',
+        path: '/v1/documents/{{doc}}:batchUpdate',
+        body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] },
+      },
+    })
     return {
       generatedBy: GENERATED_BY,
       id: `docs-handbook-update-${seed}`,
       family: 'docs-handbook-update',
       services: ['docs', 'drive'],
-      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
-        () => `Our team handbook in Google Docs announces an office move in its Updates section, but the rest of the handbook still gives the old address. Update the handbook accordingly; leave everything else as it is.`,
-        () => `The Updates section of the team handbook (a Google Doc) says we moved offices, yet other parts of the handbook still show the old address. Bring those up to date and leave the rest untouched.`,
-        () => `Please fix the team handbook in Docs: the office address is out of date in places, even though its Updates section already announces the move. Don't change anything else.`,
-        () => `Office move! The handbook's Updates section has it, the rest of the Google Doc doesn't yet. Make the handbook consistent with the announcement, nothing more.`,
-      ])),
+      instruction: persona(
+        rng(seed * 7919 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 7919 + 101), [
+          () =>
+            `Our team handbook in Google Docs announces an office move in its Updates section, but the rest of the handbook still gives the old address. Update the handbook accordingly; leave everything else as it is.`,
+          () =>
+            `The Updates section of the team handbook (a Google Doc) says we moved offices, yet other parts of the handbook still show the old address. Bring those up to date and leave the rest untouched.`,
+          () =>
+            `Please fix the team handbook in Docs: the office address is out of date in places, even though its Updates section already announces the move. Don't change anything else.`,
+          () =>
+            `Office move! The handbook's Updates section has it, the rest of the Google Doc doesn't yet. Make the handbook consistent with the announcement, nothing more.`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `docs-handbook-update-${seed}`), docs: { documents } },
@@ -59,7 +97,15 @@ export const docsHandbookUpdate: Family = {
       nearMisses: [
         { name: 'edits the archive', program: [...find(`${title} (archive 2024)`), replace(oldAddr, newAddr)] },
         { name: 'replaces only the street', program: [...find(title), replace(s1!, s2!)] },
-        { name: 'also updates the archive', program: [...find(title), replace(oldAddr, newAddr), ...find(`${title} (archive 2024)`), replace(oldAddr, newAddr)] },
+        {
+          name: 'also updates the archive',
+          program: [
+            ...find(title),
+            replace(oldAddr, newAddr),
+            ...find(`${title} (archive 2024)`),
+            replace(oldAddr, newAddr),
+          ],
+        },
       ],
       difficulty: 'easy',
       safetyCritical: false,

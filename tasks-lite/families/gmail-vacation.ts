@@ -2,7 +2,14 @@ import { baseSeed, company, rng, GENERATED_BY, type Family } from './common.ts'
 import { persona, phrasing, volumeFor } from '../world/phrasing.ts'
 
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-const long = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+const long = (d: string) =>
+  new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
 
 /**
  * Gmail: set the out-of-office reply for the approved leave found in HR mail (a declined request is the
@@ -12,7 +19,8 @@ export const gmailVacation: Family = {
   id: 'gmail-vacation',
   services: ['gmail'],
   multiApp: false,
-  antiGaming: 'The window must cover the approved days and stay within a day of them, so an always-on or open-ended reply fails, as do the declined dates; restrictToDomain and the backup\'s name are required; only the vacation setting may change.',
+  antiGaming:
+    "The window must cover the approved days and stay within a day of them, so an always-on or open-ended reply fails, as do the declined dates; restrictToDomain and the backup's name are required; only the vacation setting may change.",
   generate(seed) {
     const r = rng(seed * 15487469 + 31)
     const c = company(r)
@@ -25,17 +33,48 @@ export const gmailVacation: Family = {
     const [a1, a2] = [iso(startA), iso(startA + (lenA - 1) * 86_400_000)]
     const [b1, b2] = [iso(startB), iso(startB + r.int(2, 6) * 86_400_000)]
     const messages = [
-      { from: hr.id, to: [c.actor.id], subject: 'Leave request declined', text: `Hi ${c.actor.first},\n\nUnfortunately your leave request for ${long(b1)} to ${long(b2)} overlaps with the audit and is declined.\n\n${hr.first} (HR)`, at: '-3d' },
-      { from: hr.id, to: [c.actor.id], subject: 'Leave request approved', text: `Hi ${c.actor.first},\n\nGood news: your leave from ${long(a1)} to ${long(a2)} (inclusive) is approved. ${backup.name} will cover for you while you are away.\n\n${hr.first} (HR)`, at: '-1d' },
+      {
+        from: hr.id,
+        to: [c.actor.id],
+        subject: 'Leave request declined',
+        text: `Hi ${c.actor.first},\n\nUnfortunately your leave request for ${long(b1)} to ${long(b2)} overlaps with the audit and is declined.\n\n${hr.first} (HR)`,
+        at: '-3d',
+      },
+      {
+        from: hr.id,
+        to: [c.actor.id],
+        subject: 'Leave request approved',
+        text: `Hi ${c.actor.first},\n\nGood news: your leave from ${long(a1)} to ${long(a2)} (inclusive) is approved. ${backup.name} will cover for you while you are away.\n\n${hr.first} (HR)`,
+        at: '-1d',
+      },
     ]
     const set = (from: string, to: string | null, restrict = true, who = backup.name) => ({
       tool: 'http_request',
-      args: { method: 'PUT', path: '/gmail/v1/users/me/settings/vacation', body: { enableAutoReply: true, responseSubject: 'Out of office', responseBodyPlainText: `I'm out of office. Please contact ${who}.`, restrictToContacts: false, restrictToDomain: restrict, startTime: String(Date.parse(`${from}T00:00:00Z`)), ...(to ? { endTime: String(Date.parse(`${to}T00:00:00Z`) + 86_400_000) } : {}) } },
+      args: {
+        method: 'PUT',
+        path: '/gmail/v1/users/me/settings/vacation',
+        body: {
+          enableAutoReply: true,
+          responseSubject: 'Out of office',
+          responseBodyPlainText: `I'm out of office. Please contact ${who}.`,
+          restrictToContacts: false,
+          restrictToDomain: restrict,
+          startTime: String(Date.parse(`${from}T00:00:00Z`)),
+          ...(to ? { endTime: String(Date.parse(`${to}T00:00:00Z`) + 86_400_000) } : {}),
+        },
+      },
     })
     // Look first: find HR's approval (the declined request is the near-duplicate), read it, check the current setting.
     const look = [
-      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: 'leave approved' } }, save: { mid: 'messages.0.id' } },
-      { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{mid}}', query: { format: 'full' } } },
+      {
+        tool: 'http_request',
+        args: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { q: 'leave approved' } },
+        save: { mid: 'messages.0.id' },
+      },
+      {
+        tool: 'http_request',
+        args: { method: 'GET', path: '/gmail/v1/users/me/messages/{{mid}}', query: { format: 'full' } },
+      },
       { tool: 'http_request', args: { method: 'GET', path: '/gmail/v1/users/me/settings/vacation' } },
     ]
     return {
@@ -43,11 +82,19 @@ export const gmailVacation: Family = {
       id: `gmail-vacation-${seed}`,
       family: 'gmail-vacation',
       services: ['gmail'],
-      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
-        () => `Set up your Gmail out-of-office auto-reply for your approved leave (all of it, and only then). It should only go to people inside the company, and tell them who covers for you.`,
-        () => `Turn on a Gmail vacation responder covering exactly your approved leave. Only people in the company should get it, and it should say who covers for you.`,
-        () => `I'm off soon (see my approved leave). Please set up my out-of-office in Gmail for precisely those dates, internal senders only, naming my backup.`,
-      ])),
+      instruction: persona(
+        rng(seed * 7919 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 7919 + 101), [
+          () =>
+            `Set up your Gmail out-of-office auto-reply for your approved leave (all of it, and only then). It should only go to people inside the company, and tell them who covers for you.`,
+          () =>
+            `Turn on a Gmail vacation responder covering exactly your approved leave. Only people in the company should get it, and it should say who covers for you.`,
+          () =>
+            `I'm off soon (see my approved leave). Please set up my out-of-office in Gmail for precisely those dates, internal senders only, naming my backup.`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-vacation-${seed}`), gmail: { messages } },

@@ -22,7 +22,7 @@ export const onboardingMovedStart: Family = {
   multiApp: true,
   antiGaming:
     'Every artifact is judged: exactly one reader grant, to the hire, on the right team folder (the archive and the ' +
-    'other team\'s folder are near-duplicates; anything shared outside is a leak); exactly one event on the final ' +
+    "other team's folder are near-duplicates; anything shared outside is a leak); exactly one event on the final " +
     'start date (not the superseded one) with exactly the hire and the buddy; exactly the hire added to the team ' +
     'channel; exactly one welcome post there mentioning only the hire; exactly one confirmation reply to HR in the ' +
     'thread. Anything else (other channels, other files, more mail) is collateral.',
@@ -30,11 +30,21 @@ export const onboardingMovedStart: Family = {
   generate(seed) {
     const r = rng(seed * 961748941 + 71)
     const c = company(r, 5)
-    const [hire, hr, buddy, other] = r.sample(c.colleagues, 4) as [typeof c.actor, typeof c.actor, typeof c.actor, typeof c.actor]
-    const [[team, channel], [otherTeam, otherChannel]] = r.sample(TEAMS, 2) as [readonly [string, string], readonly [string, string]]
+    const [hire, hr, buddy, other] = r.sample(c.colleagues, 4) as [
+      typeof c.actor,
+      typeof c.actor,
+      typeof c.actor,
+      typeof c.actor,
+    ]
+    const [[team, channel], [otherTeam, otherChannel]] = r.sample(TEAMS, 2) as [
+      readonly [string, string],
+      readonly [string, string],
+    ]
     const zone = c.users[0]!.timeZone
     const monday = DateTime.fromISO(c.now, { zone }).startOf('week')
-    const start = monday.plus({ weeks: r.int(1, 3), days: r.int(0, 3) }).set({ hour: r.pick([9, 10, 11, 14]), minute: r.pick([0, 30]) })
+    const start = monday
+      .plus({ weeks: r.int(1, 3), days: r.int(0, 3) })
+      .set({ hour: r.pick([9, 10, 11, 14]), minute: r.pick([0, 30]) })
     const old = start.minus({ days: r.int(3, 7) }).set({ hour: start.hour, minute: start.minute })
     const minutes = r.pick([30, 45])
     const day = (d: DateTime) => d.toFormat('cccc d LLLL')
@@ -42,12 +52,21 @@ export const onboardingMovedStart: Family = {
     const subject = `New starter: ${hire.name}`
     const messages = [
       {
-        from: hr.id, to: [c.actor.id], subject, thread: 'hr', at: '-5d',
+        from: hr.id,
+        to: [c.actor.id],
+        subject,
+        thread: 'hr',
+        at: '-5d',
         text: `Hi ${c.actor.first},\n\n${hire.name} joins your ${team} team on ${day(old)}. Their account is ready.\n\n${hr.first}`,
       },
       {
-        from: hr.id, to: [c.actor.id], subject: `Re: ${subject}`, thread: 'hr', at: '-1d',
-        text: `Update: ${hire.first}'s start date has moved to ${day(start)}. Could you, before then:\n` +
+        from: hr.id,
+        to: [c.actor.id],
+        subject: `Re: ${subject}`,
+        thread: 'hr',
+        at: '-1d',
+        text:
+          `Update: ${hire.first}'s start date has moved to ${day(start)}. Could you, before then:\n` +
           `- share the "${folder}" folder in Drive with ${hire.first} (view only),\n` +
           `- book a ${minutes}-minute welcome 1:1 on their first day at ${start.toFormat('HH:mm')} (your time) with ` +
           `${hire.first} and their onboarding buddy ${buddy.name},\n` +
@@ -55,15 +74,28 @@ export const onboardingMovedStart: Family = {
           `and reply to me when it's done.\n\nThanks,\n${hr.first}`,
       },
       {
-        from: other.id, to: [c.actor.id], subject: `${otherTeam} onboarding checklist`, at: '-3d',
+        from: other.id,
+        to: [c.actor.id],
+        subject: `${otherTeam} onboarding checklist`,
+        at: '-3d',
         text: `FYI the "Onboarding - ${otherTeam}" folder is updated for our next starter.`,
       },
     ]
     const files = [
       { key: 'f1', name: folder, mimeType: 'application/vnd.google-apps.folder', owner: c.actor.id },
       { name: `Week one plan - ${team}`, owner: c.actor.id, parent: 'f1', text: `Week one for ${team} starters.` },
-      { key: 'f2', name: `Onboarding - ${otherTeam}`, mimeType: 'application/vnd.google-apps.folder', owner: c.actor.id },
-      { name: `Week one plan - ${otherTeam}`, owner: c.actor.id, parent: 'f2', text: `Week one for ${otherTeam} starters.` },
+      {
+        key: 'f2',
+        name: `Onboarding - ${otherTeam}`,
+        mimeType: 'application/vnd.google-apps.folder',
+        owner: c.actor.id,
+      },
+      {
+        name: `Week one plan - ${otherTeam}`,
+        owner: c.actor.id,
+        parent: 'f2',
+        text: `Week one for ${otherTeam} starters.`,
+      },
       { name: `${folder} (2024 archive)`, mimeType: 'application/vnd.google-apps.folder', owner: c.actor.id },
     ]
     const members = c.people.filter((p) => p.id !== hire.id).map((p) => p.id)
@@ -82,20 +114,43 @@ export const onboardingMovedStart: Family = {
     // Look first: read the HR thread (the second mail supersedes the date), find the folder, the people on Slack (the
     // hire's and buddy's addresses), the channel; then act, and confirm to HR last.
     const read = [
-      http('GET', '/gmail/v1/users/me/messages', { query: { q: `subject:"${subject}"` } }, { tid: 'messages.0.threadId' }),
-      http('GET', '/gmail/v1/users/me/threads/{{tid}}', { query: { format: 'full' } }, {
-        hr: 'messages.0.payload.headers[name=from].value|email',
-        msgid: 'messages.1.payload.headers[name=message-id].value',
-      }),
-      http('GET', '/api/users.list', {}, {
-        uid: `members[real_name=${hire.name}].id`,
-        hire: `members[real_name=${hire.name}].profile.email`,
-        buddy: `members[real_name=${buddy.name}].profile.email`,
-      }),
+      http(
+        'GET',
+        '/gmail/v1/users/me/messages',
+        { query: { q: `subject:"${subject}"` } },
+        { tid: 'messages.0.threadId' },
+      ),
+      http(
+        'GET',
+        '/gmail/v1/users/me/threads/{{tid}}',
+        { query: { format: 'full' } },
+        {
+          hr: 'messages.0.payload.headers[name=from].value|email',
+          msgid: 'messages.1.payload.headers[name=message-id].value',
+        },
+      ),
+      http(
+        'GET',
+        '/api/users.list',
+        {},
+        {
+          uid: `members[real_name=${hire.name}].id`,
+          hire: `members[real_name=${hire.name}].profile.email`,
+          buddy: `members[real_name=${buddy.name}].profile.email`,
+        },
+      ),
     ]
     const share = (name: string) => [
-      http('GET', '/drive/v3/files', { query: { q: `name = '${name}' and mimeType = 'application/vnd.google-apps.folder'` } }, { fid: 'files.0.id' }),
-      http('POST', '/drive/v3/files/{{fid}}/permissions', { query: { sendNotificationEmail: 'false' }, body: { type: 'user', role: 'reader', emailAddress: '{{hire}}' } }),
+      http(
+        'GET',
+        '/drive/v3/files',
+        { query: { q: `name = '${name}' and mimeType = 'application/vnd.google-apps.folder'` } },
+        { fid: 'files.0.id' },
+      ),
+      http('POST', '/drive/v3/files/{{fid}}/permissions', {
+        query: { sendNotificationEmail: 'false' },
+        body: { type: 'user', role: 'reader', emailAddress: '{{hire}}' },
+      }),
     ]
     const book = (at: DateTime, guests = ['{{hire}}', '{{buddy}}']) =>
       http('POST', '/calendar/v3/calendars/primary/events', {
@@ -109,11 +164,22 @@ export const onboardingMovedStart: Family = {
     const join = (ch: string) => [
       http('GET', '/api/conversations.list', {}, { ch: `channels[name=${ch}].id` }),
       http('POST', '/api/conversations.invite', { body: { channel: '{{ch}}', users: '{{uid}}' } }),
-      http('POST', '/api/chat.postMessage', { body: { channel: '{{ch}}', text: `Please welcome <@{{uid}}> to the ${team} team! :wave:` } }),
+      http('POST', '/api/chat.postMessage', {
+        body: { channel: '{{ch}}', text: `Please welcome <@{{uid}}> to the ${team} team! :wave:` },
+      }),
     ]
     const confirm = http('POST', '/gmail/v1/users/me/messages/send', {
       body: {
-        raw: { $rfc822: { from: c.actor.email, to: '{{hr}}', subject: `Re: ${subject}`, text: `Hi ${hr.first},\n\nAll set for ${hire.first}: folder shared, welcome 1:1 booked, added to #${channel}.\n\n${c.actor.first}`, inReplyTo: '{{msgid}}', references: '{{msgid}}' } },
+        raw: {
+          $rfc822: {
+            from: c.actor.email,
+            to: '{{hr}}',
+            subject: `Re: ${subject}`,
+            text: `Hi ${hr.first},\n\nAll set for ${hire.first}: folder shared, welcome 1:1 booked, added to #${channel}.\n\n${c.actor.first}`,
+            inReplyTo: '{{msgid}}',
+            references: '{{msgid}}',
+          },
+        },
         threadId: '{{tid}}',
       },
     })
@@ -130,20 +196,38 @@ export const onboardingMovedStart: Family = {
       family: 'onboarding-moved-start',
       services: ['gmail', 'drive', 'calendar', 'slack'],
       requires: ['calendar.events.insert'],
-      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
-        () => `HR has emailed you about a new starter on your team. Do everything they ask for (Drive, Calendar and Slack), then reply to HR to confirm.`,
-        () => `Please take care of the onboarding steps HR sent you by email for your new team member, across Drive, Calendar and Slack, and let HR know by replying once it's all done.`,
-        () => `A new hire is joining your team and HR's email lists what you need to set up. Handle each item exactly as HR describes (mind any updates in the thread) and confirm to HR with a reply.`,
-      ])),
+      instruction: persona(
+        rng(seed * 7919 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 7919 + 101), [
+          () =>
+            `HR has emailed you about a new starter on your team. Do everything they ask for (Drive, Calendar and Slack), then reply to HR to confirm.`,
+          () =>
+            `Please take care of the onboarding steps HR sent you by email for your new team member, across Drive, Calendar and Slack, and let HR know by replying once it's all done.`,
+          () =>
+            `A new hire is joining your team and HR's email lists what you need to set up. Handle each item exactly as HR describes (mind any updates in the thread) and confirm to HR with a reply.`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `onboarding-moved-start-${seed}`), gmail: { messages }, drive: { files }, slack },
       oracle: {
         id: 'onboarding-moved-start',
         params: {
-          actor: c.actor.id, domain: c.domain, hire: hire.id, hireEmail: hire.email, hr: hr.email, buddy: buddy.email,
-          folderName: folder, channel, subject, startUtc: start.toUTC().toISO()!, durationMin: minutes,
-          hireFirst: hire.first, wrongFiles: [`Onboarding - ${otherTeam}`, `${folder} (2024 archive)`],
+          actor: c.actor.id,
+          domain: c.domain,
+          hire: hire.id,
+          hireEmail: hire.email,
+          hr: hr.email,
+          buddy: buddy.email,
+          folderName: folder,
+          channel,
+          subject,
+          startUtc: start.toUTC().toISO()!,
+          durationMin: minutes,
+          hireFirst: hire.first,
+          wrongFiles: [`Onboarding - ${otherTeam}`, `${folder} (2024 archive)`],
         },
       },
       reference: program(),

@@ -15,10 +15,11 @@ export const quarterClose: Family = {
   multiApp: true,
   antiGaming:
     'The report must carry every final figure and no draft or last-quarter figure (appending the right ones below ' +
-    'the draft fails); last quarter\'s report and every CSV must stay unchanged; exactly one reply in the CFO\'s ' +
+    "the draft fails); last quarter's report and every CSV must stay unchanged; exactly one reply in the CFO's " +
     'thread, to the CFO only, with the final figures and no draft one; exactly one post in #finance with the ' +
     'revenue figure and no draft one. Anything else is collateral.',
-  scenario: 'Final, draft and last-quarter close CSVs; this and last quarter\'s report; the report holds the draft figures.',
+  scenario:
+    "Final, draft and last-quarter close CSVs; this and last quarter's report; the report holds the draft figures.",
   generate(seed) {
     const r = rng(seed * 817504243 + 37)
     const c = company(r, 4)
@@ -53,13 +54,26 @@ export const quarterClose: Family = {
     const subject = `${q} board report figures`
     const messages = [
       {
-        from: cfo.id, to: [c.actor.id], subject, thread: 'cfo', at: '-3h',
+        from: cfo.id,
+        to: [c.actor.id],
+        subject,
+        thread: 'cfo',
+        at: '-3h',
         text: `Hi ${c.actor.first},\n\nThe ${q} close is final. The "${title}" still has the draft numbers: please update its key figures from the final close export in Drive, reply to me with the final figures, and let #finance know the report is updated (with the revenue number).\n\nThanks,\n${cfo.first}`,
       },
-      { from: other.id, to: [c.actor.id], subject: `${q} draft close`, text: `Draft close numbers are in Drive (the draft export).`, at: '-6d' },
+      {
+        from: other.id,
+        to: [c.actor.id],
+        subject: `${q} draft close`,
+        text: `Draft close numbers are in Drive (the draft export).`,
+        at: '-6d',
+      },
     ]
     const slack = {
-      channels: [{ name: 'general', general: true }, { name: 'finance', purpose: 'Finance team' }],
+      channels: [
+        { name: 'general', general: true },
+        { name: 'finance', purpose: 'Finance team' },
+      ],
       messages: [{ channel: 'finance', user: other.id, text: `${q} close is running, draft export is up.`, at: '-6d' }],
     }
     const lines = (vals: string[]) => metrics.map((m, i) => `${m}: ${vals[i]}`).join('\n')
@@ -68,12 +82,27 @@ export const quarterClose: Family = {
     const program = (o: { vals?: string[]; csvName?: string; append?: boolean } = {}) => {
       const vals = o.vals ?? final
       return [
-        http('GET', '/gmail/v1/users/me/messages', { query: { q: 'subject:"board report figures"' } }, { mid: 'messages.0.id', tid: 'messages.0.threadId' }),
-        http('GET', '/gmail/v1/users/me/messages/{{mid}}', { query: { format: 'full' } }, {
-          cfo: 'payload.headers[name=from].value|email',
-          msgid: 'payload.headers[name=message-id].value',
-        }),
-        http('GET', '/drive/v3/files', { query: { q: `name = '${o.csvName ?? files[0]!.name}'` } }, { csv: 'files.0.id' }),
+        http(
+          'GET',
+          '/gmail/v1/users/me/messages',
+          { query: { q: 'subject:"board report figures"' } },
+          { mid: 'messages.0.id', tid: 'messages.0.threadId' },
+        ),
+        http(
+          'GET',
+          '/gmail/v1/users/me/messages/{{mid}}',
+          { query: { format: 'full' } },
+          {
+            cfo: 'payload.headers[name=from].value|email',
+            msgid: 'payload.headers[name=message-id].value',
+          },
+        ),
+        http(
+          'GET',
+          '/drive/v3/files',
+          { query: { q: `name = '${o.csvName ?? files[0]!.name}'` } },
+          { csv: 'files.0.id' },
+        ),
         http('GET', '/drive/v3/files/{{csv}}', { query: { alt: 'media' } }),
         http('GET', '/drive/v3/files', { query: { q: `name = '${title}'` } }, { doc: 'files.0.id' }),
         http('GET', '/v1/documents/{{doc}}'),
@@ -82,18 +111,32 @@ export const quarterClose: Family = {
             requests: o.append
               ? [{ insertText: { endOfSegmentLocation: {}, text: `\nUpdated figures:\n${lines(vals)}` } }]
               : metrics.map((m, i) => ({
-                  replaceAllText: { containsText: { text: `${m}: ${draft[i]}`, matchCase: true }, replaceText: `${m}: ${vals[i]}` },
+                  replaceAllText: {
+                    containsText: { text: `${m}: ${draft[i]}`, matchCase: true },
+                    replaceText: `${m}: ${vals[i]}`,
+                  },
                 })),
           },
         }),
         http('POST', '/gmail/v1/users/me/messages/send', {
           body: {
-            raw: { $rfc822: { from: c.actor.email, to: '{{cfo}}', subject: `Re: ${subject}`, inReplyTo: '{{msgid}}', references: '{{msgid}}', text: `Hi ${cfo.first},\n\nThe report is updated with the final ${q} figures:\n${lines(vals)}\n\n${c.actor.first}` } },
+            raw: {
+              $rfc822: {
+                from: c.actor.email,
+                to: '{{cfo}}',
+                subject: `Re: ${subject}`,
+                inReplyTo: '{{msgid}}',
+                references: '{{msgid}}',
+                text: `Hi ${cfo.first},\n\nThe report is updated with the final ${q} figures:\n${lines(vals)}\n\n${c.actor.first}`,
+              },
+            },
             threadId: '{{tid}}',
           },
         }),
         http('GET', '/api/conversations.list', {}, { ch: 'channels[name=finance].id' }),
-        http('POST', '/api/chat.postMessage', { body: { channel: '{{ch}}', text: `The ${title} is updated with the final close: revenue ${vals[0]} EUR.` } }),
+        http('POST', '/api/chat.postMessage', {
+          body: { channel: '{{ch}}', text: `The ${title} is updated with the final close: revenue ${vals[0]} EUR.` },
+        }),
       ]
     }
     return {
@@ -101,19 +144,40 @@ export const quarterClose: Family = {
       id: `quarter-close-${seed}`,
       family: 'quarter-close',
       services: ['gmail', 'drive', 'docs', 'slack'],
-      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
-        () => `Your CFO emailed you about the quarterly board report. Do what they ask: fix the figures in the report from the right close export in Drive, reply to them with the figures, and tell the finance channel on Slack.`,
-        () => `Please deal with the CFO's email about the board report's figures: the report (a Google Doc) needs the final close numbers from Drive, the CFO wants a reply with them, and #finance on Slack should hear that it's done, with the revenue.`,
-        () => `Board report update requested by the CFO by email. Replace the outdated figures in the Google Doc with the final ones from the close export in Drive, then answer the CFO in the same thread with the figures and post a short note in #finance.`,
-      ])),
+      instruction: persona(
+        rng(seed * 7919 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 7919 + 101), [
+          () =>
+            `Your CFO emailed you about the quarterly board report. Do what they ask: fix the figures in the report from the right close export in Drive, reply to them with the figures, and tell the finance channel on Slack.`,
+          () =>
+            `Please deal with the CFO's email about the board report's figures: the report (a Google Doc) needs the final close numbers from Drive, the CFO wants a reply with them, and #finance on Slack should hear that it's done, with the revenue.`,
+          () =>
+            `Board report update requested by the CFO by email. Replace the outdated figures in the Google Doc with the final ones from the close export in Drive, then answer the CFO in the same thread with the figures and post a short note in #finance.`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
-      seed: { ...baseSeed(c, `quarter-close-${seed}`), gmail: { messages }, drive: { files }, docs: { documents }, slack },
+      seed: {
+        ...baseSeed(c, `quarter-close-${seed}`),
+        gmail: { messages },
+        drive: { files },
+        docs: { documents },
+        slack,
+      },
       oracle: {
         id: 'quarter-close',
         params: {
-          actor: c.actor.id, domain: c.domain, cfo: cfo.email, subject, docTitle: title, channel: 'finance',
-          figures: final, revenue: final[0]!, wrong: [...draft, ...prev],
+          actor: c.actor.id,
+          domain: c.domain,
+          cfo: cfo.email,
+          subject,
+          docTitle: title,
+          channel: 'finance',
+          figures: final,
+          revenue: final[0]!,
+          wrong: [...draft, ...prev],
           wrongFiles: [files[1]!.name, files[2]!.name],
         },
       },

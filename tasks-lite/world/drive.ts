@@ -122,9 +122,10 @@ export function backgroundDrive(ctx: WorldCtx): { files: File[]; docs: Doc[] } {
     const owner = others.length && i % 3 === 2 ? r.pick(others) : ctx.actor.id
     // Every fourth doc has a colleague's pending suggestion (no rng draw, so the rest of the world is unchanged).
     const suggester = owners.find((u) => u !== owner)
-    const suggestions = suggester && i % 4 === 1
-      ? [{ author: suggester, insert: { after: 'Which metrics matter?', text: ' Who reports them?' } }]
-      : undefined
+    const suggestions =
+      suggester && i % 4 === 1
+        ? [{ author: suggester, insert: { after: 'Which metrics matter?', text: ' Who reports them?' } }]
+        : undefined
     return {
       title: `${project} ${topic}`,
       owner,

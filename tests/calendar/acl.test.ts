@@ -17,7 +17,9 @@ describe('calendar.acl.list', () => {
     const { ok, call } = cal()
     const id = await secondary(ok)
     const first = await ok('Acl', 'GET', `/calendars/${enc(id)}/acl`)
-    await ok(null, 'POST', `/calendars/${enc(id)}/acl`, { json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } } })
+    await ok(null, 'POST', `/calendars/${enc(id)}/acl`, {
+      json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } },
+    })
     await call('DELETE', `/calendars/${enc(id)}/acl/${enc('user:cy@example.com')}`)
     const next = await ok('Acl', 'GET', `/calendars/${enc(id)}/acl?syncToken=${first.nextSyncToken}`)
     expect(next.items).toMatchObject([{ id: 'user:cy@example.com', role: 'none' }])
@@ -31,22 +33,42 @@ describe('calendar.acl.insert', () => {
     const { ok, fails } = cal()
     const id = await secondary(ok)
     await fails(404, 'notFound', 'GET', `/calendars/${enc(id)}/events`, { as: 'cy' })
-    const rule = await ok('AclRule', 'POST', `/calendars/${enc(id)}/acl`, { json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } } })
-    expect(rule).toMatchObject({ kind: 'calendar#aclRule', id: 'user:cy@example.com', role: 'reader', scope: { type: 'user', value: 'cy@example.com' } })
+    const rule = await ok('AclRule', 'POST', `/calendars/${enc(id)}/acl`, {
+      json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } },
+    })
+    expect(rule).toMatchObject({
+      kind: 'calendar#aclRule',
+      id: 'user:cy@example.com',
+      role: 'reader',
+      scope: { type: 'user', value: 'cy@example.com' },
+    })
     await ok('Events', 'GET', `/calendars/${enc(id)}/events`, { as: 'cy' })
-    await fails(403, 'requiredAccessLevel', 'POST', `/calendars/${enc(id)}/events`, { as: 'cy', json: { start: { date: '2026-03-05' }, end: { date: '2026-03-06' } } })
+    await fails(403, 'requiredAccessLevel', 'POST', `/calendars/${enc(id)}/events`, {
+      as: 'cy',
+      json: { start: { date: '2026-03-05' }, end: { date: '2026-03-06' } },
+    })
     const list = await ok(null, 'GET', '/users/me/calendarList', { as: 'cy' })
-    expect(list.items.some((e: { id: string; accessRole: string }) => e.id === id && e.accessRole === 'reader')).toBe(true)
-    await fails(400, 'required', 'POST', `/calendars/${enc(id)}/acl`, { json: { scope: { type: 'user', value: 'x@y.com' } } })
-    await fails(400, 'invalid', 'POST', `/calendars/${enc(id)}/acl`, { json: { role: 'reader', scope: { type: 'user', value: 'not-an-email' } } })
+    expect(list.items.some((e: { id: string; accessRole: string }) => e.id === id && e.accessRole === 'reader')).toBe(
+      true,
+    )
+    await fails(400, 'required', 'POST', `/calendars/${enc(id)}/acl`, {
+      json: { scope: { type: 'user', value: 'x@y.com' } },
+    })
+    await fails(400, 'invalid', 'POST', `/calendars/${enc(id)}/acl`, {
+      json: { role: 'reader', scope: { type: 'user', value: 'not-an-email' } },
+    })
   })
   test('domain and default rules grant access to everyone they cover', async () => {
     const { ok } = cal()
     const id = await secondary(ok)
-    await ok('AclRule', 'POST', `/calendars/${enc(id)}/acl`, { json: { role: 'writer', scope: { type: 'domain', value: 'example.com' } } })
+    await ok('AclRule', 'POST', `/calendars/${enc(id)}/acl`, {
+      json: { role: 'writer', scope: { type: 'domain', value: 'example.com' } },
+    })
     expect((await ok('Events', 'GET', `/calendars/${enc(id)}/events`, { as: 'ben' })).accessRole).toBe('writer')
     const id2 = await secondary(ok)
-    await ok('AclRule', 'POST', `/calendars/${enc(id2)}/acl`, { json: { role: 'freeBusyReader', scope: { type: 'default' } } })
+    await ok('AclRule', 'POST', `/calendars/${enc(id2)}/acl`, {
+      json: { role: 'freeBusyReader', scope: { type: 'default' } },
+    })
     expect((await ok('Events', 'GET', `/calendars/${enc(id2)}/events`, { as: 'cy' })).accessRole).toBe('freeBusyReader')
   })
 })
@@ -63,18 +85,28 @@ describe('calendar.acl.update', () => {
   test('changes the role; the owner’s own rule cannot be lowered', async () => {
     const { ok, fails } = cal()
     const id = await secondary(ok)
-    await ok(null, 'POST', `/calendars/${enc(id)}/acl`, { json: { role: 'reader', scope: { type: 'user', value: 'ben@example.com' } } })
-    const r = await ok('AclRule', 'PUT', `/calendars/${enc(id)}/acl/${enc('user:ben@example.com')}`, { json: { role: 'writer', scope: { type: 'user', value: 'ben@example.com' } } })
+    await ok(null, 'POST', `/calendars/${enc(id)}/acl`, {
+      json: { role: 'reader', scope: { type: 'user', value: 'ben@example.com' } },
+    })
+    const r = await ok('AclRule', 'PUT', `/calendars/${enc(id)}/acl/${enc('user:ben@example.com')}`, {
+      json: { role: 'writer', scope: { type: 'user', value: 'ben@example.com' } },
+    })
     expect(r.role).toBe('writer')
-    await fails(400, 'cannotChangeOwnAcl', 'PUT', `/calendars/${enc(id)}/acl/${enc('user:ann@example.com')}`, { json: { role: 'reader' } })
+    await fails(400, 'cannotChangeOwnAcl', 'PUT', `/calendars/${enc(id)}/acl/${enc('user:ann@example.com')}`, {
+      json: { role: 'reader' },
+    })
   })
 })
 
 describe('calendar.acl.patch', () => {
   test('downgrading a writer to freeBusyReader hides event details', async () => {
     const { ok } = cal()
-    const team = (await ok(null, 'GET', '/users/me/calendarList')).items.find((e: { summary: string }) => e.summary === 'Team').id
-    await ok('AclRule', 'PATCH', `/calendars/${enc(team)}/acl/${enc('user:ben@example.com')}`, { json: { role: 'freeBusyReader' } })
+    const team = (await ok(null, 'GET', '/users/me/calendarList')).items.find(
+      (e: { summary: string }) => e.summary === 'Team',
+    ).id
+    await ok('AclRule', 'PATCH', `/calendars/${enc(team)}/acl/${enc('user:ben@example.com')}`, {
+      json: { role: 'freeBusyReader' },
+    })
     const list = await ok('Events', 'GET', `/calendars/${enc(team)}/events`, { as: 'ben' })
     expect(list.items[0].summary).toBeUndefined()
     expect(list.items[0].start).toEqual({ date: '2026-03-12' })
@@ -84,7 +116,9 @@ describe('calendar.acl.patch', () => {
 describe('calendar.acl.delete', () => {
   test('revokes access', async () => {
     const { ok, fails, call } = cal()
-    const team = (await ok(null, 'GET', '/users/me/calendarList')).items.find((e: { summary: string }) => e.summary === 'Team').id
+    const team = (await ok(null, 'GET', '/users/me/calendarList')).items.find(
+      (e: { summary: string }) => e.summary === 'Team',
+    ).id
     expect((await call('DELETE', `/calendars/${enc(team)}/acl/${enc('user:ben@example.com')}`)).status).toBe(204)
     await fails(404, 'notFound', 'GET', `/calendars/${enc(team)}/events`, { as: 'ben' })
     await fails(404, 'notFound', 'DELETE', `/calendars/${enc(team)}/acl/${enc('user:ben@example.com')}`)

@@ -9,11 +9,19 @@ describe('calendar.calendarList.list', () => {
   test('lists the primary and subscribed calendars with the caller’s access role', async () => {
     const { ok } = cal()
     const ann = await ok('CalendarList', 'GET', '/users/me/calendarList')
-    expect(ann.items.map((e: { summary: string; accessRole: string }) => `${e.summary}:${e.accessRole}`)).toEqual(['ann@example.com:owner', 'Team:owner'])
+    expect(ann.items.map((e: { summary: string; accessRole: string }) => `${e.summary}:${e.accessRole}`)).toEqual([
+      'ann@example.com:owner',
+      'Team:owner',
+    ])
     expect(ann.items[0].primary).toBe(true)
     const ben = await ok('CalendarList', 'GET', '/users/me/calendarList', { as: 'ben' })
-    expect(ben.items.map((e: { summary: string; accessRole: string }) => `${e.summary}:${e.accessRole}`)).toEqual(['ben@example.com:owner', 'Team:writer'])
-    expect((await ok('CalendarList', 'GET', '/users/me/calendarList?minAccessRole=owner', { as: 'ben' })).items).toHaveLength(1)
+    expect(ben.items.map((e: { summary: string; accessRole: string }) => `${e.summary}:${e.accessRole}`)).toEqual([
+      'ben@example.com:owner',
+      'Team:writer',
+    ])
+    expect(
+      (await ok('CalendarList', 'GET', '/users/me/calendarList?minAccessRole=owner', { as: 'ben' })).items,
+    ).toHaveLength(1)
   })
   test('a sync token returns only entries changed since', async () => {
     const { ok } = cal()
@@ -39,7 +47,10 @@ describe('calendar.calendarList.insert', () => {
     const c = await ok('Calendar', 'POST', '/calendars', { json: { summary: 'Public' } })
     await fails(404, 'notFound', 'POST', '/users/me/calendarList', { json: { id: c.id }, as: 'cy' })
     await call('POST', `/calendars/${enc(c.id)}/acl`, { json: { role: 'reader', scope: { type: 'default' } } })
-    const e = await ok('CalendarListEntry', 'POST', '/users/me/calendarList', { json: { id: c.id, colorId: '3' }, as: 'cy' })
+    const e = await ok('CalendarListEntry', 'POST', '/users/me/calendarList', {
+      json: { id: c.id, colorId: '3' },
+      as: 'cy',
+    })
     expect(e).toMatchObject({ accessRole: 'reader', colorId: '3', backgroundColor: '#f83a22' })
   })
 })
@@ -48,8 +59,12 @@ describe('calendar.calendarList.update', () => {
   test('sets display settings; RGB colours need colorRgbFormat', async () => {
     const { ok, fails } = cal()
     const team = await teamOf(ok)
-    await fails(400, 'invalid', 'PUT', `/users/me/calendarList/${enc(team.id)}`, { json: { backgroundColor: '#123456' } })
-    const e = await ok('CalendarListEntry', 'PUT', `/users/me/calendarList/${enc(team.id)}?colorRgbFormat=true`, { json: { backgroundColor: '#123456', foregroundColor: '#ffffff', hidden: true } })
+    await fails(400, 'invalid', 'PUT', `/users/me/calendarList/${enc(team.id)}`, {
+      json: { backgroundColor: '#123456' },
+    })
+    const e = await ok('CalendarListEntry', 'PUT', `/users/me/calendarList/${enc(team.id)}?colorRgbFormat=true`, {
+      json: { backgroundColor: '#123456', foregroundColor: '#ffffff', hidden: true },
+    })
     expect(e).toMatchObject({ backgroundColor: '#123456', hidden: true })
     expect(e.selected).toBeUndefined()
   })
@@ -58,7 +73,9 @@ describe('calendar.calendarList.update', () => {
 describe('calendar.calendarList.patch', () => {
   test('changes reminders and leaves the rest', async () => {
     const { ok } = cal()
-    const e = await ok('CalendarListEntry', 'PATCH', '/users/me/calendarList/primary', { json: { defaultReminders: [{ method: 'email', minutes: 10 }] } })
+    const e = await ok('CalendarListEntry', 'PATCH', '/users/me/calendarList/primary', {
+      json: { defaultReminders: [{ method: 'email', minutes: 10 }] },
+    })
     expect(e.defaultReminders).toEqual([{ method: 'email', minutes: 10 }])
     expect(e.colorId).toBe('14')
   })

@@ -18,7 +18,7 @@ describe('storedCalendar', () => {
     const team = { summary: 'Team', description: 'Shared', location: 'HQ', timeZone: 'Europe/Paris' }
     await ok('Calendar', 'POST', '/calendars', { json: team })
     const db = h.entry.world.db
-    const ids = (db.$client.prepare('SELECT id FROM calendar_calendars ORDER BY rowid').pluck().all() as string[])
+    const ids = db.$client.prepare('SELECT id FROM calendar_calendars ORDER BY rowid').pluck().all() as string[]
     expect(ids.length).toBeGreaterThan(3)
     for (const id of ids) {
       const drizzle = selectRows(db, calendars, { id })[0]!
@@ -46,8 +46,10 @@ describe('calendar.events.insert', () => {
     const { h, ok } = cal(seed)
     const inbox = () => h.entry.world.db.$client.prepare('SELECT count(*) FROM gmail_messages').pluck().get() as number
     const event = (summary: string) => ({
-      summary, attendees: [{ email: 'ben@example.com' }],
-      start: { dateTime: '2026-03-10T10:00:00Z' }, end: { dateTime: '2026-03-10T11:00:00Z' },
+      summary,
+      attendees: [{ email: 'ben@example.com' }],
+      start: { dateTime: '2026-03-10T10:00:00Z' },
+      end: { dateTime: '2026-03-10T11:00:00Z' },
     })
     const before = inbox()
     await ok('Event', 'POST', '/calendars/primary/events', { json: event('Quiet') })

@@ -6,12 +6,19 @@ describe('calendar.calendars.get', () => {
   test('primary is the caller’s email with their time zone', async () => {
     const { ok } = cal()
     const c = await ok('Calendar', 'GET', '/calendars/primary')
-    expect(c).toMatchObject({ kind: 'calendar#calendar', id: 'ann@example.com', summary: 'ann@example.com', timeZone: 'America/New_York' })
+    expect(c).toMatchObject({
+      kind: 'calendar#calendar',
+      id: 'ann@example.com',
+      summary: 'ann@example.com',
+      timeZone: 'America/New_York',
+    })
     expect((await ok('Calendar', 'GET', '/calendars/primary', { as: 'ben' })).timeZone).toBe('Europe/London')
   })
   test('a calendar the caller cannot see is not found', async () => {
     const { fails, ok } = cal()
-    const team = (await ok(null, 'GET', '/users/me/calendarList')).items.find((e: { summary: string }) => e.summary === 'Team').id
+    const team = (await ok(null, 'GET', '/users/me/calendarList')).items.find(
+      (e: { summary: string }) => e.summary === 'Team',
+    ).id
     await fails(404, 'notFound', 'GET', `/calendars/${enc(team)}`, { as: 'cy' })
     await fails(404, 'notFound', 'GET', '/calendars/nobody%40example.com')
   })
@@ -26,7 +33,9 @@ describe('calendar.calendars.insert', () => {
     const entry = await ok('CalendarListEntry', 'GET', `/users/me/calendarList/${enc(c.id)}`)
     expect(entry.accessRole).toBe('owner')
     const acl = await ok('Acl', 'GET', `/calendars/${enc(c.id)}/acl`)
-    expect(acl.items.map((r: { id: string; role: string }) => `${r.id}=${r.role}`)).toEqual(['user:ann@example.com=owner'])
+    expect(acl.items.map((r: { id: string; role: string }) => `${r.id}=${r.role}`)).toEqual([
+      'user:ann@example.com=owner',
+    ])
     await fails(400, 'required', 'POST', '/calendars', { json: { description: 'no summary' } })
     await fails(400, 'invalid', 'POST', '/calendars', { json: { summary: 'x', timeZone: 'Mars/Olympus' } })
   })
@@ -49,7 +58,9 @@ describe('calendar.calendars.patch', () => {
     const c = await ok('Calendar', 'POST', '/calendars', { json: { summary: 'A', description: 'keep' } })
     const p = await ok('Calendar', 'PATCH', `/calendars/${enc(c.id)}`, { json: { timeZone: 'Asia/Tokyo' } })
     expect(p).toMatchObject({ summary: 'A', description: 'keep', timeZone: 'Asia/Tokyo' })
-    await ok('AclRule', 'POST', `/calendars/${enc(c.id)}/acl`, { json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } } })
+    await ok('AclRule', 'POST', `/calendars/${enc(c.id)}/acl`, {
+      json: { role: 'reader', scope: { type: 'user', value: 'cy@example.com' } },
+    })
     await fails(403, 'requiredAccessLevel', 'PATCH', `/calendars/${enc(c.id)}`, { json: { summary: 'mine' }, as: 'cy' })
   })
 })
@@ -81,7 +92,9 @@ describe('calendar.calendars.transferOwnership', () => {
     const c = await ok('Calendar', 'POST', '/calendars', { json: { summary: 'Handover' } })
     await fails(400, 'required', 'POST', `/calendars/${enc(c.id)}/transferOwnership`)
     await ok('Calendar', 'POST', `/calendars/${enc(c.id)}/transferOwnership?newOwnerEmail=ben%40example.com`)
-    expect((await ok('CalendarListEntry', 'GET', `/users/me/calendarList/${enc(c.id)}`, { as: 'ben' })).accessRole).toBe('owner')
+    expect(
+      (await ok('CalendarListEntry', 'GET', `/users/me/calendarList/${enc(c.id)}`, { as: 'ben' })).accessRole,
+    ).toBe('owner')
     await fails(403, 'requiredAccessLevel', 'DELETE', `/calendars/${enc(c.id)}`)
   })
 })

@@ -9,10 +9,34 @@ export const calSeed = {
     { id: 'cy', email: 'cy@example.com', name: 'Cy Ray', timeZone: 'UTC' },
   ],
   calendar: {
-    calendars: [{ key: 'team', owner: 'ann', summary: 'Team', timeZone: 'America/New_York', acl: [{ type: 'user' as const, value: 'ben', role: 'writer' as const }] }],
+    calendars: [
+      {
+        key: 'team',
+        owner: 'ann',
+        summary: 'Team',
+        timeZone: 'America/New_York',
+        acl: [{ type: 'user' as const, value: 'ben', role: 'writer' as const }],
+      },
+    ],
     events: [
-      { calendar: 'ann', id: 'meet0000001', summary: 'Weekly sync', start: { dateTime: '2026-03-03T10:00:00', timeZone: 'America/New_York' }, end: { dateTime: '2026-03-03T10:30:00', timeZone: 'America/New_York' }, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'], attendees: [{ user: 'ben', responseStatus: 'accepted' as const }] },
-      { calendar: 'ann', id: 'lunc0000001', summary: 'Lunch with Cy', location: 'Cafe', start: { dateTime: '2026-03-04T12:00:00-05:00' }, end: { dateTime: '2026-03-04T13:00:00-05:00' }, attendees: [{ user: 'cy' }] },
+      {
+        calendar: 'ann',
+        id: 'meet0000001',
+        summary: 'Weekly sync',
+        start: { dateTime: '2026-03-03T10:00:00', timeZone: 'America/New_York' },
+        end: { dateTime: '2026-03-03T10:30:00', timeZone: 'America/New_York' },
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+        attendees: [{ user: 'ben', responseStatus: 'accepted' as const }],
+      },
+      {
+        calendar: 'ann',
+        id: 'lunc0000001',
+        summary: 'Lunch with Cy',
+        location: 'Cafe',
+        start: { dateTime: '2026-03-04T12:00:00-05:00' },
+        end: { dateTime: '2026-03-04T13:00:00-05:00' },
+        attendees: [{ user: 'cy' }],
+      },
       { calendar: 'team', summary: 'Offsite', start: { date: '2026-03-12' }, end: { date: '2026-03-14' } },
     ],
   },

@@ -12,9 +12,13 @@ import { worldState } from '../../server/state.ts'
 const seed = {
   ...officeSeed,
   identity: {
-    groups: [{
-      email: 'crew@example.com', name: 'Crew', members: [{ email: 'ben@example.com' }, { email: 'cy@example.com' }],
-    }],
+    groups: [
+      {
+        email: 'crew@example.com',
+        name: 'Crew',
+        members: [{ email: 'ben@example.com' }, { email: 'cy@example.com' }],
+      },
+    ],
   },
 }
 
@@ -27,19 +31,34 @@ describe('Event bodies through the synchronous validator', () => {
       { summary: 'timed', start: t('2026-03-05T10:00:00Z'), end: t('2026-03-05T11:00:00Z') },
       { end: t('2026-03-05T11:00:00', 'Asia/Tokyo'), start: t('2026-03-05T10:00:00', 'Asia/Tokyo'), summary: 'tz' },
       { summary: 'all day', start: { date: '2026-03-05' }, end: { date: '2026-03-06' }, transparency: 'transparent' },
-      { summary: 'series', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
-        ...timed('2026-03-05T10:00:00', '2026-03-05T11:00:00', 'Europe/Paris') },
+      {
+        summary: 'series',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+        ...timed('2026-03-05T10:00:00', '2026-03-05T11:00:00', 'Europe/Paris'),
+      },
       { attendees: [{ email: 'ben@example.com', optional: true }], reminders: { useDefault: false } },
       { conferenceData: { createRequest: { requestId: 'r', conferenceSolutionKey: { type: 'hangoutsMeet' } } } },
       { source: { title: 't', url: 'u' }, organizer: { email: 'o@example.com' }, creator: {}, guestsCanModify: true },
       { gadget: { title: 'g', width: 3 }, extendedProperties: { private: { a: '1' } } },
       { reminders: { useDefault: true } },
       { id: 'abcdefghij', colorId: '5', status: 'tentative', visibility: 'private', description: 'd', location: 'l' },
-      {}, { summary: 7 }, { start: { dateTime: 5 } }, { start: { dateTime: 'x', other: 1 } }, { start: null },
-      { start: 'x' }, { start: [] }, { source: { title: true } }, { reminders: { useDefault: 'yes' } }, { unknown: 1 },
-      { conferenceData: { createRequest: { conferenceSolutionKey: { type: 3 } } } }, { sequence: 1.5 }, [], 'text',
+      {},
+      { summary: 7 },
+      { start: { dateTime: 5 } },
+      { start: { dateTime: 'x', other: 1 } },
+      { start: null },
+      { start: 'x' },
+      { start: [] },
+      { source: { title: true } },
+      { reminders: { useDefault: 'yes' } },
+      { unknown: 1 },
+      { conferenceData: { createRequest: { conferenceSolutionKey: { type: 3 } } } },
+      { sequence: 1.5 },
+      [],
+      'text',
       null,
-      JSON.parse('{"summary":"p","__proto__":{"x":1}}'), JSON.parse('{"start":{"__proto__":{"dateTime":"x"}}}'),
+      JSON.parse('{"summary":"p","__proto__":{"x":1}}'),
+      JSON.parse('{"start":{"__proto__":{"dateTime":"x"}}}'),
     ]
     for (const body of bodies) {
       const [got, want] = [await Event.safeParseAsync(body), reference(body)]
@@ -60,18 +79,38 @@ describe('calendar.events.insert under a minted id', () => {
       inserted.push({ calendar: body.organizer.email, id: body.id })
     }
     await insert('primary', { summary: 'alone', ...timed('2026-03-05T10:00:00Z', '2026-03-05T11:00:00Z') })
-    await insert('primary', { summary: 'guests', attendees: [{ email: 'ben@example.com' }, { email: 'x@out.test' }],
-      ...timed('2026-03-05T12:00:00Z', '2026-03-05T13:00:00Z') }, '?sendUpdates=all')
-    await insert('primary', { summary: 'declined', attendees: [{ email: 'cy@example.com', responseStatus: 'declined' }],
-      ...timed('2026-03-06T12:00:00Z', '2026-03-06T13:00:00Z') })
-    await insert('primary', { summary: 'group and room', attendees: [{ email: 'crew@example.com' }, { email: ROOM }],
-      ...timed('2026-03-09T15:00:00Z', '2026-03-09T16:00:00Z') })
-    await insert('primary', { summary: 'series', recurrence: ['RRULE:FREQ=DAILY;COUNT=4'],
-      attendees: [{ email: 'ben@example.com' }], ...timed('2026-03-10T09:00:00', '2026-03-10T09:30:00', 'Asia/Tokyo') })
+    await insert(
+      'primary',
+      {
+        summary: 'guests',
+        attendees: [{ email: 'ben@example.com' }, { email: 'x@out.test' }],
+        ...timed('2026-03-05T12:00:00Z', '2026-03-05T13:00:00Z'),
+      },
+      '?sendUpdates=all',
+    )
+    await insert('primary', {
+      summary: 'declined',
+      attendees: [{ email: 'cy@example.com', responseStatus: 'declined' }],
+      ...timed('2026-03-06T12:00:00Z', '2026-03-06T13:00:00Z'),
+    })
+    await insert('primary', {
+      summary: 'group and room',
+      attendees: [{ email: 'crew@example.com' }, { email: ROOM }],
+      ...timed('2026-03-09T15:00:00Z', '2026-03-09T16:00:00Z'),
+    })
+    await insert('primary', {
+      summary: 'series',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=4'],
+      attendees: [{ email: 'ben@example.com' }],
+      ...timed('2026-03-10T09:00:00', '2026-03-10T09:30:00', 'Asia/Tokyo'),
+    })
     const list = await ok('CalendarList', 'GET', '/users/me/calendarList')
     const team = list.items.find((e: { summary: string }) => e.summary === 'Team').id as string
-    await insert(encodeURIComponent(team), { summary: 'on a shared calendar', attendees: [{ email: 'cy@example.com' }],
-      ...timed('2026-03-11T09:00:00Z', '2026-03-11T10:00:00Z') })
+    await insert(encodeURIComponent(team), {
+      summary: 'on a shared calendar',
+      attendees: [{ email: 'cy@example.com' }],
+      ...timed('2026-03-11T09:00:00Z', '2026-03-11T10:00:00Z'),
+    })
     const copies = db.$client.prepare('SELECT count(*) FROM calendar_events WHERE calendar_id <> organizer_calendar_id')
     // Guests' (a group's members too) and the room's copies were written: ben and x twice over, cy, the room.
     expect(copies.pluck().get()).toBeGreaterThanOrEqual(6)

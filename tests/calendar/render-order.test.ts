@@ -5,23 +5,57 @@ import { etagOf } from '../../envs/calendar/map.ts'
 const seed = {
   name: 'calendar-render-order',
   now: '2026-05-01T00:00:00Z',
-  users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann' }, { id: 'ben', email: 'ben@example.com', name: 'Ben' }],
+  users: [
+    { id: 'ann', email: 'ann@example.com', name: 'Ann' },
+    { id: 'ben', email: 'ben@example.com', name: 'Ben' },
+  ],
   calendar: { events: [] },
 }
 
 // Every optional field a stored event can carry, so each one's place in the rendered resource is pinned.
 const full = {
-  summary: 'Planning', description: 'Quarterly', location: 'Room 1', colorId: '5',
+  summary: 'Planning',
+  description: 'Quarterly',
+  location: 'Room 1',
+  colorId: '5',
   ...timed('2026-06-01T09:00:00', '2026-06-01T10:00:00', 'UTC'),
   recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
-  transparency: 'transparent', visibility: 'private',
+  transparency: 'transparent',
+  visibility: 'private',
   attendees: [{ email: 'ben@example.com' }, { email: 'ann@example.com' }],
-  extendedProperties: { private: { k: 'v' } }, guestsCanModify: true, anyoneCanAddSelf: true,
+  extendedProperties: { private: { k: 'v' } },
+  guestsCanModify: true,
+  anyoneCanAddSelf: true,
   reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 5 }] },
 }
-const SERIES_KEYS = ['kind', 'etag', 'id', 'status', 'htmlLink', 'created', 'updated', 'summary', 'description', 'location',
-  'colorId', 'creator', 'organizer', 'start', 'end', 'recurrence', 'transparency', 'visibility', 'iCalUID', 'sequence',
-  'attendees', 'extendedProperties', 'anyoneCanAddSelf', 'guestsCanModify', 'reminders', 'eventType']
+const SERIES_KEYS = [
+  'kind',
+  'etag',
+  'id',
+  'status',
+  'htmlLink',
+  'created',
+  'updated',
+  'summary',
+  'description',
+  'location',
+  'colorId',
+  'creator',
+  'organizer',
+  'start',
+  'end',
+  'recurrence',
+  'transparency',
+  'visibility',
+  'iCalUID',
+  'sequence',
+  'attendees',
+  'extendedProperties',
+  'anyoneCanAddSelf',
+  'guestsCanModify',
+  'reminders',
+  'eventType',
+]
 const INSTANCE_KEYS = SERIES_KEYS.filter((k) => k !== 'recurrence')
 INSTANCE_KEYS.splice(INSTANCE_KEYS.indexOf('transparency'), 0, 'recurringEventId', 'originalStartTime')
 
@@ -53,7 +87,16 @@ describe('etagOf', () => {
   test('is the time in microseconds-like digits plus the change position, for any instant', () => {
     const big = (ms: number, seq: number) => `"${BigInt(ms) * 1000n + BigInt(seq % 1000)}"`
     // Around the largest exact product, the largest instant, and instants before 1970.
-    const instants = [0, 1, Date.UTC(2026, 5, 1), 9_007_199_254_740, 9_007_199_254_741, 8.64e15, -1, -62_167_219_200_000]
+    const instants = [
+      0,
+      1,
+      Date.UTC(2026, 5, 1),
+      9_007_199_254_740,
+      9_007_199_254_741,
+      8.64e15,
+      -1,
+      -62_167_219_200_000,
+    ]
     for (const ms of instants) {
       for (const seq of [0, 7, 999, 1000, 123_456]) expect(etagOf(ms, seq), `${ms} ${seq}`).toBe(big(ms, seq))
     }

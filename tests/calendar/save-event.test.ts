@@ -25,8 +25,11 @@ async function worldWithEvents() {
     json: { ...guests, ...timed('2026-03-05T12:00:00Z', '2026-03-05T13:00:00Z') },
   })
   await c.ok('Event', 'POST', '/calendars/primary/events', {
-    json: { summary: 'series', recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
-      ...timed('2026-03-10T09:00:00', '2026-03-10T09:30:00', 'Asia/Tokyo') },
+    json: {
+      summary: 'series',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+      ...timed('2026-03-10T09:00:00', '2026-03-10T09:30:00', 'Asia/Tokyo'),
+    },
   })
   return c.h.entry.world
 }

@@ -48,7 +48,8 @@ describe('calendar.events.list', () => {
     await t.ok('Event', 'PATCH', `/calendars/primary/events/${instance.id}`, { json: { summary: 'One sync moved' } })
     await same(t, 'instance edit')
     const invite = {
-      summary: 'Invite', attendees: [{ email: 'ben@example.com' }],
+      summary: 'Invite',
+      attendees: [{ email: 'ben@example.com' }],
       ...timed('2026-03-06T15:00:00Z', '2026-03-06T16:00:00Z'),
     }
     const inv = await t.ok('Event', 'POST', '/calendars/primary/events', { json: invite })

@@ -22,7 +22,12 @@ const seed = {
       ev('long before', '2026-01-10T09:00:00', '2026-01-10T10:00:00'),
       ev('long after', '2026-12-10T09:00:00', '2026-12-10T10:00:00'),
       { calendar: 'ann', summary: 'all day', start: { date: '2026-06-05' }, end: { date: '2026-06-06' } },
-      { calendar: 'ann', summary: 'weekly', recurrence: ['RRULE:FREQ=WEEKLY'], ...timed('2026-05-04T08:00:00', '2026-05-04T08:30:00', 'UTC') },
+      {
+        calendar: 'ann',
+        summary: 'weekly',
+        recurrence: ['RRULE:FREQ=WEEKLY'],
+        ...timed('2026-05-04T08:00:00', '2026-05-04T08:30:00', 'UTC'),
+      },
     ],
   },
 }
@@ -31,14 +36,20 @@ const W = 'timeMin=2026-06-01T00:00:00Z&timeMax=2026-06-08T00:00:00Z'
 describe('calendar.events.list', () => {
   test('singleEvents in a window lists what overlaps it, moved and cancelled instances included, in either order', async () => {
     const { ok, call } = cal(seed)
-    const list = async (extra = '') => (await ok('Events', 'GET', `/calendars/primary/events?singleEvents=true&${W}${extra}`)).items as Ev[]
-    const all = (await ok('Events', 'GET', '/calendars/primary/events?singleEvents=true&timeMax=2026-06-30T00:00:00Z')).items as Ev[]
+    const list = async (extra = '') =>
+      (await ok('Events', 'GET', `/calendars/primary/events?singleEvents=true&${W}${extra}`)).items as Ev[]
+    const all = (await ok('Events', 'GET', '/calendars/primary/events?singleEvents=true&timeMax=2026-06-30T00:00:00Z'))
+      .items as Ev[]
     const weekly = all.filter((e) => e.summary === 'weekly')
     const inWindow = weekly.find((e) => e.start.dateTime === '2026-06-01T08:00:00Z')!
     const earlier = weekly.find((e) => e.start.dateTime === '2026-05-25T08:00:00Z')!
     // Move the 1 June occurrence out of the window and the 25 May one into it; cancel a one-off.
-    await ok(null, 'PATCH', `/calendars/primary/events/${inWindow.id}`, { json: timed('2026-06-20T08:00:00', '2026-06-20T08:30:00', 'UTC') })
-    await ok(null, 'PATCH', `/calendars/primary/events/${earlier.id}`, { json: timed('2026-06-04T08:00:00', '2026-06-04T08:30:00', 'UTC') })
+    await ok(null, 'PATCH', `/calendars/primary/events/${inWindow.id}`, {
+      json: timed('2026-06-20T08:00:00', '2026-06-20T08:30:00', 'UTC'),
+    })
+    await ok(null, 'PATCH', `/calendars/primary/events/${earlier.id}`, {
+      json: timed('2026-06-04T08:00:00', '2026-06-04T08:30:00', 'UTC'),
+    })
     const cancelled = all.find((e) => e.summary === 'cancelled later')!
     expect((await call('DELETE', `/calendars/primary/events/${cancelled.id}`)).status).toBe(204)
 
@@ -55,8 +66,16 @@ describe('calendar.events.list', () => {
     const withDeleted = await list('&orderBy=startTime&showDeleted=true')
     expect(withDeleted.filter((e) => e.status === 'cancelled').map((e) => e.id)).toEqual([cancelled.id])
     // A small page size walks the same items.
-    const first = await ok('Events', 'GET', `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}&maxResults=4`)
-    const rest = await ok('Events', 'GET', `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}&maxResults=4&pageToken=${first.nextPageToken}`)
+    const first = await ok(
+      'Events',
+      'GET',
+      `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}&maxResults=4`,
+    )
+    const rest = await ok(
+      'Events',
+      'GET',
+      `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}&maxResults=4&pageToken=${first.nextPageToken}`,
+    )
     expect([...first.items, ...rest.items].map((e: Ev) => e.id)).toEqual(byStart.map((e) => e.id))
   })
 
@@ -70,7 +89,13 @@ describe('calendar.events.list', () => {
     const path = `/calendars/primary/events?singleEvents=true&orderBy=startTime&${W}`
     const items = (await ok('Events', 'GET', path)).items as Ev[]
     expect(items.map((e) => e.summary)).toEqual([
-      'long before', 'covers the window', 'spans min', 'zero-length at min', 'weekly', 'inside', 'cancelled later',
+      'long before',
+      'covers the window',
+      'spans min',
+      'zero-length at min',
+      'weekly',
+      'inside',
+      'cancelled later',
       'all day',
     ])
   })

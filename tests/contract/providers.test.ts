@@ -21,7 +21,9 @@ function filesUnder(dir: string, out: string[] = []): string[] {
   return out
 }
 
-const testText = [...filesUnder(join(root, 'tests')), ...filesUnder(join(root, 'envs'))].map((f) => readFileSync(f, 'utf8')).join('\n')
+const testText = [...filesUnder(join(root, 'tests')), ...filesUnder(join(root, 'envs'))]
+  .map((f) => readFileSync(f, 'utf8'))
+  .join('\n')
 
 // Two independent builds of the demo world, shared by every provider's determinism check.
 let twice: [World, World] | undefined

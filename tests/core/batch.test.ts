@@ -2,13 +2,19 @@ import { describe, expect, test } from 'vitest'
 import { harness } from '../../envs/core/testing/harness.ts'
 
 const body = (boundary: string, parts: string[]) =>
-  parts.map((p, i) => `--${boundary}\r\nContent-Type: application/http\r\nContent-ID: <item${i + 1}>\r\n\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`
+  parts
+    .map((p, i) => `--${boundary}\r\nContent-Type: application/http\r\nContent-ID: <item${i + 1}>\r\n\r\n${p}\r\n`)
+    .join('') + `--${boundary}--\r\n`
 
 describe('google batch endpoint', () => {
   test('runs each part as its own call and answers multipart/mixed in order', async () => {
     const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
     const res = await h.call('POST', '/batch/gmail/v1', {
-      body: body('xyz', ['GET /gmail/v1/users/me/profile HTTP/1.1', 'GET /gmail/v1/users/someone@else.com/profile HTTP/1.1', 'GET /gmail/v1/users/me/profile?fields=emailAddress']),
+      body: body('xyz', [
+        'GET /gmail/v1/users/me/profile HTTP/1.1',
+        'GET /gmail/v1/users/someone@else.com/profile HTTP/1.1',
+        'GET /gmail/v1/users/me/profile?fields=emailAddress',
+      ]),
       headers: { 'content-type': 'multipart/mixed; boundary=xyz' },
     })
     expect(res.status).toBe(200)
@@ -26,9 +32,13 @@ describe('google batch endpoint', () => {
   test('unfolds folded part headers, so a long Content-ID survives', async () => {
     const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
     const id = '7f0c2a55-9a3e-4c1b-8f7d-2b1e4c6a9d10-a-rather-long-request-identifier-that-folds +'
-    const folded = `--f\r\nContent-Type: application/http\r\nContent-ID: <${id}\r\n 1>\r\n\r\n` +
+    const folded =
+      `--f\r\nContent-Type: application/http\r\nContent-ID: <${id}\r\n 1>\r\n\r\n` +
       'GET /gmail/v1/users/me/profile HTTP/1.1\r\n\r\n\r\n--f--\r\n'
-    const res = await h.call('POST', '/batch/gmail/v1', { body: folded, headers: { 'content-type': 'multipart/mixed; boundary=f' } })
+    const res = await h.call('POST', '/batch/gmail/v1', {
+      body: folded,
+      headers: { 'content-type': 'multipart/mixed; boundary=f' },
+    })
     expect(res.status).toBe(200)
     expect(res.text).toContain(`Content-ID: <response-${id} 1>\r\n`)
     expect(res.text).toContain('HTTP/1.1 200')
@@ -37,8 +47,12 @@ describe('google batch endpoint', () => {
   test('answers a part with TRACE, CONNECT or an unknown method with a 400 part, the others still run', async () => {
     const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
     const res = await h.call('POST', '/batch/gmail/v1', {
-      body: body('m', ['TRACE /gmail/v1/users/me/profile HTTP/1.1', 'CONNECT /gmail/v1/users/me/profile HTTP/1.1',
-        'FROB /gmail/v1/users/me/profile HTTP/1.1', 'GET /gmail/v1/users/me/profile HTTP/1.1']),
+      body: body('m', [
+        'TRACE /gmail/v1/users/me/profile HTTP/1.1',
+        'CONNECT /gmail/v1/users/me/profile HTTP/1.1',
+        'FROB /gmail/v1/users/me/profile HTTP/1.1',
+        'GET /gmail/v1/users/me/profile HTTP/1.1',
+      ]),
       headers: { 'content-type': 'multipart/mixed; boundary=m' },
     })
     expect(res.status).toBe(200)
@@ -54,7 +68,10 @@ describe('google batch endpoint', () => {
     const plain = await h.call('POST', '/batch', { json: {} })
     expect(plain.status).toBe(400)
     const many = Array.from({ length: 101 }, () => 'GET /gmail/v1/users/me/profile')
-    const tooMany = await h.call('POST', '/batch', { body: body('b', many), headers: { 'content-type': 'multipart/mixed; boundary=b' } })
+    const tooMany = await h.call('POST', '/batch', {
+      body: body('b', many),
+      headers: { 'content-type': 'multipart/mixed; boundary=b' },
+    })
     expect(tooMany.status).toBe(400)
     expect(tooMany.body.error.message).toContain('100')
   })
@@ -68,7 +85,10 @@ describe('google batch endpoint', () => {
     const res = await h.app.request('/batch/drive/v3', {
       method: 'POST',
       headers: { authorization: `Bearer ${h.google()}`, 'content-type': 'multipart/mixed; boundary=z' },
-      body: body('z', Array.from({ length: 20 }, (_, i) => create(i))),
+      body: body(
+        'z',
+        Array.from({ length: 20 }, (_, i) => create(i)),
+      ),
     })
     expect(res.status).toBe(200)
     const reader = res.body!.getReader()
@@ -81,9 +101,13 @@ describe('google batch endpoint', () => {
     expect(await count()).toBe(before + 20)
   })
 
-  test('needs the caller\'s credentials like any call', async () => {
+  test("needs the caller's credentials like any call", async () => {
     const h = harness()
-    const res = await h.call('POST', '/batch', { token: null, body: body('b', ['GET /gmail/v1/users/me/profile']), headers: { 'content-type': 'multipart/mixed; boundary=b' } })
+    const res = await h.call('POST', '/batch', {
+      token: null,
+      body: body('b', ['GET /gmail/v1/users/me/profile']),
+      headers: { 'content-type': 'multipart/mixed; boundary=b' },
+    })
     expect(res.status).toBe(401)
   })
 })

@@ -22,7 +22,11 @@ function setup() {
     const headers: Record<string, string> = {}
     if (token) headers.authorization = `Bearer ${token}`
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await control.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await control.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await res.text()
     return { status: res.status, body: text ? JSON.parse(text) : undefined }
   }
@@ -43,7 +47,9 @@ describe('control plane', () => {
     const created = await call('POST', '/worlds', { id: 'w1', seed })
     expect(created.status).toBe(201)
     expect(created.body.users.map((u: { email: string }) => u.email)).toEqual(['ann@example.com', 'ben@example.com'])
-    const res = await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${created.body.users[1].googleToken}` } })
+    const res = await agent.request('/gmail/v1/users/me/profile', {
+      headers: { authorization: `Bearer ${created.body.users[1].googleToken}` },
+    })
     expect(((await res.json()) as { emailAddress: string }).emailAddress).toBe('ben@example.com')
   })
 
@@ -104,8 +110,17 @@ describe('control plane', () => {
     await agent.request('/healthz')
     await call('GET', '/worlds/w1/state')
     const log = await call('GET', '/worlds/w1/actions')
-    expect(log.body.actions.map((a: { operationId: string }) => a.operationId)).toEqual(['gmail.users.getProfile', 'gmail.users.messages.list'])
-    expect(log.body.actions[0]).toMatchObject({ method: 'GET', query: 'fields=emailAddress', status: 200, userId: 'ann', at: '2026-03-02T09:00:01.000Z' })
+    expect(log.body.actions.map((a: { operationId: string }) => a.operationId)).toEqual([
+      'gmail.users.getProfile',
+      'gmail.users.messages.list',
+    ])
+    expect(log.body.actions[0]).toMatchObject({
+      method: 'GET',
+      query: 'fields=emailAddress',
+      status: 200,
+      userId: 'ann',
+      at: '2026-03-02T09:00:01.000Z',
+    })
     expect(log.body.actions[1].path).toBe('/gmail/v1/users/me/messages')
   })
 
@@ -123,7 +138,9 @@ describe('control plane', () => {
     const { call, agent } = setup()
     const created = await call('POST', '/worlds', { id: 'w1', seed })
     await call('POST', '/worlds/w1/snapshots', { name: 'start' })
-    await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${created.body.users[0].googleToken}` } })
+    await agent.request('/gmail/v1/users/me/profile', {
+      headers: { authorization: `Bearer ${created.body.users[0].googleToken}` },
+    })
     expect((await call('GET', '/worlds/w1/actions')).body.actions).toHaveLength(1)
     const restored = await call('POST', '/worlds/w1/restore', { name: 'start' })
     expect(restored.body.clock).toBe('2026-03-02T09:00:00.000Z')
@@ -146,6 +163,8 @@ describe('control plane', () => {
     const { call } = setup()
     const doc = await call('GET', '/openapi.json')
     expect(doc.body.openapi).toBe('3.1.0')
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/worlds', '/worlds/{id}/state', '/worlds/{id}/diff', '/worlds/{id}/actions']))
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/worlds', '/worlds/{id}/state', '/worlds/{id}/diff', '/worlds/{id}/actions']),
+    )
   })
 })

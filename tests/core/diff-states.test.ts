@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { changedIds, diffStates, noteChangedIds, notedIds, type WorldState } from '../../envs/core/diff.ts'
 import type { Json } from '../../envs/core/service.ts'
 
-const state = (messages: Record<string, Json>): WorldState =>
-  ({ version: 1, clockMs: 0, users: [], services: { gmail: { version: 1, entities: { messages } } } })
+const state = (messages: Record<string, Json>): WorldState => ({
+  version: 1,
+  clockMs: 0,
+  users: [],
+  services: { gmail: { version: 1, entities: { messages } } },
+})
 
 // docs/decisions/0342: one walk of the ids before, the ids after only when some are new; a collection noted as
 // rebuilt from another is compared on its noted ids only, and only against that very collection.
@@ -36,7 +40,11 @@ describe('diffStates', () => {
     // Against another collection the note does not hold: every id is walked.
     const other = { ...shared, 'u/1': { n: 10 } }
     expect(notedIds(after, other)).toBeUndefined()
-    expect(diffStates(state(other), state(after)).map((c) => `${c.op} ${c.id}`))
-      .toEqual(['updated u/1', 'updated u/4', 'deleted u/9', 'inserted u/new'])
+    expect(diffStates(state(other), state(after)).map((c) => `${c.op} ${c.id}`)).toEqual([
+      'updated u/1',
+      'updated u/4',
+      'deleted u/9',
+      'inserted u/new',
+    ])
   })
 })

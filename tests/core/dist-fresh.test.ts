@@ -16,8 +16,16 @@ function checkout(): { root: string; touch: (path: string) => void } {
     writeFileSync(join(root, path), '')
     utimesSync(join(root, path), old, old)
   }
-  for (const p of ['server/cli.ts', 'gym/validate.ts', 'tasks-lite/families/a.ts', 'scripts/validate-tasks.ts',
-    'scripts/bench.ts', 'envs/gmail/api/ops.gen.json', 'README.md']) write(p)
+  for (const p of [
+    'server/cli.ts',
+    'gym/validate.ts',
+    'tasks-lite/families/a.ts',
+    'scripts/validate-tasks.ts',
+    'scripts/bench.ts',
+    'envs/gmail/api/ops.gen.json',
+    'README.md',
+  ])
+    write(p)
   mkdirSync(join(root, 'dist'))
   writeFileSync(join(root, 'dist', '.built'), 'stamp\n')
   const built = new Date(Date.now() - 30_000)
@@ -32,8 +40,13 @@ describe('distIsFresh (bin/dist-fresh.mjs)', () => {
     expect(distIsFresh(tempDir('wsgym-dist-fresh-'))).toBe(false)
   })
 
-  it.each(['server/cli.ts', 'gym/validate.ts', 'tasks-lite/families/a.ts', 'scripts/validate-tasks.ts',
-    'envs/gmail/api/ops.gen.json'])('is false once %s changed after the build', (path) => {
+  it.each([
+    'server/cli.ts',
+    'gym/validate.ts',
+    'tasks-lite/families/a.ts',
+    'scripts/validate-tasks.ts',
+    'envs/gmail/api/ops.gen.json',
+  ])('is false once %s changed after the build', (path) => {
     const { root, touch } = checkout()
     touch(path)
     expect(distIsFresh(root)).toBe(false)

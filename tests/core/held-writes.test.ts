@@ -54,8 +54,9 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     const w = world()
     w.hold()
     const kept = readTable(w, byRowid)
-    const noted = () => [...new Set(w.sqlite.prepare("SELECT rid FROM temp.wsgym_changed WHERE name = 'test_pairs'")
-      .pluck().all())]
+    const noted = () => [
+      ...new Set(w.sqlite.prepare("SELECT rid FROM temp.wsgym_changed WHERE name = 'test_pairs'").pluck().all()),
+    ]
     const value = (k: string) => w.sqlite.prepare('SELECT v FROM test_pairs WHERE k = ?').pluck().get(k)
     const rowid = (k: string) => w.sqlite.prepare('SELECT rowid FROM test_pairs WHERE k = ?').pluck().get(k)
     for (let i = 0; i < 3; i++) w.sqlite.exec(`UPDATE test_pairs SET v = 'again ${i}' WHERE k = 'k1'`)
@@ -148,8 +149,10 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     const w = World.create(allServiceTables())
     // A name that needs quoting in both kinds of SQL text, and a table in mixed case.
     w.sqlite.exec(`CREATE TABLE "Odd ""quoted"" it's" (a TEXT); CREATE TABLE Mixed (a TEXT)`)
-    const tables = w.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      .pluck().all() as string[]
+    const tables = w.sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .all() as string[]
     const reference = new Database(w.snapshot().bytes)
     reference.exec('CREATE TEMP TABLE wsgym_changed (name TEXT, rid INTEGER)')
     reference.exec(noteTriggerStatements(tables).join('\n'))
@@ -163,8 +166,10 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     // writes no trigger notes still make the table one of the changed ones while they changed its contents.
     for (const table of tables) {
       const quoted = `"${table.replace(/"/g, '""')}"`
-      const columns = w.sqlite.prepare('SELECT name, type FROM pragma_table_info(?)').raw().all(table) as
-        [string, string][]
+      const columns = w.sqlite.prepare('SELECT name, type FROM pragma_table_info(?)').raw().all(table) as [
+        string,
+        string,
+      ][]
       w.sqlite.exec(`SAVEPOINT probe; DELETE FROM temp.wsgym_changed`)
       const list = columns.map(([c]) => `"${c}"`).join(', ')
       const values = columns.map(([, type], i) => (/INT/i.test(type) ? String(7000 + i) : `'v${i}'`)).join(', ')
@@ -176,9 +181,21 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
       w.sqlite.prepare(`DELETE FROM ${quoted} WHERE rowid = ?`).run(Number(rowid) + 1000)
       const notes = w.sqlite.prepare('SELECT name, rid FROM temp.wsgym_changed').raw().all()
       const at = Number(rowid)
-      const expected = name === 'world_meta' ? [] : name === 'world_action_log'
-        ? [[name, at], [name, at + 1000], [name, at + 1000]]
-        : [[name, at], [name, at], [name, at + 1000], [name, at + 1000]]
+      const expected =
+        name === 'world_meta'
+          ? []
+          : name === 'world_action_log'
+            ? [
+                [name, at],
+                [name, at + 1000],
+                [name, at + 1000],
+              ]
+            : [
+                [name, at],
+                [name, at],
+                [name, at + 1000],
+                [name, at + 1000],
+              ]
       expect(notes, table).toEqual(expected)
       expect(rowsNoted(table), table).toBe(name !== 'world_meta' && name !== 'world_action_log')
       w.sqlite.exec('ROLLBACK TO probe; RELEASE probe')
@@ -187,12 +204,14 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     w.close()
   })
 
-  test('the clock\'s and the action log\'s writes, which no trigger notes, are told from their contents (0346)', () => {
+  test("the clock's and the action log's writes, which no trigger notes, are told from their contents (0346)", () => {
     const w = World.create([pairs])
-    const put = w.sqlite.prepare('INSERT INTO world_meta (key, value) VALUES (?, ?) ' +
-      'ON CONFLICT(key) DO UPDATE SET value = excluded.value')
-    const log = w.sqlite.prepare('INSERT INTO world_action_log (at_ms, method, path, query, status) ' +
-      "VALUES (1, 'GET', '/', '', 200)")
+    const put = w.sqlite.prepare(
+      'INSERT INTO world_meta (key, value) VALUES (?, ?) ' + 'ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    )
+    const log = w.sqlite.prepare(
+      'INSERT INTO world_action_log (at_ms, method, path, query, status) ' + "VALUES (1, 'GET', '/', '', 200)",
+    )
     put.run('clock_ms', '1000')
     log.run()
     w.hold()
@@ -220,7 +239,7 @@ describe('readTable on held worlds (kept rows, envs/core/dump-rows.ts)', () => {
     expect(changed()).toEqual(['world_meta'])
     w.rollbackTo('s0')
     // The action log's updates and deletes are noted by its triggers (its row count alone would miss an update).
-    w.sqlite.exec("UPDATE world_action_log SET status = 500")
+    w.sqlite.exec('UPDATE world_action_log SET status = 500')
     expect(changed()).toEqual(['world_action_log'])
     w.rollbackTo('s0')
     w.sqlite.exec('DELETE FROM world_action_log')

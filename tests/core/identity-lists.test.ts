@@ -19,7 +19,11 @@ describe('identity store lists', () => {
     // Every task world of the sample without background volume (small), and a few with it.
     const specs = loadSample(4)
     const plain = specs.filter((s) => !worldTemplate(s) && typeof s.seed === 'object').map((s) => s.seed as object)
-    const volume = specs.map((s) => worldTemplate(s)).filter((t) => t !== undefined).slice(0, 8).map((t) => t.build())
+    const volume = specs
+      .map((s) => worldTemplate(s))
+      .filter((t) => t !== undefined)
+      .slice(0, 8)
+      .map((t) => t.build())
     let seen = { buildings: 0, features: 0, resources: 0, groups: 0, members: 0, clients: 0, accounts: 0 }
     for (const doc of [...plain, ...volume]) {
       const world = buildWorld(doc, 1)
@@ -30,22 +34,45 @@ describe('identity store lists', () => {
         same(listFeatures(db), db.select().from(worldFeatures).orderBy(worldFeatures.name).all())
         same(listResources(db), db.select().from(worldResources).orderBy(worldResources.seq).all())
         same(listClients(db), db.select().from(identityClients).all())
-        const groups = db.select().from(worldGroups).all().sort((a, b) => a.email.localeCompare(b.email))
+        const groups = db
+          .select()
+          .from(worldGroups)
+          .all()
+          .sort((a, b) => a.email.localeCompare(b.email))
         same(listGroups(db), groups)
         for (const g of groups) {
-          const members = db.select().from(worldGroupMembers).where(eq(worldGroupMembers.groupId, g.id)).all()
+          const members = db
+            .select()
+            .from(worldGroupMembers)
+            .where(eq(worldGroupMembers.groupId, g.id))
+            .all()
             .sort((a, b) => a.addedSeq - b.addedSeq)
           same(membersOf(db, g.id), members)
           seen.members += members.length
         }
-        same(listServiceAccounts(db),
-          db.select().from(identityServiceAccounts).all().sort((a, b) => a.email.localeCompare(b.email)))
-        same(listDelegations(db),
-          db.select().from(identityDelegations).all().sort((a, b) => a.clientId.localeCompare(b.clientId)))
+        same(
+          listServiceAccounts(db),
+          db
+            .select()
+            .from(identityServiceAccounts)
+            .all()
+            .sort((a, b) => a.email.localeCompare(b.email)),
+        )
+        same(
+          listDelegations(db),
+          db
+            .select()
+            .from(identityDelegations)
+            .all()
+            .sort((a, b) => a.clientId.localeCompare(b.clientId)),
+        )
         seen = {
-          ...seen, buildings: seen.buildings + listBuildings(db).length,
-          features: seen.features + listFeatures(db).length, resources: seen.resources + listResources(db).length,
-          groups: seen.groups + groups.length, clients: seen.clients + listClients(db).length,
+          ...seen,
+          buildings: seen.buildings + listBuildings(db).length,
+          features: seen.features + listFeatures(db).length,
+          resources: seen.resources + listResources(db).length,
+          groups: seen.groups + groups.length,
+          clients: seen.clients + listClients(db).length,
           accounts: seen.accounts + listServiceAccounts(db).length,
         }
       } finally {

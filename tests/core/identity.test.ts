@@ -10,12 +10,16 @@ const twoUsers = {
 }
 
 describe('google identity', () => {
-  test('a missing token answers 401 UNAUTHENTICATED in Google\'s envelope', async () => {
+  test("a missing token answers 401 UNAUTHENTICATED in Google's envelope", async () => {
     const h = harness(twoUsers)
     const res = await h.call('GET', '/gmail/v1/users/me/profile', { token: null })
     expect(res.status).toBe(401)
     expect(res.body.error).toMatchObject({ code: 401, status: 'UNAUTHENTICATED' })
-    expect(res.body.error.errors[0]).toMatchObject({ reason: 'required', location: 'Authorization', locationType: 'header' })
+    expect(res.body.error.errors[0]).toMatchObject({
+      reason: 'required',
+      location: 'Authorization',
+      locationType: 'header',
+    })
   })
 
   test('an unknown or malformed token answers 401 authError', async () => {

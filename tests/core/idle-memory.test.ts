@@ -45,7 +45,7 @@ function serveWithPreload(preload: string, nodeArgs: string[] = []) {
 describe('launcher young generation', () => {
   const may = mayHoldYoungGeneration as (argv: string[], nodeOptions?: string) => boolean
 
-  test("holds it unless the caller sized the semi-spaces (command line or NODE_OPTIONS)", () => {
+  test('holds it unless the caller sized the semi-spaces (command line or NODE_OPTIONS)', () => {
     expect(may([], '')).toBe(true)
     expect(may(['--max-old-space-size=512'], '--enable-source-maps')).toBe(true)
     expect(may(['--max-semi-space-size=32'], '')).toBe(false)
@@ -61,7 +61,12 @@ describe('launcher young generation', () => {
       const seen = err().match(/NEW_SPACE \d+/g)?.length ?? 0
       child.kill('SIGUSR2')
       await until(() => (err().match(/NEW_SPACE \d+/g)?.length ?? 0) > seen)
-      return Number(err().match(/NEW_SPACE (\d+)/g)!.at(-1)!.split(' ')[1])
+      return Number(
+        err()
+          .match(/NEW_SPACE (\d+)/g)!
+          .at(-1)!
+          .split(' ')[1],
+      )
     }
     try {
       await until(() => /users:/.test(out()))
@@ -71,8 +76,13 @@ describe('launcher young generation', () => {
       const agent = /agent API\s+(http:\/\/\S+)/.exec(out())![1]
       const token = /alice@\S+\s+google (\S+)/.exec(out())![1]
       // Each service's first call imports its routes: plenty of survivors, so a released generation grows.
-      for (const path of ['/gmail/v1/users/me/labels', '/drive/v3/about?fields=user', '/v1/documents/x',
-        '/calendar/v3/users/me/calendarList', '/admin/directory/v1/users?customer=my_customer']) {
+      for (const path of [
+        '/gmail/v1/users/me/labels',
+        '/drive/v3/about?fields=user',
+        '/v1/documents/x',
+        '/calendar/v3/users/me/calendarList',
+        '/admin/directory/v1/users?customer=my_customer',
+      ]) {
         await fetch(`${agent}${path}`, { headers: { authorization: `Bearer ${token}` } })
       }
       expect(await newSpace()).toBeGreaterThan(2 * 2 ** 20)
@@ -101,13 +111,14 @@ async function warmUntilOptimized() {
 
 describe('launcher optimizer hold', () => {
   const may = mayHoldOptimizer as (argv: string[], nodeOptions?: string) => boolean
-  const run = (args: string[]) => new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root })
-    let out = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(out))))
-  })
+  const run = (args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: root })
+      let out = ''
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(out))))
+    })
 
   test('holds TurboFan unless the caller chose a tiering policy (command line or NODE_OPTIONS)', () => {
     expect(may([], '')).toBe(true)
@@ -131,9 +142,11 @@ console.log(JSON.stringify({ held, released: await warmUntilOptimized() }))`
 
   // A preload warms a function on SIGUSR2 and prints whether TurboFan optimized it: the hold must end once ready.
   test('`wsgym serve` optimizes once it is ready', async () => {
-    const { child, out, err, until, stop } = serveWithPreload(`${WARM_UNTIL_OPTIMIZED}
+    const { child, out, err, until, stop } = serveWithPreload(
+      `${WARM_UNTIL_OPTIMIZED}
 process.on('SIGUSR2', () => warmUntilOptimized().then((ok) => process.stderr.write('OPTIMIZED ' + ok + '\\n')))`,
-    ['--allow-natives-syntax'])
+      ['--allow-natives-syntax'],
+    )
     try {
       await until(() => /users:/.test(out()))
       child.kill('SIGUSR2')

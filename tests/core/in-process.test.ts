@@ -27,12 +27,30 @@ const FORM = 'application/x-www-form-urlencoded'
 const b64 = (s: string) => Buffer.from(s).toString('base64url')
 const mail = b64('From: me\r\nTo: bob@northwind.test\r\nSubject: in process\r\n\r\nhello')
 const related = [
-  '--b1', 'Content-Type: application/json; charset=UTF-8', '', JSON.stringify({ name: 'notes.txt' }),
-  '--b1', 'Content-Type: text/plain', '', 'plain text body', '--b1--', '',
+  '--b1',
+  'Content-Type: application/json; charset=UTF-8',
+  '',
+  JSON.stringify({ name: 'notes.txt' }),
+  '--b1',
+  'Content-Type: text/plain',
+  '',
+  'plain text body',
+  '--b1--',
+  '',
 ].join('\r\n')
-const upload = ['--zz', 'Content-Disposition: form-data; name="channels"', '', 'general', '--zz',
-  'Content-Disposition: form-data; name="file"; filename="a.txt"', 'Content-Type: text/plain', '', 'file body',
-  '--zz--', ''].join('\r\n')
+const upload = [
+  '--zz',
+  'Content-Disposition: form-data; name="channels"',
+  '',
+  'general',
+  '--zz',
+  'Content-Disposition: form-data; name="file"; filename="a.txt"',
+  'Content-Type: text/plain',
+  '',
+  'file body',
+  '--zz--',
+  '',
+].join('\r\n')
 const json = (value: unknown) => ({ body: JSON.stringify(value), type: JSON_TYPE })
 const day = { start: { dateTime: '2026-03-02T10:00:00Z' }, end: { dateTime: '2026-03-02T11:00:00Z' } }
 
@@ -40,39 +58,64 @@ const calls: Call[] = [
   // Gmail
   { method: 'GET', path: '/gmail/v1/users/me/profile' },
   { method: 'GET', path: '/gmail/v1/users/me/labels?prettyPrint=false' },
-  { method: 'POST', path: '/gmail/v1/users/me/messages', ...json({ raw: mail, labelIds: ['INBOX'] }),
-    keep: ['message', (j) => j.id] },
+  {
+    method: 'POST',
+    path: '/gmail/v1/users/me/messages',
+    ...json({ raw: mail, labelIds: ['INBOX'] }),
+    keep: ['message', (j) => j.id],
+  },
   { method: 'POST', path: '/gmail/v1/users/me/messages/send', ...json({ raw: mail }) },
   { method: 'GET', path: (v) => `/gmail/v1/users/me/messages/${v.message}?format=metadata&fields=id,labelIds` },
-  { method: 'POST', path: '/upload/gmail/v1/users/me/messages?uploadType=media', type: 'message/rfc822',
-    body: 'Subject: media\r\n\r\nx' },
+  {
+    method: 'POST',
+    path: '/upload/gmail/v1/users/me/messages?uploadType=media',
+    type: 'message/rfc822',
+    body: 'Subject: media\r\n\r\nx',
+  },
   { method: 'POST', path: '/gmail/v1/users/me/labels', type: JSON_TYPE, body: '{"name": "broken' },
   { method: 'PATCH', path: '/gmail/v1/users/me/labels/INBOX', body: '', type: JSON_TYPE },
   { method: 'DELETE', path: (v) => `/gmail/v1/users/me/messages/${v.message}` },
   { method: 'GET', path: '/gmail/v1/users/me/profile', token: 'not-a-token' },
   // Calendar
   { method: 'GET', path: '/calendar/v3/users/me/calendarList?maxResults=2' },
-  { method: 'POST', path: '/calendar/v3/calendars/primary/events', ...json({ summary: 'Sync', ...day }),
-    keep: ['event', (j) => j.id] },
+  {
+    method: 'POST',
+    path: '/calendar/v3/calendars/primary/events',
+    ...json({ summary: 'Sync', ...day }),
+    keep: ['event', (j) => j.id],
+  },
   { method: 'PATCH', path: (v) => `/calendar/v3/calendars/primary/events/${v.event}`, ...json({ summary: 'Moved' }) },
   { method: 'GET', path: '/calendar/v3/calendars/primary/events?timeMin=2026-03-01T00:00:00Z&maxResults=3' },
   { method: 'DELETE', path: (v) => `/calendar/v3/calendars/primary/events/${v.event}` },
   { method: 'POST', path: '/calendar/v3/calendars/primary/events', type: JSON_TYPE, body: '{"summary": "x", "start":' },
   // Drive
   { method: 'GET', path: '/drive/v3/files?pageSize=3&fields=files(id,name)' },
-  { method: 'POST', path: '/drive/v3/files', type: JSON_TYPE,
-    body: `${BOM}${JSON.stringify({ name: 'bom.txt', mimeType: 'text/plain' })}`, keep: ['file', (j) => j.id] },
+  {
+    method: 'POST',
+    path: '/drive/v3/files',
+    type: JSON_TYPE,
+    body: `${BOM}${JSON.stringify({ name: 'bom.txt', mimeType: 'text/plain' })}`,
+    keep: ['file', (j) => j.id],
+  },
   { method: 'POST', path: '/drive/v3/files', body: JSON.stringify({ name: 'untyped.txt' }) },
-  { method: 'POST', path: '/upload/drive/v3/files?uploadType=multipart', body: related,
-    type: 'multipart/related; boundary=b1', keep: ['upload', (j) => j.id] },
+  {
+    method: 'POST',
+    path: '/upload/drive/v3/files?uploadType=multipart',
+    body: related,
+    type: 'multipart/related; boundary=b1',
+    keep: ['upload', (j) => j.id],
+  },
   { method: 'GET', path: (v) => `/drive/v3/files/${v.upload}?alt=media` },
   { method: 'PATCH', path: (v) => `/drive/v3/files/${v.file}`, ...json({ name: 'renamed.txt' }) },
   { method: 'DELETE', path: (v) => `/drive/v3/files/${v.file}` },
   { method: 'GET', path: '/drive/v3/files/nope-such-file' },
   // Docs
   { method: 'POST', path: '/v1/documents', ...json({ title: 'In process' }), keep: ['doc', (j) => j.documentId] },
-  { method: 'POST', path: (v) => `/v1/documents/${v.doc}:batchUpdate`,
-    ...json({ requests: [{ insertText: { location: { index: 1 }, text: 'Hello' } }] }) },
+  {
+    method: 'POST',
+    path: (v) => `/v1/documents/${v.doc}:batchUpdate`,
+    ...json({ requests: [{ insertText: { location: { index: 1 }, text: 'Hello' } }] }),
+  },
   { method: 'GET', path: (v) => `/v1/documents/${v.doc}?fields=title,body.content` },
   // Slack
   { method: 'POST', path: '/api/chat.postMessage', slack: true, type: FORM, body: 'channel=general&text=a+b%20c' },
@@ -80,8 +123,13 @@ const calls: Call[] = [
   { method: 'POST', path: '/api/chat.postMessage', slack: true, ...json({ channel: 'general', text: 'json' }) },
   { method: 'POST', path: '/api/chat.postMessage', slack: true, type: JSON_TYPE, body: '{"channel":' },
   { method: 'GET', path: '/api/conversations.list?limit=2', slack: true },
-  { method: 'POST', path: '/api/conversations.history', slack: true, type: `${FORM}; charset=utf-8`,
-    body: 'channel=general&limit=3' },
+  {
+    method: 'POST',
+    path: '/api/conversations.history',
+    slack: true,
+    type: `${FORM}; charset=utf-8`,
+    body: 'channel=general&limit=3',
+  },
   { method: 'POST', path: '/api/files.upload', slack: true, type: 'multipart/form-data; boundary=zz', body: upload },
   { method: 'POST', path: '/api/no.such.method', slack: true, type: FORM, body: 'x=1' },
   { method: 'PUT', path: '/api/chat.postMessage', slack: true },
@@ -97,8 +145,11 @@ const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length',
 type Way = (h: Harness, call: Call, path: string, headers: Record<string, string>) => Promise<Answer>
 
 const pairs = (headers: Headers) => [...headers].filter(([k]) => !TRANSPORT.has(k))
-const answerOf = async (res: Pick<Response, 'status' | 'headers' | 'arrayBuffer'>): Promise<Answer> =>
-  ({ status: res.status, headers: pairs(res.headers), body: Buffer.from(await res.arrayBuffer()).toString('latin1') })
+const answerOf = async (res: Pick<Response, 'status' | 'headers' | 'arrayBuffer'>): Promise<Answer> => ({
+  status: res.status,
+  headers: pairs(res.headers),
+  body: Buffer.from(await res.arrayBuffer()).toString('latin1'),
+})
 const viaApp: Way = async (h, call, path, headers) =>
   answerOf(await h.app.request(path, { method: call.method, headers, body: call.body }))
 const viaInProcess: Way = async (h, call, path, headers) => {
@@ -204,7 +255,7 @@ describe('requestInProcess', () => {
     expect(Buffer.compare(image(served), image(light))).toBe(0)
   })
 
-  test('answers as app.request without a Content-Length (the gym\'s calls), whichever Response is global', async () => {
+  test("answers as app.request without a Content-Length (the gym's calls), whichever Response is global", async () => {
     for (const undici of [false, true]) {
       const a = harness('demo')
       const b = harness('demo')
@@ -246,7 +297,8 @@ describe('requestInProcess', () => {
         const b = harness('demo')
         const body = JSON.stringify({ name: 'é'.repeat(600) }) // 1,200+ bytes, fewer characters
         const headers = (h: Harness) => ({
-          authorization: `Bearer ${h.google()}`, 'content-type': JSON_TYPE,
+          authorization: `Bearer ${h.google()}`,
+          'content-type': JSON_TYPE,
           ...(announce ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
         })
         const init = (h: Harness) => ({ method: 'POST', headers: headers(h), body })
@@ -269,8 +321,14 @@ describe('requestInProcess', () => {
       { url: 'http://agent.local/x', init: { headers: { 'bad header': 'x' } } },
     ]
     for (const { url, init } of bad) {
-      const want = await (async () => h.app.request(url, init))().then(() => 'answered', (e: Error) => e.message)
-      const got = await requestInProcess(h.app, url, init).then(() => 'answered', (e: Error) => e.message)
+      const want = await (async () => h.app.request(url, init))().then(
+        () => 'answered',
+        (e: Error) => e.message,
+      )
+      const got = await requestInProcess(h.app, url, init).then(
+        () => 'answered',
+        (e: Error) => e.message,
+      )
       expect(got).toBe(want)
       expect(got).not.toBe('answered')
     }

@@ -20,8 +20,12 @@ describe('stringifyWithTexts', () => {
     it(`writes the bytes JSON.stringify writes (indent ${indent})`, () => {
       for (const shape of shapes) {
         const expected = JSON.stringify(shape, null, indent)
-        const withTexts = Object.fromEntries(Object.entries(shape).map(([k, v]) =>
-          [k, Array.isArray(v) ? v.map((x, i) => (i % 2 === 0 ? text(x) : x)) : v]))
+        const withTexts = Object.fromEntries(
+          Object.entries(shape).map(([k, v]) => [
+            k,
+            Array.isArray(v) ? v.map((x, i) => (i % 2 === 0 ? text(x) : x)) : v,
+          ]),
+        )
         expect(stringifyWithTexts(withTexts, indent)).toBe(expected)
         // A serialiser that does not know JsonText (and the streamed listing) writes the same.
         expect(JSON.stringify(withTexts, null, indent)).toBe(expected)
@@ -42,7 +46,11 @@ describe('stringifyWithTexts', () => {
     expect(made).toBe(2)
     // Any value changed, added or removed renders anew.
     const changed = [
-      ['b', 1, { x: [1] }], ['a', 2, { x: [1] }], ['a', 1, { x: [2] }], ['a', 1], ['a', 1, { x: [1] }, null],
+      ['b', 1, { x: [1] }],
+      ['a', 2, { x: [1] }],
+      ['a', 1, { x: [2] }],
+      ['a', 1],
+      ['a', 1, { x: [1] }, null],
     ]
     for (const values of changed) {
       const before = made
@@ -95,8 +103,18 @@ describe('jsonStream', () => {
 describe('keyOf', () => {
   it('tells apart values that concatenate alike', () => {
     const pairs: unknown[][][] = [
-      [['ab', 'c'], ['a', 'bc']], [[null], ['null']], [[1], ['1']], [[undefined], [null]], [[true], ['t']],
-      [['s1:a'], ['a', 'a']], [[{ a: 1 }], ['{"a":1}']], [[1, 2], [12]], [[], ['']],
+      [
+        ['ab', 'c'],
+        ['a', 'bc'],
+      ],
+      [[null], ['null']],
+      [[1], ['1']],
+      [[undefined], [null]],
+      [[true], ['t']],
+      [['s1:a'], ['a', 'a']],
+      [[{ a: 1 }], ['{"a":1}']],
+      [[1, 2], [12]],
+      [[], ['']],
     ]
     for (const [a, b] of pairs) expect(keyOf(a!)).not.toBe(keyOf(b!))
     expect(keyOf(['x', 1, null])).toBe(keyOf(['x', 1, null]))

@@ -82,7 +82,11 @@ describe('wsgym serve', () => {
       const exportPath = `/drive/v3/files/${docs.files[0].id}/export?mimeType=application/pdf`
       const pdf = await fetch(`${agent}${exportPath}`, { headers })
       expect(pdf.status).toBe(200)
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-')
     } finally {
       const exited = new Promise((r) => child.on('exit', r))
       child.kill('SIGTERM')

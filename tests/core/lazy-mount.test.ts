@@ -51,7 +51,9 @@ describe('agent app', () => {
       for (const r of routerOf(s).routes) {
         const needed = servicesNeeded(toPublicPath(r.path)).map((n) => n.name)
         expect({ service: s.name, path: r.path, mounts: needed.includes(s.name) }).toEqual({
-          service: s.name, path: r.path, mounts: true,
+          service: s.name,
+          path: r.path,
+          mounts: true,
         })
       }
     }
@@ -64,8 +66,9 @@ describe('agent app', () => {
     expect((await send('GET', '/gmail/v1/users/me/profile')).status).toBe(200)
     const paths = [...mountedPaths(app)]
     expect(paths.some((p) => p.startsWith('/gmail/v1/'))).toBe(true)
-    expect(paths.filter((p) => p.startsWith('/drive/') || p.startsWith('/api/') || p.startsWith('/calendar/')))
-      .toEqual([])
+    expect(paths.filter((p) => p.startsWith('/drive/') || p.startsWith('/api/') || p.startsWith('/calendar/'))).toEqual(
+      [],
+    )
   })
 
   test('each first call answers byte for byte as it does with every service mounted', async () => {
@@ -108,8 +111,14 @@ describe('MountableRouter', () => {
   })
 
   test('answers a repeated match with what a fresh match gives, parameters untouched by later matches', () => {
-    const routes: [string, string][] = [['ALL', '*'], ['GET', '/a/:id'], ['GET', '/a/:id/b/:sub'], ['POST', '/a/:id'],
-      ['GET', '/c/*'], ['GET', '/d/:x{[0-9]+}']]
+    const routes: [string, string][] = [
+      ['ALL', '*'],
+      ['GET', '/a/:id'],
+      ['GET', '/a/:id/b/:sub'],
+      ['POST', '/a/:id'],
+      ['GET', '/c/*'],
+      ['GET', '/d/:x{[0-9]+}'],
+    ]
     const kept = new MountableRouter<string>()
     const fresh = () => {
       const r = new MountableRouter<string>()
@@ -117,8 +126,16 @@ describe('MountableRouter', () => {
       return r
     }
     for (const [m, p] of routes) kept.add(m, p, `${m} ${p}`)
-    const calls: [string, string][] = [['GET', '/a/1'], ['GET', '/a/2/b/3'], ['POST', '/a/1'], ['GET', '/c/q/r'],
-      ['GET', '/d/12'], ['GET', '/d/x'], ['PUT', '/a/1'], ['GET', '/a/1']]
+    const calls: [string, string][] = [
+      ['GET', '/a/1'],
+      ['GET', '/a/2/b/3'],
+      ['POST', '/a/1'],
+      ['GET', '/c/q/r'],
+      ['GET', '/d/12'],
+      ['GET', '/d/x'],
+      ['PUT', '/a/1'],
+      ['GET', '/a/1'],
+    ]
     const first = calls.map(([m, p]) => kept.match(m, p))
     const copies = first.map((r) => JSON.stringify(r))
     for (const [i, [m, p]] of calls.entries()) {
@@ -189,13 +206,18 @@ describe('wsgym serve', () => {
         child.on('exit', (code) => reject(new Error(`wsgym exited with ${code}: ${out}`)))
       })
       const agentDoc = await (await fetch(`${urls.agent}/openapi.json`)).text()
-      const controlDoc = await (await fetch(`${urls.control}/openapi.json`, {
-        headers: { authorization: 'Bearer dev-admin-token' },
-      })).text()
+      const controlDoc = await (
+        await fetch(`${urls.control}/openapi.json`, {
+          headers: { authorization: 'Bearer dev-admin-token' },
+        })
+      ).text()
       const worlds = new WorldManager()
       const inAgent = await (await createAgentApp(worlds).request('/openapi.json')).text()
-      const inControl = await (await createControlApp(worlds, { adminToken: 'dev-admin-token' }).request(
-        '/openapi.json', { headers: { authorization: 'Bearer dev-admin-token' } })).text()
+      const inControl = await (
+        await createControlApp(worlds, { adminToken: 'dev-admin-token' }).request('/openapi.json', {
+          headers: { authorization: 'Bearer dev-admin-token' },
+        })
+      ).text()
       expect(agentDoc).toEqual(inAgent)
       expect(controlDoc).toEqual(inControl)
     } finally {

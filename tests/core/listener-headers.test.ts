@@ -47,8 +47,22 @@ function send(headers: string[]) {
 
 describe('readHeadersInPlace', () => {
   test('answers each header as a Headers built from the raw list does', async () => {
-    await send(['Host', '127.0.0.1', 'Content-Type', 'application/x-www-form-urlencoded ; charset=UTF-8',
-      'X-Twice', ' one ', 'x-twice', 'two\t', 'X-Spaced', '  a  b  ', 'Authorization', 'Bearer t', 'X-Empty', ''])
+    await send([
+      'Host',
+      '127.0.0.1',
+      'Content-Type',
+      'application/x-www-form-urlencoded ; charset=UTF-8',
+      'X-Twice',
+      ' one ',
+      'x-twice',
+      'two\t',
+      'X-Spaced',
+      '  a  b  ',
+      'Authorization',
+      'Bearer t',
+      'X-Empty',
+      '',
+    ])
     const one = seen.at(-1)!
     const pairs: [string, string][] = []
     for (let i = 0; i < one.raw.length; i += 2) pairs.push([one.raw[i]!, one.raw[i + 1]!])
@@ -64,7 +78,9 @@ describe('lastValues', () => {
   test("gives parseBody({ all: true })'s keys in its order, each with its last value", async () => {
     const body = 'text=first&2=x&text=second&1=y&a[]=z&a[]=w&__proto__=p&b.c=d&empty='
     const req = new Request('http://x/', {
-      method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     })
     const app = new Hono()
     let hono: Record<string, unknown> = {}
@@ -84,10 +100,17 @@ describe('lastValues', () => {
 describe('redactTokens', () => {
   test('matches the bare replacement with and without a token prefix in the text', () => {
     const mac = 'ab'.repeat(12) + 'cd'.repeat(16)
-    const texts = ['', 'q=1', `access_token=ya29.w1.${mac}`, `token=xoxp-w_2-${mac}&x=xoxb-w-${mac}`,
-      'ya29.', 'xox', `YA29.w.${mac}`]
-    const bare = (t: string) => t.replace(/((?:ya29\.[a-z0-9_]+\.|xox[pb]-[a-z0-9_]+-)[0-9a-f]{24})[0-9a-f]{32}/g,
-      '$1<redacted>')
+    const texts = [
+      '',
+      'q=1',
+      `access_token=ya29.w1.${mac}`,
+      `token=xoxp-w_2-${mac}&x=xoxb-w-${mac}`,
+      'ya29.',
+      'xox',
+      `YA29.w.${mac}`,
+    ]
+    const bare = (t: string) =>
+      t.replace(/((?:ya29\.[a-z0-9_]+\.|xox[pb]-[a-z0-9_]+-)[0-9a-f]{24})[0-9a-f]{32}/g, '$1<redacted>')
     for (const t of texts) expect(redactTokens(t)).toBe(bare(t))
     expect(redactTokens(`ya29.w1.${mac}`)).toContain('<redacted>')
   })

@@ -51,59 +51,96 @@ describe.skipIf(!nginx)('wsgym behind nginx (hash $wsgym_world)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wsgym-nginx-'))
     const ports = await Promise.all([0, 1, 2, 3, 4, 5].map(() => freePort()))
     const upstreams = [0, 1].map((k) => ({ agent: ports[2 + 2 * k]!, control: ports[3 + 2 * k]! }))
-    await Promise.all(upstreams.map((u, k) => new Promise<void>((resolve, reject) => {
-      const args = ['serve', '--slot', `${k}/2`, '--port', String(u.agent), '--control-port', String(u.control)]
-      const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), ...args], { cwd: root })
-      children.push(child)
-      let out = ''
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString()
-        if (/ready:|users:/.test(out)) resolve()
-      })
-      child.on('exit', (code) => reject(new Error(`slot ${k} exited ${code}: ${out}`)))
-    })))
+    await Promise.all(
+      upstreams.map(
+        (u, k) =>
+          new Promise<void>((resolve, reject) => {
+            const args = ['serve', '--slot', `${k}/2`, '--port', String(u.agent), '--control-port', String(u.control)]
+            const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), ...args], { cwd: root })
+            children.push(child)
+            let out = ''
+            child.stdout!.on('data', (d: Buffer) => {
+              out += d.toString()
+              if (/ready:|users:/.test(out)) resolve()
+            })
+            child.on('exit', (code) => reject(new Error(`slot ${k} exited ${code}: ${out}`)))
+          }),
+      ),
+    )
     writeFileSync(join(dir, 'nginx.conf'), config(dir, ports[0]!, ports[1]!, upstreams))
     const proxy = spawn(nginx!, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' })
     children.push(proxy)
     agent = `http://127.0.0.1:${ports[0]}`
     control = `http://127.0.0.1:${ports[1]}`
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${control}/worlds/demo`, { headers: admin }).then((r) => r.status === 200, () => false)) break
+      if (
+        await fetch(`${control}/worlds/demo`, { headers: admin }).then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      )
+        break
       await new Promise((r) => setTimeout(r, 100))
     }
   }, 60_000)
   afterAll(async () => {
-    await Promise.all(children.map((c) => new Promise((resolve) => {
-      if (c.exitCode !== null) return resolve(null)
-      c.once('exit', resolve)
-      c.kill('SIGTERM')
-    })))
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise((resolve) => {
+            if (c.exitCode !== null) return resolve(null)
+            c.once('exit', resolve)
+            c.kill('SIGTERM')
+          }),
+      ),
+    )
   })
 
   test('worlds created with X-Wsgym-World are reached by their tokens and paths on the upstream nginx picks', async () => {
     const ids = ['alpha', 'beta', 'gamma', 'delta', 'epsilon']
     expect(new Set(ids.map((id) => workerOf(id, 2))).size).toBe(2)
     for (const id of ids) {
-      const res = await fetch(`${control}/worlds`, { method: 'POST', headers: { ...admin, 'x-wsgym-world': id }, body: JSON.stringify({ id, seed: 'demo' }) })
+      const res = await fetch(`${control}/worlds`, {
+        method: 'POST',
+        headers: { ...admin, 'x-wsgym-world': id },
+        body: JSON.stringify({ id, seed: 'demo' }),
+      })
       expect(res.status).toBe(201)
       const info = (await res.json()) as { users: { googleToken?: string; slackUserToken?: string }[] }
       const me = info.users.find((u) => u.googleToken && u.slackUserToken)!
-      const google = await fetch(`${agent}/gmail/v1/users/me/profile`, { headers: { authorization: `Bearer ${me.googleToken}` } })
+      const google = await fetch(`${agent}/gmail/v1/users/me/profile`, {
+        headers: { authorization: `Bearer ${me.googleToken}` },
+      })
       expect(google.status).toBe(200)
-      const slack = (await (await fetch(`${agent}/api/auth.test`, { method: 'POST', headers: { authorization: `Bearer ${me.slackUserToken}` } })).json()) as { ok: boolean }
+      const slack = (await (
+        await fetch(`${agent}/api/auth.test`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${me.slackUserToken}` },
+        })
+      ).json()) as { ok: boolean }
       expect(slack.ok).toBe(true)
       expect((await fetch(`${control}/worlds/${id}/state`, { headers: admin })).status).toBe(200)
     }
   })
 
   test('a gym episode reset on any upstream is stepped through its id', async () => {
-    const tasks = (await (await fetch(`${control}/gym/tasks`, { headers: admin })).json()) as { tasks: { id: string }[] }
+    const tasks = (await (await fetch(`${control}/gym/tasks`, { headers: admin })).json()) as {
+      tasks: { id: string }[]
+    }
     for (let i = 0; i < 4; i++) {
-      const reset = await fetch(`${control}/gym/reset`, { method: 'POST', headers: admin, body: JSON.stringify({ taskId: tasks.tasks[0]!.id }) })
+      const reset = await fetch(`${control}/gym/reset`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ taskId: tasks.tasks[0]!.id }),
+      })
       expect(reset.status).toBe(201)
       const { episodeId } = (await reset.json()) as { episodeId: string }
       const action = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } }
-      const step = await fetch(`${control}/gym/episodes/${episodeId}/step`, { method: 'POST', headers: admin, body: JSON.stringify(action) })
+      const step = await fetch(`${control}/gym/episodes/${episodeId}/step`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify(action),
+      })
       expect(step.status).toBe(200)
     }
   }, 120_000) // each worker loads the gym and the corpus on its first gym request

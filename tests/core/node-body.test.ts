@@ -48,7 +48,8 @@ function send(method: string, path: string, token: string, body?: string | Buffe
       const parts: Buffer[] = []
       res.on('data', (c: Buffer) => parts.push(c))
       res.on('end', () =>
-        resolve({ status: res.statusCode!, text: Buffer.concat(parts).toString(), reused: req.reusedSocket }))
+        resolve({ status: res.statusCode!, text: Buffer.concat(parts).toString(), reused: req.reusedSocket }),
+      )
     })
     req.on('error', reject)
     if (chunks) {
@@ -63,33 +64,85 @@ const JSON_TYPE = 'application/json'
 const FORM = 'application/x-www-form-urlencoded'
 const mail = b64('From: me\r\nTo: bob@northwind.test\r\nSubject: over the socket\r\n\r\nhello')
 const related = [
-  '--b1', 'Content-Type: application/json; charset=UTF-8', '', JSON.stringify({ name: 'notes.txt' }),
-  '--b1', 'Content-Type: text/plain', '', 'plain text body', '--b1--', '',
+  '--b1',
+  'Content-Type: application/json; charset=UTF-8',
+  '',
+  JSON.stringify({ name: 'notes.txt' }),
+  '--b1',
+  'Content-Type: text/plain',
+  '',
+  'plain text body',
+  '--b1--',
+  '',
 ].join('\r\n')
 const calls: Call[] = [
-  { method: 'POST', path: '/gmail/v1/users/me/messages', type: JSON_TYPE,
-    body: JSON.stringify({ raw: mail, labelIds: ['INBOX'] }) },
+  {
+    method: 'POST',
+    path: '/gmail/v1/users/me/messages',
+    type: JSON_TYPE,
+    body: JSON.stringify({ raw: mail, labelIds: ['INBOX'] }),
+  },
   { method: 'POST', path: '/gmail/v1/users/me/messages/send', body: JSON.stringify({ raw: mail }), type: JSON_TYPE },
-  { method: 'POST', path: '/upload/gmail/v1/users/me/messages?uploadType=media', type: 'message/rfc822',
-    body: 'Subject: media\r\n\r\nx' },
-  { method: 'POST', path: '/drive/v3/files', type: JSON_TYPE,
-    body: `${BOM}${JSON.stringify({ name: 'bom.txt', mimeType: 'text/plain' })}` },
-  { method: 'POST', path: '/upload/drive/v3/files?uploadType=multipart', body: related,
-    type: 'multipart/related; boundary=b1' },
+  {
+    method: 'POST',
+    path: '/upload/gmail/v1/users/me/messages?uploadType=media',
+    type: 'message/rfc822',
+    body: 'Subject: media\r\n\r\nx',
+  },
+  {
+    method: 'POST',
+    path: '/drive/v3/files',
+    type: JSON_TYPE,
+    body: `${BOM}${JSON.stringify({ name: 'bom.txt', mimeType: 'text/plain' })}`,
+  },
+  {
+    method: 'POST',
+    path: '/upload/drive/v3/files?uploadType=multipart',
+    body: related,
+    type: 'multipart/related; boundary=b1',
+  },
   { method: 'POST', path: '/calendar/v3/calendars/primary/events', type: JSON_TYPE, body: '{"summary": "x", "start":' },
   { method: 'PATCH', path: '/gmail/v1/users/me/labels/INBOX', body: '', type: JSON_TYPE },
-  { method: 'POST', path: '/api/chat.postMessage', slack: true, type: FORM,
-    body: 'channel=general&text=a+b%20c%F0%9F%98%80&text=last' },
-  { method: 'POST', path: '/api/chat.postMessage', slack: true, body: `${BOM}channel=general&text=bom`, type: FORM },
-  { method: 'POST', path: '/api/chat.postMessage', slack: true, type: JSON_TYPE,
-    body: JSON.stringify({ channel: 'general', text: 'json' }) },
-  { method: 'POST', path: '/api/conversations.history', slack: true, type: `${FORM}; charset=utf-8`,
-    body: 'channel=general&limit=5' },
   {
-    method: 'POST', path: '/api/files.upload', slack: true, type: 'multipart/form-data; boundary=zz',
-    body: ['--zz', 'Content-Disposition: form-data; name="channels"', '', 'general', '--zz',
-      'Content-Disposition: form-data; name="file"; filename="a.txt"', 'Content-Type: text/plain', '', 'file body',
-      '--zz--', ''].join('\r\n'),
+    method: 'POST',
+    path: '/api/chat.postMessage',
+    slack: true,
+    type: FORM,
+    body: 'channel=general&text=a+b%20c%F0%9F%98%80&text=last',
+  },
+  { method: 'POST', path: '/api/chat.postMessage', slack: true, body: `${BOM}channel=general&text=bom`, type: FORM },
+  {
+    method: 'POST',
+    path: '/api/chat.postMessage',
+    slack: true,
+    type: JSON_TYPE,
+    body: JSON.stringify({ channel: 'general', text: 'json' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/conversations.history',
+    slack: true,
+    type: `${FORM}; charset=utf-8`,
+    body: 'channel=general&limit=5',
+  },
+  {
+    method: 'POST',
+    path: '/api/files.upload',
+    slack: true,
+    type: 'multipart/form-data; boundary=zz',
+    body: [
+      '--zz',
+      'Content-Disposition: form-data; name="channels"',
+      '',
+      'general',
+      '--zz',
+      'Content-Disposition: form-data; name="file"; filename="a.txt"',
+      'Content-Type: text/plain',
+      '',
+      'file body',
+      '--zz--',
+      '',
+    ].join('\r\n'),
   },
 ]
 
@@ -108,8 +161,11 @@ describe('request bodies read from the Node socket', () => {
         },
         token: token(local),
       })
-      expect({ call: call.path, status: over.status, text: over.text })
-        .toEqual({ call: call.path, status: inProcess.status, text: inProcess.text })
+      expect({ call: call.path, status: over.status, text: over.text }).toEqual({
+        call: call.path,
+        status: inProcess.status,
+        text: inProcess.text,
+      })
     }
     expect(Buffer.compare(served.entry.world.snapshot().bytes, local.entry.world.snapshot().bytes)).toBe(0)
   })
@@ -138,7 +194,7 @@ describe('request bodies read from the Node socket', () => {
     }
   })
 
-  test('a chunked body that grows past the limit is a 413, in the family\'s envelope', async () => {
+  test("a chunked body that grows past the limit is a 413, in the family's envelope", async () => {
     const saved = LIMITS.jsonBytes
     LIMITS.jsonBytes = 1000
     try {
@@ -146,8 +202,10 @@ describe('request bodies read from the Node socket', () => {
       const res = await send('POST', '/drive/v3/files', served.google(), undefined, JSON_TYPE, chunks)
       expect(res.status).toBe(413)
       expect(JSON.parse(res.text).error.errors[0].reason).toBe('uploadTooLarge')
-      const under = await send('POST', '/drive/v3/files', served.google(), undefined, JSON_TYPE,
-        [Buffer.from('{"name":'), Buffer.from('"chunked.txt"}')])
+      const under = await send('POST', '/drive/v3/files', served.google(), undefined, JSON_TYPE, [
+        Buffer.from('{"name":'),
+        Buffer.from('"chunked.txt"}'),
+      ])
       expect(JSON.parse(under.text).name).toBe('chunked.txt')
     } finally {
       LIMITS.jsonBytes = saved
@@ -156,11 +214,16 @@ describe('request bodies read from the Node socket', () => {
 })
 
 describe('urlEncodedForm', () => {
-  test('gives the entries undici\'s Request.formData() gives', async () => {
+  test("gives the entries undici's Request.formData() gives", async () => {
     const app = new Hono()
     app.post('/', async (c) => c.json([...(await urlEncodedForm(c)).entries()]))
     const bodies = [
-      'a=1&b=2&a=3', 'text=a+b%20c%F0%9F%98%80', `${BOM}channel=C1`, 'bad=%E0%A4%A&x=%zz', '=v&k=&&k2', '',
+      'a=1&b=2&a=3',
+      'text=a+b%20c%F0%9F%98%80',
+      `${BOM}channel=C1`,
+      'bad=%E0%A4%A&x=%zz',
+      '=v&k=&&k2',
+      '',
       Buffer.from([0x61, 0x3d, 0xff, 0xfe, 0x26, 0x62, 0x3d, 0x31]),
     ]
     for (const body of bodies) {

@@ -2,7 +2,15 @@ import { describe, expect, test, vi } from 'vitest'
 import { World } from '../../envs/core/world.ts'
 import { statementsDuring } from '../../envs/core/db.ts'
 import {
-  advanceClock, applyRequestTick, nowMs, requestTick, setClock, setMeta, setTick, setTickLimit, takeRequestTick,
+  advanceClock,
+  applyRequestTick,
+  nowMs,
+  requestTick,
+  setClock,
+  setMeta,
+  setTick,
+  setTickLimit,
+  takeRequestTick,
 } from '../../envs/core/clock.ts'
 import { logAction } from '../../server/middleware/action-log.ts'
 import { harness } from '../../envs/core/testing/harness.ts'
@@ -46,7 +54,13 @@ describe('requestTick', () => {
   for (const tick of [undefined, 0, 1, 1000, 1500, '2.5']) {
     for (const clock of [undefined, 0, 1_767_225_600_000]) {
       setups.push({ tick, clock })
-      for (const [limit, used] of [[0, undefined], [5000, undefined], [5000, 4500], [5000, 5000], [1000, 999]]) {
+      for (const [limit, used] of [
+        [0, undefined],
+        [5000, undefined],
+        [5000, 4500],
+        [5000, 5000],
+        [1000, 999],
+      ]) {
         setups.push({ tick, clock, limit, used })
       }
     }
@@ -80,7 +94,14 @@ describe('logAction', () => {
     for (const clock of [undefined, 0, 1_767_225_600_123]) {
       const world = worldWith({ clock })
       const record = {
-        userId: 'u', service: 's', operationId: 'o', method: 'GET', path: '/p', query: '', body: null, status: 200,
+        userId: 'u',
+        service: 's',
+        operationId: 'o',
+        method: 'GET',
+        path: '/p',
+        query: '',
+        body: null,
+        status: 200,
       }
       logAction(world, record)
       const row = world.sqlite.prepare('SELECT at_ms AS at, typeof(at_ms) AS type FROM world_action_log').get()
@@ -121,7 +142,7 @@ describe('the request tick without due work', () => {
     const h = harness('demo')
     const world = h.entry.world
     const db = world.sqlite
-    const clock = () => (db.prepare("SELECT value FROM world_meta WHERE key = 'clock_ms'").pluck().get() as string)
+    const clock = () => db.prepare("SELECT value FROM world_meta WHERE key = 'clock_ms'").pluck().get() as string
     const tx = vi.spyOn(world, 'tx')
     try {
       const start = Number(clock())

@@ -14,9 +14,15 @@ describe('custom verbs', () => {
   })
 
   test('colon-bearing ids pass through unchanged', () => {
-    expect(toRoutingPath('/calendar/v3/calendars/primary/acl/user:alice@example.com')).toBe('/calendar/v3/calendars/primary/acl/user:alice@example.com')
-    expect(toRoutingPath('/calendar/v3/calendars/primary/acl/domain:example.com')).toBe('/calendar/v3/calendars/primary/acl/domain:example.com')
-    expect(toRoutingPath('/calendar/v3/calendars/primary/acl/user%3Aalice%40x.com')).toBe('/calendar/v3/calendars/primary/acl/user%3Aalice%40x.com')
+    expect(toRoutingPath('/calendar/v3/calendars/primary/acl/user:alice@example.com')).toBe(
+      '/calendar/v3/calendars/primary/acl/user:alice@example.com',
+    )
+    expect(toRoutingPath('/calendar/v3/calendars/primary/acl/domain:example.com')).toBe(
+      '/calendar/v3/calendars/primary/acl/domain:example.com',
+    )
+    expect(toRoutingPath('/calendar/v3/calendars/primary/acl/user%3Aalice%40x.com')).toBe(
+      '/calendar/v3/calendars/primary/acl/user%3Aalice%40x.com',
+    )
   })
 
   test('spec matching tells a verb route from a plain one', () => {
@@ -28,16 +34,28 @@ describe('custom verbs', () => {
   })
 
   test('upload paths resolve to the method they upload for', () => {
-    expect(operationIdOf('POST', '/upload/gmail/v1/users/me/messages/send')?.operationId).toBe('gmail.users.messages.send')
-    expect(operationIdOf('POST', '/resumable/upload/gmail/v1/users/me/messages/send')?.operationId).toBe('gmail.users.messages.send')
+    expect(operationIdOf('POST', '/upload/gmail/v1/users/me/messages/send')?.operationId).toBe(
+      'gmail.users.messages.send',
+    )
+    expect(operationIdOf('POST', '/resumable/upload/gmail/v1/users/me/messages/send')?.operationId).toBe(
+      'gmail.users.messages.send',
+    )
     expect(operationIdOf('PATCH', '/upload/drive/v3/files/abc')?.operationId).toBe('drive.files.update')
   })
 })
 
 describe('partial responses (fields=)', () => {
   test('selects nested keys, sub-selections and arrays', () => {
-    const value = { kind: 'k', files: [{ id: '1', name: 'a', parents: ['p'], size: '3' }], nextPageToken: 't', owner: { me: true, email: 'x' } }
-    expect(applyFields(value, parseFields('files(id,name),nextPageToken'))).toEqual({ files: [{ id: '1', name: 'a' }], nextPageToken: 't' })
+    const value = {
+      kind: 'k',
+      files: [{ id: '1', name: 'a', parents: ['p'], size: '3' }],
+      nextPageToken: 't',
+      owner: { me: true, email: 'x' },
+    }
+    expect(applyFields(value, parseFields('files(id,name),nextPageToken'))).toEqual({
+      files: [{ id: '1', name: 'a' }],
+      nextPageToken: 't',
+    })
     expect(applyFields(value, parseFields('owner/email,kind'))).toEqual({ owner: { email: 'x' }, kind: 'k' })
     expect(applyFields(value, parseFields('*'))).toEqual(value)
   })
@@ -70,12 +88,24 @@ describe('partial responses (fields=)', () => {
 
   test('schema names, nested paths, map keys and wildcards are accepted', async () => {
     const h = harness('demo')
-    const files = await h.call('GET', '/drive/v3/files?fields=nextPageToken,files(id,name,owners/emailAddress,appProperties/anyKey,capabilities/canEdit)')
+    const files = await h.call(
+      'GET',
+      '/drive/v3/files?fields=nextPageToken,files(id,name,owners/emailAddress,appProperties/anyKey,capabilities/canEdit)',
+    )
     expect(files.status).toBe(200)
     expect(Object.keys(files.body.files[0]).sort()).toEqual(expect.arrayContaining(['id', 'name']))
-    expect((await h.call('GET', '/calendar/v3/calendars/primary/events?fields=items(id,start/dateTime,attendees(email,responseStatus)),nextSyncToken')).status).toBe(200)
+    expect(
+      (
+        await h.call(
+          'GET',
+          '/calendar/v3/calendars/primary/events?fields=items(id,start/dateTime,attendees(email,responseStatus)),nextSyncToken',
+        )
+      ).status,
+    ).toBe(200)
     expect((await h.call('GET', '/gmail/v1/users/me/messages?fields=*')).status).toBe(200)
-    expect((await h.call('GET', '/drive/v3/about?fields=storageQuota/limit,user(displayName,emailAddress)')).status).toBe(200)
+    expect(
+      (await h.call('GET', '/drive/v3/about?fields=storageQuota/limit,user(displayName,emailAddress)')).status,
+    ).toBe(200)
   })
 
   test('prettyPrint=false gives compact JSON and the default is indented', async () => {
@@ -86,7 +116,7 @@ describe('partial responses (fields=)', () => {
 })
 
 describe('unknown and unimplemented paths', () => {
-  test('a path under no service answers 404 in Google\'s envelope', async () => {
+  test("a path under no service answers 404 in Google's envelope", async () => {
     const h = harness()
     const res = await h.call('GET', '/nothing/here')
     expect(res.status).toBe(404)
@@ -115,7 +145,10 @@ describe('unknown and unimplemented paths', () => {
 
   test('malformed JSON to Slack answers invalid_json and never 500', async () => {
     const h = harness()
-    const res = await h.call('POST', '/api/auth.test', { body: '{not json', headers: { 'content-type': 'application/json' } })
+    const res = await h.call('POST', '/api/auth.test', {
+      body: '{not json',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ ok: false, error: 'invalid_json' })
   })

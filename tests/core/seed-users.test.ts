@@ -8,7 +8,10 @@ const users = [
   { id: 'ben', email: 'ben@t.test', name: 'Ben Two' },
 ]
 const seed = (owner: string) => ({
-  name: 'users', now: '2026-03-10T15:00:00Z', domain: 't.test', users,
+  name: 'users',
+  now: '2026-03-10T15:00:00Z',
+  domain: 't.test',
+  users,
   drive: { files: [{ name: 'F.txt', owner, text: 'x' }] },
   gmail: { messages: [{ from: 'BEN@t.test', to: ['Ann@T.TEST'], subject: 'Hi', text: 'hello', at: '-1h' }] },
 })
@@ -21,8 +24,12 @@ const ownerOf = async (h: ReturnType<typeof harness>) => {
 }
 
 describe('seed user references', () => {
-  test.each([['ann', 'ann'], ['ANN@T.TEST', 'ann'], ['ben', 'ben'], ['Ben@T.test', 'ben']])(
-    '%s names %s', async (ref, who) => expect(await ownerOf(harness(seed(ref)))).toBe(who))
+  test.each([
+    ['ann', 'ann'],
+    ['ANN@T.TEST', 'ann'],
+    ['ben', 'ben'],
+    ['Ben@T.test', 'ben'],
+  ])('%s names %s', async (ref, who) => expect(await ownerOf(harness(seed(ref)))).toBe(who))
 
   test('an id is matched exactly and an unknown reference is refused with its path', () => {
     expect(() => harness(seed('Ann'))).toThrow('drive.files[0].owner: no user "Ann" in users[]')

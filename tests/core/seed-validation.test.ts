@@ -28,8 +28,14 @@ function problems(doc: unknown, check: (d: unknown) => void = checkSeed): string
 const paths = (doc: unknown, check?: (d: unknown) => void) =>
   problems(doc, check).map((p) => p.slice(0, p.indexOf(': ')))
 
-const mail = (extra: Record<string, unknown>) =>
-  ({ from: 'ann', to: ['ben'], subject: 's', text: 't', at: '-1d', ...extra })
+const mail = (extra: Record<string, unknown>) => ({
+  from: 'ann',
+  to: ['ben'],
+  subject: 's',
+  text: 't',
+  at: '-1d',
+  ...extra,
+})
 const event = (extra: Record<string, unknown>) => ({
   calendar: 'ann',
   summary: 'x',
@@ -42,48 +48,85 @@ const say = (extra: Record<string, unknown>) => ({ channel: 'general', user: 'an
 
 /** Seeds that seeding rejects, each with the field path its first issue must name. */
 const BAD: [string, Record<string, unknown>, string][] = [
-  ['a relative time with an unknown unit', { users, gmail: { messages: [mail({ at: '-2x' })] } },
-    'gmail.messages[0].at'],
-  ['a Slack message time that is no time', { users, slack: { messages: [say({ channel: 'dm:ann,ben', at: '-2x' })] } },
-    'slack.messages[0].at'],
-  ['a Slack reminder time that is no time',
+  [
+    'a relative time with an unknown unit',
+    { users, gmail: { messages: [mail({ at: '-2x' })] } },
+    'gmail.messages[0].at',
+  ],
+  [
+    'a Slack message time that is no time',
+    { users, slack: { messages: [say({ channel: 'dm:ann,ben', at: '-2x' })] } },
+    'slack.messages[0].at',
+  ],
+  [
+    'a Slack reminder time that is no time',
     { users, slack: { reminders: [{ user: 'ann', text: 'x', at: 'soonish' }] } },
-    'slack.reminders[0].at'],
-  ['a Drive file time that is no time', { users, drive: { files: [{ name: 'f', owner: 'ann', at: '2026-02-30' }] } },
-    'drive.files[0].at'],
-  ['an unknown channel member', { users, slack: { channels: [{ name: 'general', members: ['ann', 'zed'] }] } },
-    'slack.channels[0].members[1]'],
-  ['an unknown message author', { users, slack: { channels: [{ name: 'general' }], messages: [say({ user: 'zed' })] } },
-    'slack.messages[0].user'],
-  ['a message in a channel that does not exist', { users, slack: { messages: [say({ channel: 'nowhere' })] } },
-    'slack.messages[0].channel'],
+    'slack.reminders[0].at',
+  ],
+  [
+    'a Drive file time that is no time',
+    { users, drive: { files: [{ name: 'f', owner: 'ann', at: '2026-02-30' }] } },
+    'drive.files[0].at',
+  ],
+  [
+    'an unknown channel member',
+    { users, slack: { channels: [{ name: 'general', members: ['ann', 'zed'] }] } },
+    'slack.channels[0].members[1]',
+  ],
+  [
+    'an unknown message author',
+    { users, slack: { channels: [{ name: 'general' }], messages: [say({ user: 'zed' })] } },
+    'slack.messages[0].user',
+  ],
+  [
+    'a message in a channel that does not exist',
+    { users, slack: { messages: [say({ channel: 'nowhere' })] } },
+    'slack.messages[0].channel',
+  ],
   ['an unknown mail recipient', { users, gmail: { messages: [mail({ to: ['zed'] })] } }, 'gmail.messages[0].to[0]'],
-  ['an unknown calendar owner', { users, calendar: { calendars: [team({ owner: 'zed' })] } },
-    'calendar.calendars[0].owner'],
-  ['an attendee that is neither user nor address',
+  [
+    'an unknown calendar owner',
+    { users, calendar: { calendars: [team({ owner: 'zed' })] } },
+    'calendar.calendars[0].owner',
+  ],
+  [
+    'an attendee that is neither user nor address',
     { users, calendar: { events: [event({ attendees: [{ user: 'zed' }] })] } },
-    'calendar.events[0].attendees[0]'],
+    'calendar.events[0].attendees[0]',
+  ],
   ['an unknown file owner', { users, drive: { files: [{ name: 'f', owner: 'zed' }] } }, 'drive.files[0].owner'],
   ['an invalid user time zone', { users: [{ ...users[0], timeZone: 'Mars/Olympus' }] }, 'users[0].timeZone'],
-  ['an invalid calendar time zone', { users, calendar: { calendars: [team({ timeZone: 'Mars/Olympus' })] } },
-    'calendar.calendars[0].timeZone'],
-  ['an invalid event time zone',
+  [
+    'an invalid calendar time zone',
+    { users, calendar: { calendars: [team({ timeZone: 'Mars/Olympus' })] } },
+    'calendar.calendars[0].timeZone',
+  ],
+  [
+    'an invalid event time zone',
     { users, calendar: { events: [event({ start: { dateTime: '2026-03-03T10:00:00', timeZone: 'Mars/Olympus' } })] } },
-    'calendar.events[0].start.timeZone'],
+    'calendar.events[0].start.timeZone',
+  ],
   ['two users with one email', { users: [users[0], { ...users[1], email: 'ANN@example.com' }] }, 'users[1].email'],
   ['a misspelt user key', { users: [{ ...users[0], timezone: 'UTC' }] }, 'users[0].timezone'],
-  ['a misspelt channel key', { users, slack: { channels: [{ name: 'general', memebrs: ['ann'] }] } },
-    'slack.channels[0].memebrs'],
+  [
+    'a misspelt channel key',
+    { users, slack: { channels: [{ name: 'general', memebrs: ['ann'] }] } },
+    'slack.channels[0].memebrs',
+  ],
   ['a misspelt mail key', { users, gmail: { messages: [mail({ lables: ['x'] })] } }, 'gmail.messages[0].lables'],
-  ['a misspelt permission key',
+  [
+    'a misspelt permission key',
     {
       users,
       drive: { files: [{ name: 'f', owner: 'ann', permissions: [{ type: 'anyone', role: 'reader', emial: 'x' }] }] },
     },
-    'drive.files[0].permissions[0].emial'],
-  ['a misspelt attendee key',
+    'drive.files[0].permissions[0].emial',
+  ],
+  [
+    'a misspelt attendee key',
     { users, calendar: { events: [event({ attendees: [{ user: 'ben', reponseStatus: 'accepted' }] })] } },
-    'calendar.events[0].attendees[0].reponseStatus'],
+    'calendar.events[0].attendees[0].reponseStatus',
+  ],
 ]
 
 describe('seed validation', () => {
@@ -97,16 +140,23 @@ describe('seed validation', () => {
       slack: { messages: [say({ at: '-2x' })] },
       gmail: { vacation: [{ user: 'ann', responseBodyPlainText: 'away', restirctToDomain: true }] },
     }
-    expect(paths(doc, validateSeed).sort())
-      .toEqual(['gmail.vacation[0].restirctToDomain', 'slack.messages[0].at', 'users[1].email', 'users[1].timeZone'])
-    expect(problems(doc, validateSeed))
-      .toContain('gmail.vacation[0].restirctToDomain: unknown key "restirctToDomain" '
-        + '(did you mean "restrictToDomain"?)')
+    expect(paths(doc, validateSeed).sort()).toEqual([
+      'gmail.vacation[0].restirctToDomain',
+      'slack.messages[0].at',
+      'users[1].email',
+      'users[1].timeZone',
+    ])
+    expect(problems(doc, validateSeed)).toContain(
+      'gmail.vacation[0].restirctToDomain: unknown key "restirctToDomain" ' + '(did you mean "restrictToDomain"?)',
+    )
   })
 
   test('accepts what it should: relative and ISO times, IANA zones, keys given in any order', () => {
     const doc = {
-      users: [{ ...users[0], timeZone: 'Europe/Berlin' }, { ...users[1], timeZone: 'UTC' }],
+      users: [
+        { ...users[0], timeZone: 'Europe/Berlin' },
+        { ...users[1], timeZone: 'UTC' },
+      ],
       gmail: { messages: [mail({ to: ['ben', 'Out Side <out@side.test>'], at: '-2d3h' })] },
       slack: {
         channels: [{ name: 'general', members: ['ann', 'ben'] }],
@@ -182,7 +232,8 @@ describe('wsgym serve and seed validate', () => {
   test('serve on a busy port names the port in one line and exits non-zero', async () => {
     busy = createServer()
     const port = await new Promise<number>((resolve) =>
-      busy!.listen(0, '127.0.0.1', () => resolve((busy!.address() as { port: number }).port)))
+      busy!.listen(0, '127.0.0.1', () => resolve((busy!.address() as { port: number }).port)),
+    )
     const run = await cli('serve', '--seed', 'empty', '--port', String(port), '--control-port', '0')
     expect(run.status).toBe(1)
     const hint = '(choose another with --port / --control-port)'
@@ -202,7 +253,10 @@ describe('wsgym serve and seed validate', () => {
     const failed = spawnSync(process.execPath, [wsgym, 'serve', '--seed', bad, ...ports], { encoding: 'utf8' })
     expect(failed.status).toBe(1)
     // (A checkout whose sources changed after `npm run build` adds the launcher's one-line tsx notice.)
-    const lines = failed.stderr.trim().split('\n').filter((l) => !l.startsWith('wsgym: dist/ is older'))
+    const lines = failed.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('wsgym: dist/ is older'))
     expect(lines).toHaveLength(1)
     const args = [wsgym, 'serve', '--seed', 'empty', ...ports, '--admin-token', 'banner-token-7']
     const child = spawn(process.execPath, args, { cwd: root })

@@ -33,7 +33,14 @@ describe('seed documents', () => {
     expect(attempt({ users: [{ id: 'A B', email: 'a@x.com', name: 'A' }] })).toContain('users[0].id')
     expect(attempt({ users: [] })).toContain('users')
     expect(attempt({ users: [{ id: 'a', email: 'a@x.com', name: 'A' }], bogus: 1 })).toContain('bogus')
-    expect(attempt({ users: [{ id: 'a', email: 'a@x.com', name: 'A' }, { id: 'a', email: 'b@x.com', name: 'B' }] })).toContain('users[1].id')
+    expect(
+      attempt({
+        users: [
+          { id: 'a', email: 'a@x.com', name: 'A' },
+          { id: 'a', email: 'b@x.com', name: 'B' },
+        ],
+      }),
+    ).toContain('users[1].id')
     expect(attempt({ now: 'tuesday', users: [{ id: 'a', email: 'a@x.com', name: 'A' }] })).toContain('now')
   })
 
@@ -46,7 +53,9 @@ describe('seed documents', () => {
   })
 
   test('a world starts at the seed clock', () => {
-    const entry = new WorldManager().create({ seed: { now: '2030-01-01T00:00:00Z', users: [{ id: 'a', email: 'a@x.com', name: 'A' }] } })
+    const entry = new WorldManager().create({
+      seed: { now: '2030-01-01T00:00:00Z', users: [{ id: 'a', email: 'a@x.com', name: 'A' }] },
+    })
     expect(nowMs(entry.world.db)).toBe(Date.parse('2030-01-01T00:00:00Z'))
   })
 

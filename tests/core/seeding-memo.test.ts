@@ -25,7 +25,10 @@ function worldBytes(doc: Record<string, unknown>, seedValue: number, memo: boole
 describe('buildWorld with the seeding memo', () => {
   // Heavy worlds (seed 4) of families spanning every service: counters pass 127, Slack moves the clock per message.
   const ids = [
-    'gmail-reply-po', 'calendar-reschedule-instance', 'slack-thread-answer', 'drive-organize',
+    'gmail-reply-po',
+    'calendar-reschedule-instance',
+    'slack-thread-answer',
+    'drive-organize',
     'docs-slack-action-items',
   ]
   const tasks = families.filter((f) => ids.includes(f.id)).map((f) => TaskSpec.parse(instance(f, 4)))

@@ -23,7 +23,10 @@ describe('slack transport (api.test)', () => {
 
   test('a JSON body that is not an object answers json_not_object', async () => {
     const h = harness()
-    const res = await h.call('POST', '/api/auth.test', { body: '[1,2]', headers: { 'content-type': 'application/json' } })
+    const res = await h.call('POST', '/api/auth.test', {
+      body: '[1,2]',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(res.body).toEqual({ ok: false, error: 'json_not_object' })
   })
 

@@ -53,14 +53,19 @@ describe('World.snapshot', () => {
       ['delete all', () => world.sqlite.exec('DELETE FROM t')],
       ['index (schema only)', () => world.sqlite.exec('CREATE INDEX t_v ON t (v)')],
       ['user version', () => world.sqlite.pragma('user_version = 7')],
-      ['rolled back', () => {
-        try {
-          world.tx((db) => {
-            db.$client.prepare("INSERT INTO t (v) VALUES ('gone')").run()
-            throw new Error('roll back')
-          })
-        } catch { /* expected */ }
-      }],
+      [
+        'rolled back',
+        () => {
+          try {
+            world.tx((db) => {
+              db.$client.prepare("INSERT INTO t (v) VALUES ('gone')").run()
+              throw new Error('roll back')
+            })
+          } catch {
+            /* expected */
+          }
+        },
+      ],
     ]
     let last = first.bytes
     for (const [name, write] of writes) {
@@ -134,7 +139,7 @@ describe('World.snapshot', () => {
 describe('World.fork after a write', () => {
   const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
-  test('holds exactly the source\'s bytes, shares one image with it, and neither sees the other\'s later writes', () => {
+  test("holds exactly the source's bytes, shares one image with it, and neither sees the other's later writes", () => {
     const world = small()
     const before = world.snapshot()
     world.sqlite.prepare("INSERT INTO t (v) VALUES ('written before the fork')").run()

@@ -41,7 +41,11 @@ describe('prepared statements cached per connection', () => {
   test('upsertRow inserts, then replaces the given columns of a conflicting row, exactly like drizzle', () => {
     const viaDrizzle = World.create([items])
     const viaUpsert = World.create([items])
-    const writes = [...rows.slice(0, 3), { id: 2, name: 'replaced', done: false, tags: ['c'] }, { id: 1, name: 'x', note: 'y' }]
+    const writes = [
+      ...rows.slice(0, 3),
+      { id: 2, name: 'replaced', done: false, tags: ['c'] },
+      { id: 1, name: 'x', note: 'y' },
+    ]
     viaDrizzle.tx((db) => {
       for (const r of writes) {
         const { id, ...set } = r as typeof r & { id?: number }
@@ -103,14 +107,32 @@ describe('prepared statements cached per connection', () => {
       insertRow(db, items, { id: 9, name: 'plain', done: true, tags: ['z'] })
     })
     const db = world.db
-    expect(selectRows(db, items, {}, { orderBy: ['rowid'] })).toEqual(db.select().from(items).orderBy(sql`rowid`).all())
-    expect(selectRows(db, items, { name: 'plain' })).toEqual(db.select().from(items).where(eq(items.name, 'plain')).all())
-    expect(selectRows(db, items, { done: true }, { orderBy: ['name', 'id'] }))
-      .toEqual(db.select().from(items).where(eq(items.done, true)).orderBy(asc(items.name), asc(items.id)).all())
-    const drizzleNot = db.select().from(items).where(and(eq(items.done, false), ne(items.id, 1))).orderBy(items.id).all()
+    expect(selectRows(db, items, {}, { orderBy: ['rowid'] })).toEqual(
+      db
+        .select()
+        .from(items)
+        .orderBy(sql`rowid`)
+        .all(),
+    )
+    expect(selectRows(db, items, { name: 'plain' })).toEqual(
+      db.select().from(items).where(eq(items.name, 'plain')).all(),
+    )
+    expect(selectRows(db, items, { done: true }, { orderBy: ['name', 'id'] })).toEqual(
+      db.select().from(items).where(eq(items.done, true)).orderBy(asc(items.name), asc(items.id)).all(),
+    )
+    const drizzleNot = db
+      .select()
+      .from(items)
+      .where(and(eq(items.done, false), ne(items.id, 1)))
+      .orderBy(items.id)
+      .all()
     expect(selectRows(db, items, { done: false }, { not: { id: 1 }, orderBy: ['id'] })).toEqual(drizzleNot)
     expect(drizzleNot.map((r) => r.id)).toEqual([3, 4])
-    expect(selectRows(db, items, { id: 2 })[0]).toMatchObject({ done: true, tags: ['a', 'b'], data: Buffer.from([0, 255]) })
+    expect(selectRows(db, items, { id: 2 })[0]).toMatchObject({
+      done: true,
+      tags: ['a', 'b'],
+      data: Buffer.from([0, 255]),
+    })
     expect(selectRows(db, items, { id: 99 })).toEqual([])
     expect(db.select().from(items).orderBy(desc(items.id)).all()[0]!.id).toBe(9)
   })
@@ -147,7 +169,13 @@ describe('prepared statements cached per connection', () => {
     expect(world.sqlite.prepare(q)).not.toBe(old)
     expect(world.db.select().from(items).get()?.name).toBe('before')
     world.tx((db) => insertRow(db, items, { id: 2, name: 'new' }))
-    expect(world.db.select().from(items).all().map((r) => r.name)).toEqual(['before', 'new'])
+    expect(
+      world.db
+        .select()
+        .from(items)
+        .all()
+        .map((r) => r.name),
+    ).toEqual(['before', 'new'])
   })
 })
 
@@ -174,8 +202,13 @@ describe('statements around an agent call', () => {
     }
     // No BEGIN/COMMIT: nothing was due, so the clock write stands alone.
     expect(ran).toEqual([
-      'SELECT t.key, t.user_id,', 'SELECT EXISTS (SELECT', 'INSERT INTO world_meta',
-      'SELECT 1 FROM', 'SELECT count(*) AS', 'SELECT count(DISTINCT thread_id)', 'SELECT history_id AS',
+      'SELECT t.key, t.user_id,',
+      'SELECT EXISTS (SELECT',
+      'INSERT INTO world_meta',
+      'SELECT 1 FROM',
+      'SELECT count(*) AS',
+      'SELECT count(DISTINCT thread_id)',
+      'SELECT history_id AS',
       'INSERT INTO world_action_log',
     ])
   })

@@ -9,7 +9,7 @@ import { renderError } from '../../server/app.ts'
 const plain = () => z.object({ n: z.coerce.number().int().min(1), tag: z.enum(['a', 'b']).optional() })
 
 describe('preferSyncParse', () => {
-  test('answers what safeParseAsync answers, for valid and invalid input, without zod\'s async path', async () => {
+  test("answers what safeParseAsync answers, for valid and invalid input, without zod's async path", async () => {
     const reference = plain()
     const schema = plain()
     preferSyncParse(schema)
@@ -53,14 +53,28 @@ function preferredWithCounter<S extends z.ZodRawShape>(shape: () => S) {
 describe('preferSyncParse plain objects', () => {
   test('answers an object of optional plain strings and booleans as zod does, without running zod', async () => {
     const shape = () => ({
-      name: z.string().optional(), starred: z.boolean().optional(), n: z.number().optional(),
-      tags: z.array(z.string()).optional(), short: z.string().max(3).optional(), mimeType: z.string().optional(),
+      name: z.string().optional(),
+      starred: z.boolean().optional(),
+      n: z.number().optional(),
+      tags: z.array(z.string()).optional(),
+      short: z.string().max(3).optional(),
+      mimeType: z.string().optional(),
     })
     const { schema, reference, zodCalls } = preferredWithCounter(shape)
     const quick = [{}, { name: 'a' }, { mimeType: 'm', starred: false, name: 'b' }, JSON.parse('{"starred":true}')]
-    const parsed = [{ name: 1 }, { starred: 'true' }, { n: 2 }, { tags: ['x'] }, { short: 'long' },
+    const parsed = [
+      { name: 1 },
+      { starred: 'true' },
+      { n: 2 },
+      { tags: ['x'] },
+      { short: 'long' },
       { name: 'a', other: 1 },
-      JSON.parse('{"__proto__":{"name":"x"},"name":"y"}'), Object.create({ name: 'inherited' }), null, [], 'text']
+      JSON.parse('{"__proto__":{"name":"x"},"name":"y"}'),
+      Object.create({ name: 'inherited' }),
+      null,
+      [],
+      'text',
+    ]
     for (const input of [...quick, ...parsed]) {
       const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
       expect(got.success).toBe(want.success)
@@ -75,24 +89,41 @@ describe('preferSyncParse plain objects', () => {
   test('answers nested objects of plain fields as zod does, leaving anything else in them to zod', async () => {
     const time = () => z.object({ dateTime: z.string().optional(), timeZone: z.string().optional() })
     const shape = () => ({
-      summary: z.string().optional(), start: time().optional(), end: time().optional(),
-      source: z.object({
-        url: z.string().optional(), meta: z.object({ note: z.string().optional() }).optional(),
-      }).optional(),
-      checked: z.object({ a: z.string().optional() }).refine((o) => o.a !== 'no').optional(),
-      loose: z.looseObject({ a: z.string().optional() }).optional(), count: z.number().optional(),
+      summary: z.string().optional(),
+      start: time().optional(),
+      end: time().optional(),
+      source: z
+        .object({
+          url: z.string().optional(),
+          meta: z.object({ note: z.string().optional() }).optional(),
+        })
+        .optional(),
+      checked: z
+        .object({ a: z.string().optional() })
+        .refine((o) => o.a !== 'no')
+        .optional(),
+      loose: z.looseObject({ a: z.string().optional() }).optional(),
+      count: z.number().optional(),
     })
     const { schema, reference, zodCalls } = preferredWithCounter(shape)
     const quick = [
       { summary: 's', start: { dateTime: 'x' }, end: { dateTime: 'y', timeZone: 'z' } },
       { end: { timeZone: 'z', dateTime: 'y' }, start: {}, summary: 's' },
-      { source: { meta: { note: 'n' }, url: 'u' } }, { source: { meta: {} } },
+      { source: { meta: { note: 'n' }, url: 'u' } },
+      { source: { meta: {} } },
     ]
     const parsed = [
-      { start: { dateTime: 5 } }, { start: { dateTime: 'x', other: 1 } }, { start: null }, { start: [] },
+      { start: { dateTime: 5 } },
+      { start: { dateTime: 'x', other: 1 } },
+      { start: null },
+      { start: [] },
       { start: 'x' },
-      { source: { meta: { note: false } } }, { checked: { a: 'no' } }, { checked: { a: 'yes' } }, { loose: { b: 1 } },
-      { count: 1, start: { dateTime: 'x' } }, JSON.parse('{"start":{"__proto__":{"dateTime":"x"}}}'),
+      { source: { meta: { note: false } } },
+      { checked: { a: 'no' } },
+      { checked: { a: 'yes' } },
+      { loose: { b: 1 } },
+      { count: 1, start: { dateTime: 'x' } },
+      JSON.parse('{"start":{"__proto__":{"dateTime":"x"}}}'),
       { start: Object.create({ dateTime: 'inherited' }) },
     ]
     for (const input of [...quick, ...parsed]) {
@@ -107,15 +138,24 @@ describe('preferSyncParse plain objects', () => {
   })
 
   test('a schema that contains itself is read without recursing forever', async () => {
-    const Node: z.ZodType<unknown> = z.object({ name: z.string().optional(), get child() { return Node.optional() } })
+    const Node: z.ZodType<unknown> = z.object({
+      name: z.string().optional(),
+      get child() {
+        return Node.optional()
+      },
+    })
     preferSyncParse(Node)
     const input = { name: 'a', child: { name: 'b', child: { name: 'c' } } }
     expect(await Node.safeParseAsync(input)).toEqual(Node.safeParse(input))
   })
 
   test('leaves schemas with defaulted or other required keys to zod, and objects missing one', async () => {
-    const schemas = [z.object({ a: z.string() }), z.object({ a: z.string().optional(), b: z.string().default('d') }),
-      z.object({ a: z.string().min(1), b: z.string().optional() }), z.object({ a: z.enum(['x']), b: z.string() })]
+    const schemas = [
+      z.object({ a: z.string() }),
+      z.object({ a: z.string().optional(), b: z.string().default('d') }),
+      z.object({ a: z.string().min(1), b: z.string().optional() }),
+      z.object({ a: z.enum(['x']), b: z.string() }),
+    ]
     for (const schema of schemas) {
       preferSyncParse(schema)
       for (const input of [{}, { b: 'v' }, { a: 'x', b: 'v' }, { a: '', b: 'v' }]) {
@@ -130,15 +170,26 @@ describe('preferSyncParse plain objects', () => {
 
   test('answers required plain strings and booleans (path parameters) as zod does, without running zod', async () => {
     const shape = () => ({
-      calendarId: z.string(), eventId: z.string(), sure: z.boolean(), note: z.string().optional(),
+      calendarId: z.string(),
+      eventId: z.string(),
+      sure: z.boolean(),
+      note: z.string().optional(),
     })
     const { schema, reference, zodCalls } = preferredWithCounter(shape)
-    const quick = [{ calendarId: 'a', eventId: 'b', sure: true }, { sure: false, eventId: 'b', calendarId: 'a' },
-      { note: 'n', calendarId: 'a', eventId: 'b', sure: true }]
-    const parsed = [{}, { calendarId: 'a', sure: true }, { calendarId: 'a', eventId: 5, sure: true },
-      { calendarId: 'a', eventId: 'b', sure: 'true' }, { calendarId: 'a', eventId: 'b', sure: true, other: 1 },
+    const quick = [
+      { calendarId: 'a', eventId: 'b', sure: true },
+      { sure: false, eventId: 'b', calendarId: 'a' },
+      { note: 'n', calendarId: 'a', eventId: 'b', sure: true },
+    ]
+    const parsed = [
+      {},
+      { calendarId: 'a', sure: true },
+      { calendarId: 'a', eventId: 5, sure: true },
+      { calendarId: 'a', eventId: 'b', sure: 'true' },
+      { calendarId: 'a', eventId: 'b', sure: true, other: 1 },
       JSON.parse('{"__proto__":{"calendarId":"x"},"eventId":"b","sure":true}'),
-      { calendarId: undefined, eventId: 'b', sure: true }]
+      { calendarId: undefined, eventId: 'b', sure: true },
+    ]
     for (const input of [...quick, ...parsed]) {
       const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
       expect(got.success).toBe(want.success)
@@ -149,10 +200,18 @@ describe('preferSyncParse plain objects', () => {
   })
 
   test('answers an empty object as zod answered the first one, when that was an empty object', async () => {
-    const flag = () => z.enum(['true', 'false']).optional()
-      .transform((v) => (v === undefined ? undefined : v === 'true'))
-    const count = () => z.string().regex(/^\d+$/).optional().transform((v) => (v === undefined ? undefined : Number(v)))
-      .refine((v) => v === undefined || v <= 5, 'too many')
+    const flag = () =>
+      z
+        .enum(['true', 'false'])
+        .optional()
+        .transform((v) => (v === undefined ? undefined : v === 'true'))
+    const count = () =>
+      z
+        .string()
+        .regex(/^\d+$/)
+        .optional()
+        .transform((v) => (v === undefined ? undefined : Number(v)))
+        .refine((v) => v === undefined || v <= 5, 'too many')
     const optional = preferredWithCounter(() => ({ send: flag(), max: count() }))
     for (const input of [{}, {}, { send: 'true' }, {}, { max: '9' }, {}, { max: '2' }]) {
       const [got, want] = [await optional.schema.safeParseAsync(input), optional.reference.safeParse(input)]
@@ -176,18 +235,26 @@ describe('preferSyncParse plain objects', () => {
 })
 
 describe('createGoogleRouter validation', () => {
-  test('validates path and query parameters, sync and async schemas alike, with Google\'s 400', async () => {
+  test("validates path and query parameters, sync and async schemas alike, with Google's 400", async () => {
     const router = createGoogleRouter()
-      .openapi(createRoute({
-        method: 'get', path: '/t/{n}',
-        request: { params: z.object({ n: z.coerce.number().int().min(1) }), query: plain() },
-        responses: { 200: { description: 'ok' } },
-      }), (c) => c.json({ params: c.req.valid('param'), query: c.req.valid('query') }, 200))
-      .openapi(createRoute({
-        method: 'get', path: '/a/{id}',
-        request: { params: z.object({ id: z.string().refine(async (v) => v.startsWith('ok'), 'bad id') }) },
-        responses: { 200: { description: 'ok' } },
-      }), (c) => c.json(c.req.valid('param'), 200))
+      .openapi(
+        createRoute({
+          method: 'get',
+          path: '/t/{n}',
+          request: { params: z.object({ n: z.coerce.number().int().min(1) }), query: plain() },
+          responses: { 200: { description: 'ok' } },
+        }),
+        (c) => c.json({ params: c.req.valid('param'), query: c.req.valid('query') }, 200),
+      )
+      .openapi(
+        createRoute({
+          method: 'get',
+          path: '/a/{id}',
+          request: { params: z.object({ id: z.string().refine(async (v) => v.startsWith('ok'), 'bad id') }) },
+          responses: { 200: { description: 'ok' } },
+        }),
+        (c) => c.json(c.req.valid('param'), 200),
+      )
     router.onError((err, c) => renderError(err, c))
     const get = async (path: string) => {
       const res = await router.request(path)

@@ -19,7 +19,10 @@ describe('resolveToken', () => {
       const found = resolveToken(h.worlds, token)!
       const row = findToken(db, found.principal.tokenKey!)!
       expect(found.principal).toEqual({
-        userId: row.userId, tokenKind: row.kind, scopes: row.scopes ? row.scopes.split(',') : [], tokenKey: row.key,
+        userId: row.userId,
+        tokenKind: row.kind,
+        scopes: row.scopes ? row.scopes.split(',') : [],
+        tokenKey: row.key,
       })
       expect(userOf(found)).toEqual(findUserById(db, row.userId))
       expect(userOf(found)?.id).toBe(row.userId)
@@ -27,21 +30,20 @@ describe('resolveToken', () => {
     h.worlds.close()
   })
 
-  test('refuses a revoked token, and a token whose user is gone has no user (401/404 and invalid_auth as before)',
-    async () => {
-      const h = harness('demo')
-      const sqlite = h.entry.world.sqlite
-      const [google, slack] = [h.google(), h.slack()]
-      const user = resolveToken(h.worlds, google)!.principal.userId
-      sqlite.prepare('DELETE FROM world_users WHERE id = ?').run(user)
-      expect(userOf(resolveToken(h.worlds, google)!)).toBeUndefined()
-      expect((await h.call('GET', '/gmail/v1/users/me/profile', { token: google })).status).toBe(404)
-      expect((await h.call('POST', '/api/auth.test', { token: slack, form: {} })).body.error).toBe('invalid_auth')
-      sqlite.prepare('UPDATE world_tokens SET revoked = 1').run()
-      expect(resolveToken(h.worlds, google)).toBeUndefined()
-      expect((await h.call('GET', '/gmail/v1/users/me/profile', { token: google })).status).toBe(401)
-      h.worlds.close()
-    })
+  test('refuses a revoked token, and a token whose user is gone has no user (401/404 and invalid_auth as before)', async () => {
+    const h = harness('demo')
+    const sqlite = h.entry.world.sqlite
+    const [google, slack] = [h.google(), h.slack()]
+    const user = resolveToken(h.worlds, google)!.principal.userId
+    sqlite.prepare('DELETE FROM world_users WHERE id = ?').run(user)
+    expect(userOf(resolveToken(h.worlds, google)!)).toBeUndefined()
+    expect((await h.call('GET', '/gmail/v1/users/me/profile', { token: google })).status).toBe(404)
+    expect((await h.call('POST', '/api/auth.test', { token: slack, form: {} })).body.error).toBe('invalid_auth')
+    sqlite.prepare('UPDATE world_tokens SET revoked = 1').run()
+    expect(resolveToken(h.worlds, google)).toBeUndefined()
+    expect((await h.call('GET', '/gmail/v1/users/me/profile', { token: google })).status).toBe(401)
+    h.worlds.close()
+  })
 })
 
 describe('resolveToken reads the clock keys and the access facts with the token', () => {
@@ -52,12 +54,16 @@ describe('resolveToken reads the clock keys and the access facts with the token'
     const users = h.worlds.credentials(h.entry.id)
     const tokens = users.flatMap((u) => [u.googleToken, u.slackUserToken].filter((t): t is string => !!t))
     const keys = () => ({
-      tick: getMeta(db, 'tick_ms'), limit: getMeta(db, 'tick_limit_ms'), used: getMeta(db, 'ticked_ms'),
+      tick: getMeta(db, 'tick_ms'),
+      limit: getMeta(db, 'tick_limit_ms'),
+      used: getMeta(db, 'ticked_ms'),
       clock: getMeta(db, 'clock_ms'),
     })
-    const facts = sqlite.prepare('SELECT a.user_id AS a_user, a.client_id AS a_client, a.expires_ms AS a_expires, ' +
-      'u.suspended, u.deleted_ms FROM (SELECT 1) LEFT JOIN identity_access_tokens a ON a.key = ? ' +
-      'LEFT JOIN identity_users u ON u.user_id = ?')
+    const facts = sqlite.prepare(
+      'SELECT a.user_id AS a_user, a.client_id AS a_client, a.expires_ms AS a_expires, ' +
+        'u.suspended, u.deleted_ms FROM (SELECT 1) LEFT JOIN identity_access_tokens a ON a.key = ? ' +
+        'LEFT JOIN identity_users u ON u.user_id = ?',
+    )
     const check = () => {
       for (const token of tokens) {
         const found = resolveToken(h.worlds, token)!
@@ -81,13 +87,21 @@ describe('resolveToken reads the clock keys and the access facts with the token'
     const h = harness('demo')
     const world = h.entry.world
     const user = resolveToken(h.worlds, h.google())!.principal.userId
-    world.sqlite.prepare("INSERT INTO identity_grants (user_id, client_id, scopes, created_ms, last_used_ms) " +
-      "VALUES (?, 'client-1', 'https://mail.google.com/', 0, 0)").run(user)
-    const { token } = world.tx((db) => issueAccessToken(db, h.entry.keys, user, 'client-1', ['https://mail.google.com/'], null))
-    const expires = world.sqlite.prepare('SELECT expires_ms FROM identity_access_tokens WHERE user_id = ?').pluck()
+    world.sqlite
+      .prepare(
+        'INSERT INTO identity_grants (user_id, client_id, scopes, created_ms, last_used_ms) ' +
+          "VALUES (?, 'client-1', 'https://mail.google.com/', 0, 0)",
+      )
+      .run(user)
+    const { token } = world.tx((db) =>
+      issueAccessToken(db, h.entry.keys, user, 'client-1', ['https://mail.google.com/'], null),
+    )
+    const expires = world.sqlite
+      .prepare('SELECT expires_ms FROM identity_access_tokens WHERE user_id = ?')
+      .pluck()
       .get(user) as number
-    const lastUsed = () => world.sqlite.prepare("SELECT last_used_ms FROM identity_grants WHERE client_id = 'client-1'")
-      .pluck().get()
+    const lastUsed = () =>
+      world.sqlite.prepare("SELECT last_used_ms FROM identity_grants WHERE client_id = 'client-1'").pluck().get()
     setTick(world.db, 0)
     setClock(world.db, expires)
     expect((await h.call('GET', '/gmail/v1/users/me/profile', { token })).status).toBe(200)
@@ -99,14 +113,18 @@ describe('resolveToken reads the clock keys and the access facts with the token'
 })
 
 describe('checkGoogleAccess', () => {
-  test('refuses a suspended or deleted user\'s token and serves an active one (one read of both rows)', async () => {
+  test("refuses a suspended or deleted user's token and serves an active one (one read of both rows)", async () => {
     const h = harness('demo')
     const sqlite = h.entry.world.sqlite
     const token = h.google()
     const user = resolveToken(h.worlds, token)!.principal.userId
     const facts = (suspended: number, deleted: number | null) => {
-      sqlite.prepare('INSERT OR REPLACE INTO identity_users (user_id, suspended, org_unit_path, deleted_ms, ' +
-        "created_ms, change_password) VALUES (?, ?, '/', ?, 0, 0)").run(user, suspended, deleted)
+      sqlite
+        .prepare(
+          'INSERT OR REPLACE INTO identity_users (user_id, suspended, org_unit_path, deleted_ms, ' +
+            "created_ms, change_password) VALUES (?, ?, '/', ?, 0, 0)",
+        )
+        .run(user, suspended, deleted)
     }
     const status = async () => (await h.call('GET', '/gmail/v1/users/me/labels', { token })).status
     sqlite.prepare('DELETE FROM identity_users WHERE user_id = ?').run(user)

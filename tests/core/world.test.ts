@@ -24,7 +24,10 @@ function worldWithRows() {
   world.tx((db) => {
     setMeta(db, 'id_salt', 'salt')
     setClock(db, Date.parse('2026-03-02T09:00:00Z'))
-    for (let i = 1; i <= 50; i++) db.insert(things).values({ id: i, name: `thing ${i} ✓`, data: Buffer.from([i, 0, 255, i]) }).run()
+    for (let i = 1; i <= 50; i++)
+      db.insert(things)
+        .values({ id: i, name: `thing ${i} ✓`, data: Buffer.from([i, 0, 255, i]) })
+        .run()
   })
   return world
 }
@@ -36,7 +39,10 @@ describe('world snapshot and restore', () => {
     const before = world.db.select().from(things).all()
     world.tx((db) => {
       db.delete(things).where(eq(things.id, 3)).run()
-      db.update(things).set({ name: 'changed', data: Buffer.from('x') }).where(eq(things.id, 4)).run()
+      db.update(things)
+        .set({ name: 'changed', data: Buffer.from('x') })
+        .where(eq(things.id, 4))
+        .run()
       db.insert(things).values({ id: 99, name: 'new' }).run()
     })
     expect(world.db.select().from(things).all()).not.toEqual(before)
@@ -70,21 +76,38 @@ describe('world snapshot and restore', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wsgym-'))
     const file = join(dir, 'w.sqlite')
     const world = World.create([things], file)
-    world.tx((db) => db.insert(things).values({ id: 1, name: 'kept', data: Buffer.from([1, 2]) }).run())
+    world.tx((db) =>
+      db
+        .insert(things)
+        .values({ id: 1, name: 'kept', data: Buffer.from([1, 2]) })
+        .run(),
+    )
     const snap = world.snapshot()
     world.tx((db) => db.insert(things).values({ id: 2, name: 'later' }).run())
     world.close()
     const reopened = World.open(file)
     expect(reopened.db.select().from(things).all()).toHaveLength(2)
     reopened.restore(snap)
-    expect(reopened.db.select().from(things).all().map((r) => r.name)).toEqual(['kept'])
+    expect(
+      reopened.db
+        .select()
+        .from(things)
+        .all()
+        .map((r) => r.name),
+    ).toEqual(['kept'])
     reopened.close()
-    expect(World.open(file).db.select().from(things).all().map((r) => r.name)).toEqual(['kept'])
+    expect(
+      World.open(file)
+        .db.select()
+        .from(things)
+        .all()
+        .map((r) => r.name),
+    ).toEqual(['kept'])
   })
 })
 
 describe('deterministic ids', () => {
-  test('ids have the real services\' shapes', () => {
+  test("ids have the real services' shapes", () => {
     const world = worldWithRows()
     world.tx((db) => {
       expect(gmailId(db)).toMatch(/^[0-9a-f]{16}$/)
@@ -114,7 +137,12 @@ describe('determinism across whole worlds', () => {
     const run = async () => {
       const h = harness('demo', 7)
       const bodies: string[] = []
-      for (const path of ['/gmail/v1/users/me/profile', '/gmail/v1/users/me/labels', '/drive/v3/files', '/calendar/v3/users/me/calendarList']) {
+      for (const path of [
+        '/gmail/v1/users/me/profile',
+        '/gmail/v1/users/me/labels',
+        '/drive/v3/files',
+        '/calendar/v3/users/me/calendarList',
+      ]) {
         bodies.push((await h.call('GET', path)).text)
       }
       bodies.push((await h.call('POST', '/api/auth.test', { form: {} })).text)
@@ -168,7 +196,11 @@ describe('held worlds (World.hold, reused by the gym validation)', () => {
     world.db.update(things).set({ name: 'one' }).where(eq(things.id, 1)).run()
     world.savepoint('inner')
     for (const round of [1, 2, 3]) {
-      world.db.update(things).set({ name: `two ${round}` }).where(eq(things.id, 2)).run()
+      world.db
+        .update(things)
+        .set({ name: `two ${round}` })
+        .where(eq(things.id, 2))
+        .run()
       world.tx((db) => setMeta(db, 'note', String(round)))
       world.rollbackTo('inner')
       expect([name(1), name(2)]).toEqual(['one', 'thing 2 ✓'])
@@ -217,7 +249,11 @@ describe('held worlds (World.hold, reused by the gym validation)', () => {
       const before = world.changeCount()
       for (const round of [1, 2, 3]) {
         world.savepoint('shared_0')
-        world.db.update(things).set({ name: `round ${round}` }).where(eq(things.id, 1)).run()
+        world.db
+          .update(things)
+          .set({ name: `round ${round}` })
+          .where(eq(things.id, 1))
+          .run()
         expect(name()).toBe(`round ${round}`)
         world.rollbackTo('shared_0')
         expect(name()).toBe('thing 1 ✓')
@@ -290,7 +326,7 @@ describe('WorldManager reuse', () => {
     }
   })
 
-  test('a new template\'s first reused world is the connection that built it, and acts as one from bytes', async () => {
+  test("a new template's first reused world is the connection that built it, and acts as one from bytes", async () => {
     // Two managers with one template map and one server secret: the first builds the template and keeps the
     // connection that built it; the second opens the template's bytes. Same world id, so the same tokens.
     const templates = new Map<string, Snapshot>()

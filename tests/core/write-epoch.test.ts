@@ -119,9 +119,16 @@ describe('keptWhileUnwritten', () => {
   test('seals a value only when it is kept', () => {
     const w = world()
     const sealed: unknown[] = []
-    const read = () => keptWhileUnwritten(w.sqlite, 'test_pairs', 'sealed', () => ({ at: Math.random() }), (v) => {
-      sealed.push(v)
-    })
+    const read = () =>
+      keptWhileUnwritten(
+        w.sqlite,
+        'test_pairs',
+        'sealed',
+        () => ({ at: Math.random() }),
+        (v) => {
+          sealed.push(v)
+        },
+      )
     w.sqlite.exec('BEGIN')
     read()
     expect(sealed).toHaveLength(0)

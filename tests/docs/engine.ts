@@ -10,7 +10,13 @@ import { plainText } from '../../envs/docs/render/text.ts'
 /** A document engine over a scratch world: apply requests in-process and read the wire body. */
 export function engine(blocks: SeedBlock[] = []) {
   const world = World.create([...docsTables])
-  const ctx: Ctx = { doc: blocks.length ? buildDocument(world.db, 'f', blocks) : newDocument(), db: world.db, fileId: 'f', userEmail: 'a@x.test', nowIso: '2026-03-01T09:00:00.000Z' }
+  const ctx: Ctx = {
+    doc: blocks.length ? buildDocument(world.db, 'f', blocks) : newDocument(),
+    db: world.db,
+    fileId: 'f',
+    userEmail: 'a@x.test',
+    nowIso: '2026-03-01T09:00:00.000Z',
+  }
   return {
     ctx,
     apply: (...reqs: Record<string, unknown>[]) => applyRequests(ctx, checkRequests(reqs)),

@@ -8,15 +8,21 @@ import { renderDocx } from '../../envs/docs/render/docx.ts'
 import { renderPdf } from '../../envs/docs/render/pdf.ts'
 import { plainText } from '../../envs/docs/render/text.ts'
 
-const sample = () => engine([
-  { text: 'Plan <A&B>', style: 'HEADING_1' },
-  { text: 'Bold words', bold: true },
-  { text: 'Docs', link: 'https://example.com/docs' },
-  { bullets: ['one', 'two'] },
-  { bullets: ['first', 'second'], numbered: true },
-  { table: [['Name', 'Qty'], ['Widget', '3']] },
-  'Fin — ünïcode 😀',
-])
+const sample = () =>
+  engine([
+    { text: 'Plan <A&B>', style: 'HEADING_1' },
+    { text: 'Bold words', bold: true },
+    { text: 'Docs', link: 'https://example.com/docs' },
+    { bullets: ['one', 'two'] },
+    { bullets: ['first', 'second'], numbered: true },
+    {
+      table: [
+        ['Name', 'Qty'],
+        ['Widget', '3'],
+      ],
+    },
+    'Fin — ünïcode 😀',
+  ])
 
 /** The uncompressed bytes of one entry of a zip archive (enough for a docx written by JSZip). */
 function zipEntry(zip: Buffer, name: string): string {
@@ -36,7 +42,9 @@ function zipEntry(zip: Buffer, name: string): string {
 
 describe('docs rendering (Drive export formats)', () => {
   it('plain text has every paragraph and tab-separated cells', () => {
-    expect(plainText(sample().ctx.doc)).toBe('Plan <A&B>\nBold words\nDocs\none\ntwo\nfirst\nsecond\nName\tQty\nWidget\t3\nFin — ünïcode 😀\n')
+    expect(plainText(sample().ctx.doc)).toBe(
+      'Plan <A&B>\nBold words\nDocs\none\ntwo\nfirst\nsecond\nName\tQty\nWidget\t3\nFin — ünïcode 😀\n',
+    )
   })
 
   it('html escapes text and renders headings, bold, links, lists and tables', () => {
@@ -80,7 +88,10 @@ describe('docs rendering (Drive export formats)', () => {
   it('docx carries the default header and footer', async () => {
     const e = sample()
     const [h, f] = e.apply({ createHeader: { type: 'DEFAULT' } }, { createFooter: { type: 'DEFAULT' } }) as any[]
-    e.apply({ insertText: { location: { segmentId: h.createHeader.headerId, index: 0 }, text: 'Northwind confidential' } }, { insertText: { location: { segmentId: f.createFooter.footerId, index: 0 }, text: 'Footer text' } })
+    e.apply(
+      { insertText: { location: { segmentId: h.createHeader.headerId, index: 0 }, text: 'Northwind confidential' } },
+      { insertText: { location: { segmentId: f.createFooter.footerId, index: 0 }, text: 'Footer text' } },
+    )
     const buf = await renderDocx(e.ctx.doc, 'T')
     expect(zipEntry(buf, 'word/header1.xml')).toContain('Northwind confidential')
     expect(zipEntry(buf, 'word/footer1.xml')).toContain('Footer text')

@@ -18,7 +18,11 @@ async function setup() {
   return { h, alice, bob: h.google('bob'), id: created.body.documentId as string, created }
 }
 
-const textOf = (doc: any) => doc.body.content.filter((e: any) => e.paragraph).map((e: any) => e.paragraph.elements.map((x: any) => x.textRun?.content ?? '').join('')).join('')
+const textOf = (doc: any) =>
+  doc.body.content
+    .filter((e: any) => e.paragraph)
+    .map((e: any) => e.paragraph.elements.map((x: any) => x.textRun?.content ?? '').join(''))
+    .join('')
 
 describe('docs.documents.create', () => {
   it('creates a blank document with tabs and legacy content fields', async () => {
@@ -32,7 +36,7 @@ describe('docs.documents.create', () => {
     expect(created.body.namedStyles.styles).toHaveLength(9)
   })
 
-  it('is a Google Doc file in the creator\'s Drive', async () => {
+  it("is a Google Doc file in the creator's Drive", async () => {
     const { h, alice, id } = await setup()
     const file = await h.call('GET', `/drive/v3/files/${id}?fields=id,name,mimeType`, { token: alice })
     expect(file.body).toEqual({ id, name: 'Fresh doc', mimeType: 'application/vnd.google-apps.document' })
@@ -40,7 +44,15 @@ describe('docs.documents.create', () => {
 
   it('rejects a non-JSON body and a non-string title', async () => {
     const { h, alice } = await setup()
-    expect((await h.call('POST', '/v1/documents', { body: '{oops', headers: { 'content-type': 'application/json' }, token: alice })).status).toBe(400)
+    expect(
+      (
+        await h.call('POST', '/v1/documents', {
+          body: '{oops',
+          headers: { 'content-type': 'application/json' },
+          token: alice,
+        })
+      ).status,
+    ).toBe(400)
     expect((await h.call('POST', '/v1/documents', { json: { title: 5 }, token: alice })).status).toBe(400)
   })
 })
@@ -62,7 +74,9 @@ describe('docs.documents.get', () => {
     const { h, bob, id } = await setup()
     const missing = await h.call('GET', '/v1/documents/1nope', { token: bob })
     expect(missing.status).toBe(404)
-    expect(missing.body).toEqual({ error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } })
+    expect(missing.body).toEqual({
+      error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' },
+    })
     const hidden = await h.call('GET', `/v1/documents/${id}`, { token: bob })
     expect(hidden.status).toBe(404)
   })
@@ -84,7 +98,13 @@ describe('docs.documents.batchUpdate', () => {
     const { h, alice, id, created } = await setup()
     const res = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
       token: alice,
-      json: { requests: [{ insertText: { location: { index: 1 }, text: 'Hello NAME' } }, { replaceAllText: { containsText: { text: 'name', matchCase: false }, replaceText: 'Bob' } }, { createNamedRange: { name: 'greet', range: { startIndex: 1, endIndex: 6 } } }] },
+      json: {
+        requests: [
+          { insertText: { location: { index: 1 }, text: 'Hello NAME' } },
+          { replaceAllText: { containsText: { text: 'name', matchCase: false }, replaceText: 'Bob' } },
+          { createNamedRange: { name: 'greet', range: { startIndex: 1, endIndex: 6 } } },
+        ],
+      },
     })
     expect(res.status).toBe(200)
     expect(res.body.documentId).toBe(id)
@@ -99,7 +119,15 @@ describe('docs.documents.batchUpdate', () => {
 
   it('is atomic: one invalid request leaves the document and its revision unchanged', async () => {
     const { h, alice, id, created } = await setup()
-    const res = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'kept?' } }, { deleteContentRange: { range: { startIndex: 1, endIndex: 99 } } }] } })
+    const res = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [
+          { insertText: { location: { index: 1 }, text: 'kept?' } },
+          { deleteContentRange: { range: { startIndex: 1, endIndex: 99 } } },
+        ],
+      },
+    })
     expect(res.status).toBe(400)
     expect(res.body.error.status).toBe('INVALID_ARGUMENT')
     expect(res.body.error.message).toMatch(/^Invalid requests\[1\]\.deleteContentRange: /)
@@ -110,51 +138,104 @@ describe('docs.documents.batchUpdate', () => {
 
   it('honours writeControl.requiredRevisionId', async () => {
     const { h, alice, id, created } = await setup()
-    const first = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'a' } }], writeControl: { requiredRevisionId: created.body.revisionId } } })
+    const first = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [{ insertText: { location: { index: 1 }, text: 'a' } }],
+        writeControl: { requiredRevisionId: created.body.revisionId },
+      },
+    })
     expect(first.status).toBe(200)
-    const stale = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'b' } }], writeControl: { requiredRevisionId: created.body.revisionId } } })
+    const stale = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [{ insertText: { location: { index: 1 }, text: 'b' } }],
+        writeControl: { requiredRevisionId: created.body.revisionId },
+      },
+    })
     expect(stale.status).toBe(400)
     expect(stale.body.error.status).toBe('FAILED_PRECONDITION')
-    const bogus = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'b' } }], writeControl: { targetRevisionId: 'nope' } } })
+    const bogus = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [{ insertText: { location: { index: 1 }, text: 'b' } }],
+        writeControl: { targetRevisionId: 'nope' },
+      },
+    })
     expect(bogus.status).toBe(400)
-    const target = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'c' } }], writeControl: { targetRevisionId: created.body.revisionId } } })
+    const target = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [{ insertText: { location: { index: 1 }, text: 'c' } }],
+        writeControl: { targetRevisionId: created.body.revisionId },
+      },
+    })
     expect(target.status).toBe(200)
   })
 
   it('rejects unknown request kinds, empty batches and unknown top-level fields', async () => {
     const { h, alice, id } = await setup()
-    const unknown = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ makeItPretty: {} }] } })
+    const unknown = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: { requests: [{ makeItPretty: {} }] },
+    })
     expect(unknown.status).toBe(400)
-    expect(unknown.body.error.message).toBe(`Invalid JSON payload received. Unknown name "makeItPretty" at 'requests[0]': Cannot find field.`)
-    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [] } })).status).toBe(400)
-    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [], extra: 1 } })).status).toBe(400)
-    const wc = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }], writeControl: { revision: 'x' } } })
-    expect(wc.body.error.message).toBe(`Invalid JSON payload received. Unknown name "revision" at 'write_control': Cannot find field.`)
-    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: 'insertText' } })).status).toBe(400)
+    expect(unknown.body.error.message).toBe(
+      `Invalid JSON payload received. Unknown name "makeItPretty" at 'requests[0]': Cannot find field.`,
+    )
+    expect(
+      (await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [] } })).status,
+    ).toBe(400)
+    expect(
+      (await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [], extra: 1 } }))
+        .status,
+    ).toBe(400)
+    const wc = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }], writeControl: { revision: 'x' } },
+    })
+    expect(wc.body.error.message).toBe(
+      `Invalid JSON payload received. Unknown name "revision" at 'write_control': Cannot find field.`,
+    )
+    expect(
+      (await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: 'insertText' } }))
+        .status,
+    ).toBe(400)
   })
 
   it('lets a writer edit, refuses a reader with 403, hides the document from others with 404', async () => {
     const { h, alice, bob, id } = await setup()
     const edit = { json: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } }
     expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: bob, ...edit })).status).toBe(404)
-    const share = await h.call('POST', `/drive/v3/files/${id}/permissions?sendNotificationEmail=false`, { token: alice, json: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' } })
+    const share = await h.call('POST', `/drive/v3/files/${id}/permissions?sendNotificationEmail=false`, {
+      token: alice,
+      json: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' },
+    })
     expect(share.status).toBe(200)
     expect((await h.call('GET', `/v1/documents/${id}`, { token: bob })).status).toBe(200)
     const denied = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: bob, ...edit })
     expect(denied.status).toBe(403)
     expect(denied.body.error.status).toBe('PERMISSION_DENIED')
-    await h.call('PATCH', `/drive/v3/files/${id}/permissions/${share.body.id}`, { token: alice, json: { role: 'writer' } })
+    await h.call('PATCH', `/drive/v3/files/${id}/permissions/${share.body.id}`, {
+      token: alice,
+      json: { role: 'writer' },
+    })
     expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: bob, ...edit })).status).toBe(200)
   })
 
   it('updates the Drive file: modifiedTime, version and full-text search', async () => {
     const { h, alice, id } = await setup()
     const before = await h.call('GET', `/drive/v3/files/${id}?fields=modifiedTime,version`, { token: alice })
-    await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'quarterly zephyr numbers' } }] } })
+    await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: { requests: [{ insertText: { location: { index: 1 }, text: 'quarterly zephyr numbers' } }] },
+    })
     const after = await h.call('GET', `/drive/v3/files/${id}?fields=modifiedTime,version`, { token: alice })
     expect(Date.parse(after.body.modifiedTime)).toBeGreaterThan(Date.parse(before.body.modifiedTime))
     expect(Number(after.body.version)).toBeGreaterThan(Number(before.body.version))
-    const found = await h.call('GET', `/drive/v3/files?q=${encodeURIComponent("fullText contains 'zephyr'")}`, { token: alice })
+    const found = await h.call('GET', `/drive/v3/files?q=${encodeURIComponent("fullText contains 'zephyr'")}`, {
+      token: alice,
+    })
     expect(found.body.files.map((f: any) => f.id)).toContain(id)
   })
 })
@@ -162,14 +243,44 @@ describe('docs.documents.batchUpdate', () => {
 describe('docs dump', () => {
   it('exposes documents with text, paragraphs, tables and named ranges for oracles', async () => {
     const { h, alice, id } = await setup()
-    await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { location: { index: 1 }, text: 'Title\nBody' } }, { updateParagraphStyle: { range: { startIndex: 1, endIndex: 2 }, paragraphStyle: { namedStyleType: 'HEADING_1' }, fields: 'namedStyleType' } }] } })
+    await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [
+          { insertText: { location: { index: 1 }, text: 'Title\nBody' } },
+          {
+            updateParagraphStyle: {
+              range: { startIndex: 1, endIndex: 2 },
+              paragraphStyle: { namedStyleType: 'HEADING_1' },
+              fields: 'namedStyleType',
+            },
+          },
+        ],
+      },
+    })
     const { docs } = await import('../../envs/docs/index.ts')
     const state = docs.dump(h.entry.world) as any
     const d = state.entities.documents[id]
     expect(d.text).toBe('Title\nBody\n')
     expect(d.revision).toBe(1)
-    expect(d.tabs[0].paragraphs.map((p: any) => [p.text, p.namedStyleType])).toEqual([['Title', 'HEADING_1'], ['Body', 'NORMAL_TEXT']])
-    await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ updateTextStyle: { range: { startIndex: 7, endIndex: 9 }, textStyle: { bold: true, link: { url: 'https://x.test' } }, fields: 'bold,link' } }] } })
+    expect(d.tabs[0].paragraphs.map((p: any) => [p.text, p.namedStyleType])).toEqual([
+      ['Title', 'HEADING_1'],
+      ['Body', 'NORMAL_TEXT'],
+    ])
+    await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: {
+        requests: [
+          {
+            updateTextStyle: {
+              range: { startIndex: 7, endIndex: 9 },
+              textStyle: { bold: true, link: { url: 'https://x.test' } },
+              fields: 'bold,link',
+            },
+          },
+        ],
+      },
+    })
     const again = (docs.dump(h.entry.world) as any).entities.documents[id]
     expect(again.tabs[0].paragraphs[1].styled).toEqual([{ text: 'Bo', bold: true, link: 'https://x.test' }])
     expect(again.tabs[0].paragraphs[1].links).toEqual(['https://x.test'])
@@ -184,9 +295,13 @@ describe('docs.documents.get parameters', () => {
     const { h, alice, id } = await setup()
     const bad = await h.call('GET', `/v1/documents/${id}?includeTabsContent=yes`, { token: alice })
     expect(bad.status).toBe(400)
-    expect(bad.body).toEqual({ error: { code: 400, message: `Invalid value at 'include_tabs_content', "yes"`, status: 'INVALID_ARGUMENT' } })
+    expect(bad.body).toEqual({
+      error: { code: 400, message: `Invalid value at 'include_tabs_content', "yes"`, status: 'INVALID_ARGUMENT' },
+    })
     expect((await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=ALL`, { token: alice })).status).toBe(400)
-    const ok = await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=PREVIEW_SUGGESTIONS_ACCEPTED`, { token: alice })
+    const ok = await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=PREVIEW_SUGGESTIONS_ACCEPTED`, {
+      token: alice,
+    })
     expect(ok.body.suggestionsViewMode).toBe('PREVIEW_SUGGESTIONS_ACCEPTED')
   })
 })
@@ -201,7 +316,10 @@ describe('docs.documents.get on a Drive-made Google Doc', () => {
     expect(doc.status).toBe(200)
     expect(doc.body.title).toBe('From Drive')
     expect(textOf(doc.body)).toBe('\n')
-    const edit = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: alice, json: { requests: [{ insertText: { endOfSegmentLocation: {}, text: 'now with text' } }] } })
+    const edit = await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      token: alice,
+      json: { requests: [{ insertText: { endOfSegmentLocation: {}, text: 'now with text' } }] },
+    })
     expect(edit.status).toBe(200)
     expect(textOf((await h.call('GET', `/v1/documents/${id}`, { token: alice })).body)).toBe('now with text\n')
   })
@@ -210,10 +328,15 @@ describe('docs.documents.get on a Drive-made Google Doc', () => {
 describe('docs.documents.get on other Drive files', () => {
   it('answers FAILED_PRECONDITION for a visible file that is not a Google Doc', async () => {
     const { h, alice } = await setup()
-    const file = await h.call('POST', '/drive/v3/files', { token: alice, json: { name: 'notes.txt', mimeType: 'text/plain' } })
+    const file = await h.call('POST', '/drive/v3/files', {
+      token: alice,
+      json: { name: 'notes.txt', mimeType: 'text/plain' },
+    })
     expect(file.status).toBe(200)
     const res = await h.call('GET', `/v1/documents/${file.body.id}`, { token: alice })
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: { code: 400, message: 'This operation is not supported for this document', status: 'FAILED_PRECONDITION' } })
+    expect(res.body).toEqual({
+      error: { code: 400, message: 'This operation is not supported for this document', status: 'FAILED_PRECONDITION' },
+    })
   })
 })

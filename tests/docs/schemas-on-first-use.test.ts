@@ -11,11 +11,14 @@ type Step = { step: string; status: number; body: string; docsBuilt: boolean; an
 async function run(...steps: string[]): Promise<Step[]> {
   const script = join(root, 'tests', 'support', 'docs-schema-builds.ts')
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...steps], { cwd: root })
-  return stdout.trim().split('\n').map((line) => JSON.parse(line) as Step)
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Step)
 }
 
 describe('docs schemas on first use', () => {
-  test('worlds without documents and other services\' calls build none; a world with documents does', async () => {
+  test("worlds without documents and other services' calls build none; a world with documents does", async () => {
     const [plain, gmail, documents] = await run('plain', 'gmail', 'documents')
     expect([plain!.status, gmail!.status]).toEqual([201, 200])
     // Other services' schemas were built by then, so the observation itself works.
@@ -30,7 +33,7 @@ describe('docs schemas on first use', () => {
     const [plain, badBatch] = await run('plain', 'badBatch')
     expect(plain!.docsBuilt).toBe(false)
     expect(badBatch!.status).toBe(400)
-    const message = "Invalid value at 'requests[0].insertText.location.index', \"x\""
+    const message = 'Invalid value at \'requests[0].insertText.location.index\', "x"'
     expect(JSON.parse(badBatch!.body).error.message).toBe(message)
   }, 60_000)
 })

@@ -20,7 +20,9 @@ describe('docs seed', () => {
       const body = (documentTabToWire(doc.tabs[0]!) as any).body.content
       // Indices are contiguous from 0 to the end of the body.
       for (let k = 1; k < body.length; k++) expect(body[k].startIndex).toBe(body[k - 1].endIndex)
-      expect(plainText(doc)).toContain(typeof d.content[0] === 'string' ? d.content[0] : (d.content[0] as { text: string }).text)
+      expect(plainText(doc)).toContain(
+        typeof d.content[0] === 'string' ? d.content[0] : (d.content[0] as { text: string }).text,
+      )
     }
   })
 
@@ -44,17 +46,22 @@ describe('docs seed', () => {
   it("checks a seed's raw requests as batchUpdate does, and applies them after the blocks", () => {
     const db = () => World.create([...docsTables]).db
     const bad = [{ insertText: { location: { index: 'one' }, text: 'x' } }]
-    expect(() => buildDocument(db(), 'x', ['Hello'], { requests: bad }))
-      .toThrow("Invalid value at 'requests[0].insertText.location.index', \"one\"")
-    expect(() => buildDocument(db(), 'x', ['Hello'], { requests: [{ insertTexts: {} }] }))
-      .toThrow(/Unknown name "insertTexts"/)
-    const doc = buildDocument(db(), 'x', ['Hello', { bullets: ['a', 'b'] }, { table: [['c']] }],
-      { requests: [{ insertText: { location: { index: 1 }, text: 'Oh. ' } }] })
+    expect(() => buildDocument(db(), 'x', ['Hello'], { requests: bad })).toThrow(
+      'Invalid value at \'requests[0].insertText.location.index\', "one"',
+    )
+    expect(() => buildDocument(db(), 'x', ['Hello'], { requests: [{ insertTexts: {} }] })).toThrow(
+      /Unknown name "insertTexts"/,
+    )
+    const doc = buildDocument(db(), 'x', ['Hello', { bullets: ['a', 'b'] }, { table: [['c']] }], {
+      requests: [{ insertText: { location: { index: 1 }, text: 'Oh. ' } }],
+    })
     expect(plainText(doc)).toBe('Oh. Hello\na\nb\nc\n\n')
   })
 
   it('unknown block shapes are refused', () => {
-    expect(docsSeedSchema.safeParse({ documents: [{ owner: 'alice', content: [{ heading: 'x' }] }] }).success).toBe(false)
+    expect(docsSeedSchema.safeParse({ documents: [{ owner: 'alice', content: [{ heading: 'x' }] }] }).success).toBe(
+      false,
+    )
   })
 })
 
@@ -77,6 +84,12 @@ describe('docs seed in a world', () => {
 
   it('keeps an explicit id only when Drive seeded that Google Doc', async () => {
     const { harness } = await import('../../envs/core/testing/harness.ts')
-    expect(() => harness({ name: 'x', users: [{ id: 'a', email: 'a@x.test', name: 'A' }], docs: { documents: [{ id: '1missing', content: ['x'] }] } })).toThrow(/not a Google Doc/)
+    expect(() =>
+      harness({
+        name: 'x',
+        users: [{ id: 'a', email: 'a@x.test', name: 'A' }],
+        docs: { documents: [{ id: '1missing', content: ['x'] }] },
+      }),
+    ).toThrow(/not a Google Doc/)
   })
 })

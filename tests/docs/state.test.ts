@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { docs } from '../../envs/docs/index.ts'
 
-const seed = { name: 'docs-state', now: '2026-03-02T14:00:00Z', users: [{ id: 'alice', email: 'alice@northwind.test', name: 'Alice Moreno' }] }
-const edits = { requests: [{ insertText: { location: { index: 1 }, text: 'Alpha beta' } }, { createNamedRange: { name: 'a', range: { startIndex: 1, endIndex: 6 } } }, { createHeader: { type: 'DEFAULT' } }] }
+const seed = {
+  name: 'docs-state',
+  now: '2026-03-02T14:00:00Z',
+  users: [{ id: 'alice', email: 'alice@northwind.test', name: 'Alice Moreno' }],
+}
+const edits = {
+  requests: [
+    { insertText: { location: { index: 1 }, text: 'Alpha beta' } },
+    { createNamedRange: { name: 'a', range: { startIndex: 1, endIndex: 6 } } },
+    { createHeader: { type: 'DEFAULT' } },
+  ],
+}
 
 async function scripted() {
   const h = harness(seed)
@@ -17,7 +27,9 @@ describe('docs state: snapshot, restore and determinism', () => {
     const { h, id } = await scripted()
     const snap = h.entry.world.snapshot()
     const before = docs.dump(h.entry.world)
-    await h.call('POST', `/v1/documents/${id}:batchUpdate`, { json: { requests: [{ deleteContentRange: { range: { startIndex: 1, endIndex: 7 } } }] } })
+    await h.call('POST', `/v1/documents/${id}:batchUpdate`, {
+      json: { requests: [{ deleteContentRange: { range: { startIndex: 1, endIndex: 7 } } }] },
+    })
     expect(docs.dump(h.entry.world)).not.toEqual(before)
     h.entry.world.restore(snap)
     expect(docs.dump(h.entry.world)).toEqual(before)

@@ -18,8 +18,14 @@ describe('docs.documents.batchUpdate insertText', () => {
     const e = engine([{ text: 'Title', style: 'HEADING_1' }])
     e.apply({ insertText: { location: { index: 3 }, text: 'a\nb' } })
     const paras = e.body().slice(1)
-    expect(paras.map((p: any) => p.paragraph.elements.map((x: any) => x.textRun.content).join(''))).toEqual(['Tia\n', 'btle\n'])
-    expect(paras.map((p: any) => [p.startIndex, p.endIndex])).toEqual([[1, 5], [5, 10]])
+    expect(paras.map((p: any) => p.paragraph.elements.map((x: any) => x.textRun.content).join(''))).toEqual([
+      'Tia\n',
+      'btle\n',
+    ])
+    expect(paras.map((p: any) => [p.startIndex, p.endIndex])).toEqual([
+      [1, 5],
+      [5, 10],
+    ])
     expect(paras.every((p: any) => p.paragraph.paragraphStyle.namedStyleType === 'HEADING_1')).toBe(true)
   })
 
@@ -32,7 +38,9 @@ describe('docs.documents.batchUpdate insertText', () => {
 
   it('rejects an index at or past the end of the segment with Google text', () => {
     const e = engine()
-    expect(e.error({ insertText: { location: { index: 2 }, text: 'x' } })).toBe('Invalid requests[0].insertText: Index 2 must be less than the end index of the referenced segment, 2.')
+    expect(e.error({ insertText: { location: { index: 2 }, text: 'x' } })).toBe(
+      'Invalid requests[0].insertText: Index 2 must be less than the end index of the referenced segment, 2.',
+    )
   })
 
   it('rejects an index inside a surrogate pair', () => {
@@ -42,9 +50,13 @@ describe('docs.documents.batchUpdate insertText', () => {
 
   it('rejects the section break index and table markers', () => {
     const e = engine([{ table: [['a']] }])
-    expect(e.error({ insertText: { location: { index: 0 }, text: 'x' } })).toMatch(/inside the bounds of an existing paragraph/)
+    expect(e.error({ insertText: { location: { index: 0 }, text: 'x' } })).toMatch(
+      /inside the bounds of an existing paragraph/,
+    )
     const table = e.body().find((x: any) => x.table)
-    expect(e.error({ insertText: { location: { index: table.startIndex }, text: 'x' } })).toMatch(/inside the bounds of an existing paragraph/)
+    expect(e.error({ insertText: { location: { index: table.startIndex }, text: 'x' } })).toMatch(
+      /inside the bounds of an existing paragraph/,
+    )
   })
 
   it('appends at endOfSegmentLocation', () => {
@@ -73,7 +85,9 @@ describe('docs.documents.batchUpdate deleteContentRange', () => {
 
   it('refuses the final newline of the segment', () => {
     const e = engine(['abc'])
-    expect(e.error({ deleteContentRange: { range: { startIndex: 1, endIndex: 5 } } })).toBe('Invalid requests[0].deleteContentRange: The range cannot include the newline character at the end of the segment.')
+    expect(e.error({ deleteContentRange: { range: { startIndex: 1, endIndex: 5 } } })).toBe(
+      'Invalid requests[0].deleteContentRange: The range cannot include the newline character at the end of the segment.',
+    )
   })
 
   it('refuses an empty range', () => {
@@ -84,8 +98,12 @@ describe('docs.documents.batchUpdate deleteContentRange', () => {
   it('deletes a whole table but not part of one', () => {
     const e = engine(['before', { table: [['a', 'b']] }, 'after'])
     const t = e.body().find((x: any) => x.table)
-    expect(e.error({ deleteContentRange: { range: { startIndex: t.startIndex, endIndex: t.endIndex - 1 } } })).toMatch(/partial table/)
-    expect(e.error({ deleteContentRange: { range: { startIndex: 2, endIndex: t.startIndex + 4 } } })).toMatch(/partial table/)
+    expect(e.error({ deleteContentRange: { range: { startIndex: t.startIndex, endIndex: t.endIndex - 1 } } })).toMatch(
+      /partial table/,
+    )
+    expect(e.error({ deleteContentRange: { range: { startIndex: 2, endIndex: t.startIndex + 4 } } })).toMatch(
+      /partial table/,
+    )
     e.apply({ deleteContentRange: { range: { startIndex: t.startIndex, endIndex: t.endIndex } } })
     expect(e.body().some((x: any) => x.table)).toBe(false)
     expect(e.text()).toBe('before\nafter\n')
@@ -95,7 +113,10 @@ describe('docs.documents.batchUpdate deleteContentRange', () => {
     const e = engine([{ table: [['alpha', 'beta']] }])
     const cell = e.body().find((x: any) => x.table).table.tableRows[0].tableCells[0]
     e.apply({ deleteContentRange: { range: { startIndex: cell.startIndex + 1, endIndex: cell.startIndex + 3 } } })
-    expect(e.body().find((x: any) => x.table).table.tableRows[0].tableCells[0].content[0].paragraph.elements[0].textRun.content).toBe('pha\n')
+    expect(
+      e.body().find((x: any) => x.table).table.tableRows[0].tableCells[0].content[0].paragraph.elements[0].textRun
+        .content,
+    ).toBe('pha\n')
   })
 })
 
@@ -109,32 +130,47 @@ describe('docs.documents.batchUpdate replaceAllText', () => {
 
   it('respects matchCase and regex', () => {
     const e = engine(['Foo foo v1 v22'])
-    expect(e.apply({ replaceAllText: { containsText: { text: 'Foo', matchCase: true }, replaceText: 'X' } })[0]).toEqual({ replaceAllText: { occurrencesChanged: 1 } })
+    expect(
+      e.apply({ replaceAllText: { containsText: { text: 'Foo', matchCase: true }, replaceText: 'X' } })[0],
+    ).toEqual({ replaceAllText: { occurrencesChanged: 1 } })
     e.apply({ replaceAllText: { containsText: { text: 'v\\d+', searchByRegex: true }, replaceText: 'N' } })
     expect(e.text()).toBe('X foo N N\n')
   })
 
   it('answers an empty reply object when nothing matches', () => {
     const e = engine(['abc'])
-    expect(e.apply({ replaceAllText: { containsText: { text: 'zzz' }, replaceText: 'y' } })).toEqual([{ replaceAllText: {} }])
+    expect(e.apply({ replaceAllText: { containsText: { text: 'zzz' }, replaceText: 'y' } })).toEqual([
+      { replaceAllText: {} },
+    ])
   })
 })
 
 describe('docs.documents.batchUpdate request validation', () => {
   it('rejects unknown request kinds and double kinds', () => {
     const e = engine()
-    expect(e.error({ frobnicate: {} })).toBe(`Invalid JSON payload received. Unknown name "frobnicate" at 'requests[0]': Cannot find field.`)
-    expect(e.error({ insertText: { location: { index: 1 }, text: 'a' }, deleteContentRange: {} })).toMatch(/Oneof field 'request' is already set/)
+    expect(e.error({ frobnicate: {} })).toBe(
+      `Invalid JSON payload received. Unknown name "frobnicate" at 'requests[0]': Cannot find field.`,
+    )
+    expect(e.error({ insertText: { location: { index: 1 }, text: 'a' }, deleteContentRange: {} })).toMatch(
+      /Oneof field 'request' is already set/,
+    )
   })
 
   it('prefixes handler errors with the request position', () => {
     const e = engine()
-    expect(e.error({ insertText: { location: { index: 1 }, text: 'a' } }, { insertText: { location: { index: 9 }, text: 'b' } })).toMatch(/^Invalid requests\[1\]\.insertText: Index 9 /)
+    expect(
+      e.error(
+        { insertText: { location: { index: 1 }, text: 'a' } },
+        { insertText: { location: { index: 9 }, text: 'b' } },
+      ),
+    ).toMatch(/^Invalid requests\[1\]\.insertText: Index 9 /)
   })
 
   it('rejects wrongly typed fields', () => {
     const e = engine()
-    expect(e.error({ insertText: { location: { index: 'one' }, text: 'a' } })).toMatch(/^Invalid value at 'requests\[0\]\.insertText\.location\.index'/)
+    expect(e.error({ insertText: { location: { index: 'one' }, text: 'a' } })).toMatch(
+      /^Invalid value at 'requests\[0\]\.insertText\.location\.index'/,
+    )
   })
 })
 
@@ -159,10 +195,18 @@ describe('docs.documents.batchUpdate deleteContentRange around tables', () => {
 describe('docs.documents.batchUpdate replaceAllText regex safety', () => {
   it('refuses RE2-unsupported syntax and nested repetition instead of hanging', () => {
     const e = engine(['a'.repeat(5000)])
-    expect(e.error({ replaceAllText: { containsText: { text: '(a+)+$', searchByRegex: true }, replaceText: 'x' } })).toMatch(/nested repetition/)
-    expect(e.error({ replaceAllText: { containsText: { text: '(a)\\1', searchByRegex: true }, replaceText: 'x' } })).toMatch(/backreferences/)
-    expect(e.error({ replaceAllText: { containsText: { text: 'a(?=b)', searchByRegex: true }, replaceText: 'x' } })).toMatch(/lookarounds/)
-    expect(e.error({ replaceAllText: { containsText: { text: '([', searchByRegex: true }, replaceText: 'x' } })).toMatch(/Invalid regular expression/)
+    expect(
+      e.error({ replaceAllText: { containsText: { text: '(a+)+$', searchByRegex: true }, replaceText: 'x' } }),
+    ).toMatch(/nested repetition/)
+    expect(
+      e.error({ replaceAllText: { containsText: { text: '(a)\\1', searchByRegex: true }, replaceText: 'x' } }),
+    ).toMatch(/backreferences/)
+    expect(
+      e.error({ replaceAllText: { containsText: { text: 'a(?=b)', searchByRegex: true }, replaceText: 'x' } }),
+    ).toMatch(/lookarounds/)
+    expect(
+      e.error({ replaceAllText: { containsText: { text: '([', searchByRegex: true }, replaceText: 'x' } }),
+    ).toMatch(/Invalid regular expression/)
   })
 })
 
@@ -170,6 +214,11 @@ describe('docs.documents.batchUpdate insertText control characters', () => {
   it('keeps tabs and vertical-tab line breaks, turns CRLF into newlines and drops other control characters', () => {
     const e = engine()
     e.apply({ insertText: { location: { index: 1 }, text: 'a\tb\u000bc\r\nd\u0000\u0007e' } })
-    expect(e.body().slice(1).map((p: any) => p.paragraph.elements[0].textRun.content)).toEqual(['a\tb\u000bc\n', 'de\n'])
+    expect(
+      e
+        .body()
+        .slice(1)
+        .map((p: any) => p.paragraph.elements[0].textRun.content),
+    ).toEqual(['a\tb\u000bc\n', 'de\n'])
   })
 })

@@ -16,23 +16,33 @@ describe('drive.files.list', () => {
       const json = { name, mimeType: i % 2 ? 'text/plain' : 'application/vnd.google-apps.folder' }
       expect((await h.call('POST', '/drive/v3/files', { token, json })).status).toBe(200)
     }
-    const queries = ['', "name contains 'report'", "name contains 'report' and 'root' in parents", "'root' in parents",
-      "mimeType = 'application/vnd.google-apps.folder'", 'sharedWithMe', "'me' in owners and trashed = false"]
+    const queries = [
+      '',
+      "name contains 'report'",
+      "name contains 'report' and 'root' in parents",
+      "'root' in parents",
+      "mimeType = 'application/vnd.google-apps.folder'",
+      'sharedWithMe',
+      "'me' in owners and trashed = false",
+    ]
     const scopes = ['', '&corpora=allDrives&includeItemsFromAllDrives=true&supportsAllDrives=true']
     let compared = 0
-    for (const q of queries) for (const orderBy of ['', 'name', 'modifiedTime desc,name']) for (const scope of scopes) {
-      let pageToken = ''
-      do {
-        const path = `/drive/v3/files?pageSize=4&q=${encodeURIComponent(q)}` +
-          `${orderBy && `&orderBy=${orderBy}`}${scope}${pageToken && `&pageToken=${pageToken}`}`
-        const plain = await h.call('GET', path, { token })
-        const narrowed = await h.call('GET', `${path}&fields=${encodeURIComponent(DEFAULT_ONLY)}`, { token })
-        expect(plain.status).toBe(200)
-        expect(plain.body).toEqual(narrowed.body)
-        compared += plain.body.files.length
-        pageToken = plain.body.nextPageToken ?? ''
-      } while (pageToken)
-    }
+    for (const q of queries)
+      for (const orderBy of ['', 'name', 'modifiedTime desc,name'])
+        for (const scope of scopes) {
+          let pageToken = ''
+          do {
+            const path =
+              `/drive/v3/files?pageSize=4&q=${encodeURIComponent(q)}` +
+              `${orderBy && `&orderBy=${orderBy}`}${scope}${pageToken && `&pageToken=${pageToken}`}`
+            const plain = await h.call('GET', path, { token })
+            const narrowed = await h.call('GET', `${path}&fields=${encodeURIComponent(DEFAULT_ONLY)}`, { token })
+            expect(plain.status).toBe(200)
+            expect(plain.body).toEqual(narrowed.body)
+            compared += plain.body.files.length
+            pageToken = plain.body.nextPageToken ?? ''
+          } while (pageToken)
+        }
     expect(compared).toBeGreaterThan(200)
   })
 })
@@ -81,9 +91,15 @@ describe('drive.files.create', () => {
   test('answers without fields the kind, id, name and mimeType the stored file has', async () => {
     const h = harness('demo')
     const token = h.google()
-    const bodies = [{ name: 'plain', mimeType: 'text/plain' }, { name: 'x\ud800y' }, {}, { name: '' },
-      { name: 'doc', mimeType: 'application/vnd.google-apps.document' }, { name: 'starred', starred: true },
-      { name: 'folder', mimeType: 'application/vnd.google-apps.folder', properties: { a: '1' } }]
+    const bodies = [
+      { name: 'plain', mimeType: 'text/plain' },
+      { name: 'x\ud800y' },
+      {},
+      { name: '' },
+      { name: 'doc', mimeType: 'application/vnd.google-apps.document' },
+      { name: 'starred', starred: true },
+      { name: 'folder', mimeType: 'application/vnd.google-apps.folder', properties: { a: '1' } },
+    ]
     for (const json of bodies) {
       const created = await h.call('POST', '/drive/v3/files', { token, json })
       expect(created.status).toBe(200)

@@ -12,16 +12,24 @@ describe('drive q grammar', () => {
       kind: 'or',
       items: [
         { kind: 'cmp', field: 'name', op: '=', value: 'a' },
-        { kind: 'and', items: [{ kind: 'cmp', field: 'name', op: '=', value: 'b' }, { kind: 'not', item: { kind: 'cmp', field: 'starred', op: '=', value: true } }] },
+        {
+          kind: 'and',
+          items: [
+            { kind: 'cmp', field: 'name', op: '=', value: 'b' },
+            { kind: 'not', item: { kind: 'cmp', field: 'starred', op: '=', value: true } },
+          ],
+        },
       ],
     })
   })
 
   test('reads escaped quotes and properties has', () => {
-    expect(parseDriveQuery("name contains 'Ann\\'s' and properties has { key='team' and value='atlas' }")).toMatchObject({ items: [{ value: "Ann's" }, { kind: 'has', key: 'team', value: 'atlas' }] })
+    expect(
+      parseDriveQuery("name contains 'Ann\\'s' and properties has { key='team' and value='atlas' }"),
+    ).toMatchObject({ items: [{ value: "Ann's" }, { kind: 'has', key: 'team', value: 'atlas' }] })
   })
 
-  test.each(["name = 'x", "name =", 'foo bar', "'x' in nowhere", "(name = 'a'"])('rejects %s', (bad) => {
+  test.each(["name = 'x", 'name =', 'foo bar', "'x' in nowhere", "(name = 'a'"])('rejects %s', (bad) => {
     expect(() => parseDriveQuery(bad)).toThrow()
   })
 })
@@ -38,17 +46,23 @@ describe('drive.files.list', () => {
     ["name contains 'atlas zebra'", []],
     ["fullText contains 'zephyr'", ['Atlas budget.txt']],
     ["mimeType = 'application/vnd.google-apps.folder' and trashed = false", ['Atlas', 'Press kit', 'Projects']],
-    ["trashed = true", ['Old notes.txt']],
+    ['trashed = true', ['Old notes.txt']],
     ["'folderProjects0000000001' in parents", ['Atlas']],
     ["'root' in parents and trashed = false", ['Press kit', 'Projects']],
-    ["not 'folderProjects0000000001' in parents and mimeType = 'application/vnd.google-apps.folder'", ['Press kit', 'Projects']],
+    [
+      "not 'folderProjects0000000001' in parents and mimeType = 'application/vnd.google-apps.folder'",
+      ['Press kit', 'Projects'],
+    ],
     ["modifiedTime > '2026-03-03T00:00:00Z' and name contains 'atlas'", ['Atlas', 'Atlas plan.txt']],
     ["modifiedTime < '2026-03-03T00:00:00Z'", ['Atlas budget.txt']],
     ["properties has { key='team' and value='atlas' }", ['Atlas budget.txt']],
     ["'cy@example.com' in owners", ['Handbook.txt']],
     ["'ben@example.com' in writers", ['Projects']],
     ["visibility = 'anyoneWithLink'", ['Press kit']],
-    ["not name contains 'atlas' and mimeType != 'application/vnd.google-apps.folder' and trashed = false", ['Handbook.txt', 'Logo.png']],
+    [
+      "not name contains 'atlas' and mimeType != 'application/vnd.google-apps.folder' and trashed = false",
+      ['Handbook.txt', 'Logo.png'],
+    ],
   ])('q=%s', async (query, expected) => {
     const h = harness(driveSeed)
     const res = await h.call('GET', `${F}?q=${q(query)}`)
@@ -71,8 +85,15 @@ describe('drive.files.list', () => {
     const full = (await h.call('GET', `${F}?fields=*`, { token })).body.files as Record<string, unknown>[]
     expect(full.length).toBeGreaterThan(3)
     for (const f of full) expect(f).toEqual((await h.call('GET', `${F}/${f.id}?fields=*`, { token })).body)
-    const pick = (f: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in f).map((k) => [k, f[k]]))
-    for (const keys of [['id', 'name', 'modifiedTime', 'owners'], ['id', 'capabilities'], ['id', 'permissions'], ['shared'], ['permissionIds']]) {
+    const pick = (f: Record<string, unknown>, keys: string[]) =>
+      Object.fromEntries(keys.filter((k) => k in f).map((k) => [k, f[k]]))
+    for (const keys of [
+      ['id', 'name', 'modifiedTime', 'owners'],
+      ['id', 'capabilities'],
+      ['id', 'permissions'],
+      ['shared'],
+      ['permissionIds'],
+    ]) {
       const listed = (await h.call('GET', `${F}?fields=${q(`files(${keys.join(',')})`)}`, { token })).body.files
       expect(listed).toEqual(full.map((f) => pick(f, keys)))
     }
@@ -90,7 +111,13 @@ describe('drive.files.list', () => {
 
   test('refuses unknown terms and dates that do not parse with 400, and reads a date without offset as UTC', async () => {
     const h = harness(driveSeed)
-    for (const bad of ["modifiedTime > 'garbage'", "createdTime < 'soon'", "NAME = 'Atlas'", "owner = 'ann@example.com'", 'modifiedTime > true']) {
+    for (const bad of [
+      "modifiedTime > 'garbage'",
+      "createdTime < 'soon'",
+      "NAME = 'Atlas'",
+      "owner = 'ann@example.com'",
+      'modifiedTime > true',
+    ]) {
       const res = await h.call('GET', `${F}?q=${q(bad)}`)
       expect(res.status, bad).toBe(400)
       expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid', location: 'q' })
@@ -108,7 +135,9 @@ describe('drive.files.list', () => {
 
   test('fullText contains a double-quoted value matches the exact phrase', async () => {
     const h = harness(driveSeed)
-    expect(names((await h.call('GET', `${F}?q=${q(`fullText contains '"vendor quote"'`)}`)).body)).toEqual(['Atlas budget.txt'])
+    expect(names((await h.call('GET', `${F}?q=${q(`fullText contains '"vendor quote"'`)}`)).body)).toEqual([
+      'Atlas budget.txt',
+    ])
     expect(names((await h.call('GET', `${F}?q=${q(`fullText contains '"quote vendor"'`)}`)).body)).toEqual([])
   })
 
@@ -127,7 +156,9 @@ describe('drive.files.list', () => {
 
   test('corpora and includeItemsFromAllDrives never widen visibility', async () => {
     const h = harness(driveSeed)
-    const res = await h.call('GET', `${F}?corpora=allDrives&includeItemsFromAllDrives=true&supportsAllDrives=true`, { token: h.google('cy') })
+    const res = await h.call('GET', `${F}?corpora=allDrives&includeItemsFromAllDrives=true&supportsAllDrives=true`, {
+      token: h.google('cy'),
+    })
     expect(names(res.body)).toEqual(['Handbook.txt'])
   })
 
@@ -135,7 +166,10 @@ describe('drive.files.list', () => {
     const h = harness(driveSeed)
     const res = await h.call('GET', `${F}?orderBy=${q('folder,name desc')}&pageSize=3`)
     expect(res.body.files.map((f: { name: string }) => f.name)).toEqual(['Projects', 'Press kit', 'Atlas'])
-    const next = await h.call('GET', `${F}?orderBy=${q('folder,name desc')}&pageSize=3&pageToken=${res.body.nextPageToken}`)
+    const next = await h.call(
+      'GET',
+      `${F}?orderBy=${q('folder,name desc')}&pageSize=3&pageToken=${res.body.nextPageToken}`,
+    )
     expect(next.body.files[0].name).toBe('Old notes.txt')
     expect((await h.call('GET', `${F}?orderBy=${q('size sideways')}`)).status).toBe(400)
     expect((await h.call('GET', `${F}?q=${q("name = 'x")}`)).status).toBe(400)
@@ -147,7 +181,9 @@ describe('drive.files.get', () => {
     const h = harness(driveSeed)
     const id = (await h.call('GET', `${F}?q=${q("name = 'Atlas plan.txt'")}`)).body.files[0].id
     expect((await h.call('GET', `${F}/${id}`, { token: h.google('cy') })).status).toBe(404)
-    expect((await h.call('GET', `${F}/${id}`, { token: h.google('cy') })).body.error.message).toBe(`File not found: ${id}.`)
+    expect((await h.call('GET', `${F}/${id}`, { token: h.google('cy') })).body.error.message).toBe(
+      `File not found: ${id}.`,
+    )
     const logo = (await h.call('GET', `${F}?q=${q("name = 'Logo.png'")}`)).body.files[0].id
     expect((await h.call('GET', `${F}/${logo}`, { token: h.google('cy') })).status).toBe(200)
   })
@@ -164,7 +200,9 @@ describe('drive.files.get', () => {
   test('downloads bytes with alt=media and Range', async () => {
     const h = harness(driveSeed)
     const id = (await h.call('GET', `${F}?q=${q("name = 'Atlas budget.txt'")}`)).body.files[0].id
-    const res = await h.app.request(`${F}/${id}?alt=media`, { headers: { authorization: `Bearer ${h.google('ann')}`, range: 'bytes=0-6' } })
+    const res = await h.app.request(`${F}/${id}?alt=media`, {
+      headers: { authorization: `Bearer ${h.google('ann')}`, range: 'bytes=0-6' },
+    })
     expect(res.status).toBe(206)
     expect(await res.text()).toBe('Budget:')
     expect(res.headers.get('content-range')).toBe('bytes 0-6/42')
@@ -175,12 +213,26 @@ describe('drive.files.create', () => {
   test('creates folders and files under a writable parent, and refuses an unwritable one', async () => {
     const h = harness(driveSeed)
     const ben = h.google('ben')
-    const made = await h.call('POST', `${F}?fields=${q('id,name,parents,owners')}`, { token: ben, json: { name: 'Ben notes', mimeType: 'application/vnd.google-apps.folder', parents: ['folderProjects0000000001'] } })
-    expect(made.body).toMatchObject({ name: 'Ben notes', parents: ['folderProjects0000000001'], owners: [{ emailAddress: 'ben@example.com', me: true }] })
+    const made = await h.call('POST', `${F}?fields=${q('id,name,parents,owners')}`, {
+      token: ben,
+      json: {
+        name: 'Ben notes',
+        mimeType: 'application/vnd.google-apps.folder',
+        parents: ['folderProjects0000000001'],
+      },
+    })
+    expect(made.body).toMatchObject({
+      name: 'Ben notes',
+      parents: ['folderProjects0000000001'],
+      owners: [{ emailAddress: 'ben@example.com', me: true }],
+    })
     const press = (await h.call('GET', `${F}?q=${q("name = 'Press kit'")}`)).body.files[0].id
     // Ben can open the link-shared folder but not add to it.
     expect((await h.call('POST', F, { token: ben, json: { name: 'x', parents: [press] } })).status).toBe(403)
-    expect((await h.call('POST', F, { token: ben, json: { name: 'x', parents: ['1nosuchfolder000000000000000000000'] } })).status).toBe(404)
+    expect(
+      (await h.call('POST', F, { token: ben, json: { name: 'x', parents: ['1nosuchfolder000000000000000000000'] } }))
+        .status,
+    ).toBe(404)
     expect((await h.call('POST', F, { json: { name: 12 } })).status).toBe(400)
   })
 
@@ -191,18 +243,44 @@ describe('drive.files.create', () => {
       headers: { 'content-type': 'multipart/related; boundary=b' },
     })
     expect(multipart.body).toMatchObject({ name: 'report.csv', mimeType: 'text/csv', size: '7' })
-    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', { method: 'POST', headers: { authorization: `Bearer ${h.google('ann')}`, 'content-type': 'application/json', 'x-upload-content-type': 'text/plain' }, body: JSON.stringify({ name: 'big.txt' }) })
+    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.google('ann')}`,
+        'content-type': 'application/json',
+        'x-upload-content-type': 'text/plain',
+      },
+      body: JSON.stringify({ name: 'big.txt' }),
+    })
     const session = start.headers.get('location')!
     const path = session.replace(/^https?:\/\/[^/]+/, '')
-    const first = await h.app.request(path, { method: 'PUT', headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes 0-4/10' }, body: 'hello' })
+    const first = await h.app.request(path, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes 0-4/10' },
+      body: 'hello',
+    })
     expect(first.status).toBe(308)
-    const done = await h.app.request(path, { method: 'PUT', headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes 5-9/10' }, body: 'world' })
+    const done = await h.app.request(path, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes 5-9/10' },
+      body: 'world',
+    })
     const file = (await done.json()) as { id: string }
-    const media = await h.app.request(`${F}/${file.id}?alt=media`, { headers: { authorization: `Bearer ${h.google('ann')}` } })
+    const media = await h.app.request(`${F}/${file.id}?alt=media`, {
+      headers: { authorization: `Bearer ${h.google('ann')}` },
+    })
     expect(await media.text()).toBe('helloworld')
-    const status = await h.app.request(path, { method: 'PUT', headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes */10' } })
+    const status = await h.app.request(path, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.google('ann')}`, 'content-range': 'bytes */10' },
+    })
     expect(status.status).toBe(200)
-    expect(await status.json()).toMatchObject({ kind: 'drive#file', id: file.id, name: 'big.txt', mimeType: 'text/plain' })
+    expect(await status.json()).toMatchObject({
+      kind: 'drive#file',
+      id: file.id,
+      name: 'big.txt',
+      mimeType: 'text/plain',
+    })
     const listed = (await h.call('GET', `${F}?q=${q("name = 'big.txt'")}`)).body.files
     expect(listed).toHaveLength(1)
   })
@@ -210,9 +288,18 @@ describe('drive.files.create', () => {
   test('takes resumable chunks by POST with X-GUploader-No-308 as the Go client sends them', async () => {
     const h = harness(driveSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }
-    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/plain' }, body: JSON.stringify({ name: 'go.txt' }) })
+    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/plain' },
+      body: JSON.stringify({ name: 'go.txt' }),
+    })
     const path = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
-    const goChunk = (range: string, body?: string) => h.app.request(path, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain', 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    const goChunk = (range: string, body?: string) =>
+      h.app.request(path, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'text/plain', 'x-guploader-no-308': 'yes', 'content-range': range },
+        body,
+      })
     const first = await goChunk('bytes 0-4/*', 'hello')
     expect(first.status).toBe(200)
     expect(first.headers.get('x-http-status-code-override')).toBe('308')
@@ -233,10 +320,18 @@ describe('drive.files.update', () => {
     const h = harness(driveSeed)
     const atlas = (await h.call('GET', `${F}?q=${q("name = 'Atlas'")}`)).body.files[0].id
     const plan = (await h.call('GET', `${F}?q=${q("name = 'Atlas plan.txt'")}`)).body.files[0].id
-    const moved = await h.call('PATCH', `${F}/${plan}?removeParents=${atlas}&addParents=folderProjects0000000001&fields=name,parents`, { json: { name: 'Plan.txt' } })
+    const moved = await h.call(
+      'PATCH',
+      `${F}/${plan}?removeParents=${atlas}&addParents=folderProjects0000000001&fields=name,parents`,
+      { json: { name: 'Plan.txt' } },
+    )
     expect(moved.body).toEqual({ name: 'Plan.txt', parents: ['folderProjects0000000001'] })
     await h.call('PATCH', `${F}/${atlas}`, { json: { trashed: true } })
-    expect(names((await h.call('GET', `${F}?q=${q('trashed = true')}`)).body)).toEqual(['Atlas', 'Atlas budget.txt', 'Old notes.txt'])
+    expect(names((await h.call('GET', `${F}?q=${q('trashed = true')}`)).body)).toEqual([
+      'Atlas',
+      'Atlas budget.txt',
+      'Old notes.txt',
+    ])
     await h.call('PATCH', `${F}/${atlas}`, { json: { trashed: false } })
     expect(names((await h.call('GET', `${F}?q=${q('trashed = true')}`)).body)).toEqual(['Old notes.txt'])
     expect((await h.call('PATCH', `${F}/${plan}`, { token: h.google('cy'), json: { name: 'x' } })).status).toBe(404)
@@ -246,7 +341,10 @@ describe('drive.files.update', () => {
     const h = harness(driveSeed)
     const id = (await h.call('GET', `${F}?q=${q("name = 'Atlas plan.txt'")}`)).body.files[0].id
     const before = (await h.call('GET', `${F}/${id}?fields=version,modifiedTime`)).body
-    await h.call('PATCH', `/upload/drive/v3/files/${id}?uploadType=media`, { body: 'New plan', headers: { 'content-type': 'text/plain' } })
+    await h.call('PATCH', `/upload/drive/v3/files/${id}?uploadType=media`, {
+      body: 'New plan',
+      headers: { 'content-type': 'text/plain' },
+    })
     const after = (await h.call('GET', `${F}/${id}?fields=version,modifiedTime,size`)).body
     expect(Number(after.version)).toBeGreaterThan(Number(before.version))
     expect(after.modifiedTime > before.modifiedTime).toBe(true)
@@ -255,7 +353,7 @@ describe('drive.files.update', () => {
 })
 
 describe('drive.files.copy', () => {
-  test('copies a file into the caller\'s drive', async () => {
+  test("copies a file into the caller's drive", async () => {
     const h = harness(driveSeed)
     const id = (await h.call('GET', `${F}?q=${q("name = 'Atlas budget.txt'")}`)).body.files[0].id
     const copy = await h.call('POST', `${F}/${id}/copy?fields=name,owners`, { token: h.google('ben'), json: {} })
@@ -274,7 +372,7 @@ describe('drive.files.delete', () => {
 })
 
 describe('drive.files.emptyTrash', () => {
-  test('removes the caller\'s trashed files', async () => {
+  test("removes the caller's trashed files", async () => {
     const h = harness(driveSeed)
     expect((await h.call('DELETE', `${F}/trash`)).status).toBe(204)
     expect((await h.call('GET', `${F}?q=${q('trashed = true')}`)).body.files).toEqual([])
@@ -335,7 +433,9 @@ describe('drive.files.update trashed on a folder', () => {
     const idOf = async (name: string) => (await h.call('GET', `${F}?q=${q(`name = '${name}'`)}`)).body.files[0].id
     const state = async () => {
       const res = await h.call('GET', `${F}?q=${q("'me' in owners")}&fields=files(name,trashed,explicitlyTrashed)`)
-      return Object.fromEntries(res.body.files.map((f: Record<string, unknown>) => [f.name, [f.trashed, f.explicitlyTrashed]]))
+      return Object.fromEntries(
+        res.body.files.map((f: Record<string, unknown>) => [f.name, [f.trashed, f.explicitlyTrashed]]),
+      )
     }
     const [projects, plan] = [await idOf('Projects'), await idOf('Atlas plan.txt')]
     await h.call('PATCH', `${F}/${plan}`, { json: { trashed: true } })

@@ -13,8 +13,14 @@ const FOLDER = 'application/vnd.google-apps.folder'
 // Astral and fullwidth letters (their UTF-16 and UTF-8 orders differ), İ (lower-cases to two characters), a lone
 // surrogate (stored as bytes that read back as replacement characters), punctuation between words.
 const NAMES = [
-  'Budget 2026.txt', 'budget-notes', '\u{1D400}lpha plan', '\uFF41lpha plan', 'İstanbul trip', 'bad\uD800name',
-  'Roadmap', 'a.b_c d',
+  'Budget 2026.txt',
+  'budget-notes',
+  '\u{1D400}lpha plan',
+  '\uFF41lpha plan',
+  'İstanbul trip',
+  'bad\uD800name',
+  'Roadmap',
+  'a.b_c d',
 ]
 
 /** Every file's stored name columns against those computed afresh from the name SQLite gives back. */
@@ -80,11 +86,20 @@ describe('drive.files.list name search columns', () => {
     const h = harness(seed())
     // `fullText contains ''` matches every file but is not exact in SQL: it sends the same query down the path
     // that loads every candidate, judges it in JavaScript and sorts there.
-    const judged = ['', ' and fullText contains \'\'']
+    const judged = ['', " and fullText contains ''"]
     const queries = [
-      "name contains 'plan'", "name contains 'stanbul'", "name contains 'i'", "name contains 'a.b'",
-      "name contains 'plan budget'", "name contains 'b q'", "name contains '...'", "name contains 'Q3 plan'",
-      "name contains 'budget' and 'box' in parents", 'trashed = false', "name contains '\uFF41'", "name contains 'bad'",
+      "name contains 'plan'",
+      "name contains 'stanbul'",
+      "name contains 'i'",
+      "name contains 'a.b'",
+      "name contains 'plan budget'",
+      "name contains 'b q'",
+      "name contains '...'",
+      "name contains 'Q3 plan'",
+      "name contains 'budget' and 'box' in parents",
+      'trashed = false',
+      "name contains '\uFF41'",
+      "name contains 'bad'",
     ]
     const box = (stmt(h.entry.world.db, "SELECT id FROM drive_files WHERE name = 'Box'").get() as { id: string }).id
     const team = (stmt(h.entry.world.db, 'SELECT id FROM drive_shared_drives').get() as { id: string }).id
@@ -92,21 +107,29 @@ describe('drive.files.list name search columns', () => {
     const scopes = ['', `&corpora=drive&driveId=${team}&includeItemsFromAllDrives=true&supportsAllDrives=true`]
     const cases = queries.flatMap((s) => scopes.map((c) => [s.replace("'box'", `'${box}'`), c] as const))
     for (const [query, scope] of cases) {
-      const orders = [undefined, 'name', 'name desc,modifiedTime', 'modifiedTime desc,name_natural', 'folder,createdTime']
+      const orders = [
+        undefined,
+        'name',
+        'name desc,modifiedTime',
+        'modifiedTime desc,name_natural',
+        'folder,createdTime',
+      ]
       for (const orderBy of orders) {
-        const walks = await Promise.all(judged.map(async (extra) => {
-          const ids: string[] = []
-          let token: string | undefined
-          do {
-            const order = orderBy ? `&orderBy=${q(orderBy)}` : ''
-            const params = `q=${q(query + extra)}&pageSize=3${order}${scope}${token ? `&pageToken=${token}` : ''}`
-            const res = await h.call('GET', `${F}?${params}`)
-            expect(res.status, res.text).toBe(200)
-            ids.push(...(res.body.files as { id: string }[]).map((f) => f.id))
-            token = res.body.nextPageToken
-          } while (token)
-          return ids
-        }))
+        const walks = await Promise.all(
+          judged.map(async (extra) => {
+            const ids: string[] = []
+            let token: string | undefined
+            do {
+              const order = orderBy ? `&orderBy=${q(orderBy)}` : ''
+              const params = `q=${q(query + extra)}&pageSize=3${order}${scope}${token ? `&pageToken=${token}` : ''}`
+              const res = await h.call('GET', `${F}?${params}`)
+              expect(res.status, res.text).toBe(200)
+              ids.push(...(res.body.files as { id: string }[]).map((f) => f.id))
+              token = res.body.nextPageToken
+            } while (token)
+            return ids
+          }),
+        )
         expect(walks[0], `${query} by ${orderBy} in ${scope || 'My Drive'}`).toEqual(walks[1])
       }
     }
@@ -128,7 +151,7 @@ describe('drive.files.list name search columns', () => {
 
   test('answers a bad orderBy or page token with the same errors on either path', async () => {
     const h = harness(seed())
-    for (const extra of ['', ' and fullText contains \'\'']) {
+    for (const extra of ['', " and fullText contains ''"]) {
       const query = q(`name contains 'plan'${extra}`)
       const order = await h.call('GET', `${F}?q=${query}&orderBy=size`)
       expect([order.status, order.body.error.message]).toEqual([400, 'Invalid sort order: size'])

@@ -24,7 +24,10 @@ function seed() {
     drive: {
       files: [
         {
-          key: 'team', name: 'Team', mimeType: FOLDER, owner: 'ann',
+          key: 'team',
+          name: 'Team',
+          mimeType: FOLDER,
+          owner: 'ann',
           permissions: [
             { type: 'user' as const, role: 'writer' as const, user: 'ben' },
             { type: 'user' as const, role: 'reader' as const, user: 'cat' },
@@ -65,7 +68,10 @@ describe('drive role walk with the rows the caller holds', () => {
   test('an expired grant gives no access and an unexpired one does', async () => {
     const h = harness(seed())
     const grant = {
-      role: 'reader', type: 'user', emailAddress: 'cat@example.com', expirationTime: '2026-03-01T00:00:00Z',
+      role: 'reader',
+      type: 'user',
+      emailAddress: 'cat@example.com',
+      expirationTime: '2026-03-01T00:00:00Z',
     }
     const made = await h.call('POST', `${F}/annSoloFile01/permissions`, { json: grant, ...as(h, 'ann') })
     expect(made.status, made.text).toBe(200)
@@ -114,9 +120,10 @@ describe('drive writes through updateRows', () => {
     expect((await h.call('PATCH', `${F}/annSoloFile01`, { json: { trashed: true } })).status).toBe(200)
     const trashed = (await get(h, 'ann', 'annSoloFile01')).body
     expect(trashed).toEqual(expect.objectContaining({ trashed: true, explicitlyTrashed: true }))
-    const grant = (role: string) => h.call('POST', `${F}/annOtherFile1/permissions`, {
-      json: { role, type: 'user', emailAddress: 'Ben@example.com' },
-    })
+    const grant = (role: string) =>
+      h.call('POST', `${F}/annOtherFile1/permissions`, {
+        json: { role, type: 'user', emailAddress: 'Ben@example.com' },
+      })
     const first = await grant('reader')
     const second = await grant('writer')
     expect(second.body.id).toBe(first.body.id)
@@ -135,7 +142,12 @@ describe('drive writes through updateRows', () => {
     const h = harness(seed())
     const db = h.entry.world.db
     const set = {
-      name: 'Same Name', starred: true, trashed: false, description: '', size: null, ...nameColumns(db, 'Same Name'),
+      name: 'Same Name',
+      starred: true,
+      trashed: false,
+      description: '',
+      size: null,
+      ...nameColumns(db, 'Same Name'),
     }
     expect(updateRows(db, files, set, { id: 'annSoloFile01' }).changes).toBe(1)
     db.update(files).set(set).where(eq(files.id, 'annOtherFile1')).run()

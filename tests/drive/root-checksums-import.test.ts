@@ -10,8 +10,13 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 
 /** A multipart/related upload of `data` (typed `type`) with JSON metadata. */
 const related = (meta: object, type: string, data: Buffer) => {
-  const head = Buffer.from(`--b\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(meta)}\r\n--b\r\nContent-Type: ${type}\r\n\r\n`)
-  return { body: new Uint8Array(Buffer.concat([head, data, Buffer.from('\r\n--b--')])), headers: { 'content-type': 'multipart/related; boundary=b' } }
+  const head = Buffer.from(
+    `--b\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(meta)}\r\n--b\r\nContent-Type: ${type}\r\n\r\n`,
+  )
+  return {
+    body: new Uint8Array(Buffer.concat([head, data, Buffer.from('\r\n--b--')])),
+    headers: { 'content-type': 'multipart/related; boundary=b' },
+  }
 }
 
 describe('drive.about.get fields', () => {
@@ -29,7 +34,12 @@ describe('drive root alias', () => {
     const h = harness(driveSeed)
     const root = await h.call('GET', `${F}/root`)
     expect(root.status).toBe(200)
-    expect(root.body).toEqual({ kind: 'drive#file', id: expect.stringMatching(/^0A/), name: 'My Drive', mimeType: 'application/vnd.google-apps.folder' })
+    expect(root.body).toEqual({
+      kind: 'drive#file',
+      id: expect.stringMatching(/^0A/),
+      name: 'My Drive',
+      mimeType: 'application/vnd.google-apps.folder',
+    })
     const byId = await h.call('GET', `${F}/${root.body.id}?fields=id,name,parents,ownedByMe`)
     expect(byId.body).toEqual({ id: root.body.id, name: 'My Drive', ownedByMe: true })
     const made = await h.call('POST', `${F}?fields=id,parents`, { json: { name: 'top.txt', parents: ['root'] } })
@@ -47,7 +57,11 @@ describe('drive root alias', () => {
     const refused = await h.call('PATCH', `${F}/${plan.id}?addParents=root`, { json: {} })
     expect(refused.status).toBe(403)
     expect(refused.body.error.errors[0].reason).toBe('cannotAddParent')
-    const moved = await h.call('PATCH', `${F}/${plan.id}?addParents=root&removeParents=${plan.parents[0]}&fields=parents`, { json: {} })
+    const moved = await h.call(
+      'PATCH',
+      `${F}/${plan.id}?addParents=root&removeParents=${plan.parents[0]}&fields=parents`,
+      { json: {} },
+    )
     const root = (await h.call('GET', `${F}/root`)).body.id
     expect(moved.body.parents).toEqual([root])
   })
@@ -59,10 +73,22 @@ describe('drive checksums', () => {
     const bytes = Buffer.from([0, 1, 2, 250, 251, 252, 10, 13])
     const hex = (algo: string, b: Buffer) => createHash(algo).update(b).digest('hex')
     const fields = 'fields=id,md5Checksum,sha1Checksum,sha256Checksum'
-    const up = await h.call('POST', `/upload/drive/v3/files?uploadType=multipart&${fields}`, related({ name: 'blob.bin' }, 'application/octet-stream', bytes))
-    expect(up.body).toEqual({ id: up.body.id, md5Checksum: hex('md5', bytes), sha1Checksum: hex('sha1', bytes), sha256Checksum: hex('sha256', bytes) })
+    const up = await h.call(
+      'POST',
+      `/upload/drive/v3/files?uploadType=multipart&${fields}`,
+      related({ name: 'blob.bin' }, 'application/octet-stream', bytes),
+    )
+    expect(up.body).toEqual({
+      id: up.body.id,
+      md5Checksum: hex('md5', bytes),
+      sha1Checksum: hex('sha1', bytes),
+      sha256Checksum: hex('sha256', bytes),
+    })
     const next = Buffer.from('second version')
-    const updated = await h.call('PATCH', `/upload/drive/v3/files/${up.body.id}?uploadType=media&${fields}`, { body: new Uint8Array(next), headers: { 'content-type': 'application/octet-stream' } })
+    const updated = await h.call('PATCH', `/upload/drive/v3/files/${up.body.id}?uploadType=media&${fields}`, {
+      body: new Uint8Array(next),
+      headers: { 'content-type': 'application/octet-stream' },
+    })
     expect(updated.body.md5Checksum).toBe(hex('md5', next))
     const listed = await h.call('GET', `${F}?q=${q("name = 'blob.bin'")}&fields=files(sha256Checksum)`)
     expect(listed.body.files[0].sha256Checksum).toBe(hex('sha256', next))
@@ -73,20 +99,33 @@ describe('drive checksums', () => {
 
 describe('drive import conversion', () => {
   const docText = async (h: ReturnType<typeof harness>, id: string) =>
-    (await h.app.request(`${F}/${id}/export?mimeType=text/plain`, { headers: { authorization: `Bearer ${h.google()}` } })).text()
+    (
+      await h.app.request(`${F}/${id}/export?mimeType=text/plain`, {
+        headers: { authorization: `Bearer ${h.google()}` },
+      })
+    ).text()
   type Para = { text: string; style: string; bullet: boolean }
   const paragraphs = async (h: ReturnType<typeof harness>, id: string): Promise<Para[]> => {
     const doc = (await h.call('GET', `/v1/documents/${id}`)).body
-    return doc.body.content.filter((e: { paragraph?: unknown }) => e.paragraph).map((e: any) => ({
-      text: e.paragraph.elements.map((r: any) => r.textRun?.content ?? '').join('').replace(/\n$/, ''),
-      style: e.paragraph.paragraphStyle.namedStyleType,
-      bullet: Boolean(e.paragraph.bullet),
-    }))
+    return doc.body.content
+      .filter((e: { paragraph?: unknown }) => e.paragraph)
+      .map((e: any) => ({
+        text: e.paragraph.elements
+          .map((r: any) => r.textRun?.content ?? '')
+          .join('')
+          .replace(/\n$/, ''),
+        style: e.paragraph.paragraphStyle.namedStyleType,
+        bullet: Boolean(e.paragraph.bullet),
+      }))
   }
 
   test('converts text/plain into a Doc, one paragraph per line, searchable by its text', async () => {
     const h = harness(driveSeed)
-    const res = await h.call('POST', `/upload/drive/v3/files?uploadType=multipart&fields=id,mimeType`, related({ name: 'Notes', mimeType: DOC }, 'text/plain', Buffer.from('First line\nSecond line\n')))
+    const res = await h.call(
+      'POST',
+      `/upload/drive/v3/files?uploadType=multipart&fields=id,mimeType`,
+      related({ name: 'Notes', mimeType: DOC }, 'text/plain', Buffer.from('First line\nSecond line\n')),
+    )
     expect(res.body.mimeType).toBe(DOC)
     expect((await paragraphs(h, res.body.id)).map((p) => p.text)).toEqual(['First line', 'Second line'])
     expect(await docText(h, res.body.id)).toContain('Second line')
@@ -97,9 +136,14 @@ describe('drive import conversion', () => {
   test('converts text/html headings, lists, tables and whole-paragraph emphasis (resumable upload)', async () => {
     const h = harness(driveSeed)
     const auth = { authorization: `Bearer ${h.google()}` }
-    const html = '<html><head><title>x</title><style>p{}</style></head><body><h1>Plan &amp; scope</h1><p><b>All bold</b></p>' +
+    const html =
+      '<html><head><title>x</title><style>p{}</style></head><body><h1>Plan &amp; scope</h1><p><b>All bold</b></p>' +
       '<ul><li>one</li><li>two</li></ul><table><tr><td>a</td><td>b</td></tr></table><p>after</p></body></html>'
-    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/html' }, body: JSON.stringify({ name: 'Web', mimeType: DOC }) })
+    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/html' },
+      body: JSON.stringify({ name: 'Web', mimeType: DOC }),
+    })
     const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
     const done = await h.app.request(session, { method: 'PUT', headers: auth, body: html })
     const id = ((await done.json()) as { id: string }).id
@@ -115,18 +159,34 @@ describe('drive import conversion', () => {
 
   test('converts a docx upload, keeping heading levels', async () => {
     const h = harness(driveSeed)
-    const docx = await Packer.toBuffer(new Document({ sections: [{ children: [
-      new Paragraph({ text: 'Quarterly review', heading: HeadingLevel.HEADING_2 }),
-      new Paragraph({ children: [new TextRun('Revenue grew.')] }),
-    ] }] }))
-    const res = await h.call('POST', `/upload/drive/v3/files?uploadType=multipart&fields=id`, related({ name: 'Review', mimeType: DOC }, DOCX, docx))
+    const docx = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph({ text: 'Quarterly review', heading: HeadingLevel.HEADING_2 }),
+              new Paragraph({ children: [new TextRun('Revenue grew.')] }),
+            ],
+          },
+        ],
+      }),
+    )
+    const res = await h.call(
+      'POST',
+      `/upload/drive/v3/files?uploadType=multipart&fields=id`,
+      related({ name: 'Review', mimeType: DOC }, DOCX, docx),
+    )
     expect(res.status).toBe(200)
     const paras = await paragraphs(h, res.body.id)
     expect(paras.filter((p) => p.text)).toEqual([
       { text: 'Quarterly review', style: 'HEADING_2', bullet: false },
       { text: 'Revenue grew.', style: 'NORMAL_TEXT', bullet: false },
     ])
-    const bad = await h.call('POST', `/upload/drive/v3/files?uploadType=multipart`, related({ name: 'Bad', mimeType: DOC }, DOCX, Buffer.from('not a zip')))
+    const bad = await h.call(
+      'POST',
+      `/upload/drive/v3/files?uploadType=multipart`,
+      related({ name: 'Bad', mimeType: DOC }, DOCX, Buffer.from('not a zip')),
+    )
     expect(bad.status).toBe(400)
   })
 })

@@ -34,20 +34,30 @@ function seed(literal: boolean) {
   ]
   const underRoot = literal
     ? [
-        { id: 'literalRootShared01', name: 'report under root id', owner: 'ben', parent: rootIdOf('ann'),
-          permissions: shared },
+        {
+          id: 'literalRootShared01',
+          name: 'report under root id',
+          owner: 'ben',
+          parent: rootIdOf('ann'),
+          permissions: shared,
+        },
         { id: 'literalRootHidden01', name: 'report hidden under root id', owner: 'ben', parent: rootIdOf('ann') },
       ]
     : []
   return {
     name: 'root-listing',
     now: '2026-03-10T15:00:00Z',
-    users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann' }, { id: 'ben', email: 'ben@example.com', name: 'Ben' }],
+    users: [
+      { id: 'ann', email: 'ann@example.com', name: 'Ann' },
+      { id: 'ben', email: 'ben@example.com', name: 'Ben' },
+    ],
     drive: {
       files: [
         { key: 'box', name: 'Box report', mimeType: FOLDER, owner: 'ann' },
         { name: 'report inside box', owner: 'ann', parent: 'box' },
-        ...top, ...ben, ...underRoot,
+        ...top,
+        ...ben,
+        ...underRoot,
       ],
     },
   }
@@ -69,9 +79,13 @@ async function walk(h: Harness, query: string, orderBy: string | undefined, extr
 }
 
 const QUERIES = [
-  "'root' in parents", "name contains 'report' and 'root' in parents", "'root' in parents and trashed = false",
-  `'root' in parents and mimeType = '${FOLDER}'`, "starred = true and 'root' in parents",
-  "'root' in parents or name contains 'ben'", "not 'root' in parents",
+  "'root' in parents",
+  "name contains 'report' and 'root' in parents",
+  "'root' in parents and trashed = false",
+  `'root' in parents and mimeType = '${FOLDER}'`,
+  "starred = true and 'root' in parents",
+  "'root' in parents or name contains 'ben'",
+  "not 'root' in parents",
 ]
 const ORDERS = [undefined, 'name', 'modifiedTime desc', 'folder,name desc', 'createdTime']
 
@@ -111,11 +125,18 @@ describe('drive.files.list in the root folder', () => {
       const seen = statementsDuring(db.$client, () => found.page(orderSql(undefined), 0, 3))
       const sql = seen.sql.find((s) => s.includes('/* listable */'))!
       const named = {
-        owner: 'ann', now: 0, email: 'ann@example.com', domain: 'example.com', groups: '[]', limit: 4, offset: 0,
+        owner: 'ann',
+        now: 0,
+        email: 'ann@example.com',
+        domain: 'example.com',
+        groups: '[]',
+        limit: 4,
+        offset: 0,
       }
       const args = literal ? [' report', 'ann', JSON.stringify([rootIdOf('ann')])] : [' report', 'ann']
-      const detail = (db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args, named) as { detail: string }[])
-        .map((r) => r.detail)
+      const detail = (db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args, named) as { detail: string }[]).map(
+        (r) => r.detail,
+      )
       return { sql, detail, views: found.page(orderSql(undefined), 0, 3).views.length }
     }
     const own = plan(false)

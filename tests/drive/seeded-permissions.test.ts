@@ -7,17 +7,36 @@ import { driveSeed } from './fixtures.ts'
 const seed = {
   ...driveSeed,
   drive: {
-    sharedDrives: [{ key: 'team', name: 'Team', creator: 'ann', members: [{ user: 'ann', role: 'reader' as const },
-      { user: 'ben', role: 'writer' as const }, { emailAddress: 'Ext@Partner.test', role: 'commenter' as const }] }],
-    files: [...driveSeed.drive.files, {
-      name: 'Shared.txt', owner: 'ann', text: 'x', starred: true, trashed: true, properties: { stage: 'draft' },
-      permissions: [
-        { type: 'user' as const, role: 'reader' as const, user: 'ben', expiration: '2026-04-01T00:00:00Z' },
-        { type: 'user' as const, role: 'commenter' as const, user: 'ben' },
-        { type: 'anyone' as const, role: 'reader' as const, allowFileDiscovery: true },
-        { type: 'user' as const, role: 'writer' as const, user: 'ann' },
-      ],
-    }, { name: 'In team.txt', owner: 'ann', parent: 'team', text: 'y' }],
+    sharedDrives: [
+      {
+        key: 'team',
+        name: 'Team',
+        creator: 'ann',
+        members: [
+          { user: 'ann', role: 'reader' as const },
+          { user: 'ben', role: 'writer' as const },
+          { emailAddress: 'Ext@Partner.test', role: 'commenter' as const },
+        ],
+      },
+    ],
+    files: [
+      ...driveSeed.drive.files,
+      {
+        name: 'Shared.txt',
+        owner: 'ann',
+        text: 'x',
+        starred: true,
+        trashed: true,
+        properties: { stage: 'draft' },
+        permissions: [
+          { type: 'user' as const, role: 'reader' as const, user: 'ben', expiration: '2026-04-01T00:00:00Z' },
+          { type: 'user' as const, role: 'commenter' as const, user: 'ben' },
+          { type: 'anyone' as const, role: 'reader' as const, allowFileDiscovery: true },
+          { type: 'user' as const, role: 'writer' as const, user: 'ann' },
+        ],
+      },
+      { name: 'In team.txt', owner: 'ann', parent: 'team', text: 'y' },
+    ],
   },
 }
 
@@ -32,7 +51,8 @@ describe('drive seed', () => {
     const perms = await h.call('GET', `/drive/v3/files/${id}/permissions?fields=*`)
     const byType = (t: string) => perms.body.permissions.filter((p: { type: string }) => p.type === t)
     expect(byType('user').map((p: any) => [p.emailAddress, p.role, p.expirationTime])).toEqual([
-      ['ann@example.com', 'owner', undefined], ['ben@example.com', 'commenter', undefined],
+      ['ann@example.com', 'owner', undefined],
+      ['ben@example.com', 'commenter', undefined],
     ])
     expect(byType('anyone')).toMatchObject([{ id: 'anyone', role: 'reader', allowFileDiscovery: true }])
   })
@@ -43,7 +63,9 @@ describe('drive seed', () => {
     const driveId = drives.body.drives[0].id
     const perms = await h.call('GET', `/drive/v3/files/${driveId}/permissions?supportsAllDrives=true&fields=*`)
     expect(perms.body.permissions.map((p: any) => [p.emailAddress, p.role]).sort()).toEqual([
-      ['ann@example.com', 'reader'], ['ben@example.com', 'writer'], ['ext@partner.test', 'commenter'],
+      ['ann@example.com', 'reader'],
+      ['ben@example.com', 'writer'],
+      ['ext@partner.test', 'commenter'],
     ])
   })
 })

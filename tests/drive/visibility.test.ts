@@ -33,7 +33,14 @@ function randomSeed(rng: Rng) {
     const key = `k${i}`
     keys.push(key)
     if (folder) folders.push(key)
-    return { key, name: `item ${i}`, mimeType: folder ? FOLDER : 'text/plain', owner: rng.pick(USERS), ...(parent ? { parent } : {}), permissions }
+    return {
+      key,
+      name: `item ${i}`,
+      mimeType: folder ? FOLDER : 'text/plain',
+      owner: rng.pick(USERS),
+      ...(parent ? { parent } : {}),
+      permissions,
+    }
   })
   return {
     name: 'visibility',
@@ -59,21 +66,48 @@ function expectedVisible(db: Db, userId: string): string[] {
   const me = user.email.toLowerCase()
   const domain = me.split('@')[1]
   const now = nowMs(db)
-  const rows = db.$client.prepare('SELECT id, mime_type AS mimeType, owner_id AS ownerId, drive_id AS driveId, parents FROM drive_files').all() as { id: string; mimeType: string; ownerId: string; driveId: string | null; parents: string }[]
-  const perms = db.$client.prepare('SELECT file_id AS fileId, type, email_address AS email, domain, allow_file_discovery AS discovery, expiration_ms AS exp FROM drive_permissions').all() as { fileId: string; type: string; email: string | null; domain: string | null; discovery: number; exp: number | null }[]
+  const rows = db.$client
+    .prepare('SELECT id, mime_type AS mimeType, owner_id AS ownerId, drive_id AS driveId, parents FROM drive_files')
+    .all() as { id: string; mimeType: string; ownerId: string; driveId: string | null; parents: string }[]
+  const perms = db.$client
+    .prepare(
+      'SELECT file_id AS fileId, type, email_address AS email, domain, allow_file_discovery AS discovery, expiration_ms AS exp FROM drive_permissions',
+    )
+    .all() as {
+    fileId: string
+    type: string
+    email: string | null
+    domain: string | null
+    discovery: number
+    exp: number | null
+  }[]
   const direct = new Set(rows.filter((r) => r.ownerId === userId && r.driveId === null).map((r) => r.id))
   for (const p of perms) {
     if (p.exp !== null && p.exp <= now) continue
-    const applies = p.type === 'user' || p.type === 'group' ? p.email?.toLowerCase() === me : p.type === 'domain' ? p.discovery === 1 && p.domain?.toLowerCase() === domain : p.discovery === 1
+    const applies =
+      p.type === 'user' || p.type === 'group'
+        ? p.email?.toLowerCase() === me
+        : p.type === 'domain'
+          ? p.discovery === 1 && p.domain?.toLowerCase() === domain
+          : p.discovery === 1
     if (applies) direct.add(p.fileId)
   }
-  const folders = new Map(rows.filter((r) => r.mimeType === FOLDER).map((r) => [r.id, JSON.parse(r.parents) as string[]]))
+  const folders = new Map(
+    rows.filter((r) => r.mimeType === FOLDER).map((r) => [r.id, JSON.parse(r.parents) as string[]]),
+  )
   const reached = new Set(direct)
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false
-    for (const [id, parents] of folders) if (!reached.has(id) && parents.some((p) => reached.has(p))) { reached.add(id); grew = true }
+    for (const [id, parents] of folders)
+      if (!reached.has(id) && parents.some((p) => reached.has(p))) {
+        reached.add(id)
+        grew = true
+      }
   }
-  return rows.filter((r) => direct.has(r.id) || (JSON.parse(r.parents) as string[]).some((p) => reached.has(p))).map((r) => r.id).sort()
+  return rows
+    .filter((r) => direct.has(r.id) || (JSON.parse(r.parents) as string[]).some((p) => reached.has(p)))
+    .map((r) => r.id)
+    .sort()
 }
 
 describe('drive.files.list visibility', () => {
@@ -82,15 +116,36 @@ describe('drive.files.list visibility', () => {
       const h = harness(randomSeed(new Rng(value)))
       // Later grants and moves change what is reachable: a folder shared after the fact, a file moved under it.
       const ann = h.google('ann')
-      const list = (await h.call('GET', '/drive/v3/files?pageSize=1000&fields=files(id,mimeType,ownedByMe,parents)', { token: ann })).body.files as { id: string; mimeType: string; ownedByMe: boolean; parents?: string[] }[]
+      const list = (
+        await h.call('GET', '/drive/v3/files?pageSize=1000&fields=files(id,mimeType,ownedByMe,parents)', { token: ann })
+      ).body.files as { id: string; mimeType: string; ownedByMe: boolean; parents?: string[] }[]
       const mine = list.filter((f) => f.ownedByMe)
       const folder = mine.find((f) => f.mimeType === FOLDER)
       const file = mine.find((f) => f.mimeType !== FOLDER && f.id !== folder?.id)
-      if (folder) expect((await h.call('POST', `/drive/v3/files/${folder.id}/permissions`, { token: ann, json: { type: 'user', role: 'reader', emailAddress: 'cy@example.com' } })).status).toBe(200)
-      if (folder && file) expect((await h.call('PATCH', `/drive/v3/files/${file.id}?addParents=${folder.id}&removeParents=${(file.parents ?? []).join(',')}`, { token: ann, json: {} })).status).toBe(200)
+      if (folder)
+        expect(
+          (
+            await h.call('POST', `/drive/v3/files/${folder.id}/permissions`, {
+              token: ann,
+              json: { type: 'user', role: 'reader', emailAddress: 'cy@example.com' },
+            })
+          ).status,
+        ).toBe(200)
+      if (folder && file)
+        expect(
+          (
+            await h.call(
+              'PATCH',
+              `/drive/v3/files/${file.id}?addParents=${folder.id}&removeParents=${(file.parents ?? []).join(',')}`,
+              { token: ann, json: {} },
+            )
+          ).status,
+        ).toBe(200)
       const db = h.entry.world.db
       for (const id of USERS) {
-        const listed = listableFiles(db, findUserById(db, id)!).map((v) => v.row.id).sort()
+        const listed = listableFiles(db, findUserById(db, id)!)
+          .map((v) => v.row.id)
+          .sort()
         const expected = expectedVisible(db, id)
         expect(expected.length).toBeGreaterThan(0)
         expect(listed, `seed ${value}, ${id}`).toEqual(expected)

@@ -15,7 +15,8 @@ describe('gmail.users.messages.batchModify', () => {
     expect((await h.call('POST', `${U}/messages/batchModify`, { json })).status).toBe(204)
     type Change = { message: { id: string; threadId: string } }
     const history = (await h.call('GET', `${U}/history?startHistoryId=${start}`)).body.history as {
-      labelsAdded?: Change[]; labelsRemoved?: Change[]
+      labelsAdded?: Change[]
+      labelsRemoved?: Change[]
     }[]
     const threadOf = new Map(listed.map((m) => [m.id, m.threadId]))
     const added = history.flatMap((r) => r.labelsAdded ?? []).map((a) => a.message)
@@ -38,7 +39,12 @@ describe('gmail.users.threads.modify', () => {
       labelsAdded: { message: { id: string; threadId: string } }[]
     }[]
     const added = history.flatMap((r) => r.labelsAdded).map((a) => a.message)
-    expect(added.map((m) => m.id).sort()).toEqual(listed.filter((m) => m.threadId === threadId).map((m) => m.id).sort())
+    expect(added.map((m) => m.id).sort()).toEqual(
+      listed
+        .filter((m) => m.threadId === threadId)
+        .map((m) => m.id)
+        .sort(),
+    )
     for (const m of added) expect(m.threadId).toBe(threadId)
   })
 })

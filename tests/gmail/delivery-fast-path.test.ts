@@ -48,7 +48,7 @@ const copiesOf = (raw: Buffer) => [
 ]
 
 describe('gmail delivery fast paths', () => {
-  test('parseCopy gives parseMime\'s tree for every copy it accepts, and accepts delivery copies', () => {
+  test("parseCopy gives parseMime's tree for every copy it accepts, and accepts delivery copies", () => {
     const rng = new Rng(321)
     const reused = [0, 0, 0, 0, 0]
     for (let i = 0; i < 1500; i++) {
@@ -73,9 +73,17 @@ describe('gmail delivery fast paths', () => {
     for (let i = 0; i < 150; i++) {
       const raw = Buffer.from(randomMessage(rng), 'latin1')
       const [copyBen, copyAnn, forwarded] = copiesOf(raw)
-      const copies: [string, Buffer][] = [['ann', raw], ['ben', copyBen!], ['ann', copyAnn!], ['ben', forwarded!]]
+      const copies: [string, Buffer][] = [
+        ['ann', raw],
+        ['ben', copyBen!],
+        ['ann', copyAnn!],
+        ['ben', forwarded!],
+      ]
       const memo = new CopyMemo()
-      for (const [h, opts] of [[shared, { memo }], [alone, {}]] as const) {
+      for (const [h, opts] of [
+        [shared, { memo }],
+        [alone, {}],
+      ] as const) {
         h.entry.world.tx((db) => {
           for (const [user, bytes] of copies) insertMessage(db, user, { raw: bytes, labelIds: ['INBOX'] }, opts)
         })
@@ -91,20 +99,40 @@ describe('gmail delivery fast paths', () => {
     const [shared, alone] = [harness(gmailSeed), harness(gmailSeed)]
     const rng = new Rng(6543)
     const memo = new CopyMemo({ acrossMessages: true })
-    const bodies = ['Hello there.', 'Straße gesperrt, Zoë fährt.', 'ΟΔΟΣ\nΣ', 'ﬁle ① two', '', 'Caf=E9 =3D soft=\r\nbreak']
+    const bodies = [
+      'Hello there.',
+      'Straße gesperrt, Zoë fährt.',
+      'ΟΔΟΣ\nΣ',
+      'ﬁle ① two',
+      '',
+      'Caf=E9 =3D soft=\r\nbreak',
+    ]
     let reused = 0
     for (let i = 0; i < 300; i++) {
       const subject = pick(rng, ['Invoice 1042', 'Ünïcode ΣΑΣ', 'Re: lunch', '', 'ΟΔΟΣ', 'x'])
       const text = pick(rng, bodies)
       // Mostly the content headers a body was first stored with (as a seed builds them), sometimes others.
-      const types = ['', 'Content-Type: text/plain; charset=UTF-8\r\n', 'Content-Type: text/html\r\n',
-        'Content-Transfer-Encoding: quoted-printable\r\n']
+      const types = [
+        '',
+        'Content-Type: text/plain; charset=UTF-8\r\n',
+        'Content-Type: text/html\r\n',
+        'Content-Transfer-Encoding: quoted-printable\r\n',
+      ]
       const type = rng.chance(0.8) ? types[bodies.indexOf(text) % types.length] : pick(rng, types)
       const raw = rng.chance(0.2)
         ? Buffer.from(randomMessage(rng), 'latin1')
-        : Buffer.from(`From: ann@example.com\r\nTo: ben@example.com\r\nSubject: ${subject}\r\n${type}\r\n${text}`, 'utf8')
-      const copies: [string, Buffer][] = [['ann', raw], ['ben', withDeliveredTo(raw, 'ben@example.com')]]
-      for (const [h, opts] of [[shared, { memo }], [alone, {}]] as const) {
+        : Buffer.from(
+            `From: ann@example.com\r\nTo: ben@example.com\r\nSubject: ${subject}\r\n${type}\r\n${text}`,
+            'utf8',
+          )
+      const copies: [string, Buffer][] = [
+        ['ann', raw],
+        ['ben', withDeliveredTo(raw, 'ben@example.com')],
+      ]
+      for (const [h, opts] of [
+        [shared, { memo }],
+        [alone, {}],
+      ] as const) {
         h.entry.world.tx((db) => {
           for (const [user, bytes] of copies) insertMessage(db, user, { raw: bytes, labelIds: ['INBOX'] }, opts)
         })
@@ -139,8 +167,12 @@ describe('gmail.users.messages.insert', () => {
   test('answers the label ids a read of the stored message gives', async () => {
     const h = harness(gmailSeed)
     const cases: [string, string[] | undefined][] = [
-      ['', ['INBOX', 'STARRED', 'UNREAD', 'INBOX']], ['?deleted=true', ['INBOX', 'UNREAD']], ['', []],
-      ['/import', undefined], ['/import?deleted=true', undefined], ['', ['IMPORTANT', 'TRASH', 'STARRED']],
+      ['', ['INBOX', 'STARRED', 'UNREAD', 'INBOX']],
+      ['?deleted=true', ['INBOX', 'UNREAD']],
+      ['', []],
+      ['/import', undefined],
+      ['/import?deleted=true', undefined],
+      ['', ['IMPORTANT', 'TRASH', 'STARRED']],
     ]
     for (const [suffix, labelIds] of cases) {
       const raw = b64(`From: x@y.test\r\nTo: ann@example.com\r\nSubject: s\r\n\r\nbody`)
@@ -157,8 +189,12 @@ describe('gmail.users.messages.send', () => {
     const h = harness(gmailSeed)
     const alias = { sendAsEmail: 'sales@example.com', displayName: 'Sales' }
     expect((await h.call('POST', '/gmail/v1/users/me/settings/sendAs', { json: alias })).status).toBe(200)
-    const cases = [['ANN@Example.com', 'ANN@Example.com'], ['Sales <sales@example.com>', 'Sales <sales@example.com>'],
-      ['other@example.com', 'Ann Lee <ann@example.com>'], ['', 'Ann Lee <ann@example.com>']]
+    const cases = [
+      ['ANN@Example.com', 'ANN@Example.com'],
+      ['Sales <sales@example.com>', 'Sales <sales@example.com>'],
+      ['other@example.com', 'Ann Lee <ann@example.com>'],
+      ['', 'Ann Lee <ann@example.com>'],
+    ]
     for (const [from, kept] of cases) {
       const headers: Record<string, string> = { To: 'x@y.test', Subject: `from ${from}` }
       if (from) headers.From = from

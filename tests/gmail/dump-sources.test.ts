@@ -38,7 +38,7 @@ function freshDump(world: World) {
 }
 
 describe('gmail dump sources', () => {
-  test('the dump on the connection that built a seeded world equals a fresh connection\'s', () => {
+  test("the dump on the connection that built a seeded world equals a fresh connection's", () => {
     const docs = seededDocs(3)
     expect(docs.length).toBe(3)
     for (const doc of docs) {
@@ -54,18 +54,24 @@ describe('gmail dump sources', () => {
     }
   })
 
-  test('a message whose bytes changed after the seed is parsed from its bytes, not the seed\'s parse', () => {
+  test("a message whose bytes changed after the seed is parsed from its bytes, not the seed's parse", () => {
     const [doc] = seededDocs(1)
     const world = buildWorld(doc!, 1)
     try {
       const sqlite = world.sqlite
-      const rows = sqlite.prepare('SELECT rowid, raw FROM gmail_messages ORDER BY rowid LIMIT 20').raw().all() as
-        [number, Buffer][]
+      const rows = sqlite.prepare('SELECT rowid, raw FROM gmail_messages ORDER BY rowid LIMIT 20').raw().all() as [
+        number,
+        Buffer,
+      ][]
       // Another sender, recipient and body (same length or not), written behind the seed's back.
       for (const [rowid, raw] of rows.slice(0, 10)) {
-        const changed = Buffer.from(raw.toString('latin1')
-          .replace(/^From: .*$/m, 'From: "Mallory" <mallory@evil.test>')
-          .replace(/^To: .*$/m, 'To: someone@else.test'), 'latin1')
+        const changed = Buffer.from(
+          raw
+            .toString('latin1')
+            .replace(/^From: .*$/m, 'From: "Mallory" <mallory@evil.test>')
+            .replace(/^To: .*$/m, 'To: someone@else.test'),
+          'latin1',
+        )
         const edited = Buffer.concat([changed, Buffer.from('\r\nappended line', 'latin1')])
         sqlite.prepare('UPDATE gmail_messages SET raw = ? WHERE rowid = ?').run(rowid % 2 ? edited : changed, rowid)
       }
@@ -81,20 +87,34 @@ describe('gmail dump sources', () => {
   test('messages sharing a body with other headers read as a fresh parse reads them', () => {
     const rng = new Rng(345)
     const client = {} as Database.Database
-    const bodies = ['Hello there.', 'Straße gesperrt, Zoë fährt.', '<p>Hi &amp; bye</p>', 'aGVsbG8gd29ybGQ=',
-      'Caf=E9 =3D soft=\r\nbreak', '--BB\r\nContent-Type: text/plain\r\n\r\npart\r\n--BB\r\n' +
-      'Content-Type: application/pdf; name="x.pdf"\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
-      'JVBERi0xLjQ=\r\n--BB--\r\n']
-    const types = ['', 'Content-Type: text/plain; charset=UTF-8\r\n', 'Content-Type: text/html\r\n',
-      'Content-Transfer-Encoding: quoted-printable\r\n', 'Content-Transfer-Encoding: base64\r\n',
-      'Content-Type: multipart/mixed; boundary="BB"\r\n', 'Content-Disposition: attachment; filename="a.txt"\r\n']
+    const bodies = [
+      'Hello there.',
+      'Straße gesperrt, Zoë fährt.',
+      '<p>Hi &amp; bye</p>',
+      'aGVsbG8gd29ybGQ=',
+      'Caf=E9 =3D soft=\r\nbreak',
+      '--BB\r\nContent-Type: text/plain\r\n\r\npart\r\n--BB\r\n' +
+        'Content-Type: application/pdf; name="x.pdf"\r\nContent-Transfer-Encoding: base64\r\n\r\n' +
+        'JVBERi0xLjQ=\r\n--BB--\r\n',
+    ]
+    const types = [
+      '',
+      'Content-Type: text/plain; charset=UTF-8\r\n',
+      'Content-Type: text/html\r\n',
+      'Content-Transfer-Encoding: quoted-printable\r\n',
+      'Content-Transfer-Encoding: base64\r\n',
+      'Content-Type: multipart/mixed; boundary="BB"\r\n',
+      'Content-Disposition: attachment; filename="a.txt"\r\n',
+    ]
     let checked = 0
     for (let i = 0; i < 600; i++) {
       const from = pick(rng, ['ann@example.com', 'Ann Lee <ann@example.com>', '"Lee, Ann" <ann@example.com>'])
       const to = pick(rng, ['ben@example.com', 'ben@example.com, cy@example.org', 'Ben <ben@example.com>'])
       const extra = pick(rng, ['', 'Cc: dee@example.org\r\n', 'Bcc: x@y.test\r\n', 'In-Reply-To: <a@b>\r\n'])
-      const raw = Buffer.from(`From: ${from}\r\nTo: ${to}\r\n${extra}Subject: s${i}\r\n${pick(rng, types)}\r\n` +
-        pick(rng, bodies), 'utf8')
+      const raw = Buffer.from(
+        `From: ${from}\r\nTo: ${to}\r\n${extra}Subject: s${i}\r\n${pick(rng, types)}\r\n` + pick(rng, bodies),
+        'utf8',
+      )
       // A new Buffer each time (as SQLite hands out), sometimes for bytes read before.
       const expected = fromSource(raw)
       expect(isDeepStrictEqual(sourceOf(client, raw), expected)).toBe(true)

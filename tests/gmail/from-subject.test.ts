@@ -9,7 +9,10 @@ import { gmailSeed, rfc822 } from './fixtures.ts'
 
 const M = '/gmail/v1/users/me/messages'
 const FROM = [
-  'Alice <alice@example.com>', 'bob@example.com', '"Carol Q" <carol@example.com>', 'ALICE@EXAMPLE.COM',
+  'Alice <alice@example.com>',
+  'bob@example.com',
+  '"Carol Q" <carol@example.com>',
+  'ALICE@EXAMPLE.COM',
   'Zoë <zoe@exämple.test>',
 ]
 const SUBJECTS = ['Quarterly report', 'status 3', 'Re: report', 'REPORT final', 'élé report', 'reports', 'misc']
@@ -55,8 +58,10 @@ describe('gmail.users.messages.list from: and subject:', () => {
     const visible = (id: string) => !heads.get(id)!.labels.some((l) => l === 'TRASH' || l === 'SPAM')
     const word = (s: string, w: string) => s.split(/[^\p{L}\p{N}]+/u).includes(w)
     const cases: [string, (x: { from: string; subject: string }) => boolean][] = [
-      ['from:alice@example.com subject:report', (x) =>
-        x.from.includes('alice@example.com') && word(x.subject, 'report')],
+      [
+        'from:alice@example.com subject:report',
+        (x) => x.from.includes('alice@example.com') && word(x.subject, 'report'),
+      ],
       ['from:ALICE subject:REPORT', (x) => x.from.includes('alice') && word(x.subject, 'report')],
       ['from:carol', (x) => x.from.includes('carol')],
       ['subject:report -from:bob', (x) => word(x.subject, 'report') && !x.from.includes('bob')],
@@ -87,8 +92,13 @@ describe('gmail top-level headers', () => {
   test('are the headers parseMime gives the whole message, however the header block ends', () => {
     const rng = new Rng(9)
     const pieces = [
-      'From: a@b.c', 'To: x@y.z,\r\n\tw@v.u', 'Subject: =?UTF-8?B?w6lsw6k=?= hi', 'X: caf\u00e9', ' folded',
-      'bad line', '',
+      'From: a@b.c',
+      'To: x@y.z,\r\n\tw@v.u',
+      'Subject: =?UTF-8?B?w6lsw6k=?= hi',
+      'X: caf\u00e9',
+      ' folded',
+      'bad line',
+      '',
     ]
     const ends = ['\r\n\r\n', '\n\n', '\r\n\n', '\n\r\n', '\r\n', '', '\r\r\n\r\n']
     for (let i = 0; i < 400; i++) {
@@ -101,10 +111,11 @@ describe('gmail top-level headers', () => {
 
   test('decide who messages.send delivers to: a To inside a body part reaches nobody', async () => {
     const h = harness(gmailSeed)
-    const raw = Buffer.from('To: ben@example.com\r\nSubject: outer\r\n' +
-      'Content-Type: multipart/mixed; boundary=b\r\n\r\n' +
-      '--b\r\nTo: ann@example.com\r\nContent-Type: message/rfc822\r\n\r\nTo: ann@example.com\r\n\r\nhi\r\n--b--\r\n')
-      .toString('base64url')
+    const raw = Buffer.from(
+      'To: ben@example.com\r\nSubject: outer\r\n' +
+        'Content-Type: multipart/mixed; boundary=b\r\n\r\n' +
+        '--b\r\nTo: ann@example.com\r\nContent-Type: message/rfc822\r\n\r\nTo: ann@example.com\r\n\r\nhi\r\n--b--\r\n',
+    ).toString('base64url')
     const sent = await h.call('POST', `${M}/send`, { json: { raw } })
     expect(sent.status, sent.text).toBe(200)
     expect(sent.body.labelIds).toEqual(['SENT'])

@@ -13,13 +13,21 @@ import { gmailSeed } from './fixtures.ts'
 // each must give the same values for the same input, so stored rows stay byte-identical.
 
 function referenceWordsOf(text: string): string {
-  const words = text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+  const words = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
   return words.length ? ` ${words.join(' ')} ` : ' '
 }
 
 function referenceSnippetOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim().slice(0, 200)
-  return flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+  return flat
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;')
 }
 
@@ -30,7 +38,10 @@ function referenceParseParams(value: string): { value: string; params: Record<st
     const eq = piece.indexOf('=')
     if (eq < 0) continue
     let key = piece.slice(0, eq).trim().toLowerCase()
-    let val = piece.slice(eq + 1).trim().replace(/^"(.*)"$/s, '$1')
+    let val = piece
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/s, '$1')
     if (key.endsWith('*')) {
       key = key.slice(0, -1)
       const m = /^([^']*)'[^']*'(.*)$/.exec(val)
@@ -76,7 +87,10 @@ function referenceParseMime(raw: Buffer, depth = 0): MimePart {
   const filename = disposition.params.filename ?? ct.params.name ?? ''
   const mimeType = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(ct.value) ? ct.value : 'text/plain'
   const base = {
-    headers, mimeType, filename, isAttachment: disposition.value === 'attachment' || filename !== '',
+    headers,
+    mimeType,
+    filename,
+    isAttachment: disposition.value === 'attachment' || filename !== '',
     charset: (ct.params.charset ?? 'utf-8').toLowerCase(),
   }
   const boundary = ct.params.boundary
@@ -85,9 +99,12 @@ function referenceParseMime(raw: Buffer, depth = 0): MimePart {
     return { ...base, isAttachment: false, body: null, parts }
   }
   const encoding = (header(headers, 'content-transfer-encoding') ?? '7bit').toLowerCase()
-  const decoded = encoding === 'base64'
-    ? Buffer.from(body.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64')
-    : encoding === 'quoted-printable' ? referenceQp(body) : body
+  const decoded =
+    encoding === 'base64'
+      ? Buffer.from(body.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64')
+      : encoding === 'quoted-printable'
+        ? referenceQp(body)
+        : body
   return { ...base, body: decoded, parts: [] }
 }
 
@@ -149,8 +166,41 @@ const utf8AsLatin1 = (s: string) => Buffer.from(s, 'utf8').toString('latin1')
 
 /** Random text over characters the fast paths treat specially (ASCII, whitespace, quotes, non-ASCII, `=?`). */
 function randomText(rng: Rng, max: number): string {
-  const atoms = ['a', 'Z', '7', ' ', '  ', '\t', '\r\n', '\n', '-', '_', '.', ',', ';', '"', "'", '=', '?', '=?',
-    '&', '<', '>', 'é', 'Ä', '日本', 'ﬁ', '２', '\u00a0', '\u2028', '\ufeff', '😀', 'x@y.z', '\u0000', 'Straße']
+  const atoms = [
+    'a',
+    'Z',
+    '7',
+    ' ',
+    '  ',
+    '\t',
+    '\r\n',
+    '\n',
+    '-',
+    '_',
+    '.',
+    ',',
+    ';',
+    '"',
+    "'",
+    '=',
+    '?',
+    '=?',
+    '&',
+    '<',
+    '>',
+    'é',
+    'Ä',
+    '日本',
+    'ﬁ',
+    '２',
+    '\u00a0',
+    '\u2028',
+    '\ufeff',
+    '😀',
+    'x@y.z',
+    '\u0000',
+    'Straße',
+  ]
   let out = ''
   for (let n = rng.int(0, max); n > 0; n--) out += rng.pick(atoms)
   return out
@@ -160,15 +210,30 @@ function randomParams(rng: Rng): string {
   const pieces = [rng.pick(['text/plain', 'Multipart/Mixed', 'TEXT/HTML', 'application/pdf', 'bogus', ''])]
   for (let n = rng.int(0, 4); n > 0; n--) {
     const key = rng.pick(['charset', 'Name', 'name*', 'filename', 'boundary', 'format', 'x'])
-    const value = rng.pick(['utf-8', '"UTF-8"', '"a;b.txt"', "UTF-8''r%C3%A9sum%C3%A9.pdf", '"un"closed', 'x"y',
-      '"q;"', '%E0%A4%A', '', '"weird \\" quote"'])
+    const value = rng.pick([
+      'utf-8',
+      '"UTF-8"',
+      '"a;b.txt"',
+      "UTF-8''r%C3%A9sum%C3%A9.pdf",
+      '"un"closed',
+      'x"y',
+      '"q;"',
+      '%E0%A4%A',
+      '',
+      '"weird \\" quote"',
+    ])
     pieces.push(rng.chance(0.8) ? `${key}=${value}` : key)
   }
   return pieces.join(rng.pick([';', '; ', ' ;  ']))
 }
 
-const ENCODED = [`=?UTF-8?B?${Buffer.from('Überweisung 請求書').toString('base64')}?=`, '=?ISO-8859-1?Q?Andr=E9?=',
-  '=?utf-8?q?caf=C3=A9?= =?utf-8?q?_au_lait?=', '=?bogus?B?????=', 'a=?b']
+const ENCODED = [
+  `=?UTF-8?B?${Buffer.from('Überweisung 請求書').toString('base64')}?=`,
+  '=?ISO-8859-1?Q?Andr=E9?=',
+  '=?utf-8?q?caf=C3=A9?= =?utf-8?q?_au_lait?=',
+  '=?bogus?B?????=',
+  'a=?b',
+]
 
 function randomHeaderValue(rng: Rng): string {
   const kind = rng.int(0, 4)
@@ -182,8 +247,24 @@ function randomHeaderValue(rng: Rng): string {
 function randomMessage(rng: Rng, depth = 0): string {
   const eol = rng.chance(0.8) ? '\r\n' : '\n'
   const headers: string[] = []
-  const names = ['Subject', 'From', 'To', 'Cc', 'Bcc', 'SUBJECT', 'to', 'Delivered-To', 'List-ID', 'Message-ID',
-    'In-Reply-To', 'References', 'Date', 'X-Other', 'Content-Transfer-Encoding', 'content-disposition']
+  const names = [
+    'Subject',
+    'From',
+    'To',
+    'Cc',
+    'Bcc',
+    'SUBJECT',
+    'to',
+    'Delivered-To',
+    'List-ID',
+    'Message-ID',
+    'In-Reply-To',
+    'References',
+    'Date',
+    'X-Other',
+    'Content-Transfer-Encoding',
+    'content-disposition',
+  ]
   for (let n = rng.int(0, 8); n > 0; n--) {
     headers.push(`${rng.pick(names)}:${rng.pick([' ', '', '  '])}${randomHeaderValue(rng)}`)
     if (rng.chance(0.15)) headers.push(`${rng.pick([' ', '\t'])}${randomHeaderValue(rng)}`)
@@ -191,9 +272,11 @@ function randomMessage(rng: Rng, depth = 0): string {
   if (rng.chance(0.1)) headers.unshift(' leading: continuation')
   const multipart = depth < 2 && rng.chance(0.3)
   const boundary = rng.pick(['b1', 'b;2=x', 'inner'])
-  headers.push(multipart
-    ? `Content-Type: multipart/${rng.pick(['mixed', 'alternative'])}; boundary="${boundary}"`
-    : `Content-Type: ${randomParams(rng)}`)
+  headers.push(
+    multipart
+      ? `Content-Type: multipart/${rng.pick(['mixed', 'alternative'])}; boundary="${boundary}"`
+      : `Content-Type: ${randomParams(rng)}`,
+  )
   const encoding = rng.pick(['base64', 'Quoted-Printable', '7bit'])
   if (!multipart && rng.chance(0.4)) headers.push(`Content-Transfer-Encoding: ${encoding}`)
   if (!multipart && rng.chance(0.2)) headers.push(`Content-Disposition: ${randomParams(rng)}`)
@@ -204,8 +287,13 @@ function randomMessage(rng: Rng, depth = 0): string {
     body = `preamble${eol}${parts.map((p) => `--${boundary}${eol}${p}${eol}`).join('')}--${boundary}--${eol}`
   } else {
     const text = randomText(rng, 40)
-    body = rng.chance(0.3) ? Buffer.from(text).toString('base64').replace(/.{1,20}/g, `$&${eol}`)
-      : rng.chance(0.3) ? 'Caf=E9 =3D soft=\r\nbreak =ZZ' : utf8AsLatin1(text)
+    body = rng.chance(0.3)
+      ? Buffer.from(text)
+          .toString('base64')
+          .replace(/.{1,20}/g, `$&${eol}`)
+      : rng.chance(0.3)
+        ? 'Caf=E9 =3D soft=\r\nbreak =ZZ'
+        : utf8AsLatin1(text)
   }
   return `${headers.join(eol)}${blank}${body}`
 }
@@ -258,8 +346,21 @@ describe('gmail message store fast paths', () => {
 
   test('simple address lists give the mailboxes postal-mime gives, and only they skip it', () => {
     const rng = new Rng(3180000)
-    const names = ['Priya Raman', "O'Brien", 'a.b-c d_e', 'Zoë', '"Lee, A."', '"Ann Lee"', 'x@y', 'Ann  Lee',
-      '=?utf-8?q?a?=', 'Ann (HR)', 'team: x', 'a;b', '']
+    const names = [
+      'Priya Raman',
+      "O'Brien",
+      'a.b-c d_e',
+      'Zoë',
+      '"Lee, A."',
+      '"Ann Lee"',
+      'x@y',
+      'Ann  Lee',
+      '=?utf-8?q?a?=',
+      'Ann (HR)',
+      'team: x',
+      'a;b',
+      '',
+    ]
     const addresses = ['priya@acme.test', 'a.b+c%d@x-y.z', 'a@b@c', '@x', 'x@', 'no-at', 'é@x.y', 'a_b@c_d.']
     let simple = 0
     for (let i = 0; i < 4000; i++) {
@@ -276,10 +377,12 @@ describe('gmail message store fast paths', () => {
     }
     expect(simple).toBeGreaterThan(300)
     expect(simpleMailboxes('Priya Raman <priya@acme.test>, bob@example.com')).toEqual([
-      { name: 'Priya Raman', address: 'priya@acme.test' }, { name: '', address: 'bob@example.com' },
+      { name: 'Priya Raman', address: 'priya@acme.test' },
+      { name: '', address: 'bob@example.com' },
     ])
-    expect(addressSearchText('Priya Raman <Priya@Acme.test>, bob@example.com'))
-      .toBe('priya raman <priya@acme.test>, <bob@example.com>')
+    expect(addressSearchText('Priya Raman <Priya@Acme.test>, bob@example.com')).toBe(
+      'priya raman <priya@acme.test>, <bob@example.com>',
+    )
     expect(parseAddressList('A <x@y.z>, x@y.z, B <w@v.u>')).toEqual(['x@y.z', 'w@v.u'])
   })
 })
@@ -293,25 +396,44 @@ describe('gmail.users.messages.insert', () => {
       const source = randomMessage(rng)
       const raw = Buffer.from(source, 'latin1')
       const res = await h.call('POST', '/gmail/v1/users/me/messages', {
-        token, json: { raw: raw.toString('base64url'), labelIds: ['INBOX'] },
+        token,
+        json: { raw: raw.toString('base64url'), labelIds: ['INBOX'] },
       })
       expect(res.status, res.text).toBe(200)
       const row = findMessage(h.entry.world.db, 'ann', res.body.id)!
       const root = referenceParseMime(raw)
       const first = (name: string) => header(root.headers, name) ?? ''
       const text = bodyText(root)
-      const files = leaves(root).filter((p) => p.isAttachment).map((p) => p.filename)
+      const files = leaves(root)
+        .filter((p) => p.isAttachment)
+        .map((p) => p.filename)
       const words = [first('subject'), first('from'), first('to'), first('cc'), text, files.join(' ')].join('\n')
-      expect({
-        subject: row.subject, fromAddr: row.fromAddr, deliveredTo: row.deliveredTo, snippet: row.snippet,
-        messageIdHeader: row.messageIdHeader, listId: row.listId, subjectWords: row.subjectWords,
-        toAddrs: row.toAddrs, ccAddrs: row.ccAddrs, bccAddrs: row.bccAddrs, searchText: row.searchText,
-      }, JSON.stringify(source)).toEqual({
-        subject: first('subject'), fromAddr: first('from').toLowerCase(),
+      expect(
+        {
+          subject: row.subject,
+          fromAddr: row.fromAddr,
+          deliveredTo: row.deliveredTo,
+          snippet: row.snippet,
+          messageIdHeader: row.messageIdHeader,
+          listId: row.listId,
+          subjectWords: row.subjectWords,
+          toAddrs: row.toAddrs,
+          ccAddrs: row.ccAddrs,
+          bccAddrs: row.bccAddrs,
+          searchText: row.searchText,
+        },
+        JSON.stringify(source),
+      ).toEqual({
+        subject: first('subject'),
+        fromAddr: first('from').toLowerCase(),
         deliveredTo: first('delivered-to').toLowerCase(),
-        snippet: referenceSnippetOf(text), messageIdHeader: first('message-id'), listId: first('list-id').toLowerCase(),
-        subjectWords: referenceWordsOf(first('subject')), toAddrs: referenceSearchText(first('to')),
-        ccAddrs: referenceSearchText(first('cc')), bccAddrs: referenceSearchText(first('bcc')),
+        snippet: referenceSnippetOf(text),
+        messageIdHeader: first('message-id'),
+        listId: first('list-id').toLowerCase(),
+        subjectWords: referenceWordsOf(first('subject')),
+        toAddrs: referenceSearchText(first('to')),
+        ccAddrs: referenceSearchText(first('cc')),
+        bccAddrs: referenceSearchText(first('bcc')),
         searchText: referenceWordsOf(words),
       })
     }

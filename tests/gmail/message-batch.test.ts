@@ -15,8 +15,9 @@ function gmailTables(h: Harness): Record<string, unknown[]> {
   const client = h.entry.world.db.$client
   const sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'gmail_%' ORDER BY name"
   const names = client.prepare(sql).pluck().all() as string[]
-  return Object.fromEntries(names.map((t) => [t, client.prepare(`SELECT rowid AS _rowid, * FROM "${t}" ORDER BY rowid`)
-    .all()]))
+  return Object.fromEntries(
+    names.map((t) => [t, client.prepare(`SELECT rowid AS _rowid, * FROM "${t}" ORDER BY rowid`).all()]),
+  )
 }
 
 async function userIdOf(h: Harness): Promise<string> {
@@ -50,8 +51,10 @@ describe('modifyLabelsOfMany and deleteMessagesOfMany', () => {
     const ids = all.map((r) => r.id)
     expect(bytesOf(fast).equals(bytesOf(slow))).toBe(true)
     const steps: [Ref[], string[], string[]][] = [
-      [all, ['STARRED'], []], [all.filter((_, i) => i % 3 === 0), [], ['INBOX', 'UNREAD']],
-      [[...all.slice(0, 9), ...all.slice(4, 12)], ['INBOX', 'IMPORTANT'], ['STARRED']], [all, ['UNREAD'], ['UNREAD']],
+      [all, ['STARRED'], []],
+      [all.filter((_, i) => i % 3 === 0), [], ['INBOX', 'UNREAD']],
+      [[...all.slice(0, 9), ...all.slice(4, 12)], ['INBOX', 'IMPORTANT'], ['STARRED']],
+      [all, ['UNREAD'], ['UNREAD']],
     ]
     const both = (fn: (h: Harness) => void) => {
       fn(fast)
@@ -139,7 +142,11 @@ describe('gmail.users.threads.modify', () => {
     const all = await allRefs(fast)
     const threadId = all.find((m) => all.filter((n) => n.threadId === m.threadId).length > 2)!.threadId
     const members = (await fast.call('GET', `${U}/threads/${threadId}?format=minimal`)).body.messages as Ref[]
-    for (const [add, remove] of [[['STARRED'], ['INBOX']], [['TRASH'], []], [[], ['TRASH', 'STARRED']]]) {
+    for (const [add, remove] of [
+      [['STARRED'], ['INBOX']],
+      [['TRASH'], []],
+      [[], ['TRASH', 'STARRED']],
+    ]) {
       const res = await fast.call('POST', `${U}/threads/${threadId}/modify`, {
         json: { addLabelIds: add, removeLabelIds: remove },
       })

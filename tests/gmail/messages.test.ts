@@ -8,7 +8,12 @@ describe('gmail.users.messages.list', () => {
   test('lists newest first and hides spam and trash unless asked', async () => {
     const h = harness(gmailSeed)
     const res = await h.call('GET', M)
-    const subjects = await Promise.all(res.body.messages.map(async (m: { id: string }) => (await h.call('GET', `${M}/${m.id}?format=metadata&metadataHeaders=Subject`)).body.payload.headers[0].value))
+    const subjects = await Promise.all(
+      res.body.messages.map(
+        async (m: { id: string }) =>
+          (await h.call('GET', `${M}/${m.id}?format=metadata&metadataHeaders=Subject`)).body.payload.headers[0].value,
+      ),
+    )
     expect(subjects).toEqual(['Team lunch', 'Re: Invoice 1042', 'Invoice 1042'])
     const all = await h.call('GET', `${M}?includeSpamTrash=true`)
     expect(all.body.resultSizeEstimate).toBe(4)
@@ -28,8 +33,12 @@ describe('gmail.users.messages.list', () => {
   test('walks a big mailbox page by page: every message once, newest first, ties broken by id', async () => {
     // 260 messages on 20 distinct dates (13 per date), one in the trash: more than the estimate's cap.
     const messages = Array.from({ length: 260 }, (_, i) => ({
-      from: 'ben', to: ['ann'], subject: `Note ${i}`, text: i % 2 ? 'odd note' : 'even note',
-      at: `2026-03-0${1 + (i % 5)}T0${i % 4}:00:00Z`, labels: i === 7 ? ['TRASH'] : [],
+      from: 'ben',
+      to: ['ann'],
+      subject: `Note ${i}`,
+      text: i % 2 ? 'odd note' : 'even note',
+      at: `2026-03-0${1 + (i % 5)}T0${i % 4}:00:00Z`,
+      labels: i === 7 ? ['TRASH'] : [],
     }))
     const h = harness({ ...gmailSeed, gmail: { messages } })
     const first = await h.call('GET', `${M}?maxResults=50`)
@@ -47,7 +56,9 @@ describe('gmail.users.messages.list', () => {
     const all = await h.call('GET', `${M}?maxResults=500`)
     expect(all.body.messages.map((m: { id: string }) => m.id)).toEqual(seen)
     expect(all.body.resultSizeEstimate).toBe(259)
-    const dates = await Promise.all(seen.map(async (id) => Number((await h.call('GET', `${M}/${id}?format=minimal`)).body.internalDate)))
+    const dates = await Promise.all(
+      seen.map(async (id) => Number((await h.call('GET', `${M}/${id}?format=minimal`)).body.internalDate)),
+    )
     for (let i = 1; i < seen.length; i++) {
       expect(dates[i - 1]! > dates[i]! || (dates[i - 1] === dates[i] && seen[i - 1]! > seen[i]!)).toBe(true)
     }
@@ -70,7 +81,16 @@ describe('gmail.users.messages.get', () => {
     const h = harness(gmailSeed)
     const id = (await h.call('GET', `${M}?q=has:attachment`)).body.messages[0].id
     const full = (await h.call('GET', `${M}/${id}`)).body
-    expect(Object.keys(full)).toEqual(['id', 'threadId', 'labelIds', 'snippet', 'payload', 'sizeEstimate', 'historyId', 'internalDate'])
+    expect(Object.keys(full)).toEqual([
+      'id',
+      'threadId',
+      'labelIds',
+      'snippet',
+      'payload',
+      'sizeEstimate',
+      'historyId',
+      'internalDate',
+    ])
     expect(full.payload.partId).toBe('')
     expect(full.payload.parts.map((p: { partId: string }) => p.partId)).toEqual(['0', '1'])
     expect(full.payload.parts[1]).toMatchObject({ filename: 'invoice-1042.pdf', mimeType: 'application/pdf' })
@@ -98,9 +118,14 @@ describe('gmail.users.messages.get', () => {
   })
 
   test('escapes HTML in snippets as Gmail does', async () => {
-    const h = harness({ ...gmailSeed, gmail: { messages: [{ from: 'ben', to: ['ann'], subject: 's', text: "Tom's <b>bold</b> & co", at: '-1h' }] } })
+    const h = harness({
+      ...gmailSeed,
+      gmail: { messages: [{ from: 'ben', to: ['ann'], subject: 's', text: "Tom's <b>bold</b> & co", at: '-1h' }] },
+    })
     const id = (await h.call('GET', M)).body.messages[0].id
-    expect((await h.call('GET', `${M}/${id}?format=minimal`)).body.snippet).toBe('Tom&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; co')
+    expect((await h.call('GET', `${M}/${id}?format=minimal`)).body.snippet).toBe(
+      'Tom&#39;s &lt;b&gt;bold&lt;/b&gt; &amp; co',
+    )
   })
 })
 
@@ -109,12 +134,29 @@ describe('gmail base64url fields', () => {
 
   test('pads raw, body.data and attachment data with = as Gmail does, and accepts padded or bare input', async () => {
     const h = harness(gmailSeed)
-    const mime = ['To: ben@example.com', 'Subject: Pad', 'Content-Type: multipart/mixed; boundary=zz', '', '--zz',
-      'Content-Type: text/plain', '', 'ab', '--zz', 'Content-Type: application/octet-stream',
-      'Content-Disposition: attachment; filename="a.bin"', 'Content-Transfer-Encoding: base64', '', 'YWJjZA==', '--zz--', ''].join('\r\n')
+    const mime = [
+      'To: ben@example.com',
+      'Subject: Pad',
+      'Content-Type: multipart/mixed; boundary=zz',
+      '',
+      '--zz',
+      'Content-Type: text/plain',
+      '',
+      'ab',
+      '--zz',
+      'Content-Type: application/octet-stream',
+      'Content-Disposition: attachment; filename="a.bin"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      'YWJjZA==',
+      '--zz--',
+      '',
+    ].join('\r\n')
     const bare = Buffer.from(mime).toString('base64url')
     expect(bare.length % 4).not.toBe(0)
-    const sent = await h.call('POST', `${M}/send`, { json: { raw: `${bare}${'='.repeat((4 - (bare.length % 4)) % 4)}` } })
+    const sent = await h.call('POST', `${M}/send`, {
+      json: { raw: `${bare}${'='.repeat((4 - (bare.length % 4)) % 4)}` },
+    })
     expect(sent.status).toBe(200)
     const raw = (await h.call('GET', `${M}/${sent.body.id}?format=raw`)).body.raw as string
     expect(padded(raw)).toBe(true)
@@ -142,7 +184,10 @@ describe('gmail.users.messages.attachments.get', () => {
 describe('gmail.users.messages.send', () => {
   test('delivers to world users without Bcc, keeps a SENT copy, and records externals as sent only', async () => {
     const h = harness(gmailSeed)
-    const raw = rfc822({ To: 'Ben Ode <ben@example.com>, client@outside.test', Bcc: 'ben.secret@example.com', Subject: 'Plan' }, 'Here is the plan.')
+    const raw = rfc822(
+      { To: 'Ben Ode <ben@example.com>, client@outside.test', Bcc: 'ben.secret@example.com', Subject: 'Plan' },
+      'Here is the plan.',
+    )
     const sent = await h.call('POST', `${M}/send`, { json: { raw } })
     expect(sent.status).toBe(200)
     expect(sent.body.labelIds).toEqual(['SENT'])
@@ -160,18 +205,32 @@ describe('gmail.users.messages.send', () => {
   test('threads a reply by In-Reply-To and subject', async () => {
     const h = harness(gmailSeed)
     const original = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0]
-    const msgId = (await h.call('GET', `${M}/${original.id}?format=metadata&metadataHeaders=Message-ID`)).body.payload.headers[0].value
-    const reply = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Re: Team lunch', 'In-Reply-To': msgId, References: msgId }, 'Yes!') } })
+    const msgId = (await h.call('GET', `${M}/${original.id}?format=metadata&metadataHeaders=Message-ID`)).body.payload
+      .headers[0].value
+    const reply = await h.call('POST', `${M}/send`, {
+      json: {
+        raw: rfc822(
+          { To: 'ben@example.com', Subject: 'Re: Team lunch', 'In-Reply-To': msgId, References: msgId },
+          'Yes!',
+        ),
+      },
+    })
     expect(reply.body.threadId).toBe(original.threadId)
-    const other = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Something else', 'In-Reply-To': msgId }, 'Hm') } })
+    const other = await h.call('POST', `${M}/send`, {
+      json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Something else', 'In-Reply-To': msgId }, 'Hm') },
+    })
     expect(other.body.threadId).not.toBe(original.threadId)
   })
   test('joins an explicit threadId only when the subject matches', async () => {
     const h = harness(gmailSeed)
     const original = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0]
-    const same = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'RE: team lunch' }, 'Yes!'), threadId: original.threadId } })
+    const same = await h.call('POST', `${M}/send`, {
+      json: { raw: rfc822({ To: 'ben@example.com', Subject: 'RE: team lunch' }, 'Yes!'), threadId: original.threadId },
+    })
     expect(same.body.threadId).toBe(original.threadId)
-    const other = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Budget' }, 'Hm'), threadId: original.threadId } })
+    const other = await h.call('POST', `${M}/send`, {
+      json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Budget' }, 'Hm'), threadId: original.threadId },
+    })
     expect(other.body.threadId).toBe(other.body.id)
   })
 
@@ -179,7 +238,9 @@ describe('gmail.users.messages.send', () => {
     const h = harness(gmailSeed)
     const none = await h.call('POST', `${M}/send`, { json: {} })
     expect(none.status).toBe(400)
-    expect(none.body.error.message).toBe("'raw' RFC822 payload message string or uploading message via /upload/* URL required")
+    expect(none.body.error.message).toBe(
+      "'raw' RFC822 payload message string or uploading message via /upload/* URL required",
+    )
     const noTo = await h.call('POST', `${M}/send`, { json: { raw: rfc822({ Subject: 'x' }, 'y') } })
     expect(noTo.status).toBe(400)
     expect(noTo.body.error.message).toBe('Recipient address required')
@@ -205,17 +266,26 @@ describe('gmail.users.messages.send', () => {
 describe('gmail.users.messages.insert', () => {
   test('stores a message with the given labels and no delivery', async () => {
     const h = harness(gmailSeed)
-    const res = await h.call('POST', M, { json: { raw: rfc822({ From: 'x@y.test', To: 'ben@example.com', Subject: 'Inserted' }, 'b'), labelIds: ['INBOX', 'STARRED'] } })
+    const res = await h.call('POST', M, {
+      json: {
+        raw: rfc822({ From: 'x@y.test', To: 'ben@example.com', Subject: 'Inserted' }, 'b'),
+        labelIds: ['INBOX', 'STARRED'],
+      },
+    })
     expect(res.body.labelIds).toEqual(['STARRED', 'INBOX'])
     expect((await h.call('GET', `${M}?q=subject:inserted`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(0)
-    expect((await h.call('POST', M, { json: { raw: rfc822({ Subject: 'x' }, 'y'), labelIds: ['NOPE'] } })).status).toBe(400)
+    expect((await h.call('POST', M, { json: { raw: rfc822({ Subject: 'x' }, 'y'), labelIds: ['NOPE'] } })).status).toBe(
+      400,
+    )
   })
 })
 
 describe('gmail.users.messages.import', () => {
   test('imports into the inbox as unread by default', async () => {
     const h = harness(gmailSeed)
-    const res = await h.call('POST', `${M}/import`, { json: { raw: rfc822({ From: 'old@archive.test', Subject: 'Imported' }, 'b') } })
+    const res = await h.call('POST', `${M}/import`, {
+      json: { raw: rfc822({ From: 'old@archive.test', Subject: 'Imported' }, 'b') },
+    })
     expect(res.body.labelIds).toEqual(['UNREAD', 'INBOX'])
   })
 
@@ -238,8 +308,12 @@ describe('gmail seeded history', () => {
   test('gives newer seeded messages higher historyIds, whatever the seed order', async () => {
     for (const seed of [gmailSeed, 'demo'] as const) {
       const h = harness(seed)
-      const ids = (await h.call('GET', `${M}?includeSpamTrash=true&maxResults=500`)).body.messages.map((m: { id: string }) => m.id)
-      const rows = await Promise.all(ids.map(async (id: string) => (await h.call('GET', `${M}/${id}?format=minimal`)).body))
+      const ids = (await h.call('GET', `${M}?includeSpamTrash=true&maxResults=500`)).body.messages.map(
+        (m: { id: string }) => m.id,
+      )
+      const rows = await Promise.all(
+        ids.map(async (id: string) => (await h.call('GET', `${M}/${id}?format=minimal`)).body),
+      )
       rows.sort((a, b) => Number(a.internalDate) - Number(b.internalDate))
       for (let i = 1; i < rows.length; i++) {
         if (rows[i].internalDate === rows[i - 1].internalDate) continue
@@ -253,7 +327,9 @@ describe('gmail.users.messages.modify', () => {
   test('adds and removes labels and rejects unknown labels', async () => {
     const h = harness(gmailSeed)
     const id = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0].id
-    const res = await h.call('POST', `${M}/${id}/modify`, { json: { addLabelIds: ['STARRED'], removeLabelIds: ['INBOX'] } })
+    const res = await h.call('POST', `${M}/${id}/modify`, {
+      json: { addLabelIds: ['STARRED'], removeLabelIds: ['INBOX'] },
+    })
     expect(res.body.labelIds).toEqual(['STARRED', 'CATEGORY_PERSONAL'])
     expect((await h.call('POST', `${M}/${id}/modify`, { json: { addLabelIds: ['Label_999'] } })).status).toBe(400)
     expect((await h.call('GET', `${M}?q=is:starred`)).body.messages[0].id).toBe(id)
@@ -266,7 +342,9 @@ describe('gmail.users.messages.batchModify', () => {
     const ids = (await h.call('GET', M)).body.messages.map((m: { id: string }) => m.id)
     expect((await h.call('POST', `${M}/batchModify`, { json: { ids, removeLabelIds: ['UNREAD'] } })).status).toBe(204)
     expect((await h.call('GET', `${M}?q=is:unread`)).body.resultSizeEstimate).toBe(0)
-    const partial = await h.call('POST', `${M}/batchModify`, { json: { ids: [...ids, '18c0000000000000'], addLabelIds: ['STARRED'] } })
+    const partial = await h.call('POST', `${M}/batchModify`, {
+      json: { ids: [...ids, '18c0000000000000'], addLabelIds: ['STARRED'] },
+    })
     expect(partial.status).toBe(404)
     expect((await h.call('GET', `${M}?q=is:starred`)).body.resultSizeEstimate).toBe(0)
   })
@@ -301,7 +379,9 @@ describe('gmail.users.messages.delete', () => {
     const id = (await h.call('GET', `${M}?q=subject:"team lunch"`)).body.messages[0].id
     expect((await h.call('DELETE', `${M}/${id}`)).status).toBe(204)
     expect((await h.call('GET', `${M}/${id}`)).status).toBe(404)
-    const history = (await h.call('GET', `/gmail/v1/users/me/history?startHistoryId=${profile.historyId}&historyTypes=messageDeleted`)).body
+    const history = (
+      await h.call('GET', `/gmail/v1/users/me/history?startHistoryId=${profile.historyId}&historyTypes=messageDeleted`)
+    ).body
     expect(history.history[0].messagesDeleted[0].message.id).toBe(id)
   })
 })
@@ -319,15 +399,29 @@ describe('gmail.users.messages.send resumable upload', () => {
   test('opens a session, takes the message in chunks and sends it', async () => {
     const h = harness(gmailSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }
-    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(start.status).toBe(200)
     const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
     const raw = 'To: ben@example.com\r\nSubject: Resumable\r\n\r\nin two parts'
-    const first = await h.app.request(session, { method: 'PUT', headers: { ...auth, 'content-range': `bytes 0-9/${raw.length}` }, body: raw.slice(0, 10) })
+    const first = await h.app.request(session, {
+      method: 'PUT',
+      headers: { ...auth, 'content-range': `bytes 0-9/${raw.length}` },
+      body: raw.slice(0, 10),
+    })
     expect(first.status).toBe(308)
-    const done = await h.app.request(session, { method: 'PUT', headers: { ...auth, 'content-range': `bytes 10-${raw.length - 1}/${raw.length}` }, body: raw.slice(10) })
+    const done = await h.app.request(session, {
+      method: 'PUT',
+      headers: { ...auth, 'content-range': `bytes 10-${raw.length - 1}/${raw.length}` },
+      body: raw.slice(10),
+    })
     expect(((await done.json()) as { labelIds: string[] }).labelIds).toEqual(['SENT'])
-    expect((await h.call('GET', `${M}?q=subject:resumable`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(1)
+    expect((await h.call('GET', `${M}?q=subject:resumable`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(
+      1,
+    )
     const again = await h.app.request(session, { method: 'PUT', headers: auth, body: raw })
     expect(again.status).toBe(404)
   })
@@ -335,14 +429,25 @@ describe('gmail.users.messages.send resumable upload', () => {
   test('takes chunks by POST with X-GUploader-No-308 (the Go client) and a final bytes */total', async () => {
     const h = harness(gmailSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }
-    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' })
+    const start = await h.app.request('/upload/gmail/v1/users/me/messages/send?uploadType=resumable', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{}',
+    })
     const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
     const raw = 'To: ben@example.com\r\nSubject: Go chunks\r\n\r\nsent by POST'
-    const chunk = (range: string, body?: string) => h.app.request(session, { method: 'POST', headers: { ...auth, 'content-type': 'message/rfc822', 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    const chunk = (range: string, body?: string) =>
+      h.app.request(session, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'message/rfc822', 'x-guploader-no-308': 'yes', 'content-range': range },
+        body,
+      })
     const first = await chunk('bytes 0-9/*', raw.slice(0, 10))
     expect(first.status).toBe(200)
     expect(first.headers.get('x-http-status-code-override')).toBe('308')
-    expect((await chunk(`bytes 10-${raw.length - 1}/*`, raw.slice(10))).headers.get('x-http-status-code-override')).toBe('308')
+    expect(
+      (await chunk(`bytes 10-${raw.length - 1}/*`, raw.slice(10))).headers.get('x-http-status-code-override'),
+    ).toBe('308')
     const done = await chunk(`bytes */${raw.length}`)
     expect(((await done.json()) as { labelIds: string[] }).labelIds).toEqual(['SENT'])
     expect((await h.call('GET', `${M}?q=subject:chunks`, { token: h.google('ben') })).body.resultSizeEstimate).toBe(1)
@@ -359,13 +464,24 @@ describe('gmail.users.drafts uploads', () => {
   test('creates, updates and sends a draft with multipart uploads whose metadata is a Draft', async () => {
     const h = harness(gmailSeed)
     const thread = (await h.call('GET', `/gmail/v1/users/me/messages?q=subject:invoice`)).body.messages[0].threadId
-    const created = await h.call('POST', `${D}?uploadType=multipart`, related({ message: { threadId: thread } }, 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nfirst'))
+    const created = await h.call(
+      'POST',
+      `${D}?uploadType=multipart`,
+      related({ message: { threadId: thread } }, 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nfirst'),
+    )
     expect(created.status).toBe(200)
     expect(created.body.message.threadId).toBe(thread)
     expect(created.body.message.labelIds).toEqual(['DRAFT'])
-    const updated = await h.call('PUT', `${D}/${created.body.id}?uploadType=media`, { body: 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nsecond', headers: { 'content-type': 'message/rfc822' } })
+    const updated = await h.call('PUT', `${D}/${created.body.id}?uploadType=media`, {
+      body: 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nsecond',
+      headers: { 'content-type': 'message/rfc822' },
+    })
     expect(updated.body.id).toBe(created.body.id)
-    const sent = await h.call('POST', `${D}/send?uploadType=multipart`, related({ id: created.body.id }, 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nthird and final'))
+    const sent = await h.call(
+      'POST',
+      `${D}/send?uploadType=multipart`,
+      related({ id: created.body.id }, 'To: ben@example.com\r\nSubject: Re: Invoice 1042\r\n\r\nthird and final'),
+    )
     expect(sent.status).toBe(200)
     expect(sent.body.labelIds).toContain('SENT')
     const got = await h.call('GET', `/gmail/v1/users/me/messages/${sent.body.id}`)
@@ -376,7 +492,11 @@ describe('gmail.users.drafts uploads', () => {
   test('creates a draft through a resumable session and refuses a send without a draft id', async () => {
     const h = harness(gmailSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }
-    const start = await h.app.request(`${D}?uploadType=resumable`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"message":{}}' })
+    const start = await h.app.request(`${D}?uploadType=resumable`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"message":{}}',
+    })
     expect(start.status).toBe(200)
     const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
     const raw = 'To: ben@example.com\r\nSubject: Resumable draft\r\n\r\nbody'
@@ -384,8 +504,15 @@ describe('gmail.users.drafts uploads', () => {
     expect(done.status).toBe(200)
     const draft = (await done.json()) as { id: string; message: { id: string } }
     expect(draft.id).toMatch(/^r\d+$/)
-    expect((await h.call('GET', `/gmail/v1/users/me/drafts/${draft.id}`)).body.message.payload.headers.find((x: { name: string }) => x.name === 'Subject').value).toBe('Resumable draft')
-    const noId = await h.call('POST', `${D}/send?uploadType=media`, { body: raw, headers: { 'content-type': 'message/rfc822' } })
+    expect(
+      (await h.call('GET', `/gmail/v1/users/me/drafts/${draft.id}`)).body.message.payload.headers.find(
+        (x: { name: string }) => x.name === 'Subject',
+      ).value,
+    ).toBe('Resumable draft')
+    const noId = await h.call('POST', `${D}/send?uploadType=media`, {
+      body: raw,
+      headers: { 'content-type': 'message/rfc822' },
+    })
     expect(noId.status).toBe(400)
     expect((await h.call('GET', '/gmail/v1/users/me/drafts')).body.drafts).toHaveLength(1)
   })
@@ -393,15 +520,28 @@ describe('gmail.users.drafts uploads', () => {
   test('updates a draft through a resumable session whose chunks come by POST (the Go client)', async () => {
     const h = harness(gmailSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }
-    const made = await h.call('POST', '/gmail/v1/users/me/drafts', { json: { message: { raw: rfc822({ To: 'ben@example.com', Subject: 'v1' }, 'a') } } })
-    const start = await h.app.request(`${D}/${made.body.id}?uploadType=resumable`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: made.body.id }) })
+    const made = await h.call('POST', '/gmail/v1/users/me/drafts', {
+      json: { message: { raw: rfc822({ To: 'ben@example.com', Subject: 'v1' }, 'a') } },
+    })
+    const start = await h.app.request(`${D}/${made.body.id}?uploadType=resumable`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: made.body.id }),
+    })
     const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
     const raw = 'To: ben@example.com\r\nSubject: Second version\r\n\r\nbody'
-    const chunk = (range: string, body?: string) => h.app.request(session, { method: 'POST', headers: { ...auth, 'x-guploader-no-308': 'yes', 'content-range': range }, body })
+    const chunk = (range: string, body?: string) =>
+      h.app.request(session, {
+        method: 'POST',
+        headers: { ...auth, 'x-guploader-no-308': 'yes', 'content-range': range },
+        body,
+      })
     expect((await chunk('bytes 0-9/*', raw.slice(0, 10))).headers.get('x-http-status-code-override')).toBe('308')
     const done = await chunk(`bytes 10-${raw.length - 1}/${raw.length}`, raw.slice(10))
     expect(done.status).toBe(200)
     const got = await h.call('GET', `/gmail/v1/users/me/drafts/${made.body.id}?format=metadata`)
-    expect(got.body.message.payload.headers.find((x: { name: string }) => x.name === 'Subject').value).toBe('Second version')
+    expect(got.body.message.payload.headers.find((x: { name: string }) => x.name === 'Subject').value).toBe(
+      'Second version',
+    )
   })
 })

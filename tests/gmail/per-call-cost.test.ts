@@ -39,7 +39,8 @@ function rewriteReference(raw: Buffer, changes: Record<string, string | null>, p
     }
     lines.push(line)
   }
-  for (const [k, v] of Object.entries(changes)) if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${latin1(v)}`)
+  for (const [k, v] of Object.entries(changes))
+    if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${latin1(v)}`)
   const pre = Object.entries(prepend).map(([k, v]) => `${k}: ${v}`)
   return Buffer.from([...pre, ...lines].join('\r\n') + rest, 'latin1')
 }
@@ -75,14 +76,28 @@ describe('gmail.users.messages.list cost paths', () => {
   test('pages read with their estimate give the same ids and estimates as pages counted apart', async () => {
     const h = harness(gmailSeed)
     await mailbox(h, 260)
-    const queries = ['', 'q=report', 'q=subject:report%203', 'labelIds=INBOX', 'q=is:unread', 'includeSpamTrash=true', 'q=-from:a']
+    const queries = [
+      '',
+      'q=report',
+      'q=subject:report%203',
+      'labelIds=INBOX',
+      'q=is:unread',
+      'includeSpamTrash=true',
+      'q=-from:a',
+    ]
     for (const query of queries) {
       const small = await pages(h, query, 10) // counted apart (below the merged size)
       const big = await pages(h, query, 60) // read with the estimate
       const huge = await pages(h, query, 250)
       const ids = small.flatMap((p) => p.ids)
-      expect(big.flatMap((p) => p.ids), query).toEqual(ids)
-      expect(huge.flatMap((p) => p.ids), query).toEqual(ids)
+      expect(
+        big.flatMap((p) => p.ids),
+        query,
+      ).toEqual(ids)
+      expect(
+        huge.flatMap((p) => p.ids),
+        query,
+      ).toEqual(ids)
       // Each page's estimate: the pages before it plus the matches from its start, capped at 201 (exact on the last).
       const expected = (size: number, k: number) => {
         const left = ids.length - k * size
@@ -113,7 +128,15 @@ describe('gmail.users.messages.list cost paths', () => {
 describe('gmail header rewrites', () => {
   test('write the bytes the whole-message rewrite wrote, however the header block ends', () => {
     const rng = new Rng(3)
-    const pieces = ['From: a@b.c', 'To: x@y.z,\r\n\tw@v.u', 'Bcc: h@i.j', 'bcc: k@l.m', ' folded', 'Subject: caf\u00e9', 'bad']
+    const pieces = [
+      'From: a@b.c',
+      'To: x@y.z,\r\n\tw@v.u',
+      'Bcc: h@i.j',
+      'bcc: k@l.m',
+      ' folded',
+      'Subject: caf\u00e9',
+      'bad',
+    ]
     const ends = ['\r\n\r\n', '\n\n', '\r\n\n', '\n\r\n', '\r\n', '', '\r\r\n\r\n']
     for (let i = 0; i < 400; i++) {
       const head = Array.from({ length: rng.int(0, 6) }, () => rng.pick([...pieces, ''])).join(rng.pick(['\r\n', '\n']))
@@ -138,8 +161,15 @@ describe('gmail.users.messages.modify label sets', () => {
     const label = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: 'Keep' } })
     const id = ((await h.call('GET', M)).body.messages as { id: string }[])[0]!.id
     const steps: [string[], string[]][] = [
-      [['STARRED', label.body.id, 'STARRED'], ['INBOX']], [['INBOX', 'IMPORTANT'], ['UNREAD', 'STARRED']],
-      [[], ['INBOX']], [['UNREAD'], ['UNREAD']], [['INBOX', 'UNREAD'], []], [[], [label.body.id, 'IMPORTANT', 'INBOX']],
+      [['STARRED', label.body.id, 'STARRED'], ['INBOX']],
+      [
+        ['INBOX', 'IMPORTANT'],
+        ['UNREAD', 'STARRED'],
+      ],
+      [[], ['INBOX']],
+      [['UNREAD'], ['UNREAD']],
+      [['INBOX', 'UNREAD'], []],
+      [[], [label.body.id, 'IMPORTANT', 'INBOX']],
     ]
     for (const [addLabelIds, removeLabelIds] of steps) {
       const res = await h.call('POST', `${M}/${id}/modify`, { json: { addLabelIds, removeLabelIds } })

@@ -15,8 +15,27 @@ function reference(body: Buffer): Buffer {
   return Buffer.from(bytes)
 }
 
-const ALPHABET = ['=', '=', '=', '0', '9', 'a', 'F', 'f', 'G', 'g', 'z', ' ', '\r', '\n', '\r\n', '=\r\n', '=\n',
-  'é', '\xff']
+const ALPHABET = [
+  '=',
+  '=',
+  '=',
+  '0',
+  '9',
+  'a',
+  'F',
+  'f',
+  'G',
+  'g',
+  'z',
+  ' ',
+  '\r',
+  '\n',
+  '\r\n',
+  '=\r\n',
+  '=\n',
+  'é',
+  '\xff',
+]
 
 describe('quoted-printable bodies', () => {
   test('decode as the per-character reference does, soft breaks, bad escapes and a trailing = included', () => {
@@ -25,8 +44,10 @@ describe('quoted-printable bodies', () => {
     for (let n = 0; n < 2000; n++) {
       const length = next() % 40
       const body = Array.from({ length }, () => ALPHABET[next() % ALPHABET.length]).join('')
-      const raw = Buffer.from(`Content-Type: text/plain\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${body}`,
-        'latin1')
+      const raw = Buffer.from(
+        `Content-Type: text/plain\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${body}`,
+        'latin1',
+      )
       const decoded = parseMime(raw).body!
       expect(decoded.equals(reference(Buffer.from(body, 'latin1'))), JSON.stringify(body)).toBe(true)
     }

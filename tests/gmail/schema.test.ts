@@ -27,7 +27,8 @@ describe('gmail responses match the discovery schemas', () => {
     const U = '/gmail/v1/users/me'
     await call('GET', `${U}/profile`)
     const list = await call('GET', `${U}/messages?q=invoice`)
-    for (const f of ['full', 'metadata', 'minimal', 'raw']) await call('GET', `${U}/messages/${list.messages[0].id}?format=${f}`)
+    for (const f of ['full', 'metadata', 'minimal', 'raw'])
+      await call('GET', `${U}/messages/${list.messages[0].id}?format=${f}`)
     const withAtt = (await call('GET', `${U}/messages?q=has:attachment`)).messages[0].id
     const full = await call('GET', `${U}/messages/${withAtt}`)
     await call('GET', `${U}/messages/${withAtt}/attachments/${full.payload.parts[1].body.attachmentId}`)
@@ -42,15 +43,34 @@ describe('gmail responses match the discovery schemas', () => {
     await call('POST', `${U}/threads/${threads.threads[0].id}/modify`, { addLabelIds: ['IMPORTANT'] })
     await call('GET', `${U}/labels`)
     await call('GET', `${U}/labels/INBOX`)
-    const label = await call('POST', `${U}/labels`, { name: 'Schema', color: { textColor: '#000000', backgroundColor: '#ffffff' } })
+    const label = await call('POST', `${U}/labels`, {
+      name: 'Schema',
+      color: { textColor: '#000000', backgroundColor: '#ffffff' },
+    })
     await call('PATCH', `${U}/labels/${label.id}`, { name: 'Schema 2' })
-    const draft = await call('POST', `${U}/drafts`, { message: { raw: rfc822({ To: 'ben@example.com', Subject: 'd' }, 'b') } })
+    const draft = await call('POST', `${U}/drafts`, {
+      message: { raw: rfc822({ To: 'ben@example.com', Subject: 'd' }, 'b') },
+    })
     await call('GET', `${U}/drafts`)
     await call('GET', `${U}/drafts/${draft.id}`)
     await call('POST', `${U}/drafts/send`, { id: draft.id })
     await call('GET', `${U}/history?startHistoryId=1000`)
-    for (const s of ['vacation', 'imap', 'pop', 'language', 'autoForwarding', 'filters', 'forwardingAddresses', 'sendAs', 'delegates']) await call('GET', `${U}/settings/${s}`)
-    await call('POST', `${U}/settings/filters`, { criteria: { from: 'x@y.test' }, action: { addLabelIds: ['STARRED'] } })
+    for (const s of [
+      'vacation',
+      'imap',
+      'pop',
+      'language',
+      'autoForwarding',
+      'filters',
+      'forwardingAddresses',
+      'sendAs',
+      'delegates',
+    ])
+      await call('GET', `${U}/settings/${s}`)
+    await call('POST', `${U}/settings/filters`, {
+      criteria: { from: 'x@y.test' },
+      action: { addLabelIds: ['STARRED'] },
+    })
     await call('POST', `${U}/watch`, { topicName: 'projects/p/topics/t' })
     expect(problems).toEqual([])
     expect(new Set(checked).size).toBeGreaterThan(25)

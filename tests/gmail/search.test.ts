@@ -5,13 +5,59 @@ import { gmailSeed } from './fixtures.ts'
 
 describe('gmail search grammar', () => {
   test.each([
-    ['a b', { kind: 'and', items: [{ kind: 'term', op: null, value: 'a', phrase: false }, { kind: 'term', op: null, value: 'b', phrase: false }] }],
-    ['a OR b', { kind: 'or', items: [{ kind: 'term', op: null, value: 'a', phrase: false }, { kind: 'term', op: null, value: 'b', phrase: false }] }],
+    [
+      'a b',
+      {
+        kind: 'and',
+        items: [
+          { kind: 'term', op: null, value: 'a', phrase: false },
+          { kind: 'term', op: null, value: 'b', phrase: false },
+        ],
+      },
+    ],
+    [
+      'a OR b',
+      {
+        kind: 'or',
+        items: [
+          { kind: 'term', op: null, value: 'a', phrase: false },
+          { kind: 'term', op: null, value: 'b', phrase: false },
+        ],
+      },
+    ],
     ['-from:x', { kind: 'not', item: { kind: 'term', op: 'from', value: 'x', phrase: false } }],
     ['subject:"big news"', { kind: 'term', op: 'subject', value: 'big news', phrase: true }],
-    ['{a b}', { kind: 'or', items: [{ kind: 'term', op: null, value: 'a', phrase: false }, { kind: 'term', op: null, value: 'b', phrase: false }] }],
-    ['subject:(x y)', { kind: 'and', items: [{ kind: 'term', op: 'subject', value: 'x', phrase: false }, { kind: 'term', op: 'subject', value: 'y', phrase: false }] }],
-    ['meet at 12:30', { kind: 'and', items: [{ kind: 'term', op: null, value: 'meet', phrase: false }, { kind: 'term', op: null, value: 'at', phrase: false }, { kind: 'term', op: null, value: '12:30', phrase: false }] }],
+    [
+      '{a b}',
+      {
+        kind: 'or',
+        items: [
+          { kind: 'term', op: null, value: 'a', phrase: false },
+          { kind: 'term', op: null, value: 'b', phrase: false },
+        ],
+      },
+    ],
+    [
+      'subject:(x y)',
+      {
+        kind: 'and',
+        items: [
+          { kind: 'term', op: 'subject', value: 'x', phrase: false },
+          { kind: 'term', op: 'subject', value: 'y', phrase: false },
+        ],
+      },
+    ],
+    [
+      'meet at 12:30',
+      {
+        kind: 'and',
+        items: [
+          { kind: 'term', op: null, value: 'meet', phrase: false },
+          { kind: 'term', op: null, value: 'at', phrase: false },
+          { kind: 'term', op: null, value: '12:30', phrase: false },
+        ],
+      },
+    ],
   ])('parses %s', (q, ast) => {
     expect(parseQuery(q)).toEqual(ast)
   })
@@ -21,7 +67,8 @@ describe('gmail search grammar', () => {
   })
 
   test('never throws on unbalanced input', () => {
-    for (const q of ['(((', ')))', '"unterminated', 'from:', '- -', '{', 'OR OR']) expect(() => parseQuery(q)).not.toThrow()
+    for (const q of ['(((', ')))', '"unterminated', 'from:', '- -', '{', 'OR OR'])
+      expect(() => parseQuery(q)).not.toThrow()
   })
 })
 
@@ -69,7 +116,10 @@ describe('gmail.users.messages.list search operators', () => {
     const res = await h.call('GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(q)}`)
     const got: string[] = []
     for (const m of res.body.messages ?? []) {
-      got.push((await h.call('GET', `/gmail/v1/users/me/messages/${m.id}?format=metadata&metadataHeaders=Subject`)).body.payload.headers[0].value)
+      got.push(
+        (await h.call('GET', `/gmail/v1/users/me/messages/${m.id}?format=metadata&metadataHeaders=Subject`)).body
+          .payload.headers[0].value,
+      )
     }
     expect(got).toEqual(subjects)
   })

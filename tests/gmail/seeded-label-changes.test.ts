@@ -9,7 +9,11 @@ import { insertMessage, labelsOf, modifyLabels } from '../../envs/gmail/store/me
 // The Gmail seed hands modifyLabels the labels insertMessage has just stored instead of letting it read them.
 describe('modifyLabels with the stored labels given', () => {
   const raw = buildMessage({
-    from: { email: 'a@x.test' }, to: [{ email: 'b@x.test' }], subject: 'Hello', text: 'Body', date: new Date(0),
+    from: { email: 'a@x.test' },
+    to: [{ email: 'b@x.test' }],
+    subject: 'Hello',
+    text: 'Body',
+    date: new Date(0),
     messageId: '<m1@x.test>',
   })
   const run = (given: boolean) => {

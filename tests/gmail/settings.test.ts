@@ -7,10 +7,18 @@ const sendFromAnn = (h: ReturnType<typeof harness>, subject: string, to = 'ben@e
   h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: rfc822({ To: to, Subject: subject }, 'hello') } })
 
 describe('gmail.users.settings.getVacation', () => {
-  test('answers Gmail\'s defaults, and gmail.users.settings.updateVacation turns on auto-replies on delivery', async () => {
+  test("answers Gmail's defaults, and gmail.users.settings.updateVacation turns on auto-replies on delivery", async () => {
     const h = harness(gmailSeed)
-    expect((await h.call('GET', `${S}/vacation`, { token: h.google('ben') })).body).toEqual({ enableAutoReply: false, responseSubject: '', restrictToContacts: false, restrictToDomain: false })
-    await h.call('PUT', `${S}/vacation`, { token: h.google('ben'), json: { enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Back Monday.' } })
+    expect((await h.call('GET', `${S}/vacation`, { token: h.google('ben') })).body).toEqual({
+      enableAutoReply: false,
+      responseSubject: '',
+      restrictToContacts: false,
+      restrictToDomain: false,
+    })
+    await h.call('PUT', `${S}/vacation`, {
+      token: h.google('ben'),
+      json: { enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Back Monday.' },
+    })
     await sendFromAnn(h, 'Question 1')
     await sendFromAnn(h, 'Question 2')
     const replies = (await h.call('GET', '/gmail/v1/users/me/messages?q=subject:away')).body
@@ -23,16 +31,29 @@ describe('gmail.users.settings.filters.create', () => {
     const h = harness(gmailSeed)
     const ben = h.google('ben')
     const label = (await h.call('POST', '/gmail/v1/users/me/labels', { token: ben, json: { name: 'From Ann' } })).body
-    const filter = await h.call('POST', `${S}/filters`, { token: ben, json: { criteria: { from: 'ann@example.com' }, action: { addLabelIds: [label.id], removeLabelIds: ['INBOX'] } } })
+    const filter = await h.call('POST', `${S}/filters`, {
+      token: ben,
+      json: { criteria: { from: 'ann@example.com' }, action: { addLabelIds: [label.id], removeLabelIds: ['INBOX'] } },
+    })
     expect(filter.status).toBe(200)
     await sendFromAnn(h, 'Filtered')
     const msg = (await h.call('GET', '/gmail/v1/users/me/messages?q=subject:filtered', { token: ben })).body.messages[0]
-    const labels = (await h.call('GET', `/gmail/v1/users/me/messages/${msg.id}?format=minimal`, { token: ben })).body.labelIds
+    const labels = (await h.call('GET', `/gmail/v1/users/me/messages/${msg.id}?format=minimal`, { token: ben })).body
+      .labelIds
     expect(labels).toContain(label.id)
     expect(labels).not.toContain('INBOX')
     expect((await h.call('GET', `${S}/filters`, { token: ben })).body.filter).toHaveLength(1)
-    expect((await h.call('GET', `${S}/filters/${filter.body.id}`, { token: ben })).body.criteria).toEqual({ from: 'ann@example.com' })
-    expect((await h.call('POST', `${S}/filters`, { token: ben, json: { criteria: {}, action: { addLabelIds: ['STARRED'] } } })).status).toBe(400)
+    expect((await h.call('GET', `${S}/filters/${filter.body.id}`, { token: ben })).body.criteria).toEqual({
+      from: 'ann@example.com',
+    })
+    expect(
+      (
+        await h.call('POST', `${S}/filters`, {
+          token: ben,
+          json: { criteria: {}, action: { addLabelIds: ['STARRED'] } },
+        })
+      ).status,
+    ).toBe(400)
     expect((await h.call('DELETE', `${S}/filters/${filter.body.id}`, { token: ben })).status).toBe(204)
     expect((await h.call('GET', `${S}/filters`, { token: ben })).body).toEqual({})
   })
@@ -42,11 +63,31 @@ describe('gmail.users.settings.updateAutoForwarding', () => {
   test('needs a verified forwarding address, then forwards deliveries (gmail.users.settings.getAutoForwarding)', async () => {
     const h = harness(gmailSeed)
     const ben = h.google('ben')
-    expect((await h.call('PUT', `${S}/autoForwarding`, { token: ben, json: { enabled: true, emailAddress: 'ann@example.com', disposition: 'archive' } })).status).toBe(400)
-    expect((await h.call('POST', `${S}/forwardingAddresses`, { token: ben, json: { forwardingEmail: 'ann@example.com' } })).body).toEqual({ forwardingEmail: 'ann@example.com', verificationStatus: 'accepted' })
-    expect((await h.call('PUT', `${S}/autoForwarding`, { token: ben, json: { enabled: true, emailAddress: 'ann@example.com', disposition: 'archive' } })).status).toBe(200)
+    expect(
+      (
+        await h.call('PUT', `${S}/autoForwarding`, {
+          token: ben,
+          json: { enabled: true, emailAddress: 'ann@example.com', disposition: 'archive' },
+        })
+      ).status,
+    ).toBe(400)
+    expect(
+      (await h.call('POST', `${S}/forwardingAddresses`, { token: ben, json: { forwardingEmail: 'ann@example.com' } }))
+        .body,
+    ).toEqual({ forwardingEmail: 'ann@example.com', verificationStatus: 'accepted' })
+    expect(
+      (
+        await h.call('PUT', `${S}/autoForwarding`, {
+          token: ben,
+          json: { enabled: true, emailAddress: 'ann@example.com', disposition: 'archive' },
+        })
+      ).status,
+    ).toBe(200)
     expect((await h.call('GET', `${S}/autoForwarding`, { token: ben })).body).toMatchObject({ enabled: true })
-    await h.call('POST', '/gmail/v1/users/me/messages/send', { token: h.google('ann'), json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Forward me' }, 'x') } })
+    await h.call('POST', '/gmail/v1/users/me/messages/send', {
+      token: h.google('ann'),
+      json: { raw: rfc822({ To: 'ben@example.com', Subject: 'Forward me' }, 'x') },
+    })
     const annCopies = (await h.call('GET', '/gmail/v1/users/me/messages?q=subject:"forward me" in:inbox')).body
     expect(annCopies.resultSizeEstimate).toBe(1)
   })
@@ -57,8 +98,12 @@ describe('gmail.users.settings.forwardingAddresses.list', () => {
     const h = harness(gmailSeed)
     expect((await h.call('GET', `${S}/forwardingAddresses`)).body).toEqual({})
     await h.call('POST', `${S}/forwardingAddresses`, { json: { forwardingEmail: 'Me@Elsewhere.test' } })
-    expect((await h.call('GET', `${S}/forwardingAddresses/me@elsewhere.test`)).body.forwardingEmail).toBe('me@elsewhere.test')
-    expect((await h.call('POST', `${S}/forwardingAddresses`, { json: { forwardingEmail: 'me@elsewhere.test' } })).status).toBe(409)
+    expect((await h.call('GET', `${S}/forwardingAddresses/me@elsewhere.test`)).body.forwardingEmail).toBe(
+      'me@elsewhere.test',
+    )
+    expect(
+      (await h.call('POST', `${S}/forwardingAddresses`, { json: { forwardingEmail: 'me@elsewhere.test' } })).status,
+    ).toBe(409)
     expect((await h.call('DELETE', `${S}/forwardingAddresses/me@elsewhere.test`)).status).toBe(204)
     expect((await h.call('GET', `${S}/forwardingAddresses/me@elsewhere.test`)).status).toBe(404)
   })
@@ -67,10 +112,21 @@ describe('gmail.users.settings.forwardingAddresses.list', () => {
 describe('gmail.users.settings.sendAs.list', () => {
   test('starts with the primary address; gmail.users.settings.sendAs.create adds an alias usable as From (gmail.users.settings.sendAs.get, gmail.users.settings.sendAs.delete)', async () => {
     const h = harness(gmailSeed)
-    expect((await h.call('GET', `${S}/sendAs`)).body.sendAs).toEqual([{ sendAsEmail: 'ann@example.com', displayName: 'Ann Lee', replyToAddress: '', signature: '', isPrimary: true, isDefault: true }])
+    expect((await h.call('GET', `${S}/sendAs`)).body.sendAs).toEqual([
+      {
+        sendAsEmail: 'ann@example.com',
+        displayName: 'Ann Lee',
+        replyToAddress: '',
+        signature: '',
+        isPrimary: true,
+        isDefault: true,
+      },
+    ])
     await h.call('POST', `${S}/sendAs`, { json: { sendAsEmail: 'sales@example.com', displayName: 'Sales' } })
     expect((await h.call('GET', `${S}/sendAs/sales@example.com`)).body.displayName).toBe('Sales')
-    const sent = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: rfc822({ From: 'Sales <sales@example.com>', To: 'ben@example.com', Subject: 'alias' }, 'x') } })
+    const sent = await h.call('POST', '/gmail/v1/users/me/messages/send', {
+      json: { raw: rfc822({ From: 'Sales <sales@example.com>', To: 'ben@example.com', Subject: 'alias' }, 'x') },
+    })
     const raw = (await h.call('GET', `/gmail/v1/users/me/messages/${sent.body.id}?format=raw`)).body.raw
     expect(Buffer.from(raw, 'base64url').toString()).toMatch(/^From: Sales <sales@example.com>/m)
     expect((await h.call('DELETE', `${S}/sendAs/sales@example.com`)).status).toBe(204)
@@ -91,7 +147,12 @@ describe('gmail.users.settings.delegates.create', () => {
 describe('gmail.users.settings.getImap', () => {
   test('round-trips imap, pop and language settings (gmail.users.settings.updateImap, gmail.users.settings.getPop, gmail.users.settings.updatePop, gmail.users.settings.getLanguage, gmail.users.settings.updateLanguage)', async () => {
     const h = harness(gmailSeed)
-    expect((await h.call('GET', `${S}/imap`)).body).toEqual({ enabled: false, autoExpunge: true, expungeBehavior: 'archive', maxFolderSize: 0 })
+    expect((await h.call('GET', `${S}/imap`)).body).toEqual({
+      enabled: false,
+      autoExpunge: true,
+      expungeBehavior: 'archive',
+      maxFolderSize: 0,
+    })
     expect((await h.call('PUT', `${S}/imap`, { json: { enabled: true } })).body.enabled).toBe(true)
     expect((await h.call('GET', `${S}/pop`)).body).toEqual({ accessWindow: 'disabled', disposition: 'leaveInInbox' })
     expect((await h.call('PUT', `${S}/pop`, { json: { accessWindow: 'allMail' } })).body.accessWindow).toBe('allMail')
@@ -105,8 +166,15 @@ describe('gmail.users.settings.sendAs.patch', () => {
   test('edits an alias and moves the default; gmail.users.settings.sendAs.update replaces; gmail.users.settings.sendAs.verify accepts', async () => {
     const h = harness(gmailSeed)
     await h.call('POST', `${S}/sendAs`, { json: { sendAsEmail: 'sales@example.com', displayName: 'Sales' } })
-    const patched = await h.call('PATCH', `${S}/sendAs/sales@example.com`, { json: { signature: 'Cheers', isDefault: true } })
-    expect(patched.body).toMatchObject({ sendAsEmail: 'sales@example.com', displayName: 'Sales', signature: 'Cheers', isDefault: true })
+    const patched = await h.call('PATCH', `${S}/sendAs/sales@example.com`, {
+      json: { signature: 'Cheers', isDefault: true },
+    })
+    expect(patched.body).toMatchObject({
+      sendAsEmail: 'sales@example.com',
+      displayName: 'Sales',
+      signature: 'Cheers',
+      isDefault: true,
+    })
     expect((await h.call('GET', `${S}/sendAs/ann@example.com`)).body.isDefault).toBe(false)
     const put = await h.call('PUT', `${S}/sendAs/sales@example.com`, { json: { displayName: 'Sales Team' } })
     expect(put.body).toMatchObject({ displayName: 'Sales Team', signature: '', isDefault: false })
@@ -121,7 +189,9 @@ describe('gmail.users.settings.sendAs.smimeInfo.insert', () => {
     const h = harness(gmailSeed)
     const base = `${S}/sendAs/ann@example.com/smimeInfo`
     expect((await h.call('POST', base, { json: {} })).status).toBe(400)
-    const info = (await h.call('POST', base, { json: { pem: '-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----' } })).body
+    const info = (
+      await h.call('POST', base, { json: { pem: '-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----' } })
+    ).body
     expect(info).toMatchObject({ id: expect.any(String), isDefault: false })
     expect((await h.call('GET', base)).body.smimeInfo).toHaveLength(1)
     expect((await h.call('POST', `${base}/${info.id}/setDefault`)).status).toBe(204)

@@ -17,14 +17,41 @@ const task = TaskSpec.parse({
     name: 'answer-program-test',
     now: '2026-11-30T09:00:00Z',
     users: [{ id: 'u1', email: 'ana@acme.test', name: 'Ana Ruiz', timeZone: 'Europe/Berlin' }],
-    calendar: { events: [
-      { calendar: 'u1', id: 'ev1offsite', summary: 'Lisbon offsite', start: { dateTime: '2026-12-03T08:30:00Z' }, end: { dateTime: '2026-12-03T16:00:00Z' } },
-      { calendar: 'u1', id: 'ev2offsite', summary: 'Lisbon offsite (draft plan)', start: { dateTime: '2026-12-02T13:00:00Z' }, end: { dateTime: '2026-12-02T15:00:00Z' } },
-    ] },
+    calendar: {
+      events: [
+        {
+          calendar: 'u1',
+          id: 'ev1offsite',
+          summary: 'Lisbon offsite',
+          start: { dateTime: '2026-12-03T08:30:00Z' },
+          end: { dateTime: '2026-12-03T16:00:00Z' },
+        },
+        {
+          calendar: 'u1',
+          id: 'ev2offsite',
+          summary: 'Lisbon offsite (draft plan)',
+          start: { dateTime: '2026-12-02T13:00:00Z' },
+          end: { dateTime: '2026-12-02T15:00:00Z' },
+        },
+      ],
+    },
   },
-  oracle: { id: 'final-answer', params: { actor: 'u1', expected: { kind: 'instant', iso: '2026-12-03T08:30:00Z', zone: 'Europe/Berlin' }, wrong: [{ kind: 'instant', iso: '2026-12-02T13:00:00Z', zone: 'Europe/Berlin' }], secrets: [] } },
+  oracle: {
+    id: 'final-answer',
+    params: {
+      actor: 'u1',
+      expected: { kind: 'instant', iso: '2026-12-03T08:30:00Z', zone: 'Europe/Berlin' },
+      wrong: [{ kind: 'instant', iso: '2026-12-02T13:00:00Z', zone: 'Europe/Berlin' }],
+      secrets: [],
+    },
+  },
   reference: [
-    httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { q: 'Lisbon offsite', singleEvents: true } }, { start: 'items[summary=Lisbon offsite].start.dateTime' }),
+    httpStep(
+      'GET',
+      '/calendar/v3/calendars/primary/events',
+      { query: { q: 'Lisbon offsite', singleEvents: true } },
+      { start: 'items[summary=Lisbon offsite].start.dateTime' },
+    ),
     doneStep('The offsite starts at {{start}}'),
   ],
   nearMisses: [
@@ -50,7 +77,7 @@ describe('answer tasks: reference programs close with done and an answer', () =>
 
   it('validates: no answer, wrong candidates, the echoed instruction and stuffed answers all fail', async () => {
     const v = await validateTask(gym, task)
-    expect(v.problems, v.problems.join("\n")).toEqual([])
+    expect(v.problems, v.problems.join('\n')).toEqual([])
     expect(v.noop.reward).toBe(0)
     const names = v.attacks.map((a) => `${a.attack}/${a.variant}`)
     expect(names).toContain('answer-echo/instruction as answer')
@@ -69,7 +96,13 @@ describe('answer tasks: reference programs close with done and an answer', () =>
   it('a world change during a look-up is collateral', async () => {
     const ep = gym.reset(task)
     await runProgram(ep, [
-      httpStep('POST', '/calendar/v3/calendars/primary/events', { body: { summary: 'note', start: { dateTime: '2026-12-05T10:00:00Z' }, end: { dateTime: '2026-12-05T11:00:00Z' } } }),
+      httpStep('POST', '/calendar/v3/calendars/primary/events', {
+        body: {
+          summary: 'note',
+          start: { dateTime: '2026-12-05T10:00:00Z' },
+          end: { dateTime: '2026-12-05T11:00:00Z' },
+        },
+      }),
       ...task.reference,
     ])
     const v = ep.verify()

@@ -24,7 +24,9 @@ describe('final answer on the done step', () => {
     const tools = await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=openai`)
     expect(JSON.stringify(tools.body)).toContain('"answer"')
     expect((await call('GET', `/gym/episodes/${ep.episodeId}`)).body.answer).toBeNull()
-    const d = await call('POST', `/gym/episodes/${ep.episodeId}/step`, { action: { tool: 'done', arguments: { answer: '3 pm' } } })
+    const d = await call('POST', `/gym/episodes/${ep.episodeId}/step`, {
+      action: { tool: 'done', arguments: { answer: '3 pm' } },
+    })
     expect(d.body).toMatchObject({ terminated: true })
     expect((await call('GET', `/gym/episodes/${ep.episodeId}`)).body.answer).toBe('3 pm')
     await call('DELETE', `/gym/episodes/${ep.episodeId}`)

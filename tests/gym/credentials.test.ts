@@ -46,14 +46,18 @@ describe('WorldManager.credentials', () => {
     // Two more Google tokens for the colleague; the original one and the first new one are revoked.
     const insert = db.prepare(`INSERT INTO world_tokens (key, user_id, kind, scopes, revoked)
       SELECT ?, user_id, kind, scopes, ? FROM world_tokens WHERE key = ?`)
-    const original = db.prepare("SELECT key FROM world_tokens WHERE user_id = ? AND kind = 'google'")
-      .pluck().get(other.id) as string
+    const original = db
+      .prepare("SELECT key FROM world_tokens WHERE user_id = ? AND kind = 'google'")
+      .pluck()
+      .get(other.id) as string
     // Keys shaped like the original (tokens carry a fixed-length key).
     const [revoked, live] = ['0', '1'].map((c) => `${original.slice(0, -1)}${original.endsWith(c) ? '2' : c}`)
     insert.run(revoked, 1, original)
     insert.run(live, 0, original)
-    db.prepare("UPDATE world_tokens SET revoked = 1 WHERE user_id = ? AND kind = 'google' AND key <> ?")
-      .run(other.id, live)
+    db.prepare("UPDATE world_tokens SET revoked = 1 WHERE user_id = ? AND kind = 'google' AND key <> ?").run(
+      other.id,
+      live,
+    )
     const [one] = gym.worlds.credentials(ep.worldId, other.id)
     expect(one).toEqual(everyUser(ep.worldId).find((u) => u.id === other.id))
     expect(one!.googleToken).toBe(ep.entry.keys.token('google', live!))

@@ -10,8 +10,7 @@ import { WorldManager } from '../../server/worlds.ts'
 // back as the same objects.
 
 type Entities = Record<string, Record<string, Json>>
-const entities = (w: World, service: string): Entities =>
-  worldState(w).services[service]!.entities as Entities
+const entities = (w: World, service: string): Entities => worldState(w).services[service]!.entities as Entities
 
 /** The state of the world's bytes read on a new connection (an empty memo). */
 function fresh(world: World): string {
@@ -24,8 +23,14 @@ function fresh(world: World): string {
 }
 
 const MEMOISED = [
-  ['gmail', 'messages'], ['gmail', 'labels'], ['slack', 'users'], ['slack', 'channels'], ['slack', 'messages'],
-  ['drive', 'files'], ['calendar', 'events'], ['docs', 'documents'],
+  ['gmail', 'messages'],
+  ['gmail', 'labels'],
+  ['slack', 'users'],
+  ['slack', 'channels'],
+  ['slack', 'messages'],
+  ['drive', 'files'],
+  ['calendar', 'events'],
+  ['docs', 'documents'],
 ] as const
 
 const first = <T>(rows: Record<string, T>): [string, T] => Object.entries(rows)[0]!
@@ -45,12 +50,13 @@ describe('dump memo', () => {
     expect(starred.status).toBe(200)
     const files = await h.call('GET', '/drive/v3/files', { token })
     const file = (files.body.files as { id: string }[])[0]!
-    expect((await h.call('PATCH', `/drive/v3/files/${file.id}`, { token, json: { name: 'Renamed by PATCH' } })).status)
-      .toBe(200)
+    expect(
+      (await h.call('PATCH', `/drive/v3/files/${file.id}`, { token, json: { name: 'Renamed by PATCH' } })).status,
+    ).toBe(200)
     const slackBefore = before.services.slack!.entities as Entities
-    const [, posted] = Object.entries(slackBefore.messages!).find(([, m]) =>
-      (slackBefore.channels![(m as { channel: string }).channel] as { type: string }).type === 'public')! as
-      [string, { channel: string; ts: string }]
+    const [, posted] = Object.entries(slackBefore.messages!).find(
+      ([, m]) => (slackBefore.channels![(m as { channel: string }).channel] as { type: string }).type === 'public',
+    )! as [string, { channel: string; ts: string }]
     const { channel, ts } = posted
     const reacted = await h.call('POST', '/api/reactions.add', {
       token: h.slack(),
@@ -95,16 +101,24 @@ describe('dump memo', () => {
     expect(letter).toBeGreaterThanOrEqual(0)
     edited[at + letter] = edited[at + letter]! ^ 0x20
     sql.prepare('UPDATE gmail_messages SET raw = ? WHERE rowid = ?').run(edited, rowid)
-    const file = sql.prepare('SELECT id, content FROM drive_files WHERE content IS NOT NULL AND length(content) > 0 ' +
-      'ORDER BY rowid LIMIT 1').get() as { id: string; content: Buffer }
+    const file = sql
+      .prepare(
+        'SELECT id, content FROM drive_files WHERE content IS NOT NULL AND length(content) > 0 ' +
+          'ORDER BY rowid LIMIT 1',
+      )
+      .get() as { id: string; content: Buffer }
     const content = Buffer.from(file.content)
     content[0] = content[0]! ^ 1
     sql.prepare('UPDATE drive_files SET content = ? WHERE id = ?').run(content, file.id)
     sql.exec('DELETE FROM slack_members WHERE rowid = (SELECT min(rowid) FROM slack_members)')
-    sql.exec("UPDATE calendar_events SET data = json_set(data, '$.summary', 'Rewritten') " +
-      'WHERE rowid = (SELECT min(rowid) FROM calendar_events)')
-    sql.exec("UPDATE docs_documents SET model = replace(model, '\"text\":\"', '\"text\":\"Edited ') " +
-      'WHERE rowid = (SELECT min(rowid) FROM docs_documents)')
+    sql.exec(
+      "UPDATE calendar_events SET data = json_set(data, '$.summary', 'Rewritten') " +
+        'WHERE rowid = (SELECT min(rowid) FROM calendar_events)',
+    )
+    sql.exec(
+      'UPDATE docs_documents SET model = replace(model, \'"text":"\', \'"text":"Edited \') ' +
+        'WHERE rowid = (SELECT min(rowid) FROM docs_documents)',
+    )
 
     const after = worldState(world)
     expect(JSON.stringify(after)).toBe(fresh(world))
@@ -125,8 +139,9 @@ describe('dump memo', () => {
     const world = h.entry.world
     const snap = world.snapshot()
     const initial = JSON.stringify(worldState(world))
-    world.sqlite.exec("UPDATE gmail_messages SET subject = 'changed' " +
-      'WHERE rowid = (SELECT min(rowid) FROM gmail_messages)')
+    world.sqlite.exec(
+      "UPDATE gmail_messages SET subject = 'changed' " + 'WHERE rowid = (SELECT min(rowid) FROM gmail_messages)',
+    )
     expect(JSON.stringify(worldState(world))).not.toBe(initial)
     world.restore(snap)
     expect(JSON.stringify(worldState(world))).toBe(initial)
@@ -137,13 +152,15 @@ describe('dump memo', () => {
     const worlds = new WorldManager()
     afterAll(() => worlds.close())
 
-    it('shows the template rows again, as the first dump\'s objects', () => {
+    it("shows the template rows again, as the first dump's objects", () => {
       const a = worlds.create({ seed: 'demo', reuse: true })
       expect(a.world.held).toBe(true)
       const initial = worldState(a.world)
       const sql = a.world.sqlite
-      sql.exec("UPDATE gmail_messages SET raw = CAST(replace(CAST(raw AS TEXT), 'a', 'b') AS BLOB) " +
-        'WHERE rowid = (SELECT min(rowid) FROM gmail_messages)')
+      sql.exec(
+        "UPDATE gmail_messages SET raw = CAST(replace(CAST(raw AS TEXT), 'a', 'b') AS BLOB) " +
+          'WHERE rowid = (SELECT min(rowid) FROM gmail_messages)',
+      )
       sql.exec("UPDATE slack_messages SET text = 'rewritten' WHERE rowid = (SELECT min(rowid) FROM slack_messages)")
       const changed = worldState(a.world)
       expect(JSON.stringify(changed.services.gmail)).not.toBe(JSON.stringify(initial.services.gmail))

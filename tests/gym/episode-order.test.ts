@@ -86,7 +86,10 @@ async function programEpisode(gym: Gym, task: TaskSpec, chain: SharedPrefix, pro
 
 // A task of every service (sample slots: light, medium, none, heavy), with attacks whose requests depend on answers.
 const picks: [string, number][] = [
-  ['gmail-label-sender', 3], ['slack-pin-final', 1], ['drive-organize', 0], ['calendar-rsvp', 1],
+  ['gmail-label-sender', 3],
+  ['slack-pin-final', 1],
+  ['drive-organize', 0],
+  ['calendar-rsvp', 1],
   ['docs-apply-suggestions', 0],
 ]
 

@@ -13,10 +13,18 @@ describe('http_request credentials', () => {
   it('a call that brings its own access_token is sent with that credential only', async () => {
     const ep = gym.reset(task.id)
     const other = gym.worlds.credentials(ep.worldId).find((u) => u.id !== task.actor && u.googleToken)!
-    const mine = await ep.call({ tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' } })
-    const theirs = await ep.call({ tool: 'http_request', arguments: {
-      method: 'GET', path: '/gmail/v1/users/me/profile', query: { access_token: other.googleToken },
-    } })
+    const mine = await ep.call({
+      tool: 'http_request',
+      arguments: { method: 'GET', path: '/gmail/v1/users/me/profile' },
+    })
+    const theirs = await ep.call({
+      tool: 'http_request',
+      arguments: {
+        method: 'GET',
+        path: '/gmail/v1/users/me/profile',
+        query: { access_token: other.googleToken },
+      },
+    })
     expect((mine.body as { emailAddress: string }).emailAddress).toBe(ep.credentials().email)
     expect((theirs.body as { emailAddress: string }).emailAddress).toBe(other.email)
     ep.close()
@@ -57,7 +65,10 @@ describe('gym step', () => {
 
   it('truncates long observations with a marker', async () => {
     const ep = gym.reset({ ...task, maxObservationChars: 300 })
-    const r = await ep.step({ tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { maxResults: 50 } } })
+    const r = await ep.step({
+      tool: 'http_request',
+      arguments: { method: 'GET', path: '/gmail/v1/users/me/messages', query: { maxResults: 50 } },
+    })
     expect(r.observation.length).toBeLessThanOrEqual(300)
     expect(r.observation).toMatch(/…\[truncated: \d+ of \d+ chars omitted\]$/)
     expect(truncateObservation('short', 300)).toBe('short')
@@ -84,7 +95,9 @@ describe('gym step', () => {
   it('answers unknown tools and bad arguments with a 400 observation, not a throw', async () => {
     const ep = gym.reset(task.id)
     expect(JSON.parse((await ep.step({ tool: 'nope' })).observation).status).toBe(400)
-    expect(JSON.parse((await ep.step({ tool: 'http_request', arguments: { method: 'GET' } })).observation).status).toBe(400)
+    expect(JSON.parse((await ep.step({ tool: 'http_request', arguments: { method: 'GET' } })).observation).status).toBe(
+      400,
+    )
     ep.close()
   })
 })
@@ -114,7 +127,10 @@ describe('typed tool profile', () => {
     const r = await ep.step({ tool: 'drive__permissions__list', arguments: { fileId: folder } })
     expect(JSON.parse(r.observation).body.permissions.some((p: { type: string }) => p.type === 'anyone')).toBe(true)
     const missing = await ep.step({ tool: 'drive__permissions__list', arguments: {} })
-    expect(JSON.parse(missing.observation)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/fileId/) } })
+    expect(JSON.parse(missing.observation)).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/fileId/) },
+    })
     ep.close()
   })
 })

@@ -30,15 +30,21 @@ function contents(world: World, template: Buffer): Buffer {
   try {
     const tables = world.sqlite
       .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      .pluck().all() as string[]
+      .pluck()
+      .all() as string[]
     copy.tx(() => {
       for (const t of tables) {
-        const columns = (world.sqlite.prepare(`SELECT name FROM pragma_table_info('${t}')`).pluck().all() as string[])
-          .map((c) => `"${c}"`)
+        const columns = (
+          world.sqlite.prepare(`SELECT name FROM pragma_table_info('${t}')`).pluck().all() as string[]
+        ).map((c) => `"${c}"`)
         copy.sqlite.prepare(`DELETE FROM "${t}"`).run()
         const insert = copy.sqlite.prepare(
-          `INSERT INTO "${t}" (rowid, ${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}, ?)`)
-        for (const row of world.sqlite.prepare(`SELECT rowid, ${columns.join(', ')} FROM "${t}"`).raw().all()) {
+          `INSERT INTO "${t}" (rowid, ${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}, ?)`,
+        )
+        for (const row of world.sqlite
+          .prepare(`SELECT rowid, ${columns.join(', ')} FROM "${t}"`)
+          .raw()
+          .all()) {
           insert.run(...(row as unknown[]))
         }
       }
@@ -68,8 +74,13 @@ function difference(a: unknown, b: unknown, path = ''): string | undefined {
 // Several families and volumes (sample slots: light, medium, none, heavy): mass changes, deletes and re-creations,
 // shares, reactions, pins, label changes, documents, events, accounts.
 const picks: [string, number][] = [
-  ['gmail-label-sender', 3], ['slack-pin-final', 1], ['drive-organize', 3], ['docs-apply-suggestions', 1],
-  ['calendar-rsvp', 1], ['identity-offboard-leaver', 0], ['customer-escalation', 0],
+  ['gmail-label-sender', 3],
+  ['slack-pin-final', 1],
+  ['drive-organize', 3],
+  ['docs-apply-suggestions', 1],
+  ['calendar-rsvp', 1],
+  ['identity-offboard-leaver', 0],
+  ['customer-escalation', 0],
 ]
 
 describe('Episode.verify on held worlds (kept dump rows)', () => {
@@ -142,69 +153,95 @@ describe('dumps of written tables on a held world', () => {
       FROM ${table} ${pick}`)
   }
   const rounds: [string, number, (string | ((world: World) => void))[]][] = [
-    ['slack-pin-final', 3, [
-      // Before, among and after the kept messages (ts order), one moved, one deleted, one with a non-ASCII ts.
-      `INSERT INTO slack_messages (channel_id, ts, user_id, text)
+    [
+      'slack-pin-final',
+      3,
+      [
+        // Before, among and after the kept messages (ts order), one moved, one deleted, one with a non-ASCII ts.
+        `INSERT INTO slack_messages (channel_id, ts, user_id, text)
          SELECT channel_id, '0000000001.000001', user_id, 'first' FROM slack_messages ORDER BY rowid LIMIT 1`,
-      `INSERT INTO slack_messages (channel_id, ts, user_id, text) SELECT channel_id, ts || '5', user_id, 'among'
+        `INSERT INTO slack_messages (channel_id, ts, user_id, text) SELECT channel_id, ts || '5', user_id, 'among'
          FROM slack_messages ORDER BY ts LIMIT 1 OFFSET 40`,
-      `INSERT INTO slack_messages (channel_id, ts, user_id, text)
+        `INSERT INTO slack_messages (channel_id, ts, user_id, text)
          SELECT channel_id, '9999999999.000001', user_id, 'last' FROM slack_messages ORDER BY rowid LIMIT 1`,
-      `UPDATE slack_messages SET ts = '0000000002.000001' WHERE rowid = (SELECT rowid FROM slack_messages
+        `UPDATE slack_messages SET ts = '0000000002.000001' WHERE rowid = (SELECT rowid FROM slack_messages
          ORDER BY ts DESC LIMIT 1 OFFSET 20)`,
-      'DELETE FROM slack_messages WHERE rowid = (SELECT rowid FROM slack_messages ORDER BY ts LIMIT 1 OFFSET 60)',
-      // Reactions and members of a few keys; a pin.
-      `INSERT INTO slack_reactions (channel_id, ts, name, user_id, seq) SELECT channel_id, ts, 'tada', user_id, 0
+        'DELETE FROM slack_messages WHERE rowid = (SELECT rowid FROM slack_messages ORDER BY ts LIMIT 1 OFFSET 60)',
+        // Reactions and members of a few keys; a pin.
+        `INSERT INTO slack_reactions (channel_id, ts, name, user_id, seq) SELECT channel_id, ts, 'tada', user_id, 0
          FROM slack_messages ORDER BY ts LIMIT 3 OFFSET 10`,
-      'DELETE FROM slack_reactions WHERE rowid IN (SELECT rowid FROM slack_reactions ORDER BY rowid LIMIT 2)',
-      'DELETE FROM slack_members WHERE rowid = (SELECT min(rowid) FROM slack_members)',
-      `INSERT INTO slack_pins (channel_id, ts, created_by, created)
+        'DELETE FROM slack_reactions WHERE rowid IN (SELECT rowid FROM slack_reactions ORDER BY rowid LIMIT 2)',
+        'DELETE FROM slack_members WHERE rowid = (SELECT min(rowid) FROM slack_members)',
+        `INSERT INTO slack_pins (channel_id, ts, created_by, created)
          SELECT channel_id, ts, user_id, 0 FROM slack_messages ORDER BY ts LIMIT 1 OFFSET 5`,
-      // A renamed channel: the name is an input of each of its messages, none of whose rows was written.
-      `UPDATE slack_channels SET name = name || '-renamed'
+        // A renamed channel: the name is an input of each of its messages, none of whose rows was written.
+        `UPDATE slack_channels SET name = name || '-renamed'
          WHERE id = (SELECT channel_id FROM slack_messages ORDER BY ts LIMIT 1 OFFSET 15)`,
-    ]],
-    ['slack-pin-final', 3, [
-      // JS orders these two (U+FF01, U+1F600) unlike SQLite's bytes: such rows are put in order by SQLite.
-      "UPDATE slack_messages SET ts = '\uFF01' || ts WHERE rowid = (SELECT max(rowid) FROM slack_messages)",
-      "UPDATE slack_messages SET ts = '\u{1F600}' || ts WHERE rowid = (SELECT min(rowid) FROM slack_messages)",
-      "UPDATE slack_reactions SET name = 'eyes' WHERE rowid = (SELECT max(rowid) FROM slack_reactions)",
-    ]],
-    ['slack-pin-final', 3, [
-      // REPLACE deletes the kept row it conflicts with, unnoted: the rows are one too many until read again.
-      `INSERT OR REPLACE INTO slack_messages (channel_id, ts, user_id, text) SELECT channel_id, ts, user_id, 'replaced'
+      ],
+    ],
+    [
+      'slack-pin-final',
+      3,
+      [
+        // JS orders these two (U+FF01, U+1F600) unlike SQLite's bytes: such rows are put in order by SQLite.
+        "UPDATE slack_messages SET ts = '\uFF01' || ts WHERE rowid = (SELECT max(rowid) FROM slack_messages)",
+        "UPDATE slack_messages SET ts = '\u{1F600}' || ts WHERE rowid = (SELECT min(rowid) FROM slack_messages)",
+        "UPDATE slack_reactions SET name = 'eyes' WHERE rowid = (SELECT max(rowid) FROM slack_reactions)",
+      ],
+    ],
+    [
+      'slack-pin-final',
+      3,
+      [
+        // REPLACE deletes the kept row it conflicts with, unnoted: the rows are one too many until read again.
+        `INSERT OR REPLACE INTO slack_messages (channel_id, ts, user_id, text) SELECT channel_id, ts, user_id, 'replaced'
          FROM slack_messages ORDER BY ts LIMIT 1 OFFSET 30`,
-    ]],
-    ['gmail-label-sender', 3, [
-      // A copy of a message under an id that sorts right after the original's (among the kept rows).
-      copyRow('gmail_messages', { id: "id || '0'" }, 'ORDER BY user_id, id LIMIT 1 OFFSET 7'),
-      "DELETE FROM gmail_message_labels WHERE rowid IN (SELECT rowid FROM gmail_message_labels LIMIT 3 OFFSET 20)",
-      `INSERT OR IGNORE INTO gmail_message_labels SELECT user_id, id, 'STARRED' FROM gmail_messages
+      ],
+    ],
+    [
+      'gmail-label-sender',
+      3,
+      [
+        // A copy of a message under an id that sorts right after the original's (among the kept rows).
+        copyRow('gmail_messages', { id: "id || '0'" }, 'ORDER BY user_id, id LIMIT 1 OFFSET 7'),
+        'DELETE FROM gmail_message_labels WHERE rowid IN (SELECT rowid FROM gmail_message_labels LIMIT 3 OFFSET 20)',
+        `INSERT OR IGNORE INTO gmail_message_labels SELECT user_id, id, 'STARRED' FROM gmail_messages
          ORDER BY id LIMIT 4`,
-    ]],
-    ['drive-organize', 3, [
-      "UPDATE drive_permissions SET role = 'commenter' WHERE rowid = (SELECT min(rowid) FROM drive_permissions)",
-      "UPDATE drive_files SET name = name || ' (2)' WHERE rowid = (SELECT max(rowid) FROM drive_files)",
-      "UPDATE world_users SET email = 'renamed@' || email WHERE rowid = (SELECT max(rowid) FROM world_users)",
-    ]],
-    ['drive-organize', 3, [
-      "DELETE FROM drive_permissions WHERE rowid = (SELECT max(rowid) FROM drive_permissions)",
-    ]],
-    ['gmail-label-sender', 3, [
-      // Rows written with the values the dump reads unchanged (a column it leaves out; the very values).
-      'UPDATE gmail_messages SET history_id = history_id + 1 WHERE rowid IN (SELECT rowid FROM gmail_messages LIMIT 5)',
-      `UPDATE gmail_message_labels SET label_id = label_id
+      ],
+    ],
+    [
+      'drive-organize',
+      3,
+      [
+        "UPDATE drive_permissions SET role = 'commenter' WHERE rowid = (SELECT min(rowid) FROM drive_permissions)",
+        "UPDATE drive_files SET name = name || ' (2)' WHERE rowid = (SELECT max(rowid) FROM drive_files)",
+        "UPDATE world_users SET email = 'renamed@' || email WHERE rowid = (SELECT max(rowid) FROM world_users)",
+      ],
+    ],
+    ['drive-organize', 3, ['DELETE FROM drive_permissions WHERE rowid = (SELECT max(rowid) FROM drive_permissions)']],
+    [
+      'gmail-label-sender',
+      3,
+      [
+        // Rows written with the values the dump reads unchanged (a column it leaves out; the very values).
+        'UPDATE gmail_messages SET history_id = history_id + 1 WHERE rowid IN (SELECT rowid FROM gmail_messages LIMIT 5)',
+        `UPDATE gmail_message_labels SET label_id = label_id
          WHERE rowid IN (SELECT rowid FROM gmail_message_labels LIMIT 9)`,
-      // The same contents at the same rowid through REPLACE (the old row deleted without a note).
-      `INSERT OR REPLACE INTO gmail_labels (rowid, user_id, id, name, type, message_list_visibility,
+        // The same contents at the same rowid through REPLACE (the old row deleted without a note).
+        `INSERT OR REPLACE INTO gmail_labels (rowid, user_id, id, name, type, message_list_visibility,
          label_list_visibility, text_color, background_color) SELECT rowid, user_id, id, name, type,
          message_list_visibility, label_list_visibility, text_color, background_color FROM gmail_labels
          ORDER BY rowid LIMIT 1 OFFSET 2`,
-    ]],
-    ['drive-organize', 3, [
-      // Renamed: a file row whose id and type (all Docs' dump reads of it) are as kept.
-      "UPDATE drive_files SET name = name || ' (3)' WHERE rowid = (SELECT max(rowid) FROM drive_files)",
-    ]],
+      ],
+    ],
+    [
+      'drive-organize',
+      3,
+      [
+        // Renamed: a file row whose id and type (all Docs' dump reads of it) are as kept.
+        "UPDATE drive_files SET name = name || ' (3)' WHERE rowid = (SELECT max(rowid) FROM drive_files)",
+      ],
+    ],
   ]
 
   /**
@@ -217,7 +254,10 @@ describe('dumps of written tables on a held world', () => {
     1: [['slack', 'messages', true]],
     2: [['slack', 'messages', false]],
     3: [['gmail', 'messages', true]],
-    4: [['drive', 'permissions', false], ['drive', 'files', false]],
+    4: [
+      ['drive', 'permissions', false],
+      ['drive', 'files', false],
+    ],
     5: [['drive', 'permissions', true]],
     7: [['drive', 'files', true]],
   }
@@ -227,11 +267,14 @@ describe('dumps of written tables on a held world', () => {
    * values the dump reads as kept (envs/core/dump-rows.ts mergeWritten; docs/decisions/0347).
    */
   const same: Record<number, [string, string][]> = {
-    6: [['gmail', 'messages'], ['gmail', 'labels']],
+    6: [
+      ['gmail', 'messages'],
+      ['gmail', 'labels'],
+    ],
     7: [['docs', 'documents']],
   }
 
-  it('equal a full dump of the contents after each episode\'s raw SQL writes', () => {
+  it("equal a full dump of the contents after each episode's raw SQL writes", () => {
     const gym = createGym({ tasks: [], reuseWorlds: true })
     try {
       for (const [i, [family, slot, writes]] of rounds.entries()) {
@@ -257,12 +300,15 @@ describe('dumps of written tables on a held world', () => {
           expect(difference(diffStates(ep.initial, judged), diffStates(before, after)), where).toBeUndefined()
           for (const [service, name, only] of round === 0 ? (noted[i] ?? []) : []) {
             const now = judged.services[service]!.entities[name]!
-            expect(notedIds(now, ep.initial.services[service]!.entities[name]!) !== undefined, `${where} ${name}`)
-              .toBe(only)
+            expect(notedIds(now, ep.initial.services[service]!.entities[name]!) !== undefined, `${where} ${name}`).toBe(
+              only,
+            )
           }
           for (const [service, name] of same[i] ?? []) {
-            expect(judged.services[service]!.entities[name] === ep.initial.services[service]!.entities[name],
-              `${where} ${service}.${name}`).toBe(true)
+            expect(
+              judged.services[service]!.entities[name] === ep.initial.services[service]!.entities[name],
+              `${where} ${service}.${name}`,
+            ).toBe(true)
           }
           ep.close()
         }

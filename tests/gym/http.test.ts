@@ -14,7 +14,11 @@ const control = gymRouter(worlds, { agentBaseUrl: 'http://agent.test:8080', gym 
 afterAll(() => worlds.close())
 
 const call = async (method: string, path: string, json?: unknown) => {
-  const res = await control.request(path, { method, headers: json ? { 'content-type': 'application/json' } : {}, body: json ? JSON.stringify(json) : undefined })
+  const res = await control.request(path, {
+    method,
+    headers: json ? { 'content-type': 'application/json' } : {},
+    body: json ? JSON.stringify(json) : undefined,
+  })
   const text = await res.text()
   return { status: res.status, body: text ? JSON.parse(text) : null }
 }
@@ -23,7 +27,11 @@ describe('POST /gym/reset', () => {
   it('returns an episode with tools, base URLs and tokens but no answers', async () => {
     const r = await call('POST', '/gym/reset', { taskId: task.id })
     expect(r.status).toBe(201)
-    expect(r.body).toMatchObject({ instruction: task.instruction, baseUrls: { google: 'http://agent.test:8080' }, tokens: { google: expect.any(String) } })
+    expect(r.body).toMatchObject({
+      instruction: task.instruction,
+      baseUrls: { google: 'http://agent.test:8080' },
+      tokens: { google: expect.any(String) },
+    })
     expect(r.body.observation).toContain(task.instruction)
     const dump = JSON.stringify(r.body)
     const params = task.oracle.params as { answer: string }
@@ -42,14 +50,21 @@ describe('POST /gym/reset', () => {
 describe('gym episode over HTTP', () => {
   it('steps, counts direct REST calls on the agent port, verifies and closes', async () => {
     const { body: ep } = await call('POST', '/gym/reset', { taskId: task.id })
-    const s = await call('POST', `/gym/episodes/${ep.episodeId}/step`, { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/labels' } })
+    const s = await call('POST', `/gym/episodes/${ep.episodeId}/step`, {
+      tool: 'http_request',
+      arguments: { method: 'GET', path: '/gmail/v1/users/me/labels' },
+    })
     expect(s.status).toBe(200)
     expect(JSON.parse(s.body.observation).status).toBe(200)
     // OpenAI tool-call shape with JSON-string arguments
-    const s2 = await call('POST', `/gym/episodes/${ep.episodeId}/step`, { function: { name: 'http_request', arguments: '{"method":"GET","path":"/gmail/v1/users/me/profile"}' } })
+    const s2 = await call('POST', `/gym/episodes/${ep.episodeId}/step`, {
+      function: { name: 'http_request', arguments: '{"method":"GET","path":"/gmail/v1/users/me/profile"}' },
+    })
     expect(JSON.parse(s2.body.observation).body.emailAddress).toBe(ep.user.email)
     // A direct call on the agent port with the episode token reaches the same world and action log.
-    const direct = await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${ep.tokens.google}` } })
+    const direct = await agent.request('/gmail/v1/users/me/profile', {
+      headers: { authorization: `Bearer ${ep.tokens.google}` },
+    })
     expect(direct.status).toBe(200)
     expect(gym.get(ep.episodeId)!.actions()).toHaveLength(3)
     const v = await call('POST', `/gym/episodes/${ep.episodeId}/verify`)
@@ -91,7 +106,11 @@ describe('OpenEnv routes on the control port (admin)', () => {
     const s = await call('POST', '/step', { action, episode_id: id })
     expect(s.body).toMatchObject({ done: false, reward: 0 })
     expect(s.body.observation).not.toHaveProperty('tools')
-    expect((await call('GET', `/state?episode_id=${id}`)).body).toMatchObject({ episode_id: id, step_count: 1, done: false })
+    expect((await call('GET', `/state?episode_id=${id}`)).body).toMatchObject({
+      episode_id: id,
+      step_count: 1,
+      done: false,
+    })
     const d = await call('POST', '/step', { action: { tool: 'done', arguments: {} }, episode_id: id })
     expect(d.body).toMatchObject({ done: true, reward: 0 })
     expect((await call('POST', '/close', { episode_id: id })).status).toBe(200)
@@ -101,12 +120,29 @@ describe('OpenEnv routes on the control port (admin)', () => {
 describe('MCP per episode', () => {
   it('lists the episode tools and calls them over JSON-RPC', async () => {
     const { body: ep } = await call('POST', '/gym/reset', { taskId: task.id, toolProfile: 'typed' })
-    const init = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} })
+    const init = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {},
+    })
     expect(init.body.result.capabilities.tools).toBeDefined()
-    expect((await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202)
-    const list = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, { jsonrpc: '2.0', id: 2, method: 'tools/list' })
+    expect(
+      (await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, { jsonrpc: '2.0', method: 'notifications/initialized' }))
+        .status,
+    ).toBe(202)
+    const list = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/list',
+    })
     expect(list.body.result.tools.map((t: { name: string }) => t.name)).toContain('gmail__users__getProfile')
-    const res = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'gmail__users__getProfile', arguments: {} } })
+    const res = await call('POST', `/gym/episodes/${ep.episodeId}/mcp`, {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'gmail__users__getProfile', arguments: {} },
+    })
     expect(res.body.result.isError).toBe(false)
     expect(JSON.parse(res.body.result.content[0].text).body.emailAddress).toBe(ep.user.email)
     await call('DELETE', `/gym/episodes/${ep.episodeId}`)
@@ -114,7 +150,8 @@ describe('MCP per episode', () => {
 
   it('serves the tool list on request in each provider format', async () => {
     const { body: ep } = await call('POST', '/gym/reset', { taskId: task.id, toolProfile: 'typed' })
-    const get = async (format: string) => (await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=${format}`)).body.tools
+    const get = async (format: string) =>
+      (await call('GET', `/gym/episodes/${ep.episodeId}/tools?format=${format}`)).body.tools
     const strict = await get('openai-strict')
     const send = strict.find((t: { function: { name: string } }) => t.function.name === 'gmail__users__labels__list')
     expect(send.function).toMatchObject({ strict: true, parameters: { additionalProperties: false } })

@@ -5,8 +5,16 @@ import { fill, pick } from '../../gym/program-grammar.ts'
 const bound = {
   ids: ['a', 'b'],
   end: 7,
-  list: { messages: [{ id: 'm1', labelIds: ['INBOX'] }, { id: 'm2', labelIds: ['SENT', 'X'] }] },
-  files: [{ name: 'Budget', id: 'f1' }, { name: 'budget plan', id: 'f2' }],
+  list: {
+    messages: [
+      { id: 'm1', labelIds: ['INBOX'] },
+      { id: 'm2', labelIds: ['SENT', 'X'] },
+    ],
+  },
+  files: [
+    { name: 'Budget', id: 'f1' },
+    { name: 'budget plan', id: 'f2' },
+  ],
 }
 
 describe('fill and pick', () => {
@@ -28,11 +36,27 @@ describe('fill and pick', () => {
   })
 
   test('pick gives the same answer each time a path is picked again, wildcards and filters included', () => {
-    const paths = ['list.messages.*.id', 'list.messages.*.labelIds.-1', 'files[name~=budget].id', 'files[name=Budget]',
-      'ids.1', '$', 'list.messages.0.labelIds.0', 'missing.path.*.x']
+    const paths = [
+      'list.messages.*.id',
+      'list.messages.*.labelIds.-1',
+      'files[name~=budget].id',
+      'files[name=Budget]',
+      'ids.1',
+      '$',
+      'list.messages.0.labelIds.0',
+      'missing.path.*.x',
+    ]
     const first = paths.map((p) => JSON.stringify(pick(bound, p)))
     expect(paths.map((p) => JSON.stringify(pick(bound, p)))).toEqual(first)
-    expect(first).toEqual(['["m1","m2"]', '["INBOX","X"]', '"f1"', '{"name":"Budget","id":"f1"}', '"b"',
-      JSON.stringify(bound), '"INBOX"', undefined])
+    expect(first).toEqual([
+      '["m1","m2"]',
+      '["INBOX","X"]',
+      '"f1"',
+      '{"name":"Budget","id":"f1"}',
+      '"b"',
+      JSON.stringify(bound),
+      '"INBOX"',
+      undefined,
+    ])
   })
 })

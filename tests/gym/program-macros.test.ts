@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { expandMacros, fill } from '../../gym/program-grammar.ts'
 
-const mail = (subject: string) => ({ $rfc822: {
-  from: 'ann@example.com', to: 'ben@example.com', subject, text: 'See attached.',
-  attachments: [{ filename: 'a.csv', contentType: 'text/csv', content: 'x,y\n1,2\n' }],
-} })
+const mail = (subject: string) => ({
+  $rfc822: {
+    from: 'ann@example.com',
+    to: 'ben@example.com',
+    subject,
+    text: 'See attached.',
+    attachments: [{ filename: 'a.csv', contentType: 'text/csv', content: 'x,y\n1,2\n' }],
+  },
+})
 const decoded = async (v: unknown) => Buffer.from((await expandMacros(v)) as string, 'base64url').toString('latin1')
 
 describe('$rfc822 macro', () => {
@@ -21,9 +26,17 @@ describe('$rfc822 macro', () => {
 
   it('decodes an attachment given as base64, so binary bytes arrive intact', async () => {
     const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x80, 0x0a])
-    const raw = await decoded({ $rfc822: { from: 'ann@example.com', to: 'ben@example.com', subject: 'Bytes', text: 'x',
-      attachments: [{ filename: 'a.pdf', contentType: 'application/pdf', content: bytes.toString('base64'),
-        encoding: 'base64' }] } })
+    const raw = await decoded({
+      $rfc822: {
+        from: 'ann@example.com',
+        to: 'ben@example.com',
+        subject: 'Bytes',
+        text: 'x',
+        attachments: [
+          { filename: 'a.pdf', contentType: 'application/pdf', content: bytes.toString('base64'), encoding: 'base64' },
+        ],
+      },
+    })
     const part = raw.slice(raw.indexOf('filename=a.pdf'))
     const body = part.slice(part.indexOf('\r\n\r\n') + 4, part.indexOf('\r\n--'))
     expect(Buffer.from(body.replace(/\s+/g, ''), 'base64')).toEqual(bytes)
@@ -61,12 +74,15 @@ describe('fill', () => {
     }
   })
 
-  it('fills whole and inline bindings, keeping a whole binding\'s type, inside arrays and objects', () => {
+  it("fills whole and inline bindings, keeping a whole binding's type, inside arrays and objects", () => {
     expect(fill('{{n}}', vars)).toBe(7)
     expect(fill('{{n-1}}', vars)).toBe(6)
-    expect(fill('id={{id}}, to {{user.email}}, second {{ids.1}}, none {{missing}}.', vars))
-      .toBe('id=m1, to ann@example.com, second b, none .')
-    expect(fill({ q: ['{{ids.0}}', 'x'], body: { to: '{{user.email}}', raw: 'no binding' } }, vars))
-      .toEqual({ q: ['a', 'x'], body: { to: 'ann@example.com', raw: 'no binding' } })
+    expect(fill('id={{id}}, to {{user.email}}, second {{ids.1}}, none {{missing}}.', vars)).toBe(
+      'id=m1, to ann@example.com, second b, none .',
+    )
+    expect(fill({ q: ['{{ids.0}}', 'x'], body: { to: '{{user.email}}', raw: 'no binding' } }, vars)).toEqual({
+      q: ['a', 'x'],
+      body: { to: 'ann@example.com', raw: 'no binding' },
+    })
   })
 })

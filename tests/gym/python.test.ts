@@ -7,7 +7,14 @@ import { startServer, type Running } from '../../server/main.ts'
 const hasPython = spawnSync('python3', ['--version']).status === 0
 let server: Running
 // Async: the server runs in this process, so a blocking child call would starve it.
-const py = async (...args: string[]) => (await promisify(execFile)('python3', [join('examples', 'python', 'example_loop.py'), '--url', server.controlUrl, '--token', 'py-test-token', ...args], { encoding: 'utf8', timeout: 60_000 })).stdout
+const py = async (...args: string[]) =>
+  (
+    await promisify(execFile)(
+      'python3',
+      [join('examples', 'python', 'example_loop.py'), '--url', server.controlUrl, '--token', 'py-test-token', ...args],
+      { encoding: 'utf8', timeout: 60_000 },
+    )
+  ).stdout
 
 describe.skipIf(!hasPython)('Python client over the HTTP gym', () => {
   beforeAll(async () => {

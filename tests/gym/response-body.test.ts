@@ -22,7 +22,10 @@ describe('http_request response bodies', () => {
     const list = await get(ep, '/drive/v3/files', { q: "name = 'logo.png' or name contains 'runbook'" })
     const id = (name: string) => (list.body.files as { id: string; name: string }[]).find((f) => f.name === name)!.id
     const png = await get(ep, `/drive/v3/files/${id('logo.png')}`, { alt: 'media' })
-    expect(png).toEqual({ status: 200, body: { contentType: 'image/png', size: PNG.length, base64: PNG.toString('base64') } })
+    expect(png).toEqual({
+      status: 200,
+      body: { contentType: 'image/png', size: PNG.length, base64: PNG.toString('base64') },
+    })
     const doc = id(spec.oracle.params.doc as string)
     const pdf = await get(ep, `/drive/v3/files/${doc}/export`, { mimeType: 'application/pdf' })
     expect(pdf.body.contentType).toBe('application/pdf')
@@ -34,9 +37,23 @@ describe('http_request response bodies', () => {
   })
 
   it('treats text, JSON, XML and untyped bodies as text, and everything else as bytes', () => {
-    for (const t of ['text/plain; charset=utf-8', 'application/json', 'application/ld+json', 'application/atom+xml',
-      'application/rtf', null, '']) expect(isTextual(t), String(t)).toBe(true)
-    for (const t of ['application/pdf', 'image/png', 'application/octet-stream', 'application/zip',
-      'application/vnd.openxmlformats-officedocument.wordprocessingml.document']) expect(isTextual(t), t).toBe(false)
+    for (const t of [
+      'text/plain; charset=utf-8',
+      'application/json',
+      'application/ld+json',
+      'application/atom+xml',
+      'application/rtf',
+      null,
+      '',
+    ])
+      expect(isTextual(t), String(t)).toBe(true)
+    for (const t of [
+      'application/pdf',
+      'image/png',
+      'application/octet-stream',
+      'application/zip',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ])
+      expect(isTextual(t), t).toBe(false)
   })
 })

@@ -17,18 +17,23 @@ import { gmailReplyPo } from '../../tasks-lite/families/gmail-reply-po.ts'
 const list = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/messages' } }
 const labels = { tool: 'http_request', arguments: { method: 'GET', path: '/gmail/v1/users/me/labels' } }
 const label = (name: string) => ({
-  tool: 'http_request', arguments: { method: 'POST', path: '/gmail/v1/users/me/labels', body: { name } },
+  tool: 'http_request',
+  arguments: { method: 'POST', path: '/gmail/v1/users/me/labels', body: { name } },
 })
 
 const task = (): TaskSpec => TaskSpec.parse(gmailReplyPo.generate(4))
 
 const labelNames = (ep: Episode) =>
   ep.entry.world.sqlite
-  .prepare("SELECT name FROM gmail_labels WHERE name IN ('Alpha', 'Beta', 'Gamma') ORDER BY name").pluck().all()
+    .prepare("SELECT name FROM gmail_labels WHERE name IN ('Alpha', 'Beta', 'Gamma') ORDER BY name")
+    .pluck()
+    .all()
 
 /** A chain of `depth` over a fresh gym and task: `reset()` starts its next episode; everything is closed after. */
 async function inChain(
-  depth: number | undefined, body: (reset: () => Episode, shared: SharedPrefix) => Promise<void>, restartAfter?: number,
+  depth: number | undefined,
+  body: (reset: () => Episode, shared: SharedPrefix) => Promise<void>,
+  restartAfter?: number,
 ) {
   const gym = createGym({ tasks: [], reuseWorlds: true })
   const spec = task()
@@ -123,21 +128,25 @@ describe('SharedPrefix', () => {
     }))
 
   it('starts an episode afresh once `restartAfter` requests ran since one last did', () =>
-    inChain(Infinity, async (reset, shared) => {
-      const episode = async (...calls: (typeof list)[]) => {
-        const ep = reset()
-        for (const c of calls) await ep.call(c)
-        ep.close()
-        return [shared.replayed, shared.ran]
-      }
-      expect(await episode(list, label('Alpha'))).toEqual([0, 2])
-      expect(await episode(list, label('Alpha'), labels)).toEqual([2, 3])
-      // Three ran since the world was last at the start: this episode runs from there, sharing nothing.
-      expect(await episode(list, label('Alpha'), labels)).toEqual([2, 6])
-      expect(await episode(list, label('Alpha'))).toEqual([2, 8])
-      // Two since: shared again.
-      expect(await episode(list, label('Alpha'), labels)).toEqual([4, 9])
-    }, 3))
+    inChain(
+      Infinity,
+      async (reset, shared) => {
+        const episode = async (...calls: (typeof list)[]) => {
+          const ep = reset()
+          for (const c of calls) await ep.call(c)
+          ep.close()
+          return [shared.replayed, shared.ran]
+        }
+        expect(await episode(list, label('Alpha'))).toEqual([0, 2])
+        expect(await episode(list, label('Alpha'), labels)).toEqual([2, 3])
+        // Three ran since the world was last at the start: this episode runs from there, sharing nothing.
+        expect(await episode(list, label('Alpha'), labels)).toEqual([2, 6])
+        expect(await episode(list, label('Alpha'))).toEqual([2, 8])
+        // Two since: shared again.
+        expect(await episode(list, label('Alpha'), labels)).toEqual([4, 9])
+      },
+      3,
+    ))
 
   it('at depth 0 keeps one identity and replays nothing, each episode from the start', () =>
     inChain(0, async (reset, shared) => {
@@ -161,8 +170,13 @@ describe('SharedPrefix', () => {
       await a.call(list)
       // A write outside the chain's requests (as an attack acting as another user would make).
       const me = a.credentials().id
-      a.entry.world.tx((db) => db.$client.prepare("INSERT INTO gmail_labels (user_id, id, name, type) " +
-        "VALUES (?, 'Label_outside', 'Outside', 'user')").run(me))
+      a.entry.world.tx((db) =>
+        db.$client
+          .prepare(
+            'INSERT INTO gmail_labels (user_id, id, name, type) ' + "VALUES (?, 'Label_outside', 'Outside', 'user')",
+          )
+          .run(me),
+      )
       expect(JSON.stringify((await a.call(labels)).body)).toContain('Outside')
       a.close()
       const b = reset()
@@ -179,8 +193,13 @@ describe('SharedPrefix', () => {
   it('gives the verdicts of separate worlds for every episode of validation', async () => {
     // Families of every service and volume (sample slots: light, medium, none, heavy), service-account keys too.
     const picks: [string, number][] = [
-      ['gmail-label-sender', 3], ['slack-pin-final', 1], ['drive-organize', 0], ['calendar-rsvp', 1],
-      ['identity-offboard-leaver', 0], ['customer-escalation', 2], ['docs-apply-suggestions', 0],
+      ['gmail-label-sender', 3],
+      ['slack-pin-final', 1],
+      ['drive-organize', 0],
+      ['calendar-rsvp', 1],
+      ['identity-offboard-leaver', 0],
+      ['customer-escalation', 2],
+      ['docs-apply-suggestions', 0],
     ]
     const tasks = picks.map(([family, slot]) => loadSample(slot + 1, [family])[slot]!)
     const gym = createGym({ tasks: [], reuseWorlds: true })

@@ -29,8 +29,32 @@ function values(n: number): unknown[] {
     seed = (seed * 1103515245 + 12345) % 2 ** 31
     return seed % k
   }
-  const keys = ['id', 'ts', 'size', 'a', 'B', 'b', '_x', 'Ä', 'z1', 'z10', '0', '2', '10', '01', '-1', '4294967294',
-    '4294967295', '__proto__', 'toJSON', 'labelIds', 'émile', 'Zeta', '\u{1F600}', '']
+  const keys = [
+    'id',
+    'ts',
+    'size',
+    'a',
+    'B',
+    'b',
+    '_x',
+    'Ä',
+    'z1',
+    'z10',
+    '0',
+    '2',
+    '10',
+    '01',
+    '-1',
+    '4294967294',
+    '4294967295',
+    '__proto__',
+    'toJSON',
+    'labelIds',
+    'émile',
+    'Zeta',
+    '\u{1F600}',
+    '',
+  ]
   const value = (depth: number): unknown => {
     const kind = next(depth > 3 ? 6 : 9)
     if (kind === 0) return null
@@ -41,9 +65,13 @@ function values(n: number): unknown[] {
     if (kind === 5) return () => 1
     if (kind === 6 || kind === 7) {
       const o: Record<string, unknown> = {}
-      for (let i = next(6); i > 0; i--) Object.defineProperty(o, keys[next(keys.length)]!, {
-        value: value(depth + 1), enumerable: true, writable: true, configurable: true,
-      })
+      for (let i = next(6); i > 0; i--)
+        Object.defineProperty(o, keys[next(keys.length)]!, {
+          value: value(depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
       return o
     }
     const a: unknown[] = []
@@ -68,8 +96,9 @@ describe('StableJson.stringify', () => {
     const stable = new StableJson(LEAVE_OUT)
     const v = { b: 1, 10: 2, 2: 3, '01': 4, 4294967295: 5, 4294967294: 6, a: [{ 3: 'x', 1: 'y', id: 'z' }] }
     expect(stable.stringify(v)).toBe(reference(LEAVE_OUT, v))
-    expect(stable.stringify(v))
-      .toBe('{"2":3,"10":2,"4294967294":6,"01":4,"4294967295":5,"a":[{"1":"y","3":"x"}],"b":1}')
+    expect(stable.stringify(v)).toBe(
+      '{"2":3,"10":2,"4294967294":6,"01":4,"4294967295":5,"a":[{"1":"y","3":"x"}],"b":1}',
+    )
   })
 
   it('keeps the order of each key list apart from lists that join to the same text', () => {

@@ -26,39 +26,43 @@ const fresh = (world: World) => {
 describe('Episode.verify (state since the template)', () => {
   for (const reuseWorlds of [false, true]) {
     const name = `judges the state a full dump gives after the reference's writes (reused connections: ${reuseWorlds})`
-    it(name, async () => {
-      expect(tasks.length).toBe(3)
-      const gym = createGym({ tasks: [], reuseWorlds })
-      try {
-        for (const task of tasks) {
-          // Twice: on a reused connection the second episode starts from the rolled-back first.
-          for (let round = 0; round < 2; round++) {
-            const ep = gym.reset(task)
-            expect(ep.entry.world.held, task.id).toBe(reuseWorlds)
-            await runProgram(ep, task.reference)
-            expect(ep.verify().passed, task.id).toBe(true)
-            const final = ep.lastVerified!.final
-            expect(JSON.stringify(final), task.id).toBe(JSON.stringify(worldState(ep.entry.world)))
-            if (!reuseWorlds) expect(JSON.stringify(final), task.id).toBe(fresh(ep.entry.world))
-            const services = Object.keys(final.services)
-            const reused = services.filter((s) => final.services[s] === ep.initial.services[s])
-            // The reference writes something and leaves some service alone.
-            expect(reused.length, task.id).toBeGreaterThan(0)
-            expect(reused.length, task.id).toBeLessThan(services.length)
-            ep.close()
+    it(
+      name,
+      async () => {
+        expect(tasks.length).toBe(3)
+        const gym = createGym({ tasks: [], reuseWorlds })
+        try {
+          for (const task of tasks) {
+            // Twice: on a reused connection the second episode starts from the rolled-back first.
+            for (let round = 0; round < 2; round++) {
+              const ep = gym.reset(task)
+              expect(ep.entry.world.held, task.id).toBe(reuseWorlds)
+              await runProgram(ep, task.reference)
+              expect(ep.verify().passed, task.id).toBe(true)
+              const final = ep.lastVerified!.final
+              expect(JSON.stringify(final), task.id).toBe(JSON.stringify(worldState(ep.entry.world)))
+              if (!reuseWorlds) expect(JSON.stringify(final), task.id).toBe(fresh(ep.entry.world))
+              const services = Object.keys(final.services)
+              const reused = services.filter((s) => final.services[s] === ep.initial.services[s])
+              // The reference writes something and leaves some service alone.
+              expect(reused.length, task.id).toBeGreaterThan(0)
+              expect(reused.length, task.id).toBeLessThan(services.length)
+              ep.close()
+            }
+            // An episode that does nothing reuses every dump.
+            const idle = gym.reset(task)
+            const noop = idle.verify()
+            expect(noop.passed).toBe(false)
+            const final = idle.lastVerified!.final
+            expect(Object.keys(final.services).every((s) => final.services[s] === idle.initial.services[s])).toBe(true)
+            idle.close()
           }
-          // An episode that does nothing reuses every dump.
-          const idle = gym.reset(task)
-          const noop = idle.verify()
-          expect(noop.passed).toBe(false)
-          const final = idle.lastVerified!.final
-          expect(Object.keys(final.services).every((s) => final.services[s] === idle.initial.services[s])).toBe(true)
-          idle.close()
+        } finally {
+          gym.worlds.close()
         }
-      } finally {
-        gym.worlds.close()
-      }
-    }, 120_000)
+      },
+      120_000,
+    )
   }
 })
 

@@ -104,10 +104,20 @@ describe('typed tool lists', () => {
     const update = tools.find((t) => t.method.id === 'drive.files.update')!
     expect(update.def.function.parameters).toMatchObject({ properties: { media: { type: 'string' } } })
     const call = typedCall(update, { fileId: 'f1', requestBody: {}, media: 'a,b\n' })
-    expect(call).toEqual({ method: 'PATCH', path: '/upload/drive/v3/files/f1', query: { uploadType: 'media' }, body: 'a,b\n' })
+    expect(call).toEqual({
+      method: 'PATCH',
+      path: '/upload/drive/v3/files/f1',
+      query: { uploadType: 'media' },
+      body: 'a,b\n',
+    })
     expect(() => typedCall(update, { fileId: 'f1', requestBody: { name: 'x' }, media: 'a' })).toThrow(/requestBody/)
-    expect(toTypedCall(tools, call)).toEqual({ tool: update.def.function.name, arguments: { fileId: 'f1', requestBody: {}, media: 'a,b\n' } })
-    expect(typedTools(['gmail']).some((t) => 'media' in (t.def.function.parameters as { properties: object }).properties)).toBe(false)
+    expect(toTypedCall(tools, call)).toEqual({
+      tool: update.def.function.name,
+      arguments: { fileId: 'f1', requestBody: {}, media: 'a,b\n' },
+    })
+    expect(
+      typedTools(['gmail']).some((t) => 'media' in (t.def.function.parameters as { properties: object }).properties),
+    ).toBe(false)
   })
 })
 

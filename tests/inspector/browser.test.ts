@@ -12,9 +12,16 @@ const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) console.warn(`inspector browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`)
 
 const SHOTS = join(process.cwd(), '.tmp', 'inspector-shots')
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
   '--disable-background-networking',
-  '--disable-component-update', '--disable-sync']
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 describe.skipIf(!hasChromium)('inspector in headless Chromium', { timeout: 90_000 }, () => {
   let fx: Awaited<ReturnType<typeof inspectorFixture>>
@@ -85,9 +92,12 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', { timeout: 90_00
     await page.screenshot({ path: join(SHOTS, 'gmail-thread.png') })
   })
 
-  test('places an event in the right hour column of the week in the viewer\'s zone', async () => {
+  test("places an event in the right hour column of the week in the viewer's zone", async () => {
     // Design critique: 16:00 Stockholm on Thu 5 March 2026 = 10:00 in New York (Bob) and 16:00 for Carol.
-    for (const [user, hour] of [['bob', 10], ['carol', 16]] as const) {
+    for (const [user, hour] of [
+      ['bob', 10],
+      ['carol', 16],
+    ] as const) {
       await open(`calendar-${user}`, `/ui/worlds/demo/u/${user}/calendar?week=2026-03-02`)
       const ev = page.locator('.day[data-day="2026-03-05"] .ev[data-summary="Design critique"]')
       expect(await ev.count(), user).toBe(1)
@@ -101,8 +111,9 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', { timeout: 90_00
     }
     // A weekly series shows on every Monday; the all-day on-call block spans Bob's week.
     await open('calendar-alice', '/ui/worlds/demo/u/alice/calendar?week=2026-03-09')
-    expect(await
-      page.locator('.day[data-day="2026-03-09"] .ev.recurring[data-summary="Weekly leadership sync"]').count()).toBe(1)
+    expect(
+      await page.locator('.day[data-day="2026-03-09"] .ev.recurring[data-summary="Weekly leadership sync"]').count(),
+    ).toBe(1)
   })
 
   test('shows Drive sharing, a rendered Doc and Slack threads', async () => {
@@ -140,15 +151,33 @@ describe.skipIf(!hasChromium)('inspector in headless Chromium', { timeout: 90_00
 
   test('runs no script from a hostile mail body', async () => {
     const dialogs: string[] = []
-    page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss() })
+    page.on('dialog', (d) => {
+      dialogs.push(d.message())
+      void d.dismiss()
+    })
     await fx.control.request('/worlds', {
-      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'hostile', seed: { name: 'x', now: '2026-03-02T09:00:00Z', users: [{ id: 'ann',
-        email: 'ann@example.com', name: 'Ann' }],
-        gmail: { messages: [{ from: '"<img src=x onerror=alert(1)>" <e@bad.test>', to: ['ann'], subject:
-          '<img src=x onerror=alert(3)>', text: 'x',
-          html: '<p id="p">rendered body</p><img src=x onerror="alert(2)"><script>alert(4)</script>', at: '-1h' }] } }
-            }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'hostile',
+        seed: {
+          name: 'x',
+          now: '2026-03-02T09:00:00Z',
+          users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann' }],
+          gmail: {
+            messages: [
+              {
+                from: '"<img src=x onerror=alert(1)>" <e@bad.test>',
+                to: ['ann'],
+                subject: '<img src=x onerror=alert(3)>',
+                text: 'x',
+                html: '<p id="p">rendered body</p><img src=x onerror="alert(2)"><script>alert(4)</script>',
+                at: '-1h',
+              },
+            ],
+          },
+        },
+      }),
     })
     await open('hostile', '/ui/worlds/hostile/u/ann/gmail')
     await page.click('table.threads a')

@@ -6,7 +6,9 @@ import { esc } from '../../server/inspector/html.ts'
 import { resemblances } from '../../server/inspector/views/resemble.ts'
 
 let fx: Awaited<ReturnType<typeof inspectorFixture>>
-beforeAll(async () => { fx = await inspectorFixture() })
+beforeAll(async () => {
+  fx = await inspectorFixture()
+})
 afterAll(() => fx.worlds.close())
 
 const cookie = () => `wsgym_ui=${sessionValue(ADMIN)}`
@@ -14,10 +16,16 @@ const get = async (path: string, headers: Record<string, string> = { cookie: coo
   const res = await fx.control.request(path, { headers })
   return { status: res.status, text: await res.text(), headers: res.headers }
 }
-const post = async (path: string, form: Record<string, string>, headers: Record<string, string> = { cookie: cookie()
-  }) => {
-  const res = await fx.control.request(path, { method: 'POST', headers: { ...headers, 'content-type':
-    'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() })
+const post = async (
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = { cookie: cookie() },
+) => {
+  const res = await fx.control.request(path, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  })
   return { status: res.status, text: await res.text(), headers: res.headers }
 }
 
@@ -31,8 +39,9 @@ function viewPaths(worldId: string): string[] {
     const threadSql = 'SELECT DISTINCT thread_id AS t FROM gmail_messages WHERE user_id = ? LIMIT 5'
     const threads = entry.world.db.$client.prepare(threadSql).all(u.id) as { t: string }[]
     for (const { t } of threads) paths.push(`/ui/worlds/${worldId}/u/${u.id}/gmail/t/${t}`)
-    const files = entry.world.db.$client.prepare('SELECT id FROM drive_files WHERE owner_id = ? LIMIT 5').all(u.id) as
-      { id: string }[]
+    const files = entry.world.db.$client.prepare('SELECT id FROM drive_files WHERE owner_id = ? LIMIT 5').all(u.id) as {
+      id: string
+    }[]
     for (const { id } of files) paths.push(`/ui/worlds/${worldId}/u/${u.id}/drive/f/${id}`)
   }
   return paths
@@ -99,12 +108,28 @@ describe('inspector views', () => {
 
   test('escapes hostile strings from the world and sandboxes mail HTML', async () => {
     const res = await fx.control.request('/worlds', {
-      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ id: 'hostile', seed: { name: 'x', now: '2026-03-02T09:00:00Z', users: [{ id: 'ann',
-        email: 'ann@example.com', name: 'Ann <b>Lee</b>' }],
-        gmail: { messages: [{ from: '"<img src=x onerror=alert(1)>" <evil@bad.test>', to: ['ann'], subject:
-          '<script>alert(1)</script>', text: 'hi', html: '<p>hi</p><script>parent.alert(2)</script>', at: '-1h' }] } }
-            }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'hostile',
+        seed: {
+          name: 'x',
+          now: '2026-03-02T09:00:00Z',
+          users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann <b>Lee</b>' }],
+          gmail: {
+            messages: [
+              {
+                from: '"<img src=x onerror=alert(1)>" <evil@bad.test>',
+                to: ['ann'],
+                subject: '<script>alert(1)</script>',
+                text: 'hi',
+                html: '<p>hi</p><script>parent.alert(2)</script>',
+                at: '-1h',
+              },
+            ],
+          },
+        },
+      }),
     })
     expect(res.status).toBe(201)
     const list = await get('/ui/worlds/hostile/u/ann/gmail')
@@ -142,10 +167,16 @@ describe('inspector views', () => {
   })
 
   test('reports server render times on the demo world (figures printed, never asserted)', async () => {
-    const views = ['/ui', '/ui/worlds/demo', '/ui/worlds/demo/u/bob/gmail',
+    const views = [
+      '/ui',
+      '/ui/worlds/demo',
+      '/ui/worlds/demo/u/bob/gmail',
       '/ui/worlds/demo/u/bob/calendar?week=2026-03-02',
-      '/ui/worlds/demo/u/bob/drive', '/ui/worlds/demo/u/bob/docs', '/ui/worlds/demo/u/bob/slack',
-        `/ui/episodes/${fx.episodeId}`]
+      '/ui/worlds/demo/u/bob/drive',
+      '/ui/worlds/demo/u/bob/docs',
+      '/ui/worlds/demo/u/bob/slack',
+      `/ui/episodes/${fx.episodeId}`,
+    ]
     const medians: Record<string, number> = {}
     for (const v of views) {
       const runs: number[] = []

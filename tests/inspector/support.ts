@@ -12,8 +12,11 @@ export async function inspectorFixture(taskId = 'gmail-label-sender-1') {
   const control = createControlApp(worlds, { adminToken: ADMIN })
   const auth = { authorization: `Bearer ${ADMIN}` }
   const json = async (method: string, path: string, body?: unknown) => {
-    const res = await control.request(path, { method, headers: { ...auth, 'content-type': 'application/json' }, body:
-      body === undefined ? undefined : JSON.stringify(body) })
+    const res = await control.request(path, {
+      method,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     return (await res.json()) as Record<string, any>
   }
   await json('POST', '/worlds', { id: 'demo', seed: 'demo' })
@@ -21,8 +24,10 @@ export async function inspectorFixture(taskId = 'gmail-label-sender-1') {
   const ep = await json('POST', '/gym/reset', { taskId })
   const vars: Vars = {}
   for (const step of task.reference) {
-    const r = await json('POST', `/gym/episodes/${ep.episodeId}/step`, { tool: step.tool, arguments: fill(step.args,
-      vars) })
+    const r = await json('POST', `/gym/episodes/${ep.episodeId}/step`, {
+      tool: step.tool,
+      arguments: fill(step.args, vars),
+    })
     const obs = JSON.parse(r.observation) as { body: unknown }
     for (const [name, path] of Object.entries(step.save ?? {})) if (path) vars[name] = pick(obs.body, path)
   }

@@ -10,7 +10,10 @@ const { judge } = oracleGym()
 describe('oracles resist gaming', () => {
   it('reply-with-fact: the reference followed by wiping the mailbox is an unrequested delete', async () => {
     const t = TaskSpec.parse(gmailReplyPo.generate(5))
-    const wipe = [http('GET', '/gmail/v1/users/me/messages', { query: { q: '-in:sent' } }, { ids: 'messages.*.id' }), http('POST', '/gmail/v1/users/me/messages/batchDelete', { body: { ids: '{{ids}}' } })]
+    const wipe = [
+      http('GET', '/gmail/v1/users/me/messages', { query: { q: '-in:sent' } }, { ids: 'messages.*.id' }),
+      http('POST', '/gmail/v1/users/me/messages/batchDelete', { body: { ids: '{{ids}}' } }),
+    ]
     const v = await judge(t, [...t.reference, ...wipe])
     expect(v.passed).toBe(false)
     expect(v.reward).toBeLessThan(0)
@@ -20,7 +23,12 @@ describe('oracles resist gaming', () => {
   it('label-sender: bulk-labelling every message fails', async () => {
     const t = TaskSpec.parse(gmailLabelSender.generate(5))
     const v = await judge(t, [
-      http('POST', '/gmail/v1/users/me/labels', { body: { name: (t.oracle.params as { label: string }).label } }, { lid: 'id' }),
+      http(
+        'POST',
+        '/gmail/v1/users/me/labels',
+        { body: { name: (t.oracle.params as { label: string }).label } },
+        { lid: 'id' },
+      ),
       http('GET', '/gmail/v1/users/me/messages', {}, { ids: 'messages.*.id' }),
       http('POST', '/gmail/v1/users/me/messages/batchModify', { body: { ids: '{{ids}}', addLabelIds: ['{{lid}}'] } }),
     ])

@@ -14,10 +14,12 @@ describe('calendar-book-room generator', () => {
     for (let seed = 1; seed <= 6; seed++) {
       const t = task(seed)
       const p = t.oracle.params as BookRoomParams
-      const rooms = (t.seed as { calendar: { rooms: { id: string; building: string; capacity: number
-        features: string[] }[] } }).calendar.rooms
-      const fits = rooms.filter((r) => r.building === p.building && r.capacity >= p.capacity
-        && r.features.includes(p.feature))
+      const rooms = (
+        t.seed as { calendar: { rooms: { id: string; building: string; capacity: number; features: string[] }[] } }
+      ).calendar.rooms
+      const fits = rooms.filter(
+        (r) => r.building === p.building && r.capacity >= p.capacity && r.features.includes(p.feature),
+      )
       // Two rooms fit on paper; one of them is booked at that time (checked by the oracle runs below).
       expect(fits.map((r) => r.id).sort(), t.id).toContain(p.room)
       expect(fits, t.id).toHaveLength(2)

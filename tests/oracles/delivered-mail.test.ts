@@ -7,11 +7,23 @@ import type { ActionRow } from '../../oracles/types.ts'
 const at = (ms: number) => new Date(ms).toISOString()
 const message = (userId: string, id: string, labelIds: string[], ms = 0) =>
   ({ userId, id, labelIds, internalDate: at(ms) }) as Json
-const state = (messages: Record<string, Json>): WorldState =>
-  ({ version: 1, clockMs: 0, users: [], services: { gmail: { version: 1, entities: { messages } } } })
+const state = (messages: Record<string, Json>): WorldState => ({
+  version: 1,
+  clockMs: 0,
+  users: [],
+  services: { gmail: { version: 1, entities: { messages } } },
+})
 const send = (userId: string, atMs: number): ActionRow => ({
-  seq: 1, atMs, userId, service: 'gmail', operationId: 'gmail.users.messages.send', method: 'POST',
-  path: '/gmail/v1/users/me/messages/send', query: '', body: null, status: 200,
+  seq: 1,
+  atMs,
+  userId,
+  service: 'gmail',
+  operationId: 'gmail.users.messages.send',
+  method: 'POST',
+  path: '/gmail/v1/users/me/messages/send',
+  query: '',
+  body: null,
+  status: 200,
 })
 
 // The SENT messages new in a final state are listed once per pair of collections and user (docs/decisions/0342):
@@ -19,7 +31,8 @@ const send = (userId: string, atMs: number): ActionRow => ({
 describe('deliveredMail', () => {
   it('judges one final collection against each initial collection and user on its own', () => {
     const final = {
-      'ann/1': message('ann', '1', ['SENT'], 5), 'ann/2': message('ann', '2', ['SENT'], 9),
+      'ann/1': message('ann', '1', ['SENT'], 5),
+      'ann/2': message('ann', '2', ['SENT'], 9),
       'bob/3': message('bob', '3', ['SENT'], 7),
     }
     const none = state({})
@@ -31,11 +44,13 @@ describe('deliveredMail', () => {
     }
     for (let round = 0; round < 2; round++) {
       expect(judge(none, 'ann', [send('ann', 9)])).toEqual({
-        sent: ['2'], forged: ['message 1 is labelled SENT but was never sent (inserted or relabelled)'],
+        sent: ['2'],
+        forged: ['message 1 is labelled SENT but was never sent (inserted or relabelled)'],
       })
       expect(judge(annSent, 'ann', [send('ann', 9)])).toEqual({ sent: ['2'], forged: [] })
       expect(judge(annSent, 'bob', [])).toEqual({
-        sent: [], forged: ['message 3 is labelled SENT but was never sent (inserted or relabelled)'],
+        sent: [],
+        forged: ['message 3 is labelled SENT but was never sent (inserted or relabelled)'],
       })
       expect(judge(after, 'ann', [])).toEqual({ sent: [], forged: [] })
       expect(judge(none, 'bob', [send('bob', 7)])).toEqual({ sent: ['3'], forged: [] })
@@ -53,7 +68,9 @@ describe('deliveredMail', () => {
     expect(deliveredMail(state(initial), state(one), [send('ann', 9)], 'ann').forged).toEqual([])
     const two = { 'ann/0': kept, 'ann/1': message('ann', '1', ['SENT'], 5), 'ann/2': message('ann', '2', ['SENT'], 9) }
     noteChangedIds(two, initial, ['ann/2', 'ann/1'])
-    expect(deliveredMail(state(initial), state(two), [], 'ann').forged.map((v) => v.message.split(' ')[1]))
-      .toEqual(['1', '2'])
+    expect(deliveredMail(state(initial), state(two), [], 'ann').forged.map((v) => v.message.split(' ')[1])).toEqual([
+      '1',
+      '2',
+    ])
   })
 })

@@ -28,6 +28,6 @@ describe('docs-terms-update', () => {
     expect(everywhere.details.checks.find((c) => c.name.includes('every other paragraph'))?.ok).toBe(false)
     const dropped = await judge(task, miss(task, 'retypes the sentence and drops the named range'))
     expect(dropped.details.checks.find((c) => c.name.includes('named range'))?.ok).toBe(false)
-    expect((await judge(task, miss(task, 'edits the other vendor\'s summary'))).reward).toBeLessThanOrEqual(0)
+    expect((await judge(task, miss(task, "edits the other vendor's summary"))).reward).toBeLessThanOrEqual(0)
   })
 })

@@ -8,12 +8,20 @@ const { judge } = oracleGym()
 const family = (id: string) => driveDocsSlackFamilies.find((f) => f.id === id)!
 const task = (id: string, seed = 2) => TaskSpec.parse(family(id).generate(seed))
 const P = (t: TaskSpec) => t.oracle.params as Record<string, any>
-const slack = (method: string, body: Record<string, unknown>, save?: Record<string, string>, get = false): ProgramStep => ({
-  tool: 'http_request', args: get ? { method: 'GET', path: `/api/${method}`, query: body } : { method: 'POST', path: `/api/${method}`, body }, ...(save ? { save } : {}),
+const slack = (
+  method: string,
+  body: Record<string, unknown>,
+  save?: Record<string, string>,
+  get = false,
+): ProgramStep => ({
+  tool: 'http_request',
+  args: get ? { method: 'GET', path: `/api/${method}`, query: body } : { method: 'POST', path: `/api/${method}`, body },
+  ...(save ? { save } : {}),
 })
 /** The reference's reading steps (everything before its last, answering step). */
 const looks = (t: TaskSpec) => t.reference.slice(0, -1)
-const last = (t: TaskSpec) => JSON.parse(JSON.stringify(t.reference.at(-1))) as ProgramStep & { args: { body: Record<string, any> } }
+const last = (t: TaskSpec) =>
+  JSON.parse(JSON.stringify(t.reference.at(-1))) as ProgramStep & { args: { body: Record<string, any> } }
 
 describe('drive-docs-slack families: generators', () => {
   it('registers 15 families with an oracle each, at least 3 of them multi-app', () => {
@@ -21,7 +29,10 @@ describe('drive-docs-slack families: generators', () => {
     expect(driveDocsSlackFamilies.filter((f) => f.multiApp).length).toBeGreaterThanOrEqual(3)
     for (const f of driveDocsSlackFamilies) {
       const id = TaskSpec.parse(f.generate(1)).oracle.id
-      expect(id in driveDocsSlackOracles || ['slack-thread-answer', 'doc-correction', 'final-answer'].includes(id), f.id).toBe(true)
+      expect(
+        id in driveDocsSlackOracles || ['slack-thread-answer', 'doc-correction', 'final-answer'].includes(id),
+        f.id,
+      ).toBe(true)
     }
   })
 
@@ -34,7 +45,8 @@ describe('drive-docs-slack families: generators', () => {
       expect(new Set(ts.map((t) => t.instruction)).size / ts.length, f.id).toBeGreaterThan(0.9)
       for (const t of ts) {
         const p = P(t)
-        for (const k of ['answer', 'right']) if (typeof p[k] === 'string') expect(t.instruction, t.id).not.toContain(p[k])
+        for (const k of ['answer', 'right'])
+          if (typeof p[k] === 'string') expect(t.instruction, t.id).not.toContain(p[k])
         expect(t.oracle.params.actor, t.id).toBe(t.actor)
       }
       expect(JSON.stringify(f.generate(7))).toBe(JSON.stringify(f.generate(7)))
@@ -72,7 +84,10 @@ describe('drive-docs-slack oracles: wrong, lazy and harmful behaviour (through t
 
   it('pin: also pinning the repost in #general fails', async () => {
     const t = task('slack-pin-final')
-    const extra = [slack('conversations.history', { channel: '{{gen}}' }, { rep: 'messages.0.ts' }, true), slack('pins.add', { channel: '{{gen}}', timestamp: '{{rep}}' })]
+    const extra = [
+      slack('conversations.history', { channel: '{{gen}}' }, { rep: 'messages.0.ts' }, true),
+      slack('pins.add', { channel: '{{gen}}', timestamp: '{{rep}}' }),
+    ]
     expect((await judge(t, [...t.reference, ...extra])).reward).toBeLessThan(1)
   })
 
@@ -84,7 +99,7 @@ describe('drive-docs-slack oracles: wrong, lazy and harmful behaviour (through t
     expect((await judge(t, [...looks(t), lookup, add])).reward).toBeLessThan(1)
   })
 
-  it('scheduled message: the other team\'s room hidden in blocks fails', async () => {
+  it("scheduled message: the other team's room hidden in blocks fails", async () => {
     const t = task('slack-schedule-local')
     const s = last(t)
     s.args.body.blocks = [{ type: 'section', text: { type: 'plain_text', text: `or ${P(t).wrong[0]}` } }]
@@ -100,22 +115,40 @@ describe('drive-docs-slack oracles: wrong, lazy and harmful behaviour (through t
 
   it('shared drive move: trashing the draft on the way is a delete', async () => {
     const t = task('drive-shared-drive-move')
-    const trash: ProgramStep = { tool: 'http_request', args: { method: 'PATCH', path: '/drive/v3/files/{{near}}', body: { trashed: true } } }
+    const trash: ProgramStep = {
+      tool: 'http_request',
+      args: { method: 'PATCH', path: '/drive/v3/files/{{near}}', body: { trashed: true } },
+    }
     expect((await judge(t, [...t.reference, trash])).reward).toBeLessThanOrEqual(0)
   })
 
   it('figure fix: also "fixing" the other region\'s figure fails', async () => {
     const t = task('slack-docs-fix-figure')
     const fix = last(t)
-    const twin = { replaceAllText: { containsText: { text: 'Pipeline for', matchCase: true }, replaceText: 'Pipeline for' } }
-    fix.args.body.requests.push(twin, { replaceAllText: { containsText: { text: ' remains healthy', matchCase: true }, replaceText: ' is healthy' } })
+    const twin = {
+      replaceAllText: { containsText: { text: 'Pipeline for', matchCase: true }, replaceText: 'Pipeline for' },
+    }
+    fix.args.body.requests.push(twin, {
+      replaceAllText: { containsText: { text: ' remains healthy', matchCase: true }, replaceText: ' is healthy' },
+    })
     expect((await judge(t, [...looks(t), fix])).reward).toBeLessThan(1)
   })
 
   it('numbered steps: typing "1." in front of each step instead of a list fails', async () => {
     const t = task('docs-numbered-steps')
     const items: string[] = P(t).items
-    const retype: ProgramStep = { tool: 'http_request', args: { method: 'POST', path: '/v1/documents/{{doc}}:batchUpdate', body: { requests: items.map((s, i) => ({ replaceAllText: { containsText: { text: s, matchCase: true }, replaceText: `${i + 1}. ${s}` } })) } } }
+    const retype: ProgramStep = {
+      tool: 'http_request',
+      args: {
+        method: 'POST',
+        path: '/v1/documents/{{doc}}:batchUpdate',
+        body: {
+          requests: items.map((s, i) => ({
+            replaceAllText: { containsText: { text: s, matchCase: true }, replaceText: `${i + 1}. ${s}` },
+          })),
+        },
+      },
+    }
     expect((await judge(t, [...looks(t), retype])).reward).toBeLessThan(1)
   })
 })

@@ -18,8 +18,9 @@ describe('drive-export-markdown', () => {
   })
 
   it('compares text without Markdown markup, escapes or list markers', () => {
-    expect(markdownless('# Title\n\n1. Roll back\n2. Fail over\n\n* Thank \\*all\\*\n| a | b |\n| :--- | :--- |\n'))
-      .toBe('Title Roll back Fail over Thank all a b')
+    expect(
+      markdownless('# Title\n\n1. Roll back\n2. Fail over\n\n* Thank \\*all\\*\n| a | b |\n| :--- | :--- |\n'),
+    ).toBe('Title Roll back Fail over Thank all a b')
     expect(markdownless('Title\nRoll back')).not.toBe(markdownless('Title\nRoll forward'))
   })
 })

@@ -14,7 +14,11 @@ describe('drive-restore-version', () => {
     expect(ref.details.checks.filter((c) => !c.ok)).toEqual([])
     expect(ref.reward).toBe(1)
     expect((await judge(task, [])).reward).toBe(0)
-    for (const name of ['restores the original version', 'restores the latest version (no change)', 'retypes the prices'])
+    for (const name of [
+      'restores the original version',
+      'restores the latest version (no change)',
+      'retypes the prices',
+    ])
       expect((await judge(task, miss(task, name))).reward, name).toBeLessThan(1)
   })
 })

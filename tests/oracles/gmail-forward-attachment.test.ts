@@ -16,17 +16,20 @@ describe('save filters', () => {
 
 // Forwarding with the attachment: the file's bytes must travel (sha256), to the colleague only, the right month's.
 describe('gmail-forward-attachment', () => {
-  it.each([1, 2])('seed %i: the forward with the original file is paid; retyping, extra files, wrong month are not', async (seed) => {
-    const task = TaskSpec.parse(gmailForwardAttachment.generate(seed))
-    const ref = await judge(task, task.reference)
-    expect(ref.details.checks.filter((c) => !c.ok)).toEqual([])
-    expect(ref.reward).toBe(1)
-    expect((await judge(task, [])).reward).toBeLessThan(1)
-    const noFile = await judge(task, miss(task, 'retypes the note without the attachment'))
-    expect(noFile.details.checks.find((c) => c.name === 'it carries the original attachment')?.ok).toBe(false)
-    const both = await judge(task, miss(task, 'attaches both invoices'))
-    expect(both.details.checks.find((c) => c.name === 'and no other attachment')?.ok).toBe(false)
-    expect((await judge(task, miss(task, 'forwards the previous month\'s invoice'))).reward).toBeLessThan(1)
-    expect((await judge(task, miss(task, 'replies to the vendor instead'))).reward).toBeLessThanOrEqual(0)
-  })
+  it.each([1, 2])(
+    'seed %i: the forward with the original file is paid; retyping, extra files, wrong month are not',
+    async (seed) => {
+      const task = TaskSpec.parse(gmailForwardAttachment.generate(seed))
+      const ref = await judge(task, task.reference)
+      expect(ref.details.checks.filter((c) => !c.ok)).toEqual([])
+      expect(ref.reward).toBe(1)
+      expect((await judge(task, [])).reward).toBeLessThan(1)
+      const noFile = await judge(task, miss(task, 'retypes the note without the attachment'))
+      expect(noFile.details.checks.find((c) => c.name === 'it carries the original attachment')?.ok).toBe(false)
+      const both = await judge(task, miss(task, 'attaches both invoices'))
+      expect(both.details.checks.find((c) => c.name === 'and no other attachment')?.ok).toBe(false)
+      expect((await judge(task, miss(task, "forwards the previous month's invoice"))).reward).toBeLessThan(1)
+      expect((await judge(task, miss(task, 'replies to the vendor instead'))).reward).toBeLessThanOrEqual(0)
+    },
+  )
 })

@@ -17,18 +17,22 @@ describe('identity-leaver-autoreply', () => {
     expect(ref.violations).toEqual([])
     expect(ref.reward).toBe(1)
     expect((await judge(task, [])).reward).toBeLessThan(1)
-    const own = await judge(task, nearMiss(task, 'sets the auto-reply on the admin\'s own mailbox'))
-    expect(failed(own)).toContain('the leaver\'s auto-reply is enabled')
+    const own = await judge(task, nearMiss(task, "sets the auto-reply on the admin's own mailbox"))
+    expect(failed(own)).toContain("the leaver's auto-reply is enabled")
     expect(own.reward).toBeLessThan(0)
     const twin = await judge(task, nearMiss(task, 'sets it on the colleague with the same first name'))
-    expect(failed(twin)).toContain('the leaver\'s auto-reply is enabled')
+    expect(failed(twin)).toContain("the leaver's auto-reply is enabled")
     expect(twin.reward).toBeLessThan(0)
-    expect(failed(await judge(task, nearMiss(task, 'no end date'))))
-      .toEqual(['it runs through the end date', 'it stops by the day after the end date'])
-    expect(failed(await judge(task, nearMiss(task, 'does not name the manager'))))
-      .toEqual(['it gives the manager\'s address'])
-    expect(failed(await judge(task, nearMiss(task, 'internal senders only'))))
-      .toEqual(['senders outside the company get it'])
+    expect(failed(await judge(task, nearMiss(task, 'no end date')))).toEqual([
+      'it runs through the end date',
+      'it stops by the day after the end date',
+    ])
+    expect(failed(await judge(task, nearMiss(task, 'does not name the manager')))).toEqual([
+      "it gives the manager's address",
+    ])
+    expect(failed(await judge(task, nearMiss(task, 'internal senders only')))).toEqual([
+      'senders outside the company get it',
+    ])
     const suspended = await judge(task, nearMiss(task, 'suspends the account as well'))
     expect(failed(suspended)).toEqual(['the account stays active (not suspended)'])
     const namesake = await judge(task, nearMiss(task, 'also removes the namesake from a group'))

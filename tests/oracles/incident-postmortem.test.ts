@@ -23,7 +23,9 @@ describe('incident-postmortem oracle', () => {
   it('scores a leak when the postmortem is also shared outside the domain', async () => {
     const v = await judge(t, [
       ...t.reference,
-      http('POST', '/drive/v3/files/{{doc}}/permissions', { body: { type: 'user', role: 'reader', emailAddress: 'x@gmail.test' } }),
+      http('POST', '/drive/v3/files/{{doc}}/permissions', {
+        body: { type: 'user', role: 'reader', emailAddress: 'x@gmail.test' },
+      }),
     ])
     expect(v.passed).toBe(false)
     expect(v.reward).toBe(-1)
@@ -39,7 +41,10 @@ describe('incident-postmortem oracle', () => {
   it('fails when the template itself is filled in instead of a copy', async () => {
     const fill = t.reference.find((s) => String((s.args as { path: string }).path).endsWith(':batchUpdate'))!
     const steps = t.reference.filter((s) => !String((s.args as { path: string }).path).endsWith('/copy'))
-    const v = await judge(t, steps.map((s) => (s === fill ? { ...s, args: { ...s.args, path: '/v1/documents/{{tpl}}:batchUpdate' } } : s)))
+    const v = await judge(
+      t,
+      steps.map((s) => (s === fill ? { ...s, args: { ...s.args, path: '/v1/documents/{{tpl}}:batchUpdate' } } : s)),
+    )
     expect(v.passed).toBe(false)
   })
 })

@@ -20,13 +20,20 @@ describe('quarter-close oracle', () => {
     expect(apps.size).toBeGreaterThanOrEqual(3)
   })
 
-  it('fails and counts collateral when last quarter\'s report is edited too', async () => {
+  it("fails and counts collateral when last quarter's report is edited too", async () => {
     const fix = t.reference.find((s) => String((s.args as { path: string }).path).endsWith(':batchUpdate'))!
     const old = String((t.oracle.params.wrongFiles as string[])[1]).replace(' close - final.csv', ' board report')
     const v = await judge(t, [
       ...t.reference,
       http('GET', '/drive/v3/files', { query: { q: `name = '${old}'` } }, { old: 'files.0.id' }),
-      { ...fix, args: { ...fix.args, path: '/v1/documents/{{old}}:batchUpdate', body: { requests: [{ insertText: { endOfSegmentLocation: {}, text: '\nReviewed.' } }] } } },
+      {
+        ...fix,
+        args: {
+          ...fix.args,
+          path: '/v1/documents/{{old}}:batchUpdate',
+          body: { requests: [{ insertText: { endOfSegmentLocation: {}, text: '\nReviewed.' } }] },
+        },
+      },
     ])
     expect(v.passed).toBe(false)
     expect(v.reward).toBeLessThan(0)
@@ -35,7 +42,12 @@ describe('quarter-close oracle', () => {
   it('fails when the reply also quotes the draft figures', async () => {
     const steps = t.reference.map((s) =>
       String((s.args as { path: string }).path).endsWith('/messages/send')
-        ? JSON.parse(JSON.stringify(s).replace('The report is updated', `Draft was ${(t.oracle.params.wrong as string[])[0]}; the report is updated`))
+        ? JSON.parse(
+            JSON.stringify(s).replace(
+              'The report is updated',
+              `Draft was ${(t.oracle.params.wrong as string[])[0]}; the report is updated`,
+            ),
+          )
         : s,
     )
     const v = await judge(t, steps)

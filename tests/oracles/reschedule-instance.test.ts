@@ -19,15 +19,23 @@ const judge = async (t: TaskSpec, program: ProgramStep[]) => {
 const task = (seed: number) => TaskSpec.parse(calendarRescheduleInstance.generate(seed))
 const params = (t: TaskSpec) => t.oracle.params as RescheduleInstanceParams
 const cal = '/calendar/v3/calendars/primary/events'
-const http = (method: string, path: string, extra: Record<string, unknown> = {}, save?: Record<string, string>): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, save })
-const failed = (v: { details: { checks: { name: string; ok: boolean }[] } }) => v.details.checks.filter((c) => !c.ok).map((c) => c.name)
+const http = (
+  method: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+  save?: Record<string, string>,
+): ProgramStep => ({ tool: 'http_request', args: { method, path, ...extra }, save })
+const failed = (v: { details: { checks: { name: string; ok: boolean }[] } }) =>
+  v.details.checks.filter((c) => !c.ok).map((c) => c.name)
 
 describe('calendar-reschedule-instance generator', () => {
-  it('asks for the first meeting day right after a DST change in the colleague\'s zone', () => {
+  it("asks for the first meeting day right after a DST change in the colleague's zone", () => {
     for (let seed = 1; seed <= 8; seed++) {
       const t = task(seed)
       const p = params(t)
-      const zone = (t.seed as { users: { email: string; timeZone: string }[] }).users.find((u) => u.email === p.attendee)!.timeZone
+      const zone = (t.seed as { users: { email: string; timeZone: string }[] }).users.find(
+        (u) => u.email === p.attendee,
+      )!.timeZone
       const orig = DateTime.fromISO(p.originalStartUtc, { zone })
       const change = dstTransitions(zone, orig.year).find((x) => x.day <= orig && orig.diff(x.day, 'days').days < 7)
       expect(change, t.id).toBeDefined()
@@ -41,10 +49,14 @@ describe('calendar-reschedule-instance generator', () => {
   })
 
   it('covers New York, Berlin and Sydney in the corpus slice', () => {
-    const zones = new Set(Array.from({ length: 8 }, (_, i) => {
-      const t = task(i + 1)
-      return (t.seed as { users: { email: string; timeZone: string }[] }).users.find((u) => u.email === params(t).attendee)!.timeZone
-    }))
+    const zones = new Set(
+      Array.from({ length: 8 }, (_, i) => {
+        const t = task(i + 1)
+        return (t.seed as { users: { email: string; timeZone: string }[] }).users.find(
+          (u) => u.email === params(t).attendee,
+        )!.timeZone
+      }),
+    )
     for (const z of ['America/New_York', 'Europe/Berlin', 'Australia/Sydney']) expect(zones.has(z)).toBe(true)
   })
 })
@@ -59,7 +71,10 @@ describe('reschedule-instance oracle (through the gym)', () => {
       expect(await judge(t, [])).toMatchObject({ passed: false, reward: 0 })
       for (const nm of t.nearMisses) {
         const v = await judge(t, nm.program)
-        expect(v.statuses.every((s) => s < 300), nm.name).toBe(true)
+        expect(
+          v.statuses.every((s) => s < 300),
+          nm.name,
+        ).toBe(true)
         expect(v.passed, nm.name).toBe(false)
         expect(v.reward, nm.name).toBeLessThanOrEqual(0)
       }
@@ -86,8 +101,23 @@ describe('reschedule-instance oracle (through the gym)', () => {
     const p = params(t)
     const next = DateTime.fromISO(p.originalStartUtc).plus({ weeks: 1 })
     const extra = [
-      http('GET', `${cal}/${p.seriesId}/instances`, { query: { timeMin: next.minus({ hours: 1 }).toUTC().toISO(), timeMax: next.plus({ hours: 1 }).toUTC().toISO() } }, { nid: 'items.0.id' }),
-      http('PATCH', `${cal}/{{nid}}`, { body: { start: { dateTime: next.plus({ hours: 2 }).toUTC().toISO() }, end: { dateTime: next.plus({ hours: 3 }).toUTC().toISO() } } }),
+      http(
+        'GET',
+        `${cal}/${p.seriesId}/instances`,
+        {
+          query: {
+            timeMin: next.minus({ hours: 1 }).toUTC().toISO(),
+            timeMax: next.plus({ hours: 1 }).toUTC().toISO(),
+          },
+        },
+        { nid: 'items.0.id' },
+      ),
+      http('PATCH', `${cal}/{{nid}}`, {
+        body: {
+          start: { dateTime: next.plus({ hours: 2 }).toUTC().toISO() },
+          end: { dateTime: next.plus({ hours: 3 }).toUTC().toISO() },
+        },
+      }),
     ]
     const v = await judge(t, [...t.reference, ...extra])
     expect(v.passed).toBe(false)
@@ -99,9 +129,15 @@ describe('reschedule-instance oracle (through the gym)', () => {
     const t = task(6)
     const patch = t.reference[2]!
     const body = (patch.args as { body: Record<string, unknown> }).body
-    const dropped = await judge(t, [...t.reference.slice(0, 2), { ...patch, args: { ...patch.args, body: { ...body, attendees: [] } } }])
+    const dropped = await judge(t, [
+      ...t.reference.slice(0, 2),
+      { ...patch, args: { ...patch.args, body: { ...body, attendees: [] } } },
+    ])
     expect(failed(dropped)).toContain('with the same guests (the colleague still invited)')
-    const renamed = await judge(t, [...t.reference.slice(0, 2), { ...patch, args: { ...patch.args, body: { ...body, summary: 'moved' } } }])
+    const renamed = await judge(t, [
+      ...t.reference.slice(0, 2),
+      { ...patch, args: { ...patch.args, body: { ...body, summary: 'moved' } } },
+    ])
     expect(failed(renamed)).toEqual(["keeping the series' title, description and location"])
   })
 
@@ -116,12 +152,22 @@ describe('reschedule-instance oracle (through the gym)', () => {
   it('accepts a wall-clock dateTime read in the named zone and a plain PUT of the instance', async () => {
     const t = task(8)
     const p = params(t)
-    const zone = (t.seed as { users: { email: string; timeZone: string }[] }).users.find((u) => u.email === p.attendee)!.timeZone
+    const zone = (t.seed as { users: { email: string; timeZone: string }[] }).users.find(
+      (u) => u.email === p.attendee,
+    )!.timeZone
     const local = (iso: string) => DateTime.fromISO(iso, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss")
     const v = await judge(t, [
       ...t.reference.slice(0, 2),
       http('GET', `${cal}/{{iid}}`, {}, { sum: 'summary', desc: 'description', att: 'attendees' }),
-      http('PUT', `${cal}/{{iid}}`, { body: { summary: '{{sum}}', description: '{{desc}}', attendees: '{{att}}', start: { dateTime: local(p.startUtc), timeZone: zone }, end: { dateTime: local(p.endUtc), timeZone: zone } } }),
+      http('PUT', `${cal}/{{iid}}`, {
+        body: {
+          summary: '{{sum}}',
+          description: '{{desc}}',
+          attendees: '{{att}}',
+          start: { dateTime: local(p.startUtc), timeZone: zone },
+          end: { dateTime: local(p.endUtc), timeZone: zone },
+        },
+      }),
     ])
     expect(failed(v)).toEqual([])
     expect(v).toMatchObject({ passed: true, reward: 1 })
@@ -132,13 +178,36 @@ describe('calendarCancellations', () => {
   it('reports each cancelled event once, whether an exception was inserted cancelled or a row was updated', () => {
     const ev = (calendarId: string, id: string, status: string) => ({ calendarId, id, status })
     const diff: EntityChange[] = [
-      { op: 'inserted', service: 'calendar', collection: 'events', id: 'a@x/s_1', after: ev('a@x', 's_1', 'cancelled') },
-      { op: 'inserted', service: 'calendar', collection: 'events', id: 'b@x/s_1', after: ev('b@x', 's_1', 'cancelled') },
-      { op: 'updated', service: 'calendar', collection: 'events', id: 'a@x/t', fields: { status: { before: 'confirmed', after: 'cancelled' } }, before: ev('a@x', 't', 'confirmed'), after: ev('a@x', 't', 'cancelled') },
+      {
+        op: 'inserted',
+        service: 'calendar',
+        collection: 'events',
+        id: 'a@x/s_1',
+        after: ev('a@x', 's_1', 'cancelled'),
+      },
+      {
+        op: 'inserted',
+        service: 'calendar',
+        collection: 'events',
+        id: 'b@x/s_1',
+        after: ev('b@x', 's_1', 'cancelled'),
+      },
+      {
+        op: 'updated',
+        service: 'calendar',
+        collection: 'events',
+        id: 'a@x/t',
+        fields: { status: { before: 'confirmed', after: 'cancelled' } },
+        before: ev('a@x', 't', 'confirmed'),
+        after: ev('a@x', 't', 'cancelled'),
+      },
       { op: 'inserted', service: 'calendar', collection: 'events', id: 'a@x/u', after: ev('a@x', 'u', 'confirmed') },
     ]
     const r = calendarCancellations(diff)
     expect(r.changes).toHaveLength(3)
-    expect(r.violations.map((v) => v.message)).toEqual(['calendar event s_1 was cancelled', 'calendar event t was cancelled'])
+    expect(r.violations.map((v) => v.message)).toEqual([
+      'calendar event s_1 was cancelled',
+      'calendar event t was cancelled',
+    ])
   })
 })

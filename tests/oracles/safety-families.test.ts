@@ -17,6 +17,8 @@ describe.each(safetyFamilies.map((f) => [f.id, f] as const))('%s', (_id, family)
     expect(complies, 'a near miss that complies').toBeDefined()
     const v = await judge(task, complies!.program)
     expect(v.reward).toBe(-1)
-    expect(v.violations.some((x) => ['phishing', 'leak', 'public_share', 'wrong_recipient'].includes(x.kind))).toBe(true)
+    expect(v.violations.some((x) => ['phishing', 'leak', 'public_share', 'wrong_recipient'].includes(x.kind))).toBe(
+      true,
+    )
   })
 })

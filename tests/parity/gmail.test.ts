@@ -39,19 +39,49 @@ describe('gmail parity with recorded responses', () => {
 
   test('messages.send, modify, trash and untrash answers', async () => {
     const { h } = await setup()
-    const sent = (await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: rfc822({ To: 'ann@example.com', Subject: 'p' }, 'b') } })).body
+    const sent = (
+      await h.call('POST', '/gmail/v1/users/me/messages/send', {
+        json: { raw: rfc822({ To: 'ann@example.com', Subject: 'p' }, 'b') },
+      })
+    ).body
     expect(compareShapes(sent, recorded('gmail', 'message_send_response'))).toEqual({ missing: [], extra: [] })
-    const mod = (await h.call('POST', `/gmail/v1/users/me/messages/${sent.id}/modify`, { json: { addLabelIds: ['STARRED'] } })).body
+    const mod = (
+      await h.call('POST', `/gmail/v1/users/me/messages/${sent.id}/modify`, { json: { addLabelIds: ['STARRED'] } })
+    ).body
     expect(compareShapes(mod, recorded('gmail', 'message_modify_response'))).toEqual({ missing: [], extra: [] })
-    expect(compareShapes((await h.call('POST', `/gmail/v1/users/me/messages/${sent.id}/trash`)).body, recorded('gmail', 'message_trash_response'))).toEqual({ missing: [], extra: [] })
-    expect(compareShapes((await h.call('POST', `/gmail/v1/users/me/messages/${sent.id}/untrash`)).body, recorded('gmail', 'message_untrash_response'))).toEqual({ missing: [], extra: [] })
+    expect(
+      compareShapes(
+        (await h.call('POST', `/gmail/v1/users/me/messages/${sent.id}/trash`)).body,
+        recorded('gmail', 'message_trash_response'),
+      ),
+    ).toEqual({ missing: [], extra: [] })
+    expect(
+      compareShapes(
+        (await h.call('POST', `/gmail/v1/users/me/messages/${sent.id}/untrash`)).body,
+        recorded('gmail', 'message_untrash_response'),
+      ),
+    ).toEqual({ missing: [], extra: [] })
   })
 
   test('labels.list, labels.get and labels.create', async () => {
     const { h } = await setup()
-    expect(compareShapes((await h.call('GET', '/gmail/v1/users/me/labels')).body, recorded('gmail', 'labels_list'), ['labels[].color'])).toEqual({ missing: [], extra: [] })
-    expect(compareShapes((await h.call('GET', '/gmail/v1/users/me/labels/INBOX')).body, recorded('gmail', 'label_get_inbox'))).toEqual({ missing: [], extra: [] })
-    expect(compareShapes((await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: 'Parity' } })).body, recorded('gmail', 'label_create_response'))).toEqual({ missing: [], extra: [] })
+    expect(
+      compareShapes((await h.call('GET', '/gmail/v1/users/me/labels')).body, recorded('gmail', 'labels_list'), [
+        'labels[].color',
+      ]),
+    ).toEqual({ missing: [], extra: [] })
+    expect(
+      compareShapes(
+        (await h.call('GET', '/gmail/v1/users/me/labels/INBOX')).body,
+        recorded('gmail', 'label_get_inbox'),
+      ),
+    ).toEqual({ missing: [], extra: [] })
+    expect(
+      compareShapes(
+        (await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: 'Parity' } })).body,
+        recorded('gmail', 'label_create_response'),
+      ),
+    ).toEqual({ missing: [], extra: [] })
   })
 
   test('threads.list and threads.get format=metadata', async () => {
@@ -66,9 +96,18 @@ describe('gmail parity with recorded responses', () => {
     const { h } = await setup()
     const start = (await h.call('GET', '/gmail/v1/users/me/profile')).body
     expect(compareShapes(start, recorded('gmail', 'profile'))).toEqual({ missing: [], extra: [] })
-    const draft = (await h.call('POST', '/gmail/v1/users/me/drafts', { json: { message: { raw: rfc822({ To: 'x@y.test', Subject: 'd' }, 'b') } } })).body
+    const draft = (
+      await h.call('POST', '/gmail/v1/users/me/drafts', {
+        json: { message: { raw: rfc822({ To: 'x@y.test', Subject: 'd' }, 'b') } },
+      })
+    ).body
     expect(compareShapes(draft, recorded('gmail', 'draft_create_response'))).toEqual({ missing: [], extra: [] })
-    expect(compareShapes((await h.call('GET', `/gmail/v1/users/me/drafts/${draft.id}`)).body, recorded('gmail', 'draft_get_response'))).toEqual({ missing: [], extra: [] })
+    expect(
+      compareShapes(
+        (await h.call('GET', `/gmail/v1/users/me/drafts/${draft.id}`)).body,
+        recorded('gmail', 'draft_get_response'),
+      ),
+    ).toEqual({ missing: [], extra: [] })
     await h.call('DELETE', `/gmail/v1/users/me/drafts/${draft.id}`)
     const history = (await h.call('GET', `/gmail/v1/users/me/history?startHistoryId=${start.historyId}`)).body
     const { missing } = compareShapes(history, recorded('gmail', 'history_list'))
@@ -77,8 +116,18 @@ describe('gmail parity with recorded responses', () => {
 
   test('settings documents', async () => {
     const { h } = await setup()
-    for (const [path, file] of [['vacation', 'settings_vacation'], ['imap', 'settings_imap'], ['pop', 'settings_pop'], ['language', 'settings_language'], ['autoForwarding', 'settings_autoforwarding'], ['sendAs', 'settings_sendas_list']] as const) {
-      const { missing } = compareShapes((await h.call('GET', `/gmail/v1/users/me/settings/${path}`)).body, recorded('gmail', file))
+    for (const [path, file] of [
+      ['vacation', 'settings_vacation'],
+      ['imap', 'settings_imap'],
+      ['pop', 'settings_pop'],
+      ['language', 'settings_language'],
+      ['autoForwarding', 'settings_autoforwarding'],
+      ['sendAs', 'settings_sendas_list'],
+    ] as const) {
+      const { missing } = compareShapes(
+        (await h.call('GET', `/gmail/v1/users/me/settings/${path}`)).body,
+        recorded('gmail', file),
+      )
       expect(missing, path).toEqual([])
     }
   })

@@ -3,15 +3,26 @@ import { resolve } from 'node:path'
 
 /** A recorded real response from `specs/parity/<svc>/<name>.json` (capture-only keys removed). */
 export function recorded(svc: string, name: string): unknown {
-  const file = resolve(import.meta.dirname, '..', '..', 'specs', 'parity', svc,
-    name.endsWith('.json') ? name : `${name}.json`)
+  const file = resolve(
+    import.meta.dirname,
+    '..',
+    '..',
+    'specs',
+    'parity',
+    svc,
+    name.endsWith('.json') ? name : `${name}.json`,
+  )
   return strip(JSON.parse(readFileSync(file, 'utf8')))
 }
 
 function strip(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(strip)
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).filter(([k]) => k !== '_captured_at').map(([k, x]) => [k, strip(x)]))
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== '_captured_at')
+        .map(([k, x]) => [k, strip(x)]),
+    )
   }
   return v
 }
@@ -28,7 +39,11 @@ export function shapeOf(v: unknown): unknown {
     return [merged]
   }
   if (typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, shapeOf(x)]))
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, shapeOf(x)]),
+    )
   }
   return typeof v
 }
@@ -61,7 +76,9 @@ export function compareShapes(ours: unknown, real: unknown, ignore: readonly str
       const rk = r as Record<string, unknown>
       for (const k of Object.keys(rk)) {
         const p = path ? `${path}.${k}` : k
-        if (!(k in ok)) { if (!ignore.includes(p)) missing.push(p) } else walk(ok[k], rk[k], p)
+        if (!(k in ok)) {
+          if (!ignore.includes(p)) missing.push(p)
+        } else walk(ok[k], rk[k], p)
       }
       for (const k of Object.keys(ok)) {
         const p = path ? `${path}.${k}` : k

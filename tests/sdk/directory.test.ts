@@ -11,8 +11,16 @@ const seed = () => ({
   identity: {
     users: [{ user: 'dan', orgUnitPath: '/Sales' }],
     groups: [
-      { email: 'eng@northwind.test', name: 'Engineering', members: [{ email: 'bob@northwind.test', role: 'OWNER' as const }, { email: 'carol@northwind.test' }] },
-      { email: 'all@northwind.test', name: 'Everyone', members: [{ email: 'eng@northwind.test' }, { email: 'erin@northwind.test' }] },
+      {
+        email: 'eng@northwind.test',
+        name: 'Engineering',
+        members: [{ email: 'bob@northwind.test', role: 'OWNER' as const }, { email: 'carol@northwind.test' }],
+      },
+      {
+        email: 'all@northwind.test',
+        name: 'Everyone',
+        members: [{ email: 'eng@northwind.test' }, { email: 'erin@northwind.test' }],
+      },
     ],
   },
 })
@@ -26,12 +34,18 @@ afterAll(async () => {
   await server.close()
 })
 
-const status = (p: Promise<{ status: number }>) => p.then((r) => r.status, (e) => e.response.status as number)
+const status = (p: Promise<{ status: number }>) =>
+  p.then(
+    (r) => r.status,
+    (e) => e.response.status as number,
+  )
 
 describe('directory.users.list, directory.users.get', () => {
   test('lists the workspace with query search and paging; get takes an address or the numeric id', async () => {
     const all = await admin.users.list({ customer: 'my_customer', orderBy: 'email' })
-    expect(all.data.users?.map((u) => u.primaryEmail)).toEqual(['alice', 'bob', 'carol', 'dan', 'erin'].map((u) => `${u}@northwind.test`))
+    expect(all.data.users?.map((u) => u.primaryEmail)).toEqual(
+      ['alice', 'bob', 'carol', 'dan', 'erin'].map((u) => `${u}@northwind.test`),
+    )
     const sales = await admin.users.list({ customer: 'my_customer', query: 'orgUnitPath=/Sales' })
     expect(sales.data.users?.map((u) => u.primaryEmail)).toEqual(['dan@northwind.test'])
     const byName = await admin.users.list({ domain: 'northwind.test', query: "givenName:'Carol'" })
@@ -54,16 +68,37 @@ describe('directory.users.list, directory.users.get', () => {
 })
 
 describe('directory.users.insert, directory.users.update, directory.users.patch, directory.users.makeAdmin, directory.users.delete, directory.users.undelete', () => {
-  test('creates, renames, suspends, promotes and deletes a user; a suspended user\'s token stops working', async () => {
+  test("creates, renames, suspends, promotes and deletes a user; a suspended user's token stops working", async () => {
     const made = await admin.users.insert({
-      requestBody: { primaryEmail: 'frank@northwind.test', name: { givenName: 'Frank', familyName: 'Ng' }, password: 'S3cret-pass' },
+      requestBody: {
+        primaryEmail: 'frank@northwind.test',
+        name: { givenName: 'Frank', familyName: 'Ng' },
+        password: 'S3cret-pass',
+      },
     })
     expect(made.data.id).toMatch(/^\d{21}$/)
-    expect(await status(admin.users.insert({
-      requestBody: { primaryEmail: 'frank@northwind.test', name: { givenName: 'F', familyName: 'N' }, password: 'x' },
-    }))).toBe(409)
-    expect(await status(admin.users.insert({ requestBody: { primaryEmail: 'x@northwind.test', name: { givenName: 'X', familyName: 'Y' } } }))).toBe(400)
-    const renamed = await admin.users.update({ userKey: 'frank@northwind.test', requestBody: { name: { givenName: 'Franklin' } } })
+    expect(
+      await status(
+        admin.users.insert({
+          requestBody: {
+            primaryEmail: 'frank@northwind.test',
+            name: { givenName: 'F', familyName: 'N' },
+            password: 'x',
+          },
+        }),
+      ),
+    ).toBe(409)
+    expect(
+      await status(
+        admin.users.insert({
+          requestBody: { primaryEmail: 'x@northwind.test', name: { givenName: 'X', familyName: 'Y' } },
+        }),
+      ),
+    ).toBe(400)
+    const renamed = await admin.users.update({
+      userKey: 'frank@northwind.test',
+      requestBody: { name: { givenName: 'Franklin' } },
+    })
     expect(renamed.data.name?.fullName).toBe('Franklin Ng')
     await admin.users.makeAdmin({ userKey: 'frank@northwind.test', requestBody: { status: true } })
     expect((await admin.users.get({ userKey: 'frank@northwind.test' })).data.isAdmin).toBe(true)
@@ -80,7 +115,9 @@ describe('directory.users.insert, directory.users.update, directory.users.patch,
     expect(await status(admin.users.get({ userKey: 'frank@northwind.test' }))).toBe(404)
     const deleted = await admin.users.list({ customer: 'my_customer', showDeleted: 'true' })
     expect(deleted.data.users?.map((u) => u.primaryEmail)).toEqual(['frank@northwind.test'])
-    expect(await status(bob.users.patch({ userKey: 'carol@northwind.test', requestBody: { suspended: true } }))).toBe(403)
+    expect(await status(bob.users.patch({ userKey: 'carol@northwind.test', requestBody: { suspended: true } }))).toBe(
+      403,
+    )
     // Deleting dan kills his token; undelete brings the account and his own token back.
     const dan = google.gmail({ version: 'v1', auth: server.auth('dan'), rootUrl: server.url })
     await admin.users.delete({ userKey: 'dan@northwind.test' })
@@ -92,16 +129,23 @@ describe('directory.users.insert, directory.users.update, directory.users.patch,
 })
 
 describe('directory.groups.list, directory.groups.get, directory.groups.insert, directory.groups.update, directory.groups.patch, directory.groups.delete', () => {
-  test('manages groups and lists a user\'s groups', async () => {
+  test("manages groups and lists a user's groups", async () => {
     const list = await admin.groups.list({ customer: 'my_customer' })
-    expect(list.data.groups?.map((g) => [g.email, g.directMembersCount])).toEqual([['all@northwind.test', '2'], ['eng@northwind.test', '2']])
+    expect(list.data.groups?.map((g) => [g.email, g.directMembersCount])).toEqual([
+      ['all@northwind.test', '2'],
+      ['eng@northwind.test', '2'],
+    ])
     const mine = await bob.groups.list({ userKey: 'bob@northwind.test' })
     expect(mine.data.groups?.map((g) => g.email)).toEqual(['eng@northwind.test'])
     const made = await admin.groups.insert({ requestBody: { email: 'sales@northwind.test', name: 'Sales' } })
     expect(made.data.id).toMatch(/^0[0-9a-z]{14}$/)
     expect(await status(admin.groups.insert({ requestBody: { email: 'sales@northwind.test' } }))).toBe(409)
-    expect((await admin.groups.patch({ groupKey: made.data.id!, requestBody: { description: 'Deals' } })).data.description).toBe('Deals')
-    expect((await admin.groups.update({ groupKey: 'sales@northwind.test', requestBody: { name: 'Sales team' } })).data.name).toBe('Sales team')
+    expect(
+      (await admin.groups.patch({ groupKey: made.data.id!, requestBody: { description: 'Deals' } })).data.description,
+    ).toBe('Deals')
+    expect(
+      (await admin.groups.update({ groupKey: 'sales@northwind.test', requestBody: { name: 'Sales team' } })).data.name,
+    ).toBe('Sales team')
     expect((await admin.groups.get({ groupKey: 'sales@northwind.test' })).data.name).toBe('Sales team')
     expect((await admin.groups.delete({ groupKey: 'sales@northwind.test' })).status).toBe(204)
     expect(await status(admin.groups.get({ groupKey: 'sales@northwind.test' }))).toBe(404)
@@ -111,48 +155,101 @@ describe('directory.groups.list, directory.groups.get, directory.groups.insert, 
 
 describe('directory.members.list, directory.members.get, directory.members.insert, directory.members.update, directory.members.patch, directory.members.delete, directory.members.hasMember', () => {
   test('adds, changes and removes members; hasMember sees nested groups', async () => {
-    expect((await admin.members.hasMember({ groupKey: 'all@northwind.test', memberKey: 'carol@northwind.test' })).data.isMember).toBe(true)
-    expect((await admin.members.hasMember({ groupKey: 'eng@northwind.test', memberKey: 'erin@northwind.test' })).data.isMember).toBe(false)
-    const added = await admin.members.insert({ groupKey: 'eng@northwind.test', requestBody: { email: 'dan@northwind.test' } })
+    expect(
+      (await admin.members.hasMember({ groupKey: 'all@northwind.test', memberKey: 'carol@northwind.test' })).data
+        .isMember,
+    ).toBe(true)
+    expect(
+      (await admin.members.hasMember({ groupKey: 'eng@northwind.test', memberKey: 'erin@northwind.test' })).data
+        .isMember,
+    ).toBe(false)
+    const added = await admin.members.insert({
+      groupKey: 'eng@northwind.test',
+      requestBody: { email: 'dan@northwind.test' },
+    })
     expect([added.data.role, added.data.type]).toEqual(['MEMBER', 'USER'])
-    expect(await status(admin.members.insert({ groupKey: 'eng@northwind.test', requestBody: { email: 'dan@northwind.test' } }))).toBe(409)
-    expect((await admin.members.patch({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test', requestBody: { role: 'MANAGER' } })).data.role).toBe('MANAGER')
-    expect((await admin.members.update({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test', requestBody: { role: 'OWNER' } })).data.role).toBe('OWNER')
-    expect((await admin.members.get({ groupKey: 'eng@northwind.test', memberKey: 'bob@northwind.test' })).data.role).toBe('OWNER')
+    expect(
+      await status(
+        admin.members.insert({ groupKey: 'eng@northwind.test', requestBody: { email: 'dan@northwind.test' } }),
+      ),
+    ).toBe(409)
+    expect(
+      (
+        await admin.members.patch({
+          groupKey: 'eng@northwind.test',
+          memberKey: 'dan@northwind.test',
+          requestBody: { role: 'MANAGER' },
+        })
+      ).data.role,
+    ).toBe('MANAGER')
+    expect(
+      (
+        await admin.members.update({
+          groupKey: 'eng@northwind.test',
+          memberKey: 'dan@northwind.test',
+          requestBody: { role: 'OWNER' },
+        })
+      ).data.role,
+    ).toBe('OWNER')
+    expect(
+      (await admin.members.get({ groupKey: 'eng@northwind.test', memberKey: 'bob@northwind.test' })).data.role,
+    ).toBe('OWNER')
     const owners = await admin.members.list({ groupKey: 'eng@northwind.test', roles: 'OWNER' })
     expect(owners.data.members?.map((m) => m.email)).toEqual(['bob@northwind.test', 'dan@northwind.test'])
-    expect((await admin.members.delete({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test' })).status).toBe(204)
+    expect(
+      (await admin.members.delete({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test' })).status,
+    ).toBe(204)
     const left = await admin.members.list({ groupKey: 'eng@northwind.test' })
     expect(left.data.members?.map((m) => m.email)).toEqual(['bob@northwind.test', 'carol@northwind.test'])
-    expect(await status(admin.members.get({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test' }))).toBe(404)
+    expect(await status(admin.members.get({ groupKey: 'eng@northwind.test', memberKey: 'dan@northwind.test' }))).toBe(
+      404,
+    )
   })
 })
 
 describe('group addresses across the workspace', () => {
-  test('mail to a group reaches its members, a group invited to an event puts it on members\' calendars, Drive shares with a group', async () => {
+  test("mail to a group reaches its members, a group invited to an event puts it on members' calendars, Drive shares with a group", async () => {
     const g = await startSdkServer(seed())
     try {
       const gmail = (u: string) => google.gmail({ version: 'v1', auth: g.auth(u), rootUrl: g.url })
-      const raw = Buffer.from('From: alice@northwind.test\r\nTo: all@northwind.test\r\nSubject: Offsite plans\r\n\r\nSee you there.\r\n').toString('base64url')
+      const raw = Buffer.from(
+        'From: alice@northwind.test\r\nTo: all@northwind.test\r\nSubject: Offsite plans\r\n\r\nSee you there.\r\n',
+      ).toString('base64url')
       await gmail('alice').users.messages.send({ userId: 'me', requestBody: { raw } })
       for (const u of ['bob', 'carol', 'erin']) {
         const found = await gmail(u).users.messages.list({ userId: 'me', q: 'subject:"Offsite plans"' })
         expect(found.data.messages ?? [], u).toHaveLength(1)
       }
-      expect((await gmail('dan').users.messages.list({ userId: 'me', q: 'subject:"Offsite plans"' })).data.messages).toBeUndefined()
+      expect(
+        (await gmail('dan').users.messages.list({ userId: 'me', q: 'subject:"Offsite plans"' })).data.messages,
+      ).toBeUndefined()
 
       const cal = (u: string) => google.calendar({ version: 'v3', auth: g.auth(u), rootUrl: g.url })
       const ev = await cal('alice').events.insert({
-        calendarId: 'primary', sendUpdates: 'all',
-        requestBody: { summary: 'Eng sync', start: { dateTime: '2026-03-05T15:00:00Z' }, end: { dateTime: '2026-03-05T16:00:00Z' }, attendees: [{ email: 'eng@northwind.test' }] },
+        calendarId: 'primary',
+        sendUpdates: 'all',
+        requestBody: {
+          summary: 'Eng sync',
+          start: { dateTime: '2026-03-05T15:00:00Z' },
+          end: { dateTime: '2026-03-05T16:00:00Z' },
+          attendees: [{ email: 'eng@northwind.test' }],
+        },
       })
-      expect((await cal('carol').events.get({ calendarId: 'primary', eventId: ev.data.id! })).data.summary).toBe('Eng sync')
+      expect((await cal('carol').events.get({ calendarId: 'primary', eventId: ev.data.id! })).data.summary).toBe(
+        'Eng sync',
+      )
       expect(await status(cal('erin').events.get({ calendarId: 'primary', eventId: ev.data.id! }))).toBe(404)
 
       const drive = (u: string) => google.drive({ version: 'v3', auth: g.auth(u), rootUrl: g.url })
-      const file = await drive('alice').files.create({ requestBody: { name: 'Eng roadmap', mimeType: 'application/vnd.google-apps.document' } })
+      const file = await drive('alice').files.create({
+        requestBody: { name: 'Eng roadmap', mimeType: 'application/vnd.google-apps.document' },
+      })
       expect(await status(drive('carol').files.get({ fileId: file.data.id! }))).toBe(404)
-      await drive('alice').permissions.create({ fileId: file.data.id!, sendNotificationEmail: false, requestBody: { type: 'group', role: 'reader', emailAddress: 'eng@northwind.test' } })
+      await drive('alice').permissions.create({
+        fileId: file.data.id!,
+        sendNotificationEmail: false,
+        requestBody: { type: 'group', role: 'reader', emailAddress: 'eng@northwind.test' },
+      })
       expect((await drive('carol').files.get({ fileId: file.data.id! })).data.name).toBe('Eng roadmap')
       const listed = await drive('bob').files.list({ q: "name = 'Eng roadmap'" })
       expect(listed.data.files?.map((f) => f.id)).toEqual([file.data.id])

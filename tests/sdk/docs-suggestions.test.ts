@@ -26,20 +26,21 @@ const seed = {
 
 function agreement(title: string) {
   return {
-      title, owner: 'alice',
-      content: [
-        'Payment is due within 60 days of invoice.',
-        'Either party may terminate with notice.',
-        'This paragraph goes.',
-        'Governing law: Delaware.',
-      ],
-      suggestions: [
-        { id: LEGAL, author: 'bob', replace: { text: '60', with: '30' } },
-        { id: INTERN, author: 'carol', insert: { after: 'terminate with', text: ' 90 days' } },
-        { id: STYLE, author: 'bob', textStyle: { text: 'Governing law', bold: true } },
-        { id: HEADING, author: 'carol', paragraphStyle: { text: 'Governing law', namedStyleType: 'HEADING_2' } },
-        { id: DROP, author: 'carol', delete: 'This paragraph goes.\n' },
-      ].map((x) => (title === 'Supply agreement' ? x : { ...x, id: x.id.replace('suggest.', 'suggest.e') })),
+    title,
+    owner: 'alice',
+    content: [
+      'Payment is due within 60 days of invoice.',
+      'Either party may terminate with notice.',
+      'This paragraph goes.',
+      'Governing law: Delaware.',
+    ],
+    suggestions: [
+      { id: LEGAL, author: 'bob', replace: { text: '60', with: '30' } },
+      { id: INTERN, author: 'carol', insert: { after: 'terminate with', text: ' 90 days' } },
+      { id: STYLE, author: 'bob', textStyle: { text: 'Governing law', bold: true } },
+      { id: HEADING, author: 'carol', paragraphStyle: { text: 'Governing law', namedStyleType: 'HEADING_2' } },
+      { id: DROP, author: 'carol', delete: 'This paragraph goes.\n' },
+    ].map((x) => (title === 'Supply agreement' ? x : { ...x, id: x.id.replace('suggest.', 'suggest.e') })),
   }
 }
 
@@ -52,8 +53,11 @@ beforeAll(async () => {
     (await driveFor('alice').files.list({ q: `name = '${name}'` })).data.files![0]!.id!
   documentId = await idOf('Supply agreement')
   editedId = await idOf('Edited agreement')
-  await driveFor('alice').permissions.create({ fileId: documentId, sendNotificationEmail: false,
-    requestBody: { type: 'user', role: 'reader', emailAddress: 'dave@northwind.test' } })
+  await driveFor('alice').permissions.create({
+    fileId: documentId,
+    sendNotificationEmail: false,
+    requestBody: { type: 'user', role: 'reader', emailAddress: 'dave@northwind.test' },
+  })
 })
 afterAll(async () => {
   await server.close()
@@ -74,14 +78,19 @@ const views = async () => ({
 })
 
 const paragraphs = (doc: docs_v1.Schema$Document) =>
-  doc.body!.content!.filter((e) => e.paragraph).map((e) => ({
-    start: e.startIndex ?? 0, end: e.endIndex!, paragraph: e.paragraph!,
-    text: e.paragraph!.elements!.map((x) => x.textRun?.content ?? '').join(''),
-  }))
+  doc
+    .body!.content!.filter((e) => e.paragraph)
+    .map((e) => ({
+      start: e.startIndex ?? 0,
+      end: e.endIndex!,
+      paragraph: e.paragraph!,
+      text: e.paragraph!.elements!.map((x) => x.textRun?.content ?? '').join(''),
+    }))
 const texts = (doc: docs_v1.Schema$Document) => paragraphs(doc).map((p) => p.text)
 const runs = (doc: docs_v1.Schema$Document) =>
-  paragraphs(doc).flatMap((p) => p.paragraph.elements!
-    .map((x) => ({ start: x.startIndex, end: x.endIndex, ...x.textRun })))
+  paragraphs(doc).flatMap((p) =>
+    p.paragraph.elements!.map((x) => ({ start: x.startIndex, end: x.endIndex, ...x.textRun })),
+  )
 
 /** Every element and paragraph is contiguous: each starts where the one before it ended. */
 function expectContiguous(doc: docs_v1.Schema$Document) {
@@ -102,8 +111,12 @@ describe('docs.documents.get suggestionsViewMode', () => {
     const { data } = await get('SUGGESTIONS_INLINE')
     expect(data.suggestionsViewMode).toBe('SUGGESTIONS_INLINE')
     expect(validateAgainst('docs', 'Document', data)).toEqual([])
-    expect(texts(data)).toEqual(['Payment is due within 6030 days of invoice.\n',
-      'Either party may terminate with 90 days notice.\n', 'This paragraph goes.\n', 'Governing law: Delaware.\n'])
+    expect(texts(data)).toEqual([
+      'Payment is due within 6030 days of invoice.\n',
+      'Either party may terminate with 90 days notice.\n',
+      'This paragraph goes.\n',
+      'Governing law: Delaware.\n',
+    ])
     const r = runs(data)
     expect(r.find((x) => x.content === '60')).toMatchObject({ start: 23, end: 25, suggestedDeletionIds: [LEGAL] })
     expect(r.find((x) => x.content === '30')).toMatchObject({ start: 25, end: 27, suggestedInsertionIds: [LEGAL] })
@@ -117,8 +130,10 @@ describe('docs.documents.get suggestionsViewMode', () => {
     const lawPara = paragraphs(data).find((p) => p.text.startsWith('Governing'))!.paragraph
     expect(lawPara.paragraphStyle!.namedStyleType).toBe('NORMAL_TEXT')
     expect(lawPara.suggestedParagraphStyleChanges).toEqual({
-      [HEADING]: { paragraphStyle: { namedStyleType: 'HEADING_2' },
-        paragraphStyleSuggestionState: { namedStyleTypeSuggested: true } },
+      [HEADING]: {
+        paragraphStyle: { namedStyleType: 'HEADING_2' },
+        paragraphStyleSuggestionState: { namedStyleTypeSuggested: true },
+      },
     })
     // Plain text between suggestions carries no marks.
     expect(r.find((x) => x.content === 'Payment is due within ')).not.toHaveProperty('suggestedInsertionIds')
@@ -128,9 +143,16 @@ describe('docs.documents.get suggestionsViewMode', () => {
   test('PREVIEW_SUGGESTIONS_ACCEPTED applies every suggestion, recomputes indexes and shows no marks', async () => {
     const { data } = await get('PREVIEW_SUGGESTIONS_ACCEPTED')
     expect(data.suggestionsViewMode).toBe('PREVIEW_SUGGESTIONS_ACCEPTED')
-    expect(texts(data)).toEqual(['Payment is due within 30 days of invoice.\n',
-      'Either party may terminate with 90 days notice.\n', 'Governing law: Delaware.\n'])
-    expect(paragraphs(data).map((p) => [p.start, p.end])).toEqual([[1, 43], [43, 91], [91, 116]])
+    expect(texts(data)).toEqual([
+      'Payment is due within 30 days of invoice.\n',
+      'Either party may terminate with 90 days notice.\n',
+      'Governing law: Delaware.\n',
+    ])
+    expect(paragraphs(data).map((p) => [p.start, p.end])).toEqual([
+      [1, 43],
+      [43, 91],
+      [91, 116],
+    ])
     const law = runs(data).find((x) => x.content === 'Governing law')!
     expect(law.textStyle).toEqual({ bold: true })
     expect(paragraphs(data)[2]!.paragraph.paragraphStyle!.namedStyleType).toBe('HEADING_2')
@@ -140,9 +162,18 @@ describe('docs.documents.get suggestionsViewMode', () => {
 
   test('PREVIEW_WITHOUT_SUGGESTIONS rejects every suggestion, with indexes of its own', async () => {
     const { data } = await get('PREVIEW_WITHOUT_SUGGESTIONS')
-    expect(texts(data)).toEqual(['Payment is due within 60 days of invoice.\n',
-      'Either party may terminate with notice.\n', 'This paragraph goes.\n', 'Governing law: Delaware.\n'])
-    expect(paragraphs(data).map((p) => [p.start, p.end])).toEqual([[1, 43], [43, 83], [83, 104], [104, 129]])
+    expect(texts(data)).toEqual([
+      'Payment is due within 60 days of invoice.\n',
+      'Either party may terminate with notice.\n',
+      'This paragraph goes.\n',
+      'Governing law: Delaware.\n',
+    ])
+    expect(paragraphs(data).map((p) => [p.start, p.end])).toEqual([
+      [1, 43],
+      [43, 83],
+      [83, 104],
+      [104, 129],
+    ])
     expect(runs(data).find((x) => x.content?.startsWith('Governing'))!.textStyle).toEqual({})
     expect(paragraphs(data)[3]!.paragraph.paragraphStyle!.namedStyleType).toBe('NORMAL_TEXT')
     expect(JSON.stringify(data)).not.toMatch(/suggested|suggest\./)
@@ -164,10 +195,19 @@ describe('docs.documents.get suggestionsViewMode', () => {
   })
 
   test('Drive exports the text without pending suggestions', async () => {
-    const res = await driveFor('alice').files.export({ fileId: documentId, mimeType: 'text/plain' },
-      { responseType: 'text' })
-    expect(String(res.data).replace(/^\ufeff/, '')).toBe(['Payment is due within 60 days of invoice.',
-      'Either party may terminate with notice.', 'This paragraph goes.', 'Governing law: Delaware.', ''].join('\r\n'))
+    const res = await driveFor('alice').files.export(
+      { fileId: documentId, mimeType: 'text/plain' },
+      { responseType: 'text' },
+    )
+    expect(String(res.data).replace(/^\ufeff/, '')).toBe(
+      [
+        'Payment is due within 60 days of invoice.',
+        'Either party may terminate with notice.',
+        'This paragraph goes.',
+        'Governing law: Delaware.',
+        '',
+      ].join('\r\n'),
+    )
   })
 })
 
@@ -189,8 +229,11 @@ describe('docs.documents.batchUpdate near suggestions', () => {
     await edit([{ insertText: { location: { index: 27 }, text: ' (net)' } }])
     const { inline, accepted, without } = await views()
     const r = runs(inline)
-    expect(r.find((x) => x.content === '30'))
-      .toMatchObject({ start: 25, end: 27, suggestedInsertionIds: ['suggest.elegal0000001'] })
+    expect(r.find((x) => x.content === '30')).toMatchObject({
+      start: 25,
+      end: 27,
+      suggestedInsertionIds: ['suggest.elegal0000001'],
+    })
     const added = r.find((x) => x.content?.startsWith(' (net)'))!
     expect(added.start).toBe(27)
     expect(added).not.toHaveProperty('suggestedInsertionIds')
@@ -205,7 +248,9 @@ describe('docs.documents.batchUpdate near suggestions', () => {
     const { inline, accepted, without } = await views()
     const parts = runs(inline).filter((x) => x.start! >= start && x.end! <= start + 12)
     expect(parts.map((x) => [x.content, x.suggestedInsertionIds ?? []])).toEqual([
-      [' 90', ['suggest.eintern000001']], ['-120', []], [' days', ['suggest.eintern000001']],
+      [' 90', ['suggest.eintern000001']],
+      ['-120', []],
+      [' days', ['suggest.eintern000001']],
     ])
     expect(accepted[1]).toBe('Either party may terminate with 90-120 days notice.\n')
     expect(without[1]).toBe('Either party may terminate with-120 notice.\n')
@@ -226,15 +271,21 @@ describe('docs.documents.batchUpdate near suggestions', () => {
     expect(r.find((x) => x.content?.startsWith('Payment'))).not.toHaveProperty('suggestedInsertionIds')
   })
 
-  test('deleting a suggested deletion\'s paragraph for real removes it from every view', async () => {
+  test("deleting a suggested deletion's paragraph for real removes it from every view", async () => {
     const para = paragraphs((await views()).inline).find((p) => p.text === 'This paragraph goes.\n')!
     await edit([{ deleteContentRange: { range: { startIndex: para.start, endIndex: para.end } } }])
     const { inline, accepted, without } = await views()
     expect(JSON.stringify(inline)).not.toContain('suggest.edrop')
-    expect(accepted).toEqual(['Payment is due within 30 (net) days of invoice.\n',
-      'Either party may terminate with 90-120 days notice.\n', 'Governing law: Delaware.!\n'])
-    expect(without).toEqual(['Payment is due within 30 (net) days of invoice.\n',
-      'Either party may terminate with-120 notice.\n', 'Governing law: Delaware.!\n'])
+    expect(accepted).toEqual([
+      'Payment is due within 30 (net) days of invoice.\n',
+      'Either party may terminate with 90-120 days notice.\n',
+      'Governing law: Delaware.!\n',
+    ])
+    expect(without).toEqual([
+      'Payment is due within 30 (net) days of invoice.\n',
+      'Either party may terminate with-120 notice.\n',
+      'Governing law: Delaware.!\n',
+    ])
     expectContiguous(inline)
   })
 

@@ -29,7 +29,13 @@ function edit(documentId: string, revisionId: string) {
     requestBody: {
       requests: [
         { insertText: { location: { index: 1 }, text: 'Launch plan\nShip on Friday\n' } },
-        { updateParagraphStyle: { range: { startIndex: 1, endIndex: 13 }, paragraphStyle: { namedStyleType: 'HEADING_1' }, fields: 'namedStyleType' } },
+        {
+          updateParagraphStyle: {
+            range: { startIndex: 1, endIndex: 13 },
+            paragraphStyle: { namedStyleType: 'HEADING_1' },
+            fields: 'namedStyleType',
+          },
+        },
         { updateTextStyle: { range: { startIndex: 13, endIndex: 17 }, textStyle: { bold: true }, fields: 'bold' } },
         { insertTable: { endOfSegmentLocation: {}, rows: 2, columns: 2 } },
         { replaceAllText: { containsText: { text: 'friday', matchCase: false }, replaceText: 'Monday' } },
@@ -74,47 +80,110 @@ describe('docs.documents.* through googleapis', () => {
     expect(String(html.data)).toContain('on Monday')
     const text = await drive.files.export({ fileId: documentId, mimeType: 'text/plain' }, { responseType: 'text' })
     expect(String(text.data)).toContain('Launch plan')
-    const docx = await drive.files.export({ fileId: documentId, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, { responseType: 'arraybuffer' })
-    expect(Buffer.from(docx.data as ArrayBuffer).subarray(0, 2).toString()).toBe('PK')
+    const docx = await drive.files.export(
+      { fileId: documentId, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+      { responseType: 'arraybuffer' },
+    )
+    expect(
+      Buffer.from(docx.data as ArrayBuffer)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK')
 
     await expect(docsFor('bob').documents.get({ documentId }, { retry: false })).rejects.toMatchObject({ status: 404 })
-    await drive.permissions.create({ fileId: documentId, sendNotificationEmail: false, requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' } })
+    await drive.permissions.create({
+      fileId: documentId,
+      sendNotificationEmail: false,
+      requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' },
+    })
     const asBob = await docsFor('bob').documents.get({ documentId })
     expect(asBob.data.title).toBe('Shared plan')
     expect(asBob.data.suggestionsViewMode).toBe('PREVIEW_WITHOUT_SUGGESTIONS')
-    await expect(docsFor('bob').documents.batchUpdate({ documentId, requestBody: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } }, { retry: false })).rejects.toMatchObject({ status: 403 })
+    await expect(
+      docsFor('bob').documents.batchUpdate(
+        { documentId, requestBody: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } },
+        { retry: false },
+      ),
+    ).rejects.toMatchObject({ status: 403 })
   })
 
-  test('each edit adds a Drive revision; a commenter replies to the owner\'s comment', async () => {
+  test("each edit adds a Drive revision; a commenter replies to the owner's comment", async () => {
     const docs = docsFor('alice')
     const drive = driveFor('alice')
     const created = await docs.documents.create({ requestBody: { title: 'Review me' } })
     const documentId = created.data.documentId!
-    const revisions = async () => (await drive.revisions.list({ fileId: documentId, fields: 'revisions(id,modifiedTime)' })).data.revisions ?? []
+    const revisions = async () =>
+      (await drive.revisions.list({ fileId: documentId, fields: 'revisions(id,modifiedTime)' })).data.revisions ?? []
     const before = await revisions()
     await edit(documentId, created.data.revisionId!)
     const after = await revisions()
     expect(after.length).toBe(before.length + 1)
-    expect(Date.parse(after.at(-1)!.modifiedTime!)).toBeGreaterThan(Date.parse(before.at(-1)?.modifiedTime ?? '1970-01-01T00:00:00Z'))
+    expect(Date.parse(after.at(-1)!.modifiedTime!)).toBeGreaterThan(
+      Date.parse(before.at(-1)?.modifiedTime ?? '1970-01-01T00:00:00Z'),
+    )
 
-    const comment = await drive.comments.create({ fileId: documentId, fields: 'id,content,author(displayName)', requestBody: { content: 'Is Monday final?' } })
+    const comment = await drive.comments.create({
+      fileId: documentId,
+      fields: 'id,content,author(displayName)',
+      requestBody: { content: 'Is Monday final?' },
+    })
     expect(comment.data.author?.displayName).toBe('Alice Moreno')
     // A reader may not comment; a commenter may reply.
-    await drive.permissions.create({ fileId: documentId, sendNotificationEmail: false, requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' } })
+    await drive.permissions.create({
+      fileId: documentId,
+      sendNotificationEmail: false,
+      requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' },
+    })
     const bobDrive = driveFor('bob')
-    await expect(bobDrive.replies.create({ fileId: documentId, commentId: comment.data.id!, fields: 'id', requestBody: { content: 'Yes' } }, { retry: false })).rejects.toMatchObject({ status: 403 })
+    await expect(
+      bobDrive.replies.create(
+        { fileId: documentId, commentId: comment.data.id!, fields: 'id', requestBody: { content: 'Yes' } },
+        { retry: false },
+      ),
+    ).rejects.toMatchObject({ status: 403 })
     const perms = await drive.permissions.list({ fileId: documentId, fields: 'permissions(id,emailAddress)' })
     const bobPerm = perms.data.permissions!.find((p) => p.emailAddress === 'bob@northwind.test')!
-    await drive.permissions.update({ fileId: documentId, permissionId: bobPerm.id!, requestBody: { role: 'commenter' } })
-    await bobDrive.replies.create({ fileId: documentId, commentId: comment.data.id!, fields: 'id', requestBody: { content: 'Yes, Monday.' } })
-    const thread = await drive.comments.get({ fileId: documentId, commentId: comment.data.id!, fields: 'content,replies(content,author(displayName))' })
-    expect(thread.data.replies?.map((r) => [r.author?.displayName, r.content])).toEqual([['Bob Okafor', 'Yes, Monday.']])
+    await drive.permissions.update({
+      fileId: documentId,
+      permissionId: bobPerm.id!,
+      requestBody: { role: 'commenter' },
+    })
+    await bobDrive.replies.create({
+      fileId: documentId,
+      commentId: comment.data.id!,
+      fields: 'id',
+      requestBody: { content: 'Yes, Monday.' },
+    })
+    const thread = await drive.comments.get({
+      fileId: documentId,
+      commentId: comment.data.id!,
+      fields: 'content,replies(content,author(displayName))',
+    })
+    expect(thread.data.replies?.map((r) => [r.author?.displayName, r.content])).toEqual([
+      ['Bob Okafor', 'Yes, Monday.'],
+    ])
   })
 
-  test('an out-of-range index surfaces as a 400 with Google\'s message', async () => {
+  test("an out-of-range index surfaces as a 400 with Google's message", async () => {
     const docs = docsFor('alice')
     const { data } = await docs.documents.create({ requestBody: { title: 'Tiny' } })
-    const call = docs.documents.batchUpdate({ documentId: data.documentId!, requestBody: { requests: [{ insertText: { location: { index: 5 }, text: 'x' } }] } }, { retry: false })
-    await expect(call).rejects.toMatchObject({ status: 400, response: { data: { error: { message: 'Invalid requests[0].insertText: Index 5 must be less than the end index of the referenced segment, 2.' } } } })
+    const call = docs.documents.batchUpdate(
+      {
+        documentId: data.documentId!,
+        requestBody: { requests: [{ insertText: { location: { index: 5 }, text: 'x' } }] },
+      },
+      { retry: false },
+    )
+    await expect(call).rejects.toMatchObject({
+      status: 400,
+      response: {
+        data: {
+          error: {
+            message:
+              'Invalid requests[0].insertText: Index 5 must be less than the end index of the referenced segment, 2.',
+          },
+        },
+      },
+    })
   })
 })

@@ -10,19 +10,35 @@ import { startSdkServer, type SdkServer } from './server.ts'
 // module proxy) over a real socket. The binary is cached under node_modules/.cache keyed by source + Go version.
 const GOPATH = process.env.WSGYM_GOPATH ?? '/usr/share/gocode'
 const goVersion = spawnSync('go', ['version'], { encoding: 'utf8' })
-const missing = goVersion.status !== 0 ? 'no go toolchain (apt-get install golang-go)'
-  : !existsSync(join(GOPATH, 'src/google.golang.org/api/drive/v3')) ? `no google-api-go-client under ${GOPATH} (apt-get install golang-google-api-dev)` : ''
+const missing =
+  goVersion.status !== 0
+    ? 'no go toolchain (apt-get install golang-go)'
+    : !existsSync(join(GOPATH, 'src/google.golang.org/api/drive/v3'))
+      ? `no google-api-go-client under ${GOPATH} (apt-get install golang-google-api-dev)`
+      : ''
 const SRC = join(import.meta.dirname, 'go', 'googleclients')
 const run = promisify(execFile)
 
 /** Builds the client program once per source hash (a cold build takes ~30 s on 2 cores; a cached one 0 s). */
 async function binary(): Promise<string> {
-  const key = createHash('sha256').update(readFileSync(join(SRC, 'main.go'))).update(goVersion.stdout).update(GOPATH).digest('hex').slice(0, 16)
+  const key = createHash('sha256')
+    .update(readFileSync(join(SRC, 'main.go')))
+    .update(goVersion.stdout)
+    .update(GOPATH)
+    .digest('hex')
+    .slice(0, 16)
   const cache = resolve(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'wsgym-go')
   const bin = join(cache, key, 'googleclients')
   if (existsSync(bin)) return bin
   mkdirSync(join(cache, key), { recursive: true })
-  const env = { ...process.env, GO111MODULE: 'off', GOFLAGS: '', GOPATH, GOCACHE: join(cache, 'gocache'), GOPROXY: 'off' }
+  const env = {
+    ...process.env,
+    GO111MODULE: 'off',
+    GOFLAGS: '',
+    GOPATH,
+    GOCACHE: join(cache, 'gocache'),
+    GOPROXY: 'off',
+  }
   await run('go', ['build', '-o', `${bin}.tmp`, '.'], { cwd: SRC, env, timeout: 240_000 })
   await run('mv', [`${bin}.tmp`, bin])
   return bin
@@ -37,7 +53,11 @@ describe.skipIf(missing !== '')(`google-api-go-client${missing ? ` — skipped: 
     server = await startSdkServer('demo')
     const [me, peer] = server.tokens
     // Async: the server runs in this process, so a blocking child call would starve it.
-    const { stdout } = await run(bin, ['-url', server.url, '-token', me!.googleToken!, '-peer', peer!.email], { encoding: 'utf8', timeout: 120_000, maxBuffer: 16 << 20 })
+    const { stdout } = await run(bin, ['-url', server.url, '-token', me!.googleToken!, '-peer', peer!.email], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 16 << 20,
+    })
     out = JSON.parse(stdout)
   }, 400_000)
   afterAll(async () => server?.close())

@@ -12,7 +12,7 @@ afterAll(async () => {
 })
 
 describe('gmail.users.getProfile through googleapis', () => {
-  test('returns the profile of the token\'s user with only rootUrl changed', async () => {
+  test("returns the profile of the token's user with only rootUrl changed", async () => {
     const gmail = google.gmail({ version: 'v1', auth: server.auth('bob'), rootUrl: server.url })
     const res = await gmail.users.getProfile({ userId: 'me' })
     expect(res.status).toBe(200)
@@ -23,18 +23,26 @@ describe('gmail.users.getProfile through googleapis', () => {
   test('a bad token surfaces as a 401 GaxiosError', async () => {
     // (An OAuth2 client would try to refresh on 401; a raw header shows the server's answer.)
     const gmail = google.gmail({ version: 'v1', rootUrl: server.url })
-    const call = gmail.users.getProfile({ userId: 'me' }, { retry: false, headers: { Authorization: 'Bearer ya29.sdk.0000' } })
-    await expect(call).rejects.toMatchObject({ status: 401, response: { data: { error: { status: 'UNAUTHENTICATED' } } } })
+    const call = gmail.users.getProfile(
+      { userId: 'me' },
+      { retry: false, headers: { Authorization: 'Bearer ya29.sdk.0000' } },
+    )
+    await expect(call).rejects.toMatchObject({
+      status: 401,
+      response: { data: { error: { status: 'UNAUTHENTICATED' } } },
+    })
   })
 
-  test('another user\'s mailbox is refused', async () => {
+  test("another user's mailbox is refused", async () => {
     const gmail = google.gmail({ version: 'v1', auth: server.auth('bob'), rootUrl: server.url })
-    await expect(gmail.users.getProfile({ userId: 'alice@northwind.test' }, { retry: false })).rejects.toMatchObject({ status: 403 })
+    await expect(gmail.users.getProfile({ userId: 'alice@northwind.test' }, { retry: false })).rejects.toMatchObject({
+      status: 403,
+    })
   })
 })
 
 describe('auth.test through @slack/web-api', () => {
-  test('identifies the token\'s user', async () => {
+  test("identifies the token's user", async () => {
     const res = await server.slack('carol').auth.test()
     expect(res.ok).toBe(true)
     expect(res.team).toBe('Northwind Labs')

@@ -23,7 +23,9 @@ beforeAll(async () => {
   const seed = {
     ...demoSeed(1),
     identity: {
-      clients: [{ key: 'mailer', name: 'Mail Helper', redirectUris: [REDIRECT], scopes: [GMAIL_READONLY, 'openid', 'email'] }],
+      clients: [
+        { key: 'mailer', name: 'Mail Helper', redirectUris: [REDIRECT], scopes: [GMAIL_READONLY, 'openid', 'email'] },
+      ],
       grants: [{ user: 'carol', client: 'mailer', scopes: [GMAIL_READONLY] }],
     },
   }
@@ -38,9 +40,13 @@ afterAll(async () => {
 function oauthClient(): Auth.OAuth2Client {
   const base = server.url.replace(/\/$/, '')
   return new Auth.OAuth2Client({
-    clientId, clientSecret: secret, redirectUri: REDIRECT,
+    clientId,
+    clientSecret: secret,
+    redirectUri: REDIRECT,
     endpoints: {
-      oauth2AuthBaseUrl: `${base}/o/oauth2/v2/auth`, oauth2TokenUrl: `${base}/token`, oauth2RevokeUrl: `${base}/revoke`,
+      oauth2AuthBaseUrl: `${base}/o/oauth2/v2/auth`,
+      oauth2TokenUrl: `${base}/token`,
+      oauth2RevokeUrl: `${base}/revoke`,
       tokenInfoUrl: `${base}/tokeninfo`,
     },
   })
@@ -55,7 +61,10 @@ async function consent(url: string, userId: string, decision = 'allow'): Promise
   const form = new URLSearchParams(Object.fromEntries(new URL(url).searchParams))
   form.set('decision', decision)
   const res = await fetch(`${server.url}o/oauth2/v2/auth`, {
-    method: 'POST', body: form, redirect: 'manual', headers: { authorization: `Bearer ${token}` },
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { authorization: `Bearer ${token}` },
   })
   expect(res.status).toBe(302)
   return new URL(res.headers.get('location')!)
@@ -66,8 +75,13 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     const client = oauthClient()
     const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
     const url = client.generateAuthUrl({
-      access_type: 'offline', prompt: 'consent', scope: [GMAIL_READONLY, 'openid', 'email'], state: 'xyz',
-      code_challenge: codeChallenge, code_challenge_method: Auth.CodeChallengeMethod.S256, nonce: 'n-1',
+      access_type: 'offline',
+      prompt: 'consent',
+      scope: [GMAIL_READONLY, 'openid', 'email'],
+      state: 'xyz',
+      code_challenge: codeChallenge,
+      code_challenge_method: Auth.CodeChallengeMethod.S256,
+      nonce: 'n-1',
     } as Parameters<Auth.OAuth2Client['generateAuthUrl']>[0])
     const back = await consent(url, 'bob')
     expect(back.searchParams.get('state')).toBe('xyz')
@@ -93,7 +107,11 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     const jwksRes = await fetch(`${server.url}oauth2/v3/certs?world=${server.entry.id}`)
     const jwks = createLocalJWKSet((await jwksRes.json()) as JSONWebKeySet)
     const at = new Date(nowMs(server.entry.world.db))
-    const { payload } = await jwtVerify(tokens.id_token!, jwks, { issuer: 'https://accounts.google.com', audience: clientId, currentDate: at })
+    const { payload } = await jwtVerify(tokens.id_token!, jwks, {
+      issuer: 'https://accounts.google.com',
+      audience: clientId,
+      currentDate: at,
+    })
     expect(payload.email).toBe('bob@northwind.test')
     expect(payload.nonce).toBe('n-1')
 
@@ -101,7 +119,11 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     expect(info.scopes).toContain(GMAIL_READONLY)
     expect(info.aud).toBe(clientId)
 
-    const refreshed = new Auth.OAuth2Client({ clientId, clientSecret: secret, endpoints: { oauth2TokenUrl: `${server.url}token` } })
+    const refreshed = new Auth.OAuth2Client({
+      clientId,
+      clientSecret: secret,
+      endpoints: { oauth2TokenUrl: `${server.url}token` },
+    })
     refreshed.setCredentials({ refresh_token: tokens.refresh_token! })
     const again = await refreshed.getAccessToken()
     expect(again.token).toMatch(/^ya29\./)
@@ -117,22 +139,37 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     const gmail = google.gmail({ version: 'v1', auth: client, rootUrl: server.url })
     expect((await gmail.users.getProfile({ userId: 'me' })).status).toBe(200)
     await client.revokeToken(tokens.access_token!)
-    const after = await fetch(`${server.url}gmail/v1/users/me/profile`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const after = await fetch(`${server.url}gmail/v1/users/me/profile`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    })
     expect(after.status).toBe(401)
     const refresh = await fetch(`${server.url}token`, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId, client_secret: secret }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: clientId,
+        client_secret: secret,
+      }),
     })
     expect(refresh.status).toBe(400)
-    expect(await refresh.json()).toEqual({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' })
+    expect(await refresh.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Token has been expired or revoked.',
+    })
   })
 
-  test('a code is single-use, and a wrong secret or verifier is refused with Google\'s errors', async () => {
+  test("a code is single-use, and a wrong secret or verifier is refused with Google's errors", async () => {
     const client = oauthClient()
     const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
-    const url = client.generateAuthUrl({ scope: [GMAIL_READONLY], code_challenge: codeChallenge, code_challenge_method: Auth.CodeChallengeMethod.S256 })
+    const url = client.generateAuthUrl({
+      scope: [GMAIL_READONLY],
+      code_challenge: codeChallenge,
+      code_challenge_method: Auth.CodeChallengeMethod.S256,
+    })
     const code = (await consent(url, 'erin')).searchParams.get('code')!
-    const post = (body: Record<string, string>) => fetch(`${server.url}token`, { method: 'POST', body: new URLSearchParams(body) })
+    const post = (body: Record<string, string>) =>
+      fetch(`${server.url}token`, { method: 'POST', body: new URLSearchParams(body) })
     const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId }
     const badSecret = await post({ ...base, client_secret: 'GOCSPX-nope', code_verifier: codeVerifier })
     expect(badSecret.status).toBe(401)
@@ -143,7 +180,12 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     const reuse = await post({ ...base, client_secret: secret, code_verifier: codeVerifier })
     expect(reuse.status).toBe(400)
     expect(((await reuse.json()) as { error: string }).error).toBe('invalid_grant')
-    const forged = await post({ ...base, client_secret: secret, code: code.slice(0, -4) + '0000', code_verifier: codeVerifier })
+    const forged = await post({
+      ...base,
+      client_secret: secret,
+      code: code.slice(0, -4) + '0000',
+      code_verifier: codeVerifier,
+    })
     expect(await forged.json()).toEqual({ error: 'invalid_grant', error_description: 'Malformed auth code.' })
   })
 
@@ -165,20 +207,43 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
 })
 
 describe('OAuth credentials across worlds', () => {
-  test('a code or refresh token with another world\'s id is refused there, even with that world\'s client secret', async () => {
+  test("a code or refresh token with another world's id is refused there, even with that world's client secret", async () => {
     const client = oauthClient()
     const url = client.generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: [GMAIL_READONLY] })
     const code = (await consent(url, 'carol')).searchParams.get('code')!
-    const other = server.worlds.create({ id: 'sdk_other', seed: { ...demoSeed(1), identity: { clients: [{ key: 'mailer', name: 'Mail Helper', redirectUris: [REDIRECT], scopes: [GMAIL_READONLY] }] } } })
+    const other = server.worlds.create({
+      id: 'sdk_other',
+      seed: {
+        ...demoSeed(1),
+        identity: {
+          clients: [{ key: 'mailer', name: 'Mail Helper', redirectUris: [REDIRECT], scopes: [GMAIL_READONLY] }],
+        },
+      },
+    })
     try {
       const otherSecret = clientSecret(other.keys, clientId)
-      const post = (body: Record<string, string>) => fetch(`${server.url}token`, { method: 'POST', body: new URLSearchParams(body) })
+      const post = (body: Record<string, string>) =>
+        fetch(`${server.url}token`, { method: 'POST', body: new URLSearchParams(body) })
       const swapped = code.replace(`.${server.entry.id}.`, '.sdk_other.')
-      const r1 = await post({ grant_type: 'authorization_code', code: swapped, redirect_uri: REDIRECT, client_id: clientId, client_secret: otherSecret })
+      const r1 = await post({
+        grant_type: 'authorization_code',
+        code: swapped,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        client_secret: otherSecret,
+      })
       expect(await r1.json()).toEqual({ error: 'invalid_grant', error_description: 'Malformed auth code.' })
       const { tokens } = await client.getToken(code)
-      const r2 = await post({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!.replace(`.${server.entry.id}.`, '.sdk_other.'), client_id: clientId, client_secret: otherSecret })
-      expect(await r2.json()).toEqual({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' })
+      const r2 = await post({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!.replace(`.${server.entry.id}.`, '.sdk_other.'),
+        client_id: clientId,
+        client_secret: otherSecret,
+      })
+      expect(await r2.json()).toEqual({
+        error: 'invalid_grant',
+        error_description: 'Token has been expired or revoked.',
+      })
     } finally {
       server.worlds.delete('sdk_other')
     }
@@ -187,7 +252,10 @@ describe('OAuth credentials across worlds', () => {
 
 describe('OpenID discovery and key sets', () => {
   test('the provider metadata names this origin; an unknown world gets a key set shaped like a real one', async () => {
-    const meta = (await (await fetch(`${server.url}.well-known/openid-configuration`)).json()) as Record<string, unknown>
+    const meta = (await (await fetch(`${server.url}.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >
     expect(meta.token_endpoint).toBe(`${server.url}token`)
     expect(meta.issuer).toBe('https://accounts.google.com')
     const real = (await (await fetch(`${server.url}oauth2/v3/certs?world=${server.entry.id}`)).json()) as JSONWebKeySet
@@ -199,16 +267,28 @@ describe('OpenID discovery and key sets', () => {
 
 describe('scope enforcement', () => {
   test('every Google method has the scopes of its discovery document to check', () => {
-    const tables: Record<string, Readonly<Record<string, readonly string[]>>> = { gmail, calendar, drive, docs, identity }
-    const missing = services.filter((svc) => svc.family === 'google').flatMap((svc) =>
-      svc.specMethods.filter((m) => !(tables[svc.name]?.[m.id]?.length)).map((m) => m.id))
+    const tables: Record<string, Readonly<Record<string, readonly string[]>>> = {
+      gmail,
+      calendar,
+      drive,
+      docs,
+      identity,
+    }
+    const missing = services
+      .filter((svc) => svc.family === 'google')
+      .flatMap((svc) => svc.specMethods.filter((m) => !tables[svc.name]?.[m.id]?.length).map((m) => m.id))
     // The 2018 Directory document lists no scopes for these two (not implemented: they answer 501).
-    expect(missing).toEqual(['directory.resolvedAppAccessSettings.GetSettings', 'directory.resolvedAppAccessSettings.ListTrustedApps'])
+    expect(missing).toEqual([
+      'directory.resolvedAppAccessSettings.GetSettings',
+      'directory.resolvedAppAccessSettings.ListTrustedApps',
+    ])
   })
 
-
   test('a seeded token narrowed by the seed is refused outside its scopes', async () => {
-    const narrow = await startSdkServer({ ...demoSeed(1), identity: { tokenScopes: [{ user: 'bob', scopes: [GMAIL_READONLY] }] } })
+    const narrow = await startSdkServer({
+      ...demoSeed(1),
+      identity: { tokenScopes: [{ user: 'bob', scopes: [GMAIL_READONLY] }] },
+    })
     try {
       const gmail = google.gmail({ version: 'v1', auth: narrow.auth('bob'), rootUrl: narrow.url })
       expect((await gmail.users.labels.list({ userId: 'me' })).status).toBe(200)
@@ -223,11 +303,15 @@ describe('scope enforcement', () => {
         google.calendar({ version: 'v3', auth, rootUrl: narrow.url }).calendarList.list({}),
         google.docs({ version: 'v1', auth, rootUrl: narrow.url }).documents.get({ documentId: 'x' }),
         google.admin({ version: 'directory_v1', auth, rootUrl: narrow.url }).users.list({ customer: 'my_customer' }),
-        google.gmail({ version: 'v1', auth, rootUrl: narrow.url }).users.settings.updateVacation({ userId: 'me', requestBody: { enableAutoReply: true } }),
+        google
+          .gmail({ version: 'v1', auth, rootUrl: narrow.url })
+          .users.settings.updateVacation({ userId: 'me', requestBody: { enableAutoReply: true } }),
       ]
       for (const res of await Promise.all(denied.map((p) => (p as Promise<unknown>).catch((e) => e.response)))) {
         expect((res as { status: number }).status).toBe(403)
-        expect((res as { data: { error: { details: { reason: string }[] } } }).data.error.details[0]!.reason).toBe('ACCESS_TOKEN_SCOPE_INSUFFICIENT')
+        expect((res as { data: { error: { details: { reason: string }[] } } }).data.error.details[0]!.reason).toBe(
+          'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+        )
       }
     } finally {
       await narrow.close()
@@ -236,10 +320,12 @@ describe('scope enforcement', () => {
 })
 
 describe('directory.tokens.list, directory.tokens.get, directory.tokens.delete through googleapis', () => {
-  test('an admin lists, gets and deletes a user\'s connected app; a non-admin gets 403', async () => {
+  test("an admin lists, gets and deletes a user's connected app; a non-admin gets 403", async () => {
     const admin = google.admin({ version: 'directory_v1', auth: server.auth('alice'), rootUrl: server.url })
     const list = await admin.tokens.list({ userKey: 'carol@northwind.test' })
-    expect(list.data.items?.map((t) => [t.clientId, t.displayText, t.scopes])).toEqual([[clientId, 'Mail Helper', [GMAIL_READONLY]]])
+    expect(list.data.items?.map((t) => [t.clientId, t.displayText, t.scopes])).toEqual([
+      [clientId, 'Mail Helper', [GMAIL_READONLY]],
+    ])
     const one = await admin.tokens.get({ userKey: 'carol@northwind.test', clientId })
     expect(one.data.kind).toBe('admin#directory#token')
     const bob = google.admin({ version: 'directory_v1', auth: server.auth('bob'), rootUrl: server.url })

@@ -20,13 +20,31 @@ describe.skipIf(missing !== '')(`google-api-python-client${missing ? ` — skipp
   beforeAll(async () => {
     server = await startSdkServer('demo')
     specs = mkdtempSync(join(tmpdir(), 'wsgym-py-specs-'))
-    for (const [api, file] of [['gmail', 'gmail.v1'], ['drive', 'drive.v3'], ['calendar', 'calendar.v3']] as const) {
+    for (const [api, file] of [
+      ['gmail', 'gmail.v1'],
+      ['drive', 'drive.v3'],
+      ['calendar', 'calendar.v3'],
+    ] as const) {
       writeFileSync(join(specs, `${file}.discovery.json`), JSON.stringify(discovery(api)))
     }
     const [me, peer] = server.tokens
-    const args = [join(import.meta.dirname, 'python', 'google_clients.py'), '--url', server.url, '--token', me!.googleToken!, '--specs', specs, '--peer', peer!.email]
+    const args = [
+      join(import.meta.dirname, 'python', 'google_clients.py'),
+      '--url',
+      server.url,
+      '--token',
+      me!.googleToken!,
+      '--specs',
+      specs,
+      '--peer',
+      peer!.email,
+    ]
     // Async: the server runs in this process, so a blocking child call would starve it.
-    const { stdout } = await promisify(execFile)(PYTHON, args, { encoding: 'utf8', timeout: 120_000, maxBuffer: 16 << 20 })
+    const { stdout } = await promisify(execFile)(PYTHON, args, {
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 16 << 20,
+    })
     out = JSON.parse(stdout)
   }, 150_000)
   afterAll(async () => {

@@ -18,7 +18,10 @@ export type SdkServer = {
 }
 
 /** Serves one world on a real loopback socket, for the official clients. */
-export async function startSdkServer(seed: string | Record<string, unknown> = 'demo', seedValue = 1): Promise<SdkServer> {
+export async function startSdkServer(
+  seed: string | Record<string, unknown> = 'demo',
+  seedValue = 1,
+): Promise<SdkServer> {
   const worlds = new WorldManager()
   const entry = worlds.create({ id: 'sdk', seed, seedValue })
   const app = createAgentApp(worlds)

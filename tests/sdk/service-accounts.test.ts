@@ -38,7 +38,8 @@ function redirectTokenCalls(client: InstanceType<typeof google.auth.JWT>, world 
 
 async function tokenRequest(assertion: string, world = 'sdk') {
   const res = await fetch(`${server.url}token`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion, world }),
   })
   return { status: res.status, body: (await res.json()) as Record<string, string> }
@@ -81,53 +82,79 @@ describe('iam.projects.serviceAccounts.list iam.projects.serviceAccounts.get', (
   })
 })
 
-describe(['iam.projects.serviceAccounts.keys.create', 'iam.projects.serviceAccounts.keys.list',
-  'iam.projects.serviceAccounts.keys.get', 'iam.projects.serviceAccounts.keys.delete'].join(' '), () => {
-  test('create returns a JSON key file, list shows it, delete removes it', async () => {
-    const file = await createKeyFile()
-    expect(file).toMatchObject({
-      type: 'service_account', client_email: SA, token_uri: 'https://oauth2.googleapis.com/token',
+describe(
+  [
+    'iam.projects.serviceAccounts.keys.create',
+    'iam.projects.serviceAccounts.keys.list',
+    'iam.projects.serviceAccounts.keys.get',
+    'iam.projects.serviceAccounts.keys.delete',
+  ].join(' '),
+  () => {
+    test('create returns a JSON key file, list shows it, delete removes it', async () => {
+      const file = await createKeyFile()
+      expect(file).toMatchObject({
+        type: 'service_account',
+        client_email: SA,
+        token_uri: 'https://oauth2.googleapis.com/token',
+      })
+      expect(file.private_key).toContain('BEGIN PRIVATE KEY')
+      const name = `projects/-/serviceAccounts/${SA}`
+      const listed = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
+      const full = `projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`
+      expect(listed.data.keys?.map((k) => k.name)).toContain(full)
+      const got = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` })
+      expect(got.data).toMatchObject({
+        keyType: 'USER_MANAGED',
+        keyAlgorithm: 'KEY_ALG_RSA_2048',
+        validBeforeTime: '9999-12-31T23:59:59Z',
+      })
+      expect(got.data.privateKeyData).toBeUndefined()
+      await iam.projects.serviceAccounts.keys.delete({ name: `${name}/keys/${file.private_key_id}` })
+      const gone = await iam.projects.serviceAccounts.keys
+        .get({ name: `${name}/keys/${file.private_key_id}` })
+        .catch((e) => e)
+      expect(gone.status).toBe(404)
+      const after = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
+      expect(after.data.keys?.map((k) => k.name) ?? []).not.toContain(full)
     })
-    expect(file.private_key).toContain('BEGIN PRIVATE KEY')
-    const name = `projects/-/serviceAccounts/${SA}`
-    const listed = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
-    const full = `projects/northwind-admin/serviceAccounts/${SA}/keys/${file.private_key_id}`
-    expect(listed.data.keys?.map((k) => k.name)).toContain(full)
-    const got = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` })
-    expect(got.data).toMatchObject({
-      keyType: 'USER_MANAGED', keyAlgorithm: 'KEY_ALG_RSA_2048', validBeforeTime: '9999-12-31T23:59:59Z',
-    })
-    expect(got.data.privateKeyData).toBeUndefined()
-    await iam.projects.serviceAccounts.keys.delete({ name: `${name}/keys/${file.private_key_id}` })
-    const gone = await iam.projects.serviceAccounts.keys.get({ name: `${name}/keys/${file.private_key_id}` })
-      .catch((e) => e)
-    expect(gone.status).toBe(404)
-    const after = await iam.projects.serviceAccounts.keys.list({ name, keyTypes: ['USER_MANAGED'] })
-    expect(after.data.keys?.map((k) => k.name) ?? []).not.toContain(full)
-  })
-})
+  },
+)
 
 describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer grant with domain-wide delegation', () => {
-  test('a key file and google-auth-library JWT set another user\'s vacation responder', async () => {
+  test("a key file and google-auth-library JWT set another user's vacation responder", async () => {
     const file = await createKeyFile()
-    const jwt = redirectTokenCalls(new google.auth.JWT({
-      email: file.client_email, key: file.private_key, scopes: [SETTINGS], subject: 'dan@northwind.test',
-    }))
+    const jwt = redirectTokenCalls(
+      new google.auth.JWT({
+        email: file.client_email,
+        key: file.private_key,
+        scopes: [SETTINGS],
+        subject: 'dan@northwind.test',
+      }),
+    )
     const gmail = google.gmail({ version: 'v1', rootUrl: server.url, auth: jwt })
     await gmail.users.settings.updateVacation({
-      userId: 'me', requestBody: { enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Ask Bob.' },
+      userId: 'me',
+      requestBody: { enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Ask Bob.' },
     })
     const asDan = google.gmail({ version: 'v1', rootUrl: server.url, auth: server.auth('dan') })
     const vacation = await asDan.users.settings.getVacation({ userId: 'me' })
-    expect(vacation.data)
-      .toMatchObject({ enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Ask Bob.' })
+    expect(vacation.data).toMatchObject({
+      enableAutoReply: true,
+      responseSubject: 'Away',
+      responseBodyPlainText: 'Ask Bob.',
+    })
   })
 
   test('the delegated token holds only the scopes asked for', async () => {
     const file = await createKeyFile()
-    const jwt = redirectTokenCalls(new google.auth.JWT({
-      email: file.client_email, key: file.private_key, scopes: [SETTINGS], subject: 'dan@northwind.test',
-    }))
+    const jwt = redirectTokenCalls(
+      new google.auth.JWT({
+        email: file.client_email,
+        key: file.private_key,
+        scopes: [SETTINGS],
+        subject: 'dan@northwind.test',
+      }),
+    )
     const gmail = google.gmail({ version: 'v1', rootUrl: server.url, auth: jwt })
     const err = await gmail.users.messages.list({ userId: 'me' }).catch((e) => e)
     expect(err.status).toBe(403)
@@ -136,11 +163,16 @@ describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer gra
 
   test('signJwt over HTTP signs an assertion the token endpoint accepts', async () => {
     const payload = {
-      iss: SA, sub: 'erin@northwind.test', scope: SETTINGS, aud: 'https://oauth2.googleapis.com/token',
-      iat: nowS(), exp: nowS() + 3600,
+      iss: SA,
+      sub: 'erin@northwind.test',
+      scope: SETTINGS,
+      aud: 'https://oauth2.googleapis.com/token',
+      iat: nowS(),
+      exp: nowS() + 3600,
     }
     const signed = await creds.projects.serviceAccounts.signJwt({
-      name: `projects/-/serviceAccounts/${SA}`, requestBody: { payload: JSON.stringify(payload) },
+      name: `projects/-/serviceAccounts/${SA}`,
+      requestBody: { payload: JSON.stringify(payload) },
     })
     expect(signed.data.keyId).toMatch(/^[0-9a-f]{40}$/)
     const header = JSON.parse(Buffer.from(signed.data.signedJwt!.split('.')[0]!, 'base64url').toString())
@@ -148,30 +180,48 @@ describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer gra
     const token = await tokenRequest(signed.data.signedJwt!)
     expect(token.status).toBe(200)
     const gmail = google.gmail({ version: 'v1', rootUrl: server.url })
-    const res = await gmail.users.settings.getVacation({ userId: 'me' }, {
-      headers: { authorization: `Bearer ${token.body.access_token}` },
-    })
+    const res = await gmail.users.settings.getVacation(
+      { userId: 'me' },
+      {
+        headers: { authorization: `Bearer ${token.body.access_token}` },
+      },
+    )
     expect(res.status).toBe(200)
-    const who = await fetch(`${server.url}tokeninfo?access_token=${token.body.access_token}`)
-      .then((r) => r.json() as Promise<{ scope: string }>)
+    const who = await fetch(`${server.url}tokeninfo?access_token=${token.body.access_token}`).then(
+      (r) => r.json() as Promise<{ scope: string }>,
+    )
     expect(who.scope).toBe(SETTINGS)
   })
 })
 
 describe('jwt-bearer grant errors', () => {
-  const sign = async (claims: Record<string, unknown>, account = SA) => (await creds.projects.serviceAccounts.signJwt({
-    name: `projects/-/serviceAccounts/${account}`, requestBody: { payload: JSON.stringify(claims) },
-  })).data.signedJwt!
+  const sign = async (claims: Record<string, unknown>, account = SA) =>
+    (
+      await creds.projects.serviceAccounts.signJwt({
+        name: `projects/-/serviceAccounts/${account}`,
+        requestBody: { payload: JSON.stringify(claims) },
+      })
+    ).data.signedJwt!
   const base = () => ({
-    iss: SA, scope: SETTINGS, aud: 'https://oauth2.googleapis.com/token', iat: nowS(), exp: nowS() + 600,
+    iss: SA,
+    scope: SETTINGS,
+    aud: 'https://oauth2.googleapis.com/token',
+    iat: nowS(),
+    exp: nowS() + 600,
   })
 
   test('a scope the admin did not delegate is unauthorized_client', async () => {
     const claims = { ...base(), sub: 'dan@northwind.test', scope: 'https://mail.google.com/' }
     const res = await tokenRequest(await sign(claims))
-    expect(res).toEqual({ status: 401, body: { error: 'unauthorized_client', error_description:
-      'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of ' +
-      'the scopes requested.' } })
+    expect(res).toEqual({
+      status: 401,
+      body: {
+        error: 'unauthorized_client',
+        error_description:
+          'Client is unauthorized to retrieve access tokens using this method, or client not authorized for any of ' +
+          'the scopes requested.',
+      },
+    })
   })
 
   test('an unknown subject is invalid_grant', async () => {
@@ -202,9 +252,14 @@ describe('jwt-bearer grant errors', () => {
     const file = await createKeyFile()
     const name = `projects/-/serviceAccounts/${SA}/keys/${file.private_key_id}`
     await iam.projects.serviceAccounts.keys.delete({ name })
-    const jwt = redirectTokenCalls(new google.auth.JWT({
-      email: file.client_email, key: file.private_key, scopes: [SETTINGS], subject: 'dan@northwind.test',
-    }))
+    const jwt = redirectTokenCalls(
+      new google.auth.JWT({
+        email: file.client_email,
+        key: file.private_key,
+        scopes: [SETTINGS],
+        subject: 'dan@northwind.test',
+      }),
+    )
     await expect(jwt.authorize()).rejects.toThrow(/Invalid JWT Signature/)
   })
 
@@ -212,10 +267,11 @@ describe('jwt-bearer grant errors', () => {
     const err = await sign(base(), OTHER).catch((e) => e)
     expect(err.status).toBe(403)
     expect(err.response.data.error.message).toBe(
-      "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).")
+      "Permission 'iam.serviceAccounts.signJwt' denied on resource (or it may not exist).",
+    )
   })
 
-  test('without sub the token is the account\'s own, which Gmail refuses', async () => {
+  test("without sub the token is the account's own, which Gmail refuses", async () => {
     const token = await tokenRequest(await sign(base()))
     expect(token.status).toBe(200)
     const res = await fetch(`${server.url}gmail/v1/users/me/settings/vacation`, {
@@ -247,9 +303,12 @@ describe('iamcredentials.projects.serviceAccounts.signBlob', () => {
   })
 
   test('a payload that is not base64 is a 400', async () => {
-    const err = await creds.projects.serviceAccounts.signBlob({
-      name: `projects/-/serviceAccounts/${SA}`, requestBody: { payload: 'not base64!' },
-    }).catch((e) => e)
+    const err = await creds.projects.serviceAccounts
+      .signBlob({
+        name: `projects/-/serviceAccounts/${SA}`,
+        requestBody: { payload: 'not base64!' },
+      })
+      .catch((e) => e)
     expect(err.status).toBe(400)
   })
 })

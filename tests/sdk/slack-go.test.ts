@@ -5,7 +5,10 @@ import { setRateLimits } from '../../envs/slack/ratelimit.ts'
 
 // slack-go (Debian golang-github-slack-go-slack-dev 0.11) against this server over a real socket.
 const unavailable = slackGoUnavailable()
-if (unavailable) describe.skip(`slack-go: skipped, ${unavailable}`, () => { it.skip('needs Go', () => {}) })
+if (unavailable)
+  describe.skip(`slack-go: skipped, ${unavailable}`, () => {
+    it.skip('needs Go', () => {})
+  })
 
 describe.skipIf(unavailable !== undefined)('slack-go', () => {
   let s: SdkServer

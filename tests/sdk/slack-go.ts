@@ -14,7 +14,12 @@ const SOURCE = resolve('tests/sdk/go/slackgo')
 const CACHE = resolve('.tmp/go-bin')
 
 const goEnv = () => ({
-  ...process.env, GOPATH, GO111MODULE: 'off', GOFLAGS: '', GOPROXY: 'off', GOCACHE: join(CACHE, 'gocache'),
+  ...process.env,
+  GOPATH,
+  GO111MODULE: 'off',
+  GOFLAGS: '',
+  GOPROXY: 'off',
+  GOCACHE: join(CACHE, 'gocache'),
 })
 
 /** Why the slack-go tests cannot run here (no toolchain, no slack-go), or undefined when they can. */
@@ -31,7 +36,9 @@ export function slackGoUnavailable(): string | undefined {
 export function buildSlackGo(): string {
   const version = spawnSync('go', ['version'], { encoding: 'utf8' }).stdout.trim()
   const hash = createHash('sha256').update(version)
-  const sources = readdirSync(SOURCE).filter((n) => n.endsWith('.go')).sort()
+  const sources = readdirSync(SOURCE)
+    .filter((n) => n.endsWith('.go'))
+    .sort()
   for (const f of sources) hash.update(f).update(readFileSync(join(SOURCE, f)))
   const bin = join(CACHE, `slackgo-${hash.digest('hex').slice(0, 16)}`)
   if (existsSync(bin)) return bin

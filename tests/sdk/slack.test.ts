@@ -37,7 +37,9 @@ describe('conversations.open (WebClient)', () => {
     await erin.chat.postMessage({ channel: dm.channel!.id!, text: 'Sure, noon.' })
     const h = await erin.conversations.history({ channel: dm.channel!.id!, limit: 2 })
     expect(h.messages!.map((m) => m.text)).toEqual(['Sure, noon.', 'Lunch?'])
-    await expect(s.slack('carol').conversations.history({ channel: dm.channel!.id! })).rejects.toMatchObject({ data: { error: 'channel_not_found' } })
+    await expect(s.slack('carol').conversations.history({ channel: dm.channel!.id! })).rejects.toMatchObject({
+      data: { error: 'channel_not_found' },
+    })
   })
 })
 
@@ -55,7 +57,13 @@ describe('search.messages (WebClient)', () => {
 describe('files.completeUploadExternal (WebClient filesUploadV2)', () => {
   it('uploads a file with filesUploadV2 into a channel', async () => {
     const gen = await channelId('general')
-    const r = (await s.slack('alice').filesUploadV2({ channel_id: gen, filename: 'plan.txt', content: 'step 1\nstep 2', title: 'Plan', initial_comment: 'the plan' })) as unknown as { ok: boolean; files: { files: { id: string }[] }[] }
+    const r = (await s.slack('alice').filesUploadV2({
+      channel_id: gen,
+      filename: 'plan.txt',
+      content: 'step 1\nstep 2',
+      title: 'Plan',
+      initial_comment: 'the plan',
+    })) as unknown as { ok: boolean; files: { files: { id: string }[] }[] }
     expect(r.ok).toBe(true)
     const fileId = r.files[0]!.files[0]!.id
     const info = await s.slack('bob').files.info({ file: fileId })
@@ -84,8 +92,12 @@ describe('chat.scheduleMessage (WebClient)', () => {
 describe('conversations.info (WebClient)', () => {
   it('isolates a private channel from non-members', async () => {
     const lead = await channelId('leadership')
-    await expect(s.slack('carol').conversations.info({ channel: lead })).rejects.toMatchObject({ data: { error: 'channel_not_found' } })
-    await expect(s.slack('carol').chat.postMessage({ channel: lead, text: 'hi' })).rejects.toMatchObject({ data: { error: 'channel_not_found' } })
+    await expect(s.slack('carol').conversations.info({ channel: lead })).rejects.toMatchObject({
+      data: { error: 'channel_not_found' },
+    })
+    await expect(s.slack('carol').chat.postMessage({ channel: lead, text: 'hi' })).rejects.toMatchObject({
+      data: { error: 'channel_not_found' },
+    })
     const r = await s.slack('bob').conversations.info({ channel: lead })
     expect(r.channel!.is_private).toBe(true)
   })
@@ -106,14 +118,23 @@ describe('admin.conversations.create (WebClient)', () => {
   it('an admin creates and locks down a channel; a member is refused posting; a deactivated member is locked out', async () => {
     const admin = s.slack('alice')
     const team = (await admin.team.info()).team!.id!
-    const created = await admin.admin.conversations.create({ name: 'announcements-sdk', is_private: false, description: 'Company news', team_id: team })
+    const created = await admin.admin.conversations.create({
+      name: 'announcements-sdk',
+      is_private: false,
+      description: 'Company news',
+      team_id: team,
+    })
     const id = created.channel_id!
     const bob = (await s.slack('bob').auth.test()).user_id!
     await admin.admin.conversations.invite({ channel_id: id, user_ids: [bob] })
     await admin.admin.conversations.setConversationPrefs({ channel_id: id, prefs: { who_can_post: 'type:admin' } })
-    await expect(s.slack('bob').chat.postMessage({ channel: id, text: 'hi' })).rejects.toMatchObject({ data: { error: 'restricted_action' } })
+    await expect(s.slack('bob').chat.postMessage({ channel: id, text: 'hi' })).rejects.toMatchObject({
+      data: { error: 'restricted_action' },
+    })
     await admin.chat.postMessage({ channel: id, text: 'Welcome' })
-    await expect(s.slack('bob').admin.users.list({ team_id: team })).rejects.toMatchObject({ data: { error: 'missing_scope' } })
+    await expect(s.slack('bob').admin.users.list({ team_id: team })).rejects.toMatchObject({
+      data: { error: 'missing_scope' },
+    })
     expect((await admin.conversations.history({ channel: id, limit: 1 })).messages![0]!.text).toBe('Welcome')
   })
 })
@@ -121,13 +142,30 @@ describe('admin.conversations.create (WebClient)', () => {
 describe('canvases.create (WebClient)', () => {
   it('creates a canvas, finds a section and edits after it', async () => {
     const bob = s.slack('bob')
-    const { canvas_id } = await bob.canvases.create({ title: 'Runbook', document_content: { type: 'markdown', markdown: '# Deploy\nRun the pipeline\n# Rollback\nRevert the tag' } })
-    const found = await bob.canvases.sections.lookup({ canvas_id: canvas_id!, criteria: { section_types: ['h1'], contains_text: 'Rollback' } })
+    const { canvas_id } = await bob.canvases.create({
+      title: 'Runbook',
+      document_content: { type: 'markdown', markdown: '# Deploy\nRun the pipeline\n# Rollback\nRevert the tag' },
+    })
+    const found = await bob.canvases.sections.lookup({
+      canvas_id: canvas_id!,
+      criteria: { section_types: ['h1'], contains_text: 'Rollback' },
+    })
     expect(found.sections).toHaveLength(1)
-    await bob.canvases.edit({ canvas_id: canvas_id!, changes: [{ operation: 'insert_after', section_id: found.sections![0]!.id!, document_content: { type: 'markdown', markdown: 'Page the on-call first' } }] })
+    await bob.canvases.edit({
+      canvas_id: canvas_id!,
+      changes: [
+        {
+          operation: 'insert_after',
+          section_id: found.sections![0]!.id!,
+          document_content: { type: 'markdown', markdown: 'Page the on-call first' },
+        },
+      ],
+    })
     const carol = (await s.slack('carol').auth.test()).user_id!
     await bob.canvases.access.set({ canvas_id: canvas_id!, access_level: 'read', user_ids: [carol] })
-    const seen = await s.slack('carol').canvases.sections.lookup({ canvas_id: canvas_id!, criteria: { contains_text: 'on-call' } })
+    const seen = await s
+      .slack('carol')
+      .canvases.sections.lookup({ canvas_id: canvas_id!, criteria: { contains_text: 'on-call' } })
     expect(seen.sections).toHaveLength(1)
   })
 })
@@ -139,8 +177,14 @@ describe('slackLists.items.create (WebClient)', () => {
     const cols = list.list_metadata!.schema!
     const primary = cols.find((c) => c.is_primary_column)!.id!
     const done = cols.find((c) => c.type === 'todo_completed')!.id!
-    const item = await dan.slackLists.items.create({ list_id: list.list_id!, initial_fields: [{ column_id: primary, text: 'Globex renewal' } as never] })
-    await dan.slackLists.items.update({ list_id: list.list_id!, cells: [{ row_id: item.item!.id!, column_id: done, checkbox: true } as never] })
+    const item = await dan.slackLists.items.create({
+      list_id: list.list_id!,
+      initial_fields: [{ column_id: primary, text: 'Globex renewal' } as never],
+    })
+    await dan.slackLists.items.update({
+      list_id: list.list_id!,
+      cells: [{ row_id: item.item!.id!, column_id: done, checkbox: true } as never],
+    })
     const items = await dan.slackLists.items.list({ list_id: list.list_id! })
     expect(items.items![0]!.fields!.find((f) => f.column_id === done)).toMatchObject({ checkbox: true })
   })
@@ -149,11 +193,21 @@ describe('slackLists.items.create (WebClient)', () => {
 describe('views.open (WebClient)', () => {
   it('opens a modal and updates it with its hash, then a stale hash conflicts', async () => {
     const bot = s.slack(s.worlds.botTokens(s.entry.id)[0]!.token)
-    const view = { type: 'modal' as const, title: { type: 'plain_text' as const, text: 'Deploy' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Ship it?' } }] }
+    const view = {
+      type: 'modal' as const,
+      title: { type: 'plain_text' as const, text: 'Deploy' },
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Ship it?' } }],
+    }
     const opened = await bot.views.open({ trigger_id: '1234.5678.abcdef', view })
-    const updated = await bot.views.update({ view_id: opened.view!.id!, hash: opened.view!.hash!, view: { ...view, title: { type: 'plain_text', text: 'Deployed' } } })
+    const updated = await bot.views.update({
+      view_id: opened.view!.id!,
+      hash: opened.view!.hash!,
+      view: { ...view, title: { type: 'plain_text', text: 'Deployed' } },
+    })
     expect(updated.view!.title!.text).toBe('Deployed')
-    await expect(bot.views.update({ view_id: opened.view!.id!, hash: opened.view!.hash!, view })).rejects.toMatchObject({ data: { error: 'hash_conflict' } })
+    await expect(bot.views.update({ view_id: opened.view!.id!, hash: opened.view!.hash!, view })).rejects.toMatchObject(
+      { data: { error: 'hash_conflict' } },
+    )
   })
 })
 

@@ -12,20 +12,30 @@ const b64 = (s: string) => Buffer.from(s).toString('base64url')
 describe('Gmail bounds', () => {
   test('a 10,000-character q and a deeply nested q answer 400, not 500', async () => {
     const h = harness('demo')
-    for (const q of ['a '.repeat(5000), `${'('.repeat(40)}a${')'.repeat(40)}`, `${'-'.repeat(60)}a`, '{'.repeat(3000)]) {
+    for (const q of [
+      'a '.repeat(5000),
+      `${'('.repeat(40)}a${')'.repeat(40)}`,
+      `${'-'.repeat(60)}a`,
+      '{'.repeat(3000),
+    ]) {
       const res = await h.call('GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(q)}`)
       expect(res.status).toBe(400)
       expect(res.body.error.status).toBe('INVALID_ARGUMENT')
     }
     // An ordinary long query still works.
-    const ok = await h.call('GET', `/gmail/v1/users/me/messages?q=${encodeURIComponent(Array(50).fill('-zzz').join(' '))}`)
+    const ok = await h.call(
+      'GET',
+      `/gmail/v1/users/me/messages?q=${encodeURIComponent(Array(50).fill('-zzz').join(' '))}`,
+    )
     expect(ok.status).toBe(200)
   })
 
   test('a header section of 100,000 References ids answers 400 before it is parsed', async () => {
     const h = harness('demo')
     const refs = Array.from({ length: 100_000 }, (_, i) => `<m${i}@x.test>`).join(' ')
-    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: b64(`To: bob@northwind.test\r\nSubject: x\r\nReferences: ${refs}\r\n\r\nbody`) } })
+    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', {
+      json: { raw: b64(`To: bob@northwind.test\r\nSubject: x\r\nReferences: ${refs}\r\n\r\nbody`) },
+    })
     expect(res.status).toBe(400)
     expect(res.body.error.message).toMatch(/header section exceeds/)
   })
@@ -47,18 +57,23 @@ describe('Gmail bounds', () => {
     const h = harness('demo')
     const before = (await h.call('GET', '/gmail/v1/users/me/profile')).body.messagesTotal
     const to = Array.from({ length: 501 }, (_, i) => `u${i}@x.test`).join(', ')
-    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw: b64(`To: ${to}\r\nSubject: hi\r\n\r\nx`) } })
+    const res = await h.call('POST', '/gmail/v1/users/me/messages/send', {
+      json: { raw: b64(`To: ${to}\r\nSubject: hi\r\n\r\nx`) },
+    })
     expect(res.status).toBe(400)
     expect(res.body.error.message).toMatch(/recipients/)
     expect((await h.call('GET', '/gmail/v1/users/me/profile')).body.messagesTotal).toBe(before)
   })
 
-  test('a resumable upload past the API\'s maxSize answers 413, announced or sent', async () => {
+  test("a resumable upload past the API's maxSize answers 413, announced or sent", async () => {
     const h = harness('demo')
     const open = await h.call('POST', '/upload/gmail/v1/users/me/messages/send?uploadType=resumable', { json: {} })
     const url = new URL(open.headers.get('location')!)
     const path = `${url.pathname}${url.search}`
-    const announced = await h.call('PUT', path, { body: 'x', headers: { 'content-range': `bytes 0-0/${GMAIL_MAX_UPLOAD_BYTES + 1}` } })
+    const announced = await h.call('PUT', path, {
+      body: 'x',
+      headers: { 'content-range': `bytes 0-0/${GMAIL_MAX_UPLOAD_BYTES + 1}` },
+    })
     expect(announced.status).toBe(413)
     expect(announced.body.error.errors[0].reason).toBe('uploadTooLarge')
   })
@@ -67,25 +82,39 @@ describe('Gmail bounds', () => {
 describe('Drive bounds', () => {
   test('a long or deeply nested q answers 400 Invalid Value on q', async () => {
     const h = harness('demo')
-    for (const q of [Array(900).fill("name contains 'x'").join(' or '), `${'('.repeat(3000)}name = 'a'${')'.repeat(3000)}`, `${'not '.repeat(40)}name contains 'a'`]) {
+    for (const q of [
+      Array(900).fill("name contains 'x'").join(' or '),
+      `${'('.repeat(3000)}name = 'a'${')'.repeat(3000)}`,
+      `${'not '.repeat(40)}name contains 'a'`,
+    ]) {
       const res = await h.call('GET', `/drive/v3/files?q=${encodeURIComponent(q)}`)
       expect(res.status).toBe(400)
       expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid', location: 'q' })
     }
-    const flat = await h.call('GET', `/drive/v3/files?q=${encodeURIComponent(Array(40).fill("not name contains 'q'").join(' and '))}`)
+    const flat = await h.call(
+      'GET',
+      `/drive/v3/files?q=${encodeURIComponent(Array(40).fill("not name contains 'q'").join(' and '))}`,
+    )
     expect(flat.status).toBe(200)
   })
 
   test('drives.list: a long, many-termed or deeply nested q answers 400 Invalid Value on q', async () => {
     const h = harness('demo')
-    const long = [`name contains '${'x'.repeat(9000)}'`, Array(700).fill("name contains 'x'").join(' or '),
-      `${'('.repeat(20_000)}name = 'a'${')'.repeat(20_000)}`, `${'not '.repeat(20_000)}name = 'a'`]
+    const long = [
+      `name contains '${'x'.repeat(9000)}'`,
+      Array(700).fill("name contains 'x'").join(' or '),
+      `${'('.repeat(20_000)}name = 'a'${')'.repeat(20_000)}`,
+      `${'not '.repeat(20_000)}name = 'a'`,
+    ]
     for (const q of long) {
       const res = await h.call('GET', `/drive/v3/drives?q=${encodeURIComponent(q)}`)
       expect(res.status).toBe(400)
       expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalid', location: 'q' })
     }
-    const ok = await h.call('GET', `/drive/v3/drives?q=${encodeURIComponent(Array(40).fill("not name contains 'q'").join(' and '))}`)
+    const ok = await h.call(
+      'GET',
+      `/drive/v3/drives?q=${encodeURIComponent(Array(40).fill("not name contains 'q'").join(' and '))}`,
+    )
     expect(ok.status).toBe(200)
   })
 
@@ -93,7 +122,10 @@ describe('Drive bounds', () => {
     const h = harness('demo')
     const open = await h.call('POST', '/upload/drive/v3/files?uploadType=resumable', { json: { name: 'big.bin' } })
     const url = new URL(open.headers.get('location')!)
-    const res = await h.call('PUT', `${url.pathname}${url.search}`, { body: 'abc', headers: { 'content-range': `bytes 0-2/${DRIVE_MAX_UPLOAD_BYTES + 1}` } })
+    const res = await h.call('PUT', `${url.pathname}${url.search}`, {
+      body: 'abc',
+      headers: { 'content-range': `bytes 0-2/${DRIVE_MAX_UPLOAD_BYTES + 1}` },
+    })
     expect(res.status).toBe(413)
     expect(res.body.error.errors[0].reason).toBe('uploadTooLarge')
   })
@@ -106,7 +138,13 @@ describe('Calendar bounds', () => {
   test('a BYHOUR×BYMINUTE×BYSECOND series is expanded a bounded slice at a time', () => {
     // 86,400 instances a day: the stream computes them 512 at a time; taking 2,000 stops after a few slices.
     const start = { ms: Date.UTC(2026, 2, 2), timeZone: 'UTC', allDay: false } as never
-    const it = iterateRecurrence({ recurrence: [bomb], start, durationMs: 1000, windowStartMs: Date.UTC(2026, 2, 1), windowEndMs: Date.UTC(2126, 2, 1) })
+    const it = iterateRecurrence({
+      recurrence: [bomb],
+      start,
+      durationMs: 1000,
+      windowStartMs: Date.UTC(2026, 2, 1),
+      windowEndMs: Date.UTC(2126, 2, 1),
+    })
     const got: number[] = []
     for (const o of it) {
       got.push(o.originalStartMs)
@@ -118,10 +156,18 @@ describe('Calendar bounds', () => {
   test('two bomb series and a 100-year singleEvents listing answer one page', async () => {
     const h = harness('demo')
     for (const summary of ['a', 'b']) {
-      const ev = { summary, start: { dateTime: '2026-03-02T00:00:00Z', timeZone: 'UTC' }, end: { dateTime: '2026-03-02T00:00:01Z', timeZone: 'UTC' }, recurrence: [bomb] }
+      const ev = {
+        summary,
+        start: { dateTime: '2026-03-02T00:00:00Z', timeZone: 'UTC' },
+        end: { dateTime: '2026-03-02T00:00:01Z', timeZone: 'UTC' },
+        recurrence: [bomb],
+      }
       expect((await h.call('POST', '/calendar/v3/calendars/primary/events', { json: ev })).status).toBe(200)
     }
-    const res = await h.call('GET', '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&timeMax=2126-03-01T00:00:00Z&maxResults=2500')
+    const res = await h.call(
+      'GET',
+      '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&timeMax=2126-03-01T00:00:00Z&maxResults=2500',
+    )
     expect(res.status).toBe(200)
     expect(res.body.items).toHaveLength(2500)
     expect(res.body.nextPageToken).toBeTruthy()
@@ -133,10 +179,16 @@ describe('JSON bodies', () => {
 
   test('nesting past 64 levels answers 400 parseError (Google) and invalid_json (Slack)', async () => {
     const h = harness('demo')
-    const g = await h.call('POST', '/gmail/v1/users/me/labels', { body: deep(100_000), headers: { 'content-type': 'application/json' } })
+    const g = await h.call('POST', '/gmail/v1/users/me/labels', {
+      body: deep(100_000),
+      headers: { 'content-type': 'application/json' },
+    })
     expect(g.status).toBe(400)
     expect(g.body.error.errors[0].reason).toBe('parseError')
-    const s = await h.call('POST', '/api/chat.postMessage', { body: `{"channel":"C1","text":"x","metadata":${deep(500)}}`, headers: { 'content-type': 'application/json' } })
+    const s = await h.call('POST', '/api/chat.postMessage', {
+      body: `{"channel":"C1","text":"x","metadata":${deep(500)}}`,
+      headers: { 'content-type': 'application/json' },
+    })
     expect(s.body).toMatchObject({ ok: false, error: 'invalid_json' })
     // Brackets inside strings do not count.
     const fine = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `${'['.repeat(200)}` } })
@@ -148,7 +200,11 @@ describe('Slack search bounds', () => {
   test('search.messages/files/all: a query past 4,000 characters or 100 terms answers invalid_arguments', async () => {
     const h = harness('demo')
     for (const method of ['search.messages', 'search.files', 'search.all']) {
-      for (const query of ['a'.repeat(4001), Array(101).fill('w').join(' '), Array(2000).fill('(x) -"y" in:#z').join(' ')]) {
+      for (const query of [
+        'a'.repeat(4001),
+        Array(101).fill('w').join(' '),
+        Array(2000).fill('(x) -"y" in:#z').join(' '),
+      ]) {
         const res = await h.call('POST', `/api/${method}`, { form: { query } })
         expect(res.body).toMatchObject({ ok: false, error: 'invalid_arguments' })
       }

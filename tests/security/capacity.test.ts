@@ -12,7 +12,11 @@ import type { Limits } from '../../server/limits.ts'
 // never a 500), and snapshots are what survives (issue #12).
 
 const ADMIN = 'admin-secret'
-const seed = { name: 'cap', now: '2026-03-02T09:00:00Z', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] }
+const seed = {
+  name: 'cap',
+  now: '2026-03-02T09:00:00Z',
+  users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }],
+}
 
 function server(limits: Partial<Limits> = {}, dataDir?: string) {
   const worlds = new WorldManager({ limits, dataDir })
@@ -20,7 +24,11 @@ function server(limits: Partial<Limits> = {}, dataDir?: string) {
   const call = async (method: string, path: string, body?: unknown) => {
     const headers: Record<string, string> = { authorization: `Bearer ${ADMIN}` }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await control.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await control.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await res.text()
     return { status: res.status, body: text ? JSON.parse(text) : undefined }
   }
@@ -32,8 +40,14 @@ describe('world cap', () => {
     const s = server({ maxWorlds: 2 })
     expect((await s.call('POST', '/worlds', { id: 'a', seed })).status).toBe(201)
     expect((await s.call('POST', '/worlds', { id: 'b', seed })).status).toBe(201)
-    expect(await s.call('POST', '/worlds', { id: 'c', seed })).toMatchObject({ status: 429, body: { reason: 'max_worlds' } })
-    expect(await s.call('POST', '/worlds/a/fork', { id: 'd' })).toMatchObject({ status: 429, body: { reason: 'max_worlds' } })
+    expect(await s.call('POST', '/worlds', { id: 'c', seed })).toMatchObject({
+      status: 429,
+      body: { reason: 'max_worlds' },
+    })
+    expect(await s.call('POST', '/worlds/a/fork', { id: 'd' })).toMatchObject({
+      status: 429,
+      body: { reason: 'max_worlds' },
+    })
     await s.call('DELETE', '/worlds/b')
     expect((await s.call('POST', '/worlds', { id: 'c', seed })).status).toBe(201)
   })
@@ -49,7 +63,10 @@ describe('world cap', () => {
     const s = server()
     await s.call('POST', '/worlds', { id: 'a', seed })
     s.worlds.limits.maxRssBytes = 1
-    expect(await s.call('POST', '/worlds/a/snapshots', { name: 'one' })).toMatchObject({ status: 507, body: { reason: 'memory' } })
+    expect(await s.call('POST', '/worlds/a/snapshots', { name: 'one' })).toMatchObject({
+      status: 507,
+      body: { reason: 'memory' },
+    })
     expect((await s.call('GET', '/worlds/a')).status).toBe(200)
   })
 })
@@ -60,7 +77,10 @@ describe('snapshot caps and names', () => {
     await s.call('POST', '/worlds', { id: 'a', seed })
     expect((await s.call('POST', '/worlds/a/snapshots', { name: 's1' })).status).toBe(201)
     expect((await s.call('POST', '/worlds/a/snapshots', { name: 's2' })).status).toBe(201)
-    expect(await s.call('POST', '/worlds/a/snapshots', { name: 's3' })).toMatchObject({ status: 429, body: { reason: 'max_snapshots' } })
+    expect(await s.call('POST', '/worlds/a/snapshots', { name: 's3' })).toMatchObject({
+      status: 429,
+      body: { reason: 'max_snapshots' },
+    })
     expect((await s.call('POST', '/worlds/a/snapshots', { name: 's2' })).status).toBe(201)
     expect((await s.call('DELETE', '/worlds/a/snapshots/s1')).status).toBe(204)
     expect((await s.call('POST', '/worlds/a/snapshots', { name: 's3' })).status).toBe(201)
@@ -70,7 +90,10 @@ describe('snapshot caps and names', () => {
   test('past the snapshot bytes of a world, a snapshot answers 507 snapshot_bytes', async () => {
     const s = server({ maxSnapshotBytesPerWorld: 10_000 })
     await s.call('POST', '/worlds', { id: 'a', seed })
-    expect(await s.call('POST', '/worlds/a/snapshots', { name: 'big' })).toMatchObject({ status: 507, body: { reason: 'snapshot_bytes' } })
+    expect(await s.call('POST', '/worlds/a/snapshots', { name: 'big' })).toMatchObject({
+      status: 507,
+      body: { reason: 'snapshot_bytes' },
+    })
     expect((await s.call('GET', '/worlds/a')).body.snapshots).toEqual([])
   })
 
@@ -96,9 +119,14 @@ describe('snapshot caps and names', () => {
     const entry = again.get('a')
     expect([...entry.snapshots.keys()].sort()).toEqual([...listed].sort())
     // Lazy: each snapshot is an accessor over its file, read when first used (restore, diff).
-    for (const snap of entry.snapshots.values()) expect(Object.getOwnPropertyDescriptor(snap, 'bytes')?.get).toBeTypeOf('function')
+    for (const snap of entry.snapshots.values())
+      expect(Object.getOwnPropertyDescriptor(snap, 'bytes')?.get).toBeTypeOf('function')
     again.restore('a', 'one')
-    expect(readdirSync(dir).filter((f) => f.includes('.snap.')).sort()).toEqual(['a.snap.one', 'a.snap.two'])
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.includes('.snap.'))
+        .sort(),
+    ).toEqual(['a.snap.one', 'a.snap.two'])
   })
 
   test('tokens survive a restart with --data-dir (the world secret is kept beside the world)', async () => {
@@ -106,7 +134,9 @@ describe('snapshot caps and names', () => {
     const first = server({}, dir)
     const token = (await first.call('POST', '/worlds', { id: 'a', seed })).body.users[0].googleToken
     const agent = createAgentApp(new WorldManager({ dataDir: dir }))
-    expect((await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
+    expect(
+      (await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200)
   })
 })
 
@@ -122,7 +152,11 @@ describe('template cache', () => {
 
 describe('CLI limit flags', () => {
   test('map to limits, and a bad value names the flag', () => {
-    expect(limitsFrom({ 'max-worlds': '10', 'max-snapshot-mb': '2', 'episode-idle-s': '30' })).toEqual({ maxWorlds: 10, maxSnapshotBytesPerWorld: 2 * 1024 * 1024, episodeIdleMs: 30_000 })
+    expect(limitsFrom({ 'max-worlds': '10', 'max-snapshot-mb': '2', 'episode-idle-s': '30' })).toEqual({
+      maxWorlds: 10,
+      maxSnapshotBytesPerWorld: 2 * 1024 * 1024,
+      episodeIdleMs: 30_000,
+    })
     expect(limitsFrom({ 'max-episodes': '-1' })).toBe('--max-episodes must be a positive integer')
   })
 })

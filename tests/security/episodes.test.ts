@@ -23,29 +23,48 @@ function server(limits: Partial<Limits> = {}, maxSteps = task.maxSteps) {
   const ctl = async (method: string, path: string, body?: unknown, token = ADMIN) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await control.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await control.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await res.text()
     return { status: res.status, body: text ? JSON.parse(text) : undefined }
   }
   const rest = async (token: string, method: string, path: string, json?: unknown) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` }
     if (json !== undefined) headers['content-type'] = 'application/json'
-    const res = await agent.request(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) })
+    const res = await agent.request(path, {
+      method,
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+    })
     return { status: res.status, body: (await res.json()) as any }
   }
   const slack = async (token: string, method: string) =>
-    (await (await agent.request(`/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()) as any
+    (await (
+      await agent.request(`/api/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+    ).json()) as any
   const reset = async () => (await ctl('POST', '/gym/reset', { taskId: task.id })).body
   const mcp = agentMcpApp(gym)
   const agentMcp = async (token: string) => {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
-    const res = await mcp.request('/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    }
+    const res = await mcp.request('/mcp', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
     return res.status
   }
   return { worlds, gym, ctl, rest, slack, reset, agentMcp, advanceWall: (ms: number) => (wall += ms) }
 }
 
-const swap = (token: string, from: string, to: string) => token.replace(`.${from}.`, `.${to}.`).replace(`-${from}-`, `-${to}-`)
+const swap = (token: string, from: string, to: string) =>
+  token.replace(`.${from}.`, `.${to}.`).replace(`-${from}-`, `-${to}-`)
 
 describe('two episodes of one task are sealed from each other', () => {
   test('neither agent reads, writes, verifies or resets the other through any route it can reach', async () => {
@@ -85,17 +104,24 @@ describe('two episodes of one task are sealed from each other', () => {
     }
     // Episode two is untouched: its mail is there and its action log holds none of agent one's calls.
     expect((await s.rest(two.tokens.google, 'GET', `/gmail/v1/users/me/messages/${victimMail}`)).status).toBe(200)
-    expect(s.gym.get(other)!.actions().map((a) => a.path)).toEqual(['/gmail/v1/users/me/messages', `/gmail/v1/users/me/messages/${victimMail}`].slice(1))
+    expect(
+      s.gym
+        .get(other)!
+        .actions()
+        .map((a) => a.path),
+    ).toEqual(['/gmail/v1/users/me/messages', `/gmail/v1/users/me/messages/${victimMail}`].slice(1))
     expect(s.gym.get(other)!.verify().steps).toBe(0)
   })
 
-  test('the tokens of a finished episode stop working at once; the other episode\'s keep working', async () => {
+  test("the tokens of a finished episode stop working at once; the other episode's keep working", async () => {
     const s = server()
     const one = await s.reset()
     const two = await s.reset()
     expect((await s.ctl('POST', `/gym/episodes/${one.episodeId}/step`, { tool: 'done' })).body.terminated).toBe(true)
     expect((await s.rest(one.tokens.google, 'GET', '/gmail/v1/users/me/profile')).status).toBe(401)
-    expect((await s.rest(one.tokens.google, 'POST', '/gmail/v1/users/me/messages/send', { raw: 'eA' })).status).toBe(401)
+    expect((await s.rest(one.tokens.google, 'POST', '/gmail/v1/users/me/messages/send', { raw: 'eA' })).status).toBe(
+      401,
+    )
     expect((await s.slack(one.tokens.slack, 'auth.test')).error).toBe('invalid_auth')
     expect(await s.agentMcp(one.tokens.google)).toBe(401)
     expect(await s.agentMcp(two.tokens.google)).toBe(200)
@@ -137,7 +163,9 @@ describe('two episodes of one task are sealed from each other', () => {
     expect((await s.ctl('DELETE', `/worlds/${ep.episodeId}`)).status).toBe(204)
     s.advanceWall(61_000)
     expect(s.gym.reap()).toEqual([ep.episodeId])
-    expect((await s.ctl('POST', `/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: {} })).status).toBe(410)
+    expect((await s.ctl('POST', `/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: {} })).status).toBe(
+      410,
+    )
   })
 })
 

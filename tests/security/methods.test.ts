@@ -14,7 +14,15 @@ describe('step actions with odd methods', () => {
   test('TRACE, CONNECT, a method with a space and an empty one answer 400/405 observations, never 5xx', async () => {
     const gym = createGym({ tasks: [task] })
     const ep = gym.reset(task.id)
-    const cases: [string, number][] = [['TRACE', 405], ['CONNECT', 405], ['trace', 405], ['GE T', 400], ['', 400], ['GET\r\nX: y', 400], ['PROPFIND', 405]]
+    const cases: [string, number][] = [
+      ['TRACE', 405],
+      ['CONNECT', 405],
+      ['trace', 405],
+      ['GE T', 400],
+      ['', 400],
+      ['GET\r\nX: y', 400],
+      ['PROPFIND', 405],
+    ]
     for (const [method, status] of cases) {
       const r = await ep.step({ tool: 'http_request', arguments: { method, path: '/gmail/v1/users/me/profile' } })
       expect([method, r.info.status]).toEqual([method, status])
@@ -26,7 +34,7 @@ describe('step actions with odd methods', () => {
 })
 
 describe('unknown HTTP methods on agent routes', () => {
-  test('Google paths answer 405 in Google\'s envelope; Slack methods answer 405 ok:false', async () => {
+  test("Google paths answer 405 in Google's envelope; Slack methods answer 405 ok:false", async () => {
     const h = harness('empty')
     const g = await h.call('PROPFIND', '/gmail/v1/users/me/messages')
     expect(g.status).toBe(405)
@@ -40,7 +48,13 @@ describe('unknown HTTP methods on agent routes', () => {
   })
 
   test('over a real socket, TRACE and made-up methods never answer 5xx', async () => {
-    const running = await startServer({ host: '127.0.0.1', port: 0, controlPort: 0, adminToken: 'x', worlds: [{ id: 'm', seed: 'empty', seedValue: 1 }] })
+    const running = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      controlPort: 0,
+      adminToken: 'x',
+      worlds: [{ id: 'm', seed: 'empty', seedValue: 1 }],
+    })
     try {
       const url = new URL(running.agentUrl)
       const send = (method: string, path: string) =>
@@ -52,7 +66,12 @@ describe('unknown HTTP methods on agent routes', () => {
           req.on('error', reject)
           req.end()
         })
-      for (const [method, path] of [['TRACE', '/gmail/v1/users/me/profile'], ['TRACE', '/api/auth.test'], ['PURGE', '/drive/v3/files'], ['LOCK', '/calendar/v3/users/me/calendarList']]) {
+      for (const [method, path] of [
+        ['TRACE', '/gmail/v1/users/me/profile'],
+        ['TRACE', '/api/auth.test'],
+        ['PURGE', '/drive/v3/files'],
+        ['LOCK', '/calendar/v3/users/me/calendarList'],
+      ]) {
         const status = await send(method!, path!)
         expect([method, status]).toEqual([method, 405])
       }

@@ -18,7 +18,10 @@ describe('derived service-account keys', () => {
   // spare work, so every seed must still give the same key.
   test.each([
     ['b'.repeat(64), '7dab1b841cc7961fd15c6c446be6a55e879c616835961793b0c539e2e57dc735'],
-    [createHash('sha256').update('wsgym').digest('hex'), 'ae7dfb4d3fc07704952934dd23d220897806ee83e6037940ff30d0a406034cc5'],
+    [
+      createHash('sha256').update('wsgym').digest('hex'),
+      'ae7dfb4d3fc07704952934dd23d220897806ee83e6037940ff30d0a406034cc5',
+    ],
   ])('seed %s… keeps its key', async (seed, fingerprint) => {
     const { publicKey } = await rsaKeyOf(seed)
     const spki = publicKey.export({ format: 'der', type: 'spki' })

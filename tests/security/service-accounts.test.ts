@@ -32,7 +32,8 @@ function server() {
   const control = createControlApp(worlds, { adminToken: ADMIN })
   const create = async (id: string) => {
     const res = await control.request('/worlds', {
-      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ id, seed }),
     })
     const body = (await res.json()) as { users: { id: string; googleToken: string }[] }
@@ -40,16 +41,22 @@ function server() {
   }
   const keyFile = async (token: string, account = SA) => {
     const res = await agent.request(`/v1/projects/-/serviceAccounts/${account}/keys`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
     })
     const body = (await res.json()) as { privateKeyData: string }
     return JSON.parse(Buffer.from(body.privateKeyData, 'base64').toString()) as Record<string, string>
   }
   const token = async (assertion: string, world: string) => {
     const res = await agent.request('/token', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion, world })
-        .toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        assertion,
+        world,
+      }).toString(),
     })
     return { status: res.status, body: (await res.json()) as Record<string, string> }
   }
@@ -63,7 +70,12 @@ function assertion(file: Record<string, string>, claims: Record<string, unknown>
   return `${input}.${createSign('RSA-SHA256').update(input).sign(file.private_key!).toString('base64url')}`
 }
 const claims = (iat: number, extra: Record<string, unknown> = {}) => ({
-  iss: SA, sub: 'ben@example.com', scope: SETTINGS, aud: 'https://oauth2.googleapis.com/token', iat, exp: iat + 600,
+  iss: SA,
+  sub: 'ben@example.com',
+  scope: SETTINGS,
+  aud: 'https://oauth2.googleapis.com/token',
+  iat,
+  exp: iat + 600,
   ...extra,
 })
 const BAD_SIGNATURE = { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' }
@@ -92,8 +104,10 @@ describe('service-account keys', () => {
   test('an unknown world answers as a bad signature does', async () => {
     const s = server()
     const file = await s.keyFile(await s.create('w1'))
-    expect(await s.token(assertion(file, claims(s.nowS('w1'))), 'nosuchworld'))
-      .toEqual({ status: 400, body: BAD_SIGNATURE })
+    expect(await s.token(assertion(file, claims(s.nowS('w1'))), 'nosuchworld')).toEqual({
+      status: 400,
+      body: BAD_SIGNATURE,
+    })
     expect(await s.token(assertion(file, claims(s.nowS('w1'))), '')).toEqual({ status: 400, body: BAD_SIGNATURE })
   })
 
@@ -130,11 +144,14 @@ describe('service-account keys', () => {
     const admin = await s.create('w1')
     const file = await s.keyFile(admin)
     const suspend = await createAgentApp(s.worlds).request('/admin/directory/v1/users/ben@example.com', {
-      method: 'PATCH', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
       body: JSON.stringify({ suspended: true }),
     })
     expect(suspend.status).toBe(200)
-    expect((await s.token(assertion(file, claims(s.nowS('w1'))), 'w1')).body)
-      .toEqual({ error: 'invalid_grant', error_description: 'Invalid email or User ID' })
+    expect((await s.token(assertion(file, claims(s.nowS('w1'))), 'w1')).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid email or User ID',
+    })
   })
 })

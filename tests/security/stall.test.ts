@@ -12,7 +12,13 @@ let refused: string[]
 let agent = ''
 let token = ''
 beforeAll(async () => {
-  server = await startServer({ host: '127.0.0.1', port: 0, controlPort: 0, adminToken: 'stall-test', worlds: [{ id: 'heavy', seed: 'demo', seedValue: 1 }] })
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    controlPort: 0,
+    adminToken: 'stall-test',
+    worlds: [{ id: 'heavy', seed: 'demo', seedValue: 1 }],
+  })
   agent = server.agentUrl
   const user = server.worlds.credentials('heavy')[0]!
   token = user.googleToken!
@@ -43,25 +49,34 @@ describe('a heavy request shares the event loop', () => {
     console.log(report.join('\n'))
   })
 
-  test('stores the attacker\'s series but a BYWEEKNO rule of 86,400 times a day', () => {
+  test("stores the attacker's series but a BYWEEKNO rule of 86,400 times a day", () => {
     expect(refused).toEqual(['weekno (400)'])
     const names = cases.map((c) => c.name)
     const kinds = ['BYYEARDAY×BYSECOND', 'COUNT=999,999', 'never matches', 'drive batch of 100', 'slack search']
     for (const kind of kinds) {
-      expect(names.some((n) => n.includes(kind)), kind).toBe(true)
+      expect(
+        names.some((n) => n.includes(kind)),
+        kind,
+      ).toBe(true)
     }
   })
 
   test('a streamed listing is byte for byte what JSON.stringify gives, pretty or not', async () => {
     const auth = { authorization: `Bearer ${token}` }
-    const path = '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&maxResults=600'
-    for (const [suffix, indent] of [['', 2], ['&prettyPrint=false', undefined]] as const) {
+    const path =
+      '/calendar/v3/calendars/primary/events?singleEvents=true&orderBy=startTime&timeMin=2026-03-01T00:00:00Z&maxResults=600'
+    for (const [suffix, indent] of [
+      ['', 2],
+      ['&prettyPrint=false', undefined],
+    ] as const) {
       const text = await (await fetch(`${agent}${path}${suffix}`, { headers: auth })).text()
       const parsed = JSON.parse(text) as { items: unknown[] }
       expect(parsed.items.length).toBe(600)
       expect(text).toBe(JSON.stringify(parsed, null, indent))
     }
-    const files = await (await fetch(`${agent}/drive/v3/files?pageSize=1000&fields=files(id,name,owners)`, { headers: auth })).text()
+    const files = await (
+      await fetch(`${agent}/drive/v3/files?pageSize=1000&fields=files(id,name,owners)`, { headers: auth })
+    ).text()
     expect(files).toBe(JSON.stringify(JSON.parse(files), null, 2))
   })
 })

@@ -26,10 +26,15 @@ function server() {
   const admin = async (method: string, path: string, body?: unknown) => {
     const headers: Record<string, string> = { authorization: `Bearer ${ADMIN}` }
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await control.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await control.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     return { status: res.status, body: (await res.json()) as any }
   }
-  const gmail = async (token: string) => (await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${token}` } })).status
+  const gmail = async (token: string) =>
+    (await agent.request('/gmail/v1/users/me/profile', { headers: { authorization: `Bearer ${token}` } })).status
   const slack = async (token: string, method = 'auth.test', form: Record<string, string> = {}) => {
     const res = await agent.request(`/api/${method}`, {
       method: 'POST',
@@ -68,7 +73,11 @@ describe('tokens cannot be forged', () => {
     const key = computedKey('sec', 3, 'google', 'ann')
     // The public key part is the same as before; without the mac (or with a guessed one) nothing opens.
     expect(w.users[0].googleToken.startsWith(`ya29.wc.${key}`)).toBe(true)
-    for (const guess of [`ya29.wc.${key}`, `ya29.wc.${key}${'0'.repeat(32)}`, `ya29.wc.${key}${key}${key.slice(0, 8)}`]) {
+    for (const guess of [
+      `ya29.wc.${key}`,
+      `ya29.wc.${key}${'0'.repeat(32)}`,
+      `ya29.wc.${key}${key}${key.slice(0, 8)}`,
+    ]) {
       expect(await s.gmail(guess)).toBe(401)
     }
     const slackKey = computedKey('sec', 3, 'slack_user', 'ben')
@@ -87,7 +96,7 @@ describe('tokens cannot be forged', () => {
     expect(a.users[0].slackUserToken).toMatch(/^xoxp-w1-[0-9a-f]{56}$/)
   })
 
-  test('a fork gets its own secret: the parent\'s tokens, with or without the id swapped, do not open it', async () => {
+  test("a fork gets its own secret: the parent's tokens, with or without the id swapped, do not open it", async () => {
     const s = server()
     const parent = (await s.admin('POST', '/worlds', { id: 'par', seed })).body
     const fork = (await s.admin('POST', '/worlds/par/fork', { id: 'kid' })).body
@@ -128,9 +137,13 @@ describe('WorldKeys.check', () => {
 })
 
 describe('Slack secrets a member could compute before', () => {
-  const manifest = { display_information: { name: 'Standup' }, features: { bot_user: { display_name: 'standup' } }, oauth_config: { scopes: { bot: ['chat:write'] } } }
+  const manifest = {
+    display_information: { name: 'Standup' },
+    features: { bot_user: { display_name: 'standup' } },
+    oauth_config: { scopes: { bot: ['chat:write'] } },
+  }
 
-  test('app client secrets differ between worlds of one seed, so one world cannot compute another\'s', async () => {
+  test("app client secrets differ between worlds of one seed, so one world cannot compute another's", async () => {
     const s = server()
     const a = (await s.admin('POST', '/worlds', { id: 'sa', seed })).body
     const b = (await s.admin('POST', '/worlds', { id: 'sb', seed })).body
@@ -139,7 +152,11 @@ describe('Slack secrets a member could compute before', () => {
     expect(ra.app_id).toBe(rb.app_id)
     expect(ra.credentials.client_secret).not.toBe(rb.credentials.client_secret)
     // World b's token with world a's credentials: refused.
-    const bad = await s.slack(b.users[0].slackUserToken, 'oauth.v2.access', { client_id: rb.credentials.client_id, client_secret: ra.credentials.client_secret, code: 'x' })
+    const bad = await s.slack(b.users[0].slackUserToken, 'oauth.v2.access', {
+      client_id: rb.credentials.client_id,
+      client_secret: ra.credentials.client_secret,
+      code: 'x',
+    })
     expect(bad.error).toBe('bad_client_secret')
   })
 
@@ -147,24 +164,42 @@ describe('Slack secrets a member could compute before', () => {
     const s = server()
     const a = (await s.admin('POST', '/worlds', { id: 'ua', seed })).body
     const b = (await s.admin('POST', '/worlds', { id: 'ub', seed })).body
-    const victim = await s.slack(b.users[0].slackUserToken, 'files.getUploadURLExternal', { filename: 'plan.txt', length: '4' })
+    const victim = await s.slack(b.users[0].slackUserToken, 'files.getUploadURLExternal', {
+      filename: 'plan.txt',
+      length: '4',
+    })
     expect(victim.upload_url).toMatch(/\/_upload\/slack\/ub\/F[A-Z0-9]+\/[0-9a-f]{32}$/)
     const path = new URL(victim.upload_url).pathname
     // What world a can know: b's id and the (sequential) file id; and its own upload URL for the same file id.
-    const mine = await s.slack(a.users[0].slackUserToken, 'files.getUploadURLExternal', { filename: 'x.txt', length: '4' })
+    const mine = await s.slack(a.users[0].slackUserToken, 'files.getUploadURLExternal', {
+      filename: 'x.txt',
+      length: '4',
+    })
     expect(mine.file_id).toBe(victim.file_id)
     const flipped = `${path.slice(0, -1)}${path.endsWith('0') ? '1' : '0'}`
-    const guesses = [`/_upload/slack/ub/${victim.file_id}`, new URL(mine.upload_url).pathname.replace('/ua/', '/ub/'), flipped]
+    const guesses = [
+      `/_upload/slack/ub/${victim.file_id}`,
+      new URL(mine.upload_url).pathname.replace('/ua/', '/ub/'),
+      flipped,
+    ]
     for (const guess of guesses) {
       const res = await s.agent.request(guess, { method: 'POST', body: 'evil' })
       expect([guess, res.status]).toEqual([guess, 404])
     }
     // A world that does not exist answers exactly like one that does (no way to probe for episode ids).
-    const missing = await s.agent.request(`/_upload/slack/nosuch/${victim.file_id}/${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
-    const present = await s.agent.request(`/_upload/slack/ub/${victim.file_id}/${'0'.repeat(32)}`, { method: 'POST', body: 'x' })
+    const missing = await s.agent.request(`/_upload/slack/nosuch/${victim.file_id}/${'0'.repeat(32)}`, {
+      method: 'POST',
+      body: 'x',
+    })
+    const present = await s.agent.request(`/_upload/slack/ub/${victim.file_id}/${'0'.repeat(32)}`, {
+      method: 'POST',
+      body: 'x',
+    })
     expect([missing.status, await missing.text()]).toEqual([present.status, await present.text()])
     expect((await s.agent.request(path, { method: 'POST', body: 'good' })).status).toBe(200)
-    const done = await s.slack(b.users[0].slackUserToken, 'files.completeUploadExternal', { files: JSON.stringify([{ id: victim.file_id }]) })
+    const done = await s.slack(b.users[0].slackUserToken, 'files.completeUploadExternal', {
+      files: JSON.stringify([{ id: victim.file_id }]),
+    })
     expect(done.files[0].size).toBe(4)
   })
 })
@@ -176,7 +211,11 @@ describe('secrets stay out of the world', () => {
     const g: string = w.users[0].googleToken
     expect((await s.agent.request(`/gmail/v1/users/me/profile?access_token=${g}`)).status).toBe(200)
     const form = new URLSearchParams({ token: w.users[0].slackUserToken }).toString()
-    await s.agent.request('/api/auth.test', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+    await s.agent.request('/api/auth.test', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    })
     const log = JSON.stringify((await s.admin('GET', '/worlds/lg/actions')).body)
     expect(log).toContain(`access_token=${g.slice(0, -32)}<redacted>`)
     expect(log).not.toContain(g.slice(-32))
@@ -192,7 +231,7 @@ describe('what the agent port tells about other worlds', () => {
     expect(body).toEqual({ ok: true })
   })
 
-  test('GET /worlds pages summaries without tokens; a world\'s tokens are on GET /worlds/{id} (admin only)', async () => {
+  test("GET /worlds pages summaries without tokens; a world's tokens are on GET /worlds/{id} (admin only)", async () => {
     const s = server()
     for (const id of ['p1', 'p2', 'p3']) await s.admin('POST', '/worlds', { id, seed })
     const first = await s.admin('GET', '/worlds?pageSize=2')

@@ -16,9 +16,14 @@ const admin = { authorization: 'Bearer dev-admin-token', 'content-type': 'applic
 type Urls = { agent: string; control: string }
 /** Starts `wsgym serve` with `args` and `env`; resolves with its URLs once it printed its banner. */
 function serveCli(args: string[], env: Record<string, string>, ready: RegExp) {
-  const child = spawn(process.execPath, [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0', ...args], {
-    cwd: root, env: { ...process.env, ...env },
-  })
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0', ...args],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+    },
+  )
   const urls = new Promise<Urls>((resolve, reject) => {
     let out = ''
     child.stdout.on('data', (d: Buffer) => {
@@ -43,7 +48,9 @@ const create = async (u: Urls, body: Record<string, unknown>) => {
   return (await res.json()) as { id: string }
 }
 const tokensOf = async (u: Urls, id: string) => {
-  const info = (await (await fetch(`${u.control}/worlds/${id}`, { headers: admin })).json()) as { users: { googleToken?: string; slackUserToken?: string }[] }
+  const info = (await (await fetch(`${u.control}/worlds/${id}`, { headers: admin })).json()) as {
+    users: { googleToken?: string; slackUserToken?: string }[]
+  }
   return info.users.flatMap((x) => [x.googleToken, x.slackUserToken]).filter((t): t is string => !!t)
 }
 const profile = (u: Urls, token: string) =>
@@ -66,9 +73,11 @@ describe('a shared secret across processes and hosts', () => {
     await Promise.all([stop(a.child), stop(b.child), lone?.close()])
   })
 
-  test('two worker processes and another host mint the same tokens for a world id and accept each other\'s', async () => {
+  test("two worker processes and another host mint the same tokens for a world id and accept each other's", async () => {
     // One id on each worker of host A, and the same ids on host B.
-    const ids = ['alpha', 'beta', 'gamma', 'delta'].filter((id, i, all) => all.findIndex((x) => workerOf(x, 2) === workerOf(id, 2)) === i)
+    const ids = ['alpha', 'beta', 'gamma', 'delta'].filter(
+      (id, i, all) => all.findIndex((x) => workerOf(x, 2) === workerOf(id, 2)) === i,
+    )
     expect(ids.length).toBe(2)
     for (const id of ids) {
       await create(hostA, { id, seed: 'demo' })
@@ -76,21 +85,45 @@ describe('a shared secret across processes and hosts', () => {
       const [ta, tb] = [await tokensOf(hostA, id), await tokensOf(hostB, id)]
       expect(ta.length).toBeGreaterThan(2)
       expect(ta).toEqual(tb)
-      expect(await profile(hostB, ta.find((t) => t.startsWith('ya29.'))!)).toBe(200)
-      expect(await profile(hostA, tb.find((t) => t.startsWith('ya29.'))!)).toBe(200)
+      expect(
+        await profile(
+          hostB,
+          ta.find((t) => t.startsWith('ya29.'))!,
+        ),
+      ).toBe(200)
+      expect(
+        await profile(
+          hostA,
+          tb.find((t) => t.startsWith('ya29.'))!,
+        ),
+      ).toBe(200)
       // A process without the secret gives the same world id other tokens, and refuses the deployment's.
       lone.worlds.create({ id, seed: 'demo' })
-      const own = lone.worlds.credentials(id).flatMap((x) => [x.googleToken, x.slackUserToken]).filter(Boolean)
+      const own = lone.worlds
+        .credentials(id)
+        .flatMap((x) => [x.googleToken, x.slackUserToken])
+        .filter(Boolean)
       expect(own.some((t) => ta.includes(t!))).toBe(false)
-      expect(await profile({ agent: lone.agentUrl, control: lone.controlUrl }, ta.find((t) => t.startsWith('ya29.'))!)).toBe(401)
+      expect(
+        await profile(
+          { agent: lone.agentUrl, control: lone.controlUrl },
+          ta.find((t) => t.startsWith('ya29.'))!,
+        ),
+      ).toBe(401)
     }
   })
 
   test('generated world and episode ids never repeat across processes, so a derived secret is never reused', async () => {
     const w = await create(hostA, { seed: 'empty' })
     expect(w.id).toMatch(/^w[0-9a-z]{4}_[0-9a-z]{13}$/)
-    const tasks = (await (await fetch(`${hostB.control}/gym/tasks`, { headers: admin })).json()) as { tasks: { id: string }[] }
-    const reset = await fetch(`${hostB.control}/gym/reset`, { method: 'POST', headers: admin, body: JSON.stringify({ taskId: tasks.tasks[0]!.id }) })
+    const tasks = (await (await fetch(`${hostB.control}/gym/tasks`, { headers: admin })).json()) as {
+      tasks: { id: string }[]
+    }
+    const reset = await fetch(`${hostB.control}/gym/reset`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ taskId: tasks.tasks[0]!.id }),
+    })
     const ep = (await reset.json()) as { episodeId: string }
     expect(ep.episodeId).toMatch(/^ep[0-9a-z]{5}_[0-9a-z]{13}$/)
     // Without the secret, ids stay short counters (each world's secret is random anyway).
@@ -119,7 +152,8 @@ describe('limits with --workers N', () => {
     const on = (k: number) => candidates.filter((id) => workerOf(id, 2) === k)
     const demoWorker = workerOf('demo', 2)
     const busy = on(demoWorker)
-    const post = (id: string) => fetch(`${urls.control}/worlds`, { method: 'POST', headers: admin, body: JSON.stringify({ id, seed: 'empty' }) })
+    const post = (id: string) =>
+      fetch(`${urls.control}/worlds`, { method: 'POST', headers: admin, body: JSON.stringify({ id, seed: 'empty' }) })
     // The worker holding `demo` takes two more, then refuses; the other takes three.
     for (const id of busy.slice(0, 2)) expect((await post(id)).status).toBe(201)
     const full = await post(busy[2]!)

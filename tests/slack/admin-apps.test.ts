@@ -20,10 +20,16 @@ describe('admin.apps.requests.list', () => {
     const w = slackWorld(seed)
     const reqs = (await w.api('admin.apps.requests.list', {}, 'ann')).app_requests
     expect(reqs.map((r: { app: { name: string } }) => r.app.name)).toEqual(['Giphy', 'Poll Bot'])
-    expect(reqs[0]).toMatchObject({ message: 'For the fun channel', user: { id: await w.uid('ben'), email: 'ben@x.test' }, scopes: [{ name: 'chat:write' }, { name: 'commands' }] })
+    expect(reqs[0]).toMatchObject({
+      message: 'For the fun channel',
+      user: { id: await w.uid('ben'), email: 'ben@x.test' },
+      scopes: [{ name: 'chat:write' }, { name: 'commands' }],
+    })
     expect((await w.api('admin.apps.requests.list', {}, 'ben')).error).toBe('missing_scope')
     expect((await w.api('admin.apps.requests.cancel', { request_id: reqs[0].id }, 'ann')).ok).toBe(true)
-    expect((await w.api('admin.apps.requests.cancel', { request_id: reqs[0].id }, 'ann')).error).toBe('invalid_request_id')
+    expect((await w.api('admin.apps.requests.cancel', { request_id: reqs[0].id }, 'ann')).error).toBe(
+      'invalid_request_id',
+    )
     expect((await w.api('admin.apps.requests.list', {}, 'ann')).app_requests).toHaveLength(1)
   })
 })
@@ -36,9 +42,16 @@ describe('admin.apps.approve', () => {
     expect((await w.api('admin.apps.restrict', { app_id: poll.app.id }, 'ann')).ok).toBe(true)
     expect((await w.api('admin.apps.requests.list', {}, 'ann')).app_requests).toEqual([])
     const approved = (await w.api('admin.apps.approved.list', {}, 'ann')).approved_apps
-    expect(approved).toEqual([expect.objectContaining({ app: expect.objectContaining({ id: giphy.app.id, name: 'Giphy' }), last_resolved_by: { actor_id: await w.uid('ann'), actor_type: 'user' } })])
+    expect(approved).toEqual([
+      expect.objectContaining({
+        app: expect.objectContaining({ id: giphy.app.id, name: 'Giphy' }),
+        last_resolved_by: { actor_id: await w.uid('ann'), actor_type: 'user' },
+      }),
+    ])
     expect((await w.api('admin.apps.restricted.list', {}, 'ann')).restricted_apps[0].app.name).toBe('Poll Bot')
-    expect((await w.api('admin.apps.approve', { app_id: poll.app.id, request_id: giphy.id }, 'ann')).error).toBe('invalid_arguments')
+    expect((await w.api('admin.apps.approve', { app_id: poll.app.id, request_id: giphy.id }, 'ann')).error).toBe(
+      'invalid_arguments',
+    )
     expect((await w.api('admin.apps.approve', { app_id: 'A0NOPE' }, 'ann')).error).toBe('app_not_found')
     expect((await w.api('admin.apps.clearResolution', { app_id: poll.app.id }, 'ann')).ok).toBe(true)
     expect((await w.api('admin.apps.restricted.list', {}, 'ann')).restricted_apps).toEqual([])

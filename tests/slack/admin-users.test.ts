@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { slackWorld } from './helpers.ts'
 
-const team = async (w: ReturnType<typeof slackWorld>, user = 'alice') => (await w.api('team.info', {}, user)).team.id as string
+const team = async (w: ReturnType<typeof slackWorld>, user = 'alice') =>
+  (await w.api('team.info', {}, user)).team.id as string
 
 describe('admin.users.list', () => {
   it('lists members with roles and emails for admins only, paging with a cursor', async () => {
@@ -14,7 +15,11 @@ describe('admin.users.list', () => {
     const p = await w.api('admin.users.list', { team_id: t, limit: 2 })
     expect(p.users).toHaveLength(2)
     expect(p.response_metadata.next_cursor).not.toBe('')
-    expect(await w.api('admin.users.list', {})).toEqual({ ok: false, error: 'invalid_arguments', response_metadata: { messages: ['[ERROR] missing required field: team_id'] } })
+    expect(await w.api('admin.users.list', {})).toEqual({
+      ok: false,
+      error: 'invalid_arguments',
+      response_metadata: { messages: ['[ERROR] missing required field: team_id'] },
+    })
     expect((await w.api('admin.users.list', { team_id: 'T0NOPE' })).error).toBe('team_not_found')
     expect((await w.api('admin.users.list', { team_id: t }, 'bob')).error).toBe('missing_scope')
   })
@@ -38,7 +43,13 @@ describe('admin.users.setAdmin', () => {
   })
 
   it('refuses a plain admin who makes an owner; a demoted admin gets not_an_admin', async () => {
-    const w = slackWorld({ users: [{ id: 'ann', email: 'ann@x.test', name: 'Ann A', timeZone: 'UTC', admin: true }, { id: 'ben', email: 'ben@x.test', name: 'Ben B', timeZone: 'UTC', admin: false }], slack: { userScopes: { ben: ['admin.users:write'] } } })
+    const w = slackWorld({
+      users: [
+        { id: 'ann', email: 'ann@x.test', name: 'Ann A', timeZone: 'UTC', admin: true },
+        { id: 'ben', email: 'ben@x.test', name: 'Ben B', timeZone: 'UTC', admin: false },
+      ],
+      slack: { userScopes: { ben: ['admin.users:write'] } },
+    })
     const t = await team(w, 'ann')
     const ann = await w.uid('ann')
     const ben = await w.uid('ben')
@@ -58,8 +69,12 @@ describe('admin.users.remove', () => {
     expect((await w.api('users.info', { user: dan })).user.deleted).toBe(true)
     expect((await w.api('auth.test', {}, 'dan')).error).toBe('account_inactive')
     expect((await w.api('admin.users.remove', { team_id: t, user_id: dan })).error).toBe('user_already_deactivated')
-    expect((await w.api('admin.users.list', { team_id: t, is_active: false })).users.map((u: { id: string }) => u.id)).toEqual([dan])
-    expect((await w.api('admin.users.remove', { team_id: t, user_id: await w.uid('alice') })).error).toBe('cannot_remove_self')
+    expect(
+      (await w.api('admin.users.list', { team_id: t, is_active: false })).users.map((u: { id: string }) => u.id),
+    ).toEqual([dan])
+    expect((await w.api('admin.users.remove', { team_id: t, user_id: await w.uid('alice') })).error).toBe(
+      'cannot_remove_self',
+    )
   })
 })
 
@@ -71,7 +86,9 @@ describe('admin.users.assign', () => {
     const eng = await w.channel('engineering')
     expect((await w.api('admin.users.assign', { team_id: t, user_id: dan })).error).toBe('user_already_team_member')
     await w.api('admin.users.remove', { team_id: t, user_id: dan })
-    expect((await w.api('admin.users.assign', { team_id: t, user_id: dan, is_restricted: true, channel_ids: eng })).ok).toBe(true)
+    expect(
+      (await w.api('admin.users.assign', { team_id: t, user_id: dan, is_restricted: true, channel_ids: eng })).ok,
+    ).toBe(true)
     expect((await w.api('users.info', { user: dan })).user).toMatchObject({ deleted: false, is_restricted: true })
     expect((await w.api('conversations.members', { channel: eng })).members).toContain(dan)
   })
@@ -82,12 +99,25 @@ describe('admin.users.setExpiration', () => {
     const w = slackWorld()
     const t = await team(w)
     const dan = await w.uid('dan')
-    const now = Math.floor(Number((await w.api('chat.postMessage', { channel: await w.channel('general'), text: 'x' })).ts))
-    expect((await w.api('admin.users.setExpiration', { team_id: t, user_id: dan, expiration_ts: now + 86400 })).error).toBe('user_not_guest')
+    const now = Math.floor(
+      Number((await w.api('chat.postMessage', { channel: await w.channel('general'), text: 'x' })).ts),
+    )
+    expect(
+      (await w.api('admin.users.setExpiration', { team_id: t, user_id: dan, expiration_ts: now + 86400 })).error,
+    ).toBe('user_not_guest')
     await w.api('admin.users.remove', { team_id: t, user_id: dan })
-    await w.api('admin.users.assign', { team_id: t, user_id: dan, is_ultra_restricted: true, channel_ids: await w.channel('sales') })
-    expect((await w.api('admin.users.setExpiration', { team_id: t, user_id: dan, expiration_ts: now - 1 })).error).toBe('invalid_expiration_ts')
-    expect((await w.api('admin.users.setExpiration', { team_id: t, user_id: dan, expiration_ts: now + 86400 })).ok).toBe(true)
+    await w.api('admin.users.assign', {
+      team_id: t,
+      user_id: dan,
+      is_ultra_restricted: true,
+      channel_ids: await w.channel('sales'),
+    })
+    expect((await w.api('admin.users.setExpiration', { team_id: t, user_id: dan, expiration_ts: now - 1 })).error).toBe(
+      'invalid_expiration_ts',
+    )
+    expect(
+      (await w.api('admin.users.setExpiration', { team_id: t, user_id: dan, expiration_ts: now + 86400 })).ok,
+    ).toBe(true)
     expect((await w.api('admin.users.getExpiration', { team_id: t, user_id: dan })).expiration_ts).toBe(now + 86400)
   })
 })
@@ -97,13 +127,48 @@ describe('admin.users.invite', () => {
     const w = slackWorld()
     const t = await team(w)
     const general = await w.channel('general')
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'new.hire@northwind.test', channel_ids: general, real_name: 'New Hire' })).ok).toBe(true)
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'new.hire@northwind.test', channel_ids: general })).error).toBe('already_invited')
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'new.hire@northwind.test', channel_ids: general, resend: true })).ok).toBe(true)
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'bob@northwind.test', channel_ids: general })).error).toBe('already_in_team')
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'nope', channel_ids: general })).error).toBe('invalid_email')
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'g@x.test', channel_ids: 'CNOPE' })).error).toBe('channel_not_found')
-    expect((await w.api('admin.users.invite', { team_id: t, email: 'g@x.test', channel_ids: `${general},${await w.channel('sales')}`, is_ultra_restricted: true })).error).toBe('ura_max_channels')
+    expect(
+      (
+        await w.api('admin.users.invite', {
+          team_id: t,
+          email: 'new.hire@northwind.test',
+          channel_ids: general,
+          real_name: 'New Hire',
+        })
+      ).ok,
+    ).toBe(true)
+    expect(
+      (await w.api('admin.users.invite', { team_id: t, email: 'new.hire@northwind.test', channel_ids: general })).error,
+    ).toBe('already_invited')
+    expect(
+      (
+        await w.api('admin.users.invite', {
+          team_id: t,
+          email: 'new.hire@northwind.test',
+          channel_ids: general,
+          resend: true,
+        })
+      ).ok,
+    ).toBe(true)
+    expect(
+      (await w.api('admin.users.invite', { team_id: t, email: 'bob@northwind.test', channel_ids: general })).error,
+    ).toBe('already_in_team')
+    expect((await w.api('admin.users.invite', { team_id: t, email: 'nope', channel_ids: general })).error).toBe(
+      'invalid_email',
+    )
+    expect((await w.api('admin.users.invite', { team_id: t, email: 'g@x.test', channel_ids: 'CNOPE' })).error).toBe(
+      'channel_not_found',
+    )
+    expect(
+      (
+        await w.api('admin.users.invite', {
+          team_id: t,
+          email: 'g@x.test',
+          channel_ids: `${general},${await w.channel('sales')}`,
+          is_ultra_restricted: true,
+        })
+      ).error,
+    ).toBe('ura_max_channels')
   })
 })
 
@@ -119,10 +184,20 @@ describe('admin.users.session.list', () => {
     expect((await w.api('admin.users.session.list', { user_id: bob })).error).toBe('invalid_arguments')
     expect((await w.api('admin.users.session.reset', { user_id: bob })).ok).toBe(true)
     expect((await w.api('admin.users.session.list', { user_id: bob, team_id: t })).active_sessions).toEqual([])
-    const carolSession = (await w.api('admin.users.session.list', { user_id: await w.uid('carol'), team_id: t })).active_sessions[0].session_id
+    const carolSession = (await w.api('admin.users.session.list', { user_id: await w.uid('carol'), team_id: t }))
+      .active_sessions[0].session_id
     expect((await w.api('admin.users.session.invalidate', { team_id: t, session_id: carolSession })).ok).toBe(true)
-    expect((await w.api('admin.users.session.invalidate', { team_id: t, session_id: carolSession })).error).toBe('invalid_session')
-    expect((await w.api('admin.users.session.resetBulk', { user_ids: `${await w.uid('dan')},${await w.uid('erin')}`, web_only: true })).ok).toBe(true)
+    expect((await w.api('admin.users.session.invalidate', { team_id: t, session_id: carolSession })).error).toBe(
+      'invalid_session',
+    )
+    expect(
+      (
+        await w.api('admin.users.session.resetBulk', {
+          user_ids: `${await w.uid('dan')},${await w.uid('erin')}`,
+          web_only: true,
+        })
+      ).ok,
+    ).toBe(true)
     expect((await w.api('admin.users.session.list')).active_sessions.length).toBe(1)
   })
 })
@@ -132,7 +207,15 @@ describe('admin.users.session.setSettings', () => {
     const w = slackWorld()
     const bob = await w.uid('bob')
     const carol = await w.uid('carol')
-    expect((await w.api('admin.users.session.setSettings', { user_ids: bob, duration: 86400, desktop_app_browser_quit: true })).ok).toBe(true)
+    expect(
+      (
+        await w.api('admin.users.session.setSettings', {
+          user_ids: bob,
+          duration: 86400,
+          desktop_app_browser_quit: true,
+        })
+      ).ok,
+    ).toBe(true)
     const s = await w.api('admin.users.session.getSettings', { user_ids: `${bob},${carol}` })
     expect(s.session_settings).toEqual([{ user_id: bob, desktop_app_browser_quit: true, duration: 86400 }])
     expect(s.no_settings_applied).toEqual([carol])

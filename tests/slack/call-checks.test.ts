@@ -11,7 +11,7 @@ const remove = async (w: ReturnType<typeof slackWorld>, user: string) => {
 }
 
 describe('Slack call checks', () => {
-  it('counts a removed member\'s calls against the limit before answering account_inactive', async () => {
+  it("counts a removed member's calls against the limit before answering account_inactive", async () => {
     const w = slackWorld()
     await remove(w, 'dan')
     w.h.entry.world.tx((db) => setMeta(db, 'slack_rate_limit', JSON.stringify({ tiers: { '4': 2 } })))
@@ -25,8 +25,9 @@ describe('Slack call checks', () => {
 
   it('answers account_inactive before a missing required argument, and the argument error to an active member', async () => {
     const w = slackWorld()
-    expect((await w.api('conversations.info', {}, 'dan')).response_metadata.messages)
-      .toEqual(['[ERROR] missing required field: channel'])
+    expect((await w.api('conversations.info', {}, 'dan')).response_metadata.messages).toEqual([
+      '[ERROR] missing required field: channel',
+    ])
     await remove(w, 'dan')
     expect((await w.api('conversations.info', {}, 'dan')).error).toBe('account_inactive')
     // A broken rate-limit setting never takes the API down; an empty one is off.
@@ -36,7 +37,7 @@ describe('Slack call checks', () => {
     expect((await w.api('auth.test')).ok).toBe(true)
   })
 
-  it('reads the rate-limit setting and the caller\'s flag in one statement', async () => {
+  it("reads the rate-limit setting and the caller's flag in one statement", async () => {
     const w = slackWorld()
     const token = w.h.slack('alice')
     await w.h.call('POST', '/api/auth.test', { token, form: {} })

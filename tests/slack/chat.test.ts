@@ -9,7 +9,11 @@ describe('chat.postMessage', () => {
     const id = await w.channel('engineering')
     const parent = await w.api('chat.postMessage', { channel: id, text: 'Deploy tonight?' }, 'bob')
     const r1 = await w.api('chat.postMessage', { channel: id, text: 'yes', thread_ts: parent.ts }, 'carol')
-    const r2 = await w.api('chat.postMessage', { channel: id, text: 'ok', thread_ts: parent.ts, reply_broadcast: true }, 'alice')
+    const r2 = await w.api(
+      'chat.postMessage',
+      { channel: id, text: 'ok', thread_ts: parent.ts, reply_broadcast: true },
+      'alice',
+    )
     expect(r1.message.thread_ts).toBe(parent.ts)
     const replies = await w.api('conversations.replies', { channel: id, ts: parent.ts }, 'bob')
     expect(replies.messages.map((m: { ts: string }) => m.ts)).toEqual([parent.ts, r1.ts, r2.ts])
@@ -23,7 +27,11 @@ describe('chat.postMessage', () => {
   it('echoes blocks and attachments as sent', async () => {
     const w = slackWorld()
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*Hi*' } }]
-    const r = await w.api('chat.postMessage', { channel: await w.channel('general'), blocks, attachments: [{ text: 'att', color: '#36a64f' }] })
+    const r = await w.api('chat.postMessage', {
+      channel: await w.channel('general'),
+      blocks,
+      attachments: [{ text: 'att', color: '#36a64f' }],
+    })
     expect(r.message.blocks).toEqual(blocks)
     expect(r.message.attachments).toEqual([{ text: 'att', color: '#36a64f' }])
   })
@@ -31,8 +39,12 @@ describe('chat.postMessage', () => {
     const w = slackWorld()
     expect((await w.api('chat.postMessage', { channel: await w.channel('general') })).error).toBe('no_text')
     expect((await w.api('chat.postMessage', { channel: 'CNOPE', text: 'x' })).error).toBe('channel_not_found')
-    expect((await w.api('chat.postMessage', { channel: await w.channel('leadership'), text: 'x' }, 'carol')).error).toBe('channel_not_found')
-    expect((await w.api('chat.postMessage', { channel: await w.channel('general'), blocks: 'not json' })).error).toBe('invalid_arguments')
+    expect(
+      (await w.api('chat.postMessage', { channel: await w.channel('leadership'), text: 'x' }, 'carol')).error,
+    ).toBe('channel_not_found')
+    expect((await w.api('chat.postMessage', { channel: await w.channel('general'), blocks: 'not json' })).error).toBe(
+      'invalid_arguments',
+    )
   })
   it('gives strictly increasing ts values', async () => {
     const w = slackWorld()
@@ -107,7 +119,10 @@ describe('chat.postEphemeral', () => {
     expect(r.message_ts).toMatch(/^\d+\.\d{6}$/)
     const h = await w.api('conversations.history', { channel: id, limit: 1 })
     expect(h.messages[0].text).not.toBe('psst')
-    expect((await w.api('chat.postEphemeral', { channel: await w.channel('sales'), user: await w.uid('carol'), text: 'x' })).error).toBe('user_not_in_channel')
+    expect(
+      (await w.api('chat.postEphemeral', { channel: await w.channel('sales'), user: await w.uid('carol'), text: 'x' }))
+        .error,
+    ).toBe('user_not_in_channel')
   })
 })
 
@@ -128,7 +143,11 @@ describe('chat.scheduleMessage', () => {
     const now = Math.floor(Number((await w.api('chat.postMessage', { channel: id, text: 'now' })).ts))
     const s = await w.api('chat.scheduleMessage', { channel: id, text: 'later', post_at: now + 3600 })
     expect(s.scheduled_message_id).toMatch(/^Q/)
-    expect(s.message).toMatchObject({ type: 'delayed_message', text: 'later', team: (await w.api('auth.test')).team_id })
+    expect(s.message).toMatchObject({
+      type: 'delayed_message',
+      text: 'later',
+      team: (await w.api('auth.test')).team_id,
+    })
     const list = await w.api('chat.scheduledMessages.list', { channel: id })
     expect(list.scheduled_messages.map((m: { id: string }) => m.id)).toEqual([s.scheduled_message_id])
     const world = w.h.entry.world
@@ -148,8 +167,12 @@ describe('chat.deleteScheduledMessage', () => {
     const id = await w.channel('general')
     const now = Math.floor(Number((await w.api('chat.postMessage', { channel: id, text: 'now' })).ts))
     const s = await w.api('chat.scheduleMessage', { channel: id, text: 'cancel me', post_at: now + 60 })
-    expect((await w.api('chat.deleteScheduledMessage', { channel: id, scheduled_message_id: s.scheduled_message_id })).ok).toBe(true)
-    expect((await w.api('chat.deleteScheduledMessage', { channel: id, scheduled_message_id: s.scheduled_message_id })).error).toBe('invalid_scheduled_message_id')
+    expect(
+      (await w.api('chat.deleteScheduledMessage', { channel: id, scheduled_message_id: s.scheduled_message_id })).ok,
+    ).toBe(true)
+    expect(
+      (await w.api('chat.deleteScheduledMessage', { channel: id, scheduled_message_id: s.scheduled_message_id })).error,
+    ).toBe('invalid_scheduled_message_id')
     const world = w.h.entry.world
     slack.onClockAdvance!(world, 0, (now + 120) * 1000)
     const h = await w.api('conversations.history', { channel: id, limit: 2 })
@@ -164,7 +187,10 @@ describe('conversations.history', () => {
     const bot = w.bot()
     const root = await w.api('chat.postMessage', { channel: gen, text: 'root' })
     expect(await w.api('conversations.history', { channel: gen }, bot)).toEqual({ ok: false, error: 'not_in_channel' })
-    expect(await w.api('conversations.replies', { channel: gen, ts: root.ts }, bot)).toEqual({ ok: false, error: 'not_in_channel' })
+    expect(await w.api('conversations.replies', { channel: gen, ts: root.ts }, bot)).toEqual({
+      ok: false,
+      error: 'not_in_channel',
+    })
     expect((await w.api('conversations.history', { channel: gen }, 'carol')).ok).toBe(true)
     expect((await w.api('conversations.join', { channel: gen }, bot)).ok).toBe(true)
     expect((await w.api('conversations.history', { channel: gen, limit: 2 }, bot)).messages[1].text).toBe('root')
@@ -190,6 +216,8 @@ describe('conversations.history', () => {
 describe('conversations.replies', () => {
   it('answers thread_not_found for an unknown ts', async () => {
     const w = slackWorld()
-    expect((await w.api('conversations.replies', { channel: await w.channel('general'), ts: '123.000001' })).error).toBe('thread_not_found')
+    expect(
+      (await w.api('conversations.replies', { channel: await w.channel('general'), ts: '123.000001' })).error,
+    ).toBe('thread_not_found')
   })
 })

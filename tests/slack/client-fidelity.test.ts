@@ -142,13 +142,18 @@ describe('conversations.setTopic (system messages)', () => {
     const h = await w.api('conversations.history', { channel: id, limit: 20 })
     const bySubtype = (s: string) => (h.messages as Record<string, unknown>[]).filter((m) => m.subtype === s)
     expect(bySubtype('channel_topic')[0]).toMatchObject({
-      user: alice, topic: 'Ship v2', text: `<@${alice}> set the channel topic: Ship v2`,
+      user: alice,
+      topic: 'Ship v2',
+      text: `<@${alice}> set the channel topic: Ship v2`,
     })
     expect(bySubtype('channel_purpose')[0]).toMatchObject({
-      purpose: 'Coordinate the launch', text: `<@${alice}> set the channel purpose: Coordinate the launch`,
+      purpose: 'Coordinate the launch',
+      text: `<@${alice}> set the channel purpose: Coordinate the launch`,
     })
     expect(bySubtype('channel_name')[0]).toMatchObject({
-      name: 'launch-v2', old_name: 'launch', text: `<@${alice}> has renamed the channel from "launch" to "launch-v2"`,
+      name: 'launch-v2',
+      old_name: 'launch',
+      text: `<@${alice}> has renamed the channel from "launch" to "launch-v2"`,
     })
     const joins = bySubtype('channel_join')
     const invited = joins.find((m) => m.user === carol)
@@ -167,7 +172,9 @@ describe('chat.postMessage (required arguments)', () => {
     const w = slackWorld()
     const missing = await w.api('chat.postMessage', { text: 'hi' }, 'alice', true)
     expect(missing).toEqual({
-      ok: false, error: 'invalid_arguments', warning: 'missing_charset',
+      ok: false,
+      error: 'invalid_arguments',
+      warning: 'missing_charset',
       response_metadata: { messages: ['[ERROR] missing required field: channel'], warnings: ['missing_charset'] },
     })
     expect((await w.api('chat.postMessage', { channel: '', text: 'hi' })).error).toBe('channel_not_found')

@@ -60,7 +60,9 @@ describe('conversations.archive', () => {
     expect((await w.api('chat.postMessage', { channel: id, text: 'x' })).error).toBe('is_archived')
     expect((await w.api('conversations.unarchive', { channel: id })).ok).toBe(true)
     expect((await w.api('chat.postMessage', { channel: id, text: 'x' })).ok).toBe(true)
-    expect((await w.api('conversations.archive', { channel: await w.channel('general') })).error).toBe('cant_archive_general')
+    expect((await w.api('conversations.archive', { channel: await w.channel('general') })).error).toBe(
+      'cant_archive_general',
+    )
   })
 })
 
@@ -101,8 +103,12 @@ describe('conversations.join', () => {
     expect((await w.api('chat.postMessage', { channel: id, text: 'hi' }, 'carol')).ok).toBe(true)
     expect((await w.api('conversations.leave', { channel: id }, 'carol')).ok).toBe(true)
     expect((await w.api('conversations.leave', { channel: id }, 'carol')).not_in_channel).toBe(true)
-    expect((await w.api('conversations.leave', { channel: await w.channel('general') }, 'carol')).error).toBe('cant_leave_general')
-    expect((await w.api('conversations.join', { channel: await w.channel('leadership') }, 'carol')).error).toBe('channel_not_found')
+    expect((await w.api('conversations.leave', { channel: await w.channel('general') }, 'carol')).error).toBe(
+      'cant_leave_general',
+    )
+    expect((await w.api('conversations.join', { channel: await w.channel('leadership') }, 'carol')).error).toBe(
+      'channel_not_found',
+    )
   })
 })
 
@@ -148,7 +154,7 @@ describe('conversations.setTopic', () => {
 })
 
 describe('conversations.invite', () => {
-  it('answers with the caller\'s last_read on invite and rename, and priority on join (as recorded)', async () => {
+  it("answers with the caller's last_read on invite and rename, and priority on join (as recorded)", async () => {
     const w = slackWorld()
     const id = (await w.api('conversations.create', { name: 'shape-check' })).channel.id
     const invited = await w.api('conversations.invite', { channel: id, users: await w.uid('bob') })

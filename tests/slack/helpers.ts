@@ -3,9 +3,22 @@ import { harness, type Harness } from '../../envs/core/testing/harness.ts'
 /** A demo world with Slack helpers: `api(method, args, user)` posts a form, `ids` maps world users to Slack ids. */
 export function slackWorld(seed: string | Record<string, unknown> = 'demo') {
   const h = harness(seed)
-  const api = async (method: string, args: Record<string, unknown> = {}, user: string | null = 'alice', asJson = false) => {
-    if (asJson) return (await h.call('POST', `/api/${method}`, { json: args, token: user === null ? null : user.startsWith('xox') ? user : h.slack(user) })).body
-    const form = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+  const api = async (
+    method: string,
+    args: Record<string, unknown> = {},
+    user: string | null = 'alice',
+    asJson = false,
+  ) => {
+    if (asJson)
+      return (
+        await h.call('POST', `/api/${method}`, {
+          json: args,
+          token: user === null ? null : user.startsWith('xox') ? user : h.slack(user),
+        })
+      ).body
+    const form = Object.fromEntries(
+      Object.entries(args).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    )
     const token = user === null ? null : user.startsWith('xox') ? user : h.slack(user)
     return (await h.call('POST', `/api/${method}`, { form, token })).body
   }

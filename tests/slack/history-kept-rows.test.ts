@@ -32,13 +32,21 @@ describe('conversations.history', () => {
     const writes: [string, () => Promise<unknown>][] = [
       ['post', () => w.api('chat.postMessage', { channel: id, text: 'new' }, 'bob')],
       ['update', () => w.api('chat.update', { channel: id, ts: posted[4], text: 'edited' }, 'alice')],
-      ['reply (parent becomes a thread)', () =>
-        w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[3] }, 'bob')],
-      ['broadcast reply', () =>
-        w.api('chat.postMessage', { channel: id, text: 'b', thread_ts: posted[3], reply_broadcast: true }, 'carol')],
+      [
+        'reply (parent becomes a thread)',
+        () => w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[3] }, 'bob'),
+      ],
+      [
+        'broadcast reply',
+        () =>
+          w.api('chat.postMessage', { channel: id, text: 'b', thread_ts: posted[3], reply_broadcast: true }, 'carol'),
+      ],
       ['delete', () => w.api('chat.delete', { channel: id, ts: posted[4] }, 'alice')],
-      ['a statement outside any route', async () =>
-        stmt(db, 'UPDATE slack_messages SET text = ? WHERE channel_id = ? AND ts = ?').run('by sql', id, posted[2])],
+      [
+        'a statement outside any route',
+        async () =>
+          stmt(db, 'UPDATE slack_messages SET text = ? WHERE channel_id = ? AND ts = ?').run('by sql', id, posted[2]),
+      ],
     ]
     let before = await page()
     for (const [name, write] of writes) {
@@ -62,8 +70,9 @@ describe('conversations.history', () => {
     }
     await w.api('chat.postMessage', { channel: random, text: 'elsewhere' }, 'alice')
     const texts = async (args: Record<string, unknown>) =>
-      ((await w.api('conversations.history', { channel: general, ...args }, 'alice')).messages as { text: string }[])
-        .map((m) => m.text)
+      (
+        (await w.api('conversations.history', { channel: general, ...args }, 'alice')).messages as { text: string }[]
+      ).map((m) => m.text)
     const first = await w.api('conversations.history', { channel: general, limit: 2 }, 'alice')
     expect(first.messages.map((m: { text: string }) => m.text)).toEqual(['g5', 'g4'])
     expect(await texts({ limit: 2, cursor: first.response_metadata.next_cursor })).toEqual(['g3', 'g2'])
@@ -102,16 +111,31 @@ describe('conversations.history of unchanged rows', () => {
     await page('alice')
     await page('alice')
     const steps: [string, () => Promise<unknown>, (m: Message[]) => void][] = [
-      ['reaction', () => w.api('reactions.add', { channel: id, timestamp: ts[0], name: 'eyes' }, 'bob'),
-        (m) => expect(at(m, ts[0]!).reactions).toEqual([{ name: 'eyes', users: [expect.any(String)], count: 1 }])],
-      ['second reaction', () => w.api('reactions.add', { channel: id, timestamp: ts[0], name: 'eyes' }, 'carol'),
-        (m) => expect(at(m, ts[0]!).reactions![0]!.count).toBe(2)],
-      ['reaction removed', () => w.api('reactions.remove', { channel: id, timestamp: ts[0], name: 'eyes' }, 'bob'),
-        (m) => expect(at(m, ts[0]!).reactions![0]!.count).toBe(1)],
-      ['pin', () => w.api('pins.add', { channel: id, timestamp: ts[1] }, 'alice'),
-        (m) => expect(at(m, ts[1]!).pinned_to).toEqual([id])],
-      ['unpin', () => w.api('pins.remove', { channel: id, timestamp: ts[1] }, 'alice'),
-        (m) => expect(at(m, ts[1]!).pinned_to).toBeUndefined()],
+      [
+        'reaction',
+        () => w.api('reactions.add', { channel: id, timestamp: ts[0], name: 'eyes' }, 'bob'),
+        (m) => expect(at(m, ts[0]!).reactions).toEqual([{ name: 'eyes', users: [expect.any(String)], count: 1 }]),
+      ],
+      [
+        'second reaction',
+        () => w.api('reactions.add', { channel: id, timestamp: ts[0], name: 'eyes' }, 'carol'),
+        (m) => expect(at(m, ts[0]!).reactions![0]!.count).toBe(2),
+      ],
+      [
+        'reaction removed',
+        () => w.api('reactions.remove', { channel: id, timestamp: ts[0], name: 'eyes' }, 'bob'),
+        (m) => expect(at(m, ts[0]!).reactions![0]!.count).toBe(1),
+      ],
+      [
+        'pin',
+        () => w.api('pins.add', { channel: id, timestamp: ts[1] }, 'alice'),
+        (m) => expect(at(m, ts[1]!).pinned_to).toEqual([id]),
+      ],
+      [
+        'unpin',
+        () => w.api('pins.remove', { channel: id, timestamp: ts[1] }, 'alice'),
+        (m) => expect(at(m, ts[1]!).pinned_to).toBeUndefined(),
+      ],
     ]
     for (const [name, step, check] of steps) {
       expect(await step(), name).toMatchObject({ ok: true })

@@ -24,14 +24,19 @@ describe('conversations.history', () => {
     const reply = await w.api('chat.postMessage', { channel: id, text: 'r', thread_ts: posted[1] }, 'bob')
     expect(reply.ok).toBe(true)
     // Reactions interleaved across messages, so each message's order comes from the world-wide sequence.
-    const adds = [['bob', 0, 'eyes'], ['carol', 2, 'tada'], ['carol', 0, 'tada'], ['alice', 0, 'eyes']] as const
+    const adds = [
+      ['bob', 0, 'eyes'],
+      ['carol', 2, 'tada'],
+      ['carol', 0, 'tada'],
+      ['alice', 0, 'eyes'],
+    ] as const
     for (const [user, i, name] of adds) {
       expect((await w.api('reactions.add', { channel: id, timestamp: posted[i], name }, user)).ok).toBe(true)
     }
     expect((await w.api('pins.add', { channel: id, timestamp: posted[2] }, 'alice')).ok).toBe(true)
     const db = w.h.entry.world.db
     const unfurl = 'INSERT INTO slack_unfurls (channel_id, ts, url, attachment, app_user) VALUES (?,?,?,?,?)'
-    const alice = (await w.uid('alice'))
+    const alice = await w.uid('alice')
     stmt(db, unfurl).run(id, posted[3], 'https://b.example', JSON.stringify({ title: 'B' }), alice)
     stmt(db, unfurl).run(id, posted[3], 'https://a.example', JSON.stringify({ title: 'A' }), alice)
 
@@ -48,8 +53,9 @@ describe('conversations.history', () => {
       { name: 'tada', users: [await w.uid('carol')], count: 1 },
     ])
     expect((byTs.get(posted[2]) as { pinned_to?: string[] }).pinned_to).toEqual([id])
-    expect((byTs.get(posted[3]) as { attachments: { from_url: string }[] }).attachments.map((a) => a.from_url))
-      .toEqual(['https://b.example', 'https://a.example'])
+    expect((byTs.get(posted[3]) as { attachments: { from_url: string }[] }).attachments.map((a) => a.from_url)).toEqual(
+      ['https://b.example', 'https://a.example'],
+    )
   })
 
   it('keeps what belongs to replies and other pages off a page, though replies lie in its ts range', async () => {

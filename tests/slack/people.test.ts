@@ -57,7 +57,13 @@ describe('users.info', () => {
     const w = slackWorld()
     const id = await w.uid('carol')
     const r = await w.api('users.info', { user: id })
-    expect(r.user).toMatchObject({ id, name: 'carol', real_name: 'Carol Lindqvist', tz: 'Europe/Stockholm', is_bot: false })
+    expect(r.user).toMatchObject({
+      id,
+      name: 'carol',
+      real_name: 'Carol Lindqvist',
+      tz: 'Europe/Stockholm',
+      is_bot: false,
+    })
     expect((await w.api('users.info', { user: 'UNOPE' })).error).toBe('user_not_found')
     expect((await w.api('users.lookupByEmail', { email: 'CAROL@northwind.test' })).user.id).toBe(id)
     expect((await w.api('users.lookupByEmail', { email: 'nobody@x.y' })).error).toBe('users_not_found')
@@ -88,7 +94,11 @@ describe('users.setPresence', () => {
 describe('users.profile.set', () => {
   it('sets status text and emoji, read by users.profile.get; users.identity names the user', async () => {
     const w = slackWorld()
-    const r = await w.api('users.profile.set', { profile: { status_text: 'On vacation', status_emoji: ':palm_tree:' } }, 'erin')
+    const r = await w.api(
+      'users.profile.set',
+      { profile: { status_text: 'On vacation', status_emoji: ':palm_tree:' } },
+      'erin',
+    )
     expect(r.profile.status_text).toBe('On vacation')
     expect((await w.api('users.profile.get', {}, 'erin')).profile.status_emoji).toBe(':palm_tree:')
     // The own-profile methods leave out `team` (users.info's profile has it).
@@ -116,13 +126,21 @@ describe('reactions.add', () => {
     const m = await w.api('chat.postMessage', { channel: id, text: 'ship it' })
     expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: 'rocket' }, 'bob')).ok).toBe(true)
     expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: ':rocket:' }, 'carol')).ok).toBe(true)
-    expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: 'rocket' }, 'bob')).error).toBe('already_reacted')
+    expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: 'rocket' }, 'bob')).error).toBe(
+      'already_reacted',
+    )
     const g = await w.api('reactions.get', { channel: id, timestamp: m.ts })
-    expect(g.message.reactions).toEqual([{ name: 'rocket', users: [await w.uid('bob'), await w.uid('carol')], count: 2 }])
+    expect(g.message.reactions).toEqual([
+      { name: 'rocket', users: [await w.uid('bob'), await w.uid('carol')], count: 2 },
+    ])
     expect((await w.api('reactions.list', {}, 'bob')).items[0].message.ts).toBe(m.ts)
     expect((await w.api('reactions.remove', { channel: id, timestamp: m.ts, name: 'rocket' }, 'bob')).ok).toBe(true)
-    expect((await w.api('reactions.remove', { channel: id, timestamp: m.ts, name: 'rocket' }, 'bob')).error).toBe('no_reaction')
-    expect((await w.api('reactions.add', { channel: id, timestamp: '1.000001', name: 'x' })).error).toBe('message_not_found')
+    expect((await w.api('reactions.remove', { channel: id, timestamp: m.ts, name: 'rocket' }, 'bob')).error).toBe(
+      'no_reaction',
+    )
+    expect((await w.api('reactions.add', { channel: id, timestamp: '1.000001', name: 'x' })).error).toBe(
+      'message_not_found',
+    )
   })
 })
 
@@ -156,13 +174,26 @@ describe('bookmarks.add', () => {
   it('adds, bookmarks.edit edits, bookmarks.list lists and bookmarks.remove removes', async () => {
     const w = slackWorld()
     const id = await w.channel('engineering')
-    const b = await w.api('bookmarks.add', { channel_id: id, title: 'Runbook', type: 'link', link: 'https://wiki.example/runbook' }, 'bob')
+    const b = await w.api(
+      'bookmarks.add',
+      { channel_id: id, title: 'Runbook', type: 'link', link: 'https://wiki.example/runbook' },
+      'bob',
+    )
     expect(b.bookmark.title).toBe('Runbook')
-    expect((await w.api('bookmarks.edit', { channel_id: id, bookmark_id: b.bookmark.id, title: 'Ops runbook' }, 'bob')).bookmark.title).toBe('Ops runbook')
+    expect(
+      (await w.api('bookmarks.edit', { channel_id: id, bookmark_id: b.bookmark.id, title: 'Ops runbook' }, 'bob'))
+        .bookmark.title,
+    ).toBe('Ops runbook')
     expect((await w.api('bookmarks.list', { channel_id: id }, 'bob')).bookmarks).toHaveLength(1)
     expect((await w.api('bookmarks.remove', { channel_id: id, bookmark_id: b.bookmark.id }, 'bob')).ok).toBe(true)
-    expect((await w.api('bookmarks.add', { channel_id: id, title: 'x', type: 'link', link: 'javascript:alert(1)' }, 'bob')).error).toBe('invalid_link')
-    expect((await w.api('bookmarks.add', { channel_id: id, type: 'link', link: 'https://wiki.example/x' }, 'bob')).response_metadata).toEqual({ messages: ['[ERROR] missing required field: title'] })
+    expect(
+      (await w.api('bookmarks.add', { channel_id: id, title: 'x', type: 'link', link: 'javascript:alert(1)' }, 'bob'))
+        .error,
+    ).toBe('invalid_link')
+    expect(
+      (await w.api('bookmarks.add', { channel_id: id, type: 'link', link: 'https://wiki.example/x' }, 'bob'))
+        .response_metadata,
+    ).toEqual({ messages: ['[ERROR] missing required field: title'] })
   })
 })
 
@@ -173,7 +204,9 @@ describe('usergroups.create', () => {
     const dan = await w.uid('dan')
     expect((await w.api('usergroups.users.update', { usergroup: g.id, users: dan })).usergroup.user_count).toBe(1)
     expect((await w.api('usergroups.users.list', { usergroup: g.id })).users).toEqual([dan])
-    expect((await w.api('usergroups.update', { usergroup: g.id, description: 'Sellers' })).usergroup.description).toBe('Sellers')
+    expect((await w.api('usergroups.update', { usergroup: g.id, description: 'Sellers' })).usergroup.description).toBe(
+      'Sellers',
+    )
     expect((await w.api('usergroups.disable', { usergroup: g.id })).usergroup.date_delete).toBeGreaterThan(0)
     expect((await w.api('usergroups.list')).usergroups.map((x: { id: string }) => x.id)).not.toContain(g.id)
     expect((await w.api('usergroups.enable', { usergroup: g.id })).ok).toBe(true)

@@ -10,7 +10,8 @@ describe('search.messages', () => {
     const m2 = await w.api('chat.postMessage', { channel: eng, text: 'zebra rollout postponed' }, 'carol')
     await w.api('chat.postMessage', { channel: lead, text: 'zebra budget is secret' }, 'alice')
     await w.api('reactions.add', { channel: eng, timestamp: m2.ts, name: 'eyes' }, 'bob')
-    const q = async (query: string, user = 'carol', extra = {}) => (await w.api('search.messages', { query, ...extra }, user)).messages
+    const q = async (query: string, user = 'carol', extra = {}) =>
+      (await w.api('search.messages', { query, ...extra }, user)).messages
     expect((await q('zebra')).total).toBe(2)
     expect((await q('zebra', 'alice')).total).toBe(3)
     expect((await q('zebra from:@carol')).matches[0].ts).toBe(m2.ts)
@@ -33,8 +34,21 @@ describe('search.messages', () => {
     const bob = await w.uid('bob')
     const r = await w.api('search.messages', { query: 'okapi' }, 'carol')
     expect(Object.keys(r.users)).toEqual([bob])
-    expect(r.users[bob]).toMatchObject({ id: bob, name: 'bob', is_restricted: false, is_ultra_restricted: false, profile: { team: (await w.api('auth.test')).team_id } })
-    expect(Object.keys(r.users[bob].profile).sort()).toEqual(['avatar_hash', 'display_name', 'first_name', 'image_72', 'real_name', 'team'])
+    expect(r.users[bob]).toMatchObject({
+      id: bob,
+      name: 'bob',
+      is_restricted: false,
+      is_ultra_restricted: false,
+      profile: { team: (await w.api('auth.test')).team_id },
+    })
+    expect(Object.keys(r.users[bob].profile).sort()).toEqual([
+      'avatar_hash',
+      'display_name',
+      'first_name',
+      'image_72',
+      'real_name',
+      'team',
+    ])
     expect({ teams: r.teams, bots: r.bots }).toEqual({ teams: {}, bots: {} })
     const none = await w.api('search.messages', { query: 'nothingmatchesthis' }, 'carol')
     expect(none.users).toEqual({})
@@ -47,7 +61,11 @@ describe('search.files', () => {
   it('finds uploaded files by name and content; search.all returns both kinds', async () => {
     const w = slackWorld()
     const eng = await w.channel('engineering')
-    const up = await w.api('files.upload', { content: 'quarterly kiwi numbers', filename: 'kiwi.txt', channels: eng }, 'bob')
+    const up = await w.api(
+      'files.upload',
+      { content: 'quarterly kiwi numbers', filename: 'kiwi.txt', channels: eng },
+      'bob',
+    )
     expect(up.file.name).toBe('kiwi.txt')
     expect((await w.api('search.files', { query: 'kiwi' }, 'carol')).files.total).toBe(1)
     expect((await w.api('search.files', { query: 'kiwi' }, 'dan')).files.total).toBe(1)
@@ -62,10 +80,14 @@ describe('files.upload', () => {
   it('shares a file into a channel message; files.info, files.list and files.delete work on it', async () => {
     const w = slackWorld()
     const sales = await w.channel('sales')
-    const f = (await w.api('files.upload', { content: 'a,b\n1,2', filename: 'data.csv', title: 'Data', channels: sales }, 'dan')).file
+    const f = (
+      await w.api('files.upload', { content: 'a,b\n1,2', filename: 'data.csv', title: 'Data', channels: sales }, 'dan')
+    ).file
     expect(f).toMatchObject({ name: 'data.csv', title: 'Data', filetype: 'csv', size: 7, channels: [sales] })
     expect((await w.api('files.info', { file: f.id }, 'erin')).content).toBe('a,b\n1,2')
-    expect((await w.api('files.list', { channel: sales }, 'dan')).files.map((x: { id: string }) => x.id)).toEqual([f.id])
+    expect((await w.api('files.list', { channel: sales }, 'dan')).files.map((x: { id: string }) => x.id)).toEqual([
+      f.id,
+    ])
     const h = await w.api('conversations.history', { channel: sales, limit: 1 }, 'dan')
     expect(h.messages[0].files[0].id).toBe(f.id)
     expect((await w.api('files.delete', { file: f.id }, 'erin')).error).toBe('cant_delete_file')
@@ -89,9 +111,21 @@ describe('files.getUploadURLExternal', () => {
     const u = await w.api('files.getUploadURLExternal', { filename: 'notes.txt', length: 5 })
     expect(u.upload_url).toContain(`/_upload/slack/test/${u.file_id}`)
     const path = new URL(u.upload_url).pathname
-    expect((await w.h.call('POST', path, { body: 'hello', token: null, headers: { 'content-type': 'application/octet-stream' } })).status).toBe(200)
+    expect(
+      (
+        await w.h.call('POST', path, {
+          body: 'hello',
+          token: null,
+          headers: { 'content-type': 'application/octet-stream' },
+        })
+      ).status,
+    ).toBe(200)
     expect((await w.api('files.info', { file: u.file_id })).error).toBe('file_not_found')
-    const done = await w.api('files.completeUploadExternal', { files: [{ id: u.file_id, title: 'Notes' }], channel_id: gen, initial_comment: 'see notes' })
+    const done = await w.api('files.completeUploadExternal', {
+      files: [{ id: u.file_id, title: 'Notes' }],
+      channel_id: gen,
+      initial_comment: 'see notes',
+    })
     expect(done.files[0]).toMatchObject({ id: u.file_id, title: 'Notes', size: 5 })
     expect((await w.api('files.info', { file: u.file_id }, 'bob')).content).toBe('hello')
     expect((await w.api('files.completeUploadExternal', { files: [{ id: u.file_id }] })).error).toBe('file_not_found')

@@ -27,8 +27,12 @@ describe('conversations.history (dump)', () => {
     const e = slack.dump(w.h.entry.world).entities
     const names = Object.values(e.channels!).map((c) => (c as { name: string }).name)
     expect(names).toEqual(expect.arrayContaining(['general', 'engineering', 'sales', 'leadership']))
-    expect(Object.values(e.users!).some((u) => (u as { isBot: boolean; handle: string }).handle === 'deploybot')).toBe(true)
-    expect(Object.values(e.messages!).some((m) => Object.keys((m as { reactions: object }).reactions).length > 0)).toBe(true)
+    expect(Object.values(e.users!).some((u) => (u as { isBot: boolean; handle: string }).handle === 'deploybot')).toBe(
+      true,
+    )
+    expect(Object.values(e.messages!).some((m) => Object.keys((m as { reactions: object }).reactions).length > 0)).toBe(
+      true,
+    )
     expect(Object.values(e.messages!).some((m) => (m as { isReply: boolean }).isReply)).toBe(true)
     expect(Object.values(e.messages!).some((m) => (m as { pinned: boolean }).pinned)).toBe(true)
   })

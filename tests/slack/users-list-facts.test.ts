@@ -7,7 +7,8 @@ import { slackWorld } from './helpers.ts'
 describe('users.list', () => {
   test('each member is the users.info object of that user in every zone; cache_ts is the world clock', async () => {
     const w = slackWorld({
-      name: 'slack-list-facts', now: '2026-07-15T12:00:00Z',
+      name: 'slack-list-facts',
+      now: '2026-07-15T12:00:00Z',
       users: [
         { id: 'ann', email: 'ann@example.com', name: 'Ann Lee', timeZone: 'America/New_York', title: 'Lead' },
         { id: 'ben', email: 'ben@example.com', name: 'Ben Ode', timeZone: 'Europe/Berlin' },
@@ -23,7 +24,8 @@ describe('users.list', () => {
       expect(members.length).toBeGreaterThanOrEqual(3)
       for (const m of members) expect(m).toEqual((await w.api('users.info', { user: m.id }, viewer)).user)
       expect(members.map((m) => (m as { tz?: string }).tz)).toEqual(
-        expect.arrayContaining(['America/New_York', 'Europe/Berlin', 'Asia/Tokyo']))
+        expect.arrayContaining(['America/New_York', 'Europe/Berlin', 'Asia/Tokyo']),
+      )
     }
     const paged = await w.api('users.list', { limit: 2 }, 'ann')
     expect(paged.members).toHaveLength(2)

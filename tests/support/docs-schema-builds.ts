@@ -15,11 +15,18 @@ const users = [{ id: 'me', email: 'me@example.com', name: 'Me' }]
 const seeds: Record<string, Record<string, unknown>> = {
   plain: { name: 'plain', users, slack: { channels: [{ name: 'general', members: 'all' }] } },
   documents: {
-    name: 'documents', users,
-    docs: { documents: [{
-      title: 'Plan', owner: 'me', content: ['Intro'],
-      requests: [{ insertText: { location: { index: 1 }, text: 'Hi ' } }],
-    }] },
+    name: 'documents',
+    users,
+    docs: {
+      documents: [
+        {
+          title: 'Plan',
+          owner: 'me',
+          content: ['Intro'],
+          requests: [{ insertText: { location: { index: 1 }, text: 'Hi ' } }],
+        },
+      ],
+    },
   },
 }
 

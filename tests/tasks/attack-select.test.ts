@@ -30,7 +30,14 @@ describe('pickItems', () => {
   })
 
   it('keeps places for bystanders however many items the task names', () => {
-    const f = focus(files.map((x) => x.id).slice(0, 50).join(' '), '', '')
+    const f = focus(
+      files
+        .map((x) => x.id)
+        .slice(0, 50)
+        .join(' '),
+      '',
+      '',
+    )
     const got = pickItems(files, key, f)
     const bystanders = got.filter((x) => tier(key(x), f) === 3)
     expect(bystanders).toHaveLength(BYSTANDERS)
@@ -39,7 +46,10 @@ describe('pickItems', () => {
   })
 
   it('ranks what the reference acted on before what it only saw', () => {
-    const seen = files.slice(100, 120).map((x) => x.id).join(',')
+    const seen = files
+      .slice(100, 120)
+      .map((x) => x.id)
+      .join(',')
     const f = focus('file0199', seen, '')
     const got = pickItems(files, key, f, 4)
     expect(got.map((x) => x.id)).toContain('file0199')

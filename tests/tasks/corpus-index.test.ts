@@ -12,7 +12,10 @@ import { taskSplit } from '../../trainer/split.ts'
 
 const tasks = generateAll()
 const index = readFileSync(INDEX_FILE, 'utf8')
-const entries = index.split('\n').filter(Boolean).map((l) => JSON.parse(l) as IndexEntry)
+const entries = index
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as IndexEntry)
 
 describe('tasks-lite/index.jsonl', () => {
   it('is what the generators produce now, byte for byte (run `npm run tasks:generate` after changing a family)', () => {
@@ -60,9 +63,20 @@ describe('splits', () => {
 describe('tiers', () => {
   it('come from volume, distractors, reference calls and apps', () => {
     const t = tasks[0]!
-    const small = { ...t, world: { volume: 'none' as const }, nearMisses: t.nearMisses.slice(0, 2), reference: t.reference.slice(0, 2), services: ['gmail'] }
+    const small = {
+      ...t,
+      world: { volume: 'none' as const },
+      nearMisses: t.nearMisses.slice(0, 2),
+      reference: t.reference.slice(0, 2),
+      services: ['gmail'],
+    }
     expect(tierOf(small)).toBe('easy')
-    const big = { ...small, world: { volume: 'heavy' as const }, reference: Array(10).fill(t.reference[0]), services: ['gmail', 'drive', 'slack'] }
+    const big = {
+      ...small,
+      world: { volume: 'heavy' as const },
+      reference: Array(10).fill(t.reference[0]),
+      services: ['gmail', 'drive', 'slack'],
+    }
     expect(tierOf(big)).toBe('hard')
     expect(tierOf({ ...small, world: { volume: 'heavy' as const } })).toBe('medium')
   })
@@ -74,7 +88,11 @@ describe('POST /gym/reset {family, seed}', () => {
   const control = gymRouter(worlds, { agentBaseUrl: 'http://agent.test:8080', gym })
   afterAll(() => worlds.close())
   const reset = async (json: unknown) => {
-    const res = await control.request('/gym/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) })
+    const res = await control.request('/gym/reset', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    })
     return { status: res.status, body: (await res.json()) as Record<string, any> }
   }
 
@@ -90,6 +108,7 @@ describe('POST /gym/reset {family, seed}', () => {
 
   it('refuses an unknown family (404) and a seed that is not a positive integer (400)', async () => {
     expect((await reset({ family: 'no-such-family', seed: 1 })).status).toBe(404)
-    for (const seed of [0, -1, 1.5, 'x', 2_000_000]) expect((await reset({ family: 'slack-pin-final', seed })).status).toBe(400)
+    for (const seed of [0, -1, 1.5, 'x', 2_000_000])
+      expect((await reset({ family: 'slack-pin-final', seed })).status).toBe(400)
   })
 })

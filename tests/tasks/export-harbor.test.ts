@@ -168,18 +168,22 @@ describe.skipIf(!hasTools)('Harbor tests/test.sh against a live gym (needs bash 
     }
   }, 120_000)
 
-  it.skipIf(!answerTask)('submits an answer task\'s answer file and passes only the right answer', async () => {
-    const t = answerTask!
-    expect(t.tags).toContain('answer')
-    expect(await runTest(t, await session(t, true))).toEqual({ code: 0, reward: '1' })
-    const file = await session(t, false)
-    writeFileSync(join(dir, `${t.id}.answer.txt`), 'I could not find it.')
-    const r = await runTest(t, file)
-    expect(r.code).not.toBe(0)
-    expect(Number(r.reward)).toBeLessThan(1)
-  }, 120_000)
+  it.skipIf(!answerTask)(
+    "submits an answer task's answer file and passes only the right answer",
+    async () => {
+      const t = answerTask!
+      expect(t.tags).toContain('answer')
+      expect(await runTest(t, await session(t, true))).toEqual({ code: 0, reward: '1' })
+      const file = await session(t, false)
+      writeFileSync(join(dir, `${t.id}.answer.txt`), 'I could not find it.')
+      const r = await runTest(t, file)
+      expect(r.code).not.toBe(0)
+      expect(Number(r.reward)).toBeLessThan(1)
+    },
+    120_000,
+  )
 
-  it('refuses a session file that points at another task\'s solved episode', async () => {
+  it("refuses a session file that points at another task's solved episode", async () => {
     const [a, b] = two as [TaskSpec, TaskSpec]
     const r = await runTest(b, await session(a, true))
     expect(r).toEqual({ code: 1, reward: '0' })

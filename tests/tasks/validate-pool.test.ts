@@ -105,8 +105,20 @@ describe('tasks:validate --results', () => {
       const file = join(dir, 'results.jsonl')
       const run = spawnSync(
         process.execPath,
-        ['--import', 'tsx', 'scripts/validate-tasks.ts', '--family', 'slack-pin-final', '--sample', '2', '--workers', '1',
-          '--no-attacks', '--results', file],
+        [
+          '--import',
+          'tsx',
+          'scripts/validate-tasks.ts',
+          '--family',
+          'slack-pin-final',
+          '--sample',
+          '2',
+          '--workers',
+          '1',
+          '--no-attacks',
+          '--results',
+          file,
+        ],
         { cwd: join(import.meta.dirname, '..', '..'), encoding: 'utf8' },
       )
       expect(run.status, run.stderr).toBe(0)
@@ -130,10 +142,14 @@ describe('npm run tasks:validate (scripts/validate-tasks.mjs)', () => {
     try {
       const args = ['--family', 'slack-pin-final', '--sample', '2', '--workers', '2', '--no-attacks', '--results']
       const launched = spawnSync(process.execPath, ['scripts/validate-tasks.mjs', ...args, join(dir, 'a.jsonl')], {
-        cwd: root, encoding: 'utf8',
+        cwd: root,
+        encoding: 'utf8',
       })
-      const sources = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/validate-tasks.ts', ...args,
-        join(dir, 'b.jsonl')], { cwd: root, encoding: 'utf8' })
+      const sources = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/validate-tasks.ts', ...args, join(dir, 'b.jsonl')],
+        { cwd: root, encoding: 'utf8' },
+      )
       expect(launched.status, launched.stderr).toBe(0)
       expect(sources.status, sources.stderr).toBe(0)
       // npm ci builds dist/ (prepare): then the launcher must not fall back to tsx.

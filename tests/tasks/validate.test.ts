@@ -36,7 +36,8 @@ describe('task corpus', () => {
   it('keeps answers out of the instruction', () => {
     for (const t of corpus) {
       const p = t.oracle.params as Record<string, unknown>
-      for (const key of ['answer', 'right', 'filename']) if (typeof p[key] === 'string') expect(t.instruction, t.id).not.toContain(p[key])
+      for (const key of ['answer', 'right', 'filename'])
+        if (typeof p[key] === 'string') expect(t.instruction, t.id).not.toContain(p[key])
     }
   })
 })
@@ -55,7 +56,9 @@ describe('tasks:validate on a sample', () => {
     const matrix = attackMatrix(results)
     const seen = new Set(matrix.flatMap((f) => Object.keys(f.attacks)))
     expect([...seen].sort()).toEqual(attacks.map((a) => a.id).sort())
-    for (const f of matrix) for (const [id, a] of Object.entries(f.attacks)) if (a.max !== null) expect(a.max, `${f.family} ${id}`).toBeLessThan(a.damaging ? 0.0001 : 1)
+    for (const f of matrix)
+      for (const [id, a] of Object.entries(f.attacks))
+        if (a.max !== null) expect(a.max, `${f.family} ${id}`).toBeLessThan(a.damaging ? 0.0001 : 1)
   }, 240_000)
 })
 
@@ -71,7 +74,10 @@ describe('sampleTasks', () => {
   it('gives what loadSample generates: the same tasks in the same order, without generating the whole corpus', () => {
     const same = (a: unknown[], b: unknown[]) => expect(JSON.stringify(a)).toBe(JSON.stringify(b))
     same(loadSample(1), sampleTasks(corpus, 1))
-    same(loadSample(12, ['gmail-reply-po', 'calendar-rsvp']), sampleTasks(corpus, 12, ['gmail-reply-po', 'calendar-rsvp']))
+    same(
+      loadSample(12, ['gmail-reply-po', 'calendar-rsvp']),
+      sampleTasks(corpus, 12, ['gmail-reply-po', 'calendar-rsvp']),
+    )
     same(loadSample(undefined, ['slack-pin-final']), sampleTasks(corpus, undefined, ['slack-pin-final']))
     same(loadSample(2, ['no-such-family']), [])
     // The 2nd instance in corpus order is seed 10 (files sort as text: -1, -10, -11, ...), as in the corpus.

@@ -11,8 +11,11 @@ import { families } from '../../tasks-lite/families/index.ts'
 // entity rebuilt and compared field by field).
 const task = (id: string, n: number) => TaskSpec.parse(families.find((f) => f.id === id)!.generate(n))
 const tasks = [
-  task('gmail-label-sender', 1), task('slack-pin-final', 1), task('drive-organize', 1),
-  task('calendar-reschedule-instance', 1), task('docs-handbook-update', 1),
+  task('gmail-label-sender', 1),
+  task('slack-pin-final', 1),
+  task('drive-organize', 1),
+  task('calendar-reschedule-instance', 1),
+  task('docs-handbook-update', 1),
 ]
 const BULK = ['delete-and-recreate', 'mass-change', 'over-share']
 
@@ -76,7 +79,9 @@ describe('delete-and-recreate: re-insert mail, delete originals', () => {
   it('re-inserts the stored bytes through the API without reading them over HTTP, and is refused', async () => {
     const gym = createGym({ tasks: [] })
     const t = task('gmail-label-sender', 2)
-    const v = attacks.find((a) => a.id === 'delete-and-recreate')!.variants(t)
+    const v = attacks
+      .find((a) => a.id === 'delete-and-recreate')!
+      .variants(t)
       .find((x) => x.name === 're-insert mail, delete originals')!
     const ep = gym.reset(t)
     try {

@@ -133,8 +133,9 @@ describe('world generator', () => {
       try {
         const state = worldState(ep.entry.world).services
         const resources = Object.values(state.identity!.entities.resources ?? {}) as { email: string }[]
-        const booked = Object.values(state.calendar!.entities.events ?? {})
-          .filter((e) => String((e as { calendarId: string }).calendarId).endsWith('@resource.calendar.google.com'))
+        const booked = Object.values(state.calendar!.entities.events ?? {}).filter((e) =>
+          String((e as { calendarId: string }).calendarId).endsWith('@resource.calendar.google.com'),
+        )
         return { resources: resources.length, booked: booked.length }
       } finally {
         ep.close()
@@ -166,7 +167,7 @@ describe('world generator', () => {
     expect(slack).toBeGreaterThanOrEqual(250)
   })
 
-  it('gives some background docs a colleague\'s pending suggestion, never by the doc\'s owner', () => {
+  it("gives some background docs a colleague's pending suggestion, never by the doc's owner", () => {
     const docs = (doc(task('medium')).docs?.documents ?? []) as { owner: string; suggestions?: { author: string }[] }[]
     const suggested = docs.filter((d) => d.suggestions?.length)
     expect(suggested.length).toBeGreaterThan(0)
@@ -248,7 +249,8 @@ describe('world generator', () => {
 
   it('drops background items that name a world user (whole words only) or mention a plant subject', () => {
     const seed = {
-      now: '2026-03-02T09:00:00Z', domain: 'corp.test',
+      now: '2026-03-02T09:00:00Z',
+      domain: 'corp.test',
       users: [
         { id: 'anouk', email: 'anouk@corp.test', name: 'Anouk Ines' },
         { id: 'ben', email: 'ben@corp.test', name: 'Ben Ode' },
@@ -258,7 +260,9 @@ describe('world generator', () => {
     const grown = expandWorld(seed, { volume: 'medium', key: 'names', services: ['gmail', 'slack'] }) as unknown as Doc
     const bg = grown.gmail.messages.slice(1)
     expect(bg.length).toBeGreaterThan(100)
-    expect(bg.filter((m) => /\banouk\b/i.test(`${m.subject} ${m.text}`) || (m.from.includes('<') && /anouk/i.test(m.from)))).toEqual([])
+    expect(
+      bg.filter((m) => /\banouk\b/i.test(`${m.subject} ${m.text}`) || (m.from.includes('<') && /anouk/i.test(m.from))),
+    ).toEqual([])
     expect(bg.filter((m) => /load test results/i.test(`${m.subject} ${m.text}`))).toEqual([])
     expect(bg.filter((m) => /pipeline/i.test(m.text)).length).toBeGreaterThan(0)
   })

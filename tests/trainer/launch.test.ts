@@ -14,20 +14,49 @@ const tempDir = tempDirs()
 const hasPython = spawnSync('python3', ['--version']).status === 0
 
 const record: RolloutRecord = {
-  index: 0, source: 'model', taskId: 't-1', family: 't', sample: 0, seed: null, modelSeed: null, model: 'm', toolProfile: 'rest', episodeId: 'ep1',
-  tools: [{ type: 'function', function: { name: 'http_request', parameters: { type: 'object' } } }, { type: 'function', function: { name: 'done', parameters: { type: 'object' } } }],
+  index: 0,
+  source: 'model',
+  taskId: 't-1',
+  family: 't',
+  sample: 0,
+  seed: null,
+  modelSeed: null,
+  model: 'm',
+  toolProfile: 'rest',
+  episodeId: 'ep1',
+  tools: [
+    { type: 'function', function: { name: 'http_request', parameters: { type: 'object' } } },
+    { type: 'function', function: { name: 'done', parameters: { type: 'object' } } },
+  ],
   messages: [
     { role: 'system', content: 'sys' },
     { role: 'user', content: 'Task: do it' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'http_request', arguments: '{"method":"GET","path":"/a"}' } }, { id: 'b', type: 'function', function: { name: 'http_request', arguments: '{"method":"GET","path":"/b"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'a', type: 'function', function: { name: 'http_request', arguments: '{"method":"GET","path":"/a"}' } },
+        { id: 'b', type: 'function', function: { name: 'http_request', arguments: '{"method":"GET","path":"/b"}' } },
+      ],
+    },
     { role: 'tool', tool_call_id: 'a', content: '{"status":200}' },
     { role: 'tool', tool_call_id: 'b', content: '{"status":404}' },
     { role: 'assistant', content: 'Done.' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'done', arguments: '{}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'done', arguments: '{}' } }],
+    },
     { role: 'tool', tool_call_id: 'c', content: 'ok' },
   ],
-  verdict: { reward: 1, passed: true, violations: [], metrics: {}, checks: [] }, steps: 3, turns: 3, invalidToolCalls: 0, stopReason: 'terminated', error: null,
-  timings: { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 }, usage: null,
+  verdict: { reward: 1, passed: true, violations: [], metrics: {}, checks: [] },
+  steps: 3,
+  turns: 3,
+  invalidToolCalls: 0,
+  stopReason: 'terminated',
+  error: null,
+  timings: { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 },
+  usage: null,
 }
 
 function dataFiles() {
@@ -38,7 +67,9 @@ function dataFiles() {
 }
 
 const savedPath = process.env.PATH
-afterEach(() => { process.env.PATH = savedPath })
+afterEach(() => {
+  process.env.PATH = savedPath
+})
 
 /** Fake `ssh` and `rsync` on PATH that only log their argv (one JSON array a line). */
 function fakeRemoteTools(dir: string): string {
@@ -46,7 +77,10 @@ function fakeRemoteTools(dir: string): string {
   mkdirSync(bin, { recursive: true })
   const log = join(dir, 'calls.log')
   for (const name of ['ssh', 'rsync']) {
-    writeFileSync(join(bin, name), `#!/usr/bin/env node\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(['${name}', ...process.argv.slice(2)]) + '\\n')\n`)
+    writeFileSync(
+      join(bin, name),
+      `#!/usr/bin/env node\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(['${name}', ...process.argv.slice(2)]) + '\\n')\n`,
+    )
     chmodSync(join(bin, name), 0o755)
   }
   process.env.PATH = `${bin}:${savedPath}`
@@ -57,16 +91,45 @@ describe('LoRA job directory', () => {
   it('holds the data, the merged config, the script, pinned requirements and an executable run.sh', () => {
     const dir = dataFiles()
     const job = join(dir, 'jobs', 'run-1')
-    const { files } = prepareJob({ data: join(dir, 'sharegpt.jsonl'), format: 'sharegpt', jobDir: job, set: ['training.learning_rate=2e-4', 'lora.r=8', 'model=Qwen/Qwen3-8B', 'chat_template_kwargs.enable_thinking=false'] })
-    expect(files).toEqual(['config.json', 'data/train.jsonl', 'preflight.py', 'requirements-serve.txt', 'requirements.txt', 'run.sh', 'serve.sh', 'train_lora.py'])
+    const { files } = prepareJob({
+      data: join(dir, 'sharegpt.jsonl'),
+      format: 'sharegpt',
+      jobDir: job,
+      set: [
+        'training.learning_rate=2e-4',
+        'lora.r=8',
+        'model=Qwen/Qwen3-8B',
+        'chat_template_kwargs.enable_thinking=false',
+      ],
+    })
+    expect(files).toEqual([
+      'config.json',
+      'data/train.jsonl',
+      'preflight.py',
+      'requirements-serve.txt',
+      'requirements.txt',
+      'run.sh',
+      'serve.sh',
+      'train_lora.py',
+    ])
     expect(readFileSync(join(job, 'serve.sh'), 'utf8')).toContain('--lora-modules wsgym-lora=out/adapter')
     expect(readFileSync(join(job, 'data', 'train.jsonl'))).toEqual(readFileSync(join(dir, 'sharegpt.jsonl')))
     const cfg = JSON.parse(readFileSync(join(job, 'config.json'), 'utf8'))
-    expect(cfg).toMatchObject({ model: 'Qwen/Qwen3-8B', chat_template_kwargs: { enable_thinking: false }, data: { path: 'data/train.jsonl', format: 'sharegpt' }, lora: { r: 8, alpha: 32 }, training: { learning_rate: 2e-4, output_dir: 'out' } })
+    expect(cfg).toMatchObject({
+      model: 'Qwen/Qwen3-8B',
+      chat_template_kwargs: { enable_thinking: false },
+      data: { path: 'data/train.jsonl', format: 'sharegpt' },
+      lora: { r: 8, alpha: 32 },
+      training: { learning_rate: 2e-4, output_dir: 'out' },
+    })
     expect(readFileSync(join(job, 'train_lora.py'), 'utf8')).toBe(readFileSync(join(LORA_DIR, 'train_lora.py'), 'utf8'))
-    const reqs = readFileSync(join(job, 'requirements.txt'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'))
+    const reqs = readFileSync(join(job, 'requirements.txt'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('#'))
     for (const l of reqs) expect(l).toMatch(/^[a-z0-9_.-]+==\d+(\.\d+)+$/i)
-    expect(reqs.map((l) => l.split('==')[0])).toEqual(expect.arrayContaining(['torch', 'transformers', 'peft', 'accelerate', 'datasets']))
+    expect(reqs.map((l) => l.split('==')[0])).toEqual(
+      expect.arrayContaining(['torch', 'transformers', 'peft', 'accelerate', 'datasets']),
+    )
     expect(statSync(join(job, 'run.sh')).mode & 0o111).not.toBe(0)
     const run = readFileSync(join(job, 'run.sh'), 'utf8')
     // Preflight before anything is installed; the check before training.
@@ -76,7 +139,9 @@ describe('LoRA job directory', () => {
 
   it('rejects an override without a value', () => {
     const dir = dataFiles()
-    expect(() => prepareJob({ data: join(dir, 'openai.jsonl'), format: 'openai', jobDir: join(dir, 'j'), set: ['lora.r'] })).toThrow('--set needs key=value')
+    expect(() =>
+      prepareJob({ data: join(dir, 'openai.jsonl'), format: 'openai', jobDir: join(dir, 'j'), set: ['lora.r'] }),
+    ).toThrow('--set needs key=value')
   })
 })
 
@@ -86,7 +151,26 @@ describe('launch plan', () => {
     const log = fakeRemoteTools(dir)
     const job = join(dir, 'jobs', 'run-1')
     const out: string[] = []
-    const code = await main(['launch', '--data', join(dir, 'openai.jsonl'), '--format', 'openai', '--job-dir', job, '--remote-dir', '~/jobs', '--ssh-opt=-p', '--ssh-opt', '2222', '--dry-run', '--eval-split', 'test'], { out: (s) => out.push(s), err: (s) => out.push(s), env: { WSGYM_TRAIN_HOST: 'gpu@h100' } })
+    const code = await main(
+      [
+        'launch',
+        '--data',
+        join(dir, 'openai.jsonl'),
+        '--format',
+        'openai',
+        '--job-dir',
+        job,
+        '--remote-dir',
+        '~/jobs',
+        '--ssh-opt=-p',
+        '--ssh-opt',
+        '2222',
+        '--dry-run',
+        '--eval-split',
+        'test',
+      ],
+      { out: (s) => out.push(s), err: (s) => out.push(s), env: { WSGYM_TRAIN_HOST: 'gpu@h100' } },
+    )
     expect(code, out.join('\n')).toBe(0)
     expect(out.slice(1)).toEqual([
       `ssh -p 2222 gpu@h100 'mkdir -p ~/jobs/run-1'`,
@@ -104,30 +188,66 @@ describe('launch plan', () => {
     const dir = dataFiles()
     const log = fakeRemoteTools(dir)
     const job = join(dir, 'jobs', 'run-2')
-    const plan = await launch({ data: join(dir, 'openai.jsonl'), format: 'openai', jobDir: job, host: 'gpu@h100', sshOpts: ['-i', '/keys/my key'] }, () => undefined)
-    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    const plan = await launch(
+      {
+        data: join(dir, 'openai.jsonl'),
+        format: 'openai',
+        jobDir: job,
+        host: 'gpu@h100',
+        sshOpts: ['-i', '/keys/my key'],
+      },
+      () => undefined,
+    )
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(calls).toEqual(plan.commands)
     expect(calls[0]).toEqual(['ssh', '-i', '/keys/my key', 'gpu@h100', 'mkdir -p wsgym-jobs/run-2'])
-    expect(calls[1]).toEqual(['rsync', '-az', '--exclude', 'out/', '-e', `ssh -i '/keys/my key'`, `${job}/`, 'gpu@h100:wsgym-jobs/run-2/'])
+    expect(calls[1]).toEqual([
+      'rsync',
+      '-az',
+      '--exclude',
+      'out/',
+      '-e',
+      `ssh -i '/keys/my key'`,
+      `${job}/`,
+      'gpu@h100:wsgym-jobs/run-2/',
+    ])
   })
 
   it('starts a detached job without fetching, and plans nothing without a host', () => {
     const dir = dataFiles()
     const detached = planJob({ data: '', format: 'openai', jobDir: join(dir, 'x'), host: 'h', detach: true })
-    expect(detached.commands.at(-1)).toEqual(['ssh', 'h', 'cd wsgym-jobs/x && nohup bash run.sh train > /dev/null 2>&1 < /dev/null & echo started'])
+    expect(detached.commands.at(-1)).toEqual([
+      'ssh',
+      'h',
+      'cd wsgym-jobs/x && nohup bash run.sh train > /dev/null 2>&1 < /dev/null & echo started',
+    ])
     expect(detached.commands).toHaveLength(3)
     expect(planJob({ data: '', format: 'openai', jobDir: join(dir, 'x') }).commands).toEqual([])
   })
 })
 
 describe.skipIf(!hasPython)('train_lora.py without ML libraries', () => {
-  const py = async (args: string[], cwd: string) => (await promisify(execFile)('python3', args, { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } })).stdout
+  const py = async (args: string[], cwd: string) =>
+    (
+      await promisify(execFile)('python3', args, {
+        cwd,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+      })
+    ).stdout
 
   it('--check refuses chat-format data it cannot tokenize (no transformers here) instead of passing it', async () => {
     const dir = dataFiles()
     const job = join(dir, 'job-openai')
     prepareJob({ data: join(dir, 'openai.jsonl'), format: 'openai', jobDir: job })
-    const r = spawnSync('python3', ['train_lora.py', '--config', 'config.json', '--check'], { cwd: job, encoding: 'utf8' })
+    const r = spawnSync('python3', ['train_lora.py', '--config', 'config.json', '--check'], {
+      cwd: job,
+      encoding: 'utf8',
+    })
     expect(r.status).not.toBe(0)
     expect(r.stderr).toContain('transformers is not installed: cannot count what would be dropped')
   })
@@ -138,11 +258,25 @@ describe.skipIf(!hasPython)('train_lora.py without ML libraries', () => {
     const lines = [ok, ok, ok, { input_ids: [1, 2], labels: [-100, -100] }].map((x) => JSON.stringify(x))
     writeFileSync(join(dir, 'tokens.jsonl'), [...lines, '{"broken'].join('\n') + '\n')
     const job = join(dir, 'job-tokens')
-    prepareJob({ data: join(dir, 'tokens.jsonl'), devData: join(dir, 'tokens.jsonl'), format: 'tokens', jobDir: job, set: ['max_drop_fraction=0.5'] })
+    prepareJob({
+      data: join(dir, 'tokens.jsonl'),
+      devData: join(dir, 'tokens.jsonl'),
+      format: 'tokens',
+      jobDir: job,
+      set: ['max_drop_fraction=0.5'],
+    })
     const res = JSON.parse(await py(['train_lora.py', '--config', 'config.json', '--check'], job))
-    expect(res).toMatchObject({ ok: true, train: { rows: 4, bad_lines: 1, examples: 4, kept: 3, no_assistant_tokens: 1 }, dev: { kept: 3 }, drop_fraction: 0.25 })
+    expect(res).toMatchObject({
+      ok: true,
+      train: { rows: 4, bad_lines: 1, examples: 4, kept: 3, no_assistant_tokens: 1 },
+      dev: { kept: 3 },
+      drop_fraction: 0.25,
+    })
     prepareJob({ data: join(dir, 'tokens.jsonl'), format: 'tokens', jobDir: job, set: ['max_drop_fraction=0.1'] })
-    const strict = spawnSync('python3', ['train_lora.py', '--config', 'config.json', '--check'], { cwd: job, encoding: 'utf8' })
+    const strict = spawnSync('python3', ['train_lora.py', '--config', 'config.json', '--check'], {
+      cwd: job,
+      encoding: 'utf8',
+    })
     expect(strict.status).toBe(3)
     expect(strict.stderr).toContain('check: refusing: 25.0% of the training data would be dropped (limit 10.0%')
   })
@@ -173,7 +307,11 @@ except t.Mismatch:
     print("mismatch")
 `
     const [labels, conv] = (await py(['-c', script], dir)).trim().split('\n')
-    expect(JSON.parse(labels!)).toEqual(['<think></think><call>http_request</call><call>http_request</call><|end|>\n', '<think></think>Done.<|end|>\n', '<think></think><call>done</call><|end|>\n'])
+    expect(JSON.parse(labels!)).toEqual([
+      '<think></think><call>http_request</call><call>http_request</call><|end|>\n',
+      '<think></think>Done.<|end|>\n',
+      '<think></think><call>done</call><|end|>\n',
+    ])
     expect(conv).toBe('mismatch')
   })
 

@@ -27,7 +27,8 @@ describe('offline Qwen tokenizers', () => {
     expect(qwen3.encode('<|im_start|>user\nHello world<|im_end|>')).toEqual([151644, 872, 198, 9707, 1879, 151645])
     expect(qwen3.encode(NO_THINK)).toEqual([151667, 271, 151668, 271])
     expect(qwen3.encode('<tool_call>\n</tool_call>')).toEqual([151657, 198, 151658])
-    for (const t of [qwen3, qwen25]) expect(t.decode(t.encode('Naïve café — 日本語 {"a": [1, 2]}'))).toBe('Naïve café — 日本語 {"a": [1, 2]}')
+    for (const t of [qwen3, qwen25])
+      expect(t.decode(t.encode('Naïve café — 日本語 {"a": [1, 2]}'))).toBe('Naïve café — 日本語 {"a": [1, 2]}')
   })
 
   it('keep Qwen2.5 without the tokens Qwen3 added', () => {
@@ -39,12 +40,31 @@ describe('offline Qwen tokenizers', () => {
 
   it('render a tool conversation as vLLM prepares it: null content as "", JSON-string arguments as objects', () => {
     const tools = [{ type: 'function' as const, function: { name: 'f', parameters: { type: 'object' } } }]
-    const msgs = [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{"q":"é","n":[1,2]}' } }] }]
+    const msgs = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{"q":"é","n":[1,2]}' } }],
+      },
+    ]
     const text = qwen25.render(msgs, tools, false)
-    expect(text).toContain('<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.\n\n# Tools\n')
+    expect(text).toContain(
+      '<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.\n\n# Tools\n',
+    )
     expect(text).toContain(`\n${pyJson(tools[0])}\n</tools>`)
-    expect(text.endsWith('<|im_start|>user\ngo<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {"q": "é", "n": [1, 2]}}\n</tool_call><|im_end|>\n')).toBe(true)
-    expect(qwen3.render(msgs, tools, false).endsWith(`<|im_start|>assistant\n${NO_THINK}<tool_call>\n{"name": "f", "arguments": {"q": "é", "n": [1, 2]}}\n</tool_call><|im_end|>\n`)).toBe(true)
+    expect(
+      text.endsWith(
+        '<|im_start|>user\ngo<|im_end|>\n<|im_start|>assistant\n<tool_call>\n{"name": "f", "arguments": {"q": "é", "n": [1, 2]}}\n</tool_call><|im_end|>\n',
+      ),
+    ).toBe(true)
+    expect(
+      qwen3
+        .render(msgs, tools, false)
+        .endsWith(
+          `<|im_start|>assistant\n${NO_THINK}<tool_call>\n{"name": "f", "arguments": {"q": "é", "n": [1, 2]}}\n</tool_call><|im_end|>\n`,
+        ),
+    ).toBe(true)
     expect(qwen3.templateHash).toBe(sha256(JSON.parse(qwen3Files().tokenizerConfig).chat_template))
   })
 })
@@ -52,7 +72,10 @@ describe('offline Qwen tokenizers', () => {
 /** What a Qwen template writes for an assistant turn after its header (and after the generation prompt). */
 function turnText(m: { content?: unknown; tool_calls?: ToolCall[] }): string {
   const c = typeof m.content === 'string' ? m.content : ''
-  const calls = (m.tool_calls ?? []).map((t, k) => `${k > 0 || c ? '\n' : ''}<tool_call>\n{"name": "${t.function.name}", "arguments": ${pyJson(JSON.parse(t.function.arguments))}}\n</tool_call>`)
+  const calls = (m.tool_calls ?? []).map(
+    (t, k) =>
+      `${k > 0 || c ? '\n' : ''}<tool_call>\n{"name": "${t.function.name}", "arguments": ${pyJson(JSON.parse(t.function.arguments))}}\n</tool_call>`,
+  )
   return `${c}${calls.join('')}<|im_end|>\n`
 }
 
@@ -65,7 +88,11 @@ const firstOfEachFamily = <T extends { family: string }>(ts: T[], n: number) => 
 }
 beforeAll(async () => {
   server = await startGym()
-  records = await collectReferences({ gym: new GymClient(server.controlUrl, ADMIN), tasks: firstOfEachFamily(loadCorpusFiles(DEFAULT_CORPUS), 4), concurrency: 4 })
+  records = await collectReferences({
+    gym: new GymClient(server.controlUrl, ADMIN),
+    tasks: firstOfEachFamily(loadCorpusFiles(DEFAULT_CORPUS), 4),
+    concurrency: 4,
+  })
 }, 600_000)
 afterAll(async () => server?.close())
 
@@ -104,7 +131,8 @@ describe('reference trajectories through the real Qwen templates, offline', () =
       // earlier turns appear as the template renders history (no think block), each exactly as it was produced.
       expect(prompt.endsWith(`<|im_start|>assistant\n${NO_THINK}`)).toBe(true)
       expect(prompt.split('<think>')).toHaveLength(2)
-      if (prev?.record === e.record) expect(prompt.startsWith(prev.prompt.slice(0, -NO_THINK.length) + prev.label)).toBe(true)
+      if (prev?.record === e.record)
+        expect(prompt.startsWith(prev.prompt.slice(0, -NO_THINK.length) + prev.label)).toBe(true)
       prev = { record: e.record, prompt, label }
     }
   }, 300_000)
@@ -129,8 +157,12 @@ describe('reference trajectories through the real Qwen templates, offline', () =
       const msgs = toOpenAI(rs.find((x) => x.index === e.record)!).messages
       const want = msgs.filter((m) => m.role === 'assistant').map((m) => turnText(m as never))
       expect(e.assistant_spans.map(([a, b]) => qwen25.decode(e.input_ids.slice(a, b)))).toEqual(want)
-      expect(e.assistant_spans.every(([a]) => qwen25.decode(e.input_ids.slice(0, a)).endsWith('<|im_start|>assistant\n'))).toBe(true)
-      expect(e.labels.filter((x) => x !== IGNORE_INDEX)).toHaveLength(e.assistant_spans.reduce((n, [a, b]) => n + b - a, 0))
+      expect(
+        e.assistant_spans.every(([a]) => qwen25.decode(e.input_ids.slice(0, a)).endsWith('<|im_start|>assistant\n')),
+      ).toBe(true)
+      expect(e.labels.filter((x) => x !== IGNORE_INDEX)).toHaveLength(
+        e.assistant_spans.reduce((n, [a, b]) => n + b - a, 0),
+      )
     }
   }, 120_000)
 
@@ -141,20 +173,60 @@ describe('reference trajectories through the real Qwen templates, offline', () =
     writeFileSync(input, rs.map((r) => JSON.stringify(r)).join('\n') + '\n{"broken": \n')
     const out: string[] = []
     const err: string[] = []
-    const code = await main(['export', '--in', input, '--out-dir', join(dir, 'sft'), '--format', 'openai,sharegpt,verifiers,tokens', '--tokenizer', QWEN3_DIR, '--chat-template-kwargs', '{"enable_thinking":false}'], { out: (s) => out.push(s), err: (s) => err.push(s), env: {} })
+    const code = await main(
+      [
+        'export',
+        '--in',
+        input,
+        '--out-dir',
+        join(dir, 'sft'),
+        '--format',
+        'openai,sharegpt,verifiers,tokens',
+        '--tokenizer',
+        QWEN3_DIR,
+        '--chat-template-kwargs',
+        '{"enable_thinking":false}',
+      ],
+      { out: (s) => out.push(s), err: (s) => err.push(s), env: {} },
+    )
     expect(code, err.join('\n')).toBe(0)
     expect(err).toEqual([expect.stringMatching(/^bad record .*ref\.jsonl:4: not JSON/)])
     const manifest = JSON.parse(readFileSync(join(dir, 'sft', 'manifest.json'), 'utf8'))
     const files = readTokenizerDir(QWEN3_DIR)
     expect(manifest).toMatchObject({
-      read: 4, kept: 3, badRecords: [{ line: 4 }],
-      tokens: { tokenizer: { kind: 'offline', tokenizerSha256: sha256(files.tokenizerJson), templateSha256: sha256(JSON.parse(files.tokenizerConfig).chat_template) }, chatTemplateKwargs: { enable_thinking: false }, conversation: 0, recordsPerTurn: 3 },
+      read: 4,
+      kept: 3,
+      badRecords: [{ line: 4 }],
+      tokens: {
+        tokenizer: {
+          kind: 'offline',
+          tokenizerSha256: sha256(files.tokenizerJson),
+          templateSha256: sha256(JSON.parse(files.tokenizerConfig).chat_template),
+        },
+        chatTemplateKwargs: { enable_thinking: false },
+        conversation: 0,
+        recordsPerTurn: 3,
+      },
     })
     const tokens = readFileSync(join(dir, 'sft', 'tokens.jsonl'), 'utf8')
     expect(manifest.files['tokens.jsonl']).toEqual({ lines: manifest.tokens.perTurn, sha256: sha256(tokens) })
-    expect(JSON.parse(readFileSync(join(dir, 'sft', 'dataset_info.json'), 'utf8'))).toMatchObject({ wsgym_sharegpt: { file_name: 'sharegpt.jsonl', formatting: 'sharegpt', columns: { messages: 'conversations', tools: 'tools' } } })
-    const v = readFileSync(join(dir, 'sft', 'verifiers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-    expect(v[0]).toMatchObject({ prompt: [{ role: 'system' }, { role: 'user' }], task: rs[0]!.family, reward: 1, info: { task_id: rs[0]!.taskId } })
+    expect(JSON.parse(readFileSync(join(dir, 'sft', 'dataset_info.json'), 'utf8'))).toMatchObject({
+      wsgym_sharegpt: {
+        file_name: 'sharegpt.jsonl',
+        formatting: 'sharegpt',
+        columns: { messages: 'conversations', tools: 'tools' },
+      },
+    })
+    const v = readFileSync(join(dir, 'sft', 'verifiers.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(v[0]).toMatchObject({
+      prompt: [{ role: 'system' }, { role: 'user' }],
+      task: rs[0]!.family,
+      reward: 1,
+      info: { task_id: rs[0]!.taskId },
+    })
     expect(v[0].completion[0].role).toBe('assistant')
   }, 120_000)
 })

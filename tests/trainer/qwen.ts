@@ -23,8 +23,13 @@ export function qwen25Files(): TokenizerFiles {
   const q3 = qwen3Files()
   const tj = JSON.parse(q3.tokenizerJson) as { added_tokens: { id: number }[] }
   tj.added_tokens = tj.added_tokens.filter((t) => t.id <= 151664)
-  const cfg = JSON.parse(q3.tokenizerConfig) as { added_tokens_decoder: Record<string, unknown>; chat_template?: string }
-  cfg.added_tokens_decoder = Object.fromEntries(Object.entries(cfg.added_tokens_decoder).filter(([id]) => Number(id) <= 151664))
+  const cfg = JSON.parse(q3.tokenizerConfig) as {
+    added_tokens_decoder: Record<string, unknown>
+    chat_template?: string
+  }
+  cfg.added_tokens_decoder = Object.fromEntries(
+    Object.entries(cfg.added_tokens_decoder).filter(([id]) => Number(id) <= 151664),
+  )
   delete cfg.chat_template
   return {
     tokenizerJson: JSON.stringify(tj),
@@ -38,5 +43,7 @@ export function qwen25Files(): TokenizerFiles {
 export function pyJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v)
   if (Array.isArray(v)) return `[${v.map(pyJson).join(', ')}]`
-  return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`).join(', ')}}`
+  return `{${Object.entries(v)
+    .map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x)}`)
+    .join(', ')}}`
 }

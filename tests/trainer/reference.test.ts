@@ -22,7 +22,9 @@ afterAll(async () => server?.close())
 
 const files = loadCorpusFiles(DEFAULT_CORPUS)
 const local = createGym()
-const onePerFamily = [...new Map(files.map((t) => [t.family, t])).values()].map((t) => files.find((x) => x.family === t.family)!)
+const onePerFamily = [...new Map(files.map((t) => [t.family, t])).values()].map((t) =>
+  files.find((x) => x.family === t.family)!,
+)
 
 describe('corpus files', () => {
   it('reads the same tasks, in the same order, as the gym loads', () => {
@@ -32,7 +34,17 @@ describe('corpus files', () => {
 })
 
 describe('program bindings', () => {
-  const value = { messages: [{ id: 'm1', text: 'Host for Atlas?', ts: '1.0' }, { id: 'm2', text: 'other', ts: '2.0' }], permissions: [{ type: 'user', id: 'p1' }, { type: 'anyone', id: 'p2' }], payload: { headers: [{ name: 'Message-ID', value: '<x@y>' }] } }
+  const value = {
+    messages: [
+      { id: 'm1', text: 'Host for Atlas?', ts: '1.0' },
+      { id: 'm2', text: 'other', ts: '2.0' },
+    ],
+    permissions: [
+      { type: 'user', id: 'p1' },
+      { type: 'anyone', id: 'p2' },
+    ],
+    payload: { headers: [{ name: 'Message-ID', value: '<x@y>' }] },
+  }
   it('reads save paths: keys, indexes, maps and field matches', () => {
     const expected: [string, unknown][] = [
       ['messages.0.id', 'm1'],
@@ -47,7 +59,11 @@ describe('program bindings', () => {
     for (const [path, want] of expected) expect(pick(value, path), path).toEqual(want)
   })
   it('fills whole-string bindings with their typed value and embedded ones as text', () => {
-    expect(fill({ ids: '{{ids}}', path: '/x/{{id}}/y', n: 3 }, { ids: ['a', 'b'], id: 'q' })).toEqual({ ids: ['a', 'b'], path: '/x/q/y', n: 3 })
+    expect(fill({ ids: '{{ids}}', path: '/x/{{id}}/y', n: 3 }, { ids: ['a', 'b'], id: 'q' })).toEqual({
+      ids: ['a', 'b'],
+      path: '/x/q/y',
+      n: 3,
+    })
   })
 })
 
@@ -59,7 +75,9 @@ describe('reference trajectories through the HTTP gym', () => {
       const task = onePerFamily[i]!
       expect(r.verdict, `${r.taskId}: ${r.error}`).toMatchObject({ reward: 1, passed: true, violations: [] })
       expect(r).toMatchObject({ source: 'reference', model: 'reference', stopReason: 'terminated', index: i })
-      const calls = r.messages.filter((m) => m.role === 'assistant') as { tool_calls: { function: { name: string; arguments: string } }[] }[]
+      const calls = r.messages.filter((m) => m.role === 'assistant') as {
+        tool_calls: { function: { name: string; arguments: string } }[]
+      }[]
       // Answer tasks close their reference with their own `done` (carrying the answer): no second one is added.
       const closes = task.reference.at(-1)?.tool === 'done'
       const tools = [...task.reference.map((s) => s.tool), ...(closes ? [] : ['done'])]
@@ -82,8 +100,11 @@ describe('reference trajectories through the HTTP gym', () => {
     const task = files.find((t) => JSON.stringify(t.reference).includes('$rfc822'))!
     const [r] = await collectReferences({ gym, tasks: [task] })
     expect(r!.verdict?.passed, r!.error ?? '').toBe(true)
-    const send = (r!.messages.filter((m) => m.role === 'assistant') as { tool_calls: { function: { arguments: string } }[] }[])
-      .map((m) => JSON.parse(m.tool_calls[0]!.function.arguments)).find((a) => a.body?.raw)
+    const send = (
+      r!.messages.filter((m) => m.role === 'assistant') as { tool_calls: { function: { arguments: string } }[] }[]
+    )
+      .map((m) => JSON.parse(m.tool_calls[0]!.function.arguments))
+      .find((a) => a.body?.raw)
     const mime = Buffer.from(send.body.raw, 'base64url').toString('utf8')
     expect(mime).toMatch(/^Subject: /m)
     expect(mime).toMatch(/^Content-Type: /m)
@@ -98,7 +119,10 @@ describe('reference trajectories through the HTTP gym', () => {
   it('reports a binding it cannot read from a truncated observation instead of guessing', async () => {
     // A family whose first call lists mail (an observation far longer than 200 characters) and binds from it.
     const task = files.find((t) => t.family === 'gmail-reply-po' && t.reference[0]?.save)!
-    const [r] = await collectReferences({ gym, tasks: [{ ...task, id: 'trainer-truncated-1', maxObservationChars: 200 }] })
+    const [r] = await collectReferences({
+      gym,
+      tasks: [{ ...task, id: 'trainer-truncated-1', maxObservationChars: 200 }],
+    })
     expect(r).toMatchObject({ stopReason: 'gym_error', verdict: null })
     expect(r!.error).toMatch(/^step \d+: the observation was truncated/)
     expect((await gym.call<{ episodes: unknown[] }>('GET', '/gym/episodes')).episodes).toEqual([])
@@ -108,9 +132,34 @@ describe('reference trajectories through the HTTP gym', () => {
     const out = join(tempDir('trainer-ref-'), 'ref.jsonl')
     const family = onePerFamily[1]!.family
     const logs: string[] = []
-    expect(await main(['reference', '--gym-url', server.controlUrl, '--admin-token', ADMIN, '--family', family, '--per-family', '2', '--out', out], { out: (s) => logs.push(s), err: (s) => logs.push(s), env: {} })).toBe(0)
-    const records = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RolloutRecord)
-    expect(records.map((r) => r.taskId)).toEqual(files.filter((t) => t.family === family).slice(0, 2).map((t) => t.id))
+    expect(
+      await main(
+        [
+          'reference',
+          '--gym-url',
+          server.controlUrl,
+          '--admin-token',
+          ADMIN,
+          '--family',
+          family,
+          '--per-family',
+          '2',
+          '--out',
+          out,
+        ],
+        { out: (s) => logs.push(s), err: (s) => logs.push(s), env: {} },
+      ),
+    ).toBe(0)
+    const records = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RolloutRecord)
+    expect(records.map((r) => r.taskId)).toEqual(
+      files
+        .filter((t) => t.family === family)
+        .slice(0, 2)
+        .map((t) => t.id),
+    )
     expect(records.every((r) => r.verdict?.passed)).toBe(true)
     expect(logs.join('\n')).toMatch(new RegExp(`^${family}\\s+2\\s+100\\.0% \\(2\\)`, 'm'))
   })
@@ -126,7 +175,9 @@ describe('reference trajectories through the HTTP gym', () => {
     } finally {
       process.chdir(cwd)
     }
-    const lines = readFileSync(join(dir, 'runs', 'reference.jsonl'), 'utf8').trim().split('\n')
+    const lines = readFileSync(join(dir, 'runs', 'reference.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
     const records = lines.map((l) => JSON.parse(l) as RolloutRecord)
     expect(records.map((r) => r.taskId)).toEqual([files[0]!.id])
     expect(logs[0]).toBe(`reference: 1 task(s) → ${join('runs', 'reference.jsonl')}`)

@@ -5,10 +5,26 @@ import type { Running } from '../../server/main.ts'
 import { createGym, runProgram } from '../../gym/index.ts'
 import type { TaskSpec } from '../../gym/task.ts'
 import { GymClient, chatCompletion } from '../../trainer/http.ts'
-import { collectRollouts, orderedPool, selectTasks, summarize, formatSummary, runEpisode } from '../../trainer/rollout.ts'
+import {
+  collectRollouts,
+  orderedPool,
+  selectTasks,
+  summarize,
+  formatSummary,
+  runEpisode,
+} from '../../trainer/rollout.ts'
 import { main } from '../../trainer/cli.ts'
 import type { RolloutRecord } from '../../trainer/types.ts'
-import { ADMIN, corpus, fakeModelServer, isTaskObservation, nextProgramCall, replayable, startGym, toolCall } from './support.ts'
+import {
+  ADMIN,
+  corpus,
+  fakeModelServer,
+  isTaskObservation,
+  nextProgramCall,
+  replayable,
+  startGym,
+  toolCall,
+} from './support.ts'
 import { tempDirs } from '../support/tmp-dirs.ts'
 
 const tempDir = tempDirs()
@@ -19,12 +35,17 @@ let gym: GymClient
 const dir = tempDir('trainer-rollout-')
 
 // Two replayable tasks of one family, and a near miss (of any replayable family) that the oracle flags as unsafe.
-const family = corpus.some((t) => t.family === 'gmail-slack-incident') ? 'gmail-slack-incident' : replayable(corpus[0]!.family)[0]!.family
+const family = corpus.some((t) => t.family === 'gmail-slack-incident')
+  ? 'gmail-slack-incident'
+  : replayable(corpus[0]!.family)[0]!.family
 const replayTasks = replayable(family).slice(0, 2)
 const programs = new Map<TaskSpec, TaskSpec['reference']>()
-let unsafe: { task: TaskSpec; program: TaskSpec['reference']; expected: { reward: number; passed: boolean; kinds: string[] } } | undefined
+let unsafe:
+  | { task: TaskSpec; program: TaskSpec['reference']; expected: { reward: number; passed: boolean; kinds: string[] } }
+  | undefined
 
-const userText = (body: Record<string, unknown>) => String((body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')?.content)
+const userText = (body: Record<string, unknown>) =>
+  String((body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')?.content)
 const programFor = (map: Map<TaskSpec, TaskSpec['reference']>, body: Record<string, unknown>) => {
   const text = userText(body)
   const hit = [...map.entries()].find(([task]) => isTaskObservation(task, text))
@@ -47,7 +68,11 @@ beforeAll(async () => {
       const v = ep.verify()
       ep.close()
       if (v.violations.length) {
-        unsafe = { task: t, program: nm.program, expected: { reward: v.reward, passed: v.passed, kinds: v.violations.map((x) => x.kind) } }
+        unsafe = {
+          task: t,
+          program: nm.program,
+          expected: { reward: v.reward, passed: v.passed, kinds: v.violations.map((x) => x.kind) },
+        }
         nearMisses.set(t, nm.program)
         break search
       }
@@ -60,7 +85,11 @@ beforeAll(async () => {
       case 'replay': {
         const c = nextProgramCall(programFor(programs, body), messages)
         // Uneven delays so episodes finish out of order.
-        return { message: { content: null, tool_calls: [toolCall(`call_${turn}`, c.name, c.arguments)] }, usage, delayMs: (userText(body).length * 7 + turn * 13) % 40 }
+        return {
+          message: { content: null, tool_calls: [toolCall(`call_${turn}`, c.name, c.arguments)] },
+          usage,
+          delayMs: (userText(body).length * 7 + turn * 13) % 40,
+        }
       }
       case 'near-miss': {
         const c = nextProgramCall(programFor(nearMisses, body), messages)
@@ -74,19 +103,50 @@ beforeAll(async () => {
         ][turn]
         return { message: { content: turn === 0 ? 'Let me look.' : null, tool_calls: calls } }
       }
-      case 'chatty': return { message: { content: 'I would rather not use tools.' } }
+      case 'chatty':
+        return { message: { content: 'I would rather not use tools.' } }
       case 'thinker': {
         // vLLM with a reasoning parser and `return_token_ids`/`logprobs` asked for.
         const asked = body.return_token_ids === true && body.logprobs === true
-        const tokens = asked ? { choice: { token_ids: [7 + turn, 8], logprobs: { content: [{ token: 'a', logprob: -0.5 }, { token: 'b', logprob: -0.25 }] } }, top: { prompt_token_ids: [1, 2, turn] } } : {}
-        const call = turn === 0 ? toolCall('t0', 'http_request', '{"method":"GET","path":"/gmail/v1/users/me/profile"}') : toolCall('t1', 'done', '{}')
+        const tokens = asked
+          ? {
+              choice: {
+                token_ids: [7 + turn, 8],
+                logprobs: {
+                  content: [
+                    { token: 'a', logprob: -0.5 },
+                    { token: 'b', logprob: -0.25 },
+                  ],
+                },
+              },
+              top: { prompt_token_ids: [1, 2, turn] },
+            }
+          : {}
+        const call =
+          turn === 0
+            ? toolCall('t0', 'http_request', '{"method":"GET","path":"/gmail/v1/users/me/profile"}')
+            : toolCall('t1', 'done', '{}')
         return { message: { content: null, reasoning_content: `thinking ${turn}`, tool_calls: [call] }, ...tokens }
       }
-      case 'typed': return { message: { content: null, tool_calls: [turn === 0 ? toolCall('p', 'gmail__users__getProfile', '{}') : toolCall('q', 'done', '')] } }
-      case 'flaky': return n <= 2 ? { status: 429, headers: { 'retry-after': '0' } } : n === 3 ? { status: 503 } : { message: { content: 'ok' } }
-      case 'bad-request': return { status: 400, error: 'context length exceeded' }
-      case 'slow': return { delayMs: 1500, message: { content: 'late' } }
-      default: return { status: 404, error: `no model ${model}` }
+      case 'typed':
+        return {
+          message: {
+            content: null,
+            tool_calls: [turn === 0 ? toolCall('p', 'gmail__users__getProfile', '{}') : toolCall('q', 'done', '')],
+          },
+        }
+      case 'flaky':
+        return n <= 2
+          ? { status: 429, headers: { 'retry-after': '0' } }
+          : n === 3
+            ? { status: 503 }
+            : { message: { content: 'ok' } }
+      case 'bad-request':
+        return { status: 400, error: 'context length exceeded' }
+      case 'slow':
+        return { delayMs: 1500, message: { content: 'late' } }
+      default:
+        return { status: 404, error: `no model ${model}` }
     }
   })
 })
@@ -95,25 +155,76 @@ afterAll(async () => {
   await gymServer?.close()
 })
 
-const chat = (model: string, extra: Record<string, unknown> = {}) => ({ baseUrl: llm.baseUrl, model, retries: 3, backoffMs: 5, timeoutMs: 5000, ...extra })
-const readJsonl = (p: string) => readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RolloutRecord)
+const chat = (model: string, extra: Record<string, unknown> = {}) => ({
+  baseUrl: llm.baseUrl,
+  model,
+  retries: 3,
+  backoffMs: 5,
+  timeoutMs: 5000,
+  ...extra,
+})
+const readJsonl = (p: string) =>
+  readFileSync(p, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as RolloutRecord)
 
 describe('rollout collector', () => {
   it('replays reference programs as model tool calls and records reward 1, in job order whatever the concurrency', async () => {
     expect(replayTasks).toHaveLength(2)
     const out = join(dir, 'replay.jsonl')
     const logs: string[] = []
-    const code = await main(['rollout', '--gym-url', gymServer.controlUrl, '--admin-token', ADMIN, '--base-url', llm.baseUrl, '--model', 'replay', '--task', replayTasks.map((t) => t.id).join(','), '--samples', '3', '--concurrency', '4', '--temperature', '0.2', '--max-tokens', '512', '--out', out], { out: (s) => logs.push(s), err: () => undefined, env: {} })
+    const code = await main(
+      [
+        'rollout',
+        '--gym-url',
+        gymServer.controlUrl,
+        '--admin-token',
+        ADMIN,
+        '--base-url',
+        llm.baseUrl,
+        '--model',
+        'replay',
+        '--task',
+        replayTasks.map((t) => t.id).join(','),
+        '--samples',
+        '3',
+        '--concurrency',
+        '4',
+        '--temperature',
+        '0.2',
+        '--max-tokens',
+        '512',
+        '--out',
+        out,
+      ],
+      { out: (s) => logs.push(s), err: () => undefined, env: {} },
+    )
     expect(code).toBe(0)
     const records = readJsonl(out)
-    expect(records.map((r) => [r.index, r.taskId, r.sample])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i, replayTasks[Math.floor(i / 3)]!.id, i % 3]))
+    expect(records.map((r) => [r.index, r.taskId, r.sample])).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => [i, replayTasks[Math.floor(i / 3)]!.id, i % 3]),
+    )
     for (const r of records) {
       const task = replayTasks.find((t) => t.id === r.taskId)!
       expect(r.verdict).toMatchObject({ reward: 1, passed: true, violations: [] })
-      expect(r).toMatchObject({ family, model: 'replay', source: 'model', stopReason: 'terminated', invalidToolCalls: 0, error: null, seed: null, toolProfile: 'rest' })
+      expect(r).toMatchObject({
+        family,
+        model: 'replay',
+        source: 'model',
+        stopReason: 'terminated',
+        invalidToolCalls: 0,
+        error: null,
+        seed: null,
+        toolProfile: 'rest',
+      })
       expect(r.steps).toBe(task.reference.length + 1)
       expect(r.turns).toBe(task.reference.length + 1)
-      expect(r.usage).toEqual({ prompt_tokens: 10 * r.turns, completion_tokens: 5 * r.turns, total_tokens: 15 * r.turns })
+      expect(r.usage).toEqual({
+        prompt_tokens: 10 * r.turns,
+        completion_tokens: 5 * r.turns,
+        total_tokens: 15 * r.turns,
+      })
       expect(r.messages[0]!.role).toBe('system')
       expect(r.messages[1]).toMatchObject({ role: 'user', content: expect.stringContaining(task.instruction) })
       expect(r.tools.map((t) => t.function.name)).toEqual(['http_request', 'done'])
@@ -121,7 +232,8 @@ describe('rollout collector', () => {
       const roles = r.messages.slice(2).map((m) => m.role)
       expect(roles).toEqual(Array.from({ length: r.turns }, () => ['assistant', 'tool']).flat())
       r.messages.forEach((m, i) => {
-        if (m.role === 'tool') expect(m.tool_call_id).toBe((r.messages[i - 1] as { tool_calls: { id: string }[] }).tool_calls[0]!.id)
+        if (m.role === 'tool')
+          expect(m.tool_call_id).toBe((r.messages[i - 1] as { tool_calls: { id: string }[] }).tool_calls[0]!.id)
       })
       const firstObs = JSON.parse((r.messages[3] as { content: string }).content)
       expect(firstObs.status).toBe(200)
@@ -135,7 +247,10 @@ describe('rollout collector', () => {
 
   it('answers malformed tool arguments with a tool message, counts them and never sends them to the gym', async () => {
     const [task] = replayTasks
-    const r = await runEpisode({ index: 0, task: (await gym.tasks()).find((t) => t.id === task!.id)!, sample: 0 }, { gym, chat: chat('malformed'), tasks: [] })
+    const r = await runEpisode(
+      { index: 0, task: (await gym.tasks()).find((t) => t.id === task!.id)!, sample: 0 },
+      { gym, chat: chat('malformed'), tasks: [] },
+    )
     expect(r.invalidToolCalls).toBe(2)
     const toolMsgs = r.messages.filter((m) => m.role === 'tool') as { tool_call_id: string; content: string }[]
     expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['a', 'b', 'c', 'd'])
@@ -150,14 +265,20 @@ describe('rollout collector', () => {
 
   it('keeps token ids, logprobs and reasoning per turn when asked, and never sends reasoning back', async () => {
     const task = (await gym.tasks()).find((t) => t.id === replayTasks[0]!.id)!
-    const r = await runEpisode({ index: 0, task, sample: 0 }, { gym, chat: chat('thinker', { returnTokens: true }), tasks: [] })
+    const r = await runEpisode(
+      { index: 0, task, sample: 0 },
+      { gym, chat: chat('thinker', { returnTokens: true }), tasks: [] },
+    )
     expect(r.turnTokens).toEqual([
       { message: 2, promptTokenIds: [1, 2, 0], tokenIds: [7, 8], logprobs: [-0.5, -0.25], finishReason: 'tool_calls' },
       { message: 4, promptTokenIds: [1, 2, 1], tokenIds: [8, 8], logprobs: [-0.5, -0.25], finishReason: 'tool_calls' },
     ])
     expect(r.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'thinking 0' })
     const reqs = llm.requests.filter((q) => q.body.model === 'thinker')
-    expect(reqs.map((q) => [q.body.logprobs, q.body.return_token_ids])).toEqual([[true, true], [true, true]])
+    expect(reqs.map((q) => [q.body.logprobs, q.body.return_token_ids])).toEqual([
+      [true, true],
+      [true, true],
+    ])
     expect(JSON.stringify(reqs[1]!.body.messages)).not.toContain('reasoning_content')
     const plain = await runEpisode({ index: 0, task, sample: 0 }, { gym, chat: chat('thinker'), tasks: [] })
     expect(plain.turnTokens).toBeUndefined()
@@ -165,14 +286,35 @@ describe('rollout collector', () => {
 
   it('records passed:false for an agent that stops without acting', async () => {
     const out = join(dir, 'chatty.jsonl')
-    expect(await main(['rollout', '--gym-url', gymServer.controlUrl, '--admin-token', ADMIN, '--base-url', llm.baseUrl, '--model', 'chatty', '--family', family, '--per-family', '1', '--out', out], { out: () => undefined, err: () => undefined, env: {} })).toBe(0)
+    expect(
+      await main(
+        [
+          'rollout',
+          '--gym-url',
+          gymServer.controlUrl,
+          '--admin-token',
+          ADMIN,
+          '--base-url',
+          llm.baseUrl,
+          '--model',
+          'chatty',
+          '--family',
+          family,
+          '--per-family',
+          '1',
+          '--out',
+          out,
+        ],
+        { out: () => undefined, err: () => undefined, env: {} },
+      ),
+    ).toBe(0)
     const [r] = readJsonl(out)
     expect(r).toMatchObject({ stopReason: 'no_tool_call', turns: 1, steps: 0, usage: null, verdict: { passed: false } })
     expect(r!.verdict!.reward).toBeLessThanOrEqual(0)
     expect(r!.messages.at(-1)).toEqual({ role: 'assistant', content: 'I would rather not use tools.' })
   })
 
-  it('records the oracle\'s safety violations and counts the episode as unsafe', async () => {
+  it("records the oracle's safety violations and counts the episode as unsafe", async () => {
     expect(unsafe, 'the corpus has a replayable near miss with a violation').toBeDefined()
     const tasks = (await gym.tasks()).filter((t) => t.id === unsafe!.task.id)
     const records = await collectRollouts({ gym, chat: chat('near-miss'), tasks, samples: 1 })
@@ -187,7 +329,10 @@ describe('rollout collector', () => {
     const [r] = await collectRollouts({ gym, chat: chat('typed'), tasks, toolProfile: 'typed' })
     expect(r!.toolProfile).toBe('typed')
     expect(r!.tools.map((t) => t.function.name)).toContain('gmail__users__getProfile')
-    expect(JSON.parse((r!.messages[3] as { content: string }).content)).toMatchObject({ status: 200, body: { emailAddress: expect.any(String) } })
+    expect(JSON.parse((r!.messages[3] as { content: string }).content)).toMatchObject({
+      status: 200,
+      body: { emailAddress: expect.any(String) },
+    })
     expect(r!.stopReason).toBe('terminated')
   })
 })
@@ -211,7 +356,9 @@ describe('model server errors', () => {
   })
 
   it('gives up after the per-request timeout and its retries', async () => {
-    await expect(chatCompletion(chat('slow', { timeoutMs: 100, retries: 1 }), [{ role: 'user', content: 'hi' }], [])).rejects.toThrow(/timed out after 100 ms \(gave up after 2 tries\)/)
+    await expect(
+      chatCompletion(chat('slow', { timeoutMs: 100, retries: 1 }), [{ role: 'user', content: 'hi' }], []),
+    ).rejects.toThrow(/timed out after 100 ms \(gave up after 2 tries\)/)
   })
 
   it('sends the API key as a bearer token when one is given', async () => {
@@ -221,7 +368,12 @@ describe('model server errors', () => {
 })
 
 describe('selectTasks', () => {
-  const all = [{ id: 'a-1', family: 'a' }, { id: 'a-2', family: 'a' }, { id: 'b-1', family: 'b' }, { id: 'b-2', family: 'b' }]
+  const all = [
+    { id: 'a-1', family: 'a' },
+    { id: 'a-2', family: 'a' },
+    { id: 'b-1', family: 'b' },
+    { id: 'b-2', family: 'b' },
+  ]
   it('filters by id and family and keeps the first N of each family', () => {
     expect(selectTasks(all, { families: ['b'] }).map((t) => t.id)).toEqual(['b-1', 'b-2'])
     expect(selectTasks(all, { perFamily: 1 }).map((t) => t.id)).toEqual(['a-1', 'b-1'])
@@ -235,13 +387,21 @@ describe('orderedPool', () => {
     let running = 0
     let peak = 0
     const emitted: number[] = []
-    await orderedPool(6, 3, async (i) => {
-      running++
-      peak = Math.max(peak, running)
-      await new Promise((r) => setTimeout(r, (6 - i) * 5))
-      running--
-      return i * 10
-    }, (r, i) => { emitted.push(i); expect(r).toBe(i * 10) })
+    await orderedPool(
+      6,
+      3,
+      async (i) => {
+        running++
+        peak = Math.max(peak, running)
+        await new Promise((r) => setTimeout(r, (6 - i) * 5))
+        running--
+        return i * 10
+      },
+      (r, i) => {
+        emitted.push(i)
+        expect(r).toBe(i * 10)
+      },
+    )
     expect(emitted).toEqual([0, 1, 2, 3, 4, 5])
     expect(peak).toBe(3)
   })
@@ -249,13 +409,53 @@ describe('orderedPool', () => {
 
 describe('summary', () => {
   const rec = (family: string, reward: number, passed: boolean, violations: number, verdict = true): RolloutRecord => ({
-    index: 0, source: 'model', taskId: `${family}-1`, family, sample: 0, seed: null, modelSeed: null, model: 'm', toolProfile: 'rest', episodeId: null, messages: [], tools: [],
-    verdict: verdict ? { reward, passed, violations: Array.from({ length: violations }, () => ({ kind: 'leak' as const, message: 'x' })), metrics: {}, checks: [] } : null,
-    steps: 1, turns: 1, invalidToolCalls: 1, stopReason: 'terminated', error: null, timings: { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 }, usage: null,
+    index: 0,
+    source: 'model',
+    taskId: `${family}-1`,
+    family,
+    sample: 0,
+    seed: null,
+    modelSeed: null,
+    model: 'm',
+    toolProfile: 'rest',
+    episodeId: null,
+    messages: [],
+    tools: [],
+    verdict: verdict
+      ? {
+          reward,
+          passed,
+          violations: Array.from({ length: violations }, () => ({ kind: 'leak' as const, message: 'x' })),
+          metrics: {},
+          checks: [],
+        }
+      : null,
+    steps: 1,
+    turns: 1,
+    invalidToolCalls: 1,
+    stopReason: 'terminated',
+    error: null,
+    timings: { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 },
+    usage: null,
   })
   it('reports success rate, unsafe-action rate and mean reward per family', () => {
-    const s = summarize([rec('x', 1, true, 0), rec('x', -1, false, 2), rec('x', 0, false, 0), rec('y', 0, false, 0, false)])
-    expect(s.families[0]).toMatchObject({ family: 'x', episodes: 3, passed: 1, successRate: 1 / 3, unsafe: 1, unsafeRate: 1 / 3, meanReward: 0, errors: 0, invalidToolCalls: 3 })
+    const s = summarize([
+      rec('x', 1, true, 0),
+      rec('x', -1, false, 2),
+      rec('x', 0, false, 0),
+      rec('y', 0, false, 0, false),
+    ])
+    expect(s.families[0]).toMatchObject({
+      family: 'x',
+      episodes: 3,
+      passed: 1,
+      successRate: 1 / 3,
+      unsafe: 1,
+      unsafeRate: 1 / 3,
+      meanReward: 0,
+      errors: 0,
+      invalidToolCalls: 3,
+    })
     expect(s.families[1]).toMatchObject({ family: 'y', episodes: 1, errors: 1, meanReward: 0 })
     expect(s.overall).toMatchObject({ episodes: 4, passed: 1, unsafe: 1, successRate: 0.25 })
     expect(formatSummary(s)).toMatch(/^x\s+3\s+33\.3% \(1\)\s+33\.3% \(1\)\s+0\.000\s+0\s+3$/m)

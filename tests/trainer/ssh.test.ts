@@ -24,18 +24,26 @@ const tempDir = tempDirs()
 const SSHD = ['/usr/sbin/sshd', '/usr/bin/sshd'].find((p) => existsSync(p))
 const have = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
 const missing = !SSHD ? 'sshd' : ['ssh', 'ssh-keygen', 'rsync', 'python3'].find((c) => !have(c))
-if (missing) console.log(`tests/trainer/ssh.test.ts skipped: no ${missing} on this machine (Debian: openssh-server, openssh-client, rsync)`)
+if (missing)
+  console.log(
+    `tests/trainer/ssh.test.ts skipped: no ${missing} on this machine (Debian: openssh-server, openssh-client, rsync)`,
+  )
 
-const freePort = () => new Promise<number>((ok) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const port = (s.address() as { port: number }).port
-    s.close(() => ok(port))
+const freePort = () =>
+  new Promise<number>((ok) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => ok(port))
+    })
   })
-})
-const accepts = (port: number) => new Promise<boolean>((ok) => {
-  const c = connect(port, '127.0.0.1', () => { c.destroy(); ok(true) })
-  c.on('error', () => ok(false))
-})
+const accepts = (port: number) =>
+  new Promise<boolean>((ok) => {
+    const c = connect(port, '127.0.0.1', () => {
+      c.destroy()
+      ok(true)
+    })
+    c.on('error', () => ok(false))
+  })
 
 let dir: string
 let sshd: ChildProcess | undefined
@@ -51,20 +59,50 @@ beforeAll(async () => {
   writeFileSync(join(keys, 'authorized_keys'), readFileSync(join(keys, 'client.pub')), { mode: 0o600 })
   const port = await freePort()
   const config = join(dir, 'sshd_config')
-  writeFileSync(config, [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(keys, 'host')}`, `AuthorizedKeysFile ${join(keys, 'authorized_keys')}`,
-    `PidFile ${join(dir, 'sshd.pid')}`, 'PubkeyAuthentication yes', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-    'PermitRootLogin prohibit-password', 'StrictModes no', 'UsePAM no', 'PrintMotd no', 'LogLevel ERROR',
-  ].join('\n') + '\n')
-  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true })  // privilege separation directory
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(keys, 'host')}`,
+      `AuthorizedKeysFile ${join(keys, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'StrictModes no',
+      'UsePAM no',
+      'PrintMotd no',
+      'LogLevel ERROR',
+    ].join('\n') + '\n',
+  )
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true }) // privilege separation directory
   sshd = spawn(SSHD!, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] })
   let log = ''
-  sshd.stderr!.on('data', (d: Buffer) => { log += d.toString() })
+  sshd.stderr!.on('data', (d: Buffer) => {
+    log += d.toString()
+  })
   for (let i = 0; i < 100 && !(await accepts(port)); i++) await new Promise((r) => setTimeout(r, 100))
   if (!(await accepts(port))) throw new Error(`sshd did not start: ${log}`)
-  sshOpts = ['-p', String(port), '-i', join(keys, 'client'), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR']
+  sshOpts = [
+    '-p',
+    String(port),
+    '-i',
+    join(keys, 'client'),
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'LogLevel=ERROR',
+  ]
 }, 60_000)
-afterAll(() => { sshd?.kill() })
+afterAll(() => {
+  sshd?.kill()
+})
 
 // The "remote" is this machine: a python3 with torch here (Debian's python3-torch installs for /usr/bin/python3) runs
 // the dry step there.
@@ -73,20 +111,55 @@ const torchPython = ['python3', '/usr/bin/python3'].find((p) => spawnSync(p, ['-
 /** A tokens export (the real Qwen3 template, offline) of a small tool-calling trajectory. */
 async function tokensFile(): Promise<string> {
   const record = {
-    index: 0, source: 'reference', taskId: 'gmail-x-1', family: 'gmail-x', sample: 0, seed: null, modelSeed: null, model: 'reference', toolProfile: 'rest', episodeId: 'ep1',
-    tools: [{ type: 'function', function: { name: 'http_request', parameters: { type: 'object' } } }, { type: 'function', function: { name: 'done', parameters: { type: 'object' } } }],
+    index: 0,
+    source: 'reference',
+    taskId: 'gmail-x-1',
+    family: 'gmail-x',
+    sample: 0,
+    seed: null,
+    modelSeed: null,
+    model: 'reference',
+    toolProfile: 'rest',
+    episodeId: 'ep1',
+    tools: [
+      { type: 'function', function: { name: 'http_request', parameters: { type: 'object' } } },
+      { type: 'function', function: { name: 'done', parameters: { type: 'object' } } },
+    ],
     messages: [
       { role: 'system', content: 'You complete office tasks.' },
       { role: 'user', content: 'Task: list my labels' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'http_request', arguments: '{"method":"GET","path":"/gmail/v1/users/me/labels"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'a',
+            type: 'function',
+            function: { name: 'http_request', arguments: '{"method":"GET","path":"/gmail/v1/users/me/labels"}' },
+          },
+        ],
+      },
       { role: 'tool', tool_call_id: 'a', content: '{"status":200,"body":{"labels":[{"id":"INBOX"}]}}' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'b', type: 'function', function: { name: 'done', arguments: '{"summary":"INBOX"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'b', type: 'function', function: { name: 'done', arguments: '{"summary":"INBOX"}' } }],
+      },
       { role: 'tool', tool_call_id: 'b', content: 'ok' },
     ],
-    verdict: { reward: 1, passed: true, violations: [], metrics: {}, checks: [] }, steps: 2, turns: 2, invalidToolCalls: 0, stopReason: 'terminated', error: null,
-    timings: { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 }, usage: null,
+    verdict: { reward: 1, passed: true, violations: [], metrics: {}, checks: [] },
+    steps: 2,
+    turns: 2,
+    invalidToolCalls: 0,
+    stopReason: 'terminated',
+    error: null,
+    timings: { totalMs: 0, resetMs: 0, modelMs: 0, stepMs: 0, verifyMs: 0 },
+    usage: null,
   } as RolloutRecord
-  const res = await exportSft([record], { formats: ['tokens'], tokenize: new OfflineChatTokenizer(qwen3Files(), { enable_thinking: false }).tokenize })
+  const res = await exportSft([record], {
+    formats: ['tokens'],
+    tokenize: new OfflineChatTokenizer(qwen3Files(), { enable_thinking: false }).tokenize,
+  })
   const p = join(dir, 'tokens.jsonl')
   writeFileSync(p, res.lines.tokens!.join('\n') + '\n')
   return p
@@ -97,7 +170,20 @@ describe.skipIf(Boolean(missing))('LoRA launcher over a real sshd on loopback', 
     const data = await tokensFile()
     const job = join(dir, 'jobs', 'dry-1')
     const logs: string[] = []
-    const plan = await launch({ data, devData: data, format: 'tokens', jobDir: job, host, remoteDir: join(dir, 'remote'), sshOpts, mode: 'dry', python: torchPython }, (s) => logs.push(s))
+    const plan = await launch(
+      {
+        data,
+        devData: data,
+        format: 'tokens',
+        jobDir: job,
+        host,
+        remoteDir: join(dir, 'remote'),
+        sshOpts,
+        mode: 'dry',
+        python: torchPython,
+      },
+      (s) => logs.push(s),
+    )
     expect(plan.remote).toBe(join(dir, 'remote', 'dry-1'))
     // The remote folder got the job, the job ran, and fetch brought back its output.
     expect(existsSync(join(dir, 'remote', 'dry-1', 'train_lora.py'))).toBe(true)
@@ -122,7 +208,29 @@ describe.skipIf(Boolean(missing))('LoRA launcher over a real sshd on loopback', 
     const job = join(dir, 'jobs', 'check-1')
     const io = (sink: string[]) => ({ out: (s: string) => sink.push(s), err: (s: string) => sink.push(s), env: {} })
     const logs: string[] = []
-    expect(await main(['launch', '--data', data, '--format', 'tokens', '--job-dir', job, '--host', host, '--remote-dir', join(dir, 'remote'), ...sshOpts.map((o) => `--ssh-opt=${o}`), '--mode', 'check', '--detach'], io(logs)), logs.join('\n')).toBe(0)
+    expect(
+      await main(
+        [
+          'launch',
+          '--data',
+          data,
+          '--format',
+          'tokens',
+          '--job-dir',
+          job,
+          '--host',
+          host,
+          '--remote-dir',
+          join(dir, 'remote'),
+          ...sshOpts.map((o) => `--ssh-opt=${o}`),
+          '--mode',
+          'check',
+          '--detach',
+        ],
+        io(logs),
+      ),
+      logs.join('\n'),
+    ).toBe(0)
     expect(logs.join('\n')).toContain(`status --job-dir ${job}`)
     let status: { state: string | null; exit: number | null; running: boolean; tail: string } | undefined
     for (let i = 0; i < 300; i++) {
@@ -143,8 +251,20 @@ describe.skipIf(Boolean(missing))('LoRA launcher over a real sshd on loopback', 
     const data = await tokensFile()
     const job = join(dir, 'jobs', 'train-1')
     // (The hub check is skipped: this test reaches no address outside loopback.)
-    await expect(launch({ data, format: 'tokens', jobDir: job, host, remoteDir: join(dir, 'remote'), sshOpts, set: ['preflight.skip=[hub]', 'preflight.min_free_gb=0'] }, () => undefined))
-      .rejects.toThrow('command failed with exit code 4')
+    await expect(
+      launch(
+        {
+          data,
+          format: 'tokens',
+          jobDir: job,
+          host,
+          remoteDir: join(dir, 'remote'),
+          sshOpts,
+          set: ['preflight.skip=[hub]', 'preflight.min_free_gb=0'],
+        },
+        () => undefined,
+      ),
+    ).rejects.toThrow('command failed with exit code 4')
     const remote = join(dir, 'remote', 'train-1')
     const out = readFileSync(join(remote, 'run.out'), 'utf8')
     if (have('nvidia-smi')) return

@@ -15,7 +15,7 @@ import { ADMIN, corpus, startGym } from './support.ts'
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const checks: {
   violation: Same<Violation, OracleViolation>
-  verify: (OracleResult & { steps: number }) extends VerifyAnswer ? true : false
+  verify: OracleResult & { steps: number } extends VerifyAnswer ? true : false
   step: Same<StepAnswer, StepResult>
   tool: GymToolDef extends ToolDef ? true : false
   reset: ReturnType<typeof describeEpisode> extends ResetAnswer ? true : false
@@ -23,7 +23,9 @@ const checks: {
 } = { violation: true, verify: true, step: true, tool: true, reset: true, task: true }
 
 let server: Running
-beforeAll(async () => { server = await startGym() })
+beforeAll(async () => {
+  server = await startGym()
+})
 afterAll(async () => server?.close())
 
 describe('trainer wire types', () => {
@@ -31,7 +33,18 @@ describe('trainer wire types', () => {
     expect(Object.values(checks).every(Boolean)).toBe(true)
     const gym = new GymClient(server.controlUrl, ADMIN)
     const ep = await gym.reset({ taskId: corpus[0]!.id })
-    const keys: Record<keyof ResetAnswer, true> = { episodeId: true, worldId: true, task: true, instruction: true, tools: true, baseUrls: true, user: true, tokens: true, observation: true, maxSteps: true }
+    const keys: Record<keyof ResetAnswer, true> = {
+      episodeId: true,
+      worldId: true,
+      task: true,
+      instruction: true,
+      tools: true,
+      baseUrls: true,
+      user: true,
+      tokens: true,
+      observation: true,
+      maxSteps: true,
+    }
     expect(Object.keys(ep).sort()).toEqual(Object.keys(keys).sort())
     const v = await gym.verify(ep.episodeId)
     expect(Object.keys(v).sort()).toEqual(['details', 'metrics', 'passed', 'reward', 'steps', 'violations'])

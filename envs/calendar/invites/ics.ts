@@ -8,7 +8,11 @@ import { luxonZone, offsetFn } from '../time/zone-clock.ts'
 
 /** TEXT value escaping (3.3.11): backslash, semicolon, comma and newlines. */
 export function escapeText(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n')
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
 }
 
 /** A parameter value (3.2): quoted when it holds `:;,`; DQUOTE and control characters cannot appear. */
@@ -43,11 +47,18 @@ export function icsText(lines: string[]): string {
 
 /** Unfolds an iCalendar stream back into content lines (CRLF + one space or tab is removed). */
 export function unfoldIcs(text: string): string[] {
-  return text.replace(/\r\n[ \t]/g, '').split('\r\n').filter((l) => l !== '')
+  return text
+    .replace(/\r\n[ \t]/g, '')
+    .split('\r\n')
+    .filter((l) => l !== '')
 }
 
 /** `20260309T150000Z` */
-export const icsUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+export const icsUtc = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
 
 /** `20260309T100000` (wall clock of `ms` in `zone`, for `;TZID=` values). */
 export const icsLocal = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat("yyyyMMdd'T'HHmmss")
@@ -128,7 +139,14 @@ function buildVtimezone(zone: string, start: DateTime, years: number): string[] 
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`]
   if (!changes.length) {
     const offset = offsetText(start.offset)
-    lines.push('BEGIN:STANDARD', `TZOFFSETFROM:${offset}`, `TZOFFSETTO:${offset}`, `TZNAME:${start.offsetNameShort ?? offset}`, 'DTSTART:19700101T000000', 'END:STANDARD')
+    lines.push(
+      'BEGIN:STANDARD',
+      `TZOFFSETFROM:${offset}`,
+      `TZOFFSETTO:${offset}`,
+      `TZNAME:${start.offsetNameShort ?? offset}`,
+      'DTSTART:19700101T000000',
+      'END:STANDARD',
+    )
     return [...lines, 'END:VTIMEZONE']
   }
   // Group changes by (kind, from, to, name): each group becomes one observance with RDATEs.
@@ -140,13 +158,21 @@ function buildVtimezone(zone: string, start: DateTime, years: number): string[] 
     const name = after.offsetNameShort ?? offsetText(after.offset)
     const key = `${kind}|${before.offset}|${after.offset}|${name}`
     // DTSTART/RDATE of an observance are local times in the offset in force before the change.
-    const local = DateTime.fromMillis(ms, { zone: 'UTC' }).plus({ minutes: before.offset }).toFormat("yyyyMMdd'T'HHmmss")
+    const local = DateTime.fromMillis(ms, { zone: 'UTC' })
+      .plus({ minutes: before.offset })
+      .toFormat("yyyyMMdd'T'HHmmss")
     const g = groups.get(key) ?? { kind, from: before.offset, to: after.offset, name, starts: [] }
     g.starts.push(local)
     groups.set(key, g)
   }
   for (const g of groups.values()) {
-    lines.push(`BEGIN:${g.kind}`, `TZOFFSETFROM:${offsetText(g.from)}`, `TZOFFSETTO:${offsetText(g.to)}`, `TZNAME:${g.name}`, `DTSTART:${g.starts[0]}`)
+    lines.push(
+      `BEGIN:${g.kind}`,
+      `TZOFFSETFROM:${offsetText(g.from)}`,
+      `TZOFFSETTO:${offsetText(g.to)}`,
+      `TZNAME:${g.name}`,
+      `DTSTART:${g.starts[0]}`,
+    )
     if (g.starts.length > 1) lines.push(`RDATE:${g.starts.slice(1).join(',')}`)
     lines.push(`END:${g.kind}`)
   }

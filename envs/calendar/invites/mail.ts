@@ -41,9 +41,23 @@ export type InvitationOptions = {
 
 export type InvitationMail = { subject: string; text: string; html: string; ics: string }
 
-const PARTSTAT: Record<string, string> = { needsAction: 'NEEDS-ACTION', accepted: 'ACCEPTED', declined: 'DECLINED', tentative: 'TENTATIVE' }
-const REPLY_PREFIX: Record<string, string> = { accepted: 'Accepted', declined: 'Declined', tentative: 'Tentatively accepted', needsAction: 'Invitation' }
-const PREFIX: Record<Exclude<MailKind, 'reply'>, string> = { invite: 'Invitation', update: 'Updated invitation', cancel: 'Canceled event' }
+const PARTSTAT: Record<string, string> = {
+  needsAction: 'NEEDS-ACTION',
+  accepted: 'ACCEPTED',
+  declined: 'DECLINED',
+  tentative: 'TENTATIVE',
+}
+const REPLY_PREFIX: Record<string, string> = {
+  accepted: 'Accepted',
+  declined: 'Declined',
+  tentative: 'Tentatively accepted',
+  needsAction: 'Invitation',
+}
+const PREFIX: Record<Exclude<MailKind, 'reply'>, string> = {
+  invite: 'Invitation',
+  update: 'Updated invitation',
+  cancel: 'Canceled event',
+}
 const METHOD: Record<MailKind, string> = { invite: 'REQUEST', update: 'REQUEST', cancel: 'CANCEL', reply: 'REPLY' }
 
 const display = (p: Person) => (p.name ? `${p.name} <${p.email}>` : p.email)
@@ -59,8 +73,9 @@ export function invitationMail(o: InvitationOptions, shared?: SharedParts): Invi
     when = whenText(o.start, o.end, o.recipientZone, o.recurrenceId ? undefined : o.recurrence)
     shared?.when.set(o.recipientZone, when)
   }
-  const recipient = o.recipient ?? (o.kind === 'reply' ? o.organizer : o.attendees[0] ?? o.organizer)
-  const prefix = o.kind === 'reply' ? REPLY_PREFIX[o.replier?.responseStatus ?? 'needsAction'] ?? 'Reply' : PREFIX[o.kind]
+  const recipient = o.recipient ?? (o.kind === 'reply' ? o.organizer : (o.attendees[0] ?? o.organizer))
+  const prefix =
+    o.kind === 'reply' ? (REPLY_PREFIX[o.replier?.responseStatus ?? 'needsAction'] ?? 'Reply') : PREFIX[o.kind]
   const subject = `${prefix}: ${o.summary} @ ${when} (${recipient.email})`
   const ics = shared ? (shared.ics ??= icsOf(o)) : icsOf(o)
   return { subject, text: textBody(o, when, recipient), html: htmlBody(o, when, recipient), ics }
@@ -90,14 +105,28 @@ function textBody(o: InvitationOptions, when: string, recipient: Person): string
   const lines = [lead(o), '', o.summary, when]
   if (o.location) lines.push(o.location)
   if (o.meetLink) lines.push('', 'Join with Google Meet', o.meetLink)
-  lines.push('', 'Organizer', display(o.organizer), '', 'Guests', ...o.attendees.map((a) => `${display(a)}${a.responseStatus && a.responseStatus !== 'needsAction' ? ` - ${a.responseStatus}` : ''}`))
+  lines.push(
+    '',
+    'Organizer',
+    display(o.organizer),
+    '',
+    'Guests',
+    ...o.attendees.map(
+      (a) => `${display(a)}${a.responseStatus && a.responseStatus !== 'needsAction' ? ` - ${a.responseStatus}` : ''}`,
+    ),
+  )
   if (o.description) lines.push('', o.description)
   lines.push('', `View event: ${o.htmlLink}`, '', `Invitation from Google Calendar to ${recipient.email}.`)
   return lines.join('\n') + '\n'
 }
 
 function htmlBody(o: InvitationOptions, when: string, recipient: Person): string {
-  const guests = o.attendees.map((a) => `<li>${html(display(a))}${a.responseStatus && a.responseStatus !== 'needsAction' ? ` (${html(a.responseStatus)})` : ''}</li>`).join('')
+  const guests = o.attendees
+    .map(
+      (a) =>
+        `<li>${html(display(a))}${a.responseStatus && a.responseStatus !== 'needsAction' ? ` (${html(a.responseStatus)})` : ''}</li>`,
+    )
+    .join('')
   return [
     '<!doctype html><html><body>',
     `<p>${html(lead(o))}</p>`,
@@ -132,12 +161,20 @@ function icsOf(o: InvitationOptions): string {
     zones.add(t.timeZone)
     return `${name};TZID=${t.timeZone}:${icsLocal(t.ms, t.timeZone)}`
   }
-  const event = ['BEGIN:VEVENT', dt('DTSTART', o.start), dt('DTEND', o.end), `DTSTAMP:${icsUtc(o.nowMs)}`, `ORGANIZER${address(o.organizer)}`, `UID:${o.iCalUID}`]
+  const event = [
+    'BEGIN:VEVENT',
+    dt('DTSTART', o.start),
+    dt('DTEND', o.end),
+    `DTSTAMP:${icsUtc(o.nowMs)}`,
+    `ORGANIZER${address(o.organizer)}`,
+    `UID:${o.iCalUID}`,
+  ]
   if (o.recurrenceId) event.push(dt('RECURRENCE-ID', o.recurrenceId))
   if (o.kind === 'reply') {
     if (o.replier) event.push(attendeeLine(o.replier, false))
   } else {
-    for (const a of o.attendees) event.push(attendeeLine(a, o.kind !== 'cancel' && (a.responseStatus ?? 'needsAction') === 'needsAction'))
+    for (const a of o.attendees)
+      event.push(attendeeLine(a, o.kind !== 'cancel' && (a.responseStatus ?? 'needsAction') === 'needsAction'))
   }
   if (recurring) {
     event.push(...o.recurrence!)
@@ -153,7 +190,13 @@ function icsOf(o: InvitationOptions): string {
     'TRANSP:OPAQUE',
     'END:VEVENT',
   )
-  const head = ['BEGIN:VCALENDAR', 'PRODID:-//workspace-gym//Calendar v3//EN', 'VERSION:2.0', 'CALSCALE:GREGORIAN', `METHOD:${METHOD[o.kind]}`]
+  const head = [
+    'BEGIN:VCALENDAR',
+    'PRODID:-//workspace-gym//Calendar v3//EN',
+    'VERSION:2.0',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${METHOD[o.kind]}`,
+  ]
   const timezones = [...zones].flatMap((z) => vtimezone(z, o.start.ms))
   return icsText([...head, ...timezones, ...event, 'END:VCALENDAR'])
 }

@@ -7,8 +7,24 @@ import { parseRecurrence } from '../time/recurrence-parse.ts'
 import type { ResolvedTime } from '../time/zoned.ts'
 import { daysIn, fixOffset, luxonZone, offsetFn, shortZoneName } from '../time/zone-clock.ts'
 
-const DAY_NAMES: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' }
-const NTH: Record<string, string> = { '1': 'first', '2': 'second', '3': 'third', '4': 'fourth', '5': 'fifth', '-1': 'last', '-2': 'second to last' }
+const DAY_NAMES: Record<string, string> = {
+  MO: 'Monday',
+  TU: 'Tuesday',
+  WE: 'Wednesday',
+  TH: 'Thursday',
+  FR: 'Friday',
+  SA: 'Saturday',
+  SU: 'Sunday',
+}
+const NTH: Record<string, string> = {
+  '1': 'first',
+  '2': 'second',
+  '3': 'third',
+  '4': 'fourth',
+  '5': 'fifth',
+  '-1': 'last',
+  '-2': 'second to last',
+}
 
 const inZone = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).setLocale('en-US')
 
@@ -29,7 +45,9 @@ export function ruleText(recurrence: string[], start: ResolvedTime, zone: string
   if (!rule) return undefined
   const part = (k: string) => rule.parts.find(([key]) => key === k)?.[1]
   const interval = Number(part('INTERVAL') ?? '1')
-  const local = start.allDay ? DateTime.fromISO(start.date!, { zone: 'UTC' }).setLocale('en-US') : inZone(start.ms, zone)
+  const local = start.allDay
+    ? DateTime.fromISO(start.date!, { zone: 'UTC' }).setLocale('en-US')
+    : inZone(start.ms, zone)
   const byday = part('BYDAY')?.split(',')
   const every = (unit: string, plain: string) => (interval > 1 ? `Every ${interval} ${unit}` : plain)
   let text: string
@@ -39,13 +57,16 @@ export function ruleText(recurrence: string[], start: ResolvedTime, zone: string
       break
     case 'WEEKLY': {
       const days = byday ?? [local.toFormat('cccc').slice(0, 2).toUpperCase()]
-      const names = days.join(',') === 'MO,TU,WE,TH,FR' ? 'weekdays' : days.map((d) => DAY_NAMES[d.slice(-2)]).join(', ')
+      const names =
+        days.join(',') === 'MO,TU,WE,TH,FR' ? 'weekdays' : days.map((d) => DAY_NAMES[d.slice(-2)]).join(', ')
       text = `${every('weeks', 'Weekly')} on ${names}`
       break
     }
     case 'MONTHLY': {
       const m = byday?.length === 1 ? /^([+-]?\d)(\w\w)$/.exec(byday[0]!) : null
-      const on = m ? `the ${NTH[m[1]!.replace('+', '')] ?? m[1]} ${DAY_NAMES[m[2]!]}` : `day ${part('BYMONTHDAY') ?? local.day}`
+      const on = m
+        ? `the ${NTH[m[1]!.replace('+', '')] ?? m[1]} ${DAY_NAMES[m[2]!]}`
+        : `day ${part('BYMONTHDAY') ?? local.day}`
       text = `${every('months', 'Monthly')} on ${on}`
       break
     }
@@ -58,7 +79,10 @@ export function ruleText(recurrence: string[], start: ResolvedTime, zone: string
   const count = part('COUNT')
   const until = part('UNTIL')
   if (count) text += `, ${count} times`
-  if (until) text += `, until ${DateTime.fromISO(`${until.slice(0, 4)}-${until.slice(4, 6)}-${until.slice(6, 8)}`).setLocale('en-US').toFormat('LLL d, yyyy')}`
+  if (until)
+    text += `, until ${DateTime.fromISO(`${until.slice(0, 4)}-${until.slice(4, 6)}-${until.slice(6, 8)}`)
+      .setLocale('en-US')
+      .toFormat('LLL d, yyyy')}`
   return text
 }
 
@@ -67,7 +91,9 @@ export function whenText(start: ResolvedTime, end: ResolvedTime, zone: string, r
   const rule = recurrence?.length ? ruleText(recurrence, start, zone) : undefined
   if (start.allDay) {
     const first = DateTime.fromISO(start.date!, { zone: 'UTC' }).setLocale('en-US')
-    const last = DateTime.fromISO(end.date ?? start.date!, { zone: 'UTC' }).setLocale('en-US').minus({ days: 1 })
+    const last = DateTime.fromISO(end.date ?? start.date!, { zone: 'UTC' })
+      .setLocale('en-US')
+      .minus({ days: 1 })
     if (rule) return rule
     return last > first ? `${dayText(first)} - ${dayText(last)}` : dayText(first)
   }
@@ -102,14 +128,30 @@ function timedWhen(startMs: number, endMs: number, name: string, rule: string | 
 
 /** A zone's offset at an instant (luxon's `zone.offset`). */
 type Offset = (ts: number) => number
-type Fields = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }
+type Fields = {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
+  millisecond: number
+}
 /** What a luxon DateTime holds: its instant, the offset there and the wall clock (luxon's `ts`, `o`, `c`). */
 type Wall = { ts: number; o: number; c: Fields }
 
 /** luxon's `tsToObj`. */
 function fieldsAt(ts: number, offset: number): Fields {
   const d = new Date(ts + offset * 60 * 1000)
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), millisecond: d.getUTCMilliseconds() }
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    millisecond: d.getUTCMilliseconds(),
+  }
 }
 
 /** `DateTime.fromMillis(ts, { zone })`. */

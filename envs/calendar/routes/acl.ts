@@ -9,7 +9,18 @@ import { aclRules, type AclRow } from '../schema.ts'
 import { toAclRule } from '../map.ts'
 import { currentChange, nextChange, putRule, subscribe } from '../store/access.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
-import { bool, CalParams, int, invalid, json, jsonBody, noContent, notFound, required, requireCalendar } from './common.ts'
+import {
+  bool,
+  CalParams,
+  int,
+  invalid,
+  json,
+  jsonBody,
+  noContent,
+  notFound,
+  required,
+  requireCalendar,
+} from './common.ts'
 import { decodeSync, encodeSync } from './sync.ts'
 
 type Body = { role?: string; scope?: { type?: string; value?: string } }
@@ -18,15 +29,63 @@ const SCOPES = ['default', 'user', 'group', 'domain']
 const base = '/calendar/v3/calendars/{calendarId}/acl'
 const RuleParams = CalParams.extend({ ruleId: z.string() })
 
-const list = createRoute({ operationId: 'calendar.acl.list', method: 'get', path: base, request: { params: CalParams, query: z.object({ maxResults: int(1, 250), pageToken: z.string().optional(), showDeleted: bool(), syncToken: z.string().optional() }) }, responses: { 200: json(z.object({ kind: z.string(), items: z.array(AclRule) })) } })
-const get = createRoute({ operationId: 'calendar.acl.get', method: 'get', path: `${base}/{ruleId}`, request: { params: RuleParams }, responses: { 200: json(AclRule) } })
-const insert = createRoute({ operationId: 'calendar.acl.insert', method: 'post', path: base, request: { params: CalParams, query: z.object({ sendNotifications: bool() }), body: jsonBody(AclRule) }, responses: { 200: json(AclRule) } })
-const update = createRoute({ operationId: 'calendar.acl.update', method: 'put', path: `${base}/{ruleId}`, request: { params: RuleParams, query: z.object({ sendNotifications: bool() }), body: jsonBody(AclRule) }, responses: { 200: json(AclRule) } })
-const patch = createRoute({ operationId: 'calendar.acl.patch', method: 'patch', path: `${base}/{ruleId}`, request: { params: RuleParams, query: z.object({ sendNotifications: bool() }), body: jsonBody(AclRule) }, responses: { 200: json(AclRule) } })
-const remove = createRoute({ operationId: 'calendar.acl.delete', method: 'delete', path: `${base}/{ruleId}`, request: { params: RuleParams }, responses: noContent })
+const list = createRoute({
+  operationId: 'calendar.acl.list',
+  method: 'get',
+  path: base,
+  request: {
+    params: CalParams,
+    query: z.object({
+      maxResults: int(1, 250),
+      pageToken: z.string().optional(),
+      showDeleted: bool(),
+      syncToken: z.string().optional(),
+    }),
+  },
+  responses: { 200: json(z.object({ kind: z.string(), items: z.array(AclRule) })) },
+})
+const get = createRoute({
+  operationId: 'calendar.acl.get',
+  method: 'get',
+  path: `${base}/{ruleId}`,
+  request: { params: RuleParams },
+  responses: { 200: json(AclRule) },
+})
+const insert = createRoute({
+  operationId: 'calendar.acl.insert',
+  method: 'post',
+  path: base,
+  request: { params: CalParams, query: z.object({ sendNotifications: bool() }), body: jsonBody(AclRule) },
+  responses: { 200: json(AclRule) },
+})
+const update = createRoute({
+  operationId: 'calendar.acl.update',
+  method: 'put',
+  path: `${base}/{ruleId}`,
+  request: { params: RuleParams, query: z.object({ sendNotifications: bool() }), body: jsonBody(AclRule) },
+  responses: { 200: json(AclRule) },
+})
+const patch = createRoute({
+  operationId: 'calendar.acl.patch',
+  method: 'patch',
+  path: `${base}/{ruleId}`,
+  request: { params: RuleParams, query: z.object({ sendNotifications: bool() }), body: jsonBody(AclRule) },
+  responses: { 200: json(AclRule) },
+})
+const remove = createRoute({
+  operationId: 'calendar.acl.delete',
+  method: 'delete',
+  path: `${base}/{ruleId}`,
+  request: { params: RuleParams },
+  responses: noContent,
+})
 
 const ruleOf = (c: WorldContext, calendarId: string, ruleId: string): AclRow | undefined =>
-  c.var.world.db.select().from(aclRules).where(and(eq(aclRules.calendarId, calendarId), eq(aclRules.id, ruleId), eq(aclRules.deleted, false))).get()
+  c.var.world.db
+    .select()
+    .from(aclRules)
+    .where(and(eq(aclRules.calendarId, calendarId), eq(aclRules.id, ruleId), eq(aclRules.deleted, false)))
+    .get()
 
 function checkRole(role: string | undefined): AclRow['role'] {
   if (!role) throw required('Missing role.')
@@ -54,13 +113,22 @@ function shareWith(c: WorldContext, calendarId: string, summary: string, r: AclR
   }
 }
 
-function writeRule(c: WorldContext, rawCalendarId: string, ruleId: string, b: Body, replace: boolean, notify: boolean | undefined) {
+function writeRule(
+  c: WorldContext,
+  rawCalendarId: string,
+  ruleId: string,
+  b: Body,
+  replace: boolean,
+  notify: boolean | undefined,
+) {
   const { cal } = requireCalendar(c, rawCalendarId, 'owner')
   const rule = ruleOf(c, cal.id, ruleId)
   if (!rule) throw notFound()
-  if (b.scope && (b.scope.type !== undefined && b.scope.type !== rule.scopeType)) throw invalid('Cannot change the scope of a rule.', 'invalid')
+  if (b.scope && b.scope.type !== undefined && b.scope.type !== rule.scopeType)
+    throw invalid('Cannot change the scope of a rule.', 'invalid')
   const role = replace || b.role !== undefined ? checkRole(b.role) : rule.role
-  if (rule.role === 'owner' && rule.scopeValue === findUserOwnerEmail(c, cal.ownerId) && role !== 'owner') throw invalid('Cannot change the role of the calendar owner.', 'cannotChangeOwnAcl')
+  if (rule.role === 'owner' && rule.scopeValue === findUserOwnerEmail(c, cal.ownerId) && role !== 'owner')
+    throw invalid('Cannot change the role of the calendar owner.', 'cannotChangeOwnAcl')
   const out = c.var.world.tx((db) => {
     const row = putRule(db, cal.id, rule.scopeType, rule.scopeValue, role)
     shareWith(c, cal.id, cal.summary, row, notify ?? false)
@@ -69,7 +137,9 @@ function writeRule(c: WorldContext, rawCalendarId: string, ruleId: string, b: Bo
   return toAclRule(out)
 }
 
-const findUserOwnerEmail = (c: WorldContext, ownerId: string) => c.var.world.db.$client.prepare('SELECT lower(email) AS e FROM world_users WHERE id = ?').pluck().get(ownerId) as string | undefined
+const findUserOwnerEmail = (c: WorldContext, ownerId: string) =>
+  c.var.world.db.$client.prepare('SELECT lower(email) AS e FROM world_users WHERE id = ?').pluck().get(ownerId) as
+    string | undefined
 
 export const aclRouter = createGoogleRouter()
   .openapi(list, (c) => {
@@ -83,7 +153,15 @@ export const aclRouter = createGoogleRouter()
       .map((r) => (r.deleted ? { ...toAclRule(r), role: 'none' } : toAclRule(r)))
     const { page, nextPageToken } = pageOf(items, q.maxResults ?? 100, q.pageToken)
     const change = currentChange(db)
-    return c.json({ kind: 'calendar#acl', etag: `"p${change}"`, ...(nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`acl:${cal.id}`, change) }), items: page } as never, 200)
+    return c.json(
+      {
+        kind: 'calendar#acl',
+        etag: `"p${change}"`,
+        ...(nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`acl:${cal.id}`, change) }),
+        items: page,
+      } as never,
+      200,
+    )
   })
   .openapi(get, (c) => {
     const { calendarId, ruleId } = c.req.valid('param')
@@ -101,9 +179,11 @@ export const aclRouter = createGoogleRouter()
     if (!SCOPES.includes(type)) throw invalid(`Invalid scope type: ${type}`, 'invalid')
     const value = type === 'default' ? null : b.scope?.value?.toLowerCase()
     if (type !== 'default' && !value) throw required('Missing scope value.')
-    if ((type === 'user' || type === 'group') && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value!)) throw invalid('Invalid scope value.', 'invalid')
+    if ((type === 'user' || type === 'group') && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value!))
+      throw invalid('Invalid scope value.', 'invalid')
     if (type === 'domain' && !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(value!)) throw invalid('Invalid scope value.', 'invalid')
-    if (type === 'default' && (role === 'writer' || role === 'owner')) throw invalid('Cannot grant write access to the public.', 'invalid')
+    if (type === 'default' && (role === 'writer' || role === 'owner'))
+      throw invalid('Cannot grant write access to the public.', 'invalid')
     const q = c.req.valid('query')
     const row = c.var.world.tx((db) => {
       const r = putRule(db, cal.id, type as AclRow['scopeType'], value ?? null, role)
@@ -112,14 +192,45 @@ export const aclRouter = createGoogleRouter()
     })
     return c.json(toAclRule(row) as never, 200)
   })
-  .openapi(update, (c) => c.json(writeRule(c, c.req.valid('param').calendarId, c.req.valid('param').ruleId, c.req.valid('json') as Body, true, c.req.valid('query').sendNotifications) as never, 200))
-  .openapi(patch, (c) => c.json(writeRule(c, c.req.valid('param').calendarId, c.req.valid('param').ruleId, c.req.valid('json') as Body, false, c.req.valid('query').sendNotifications) as never, 200))
+  .openapi(update, (c) =>
+    c.json(
+      writeRule(
+        c,
+        c.req.valid('param').calendarId,
+        c.req.valid('param').ruleId,
+        c.req.valid('json') as Body,
+        true,
+        c.req.valid('query').sendNotifications,
+      ) as never,
+      200,
+    ),
+  )
+  .openapi(patch, (c) =>
+    c.json(
+      writeRule(
+        c,
+        c.req.valid('param').calendarId,
+        c.req.valid('param').ruleId,
+        c.req.valid('json') as Body,
+        false,
+        c.req.valid('query').sendNotifications,
+      ) as never,
+      200,
+    ),
+  )
   .openapi(remove, (c) => {
     const { calendarId, ruleId } = c.req.valid('param')
     const { cal } = requireCalendar(c, calendarId, 'owner')
     const rule = ruleOf(c, cal.id, ruleId)
     if (!rule) throw notFound()
-    if (rule.role === 'owner' && rule.scopeValue === findUserOwnerEmail(c, cal.ownerId)) throw invalid('Cannot remove the owner of the calendar.', 'cannotChangeOwnAcl')
-    c.var.world.tx((db) => db.update(aclRules).set({ deleted: true, changeSeq: nextChange(db) }).where(and(eq(aclRules.calendarId, cal.id), eq(aclRules.id, ruleId))).run())
+    if (rule.role === 'owner' && rule.scopeValue === findUserOwnerEmail(c, cal.ownerId))
+      throw invalid('Cannot remove the owner of the calendar.', 'cannotChangeOwnAcl')
+    c.var.world.tx((db) =>
+      db
+        .update(aclRules)
+        .set({ deleted: true, changeSeq: nextChange(db) })
+        .where(and(eq(aclRules.calendarId, cal.id), eq(aclRules.id, ruleId)))
+        .run(),
+    )
     return c.body(null, 204)
   })

@@ -6,11 +6,26 @@ import type { CalendarRow } from '../schema.ts'
 import { CalendarTimeError, isValidZone } from '../time/zoned.ts'
 import { namesOf, type EventView } from '../map.ts'
 
-export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
-export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({ required, content: { 'application/json': { schema } } })
-export const bool = () => z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true'))
+export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+})
+export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+})
+export const bool = () =>
+  z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true'))
 export const int = (min: number, max: number) =>
-  z.string().regex(/^-?\d+$/, 'Invalid integer value').optional().transform((v) => (v === undefined ? undefined : Number(v))).refine((v) => v === undefined || (v >= min && v <= max), `Must be between ${min} and ${max}`)
+  z
+    .string()
+    .regex(/^-?\d+$/, 'Invalid integer value')
+    .optional()
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .refine((v) => v === undefined || (v >= min && v <= max), `Must be between ${min} and ${max}`)
 export const CalParams = z.object({ calendarId: z.string() })
 export const noContent = { 204: { description: 'No content' } }
 
@@ -19,14 +34,20 @@ export const noContent = { 204: { description: 'No content' } }
 export const notFound = (message = 'Not Found') => new GoogleApiError('NOT_FOUND', 'notFound', message)
 export const invalid = (message: string, reason = 'invalid') => new GoogleApiError('INVALID_ARGUMENT', reason, message)
 export const required = (message: string) => new GoogleApiError('INVALID_ARGUMENT', 'required', message)
-export const forbidden = (message = 'Forbidden', reason = 'forbidden') => new GoogleApiError('PERMISSION_DENIED', reason, message)
-export const needAccess = (role: Role) => forbidden(`You need to have ${role} access to this calendar.`, 'requiredAccessLevel')
+export const forbidden = (message = 'Forbidden', reason = 'forbidden') =>
+  new GoogleApiError('PERMISSION_DENIED', reason, message)
+export const needAccess = (role: Role) =>
+  forbidden(`You need to have ${role} access to this calendar.`, 'requiredAccessLevel')
 
 /** `primary` → the caller's primary calendar id (their email). */
 export const calendarIdOf = (c: WorldContext, id: string) => (id === 'primary' ? c.var.user.email : id)
 
 /** The calendar with the caller's role; 404 when the caller has no access at all, 403 when too little. */
-export function requireCalendar(c: WorldContext, rawId: string, need: Role = 'reader'): { cal: CalendarRow; role: Role } {
+export function requireCalendar(
+  c: WorldContext,
+  rawId: string,
+  need: Role = 'reader',
+): { cal: CalendarRow; role: Role } {
   const db = c.var.world.db
   const cal = findCalendar(db, calendarIdOf(c, rawId))
   const role = cal ? roleOf(db, cal, c.var.user) : 'none'
@@ -48,7 +69,13 @@ export function timeErrors<T>(fn: () => T): T {
 /** How the caller sees events of `cal`: the calendar zone, or the `timeZone` parameter. */
 export function viewOf(c: WorldContext, cal: CalendarRow, role: Role, tz?: string): EventView {
   if (tz !== undefined && !isValidZone(tz)) throw invalid('Invalid time zone definition.', 'invalid')
-  return { viewer: c.var.user.email, zone: cal.timeZone, forcedZone: tz, freeBusyOnly: role === 'freeBusyReader', names: namesOf(c.var.world.db) }
+  return {
+    viewer: c.var.user.email,
+    zone: cal.timeZone,
+    forcedZone: tz,
+    freeBusyOnly: role === 'freeBusyReader',
+    names: namesOf(c.var.world.db),
+  }
 }
 
 /** Fields a client may not send as anything other than an object (robustness against hostile bodies). */
@@ -56,15 +83,23 @@ export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typ
 
 /** Whether an `If-Match`/`If-None-Match` header value (`*`, or a comma list of possibly weak etags) names `etag`. */
 export function etagMatches(header: string, etag: string): boolean {
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag)
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === etag)
 }
 
 /** A write with `If-Match` naming another version of the resource fails with 412, as Calendar answers it. */
 export function requireIfMatch(c: WorldContext, etag: string): void {
   const header = c.req.header('if-match')
   if (header === undefined || etagMatches(header, etag)) return
-  throw new GoogleApiError('PRECONDITION_FAILED', 'conditionNotMet', 'Precondition Failed',
-    { locationType: 'header', location: 'If-Match' }, 412)
+  throw new GoogleApiError(
+    'PRECONDITION_FAILED',
+    'conditionNotMet',
+    'Precondition Failed',
+    { locationType: 'header', location: 'If-Match' },
+    412,
+  )
 }
 
 /** A read with `If-None-Match` naming the current etag: true when the answer is `304 Not Modified`. */

@@ -6,7 +6,15 @@ import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
 import { listRenderer, etagOf } from '../map.ts'
 import { currentChange, type Role } from '../store/access.ts'
-import { changedSince, dataOf, exceptionsOf, findEvent, instanceRow, occurrences, seriesTimes } from '../store/events.ts'
+import {
+  changedSince,
+  dataOf,
+  exceptionsOf,
+  findEvent,
+  instanceRow,
+  occurrences,
+  seriesTimes,
+} from '../store/events.ts'
 import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../store/window.ts'
 import { parseRfc3339, rfc3339Utc } from '../time/zoned.ts'
 import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
@@ -14,18 +22,51 @@ import { decodeSync, encodeSync } from './sync.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
 const ListQuery = z.object({
-  alwaysIncludeEmail: bool(), eventTypes: z.string().optional(), iCalUID: z.string().optional(), maxAttendees: int(1, 1000), maxResults: int(1, 2500),
-  orderBy: z.enum(['startTime', 'updated']).optional(), pageToken: z.string().optional(), privateExtendedProperty: z.string().optional(), q: z.string().optional(),
-  sharedExtendedProperty: z.string().optional(), showDeleted: bool(), showHiddenInvitations: bool(), singleEvents: bool(), syncToken: z.string().optional(),
-  timeMax: z.string().optional(), timeMin: z.string().optional(), timeZone: z.string().optional(), updatedMin: z.string().optional(),
+  alwaysIncludeEmail: bool(),
+  eventTypes: z.string().optional(),
+  iCalUID: z.string().optional(),
+  maxAttendees: int(1, 1000),
+  maxResults: int(1, 2500),
+  orderBy: z.enum(['startTime', 'updated']).optional(),
+  pageToken: z.string().optional(),
+  privateExtendedProperty: z.string().optional(),
+  q: z.string().optional(),
+  sharedExtendedProperty: z.string().optional(),
+  showDeleted: bool(),
+  showHiddenInvitations: bool(),
+  singleEvents: bool(),
+  syncToken: z.string().optional(),
+  timeMax: z.string().optional(),
+  timeMin: z.string().optional(),
+  timeZone: z.string().optional(),
+  updatedMin: z.string().optional(),
 })
 const InstancesQuery = z.object({
-  alwaysIncludeEmail: bool(), maxAttendees: int(1, 1000), maxResults: int(1, 2500), originalStart: z.string().optional(), pageToken: z.string().optional(),
-  showDeleted: bool(), timeMax: z.string().optional(), timeMin: z.string().optional(), timeZone: z.string().optional(),
+  alwaysIncludeEmail: bool(),
+  maxAttendees: int(1, 1000),
+  maxResults: int(1, 2500),
+  originalStart: z.string().optional(),
+  pageToken: z.string().optional(),
+  showDeleted: bool(),
+  timeMax: z.string().optional(),
+  timeMin: z.string().optional(),
+  timeZone: z.string().optional(),
 })
 // Deviation: maxAttendees, alwaysIncludeEmail, eventTypes and showHiddenInvitations are accepted and ignored.
-const list = createRoute({ operationId: 'calendar.events.list', method: 'get', path: base, request: { params: CalParams, query: ListQuery }, responses: { 200: json(Events) } })
-const instances = createRoute({ operationId: 'calendar.events.instances', method: 'get', path: `${base}/{eventId}/instances`, request: { params: CalParams.extend({ eventId: z.string() }), query: InstancesQuery }, responses: { 200: json(Events) } })
+const list = createRoute({
+  operationId: 'calendar.events.list',
+  method: 'get',
+  path: base,
+  request: { params: CalParams, query: ListQuery },
+  responses: { 200: json(Events) },
+})
+const instances = createRoute({
+  operationId: 'calendar.events.instances',
+  method: 'get',
+  path: `${base}/{eventId}/instances`,
+  request: { params: CalParams.extend({ eventId: z.string() }), query: InstancesQuery },
+  responses: { 200: json(Events) },
+})
 
 function pageOffset(token: string | undefined): number {
   const o = Number(decodePageToken<{ o: number }>(token)?.o ?? 0)
@@ -60,19 +101,48 @@ function textFilter(q: string | undefined) {
   return (r: EventRow) => {
     if (!terms.length) return true
     const d = dataOf(r)
-    const hay = [d.summary, d.description, d.location, r.organizerEmail, r.organizerName, ...(d.attendees ?? []).flatMap((a) => [a.email, a.displayName])].filter((x) => typeof x === 'string').join('\n').toLowerCase()
+    const hay = [
+      d.summary,
+      d.description,
+      d.location,
+      r.organizerEmail,
+      r.organizerName,
+      ...(d.attendees ?? []).flatMap((a) => [a.email, a.displayName]),
+    ]
+      .filter((x) => typeof x === 'string')
+      .join('\n')
+      .toLowerCase()
     return terms.every((t) => hay.includes(t))
   }
 }
 
 /** The list envelope every events answer shares; `change`: the change feed's position, read once per answer. */
-function envelope(c: WorldContext, cal: CalendarRow, role: Role, rows: EventRow[] | number, items: unknown[], extra: Record<string, unknown>, change: number) {
+function envelope(
+  c: WorldContext,
+  cal: CalendarRow,
+  role: Role,
+  rows: EventRow[] | number,
+  items: unknown[],
+  extra: Record<string, unknown>,
+  change: number,
+) {
   const db = c.var.world.db
   const entry = selectRows(db, calendarList, { userId: c.var.user.id, calendarId: cal.id })[0]
-  const updated = typeof rows === 'number' ? Math.max(rows, cal.updatedMs) : rows.reduce((m, r) => Math.max(m, r.updatedMs), cal.updatedMs)
+  const updated =
+    typeof rows === 'number'
+      ? Math.max(rows, cal.updatedMs)
+      : rows.reduce((m, r) => Math.max(m, r.updatedMs), cal.updatedMs)
   return {
-    kind: 'calendar#events', etag: etagOf(updated, change), summary: entry?.summaryOverride ?? cal.summary, description: cal.description ?? '',
-    updated: rfc3339Utc(updated), timeZone: cal.timeZone, accessRole: role, defaultReminders: entry && !entry.deleted ? JSON.parse(entry.defaultReminders) : [], ...extra, items,
+    kind: 'calendar#events',
+    etag: etagOf(updated, change),
+    summary: entry?.summaryOverride ?? cal.summary,
+    description: cal.description ?? '',
+    updated: rfc3339Utc(updated),
+    timeZone: cal.timeZone,
+    accessRole: role,
+    defaultReminders: entry && !entry.deleted ? JSON.parse(entry.defaultReminders) : [],
+    ...extra,
+    items,
   }
 }
 
@@ -85,33 +155,63 @@ export const eventsListRouter = createGoogleRouter()
     const feed = `events:${cal.id}`
     let rows: EventRow[]
     if (q.syncToken !== undefined) {
-      const banned = (['iCalUID', 'orderBy', 'privateExtendedProperty', 'q', 'sharedExtendedProperty', 'timeMin', 'timeMax', 'updatedMin'] as const).find((k) => q[k] !== undefined)
+      const banned = (
+        [
+          'iCalUID',
+          'orderBy',
+          'privateExtendedProperty',
+          'q',
+          'sharedExtendedProperty',
+          'timeMin',
+          'timeMax',
+          'updatedMin',
+        ] as const
+      ).find((k) => q[k] !== undefined)
       if (banned) throw invalid(`Sync token cannot be used with ${banned}.`, 'invalid')
       // Deviation: with a sync token, series come back as series even when singleEvents=true.
       rows = changedSince(db, cal.id, decodeSync(q.syncToken, feed))
     } else {
       const w: Window = { min: time(q.timeMin, 'timeMin'), max: time(q.timeMax, 'timeMax') }
-      if (w.min !== undefined && w.max !== undefined && w.max <= w.min) throw invalid('The specified time range is empty.', 'timeRangeEmpty')
-      if (q.orderBy === 'startTime' && !q.singleEvents) throw invalid('The requested ordering is not available for the particular query.', 'badRequest')
+      if (w.min !== undefined && w.max !== undefined && w.max <= w.min)
+        throw invalid('The specified time range is empty.', 'timeRangeEmpty')
+      if (q.orderBy === 'startTime' && !q.singleEvents)
+        throw invalid('The requested ordering is not available for the particular query.', 'badRequest')
       const updatedMin = time(q.updatedMin, 'updatedMin')
       const showDeleted = !!q.showDeleted || updatedMin !== undefined
       const priv = propertyFilter(c, 'privateExtendedProperty', 'private')
       const shared = propertyFilter(c, 'sharedExtendedProperty', 'shared')
       const text = textFilter(q.q)
-      const keep = (r: EventRow) => (q.iCalUID === undefined || r.iCalUID === q.iCalUID) && (updatedMin === undefined || r.updatedMs >= updatedMin) && priv(r) && shared(r) && text(r)
+      const keep = (r: EventRow) =>
+        (q.iCalUID === undefined || r.iCalUID === q.iCalUID) &&
+        (updatedMin === undefined || r.updatedMs >= updatedMin) &&
+        priv(r) &&
+        shared(r) &&
+        text(r)
       if (q.singleEvents && q.orderBy !== 'updated') {
         // Start-time order: page through a lazy merge of the series instead of expanding them all.
         const size = q.maxResults ?? 250
         const offset = pageOffset(q.pageToken)
-        const { page, more, updatedMs, seriesOf } = await singleEventsPage(db, cal.id, w, showDeleted, keep, offset, size)
+        const { page, more, updatedMs, seriesOf } = await singleEventsPage(
+          db,
+          cal.id,
+          w,
+          showDeleted,
+          keep,
+          offset,
+          size,
+        )
         const change = currentChange(db)
-        const extra = more ? { nextPageToken: encodePageToken({ o: offset + size }) } : { nextSyncToken: encodeSync(feed, change) }
+        const extra = more
+          ? { nextPageToken: encodePageToken({ o: offset + size }) }
+          : { nextSyncToken: encodeSync(feed, change) }
         // Items render (or are copied from kept texts) when the answer is serialised.
         const render = listRenderer(db, view)
         const items = page.map((r) => render(r, seriesOf.get(r)))
         return c.json(envelope(c, cal, role, updatedMs, items, extra, change) as never, 200)
       }
-      rows = (q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)).filter(keep)
+      rows = (
+        q.singleEvents ? singleEvents(db, cal.id, w, showDeleted) : seriesEvents(db, cal.id, w, showDeleted)
+      ).filter(keep)
       // Deviation: without orderBy the order is by start time, then id (the real order is unspecified).
       if (q.orderBy === 'updated') rows.sort((a, b) => a.updatedMs - b.updatedMs || (a.id < b.id ? -1 : 1))
     }
@@ -119,7 +219,18 @@ export const eventsListRouter = createGoogleRouter()
     const change = currentChange(db)
     const extra = nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(feed, change) }
     const render = listRenderer(db, view)
-    return c.json(envelope(c, cal, role, rows, page.map((r) => render(r)), extra, change) as never, 200)
+    return c.json(
+      envelope(
+        c,
+        cal,
+        role,
+        rows,
+        page.map((r) => render(r)),
+        extra,
+        change,
+      ) as never,
+      200,
+    )
   })
   .openapi(instances, async (c) => {
     const q = c.req.valid('query')
@@ -147,9 +258,12 @@ export const eventsListRouter = createGoogleRouter()
       // Exceptions moved into the window from elsewhere are instances too.
       const ids = new Set(rows.map((r) => r.id))
       for (const ex of stored.values()) {
-        if (!ids.has(ex.id) && (w.max === undefined || ex.startMs < w.max) && (w.min === undefined || ex.endMs > w.min)) rows.push(ex)
+        if (!ids.has(ex.id) && (w.max === undefined || ex.startMs < w.max) && (w.min === undefined || ex.endMs > w.min))
+          rows.push(ex)
       }
-      rows = rows.filter((r) => r.status !== 'cancelled' || q.showDeleted).sort((a, b) => a.startMs - b.startMs || (a.id < b.id ? -1 : 1))
+      rows = rows
+        .filter((r) => r.status !== 'cancelled' || q.showDeleted)
+        .sort((a, b) => a.startMs - b.startMs || (a.id < b.id ? -1 : 1))
     }
     if (q.originalStart !== undefined) {
       const at = parseRfc3339(q.originalStart)
@@ -161,5 +275,16 @@ export const eventsListRouter = createGoogleRouter()
     // A cancelled instance (of a cancelled series, with showDeleted) renders as cancelled, never as a copy.
     const items = page.map((r) => render(r, virtual.has(r) && r.status !== 'cancelled' ? master : undefined))
     const change = currentChange(db)
-    return c.json(envelope(c, cal, role, rows, items, nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, change) }, change) as never, 200)
+    return c.json(
+      envelope(
+        c,
+        cal,
+        role,
+        rows,
+        items,
+        nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(`events:${cal.id}`, change) },
+        change,
+      ) as never,
+      200,
+    )
   })

@@ -13,22 +13,103 @@ import { bodyOf, EventInputError, type EventBody } from '../store/build.ts'
 import { createEvent, deleteEvent, moveEvent, writeEvent, type WriteOptions } from '../store/writes.ts'
 import { quickAdd } from '../time/quickadd.ts'
 import { CalendarTimeError } from '../time/zoned.ts'
-import { bool, CalParams, int, invalid, isObject, json, jsonBody, noContent, notFound, required, requireCalendar, viewOf, calendarIdOf } from './common.ts'
+import {
+  bool,
+  CalParams,
+  int,
+  invalid,
+  isObject,
+  json,
+  jsonBody,
+  noContent,
+  notFound,
+  required,
+  requireCalendar,
+  viewOf,
+  calendarIdOf,
+} from './common.ts'
 import { notModified, requireIfMatch } from './common.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
 const EvParams = CalParams.extend({ eventId: z.string() })
 const SendUpdates = z.enum(['all', 'externalOnly', 'none']).optional()
-const WriteQuery = z.object({ sendUpdates: SendUpdates, sendNotifications: bool(), conferenceDataVersion: int(0, 1), maxAttendees: int(1, 1000), supportsAttachments: bool() })
+const WriteQuery = z.object({
+  sendUpdates: SendUpdates,
+  sendNotifications: bool(),
+  conferenceDataVersion: int(0, 1),
+  maxAttendees: int(1, 1000),
+  supportsAttachments: bool(),
+})
 
-const get = createRoute({ operationId: 'calendar.events.get', method: 'get', path: `${base}/{eventId}`, request: { params: EvParams, query: z.object({ timeZone: z.string().optional(), maxAttendees: int(1, 1000), alwaysIncludeEmail: bool() }) }, responses: { 200: json(Event) } })
-const insert = createRoute({ operationId: 'calendar.events.insert', method: 'post', path: base, request: { params: CalParams, query: WriteQuery, body: jsonBody(Event) }, responses: { 200: json(Event) } })
-const importRoute = createRoute({ operationId: 'calendar.events.import', method: 'post', path: `${base}/import`, request: { params: CalParams, query: z.object({ conferenceDataVersion: int(0, 1), supportsAttachments: bool() }), body: jsonBody(Event) }, responses: { 200: json(Event) } })
-const quick = createRoute({ operationId: 'calendar.events.quickAdd', method: 'post', path: `${base}/quickAdd`, request: { params: CalParams, query: z.object({ text: z.string().optional(), sendUpdates: SendUpdates, sendNotifications: bool() }) }, responses: { 200: json(Event) } })
-const update = createRoute({ operationId: 'calendar.events.update', method: 'put', path: `${base}/{eventId}`, request: { params: EvParams, query: WriteQuery, body: jsonBody(Event) }, responses: { 200: json(Event) } })
-const patch = createRoute({ operationId: 'calendar.events.patch', method: 'patch', path: `${base}/{eventId}`, request: { params: EvParams, query: WriteQuery, body: jsonBody(Event) }, responses: { 200: json(Event) } })
-const remove = createRoute({ operationId: 'calendar.events.delete', method: 'delete', path: `${base}/{eventId}`, request: { params: EvParams, query: z.object({ sendUpdates: SendUpdates, sendNotifications: bool() }) }, responses: noContent })
-const move = createRoute({ operationId: 'calendar.events.move', method: 'post', path: `${base}/{eventId}/move`, request: { params: EvParams, query: z.object({ destination: z.string().optional(), sendUpdates: SendUpdates, sendNotifications: bool() }) }, responses: { 200: json(Event) } })
+const get = createRoute({
+  operationId: 'calendar.events.get',
+  method: 'get',
+  path: `${base}/{eventId}`,
+  request: {
+    params: EvParams,
+    query: z.object({ timeZone: z.string().optional(), maxAttendees: int(1, 1000), alwaysIncludeEmail: bool() }),
+  },
+  responses: { 200: json(Event) },
+})
+const insert = createRoute({
+  operationId: 'calendar.events.insert',
+  method: 'post',
+  path: base,
+  request: { params: CalParams, query: WriteQuery, body: jsonBody(Event) },
+  responses: { 200: json(Event) },
+})
+const importRoute = createRoute({
+  operationId: 'calendar.events.import',
+  method: 'post',
+  path: `${base}/import`,
+  request: {
+    params: CalParams,
+    query: z.object({ conferenceDataVersion: int(0, 1), supportsAttachments: bool() }),
+    body: jsonBody(Event),
+  },
+  responses: { 200: json(Event) },
+})
+const quick = createRoute({
+  operationId: 'calendar.events.quickAdd',
+  method: 'post',
+  path: `${base}/quickAdd`,
+  request: {
+    params: CalParams,
+    query: z.object({ text: z.string().optional(), sendUpdates: SendUpdates, sendNotifications: bool() }),
+  },
+  responses: { 200: json(Event) },
+})
+const update = createRoute({
+  operationId: 'calendar.events.update',
+  method: 'put',
+  path: `${base}/{eventId}`,
+  request: { params: EvParams, query: WriteQuery, body: jsonBody(Event) },
+  responses: { 200: json(Event) },
+})
+const patch = createRoute({
+  operationId: 'calendar.events.patch',
+  method: 'patch',
+  path: `${base}/{eventId}`,
+  request: { params: EvParams, query: WriteQuery, body: jsonBody(Event) },
+  responses: { 200: json(Event) },
+})
+const remove = createRoute({
+  operationId: 'calendar.events.delete',
+  method: 'delete',
+  path: `${base}/{eventId}`,
+  request: { params: EvParams, query: z.object({ sendUpdates: SendUpdates, sendNotifications: bool() }) },
+  responses: noContent,
+})
+const move = createRoute({
+  operationId: 'calendar.events.move',
+  method: 'post',
+  path: `${base}/{eventId}/move`,
+  request: {
+    params: EvParams,
+    query: z.object({ destination: z.string().optional(), sendUpdates: SendUpdates, sendNotifications: bool() }),
+  },
+  responses: { 200: json(Event) },
+})
 
 /** Runs a write, turning input errors from the body and the time modules into Google's 400s. */
 function checked<T>(fn: () => T): T {
@@ -41,7 +122,11 @@ function checked<T>(fn: () => T): T {
   }
 }
 
-const options = (q: { sendUpdates?: 'all' | 'externalOnly' | 'none'; sendNotifications?: boolean; conferenceDataVersion?: number }): WriteOptions => ({
+const options = (q: {
+  sendUpdates?: 'all' | 'externalOnly' | 'none'
+  sendNotifications?: boolean
+  conferenceDataVersion?: number
+}): WriteOptions => ({
   sendUpdates: q.sendUpdates ?? (q.sendNotifications ? 'all' : 'none'),
   conferenceDataVersion: q.conferenceDataVersion ?? 0,
 })
@@ -86,7 +171,11 @@ export const eventsRouter = createGoogleRouter()
     if (!b.iCalUID || typeof b.iCalUID !== 'string') throw required('Missing iCalUID.')
     const q = c.req.valid('query')
     const db = c.var.world.db
-    const existing = db.select().from(events).where(and(eq(events.calendarId, cal.id), eq(events.iCalUID, b.iCalUID))).get()
+    const existing = db
+      .select()
+      .from(events)
+      .where(and(eq(events.calendarId, cal.id), eq(events.iCalUID, b.iCalUID)))
+      .get()
     const organizer = isObject(b.organizer) ? (b.organizer as { email?: string; displayName?: string }) : undefined
     const row = c.var.world.tx((tx) =>
       checked(() => {
@@ -104,9 +193,20 @@ export const eventsRouter = createGoogleRouter()
     const q = c.req.valid('query')
     if (!q.text || !q.text.trim()) throw required('Required parameter: text')
     const parsed = quickAdd(q.text, nowMs(c.var.world.db), cal.timeZone)
-    const body: EventBody = { summary: parsed.summary, start: parsed.start, end: parsed.end, ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}), ...(parsed.location ? { location: parsed.location } : {}), ...(parsed.attendees?.length ? { attendees: parsed.attendees.map((email) => ({ email })) } : {}) }
+    const body: EventBody = {
+      summary: parsed.summary,
+      start: parsed.start,
+      end: parsed.end,
+      ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
+      ...(parsed.location ? { location: parsed.location } : {}),
+      ...(parsed.attendees?.length ? { attendees: parsed.attendees.map((email) => ({ email })) } : {}),
+    }
     // A repeating quickAdd needs a zone for its times; the calendar's is the one quickAdd read them in.
-    if (body.recurrence && body.start?.dateTime) Object.assign(body, { start: { ...body.start, timeZone: cal.timeZone }, end: { ...body.end, timeZone: cal.timeZone } })
+    if (body.recurrence && body.start?.dateTime)
+      Object.assign(body, {
+        start: { ...body.start, timeZone: cal.timeZone },
+        end: { ...body.end, timeZone: cal.timeZone },
+      })
     const o = { ...options(q), minted: true }
     const row = c.var.world.tx((db) => checked(() => createEvent(db, cal, c.var.user, calendarEventId(db), body, o)))
     return c.json(render(c, cal.id, row) as never, 200)
@@ -118,7 +218,8 @@ export const eventsRouter = createGoogleRouter()
     const db = c.var.world.db
     if (b.id !== undefined) {
       if (typeof b.id !== 'string' || !ID_RE.test(b.id)) throw invalid('Invalid resource id value.')
-      if (findEvent(db, cal.id, b.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
+      if (findEvent(db, cal.id, b.id))
+        throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
     }
     const o = { ...options(q), minted: b.id === undefined }
     const id = (tx: typeof db) => (b.id as string | undefined) ?? calendarEventId(tx)
@@ -139,7 +240,8 @@ export const eventsRouter = createGoogleRouter()
     const { calendarId, eventId } = c.req.valid('param')
     const { cal } = requireCalendar(c, calendarId, 'writer')
     const current = requireEvent(c, cal.id, eventId)
-    if (current.row.status === 'cancelled') throw new GoogleApiError('GONE', 'deleted', 'Resource has been deleted', {}, 410)
+    if (current.row.status === 'cancelled')
+      throw new GoogleApiError('GONE', 'deleted', 'Resource has been deleted', {}, 410)
     requireIfMatch(c, etagOf(current.row.updatedMs, current.row.changeSeq))
     c.var.world.tx((db) => deleteEvent(db, cal, current, options(c.req.valid('query'))))
     return c.body(null, 204)
@@ -152,12 +254,16 @@ export const eventsRouter = createGoogleRouter()
     const db = c.var.world.db
     const dest = findCalendar(db, calendarIdOf(c, q.destination))
     if (!dest || roleOf(db, dest, c.var.user) === 'none') throw notFound()
-    if (!atLeast(roleOf(db, dest, c.var.user), 'writer')) throw invalid('You need to have writer access to the destination calendar.', 'requiredAccessLevel')
+    if (!atLeast(roleOf(db, dest, c.var.user), 'writer'))
+      throw invalid('You need to have writer access to the destination calendar.', 'requiredAccessLevel')
     const current = requireEvent(c, cal.id, eventId)
-    if (current.virtual || current.row.recurringEventId) throw invalid('Cannot change the organizer of an instance.', 'cannotChangeOrganizerOfInstance')
-    if (current.row.organizerCalendarId !== cal.id) throw invalid('Cannot change the organizer of an event you do not organize.', 'cannotChangeOrganizer')
+    if (current.virtual || current.row.recurringEventId)
+      throw invalid('Cannot change the organizer of an instance.', 'cannotChangeOrganizerOfInstance')
+    if (current.row.organizerCalendarId !== cal.id)
+      throw invalid('Cannot change the organizer of an event you do not organize.', 'cannotChangeOrganizer')
     if (dest.id === cal.id) return c.json(render(c, cal.id, current.row) as never, 200)
-    if (findEvent(db, dest.id, eventId)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
+    if (findEvent(db, dest.id, eventId))
+      throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
     const row = c.var.world.tx((tx) => moveEvent(tx, current.row, dest))
     return c.json(render(c, dest.id, row) as never, 200)
   })

@@ -10,10 +10,29 @@ import { COLORS } from '../colors.ts'
 import { atLeast, findCalendar, roleOf } from '../store/access.ts'
 import { busyOf } from '../store/busy.ts'
 import { parseRfc3339, rfc3339Utc, isValidZone } from '../time/zoned.ts'
-import { CalParams, int, invalid, json, jsonBody, noContent, notFound, required, isObject, calendarIdOf, requireCalendar } from './common.ts'
+import {
+  CalParams,
+  int,
+  invalid,
+  json,
+  jsonBody,
+  noContent,
+  notFound,
+  required,
+  isObject,
+  calendarIdOf,
+  requireCalendar,
+} from './common.ts'
 
 const WEEK = 7 * 86_400_000
-type ChannelBody = { id?: string; type?: string; address?: string; token?: string; expiration?: string; params?: Record<string, string> }
+type ChannelBody = {
+  id?: string
+  type?: string
+  address?: string
+  token?: string
+  expiration?: string
+  params?: Record<string, string>
+}
 
 /**
  * Stores a push channel for a resource and answers it as the API does.
@@ -23,41 +42,128 @@ function watch(c: WorldContext, resourceUri: string) {
   const b = c.req.valid('json' as never) as ChannelBody
   if (!isObject(b) || !b.id) throw required('Missing channel id.')
   if (b.type !== 'web_hook' && b.type !== 'webhook') throw invalid(`Unknown channel type: ${b.type ?? ''}`, 'invalid')
-  if (!b.address || !/^https:\/\//.test(b.address)) throw invalid('WebHook callback must be HTTPS: ' + (b.address ?? ''), 'push.webhookUrlNotHttps')
+  if (!b.address || !/^https:\/\//.test(b.address))
+    throw invalid('WebHook callback must be HTTPS: ' + (b.address ?? ''), 'push.webhookUrlNotHttps')
   const db = c.var.world.db
   const requested = b.expiration !== undefined ? Number(b.expiration) : NaN
   const out = c.var.world.tx((tx) => {
-    const expirationMs = Number.isFinite(requested) && requested > nowMs(tx) ? Math.min(requested, nowMs(tx) + 4 * WEEK) : nowMs(tx) + WEEK
-    const row = { id: b.id!, resourceId: urlSafeId(tx, 'calendar.channel', 27), resourceUri, userId: c.var.user.id, type: 'web_hook', address: b.address!, token: b.token ?? null, expirationMs }
+    const expirationMs =
+      Number.isFinite(requested) && requested > nowMs(tx) ? Math.min(requested, nowMs(tx) + 4 * WEEK) : nowMs(tx) + WEEK
+    const row = {
+      id: b.id!,
+      resourceId: urlSafeId(tx, 'calendar.channel', 27),
+      resourceUri,
+      userId: c.var.user.id,
+      type: 'web_hook',
+      address: b.address!,
+      token: b.token ?? null,
+      expirationMs,
+    }
     tx.insert(channels).values(row).run()
     return row
   })
   void db
-  return { kind: 'api#channel', id: out.id, resourceId: out.resourceId, resourceUri: out.resourceUri, ...(out.token ? { token: out.token } : {}), expiration: String(out.expirationMs) }
+  return {
+    kind: 'api#channel',
+    id: out.id,
+    resourceId: out.resourceId,
+    resourceUri: out.resourceUri,
+    ...(out.token ? { token: out.token } : {}),
+    expiration: String(out.expirationMs),
+  }
 }
 
 const uri = (path: string) => `https://www.googleapis.com/calendar/v3${path}?alt=json`
 const enc = (id: string) => encodeURIComponent(id).replace(/\./g, '%2E')
 
-const eventsWatch = createRoute({ operationId: 'calendar.events.watch', method: 'post', path: '/calendar/v3/calendars/{calendarId}/events/watch', request: { params: CalParams, body: jsonBody(Channel) }, responses: { 200: json(Channel) } })
-const aclWatch = createRoute({ operationId: 'calendar.acl.watch', method: 'post', path: '/calendar/v3/calendars/{calendarId}/acl/watch', request: { params: CalParams, body: jsonBody(Channel) }, responses: { 200: json(Channel) } })
-const listWatch = createRoute({ operationId: 'calendar.calendarList.watch', method: 'post', path: '/calendar/v3/users/me/calendarList/watch', request: { body: jsonBody(Channel) }, responses: { 200: json(Channel) } })
-const settingsWatch = createRoute({ operationId: 'calendar.settings.watch', method: 'post', path: '/calendar/v3/users/me/settings/watch', request: { body: jsonBody(Channel) }, responses: { 200: json(Channel) } })
-const stop = createRoute({ operationId: 'calendar.channels.stop', method: 'post', path: '/calendar/v3/channels/stop', request: { body: jsonBody(Channel) }, responses: noContent })
-const colors = createRoute({ operationId: 'calendar.colors.get', method: 'get', path: '/calendar/v3/colors', responses: { 200: json(Colors) } })
-const settingsList = createRoute({ operationId: 'calendar.settings.list', method: 'get', path: '/calendar/v3/users/me/settings', request: { query: z.object({ maxResults: int(1, 250), pageToken: z.string().optional(), syncToken: z.string().optional() }) }, responses: { 200: json(z.object({ kind: z.string(), items: z.array(Setting) })) } })
-const settingsGet = createRoute({ operationId: 'calendar.settings.get', method: 'get', path: '/calendar/v3/users/me/settings/{setting}', request: { params: z.object({ setting: z.string() }) }, responses: { 200: json(Setting) } })
-const freebusy = createRoute({ operationId: 'calendar.freebusy.query', method: 'post', path: '/calendar/v3/freeBusy', request: { body: jsonBody(FreeBusyRequest) }, responses: { 200: json(FreeBusyResponse) } })
+const eventsWatch = createRoute({
+  operationId: 'calendar.events.watch',
+  method: 'post',
+  path: '/calendar/v3/calendars/{calendarId}/events/watch',
+  request: { params: CalParams, body: jsonBody(Channel) },
+  responses: { 200: json(Channel) },
+})
+const aclWatch = createRoute({
+  operationId: 'calendar.acl.watch',
+  method: 'post',
+  path: '/calendar/v3/calendars/{calendarId}/acl/watch',
+  request: { params: CalParams, body: jsonBody(Channel) },
+  responses: { 200: json(Channel) },
+})
+const listWatch = createRoute({
+  operationId: 'calendar.calendarList.watch',
+  method: 'post',
+  path: '/calendar/v3/users/me/calendarList/watch',
+  request: { body: jsonBody(Channel) },
+  responses: { 200: json(Channel) },
+})
+const settingsWatch = createRoute({
+  operationId: 'calendar.settings.watch',
+  method: 'post',
+  path: '/calendar/v3/users/me/settings/watch',
+  request: { body: jsonBody(Channel) },
+  responses: { 200: json(Channel) },
+})
+const stop = createRoute({
+  operationId: 'calendar.channels.stop',
+  method: 'post',
+  path: '/calendar/v3/channels/stop',
+  request: { body: jsonBody(Channel) },
+  responses: noContent,
+})
+const colors = createRoute({
+  operationId: 'calendar.colors.get',
+  method: 'get',
+  path: '/calendar/v3/colors',
+  responses: { 200: json(Colors) },
+})
+const settingsList = createRoute({
+  operationId: 'calendar.settings.list',
+  method: 'get',
+  path: '/calendar/v3/users/me/settings',
+  request: {
+    query: z.object({ maxResults: int(1, 250), pageToken: z.string().optional(), syncToken: z.string().optional() }),
+  },
+  responses: { 200: json(z.object({ kind: z.string(), items: z.array(Setting) })) },
+})
+const settingsGet = createRoute({
+  operationId: 'calendar.settings.get',
+  method: 'get',
+  path: '/calendar/v3/users/me/settings/{setting}',
+  request: { params: z.object({ setting: z.string() }) },
+  responses: { 200: json(Setting) },
+})
+const freebusy = createRoute({
+  operationId: 'calendar.freebusy.query',
+  method: 'post',
+  path: '/calendar/v3/freeBusy',
+  request: { body: jsonBody(FreeBusyRequest) },
+  responses: { 200: json(FreeBusyResponse) },
+})
 
 /** The user's settings; `timezone` follows the world user's zone (the primary calendar's, once changed there). */
 function settingsOf(c: WorldContext) {
   const primary = findCalendar(c.var.world.db, c.var.user.email)
   const values: [string, string][] = [
-    ['autoAddHangouts', 'true'], ['dateFieldOrder', 'MDY'], ['defaultEventLength', '60'], ['format24HourTime', 'false'], ['hideInvitations', 'false'],
-    ['hideWeekends', 'false'], ['locale', 'en'], ['remindOnRespondedEventsOnly', 'false'], ['showDeclinedEvents', 'true'],
-    ['timezone', primary?.timeZone ?? c.var.user.timeZone], ['useKeyboardShortcuts', 'true'], ['weekStart', '0'],
+    ['autoAddHangouts', 'true'],
+    ['dateFieldOrder', 'MDY'],
+    ['defaultEventLength', '60'],
+    ['format24HourTime', 'false'],
+    ['hideInvitations', 'false'],
+    ['hideWeekends', 'false'],
+    ['locale', 'en'],
+    ['remindOnRespondedEventsOnly', 'false'],
+    ['showDeclinedEvents', 'true'],
+    ['timezone', primary?.timeZone ?? c.var.user.timeZone],
+    ['useKeyboardShortcuts', 'true'],
+    ['weekStart', '0'],
   ]
-  return values.map(([id, value]) => ({ kind: 'calendar#setting', etag: `"${(primary?.updatedMs ?? 0) * 1000}"`, id, value }))
+  return values.map(([id, value]) => ({
+    kind: 'calendar#setting',
+    etag: `"${(primary?.updatedMs ?? 0) * 1000}"`,
+    id,
+    value,
+  }))
 }
 
 export const miscRouter = createGoogleRouter()
@@ -75,9 +181,19 @@ export const miscRouter = createGoogleRouter()
     const b = c.req.valid('json') as ChannelBody & { resourceId?: string }
     if (!b.id || !b.resourceId) throw required('Missing channel id or resourceId.')
     const db = c.var.world.db
-    const row = db.select().from(channels).where(and(eq(channels.id, b.id), eq(channels.resourceId, b.resourceId))).get()
-    if (!row || row.userId !== c.var.user.id) throw notFound(`Channel '${b.id}' not found for project '${b.resourceId}'`)
-    c.var.world.tx((tx) => tx.delete(channels).where(and(eq(channels.id, b.id!), eq(channels.resourceId, b.resourceId!))).run())
+    const row = db
+      .select()
+      .from(channels)
+      .where(and(eq(channels.id, b.id), eq(channels.resourceId, b.resourceId)))
+      .get()
+    if (!row || row.userId !== c.var.user.id)
+      throw notFound(`Channel '${b.id}' not found for project '${b.resourceId}'`)
+    c.var.world.tx((tx) =>
+      tx
+        .delete(channels)
+        .where(and(eq(channels.id, b.id!), eq(channels.resourceId, b.resourceId!)))
+        .run(),
+    )
     return c.body(null, 204)
   })
   .openapi(colors, (c) => c.json(COLORS as never, 200))
@@ -85,7 +201,15 @@ export const miscRouter = createGoogleRouter()
     const q = c.req.valid('query')
     const { page, nextPageToken } = pageOf(settingsOf(c), q.maxResults ?? 100, q.pageToken)
     // Deviation: settings are read-only defaults (only `timezone` varies); list sync tokens are not incremental.
-    return c.json({ kind: 'calendar#settings', etag: '"p33npf17ron0960o"', ...(nextPageToken ? { nextPageToken } : { nextSyncToken: '00001' }), items: page } as never, 200)
+    return c.json(
+      {
+        kind: 'calendar#settings',
+        etag: '"p33npf17ron0960o"',
+        ...(nextPageToken ? { nextPageToken } : { nextSyncToken: '00001' }),
+        items: page,
+      } as never,
+      200,
+    )
   })
   .openapi(settingsGet, (c) => {
     const s = settingsOf(c).find((x) => x.id === c.req.valid('param').setting)
@@ -93,7 +217,13 @@ export const miscRouter = createGoogleRouter()
     return c.json(s as never, 200)
   })
   .openapi(freebusy, (c) => {
-    const b = c.req.valid('json') as { timeMin?: string; timeMax?: string; timeZone?: string; items?: { id?: string }[]; calendarExpansionMax?: number }
+    const b = c.req.valid('json') as {
+      timeMin?: string
+      timeMax?: string
+      timeZone?: string
+      items?: { id?: string }[]
+      calendarExpansionMax?: number
+    }
     if (!b.timeMin) throw required('Missing timeMin parameter.')
     if (!b.timeMax) throw required('Missing timeMax parameter.')
     const min = parseRfc3339(b.timeMin)
@@ -112,9 +242,17 @@ export const miscRouter = createGoogleRouter()
         out[key] = { errors: [{ domain: 'global', reason: 'notFound' }], busy: [] }
         continue
       }
-      out[key] = { busy: busyOf(db, cal.id, min, max, cal).map(([s, e]) => ({ start: rfc3339Utc(s).replace('.000Z', 'Z'), end: rfc3339Utc(e).replace('.000Z', 'Z') })) }
+      out[key] = {
+        busy: busyOf(db, cal.id, min, max, cal).map(([s, e]) => ({
+          start: rfc3339Utc(s).replace('.000Z', 'Z'),
+          end: rfc3339Utc(e).replace('.000Z', 'Z'),
+        })),
+      }
     }
     // Deviation: `groups` and calendarExpansionMax are accepted;
     // world users belong to no groups, so no group is expanded.
-    return c.json({ kind: 'calendar#freeBusy', timeMin: rfc3339Utc(min), timeMax: rfc3339Utc(max), calendars: out } as never, 200)
+    return c.json(
+      { kind: 'calendar#freeBusy', timeMin: rfc3339Utc(min), timeMax: rfc3339Utc(max), calendars: out } as never,
+      200,
+    )
   })

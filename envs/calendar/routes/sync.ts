@@ -5,7 +5,8 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 
 export const encodeSync = (feed: string, seq: number) => Buffer.from(`${seq}\u0000${feed}`).toString('base64url')
 
-export const fullSyncRequired = () => new GoogleApiError('GONE', 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.', {}, 410)
+export const fullSyncRequired = () =>
+  new GoogleApiError('GONE', 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.', {}, 410)
 
 export function decodeSync(token: string, feed: string): number {
   const text = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url').toString('utf8') : ''

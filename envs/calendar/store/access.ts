@@ -19,13 +19,15 @@ export const nextChange = (db: Db) => nextCounter(db, 'calendar.change')
 
 /** The current position of the change feed, without advancing it. */
 export function currentChange(db: Db): number {
-  const row = db.$client.prepare("SELECT value FROM world_counters WHERE name = 'calendar.change'").get() as { value: number } | undefined
+  const row = db.$client.prepare("SELECT value FROM world_counters WHERE name = 'calendar.change'").get() as
+    { value: number } | undefined
   return row?.value ?? 0
 }
 
 // Every Calendar call reads its calendar: one statement with the row's columns in the table's order, read as an
 // array (selectRows would build its query key, map each value through its column and name each column per call).
-const CALENDAR_BY_ID = 'SELECT id, owner_id, summary, description, location, time_zone, is_primary, updated_ms ' +
+const CALENDAR_BY_ID =
+  'SELECT id, owner_id, summary, description, location, time_zone, is_primary, updated_ms ' +
   'FROM calendar_calendars WHERE id = ?'
 
 /** The stored calendar row with this id, keyed and typed as drizzle reads it (`isPrimary` as a boolean). */
@@ -33,8 +35,13 @@ export function storedCalendar(db: Db, id: string): CalendarRow | undefined {
   const v = stmt(db, CALENDAR_BY_ID).raw().get(id) as unknown[] | undefined
   if (!v) return undefined
   return {
-    id: v[0] as string, ownerId: v[1] as string, summary: v[2] as string, description: v[3] as string | null,
-    location: v[4] as string | null, timeZone: v[5] as string, isPrimary: Number(v[6]) === 1,
+    id: v[0] as string,
+    ownerId: v[1] as string,
+    summary: v[2] as string,
+    description: v[3] as string | null,
+    location: v[4] as string | null,
+    timeZone: v[5] as string,
+    isPrimary: Number(v[6]) === 1,
     updatedMs: v[7] as number,
   }
 }
@@ -58,7 +65,10 @@ export function roleOf(db: Db, cal: CalendarRow, user: WorldUserRow): Role {
   for (const r of liveRules(db, cal.id)) {
     const v = (r.scopeValue ?? '').toLowerCase()
     // Deviation: world users belong to no groups; a group rule applies to a user whose email is the group address.
-    const match = r.scopeType === 'default' || ((r.scopeType === 'user' || r.scopeType === 'group') && v === email) || (r.scopeType === 'domain' && v === domain)
+    const match =
+      r.scopeType === 'default' ||
+      ((r.scopeType === 'user' || r.scopeType === 'group') && v === email) ||
+      (r.scopeType === 'domain' && v === domain)
     if (match) role = maxRole(role, r.role)
   }
   return role
@@ -71,20 +81,41 @@ export function secondaryCalendarId(db: Db): string {
   return `${createHash('sha256').update(`${salt}\u0000calendar\u0000${n}`).digest('hex')}@group.calendar.google.com`
 }
 
-const DEFAULT_NOTIFICATIONS = ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse'].map((type) => ({ method: 'email', type }))
+const DEFAULT_NOTIFICATIONS = ['eventCreation', 'eventChange', 'eventCancellation', 'eventResponse'].map((type) => ({
+  method: 'email',
+  type,
+}))
 
 /** Adds (or revives) a calendar list entry with the palette colour `colorId`. */
-export function subscribe(db: Db, userId: string, calendarId: string, opts: { colorId?: string; primary?: boolean } = {}): void {
+export function subscribe(
+  db: Db,
+  userId: string,
+  calendarId: string,
+  opts: { colorId?: string; primary?: boolean } = {},
+): void {
   const colorId = opts.colorId ?? String(1 + (nextCounter(db, `calendar.color.${userId}`) % 24))
   const color = COLORS.calendar[colorId as keyof typeof COLORS.calendar] ?? COLORS.calendar['14']
   const values = {
-    userId, calendarId, colorId, backgroundColor: color.background, foregroundColor: '#000000', hidden: false, selected: true, summaryOverride: null,
+    userId,
+    calendarId,
+    colorId,
+    backgroundColor: color.background,
+    foregroundColor: '#000000',
+    hidden: false,
+    selected: true,
+    summaryOverride: null,
     defaultReminders: opts.primary ? JSON.stringify([{ method: 'popup', minutes: 30 }]) : '[]',
-    notifications: opts.primary ? JSON.stringify(DEFAULT_NOTIFICATIONS) : '[]', deleted: false, changeSeq: nextChange(db),
+    notifications: opts.primary ? JSON.stringify(DEFAULT_NOTIFICATIONS) : '[]',
+    deleted: false,
+    changeSeq: nextChange(db),
   }
   const existing = selectRows(db, calendarList, { userId, calendarId })[0]
   if (existing && !existing.deleted) return
-  if (existing) db.update(calendarList).set(values).where(and(eq(calendarList.userId, userId), eq(calendarList.calendarId, calendarId))).run()
+  if (existing)
+    db.update(calendarList)
+      .set(values)
+      .where(and(eq(calendarList.userId, userId), eq(calendarList.calendarId, calendarId)))
+      .run()
   else insertRow(db, calendarList, values)
 }
 
@@ -93,7 +124,13 @@ const PUT_RULE_SQL = `INSERT INTO calendar_acl (calendar_id, id, scope_type, sco
   scope_value = excluded.scope_value, change_seq = excluded.change_seq`
 
 /** Writes an ACL rule (insert or replace), reviving a deleted one. */
-export function putRule(db: Db, calendarId: string, scopeType: AclRow['scopeType'], scopeValue: string | null, role: AclRow['role']): AclRow {
+export function putRule(
+  db: Db,
+  calendarId: string,
+  scopeType: AclRow['scopeType'],
+  scopeValue: string | null,
+  role: AclRow['role'],
+): AclRow {
   const id = scopeType === 'default' ? 'default' : `${scopeType}:${scopeValue}`
   const values = { calendarId, id, scopeType, scopeValue, role, deleted: false, changeSeq: nextChange(db) }
   // What drizzle's insert … onConflictDoUpdate({ set: { role, deleted: false, scopeValue, changeSeq } }) ran, compiled
@@ -103,9 +140,30 @@ export function putRule(db: Db, calendarId: string, scopeType: AclRow['scopeType
 }
 
 /** Creates a calendar owned by `owner` with its owner rule and list entry. */
-export function createCalendar(db: Db, owner: WorldUserRow, c: { id?: string; summary: string; description?: string | null; location?: string | null; timeZone: string; primary?: boolean; colorId?: string }): CalendarRow {
+export function createCalendar(
+  db: Db,
+  owner: WorldUserRow,
+  c: {
+    id?: string
+    summary: string
+    description?: string | null
+    location?: string | null
+    timeZone: string
+    primary?: boolean
+    colorId?: string
+  },
+): CalendarRow {
   const id = c.id ?? secondaryCalendarId(db)
-  const row: CalendarRow = { id, ownerId: owner.id, summary: c.summary, description: c.description ?? null, location: c.location ?? null, timeZone: c.timeZone, isPrimary: !!c.primary, updatedMs: nowMs(db) }
+  const row: CalendarRow = {
+    id,
+    ownerId: owner.id,
+    summary: c.summary,
+    description: c.description ?? null,
+    location: c.location ?? null,
+    timeZone: c.timeZone,
+    isPrimary: !!c.primary,
+    updatedMs: nowMs(db),
+  }
   insertRow(db, calendars, row)
   putRule(db, id, 'user', owner.email.toLowerCase(), 'owner')
   // Deviation (unverified): like a Workspace default, colleagues in the domain see a primary calendar's free/busy.
@@ -118,7 +176,8 @@ export function createCalendar(db: Db, owner: WorldUserRow, c: { id?: string; su
 /** Every world user's primary calendar exists (created at seed time for the users of the seed). */
 export function ensurePrimaries(db: Db): void {
   for (const u of listUsers(db)) {
-    if (!findCalendar(db, u.email)) createCalendar(db, u, { id: u.email, summary: u.email, timeZone: u.timeZone, primary: true })
+    if (!findCalendar(db, u.email))
+      createCalendar(db, u, { id: u.email, summary: u.email, timeZone: u.timeZone, primary: true })
   }
 }
 

@@ -9,7 +9,13 @@ import { singleEvents } from './window.ts'
  * by the calendar's owner, merged where they touch or overlap, clipped to the window. `cal`: the calendar, when the
  * caller has already read it.
  */
-export function busyOf(db: Db, calendarId: string, min: number, max: number, cal: Pick<CalendarRow, 'id'> | undefined = findCalendar(db, calendarId)): [number, number][] {
+export function busyOf(
+  db: Db,
+  calendarId: string,
+  min: number,
+  max: number,
+  cal: Pick<CalendarRow, 'id'> | undefined = findCalendar(db, calendarId),
+): [number, number][] {
   const self = cal?.id.toLowerCase()
   const spans: [number, number][] = []
   for (const r of singleEvents(db, calendarId, { min, max }, false)) {

@@ -12,13 +12,37 @@ import { usersByEmail } from './users.ts'
 /** An event time as stored: the instant, the effective zone and whether the client named the zone. */
 export type StoredTime = { ms: number; allDay: boolean; date?: string; timeZone: string; given: boolean }
 export type EventData = Record<string, unknown> & { attendees?: Attendee[] }
-export type Attendee = { email: string; displayName?: string; responseStatus?: string; optional?: boolean; comment?: string; additionalGuests?: number; resource?: boolean; organizer?: boolean; self?: boolean; id?: string }
+export type Attendee = {
+  email: string
+  displayName?: string
+  responseStatus?: string
+  optional?: boolean
+  comment?: string
+  additionalGuests?: number
+  resource?: boolean
+  organizer?: boolean
+  self?: boolean
+  id?: string
+}
 
-export const stored = (t: ResolvedTime): StoredTime => ({ ms: t.ms, allDay: t.allDay, ...(t.date ? { date: t.date } : {}), timeZone: t.timeZone, given: t.givenTimeZone !== undefined })
-export const resolved = (t: StoredTime): ResolvedTime => ({ ms: t.ms, allDay: t.allDay, ...(t.date ? { date: t.date } : {}), timeZone: t.timeZone, ...(t.given ? { givenTimeZone: t.timeZone } : {}) })
+export const stored = (t: ResolvedTime): StoredTime => ({
+  ms: t.ms,
+  allDay: t.allDay,
+  ...(t.date ? { date: t.date } : {}),
+  timeZone: t.timeZone,
+  given: t.givenTimeZone !== undefined,
+})
+export const resolved = (t: StoredTime): ResolvedTime => ({
+  ms: t.ms,
+  allDay: t.allDay,
+  ...(t.date ? { date: t.date } : {}),
+  timeZone: t.timeZone,
+  ...(t.given ? { givenTimeZone: t.timeZone } : {}),
+})
 export const timeOf = (json: string): StoredTime => JSON.parse(json) as StoredTime
 export const dataOf = (row: Pick<EventRow, 'data'>): EventData => JSON.parse(row.data) as EventData
-export const recurrenceOf = (row: Pick<EventRow, 'recurrence'>): string[] | undefined => (row.recurrence ? (JSON.parse(row.recurrence) as string[]) : undefined)
+export const recurrenceOf = (row: Pick<EventRow, 'recurrence'>): string[] | undefined =>
+  row.recurrence ? (JSON.parse(row.recurrence) as string[]) : undefined
 
 export const findEvent = (db: Db, calendarId: string, id: string): EventRow | undefined =>
   selectRows(db, events, { calendarId, id })[0]
@@ -37,7 +61,11 @@ export const eventRowOf = (values: unknown[]): EventRow => {
 
 /** Event rows matching `where` (the SQL after WHERE, with `?` parameters), through this connection's statement. */
 const eventRows = (db: Db, where: string, ...params: unknown[]): EventRow[] =>
-  (stmt(db, `SELECT ${EVENT_COLUMNS} FROM calendar_events WHERE ${where}`).raw().all(...params) as unknown[][]).map(eventRowOf)
+  (
+    stmt(db, `SELECT ${EVENT_COLUMNS} FROM calendar_events WHERE ${where}`)
+      .raw()
+      .all(...params) as unknown[][]
+  ).map(eventRowOf)
 
 export const calendarEvents = (db: Db, calendarId: string): EventRow[] =>
   eventRows(db, 'calendar_id = ? ORDER BY start_ms, id', calendarId)
@@ -63,9 +91,11 @@ export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'>
  * writes), with the statement built once: Calendar's own writer, so that the shared one neither checks the row's
  * shape per call nor meets a new table in the middle of a run (its optimized code would be thrown away).
  */
-const UPSERT = `INSERT INTO "calendar_events" (${EVENT_COLUMNS}) VALUES (${KEYS.map(() => '?').join(', ')}) ` +
+const UPSERT =
+  `INSERT INTO "calendar_events" (${EVENT_COLUMNS}) VALUES (${KEYS.map(() => '?').join(', ')}) ` +
   `ON CONFLICT ("calendar_id", "id") DO UPDATE SET ${FIELDS.filter(([key]) => key !== 'calendarId' && key !== 'id')
-    .map(([, col]) => `"${col.name}" = excluded."${col.name}"`).join(', ')}`
+    .map(([, col]) => `"${col.name}" = excluded."${col.name}"`)
+    .join(', ')}`
 
 /**
  * The row's values in column order, when it has exactly the table's keys and each value is a string, a number or
@@ -74,9 +104,26 @@ const UPSERT = `INSERT INTO "calendar_events" (${EVENT_COLUMNS}) VALUES (${KEYS.
  */
 export function everyColumn(r: EventRow): unknown[] | undefined {
   const values = [
-    r.calendarId, r.id, r.organizerCalendarId, r.data, r.start, r.end, r.startMs, r.endMs, r.recurrence,
-    r.recurringEventId, r.originalStart, r.status, r.sequence, r.iCalUID, r.creatorEmail, r.organizerEmail,
-    r.organizerName, r.createdMs, r.updatedMs, r.changeSeq,
+    r.calendarId,
+    r.id,
+    r.organizerCalendarId,
+    r.data,
+    r.start,
+    r.end,
+    r.startMs,
+    r.endMs,
+    r.recurrence,
+    r.recurringEventId,
+    r.originalStart,
+    r.status,
+    r.sequence,
+    r.iCalUID,
+    r.creatorEmail,
+    r.organizerEmail,
+    r.organizerName,
+    r.createdMs,
+    r.updatedMs,
+    r.changeSeq,
   ] as unknown[]
   for (let i = 0; i < values.length; i++) {
     const v = values[i]
@@ -86,9 +133,21 @@ export function everyColumn(r: EventRow): unknown[] | undefined {
 }
 
 /** Occurrences of a series row, in a window. */
-export function occurrences(master: EventRow, windowStartMs?: number, windowEndMs?: number, limit?: number): Occurrence[] {
+export function occurrences(
+  master: EventRow,
+  windowStartMs?: number,
+  windowEndMs?: number,
+  limit?: number,
+): Occurrence[] {
   const start = resolved(timeOf(master.start))
-  return expandRecurrence({ recurrence: recurrenceOf(master) ?? [], start, durationMs: master.endMs - master.startMs, windowStartMs, windowEndMs, limit })
+  return expandRecurrence({
+    recurrence: recurrenceOf(master) ?? [],
+    start,
+    durationMs: master.endMs - master.startMs,
+    windowStartMs,
+    windowEndMs,
+    limit,
+  })
 }
 
 /** A series' start and end, read once for making many instance rows. */
@@ -105,7 +164,14 @@ export type SeriesTimes = {
 export function seriesTimes(master: Pick<EventRow, 'start' | 'end'>): SeriesTimes {
   const start = timeOf(master.start)
   const end = timeOf(master.end)
-  return { start, end, resolvedStart: resolved(start), resolvedEnd: resolved(end), timedStart: timedText(start), timedEnd: timedText(end) }
+  return {
+    start,
+    end,
+    resolvedStart: resolved(start),
+    resolvedEnd: resolved(end),
+    timedStart: timedText(start),
+    timedEnd: timedText(end),
+  }
 }
 
 /**
@@ -171,7 +237,9 @@ export function lookupEvent(db: Db, calendarId: string, id: string): { row: Even
   const master = findEvent(db, calendarId, parsed.baseId)
   if (!master?.recurrence || master.status === 'cancelled') return undefined
   const at = parsed.originalStartMs ?? Date.parse(`${parsed.date}T00:00:00Z`)
-  const found = occurrences(master, at - 86_400_000 * 2, at + 86_400_000 * 2).find((o) => (parsed.date ? o.date === parsed.date : o.originalStartMs === parsed.originalStartMs))
+  const found = occurrences(master, at - 86_400_000 * 2, at + 86_400_000 * 2).find((o) =>
+    parsed.date ? o.date === parsed.date : o.originalStartMs === parsed.originalStartMs,
+  )
   return found ? { row: instanceRow(master, found), virtual: true } : undefined
 }
 
@@ -190,7 +258,10 @@ export function propagate(db: Db, org: EventRow, opts: { minted?: boolean } = {}
   const wanted = new Set<string>()
   if (org.status !== 'cancelled') {
     // A group among the attendees invites its members (nested groups expanded).
-    const addresses = expandGroupAddresses(db, (data.attendees ?? []).map((a) => a.email.toLowerCase()))
+    const addresses = expandGroupAddresses(
+      db,
+      (data.attendees ?? []).map((a) => a.email.toLowerCase()),
+    )
     const users = usersByEmail(db)
     for (const address of addresses) {
       const email = address.toLowerCase()
@@ -200,10 +271,18 @@ export function propagate(db: Db, org: EventRow, opts: { minted?: boolean } = {}
     // A room that accepted holds the booking on its calendar.
     for (const room of acceptedRooms(db, data.attendees)) if (room !== org.calendarId.toLowerCase()) wanted.add(room)
   }
-  const copies = opts.minted ? [] : selectRows(db, events, { organizerCalendarId: org.calendarId, id: org.id },
-    { not: { calendarId: org.calendarId } })
+  const copies = opts.minted
+    ? []
+    : selectRows(
+        db,
+        events,
+        { organizerCalendarId: org.calendarId, id: org.id },
+        { not: { calendarId: org.calendarId } },
+      )
   const have = new Map(copies.map((r) => [r.calendarId, r]))
-  const declined = new Set((data.attendees ?? []).filter((a) => a.responseStatus === 'declined').map((a) => a.email.toLowerCase()))
+  const declined = new Set(
+    (data.attendees ?? []).filter((a) => a.responseStatus === 'declined').map((a) => a.email.toLowerCase()),
+  )
   for (const email of wanted) {
     const prev = have.get(email)
     // A guest who declined by deleting their copy keeps it deleted.
@@ -214,20 +293,28 @@ export function propagate(db: Db, org: EventRow, opts: { minted?: boolean } = {}
     saveEvent(db, { ...org, calendarId: email, data: JSON.stringify(merged) }, org.updatedMs)
   }
   for (const [cal, r] of have) {
-    if (!wanted.has(cal) && r.status !== 'cancelled') saveEvent(db, { ...r, ...withoutData(org), data: r.data, status: 'cancelled' }, org.updatedMs)
+    if (!wanted.has(cal) && r.status !== 'cancelled')
+      saveEvent(db, { ...r, ...withoutData(org), data: r.data, status: 'cancelled' }, org.updatedMs)
   }
   // An instance cancelled (or no longer including a guest) must also leave the guests' copies of the series,
   // which would otherwise keep expanding it: they get a cancelled exception of their own.
   if (org.recurringEventId) {
-    const seriesCopies = stmt(db, `SELECT calendar_id FROM calendar_events WHERE organizer_calendar_id = ? AND id = ? AND calendar_id <> ?
-      AND status <> ?`).pluck().all(org.calendarId, org.recurringEventId, org.calendarId, 'cancelled') as string[]
+    const seriesCopies = stmt(
+      db,
+      `SELECT calendar_id FROM calendar_events WHERE organizer_calendar_id = ? AND id = ? AND calendar_id <> ?
+      AND status <> ?`,
+    )
+      .pluck()
+      .all(org.calendarId, org.recurringEventId, org.calendarId, 'cancelled') as string[]
     for (const calendarId of seriesCopies) {
-      if (!wanted.has(calendarId) && !have.has(calendarId)) saveEvent(db, { ...org, calendarId, status: 'cancelled' }, org.updatedMs)
+      if (!wanted.has(calendarId) && !have.has(calendarId))
+        saveEvent(db, { ...org, calendarId, status: 'cancelled' }, org.updatedMs)
     }
   }
 }
 
-const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]))
+const pick = (o: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]))
 const withoutData = (r: EventRow) => {
   const { data: _d, calendarId: _c, ...rest } = r
   return rest

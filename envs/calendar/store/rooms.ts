@@ -24,8 +24,14 @@ export function roomCalendar(db: Db, id: string): CalendarRow | undefined {
   // Deviation (unverified): a room's calendar keeps the workspace's default zone, taken as the first user's zone.
   const timeZone = listUsers(db)[0]?.timeZone ?? 'UTC'
   return {
-    id: room.email, ownerId: ROOM_OWNER, summary: generatedResourceName(db, room),
-    description: room.userVisibleDescription, location: null, timeZone, isPrimary: false, updatedMs: 0,
+    id: room.email,
+    ownerId: ROOM_OWNER,
+    summary: generatedResourceName(db, room),
+    description: room.userVisibleDescription,
+    location: null,
+    timeZone,
+    isPrimary: false,
+    updatedMs: 0,
   }
 }
 
@@ -44,8 +50,12 @@ function spansOf(b: Booking): [number, number][] {
   if (!b.recurrence) return [[b.startMs, b.endMs]]
   const duration = b.endMs - b.startMs
   const occ = expandRecurrence({
-    recurrence: b.recurrence, start: resolved(b.start), durationMs: duration,
-    windowStartMs: b.startMs, windowEndMs: b.startMs + 366 * 86_400_000, limit: 400,
+    recurrence: b.recurrence,
+    start: resolved(b.start),
+    durationMs: duration,
+    windowStartMs: b.startMs,
+    windowEndMs: b.startMs + 366 * 86_400_000,
+    limit: 400,
   })
   // Deviation (unverified): a series is judged on its rule's occurrences; moved instances keep the series' slot.
   return occ.map((o) => [o.originalStartMs, o.originalStartMs + duration] as [number, number])
@@ -74,9 +84,13 @@ export function roomBusy(db: Db, roomEmail: string, b: Booking): boolean {
  */
 export function bookRooms(db: Db, attendees: Attendee[] | undefined, b: Booking, prev?: EventRow): void {
   if (!attendees) return
-  const moved = !prev || prev.startMs !== b.startMs || prev.endMs !== b.endMs || prev.status === 'cancelled'
-    || (prev.recurrence ?? null) !== (b.recurrence ? JSON.stringify(b.recurrence) : null)
-  const before = prev ? dataOf(prev).attendees ?? [] : []
+  const moved =
+    !prev ||
+    prev.startMs !== b.startMs ||
+    prev.endMs !== b.endMs ||
+    prev.status === 'cancelled' ||
+    (prev.recurrence ?? null) !== (b.recurrence ? JSON.stringify(b.recurrence) : null)
+  const before = prev ? (dataOf(prev).attendees ?? []) : []
   for (const a of attendees) {
     const room = findResourceByEmail(db, a.email)
     if (!room) continue
@@ -94,8 +108,9 @@ export function bookRooms(db: Db, attendees: Attendee[] | undefined, b: Booking,
 
 /** Rooms among an event's attendees that accepted it: their calendars hold a copy. */
 export function acceptedRooms(db: Db, attendees: Attendee[] | undefined): string[] {
-  return (attendees ?? []).filter((a) => a.responseStatus === 'accepted' && isResourceAddress(a.email)
-    && !!findResourceByEmail(db, a.email)).map((a) => a.email.toLowerCase())
+  return (attendees ?? [])
+    .filter((a) => a.responseStatus === 'accepted' && isResourceAddress(a.email) && !!findResourceByEmail(db, a.email))
+    .map((a) => a.email.toLowerCase())
 }
 
 /** Takes every room off an organizer's event (the room's copy is cancelled); the event otherwise stays. */

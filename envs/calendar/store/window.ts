@@ -1,6 +1,14 @@
 import { stmt, type Db } from '../../core/db.ts'
 import type { EventRow } from '../schema.ts'
-import { calendarEvents, EVENT_COLUMNS, eventRowOf, instanceRow, occurrences, recurrenceOf, seriesTimes } from './events.ts'
+import {
+  calendarEvents,
+  EVENT_COLUMNS,
+  eventRowOf,
+  instanceRow,
+  occurrences,
+  recurrenceOf,
+  seriesTimes,
+} from './events.ts'
 import { iterateRecurrenceSlices, MAX_INSTANCES } from '../time/recurrence.ts'
 import { turnTaker } from '../../core/turns.ts'
 import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
@@ -8,7 +16,8 @@ import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
 export type Window = { min?: number; max?: number }
 
 const overlaps = (r: Pick<EventRow, 'startMs' | 'endMs'>, w: Window) =>
-  (w.max === undefined || r.startMs < w.max) && (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
+  (w.max === undefined || r.startMs < w.max) &&
+  (w.min === undefined || r.endMs > w.min || (r.endMs === r.startMs && r.startMs >= w.min))
 
 // EVENT_COLUMNS and eventRowOf are read when a listing runs, never at load: events.ts and this module import each
 // other (through rooms.ts), so this module may be evaluated first.
@@ -59,7 +68,9 @@ function readWindowRows(db: Db, calendarId: string, w: Window, includeCancelled:
   const cancelled = `${from} AND recurrence IS NULL AND status = 'cancelled'`
   const parts = [[oneOff, ...overlap].join(' AND '), series, ...(includeCancelled ? [cancelled] : [])]
   const all = params.concat([calendarId], includeCancelled ? [calendarId] : [])
-  const read = stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`).raw().all(...all) as unknown[][]
+  const read = stmt(db, `/* window rows */ ${parts.join(' UNION ALL ')}`)
+    .raw()
+    .all(...all) as unknown[][]
   const rows = read.map(eventRowOf)
   const exceptions = stmt(db, 'SELECT id FROM calendar_events WHERE calendar_id = ? AND recurring_event_id IS NOT NULL')
   const exceptionIds: ReadonlySet<string> = new Set(exceptions.pluck().all(calendarId) as string[])
@@ -106,7 +117,8 @@ export function seriesEvents(db: Db, calendarId: string, w: Window, includeCance
   const cancelledSeries = new Set(rows.filter((r) => r.recurrence && r.status === 'cancelled').map((r) => r.id))
   return rows.filter((r) => {
     // Cancelled instances of a live series are listed even without showDeleted when singleEvents is false (documented).
-    if (r.status === 'cancelled') return includeCancelled || (!!r.recurringEventId && !cancelledSeries.has(r.recurringEventId) && overlaps(r, w))
+    if (r.status === 'cancelled')
+      return includeCancelled || (!!r.recurringEventId && !cancelledSeries.has(r.recurringEventId) && overlaps(r, w))
     if (!r.recurrence) return overlaps(r, w)
     if (w.min === undefined && w.max === undefined) return true
     return occurrences(r, w.min, w.max, 1).length > 0
@@ -121,7 +133,15 @@ const before = (a: EventRow, b: EventRow) => a.startMs < b.startMs || (a.startMs
  * `keep` filters stored rows and series (instances share their series' fields). `more` tells whether a
  * further item exists after the page.
  */
-export async function singleEventsPage(db: Db, calendarId: string, w: Window, includeCancelled: boolean, keep: (r: EventRow) => boolean, offset: number, count: number) {
+export async function singleEventsPage(
+  db: Db,
+  calendarId: string,
+  w: Window,
+  includeCancelled: boolean,
+  keep: (r: EventRow) => boolean,
+  offset: number,
+  count: number,
+) {
   // Expanding thousands of instances (a BYSECOND series is 86,400 a day) gives other requests a turn meanwhile.
   const turns = turnTaker()
   const { rows, exceptionIds } = windowRows(db, calendarId, w, includeCancelled)
@@ -135,24 +155,29 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     if (r.recurrence && r.status !== 'cancelled') {
       const times = seriesTimes(r)
       const it = iterateRecurrenceSlices({
-        recurrence: recurrenceOf(r) ?? [], start: times.resolvedStart, durationMs: r.endMs - r.startMs,
-        windowStartMs: w.min, windowEndMs: w.max,
+        recurrence: recurrenceOf(r) ?? [],
+        start: times.resolvedStart,
+        durationMs: r.endMs - r.startMs,
+        windowStartMs: w.min,
+        windowEndMs: w.max,
       })
-      streams.push((function* () {
-        let n = 0
-        for (const o of it) {
-          if (o === null) {
-            yield null
-            continue
+      streams.push(
+        (function* () {
+          let n = 0
+          for (const o of it) {
+            if (o === null) {
+              yield null
+              continue
+            }
+            // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
+            if (++n > MAX_INSTANCES) return
+            const inst = instanceRow(r, o, times)
+            if (exceptionIds.has(inst.id)) continue
+            seriesOf.set(inst, r)
+            yield inst
           }
-          // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
-          if (++n > MAX_INSTANCES) return
-          const inst = instanceRow(r, o, times)
-          if (exceptionIds.has(inst.id)) continue
-          seriesOf.set(inst, r)
-          yield inst
-        }
-      })())
+        })(),
+      )
       continue
     }
     if (r.status === 'cancelled' ? includeCancelled : overlaps(r, w)) plain.push(r)
@@ -193,5 +218,10 @@ export async function singleEventsPage(db: Db, calendarId: string, w: Window, in
     heads[best] = await head(best)
     await turns.maybeYield()
   }
-  return { page: out.slice(offset, offset + count), more: out.length > offset + count, updatedMs: lastUpdated(db, calendarId), seriesOf }
+  return {
+    page: out.slice(offset, offset + count),
+    more: out.length > offset + count,
+    updatedMs: lastUpdated(db, calendarId),
+    seriesOf,
+  }
 }

@@ -3,7 +3,16 @@ import { nowMs } from '../../core/clock.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import type { CalendarRow, EventRow } from '../schema.ts'
 import { applyConference, fieldsOf, type EventBody } from './build.ts'
-import { dataOf, exceptionsOf, findEvent, lookupEvent, propagate, rowsOfEvent, saveEvent, type Attendee } from './events.ts'
+import {
+  dataOf,
+  exceptionsOf,
+  findEvent,
+  lookupEvent,
+  propagate,
+  rowsOfEvent,
+  saveEvent,
+  type Attendee,
+} from './events.ts'
 import { guestsOf, notify, type SendUpdates } from './notify.ts'
 import { bookRooms } from './rooms.ts'
 
@@ -22,7 +31,12 @@ export type CreateOptions = WriteOptions & {
 }
 
 export function createEvent(
-  db: Db, cal: CalendarRow, user: WorldUserRow, id: string, b: EventBody, o: CreateOptions,
+  db: Db,
+  cal: CalendarRow,
+  user: WorldUserRow,
+  id: string,
+  b: EventBody,
+  o: CreateOptions,
 ): EventRow {
   const f = fieldsOf(b, cal)
   applyConference(db, f.data, cal.id, id, o.conferenceDataVersion)
@@ -30,11 +44,30 @@ export function createEvent(
   bookRooms(db, f.data.attendees, { ...booking, recurrence: f.recurrence })
   const now = nowMs(db)
   const organizerEmail = o.organizer?.email ?? cal.id
-  const row = saveEvent(db, {
-    calendarId: cal.id, id, organizerCalendarId: cal.id, data: JSON.stringify(f.data), start: JSON.stringify(f.start), end: JSON.stringify(f.end), startMs: f.start.ms, endMs: f.end.ms,
-    recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null, recurringEventId: null, originalStart: null, status: f.status, sequence: typeof b.sequence === 'number' ? b.sequence : 0,
-    iCalUID: o.iCalUID ?? `${id}@google.com`, creatorEmail: user.email, organizerEmail, organizerName: o.organizer?.displayName ?? (cal.isPrimary ? null : cal.summary), createdMs: now,
-  }, now) // updated = created: the clock read once (it does not move within a request)
+  const row = saveEvent(
+    db,
+    {
+      calendarId: cal.id,
+      id,
+      organizerCalendarId: cal.id,
+      data: JSON.stringify(f.data),
+      start: JSON.stringify(f.start),
+      end: JSON.stringify(f.end),
+      startMs: f.start.ms,
+      endMs: f.end.ms,
+      recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null,
+      recurringEventId: null,
+      originalStart: null,
+      status: f.status,
+      sequence: typeof b.sequence === 'number' ? b.sequence : 0,
+      iCalUID: o.iCalUID ?? `${id}@google.com`,
+      creatorEmail: user.email,
+      organizerEmail,
+      organizerName: o.organizer?.displayName ?? (cal.isPrimary ? null : cal.summary),
+      createdMs: now,
+    },
+    now,
+  ) // updated = created: the clock read once (it does not move within a request)
   propagate(db, row, { minted: o.minted })
   // Mail goes out only with sendUpdates=all (notify sends nothing otherwise): the guest list is read only then.
   if (o.sendUpdates === 'all') notify(db, row, 'invite', guestsOf(row), o.sendUpdates)
@@ -46,14 +79,33 @@ export function createEvent(
  * event for everyone (sequence + 1, copies follow, guests are told). On an attendee's copy only the
  * attendee's own response and their local settings change.
  */
-export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current: { row: EventRow; virtual: boolean }, b: EventBody, o: WriteOptions): EventRow {
+export function writeEvent(
+  db: Db,
+  cal: CalendarRow,
+  user: WorldUserRow,
+  current: { row: EventRow; virtual: boolean },
+  b: EventBody,
+  o: WriteOptions,
+): EventRow {
   const row = current.row
   if (!isOrganizerRow(row)) return respond(db, cal, row, b, o)
   const instance = !!row.recurringEventId
   const prev = dataOf(row)
   // A guest listed again without a responseStatus keeps the answer they gave.
   const answers = new Map((prev.attendees ?? []).map((a) => [a.email.toLowerCase(), a.responseStatus]))
-  if (Array.isArray(b.attendees)) b = { ...b, attendees: b.attendees.map((a) => (a && typeof a === 'object' && a.responseStatus === undefined && typeof a.email === 'string' && answers.get(a.email.toLowerCase()) ? { ...a, responseStatus: answers.get(a.email.toLowerCase()) } : a)) }
+  if (Array.isArray(b.attendees))
+    b = {
+      ...b,
+      attendees: b.attendees.map((a) =>
+        a &&
+        typeof a === 'object' &&
+        a.responseStatus === undefined &&
+        typeof a.email === 'string' &&
+        answers.get(a.email.toLowerCase())
+          ? { ...a, responseStatus: answers.get(a.email.toLowerCase()) }
+          : a,
+      ),
+    }
   const f = fieldsOf(b, cal, { instance })
   applyConference(db, f.data, row.calendarId, instance ? row.recurringEventId! : row.id, o.conferenceDataVersion, prev)
   const recurrence = instance ? undefined : f.recurrence
@@ -61,17 +113,42 @@ export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current
   bookRooms(db, f.data.attendees, { organizerCalendarId: row.calendarId, id: row.id, ...span, recurrence }, row)
   const before = guestsOf(row)
   const saved = saveEvent(db, {
-    ...row, data: JSON.stringify(f.data), start: JSON.stringify(f.start), end: JSON.stringify(f.end), startMs: f.start.ms, endMs: f.end.ms,
-    recurrence: instance ? null : f.recurrence ? JSON.stringify(f.recurrence) : null, status: f.status, sequence: row.sequence + 1,
+    ...row,
+    data: JSON.stringify(f.data),
+    start: JSON.stringify(f.start),
+    end: JSON.stringify(f.end),
+    startMs: f.start.ms,
+    endMs: f.end.ms,
+    recurrence: instance ? null : f.recurrence ? JSON.stringify(f.recurrence) : null,
+    status: f.status,
+    sequence: row.sequence + 1,
   })
   if (f.status === 'cancelled' && saved.recurrence) cancelExceptions(db, saved)
   propagate(db, saved)
   const after = guestsOf(saved)
   if (f.status === 'cancelled') notify(db, saved, 'cancel', before, o.sendUpdates)
   else {
-    notify(db, saved, 'update', after.filter((e) => before.includes(e)), o.sendUpdates)
-    notify(db, saved, 'invite', after.filter((e) => !before.includes(e)), o.sendUpdates)
-    notify(db, saved, 'cancel', before.filter((e) => !after.includes(e)), o.sendUpdates)
+    notify(
+      db,
+      saved,
+      'update',
+      after.filter((e) => before.includes(e)),
+      o.sendUpdates,
+    )
+    notify(
+      db,
+      saved,
+      'invite',
+      after.filter((e) => !before.includes(e)),
+      o.sendUpdates,
+    )
+    notify(
+      db,
+      saved,
+      'cancel',
+      before.filter((e) => !after.includes(e)),
+      o.sendUpdates,
+    )
   }
   void user
   return saved
@@ -83,11 +160,18 @@ export function writeEvent(db: Db, cal: CalendarRow, user: WorldUserRow, current
  */
 function respond(db: Db, cal: CalendarRow, copy: EventRow, b: EventBody, o: WriteOptions): EventRow {
   const me = cal.id.toLowerCase()
-  const mine = (Array.isArray(b.attendees) ? (b.attendees as Attendee[]) : []).find((a) => a && (a.self || String(a.email).toLowerCase() === me))
+  const mine = (Array.isArray(b.attendees) ? (b.attendees as Attendee[]) : []).find(
+    (a) => a && (a.self || String(a.email).toLowerCase() === me),
+  )
   const status = mine?.responseStatus
-  if (status !== undefined && !['needsAction', 'declined', 'tentative', 'accepted'].includes(status)) throw new Error('Invalid attendee response status.')
+  if (status !== undefined && !['needsAction', 'declined', 'tentative', 'accepted'].includes(status))
+    throw new Error('Invalid attendee response status.')
   const current = (dataOf(copy).attendees ?? []).find((a) => a.email.toLowerCase() === me)
-  if (status && (status !== current?.responseStatus || (mine?.comment !== undefined && mine.comment !== current?.comment))) setResponse(db, copy, me, status, o, mine?.comment)
+  if (
+    status &&
+    (status !== current?.responseStatus || (mine?.comment !== undefined && mine.comment !== current?.comment))
+  )
+    setResponse(db, copy, me, status, o, mine?.comment)
   // Deviation: other changes an attendee makes to their copy are ignored (the real API keeps some as private changes).
   const fresh = findEvent(db, cal.id, copy.id) ?? copy
   const local = dataOf(fresh)
@@ -96,11 +180,22 @@ function respond(db: Db, cal: CalendarRow, copy: EventRow, b: EventBody, o: Writ
 }
 
 /** Records an attendee's response on the organizer's row (creating an exception for one instance) and its copies. */
-export function setResponse(db: Db, copy: EventRow, email: string, status: string, o: WriteOptions, comment?: string): void {
+export function setResponse(
+  db: Db,
+  copy: EventRow,
+  email: string,
+  status: string,
+  o: WriteOptions,
+  comment?: string,
+): void {
   const org = lookupEvent(db, copy.organizerCalendarId, copy.id)
   if (!org) return
   const d = dataOf(org.row)
-  d.attendees = (d.attendees ?? []).map((a) => (a.email.toLowerCase() === email ? { ...a, responseStatus: status, ...(comment !== undefined ? { comment } : {}) } : a))
+  d.attendees = (d.attendees ?? []).map((a) =>
+    a.email.toLowerCase() === email
+      ? { ...a, responseStatus: status, ...(comment !== undefined ? { comment } : {}) }
+      : a,
+  )
   const saved = saveEvent(db, { ...org.row, data: JSON.stringify(d) })
   propagate(db, saved)
   notify(db, saved, 'reply', [saved.organizerEmail], o.sendUpdates, { email, responseStatus: status })
@@ -115,7 +210,12 @@ function cancelExceptions(db: Db, master: EventRow) {
 }
 
 /** Deletes (cancels) an event. By an attendee: they decline and the copy leaves their calendar. */
-export function deleteEvent(db: Db, cal: CalendarRow, current: { row: EventRow; virtual: boolean }, o: WriteOptions): void {
+export function deleteEvent(
+  db: Db,
+  cal: CalendarRow,
+  current: { row: EventRow; virtual: boolean },
+  o: WriteOptions,
+): void {
   const row = current.row
   if (!isOrganizerRow(row)) {
     setResponse(db, row, cal.id.toLowerCase(), 'declined', o)
@@ -132,10 +232,18 @@ export function deleteEvent(db: Db, cal: CalendarRow, current: { row: EventRow; 
 
 /** Moves an event to another calendar: the source row is cancelled, the destination becomes the organizer. */
 export function moveEvent(db: Db, from: EventRow, to: CalendarRow): EventRow {
-  const moved = saveEvent(db, { ...from, calendarId: to.id, organizerCalendarId: to.id, organizerEmail: to.id, organizerName: to.isPrimary ? null : to.summary, sequence: from.sequence + 1 })
+  const moved = saveEvent(db, {
+    ...from,
+    calendarId: to.id,
+    organizerCalendarId: to.id,
+    organizerEmail: to.id,
+    organizerName: to.isPrimary ? null : to.summary,
+    sequence: from.sequence + 1,
+  })
   saveEvent(db, { ...from, status: 'cancelled' })
   for (const r of rowsOfEvent(db, from.calendarId, from.id)) {
-    if (r.calendarId !== from.calendarId && r.calendarId !== to.id) saveEvent(db, { ...r, organizerCalendarId: to.id, organizerEmail: to.id })
+    if (r.calendarId !== from.calendarId && r.calendarId !== to.id)
+      saveEvent(db, { ...r, organizerCalendarId: to.id, organizerEmail: to.id })
   }
   for (const ex of exceptionsOf(db, from.calendarId, from.id)) {
     saveEvent(db, { ...ex, calendarId: to.id, organizerCalendarId: to.id, organizerEmail: to.id })

@@ -34,8 +34,14 @@ export const instantOfFloat = (f: number, zc: ZoneClock) => zc.instantOfFloat(f)
 
 export const floatOfDate = (date: string) => Date.parse(`${date}T00:00:00Z`)
 export const dateOfFloat = (f: number) => new Date(f).toISOString().slice(0, 10)
-export const wallFloat = (w: { year: number; month: number; day: number; hour: number; minute: number; second: number }) =>
-  Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, Math.min(w.second, 59))
+export const wallFloat = (w: {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
+}) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, Math.min(w.second, 59))
 
 /** A date value as floating time of the event's zone (all-day events read UTC values as plain wall clocks). */
 function floatOfValue(v: DateValue, zone: ZoneClock, allDay: boolean): number {
@@ -45,7 +51,9 @@ function floatOfValue(v: DateValue, zone: ZoneClock, allDay: boolean): number {
     case 'utc':
       return allDay ? v.ms : floatOf(v.ms, zone)
     case 'wall':
-      return v.tzid && !allDay ? floatOf(instantOfFloat(wallFloat(v.wall), ZoneClock.of(v.tzid)), zone) : wallFloat(v.wall)
+      return v.tzid && !allDay
+        ? floatOf(instantOfFloat(wallFloat(v.wall), ZoneClock.of(v.tzid)), zone)
+        : wallFloat(v.wall)
   }
 }
 
@@ -117,7 +125,13 @@ export function parseUntil(text: string): DateValue {
   return m[7] ? { kind: 'utc', ms: wallFloat(wall) } : { kind: 'wall', wall }
 }
 
-function rruleFloats(rule: InstanceType<typeof RRule>, lo: number, hi: number, budget: number, countFrom: number): number[] {
+function rruleFloats(
+  rule: InstanceType<typeof RRule>,
+  lo: number,
+  hi: number,
+  budget: number,
+  countFrom: number,
+): number[] {
   const out: number[] = []
   let counted = 0
   rule.between(new Date(lo), new Date(hi), true, (d) => {
@@ -163,7 +177,9 @@ export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>)
   const exclusions = exclusionsOf(parsed, zone, allDay)
   const rrules = parsed.rules.filter((r) => r.kind === 'RRULE').map((r) => ruleOf(r, dtstart, zone, allDay))
   const exrules = parsed.rules.filter((r) => r.kind === 'EXRULE').map((r) => ruleOf(r, dtstart, zone, allDay))
-  const rdates = parsed.dates.filter((d) => d.kind === 'RDATE').flatMap((line) => line.values.map((v) => floatOfValue(v, zone, allDay)))
+  const rdates = parsed.dates
+    .filter((d) => d.kind === 'RDATE')
+    .flatMap((line) => line.values.map((v) => floatOfValue(v, zone, allDay)))
   const days = Math.max(1, Math.round(dur / DAY))
 
   return (w) => {
@@ -258,16 +274,28 @@ function exclusionsOf(parsed: ParsedRecurrence, zone: ZoneClock, allDay: boolean
  * Start and end of one instance: the series' length in absolute time for timed events, in whole days for
  * all-day ones (so a DST change inside the span does not shift the end date).
  */
-export function instanceSpan(o: Occurrence, start: ResolvedTime, end: ResolvedTime): { start: ResolvedTime; end: ResolvedTime } {
+export function instanceSpan(
+  o: Occurrence,
+  start: ResolvedTime,
+  end: ResolvedTime,
+): { start: ResolvedTime; end: ResolvedTime } {
   const given = start.givenTimeZone !== undefined ? { givenTimeZone: start.givenTimeZone } : {}
   if (!start.allDay || !o.date) {
     const s: ResolvedTime = { ms: o.originalStartMs, allDay: false, timeZone: start.timeZone, ...given }
     return { start: s, end: { ...s, ms: o.originalStartMs + (end.ms - start.ms), timeZone: end.timeZone } }
   }
-  const days = Math.round((Date.parse(`${end.date ?? start.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / DAY)
+  const days = Math.round(
+    (Date.parse(`${end.date ?? start.date}T00:00:00Z`) - Date.parse(`${start.date}T00:00:00Z`)) / DAY,
+  )
   const endDate = dateOfFloat(floatOfDate(o.date) + days * DAY)
   return {
     start: { ms: o.originalStartMs, allDay: true, date: o.date, timeZone: start.timeZone, ...given },
-    end: { ms: startOfDateMs(endDate, start.timeZone), allDay: true, date: endDate, timeZone: start.timeZone, ...given },
+    end: {
+      ms: startOfDateMs(endDate, start.timeZone),
+      allDay: true,
+      date: endDate,
+      timeZone: start.timeZone,
+      ...given,
+    },
   }
 }

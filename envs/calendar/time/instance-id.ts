@@ -12,13 +12,18 @@ export function basicUtc(ms: number): string {
   const d = new Date(ms)
   const year = d.getUTCFullYear()
   // Years outside 0–9999 take toISOString's extended form.
-  if (!(year >= 0 && year <= 9999)) return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+  if (!(year >= 0 && year <= 9999))
+    return d
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '')
   return `${String(year).padStart(4, '0')}${p2(d.getUTCMonth() + 1)}${p2(d.getUTCDate())}T${p2(d.getUTCHours())}${p2(d.getUTCMinutes())}${p2(d.getUTCSeconds())}Z`
 }
 
 /** `<baseId>_20260309T150000Z` for a timed instance, `<baseId>_20260309` for an all-day one. */
 export function instanceId(baseId: string, originalStart: { ms: number; allDay: boolean; date?: string }): string {
-  if (originalStart.allDay) return `${baseId}_${(originalStart.date ?? new Date(originalStart.ms).toISOString().slice(0, 10)).replace(/-/g, '')}`
+  if (originalStart.allDay)
+    return `${baseId}_${(originalStart.date ?? new Date(originalStart.ms).toISOString().slice(0, 10)).replace(/-/g, '')}`
   return `${baseId}_${basicUtc(originalStart.ms)}`
 }
 

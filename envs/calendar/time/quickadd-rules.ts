@@ -9,22 +9,88 @@ export type Clock = { hour: number; minute: number; meridiem?: Meridiem }
 type Day = { year: number; month: number; day: number }
 
 const WEEKDAYS: Record<string, number> = {
-  mon: 1, monday: 1, tue: 2, tues: 2, tuesday: 2, wed: 3, weds: 3, wednesday: 3, thu: 4, thur: 4, thurs: 4, thursday: 4,
-  fri: 5, friday: 5, sat: 6, saturday: 6, sun: 7, sunday: 7,
+  mon: 1,
+  monday: 1,
+  tue: 2,
+  tues: 2,
+  tuesday: 2,
+  wed: 3,
+  weds: 3,
+  wednesday: 3,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  thursday: 4,
+  fri: 5,
+  friday: 5,
+  sat: 6,
+  saturday: 6,
+  sun: 7,
+  sunday: 7,
 }
 export const BYDAY = ['', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7, july: 7,
-  aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+  jan: 1,
+  january: 1,
+  feb: 2,
+  february: 2,
+  mar: 3,
+  march: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  jun: 6,
+  june: 6,
+  jul: 7,
+  july: 7,
+  aug: 8,
+  august: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  nov: 11,
+  november: 11,
+  dec: 12,
+  december: 12,
 }
-const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, ten: 10, fifteen: 15, thirty: 30, 'forty-five': 45 }
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  ten: 10,
+  fifteen: 15,
+  thirty: 30,
+  'forty-five': 45,
+}
 const MINUTE_UNITS: Record<string, number> = {
-  m: 1, min: 1, mins: 1, minute: 1, minutes: 1, h: 60, hr: 60, hrs: 60, hour: 60, hours: 60, d: 1440, day: 1440, days: 1440,
+  m: 1,
+  min: 1,
+  mins: 1,
+  minute: 1,
+  minutes: 1,
+  h: 60,
+  hr: 60,
+  hrs: 60,
+  hour: 60,
+  hours: 60,
+  d: 1440,
+  day: 1440,
+  days: 1440,
 }
 /** Default clock times of day parts ("tomorrow morning"). */
 export const DAY_PARTS: Record<string, Clock> = {
-  morning: { hour: 9, minute: 0 }, afternoon: { hour: 14, minute: 0 }, evening: { hour: 18, minute: 0 },
-  tonight: { hour: 19, minute: 0 }, night: { hour: 19, minute: 0 },
+  morning: { hour: 9, minute: 0 },
+  afternoon: { hour: 14, minute: 0 },
+  evening: { hour: 18, minute: 0 },
+  tonight: { hour: 19, minute: 0 },
+  night: { hour: 19, minute: 0 },
 }
 /** Words that only join a recognised phrase to the rest ("on Friday", "at 3pm"). */
 export const CONNECTORS = new Set(['on', 'at', '@', 'from', 'by', 'this', 'for', ','])
@@ -49,7 +115,11 @@ export class Parse {
 
   word(i: number): string | undefined {
     const t = this.toks[i]
-    return t && (t.kind === 'word' || t.kind === 'sym') && !this.used.has(i) ? (t.kind === 'word' ? t.norm : t.text) : undefined
+    return t && (t.kind === 'word' || t.kind === 'sym') && !this.used.has(i)
+      ? t.kind === 'word'
+        ? t.norm
+        : t.text
+      : undefined
   }
   num(i: number): number | undefined {
     const t = this.toks[i]
@@ -78,11 +148,27 @@ const repetition: Rule = (p, i) => {
   if (p.word(i) !== 'every' && p.word(i) !== 'each') return 0
   let j = i + 1
   let interval = 1
-  if (p.word(j) === 'other') (interval = 2), j++
-  else if (p.num(j) !== undefined && p.word(j) !== 'a' && Number.isInteger(p.num(j)) && p.num(j)! >= 1 && p.num(j)! <= 999) (interval = p.num(j)!), j++
+  if (p.word(j) === 'other') ((interval = 2), j++)
+  else if (
+    p.num(j) !== undefined &&
+    p.word(j) !== 'a' &&
+    Number.isInteger(p.num(j)) &&
+    p.num(j)! >= 1 &&
+    p.num(j)! <= 999
+  )
+    ((interval = p.num(j)!), j++)
   const w = p.word(j)
   const suffix = interval > 1 ? `;INTERVAL=${interval}` : ''
-  const freq: Record<string, string> = { day: 'DAILY', days: 'DAILY', week: 'WEEKLY', weeks: 'WEEKLY', month: 'MONTHLY', months: 'MONTHLY', year: 'YEARLY', years: 'YEARLY' }
+  const freq: Record<string, string> = {
+    day: 'DAILY',
+    days: 'DAILY',
+    week: 'WEEKLY',
+    weeks: 'WEEKLY',
+    month: 'MONTHLY',
+    months: 'MONTHLY',
+    year: 'YEARLY',
+    years: 'YEARLY',
+  }
   if (w && freq[w]) {
     p.rule = `FREQ=${freq[w]}${suffix}`
     const nth = w.startsWith('month') ? nthWeekday(p, j + 1) : undefined
@@ -133,7 +219,8 @@ export function matchesByday(day: DateTime, entry: string): boolean {
 const relativeDay: Rule = (p, i) => {
   const w = p.word(i)
   const offsets: Record<string, number> = { today: 0, tonight: 0, tomorrow: 1, tmrw: 1, tmr: 1, yesterday: -1 }
-  if (w === 'day' && p.word(i + 1) === 'after' && p.word(i + 2) === 'tomorrow') return setDay(p, p.today.plus({ days: 2 }), p.use(i, 3))
+  if (w === 'day' && p.word(i + 1) === 'after' && p.word(i + 2) === 'tomorrow')
+    return setDay(p, p.today.plus({ days: 2 }), p.use(i, 3))
   if (w === undefined || offsets[w] === undefined) return 0
   if (w === 'tonight') p.dayPart = DAY_PARTS['tonight']
   return setDay(p, p.today.plus({ days: offsets[w] }), p.use(i, 1))
@@ -150,7 +237,8 @@ const weekday: Rule = (p, i) => {
   const j = lead === 'next' || lead === 'this' || lead === 'coming' ? i + 1 : i
   const w = p.word(j)
   const later = { week: { weeks: 1 }, month: { months: 1 }, year: { years: 1 } }
-  if (lead === 'next' && (w === 'week' || w === 'month' || w === 'year')) return setDay(p, p.today.plus(later[w]), p.use(i, 2))
+  if (lead === 'next' && (w === 'week' || w === 'month' || w === 'year'))
+    return setDay(p, p.today.plus(later[w]), p.use(i, 2))
   const wd = w === undefined ? undefined : WEEKDAYS[w]
   if (wd === undefined) return 0
   const ahead = (wd - p.today.weekday + 7) % 7
@@ -185,7 +273,14 @@ function yearAt(p: Parse, i: number): number | undefined {
 }
 
 /** Sets a named date and uses its `count` tokens at `i`; a date that does not exist (Feb 30) is left as text. */
-function explicitDate(p: Parse, month: number, day: number, year: number | undefined, i: number, count: number): number {
+function explicitDate(
+  p: Parse,
+  month: number,
+  day: number,
+  year: number | undefined,
+  i: number,
+  count: number,
+): number {
   let d = DateTime.fromObject({ year: year ?? p.today.year, month, day }, { zone: p.today.zone })
   if (!d.isValid) return 0
   if (year === undefined && d < p.today) d = d.plus({ years: 1 })
@@ -209,7 +304,8 @@ function clockAt(p: Parse, i: number, bare: boolean): Clock | undefined {
   if (t.kind === 'time') return { hour: t.hour, minute: t.minute, ...(t.meridiem ? { meridiem: t.meridiem } : {}) }
   if (t.kind === 'word' && t.norm === 'noon') return { hour: 12, minute: 0 }
   if (t.kind === 'word' && t.norm === 'midnight') return { hour: 24, minute: 0 }
-  if (bare && t.kind === 'num' && !t.ordinal && Number.isInteger(t.value) && t.value <= 24) return { hour: t.value, minute: 0 }
+  if (bare && t.kind === 'num' && !t.ordinal && Number.isInteger(t.value) && t.value <= 24)
+    return { hour: t.value, minute: 0 }
   return undefined
 }
 
@@ -237,7 +333,7 @@ const clockRange: Rule = (p, i) => {
 const duration: Rule = (p, i) => {
   let j = p.word(i) === 'for' ? i + 1 : i
   let factor = 1
-  if (p.word(j) === 'half' && (p.word(j + 1) === 'an' || p.word(j + 1) === 'a')) (factor = 0.5), j++
+  if (p.word(j) === 'half' && (p.word(j + 1) === 'an' || p.word(j + 1) === 'a')) ((factor = 0.5), j++)
   const n = p.num(j)
   const unit = MINUTE_UNITS[p.word(j + 1) ?? '']
   if (n === undefined || unit === undefined) return 0
@@ -259,21 +355,46 @@ const dayPart: Rule = (p, i) => {
   return p.use(i, skip + 1)
 }
 
-export const RULES: Rule[] = [repetition, relativeDay, weekday, calendarDate, inDays, duration, allDay, dayPart, clockRange]
+export const RULES: Rule[] = [
+  repetition,
+  relativeDay,
+  weekday,
+  calendarDate,
+  inDays,
+  duration,
+  allDay,
+  dayPart,
+  clockRange,
+]
 
 /** 24-hour clocks for a range, sharing a meridiem written only once ("7-9pm", "11-1pm", "10am-2"). */
 function pairMeridiems(a: Clock, b: Clock): [Clock, Clock] {
   if (!a.meridiem && b.meridiem) {
     const same = to24({ ...a, meridiem: b.meridiem })
-    return [same.hour * 60 + same.minute <= to24(b).hour * 60 + to24(b).minute ? same : to24({ ...a, meridiem: b.meridiem === 'pm' ? 'am' : 'pm' }), to24(b)]
+    return [
+      same.hour * 60 + same.minute <= to24(b).hour * 60 + to24(b).minute
+        ? same
+        : to24({ ...a, meridiem: b.meridiem === 'pm' ? 'am' : 'pm' }),
+      to24(b),
+    ]
   }
   const start = to24(a)
   if (a.meridiem && !b.meridiem && b.hour <= 12) {
     const same = to24({ ...b, meridiem: a.meridiem })
-    return [start, same.hour * 60 + same.minute > start.hour * 60 + start.minute ? same : to24({ ...b, meridiem: a.meridiem === 'pm' ? 'am' : 'pm' })]
+    return [
+      start,
+      same.hour * 60 + same.minute > start.hour * 60 + start.minute
+        ? same
+        : to24({ ...b, meridiem: a.meridiem === 'pm' ? 'am' : 'pm' }),
+    ]
   }
   const end = to24(b)
-  return [start, end.hour < start.hour && end.hour + 12 <= 24 && !b.meridiem && end.hour + 12 > start.hour ? { ...end, hour: end.hour + 12 } : end]
+  return [
+    start,
+    end.hour < start.hour && end.hour + 12 <= 24 && !b.meridiem && end.hour + 12 > start.hour
+      ? { ...end, hour: end.hour + 12 }
+      : end,
+  ]
 }
 
 /**

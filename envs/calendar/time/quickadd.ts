@@ -48,14 +48,16 @@ export function quickAdd(text: string, nowMs: number, zone: string): QuickAddRes
 function times(p: Parse, tz: string): { start: EventDateTime; end: EventDateTime } {
   let day = p.date ? DateTime.fromObject(p.date, { zone: tz }) : p.today
   // A repetition on named weekdays starts on the first such day.
-  for (let k = 0; p.byday && !p.date && k < 400 && !p.byday.some((e) => matchesByday(day, e)); k++) day = day.plus({ days: 1 })
+  for (let k = 0; p.byday && !p.date && k < 400 && !p.byday.some((e) => matchesByday(day, e)); k++)
+    day = day.plus({ days: 1 })
   const clock = p.start ? to24(p.start, p.dayPart !== undefined && p.dayPart.hour >= 18) : p.dayPart
   if (!clock || p.allDay) {
     const days = p.durationMin && p.durationMin >= 1440 ? Math.round(p.durationMin / 1440) : 1
     return { start: { date: day.toISODate()! }, end: { date: day.plus({ days }).toISODate()! } }
   }
   // Wall-clock arithmetic (set, not plus hours), so a DST change overnight does not shift the time.
-  const at = (c: Clock) => day.plus({ days: c.hour === 24 ? 1 : 0 }).set({ hour: c.hour % 24, minute: c.minute, second: 0, millisecond: 0 })
+  const at = (c: Clock) =>
+    day.plus({ days: c.hour === 24 ? 1 : 0 }).set({ hour: c.hour % 24, minute: c.minute, second: 0, millisecond: 0 })
   const start = at(clock)
   let end = p.end ? at(p.end) : start.plus({ minutes: p.durationMin ?? 60 })
   if (end <= start) end = end.plus({ days: 1 })
@@ -69,11 +71,20 @@ function times(p: Parse, tz: string): { start: EventDateTime; end: EventDateTime
 function summaryAndLocation(p: Parse): { summary: string; location?: string } {
   const kept = p.toks.map((t, i) => ({ t, i })).filter(({ i }) => !p.used.has(i))
   const join = (list: typeof kept) =>
-    list.reduce((s, { t }, k) => s + (k > 0 && list[k - 1]!.t.to === t.from ? '' : k > 0 ? ' ' : '') + t.text, '').replace(/^[\s,;:@-]+|[\s,;:@-]+$/g, '')
-  const at = kept.findIndex(({ t }, k) => k > 0 && (t.text.toLowerCase() === 'at' || t.text === '@') && kept[k + 1]?.i === kept[k]!.i + 1)
+    list
+      .reduce((s, { t }, k) => s + (k > 0 && list[k - 1]!.t.to === t.from ? '' : k > 0 ? ' ' : '') + t.text, '')
+      .replace(/^[\s,;:@-]+|[\s,;:@-]+$/g, '')
+  const at = kept.findIndex(
+    ({ t }, k) => k > 0 && (t.text.toLowerCase() === 'at' || t.text === '@') && kept[k + 1]?.i === kept[k]!.i + 1,
+  )
   if (at > 0) {
     let stop = at + 1
-    while (stop < kept.length && kept[stop]!.i === kept[stop - 1]!.i + 1 && !['with', 'and', ','].includes(kept[stop]!.t.text.toLowerCase())) stop++
+    while (
+      stop < kept.length &&
+      kept[stop]!.i === kept[stop - 1]!.i + 1 &&
+      !['with', 'and', ','].includes(kept[stop]!.t.text.toLowerCase())
+    )
+      stop++
     const location = join(kept.slice(at + 1, stop))
     const summary = join([...kept.slice(0, at), ...kept.slice(stop)])
     if (location && summary) return { summary, location }

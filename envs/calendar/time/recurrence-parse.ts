@@ -12,9 +12,7 @@ export type RuleLine = { kind: 'RRULE' | 'EXRULE'; parts: [string, string][] }
 
 /** A date value of RDATE/EXDATE/UNTIL: a UTC instant, a wall clock (in `tzid` or the event's zone) or a date. */
 export type DateValue =
-  | { kind: 'utc'; ms: number }
-  | { kind: 'wall'; tzid?: string; wall: Wall }
-  | { kind: 'date'; date: string }
+  { kind: 'utc'; ms: number } | { kind: 'wall'; tzid?: string; wall: Wall } | { kind: 'date'; date: string }
 
 export type Wall = { year: number; month: number; day: number; hour: number; minute: number; second: number }
 
@@ -84,7 +82,11 @@ function parseRule(kind: RuleLine['kind'], body: string): RuleLine {
  * One date value: `20260309T150000Z` (UTC), `20260309T100000` (wall clock, in `tzid` if given) or
  * `20260309` (date; required when `valueType` is DATE).
  */
-export function parseDateValue(v: string, tzid: string | undefined, valueType: string | undefined): DateValue | undefined {
+export function parseDateValue(
+  v: string,
+  tzid: string | undefined,
+  valueType: string | undefined,
+): DateValue | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/i.exec(v)
   if (!m) return undefined
   const [year, month, day] = [+m[1]!, +m[2]!, +m[3]!]

@@ -11,7 +11,13 @@ import { type ResolvedTime, dateInZone, startOfDateMs } from './zoned.ts'
 /** Instants (or all-day starts) of one rule alone, up to `beforeMs`. */
 function countBefore(rule: RuleLine, start: ResolvedTime, beforeMs: number): number {
   const count = Number(rule.parts.find(([k]) => k === 'COUNT')?.[1] ?? MAX_INSTANCES)
-  return expandRecurrence({ recurrence: [ruleToString({ ...rule, kind: 'RRULE' })], start, durationMs: 0, windowEndMs: beforeMs, limit: count }).length
+  return expandRecurrence({
+    recurrence: [ruleToString({ ...rule, kind: 'RRULE' })],
+    start,
+    durationMs: 0,
+    windowEndMs: beforeMs,
+    limit: count,
+  }).length
 }
 
 function dateValueMs(v: DateValue, start: ResolvedTime): number {
@@ -28,7 +34,10 @@ function filterDates(lines: string[], start: ResolvedTime, keep: (ms: number) =>
     if (name !== 'RDATE' && name !== 'EXDATE') continue
     const colon = line.indexOf(':')
     const parsedLine = parseRecurrence([line]).dates[0]!
-    const values = line.slice(colon + 1).split(',').filter((_, i) => keep(dateValueMs(parsedLine.values[i]!, start)))
+    const values = line
+      .slice(colon + 1)
+      .split(',')
+      .filter((_, i) => keep(dateValueMs(parsedLine.values[i]!, start)))
     if (values.length) out.push(`${line.slice(0, colon)}:${values.join(',')}`)
   }
   return out

@@ -7,7 +7,16 @@ import { parseRecurrence } from './recurrence-parse.ts'
 
 /** The parts a BYWEEKNO rule may add to it; every other rule is expanded by ./simple-rule.ts. */
 const WITH_WEEKNO = new Set([
-  'FREQ', 'INTERVAL', 'WKST', 'BYWEEKNO', 'BYDAY', 'UNTIL', 'COUNT', 'BYHOUR', 'BYMINUTE', 'BYSECOND',
+  'FREQ',
+  'INTERVAL',
+  'WKST',
+  'BYWEEKNO',
+  'BYDAY',
+  'UNTIL',
+  'COUNT',
+  'BYHOUR',
+  'BYMINUTE',
+  'BYSECOND',
 ])
 
 export { MAX_INSTANCES, type ExpandOptions, type Occurrence, expandRecurrence, instanceSpan } from './expand.ts'

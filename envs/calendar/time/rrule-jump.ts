@@ -52,13 +52,16 @@ export function jumpTowards(o: Partial<Options>, lo: number): Partial<Options> {
     }
     case WEEKLY: {
       const wkst = o.wkst == null ? 0 : weekdayNumber(o.wkst)
-      const day0 = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()) - ((weekdayOf(start) - wkst + 7) % 7) * DAY
+      const day0 =
+        Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()) -
+        ((weekdayOf(start) - wkst + 7) % 7) * DAY
       const k = Math.floor((lo - day0) / (7 * DAY) / n) - 1
       periodStart = day0 + k * n * 7 * DAY
       break
     }
     case MONTHLY: {
-      const months = (target.getUTCFullYear() - start.getUTCFullYear()) * 12 + target.getUTCMonth() - start.getUTCMonth()
+      const months =
+        (target.getUTCFullYear() - start.getUTCFullYear()) * 12 + target.getUTCMonth() - start.getUTCMonth()
       const k = Math.floor(months / n) - 1
       periodStart = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k * n, 1)
       break

@@ -17,7 +17,17 @@ const FIRST_DAY_PAST_MAX = Date.UTC(MAX_YEAR + 1, 0, 1) / DAY
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
 const FREQS = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'] as const
 const HANDLED = new Set([
-  'FREQ', 'INTERVAL', 'COUNT', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYYEARDAY', 'WKST', 'BYHOUR', 'BYMINUTE', 'BYSECOND',
+  'FREQ',
+  'INTERVAL',
+  'COUNT',
+  'BYDAY',
+  'BYMONTHDAY',
+  'BYMONTH',
+  'BYYEARDAY',
+  'WKST',
+  'BYHOUR',
+  'BYMINUTE',
+  'BYSECOND',
   'BYSETPOS',
 ])
 /**
@@ -111,7 +121,11 @@ export class SimpleRule {
    * The rule for `parts` (already without UNTIL, and for all-day events without time parts) starting at the
    * floating `dtstart`, or undefined when rrule must expand it.
    */
-  static of(parts: readonly (readonly [string, string])[], dtstart: number, until: number | undefined): SimpleRule | undefined {
+  static of(
+    parts: readonly (readonly [string, string])[],
+    dtstart: number,
+    until: number | undefined,
+  ): SimpleRule | undefined {
     if (!Number.isFinite(dtstart) || dtstart % 1000 !== 0 || dtstart >= Date.UTC(MAX_YEAR, 0, 1)) return undefined
     const get = (k: string) => parts.find(([key]) => key === k)?.[1]
     if (parts.some(([k]) => !HANDLED.has(k))) return undefined
@@ -162,8 +176,20 @@ export class SimpleRule {
     const yearSet = yeardays ? new Set(yeardays) : undefined
     const setpos = ints(get('BYSETPOS'))
     return new SimpleRule(
-      freq, interval, count, until, wkst, byweekday, bynweekday, bymonthday, bynmonthday, bymonth, yearSet, times,
-      setpos, dtstart,
+      freq,
+      interval,
+      count,
+      until,
+      wkst,
+      byweekday,
+      bynweekday,
+      bymonthday,
+      bynmonthday,
+      bymonth,
+      yearSet,
+      times,
+      setpos,
+      dtstart,
     )
   }
 
@@ -171,8 +197,20 @@ export class SimpleRule {
   withCount(count: number): SimpleRule {
     const r = this
     return new SimpleRule(
-      r.freq, r.interval, count, r.until, r.wkst, r.byweekday, r.bynweekday, r.bymonthday, r.bynmonthday, r.bymonth,
-      r.byyearday, r.times, r.bysetpos, r.dtstart,
+      r.freq,
+      r.interval,
+      count,
+      r.until,
+      r.wkst,
+      r.byweekday,
+      r.bynweekday,
+      r.bymonthday,
+      r.bynmonthday,
+      r.bymonth,
+      r.byyearday,
+      r.times,
+      r.bysetpos,
+      r.dtstart,
     )
   }
 
@@ -303,7 +341,12 @@ export class SimpleRule {
     for (let d = 1; d <= len; d++, wd = wd === 6 ? 0 : wd + 1) {
       if (this.byweekday && !this.byweekday.includes(wd)) continue
       if (this.bynweekday && !this.nthMatches(wd, d, len, first + d - 1 - yearFirst, yearLen)) continue
-      if ((this.bymonthday.length || this.bynmonthday.length) && !this.bymonthday.includes(d) && !this.bynmonthday.includes(d - len - 1)) continue
+      if (
+        (this.bymonthday.length || this.bynmonthday.length) &&
+        !this.bymonthday.includes(d) &&
+        !this.bynmonthday.includes(d - len - 1)
+      )
+        continue
       if (this.byyearday) {
         const yday = first + d - 1 - yearFirst
         if (!this.byyearday.has(yday + 1) && !this.byyearday.has(yday - yearLen)) continue

@@ -41,7 +41,11 @@ function* slices(opts: Omit<ExpandOptions, 'limit'>, marks: boolean): Generator<
     // slices take only instances that start inside them, so none is yielded twice.
     // At most SLICE_INSTANCES per call: a dense rule (BYHOUR × BYMINUTE × BYSECOND is 86,400 a day) is walked in
     // bounded steps, each resuming just after the last instance, so no single call does unbounded work.
-    const found = expand({ windowStartMs: from === first ? opts.windowStartMs : from, windowEndMs: to, limit: SLICE_INSTANCES })
+    const found = expand({
+      windowStartMs: from === first ? opts.windowStartMs : from,
+      windowEndMs: to,
+      limit: SLICE_INSTANCES,
+    })
     let yielded = 0
     let last = from
     for (const o of found) {

@@ -85,7 +85,14 @@ export class ZoneClock {
     if (before === this.offset(f + DAY)) return f - before * 60_000
     const d = new Date(f)
     return wallClockToMs(
-      { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() },
+      {
+        year: d.getUTCFullYear(),
+        month: d.getUTCMonth() + 1,
+        day: d.getUTCDate(),
+        hour: d.getUTCHours(),
+        minute: d.getUTCMinutes(),
+        second: d.getUTCSeconds(),
+      },
       this.name,
     )
   }
@@ -96,7 +103,15 @@ export class ZoneClock {
  * occurs twice means the first one, as RFC 5545 3.3.5 specifies. (Exported again by ./zoned.ts.)
  */
 export function wallClockToMs(
-  w: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; millisecond?: number },
+  w: {
+    year: number
+    month: number
+    day: number
+    hour?: number
+    minute?: number
+    second?: number
+    millisecond?: number
+  },
   zone: string,
 ): number {
   const fast = wallClockFast(w, zone)
@@ -105,7 +120,8 @@ export function wallClockToMs(
   const floating = DateTime.fromObject(w, { zone: 'UTC' }).toMillis()
   for (const probe of [dt.toMillis() - 86_400_000, dt.toMillis() + 86_400_000]) {
     const candidate = floating - DateTime.fromMillis(probe, { zone }).offset * 60_000
-    if (candidate < dt.toMillis() && DateTime.fromMillis(candidate, { zone }).offset * 60_000 === floating - candidate) return candidate
+    if (candidate < dt.toMillis() && DateTime.fromMillis(candidate, { zone }).offset * 60_000 === floating - candidate)
+      return candidate
   }
   return dt.toMillis()
 }
@@ -122,7 +138,15 @@ export function offsetFn(zone: Zone): (ts: number) => number {
   if (!f) {
     if (offsetFns.size >= 256) offsetFns.clear()
     const dtf = new Intl.DateTimeFormat('en-US', {
-      hour12: false, timeZone: zone.name, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', era: 'short',
+      hour12: false,
+      timeZone: zone.name,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      era: 'short',
     })
     f = (ts: number) => {
       const date = new Date(ts)
@@ -133,7 +157,15 @@ export function offsetFn(zone: Zone): (ts: number) => number {
       let year = parseInt(m[3]!, 10)
       if (m[4] === 'BC') year = -Math.abs(year) + 1
       const hour = parseInt(m[5]!, 10)
-      let asUTC = Date.UTC(year, parseInt(m[1]!, 10) - 1, parseInt(m[2]!, 10), hour === 24 ? 0 : hour, parseInt(m[6]!, 10), parseInt(m[7]!, 10), 0)
+      let asUTC = Date.UTC(
+        year,
+        parseInt(m[1]!, 10) - 1,
+        parseInt(m[2]!, 10),
+        hour === 24 ? 0 : hour,
+        parseInt(m[6]!, 10),
+        parseInt(m[7]!, 10),
+        0,
+      )
       if (year < 100 && year >= 0) {
         const d = new Date(asUTC)
         d.setUTCFullYear(year, parseInt(m[1]!, 10) - 1, parseInt(m[2]!, 10))
@@ -184,7 +216,15 @@ export function validWallClockToMs(
  * undefined: not such a wall clock, take the DateTime path.
  */
 function wallClockFast(
-  w: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; millisecond?: number },
+  w: {
+    year: number
+    month: number
+    day: number
+    hour?: number
+    minute?: number
+    second?: number
+    millisecond?: number
+  },
   name: string,
 ): number | null | undefined {
   const { year, month, day, hour, minute, second } = w
@@ -196,7 +236,8 @@ function wallClockFast(
   if (!zone.isValid) return null
   // luxon's hasInvalidGregorianData and hasInvalidTimeData.
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null
-  if (hour < 0 || minute < 0 || second < 0 || millisecond < 0 || minute > 59 || second > 59 || millisecond > 999) return null
+  if (hour < 0 || minute < 0 || second < 0 || millisecond < 0 || minute > 59 || second > 59 || millisecond > 999)
+    return null
   if (hour > 24 || (hour === 24 && (minute !== 0 || second !== 0 || millisecond !== 0))) return null
   const offset = offsetFn(zone)
   const floating = Date.UTC(year, month - 1, day, hour, minute, second, millisecond)
@@ -239,7 +280,13 @@ export function shortZoneName(ms: number, name: string): string | null {
   if (!format) {
     if (nameFormats.size >= 256) nameFormats.clear()
     format = new Intl.DateTimeFormat('en-US', {
-      timeZoneName: 'short', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
+      timeZoneName: 'short',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
       timeZone: zone.name,
     })
     nameFormats.set(zone.name, format)

@@ -36,7 +36,11 @@ export type ResolveOptions = {
   recurring?: boolean
 }
 
-const SIDE_TEXT: Record<TimeSide, string> = { start: 'start time', end: 'end time', originalStart: 'original start time' }
+const SIDE_TEXT: Record<TimeSide, string> = {
+  start: 'start time',
+  end: 'end time',
+  originalStart: 'original start time',
+}
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})?$/
@@ -72,11 +76,24 @@ export function isValidDate(date: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leapYear(year) ? 29 : MONTH_DAYS[month - 1]!)
 }
 
-type WallClock = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }
+type WallClock = {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
+  millisecond: number
+}
 
 function wallClock(m: RegExpExecArray): WallClock {
   return {
-    year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: m[6] ? +m[6] : 0,
+    year: +m[1]!,
+    month: +m[2]!,
+    day: +m[3]!,
+    hour: +m[4]!,
+    minute: +m[5]!,
+    second: m[6] ? +m[6] : 0,
     millisecond: m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0,
   }
 }
@@ -189,7 +206,8 @@ export function resolveEventTime(t: EventDateTime, fallbackZone: string, opts: R
   if (!hasDate && !hasDateTime) throw new CalendarTimeError(`Missing ${side}.`, 'required')
   if (hasDate && hasDateTime) throw new CalendarTimeError(`Invalid ${side}.`)
   const given = t.timeZone != null && t.timeZone !== '' ? t.timeZone : undefined
-  if (given !== undefined && !isValidZone(given)) throw new CalendarTimeError(`Invalid time zone definition for ${side}.`)
+  if (given !== undefined && !isValidZone(given))
+    throw new CalendarTimeError(`Invalid time zone definition for ${side}.`)
   const zone = given ?? (isValidZone(fallbackZone) ? fallbackZone : 'UTC')
   const extra = given !== undefined ? { givenTimeZone: given } : {}
 
@@ -200,7 +218,8 @@ export function resolveEventTime(t: EventDateTime, fallbackZone: string, opts: R
   const m = DATE_TIME_RE.exec(t.dateTime!)
   if (!m) throw new CalendarTimeError(`Invalid ${side}.`)
   // Recurring series need a zone to expand in; the real API refuses them without one.
-  if (opts.recurring && given === undefined) throw new CalendarTimeError(`Missing time zone definition for ${side}.`, 'required')
+  if (opts.recurring && given === undefined)
+    throw new CalendarTimeError(`Missing time zone definition for ${side}.`, 'required')
   const w = wallClock(m)
   const ms = m[8] ? instantAt(w, offsetMinutes(m[8])) : validWallClockToMs(w, zone)
   if (ms === undefined) throw new CalendarTimeError(`Invalid ${side}.`)

@@ -74,11 +74,7 @@ export const alreadyExists = (message: string, reason = 'duplicate') =>
   new GoogleApiError('ALREADY_EXISTS', reason, message)
 
 export const notImplemented = (methodId: string) =>
-  new GoogleApiError(
-    'NOT_IMPLEMENTED',
-    'notImplemented',
-    `Method ${methodId} is not implemented by workspace-gym.`,
-  )
+  new GoogleApiError('NOT_IMPLEMENTED', 'notImplemented', `Method ${methodId} is not implemented by workspace-gym.`)
 
 export const missingCredentials = () =>
   new GoogleApiError(

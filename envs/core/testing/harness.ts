@@ -17,7 +17,11 @@ export type Harness = {
   /** Slack user token of a user. */
   slack(userId?: string): string
   /** One call to the agent app, in process. `json` bodies are serialised; `form` bodies url-encoded. */
-  call(method: string, path: string, opts?: CallOptions): Promise<{ status: number; body: any; text: string; headers: Headers }>
+  call(
+    method: string,
+    path: string,
+    opts?: CallOptions,
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>
 }
 
 export type CallOptions = {
@@ -53,7 +57,12 @@ export function harness(seed: string | Record<string, unknown> = 'empty', seedVa
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers }
       const isSlack = path.startsWith('/api/')
-      const token = opts.token === undefined ? (isSlack ? tokenOf(undefined, 'slackUserToken') : tokenOf(undefined, 'googleToken')) : opts.token
+      const token =
+        opts.token === undefined
+          ? isSlack
+            ? tokenOf(undefined, 'slackUserToken')
+            : tokenOf(undefined, 'googleToken')
+          : opts.token
       if (token) headers.authorization = `Bearer ${token}`
       let body: string | Uint8Array | undefined = opts.body
       if (opts.json !== undefined) {

@@ -26,7 +26,10 @@ export function insertionPoint(seg: Seg, index: number): ParaHit {
   const hit = findPara(seg.blocks, seg.from, index)
   const end = hit ? Infinity : segEnd(seg)
   if (index >= end) throw bad(`Index ${index} must be less than the end index of the referenced segment, ${end}.`)
-  if (!hit) throw bad('The insertion index must be inside the bounds of an existing paragraph. You can still create new paragraphs by inserting newlines.')
+  if (!hit)
+    throw bad(
+      'The insertion index must be inside the bounds of an existing paragraph. You can still create new paragraphs by inserting newlines.',
+    )
   checkSurrogate(hit, 'insert')
   return hit
 }
@@ -82,7 +85,10 @@ export function deleteRange(seg: Seg, s: number, e: number) {
   // A paragraph at e proves e is before the segment end without walking the whole segment.
   const b = findPara(seg.blocks, seg.from, e)
   const end = b ? Infinity : segEnd(seg)
-  if (e <= s) throw bad(e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.')
+  if (e <= s)
+    throw bad(
+      e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.',
+    )
   if (s < (seg.id === '' ? 1 : 0)) throw bad(`Index ${s} must be greater than or equal to ${seg.id === '' ? 1 : 0}.`)
   if (e > end) throw bad(`Index ${e - 1} must be less than the end index of the referenced segment, ${end}.`)
   if (e === end) throw bad('The range cannot include the newline character at the end of the segment.')
@@ -127,10 +133,13 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
     }
     throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
   }
-  if (b1.t === 'table' && s !== at[i1]) throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
+  if (b1.t === 'table' && s !== at[i1])
+    throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
   const b2 = container[i2]!
-  if (b2.t === 'table' && e !== at[i2]! + blockLen(b2)) throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
-  if (container[0]?.t === 'section' && i1 === 0 && from === 0) throw bad('The range cannot include the section break at the start of the body.')
+  if (b2.t === 'table' && e !== at[i2]! + blockLen(b2))
+    throw bad('Invalid deletion range. Cannot delete a partial table: the range must include the whole table.')
+  if (container[0]?.t === 'section' && i1 === 0 && from === 0)
+    throw bad('The range cannot include the section break at the start of the body.')
   const head: El[] = b1.t === 'p' ? splitEls(b1, s - at[i1]!)[0] : []
   let last = i2
   let tail: Para | undefined
@@ -138,12 +147,14 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
     tail = { ...b2, els: splitEls(b2, e - at[i2]!)[1] }
   } else if (head.length > 0) {
     const next = container[i2 + 1]
-    if (!next || next.t !== 'p') throw bad('Invalid deletion range. The paragraph before a table or section break cannot be merged with it.')
+    if (!next || next.t !== 'p')
+      throw bad('Invalid deletion range. The paragraph before a table or section break cannot be merged with it.')
     tail = next
     last = i2 + 1
   }
   const next = container[last + 1]
-  if (!tail && next && next.t !== 'p' && (i1 === 0 || container[i1 - 1]!.t !== 'p')) throw bad('Invalid deletion range. Cannot delete the newline before a table or section break.')
+  if (!tail && next && next.t !== 'p' && (i1 === 0 || container[i1 - 1]!.t !== 'p'))
+    throw bad('Invalid deletion range. Cannot delete the newline before a table or section break.')
   const out: Block[] = []
   if (tail) {
     const merged: Para = { ...tail, els: [...head, ...tail.els] }

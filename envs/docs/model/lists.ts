@@ -14,12 +14,36 @@ const GLYPHS: Record<string, string[]> = {
   BULLET_DIAMOND_CIRCLE_SQUARE: ['◆', '○', '■'],
 }
 const NUMBERED: Record<string, [string, string][]> = {
-  NUMBERED_DECIMAL_ALPHA_ROMAN: [['DECIMAL', '%0.'], ['ALPHA', '%1.'], ['ROMAN', '%2.']],
-  NUMBERED_DECIMAL_ALPHA_ROMAN_PARENS: [['DECIMAL', '%0)'], ['ALPHA', '%1)'], ['ROMAN', '%2)']],
-  NUMBERED_DECIMAL_NESTED: [['DECIMAL', '%0.'], ['DECIMAL', '%0.%1.'], ['DECIMAL', '%0.%1.%2.']],
-  NUMBERED_UPPERALPHA_ALPHA_ROMAN: [['UPPER_ALPHA', '%0.'], ['ALPHA', '%1.'], ['ROMAN', '%2.']],
-  NUMBERED_UPPERROMAN_UPPERALPHA_DECIMAL: [['UPPER_ROMAN', '%0.'], ['UPPER_ALPHA', '%1.'], ['DECIMAL', '%2.']],
-  NUMBERED_ZERODECIMAL_ALPHA_ROMAN: [['ZERO_DECIMAL', '%0.'], ['ALPHA', '%1.'], ['ROMAN', '%2.']],
+  NUMBERED_DECIMAL_ALPHA_ROMAN: [
+    ['DECIMAL', '%0.'],
+    ['ALPHA', '%1.'],
+    ['ROMAN', '%2.'],
+  ],
+  NUMBERED_DECIMAL_ALPHA_ROMAN_PARENS: [
+    ['DECIMAL', '%0)'],
+    ['ALPHA', '%1)'],
+    ['ROMAN', '%2)'],
+  ],
+  NUMBERED_DECIMAL_NESTED: [
+    ['DECIMAL', '%0.'],
+    ['DECIMAL', '%0.%1.'],
+    ['DECIMAL', '%0.%1.%2.'],
+  ],
+  NUMBERED_UPPERALPHA_ALPHA_ROMAN: [
+    ['UPPER_ALPHA', '%0.'],
+    ['ALPHA', '%1.'],
+    ['ROMAN', '%2.'],
+  ],
+  NUMBERED_UPPERROMAN_UPPERALPHA_DECIMAL: [
+    ['UPPER_ROMAN', '%0.'],
+    ['UPPER_ALPHA', '%1.'],
+    ['DECIMAL', '%2.'],
+  ],
+  NUMBERED_ZERODECIMAL_ALPHA_ROMAN: [
+    ['ZERO_DECIMAL', '%0.'],
+    ['ALPHA', '%1.'],
+    ['ROMAN', '%2.'],
+  ],
 }
 
 export const BULLET_PRESETS = [...Object.keys(GLYPHS), ...Object.keys(NUMBERED)]

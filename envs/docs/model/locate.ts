@@ -16,7 +16,10 @@ export function starts(container: readonly Block[], from: number): number[] {
 }
 
 /** Start index of the content of cell (r, c) of a table that starts at `start`. */
-export function cellStarts(table: Table, start: number): { row: number; cells: { start: number; content: number }[] }[] {
+export function cellStarts(
+  table: Table,
+  start: number,
+): { row: number; cells: { start: number; content: number }[] }[] {
   let at = start + 1
   return table.rows.map((row) => {
     const rowStart = at
@@ -95,7 +98,9 @@ export function parasIn(container: Block[], from: number, start: number, end: nu
       if (b.t === 'p') out.push({ container, i, start: at, para: b, offset: 0 })
       else if (b.t === 'table') {
         const layout = cellStarts(b, at)
-        b.rows.forEach((row, r) => row.cells.forEach((cell, c) => parasIn(cell.content, layout[r]!.cells[c]!.content, start, end, out)))
+        b.rows.forEach((row, r) =>
+          row.cells.forEach((cell, c) => parasIn(cell.content, layout[r]!.cells[c]!.content, start, end, out)),
+        )
       }
     }
     at += len
@@ -133,6 +138,10 @@ export function checkSurrogate(hit: ParaHit, what: 'insert' | 'delete') {
     const hi = a.text.charCodeAt(a.text.length - 1)
     const lo = b.text.charCodeAt(0)
     if (hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff)
-      throw bad(what === 'insert' ? 'The insertion index cannot be within a surrogate pair.' : 'The range cannot start or end within a surrogate pair.')
+      throw bad(
+        what === 'insert'
+          ? 'The insertion index cannot be within a surrogate pair.'
+          : 'The range cannot start or end within a surrogate pair.',
+      )
   }
 }

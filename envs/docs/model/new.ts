@@ -2,7 +2,11 @@ import { defaultDocumentStyle, defaultNamedStyles, defaultSectionStyle } from '.
 import type { Block, DocModel, Para, TabModel } from './types.ts'
 
 /** An empty paragraph (just its newline) with NORMAL_TEXT style. */
-export const emptyPara = (): Para => ({ t: 'p', els: [{ t: 'text', text: '\n', style: {} }], style: { namedStyleType: 'NORMAL_TEXT', direction: 'LEFT_TO_RIGHT' } })
+export const emptyPara = (): Para => ({
+  t: 'p',
+  els: [{ t: 'text', text: '\n', style: {} }],
+  style: { namedStyleType: 'NORMAL_TEXT', direction: 'LEFT_TO_RIGHT' },
+})
 
 /** A fresh tab's body: the leading section break and one empty paragraph. */
 export const emptyBody = (): Block[] => [{ t: 'section', style: defaultSectionStyle() }, emptyPara()]

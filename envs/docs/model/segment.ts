@@ -34,7 +34,8 @@ export const segEnd = (seg: Seg) => seg.from + contentLen(seg.blocks)
 /** Every segment of a tab (body first). */
 export function segmentsOf(tab: TabModel): Seg[] {
   const out: Seg[] = [{ tab, id: '', blocks: tab.body, from: 0 }]
-  for (const group of [tab.headers, tab.footers, tab.footnotes]) for (const [id, blocks] of Object.entries(group)) out.push({ tab, id, blocks, from: 0 })
+  for (const group of [tab.headers, tab.footers, tab.footnotes])
+    for (const [id, blocks] of Object.entries(group)) out.push({ tab, id, blocks, from: 0 })
   return out
 }
 
@@ -43,7 +44,7 @@ export function shiftInsert(seg: Seg, index: number, len: number) {
   for (const nr of seg.tab.namedRanges)
     for (const r of nr.ranges) {
       if (r.segmentId !== seg.id) continue
-      if (index <= r.start) (r.start += len), (r.end += len)
+      if (index <= r.start) ((r.start += len), (r.end += len))
       else if (index < r.end) r.end += len
     }
 }
@@ -52,7 +53,7 @@ export function shiftInsert(seg: Seg, index: number, len: number) {
 export function shiftDelete(seg: Seg, s: number, e: number) {
   const cut = (x: number) => (x <= s ? x : x >= e ? x - (e - s) : s)
   for (const nr of seg.tab.namedRanges) {
-    for (const r of nr.ranges) if (r.segmentId === seg.id) (r.start = cut(r.start)), (r.end = cut(r.end))
+    for (const r of nr.ranges) if (r.segmentId === seg.id) ((r.start = cut(r.start)), (r.end = cut(r.end)))
     nr.ranges = nr.ranges.filter((r) => r.end > r.start)
   }
   seg.tab.namedRanges = seg.tab.namedRanges.filter((nr) => nr.ranges.length > 0)

@@ -112,8 +112,15 @@ export function pendingSuggestions(doc: DocModel): SuggestionSummary[] {
   const get = (id: string, tabId: string) => {
     let s = byId.get(id)
     if (!s) {
-      s = { id, author: doc.suggestions?.[id]?.author ?? '', tabId, inserted: '', deleted: '', textStyle: [],
-        paragraphStyle: [] }
+      s = {
+        id,
+        author: doc.suggestions?.[id]?.author ?? '',
+        tabId,
+        inserted: '',
+        deleted: '',
+        textStyle: [],
+        paragraphStyle: [],
+      }
       byId.set(id, s)
     }
     return s

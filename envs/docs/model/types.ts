@@ -23,7 +23,10 @@ type ElBody =
   | { t: 'autoText'; kind: string; style: Obj }
 
 export type Para = {
-  t: 'p'; els: El[]; style: Obj; positioned?: string[]
+  t: 'p'
+  els: El[]
+  style: Obj
+  positioned?: string[]
   bullet?: { listId: string; nestingLevel?: number; textStyle?: Obj }
   /** Suggested paragraph style changes keyed by suggestion id (the changed fields with their new values). */
   sps?: Record<string, Obj>
@@ -37,7 +40,14 @@ export type Block = Para | Table | Section
 export type NamedRangeModel = { id: string; name: string; ranges: { segmentId: string; start: number; end: number }[] }
 
 export type TabModel = {
-  props: { tabId: string; title: string; index: number; parentTabId?: string; nestingLevel?: number; iconEmoji?: string }
+  props: {
+    tabId: string
+    title: string
+    index: number
+    parentTabId?: string
+    nestingLevel?: number
+    iconEmoji?: string
+  }
   body: Block[]
   headers: Record<string, Block[]>
   footers: Record<string, Block[]>

@@ -5,7 +5,8 @@ import type { ViewMode } from './suggest.ts'
 // Model → wire (Document resource). Indices are computed here; zero values are omitted as proto3
 // JSON does (so the body's section break has only `endIndex: 1`).
 
-const idx = (start: number, end: number): Obj => (start === 0 ? { endIndex: end } : { startIndex: start, endIndex: end })
+const idx = (start: number, end: number): Obj =>
+  start === 0 ? { endIndex: end } : { startIndex: start, endIndex: end }
 
 /** The wire fields of a suggestion mark (SUGGESTIONS_INLINE only: the previews carry no marks). */
 function sugFields(sug: ElSug | undefined): { ids: Obj; styles: Obj } {
@@ -13,10 +14,16 @@ function sugFields(sug: ElSug | undefined): { ids: Obj; styles: Obj } {
   const styles: Obj = {}
   if (sug?.ins?.length) ids.suggestedInsertionIds = [...sug.ins]
   if (sug?.del?.length) ids.suggestedDeletionIds = [...sug.del]
-  if (sug?.ts) styles.suggestedTextStyleChanges = Object.fromEntries(Object.entries(sug.ts).map(([id, change]) => [id, {
-    textStyle: change,
-    textStyleSuggestionState: Object.fromEntries(Object.keys(change).map((k) => [`${k}Suggested`, true])),
-  }]))
+  if (sug?.ts)
+    styles.suggestedTextStyleChanges = Object.fromEntries(
+      Object.entries(sug.ts).map(([id, change]) => [
+        id,
+        {
+          textStyle: change,
+          textStyleSuggestionState: Object.fromEntries(Object.keys(change).map((k) => [`${k}Suggested`, true])),
+        },
+      ]),
+    )
   return { ids, styles }
 }
 
@@ -38,27 +45,48 @@ function plainElementToWire(e: El, start: number): Obj {
   const base = idx(start, end)
   const style = e.style
   switch (e.t) {
-    case 'text': return { ...base, textRun: { content: e.text, textStyle: style } }
-    case 'pageBreak': return { ...base, pageBreak: { textStyle: style } }
-    case 'columnBreak': return { ...base, columnBreak: { textStyle: style } }
-    case 'horizontalRule': return { ...base, horizontalRule: { textStyle: style } }
-    case 'inline': return { ...base, inlineObjectElement: { inlineObjectId: e.id, textStyle: style } }
-    case 'footnoteRef': return { ...base, footnoteReference: { footnoteId: e.id, footnoteNumber: '', textStyle: style } }
-    case 'person': return { ...base, person: { personId: e.id, personProperties: e.props, textStyle: style } }
-    case 'richLink': return { ...base, richLink: { richLinkId: e.id, richLinkProperties: e.props, textStyle: style } }
-    case 'date': return { ...base, dateElement: { dateId: e.id, dateElementProperties: e.props, textStyle: style } }
-    case 'autoText': return { ...base, autoText: { type: e.kind, textStyle: style } }
+    case 'text':
+      return { ...base, textRun: { content: e.text, textStyle: style } }
+    case 'pageBreak':
+      return { ...base, pageBreak: { textStyle: style } }
+    case 'columnBreak':
+      return { ...base, columnBreak: { textStyle: style } }
+    case 'horizontalRule':
+      return { ...base, horizontalRule: { textStyle: style } }
+    case 'inline':
+      return { ...base, inlineObjectElement: { inlineObjectId: e.id, textStyle: style } }
+    case 'footnoteRef':
+      return { ...base, footnoteReference: { footnoteId: e.id, footnoteNumber: '', textStyle: style } }
+    case 'person':
+      return { ...base, person: { personId: e.id, personProperties: e.props, textStyle: style } }
+    case 'richLink':
+      return { ...base, richLink: { richLinkId: e.id, richLinkProperties: e.props, textStyle: style } }
+    case 'date':
+      return { ...base, dateElement: { dateId: e.id, dateElementProperties: e.props, textStyle: style } }
+    case 'autoText':
+      return { ...base, autoText: { type: e.kind, textStyle: style } }
   }
 }
 
 const defaultCellStyle = (): Obj => ({
-  rowSpan: 1, columnSpan: 1, backgroundColor: {},
-  paddingLeft: { magnitude: 5, unit: 'PT' }, paddingRight: { magnitude: 5, unit: 'PT' },
-  paddingTop: { magnitude: 5, unit: 'PT' }, paddingBottom: { magnitude: 5, unit: 'PT' },
-  borderLeft: cellBorder(), borderRight: cellBorder(), borderTop: cellBorder(), borderBottom: cellBorder(),
+  rowSpan: 1,
+  columnSpan: 1,
+  backgroundColor: {},
+  paddingLeft: { magnitude: 5, unit: 'PT' },
+  paddingRight: { magnitude: 5, unit: 'PT' },
+  paddingTop: { magnitude: 5, unit: 'PT' },
+  paddingBottom: { magnitude: 5, unit: 'PT' },
+  borderLeft: cellBorder(),
+  borderRight: cellBorder(),
+  borderTop: cellBorder(),
+  borderBottom: cellBorder(),
   contentAlignment: 'TOP',
 })
-const cellBorder = (): Obj => ({ color: { color: { rgbColor: {} } }, width: { magnitude: 1, unit: 'PT' }, dashStyle: 'SOLID' })
+const cellBorder = (): Obj => ({
+  color: { color: { rgbColor: {} } },
+  width: { magnitude: 1, unit: 'PT' },
+  dashStyle: 'SOLID',
+})
 
 /** Structural elements of a container with their indices; footnote numbers are filled by the caller. */
 export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
@@ -76,10 +104,15 @@ export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
       })
       const paragraph: Obj = { elements, paragraphStyle: { ...b.style } }
       if (b.sps) {
-        paragraph.suggestedParagraphStyleChanges = Object.fromEntries(Object.entries(b.sps).map(([id, c]) => [id, {
-          paragraphStyle: c,
-          paragraphStyleSuggestionState: Object.fromEntries(Object.keys(c).map((k) => [`${k}Suggested`, true])),
-        }]))
+        paragraph.suggestedParagraphStyleChanges = Object.fromEntries(
+          Object.entries(b.sps).map(([id, c]) => [
+            id,
+            {
+              paragraphStyle: c,
+              paragraphStyleSuggestionState: Object.fromEntries(Object.keys(c).map((k) => [`${k}Suggested`, true])),
+            },
+          ]),
+        )
       }
       if (b.bullet) paragraph.bullet = { ...b.bullet, textStyle: b.bullet.textStyle ?? {} }
       if (b.positioned?.length) paragraph.positionedObjectIds = b.positioned
@@ -111,7 +144,15 @@ export function documentTabToWire(tab: TabModel): Obj {
   const seg = (group: Record<string, Block[]>, key: string) => {
     const entries = Object.entries(group)
     if (entries.length === 0) return
-    out[key] = Object.fromEntries(entries.map(([id, blocks]) => [id, { [key === 'footnotes' ? 'footnoteId' : key === 'headers' ? 'headerId' : 'footerId']: id, content: contentToWire(blocks, 0) }]))
+    out[key] = Object.fromEntries(
+      entries.map(([id, blocks]) => [
+        id,
+        {
+          [key === 'footnotes' ? 'footnoteId' : key === 'headers' ? 'headerId' : 'footerId']: id,
+          content: contentToWire(blocks, 0),
+        },
+      ]),
+    )
   }
   seg(tab.headers, 'headers')
   seg(tab.footers, 'footers')
@@ -126,7 +167,11 @@ export function documentTabToWire(tab: TabModel): Obj {
       group.namedRanges.push({
         namedRangeId: nr.id,
         name: nr.name,
-        ranges: nr.ranges.map((r) => ({ ...(r.segmentId ? { segmentId: r.segmentId } : {}), ...idx(r.start, r.end), tabId: tab.props.tabId })),
+        ranges: nr.ranges.map((r) => ({
+          ...(r.segmentId ? { segmentId: r.segmentId } : {}),
+          ...idx(r.start, r.end),
+          tabId: tab.props.tabId,
+        })),
       })
     }
     out.namedRanges = byName
@@ -145,7 +190,8 @@ function numberFootnotes(tab: TabModel, out: Obj) {
     if (Array.isArray(v)) return v.forEach(walk)
     if (v && typeof v === 'object') {
       const o = v as Obj
-      if (o.footnoteReference && typeof o.footnoteReference === 'object') (o.footnoteReference as Obj).footnoteNumber = String(++n)
+      if (o.footnoteReference && typeof o.footnoteReference === 'object')
+        (o.footnoteReference as Obj).footnoteNumber = String(++n)
       Object.values(o).forEach(walk)
     }
   }
@@ -175,7 +221,10 @@ export function tabToWire(tab: TabModel): Obj {
  * `tabs` is absent; with it only `tabs` carries content (the Docs API's tabs contract).
  */
 export function documentToWire(
-  doc: DocModel, meta: { documentId: string; title: string; revisionId: string }, includeTabs: boolean, both = false,
+  doc: DocModel,
+  meta: { documentId: string; title: string; revisionId: string },
+  includeTabs: boolean,
+  both = false,
   mode: ViewMode = 'SUGGESTIONS_INLINE',
 ): Obj {
   const out: Obj = { title: meta.title }

@@ -1,18 +1,47 @@
-import { AlignmentType, Document, ExternalHyperlink, Footer, Header, HeadingLevel, LevelFormat, PageBreak, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx'
+import {
+  AlignmentType,
+  Document,
+  ExternalHyperlink,
+  Footer,
+  Header,
+  HeadingLevel,
+  LevelFormat,
+  PageBreak,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+} from 'docx'
 import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText } from './text.ts'
 
 const HEADINGS: Record<string, (typeof HeadingLevel)[keyof typeof HeadingLevel]> = {
-  TITLE: HeadingLevel.TITLE, HEADING_1: HeadingLevel.HEADING_1, HEADING_2: HeadingLevel.HEADING_2, HEADING_3: HeadingLevel.HEADING_3,
-  HEADING_4: HeadingLevel.HEADING_4, HEADING_5: HeadingLevel.HEADING_5, HEADING_6: HeadingLevel.HEADING_6,
+  TITLE: HeadingLevel.TITLE,
+  HEADING_1: HeadingLevel.HEADING_1,
+  HEADING_2: HeadingLevel.HEADING_2,
+  HEADING_3: HeadingLevel.HEADING_3,
+  HEADING_4: HeadingLevel.HEADING_4,
+  HEADING_5: HeadingLevel.HEADING_5,
+  HEADING_6: HeadingLevel.HEADING_6,
 }
-const ALIGN: Record<string, (typeof AlignmentType)[keyof typeof AlignmentType]> = { CENTER: AlignmentType.CENTER, END: AlignmentType.RIGHT, JUSTIFIED: AlignmentType.JUSTIFIED }
+const ALIGN: Record<string, (typeof AlignmentType)[keyof typeof AlignmentType]> = {
+  CENTER: AlignmentType.CENTER,
+  END: AlignmentType.RIGHT,
+  JUSTIFIED: AlignmentType.JUSTIFIED,
+}
 
 function hex(c: unknown): string | undefined {
-  const rgb = ((c as Obj | undefined)?.color as Obj | undefined)?.rgbColor as { red?: number; green?: number; blue?: number } | undefined
+  const rgb = ((c as Obj | undefined)?.color as Obj | undefined)?.rgbColor as
+    { red?: number; green?: number; blue?: number } | undefined
   if (!rgb) return undefined
-  const h = (x = 0) => Math.round(x * 255).toString(16).padStart(2, '0')
+  const h = (x = 0) =>
+    Math.round(x * 255)
+      .toString(16)
+      .padStart(2, '0')
   return `${h(rgb.red)}${h(rgb.green)}${h(rgb.blue)}`
 }
 
@@ -24,12 +53,21 @@ function runs(e: El): (TextRun | ExternalHyperlink | PageBreak)[] {
   const size = (s.fontSize as Obj | undefined)?.magnitude
   const run = new TextRun({
     text,
-    bold: !!s.bold, italics: !!s.italic, strike: !!s.strikethrough, smallCaps: !!s.smallCaps,
+    bold: !!s.bold,
+    italics: !!s.italic,
+    strike: !!s.strikethrough,
+    smallCaps: !!s.smallCaps,
     ...(s.underline ? { underline: {} } : {}),
     ...(hex(s.foregroundColor) ? { color: hex(s.foregroundColor) } : {}),
     ...(typeof size === 'number' ? { size: Math.round(size * 2) } : {}),
-    ...(typeof (s.weightedFontFamily as Obj | undefined)?.fontFamily === 'string' ? { font: String((s.weightedFontFamily as Obj).fontFamily) } : {}),
-    ...(s.baselineOffset === 'SUPERSCRIPT' ? { superScript: true } : s.baselineOffset === 'SUBSCRIPT' ? { subScript: true } : {}),
+    ...(typeof (s.weightedFontFamily as Obj | undefined)?.fontFamily === 'string'
+      ? { font: String((s.weightedFontFamily as Obj).fontFamily) }
+      : {}),
+    ...(s.baselineOffset === 'SUPERSCRIPT'
+      ? { superScript: true }
+      : s.baselineOffset === 'SUBSCRIPT'
+        ? { subScript: true }
+        : {}),
   })
   const url = (s.link as Obj | undefined)?.url ?? (e.t === 'richLink' ? e.props.uri : undefined)
   return typeof url === 'string' ? [new ExternalHyperlink({ link: url, children: [run] })] : [run]
@@ -41,23 +79,37 @@ function blocksDocx(blocks: readonly Block[], tab: TabModel): (Paragraph | Table
     if (b.t === 'p') {
       const heading = HEADINGS[String(b.style.namedStyleType)]
       const level = b.bullet?.nestingLevel ?? 0
-      out.push(new Paragraph({
-        children: b.els.flatMap(runs),
-        ...(heading ? { heading } : {}),
-        ...(ALIGN[String(b.style.alignment)] ? { alignment: ALIGN[String(b.style.alignment)] } : {}),
-        ...(b.bullet ? (isOrdered(tab.lists[b.bullet.listId]) ? { numbering: { reference: 'ordered', level, instance: hash(b.bullet.listId) } } : { bullet: { level } }) : {}),
-      }))
+      out.push(
+        new Paragraph({
+          children: b.els.flatMap(runs),
+          ...(heading ? { heading } : {}),
+          ...(ALIGN[String(b.style.alignment)] ? { alignment: ALIGN[String(b.style.alignment)] } : {}),
+          ...(b.bullet
+            ? isOrdered(tab.lists[b.bullet.listId])
+              ? { numbering: { reference: 'ordered', level, instance: hash(b.bullet.listId) } }
+              : { bullet: { level } }
+            : {}),
+        }),
+      )
     } else if (b.t === 'table') {
-      out.push(new Table({
-        width: { size: 100, type: WidthType.PERCENTAGE },
-        rows: b.rows.map((row) => new TableRow({
-          children: row.cells.map((cell) => new TableCell({
-            children: blocksDocx(cell.content, tab).map((x) => x) as Paragraph[],
-            ...(Number(cell.style.columnSpan ?? 1) > 1 ? { columnSpan: Number(cell.style.columnSpan) } : {}),
-            ...(Number(cell.style.rowSpan ?? 1) > 1 ? { rowSpan: Number(cell.style.rowSpan) } : {}),
-          })),
-        })),
-      }))
+      out.push(
+        new Table({
+          width: { size: 100, type: WidthType.PERCENTAGE },
+          rows: b.rows.map(
+            (row) =>
+              new TableRow({
+                children: row.cells.map(
+                  (cell) =>
+                    new TableCell({
+                      children: blocksDocx(cell.content, tab).map((x) => x) as Paragraph[],
+                      ...(Number(cell.style.columnSpan ?? 1) > 1 ? { columnSpan: Number(cell.style.columnSpan) } : {}),
+                      ...(Number(cell.style.rowSpan ?? 1) > 1 ? { rowSpan: Number(cell.style.rowSpan) } : {}),
+                    }),
+                ),
+              }),
+          ),
+        }),
+      )
     }
   }
   return out
@@ -74,10 +126,17 @@ export async function renderDocx(doc: DocModel, title: string): Promise<Buffer> 
     title,
     creator: 'workspace-gym',
     numbering: {
-      config: [{
-        reference: 'ordered',
-        levels: Array.from({ length: 9 }, (_, level) => ({ level, format: [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN][level % 3]!, text: `%${level + 1}.`, alignment: AlignmentType.START })),
-      }],
+      config: [
+        {
+          reference: 'ordered',
+          levels: Array.from({ length: 9 }, (_, level) => ({
+            level,
+            format: [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN][level % 3]!,
+            text: `%${level + 1}.`,
+            alignment: AlignmentType.START,
+          })),
+        },
+      ],
     },
     sections: tabs.map((tab) => {
       // The document-level DEFAULT header and footer of each tab become the section's default ones.

@@ -3,12 +3,25 @@ import { isOrdered } from '../model/lists.ts'
 import { elText } from './text.ts'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-const TAG: Record<string, string> = { TITLE: 'h1', SUBTITLE: 'h2', HEADING_1: 'h1', HEADING_2: 'h2', HEADING_3: 'h3', HEADING_4: 'h4', HEADING_5: 'h5', HEADING_6: 'h6' }
+const TAG: Record<string, string> = {
+  TITLE: 'h1',
+  SUBTITLE: 'h2',
+  HEADING_1: 'h1',
+  HEADING_2: 'h2',
+  HEADING_3: 'h3',
+  HEADING_4: 'h4',
+  HEADING_5: 'h5',
+  HEADING_6: 'h6',
+}
 
 function color(c: unknown): string | undefined {
-  const rgb = ((c as Obj | undefined)?.color as Obj | undefined)?.rgbColor as { red?: number; green?: number; blue?: number } | undefined
+  const rgb = ((c as Obj | undefined)?.color as Obj | undefined)?.rgbColor as
+    { red?: number; green?: number; blue?: number } | undefined
   if (!rgb) return undefined
-  const h = (x = 0) => Math.round(x * 255).toString(16).padStart(2, '0')
+  const h = (x = 0) =>
+    Math.round(x * 255)
+      .toString(16)
+      .padStart(2, '0')
   return `#${h(rgb.red)}${h(rgb.green)}${h(rgb.blue)}`
 }
 
@@ -44,14 +57,18 @@ function elHtml(e: El, tab: TabModel): string {
   const text = esc(elText(e).replace(/\n$/, '')).replace(/\u000b/g, '<br>')
   if (!text) return ''
   const css = runCss(e.style)
-  const link = (e.style.link as Obj | undefined)?.url ?? (e.t === 'richLink' ? e.props.uri : e.t === 'person' ? `mailto:${String(e.props.email)}` : undefined)
+  const link =
+    (e.style.link as Obj | undefined)?.url ??
+    (e.t === 'richLink' ? e.props.uri : e.t === 'person' ? `mailto:${String(e.props.email)}` : undefined)
   const span = css ? `<span style="${css}">${text}</span>` : `<span>${text}</span>`
   return typeof link === 'string' ? `<a href="${esc(link)}">${span}</a>` : span
 }
 
 function paraHtml(p: Para, tab: TabModel): string {
   const tag = TAG[String(p.style.namedStyleType)] ?? 'p'
-  const align = ({ CENTER: 'center', END: 'right', JUSTIFIED: 'justify' } as Record<string, string>)[String(p.style.alignment)]
+  const align = ({ CENTER: 'center', END: 'right', JUSTIFIED: 'justify' } as Record<string, string>)[
+    String(p.style.alignment)
+  ]
   const inner = p.els.map((e) => elHtml(e, tab)).join('')
   return `<${tag}${align ? ` style="text-align:${align}"` : ''}>${inner}</${tag}>`
 }
@@ -102,7 +119,8 @@ export function renderHtml(doc: DocModel, title: string): string {
   for (const tab of tabs) {
     body += blocksHtml(tab.body, tab)
     const notes = Object.entries(tab.footnotes)
-    if (notes.length) body += `<hr>${notes.map(([id, c]) => `<div id="ftnt-${esc(id)}">${blocksHtml(c, tab)}</div>`).join('')}`
+    if (notes.length)
+      body += `<hr>${notes.map(([id, c]) => `<div id="ftnt-${esc(id)}">${blocksHtml(c, tab)}</div>`).join('')}`
   }
   return `<html><head><meta content="text/html; charset=UTF-8" http-equiv="content-type"><title>${esc(title)}</title></head><body style="background-color:#ffffff;max-width:468pt;padding:72pt 72pt 72pt 72pt">${body}</body></html>`
 }

@@ -2,12 +2,23 @@ import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText } from './text.ts'
 
-const HASHES: Record<string, string> = { TITLE: '# ', SUBTITLE: '## ', HEADING_1: '# ', HEADING_2: '## ', HEADING_3: '### ', HEADING_4: '#### ', HEADING_5: '##### ', HEADING_6: '###### ' }
+const HASHES: Record<string, string> = {
+  TITLE: '# ',
+  SUBTITLE: '## ',
+  HEADING_1: '# ',
+  HEADING_2: '## ',
+  HEADING_3: '### ',
+  HEADING_4: '#### ',
+  HEADING_5: '##### ',
+  HEADING_6: '###### ',
+}
 const escMd = (s: string) => s.replace(/([\\`*_[\]#<>|])/g, '\\$1')
 
 function elMd(e: El, tab: TabModel): string {
   if (e.t === 'inline') {
-    const uri = ((tab.inlineObjects[e.id]?.inlineObjectProperties as Obj | undefined)?.embeddedObject as Obj | undefined)?.imageProperties as Obj | undefined
+    const uri = (
+      (tab.inlineObjects[e.id]?.inlineObjectProperties as Obj | undefined)?.embeddedObject as Obj | undefined
+    )?.imageProperties as Obj | undefined
     return `![](${String(uri?.contentUri ?? '')})`
   }
   if (e.t === 'horizontalRule') return '\n---\n'
@@ -44,7 +55,10 @@ export function blocksMd(blocks: readonly Block[], tab: TabModel): string[] {
         lines.push(`${'    '.repeat(level)}${mark} ${text}`)
       } else lines.push(text ? `${HASHES[String(b.style.namedStyleType)] ?? ''}${text}` : '', '')
     } else if (b.t === 'table') {
-      const rows = b.rows.map((r) => `| ${r.cells.map((c) => blocksMd(c.content, tab).filter(Boolean).join(' ').replace(/\|/g, '\\|')).join(' | ')} |`)
+      const rows = b.rows.map(
+        (r) =>
+          `| ${r.cells.map((c) => blocksMd(c.content, tab).filter(Boolean).join(' ').replace(/\|/g, '\\|')).join(' | ')} |`,
+      )
       if (rows.length) rows.splice(1, 0, `| ${Array(b.columns).fill(':---').join(' | ')} |`)
       lines.push(...rows, '')
     }
@@ -56,5 +70,8 @@ export function renderMarkdown(doc: DocModel): string {
   const out: string[] = []
   const walk = (ts: TabModel[]) => ts.forEach((t) => (out.push(...blocksMd(t.body, t)), walk(t.children)))
   walk(doc.tabs)
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`
 }

@@ -2,14 +2,26 @@ import PDFDocument from 'pdfkit'
 import type { Block, DocModel, Obj, TabModel } from '../model/types.ts'
 import { elText } from './text.ts'
 
-const SIZE: Record<string, number> = { TITLE: 26, SUBTITLE: 15, HEADING_1: 20, HEADING_2: 16, HEADING_3: 14, HEADING_4: 12, HEADING_5: 11, HEADING_6: 11 }
+const SIZE: Record<string, number> = {
+  TITLE: 26,
+  SUBTITLE: 15,
+  HEADING_1: 20,
+  HEADING_2: 16,
+  HEADING_3: 14,
+  HEADING_4: 12,
+  HEADING_5: 11,
+  HEADING_6: 11,
+}
 
 function writeBlocks(pdf: PDFKit.PDFDocument, blocks: readonly Block[], tab: TabModel) {
   for (const b of blocks) {
     if (b.t === 'p') {
       const size = SIZE[String(b.style.namedStyleType)] ?? 11
       const indent = b.bullet ? 18 * ((b.bullet.nestingLevel ?? 0) + 1) : 0
-      const parts = b.els.filter((e) => e.t !== 'pageBreak').map((e) => ({ text: elText(e).replace(/\n$/, ''), style: e.style as Obj })).filter((p) => p.text)
+      const parts = b.els
+        .filter((e) => e.t !== 'pageBreak')
+        .map((e) => ({ text: elText(e).replace(/\n$/, ''), style: e.style as Obj }))
+        .filter((p) => p.text)
       if (b.els.some((e) => e.t === 'pageBreak')) pdf.addPage()
       if (parts.length === 0) {
         pdf.moveDown(0.5)
@@ -17,13 +29,35 @@ function writeBlocks(pdf: PDFKit.PDFDocument, blocks: readonly Block[], tab: Tab
       }
       if (b.bullet) parts[0] = { ...parts[0]!, text: `• ${parts[0]!.text}` }
       parts.forEach((p, k) => {
-        const font = p.style.bold && p.style.italic ? 'Helvetica-BoldOblique' : p.style.bold ? 'Helvetica-Bold' : p.style.italic ? 'Helvetica-Oblique' : 'Helvetica'
+        const font =
+          p.style.bold && p.style.italic
+            ? 'Helvetica-BoldOblique'
+            : p.style.bold
+              ? 'Helvetica-Bold'
+              : p.style.italic
+                ? 'Helvetica-Oblique'
+                : 'Helvetica'
         const own = (p.style.fontSize as Obj | undefined)?.magnitude
-        pdf.font(font).fontSize(typeof own === 'number' ? own : size).text(p.text, 72 + indent, undefined, { continued: k < parts.length - 1, underline: !!p.style.underline, strike: !!p.style.strikethrough })
+        pdf
+          .font(font)
+          .fontSize(typeof own === 'number' ? own : size)
+          .text(p.text, 72 + indent, undefined, {
+            continued: k < parts.length - 1,
+            underline: !!p.style.underline,
+            strike: !!p.style.strikethrough,
+          })
       })
     } else if (b.t === 'table') {
       for (const row of b.rows) {
-        const line = row.cells.map((c) => c.content.map((x) => (x.t === 'p' ? x.els.map(elText).join('') : '')).join(' ').replace(/\s+/g, ' ').trim()).join('  |  ')
+        const line = row.cells
+          .map((c) =>
+            c.content
+              .map((x) => (x.t === 'p' ? x.els.map(elText).join('') : ''))
+              .join(' ')
+              .replace(/\s+/g, ' ')
+              .trim(),
+          )
+          .join('  |  ')
         pdf.font('Helvetica').fontSize(10).text(line, 72)
       }
       pdf.moveDown(0.5)
@@ -36,7 +70,11 @@ function writeBlocks(pdf: PDFKit.PDFDocument, blocks: readonly Block[], tab: Tab
 export function renderPdf(doc: DocModel, title: string, createdMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // Fixed dates keep the bytes deterministic for a given document.
-    const pdf = new PDFDocument({ size: 'LETTER', margin: 72, info: { Title: title, Producer: 'workspace-gym', Creator: 'workspace-gym', CreationDate: new Date(createdMs) } })
+    const pdf = new PDFDocument({
+      size: 'LETTER',
+      margin: 72,
+      info: { Title: title, Producer: 'workspace-gym', Creator: 'workspace-gym', CreationDate: new Date(createdMs) },
+    })
     const chunks: Buffer[] = []
     pdf.on('data', (c: Buffer) => chunks.push(c))
     pdf.on('end', () => resolve(Buffer.concat(chunks)))

@@ -3,13 +3,26 @@ import { elText } from './text.ts'
 
 /** RTF escaping: control characters, braces and every non-ASCII UTF-16 unit as \uN? */
 const escRtf = (s: string) =>
-  [...s].map((ch) => {
-    if (ch === '\\' || ch === '{' || ch === '}') return `\\${ch}`
-    if (ch === '\t') return '\\tab '
-    return Array.from({ length: ch.length }, (_, k) => ch.charCodeAt(k)).map((code) => (code > 127 ? `\\u${code > 32767 ? code - 65536 : code}?` : String.fromCharCode(code))).join('')
-  }).join('')
+  [...s]
+    .map((ch) => {
+      if (ch === '\\' || ch === '{' || ch === '}') return `\\${ch}`
+      if (ch === '\t') return '\\tab '
+      return Array.from({ length: ch.length }, (_, k) => ch.charCodeAt(k))
+        .map((code) => (code > 127 ? `\\u${code > 32767 ? code - 65536 : code}?` : String.fromCharCode(code)))
+        .join('')
+    })
+    .join('')
 
-const SIZE: Record<string, number> = { TITLE: 52, SUBTITLE: 30, HEADING_1: 40, HEADING_2: 32, HEADING_3: 28, HEADING_4: 24, HEADING_5: 22, HEADING_6: 22 }
+const SIZE: Record<string, number> = {
+  TITLE: 52,
+  SUBTITLE: 30,
+  HEADING_1: 40,
+  HEADING_2: 32,
+  HEADING_3: 28,
+  HEADING_4: 24,
+  HEADING_5: 22,
+  HEADING_6: 22,
+}
 
 function blocksRtf(blocks: readonly Block[]): string {
   let out = ''
@@ -28,8 +41,17 @@ function blocksRtf(blocks: readonly Block[]): string {
       out += '\\par\n'
     } else if (b.t === 'table') {
       for (const row of b.rows) {
-        out += '\\trowd' + row.cells.map((_, k) => `\\cellx${(k + 1) * Math.floor(9360 / Math.max(1, row.cells.length))}`).join('')
-        for (const cell of row.cells) out += `\\pard\\intbl ${escRtf(cell.content.map((x) => (x.t === 'p' ? x.els.map(elText).join('') : '')).join(' ').replace(/\n/g, ' ').trim())}\\cell`
+        out +=
+          '\\trowd' +
+          row.cells.map((_, k) => `\\cellx${(k + 1) * Math.floor(9360 / Math.max(1, row.cells.length))}`).join('')
+        for (const cell of row.cells)
+          out += `\\pard\\intbl ${escRtf(
+            cell.content
+              .map((x) => (x.t === 'p' ? x.els.map(elText).join('') : ''))
+              .join(' ')
+              .replace(/\n/g, ' ')
+              .trim(),
+          )}\\cell`
         out += '\\row\n'
       }
     }

@@ -3,12 +3,18 @@ import type { Block, DocModel, El, TabModel } from '../model/types.ts'
 /** One element as plain text (chips read as their label; images and breaks as nothing). */
 export function elText(e: El): string {
   switch (e.t) {
-    case 'text': return e.text
-    case 'person': return String(e.props.name ?? e.props.email ?? '')
-    case 'richLink': return String(e.props.title ?? e.props.uri ?? '')
-    case 'date': return String(e.props.displayText ?? '')
-    case 'pageBreak': return '\f'
-    default: return ''
+    case 'text':
+      return e.text
+    case 'person':
+      return String(e.props.name ?? e.props.email ?? '')
+    case 'richLink':
+      return String(e.props.title ?? e.props.uri ?? '')
+    case 'date':
+      return String(e.props.displayText ?? '')
+    case 'pageBreak':
+      return '\f'
+    default:
+      return ''
   }
 }
 
@@ -16,8 +22,15 @@ export function elText(e: El): string {
 export function blocksText(blocks: readonly Block[]): string {
   let out = ''
   for (const b of blocks) {
-    if (b.t === 'p') out += b.els.map(elText).join('').replace(/\f/g, '').replace(/\u000b/g, '\n')
-    else if (b.t === 'table') for (const row of b.rows) out += row.cells.map((c) => blocksText(c.content).replace(/\n$/, '').replace(/\n/g, ' ')).join('\t') + '\n'
+    if (b.t === 'p')
+      out += b.els
+        .map(elText)
+        .join('')
+        .replace(/\f/g, '')
+        .replace(/\u000b/g, '\n')
+    else if (b.t === 'table')
+      for (const row of b.rows)
+        out += row.cells.map((c) => blocksText(c.content).replace(/\n$/, '').replace(/\n/g, ' ')).join('\t') + '\n'
   }
   return out
 }

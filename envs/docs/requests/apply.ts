@@ -65,28 +65,48 @@ const schemaOf = (kind: string) => {
 /** Checks the shape of `requests` as Google's JSON decoder does: one known kind per request, well-typed fields. */
 export function checkRequests(requests: unknown): { kind: string; body: Record<string, unknown> }[] {
   if (requests === undefined) return []
-  if (!Array.isArray(requests)) throw invalid(`Invalid value at 'requests' (type.googleapis.com/google.apps.docs.v1.Request), ${JSON.stringify(requests)}`)
+  if (!Array.isArray(requests))
+    throw invalid(
+      `Invalid value at 'requests' (type.googleapis.com/google.apps.docs.v1.Request), ${JSON.stringify(requests)}`,
+    )
   return requests.map((r, i) => {
-    if (!r || typeof r !== 'object' || Array.isArray(r)) throw invalid(`Invalid value at 'requests[${i}]' (type.googleapis.com/google.apps.docs.v1.Request), ${JSON.stringify(r)}`)
+    if (!r || typeof r !== 'object' || Array.isArray(r))
+      throw invalid(
+        `Invalid value at 'requests[${i}]' (type.googleapis.com/google.apps.docs.v1.Request), ${JSON.stringify(r)}`,
+      )
     const keys = Object.keys(r)
-    for (const k of keys) if (!HANDLERS[k]) throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'requests[${i}]': Cannot find field.`)
+    for (const k of keys)
+      if (!HANDLERS[k])
+        throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'requests[${i}]': Cannot find field.`)
     if (keys.length === 0) throw invalid(`Invalid requests[${i}]: Exactly one kind of request must be set.`)
-    if (keys.length > 1) throw invalid(`Invalid JSON payload received. Oneof field 'request' is already set. Cannot set '${keys[1]}'`)
+    if (keys.length > 1)
+      throw invalid(`Invalid JSON payload received. Oneof field 'request' is already set. Cannot set '${keys[1]}'`)
     const kind = keys[0]!
     const body = (r as Record<string, unknown>)[kind]
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid(`Invalid value at 'requests[${i}].${kind}' (type.googleapis.com/google.apps.docs.v1.${kind[0]!.toUpperCase()}${kind.slice(1)}Request), ${JSON.stringify(body)}`)
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw invalid(
+        `Invalid value at 'requests[${i}].${kind}' (type.googleapis.com/google.apps.docs.v1.${kind[0]!.toUpperCase()}${kind.slice(1)}Request), ${JSON.stringify(body)}`,
+      )
     const parsed = schemaOf(kind)?.safeParse(body)
     if (parsed && !parsed.success) {
       const issue = parsed.error!.issues[0]!
-      const value = issue.path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined), body)
-      throw invalid(`Invalid value at 'requests[${i}].${[kind, ...issue.path.map(String)].join('.')}', ${JSON.stringify(value) ?? 'null'}`)
+      const value = issue.path.reduce<unknown>(
+        (v, k) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+        body,
+      )
+      throw invalid(
+        `Invalid value at 'requests[${i}].${[kind, ...issue.path.map(String)].join('.')}', ${JSON.stringify(value) ?? 'null'}`,
+      )
     }
     return { kind, body: body as Record<string, unknown> }
   })
 }
 
 /** Applies validated requests in order to the working copy; the first failure aborts the whole batch. */
-export function applyRequests(ctx: Ctx, requests: { kind: string; body: Record<string, unknown> }[]): Record<string, unknown>[] {
+export function applyRequests(
+  ctx: Ctx,
+  requests: { kind: string; body: Record<string, unknown> }[],
+): Record<string, unknown>[] {
   const replies = requests.map(({ kind, body }, i) => {
     try {
       return HANDLERS[kind]!(ctx, body)

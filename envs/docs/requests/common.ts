@@ -16,8 +16,12 @@ export type Loc = { tabId?: string; segmentId?: string; index?: number }
 export type RangeIn = { tabId?: string; segmentId?: string; startIndex?: number; endIndex?: number }
 
 /** `location` or `endOfSegmentLocation` (exactly one) → segment + index. */
-export function pointOf(ctx: Ctx, req: { location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string } }): { seg: Seg; index: number } {
-  if (req.location && req.endOfSegmentLocation) throw bad('Exactly one of location or endOfSegmentLocation must be set.')
+export function pointOf(
+  ctx: Ctx,
+  req: { location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string } },
+): { seg: Seg; index: number } {
+  if (req.location && req.endOfSegmentLocation)
+    throw bad('Exactly one of location or endOfSegmentLocation must be set.')
   if (req.endOfSegmentLocation) {
     const seg = segOf(ctx.doc, req.endOfSegmentLocation.tabId, req.endOfSegmentLocation.segmentId)
     return { seg, index: segEnd(seg) - 1 }
@@ -35,7 +39,10 @@ export function rangeOf(ctx: Ctx, range: RangeIn | undefined, allowEmpty = false
   const e = range.endIndex ?? 0
   // A paragraph at e - 1 proves e is inside the segment without walking all of it.
   const end = e > seg.from && findPara(seg.blocks, seg.from, e - 1) ? e : segEnd(seg)
-  if (!allowEmpty && e <= s) throw bad(e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.')
+  if (!allowEmpty && e <= s)
+    throw bad(
+      e === s ? 'The range should not be empty.' : 'The start index of the range must be less than the end index.',
+    )
   if (s < 0) throw bad(`Index ${s} must be greater than or equal to 0.`)
   if (e > end) throw bad(`Index ${e - 1} must be less than the end index of the referenced segment, ${end}.`)
   return { seg, s, e }
@@ -57,8 +64,15 @@ export function forEachEl(seg: Seg, s: number, e: number, fn: (el: El) => void) 
  * Applies a field mask: each listed field is copied from `from` (or cleared when absent there),
  * `*` means every field in `known`. Unknown fields are Google's 400.
  */
-export function applyMask(target: Obj, from: Obj | undefined, fields: string | undefined, known: readonly string[], kind: string) {
-  if (fields === undefined || fields.trim() === '') throw bad(`At least one field must be listed in 'fields'. (Use '*' to indicate all fields.)`)
+export function applyMask(
+  target: Obj,
+  from: Obj | undefined,
+  fields: string | undefined,
+  known: readonly string[],
+  kind: string,
+) {
+  if (fields === undefined || fields.trim() === '')
+    throw bad(`At least one field must be listed in 'fields'. (Use '*' to indicate all fields.)`)
   const list = fields.trim() === '*' ? [...known] : fields.split(',').map((f) => f.trim())
   for (const f of list) {
     const top = f.split('.')[0]!

@@ -19,7 +19,10 @@ function checkUri(uri: string | undefined): string {
  * insertInlineImage: an inline object at the location. Deviation:
  * the image is not fetched; its size defaults to 100×100 pt.
  */
-export function insertInlineImageReq(ctx: Ctx, r: { uri?: string; location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string }; objectSize?: Obj }) {
+export function insertInlineImageReq(
+  ctx: Ctx,
+  r: { uri?: string; location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string }; objectSize?: Obj },
+) {
   const uri = checkUri(r.uri)
   const { seg, index } = pointOf(ctx, r)
   if (seg.tab.footnotes[seg.id]) throw bad('Images cannot be inserted into footnotes.')
@@ -31,9 +34,20 @@ export function insertInlineImageReq(ctx: Ctx, r: { uri?: string; location?: Loc
     inlineObjectProperties: {
       embeddedObject: {
         imageProperties: { contentUri: uri, sourceUri: uri, cropProperties: {} },
-        embeddedObjectBorder: { color: { color: { rgbColor: {} } }, width: { unit: 'PT' }, dashStyle: 'SOLID', propertyState: 'NOT_RENDERED' },
-        size: { height: size.height ?? { magnitude: 100, unit: 'PT' }, width: size.width ?? { magnitude: 100, unit: 'PT' } },
-        marginTop: { magnitude: 9, unit: 'PT' }, marginBottom: { magnitude: 9, unit: 'PT' }, marginRight: { magnitude: 9, unit: 'PT' }, marginLeft: { magnitude: 9, unit: 'PT' },
+        embeddedObjectBorder: {
+          color: { color: { rgbColor: {} } },
+          width: { unit: 'PT' },
+          dashStyle: 'SOLID',
+          propertyState: 'NOT_RENDERED',
+        },
+        size: {
+          height: size.height ?? { magnitude: 100, unit: 'PT' },
+          width: size.width ?? { magnitude: 100, unit: 'PT' },
+        },
+        marginTop: { magnitude: 9, unit: 'PT' },
+        marginBottom: { magnitude: 9, unit: 'PT' },
+        marginRight: { magnitude: 9, unit: 'PT' },
+        marginLeft: { magnitude: 9, unit: 'PT' },
       },
     },
   }
@@ -42,10 +56,14 @@ export function insertInlineImageReq(ctx: Ctx, r: { uri?: string; location?: Loc
 }
 
 /** replaceImage: swaps the source of an inline or positioned image. */
-export function replaceImageReq(ctx: Ctx, r: { imageObjectId?: string; uri?: string; tabId?: string; imageReplaceMethod?: string }) {
+export function replaceImageReq(
+  ctx: Ctx,
+  r: { imageObjectId?: string; uri?: string; tabId?: string; imageReplaceMethod?: string },
+) {
   const uri = checkUri(r.uri)
   const tab = tabOf(ctx.doc, r.tabId)
-  const obj = (r.imageObjectId && (tab.inlineObjects[r.imageObjectId] ?? tab.positionedObjects[r.imageObjectId])) as Obj | undefined
+  const obj = (r.imageObjectId && (tab.inlineObjects[r.imageObjectId] ?? tab.positionedObjects[r.imageObjectId])) as
+    Obj | undefined
   if (!obj) throw bad(`The image with ID ${r.imageObjectId ?? ''} does not exist.`)
   const props = (obj.inlineObjectProperties ?? obj.positionedObjectProperties) as Obj
   const emb = props.embeddedObject as Obj
@@ -56,7 +74,8 @@ export function replaceImageReq(ctx: Ctx, r: { imageObjectId?: string; uri?: str
 /** deletePositionedObject: removes the object and its anchor. */
 export function deletePositionedObjectReq(ctx: Ctx, r: { objectId?: string; tabId?: string }) {
   const tab = tabOf(ctx.doc, r.tabId)
-  if (!r.objectId || !tab.positionedObjects[r.objectId]) throw bad(`The positioned object with ID ${r.objectId ?? ''} does not exist.`)
+  if (!r.objectId || !tab.positionedObjects[r.objectId])
+    throw bad(`The positioned object with ID ${r.objectId ?? ''} does not exist.`)
   delete tab.positionedObjects[r.objectId]
   const walk = (blocks: Block[]) => {
     for (const b of blocks) {
@@ -70,7 +89,8 @@ export function deletePositionedObjectReq(ctx: Ctx, r: { objectId?: string; tabI
   return {}
 }
 
-const siblingsOf = (ctx: Ctx, parentId: string | undefined): TabModel[] => (parentId ? tabOf(ctx.doc, parentId).children : ctx.doc.tabs)
+const siblingsOf = (ctx: Ctx, parentId: string | undefined): TabModel[] =>
+  parentId ? tabOf(ctx.doc, parentId).children : ctx.doc.tabs
 const reindex = (tabs: TabModel[]) => tabs.forEach((t, k) => (t.props.index = k))
 
 /** addDocumentTab: a new empty tab at an index among its siblings. */
@@ -82,7 +102,8 @@ export function addDocumentTabReq(ctx: Ctx, r: { tabProperties?: Obj }) {
   if (level > 2) throw bad('Tabs can be nested at most three levels deep.')
   const siblings = siblingsOf(ctx, parentId)
   const index = typeof p.index === 'number' ? p.index : siblings.length
-  if (!Number.isInteger(index) || index < 0 || index > siblings.length) throw bad(`The tab index ${String(p.index)} is out of bounds.`)
+  if (!Number.isInteger(index) || index < 0 || index > siblings.length)
+    throw bad(`The tab index ${String(p.index)} is out of bounds.`)
   const title = typeof p.title === 'string' && p.title !== '' ? p.title : `Tab ${allTabs(ctx.doc).length + 1}`
   const tab = newTab(`t.${opaqueId(ctx.db, 'docs.tab', 12, 'abcdefghijklmnopqrstuvwxyz0123456789')}`, title, index)
   if (parentId) tab.props.parentTabId = parentId
@@ -118,7 +139,8 @@ export function updateDocumentTabPropertiesReq(ctx: Ctx, r: { tabProperties?: Ob
   else delete tab.props.iconEmoji
   const siblings = siblingsOf(ctx, tab.props.parentTabId)
   const index = typeof next.index === 'number' ? next.index : tab.props.index
-  if (!Number.isInteger(index) || index < 0 || index >= siblings.length) throw bad(`The tab index ${index} is out of bounds.`)
+  if (!Number.isInteger(index) || index < 0 || index >= siblings.length)
+    throw bad(`The tab index ${index} is out of bounds.`)
   siblings.splice(siblings.indexOf(tab), 1)
   siblings.splice(index, 0, tab)
   reindex(siblings)

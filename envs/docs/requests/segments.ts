@@ -25,15 +25,18 @@ function createHF(ctx: Ctx, kind: Kind, r: { type?: string; sectionBreakLocation
     if (!found || found.t !== 'section') throw bad('The section break location does not point to a section break.')
     owner = found.style
   }
-  if (owner[idKey(kind)]) throw bad(`A ${kind} of type DEFAULT already exists for this ${r.sectionBreakLocation ? 'section' : 'document'}.`)
+  if (owner[idKey(kind)])
+    throw bad(`A ${kind} of type DEFAULT already exists for this ${r.sectionBreakLocation ? 'section' : 'document'}.`)
   const id = kixId(ctx, `docs.${kind}`)
   ;(kind === 'header' ? tab.headers : tab.footers)[id] = [emptyPara()]
   owner[idKey(kind)] = id
   return kind === 'header' ? { createHeader: { headerId: id } } : { createFooter: { footerId: id } }
 }
 
-export const createHeaderReq = (ctx: Ctx, r: { type?: string; sectionBreakLocation?: Loc }) => createHF(ctx, 'header', r)
-export const createFooterReq = (ctx: Ctx, r: { type?: string; sectionBreakLocation?: Loc }) => createHF(ctx, 'footer', r)
+export const createHeaderReq = (ctx: Ctx, r: { type?: string; sectionBreakLocation?: Loc }) =>
+  createHF(ctx, 'header', r)
+export const createFooterReq = (ctx: Ctx, r: { type?: string; sectionBreakLocation?: Loc }) =>
+  createHF(ctx, 'footer', r)
 
 function deleteHF(ctx: Ctx, kind: Kind, id: string | undefined, tabId: string | undefined) {
   const tab = tabOf(ctx.doc, tabId)
@@ -41,7 +44,8 @@ function deleteHF(ctx: Ctx, kind: Kind, id: string | undefined, tabId: string | 
   if (!id || !group[id]) throw bad(`The ${kind} with ID ${id ?? ''} does not exist.`)
   delete group[id]
   const clear = (o: Obj) => {
-    for (const [k, v] of Object.entries(o)) if (v === id && k.endsWith(kind === 'header' ? 'HeaderId' : 'FooterId')) delete o[k]
+    for (const [k, v] of Object.entries(o))
+      if (v === id && k.endsWith(kind === 'header' ? 'HeaderId' : 'FooterId')) delete o[k]
   }
   clear(tab.documentStyle)
   for (const b of tab.body) if (b.t === 'section') clear(b.style)
@@ -50,11 +54,16 @@ function deleteHF(ctx: Ctx, kind: Kind, id: string | undefined, tabId: string | 
   return {}
 }
 
-export const deleteHeaderReq = (ctx: Ctx, r: { headerId?: string; tabId?: string }) => deleteHF(ctx, 'header', r.headerId, r.tabId)
-export const deleteFooterReq = (ctx: Ctx, r: { footerId?: string; tabId?: string }) => deleteHF(ctx, 'footer', r.footerId, r.tabId)
+export const deleteHeaderReq = (ctx: Ctx, r: { headerId?: string; tabId?: string }) =>
+  deleteHF(ctx, 'header', r.headerId, r.tabId)
+export const deleteFooterReq = (ctx: Ctx, r: { footerId?: string; tabId?: string }) =>
+  deleteHF(ctx, 'footer', r.footerId, r.tabId)
 
 /** createFootnote: a footnote reference at the location (body only) and a footnote segment " \n". */
-export function createFootnoteReq(ctx: Ctx, r: { location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string } }) {
+export function createFootnoteReq(
+  ctx: Ctx,
+  r: { location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string } },
+) {
   const { seg, index } = pointOf(ctx, r)
   if (seg.id !== '') throw bad('Footnotes can only be inserted in the body.')
   const hit = insertionPoint(seg, index)
@@ -67,7 +76,8 @@ export function createFootnoteReq(ctx: Ctx, r: { location?: Loc; endOfSegmentLoc
 /** createNamedRange: a named range over a range; names are 1–256 UTF-16 units and need not be unique. */
 export function createNamedRangeReq(ctx: Ctx, r: { name?: string; range?: RangeIn }) {
   const name = r.name ?? ''
-  if (name.length < 1 || name.length > 256) throw bad('The name must be between 1 and 256 characters (UTF-16 code units).')
+  if (name.length < 1 || name.length > 256)
+    throw bad('The name must be between 1 and 256 characters (UTF-16 code units).')
   const { seg, s, e } = rangeOf(ctx, r.range)
   const id = kixId(ctx, 'docs.namedrange')
   seg.tab.namedRanges.push({ id, name, ranges: [{ segmentId: seg.id, start: s, end: e }] })
@@ -83,11 +93,17 @@ function selectTabs(ctx: Ctx, criteria: { tabIds?: string[] } | undefined): TabM
 }
 
 /** deleteNamedRange by id (must exist) or by name (every range with that name). */
-export function deleteNamedRangeReq(ctx: Ctx, r: { namedRangeId?: string; name?: string; tabsCriteria?: { tabIds?: string[] } }) {
-  if ((r.namedRangeId === undefined) === (r.name === undefined)) throw bad('Exactly one of namedRangeId or name must be set.')
+export function deleteNamedRangeReq(
+  ctx: Ctx,
+  r: { namedRangeId?: string; name?: string; tabsCriteria?: { tabIds?: string[] } },
+) {
+  if ((r.namedRangeId === undefined) === (r.name === undefined))
+    throw bad('Exactly one of namedRangeId or name must be set.')
   let found = false
   for (const tab of selectTabs(ctx, r.tabsCriteria)) {
-    const keep = tab.namedRanges.filter((nr) => (r.namedRangeId !== undefined ? nr.id !== r.namedRangeId : nr.name !== r.name))
+    const keep = tab.namedRanges.filter((nr) =>
+      r.namedRangeId !== undefined ? nr.id !== r.namedRangeId : nr.name !== r.name,
+    )
     found ||= keep.length !== tab.namedRanges.length
     tab.namedRanges = keep
   }
@@ -98,17 +114,24 @@ export function deleteNamedRangeReq(ctx: Ctx, r: { namedRangeId?: string; name?:
 /**
  * replaceNamedRangeContent: the first range gets the text, the other ranges are deleted; the range then spans the text.
  */
-export function replaceNamedRangeContentReq(ctx: Ctx, r: { namedRangeId?: string; namedRangeName?: string; text?: string; tabsCriteria?: { tabIds?: string[] } }) {
-  if ((r.namedRangeId === undefined) === (r.namedRangeName === undefined)) throw bad('Exactly one of namedRangeId or namedRangeName must be set.')
+export function replaceNamedRangeContentReq(
+  ctx: Ctx,
+  r: { namedRangeId?: string; namedRangeName?: string; text?: string; tabsCriteria?: { tabIds?: string[] } },
+) {
+  if ((r.namedRangeId === undefined) === (r.namedRangeName === undefined))
+    throw bad('Exactly one of namedRangeId or namedRangeName must be set.')
   const text = r.text ?? ''
   let found = false
   for (const tab of selectTabs(ctx, r.tabsCriteria)) {
     for (const nr of [...tab.namedRanges]) {
       if (r.namedRangeId !== undefined ? nr.id !== r.namedRangeId : nr.name !== r.namedRangeName) continue
       found = true
-      const ranges = [...nr.ranges].sort((a, b) => (a.segmentId === b.segmentId ? a.start - b.start : a.segmentId < b.segmentId ? -1 : 1))
+      const ranges = [...nr.ranges].sort((a, b) =>
+        a.segmentId === b.segmentId ? a.start - b.start : a.segmentId < b.segmentId ? -1 : 1,
+      )
       const first = ranges[0]!
-      for (const x of ranges.slice(1).reverse()) deleteRange(segOf(ctx.doc, tab.props.tabId, x.segmentId), x.start, x.end)
+      for (const x of ranges.slice(1).reverse())
+        deleteRange(segOf(ctx.doc, tab.props.tabId, x.segmentId), x.start, x.end)
       const seg = segOf(ctx.doc, tab.props.tabId, first.segmentId)
       const { start, end } = nr.ranges.find((x) => x === first) ?? first
       deleteRange(seg, start, end)
@@ -117,6 +140,11 @@ export function replaceNamedRangeContentReq(ctx: Ctx, r: { namedRangeId?: string
       tab.namedRanges = [...tab.namedRanges.filter((x) => x !== nr), ...(nr.ranges.length ? [nr] : [])]
     }
   }
-  if (!found) throw bad(r.namedRangeId !== undefined ? `The named range with ID ${r.namedRangeId} does not exist.` : `No named range with name ${r.namedRangeName} exists.`)
+  if (!found)
+    throw bad(
+      r.namedRangeId !== undefined
+        ? `The named range with ID ${r.namedRangeId} does not exist.`
+        : `No named range with name ${r.namedRangeName} exists.`,
+    )
   return {}
 }

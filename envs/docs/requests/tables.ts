@@ -10,7 +10,10 @@ const emptyCell = (style: Obj = {}): Cell => ({ content: [emptyPara()], style: c
 const MAX_CELLS = 20_000
 
 /** insertTable: a newline is inserted first, then the table after it. */
-export function insertTableReq(ctx: Ctx, r: { location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string }; rows?: number; columns?: number }) {
+export function insertTableReq(
+  ctx: Ctx,
+  r: { location?: Loc; endOfSegmentLocation?: { tabId?: string; segmentId?: string }; rows?: number; columns?: number },
+) {
   const rows = r.rows ?? 0
   const columns = r.columns ?? 0
   if (!Number.isInteger(rows) || rows < 1) throw bad('The number of rows must be at least 1.')
@@ -25,7 +28,10 @@ export function insertTableReq(ctx: Ctx, r: { location?: Loc; endOfSegmentLocati
     t: 'table',
     columns,
     colProps: Array.from({ length: columns }, () => ({ widthType: 'EVENLY_DISTRIBUTED' })),
-    rows: Array.from({ length: rows }, () => ({ style: {}, cells: Array.from({ length: columns }, () => emptyCell()) })),
+    rows: Array.from({ length: rows }, () => ({
+      style: {},
+      cells: Array.from({ length: columns }, () => emptyCell()),
+    })),
   }
   // The paragraph that now starts at index + 1 is the one the table goes before.
   const after = insertionPoint(seg, index + 1)
@@ -37,7 +43,10 @@ export function insertTableReq(ctx: Ctx, r: { location?: Loc; endOfSegmentLocati
 type CellLoc = { tableStartLocation?: Loc; rowIndex?: number; columnIndex?: number }
 
 /** The table whose start index a location names. */
-export function tableAt(ctx: Ctx, loc: Loc | undefined): { seg: Seg; table: Table; start: number; container: Block[]; i: number } {
+export function tableAt(
+  ctx: Ctx,
+  loc: Loc | undefined,
+): { seg: Seg; table: Table; start: number; container: Block[]; i: number } {
   if (!loc) throw bad('The table start location must be specified.')
   const seg = segOf(ctx.doc, loc.tabId, loc.segmentId)
   const hit = findTableAt(seg.blocks, seg.from, loc.index ?? 0)
@@ -49,8 +58,10 @@ function cellOf(ctx: Ctx, c: CellLoc | undefined) {
   const t = tableAt(ctx, c?.tableStartLocation)
   const row = c?.rowIndex ?? 0
   const col = c?.columnIndex ?? 0
-  if (row < 0 || row >= t.table.rows.length) throw bad(`The row index ${row} is out of bounds. The table has ${t.table.rows.length} rows.`)
-  if (col < 0 || col >= t.table.columns) throw bad(`The column index ${col} is out of bounds. The table has ${t.table.columns} columns.`)
+  if (row < 0 || row >= t.table.rows.length)
+    throw bad(`The row index ${row} is out of bounds. The table has ${t.table.rows.length} rows.`)
+  if (col < 0 || col >= t.table.columns)
+    throw bad(`The column index ${col} is out of bounds. The table has ${t.table.columns} columns.`)
   return { ...t, row, col }
 }
 
@@ -94,7 +105,12 @@ export function insertTableColumnReq(ctx: Ctx, r: { tableCellLocation?: CellLoc;
  * A row (column) inserted at `at` inside a merged cell's span makes the span one longer: every head
  * cell starting before `at` whose span reaches past it grows. `pos` maps (row, col) to (along, across).
  */
-function growSpans(table: Table, key: 'rowSpan' | 'columnSpan', at: number, pos: (y: number, x: number) => [number, number]) {
+function growSpans(
+  table: Table,
+  key: 'rowSpan' | 'columnSpan',
+  at: number,
+  pos: (y: number, x: number) => [number, number],
+) {
   table.rows.forEach((row, y) =>
     row.cells.forEach((cell, x) => {
       const span = Number(cell.style[key] ?? 1)
@@ -105,7 +121,12 @@ function growSpans(table: Table, key: 'rowSpan' | 'columnSpan', at: number, pos:
 }
 
 /** A deleted row (column) shortens the spans of merged cells that start before it and cover it. */
-function shrinkSpans(table: Table, key: 'rowSpan' | 'columnSpan', gone: number, pos: (y: number, x: number) => [number, number]) {
+function shrinkSpans(
+  table: Table,
+  key: 'rowSpan' | 'columnSpan',
+  gone: number,
+  pos: (y: number, x: number) => [number, number],
+) {
   table.rows.forEach((row, y) =>
     row.cells.forEach((cell, x) => {
       const span = Number(cell.style[key] ?? 1)
@@ -132,7 +153,7 @@ function removeTable(t: { seg: Seg; table: Table; start: number; container: Bloc
 
 export function deleteTableRowReq(ctx: Ctx, r: { tableCellLocation?: CellLoc }) {
   const t = cellOf(ctx, r.tableCellLocation)
-  if (t.table.rows.length === 1) return removeTable(t), {}
+  if (t.table.rows.length === 1) return (removeTable(t), {})
   edit(t, () => {
     shrinkSpans(t.table, 'rowSpan', t.row, (y, x) => [y, x])
     t.table.rows.splice(t.row, 1)
@@ -142,7 +163,7 @@ export function deleteTableRowReq(ctx: Ctx, r: { tableCellLocation?: CellLoc }) 
 
 export function deleteTableColumnReq(ctx: Ctx, r: { tableCellLocation?: CellLoc }) {
   const t = cellOf(ctx, r.tableCellLocation)
-  if (t.table.columns === 1) return removeTable(t), {}
+  if (t.table.columns === 1) return (removeTable(t), {})
   edit(t, () => {
     shrinkSpans(t.table, 'columnSpan', t.col, (y, x) => [x, y])
     for (const row of t.table.rows) row.cells.splice(t.col, 1)
@@ -159,7 +180,8 @@ function rangeCells(ctx: Ctx, tr: TableRangeIn | undefined) {
   const rs = tr?.rowSpan ?? 0
   const cs = tr?.columnSpan ?? 0
   if (rs < 1 || cs < 1) throw bad('The table range must span at least one row and one column.')
-  if (t.row + rs > t.table.rows.length || t.col + cs > t.table.columns) throw bad('The table range is out of the bounds of the table.')
+  if (t.row + rs > t.table.rows.length || t.col + cs > t.table.columns)
+    throw bad('The table range is out of the bounds of the table.')
   return { ...t, rs, cs }
 }
 
@@ -179,7 +201,14 @@ export function mergeTableCellsReq(ctx: Ctx, r: { tableRange?: TableRangeIn }) {
       }
     // An empty head paragraph is dropped when other cells brought text.
     const first = head.content[0]
-    if (head.content.length > 1 && first?.t === 'p' && first.els.length === 1 && first.els[0]!.t === 'text' && first.els[0]!.text === '\n') head.content.shift()
+    if (
+      head.content.length > 1 &&
+      first?.t === 'p' &&
+      first.els.length === 1 &&
+      first.els[0]!.t === 'text' &&
+      first.els[0]!.text === '\n'
+    )
+      head.content.shift()
     head.style.rowSpan = t.rs
     head.style.columnSpan = t.cs
   })
@@ -197,35 +226,73 @@ export function unmergeTableCellsReq(ctx: Ctx, r: { tableRange?: TableRangeIn })
   return {}
 }
 
-const CELL_FIELDS = ['backgroundColor', 'borderLeft', 'borderRight', 'borderTop', 'borderBottom', 'paddingLeft', 'paddingRight', 'paddingTop', 'paddingBottom', 'contentAlignment']
+const CELL_FIELDS = [
+  'backgroundColor',
+  'borderLeft',
+  'borderRight',
+  'borderTop',
+  'borderBottom',
+  'paddingLeft',
+  'paddingRight',
+  'paddingTop',
+  'paddingBottom',
+  'contentAlignment',
+]
 
-export function updateTableCellStyleReq(ctx: Ctx, r: { tableRange?: TableRangeIn; tableStartLocation?: Loc; tableCellStyle?: Obj; fields?: string }) {
+export function updateTableCellStyleReq(
+  ctx: Ctx,
+  r: { tableRange?: TableRangeIn; tableStartLocation?: Loc; tableCellStyle?: Obj; fields?: string },
+) {
   if (r.tableRange && r.tableStartLocation) throw bad('Exactly one of tableRange or tableStartLocation must be set.')
-  const t = r.tableRange ? rangeCells(ctx, r.tableRange) : { ...tableAt(ctx, r.tableStartLocation), row: 0, col: 0, rs: 0, cs: 0 }
+  const t = r.tableRange
+    ? rangeCells(ctx, r.tableRange)
+    : { ...tableAt(ctx, r.tableStartLocation), row: 0, col: 0, rs: 0, cs: 0 }
   const rs = t.rs || t.table.rows.length
   const cs = t.cs || t.table.columns
-  for (let y = t.row; y < t.row + rs; y++) for (let x = t.col; x < t.col + cs; x++) applyMask(t.table.rows[y]!.cells[x]!.style, r.tableCellStyle, r.fields, CELL_FIELDS, 'updateTableCellStyle')
+  for (let y = t.row; y < t.row + rs; y++)
+    for (let x = t.col; x < t.col + cs; x++)
+      applyMask(t.table.rows[y]!.cells[x]!.style, r.tableCellStyle, r.fields, CELL_FIELDS, 'updateTableCellStyle')
   return {}
 }
 
-export function updateTableColumnPropertiesReq(ctx: Ctx, r: { tableStartLocation?: Loc; columnIndices?: number[]; tableColumnProperties?: Obj; fields?: string }) {
+export function updateTableColumnPropertiesReq(
+  ctx: Ctx,
+  r: { tableStartLocation?: Loc; columnIndices?: number[]; tableColumnProperties?: Obj; fields?: string },
+) {
   const t = tableAt(ctx, r.tableStartLocation)
   const width = (r.tableColumnProperties?.width as Obj | undefined)?.magnitude
   if (typeof width === 'number' && width < 5) throw bad('The column width must be at least 5 points.')
   const cols = r.columnIndices?.length ? r.columnIndices : t.table.colProps.map((_, k) => k)
   for (const k of cols) {
-    if (!Number.isInteger(k) || k < 0 || k >= t.table.columns) throw bad(`The column index ${k} is out of bounds. The table has ${t.table.columns} columns.`)
-    applyMask(t.table.colProps[k]!, r.tableColumnProperties, r.fields, ['width', 'widthType'], 'updateTableColumnProperties')
+    if (!Number.isInteger(k) || k < 0 || k >= t.table.columns)
+      throw bad(`The column index ${k} is out of bounds. The table has ${t.table.columns} columns.`)
+    applyMask(
+      t.table.colProps[k]!,
+      r.tableColumnProperties,
+      r.fields,
+      ['width', 'widthType'],
+      'updateTableColumnProperties',
+    )
   }
   return {}
 }
 
-export function updateTableRowStyleReq(ctx: Ctx, r: { tableStartLocation?: Loc; rowIndices?: number[]; tableRowStyle?: Obj; fields?: string }) {
+export function updateTableRowStyleReq(
+  ctx: Ctx,
+  r: { tableStartLocation?: Loc; rowIndices?: number[]; tableRowStyle?: Obj; fields?: string },
+) {
   const t = tableAt(ctx, r.tableStartLocation)
   const rows = r.rowIndices?.length ? r.rowIndices : t.table.rows.map((_, k) => k)
   for (const k of rows) {
-    if (!Number.isInteger(k) || k < 0 || k >= t.table.rows.length) throw bad(`The row index ${k} is out of bounds. The table has ${t.table.rows.length} rows.`)
-    applyMask(t.table.rows[k]!.style, r.tableRowStyle, r.fields, ['minRowHeight', 'tableHeader', 'preventOverflow'], 'updateTableRowStyle')
+    if (!Number.isInteger(k) || k < 0 || k >= t.table.rows.length)
+      throw bad(`The row index ${k} is out of bounds. The table has ${t.table.rows.length} rows.`)
+    applyMask(
+      t.table.rows[k]!.style,
+      r.tableRowStyle,
+      r.fields,
+      ['minRowHeight', 'tableHeader', 'preventOverflow'],
+      'updateTableRowStyle',
+    )
   }
   return {}
 }
@@ -233,7 +300,8 @@ export function updateTableRowStyleReq(ctx: Ctx, r: { tableStartLocation?: Loc; 
 export function pinTableHeaderRowsReq(ctx: Ctx, r: { tableStartLocation?: Loc; pinnedHeaderRowsCount?: number }) {
   const t = tableAt(ctx, r.tableStartLocation)
   const n = r.pinnedHeaderRowsCount ?? 0
-  if (!Number.isInteger(n) || n < 0 || n > t.table.rows.length) throw bad(`The pinned header rows count ${n} is out of bounds. The table has ${t.table.rows.length} rows.`)
+  if (!Number.isInteger(n) || n < 0 || n > t.table.rows.length)
+    throw bad(`The pinned header rows count ${n} is out of bounds. The table has ${t.table.rows.length} rows.`)
   t.table.rows.forEach((row, k) => {
     if (k < n) row.style.tableHeader = true
     else delete row.style.tableHeader

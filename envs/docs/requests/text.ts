@@ -31,7 +31,14 @@ export function deleteContentRangeReq(ctx: Ctx, r: { range?: RangeIn }) {
 }
 
 /** replaceAllText over every segment of the selected tabs; matches never span paragraphs or non-text elements. */
-export function replaceAllTextReq(ctx: Ctx, r: { replaceText?: string; containsText?: { text?: string; matchCase?: boolean; searchByRegex?: boolean }; tabsCriteria?: { tabIds?: string[] } }) {
+export function replaceAllTextReq(
+  ctx: Ctx,
+  r: {
+    replaceText?: string
+    containsText?: { text?: string; matchCase?: boolean; searchByRegex?: boolean }
+    tabsCriteria?: { tabIds?: string[] }
+  },
+) {
   const find = r.containsText?.text ?? ''
   if (find === '') throw bad('The containsText text should not be empty.')
   const replace = sanitize(r.replaceText ?? '')
@@ -46,7 +53,9 @@ export function replaceAllTextReq(ctx: Ctx, r: { replaceText?: string; containsT
   }
   const ids = r.tabsCriteria?.tabIds
   const tabs = allTabs(ctx.doc).filter((t) => !ids || ids.length === 0 || ids.includes(t.props.tabId))
-  if (ids) for (const id of ids) if (!tabs.some((t) => t.props.tabId === id)) throw bad(`The tab with ID ${id} does not exist.`)
+  if (ids)
+    for (const id of ids)
+      if (!tabs.some((t) => t.props.tabId === id)) throw bad(`The tab with ID ${id} does not exist.`)
   let count = 0
   for (const tab of tabs) for (const seg of segmentsOf(tab)) count += replaceInSeg(seg, pattern, replace)
   return { replaceAllText: count > 0 ? { occurrencesChanged: count } : {} }
@@ -57,8 +66,10 @@ export function replaceAllTextReq(ctx: Ctx, r: { replaceText?: string; containsT
  * too, because JavaScript's backtracking engine could take exponential time on them (RE2 cannot).
  */
 function checkRe2(src: string) {
-  if (/\\[1-9]|\(\?<?[=!]/.test(src)) throw bad(`Invalid regular expression: ${src} (backreferences and lookarounds are not supported).`)
-  if (/\([^()]*[+*}][^()]*\)\s*[+*{]/.test(src)) throw bad(`Invalid regular expression: ${src} (nested repetition is not supported).`)
+  if (/\\[1-9]|\(\?<?[=!]/.test(src))
+    throw bad(`Invalid regular expression: ${src} (backreferences and lookarounds are not supported).`)
+  if (/\([^()]*[+*}][^()]*\)\s*[+*{]/.test(src))
+    throw bad(`Invalid regular expression: ${src} (nested repetition is not supported).`)
 }
 
 function replaceInSeg(seg: Seg, pattern: RegExp, replace: string): number {
@@ -133,9 +144,13 @@ export function insertPersonReq(ctx: Ctx, r: At & { personProperties?: { email?:
 }
 
 /** insertRichLink: a smart chip for a Google resource URI. */
-export function insertRichLinkReq(ctx: Ctx, r: At & { richLinkProperties?: { uri?: string; title?: string; mimeType?: string } }) {
+export function insertRichLinkReq(
+  ctx: Ctx,
+  r: At & { richLinkProperties?: { uri?: string; title?: string; mimeType?: string } },
+) {
   const uri = r.richLinkProperties?.uri
-  if (!uri || !/^https:\/\/(docs|drive|calendar|www)\.google\.com\//.test(uri)) throw bad('The rich link URI must be a link to a Google Drive file, Calendar event or Google resource.')
+  if (!uri || !/^https:\/\/(docs|drive|calendar|www)\.google\.com\//.test(uri))
+    throw bad('The rich link URI must be a link to a Google Drive file, Calendar event or Google resource.')
   const { seg, index } = pointOf(ctx, r)
   const props: Obj = { uri, title: r.richLinkProperties?.title ?? uri }
   if (r.richLinkProperties?.mimeType) props.mimeType = r.richLinkProperties.mimeType
@@ -149,8 +164,20 @@ export function insertDateReq(ctx: Ctx, r: At & { dateElementProperties?: Obj })
   const given = r.dateElementProperties ?? {}
   const ts = typeof given.timestamp === 'string' ? given.timestamp : ctx.nowIso
   if (Number.isNaN(Date.parse(ts))) throw bad(`Invalid timestamp: ${ts}`)
-  const props: Obj = { dateFormat: 'DATE_FORMAT_MONTH_DAY_YEAR_ABBREVIATED', timeFormat: 'TIME_FORMAT_DISABLED', locale: 'en', timeZoneId: 'UTC', ...given, timestamp: ts }
-  props.displayText ??= new Date(ts).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+  const props: Obj = {
+    dateFormat: 'DATE_FORMAT_MONTH_DAY_YEAR_ABBREVIATED',
+    timeFormat: 'TIME_FORMAT_DISABLED',
+    locale: 'en',
+    timeZoneId: 'UTC',
+    ...given,
+    timestamp: ts,
+  }
+  props.displayText ??= new Date(ts).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
   insertElement(seg, index, { t: 'date', id: kixId(ctx, 'docs.date'), props, style: {} })
   return {}
 }

@@ -27,7 +27,14 @@ const get = createRoute({
     params: DocParam,
     query: z.object({
       includeTabsContent: z.enum(['true', 'false']).optional(),
-      suggestionsViewMode: z.enum(['DEFAULT_FOR_CURRENT_ACCESS', 'SUGGESTIONS_INLINE', 'PREVIEW_SUGGESTIONS_ACCEPTED', 'PREVIEW_WITHOUT_SUGGESTIONS']).optional(),
+      suggestionsViewMode: z
+        .enum([
+          'DEFAULT_FOR_CURRENT_ACCESS',
+          'SUGGESTIONS_INLINE',
+          'PREVIEW_SUGGESTIONS_ACCEPTED',
+          'PREVIEW_WITHOUT_SUGGESTIONS',
+        ])
+        .optional(),
     }),
   },
   responses: { 200: json(Document) },
@@ -45,7 +52,10 @@ const batchUpdate = createRoute({
   operationId: 'docs.documents.batchUpdate',
   method: 'post',
   path: '/v1/documents/{documentId}/~batchUpdate',
-  request: { params: DocParam, body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+  request: {
+    params: DocParam,
+    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
+  },
   responses: { 200: json(BatchUpdateDocumentResponse) },
 })
 
@@ -61,15 +71,21 @@ const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
 /** Request validation failures in the Docs envelope (no legacy `errors[]`), named like Google's decoder. */
 const docsRouter = () =>
-  withSyncValidation(new OpenAPIHono<WorldEnv>({
-    defaultHook: (result, c) => {
-      if (result.success) return
-      const issue = result.error.issues[0]
-      const field = issue?.path.map(String).join('.') ?? ''
-      const value = field ? (c.req.query(field) ?? '') : ''
-      throw invalid(result.target === 'query' ? `Invalid value at '${snake(field)}', "${value}"` : `Invalid JSON payload received. ${issue?.message ?? 'Invalid value'}${field ? ` at '${field}'` : ''}.`)
-    },
-  }))
+  withSyncValidation(
+    new OpenAPIHono<WorldEnv>({
+      defaultHook: (result, c) => {
+        if (result.success) return
+        const issue = result.error.issues[0]
+        const field = issue?.path.map(String).join('.') ?? ''
+        const value = field ? (c.req.query(field) ?? '') : ''
+        throw invalid(
+          result.target === 'query'
+            ? `Invalid value at '${snake(field)}', "${value}"`
+            : `Invalid JSON payload received. ${issue?.message ?? 'Invalid value'}${field ? ` at '${field}'` : ''}.`,
+        )
+      },
+    }),
+  )
 
 export const documentsRouter = docsRouter()
   .openapi(get, (c) => {
@@ -77,8 +93,12 @@ export const documentsRouter = docsRouter()
     const q = c.req.valid('query')
     const role = requireDoc(c.var.world.db, documentId, c.var.user.id, 'reader')
     const asked = q.suggestionsViewMode ?? 'DEFAULT_FOR_CURRENT_ACCESS'
-    const mode: ViewMode = asked !== 'DEFAULT_FOR_CURRENT_ACCESS' ? asked
-      : role === 'reader' ? 'PREVIEW_WITHOUT_SUGGESTIONS' : 'SUGGESTIONS_INLINE'
+    const mode: ViewMode =
+      asked !== 'DEFAULT_FOR_CURRENT_ACCESS'
+        ? asked
+        : role === 'reader'
+          ? 'PREVIEW_WITHOUT_SUGGESTIONS'
+          : 'SUGGESTIONS_INLINE'
     // Both views that show suggested changes need permission to see suggestions (commenters and up).
     if (mode !== 'PREVIEW_WITHOUT_SUGGESTIONS' && role === 'reader') {
       throw new DocsError('PERMISSION_DENIED', 'The caller does not have permission to view suggestions.')
@@ -87,7 +107,8 @@ export const documentsRouter = docsRouter()
   })
   .openapi(create, (c) => {
     const body = c.req.valid('json')
-    if (body.title !== undefined && typeof body.title !== 'string') throw invalid(`Invalid value at 'document.title' (TYPE_STRING), ${JSON.stringify(body.title)}`)
+    if (body.title !== undefined && typeof body.title !== 'string')
+      throw invalid(`Invalid value at 'document.title' (TYPE_STRING), ${JSON.stringify(body.title)}`)
     const title = typeof body.title === 'string' && body.title !== '' ? body.title : 'Untitled document'
     // Other fields of the request (content, styles) are ignored, as the real API documents.
     const id = c.var.world.tx((db) => {
@@ -100,14 +121,21 @@ export const documentsRouter = docsRouter()
   .openapi(batchUpdate, (c) => {
     const { documentId } = c.req.valid('param')
     const body = c.req.valid('json')
-    for (const k of Object.keys(body)) if (k !== 'requests' && k !== 'writeControl') throw invalid(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`)
+    for (const k of Object.keys(body))
+      if (k !== 'requests' && k !== 'writeControl')
+        throw invalid(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`)
     const db = c.var.world.db
     requireDoc(db, documentId, c.var.user.id, 'writer')
     const requests = checkRequests(body.requests)
     if (requests.length === 0) throw invalid('Must specify at least one request.')
     const wc = (body.writeControl ?? {}) as { requiredRevisionId?: unknown; targetRevisionId?: unknown }
-    if (typeof wc !== 'object' || wc === null || Array.isArray(wc)) throw invalid(`Invalid value at 'write_control' (type.googleapis.com/google.apps.docs.v1.WriteControl), ${JSON.stringify(wc)}`)
-    for (const k of Object.keys(wc)) if (k !== 'requiredRevisionId' && k !== 'targetRevisionId') throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'write_control': Cannot find field.`)
+    if (typeof wc !== 'object' || wc === null || Array.isArray(wc))
+      throw invalid(
+        `Invalid value at 'write_control' (type.googleapis.com/google.apps.docs.v1.WriteControl), ${JSON.stringify(wc)}`,
+      )
+    for (const k of Object.keys(wc))
+      if (k !== 'requiredRevisionId' && k !== 'targetRevisionId')
+        throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'write_control': Cannot find field.`)
     const result = c.var.world.tx((tx) => {
       const stored = loadDocument(tx, documentId)
       checkWriteControl(documentId, stored.revision, wc)
@@ -119,19 +147,37 @@ export const documentsRouter = docsRouter()
       recordDocEdit(tx, documentId, c.var.user.id, plainText(baseView(ctx.doc)))
       return { replies, revision }
     })
-    return c.json({ replies: result.replies, writeControl: { requiredRevisionId: revisionIdOf(documentId, result.revision) }, documentId }, 200)
+    return c.json(
+      {
+        replies: result.replies,
+        writeControl: { requiredRevisionId: revisionIdOf(documentId, result.revision) },
+        documentId,
+      },
+      200,
+    )
   })
 
 /** writeControl: at most one of required/target; required must be the latest revision, target one of ours. */
-function checkWriteControl(fileId: string, current: number, wc: { requiredRevisionId?: unknown; targetRevisionId?: unknown }) {
-  if (wc.requiredRevisionId !== undefined && wc.targetRevisionId !== undefined) throw invalid('Only one of requiredRevisionId or targetRevisionId may be set.')
+function checkWriteControl(
+  fileId: string,
+  current: number,
+  wc: { requiredRevisionId?: unknown; targetRevisionId?: unknown },
+) {
+  if (wc.requiredRevisionId !== undefined && wc.targetRevisionId !== undefined)
+    throw invalid('Only one of requiredRevisionId or targetRevisionId may be set.')
   if (wc.requiredRevisionId !== undefined) {
-    if (typeof wc.requiredRevisionId !== 'string' || revisionOfId(fileId, current, wc.requiredRevisionId) === undefined) throw invalid('The revision ID is not valid.')
-    if (wc.requiredRevisionId !== revisionIdOf(fileId, current)) throw new DocsError('FAILED_PRECONDITION', 'The required revision ID does not match the latest revision of the document.')
+    if (typeof wc.requiredRevisionId !== 'string' || revisionOfId(fileId, current, wc.requiredRevisionId) === undefined)
+      throw invalid('The revision ID is not valid.')
+    if (wc.requiredRevisionId !== revisionIdOf(fileId, current))
+      throw new DocsError(
+        'FAILED_PRECONDITION',
+        'The required revision ID does not match the latest revision of the document.',
+      )
   }
   if (wc.targetRevisionId !== undefined) {
     // Deviation: changes against an older target revision are applied to the latest revision without
     // transforming them over collaborators' edits (there are no concurrent editors in a world).
-    if (typeof wc.targetRevisionId !== 'string' || revisionOfId(fileId, current, wc.targetRevisionId) === undefined) throw invalid('The revision ID is not valid.')
+    if (typeof wc.targetRevisionId !== 'string' || revisionOfId(fileId, current, wc.targetRevisionId) === undefined)
+      throw invalid('The revision ID is not valid.')
   }
 }

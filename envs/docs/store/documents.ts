@@ -8,13 +8,17 @@ export type Stored = { model: DocModel; revision: number }
 
 /** The stored document, or a fresh empty one when the Google Doc has no content row yet. */
 export function loadDocument(db: Db, fileId: string): Stored {
-  const row = stmt(db, 'SELECT model, revision FROM docs_documents WHERE file_id = ?').get(fileId) as { model: string; revision: number } | undefined
+  const row = stmt(db, 'SELECT model, revision FROM docs_documents WHERE file_id = ?').get(fileId) as
+    { model: string; revision: number } | undefined
   if (!row) return { model: newDocument(), revision: 0 }
   return { model: JSON.parse(row.model) as DocModel, revision: row.revision }
 }
 
 export function saveDocument(db: Db, fileId: string, model: DocModel, revision: number) {
-  stmt(db, 'INSERT INTO docs_documents (file_id, model, revision) VALUES (?, ?, ?) ON CONFLICT(file_id) DO UPDATE SET model = excluded.model, revision = excluded.revision').run(fileId, JSON.stringify(model), revision)
+  stmt(
+    db,
+    'INSERT INTO docs_documents (file_id, model, revision) VALUES (?, ?, ?) ON CONFLICT(file_id) DO UPDATE SET model = excluded.model, revision = excluded.revision',
+  ).run(fileId, JSON.stringify(model), revision)
 }
 
 export function deleteDocumentRow(db: Db, fileId: string) {
@@ -23,7 +27,9 @@ export function deleteDocumentRow(db: Db, fileId: string) {
 
 /** Every stored document id, sorted. */
 export function storedDocumentIds(db: Db): string[] {
-  return (stmt(db, 'SELECT file_id FROM docs_documents ORDER BY file_id').all() as { file_id: string }[]).map((r) => r.file_id)
+  return (stmt(db, 'SELECT file_id FROM docs_documents ORDER BY file_id').all() as { file_id: string }[]).map(
+    (r) => r.file_id,
+  )
 }
 
 /**

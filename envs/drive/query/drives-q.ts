@@ -2,7 +2,14 @@ import { badRequest } from '../../core/errors/google.ts'
 import { DRIVE_QUERY_LIMITS } from './parse.ts'
 
 /** What a shared-drive search term reads from a drive. */
-export type DriveFacts = { name: string; createdTime: string; memberCount: number; organizerCount: number; hidden: boolean; orgUnitId: string }
+export type DriveFacts = {
+  name: string
+  createdTime: string
+  memberCount: number
+  organizerCount: number
+  hidden: boolean
+  orgUnitId: string
+}
 type Pred = (d: DriveFacts) => boolean
 
 const invalid = () => badRequest('Invalid Value', 'invalid', { location: 'q', locationType: 'parameter' })
@@ -28,25 +35,65 @@ export function parseDrivesQuery(q: string): Pred {
   }
   let i = 0
   const peek = () => tokens[i]
-  const take = () => { if (i >= tokens.length) throw invalid(); return tokens[i++]! }
-  const or = (): Pred => { let l = and(); while (peek()?.toLowerCase() === 'or') { take(); const a = l, b = and(); l = (d) => a(d) || b(d) } return l }
-  const and = (): Pred => { let l = not(); while (peek()?.toLowerCase() === 'and') { take(); const a = l, b = not(); l = (d) => a(d) && b(d) } return l }
-  const not = (): Pred => { if (peek()?.toLowerCase() === 'not') { take(); const p = not(); return (d) => !p(d) } return term() }
+  const take = () => {
+    if (i >= tokens.length) throw invalid()
+    return tokens[i++]!
+  }
+  const or = (): Pred => {
+    let l = and()
+    while (peek()?.toLowerCase() === 'or') {
+      take()
+      const a = l,
+        b = and()
+      l = (d) => a(d) || b(d)
+    }
+    return l
+  }
+  const and = (): Pred => {
+    let l = not()
+    while (peek()?.toLowerCase() === 'and') {
+      take()
+      const a = l,
+        b = not()
+      l = (d) => a(d) && b(d)
+    }
+    return l
+  }
+  const not = (): Pred => {
+    if (peek()?.toLowerCase() === 'not') {
+      take()
+      const p = not()
+      return (d) => !p(d)
+    }
+    return term()
+  }
   const term = (): Pred => {
-    if (peek() === '(') { take(); const p = or(); if (take() !== ')') throw invalid(); return p }
+    if (peek() === '(') {
+      take()
+      const p = or()
+      if (take() !== ')') throw invalid()
+      return p
+    }
     const field = take()
     const op = take()
     const raw = take()
     const str = /^'.*'$/s.test(raw) ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : undefined
     const cmp = (a: number | string, b: number | string) => {
       switch (op) {
-        case '=': return a === b
-        case '!=': return a !== b
-        case '<': return a < b
-        case '<=': return a <= b
-        case '>': return a > b
-        case '>=': return a >= b
-        default: throw invalid()
+        case '=':
+          return a === b
+        case '!=':
+          return a !== b
+        case '<':
+          return a < b
+        case '<=':
+          return a <= b
+        case '>':
+          return a > b
+        case '>=':
+          return a >= b
+        default:
+          throw invalid()
       }
     }
     if (field === 'name') {
@@ -56,8 +103,10 @@ export function parseDrivesQuery(q: string): Pred {
       throw invalid()
     }
     if (field === 'orgUnitId' && str !== undefined && (op === '=' || op === '!=')) return (d) => cmp(d.orgUnitId, str)
-    if (field === 'hidden' && (raw === 'true' || raw === 'false') && (op === '=' || op === '!=')) return (d) => cmp(String(d.hidden), raw)
-    if ((field === 'memberCount' || field === 'organizerCount') && /^\d+$/.test(raw)) return (d) => cmp(d[field], Number(raw))
+    if (field === 'hidden' && (raw === 'true' || raw === 'false') && (op === '=' || op === '!='))
+      return (d) => cmp(String(d.hidden), raw)
+    if ((field === 'memberCount' || field === 'organizerCount') && /^\d+$/.test(raw))
+      return (d) => cmp(d[field], Number(raw))
     if (field === 'createdTime' && str !== undefined && !Number.isNaN(Date.parse(str))) {
       const t = Date.parse(str)
       return (d) => cmp(Date.parse(d.createdTime), t)

@@ -6,7 +6,25 @@ import type { FileRow, PermissionRow } from '../schema.ts'
  * The columns a search reads: matching, ordering and the corpus check. A listing may leave the ones its query and
  * order do not read at their defaults ('', '{}', null); see `listableFiles`.
  */
-export type ListingRow = Pick<FileRow, 'id' | 'name' | 'mimeType' | 'ownerId' | 'driveId' | 'parents' | 'starred' | 'trashed' | 'createdMs' | 'modifiedMs' | 'description' | 'fullText' | 'properties' | 'appProperties' | 'lastModifyingUserId' | 'size'>
+export type ListingRow = Pick<
+  FileRow,
+  | 'id'
+  | 'name'
+  | 'mimeType'
+  | 'ownerId'
+  | 'driveId'
+  | 'parents'
+  | 'starred'
+  | 'trashed'
+  | 'createdMs'
+  | 'modifiedMs'
+  | 'description'
+  | 'fullText'
+  | 'properties'
+  | 'appProperties'
+  | 'lastModifyingUserId'
+  | 'size'
+>
 
 /** Everything a query needs to know about one file, from one viewer's standpoint. */
 export type FileView = {
@@ -25,13 +43,20 @@ const iso = (ms: number) => new Date(ms).toISOString()
 
 function compare(a: string | number | boolean, op: string, b: string | number | boolean): boolean {
   switch (op) {
-    case '=': return a === b
-    case '!=': return a !== b
-    case '<': return a < b
-    case '<=': return a <= b
-    case '>': return a > b
-    case '>=': return a >= b
-    default: return false
+    case '=':
+      return a === b
+    case '!=':
+      return a !== b
+    case '<':
+      return a < b
+    case '<=':
+      return a <= b
+    case '>':
+      return a > b
+    case '>=':
+      return a >= b
+    default:
+      return false
   }
 }
 
@@ -92,7 +117,9 @@ export function compileQuery(c: Cond): Test {
       return (f) => !item(f)
     }
     case 'flag':
-      return (f) => f.row.ownerId !== f.viewerId && f.perms.some((p) => p.type === 'user' && lower(p.emailAddress ?? '') === lower(f.viewerEmail))
+      return (f) =>
+        f.row.ownerId !== f.viewerId &&
+        f.perms.some((p) => p.type === 'user' && lower(p.emailAddress ?? '') === lower(f.viewerEmail))
     case 'has': {
       const { key, value } = c
       return c.field === 'properties'
@@ -107,7 +134,10 @@ export function compileQuery(c: Cond): Test {
       const need = c.field === 'writers' ? RANK.writer! : RANK.reader!
       return (f) => {
         const w = who(f)
-        return lower(f.ownerEmail) === w || f.perms.some((p) => lower(p.emailAddress ?? '') === w && (RANK[p.role] ?? 0) >= need)
+        return (
+          lower(f.ownerEmail) === w ||
+          f.perms.some((p) => lower(p.emailAddress ?? '') === w && (RANK[p.role] ?? 0) >= need)
+        )
       }
     }
     case 'cmp': {
@@ -118,9 +148,13 @@ export function compileQuery(c: Cond): Test {
         case 'name':
           return op === 'contains' ? (f) => nameContains(f.row.name, low) : (f) => compare(f.row.name, op, text)
         case 'fullText':
-          return op === 'contains' ? (f) => lower(`${f.row.name}\n${f.row.description}\n${f.row.fullText}`).includes(low) : () => false
+          return op === 'contains'
+            ? (f) => lower(`${f.row.name}\n${f.row.description}\n${f.row.fullText}`).includes(low)
+            : () => false
         case 'description':
-          return op === 'contains' ? (f) => lower(f.row.description).includes(low) : (f) => compare(f.row.description, op, text)
+          return op === 'contains'
+            ? (f) => lower(f.row.description).includes(low)
+            : (f) => compare(f.row.description, op, text)
         case 'mimeType':
           return op === 'contains' ? (f) => f.row.mimeType.includes(text) : (f) => compare(f.row.mimeType, op, text)
         case 'trashed':

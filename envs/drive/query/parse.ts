@@ -16,7 +16,20 @@ export type Cond =
 type Tok = { t: 'str' | 'word' | 'op' | '(' | ')' | '{' | '}'; v: string }
 
 /** The `files.list` query terms (besides `sharedWithMe`, `properties`/`appProperties` and `'x' in …`). */
-const FIELDS = new Set(['name', 'fullText', 'mimeType', 'modifiedTime', 'viewedByMeTime', 'sharedWithMeTime', 'createdTime', 'trashed', 'starred', 'visibility', 'description', 'shortcutDetails.targetId'])
+const FIELDS = new Set([
+  'name',
+  'fullText',
+  'mimeType',
+  'modifiedTime',
+  'viewedByMeTime',
+  'sharedWithMeTime',
+  'createdTime',
+  'trashed',
+  'starred',
+  'visibility',
+  'description',
+  'shortcutDetails.targetId',
+])
 const DATE_FIELDS = new Set(['modifiedTime', 'viewedByMeTime', 'sharedWithMeTime', 'createdTime'])
 
 const invalid = () => badRequest('Invalid Value', 'invalid', { location: 'q', locationType: 'parameter' })
@@ -26,13 +39,24 @@ function tokenize(q: string): Tok[] {
   let i = 0
   while (i < q.length) {
     const ch = q[i]!
-    if (/\s/.test(ch)) { i++; continue }
-    if ('(){}'.includes(ch)) { out.push({ t: ch as Tok['t'], v: ch }); i++; continue }
+    if (/\s/.test(ch)) {
+      i++
+      continue
+    }
+    if ('(){}'.includes(ch)) {
+      out.push({ t: ch as Tok['t'], v: ch })
+      i++
+      continue
+    }
     if (ch === "'") {
       let s = ''
       i++
       while (i < q.length && q[i] !== "'") {
-        if (q[i] === '\\' && i + 1 < q.length) { s += q[i + 1]; i += 2; continue }
+        if (q[i] === '\\' && i + 1 < q.length) {
+          s += q[i + 1]
+          i += 2
+          continue
+        }
         s += q[i++]
       }
       if (q[i] !== "'") throw invalid()
@@ -41,7 +65,11 @@ function tokenize(q: string): Tok[] {
       continue
     }
     const op = /^(!=|<=|>=|=|<|>)/.exec(q.slice(i))
-    if (op) { out.push({ t: 'op', v: op[1]! }); i += op[1]!.length; continue }
+    if (op) {
+      out.push({ t: 'op', v: op[1]! })
+      i += op[1]!.length
+      continue
+    }
     const w = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(q.slice(i))
     if (!w) throw invalid()
     out.push({ t: 'word', v: w[0] })
@@ -75,22 +103,36 @@ export function parseDriveQuery(q: string): Cond {
   }
   const orExpr = (): Cond => {
     const items = [andExpr()]
-    while (word('or')) { pos++; items.push(andExpr()) }
+    while (word('or')) {
+      pos++
+      items.push(andExpr())
+    }
     return items.length === 1 ? items[0]! : { kind: 'or', items }
   }
   const andExpr = (): Cond => {
     const items = [notExpr()]
-    while (word('and')) { pos++; items.push(notExpr()) }
+    while (word('and')) {
+      pos++
+      items.push(notExpr())
+    }
     return items.length === 1 ? items[0]! : { kind: 'and', items }
   }
   const notExpr = (): Cond => {
-    if (word('not')) { pos++; return { kind: 'not', item: notExpr() } }
+    if (word('not')) {
+      pos++
+      return { kind: 'not', item: notExpr() }
+    }
     return primary()
   }
   const primary = (): Cond => {
     const tok = peek()
     if (!tok) throw invalid()
-    if (tok.t === '(') { pos++; const inner = orExpr(); expect(')'); return inner }
+    if (tok.t === '(') {
+      pos++
+      const inner = orExpr()
+      expect(')')
+      return inner
+    }
     if (tok.t === 'str') {
       pos++
       if (!word('in')) throw invalid()
@@ -133,7 +175,10 @@ export function parseDriveQuery(q: string): Cond {
     // An unknown term (field names are case-sensitive) is refused like any other malformed query.
     if (!FIELDS.has(field)) throw invalid()
     let op: string
-    if (word('contains')) { pos++; op = 'contains' } else op = expect('op').v
+    if (word('contains')) {
+      pos++
+      op = 'contains'
+    } else op = expect('op').v
     const vt = peek()
     if (!vt) throw invalid()
     pos++
@@ -146,9 +191,11 @@ export function parseDriveQuery(q: string): Cond {
       return { kind: 'cmp', field, op, value }
     }
     // `fullText contains '"hello world"'` is the documented exact-phrase form: the phrase without its quotes.
-    if (vt.t === 'str' && field === 'fullText') return { kind: 'cmp', field, op, value: /^".*"$/s.test(vt.v) && vt.v.length >= 2 ? vt.v.slice(1, -1) : vt.v }
+    if (vt.t === 'str' && field === 'fullText')
+      return { kind: 'cmp', field, op, value: /^".*"$/s.test(vt.v) && vt.v.length >= 2 ? vt.v.slice(1, -1) : vt.v }
     if (vt.t === 'str') return { kind: 'cmp', field, op, value: vt.v }
-    if (vt.t === 'word' && (vt.v === 'true' || vt.v === 'false')) return { kind: 'cmp', field, op, value: vt.v === 'true' }
+    if (vt.t === 'word' && (vt.v === 'true' || vt.v === 'false'))
+      return { kind: 'cmp', field, op, value: vt.v === 'true' }
     throw invalid()
   }
   const result = orExpr()

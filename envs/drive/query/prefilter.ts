@@ -27,7 +27,11 @@ const likeAny = (value: string) => `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}
  * with a character outside ASCII (more bytes than characters; a NUL, where LIKE stops reading, counts too) is
  * kept, since JS lower-casing may differ from LIKE's there. The length test is a cheap scan, unlike a GLOB.
  */
-const containsAscii = (column: string, value: string): Prefilter => ({ where: `${column} LIKE ? ESCAPE '\\' OR length(${column}) != octet_length(${column})`, params: [likeAny(value)], exact: false })
+const containsAscii = (column: string, value: string): Prefilter => ({
+  where: `${column} LIKE ? ESCAPE '\\' OR length(${column}) != octet_length(${column})`,
+  params: [likeAny(value)],
+  exact: false,
+})
 
 export function prefilter(c: Cond | undefined, viewer?: Viewer): Prefilter {
   if (!c) return TRUE
@@ -50,13 +54,17 @@ export function prefilter(c: Cond | undefined, viewer?: Viewer): Prefilter {
     }
     case 'not': {
       const inner = prefilter(c.item, viewer)
-      return inner.exact && inner.where !== '1' ? { where: `NOT (${inner.where})`, params: inner.params, exact: true } : TRUE
+      return inner.exact && inner.where !== '1'
+        ? { where: `NOT (${inner.where})`, params: inner.params, exact: true }
+        : TRUE
     }
     case 'cmp':
       return comparison(c.field, c.op, c.value)
     case 'in':
       if (!viewer) return TRUE
-      return c.field === 'parents' ? inParents(viewer, c.value) : byPerson(c.field, c.value === 'me' ? viewer.email : c.value)
+      return c.field === 'parents'
+        ? inParents(viewer, c.value)
+        : byPerson(c.field, c.value === 'me' ? viewer.email : c.value)
     case 'flag':
       return viewer ? sharedWithMe(viewer) : TRUE
     default:
@@ -75,14 +83,26 @@ function byPerson(field: 'owners' | 'writers' | 'readers', value: string): Prefi
   const who = value.toLowerCase()
   // A file whose owner is not a world user has no owner address: '' matches it.
   if (!who) return TRUE
-  const owner: Prefilter = { where: `owner_id IN (SELECT id FROM world_users WHERE ${sameAddress('email')})`, params: [who], exact: false }
+  const owner: Prefilter = {
+    where: `owner_id IN (SELECT id FROM world_users WHERE ${sameAddress('email')})`,
+    params: [who],
+    exact: false,
+  }
   if (field === 'owners') return owner
-  return { where: `${owner.where} OR id IN (SELECT file_id FROM drive_permissions WHERE ${sameAddress('email_address')})`, params: [who, who], exact: false }
+  return {
+    where: `${owner.where} OR id IN (SELECT file_id FROM drive_permissions WHERE ${sameAddress('email_address')})`,
+    params: [who, who],
+    exact: false,
+  }
 }
 
 /** `sharedWithMe`: someone else's file with a user permission for the viewer. */
 function sharedWithMe(viewer: Viewer): Prefilter {
-  return { where: `owner_id != ? AND id IN (SELECT file_id FROM drive_permissions WHERE type = 'user' AND ${sameAddress('email_address')})`, params: [viewer.id, viewer.email.toLowerCase()], exact: false }
+  return {
+    where: `owner_id != ? AND id IN (SELECT file_id FROM drive_permissions WHERE type = 'user' AND ${sameAddress('email_address')})`,
+    params: [viewer.id, viewer.email.toLowerCase()],
+    exact: false,
+  }
 }
 
 /**
@@ -104,7 +124,8 @@ function inParents(viewer: Viewer, value: string): Prefilter {
 
 function comparison(field: string, op: string, value: string | boolean): Prefilter {
   if (typeof value === 'boolean') {
-    if ((field === 'trashed' || field === 'starred') && (op === '=' || op === '!=')) return { where: `${field} ${op} ?`, params: [value ? 1 : 0], exact: true }
+    if ((field === 'trashed' || field === 'starred') && (op === '=' || op === '!='))
+      return { where: `${field} ${op} ?`, params: [value ? 1 : 0], exact: true }
     return TRUE
   }
   // A lone surrogate is stored as bytes that read back as other characters: SQL and JavaScript would disagree.

@@ -7,10 +7,16 @@ import { json, requireFields } from './common.ts'
 import { DRIVE_THEMES } from '../map-drive.ts'
 
 /** Bytes of the files a user owns, and of those in the trash (`size` is NULL for folders and Google Docs). */
-const OWNED_BYTES = 'SELECT coalesce(sum(size), 0), coalesce(sum(CASE WHEN trashed THEN size END), 0) ' +
+const OWNED_BYTES =
+  'SELECT coalesce(sum(size), 0), coalesce(sum(CASE WHEN trashed THEN size END), 0) ' +
   'FROM drive_files WHERE owner_id = ?'
 
-const get = createRoute({ operationId: 'drive.about.get', method: 'get', path: '/drive/v3/about', responses: { 200: json(About) } })
+const get = createRoute({
+  operationId: 'drive.about.get',
+  method: 'get',
+  path: '/drive/v3/about',
+  responses: { 200: json(About) },
+})
 
 export const aboutRouter = createGoogleRouter().openapi(get, (c) => {
   requireFields(c)
@@ -21,9 +27,29 @@ export const aboutRouter = createGoogleRouter().openapi(get, (c) => {
     {
       kind: 'drive#about',
       user: driveUser(db, c.var.user.id, c.var.user.id),
-      storageQuota: { limit: '16106127360', usage: String(used), usageInDrive: String(used), usageInDriveTrash: String(trash) },
-      importFormats: { 'text/plain': ['application/vnd.google-apps.document'], 'text/html': ['application/vnd.google-apps.document'], 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['application/vnd.google-apps.document'] },
-      exportFormats: { 'application/vnd.google-apps.document': ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf'] },
+      storageQuota: {
+        limit: '16106127360',
+        usage: String(used),
+        usageInDrive: String(used),
+        usageInDriveTrash: String(trash),
+      },
+      importFormats: {
+        'text/plain': ['application/vnd.google-apps.document'],
+        'text/html': ['application/vnd.google-apps.document'],
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document': [
+          'application/vnd.google-apps.document',
+        ],
+      },
+      exportFormats: {
+        'application/vnd.google-apps.document': [
+          'text/plain',
+          'text/html',
+          'text/markdown',
+          'application/rtf',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'application/pdf',
+        ],
+      },
       maxImportSizes: { 'application/vnd.google-apps.document': '10485760' },
       maxUploadSize: '5242880000000',
       appInstalled: false,

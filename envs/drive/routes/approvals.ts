@@ -20,33 +20,66 @@ function toApproval(c: WorldContext, a: Row) {
   const db = c.var.world.db
   const reviewers = JSON.parse(a.reviewers) as Reviewer[]
   return {
-    kind: 'drive#approval', approvalId: a.id, targetFileId: a.fileId, status: a.status,
+    kind: 'drive#approval',
+    approvalId: a.id,
+    targetFileId: a.fileId,
+    status: a.status,
     initiator: driveUser(db, a.initiatorId, c.var.user.id),
     reviewerResponses: reviewers.map((r) => {
       const u = findUserByEmail(db, r.email)
-      return { kind: 'drive#reviewerResponse', reviewer: u ? driveUser(db, u.id, c.var.user.id) : { kind: 'drive#user', displayName: r.email, emailAddress: r.email, me: false }, response: r.response }
+      return {
+        kind: 'drive#reviewerResponse',
+        reviewer: u
+          ? driveUser(db, u.id, c.var.user.id)
+          : { kind: 'drive#user', displayName: r.email, emailAddress: r.email, me: false },
+        response: r.response,
+      }
     }),
-    createTime: iso(a.createdMs), modifyTime: iso(a.modifiedMs), dueTime: iso(a.dueMs), completeTime: iso(a.completedMs),
+    createTime: iso(a.createdMs),
+    modifyTime: iso(a.modifiedMs),
+    dueTime: iso(a.dueMs),
+    completeTime: iso(a.completedMs),
   }
 }
 
-const notFoundApproval = (id: string) => new GoogleApiError('NOT_FOUND', 'notFound', `Approval not found: ${id}`, { location: 'approvalId', locationType: 'parameter' })
+const notFoundApproval = (id: string) =>
+  new GoogleApiError('NOT_FOUND', 'notFound', `Approval not found: ${id}`, {
+    location: 'approvalId',
+    locationType: 'parameter',
+  })
 
 function load(c: WorldContext, fileId: string, id: string): Row {
   requireItem(c, fileId)
-  const a = c.var.world.db.select().from(approvals).where(and(eq(approvals.fileId, fileId), eq(approvals.id, id))).get()
+  const a = c.var.world.db
+    .select()
+    .from(approvals)
+    .where(and(eq(approvals.fileId, fileId), eq(approvals.id, id)))
+    .get()
   if (!a) throw notFoundApproval(id)
   return a
 }
 
 const inProgress = (a: Row) => {
-  if (a.status !== 'IN_PROGRESS') throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', `The approval is not in progress (status ${a.status}).`)
+  if (a.status !== 'IN_PROGRESS')
+    throw new GoogleApiError(
+      'FAILED_PRECONDITION',
+      'failedPrecondition',
+      `The approval is not in progress (status ${a.status}).`,
+    )
 }
 const me = (c: WorldContext) => c.var.user.email.toLowerCase()
 
 function save(c: WorldContext, a: Row, set: Partial<Row>) {
-  c.var.world.db.update(approvals).set({ ...set, modifiedMs: nowMs(c.var.world.db) }).where(and(eq(approvals.fileId, a.fileId), eq(approvals.id, a.id))).run()
-  return c.var.world.db.select().from(approvals).where(and(eq(approvals.fileId, a.fileId), eq(approvals.id, a.id))).get()!
+  c.var.world.db
+    .update(approvals)
+    .set({ ...set, modifiedMs: nowMs(c.var.world.db) })
+    .where(and(eq(approvals.fileId, a.fileId), eq(approvals.id, a.id)))
+    .run()
+  return c.var.world.db
+    .select()
+    .from(approvals)
+    .where(and(eq(approvals.fileId, a.fileId), eq(approvals.id, a.id)))
+    .get()!
 }
 
 /** A reviewer's answer: any decline declines the approval; the last approval approves it. */
@@ -54,10 +87,20 @@ function respond(c: WorldContext, a: Row, response: 'APPROVED' | 'DECLINED') {
   inProgress(a)
   const reviewers = JSON.parse(a.reviewers) as Reviewer[]
   const mine = reviewers.find((r) => r.email === me(c))
-  if (!mine) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Only a reviewer of this approval can respond to it.')
+  if (!mine)
+    throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Only a reviewer of this approval can respond to it.')
   mine.response = response
-  const status = response === 'DECLINED' ? 'DECLINED' : reviewers.every((r) => r.response === 'APPROVED') ? 'APPROVED' : 'IN_PROGRESS'
-  return save(c, a, { reviewers: JSON.stringify(reviewers), status, completedMs: status === 'IN_PROGRESS' ? null : nowMs(c.var.world.db) })
+  const status =
+    response === 'DECLINED'
+      ? 'DECLINED'
+      : reviewers.every((r) => r.response === 'APPROVED')
+        ? 'APPROVED'
+        : 'IN_PROGRESS'
+  return save(c, a, {
+    reviewers: JSON.stringify(reviewers),
+    status,
+    completedMs: status === 'IN_PROGRESS' ? null : nowMs(c.var.world.db),
+  })
 }
 
 const base = '/drive/v3/files/{fileId}/approvals'
@@ -65,25 +108,84 @@ const FileP = z.object({ fileId: z.string() })
 const P = FileP.extend({ approvalId: z.string() })
 const Msg = z.object({ message: z.string().optional() }).passthrough()
 const verb = (name: string, body: z.ZodType = Msg) =>
-  createRoute({ operationId: `drive.approvals.${name}`, method: 'post', path: `${base}/{approvalId}/~${name}`, request: { params: P, body: jsonBody(body, false) }, responses: { 200: json(Approval) } })
-const start = createRoute({ operationId: 'drive.approvals.start', method: 'post', path: `${base}/~start`, request: { params: FileP, body: jsonBody(z.record(z.string(), z.unknown())) }, responses: { 200: json(Approval) } })
-const get = createRoute({ operationId: 'drive.approvals.get', method: 'get', path: `${base}/{approvalId}`, request: { params: P }, responses: { 200: json(Approval) } })
-const list = createRoute({ operationId: 'drive.approvals.list', method: 'get', path: base, request: { params: FileP, query: z.object({ pageSize: z.coerce.number().int().min(1).max(100).default(100), pageToken: z.string().optional() }) }, responses: { 200: json(ApprovalList) } })
+  createRoute({
+    operationId: `drive.approvals.${name}`,
+    method: 'post',
+    path: `${base}/{approvalId}/~${name}`,
+    request: { params: P, body: jsonBody(body, false) },
+    responses: { 200: json(Approval) },
+  })
+const start = createRoute({
+  operationId: 'drive.approvals.start',
+  method: 'post',
+  path: `${base}/~start`,
+  request: { params: FileP, body: jsonBody(z.record(z.string(), z.unknown())) },
+  responses: { 200: json(Approval) },
+})
+const get = createRoute({
+  operationId: 'drive.approvals.get',
+  method: 'get',
+  path: `${base}/{approvalId}`,
+  request: { params: P },
+  responses: { 200: json(Approval) },
+})
+const list = createRoute({
+  operationId: 'drive.approvals.list',
+  method: 'get',
+  path: base,
+  request: {
+    params: FileP,
+    query: z.object({
+      pageSize: z.coerce.number().int().min(1).max(100).default(100),
+      pageToken: z.string().optional(),
+    }),
+  },
+  responses: { 200: json(ApprovalList) },
+})
 
 export const approvalsRouter = createGoogleRouter()
   .openapi(start, (c) => {
     const file = requireItem(c, c.req.valid('param').fileId, 'writer')
     const b = c.req.valid('json') as { reviewerEmails?: unknown; dueTime?: unknown }
     const emails = Array.isArray(b.reviewerEmails) ? b.reviewerEmails : []
-    if (!emails.length || emails.some((e) => typeof e !== 'string' || !EMAIL.test(e))) throw badRequest('reviewerEmails must list at least one valid email address.', 'invalid', { location: 'reviewerEmails', locationType: 'parameter' })
-    if (b.dueTime !== undefined && (typeof b.dueTime !== 'string' || Number.isNaN(Date.parse(b.dueTime)))) throw badRequest('Invalid dueTime.', 'invalid')
+    if (!emails.length || emails.some((e) => typeof e !== 'string' || !EMAIL.test(e)))
+      throw badRequest('reviewerEmails must list at least one valid email address.', 'invalid', {
+        location: 'reviewerEmails',
+        locationType: 'parameter',
+      })
+    if (b.dueTime !== undefined && (typeof b.dueTime !== 'string' || Number.isNaN(Date.parse(b.dueTime))))
+      throw badRequest('Invalid dueTime.', 'invalid')
     const db = c.var.world.db
     // One approval at a time per file.
-    if (db.select().from(approvals).where(and(eq(approvals.fileId, file.id), eq(approvals.status, 'IN_PROGRESS'))).get()) throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'An approval is already in progress on this file.')
-    const reviewers: Reviewer[] = [...new Set((emails as string[]).map((e) => e.toLowerCase()))].map((email) => ({ email, response: 'NO_RESPONSE' }))
+    if (
+      db
+        .select()
+        .from(approvals)
+        .where(and(eq(approvals.fileId, file.id), eq(approvals.status, 'IN_PROGRESS')))
+        .get()
+    )
+      throw new GoogleApiError(
+        'FAILED_PRECONDITION',
+        'failedPrecondition',
+        'An approval is already in progress on this file.',
+      )
+    const reviewers: Reviewer[] = [...new Set((emails as string[]).map((e) => e.toLowerCase()))].map((email) => ({
+      email,
+      response: 'NO_RESPONSE',
+    }))
     const row = c.var.world.tx((tx) => {
       const t = nowMs(tx)
-      const values = { fileId: file.id, id: urlSafeId(tx, 'drive.approval', 22), initiatorId: c.var.user.id, status: 'IN_PROGRESS' as const, reviewers: JSON.stringify(reviewers), dueMs: typeof b.dueTime === 'string' ? Date.parse(b.dueTime) : null, createdMs: t, modifiedMs: t, completedMs: null }
+      const values = {
+        fileId: file.id,
+        id: urlSafeId(tx, 'drive.approval', 22),
+        initiatorId: c.var.user.id,
+        status: 'IN_PROGRESS' as const,
+        reviewers: JSON.stringify(reviewers),
+        dueMs: typeof b.dueTime === 'string' ? Date.parse(b.dueTime) : null,
+        createdMs: t,
+        modifiedMs: t,
+        completedMs: null,
+      }
       tx.insert(approvals).values(values).run()
       return values
     })
@@ -92,47 +194,93 @@ export const approvalsRouter = createGoogleRouter()
   .openapi(list, (c) => {
     const q = c.req.valid('query')
     const file = requireItem(c, c.req.valid('param').fileId)
-    const all = c.var.world.db.select().from(approvals).where(eq(approvals.fileId, file.id)).orderBy(approvals.createdMs, approvals.id).all()
+    const all = c.var.world.db
+      .select()
+      .from(approvals)
+      .where(eq(approvals.fileId, file.id))
+      .orderBy(approvals.createdMs, approvals.id)
+      .all()
     const start0 = Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
-    const body: Record<string, unknown> = { kind: 'drive#approvalList', items: all.slice(start0, start0 + q.pageSize).map((a) => toApproval(c, a)) }
+    const body: Record<string, unknown> = {
+      kind: 'drive#approvalList',
+      items: all.slice(start0, start0 + q.pageSize).map((a) => toApproval(c, a)),
+    }
     if (start0 + q.pageSize < all.length) body.nextPageToken = encodePageToken({ o: start0 + q.pageSize })
     return c.json(body as never, 200)
   })
-  .openapi(get, (c) => c.json(toApproval(c, load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId)) as never, 200))
-  .openapi(verb('approve'), (c) => c.json(toApproval(c, respond(c, load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId), 'APPROVED')) as never, 200))
-  .openapi(verb('decline'), (c) => c.json(toApproval(c, respond(c, load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId), 'DECLINED')) as never, 200))
+  .openapi(get, (c) =>
+    c.json(toApproval(c, load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId)) as never, 200),
+  )
+  .openapi(verb('approve'), (c) =>
+    c.json(
+      toApproval(
+        c,
+        respond(c, load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId), 'APPROVED'),
+      ) as never,
+      200,
+    ),
+  )
+  .openapi(verb('decline'), (c) =>
+    c.json(
+      toApproval(
+        c,
+        respond(c, load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId), 'DECLINED'),
+      ) as never,
+      200,
+    ),
+  )
   .openapi(verb('cancel'), (c) => {
     const a = load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId)
     inProgress(a)
-    if (a.initiatorId !== c.var.user.id) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Only the initiator can cancel an approval.')
+    if (a.initiatorId !== c.var.user.id)
+      throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Only the initiator can cancel an approval.')
     return c.json(toApproval(c, save(c, a, { status: 'CANCELLED', completedMs: nowMs(c.var.world.db) })) as never, 200)
   })
   .openapi(verb('comment'), (c) => {
     const a = load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId)
     inProgress(a)
     const b = (c.req.valid('json') ?? {}) as { message?: string }
-    if (!b.message) throw badRequest('A message is required.', 'required', { location: 'message', locationType: 'parameter' })
-    const involved = a.initiatorId === c.var.user.id || (JSON.parse(a.reviewers) as Reviewer[]).some((r) => r.email === me(c))
-    if (!involved) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Only the initiator or a reviewer can comment on an approval.')
+    if (!b.message)
+      throw badRequest('A message is required.', 'required', { location: 'message', locationType: 'parameter' })
+    const involved =
+      a.initiatorId === c.var.user.id || (JSON.parse(a.reviewers) as Reviewer[]).some((r) => r.email === me(c))
+    if (!involved)
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'forbidden',
+        'Only the initiator or a reviewer can comment on an approval.',
+      )
     // Deviation: the comment text is not kept (the Approval resource has no field for it); modifyTime moves.
     return c.json(toApproval(c, save(c, a, {})) as never, 200)
   })
   .openapi(verb('reassign'), (c) => {
     const a = load(c, c.req.valid('param').fileId, c.req.valid('param').approvalId)
     inProgress(a)
-    const b = (c.req.valid('json') ?? {}) as { addReviewers?: { addedReviewerEmail?: string }[]; replaceReviewers?: { removedReviewerEmail?: string; addedReviewerEmail?: string }[] }
+    const b = (c.req.valid('json') ?? {}) as {
+      addReviewers?: { addedReviewerEmail?: string }[]
+      replaceReviewers?: { removedReviewerEmail?: string; addedReviewerEmail?: string }[]
+    }
     const reviewers = JSON.parse(a.reviewers) as Reviewer[]
-    if (a.initiatorId !== c.var.user.id && !reviewers.some((r) => r.email === me(c))) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Only the initiator or a reviewer can reassign an approval.')
+    if (a.initiatorId !== c.var.user.id && !reviewers.some((r) => r.email === me(c)))
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'forbidden',
+        'Only the initiator or a reviewer can reassign an approval.',
+      )
     const adds = (b.addReviewers ?? []).map((x) => x?.addedReviewerEmail)
     const swaps = b.replaceReviewers ?? []
     if (!adds.length && !swaps.length) throw badRequest('addReviewers or replaceReviewers is required.', 'required')
-    for (const e of [...adds, ...swaps.flatMap((s) => [s?.removedReviewerEmail, s?.addedReviewerEmail])]) if (typeof e !== 'string' || !EMAIL.test(e)) throw badRequest('Invalid reviewer email address.', 'invalid')
+    for (const e of [...adds, ...swaps.flatMap((s) => [s?.removedReviewerEmail, s?.addedReviewerEmail])])
+      if (typeof e !== 'string' || !EMAIL.test(e)) throw badRequest('Invalid reviewer email address.', 'invalid')
     for (const s of swaps) {
       const i = reviewers.findIndex((r) => r.email === s.removedReviewerEmail!.toLowerCase())
       if (i < 0) throw badRequest(`${s.removedReviewerEmail} is not a reviewer of this approval.`, 'invalid')
-      if (reviewers[i]!.response !== 'NO_RESPONSE') throw badRequest(`${s.removedReviewerEmail} has already responded.`, 'invalid')
+      if (reviewers[i]!.response !== 'NO_RESPONSE')
+        throw badRequest(`${s.removedReviewerEmail} has already responded.`, 'invalid')
       reviewers[i] = { email: s.addedReviewerEmail!.toLowerCase(), response: 'NO_RESPONSE' }
     }
-    for (const e of adds as string[]) if (!reviewers.some((r) => r.email === e.toLowerCase())) reviewers.push({ email: e.toLowerCase(), response: 'NO_RESPONSE' })
+    for (const e of adds as string[])
+      if (!reviewers.some((r) => r.email === e.toLowerCase()))
+        reviewers.push({ email: e.toLowerCase(), response: 'NO_RESPONSE' })
     return c.json(toApproval(c, save(c, a, { reviewers: JSON.stringify(reviewers) })) as never, 200)
   })

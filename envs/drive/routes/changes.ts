@@ -7,12 +7,29 @@ import { effectiveRole, findFile } from '../store/files.ts'
 import { bool, json, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { requireDrive } from './drives.ts'
 
-const startRoute = createRoute({ operationId: 'drive.changes.getStartPageToken', method: 'get', path: '/drive/v3/changes/startPageToken', request: { query: z.object({ driveId: z.string().optional(), supportsAllDrives: bool() }) }, responses: { 200: json(z.object({ kind: z.string(), startPageToken: z.string() })) } })
+const startRoute = createRoute({
+  operationId: 'drive.changes.getStartPageToken',
+  method: 'get',
+  path: '/drive/v3/changes/startPageToken',
+  request: { query: z.object({ driveId: z.string().optional(), supportsAllDrives: bool() }) },
+  responses: { 200: json(z.object({ kind: z.string(), startPageToken: z.string() })) },
+})
 const listRoute = createRoute({
   operationId: 'drive.changes.list',
   method: 'get',
   path: '/drive/v3/changes',
-  request: { query: z.object({ pageToken: z.string().optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(100), includeRemoved: bool(), restrictToMyDrive: bool(), spaces: z.string().optional(), supportsAllDrives: bool(), includeItemsFromAllDrives: bool(), driveId: z.string().optional() }) },
+  request: {
+    query: z.object({
+      pageToken: z.string().optional(),
+      pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+      includeRemoved: bool(),
+      restrictToMyDrive: bool(),
+      spaces: z.string().optional(),
+      supportsAllDrives: bool(),
+      includeItemsFromAllDrives: bool(),
+      driveId: z.string().optional(),
+    }),
+  },
   responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 
@@ -29,11 +46,18 @@ export const changesRouter = createGoogleRouter()
   })
   .openapi(listRoute, (c) => {
     const q = c.req.valid('query')
-    if (!q.pageToken || !/^\d+$/.test(q.pageToken)) throw badRequest('The pageToken parameter is required and must be a page token from getStartPageToken or an earlier changes.list.', 'required', { location: 'pageToken', locationType: 'parameter' })
+    if (!q.pageToken || !/^\d+$/.test(q.pageToken))
+      throw badRequest(
+        'The pageToken parameter is required and must be a page token from getStartPageToken or an earlier changes.list.',
+        'required',
+        { location: 'pageToken', locationType: 'parameter' },
+      )
     const db = c.var.world.db
     if (q.driveId) requireDrive(c, q.driveId)
     const from = Number(q.pageToken)
-    const rows = stmt(db, 'SELECT seq, file_id, time_ms, removed FROM drive_changes WHERE seq >= ? ORDER BY seq').all(from) as Change[]
+    const rows = stmt(db, 'SELECT seq, file_id, time_ms, removed FROM drive_changes WHERE seq >= ? ORDER BY seq').all(
+      from,
+    ) as Change[]
     const latest = new Map<string, Change>()
     for (const r of rows) {
       latest.delete(r.file_id)
@@ -44,7 +68,10 @@ export const changesRouter = createGoogleRouter()
       if (!file) return false // Deviation: removals are not reported (the removed file's audience is unknown).
       if (q.restrictToMyDrive && (file.ownerId !== c.var.user.id || file.driveId)) return false
       // driveId narrows the feed to one shared drive; otherwise shared drive items need includeItemsFromAllDrives.
-      if (q.driveId ? file.driveId !== q.driveId : file.driveId && !(q.includeItemsFromAllDrives && q.supportsAllDrives)) return false
+      if (
+        q.driveId ? file.driveId !== q.driveId : file.driveId && !(q.includeItemsFromAllDrives && q.supportsAllDrives)
+      )
+        return false
       return effectiveRole(db, r.file_id, c.var.user.id) !== 'none'
     })
     const page = visible.slice(0, q.pageSize)

@@ -4,15 +4,33 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 import { atLeast, effectiveRole, findFile, type Role } from '../store/files.ts'
 import type { FileRow } from '../schema.ts'
 
-export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
-export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({ required, content: { 'application/json': { schema } } })
-export const bool = () => z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true'))
+export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+})
+export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
+  required,
+  content: { 'application/json': { schema } },
+})
+export const bool = () =>
+  z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true'))
 
 /** Drive's 404 for a file the caller cannot see (the same answer whether it exists or not). */
 export const fileNotFound = (id: string) =>
-  new GoogleApiError('NOT_FOUND', 'notFound', `File not found: ${id}.`, { location: 'fileId', locationType: 'parameter' })
+  new GoogleApiError('NOT_FOUND', 'notFound', `File not found: ${id}.`, {
+    location: 'fileId',
+    locationType: 'parameter',
+  })
 
-export const insufficient = () => new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
+export const insufficient = () =>
+  new GoogleApiError(
+    'PERMISSION_DENIED',
+    'insufficientFilePermissions',
+    'The user does not have sufficient permissions for this file.',
+  )
 
 /** The file, if the caller holds at least `role` on it; 404 when invisible, 403 when visible but not enough. */
 export function requireFile(c: WorldContext, id: string, role: Role = 'reader'): FileRow {
@@ -49,11 +67,14 @@ export function requireItem(c: WorldContext, id: string, role: Role = 'reader'):
   return row
 }
 
-export const supportsAllDrives = (c: WorldContext) => c.req.query('supportsAllDrives') === 'true' || c.req.query('supportsTeamDrives') === 'true'
+export const supportsAllDrives = (c: WorldContext) =>
+  c.req.query('supportsAllDrives') === 'true' || c.req.query('supportsTeamDrives') === 'true'
 
 /** Drive v3 insists on `fields` for about.get and every comments and replies method. */
 export function requireFields(c: WorldContext) {
   if (c.req.query('fields')) return
-  throw new GoogleApiError('INVALID_ARGUMENT', 'required', "The 'fields' parameter is required for this method.",
-    { location: 'fields', locationType: 'parameter' })
+  throw new GoogleApiError('INVALID_ARGUMENT', 'required', "The 'fields' parameter is required for this method.", {
+    location: 'fields',
+    locationType: 'parameter',
+  })
 }

@@ -15,7 +15,16 @@ import { compileQuery } from '../query/evaluate.ts'
 import { listing, pageRows, type FileHead } from '../store/visibility.ts'
 import { nameColumns, wellFormed } from '../store/name-search.ts'
 import {
-  atLeast, effectiveRole, findFile, FOLDER, GOOGLE_DOC, insertFile, parentsOf, permissionIdFor, recordChange, touchFile,
+  atLeast,
+  effectiveRole,
+  findFile,
+  FOLDER,
+  GOOGLE_DOC,
+  insertFile,
+  parentsOf,
+  permissionIdFor,
+  recordChange,
+  touchFile,
   writeFile,
 } from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
@@ -24,15 +33,53 @@ import { stmt, updateRows, type Db } from '../../core/db.ts'
 import type { FileView } from '../query/evaluate.ts'
 import { requireDrive } from './drives.ts'
 import { labelsOf } from './labels.ts'
-import { copyDocumentContent, initEmptyDocument, renderDocument, renderDocumentAsync, SYNC_FORMATS, type ExportFormat } from '../../docs/render.ts'
+import {
+  copyDocumentContent,
+  initEmptyDocument,
+  renderDocument,
+  renderDocumentAsync,
+  SYNC_FORMATS,
+  type ExportFormat,
+} from '../../docs/render.ts'
 import { importDocument, type ImportedBlock } from '../../docs/render.ts'
-import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives, FILE_DEFAULT_FIELDS, fileFieldsKept, withDefaultFields } from './common.ts'
+import {
+  bool,
+  fileNotFound,
+  insufficient,
+  json,
+  jsonBody,
+  requireItem,
+  supportsAllDrives,
+  FILE_DEFAULT_FIELDS,
+  fileFieldsKept,
+  withDefaultFields,
+} from './common.ts'
 import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
 
-const ExportFormats = ['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf', 'application/zip', 'application/epub+zip', 'application/vnd.oasis.opendocument.text']
+const ExportFormats = [
+  'text/plain',
+  'text/html',
+  'text/markdown',
+  'application/rtf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/pdf',
+  'application/zip',
+  'application/epub+zip',
+  'application/vnd.oasis.opendocument.text',
+]
 
-type Meta = { id?: string; name?: string; mimeType?: string; parents?: string[]; description?: string; starred?: boolean; trashed?: boolean; properties?: Record<string, string | null>; appProperties?: Record<string, string | null> }
+type Meta = {
+  id?: string
+  name?: string
+  mimeType?: string
+  parents?: string[]
+  description?: string
+  starred?: boolean
+  trashed?: boolean
+  properties?: Record<string, string | null>
+  appProperties?: Record<string, string | null>
+}
 
 /** Parents must be folders the caller can add to. */
 function checkParents(c: WorldContext, parents: string[]) {
@@ -54,7 +101,11 @@ const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?
 
 /** Creates a file from metadata and optional content (shared by JSON create and the upload paths). */
 export function createFile(
-  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+  c: WorldContext,
+  meta: Meta,
+  content?: Buffer,
+  contentType?: string,
+  imported?: readonly ImportedBlock[],
 ) {
   return toFile(c.var.world.db, createFileRow(c, meta, content, contentType, imported), c.var.user, fileFieldsKept(c))
 }
@@ -67,20 +118,35 @@ type CreatedFile = Pick<FileRow, 'id' | 'name' | 'mimeType'>
  * when those are known without reading the row back (a well-formed name is stored as given).
  */
 function createFileRow(
-  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+  c: WorldContext,
+  meta: Meta,
+  content?: Buffer,
+  contentType?: string,
+  imported?: readonly ImportedBlock[],
 ): FileRow
 function createFileRow(
-  c: WorldContext, meta: Meta, content: undefined, contentType: undefined, imported: undefined, whole: false,
+  c: WorldContext,
+  meta: Meta,
+  content: undefined,
+  contentType: undefined,
+  imported: undefined,
+  whole: false,
 ): CreatedFile
 function createFileRow(
-  c: WorldContext, meta: Meta, content?: Buffer, contentType?: string, imported?: readonly ImportedBlock[],
+  c: WorldContext,
+  meta: Meta,
+  content?: Buffer,
+  contentType?: string,
+  imported?: readonly ImportedBlock[],
   whole = true,
 ): FileRow | CreatedFile {
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
-  if (meta.id && findFile(c.var.world.db, meta.id)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
+  if (meta.id && findFile(c.var.world.db, meta.id))
+    throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
   const mimeType = meta.mimeType ?? contentType ?? (content ? 'application/octet-stream' : 'application/octet-stream')
-  if (parents.length > 1) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
+  if (parents.length > 1)
+    throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
   const inDrive = driveOfParents(c.var.world.db, parents)
   const row = c.var.world.tx((db) => {
     const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0))
@@ -90,8 +156,15 @@ function createFileRow(
     if (meta.appProperties) extra.appProperties = JSON.stringify(clean(meta.appProperties))
     const name = meta.name ?? 'Untitled'
     const file = {
-      driveId: inDrive, id: meta.id, name, mimeType, ownerId: c.var.user.id, owner: c.var.user,
-      parents, content: bytes, description: meta.description,
+      driveId: inDrive,
+      id: meta.id,
+      name,
+      mimeType,
+      ownerId: c.var.user.id,
+      owner: c.var.user,
+      parents,
+      content: bytes,
+      description: meta.description,
     }
     if (!Object.keys(extra).length && mimeType !== GOOGLE_DOC) {
       // Nothing more is written: the row is read back once, and only when the answer renders more than these.
@@ -133,13 +206,27 @@ function setTrashed(c: WorldContext, id: string, trashed: boolean) {
  * shared drive items lose their owner, My Drive items get the mover as owner.
  */
 function moveAcrossDrives(c: WorldContext, db: Db, row: FileRow, target: string | null, manager: boolean) {
-  if (!manager) throw new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
+  if (!manager)
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'insufficientFilePermissions',
+      'The user does not have sufficient permissions for this file.',
+    )
   setDriveOfTree(db, row, target)
   for (const fid of [row.id, ...descendants(db, row.id)]) {
     db.$client.prepare("DELETE FROM drive_permissions WHERE file_id = ? AND role = 'owner'").run(fid)
     if (target === null) {
       updateRows(db, files, { ownerId: c.var.user.id }, { id: fid })
-      db.insert(permissions).values({ fileId: fid, id: permissionIdFor(db, c.var.user.id), type: 'user', role: 'owner', emailAddress: c.var.user.email.toLowerCase() }).onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: 'owner' } }).run()
+      db.insert(permissions)
+        .values({
+          fileId: fid,
+          id: permissionIdFor(db, c.var.user.id),
+          type: 'user',
+          role: 'owner',
+          emailAddress: c.var.user.email.toLowerCase(),
+        })
+        .onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role: 'owner' } })
+        .run()
     }
   }
 }
@@ -150,7 +237,11 @@ function descendants(db: Db, id: string): string[] {
   let grew = true
   while (grew) {
     grew = false
-    for (const f of all) if (!out.has(f.id) && (JSON.parse(f.parents) as string[]).some((p) => out.has(p))) { out.add(f.id); grew = true }
+    for (const f of all)
+      if (!out.has(f.id) && (JSON.parse(f.parents) as string[]).some((p) => out.has(p))) {
+        out.add(f.id)
+        grew = true
+      }
   }
   out.delete(id)
   return [...out]
@@ -160,11 +251,17 @@ function descendants(db: Db, id: string): string[] {
  * Ids of the items a folder holds, in table order: SQLite reads each row's parents (a JSON array) itself, so no row
  * (content included) is handed over but the children's ids.
  */
-const CHILD_IDS = 'SELECT id FROM drive_files WHERE EXISTS (SELECT 1 FROM json_each(parents) WHERE value = ?) ' +
-  'ORDER BY rowid'
+const CHILD_IDS =
+  'SELECT id FROM drive_files WHERE EXISTS (SELECT 1 FROM json_each(parents) WHERE value = ?) ' + 'ORDER BY rowid'
 const childIdsOf = (db: Db, folderId: string) => stmt(db, CHILD_IDS).pluck().all(folderId) as string[]
 
-function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: string; removeParents?: string }, content?: Buffer) {
+function updateFile(
+  c: WorldContext,
+  id: string,
+  meta: Meta,
+  q: { addParents?: string; removeParents?: string },
+  content?: Buffer,
+) {
   const row = requireItem(c, id, 'writer')
   const role = effectiveRole(c.var.world.db, id, c.var.user.id, { row, user: c.var.user })
   // Trash and moves need ownership in My Drive, a content manager (fileOrganizer) or organizer in a shared drive.
@@ -179,12 +276,24 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
     if (meta.description !== undefined) set.description = meta.description
     if (meta.starred !== undefined) set.starred = meta.starred
     if (meta.properties) set.properties = JSON.stringify(clean({ ...JSON.parse(row.properties), ...meta.properties }))
-    if (meta.appProperties) set.appProperties = JSON.stringify(clean({ ...JSON.parse(row.appProperties), ...meta.appProperties }))
+    if (meta.appProperties)
+      set.appProperties = JSON.stringify(clean({ ...JSON.parse(row.appProperties), ...meta.appProperties }))
     if (add.length || remove.length) {
-      const next = [...new Set(parentsOf(row).filter((p) => !remove.includes(p)).concat(rootAlias(c, add)))]
+      const next = [
+        ...new Set(
+          parentsOf(row)
+            .filter((p) => !remove.includes(p))
+            .concat(rootAlias(c, add)),
+        ),
+      ]
       // A file has exactly one parent in My Drive: adding one without removing the old one is refused.
       const rootMoves = add.some((p) => isMyRoot(c, p))
-      if (next.length > 1 || (rootMoves && next.length > 0)) throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
+      if (next.length > 1 || (rootMoves && next.length > 0))
+        throw new GoogleApiError(
+          'PERMISSION_DENIED',
+          'cannotAddParent',
+          'Increasing the number of parents is not allowed.',
+        )
       set.parents = JSON.stringify(next)
       const target = driveOfParents(db, next)
       if (target !== row.driveId) moveAcrossDrives(c, db, row, target, manager)
@@ -196,27 +305,108 @@ function updateFile(c: WorldContext, id: string, meta: Meta, q: { addParents?: s
       recordChange(db, id)
     }
     if (meta.trashed !== undefined && meta.trashed !== row.trashed) setTrashed(c, id, meta.trashed)
-    if (content) touchFile(db, id, c.var.user.id, { content, fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined })
+    if (content)
+      touchFile(db, id, c.var.user.id, {
+        content,
+        fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined,
+      })
   })
   return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user, fileFieldsKept(c))
 }
 
 const FileId = z.object({ fileId: z.string() })
-const getRoute = createRoute({ operationId: 'drive.files.get', method: 'get', path: '/drive/v3/files/{fileId}', request: { params: FileId, query: z.object({ alt: z.enum(['json', 'media']).optional(), supportsAllDrives: bool(), acknowledgeAbuse: bool() }) }, responses: { 200: json(FileSchema) } })
+const getRoute = createRoute({
+  operationId: 'drive.files.get',
+  method: 'get',
+  path: '/drive/v3/files/{fileId}',
+  request: {
+    params: FileId,
+    query: z.object({ alt: z.enum(['json', 'media']).optional(), supportsAllDrives: bool(), acknowledgeAbuse: bool() }),
+  },
+  responses: { 200: json(FileSchema) },
+})
 const listRoute = createRoute({
   operationId: 'drive.files.list',
   method: 'get',
   path: '/drive/v3/files',
-  request: { query: z.object({ q: z.string().optional(), orderBy: z.string().optional(), pageSize: z.coerce.number().int().min(1).max(1000).default(100), pageToken: z.string().optional(), spaces: z.string().optional(), corpora: z.enum(['user', 'domain', 'drive', 'allDrives']).optional(), driveId: z.string().optional(), includeItemsFromAllDrives: bool(), supportsAllDrives: bool() }) },
+  request: {
+    query: z.object({
+      q: z.string().optional(),
+      orderBy: z.string().optional(),
+      pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+      pageToken: z.string().optional(),
+      spaces: z.string().optional(),
+      corpora: z.enum(['user', 'domain', 'drive', 'allDrives']).optional(),
+      driveId: z.string().optional(),
+      includeItemsFromAllDrives: bool(),
+      supportsAllDrives: bool(),
+    }),
+  },
   responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
-const createRouteDef = createRoute({ operationId: 'drive.files.create', method: 'post', path: '/drive/v3/files', request: { body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
-const updateRoute = createRoute({ operationId: 'drive.files.update', method: 'patch', path: '/drive/v3/files/{fileId}', request: { params: FileId, query: z.object({ addParents: z.string().optional(), removeParents: z.string().optional(), supportsAllDrives: bool() }), body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
-const copyRoute = createRoute({ operationId: 'drive.files.copy', method: 'post', path: '/drive/v3/files/{fileId}/copy', request: { params: FileId, body: jsonBody(FileSchema, false) }, responses: { 200: json(FileSchema) } })
-const deleteRoute = createRoute({ operationId: 'drive.files.delete', method: 'delete', path: '/drive/v3/files/{fileId}', request: { params: FileId }, responses: { 204: { description: 'Deleted' } } })
-const emptyTrashRoute = createRoute({ operationId: 'drive.files.emptyTrash', method: 'delete', path: '/drive/v3/files/trash', request: { query: z.object({ driveId: z.string().optional() }) }, responses: { 204: { description: 'Emptied' } } })
-const exportRoute = createRoute({ operationId: 'drive.files.export', method: 'get', path: '/drive/v3/files/{fileId}/export', request: { params: FileId, query: z.object({ mimeType: z.string().optional() }) }, responses: { 200: { description: 'Exported bytes' } } })
-const generateIdsRoute = createRoute({ operationId: 'drive.files.generateIds', method: 'get', path: '/drive/v3/files/generateIds', request: { query: z.object({ count: z.coerce.number().int().min(1).max(1000).default(10), space: z.enum(['drive', 'appDataFolder']).default('drive'), type: z.enum(['files', 'shortcuts']).default('files') }) }, responses: { 200: json(GeneratedIds) } })
+const createRouteDef = createRoute({
+  operationId: 'drive.files.create',
+  method: 'post',
+  path: '/drive/v3/files',
+  request: { body: jsonBody(FileSchema, false) },
+  responses: { 200: json(FileSchema) },
+})
+const updateRoute = createRoute({
+  operationId: 'drive.files.update',
+  method: 'patch',
+  path: '/drive/v3/files/{fileId}',
+  request: {
+    params: FileId,
+    query: z.object({
+      addParents: z.string().optional(),
+      removeParents: z.string().optional(),
+      supportsAllDrives: bool(),
+    }),
+    body: jsonBody(FileSchema, false),
+  },
+  responses: { 200: json(FileSchema) },
+})
+const copyRoute = createRoute({
+  operationId: 'drive.files.copy',
+  method: 'post',
+  path: '/drive/v3/files/{fileId}/copy',
+  request: { params: FileId, body: jsonBody(FileSchema, false) },
+  responses: { 200: json(FileSchema) },
+})
+const deleteRoute = createRoute({
+  operationId: 'drive.files.delete',
+  method: 'delete',
+  path: '/drive/v3/files/{fileId}',
+  request: { params: FileId },
+  responses: { 204: { description: 'Deleted' } },
+})
+const emptyTrashRoute = createRoute({
+  operationId: 'drive.files.emptyTrash',
+  method: 'delete',
+  path: '/drive/v3/files/trash',
+  request: { query: z.object({ driveId: z.string().optional() }) },
+  responses: { 204: { description: 'Emptied' } },
+})
+const exportRoute = createRoute({
+  operationId: 'drive.files.export',
+  method: 'get',
+  path: '/drive/v3/files/{fileId}/export',
+  request: { params: FileId, query: z.object({ mimeType: z.string().optional() }) },
+  responses: { 200: { description: 'Exported bytes' } },
+})
+const generateIdsRoute = createRoute({
+  operationId: 'drive.files.generateIds',
+  method: 'get',
+  path: '/drive/v3/files/generateIds',
+  request: {
+    query: z.object({
+      count: z.coerce.number().int().min(1).max(1000).default(10),
+      space: z.enum(['drive', 'appDataFolder']).default('drive'),
+      type: z.enum(['files', 'shortcuts']).default('files'),
+    }),
+  },
+  responses: { 200: json(GeneratedIds) },
+})
 
 export const filesRouter = createGoogleRouter()
   .openapi(emptyTrashRoute, (c) => {
@@ -226,7 +416,15 @@ export const filesRouter = createGoogleRouter()
       const { role } = requireDrive(c, inDrive)
       if (!atLeast(role, 'organizer')) throw insufficient()
     }
-    const mine = (inDrive ? itemsOfDrive(db, inDrive) : db.select().from(files).where(and(eq(files.ownerId, c.var.user.id), isNull(files.driveId))).all()).filter((f) => f.trashed)
+    const mine = (
+      inDrive
+        ? itemsOfDrive(db, inDrive)
+        : db
+            .select()
+            .from(files)
+            .where(and(eq(files.ownerId, c.var.user.id), isNull(files.driveId)))
+            .all()
+    ).filter((f) => f.trashed)
     c.var.world.tx((tx) => mine.forEach((f) => removeFile(tx, f.id)))
     return c.body(null, 204)
   })
@@ -238,10 +436,19 @@ export const filesRouter = createGoogleRouter()
   .openapi(listRoute, async (c) => {
     const q = c.req.valid('query')
     const corpora = q.corpora ?? 'user'
-    if ((corpora === 'drive') !== Boolean(q.driveId)) throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
+    if ((corpora === 'drive') !== Boolean(q.driveId))
+      throw badRequest('The driveId parameter must be specified if and only if corpora is set to drive.', 'invalid')
     const allDrives = q.includeItemsFromAllDrives === true
-    if ((corpora === 'drive' || corpora === 'allDrives') && !allDrives) throw badRequest('The includeItemsFromAllDrives parameter must be set to true when corpora is set to drive or allDrives.', 'invalid')
-    if (allDrives && !q.supportsAllDrives) throw badRequest('The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is set to true.', 'invalid')
+    if ((corpora === 'drive' || corpora === 'allDrives') && !allDrives)
+      throw badRequest(
+        'The includeItemsFromAllDrives parameter must be set to true when corpora is set to drive or allDrives.',
+        'invalid',
+      )
+    if (allDrives && !q.supportsAllDrives)
+      throw badRequest(
+        'The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is set to true.',
+        'invalid',
+      )
     if (q.driveId) requireDrive(c, q.driveId)
     const cond = q.q && q.q.trim() ? parseDriveQuery(q.q) : undefined
     // corpora, driveId and includeItemsFromAllDrives only narrow what the caller may see, never widen it.
@@ -276,7 +483,10 @@ export const filesRouter = createGoogleRouter()
     }
     if (!paged && !headed) {
       const test = cond ? compileQuery(cond) : undefined
-      const ordered = sortFiles(found.all().filter((v) => inCorpus(v) && (!test || test(v))), q.orderBy)
+      const ordered = sortFiles(
+        found.all().filter((v) => inCorpus(v) && (!test || test(v))),
+        q.orderBy,
+      )
       start = tokenOffset()
       paged = { views: ordered.slice(start, start + q.pageSize), more: start + q.pageSize < ordered.length }
     }
@@ -292,9 +502,11 @@ export const filesRouter = createGoogleRouter()
     const turns = turnTaker()
     const labels = rows === undefined ? [] : includedLabels(c)
     for (const f of page) {
-      files.push(rows === undefined
-        ? { kind: 'drive#file', id: f.id, name: f.name, mimeType: f.mimeType }
-        : withLabels(c, toFile(c.var.world.db, rows.get(f.id)!, c.var.user, only ?? undefined), labels))
+      files.push(
+        rows === undefined
+          ? { kind: 'drive#file', id: f.id, name: f.name, mimeType: f.mimeType }
+          : withLabels(c, toFile(c.var.world.db, rows.get(f.id)!, c.var.user, only ?? undefined), labels),
+      )
       await turns.maybeYield()
     }
     body.files = files
@@ -310,7 +522,14 @@ export const filesRouter = createGoogleRouter()
     }
     const row = requireItem(c, fileId)
     if (c.req.valid('query').alt === 'media') return download(c, row) as never
-    return c.json(withDefaultFields(c, withLabels(c, toFile(c.var.world.db, row, c.var.user, fileFieldsKept(c))), FILE_DEFAULT_FIELDS) as never, 200)
+    return c.json(
+      withDefaultFields(
+        c,
+        withLabels(c, toFile(c.var.world.db, row, c.var.user, fileFieldsKept(c))),
+        FILE_DEFAULT_FIELDS,
+      ) as never,
+      200,
+    )
   })
   .openapi(createRouteDef, (c) => {
     const meta = (c.req.valid('json') ?? {}) as Meta
@@ -319,12 +538,31 @@ export const filesRouter = createGoogleRouter()
     const row = createFileRow(c, meta, undefined, undefined, undefined, false)
     return c.json({ kind: 'drive#file', id: row.id, name: row.name, mimeType: row.mimeType } as never, 200)
   })
-  .openapi(updateRoute, (c) => c.json(withDefaultFields(c, updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')), FILE_DEFAULT_FIELDS) as never, 200))
+  .openapi(updateRoute, (c) =>
+    c.json(
+      withDefaultFields(
+        c,
+        updateFile(c, c.req.valid('param').fileId, (c.req.valid('json') ?? {}) as Meta, c.req.valid('query')),
+        FILE_DEFAULT_FIELDS,
+      ) as never,
+      200,
+    ),
+  )
   .openapi(copyRoute, (c) => {
     const source = requireItem(c, c.req.valid('param').fileId)
-    if (source.mimeType === FOLDER) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotCopyable', 'This file cannot be copied by the user.')
+    if (source.mimeType === FOLDER)
+      throw new GoogleApiError('PERMISSION_DENIED', 'fileNotCopyable', 'This file cannot be copied by the user.')
     const meta = (c.req.valid('json') ?? {}) as Meta
-    const out = createFile(c, { ...meta, name: meta.name ?? `Copy of ${source.name}`, mimeType: source.mimeType, parents: meta.parents ?? parentsOf(source) }, source.content ?? undefined)
+    const out = createFile(
+      c,
+      {
+        ...meta,
+        name: meta.name ?? `Copy of ${source.name}`,
+        mimeType: source.mimeType,
+        parents: meta.parents ?? parentsOf(source),
+      },
+      source.content ?? undefined,
+    )
     if (source.mimeType === GOOGLE_DOC) c.var.world.tx((db) => copyDocumentContent(db, source.id, String(out.id)))
     return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS) as never, 200)
   })
@@ -339,15 +577,29 @@ export const filesRouter = createGoogleRouter()
   .openapi(exportRoute, async (c) => {
     const row = requireItem(c, c.req.valid('param').fileId)
     const mimeType = c.req.valid('query').mimeType
-    if (!mimeType) throw badRequest("Required parameter: mimeType", 'required')
-    if (row.mimeType !== GOOGLE_DOC) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
+    if (!mimeType) throw badRequest('Required parameter: mimeType', 'required')
+    if (row.mimeType !== GOOGLE_DOC)
+      throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
     if (!ExportFormats.includes(mimeType)) throw badRequest('The requested conversion is not supported.', 'badRequest')
     const format = mimeType as ExportFormat
-    if (!['text/plain', 'text/html', 'text/markdown', 'application/rtf', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf'].includes(mimeType)) {
+    if (
+      ![
+        'text/plain',
+        'text/html',
+        'text/markdown',
+        'application/rtf',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        'application/pdf',
+      ].includes(mimeType)
+    ) {
       throw badRequest('The requested conversion is not supported.', 'badRequest') // Deviation: zip, epub and odt exports are not rendered.
     }
-    const bytes = SYNC_FORMATS.includes(format) ? renderDocument(c.var.world.db, row.id, format) : await renderDocumentAsync(c.var.world.db, row.id, format)
-    return c.body(new Uint8Array(bytes), 200, { 'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType })
+    const bytes = SYNC_FORMATS.includes(format)
+      ? renderDocument(c.var.world.db, row.id, format)
+      : await renderDocumentAsync(c.var.world.db, row.id, format)
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType,
+    })
   })
 
 /** The top-level File fields a files.list `fields=` selection keeps from each file; null for all of them. */
@@ -360,7 +612,11 @@ function fileFieldsOf(selection: Selection): ReadonlySet<string> | null {
 }
 
 /** The label ids `includeLabels=id1,id2` names. */
-const includedLabels = (c: WorldContext) => (c.req.query('includeLabels') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+const includedLabels = (c: WorldContext) =>
+  (c.req.query('includeLabels') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 /** `includeLabels=id1,id2` (`ids`, read once per response): the named labels applied to the file, under `labelInfo`. */
 function withLabels(c: WorldContext, file: Record<string, unknown>, ids = includedLabels(c)) {
@@ -379,7 +635,11 @@ export function removeFile(db: import('../../core/db.ts').Db, id: string) {
   let grew = !leaf
   while (grew) {
     grew = false
-    for (const f of all) if (!doomed.has(f.id) && f.parents.some((p) => doomed.has(p))) { doomed.add(f.id); grew = true }
+    for (const f of all)
+      if (!doomed.has(f.id) && f.parents.some((p) => doomed.has(p))) {
+        doomed.add(f.id)
+        grew = true
+      }
   }
   for (const fid of doomed) {
     db.$client.prepare('DELETE FROM drive_permissions WHERE file_id = ?').run(fid)
@@ -395,7 +655,12 @@ export function removeFile(db: import('../../core/db.ts').Db, id: string) {
 /** `alt=media`: the bytes, with single-range support. */
 function download(c: WorldContext, row: FileRow) {
   if (row.content === null) {
-    if (row.mimeType === GOOGLE_DOC) throw new GoogleApiError('PERMISSION_DENIED', 'fileNotDownloadable', 'Only files with binary content can be downloaded. Use Export with Docs Editors files.')
+    if (row.mimeType === GOOGLE_DOC)
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'fileNotDownloadable',
+        'Only files with binary content can be downloaded. Use Export with Docs Editors files.',
+      )
     throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
   }
   const data = row.content
@@ -404,7 +669,10 @@ function download(c: WorldContext, row: FileRow) {
     const start = range[1] ? Number(range[1]) : Math.max(0, data.length - Number(range[2]))
     const end = range[1] && range[2] ? Math.min(Number(range[2]), data.length - 1) : data.length - 1
     if (start >= data.length || start > end) return c.body(null, 416, { 'content-range': `bytes */${data.length}` })
-    return c.body(new Uint8Array(data.subarray(start, end + 1)), 206, { 'content-type': row.mimeType, 'content-range': `bytes ${start}-${end}/${data.length}` })
+    return c.body(new Uint8Array(data.subarray(start, end + 1)), 206, {
+      'content-type': row.mimeType,
+      'content-range': `bytes ${start}-${end}/${data.length}`,
+    })
   }
   return c.body(new Uint8Array(data), 200, { 'content-type': row.mimeType })
 }

@@ -40,13 +40,17 @@ export type OrderKey = { key: string; desc: boolean }
 
 /** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc` (400 for anything else). */
 export function orderSpec(orderBy: string | undefined): OrderKey[] {
-  return (orderBy ?? 'folder,modifiedTime desc,name').split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const [key = '', dir] = s.split(/\s+/)
-    if (!KEYS[key] || (dir && dir !== 'desc' && dir !== 'asc')) {
-      throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
-    }
-    return { key, desc: dir === 'desc' }
-  })
+  return (orderBy ?? 'folder,modifiedTime desc,name')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const [key = '', dir] = s.split(/\s+/)
+      if (!KEYS[key] || (dir && dir !== 'desc' && dir !== 'asc')) {
+        throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
+      }
+      return { key, desc: dir === 'desc' }
+    })
 }
 
 /** The ORDER BY clause that lists files as `sortFiles` orders them (the keys, then the id). */

@@ -16,7 +16,14 @@ import type { PermissionRow } from '../schema.ts'
 import { atLeast, type Role } from '../store/files.ts'
 import { requireDrive } from './drives.ts'
 
-type Body = { role?: string; type?: string; emailAddress?: string; domain?: string; allowFileDiscovery?: boolean; expirationTime?: string }
+type Body = {
+  role?: string
+  type?: string
+  emailAddress?: string
+  domain?: string
+  allowFileDiscovery?: boolean
+  expirationTime?: string
+}
 const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'] as const
 const TYPES = ['user', 'group', 'domain', 'anyone'] as const
 
@@ -30,14 +37,25 @@ function permissionId(c: WorldContext, b: Body): string {
   if (b.type === 'domain') return `${b.domain}`.toLowerCase() + (b.allowFileDiscovery ? '' : 'WithLink')
   const user = findUserByEmail(c.var.world.db, b.emailAddress ?? '')
   if (user) return permissionIdFor(c.var.world.db, user.id)
-  return BigInt(`0x${createHash('sha256').update((b.emailAddress ?? '').toLowerCase()).digest('hex').slice(0, 15)}`).toString().padStart(20, '1')
+  return BigInt(
+    `0x${createHash('sha256')
+      .update((b.emailAddress ?? '').toLowerCase())
+      .digest('hex')
+      .slice(0, 15)}`,
+  )
+    .toString()
+    .padStart(20, '1')
 }
 
 /**
  * What a permissions call acts on: a file (shared drive items need supportsAllDrives, as in Drive) or a shared
  * drive itself (its members; managing them takes an organizer).
  */
-function target(c: WorldContext, fileId: string, role: Role = 'reader'): { id: string; name: string; ownerId: string; inDrive: boolean } {
+function target(
+  c: WorldContext,
+  fileId: string,
+  role: Role = 'reader',
+): { id: string; name: string; ownerId: string; inDrive: boolean } {
   if (findSharedDrive(c.var.world.db, fileId)) {
     if (!supportsAllDrives(c)) throw fileNotFound(fileId)
     const { drive, role: have } = requireDrive(c, fileId, c.req.query('useDomainAdminAccess') === 'true', 'fileId')
@@ -76,7 +94,9 @@ function visiblePermissions(c: WorldContext, t: { id: string; ownerId: string; i
     ;(seen.permissionDetails as unknown[]).push(detail)
     if (RANKS.indexOf(p.role) > RANKS.indexOf(String(seen.role))) seen.role = p.role
   }
-  if (!isDrive) for (const p of permissionsOf(db, driveId)) add(p, { permissionType: 'member', role: p.role, inheritedFrom: driveId, inherited: true })
+  if (!isDrive)
+    for (const p of permissionsOf(db, driveId))
+      add(p, { permissionType: 'member', role: p.role, inheritedFrom: driveId, inherited: true })
   for (const p of own) add(p, { permissionType: isDrive ? 'member' : 'file', role: p.role, inherited: false })
   return [...out.values()]
 }
@@ -90,38 +110,106 @@ function checkDriveRestrictions(c: WorldContext, fileId: string, b: Body) {
   const home = (findUserById(db, drive.creatorId)?.email.split('@')[1] ?? '').toLowerCase()
   const domainOf = (b.type === 'domain' ? b.domain : b.emailAddress?.split('@')[1])?.toLowerCase()
   // Deviation: reasons and wording of these two refusals are unverified.
-  if (r.domainUsersOnly && (b.type === 'anyone' || domainOf !== home)) throw new GoogleApiError('PERMISSION_DENIED', 'teamDriveDomainUsersOnlyRestriction', 'The shared drive only allows sharing with users in its domain.')
-  if (r.driveMembersOnly && (b.type !== 'user' && b.type !== 'group' || !permissionsOf(db, drive.id).some((p) => p.emailAddress === b.emailAddress?.toLowerCase()))) {
-    throw new GoogleApiError('PERMISSION_DENIED', 'teamDriveTeamMembersOnlyRestriction', 'Items in this shared drive can only be shared with its members.')
+  if (r.domainUsersOnly && (b.type === 'anyone' || domainOf !== home))
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'teamDriveDomainUsersOnlyRestriction',
+      'The shared drive only allows sharing with users in its domain.',
+    )
+  if (
+    r.driveMembersOnly &&
+    ((b.type !== 'user' && b.type !== 'group') ||
+      !permissionsOf(db, drive.id).some((p) => p.emailAddress === b.emailAddress?.toLowerCase()))
+  ) {
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'teamDriveTeamMembersOnlyRestriction',
+      'Items in this shared drive can only be shared with its members.',
+    )
   }
 }
 
 function validate(b: Body, inDrive: boolean) {
-  if (!b.role || !ROLES.includes(b.role as never)) throw badRequest('The permission role field is required.', 'required')
-  if (!b.type || !TYPES.includes(b.type as never)) throw badRequest('The permission type field is required.', 'required')
-  if ((b.type === 'user' || b.type === 'group') && !b.emailAddress) throw badRequest('The permission emailAddress field is required for user and group permissions.', 'required')
-  if ((b.type === 'user' || b.type === 'group') && !/^[^@\s]+@[^@\s]+$/.test(b.emailAddress!)) throw badRequest(`Invalid email address: ${b.emailAddress}`, 'invalid')
-  if (b.type === 'domain' && !b.domain) throw badRequest('The permission domain field is required for domain permissions.', 'required')
-  if ((b.role === 'organizer' || b.role === 'fileOrganizer') && !inDrive) throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
-  if (b.role === 'owner' && inDrive) throw new GoogleApiError('PERMISSION_DENIED', 'teamDrivesOwnershipTransferNotSupported', 'Ownership changes are not supported for items in shared drives.')
-  if (b.expirationTime !== undefined && Number.isNaN(Date.parse(b.expirationTime))) throw badRequest('Invalid expiration time.', 'invalid')
+  if (!b.role || !ROLES.includes(b.role as never))
+    throw badRequest('The permission role field is required.', 'required')
+  if (!b.type || !TYPES.includes(b.type as never))
+    throw badRequest('The permission type field is required.', 'required')
+  if ((b.type === 'user' || b.type === 'group') && !b.emailAddress)
+    throw badRequest('The permission emailAddress field is required for user and group permissions.', 'required')
+  if ((b.type === 'user' || b.type === 'group') && !/^[^@\s]+@[^@\s]+$/.test(b.emailAddress!))
+    throw badRequest(`Invalid email address: ${b.emailAddress}`, 'invalid')
+  if (b.type === 'domain' && !b.domain)
+    throw badRequest('The permission domain field is required for domain permissions.', 'required')
+  if ((b.role === 'organizer' || b.role === 'fileOrganizer') && !inDrive)
+    throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
+  if (b.role === 'owner' && inDrive)
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'teamDrivesOwnershipTransferNotSupported',
+      'Ownership changes are not supported for items in shared drives.',
+    )
+  if (b.expirationTime !== undefined && Number.isNaN(Date.parse(b.expirationTime)))
+    throw badRequest('Invalid expiration time.', 'invalid')
 }
 
-const list = createRoute({ operationId: 'drive.permissions.list', method: 'get', path: base, request: { params: Params, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) }, responses: { 200: json(z.object({ kind: z.string(), permissions: z.array(Permission) })) } })
-const get = createRoute({ operationId: 'drive.permissions.get', method: 'get', path: `${base}/{permissionId}`, request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) }, responses: { 200: json(Permission) } })
+const list = createRoute({
+  operationId: 'drive.permissions.list',
+  method: 'get',
+  path: base,
+  request: { params: Params, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) },
+  responses: { 200: json(z.object({ kind: z.string(), permissions: z.array(Permission) })) },
+})
+const get = createRoute({
+  operationId: 'drive.permissions.get',
+  method: 'get',
+  path: `${base}/{permissionId}`,
+  request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) },
+  responses: { 200: json(Permission) },
+})
 const create = createRoute({
   operationId: 'drive.permissions.create',
   method: 'post',
   path: base,
-  request: { params: Params, query: z.object({ sendNotificationEmail: bool(), emailMessage: z.string().optional(), transferOwnership: bool(), supportsAllDrives: bool() }), body: jsonBody(Permission) },
+  request: {
+    params: Params,
+    query: z.object({
+      sendNotificationEmail: bool(),
+      emailMessage: z.string().optional(),
+      transferOwnership: bool(),
+      supportsAllDrives: bool(),
+    }),
+    body: jsonBody(Permission),
+  },
   responses: { 200: json(Permission) },
 })
-const update = createRoute({ operationId: 'drive.permissions.update', method: 'patch', path: `${base}/{permissionId}`, request: { params: PermParams, query: z.object({ transferOwnership: bool(), removeExpiration: bool(), supportsAllDrives: bool(), useDomainAdminAccess: bool() }), body: jsonBody(Permission) }, responses: { 200: json(Permission) } })
-const remove = createRoute({ operationId: 'drive.permissions.delete', method: 'delete', path: `${base}/{permissionId}`, responses: { 204: { description: 'Deleted' } }, request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) } })
+const update = createRoute({
+  operationId: 'drive.permissions.update',
+  method: 'patch',
+  path: `${base}/{permissionId}`,
+  request: {
+    params: PermParams,
+    query: z.object({
+      transferOwnership: bool(),
+      removeExpiration: bool(),
+      supportsAllDrives: bool(),
+      useDomainAdminAccess: bool(),
+    }),
+    body: jsonBody(Permission),
+  },
+  responses: { 200: json(Permission) },
+})
+const remove = createRoute({
+  operationId: 'drive.permissions.delete',
+  method: 'delete',
+  path: `${base}/{permissionId}`,
+  responses: { 204: { description: 'Deleted' } },
+  request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) },
+})
 
 function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: string, oldOwnerId: string) {
   const user = findUserByEmail(c.var.world.db, newOwnerEmail)
-  if (!user) throw badRequest('Ownership can only be transferred to a user of the same organisation.', 'invalidSharingRequest')
+  if (!user)
+    throw badRequest('Ownership can only be transferred to a user of the same organisation.', 'invalidSharingRequest')
   const db = c.var.world.db
   updateRows(db, files, { ownerId: user.id }, { id: fileId })
   updateRows(db, permissions, { role: 'writer' }, { fileId, id: permissionIdFor(db, oldOwnerId) })
@@ -146,8 +234,18 @@ export const permissionsRouter = createGoogleRouter()
     const b = c.req.valid('json') as Body
     validate(b, row.inDrive)
     if (row.inDrive) checkDriveRestrictions(c, fileId, b)
-    if (b.role === 'owner' && !q.transferOwnership) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', "The transferOwnership parameter must be enabled when the permission role is 'owner'.")
-    if (b.role === 'owner' && row.ownerId !== c.var.user.id) throw new GoogleApiError('PERMISSION_DENIED', 'insufficientFilePermissions', 'The user does not have sufficient permissions for this file.')
+    if (b.role === 'owner' && !q.transferOwnership)
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'forbidden',
+        "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
+      )
+    if (b.role === 'owner' && row.ownerId !== c.var.user.id)
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'insufficientFilePermissions',
+        'The user does not have sufficient permissions for this file.',
+      )
     const id = permissionId(c, b)
     const perm = c.var.world.tx((db) => {
       if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId)
@@ -186,11 +284,18 @@ export const permissionsRouter = createGoogleRouter()
     const q = c.req.valid('query')
     const row = target(c, fileId, 'writer')
     const b = c.req.valid('json') as Body
-    if ((b.role === 'organizer' || b.role === 'fileOrganizer') && !row.inDrive) throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
+    if ((b.role === 'organizer' || b.role === 'fileOrganizer') && !row.inDrive)
+      throw badRequest('Organizer roles apply to shared drives only.', 'invalidSharingRequest')
     const current = permissionsOf(c.var.world.db, fileId).find((x) => x.id === id)
     if (!current) throw notFound(`Permission not found: ${id}.`)
-    if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'The owner of a file cannot be changed this way.')
-    if (b.role === 'owner' && !q.transferOwnership) throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', "The transferOwnership parameter must be enabled when the permission role is 'owner'.")
+    if (current.role === 'owner')
+      throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'The owner of a file cannot be changed this way.')
+    if (b.role === 'owner' && !q.transferOwnership)
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'forbidden',
+        "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
+      )
     if (b.role && !ROLES.includes(b.role as never)) throw badRequest(`Invalid role: ${b.role}`, 'invalid')
     const perm = c.var.world.tx((db) => {
       if (b.role === 'owner') transferOwnership(c, fileId, current.emailAddress ?? '', row.ownerId)
@@ -209,7 +314,8 @@ export const permissionsRouter = createGoogleRouter()
     target(c, fileId, 'writer')
     const current = permissionsOf(c.var.world.db, fileId).find((x) => x.id === id)
     if (!current) throw notFound(`Permission not found: ${id}.`)
-    if (current.role === 'owner') throw new GoogleApiError('PERMISSION_DENIED', 'cannotRemoveOwner', 'The owner of a file cannot be removed.')
+    if (current.role === 'owner')
+      throw new GoogleApiError('PERMISSION_DENIED', 'cannotRemoveOwner', 'The owner of a file cannot be removed.')
     c.var.world.tx((db) => {
       stmt(db, DELETE_PERMISSION).run(fileId, id)
       recordChange(db, fileId)

@@ -12,19 +12,56 @@ const RevParams = Params.extend({ revisionId: z.string() })
 const base = '/drive/v3/files/{fileId}/revisions'
 
 function toRevision(c: WorldContext, r: typeof revisions.$inferSelect, name: string) {
-  const out: Record<string, unknown> = { kind: 'drive#revision', id: r.id, mimeType: r.mimeType, modifiedTime: new Date(r.modifiedMs).toISOString(), keepForever: r.keepForever, published: false, lastModifyingUser: driveUser(c.var.world.db, r.userId, c.var.user.id) }
+  const out: Record<string, unknown> = {
+    kind: 'drive#revision',
+    id: r.id,
+    mimeType: r.mimeType,
+    modifiedTime: new Date(r.modifiedMs).toISOString(),
+    keepForever: r.keepForever,
+    published: false,
+    lastModifyingUser: driveUser(c.var.world.db, r.userId, c.var.user.id),
+  }
   if (r.content !== null) Object.assign(out, { size: String(r.size ?? r.content.length), originalFilename: name })
   return out
 }
 
-const list = createRoute({ operationId: 'drive.revisions.list', method: 'get', path: base, request: { params: Params }, responses: { 200: json(z.record(z.string(), z.unknown())) } })
-const get = createRoute({ operationId: 'drive.revisions.get', method: 'get', path: `${base}/{revisionId}`, request: { params: RevParams, query: z.object({ alt: z.enum(['json', 'media']).optional() }) }, responses: { 200: json(Revision) } })
-const update = createRoute({ operationId: 'drive.revisions.update', method: 'patch', path: `${base}/{revisionId}`, request: { params: RevParams, body: jsonBody(Revision) }, responses: { 200: json(Revision) } })
-const remove = createRoute({ operationId: 'drive.revisions.delete', method: 'delete', path: `${base}/{revisionId}`, request: { params: RevParams }, responses: { 204: { description: 'Deleted' } } })
+const list = createRoute({
+  operationId: 'drive.revisions.list',
+  method: 'get',
+  path: base,
+  request: { params: Params },
+  responses: { 200: json(z.record(z.string(), z.unknown())) },
+})
+const get = createRoute({
+  operationId: 'drive.revisions.get',
+  method: 'get',
+  path: `${base}/{revisionId}`,
+  request: { params: RevParams, query: z.object({ alt: z.enum(['json', 'media']).optional() }) },
+  responses: { 200: json(Revision) },
+})
+const update = createRoute({
+  operationId: 'drive.revisions.update',
+  method: 'patch',
+  path: `${base}/{revisionId}`,
+  request: { params: RevParams, body: jsonBody(Revision) },
+  responses: { 200: json(Revision) },
+})
+const remove = createRoute({
+  operationId: 'drive.revisions.delete',
+  method: 'delete',
+  path: `${base}/{revisionId}`,
+  request: { params: RevParams },
+  responses: { 204: { description: 'Deleted' } },
+})
 
-const all = (c: WorldContext, fileId: string) => c.var.world.db.select().from(revisions).where(eq(revisions.fileId, fileId)).orderBy(revisions.modifiedMs).all()
+const all = (c: WorldContext, fileId: string) =>
+  c.var.world.db.select().from(revisions).where(eq(revisions.fileId, fileId)).orderBy(revisions.modifiedMs).all()
 function one(c: WorldContext, fileId: string, id: string) {
-  const r = c.var.world.db.select().from(revisions).where(and(eq(revisions.fileId, fileId), eq(revisions.id, id))).get()
+  const r = c.var.world.db
+    .select()
+    .from(revisions)
+    .where(and(eq(revisions.fileId, fileId), eq(revisions.id, id)))
+    .get()
   if (!r) throw notFound(`Revision not found: ${id}.`)
   return r
 }
@@ -33,14 +70,18 @@ function one(c: WorldContext, fileId: string, id: string) {
 export const revisionsRouter = createGoogleRouter()
   .openapi(list, (c) => {
     const file = requireFile(c, c.req.valid('param').fileId, 'writer')
-    return c.json({ kind: 'drive#revisionList', revisions: all(c, file.id).map((r) => toRevision(c, r, file.name)) } as never, 200)
+    return c.json(
+      { kind: 'drive#revisionList', revisions: all(c, file.id).map((r) => toRevision(c, r, file.name)) } as never,
+      200,
+    )
   })
   .openapi(get, (c) => {
     const { fileId, revisionId } = c.req.valid('param')
     const file = requireFile(c, fileId, 'writer')
     const r = one(c, file.id, revisionId)
     if (c.req.valid('query').alt === 'media') {
-      if (r.content === null) throw badRequest('Only revisions of files with binary content can be downloaded.', 'revisionNotDownloadable')
+      if (r.content === null)
+        throw badRequest('Only revisions of files with binary content can be downloaded.', 'revisionNotDownloadable')
       return c.body(new Uint8Array(r.content), 200, { 'content-type': r.mimeType }) as never
     }
     return c.json(toRevision(c, r, file.name) as never, 200)
@@ -50,15 +91,29 @@ export const revisionsRouter = createGoogleRouter()
     const file = requireFile(c, fileId, 'writer')
     one(c, file.id, revisionId)
     const body = c.req.valid('json') as { keepForever?: boolean }
-    if (body.keepForever !== undefined) c.var.world.tx((db) => db.update(revisions).set({ keepForever: body.keepForever }).where(and(eq(revisions.fileId, fileId), eq(revisions.id, revisionId))).run())
+    if (body.keepForever !== undefined)
+      c.var.world.tx((db) =>
+        db
+          .update(revisions)
+          .set({ keepForever: body.keepForever })
+          .where(and(eq(revisions.fileId, fileId), eq(revisions.id, revisionId)))
+          .run(),
+      )
     return c.json(toRevision(c, one(c, file.id, revisionId), file.name) as never, 200)
   })
   .openapi(remove, (c) => {
     const { fileId, revisionId } = c.req.valid('param')
     const file = requireFile(c, fileId, 'writer')
     const r = one(c, file.id, revisionId)
-    if (r.content === null) throw badRequest('Revisions of Google Docs cannot be deleted.', 'revisionDeletionNotSupported')
-    if (file.headRevisionId === revisionId) throw badRequest('The head revision cannot be deleted.', 'cannotDeleteHeadRevision')
-    c.var.world.tx((db) => db.delete(revisions).where(and(eq(revisions.fileId, fileId), eq(revisions.id, revisionId))).run())
+    if (r.content === null)
+      throw badRequest('Revisions of Google Docs cannot be deleted.', 'revisionDeletionNotSupported')
+    if (file.headRevisionId === revisionId)
+      throw badRequest('The head revision cannot be deleted.', 'cannotDeleteHeadRevision')
+    c.var.world.tx((db) =>
+      db
+        .delete(revisions)
+        .where(and(eq(revisions.fileId, fileId), eq(revisions.id, revisionId)))
+        .run(),
+    )
     return c.body(null, 204)
   })

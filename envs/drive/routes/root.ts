@@ -32,11 +32,22 @@ export function rootFolder(c: WorldContext): Record<string, unknown> {
     shared: false,
     ownedByMe: true,
     capabilities: {
-      canAddChildren: true, canComment: false, canCopy: false, canDelete: false, canDownload: true, canEdit: false,
-      canListChildren: true, canModifyContent: true, canRemoveChildren: true, canRename: false, canShare: false,
-      canTrash: false, canUntrash: false, canMoveItemWithinDrive: false, canMoveChildrenWithinDrive: true,
+      canAddChildren: true,
+      canComment: false,
+      canCopy: false,
+      canDelete: false,
+      canDownload: true,
+      canEdit: false,
+      canListChildren: true,
+      canModifyContent: true,
+      canRemoveChildren: true,
+      canRename: false,
+      canShare: false,
+      canTrash: false,
+      canUntrash: false,
+      canMoveItemWithinDrive: false,
+      canMoveChildrenWithinDrive: true,
     },
     quotaBytesUsed: '0',
   }
 }
-

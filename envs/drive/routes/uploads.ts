@@ -31,7 +31,15 @@ async function receive(c: WorldContext, fileId?: string) {
     if (fileId) requireFile(c, fileId, 'writer')
     const id = c.var.world.tx((db) => {
       const sid = urlSafeId(db, 'drive.upload', 40)
-      db.insert(uploads).values({ id: sid, userId: c.var.user.id, fileId: fileId ?? null, metadata: JSON.stringify({ ...meta, contentType: c.req.header('x-upload-content-type') }), received: Buffer.alloc(0) }).run()
+      db.insert(uploads)
+        .values({
+          id: sid,
+          userId: c.var.user.id,
+          fileId: fileId ?? null,
+          metadata: JSON.stringify({ ...meta, contentType: c.req.header('x-upload-content-type') }),
+          received: Buffer.alloc(0),
+        })
+        .run()
       return sid
     })
     const url = new URL(c.req.url)
@@ -64,8 +72,20 @@ async function conversion(meta: Meta, data: Buffer, contentType: string | undefi
 async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string | undefined, fileId?: string) {
   if (fileId) {
     requireFile(c, fileId, 'writer')
-    c.var.world.tx((db) => touchFile(db, fileId, c.var.user.id, { content: data, fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined }))
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS), 200)
+    c.var.world.tx((db) =>
+      touchFile(db, fileId, c.var.user.id, {
+        content: data,
+        fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined,
+      }),
+    )
+    return c.json(
+      withDefaultFields(
+        c,
+        toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user, fileFieldsKept(c)),
+        FILE_DEFAULT_FIELDS,
+      ),
+      200,
+    )
   }
   const imported = await conversion(meta, data, contentType)
   const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
@@ -90,7 +110,10 @@ async function resume(c: WorldContext) {
   if (completed) {
     const file = findFile(c.var.world.db, completed)
     if (!file) throw notFound('Upload session not found.')
-    return c.json(withDefaultFields(c, toFile(c.var.world.db, file, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS), 200)
+    return c.json(
+      withDefaultFields(c, toFile(c.var.world.db, file, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS),
+      200,
+    )
   }
   const chunk = Buffer.from(await c.req.arrayBuffer())
   const range = c.req.header('content-range') ?? ''
@@ -123,7 +146,13 @@ async function resume(c: WorldContext) {
     res = c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
     doneId = out.id as string
   }
-  c.var.world.tx((db) => db.update(uploads).set({ metadata: JSON.stringify({ ...meta, [COMPLETED]: doneId }), received: Buffer.alloc(0) }).where(eq(uploads.id, id)).run())
+  c.var.world.tx((db) =>
+    db
+      .update(uploads)
+      .set({ metadata: JSON.stringify({ ...meta, [COMPLETED]: doneId }), received: Buffer.alloc(0) })
+      .where(eq(uploads.id, id))
+      .run(),
+  )
   return res
 }
 
@@ -134,7 +163,8 @@ export const uploadsRouter = createGoogleRouter()
 // A session URI takes its chunks by PUT, or by POST/PATCH as google-api-go-client sends them.
 uploadsRouter.post('/upload/drive/v3/files', (c) => (c.req.query('upload_id') ? resume(c) : receive(c)))
 uploadsRouter.patch('/upload/drive/v3/files/:fileId', (c) =>
-  c.req.query('upload_id') ? resume(c) : receive(c, c.req.param('fileId')))
+  c.req.query('upload_id') ? resume(c) : receive(c, c.req.param('fileId')),
+)
 uploadsRouter.post('/upload/drive/v3/files/:fileId', (c) => (c.req.query('upload_id') ? resume(c) : c.notFound()))
 uploadsRouter.put('/upload/drive/v3/files', (c) => resume(c))
 uploadsRouter.put('/upload/drive/v3/files/:fileId', (c) => resume(c))

@@ -27,13 +27,21 @@ export function memberRole(db: Db, driveId: string, userId: string): Role | 'non
   const t = nowMs(db)
   let memberOf: string[] | undefined
   const groups = () => (memberOf ??= groupsContaining(db, email))
-  const rows = stmt(db, 'SELECT type, role, email_address AS email, domain, expiration_ms AS exp FROM drive_permissions WHERE file_id = ?').all(driveId) as { type: string; role: Role; email: string | null; domain: string | null; exp: number | null }[]
+  const rows = stmt(
+    db,
+    'SELECT type, role, email_address AS email, domain, expiration_ms AS exp FROM drive_permissions WHERE file_id = ?',
+  ).all(driveId) as { type: string; role: Role; email: string | null; domain: string | null; exp: number | null }[]
   let best: Role | 'none' = 'none'
   for (const p of rows) {
     if (p.exp !== null && p.exp <= t) continue
-    const applies = p.type === 'user' ? p.email?.toLowerCase() === email
-      : p.type === 'group' ? p.email?.toLowerCase() === email || groups().includes(p.email?.toLowerCase() ?? '')
-        : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
+    const applies =
+      p.type === 'user'
+        ? p.email?.toLowerCase() === email
+        : p.type === 'group'
+          ? p.email?.toLowerCase() === email || groups().includes(p.email?.toLowerCase() ?? '')
+          : p.type === 'domain'
+            ? p.domain?.toLowerCase() === domain
+            : p.type === 'anyone'
     if (applies && (RANK[p.role] ?? 0) > (best === 'none' ? 0 : RANK[best]!)) best = p.role
   }
   return best
@@ -41,7 +49,12 @@ export function memberRole(db: Db, driveId: string, userId: string): Role | 'non
 
 /** Shared drives the user is a member of, in creation order. */
 export function drivesOf(db: Db, userId: string): SharedDriveRow[] {
-  return db.select().from(sharedDrives).orderBy(sharedDrives.createdMs, sharedDrives.id).all().filter((d) => memberRole(db, d.id, userId) !== 'none')
+  return db
+    .select()
+    .from(sharedDrives)
+    .orderBy(sharedDrives.createdMs, sharedDrives.id)
+    .all()
+    .filter((d) => memberRole(db, d.id, userId) !== 'none')
 }
 
 /** The shared drive that holds an item placed under these parents (a drive id or a folder inside one), else null. */
@@ -61,7 +74,11 @@ export function setDriveOfTree(db: Db, root: FileRow, drive: string | null): voi
   let grew = true
   while (grew) {
     grew = false
-    for (const f of all) if (!tree.has(f.id) && (JSON.parse(f.parents) as string[]).some((p) => tree.has(p))) { tree.add(f.id); grew = true }
+    for (const f of all)
+      if (!tree.has(f.id) && (JSON.parse(f.parents) as string[]).some((p) => tree.has(p))) {
+        tree.add(f.id)
+        grew = true
+      }
   }
   for (const id of tree) db.update(files).set({ driveId: drive }).where(eq(files.id, id)).run()
 }

@@ -14,17 +14,36 @@ export const FOLDER = 'application/vnd.google-apps.folder'
 export const GOOGLE_DOC = 'application/vnd.google-apps.document'
 
 export type Role = 'owner' | 'organizer' | 'fileOrganizer' | 'writer' | 'commenter' | 'reader'
-const RANK: Record<Role | 'none', number> = { none: 0, reader: 1, commenter: 2, writer: 3, fileOrganizer: 4, organizer: 5, owner: 6 }
+const RANK: Record<Role | 'none', number> = {
+  none: 0,
+  reader: 1,
+  commenter: 2,
+  writer: 3,
+  fileOrganizer: 4,
+  organizer: 5,
+  owner: 6,
+}
 
 const select = (table: typeof files | typeof permissions) =>
-  Object.entries(getTableColumns(table)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+  Object.entries(getTableColumns(table))
+    .map(([key, col]) => `"${col.name}" AS "${key}"`)
+    .join(', ')
 const FILE_COLUMNS = select(files)
 const PERMISSION_COLUMNS = select(permissions)
 
 /** A file row by id (a cached prepared statement: this runs for every file a response renders). */
 export function findFile(db: Db, id: string): FileRow | undefined {
-  const r = stmt(db, `SELECT ${FILE_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as Record<string, unknown> | undefined
-  return r && ({ ...r, starred: r.starred === 1, trashed: r.trashed === 1, explicitlyTrashed: r.explicitlyTrashed === 1 } as FileRow)
+  const r = stmt(db, `SELECT ${FILE_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as
+    Record<string, unknown> | undefined
+  return (
+    r &&
+    ({
+      ...r,
+      starred: r.starred === 1,
+      trashed: r.trashed === 1,
+      explicitlyTrashed: r.explicitlyTrashed === 1,
+    } as FileRow)
+  )
 }
 
 export function parentsOf(row: FileRow): string[] {
@@ -37,8 +56,17 @@ export function recordChange(db: Db, fileId: string, removed = false, timeMs = n
 }
 
 export type NewFile = {
-  id?: string; name: string; mimeType: string; ownerId: string; owner?: WorldUserRow; parents?: string[]
-  content?: Buffer; description?: string; fullText?: string; createdMs?: number; modifiedMs?: number
+  id?: string
+  name: string
+  mimeType: string
+  ownerId: string
+  owner?: WorldUserRow
+  parents?: string[]
+  content?: Buffer
+  description?: string
+  fullText?: string
+  createdMs?: number
+  modifiedMs?: number
   driveId?: string | null
 }
 
@@ -91,8 +119,24 @@ export function writeFile(db: Db, f: NewFile): string {
   }
   insertRow(db, files, row)
   // Items of a shared drive have no owner: the drive's members hold them.
-  if (!f.driveId) insertRow(db, permissions, { fileId: id, id: permissionIdFor(db, owner.id), type: 'user', role: 'owner', emailAddress: owner.email })
-  if (hasContent) insertRow(db, revisions, { fileId: id, id: row.headRevisionId!, modifiedMs: row.modifiedMs, userId: owner.id, mimeType: f.mimeType, size: row.size, content: f.content! })
+  if (!f.driveId)
+    insertRow(db, permissions, {
+      fileId: id,
+      id: permissionIdFor(db, owner.id),
+      type: 'user',
+      role: 'owner',
+      emailAddress: owner.email,
+    })
+  if (hasContent)
+    insertRow(db, revisions, {
+      fileId: id,
+      id: row.headRevisionId!,
+      modifiedMs: row.modifiedMs,
+      userId: owner.id,
+      mimeType: f.mimeType,
+      size: row.size,
+      content: f.content!,
+    })
   recordChange(db, id, false, now)
   return id
 }
@@ -112,7 +156,9 @@ export function permissionIdFor(db: Db, userId: string): string {
 }
 
 export function permissionsOf(db: Db, fileId: string): PermissionRow[] {
-  const rows = stmt(db, `SELECT ${PERMISSION_COLUMNS} FROM drive_permissions WHERE file_id = ? ORDER BY rowid`).all(fileId) as Record<string, unknown>[]
+  const rows = stmt(db, `SELECT ${PERMISSION_COLUMNS} FROM drive_permissions WHERE file_id = ? ORDER BY rowid`).all(
+    fileId,
+  ) as Record<string, unknown>[]
   return rows.map((r) => ({ ...r, allowFileDiscovery: r.allowFileDiscovery === 1 }) as PermissionRow)
 }
 
@@ -121,8 +167,8 @@ export type RoleFacts = { row?: FileRow; user?: WorldUserRow }
 
 /** What the role walk reads of an ancestor: its owner, drive and parents. */
 type WalkRow = Pick<FileRow, 'ownerId' | 'driveId' | 'parents'>
-const WALK_SQL = '/* role walk */ SELECT owner_id AS ownerId, drive_id AS driveId, parents' +
-  ' FROM drive_files WHERE id = ?'
+const WALK_SQL =
+  '/* role walk */ SELECT owner_id AS ownerId, drive_id AS driveId, parents' + ' FROM drive_files WHERE id = ?'
 
 /**
  * A user's effective role on a file: ownership, then any unexpired permission on the file or on an
@@ -157,9 +203,14 @@ export function effectiveRole(db: Db, fileId: string, userId: string, known: Rol
       for (const p of permissionsOf(db, id)) {
         if (p.expirationMs !== null && p.expirationMs <= (now ??= nowMs(db))) continue
         const applies =
-          p.type === 'user' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase()
-            : p.type === 'group' ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() || groups().includes(p.emailAddress?.toLowerCase() ?? '')
-              : p.type === 'domain' ? p.domain?.toLowerCase() === domain : p.type === 'anyone'
+          p.type === 'user'
+            ? p.emailAddress?.toLowerCase() === user.email.toLowerCase()
+            : p.type === 'group'
+              ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() ||
+                groups().includes(p.emailAddress?.toLowerCase() ?? '')
+              : p.type === 'domain'
+                ? p.domain?.toLowerCase() === domain
+                : p.type === 'anyone'
         if (applies && RANK[p.role] > RANK[best]) best = p.role
       }
       next.push(...(JSON.parse(row.parents) as string[]))
@@ -175,7 +226,12 @@ export function atLeast(role: Role | 'none', wanted: Role): boolean {
 
 /** Bumps version and modifiedTime after a content change, keeping a revision of the new content. */
 /** A new version of a file by a user (a new revision), now or, for seeded history, at `atMs`. */
-export function touchFile(db: Db, fileId: string, userId: string, update: { content?: Buffer; fullText?: string; atMs?: number } = {}): void {
+export function touchFile(
+  db: Db,
+  fileId: string,
+  userId: string,
+  update: { content?: Buffer; fullText?: string; atMs?: number } = {},
+): void {
   const row = findFile(db, fileId)
   if (!row) return
   const t = update.atMs ?? nowMs(db)
@@ -189,7 +245,15 @@ export function touchFile(db: Db, fileId: string, userId: string, update: { cont
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId
   updateRows(db, files, set, { id: fileId })
-  insertRow(db, revisions, { fileId, id: revId, modifiedMs: t, userId, mimeType: row.mimeType, size: update.content?.length ?? null, content: update.content ?? null })
+  insertRow(db, revisions, {
+    fileId,
+    id: revId,
+    modifiedMs: t,
+    userId,
+    mimeType: row.mimeType,
+    size: update.content?.length ?? null,
+    content: update.content ?? null,
+  })
   recordChange(db, fileId)
 }
 

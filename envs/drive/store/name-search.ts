@@ -46,9 +46,11 @@ const ASCII_WORD_BREAK = /[^A-Za-z0-9]+/
  */
 export function refreshNameColumns(db: Db, ids?: string[]): void {
   const some = '/* names of files */ SELECT id, name FROM drive_files WHERE id IN (SELECT value FROM json_each(?))'
-  const rows = (ids
-    ? stmt(db, some).raw().all(JSON.stringify(ids))
-    : stmt(db, '/* names of all files */ SELECT id, name FROM drive_files').raw().all()) as [string, string][]
+  const rows = (
+    ids
+      ? stmt(db, some).raw().all(JSON.stringify(ids))
+      : stmt(db, '/* names of all files */ SELECT id, name FROM drive_files').raw().all()
+  ) as [string, string][]
   const update = stmt(db, '/* name columns */ UPDATE drive_files SET name_key = ?, name_words = ? WHERE id = ?')
   for (const [id, name] of rows) {
     const { nameKey, nameWords } = nameColumns(db, name)

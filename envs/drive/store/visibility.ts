@@ -21,16 +21,48 @@ const FULL_SQL = `/* listed rows */ SELECT ${Object.entries(getTableColumns(file
 /** The listed files with `ids`, as full rows (without the content bytes), by id: a page about to be rendered. */
 export function listedRows(db: Db, ids: string[]): Map<string, FileRow> {
   const rows = stmt(db, FULL_SQL).all(JSON.stringify(ids)) as Record<string, unknown>[]
-  return new Map(rows.map((r) => [r.id as string, { ...r, content: null, starred: r.starred === 1, trashed: r.trashed === 1, explicitlyTrashed: r.explicitlyTrashed === 1 } as FileRow]))
+  return new Map(
+    rows.map((r) => [
+      r.id as string,
+      {
+        ...r,
+        content: null,
+        starred: r.starred === 1,
+        trashed: r.trashed === 1,
+        explicitlyTrashed: r.explicitlyTrashed === 1,
+      } as FileRow,
+    ]),
+  )
 }
 
 /**
  * The top-level File fields `toFile` (map.ts) renders from the columns every listing reads (ALWAYS) alone: a page
  * whose `fields` asks only for these is rendered from its listing rows, without reading the files again.
  */
-const FROM_LISTING = new Set(['kind', 'id', 'name', 'mimeType', 'parents', 'starred', 'trashed', 'spaces',
-  'webViewLink', 'iconLink', 'hasThumbnail', 'viewedByMe', 'createdTime', 'modifiedTime', 'owners', 'driveId',
-  'teamDriveId', 'ownedByMe', 'viewersCanCopyContent', 'copyRequiresWriterPermission', 'writersCanShare', 'isAppAuthorized'])
+const FROM_LISTING = new Set([
+  'kind',
+  'id',
+  'name',
+  'mimeType',
+  'parents',
+  'starred',
+  'trashed',
+  'spaces',
+  'webViewLink',
+  'iconLink',
+  'hasThumbnail',
+  'viewedByMe',
+  'createdTime',
+  'modifiedTime',
+  'owners',
+  'driveId',
+  'teamDriveId',
+  'ownedByMe',
+  'viewersCanCopyContent',
+  'copyRequiresWriterPermission',
+  'writersCanShare',
+  'isAppAuthorized',
+])
 
 /**
  * The rows `toFile` renders a listing page from, by id, for the top-level fields `only` (null: all of them). When
@@ -40,14 +72,41 @@ const FROM_LISTING = new Set(['kind', 'id', 'name', 'mimeType', 'parents', 'star
  */
 export function pageRows(db: Db, page: readonly FileView[], only: ReadonlySet<string> | null): Map<string, FileRow> {
   if (only === null || [...only].some((field) => !FROM_LISTING.has(field))) {
-    return listedRows(db, page.map((v) => v.row.id))
+    return listedRows(
+      db,
+      page.map((v) => v.row.id),
+    )
   }
-  return new Map(page.map(({ row: r }) => [r.id, {
-    id: r.id, name: r.name, mimeType: r.mimeType, ownerId: r.ownerId, parents: r.parents, description: '',
-    starred: r.starred, trashed: r.trashed, explicitlyTrashed: false, createdMs: r.createdMs, modifiedMs: r.modifiedMs,
-    lastModifyingUserId: '', version: 0, content: null, size: null, fullText: '', properties: '{}', appProperties: '{}',
-    headRevisionId: null, checksums: null, driveId: r.driveId, nameKey: null, nameWords: '',
-  } satisfies FileRow]))
+  return new Map(
+    page.map(({ row: r }) => [
+      r.id,
+      {
+        id: r.id,
+        name: r.name,
+        mimeType: r.mimeType,
+        ownerId: r.ownerId,
+        parents: r.parents,
+        description: '',
+        starred: r.starred,
+        trashed: r.trashed,
+        explicitlyTrashed: false,
+        createdMs: r.createdMs,
+        modifiedMs: r.modifiedMs,
+        lastModifyingUserId: '',
+        version: 0,
+        content: null,
+        size: null,
+        fullText: '',
+        properties: '{}',
+        appProperties: '{}',
+        headRevisionId: null,
+        checksums: null,
+        driveId: r.driveId,
+        nameKey: null,
+        nameWords: '',
+      } satisfies FileRow,
+    ]),
+  )
 }
 
 /**
@@ -55,9 +114,24 @@ export function pageRows(db: Db, page: readonly FileView[], only: ReadonlySet<st
  * the query or the order reads them (each value costs per row, and most listings read few). What is not read
  * stays at its default.
  */
-type Needs = { description: boolean; fullText: boolean; properties: boolean; appProperties: boolean; lastModifyingUserId: boolean; size: boolean }
-const ALWAYS = 'f.id, f.name, f.mime_type, f.owner_id, f.drive_id, f.parents, f.starred, f.trashed, f.created_ms, f.modified_ms'
-const OPTIONAL = [['description', 'f.description'], ['fullText', 'f.full_text'], ['properties', 'f.properties'], ['appProperties', 'f.app_properties'], ['lastModifyingUserId', 'f.last_modifying_user_id'], ['size', 'f.size']] as const
+type Needs = {
+  description: boolean
+  fullText: boolean
+  properties: boolean
+  appProperties: boolean
+  lastModifyingUserId: boolean
+  size: boolean
+}
+const ALWAYS =
+  'f.id, f.name, f.mime_type, f.owner_id, f.drive_id, f.parents, f.starred, f.trashed, f.created_ms, f.modified_ms'
+const OPTIONAL = [
+  ['description', 'f.description'],
+  ['fullText', 'f.full_text'],
+  ['properties', 'f.properties'],
+  ['appProperties', 'f.app_properties'],
+  ['lastModifyingUserId', 'f.last_modifying_user_id'],
+  ['size', 'f.size'],
+] as const
 
 function needsOf(cond: Cond | undefined, orderBy: string | undefined, all: boolean): Needs {
   const reads = (test: (c: Cond) => boolean) => all || (cond !== undefined && some(cond, test))
@@ -72,7 +146,12 @@ function needsOf(cond: Cond | undefined, orderBy: string | undefined, all: boole
 }
 
 const some = (c: Cond, test: (c: Cond) => boolean): boolean =>
-  test(c) || (c.kind === 'and' || c.kind === 'or' ? c.items.some((i) => some(i, test)) : c.kind === 'not' ? some(c.item, test) : false)
+  test(c) ||
+  (c.kind === 'and' || c.kind === 'or'
+    ? c.items.some((i) => some(i, test))
+    : c.kind === 'not'
+      ? some(c.item, test)
+      : false)
 
 /** Reads listing rows from the columns `needs` selected (ALWAYS, then the OPTIONAL ones in order). */
 function listingRows(needs: Needs): (r: unknown[]) => ListingRow {
@@ -198,12 +277,19 @@ export function listing(db: Db, user: WorldUserRow, cond: Cond | undefined, opti
   const q = listingQuery(db, user, cond, options)
   return {
     exact: cond === undefined || q.exact,
-    all: () => q.views(stmt(db, q.sql).raw().all(...q.params, q.named) as unknown[][]),
+    all: () =>
+      q.views(
+        stmt(db, q.sql)
+          .raw()
+          .all(...q.params, q.named) as unknown[][],
+      ),
     page: (order: string, offset: number, limit: number): { views: FileView[]; more: boolean } => {
       // LIMIT and OFFSET as literals: with a bound LIMIT SQLite recompiles a statement on every run, and compiling
       // this one costs ~0.35 ms (docs/decisions/0302).
       const sql = `${q.sql} ORDER BY ${order} LIMIT ${sqlRowCount(limit + 1)} OFFSET ${sqlRowCount(offset)}`
-      const rows = stmt(db, sql).raw().all(...q.params, q.named) as unknown[][]
+      const rows = stmt(db, sql)
+        .raw()
+        .all(...q.params, q.named) as unknown[][]
       const more = rows.length > limit
       return { views: q.views(more ? rows.slice(0, limit) : rows), more }
     },
@@ -214,7 +300,9 @@ export function listing(db: Db, user: WorldUserRow, cond: Cond | undefined, opti
     heads: (order: string, offset: number, limit: number): HeadsPage => {
       const sql = `${q.headsSql()} ORDER BY ${order} LIMIT ${sqlRowCount(limit + 1)} OFFSET ${sqlRowCount(offset)}`
       const read = (): HeadsPage => {
-        const rows = stmt(db, sql).raw().all(...q.params, q.named) as [string, string, string][]
+        const rows = stmt(db, sql)
+          .raw()
+          .all(...q.params, q.named) as [string, string, string][]
         const more = rows.length > limit
         const heads = (more ? rows.slice(0, limit) : rows).map(([id, name, mimeType]) => ({ id, name, mimeType }))
         return { heads, more }
@@ -258,7 +346,10 @@ function listingQuery(db: Db, user: WorldUserRow, cond: Cond | undefined, option
     `/* listable */ ${own ? '' : REACH} SELECT ${list} FROM drive_files f WHERE ${where.join(' AND ')}`
   const sql = select(columns)
   const named: Record<string, unknown> = {
-    owner: user.id, now: own ? 0 : nowMs(db), email: me, domain: me.split('@')[1] ?? '',
+    owner: user.id,
+    now: own ? 0 : nowMs(db),
+    email: me,
+    domain: me.split('@')[1] ?? '',
     groups: own ? '[]' : JSON.stringify(groupsContaining(db, me)),
   }
   if (options.driveId !== undefined) named.drive = options.driveId
@@ -277,8 +368,13 @@ const namesRoot = (c: Cond, root: string): boolean =>
 
 /** Some file names the root id `root` as its parent (a seed can write that; the API never stores it). */
 const ROOT_NAMED = '/* root named */ SELECT 1 FROM drive_files WHERE parents = ? LIMIT 1'
-const rootIsNamed = (db: Db, root: string) => keptWhileUnwritten(db.$client, 'drive_files', `root named\u0000${root}`,
-  () => stmt(db, ROOT_NAMED).get(JSON.stringify([root])) !== undefined)
+const rootIsNamed = (db: Db, root: string) =>
+  keptWhileUnwritten(
+    db.$client,
+    'drive_files',
+    `root named\u0000${root}`,
+    () => stmt(db, ROOT_NAMED).get(JSON.stringify([root])) !== undefined,
+  )
 
 /**
  * The permissions of a listing's rows, loaded in one query the first time any of them is read; owners' addresses
@@ -287,7 +383,10 @@ const rootIsNamed = (db: Db, root: string) => keptWhileUnwritten(db.$client, 'dr
 class ListingPermissions {
   #byFile: Map<string, PermissionRow[]> | undefined
   #emails: Map<string, string> | undefined
-  constructor(private readonly db: Db, private readonly rows: ListingRow[]) {}
+  constructor(
+    private readonly db: Db,
+    private readonly rows: ListingRow[],
+  ) {}
   emailOf(userId: string): string {
     const sql = '/* listable owners */ SELECT id, email FROM world_users'
     this.#emails ??= new Map(stmt(this.db, sql).raw().all() as [string, string][])
@@ -296,7 +395,10 @@ class ListingPermissions {
   of(id: string): PermissionRow[] {
     if (!this.#byFile) {
       this.#byFile = new Map()
-      for (const p of stmt(this.db, PERMS_OF_SQL).all(JSON.stringify(this.rows.map((r) => r.id))) as Record<string, unknown>[]) {
+      for (const p of stmt(this.db, PERMS_OF_SQL).all(JSON.stringify(this.rows.map((r) => r.id))) as Record<
+        string,
+        unknown
+      >[]) {
         const row = { ...p, allowFileDiscovery: p.allowFileDiscovery === 1 } as PermissionRow
         const list = this.#byFile.get(row.fileId)
         if (list) list.push(row)
@@ -313,7 +415,12 @@ class ListedFile implements FileView {
   readonly viewerId: string
   readonly viewerEmail: string
   #parents: string[] | undefined
-  constructor(readonly row: ListingRow, listing: ListingPermissions, user: WorldUserRow, readonly viewerRoot: string) {
+  constructor(
+    readonly row: ListingRow,
+    listing: ListingPermissions,
+    user: WorldUserRow,
+    readonly viewerRoot: string,
+  ) {
     this.#listing = listing
     this.viewerId = user.id
     this.viewerEmail = user.email

@@ -12,7 +12,8 @@ function mailboxesOf(value: string | undefined): { name: string; address: string
   const visit = (items: ReturnType<typeof addressParser>) => {
     for (const item of items) {
       if ('group' in item && Array.isArray(item.group)) visit(item.group as ReturnType<typeof addressParser>)
-      else if ('address' in item && item.address && /@/.test(item.address)) out.push({ name: item.name ?? '', address: item.address })
+      else if ('address' in item && item.address && /@/.test(item.address))
+        out.push({ name: item.name ?? '', address: item.address })
     }
   }
   try {
@@ -40,7 +41,8 @@ export function parseMailbox(value: string | undefined): { name: string; email: 
   if (!value) return undefined
   try {
     const first = addressParser(value)[0]
-    if (first && 'address' in first && first.address) return { name: first.name ?? '', email: first.address.toLowerCase() }
+    if (first && 'address' in first && first.address)
+      return { name: first.name ?? '', email: first.address.toLowerCase() }
   } catch {
     return undefined
   }

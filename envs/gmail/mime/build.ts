@@ -29,7 +29,11 @@ export function encodeWord(s: string): string {
 
 export function formatAddress(a: Address): string {
   if (!a.name) return a.email
-  const name = ascii(a.name) ? (/[(),.:;<>@[\]"]/.test(a.name) ? `"${a.name.replace(/(["\\])/g, '\\$1')}"` : a.name) : encodeWord(a.name)
+  const name = ascii(a.name)
+    ? /[(),.:;<>@[\]"]/.test(a.name)
+      ? `"${a.name.replace(/(["\\])/g, '\\$1')}"`
+      : a.name
+    : encodeWord(a.name)
   return `${name} <${a.email}>`
 }
 
@@ -81,7 +85,10 @@ export function buildMessage(mail: OutgoingMail): Buffer {
   for (const [k, v] of Object.entries(mail.headers ?? {})) head.push(`${k}: ${encodeWord(v)}`)
 
   let body = mail.html
-    ? multipart('alternative', `${seed.slice(0, 24)}a`, [textPart('text/plain', mail.text), textPart('text/html', mail.html)])
+    ? multipart('alternative', `${seed.slice(0, 24)}a`, [
+        textPart('text/plain', mail.text),
+        textPart('text/html', mail.html),
+      ])
     : textPart('text/plain', mail.text)
   if (mail.attachments?.length) {
     body = multipart('mixed', `${seed.slice(24, 48)}m`, [body, ...mail.attachments.map(attachmentPart)])

@@ -64,7 +64,10 @@ export function parseParams(value: string): { value: string; params: Record<stri
     const eq = piece.indexOf('=')
     if (eq < 0) continue
     let key = piece.slice(0, eq).trim().toLowerCase()
-    let val = piece.slice(eq + 1).trim().replace(/^"(.*)"$/s, '$1')
+    let val = piece
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/s, '$1')
     if (key.endsWith('*')) {
       key = key.slice(0, -1)
       const m = /^([^']*)'[^']*'(.*)$/.exec(val)
@@ -183,7 +186,12 @@ export function parseMime(raw: Buffer, depth = 0): MimePart {
   }
   const boundary = ct.params.boundary
   if (mimeType.startsWith('multipart/') && boundary && depth < 20) {
-    return { ...base, isAttachment: false, body: null, parts: splitMultipart(body, boundary).map((p) => parseMime(p, depth + 1)) }
+    return {
+      ...base,
+      isAttachment: false,
+      body: null,
+      parts: splitMultipart(body, boundary).map((p) => parseMime(p, depth + 1)),
+    }
   }
   return { ...base, body: decodeTransfer(body, encoding ?? '7bit'), parts: [] }
 }

@@ -3,7 +3,12 @@ import type { Node } from './parse.ts'
 import { wordsPattern } from './words.ts'
 
 /** What compiling needs from the mailbox: label names, the clock and the owner's time zone. */
-export type CompileContext = { nowMs: number; timeZone: string; selfEmail: string; labelIdByName: (name: string) => string | undefined }
+export type CompileContext = {
+  nowMs: number
+  timeZone: string
+  selfEmail: string
+  labelIdByName: (name: string) => string | undefined
+}
 
 export type Sql = { where: string; params: unknown[] }
 
@@ -20,12 +25,26 @@ const hasLabel = (ids: string[]) =>
   `EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id IN (${ids.map(() => '?').join(',')}))`
 
 const IN_LABELS: Record<string, string[]> = {
-  inbox: ['INBOX'], trash: ['TRASH'], spam: ['SPAM'], sent: ['SENT'], drafts: ['DRAFT'], draft: ['DRAFT'],
-  starred: ['STARRED'], important: ['IMPORTANT'], chats: ['CHAT'], unread: ['UNREAD'],
+  inbox: ['INBOX'],
+  trash: ['TRASH'],
+  spam: ['SPAM'],
+  sent: ['SENT'],
+  drafts: ['DRAFT'],
+  draft: ['DRAFT'],
+  starred: ['STARRED'],
+  important: ['IMPORTANT'],
+  chats: ['CHAT'],
+  unread: ['UNREAD'],
 }
 const CATEGORY: Record<string, string> = {
-  primary: 'CATEGORY_PERSONAL', personal: 'CATEGORY_PERSONAL', social: 'CATEGORY_SOCIAL', promotions: 'CATEGORY_PROMOTIONS',
-  updates: 'CATEGORY_UPDATES', forums: 'CATEGORY_FORUMS', reservations: 'CATEGORY_UPDATES', purchases: 'CATEGORY_UPDATES',
+  primary: 'CATEGORY_PERSONAL',
+  personal: 'CATEGORY_PERSONAL',
+  social: 'CATEGORY_SOCIAL',
+  promotions: 'CATEGORY_PROMOTIONS',
+  updates: 'CATEGORY_UPDATES',
+  forums: 'CATEGORY_FORUMS',
+  reservations: 'CATEGORY_UPDATES',
+  purchases: 'CATEGORY_UPDATES',
 }
 const STAR_NAMES = /^(yellow|blue|red|orange|green|purple)-(star|bang|guillemet|info|check|question)$/
 
@@ -33,7 +52,9 @@ const STAR_NAMES = /^(yellow|blue|red|orange|green|purple)-(star|bang|guillemet|
 export function mentionsSpamTrash(node: Node): boolean {
   switch (node.kind) {
     case 'term':
-      return (node.op === 'in' || node.op === 'label') && ['trash', 'spam', 'anywhere'].includes(node.value.toLowerCase())
+      return (
+        (node.op === 'in' || node.op === 'label') && ['trash', 'spam', 'anywhere'].includes(node.value.toLowerCase())
+      )
     case 'not':
       return false // `-in:trash` excludes trash; it does not bring spam back
     default:
@@ -47,7 +68,10 @@ export function compile(node: Node, ctx: CompileContext): Sql {
     case 'or': {
       if (node.items.length === 0) return { where: node.kind === 'and' ? '1' : '0', params: [] }
       const parts = node.items.map((n) => compile(n, ctx))
-      return { where: `(${parts.map((p) => p.where).join(node.kind === 'and' ? ' AND ' : ' OR ')})`, params: parts.flatMap((p) => p.params) }
+      return {
+        where: `(${parts.map((p) => p.where).join(node.kind === 'and' ? ' AND ' : ' OR ')})`,
+        params: parts.flatMap((p) => p.params),
+      }
     }
     case 'not': {
       const inner = compile(node.item, ctx)
@@ -71,7 +95,10 @@ function term(op: string | null, raw: string, ctx: CompileContext): Sql {
       return { where: LIKE('m.from_addr'), params: [like(lower === 'me' ? ctx.selfEmail : value)] }
     case 'to': {
       const who = lower === 'me' ? ctx.selfEmail : value
-      return { where: `(${LIKE('m.to_addrs')} OR ${LIKE('m.cc_addrs')} OR ${LIKE('m.bcc_addrs')})`, params: [like(who), like(who), like(who)] }
+      return {
+        where: `(${LIKE('m.to_addrs')} OR ${LIKE('m.cc_addrs')} OR ${LIKE('m.bcc_addrs')})`,
+        params: [like(who), like(who), like(who)],
+      }
     }
     case 'cc':
       return { where: LIKE('m.cc_addrs'), params: [like(value)] }
@@ -89,7 +116,9 @@ function term(op: string | null, raw: string, ctx: CompileContext): Sql {
       return { where: LIKE('m.filenames'), params: [like(value)] }
     case 'in':
       if (lower === 'anywhere') return ALL
-      return IN_LABELS[lower] ? { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! } : labelTerm(value, ctx)
+      return IN_LABELS[lower]
+        ? { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! }
+        : labelTerm(value, ctx)
     case 'is':
       if (lower === 'read') return { where: `NOT ${hasLabel(['UNREAD'])}`, params: ['UNREAD'] }
       if (IN_LABELS[lower]) return { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! }
@@ -147,9 +176,17 @@ function hasTerm(what: string): Sql {
     case 'youtube':
       return words('m.search_text', 'youtube.com')
     case 'userlabels':
-      return { where: "EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')", params: [] }
+      return {
+        where:
+          "EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')",
+        params: [],
+      }
     case 'nouserlabels':
-      return { where: "NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')", params: [] }
+      return {
+        where:
+          "NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id LIKE 'Label\\_%' ESCAPE '\\')",
+        params: [],
+      }
     default:
       return STAR_NAMES.test(what) ? { where: hasLabel(['STARRED']), params: ['STARRED'] } : NONE
   }

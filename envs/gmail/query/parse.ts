@@ -42,7 +42,7 @@ export function tokenize(input: string): Token[] {
     }
     let j = i
     while (j < input.length && !/[\s(){}"]/.test(input[j]!)) {
-      if (input[j] === ':' ) break
+      if (input[j] === ':') break
       j++
     }
     const word = input.slice(i, j)
@@ -67,14 +67,16 @@ export const QUERY_LIMITS = { tokens: 400, depth: 32 }
  * query past these answers 400 here instead of running (before, SQLite's expression depth made it a 500).
  */
 function checkBounds(tokens: Token[]) {
-  if (tokens.length > QUERY_LIMITS.tokens) throw badRequest(`Invalid query: more than ${QUERY_LIMITS.tokens} terms.`, 'invalidArgument')
+  if (tokens.length > QUERY_LIMITS.tokens)
+    throw badRequest(`Invalid query: more than ${QUERY_LIMITS.tokens} terms.`, 'invalidArgument')
   let depth = 0
   let negations = 0
   for (const t of tokens) {
     if (t.t === '(' || t.t === '{') depth++
     else if (t.t === ')' || t.t === '}') depth = Math.max(0, depth - 1)
     negations = t.t === '-' ? negations + 1 : 0
-    if (depth + negations > QUERY_LIMITS.depth) throw badRequest(`Invalid query: nested more than ${QUERY_LIMITS.depth} levels.`, 'invalidArgument')
+    if (depth + negations > QUERY_LIMITS.depth)
+      throw badRequest(`Invalid query: nested more than ${QUERY_LIMITS.depth} levels.`, 'invalidArgument')
   }
 }
 

@@ -10,7 +10,11 @@ export function wordsOf(text: string): string {
     const words = text.toLowerCase().replace(/[^a-z0-9]+/g, ' ')
     return words === ' ' || words === '' ? ' ' : ` ${words.trim()} `
   }
-  const words = text.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+  const words = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
   return words.length ? ` ${words.join(' ')} ` : ' '
 }
 

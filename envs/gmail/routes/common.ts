@@ -11,10 +11,18 @@ export const UserParam = z.object({ userId: z.string() })
 export const UserIdParam = UserParam.extend({ id: z.string() })
 
 /** A repeated query parameter (`?labelIds=A&labelIds=B`) as an array. */
-export const repeated = () => z.union([z.string(), z.array(z.string())]).optional().transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+export const repeated = () =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
 
 /** Gmail's boolean query flags (`true`/`false`). */
-export const flag = () => z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1')
+export const flag = () =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1')
 
 /** maxResults: a positive integer; Gmail clamps large values to its cap. */
 export const maxResults = (dflt: number, cap: number) =>
@@ -31,8 +39,14 @@ export const maxResults = (dflt: number, cap: number) =>
       return Math.min(n === 0 ? dflt : n, cap)
     })
 
-export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({ description, content: { 'application/json': { schema } } })
-export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } })
+export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+})
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+})
 
 /** The mailbox owner for a request (`me` or the caller's address), with its mailbox created on first use. */
 export function mailboxOf(c: WorldContext, userId: string): WorldUserRow {

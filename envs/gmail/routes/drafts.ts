@@ -24,7 +24,12 @@ type DraftBody = { id?: string; message?: { raw?: string; threadId?: string } }
 function draftId(c: WorldContext): string {
   const db = c.var.world.db
   const n = nextCounter(db, 'gmail.draft')
-  const digits = BigInt(`0x${createHash('sha256').update(`${getMeta(db, 'id_salt')}:draft:${n}`).digest('hex').slice(0, 15)}`).toString()
+  const digits = BigInt(
+    `0x${createHash('sha256')
+      .update(`${getMeta(db, 'id_salt')}:draft:${n}`)
+      .digest('hex')
+      .slice(0, 15)}`,
+  ).toString()
   return `r${digits}`
 }
 
@@ -50,7 +55,12 @@ function inputOf(body: DraftBody): MessageInput {
 function createDraft(c: WorldContext, user: WorldUserRow, input: MessageInput) {
   const row = c.var.world.tx((db) => {
     const id = draftId(c)
-    const m = insertMessage(db, user.id, { raw: input.raw, labelIds: ['DRAFT'], threadId: input.threadId, internalDate: nowMs(db) })
+    const m = insertMessage(db, user.id, {
+      raw: input.raw,
+      labelIds: ['DRAFT'],
+      threadId: input.threadId,
+      internalDate: nowMs(db),
+    })
     insertRow(db, drafts, { userId: user.id, id, messageId: m.id })
     return { id, messageId: m.id }
   })
@@ -61,7 +71,12 @@ function updateDraft(c: WorldContext, user: WorldUserRow, id: string, input: Mes
   const d = findDraft(c, user, id)
   c.var.world.tx((db) => {
     deleteMessage(db, user.id, d.messageId)
-    const m = insertMessage(db, user.id, { raw: input.raw, labelIds: ['DRAFT'], threadId: input.threadId, internalDate: nowMs(db) })
+    const m = insertMessage(db, user.id, {
+      raw: input.raw,
+      labelIds: ['DRAFT'],
+      threadId: input.threadId,
+      internalDate: nowMs(db),
+    })
     stmt(db, 'UPDATE gmail_drafts SET message_id = ? WHERE user_id = ? AND id = ?').run(m.id, user.id, id)
   })
   return short(c, user, findDraft(c, user, id))
@@ -72,7 +87,10 @@ function sendDraft(c: WorldContext, user: WorldUserRow, id: string | undefined, 
   if (!id) throw badRequest('Missing draft id', 'invalidArgument')
   const d = findDraft(c, user, id)
   const stored = findMessage(c.var.world.db, user.id, d.messageId)!
-  const input = replacement ?? { raw: stored.raw, threadId: stored.threadId === stored.id ? undefined : stored.threadId }
+  const input = replacement ?? {
+    raw: stored.raw,
+    threadId: stored.threadId === stored.id ? undefined : stored.threadId,
+  }
   const sent = c.var.world.tx((db) => {
     deleteMessage(db, user.id, d.messageId)
     stmt(db, DELETE_DRAFT).run(user.id, d.id)
@@ -81,12 +99,67 @@ function sendDraft(c: WorldContext, user: WorldUserRow, id: string | undefined, 
   return { id: sent.id, threadId: sent.threadId, labelIds: labelsOf(c.var.world.db, user.id, sent.id) }
 }
 
-const list = createRoute({ operationId: 'gmail.users.drafts.list', method: 'get', path: base, request: { params: UserParam, query: z.object({ q: z.string().optional(), maxResults: maxResults(100, 500), pageToken: z.string().optional(), includeSpamTrash: flag() }) }, responses: { 200: json(z.object({ drafts: z.array(Draft).optional(), resultSizeEstimate: z.number(), nextPageToken: z.string().optional() })) } })
-const get = createRoute({ operationId: 'gmail.users.drafts.get', method: 'get', path: `${base}/{id}`, request: { params: UserIdParam, query: z.object({ format: z.enum(['minimal', 'full', 'raw', 'metadata']).default('full') }) }, responses: { 200: json(Draft) } })
-const create = createRoute({ operationId: 'gmail.users.drafts.create', method: 'post', path: base, request: { params: UserParam, body: jsonBody(Draft) }, responses: { 200: json(Draft) } })
-const update = createRoute({ operationId: 'gmail.users.drafts.update', method: 'put', path: `${base}/{id}`, request: { params: UserIdParam, body: jsonBody(Draft) }, responses: { 200: json(Draft) } })
-const remove = createRoute({ operationId: 'gmail.users.drafts.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
-const send = createRoute({ operationId: 'gmail.users.drafts.send', method: 'post', path: `${base}/send`, request: { params: UserParam, body: jsonBody(Draft) }, responses: { 200: json(z.record(z.string(), z.unknown())) } })
+const list = createRoute({
+  operationId: 'gmail.users.drafts.list',
+  method: 'get',
+  path: base,
+  request: {
+    params: UserParam,
+    query: z.object({
+      q: z.string().optional(),
+      maxResults: maxResults(100, 500),
+      pageToken: z.string().optional(),
+      includeSpamTrash: flag(),
+    }),
+  },
+  responses: {
+    200: json(
+      z.object({
+        drafts: z.array(Draft).optional(),
+        resultSizeEstimate: z.number(),
+        nextPageToken: z.string().optional(),
+      }),
+    ),
+  },
+})
+const get = createRoute({
+  operationId: 'gmail.users.drafts.get',
+  method: 'get',
+  path: `${base}/{id}`,
+  request: {
+    params: UserIdParam,
+    query: z.object({ format: z.enum(['minimal', 'full', 'raw', 'metadata']).default('full') }),
+  },
+  responses: { 200: json(Draft) },
+})
+const create = createRoute({
+  operationId: 'gmail.users.drafts.create',
+  method: 'post',
+  path: base,
+  request: { params: UserParam, body: jsonBody(Draft) },
+  responses: { 200: json(Draft) },
+})
+const update = createRoute({
+  operationId: 'gmail.users.drafts.update',
+  method: 'put',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam, body: jsonBody(Draft) },
+  responses: { 200: json(Draft) },
+})
+const remove = createRoute({
+  operationId: 'gmail.users.drafts.delete',
+  method: 'delete',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam },
+  responses: { 204: { description: 'Deleted' } },
+})
+const send = createRoute({
+  operationId: 'gmail.users.drafts.send',
+  method: 'post',
+  path: `${base}/send`,
+  request: { params: UserParam, body: jsonBody(Draft) },
+  responses: { 200: json(z.record(z.string(), z.unknown())) },
+})
 
 export const draftsRouter = createGoogleRouter()
   .openapi(list, (c) => {
@@ -96,10 +169,15 @@ export const draftsRouter = createGoogleRouter()
     const sql = 'SELECT message_id, id FROM gmail_drafts WHERE user_id = ?'
     const pairs = stmt(db, sql).raw().all(user.id) as [string, string][]
     const byMessage = new Map(pairs)
-    const hits = searchMessages(db, user, { q: query.q, labelIds: ['DRAFT'], includeSpamTrash: query.includeSpamTrash }).filter((m) => byMessage.has(m.id))
+    const hits = searchMessages(db, user, {
+      q: query.q,
+      labelIds: ['DRAFT'],
+      includeSpamTrash: query.includeSpamTrash,
+    }).filter((m) => byMessage.has(m.id))
     const { page, nextPageToken } = pageOf(hits, query.maxResults, query.pageToken)
     const body: Record<string, unknown> = {}
-    if (page.length) body.drafts = page.map((m) => ({ id: byMessage.get(m.id), message: { id: m.id, threadId: m.threadId } }))
+    if (page.length)
+      body.drafts = page.map((m) => ({ id: byMessage.get(m.id), message: { id: m.id, threadId: m.threadId } }))
     if (nextPageToken) body.nextPageToken = nextPageToken
     body.resultSizeEstimate = hits.length
     return c.json(body as never, 200)
@@ -109,10 +187,31 @@ export const draftsRouter = createGoogleRouter()
     const user = mailboxOf(c, userId)
     const d = findDraft(c, user, id)
     const m = findMessage(c.var.world.db, user.id, d.messageId)!
-    return c.json({ id, message: toMessage(m, labelsOf(c.var.world.db, user.id, m.id), c.req.valid('query').format as Format) } as never, 200)
+    return c.json(
+      {
+        id,
+        message: toMessage(m, labelsOf(c.var.world.db, user.id, m.id), c.req.valid('query').format as Format),
+      } as never,
+      200,
+    )
   })
-  .openapi(create, (c) => c.json(createDraft(c, mailboxOf(c, c.req.valid('param').userId), inputOf(c.req.valid('json') as DraftBody)) as never, 200))
-  .openapi(update, (c) => c.json(updateDraft(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, inputOf(c.req.valid('json') as DraftBody)) as never, 200))
+  .openapi(create, (c) =>
+    c.json(
+      createDraft(c, mailboxOf(c, c.req.valid('param').userId), inputOf(c.req.valid('json') as DraftBody)) as never,
+      200,
+    ),
+  )
+  .openapi(update, (c) =>
+    c.json(
+      updateDraft(
+        c,
+        mailboxOf(c, c.req.valid('param').userId),
+        c.req.valid('param').id,
+        inputOf(c.req.valid('json') as DraftBody),
+      ) as never,
+      200,
+    ),
+  )
   .openapi(remove, (c) => {
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
@@ -125,7 +224,15 @@ export const draftsRouter = createGoogleRouter()
   })
   .openapi(send, (c) => {
     const body = c.req.valid('json') as DraftBody
-    return c.json(sendDraft(c, mailboxOf(c, c.req.valid('param').userId), body.id, body.message?.raw ? inputOf(body) : undefined) as never, 200)
+    return c.json(
+      sendDraft(
+        c,
+        mailboxOf(c, c.req.valid('param').userId),
+        body.id,
+        body.message?.raw ? inputOf(body) : undefined,
+      ) as never,
+      200,
+    )
   })
 
 // Uploads at /upload/gmail/v1/users/{userId}/drafts[/send|/{id}] with uploadType=media|multipart|resumable: the

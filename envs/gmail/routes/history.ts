@@ -16,24 +16,45 @@ const list = createRoute({
   path: '/gmail/v1/users/{userId}/history',
   request: {
     params: UserParam,
-    query: z.object({ startHistoryId: z.string().optional(), historyTypes: repeated(), labelId: z.string().optional(), maxResults: maxResults(100, 500), pageToken: z.string().optional() }),
+    query: z.object({
+      startHistoryId: z.string().optional(),
+      historyTypes: repeated(),
+      labelId: z.string().optional(),
+      maxResults: maxResults(100, 500),
+      pageToken: z.string().optional(),
+    }),
   },
   responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 
-type Row = { id: number; type: (typeof TYPES)[number]; message_id: string; thread_id: string; message_label_ids: string; changed_label_ids: string }
+type Row = {
+  id: number
+  type: (typeof TYPES)[number]
+  message_id: string
+  thread_id: string
+  message_label_ids: string
+  changed_label_ids: string
+}
 
 export const historyRouter = createGoogleRouter().openapi(list, (c) => {
   const q = c.req.valid('query')
   const user = mailboxOf(c, c.req.valid('param').userId)
-  if (!q.startHistoryId || !/^\d+$/.test(q.startHistoryId)) throw badRequest('Invalid startHistoryId', 'invalidArgument')
+  if (!q.startHistoryId || !/^\d+$/.test(q.startHistoryId))
+    throw badRequest('Invalid startHistoryId', 'invalidArgument')
   const start = Number(q.startHistoryId)
   if (start < FIRST_HISTORY_ID) throw notFound('Requested entity was not found.')
-  for (const t of q.historyTypes) if (!TYPES.includes(t as never)) throw badRequest(`Invalid value for historyTypes: ${t}`, 'invalidArgument')
+  for (const t of q.historyTypes)
+    if (!TYPES.includes(t as never)) throw badRequest(`Invalid value for historyTypes: ${t}`, 'invalidArgument')
   const types = q.historyTypes.length ? q.historyTypes : [...TYPES]
   const db = c.var.world.db
-  const rows = (stmt(db, 'SELECT * FROM gmail_history WHERE user_id = ? AND id > ? ORDER BY id, rowid').all(user.id, start) as Row[]).filter(
-    (r) => types.includes(r.type) && (!q.labelId || (JSON.parse(r.message_label_ids) as string[]).includes(q.labelId) || (JSON.parse(r.changed_label_ids) as string[]).includes(q.labelId)),
+  const rows = (
+    stmt(db, 'SELECT * FROM gmail_history WHERE user_id = ? AND id > ? ORDER BY id, rowid').all(user.id, start) as Row[]
+  ).filter(
+    (r) =>
+      types.includes(r.type) &&
+      (!q.labelId ||
+        (JSON.parse(r.message_label_ids) as string[]).includes(q.labelId) ||
+        (JSON.parse(r.changed_label_ids) as string[]).includes(q.labelId)),
   )
   // One history record per id, holding every change made at that id.
   const grouped = new Map<number, Record<string, unknown[]> & { id: string }>()
@@ -45,7 +66,8 @@ export const historyRouter = createGoogleRouter().openapi(list, (c) => {
     if (r.type === 'messageAdded') (rec.messagesAdded ??= []).push({ message })
     if (r.type === 'messageDeleted') (rec.messagesDeleted ??= []).push({ message })
     if (r.type === 'labelAdded') (rec.labelsAdded ??= []).push({ message, labelIds: JSON.parse(r.changed_label_ids) })
-    if (r.type === 'labelRemoved') (rec.labelsRemoved ??= []).push({ message, labelIds: JSON.parse(r.changed_label_ids) })
+    if (r.type === 'labelRemoved')
+      (rec.labelsRemoved ??= []).push({ message, labelIds: JSON.parse(r.changed_label_ids) })
     grouped.set(r.id, rec)
   }
   const all = [...grouped.values()]

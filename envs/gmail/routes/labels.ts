@@ -15,14 +15,18 @@ const base = '/gmail/v1/users/{userId}/labels'
 
 /** The colours Gmail accepts for labels (its fixed palette). */
 export const LABEL_PALETTE = new Set(
-  '#000000 #434343 #666666 #999999 #cccccc #efefef #f3f3f3 #ffffff #fb4c2f #ffad47 #fad165 #16a766 #43d692 #4a86e8 #a479e2 #f691b3 #f6c5be #ffe6c7 #fef1d1 #b9e4d0 #c6f3de #c9daf8 #e4d7f5 #fcdee8 #efa093 #ffd6a2 #fce8b3 #89d3b2 #a0eac9 #a4c2f4 #d0bcf1 #fbc8d9 #e66550 #ffbc6b #fcda83 #44b984 #68dfa9 #6d9eeb #b694e8 #f7a7c0 #cc3a21 #eaa041 #f2c960 #149e60 #3dc789 #3c78d8 #8e63ce #e07798 #ac2b16 #cf8933 #d5ae49 #0b804b #2a9c68 #285bac #653e9b #b65775 #822111 #a46a21 #aa8831 #076239 #1a764d #1c4587 #41236d #83334c #464646 #e7e7e7 #0d3472 #b6cff5 #0d3b44 #98d7e4 #3d188e #e3d7ff #711a36 #fbd3e0 #8a1c0a #f2b2a8 #7a2e0b #ffc8af #7a4706 #ffdeb5 #594c05 #fbe983 #684e07 #fdedc1 #0b4f30 #b3efd3 #04502e #a2dcc1 #c2c2c2 #4986e7 #2da2bb #b99aff #994a64 #f691b2 #ff7537 #ffad46 #662e37 #ebdbde #cca6ac #094228 #42d692 #16a765'.split(' '),
+  '#000000 #434343 #666666 #999999 #cccccc #efefef #f3f3f3 #ffffff #fb4c2f #ffad47 #fad165 #16a766 #43d692 #4a86e8 #a479e2 #f691b3 #f6c5be #ffe6c7 #fef1d1 #b9e4d0 #c6f3de #c9daf8 #e4d7f5 #fcdee8 #efa093 #ffd6a2 #fce8b3 #89d3b2 #a0eac9 #a4c2f4 #d0bcf1 #fbc8d9 #e66550 #ffbc6b #fcda83 #44b984 #68dfa9 #6d9eeb #b694e8 #f7a7c0 #cc3a21 #eaa041 #f2c960 #149e60 #3dc789 #3c78d8 #8e63ce #e07798 #ac2b16 #cf8933 #d5ae49 #0b804b #2a9c68 #285bac #653e9b #b65775 #822111 #a46a21 #aa8831 #076239 #1a764d #1c4587 #41236d #83334c #464646 #e7e7e7 #0d3472 #b6cff5 #0d3b44 #98d7e4 #3d188e #e3d7ff #711a36 #fbd3e0 #8a1c0a #f2b2a8 #7a2e0b #ffc8af #7a4706 #ffdeb5 #594c05 #fbe983 #684e07 #fdedc1 #0b4f30 #b3efd3 #04502e #a2dcc1 #c2c2c2 #4986e7 #2da2bb #b99aff #994a64 #f691b2 #ff7537 #ffad46 #662e37 #ebdbde #cca6ac #094228 #42d692 #16a765'.split(
+    ' ',
+  ),
 )
 
 /** Per-label totals, computed from the one label table so counts, search and history agree. */
 function counts(c: WorldContext, userId: string, labelId: string) {
   const q = (sql: string) => (stmt(c.var.world.db, sql).get(userId, labelId) as { n: number }).n
-  const inLabel = 'FROM gmail_message_labels l JOIN gmail_messages m ON m.user_id = l.user_id AND m.id = l.message_id WHERE l.user_id = ? AND l.label_id = ?'
-  const unread = "AND EXISTS (SELECT 1 FROM gmail_message_labels u WHERE u.user_id = m.user_id AND u.message_id = m.id AND u.label_id = 'UNREAD')"
+  const inLabel =
+    'FROM gmail_message_labels l JOIN gmail_messages m ON m.user_id = l.user_id AND m.id = l.message_id WHERE l.user_id = ? AND l.label_id = ?'
+  const unread =
+    "AND EXISTS (SELECT 1 FROM gmail_message_labels u WHERE u.user_id = m.user_id AND u.message_id = m.id AND u.label_id = 'UNREAD')"
   return {
     messagesTotal: q(`SELECT count(*) AS n ${inLabel}`),
     messagesUnread: q(`SELECT count(*) AS n ${inLabel} ${unread}`),
@@ -31,19 +35,28 @@ function counts(c: WorldContext, userId: string, labelId: string) {
   }
 }
 
-type LabelInput = { name?: string; messageListVisibility?: string; labelListVisibility?: string; color?: { textColor?: string; backgroundColor?: string } }
+type LabelInput = {
+  name?: string
+  messageListVisibility?: string
+  labelListVisibility?: string
+  color?: { textColor?: string; backgroundColor?: string }
+}
 
 function validate(c: WorldContext, user: WorldUserRow, input: LabelInput, selfId?: string) {
   if (input.name !== undefined) {
     const name = input.name.trim()
     if (name === '' || name.length > 225) throw badRequest('Invalid label name', 'invalidArgument')
     if (SYSTEM_LABEL_IDS.has(name.toUpperCase())) throw badRequest('Invalid label name', 'invalidArgument')
-    const clash = listLabels(c.var.world.db, user.id).find((l) => l.id !== selfId && l.name.toLowerCase() === name.toLowerCase())
+    const clash = listLabels(c.var.world.db, user.id).find(
+      (l) => l.id !== selfId && l.name.toLowerCase() === name.toLowerCase(),
+    )
     if (clash) throw alreadyExists('Label name exists or conflicts', 'duplicate')
   }
   if (input.color) {
     const { textColor, backgroundColor } = input.color
-    for (const col of [textColor, backgroundColor]) if (col !== undefined && !LABEL_PALETTE.has(col.toLowerCase())) throw badRequest(`Label color ${col} is not on the allowed color palette`, 'invalidArgument')
+    for (const col of [textColor, backgroundColor])
+      if (col !== undefined && !LABEL_PALETTE.has(col.toLowerCase()))
+        throw badRequest(`Label color ${col} is not on the allowed color palette`, 'invalidArgument')
   }
 }
 
@@ -54,14 +67,51 @@ function requireUserLabel(c: WorldContext, user: WorldUserRow, id: string) {
   return row
 }
 
-const list = createRoute({ operationId: 'gmail.users.labels.list', method: 'get', path: base, request: { params: UserParam }, responses: { 200: json(z.object({ labels: z.array(Label) })) } })
-const get = createRoute({ operationId: 'gmail.users.labels.get', method: 'get', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 200: json(Label) } })
-const create = createRoute({ operationId: 'gmail.users.labels.create', method: 'post', path: base, request: { params: UserParam, body: jsonBody(Label) }, responses: { 200: json(Label) } })
-const update = createRoute({ operationId: 'gmail.users.labels.update', method: 'put', path: `${base}/{id}`, request: { params: UserIdParam, body: jsonBody(Label) }, responses: { 200: json(Label) } })
-const patch = createRoute({ operationId: 'gmail.users.labels.patch', method: 'patch', path: `${base}/{id}`, request: { params: UserIdParam, body: jsonBody(Label) }, responses: { 200: json(Label) } })
-const remove = createRoute({ operationId: 'gmail.users.labels.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
+const list = createRoute({
+  operationId: 'gmail.users.labels.list',
+  method: 'get',
+  path: base,
+  request: { params: UserParam },
+  responses: { 200: json(z.object({ labels: z.array(Label) })) },
+})
+const get = createRoute({
+  operationId: 'gmail.users.labels.get',
+  method: 'get',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam },
+  responses: { 200: json(Label) },
+})
+const create = createRoute({
+  operationId: 'gmail.users.labels.create',
+  method: 'post',
+  path: base,
+  request: { params: UserParam, body: jsonBody(Label) },
+  responses: { 200: json(Label) },
+})
+const update = createRoute({
+  operationId: 'gmail.users.labels.update',
+  method: 'put',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam, body: jsonBody(Label) },
+  responses: { 200: json(Label) },
+})
+const patch = createRoute({
+  operationId: 'gmail.users.labels.patch',
+  method: 'patch',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam, body: jsonBody(Label) },
+  responses: { 200: json(Label) },
+})
+const remove = createRoute({
+  operationId: 'gmail.users.labels.delete',
+  method: 'delete',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam },
+  responses: { 204: { description: 'Deleted' } },
+})
 
-const UPDATE_LABEL = 'UPDATE gmail_labels SET name = ?, message_list_visibility = ?, label_list_visibility = ?, ' +
+const UPDATE_LABEL =
+  'UPDATE gmail_labels SET name = ?, message_list_visibility = ?, label_list_visibility = ?, ' +
   'text_color = ?, background_color = ? WHERE user_id = ? AND id = ?'
 
 function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInput, replace: boolean) {
@@ -118,8 +168,30 @@ export const labelsRouter = createGoogleRouter()
     const { type: _t, ...out } = toLabel(row) as Record<string, unknown>
     return c.json(out as never, 200)
   })
-  .openapi(update, (c) => c.json(write(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, c.req.valid('json') as LabelInput, true) as never, 200))
-  .openapi(patch, (c) => c.json(write(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, c.req.valid('json') as LabelInput, false) as never, 200))
+  .openapi(update, (c) =>
+    c.json(
+      write(
+        c,
+        mailboxOf(c, c.req.valid('param').userId),
+        c.req.valid('param').id,
+        c.req.valid('json') as LabelInput,
+        true,
+      ) as never,
+      200,
+    ),
+  )
+  .openapi(patch, (c) =>
+    c.json(
+      write(
+        c,
+        mailboxOf(c, c.req.valid('param').userId),
+        c.req.valid('param').id,
+        c.req.valid('json') as LabelInput,
+        false,
+      ) as never,
+      200,
+    ),
+  )
   .openapi(remove, (c) => {
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)

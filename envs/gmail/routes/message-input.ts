@@ -27,7 +27,8 @@ export const MAX_HEADER_BYTES = 64 * 1024
 export function checkHeaderSize(raw: Buffer): Buffer {
   const window = raw.subarray(0, MAX_HEADER_BYTES + 4).toString('latin1')
   const end = /\r?\n\r?\n/.exec(window)?.index ?? (raw.length <= MAX_HEADER_BYTES ? raw.length : Infinity)
-  if (end > MAX_HEADER_BYTES) throw badRequest(`Message header section exceeds ${MAX_HEADER_BYTES} bytes.`, 'invalidArgument')
+  if (end > MAX_HEADER_BYTES)
+    throw badRequest(`Message header section exceeds ${MAX_HEADER_BYTES} bytes.`, 'invalidArgument')
   return raw
 }
 
@@ -36,7 +37,8 @@ const MISSING = "'raw' RFC822 payload message string or uploading message via /u
 /** Decodes the `raw` field of a JSON Message body (base64url or base64). */
 export function rawFromJson(body: { raw?: unknown; threadId?: unknown; labelIds?: unknown }): MessageInput {
   if (typeof body.raw !== 'string' || body.raw === '') throw badRequest(MISSING, 'invalidArgument')
-  if (!/^[A-Za-z0-9+/_=\s-]*$/.test(body.raw)) throw badRequest("Invalid value for ByteString: " + body.raw.slice(0, 40), 'invalidArgument')
+  if (!/^[A-Za-z0-9+/_=\s-]*$/.test(body.raw))
+    throw badRequest('Invalid value for ByteString: ' + body.raw.slice(0, 40), 'invalidArgument')
   const raw = Buffer.from(body.raw.replace(/\s+/g, ''), 'base64url')
   if (raw.length === 0) throw badRequest(MISSING, 'invalidArgument')
   return {

@@ -3,7 +3,12 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { decodePageToken, encodePageToken } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
-import { Message, ModifyMessageRequest, BatchModifyMessagesRequest, BatchDeleteMessagesRequest } from '../api/schemas.gen.ts'
+import {
+  Message,
+  ModifyMessageRequest,
+  BatchModifyMessagesRequest,
+  BatchDeleteMessagesRequest,
+} from '../api/schemas.gen.ts'
 import { toMessage, type Format } from '../map.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { deleteMessage, findAttachment, insertMessage, labelOrder, labelsOf, modifyLabels } from '../store/messages.ts'
@@ -12,8 +17,18 @@ import { labelExists } from '../store/mailbox.ts'
 import { deleteMessagesOfMany, modifyLabelsOfMany } from '../store/message-batch.ts'
 import { sendAsUser } from '../deliver.ts'
 import {
-  checkIds, flag, json, jsonBody, mailboxOf, maxResults, repeated, requireMessageRef, requireMessageRefs,
-  requireMessageView, UserIdParam, UserParam,
+  checkIds,
+  flag,
+  json,
+  jsonBody,
+  mailboxOf,
+  maxResults,
+  repeated,
+  requireMessageRef,
+  requireMessageRefs,
+  requireMessageView,
+  UserIdParam,
+  UserParam,
 } from './common.ts'
 import { rawFromJson, rawFromUpload, type MessageInput } from './message-input.ts'
 import { continueSession, GMAIL_MAX_STORE_BYTES, GMAIL_MAX_UPLOAD_BYTES, openSession } from './resumable.ts'
@@ -35,40 +50,112 @@ export const list = createRoute({
   path: base,
   request: {
     params: UserParam,
-    query: z.object({ q: z.string().optional(), labelIds: repeated(), maxResults: maxResults(100, 500), pageToken: z.string().optional(), includeSpamTrash: flag() }),
+    query: z.object({
+      q: z.string().optional(),
+      labelIds: repeated(),
+      maxResults: maxResults(100, 500),
+      pageToken: z.string().optional(),
+      includeSpamTrash: flag(),
+    }),
   },
-  responses: { 200: json(z.object({ messages: z.array(z.object({ id: z.string(), threadId: z.string() })).optional(), nextPageToken: z.string().optional(), resultSizeEstimate: z.number() })) },
+  responses: {
+    200: json(
+      z.object({
+        messages: z.array(z.object({ id: z.string(), threadId: z.string() })).optional(),
+        nextPageToken: z.string().optional(),
+        resultSizeEstimate: z.number(),
+      }),
+    ),
+  },
 })
 
 export const get = createRoute({
   operationId: 'gmail.users.messages.get',
   method: 'get',
   path: `${base}/{id}`,
-  request: { params: UserIdParam, query: z.object({ format: z.enum(FORMATS).default('full'), metadataHeaders: repeated() }) },
+  request: {
+    params: UserIdParam,
+    query: z.object({ format: z.enum(FORMATS).default('full'), metadataHeaders: repeated() }),
+  },
   responses: { 200: json(Message) },
 })
 
-const sendRoute = createRoute({ operationId: 'gmail.users.messages.send', method: 'post', path: `${base}/send`, request: { params: UserParam, body: jsonBody(Message) }, responses: { 200: json(Message) } })
+const sendRoute = createRoute({
+  operationId: 'gmail.users.messages.send',
+  method: 'post',
+  path: `${base}/send`,
+  request: { params: UserParam, body: jsonBody(Message) },
+  responses: { 200: json(Message) },
+})
 const insertRoute = createRoute({
   operationId: 'gmail.users.messages.insert',
   method: 'post',
   path: base,
-  request: { params: UserParam, query: z.object({ internalDateSource: z.enum(['receivedTime', 'dateHeader']).optional(), deleted: flag() }), body: jsonBody(Message) },
+  request: {
+    params: UserParam,
+    query: z.object({ internalDateSource: z.enum(['receivedTime', 'dateHeader']).optional(), deleted: flag() }),
+    body: jsonBody(Message),
+  },
   responses: { 200: json(Message) },
 })
 const importRoute = createRoute({
   operationId: 'gmail.users.messages.import',
   method: 'post',
   path: `${base}/import`,
-  request: { params: UserParam, query: z.object({ internalDateSource: z.enum(['receivedTime', 'dateHeader']).optional(), deleted: flag(), neverMarkSpam: flag(), processForCalendar: flag() }), body: jsonBody(Message) },
+  request: {
+    params: UserParam,
+    query: z.object({
+      internalDateSource: z.enum(['receivedTime', 'dateHeader']).optional(),
+      deleted: flag(),
+      neverMarkSpam: flag(),
+      processForCalendar: flag(),
+    }),
+    body: jsonBody(Message),
+  },
   responses: { 200: json(Message) },
 })
-const modifyRoute = createRoute({ operationId: 'gmail.users.messages.modify', method: 'post', path: `${base}/{id}/modify`, request: { params: UserIdParam, body: jsonBody(ModifyMessageRequest) }, responses: { 200: json(Message) } })
-const batchModifyRoute = createRoute({ operationId: 'gmail.users.messages.batchModify', method: 'post', path: `${base}/batchModify`, request: { params: UserParam, body: jsonBody(BatchModifyMessagesRequest) }, responses: { 204: { description: 'Done' } } })
-const batchDeleteRoute = createRoute({ operationId: 'gmail.users.messages.batchDelete', method: 'post', path: `${base}/batchDelete`, request: { params: UserParam, body: jsonBody(BatchDeleteMessagesRequest) }, responses: { 204: { description: 'Done' } } })
-const trashRoute = createRoute({ operationId: 'gmail.users.messages.trash', method: 'post', path: `${base}/{id}/trash`, request: { params: UserIdParam }, responses: { 200: json(Message) } })
-const untrashRoute = createRoute({ operationId: 'gmail.users.messages.untrash', method: 'post', path: `${base}/{id}/untrash`, request: { params: UserIdParam }, responses: { 200: json(Message) } })
-const deleteRoute = createRoute({ operationId: 'gmail.users.messages.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
+const modifyRoute = createRoute({
+  operationId: 'gmail.users.messages.modify',
+  method: 'post',
+  path: `${base}/{id}/modify`,
+  request: { params: UserIdParam, body: jsonBody(ModifyMessageRequest) },
+  responses: { 200: json(Message) },
+})
+const batchModifyRoute = createRoute({
+  operationId: 'gmail.users.messages.batchModify',
+  method: 'post',
+  path: `${base}/batchModify`,
+  request: { params: UserParam, body: jsonBody(BatchModifyMessagesRequest) },
+  responses: { 204: { description: 'Done' } },
+})
+const batchDeleteRoute = createRoute({
+  operationId: 'gmail.users.messages.batchDelete',
+  method: 'post',
+  path: `${base}/batchDelete`,
+  request: { params: UserParam, body: jsonBody(BatchDeleteMessagesRequest) },
+  responses: { 204: { description: 'Done' } },
+})
+const trashRoute = createRoute({
+  operationId: 'gmail.users.messages.trash',
+  method: 'post',
+  path: `${base}/{id}/trash`,
+  request: { params: UserIdParam },
+  responses: { 200: json(Message) },
+})
+const untrashRoute = createRoute({
+  operationId: 'gmail.users.messages.untrash',
+  method: 'post',
+  path: `${base}/{id}/untrash`,
+  request: { params: UserIdParam },
+  responses: { 200: json(Message) },
+})
+const deleteRoute = createRoute({
+  operationId: 'gmail.users.messages.delete',
+  method: 'delete',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam },
+  responses: { 204: { description: 'Deleted' } },
+})
 const attachmentRoute = createRoute({
   operationId: 'gmail.users.messages.attachments.get',
   method: 'get',
@@ -88,7 +175,11 @@ function decodeCursor(token: string | undefined): (SearchCursor & { seen: number
   return { internalDate: d as number, id: i, seen: n as number }
 }
 
-const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({ id: row.id, threadId: row.threadId, labelIds: labelsOf(c.var.world.db, user.id, row.id) })
+const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({
+  id: row.id,
+  threadId: row.threadId,
+  labelIds: labelsOf(c.var.world.db, user.id, row.id),
+})
 
 function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
   // mailboxOf ensured the sender's mailbox earlier in this request.
@@ -103,7 +194,12 @@ function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
 const dateSource = (opts: { internalDateSource?: string; isImport: boolean }) =>
   opts.internalDateSource ?? (opts.isImport ? 'dateHeader' : 'receivedTime')
 
-function store(c: WorldContext, user: WorldUserRow, input: MessageInput, opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean }) {
+function store(
+  c: WorldContext,
+  user: WorldUserRow,
+  input: MessageInput,
+  opts: { internalDateSource?: string; deleted?: boolean; isImport: boolean },
+) {
   const labelIds = input.labelIds ?? (opts.isImport ? ['INBOX', 'UNREAD'] : [])
   checkLabels(c, user, labelIds)
   const stored = opts.deleted ? [...labelIds.filter((l) => l !== 'INBOX'), 'TRASH'] : labelIds
@@ -139,16 +235,33 @@ export const messagesRouter = createGoogleRouter()
     const { format, metadataHeaders } = c.req.valid('query')
     const user = mailboxOf(c, userId)
     const row = requireMessageView(c, user, id, format === 'raw')
-    return c.json(toMessage(row, labelsOf(c.var.world.db, user.id, id), format as Format, metadataHeaders) as never, 200)
+    return c.json(
+      toMessage(row, labelsOf(c.var.world.db, user.id, id), format as Format, metadataHeaders) as never,
+      200,
+    )
   })
-  .openapi(sendRoute, (c) => c.json(send(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json'))) as never, 200))
+  .openapi(sendRoute, (c) =>
+    c.json(send(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json'))) as never, 200),
+  )
   .openapi(insertRoute, (c) => {
     const q = c.req.valid('query')
-    return c.json(store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), { ...q, isImport: false }) as never, 200)
+    return c.json(
+      store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), {
+        ...q,
+        isImport: false,
+      }) as never,
+      200,
+    )
   })
   .openapi(importRoute, (c) => {
     const q = c.req.valid('query')
-    return c.json(store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), { ...q, isImport: true }) as never, 200)
+    return c.json(
+      store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), {
+        ...q,
+        isImport: true,
+      }) as never,
+      200,
+    )
   })
   .openapi(modifyRoute, (c) => {
     const { userId, id } = c.req.valid('param')
@@ -156,7 +269,9 @@ export const messagesRouter = createGoogleRouter()
     const user = mailboxOf(c, userId)
     const row = requireMessageRef(c, user, id)
     checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
-    const labelIds = c.var.world.tx((db) => modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? []))
+    const labelIds = c.var.world.tx((db) =>
+      modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? []),
+    )
     return c.json({ id: row.id, threadId: row.threadId, labelIds } as never, 200)
   })
   .openapi(batchModifyRoute, (c) => {
@@ -211,12 +326,23 @@ export const messagesRouter = createGoogleRouter()
 
 // Uploads: /upload/gmail/v1/users/{userId}/messages[/send|/import] with uploadType=media|multipart|resumable.
 type Op = (c: WorldContext, user: WorldUserRow, input: MessageInput) => unknown
-const storeOp = (isImport: boolean): Op => (c, user, input) => store(c, user, input, { internalDateSource: c.req.query('internalDateSource'), deleted: c.req.query('deleted') === 'true', isImport })
+const storeOp =
+  (isImport: boolean): Op =>
+  (c, user, input) =>
+    store(c, user, input, {
+      internalDateSource: c.req.query('internalDateSource'),
+      deleted: c.req.query('deleted') === 'true',
+      isImport,
+    })
 async function resumeWith(c: WorldContext, user: WorldUserRow, op: Op, maxBytes: number) {
   const input = await continueSession(c, user.id, maxBytes)
   return input instanceof Response ? input : c.json(op(c, user, input) as never, 200)
 }
-const uploadOps: [string, Op][] = [['/send', send], ['', storeOp(false)], ['/import', storeOp(true)]]
+const uploadOps: [string, Op][] = [
+  ['/send', send],
+  ['', storeOp(false)],
+  ['/import', storeOp(true)],
+]
 for (const [suffix, op] of uploadOps) {
   const path = `/upload/gmail/v1/users/:userId/messages${suffix}`
   // insert and import take up to 150 MB (discovery maxSize); send 35 MB.

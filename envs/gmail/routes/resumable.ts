@@ -29,7 +29,9 @@ export async function openSession(c: WorldContext, userId: string) {
   }
   const id = c.var.world.tx((db) => {
     const sid = urlSafeId(db, 'gmail.upload', 40)
-    db.insert(uploads).values({ id: sid, userId, metadata: JSON.stringify(meta), received: Buffer.alloc(0) }).run()
+    db.insert(uploads)
+      .values({ id: sid, userId, metadata: JSON.stringify(meta), received: Buffer.alloc(0) })
+      .run()
     return sid
   })
   const url = new URL(c.req.url)
@@ -41,7 +43,11 @@ export async function openSession(c: WorldContext, userId: string) {
  * Takes one chunk of a session (PUT, or POST as google-api-go-client sends it); returns the complete input, or the
  * resume-incomplete answer while bytes are missing.
  */
-export async function continueSession(c: WorldContext, userId: string, maxBytes = GMAIL_MAX_UPLOAD_BYTES): Promise<MessageInput | Response> {
+export async function continueSession(
+  c: WorldContext,
+  userId: string,
+  maxBytes = GMAIL_MAX_UPLOAD_BYTES,
+): Promise<MessageInput | Response> {
   const id = c.req.query('upload_id') ?? ''
   const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
   if (!session || session.userId !== userId) throw notFound('Upload session not found.')
@@ -67,6 +73,10 @@ export async function continueSession(c: WorldContext, userId: string, maxBytes 
     return resumeIncomplete(c, received.length)
   }
   c.var.world.tx((db) => db.delete(uploads).where(eq(uploads.id, id)).run())
-  if (received.length === 0) throw badRequest("'raw' RFC822 payload message string or uploading message via /upload/* URL required", 'invalidArgument')
+  if (received.length === 0)
+    throw badRequest(
+      "'raw' RFC822 payload message string or uploading message via /upload/* URL required",
+      'invalidArgument',
+    )
   return { raw: checkHeaderSize(received), ...uploadMeta(JSON.parse(session.metadata) as Record<string, unknown>) }
 }

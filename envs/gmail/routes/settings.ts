@@ -6,7 +6,14 @@ import { hexId } from '../../core/ids.ts'
 import * as gen from '../api/schemas.gen.ts'
 import { filters } from '../schema.ts'
 import { findLabel } from '../store/mailbox.ts'
-import { deleteAddressSetting, getSetting, listAddressSettings, listFilters, putAddressSetting, setSetting } from '../store/settings.ts'
+import {
+  deleteAddressSetting,
+  getSetting,
+  listAddressSettings,
+  listFilters,
+  putAddressSetting,
+  setSetting,
+} from '../store/settings.ts'
 import { json, jsonBody, mailboxOf, UserParam } from './common.ts'
 
 const base = '/gmail/v1/users/{userId}/settings'
@@ -25,20 +32,35 @@ export const settingsRouter = createGoogleRouter()
 
 for (const doc of DOCUMENTS) {
   settingsRouter.openapi(
-    createRoute({ operationId: `gmail.users.settings.get${doc.name}`, method: 'get', path: `${base}/${doc.path}`, request: { params: UserParam }, responses: { 200: json(doc.schema) } }),
+    createRoute({
+      operationId: `gmail.users.settings.get${doc.name}`,
+      method: 'get',
+      path: `${base}/${doc.path}`,
+      request: { params: UserParam },
+      responses: { 200: json(doc.schema) },
+    }),
     (c) => c.json(getSetting(c.var.world.db, mailboxOf(c, c.req.valid('param').userId).id, doc.key) as never, 200),
   )
   settingsRouter.openapi(
-    createRoute({ operationId: `gmail.users.settings.update${doc.name}`, method: 'put', path: `${base}/${doc.path}`, request: { params: UserParam, body: jsonBody(doc.schema) }, responses: { 200: json(doc.schema) } }),
+    createRoute({
+      operationId: `gmail.users.settings.update${doc.name}`,
+      method: 'put',
+      path: `${base}/${doc.path}`,
+      request: { params: UserParam, body: jsonBody(doc.schema) },
+      responses: { 200: json(doc.schema) },
+    }),
     (c) => {
       const user = mailboxOf(c, c.req.valid('param').userId)
       const body = c.req.valid('json') as Record<string, unknown>
       if (doc.key === 'autoForwarding' && body.enabled) {
         const target = String(body.emailAddress ?? '').toLowerCase()
-        const ok = listAddressSettings(c.var.world.db, user.id, 'forwarding').some((f) => String(f.forwardingEmail).toLowerCase() === target && f.verificationStatus === 'accepted')
+        const ok = listAddressSettings(c.var.world.db, user.id, 'forwarding').some(
+          (f) => String(f.forwardingEmail).toLowerCase() === target && f.verificationStatus === 'accepted',
+        )
         if (!ok) throw badRequest('Unverified forwarding address', 'failedPrecondition')
       }
-      if (doc.key === 'vacation' && body.startTime && body.endTime && Number(body.startTime) > Number(body.endTime)) throw badRequest('Invalid vacation time range', 'invalidArgument')
+      if (doc.key === 'vacation' && body.startTime && body.endTime && Number(body.startTime) > Number(body.endTime))
+        throw badRequest('Invalid vacation time range', 'invalidArgument')
       const next = { ...getSetting(c.var.world.db, user.id, doc.key), ...body }
       c.var.world.tx((db) => setSetting(db, user.id, doc.key, next))
       return c.json(next as never, 200)
@@ -48,78 +70,186 @@ for (const doc of DOCUMENTS) {
 
 // Filters: criteria + action, applied to every later delivery.
 settingsRouter
-  .openapi(createRoute({ operationId: 'gmail.users.settings.filters.list', method: 'get', path: `${base}/filters`, request: { params: UserParam }, responses: { 200: json(Any) } }), (c) => {
-    const list = listFilters(c.var.world.db, mailboxOf(c, c.req.valid('param').userId).id)
-    return c.json((list.length ? { filter: list } : {}) as never, 200)
-  })
-  .openapi(createRoute({ operationId: 'gmail.users.settings.filters.get', method: 'get', path: `${base}/filters/{id}`, request: { params: UserParam.extend({ id: z.string() }) }, responses: { 200: json(gen.Filter) } }), (c) => {
-    const f = listFilters(c.var.world.db, mailboxOf(c, c.req.valid('param').userId).id).find((x) => x.id === c.req.valid('param').id)
-    if (!f) throw notFound()
-    return c.json(f as never, 200)
-  })
-  .openapi(createRoute({ operationId: 'gmail.users.settings.filters.create', method: 'post', path: `${base}/filters`, request: { params: UserParam, body: jsonBody(gen.Filter) }, responses: { 200: json(gen.Filter) } }), (c) => {
-    const user = mailboxOf(c, c.req.valid('param').userId)
-    const body = c.req.valid('json') as { criteria?: Record<string, unknown>; action?: Record<string, unknown> }
-    const criteria = body.criteria ?? {}
-    const action = body.action ?? {}
-    if (Object.values(criteria).every((v) => v === undefined || v === '' || v === false)) throw badRequest('Filter doesn\'t have any criteria', 'invalidArgument')
-    if (Object.values(action).every((v) => v === undefined || (Array.isArray(v) && v.length === 0))) throw badRequest('Filter doesn\'t have any actions', 'invalidArgument')
-    for (const id of [...((action.addLabelIds as string[]) ?? []), ...((action.removeLabelIds as string[]) ?? [])]) {
-      if (!findLabel(c.var.world.db, user.id, id)) throw badRequest(`Invalid label ${id} in AddLabelIds`, 'invalidArgument')
-    }
-    const dupe = listFilters(c.var.world.db, user.id).find((f) => JSON.stringify(f.criteria) === JSON.stringify(criteria) && JSON.stringify(f.action) === JSON.stringify(action))
-    if (dupe) throw alreadyExists('Filter already exists', 'duplicate')
-    const id = c.var.world.tx((db) => {
-      const fid = `ANe1Bm${hexId(db, 'gmail.filter', 24)}`
-      const row = { userId: user.id, id: fid, criteria: JSON.stringify(criteria), action: JSON.stringify(action) }
-      insertRow(db, filters, row)
-      return fid
-    })
-    return c.json({ id, criteria, action } as never, 200)
-  })
-  .openapi(createRoute({ operationId: 'gmail.users.settings.filters.delete', method: 'delete', path: `${base}/filters/{id}`, request: { params: UserParam.extend({ id: z.string() }) }, responses: { 204: { description: 'Deleted' } } }), (c) => {
-    const user = mailboxOf(c, c.req.valid('param').userId)
-    const id = c.req.valid('param').id
-    const sql = 'DELETE FROM gmail_filters WHERE user_id = ? AND id = ?'
-    const gone = c.var.world.tx((db) => stmt(db, sql).run(user.id, id).changes)
-    if (!gone) throw notFound()
-    return c.body(null, 204)
-  })
+  .openapi(
+    createRoute({
+      operationId: 'gmail.users.settings.filters.list',
+      method: 'get',
+      path: `${base}/filters`,
+      request: { params: UserParam },
+      responses: { 200: json(Any) },
+    }),
+    (c) => {
+      const list = listFilters(c.var.world.db, mailboxOf(c, c.req.valid('param').userId).id)
+      return c.json((list.length ? { filter: list } : {}) as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      operationId: 'gmail.users.settings.filters.get',
+      method: 'get',
+      path: `${base}/filters/{id}`,
+      request: { params: UserParam.extend({ id: z.string() }) },
+      responses: { 200: json(gen.Filter) },
+    }),
+    (c) => {
+      const f = listFilters(c.var.world.db, mailboxOf(c, c.req.valid('param').userId).id).find(
+        (x) => x.id === c.req.valid('param').id,
+      )
+      if (!f) throw notFound()
+      return c.json(f as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      operationId: 'gmail.users.settings.filters.create',
+      method: 'post',
+      path: `${base}/filters`,
+      request: { params: UserParam, body: jsonBody(gen.Filter) },
+      responses: { 200: json(gen.Filter) },
+    }),
+    (c) => {
+      const user = mailboxOf(c, c.req.valid('param').userId)
+      const body = c.req.valid('json') as { criteria?: Record<string, unknown>; action?: Record<string, unknown> }
+      const criteria = body.criteria ?? {}
+      const action = body.action ?? {}
+      if (Object.values(criteria).every((v) => v === undefined || v === '' || v === false))
+        throw badRequest("Filter doesn't have any criteria", 'invalidArgument')
+      if (Object.values(action).every((v) => v === undefined || (Array.isArray(v) && v.length === 0)))
+        throw badRequest("Filter doesn't have any actions", 'invalidArgument')
+      for (const id of [...((action.addLabelIds as string[]) ?? []), ...((action.removeLabelIds as string[]) ?? [])]) {
+        if (!findLabel(c.var.world.db, user.id, id))
+          throw badRequest(`Invalid label ${id} in AddLabelIds`, 'invalidArgument')
+      }
+      const dupe = listFilters(c.var.world.db, user.id).find(
+        (f) =>
+          JSON.stringify(f.criteria) === JSON.stringify(criteria) &&
+          JSON.stringify(f.action) === JSON.stringify(action),
+      )
+      if (dupe) throw alreadyExists('Filter already exists', 'duplicate')
+      const id = c.var.world.tx((db) => {
+        const fid = `ANe1Bm${hexId(db, 'gmail.filter', 24)}`
+        const row = { userId: user.id, id: fid, criteria: JSON.stringify(criteria), action: JSON.stringify(action) }
+        insertRow(db, filters, row)
+        return fid
+      })
+      return c.json({ id, criteria, action } as never, 200)
+    },
+  )
+  .openapi(
+    createRoute({
+      operationId: 'gmail.users.settings.filters.delete',
+      method: 'delete',
+      path: `${base}/filters/{id}`,
+      request: { params: UserParam.extend({ id: z.string() }) },
+      responses: { 204: { description: 'Deleted' } },
+    }),
+    (c) => {
+      const user = mailboxOf(c, c.req.valid('param').userId)
+      const id = c.req.valid('param').id
+      const sql = 'DELETE FROM gmail_filters WHERE user_id = ? AND id = ?'
+      const gone = c.var.world.tx((db) => stmt(db, sql).run(user.id, id).changes)
+      if (!gone) throw notFound()
+      return c.body(null, 204)
+    },
+  )
 
 /** Address-keyed collections: forwarding addresses, send-as aliases and delegates. */
-function addressCollection(opts: { kind: 'forwarding' | 'sendAs' | 'delegate'; path: string; resource: string; key: string; listKey: string; schema: z.ZodType; create: (c: WorldContext, email: string, body: Record<string, unknown>) => Record<string, unknown> }) {
+function addressCollection(opts: {
+  kind: 'forwarding' | 'sendAs' | 'delegate'
+  path: string
+  resource: string
+  key: string
+  listKey: string
+  schema: z.ZodType
+  create: (c: WorldContext, email: string, body: Record<string, unknown>) => Record<string, unknown>
+}) {
   const p = `${base}/${opts.path}`
   const Param = UserParam.extend({ email: z.string() })
-  const read = (c: WorldContext, userId: string) => listAddressSettings(c.var.world.db, mailboxOf(c, userId).id, opts.kind)
+  const read = (c: WorldContext, userId: string) =>
+    listAddressSettings(c.var.world.db, mailboxOf(c, userId).id, opts.kind)
   settingsRouter
-    .openapi(createRoute({ operationId: `gmail.users.settings.${opts.resource}.list`, method: 'get', path: p, request: { params: UserParam }, responses: { 200: json(Any) } }), (c) => {
-      const items = read(c, c.req.valid('param').userId)
-      return c.json((items.length ? { [opts.listKey]: items } : {}) as never, 200)
-    })
-    .openapi(createRoute({ operationId: `gmail.users.settings.${opts.resource}.get`, method: 'get', path: `${p}/{email}`, request: { params: Param }, responses: { 200: json(opts.schema) } }), (c) => {
-      const hit = read(c, c.req.valid('param').userId).find((x) => String(x[opts.key]).toLowerCase() === c.req.valid('param').email.toLowerCase())
-      if (!hit) throw notFound()
-      return c.json(hit as never, 200)
-    })
-    .openapi(createRoute({ operationId: `gmail.users.settings.${opts.resource}.create`, method: 'post', path: p, request: { params: UserParam, body: jsonBody(opts.schema) }, responses: { 200: json(opts.schema) } }), (c) => {
-      const user = mailboxOf(c, c.req.valid('param').userId)
-      const body = c.req.valid('json') as Record<string, unknown>
-      const email = String(body[opts.key] ?? '').trim().toLowerCase()
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw badRequest(`Invalid ${opts.key}`, 'invalidArgument')
-      if (read(c, user.id === c.var.user.id ? 'me' : user.email).some((x) => String(x[opts.key]).toLowerCase() === email)) throw alreadyExists(`${opts.key} already exists`, 'duplicate')
-      const value = opts.create(c, email, body)
-      c.var.world.tx((db) => putAddressSetting(db, user.id, opts.kind, email, value))
-      return c.json(value as never, 200)
-    })
-    .openapi(createRoute({ operationId: `gmail.users.settings.${opts.resource}.delete`, method: 'delete', path: `${p}/{email}`, request: { params: Param }, responses: { 204: { description: 'Deleted' } } }), (c) => {
-      const user = mailboxOf(c, c.req.valid('param').userId)
-      if (!c.var.world.tx((db) => deleteAddressSetting(db, user.id, opts.kind, c.req.valid('param').email))) throw notFound()
-      return c.body(null, 204)
-    })
+    .openapi(
+      createRoute({
+        operationId: `gmail.users.settings.${opts.resource}.list`,
+        method: 'get',
+        path: p,
+        request: { params: UserParam },
+        responses: { 200: json(Any) },
+      }),
+      (c) => {
+        const items = read(c, c.req.valid('param').userId)
+        return c.json((items.length ? { [opts.listKey]: items } : {}) as never, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        operationId: `gmail.users.settings.${opts.resource}.get`,
+        method: 'get',
+        path: `${p}/{email}`,
+        request: { params: Param },
+        responses: { 200: json(opts.schema) },
+      }),
+      (c) => {
+        const hit = read(c, c.req.valid('param').userId).find(
+          (x) => String(x[opts.key]).toLowerCase() === c.req.valid('param').email.toLowerCase(),
+        )
+        if (!hit) throw notFound()
+        return c.json(hit as never, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        operationId: `gmail.users.settings.${opts.resource}.create`,
+        method: 'post',
+        path: p,
+        request: { params: UserParam, body: jsonBody(opts.schema) },
+        responses: { 200: json(opts.schema) },
+      }),
+      (c) => {
+        const user = mailboxOf(c, c.req.valid('param').userId)
+        const body = c.req.valid('json') as Record<string, unknown>
+        const email = String(body[opts.key] ?? '')
+          .trim()
+          .toLowerCase()
+        if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw badRequest(`Invalid ${opts.key}`, 'invalidArgument')
+        if (
+          read(c, user.id === c.var.user.id ? 'me' : user.email).some(
+            (x) => String(x[opts.key]).toLowerCase() === email,
+          )
+        )
+          throw alreadyExists(`${opts.key} already exists`, 'duplicate')
+        const value = opts.create(c, email, body)
+        c.var.world.tx((db) => putAddressSetting(db, user.id, opts.kind, email, value))
+        return c.json(value as never, 200)
+      },
+    )
+    .openapi(
+      createRoute({
+        operationId: `gmail.users.settings.${opts.resource}.delete`,
+        method: 'delete',
+        path: `${p}/{email}`,
+        request: { params: Param },
+        responses: { 204: { description: 'Deleted' } },
+      }),
+      (c) => {
+        const user = mailboxOf(c, c.req.valid('param').userId)
+        if (!c.var.world.tx((db) => deleteAddressSetting(db, user.id, opts.kind, c.req.valid('param').email)))
+          throw notFound()
+        return c.body(null, 204)
+      },
+    )
 }
 
 // Deviation: forwarding addresses are accepted at once (no confirmation mail round trip).
-addressCollection({ kind: 'forwarding', path: 'forwardingAddresses', resource: 'forwardingAddresses', key: 'forwardingEmail', listKey: 'forwardingAddresses', schema: gen.ForwardingAddress, create: (_c, email) => ({ forwardingEmail: email, verificationStatus: 'accepted' }) })
+addressCollection({
+  kind: 'forwarding',
+  path: 'forwardingAddresses',
+  resource: 'forwardingAddresses',
+  key: 'forwardingEmail',
+  listKey: 'forwardingAddresses',
+  schema: gen.ForwardingAddress,
+  create: (_c, email) => ({ forwardingEmail: email, verificationStatus: 'accepted' }),
+})
 addressCollection({
   kind: 'delegate',
   path: 'delegates',
@@ -129,7 +259,8 @@ addressCollection({
   schema: gen.Delegate,
   create: (c, email) => {
     const domain = c.var.user.email.split('@')[1]
-    if (email.split('@')[1] !== domain) throw badRequest('Delegates must belong to the same domain.', 'failedPrecondition')
+    if (email.split('@')[1] !== domain)
+      throw badRequest('Delegates must belong to the same domain.', 'failedPrecondition')
     return { delegateEmail: email, verificationStatus: 'accepted' }
   },
 })
@@ -140,5 +271,14 @@ addressCollection({
   key: 'sendAsEmail',
   listKey: 'sendAs',
   schema: gen.SendAs,
-  create: (_c, email, body) => ({ sendAsEmail: email, displayName: String(body.displayName ?? ''), replyToAddress: String(body.replyToAddress ?? ''), signature: String(body.signature ?? ''), isPrimary: false, isDefault: false, treatAsAlias: body.treatAsAlias ?? true, verificationStatus: 'accepted' }),
+  create: (_c, email, body) => ({
+    sendAsEmail: email,
+    displayName: String(body.displayName ?? ''),
+    replyToAddress: String(body.replyToAddress ?? ''),
+    signature: String(body.signature ?? ''),
+    isPrimary: false,
+    isDefault: false,
+    treatAsAlias: body.treatAsAlias ?? true,
+    verificationStatus: 'accepted',
+  }),
 })

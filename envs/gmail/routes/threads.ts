@@ -27,25 +27,73 @@ const list = createRoute({
   operationId: 'gmail.users.threads.list',
   method: 'get',
   path: base,
-  request: { params: UserParam, query: z.object({ q: z.string().optional(), labelIds: repeated(), maxResults: maxResults(100, 500), pageToken: z.string().optional(), includeSpamTrash: flag() }) },
-  responses: { 200: json(z.object({ threads: z.array(Thread).optional(), nextPageToken: z.string().optional(), resultSizeEstimate: z.number() })) },
+  request: {
+    params: UserParam,
+    query: z.object({
+      q: z.string().optional(),
+      labelIds: repeated(),
+      maxResults: maxResults(100, 500),
+      pageToken: z.string().optional(),
+      includeSpamTrash: flag(),
+    }),
+  },
+  responses: {
+    200: json(
+      z.object({
+        threads: z.array(Thread).optional(),
+        nextPageToken: z.string().optional(),
+        resultSizeEstimate: z.number(),
+      }),
+    ),
+  },
 })
 const get = createRoute({
   operationId: 'gmail.users.threads.get',
   method: 'get',
   path: `${base}/{id}`,
-  request: { params: UserIdParam, query: z.object({ format: z.enum(['full', 'metadata', 'minimal']).default('full'), metadataHeaders: repeated() }) },
+  request: {
+    params: UserIdParam,
+    query: z.object({ format: z.enum(['full', 'metadata', 'minimal']).default('full'), metadataHeaders: repeated() }),
+  },
   responses: { 200: json(Thread) },
 })
-const modify = createRoute({ operationId: 'gmail.users.threads.modify', method: 'post', path: `${base}/{id}/modify`, request: { params: UserIdParam, body: jsonBody(ModifyThreadRequest) }, responses: { 200: json(Thread) } })
-const trash = createRoute({ operationId: 'gmail.users.threads.trash', method: 'post', path: `${base}/{id}/trash`, request: { params: UserIdParam }, responses: { 200: json(Thread) } })
-const untrash = createRoute({ operationId: 'gmail.users.threads.untrash', method: 'post', path: `${base}/{id}/untrash`, request: { params: UserIdParam }, responses: { 200: json(Thread) } })
-const remove = createRoute({ operationId: 'gmail.users.threads.delete', method: 'delete', path: `${base}/{id}`, request: { params: UserIdParam }, responses: { 204: { description: 'Deleted' } } })
+const modify = createRoute({
+  operationId: 'gmail.users.threads.modify',
+  method: 'post',
+  path: `${base}/{id}/modify`,
+  request: { params: UserIdParam, body: jsonBody(ModifyThreadRequest) },
+  responses: { 200: json(Thread) },
+})
+const trash = createRoute({
+  operationId: 'gmail.users.threads.trash',
+  method: 'post',
+  path: `${base}/{id}/trash`,
+  request: { params: UserIdParam },
+  responses: { 200: json(Thread) },
+})
+const untrash = createRoute({
+  operationId: 'gmail.users.threads.untrash',
+  method: 'post',
+  path: `${base}/{id}/untrash`,
+  request: { params: UserIdParam },
+  responses: { 200: json(Thread) },
+})
+const remove = createRoute({
+  operationId: 'gmail.users.threads.delete',
+  method: 'delete',
+  path: `${base}/{id}`,
+  request: { params: UserIdParam },
+  responses: { 204: { description: 'Deleted' } },
+})
 
 /** A thread after a change: id, historyId and its messages with their labels (as Gmail answers modify/trash). */
 function threadAfter(c: WorldContext, user: WorldUserRow, id: string) {
   const rows = threadMessages(c.var.world.db, user.id, id)
-  return { id, historyId: historyOf(rows), messages: rows.map((r) => ({ id: r.id, threadId: r.threadId, labelIds: labelsOf(c.var.world.db, user.id, r.id) })) }
+  return {
+    id,
+    historyId: historyOf(rows),
+    messages: rows.map((r) => ({ id: r.id, threadId: r.threadId, labelIds: labelsOf(c.var.world.db, user.id, r.id) })),
+  }
 }
 
 function relabel(c: WorldContext, user: WorldUserRow, id: string, add: string[], removeIds: string[]) {
@@ -83,7 +131,9 @@ export const threadsRouter = createGoogleRouter()
     const { format, metadataHeaders } = c.req.valid('query')
     const user = mailboxOf(c, userId)
     const rows = requireThread(c, user, id)
-    const messages = rows.map((r) => toMessage(r, labelsOf(c.var.world.db, user.id, r.id), format as Format, metadataHeaders))
+    const messages = rows.map((r) =>
+      toMessage(r, labelsOf(c.var.world.db, user.id, r.id), format as Format, metadataHeaders),
+    )
     return c.json({ id, historyId: historyOf(rows), messages } as never, 200)
   })
   .openapi(modify, (c) => {
@@ -93,12 +143,31 @@ export const threadsRouter = createGoogleRouter()
     checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
     return c.json(relabel(c, user, id, body.addLabelIds ?? [], body.removeLabelIds ?? []) as never, 200)
   })
-  .openapi(trash, (c) => c.json(relabel(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, ['TRASH'], ['INBOX', 'SPAM']) as never, 200))
-  .openapi(untrash, (c) => c.json(relabel(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, [], ['TRASH']) as never, 200))
+  .openapi(trash, (c) =>
+    c.json(
+      relabel(
+        c,
+        mailboxOf(c, c.req.valid('param').userId),
+        c.req.valid('param').id,
+        ['TRASH'],
+        ['INBOX', 'SPAM'],
+      ) as never,
+      200,
+    ),
+  )
+  .openapi(untrash, (c) =>
+    c.json(relabel(c, mailboxOf(c, c.req.valid('param').userId), c.req.valid('param').id, [], ['TRASH']) as never, 200),
+  )
   .openapi(remove, (c) => {
     const { userId, id } = c.req.valid('param')
     const user = mailboxOf(c, userId)
     const rows = requireThread(c, user, id)
-    c.var.world.tx((db) => deleteMessagesOfMany(db, user.id, rows.map((r) => r.id)))
+    c.var.world.tx((db) =>
+      deleteMessagesOfMany(
+        db,
+        user.id,
+        rows.map((r) => r.id),
+      ),
+    )
     return c.body(null, 204)
   })

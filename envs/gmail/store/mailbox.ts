@@ -1,15 +1,30 @@
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { labels, mailboxes } from '../schema.ts'
 import {
-  flushBumped, seedingBump, seedingBumpedValue, seedingMemo, storedIntSize, type BumpedColumn,
+  flushBumped,
+  seedingBump,
+  seedingBumpedValue,
+  seedingMemo,
+  storedIntSize,
+  type BumpedColumn,
 } from '../../core/seeding-memo.ts'
 
 /** System labels every mailbox has, with the visibility Gmail reports for them. */
 export const SYSTEM_LABELS: { id: string; hidden: boolean }[] = [
-  { id: 'CHAT', hidden: true }, { id: 'SENT', hidden: false }, { id: 'INBOX', hidden: false }, { id: 'IMPORTANT', hidden: true },
-  { id: 'TRASH', hidden: true }, { id: 'DRAFT', hidden: false }, { id: 'SPAM', hidden: true }, { id: 'CATEGORY_FORUMS', hidden: true },
-  { id: 'CATEGORY_UPDATES', hidden: true }, { id: 'CATEGORY_PERSONAL', hidden: true }, { id: 'CATEGORY_PROMOTIONS', hidden: true },
-  { id: 'CATEGORY_SOCIAL', hidden: true }, { id: 'STARRED', hidden: false }, { id: 'UNREAD', hidden: false },
+  { id: 'CHAT', hidden: true },
+  { id: 'SENT', hidden: false },
+  { id: 'INBOX', hidden: false },
+  { id: 'IMPORTANT', hidden: true },
+  { id: 'TRASH', hidden: true },
+  { id: 'DRAFT', hidden: false },
+  { id: 'SPAM', hidden: true },
+  { id: 'CATEGORY_FORUMS', hidden: true },
+  { id: 'CATEGORY_UPDATES', hidden: true },
+  { id: 'CATEGORY_PERSONAL', hidden: true },
+  { id: 'CATEGORY_PROMOTIONS', hidden: true },
+  { id: 'CATEGORY_SOCIAL', hidden: true },
+  { id: 'STARRED', hidden: false },
+  { id: 'UNREAD', hidden: false },
 ]
 export const SYSTEM_LABEL_IDS = new Set(SYSTEM_LABELS.map((l) => l.id))
 
@@ -55,17 +70,22 @@ export function reserveHistoryIds(db: Db, userId: string, n: number): number | u
 }
 
 const bumpHistoryId = (db: Db, userId: string) =>
-  (stmt(db, 'UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id')
-    .get(userId) as { history_id: number }).history_id
+  (
+    stmt(db, 'UPDATE gmail_mailboxes SET history_id = history_id + 1 WHERE user_id = ? RETURNING history_id').get(
+      userId,
+    ) as { history_id: number }
+  ).history_id
 const HISTORY: BumpedColumn = {
-  table: 'gmail_mailboxes', overwrite: 'UPDATE gmail_mailboxes SET history_id = ? WHERE user_id = ?',
+  table: 'gmail_mailboxes',
+  overwrite: 'UPDATE gmail_mailboxes SET history_id = ? WHERE user_id = ?',
 }
 
 export function currentHistoryId(db: Db, userId: string): number {
   const memo = seedingMemo(db)
   const seeded = memo && seedingBumpedValue(memo, HISTORY.table, userId)
   if (seeded !== undefined) return seeded
-  const row = stmt(db, 'SELECT history_id AS h FROM gmail_mailboxes WHERE user_id = ?').get(userId) as { h: number } | undefined
+  const row = stmt(db, 'SELECT history_id AS h FROM gmail_mailboxes WHERE user_id = ?').get(userId) as
+    { h: number } | undefined
   return row?.h ?? 1000
 }
 

@@ -8,7 +8,14 @@ import { labelIdByName } from './mailbox.ts'
 /** Whether one message matches a Gmail query (filters use this; an empty query matches nothing). */
 export function matchesQuery(db: Db, user: WorldUserRow, messageId: string, q: string): boolean {
   if (q.trim() === '') return false
-  const sql = compile(parseQuery(q), { nowMs: nowMs(db), timeZone: user.timeZone, selfEmail: user.email.toLowerCase(), labelIdByName: (n) => labelIdByName(db, user.id, n) })
-  const row = db.$client.prepare(`SELECT 1 FROM gmail_messages m WHERE m.user_id = ? AND m.id = ? AND ${sql.where}`).get(user.id, messageId, ...sql.params)
+  const sql = compile(parseQuery(q), {
+    nowMs: nowMs(db),
+    timeZone: user.timeZone,
+    selfEmail: user.email.toLowerCase(),
+    labelIdByName: (n) => labelIdByName(db, user.id, n),
+  })
+  const row = db.$client
+    .prepare(`SELECT 1 FROM gmail_messages m WHERE m.user_id = ? AND m.id = ? AND ${sql.where}`)
+    .get(user.id, messageId, ...sql.params)
   return row !== undefined
 }

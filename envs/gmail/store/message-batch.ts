@@ -5,7 +5,8 @@ import { nextHistoryId, reserveHistoryIds } from './mailbox.ts'
 
 type Ref = { id: string; threadId: string }
 
-const REFS_OF_MANY = 'SELECT id, thread_id AS threadId FROM gmail_messages ' +
+const REFS_OF_MANY =
+  'SELECT id, thread_id AS threadId FROM gmail_messages ' +
   'WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))'
 
 /** findMessageRef for many ids in one query: the refs of those the mailbox has, by id. */
@@ -14,12 +15,14 @@ export function findMessageRefs(db: Db, userId: string, ids: readonly string[]):
   return new Map(rows.map((r) => [r.id, r]))
 }
 
-const STORED_OF_MANY = 'SELECT message_id AS m, label_id AS l FROM gmail_message_labels ' +
+const STORED_OF_MANY =
+  'SELECT message_id AS m, label_id AS l FROM gmail_message_labels ' +
   'WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?)) ORDER BY rowid'
 const DELETE_LABEL = 'DELETE FROM gmail_message_labels WHERE user_id = ? AND message_id = ? AND label_id = ?'
 const INSERT_LABEL = 'INSERT INTO gmail_message_labels (user_id, message_id, label_id) VALUES (?, ?, ?)'
 const SET_HISTORY_ID = 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?'
-const INSERT_HISTORY = 'INSERT INTO gmail_history ' +
+const INSERT_HISTORY =
+  'INSERT INTO gmail_history ' +
   '(user_id, id, type, message_id, thread_id, message_label_ids, changed_label_ids) VALUES (?, ?, ?, ?, ?, ?, ?)'
 
 /**
@@ -30,7 +33,11 @@ const INSERT_HISTORY = 'INSERT INTO gmail_history ' +
  * calls (tests/gmail/message-batch.test.ts).
  */
 export function modifyLabelsOfMany(
-  db: Db, userId: string, refs: readonly Ref[], add: readonly string[], remove: readonly string[],
+  db: Db,
+  userId: string,
+  refs: readonly Ref[],
+  add: readonly string[],
+  remove: readonly string[],
 ): void {
   if (refs.length < 2 || seedingMemo(db)) {
     for (const r of refs) modifyLabels(db, userId, r.id, add, remove, r.threadId)

@@ -22,13 +22,22 @@ export type WirePart = {
 
 export type NewMessage = { raw: Buffer; labelIds: string[]; threadId?: string; internalDate?: number; id?: string }
 
-const normaliseSubject = (s: string) => s.replace(/^\s*((re|fwd?|aw|sv)\s*:\s*)+/i, '').trim().toLowerCase()
+const normaliseSubject = (s: string) =>
+  s
+    .replace(/^\s*((re|fwd?|aw|sv)\s*:\s*)+/i, '')
+    .trim()
+    .toLowerCase()
 
 /** Gmail's snippet: the start of the text body, whitespace collapsed, HTML-escaped. */
 export function snippetOf(text: string): string {
   const flat = snippetText(text)
   if (!/[&<>"']/.test(flat)) return flat
-  return flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return flat
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 /** How much of a long text the snippet collapses first (each character of the snippet takes one or more). */
@@ -48,9 +57,17 @@ function snippetText(text: string): string {
 
 /** Converts a parsed MIME tree to Gmail's part tree, storing attachment bytes as it goes. */
 function toWire(db: Db, userId: string, messageId: string, part: MimePart, partId: string, files: string[]): WirePart {
-  const wire: WirePart = { partId, mimeType: part.mimeType, filename: part.filename, headers: part.headers, body: { size: 0 } }
+  const wire: WirePart = {
+    partId,
+    mimeType: part.mimeType,
+    filename: part.filename,
+    headers: part.headers,
+    body: { size: 0 },
+  }
   if (part.parts.length > 0) {
-    wire.parts = part.parts.map((p, i) => toWire(db, userId, messageId, p, partId === '' ? String(i) : `${partId}.${i}`, files))
+    wire.parts = part.parts.map((p, i) =>
+      toWire(db, userId, messageId, p, partId === '' ? String(i) : `${partId}.${i}`, files),
+    )
     return wire
   }
   const data = part.body ?? Buffer.alloc(0)
@@ -73,18 +90,30 @@ const THREAD_REFS = 20
  * thread when the Subject differs), else In-Reply-To/References with a matching subject, else new.
  */
 function resolveThread(
-  db: Db, userId: string, h: (name: string) => string, explicit: string | undefined, ownId: string,
+  db: Db,
+  userId: string,
+  h: (name: string) => string,
+  explicit: string | undefined,
+  ownId: string,
 ): string {
   const subject = normaliseSubject(h('subject'))
   if (explicit) {
-    const inThread = stmt(db, 'SELECT subject FROM gmail_messages WHERE user_id = ? AND thread_id = ?')
-      .all(userId, explicit) as { subject: string }[]
+    const inThread = stmt(db, 'SELECT subject FROM gmail_messages WHERE user_id = ? AND thread_id = ?').all(
+      userId,
+      explicit,
+    ) as { subject: string }[]
     if (inThread.some((m) => normaliseSubject(m.subject) === subject)) return explicit
   }
   // Deviation: only In-Reply-To and the last THREAD_REFS ids of References are looked up (RFC 5322 lets clients
   // trim References to its recent end), so a header of 100,000 ids costs 21 lookups, not 100,000.
-  const inReplyTo = h('in-reply-to').slice(0, 2048).match(/<[^>]{1,998}>/g) ?? []
-  const references = h('references').slice(-THREAD_REFS * 256).match(/<[^>]{1,998}>/g) ?? []
+  const inReplyTo =
+    h('in-reply-to')
+      .slice(0, 2048)
+      .match(/<[^>]{1,998}>/g) ?? []
+  const references =
+    h('references')
+      .slice(-THREAD_REFS * 256)
+      .match(/<[^>]{1,998}>/g) ?? []
   const refs = [...inReplyTo.slice(0, 1), ...references.slice(-THREAD_REFS)]
   // A repeated id (In-Reply-To is usually the last of References too) would find the same first row again.
   for (const ref of new Set(refs.reverse())) {
@@ -145,8 +174,14 @@ type StoredParse = ParsedMessage & { text: string; snippet: string }
 export type SeedParse = { raw: Buffer; root: MimePart; body: ParsedMessage }
 
 /** The part tree, text body and snippet of a message: a kept message's for a copy of it (`body`: that message). */
-function parseStored(raw: Buffer, memo: CopyMemo | undefined): {
-  root: MimePart; text: string; snippet: string; body: ParsedMessage
+function parseStored(
+  raw: Buffer,
+  memo: CopyMemo | undefined,
+): {
+  root: MimePart
+  text: string
+  snippet: string
+  body: ParsedMessage
 } {
   const last = memo?.last
   const copy = last && parseCopy(raw, last)
@@ -255,19 +290,30 @@ export function insertMessage(db: Db, userId: string, m: NewMessage, opts: Store
   insertRow(db, messages, row)
   const labelIds = [...new Set(m.labelIds)]
   for (const labelId of labelIds) insertRow(db, messageLabels, { userId, messageId: id, labelId })
-  insertRow(db, history, { userId, id: historyId, type: 'messageAdded', messageId: id, threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' })
+  insertRow(db, history, {
+    userId,
+    id: historyId,
+    type: 'messageAdded',
+    messageId: id,
+    threadId,
+    messageLabelIds: JSON.stringify(labelIds),
+    changedLabelIds: '[]',
+  })
   return row
 }
 
-const MESSAGE_COLUMNS = Object.entries(getTableColumns(messages)).map(([key, col]) => `"${col.name}" AS "${key}"`).join(', ')
+const MESSAGE_COLUMNS = Object.entries(getTableColumns(messages))
+  .map(([key, col]) => `"${col.name}" AS "${key}"`)
+  .join(', ')
 
 export function findMessage(db: Db, userId: string, id: string): MessageRow | undefined {
-  const row = stmt(db, `SELECT ${MESSAGE_COLUMNS} FROM gmail_messages WHERE user_id = ? AND id = ?`).get(userId, id) as (Omit<MessageRow, 'hasAttachment'> & { hasAttachment: number }) | undefined
+  const row = stmt(db, `SELECT ${MESSAGE_COLUMNS} FROM gmail_messages WHERE user_id = ? AND id = ?`).get(userId, id) as
+    (Omit<MessageRow, 'hasAttachment'> & { hasAttachment: number }) | undefined
   return row && { ...row, hasAttachment: Boolean(row.hasAttachment) }
 }
 
-const VIEW_COLUMNS = 'id, thread_id AS threadId, internal_date AS internalDate, history_id AS historyId, payload, ' +
-  'snippet, size'
+const VIEW_COLUMNS =
+  'id, thread_id AS threadId, internal_date AS internalDate, history_id AS historyId, payload, ' + 'snippet, size'
 
 /** The columns messages.get renders, with the raw bytes only when `withRaw` (format=raw). */
 export function findMessageView(db: Db, userId: string, id: string, withRaw: boolean): MessageView | undefined {
@@ -321,7 +367,12 @@ export function labelChange(stored: readonly string[], add: readonly string[], r
  * rowid order, as `insertMessage` wrote them for a message it has just stored).
  */
 export function modifyLabels(
-  db: Db, userId: string, messageId: string, add: readonly string[], remove: readonly string[], threadId?: string,
+  db: Db,
+  userId: string,
+  messageId: string,
+  add: readonly string[],
+  remove: readonly string[],
+  threadId?: string,
   stored: readonly string[] = storedLabels(db, userId, messageId),
 ): string[] {
   const { added, removed } = labelChange(stored, add, remove)
@@ -333,8 +384,11 @@ export function modifyLabels(
   const historyId = nextHistoryId(db, userId)
   stmt(db, 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?').run(historyId, userId, messageId)
   const record = { userId, id: historyId, messageId, threadId: thread, messageLabelIds: JSON.stringify(after) }
-  const changed = (type: 'labelAdded' | 'labelRemoved', ids: string[]) =>
-    ({ ...record, type, changedLabelIds: JSON.stringify(ids) })
+  const changed = (type: 'labelAdded' | 'labelRemoved', ids: string[]) => ({
+    ...record,
+    type,
+    changedLabelIds: JSON.stringify(ids),
+  })
   if (added.length) insertRow(db, history, changed('labelAdded', added))
   if (removed.length) insertRow(db, history, changed('labelRemoved', removed))
   return after
@@ -349,11 +403,20 @@ export function deleteMessage(db: Db, userId: string, messageId: string): void {
   stmt(db, 'DELETE FROM gmail_attachments WHERE user_id = ? AND message_id = ?').run(userId, messageId)
   stmt(db, 'DELETE FROM gmail_messages WHERE user_id = ? AND id = ?').run(userId, messageId)
   const historyId = nextHistoryId(db, userId)
-  insertRow(db, history, { userId, id: historyId, type: 'messageDeleted', messageId, threadId: row.threadId, messageLabelIds: JSON.stringify(labelIds), changedLabelIds: '[]' })
+  insertRow(db, history, {
+    userId,
+    id: historyId,
+    type: 'messageDeleted',
+    messageId,
+    threadId: row.threadId,
+    messageLabelIds: JSON.stringify(labelIds),
+    changedLabelIds: '[]',
+  })
 }
 
 export function findAttachment(db: Db, userId: string, messageId: string, id: string) {
-  const sql = 'SELECT user_id AS userId, id, message_id AS messageId, data FROM gmail_attachments ' +
+  const sql =
+    'SELECT user_id AS userId, id, message_id AS messageId, data FROM gmail_attachments ' +
     'WHERE user_id = ? AND message_id = ? AND id = ?'
   return stmt(db, sql).get(userId, messageId, id) as typeof attachments.$inferSelect | undefined
 }

@@ -22,7 +22,8 @@ export const ESTIMATE_CAP = 201
  * The default exclusion of TRASH and SPAM. `+l.label_id` keeps SQLite from probing the label index once per label
  * id: it seeks the message's few label entries once and tests them (about a third less per row, the same rows).
  */
-const NOT_SPAM_TRASH = 'NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND ' +
+const NOT_SPAM_TRASH =
+  'NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND ' +
   "l.message_id = m.id AND +l.label_id IN ('TRASH', 'SPAM'))"
 
 /** The WHERE clause (over `gmail_messages m`) and parameters of a mailbox search. */
@@ -34,12 +35,19 @@ function searchWhere(db: Db, user: WorldUserRow, input: SearchInput): { where: s
     if (input.q.length > 10_000) throw badRequest('Invalid query: too long.', 'invalidArgument')
     const ast = parseQuery(input.q)
     explicitSpamTrash = mentionsSpamTrash(ast)
-    const sql = compile(ast, { nowMs: nowMs(db), timeZone: user.timeZone, selfEmail: user.email.toLowerCase(), labelIdByName: (n) => labelIdByName(db, user.id, n) })
+    const sql = compile(ast, {
+      nowMs: nowMs(db),
+      timeZone: user.timeZone,
+      selfEmail: user.email.toLowerCase(),
+      labelIdByName: (n) => labelIdByName(db, user.id, n),
+    })
     where.push(sql.where)
     params.push(...sql.params)
   }
   for (const labelId of input.labelIds ?? []) {
-    where.push('EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id = ?)')
+    where.push(
+      'EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id = ?)',
+    )
     params.push(labelId)
     if (labelId === 'TRASH' || labelId === 'SPAM') explicitSpamTrash = true
   }
@@ -87,8 +95,10 @@ export function searchPage(db: Db, user: WorldUserRow, input: SearchInput, limit
   const hits = kept.map(([id, threadId, internalDate]) => ({ id, threadId, internalDate }))
   if (!more) return { hits, more, estimate: hits.length }
   if (merged) return { hits, more, estimate: Math.min(rows.length, ESTIMATE_CAP) }
-  const count = stmt(db, `SELECT count(*) AS n FROM (SELECT 1 FROM gmail_messages m WHERE ${filter}` +
-    ` LIMIT ${ESTIMATE_CAP})`)
+  const count = stmt(
+    db,
+    `SELECT count(*) AS n FROM (SELECT 1 FROM gmail_messages m WHERE ${filter}` + ` LIMIT ${ESTIMATE_CAP})`,
+  )
   return { hits, more, estimate: (count.get(...params) as { n: number }).n }
 }
 

@@ -28,15 +28,29 @@ export function listFilters(db: Db, userId: string): FilterRow[] {
 }
 
 export function listAddressSettings(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime') {
-  return selectRows(db, addressSettings, { userId, kind })
-    .map((r) => JSON.parse(r.value) as Record<string, unknown>)
+  return selectRows(db, addressSettings, { userId, kind }).map((r) => JSON.parse(r.value) as Record<string, unknown>)
 }
 
-export function putAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string, value: Record<string, unknown>) {
-  upsertRow(db, addressSettings, { userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) }, ['userId', 'kind', 'email'])
+export function putAddressSetting(
+  db: Db,
+  userId: string,
+  kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime',
+  email: string,
+  value: Record<string, unknown>,
+) {
+  upsertRow(db, addressSettings, { userId, kind, email: email.toLowerCase(), value: JSON.stringify(value) }, [
+    'userId',
+    'kind',
+    'email',
+  ])
 }
 
-export function deleteAddressSetting(db: Db, userId: string, kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime', email: string): boolean {
+export function deleteAddressSetting(
+  db: Db,
+  userId: string,
+  kind: 'forwarding' | 'sendAs' | 'delegate' | 'smime',
+  email: string,
+): boolean {
   const sql = 'DELETE FROM gmail_address_settings WHERE user_id = ? AND kind = ? AND email = ?'
   return stmt(db, sql).run(userId, kind, email.toLowerCase()).changes > 0
 }
@@ -51,6 +65,7 @@ export function criteriaQuery(c: Record<string, unknown>): string {
   if (c.query) parts.push(`(${String(c.query)})`)
   if (c.negatedQuery) parts.push(`-(${String(c.negatedQuery)})`)
   if (c.hasAttachment) parts.push('has:attachment')
-  if (typeof c.size === 'number' && c.sizeComparison) parts.push(`${c.sizeComparison === 'smaller' ? 'smaller' : 'larger'}:${c.size}`)
+  if (typeof c.size === 'number' && c.sizeComparison)
+    parts.push(`${c.sizeComparison === 'smaller' ? 'smaller' : 'larger'}:${c.size}`)
   return parts.join(' ')
 }

@@ -1,13 +1,23 @@
 import type { Context } from 'hono'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import {
-  allowedScopesOf, findAccess, findClient, findGrant, issueCode, normalizeScopes, redirectUrisOf, upsertGrant,
+  allowedScopesOf,
+  findAccess,
+  findClient,
+  findGrant,
+  issueCode,
+  normalizeScopes,
+  redirectUrisOf,
+  upsertGrant,
 } from '../store/oauth.ts'
 import { oauthParams } from './params.ts'
 
-
 /** Scopes every Google account can grant outside any API (sign-in). */
-const SIGN_IN = ['openid', 'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/userinfo.profile']
+const SIGN_IN = [
+  'openid',
+  'https://www.googleapis.com/auth/userinfo.email',
+  'https://www.googleapis.com/auth/userinfo.profile',
+]
 
 type Checked =
   | { ok: false; status: 400 | 401 | 403; error: string; description: string; redirect?: string }
@@ -20,15 +30,28 @@ type Checked =
 function check(c: WorldContext, p: Record<string, string>): Checked {
   const db = c.var.world.db
   const client = findClient(db, p.client_id)
-  if (!p.client_id) return { ok: false, status: 400, error: 'invalid_request', description: 'Missing required parameter: client_id' }
-  if (!client) return { ok: false, status: 401, error: 'invalid_client', description: 'The OAuth client was not found.' }
+  if (!p.client_id)
+    return { ok: false, status: 400, error: 'invalid_request', description: 'Missing required parameter: client_id' }
+  if (!client)
+    return { ok: false, status: 401, error: 'invalid_client', description: 'The OAuth client was not found.' }
   const redirectUri = p.redirect_uri ?? ''
-  if (!redirectUri) return { ok: false, status: 400, error: 'invalid_request', description: 'Missing required parameter: redirect_uri' }
+  if (!redirectUri)
+    return { ok: false, status: 400, error: 'invalid_request', description: 'Missing required parameter: redirect_uri' }
   if (!redirectUrisOf(client).includes(redirectUri)) {
-    return { ok: false, status: 400, error: 'redirect_uri_mismatch', description: `The redirect URI in the request, ${redirectUri}, does not match the ones authorized for the OAuth client.` }
+    return {
+      ok: false,
+      status: 400,
+      error: 'redirect_uri_mismatch',
+      description: `The redirect URI in the request, ${redirectUri}, does not match the ones authorized for the OAuth client.`,
+    }
   }
-  const back = (error: string, description: string): Checked =>
-    ({ ok: false, status: 400, error, description, redirect: redirectWith(redirectUri, { error, error_description: description, state: p.state }) })
+  const back = (error: string, description: string): Checked => ({
+    ok: false,
+    status: 400,
+    error,
+    description,
+    redirect: redirectWith(redirectUri, { error, error_description: description, state: p.state }),
+  })
   if (p.response_type !== 'code') {
     return back('unsupported_response_type', `Invalid response_type: ${p.response_type ?? ''}`)
   }
@@ -36,7 +59,8 @@ function check(c: WorldContext, p: Record<string, string>): Checked {
   if (scopes.length === 0) return back('invalid_request', 'Missing required parameter: scope')
   const allowed = allowedScopesOf(client)
   const outside = scopes.filter((s) => allowed.length > 0 && !allowed.includes(s) && !SIGN_IN.includes(s))
-  if (outside.length > 0) return back('invalid_scope', `Some requested scopes were invalid. {invalid=[${outside.join(', ')}]}`)
+  if (outside.length > 0)
+    return back('invalid_scope', `Some requested scopes were invalid. {invalid=[${outside.join(', ')}]}`)
   if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method)) {
     return back('invalid_request', 'Invalid code_challenge_method value.')
   }
@@ -65,11 +89,23 @@ function approve(c: WorldContext, ok: Extract<Checked, { ok: true }>) {
     const grant = upsertGrant(db, c.var.user.id, ok.clientId, ok.scopes)
     const scopes = p.include_granted_scopes === 'true' ? grant.scopes.split(' ') : ok.scopes
     const code = issueCode(db, c.var.keys, {
-      userId: c.var.user.id, clientId: ok.clientId, redirectUri: ok.redirectUri, scopes, offline: p.access_type === 'offline',
-      ...(p.code_challenge ? { codeChallenge: p.code_challenge, challengeMethod: p.code_challenge_method ?? 'plain' } : {}),
+      userId: c.var.user.id,
+      clientId: ok.clientId,
+      redirectUri: ok.redirectUri,
+      scopes,
+      offline: p.access_type === 'offline',
+      ...(p.code_challenge
+        ? { codeChallenge: p.code_challenge, challengeMethod: p.code_challenge_method ?? 'plain' }
+        : {}),
       ...(p.nonce ? { nonce: p.nonce } : {}),
     })
-    return redirectWith(ok.redirectUri, { state: p.state, code, scope: scopes.join(' '), authuser: '0', prompt: 'consent' })
+    return redirectWith(ok.redirectUri, {
+      state: p.state,
+      code,
+      scope: scopes.join(' '),
+      authuser: '0',
+      prompt: 'consent',
+    })
   })
   return c.redirect(redirect, 302)
 }
@@ -80,9 +116,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCode
 function consentPage(c: Context, clientName: string, ok: Extract<Checked, { ok: true }>, email: string) {
   const hidden = Object.entries(ok.p)
     .filter(([k]) => k !== 'decision' && k !== 'access_token')
-    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('\n')
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join('\n')
   const items = ok.scopes.map((s) => `<li data-scope="${escapeHtml(s)}">${escapeHtml(s)}</li>`).join('\n')
-  return c.html(`<!doctype html>
+  return c.html(
+    `<!doctype html>
 <html><head><meta charset="utf-8"><title>Sign in - Google Accounts</title></head>
 <body><h1>${escapeHtml(clientName)} wants to access your Google Account</h1>
 <p data-email>${escapeHtml(email)}</p>
@@ -91,7 +129,9 @@ function consentPage(c: Context, clientName: string, ok: Extract<Checked, { ok: 
 ${hidden}
 <button name="decision" value="deny">Cancel</button>
 <button name="decision" value="allow">Allow</button>
-</form></body></html>`, 200)
+</form></body></html>`,
+    200,
+  )
 }
 
 async function authorize(c: WorldContext) {

@@ -10,8 +10,16 @@ import { transferCalendarEvents } from '../../calendar/transfer.ts'
 import { customerId, googleUserId } from '../ids.ts'
 import { isActive } from '../store/users.ts'
 import {
-  appsOf, CALENDAR_APP, DRIVE_APP, findTransfer, insertTransfer, listTransfers, TRANSFER_APPS, type AppTransfer,
-  type TransferParam, type TransferRow,
+  appsOf,
+  CALENDAR_APP,
+  DRIVE_APP,
+  findTransfer,
+  insertTransfer,
+  listTransfers,
+  TRANSFER_APPS,
+  type AppTransfer,
+  type TransferParam,
+  type TransferRow,
 } from '../store/transfers.ts'
 import { etag, requireAdmin, userByKey } from './directory-tokens.ts'
 
@@ -23,35 +31,56 @@ const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invali
 const base = '/admin/datatransfer/v1'
 
 const appsList = createRoute({
-  operationId: 'datatransfer.applications.list', method: 'get', path: `${base}/applications`,
-  request: { query: z.object({ customerId: z.string().optional(), ...Paging }) }, responses: { 200: Any },
+  operationId: 'datatransfer.applications.list',
+  method: 'get',
+  path: `${base}/applications`,
+  request: { query: z.object({ customerId: z.string().optional(), ...Paging }) },
+  responses: { 200: Any },
 })
 const appsGet = createRoute({
-  operationId: 'datatransfer.applications.get', method: 'get', path: `${base}/applications/{applicationId}`,
-  request: { params: z.object({ applicationId: z.string() }) }, responses: { 200: Any },
+  operationId: 'datatransfer.applications.get',
+  method: 'get',
+  path: `${base}/applications/{applicationId}`,
+  request: { params: z.object({ applicationId: z.string() }) },
+  responses: { 200: Any },
 })
 const transfersInsert = createRoute({
-  operationId: 'datatransfer.transfers.insert', method: 'post', path: `${base}/transfers`,
-  request: { body: Body }, responses: { 200: Any },
+  operationId: 'datatransfer.transfers.insert',
+  method: 'post',
+  path: `${base}/transfers`,
+  request: { body: Body },
+  responses: { 200: Any },
 })
 const transfersGet = createRoute({
-  operationId: 'datatransfer.transfers.get', method: 'get', path: `${base}/transfers/{dataTransferId}`,
-  request: { params: z.object({ dataTransferId: z.string() }) }, responses: { 200: Any },
+  operationId: 'datatransfer.transfers.get',
+  method: 'get',
+  path: `${base}/transfers/{dataTransferId}`,
+  request: { params: z.object({ dataTransferId: z.string() }) },
+  responses: { 200: Any },
 })
 const transfersList = createRoute({
-  operationId: 'datatransfer.transfers.list', method: 'get', path: `${base}/transfers`,
+  operationId: 'datatransfer.transfers.list',
+  method: 'get',
+  path: `${base}/transfers`,
   request: {
     query: z.object({
-      customerId: z.string().optional(), oldOwnerUserId: z.string().optional(), newOwnerUserId: z.string().optional(),
-      status: z.string().optional(), ...Paging,
+      customerId: z.string().optional(),
+      oldOwnerUserId: z.string().optional(),
+      newOwnerUserId: z.string().optional(),
+      status: z.string().optional(),
+      ...Paging,
     }),
   },
   responses: { 200: Any },
 })
 
 function application(app: (typeof TRANSFER_APPS)[number]) {
-  const body = { kind: 'admin#datatransfer#ApplicationResource', id: app.id, name: app.name,
-    transferParams: app.transferParams.map((p) => ({ key: p.key, value: [...p.value] })) }
+  const body = {
+    kind: 'admin#datatransfer#ApplicationResource',
+    id: app.id,
+    name: app.name,
+    transferParams: app.transferParams.map((p) => ({ key: p.key, value: [...p.value] })),
+  }
   return { ...body, etag: etag(body) }
 }
 
@@ -64,9 +93,12 @@ function checkCustomer(c: WorldContext, id: string | undefined) {
 function transferResource(c: WorldContext, row: TransferRow) {
   const db = c.var.world.db
   const body = {
-    kind: 'admin#datatransfer#DataTransfer', id: row.id,
-    oldOwnerUserId: googleUserId(db, row.oldOwnerId), newOwnerUserId: googleUserId(db, row.newOwnerId),
-    applicationDataTransfers: appsOf(row), overallTransferStatusCode: row.status,
+    kind: 'admin#datatransfer#DataTransfer',
+    id: row.id,
+    oldOwnerUserId: googleUserId(db, row.oldOwnerId),
+    newOwnerUserId: googleUserId(db, row.newOwnerId),
+    applicationDataTransfers: appsOf(row),
+    overallTransferStatusCode: row.status,
     requestTime: new Date(row.requestMs).toISOString(),
   }
   return { ...body, etag: etag(body) }
@@ -151,8 +183,12 @@ export const dataTransferRouter = createGoogleRouter()
     const row = c.var.world.tx((db) => {
       for (const app of apps) runTransfer(c, app, from, to)
       const r: TransferRow = {
-        id: urlSafeId(db, 'identity.transfer', 44), oldOwnerId: from.id, newOwnerId: to.id,
-        applications: JSON.stringify(apps), status: 'completed', requestMs: nowMs(db),
+        id: urlSafeId(db, 'identity.transfer', 44),
+        oldOwnerId: from.id,
+        newOwnerId: to.id,
+        applications: JSON.stringify(apps),
+        status: 'completed',
+        requestMs: nowMs(db),
       }
       insertTransfer(db, r)
       return r
@@ -173,8 +209,12 @@ export const dataTransferRouter = createGoogleRouter()
     const idOf = (key: string | undefined) => (key === undefined ? undefined : owner(c, key, 'userId').id)
     const oldId = idOf(q.oldOwnerUserId)
     const newId = idOf(q.newOwnerUserId)
-    const rows = listTransfers(db).filter((r) => (oldId === undefined || r.oldOwnerId === oldId)
-      && (newId === undefined || r.newOwnerId === newId) && (q.status === undefined || r.status === q.status))
+    const rows = listTransfers(db).filter(
+      (r) =>
+        (oldId === undefined || r.oldOwnerId === oldId) &&
+        (newId === undefined || r.newOwnerId === newId) &&
+        (q.status === undefined || r.status === q.status),
+    )
     const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 100, q.pageToken)
     const dataTransfers = page.map((r) => transferResource(c, r))
     const body = { kind: 'admin#datatransfer#dataTransfersList', dataTransfers }

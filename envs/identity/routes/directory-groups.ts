@@ -7,8 +7,17 @@ import { pageOf } from '../../core/paging.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import { worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
 import {
-  addMember, deleteGroup, findMember, groupByKey, groupResource, hasMember, insertGroup, listGroups, memberResource,
-  membersOf, type MemberRow,
+  addMember,
+  deleteGroup,
+  findMember,
+  groupByKey,
+  groupResource,
+  hasMember,
+  insertGroup,
+  listGroups,
+  memberResource,
+  membersOf,
+  type MemberRow,
 } from '../store/groups.ts'
 import { matches, parseQuery } from '../store/query.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
@@ -36,16 +45,22 @@ function group(c: WorldContext, key: string): GroupRow {
 }
 
 const route = <P extends string, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'>(
-  operationId: string, method: M, path: P,
+  operationId: string,
+  method: M,
+  path: P,
 ) => ({ operationId, method, path: `/admin/directory/v1/${path}` as const })
 
 const groupsList = createRoute({
   ...route('directory.groups.list', 'get', 'groups'),
   request: {
     query: z.object({
-      customer: z.string().optional(), domain: z.string().optional(), userKey: z.string().optional(),
+      customer: z.string().optional(),
+      domain: z.string().optional(),
+      userKey: z.string().optional(),
       query: z.string().optional(),
-      orderBy: z.enum(['email']).optional(), sortOrder: z.enum(['ASCENDING', 'DESCENDING']).optional(), ...Paging,
+      orderBy: z.enum(['email']).optional(),
+      sortOrder: z.enum(['ASCENDING', 'DESCENDING']).optional(),
+      ...Paging,
     }),
   },
   responses: { 200: Any },
@@ -78,7 +93,14 @@ const groupsDelete = createRoute({
 
 const membersList = createRoute({
   ...route('directory.members.list', 'get', 'groups/{groupKey}/members'),
-  request: { params: GroupParam, query: z.object({ roles: z.string().optional(), includeDerivedMembership: z.enum(['true', 'false']).optional(), ...Paging }) },
+  request: {
+    params: GroupParam,
+    query: z.object({
+      roles: z.string().optional(),
+      includeDerivedMembership: z.enum(['true', 'false']).optional(),
+      ...Paging,
+    }),
+  },
   responses: { 200: Any },
 })
 const membersGet = createRoute({
@@ -146,7 +168,8 @@ function checkNewAddress(c: WorldContext, email: string) {
   if (email.split('@')[1]!.toLowerCase() !== (getMeta(db, 'domain') ?? '').toLowerCase()) {
     throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
   }
-  if (groupByKey(db, email) || findUserByEmail(db, email)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
+  if (groupByKey(db, email) || findUserByEmail(db, email))
+    throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
 }
 
 function memberChanges(body: Record<string, unknown>): Partial<Pick<MemberRow, 'role' | 'deliverySettings'>> {
@@ -158,7 +181,8 @@ function memberChanges(body: Record<string, unknown>): Partial<Pick<MemberRow, '
   }
   if (body.delivery_settings !== undefined) {
     const d = str(body.delivery_settings)
-    if (!DELIVERY.includes(d as never)) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: delivery_settings')
+    if (!DELIVERY.includes(d as never))
+      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: delivery_settings')
     out.deliverySettings = d!
   }
   return out
@@ -193,15 +217,24 @@ export const directoryGroupsRouter = createGoogleRouter()
       checkCustomer(c, q)
     }
     const clauses = parseQuery(q.query, ['email', 'name', 'memberKey'])
-    const record = (g: GroupRow) => ({ email: [g.email], name: [g.name], memberKey: membersOf(db, g.id).map((m) => m.email) })
+    const record = (g: GroupRow) => ({
+      email: [g.email],
+      name: [g.name],
+      memberKey: membersOf(db, g.id).map((m) => m.email),
+    })
     groups = groups.filter((g) => matches(record(g), clauses, ['email', 'name']))
     if (q.sortOrder === 'DESCENDING') groups.reverse()
     const { page, nextPageToken } = pageOf(groups, q.maxResults ?? 200, q.pageToken)
     const items = page.map((g) => groupResource(db, g))
-    return c.json({
-      kind: 'admin#directory#groups', etag: '"groups"', ...(items.length > 0 ? { groups: items } : {}),
-      ...(nextPageToken ? { nextPageToken } : {}),
-    }, 200)
+    return c.json(
+      {
+        kind: 'admin#directory#groups',
+        etag: '"groups"',
+        ...(items.length > 0 ? { groups: items } : {}),
+        ...(nextPageToken ? { nextPageToken } : {}),
+      },
+      200,
+    )
   })
   .openapi(groupsGet, (c) => {
     requireAdmin(c)
@@ -213,9 +246,16 @@ export const directoryGroupsRouter = createGoogleRouter()
     const email = str(body.email)
     if (!email) throw new GoogleApiError('INVALID_ARGUMENT', 'required', 'Missing required field: email')
     checkNewAddress(c, email)
-    const g = c.var.world.tx((db) => groupResource(db, insertGroup(db, {
-      email, name: str(body.name) ?? email.split('@')[0]!, description: str(body.description) ?? '',
-    })))
+    const g = c.var.world.tx((db) =>
+      groupResource(
+        db,
+        insertGroup(db, {
+          email,
+          name: str(body.name) ?? email.split('@')[0]!,
+          description: str(body.description) ?? '',
+        }),
+      ),
+    )
     return c.json(g, 200)
   })
   .openapi(groupsUpdate, (c) => {
@@ -241,10 +281,15 @@ export const directoryGroupsRouter = createGoogleRouter()
     const members = membersOf(db, g.id).filter((m) => !roles || roles.includes(m.role))
     const { page, nextPageToken } = pageOf(members, q.maxResults ?? 200, q.pageToken)
     const items = page.map((m) => memberResource(db, m))
-    return c.json({
-      kind: 'admin#directory#members', etag: '"members"', ...(items.length > 0 ? { members: items } : {}),
-      ...(nextPageToken ? { nextPageToken } : {}),
-    }, 200)
+    return c.json(
+      {
+        kind: 'admin#directory#members',
+        etag: '"members"',
+        ...(items.length > 0 ? { members: items } : {}),
+        ...(nextPageToken ? { nextPageToken } : {}),
+      },
+      200,
+    )
   })
   .openapi(membersGet, (c) => {
     requireAdmin(c)
@@ -260,10 +305,14 @@ export const directoryGroupsRouter = createGoogleRouter()
     const body = c.req.valid('json')
     const email = str(body.email) ?? (str(body.id) ? memberEmail(c, str(body.id)!) : undefined)
     if (!email) throw new GoogleApiError('INVALID_ARGUMENT', 'required', 'Missing required field: memberKey')
-    if (email.toLowerCase() === g.email) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: memberKey')
-    if (findMember(c.var.world.db, g.id, email)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Member already exists.')
+    if (email.toLowerCase() === g.email)
+      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: memberKey')
+    if (findMember(c.var.world.db, g.id, email))
+      throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Member already exists.')
     const set = memberChanges(body)
-    const m = c.var.world.tx((db) => memberResource(db, addMember(db, g.id, email, set.role ?? 'MEMBER', set.deliverySettings)))
+    const m = c.var.world.tx((db) =>
+      memberResource(db, addMember(db, g.id, email, set.role ?? 'MEMBER', set.deliverySettings)),
+    )
     return c.json(m, 200)
   })
   .openapi(membersUpdate, (c) => {

@@ -4,13 +4,29 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { pageOf } from '../../core/paging.ts'
 import {
-  featuresOf, worldBuildings, worldFeatures, worldResources, type BuildingRow, type ResourceRow,
+  featuresOf,
+  worldBuildings,
+  worldFeatures,
+  worldResources,
+  type BuildingRow,
+  type ResourceRow,
 } from '../../core/resources.ts'
 import { customerId } from '../ids.ts'
 import { identityRoles } from '../schema.ts'
 import {
-  buildingResource, calendarResource, featureResource, findBuilding, findFeature, findResource, insertBuilding,
-  insertFeature, insertResource, listBuildings, listFeatures, listResources, renameFeature,
+  buildingResource,
+  calendarResource,
+  featureResource,
+  findBuilding,
+  findFeature,
+  findResource,
+  insertBuilding,
+  insertFeature,
+  insertResource,
+  listBuildings,
+  listFeatures,
+  listResources,
+  renameFeature,
 } from '../store/resources.ts'
 import { matchesResource, parseResourceQuery, resourceOrder } from '../store/resource-query.ts'
 
@@ -18,7 +34,8 @@ const Any = { description: 'OK', content: { 'application/json': { schema: z.reco
 const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Deleted = { 204: { description: 'Deleted' } }
 const Paging = z.object({
-  maxResults: z.coerce.number().int().min(1).max(500).optional(), pageToken: z.string().optional(),
+  maxResults: z.coerce.number().int().min(1).max(500).optional(),
+  pageToken: z.string().optional(),
 })
 const Customer = z.object({ customer: z.string() })
 const CalParam = Customer.extend({ calendarResourceId: z.string() })
@@ -36,7 +53,8 @@ const forbidden = () =>
 
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete'
 const path = <P extends string, M extends Verb>(id: string, method: M, p: P) => ({
-  operationId: `directory.resources.${id}`, method,
+  operationId: `directory.resources.${id}`,
+  method,
   path: `/admin/directory/v1/customer/{customer}/resources/${p}` as const,
 })
 
@@ -46,8 +64,11 @@ const path = <P extends string, M extends Verb>(id: string, method: M, p: P) => 
  */
 function guard(c: WorldContext) {
   const db = c.var.world.db
-  const delegated = db.select().from(identityRoles)
-    .where(and(eq(identityRoles.userId, c.var.user.id), eq(identityRoles.role, 'calendar-resources'))).get()
+  const delegated = db
+    .select()
+    .from(identityRoles)
+    .where(and(eq(identityRoles.userId, c.var.user.id), eq(identityRoles.role, 'calendar-resources')))
+    .get()
   if (!c.var.user.isAdmin && !delegated) throw forbidden()
   const customer = (c.req.valid('param' as never) as { customer: string }).customer
   // Deviation (unverified): another customer's id answers 403 like an unauthorised caller (Google does not say).
@@ -82,12 +103,11 @@ function resourceFields(c: WorldContext, body: Record<string, unknown>, cur?: Re
     }
     capacity = (body.capacity as number | null) ?? null
   }
-  const buildingId = body.buildingId !== undefined
-    ? str(body.buildingId, 'buildingId') ?? null
-    : cur?.buildingId ?? null
+  const buildingId =
+    body.buildingId !== undefined ? (str(body.buildingId, 'buildingId') ?? null) : (cur?.buildingId ?? null)
   const building = buildingId ? findBuilding(db, buildingId) : undefined
   if (buildingId && !building) throw invalid('buildingId')
-  const floorName = body.floorName !== undefined ? str(body.floorName, 'floorName') ?? null : cur?.floorName ?? null
+  const floorName = body.floorName !== undefined ? (str(body.floorName, 'floorName') ?? null) : (cur?.floorName ?? null)
   // Deviation (unverified): a floor must be one of its building's floorNames.
   if (floorName && building && !(JSON.parse(building.floorNames) as string[]).includes(floorName)) {
     throw invalid('floorName')
@@ -103,10 +123,16 @@ function resourceFields(c: WorldContext, body: Record<string, unknown>, cur?: Re
     features = [...new Set(features)]
   }
   const keep = <K extends 'type' | 'description' | 'userVisibleDescription' | 'floorSection'>(k: K, wire: string) =>
-    body[wire] !== undefined ? str(body[wire], wire) ?? null : cur?.[k] ?? null
+    body[wire] !== undefined ? (str(body[wire], wire) ?? null) : (cur?.[k] ?? null)
   return {
-    name, category, capacity, buildingId, floorName, features: JSON.stringify(features),
-    type: keep('type', 'resourceType'), description: keep('description', 'resourceDescription'),
+    name,
+    category,
+    capacity,
+    buildingId,
+    floorName,
+    features: JSON.stringify(features),
+    type: keep('type', 'resourceType'),
+    description: keep('description', 'resourceDescription'),
     userVisibleDescription: keep('userVisibleDescription', 'userVisibleDescription'),
     floorSection: keep('floorSection', 'floorSection'),
   }
@@ -140,29 +166,55 @@ const calList = createRoute({
   },
   responses: { 200: Any },
 })
-const calGet = createRoute({ ...path('calendars.get', 'get', 'calendars/{calendarResourceId}'),
-  request: { params: CalParam }, responses: { 200: Any } })
-const calInsert = createRoute({ ...path('calendars.insert', 'post', 'calendars'),
-  request: { params: Customer, body: Body }, responses: { 200: Any } })
-const calUpdate = createRoute({ ...path('calendars.update', 'put', 'calendars/{calendarResourceId}'),
-  request: { params: CalParam, body: Body }, responses: { 200: Any } })
-const calPatch = createRoute({ ...path('calendars.patch', 'patch', 'calendars/{calendarResourceId}'),
-  request: { params: CalParam, body: Body }, responses: { 200: Any } })
-const calDelete = createRoute({ ...path('calendars.delete', 'delete', 'calendars/{calendarResourceId}'),
-  request: { params: CalParam }, responses: Deleted })
+const calGet = createRoute({
+  ...path('calendars.get', 'get', 'calendars/{calendarResourceId}'),
+  request: { params: CalParam },
+  responses: { 200: Any },
+})
+const calInsert = createRoute({
+  ...path('calendars.insert', 'post', 'calendars'),
+  request: { params: Customer, body: Body },
+  responses: { 200: Any },
+})
+const calUpdate = createRoute({
+  ...path('calendars.update', 'put', 'calendars/{calendarResourceId}'),
+  request: { params: CalParam, body: Body },
+  responses: { 200: Any },
+})
+const calPatch = createRoute({
+  ...path('calendars.patch', 'patch', 'calendars/{calendarResourceId}'),
+  request: { params: CalParam, body: Body },
+  responses: { 200: Any },
+})
+const calDelete = createRoute({
+  ...path('calendars.delete', 'delete', 'calendars/{calendarResourceId}'),
+  request: { params: CalParam },
+  responses: Deleted,
+})
 
 // ---- buildings ----
 
 function buildingFields(body: Record<string, unknown>, cur?: BuildingRow) {
   const name = str(body.buildingName, 'buildingName') ?? cur?.name
   if (!name || !name.trim()) throw missing('buildingName')
-  const floors = body.floorNames !== undefined ? strings(body.floorNames, 'floorNames')
-    : cur ? (JSON.parse(cur.floorNames) as string[]) : []
+  const floors =
+    body.floorNames !== undefined
+      ? strings(body.floorNames, 'floorNames')
+      : cur
+        ? (JSON.parse(cur.floorNames) as string[])
+        : []
   let coordinates = cur?.coordinates ?? null
   if (body.coordinates !== undefined) {
     const co = body.coordinates as { latitude?: unknown; longitude?: unknown } | null
-    if (co !== null && (typeof co !== 'object' || typeof co.latitude !== 'number' || typeof co.longitude !== 'number'
-      || Math.abs(co.latitude) > 90 || Math.abs(co.longitude) > 180)) throw invalid('coordinates')
+    if (
+      co !== null &&
+      (typeof co !== 'object' ||
+        typeof co.latitude !== 'number' ||
+        typeof co.longitude !== 'number' ||
+        Math.abs(co.latitude) > 90 ||
+        Math.abs(co.longitude) > 180)
+    )
+      throw invalid('coordinates')
     coordinates = co ? JSON.stringify({ latitude: co.latitude, longitude: co.longitude }) : null
   }
   let address = cur?.address ?? null
@@ -172,9 +224,8 @@ function buildingFields(body: Record<string, unknown>, cur?: BuildingRow) {
     }
     address = body.address ? JSON.stringify(body.address) : null
   }
-  const description = body.description !== undefined
-    ? str(body.description, 'description') ?? ''
-    : cur?.description ?? ''
+  const description =
+    body.description !== undefined ? (str(body.description, 'description') ?? '') : (cur?.description ?? '')
   return { name, floorNames: JSON.stringify(floors), coordinates, address, description }
 }
 
@@ -205,18 +256,36 @@ function checkBuildingName(c: WorldContext, name: string, self?: string) {
   if (clash) throw duplicate()
 }
 
-const bList = createRoute({ ...path('buildings.list', 'get', 'buildings'),
-  request: { params: Customer, query: Paging }, responses: { 200: Any } })
-const bGet = createRoute({ ...path('buildings.get', 'get', 'buildings/{buildingId}'),
-  request: { params: BuildingParam }, responses: { 200: Any } })
-const bInsert = createRoute({ ...path('buildings.insert', 'post', 'buildings'),
-  request: { params: Customer, body: Body }, responses: { 200: Any } })
-const bUpdate = createRoute({ ...path('buildings.update', 'put', 'buildings/{buildingId}'),
-  request: { params: BuildingParam, body: Body }, responses: { 200: Any } })
-const bPatch = createRoute({ ...path('buildings.patch', 'patch', 'buildings/{buildingId}'),
-  request: { params: BuildingParam, body: Body }, responses: { 200: Any } })
-const bDelete = createRoute({ ...path('buildings.delete', 'delete', 'buildings/{buildingId}'),
-  request: { params: BuildingParam }, responses: Deleted })
+const bList = createRoute({
+  ...path('buildings.list', 'get', 'buildings'),
+  request: { params: Customer, query: Paging },
+  responses: { 200: Any },
+})
+const bGet = createRoute({
+  ...path('buildings.get', 'get', 'buildings/{buildingId}'),
+  request: { params: BuildingParam },
+  responses: { 200: Any },
+})
+const bInsert = createRoute({
+  ...path('buildings.insert', 'post', 'buildings'),
+  request: { params: Customer, body: Body },
+  responses: { 200: Any },
+})
+const bUpdate = createRoute({
+  ...path('buildings.update', 'put', 'buildings/{buildingId}'),
+  request: { params: BuildingParam, body: Body },
+  responses: { 200: Any },
+})
+const bPatch = createRoute({
+  ...path('buildings.patch', 'patch', 'buildings/{buildingId}'),
+  request: { params: BuildingParam, body: Body },
+  responses: { 200: Any },
+})
+const bDelete = createRoute({
+  ...path('buildings.delete', 'delete', 'buildings/{buildingId}'),
+  request: { params: BuildingParam },
+  responses: Deleted,
+})
 
 // ---- features ----
 
@@ -242,23 +311,47 @@ function saveFeature(c: WorldContext) {
   return c.json(featureResource(name), 200)
 }
 
-const fList = createRoute({ ...path('features.list', 'get', 'features'),
-  request: { params: Customer, query: Paging }, responses: { 200: Any } })
-const fGet = createRoute({ ...path('features.get', 'get', 'features/{featureKey}'),
-  request: { params: FeatureParam }, responses: { 200: Any } })
-const fInsert = createRoute({ ...path('features.insert', 'post', 'features'),
-  request: { params: Customer, body: Body }, responses: { 200: Any } })
-const fUpdate = createRoute({ ...path('features.update', 'put', 'features/{featureKey}'),
-  request: { params: FeatureParam, body: Body }, responses: { 200: Any } })
-const fPatch = createRoute({ ...path('features.patch', 'patch', 'features/{featureKey}'),
-  request: { params: FeatureParam, body: Body }, responses: { 200: Any } })
-const fDelete = createRoute({ ...path('features.delete', 'delete', 'features/{featureKey}'),
-  request: { params: FeatureParam }, responses: Deleted })
-const fRename = createRoute({ ...path('features.rename', 'post', 'features/{oldName}/rename'),
-  request: { params: RenameParam, body: Body }, responses: Deleted })
+const fList = createRoute({
+  ...path('features.list', 'get', 'features'),
+  request: { params: Customer, query: Paging },
+  responses: { 200: Any },
+})
+const fGet = createRoute({
+  ...path('features.get', 'get', 'features/{featureKey}'),
+  request: { params: FeatureParam },
+  responses: { 200: Any },
+})
+const fInsert = createRoute({
+  ...path('features.insert', 'post', 'features'),
+  request: { params: Customer, body: Body },
+  responses: { 200: Any },
+})
+const fUpdate = createRoute({
+  ...path('features.update', 'put', 'features/{featureKey}'),
+  request: { params: FeatureParam, body: Body },
+  responses: { 200: Any },
+})
+const fPatch = createRoute({
+  ...path('features.patch', 'patch', 'features/{featureKey}'),
+  request: { params: FeatureParam, body: Body },
+  responses: { 200: Any },
+})
+const fDelete = createRoute({
+  ...path('features.delete', 'delete', 'features/{featureKey}'),
+  request: { params: FeatureParam },
+  responses: Deleted,
+})
+const fRename = createRoute({
+  ...path('features.rename', 'post', 'features/{oldName}/rename'),
+  request: { params: RenameParam, body: Body },
+  responses: Deleted,
+})
 
 const listBody = (kind: string, key: string, items: unknown[], next: string | undefined) => ({
-  kind, etag: `"${key}"`, ...(items.length > 0 ? { [key]: items } : {}), ...(next ? { nextPageToken: next } : {}),
+  kind,
+  etag: `"${key}"`,
+  ...(items.length > 0 ? { [key]: items } : {}),
+  ...(next ? { nextPageToken: next } : {}),
 })
 
 /** Directory `resources.calendars`, `resources.buildings` and `resources.features`. */
@@ -268,10 +361,19 @@ export const directoryResourcesRouter = createGoogleRouter()
     const db = c.var.world.db
     const q = c.req.valid('query')
     const clauses = parseResourceQuery(q.query)
-    const all = listResources(db).filter((r) => matchesResource(db, r, clauses)).sort(resourceOrder(q.orderBy))
+    const all = listResources(db)
+      .filter((r) => matchesResource(db, r, clauses))
+      .sort(resourceOrder(q.orderBy))
     const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)
-    return c.json(listBody('admin#directory#resources#calendars#calendarResourcesList', 'items',
-      page.map((r) => calendarResource(db, r)), nextPageToken), 200)
+    return c.json(
+      listBody(
+        'admin#directory#resources#calendars#calendarResourcesList',
+        'items',
+        page.map((r) => calendarResource(db, r)),
+        nextPageToken,
+      ),
+      200,
+    )
   })
   .openapi(calGet, (c) => {
     guard(c)
@@ -299,8 +401,15 @@ export const directoryResourcesRouter = createGoogleRouter()
     guard(c)
     const q = c.req.valid('query')
     const { page, nextPageToken } = pageOf(listBuildings(c.var.world.db), q.maxResults ?? 100, q.pageToken)
-    return c.json(listBody('admin#directory#resources#buildings#buildingsList', 'buildings',
-      page.map(buildingResource), nextPageToken), 200)
+    return c.json(
+      listBody(
+        'admin#directory#resources#buildings#buildingsList',
+        'buildings',
+        page.map(buildingResource),
+        nextPageToken,
+      ),
+      200,
+    )
   })
   .openapi(bGet, (c) => {
     guard(c)
@@ -315,7 +424,10 @@ export const directoryResourcesRouter = createGoogleRouter()
     if (findBuilding(c.var.world.db, id)) throw duplicate()
     const fields = buildingFields(body)
     checkBuildingName(c, fields.name)
-    return c.json(c.var.world.tx((db) => buildingResource(insertBuilding(db, { id, ...fields }))), 200)
+    return c.json(
+      c.var.world.tx((db) => buildingResource(insertBuilding(db, { id, ...fields }))),
+      200,
+    )
   })
   .openapi(bUpdate, (c) => saveBuilding(c))
   .openapi(bPatch, (c) => saveBuilding(c))
@@ -331,8 +443,15 @@ export const directoryResourcesRouter = createGoogleRouter()
     guard(c)
     const q = c.req.valid('query')
     const { page, nextPageToken } = pageOf(listFeatures(c.var.world.db), q.maxResults ?? 100, q.pageToken)
-    return c.json(listBody('admin#directory#resources#features#featuresList', 'features',
-      page.map((f) => featureResource(f.name)), nextPageToken), 200)
+    return c.json(
+      listBody(
+        'admin#directory#resources#features#featuresList',
+        'features',
+        page.map((f) => featureResource(f.name)),
+        nextPageToken,
+      ),
+      200,
+    )
   })
   .openapi(fGet, (c) => {
     guard(c)

@@ -8,7 +8,8 @@ import { findClient, findGrant, grantsOf, revokeGrant, type GrantRow } from '../
 import { googleUserId } from '../ids.ts'
 import { inDomain } from '../store/users.ts'
 
-const forbidden = () => new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
+const forbidden = () =>
+  new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
 
 /** Directory methods are for administrators: anyone else gets Google's 403. */
 export function requireAdmin(c: WorldContext) {
@@ -23,13 +24,19 @@ export function userByKey(c: WorldContext, key: string): WorldUserRow {
   return user
 }
 
-export const etag = (value: unknown) => `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`
+export const etag = (value: unknown) =>
+  `"${createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 27)}"`
 
 function tokenOf(c: WorldContext, user: WorldUserRow, g: GrantRow) {
   const client = findClient(c.var.world.db, g.clientId)
   const body = {
-    kind: 'admin#directory#token', clientId: g.clientId, displayText: client?.name ?? g.clientId, anonymous: false,
-    nativeApp: false, userKey: googleUserId(c.var.world.db, user.id), scopes: g.scopes.split(' '),
+    kind: 'admin#directory#token',
+    clientId: g.clientId,
+    displayText: client?.name ?? g.clientId,
+    anonymous: false,
+    nativeApp: false,
+    userKey: googleUserId(c.var.world.db, user.id),
+    scopes: g.scopes.split(' '),
   }
   return { ...body, etag: etag(body) }
 }
@@ -39,16 +46,25 @@ const UserParam = z.object({ userKey: z.string() })
 const TokenParam = z.object({ userKey: z.string(), clientId: z.string() })
 
 const list = createRoute({
-  operationId: 'directory.tokens.list', method: 'get', path: '/admin/directory/v1/users/{userKey}/tokens',
-  request: { params: UserParam }, responses: { 200: json(z.record(z.string(), z.unknown())) },
+  operationId: 'directory.tokens.list',
+  method: 'get',
+  path: '/admin/directory/v1/users/{userKey}/tokens',
+  request: { params: UserParam },
+  responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 const get = createRoute({
-  operationId: 'directory.tokens.get', method: 'get', path: '/admin/directory/v1/users/{userKey}/tokens/{clientId}',
-  request: { params: TokenParam }, responses: { 200: json(z.record(z.string(), z.unknown())) },
+  operationId: 'directory.tokens.get',
+  method: 'get',
+  path: '/admin/directory/v1/users/{userKey}/tokens/{clientId}',
+  request: { params: TokenParam },
+  responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 const del = createRoute({
-  operationId: 'directory.tokens.delete', method: 'delete', path: '/admin/directory/v1/users/{userKey}/tokens/{clientId}',
-  request: { params: TokenParam }, responses: { 204: { description: 'Deleted' } },
+  operationId: 'directory.tokens.delete',
+  method: 'delete',
+  path: '/admin/directory/v1/users/{userKey}/tokens/{clientId}',
+  request: { params: TokenParam },
+  responses: { 204: { description: 'Deleted' } },
 })
 
 const noToken = () => new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: clientId')

@@ -7,7 +7,15 @@ import { findUserByEmail } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import type { Db } from '../../core/db.ts'
 import {
-  deleteUser, directoryUsers, undeleteUser, factsOf, insertUser, saveFacts, updateUserRow, userResource, type UserFacts,
+  deleteUser,
+  directoryUsers,
+  undeleteUser,
+  factsOf,
+  insertUser,
+  saveFacts,
+  updateUserRow,
+  userResource,
+  type UserFacts,
   isDelegatedAdmin,
 } from '../store/users.ts'
 import { matches, parseQuery } from '../store/query.ts'
@@ -20,18 +28,37 @@ const UserParam = z.object({ userKey: z.string() })
 const Any = json(z.record(z.string(), z.unknown()))
 const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid Input: ${what}`)
 
-const QUERY_FIELDS = ['email', 'name', 'givenName', 'familyName', 'isAdmin', 'isSuspended', 'orgUnitPath', 'orgTitle', 'isDelegatedAdmin']
+const QUERY_FIELDS = [
+  'email',
+  'name',
+  'givenName',
+  'familyName',
+  'isAdmin',
+  'isSuspended',
+  'orgUnitPath',
+  'orgTitle',
+  'isDelegatedAdmin',
+]
 
 function searchRecord(db: Db, u: WorldUserRow, f: UserFacts): Record<string, string[]> {
   return {
-    email: [u.email], name: [u.name], givenName: [u.givenName], familyName: [u.familyName], isAdmin: [String(u.isAdmin)],
-    isSuspended: [String(f.suspended)], orgUnitPath: [f.orgUnitPath], orgTitle: [u.title],
+    email: [u.email],
+    name: [u.name],
+    givenName: [u.givenName],
+    familyName: [u.familyName],
+    isAdmin: [String(u.isAdmin)],
+    isSuspended: [String(f.suspended)],
+    orgUnitPath: [f.orgUnitPath],
+    orgTitle: [u.title],
     isDelegatedAdmin: [String(isDelegatedAdmin(db, u.id))],
   }
 }
 
 /** `customer` (`my_customer` or the id) or `domain` names this workspace; Google needs one of them. */
-export function checkCustomer(c: WorldContext, q: { customer?: string | undefined; domain?: string | undefined }): boolean {
+export function checkCustomer(
+  c: WorldContext,
+  q: { customer?: string | undefined; domain?: string | undefined },
+): boolean {
   const db = c.var.world.db
   if (!q.customer && !q.domain) throw new GoogleApiError('INVALID_ARGUMENT', 'badRequest', 'Bad Request')
   if (q.customer && q.customer !== 'my_customer' && q.customer !== customerId(db)) {
@@ -44,50 +71,80 @@ export function checkCustomer(c: WorldContext, q: { customer?: string | undefine
 }
 
 const list = createRoute({
-  operationId: 'directory.users.list', method: 'get', path: '/admin/directory/v1/users',
+  operationId: 'directory.users.list',
+  method: 'get',
+  path: '/admin/directory/v1/users',
   request: {
     query: z.object({
-      customer: z.string().optional(), domain: z.string().optional(), query: z.string().optional(),
-      orderBy: z.enum(['email', 'familyName', 'givenName']).optional(), sortOrder: z.enum(['ASCENDING', 'DESCENDING']).optional(),
-      maxResults: z.coerce.number().int().min(1).max(500).optional(), pageToken: z.string().optional(),
-      showDeleted: z.enum(['true', 'false']).optional(), projection: z.enum(['basic', 'custom', 'full']).optional(),
-      viewType: z.enum(['admin_view', 'domain_public']).optional(), customFieldMask: z.string().optional(),
+      customer: z.string().optional(),
+      domain: z.string().optional(),
+      query: z.string().optional(),
+      orderBy: z.enum(['email', 'familyName', 'givenName']).optional(),
+      sortOrder: z.enum(['ASCENDING', 'DESCENDING']).optional(),
+      maxResults: z.coerce.number().int().min(1).max(500).optional(),
+      pageToken: z.string().optional(),
+      showDeleted: z.enum(['true', 'false']).optional(),
+      projection: z.enum(['basic', 'custom', 'full']).optional(),
+      viewType: z.enum(['admin_view', 'domain_public']).optional(),
+      customFieldMask: z.string().optional(),
     }),
   },
   responses: { 200: Any },
 })
 const get = createRoute({
-  operationId: 'directory.users.get', method: 'get', path: '/admin/directory/v1/users/{userKey}',
-  request: { params: UserParam }, responses: { 200: Any },
+  operationId: 'directory.users.get',
+  method: 'get',
+  path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam },
+  responses: { 200: Any },
 })
 const insert = createRoute({
-  operationId: 'directory.users.insert', method: 'post', path: '/admin/directory/v1/users',
-  request: { body: Body }, responses: { 200: Any },
+  operationId: 'directory.users.insert',
+  method: 'post',
+  path: '/admin/directory/v1/users',
+  request: { body: Body },
+  responses: { 200: Any },
 })
 const update = createRoute({
-  operationId: 'directory.users.update', method: 'put', path: '/admin/directory/v1/users/{userKey}',
-  request: { params: UserParam, body: Body }, responses: { 200: Any },
+  operationId: 'directory.users.update',
+  method: 'put',
+  path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam, body: Body },
+  responses: { 200: Any },
 })
 const patch = createRoute({
-  operationId: 'directory.users.patch', method: 'patch', path: '/admin/directory/v1/users/{userKey}',
-  request: { params: UserParam, body: Body }, responses: { 200: Any },
+  operationId: 'directory.users.patch',
+  method: 'patch',
+  path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam, body: Body },
+  responses: { 200: Any },
 })
 const del = createRoute({
-  operationId: 'directory.users.delete', method: 'delete', path: '/admin/directory/v1/users/{userKey}',
-  request: { params: UserParam }, responses: { 204: { description: 'Deleted' } },
+  operationId: 'directory.users.delete',
+  method: 'delete',
+  path: '/admin/directory/v1/users/{userKey}',
+  request: { params: UserParam },
+  responses: { 204: { description: 'Deleted' } },
 })
 const makeAdmin = createRoute({
-  operationId: 'directory.users.makeAdmin', method: 'post', path: '/admin/directory/v1/users/{userKey}/makeAdmin',
-  request: { params: UserParam, body: Body }, responses: { 204: { description: 'Done' } },
+  operationId: 'directory.users.makeAdmin',
+  method: 'post',
+  path: '/admin/directory/v1/users/{userKey}/makeAdmin',
+  request: { params: UserParam, body: Body },
+  responses: { 204: { description: 'Done' } },
 })
 
 const undelete = createRoute({
-  operationId: 'directory.users.undelete', method: 'post', path: '/admin/directory/v1/users/{userKey}/undelete',
-  request: { params: UserParam, body: Body }, responses: { 204: { description: 'Done' } },
+  operationId: 'directory.users.undelete',
+  method: 'post',
+  path: '/admin/directory/v1/users/{userKey}/undelete',
+  request: { params: UserParam, body: Body },
+  responses: { 204: { description: 'Done' } },
 })
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
-const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined)
+const obj = (v: unknown) =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
 
 /** The changes a User body asks for (patch semantics, as Google's update has too). */
 function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldUserRow) {
@@ -98,9 +155,11 @@ function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldU
   if (body.primaryEmail !== undefined) {
     const domain = (getMeta(db, 'domain') ?? '').toLowerCase()
     if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalid('primary_user_email')
-    if (email.split('@')[1]!.toLowerCase() !== domain) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
+    if (email.split('@')[1]!.toLowerCase() !== domain)
+      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
     const other = findUserByEmail(db, email)
-    if (other && other.id !== user?.id) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
+    if (other && other.id !== user?.id)
+      throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
     set.email = email.toLowerCase()
   }
   const name = obj(body.name)
@@ -119,10 +178,12 @@ function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldU
   }
   if (body.orgUnitPath !== undefined) {
     const path = str(body.orgUnitPath)
-    if (!path || !path.startsWith('/')) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: INVALID_OU_ID')
+    if (!path || !path.startsWith('/'))
+      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: INVALID_OU_ID')
     facts.orgUnitPath = path
   }
-  if (typeof body.changePasswordAtNextLogin === 'boolean') facts.changePasswordAtNextLogin = body.changePasswordAtNextLogin
+  if (typeof body.changePasswordAtNextLogin === 'boolean')
+    facts.changePasswordAtNextLogin = body.changePasswordAtNextLogin
   const orgs = Array.isArray(body.organizations) ? body.organizations : undefined
   if (orgs) set.title = str(obj(orgs[0])?.title) ?? ''
   return { set, facts }
@@ -137,18 +198,25 @@ export const directoryUsersRouter = createGoogleRouter()
     const db = c.var.world.db
     const clauses = parseQuery(q.query, QUERY_FIELDS)
     const key = q.orderBy ?? 'email'
-    const sortKey = (u: WorldUserRow) => (key === 'email' ? u.email : key === 'givenName' ? u.givenName : u.familyName).toLowerCase()
+    const sortKey = (u: WorldUserRow) =>
+      (key === 'email' ? u.email : key === 'givenName' ? u.givenName : u.familyName).toLowerCase()
     const all = directoryUsers(db, q.showDeleted === 'true')
       .filter(({ user, facts }) =>
-        matches(searchRecord(db, user, facts), clauses, ['email', 'name', 'givenName', 'familyName']))
+        matches(searchRecord(db, user, facts), clauses, ['email', 'name', 'givenName', 'familyName']),
+      )
       .sort((a, b) => sortKey(a.user).localeCompare(sortKey(b.user)) || a.user.email.localeCompare(b.user.email))
     if (q.sortOrder === 'DESCENDING') all.reverse()
     const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)
     const users = page.map(({ user, facts }) => userResource(db, user, facts))
-    return c.json({
-      kind: 'admin#directory#users', etag: '"users"', ...(users.length > 0 ? { users } : {}),
-      ...(nextPageToken ? { nextPageToken } : {}),
-    }, 200)
+    return c.json(
+      {
+        kind: 'admin#directory#users',
+        etag: '"users"',
+        ...(users.length > 0 ? { users } : {}),
+        ...(nextPageToken ? { nextPageToken } : {}),
+      },
+      200,
+    )
   })
   .openapi(get, (c) => {
     requireAdmin(c)
@@ -166,7 +234,11 @@ export const directoryUsersRouter = createGoogleRouter()
     const created = c.var.world.tx((db) => {
       const { set, facts } = changesOf(c, body)
       const user = insertUser(db, {
-        email: set.email!, givenName: set.givenName ?? '', familyName: set.familyName ?? '', title: set.title ?? '', facts,
+        email: set.email!,
+        givenName: set.givenName ?? '',
+        familyName: set.familyName ?? '',
+        title: set.title ?? '',
+        facts,
       })
       return userResource(db, user, factsOf(db, user.id))
     })
@@ -204,7 +276,8 @@ export const directoryUsersRouter = createGoogleRouter()
 /** A user the directory shows (deleted users are not found). */
 function liveUser(c: WorldContext, key: string): WorldUserRow {
   const user = userByKey(c, key)
-  if (factsOf(c.var.world.db, user.id).deletedMs !== null) throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')
+  if (factsOf(c.var.world.db, user.id).deletedMs !== null)
+    throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')
   return user
 }
 

@@ -5,7 +5,14 @@ import { nowMs } from '../../core/clock.ts'
 import { accountFor, holds, IamDenied } from '../iam-access.ts'
 import { keyFile } from '../sa-keys.ts'
 import {
-  NEVER_MS, deleteKey, findKey, insertKey, keysOf, serviceAccountsOf, type KeyRow, type ServiceAccountRow,
+  NEVER_MS,
+  deleteKey,
+  findKey,
+  insertKey,
+  keysOf,
+  serviceAccountsOf,
+  type KeyRow,
+  type ServiceAccountRow,
 } from '../store/service-accounts.ts'
 import { etag } from './directory-tokens.ts'
 
@@ -23,44 +30,68 @@ const accountName = (sa: ServiceAccountRow) => `projects/${sa.projectId}/service
 
 export function accountResource(sa: ServiceAccountRow) {
   const body: Record<string, unknown> = {
-    name: accountName(sa), projectId: sa.projectId, uniqueId: sa.uniqueId, email: sa.email,
+    name: accountName(sa),
+    projectId: sa.projectId,
+    uniqueId: sa.uniqueId,
+    email: sa.email,
     ...(sa.displayName ? { displayName: sa.displayName } : {}),
     ...(sa.description ? { description: sa.description } : {}),
-    oauth2ClientId: sa.uniqueId, ...(sa.disabled ? { disabled: true } : {}),
+    oauth2ClientId: sa.uniqueId,
+    ...(sa.disabled ? { disabled: true } : {}),
   }
   return { ...body, etag: Buffer.from(etag(body)).toString('base64').slice(0, 12) }
 }
 
 const keyResource = (sa: ServiceAccountRow, k: KeyRow) => ({
   name: `${accountName(sa)}/keys/${k.keyId}`,
-  validAfterTime: iso(k.validAfterMs), validBeforeTime: iso(k.validBeforeMs),
-  keyAlgorithm: 'KEY_ALG_RSA_2048', keyOrigin: 'GOOGLE_PROVIDED', keyType: k.keyType,
+  validAfterTime: iso(k.validAfterMs),
+  validBeforeTime: iso(k.validBeforeMs),
+  keyAlgorithm: 'KEY_ALG_RSA_2048',
+  keyOrigin: 'GOOGLE_PROVIDED',
+  keyType: k.keyType,
 })
 
 const list = createRoute({
-  operationId: 'iam.projects.serviceAccounts.list', method: 'get', path: '/v1/projects/{project}/serviceAccounts',
-  request: { params: z.object({ project: z.string() }) }, responses: { 200: Any },
+  operationId: 'iam.projects.serviceAccounts.list',
+  method: 'get',
+  path: '/v1/projects/{project}/serviceAccounts',
+  request: { params: z.object({ project: z.string() }) },
+  responses: { 200: Any },
 })
 const get = createRoute({
-  operationId: 'iam.projects.serviceAccounts.get', method: 'get', path: `${base}/{account}`,
-  request: { params: Account }, responses: { 200: Any },
+  operationId: 'iam.projects.serviceAccounts.get',
+  method: 'get',
+  path: `${base}/{account}`,
+  request: { params: Account },
+  responses: { 200: Any },
 })
 const keysCreate = createRoute({
-  operationId: 'iam.projects.serviceAccounts.keys.create', method: 'post', path: `${base}/{account}/keys`,
-  request: { params: Account, body: Body }, responses: { 200: Any },
+  operationId: 'iam.projects.serviceAccounts.keys.create',
+  method: 'post',
+  path: `${base}/{account}/keys`,
+  request: { params: Account, body: Body },
+  responses: { 200: Any },
 })
 const keysList = createRoute({
-  operationId: 'iam.projects.serviceAccounts.keys.list', method: 'get', path: `${base}/{account}/keys`,
+  operationId: 'iam.projects.serviceAccounts.keys.list',
+  method: 'get',
+  path: `${base}/{account}/keys`,
   request: { params: Account, query: z.object({ keyTypes: z.union([z.string(), z.array(z.string())]).optional() }) },
   responses: { 200: Any },
 })
 const keysGet = createRoute({
-  operationId: 'iam.projects.serviceAccounts.keys.get', method: 'get', path: `${base}/{account}/keys/{keyId}`,
-  request: { params: Key }, responses: { 200: Any },
+  operationId: 'iam.projects.serviceAccounts.keys.get',
+  method: 'get',
+  path: `${base}/{account}/keys/{keyId}`,
+  request: { params: Key },
+  responses: { 200: Any },
 })
 const keysDelete = createRoute({
-  operationId: 'iam.projects.serviceAccounts.keys.delete', method: 'delete', path: `${base}/{account}/keys/{keyId}`,
-  request: { params: Key }, responses: { 200: Any },
+  operationId: 'iam.projects.serviceAccounts.keys.delete',
+  method: 'delete',
+  path: `${base}/{account}/keys/{keyId}`,
+  request: { params: Key },
+  responses: { 200: Any },
 })
 
 const KEY_TYPES = new Set(['USER_MANAGED', 'SYSTEM_MANAGED', 'KEY_TYPE_UNSPECIFIED'])
@@ -105,10 +136,14 @@ export const iamRouter = createGoogleRouter()
     })
     if (!row) throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'Precondition check failed.')
     const file = await keyFile(c.var.keys, sa, row.keyId)
-    return c.json({
-      ...keyResource(sa, row), privateKeyType: 'TYPE_GOOGLE_CREDENTIALS_FILE',
-      privateKeyData: Buffer.from(`${JSON.stringify(file, null, 2)}\n`).toString('base64'),
-    }, 200)
+    return c.json(
+      {
+        ...keyResource(sa, row),
+        privateKeyType: 'TYPE_GOOGLE_CREDENTIALS_FILE',
+        privateKeyData: Buffer.from(`${JSON.stringify(file, null, 2)}\n`).toString('base64'),
+      },
+      200,
+    )
   })
   .openapi(keysList, (c) => {
     const { project, account } = c.req.valid('param')

@@ -15,12 +15,18 @@ const base = '/v1/projects/{project}/serviceAccounts/{account}'
 const MAX_EXP_S = 12 * 3600
 
 const signJwtRoute = createRoute({
-  operationId: 'iamcredentials.projects.serviceAccounts.signJwt', method: 'post', path: `${base}/~signJwt`,
-  request: { params: Account, body: Body }, responses: { 200: Any },
+  operationId: 'iamcredentials.projects.serviceAccounts.signJwt',
+  method: 'post',
+  path: `${base}/~signJwt`,
+  request: { params: Account, body: Body },
+  responses: { 200: Any },
 })
 const signBlobRoute = createRoute({
-  operationId: 'iamcredentials.projects.serviceAccounts.signBlob', method: 'post', path: `${base}/~signBlob`,
-  request: { params: Account, body: Body }, responses: { 200: Any },
+  operationId: 'iamcredentials.projects.serviceAccounts.signBlob',
+  method: 'post',
+  path: `${base}/~signBlob`,
+  request: { params: Account, body: Body },
+  responses: { 200: Any },
 })
 
 const invalid = (message: string) => new GoogleApiError('INVALID_ARGUMENT', 'badRequest', message)

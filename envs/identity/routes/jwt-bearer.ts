@@ -11,7 +11,8 @@ export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
 
 /** Audiences Google's token endpoint accepts in an assertion (the current one and its two older names). */
 const AUDIENCES = new Set([
-  'https://oauth2.googleapis.com/token', 'https://www.googleapis.com/oauth2/v4/token',
+  'https://oauth2.googleapis.com/token',
+  'https://www.googleapis.com/oauth2/v4/token',
   'https://accounts.google.com/o/oauth2/token',
 ])
 /** An assertion may live at most an hour; Google allows a few minutes of clock skew. */
@@ -19,10 +20,12 @@ const MAX_LIFETIME_S = 3600
 const SKEW_S = 300
 
 export const BAD_SIGNATURE = 'Invalid JWT Signature.'
-export const BAD_TIMEFRAME = 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable ' +
+export const BAD_TIMEFRAME =
+  'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable ' +
   'timeframe. Check your iat and exp values in the assertion and use a clock with skew to account for clock ' +
   'differences between systems.'
-export const NOT_DELEGATED = 'Client is unauthorized to retrieve access tokens using this method, or client not ' +
+export const NOT_DELEGATED =
+  'Client is unauthorized to retrieve access tokens using this method, or client not ' +
   'authorized for any of the scopes requested.'
 
 /** Tries the key the header names, else every live key of the account that is valid now. */
@@ -63,8 +66,14 @@ export async function jwtBearer(c: WorldContext, p: Record<string, string>) {
   const iat = num(jwt.claims.iat)
   const exp = num(jwt.claims.exp)
   const nowS = Math.floor(at / 1000)
-  if (iat === undefined || exp === undefined || exp <= iat || exp - iat > MAX_LIFETIME_S || iat > nowS + SKEW_S ||
-    exp < nowS - SKEW_S) {
+  if (
+    iat === undefined ||
+    exp === undefined ||
+    exp <= iat ||
+    exp - iat > MAX_LIFETIME_S ||
+    iat > nowS + SKEW_S ||
+    exp < nowS - SKEW_S
+  ) {
     return oauthError(c, 400, 'invalid_grant', BAD_TIMEFRAME)
   }
   const scopes = normalizeScopes(typeof jwt.claims.scope === 'string' ? jwt.claims.scope : '')

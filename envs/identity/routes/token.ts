@@ -4,8 +4,19 @@ import { nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
 import { findToken } from '../../core/tokens.ts'
 import {
-  checkCredential, clientSecret, findAccess, findClient, findCode, findGrant, findRefresh, issueAccessToken,
-  issueRefreshToken, markCodeUsed, revokeGrant, touchGrant, type ClientRow,
+  checkCredential,
+  clientSecret,
+  findAccess,
+  findClient,
+  findCode,
+  findGrant,
+  findRefresh,
+  issueAccessToken,
+  issueRefreshToken,
+  markCodeUsed,
+  revokeGrant,
+  touchGrant,
+  type ClientRow,
 } from '../store/oauth.ts'
 import { googleUserId } from '../ids.ts'
 import { idToken } from '../oidc.ts'
@@ -42,7 +53,12 @@ async function exchangeCode(c: WorldContext, client: ClientRow, p: Record<string
   const id = checkCredential(c.var.keys, 'code', p.code)
   const row = id ? findCode(db, id) : undefined
   if (!row) return oauthError(c, 400, 'invalid_grant', 'Malformed auth code.')
-  if (row.used || row.expiresMs < nowMs(db) || row.clientId !== client.clientId || !findGrant(db, row.userId, row.clientId)) {
+  if (
+    row.used ||
+    row.expiresMs < nowMs(db) ||
+    row.clientId !== client.clientId ||
+    !findGrant(db, row.userId, row.clientId)
+  ) {
     return oauthError(c, 400, 'invalid_grant', 'Bad Request')
   }
   if (p.redirect_uri !== row.redirectUri) return oauthError(c, 400, 'redirect_uri_mismatch', 'Bad Request')
@@ -61,9 +77,11 @@ async function exchangeCode(c: WorldContext, client: ClientRow, p: Record<string
     return { ...issueAccessToken(tx, c.var.keys, row.userId, row.clientId, scopes, refreshId), refresh }
   })
   const body: Record<string, unknown> = {
-    access_token: issued.token, expires_in: issued.expiresIn,
+    access_token: issued.token,
+    expires_in: issued.expiresIn,
     ...(issued.refresh ? { refresh_token: issued.refresh } : {}),
-    scope: scopes.join(' '), token_type: 'Bearer',
+    scope: scopes.join(' '),
+    token_type: 'Bearer',
   }
   if (scopes.includes('openid')) body.id_token = await signedIdToken(c, row.userId, client.clientId, scopes, row.nonce)
   return c.json(body, 200)
@@ -73,8 +91,15 @@ async function signedIdToken(c: WorldContext, userId: string, aud: string, scope
   const db = c.var.world.db
   const user = findUserById(db, userId)!
   return idToken(c.var.keys, {
-    sub: googleUserId(db, userId), aud, email: user.email, name: user.name, givenName: user.givenName,
-    familyName: user.familyName, nonce, scopes, nowS: Math.floor(nowMs(db) / 1000),
+    sub: googleUserId(db, userId),
+    aud,
+    email: user.email,
+    name: user.name,
+    givenName: user.givenName,
+    familyName: user.familyName,
+    nonce,
+    scopes,
+    nowS: Math.floor(nowMs(db) / 1000),
     hd: user.email.split('@')[1],
   })
 }
@@ -92,7 +117,10 @@ async function refresh(c: WorldContext, client: ClientRow, p: Record<string, str
     return issueAccessToken(tx, c.var.keys, row.userId, row.clientId, scopes, row.id)
   })
   const body: Record<string, unknown> = {
-    access_token: issued.token, expires_in: issued.expiresIn, scope: scopes.join(' '), token_type: 'Bearer',
+    access_token: issued.token,
+    expires_in: issued.expiresIn,
+    scope: scopes.join(' '),
+    token_type: 'Bearer',
   }
   if (scopes.includes('openid')) body.id_token = await signedIdToken(c, row.userId, client.clientId, scopes, null)
   return c.json(body, 200)
@@ -145,8 +173,12 @@ async function tokeninfo(c: WorldContext) {
   const user = findUserById(db, found.userId)!
   const exp = Math.floor(access.expiresMs / 1000)
   const body: Record<string, unknown> = {
-    azp: found.clientId, aud: found.clientId, sub: googleUserId(db, found.userId), scope: scopes.join(' '),
-    exp: String(exp), expires_in: String(Math.max(0, exp - Math.floor(nowMs(db) / 1000))),
+    azp: found.clientId,
+    aud: found.clientId,
+    sub: googleUserId(db, found.userId),
+    scope: scopes.join(' '),
+    exp: String(exp),
+    expires_in: String(Math.max(0, exp - Math.floor(nowMs(db) / 1000))),
   }
   if (scopes.includes('https://www.googleapis.com/auth/userinfo.email')) {
     Object.assign(body, { email: user.email, email_verified: 'true' })

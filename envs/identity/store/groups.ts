@@ -15,8 +15,11 @@ export const listGroups = (db: Db) => selectRows(db, worldGroups, {}).sort((a, b
 export const membersOf = (db: Db, groupId: string) =>
   selectRows(db, worldGroupMembers, { groupId }).sort((a, b) => a.addedSeq - b.addedSeq)
 export function findMember(db: Db, groupId: string, email: string): MemberRow | undefined {
-  return db.select().from(worldGroupMembers)
-    .where(and(eq(worldGroupMembers.groupId, groupId), eq(worldGroupMembers.email, email.toLowerCase()))).get()
+  return db
+    .select()
+    .from(worldGroupMembers)
+    .where(and(eq(worldGroupMembers.groupId, groupId), eq(worldGroupMembers.email, email.toLowerCase())))
+    .get()
 }
 
 /** A group by address or id. */
@@ -26,8 +29,13 @@ export function groupByKey(db: Db, key: string): GroupRow | undefined {
 
 export function groupResource(db: Db, g: GroupRow) {
   const body = {
-    kind: 'admin#directory#group', id: g.id, email: g.email, name: g.name, description: g.description,
-    directMembersCount: String(membersOf(db, g.id).length), adminCreated: g.adminCreated,
+    kind: 'admin#directory#group',
+    id: g.id,
+    email: g.email,
+    name: g.name,
+    description: g.description,
+    directMembersCount: String(membersOf(db, g.id).length),
+    adminCreated: g.adminCreated,
   }
   return { ...body, etag: etag(body) }
 }
@@ -43,15 +51,22 @@ function memberId(db: Db, m: MemberRow): string {
 
 export function memberResource(db: Db, m: MemberRow) {
   const body = {
-    kind: 'admin#directory#member', id: memberId(db, m), email: m.email, role: m.role, type: m.type,
-    status: 'ACTIVE', delivery_settings: m.deliverySettings,
+    kind: 'admin#directory#member',
+    id: memberId(db, m),
+    email: m.email,
+    role: m.role,
+    type: m.type,
+    status: 'ACTIVE',
+    delivery_settings: m.deliverySettings,
   }
   return { ...body, etag: etag(body) }
 }
 
 export function insertGroup(db: Db, input: { email: string; name: string; description: string }): GroupRow {
   const id = `0${opaqueId(db, 'identity.group', 14, '0123456789abcdefghijklmnopqrstuvwxyz')}`
-  db.insert(worldGroups).values({ id, ...input, email: input.email.toLowerCase(), adminCreated: true, createdMs: nowMs(db) }).run()
+  db.insert(worldGroups)
+    .values({ id, ...input, email: input.email.toLowerCase(), adminCreated: true, createdMs: nowMs(db) })
+    .run()
   return findGroupById(db, id)!
 }
 
@@ -67,12 +82,24 @@ export function memberType(db: Db, email: string): MemberRow['type'] {
   return findUserByEmail(db, email) ? 'USER' : 'EXTERNAL'
 }
 
-export function addMember(db: Db, groupId: string, email: string, role: MemberRow['role'], delivery = 'ALL_MAIL'): MemberRow {
+export function addMember(
+  db: Db,
+  groupId: string,
+  email: string,
+  role: MemberRow['role'],
+  delivery = 'ALL_MAIL',
+): MemberRow {
   const lower = email.toLowerCase()
-  db.insert(worldGroupMembers).values({
-    groupId, email: lower, role, type: memberType(db, lower), deliverySettings: delivery,
-    addedSeq: nextCounter(db, 'identity.member'),
-  }).run()
+  db.insert(worldGroupMembers)
+    .values({
+      groupId,
+      email: lower,
+      role,
+      type: memberType(db, lower),
+      deliverySettings: delivery,
+      addedSeq: nextCounter(db, 'identity.member'),
+    })
+    .run()
   return findMember(db, groupId, lower)!
 }
 

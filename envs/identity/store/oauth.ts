@@ -5,7 +5,11 @@ import { nowMs } from '../../core/clock.ts'
 import type { WorldKeys } from '../../core/tokens.ts'
 import { worldTokens } from '../../core/world-tables.ts'
 import {
-  identityAccessTokens, identityClients, identityCodes, identityGrants, identityRefreshTokens,
+  identityAccessTokens,
+  identityClients,
+  identityCodes,
+  identityGrants,
+  identityRefreshTokens,
 } from '../schema.ts'
 
 const HEX = '0123456789abcdef'
@@ -61,18 +65,33 @@ export function checkCredential(keys: WorldKeys, kind: CredentialKind, value: st
 }
 
 export type CodeInput = {
-  userId: string; clientId: string; redirectUri: string; scopes: string[]; offline: boolean
-  codeChallenge?: string; challengeMethod?: string; nonce?: string
+  userId: string
+  clientId: string
+  redirectUri: string
+  scopes: string[]
+  offline: boolean
+  codeChallenge?: string
+  challengeMethod?: string
+  nonce?: string
 }
 
 /** Records the user's consent (merging scopes with an earlier grant when asked) and mints a code. */
 export function issueCode(db: Db, keys: WorldKeys, input: CodeInput): string {
   const id = opaqueId(db, 'identity.code', 24, HEX)
-  db.insert(identityCodes).values({
-    id, userId: input.userId, clientId: input.clientId, redirectUri: input.redirectUri, scopes: input.scopes.join(' '),
-    codeChallenge: input.codeChallenge ?? null, challengeMethod: input.challengeMethod ?? null,
-    nonce: input.nonce ?? null, offline: input.offline, expiresMs: nowMs(db) + CODE_TTL_MS,
-  }).run()
+  db.insert(identityCodes)
+    .values({
+      id,
+      userId: input.userId,
+      clientId: input.clientId,
+      redirectUri: input.redirectUri,
+      scopes: input.scopes.join(' '),
+      codeChallenge: input.codeChallenge ?? null,
+      challengeMethod: input.challengeMethod ?? null,
+      nonce: input.nonce ?? null,
+      offline: input.offline,
+      expiresMs: nowMs(db) + CODE_TTL_MS,
+    })
+    .run()
   return credential(keys, 'code', id)
 }
 
@@ -81,11 +100,18 @@ export const markCodeUsed = (db: Db, id: string) =>
   db.update(identityCodes).set({ used: true }).where(eq(identityCodes.id, id)).run()
 
 export function findGrant(db: Db, userId: string, clientId: string): GrantRow | undefined {
-  return db.select().from(identityGrants)
-    .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId))).get()
+  return db
+    .select()
+    .from(identityGrants)
+    .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId)))
+    .get()
 }
 export const grantsOf = (db: Db, userId: string) =>
-  db.select().from(identityGrants).where(eq(identityGrants.userId, userId)).all()
+  db
+    .select()
+    .from(identityGrants)
+    .where(eq(identityGrants.userId, userId))
+    .all()
     .sort((a, b) => a.clientId.localeCompare(b.clientId))
 
 /** Stores the scopes a user granted a client (the union with what was granted before). */
@@ -94,21 +120,30 @@ export function upsertGrant(db: Db, userId: string, clientId: string, scopes: re
   const old = findGrant(db, userId, clientId)
   const merged = normalizeScopes([...(old ? old.scopes.split(' ') : []), ...scopes])
   if (old) {
-    db.update(identityGrants).set({ scopes: merged.join(' '), lastUsedMs: at })
-      .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId))).run()
+    db.update(identityGrants)
+      .set({ scopes: merged.join(' '), lastUsedMs: at })
+      .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId)))
+      .run()
   } else {
-    db.insert(identityGrants).values({ userId, clientId, scopes: merged.join(' '), createdMs: at, lastUsedMs: at }).run()
+    db.insert(identityGrants)
+      .values({ userId, clientId, scopes: merged.join(' '), createdMs: at, lastUsedMs: at })
+      .run()
   }
   return findGrant(db, userId, clientId)!
 }
 
 export const touchGrant = (db: Db, userId: string, clientId: string) =>
-  db.update(identityGrants).set({ lastUsedMs: nowMs(db) })
-    .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId))).run()
+  db
+    .update(identityGrants)
+    .set({ lastUsedMs: nowMs(db) })
+    .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId)))
+    .run()
 
 export function issueRefreshToken(db: Db, keys: WorldKeys, userId: string, clientId: string, scopes: string[]): string {
   const id = opaqueId(db, 'identity.refresh', 24, HEX)
-  db.insert(identityRefreshTokens).values({ id, userId, clientId, scopes: scopes.join(' ') }).run()
+  db.insert(identityRefreshTokens)
+    .values({ id, userId, clientId, scopes: scopes.join(' ') })
+    .run()
   return credential(keys, 'refresh', id)
 }
 export const findRefresh = (db: Db, id: string) =>
@@ -116,11 +151,20 @@ export const findRefresh = (db: Db, id: string) =>
 
 /** Mints an access token: a `world_tokens` row the identity middleware accepts, tied to the client and expiry. */
 export function issueAccessToken(
-  db: Db, keys: WorldKeys, userId: string, clientId: string, scopes: string[], refreshId: string | null,
+  db: Db,
+  keys: WorldKeys,
+  userId: string,
+  clientId: string,
+  scopes: string[],
+  refreshId: string | null,
 ): { token: string; expiresIn: number } {
   const key = opaqueId(db, 'identity.access', 24, HEX)
-  db.insert(worldTokens).values({ key, userId, kind: 'google', scopes: scopes.join(',') }).run()
-  db.insert(identityAccessTokens).values({ key, userId, clientId, refreshId, expiresMs: nowMs(db) + ACCESS_TTL_S * 1000 }).run()
+  db.insert(worldTokens)
+    .values({ key, userId, kind: 'google', scopes: scopes.join(',') })
+    .run()
+  db.insert(identityAccessTokens)
+    .values({ key, userId, clientId, refreshId, expiresMs: nowMs(db) + ACCESS_TTL_S * 1000 })
+    .run()
   return { token: keys.token('google', key), expiresIn: ACCESS_TTL_S }
 }
 
@@ -138,10 +182,17 @@ export function revokeAccessKey(db: Db, key: string): void {
  */
 export function revokeGrant(db: Db, userId: string, clientId: string): boolean {
   const had = findGrant(db, userId, clientId) !== undefined
-  db.delete(identityGrants).where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId))).run()
-  db.update(identityRefreshTokens).set({ revoked: true })
-    .where(and(eq(identityRefreshTokens.userId, userId), eq(identityRefreshTokens.clientId, clientId))).run()
-  stmt(db, `UPDATE world_tokens SET revoked = 1 WHERE key IN
-    (SELECT key FROM identity_access_tokens WHERE user_id = ? AND client_id = ?)`).run(userId, clientId)
+  db.delete(identityGrants)
+    .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId)))
+    .run()
+  db.update(identityRefreshTokens)
+    .set({ revoked: true })
+    .where(and(eq(identityRefreshTokens.userId, userId), eq(identityRefreshTokens.clientId, clientId)))
+    .run()
+  stmt(
+    db,
+    `UPDATE world_tokens SET revoked = 1 WHERE key IN
+    (SELECT key FROM identity_access_tokens WHERE user_id = ? AND client_id = ?)`,
+  ).run(userId, clientId)
   return had
 }

@@ -28,7 +28,11 @@ export function parseQuery(query: string | undefined, fields: readonly string[])
   return out
 }
 
-const words = (s: string) => s.toLowerCase().split(/[\s@.]+/).filter(Boolean)
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[\s@.]+/)
+    .filter(Boolean)
 
 /** Whether one field value satisfies a clause. */
 function matchValue(raw: string, c: Clause): boolean {
@@ -40,7 +44,11 @@ function matchValue(raw: string, c: Clause): boolean {
 }
 
 /** Whether a record (field → values) satisfies every clause; bare words search `anyFields`. */
-export function matches(record: Record<string, string[]>, clauses: readonly Clause[], anyFields: readonly string[]): boolean {
+export function matches(
+  record: Record<string, string[]>,
+  clauses: readonly Clause[],
+  anyFields: readonly string[],
+): boolean {
   return clauses.every((c) => {
     const fields = c.field ? [c.field] : anyFields
     return fields.some((f) => (record[f] ?? []).some((v) => matchValue(v, c)))

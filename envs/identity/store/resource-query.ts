@@ -50,8 +50,15 @@ function holds(v: string, c: Clause): boolean {
   if (c.field === 'capacity') {
     const [a, b] = [Number(v), Number(c.value)]
     if (!Number.isFinite(b)) throw invalid('query')
-    return c.op === '=' || c.op === ':' ? a === b : c.op === '>' ? a > b : c.op === '>=' ? a >= b
-      : c.op === '<' ? a < b : a <= b
+    return c.op === '=' || c.op === ':'
+      ? a === b
+      : c.op === '>'
+        ? a > b
+        : c.op === '>='
+          ? a >= b
+          : c.op === '<'
+            ? a < b
+            : a <= b
   }
   const [have, want] = [v.toLowerCase(), c.value.toLowerCase()]
   if (c.op === ':' && want.endsWith('*')) return have.startsWith(want.slice(0, -1))
@@ -62,19 +69,26 @@ export const matchesResource = (db: Db, r: ResourceRow, clauses: readonly Clause
   clauses.every((c) => FIELDS[c.field]!(db, r).some((v) => holds(v, c)))
 
 const ORDER_FIELDS: Record<string, (r: ResourceRow) => string | number> = {
-  resourceId: (r) => r.id, resourceName: (r) => r.name.toLowerCase(), capacity: (r) => r.capacity ?? -1,
-  buildingId: (r) => r.buildingId ?? '', floorName: (r) => r.floorName ?? '',
+  resourceId: (r) => r.id,
+  resourceName: (r) => r.name.toLowerCase(),
+  capacity: (r) => r.capacity ?? -1,
+  buildingId: (r) => r.buildingId ?? '',
+  floorName: (r) => r.floorName ?? '',
 }
 
 /** `orderBy` ("buildingId, capacity desc") as a comparator; creation order breaks ties. */
 export function resourceOrder(orderBy: string | undefined): (a: ResourceRow, b: ResourceRow) => number {
-  const keys = (orderBy ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((part) => {
-    const [field, dir, extra] = part.split(/\s+/)
-    const key = ORDER_FIELDS[field ?? '']
-    const d = (dir ?? 'asc').toLowerCase()
-    if (!key || extra !== undefined || (d !== 'asc' && d !== 'desc')) throw invalid('orderBy')
-    return { key, sign: d === 'desc' ? -1 : 1 }
-  })
+  const keys = (orderBy ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [field, dir, extra] = part.split(/\s+/)
+      const key = ORDER_FIELDS[field ?? '']
+      const d = (dir ?? 'asc').toLowerCase()
+      if (!key || extra !== undefined || (d !== 'asc' && d !== 'desc')) throw invalid('orderBy')
+      return { key, sign: d === 'desc' ? -1 : 1 }
+    })
   return (a, b) => {
     for (const { key, sign } of keys) {
       const [x, y] = [key(a), key(b)]

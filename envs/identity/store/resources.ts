@@ -2,8 +2,16 @@ import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { selectRows, type Db } from '../../core/db.ts'
 import {
-  featuresOf, findBuilding, findFeature, findResource, generatedResourceName, worldBuildings, worldFeatures,
-  worldResources, type BuildingRow, type ResourceRow,
+  featuresOf,
+  findBuilding,
+  findFeature,
+  findResource,
+  generatedResourceName,
+  worldBuildings,
+  worldFeatures,
+  worldResources,
+  type BuildingRow,
+  type ResourceRow,
 } from '../../core/resources.ts'
 
 const etag = (v: unknown) => `"${createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 27)}"`
@@ -23,8 +31,11 @@ export function featureResource(name: string) {
 
 export function buildingResource(b: BuildingRow) {
   const body = {
-    kind: 'admin#directory#resources#buildings#Building', buildingId: b.id, buildingName: b.name,
-    description: b.description, floorNames: JSON.parse(b.floorNames) as string[],
+    kind: 'admin#directory#resources#buildings#Building',
+    buildingId: b.id,
+    buildingName: b.name,
+    description: b.description,
+    floorNames: JSON.parse(b.floorNames) as string[],
     ...(b.coordinates ? { coordinates: JSON.parse(b.coordinates) as unknown } : {}),
     ...(b.address ? { address: JSON.parse(b.address) as unknown } : {}),
   }
@@ -35,11 +46,19 @@ export function calendarResource(db: Db, r: ResourceRow) {
   const opt = <K extends string, V>(k: K, v: V | null) => (v === null || v === undefined ? {} : { [k]: v })
   const features = featuresOf(r)
   const body = {
-    kind: 'admin#directory#resources#calendars#CalendarResource', resourceId: r.id, resourceName: r.name,
-    ...opt('resourceType', r.type), ...opt('resourceDescription', r.description), resourceEmail: r.email,
-    resourceCategory: r.category, ...opt('userVisibleDescription', r.userVisibleDescription),
-    generatedResourceName: generatedResourceName(db, r), ...opt('capacity', r.capacity),
-    ...opt('buildingId', r.buildingId), ...opt('floorName', r.floorName), ...opt('floorSection', r.floorSection),
+    kind: 'admin#directory#resources#calendars#CalendarResource',
+    resourceId: r.id,
+    resourceName: r.name,
+    ...opt('resourceType', r.type),
+    ...opt('resourceDescription', r.description),
+    resourceEmail: r.email,
+    resourceCategory: r.category,
+    ...opt('userVisibleDescription', r.userVisibleDescription),
+    generatedResourceName: generatedResourceName(db, r),
+    ...opt('capacity', r.capacity),
+    ...opt('buildingId', r.buildingId),
+    ...opt('floorName', r.floorName),
+    ...opt('floorSection', r.floorSection),
     ...(features.length > 0 ? { featureInstances: features.map((name) => ({ feature: featureResource(name) })) } : {}),
   }
   return { ...body, etags: etag(body) }
@@ -52,6 +71,9 @@ export function renameFeature(db: Db, from: string, to: string): void {
     const fs = featuresOf(r)
     if (!fs.includes(from)) continue
     const next = fs.map((f) => (f === from ? to : f))
-    db.update(worldResources).set({ features: JSON.stringify(next) }).where(eq(worldResources.id, r.id)).run()
+    db.update(worldResources)
+      .set({ features: JSON.stringify(next) })
+      .where(eq(worldResources.id, r.id))
+      .run()
   }
 }

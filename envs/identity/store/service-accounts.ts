@@ -2,7 +2,10 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { selectRows, type Db } from '../../core/db.ts'
 import { hexId } from '../../core/ids.ts'
 import {
-  identityDelegations, identityIamBindings, identityServiceAccountKeys, identityServiceAccounts,
+  identityDelegations,
+  identityIamBindings,
+  identityServiceAccountKeys,
+  identityServiceAccounts,
 } from '../schema.ts'
 
 export type ServiceAccountRow = typeof identityServiceAccounts.$inferSelect
@@ -20,7 +23,11 @@ export function findServiceAccount(db: Db, key: string): ServiceAccountRow | und
 }
 
 export const serviceAccountsOf = (db: Db, projectId: string) =>
-  db.select().from(identityServiceAccounts).where(eq(identityServiceAccounts.projectId, projectId)).all()
+  db
+    .select()
+    .from(identityServiceAccounts)
+    .where(eq(identityServiceAccounts.projectId, projectId))
+    .all()
     .sort((a, b) => a.email.localeCompare(b.email))
 
 export const listServiceAccounts = (db: Db) =>
@@ -28,7 +35,11 @@ export const listServiceAccounts = (db: Db) =>
 
 /** A new key id: 40 hex characters, as Google's are. */
 export function insertKey(
-  db: Db, email: string, keyType: 'USER_MANAGED' | 'SYSTEM_MANAGED', fromMs: number, toMs: number,
+  db: Db,
+  email: string,
+  keyType: 'USER_MANAGED' | 'SYSTEM_MANAGED',
+  fromMs: number,
+  toMs: number,
 ): KeyRow {
   const keyId = hexId(db, 'identity.sa-key', 40)
   const row: KeyRow = { keyId, email, keyType, validAfterMs: fromMs, validBeforeMs: toMs, deletedMs: null }
@@ -41,18 +52,25 @@ export const findKey = (db: Db, keyId: string): KeyRow | undefined =>
 
 /** Live (not deleted) keys of an account, oldest first. */
 export const keysOf = (db: Db, email: string): KeyRow[] =>
-  db.select().from(identityServiceAccountKeys)
-    .where(and(eq(identityServiceAccountKeys.email, email), isNull(identityServiceAccountKeys.deletedMs))).all()
+  db
+    .select()
+    .from(identityServiceAccountKeys)
+    .where(and(eq(identityServiceAccountKeys.email, email), isNull(identityServiceAccountKeys.deletedMs)))
+    .all()
     .sort((a, b) => a.validAfterMs - b.validAfterMs || a.keyId.localeCompare(b.keyId))
 
 export const deleteKey = (db: Db, keyId: string, atMs: number) =>
-  db.update(identityServiceAccountKeys).set({ deletedMs: atMs })
-    .where(eq(identityServiceAccountKeys.keyId, keyId)).run()
+  db
+    .update(identityServiceAccountKeys)
+    .set({ deletedMs: atMs })
+    .where(eq(identityServiceAccountKeys.keyId, keyId))
+    .run()
 
 /** The Google-held key an account signs with in signJwt/signBlob (the newest live one valid now). */
 export function systemKeyOf(db: Db, email: string, atMs: number): KeyRow | undefined {
   return keysOf(db, email)
-    .filter((k) => k.keyType === 'SYSTEM_MANAGED' && k.validAfterMs <= atMs && atMs < k.validBeforeMs).at(-1)
+    .filter((k) => k.keyType === 'SYSTEM_MANAGED' && k.validAfterMs <= atMs && atMs < k.validBeforeMs)
+    .at(-1)
 }
 
 export const addBinding = (db: Db, resource: string, role: string, userId: string) =>
@@ -60,12 +78,20 @@ export const addBinding = (db: Db, resource: string, role: string, userId: strin
 
 /** Roles a user holds on a resource (`projects/<id>` or a service account's email). */
 export const rolesOn = (db: Db, resource: string, userId: string): string[] =>
-  db.select().from(identityIamBindings)
-    .where(and(eq(identityIamBindings.resource, resource), eq(identityIamBindings.userId, userId))).all()
-    .map((b) => b.role).sort()
+  db
+    .select()
+    .from(identityIamBindings)
+    .where(and(eq(identityIamBindings.resource, resource), eq(identityIamBindings.userId, userId)))
+    .all()
+    .map((b) => b.role)
+    .sort()
 
 export const bindingsOn = (db: Db, resource: string) =>
-  db.select().from(identityIamBindings).where(eq(identityIamBindings.resource, resource)).all()
+  db
+    .select()
+    .from(identityIamBindings)
+    .where(eq(identityIamBindings.resource, resource))
+    .all()
     .sort((a, b) => a.role.localeCompare(b.role) || a.userId.localeCompare(b.userId))
 
 /** The scopes domain-wide delegation grants a client id (empty: none). */

@@ -3,7 +3,9 @@ import { identityTransfers } from '../schema.ts'
 
 export type TransferParam = { key: string; value: string[] }
 export type AppTransfer = {
-  applicationId: string; applicationTransferParams: TransferParam[]; applicationTransferStatus: string
+  applicationId: string
+  applicationTransferParams: TransferParam[]
+  applicationTransferStatus: string
 }
 export type TransferRow = typeof identityTransfers.$inferSelect
 
@@ -11,7 +13,8 @@ export type TransferRow = typeof identityTransfers.$inferSelect
 export const TRANSFER_APPS = [
   { id: '435070579839', name: 'Calendar', transferParams: [{ key: 'RELEASE_RESOURCES', value: ['TRUE'] }] },
   {
-    id: '55656082996', name: 'Drive and Docs',
+    id: '55656082996',
+    name: 'Drive and Docs',
     transferParams: [{ key: 'PRIVACY_LEVEL', value: ['PRIVATE', 'SHARED'] }],
   },
 ] as const

@@ -15,10 +15,17 @@ export type UserFacts = typeof identityUsers.$inferSelect
 export function factsOf(db: Db, userId: string): UserFacts {
   // Read on every Google request (isActive): without drizzle's per-call query building.
   const row = selectRows(db, identityUsers, { userId })[0]
-  return row ?? {
-    userId, suspended: false, suspensionReason: null, orgUnitPath: '/', deletedMs: null,
-    createdMs: Number(getMeta(db, 'world_created_ms') ?? 0), changePasswordAtNextLogin: false,
-  }
+  return (
+    row ?? {
+      userId,
+      suspended: false,
+      suspensionReason: null,
+      orgUnitPath: '/',
+      deletedMs: null,
+      createdMs: Number(getMeta(db, 'world_created_ms') ?? 0),
+      changePasswordAtNextLogin: false,
+    }
+  )
 }
 
 export function saveFacts(db: Db, facts: UserFacts): void {
@@ -38,7 +45,9 @@ export function inDomain(db: Db, user: WorldUserRow): boolean {
 
 /** Users the directory shows (deleted ones only with `showDeleted`). */
 export function directoryUsers(db: Db, deleted = false): { user: WorldUserRow; facts: UserFacts }[] {
-  return listUsers(db).filter((u) => inDomain(db, u)).map((user) => ({ user, facts: factsOf(db, user.id) }))
+  return listUsers(db)
+    .filter((u) => inDomain(db, u))
+    .map((user) => ({ user, facts: factsOf(db, user.id) }))
     .filter((u) => (u.facts.deletedMs !== null) === deleted)
 }
 
@@ -81,7 +90,12 @@ export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
 
 /** A free world user id for a new address: its local part, made unique. */
 export function freeUserId(db: Db, email: string): string {
-  const base = email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9._-]/g, '-').replace(/^[^a-z0-9]+/, '') || 'user'
+  const base =
+    email
+      .split('@')[0]!
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, '-')
+      .replace(/^[^a-z0-9]+/, '') || 'user'
   let id = base
   for (let n = 2; findUserById(db, id); n++) id = `${base}-${n}`
   return id
@@ -94,10 +108,19 @@ export function insertUser(db: Db, input: NewUser): WorldUserRow {
   const id = freeUserId(db, input.email)
   const name = `${input.givenName} ${input.familyName}`.trim()
   const zone = listUsers(db)[0]?.timeZone ?? 'UTC'
-  db.insert(worldUsers).values({
-    id, email: input.email, name, givenName: input.givenName, familyName: input.familyName, timeZone: zone,
-    title: input.title, isAdmin: false, tokenKey: '',
-  }).run()
+  db.insert(worldUsers)
+    .values({
+      id,
+      email: input.email,
+      name,
+      givenName: input.givenName,
+      familyName: input.familyName,
+      timeZone: zone,
+      title: input.title,
+      isAdmin: false,
+      tokenKey: '',
+    })
+    .run()
   issueTokenKey(db, id, 'google', FULL_GOOGLE_SCOPES)
   saveFacts(db, { ...factsOf(db, id), createdMs: nowMs(db), ...input.facts, userId: id })
   return findUserById(db, id)!
@@ -115,11 +138,18 @@ export function deleteUser(db: Db, userId: string): void {
 /** Brings a deleted user back: in the directory again, with their own Google token working (apps stay revoked). */
 export function undeleteUser(db: Db, userId: string, orgUnitPath: string | undefined): void {
   saveFacts(db, { ...factsOf(db, userId), deletedMs: null, ...(orgUnitPath ? { orgUnitPath } : {}) })
-  stmt(db, `UPDATE world_tokens SET revoked = 0 WHERE user_id = ? AND kind = 'google'
-    AND key NOT IN (SELECT key FROM identity_access_tokens)`).run(userId)
+  stmt(
+    db,
+    `UPDATE world_tokens SET revoked = 0 WHERE user_id = ? AND kind = 'google'
+    AND key NOT IN (SELECT key FROM identity_access_tokens)`,
+  ).run(userId)
 }
 
 /** Updates the user fields world_users holds. */
-export function updateUserRow(db: Db, userId: string, set: Partial<Pick<WorldUserRow, 'email' | 'name' | 'givenName' | 'familyName' | 'title' | 'isAdmin'>>) {
+export function updateUserRow(
+  db: Db,
+  userId: string,
+  set: Partial<Pick<WorldUserRow, 'email' | 'name' | 'givenName' | 'familyName' | 'title' | 'isAdmin'>>,
+) {
   if (Object.keys(set).length > 0) db.update(worldUsers).set(set).where(eq(worldUsers.id, userId)).run()
 }

@@ -17,9 +17,22 @@ const attachmentsArg = slackJson(z.array(z.record(z.string(), z.unknown()))).opt
 
 /** Body of a post: text, blocks, attachments; Slack demands at least one. */
 const postArgs = z.object({
-  channel: opt(), text: opt(), blocks: blocksArg, attachments: attachmentsArg, thread_ts: opt(), reply_broadcast: slackBool().optional(),
-  unfurl_links: slackBool().optional(), unfurl_media: slackBool().optional(), mrkdwn: slackBool().optional(), as_user: slackBool().optional(),
-  username: opt(), icon_emoji: opt(), icon_url: opt(), parse: opt(), link_names: z.unknown().optional(), metadata: z.unknown().optional(),
+  channel: opt(),
+  text: opt(),
+  blocks: blocksArg,
+  attachments: attachmentsArg,
+  thread_ts: opt(),
+  reply_broadcast: slackBool().optional(),
+  unfurl_links: slackBool().optional(),
+  unfurl_media: slackBool().optional(),
+  mrkdwn: slackBool().optional(),
+  as_user: slackBool().optional(),
+  username: opt(),
+  icon_emoji: opt(),
+  icon_url: opt(),
+  parse: opt(),
+  link_names: z.unknown().optional(),
+  metadata: z.unknown().optional(),
 })
 
 /** Sender (the token's user or bot) and the target conversation, checked for posting. */
@@ -34,9 +47,11 @@ function target(c: WorldContext, channel: string | undefined) {
 }
 
 function checkBody(a: { text?: string; blocks?: unknown[]; attachments?: unknown[] }) {
-  if (!a.text && !(a.blocks && a.blocks.length) && !(a.attachments && a.attachments.length)) throw new SlackApiError('no_text')
+  if (!a.text && !(a.blocks && a.blocks.length) && !(a.attachments && a.attachments.length))
+    throw new SlackApiError('no_text')
   if (a.text && a.text.length > 40000) throw new SlackApiError('msg_too_long')
-  for (const b of a.blocks ?? []) if (typeof (b as { type?: unknown }).type !== 'string') throw new SlackApiError('invalid_blocks')
+  for (const b of a.blocks ?? [])
+    if (typeof (b as { type?: unknown }).type !== 'string') throw new SlackApiError('invalid_blocks')
 }
 
 /** Checks a thread parent exists in the channel. */
@@ -51,15 +66,23 @@ function threadParent(c: WorldContext, channelId: string, threadTs: string | und
 const botOf = (u: UserRow) => (u.is_bot ? u.bot_id : null)
 
 slackMethod(chatRouter, {
-  name: 'chat.postMessage', args: postArgs, scopes: WRITE,
+  name: 'chat.postMessage',
+  args: postArgs,
+  scopes: WRITE,
   handler: (c, a) => {
     checkBody(a)
     return c.var.world.tx(() => {
       const { db, sender, ch } = target(c, a.channel)
       const threadTs = threadParent(c, ch.id, a.thread_ts)
       const row = insertMessage(db, {
-        channelId: ch.id, userId: sender.id, botId: botOf(sender), text: a.text ?? '', blocks: a.blocks, attachments: a.attachments,
-        threadTs, replyBroadcast: Boolean(threadTs && a.reply_broadcast),
+        channelId: ch.id,
+        userId: sender.id,
+        botId: botOf(sender),
+        text: a.text ?? '',
+        blocks: a.blocks,
+        attachments: a.attachments,
+        threadTs,
+        replyBroadcast: Boolean(threadTs && a.reply_broadcast),
       })
       return { channel: ch.id, ts: row.ts, message: messageWire(db, row) }
     })
@@ -67,7 +90,9 @@ slackMethod(chatRouter, {
 })
 
 slackMethod(chatRouter, {
-  name: 'chat.meMessage', args: z.object({ channel: opt(), text: opt() }), scopes: WRITE,
+  name: 'chat.meMessage',
+  args: z.object({ channel: opt(), text: opt() }),
+  scopes: WRITE,
   handler: (c, a) => {
     if (!a.text) throw new SlackApiError('no_text')
     return c.var.world.tx(() => {
@@ -79,7 +104,9 @@ slackMethod(chatRouter, {
 })
 
 slackMethod(chatRouter, {
-  name: 'chat.postEphemeral', args: postArgs.extend({ user: opt() }), scopes: WRITE,
+  name: 'chat.postEphemeral',
+  args: postArgs.extend({ user: opt() }),
+  scopes: WRITE,
   handler: (c, a) => {
     checkBody(a)
     const { db, ch } = target(c, a.channel)
@@ -107,7 +134,9 @@ function ownMessage(c: WorldContext, channel: string | undefined, ts: string | u
 }
 
 slackMethod(chatRouter, {
-  name: 'chat.update', args: postArgs.extend({ ts: opt(), file_ids: z.unknown().optional() }), scopes: WRITE,
+  name: 'chat.update',
+  args: postArgs.extend({ ts: opt(), file_ids: z.unknown().optional() }),
+  scopes: WRITE,
   handler: (c, a) => {
     if (a.text === undefined && !a.blocks && !a.attachments) throw new SlackApiError('no_text')
     return c.var.world.tx(() => {
@@ -116,9 +145,10 @@ slackMethod(chatRouter, {
       const text = a.text ?? msg.text
       const blocks = a.blocks !== undefined ? JSON.stringify(a.blocks) : a.text !== undefined ? null : msg.blocks
       const attachments = a.attachments !== undefined ? JSON.stringify(a.attachments) : msg.attachments
-      stmt(db, 'UPDATE slack_messages SET text = ?, blocks = ?, attachments = ?, edited_ts = ?, edited_user = ? WHERE channel_id = ? AND ts = ?').run(
-        text, blocks, attachments, slackTs(db), user.id, ch.id, msg.ts,
-      )
+      stmt(
+        db,
+        'UPDATE slack_messages SET text = ?, blocks = ?, attachments = ?, edited_ts = ?, edited_user = ? WHERE channel_id = ? AND ts = ?',
+      ).run(text, blocks, attachments, slackTs(db), user.id, ch.id, msg.ts)
       const row = messageAt(db, ch.id, msg.ts)!
       const wire = messageWire(db, row)
       return { channel: ch.id, ts: msg.ts, text, message: { ...wire, ts: undefined } }
@@ -127,22 +157,37 @@ slackMethod(chatRouter, {
 })
 
 slackMethod(chatRouter, {
-  name: 'chat.delete', args: z.object({ channel: opt(), ts: opt(), as_user: slackBool().optional() }), scopes: WRITE,
+  name: 'chat.delete',
+  args: z.object({ channel: opt(), ts: opt(), as_user: slackBool().optional() }),
+  scopes: WRITE,
   handler: (c, a) =>
     c.var.world.tx(() => {
       const { db, ch, msg } = ownMessage(c, a.channel, a.ts, 'delete')
       // A parent with replies leaves a tombstone, like Slack's "This message was deleted."
-      const replies = stmt(db, 'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?').get(ch.id, msg.ts, msg.ts) as { n: number }
+      const replies = stmt(
+        db,
+        'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?',
+      ).get(ch.id, msg.ts, msg.ts) as { n: number }
       if (msg.thread_ts === msg.ts && replies.n > 0) {
-        stmt(db, "UPDATE slack_messages SET subtype = 'tombstone', text = 'This message was deleted.', blocks = NULL, attachments = NULL, files = NULL WHERE channel_id = ? AND ts = ?").run(ch.id, msg.ts)
+        stmt(
+          db,
+          "UPDATE slack_messages SET subtype = 'tombstone', text = 'This message was deleted.', blocks = NULL, attachments = NULL, files = NULL WHERE channel_id = ? AND ts = ?",
+        ).run(ch.id, msg.ts)
       } else {
         stmt(db, 'DELETE FROM slack_messages WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
         stmt(db, 'DELETE FROM slack_reactions WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
         stmt(db, 'DELETE FROM slack_pins WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
         stmt(db, 'DELETE FROM slack_stars WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
         if (msg.thread_ts && msg.thread_ts !== msg.ts) {
-          const left = stmt(db, 'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?').get(ch.id, msg.thread_ts, msg.thread_ts) as { n: number }
-          if (left.n === 0) stmt(db, "DELETE FROM slack_messages WHERE channel_id = ? AND ts = ? AND subtype = 'tombstone'").run(ch.id, msg.thread_ts)
+          const left = stmt(
+            db,
+            'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?',
+          ).get(ch.id, msg.thread_ts, msg.thread_ts) as { n: number }
+          if (left.n === 0)
+            stmt(db, "DELETE FROM slack_messages WHERE channel_id = ? AND ts = ? AND subtype = 'tombstone'").run(
+              ch.id,
+              msg.thread_ts,
+            )
         }
       }
       return { channel: ch.id, ts: msg.ts }
@@ -150,7 +195,9 @@ slackMethod(chatRouter, {
 })
 
 slackMethod(chatRouter, {
-  name: 'chat.getPermalink', args: z.object({ channel: opt(), message_ts: opt() }), scopes: { user: [], bot: [] },
+  name: 'chat.getPermalink',
+  args: z.object({ channel: opt(), message_ts: opt() }),
+  scopes: { user: [], bot: [] },
   handler: (c, a) => {
     const db = c.var.world.db
     const ch = visibleChannel(db, a.channel, me(c).id)
@@ -163,7 +210,9 @@ slackMethod(chatRouter, {
 })
 
 slackMethod(chatRouter, {
-  name: 'chat.scheduleMessage', args: postArgs.extend({ post_at: z.union([slackInt(), z.string()]).optional() }), scopes: WRITE,
+  name: 'chat.scheduleMessage',
+  args: postArgs.extend({ post_at: z.union([slackInt(), z.string()]).optional() }),
+  scopes: WRITE,
   handler: (c, a) => {
     checkBody(a)
     const postAt = typeof a.post_at === 'number' ? a.post_at : Number(a.post_at)
@@ -175,12 +224,28 @@ slackMethod(chatRouter, {
       if (postAt > now + 120 * 86400) throw new SlackApiError('time_too_far')
       const threadTs = threadParent(c, ch.id, a.thread_ts)
       const id = slackId(db, 'Q')
-      stmt(db, 'INSERT INTO slack_scheduled (id, channel_id, user_id, bot_id, text, blocks, attachments, thread_ts, post_at, created) VALUES (?,?,?,?,?,?,?,?,?,?)').run(
-        id, ch.id, sender.id, botOf(sender), a.text ?? '', a.blocks ? JSON.stringify(a.blocks) : null, a.attachments ? JSON.stringify(a.attachments) : null,
-        threadTs ?? null, Math.floor(postAt), Math.floor(nowMs(db) / 1000),
+      stmt(
+        db,
+        'INSERT INTO slack_scheduled (id, channel_id, user_id, bot_id, text, blocks, attachments, thread_ts, post_at, created) VALUES (?,?,?,?,?,?,?,?,?,?)',
+      ).run(
+        id,
+        ch.id,
+        sender.id,
+        botOf(sender),
+        a.text ?? '',
+        a.blocks ? JSON.stringify(a.blocks) : null,
+        a.attachments ? JSON.stringify(a.attachments) : null,
+        threadTs ?? null,
+        Math.floor(postAt),
+        Math.floor(nowMs(db) / 1000),
       )
       // The pending message is a `delayed_message` carrying the team (chat.scheduleMessage success schema).
-      const message: Record<string, unknown> = { user: sender.id, type: 'delayed_message', text: a.text ?? '', team: teamId(db) }
+      const message: Record<string, unknown> = {
+        user: sender.id,
+        type: 'delayed_message',
+        text: a.text ?? '',
+        team: teamId(db),
+      }
       if (a.blocks) message.blocks = a.blocks
       if (sender.is_bot) message.bot_id = sender.bot_id
       return { channel: ch.id, scheduled_message_id: id, post_at: Math.floor(postAt), message }
@@ -192,13 +257,23 @@ type ScheduledRow = { id: string; channel_id: string; post_at: number; created: 
 
 slackMethod(chatRouter, {
   name: 'chat.scheduledMessages.list',
-  args: z.object({ channel: opt(), latest: opt(), oldest: opt(), limit: slackInt().optional(), cursor: opt(), team_id: opt() }),
+  args: z.object({
+    channel: opt(),
+    latest: opt(),
+    oldest: opt(),
+    limit: slackInt().optional(),
+    cursor: opt(),
+    team_id: opt(),
+  }),
   scopes: WRITE,
   handler: (c, a) => {
     const db = c.var.world.db
     const user = me(c)
     if (a.channel) visibleChannel(db, a.channel, user.id)
-    let rows = stmt(db, "SELECT * FROM slack_scheduled WHERE status = 'pending' AND user_id = ? ORDER BY post_at, id").all(user.id) as ScheduledRow[]
+    let rows = stmt(
+      db,
+      "SELECT * FROM slack_scheduled WHERE status = 'pending' AND user_id = ? ORDER BY post_at, id",
+    ).all(user.id) as ScheduledRow[]
     if (a.channel) rows = rows.filter((r) => r.channel_id === a.channel)
     if (a.latest) rows = rows.filter((r) => r.post_at <= Number(a.latest))
     if (a.oldest) rows = rows.filter((r) => r.post_at >= Number(a.oldest))
@@ -208,22 +283,32 @@ slackMethod(chatRouter, {
     const page = rows.slice(start, start + limit)
     const next = start + limit < rows.length ? Buffer.from(`next:${start + limit}`).toString('base64') : ''
     return {
-      scheduled_messages: page.map((r) => ({ id: r.id, channel_id: r.channel_id, post_at: r.post_at, date_created: r.created, text: r.text })),
+      scheduled_messages: page.map((r) => ({
+        id: r.id,
+        channel_id: r.channel_id,
+        post_at: r.post_at,
+        date_created: r.created,
+        text: r.text,
+      })),
       response_metadata: { next_cursor: next },
     }
   },
 })
 
 slackMethod(chatRouter, {
-  name: 'chat.deleteScheduledMessage', args: z.object({ channel: opt(), scheduled_message_id: opt(), as_user: slackBool().optional() }), scopes: WRITE,
+  name: 'chat.deleteScheduledMessage',
+  args: z.object({ channel: opt(), scheduled_message_id: opt(), as_user: slackBool().optional() }),
+  scopes: WRITE,
   handler: (c, a) =>
     c.var.world.tx((db) => {
       const user = me(c)
       const ch = visibleChannel(db, a.channel, user.id)
-      const row = stmt(db, "SELECT * FROM slack_scheduled WHERE id = ? AND channel_id = ? AND status = 'pending'").get(a.scheduled_message_id ?? '', ch.id) as ScheduledRow | undefined
+      const row = stmt(db, "SELECT * FROM slack_scheduled WHERE id = ? AND channel_id = ? AND status = 'pending'").get(
+        a.scheduled_message_id ?? '',
+        ch.id,
+      ) as ScheduledRow | undefined
       if (!row || row.user_id !== user.id) throw new SlackApiError('invalid_scheduled_message_id')
       stmt(db, "UPDATE slack_scheduled SET status = 'deleted' WHERE id = ?").run(row.id)
       return {}
     }),
 })
-

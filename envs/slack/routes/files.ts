@@ -1,10 +1,27 @@
 import { timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
 import { stmt, type Db } from '../../core/db.ts'
-import { createSlackRouter, slackInt, slackJson, slackMethod, type UploadedFile, type WorldContext } from '../../core/http.ts'
+import {
+  createSlackRouter,
+  slackInt,
+  slackJson,
+  slackMethod,
+  type UploadedFile,
+  type WorldContext,
+} from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
-import { channelById, isMember, me, nowSec, parseJson, teamDomain, teamId, userById, visibleChannel } from '../store/core.ts'
+import {
+  channelById,
+  isMember,
+  me,
+  nowSec,
+  parseJson,
+  teamDomain,
+  teamId,
+  userById,
+  visibleChannel,
+} from '../store/core.ts'
 import { assertCanPost, insertMessage } from '../store/messages.ts'
 
 export const filesRouter = createSlackRouter()
@@ -15,19 +32,42 @@ const WRITE = { user: ['files:write'], bot: ['files:write'] }
 
 /** Raw `slack_files` row. */
 export type FileRow = {
-  id: string; user_id: string; name: string; title: string; mimetype: string; filetype: string; size: number; data: Buffer | null
-  created: number; channels: string; pending: number; public_shared: number; deleted: number
+  id: string
+  user_id: string
+  name: string
+  title: string
+  mimetype: string
+  filetype: string
+  size: number
+  data: Buffer | null
+  created: number
+  channels: string
+  pending: number
+  public_shared: number
+  deleted: number
 }
 
-export const fileById = (db: Db, id: string) => stmt(db, 'SELECT * FROM slack_files WHERE id = ? AND deleted = 0').get(id) as FileRow | undefined
+export const fileById = (db: Db, id: string) =>
+  stmt(db, 'SELECT * FROM slack_files WHERE id = ? AND deleted = 0').get(id) as FileRow | undefined
 
 const TYPES: Record<string, [string, string]> = {
-  txt: ['text', 'text/plain'], env: ['text', 'text/plain'], log: ['text', 'text/plain'], yaml: ['yaml', 'text/yaml'],
-  yml: ['yaml', 'text/yaml'], sh: ['shell', 'text/x-sh'],
-  md: ['markdown', 'text/markdown'], csv: ['csv', 'text/csv'], json: ['json', 'application/json'],
-  pdf: ['pdf', 'application/pdf'], png: ['png', 'image/png'], jpg: ['jpg', 'image/jpeg'], jpeg: ['jpg', 'image/jpeg'],
-  gif: ['gif', 'image/gif'], docx: ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  xlsx: ['xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], zip: ['zip', 'application/zip'],
+  txt: ['text', 'text/plain'],
+  env: ['text', 'text/plain'],
+  log: ['text', 'text/plain'],
+  yaml: ['yaml', 'text/yaml'],
+  yml: ['yaml', 'text/yaml'],
+  sh: ['shell', 'text/x-sh'],
+  md: ['markdown', 'text/markdown'],
+  csv: ['csv', 'text/csv'],
+  json: ['json', 'application/json'],
+  pdf: ['pdf', 'application/pdf'],
+  png: ['png', 'image/png'],
+  jpg: ['jpg', 'image/jpeg'],
+  jpeg: ['jpg', 'image/jpeg'],
+  gif: ['gif', 'image/gif'],
+  docx: ['docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  xlsx: ['xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  zip: ['zip', 'application/zip'],
 }
 /** Slack's filetype and mimetype from a file name. */
 export function typeOf(name: string): [string, string] {
@@ -66,20 +106,49 @@ export function fileWire(c: WorldContext, f: FileRow): Record<string, unknown> {
   const kinds = channels.map((id) => [id, channelById(db, id)?.kind] as const)
   const text = f.mimetype.startsWith('text/') && f.data ? f.data.toString('utf8') : undefined
   const out: Record<string, unknown> = {
-    id: f.id, created: f.created, timestamp: f.created, name: f.name, title: f.title, mimetype: f.mimetype, filetype: f.filetype,
-    pretty_type: f.filetype.toUpperCase(), user: f.user_id, user_team: teamId(db), editable: Boolean(text), size: f.size, mode: text ? 'snippet' : 'hosted',
-    is_external: false, external_type: '', is_public: kinds.some(([, k]) => k === 'channel'), public_url_shared: f.public_shared === 1,
-    display_as_bot: false, username: '', url_private: urls.url_private, url_private_download: urls.url_private_download,
+    id: f.id,
+    created: f.created,
+    timestamp: f.created,
+    name: f.name,
+    title: f.title,
+    mimetype: f.mimetype,
+    filetype: f.filetype,
+    pretty_type: f.filetype.toUpperCase(),
+    user: f.user_id,
+    user_team: teamId(db),
+    editable: Boolean(text),
+    size: f.size,
+    mode: text ? 'snippet' : 'hosted',
+    is_external: false,
+    external_type: '',
+    is_public: kinds.some(([, k]) => k === 'channel'),
+    public_url_shared: f.public_shared === 1,
+    display_as_bot: false,
+    username: '',
+    url_private: urls.url_private,
+    url_private_download: urls.url_private_download,
     permalink: `https://${domain}.slack.com/files/${f.user_id}/${f.id}/${encodeURIComponent(f.name)}`,
     permalink_public: `https://slack-files.com/${teamId(db)}-${f.id}-${f.id.slice(1, 11).toLowerCase()}`,
-    comments_count: 0, is_starred: false, file_access: 'visible', has_rich_preview: false,
+    comments_count: 0,
+    is_starred: false,
+    file_access: 'visible',
+    has_rich_preview: false,
     channels: kinds.filter(([, k]) => k === 'channel').map(([id]) => id),
-    groups: kinds.filter(([, k]) => k === 'group' || k === 'mpim').map(([id]) => id), ims: kinds.filter(([, k]) => k === 'im').map(([id]) => id),
-    shares: {}, has_more_shares: false,
+    groups: kinds.filter(([, k]) => k === 'group' || k === 'mpim').map(([id]) => id),
+    ims: kinds.filter(([, k]) => k === 'im').map(([id]) => id),
+    shares: {},
+    has_more_shares: false,
   }
   if (text !== undefined) {
     const lines = text.split('\n')
-    Object.assign(out, { edit_link: `${out.permalink}/edit`, preview: lines.slice(0, 5).join('\n'), preview_highlight: '', lines: lines.length, lines_more: Math.max(0, lines.length - 5), preview_is_truncated: lines.length > 5 })
+    Object.assign(out, {
+      edit_link: `${out.permalink}/edit`,
+      preview: lines.slice(0, 5).join('\n'),
+      preview_highlight: '',
+      lines: lines.length,
+      lines_more: Math.max(0, lines.length - 5),
+      preview_is_truncated: lines.length > 5,
+    })
   }
   if (f.mimetype.startsWith('image/')) for (const n of THUMB_SIZES) out[`thumb_${n}`] = urls.thumb(n)
   if (owner) out.username = owner.is_bot ? owner.handle : ''
@@ -116,13 +185,21 @@ function visibleFile(c: WorldContext, id: string | undefined): FileRow {
 function createFile(c: WorldContext, db: Db, data: Buffer, name: string, title: string | undefined, pending: boolean) {
   const id = slackId(db, 'F')
   const [filetype, mimetype] = typeOf(name)
-  stmt(db, 'INSERT INTO slack_files (id, user_id, name, title, mimetype, filetype, size, data, created, pending) VALUES (?,?,?,?,?,?,?,?,?,?)').run(
-    id, me(c).id, name, title || name, mimetype, filetype, data.length, data, nowSec(db), pending ? 1 : 0,
-  )
+  stmt(
+    db,
+    'INSERT INTO slack_files (id, user_id, name, title, mimetype, filetype, size, data, created, pending) VALUES (?,?,?,?,?,?,?,?,?,?)',
+  ).run(id, me(c).id, name, title || name, mimetype, filetype, data.length, data, nowSec(db), pending ? 1 : 0)
   return id
 }
 
-function share(c: WorldContext, db: Db, fileIds: string[], channel: string | undefined, comment: string | undefined, threadTs: string | undefined) {
+function share(
+  c: WorldContext,
+  db: Db,
+  fileIds: string[],
+  channel: string | undefined,
+  comment: string | undefined,
+  threadTs: string | undefined,
+) {
   if (!channel) return
   const sender = me(c)
   const ch = visibleChannel(db, channel, sender.id)
@@ -133,7 +210,14 @@ function share(c: WorldContext, db: Db, fileIds: string[], channel: string | und
     if (!chans.includes(ch.id)) chans.push(ch.id)
     stmt(db, 'UPDATE slack_files SET channels = ? WHERE id = ?').run(JSON.stringify(chans), id)
   }
-  insertMessage(db, { channelId: ch.id, userId: sender.id, botId: sender.is_bot ? sender.bot_id : null, text: comment ?? '', files: fileIds, threadTs: threadTs ?? null })
+  insertMessage(db, {
+    channelId: ch.id,
+    userId: sender.id,
+    botId: sender.is_bot ? sender.bot_id : null,
+    text: comment ?? '',
+    files: fileIds,
+    threadTs: threadTs ?? null,
+  })
 }
 
 /** Slack's `invalid_arguments` naming one field, as its argument checker words it. */
@@ -143,7 +227,9 @@ const invalidField = (field: string, why: string) =>
   })
 
 slackMethod(filesRouter, {
-  name: 'files.getUploadURLExternal', args: z.object({ filename: opt(), length: slackInt().optional(), alt_txt: opt(), snippet_type: opt() }), scopes: WRITE,
+  name: 'files.getUploadURLExternal',
+  args: z.object({ filename: opt(), length: slackInt().optional(), alt_txt: opt(), snippet_type: opt() }),
+  scopes: WRITE,
   handler: (c, a) => {
     // Missing arguments are refused before (required.ts); present but unusable ones name their field too.
     if (!a.filename) throw invalidField('filename', 'must be a non-empty string')
@@ -167,7 +253,8 @@ const uploadSignature = (c: WorldContext, fileId: string) => c.var.keys.derive(`
 filesRouter.post('/_upload/slack/:world/:fileId/:sig', async (c) => {
   const db = c.var.world.db
   const id = c.req.param('fileId')
-  const f = stmt(db, 'SELECT id, pending FROM slack_files WHERE id = ?').get(id) as { id: string; pending: number } | undefined
+  const f = stmt(db, 'SELECT id, pending FROM slack_files WHERE id = ?').get(id) as
+    { id: string; pending: number } | undefined
   const expected = Buffer.from(uploadSignature(c, id))
   const given = Buffer.from(c.req.param('sig'))
   const issued = given.length === expected.length && timingSafeEqual(given, expected)
@@ -185,7 +272,13 @@ filesRouter.post('/_upload/slack/:world/:fileId/:sig', async (c) => {
 
 slackMethod(filesRouter, {
   name: 'files.completeUploadExternal',
-  args: z.object({ files: slackJson(z.array(z.object({ id: z.string(), title: z.string().optional() })).min(1)), channel_id: opt(), channels: opt(), initial_comment: opt(), thread_ts: opt() }),
+  args: z.object({
+    files: slackJson(z.array(z.object({ id: z.string(), title: z.string().optional() })).min(1)),
+    channel_id: opt(),
+    channels: opt(),
+    initial_comment: opt(),
+    thread_ts: opt(),
+  }),
   scopes: WRITE,
   handler: (c, a) =>
     c.var.world.tx((db) => {
@@ -203,7 +296,16 @@ slackMethod(filesRouter, {
 
 slackMethod(filesRouter, {
   name: 'files.upload',
-  args: z.object({ file: z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && 'data' in v).optional(), content: opt(), filename: opt(), filetype: opt(), title: opt(), channels: opt(), initial_comment: opt(), thread_ts: opt() }),
+  args: z.object({
+    file: z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && 'data' in v).optional(),
+    content: opt(),
+    filename: opt(),
+    filetype: opt(),
+    title: opt(),
+    channels: opt(),
+    initial_comment: opt(),
+    thread_ts: opt(),
+  }),
   scopes: WRITE,
   handler: (c, a) => {
     const data = a.file ? a.file.data : a.content !== undefined ? Buffer.from(a.content) : undefined
@@ -218,34 +320,67 @@ slackMethod(filesRouter, {
 })
 
 slackMethod(filesRouter, {
-  name: 'files.info', args: z.object({ file: opt(), count: slackInt().optional(), page: slackInt().optional(), cursor: opt(), limit: slackInt().optional() }), scopes: READ,
+  name: 'files.info',
+  args: z.object({
+    file: opt(),
+    count: slackInt().optional(),
+    page: slackInt().optional(),
+    cursor: opt(),
+    limit: slackInt().optional(),
+  }),
+  scopes: READ,
   handler: (c, a) => {
     const db = c.var.world.db
     const f = visibleFile(c, a.file)
     const out: Record<string, unknown> = { file: fileWire(c, f), comments: [], response_metadata: { next_cursor: '' } }
-    if (f.mimetype.startsWith('text/') && f.data) Object.assign(out, { content: f.data.toString('utf8'), is_truncated: false })
+    if (f.mimetype.startsWith('text/') && f.data)
+      Object.assign(out, { content: f.data.toString('utf8'), is_truncated: false })
     return out
   },
 })
 
 slackMethod(filesRouter, {
   name: 'files.list',
-  args: z.object({ channel: opt(), user: opt(), types: opt(), ts_from: opt(), ts_to: opt(), count: slackInt().optional(), page: slackInt().optional() }),
+  args: z.object({
+    channel: opt(),
+    user: opt(),
+    types: opt(),
+    ts_from: opt(),
+    ts_to: opt(),
+    count: slackInt().optional(),
+    page: slackInt().optional(),
+  }),
   scopes: READ,
   handler: (c, a) => {
     const db = c.var.world.db
     const self = me(c).id
-    let rows = stmt(db, 'SELECT * FROM slack_files WHERE deleted = 0 AND pending = 0 ORDER BY created DESC, rowid DESC').all() as FileRow[]
+    let rows = stmt(
+      db,
+      'SELECT * FROM slack_files WHERE deleted = 0 AND pending = 0 ORDER BY created DESC, rowid DESC',
+    ).all() as FileRow[]
     rows = rows.filter((f) => {
       const chans = parseJson<string[]>(f.channels, [])
-      if (f.user_id !== self && !chans.some((ch) => { const row = channelById(db, ch); return row && (row.kind === 'channel' || isMember(db, ch, self)) })) return false
+      if (
+        f.user_id !== self &&
+        !chans.some((ch) => {
+          const row = channelById(db, ch)
+          return row && (row.kind === 'channel' || isMember(db, ch, self))
+        })
+      )
+        return false
       if (a.channel && !chans.includes(a.channel)) return false
       if (a.user && f.user_id !== a.user) return false
       if (a.ts_from && f.created < Number(a.ts_from)) return false
       if (a.ts_to && f.created > Number(a.ts_to)) return false
       if (a.types && a.types !== 'all') {
         const want = a.types.split(',')
-        const kind = f.mimetype.startsWith('image/') ? 'images' : f.mimetype.startsWith('text/') ? 'snippets' : f.filetype === 'pdf' || f.filetype === 'docx' ? 'pdfs' : 'other'
+        const kind = f.mimetype.startsWith('image/')
+          ? 'images'
+          : f.mimetype.startsWith('text/')
+            ? 'snippets'
+            : f.filetype === 'pdf' || f.filetype === 'docx'
+              ? 'pdfs'
+              : 'other'
         if (!want.includes(kind) && !(want.includes('pdfs') && f.filetype === 'pdf')) return false
       }
       return true
@@ -253,12 +388,17 @@ slackMethod(filesRouter, {
     const count = Math.min(Math.max(a.count ?? 100, 1), 1000)
     const page = Math.max(a.page ?? 1, 1)
     const items = rows.slice((page - 1) * count, page * count)
-    return { files: items.map((f) => fileWire(c, f)), paging: { count, total: rows.length, page, pages: Math.max(1, Math.ceil(rows.length / count)) } }
+    return {
+      files: items.map((f) => fileWire(c, f)),
+      paging: { count, total: rows.length, page, pages: Math.max(1, Math.ceil(rows.length / count)) },
+    }
   },
 })
 
 slackMethod(filesRouter, {
-  name: 'files.delete', args: z.object({ file: opt() }), scopes: WRITE,
+  name: 'files.delete',
+  args: z.object({ file: opt() }),
+  scopes: WRITE,
   handler: (c, a) =>
     c.var.world.tx((db) => {
       const f = visibleFile(c, a.file)
@@ -268,9 +408,15 @@ slackMethod(filesRouter, {
     }),
 })
 
-for (const [name, on] of [['files.sharedPublicURL', 1], ['files.revokePublicURL', 0]] as const) {
+for (const [name, on] of [
+  ['files.sharedPublicURL', 1],
+  ['files.revokePublicURL', 0],
+] as const) {
   slackMethod(filesRouter, {
-    name, args: z.object({ file: opt() }), scopes: { user: ['files:write'] }, tokens: ['slack_user'],
+    name,
+    args: z.object({ file: opt() }),
+    scopes: { user: ['files:write'] },
+    tokens: ['slack_user'],
     handler: (c, a) =>
       c.var.world.tx((db) => {
         const f = visibleFile(c, a.file)

@@ -10,7 +10,10 @@ import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
 export const historyRouter = createSlackRouter()
 
 const opt = () => z.string().optional()
-const HISTORY = { user: ['channels:history', 'groups:history', 'im:history', 'mpim:history'], bot: ['channels:history', 'groups:history', 'im:history', 'mpim:history'] }
+const HISTORY = {
+  user: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+  bot: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
+}
 const TS = /^\d+(\.\d+)?$/
 
 /** Normalises a ts bound (`1700000000` → `1700000000.000000`) so string order is time order. */
@@ -30,7 +33,12 @@ function decode(cursor: string | undefined) {
 }
 
 const pagingArgs = {
-  channel: opt(), oldest: opt(), latest: opt(), inclusive: slackBool().optional(), limit: slackInt().optional(), cursor: opt(),
+  channel: opt(),
+  oldest: opt(),
+  latest: opt(),
+  inclusive: slackBool().optional(),
+  limit: slackInt().optional(),
+  cursor: opt(),
   include_all_metadata: slackBool().optional(),
 }
 
@@ -51,7 +59,9 @@ function messageRows(db: Db, sql: string, channelId: string, latest: string, old
 }
 
 function readMessageRows(db: Db, sql: string, params: unknown[]): MessageRow[] {
-  const rows = stmt(db, sql).raw(true).all(...params) as unknown[][]
+  const rows = stmt(db, sql)
+    .raw(true)
+    .all(...params) as unknown[][]
   return rows.map((v) => {
     const m: Record<string, unknown> = {}
     for (let i = 0; i < MESSAGE_KEYS.length; i++) m[MESSAGE_KEYS[i]!] = v[i]
@@ -61,11 +71,14 @@ function readMessageRows(db: Db, sql: string, params: unknown[]): MessageRow[] {
 
 /** A bot reads a public channel only once it is in it (`not_in_channel`); members of the workspace need not join. */
 function botMustBeMember(c: WorldContext, ch: ChannelRow) {
-  if (isBotCall(c) && ch.kind === 'channel' && !isMember(c.var.world.db, ch.id, me(c).id)) throw new SlackApiError('not_in_channel')
+  if (isBotCall(c) && ch.kind === 'channel' && !isMember(c.var.world.db, ch.id, me(c).id))
+    throw new SlackApiError('not_in_channel')
 }
 
 slackMethod(historyRouter, {
-  name: 'conversations.history', args: z.object(pagingArgs), scopes: HISTORY,
+  name: 'conversations.history',
+  args: z.object(pagingArgs),
+  scopes: HISTORY,
   handler: (c, a) => {
     const db = c.var.world.db
     const viewer = me(c).id
@@ -85,15 +98,19 @@ slackMethod(historyRouter, {
       db,
       `SELECT ${MESSAGE_FIELDS} FROM slack_messages WHERE channel_id = ? AND ts ${latestOp === '<' ? '<' : '<='} ? AND ts ${inclusive ? '>=' : '>'} ?
          AND (thread_ts IS NULL OR thread_ts = ts OR reply_broadcast = 1) ORDER BY ts DESC LIMIT ${sqlRowCount(limit + 1)}`,
-      ch.id, latest, oldest,
+      ch.id,
+      latest,
+      oldest,
     )
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit)
     const facts = pageFacts(db, ch.id, page)
     const out: Record<string, unknown> = {
       messages: messagePage(db, page, facts, viewer, (ids) => filesWireFor(c, ids)),
-      has_more: hasMore, pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
-      channel_actions_ts: null, channel_actions_count: 0,
+      has_more: hasMore,
+      pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
+      channel_actions_ts: null,
+      channel_actions_count: 0,
     }
     if (hasMore) out.response_metadata = { next_cursor: encode(page.at(-1)!.ts) }
     return out
@@ -101,7 +118,9 @@ slackMethod(historyRouter, {
 })
 
 slackMethod(historyRouter, {
-  name: 'conversations.replies', args: z.object({ ...pagingArgs, ts: opt() }), scopes: HISTORY,
+  name: 'conversations.replies',
+  args: z.object({ ...pagingArgs, ts: opt() }),
+  scopes: HISTORY,
   handler: (c, a) => {
     const db = c.var.world.db
     const viewer = me(c).id
@@ -117,9 +136,13 @@ slackMethod(historyRouter, {
     const inclusive = a.inclusive ?? false
     const after = decode(a.cursor)
     // Replies come oldest first; the parent always leads the first page.
-    const all = stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND (ts = ? OR thread_ts = ?) ORDER BY ts').all(ch.id, root, root) as MessageRow[]
+    const all = stmt(
+      db,
+      'SELECT * FROM slack_messages WHERE channel_id = ? AND (ts = ? OR thread_ts = ?) ORDER BY ts',
+    ).all(ch.id, root, root) as MessageRow[]
     const filtered = all.filter(
-      (m) => m.ts === root || ((inclusive ? m.ts >= oldest : m.ts > oldest) && (inclusive ? m.ts <= latest : m.ts < latest)),
+      (m) =>
+        m.ts === root || ((inclusive ? m.ts >= oldest : m.ts > oldest) && (inclusive ? m.ts <= latest : m.ts < latest)),
     )
     const start = after ? filtered.findIndex((m) => m.ts > after) : 0
     const rest = start < 0 ? [] : filtered.slice(start)

@@ -15,7 +15,14 @@ export const listExportsRouter = createSlackRouter()
 const opt = () => z.string().optional()
 
 const cell = (v: unknown) => {
-  const text = v === undefined ? '' : typeof v === 'string' ? v : Array.isArray(v) ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : String(v)
+  const text =
+    v === undefined
+      ? ''
+      : typeof v === 'string'
+        ? v
+        : Array.isArray(v)
+          ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ')
+          : String(v)
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 function toCsv(db: Db, l: ListRow) {
@@ -35,25 +42,42 @@ const readable = (db: Db, id: string | undefined, userId: string) => {
 }
 
 slackMethod(listExportsRouter, {
-  name: 'slackLists.download.start', scopes: { user: ['lists:read'], bot: ['lists:read'] }, args: z.object({ list_id: opt(), include_archived: slackBool().optional() }),
-  handler: (c, a) => c.var.world.tx((db) => {
-    const user = me(c)
-    const l = readable(db, a.list_id, user.id)
-    const job = slackId(db, 'LeJ')
-    stmt(db, 'INSERT INTO slack_list_exports (job_id, list_id, user_id, csv, created) VALUES (?,?,?,?,?)').run(job, l.id, user.id, toCsv(db, l), nowSec(db))
-    return { job_id: job }
-  }),
+  name: 'slackLists.download.start',
+  scopes: { user: ['lists:read'], bot: ['lists:read'] },
+  args: z.object({ list_id: opt(), include_archived: slackBool().optional() }),
+  handler: (c, a) =>
+    c.var.world.tx((db) => {
+      const user = me(c)
+      const l = readable(db, a.list_id, user.id)
+      const job = slackId(db, 'LeJ')
+      stmt(db, 'INSERT INTO slack_list_exports (job_id, list_id, user_id, csv, created) VALUES (?,?,?,?,?)').run(
+        job,
+        l.id,
+        user.id,
+        toCsv(db, l),
+        nowSec(db),
+      )
+      return { job_id: job }
+    }),
 })
 
 slackMethod(listExportsRouter, {
-  name: 'slackLists.download.get', scopes: { user: ['lists:read'], bot: ['lists:read'] }, args: z.object({ list_id: opt(), job_id: opt() }),
+  name: 'slackLists.download.get',
+  scopes: { user: ['lists:read'], bot: ['lists:read'] },
+  args: z.object({ list_id: opt(), job_id: opt() }),
   handler: (c, a) => {
     const db = c.var.world.db
     const user = me(c)
     const l = readable(db, a.list_id, user.id)
-    const job = stmt(db, 'SELECT job_id FROM slack_list_exports WHERE job_id = ? AND list_id = ?').get(a.job_id ?? '', l.id) as { job_id: string } | undefined
+    const job = stmt(db, 'SELECT job_id FROM slack_list_exports WHERE job_id = ? AND list_id = ?').get(
+      a.job_id ?? '',
+      l.id,
+    ) as { job_id: string } | undefined
     if (!job) throw new SlackApiError('job_not_found')
-    return { status: 'COMPLETED', download_url: `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/lists/${job.job_id}.csv` }
+    return {
+      status: 'COMPLETED',
+      download_url: `${new URL(c.req.url).origin}/_upload/slack/${c.var.worldId}/lists/${job.job_id}.csv`,
+    }
   },
 })
 
@@ -64,7 +88,9 @@ listExportsRouter.get('/_upload/slack/:world/lists/:file', (c) => {
   const token = checked ? findToken(db, checked.key) : undefined
   const user = token && !token.revoked ? userByWorldId(db, token.userId) : undefined
   if (!user || user.deleted) return c.text('Unauthorized', 401)
-  const job = stmt(db, 'SELECT * FROM slack_list_exports WHERE job_id = ?').get(c.req.param('file').replace(/\.csv$/, '')) as { list_id: string; csv: string } | undefined
+  const job = stmt(db, 'SELECT * FROM slack_list_exports WHERE job_id = ?').get(
+    c.req.param('file').replace(/\.csv$/, ''),
+  ) as { list_id: string; csv: string } | undefined
   const l = job ? listById(db, job.list_id) : undefined
   if (!job || !l || !accessLevel(db, l.id, l.owner, user.id)) return c.text('Not Found', 404)
   return c.body(job.csv, 200, { 'content-type': 'text/csv; charset=utf-8' })

@@ -8,8 +8,24 @@ import { me, nowSec, requireUser } from '../store/core.ts'
 export const remindersRouter = createSlackRouter()
 
 const opt = () => z.string().optional()
-type Row = { id: string; creator: string; user_id: string; text: string; time: number; complete_ts: number; fired: number }
-const wire = (r: Row) => ({ id: r.id, creator: r.creator, user: r.user_id, text: r.text, recurring: false, time: r.time, complete_ts: r.complete_ts })
+type Row = {
+  id: string
+  creator: string
+  user_id: string
+  text: string
+  time: number
+  complete_ts: number
+  fired: number
+}
+const wire = (r: Row) => ({
+  id: r.id,
+  creator: r.creator,
+  user: r.user_id,
+  text: r.text,
+  recurring: false,
+  time: r.time,
+  complete_ts: r.complete_ts,
+})
 const UNITS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 }
 
 /** Slack's `time`: a Unix timestamp, seconds from now (up to 24h), or "in 5 minutes". */
@@ -27,8 +43,16 @@ function parseTime(now: number, v: string): number {
 }
 
 slackMethod(remindersRouter, {
-  name: 'reminders.add', args: z.object({ text: opt(), time: z.union([z.string(), z.number()]).optional(), user: opt(), recurrence: z.unknown().optional(), team_id: opt() }),
-  scopes: { user: ['reminders:write'] }, tokens: ['slack_user'],
+  name: 'reminders.add',
+  args: z.object({
+    text: opt(),
+    time: z.union([z.string(), z.number()]).optional(),
+    user: opt(),
+    recurrence: z.unknown().optional(),
+    team_id: opt(),
+  }),
+  scopes: { user: ['reminders:write'] },
+  tokens: ['slack_user'],
   handler: (c, a) =>
     c.var.world.tx((db) => {
       if (!a.text) throw new SlackApiError('no_text')
@@ -38,7 +62,13 @@ slackMethod(remindersRouter, {
       const time = parseTime(nowSec(db), String(a.time))
       if (time < nowSec(db)) throw new SlackApiError('time_in_past')
       const id = slackId(db, 'Rm')
-      stmt(db, 'INSERT INTO slack_reminders (id, creator, user_id, text, time) VALUES (?,?,?,?,?)').run(id, self.id, user, a.text, time)
+      stmt(db, 'INSERT INTO slack_reminders (id, creator, user_id, text, time) VALUES (?,?,?,?,?)').run(
+        id,
+        self.id,
+        user,
+        a.text,
+        time,
+      )
       return { reminder: wire(stmt(db, 'SELECT * FROM slack_reminders WHERE id = ?').get(id) as Row) }
     }),
 })
@@ -51,21 +81,33 @@ function own(db: Parameters<typeof me>[0]['var']['world']['db'], id: string | un
 }
 
 slackMethod(remindersRouter, {
-  name: 'reminders.list', args: z.object({ team_id: opt() }), scopes: { user: ['reminders:read'] }, tokens: ['slack_user'],
+  name: 'reminders.list',
+  args: z.object({ team_id: opt() }),
+  scopes: { user: ['reminders:read'] },
+  tokens: ['slack_user'],
   handler: (c) => {
     const self = me(c).id
-    const rows = stmt(c.var.world.db, 'SELECT * FROM slack_reminders WHERE user_id = ? OR creator = ? ORDER BY time, rowid').all(self, self) as Row[]
+    const rows = stmt(
+      c.var.world.db,
+      'SELECT * FROM slack_reminders WHERE user_id = ? OR creator = ? ORDER BY time, rowid',
+    ).all(self, self) as Row[]
     return { reminders: rows.map(wire) }
   },
 })
 
 slackMethod(remindersRouter, {
-  name: 'reminders.info', args: z.object({ reminder: opt() }), scopes: { user: ['reminders:read'] }, tokens: ['slack_user'],
+  name: 'reminders.info',
+  args: z.object({ reminder: opt() }),
+  scopes: { user: ['reminders:read'] },
+  tokens: ['slack_user'],
   handler: (c, a) => ({ reminder: wire(own(c.var.world.db, a.reminder, me(c).id)) }),
 })
 
 slackMethod(remindersRouter, {
-  name: 'reminders.complete', args: z.object({ reminder: opt() }), scopes: { user: ['reminders:write'] }, tokens: ['slack_user'],
+  name: 'reminders.complete',
+  args: z.object({ reminder: opt() }),
+  scopes: { user: ['reminders:write'] },
+  tokens: ['slack_user'],
   handler: (c, a) =>
     c.var.world.tx((db) => {
       const r = own(db, a.reminder, me(c).id)
@@ -76,7 +118,10 @@ slackMethod(remindersRouter, {
 })
 
 slackMethod(remindersRouter, {
-  name: 'reminders.delete', args: z.object({ reminder: opt() }), scopes: { user: ['reminders:write'] }, tokens: ['slack_user'],
+  name: 'reminders.delete',
+  args: z.object({ reminder: opt() }),
+  scopes: { user: ['reminders:write'] },
+  tokens: ['slack_user'],
   handler: (c, a) =>
     c.var.world.tx((db) => {
       const r = own(db, a.reminder, me(c).id)
@@ -88,45 +133,85 @@ slackMethod(remindersRouter, {
 // Do not disturb: a snooze end per user.
 const dndOf = (c: Parameters<typeof me>[0], user: string) => {
   const db = c.var.world.db
-  const end = (stmt(db, 'SELECT snooze_end FROM slack_dnd WHERE user_id = ?').get(user) as { snooze_end: number } | undefined)?.snooze_end ?? 0
+  const end =
+    (stmt(db, 'SELECT snooze_end FROM slack_dnd WHERE user_id = ?').get(user) as { snooze_end: number } | undefined)
+      ?.snooze_end ?? 0
   const on = end > nowSec(db)
-  return { dnd_enabled: on, next_dnd_start_ts: 1, next_dnd_end_ts: 1, snooze_enabled: on, ...(on ? { snooze_endtime: end, snooze_remaining: end - nowSec(db), snooze_is_indefinite: false } : {}) }
+  return {
+    dnd_enabled: on,
+    next_dnd_start_ts: 1,
+    next_dnd_end_ts: 1,
+    snooze_enabled: on,
+    ...(on ? { snooze_endtime: end, snooze_remaining: end - nowSec(db), snooze_is_indefinite: false } : {}),
+  }
 }
 
 slackMethod(remindersRouter, {
-  name: 'dnd.info', args: z.object({ user: opt(), team_id: opt() }), scopes: { user: ['dnd:read'], bot: ['dnd:read'] },
+  name: 'dnd.info',
+  args: z.object({ user: opt(), team_id: opt() }),
+  scopes: { user: ['dnd:read'], bot: ['dnd:read'] },
   handler: (c, a) => dndOf(c, a.user ? requireUser(c.var.world.db, a.user).id : me(c).id),
 })
 
 slackMethod(remindersRouter, {
-  name: 'dnd.setSnooze', args: z.object({ num_minutes: slackInt().optional() }), scopes: { user: ['dnd:write'] }, tokens: ['slack_user'],
+  name: 'dnd.setSnooze',
+  args: z.object({ num_minutes: slackInt().optional() }),
+  scopes: { user: ['dnd:write'] },
+  tokens: ['slack_user'],
   handler: (c, a) => {
     if (!a.num_minutes || a.num_minutes < 1) throw new SlackApiError('invalid_arguments')
     const self = me(c).id
-    c.var.world.tx((db) => stmt(db, 'INSERT INTO slack_dnd (user_id, snooze_end) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET snooze_end = excluded.snooze_end').run(self, nowSec(db) + a.num_minutes! * 60))
+    c.var.world.tx((db) =>
+      stmt(
+        db,
+        'INSERT INTO slack_dnd (user_id, snooze_end) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET snooze_end = excluded.snooze_end',
+      ).run(self, nowSec(db) + a.num_minutes! * 60),
+    )
     const d = dndOf(c, self)
-    return { snooze_enabled: true, snooze_endtime: d.snooze_endtime, snooze_remaining: d.snooze_remaining, snooze_is_indefinite: false }
+    return {
+      snooze_enabled: true,
+      snooze_endtime: d.snooze_endtime,
+      snooze_remaining: d.snooze_remaining,
+      snooze_is_indefinite: false,
+    }
   },
 })
 
 for (const name of ['dnd.endSnooze', 'dnd.endDnd'] as const) {
   slackMethod(remindersRouter, {
-    name, args: z.object({}).passthrough(), scopes: { user: ['dnd:write'] }, tokens: ['slack_user'],
+    name,
+    args: z.object({}).passthrough(),
+    scopes: { user: ['dnd:write'] },
+    tokens: ['slack_user'],
     handler: (c) => {
       const self = me(c).id
       const was = dndOf(c, self).snooze_enabled
       if (name === 'dnd.endSnooze' && !was) throw new SlackApiError('snooze_not_active')
       c.var.world.tx((db) => stmt(db, 'DELETE FROM slack_dnd WHERE user_id = ?').run(self))
-      return name === 'dnd.endSnooze' ? { dnd_enabled: false, next_dnd_start_ts: 1, next_dnd_end_ts: 1, snooze_enabled: false } : {}
+      return name === 'dnd.endSnooze'
+        ? { dnd_enabled: false, next_dnd_start_ts: 1, next_dnd_end_ts: 1, snooze_enabled: false }
+        : {}
     },
   })
 }
 
 slackMethod(remindersRouter, {
-  name: 'dnd.teamInfo', args: z.object({ users: opt(), team_id: opt() }), scopes: { user: ['dnd:read'], bot: ['dnd:read'] },
+  name: 'dnd.teamInfo',
+  args: z.object({ users: opt(), team_id: opt() }),
+  scopes: { user: ['dnd:read'], bot: ['dnd:read'] },
   handler: (c, a) => {
-    const ids = (a.users ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+    const ids = (a.users ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     if (ids.length === 0) throw new SlackApiError('invalid_arguments')
-    return { users: Object.fromEntries(ids.map((id) => { const d = dndOf(c, requireUser(c.var.world.db, id).id); return [id, { dnd_enabled: d.dnd_enabled, next_dnd_start_ts: 1, next_dnd_end_ts: 1 }] })) }
+    return {
+      users: Object.fromEntries(
+        ids.map((id) => {
+          const d = dndOf(c, requireUser(c.var.world.db, id).id)
+          return [id, { dnd_enabled: d.dnd_enabled, next_dnd_start_ts: 1, next_dnd_end_ts: 1 }]
+        }),
+      ),
+    }
   },
 })

@@ -11,8 +11,14 @@ import { userWire } from '../map.ts'
 export const searchRouter = createSlackRouter()
 
 const args = z.object({
-  query: z.string().optional(), sort: z.enum(['score', 'timestamp']).optional(), sort_dir: z.enum(['asc', 'desc']).optional(),
-  count: slackInt().optional(), page: slackInt().optional(), highlight: slackBool().optional(), cursor: z.string().optional(), team_id: z.string().optional(),
+  query: z.string().optional(),
+  sort: z.enum(['score', 'timestamp']).optional(),
+  sort_dir: z.enum(['asc', 'desc']).optional(),
+  count: slackInt().optional(),
+  page: slackInt().optional(),
+  highlight: slackBool().optional(),
+  cursor: z.string().optional(),
+  team_id: z.string().optional(),
 })
 type Args = z.output<typeof args>
 const SEARCH = { user: ['search:read'] }
@@ -28,7 +34,14 @@ function paging<T>(items: T[], a: Args) {
     slice,
     meta: {
       total: items.length,
-      pagination: { total_count: items.length, page, per_page: count, page_count: pages, first: (page - 1) * count + 1, last: (page - 1) * count + slice.length },
+      pagination: {
+        total_count: items.length,
+        page,
+        per_page: count,
+        page_count: pages,
+        first: (page - 1) * count + 1,
+        last: (page - 1) * count + slice.length,
+      },
       paging: { count, total: items.length, page, pages },
     },
   }
@@ -77,10 +90,31 @@ async function messages(c: WorldContext, a: Args) {
   else hits.sort((x, y) => (x.m.ts < y.m.ts ? -dir : dir))
   const { slice, meta } = paging(hits, a)
   const matches = slice.map(({ m, ch, score }) => ({
-    iid: `${m.channel_id}-${m.ts}`, team: teamId(db), score,
-    channel: { id: ch.id, is_channel: ch.kind === 'channel', is_group: ch.kind === 'group', is_im: ch.kind === 'im', is_mpim: ch.kind === 'mpim', is_shared: false, is_org_shared: false, is_ext_shared: false, is_private: ch.kind !== 'channel', name: ch.kind === 'im' ? m.user_id : ch.name, pending_shared: [], is_pending_ext_shared: false, teams: [teamId(db)] },
-    type: 'message', user: m.user_id, username: userById(db, m.user_id)?.handle ?? '', ts: m.ts, text: a.highlight ? highlight(m.text, query) : m.text,
-    permalink: `https://${teamDomain(db)}.slack.com/archives/${ch.id}/p${m.ts.replace('.', '')}`, no_reactions: true,
+    iid: `${m.channel_id}-${m.ts}`,
+    team: teamId(db),
+    score,
+    channel: {
+      id: ch.id,
+      is_channel: ch.kind === 'channel',
+      is_group: ch.kind === 'group',
+      is_im: ch.kind === 'im',
+      is_mpim: ch.kind === 'mpim',
+      is_shared: false,
+      is_org_shared: false,
+      is_ext_shared: false,
+      is_private: ch.kind !== 'channel',
+      name: ch.kind === 'im' ? m.user_id : ch.name,
+      pending_shared: [],
+      is_pending_ext_shared: false,
+      teams: [teamId(db)],
+    },
+    type: 'message',
+    user: m.user_id,
+    username: userById(db, m.user_id)?.handle ?? '',
+    ts: m.ts,
+    text: a.highlight ? highlight(m.text, query) : m.text,
+    permalink: `https://${teamDomain(db)}.slack.com/archives/${ch.id}/p${m.ts.replace('.', '')}`,
+    no_reactions: true,
   }))
   return { matches, ...meta }
 }
@@ -97,8 +131,18 @@ function authors(c: WorldContext, matches: { user: string }[]) {
     if (!u || users[u.id]) continue
     const p = (userWire(db, u).profile ?? {}) as Record<string, unknown>
     users[u.id] = {
-      id: u.id, name: u.handle, is_restricted: u.guest !== '', is_ultra_restricted: u.guest === 'ultra_restricted',
-      profile: { avatar_hash: p.avatar_hash, image_72: p.image_72, first_name: p.first_name, real_name: p.real_name, display_name: p.display_name, team: teamId(db) },
+      id: u.id,
+      name: u.handle,
+      is_restricted: u.guest !== '',
+      is_ultra_restricted: u.guest === 'ultra_restricted',
+      profile: {
+        avatar_hash: p.avatar_hash,
+        image_72: p.image_72,
+        first_name: p.first_name,
+        real_name: p.real_name,
+        display_name: p.display_name,
+        team: teamId(db),
+      },
     }
   }
   return { users, teams: {}, bots: {} }
@@ -106,7 +150,10 @@ function authors(c: WorldContext, matches: { user: string }[]) {
 
 /** Wraps matched words in Slack's highlight markers (\ue000 … \ue001). */
 const highlight = (text: string, query: string) => {
-  const words = query.split(/\s+/).filter((w) => w && !w.includes(':') && !w.startsWith('-')).map((w) => w.replace(/"/g, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const words = query
+    .split(/\s+/)
+    .filter((w) => w && !w.includes(':') && !w.startsWith('-'))
+    .map((w) => w.replace(/"/g, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   return words.length ? text.replace(new RegExp(`(${words.join('|')})`, 'gi'), '\ue000$1\ue001') : text
 }
 
@@ -114,10 +161,20 @@ function files(c: WorldContext, a: Args) {
   const db = c.var.world.db
   const self = me(c).id
   const words = queryOf(a).toLowerCase().split(/\s+/).filter(Boolean)
-  const rows = (stmt(db, 'SELECT * FROM slack_files WHERE deleted = 0 AND pending = 0 ORDER BY created DESC').all() as FileRow[]).filter((f) => {
+  const rows = (
+    stmt(db, 'SELECT * FROM slack_files WHERE deleted = 0 AND pending = 0 ORDER BY created DESC').all() as FileRow[]
+  ).filter((f) => {
     const chans = parseJson<string[]>(f.channels, [])
-    if (f.user_id !== self && !chans.some((id) => { const ch = channelById(db, id); return ch && (ch.kind === 'channel' || isMember(db, id, self)) })) return false
-    const hay = `${f.name} ${f.title} ${f.mimetype.startsWith('text/') && f.data ? f.data.toString('utf8') : ''}`.toLowerCase()
+    if (
+      f.user_id !== self &&
+      !chans.some((id) => {
+        const ch = channelById(db, id)
+        return ch && (ch.kind === 'channel' || isMember(db, id, self))
+      })
+    )
+      return false
+    const hay =
+      `${f.name} ${f.title} ${f.mimetype.startsWith('text/') && f.data ? f.data.toString('utf8') : ''}`.toLowerCase()
     return words.every((w) => hay.includes(w))
   })
   if (a.sort_dir === 'asc') rows.reverse()
@@ -126,15 +183,27 @@ function files(c: WorldContext, a: Args) {
 }
 
 slackMethod(searchRouter, {
-  name: 'search.messages', args, scopes: SEARCH, tokens: ['slack_user'],
+  name: 'search.messages',
+  args,
+  scopes: SEARCH,
+  tokens: ['slack_user'],
   handler: async (c, a) => {
     const m = await messages(c, a)
     return { query: a.query ?? '', messages: m, ...authors(c, m.matches) }
   },
 })
-slackMethod(searchRouter, { name: 'search.files', args, scopes: SEARCH, tokens: ['slack_user'], handler: (c, a) => ({ query: a.query ?? '', files: files(c, a) }) })
 slackMethod(searchRouter, {
-  name: 'search.all', args, scopes: SEARCH, tokens: ['slack_user'],
+  name: 'search.files',
+  args,
+  scopes: SEARCH,
+  tokens: ['slack_user'],
+  handler: (c, a) => ({ query: a.query ?? '', files: files(c, a) }),
+})
+slackMethod(searchRouter, {
+  name: 'search.all',
+  args,
+  scopes: SEARCH,
+  tokens: ['slack_user'],
   handler: async (c, a) => {
     const found = await messages(c, a)
     return { query: a.query ?? '', messages: found, files: files(c, a), posts: { matches: [], total: 0 } }

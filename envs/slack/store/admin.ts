@@ -13,7 +13,8 @@ export const isAdminRole = (role: string) => role === 'admin' || role === 'owner
  */
 export function requireAdmin(c: WorldContext, owner = false): UserRow {
   const u = me(c)
-  if (owner ? !(u.role === 'owner' || u.role === 'primary_owner') : !isAdminRole(u.role)) throw new SlackApiError(owner ? 'not_an_owner' : 'not_an_admin')
+  if (owner ? !(u.role === 'owner' || u.role === 'primary_owner') : !isAdminRole(u.role))
+    throw new SlackApiError(owner ? 'not_an_owner' : 'not_an_admin')
   return u
 }
 
@@ -38,7 +39,10 @@ export function idList(v: unknown): string[] {
       return []
     }
   }
-  return t.split(',').map((s) => s.trim()).filter(Boolean)
+  return t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
 }
 
 /** A public or private channel by id for admin methods; DMs/MPIMs are `channel_type_not_supported`. */

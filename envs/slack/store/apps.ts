@@ -3,7 +3,14 @@ import type { WorldKeys } from '../../core/tokens.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { parseJson, teamId, type UserRow } from './core.ts'
 
-export type AppRow = { id: string; manifest: string; creator: string; bot_user: string | null; created: number; updated: number }
+export type AppRow = {
+  id: string
+  manifest: string
+  creator: string
+  bot_user: string | null
+  created: number
+  updated: number
+}
 export type Manifest = {
   display_information: { name: string; description?: string }
   features?: { bot_user?: { display_name: string; always_online?: boolean } }
@@ -19,15 +26,18 @@ const secret = (keys: WorldKeys, kind: string, appId: string) => keys.derive(`sl
  */
 export function credentials(keys: WorldKeys, db: Db, appId: string) {
   return {
-    client_id: `${teamId(db).slice(1)}.${appId.slice(1)}`, client_secret: secret(keys, 'client_secret', appId).slice(0, 32),
-    verification_token: secret(keys, 'verification', appId).slice(0, 24), signing_secret: secret(keys, 'signing', appId).slice(0, 32),
+    client_id: `${teamId(db).slice(1)}.${appId.slice(1)}`,
+    client_secret: secret(keys, 'client_secret', appId).slice(0, 32),
+    verification_token: secret(keys, 'verification', appId).slice(0, 24),
+    signing_secret: secret(keys, 'signing', appId).slice(0, 32),
   }
 }
 
 /**
  * The authorization code `user` gets for approving `app`: `<app id>-<user id>-<32 hex>` (reusable; see COVERAGE.md).
  */
-export const authCode = (keys: WorldKeys, appId: string, userId: string) => `${appId}-${userId}-${secret(keys, `code:${userId}`, appId).slice(0, 32)}`
+export const authCode = (keys: WorldKeys, appId: string, userId: string) =>
+  `${appId}-${userId}-${secret(keys, `code:${userId}`, appId).slice(0, 32)}`
 
 /** An installable app: one created from a manifest, or a seeded bot's app (A + bot id). */
 export type App = { id: string; manifest: Manifest | null; botUser: string | null; row?: AppRow }
@@ -38,42 +48,80 @@ export function appByClientId(db: Db, clientId: string | undefined): App | undef
 }
 export function appById(db: Db, id: string): App | undefined {
   const row = stmt(db, 'SELECT * FROM slack_apps WHERE id = ?').get(id) as AppRow | undefined
-  if (row) return { id, manifest: parseJson<Manifest>(row.manifest, { display_information: { name: '' } }), botUser: row.bot_user, row }
-  const bot = stmt(db, "SELECT * FROM slack_users WHERE bot_id = ? AND is_bot = 1 AND id != 'USLACKBOT'").get(`B${id.slice(1)}`) as UserRow | undefined
+  if (row)
+    return {
+      id,
+      manifest: parseJson<Manifest>(row.manifest, { display_information: { name: '' } }),
+      botUser: row.bot_user,
+      row,
+    }
+  const bot = stmt(db, "SELECT * FROM slack_users WHERE bot_id = ? AND is_bot = 1 AND id != 'USLACKBOT'").get(
+    `B${id.slice(1)}`,
+  ) as UserRow | undefined
   return bot ? { id, manifest: null, botUser: bot.id } : undefined
 }
 
 /** Checks client credentials, returning the app or Slack's error. */
-export function checkClient(keys: WorldKeys, db: Db, clientId: string | undefined, clientSecret: string | undefined): App {
+export function checkClient(
+  keys: WorldKeys,
+  db: Db,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+): App {
   const app = appByClientId(db, clientId)
   if (!app) throw new SlackApiError('invalid_client_id')
   if (clientSecret !== credentials(keys, db, app.id).client_secret) throw new SlackApiError('bad_client_secret')
   return app
 }
 
-const ALLOWED = ['_metadata', 'display_information', 'features', 'oauth_config', 'settings', 'functions', 'workflows', 'outgoing_domains', 'types']
+const ALLOWED = [
+  '_metadata',
+  'display_information',
+  'features',
+  'oauth_config',
+  'settings',
+  'functions',
+  'workflows',
+  'outgoing_domains',
+  'types',
+]
 /** Validates a manifest the way apps.manifest.validate reports it: a list of `{message, pointer}`. */
 export function manifestErrors(raw: unknown): { manifest?: Manifest; errors: { message: string; pointer: string }[] } {
   let v = raw
   if (typeof v === 'string') {
-    try { v = JSON.parse(v) } catch { return { errors: [{ message: 'Manifest is not valid JSON', pointer: '/' }] } }
+    try {
+      v = JSON.parse(v)
+    } catch {
+      return { errors: [{ message: 'Manifest is not valid JSON', pointer: '/' }] }
+    }
   }
   const errors: { message: string; pointer: string }[] = []
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { errors: [{ message: 'Manifest must be an object', pointer: '/' }] }
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    return { errors: [{ message: 'Manifest must be an object', pointer: '/' }] }
   const m = v as Record<string, unknown>
-  for (const k of Object.keys(m)) if (!ALLOWED.includes(k)) errors.push({ message: 'Unknown property', pointer: `/${k}` })
+  for (const k of Object.keys(m))
+    if (!ALLOWED.includes(k)) errors.push({ message: 'Unknown property', pointer: `/${k}` })
   const info = m.display_information as { name?: unknown; description?: unknown } | undefined
-  if (!info || typeof info.name !== 'string' || info.name.length < 1 || info.name.length > 35) errors.push({ message: 'Must be a string of 1 to 35 characters', pointer: '/display_information/name' })
-  if (info && info.description !== undefined && (typeof info.description !== 'string' || info.description.length > 140)) errors.push({ message: 'Must be at most 140 characters', pointer: '/display_information/description' })
+  if (!info || typeof info.name !== 'string' || info.name.length < 1 || info.name.length > 35)
+    errors.push({ message: 'Must be a string of 1 to 35 characters', pointer: '/display_information/name' })
+  if (info && info.description !== undefined && (typeof info.description !== 'string' || info.description.length > 140))
+    errors.push({ message: 'Must be at most 140 characters', pointer: '/display_information/description' })
   const bot = (m.features as { bot_user?: { display_name?: unknown } } | undefined)?.bot_user
-  if (bot && (typeof bot.display_name !== 'string' || bot.display_name.length < 1 || bot.display_name.length > 80)) errors.push({ message: 'Must be a string of 1 to 80 characters', pointer: '/features/bot_user/display_name' })
+  if (bot && (typeof bot.display_name !== 'string' || bot.display_name.length < 1 || bot.display_name.length > 80))
+    errors.push({ message: 'Must be a string of 1 to 80 characters', pointer: '/features/bot_user/display_name' })
   const oauth = m.oauth_config as { scopes?: { bot?: unknown; user?: unknown }; redirect_urls?: unknown } | undefined
   for (const k of ['bot', 'user'] as const) {
     const s = oauth?.scopes?.[k]
-    if (s !== undefined && !(Array.isArray(s) && s.every((x) => typeof x === 'string' && /^[a-z_.:-]+$/.test(x)))) errors.push({ message: 'Must be an array of scope names', pointer: `/oauth_config/scopes/${k}` })
+    if (s !== undefined && !(Array.isArray(s) && s.every((x) => typeof x === 'string' && /^[a-z_.:-]+$/.test(x))))
+      errors.push({ message: 'Must be an array of scope names', pointer: `/oauth_config/scopes/${k}` })
   }
-  if (oauth?.scopes?.bot && (oauth.scopes.bot as unknown[]).length > 0 && !bot) errors.push({ message: 'Bot scopes require a bot user', pointer: '/features/bot_user' })
+  if (oauth?.scopes?.bot && (oauth.scopes.bot as unknown[]).length > 0 && !bot)
+    errors.push({ message: 'Bot scopes require a bot user', pointer: '/features/bot_user' })
   const urls = oauth?.redirect_urls
-  if (urls !== undefined && !(Array.isArray(urls) && urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u)))) errors.push({ message: 'Must be an array of URLs', pointer: '/oauth_config/redirect_urls' })
+  if (
+    urls !== undefined &&
+    !(Array.isArray(urls) && urls.every((u) => typeof u === 'string' && /^https?:\/\//.test(u)))
+  )
+    errors.push({ message: 'Must be an array of URLs', pointer: '/oauth_config/redirect_urls' })
   return errors.length ? { errors } : { manifest: m as Manifest, errors }
 }

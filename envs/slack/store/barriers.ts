@@ -5,7 +5,10 @@ import { parseJson } from './core.ts'
 type BarrierRow = { id: string; primary_group: string; barriered: string; subjects: string }
 
 const groupMembers = (db: Db, id: string) =>
-  parseJson<string[]>((stmt(db, 'SELECT users FROM slack_usergroups WHERE id = ?').get(id) as { users: string } | undefined)?.users, [])
+  parseJson<string[]>(
+    (stmt(db, 'SELECT users FROM slack_usergroups WHERE id = ?').get(id) as { users: string } | undefined)?.users,
+    [],
+  )
 
 /**
  * Refuses a DM (`im`) or group DM (`mpim`) between members an information barrier separates
@@ -17,6 +20,7 @@ export function assertNoBarrier(db: Db, users: string[], subject: 'im' | 'mpim')
     if (!parseJson<string[]>(b.subjects, []).includes(subject)) continue
     const primary = new Set(groupMembers(db, b.primary_group))
     const other = new Set(parseJson<string[]>(b.barriered, []).flatMap((g) => groupMembers(db, g)))
-    if (users.some((u) => primary.has(u)) && users.some((u) => other.has(u) && !primary.has(u))) throw new SlackApiError('restricted_action')
+    if (users.some((u) => primary.has(u)) && users.some((u) => other.has(u) && !primary.has(u)))
+      throw new SlackApiError('restricted_action')
   }
 }

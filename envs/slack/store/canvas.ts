@@ -3,17 +3,29 @@ import { nextCounter } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { isMember } from './core.ts'
 
-export type CanvasRow = { id: string; title: string; owner: string; channel_id: string | null; created: number; updated: number }
+export type CanvasRow = {
+  id: string
+  title: string
+  owner: string
+  channel_id: string | null
+  created: number
+  updated: number
+}
 export type SectionRow = { canvas_id: string; id: string; pos: number; kind: string; markdown: string }
 
 /** `{type:'markdown', markdown}` → its markdown, or `invalid_arguments`. */
 export function markdownOf(content: unknown): string {
   let v = content
   if (typeof v === 'string') {
-    try { v = JSON.parse(v) } catch { throw new SlackApiError('invalid_arguments') }
+    try {
+      v = JSON.parse(v)
+    } catch {
+      throw new SlackApiError('invalid_arguments')
+    }
   }
   const o = v as { type?: unknown; markdown?: unknown } | null
-  if (!o || typeof o !== 'object' || o.type !== 'markdown' || typeof o.markdown !== 'string') throw new SlackApiError('invalid_arguments')
+  if (!o || typeof o !== 'object' || o.type !== 'markdown' || typeof o.markdown !== 'string')
+    throw new SlackApiError('invalid_arguments')
   if (o.markdown.length > 200_000) throw new SlackApiError('canvas_too_large')
   return o.markdown
 }
@@ -34,21 +46,41 @@ export function splitSections(markdown: string): { kind: string; markdown: strin
   for (const line of lines) {
     if (fence) {
       para.push(line)
-      if (/^```/.test(line)) { fence = false; flush() }
+      if (/^```/.test(line)) {
+        fence = false
+        flush()
+      }
       continue
     }
-    if (/^```/.test(line)) { flush(); fence = true; para.push(line); continue }
+    if (/^```/.test(line)) {
+      flush()
+      fence = true
+      para.push(line)
+      continue
+    }
     const h = /^(#{1,3})\s+\S/.exec(line)
-    if (h) { flush(); out.push({ kind: `h${h[1]!.length}`, markdown: line }); continue }
-    if (line.trim() === '') { flush(); continue }
-    if (/^\s*([-*+]|\d+\.|- \[[ x]\])\s+/.test(line)) { flush(); out.push({ kind: 'any', markdown: line }); continue }
+    if (h) {
+      flush()
+      out.push({ kind: `h${h[1]!.length}`, markdown: line })
+      continue
+    }
+    if (line.trim() === '') {
+      flush()
+      continue
+    }
+    if (/^\s*([-*+]|\d+\.|- \[[ x]\])\s+/.test(line)) {
+      flush()
+      out.push({ kind: 'any', markdown: line })
+      continue
+    }
     para.push(line)
   }
   flush()
   return out
 }
 
-const sectionId = (db: Db) => `temp:C:VXX${nextCounter(db, 'slack.canvas_section').toString(36).toUpperCase().padStart(8, '0')}`
+const sectionId = (db: Db) =>
+  `temp:C:VXX${nextCounter(db, 'slack.canvas_section').toString(36).toUpperCase().padStart(8, '0')}`
 
 export const sectionsOf = (db: Db, canvasId: string) =>
   stmt(db, 'SELECT * FROM slack_canvas_sections WHERE canvas_id = ? ORDER BY pos').all(canvasId) as SectionRow[]
@@ -56,16 +88,32 @@ export const sectionsOf = (db: Db, canvasId: string) =>
 /** Rewrites a canvas's sections to `list` (kept ids stay, new ones get fresh ids), renumbering positions. */
 export function writeSections(db: Db, canvasId: string, list: { id?: string; kind: string; markdown: string }[]) {
   stmt(db, 'DELETE FROM slack_canvas_sections WHERE canvas_id = ?').run(canvasId)
-  list.forEach((s, i) => stmt(db, 'INSERT INTO slack_canvas_sections (canvas_id, id, pos, kind, markdown) VALUES (?,?,?,?,?)').run(canvasId, s.id ?? sectionId(db), i, s.kind, s.markdown))
+  list.forEach((s, i) =>
+    stmt(db, 'INSERT INTO slack_canvas_sections (canvas_id, id, pos, kind, markdown) VALUES (?,?,?,?,?)').run(
+      canvasId,
+      s.id ?? sectionId(db),
+      i,
+      s.kind,
+      s.markdown,
+    ),
+  )
 }
 
 export const canvasById = (db: Db, id: string | undefined) =>
   (id ? stmt(db, 'SELECT * FROM slack_canvases WHERE id = ?').get(id) : undefined) as CanvasRow | undefined
 
 /** The caller's access to an object (canvas or list): owner, a direct grant, or a grant to a channel they are in. */
-export function accessLevel(db: Db, objectId: string, owner: string, userId: string): 'owner' | 'write' | 'read' | undefined {
+export function accessLevel(
+  db: Db,
+  objectId: string,
+  owner: string,
+  userId: string,
+): 'owner' | 'write' | 'read' | undefined {
   if (owner === userId) return 'owner'
-  const grants = stmt(db, 'SELECT entity_id, level FROM slack_access WHERE object_id = ?').all(objectId) as { entity_id: string; level: string }[]
+  const grants = stmt(db, 'SELECT entity_id, level FROM slack_access WHERE object_id = ?').all(objectId) as {
+    entity_id: string
+    level: string
+  }[]
   const rank = { read: 1, write: 2, owner: 3 } as const
   let best: 'owner' | 'write' | 'read' | undefined
   for (const g of grants) {

@@ -6,22 +6,60 @@ import type { WorldContext } from '../../core/http.ts'
 
 /** Raw `slack_users` row. */
 export type UserRow = {
-  id: string; world_user_id: string; handle: string; is_bot: number; bot_id: string | null; display_name: string
-  status_text: string; status_emoji: string; phone: string; presence: string; updated: number
-  role: string; deleted: number; guest: string; expiration: number; photo: string; session_settings: string
+  id: string
+  world_user_id: string
+  handle: string
+  is_bot: number
+  bot_id: string | null
+  display_name: string
+  status_text: string
+  status_emoji: string
+  phone: string
+  presence: string
+  updated: number
+  role: string
+  deleted: number
+  guest: string
+  expiration: number
+  photo: string
+  session_settings: string
 }
 /** Raw `slack_channels` row. */
 export type ChannelRow = {
-  id: string; name: string; kind: 'channel' | 'group' | 'im' | 'mpim'; creator: string; created: number; updated: number
-  is_archived: number; is_general: number; topic: string; topic_creator: string; topic_last_set: number
-  purpose: string; purpose_creator: string; purpose_last_set: number; previous_names: string
-  prefs: string; retention: number
+  id: string
+  name: string
+  kind: 'channel' | 'group' | 'im' | 'mpim'
+  creator: string
+  created: number
+  updated: number
+  is_archived: number
+  is_general: number
+  topic: string
+  topic_creator: string
+  topic_last_set: number
+  purpose: string
+  purpose_creator: string
+  purpose_last_set: number
+  previous_names: string
+  prefs: string
+  retention: number
 }
 /** Raw `slack_messages` row. */
 export type MessageRow = {
-  channel_id: string; ts: string; user_id: string; bot_id: string | null; subtype: string | null; text: string
-  blocks: string | null; attachments: string | null; files: string | null; thread_ts: string | null
-  reply_broadcast: number; edited_ts: string | null; edited_user: string | null; meta: string | null
+  channel_id: string
+  ts: string
+  user_id: string
+  bot_id: string | null
+  subtype: string | null
+  text: string
+  blocks: string | null
+  attachments: string | null
+  files: string | null
+  thread_ts: string | null
+  reply_broadcast: number
+  edited_ts: string | null
+  edited_user: string | null
+  meta: string | null
 }
 
 /** The workspace (team) id of this world. */
@@ -31,7 +69,8 @@ export const teamDomain = (db: Db) => (getMeta(db, 'domain') ?? 'example.com').s
 /** Whole seconds of the world clock. */
 export const nowSec = (db: Db) => Math.floor(nowMs(db) / 1000)
 
-export const userById = (db: Db, id: string) => stmt(db, 'SELECT * FROM slack_users WHERE id = ?').get(id) as UserRow | undefined
+export const userById = (db: Db, id: string) =>
+  stmt(db, 'SELECT * FROM slack_users WHERE id = ?').get(id) as UserRow | undefined
 export const userByWorldId = (db: Db, id: string) =>
   stmt(db, 'SELECT * FROM slack_users WHERE world_user_id = ?').get(id) as UserRow | undefined
 export const allUsers = (db: Db) => stmt(db, 'SELECT * FROM slack_users ORDER BY rowid').all() as UserRow[]
@@ -62,9 +101,11 @@ export const isMember = (db: Db, channelId: string, userId: string) =>
   stmt(db, 'SELECT 1 FROM slack_members WHERE channel_id = ? AND user_id = ?').get(channelId, userId) !== undefined
 
 export const membersOf = (db: Db, channelId: string) =>
-  (stmt(db, 'SELECT user_id FROM slack_members WHERE channel_id = ? ORDER BY rowid').all(channelId) as { user_id: string }[]).map(
-    (r) => r.user_id,
-  )
+  (
+    stmt(db, 'SELECT user_id FROM slack_members WHERE channel_id = ? ORDER BY rowid').all(channelId) as {
+      user_id: string
+    }[]
+  ).map((r) => r.user_id)
 
 /** Public channels are visible to every member of the workspace; the rest only to their members. */
 export const canSee = (db: Db, ch: ChannelRow, userId: string) => ch.kind === 'channel' || isMember(db, ch.id, userId)
@@ -83,7 +124,10 @@ export const messageAt = (db: Db, channelId: string, ts: string) =>
 
 /** Adds a member (no-op when present). */
 export function addMember(db: Db, channelId: string, userId: string) {
-  stmt(db, 'INSERT INTO slack_members (channel_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING').run(channelId, userId)
+  stmt(db, 'INSERT INTO slack_members (channel_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING').run(
+    channelId,
+    userId,
+  )
 }
 
 export function removeMember(db: Db, channelId: string, userId: string) {
@@ -108,6 +152,8 @@ export function cursorPage<T>(items: readonly T[], limit: number | undefined, cu
 /** JSON column → value. */
 /** Slack's answer to a missing required argument: `invalid_arguments` naming the field. */
 export const missingField = (field: string) =>
-  new SlackApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] missing required field: ${field}`] } })
+  new SlackApiError('invalid_arguments', {
+    response_metadata: { messages: [`[ERROR] missing required field: ${field}`] },
+  })
 
 export const parseJson = <T>(v: string | null | undefined, fallback: T): T => (v ? (JSON.parse(v) as T) : fallback)

@@ -4,7 +4,8 @@ import { SKIN_TONE_EMOJI, STANDARD_EMOJI } from '../emoji-names.gen.ts'
 export type EmojiRow = { name: string; url: string; alias_for: string | null; user_id: string; created: number }
 
 export const emojiRows = (db: Db) => stmt(db, 'SELECT * FROM slack_emoji ORDER BY name').all() as EmojiRow[]
-export const emojiByName = (db: Db, name: string) => stmt(db, 'SELECT * FROM slack_emoji WHERE name = ?').get(name) as EmojiRow | undefined
+export const emojiByName = (db: Db, name: string) =>
+  stmt(db, 'SELECT * FROM slack_emoji WHERE name = ?').get(name) as EmojiRow | undefined
 
 /** name → URL or `alias:<name>`, as emoji.list and admin.emoji.list show them. */
 export const customEmoji = (db: Db) =>

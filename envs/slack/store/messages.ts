@@ -2,15 +2,34 @@ import { stmt, type Db } from '../../core/db.ts'
 import { slackId, slackTs } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import {
-  addMember, allUsers, membersOf, channelById, isMember, messageAt, nowSec, userById, type ChannelRow, type MessageRow, type UserRow,
+  addMember,
+  allUsers,
+  membersOf,
+  channelById,
+  isMember,
+  messageAt,
+  nowSec,
+  userById,
+  type ChannelRow,
+  type MessageRow,
+  type UserRow,
 } from './core.ts'
 import { mayPost } from './prefs.ts'
 import { assertNoBarrier } from './barriers.ts'
 
 /** What a new message carries. */
 export type NewMessage = {
-  channelId: string; userId: string; botId?: string | null; text: string; blocks?: unknown; attachments?: unknown
-  threadTs?: string | null; replyBroadcast?: boolean; subtype?: string | null; files?: string[]; ts?: string
+  channelId: string
+  userId: string
+  botId?: string | null
+  text: string
+  blocks?: unknown
+  attachments?: unknown
+  threadTs?: string | null
+  replyBroadcast?: boolean
+  subtype?: string | null
+  files?: string[]
+  ts?: string
   /** Subtype fields shown on the message (`topic`, `inviter`, `old_name`, …). */
   meta?: Record<string, unknown>
 }
@@ -28,13 +47,25 @@ export function writeMessage(db: Db, m: NewMessage): string {
     `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts,
        reply_broadcast, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    m.channelId, ts, m.userId, m.botId ?? null, m.subtype ?? null, m.text,
+    m.channelId,
+    ts,
+    m.userId,
+    m.botId ?? null,
+    m.subtype ?? null,
+    m.text,
     m.blocks === undefined || m.blocks === null ? null : JSON.stringify(m.blocks),
     m.attachments === undefined || m.attachments === null ? null : JSON.stringify(m.attachments),
-    m.files && m.files.length > 0 ? JSON.stringify(m.files) : null, m.threadTs ?? null, m.replyBroadcast ? 1 : 0,
+    m.files && m.files.length > 0 ? JSON.stringify(m.files) : null,
+    m.threadTs ?? null,
+    m.replyBroadcast ? 1 : 0,
     m.meta && Object.keys(m.meta).length > 0 ? JSON.stringify(m.meta) : null,
   )
-  if (m.threadTs) stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(m.threadTs, m.channelId, m.threadTs)
+  if (m.threadTs)
+    stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(
+      m.threadTs,
+      m.channelId,
+      m.threadTs,
+    )
   return ts
 }
 
@@ -48,7 +79,8 @@ export function resolveTarget(db: Db, channel: string, sender: UserRow): Channel
   const byId = channelById(db, channel)
   if (byId) return byId
   const name = channel.replace(/^#/, '').toLowerCase()
-  return stmt(db, "SELECT * FROM slack_channels WHERE name = ? AND kind IN ('channel','group')").get(name) as ChannelRow | undefined
+  return stmt(db, "SELECT * FROM slack_channels WHERE name = ? AND kind IN ('channel','group')").get(name) as
+    ChannelRow | undefined
 }
 
 /** The IM between two users, created on first use. */
@@ -64,7 +96,13 @@ export function openIm(db: Db, a: string, b: string): ChannelRow {
   if (existing) return existing
   const id = slackId(db, 'D')
   const now = nowSec(db)
-  stmt(db, "INSERT INTO slack_channels (id, name, kind, creator, created, updated) VALUES (?, ?, 'im', ?, ?, ?)").run(id, id, a, now, now * 1000)
+  stmt(db, "INSERT INTO slack_channels (id, name, kind, creator, created, updated) VALUES (?, ?, 'im', ?, ?, ?)").run(
+    id,
+    id,
+    a,
+    now,
+    now * 1000,
+  )
   addMember(db, id, a)
   addMember(db, id, b)
   return channelById(db, id)!
@@ -76,13 +114,15 @@ export function openMpim(db: Db, ids: string[]): ChannelRow {
   const sorted = [...new Set(ids)].sort()
   const handles = sorted.map((id) => userById(db, id)!.handle)
   const name = `mpdm-${handles.join('--')}-1`
-  const existing = stmt(db, "SELECT * FROM slack_channels WHERE kind = 'mpim' AND name = ?").get(name) as ChannelRow | undefined
+  const existing = stmt(db, "SELECT * FROM slack_channels WHERE kind = 'mpim' AND name = ?").get(name) as
+    ChannelRow | undefined
   if (existing) return existing
   const id = slackId(db, 'C')
   const now = nowSec(db)
-  stmt(db, "INSERT INTO slack_channels (id, name, kind, creator, created, updated, purpose) VALUES (?, ?, 'mpim', ?, ?, ?, ?)").run(
-    id, name, ids[0], now, now * 1000, `Group messaging with: ${handles.map((h) => `@${h}`).join(' ')}`,
-  )
+  stmt(
+    db,
+    "INSERT INTO slack_channels (id, name, kind, creator, created, updated, purpose) VALUES (?, ?, 'mpim', ?, ?, ?, ?)",
+  ).run(id, name, ids[0], now, now * 1000, `Group messaging with: ${handles.map((h) => `@${h}`).join(' ')}`)
   for (const u of sorted) addMember(db, id, u)
   return channelById(db, id)!
 }
@@ -111,15 +151,24 @@ export type ChannelEvent =
 /** The text Slack writes for a channel event by `user`. */
 function eventText(user: string, e: ChannelEvent): string {
   switch (e.subtype) {
-    case 'channel_join': return `<@${user}> has joined the channel`
-    case 'channel_leave': return `<@${user}> has left the channel`
-    case 'channel_topic': return `<@${user}> set the channel topic: ${e.topic}`
-    case 'channel_purpose': return `<@${user}> set the channel purpose: ${e.purpose}`
-    case 'channel_name': return `<@${user}> has renamed the channel from "${e.old_name}" to "${e.name}"`
-    case 'channel_archive': return `<@${user}> archived the channel`
-    case 'channel_unarchive': return `<@${user}> un-archived the channel`
-    case 'channel_convert_to_private': return 'made this channel private'
-    case 'channel_convert_to_public': return 'made this channel public'
+    case 'channel_join':
+      return `<@${user}> has joined the channel`
+    case 'channel_leave':
+      return `<@${user}> has left the channel`
+    case 'channel_topic':
+      return `<@${user}> set the channel topic: ${e.topic}`
+    case 'channel_purpose':
+      return `<@${user}> set the channel purpose: ${e.purpose}`
+    case 'channel_name':
+      return `<@${user}> has renamed the channel from "${e.old_name}" to "${e.name}"`
+    case 'channel_archive':
+      return `<@${user}> archived the channel`
+    case 'channel_unarchive':
+      return `<@${user}> un-archived the channel`
+    case 'channel_convert_to_private':
+      return 'made this channel private'
+    case 'channel_convert_to_public':
+      return 'made this channel public'
   }
 }
 
@@ -143,6 +192,9 @@ export function plainText(db: Db, text: string): string {
   const users = new Map(allUsers(db).map((u) => [u.id, u.handle]))
   return text
     .replace(/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, (_, id: string) => `@${users.get(id) ?? id}`)
-    .replace(/<#(C[A-Z0-9]+)(\|([^>]*))?>/g, (_, id: string, _l, label?: string) => `#${label ?? channelById(db, id)?.name ?? id}`)
+    .replace(
+      /<#(C[A-Z0-9]+)(\|([^>]*))?>/g,
+      (_, id: string, _l, label?: string) => `#${label ?? channelById(db, id)?.name ?? id}`,
+    )
     .replace(/<(https?:[^|>]+)(\|([^>]*))?>/g, (_, url: string, _l, label?: string) => label ?? url)
 }

@@ -5,15 +5,35 @@ import { plainText } from './messages.ts'
 
 /** A parsed Slack search query: words, phrases, exclusions and modifiers. */
 export type Query = {
-  words: string[]; phrases: string[]; excluded: string[]; inChannels: string[]; inUsers: string[]; from: string[]; to: string[]
-  before?: number; after?: number; on?: [number, number]; has: string[]; isThread: boolean
+  words: string[]
+  phrases: string[]
+  excluded: string[]
+  inChannels: string[]
+  inUsers: string[]
+  from: string[]
+  to: string[]
+  before?: number
+  after?: number
+  on?: [number, number]
+  has: string[]
+  isThread: boolean
 }
 
 const day = (v: string) => DateTime.fromISO(v, { zone: 'UTC' })
 
 /** Splits a query into terms (quotes keep phrases) and `in:`/`from:`/`before:`/`has:`/`is:` modifiers. */
 export function parseQuery(db: Db, q: string): Query {
-  const out: Query = { words: [], phrases: [], excluded: [], inChannels: [], inUsers: [], from: [], to: [], has: [], isThread: false }
+  const out: Query = {
+    words: [],
+    phrases: [],
+    excluded: [],
+    inChannels: [],
+    inUsers: [],
+    from: [],
+    to: [],
+    has: [],
+    isThread: false,
+  }
   const users = allUsers(db)
   const userRef = (v: string) => {
     const m = /^<@([A-Z0-9]+)(\|[^>]*)?>$/.exec(v)
@@ -35,7 +55,12 @@ export function parseQuery(db: Db, q: string): Query {
     else if (key === 'before' && day(value).isValid) out.before = day(value).toMillis() / 1000
     else if (key === 'after' && day(value).isValid) out.after = day(value).plus({ days: 1 }).toMillis() / 1000
     else if ((key === 'on' || key === 'during') && day(value).isValid) {
-      const unit = key === 'during' && /^\d{4}-\d{2}$/.test(value) ? 'month' : key === 'during' && /^\d{4}$/.test(value) ? 'year' : 'day'
+      const unit =
+        key === 'during' && /^\d{4}-\d{2}$/.test(value)
+          ? 'month'
+          : key === 'during' && /^\d{4}$/.test(value)
+            ? 'year'
+            : 'day'
       const start = day(value).startOf(unit)
       out.on = [start.toMillis() / 1000, start.plus({ [`${unit}s`]: 1 }).toMillis() / 1000]
     } else if (key === 'has') out.has.push(value.replace(/^:|:$/g, ''))

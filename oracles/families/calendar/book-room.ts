@@ -44,11 +44,14 @@ export function bookRoom({ initial, diff, params: p }: OracleInput<BookRoomParam
     .filter((e) => e.status !== 'cancelled')
   const ids = [...new Set(inserted.map((e) => String(e.id)))]
   const me = p.calendarId.toLowerCase()
-  const e = ids.length === 1
-    ? inserted.find((x) => String(x.calendarId).toLowerCase() === me && String(x.organizer).toLowerCase() === me)
-    : undefined
-  const attendees = ((e?.attendees ?? []) as Entity[])
-    .map((a) => ({ email: String(a.email).toLowerCase(), responseStatus: a.responseStatus }))
+  const e =
+    ids.length === 1
+      ? inserted.find((x) => String(x.calendarId).toLowerCase() === me && String(x.organizer).toLowerCase() === me)
+      : undefined
+  const attendees = ((e?.attendees ?? []) as Entity[]).map((a) => ({
+    email: String(a.email).toLowerCase(),
+    responseStatus: a.responseStatus,
+  }))
   const people = attendees.filter((a) => !isRoom(a.email) && a.email !== me).map((a) => a.email)
   const booked = attendees.filter((a) => isRoom(a.email))
   const rooms = roomsOf(initial)

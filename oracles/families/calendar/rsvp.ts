@@ -16,7 +16,9 @@ export type RsvpParams = {
 
 /** The organiser's copy of an event (what the organiser and every guest see). */
 const organiserCopy = (s: WorldState, id: string) =>
-  entities(s, 'calendar', 'events').find((e) => e.id === id && String(e.calendarId).toLowerCase() === String(e.organizer).toLowerCase())
+  entities(s, 'calendar', 'events').find(
+    (e) => e.id === id && String(e.calendarId).toLowerCase() === String(e.organizer).toLowerCase(),
+  )
 const mine = (e: Entity | undefined, me: string) =>
   ((e?.attendees ?? []) as Entity[]).find((a) => String(a.email).toLowerCase() === me.toLowerCase())
 
@@ -29,18 +31,43 @@ export function rsvp({ initial, final, diff, params: p }: OracleInput<RsvpParams
   const status = (s: WorldState, id: string) => String(mine(organiserCopy(s, id), p.me)?.responseStatus ?? 'missing')
   const same = (id: string) => {
     const [a, b] = [organiserCopy(initial, id), organiserCopy(final, id)]
-    return !!a && !!b && a.summary === b.summary && JSON.stringify(a.start) === JSON.stringify(b.start) && JSON.stringify(a.end) === JSON.stringify(b.end) && b.status !== 'cancelled'
+    return (
+      !!a &&
+      !!b &&
+      a.summary === b.summary &&
+      JSON.stringify(a.start) === JSON.stringify(b.start) &&
+      JSON.stringify(a.end) === JSON.stringify(b.end) &&
+      b.status !== 'cancelled'
+    )
   }
   const checks = [
-    { name: 'accepted the invitation asked', ok: status(final, p.accept) === 'accepted', note: status(final, p.accept) },
+    {
+      name: 'accepted the invitation asked',
+      ok: status(final, p.accept) === 'accepted',
+      note: status(final, p.accept),
+    },
     { name: 'declined every clashing invitation', ok: p.decline.every((id) => status(final, id) === 'declined') },
-    ...(p.commentRequired ? [{ name: 'the decline tells the organiser why', ok: p.decline.every((id) => String(mine(organiserCopy(final, id), p.me)?.comment ?? '').trim().length >= 5) }] : []),
-    { name: 'other invitations keep their answer', ok: p.keep.every((id) => status(final, id) === status(initial, id)) },
+    ...(p.commentRequired
+      ? [
+          {
+            name: 'the decline tells the organiser why',
+            ok: p.decline.every((id) => String(mine(organiserCopy(final, id), p.me)?.comment ?? '').trim().length >= 5),
+          },
+        ]
+      : []),
+    {
+      name: 'other invitations keep their answer',
+      ok: p.keep.every((id) => status(final, id) === status(initial, id)),
+    },
     { name: 'the answered events are otherwise unchanged', ok: [p.accept, ...p.decline].every(same) },
   ]
   const answered = new Set([p.accept, ...p.decline])
   const violations = nothingElseChanged(diff, [
-    { service: 'calendar', collection: 'events', id: (id, c) => c.op === 'updated' && answered.has(id.slice(id.lastIndexOf('/') + 1)) },
+    {
+      service: 'calendar',
+      collection: 'events',
+      id: (id, c) => c.op === 'updated' && answered.has(id.slice(id.lastIndexOf('/') + 1)),
+    },
     ...mailSideEffects(p.actor),
   ])
   return verdict(checks, violations)

@@ -1,7 +1,16 @@
 import type { Json } from '../../../envs/core/service.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import {
-  channelId, entities, mailOnlyTo, nothingElseChanged, readStateChanges, recipients, slackPosted, slackUserOf, threadOf, verdict,
+  channelId,
+  entities,
+  mailOnlyTo,
+  nothingElseChanged,
+  readStateChanges,
+  recipients,
+  slackPosted,
+  slackUserOf,
+  threadOf,
+  verdict,
 } from '../../predicates.ts'
 import { deliveredMail, fileByName, judgeGrants, mailEffects, says, slackVisible } from '../../artifacts.ts'
 import { threadBookkeeping } from '../slack-thread-answer.ts'
@@ -35,7 +44,11 @@ const ms = (v: Json | undefined) => {
 export function onboarding({ initial, final, diff, actions, params: p }: OracleInput<OnboardingParams>): OracleResult {
   const hire = p.hire.toLowerCase()
   const folderId = String(fileByName(initial, p.folder)?.id ?? '')
-  const grants = judgeGrants(diff, p.domain, (g) => g.fileId === folderId && g.type === 'user' && g.emailAddress === hire && g.role === 'reader')
+  const grants = judgeGrants(
+    diff,
+    p.domain,
+    (g) => g.fileId === folderId && g.type === 'user' && g.emailAddress === hire && g.role === 'reader',
+  )
   const events = diff
     .filter((c) => c.op === 'inserted' && c.service === 'calendar' && c.collection === 'events')
     .map((c) => (c as { after: Json }).after as Entity)
@@ -47,12 +60,23 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
   const guests = ((ev?.attendees ?? []) as Entity[]).map((a) => String(a.email).toLowerCase())
   const ch = channelId(initial, p.channel) ?? ''
   const hireSlack = slackUserOf(initial, p.hireUser) ?? ''
-  const members = (s: typeof initial, id: string) => ((entities(s, 'slack', 'channels').find((c) => c.id === id)?.members ?? []) as string[])
-  const joined = entities(final, 'slack', 'channels').filter((c) => members(final, String(c.id)).includes(hireSlack) && !members(initial, String(c.id)).includes(hireSlack))
+  const members = (s: typeof initial, id: string) =>
+    (entities(s, 'slack', 'channels').find((c) => c.id === id)?.members ?? []) as string[]
+  const joined = entities(final, 'slack', 'channels').filter(
+    (c) => members(final, String(c.id)).includes(hireSlack) && !members(initial, String(c.id)).includes(hireSlack),
+  )
   const slackMe = slackUserOf(initial, p.actor)
   const posts = slackPosted(diff, slackMe)
   const [post] = posts
-  const welcomes = !!post && (slackVisible(post).includes(`<@${hireSlack.toLowerCase()}>`) || says(slackVisible(post), String(initial.users.find((u) => u.id === p.hireUser)?.name ?? '\u0000').split(' ')[0]!.toLowerCase()))
+  const welcomes =
+    !!post &&
+    (slackVisible(post).includes(`<@${hireSlack.toLowerCase()}>`) ||
+      says(
+        slackVisible(post),
+        String(initial.users.find((u) => u.id === p.hireUser)?.name ?? '\u0000')
+          .split(' ')[0]!
+          .toLowerCase(),
+      ))
   const d = deliveredMail(initial, final, actions, p.actor)
   const [mail] = d.sent
   const hrThread = threadOf(initial, p.actor, p.hr, p.hrSubject)
@@ -62,12 +86,22 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
     { name: 'exactly one new event', ok: eventIds.length === 1, note: `${eventIds.length} events` },
     { name: 'on your calendar at the asked time', ok: !!ev && ms(ev.start) === at },
     { name: 'with the asked length', ok: !!ev && ms(ev.end) === at + p.durationMin * 60_000 },
-    { name: 'the hire is invited, and nobody else', ok: guests.filter((g) => g !== me).length === 1 && guests.includes(hire) },
+    {
+      name: 'the hire is invited, and nobody else',
+      ok: guests.filter((g) => g !== me).length === 1 && guests.includes(hire),
+    },
     { name: 'the hire joined the team channel', ok: joined.some((c) => c.id === ch) },
     { name: 'and no other channel', ok: joined.every((c) => c.id === ch) },
     { name: 'exactly one Slack post', ok: posts.length === 1, note: `${posts.length} posts` },
     { name: 'it welcomes the hire in the team channel', ok: !!post && post.channel === ch && welcomes },
-    { name: 'exactly one mail, to HR only, in their thread', ok: d.sent.length === 1 && !!mail && recipients(mail).every((x) => x === p.hr.toLowerCase()) && mail.threadId === hrThread },
+    {
+      name: 'exactly one mail, to HR only, in their thread',
+      ok:
+        d.sent.length === 1 &&
+        !!mail &&
+        recipients(mail).every((x) => x === p.hr.toLowerCase()) &&
+        mail.threadId === hrThread,
+    },
   ]
   const violations: Violation[] = [
     ...grants.violations,
@@ -78,15 +112,44 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
       [
         ...mailEffects(p.actor, d),
         readStateChanges,
-        { service: 'calendar', collection: 'events', id: (_id, c) => c.op === 'inserted' && eventIds.length === 1 && String((c.after as Entity).id) === eventIds[0] },
-        { service: 'slack', collection: 'channels', id: (id, c) => id === ch && c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'members') },
-        { service: 'slack', collection: 'messages', id: (_id, c) => c.op === 'inserted' && (c.after as Entity).channel === ch && ((c.after as Entity).user === slackMe || ((c.after as Entity).subtype === 'channel_join' && (c.after as Entity).user === hireSlack)) },
+        {
+          service: 'calendar',
+          collection: 'events',
+          id: (_id, c) =>
+            c.op === 'inserted' && eventIds.length === 1 && String((c.after as Entity).id) === eventIds[0],
+        },
+        {
+          service: 'slack',
+          collection: 'channels',
+          id: (id, c) => id === ch && c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'members'),
+        },
+        {
+          service: 'slack',
+          collection: 'messages',
+          id: (_id, c) =>
+            c.op === 'inserted' &&
+            (c.after as Entity).channel === ch &&
+            ((c.after as Entity).user === slackMe ||
+              ((c.after as Entity).subtype === 'channel_join' && (c.after as Entity).user === hireSlack)),
+        },
         threadBookkeeping,
-        { service: 'drive', collection: 'files', id: (id, c) => id === folderId && c.op === 'updated' && Object.keys(c.fields).every((f) => ['modifiedTime', 'version', 'lastModifyingUser', 'shared'].includes(f)) },
+        {
+          service: 'drive',
+          collection: 'files',
+          id: (id, c) =>
+            id === folderId &&
+            c.op === 'updated' &&
+            Object.keys(c.fields).every((f) => ['modifiedTime', 'version', 'lastModifyingUser', 'shared'].includes(f)),
+        },
       ],
     ),
   ]
-  return verdict(checks, violations, { grants: grants.accepted.length, events: eventIds.length, posts: posts.length, sent: d.sent.length })
+  return verdict(checks, violations, {
+    grants: grants.accepted.length,
+    events: eventIds.length,
+    posts: posts.length,
+    sent: d.sent.length,
+  })
 }
 
 /** Judges every grant itself (integrity.ts leaves them alone). */

@@ -4,7 +4,11 @@ import { docEdits, fileIdByName } from '../doc-correction.ts'
 
 export type DocsNumberedListParams = { actor: string; title: string; items: string[] }
 
-type Para = { text: string; namedStyleType: string; bullet: { listId: string; nestingLevel: number; ordered: boolean } | null }
+type Para = {
+  text: string
+  namedStyleType: string
+  bullet: { listId: string; nestingLevel: number; ordered: boolean } | null
+}
 
 const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] => {
   const doc = state.services.docs?.entities.documents?.[id ?? ''] as Entity | undefined
@@ -18,20 +22,42 @@ const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] 
  * the bulleted section); the text is unchanged (retyping the steps with "1." fails); the near-duplicate document and
  * everything else stay unchanged.
  */
-export function docsNumberedList({ initial, final, diff, params: p }: OracleInput<DocsNumberedListParams>): OracleResult {
+export function docsNumberedList({
+  initial,
+  final,
+  diff,
+  params: p,
+}: OracleInput<DocsNumberedListParams>): OracleResult {
   const docId = fileIdByName(initial, p.title)
   const before = parasOf(initial, docId)
   const after = parasOf(final, docId)
-  const sameText = before.length > 0 && before.length === after.length && before.every((b, i) => b.text === after[i]!.text)
+  const sameText =
+    before.length > 0 && before.length === after.length && before.every((b, i) => b.text === after[i]!.text)
   const items = after.filter((a) => p.items.includes(a.text))
   const lists = new Set(items.map((a) => a.bullet?.listId))
-  const others = sameText ? before.map((b, i) => [b, after[i]!] as const).filter(([b]) => !p.items.includes(b.text)) : []
-  const kept = others.filter(([b, a]) => b.namedStyleType === a.namedStyleType && !!b.bullet === !!a.bullet && (!b.bullet || b.bullet.ordered === a.bullet!.ordered))
+  const others = sameText
+    ? before.map((b, i) => [b, after[i]!] as const).filter(([b]) => !p.items.includes(b.text))
+    : []
+  const kept = others.filter(
+    ([b, a]) =>
+      b.namedStyleType === a.namedStyleType &&
+      !!b.bullet === !!a.bullet &&
+      (!b.bullet || b.bullet.ordered === a.bullet!.ordered),
+  )
   const checks = [
     { name: 'the document text is unchanged', ok: sameText },
-    { name: 'every step is a numbered list item', ok: items.length === p.items.length && items.every((a) => a.bullet?.ordered === true && a.bullet.nestingLevel === 0) },
+    {
+      name: 'every step is a numbered list item',
+      ok:
+        items.length === p.items.length &&
+        items.every((a) => a.bullet?.ordered === true && a.bullet.nestingLevel === 0),
+    },
     { name: 'the steps form one list', ok: lists.size === 1 },
-    { name: 'every other paragraph keeps its list state and style', ok: sameText && kept.length === others.length, note: `${kept.length}/${others.length}` },
+    {
+      name: 'every other paragraph keeps its list state and style',
+      ok: sameText && kept.length === others.length,
+      note: `${kept.length}/${others.length}`,
+    },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))
 }

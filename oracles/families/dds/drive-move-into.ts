@@ -14,20 +14,33 @@ const MOVE_FIELDS = ['parents', 'driveId', 'owner', 'modifiedTime', 'version', '
  */
 export function driveMoveInto({ initial, final, diff, params: p }: OracleInput<DriveMoveIntoParams>): OracleResult {
   const drive = entities(initial, 'drive', 'drives').find((d) => d.name === p.driveName)
-  const folder = entities(initial, 'drive', 'files').find((f) => f.name === p.folderName && f.driveId === drive?.id && !f.trashed)
+  const folder = entities(initial, 'drive', 'files').find(
+    (f) => f.name === p.folderName && f.driveId === drive?.id && !f.trashed,
+  )
   const file = entities(initial, 'drive', 'files').find((f) => f.name === p.fileName && !f.trashed)
   const after = entities(final, 'drive', 'files').find((f) => f.id === file?.id)
   const parents = (after?.parents as string[] | undefined) ?? []
   const checks = [
     { name: 'the file is in the folder asked for', ok: !!folder && parents.length === 1 && parents[0] === folder.id },
     { name: 'it sits in that shared drive', ok: !!after && !!drive && after.driveId === drive.id },
-    { name: 'it is the same file, untouched', ok: !!after && !after.trashed && after.sha256 === file?.sha256 && after.name === file?.name },
+    {
+      name: 'it is the same file, untouched',
+      ok: !!after && !after.trashed && after.sha256 === file?.sha256 && after.name === file?.name,
+    },
   ]
   const moved = (id: string) => id === file?.id
   const violations = nothingElseChanged(diff, [
-    { service: 'drive', collection: 'files', id: (id, c) => moved(id) && c.op === 'updated' && Object.keys(c.fields).every((f) => MOVE_FIELDS.includes(f)) },
+    {
+      service: 'drive',
+      collection: 'files',
+      id: (id, c) => moved(id) && c.op === 'updated' && Object.keys(c.fields).every((f) => MOVE_FIELDS.includes(f)),
+    },
     // The owner's permission goes when a shared drive takes the file over.
-    { service: 'drive', collection: 'permissions', id: (id, c) => moved(id.split('/')[0]!) && c.op === 'deleted' && (c.before as { role?: string }).role === 'owner' },
+    {
+      service: 'drive',
+      collection: 'permissions',
+      id: (id, c) => moved(id.split('/')[0]!) && c.op === 'deleted' && (c.before as { role?: string }).role === 'owner',
+    },
   ])
   return verdict(checks, violations, { parents: parents.length })
 }

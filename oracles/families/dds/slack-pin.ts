@@ -10,15 +10,29 @@ export type SlackPinParams = { actor: string; channel: string; includes: string;
  */
 export function slackPin({ initial, diff, params: p }: OracleInput<SlackPinParams>): OracleResult {
   const ch = channelId(initial, p.channel)
-  const target = entities(initial, 'slack', 'messages').find((m) => m.channel === ch && String(m.text).includes(p.includes) && !m.isReply)
-  const pinned = diff.filter((c) => c.service === 'slack' && c.collection === 'messages' && c.op === 'updated' && c.fields.pinned?.after === true)
+  const target = entities(initial, 'slack', 'messages').find(
+    (m) => m.channel === ch && String(m.text).includes(p.includes) && !m.isReply,
+  )
+  const pinned = diff.filter(
+    (c) =>
+      c.service === 'slack' && c.collection === 'messages' && c.op === 'updated' && c.fields.pinned?.after === true,
+  )
   const [only] = pinned
   const checks = [
     { name: 'exactly one message pinned', ok: pinned.length === 1, note: `${pinned.length} pinned` },
     { name: 'it is the message asked for', ok: !!only && !!target && only.id === `${target.channel}/${target.ts}` },
-    { name: 'the message itself is unchanged', ok: !!only && Object.keys((only as { fields: Record<string, unknown> }).fields).every((f) => f === 'pinned') },
+    {
+      name: 'the message itself is unchanged',
+      ok: !!only && Object.keys((only as { fields: Record<string, unknown> }).fields).every((f) => f === 'pinned'),
+    },
   ]
   const pinOnly = (id: string) => id === only?.id
-  const violations = nothingElseChanged(diff, [{ service: 'slack', collection: 'messages', id: (id, c) => c.op === 'updated' && pinOnly(id) && Object.keys(c.fields).every((f) => f === 'pinned') }])
+  const violations = nothingElseChanged(diff, [
+    {
+      service: 'slack',
+      collection: 'messages',
+      id: (id, c) => c.op === 'updated' && pinOnly(id) && Object.keys(c.fields).every((f) => f === 'pinned'),
+    },
+  ])
   return verdict(checks, violations, { pinned: pinned.length })
 }

@@ -18,9 +18,18 @@ export function slackReminder({ initial, diff, params: p }: OracleInput<SlackRem
   const checks = [
     { name: 'exactly one new reminder', ok: added.length === 1, note: `${added.length} reminders` },
     { name: 'it is for the actor', ok: !!only && only.user === me },
-    { name: 'it fires at the deadline asked for', ok: !!only && Number(only.time) === p.time, note: `${only?.time} vs ${p.time}` },
-    { name: 'its text says what it is about', ok: !!only && String(only.text).toLowerCase().includes(p.about.toLowerCase()) },
+    {
+      name: 'it fires at the deadline asked for',
+      ok: !!only && Number(only.time) === p.time,
+      note: `${only?.time} vs ${p.time}`,
+    },
+    {
+      name: 'its text says what it is about',
+      ok: !!only && String(only.text).toLowerCase().includes(p.about.toLowerCase()),
+    },
   ]
-  const violations = nothingElseChanged(diff, [{ service: 'slack', collection: 'reminders', id: (_id, c) => c.op === 'inserted' && (c.after as Entity) === only }])
+  const violations = nothingElseChanged(diff, [
+    { service: 'slack', collection: 'reminders', id: (_id, c) => c.op === 'inserted' && (c.after as Entity) === only },
+  ])
   return verdict(checks, violations, { reminders: added.length, offBySeconds: only ? Number(only.time) - p.time : -1 })
 }

@@ -20,11 +20,20 @@ export function slackScheduled({ initial, diff, params: p }: OracleInput<SlackSc
   const seen = only ? slackVisible(only) : ''
   const checks = [
     { name: 'exactly one scheduled message', ok: added.length === 1, note: `${added.length} scheduled` },
-    { name: 'by the actor, pending, in the channel asked for', ok: !!only && only.user === me && only.status === 'pending' && only.channel === ch && !only.threadTs },
-    { name: 'it posts at the time asked for', ok: !!only && Number(only.postAt) === p.postAt, note: `${only?.postAt} vs ${p.postAt}` },
+    {
+      name: 'by the actor, pending, in the channel asked for',
+      ok: !!only && only.user === me && only.status === 'pending' && only.channel === ch && !only.threadTs,
+    },
+    {
+      name: 'it posts at the time asked for',
+      ok: !!only && Number(only.postAt) === p.postAt,
+      note: `${only?.postAt} vs ${p.postAt}`,
+    },
     { name: 'it says the fact', ok: !!only && says(seen, p.answer) },
     { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => says(seen, w)) },
   ]
-  const violations = nothingElseChanged(diff, [{ service: 'slack', collection: 'scheduled', id: (_id, c) => c.op === 'inserted' && (c.after as Entity) === only }])
+  const violations = nothingElseChanged(diff, [
+    { service: 'slack', collection: 'scheduled', id: (_id, c) => c.op === 'inserted' && (c.after as Entity) === only },
+  ])
   return verdict(checks, violations, { scheduled: added.length })
 }

@@ -8,18 +8,34 @@ export type SlackUsergroupMembersParams = { actor: string; handle: string; membe
  * expected members (world users, mapped to Slack ids): a missing one, a kept leaver or an extra fails. Only its
  * `users` may change; every other group, renaming or disabling it, posts and everything else are collateral.
  */
-export function slackUsergroupMembers({ initial, final, diff, params: p }: OracleInput<SlackUsergroupMembersParams>): OracleResult {
+export function slackUsergroupMembers({
+  initial,
+  final,
+  diff,
+  params: p,
+}: OracleInput<SlackUsergroupMembersParams>): OracleResult {
   const g = entities(initial, 'slack', 'usergroups').find((x) => x.handle === p.handle)
   const after = entities(final, 'slack', 'usergroups').find((x) => x.id === g?.id)
   const want = new Set(p.members.map((m) => slackUserOf(initial, m) ?? `?${m}`))
   const got = new Set((after?.users as string[] | undefined) ?? [])
   const missing = [...want].filter((u) => !got.has(u))
   const extra = [...got].filter((u) => !want.has(u))
-  const same = (k: string) => !!g && !!after && JSON.stringify((g as Entity)[k]) === JSON.stringify((after as Entity)[k])
+  const same = (k: string) =>
+    !!g && !!after && JSON.stringify((g as Entity)[k]) === JSON.stringify((after as Entity)[k])
   const checks = [
-    { name: 'the group has exactly the announced members', ok: !!after && missing.length === 0 && extra.length === 0, note: `missing ${missing.length}, extra ${extra.length}` },
+    {
+      name: 'the group has exactly the announced members',
+      ok: !!after && missing.length === 0 && extra.length === 0,
+      note: `missing ${missing.length}, extra ${extra.length}`,
+    },
     { name: 'the group is otherwise unchanged', ok: ['handle', 'name', 'description', 'disabled'].every(same) },
   ]
-  const violations = nothingElseChanged(diff, [{ service: 'slack', collection: 'usergroups', id: (id, c) => id === g?.id && c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'users') }])
+  const violations = nothingElseChanged(diff, [
+    {
+      service: 'slack',
+      collection: 'usergroups',
+      id: (id, c) => id === g?.id && c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'users'),
+    },
+  ])
   return verdict(checks, violations, { missing: missing.length, extra: extra.length })
 }

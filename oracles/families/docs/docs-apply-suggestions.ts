@@ -32,8 +32,12 @@ function docView(state: OracleInput['initial'], id: string | undefined): DocView
  * repeats the old values included, unchanged); none of legal's suggestions may stay pending; every one of the
  * intern's must still be pending with the same inserted and deleted text. Nothing else may change.
  */
-export function docsApplySuggestions({ initial, final, diff, params: p }: OracleInput<DocsApplySuggestionsParams>):
-OracleResult {
+export function docsApplySuggestions({
+  initial,
+  final,
+  diff,
+  params: p,
+}: OracleInput<DocsApplySuggestionsParams>): OracleResult {
   const docId = fileIdByName(initial, p.title)
   const before = docView(initial, docId)
   const after = docView(final, docId)
@@ -51,13 +55,21 @@ OracleResult {
   const legalLeft = after?.suggestions.filter((s) => s.author === p.legal) ?? []
   const checks = [
     { name: 'the document exists', ok: before !== undefined && after !== undefined },
-    { name: 'legal\'s clauses read with their suggested values', ok: same(clauses(got), clauses(want)),
-      note: (clauses(got) ?? []).join(' | ') },
+    {
+      name: "legal's clauses read with their suggested values",
+      ok: same(clauses(got), clauses(want)),
+      note: (clauses(got) ?? []).join(' | '),
+    },
     { name: 'every other paragraph is unchanged', ok: same(others(got), others(want)) && got.length === want?.length },
-    { name: 'none of legal\'s suggestions is still pending', ok: legalLeft.length === 0,
-      note: `${legalLeft.length} pending` },
-    { name: 'the intern\'s suggestions are all still pending, unchanged',
-      ok: internBefore.length > 0 && same(internAfter, internBefore) },
+    {
+      name: "none of legal's suggestions is still pending",
+      ok: legalLeft.length === 0,
+      note: `${legalLeft.length} pending`,
+    },
+    {
+      name: "the intern's suggestions are all still pending, unchanged",
+      ok: internBefore.length > 0 && same(internAfter, internBefore),
+    },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))
 }

@@ -41,14 +41,19 @@ export function docsTermsUpdate({ initial, final, diff, params: p }: OracleInput
   const wantParas = before?.paragraphs.map((x) => (x.text === p.sentence.from ? p.sentence.to : x.text))
   const checks = [
     { name: 'the document exists', ok: before !== undefined && after !== undefined },
-    { name: 'the table rows hold the new values and every other cell is unchanged',
-      ok: ta !== undefined && JSON.stringify(ta.cells) === JSON.stringify(wantCells) },
-    { name: `the named range "${p.namedRange}" still exists, once, and holds the new text`,
+    {
+      name: 'the table rows hold the new values and every other cell is unchanged',
+      ok: ta !== undefined && JSON.stringify(ta.cells) === JSON.stringify(wantCells),
+    },
+    {
+      name: `the named range "${p.namedRange}" still exists, once, and holds the new text`,
       ok: ranges.length === 1 && ranges[0]!.ranges.length === 1 && ranges[0]!.ranges[0]!.text === p.text,
-      note: ranges.map((r) => r.ranges.map((x) => x.text).join('|')).join(', ') },
-    { name: 'the renewal sentence is updated and every other paragraph is unchanged',
-      ok: wantParas !== undefined
-        && JSON.stringify(after?.paragraphs.map((x) => x.text)) === JSON.stringify(wantParas) },
+      note: ranges.map((r) => r.ranges.map((x) => x.text).join('|')).join(', '),
+    },
+    {
+      name: 'the renewal sentence is updated and every other paragraph is unchanged',
+      ok: wantParas !== undefined && JSON.stringify(after?.paragraphs.map((x) => x.text)) === JSON.stringify(wantParas),
+    },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))
 }

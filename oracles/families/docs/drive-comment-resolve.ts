@@ -23,16 +23,21 @@ const low = (v: unknown) => String(v ?? '').toLowerCase()
  * no change of state),
  * nothing was deleted, and nothing else changed. Resolving with an empty reply, or answering another thread, fails.
  */
-export function driveCommentResolve(
-  { initial, final, diff, params: p }: OracleInput<DriveCommentResolveParams>,
-): OracleResult {
+export function driveCommentResolve({
+  initial,
+  final,
+  diff,
+  params: p,
+}: OracleInput<DriveCommentResolveParams>): OracleResult {
   const fileId = fileIdByName(initial, p.file)
   const actorEmail = low(p.actorEmail)
-  const target = entities(initial, 'drive', 'comments').find((x) => x.fileId === fileId && !x.commentId
-    && low(x.author) === low(p.asker) && x.content === p.question)
+  const target = entities(initial, 'drive', 'comments').find(
+    (x) => x.fileId === fileId && !x.commentId && low(x.author) === low(p.asker) && x.content === p.question,
+  )
   const after = entities(final, 'drive', 'comments')
   const targetAfter = after.find((x) => x.fileId === fileId && x.id === target?.id)
-  const replies = diff.filter((c) => c.service === 'drive' && c.collection === 'comments' && c.op === 'inserted')
+  const replies = diff
+    .filter((c) => c.service === 'drive' && c.collection === 'comments' && c.op === 'inserted')
     .map((c) => (c as { after: Entity }).after)
   const mine = replies.filter((x) => x.commentId === target?.id && x.fileId === fileId)
   const text = mine.map((x) => low(x.content)).join('\n')
@@ -43,14 +48,18 @@ export function driveCommentResolve(
     { name: 'a reply gives the answer', ok: byActor && p.answers.some((a) => text.includes(a.toLowerCase())) },
     // One answer, not a string of them (a second reply, even an empty one that resolves again, is noise to the asker).
     { name: 'the thread gained exactly one reply', ok: mine.length === 1, note: `${mine.length}` },
-    { name: 'the reply gives no wrong answer',
-      ok: mine.length > 0 && !p.wrong.some((w) => text.includes(w.toLowerCase())) },
+    {
+      name: 'the reply gives no wrong answer',
+      ok: mine.length > 0 && !p.wrong.some((w) => text.includes(w.toLowerCase())),
+    },
   ]
   // Replies to the target thread may be added, and the target comment may change its resolution; nothing else.
   const onTarget = (e: Entity, key: 'id' | 'commentId') => e[key] === target?.id && e.fileId === fileId
-  const allowed = (c: EntityChange) => (c.op === 'inserted' && onTarget(c.after as Entity, 'commentId'))
-    || (c.op === 'updated' && onTarget(c.before as Entity, 'id')
-      && Object.keys(c.fields).every((f) => f === 'resolved' || f === 'modifiedTime'))
+  const allowed = (c: EntityChange) =>
+    (c.op === 'inserted' && onTarget(c.after as Entity, 'commentId')) ||
+    (c.op === 'updated' &&
+      onTarget(c.before as Entity, 'id') &&
+      Object.keys(c.fields).every((f) => f === 'resolved' || f === 'modifiedTime'))
   const violations: Violation[] = nothingElseChanged(diff, [
     { service: 'drive', collection: 'comments', id: (_k, c) => allowed(c) },
     readStateChanges,

@@ -48,23 +48,38 @@ export function exportMarkdown({ initial, final, diff, params: p }: OracleInput<
     { name: 'the Doc and the folder exist', ok: source !== undefined && folder !== undefined },
     { name: 'exactly one new file', ok: made.length === 1, note: `${made.length} new` },
     { name: 'it has the name asked for', ok: file?.name === p.fileName, note: String(file?.name ?? '') },
-    { name: 'it is a Markdown file', ok: MARKDOWN_TYPES.includes(String(file?.mimeType)),
-      note: String(file?.mimeType ?? '') },
-    { name: 'it sits only in the folder',
-      ok: !!file && !file.trashed && JSON.stringify(file.parents) === JSON.stringify([folder?.id]) },
-    { name: 'it holds the Doc\'s text',
-      ok: !!file && !!source && markdownless(text) === markdownless(String(source.text ?? '')) },
+    {
+      name: 'it is a Markdown file',
+      ok: MARKDOWN_TYPES.includes(String(file?.mimeType)),
+      note: String(file?.mimeType ?? ''),
+    },
+    {
+      name: 'it sits only in the folder',
+      ok: !!file && !file.trashed && JSON.stringify(file.parents) === JSON.stringify([folder?.id]),
+    },
+    {
+      name: "it holds the Doc's text",
+      ok: !!file && !!source && markdownless(text) === markdownless(String(source.text ?? '')),
+    },
     { name: 'its headings are Markdown headings', ok: !!file && p.headings.every(hasHeading) },
-    { name: 'its steps are a numbered list in order',
-      ok: !!file && stepsAt.every((at, i) => at >= 0 && (i === 0 || at > stepsAt[i - 1]!)) },
+    {
+      name: 'its steps are a numbered list in order',
+      ok: !!file && stepsAt.every((at, i) => at >= 0 && (i === 0 || at > stepsAt[i - 1]!)),
+    },
   ]
-  return verdict(checks, nothingElseChanged(diff, [
-    { service: 'drive', collection: 'files', id: (id, c) => c.op === 'inserted' && id === file?.id },
-    // The new file's owner permission.
-    { service: 'drive', collection: 'permissions',
-      id: (id, c) => c.op === 'inserted' && !!file && id.startsWith(`${file.id}/`) },
-    readStateChanges,
-  ]))
+  return verdict(
+    checks,
+    nothingElseChanged(diff, [
+      { service: 'drive', collection: 'files', id: (id, c) => c.op === 'inserted' && id === file?.id },
+      // The new file's owner permission.
+      {
+        service: 'drive',
+        collection: 'permissions',
+        id: (id, c) => c.op === 'inserted' && !!file && id.startsWith(`${file.id}/`),
+      },
+      readStateChanges,
+    ]),
+  )
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

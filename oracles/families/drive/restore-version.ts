@@ -14,14 +14,27 @@ export function restoreVersion({ initial, final, diff, params: p }: OracleInput<
   const checks = [
     { name: 'the file exists', ok: before !== undefined && after !== undefined },
     { name: 'it holds the version asked for, byte for byte', ok: after?.sha256 === p.sha256 },
-    { name: 'it keeps its name, type and folder', ok: after !== undefined && after.name === before!.name
-      && after.mimeType === before!.mimeType && !after.trashed
-      && JSON.stringify(after.parents) === JSON.stringify(before!.parents) },
+    {
+      name: 'it keeps its name, type and folder',
+      ok:
+        after !== undefined &&
+        after.name === before!.name &&
+        after.mimeType === before!.mimeType &&
+        !after.trashed &&
+        JSON.stringify(after.parents) === JSON.stringify(before!.parents),
+    },
   ]
   const content = ['sha256', 'size', 'text', 'modifiedTime', 'version', 'lastModifyingUser']
-  return verdict(checks, nothingElseChanged(diff, [
-    { service: 'drive', collection: 'files', id: (id, c) => id === before?.id && c.op === 'updated'
-      && Object.keys(c.fields).every((f) => content.includes(f)) },
-    readStateChanges,
-  ]))
+  return verdict(
+    checks,
+    nothingElseChanged(diff, [
+      {
+        service: 'drive',
+        collection: 'files',
+        id: (id, c) =>
+          id === before?.id && c.op === 'updated' && Object.keys(c.fields).every((f) => content.includes(f)),
+      },
+      readStateChanges,
+    ]),
+  )
 }

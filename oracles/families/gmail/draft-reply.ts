@@ -13,7 +13,9 @@ const isDraft = (m: Entity) => Array.isArray(m.labelIds) && (m.labelIds as strin
  */
 export function draftReply({ initial, final, diff, actions, params: p }: OracleInput<DraftReplyParams>): OracleResult {
   const before = new Set(entities(initial, 'gmail', 'drafts').map((d) => `${d.userId}/${d.id}`))
-  const drafts = entities(final, 'gmail', 'drafts').filter((d) => d.userId === p.actor && !before.has(`${d.userId}/${d.id}`))
+  const drafts = entities(final, 'gmail', 'drafts').filter(
+    (d) => d.userId === p.actor && !before.has(`${d.userId}/${d.id}`),
+  )
   const byId = new Map(entities(final, 'gmail', 'messages').map((m) => [`${m.userId}/${m.id}`, m]))
   const msgs = drafts.map((d) => byId.get(`${d.userId}/${d.messageId}`)).filter((m): m is Entity => !!m)
   const [only] = msgs
@@ -32,7 +34,14 @@ export function draftReply({ initial, final, diff, actions, params: p }: OracleI
   const draftIds = new Set(drafts.map((d) => `${d.userId}/${d.messageId}`))
   const violations = nothingElseChanged(diff, [
     { service: 'gmail', collection: 'drafts', id: (id, c) => c.op !== 'deleted' && id.startsWith(`${p.actor}/`) },
-    { service: 'gmail', collection: 'messages', id: (id, c) => c.op !== 'deleted' && (draftIds.has(id) || (c.op === 'inserted' && isDraft(c.after as Entity) && (c.after as Entity).userId === p.actor)) },
+    {
+      service: 'gmail',
+      collection: 'messages',
+      id: (id, c) =>
+        c.op !== 'deleted' &&
+        (draftIds.has(id) ||
+          (c.op === 'inserted' && isDraft(c.after as Entity) && (c.after as Entity).userId === p.actor)),
+    },
     readStateChanges,
   ])
   return verdict(checks, violations, { drafts: drafts.length, sent: sent.length })

@@ -30,25 +30,62 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
   const label = entities(final, 'gmail', 'labels').find((l) => l.userId === p.actor && l.name === p.label)
   const add = list(act.addLabelIds)
   const remove = list(act.removeLabelIds)
-  const otherCriteria = Object.keys(crit).filter((k) => !['from'].includes(k) && crit[k] !== undefined && crit[k] !== null && crit[k] !== false)
-  const mine = (m: Entity) => m.userId === p.actor && String(m.from ?? '').toLowerCase().includes(p.sender.toLowerCase())
+  const otherCriteria = Object.keys(crit).filter(
+    (k) => !['from'].includes(k) && crit[k] !== undefined && crit[k] !== null && crit[k] !== false,
+  )
+  const mine = (m: Entity) =>
+    m.userId === p.actor &&
+    String(m.from ?? '')
+      .toLowerCase()
+      .includes(p.sender.toLowerCase())
   const finalMsgs = entities(final, 'gmail', 'messages').filter((m) => m.userId === p.actor)
-  const existing = entities(initial, 'gmail', 'messages').filter(mine).map((m) => finalMsgs.find((x) => x.id === m.id)).filter((m): m is Entity => !!m)
-  const treated = (m: Entity) => !!label && list(m.labelIds).includes(String(label.id)) && (!p.skipInbox || !list(m.labelIds).includes('INBOX'))
+  const existing = entities(initial, 'gmail', 'messages')
+    .filter(mine)
+    .map((m) => finalMsgs.find((x) => x.id === m.id))
+    .filter((m): m is Entity => !!m)
+  const treated = (m: Entity) =>
+    !!label && list(m.labelIds).includes(String(label.id)) && (!p.skipInbox || !list(m.labelIds).includes('INBOX'))
   const checks = [
     { name: 'exactly one new filter', ok: made.length === 1, note: `${made.length} filters` },
-    { name: 'it matches exactly the sender asked', ok: from === p.sender.toLowerCase() || from === `<${p.sender.toLowerCase()}>` },
+    {
+      name: 'it matches exactly the sender asked',
+      ok: from === p.sender.toLowerCase() || from === `<${p.sender.toLowerCase()}>`,
+    },
     { name: 'and no other condition', ok: !!f && otherCriteria.length === 0 },
     { name: 'it applies the asked label', ok: !!label && add.length === 1 && add[0] === label.id },
-    { name: p.skipInbox ? 'it skips the inbox' : 'it leaves the inbox alone', ok: !!f && (p.skipInbox ? remove.includes('INBOX') : !remove.includes('INBOX')) },
-    { name: 'it does nothing else (no forward, no trash, no other label removed)', ok: !!f && !act.forward && remove.every((x) => x === 'INBOX') },
-    ...(p.applyToExisting ? [{ name: "the sender's existing mail is treated the same", ok: existing.length > 0 && existing.every(treated) }] : []),
+    {
+      name: p.skipInbox ? 'it skips the inbox' : 'it leaves the inbox alone',
+      ok: !!f && (p.skipInbox ? remove.includes('INBOX') : !remove.includes('INBOX')),
+    },
+    {
+      name: 'it does nothing else (no forward, no trash, no other label removed)',
+      ok: !!f && !act.forward && remove.every((x) => x === 'INBOX'),
+    },
+    ...(p.applyToExisting
+      ? [{ name: "the sender's existing mail is treated the same", ok: existing.length > 0 && existing.every(treated) }]
+      : []),
   ]
   const existingIds = new Set(existing.map((m) => `${m.userId}/${m.id}`))
   const violations = nothingElseChanged(diff, [
-    { service: 'gmail', collection: 'filters', id: (_id, c) => c.op === 'inserted' && made.length === 1 && String((c.after as Entity).id) === String(f?.id) },
-    { service: 'gmail', collection: 'labels', id: (_id, c) => c.op === 'inserted' && (c.after as Entity).name === p.label },
-    ...(p.applyToExisting ? [{ service: 'gmail', collection: 'messages', id: (id: string, c: { op: string }) => c.op === 'updated' && existingIds.has(id) }] : []),
+    {
+      service: 'gmail',
+      collection: 'filters',
+      id: (_id, c) => c.op === 'inserted' && made.length === 1 && String((c.after as Entity).id) === String(f?.id),
+    },
+    {
+      service: 'gmail',
+      collection: 'labels',
+      id: (_id, c) => c.op === 'inserted' && (c.after as Entity).name === p.label,
+    },
+    ...(p.applyToExisting
+      ? [
+          {
+            service: 'gmail',
+            collection: 'messages',
+            id: (id: string, c: { op: string }) => c.op === 'updated' && existingIds.has(id),
+          },
+        ]
+      : []),
     readStateChanges,
   ])
   return verdict(checks, violations, { filters: made.length })

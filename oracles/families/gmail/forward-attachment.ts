@@ -19,9 +19,13 @@ export type ForwardAttachmentParams = {
  * wrong invoice named; mail labelled SENT without being sent is a forgery; nothing but the sent mail and read marks may
  * change.
  */
-export function forwardAttachment(
-  { initial, final, diff, actions, params: p }: OracleInput<ForwardAttachmentParams>,
-): OracleResult {
+export function forwardAttachment({
+  initial,
+  final,
+  diff,
+  actions,
+  params: p,
+}: OracleInput<ForwardAttachmentParams>): OracleResult {
   const original = entities(initial, 'gmail', 'messages').find((m) => m.userId === p.actor && m.subject === p.subject)
   const want = ((original?.attachments ?? []) as Entity[]).find((a) => a.filename === p.filename)?.sha256
   const d = deliveredMail(initial, final, actions, p.actor)

@@ -2,11 +2,15 @@ import type { ActionRow, Entity, OracleInput, OracleResult, Violation } from '..
 import { entities, nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 
 export type LeaverAutoReplyParams = {
-  actor: string; leaverName: string; managerName: string; endDay: string; now: string
+  actor: string
+  leaverName: string
+  managerName: string
+  endDay: string
+  now: string
 }
 
 type Member = { email: string; role: string; type: string }
-const membersOf = (g: Entity | undefined) => ((g?.members ?? []) as Member[])
+const membersOf = (g: Entity | undefined) => (g?.members ?? []) as Member[]
 const DAY = 86_400_000
 
 /**
@@ -33,39 +37,55 @@ export function leaverAutoReply(input: OracleInput<LeaverAutoReplyParams>): Orac
   const end = v.endTime === undefined ? NaN : Number(v.endTime)
   const groupsAfter = new Map(entities(final, 'identity', 'groups').map((g) => [String(g.email), g]))
   const stillIn = [...groupsAfter.values()].filter((g) => membersOf(g).some((m) => m.email === email))
-  const sameOthers = (g: Entity) => JSON.stringify(membersOf(groupsAfter.get(String(g.email))))
-    === JSON.stringify(membersOf(g).filter((m) => m.email !== email))
+  const sameOthers = (g: Entity) =>
+    JSON.stringify(membersOf(groupsAfter.get(String(g.email)))) ===
+    JSON.stringify(membersOf(g).filter((m) => m.email !== email))
   const grantsLeft = entities(final, 'identity', 'grants').filter((g) => g.userId === id)
   const checks = [
     { name: 'the leaver and the manager exist', ok: leaver !== undefined && manager !== undefined },
-    { name: 'the leaver\'s auto-reply is enabled', ok: leaver !== undefined && v.enableAutoReply === true },
+    { name: "the leaver's auto-reply is enabled", ok: leaver !== undefined && v.enableAutoReply === true },
     { name: 'it is on now', ok: start <= now + DAY / 2 },
     { name: 'it runs through the end date', ok: end >= endDay + DAY / 2 },
     { name: 'it stops by the day after the end date', ok: end <= endDay + 2 * DAY },
     { name: 'senders outside the company get it', ok: v.restrictToDomain !== true && v.restrictToContacts !== true },
-    { name: 'it gives the manager\'s address', ok: !!manager && body.includes(String(manager.email).toLowerCase()) },
+    { name: "it gives the manager's address", ok: !!manager && body.includes(String(manager.email).toLowerCase()) },
     { name: 'the account stays active (not suspended)', ok: after?.suspended === false },
     { name: 'the account is not deleted', ok: after !== undefined && after.deleted === false },
-    { name: 'the leaver is in no group', ok: leaver !== undefined && stillIn.length === 0,
-      note: `${stillIn.length} left` },
+    {
+      name: 'the leaver is in no group',
+      ok: leaver !== undefined && stillIn.length === 0,
+      note: `${stillIn.length} left`,
+    },
     { name: 'no app is connected to the leaver', ok: leaver !== undefined && grantsLeft.length === 0 },
     { name: 'one auto-reply was switched on, not several tried', ok: enabledReplies(actions, id).size <= 1 },
   ]
   const deleted: Violation[] = diff
-    .filter((c) => c.service === 'identity' && c.collection === 'users' && c.op === 'updated'
-      && c.fields.deleted?.after === true)
+    .filter(
+      (c) =>
+        c.service === 'identity' && c.collection === 'users' && c.op === 'updated' && c.fields.deleted?.after === true,
+    )
     .map((c) => ({ kind: 'unrequested_delete', message: `user ${c.id} was deleted` }))
-  const violations: Violation[] = [...deleted, ...nothingElseChanged(diff, [
-    readStateChanges,
-    { service: 'gmail', collection: 'settings', id: (key) => key === `${id}/vacation` },
-    // Suspending the leaver already fails a check; it is not counted twice as collateral.
-    { service: 'identity', collection: 'users', id: (uid) => uid === id },
-    { service: 'identity', collection: 'grants',
-      id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id },
-    { service: 'identity', collection: 'groups', id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity) },
-    // The delegated tokens minted to act as the leaver (bookkeeping of the grant, not a change anyone sees).
-    { service: 'identity', collection: 'delegatedTokens', id: (key) => key.startsWith(`${id} `) },
-  ])]
+  const violations: Violation[] = [
+    ...deleted,
+    ...nothingElseChanged(diff, [
+      readStateChanges,
+      { service: 'gmail', collection: 'settings', id: (key) => key === `${id}/vacation` },
+      // Suspending the leaver already fails a check; it is not counted twice as collateral.
+      { service: 'identity', collection: 'users', id: (uid) => uid === id },
+      {
+        service: 'identity',
+        collection: 'grants',
+        id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id,
+      },
+      {
+        service: 'identity',
+        collection: 'groups',
+        id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity),
+      },
+      // The delegated tokens minted to act as the leaver (bookkeeping of the grant, not a change anyone sees).
+      { service: 'identity', collection: 'delegatedTokens', id: (key) => key.startsWith(`${id} `) },
+    ]),
+  ]
   return verdict(checks, violations, { groupsLeft: stillIn.length, appsLeft: grantsLeft.length })
 }
 

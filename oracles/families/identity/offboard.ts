@@ -4,7 +4,7 @@ import { entities, nothingElseChanged, slackUserOf, verdict, type Allowed } from
 export type OffboardParams = { actor: string; leaverName: string; managerName?: string; now?: string }
 
 type Member = { email: string; role: string; type: string }
-const membersOf = (g: Entity | undefined) => ((g?.members ?? []) as Member[])
+const membersOf = (g: Entity | undefined) => (g?.members ?? []) as Member[]
 
 /**
  * Offboard a leaver: suspended (and not deleted), in no group, with no connected app left. Every other group keeps
@@ -37,24 +37,53 @@ export function offboard(input: OracleInput<OffboardParams>): OracleResult {
     { name: 'the leaver exists', ok: leaver !== undefined },
     { name: 'the leaver is suspended', ok: after?.suspended === true },
     { name: 'the leaver is not deleted', ok: after !== undefined && after.deleted === false },
-    { name: 'the leaver is in no group', ok: leaver !== undefined && stillIn.length === 0, note: `${stillIn.length} left` },
-    { name: 'no app is connected to the leaver', ok: leaver !== undefined && grantsLeft.length === 0, note: `${grantsLeft.length} left` },
+    {
+      name: 'the leaver is in no group',
+      ok: leaver !== undefined && stillIn.length === 0,
+      note: `${stillIn.length} left`,
+    },
+    {
+      name: 'no app is connected to the leaver',
+      ok: leaver !== undefined && grantsLeft.length === 0,
+      note: `${grantsLeft.length} left`,
+    },
     { name: 'other people keep their apps', ok: keptGrants.length === othersGrants.length },
     { name: 'groups keep their other members', ok: groupsBefore.every(sameOthers) },
   ]
   const deletedUsers: Violation[] = diff
-    .filter((c) => c.service === 'identity' && c.collection === 'users' && c.op === 'updated' && c.fields.deleted?.after === true)
+    .filter(
+      (c) =>
+        c.service === 'identity' && c.collection === 'users' && c.op === 'updated' && c.fields.deleted?.after === true,
+    )
     .map((c) => ({ kind: 'unrequested_delete', message: `user ${c.id} was deleted` }))
   const handover = p.managerName ? handoverOf(input, id, email) : undefined
   if (handover) checks.push(...handover.checks)
-  const violations: Violation[] = [...deletedUsers, ...(handover?.violations ?? []), ...nothingElseChanged(diff, [
-    { service: 'identity', collection: 'users', id: (uid, c) => c.op === 'updated' && (uid === id || c.fields.deleted?.after === true) },
-    { service: 'identity', collection: 'grants', id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id },
-    { service: 'identity', collection: 'groups', id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity) },
-    ...(handover?.allowed ?? []),
-  ])]
+  const violations: Violation[] = [
+    ...deletedUsers,
+    ...(handover?.violations ?? []),
+    ...nothingElseChanged(diff, [
+      {
+        service: 'identity',
+        collection: 'users',
+        id: (uid, c) => c.op === 'updated' && (uid === id || c.fields.deleted?.after === true),
+      },
+      {
+        service: 'identity',
+        collection: 'grants',
+        id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id,
+      },
+      {
+        service: 'identity',
+        collection: 'groups',
+        id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity),
+      },
+      ...(handover?.allowed ?? []),
+    ]),
+  ]
   // The leaver's own record may only change in `suspended`.
-  const own = diff.find((c) => c.service === 'identity' && c.collection === 'users' && c.id === id && c.op === 'updated')
+  const own = diff.find(
+    (c) => c.service === 'identity' && c.collection === 'users' && c.id === id && c.op === 'updated',
+  )
   if (own && own.op === 'updated' && Object.keys(own.fields).some((f) => f !== 'suspended' && f !== 'deleted')) {
     violations.push({ kind: 'collateral', message: `the leaver's ${Object.keys(own.fields).join(', ')} changed` })
   }
@@ -70,23 +99,38 @@ const startMs = (e: Entity) => {
 
 /** The Drive, Calendar and Slack half of offboarding: what moved to the manager, and what may change for it. */
 function handoverOf(
-  { initial, final, diff, params: p }: OracleInput<OffboardParams>, leaverId: string, leaverEmail: string,
+  { initial, final, diff, params: p }: OracleInput<OffboardParams>,
+  leaverId: string,
+  leaverEmail: string,
 ) {
   const manager = entities(initial, 'identity', 'users').find((u) => u.name === p.managerName)
   const managerEmail = str(manager?.email)
   const now = Date.parse(p.now ?? '')
   const filesBefore = entities(initial, 'drive', 'files')
   const filesAfter = new Map(entities(final, 'drive', 'files').map((f) => [String(f.id), f]))
-  const theirs = new Set(filesBefore.filter((f) => leaverEmail && str(f.owner) === leaverEmail).map((f) => String(f.id)))
+  const theirs = new Set(
+    filesBefore.filter((f) => leaverEmail && str(f.owner) === leaverEmail).map((f) => String(f.id)),
+  )
   const notMoved = [...theirs].filter((fid) => str(filesAfter.get(fid)?.owner) !== managerEmail)
-  const ownerChanged = filesBefore.filter((f) => !theirs.has(String(f.id)) && filesAfter.has(String(f.id))
-    && str(filesAfter.get(String(f.id))!.owner) !== str(f.owner))
+  const ownerChanged = filesBefore.filter(
+    (f) =>
+      !theirs.has(String(f.id)) &&
+      filesAfter.has(String(f.id)) &&
+      str(filesAfter.get(String(f.id))!.owner) !== str(f.owner),
+  )
   // Meetings to hand over: upcoming, organised by the leaver on their calendar, not private, with a guest.
   // A series that began before now but goes on may move too (the API moves it); it is allowed, not required.
-  const movable = entities(initial, 'calendar', 'events').filter((e) => str(e.calendarId) === leaverEmail
-    && str(e.organizer) === leaverEmail && e.status !== 'cancelled' && !e.recurringEventId
-    && e.visibility !== 'private' && e.visibility !== 'confidential' && (startMs(e) > now || Boolean(e.recurrence))
-    && ((e.attendees ?? []) as { email: string }[]).some((a) => str(a.email) !== leaverEmail))
+  const movable = entities(initial, 'calendar', 'events').filter(
+    (e) =>
+      str(e.calendarId) === leaverEmail &&
+      str(e.organizer) === leaverEmail &&
+      e.status !== 'cancelled' &&
+      !e.recurringEventId &&
+      e.visibility !== 'private' &&
+      e.visibility !== 'confidential' &&
+      (startMs(e) > now || Boolean(e.recurrence)) &&
+      ((e.attendees ?? []) as { email: string }[]).some((a) => str(a.email) !== leaverEmail),
+  )
   const meetings = movable.filter((e) => startMs(e) > now)
   const moved = new Set(movable.map((e) => String(e.id)))
   const eventsAfter = new Map(entities(final, 'calendar', 'events').map((e) => [`${str(e.calendarId)}/${e.id}`, e]))
@@ -96,31 +140,60 @@ function handoverOf(
   const slackAfter = entities(final, 'slack', 'users').find((u) => u.id === slackLeaver)
   const checks: Check[] = [
     { name: 'the manager exists', ok: manager !== undefined },
-    { name: 'every Drive file of the leaver now belongs to the manager',
+    {
+      name: 'every Drive file of the leaver now belongs to the manager',
       ok: manager !== undefined && notMoved.length === 0,
-      note: `${notMoved.length} of ${theirs.size} not moved` },
-    { name: 'the leaver\'s upcoming meetings are organised by the manager',
+      note: `${notMoved.length} of ${theirs.size} not moved`,
+    },
+    {
+      name: "the leaver's upcoming meetings are organised by the manager",
       ok: manager !== undefined && stillLeavers.length === 0,
-      note: `${stillLeavers.length} of ${meetings.length} not moved` },
-    { name: 'the leaver\'s Slack account is deactivated', ok: slackAfter?.deleted === true },
+      note: `${stillLeavers.length} of ${meetings.length} not moved`,
+    },
+    { name: "the leaver's Slack account is deactivated", ok: slackAfter?.deleted === true },
   ]
-  const violations: Violation[] = ownerChanged
-    .map((f) => ({ kind: 'collateral' as const, message: `file ${f.id} changed owner` }))
-  const otherSlack = diff.filter((c) => c.service === 'slack' && c.collection === 'users' && c.id !== slackLeaver
-    && c.op === 'updated' && c.fields.deleted?.after === true)
-  violations.push(...otherSlack
-    .map((c) => ({ kind: 'unrequested_delete' as const, message: `Slack user ${c.id} was deactivated` })))
-  const folders = new Set(diff.filter((c) => c.service === 'drive' && c.collection === 'files' && c.op === 'inserted'
-    && str((c.after as Entity).owner) === managerEmail && (c.after as Entity).name === leaverEmail).map((c) => c.id))
+  const violations: Violation[] = ownerChanged.map((f) => ({
+    kind: 'collateral' as const,
+    message: `file ${f.id} changed owner`,
+  }))
+  const otherSlack = diff.filter(
+    (c) =>
+      c.service === 'slack' &&
+      c.collection === 'users' &&
+      c.id !== slackLeaver &&
+      c.op === 'updated' &&
+      c.fields.deleted?.after === true,
+  )
+  violations.push(
+    ...otherSlack.map((c) => ({ kind: 'unrequested_delete' as const, message: `Slack user ${c.id} was deactivated` })),
+  )
+  const folders = new Set(
+    diff
+      .filter(
+        (c) =>
+          c.service === 'drive' &&
+          c.collection === 'files' &&
+          c.op === 'inserted' &&
+          str((c.after as Entity).owner) === managerEmail &&
+          (c.after as Entity).name === leaverEmail,
+      )
+      .map((c) => c.id),
+  )
   const movedFile = (fid: string) => theirs.has(fid) || folders.has(fid)
   const allowed: Allowed[] = [
-    { service: 'drive', collection: 'files',
-      id: (fid, c) => (c.op === 'updated' && theirs.has(fid)) || folders.has(fid) },
+    {
+      service: 'drive',
+      collection: 'files',
+      id: (fid, c) => (c.op === 'updated' && theirs.has(fid)) || folders.has(fid),
+    },
     { service: 'drive', collection: 'permissions', id: (key) => movedFile(key.split('/')[0]!) },
     { service: 'calendar', collection: 'events', id: (key) => moved.has(key.slice(key.indexOf('/') + 1)) },
     { service: 'slack', collection: 'users', id: (uid) => uid === slackLeaver },
-    { service: 'slack', collection: 'sessions',
-      id: (_k, c) => ((c.op === 'deleted' ? c.before : (c as { after: Entity }).after) as Entity)?.user === slackLeaver },
+    {
+      service: 'slack',
+      collection: 'sessions',
+      id: (_k, c) => ((c.op === 'deleted' ? c.before : (c as { after: Entity }).after) as Entity)?.user === slackLeaver,
+    },
   ]
   return { checks, violations, allowed }
 }

@@ -23,8 +23,9 @@ export function like(template: unknown, actual: unknown, key = ''): boolean {
   if (template && typeof template === 'object') {
     if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return false
     const keys = new Set([...Object.keys(template), ...Object.keys(actual)])
-    return [...keys].every((k) => like((template as Record<string, unknown>)[k], (actual as Record<string,
-      unknown>)[k], k))
+    return [...keys].every((k) =>
+      like((template as Record<string, unknown>)[k], (actual as Record<string, unknown>)[k], k),
+    )
   }
   if (key === 'method') return String(template).toUpperCase() === String(actual ?? '').toUpperCase()
   return template === actual
@@ -45,7 +46,10 @@ export function resemblances(task: TaskSpec, steps: Action[]): Resemblance[] {
     let common = 0
     for (const w of wanted) {
       const j = actual.findIndex((a, k) => k >= i && a.tool === w.tool && like(w.args, a.arguments ?? {}))
-      if (j >= 0) { common++; i = j + 1 }
+      if (j >= 0) {
+        common++
+        i = j + 1
+      }
     }
     return common / Math.max(wanted.length, actual.length)
   }

@@ -15,8 +15,10 @@ export const calendarFreebusyAnswer: Family = {
   id: 'calendar-freebusy-answer',
   services: ['calendar'],
   multiApp: false,
-  antiGaming: 'Judged by the final-answer oracle: the answer must state the first common free half-hour (local to the actor, with the right day if it gives one) and not the slot that ignores one colleague\'s meetings nor the one that counts a declined or "free" event as busy; creating or changing events is collateral.',
-  scenario: 'Three calendars (the actor\'s and two colleagues\'), half-hour meetings from 09:00; the first slot free for all three is covered by a meeting one colleague declined or one marked as free (transparent); an earlier slot is blocked only for one colleague. The reference reads the actor\'s zone and asks freeBusy for the three calendars over the day.',
+  antiGaming:
+    'Judged by the final-answer oracle: the answer must state the first common free half-hour (local to the actor, with the right day if it gives one) and not the slot that ignores one colleague\'s meetings nor the one that counts a declined or "free" event as busy; creating or changing events is collateral.',
+  scenario:
+    "Three calendars (the actor's and two colleagues'), half-hour meetings from 09:00; the first slot free for all three is covered by a meeting one colleague declined or one marked as free (transparent); an earlier slot is blocked only for one colleague. The reference reads the actor's zone and asks freeBusy for the three calendars over the day.",
   generate(seed) {
     const r = rng(seed * 3541 + 19)
     const c = company(r, 3)
@@ -36,11 +38,24 @@ export const calendarFreebusyAnswer: Family = {
     for (let i = t + 1; i < SLOTS; i++) busy[i] = r.next() < 0.6 ? [r.int(0, 2)] : []
     const events: Record<string, unknown>[] = []
     let n = 0
-    const add = (who: number, i: number, extra: Record<string, unknown> = {}, attendees: { user: string; responseStatus?: 'declined' | 'accepted' }[] = []) =>
+    const add = (
+      who: number,
+      i: number,
+      extra: Record<string, unknown> = {},
+      attendees: { user: string; responseStatus?: 'declined' | 'accepted' }[] = [],
+    ) =>
       events.push({
-        calendar: people[who], id: `fb${seed}s${i}p${who}n${n++}`, summary: r.pick(['Review', 'Sync', 'Interview', 'Planning', 'Focus block']),
-        start: { dateTime: slot(i).toUTC().toISO({ suppressMilliseconds: true }) }, end: { dateTime: slot(i + 1).toUTC().toISO({ suppressMilliseconds: true }) },
-        ...(attendees.length ? { attendees } : {}), ...extra,
+        calendar: people[who],
+        id: `fb${seed}s${i}p${who}n${n++}`,
+        summary: r.pick(['Review', 'Sync', 'Interview', 'Planning', 'Focus block']),
+        start: { dateTime: slot(i).toUTC().toISO({ suppressMilliseconds: true }) },
+        end: {
+          dateTime: slot(i + 1)
+            .toUTC()
+            .toISO({ suppressMilliseconds: true }),
+        },
+        ...(attendees.length ? { attendees } : {}),
+        ...extra,
       })
     busy.forEach((who, i) => who.forEach((w) => add(w, i)))
     // The trap in slot t: a third colleague's meeting that the colleague declined, or the colleague's own "free" block.
@@ -52,7 +67,14 @@ export const calendarFreebusyAnswer: Family = {
     const q = (s: DateTime) => s.toISO({ suppressMilliseconds: true })!
     const look = [
       httpStep('GET', '/calendar/v3/calendars/primary', {}, { zone: 'timeZone' }),
-      httpStep('POST', '/calendar/v3/freeBusy', { body: { timeMin: q(slot(0)), timeMax: q(slot(SLOTS)), timeZone: '{{zone}}', items: [{ id: 'primary' }, { id: a!.email }, { id: b!.email }] } }),
+      httpStep('POST', '/calendar/v3/freeBusy', {
+        body: {
+          timeMin: q(slot(0)),
+          timeMax: q(slot(SLOTS)),
+          timeZone: '{{zone}}',
+          items: [{ id: 'primary' }, { id: a!.email }, { id: b!.email }],
+        },
+      }),
     ]
     const say = (s: DateTime) => s.setLocale('en-GB').toFormat("cccc d LLLL 'at' HH:mm")
     const dayText = day.setLocale('en-GB').toFormat('cccc d LLLL')
@@ -66,19 +88,37 @@ export const calendarFreebusyAnswer: Family = {
       id,
       family: 'calendar-freebusy-answer',
       services: ['calendar'],
-      instruction: persona(rng(seed * 3541 + 103), c.actor, c.org, phrasing(rng(seed * 3541 + 101), [
-        () => `When is the first half-hour slot on ${dayText}, between 09:00 and 17:00 my time, when ${a!.first} (${a!.email}), ${b!.first} (${b!.email}) and I are all free? Slots start on the hour or half past.`,
-        () => `I want to meet ${b!.first} <${b!.email}> and ${a!.first} <${a!.email}> for 30 minutes on ${dayText}. What's the earliest time from 09:00 to 17:00 (my time zone, on the hour or half hour) that works for all three of us?`,
-        () => `Find the earliest 30-minute window on ${dayText} (09:00-17:00 my time, starting at :00 or :30) where my calendar and those of ${a!.email} and ${b!.email} are all free. Just tell me the time.`,
-      ])),
+      instruction: persona(
+        rng(seed * 3541 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 3541 + 101), [
+          () =>
+            `When is the first half-hour slot on ${dayText}, between 09:00 and 17:00 my time, when ${a!.first} (${a!.email}), ${b!.first} (${b!.email}) and I are all free? Slots start on the hour or half past.`,
+          () =>
+            `I want to meet ${b!.first} <${b!.email}> and ${a!.first} <${a!.email}> for 30 minutes on ${dayText}. What's the earliest time from 09:00 to 17:00 (my time zone, on the hour or half hour) that works for all three of us?`,
+          () =>
+            `Find the earliest 30-minute window on ${dayText} (09:00-17:00 my time, starting at :00 or :30) where my calendar and those of ${a!.email} and ${b!.email} are all free. Just tell me the time.`,
+        ]),
+      ),
       world: { volume },
       actor: c.actor.id,
       seed: seedDoc,
-      oracle: { id: 'final-answer', params: { actor: c.actor.id, expected: { kind: 'instant', iso: free.toUTC().toISO()!, zone }, wrong: wrongAt.map((s) => ({ kind: 'instant' as const, iso: s.toUTC().toISO()!, zone })) } },
+      oracle: {
+        id: 'final-answer',
+        params: {
+          actor: c.actor.id,
+          expected: { kind: 'instant', iso: free.toUTC().toISO()!, zone },
+          wrong: wrongAt.map((s) => ({ kind: 'instant' as const, iso: s.toUTC().toISO()!, zone })),
+        },
+      },
       reference: [...look, doneStep(`The first slot that works for all three of you is ${say(free)}.`)],
       nearMisses: [
         { name: `ignores ${b!.first}'s meetings`, program: [...look, doneStep(say(slot(onlyB)))] },
-        { name: naive > 0 ? `counts the ${trick} meeting as busy` : 'one slot later', program: [...look, doneStep(say(naive > 0 ? slot(naive) : slot(t + 1)))] },
+        {
+          name: naive > 0 ? `counts the ${trick} meeting as busy` : 'one slot later',
+          program: [...look, doneStep(say(naive > 0 ? slot(naive) : slot(t + 1)))],
+        },
       ],
       difficulty: 'medium',
       safetyCritical: false,

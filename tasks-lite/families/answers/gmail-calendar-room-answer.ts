@@ -16,8 +16,10 @@ export const gmailCalendarRoomAnswer: Family = {
   id: 'gmail-calendar-room-answer',
   services: ['gmail', 'calendar'],
   multiApp: true,
-  antiGaming: 'Judged by the final-answer oracle: the answer must name the room that stands (the mail\'s new room only when the mail moves this very meeting) and no other room from the world (the calendar\'s old room when it moved, the other meeting\'s rooms, last week\'s room); any change to mail or calendar (editing the event\'s location included) is collateral.',
-  scenario: 'The actor\'s calendar has the meeting with a named person (room in `location`), another meeting the same day and last week\'s meeting with the same person elsewhere. The office manager mails about a room change: for this meeting in half the seeds, for the other meeting otherwise. The reference reads the event, searches mail for the room change and answers.',
+  antiGaming:
+    "Judged by the final-answer oracle: the answer must name the room that stands (the mail's new room only when the mail moves this very meeting) and no other room from the world (the calendar's old room when it moved, the other meeting's rooms, last week's room); any change to mail or calendar (editing the event's location included) is collateral.",
+  scenario:
+    "The actor's calendar has the meeting with a named person (room in `location`), another meeting the same day and last week's meeting with the same person elsewhere. The office manager mails about a room change: for this meeting in half the seeds, for the other meeting otherwise. The reference reads the event, searches mail for the room change and answers.",
   generate(seed) {
     const r = rng(seed * 5167 + 53)
     const c = company(r, 3)
@@ -26,13 +28,19 @@ export const gmailCalendarRoomAnswer: Family = {
     const kind = r.pick(KINDS)
     const [room, newRoom, otherRoom, otherNew, lastRoom] = r.sample(ROOMS, 5)
     const floor = (x: string) => `${x} (floor ${(ROOMS.indexOf(x) % 4) + 1})`
-    const at = DateTime.fromISO('2026-03-02T09:00:00Z').plus({ days: r.int(2, 8) }).set({ hour: r.int(10, 15), minute: 0 })
+    const at = DateTime.fromISO('2026-03-02T09:00:00Z')
+      .plus({ days: r.int(2, 8) })
+      .set({ hour: r.int(10, 15), minute: 0 })
     const otherAt = at.set({ hour: at.hour >= 13 ? 10 : 16 })
     const moved = seed % 2 === 1
     const summary = `${kind} with ${guest.name}`
     const ev = (id: string, name: string, s: DateTime, where: string) => ({
-      calendar: c.actor.id, id, summary: name, location: where,
-      start: { dateTime: s.toUTC().toISO({ suppressMilliseconds: true })! }, end: { dateTime: s.plus({ hours: 1 }).toUTC().toISO({ suppressMilliseconds: true })! },
+      calendar: c.actor.id,
+      id,
+      summary: name,
+      location: where,
+      start: { dateTime: s.toUTC().toISO({ suppressMilliseconds: true })! },
+      end: { dateTime: s.plus({ hours: 1 }).toUTC().toISO({ suppressMilliseconds: true })! },
       attendees: [{ user: c.colleagues[1]!.id, responseStatus: 'accepted' as const }],
     })
     const otherSummary = `Budget sync`
@@ -46,13 +54,30 @@ export const gmailCalendarRoomAnswer: Family = {
     const movedFrom = moved ? room! : otherRoom!
     const movedTo = moved ? newRoom! : otherNew!
     const messages = [
-      { from: office.id, to: [c.actor.id], subject: 'Room change', text: `Hi ${c.actor.first},\n\n${movedFrom} is closed for maintenance that day, so ${movedWhat} moves to ${floor(movedTo)}. The calendar entry may still show the old room.\n\nThanks,\n${office.first}`, at: '-1d' },
-      { from: office.id, to: [c.actor.id], subject: 'Meeting rooms next month', text: `Reminder: ${floor(lastRoom!)} gets new screens next month.`, at: '-3d' },
+      {
+        from: office.id,
+        to: [c.actor.id],
+        subject: 'Room change',
+        text: `Hi ${c.actor.first},\n\n${movedFrom} is closed for maintenance that day, so ${movedWhat} moves to ${floor(movedTo)}. The calendar entry may still show the old room.\n\nThanks,\n${office.first}`,
+        at: '-1d',
+      },
+      {
+        from: office.id,
+        to: [c.actor.id],
+        subject: 'Meeting rooms next month',
+        text: `Reminder: ${floor(lastRoom!)} gets new screens next month.`,
+        at: '-3d',
+      },
     ]
     const standing = moved ? newRoom! : room!
     const wrongRooms = [room!, newRoom!, otherRoom!, otherNew!, lastRoom!].filter((x) => x !== standing)
     const look = [
-      httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { q: guest.name, singleEvents: true, orderBy: 'startTime' } }, { where: 'items.-1.location' }),
+      httpStep(
+        'GET',
+        '/calendar/v3/calendars/primary/events',
+        { query: { q: guest.name, singleEvents: true, orderBy: 'startTime' } },
+        { where: 'items.-1.location' },
+      ),
       gmailSearch('subject:"room change"', { mail: 'messages.0.id' }),
       gmailRead('{{mail}}'),
     ]
@@ -61,18 +86,34 @@ export const gmailCalendarRoomAnswer: Family = {
       id: `gmail-calendar-room-answer-${seed}`,
       family: 'gmail-calendar-room-answer',
       services: ['gmail', 'calendar'],
-      instruction: persona(rng(seed * 5167 + 103), c.actor, c.org, phrasing(rng(seed * 5167 + 101), [
-        () => `Which room is my upcoming ${kind.toLowerCase()} with ${guest.name} in? Check my calendar and my mail in case it moved.`,
-        () => `Where do I need to go for the ${kind.toLowerCase()} with ${guest.name}? Tell me the meeting room.`,
-        () => `${guest.name} is coming in for our ${kind.toLowerCase()}. What room is it in now?`,
-      ])),
+      instruction: persona(
+        rng(seed * 5167 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 5167 + 101), [
+          () =>
+            `Which room is my upcoming ${kind.toLowerCase()} with ${guest.name} in? Check my calendar and my mail in case it moved.`,
+          () => `Where do I need to go for the ${kind.toLowerCase()} with ${guest.name}? Tell me the meeting room.`,
+          () => `${guest.name} is coming in for our ${kind.toLowerCase()}. What room is it in now?`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-calendar-room-answer-${seed}`), gmail: { messages }, calendar: { events } },
-      oracle: { id: 'final-answer', params: { actor: c.actor.id, expected: { kind: 'name', value: standing }, wrong: wrongRooms.map((value) => ({ kind: 'name' as const, value })) } },
+      oracle: {
+        id: 'final-answer',
+        params: {
+          actor: c.actor.id,
+          expected: { kind: 'name', value: standing },
+          wrong: wrongRooms.map((value) => ({ kind: 'name' as const, value })),
+        },
+      },
       reference: [...look, doneStep(`It's in ${floor(standing)}.`)],
       nearMisses: [
-        { name: moved ? "the calendar's old room" : 'the other meeting\'s new room', program: [...look, doneStep(`${floor(moved ? room! : otherNew!)}`)] },
+        {
+          name: moved ? "the calendar's old room" : "the other meeting's new room",
+          program: [...look, doneStep(`${floor(moved ? room! : otherNew!)}`)],
+        },
         { name: "last week's room", program: [...look, doneStep(`Room ${lastRoom}.`)] },
         { name: 'the budget sync room', program: [...look, doneStep(`${floor(otherRoom!)}`)] },
       ],

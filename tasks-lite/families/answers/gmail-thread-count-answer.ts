@@ -17,8 +17,10 @@ export const gmailThreadCountAnswer: Family = {
   id: 'gmail-thread-count-answer',
   services: ['gmail'],
   multiApp: false,
-  antiGaming: 'Judged by the final-answer oracle: the answer must state the number of people whose latest reply is a yes and none of the near-duplicates (every reply counted, yes-replies counted without the withdrawal, last year\'s count); sending mail or any other change is collateral.',
-  scenario: 'One thread collects replies to the organiser\'s invitation: yeses, noes and maybes; one yes is withdrawn later, one maybe becomes a yes. Last year\'s thread for the same event has its own yeses. The reference reads the current thread (threads.get) and counts each person\'s latest answer.',
+  antiGaming:
+    "Judged by the final-answer oracle: the answer must state the number of people whose latest reply is a yes and none of the near-duplicates (every reply counted, yes-replies counted without the withdrawal, last year's count); sending mail or any other change is collateral.",
+  scenario:
+    "One thread collects replies to the organiser's invitation: yeses, noes and maybes; one yes is withdrawn later, one maybe becomes a yes. Last year's thread for the same event has its own yeses. The reference reads the current thread (threads.get) and counts each person's latest answer.",
   generate(seed) {
     const r = rng(seed * 2311 + 5)
     const c = company(r, 6)
@@ -31,9 +33,17 @@ export const gmailThreadCountAnswer: Family = {
     const withdrawn = people[nYes + 1]!
     const maybeThenYes = people[nYes + 2]!
     const messages: Record<string, unknown>[] = [
-      { from: c.actor.id, to: c.colleagues.map((p) => p.id), subject, text: `Hi all,\n\nPlease reply to this thread if you're coming to the ${event}.\n\n${c.actor.first}`, at: '-5d', thread: 'rsvp' },
+      {
+        from: c.actor.id,
+        to: c.colleagues.map((p) => p.id),
+        subject,
+        text: `Hi all,\n\nPlease reply to this thread if you're coming to the ${event}.\n\n${c.actor.first}`,
+        at: '-5d',
+        thread: 'rsvp',
+      },
     ]
-    const reply = (who: { id: string }, text: string, at: string) => messages.push({ from: who.id, to: [c.actor.id], subject: `Re: ${subject}`, text, at, thread: 'rsvp' })
+    const reply = (who: { id: string }, text: string, at: string) =>
+      messages.push({ from: who.id, to: [c.actor.id], subject: `Re: ${subject}`, text, at, thread: 'rsvp' })
     yes.forEach((p, i) => reply(p, r.pick(YES), `-${4 * 24 - i * 3}h`))
     no.forEach((p) => reply(p, r.pick(NO), '-80h'))
     reply(withdrawn, r.pick(YES), '-78h')
@@ -41,10 +51,18 @@ export const gmailThreadCountAnswer: Family = {
     reply(withdrawn, 'Update: something came up, so please take me off the list. Sorry!', '-20h')
     reply(maybeThenYes, 'Good news, I can come after all - count me in.', '-10h')
     const lastYear = r.int(5, 9)
-    messages.push({ from: c.colleagues[0]!.id, to: [c.actor.id], subject: `Fwd: ${subject} (last year)`, text: `For reference, last year's ${event} had ${lastYear} people confirmed.`, at: '-6d' })
+    messages.push({
+      from: c.colleagues[0]!.id,
+      to: [c.actor.id],
+      subject: `Fwd: ${subject} (last year)`,
+      text: `For reference, last year's ${event} had ${lastYear} people confirmed.`,
+      at: '-6d',
+    })
     const count = nYes + 1
     const replies = nYes + 1 + 1 + 1 + 2
-    const wrong = [...new Set([replies, count + 1, lastYear, nYes])].filter((n) => n !== count).map((value) => ({ kind: 'number' as const, value }))
+    const wrong = [...new Set([replies, count + 1, lastYear, nYes])]
+      .filter((n) => n !== count)
+      .map((value) => ({ kind: 'number' as const, value }))
     const look = [
       gmailSearch(`subject:"${subject}" -"last year"`, { tid: 'messages.0.threadId' }),
       httpStep('GET', '/gmail/v1/users/me/threads/{{tid}}', { query: { format: 'full' } }),
@@ -54,11 +72,18 @@ export const gmailThreadCountAnswer: Family = {
       id: `gmail-thread-count-answer-${seed}`,
       family: 'gmail-thread-count-answer',
       services: ['gmail'],
-      instruction: persona(rng(seed * 2311 + 103), c.actor, c.org, phrasing(rng(seed * 2311 + 101), [
-        () => `How many people have confirmed they're coming to the ${event}? Count from the replies to my RSVP email.`,
-        () => `I need a headcount for the ${event}: how many colleagues said yes in the RSVP thread (taking any changes of mind into account)?`,
-        () => `Check the replies to my ${event} RSVP mail and tell me how many are coming.`,
-      ])),
+      instruction: persona(
+        rng(seed * 2311 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 2311 + 101), [
+          () =>
+            `How many people have confirmed they're coming to the ${event}? Count from the replies to my RSVP email.`,
+          () =>
+            `I need a headcount for the ${event}: how many colleagues said yes in the RSVP thread (taking any changes of mind into account)?`,
+          () => `Check the replies to my ${event} RSVP mail and tell me how many are coming.`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-thread-count-answer-${seed}`), gmail: { messages } },

@@ -18,9 +18,21 @@ export const dollars = (v: number) =>
 
 /** An amount with cents in [lo, hi] (cents keep it apart from ids and counts in the same text). */
 export const amount = (r: { int(lo: number, hi: number): number }, lo: number, hi: number) =>
-  r.int(lo, hi) + r.int(1, 19) * 5 / 100
+  r.int(lo, hi) + (r.int(1, 19) * 5) / 100
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 /** The English name of month `m` (1-12). */
 export const monthName = (m: number) => MONTHS[(m - 1 + 12) % 12]!

@@ -17,19 +17,26 @@ export const calendarRsvp: Family = {
   id: 'calendar-rsvp',
   services: ['calendar'],
   multiApp: false,
-  antiGaming: 'Judged on the organisers\' copies: accepted on the workshop, declined on the clashing invitation (with a note when asked), the dry run and the unrelated invitation keep their answer; only the two answered events may change, and only in their guests\' answers (moving, renaming or cancelling fails); deleting events or answering others is collateral.',
-  scenario: 'Four pending invitations: the workshop (the one to accept), another organiser\'s meeting overlapping it (decline), the same workshop\'s dry run two days earlier, and an unrelated meeting on another day. The reference finds the workshop by name, lists what overlaps its time, then patches the actor\'s own attendee entry on the two events.',
+  antiGaming:
+    "Judged on the organisers' copies: accepted on the workshop, declined on the clashing invitation (with a note when asked), the dry run and the unrelated invitation keep their answer; only the two answered events may change, and only in their guests' answers (moving, renaming or cancelling fails); deleting events or answering others is collateral.",
+  scenario:
+    "Four pending invitations: the workshop (the one to accept), another organiser's meeting overlapping it (decline), the same workshop's dry run two days earlier, and an unrelated meeting on another day. The reference finds the workshop by name, lists what overlaps its time, then patches the actor's own attendee entry on the two events.",
   generate(seed) {
     const r = rng(seed * 7331 + 97)
     const c = company(r, 4)
     const [host, other, third] = c.colleagues
     const topic = r.pick(TOPICS)
     const clash = r.pick(OTHERS)
-    const day = DateTime.fromISO('2026-03-02T00:00:00Z').plus({ days: r.int(2, 9) }).set({ hour: r.int(9, 14) })
+    const day = DateTime.fromISO('2026-03-02T00:00:00Z')
+      .plus({ days: r.int(2, 9) })
+      .set({ hour: r.int(9, 14) })
     const summary = `${topic} workshop`
     const ev = (id: string, org: string, name: string, s: DateTime, minutes: number) => ({
-      calendar: org, id, summary: name,
-      start: { dateTime: s.toISO({ suppressMilliseconds: true })! }, end: { dateTime: s.plus({ minutes }).toISO({ suppressMilliseconds: true })! },
+      calendar: org,
+      id,
+      summary: name,
+      start: { dateTime: s.toISO({ suppressMilliseconds: true })! },
+      end: { dateTime: s.plus({ minutes }).toISO({ suppressMilliseconds: true })! },
       attendees: [{ user: c.actor.id }, { user: third!.id, responseStatus: 'accepted' as const }],
     })
     const ids = { ws: eid(r, 'ks'), cl: eid(r, 'cl'), dry: eid(r, 'dr'), un: eid(r, 'un') }
@@ -42,37 +49,84 @@ export const calendarRsvp: Family = {
     const note = seed % 3 === 0
     // Look first: the workshop and its dry run by name, then whatever overlaps the workshop's own time.
     const look = [
-      httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { q: summary, singleEvents: true, orderBy: 'startTime' } }, {
-        ws: `items[summary=${summary}].id`, me: `items[summary=${summary}].attendees[self=true].email`,
-        dry: `items[summary=${summary} (dry run)].id`, from: `items[summary=${summary}].start.dateTime`, to: `items[summary=${summary}].end.dateTime`,
-      }),
-      httpStep('GET', '/calendar/v3/calendars/primary/events', { query: { timeMin: '{{from}}', timeMax: '{{to}}', singleEvents: true } }, {
-        cl: `items[summary=${clash}].id`,
-      }),
+      httpStep(
+        'GET',
+        '/calendar/v3/calendars/primary/events',
+        { query: { q: summary, singleEvents: true, orderBy: 'startTime' } },
+        {
+          ws: `items[summary=${summary}].id`,
+          me: `items[summary=${summary}].attendees[self=true].email`,
+          dry: `items[summary=${summary} (dry run)].id`,
+          from: `items[summary=${summary}].start.dateTime`,
+          to: `items[summary=${summary}].end.dateTime`,
+        },
+      ),
+      httpStep(
+        'GET',
+        '/calendar/v3/calendars/primary/events',
+        { query: { timeMin: '{{from}}', timeMax: '{{to}}', singleEvents: true } },
+        {
+          cl: `items[summary=${clash}].id`,
+        },
+      ),
     ]
     const answer = (id: string, responseStatus: string, comment?: string) =>
-      httpStep('PATCH', `/calendar/v3/calendars/primary/events/${id}`, { body: { attendees: [{ email: '{{me}}', responseStatus, ...(comment ? { comment } : {}) }] } })
+      httpStep('PATCH', `/calendar/v3/calendars/primary/events/${id}`, {
+        body: { attendees: [{ email: '{{me}}', responseStatus, ...(comment ? { comment } : {}) }] },
+      })
     const why = `Sorry, this clashes with the ${summary}.`
     return {
       generatedBy: GENERATED_BY,
       id: `calendar-rsvp-${seed}`,
       family: 'calendar-rsvp',
       services: ['calendar'],
-      instruction: persona(rng(seed * 7331 + 103), c.actor, c.org, phrasing(rng(seed * 7331 + 101), [
-        () => `Accept ${host!.first}'s ${summary} invitation and decline whatever clashes with it${note ? ', telling them why' : ''}. Leave my other invitations alone.`,
-        () => `I'm going to the ${summary} (${host!.first} sent the invite). Please RSVP yes to it and no to the meeting that overlaps it${note ? ' with a short note explaining the clash' : ''}.`,
-        () => `Sort out my calendar invites: yes to the ${summary}, and decline the one at the same time${note ? ' (add a note saying it clashes)' : ''}. Don't answer anything else.`,
-      ])),
+      instruction: persona(
+        rng(seed * 7331 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 7331 + 101), [
+          () =>
+            `Accept ${host!.first}'s ${summary} invitation and decline whatever clashes with it${note ? ', telling them why' : ''}. Leave my other invitations alone.`,
+          () =>
+            `I'm going to the ${summary} (${host!.first} sent the invite). Please RSVP yes to it and no to the meeting that overlaps it${note ? ' with a short note explaining the clash' : ''}.`,
+          () =>
+            `Sort out my calendar invites: yes to the ${summary}, and decline the one at the same time${note ? ' (add a note saying it clashes)' : ''}. Don't answer anything else.`,
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `calendar-rsvp-${seed}`), calendar: { events } },
-      oracle: { id: 'calendar-rsvp', params: { actor: c.actor.id, me: c.actor.email, accept: ids.ws, decline: [ids.cl], keep: [ids.dry, ids.un], commentRequired: note } },
+      oracle: {
+        id: 'calendar-rsvp',
+        params: {
+          actor: c.actor.id,
+          me: c.actor.email,
+          accept: ids.ws,
+          decline: [ids.cl],
+          keep: [ids.dry, ids.un],
+          commentRequired: note,
+        },
+      },
       reference: [...look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', note ? why : undefined)],
       nearMisses: [
-        { name: 'accepts the dry run instead', program: [...look, answer('{{dry}}', 'accepted'), answer('{{cl}}', 'declined', why)] },
+        {
+          name: 'accepts the dry run instead',
+          program: [...look, answer('{{dry}}', 'accepted'), answer('{{cl}}', 'declined', why)],
+        },
         { name: 'accepts without declining the clash', program: [...look, answer('{{ws}}', 'accepted')] },
-        { name: 'declines the dry run too', program: [...look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', why), answer('{{dry}}', 'declined', why)] },
-        { name: 'tentative instead of accepted', program: [...look, answer('{{ws}}', 'tentative'), answer('{{cl}}', 'declined', why)] },
+        {
+          name: 'declines the dry run too',
+          program: [
+            ...look,
+            answer('{{ws}}', 'accepted'),
+            answer('{{cl}}', 'declined', why),
+            answer('{{dry}}', 'declined', why),
+          ],
+        },
+        {
+          name: 'tentative instead of accepted',
+          program: [...look, answer('{{ws}}', 'tentative'), answer('{{cl}}', 'declined', why)],
+        },
       ],
       difficulty: 'medium',
       safetyCritical: false,

@@ -1,12 +1,36 @@
 import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
 import { docs, driveList, phrase, volumeOf } from './kit.ts'
 
-const TEAMS = ['Platform', 'Payments', 'Mobile', 'Data', 'Design', 'Support', 'Security', 'Growth', 'Infra', 'Sales', 'Marketing', 'Research']
-const STEPS = [
-  'Collect your laptop from IT', 'Set up two-factor authentication', 'Read the engineering handbook', 'Pair with your onboarding buddy',
-  'Join the team rituals', 'Ship a small first change', 'Book intro chats with each team lead', 'Review the on-call guide',
+const TEAMS = [
+  'Platform',
+  'Payments',
+  'Mobile',
+  'Data',
+  'Design',
+  'Support',
+  'Security',
+  'Growth',
+  'Infra',
+  'Sales',
+  'Marketing',
+  'Research',
 ]
-const LINKS = ['Team wiki: see the Drive folder', 'Status page: status.internal', 'Expense tool: ask Finance for access', 'Office map: pinned in #general']
+const STEPS = [
+  'Collect your laptop from IT',
+  'Set up two-factor authentication',
+  'Read the engineering handbook',
+  'Pair with your onboarding buddy',
+  'Join the team rituals',
+  'Ship a small first change',
+  'Book intro chats with each team lead',
+  'Review the on-call guide',
+]
+const LINKS = [
+  'Team wiki: see the Drive folder',
+  'Status page: status.internal',
+  'Expense tool: ask Finance for access',
+  'Office map: pinned in #general',
+]
 
 /**
  * Docs: turn the plain lines of one section into a numbered list
@@ -16,13 +40,23 @@ export const docsNumberedSteps: Family = {
   id: 'docs-numbered-steps',
   services: ['docs', 'drive'],
   multiApp: false,
-  antiGaming: 'The section\'s paragraphs must become one ordered top-level list with the text unchanged; retyping numbers, bullets instead of numbers, listing the neighbouring plain section too or restyling other paragraphs fails; the other team\'s guide (same section) is collateral.',
-  scenario: 'The guide has a bulleted section, the plain-line section to number and another plain-line section after it; another team\'s guide is a near-duplicate document.',
+  antiGaming:
+    "The section's paragraphs must become one ordered top-level list with the text unchanged; retyping numbers, bullets instead of numbers, listing the neighbouring plain section too or restyling other paragraphs fails; the other team's guide (same section) is collateral.",
+  scenario:
+    "The guide has a bulleted section, the plain-line section to number and another plain-line section after it; another team's guide is a near-duplicate document.",
   generate(seed) {
     const r = rng(seed * 15485863 + 509)
     const c = company(r)
     const [team, otherTeam] = r.sample(TEAMS, 2)
-    const section = r.pick(['First week', 'Your first days', 'Week one', 'Getting started', 'Day one to five', 'Your first month', 'Settling in'])
+    const section = r.pick([
+      'First week',
+      'Your first days',
+      'Week one',
+      'Getting started',
+      'Day one to five',
+      'Your first month',
+      'Settling in',
+    ])
     const steps = r.sample(STEPS, r.int(3, 5))
     const links = r.sample(LINKS, 3)
     const title = `Onboarding guide - ${team} team`
@@ -36,7 +70,10 @@ export const docsNumberedSteps: Family = {
       { text: 'Useful links', style: 'HEADING_1' as const },
       ...links,
     ]
-    const documents = [{ title: otherTitle, owner: c.actor.id, content: guide(otherTitle) }, { title, owner: c.actor.id, content: guide(title) }]
+    const documents = [
+      { title: otherTitle, owner: c.actor.id, content: guide(otherTitle) },
+      { title, owner: c.actor.id, content: guide(title) },
+    ]
     const instruction = phrase(seed, r, [
       `In the ${team} team's onboarding guide, the steps under "${section}" are plain lines. Make them a numbered list; leave the rest of the doc alone.`,
       `Please format the "${section}" steps of our ${team} onboarding guide (Google Docs) as a numbered list.`,
@@ -47,10 +84,28 @@ export const docsNumberedSteps: Family = {
     ])
     const line = (s: string) => `body.content[paragraph.elements.0.textRun.content~=${s}]`
     const look = (t: string) => [
-      driveList(`name contains 'Onboarding' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` }),
-      docs('GET', '/{{doc}}', {}, { from: `${line(steps[0]!)}.startIndex`, to: `${line(steps.at(-1)!)}.endIndex`, linksTo: `${line(links.at(-1)!)}.endIndex` }),
+      driveList(`name contains 'Onboarding' and mimeType = 'application/vnd.google-apps.document'`, {
+        doc: `files[name=${t}].id`,
+      }),
+      docs(
+        'GET',
+        '/{{doc}}',
+        {},
+        {
+          from: `${line(steps[0]!)}.startIndex`,
+          to: `${line(steps.at(-1)!)}.endIndex`,
+          linksTo: `${line(links.at(-1)!)}.endIndex`,
+        },
+      ),
     ]
-    const bullets = (preset: string, to = '{{to}}') => docs('POST', '/{{doc}}:batchUpdate', { body: { requests: [{ createParagraphBullets: { range: { startIndex: '{{from}}', endIndex: to }, bulletPreset: preset } }] } })
+    const bullets = (preset: string, to = '{{to}}') =>
+      docs('POST', '/{{doc}}:batchUpdate', {
+        body: {
+          requests: [
+            { createParagraphBullets: { range: { startIndex: '{{from}}', endIndex: to }, bulletPreset: preset } },
+          ],
+        },
+      })
     const NUM = 'NUMBERED_DECIMAL_ALPHA_ROMAN'
     return {
       generatedBy: GENERATED_BY,
@@ -68,7 +123,7 @@ export const docsNumberedSteps: Family = {
       nearMisses: [
         { name: 'bullets instead of numbers', program: [...look(title), bullets('BULLET_DISC_CIRCLE_SQUARE')] },
         { name: 'numbers the links section too', program: [...look(title), bullets(NUM, '{{linksTo}}')] },
-        { name: 'the other team\'s guide', program: [...look(otherTitle), bullets(NUM)] },
+        { name: "the other team's guide", program: [...look(otherTitle), bullets(NUM)] },
       ],
       difficulty: 'medium',
       safetyCritical: false,

@@ -11,21 +11,38 @@ export const volumeOf = (seed: number) => ({ volume: volumeFor(seed) })
 export const phrase = (seed: number, r: Rng, ps: readonly string[]) => ps[(seed + r.int(0, ps.length - 1)) % ps.length]!
 
 /** A Slack Web API call (GET with a query, POST with a JSON body). */
-export const slack = (method: string, params: Record<string, unknown> = {}, save?: Record<string, string>, get = false): Step => ({
+export const slack = (
+  method: string,
+  params: Record<string, unknown> = {},
+  save?: Record<string, string>,
+  get = false,
+): Step => ({
   tool: 'http_request',
-  args: get ? { method: 'GET', path: `/api/${method}`, query: params } : { method: 'POST', path: `/api/${method}`, body: params },
+  args: get
+    ? { method: 'GET', path: `/api/${method}`, query: params }
+    : { method: 'POST', path: `/api/${method}`, body: params },
   ...(save ? { save } : {}),
 })
 
 /** A Drive v3 call. */
-export const drive = (method: string, path: string, extra: Record<string, unknown> = {}, save?: Record<string, string>): Step => ({
+export const drive = (
+  method: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+  save?: Record<string, string>,
+): Step => ({
   tool: 'http_request',
   args: { method, path: `/drive/v3/${path}`, ...extra },
   ...(save ? { save } : {}),
 })
 
 /** A Docs v1 call. */
-export const docs = (method: string, path: string, extra: Record<string, unknown> = {}, save?: Record<string, string>): Step => ({
+export const docs = (
+  method: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+  save?: Record<string, string>,
+): Step => ({
   tool: 'http_request',
   args: { method, path: `/v1/documents${path}`, ...extra },
   ...(save ? { save } : {}),
@@ -33,4 +50,16 @@ export const docs = (method: string, path: string, extra: Record<string, unknown
 
 /** Lists Drive files matching `q` (names and ids). */
 export const driveList = (q: string, save: Record<string, string>) =>
-  drive('GET', 'files', { query: { q, fields: 'files(id,name,mimeType,parents,driveId)', supportsAllDrives: true, includeItemsFromAllDrives: true } }, save)
+  drive(
+    'GET',
+    'files',
+    {
+      query: {
+        q,
+        fields: 'files(id,name,mimeType,parents,driveId)',
+        supportsAllDrives: true,
+        includeItemsFromAllDrives: true,
+      },
+    },
+    save,
+  )

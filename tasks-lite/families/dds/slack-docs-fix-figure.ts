@@ -3,9 +3,21 @@ import { docs, drive, driveList, phrase, slack, volumeOf } from './kit.ts'
 
 const REGIONS = ['EMEA', 'APAC', 'North America', 'LATAM']
 const METRICS = [
-  { name: 'revenue', unit: (n: number) => `$${(n / 10).toFixed(1)}M`, sentence: (v: string, plan: string) => `Revenue for the quarter was ${v} (plan: ${plan}).` },
-  { name: 'gross margin', unit: (n: number) => `${n}%`, sentence: (v: string, plan: string) => `Gross margin came in at ${v} against a plan of ${plan}.` },
-  { name: 'new customers', unit: (n: number) => `${n}`, sentence: (v: string, plan: string) => `We signed ${v} new customers (plan: ${plan}).` },
+  {
+    name: 'revenue',
+    unit: (n: number) => `$${(n / 10).toFixed(1)}M`,
+    sentence: (v: string, plan: string) => `Revenue for the quarter was ${v} (plan: ${plan}).`,
+  },
+  {
+    name: 'gross margin',
+    unit: (n: number) => `${n}%`,
+    sentence: (v: string, plan: string) => `Gross margin came in at ${v} against a plan of ${plan}.`,
+  },
+  {
+    name: 'new customers',
+    unit: (n: number) => `${n}`,
+    sentence: (v: string, plan: string) => `We signed ${v} new customers (plan: ${plan}).`,
+  },
 ]
 
 /**
@@ -16,8 +28,10 @@ export const slackDocsFixFigure: Family = {
   id: 'slack-docs-fix-figure',
   services: ['slack', 'docs', 'drive'],
   multiApp: true,
-  antiGaming: 'Judged by doc-correction: the final text must equal the original with only the corrected region\'s sentence changed, so a replace-all of the bare figure (which also sits in another region\'s section), rewriting or appending fails; last quarter\'s review (same sentence) must stay unchanged.',
-  scenario: 'The wrong figure appears in two regions\' sections of this quarter\'s review; last quarter\'s review repeats the corrected region\'s sentence; Slack also holds an unrelated, already-applied correction.',
+  antiGaming:
+    "Judged by doc-correction: the final text must equal the original with only the corrected region's sentence changed, so a replace-all of the bare figure (which also sits in another region's section), rewriting or appending fails; last quarter's review (same sentence) must stay unchanged.",
+  scenario:
+    "The wrong figure appears in two regions' sections of this quarter's review; last quarter's review repeats the corrected region's sentence; Slack also holds an unrelated, already-applied correction.",
   generate(seed) {
     const r = rng(seed * 524287 + 508)
     const c = company(r)
@@ -32,20 +46,42 @@ export const slackDocsFixFigure: Family = {
     const fin = r.pick(['finance', 'fp-and-a', 'finance-team', 'revenue-ops'])
     const title = `Q1 2026 ${kind}`
     const old = `Q4 2025 ${kind}`
-    const sec = (reg: string, v: string, plan: string) => [{ text: reg, style: 'HEADING_1' as const }, m.sentence(v, plan), `Pipeline for ${reg} remains healthy.`]
+    const sec = (reg: string, v: string, plan: string) => [
+      { text: reg, style: 'HEADING_1' as const },
+      m.sentence(v, plan),
+      `Pipeline for ${reg} remains healthy.`,
+    ]
     const content = (t: string) => [
       { text: t, style: 'TITLE' as const },
       `Figures are final unless a correction is posted in #${fin}.`,
-      ...sec(region!, wrongV, plans[0]!), ...sec(twin!, wrongV, plans[1]!), ...sec(third!, m.unit(base + 20), plans[2]!),
+      ...sec(region!, wrongV, plans[0]!),
+      ...sec(twin!, wrongV, plans[1]!),
+      ...sec(third!, m.unit(base + 20), plans[2]!),
     ]
-    const documents = [{ title: old, owner: c.actor.id, content: content(old) }, { title, owner: c.actor.id, content: content(title) }]
+    const documents = [
+      { title: old, owner: c.actor.id, content: content(old) },
+      { title, owner: c.actor.id, content: content(title) },
+    ]
     const wrong = m.sentence(wrongV, plans[0]!)
     const right = m.sentence(rightV, plans[0]!)
     const slackSeed = {
-      channels: [{ name: 'general', general: true }, { name: fin, topic: 'Numbers, closes, corrections' }],
+      channels: [
+        { name: 'general', general: true },
+        { name: fin, topic: 'Numbers, closes, corrections' },
+      ],
       messages: [
-        { channel: fin, user: cfo!.id, text: `Correction for the Q4 ${kind}: ${third} headcount was 41, not 44 (already fixed in the doc).`, at: '-40d' },
-        { channel: fin, user: cfo!.id, text: `Correction for the Q1 2026 ${kind}: ${region} ${m.name} should be ${rightV}, not ${wrongV}. The ${twin} figure is right as it stands.`, at: '-2h' },
+        {
+          channel: fin,
+          user: cfo!.id,
+          text: `Correction for the Q4 ${kind}: ${third} headcount was 41, not 44 (already fixed in the doc).`,
+          at: '-40d',
+        },
+        {
+          channel: fin,
+          user: cfo!.id,
+          text: `Correction for the Q1 2026 ${kind}: ${region} ${m.name} should be ${rightV}, not ${wrongV}. The ${twin} figure is right as it stands.`,
+          at: '-2h',
+        },
         { channel: fin, user: other!.id, text: 'Thanks for catching that.', at: '-1h' },
       ],
     }
@@ -59,10 +95,15 @@ export const slackDocsFixFigure: Family = {
     const look = (t: string) => [
       slack('conversations.list', {}, { ch: `channels[name=${fin}].id` }, true),
       slack('conversations.history', { channel: '{{ch}}' }, undefined, true),
-      driveList(`name contains '${kind.split(' ')[0]}' and mimeType = 'application/vnd.google-apps.document'`, { doc: `files[name=${t}].id` }),
+      driveList(`name contains '${kind.split(' ')[0]}' and mimeType = 'application/vnd.google-apps.document'`, {
+        doc: `files[name=${t}].id`,
+      }),
       drive('GET', 'files/{{doc}}/export', { query: { mimeType: 'text/plain' } }),
     ]
-    const replace = (from: string, to: string) => docs('POST', '/{{doc}}:batchUpdate', { body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] } })
+    const replace = (from: string, to: string) =>
+      docs('POST', '/{{doc}}:batchUpdate', {
+        body: { requests: [{ replaceAllText: { containsText: { text: from, matchCase: true }, replaceText: to } }] },
+      })
     return {
       generatedBy: GENERATED_BY,
       id: `slack-docs-fix-figure-${seed}`,
@@ -76,8 +117,11 @@ export const slackDocsFixFigure: Family = {
       reference: [...look(title), replace(wrong, right)],
       nearMisses: [
         { name: 'replaces the bare figure everywhere', program: [...look(title), replace(wrongV, rightV)] },
-        { name: 'fixes last quarter\'s review', program: [...look(old), replace(wrong, right)] },
-        { name: 'fixes both reviews', program: [...look(title), replace(wrong, right), ...look(old), replace(wrong, right)] },
+        { name: "fixes last quarter's review", program: [...look(old), replace(wrong, right)] },
+        {
+          name: 'fixes both reviews',
+          program: [...look(title), replace(wrong, right), ...look(old), replace(wrong, right)],
+        },
       ],
       difficulty: 'hard',
       safetyCritical: false,

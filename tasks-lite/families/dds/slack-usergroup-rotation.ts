@@ -10,8 +10,10 @@ export const slackUsergroupRotation: Family = {
   id: 'slack-usergroup-rotation',
   services: ['slack'],
   multiApp: false,
-  antiGaming: 'The named group must end with exactly the announced members (the joiner in, the leaver out, the others kept; the retracted proposal not applied); only that group\'s member list may change, so also editing the near-duplicate backup group, wiping members or posting is collateral.',
-  scenario: 'A manager\'s announcement changes one group; an earlier proposal for the same group was retracted in its thread; a near-duplicate backup group exists.',
+  antiGaming:
+    "The named group must end with exactly the announced members (the joiner in, the leaver out, the others kept; the retracted proposal not applied); only that group's member list may change, so also editing the near-duplicate backup group, wiping members or posting is collateral.",
+  scenario:
+    "A manager's announcement changes one group; an earlier proposal for the same group was retracted in its thread; a near-duplicate backup group exists.",
   generate(seed) {
     const r = rng(seed * 31337 + 506)
     const c = company(r, 6)
@@ -20,17 +22,52 @@ export const slackUsergroupRotation: Family = {
     const handle = `${area}-oncall`
     const ch = r.pick(['sre', 'oncall', 'ops', 'reliability', 'incident-mgmt'])
     const usergroups = r.shuffle([
-      { handle, name: `${area!.toUpperCase()} on-call`, description: `Paged for ${area} incidents`, users: [leaver!.id, stay1!.id, stay2!.id] },
-      { handle: `${area}-oncall-backup`, name: `${area!.toUpperCase()} on-call backup`, description: 'Second line', users: [stay1!.id, joiner!.id] },
-      { handle: `${otherArea}-oncall`, name: `${otherArea!.toUpperCase()} on-call`, description: `Paged for ${otherArea} incidents`, users: [proposed!.id, stay2!.id] },
+      {
+        handle,
+        name: `${area!.toUpperCase()} on-call`,
+        description: `Paged for ${area} incidents`,
+        users: [leaver!.id, stay1!.id, stay2!.id],
+      },
+      {
+        handle: `${area}-oncall-backup`,
+        name: `${area!.toUpperCase()} on-call backup`,
+        description: 'Second line',
+        users: [stay1!.id, joiner!.id],
+      },
+      {
+        handle: `${otherArea}-oncall`,
+        name: `${otherArea!.toUpperCase()} on-call`,
+        description: `Paged for ${otherArea} incidents`,
+        users: [proposed!.id, stay2!.id],
+      },
     ])
     const slackSeed = {
-      channels: [{ name: 'general', general: true }, { name: ch, topic: 'Reliability and on-call' }],
+      channels: [
+        { name: 'general', general: true },
+        { name: ch, topic: 'Reliability and on-call' },
+      ],
       usergroups,
       messages: [
-        { channel: ch, user: mgr!.id, text: `Proposal: ${proposed!.first} joins @${handle} next month?`, at: '-6d', key: 'prop' },
-        { channel: ch, user: mgr!.id, text: `Scratch that, ${proposed!.first} stays on @${otherArea}-oncall.`, at: '-5d', thread: 'prop' },
-        { channel: ch, user: mgr!.id, text: `Rotation change, effective now: ${joiner!.first} joins @${handle}, and ${leaver!.first} comes off it (parental leave). Everyone else stays.`, at: '-1d' },
+        {
+          channel: ch,
+          user: mgr!.id,
+          text: `Proposal: ${proposed!.first} joins @${handle} next month?`,
+          at: '-6d',
+          key: 'prop',
+        },
+        {
+          channel: ch,
+          user: mgr!.id,
+          text: `Scratch that, ${proposed!.first} stays on @${otherArea}-oncall.`,
+          at: '-5d',
+          thread: 'prop',
+        },
+        {
+          channel: ch,
+          user: mgr!.id,
+          text: `Rotation change, effective now: ${joiner!.first} joins @${handle}, and ${leaver!.first} comes off it (parental leave). Everyone else stays.`,
+          at: '-1d',
+        },
         { channel: ch, user: joiner!.id, text: 'Happy to help!', at: '-1d' },
       ],
     }
@@ -45,8 +82,18 @@ export const slackUsergroupRotation: Family = {
     const look = [
       slack('conversations.list', {}, { ch: `channels[name=${ch}].id` }, true),
       slack('conversations.history', { channel: '{{ch}}' }, undefined, true),
-      slack('usergroups.list', { include_users: true }, { grp: `usergroups[handle=${handle}].id`, bak: `usergroups[handle=${handle}-backup].id` }, true),
-      slack('users.list', {}, { j: first(joiner!), s1: first(stay1!), s2: first(stay2!), l: first(leaver!), p: first(proposed!) }, true),
+      slack(
+        'usergroups.list',
+        { include_users: true },
+        { grp: `usergroups[handle=${handle}].id`, bak: `usergroups[handle=${handle}-backup].id` },
+        true,
+      ),
+      slack(
+        'users.list',
+        {},
+        { j: first(joiner!), s1: first(stay1!), s2: first(stay2!), l: first(leaver!), p: first(proposed!) },
+        true,
+      ),
     ]
     const set = (users: string, grp = '{{grp}}') => slack('usergroups.users.update', { usergroup: grp, users })
     return {
@@ -58,12 +105,18 @@ export const slackUsergroupRotation: Family = {
       actor: c.actor.id,
       seed: { ...baseSeed(c, `slack-usergroup-rotation-${seed}`), slack: slackSeed },
       world: volumeOf(seed),
-      oracle: { id: 'slack-usergroup-members', params: { actor: c.actor.id, handle, members: [stay1!.id, stay2!.id, joiner!.id] } },
+      oracle: {
+        id: 'slack-usergroup-members',
+        params: { actor: c.actor.id, handle, members: [stay1!.id, stay2!.id, joiner!.id] },
+      },
       reference: [...look, set('{{s1}},{{s2}},{{j}}')],
       nearMisses: [
         { name: 'adds the joiner, keeps the leaver', program: [...look, set('{{l}},{{s1}},{{s2}},{{j}}')] },
         { name: 'also applies the retracted proposal', program: [...look, set('{{s1}},{{s2}},{{j}},{{p}}')] },
-        { name: 'also rewrites the backup group', program: [...look, set('{{s1}},{{s2}},{{j}}'), set('{{s1}}', '{{bak}}')] },
+        {
+          name: 'also rewrites the backup group',
+          program: [...look, set('{{s1}},{{s2}},{{j}}'), set('{{s1}}', '{{bak}}')],
+        },
       ],
       difficulty: 'medium',
       safetyCritical: false,

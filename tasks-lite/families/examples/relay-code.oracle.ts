@@ -1,6 +1,11 @@
 import type { OracleInput, OracleResult } from '../../../oracles/types.ts'
 import {
-  channelId, nothingElseChanged, readStateChanges, slackPosted, slackUserOf, verdict,
+  channelId,
+  nothingElseChanged,
+  readStateChanges,
+  slackPosted,
+  slackUserOf,
+  verdict,
 } from '../../../oracles/predicates.ts'
 import { says, slackVisible } from '../../../oracles/artifacts.ts'
 import { slackPosts } from '../../../oracles/families/slack-thread-answer.ts'

@@ -9,9 +9,10 @@ export const slackRelayCode: Family = {
   id: 'example-slack-relay-code',
   services: ['slack'],
   multiApp: false,
-  antiGaming: 'Exactly one post, in #front-desk, with the current code and neither the stale code nor the guess '
-    + '(a post per candidate, or the right code plus a wrong one anywhere a reader sees, fails); posts in other '
-    + 'channels and any other change are collateral.',
+  antiGaming:
+    'Exactly one post, in #front-desk, with the current code and neither the stale code nor the guess ' +
+    '(a post per candidate, or the right code plus a wrong one anywhere a reader sees, fails); posts in other ' +
+    'channels and any other change are collateral.',
   scenario: 'The code is announced in #office (the newer of two announcements); a colleague guesses another one.',
   generate(seed) {
     const r = rng(seed * 91815541 + 7)
@@ -54,13 +55,20 @@ export const slackRelayCode: Family = {
       id: `example-slack-relay-code-${seed}`,
       family: 'example-slack-relay-code',
       services: ['slack'],
-      instruction: persona(rng(seed * 7919 + 103), c.actor, c.org, phrasing(rng(seed * 7919 + 101), [
-        () => `${asker!.first} needs the current ${floor} floor door code in #front-desk. ${facilities!.first} `
-          + 'announced it in #office; post it there.',
-        () => `Post the ${floor} floor door code in #front-desk for ${asker!.first}. It was announced in #office.`,
-        () => `In #front-desk, ${asker!.first} is asking for the ${floor} floor door code: find the current one in `
-          + '#office and post it.',
-      ])),
+      instruction: persona(
+        rng(seed * 7919 + 103),
+        c.actor,
+        c.org,
+        phrasing(rng(seed * 7919 + 101), [
+          () =>
+            `${asker!.first} needs the current ${floor} floor door code in #front-desk. ${facilities!.first} ` +
+            'announced it in #office; post it there.',
+          () => `Post the ${floor} floor door code in #front-desk for ${asker!.first}. It was announced in #office.`,
+          () =>
+            `In #front-desk, ${asker!.first} is asking for the ${floor} floor door code: find the current one in ` +
+            '#office and post it.',
+        ]),
+      ),
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `example-slack-relay-code-${seed}`), slack },

@@ -9,4 +9,13 @@ import { gmailThreadCountAnswer } from '../answers/gmail-thread-count-answer.ts'
 import { driveSharingAnswer } from '../answers/drive-sharing-answer.ts'
 
 /** The answer task families (the deliverable is the final answer), in a stable order; judged by `final-answer`. */
-export const answerFamilies: Family[] = [gmailSearchAnswer, calendarOffsiteLocalTime, slackDecisionAnswer, gmailCalendarRoomAnswer, driveDocsFigureAnswer, calendarFreebusyAnswer, gmailThreadCountAnswer, driveSharingAnswer]
+export const answerFamilies: Family[] = [
+  gmailSearchAnswer,
+  calendarOffsiteLocalTime,
+  slackDecisionAnswer,
+  gmailCalendarRoomAnswer,
+  driveDocsFigureAnswer,
+  calendarFreebusyAnswer,
+  gmailThreadCountAnswer,
+  driveSharingAnswer,
+]

@@ -17,7 +17,19 @@ import { docsSuggestionAnswer } from '../docs/docs-suggestion-answer.ts'
 
 /** The drive-docs-slack task families, in a stable order (their oracles: oracles/groups/drive-docs-slack.ts). */
 export const driveDocsSlackFamilies: Family[] = [
-  driveSlackContractAnswer, docsSlackDmVenue, slackPinFinal, slackReminderDeadline, slackScheduleLocal,
-  slackUsergroupRotation, driveSharedDriveMove, slackDocsFixFigure, docsNumberedSteps, docsTermsUpdate,
-  driveCommentResolve, driveRestoreVersion, driveExportMarkdown, docsApplySuggestions, docsSuggestionAnswer,
+  driveSlackContractAnswer,
+  docsSlackDmVenue,
+  slackPinFinal,
+  slackReminderDeadline,
+  slackScheduleLocal,
+  slackUsergroupRotation,
+  driveSharedDriveMove,
+  slackDocsFixFigure,
+  docsNumberedSteps,
+  docsTermsUpdate,
+  driveCommentResolve,
+  driveRestoreVersion,
+  driveExportMarkdown,
+  docsApplySuggestions,
+  docsSuggestionAnswer,
 ]

@@ -6,5 +6,8 @@ import { identityLeaverAutoReply } from '../identity/leaver-autoreply.ts'
 
 /** The identity task families, in a stable order (their oracles: oracles/groups/identity.ts). */
 export const identityFamilies: Family[] = [
-  identityRevokeApp, identityOffboard, identityMailReaders, identityLeaverAutoReply,
+  identityRevokeApp,
+  identityOffboard,
+  identityMailReaders,
+  identityLeaverAutoReply,
 ]

@@ -5,4 +5,9 @@ import { gmailPhishingReport } from '../safety/gmail-phishing-report.ts'
 import { slackLeakedCredentials } from '../safety/slack-leaked-credentials.ts'
 
 /** The safety task families, in a stable order (their oracles: oracles/groups/safety.ts). */
-export const safetyFamilies: Family[] = [docsInjectedSummary, slackInjectedShare, gmailPhishingReport, slackLeakedCredentials]
+export const safetyFamilies: Family[] = [
+  docsInjectedSummary,
+  slackInjectedShare,
+  gmailPhishingReport,
+  slackLeakedCredentials,
+]

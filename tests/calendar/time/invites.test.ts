@@ -9,9 +9,21 @@ const t = (dateTime: string, timeZone = NY) => resolveEventTime({ dateTime, time
 const d = (date: string) => resolveEventTime({ date }, NY)
 
 const base: InvitationOptions = {
-  kind: 'invite', summary: 'Weekly sync', start: t('2026-03-09T10:00:00'), end: t('2026-03-09T11:00:00'), recipientZone: NY,
-  organizer: { email: 'org@example.com', name: 'Olga Org' }, attendees: [{ email: 'ana@example.com', name: 'Ana' }, { email: 'bob@example.com', responseStatus: 'accepted' }],
-  iCalUID: 'abc123@google.com', sequence: 0, recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO'], htmlLink: 'https://www.google.com/calendar/event?eid=abc', nowMs: Date.parse('2026-03-01T12:00:00Z'),
+  kind: 'invite',
+  summary: 'Weekly sync',
+  start: t('2026-03-09T10:00:00'),
+  end: t('2026-03-09T11:00:00'),
+  recipientZone: NY,
+  organizer: { email: 'org@example.com', name: 'Olga Org' },
+  attendees: [
+    { email: 'ana@example.com', name: 'Ana' },
+    { email: 'bob@example.com', responseStatus: 'accepted' },
+  ],
+  iCalUID: 'abc123@google.com',
+  sequence: 0,
+  recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=MO'],
+  htmlLink: 'https://www.google.com/calendar/event?eid=abc',
+  nowMs: Date.parse('2026-03-01T12:00:00Z'),
 }
 
 /** Content lines of the VEVENT, unfolded. */
@@ -23,12 +35,30 @@ const eventLines = (ics: string) => {
 describe('invitationMail subjects', () => {
   test.each([
     [{}, 'Invitation: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (ana@example.com)'],
-    [{ kind: 'update' as const, recipient: { email: 'bob@example.com' } }, 'Updated invitation: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (bob@example.com)'],
-    [{ kind: 'cancel' as const, recurrence: undefined }, 'Canceled event: Weekly sync @ Mon Mar 9, 2026 10am - 11am (EDT) (ana@example.com)'],
-    [{ kind: 'reply' as const, replier: { email: 'ana@example.com', name: 'Ana', responseStatus: 'accepted' } }, 'Accepted: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (org@example.com)'],
-    [{ kind: 'reply' as const, replier: { email: 'ana@example.com', responseStatus: 'declined' } }, 'Declined: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (org@example.com)'],
-    [{ kind: 'reply' as const, replier: { email: 'ana@example.com', responseStatus: 'tentative' } }, 'Tentatively accepted: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (org@example.com)'],
-    [{ recipientZone: 'Europe/London' }, 'Invitation: Weekly sync @ Weekly on Monday from 2pm to 3pm (GMT) (ana@example.com)'],
+    [
+      { kind: 'update' as const, recipient: { email: 'bob@example.com' } },
+      'Updated invitation: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (bob@example.com)',
+    ],
+    [
+      { kind: 'cancel' as const, recurrence: undefined },
+      'Canceled event: Weekly sync @ Mon Mar 9, 2026 10am - 11am (EDT) (ana@example.com)',
+    ],
+    [
+      { kind: 'reply' as const, replier: { email: 'ana@example.com', name: 'Ana', responseStatus: 'accepted' } },
+      'Accepted: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (org@example.com)',
+    ],
+    [
+      { kind: 'reply' as const, replier: { email: 'ana@example.com', responseStatus: 'declined' } },
+      'Declined: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (org@example.com)',
+    ],
+    [
+      { kind: 'reply' as const, replier: { email: 'ana@example.com', responseStatus: 'tentative' } },
+      'Tentatively accepted: Weekly sync @ Weekly on Monday from 10am to 11am (EDT) (org@example.com)',
+    ],
+    [
+      { recipientZone: 'Europe/London' },
+      'Invitation: Weekly sync @ Weekly on Monday from 2pm to 3pm (GMT) (ana@example.com)',
+    ],
   ])('%j', (over, subject) => {
     expect(invitationMail({ ...base, ...over }).subject).toBe(subject)
   })
@@ -36,14 +66,50 @@ describe('invitationMail subjects', () => {
 
 describe('whenText', () => {
   test.each([
-    ['single timed', t('2026-03-09T10:30:00'), t('2026-03-09T12:00:00'), undefined, 'Mon Mar 9, 2026 10:30am - 12pm (EDT)'],
-    ['across midnight', t('2026-03-09T22:00:00'), t('2026-03-10T01:00:00'), undefined, 'Mon Mar 9, 2026 10pm - Tue Mar 10, 2026 1am (EDT)'],
+    [
+      'single timed',
+      t('2026-03-09T10:30:00'),
+      t('2026-03-09T12:00:00'),
+      undefined,
+      'Mon Mar 9, 2026 10:30am - 12pm (EDT)',
+    ],
+    [
+      'across midnight',
+      t('2026-03-09T22:00:00'),
+      t('2026-03-10T01:00:00'),
+      undefined,
+      'Mon Mar 9, 2026 10pm - Tue Mar 10, 2026 1am (EDT)',
+    ],
     ['all-day', d('2026-03-09'), d('2026-03-10'), undefined, 'Mon Mar 9, 2026'],
     ['multi-day all-day', d('2026-03-09'), d('2026-03-12'), undefined, 'Mon Mar 9, 2026 - Wed Mar 11, 2026'],
-    ['weekdays', t('2026-03-09T09:30:00'), t('2026-03-09T10:00:00'), ['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'], 'Weekly on weekdays from 9:30am to 10am (EDT)'],
-    ['daily with count', t('2026-03-09T09:00:00'), t('2026-03-09T09:15:00'), ['RRULE:FREQ=DAILY;COUNT=5'], 'Daily, 5 times from 9am to 9:15am (EDT)'],
-    ['monthly last Friday until', t('2026-03-27T16:00:00'), t('2026-03-27T17:00:00'), ['RRULE:FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20261231T000000Z'], 'Monthly on the last Friday, until Dec 31, 2026 from 4pm to 5pm (EDT)'],
-    ['every 2 weeks', t('2026-03-10T09:00:00'), t('2026-03-10T10:00:00'), ['RRULE:FREQ=WEEKLY;INTERVAL=2'], 'Every 2 weeks on Tuesday from 9am to 10am (EDT)'],
+    [
+      'weekdays',
+      t('2026-03-09T09:30:00'),
+      t('2026-03-09T10:00:00'),
+      ['RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'],
+      'Weekly on weekdays from 9:30am to 10am (EDT)',
+    ],
+    [
+      'daily with count',
+      t('2026-03-09T09:00:00'),
+      t('2026-03-09T09:15:00'),
+      ['RRULE:FREQ=DAILY;COUNT=5'],
+      'Daily, 5 times from 9am to 9:15am (EDT)',
+    ],
+    [
+      'monthly last Friday until',
+      t('2026-03-27T16:00:00'),
+      t('2026-03-27T17:00:00'),
+      ['RRULE:FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20261231T000000Z'],
+      'Monthly on the last Friday, until Dec 31, 2026 from 4pm to 5pm (EDT)',
+    ],
+    [
+      'every 2 weeks',
+      t('2026-03-10T09:00:00'),
+      t('2026-03-10T10:00:00'),
+      ['RRULE:FREQ=WEEKLY;INTERVAL=2'],
+      'Every 2 weeks on Tuesday from 9am to 10am (EDT)',
+    ],
     ['annual all-day', d('2026-03-09'), d('2026-03-10'), ['RRULE:FREQ=YEARLY'], 'Annually on March 9'],
   ])('%s', (_name, start, end, recurrence, expected) => {
     expect(whenText(start, end, NY, recurrence)).toBe(expected)
@@ -66,7 +132,13 @@ describe('invitation iCalendar', () => {
   test('a request carries method, UID, sequence, stamp, zoned start, rule, organizer and attendees', () => {
     const mail = invitationMail({ ...base, sequence: 3, meetLink: 'https://meet.google.com/abc-defg-hij' })
     const all = unfoldIcs(mail.ics)
-    expect(all.slice(0, 5)).toEqual(['BEGIN:VCALENDAR', 'PRODID:-//workspace-gym//Calendar v3//EN', 'VERSION:2.0', 'CALSCALE:GREGORIAN', 'METHOD:REQUEST'])
+    expect(all.slice(0, 5)).toEqual([
+      'BEGIN:VCALENDAR',
+      'PRODID:-//workspace-gym//Calendar v3//EN',
+      'VERSION:2.0',
+      'CALSCALE:GREGORIAN',
+      'METHOD:REQUEST',
+    ])
     expect(all).toContain('TZID:America/New_York')
     expect(eventLines(mail.ics)).toEqual([
       'BEGIN:VEVENT',
@@ -109,14 +181,24 @@ describe('invitation iCalendar', () => {
   })
 
   test('a reply is METHOD:REPLY naming only the replier with their PARTSTAT', () => {
-    const ics = invitationMail({ ...base, kind: 'reply', replier: { email: 'ana@example.com', name: 'Ana', responseStatus: 'declined' } }).ics
+    const ics = invitationMail({
+      ...base,
+      kind: 'reply',
+      replier: { email: 'ana@example.com', name: 'Ana', responseStatus: 'declined' },
+    }).ics
     expect(unfoldIcs(ics)).toContain('METHOD:REPLY')
-    expect(eventLines(ics).filter((l) => l.startsWith('ATTENDEE'))).toEqual(['ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=DECLINED;CN=Ana:mailto:ana@example.com'])
+    expect(eventLines(ics).filter((l) => l.startsWith('ATTENDEE'))).toEqual([
+      'ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=DECLINED;CN=Ana:mailto:ana@example.com',
+    ])
   })
 
   test('a mail about one instance names it with RECURRENCE-ID, in the series zone, without the rule', () => {
     const mail = invitationMail({
-      ...base, kind: 'cancel', start: t('2026-03-16T11:00:00'), end: t('2026-03-16T12:00:00'), recurrenceId: t('2026-03-16T10:00:00'),
+      ...base,
+      kind: 'cancel',
+      start: t('2026-03-16T11:00:00'),
+      end: t('2026-03-16T12:00:00'),
+      recurrenceId: t('2026-03-16T10:00:00'),
     })
     expect(mail.subject).toBe('Canceled event: Weekly sync @ Mon Mar 16, 2026 11am - 12pm (EDT) (ana@example.com)')
     const lines = eventLines(mail.ics)
@@ -163,8 +245,14 @@ describe('ics helpers', () => {
 
   test.each([
     ['Asia/Kolkata', ['BEGIN:STANDARD', 'TZOFFSETFROM:+0530', 'TZOFFSETTO:+0530']],
-    ['Australia/Sydney', ['BEGIN:STANDARD', 'TZOFFSETFROM:+1100', 'TZOFFSETTO:+1000', 'TZNAME:GMT+10', 'DTSTART:20260405T030000']],
-    ['Europe/London', ['BEGIN:DAYLIGHT', 'TZOFFSETFROM:+0000', 'TZOFFSETTO:+0100', 'TZNAME:GMT+1', 'DTSTART:20260329T010000']],
+    [
+      'Australia/Sydney',
+      ['BEGIN:STANDARD', 'TZOFFSETFROM:+1100', 'TZOFFSETTO:+1000', 'TZNAME:GMT+10', 'DTSTART:20260405T030000'],
+    ],
+    [
+      'Europe/London',
+      ['BEGIN:DAYLIGHT', 'TZOFFSETFROM:+0000', 'TZOFFSETTO:+0100', 'TZNAME:GMT+1', 'DTSTART:20260329T010000'],
+    ],
   ])('vtimezone(%s) lists its offsets and changes', (zone, expected) => {
     const block = vtimezone(zone, Date.parse('2026-06-01T00:00:00Z'))
     const at = block.indexOf(expected[0]!)

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { DateTime, Info, Settings } from 'luxon'
-import { luxonZone, offsetFn, shortZoneName, validWallClockToMs, wallClockToMs } from '../../../envs/calendar/time/zone-clock.ts'
+import {
+  luxonZone,
+  offsetFn,
+  shortZoneName,
+  validWallClockToMs,
+  wallClockToMs,
+} from '../../../envs/calendar/time/zone-clock.ts'
 import { isValidDate } from '../../../envs/calendar/time/zoned.ts'
 import { ruleText, whenText } from '../../../envs/calendar/invites/when.ts'
 import { vtimezone } from '../../../envs/calendar/invites/ics.ts'
@@ -10,9 +16,26 @@ import { vtimezone } from '../../../envs/calendar/invites/ics.ts'
 // DST, half-hour and 45-minute offsets, historical local mean time (fractional offsets), and instants around changes.
 
 const ZONES = [
-  'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'America/Santiago', 'Asia/Kolkata', 'Pacific/Apia', 'Africa/Casablanca',
-  'UTC', 'utc', 'GMT', 'EST', 'Etc/GMT+5', 'America/St_Johns', 'Asia/Gaza', 'Europe/Moscow', 'Antarctica/Troll', 'Pacific/Chatham',
-  'America/Havana', 'Asia/Tehran', 'Bogus/Zone',
+  'America/New_York',
+  'Europe/London',
+  'Australia/Lord_Howe',
+  'America/Santiago',
+  'Asia/Kolkata',
+  'Pacific/Apia',
+  'Africa/Casablanca',
+  'UTC',
+  'utc',
+  'GMT',
+  'EST',
+  'Etc/GMT+5',
+  'America/St_Johns',
+  'Asia/Gaza',
+  'Europe/Moscow',
+  'Antarctica/Troll',
+  'Pacific/Chatham',
+  'America/Havana',
+  'Asia/Tehran',
+  'Bogus/Zone',
 ]
 const HOUR = 3_600_000
 const DAY = 86_400_000
@@ -24,7 +47,8 @@ function instantsOf(zone: string, year: number, from = -26, to = 50): number[] {
   for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += DAY) {
     if (offset(t) !== offset(t + DAY)) for (let k = from; k <= to; k++) out.push(t + k * HOUR + (k % 2) * 1_800_000)
   }
-  for (let k = 0; k < 12; k++) out.push(Date.UTC(year, k, 1 + ((k * 5) % 28), (k * 7) % 24, (k * 13) % 60, k % 3 ? 0 : 30, k % 4 ? 0 : 250))
+  for (let k = 0; k < 12; k++)
+    out.push(Date.UTC(year, k, 1 + ((k * 5) % 28), (k * 7) % 24, (k * 13) % 60, k % 3 ? 0 : 30, k % 4 ? 0 : 250))
   return out
 }
 const YEARS = [1890, 1944, 2026]
@@ -39,7 +63,18 @@ describe('offsetFn', () => {
     for (const name of ZONES) {
       const zone = Info.normalizeZone(name)
       const offset = offsetFn(zone)
-      const extra = [NaN, 8.64e15, -8.64e15, 8.64e15 + 1, 0, -1, -62135596800001, -62198755200000, Date.UTC(-500, 3, 1), Date.UTC(12000, 3, 1)]
+      const extra = [
+        NaN,
+        8.64e15,
+        -8.64e15,
+        8.64e15 + 1,
+        0,
+        -1,
+        -62135596800001,
+        -62198755200000,
+        Date.UTC(-500, 3, 1),
+        Date.UTC(12000, 3, 1),
+      ]
       for (const year of YEARS) {
         for (const t of [...instantsOf(name, year), ...extra]) {
           expect([name, t, offset(t)]).toEqual([name, t, zone.offset(t)])
@@ -52,12 +87,16 @@ describe('offsetFn', () => {
 })
 
 /** What wallClockToMs was: luxon's fromObject, then the earlier of two readings of a repeated wall clock. */
-function wallClockReference(w: { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }, zone: string): number {
+function wallClockReference(
+  w: { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number },
+  zone: string,
+): number {
   const dt = DateTime.fromObject(w, { zone })
   const floating = DateTime.fromObject(w, { zone: 'UTC' }).toMillis()
   for (const probe of [dt.toMillis() - DAY, dt.toMillis() + DAY]) {
     const candidate = floating - DateTime.fromMillis(probe, { zone }).offset * 60_000
-    if (candidate < dt.toMillis() && DateTime.fromMillis(candidate, { zone }).offset * 60_000 === floating - candidate) return candidate
+    if (candidate < dt.toMillis() && DateTime.fromMillis(candidate, { zone }).offset * 60_000 === floating - candidate)
+      return candidate
   }
   return dt.toMillis()
 }
@@ -71,7 +110,15 @@ describe('wallClockToMs', () => {
         for (const year of [1890, 2026]) {
           for (const t of instantsOf(zone, year, -4, 28)) {
             const d = new Date(t)
-            const w = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), millisecond: d.getUTCMilliseconds() }
+            const w = {
+              year: d.getUTCFullYear(),
+              month: d.getUTCMonth() + 1,
+              day: d.getUTCDate(),
+              hour: d.getUTCHours(),
+              minute: d.getUTCMinutes(),
+              second: d.getUTCSeconds(),
+              millisecond: d.getUTCMilliseconds(),
+            }
             const expected = wallClockReference(w, zone)
             expect([zone, w, wallClockToMs(w, zone)]).toEqual([zone, w, expected])
             const valid = DateTime.fromObject(w, { zone }).isValid ? expected : undefined
@@ -85,10 +132,24 @@ describe('wallClockToMs', () => {
   test('refuses what luxon finds invalid, and takes luxon for years before 100', () => {
     const ok = { year: 2026, month: 3, day: 8, hour: 2, minute: 30, second: 0, millisecond: 0 }
     for (const w of [
-      { ...ok, month: 2, day: 29 }, { ...ok, month: 2, day: 30 }, { ...ok, month: 13 }, { ...ok, month: 0 }, { ...ok, day: 0 }, { ...ok, day: 32 },
-      { ...ok, hour: 24 }, { ...ok, hour: 24, minute: 0 }, { ...ok, hour: 24, minute: 0, second: 0, millisecond: 0, day: 31, month: 12 },
-      { ...ok, hour: 25 }, { ...ok, minute: 60 }, { ...ok, second: 60 }, { ...ok, millisecond: 1000 }, { ...ok, year: 2024, month: 2, day: 29 },
-      { ...ok, year: 50 }, { ...ok, year: 99, month: 12, day: 31, hour: 23 }, { ...ok, year: 100 }, { ...ok, year: 1900, month: 2, day: 29 },
+      { ...ok, month: 2, day: 29 },
+      { ...ok, month: 2, day: 30 },
+      { ...ok, month: 13 },
+      { ...ok, month: 0 },
+      { ...ok, day: 0 },
+      { ...ok, day: 32 },
+      { ...ok, hour: 24 },
+      { ...ok, hour: 24, minute: 0 },
+      { ...ok, hour: 24, minute: 0, second: 0, millisecond: 0, day: 31, month: 12 },
+      { ...ok, hour: 25 },
+      { ...ok, minute: 60 },
+      { ...ok, second: 60 },
+      { ...ok, millisecond: 1000 },
+      { ...ok, year: 2024, month: 2, day: 29 },
+      { ...ok, year: 50 },
+      { ...ok, year: 99, month: 12, day: 31, hour: 23 },
+      { ...ok, year: 100 },
+      { ...ok, year: 1900, month: 2, day: 29 },
     ]) {
       for (const zone of ['America/New_York', 'UTC', 'Bogus/Zone']) {
         const expected = DateTime.fromObject(w, { zone }).isValid ? wallClockReference(w, zone) : undefined
@@ -107,7 +168,9 @@ describe('shortZoneName', () => {
         if (shortZoneName(t, zone) !== expected) expect([zone, t, shortZoneName(t, zone)]).toEqual([zone, t, expected])
       }
     }
-    expect(shortZoneName(NaN, 'America/New_York')).toBe(DateTime.fromMillis(NaN, { zone: 'America/New_York' }).offsetNameShort)
+    expect(shortZoneName(NaN, 'America/New_York')).toBe(
+      DateTime.fromMillis(NaN, { zone: 'America/New_York' }).offsetNameShort,
+    )
     expect(shortZoneName(9e15, 'America/New_York')).toBeNull()
   })
 })
@@ -116,7 +179,8 @@ describe('shortZoneName', () => {
 function whenReference(startMs: number, endMs: number, zone: string, recurrence?: string[]): string {
   const inZone = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale('en-US')
   const day = (d: DateTime) => d.toFormat('ccc LLL d, yyyy')
-  const clock = (d: DateTime) => `${d.hour % 12 === 0 ? 12 : d.hour % 12}${d.minute ? `:${String(d.minute).padStart(2, '0')}` : ''}${d.hour < 12 ? 'am' : 'pm'}`
+  const clock = (d: DateTime) =>
+    `${d.hour % 12 === 0 ? 12 : d.hour % 12}${d.minute ? `:${String(d.minute).padStart(2, '0')}` : ''}${d.hour < 12 ? 'am' : 'pm'}`
   const rule = recurrence ? ruleText(recurrence, { ms: startMs, allDay: false, timeZone: zone }, zone) : undefined
   const s = inZone(startMs)
   const e = inZone(endMs)
@@ -143,7 +207,14 @@ describe('whenText (timed)', () => {
         }
         const t = Date.UTC(year, 5, 3, 14)
         const rule = ['RRULE:FREQ=WEEKLY;BYDAY=MO']
-        expect(whenText({ ms: t, allDay: false, timeZone: zone }, { ms: t + HOUR, allDay: false, timeZone: zone }, zone, rule)).toBe(whenReference(t, t + HOUR, zone, rule))
+        expect(
+          whenText(
+            { ms: t, allDay: false, timeZone: zone },
+            { ms: t + HOUR, allDay: false, timeZone: zone },
+            zone,
+            rule,
+          ),
+        ).toBe(whenReference(t, t + HOUR, zone, rule))
       }
     }
     expect(checked).toBeGreaterThan(5_000)
@@ -157,7 +228,12 @@ describe('isValidDate', () => {
       for (let month = 0; month <= 13; month++) {
         for (let day = 0; day <= 32; day++) {
           const expected = DateTime.fromObject({ year, month, day }, { zone: 'UTC' }).isValid
-          expect([year, month, day, isValidDate(`${p(year, 4)}-${p(month, 2)}-${p(day, 2)}`)]).toEqual([year, month, day, expected])
+          expect([year, month, day, isValidDate(`${p(year, 4)}-${p(month, 2)}-${p(day, 2)}`)]).toEqual([
+            year,
+            month,
+            day,
+            expected,
+          ])
         }
       }
     }
@@ -184,17 +260,27 @@ describe('vtimezone', () => {
   }
 
   test('lists every offset change the DateTime scan finds', () => {
-    for (const zone of ['America/New_York', 'Australia/Lord_Howe', 'Africa/Casablanca', 'Europe/Moscow', 'Asia/Kolkata']) {
+    for (const zone of [
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Africa/Casablanca',
+      'Europe/Moscow',
+      'Asia/Kolkata',
+    ]) {
       for (const year of [1944, 2026]) {
         const from = DateTime.fromMillis(Date.UTC(year, 5, 1), { zone }).startOf('year')
         const changes = changesReference(zone, from.toMillis(), from.plus({ years: 10 }).toMillis())
         const block = vtimezone(zone, Date.UTC(year, 5, 1))
-        const starts = block.filter((l) => l.startsWith('DTSTART:') || l.startsWith('RDATE:')).flatMap((l) => l.slice(l.indexOf(':') + 1).split(','))
+        const starts = block
+          .filter((l) => l.startsWith('DTSTART:') || l.startsWith('RDATE:'))
+          .flatMap((l) => l.slice(l.indexOf(':') + 1).split(','))
         expect(starts.length).toBe(changes.length || 1)
         // Every change appears as a local start time in the offset before it.
         for (const ms of changes) {
           const before = DateTime.fromMillis(ms - 60_000, { zone }).offset
-          expect(starts).toContain(DateTime.fromMillis(ms, { zone: 'UTC' }).plus({ minutes: before }).toFormat("yyyyMMdd'T'HHmmss"))
+          expect(starts).toContain(
+            DateTime.fromMillis(ms, { zone: 'UTC' }).plus({ minutes: before }).toFormat("yyyyMMdd'T'HHmmss"),
+          )
         }
       }
     }

@@ -19,27 +19,47 @@ function randomCase(rng: Rng): Case {
     // Mostly plain or mostly ordinal days: rrule requires a day to match both kinds, so a mix rarely matches
     // (and rrule then walks to year 9999 looking for one).
     const ordinal = (freq === 'MONTHLY' || freq === 'YEARLY') && rng.chance(0.5)
-    const days = rng.shuffle(WEEKDAYS).slice(0, rng.int(1, 4)).map((d) => {
-      if (!ordinal || rng.chance(0.05)) return d
-      return freq === 'MONTHLY' ? `${rng.pick(['', '+', '-'])}${rng.int(1, 5)}${d}` : `${rng.pick(['', '-'])}${rng.int(1, 53)}${d}`
-    })
+    const days = rng
+      .shuffle(WEEKDAYS)
+      .slice(0, rng.int(1, 4))
+      .map((d) => {
+        if (!ordinal || rng.chance(0.05)) return d
+        return freq === 'MONTHLY'
+          ? `${rng.pick(['', '+', '-'])}${rng.int(1, 5)}${d}`
+          : `${rng.pick(['', '-'])}${rng.int(1, 53)}${d}`
+      })
     parts.push(['BYDAY', days.join(',')])
   }
-  if (freq !== 'WEEKLY' && rng.chance(0.35)) parts.push(['BYMONTHDAY', Array.from({ length: rng.int(1, 3) }, () => String(rng.int(1, 31) * (rng.chance(0.3) ? -1 : 1))).join(',')])
-  if (rng.chance(0.25)) parts.push(['BYMONTH', rng.shuffle([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).slice(0, rng.int(1, 5)).join(',')])
+  if (freq !== 'WEEKLY' && rng.chance(0.35))
+    parts.push([
+      'BYMONTHDAY',
+      Array.from({ length: rng.int(1, 3) }, () => String(rng.int(1, 31) * (rng.chance(0.3) ? -1 : 1))).join(','),
+    ])
+  if (rng.chance(0.25))
+    parts.push(['BYMONTH', rng.shuffle([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).slice(0, rng.int(1, 5)).join(',')])
   if (rng.chance(0.3)) parts.push(['WKST', rng.pick(WEEKDAYS)])
   const yearday = () => String(rng.int(1, 366) * (rng.chance(0.3) ? -1 : 1))
   const yeardays = () => Array.from({ length: rng.int(1, 4) }, yearday).join(',')
   if (freq === 'YEARLY' && rng.chance(0.2)) parts.push(['BYYEARDAY', yeardays()])
   // Times of day, distinct values in any order (rrule keeps the order written).
   const some = (n: number, max: number) =>
-    rng.shuffle(Array.from({ length: n }, (_, i) => i)).slice(0, rng.int(1, max)).join(',')
+    rng
+      .shuffle(Array.from({ length: n }, (_, i) => i))
+      .slice(0, rng.int(1, max))
+      .join(',')
   if (rng.chance(0.25)) parts.push(['BYHOUR', some(24, 4)])
   if (rng.chance(0.25)) parts.push(['BYMINUTE', some(60, 3)])
   if (rng.chance(0.2)) parts.push(['BYSECOND', some(rng.chance(0.1) ? 61 : 60, 3)])
   // First or last of each period (rrule walks to year 9999 looking for a position no period has).
   if (rng.chance(0.2)) parts.push(['BYSETPOS', rng.pick(['1', '-1', '1,-1'])])
-  const dtstart = Date.UTC(rng.int(1995, 2035), rng.int(0, 11), rng.int(1, 31), rng.int(0, 23), rng.pick([0, 15, 30, 45]), rng.chance(0.1) ? rng.int(0, 59) : 0)
+  const dtstart = Date.UTC(
+    rng.int(1995, 2035),
+    rng.int(0, 11),
+    rng.int(1, 31),
+    rng.int(0, 23),
+    rng.pick([0, 15, 30, 45]),
+    rng.chance(0.1) ? rng.int(0, 59) : 0,
+  )
   let until: number | undefined
   const end = rng.int(0, 2)
   if (end === 1) parts.push(['COUNT', String(rng.int(1, 40))])
@@ -49,7 +69,10 @@ function randomCase(rng: Rng): Case {
 
 /** rrule over the same options, as expand.ts builds them for rules it does not hand to SimpleRule. */
 function rruleOf(c: Case, count?: number) {
-  const options: Partial<Options> = { ...RRule.parseString(c.parts.map(([k, v]) => `${k}=${v}`).join(';')), dtstart: new Date(c.dtstart) }
+  const options: Partial<Options> = {
+    ...RRule.parseString(c.parts.map(([k, v]) => `${k}=${v}`).join(';')),
+    dtstart: new Date(c.dtstart),
+  }
   if (c.until !== undefined) options.until = new Date(c.until)
   if (count !== undefined) options.count = count
   return new RRule(options)
@@ -71,10 +94,15 @@ function between(c: Case, lo: number, hi: number, budget: number) {
 /** BYHOUR, BYMINUTE and BYSECOND listing every value: 86,400 times a day. */
 const TIMES = (): [string, string][] => {
   const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
-  return [['BYHOUR', every(24)], ['BYMINUTE', every(60)], ['BYSECOND', every(60)]]
+  return [
+    ['BYHOUR', every(24)],
+    ['BYMINUTE', every(60)],
+    ['BYSECOND', every(60)],
+  ]
 }
 
-const show = (c: Case) => `${c.parts.map(([k, v]) => `${k}=${v}`).join(';')} from ${new Date(c.dtstart).toISOString()}${c.until !== undefined ? ` until ${new Date(c.until).toISOString()}` : ''}`
+const show = (c: Case) =>
+  `${c.parts.map(([k, v]) => `${k}=${v}`).join(';')} from ${new Date(c.dtstart).toISOString()}${c.until !== undefined ? ` until ${new Date(c.until).toISOString()}` : ''}`
 const iso = (fs: number[]) => fs.map((f) => new Date(f).toISOString())
 
 describe('SimpleRule', () => {
@@ -86,12 +114,16 @@ describe('SimpleRule', () => {
       const c = randomCase(rng)
       expect(SimpleRule.of(c.parts, c.dtstart, c.until), show(c)).toBeDefined()
       // Windows near DTSTART and years later (where SimpleRule starts its walk near the window).
-      const lo = c.dtstart + (rng.chance(0.5) ? rng.int(0, 60) * DAY : rng.int(0, 30 * 365) * DAY) + rng.int(0, 23) * 3_600_000
+      const lo =
+        c.dtstart + (rng.chance(0.5) ? rng.int(0, 60) * DAY : rng.int(0, 30 * 365) * DAY) + rng.int(0, 23) * 3_600_000
       const hi = lo + rng.int(1, 3 * 365) * DAY
       const budget = rng.chance(0.3) ? rng.int(1, 10) : Number.MAX_SAFE_INTEGER
       const { viaRrule, viaSimple } = between(c, lo, hi, budget)
       compared += viaRrule.length
-      if (JSON.stringify(viaRrule) !== JSON.stringify(viaSimple)) bad.push(`${show(c)} [${new Date(lo).toISOString()}, ${new Date(hi).toISOString()}] budget ${budget}: rrule ${iso(viaRrule).slice(0, 4)}… simple ${iso(viaSimple).slice(0, 4)}…`)
+      if (JSON.stringify(viaRrule) !== JSON.stringify(viaSimple))
+        bad.push(
+          `${show(c)} [${new Date(lo).toISOString()}, ${new Date(hi).toISOString()}] budget ${budget}: rrule ${iso(viaRrule).slice(0, 4)}… simple ${iso(viaSimple).slice(0, 4)}…`,
+        )
     }
     expect(bad).toEqual([])
     expect(compared).toBeGreaterThan(10_000)
@@ -111,7 +143,13 @@ describe('SimpleRule', () => {
   })
 
   test('stops where rrule stops near year 9999', () => {
-    const c: Case = { parts: [['FREQ', 'WEEKLY'], ['BYDAY', 'MO,SU']], dtstart: Date.UTC(9998, 11, 1, 9) }
+    const c: Case = {
+      parts: [
+        ['FREQ', 'WEEKLY'],
+        ['BYDAY', 'MO,SU'],
+      ],
+      dtstart: Date.UTC(9998, 11, 1, 9),
+    }
     const { viaRrule, viaSimple } = between(c, c.dtstart, Date.UTC(10001, 0, 1), Number.MAX_SAFE_INTEGER)
     expect(viaSimple).toEqual(viaRrule)
     expect(viaSimple.length).toBeGreaterThan(100)
@@ -126,8 +164,13 @@ describe('SimpleRule', () => {
       { parts: [...dense, ['COUNT', '100000']], dtstart },
       { parts: dense, dtstart, until: dtstart + 30 * 3_600_000 + 17_000 },
       {
-        parts: [['FREQ', 'WEEKLY'], ['BYDAY', 'TU,SA'], ['BYHOUR', '23,0,12'], ['BYMINUTE', every(60)],
-          ['BYSECOND', '59,0']],
+        parts: [
+          ['FREQ', 'WEEKLY'],
+          ['BYDAY', 'TU,SA'],
+          ['BYHOUR', '23,0,12'],
+          ['BYMINUTE', every(60)],
+          ['BYSECOND', '59,0'],
+        ],
         dtstart,
       },
     ]
@@ -167,8 +210,18 @@ describe('SimpleRule', () => {
       SimpleRule.of(parts, Date.UTC(2026, 0, 5, 9), undefined)!.scan(-Infinity, Infinity, (f) => out.push(f) > 0)
       return out
     }
-    const twice = rule([['FREQ', 'DAILY'], ['BYHOUR', '9,10,9,10'], ['COUNT', '4']])
-    expect(twice).toEqual(rule([['FREQ', 'DAILY'], ['BYHOUR', '9,10'], ['COUNT', '4']]))
+    const twice = rule([
+      ['FREQ', 'DAILY'],
+      ['BYHOUR', '9,10,9,10'],
+      ['COUNT', '4'],
+    ])
+    expect(twice).toEqual(
+      rule([
+        ['FREQ', 'DAILY'],
+        ['BYHOUR', '9,10'],
+        ['COUNT', '4'],
+      ]),
+    )
     expect(new Set(twice).size).toBe(4)
   })
 
@@ -189,7 +242,14 @@ describe('SimpleRule', () => {
   test('takes BYSETPOS past the period as rrule does: nothing after its end, its first day before its start', () => {
     const dtstart = Date.UTC(2026, 0, 5, 9)
     for (const setpos of ['5', '-5', '5,-5,2']) {
-      const c: Case = { parts: [['FREQ', 'MONTHLY'], ['BYDAY', 'MO'], ['BYSETPOS', setpos]], dtstart }
+      const c: Case = {
+        parts: [
+          ['FREQ', 'MONTHLY'],
+          ['BYDAY', 'MO'],
+          ['BYSETPOS', setpos],
+        ],
+        dtstart,
+      }
       const { viaRrule, viaSimple } = between(c, dtstart, dtstart + 730 * DAY, Number.MAX_SAFE_INTEGER)
       expect(viaSimple.length, show(c)).toBeGreaterThan(5)
       expect(viaSimple, show(c)).toEqual(viaRrule)
@@ -199,7 +259,11 @@ describe('SimpleRule', () => {
   test('stops a rule whose days never match after one 400-year cycle of periods', () => {
     const spy = vi.spyOn(SimpleRule.prototype as unknown as { dayMatches(dn: number): boolean }, 'dayMatches')
     try {
-      const feb30: [string, string][] = [['FREQ', 'DAILY'], ['BYMONTH', '2'], ['BYMONTHDAY', '30']]
+      const feb30: [string, string][] = [
+        ['FREQ', 'DAILY'],
+        ['BYMONTH', '2'],
+        ['BYMONTHDAY', '30'],
+      ]
       const never = SimpleRule.of(feb30, Date.UTC(2026, 0, 5), undefined)!
       expect(never.first()).toBeUndefined()
       // 146,097 days: one Gregorian cycle; rrule walks on to year 9999 (2.9 million days).
@@ -207,7 +271,11 @@ describe('SimpleRule', () => {
     } finally {
       spy.mockRestore()
     }
-    const third: [string, string][] = [['FREQ', 'MONTHLY'], ['BYMONTHDAY', '1,2'], ['BYSETPOS', '3']]
+    const third: [string, string][] = [
+      ['FREQ', 'MONTHLY'],
+      ['BYMONTHDAY', '1,2'],
+      ['BYSETPOS', '3'],
+    ]
     const none = SimpleRule.of(third, Date.UTC(2026, 0, 5), undefined)!
     expect(none.first()).toBeUndefined()
   })
@@ -215,9 +283,23 @@ describe('SimpleRule', () => {
   test('keeps walking a rule that matches rarely', () => {
     // Feb 29 every 100 years: 2000 and 2400 are leap years, 2100-2300 not.
     for (const c of [
-      { parts: [['FREQ', 'YEARLY'], ['INTERVAL', '100'], ['BYMONTH', '2'], ['BYMONTHDAY', '29']],
-        dtstart: Date.UTC(2000, 0) },
-      { parts: [['FREQ', 'DAILY'], ['BYMONTH', '2'], ['BYMONTHDAY', '29']], dtstart: Date.UTC(2001, 2, 1, 9) },
+      {
+        parts: [
+          ['FREQ', 'YEARLY'],
+          ['INTERVAL', '100'],
+          ['BYMONTH', '2'],
+          ['BYMONTHDAY', '29'],
+        ],
+        dtstart: Date.UTC(2000, 0),
+      },
+      {
+        parts: [
+          ['FREQ', 'DAILY'],
+          ['BYMONTH', '2'],
+          ['BYMONTHDAY', '29'],
+        ],
+        dtstart: Date.UTC(2001, 2, 1, 9),
+      },
     ] as Case[]) {
       const { viaRrule, viaSimple } = between(c, c.dtstart, Date.UTC(3000, 0, 1), Number.MAX_SAFE_INTEGER)
       expect(viaSimple.length, show(c)).toBeGreaterThan(1)
@@ -225,10 +307,7 @@ describe('SimpleRule', () => {
     }
   })
 
-  test.each([
-    ['FREQ=YEARLY;BYWEEKNO=10'],
-    ['FREQ=HOURLY'],
-  ])('leaves %s to rrule', (rule) => {
+  test.each([['FREQ=YEARLY;BYWEEKNO=10'], ['FREQ=HOURLY']])('leaves %s to rrule', (rule) => {
     const parts = rule.split(';').map((p) => p.split('=') as [string, string])
     expect(SimpleRule.of(parts, Date.UTC(2026, 0, 5, 9), undefined)).toBeUndefined()
   })

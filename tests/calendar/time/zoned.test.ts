@@ -1,24 +1,85 @@
 import { DateTime } from 'luxon'
 import { describe, expect, test } from 'vitest'
 import {
-  CalendarTimeError, checkEventRange, isValidZone, parseRfc3339, renderEventTime, resolveEventTime, rfc3339InZone, rfc3339Utc,
+  CalendarTimeError,
+  checkEventRange,
+  isValidZone,
+  parseRfc3339,
+  renderEventTime,
+  resolveEventTime,
+  rfc3339InZone,
+  rfc3339Utc,
 } from '../../../envs/calendar/time/zoned.ts'
 
 const utc = (s: string) => Date.parse(s)
 
 describe('resolveEventTime', () => {
   test.each([
-    ['offset is absolute', { dateTime: '2026-03-09T10:00:00-04:00', timeZone: 'Europe/London' }, 'UTC', '2026-03-09T14:00:00Z', 'Europe/London'],
-    ['floating time read in its timeZone (EDT)', { dateTime: '2026-03-09T10:00:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-09T14:00:00Z', 'America/New_York'],
-    ['floating time read in its timeZone (EST)', { dateTime: '2026-03-07T10:00:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-07T15:00:00Z', 'America/New_York'],
-    ['floating time without zone uses the fallback', { dateTime: '2026-07-01T09:00:00' }, 'Asia/Kolkata', '2026-07-01T03:30:00Z', 'Asia/Kolkata'],
-    ['Sydney summer offset', { dateTime: '2026-01-15T09:00:00', timeZone: 'Australia/Sydney' }, 'UTC', '2026-01-14T22:00:00Z', 'Australia/Sydney'],
-    ['Sydney winter offset', { dateTime: '2026-07-15T09:00:00', timeZone: 'Australia/Sydney' }, 'UTC', '2026-07-14T23:00:00Z', 'Australia/Sydney'],
+    [
+      'offset is absolute',
+      { dateTime: '2026-03-09T10:00:00-04:00', timeZone: 'Europe/London' },
+      'UTC',
+      '2026-03-09T14:00:00Z',
+      'Europe/London',
+    ],
+    [
+      'floating time read in its timeZone (EDT)',
+      { dateTime: '2026-03-09T10:00:00', timeZone: 'America/New_York' },
+      'UTC',
+      '2026-03-09T14:00:00Z',
+      'America/New_York',
+    ],
+    [
+      'floating time read in its timeZone (EST)',
+      { dateTime: '2026-03-07T10:00:00', timeZone: 'America/New_York' },
+      'UTC',
+      '2026-03-07T15:00:00Z',
+      'America/New_York',
+    ],
+    [
+      'floating time without zone uses the fallback',
+      { dateTime: '2026-07-01T09:00:00' },
+      'Asia/Kolkata',
+      '2026-07-01T03:30:00Z',
+      'Asia/Kolkata',
+    ],
+    [
+      'Sydney summer offset',
+      { dateTime: '2026-01-15T09:00:00', timeZone: 'Australia/Sydney' },
+      'UTC',
+      '2026-01-14T22:00:00Z',
+      'Australia/Sydney',
+    ],
+    [
+      'Sydney winter offset',
+      { dateTime: '2026-07-15T09:00:00', timeZone: 'Australia/Sydney' },
+      'UTC',
+      '2026-07-14T23:00:00Z',
+      'Australia/Sydney',
+    ],
     ['Z suffix', { dateTime: '2026-03-28T21:09:03Z' }, 'America/New_York', '2026-03-28T21:09:03Z', 'America/New_York'],
     ['fractional seconds', { dateTime: '2026-03-28T21:09:03.250Z' }, 'UTC', '2026-03-28T21:09:03.250Z', 'UTC'],
-    ['time that occurs twice means the first (EDT)', { dateTime: '2026-11-01T01:30:00', timeZone: 'America/New_York' }, 'UTC', '2026-11-01T05:30:00Z', 'America/New_York'],
-    ['London ambiguous hour means BST', { dateTime: '2026-10-25T01:30:00', timeZone: 'Europe/London' }, 'UTC', '2026-10-25T00:30:00Z', 'Europe/London'],
-    ['time skipped by DST moves forward', { dateTime: '2026-03-08T02:30:00', timeZone: 'America/New_York' }, 'UTC', '2026-03-08T07:30:00Z', 'America/New_York'],
+    [
+      'time that occurs twice means the first (EDT)',
+      { dateTime: '2026-11-01T01:30:00', timeZone: 'America/New_York' },
+      'UTC',
+      '2026-11-01T05:30:00Z',
+      'America/New_York',
+    ],
+    [
+      'London ambiguous hour means BST',
+      { dateTime: '2026-10-25T01:30:00', timeZone: 'Europe/London' },
+      'UTC',
+      '2026-10-25T00:30:00Z',
+      'Europe/London',
+    ],
+    [
+      'time skipped by DST moves forward',
+      { dateTime: '2026-03-08T02:30:00', timeZone: 'America/New_York' },
+      'UTC',
+      '2026-03-08T07:30:00Z',
+      'America/New_York',
+    ],
   ])('%s', (_name, input, fallback, instant, zone) => {
     const r = resolveEventTime(input, fallback)
     expect(r.ms).toBe(utc(instant))
@@ -29,19 +90,46 @@ describe('resolveEventTime', () => {
 
   test('all-day date is midnight in the effective zone', () => {
     expect(resolveEventTime({ date: '2026-03-09' }, 'America/New_York')).toEqual({
-      ms: utc('2026-03-09T04:00:00Z'), allDay: true, date: '2026-03-09', timeZone: 'America/New_York',
+      ms: utc('2026-03-09T04:00:00Z'),
+      allDay: true,
+      date: '2026-03-09',
+      timeZone: 'America/New_York',
     })
   })
 
   test.each([
     ['neither date nor dateTime', {}, {}, 'Missing start time.', 'required'],
-    ['both date and dateTime', { date: '2026-03-09', dateTime: '2026-03-09T10:00:00Z' }, {}, 'Invalid start time.', 'invalid'],
-    ['unknown zone', { dateTime: '2026-03-09T10:00:00', timeZone: 'Mars/Olympus' }, {}, 'Invalid time zone definition for start time.', 'invalid'],
-    ['unknown zone on end', { dateTime: '2026-03-09T10:00:00', timeZone: 'Nope' }, { side: 'end' as const }, 'Invalid time zone definition for end time.', 'invalid'],
+    [
+      'both date and dateTime',
+      { date: '2026-03-09', dateTime: '2026-03-09T10:00:00Z' },
+      {},
+      'Invalid start time.',
+      'invalid',
+    ],
+    [
+      'unknown zone',
+      { dateTime: '2026-03-09T10:00:00', timeZone: 'Mars/Olympus' },
+      {},
+      'Invalid time zone definition for start time.',
+      'invalid',
+    ],
+    [
+      'unknown zone on end',
+      { dateTime: '2026-03-09T10:00:00', timeZone: 'Nope' },
+      { side: 'end' as const },
+      'Invalid time zone definition for end time.',
+      'invalid',
+    ],
     ['malformed dateTime', { dateTime: 'tomorrow' }, {}, 'Invalid start time.', 'invalid'],
     ['month 13', { dateTime: '2026-13-01T10:00:00Z' }, {}, 'Invalid start time.', 'invalid'],
     ['February 30', { date: '2026-02-30' }, {}, 'Invalid start time.', 'invalid'],
-    ['recurring without zone', { dateTime: '2026-03-09T10:00:00-04:00' }, { recurring: true }, 'Missing time zone definition for start time.', 'required'],
+    [
+      'recurring without zone',
+      { dateTime: '2026-03-09T10:00:00-04:00' },
+      { recurring: true },
+      'Missing time zone definition for start time.',
+      'required',
+    ],
     ['missing end', {}, { side: 'end' as const }, 'Missing end time.', 'required'],
   ])('%s is rejected', (_name, input, opts, message, reason) => {
     let err: unknown
@@ -67,7 +155,10 @@ describe('renderEventTime', () => {
   })
   test('renders with the offset of the output zone, not the event zone', () => {
     const stored = { ms: utc('2026-03-09T14:00:00Z'), allDay: false, timeZone: 'America/New_York' }
-    expect(renderEventTime(stored, 'Asia/Kolkata')).toEqual({ dateTime: '2026-03-09T19:30:00+05:30', timeZone: 'America/New_York' })
+    expect(renderEventTime(stored, 'Asia/Kolkata')).toEqual({
+      dateTime: '2026-03-09T19:30:00+05:30',
+      timeZone: 'America/New_York',
+    })
   })
   test('omits timeZone when the event has none', () => {
     expect(renderEventTime({ ms: utc('2026-11-02T15:00:00Z'), allDay: false }, 'America/New_York')).toEqual({
@@ -75,7 +166,9 @@ describe('renderEventTime', () => {
     })
   })
   test('all-day renders only the date', () => {
-    expect(renderEventTime({ ms: 0, allDay: true, date: '2026-03-09', timeZone: 'UTC' }, 'Europe/London')).toEqual({ date: '2026-03-09' })
+    expect(renderEventTime({ ms: 0, allDay: true, date: '2026-03-09', timeZone: 'UTC' }, 'Europe/London')).toEqual({
+      date: '2026-03-09',
+    })
   })
 })
 
@@ -107,16 +200,28 @@ describe('rfc3339 helpers', () => {
   })
 
   test('rfc3339Utc answers each instant right whatever came before (it remembers recent answers)', () => {
-    const instants = ['2026-03-27T21:09:13.366Z', '2026-03-27T21:09:13.000Z', '1970-01-01T00:00:00.000Z', '2026-03-27T21:09:13.366Z']
-    for (const order of [[0, 1, 0, 1, 2, 1, 0], [2, 2, 0, 3, 1, 2, 3, 0]]) {
+    const instants = [
+      '2026-03-27T21:09:13.366Z',
+      '2026-03-27T21:09:13.000Z',
+      '1970-01-01T00:00:00.000Z',
+      '2026-03-27T21:09:13.366Z',
+    ]
+    for (const order of [
+      [0, 1, 0, 1, 2, 1, 0],
+      [2, 2, 0, 3, 1, 2, 3, 0],
+    ]) {
       for (const i of order) expect(rfc3339Utc(utc(instants[i]!))).toBe(instants[i])
     }
     expect(() => rfc3339Utc(Number.NaN)).toThrow(RangeError)
   })
 
-  test.each([['America/New_York', true], ['UTC', true], ['Asia/Kolkata', true], ['Mars/Olympus', false], ['', false]])(
-    'isValidZone(%s)', (zone, ok) => expect(isValidZone(zone)).toBe(ok),
-  )
+  test.each([
+    ['America/New_York', true],
+    ['UTC', true],
+    ['Asia/Kolkata', true],
+    ['Mars/Olympus', false],
+    ['', false],
+  ])('isValidZone(%s)', (zone, ok) => expect(isValidZone(zone)).toBe(ok))
 })
 
 describe('checkEventRange', () => {
@@ -134,17 +239,24 @@ describe('rfc3339InZone', () => {
     const base = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss")
     return dt.offset === 0 ? `${base}Z` : `${base}${dt.toFormat('ZZ')}`
   }
-  test.each(['America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'Europe/London', 'UTC', 'America/St_Johns'])(
-    'writes what luxon writes in %s, 1890–2040',
-    (zone) => {
-      const bad: string[] = []
-      // An odd step lands on many times of day; the years before 1900 have local-mean-time offsets in seconds.
-      for (let ms = Date.UTC(1890, 0, 1, 0, 0, 7); ms < Date.UTC(2040, 0, 1); ms += 37 * 3_600_000 + 61_123) {
-        if (rfc3339InZone(ms, zone) !== viaLuxon(ms, zone)) bad.push(`${ms}: ${rfc3339InZone(ms, zone)} vs ${viaLuxon(ms, zone)}`)
-      }
-      expect(bad.slice(0, 5)).toEqual([])
-    },
-  )
+  test.each([
+    'America/New_York',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'Pacific/Chatham',
+    'Europe/London',
+    'UTC',
+    'America/St_Johns',
+  ])('writes what luxon writes in %s, 1890–2040', (zone) => {
+    const bad: string[] = []
+    // An odd step lands on many times of day; the years before 1900 have local-mean-time offsets in seconds.
+    for (let ms = Date.UTC(1890, 0, 1, 0, 0, 7); ms < Date.UTC(2040, 0, 1); ms += 37 * 3_600_000 + 61_123) {
+      if (rfc3339InZone(ms, zone) !== viaLuxon(ms, zone))
+        bad.push(`${ms}: ${rfc3339InZone(ms, zone)} vs ${viaLuxon(ms, zone)}`)
+    }
+    expect(bad.slice(0, 5)).toEqual([])
+  })
   test('an unknown zone renders in UTC', () => {
     expect(rfc3339InZone(Date.UTC(2026, 2, 9, 15), 'Mars/Base')).toBe('2026-03-09T15:00:00Z')
   })
@@ -157,7 +269,12 @@ describe('parseRfc3339', () => {
     const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(s)
     if (!m) return undefined
     const w = {
-      year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: +m[4]!, minute: +m[5]!, second: +m[6]!,
+      year: +m[1]!,
+      month: +m[2]!,
+      day: +m[3]!,
+      hour: +m[4]!,
+      minute: +m[5]!,
+      second: +m[6]!,
       millisecond: m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0,
     }
     const o = m[8]!
