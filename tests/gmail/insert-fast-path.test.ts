@@ -8,6 +8,7 @@ import { wordsOf } from '../../envs/gmail/query/words.ts'
 import { wrap76 } from '../../envs/gmail/mime/build.ts'
 import { findMessage, snippetOf } from '../../envs/gmail/store/messages.ts'
 import { gmailSeed } from './fixtures.ts'
+import { referenceQp } from './reference-qp.ts'
 
 // The message store's faster paths (docs/decisions/0318) against the code they replaced, kept here as references:
 // each must give the same values for the same input, so stored rows stay byte-identical.
@@ -106,19 +107,6 @@ function referenceParseMime(raw: Buffer, depth = 0): MimePart {
         ? referenceQp(body)
         : body
   return { ...base, body: decoded, parts: [] }
-}
-
-function referenceQp(body: Buffer): Buffer {
-  const text = body.toString('latin1').replace(/=\r?\n/g, '')
-  const bytes: number[] = []
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3)
-    if (text[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16))
-      i += 2
-    } else bytes.push(text.charCodeAt(i) & 0xff)
-  }
-  return Buffer.from(bytes)
 }
 
 function referenceSplit(body: Buffer, boundary: string): Buffer[] {

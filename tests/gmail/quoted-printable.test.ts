@@ -1,19 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { parseMime } from '../../envs/gmail/mime/parse.ts'
-
-// The quoted-printable decoding parseMime did before it wrote into one buffer: a string and a number per character.
-function reference(body: Buffer): Buffer {
-  const text = body.toString('latin1').replace(/=\r?\n/g, '')
-  const bytes: number[] = []
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3)
-    if (text[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16))
-      i += 2
-    } else bytes.push(text.charCodeAt(i) & 0xff)
-  }
-  return Buffer.from(bytes)
-}
+import { referenceQp } from './reference-qp.ts'
 
 const ALPHABET = [
   '=',
@@ -49,7 +36,7 @@ describe('quoted-printable bodies', () => {
         'latin1',
       )
       const decoded = parseMime(raw).body!
-      expect(decoded.equals(reference(Buffer.from(body, 'latin1'))), JSON.stringify(body)).toBe(true)
+      expect(decoded.equals(referenceQp(Buffer.from(body, 'latin1'))), JSON.stringify(body)).toBe(true)
     }
     const fixed = parseMime(Buffer.from('Content-Transfer-Encoding: quoted-printable\n\nCaf=C3=A9 =3D =\n=4', 'latin1'))
     expect(fixed.body!.toString('latin1')).toBe('Caf\xc3\xa9 = =4')
