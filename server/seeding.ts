@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { World } from '../envs/core/world.ts'
 import { setClock, setMeta, setTick } from '../envs/core/clock.ts'
 import { CoreSeed, resolveSeedTime } from '../envs/core/seed-types.ts'

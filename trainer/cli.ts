@@ -607,5 +607,5 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main(process.argv.slice(2)).then((code) => process.exit(code))
+  void main(process.argv.slice(2)).then((code) => process.exit(code))
 }

@@ -625,7 +625,7 @@ function withLabels(c: WorldContext, file: Record<string, unknown>, ids = includ
 }
 
 /** Deletes a file for good, with what a folder holds. */
-export function removeFile(db: import('../../core/db.ts').Db, id: string) {
+export function removeFile(db: Db, id: string) {
   // Only ids and parents (not every column and the content bytes), in the table's own order as a full read gives.
   const rows = stmt(db, '/* remove tree */ SELECT id, parents FROM drive_files NOT INDEXED').all() as FileRow[]
   const doomed = new Set([id])
