@@ -4,7 +4,7 @@ import { JsonText, keyOf, textMemo, type TextMemo } from '../core/json-text.ts'
 import { findUserByEmail, findUserById } from '../core/users.ts'
 import { events, type AclRow, type CalendarRow, type EventRow, type ListRow } from './schema.ts'
 import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
-import { dataOf, recurrenceOf, timeOf, type StoredTime } from './store/events.ts'
+import { dataOf, recurrenceOf, timeOf, type ParsedParts, type StoredTime } from './store/events.ts'
 import type { Role } from './store/access.ts'
 
 /** Quoted numeric etag from a time and a change position (changes on every write). */
@@ -109,11 +109,14 @@ const person = (db: Db, v: EventView, email: string, name: string | null | undef
 const htmlLinkOf = (row: Pick<EventRow, 'id' | 'calendarId'>) =>
   `https://www.google.com/calendar/event?eid=${Buffer.from(`${row.id} ${row.calendarId}`).toString('base64url')}`
 
-/** An event row → the Calendar v3 Event resource as the viewer sees it. */
-export function toEvent(db: Db, row: EventRow, v: EventView): Record<string, unknown> {
-  const d = dataOf(row)
-  const start = timeOf(row.start)
-  const end = timeOf(row.end)
+/**
+ * An event row → the Calendar v3 Event resource as the viewer sees it. `parts`: the row's JSON columns as objects,
+ * when the caller holds them (a row just written): rendered without reading back the texts written from them.
+ */
+export function toEvent(db: Db, row: EventRow, v: EventView, parts?: ParsedParts): Record<string, unknown> {
+  const d = parts ? parts.data : dataOf(row)
+  const start = parts ? parts.start : timeOf(row.start)
+  const end = parts ? parts.end : timeOf(row.end)
   const base = { kind: 'calendar#event', etag: etagOf(row.updatedMs, row.changeSeq), id: row.id, status: row.status }
   const startOut = renderTime(start, v)
   // An unmodified instance starts at its original start: render it once.

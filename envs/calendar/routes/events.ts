@@ -10,7 +10,7 @@ import { etagOf, toEvent } from '../map.ts'
 import { findCalendar, roleOf, atLeast } from '../store/access.ts'
 import { findEvent, lookupEvent } from '../store/events.ts'
 import { bodyOf, EventInputError, type EventBody } from '../store/build.ts'
-import { createEvent, deleteEvent, moveEvent, writeEvent, type WriteOptions } from '../store/writes.ts'
+import { createEvent, deleteEvent, insertEvent, moveEvent, writeEvent, type WriteOptions } from '../store/writes.ts'
 import { quickAdd } from '../time/quickadd.ts'
 import { CalendarTimeError } from '../time/zoned.ts'
 import {
@@ -223,9 +223,10 @@ export const eventsRouter = createGoogleRouter()
     }
     const o = { ...options(q), minted: b.id === undefined }
     const id = (tx: typeof db) => (b.id as string | undefined) ?? calendarEventId(tx)
-    const row = c.var.world.tx((tx) => checked(() => createEvent(tx, cal, c.var.user, id(tx), b, o)))
+    const { row, parts } = c.var.world.tx((tx) => checked(() => insertEvent(tx, cal, c.var.user, id(tx), b, o)))
     // Adding an event changes neither the calendar's zone nor the caller's role: the view is the one checked above.
-    return c.json(toEvent(db, row, viewOf(c, cal, role)) as never, 200)
+    // The row is rendered from the objects its texts were written from (a JSON body's values, as parsing gives them).
+    return c.json(toEvent(db, row, viewOf(c, cal, role), parts) as never, 200)
   })
   .openapi(get, (c) => {
     const { calendarId, eventId } = c.req.valid('param')

@@ -25,6 +25,12 @@ export type Attendee = {
   id?: string
 }
 
+/**
+ * A row's JSON columns as objects: what parsing its `data`, `start` and `end` texts gives (docs/decisions/0352). A
+ * writer that made the texts from these objects hands them on, for rendering the row without reading it back.
+ */
+export type ParsedParts = { data: EventData; start: StoredTime; end: StoredTime }
+
 export const stored = (t: ResolvedTime): StoredTime => ({
   ms: t.ms,
   allDay: t.allDay,

@@ -12,6 +12,7 @@ import {
   rowsOfEvent,
   saveEvent,
   type Attendee,
+  type ParsedParts,
 } from './events.ts'
 import { guestsOf, notify, type SendUpdates } from './notify.ts'
 import { bookRooms } from './rooms.ts'
@@ -38,6 +39,22 @@ export function createEvent(
   b: EventBody,
   o: CreateOptions,
 ): EventRow {
+  return insertEvent(db, cal, user, id, b, o).row
+}
+
+/**
+ * createEvent, giving with the row the objects its `data`, `start` and `end` texts were written from, for rendering
+ * it (toEvent's `parts`). They are what parsing those texts gives back for a body read from JSON (values of a JSON
+ * text survive a second write and read unchanged); the caller must not change them.
+ */
+export function insertEvent(
+  db: Db,
+  cal: CalendarRow,
+  user: WorldUserRow,
+  id: string,
+  b: EventBody,
+  o: CreateOptions,
+): { row: EventRow; parts: ParsedParts } {
   const f = fieldsOf(b, cal)
   applyConference(db, f.data, cal.id, id, o.conferenceDataVersion)
   const booking = { organizerCalendarId: cal.id, id, start: f.start, startMs: f.start.ms, endMs: f.end.ms }
@@ -68,10 +85,12 @@ export function createEvent(
     },
     now,
   ) // updated = created: the clock read once (it does not move within a request)
-  propagate(db, row, { minted: o.minted })
+  // Under an id just taken from the counter no copy exists anywhere, and without attendees none is wanted: a new
+  // row (never an instance) then leaves propagate nothing to read or write.
+  if (!o.minted || f.data.attendees) propagate(db, row, { minted: o.minted })
   // Mail goes out only with sendUpdates=all (notify sends nothing otherwise): the guest list is read only then.
   if (o.sendUpdates === 'all') notify(db, row, 'invite', guestsOf(row), o.sendUpdates)
-  return row
+  return { row, parts: { data: f.data, start: f.start, end: f.end } }
 }
 
 /**
