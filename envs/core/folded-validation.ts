@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { parseNow, preferSyncParse } from './sync-parse.ts'
 
 // @hono/zod-openapi's `openapi()` puts one validator middleware per request part in front of a route's handler
@@ -199,8 +199,8 @@ function requestSchemas(request: RequestParts | undefined): unknown[] {
 }
 
 /**
- * Every route this router declares from now on validates its request synchronously first (envs/core/sync-parse.ts), in one
- * middleware (above).
+ * Every route this router declares from now on validates its request synchronously first (envs/core/sync-parse.ts),
+ * in one middleware (above).
  */
 export function withSyncValidation<R extends OpenAPIHono<any>>(router: R): R {
   const declare = router.openapi

@@ -6,7 +6,7 @@ import { z } from 'zod'
 // makes zod throw `$ZodAsyncError` before any result exists, and then the original asynchronous parse runs.
 // Results are the same objects either way (same data, same issues), so responses do not change.
 
-/** Each patched schema's synchronous parse: zod's answer, or undefined where only an asynchronous parse can give one. */
+/** Each patched schema's synchronous parse: zod's answer, or undefined where only an asynchronous one gives it. */
 const syncParses = new WeakMap<object, SyncParse>()
 
 type Parser = { safeParse: z.ZodType['safeParse']; safeParseAsync: z.ZodType['safeParseAsync'] }
