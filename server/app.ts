@@ -75,9 +75,29 @@ function familyOf(path: string): Family {
   return path.startsWith('/api/') ? 'slack' : 'google'
 }
 
+type Operation = { service: string; operationId: string }
+
+/**
+ * The Google operation of each method and path matched lately (null: none). A pure function of the method, the
+ * path and the services' spec tables, which never change: the memo only answers sooner. Past the cap it starts
+ * over (paths carry ids, so most are seen once).
+ */
+const operations = new Map<string, Operation | null>()
+const OPERATIONS_CAP = 512
+
 /** The semantic operation id of a request (`gmail.users.messages.send`, `chat.postMessage`). */
-export function operationIdOf(method: string, path: string): { service: string; operationId: string } | undefined {
+export function operationIdOf(method: string, path: string): Operation | undefined {
   if (path.startsWith('/api/')) return { service: 'slack', operationId: path.slice(5) }
+  const key = `${method} ${path}` // a method has no space
+  const kept = operations.get(key)
+  if (kept !== undefined) return kept === null ? undefined : { service: kept.service, operationId: kept.operationId }
+  const found = googleOperationOf(method, path)
+  if (operations.size >= OPERATIONS_CAP) operations.clear()
+  operations.set(key, found ? { service: found.service, operationId: found.operationId } : null)
+  return found
+}
+
+function googleOperationOf(method: string, path: string): Operation | undefined {
   const normal = path.replace(/^\/resumable\/upload\//, '/upload/')
   for (const s of googleServices) {
     const id = matchSpecMethod(s.specMethods, method, normal)

@@ -7,7 +7,7 @@ import type { Db } from './db.ts'
 import type { WorldUserRow } from './world-tables.ts'
 import { GoogleApiError } from './errors/google.ts'
 import { SlackApiError } from './errors/slack.ts'
-import { withSyncValidation } from './sync-parse.ts'
+import { withSyncValidation } from './folded-validation.ts'
 
 /** Who is calling: the user behind the token, and what kind of token it is. */
 export type Principal = {

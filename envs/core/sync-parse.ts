@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from '@hono/zod-openapi'
 import { z } from 'zod'
 
 // Hono's zod validator parses every request part with `safeParseAsync`, which costs several times a synchronous
@@ -7,35 +6,47 @@ import { z } from 'zod'
 // makes zod throw `$ZodAsyncError` before any result exists, and then the original asynchronous parse runs.
 // Results are the same objects either way (same data, same issues), so responses do not change.
 
-const patched = new WeakSet<object>()
+/** Each patched schema's synchronous parse: zod's answer, or undefined where only an asynchronous one gives it. */
+const syncParses = new WeakMap<object, SyncParse>()
 
 type Parser = { safeParse: z.ZodType['safeParse']; safeParseAsync: z.ZodType['safeParseAsync'] }
+type ParseResult = ReturnType<z.ZodType['safeParse']>
+type SyncParse = (data: unknown, params?: Parameters<z.ZodType['safeParse']>[1]) => ParseResult | undefined
 
 /** Makes one schema's `safeParseAsync` try the synchronous parse first (once per schema; idempotent). */
 export function preferSyncParse(schema: unknown): void {
-  if (!(schema instanceof z.ZodType) || patched.has(schema)) return
-  patched.add(schema)
+  if (!(schema instanceof z.ZodType) || syncParses.has(schema)) return
   const s = schema as unknown as Parser
   const original = s.safeParseAsync
   let plain: PlainFields | null | undefined
   // Whether zod answered an empty plain object with success and an empty object (undefined: not asked yet).
   let emptyIsEmpty: boolean | undefined
-  s.safeParseAsync = async (data, params) => {
+  const parseNow: SyncParse = (data, params) => {
     // Worked out on the first parse, when every schema a getter names exists.
     if (plain === undefined) plain = plainFields(schema)
     const quick = plain && plainParse(plain, data)
-    if (quick) return quick as never
+    if (quick) return quick as ParseResult
     const empty = isEmptyPlainObject(data)
-    if (empty && emptyIsEmpty) return { success: true, data: {} } as never
+    if (empty && emptyIsEmpty) return { success: true, data: {} } as ParseResult
     try {
       const result = s.safeParse(data, params)
       if (empty && emptyIsEmpty === undefined) emptyIsEmpty = result.success && isEmptyPlainObject(result.data)
       return result
     } catch (error) {
-      if (error instanceof z.core.$ZodAsyncError) return original(data, params)
+      if (error instanceof z.core.$ZodAsyncError) return undefined
       throw error
     }
   }
+  syncParses.set(schema, parseNow)
+  s.safeParseAsync = async (data, params) => parseNow(data, params) ?? original(data, params)
+}
+
+/**
+ * What `schema.safeParseAsync(data)` resolves to, given now: for a schema `preferSyncParse` patched whose parse
+ * needs nothing asynchronous. Undefined otherwise (then the caller awaits `safeParseAsync`).
+ */
+export function parseNow(schema: unknown, data: unknown): ParseResult | undefined {
+  return syncParses.get(schema as object)?.(data)
 }
 
 /**
@@ -152,24 +163,4 @@ function plainObject(plain: PlainFields, data: unknown): Record<string, unknown>
 function hasAll(given: Record<string, unknown>, keys: Set<string>): boolean {
   for (const key of keys) if (!Object.hasOwn(given, key)) return false
   return true
-}
-
-type RequestParts = { query?: unknown; params?: unknown; headers?: unknown; cookies?: unknown; body?: unknown }
-
-/** The request schemas of a route: query, path, header and cookie parameters and each body media type's. */
-function requestSchemas(request: RequestParts | undefined): unknown[] {
-  if (!request) return []
-  const content = (request.body as { content?: Record<string, { schema?: unknown }> } | undefined)?.content ?? {}
-  const bodies = Object.values(content).map((media) => media?.schema)
-  return [request.query, request.params, request.headers, request.cookies, ...bodies]
-}
-
-/** Every route this router declares from now on validates its request synchronously first (see above). */
-export function withSyncValidation<R extends OpenAPIHono<any>>(router: R): R {
-  const declare = router.openapi
-  router.openapi = ((route: { request?: RequestParts }, ...rest: unknown[]) => {
-    for (const schema of requestSchemas(route.request)) preferSyncParse(schema)
-    return (declare as (...a: unknown[]) => unknown)(route, ...rest)
-  }) as R['openapi']
-  return router
 }

@@ -180,13 +180,68 @@ export async function urlEncodedForm(c: Context): Promise<FormData> {
   const cache = c.req.bodyCache as Record<string, Promise<unknown> | undefined>
   const cached = cache.formData as Promise<FormData> | undefined
   if (cached) return cached
+  keepPairs(cache as FormCache, await formPairs(c))
+  return cache.formData as Promise<FormData>
+}
+
+/**
+ * An url-encoded body's keys in order, each with its last value (an object without prototype): what
+ * `lastValues(await urlEncodedForm(c))` gives, without building the FormData,
+ * which the body cache builds from the same pairs if anything asks for it.
+ */
+export async function urlEncodedArgs(c: Context): Promise<Record<string, string | File>> {
+  const cache = c.req.bodyCache as FormCache
+  if (cache.formData) return lastValues((await cache.formData) as FormData)
+  const pairs = await formPairs(c)
+  keepPairs(cache, pairs)
+  const out: Record<string, string> = Object.create(null)
+  for (const [k, v] of pairs) out[k] = v
+  return out
+}
+
+/** The name/value pairs of the body (undici keeps a leading BOM in form bodies, ignoreBOM, unlike text()). */
+async function formPairs(c: Context): Promise<URLSearchParams> {
   const bytes = new Uint8Array(await c.req.arrayBuffer())
-  const form = new FormData()
-  // undici keeps a leading BOM in form bodies (ignoreBOM), unlike text().
-  for (const [k, v] of new URLSearchParams(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes))) {
-    form.append(k, v)
-  }
-  const done = Promise.resolve(form)
-  cache.formData = done
-  return done
+  return new URLSearchParams(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes))
+}
+
+/**
+ * What `c.req.parseBody({ all: true })` gives for an url-encoded form, reduced to each key's last value (all this
+ * reader keeps): the same keys in the same order (an object without prototype, each key placed at its first
+ * occurrence). Hono's parseBody would first build the request's `Headers` to read a Content-Type the caller has
+ * already matched as url-encoded.
+ */
+export function lastValues(form: FormData): Record<string, string | File> {
+  const out: Record<string, string | File> = Object.create(null)
+  form.forEach((value, key) => {
+    out[key] = value
+  })
+  return out
+}
+
+const PAIRS = Symbol('form pairs')
+type FormCache = Record<string, Promise<unknown> | undefined> & {
+  [PAIRS]: { pairs: URLSearchParams; form: Promise<unknown> | undefined }
+}
+
+// One accessor pair for every request (see TEXT above): the FormData of the kept pairs, built on first read.
+const FORM: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: FormCache) {
+    const kept = this[PAIRS]
+    if (kept.form) return kept.form
+    const form = new FormData()
+    for (const [k, v] of kept.pairs) form.append(k, v)
+    return (kept.form = Promise.resolve(form))
+  },
+  set(this: FormCache, value: Promise<unknown>) {
+    this[PAIRS].form = value
+  },
+}
+
+/** Puts the body's FormData on Hono's body cache, built from `pairs` when first read. */
+function keepPairs(cache: FormCache, pairs: URLSearchParams) {
+  cache[PAIRS] = { pairs, form: undefined }
+  Object.defineProperty(cache, 'formData', FORM)
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { UploadedFile } from '../../envs/core/http.ts'
 import { SlackApiError } from '../../envs/core/errors/slack.ts'
-import { requestHeader, urlEncodedForm } from './node-body.ts'
+import { requestHeader, urlEncodedArgs } from './node-body.ts'
 import { searchOfUrl } from '../../envs/core/request-url.ts'
 
 /**
@@ -30,7 +30,7 @@ export async function readSlackArgs(c: Context): Promise<Record<string, unknown>
     try {
       // Url-encoded forms (most calls) skip building a Response to parse them; multipart goes through undici.
       form = /^application\/x-www-form-urlencoded\s*(;|$)/.test(type)
-        ? lastValues(await urlEncodedForm(c))
+        ? await urlEncodedArgs(c)
         : await c.req.parseBody({ all: true })
     } catch {
       throw new SlackApiError('invalid_form_data')
@@ -44,19 +44,7 @@ export async function readSlackArgs(c: Context): Promise<Record<string, unknown>
   return args
 }
 
-/**
- * What `c.req.parseBody({ all: true })` gives for an url-encoded form, reduced to each key's last value (all this
- * reader keeps): the same keys in the same order (an object without prototype, each key placed at its first
- * occurrence). Hono's parseBody would first build the request's `Headers` to read a Content-Type the caller has
- * already matched as url-encoded.
- */
-export function lastValues(form: FormData): Record<string, string | File> {
-  const out: Record<string, string | File> = Object.create(null)
-  form.forEach((value, key) => {
-    out[key] = value
-  })
-  return out
-}
+export { lastValues } from './node-body.ts'
 
 async function toUpload(file: File): Promise<UploadedFile> {
   return {

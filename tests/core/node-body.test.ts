@@ -5,7 +5,7 @@ import { serve, type ServerType } from '@hono/node-server'
 import { Hono } from 'hono'
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
 import { LIMITS } from '../../server/app.ts'
-import { urlEncodedForm } from '../../server/middleware/node-body.ts'
+import { lastValues, urlEncodedArgs, urlEncodedForm } from '../../server/middleware/node-body.ts'
 
 // Bodies that arrive on a Node socket are read from the IncomingMessage itself (server/middleware/node-body.ts,
 // docs/decisions/0270). The same calls must answer and change the world exactly as the in-process path (which
@@ -230,6 +230,35 @@ describe('urlEncodedForm', () => {
       const res = await app.request('/', { method: 'POST', body, headers: { 'content-type': FORM } })
       const want = await new Response(body, { headers: { 'content-type': FORM } }).formData()
       expect(await res.json()).toEqual([...want.entries()])
+    }
+  })
+  test('urlEncodedArgs gives the last value of each key as lastValues of that FormData, and keeps the FormData', async () => {
+    const app = new Hono()
+    app.post('/', async (c) => {
+      const args = await urlEncodedArgs(c)
+      // What a later reader of the body gets: the FormData urlEncodedForm would have kept, via hono's parseBody.
+      const later = await c.req.parseBody({ all: true })
+      return c.json({ args: Object.entries(args), proto: Object.getPrototypeOf(args), later: Object.entries(later) })
+    })
+    const bodies = [
+      'a=1&b=2&a=3',
+      'text=first&2=x&text=second&1=y&a[]=z&a[]=w&__proto__=p&b.c=d&empty=',
+      'text=a+b%20c%F0%9F%98%80&line=a%0D%0Ab%0Ac',
+      `${BOM}channel=C1`,
+      'bad=%E0%A4%A&x=%zz&s=%ED%A0%80',
+      '=v&k=&&k2',
+      '',
+      Buffer.from([0x61, 0x3d, 0xff, 0xfe, 0x26, 0x62, 0x3d, 0x31]),
+    ]
+    for (const body of bodies) {
+      const res = await app.request('/', { method: 'POST', body, headers: { 'content-type': FORM } })
+      const want = await new Response(body, { headers: { 'content-type': FORM } }).formData()
+      const got = (await res.json()) as { args: unknown; proto: unknown; later: unknown }
+      expect(got.args).toEqual(Object.entries(lastValues(want)))
+      expect(got.proto).toBe(null)
+      const parsed: Record<string, unknown> = Object.create(null)
+      want.forEach((v, k) => (parsed[k] = k in parsed ? [parsed[k], v].flat() : v))
+      expect(got.later).toEqual(Object.entries(parsed))
     }
   })
 })

@@ -42,6 +42,16 @@ describe('custom verbs', () => {
     )
     expect(operationIdOf('PATCH', '/upload/drive/v3/files/abc')?.operationId).toBe('drive.files.update')
   })
+
+  test('a path asked again answers as the first time, with an object of its own', () => {
+    const path = '/gmail/v1/users/me/messages/kept1'
+    const first = operationIdOf('GET', path)!
+    first.operationId = 'changed by a caller'
+    expect(operationIdOf('GET', path)).toEqual({ service: 'gmail', operationId: 'gmail.users.messages.get' })
+    expect(operationIdOf('DELETE', path)?.operationId).toBe('gmail.users.messages.delete')
+    expect(operationIdOf('GET', '/gmail/v1/nothing/here')).toBeUndefined()
+    expect(operationIdOf('GET', '/gmail/v1/nothing/here')).toBeUndefined()
+  })
 })
 
 describe('partial responses (fields=)', () => {

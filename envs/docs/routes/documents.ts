@@ -12,7 +12,7 @@ import { loadDocument, revisionIdOf, revisionOfId, saveDocument } from '../store
 import { applyRequests, checkRequests } from '../requests/apply.ts'
 import { plainText } from '../render/text.ts'
 import { newDocument } from '../model/new.ts'
-import { withSyncValidation } from '../../core/sync-parse.ts'
+import { withSyncValidation } from '../../core/folded-validation.ts'
 
 const { Document, BatchUpdateDocumentResponse } = docsSchemas()
 
