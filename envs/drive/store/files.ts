@@ -98,6 +98,7 @@ export function writeFile(db: Db, f: NewFile): string {
   const at = f.createdMs ?? now
   const id = f.id ?? driveId(db)
   const hasContent = f.content !== undefined
+  const names = nameColumns(db, f.name)
   const row: FileRow = {
     id,
     name: f.name,
@@ -114,13 +115,17 @@ export function writeFile(db: Db, f: NewFile): string {
     version: 1,
     content: f.content ?? null,
     size: hasContent ? f.content!.length : null,
-    fullText: f.fullText ?? (hasContent && /^text\//.test(f.mimeType) ? f.content!.toString('utf8') : ''),
+    // An empty content's text is '' whatever its type: neither the type nor the bytes are read for it.
+    fullText:
+      f.fullText ??
+      (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? f.content!.toString('utf8') : ''),
     properties: '{}',
     appProperties: '{}',
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
     checksums: hasContent ? checksumsOf(f.content!) : null,
     driveId: f.driveId ?? null,
-    ...nameColumns(db, f.name),
+    nameKey: names.nameKey,
+    nameWords: names.nameWords,
   }
   stmt(db, INSERT_FILE).run(fileValues(row))
   // Items of a shared drive have no owner: the drive's members hold them.
