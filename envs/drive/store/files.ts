@@ -140,7 +140,9 @@ export function writeFile(db: Db, f: NewFile): string {
 // given, defaults as their values), without its per-call shape check and driver mapping, and without the shared
 // writer meeting four new tables in the middle of a run (docs/decisions/0355; 0348 did the same for Calendar).
 const FILE_FIELDS = Object.entries(getTableColumns(files))
-const INSERT_FILE = `/* new file */ INSERT INTO "drive_files" (${FILE_FIELDS.map(([, c]) => `"${c.name}"`).join(', ')}) VALUES (${FILE_FIELDS.map(() => '?').join(', ')})`
+const FILE_COLUMN_NAMES = FILE_FIELDS.map(([, c]) => `"${c.name}"`).join(', ')
+const FILE_PLACES = FILE_FIELDS.map(() => '?').join(', ')
+const INSERT_FILE = `/* new file */ INSERT INTO "drive_files" (${FILE_COLUMN_NAMES}) VALUES (${FILE_PLACES})`
 const INSERT_OWNER =
   '/* owner permission */ INSERT INTO "drive_permissions" ("file_id", "id", "type", "role", "email_address", ' +
   `"allow_file_discovery") VALUES (?, ?, 'user', 'owner', ?, 0)`
