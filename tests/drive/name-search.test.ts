@@ -168,7 +168,16 @@ describe('nameColumns', () => {
     const h = harness('empty')
     const db = h.entry.world.db
     const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('')
-    const names = [ascii, [...ascii].reverse().join(''), 'Report Q3 (final)', '__a--B..c9 ', 'ÀSCII not', '\u212Aelvin']
+    const names = [
+      ascii,
+      [...ascii].reverse().join(''),
+      'Report Q3 (final)',
+      '__a--B..c9 ',
+      'ÀSCII not',
+      '\u212Aelvin',
+      'report 1 Report notes 1',
+      'Straße ÉTÉ straße été x',
+    ]
     const mixed = (i: number) => Array.from({ length: 12 }, (_, k) => ascii[(i * 31 + k * 17) % 128]).join('')
     for (let i = 0; i < 200; i++) names.push(mixed(i))
     for (const name of names) {

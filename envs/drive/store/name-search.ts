@@ -32,8 +32,15 @@ export const nameKeyOf = (name: string) => utf16be(name.toLowerCase())
 export function nameColumns(db: Db, name: string): { nameKey: Buffer; nameWords: string } {
   const lower = storedName(db, name).toLowerCase()
   // In ASCII text the letters and digits are exactly a-z, A-Z and 0-9 (none of them upper case once lowered).
-  const words = [...new Set(lower.split(ASCII.test(lower) ? ASCII_WORD_BREAK : WORD_BREAK).filter(Boolean))]
-  return { nameKey: utf16be(lower), nameWords: words.map((w) => ` ${w}`).join('') }
+  // Each distinct word once, in the order the name first has it, after a space (one pass, no arrays in between).
+  const seen = new Set<string>()
+  let nameWords = ''
+  for (const w of lower.split(ASCII.test(lower) ? ASCII_WORD_BREAK : WORD_BREAK)) {
+    if (w === '' || seen.has(w)) continue
+    seen.add(w)
+    nameWords += ` ${w}`
+  }
+  return { nameKey: utf16be(lower), nameWords }
 }
 
 const ASCII = /^[\x00-\x7f]*$/
