@@ -32,6 +32,12 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
+/** undici's error for a connection the other side closed (or reset) before any answer came. */
+function closedUnderUs(e: unknown): boolean {
+  const code = (e as { cause?: { code?: unknown } } | undefined)?.cause?.code
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET'
+}
+
 const brief = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? '')).slice(0, 300)
 
 /** The gym's HTTP routes on the control listener (admin token). Nothing here runs the gym in process. */
@@ -49,13 +55,21 @@ export class GymClient {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (this.adminToken) headers.authorization = `Bearer ${this.adminToken}`
     if (body !== undefined) headers['content-type'] = 'application/json'
-    let res: Response
-    try {
-      res = await fetch(this.baseUrl + path, {
+    const send = () =>
+      fetch(this.baseUrl + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
+      })
+    let res: Response
+    try {
+      res = await send().catch((e: unknown) => {
+        // A pooled keep-alive connection the server closed as idle just as this request went out (a client whose
+        // event loop was busy past the server's keep-alive timeout): the server read nothing. Sent again once when
+        // repeating it is harmless: a read, or a reset (an extra episode is reaped unused). Never a step.
+        if (closedUnderUs(e) && (method === 'GET' || path === '/gym/reset')) return send()
+        throw e
       })
     } catch (e) {
       throw new HttpError(0, null, `gym ${method} ${path}: ${(e as Error).message}`)
