@@ -76,12 +76,16 @@ export function textMemo(db: Db, kind: string): TextMemo {
   return memo
 }
 
-/** `JSON.stringify(v, null, indent)` of an element two levels deep: with a leading newline and its lines indented. */
+/**
+ * `JSON.stringify(v, null, indent)` of an element two levels deep: with a leading newline and its lines indented,
+ * i.e. `pad + s.replace(/\n/g, pad)`. Written as a split and a join, which give V8 one flat string: a global
+ * `replace` gives a rope of a piece per line, and a listing of such elements costs several times as much to flatten,
+ * measure and encode when it is sent (~70–100 µs for a 54 KB page of events; docs/decisions/0357).
+ */
 export function elementText(v: unknown, indent: number | undefined): string {
   const s = JSON.stringify(v, null, indent) ?? 'null'
   if (!indent) return s
-  const pad = `\n${' '.repeat(indent * 2)}`
-  return pad + s.replace(/\n/g, pad)
+  return `\n${s}`.split('\n').join(`\n${' '.repeat(indent * 2)}`)
 }
 
 /** The element's text inside a top-level array (a `JsonText`'s kept text, or the value stringified). */

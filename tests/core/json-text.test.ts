@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { JsonText, keyOf, plainLists, stringifyWithTexts, textMemo, type TextMemo } from '../../envs/core/json-text.ts'
+import {
+  elementText,
+  JsonText,
+  keyOf,
+  plainLists,
+  stringifyWithTexts,
+  textMemo,
+  type TextMemo,
+} from '../../envs/core/json-text.ts'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { jsonStream } from '../../server/json-stream.ts'
 
@@ -129,5 +137,27 @@ describe('textMemo', () => {
     expect(textMemo(dbA, 'calendar#event')).toBe(textMemo(dbA, 'calendar#event'))
     expect(textMemo(dbA, 'calendar#event')).not.toBe(textMemo(dbA, 'slack#message'))
     expect(textMemo(dbA, 'calendar#event')).not.toBe(textMemo(b.entry.world.db, 'calendar#event'))
+  })
+})
+
+describe('elementText', () => {
+  it('indents every line of the element as the replace of each newline by the padding did', () => {
+    const values: unknown[] = [
+      { a: 1, b: [1, 2, { c: '$& $1 $$ $` end' }], d: {}, e: [] },
+      { s: 'line\nbreak\r\n\t"quoted"', u: 'é ☃ 😀 \ud800 x', n: null, t: true },
+      [[[]], [{}], 'x'],
+      'plain',
+      7,
+      null,
+      undefined,
+    ]
+    for (const indent of [1, 2, 3, 4]) {
+      const pad = `\n${' '.repeat(indent * 2)}`
+      for (const v of values) {
+        const s = JSON.stringify(v, null, indent) ?? 'null'
+        expect(elementText(v, indent)).toBe(pad + s.replace(/\n/g, pad))
+      }
+    }
+    expect(elementText({ a: [1] }, undefined)).toBe('{"a":[1]}')
   })
 })
