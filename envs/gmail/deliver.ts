@@ -9,7 +9,7 @@ import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
 import { headEnd, headerOf, parseMime, parseTopHeaders } from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
-import { CopyMemo, insertMessage, modifyLabels, type NewMessage } from './store/messages.ts'
+import { CopyMemo, insertMessage, labelOrder, modifyLabels, type NewMessage } from './store/messages.ts'
 import { criteriaQuery, getSetting, listAddressSettings, listFilters, setSetting } from './store/settings.ts'
 import { matchesQuery } from './store/match.ts'
 import type { MessageRow } from './schema.ts'
@@ -56,7 +56,8 @@ export function deliverInternalMail(db: Db, mail: InternalMail): { messageIds: s
 
 /**
  * Replaces or adds headers in a raw message's header block; `null` removes a header. Only the header block is
- * decoded: the blank line and body are copied as bytes (the same bytes a latin1 round trip gives).
+ * decoded: the blank line and body are copied as bytes (the same bytes a latin1 round trip gives). The block is
+ * walked line by line as `split(/\r?\n/)` cuts it, and the lines are written into one buffer with the body.
  */
 export function rewriteHeaders(
   raw: Buffer,
@@ -67,30 +68,43 @@ export function rewriteHeaders(
   const head = raw.toString('latin1', 0, end)
   const rest = end < raw.length ? raw.subarray(end) : NO_BODY
   const lines: string[] = []
+  for (const [k, v] of Object.entries(prepend)) lines.push(`${k}: ${v}`)
   let skipping = false
+  // A plain object, as before: a header named like an Object.prototype property is found `in` it (and then throws).
   const lower = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k.toLowerCase(), v]))
-  const done = new Set<string>()
-  for (const line of head.split(/\r?\n/)) {
-    if (/^[ \t]/.test(line)) {
-      if (!skipping) lines.push(line)
-      continue
+  const done: string[] = []
+  for (let start = 0; ;) {
+    const lf = head.indexOf('\n', start)
+    const stop = lf < 0 ? head.length : lf > start && head.charCodeAt(lf - 1) === 13 ? lf - 1 : lf
+    const first = head.charCodeAt(start)
+    if (first === 32 || first === 9) {
+      if (!skipping) lines.push(head.slice(start, stop))
+    } else {
+      const line = head.slice(start, stop)
+      const colon = line.indexOf(':')
+      const name = line.slice(0, colon).trim().toLowerCase()
+      skipping = false
+      if (name in lower) {
+        skipping = true
+        if (lower[name] !== null && !done.includes(name))
+          lines.push(`${line.slice(0, colon)}: ${utf8Bytes(lower[name]!)}`)
+        done.push(name)
+      } else lines.push(line)
     }
-    const name = line.slice(0, line.indexOf(':')).trim().toLowerCase()
-    skipping = false
-    if (name in lower) {
-      skipping = true
-      if (lower[name] !== null && !done.has(name))
-        lines.push(`${line.slice(0, line.indexOf(':'))}: ${Buffer.from(lower[name]!, 'utf8').toString('latin1')}`)
-      done.add(name)
-      continue
-    }
-    lines.push(line)
+    if (lf < 0) break
+    start = lf + 1
   }
   for (const [k, v] of Object.entries(changes))
-    if (v !== null && !done.has(k.toLowerCase())) lines.push(`${k}: ${Buffer.from(v, 'utf8').toString('latin1')}`)
-  const pre = Object.entries(prepend).map(([k, v]) => `${k}: ${v}`)
-  return Buffer.concat([Buffer.from([...pre, ...lines].join('\r\n'), 'latin1'), rest])
+    if (v !== null && !done.includes(k.toLowerCase())) lines.push(`${k}: ${utf8Bytes(v)}`)
+  const text = lines.join('\r\n')
+  const out = Buffer.allocUnsafe(text.length + rest.length)
+  out.write(text, 0, 'latin1')
+  rest.copy(out, text.length)
+  return out
 }
+
+/** A header value's UTF-8 bytes as a latin1 string (one character per byte). */
+const utf8Bytes = (value: string) => Buffer.from(value, 'utf8').toString('latin1')
 
 /** What rewriteHeaders puts after a message that has no blank line. */
 const NO_BODY = Buffer.from('\r\n\r\n', 'latin1')
@@ -98,14 +112,16 @@ const NO_BODY = Buffer.from('\r\n\r\n', 'latin1')
 /**
  * Sends a message as a world user: the sender keeps a SENT copy (in the given thread when possible),
  * every world user among To/Cc/Bcc gets an INBOX + UNREAD copy without the Bcc header, and
- * external recipients are recorded in the sent copy only.
+ * external recipients are recorded in the sent copy only. Returns the sent copy with its label ids as the API lists
+ * them: the ones written, in Gmail's order (what labelsOf reads after the send: delivery, filters, forwards and
+ * vacation replies write other messages, every one stored under a new id, never this copy's labels).
  */
 export function sendAsUser(
   db: Db,
   sender: WorldUserRow,
   raw: Buffer,
   opts: { threadId?: string; depth?: number; mailboxExists?: boolean } = {},
-): MessageRow {
+): { row: MessageRow; labelIds: string[] } {
   // Only the top-level headers matter here; insertMessage parses the whole message once.
   const headers = parseTopHeaders(raw)
   const h = (n: string) => headerOf(headers, n)
@@ -138,7 +154,7 @@ export function sendAsUser(
   const delivered = () => rewriteHeaders(fixed, { Bcc: null })
   const others = recipients.filter((r) => r !== sender.email.toLowerCase())
   deliverToWorldUsers(db, delivered, others, opts.depth ?? 0, at, memo)
-  return sent
+  return { row: sent, labelIds: labelOrder(labelIds) }
 }
 
 /** The From header Gmail uses: the given address when it is the user's or a send-as alias, else the account's. */

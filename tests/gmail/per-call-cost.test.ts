@@ -136,13 +136,26 @@ describe('gmail header rewrites', () => {
       ' folded',
       'Subject: caf\u00e9',
       'bad',
+      'Message-ID: <m1@client.test>',
+      'FROM: Someone <s@x.test>',
+      'Date: Mon, 9 Mar 2026 10:00:00 +0000',
+      'X-Lone: a\rb',
+      ':no name',
+      '\tfolded by a tab',
     ]
     const ends = ['\r\n\r\n', '\n\n', '\r\n\n', '\n\r\n', '\r\n', '', '\r\r\n\r\n']
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 2000; i++) {
       const head = Array.from({ length: rng.int(0, 6) }, () => rng.pick([...pieces, ''])).join(rng.pick(['\r\n', '\n']))
       const body = rng.pick(['', 'body\r\n\r\nmore \u00ff', '--b\r\nContent-Type: text/plain\r\n\r\ninner'])
       const raw = Buffer.from(`${head}${rng.pick(ends)}${body}`, rng.pick(['utf8', 'latin1'] as const))
-      const options: Record<string, string | null>[] = [{ Bcc: null }, { From: 'Zoë <z@x.test>', Date: 'now' }, {}]
+      const options: Record<string, string | null>[] = [
+        { Bcc: null },
+        { From: 'Zoë <z@x.test>', Date: 'now' },
+        {},
+        { From: 'ann@example.com', 'Message-ID': '<id@mail.example.com>' },
+        { From: 'Ann <ann@example.com>', Date: 'Tue, 10 Mar 2026 15:00:00 +0000', 'Message-ID': '<x@y>' },
+        { Bcc: null, BCC: 'kept@x.test', 'X-New': 'v' },
+      ]
       const changes = rng.pick(options)
       const prepends: Record<string, string>[] = [{}, { 'Delivered-To': 'ann@example.com' }]
       const prepend = rng.pick(prepends)

@@ -96,7 +96,7 @@ function sendDraft(c: WorldContext, user: WorldUserRow, id: string | undefined, 
     stmt(db, DELETE_DRAFT).run(user.id, d.id)
     return sendAsUser(db, user, input.raw, { threadId: input.threadId })
   })
-  return { id: sent.id, threadId: sent.threadId, labelIds: labelsOf(c.var.world.db, user.id, sent.id) }
+  return { id: sent.row.id, threadId: sent.row.threadId, labelIds: sent.labelIds }
 }
 
 const list = createRoute({

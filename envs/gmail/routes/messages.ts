@@ -175,16 +175,11 @@ function decodeCursor(token: string | undefined): (SearchCursor & { seen: number
   return { internalDate: d as number, id: i, seen: n as number }
 }
 
-const short = (c: WorldContext, user: WorldUserRow, row: { id: string; threadId: string }) => ({
-  id: row.id,
-  threadId: row.threadId,
-  labelIds: labelsOf(c.var.world.db, user.id, row.id),
-})
-
 function send(c: WorldContext, user: WorldUserRow, input: MessageInput) {
   // mailboxOf ensured the sender's mailbox earlier in this request.
-  const row = c.var.world.tx((db) => sendAsUser(db, user, input.raw, { threadId: input.threadId, mailboxExists: true }))
-  return short(c, user, row)
+  const opts = { threadId: input.threadId, mailboxExists: true }
+  const { row, labelIds } = c.var.world.tx((db) => sendAsUser(db, user, input.raw, opts))
+  return { id: row.id, threadId: row.threadId, labelIds }
 }
 
 /**
