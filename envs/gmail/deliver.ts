@@ -70,7 +70,7 @@ export function rewriteHeaders(
   const lines: string[] = []
   for (const [k, v] of Object.entries(prepend)) lines.push(`${k}: ${v}`)
   let skipping = false
-  // A plain object, as before: a header named like an Object.prototype property is found `in` it (and then throws).
+  // Own keys only: a header named like an Object.prototype property (`constructor:`) is an ordinary header.
   const lower = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k.toLowerCase(), v]))
   const done: string[] = []
   for (let start = 0; ;) {
@@ -84,7 +84,7 @@ export function rewriteHeaders(
       const colon = line.indexOf(':')
       const name = line.slice(0, colon).trim().toLowerCase()
       skipping = false
-      if (name in lower) {
+      if (Object.hasOwn(lower, name)) {
         skipping = true
         if (lower[name] !== null && !done.includes(name))
           lines.push(`${line.slice(0, colon)}: ${utf8Bytes(lower[name]!)}`)

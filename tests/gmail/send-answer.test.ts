@@ -88,3 +88,24 @@ describe('gmail.users.drafts.send', () => {
     expect(res.body.labelIds).toEqual(await labelsRead(h, ann, res.body.id))
   })
 })
+
+// A header named like an Object.prototype property is an ordinary header: the send stores it (it answered 500).
+describe('messages.send with headers named like Object.prototype properties', () => {
+  const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']
+  for (const name of names) {
+    test(`keeps a "${name}:" header`, async () => {
+      const h = harness(seed)
+      const ann = h.google('ann')
+      const sent = await h.call('POST', `${M}/send`, {
+        token: ann,
+        json: { raw: raw({ To: 'ben@example.com', Subject: `odd ${name}`, [name]: 'kept' }) },
+      })
+      expect(sent.status).toBe(200)
+      const got = await h.call('GET', `${M}/${sent.body.id}?format=metadata`, { token: ann })
+      expect(got.status).toBe(200)
+      const headers = got.body.payload.headers as { name: string; value: string }[]
+      expect(headers.find((x) => x.name === name)?.value).toBe('kept')
+      expect(headers.find((x) => x.name === 'Bcc')).toBeUndefined()
+    })
+  }
+})
