@@ -68,14 +68,16 @@ export function applyFields(value: unknown, sel: Selection): unknown {
   if (Array.isArray(value)) return value.map((v) => applyFields(v, sel))
   if (value === null || typeof value !== 'object') return value
   if (sel.get('*') === true) return value
-  const out: Record<string, unknown> = {}
+  // No prototype: a member named `__proto__` (a Drive property's key, say) is copied as a member.
+  const out: Record<string, unknown> = Object.create(null)
   const obj = value as Record<string, unknown>
   for (const [key, sub] of sel) {
     if (key === '*') {
-      for (const [k, v] of Object.entries(obj)) if (!(k in out)) out[k] = sub === true ? v : applyFields(v, sub)
+      for (const [k, v] of Object.entries(obj))
+        if (!Object.hasOwn(out, k)) out[k] = sub === true ? v : applyFields(v, sub)
       continue
     }
-    if (!(key in obj)) continue
+    if (!Object.hasOwn(obj, key)) continue
     out[key] = sub === true ? obj[key] : applyFields(obj[key], sub)
   }
   return out
@@ -99,7 +101,8 @@ export function checkSelection(sel: Selection, schema: string, tables: FieldTabl
     if (!props) return
     for (const [key, sub] of s) {
       if (key === '*') continue
-      const child = props[key] ?? props['*']
+      // Own names only: `constructor` or `__proto__` is not a field of any schema.
+      const child = (Object.hasOwn(props, key) ? props[key] : undefined) ?? props['*']
       if (child === undefined) {
         throw badRequest(`Invalid field selection ${key}`, 'invalidParameter', {
           location: 'fields',

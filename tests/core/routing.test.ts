@@ -84,6 +84,10 @@ describe('partial responses (fields=)', () => {
       ['/gmail/v1/users/me/messages?fields=messages(id,subject)', 'subject'],
       ['/drive/v3/files?fields=files(id,owner)', 'owner'],
       ['/calendar/v3/calendars/primary/events?fields=items(start/zone)', 'zone'],
+      // Names every JavaScript object inherits are no schema's fields either.
+      ['/gmail/v1/users/me/profile?fields=constructor', 'constructor'],
+      ['/drive/v3/files?fields=files(id,__proto__)', '__proto__'],
+      ['/calendar/v3/users/me/calendarList?fields=items(toString)', 'toString'],
     ] as const) {
       const res = await h.call('GET', path)
       expect(res.status, path).toBe(400)
