@@ -135,9 +135,9 @@ export function blocksFromHtml(html: string): SeedBlock[] {
         const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(attrs)
         marks.link.push(decode(href?.slice(1).find((v) => v !== undefined) ?? ''))
       }
-    } else if (BLOCK_TAGS.has(tag) || tag in HEADINGS) {
+    } else if (BLOCK_TAGS.has(tag) || Object.hasOwn(HEADINGS, tag)) {
       paragraph()
-      if (tag in HEADINGS && !closing) style = tag
+      if (Object.hasOwn(HEADINGS, tag) && !closing) style = tag
       if (tag === 'ul' || tag === 'ol') {
         if (!closing) lists.push({ numbered: tag === 'ol', items: [] })
         else {

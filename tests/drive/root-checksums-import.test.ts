@@ -157,6 +157,24 @@ describe('drive import conversion', () => {
     expect(bold.paragraph.elements[0].textRun.textStyle.bold).toBe(true)
   })
 
+  test('converts html whose tags are named like Object.prototype members as unknown tags (text kept)', async () => {
+    const h = harness(driveSeed)
+    const auth = { authorization: `Bearer ${h.google()}` }
+    const html = '<body><constructor>one</constructor><p>two</p><__proto__>three</__proto__><valueOf>four</body>'
+    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/html' },
+      body: JSON.stringify({ name: 'Odd tags', mimeType: DOC }),
+    })
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const done = await h.app.request(session, { method: 'PUT', headers: auth, body: html })
+    expect(done.status).toBe(200)
+    const id = ((await done.json()) as { id: string }).id
+    const paras = await paragraphs(h, id)
+    expect(paras.map((p) => p.text).join(' ')).toMatch(/one.*two.*three.*four/)
+    for (const p of paras) expect(p.style ?? 'NORMAL_TEXT').toMatch(/^(NORMAL_TEXT|HEADING_\d|TITLE|SUBTITLE)$/)
+  })
+
   test('converts a docx upload, keeping heading levels', async () => {
     const h = harness(driveSeed)
     const docx = await Packer.toBuffer(
