@@ -170,6 +170,9 @@ export class World {
   rollbackTo(name: string): void {
     if (!this.#held || !this.#sqlite.inTransaction) throw new Error('only a held world rolls back to a savepoint')
     const statements = this.#savepointStatements(name)
+    // Most savepoints are only taken (an episode rolls back to few of them): these two are compiled on first use.
+    statements.rollback ??= this.#prepareRaw(`ROLLBACK TO ${statements.quoted}`)
+    statements.release ??= this.#prepareRaw(`RELEASE ${statements.quoted}`)
     statements.rollback.run()
     statements.release.run()
     statements.take.run()
@@ -252,22 +255,25 @@ export class World {
     return this.#probe().changes.get() as number
   }
 
-  /** SAVEPOINT, ROLLBACK TO and RELEASE of one name, prepared on first use (names recur: shared_0, shared_1…). */
+  /**
+   * SAVEPOINT of one name, prepared on first use (names recur: shared_0, shared_1…), with its ROLLBACK TO and
+   * RELEASE once rollbackTo() needs them.
+   */
   #savepointStatements(name: string): SavepointStatements {
     let statements = this.#savepoints.get(name)
     if (!statements) {
       const quoted = `"${name.replace(/"/g, '""')}"`
-      const prepare = (sql: string) => Database.prototype.prepare.call(this.#sqlite, sql)
       // A caller inventing names must not grow this forever (the statements are cheap to compile again).
       if (this.#savepoints.size >= MAX_SAVEPOINT_NAMES) this.#savepoints.clear()
-      statements = {
-        take: prepare(`SAVEPOINT ${quoted}`),
-        rollback: prepare(`ROLLBACK TO ${quoted}`),
-        release: prepare(`RELEASE ${quoted}`),
-      }
+      statements = { quoted, take: this.#prepareRaw(`SAVEPOINT ${quoted}`) }
       this.#savepoints.set(name, statements)
     }
     return statements
+  }
+
+  /** A statement outside the statement cache (and the before-use hook). */
+  #prepareRaw(sql: string): Database.Statement {
+    return Database.prototype.prepare.call(this.#sqlite, sql)
   }
 
   #unnotedOf(probe: UnnotedProbe): Unnoted {
@@ -345,7 +351,12 @@ export class World {
 
 const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
 type Unnoted = { probe: Database.Statement; tables: readonly string[]; atHold: readonly unknown[] }
-type SavepointStatements = { take: Database.Statement; rollback: Database.Statement; release: Database.Statement }
+type SavepointStatements = {
+  quoted: string
+  take: Database.Statement
+  rollback?: Database.Statement
+  release?: Database.Statement
+}
 const MAX_SAVEPOINT_NAMES = 1000
 
 const MEMORY_STAMP_SQL = `/* change stamp */ SELECT total_changes(),
