@@ -53,7 +53,7 @@ describe('resolveToken keeps the token row', () => {
     const h = harness('demo')
     const token = h.google()
     const first = resolveToken(h.worlds, token)!
-    first.principal.scopes.length = 0
+    ;(first.principal.scopes as string[]).length = 0
     first.user!.name = 'changed'
     const again = resolveToken(h.worlds, token)!
     expect(again.principal.scopes.length).toBeGreaterThan(0)
@@ -194,8 +194,12 @@ describe('resolveToken keeps the token row', () => {
     const worlds = new WorldManager()
     const app = createAgentApp(worlds)
     const seed = { name: 'kept-reuse', users: [{ id: 'me', email: 'me@example.com', name: 'Me' }] }
-    const call = (token: string, path: string) =>
-      app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())
+    const call = async (token: string, path: string) =>
+      (await (await app.request(path, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()) as {
+        ok: boolean
+        error?: string
+        revoked?: boolean
+      }
     const episode = async (id: string, revoke: boolean) => {
       const entry = worlds.create({ id, seed, reuse: true })
       expect(entry.world.held).toBe(true)
