@@ -14,8 +14,8 @@ export function getMeta(db: Db, key: string): string | undefined {
   noteMetaRead(db, key)
   const memo = seedingMemo(db)
   if (memo) return memo.meta.get(key)
-  const row = stmt(db, GET_META_SQL).get(key) as { value: string } | undefined
-  return row?.value
+  // The value alone (pluck): undefined when the key is unset, as the row's absence gave.
+  return stmt(db, GET_META_SQL).pluck(true).get(key) as string | undefined
 }
 
 export function setMeta(db: Db, key: string, value: string): void {

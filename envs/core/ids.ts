@@ -17,7 +17,8 @@ export function nextCounter(db: Db, family: string): number {
   return bump(db, family)
 }
 
-const bump = (db: Db, family: string) => (stmt(db, BUMP).get(family) as { value: number }).value
+// The value alone (pluck): no row object made per id.
+const bump = (db: Db, family: string) => stmt(db, BUMP).pluck(true).get(family) as number
 const COUNTER: BumpedColumn = {
   table: 'world_counters',
   overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?',

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import Database from 'better-sqlite3'
 
 /**
  * Values read from one table, kept per connection while the table is not written (docs/decisions/0319).
@@ -33,37 +33,61 @@ function triggersSql(table: string): string {
 }
 
 /**
- * The table's write count on this connection, setting up its triggers when needed; undefined when it cannot be
- * vouched for (a file-backed connection, or the triggers are missing and a transaction is open, where DDL would
- * change what a held world compares).
+ * The tables' write counts on this connection, summed (each count only grows, so an equal sum means no table was
+ * written), setting up their triggers when needed; undefined when it cannot be vouched for (a file-backed
+ * connection, or a table's triggers are missing and a transaction is open, where DDL would change what a held world
+ * compares).
  */
-function writeCount(client: Database.Database, table: string): number | undefined {
+function writeCount(client: Database.Database, tables: readonly string[]): number | undefined {
   if (!client.memory) return undefined
   let t = tracked.get(client)
   // Not set up, and no DDL may run now: answered without reading the schema cookie (held worlds, every call).
-  if (client.inTransaction && !t?.writes.has(table)) return undefined
-  const schema = client.prepare(SCHEMA_SQL).pluck().get() as number
-  const count = t?.schema === schema ? t.writes.get(table) : undefined
-  if (count !== undefined) return count
-  if (client.inTransaction) return undefined
-  if (!t) {
-    const state: Tracked = (t = { schema, writes: new Map(), kept: new Map() })
-    client.function(COUNT_FN, { deterministic: false }, (name: unknown) => {
-      const n = state.writes.get(name as string)
-      if (n !== undefined) state.writes.set(name as string, n + 1)
-      return null
-    })
-    tracked.set(client, t)
-  } else if (t.schema !== schema) {
-    // Triggers may be gone with a dropped table: nothing kept so far is trusted, every table is set up again.
-    t.kept.clear()
-    t.writes.clear()
-    t.schema = schema
+  if (client.inTransaction && !setUp(t, tables)) return undefined
+  const schema = schemaProbe(client).get() as number
+  let sum = 0
+  for (const table of tables) {
+    const count = t?.schema === schema ? t.writes.get(table) : undefined
+    if (count !== undefined) {
+      sum += count
+      continue
+    }
+    if (client.inTransaction) return undefined
+    if (!t) {
+      const state: Tracked = (t = { schema, writes: new Map(), kept: new Map() })
+      client.function(COUNT_FN, { deterministic: false }, (name: unknown) => {
+        const n = state.writes.get(name as string)
+        if (n !== undefined) state.writes.set(name as string, n + 1)
+        return null
+      })
+      tracked.set(client, t)
+    } else if (t.schema !== schema) {
+      // Triggers may be gone with a dropped table: nothing kept so far is trusted, every table is set up again.
+      t.kept.clear()
+      t.writes.clear()
+      t.schema = schema
+    }
+    // Temp DDL: the main schema cookie stays as read. Nothing of this table is kept yet, so counting starts at 0.
+    client.exec(triggersSql(table))
+    t.writes.set(table, 0)
   }
-  // Temp DDL: the main schema cookie stays as read. Nothing of this table is kept yet, so counting starts at 0.
-  client.exec(triggersSql(table))
-  t.writes.set(table, 0)
-  return 0
+  return sum
+}
+
+/**
+ * The schema cookie's statement, compiled once per connection outside the statement cache (whose every hand-out
+ * resets the statement's modes): read on every kept value's use.
+ */
+const probes = new WeakMap<Database.Database, Database.Statement>()
+function schemaProbe(client: Database.Database): Database.Statement {
+  let probe = probes.get(client)
+  if (!probe) probes.set(client, (probe = Database.prototype.prepare.call(client, SCHEMA_SQL).pluck()))
+  return probe
+}
+
+function setUp(t: Tracked | undefined, tables: readonly string[]): boolean {
+  if (!t) return false
+  for (const table of tables) if (!t.writes.has(table)) return false
+  return true
 }
 
 /** A seal for kept rows: each row and the list frozen, so that no caller can change what the next one reads. */
@@ -84,10 +108,37 @@ export function keptWhileUnwritten<T>(
   read: () => T,
   seal?: (value: T) => void,
 ): T {
-  const writes = writeCount(client, table)
+  const writes = writeCount(client, [table])
   if (writes === undefined) return read()
+  return keptAt(client, writes, `${table}\u0000${key}`, read, seal)
+}
+
+/**
+ * `keptWhileUnwritten` over several tables (one schema cookie read for all): `read()`'s value, kept while none of
+ * `tables` is written. Undefined, without calling `read`, where nothing could be kept (a file-backed connection; a
+ * held world, whose triggers are never set up), so that the caller reads its own way. `read` never gives undefined.
+ */
+export function keptWhileAllUnwritten<T>(
+  client: Database.Database,
+  tables: readonly string[],
+  key: string,
+  read: () => T,
+  seal?: (value: T) => void,
+): T | undefined {
+  const writes = writeCount(client, tables)
+  if (writes === undefined) return undefined
+  // Led by U+0001, which no table name starts with: never the key of a one-table value.
+  return keptAt(client, writes, `\u0001${tables.join('\u0000')}\u0001${key}`, read, seal)
+}
+
+function keptAt<T>(
+  client: Database.Database,
+  writes: number,
+  key: string,
+  read: () => T,
+  seal: ((value: T) => void) | undefined,
+): T {
   const t = tracked.get(client)!
-  key = `${table}\u0000${key}`
   const kept = t.kept.get(key)
   if (kept && kept.writes === writes) return kept.value as T
   const value = read()

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { parseToken, type TokenKind } from '../../envs/core/tokens.ts'
 import { CLOCK_KEY_COLUMNS, clockKeysAt, type ClockKeys } from '../../envs/core/clock.ts'
 import { stmt } from '../../envs/core/db.ts'
+import { keptWhileAllUnwritten } from '../../envs/core/write-epoch.ts'
 import type { WorldUserRow } from '../../envs/core/world-tables.ts'
 import { invalidCredentials, missingCredentials } from '../../envs/core/errors/google.ts'
 import { SlackApiError } from '../../envs/core/errors/slack.ts'
@@ -59,9 +60,24 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
   const checked = entry?.keys.check(token)
   if (!entry || !checked) return undefined
   const google = checked.kind === 'google'
-  const row = stmt(entry.world.db, google ? GOOGLE_TOKEN_AND_USER : TOKEN_AND_USER)
-    .raw(true)
-    .get(checked.key) as unknown[] | undefined
+  const db = entry.world.db
+  const kept = keptWhileAllUnwritten(
+    db.$client,
+    google ? GOOGLE_TABLES : TABLES,
+    checked.key,
+    () =>
+      (stmt(db, google ? GOOGLE_TOKEN_AND_USER : TOKEN_AND_USER)
+        .raw(true)
+        .get(checked.key) as Row) ?? null,
+    Object.freeze,
+  )
+  // Nothing kept on this connection (a held or file-backed world): the row and the clock keys in one statement.
+  const row: Row | null =
+    kept !== undefined
+      ? kept
+      : ((stmt(db, google ? GOOGLE_WITH_CLOCK : WITH_CLOCK)
+          .raw(true)
+          .get(checked.key) as Row) ?? null)
   if (!row || row[4] === 1 || row[2] !== checked.kind) return undefined
   const scopes = row[3] as string
   const principal: Principal = {
@@ -71,18 +87,23 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
     tokenKey: row[0] as string,
   }
   const user = row[5] === null ? undefined : userAt(row, 5)
-  const resolved: Resolved = { entry, user, principal, clock: clockKeysAt(row, 14) }
+  const width = google ? GOOGLE_WIDTH : WIDTH
+  const clock =
+    kept !== undefined ? clockKeysAt(stmt(db, CLOCK_KEYS).raw(true).get() as Row, 0) : clockKeysAt(row, width)
+  const resolved: Resolved = { entry, user, principal, clock }
   if (google) {
     resolved.access = {
-      a_user: row[18] as string | null,
-      a_client: row[19] as string | null,
-      a_expires: row[20] as number | null,
-      suspended: row[21] as number | null,
-      deleted_ms: row[22] as number | null,
+      a_user: row[14] as string | null,
+      a_client: row[15] as string | null,
+      a_expires: row[16] as number | null,
+      suspended: row[17] as number | null,
+      deleted_ms: row[18] as number | null,
     }
   }
   return resolved
 }
+
+type Row = readonly unknown[]
 
 /** `userFromRow` (envs/core/users.ts) of the nine `USER_COLUMNS` of a raw row, starting at `at`. */
 function userAt(r: readonly unknown[], at: number): WorldUserRow {
@@ -100,21 +121,29 @@ function userAt(r: readonly unknown[], at: number): WorldUserRow {
 }
 
 /**
- * The token's row, its user's (NULL when the user is gone) and the clock keys, in one statement (the token, its
- * user and the tick's read were three statements before). A Google token's also carries what the access check
- * reads (scopes.ts `ACCESS_AND_FACTS`): its OAuth access-token row and its user's identity_users facts.
- * Columns: 0–4 token, 5–13 user, 14–17 clock, 18–22 access and facts.
+ * The token's row and its user's (NULL when the user is gone) in one statement; a Google token's also carries what
+ * the access check reads (scopes.ts `ACCESS_AND_FACTS`): its OAuth access-token row and its user's identity_users
+ * facts. Columns: 0–4 token, 5–13 user, 14–18 access and facts. It reads only `TABLES` (`GOOGLE_TABLES`), so its
+ * row is kept per token key while they are unwritten (write-epoch.ts, docs/decisions/0356); the clock keys, which
+ * every request writes, are read on each request (`CLOCK_KEYS`), or in the same statement where nothing is kept
+ * (`WITH_CLOCK`, `GOOGLE_WITH_CLOCK`: the clock keys follow the row's columns).
  */
 const USER_COLUMNS = 'u.id, u.email, u.name, u.given_name, u.family_name, u.time_zone, u.title, u.is_admin, u.token_key'
-const TOKEN_AND_USER =
-  `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ${CLOCK_KEY_COLUMNS} ` +
-  'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id WHERE t.key = ?'
-const GOOGLE_TOKEN_AND_USER =
-  `SELECT t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}, ` +
-  `${CLOCK_KEY_COLUMNS}, a.user_id, a.client_id, a.expires_ms, f.suspended, f.deleted_ms ` +
-  'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id ' +
-  'LEFT JOIN identity_access_tokens a ON a.key = t.key LEFT JOIN identity_users f ON f.user_id = t.user_id ' +
-  'WHERE t.key = ?'
+const TOKEN_COLUMNS = `t.key, t.user_id, t.kind, t.scopes, t.revoked, ${USER_COLUMNS}`
+const ACCESS_COLUMNS = 'a.user_id, a.client_id, a.expires_ms, f.suspended, f.deleted_ms'
+const FROM = 'FROM world_tokens t LEFT JOIN world_users u ON u.id = t.user_id'
+const GOOGLE_FROM =
+  `${FROM} LEFT JOIN identity_access_tokens a ON a.key = t.key ` + 'LEFT JOIN identity_users f ON f.user_id = t.user_id'
+const TOKEN_AND_USER = `SELECT ${TOKEN_COLUMNS} ${FROM} WHERE t.key = ?`
+const GOOGLE_TOKEN_AND_USER = `SELECT ${TOKEN_COLUMNS}, ${ACCESS_COLUMNS} ${GOOGLE_FROM} WHERE t.key = ?`
+const WITH_CLOCK = `SELECT ${TOKEN_COLUMNS}, ${CLOCK_KEY_COLUMNS} ${FROM} WHERE t.key = ?`
+const GOOGLE_WITH_CLOCK = `SELECT ${TOKEN_COLUMNS}, ${ACCESS_COLUMNS}, ${CLOCK_KEY_COLUMNS} ${GOOGLE_FROM} WHERE t.key = ?`
+const CLOCK_KEYS = `SELECT ${CLOCK_KEY_COLUMNS}`
+const WIDTH = 14
+const GOOGLE_WIDTH = 19
+/** The tables each statement reads: a write to any of them makes the kept row be read again. */
+const TABLES = ['world_tokens', 'world_users']
+const GOOGLE_TABLES = [...TABLES, 'identity_access_tokens', 'identity_users']
 
 /** Google identity: 401 in Google's envelope when the token is missing, unknown or not a Google token. */
 export function resolveGoogle(worlds: WorldManager, c: Context): Resolved {

@@ -180,7 +180,7 @@ describe('prepared statements cached per connection', () => {
 })
 
 describe('statements around an agent call', () => {
-  test('getProfile runs one read (token, user, access, clock), two for the tick, its own four and the log insert', async () => {
+  test('getProfile runs the kept token row check and the clock read, two for the tick, its own four and the log insert', async () => {
     const { harness } = await import('../../envs/core/testing/harness.ts')
     const h = harness('demo')
     const token = h.google()
@@ -200,9 +200,11 @@ describe('statements around an agent call', () => {
       Object.assign(proto, originals)
       h.worlds.close()
     }
+    // The token's row was kept by the first call (0356): the schema cookie is its check, the clock keys are read.
     // No BEGIN/COMMIT: nothing was due, so the clock write stands alone.
     expect(ran).toEqual([
-      'SELECT t.key, t.user_id,',
+      'PRAGMA main.schema_version',
+      'SELECT (SELECT value',
       'SELECT EXISTS (SELECT',
       'INSERT INTO world_meta',
       'SELECT 1 FROM',

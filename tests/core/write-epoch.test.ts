@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { join } from 'node:path'
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { World } from '../../envs/core/world.ts'
-import { keptWhileUnwritten } from '../../envs/core/write-epoch.ts'
+import { keptWhileAllUnwritten, keptWhileUnwritten } from '../../envs/core/write-epoch.ts'
 import { tempDirs } from '../support/tmp-dirs.ts'
 
 // Values kept per connection while their table is unwritten (docs/decisions/0319): any write, a rollback of a
@@ -185,5 +185,70 @@ describe('keptWhileUnwritten', () => {
     for (const w of [plain, kept]) w.sqlite.exec("UPDATE test_pairs SET v = 'w' WHERE k = 'k1'")
     reader(kept).read()
     expect(Buffer.compare(kept.sqlite.serialize(), plain.sqlite.serialize())).toBe(0)
+  })
+})
+
+describe('keptWhileAllUnwritten', () => {
+  const both = ['test_pairs', 'test_other']
+  function allReader(w: World) {
+    let runs = 0
+    const read = () =>
+      keptWhileAllUnwritten(w.sqlite, both, 'both', () => {
+        runs++
+        return w.sqlite
+          .prepare('SELECT (SELECT count(*) FROM test_pairs), (SELECT count(*) FROM test_other)')
+          .raw()
+          .get()
+      })
+    return { read, runs: () => runs }
+  }
+
+  test('keeps a value while every table is unwritten, and reads again after a write to any of them', () => {
+    const w = world()
+    const r = allReader(w)
+    const first = r.read()
+    expect(r.read()).toBe(first)
+    for (const sql of [
+      "INSERT INTO test_other (k) VALUES ('a')",
+      "UPDATE test_pairs SET v = 'x' WHERE k = 'k1'",
+      "INSERT INTO test_other (k) VALUES ('b')",
+      "DELETE FROM test_other WHERE k = 'a'",
+    ]) {
+      const before = r.runs()
+      w.sqlite.exec(sql)
+      r.read()
+      r.read()
+      expect(r.runs(), sql).toBe(before + 1)
+    }
+    expect(r.read()).toEqual([10, 1])
+  })
+
+  test('is undefined where nothing can be kept (a held world, a file), without reading', () => {
+    const held = world()
+    held.hold()
+    let runs = 0
+    const read = (w: World) => keptWhileAllUnwritten(w.sqlite, both, 'k', () => ++runs)
+    expect(read(held)).toBeUndefined()
+    const file = world(join(tmp('write-epoch-all-'), 'w.sqlite'))
+    expect(read(file)).toBeUndefined()
+    expect(runs).toBe(0)
+    file.close()
+    // Set up before the transaction: read inside it, never kept from it.
+    const w = world()
+    expect(read(w)).toBe(1)
+    w.sqlite.exec('BEGIN')
+    w.sqlite.exec("INSERT INTO test_other (k) VALUES ('in')")
+    expect([read(w), read(w)]).toEqual([2, 3])
+    w.sqlite.exec('ROLLBACK')
+    expect([read(w), read(w)]).toEqual([4, 4])
+  })
+
+  test('never answers with a one-table value of the same key, nor the other way round', () => {
+    const w = world()
+    expect(keptWhileUnwritten(w.sqlite, 'test_pairs', 'k', () => 'one')).toBe('one')
+    expect(keptWhileAllUnwritten(w.sqlite, ['test_pairs'], 'k', () => 'all')).toBe('all')
+    expect(keptWhileUnwritten(w.sqlite, 'test_pairs', 'k', () => 'again')).toBe('one')
+    expect(keptWhileAllUnwritten(w.sqlite, both, 'k', () => 'both')).toBe('both')
+    expect(keptWhileAllUnwritten(w.sqlite, ['test_pairs'], 'k', () => 'again')).toBe('all')
   })
 })
