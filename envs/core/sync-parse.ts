@@ -66,7 +66,33 @@ function isEmptyPlainObject(data: unknown): boolean {
  * own keys are such (its PlainFields; see plainFields).
  */
 type PlainFields = { keys: string[]; types: Map<string, PlainType>; required: Set<string> }
-type PlainType = 'string' | 'boolean' | PlainFields
+type PlainType = 'string' | 'boolean' | PlainFields | QuickField
+
+/**
+ * A field's answer without zod: the value zod's parse of `v` gives, or NOT_QUICK where zod must decide (an invalid
+ * value, or one the function does not know). Only for a key whose absence zod answers with no key.
+ */
+export type QuickField = (v: unknown) => unknown
+export const NOT_QUICK: unique symbol = Symbol('not quick')
+const quickFields = new WeakMap<object, QuickField>()
+
+/**
+ * Declares `quick` as `schema`'s parse for the values it answers (a transform or refinement zod would run, say): an
+ * object holding such a key then keeps the synchronous plain path. The caller vouches that `quick` answers exactly
+ * what zod answers wherever it does not give NOT_QUICK, and that an absent key parses to an absent key.
+ */
+export function quickField<T extends z.ZodType>(schema: T, quick: QuickField): T {
+  quickFields.set(schema, quick)
+  return schema
+}
+
+/** `z.enum([...]).optional()`'s inner enum of strings: its values pass as they are, anything else goes to zod. */
+function enumField(def: { type: string; entries?: Record<string, unknown> }): QuickField | null {
+  if (def.type !== 'enum' || !def.entries) return null
+  const values = new Set(Object.values(def.entries))
+  for (const v of values) if (typeof v !== 'string') return null
+  return (v) => (typeof v === 'string' && values.has(v) ? v : NOT_QUICK)
+}
 
 /**
  * The keys of a `z.object` (no catchall) whose schema is `z.string().optional()` or `z.boolean().optional()`
@@ -74,6 +100,8 @@ type PlainType = 'string' | 'boolean' | PlainFields
  * required `z.string()` or `z.boolean()` without checks or coercion (path parameters), in the shape's order; null
  * when there are none, when it is not such an object, or when any other key is not plainly optional (required,
  * defaulted, or optional through a transform): an absent key then means something other than nothing.
+ * Also an optional enum of strings, and any key whose schema was declared with `quickField`: each answers its
+ * valid values itself and hands the rest to zod.
  * `within` holds the object schemas being read (a schema that contains itself is not plain where it recurs).
  */
 function plainFields(schema: z.ZodType, within: Set<object> = new Set()): PlainFields | null {
@@ -93,6 +121,12 @@ function plainKeys(shape: Record<string, z.ZodType>, within: Set<object>): Plain
   const required = new Set<string>()
   for (const key of Object.keys(shape)) {
     const value = shape[key]
+    const quick = value && quickFields.get(value)
+    if (quick) {
+      keys.push(key)
+      types.set(key, quick)
+      continue
+    }
     if (value && value._zod.optin === undefined && value._zod.optout === undefined) {
       const type = plainScalar(value._zod.def as ScalarDef)
       if (!type) return null
@@ -106,7 +140,8 @@ function plainKeys(shape: Record<string, z.ZodType>, within: Set<object>): Plain
     if (outer.type !== 'optional' || !outer.innerType) continue
     const inner = outer.innerType._zod.def as ScalarDef
     if (inner.checks?.length || inner.coerce) continue
-    const type = plainScalar(inner) ?? (inner.type === 'object' ? plainFields(outer.innerType, within) : null)
+    const type =
+      plainScalar(inner) ?? enumField(inner) ?? (inner.type === 'object' ? plainFields(outer.innerType, within) : null)
     if (!type) continue
     keys.push(key)
     types.set(key, type)
@@ -114,7 +149,7 @@ function plainKeys(shape: Record<string, z.ZodType>, within: Set<object>): Plain
   return keys.length ? { keys, types, required } : null
 }
 
-type ScalarDef = { type: string; checks?: unknown[]; coerce?: boolean }
+type ScalarDef = { type: string; checks?: unknown[]; coerce?: boolean; entries?: Record<string, unknown> }
 
 /** 'string' or 'boolean' for such a schema without checks or coercion. */
 function plainScalar(def: ScalarDef): 'string' | 'boolean' | null {
@@ -143,7 +178,7 @@ function plainObject(plain: PlainFields, data: unknown): Record<string, unknown>
     if (!Object.hasOwn(given, key)) return undefined
     const type = plain.types.get(key)
     if (type === undefined) return undefined
-    if (typeof type === 'object') nested = true
+    if (typeof type === 'object' || typeof type === 'function') nested = true
     else if (typeof given[key] !== type) return undefined
     count++
   }
@@ -154,8 +189,10 @@ function plainObject(plain: PlainFields, data: unknown): Record<string, unknown>
   for (const key of plain.keys) {
     if (!Object.hasOwn(given, key)) continue
     const type = plain.types.get(key)!
-    if (!nested || typeof type !== 'object') out[key] = given[key]
-    else if ((out[key] = plainObject(type, given[key])) === undefined) return undefined
+    if (!nested || typeof type === 'string') out[key] = given[key]
+    else if (typeof type === 'function') {
+      if ((out[key] = type(given[key])) === NOT_QUICK) return undefined
+    } else if ((out[key] = plainObject(type, given[key])) === undefined) return undefined
   }
   return out
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { createRoute, z } from '@hono/zod-openapi'
-import { preferSyncParse } from '../../envs/core/sync-parse.ts'
+import { NOT_QUICK, preferSyncParse, quickField } from '../../envs/core/sync-parse.ts'
 import { createGoogleRouter } from '../../envs/core/http.ts'
 import { renderError } from '../../server/app.ts'
 
@@ -82,6 +82,34 @@ describe('preferSyncParse plain objects', () => {
       // Same keys in the same order (zod writes them in the shape's order).
       expect(Object.keys(got.data ?? {})).toEqual(Object.keys(want.data ?? {}))
       expect(got.error?.issues).toEqual(want.error?.issues)
+    }
+    expect(zodCalls()).toBe(parsed.length)
+  })
+
+  test('answers optional string enums and quickField keys as zod does, leaving other values to zod', async () => {
+    enum Numeric {
+      A,
+      B,
+    }
+    const shape = () => ({
+      order: z.enum(['startTime', 'updated']).optional(),
+      numeric: z.enum(Numeric).optional(),
+      flag: quickField(
+        z
+          .enum(['true', 'false'])
+          .optional()
+          .transform((v) => (v === undefined ? undefined : v === 'true')),
+        (v) => (v === 'true' ? true : v === 'false' ? false : NOT_QUICK),
+      ),
+      name: z.string().optional(),
+    })
+    const { schema, reference, zodCalls } = preferredWithCounter(shape)
+    const quick = [{ order: 'updated' }, { flag: 'false', name: 'n', order: 'startTime' }, { flag: 'true' }]
+    const parsed = [{ order: 'starttime' }, { order: ['updated'] }, { flag: 'TRUE' }, { flag: 1 }, { numeric: 0 }]
+    for (const input of [...quick, ...parsed]) {
+      const [got, want] = [await schema.safeParseAsync(input), reference.safeParse(input)]
+      expect(got).toEqual(want)
+      expect(Object.keys(got.data ?? {})).toEqual(Object.keys(want.data ?? {}))
     }
     expect(zodCalls()).toBe(parsed.length)
   })

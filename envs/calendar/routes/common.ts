@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import type { WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
+import { NOT_QUICK, quickField } from '../../core/sync-parse.ts'
 import { atLeast, findCalendar, roleOf, type Role } from '../store/access.ts'
 import type { CalendarRow } from '../schema.ts'
 import { CalendarTimeError, isValidZone } from '../time/zoned.ts'
@@ -14,18 +15,30 @@ export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
   required,
   content: { 'application/json': { schema } },
 })
+// Each also answers its valid values without zod (quickField): the query of a list keeps the synchronous plain path.
 export const bool = () =>
-  z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === 'true'))
+  quickField(
+    z
+      .enum(['true', 'false'])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true')),
+    (v) => (v === 'true' ? true : v === 'false' ? false : NOT_QUICK),
+  )
+const INTEGER = /^-?\d+$/
 export const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^-?\d+$/, 'Invalid integer value')
-    .optional()
-    .transform((v) => (v === undefined ? undefined : Number(v)))
-    .refine((v) => v === undefined || (v >= min && v <= max), `Must be between ${min} and ${max}`)
+  quickField(
+    z
+      .string()
+      .regex(INTEGER, 'Invalid integer value')
+      .optional()
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .refine((v) => v === undefined || (v >= min && v <= max), `Must be between ${min} and ${max}`),
+    (v) => {
+      if (typeof v !== 'string' || !INTEGER.test(v)) return NOT_QUICK
+      const n = Number(v)
+      return n >= min && n <= max ? n : NOT_QUICK
+    },
+  )
 export const CalParams = z.object({ calendarId: z.string() })
 export const noContent = { 204: { description: 'No content' } }
 

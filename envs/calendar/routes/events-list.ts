@@ -21,7 +21,7 @@ import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf 
 import { decodeSync, encodeSync } from './sync.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
-const ListQuery = z.object({
+export const ListQuery = z.object({
   alwaysIncludeEmail: bool(),
   eventTypes: z.string().optional(),
   iCalUID: z.string().optional(),
@@ -41,7 +41,7 @@ const ListQuery = z.object({
   timeZone: z.string().optional(),
   updatedMin: z.string().optional(),
 })
-const InstancesQuery = z.object({
+export const InstancesQuery = z.object({
   alwaysIncludeEmail: bool(),
   maxAttendees: int(1, 1000),
   maxResults: int(1, 2500),
