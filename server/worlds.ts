@@ -200,7 +200,7 @@ export class WorldManager {
   }
 
   #named(name: string) {
-    const make = namedSeeds[name]
+    const make = Object.hasOwn(namedSeeds, name) ? namedSeeds[name] : undefined
     if (!make)
       throw new SeedError([
         { path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` },

@@ -39,7 +39,8 @@ const decode = (s: string) =>
       const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))
       return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m
     }
-    return ENTITIES[e.toLowerCase()] ?? m
+    const name = e.toLowerCase()
+    return (Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined) ?? m
   })
 
 type Run = { text: string; bold: boolean; italic: boolean; link?: string }

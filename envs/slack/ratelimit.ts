@@ -75,8 +75,13 @@ const TIERS: Record<string, '1' | '2' | '3' | '4'> = {
 /** Counts one call of `method` by `userId` in this minute of world clock; over the limit, `ratelimited`. */
 export function countCall(world: World, config: z.output<typeof RateLimitConfig>, method: string, userId: string) {
   const special = method === 'chat.postMessage' ? 60 : undefined // Slack: ~1 message per second per channel
+  // Own keys only: `method` is the URL's text (`/api/constructor` must not find Object.prototype members).
+  const tier = (Object.hasOwn(TIERS, method) ? TIERS[method] : undefined) ?? '3'
   const limit =
-    config.methods[method] ?? special ?? config.tiers[TIERS[method] ?? '3'] ?? DEFAULT_TIERS[TIERS[method] ?? '3']
+    (Object.hasOwn(config.methods, method) ? config.methods[method] : undefined) ??
+    special ??
+    config.tiers[tier] ??
+    DEFAULT_TIERS[tier]
   const now = nowMs(world.db)
   const window = Math.floor(now / 60_000)
   const count = world.tx((db) => {

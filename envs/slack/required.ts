@@ -178,7 +178,8 @@ const REQUIRED: Record<string, readonly string[]> = {
 }
 
 /** The required arguments of a method (none for methods not listed). */
-export const requiredArgsOf = (method: string): readonly string[] => REQUIRED[method] ?? []
+export const requiredArgsOf = (method: string): readonly string[] =>
+  Object.hasOwn(REQUIRED, method) ? REQUIRED[method]! : []
 
 /** Methods with required arguments (for tests). */
 export const methodsWithRequiredArgs = (): string[] => Object.keys(REQUIRED)

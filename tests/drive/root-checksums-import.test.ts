@@ -157,6 +157,23 @@ describe('drive import conversion', () => {
     expect(bold.paragraph.elements[0].textRun.textStyle.bold).toBe(true)
   })
 
+  test('keeps an html entity named like an Object.prototype member (&constructor;) as written', async () => {
+    const h = harness(driveSeed)
+    const auth = { authorization: `Bearer ${h.google()}` }
+    const html = '<body><p>a &constructor; b &valueof; c &amp; d</p></body>'
+    const start = await h.app.request('/upload/drive/v3/files?uploadType=resumable', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json', 'x-upload-content-type': 'text/html' },
+      body: JSON.stringify({ name: 'Odd entities', mimeType: DOC }),
+    })
+    const session = start.headers.get('location')!.replace(/^https?:\/\/[^/]+/, '')
+    const done = await h.app.request(session, { method: 'PUT', headers: auth, body: html })
+    expect(done.status).toBe(200)
+    const id = ((await done.json()) as { id: string }).id
+    const paras = await paragraphs(h, id)
+    expect(paras.map((p) => p.text).join('')).toContain('a &constructor; b &valueof; c & d')
+  })
+
   test('converts html whose tags are named like Object.prototype members as unknown tags (text kept)', async () => {
     const h = harness(driveSeed)
     const auth = { authorization: `Bearer ${h.google()}` }

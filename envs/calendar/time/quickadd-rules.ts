@@ -8,7 +8,12 @@ import type { Meridiem, Token } from './quickadd-lex.ts'
 export type Clock = { hour: number; minute: number; meridiem?: Meridiem }
 type Day = { year: number; month: number; day: number }
 
-const WEEKDAYS: Record<string, number> = {
+/** A word table without a prototype: the words are the user's text, and `constructor` must not find Object's. */
+function lookup<T>(entries: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries)
+}
+
+const WEEKDAYS = lookup<number>({
   mon: 1,
   monday: 1,
   tue: 2,
@@ -27,9 +32,9 @@ const WEEKDAYS: Record<string, number> = {
   saturday: 6,
   sun: 7,
   sunday: 7,
-}
+})
 export const BYDAY = ['', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']
-const MONTHS: Record<string, number> = {
+const MONTHS = lookup<number>({
   jan: 1,
   january: 1,
   feb: 2,
@@ -54,8 +59,8 @@ const MONTHS: Record<string, number> = {
   november: 11,
   dec: 12,
   december: 12,
-}
-const NUMBER_WORDS: Record<string, number> = {
+})
+const NUMBER_WORDS = lookup<number>({
   a: 1,
   an: 1,
   one: 1,
@@ -68,8 +73,8 @@ const NUMBER_WORDS: Record<string, number> = {
   fifteen: 15,
   thirty: 30,
   'forty-five': 45,
-}
-const MINUTE_UNITS: Record<string, number> = {
+})
+const MINUTE_UNITS = lookup<number>({
   m: 1,
   min: 1,
   mins: 1,
@@ -83,15 +88,15 @@ const MINUTE_UNITS: Record<string, number> = {
   d: 1440,
   day: 1440,
   days: 1440,
-}
+})
 /** Default clock times of day parts ("tomorrow morning"). */
-export const DAY_PARTS: Record<string, Clock> = {
+export const DAY_PARTS = lookup<Clock>({
   morning: { hour: 9, minute: 0 },
   afternoon: { hour: 14, minute: 0 },
   evening: { hour: 18, minute: 0 },
   tonight: { hour: 19, minute: 0 },
   night: { hour: 19, minute: 0 },
-}
+})
 /** Words that only join a recognised phrase to the rest ("on Friday", "at 3pm"). */
 export const CONNECTORS = new Set(['on', 'at', '@', 'from', 'by', 'this', 'for', ','])
 
@@ -159,7 +164,7 @@ const repetition: Rule = (p, i) => {
     ((interval = p.num(j)!), j++)
   const w = p.word(j)
   const suffix = interval > 1 ? `;INTERVAL=${interval}` : ''
-  const freq: Record<string, string> = {
+  const freq = lookup<string>({
     day: 'DAILY',
     days: 'DAILY',
     week: 'WEEKLY',
@@ -168,7 +173,7 @@ const repetition: Rule = (p, i) => {
     months: 'MONTHLY',
     year: 'YEARLY',
     years: 'YEARLY',
-  }
+  })
   if (w && freq[w]) {
     p.rule = `FREQ=${freq[w]}${suffix}`
     const nth = w.startsWith('month') ? nthWeekday(p, j + 1) : undefined
@@ -193,7 +198,7 @@ const repetition: Rule = (p, i) => {
   return p.use(i, j - i + 1)
 }
 
-const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, last: -1 }
+const ORDINALS = lookup<number>({ first: 1, second: 2, third: 3, fourth: 4, last: -1 })
 
 /** "on the 2nd Tuesday", "on the last Friday" after "every month" → BYDAY=2TU / -1FR. */
 function nthWeekday(p: Parse, i: number): { byday: string; used: number } | undefined {
@@ -218,7 +223,7 @@ export function matchesByday(day: DateTime, entry: string): boolean {
 
 const relativeDay: Rule = (p, i) => {
   const w = p.word(i)
-  const offsets: Record<string, number> = { today: 0, tonight: 0, tomorrow: 1, tmrw: 1, tmr: 1, yesterday: -1 }
+  const offsets = lookup<number>({ today: 0, tonight: 0, tomorrow: 1, tmrw: 1, tmr: 1, yesterday: -1 })
   if (w === 'day' && p.word(i + 1) === 'after' && p.word(i + 2) === 'tomorrow')
     return setDay(p, p.today.plus({ days: 2 }), p.use(i, 3))
   if (w === undefined || offsets[w] === undefined) return 0

@@ -76,7 +76,7 @@ export function checkRequests(requests: unknown): { kind: string; body: Record<s
       )
     const keys = Object.keys(r)
     for (const k of keys)
-      if (!HANDLERS[k])
+      if (!Object.hasOwn(HANDLERS, k))
         throw invalid(`Invalid JSON payload received. Unknown name "${k}" at 'requests[${i}]': Cannot find field.`)
     if (keys.length === 0) throw invalid(`Invalid requests[${i}]: Exactly one kind of request must be set.`)
     if (keys.length > 1)

@@ -46,7 +46,7 @@ export function orderSpec(orderBy: string | undefined): OrderKey[] {
     .filter(Boolean)
     .map((s) => {
       const [key = '', dir] = s.split(/\s+/)
-      if (!KEYS[key] || (dir && dir !== 'desc' && dir !== 'asc')) {
+      if (!Object.hasOwn(KEYS, key) || (dir && dir !== 'desc' && dir !== 'asc')) {
         throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
       }
       return { key, desc: dir === 'desc' }

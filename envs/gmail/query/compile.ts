@@ -24,28 +24,33 @@ const LIKE = (col: string) => `${col} LIKE +? ESCAPE '\\'`
 const hasLabel = (ids: string[]) =>
   `EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id IN (${ids.map(() => '?').join(',')}))`
 
-const IN_LABELS: Record<string, string[]> = {
-  inbox: ['INBOX'],
-  trash: ['TRASH'],
-  spam: ['SPAM'],
-  sent: ['SENT'],
-  drafts: ['DRAFT'],
-  draft: ['DRAFT'],
-  starred: ['STARRED'],
-  important: ['IMPORTANT'],
-  chats: ['CHAT'],
-  unread: ['UNREAD'],
-}
-const CATEGORY: Record<string, string> = {
-  primary: 'CATEGORY_PERSONAL',
-  personal: 'CATEGORY_PERSONAL',
-  social: 'CATEGORY_SOCIAL',
-  promotions: 'CATEGORY_PROMOTIONS',
-  updates: 'CATEGORY_UPDATES',
-  forums: 'CATEGORY_FORUMS',
-  reservations: 'CATEGORY_UPDATES',
-  purchases: 'CATEGORY_UPDATES',
-}
+// Maps, not object literals: a query value is user text, and `in:constructor` must not find Object.prototype members.
+const IN_LABELS = new Map<string, string[]>(
+  Object.entries({
+    inbox: ['INBOX'],
+    trash: ['TRASH'],
+    spam: ['SPAM'],
+    sent: ['SENT'],
+    drafts: ['DRAFT'],
+    draft: ['DRAFT'],
+    starred: ['STARRED'],
+    important: ['IMPORTANT'],
+    chats: ['CHAT'],
+    unread: ['UNREAD'],
+  }),
+)
+const CATEGORY = new Map<string, string>(
+  Object.entries({
+    primary: 'CATEGORY_PERSONAL',
+    personal: 'CATEGORY_PERSONAL',
+    social: 'CATEGORY_SOCIAL',
+    promotions: 'CATEGORY_PROMOTIONS',
+    updates: 'CATEGORY_UPDATES',
+    forums: 'CATEGORY_FORUMS',
+    reservations: 'CATEGORY_UPDATES',
+    purchases: 'CATEGORY_UPDATES',
+  }),
+)
 const STAR_NAMES = /^(yellow|blue|red|orange|green|purple)-(star|bang|guillemet|info|check|question)$/
 
 /** Does the query ask for trash or spam explicitly (then they are not hidden by default)? */
@@ -114,20 +119,24 @@ function term(op: string | null, raw: string, ctx: CompileContext): Sql {
       return { where: 'lower(m.message_id_header) IN (?, ?)', params: [lower, `<${lower.replace(/^<|>$/g, '')}>`] }
     case 'filename':
       return { where: LIKE('m.filenames'), params: [like(value)] }
-    case 'in':
+    case 'in': {
       if (lower === 'anywhere') return ALL
-      return IN_LABELS[lower]
-        ? { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! }
-        : labelTerm(value, ctx)
-    case 'is':
+      const ids = IN_LABELS.get(lower)
+      return ids ? { where: hasLabel(ids), params: ids } : labelTerm(value, ctx)
+    }
+    case 'is': {
       if (lower === 'read') return { where: `NOT ${hasLabel(['UNREAD'])}`, params: ['UNREAD'] }
-      if (IN_LABELS[lower]) return { where: hasLabel(IN_LABELS[lower]!), params: IN_LABELS[lower]! }
+      const ids = IN_LABELS.get(lower)
+      if (ids) return { where: hasLabel(ids), params: ids }
       if (STAR_NAMES.test(lower)) return { where: hasLabel(['STARRED']), params: ['STARRED'] }
       return NONE // snoozed, muted, … : nothing in the mock carries those states
+    }
     case 'label':
       return labelTerm(value, ctx)
-    case 'category':
-      return CATEGORY[lower] ? { where: hasLabel([CATEGORY[lower]!]), params: [CATEGORY[lower]!] } : NONE
+    case 'category': {
+      const id = CATEGORY.get(lower)
+      return id ? { where: hasLabel([id]), params: [id] } : NONE
+    }
     case 'has':
       return hasTerm(lower)
     case 'after':

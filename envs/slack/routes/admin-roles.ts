@@ -34,7 +34,7 @@ export const ROLES: Record<string, { name: string; entity: 'team' | 'channel' }>
   Rl0D: { name: 'Channel Manager', entity: 'channel' },
 }
 const roleOf = (id: string | undefined) => {
-  if (!id || !ROLES[id]) throw new SlackApiError('role_not_found')
+  if (!id || !Object.hasOwn(ROLES, id)) throw new SlackApiError('role_not_found')
   return ROLES[id]!
 }
 const entityOk = (db: Db, kind: 'team' | 'channel', id: string) =>

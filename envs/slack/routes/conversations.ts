@@ -83,7 +83,7 @@ slackMethod(conversationsRouter, {
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean)
-    const kinds = types.map((t) => KINDS[t])
+    const kinds = types.map((t) => (Object.hasOwn(KINDS, t) ? KINDS[t] : undefined))
     if (kinds.some((k) => !k)) throw new SlackApiError('invalid_types')
     const rows = (stmt(db, 'SELECT * FROM slack_channels ORDER BY created, id').all() as ChannelRow[]).filter(
       (ch) => kinds.includes(ch.kind) && canSee(db, ch, user.id) && !(a.exclude_archived && ch.is_archived),

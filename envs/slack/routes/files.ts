@@ -72,7 +72,7 @@ const TYPES: Record<string, [string, string]> = {
 /** Slack's filetype and mimetype from a file name. */
 export function typeOf(name: string): [string, string] {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''
-  return TYPES[ext] ?? ['binary', 'application/octet-stream']
+  return (Object.hasOwn(TYPES, ext) ? TYPES[ext] : undefined) ?? ['binary', 'application/octet-stream']
 }
 
 /**

@@ -203,7 +203,7 @@ slackMethod(usersRouter, {
     if (Object.keys(changes).length === 0) throw new SlackApiError('invalid_profile')
     return c.var.world.tx((db) => {
       for (const [k, v] of Object.entries(changes)) {
-        const col = PROFILE_FIELDS[k as keyof typeof PROFILE_FIELDS]
+        const col = Object.hasOwn(PROFILE_FIELDS, k) ? PROFILE_FIELDS[k as keyof typeof PROFILE_FIELDS] : undefined
         // Deviation: real_name, first/last name and email belong to the world user; they are read-only here.
         if (!col) continue
         if (typeof v !== 'string') throw new SlackApiError('invalid_profile')
