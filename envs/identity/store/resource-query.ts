@@ -32,7 +32,7 @@ export function parseResourceQuery(query: string | undefined): Clause[] {
   let rest = (query ?? '').trim()
   while (rest.length > 0) {
     const m = CLAUSE.exec(rest)
-    if (!m || !(m[1]! in FIELDS)) throw invalid('query')
+    if (!m || !Object.hasOwn(FIELDS, m[1]!)) throw invalid('query')
     const op = m[2] as Op
     if (op.length > 1 || op === '>' || op === '<') {
       if (m[1] !== 'capacity') throw invalid('query')
@@ -84,7 +84,7 @@ export function resourceOrder(orderBy: string | undefined): (a: ResourceRow, b: 
     .filter(Boolean)
     .map((part) => {
       const [field, dir, extra] = part.split(/\s+/)
-      const key = ORDER_FIELDS[field ?? '']
+      const key = field !== undefined && Object.hasOwn(ORDER_FIELDS, field) ? ORDER_FIELDS[field] : undefined
       const d = (dir ?? 'asc').toLowerCase()
       if (!key || extra !== undefined || (d !== 'asc' && d !== 'desc')) throw invalid('orderBy')
       return { key, sign: d === 'desc' ? -1 : 1 }
