@@ -11,6 +11,7 @@ import { findUserById, listUsers } from '../envs/core/users.ts'
 import { namedSeeds } from '../seeds/index.ts'
 import { buildWorld, SeedError } from './seeding.ts'
 import { DEFAULT_LIMITS, memoryPressure, type Limits } from './limits.ts'
+import { ownEntry } from '../envs/core/own-key.ts'
 
 /** A world the server holds, with its baseline (for diffs) and named snapshots. */
 export type WorldEntry = {
@@ -200,7 +201,7 @@ export class WorldManager {
   }
 
   #named(name: string) {
-    const make = Object.hasOwn(namedSeeds, name) ? namedSeeds[name] : undefined
+    const make = ownEntry(namedSeeds, name)
     if (!make)
       throw new SeedError([
         { path: 'seed', message: `unknown seed "${name}" (known: ${Object.keys(namedSeeds).join(', ')})` },

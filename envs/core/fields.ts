@@ -1,4 +1,5 @@
 import { badRequest } from './errors/google.ts'
+import { ownEntry } from './own-key.ts'
 
 /**
  * Google's partial-response selector (`fields=`): `a,b/c,d(e,f/g),*`.
@@ -102,7 +103,7 @@ export function checkSelection(sel: Selection, schema: string, tables: FieldTabl
     for (const [key, sub] of s) {
       if (key === '*') continue
       // Own names only: `constructor` or `__proto__` is not a field of any schema.
-      const child = (Object.hasOwn(props, key) ? props[key] : undefined) ?? props['*']
+      const child = ownEntry(props, key) ?? props['*']
       if (child === undefined) {
         throw badRequest(`Invalid field selection ${key}`, 'invalidParameter', {
           location: 'fields',

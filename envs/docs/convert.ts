@@ -1,4 +1,5 @@
 import type { SeedBlock } from './build.ts'
+import { ownEntry } from '../core/own-key.ts'
 
 // Import conversions (Drive's "upload as a Google Doc", the formats about.importFormats advertises): the
 // uploaded bytes become document blocks (paragraphs with a named style, lists, tables), which
@@ -40,7 +41,7 @@ const decode = (s: string) =>
       return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : m
     }
     const name = e.toLowerCase()
-    return (Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined) ?? m
+    return ownEntry(ENTITIES, name) ?? m
   })
 
 type Run = { text: string; bold: boolean; italic: boolean; link?: string }

@@ -3,6 +3,7 @@ import { stmt, type Db } from '../core/db.ts'
 import { getMeta, nowMs, setMeta } from '../core/clock.ts'
 import { SlackApiError } from '../core/errors/slack.ts'
 import type { World } from '../core/world.ts'
+import { ownEntry } from '../core/own-key.ts'
 
 /**
  * Opt-in rate limiting, per world: world_meta `slack_rate_limit` holds JSON like
@@ -76,12 +77,8 @@ const TIERS: Record<string, '1' | '2' | '3' | '4'> = {
 export function countCall(world: World, config: z.output<typeof RateLimitConfig>, method: string, userId: string) {
   const special = method === 'chat.postMessage' ? 60 : undefined // Slack: ~1 message per second per channel
   // Own keys only: `method` is the URL's text (`/api/constructor` must not find Object.prototype members).
-  const tier = (Object.hasOwn(TIERS, method) ? TIERS[method] : undefined) ?? '3'
-  const limit =
-    (Object.hasOwn(config.methods, method) ? config.methods[method] : undefined) ??
-    special ??
-    config.tiers[tier] ??
-    DEFAULT_TIERS[tier]
+  const tier = ownEntry(TIERS, method) ?? '3'
+  const limit = ownEntry(config.methods, method) ?? special ?? config.tiers[tier] ?? DEFAULT_TIERS[tier]
   const now = nowMs(world.db)
   const window = Math.floor(now / 60_000)
   const count = world.tx((db) => {

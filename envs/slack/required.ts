@@ -1,4 +1,5 @@
 import { SlackApiError } from '../core/errors/slack.ts'
+import { ownEntry } from '../core/own-key.ts'
 
 /**
  * Required arguments of every implemented method, from the "Required arguments" of Slack's method pages (and the
@@ -178,8 +179,7 @@ const REQUIRED: Record<string, readonly string[]> = {
 }
 
 /** The required arguments of a method (none for methods not listed). */
-export const requiredArgsOf = (method: string): readonly string[] =>
-  Object.hasOwn(REQUIRED, method) ? REQUIRED[method]! : []
+export const requiredArgsOf = (method: string): readonly string[] => ownEntry(REQUIRED, method) ?? []
 
 /** Methods with required arguments (for tests). */
 export const methodsWithRequiredArgs = (): string[] => Object.keys(REQUIRED)

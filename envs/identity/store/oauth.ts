@@ -11,6 +11,7 @@ import {
   identityGrants,
   identityRefreshTokens,
 } from '../schema.ts'
+import { ownEntry } from '../../core/own-key.ts'
 
 const HEX = '0123456789abcdef'
 /** Access tokens live an hour, codes ten minutes, as Google's do. */
@@ -26,7 +27,7 @@ const SHORT: Record<string, string> = {
 /** Splits a space-separated scope parameter into full scope names, sorted and without repeats. */
 export function normalizeScopes(raw: string | readonly string[]): string[] {
   const list = typeof raw === 'string' ? raw.split(/[\s,]+/) : raw
-  return [...new Set(list.filter(Boolean).map((s) => (Object.hasOwn(SHORT, s) ? SHORT[s]! : s)))].sort()
+  return [...new Set(list.filter(Boolean).map((s) => ownEntry(SHORT, s) ?? s))].sort()
 }
 
 export type ClientRow = typeof identityClients.$inferSelect

@@ -1,6 +1,7 @@
 import { GoogleApiError } from '../../core/errors/google.ts'
 import type { Db } from '../../core/db.ts'
 import { featuresOf, generatedResourceName, type ResourceRow } from '../../core/resources.ts'
+import { ownEntry } from '../../core/own-key.ts'
 
 // resources.calendars.list `query` and `orderBy`, as the Directory API documents them: clauses `field op value`
 // joined by AND; `=` is an exact match, `:` a prefix match (value ending in `*`) or, on a repeated field
@@ -84,7 +85,7 @@ export function resourceOrder(orderBy: string | undefined): (a: ResourceRow, b: 
     .filter(Boolean)
     .map((part) => {
       const [field, dir, extra] = part.split(/\s+/)
-      const key = field !== undefined && Object.hasOwn(ORDER_FIELDS, field) ? ORDER_FIELDS[field] : undefined
+      const key = ownEntry(ORDER_FIELDS, field ?? '')
       const d = (dir ?? 'asc').toLowerCase()
       if (!key || extra !== undefined || (d !== 'asc' && d !== 'desc')) throw invalid('orderBy')
       return { key, sign: d === 'desc' ? -1 : 1 }

@@ -19,6 +19,7 @@ import {
 } from '../store/core.ts'
 import { openIm, openMpim, systemMessage } from '../store/messages.ts'
 import { channelWire } from '../map.ts'
+import { ownEntry } from '../../core/own-key.ts'
 
 export const conversationsRouter = createSlackRouter()
 
@@ -83,7 +84,7 @@ slackMethod(conversationsRouter, {
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean)
-    const kinds = types.map((t) => (Object.hasOwn(KINDS, t) ? KINDS[t] : undefined))
+    const kinds = types.map((t) => ownEntry(KINDS, t))
     if (kinds.some((k) => !k)) throw new SlackApiError('invalid_types')
     const rows = (stmt(db, 'SELECT * FROM slack_channels ORDER BY created, id').all() as ChannelRow[]).filter(
       (ch) => kinds.includes(ch.kind) && canSee(db, ch, user.id) && !(a.exclude_archived && ch.is_archived),

@@ -23,6 +23,7 @@ import {
   visibleChannel,
 } from '../store/core.ts'
 import { assertCanPost, insertMessage } from '../store/messages.ts'
+import { ownEntry } from '../../core/own-key.ts'
 
 export const filesRouter = createSlackRouter()
 
@@ -72,7 +73,7 @@ const TYPES: Record<string, [string, string]> = {
 /** Slack's filetype and mimetype from a file name. */
 export function typeOf(name: string): [string, string] {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? ''
-  return (Object.hasOwn(TYPES, ext) ? TYPES[ext] : undefined) ?? ['binary', 'application/octet-stream']
+  return ownEntry(TYPES, ext) ?? ['binary', 'application/octet-stream']
 }
 
 /**
