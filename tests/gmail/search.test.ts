@@ -124,3 +124,35 @@ describe('gmail.users.messages.list search operators', () => {
     expect(got).toEqual(subjects)
   })
 })
+
+// `rfc822msgid:` is the one operator with digits in its name: it must parse as an operator, not as a search word.
+describe('gmail rfc822msgid: search', () => {
+  test('parses as an operator', () => {
+    expect(parseQuery('rfc822msgid:a1@b.test')).toEqual({
+      kind: 'term',
+      op: 'rfc822msgid',
+      value: 'a1@b.test',
+      phrase: false,
+    })
+  })
+
+  test('finds exactly the message with that Message-ID, with or without angle brackets, any case', async () => {
+    const h = harness(gmailSeed)
+    const all = (await h.call('GET', '/gmail/v1/users/me/messages?includeSpamTrash=true')).body.messages as {
+      id: string
+    }[]
+    for (const { id } of all) {
+      const meta = await h.call('GET', `/gmail/v1/users/me/messages/${id}?format=metadata&metadataHeaders=Message-ID`)
+      const header = meta.body.payload.headers[0].value as string
+      expect(header).toMatch(/^<.+@.+>$/)
+      for (const form of [header, header.slice(1, -1), header.slice(1, -1).toUpperCase()]) {
+        const q = `rfc822msgid:${form}`
+        const res = await h.call('GET', `/gmail/v1/users/me/messages?includeSpamTrash=true&q=${encodeURIComponent(q)}`)
+        expect(
+          res.body.messages?.map((m: { id: string }) => m.id),
+          q,
+        ).toEqual([id])
+      }
+    }
+  })
+})

@@ -46,7 +46,7 @@ export function tokenize(input: string): Token[] {
       j++
     }
     const word = input.slice(i, j)
-    if (input[j] === ':' && /^[a-z_]+$/i.test(word)) {
+    if (input[j] === ':' && /^[a-z_][a-z0-9_]*$/i.test(word)) {
       out.push({ t: 'op', v: word.toLowerCase() })
       i = j + 1
       continue
