@@ -106,6 +106,11 @@ for (const s of services) {
     copyFileSync(`${root}envs/${s}/api/${name}`, `${dist}/${s}/api/${name}`)
   }
 }
+// The Discovery documents the agent port serves (server/api-discovery.ts): dist/specs/, next to dist/server/.
+mkdirSync(`${dist}/specs`, { recursive: true })
+for (const name of readdirSync(`${root}specs`).filter((n) => n.endsWith('.discovery.json'))) {
+  copyFileSync(`${root}specs/${name}`, `${dist}/specs/${name}`)
+}
 const { bakeTemplates } = await import(`${dist}/server/templates.js`)
 const baked = bakeTemplates(`${dist}/templates`)
 // bin/wsgym.mjs compares this stamp with the sources' modification times to notice a stale build.

@@ -24,6 +24,7 @@ import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
 import { pathOfUrl, searchOfUrl } from '../envs/core/request-url.ts'
 import { handleGoogleBatch } from './batch.ts'
+import { discoveryDirectory, discoveryDocument, hostDiscoveryDocument, isDiscoveryPath } from './api-discovery.ts'
 import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
@@ -121,7 +122,7 @@ function responseSchemaOf(op: ReturnType<typeof operationIdOf>): { name: string;
  * answer as they would with everything mounted.
  */
 export function servicesNeeded(path: string): readonly ServiceProvider[] {
-  if (path === '/healthz') return []
+  if (path === '/healthz' || isDiscoveryPath(path)) return []
   const owner = path === '/openapi.json' ? undefined : serviceOf(path)
   return owner ? [owner] : services
 }
@@ -139,6 +140,10 @@ export function createAgentApp(worlds: WorldManager) {
     docCache ??= publicDocument()
     return c.json(docCache)
   })
+  // Google's API Discovery Service for the APIs served here (public, as Google's is).
+  app.get('/discovery/v1/apis', discoveryDirectory)
+  app.get('/discovery/v1/apis/:api/:version/rest', discoveryDocument)
+  app.get('/$discovery/rest', hostDiscoveryDocument)
 
   // HTTP methods no route of any service answers: 405 in the family's envelope, before identity or a world.
   app.use('*', async (c, next) => {
@@ -199,7 +204,7 @@ export function createAgentApp(worlds: WorldManager) {
     const href = c.req.url
     const path = pathOfUrl(href)
     const search = searchOfUrl(href)
-    if (path === '/healthz' || path === '/openapi.json') return next()
+    if (path === '/healthz' || path === '/openapi.json' || isDiscoveryPath(path)) return next()
     const family = familyOf(path)
     if (family === 'slack') shapeSlackJson(c)
     readVarsInPlace(c)
