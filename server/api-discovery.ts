@@ -6,7 +6,8 @@ import { GoogleApiError } from '../envs/core/errors/google.ts'
  * Google's API Discovery Service for the Google APIs this server implements, so discovery-driven clients (the Python
  * client's `build(..., discoveryServiceUrl=…)`, googleapis' `google.discoverAPI`, tools built on them) find every
  * method at this server: the documents are the vendored ones in specs/ (their sources in specs/SOURCES.md), with
- * `rootUrl`, `baseUrl` and `mtlsRootUrl` pointing at the origin the request came to.
+ * `rootUrl`, `baseUrl` and `mtlsRootUrl` pointing at the origin the request came to (Google's own, unchanged, when
+ * that origin is a Google host name: see GOOGLE_HOST).
  *
  * Served: `GET /discovery/v1/apis` (the directory, `name` and `preferred` filters), `GET /discovery/v1/apis/{api}/
  * {version}/rest`, and `GET /$discovery/rest?version=…` for a host named `<api>.…` (the per-API form that the Python
@@ -43,11 +44,23 @@ const fileOf = (api: string, version: string) =>
 const rendered = new Map<string, string>()
 const RENDERED_MAX = 64
 
-function render(file: string, origin: string): string {
+/**
+ * A request that reached this server under one of Google's own host names came through an intercepting proxy: the
+ * client expects Google's URLs, so the document keeps them (the bytes Google serves, re-serialised).
+ */
+const GOOGLE_HOST = /(^|\.)googleapis\.com$/i
+
+function render(file: string, url: URL): string {
+  const origin = GOOGLE_HOST.test(url.hostname) ? '' : url.origin
   const key = `${file} ${origin}`
   const hit = rendered.get(key)
   if (hit !== undefined) return hit
   const doc = docOf(file)
+  if (!origin) {
+    const text = JSON.stringify(doc)
+    rendered.set(key, text)
+    return text
+  }
   const root = `${origin}/`
   const out: Record<string, unknown> = { ...doc, rootUrl: root, baseUrl: `${root}${doc.servicePath ?? ''}` }
   // Deviation: mutual-TLS clients are sent to the same origin (this server has no separate mTLS endpoint).
@@ -65,7 +78,7 @@ const json = (c: Context, text: string) => c.body(text, 200, { 'content-type': '
 export function discoveryDocument(c: Context) {
   const file = fileOf(c.req.param('api') ?? '', c.req.param('version') ?? '')
   if (!file) throw notFound()
-  return json(c, render(file, new URL(c.req.url).origin))
+  return json(c, render(file, new URL(c.req.url)))
 }
 
 /** `GET /$discovery/rest?version=v1`: the API is the first label of the host the client asked for. */
@@ -76,7 +89,7 @@ export function hostDiscoveryDocument(c: Context) {
   if (!version) throw new GoogleApiError('INVALID_ARGUMENT', 'badRequest', 'Missing required parameter: version')
   const file = fileOf(api, version)
   if (!file) throw notFound()
-  return json(c, render(file, url.origin))
+  return json(c, render(file, url))
 }
 
 /** `GET /discovery/v1/apis`: the directory of the APIs served, optionally filtered by `name` and `preferred`. */

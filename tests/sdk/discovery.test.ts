@@ -92,7 +92,12 @@ describe('the Discovery Service', () => {
     const drive = await get('drive.googleapis.com', '/$discovery/rest?version=v3')
     expect(drive.status).toBe(200)
     expect(drive.body.id).toBe('drive:v3')
-    expect(drive.body.rootUrl).toBe('http://drive.googleapis.com/')
+    // Reached under Google's own host name (an intercepting proxy): Google's URLs are kept, as Google serves them.
+    expect(drive.body.rootUrl).toBe(vendored('drive.v3').rootUrl)
+    const viaWww = await get('www.googleapis.com', '/discovery/v1/apis/gmail/v1/rest')
+    expect(viaWww.body).toEqual(vendored('gmail.v1'))
+    const other = await get('mock.internal:8080', '/discovery/v1/apis/gmail/v1/rest')
+    expect(other.body.rootUrl).toBe('http://mock.internal:8080/')
     expect((await get('drive.googleapis.com', '/$discovery/rest?version=v9')).status).toBe(404)
     expect((await get('127.0.0.1', '/$discovery/rest?version=v1')).status).toBe(404)
     expect((await get('gmail.googleapis.com', '/$discovery/rest')).status).toBe(400)
