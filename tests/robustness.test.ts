@@ -183,3 +183,24 @@ describe('the write counter of these tests', () => {
     expect(writes()).toBeGreaterThan(0)
   })
 })
+
+describe('a text with a lone surrogate (JSON "\\ud800"), stored as replacement characters', () => {
+  test('gmail.users.labels.create answers the stored name and refuses a second label stored under the same name', async () => {
+    const h = harness('demo')
+    const made = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: 'a\ud800b' } })
+    expect(made.status).toBe(200)
+    const read = await h.call('GET', `/gmail/v1/users/me/labels/${made.body.id}`)
+    expect(made.body.name).toBe(read.body.name)
+    const twin = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: 'a\udc00b' } })
+    expect(twin.status).toBe(409)
+    expect(twin.body.error.errors[0].reason).toBe('duplicate')
+  })
+
+  test('calendar.calendars.insert answers the stored summary', async () => {
+    const h = harness('demo')
+    const made = await h.call('POST', '/calendar/v3/calendars', { json: { summary: 'c\ud800' } })
+    expect(made.status).toBe(200)
+    const read = await h.call('GET', `/calendar/v3/calendars/${encodeURIComponent(made.body.id)}`)
+    expect(made.text).toBe(read.text)
+  })
+})

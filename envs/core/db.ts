@@ -33,6 +33,16 @@ export function stmt(db: Db, sql: string): Database.Statement {
   return cachedPrepare(db.$client, sql)
 }
 
+/**
+ * A text as SQLite stores and returns it: better-sqlite3 writes a lone surrogate (JSON `"\ud800"`) as bytes that
+ * read back as replacement characters, so a text with one is put through SQLite to see what it becomes.
+ */
+export function storedText(db: Db, text: string): string {
+  return /\p{Cs}/u.test(text)
+    ? (stmt(db, '/* stored text */ SELECT CAST(? AS TEXT)').pluck().get(text) as string)
+    : text
+}
+
 /** What a connection read while statementsDuring watched it. */
 type Watch = { sql: string[]; meta: string[] }
 const observers = new WeakMap<Database.Database, Watch>()

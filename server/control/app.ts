@@ -3,6 +3,7 @@ import { snapshotMemory } from '../../envs/core/snapshot-memory.ts'
 import { clientSecret, listClients, redirectUrisOf } from '../../envs/identity/store/oauth.ts'
 import { timingSafeEqual } from 'node:crypto'
 import type { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { asc, gt } from 'drizzle-orm'
 import { advanceClock, nowMs, setClock, setTick, setTickLimit, tickLimit, tickMs } from '../../envs/core/clock.ts'
 import { diffStates } from '../../envs/core/diff.ts'
@@ -125,6 +126,8 @@ export function createControlApp(
     if (err instanceof WorldConflict) return c.json({ error: err.message }, 409)
     if (err instanceof SeedError) return c.json({ error: err.message, issues: err.issues }, 400)
     if (err instanceof WorldRefused) return c.json({ error: err.message, reason: err.reason }, err.status)
+    // The JSON validator's own refusals (an empty or malformed body: "Malformed JSON in request body").
+    if (err instanceof HTTPException && err.status < 500) return c.json({ error: err.message }, err.status)
     // SQLite or V8 running out of memory for one request: refuse it, keep serving every other world.
     if (
       /out of memory|SQLITE_NOMEM|allocation failed/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)

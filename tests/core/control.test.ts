@@ -60,6 +60,32 @@ describe('control plane', () => {
     expect(res.body.issues.map((i: { path: string }) => i.path)).toContain('users[0].email')
   })
 
+  test('answers an empty or malformed JSON body with 400, not 500, and changes nothing', async () => {
+    const { control, call } = setup()
+    expect((await call('POST', '/worlds', { id: 'w1', seed })).status).toBe(201)
+    const state = JSON.stringify((await call('GET', '/worlds/w1/state')).body)
+    for (const [method, path] of [
+      ['POST', '/worlds'],
+      ['POST', '/worlds/w1/snapshots'],
+      ['POST', '/worlds/w1/restore'],
+      ['POST', '/worlds/w1/fork'],
+      ['POST', '/worlds/w1/clock'],
+      ['PUT', '/worlds/w1/rate-limits'],
+    ] as const) {
+      for (const body of ['', '{"id": "w2", ']) {
+        const res = await control.request(path, {
+          method,
+          headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+          body,
+        })
+        expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400)
+        expect(typeof ((await res.json()) as { error?: unknown }).error).toBe('string')
+      }
+    }
+    expect((await call('GET', '/worlds')).body.worlds.map((w: { id: string }) => w.id)).toEqual(['w1'])
+    expect(JSON.stringify((await call('GET', '/worlds/w1/state')).body)).toBe(state)
+  })
+
   test('lists, forks and deletes worlds', async () => {
     const { call } = setup()
     await call('POST', '/worlds', { id: 'w1', seed })

@@ -207,6 +207,18 @@ describe('drive.files.get', () => {
     expect(await res.text()).toBe('Budget:')
     expect(res.headers.get('content-range')).toBe('bytes 0-6/42')
   })
+
+  test('answers an unsatisfiable Range with a JSON 416 and ignores a reversed one', async () => {
+    const h = harness(driveSeed)
+    const id = (await h.call('GET', `${F}?q=${q("name = 'Atlas budget.txt'")}`)).body.files[0].id
+    const past = await h.call('GET', `${F}/${id}?alt=media`, { headers: { range: 'bytes=99-' } })
+    expect(past.status).toBe(416)
+    expect(past.headers.get('content-range')).toBe('bytes */42')
+    expect(past.body.error).toMatchObject({ code: 416, errors: [{ reason: 'requestedRangeNotSatisfiable' }] })
+    const reversed = await h.call('GET', `${F}/${id}?alt=media`, { headers: { range: 'bytes=5-2' } })
+    expect(reversed.status).toBe(200)
+    expect(reversed.text).toHaveLength(42)
+  })
 })
 
 describe('drive.files.create', () => {

@@ -122,14 +122,16 @@ export const calendarsRouter = createGoogleRouter()
     const b = c.req.valid('json') as Body
     if (!b.summary || typeof b.summary !== 'string') throw required('Missing summary.')
     checkZone(b.timeZone)
-    const cal = c.var.world.tx((db) =>
-      createCalendar(db, c.var.user, {
+    const cal = c.var.world.tx((db) => {
+      const made = createCalendar(db, c.var.user, {
         summary: b.summary!,
         description: b.description,
         location: b.location,
         timeZone: b.timeZone ?? 'UTC',
-      }),
-    )
+      })
+      // The row as stored: a lone surrogate in a text reads back as replacement characters.
+      return db.select().from(calendars).where(eq(calendars.id, made.id)).get()!
+    })
     return c.json(toCalendar(c.var.world.db, cal) as never, 200)
   })
   .openapi(update, (c) =>

@@ -17,7 +17,7 @@ import {
 } from 'docx'
 import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
-import { elText } from './text.ts'
+import { elText, fontPt } from './text.ts'
 
 const HEADINGS: Record<string, (typeof HeadingLevel)[keyof typeof HeadingLevel]> = {
   TITLE: HeadingLevel.TITLE,
@@ -38,8 +38,9 @@ function hex(c: unknown): string | undefined {
   const rgb = ((c as Obj | undefined)?.color as Obj | undefined)?.rgbColor as
     { red?: number; green?: number; blue?: number } | undefined
   if (!rgb) return undefined
+  // A channel outside 0..1 (batchUpdate keeps what it is sent) is clamped: docx throws on a bad hex colour.
   const h = (x = 0) =>
-    Math.round(x * 255)
+    Math.round(Math.min(1, Math.max(0, x)) * 255)
       .toString(16)
       .padStart(2, '0')
   return `${h(rgb.red)}${h(rgb.green)}${h(rgb.blue)}`
@@ -50,7 +51,7 @@ function runs(e: El): (TextRun | ExternalHyperlink | PageBreak)[] {
   const text = elText(e).replace(/\n$/, '')
   if (!text) return []
   const s = e.style
-  const size = (s.fontSize as Obj | undefined)?.magnitude
+  const size = fontPt(s)
   const run = new TextRun({
     text,
     bold: !!s.bold,
@@ -59,7 +60,7 @@ function runs(e: El): (TextRun | ExternalHyperlink | PageBreak)[] {
     smallCaps: !!s.smallCaps,
     ...(s.underline ? { underline: {} } : {}),
     ...(hex(s.foregroundColor) ? { color: hex(s.foregroundColor) } : {}),
-    ...(typeof size === 'number' ? { size: Math.round(size * 2) } : {}),
+    ...(size !== undefined ? { size: Math.round(size * 2) } : {}),
     ...(typeof (s.weightedFontFamily as Obj | undefined)?.fontFamily === 'string'
       ? { font: String((s.weightedFontFamily as Obj).fontFamily) }
       : {}),

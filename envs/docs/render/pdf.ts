@@ -1,6 +1,14 @@
 import PDFDocument from 'pdfkit'
 import type { Block, DocModel, Obj, TabModel } from '../model/types.ts'
-import { elText } from './text.ts'
+import { elText, fontPt } from './text.ts'
+
+/**
+ * pdfkit measures the rest of a word again after each line it breaks off, so one word of n characters costs
+ * O(n²) (200,000 characters without a space: minutes of CPU). Runs are written in pieces of at most this many
+ * characters, cut only inside words longer than that (a line may break there, as pdfkit breaks a long word anyway),
+ * which bounds the cost and leaves every other run as it was.
+ */
+const PIECE = 1000
 
 const SIZE: Record<string, number> = {
   TITLE: 26,
@@ -22,6 +30,7 @@ function writeBlocks(pdf: PDFKit.PDFDocument, blocks: readonly Block[], tab: Tab
         .filter((e) => e.t !== 'pageBreak')
         .map((e) => ({ text: elText(e).replace(/\n$/, ''), style: e.style as Obj }))
         .filter((p) => p.text)
+        .flatMap((p) => pieces(p.text).map((text) => ({ text, style: p.style })))
       if (b.els.some((e) => e.t === 'pageBreak')) pdf.addPage()
       if (parts.length === 0) {
         pdf.moveDown(0.5)
@@ -37,10 +46,9 @@ function writeBlocks(pdf: PDFKit.PDFDocument, blocks: readonly Block[], tab: Tab
               : p.style.italic
                 ? 'Helvetica-Oblique'
                 : 'Helvetica'
-        const own = (p.style.fontSize as Obj | undefined)?.magnitude
         pdf
           .font(font)
-          .fontSize(typeof own === 'number' ? own : size)
+          .fontSize(fontPt(p.style) ?? size)
           .text(p.text, 72 + indent, undefined, {
             continued: k < parts.length - 1,
             underline: !!p.style.underline,
@@ -64,6 +72,22 @@ function writeBlocks(pdf: PDFKit.PDFDocument, blocks: readonly Block[], tab: Tab
     }
   }
   void tab
+}
+
+/** A run's text cut inside its words longer than PIECE (never inside a surrogate pair); others stay whole. */
+function pieces(text: string): string[] {
+  if (text.length <= PIECE) return [text]
+  const out: string[] = []
+  let from = 0
+  for (const m of text.matchAll(/\S{1001,}/g)) {
+    for (let cut = m.index + PIECE; cut < m.index + m[0].length; cut += PIECE) {
+      if (/[\ud800-\udbff]/.test(text[cut - 1]!)) cut -= 1
+      out.push(text.slice(from, cut))
+      from = cut
+    }
+  }
+  out.push(text.slice(from))
+  return out
 }
 
 /** A PDF (US Letter, 1-inch margins) of the document's tabs, rendered with pdfkit; resolves when the stream ends. */

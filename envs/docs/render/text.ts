@@ -1,4 +1,4 @@
-import type { Block, DocModel, El, TabModel } from '../model/types.ts'
+import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 
 /** One element as plain text (chips read as their label; images and breaks as nothing). */
 export function elText(e: El): string {
@@ -40,4 +40,14 @@ const tabText = (tab: TabModel): string => blocksText(tab.body) + tab.children.m
 /** The whole document as plain text (every tab, in order), as Drive's text/plain export and full-text index read it. */
 export function plainText(doc: DocModel): string {
   return doc.tabs.map(tabText).join('')
+}
+
+/**
+ * A run's font size in points, for the PDF and Word renderers: batchUpdate stores any number (-1, 1e308), which
+ * pdfkit and docx throw on, so a size that is not positive and finite is left out (the paragraph's size applies)
+ * and one past Docs' largest, 400 pt, is drawn at 400.
+ */
+export function fontPt(style: Obj): number | undefined {
+  const m = (style.fontSize as Obj | undefined)?.magnitude
+  return typeof m === 'number' && m > 0 && Number.isFinite(m) ? Math.min(m, 400) : undefined
 }

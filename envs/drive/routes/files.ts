@@ -665,10 +665,14 @@ function download(c: WorldContext, row: FileRow) {
   }
   const data = row.content
   const range = /^bytes=(\d*)-(\d*)$/.exec(c.req.header('range') ?? '')
-  if (range && (range[1] || range[2])) {
+  // A range whose last byte is before its first is not a range (RFC 9110 14.1.1): the header is ignored.
+  if (range && (range[1] || range[2]) && !(range[1] && range[2] && Number(range[2]) < Number(range[1]))) {
     const start = range[1] ? Number(range[1]) : Math.max(0, data.length - Number(range[2]))
     const end = range[1] && range[2] ? Math.min(Number(range[2]), data.length - 1) : data.length - 1
-    if (start >= data.length || start > end) return c.body(null, 416, { 'content-range': `bytes */${data.length}` })
+    if (start >= data.length || start > end) {
+      c.header('content-range', `bytes */${data.length}`)
+      throw new GoogleApiError('OUT_OF_RANGE', 'requestedRangeNotSatisfiable', 'Request range not satisfiable', {}, 416)
+    }
     return c.body(new Uint8Array(data.subarray(start, end + 1)), 206, {
       'content-type': row.mimeType,
       'content-range': `bytes ${start}-${end}/${data.length}`,

@@ -1,4 +1,4 @@
-import { insertRow, stmt } from '../../core/db.ts'
+import { insertRow, stmt, storedText } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { alreadyExists, badRequest, notFound } from '../../core/errors/google.ts'
@@ -42,8 +42,10 @@ type LabelInput = {
   color?: { textColor?: string; backgroundColor?: string }
 }
 
+/** Checks a label's input; its name becomes the name as stored, so a clash and the answer are judged on that. */
 function validate(c: WorldContext, user: WorldUserRow, input: LabelInput, selfId?: string) {
   if (input.name !== undefined) {
+    input.name = storedText(c.var.world.db, input.name)
     const name = input.name.trim()
     if (name === '' || name.length > 225) throw badRequest('Invalid label name', 'invalidArgument')
     if (SYSTEM_LABEL_IDS.has(name.toUpperCase())) throw badRequest('Invalid label name', 'invalidArgument')
