@@ -63,8 +63,8 @@ export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat
   const sync = syncRender(model, title, format)
   if (sync) return Promise.resolve(sync)
   // docx and pdfkit (with its fonts) are loaded on the first export, not at server start.
-  if (format === DOCX) return import('./render/docx.ts').then((m) => m.renderDocx(model, title))
   const createdMs = nowMs(db)
+  if (format === DOCX) return import('./render/docx.ts').then((m) => m.renderDocx(model, title, createdMs))
   return import('./render/pdf.ts').then((m) => m.renderPdf(model, title, createdMs))
 }
 

@@ -63,3 +63,26 @@ describe('drive.files.export of a Google Doc', () => {
     expect(measured).toBeLessThan(30 * word.length)
   })
 })
+
+// Same seed, same requests: the same bytes, whatever the machine's clock says (docx stamped it twice before).
+describe('drive.files.export to Word is deterministic', () => {
+  test('two worlds of one seed export byte-identical .docx after the same requests', async () => {
+    const exportBytes = async (machineTime: number) => {
+      vi.useFakeTimers({ toFake: ['Date'] })
+      vi.setSystemTime(machineTime)
+      try {
+        const h = await styled({ bold: true }, 'bold')
+        const path = `/drive/v3/files/${DOC}/export?mimeType=${encodeURIComponent(DOCX)}`
+        const res = await h.app.request(path, { headers: { authorization: `Bearer ${h.google()}` } })
+        expect(res.status).toBe(200)
+        return Buffer.from(await res.arrayBuffer())
+      } finally {
+        vi.useRealTimers()
+      }
+    }
+    const a = await exportBytes(Date.UTC(2029, 0, 1))
+    const b = await exportBytes(Date.UTC(2033, 6, 9, 11, 12, 13))
+    expect(a.subarray(0, 2).toString()).toBe('PK')
+    expect(b.equals(a)).toBe(true)
+  })
+})

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { inflateRawSync } from 'node:zlib'
 import { engine } from './engine.ts'
 import { renderHtml } from '../../envs/docs/render/html.ts'
@@ -77,7 +77,7 @@ describe('docs rendering (Drive export formats)', () => {
   })
 
   it('docx is an Office Open XML zip whose document.xml holds the text', async () => {
-    const buf = await renderDocx(sample().ctx.doc, 'T')
+    const buf = await renderDocx(sample().ctx.doc, 'T', Date.UTC(2026, 2, 1))
     expect(buf.subarray(0, 2).toString()).toBe('PK')
     const xml = zipEntry(buf, 'word/document.xml')
     expect(xml).toContain('Bold words')
@@ -92,9 +92,50 @@ describe('docs rendering (Drive export formats)', () => {
       { insertText: { location: { segmentId: h.createHeader.headerId, index: 0 }, text: 'Northwind confidential' } },
       { insertText: { location: { segmentId: f.createFooter.footerId, index: 0 }, text: 'Footer text' } },
     )
-    const buf = await renderDocx(e.ctx.doc, 'T')
+    const buf = await renderDocx(e.ctx.doc, 'T', Date.UTC(2026, 2, 1))
     expect(zipEntry(buf, 'word/header1.xml')).toContain('Northwind confidential')
     expect(zipEntry(buf, 'word/footer1.xml')).toContain('Footer text')
+  })
+
+  describe('docx package times', () => {
+    afterEach(() => vi.useRealTimers())
+    /** Each zip entry's DOS date and time from the central directory (name → [date, time]). */
+    const entryTimes = (zip: Buffer) => {
+      const end = zip.length - 22
+      const out: Record<string, [number, number]> = {}
+      let at = zip.readUInt32LE(end + 16)
+      for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+        const name = zip.toString('utf8', at + 46, at + 46 + zip.readUInt16LE(at + 28))
+        out[name] = [zip.readUInt16LE(at + 14), zip.readUInt16LE(at + 12)]
+        at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
+      }
+      return out
+    }
+
+    it('come from the time given, not the machine clock: the same document gives the same bytes', async () => {
+      const at = Date.UTC(2026, 2, 1, 14, 30, 20)
+      vi.useFakeTimers({ toFake: ['Date'] })
+      vi.setSystemTime(Date.UTC(2030, 0, 1))
+      const a = await renderDocx(sample().ctx.doc, 'Q1 <plan> & "notes"', at)
+      vi.setSystemTime(Date.UTC(2031, 5, 7, 3, 4, 5))
+      const b = await renderDocx(sample().ctx.doc, 'Q1 <plan> & "notes"', at)
+      expect(b.equals(a)).toBe(true)
+      const core = zipEntry(a, 'docProps/core.xml')
+      expect(core).toContain('<dcterms:created xsi:type="dcterms:W3CDTF">2026-03-01T14:30:20.000Z</dcterms:created>')
+      expect(core).toContain('<dcterms:modified xsi:type="dcterms:W3CDTF">2026-03-01T14:30:20.000Z</dcterms:modified>')
+      expect(core).toContain('<dc:title>Q1 &lt;plan&gt; &amp;')
+      // The hyperlink's relationship id, random in the docx package, is numbered here.
+      expect(zipEntry(a, 'word/document.xml')).toContain('r:id="rIdLink1"')
+      expect(zipEntry(a, 'word/_rels/document.xml.rels')).toContain('Id="rIdLink1"')
+      const dosDate = ((2026 - 1980) << 9) | (3 << 5) | 1
+      const dosTime = (14 << 11) | (30 << 5) | 10
+      const times = Object.values(entryTimes(a))
+      expect(times.length).toBeGreaterThan(5)
+      for (const t of times) expect(t).toEqual([dosDate, dosTime])
+      const later = await renderDocx(sample().ctx.doc, 'Q1 <plan> & "notes"', at + 86_400_000)
+      expect(later.equals(a)).toBe(false)
+      expect(zipEntry(later, 'word/document.xml')).toBe(zipEntry(a, 'word/document.xml'))
+    })
   })
 
   it('pdf is a PDF document', async () => {

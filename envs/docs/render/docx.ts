@@ -15,6 +15,7 @@ import {
   TextRun,
   WidthType,
 } from 'docx'
+import { deterministicDocx } from './docx-deterministic.ts'
 import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText, fontPt } from './text.ts'
@@ -118,8 +119,11 @@ function blocksDocx(blocks: readonly Block[], tab: TabModel): (Paragraph | Table
 
 const hash = (s: string) => [...s].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 100000, 7)
 
-/** A real .docx (Office Open XML) of the document, built with the `docx` package. */
-export async function renderDocx(doc: DocModel, title: string): Promise<Buffer> {
+/**
+ * A real .docx (Office Open XML) of the document, built with the `docx` package; its package times are the world's
+ * clock at the export (`atMs`), so the same requests give the same bytes.
+ */
+export async function renderDocx(doc: DocModel, title: string, atMs: number): Promise<Buffer> {
   const tabs: TabModel[] = []
   const walk = (ts: TabModel[]) => ts.forEach((t) => (tabs.push(t), walk(t.children)))
   walk(doc.tabs)
@@ -150,5 +154,5 @@ export async function renderDocx(doc: DocModel, title: string): Promise<Buffer> 
       }
     }),
   })
-  return Packer.toBuffer(document)
+  return deterministicDocx(await Packer.toBuffer(document), atMs)
 }

@@ -1,0 +1,107 @@
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib'
+
+/**
+ * Deterministic .docx packages. The `docx` package stamps a package with the machine's clock (docProps/core.xml's
+ * `dcterms:created`/`modified`, every zip entry's date) and names each hyperlink's relationship with a random id, so
+ * two exports of one document differed byte for byte. Here the package is read back and written again with the
+ * world's clock as its time and hyperlink ids numbered in order of first appearance (`rIdLink1`, …); every other
+ * byte of every part stays as the package wrote it.
+ */
+export function deterministicDocx(zip: Buffer, atMs: number): Buffer {
+  const when = new Date(atMs).toISOString()
+  const ids = new Map<string, string>()
+  const renumber = (text: string) =>
+    text.replace(RANDOM_ID, (id) => {
+      let to = ids.get(id)
+      if (to === undefined) ids.set(id, (to = `rIdLink${ids.size + 1}`))
+      return to
+    })
+  const parts = readZip(zip).map(({ name, data }) => {
+    if (!name.endsWith('.xml') && !name.endsWith('.rels')) return { name, data }
+    let text = renumber(data.toString('utf8'))
+    if (name === 'docProps/core.xml') text = text.replace(W3CDTF, `$1${when}$2`)
+    return { name, data: Buffer.from(text, 'utf8') }
+  })
+  return writeZip(parts, atMs)
+}
+
+/** `docx` relationship ids from `uniqueId()`: "rId" and a lower-cased 21-character nanoid. */
+const RANDOM_ID = /rId[a-z0-9_-]{21}(?=")/g
+const W3CDTF = /(<dcterms:(?:created|modified) xsi:type="dcterms:W3CDTF">)[^<]*(<\/dcterms:)/g
+
+const LOCAL = 0x04034b50
+const CENTRAL = 0x02014b50
+const END = 0x06054b50
+
+/** The entries of a zip without a trailing comment, stored or DEFLATE-compressed, in central directory order. */
+function readZip(zip: Buffer): { name: string; data: Buffer }[] {
+  const end = zip.length - 22
+  if (end < 0 || zip.readUInt32LE(end) !== END) throw new Error('docx: no end of central directory record')
+  const out: { name: string; data: Buffer }[] = []
+  let at = zip.readUInt32LE(end + 16)
+  for (let i = zip.readUInt16LE(end + 10); i > 0; i--) {
+    if (zip.readUInt32LE(at) !== CENTRAL) throw new Error('docx: bad central directory record')
+    const method = zip.readUInt16LE(at + 10)
+    const size = zip.readUInt32LE(at + 20)
+    const nameLength = zip.readUInt16LE(at + 28)
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength)
+    const local = zip.readUInt32LE(at + 42)
+    if (zip.readUInt32LE(local) !== LOCAL) throw new Error('docx: bad local header')
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28)
+    const raw = zip.subarray(start, start + size)
+    out.push({ name, data: method === 8 ? inflateRawSync(raw) : Buffer.from(raw) })
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
+  }
+  return out
+}
+
+/** A zip of the parts, each DEFLATE-compressed, all dated `atMs` (DOS date and time, UTC; zip keeps no zone). */
+function writeZip(parts: { name: string; data: Buffer }[], atMs: number): Buffer {
+  const d = new Date(atMs)
+  const year = Math.min(Math.max(d.getUTCFullYear(), 1980), 2107)
+  const time = (d.getUTCHours() << 11) | (d.getUTCMinutes() << 5) | (d.getUTCSeconds() >> 1)
+  const date = ((year - 1980) << 9) | ((d.getUTCMonth() + 1) << 5) | d.getUTCDate()
+  const chunks: Buffer[] = []
+  const central: Buffer[] = []
+  let offset = 0
+  for (const { name, data } of parts) {
+    const nameBytes = Buffer.from(name, 'utf8')
+    const packed = deflateRawSync(data)
+    const crc = crc32(data)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(LOCAL, 0)
+    local.writeUInt16LE(20, 4) // version needed: 2.0 (DEFLATE)
+    local.writeUInt16LE(0x0800, 6) // names are UTF-8
+    local.writeUInt16LE(8, 8)
+    local.writeUInt16LE(time, 10)
+    local.writeUInt16LE(date, 12)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(packed.length, 18)
+    local.writeUInt32LE(data.length, 22)
+    local.writeUInt16LE(nameBytes.length, 26)
+    const record = Buffer.alloc(46)
+    record.writeUInt32LE(CENTRAL, 0)
+    record.writeUInt16LE(20, 4)
+    record.writeUInt16LE(20, 6)
+    record.writeUInt16LE(0x0800, 8)
+    record.writeUInt16LE(8, 10)
+    record.writeUInt16LE(time, 12)
+    record.writeUInt16LE(date, 14)
+    record.writeUInt32LE(crc, 16)
+    record.writeUInt32LE(packed.length, 20)
+    record.writeUInt32LE(data.length, 24)
+    record.writeUInt16LE(nameBytes.length, 28)
+    record.writeUInt32LE(offset, 42)
+    chunks.push(local, nameBytes, packed)
+    central.push(record, nameBytes)
+    offset += 30 + nameBytes.length + packed.length
+  }
+  const directory = Buffer.concat(central)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(END, 0)
+  end.writeUInt16LE(parts.length, 8)
+  end.writeUInt16LE(parts.length, 10)
+  end.writeUInt32LE(directory.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...chunks, directory, end])
+}
