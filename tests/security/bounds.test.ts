@@ -3,6 +3,7 @@ import { harness } from '../../envs/core/testing/harness.ts'
 import { GMAIL_MAX_UPLOAD_BYTES } from '../../envs/gmail/routes/resumable.ts'
 import { DRIVE_MAX_UPLOAD_BYTES } from '../../envs/drive/routes/uploads.ts'
 import { iterateRecurrence } from '../../envs/calendar/time/stream.ts'
+import { MAX_FIELDS_DEPTH, parseFields } from '../../envs/core/fields.ts'
 
 // Every request's work is bounded, with the API's error where it has one (issue #12). Costs are asserted by
 // what the server does (refuses, or looks at a bounded number of things), never by timing.
@@ -193,6 +194,39 @@ describe('JSON bodies', () => {
     // Brackets inside strings do not count.
     const fine = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `${'['.repeat(200)}` } })
     expect(fine.status).toBe(200)
+  })
+})
+
+describe('fields and orderBy bounds', () => {
+  test('a fields selection nested 5,000 levels answers 400 invalidParameter on every API, not 500', async () => {
+    const h = harness('demo')
+    const nested = `${'a('.repeat(5000)}b${')'.repeat(5000)}`
+    for (const path of [
+      '/drive/v3/files',
+      '/gmail/v1/users/me/messages',
+      '/calendar/v3/calendars/primary/events',
+      '/admin/directory/v1/users?customer=my_customer',
+    ]) {
+      const res = await h.call('GET', `${path}${path.includes('?') ? '&' : '?'}fields=${nested}`)
+      expect(res.status, path).toBe(400)
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalidParameter', location: 'fields' })
+    }
+    // The bound is far beyond any schema's depth: a selection of exactly that depth still parses.
+    const deepest = `${'a/'.repeat(MAX_FIELDS_DEPTH - 1)}b`
+    expect(parseFields(deepest).has('a')).toBe(true)
+    expect(() => parseFields(`a/${deepest}`)).toThrow(/Invalid field selection/)
+  })
+
+  test('Drive orderBy naming one key 2,100 times orders as the key named once', async () => {
+    const h = harness('demo')
+    const ids = async (orderBy: string) => {
+      const res = await h.call('GET', `/drive/v3/files?pageSize=1000&fields=files(id)&orderBy=${orderBy}`)
+      expect(res.status).toBe(200)
+      return (res.body.files as { id: string }[]).map((f) => f.id)
+    }
+    const once = await ids('name desc,createdTime')
+    expect(once.length).toBeGreaterThan(3)
+    expect(await ids(`name desc,${Array(2100).fill('createdTime,name').join(',')}`)).toEqual(once)
   })
 })
 
