@@ -80,6 +80,34 @@ describe('Gmail bounds', () => {
   })
 })
 
+describe('Gmail labelIds', () => {
+  test('1,100 labelIds answer a page, not 500; many labels still match exactly the messages holding all', async () => {
+    const h = harness('demo')
+    const many = Array.from({ length: 1100 }, (_, i) => `labelIds=Label_${i}`).join('&')
+    for (const path of ['messages', 'threads']) {
+      const res = await h.call('GET', `/gmail/v1/users/me/${path}?${many}`)
+      expect(res.status, path).toBe(200)
+      expect(res.body[path]).toBeUndefined()
+    }
+    const ids: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const res = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `bulk-${i}` } })
+      ids.push(res.body.id)
+    }
+    const raw = Buffer.from('From: a@b.test\r\nSubject: tagged\r\n\r\nhi').toString('base64url')
+    const all = await h.call('POST', '/gmail/v1/users/me/messages', { json: { raw, labelIds: ids } })
+    await h.call('POST', '/gmail/v1/users/me/messages', { json: { raw, labelIds: ids.slice(1) } })
+    const list = async (labels: string[]) =>
+      (
+        await h.call('GET', `/gmail/v1/users/me/messages?${labels.map((l) => `labelIds=${l}`).join('&')}`)
+      ).body.messages?.map((m: { id: string }) => m.id)
+    expect(await list(ids)).toEqual([all.body.id])
+    expect(await list([...ids, ...ids])).toEqual([all.body.id])
+    expect(await list([...ids, 'Label_none'])).toBeUndefined()
+    expect(await list(ids.slice(1))).toHaveLength(2)
+  })
+})
+
 describe('Drive bounds', () => {
   test('a long or deeply nested q answers 400 Invalid Value on q', async () => {
     const h = harness('demo')
