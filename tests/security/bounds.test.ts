@@ -108,6 +108,35 @@ describe('Gmail labelIds', () => {
   })
 })
 
+describe("a recipient's filters", () => {
+  test('a filter saved with a query search refuses matches nothing; mail to its owner still goes through', async () => {
+    const h = harness('demo')
+    for (const query of [Array(500).fill('a').join(' '), '('.repeat(5000), 'x'.repeat(20_000)]) {
+      const f = await h.call('POST', '/gmail/v1/users/me/settings/filters', {
+        token: h.google('alice'),
+        json: { criteria: { query }, action: { addLabelIds: ['STARRED'] } },
+      })
+      expect(f.status).toBe(200)
+    }
+    const ok = await h.call('POST', '/gmail/v1/users/me/settings/filters', {
+      token: h.google('alice'),
+      json: { criteria: { query: 'subject:budget' }, action: { addLabelIds: ['IMPORTANT'] } },
+    })
+    expect(ok.status).toBe(200)
+    const raw = b64('From: bob@northwind.test\r\nTo: alice@northwind.test\r\nSubject: budget\r\n\r\nhello')
+    const sent = await h.call('POST', '/gmail/v1/users/me/messages/send', { token: h.google('bob'), json: { raw } })
+    expect(sent.status).toBe(200)
+    const got = await h.call('GET', '/gmail/v1/users/me/messages?q=subject:budget is:important', {
+      token: h.google('alice'),
+    })
+    expect(got.body.messages).toHaveLength(1)
+    const msg = await h.call('GET', `/gmail/v1/users/me/messages/${got.body.messages[0].id}?format=minimal`, {
+      token: h.google('alice'),
+    })
+    expect(msg.body.labelIds).not.toContain('STARRED')
+  })
+})
+
 describe('Drive bounds', () => {
   test('a long or deeply nested q answers 400 Invalid Value on q', async () => {
     const h = harness('demo')
