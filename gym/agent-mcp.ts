@@ -9,7 +9,7 @@ import type { Gym } from './index.ts'
 import type { Episode } from './episode.ts'
 import { mcpHandler } from './mcp.ts'
 import { resolveGoogle, resolveSlack, type Resolved } from '../server/middleware/identity.ts'
-import { LIMITS } from '../server/app.ts'
+import { LIMITS, nestedDeeperThan } from '../server/app.ts'
 
 /** The episode a bearer token belongs to: a live episode's world, and the episode's acting user. */
 export function episodeOfToken(gym: Gym, c: Context): Episode | undefined {
@@ -53,6 +53,12 @@ export function agentMcpApp(gym: Gym): Hono {
       413,
     )
   app.use('/mcp', bodyLimit({ maxSize: LIMITS.jsonBytes, onError: tooLarge }))
+  // Nesting past what any tool call needs is refused before the message is parsed, spending no step.
+  app.use('/mcp', async (c, next) => {
+    if (c.req.method !== 'POST' || !nestedDeeperThan(await c.req.text(), LIMITS.messageDepth)) return next()
+    const message = `Parse error: JSON nested deeper than ${LIMITS.messageDepth} levels`
+    return c.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }, 400)
+  })
   app.all('/mcp', (c) => {
     const ep = episodeOfToken(gym, c)
     if (!ep) return unauthorized(c)

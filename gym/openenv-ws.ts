@@ -14,6 +14,7 @@ import type { Gym } from './index.ts'
 import { OpenEnv, OpenEnvError, openEnvApp, type OpenEnvScope } from './openenv.ts'
 import { handleMcpMessage } from './mcp.ts'
 import { loadRouters } from '../server/routers.ts'
+import { LIMITS, nestedDeeperThan } from '../server/app.ts'
 import { openEnvKeyProblem } from './openenv-key.ts'
 
 /** Largest WebSocket message accepted (OpenEnv's client default is 100 MB; tool calls are far smaller). */
@@ -71,8 +72,12 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
 
   const handle = async (raw: RawData) => {
     let msg: Record<string, unknown>
+    const text = raw.toString()
+    // Refused before parsing: an error that echoed such a message back would overflow the stack in a reply.
+    if (nestedDeeperThan(text, LIMITS.messageDepth))
+      return fail(`Invalid JSON: nested deeper than ${LIMITS.messageDepth} levels`, 'INVALID_JSON')
     try {
-      msg = JSON.parse(raw.toString())
+      msg = JSON.parse(text)
     } catch (e) {
       return fail(`Invalid JSON: ${(e as Error).message}`, 'INVALID_JSON')
     }

@@ -34,8 +34,12 @@ import { answerInProcess, checkInProcessBody } from './in-process/index.ts'
 
 export const VERSION = '0.1.0'
 
-/** Largest request body accepted: JSON calls, and media uploads. */
-export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024, jsonDepth: 64 }
+/**
+ * Largest request body accepted: JSON calls, and media uploads; deepest JSON an API takes. `messageDepth`: the
+ * gym's and the control plane's messages (step actions, MCP, OpenEnv, inline seeds) wrap an API body, so they may
+ * nest deeper, but never as deep as a parser, validator or error echo would recurse past its stack.
+ */
+export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024, jsonDepth: 64, messageDepth: 128 }
 
 /** True when JSON text nests objects/arrays deeper than `max` (one pass, strings skipped; no parse). */
 export function nestedDeeperThan(text: string, max: number): boolean {

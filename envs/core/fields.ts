@@ -8,8 +8,15 @@ import { ownEntry } from './own-key.ts'
  */
 export type Selection = Map<string, Selection | true>
 
+/**
+ * Deepest selection taken (`a/b(c)` is three levels); no response schema nests near this. Deviation (unverified):
+ * deeper selections are refused as an invalid selection, before the parser's recursion could overflow the stack.
+ */
+export const MAX_FIELDS_DEPTH = 64
+
 export function parseFields(input: string): Selection {
   let pos = 0
+  let depth = 0
   const fail = (): never => {
     throw badRequest(`Invalid field selection ${input}`, 'invalidParameter', {
       location: 'fields',
@@ -31,6 +38,7 @@ export function parseFields(input: string): Selection {
 
   // path := name ('/' path)? ('(' list ')')?
   const parsePath = (into: Selection) => {
+    if (++depth > MAX_FIELDS_DEPTH) fail()
     const start = pos
     while (pos < input.length && !',/()'.includes(input[pos]!)) pos++
     const name = input.slice(start, pos).trim()
@@ -48,6 +56,7 @@ export function parseFields(input: string): Selection {
       pos++
     }
     merge(into, name, sub)
+    depth--
   }
 
   const result = parseList()

@@ -4,6 +4,7 @@ import { clientSecret, listClients, redirectUrisOf } from '../../envs/identity/s
 import { timingSafeEqual } from 'node:crypto'
 import type { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { bodyLimit } from 'hono/body-limit'
 import { asc, gt } from 'drizzle-orm'
 import { advanceClock, nowMs, setClock, setTick, setTickLimit, tickLimit, tickMs } from '../../envs/core/clock.ts'
 import { diffStates } from '../../envs/core/diff.ts'
@@ -16,7 +17,7 @@ import { worldState } from '../state.ts'
 import { WorldConflict, WorldNotFound, WorldRefused, type WorldEntry, type WorldManager } from '../worlds.ts'
 import type { OpenEnvKeys } from '../../gym/openenv-ws.ts'
 import type { Gym } from '../../gym/index.ts'
-import { createAgentApp } from '../app.ts'
+import { createAgentApp, LIMITS, nestedDeeperThan } from '../app.ts'
 import { VERSION } from '../app.ts'
 import { MountableRouter } from '../lazy-mount.ts'
 import * as s from './schemas.ts'
@@ -92,6 +93,32 @@ export function createControlApp(
     },
   })
   const expected = Buffer.from(opts.adminToken)
+
+  // Bodies are bounded before any route reads them (the OpenEnv key routes too, which answer before the admin check):
+  // at most 64 MiB, and JSON (any body but the inspector's forms) nested at most LIMITS.messageDepth levels, so no
+  // parser, validator or error echo recurses through an agent's nesting into a 500.
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: LIMITS.uploadBytes,
+      onError: (c) =>
+        c.json({ error: `request body exceeds ${LIMITS.uploadBytes} bytes`, reason: 'body_too_large' }, 413),
+    }),
+  )
+  app.use('*', async (c, next) => {
+    if (
+      !c.req.raw.body ||
+      /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header('content-type') ?? '')
+    )
+      return next()
+    const text = await c.req.text()
+    if (nestedDeeperThan(text, LIMITS.messageDepth)) {
+      return c.json({ error: `JSON nested deeper than ${LIMITS.messageDepth} levels`, reason: 'json_depth' }, 400)
+    }
+    // The text is kept for the routes' parsers; the OpenEnv key routes pass the raw request on, so it gets it back.
+    c.req.raw = new Request(c.req.raw, { body: text })
+    return next()
+  })
 
   app.get('/healthz', (c) => c.json({ ok: true }))
   // OpenEnv launchers poll /health; `/openenv/<key>/…` carries its own credential (a per-environment key).

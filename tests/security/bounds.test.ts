@@ -3,6 +3,7 @@ import { harness } from '../../envs/core/testing/harness.ts'
 import { GMAIL_MAX_UPLOAD_BYTES } from '../../envs/gmail/routes/resumable.ts'
 import { DRIVE_MAX_UPLOAD_BYTES } from '../../envs/drive/routes/uploads.ts'
 import { iterateRecurrence } from '../../envs/calendar/time/stream.ts'
+import { MAX_FIELDS_DEPTH, parseFields } from '../../envs/core/fields.ts'
 
 // Every request's work is bounded, with the API's error where it has one (issue #12). Costs are asserted by
 // what the server does (refuses, or looks at a bounded number of things), never by timing.
@@ -76,6 +77,63 @@ describe('Gmail bounds', () => {
     })
     expect(announced.status).toBe(413)
     expect(announced.body.error.errors[0].reason).toBe('uploadTooLarge')
+  })
+})
+
+describe('Gmail labelIds', () => {
+  test('1,100 labelIds answer a page, not 500; many labels still match exactly the messages holding all', async () => {
+    const h = harness('demo')
+    const many = Array.from({ length: 1100 }, (_, i) => `labelIds=Label_${i}`).join('&')
+    for (const path of ['messages', 'threads']) {
+      const res = await h.call('GET', `/gmail/v1/users/me/${path}?${many}`)
+      expect(res.status, path).toBe(200)
+      expect(res.body[path]).toBeUndefined()
+    }
+    const ids: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const res = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `bulk-${i}` } })
+      ids.push(res.body.id)
+    }
+    const raw = Buffer.from('From: a@b.test\r\nSubject: tagged\r\n\r\nhi').toString('base64url')
+    const all = await h.call('POST', '/gmail/v1/users/me/messages', { json: { raw, labelIds: ids } })
+    await h.call('POST', '/gmail/v1/users/me/messages', { json: { raw, labelIds: ids.slice(1) } })
+    const list = async (labels: string[]) =>
+      (
+        await h.call('GET', `/gmail/v1/users/me/messages?${labels.map((l) => `labelIds=${l}`).join('&')}`)
+      ).body.messages?.map((m: { id: string }) => m.id)
+    expect(await list(ids)).toEqual([all.body.id])
+    expect(await list([...ids, ...ids])).toEqual([all.body.id])
+    expect(await list([...ids, 'Label_none'])).toBeUndefined()
+    expect(await list(ids.slice(1))).toHaveLength(2)
+  })
+})
+
+describe("a recipient's filters", () => {
+  test('a filter saved with a query search refuses matches nothing; mail to its owner still goes through', async () => {
+    const h = harness('demo')
+    for (const query of [Array(500).fill('a').join(' '), '('.repeat(5000), 'x'.repeat(20_000)]) {
+      const f = await h.call('POST', '/gmail/v1/users/me/settings/filters', {
+        token: h.google('alice'),
+        json: { criteria: { query }, action: { addLabelIds: ['STARRED'] } },
+      })
+      expect(f.status).toBe(200)
+    }
+    const ok = await h.call('POST', '/gmail/v1/users/me/settings/filters', {
+      token: h.google('alice'),
+      json: { criteria: { query: 'subject:budget' }, action: { addLabelIds: ['IMPORTANT'] } },
+    })
+    expect(ok.status).toBe(200)
+    const raw = b64('From: bob@northwind.test\r\nTo: alice@northwind.test\r\nSubject: budget\r\n\r\nhello')
+    const sent = await h.call('POST', '/gmail/v1/users/me/messages/send', { token: h.google('bob'), json: { raw } })
+    expect(sent.status).toBe(200)
+    const got = await h.call('GET', '/gmail/v1/users/me/messages?q=subject:budget is:important', {
+      token: h.google('alice'),
+    })
+    expect(got.body.messages).toHaveLength(1)
+    const msg = await h.call('GET', `/gmail/v1/users/me/messages/${got.body.messages[0].id}?format=minimal`, {
+      token: h.google('alice'),
+    })
+    expect(msg.body.labelIds).not.toContain('STARRED')
   })
 })
 
@@ -193,6 +251,39 @@ describe('JSON bodies', () => {
     // Brackets inside strings do not count.
     const fine = await h.call('POST', '/gmail/v1/users/me/labels', { json: { name: `${'['.repeat(200)}` } })
     expect(fine.status).toBe(200)
+  })
+})
+
+describe('fields and orderBy bounds', () => {
+  test('a fields selection nested 5,000 levels answers 400 invalidParameter on every API, not 500', async () => {
+    const h = harness('demo')
+    const nested = `${'a('.repeat(5000)}b${')'.repeat(5000)}`
+    for (const path of [
+      '/drive/v3/files',
+      '/gmail/v1/users/me/messages',
+      '/calendar/v3/calendars/primary/events',
+      '/admin/directory/v1/users?customer=my_customer',
+    ]) {
+      const res = await h.call('GET', `${path}${path.includes('?') ? '&' : '?'}fields=${nested}`)
+      expect(res.status, path).toBe(400)
+      expect(res.body.error.errors[0]).toMatchObject({ reason: 'invalidParameter', location: 'fields' })
+    }
+    // The bound is far beyond any schema's depth: a selection of exactly that depth still parses.
+    const deepest = `${'a/'.repeat(MAX_FIELDS_DEPTH - 1)}b`
+    expect(parseFields(deepest).has('a')).toBe(true)
+    expect(() => parseFields(`a/${deepest}`)).toThrow(/Invalid field selection/)
+  })
+
+  test('Drive orderBy naming one key 2,100 times orders as the key named once', async () => {
+    const h = harness('demo')
+    const ids = async (orderBy: string) => {
+      const res = await h.call('GET', `/drive/v3/files?pageSize=1000&fields=files(id)&orderBy=${orderBy}`)
+      expect(res.status).toBe(200)
+      return (res.body.files as { id: string }[]).map((f) => f.id)
+    }
+    const once = await ids('name desc,createdTime')
+    expect(once.length).toBeGreaterThan(3)
+    expect(await ids(`name desc,${Array(2100).fill('createdTime,name').join(',')}`)).toEqual(once)
   })
 })
 

@@ -38,19 +38,23 @@ const SQL_KEYS: Record<string, string> = {
 
 export type OrderKey = { key: string; desc: boolean }
 
-/** `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc` (400 for anything else). */
+/**
+ * `orderBy=folder,modifiedTime desc,name`: several keys, each ascending unless `desc` (400 for anything else). A key
+ * named again is dropped: files equal on every earlier key are equal on it, so it cannot change the order (and
+ * thousands of repeats would pass SQLite's limit on ORDER BY terms).
+ */
 export function orderSpec(orderBy: string | undefined): OrderKey[] {
-  return (orderBy ?? 'folder,modifiedTime desc,name')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((s) => {
-      const [key = '', dir] = s.split(/\s+/)
-      if (!Object.hasOwn(KEYS, key) || (dir && dir !== 'desc' && dir !== 'asc')) {
-        throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
-      }
-      return { key, desc: dir === 'desc' }
-    })
+  const spec: OrderKey[] = []
+  for (const part of (orderBy ?? 'folder,modifiedTime desc,name').split(',')) {
+    const s = part.trim()
+    if (!s) continue
+    const [key = '', dir] = s.split(/\s+/)
+    if (!Object.hasOwn(KEYS, key) || (dir && dir !== 'desc' && dir !== 'asc')) {
+      throw badRequest(`Invalid sort order: ${s}`, 'invalid', { location: 'orderBy', locationType: 'parameter' })
+    }
+    if (!spec.some((k) => k.key === key)) spec.push({ key, desc: dir === 'desc' })
+  }
+  return spec
 }
 
 /** The ORDER BY clause that lists files as `sortFiles` orders them (the keys, then the id). */

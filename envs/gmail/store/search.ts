@@ -26,6 +26,9 @@ const NOT_SPAM_TRASH =
   'NOT EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND ' +
   "l.message_id = m.id AND +l.label_id IN ('TRASH', 'SPAM'))"
 
+/** Label ids written as one EXISTS term each; more are matched by one counting term. */
+const MAX_LABEL_TERMS = 32
+
 /** The WHERE clause (over `gmail_messages m`) and parameters of a mailbox search. */
 function searchWhere(db: Db, user: WorldUserRow, input: SearchInput): { where: string[]; params: unknown[] } {
   const where: string[] = ['m.user_id = ?']
@@ -44,11 +47,23 @@ function searchWhere(db: Db, user: WorldUserRow, input: SearchInput): { where: s
     where.push(sql.where)
     params.push(...sql.params)
   }
-  for (const labelId of input.labelIds ?? []) {
+  // A label named twice asks nothing more. Past a few dozen, one term counts the message's labels among them: a term
+  // each would nest past SQLite's expression depth (1,000) from a 16 KB URL.
+  const labelIds = [...new Set(input.labelIds ?? [])]
+  if (labelIds.length > MAX_LABEL_TERMS) {
     where.push(
-      'EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id = ?)',
+      '(SELECT COUNT(*) FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND ' +
+        'l.label_id IN (SELECT value FROM json_each(?))) = ?',
     )
-    params.push(labelId)
+    params.push(JSON.stringify(labelIds), labelIds.length)
+  }
+  for (const labelId of labelIds) {
+    if (labelIds.length <= MAX_LABEL_TERMS) {
+      where.push(
+        'EXISTS (SELECT 1 FROM gmail_message_labels l WHERE l.user_id = m.user_id AND l.message_id = m.id AND l.label_id = ?)',
+      )
+      params.push(labelId)
+    }
     if (labelId === 'TRASH' || labelId === 'SPAM') explicitSpamTrash = true
   }
   if (!input.includeSpamTrash && !explicitSpamTrash) {
