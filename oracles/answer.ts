@@ -121,7 +121,7 @@ const NUMBER_WORDS = new RegExp(
   'gi',
 )
 
-/** The text with number words up to ninety-nine written as digits ("twenty-one" → "21", "eight thousand" → "8 thousand"). */
+/** The text with number words up to ninety-nine as digits ("twenty-one" → "21", "eight thousand" → "8 thousand"). */
 export function wordsAsDigits(text: string): string {
   return text.replace(NUMBER_WORDS, (all, tens?: string, unit?: string, small?: string) => {
     if (small) return String(WORD_VALUE.get(small.toLowerCase()))

@@ -120,7 +120,7 @@ function strings(v: Json | undefined, out: string[] = []): string[] {
   return out
 }
 
-/** Everything a reader of a Slack message sees: `text`, every string in `blocks` and legacy `attachments` (readerText). */
+/** Everything a reader of a Slack message sees, as readerText: `text`, every string in `blocks` and `attachments`. */
 export function slackVisible(m: Entity): string {
   return readerText([String(m.text ?? ''), ...strings(m.blocks), ...strings(m.attachments)].join('\n'))
 }

@@ -59,7 +59,6 @@ const DIGIT = /\p{Nd}/gu
 export function readerText(s: string): string {
   let t = s
   // Plain ASCII (almost every text oracles read) has nothing to fold: skip the Unicode passes.
-  // eslint-disable-next-line no-control-regex
   if (/[^\u0000-\u007f]/.test(t)) {
     t = t.replace(INVISIBLE, '').normalize('NFKC').toLowerCase()
     t = t.replace(DIGIT, (d) => (/[0-9]/.test(d) ? d : String(digitValue(d))))

@@ -251,7 +251,8 @@ export function htmlToText(html: string): string {
 
 /** Elements a browser renders inside the running text (no break or space of their own). */
 const INLINE =
-  'a|abbr|b|bdi|bdo|big|cite|code|data|del|dfn|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|time|tt|u|var|wbr'
+  'a|abbr|b|bdi|bdo|big|cite|code|data|del|dfn|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong|sub|sup|' +
+  'time|tt|u|var|wbr'
 const INLINE_TAG = new RegExp(`</?(?:${INLINE})(?:\\s[^>]*)?/?>`, 'gi')
 const NAMED: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", shy: '' }
 
