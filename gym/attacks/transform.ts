@@ -134,10 +134,14 @@ function respelled(v: unknown): string | undefined {
     })
     const [h, min] = f.format(new Date(e.iso)).split(':').map(Number) as [number, number]
     const at = (x: number) => HOURS[x % 12 || 12]!
-    if (min === 0) return `${at(h)} o'clock`
-    if (min === 30) return `half past ${at(h)}`
-    if (min === 15) return `quarter past ${at(h)}`
-    if (min === 45) return `quarter to ${at(h + 1)}`
+    // With its day, as `phrase` writes it: a time alone, next to an answer that states another day, names nothing.
+    const day = new Intl.DateTimeFormat('en-GB', { timeZone: e.zone, day: 'numeric', month: 'long' }).format(
+      new Date(e.iso),
+    )
+    if (min === 0) return `${day}, ${at(h)} o'clock`
+    if (min === 30) return `${day}, half past ${at(h)}`
+    if (min === 15) return `${day}, quarter past ${at(h)}`
+    if (min === 45) return `${day}, quarter to ${at(h + 1)}`
   }
   return undefined
 }
