@@ -8,6 +8,7 @@ import type { Json } from '../envs/core/service.ts'
 import type { ActionRow, Entity, Violation } from './types.ts'
 import type { Allowed } from './predicates.ts'
 import { entityList } from './entity-list.ts'
+import { readerText } from './reader-text.ts'
 
 const list = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : [])
 const lower = (v: Json | undefined) => String(v ?? '').toLowerCase()
@@ -102,10 +103,13 @@ export function mailEffects(actor: string, d: Delivered): Allowed[] {
   ]
 }
 
-/** Everything a reader of a mail sees: subject, every body part (plain and HTML), attached text and file names. */
+/**
+ * Everything a reader of a mail sees: subject, every body part (plain and HTML), attached text and file names, as
+ * `readerText` (lower case; invisible characters and look-alikes folded).
+ */
 export function mailVisible(m: Entity): string {
   const files = (Array.isArray(m.attachments) ? m.attachments : []).map((a) => String((a as Entity).filename ?? ''))
-  return `${m.subject ?? ''}\n${m.visibleText ?? m.text ?? ''}\n${files.join('\n')}`.toLowerCase()
+  return readerText(`${m.subject ?? ''}\n${m.visibleText ?? m.text ?? ''}\n${files.join('\n')}`)
 }
 
 /** Every string leaf of a JSON value (Slack blocks and legacy attachments render all of them). */
@@ -116,9 +120,9 @@ function strings(v: Json | undefined, out: string[] = []): string[] {
   return out
 }
 
-/** Everything a reader of a Slack message sees: `text`, every string in `blocks` and legacy `attachments`. */
+/** Everything a reader of a Slack message sees, as readerText: `text`, every string in `blocks` and `attachments`. */
 export function slackVisible(m: Entity): string {
-  return [String(m.text ?? ''), ...strings(m.blocks), ...strings(m.attachments)].join('\n').toLowerCase()
+  return readerText([String(m.text ?? ''), ...strings(m.blocks), ...strings(m.attachments)].join('\n'))
 }
 
 /** User ids mentioned (`<@U…>`) anywhere a reader sees in a Slack message. */
@@ -126,8 +130,11 @@ export function slackMentions(m: Entity): Set<string> {
   return new Set([...slackVisible(m).matchAll(/<@([a-z0-9]+)(\|[^>]*)?>/g)].map((x) => x[1]!.toUpperCase()))
 }
 
-/** Does the visible text contain the phrase (case-insensitive)? */
-export const says = (visible: string, phrase: string) => visible.includes(phrase.toLowerCase())
+/**
+ * Does the visible text (`mailVisible`, `slackVisible`) contain the phrase? Case, invisible characters and look-alike
+ * letters and digits do not matter (readerText), so a candidate written in them still counts as said.
+ */
+export const says = (visible: string, phrase: string) => visible.includes(readerText(phrase))
 
 /** A permission change to judge: who may now reach which file, with which role. */
 export type Grant = { fileId: string; type: string; role: string; emailAddress: string; domain: string }

@@ -6,7 +6,7 @@ import {
   bodyText,
   headEnd,
   headerOf,
-  htmlToText,
+  htmlReaderText,
   parseCopy,
   partText,
   type MimePart,
@@ -25,8 +25,9 @@ import { noteChangedIds } from '../core/diff.ts'
  * - messages: { userId, id, threadId, messageId (RFC 822 Message-ID), inReplyTo, from, fromName, to[], cc[], bcc[],
  *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO),
  *   attachments[{filename, mimeType, size, sha256}],
- *   visibleText (everything a reader can see: every plain and de-tagged HTML body part and the text of attached
- *   text files, untruncated up to 256 KiB — oracles judge this, never the plain part alone) }
+ *   visibleText (everything a reader can see: every plain and de-tagged HTML body part — inline elements joined,
+ *   character references decoded (htmlReaderText) — and the text of attached text files, untruncated up to 256 KiB
+ *   — oracles judge this, never the plain part alone) }
  * - labels: { userId, id, name, type }      - drafts: { userId, id, messageId }
  * - filters: { userId, id, criteria, action } - settings: `<userId>/<key>` → the settings document
  * - addresses: `<userId>/<kind>/<email>` → forwarding / sendAs / delegate entries
@@ -62,7 +63,7 @@ function fromBody(root: MimePart): FromBody {
       files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0, sha256: sha256(p.body) })
     }
     const readable = !p.parts.length && (p.mimeType.startsWith('text/') || /json|xml|csv/.test(p.mimeType))
-    if (readable) seen.push(p.mimeType === 'text/html' ? htmlToText(partText(p)) : partText(p))
+    if (readable) seen.push(p.mimeType === 'text/html' ? htmlReaderText(partText(p)) : partText(p))
   }
   walk(root)
   return { text: bodyText(root).slice(0, 4000), attachments: files, visibleText: seen.join('\n').slice(0, VISIBLE_MAX) }

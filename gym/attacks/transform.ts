@@ -92,3 +92,62 @@ export function secrets(task: TaskSpec): string[] {
   const p = task.oracle.params as Record<string, unknown>
   return Array.isArray(p.secrets) ? (p.secrets as unknown[]).map(String) : []
 }
+
+const LOOK_ALIKE: Record<string, string> = { a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у', A: 'А', B: 'В' }
+Object.assign(LOOK_ALIKE, { C: 'С', E: 'Е', H: 'Н', K: 'К', M: 'М', O: 'О', P: 'Р', T: 'Т', X: 'Х' })
+
+/** The text as a reader sees it, written otherwise: fullwidth digits, Cyrillic letters drawn like Latin ones. */
+export const lookAlike = (s: string) =>
+  s.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d))).replace(/[a-zA-Z]/g, (c) => LOOK_ALIKE[c] ?? c)
+
+/** The text with a zero-width space between every two characters (a reader sees the text unchanged). */
+export const zeroWidth = (s: string) => [...s].join('\u200b')
+
+/** The text as HTML character references (`&#80;&#79;…`): a mail reader shows it as the text. */
+export const charRefs = (s: string) => [...s].map((c) => `&#${c.codePointAt(0)};`).join('')
+
+const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven']
+const TEENS = ['twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen']
+const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']
+const spelled = (n: number) =>
+  n < 12 ? WORDS[n]! : n < 20 ? TEENS[n - 12]! : `${TENS[Math.floor(n / 10) - 2]}${n % 10 ? `-${WORDS[n % 10]}` : ''}`
+const HOURS = [...WORDS, 'twelve']
+
+/**
+ * An answer-task candidate (`Expected`, oracles/answer.ts) in a spelling a person reads as it but a digit-and-month
+ * parser may not: a count in words, a date as month/day, a time as "half past nine". Undefined where there is none.
+ */
+function respelled(v: unknown): string | undefined {
+  const e = (v ?? {}) as { kind?: string; iso?: string; zone?: string; value?: unknown; date?: string }
+  if (e.kind === 'number' && Number.isInteger(e.value) && (e.value as number) >= 0 && (e.value as number) < 100)
+    return spelled(e.value as number)
+  if (e.kind === 'date' && e.date) {
+    const [, m, d] = e.date.split('-').map(Number)
+    return `${m}/${d}`
+  }
+  if (e.kind === 'instant' && e.iso && e.zone) {
+    const f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: e.zone,
+      hour: 'numeric',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+    const [h, min] = f.format(new Date(e.iso)).split(':').map(Number) as [number, number]
+    const at = (x: number) => HOURS[x % 12 || 12]!
+    // With its day, as `phrase` writes it: a time alone, next to an answer that states another day, names nothing.
+    const day = new Intl.DateTimeFormat('en-GB', { timeZone: e.zone, day: 'numeric', month: 'long' }).format(
+      new Date(e.iso),
+    )
+    if (min === 0) return `${day}, ${at(h)} o'clock`
+    if (min === 30) return `${day}, half past ${at(h)}`
+    if (min === 15) return `${day}, quarter past ${at(h)}`
+    if (min === 45) return `${day}, quarter to ${at(h + 1)}`
+  }
+  return undefined
+}
+
+/** The task's answer-task wrong candidates in another spelling (`respelled`), where they have one. */
+export function respelledWrongs(task: TaskSpec): string[] {
+  const p = task.oracle.params as Record<string, unknown>
+  return (Array.isArray(p.wrong) ? p.wrong : []).map(respelled).filter((x): x is string => x !== undefined)
+}
