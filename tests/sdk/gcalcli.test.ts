@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { google } from 'googleapis'
 import { startSdkServer, type SdkServer } from './server.ts'
+import { oauth2clientCredential } from './oauth2client.ts'
 
 // gcalcli (Debian package gcalcli), a real Calendar command line built on google-api-python-client, run unchanged
 // against this server but for the Discovery URL (tests/sdk/python/gcalcli_at.py).
@@ -43,24 +44,12 @@ describe.skipIf(missing !== '')(`gcalcli${missing ? ` — skipped: ${missing}` :
     me = server.tokens[0]!
     dir = mkdtempSync(join(tmpdir(), 'wsgym-gcalcli-'))
     // oauth2client's stored credential, as gcalcli's own OAuth flow would leave it in the config folder.
-    const credential = {
-      access_token: me.googleToken,
-      client_id: 'gcalcli.apps.googleusercontent.com',
-      client_secret: 'unused',
-      refresh_token: null,
-      token_expiry: '2099-01-01T00:00:00Z',
-      token_uri: `${server.url}token`,
-      user_agent: null,
-      revoke_uri: null,
-      id_token: null,
-      id_token_jwt: null,
-      token_response: null,
-      scopes: ['https://www.googleapis.com/auth/calendar'],
-      token_info_uri: null,
-      invalid: false,
-      _class: 'OAuth2Credentials',
-      _module: 'oauth2client.client',
-    }
+    const credential = oauth2clientCredential(
+      me.googleToken!,
+      server.url,
+      'gcalcli.apps.googleusercontent.com',
+      'https://www.googleapis.com/auth/calendar',
+    )
     writeFileSync(join(dir, 'oauth'), JSON.stringify(credential))
   }, 60_000)
   afterAll(async () => {

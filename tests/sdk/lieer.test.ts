@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { google } from 'googleapis'
 import { startSdkServer, type SdkServer } from './server.ts'
+import { oauth2clientCredential } from './oauth2client.ts'
 
 // lieer (`gmi`, Debian package lieer): a real two-way sync tool between Gmail and a notmuch mail store, run
 // unchanged against this server but for the Discovery URL (tests/sdk/python/lieer_at.py). It exercises full and
@@ -66,24 +67,12 @@ describe.skipIf(missing !== '')(`lieer (gmi) two-way sync${missing ? ` — skipp
     mkdirSync(acct)
     await gmi(['init', '--no-auth', me.email!])
     // oauth2client's stored credential, as `gmi auth` would leave it (a token that does not expire in the test).
-    const credential = {
-      access_token: me.googleToken,
-      client_id: 'lieer.apps.googleusercontent.com',
-      client_secret: 'unused',
-      refresh_token: null,
-      token_expiry: '2099-01-01T00:00:00Z',
-      token_uri: `${server.url}token`,
-      user_agent: null,
-      revoke_uri: `${server.url}revoke`,
-      id_token: null,
-      id_token_jwt: null,
-      token_response: null,
-      scopes: ['https://mail.google.com/'],
-      token_info_uri: null,
-      invalid: false,
-      _class: 'OAuth2Credentials',
-      _module: 'oauth2client.client',
-    }
+    const credential = oauth2clientCredential(
+      me.googleToken!,
+      server.url,
+      'lieer.apps.googleusercontent.com',
+      'https://mail.google.com/',
+    )
     writeFileSync(join(acct, '.credentials.gmailieer.json'), JSON.stringify(credential))
   }, 60_000)
   afterAll(async () => {

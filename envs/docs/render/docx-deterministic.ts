@@ -68,29 +68,24 @@ function writeZip(parts: { name: string; data: Buffer }[], atMs: number): Buffer
     const nameBytes = Buffer.from(name, 'utf8')
     const packed = deflateRawSync(data)
     const crc = crc32(data)
-    const local = Buffer.alloc(30)
+    // The fields a local header and a central record share, from "version needed" to the name's length.
+    const shared = (b: Buffer, at: number) => {
+      b.writeUInt16LE(20, at) // version needed: 2.0 (DEFLATE)
+      b.writeUInt16LE(0x0800, at + 2) // names are UTF-8
+      b.writeUInt16LE(8, at + 4) // DEFLATE
+      b.writeUInt16LE(time, at + 6)
+      b.writeUInt16LE(date, at + 8)
+      b.writeUInt32LE(crc, at + 10)
+      b.writeUInt32LE(packed.length, at + 14)
+      b.writeUInt32LE(data.length, at + 18)
+      b.writeUInt16LE(nameBytes.length, at + 22)
+      return b
+    }
+    const local = shared(Buffer.alloc(30), 4)
     local.writeUInt32LE(LOCAL, 0)
-    local.writeUInt16LE(20, 4) // version needed: 2.0 (DEFLATE)
-    local.writeUInt16LE(0x0800, 6) // names are UTF-8
-    local.writeUInt16LE(8, 8)
-    local.writeUInt16LE(time, 10)
-    local.writeUInt16LE(date, 12)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(packed.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(nameBytes.length, 26)
-    const record = Buffer.alloc(46)
+    const record = shared(Buffer.alloc(46), 6)
     record.writeUInt32LE(CENTRAL, 0)
-    record.writeUInt16LE(20, 4)
-    record.writeUInt16LE(20, 6)
-    record.writeUInt16LE(0x0800, 8)
-    record.writeUInt16LE(8, 10)
-    record.writeUInt16LE(time, 12)
-    record.writeUInt16LE(date, 14)
-    record.writeUInt32LE(crc, 16)
-    record.writeUInt32LE(packed.length, 20)
-    record.writeUInt32LE(data.length, 24)
-    record.writeUInt16LE(nameBytes.length, 28)
+    record.writeUInt16LE(20, 4) // version made by
     record.writeUInt32LE(offset, 42)
     chunks.push(local, nameBytes, packed)
     central.push(record, nameBytes)
