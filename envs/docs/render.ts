@@ -9,6 +9,8 @@ import { plainText } from './render/text.ts'
 import { renderHtml } from './render/html.ts'
 import { renderMarkdown } from './render/markdown.ts'
 import { renderRtf } from './render/rtf.ts'
+import { renderOdt } from './render/odt.ts'
+import { renderEpub, renderHtmlZip } from './render/epub.ts'
 import { buildDocument, type SeedBlock } from './build.ts'
 import type { SeedSuggestion } from './seed-suggestions.ts'
 
@@ -21,13 +23,35 @@ export type { SeedBlock as ImportedBlock } from './build.ts'
 // uploads converted to a Google Doc through blocksFromUpload/importDocument.
 
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
-export type ExportFormat =
-  'text/plain' | 'text/html' | 'text/markdown' | 'application/rtf' | typeof DOCX | 'application/pdf'
+export const ODT = 'application/vnd.oasis.opendocument.text'
+/** Every format Drive exports a Google Doc to (its `exportLinks`); `text/x-markdown` is `text/markdown`'s alias. */
+export const EXPORT_FORMATS = [
+  'text/plain',
+  'text/html',
+  'text/markdown',
+  'text/x-markdown',
+  'application/rtf',
+  DOCX,
+  'application/pdf',
+  ODT,
+  'application/epub+zip',
+  'application/zip',
+] as const
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 /** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
-export const SYNC_FORMATS: readonly ExportFormat[] = ['text/plain', 'text/html', 'text/markdown', 'application/rtf']
+export const SYNC_FORMATS: readonly ExportFormat[] = [
+  'text/plain',
+  'text/html',
+  'text/markdown',
+  'text/x-markdown',
+  'application/rtf',
+  ODT,
+  'application/epub+zip',
+  'application/zip',
+]
 
 /** Renders `model`, which callers pass as baseView(stored): exports show no pending suggestions (decision 0280). */
-function syncRender(model: DocModel, title: string, format: ExportFormat): Buffer | undefined {
+function syncRender(model: DocModel, title: string, format: ExportFormat, db: Db, fileId: string): Buffer | undefined {
   switch (format) {
     // Drive's text/plain export starts with a BOM and uses CRLF line ends.
     case 'text/plain':
@@ -35,9 +59,17 @@ function syncRender(model: DocModel, title: string, format: ExportFormat): Buffe
     case 'text/html':
       return Buffer.from(renderHtml(model, title), 'utf8')
     case 'text/markdown':
+    case 'text/x-markdown':
       return Buffer.from(renderMarkdown(model), 'utf8')
     case 'application/rtf':
       return Buffer.from(renderRtf(model), 'latin1')
+    // The zip formats are dated by the world's clock, as the Word export is.
+    case ODT:
+      return renderOdt(model, title, nowMs(db))
+    case 'application/epub+zip':
+      return renderEpub(model, title, fileId, nowMs(db))
+    case 'application/zip':
+      return renderHtmlZip(model, title, nowMs(db))
     default:
       return undefined
   }
@@ -48,7 +80,7 @@ function syncRender(model: DocModel, title: string, format: ExportFormat): Buffe
  * Throws for docx/pdf, whose libraries are asynchronous: use renderDocumentAsync for those.
  */
 export function renderDocument(db: Db, fileId: string, format: ExportFormat): Buffer {
-  const out = syncRender(baseView(loadDocument(db, fileId).model), docTitle(db, fileId) ?? '', format)
+  const out = syncRender(baseView(loadDocument(db, fileId).model), docTitle(db, fileId) ?? '', format, db, fileId)
   if (!out) throw new Error(`renderDocument: ${format} is asynchronous; use renderDocumentAsync`)
   return out
 }
@@ -60,7 +92,7 @@ export function renderDocument(db: Db, fileId: string, format: ExportFormat): Bu
 export function renderDocumentAsync(db: Db, fileId: string, format: ExportFormat): Promise<Buffer> {
   const model = baseView(loadDocument(db, fileId).model)
   const title = docTitle(db, fileId) ?? ''
-  const sync = syncRender(model, title, format)
+  const sync = syncRender(model, title, format, db, fileId)
   if (sync) return Promise.resolve(sync)
   // docx and pdfkit (with its fonts) are loaded on the first export, not at server start.
   const createdMs = nowMs(db)

@@ -1,6 +1,7 @@
 import type { Block, DocModel, El, Obj, Para, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText } from './text.ts'
+import { coveredCells } from './xml.ts'
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 const TAG: Record<string, string> = {
@@ -95,9 +96,11 @@ export function blocksHtml(blocks: readonly Block[], tab: TabModel): string {
     if (b.t === 'p') out += paraHtml(b, tab)
     else if (b.t === 'table') {
       out += '<table style="border-collapse:collapse">'
-      for (const row of b.rows) {
+      const covered = coveredCells(b)
+      for (const [y, row] of b.rows.entries()) {
         out += '<tr>'
-        for (const cell of row.cells) {
+        for (const [x, cell] of row.cells.entries()) {
+          if (covered.has(`${y},${x}`)) continue // a merged cell's span draws it
           const span = `${Number(cell.style.rowSpan ?? 1) > 1 ? ` rowspan="${String(cell.style.rowSpan)}"` : ''}${Number(cell.style.columnSpan ?? 1) > 1 ? ` colspan="${String(cell.style.columnSpan)}"` : ''}`
           out += `<td style="border:1px solid #000;padding:5pt"${span}>${blocksHtml(cell.content, tab)}</td>`
         }

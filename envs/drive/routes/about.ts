@@ -41,13 +41,18 @@ export const aboutRouter = createGoogleRouter().openapi(get, (c) => {
         ],
       },
       exportFormats: {
+        // In the order Drive lists them (specs/parity/gdrive/about_get.json); files.export renders each.
         'application/vnd.google-apps.document': [
-          'text/plain',
-          'text/html',
-          'text/markdown',
           'application/rtf',
-          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'application/vnd.oasis.opendocument.text',
+          'text/html',
           'application/pdf',
+          'text/x-markdown',
+          'text/markdown',
+          'application/epub+zip',
+          'application/zip',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'text/plain',
         ],
       },
       maxImportSizes: { 'application/vnd.google-apps.document': '10485760' },

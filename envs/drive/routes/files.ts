@@ -39,6 +39,7 @@ import {
   renderDocument,
   renderDocumentAsync,
   SYNC_FORMATS,
+  EXPORT_FORMATS,
   type ExportFormat,
 } from '../../docs/render.ts'
 import { importDocument, type ImportedBlock } from '../../docs/render.ts'
@@ -56,18 +57,6 @@ import {
 } from './common.ts'
 import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
-
-const ExportFormats = [
-  'text/plain',
-  'text/html',
-  'text/markdown',
-  'application/rtf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/pdf',
-  'application/zip',
-  'application/epub+zip',
-  'application/vnd.oasis.opendocument.text',
-]
 
 type Meta = {
   id?: string
@@ -580,20 +569,9 @@ export const filesRouter = createGoogleRouter()
     if (!mimeType) throw badRequest('Required parameter: mimeType', 'required')
     if (row.mimeType !== GOOGLE_DOC)
       throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
-    if (!ExportFormats.includes(mimeType)) throw badRequest('The requested conversion is not supported.', 'badRequest')
+    if (!(EXPORT_FORMATS as readonly string[]).includes(mimeType))
+      throw badRequest('The requested conversion is not supported.', 'badRequest')
     const format = mimeType as ExportFormat
-    if (
-      ![
-        'text/plain',
-        'text/html',
-        'text/markdown',
-        'application/rtf',
-        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        'application/pdf',
-      ].includes(mimeType)
-    ) {
-      throw badRequest('The requested conversion is not supported.', 'badRequest') // Deviation: zip, epub and odt exports are not rendered.
-    }
     const bytes = SYNC_FORMATS.includes(format)
       ? renderDocument(c.var.world.db, row.id, format)
       : await renderDocumentAsync(c.var.world.db, row.id, format)
