@@ -38,6 +38,22 @@ export const EXPORT_FORMATS = [
   'application/zip',
 ] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+/**
+ * A Doc's `exportLinks` (the File field), in the order Drive lists them, with each link's `exportFormat`: the
+ * agent port serves these URLs too (`/feeds/download/documents/export/Export`), for clients that follow them.
+ */
+export const EXPORT_LINK_FORMATS: readonly (readonly [ExportFormat, string])[] = [
+  ['application/rtf', 'rtf'],
+  [ODT, 'odt'],
+  ['text/html', 'html'],
+  ['application/pdf', 'pdf'],
+  ['text/x-markdown', 'markdown'],
+  ['text/markdown', 'markdown'],
+  ['application/epub+zip', 'epub'],
+  ['application/zip', 'zip'],
+  [DOCX, 'docx'],
+  ['text/plain', 'txt'],
+]
 /** Formats renderDocument (sync) produces; docx and pdf need renderDocumentAsync. */
 export const SYNC_FORMATS: readonly ExportFormat[] = [
   'text/plain',

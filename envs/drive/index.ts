@@ -15,7 +15,7 @@ export const drive: ServiceProvider<'drive', DriveSeed> = {
   family: 'google',
   tables: driveTables,
   loadRouter: () => import('./router.ts').then((m) => m.router),
-  pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/'],
+  pathPrefixes: ['/drive/v3/', '/upload/drive/v3/', '/resumable/upload/drive/v3/', '/feeds/download/documents/'],
   googleErrorStyle: 'legacy',
   get specMethods() {
     return specMethods()

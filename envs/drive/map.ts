@@ -2,6 +2,7 @@ import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
 import type { FileRow, PermissionRow } from './schema.ts'
+import { EXPORT_LINK_FORMATS } from '../docs/render.ts'
 import {
   atLeast,
   effectiveRole,
@@ -101,6 +102,7 @@ export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only
           ? `https://drive.google.com/drive/folders/${row.id}`
           : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
   }
+  if (row.mimeType === GOOGLE_DOC && (all || only.has('exportLinks'))) out.exportLinks = exportLinksOf(row.id)
   if (all || only.has('iconLink')) {
     out.iconLink = `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`
   }
@@ -193,4 +195,10 @@ function capabilitiesOf(row: FileRow, role: Role | 'none', isFolder: boolean, ca
     canModifyOwnerContentRestriction: row.driveId ? atLeast(role, 'organizer') : role === 'owner',
     canRemoveContentRestriction: false,
   }
+}
+
+/** A Google Doc's `exportLinks`: Google's own download URLs (the agent port serves their path as well). */
+function exportLinksOf(id: string): Record<string, string> {
+  const base = `https://docs.google.com/feeds/download/documents/export/Export?id=${encodeURIComponent(id)}&exportFormat=`
+  return Object.fromEntries(EXPORT_LINK_FORMATS.map(([mime, ext]) => [mime, base + ext]))
 }

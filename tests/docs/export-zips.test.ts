@@ -124,6 +124,34 @@ describe('drive.files.export of a Google Doc to every format Drive lists', () =>
     }
   })
 
+  test('a Doc lists its exportLinks as Drive does, and following one (at this origin) gives the export', async () => {
+    const file = await drive().files.get({ fileId: DOC, fields: 'id,exportLinks' })
+    const links = file.data.exportLinks!
+    expect(Object.keys(links)).toHaveLength(10)
+    expect(links[ODT]).toBe(`https://docs.google.com/feeds/download/documents/export/Export?id=${DOC}&exportFormat=odt`)
+    const token = (await server.auth().getAccessToken()).token!
+    for (const mimeType of [ODT, 'text/plain']) {
+      const url = new URL(links[mimeType]!)
+      const res = await fetch(new URL(url.pathname + url.search, server.url), {
+        headers: { authorization: `Bearer ${token}` },
+      })
+      expect(res.status, mimeType).toBe(200)
+      expect(res.headers.get('content-type')?.split(';')[0]).toBe(mimeType)
+      if (mimeType === 'text/plain')
+        expect(Buffer.from(await res.arrayBuffer()).equals((await exported(mimeType)).bytes)).toBe(true)
+    }
+    const anonymous = await fetch(
+      new URL(`feeds/download/documents/export/Export?id=${DOC}&exportFormat=txt`, server.url),
+    )
+    expect(anonymous.status).toBe(401)
+    const other = await drive().files.list({
+      q: "mimeType != 'application/vnd.google-apps.document'",
+      fields: 'files(id,exportLinks)',
+    })
+    expect(other.data.files!.length).toBeGreaterThan(0)
+    for (const f of other.data.files!) expect(f.exportLinks, f.id!).toBeUndefined()
+  })
+
   test('zipped HTML holds one page named after the title, the same page as the text/html export', async () => {
     const zip = readZip((await exported(ZIP)).bytes)
     expect(zip.map((e) => e.name)).toEqual(['Q4ProductRoadmap.html'])

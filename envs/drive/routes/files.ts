@@ -40,6 +40,7 @@ import {
   renderDocumentAsync,
   SYNC_FORMATS,
   EXPORT_FORMATS,
+  EXPORT_LINK_FORMATS,
   type ExportFormat,
 } from '../../docs/render.ts'
 import { importDocument, type ImportedBlock } from '../../docs/render.ts'
@@ -563,22 +564,30 @@ export const filesRouter = createGoogleRouter()
     c.var.world.tx((db) => removeFile(db, row.id))
     return c.body(null, 204)
   })
-  .openapi(exportRoute, async (c) => {
-    const row = requireItem(c, c.req.valid('param').fileId)
-    const mimeType = c.req.valid('query').mimeType
-    if (!mimeType) throw badRequest('Required parameter: mimeType', 'required')
-    if (row.mimeType !== GOOGLE_DOC)
-      throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
-    if (!(EXPORT_FORMATS as readonly string[]).includes(mimeType))
-      throw badRequest('The requested conversion is not supported.', 'badRequest')
-    const format = mimeType as ExportFormat
-    const bytes = SYNC_FORMATS.includes(format)
-      ? renderDocument(c.var.world.db, row.id, format)
-      : await renderDocumentAsync(c.var.world.db, row.id, format)
-    return c.body(new Uint8Array(bytes), 200, {
-      'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType,
-    })
+  .openapi(exportRoute, (c) => exportDoc(c, c.req.valid('param').fileId, c.req.valid('query').mimeType))
+  // A Doc's `exportLinks` URL (docs.google.com's path, served here for clients that follow the link).
+  .get('/feeds/download/documents/export/Export', (c) => {
+    const format = c.req.query('exportFormat')
+    const mimeType = EXPORT_LINK_FORMATS.find(([, ext]) => ext === format)?.[0] ?? format ?? ''
+    return exportDoc(c, c.req.query('id') ?? '', mimeType)
   })
+
+/** files.export: a Google Doc rendered in one of the formats Drive lists in `about.exportFormats`. */
+async function exportDoc(c: WorldContext, fileId: string, mimeType: string | undefined) {
+  const row = requireItem(c, fileId)
+  if (!mimeType) throw badRequest('Required parameter: mimeType', 'required')
+  if (row.mimeType !== GOOGLE_DOC)
+    throw new GoogleApiError('PERMISSION_DENIED', 'fileNotExportable', 'Export only supports Docs Editors files.')
+  if (!(EXPORT_FORMATS as readonly string[]).includes(mimeType))
+    throw badRequest('The requested conversion is not supported.', 'badRequest')
+  const format = mimeType as ExportFormat
+  const bytes = SYNC_FORMATS.includes(format)
+    ? renderDocument(c.var.world.db, row.id, format)
+    : await renderDocumentAsync(c.var.world.db, row.id, format)
+  return c.body(new Uint8Array(bytes), 200, {
+    'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType,
+  })
+}
 
 /** The top-level File fields a files.list `fields=` selection keeps from each file; null for all of them. */
 function fileFieldsOf(selection: Selection): ReadonlySet<string> | null {
