@@ -566,6 +566,7 @@ export const filesRouter = createGoogleRouter()
   })
   .openapi(exportRoute, (c) => exportDoc(c, c.req.valid('param').fileId, c.req.valid('query').mimeType))
   // A Doc's `exportLinks` URL (docs.google.com's path, served here for clients that follow the link).
+  // Deviation: its errors are Drive's JSON errors; docs.google.com answers with HTML pages.
   .get('/feeds/download/documents/export/Export', (c) => {
     const format = c.req.query('exportFormat')
     const mimeType = EXPORT_LINK_FORMATS.find(([, ext]) => ext === format)?.[0] ?? format ?? ''
