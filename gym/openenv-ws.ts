@@ -128,14 +128,25 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
     }
   }
 
+  // Whatever a message's handling throws past its own error replies (a reply that cannot be serialised or sent) is
+  // answered here: a rejection left in the queue would skip every later message and, unhandled, stop the process.
+  const settle = (e: unknown) => {
+    try {
+      fail(`Internal error: ${e instanceof Error ? e.message : String(e)}`, 'EXECUTION_ERROR')
+    } catch {
+      // The connection cannot take a reply; the next message still runs.
+    }
+  }
   ws.on('message', (raw) => {
-    queue = queue.then(() => handle(raw))
+    queue = queue.then(() => handle(raw)).catch(settle)
   })
   ws.on('close', () => {
-    queue = queue.then(() => {
-      env.closeAll()
-      onEnd()
-    })
+    queue = queue
+      .then(() => {
+        env.closeAll()
+        onEnd()
+      })
+      .catch(() => {})
   })
 }
 
