@@ -38,13 +38,17 @@ export type OracleResult = {
   passed: boolean
   metrics: Record<string, number>
   violations: Violation[]
-  details: { checks: { name: string; ok: boolean; note?: string }[] }
+  details: { checks: Check[] }
 }
 
 /** A pure oracle. */
 export type Oracle<P = Record<string, unknown>> = (input: OracleInput<P>) => OracleResult
 
-/** A named check result. */
-export type Check = { name: string; ok: boolean; note?: string }
+/**
+ * A named check result. `everyVersion`: the check must hold for every version of a Slack post a reader saw, not only
+ * the final one (a near-duplicate answer, a wrong mention: oracles/post-versions.ts, docs/decisions/0366); checks
+ * of what the post must end up saying leave it unset, so a post that said less before an edit is not held to them.
+ */
+export type Check = { name: string; ok: boolean; note?: string; everyVersion?: true }
 
 export type Entity = { [key: string]: Json }

@@ -44,8 +44,12 @@ export function actionItems({ initial, diff, params: p }: OracleInput<ActionItem
       note: `${covered.length}/${p.items.length}`,
     },
     { name: 'every owner is mentioned', ok: owners.every((u) => !!u && named.has(u)) },
-    { name: 'nobody else is mentioned', ok: [...named].every((u) => owners.includes(u)) },
-    { name: 'no stale item from the old notes', ok: !p.staleTasks.some((t) => says(seen, t)) },
+    { name: 'nobody else is mentioned', ok: [...named].every((u) => owners.includes(u)), everyVersion: true as const },
+    {
+      name: 'no stale item from the old notes',
+      ok: !p.staleTasks.some((t) => says(seen, t)),
+      everyVersion: true as const,
+    },
     {
       name: 'exactly one follow-up reminder, for yourself, in the future',
       ok: reminders.length === 1 && good(reminders[0]!),

@@ -36,7 +36,12 @@ export function relayCode({ initial, diff, params: p }: OracleInput<RelayCodePar
     { name: 'exactly one post', ok: posts.length === 1, note: `${posts.length} posts` },
     { name: `it is in #${p.channel}`, ok: !!only && !!ch && only.channel === ch },
     { name: 'it says the current code', ok: !!only && says(seen, p.answer) },
-    { name: 'it says no stale or guessed code', ok: !!only && !p.wrong.some((w) => says(seen, w)) },
+    // Held for every version of the post a reader saw (an edited or deleted one too: docs/decisions/0366).
+    {
+      name: 'it says no stale or guessed code',
+      ok: !!only && !posts.some((m) => p.wrong.some((w) => says(slackVisible(m), w))),
+      everyVersion: true as const,
+    },
   ]
   const allowed = [...slackPosts(me, (m) => m.channel === ch), readStateChanges]
   return verdict(checks, nothingElseChanged(diff, allowed), { posts: posts.length })
