@@ -1,11 +1,27 @@
 import type { Context } from 'hono'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { WorldEnv } from '../envs/core/http.ts'
-import { badRequest } from '../envs/core/errors/google.ts'
+import { badRequest, notFound } from '../envs/core/errors/google.ts'
 import { nextTurn } from '../envs/core/turns.ts'
 
 /** Google allows at most this many calls in one batch request. */
 export const MAX_BATCH_PARTS = 100
+
+/**
+ * The calls each batch endpoint takes: an API's batch endpoint (its discovery document's `batchPath` on its root URL)
+ * serves that API only, since Google retired the global batch endpoint (2020) that mixed APIs. `/batch` is the
+ * batchPath of Gmail, Docs and Data Transfer, each on its own host (gmail.googleapis.com/batch, …); one origin serves
+ * all three here. A call to another API gets a 404 part, as the API's own server answers a path it does not serve.
+ * Deviation: real Google's answer to such a part is not recorded; on one origin `/batch` cannot tell the three
+ * hosts apart.
+ */
+const BATCH_APIS: Readonly<Record<string, readonly string[]>> = {
+  '/batch/gmail/v1': ['/gmail/v1/'],
+  '/batch/drive/v3': ['/drive/v3/'],
+  '/batch/calendar/v3': ['/calendar/v3/'],
+  '/batch/admin/directory_v1': ['/admin/directory/v1/'],
+  '/batch': ['/gmail/v1/', '/v1/documents', '/admin/datatransfer/v1/'],
+}
 
 type InnerRequest = { contentId: string | undefined; method: string; target: string; headers: Headers; body: string }
 
@@ -17,6 +33,8 @@ type InnerRequest = { contentId: string | undefined; method: string; target: str
  * @see https://developers.google.com/gmail/api/guides/batch
  */
 export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<WorldEnv>) {
+  const apis = Object.hasOwn(BATCH_APIS, c.req.path) ? BATCH_APIS[c.req.path]! : undefined
+  if (!apis) throw notFound('The requested URL was not found on this server.', 'notFound')
   if (c.req.method !== 'POST') throw badRequest('Batch requests must use POST.')
   const type = c.req.header('content-type') ?? ''
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
@@ -37,6 +55,8 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
     const headers = new Headers(part.headers)
     if (auth && !headers.has('authorization')) headers.set('authorization', auth)
     const url = part.target.startsWith('http') ? new URL(part.target) : new URL(part.target, origin)
+    // The path as resolved (dot segments gone), the one the call would reach.
+    if (!apis.some((p) => url.pathname.startsWith(p))) return partHead + notFoundPart()
     const res = await app.fetch(
       new Request(`${origin}${url.pathname}${url.search}`, {
         method: part.method,
@@ -108,6 +128,11 @@ function unsupportedMethodPart(method: string): string {
   const errors = [{ message, domain: 'global', reason: 'badRequest' }]
   const body = JSON.stringify({ error: { code: 400, message, errors, status: 'INVALID_ARGUMENT' } }, null, 2)
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
+}
+
+function notFoundPart(): string {
+  const body = JSON.stringify(notFound('The requested URL was not found on this server.').toBody(), null, 2)
+  return `HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
 }
 
 /** Header lines; folded continuation lines (starting with a space or tab) join the line before (RFC 5322 §2.2.3). */

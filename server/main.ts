@@ -11,6 +11,7 @@ import { adoptBakedTemplates } from './templates.ts'
 import { openEnvKeyProblem } from '../gym/openenv-key.ts'
 import type { GymSide } from './control/app.ts'
 import { adoptHandedConnections, routedListener, type PeersMessage } from './handoff.ts'
+import { answerClientError } from './client-error.ts'
 
 export type ServeOptions = {
   host: string
@@ -67,6 +68,8 @@ const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap) =>
       resolve(s)
     })
     s.once('error', reject)
+    // Requests Node cannot parse: a URL over the header limit gets Google's 414, the rest Node's own answers.
+    s.on('clientError', answerClientError)
   })
 
 const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))

@@ -16,6 +16,11 @@ export type Principal = {
   scopes: readonly string[]
   /** The world_tokens key of the token presented (the identity service tells OAuth-issued tokens by it). */
   tokenKey?: string
+  /**
+   * The service account whose domain-wide delegation issued this token (the JWT-bearer grant with `sub`), by email;
+   * absent for the user's own tokens. Gmail's sharing settings are open to such tokens only.
+   */
+  serviceAccount?: string
 }
 
 /** A file that arrived in a multipart Slack request. */

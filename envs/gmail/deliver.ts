@@ -157,13 +157,19 @@ export function sendAsUser(
   return { row: sent, labelIds: labelOrder(labelIds) }
 }
 
-/** The From header Gmail uses: the given address when it is the user's or a send-as alias, else the account's. */
+/**
+ * The From header Gmail uses: the given address when it is the user's or a confirmed send-as alias, else the
+ * account's.
+ */
 function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined): string {
   const addresses = parseAddressList(given)
   // The account's own address needs no alias list (nor does a From without an address).
   if (given && addresses[0] === sender.email.toLowerCase()) return given
   if (!given || !addresses[0]) return formatAddress({ name: sender.name, email: sender.email })
-  const aliases = listAddressSettings(db, sender.id, 'sendAs').map((s) => String(s.sendAsEmail).toLowerCase())
+  // A `pending` alias (its owner has not confirmed it) is not usable yet.
+  const aliases = listAddressSettings(db, sender.id, 'sendAs')
+    .filter((s) => s.verificationStatus !== 'pending')
+    .map((s) => String(s.sendAsEmail).toLowerCase())
   if (given && addresses[0] && (addresses[0] === sender.email.toLowerCase() || aliases.includes(addresses[0])))
     return given
   return formatAddress({ name: sender.name, email: sender.email })

@@ -86,6 +86,11 @@ export function resolveToken(worlds: WorldManager, token: string): Resolved | un
     scopes: scopes ? scopes.split(',') : [],
     tokenKey: row[0] as string,
   }
+  // An OAuth-issued token (its access row names a client): a service account's unique id there means delegation.
+  if (google && row[15] !== null) {
+    const sa = stmt(db, SERVICE_ACCOUNT_OF_CLIENT).pluck().get(row[15]) as string | undefined
+    if (sa !== undefined) principal.serviceAccount = sa
+  }
   const user = row[5] === null ? undefined : userAt(row, 5)
   const width = google ? GOOGLE_WIDTH : WIDTH
   const clock =
@@ -138,6 +143,7 @@ const TOKEN_AND_USER = `SELECT ${TOKEN_COLUMNS} ${FROM} WHERE t.key = ?`
 const GOOGLE_TOKEN_AND_USER = `SELECT ${TOKEN_COLUMNS}, ${ACCESS_COLUMNS} ${GOOGLE_FROM} WHERE t.key = ?`
 const WITH_CLOCK = `SELECT ${TOKEN_COLUMNS}, ${CLOCK_KEY_COLUMNS} ${FROM} WHERE t.key = ?`
 const GOOGLE_WITH_CLOCK = `SELECT ${TOKEN_COLUMNS}, ${ACCESS_COLUMNS}, ${CLOCK_KEY_COLUMNS} ${GOOGLE_FROM} WHERE t.key = ?`
+const SERVICE_ACCOUNT_OF_CLIENT = 'SELECT email FROM identity_service_accounts WHERE unique_id = ?'
 const CLOCK_KEYS = `SELECT ${CLOCK_KEY_COLUMNS}`
 const WIDTH = 14
 const GOOGLE_WIDTH = 19

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { C, cal, timed } from './helpers.ts'
-import { enc } from './fixtures.ts'
+import { enc, officeSeed, ROOM } from './fixtures.ts'
 
 const NY = 'America/New_York'
 
@@ -227,6 +227,21 @@ describe('calendar.events.import', () => {
     await fails(400, 'required', 'POST', '/calendars/primary/events/import', {
       json: { summary: 'x', ...timed('2026-03-09T09:00:00Z', '2026-03-09T10:00:00Z') },
     })
+  })
+
+  test('an event the calendar organizes reaches no guest and books no room', async () => {
+    const { h, ok } = cal(officeSeed)
+    const body = {
+      iCalUID: 'own-1@legacy.test',
+      summary: 'Imported own',
+      attendees: [{ email: 'ben@example.com', responseStatus: 'accepted' }, { email: ROOM }],
+      ...timed('2026-03-09T09:00:00Z', '2026-03-09T10:00:00Z'),
+    }
+    const e = await ok('Event', 'POST', '/calendars/primary/events/import', { json: body })
+    expect((await h.call('GET', `${C}/calendars/primary/events/${e.id}`, { token: h.google('ben') })).status).toBe(404)
+    const room = await h.call('GET', `${C}/calendars/${encodeURIComponent(ROOM)}/events/${e.id}`)
+    expect(room.status).toBe(404)
+    expect(e.attendees.find((a: { email: string }) => a.email === ROOM).responseStatus).toBe('needsAction')
   })
 })
 

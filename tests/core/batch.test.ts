@@ -101,6 +101,42 @@ describe('google batch endpoint', () => {
     expect(await count()).toBe(before + 20)
   })
 
+  test("an API's batch endpoint answers a call to another API with a 404 part and does not run it", async () => {
+    const h = harness({ name: 'b', users: [{ id: 'ann', email: 'ann@example.com', name: 'Ann Lee' }] })
+    const files = async () =>
+      (await h.call('GET', '/drive/v3/files?pageSize=1000', { token: h.google() })).body.files.length
+    const before = await files()
+    const drive = 'POST /drive/v3/files\r\nContent-Type: application/json\r\n\r\n{"name":"smuggled.txt"}'
+    const res = await h.call('POST', '/batch/gmail/v1', {
+      body: body('g', [
+        drive,
+        'GET /gmail/v1/../../drive/v3/files HTTP/1.1',
+        'GET /calendar/v3/users/me/calendarList HTTP/1.1',
+        `POST /batch/drive/v3\r\nContent-Type: multipart/mixed; boundary=n\r\n\r\n${body('n', [drive])}`,
+        'GET http://elsewhere.test/drive/v3/files HTTP/1.1',
+        'GET /gmail/v1/users/me/profile HTTP/1.1',
+      ]),
+      headers: { 'content-type': 'multipart/mixed; boundary=g' },
+    })
+    expect(res.status).toBe(200)
+    const boundary = /boundary=(\S+)/.exec(res.headers.get('content-type') ?? '')![1]!
+    const parts = res.text.split(`--${boundary}`).slice(1, -1)
+    expect(parts.map((p) => /HTTP\/1\.1 (\d+)/.exec(p)?.[1])).toEqual(['404', '404', '404', '404', '404', '200'])
+    expect(parts[0]).toContain('"reason": "notFound"')
+    expect(await files()).toBe(before)
+    // Gmail's, Docs' and Data Transfer's batchPath is `batch` on their own hosts: Drive is not one of them.
+    const bare = await h.call('POST', '/batch', {
+      body: body('b', [drive, 'GET /gmail/v1/users/me/profile']),
+      headers: { 'content-type': 'multipart/mixed; boundary=b' },
+    })
+    expect([...bare.text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1])).toEqual(['404', '200'])
+    const unknown = await h.call('POST', '/batch/slack/v1', {
+      body: body('b', ['GET /gmail/v1/users/me/profile']),
+      headers: { 'content-type': 'multipart/mixed; boundary=b' },
+    })
+    expect(unknown.status).toBe(404)
+  })
+
   test("needs the caller's credentials like any call", async () => {
     const h = harness()
     const res = await h.call('POST', '/batch', {

@@ -6,6 +6,7 @@ import { rewriteHeaders, withDeliveredTo } from '../../envs/gmail/deliver.ts'
 import { CopyMemo, findMessage, findMessageView, insertMessage, labelsOf } from '../../envs/gmail/store/messages.ts'
 import { toMessage, type Format } from '../../envs/gmail/map.ts'
 import { b64, gmailSeed, rfc822 } from './fixtures.ts'
+import { delegatedToken } from '../support/delegation.ts'
 
 // Delivery's shortcuts (docs/decisions/0321) against what they replace: a copy's parse, stored columns and answers
 // must be what a fresh parse and read give, so responses and world bytes stay the same.
@@ -188,7 +189,8 @@ describe('gmail.users.messages.send', () => {
   test('keeps a From naming the account or an alias and replaces any other', async () => {
     const h = harness(gmailSeed)
     const alias = { sendAsEmail: 'sales@example.com', displayName: 'Sales' }
-    expect((await h.call('POST', '/gmail/v1/users/me/settings/sendAs', { json: alias })).status).toBe(200)
+    const token = delegatedToken(h, 'ann')
+    expect((await h.call('POST', '/gmail/v1/users/me/settings/sendAs', { token, json: alias })).status).toBe(200)
     const cases = [
       ['ANN@Example.com', 'ANN@Example.com'],
       ['Sales <sales@example.com>', 'Sales <sales@example.com>'],

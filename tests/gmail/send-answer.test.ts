@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { b64 } from './fixtures.ts'
+import { delegatedToken } from '../support/delegation.ts'
 
 // messages.send and drafts.send answer the sent copy's label ids without reading them back (docs/decisions/0358):
 // delivery, filters, forwards and vacation replies in the same transaction must leave that copy's labels alone.
@@ -33,7 +34,9 @@ async function world() {
     ('g1', 'ann@example.com', 'MEMBER', 'USER', 'ALL_MAIL', 1), ('g1', 'ben@example.com', 'MEMBER', 'USER', 'ALL_MAIL', 2)`)
   const filter = { criteria: { subject: 'report' }, action: { addLabelIds: ['STARRED'], removeLabelIds: ['UNREAD'] } }
   expect((await h.call('POST', `${S}/filters`, { token: ann, json: filter })).status).toBe(200)
-  await h.call('POST', `${S}/forwardingAddresses`, { token: ben, json: { forwardingEmail: 'ann@example.com' } })
+  const benAdmin = delegatedToken(h, 'ben')
+  const address = { forwardingEmail: 'ann@example.com' }
+  await h.call('POST', `${S}/forwardingAddresses`, { token: benAdmin, json: address })
   const forward = { criteria: { from: 'ann@example.com' }, action: { forward: 'ann@example.com' } }
   expect((await h.call('POST', `${S}/filters`, { token: ben, json: forward })).status).toBe(200)
   const vacation = { enableAutoReply: true, responseSubject: 'Away', responseBodyPlainText: 'Back soon' }

@@ -103,6 +103,40 @@ describe('calendar workflows through googleapis', () => {
     expect(inbox.data.messages).toHaveLength(1)
   })
 
+  test("events.import adds a private copy to one calendar: colleagues' calendars and mail stay untouched", async () => {
+    const list = (api: calendar_v3.Calendar) =>
+      api.events.list({ calendarId: 'primary', iCalUID: 'forged-1@elsewhere.test' }).then((r) => r.data.items ?? [])
+    const imported = await ann.events.import({
+      calendarId: 'primary',
+      requestBody: {
+        iCalUID: 'forged-1@elsewhere.test',
+        summary: 'Budget sign-off',
+        organizer: { email: 'cy@example.com' },
+        attendees: [
+          { email: 'ann@example.com', responseStatus: 'accepted' },
+          { email: 'ben@example.com', responseStatus: 'accepted' },
+        ],
+        start: { dateTime: '2026-03-06T15:00:00Z' },
+        end: { dateTime: '2026-03-06T16:00:00Z' },
+      },
+    })
+    expect(imported.data.organizer).toMatchObject({ email: 'cy@example.com' })
+    expect(await list(ann)).toHaveLength(1)
+    // Neither the attendee nor the named organizer gets the event.
+    expect(await list(ben)).toEqual([])
+    expect(await list(cy)).toEqual([])
+    // A later edit through the copy stays on it.
+    await ann.events.patch({
+      calendarId: 'primary',
+      eventId: imported.data.id!,
+      requestBody: { attendees: [{ email: 'ann@example.com', responseStatus: 'declined' }] },
+    })
+    expect(await list(ben)).toEqual([])
+    const gmail = google.gmail({ version: 'v1', auth: server.auth('ben'), rootUrl: server.url })
+    const inbox = await gmail.users.messages.list({ userId: 'me', q: 'subject:"Budget sign-off"' })
+    expect(inbox.data.messages ?? []).toEqual([])
+  })
+
   test('incremental sync returns the changes since the last token and 410 for a bad one', async () => {
     let page = await cy.events.list({ calendarId: 'primary' })
     const token = page.data.nextSyncToken!

@@ -189,6 +189,30 @@ describe('OAuth 2.0 authorization code flow with google-auth-library', () => {
     expect(await forged.json()).toEqual({ error: 'invalid_grant', error_description: 'Malformed auth code.' })
   })
 
+  test('exchanging a code a second time revokes the tokens the first exchange issued', async () => {
+    const client = oauthClient()
+    const url = client.generateAuthUrl({ access_type: 'offline', prompt: 'consent', scope: [GMAIL_READONLY] })
+    const code = (await consent(url, 'alice')).searchParams.get('code')!
+    const { tokens } = await client.getToken(code)
+    const profile = () =>
+      fetch(`${server.url}gmail/v1/users/me/profile`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect((await profile()).status).toBe(200)
+    const replay = await client.getToken(code).catch((e) => e)
+    expect(replay.response.status).toBe(400)
+    expect(replay.response.data).toEqual({ error: 'invalid_grant', error_description: 'Bad Request' })
+    expect((await profile()).status).toBe(401)
+    const refreshed = await fetch(`${server.url}token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: clientId,
+        client_secret: secret,
+      }),
+    })
+    expect(refreshed.status).toBe(400)
+  })
+
   test('denying consent redirects with access_denied, and an app token cannot approve consent', async () => {
     const client = oauthClient()
     const url = client.generateAuthUrl({ scope: [GMAIL_READONLY], state: 's', prompt: 'consent' })

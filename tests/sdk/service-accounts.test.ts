@@ -7,6 +7,7 @@ import { startSdkServer, type SdkServer } from './server.ts'
 const SA = 'offboarding-bot@northwind-admin.iam.gserviceaccount.com'
 const OTHER = 'reports-bot@northwind-admin.iam.gserviceaccount.com'
 const SETTINGS = 'https://www.googleapis.com/auth/gmail.settings.basic'
+const SHARING = 'https://www.googleapis.com/auth/gmail.settings.sharing'
 const seed = () => ({
   ...demoSeed(1),
   identity: {
@@ -16,7 +17,7 @@ const seed = () => ({
       { resource: 'projects/northwind-admin', role: 'roles/owner', members: ['alice'] },
       { resource: SA, role: 'roles/iam.serviceAccountTokenCreator', members: ['alice'] },
     ],
-    delegations: [{ client: SA, scopes: [SETTINGS] }],
+    delegations: [{ client: SA, scopes: [SETTINGS, SHARING] }],
   },
 })
 
@@ -191,6 +192,51 @@ describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer gra
       (r) => r.json() as Promise<{ scope: string }>,
     )
     expect(who.scope).toBe(SETTINGS)
+  })
+})
+
+describe('gmail.users.settings.sendAs.create gmail.users.settings.forwardingAddresses.create', () => {
+  test("a user's own token gets 403; the delegated service account creates, pending outside the domain", async () => {
+    const asDan = google.gmail({ version: 'v1', rootUrl: server.url, auth: server.auth('dan') })
+    const err = await asDan.users.settings.sendAs
+      .create({ userId: 'me', requestBody: { sendAsEmail: 'bob@northwind.test' } })
+      .catch((e) => e)
+    expect(err.status).toBe(403)
+    expect(err.response.data.error).toMatchObject({
+      message: 'Access restricted to service accounts that have been delegated domain-wide authority',
+      status: 'PERMISSION_DENIED',
+      errors: [{ reason: 'forbidden' }],
+    })
+    const fwd = await asDan.users.settings.forwardingAddresses
+      .create({ userId: 'me', requestBody: { forwardingEmail: 'dan@outside.test' } })
+      .catch((e) => e)
+    expect(fwd.status).toBe(403)
+
+    const file = await createKeyFile()
+    const jwt = redirectTokenCalls(
+      new google.auth.JWT({
+        email: file.client_email,
+        key: file.private_key,
+        scopes: [SHARING],
+        subject: 'dan@northwind.test',
+      }),
+    )
+    const asBot = google.gmail({ version: 'v1', rootUrl: server.url, auth: jwt })
+    const alias = await asBot.users.settings.sendAs.create({
+      userId: 'me',
+      requestBody: { sendAsEmail: 'support@northwind.test', displayName: 'Support' },
+    })
+    expect(alias.data).toMatchObject({ sendAsEmail: 'support@northwind.test', verificationStatus: 'accepted' })
+    const outside = await asBot.users.settings.forwardingAddresses.create({
+      userId: 'me',
+      requestBody: { forwardingEmail: 'dan@outside.test' },
+    })
+    expect(outside.data).toEqual({ forwardingEmail: 'dan@outside.test', verificationStatus: 'pending' })
+    const on = await asBot.users.settings
+      .updateAutoForwarding({ userId: 'me', requestBody: { enabled: true, emailAddress: 'dan@outside.test' } })
+      .catch((e) => e)
+    expect(on.status).toBe(400)
+    expect(on.response.data.error.errors[0].reason).toBe('failedPrecondition')
   })
 })
 

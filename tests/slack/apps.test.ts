@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { authCode } from '../../envs/slack/store/apps.ts'
+import { authCode, sameSecret } from '../../envs/slack/store/apps.ts'
 import { slackWorld } from './helpers.ts'
 
 const manifest = {
@@ -96,8 +96,31 @@ describe('oauth.v2.access', () => {
       (await w.api('oauth.v2.access', { client_id, client_secret, code, redirect_uri: 'https://evil.test/' }, 'bob'))
         .error,
     ).toBe('bad_redirect_uri')
+    // Host, port and scheme as configured; the path the configured one or below it (at a "/").
+    const redirect = async (redirect_uri: string) =>
+      (await w.api('oauth.v2.access', { client_id, client_secret, code, redirect_uri }, 'bob')).error ?? 'ok'
+    for (const [uri, answer] of [
+      ['https://standup.test/oauth', 'ok'],
+      ['https://standup.test/oauth/slack?team=1', 'ok'],
+      ['https://standup.test/oauthx', 'bad_redirect_uri'],
+      ['https://standup.test.evil.test/oauth', 'bad_redirect_uri'],
+      ['https://standup.test:8443/oauth', 'bad_redirect_uri'],
+      ['http://standup.test/oauth', 'bad_redirect_uri'],
+      ['https://standup.test@evil.test/oauth', 'bad_redirect_uri'],
+      ['https://standup.test/oauth/../../evil', 'bad_redirect_uri'],
+    ])
+      expect(await redirect(uri!), uri).toBe(answer)
     await w.api('apps.manifest.delete', { app_id: app.app_id }, 'bob')
     expect((await w.api('auth.test', {}, r.access_token)).error).toBe('invalid_auth')
+  })
+})
+
+describe('sameSecret', () => {
+  it('compares secrets of any length without throwing', () => {
+    expect(sameSecret('abc', 'abc')).toBe(true)
+    expect(sameSecret('abd', 'abc')).toBe(false)
+    expect(sameSecret('a much longer guess', 'abc')).toBe(false)
+    expect(sameSecret(undefined, 'abc')).toBe(false)
   })
 })
 

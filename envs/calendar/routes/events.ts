@@ -10,7 +10,15 @@ import { etagOf, toEvent } from '../map.ts'
 import { findCalendar, roleOf, atLeast } from '../store/access.ts'
 import { findEvent, lookupEvent } from '../store/events.ts'
 import { bodyOf, EventInputError, type EventBody } from '../store/build.ts'
-import { createEvent, deleteEvent, insertEvent, moveEvent, writeEvent, type WriteOptions } from '../store/writes.ts'
+import {
+  createEvent,
+  deleteEvent,
+  importEvent,
+  insertEvent,
+  moveEvent,
+  writeEvent,
+  type WriteOptions,
+} from '../store/writes.ts'
 import { quickAdd } from '../time/quickadd.ts'
 import { CalendarTimeError } from '../time/zoned.ts'
 import {
@@ -177,13 +185,13 @@ export const eventsRouter = createGoogleRouter()
       .where(and(eq(events.calendarId, cal.id), eq(events.iCalUID, b.iCalUID)))
       .get()
     const organizer = isObject(b.organizer) ? (b.organizer as { email?: string; displayName?: string }) : undefined
+    const iCalUID = b.iCalUID
     const row = c.var.world.tx((tx) =>
       checked(() => {
         const o = { sendUpdates: 'none' as const, conferenceDataVersion: q.conferenceDataVersion ?? 0 }
         // Deviation (unverified): importing an iCalUID already on the calendar replaces that event.
-        if (existing) return writeEvent(tx, cal, c.var.user, { row: existing, virtual: false }, b, o)
-        const created = { ...o, iCalUID: b.iCalUID, organizer, minted: true }
-        return createEvent(tx, cal, c.var.user, calendarEventId(tx), b, created)
+        const id = existing?.id ?? calendarEventId(tx)
+        return importEvent(tx, cal, c.var.user, id, b, { ...o, iCalUID, organizer, existing })
       }),
     )
     return c.json(render(c, cal.id, row) as never, 200)

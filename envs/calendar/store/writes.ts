@@ -94,6 +94,52 @@ export function insertEvent(
 }
 
 /**
+ * events.import: "a private copy of an existing event" on this one calendar. No attendee's calendar gets a copy, no
+ * room is booked and nobody is mailed, whatever attendees and answers the body names. When the organizer it names
+ * is not this calendar, the row is held as a guest's copy (`organizerCalendarId` is that address, where no row of
+ * this id lives), so later writes through it change only this calendar's copy. `existing`: the row an earlier
+ * import of the same iCalUID left, replaced in place.
+ */
+export function importEvent(
+  db: Db,
+  cal: CalendarRow,
+  user: WorldUserRow,
+  id: string,
+  b: EventBody,
+  o: CreateOptions & { iCalUID: string; existing?: EventRow },
+): EventRow {
+  const f = fieldsOf(b, cal)
+  applyConference(db, f.data, cal.id, id, o.conferenceDataVersion)
+  const now = nowMs(db)
+  const organizerEmail = o.organizer?.email ?? cal.id
+  const foreign = organizerEmail.toLowerCase() !== cal.id.toLowerCase()
+  return saveEvent(
+    db,
+    {
+      calendarId: cal.id,
+      id,
+      organizerCalendarId: foreign ? organizerEmail.toLowerCase() : cal.id,
+      data: JSON.stringify(f.data),
+      start: JSON.stringify(f.start),
+      end: JSON.stringify(f.end),
+      startMs: f.start.ms,
+      endMs: f.end.ms,
+      recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null,
+      recurringEventId: null,
+      originalStart: null,
+      status: f.status,
+      sequence: typeof b.sequence === 'number' ? b.sequence : (o.existing?.sequence ?? 0),
+      iCalUID: o.iCalUID,
+      creatorEmail: o.existing?.creatorEmail ?? user.email,
+      organizerEmail,
+      organizerName: o.organizer?.displayName ?? (foreign || cal.isPrimary ? null : cal.summary),
+      createdMs: o.existing?.createdMs ?? now,
+    },
+    now,
+  )
+}
+
+/**
  * Writes a full body over an event (update; patch merges first). On the organizer's calendar it changes the
  * event for everyone (sequence + 1, copies follow, guests are told). On an attendee's copy only the
  * attendee's own response and their local settings change.

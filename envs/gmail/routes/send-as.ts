@@ -1,11 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
-import { badRequest, notFound } from '../../core/errors/google.ts'
+import { badRequest, failedPrecondition, notFound } from '../../core/errors/google.ts'
 import { hexId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
 import * as gen from '../api/schemas.gen.ts'
 import { deleteAddressSetting, listAddressSettings, putAddressSetting } from '../store/settings.ts'
 import { json, jsonBody, mailboxOf, UserParam } from './common.ts'
+import { requireDelegation, sendVerificationMail } from './delegation.ts'
 
 const base = '/gmail/v1/users/{userId}/settings/sendAs/{sendAsEmail}'
 const Param = UserParam.extend({ sendAsEmail: z.string() })
@@ -24,6 +25,9 @@ function write(c: WorldContext, replace: boolean) {
   const { userId, sendAsEmail } = c.req.valid('param' as never) as { userId: string; sendAsEmail: string }
   const user = mailboxOf(c, userId)
   const current = requireAlias(c, user.id, sendAsEmail)
+  // "Addresses other than the primary address for the account can only be updated by service account clients that
+  // have been delegated domain-wide authority" (patch is update with patch semantics).
+  if (!current.isPrimary) requireDelegation(c)
   const body = (c.req.valid('json' as never) ?? {}) as Record<string, unknown>
   const editable = ['displayName', 'replyToAddress', 'signature', 'isDefault', 'treatAsAlias'] as const
   const next: Record<string, unknown> = { ...current }
@@ -75,17 +79,15 @@ export const sendAsRouter = createGoogleRouter()
       responses: { 204: { description: 'Verification sent' } },
     }),
     (c) => {
+      requireDelegation(c)
       const { userId, sendAsEmail } = c.req.valid('param')
       const user = mailboxOf(c, userId)
       const alias = requireAlias(c, user.id, sendAsEmail)
       if (alias.isPrimary) throw badRequest('Cannot verify the primary address', 'failedPrecondition')
-      // Deviation: verification completes at once instead of through a confirmation mail.
-      c.var.world.tx((db) =>
-        putAddressSetting(db, user.id, 'sendAs', String(alias.sendAsEmail), {
-          ...alias,
-          verificationStatus: 'accepted',
-        }),
-      )
+      // "The verification status must be `pending`": the mail goes again, and only its recipient can confirm.
+      // Deviation: the wording of the refusal for an accepted alias is not documented.
+      if (alias.verificationStatus !== 'pending') throw failedPrecondition('Precondition check failed.')
+      c.var.world.tx((db) => sendVerificationMail(db, user, String(alias.sendAsEmail), 'sendAs'))
       return c.body(null, 204)
     },
   )

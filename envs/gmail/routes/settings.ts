@@ -1,7 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { insertRow, stmt } from '../../core/db.ts'
+import { insertRow, stmt, type Db } from '../../core/db.ts'
+import type { WorldUserRow } from '../../core/world-tables.ts'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
-import { alreadyExists, badRequest, notFound } from '../../core/errors/google.ts'
+import { alreadyExists, badRequest, failedPrecondition, notFound } from '../../core/errors/google.ts'
 import { hexId } from '../../core/ids.ts'
 import * as gen from '../api/schemas.gen.ts'
 import { filters } from '../schema.ts'
@@ -15,6 +16,7 @@ import {
   setSetting,
 } from '../store/settings.ts'
 import { json, jsonBody, mailboxOf, UserParam } from './common.ts'
+import { requireDelegation, sendVerificationMail, verificationStatusOf } from './delegation.ts'
 
 const base = '/gmail/v1/users/{userId}/settings'
 const Any = z.record(z.string(), z.unknown())
@@ -52,12 +54,15 @@ for (const doc of DOCUMENTS) {
     (c) => {
       const user = mailboxOf(c, c.req.valid('param').userId)
       const body = c.req.valid('json') as Record<string, unknown>
+      // updateAutoForwarding is "only available to service account clients" with domain-wide delegation.
+      if (doc.key === 'autoForwarding') requireDelegation(c)
       if (doc.key === 'autoForwarding' && body.enabled) {
         const target = String(body.emailAddress ?? '').toLowerCase()
         const ok = listAddressSettings(c.var.world.db, user.id, 'forwarding').some(
           (f) => String(f.forwardingEmail).toLowerCase() === target && f.verificationStatus === 'accepted',
         )
-        if (!ok) throw badRequest('Unverified forwarding address', 'failedPrecondition')
+        // What Gmail answers for an address not created, or still `pending`.
+        if (!ok) throw failedPrecondition('Invalid forwarding address')
       }
       if (doc.key === 'vacation' && body.startTime && body.endTime && Number(body.startTime) > Number(body.endTime))
         throw badRequest('Invalid vacation time range', 'invalidArgument')
@@ -161,8 +166,17 @@ function addressCollection(opts: {
   key: string
   listKey: string
   schema: z.ZodType
+  /** Methods a user's own token may call; the rest need a domain-wide-delegated service account. */
+  open: readonly ('list' | 'get')[]
   create: (c: WorldContext, email: string, body: Record<string, unknown>) => Record<string, unknown>
+  /** Runs in the create's transaction, after the row is stored (a verification mail). */
+  created?: (db: Db, user: WorldUserRow, value: Record<string, unknown>) => void
+  /** Refuses a delete (the primary send-as address). */
+  deletable?: (c: WorldContext, userId: string, email: string) => void
 }) {
+  const guard = (c: WorldContext, method: 'list' | 'get') => {
+    if (!opts.open.includes(method)) requireDelegation(c)
+  }
   const p = `${base}/${opts.path}`
   const Param = UserParam.extend({ email: z.string() })
   const read = (c: WorldContext, userId: string) =>
@@ -177,6 +191,7 @@ function addressCollection(opts: {
         responses: { 200: json(Any) },
       }),
       (c) => {
+        guard(c, 'list')
         const items = read(c, c.req.valid('param').userId)
         return c.json((items.length ? { [opts.listKey]: items } : {}) as never, 200)
       },
@@ -190,6 +205,7 @@ function addressCollection(opts: {
         responses: { 200: json(opts.schema) },
       }),
       (c) => {
+        guard(c, 'get')
         const hit = read(c, c.req.valid('param').userId).find(
           (x) => String(x[opts.key]).toLowerCase() === c.req.valid('param').email.toLowerCase(),
         )
@@ -206,6 +222,7 @@ function addressCollection(opts: {
         responses: { 200: json(opts.schema) },
       }),
       (c) => {
+        requireDelegation(c)
         const user = mailboxOf(c, c.req.valid('param').userId)
         const body = c.req.valid('json') as Record<string, unknown>
         const email = String(body[opts.key] ?? '')
@@ -219,7 +236,10 @@ function addressCollection(opts: {
         )
           throw alreadyExists(`${opts.key} already exists`, 'duplicate')
         const value = opts.create(c, email, body)
-        c.var.world.tx((db) => putAddressSetting(db, user.id, opts.kind, email, value))
+        c.var.world.tx((db) => {
+          putAddressSetting(db, user.id, opts.kind, email, value)
+          opts.created?.(db, user, value)
+        })
         return c.json(value as never, 200)
       },
     )
@@ -232,7 +252,9 @@ function addressCollection(opts: {
         responses: { 204: { description: 'Deleted' } },
       }),
       (c) => {
+        requireDelegation(c)
         const user = mailboxOf(c, c.req.valid('param').userId)
+        opts.deletable?.(c, user.id, c.req.valid('param').email)
         if (!c.var.world.tx((db) => deleteAddressSetting(db, user.id, opts.kind, c.req.valid('param').email)))
           throw notFound()
         return c.body(null, 204)
@@ -240,7 +262,7 @@ function addressCollection(opts: {
     )
 }
 
-// Deviation: forwarding addresses are accepted at once (no confirmation mail round trip).
+// An address outside the user's domain starts `pending` and gets a confirmation mail (delegation.ts).
 addressCollection({
   kind: 'forwarding',
   path: 'forwardingAddresses',
@@ -248,7 +270,11 @@ addressCollection({
   key: 'forwardingEmail',
   listKey: 'forwardingAddresses',
   schema: gen.ForwardingAddress,
-  create: (_c, email) => ({ forwardingEmail: email, verificationStatus: 'accepted' }),
+  open: ['list', 'get'],
+  create: (c, email) => ({ forwardingEmail: email, verificationStatus: verificationStatusOf(c.var.user, email) }),
+  created: (db, user, v) => {
+    if (v.verificationStatus === 'pending') sendVerificationMail(db, user, String(v.forwardingEmail), 'forwarding')
+  },
 })
 addressCollection({
   kind: 'delegate',
@@ -257,6 +283,8 @@ addressCollection({
   key: 'delegateEmail',
   listKey: 'delegates',
   schema: gen.Delegate,
+  // Every delegates method, list and get included, is for delegated service accounts only.
+  open: [],
   create: (c, email) => {
     const domain = c.var.user.email.split('@')[1]
     if (email.split('@')[1] !== domain)
@@ -271,7 +299,8 @@ addressCollection({
   key: 'sendAsEmail',
   listKey: 'sendAs',
   schema: gen.SendAs,
-  create: (_c, email, body) => ({
+  open: ['list', 'get'],
+  create: (c, email, body) => ({
     sendAsEmail: email,
     displayName: String(body.displayName ?? ''),
     replyToAddress: String(body.replyToAddress ?? ''),
@@ -279,6 +308,16 @@ addressCollection({
     isPrimary: false,
     isDefault: false,
     treatAsAlias: body.treatAsAlias ?? true,
-    verificationStatus: 'accepted',
+    verificationStatus: verificationStatusOf(c.var.user, email),
   }),
+  created: (db, user, v) => {
+    if (v.verificationStatus === 'pending') sendVerificationMail(db, user, String(v.sendAsEmail), 'sendAs')
+  },
+  deletable: (c, userId, email) => {
+    const hit = listAddressSettings(c.var.world.db, userId, 'sendAs').find(
+      (s) => String(s.sendAsEmail).toLowerCase() === email.toLowerCase(),
+    )
+    // Deviation: Gmail's wording for deleting the primary address is not documented.
+    if (hit?.isPrimary) throw badRequest('Cannot delete the primary send-as address', 'failedPrecondition')
+  },
 })

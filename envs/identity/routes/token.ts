@@ -14,6 +14,7 @@ import {
   issueAccessToken,
   issueRefreshToken,
   markCodeUsed,
+  revokeClientTokens,
   revokeGrant,
   touchGrant,
   type ClientRow,
@@ -53,6 +54,13 @@ async function exchangeCode(c: WorldContext, client: ClientRow, p: Record<string
   const id = checkCredential(c.var.keys, 'code', p.code)
   const row = id ? findCode(db, id) : undefined
   if (!row) return oauthError(c, 400, 'invalid_grant', 'Malformed auth code.')
+  if (row.used && row.clientId === client.clientId) {
+    // A second exchange means the code leaked (RFC 6749 §4.1.2, §10.5: the server SHOULD revoke what the first one
+    // issued). Deviation: tokens are not recorded per code, so every token the app holds for the user dies (the
+    // user's consent stays); Google does not document how far its revocation reaches.
+    c.var.world.tx((tx) => revokeClientTokens(tx, row.userId, row.clientId))
+    return oauthError(c, 400, 'invalid_grant', 'Bad Request')
+  }
   if (
     row.used ||
     row.expiresMs < nowMs(db) ||

@@ -186,6 +186,12 @@ export function revokeGrant(db: Db, userId: string, clientId: string): boolean {
   db.delete(identityGrants)
     .where(and(eq(identityGrants.userId, userId), eq(identityGrants.clientId, clientId)))
     .run()
+  revokeClientTokens(db, userId, clientId)
+  return had
+}
+
+/** Every access and refresh token the client holds for the user dies; the user's consent (the grant) stays. */
+export function revokeClientTokens(db: Db, userId: string, clientId: string): void {
   db.update(identityRefreshTokens)
     .set({ revoked: true })
     .where(and(eq(identityRefreshTokens.userId, userId), eq(identityRefreshTokens.clientId, clientId)))
@@ -195,5 +201,4 @@ export function revokeGrant(db: Db, userId: string, clientId: string): boolean {
     `UPDATE world_tokens SET revoked = 1 WHERE key IN
     (SELECT key FROM identity_access_tokens WHERE user_id = ? AND client_id = ?)`,
   ).run(userId, clientId)
-  return had
 }

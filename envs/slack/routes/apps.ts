@@ -11,6 +11,8 @@ import { teamName } from '../store/admin.ts'
 import {
   appById,
   authCode,
+  redirectAllowed,
+  sameSecret,
   checkClient,
   credentials,
   manifestErrors,
@@ -137,13 +139,18 @@ slackMethod(appsRouter, {
 function codeUser(keys: WorldKeys, db: Db, app: App, code: string | undefined): UserRow {
   const m = /^A[A-Z0-9]+-(U[A-Z0-9]+)-[0-9a-f]{32}$/.exec(code ?? '')
   const user = m ? userById(db, m[1]!) : undefined
-  if (!user || user.is_bot || user.deleted || code !== authCode(keys, app.id, user.id))
+  if (!user || user.is_bot || user.deleted || !sameSecret(code, authCode(keys, app.id, user.id)))
     throw new SlackApiError('invalid_code')
   return user
 }
+/**
+ * A `redirect_uri` given must be one the app's Redirect URLs allow (`redirectAllowed`).
+ * Deviation: Slack also requires it to equal the one sent to /oauth/v2/authorize; codes here come from no authorize
+ * step (they are derived per app and member), so only the app's settings are checked.
+ */
 function checkRedirect(app: App, uri: string | undefined) {
   const urls = app.manifest?.oauth_config?.redirect_urls
-  if (uri !== undefined && urls && urls.length > 0 && !urls.some((u) => uri.startsWith(u)))
+  if (uri !== undefined && urls && urls.length > 0 && !urls.some((u) => redirectAllowed(uri, u)))
     throw new SlackApiError('bad_redirect_uri')
 }
 const tokenRow = (db: Db, worldUserId: string, kind: string) =>
@@ -397,7 +404,7 @@ function rotated(
   }
 }
 function refreshGrant(keys: WorldKeys, db: Db, app: App, refresh: string | undefined) {
-  const t = tokensOfApp(db, app, true).find((r) => refreshFor(keys, r.key) === refresh)
+  const t = tokensOfApp(db, app, true).find((r) => sameSecret(refresh, refreshFor(keys, r.key)))
   if (!t) throw new SlackApiError('invalid_refresh_token')
   return { app_id: app.id, ...rotated(keys, db, t) }
 }

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { stmt, type Db } from '../../core/db.ts'
 import type { WorldKeys } from '../../core/tokens.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
@@ -70,8 +71,33 @@ export function checkClient(
 ): App {
   const app = appByClientId(db, clientId)
   if (!app) throw new SlackApiError('invalid_client_id')
-  if (clientSecret !== credentials(keys, db, app.id).client_secret) throw new SlackApiError('bad_client_secret')
+  if (!sameSecret(clientSecret, credentials(keys, db, app.id).client_secret))
+    throw new SlackApiError('bad_client_secret')
   return app
+}
+
+/** Compares a presented secret with the real one in constant time (over equal-length digests of both). */
+export function sameSecret(given: string | undefined, real: string): boolean {
+  const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest()
+  return given !== undefined && timingSafeEqual(digest(given), digest(real))
+}
+
+/**
+ * Whether a `redirect_uri` is allowed by one of the app's Redirect URLs, as Slack's OAuth documentation words it:
+ * "the redirect URL's host and port must exactly match the callback URL. The redirect URL's path must reference a
+ * subdirectory of the callback URL" (scheme too; a path segment boundary, so `/oauth` does not allow `/oauthx`).
+ */
+export function redirectAllowed(uri: string, configured: string): boolean {
+  let a: URL, b: URL
+  try {
+    a = new URL(uri)
+    b = new URL(configured)
+  } catch {
+    return false
+  }
+  if (a.protocol !== b.protocol || a.host !== b.host || a.username || a.password) return false
+  const base = b.pathname.endsWith('/') ? b.pathname : `${b.pathname}/`
+  return a.pathname === b.pathname || a.pathname.startsWith(base)
 }
 
 const ALLOWED = [
