@@ -1,6 +1,7 @@
 import { getTableColumns } from 'drizzle-orm'
 import { stmt, type Db } from '../core/db.ts'
 import { JsonText, keyOf, textMemo, type TextMemo } from '../core/json-text.ts'
+import { keptWhileUnwritten } from '../core/write-epoch.ts'
 import { findUserByEmail, findUserById } from '../core/users.ts'
 import { events, type AclRow, type CalendarRow, type EventRow, type ListRow } from './schema.ts'
 import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
@@ -79,11 +80,19 @@ export type EventView = {
   /** The viewer may see only free/busy (start, end, id). */
   freeBusyOnly?: boolean
   /** World users' names by lowercase email, read once per request. */
-  names?: Map<string, string>
+  names?: ReadonlyMap<string, string>
 }
 
-/** Names of world users by lowercase email (one query, for rendering many events). */
-export function namesOf(db: Db): Map<string, string> {
+/**
+ * Names of world users by lowercase email (one query, for rendering many events), kept per connection while
+ * `world_users` is unwritten (envs/core/write-epoch.ts; served worlds count its writes for the token's row already).
+ * Shared by every request that reads it until then: read only (`ReadonlyMap`).
+ */
+export function namesOf(db: Db): ReadonlyMap<string, string> {
+  return keptWhileUnwritten(db.$client, 'world_users', 'calendar names', () => readNames(db))
+}
+
+function readNames(db: Db): ReadonlyMap<string, string> {
   // listUsers' rows in its order (rowid), two columns as arrays: the same map without keying every user's columns.
   const rows = stmt(db, 'SELECT email, name FROM world_users ORDER BY rowid').raw().all() as [string, string][]
   return new Map(rows.map(([email, name]) => [email.toLowerCase(), name]))

@@ -142,11 +142,18 @@ function readClockKeys(db: Db): ClockKeys {
 const PUT_TWO =
   'INSERT INTO world_meta (key, value) VALUES (?, ?), (?, ?) ' + 'ON CONFLICT(key) DO UPDATE SET value = excluded.value'
 
+/**
+ * The uncapped tick's write: the row `requestTick` read the clock from, updated in place. It writes what setMeta's
+ * upsert writes to an existing key (the same row, the same value), without the upsert's insert attempt.
+ */
+const TICK_CLOCK = "UPDATE world_meta SET value = ? WHERE key = 'clock_ms'"
+
 /** Writes what `requestTick` planned, in one statement: the cap's use (when capped), then the clock. */
 export function applyRequestTick(db: Db, tick: RequestTick): void {
   const clock = String(Math.trunc(tick.to))
-  if (tick.tickedMs === undefined) setMeta(db, 'clock_ms', clock)
-  else stmt(db, PUT_TWO).run('ticked_ms', String(tick.tickedMs), 'clock_ms', clock)
+  if (tick.tickedMs !== undefined) stmt(db, PUT_TWO).run('ticked_ms', String(tick.tickedMs), 'clock_ms', clock)
+  // An unset clock (a world that never had one) or a seeding memo holding world_meta: setMeta's own way.
+  else if (seedingMemo(db) || stmt(db, TICK_CLOCK).run(clock).changes === 0) setMeta(db, 'clock_ms', clock)
 }
 
 /** How far one agent request moves the clock: one tick, or what is left of the world's cap. Records the use. */

@@ -164,3 +164,27 @@ describe('the request tick without due work', () => {
     }
   })
 })
+
+describe("the tick's in-place write", () => {
+  const UPSERT_META =
+    'INSERT INTO world_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'
+
+  test("the tick's update leaves the bytes the upsert left, and an unset clock is inserted as before", () => {
+    for (const clock of [undefined, 0, 9_990, 1_767_225_599_990]) {
+      const viaTick = worldWith({ tick: 1, clock })
+      const viaUpsert = worldWith({ tick: 1, clock })
+      let at = clock ?? 0
+      // Values that grow a digit (9999 → 10000) move the row within its page: both ways must move it alike.
+      for (let i = 0; i < 30; i++) {
+        const tick = requestTick(viaTick.db)!
+        expect(tick.from).toBe(at)
+        applyRequestTick(viaTick.db, tick)
+        viaUpsert.sqlite.prepare(UPSERT_META).run('clock_ms', String(++at))
+        expect(nowMs(viaTick.db)).toBe(at)
+      }
+      expect(Buffer.compare(viaTick.snapshot().bytes, viaUpsert.snapshot().bytes)).toBe(0)
+      viaTick.close()
+      viaUpsert.close()
+    }
+  })
+})

@@ -180,7 +180,7 @@ describe('prepared statements cached per connection', () => {
 })
 
 describe('statements around an agent call', () => {
-  test('getProfile runs the kept token row check and the clock read, two for the tick, its own four and the log insert', async () => {
+  test('getProfile runs the kept token row check and the clock read, two for the tick (its write an update), its own four and the log insert', async () => {
     const { harness } = await import('../../envs/core/testing/harness.ts')
     const h = harness('demo')
     const token = h.google()
@@ -206,7 +206,7 @@ describe('statements around an agent call', () => {
       'PRAGMA main.schema_version',
       'SELECT (SELECT value',
       'SELECT EXISTS (SELECT',
-      'INSERT INTO world_meta',
+      'UPDATE world_meta SET',
       'SELECT 1 FROM',
       'SELECT count(*) AS',
       'SELECT count(DISTINCT thread_id)',

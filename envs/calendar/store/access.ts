@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { createHash } from 'node:crypto'
 import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
+import { keptWhileUnwritten } from '../../core/write-epoch.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { findUserById, listUsers } from '../../core/users.ts'
@@ -30,8 +31,20 @@ const CALENDAR_BY_ID =
   'SELECT id, owner_id, summary, description, location, time_zone, is_primary, updated_ms ' +
   'FROM calendar_calendars WHERE id = ?'
 
-/** The stored calendar row with this id, keyed and typed as drizzle reads it (`isPrimary` as a boolean). */
+/**
+ * The stored calendar row with this id, keyed and typed as drizzle reads it (`isPrimary` as a boolean). Kept per
+ * connection, frozen, while `calendar_calendars` is unwritten (envs/core/write-epoch.ts): every Calendar call reads
+ * its calendar, and calendars change far less often than events.
+ */
 export function storedCalendar(db: Db, id: string): CalendarRow | undefined {
+  // `null` stands for no row (a kept value is never undefined); the key is the id itself.
+  const kept = keptWhileUnwritten(db.$client, 'calendar_calendars', id, () => calendarRow(db, id) ?? null, seal)
+  return kept ?? undefined
+}
+
+const seal = (row: CalendarRow | null) => void (row && Object.freeze(row))
+
+function calendarRow(db: Db, id: string): CalendarRow | undefined {
   const v = stmt(db, CALENDAR_BY_ID).raw().get(id) as unknown[] | undefined
   if (!v) return undefined
   return {
