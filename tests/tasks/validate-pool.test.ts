@@ -161,4 +161,31 @@ describe('npm run tasks:validate (scripts/validate-tasks.mjs)', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 180_000)
+
+  it("doubles TurboFan's interrupt budget for its process unless node was given one", () => {
+    const root = join(import.meta.dirname, '..', '..')
+    const dir = mkdtempSync(join(tmpdir(), 'wsgym-launcher-'))
+    // A preload that reports every V8 flag set at run time (the launcher sets them before importing the validator).
+    const spy =
+      "import v8 from 'node:v8'; const set = v8.setFlagsFromString; " +
+      'v8.setFlagsFromString = (f) => { process.stderr.write(`v8 flag ${f}\\n`); set(f) }'
+    const preload = `data:text/javascript,${encodeURIComponent(spy)}`
+    const args = ['--family', 'slack-pin-final', '--sample', '1', '--workers', '1', '--no-attacks', '--results']
+    const launch = (nodeFlags: string[], out: string) =>
+      spawnSync(process.execPath, [...nodeFlags, '--import', preload, 'scripts/validate-tasks.mjs', ...args, out], {
+        cwd: root,
+        encoding: 'utf8',
+      })
+    try {
+      const plain = launch([], join(dir, 'a.jsonl'))
+      expect(plain.status, plain.stderr).toBe(0)
+      expect(plain.stderr).toContain('v8 flag --interrupt-budget=135168')
+      const given = launch(['--interrupt-budget=67584'], join(dir, 'b.jsonl'))
+      expect(given.status, given.stderr).toBe(0)
+      expect(given.stderr).not.toContain('v8 flag')
+      expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b.jsonl'), 'utf8'))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
