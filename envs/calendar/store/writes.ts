@@ -21,6 +21,16 @@ export type WriteOptions = { sendUpdates: SendUpdates; conferenceDataVersion: nu
 
 const isOrganizerRow = (r: EventRow) => r.calendarId === r.organizerCalendarId
 
+/** A new row's texts and times from checked fields (fieldsOf), in the row's column order. */
+const storedParts = (f: ReturnType<typeof fieldsOf>) => ({
+  data: JSON.stringify(f.data),
+  start: JSON.stringify(f.start),
+  end: JSON.stringify(f.end),
+  startMs: f.start.ms,
+  endMs: f.end.ms,
+  recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null,
+})
+
 /**
  * Creates an event on `cal` from a checked body; the caller is the creator, the calendar the organizer. `o.minted`:
  * `id` was just taken from the id counter (`calendarEventId`), not given by the client or a seed.
@@ -67,12 +77,7 @@ export function insertEvent(
       calendarId: cal.id,
       id,
       organizerCalendarId: cal.id,
-      data: JSON.stringify(f.data),
-      start: JSON.stringify(f.start),
-      end: JSON.stringify(f.end),
-      startMs: f.start.ms,
-      endMs: f.end.ms,
-      recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null,
+      ...storedParts(f),
       recurringEventId: null,
       originalStart: null,
       status: f.status,
@@ -119,12 +124,7 @@ export function importEvent(
       calendarId: cal.id,
       id,
       organizerCalendarId: foreign ? organizerEmail.toLowerCase() : cal.id,
-      data: JSON.stringify(f.data),
-      start: JSON.stringify(f.start),
-      end: JSON.stringify(f.end),
-      startMs: f.start.ms,
-      endMs: f.end.ms,
-      recurrence: f.recurrence ? JSON.stringify(f.recurrence) : null,
+      ...storedParts(f),
       recurringEventId: null,
       originalStart: null,
       status: f.status,
