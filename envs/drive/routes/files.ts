@@ -570,11 +570,20 @@ export const filesRouter = createGoogleRouter()
   .get('/feeds/download/documents/export/Export', (c) => {
     const format = c.req.query('exportFormat')
     const mimeType = EXPORT_LINK_FORMATS.find(([, ext]) => ext === format)?.[0] ?? format ?? ''
-    return exportDoc(c, c.req.query('id') ?? '', mimeType)
+    return exportDoc(c, c.req.query('id') ?? '', mimeType, false)
   })
 
-/** files.export: a Google Doc rendered in one of the formats Drive lists in `about.exportFormats`. */
-async function exportDoc(c: WorldContext, fileId: string, mimeType: string | undefined) {
+/**
+ * What files.export returns at most: "the exported content is limited to 10MB" (its reference); past it Drive
+ * answers 403 exportSizeLimitExceeded. The exportLinks URLs have no such cap. (unverified: 10 MiB or 10^7 bytes.)
+ */
+export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024
+
+/**
+ * files.export: a Google Doc rendered in one of the formats Drive lists in `about.exportFormats`; `capped`: the
+ * API method's size limit applies (not to an exportLinks download).
+ */
+async function exportDoc(c: WorldContext, fileId: string, mimeType: string | undefined, capped = true) {
   const row = requireItem(c, fileId)
   if (!mimeType) throw badRequest('Required parameter: mimeType', 'required')
   if (row.mimeType !== GOOGLE_DOC)
@@ -585,6 +594,8 @@ async function exportDoc(c: WorldContext, fileId: string, mimeType: string | und
   const bytes = SYNC_FORMATS.includes(format)
     ? renderDocument(c.var.world.db, row.id, format)
     : await renderDocumentAsync(c.var.world.db, row.id, format)
+  if (capped && bytes.length > EXPORT_LIMIT_BYTES)
+    throw new GoogleApiError('PERMISSION_DENIED', 'exportSizeLimitExceeded', 'This file is too large to be exported.')
   return c.body(new Uint8Array(bytes), 200, {
     'content-type': mimeType.startsWith('text/') ? `${mimeType}; charset=utf-8` : mimeType,
   })
