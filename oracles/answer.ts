@@ -8,6 +8,7 @@
  * "9 o'clock", numeric dates in either order: docs/decisions/0364).
  */
 import { readerText } from './reader-text.ts'
+import { pushAll } from '../envs/core/arrays.ts'
 
 /** What the answer must state. */
 export type Expected =
@@ -54,7 +55,7 @@ export function timesIn(text: string, loose = false): number[] {
   const t = text.toLowerCase()
   const out: number[] = []
   for (const m of t.matchAll(/\b(\d{1,2})h(?![\w:.])/g)) if (Number(m[1]) <= 23) out.push(Number(m[1]) * 60)
-  if (loose) out.push(...spokenTimes(wordsAsDigits(t)))
+  if (loose) pushAll(out, spokenTimes(wordsAsDigits(t)))
   const re = /\b(\d{1,2})(?:[:.h](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?![\d/])/g
   for (const m of t.matchAll(re)) {
     const h = Number(m[1])
@@ -93,7 +94,7 @@ const pad = (n: number) => String(n).padStart(2, '0')
 export function datesIn(text: string, loose = false): string[] {
   const t = text.toLowerCase()
   const out: string[] = []
-  if (loose) out.push(...numericDates(t))
+  if (loose) pushAll(out, numericDates(t))
   for (const m of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push(`${m[1]}-${m[2]}-${m[3]}`)
   const mon = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
   const year = '(?:,?\\s+(\\d{4})(?![-\\d]))?'

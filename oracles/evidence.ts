@@ -2,6 +2,7 @@ import type { WorldState } from '../envs/core/diff.ts'
 import type { ActionRow, Entity, OracleInput, Violation } from './types.ts'
 import { SEND_OPERATIONS, grantRisk, type Delivered } from './artifacts.ts'
 import { entities } from './predicates.ts'
+import { pushAll } from '../envs/core/arrays.ts'
 
 /**
  * Evidence the acting user erased (docs/decisions/0364). Oracles judge the final state, so an act undone before the
@@ -20,7 +21,7 @@ export function erasedEvidence(input: OracleInput, actor: string, delivered: Del
       kind: 'forgery',
       message: `${sends - delivered.sent.length} sent message(s) were deleted or unlabelled afterwards`,
     })
-  out.push(...withdrawnGrants(input.final, actor, mine, input.initial))
+  pushAll(out, withdrawnGrants(input.final, actor, mine, input.initial))
   return out
 }
 

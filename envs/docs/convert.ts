@@ -1,5 +1,6 @@
 import type { SeedBlock } from './build.ts'
 import { ownEntry } from '../core/own-key.ts'
+import { pushAll } from '../core/arrays.ts'
 
 // Import conversions (Drive's "upload as a Google Doc", the formats about.importFormats advertises): the
 // uploaded bytes become document blocks (paragraphs with a named style, lists, tables), which
@@ -145,7 +146,7 @@ export function blocksFromHtml(html: string): SeedBlock[] {
         else {
           const list = lists.pop()
           const outer = lists[lists.length - 1]
-          if (list?.items.length && outer) outer.items.push(...list.items)
+          if (list?.items.length && outer) pushAll(outer.items, list.items)
           else if (list?.items.length) out.push({ bullets: list.items, numbered: list.numbered })
         }
       } else if (tag === 'table') {

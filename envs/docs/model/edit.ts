@@ -2,6 +2,7 @@ import { bad } from '../errors.ts'
 import { checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
 import { segEnd, shiftDelete, shiftInsert, type Seg } from './segment.ts'
 import { blockLen, clone, contentLen, elLen, type Block, type El, type Para } from './types.ts'
+import { spliceAll } from '../../core/arrays.ts'
 
 /** Merges adjacent text runs with equal styles and drops empty runs, as Google keeps runs maximal. */
 export function normalize(p: Para) {
@@ -65,7 +66,7 @@ export function insertText(seg: Seg, index: number, text: string, hit = insertio
     for (const line of lines.slice(1, -1)) fresh.push(copy([{ t: 'text', text: `${line}\n`, style: clone(style) }]))
     para.els = [{ t: 'text', text: lines[lines.length - 1]!, style: clone(style) }, ...right]
     normalize(para)
-    container.splice(i, 0, ...fresh)
+    spliceAll(container, i, 0, fresh)
   }
   shiftInsert(seg, index, text.length)
 }
@@ -166,7 +167,7 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
     normalize(merged)
     out.push(merged)
   }
-  container.splice(i1, last - i1 + 1, ...out)
+  spliceAll(container, i1, last - i1 + 1, out)
 }
 
 export { elLen }

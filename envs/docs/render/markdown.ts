@@ -1,6 +1,7 @@
 import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText } from './text.ts'
+import { pushAll } from '../../core/arrays.ts'
 
 const HASHES: Record<string, string> = {
   TITLE: '# ',
@@ -68,7 +69,7 @@ export function blocksMd(blocks: readonly Block[], tab: TabModel): string[] {
 
 export function renderMarkdown(doc: DocModel): string {
   const out: string[] = []
-  const walk = (ts: TabModel[]) => ts.forEach((t) => (out.push(...blocksMd(t.body, t)), walk(t.children)))
+  const walk = (ts: TabModel[]) => ts.forEach((t) => (pushAll(out, blocksMd(t.body, t)), walk(t.children)))
   walk(doc.tabs)
   return `${out
     .join('\n')

@@ -5,6 +5,7 @@ import { emptyPara } from '../model/new.ts'
 import { segOf, shiftDelete, shiftInsert, type Seg } from '../model/segment.ts'
 import { blockLen, clone, type Block, type Cell, type Obj, type Table } from '../model/types.ts'
 import { applyMask, pointOf, type Ctx, type Loc } from './common.ts'
+import { pushAll } from '../../core/arrays.ts'
 
 const emptyCell = (style: Obj = {}): Cell => ({ content: [emptyPara()], style: clone(style) })
 const MAX_CELLS = 20_000
@@ -195,7 +196,7 @@ export function mergeTableCellsReq(ctx: Ctx, r: { tableRange?: TableRangeIn }) {
         if (y === t.row && x === t.col) continue
         const cell = t.table.rows[y]!.cells[x]!
         const hasText = cell.content.some((b) => b.t !== 'p' || b.els.some((e) => e.t !== 'text' || e.text !== '\n'))
-        if (hasText) head.content.push(...cell.content)
+        if (hasText) pushAll(head.content, cell.content)
         cell.content = [emptyPara()]
         cell.style = spanless(cell.style)
       }

@@ -11,6 +11,7 @@ import type { WorldUserRow } from '../../core/world-tables.ts'
 import { flag, json, jsonBody, mailboxOf, maxResults, repeated, UserIdParam, UserParam } from './common.ts'
 import { checkLabels } from './messages.ts'
 import { turnTaker } from '../../core/turns.ts'
+import { maxOf } from '../../core/arrays.ts'
 
 const base = '/gmail/v1/users/{userId}/threads'
 
@@ -21,7 +22,7 @@ function requireThread(c: WorldContext, user: WorldUserRow, id: string) {
   return rows
 }
 
-const historyOf = (rows: { historyId: number }[]) => String(Math.max(...rows.map((r) => r.historyId)))
+const historyOf = (rows: { historyId: number }[]) => String(maxOf(rows.map((r) => r.historyId)))
 
 const list = createRoute({
   operationId: 'gmail.users.threads.list',

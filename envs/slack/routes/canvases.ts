@@ -14,6 +14,7 @@ import {
   writeSections,
   type CanvasRow,
 } from '../store/canvas.ts'
+import { spliceAll } from '../../core/arrays.ts'
 
 // Canvases: documents of markdown sections owned by a member, shared with users or channels.
 // Deviation: canvases are not listed by files.list/files.info; their content is in the state dump.
@@ -120,10 +121,10 @@ slackMethod(canvasesRouter, {
         const content = () => splitSections(markdownOf(ch.document_content))
         switch (ch.operation) {
           case 'insert_after':
-            list.splice(at + 1, 0, ...content())
+            spliceAll(list, at + 1, 0, content())
             break
           case 'insert_before':
-            list.splice(at, 0, ...content())
+            spliceAll(list, at, 0, content())
             break
           case 'insert_at_start':
             list = [...content(), ...list]
@@ -132,7 +133,7 @@ slackMethod(canvasesRouter, {
             list = [...list, ...content()]
             break
           case 'replace':
-            if (at >= 0) list.splice(at, 1, ...content())
+            if (at >= 0) spliceAll(list, at, 1, content())
             else list = content()
             break
           case 'delete':
