@@ -1,8 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
-import { WorldManager } from '../../server/worlds.ts'
-import { gymRouter } from '../../gym/http.ts'
-import { createGym } from '../../gym/index.ts'
+import { gymControl } from './gym-control.ts'
 import { slackThreadAnswer } from '../../tasks-lite/families/slack-thread-answer.ts'
 import { gmailSlackIncident } from '../../tasks-lite/families/gmail-slack-incident.ts'
 import { http, nearMiss, oracleGym } from './support.ts'
@@ -159,17 +157,7 @@ describe('slack-alert: a wrong mention edited away still pinged its person', () 
 
 describe('over the gym HTTP API', () => {
   const t = task(slackThreadAnswer)
-  const worlds = new WorldManager()
-  const control = gymRouter(worlds, { agentBaseUrl: 'http://agent.test:8080', gym: createGym({ worlds, tasks: [t] }) })
-  afterAll(() => worlds.close())
-  const call = async (path: string, json?: unknown) => {
-    const res = await control.request(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(json ?? {}),
-    })
-    return (await res.json()) as Record<string, any>
-  }
+  const call = gymControl(t)
 
   const step = async (id: string, method: string, path: string, extra: Record<string, unknown>) => {
     const r = await call(`/gym/episodes/${id}/step`, { tool: 'http_request', arguments: { method, path, ...extra } })

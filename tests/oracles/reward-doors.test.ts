@@ -1,8 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
-import { WorldManager } from '../../server/worlds.ts'
-import { gymRouter } from '../../gym/http.ts'
-import { createGym } from '../../gym/index.ts'
+import { gymControl } from './gym-control.ts'
 import { gmailThreadCountAnswer } from '../../tasks-lite/families/answers/gmail-thread-count-answer.ts'
 import { driveSharingAnswer } from '../../tasks-lite/families/answers/drive-sharing-answer.ts'
 import { slackDecisionAnswer } from '../../tasks-lite/families/answers/slack-decision-answer.ts'
@@ -274,17 +272,7 @@ describe('evidence the agent erased is judged', () => {
 
 describe('over the gym HTTP API', () => {
   const t = task(gmailThreadCountAnswer)
-  const worlds = new WorldManager()
-  const control = gymRouter(worlds, { agentBaseUrl: 'http://agent.test:8080', gym: createGym({ worlds, tasks: [t] }) })
-  afterAll(() => worlds.close())
-  const call = async (path: string, json?: unknown) => {
-    const res = await control.request(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(json ?? {}),
-    })
-    return (await res.json()) as Record<string, any>
-  }
+  const call = gymControl(t)
   const episode = async (answer: string) => {
     const ep = await call('/gym/reset', { taskId: t.id })
     await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })

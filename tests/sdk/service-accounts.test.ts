@@ -37,6 +37,17 @@ function redirectTokenCalls(client: InstanceType<typeof google.auth.JWT>, world 
   return client
 }
 
+/** A key file's JWT client acting as dan through domain-wide delegation, its token calls sent to this server. */
+const delegatedJwt = (file: Record<string, string>, scope: string) =>
+  redirectTokenCalls(
+    new google.auth.JWT({
+      email: file.client_email,
+      key: file.private_key,
+      scopes: [scope],
+      subject: 'dan@northwind.test',
+    }),
+  )
+
 async function tokenRequest(assertion: string, world = 'sdk') {
   const res = await fetch(`${server.url}token`, {
     method: 'POST',
@@ -124,14 +135,7 @@ describe(
 describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer grant with domain-wide delegation', () => {
   test("a key file and google-auth-library JWT set another user's vacation responder", async () => {
     const file = await createKeyFile()
-    const jwt = redirectTokenCalls(
-      new google.auth.JWT({
-        email: file.client_email,
-        key: file.private_key,
-        scopes: [SETTINGS],
-        subject: 'dan@northwind.test',
-      }),
-    )
+    const jwt = delegatedJwt(file, SETTINGS)
     const gmail = google.gmail({ version: 'v1', rootUrl: server.url, auth: jwt })
     await gmail.users.settings.updateVacation({
       userId: 'me',
@@ -148,14 +152,7 @@ describe('iamcredentials.projects.serviceAccounts.signJwt and the jwt-bearer gra
 
   test('the delegated token holds only the scopes asked for', async () => {
     const file = await createKeyFile()
-    const jwt = redirectTokenCalls(
-      new google.auth.JWT({
-        email: file.client_email,
-        key: file.private_key,
-        scopes: [SETTINGS],
-        subject: 'dan@northwind.test',
-      }),
-    )
+    const jwt = delegatedJwt(file, SETTINGS)
     const gmail = google.gmail({ version: 'v1', rootUrl: server.url, auth: jwt })
     const err = await gmail.users.messages.list({ userId: 'me' }).catch((e) => e)
     expect(err.status).toBe(403)
@@ -213,14 +210,7 @@ describe('gmail.users.settings.sendAs.create gmail.users.settings.forwardingAddr
     expect(fwd.status).toBe(403)
 
     const file = await createKeyFile()
-    const jwt = redirectTokenCalls(
-      new google.auth.JWT({
-        email: file.client_email,
-        key: file.private_key,
-        scopes: [SHARING],
-        subject: 'dan@northwind.test',
-      }),
-    )
+    const jwt = delegatedJwt(file, SHARING)
     const asBot = google.gmail({ version: 'v1', rootUrl: server.url, auth: jwt })
     const alias = await asBot.users.settings.sendAs.create({
       userId: 'me',
@@ -298,14 +288,7 @@ describe('jwt-bearer grant errors', () => {
     const file = await createKeyFile()
     const name = `projects/-/serviceAccounts/${SA}/keys/${file.private_key_id}`
     await iam.projects.serviceAccounts.keys.delete({ name })
-    const jwt = redirectTokenCalls(
-      new google.auth.JWT({
-        email: file.client_email,
-        key: file.private_key,
-        scopes: [SETTINGS],
-        subject: 'dan@northwind.test',
-      }),
-    )
+    const jwt = delegatedJwt(file, SETTINGS)
     await expect(jwt.authorize()).rejects.toThrow(/Invalid JWT Signature/)
   })
 

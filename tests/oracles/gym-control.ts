@@ -1,0 +1,23 @@
+import { afterAll } from 'vitest'
+import { WorldManager } from '../../server/worlds.ts'
+import { gymRouter } from '../../gym/http.ts'
+import { createGym } from '../../gym/index.ts'
+import type { TaskSpec } from '../../gym/task.ts'
+
+/**
+ * The control plane's gym routes over one task, for episodes driven through HTTP (`/gym/reset`, `/step`,
+ * `/verify`); `call` posts JSON and reads the answer. The worlds close after the file's tests.
+ */
+export function gymControl(t: TaskSpec) {
+  const worlds = new WorldManager()
+  const control = gymRouter(worlds, { agentBaseUrl: 'http://agent.test:8080', gym: createGym({ worlds, tasks: [t] }) })
+  afterAll(() => worlds.close())
+  return async (path: string, json?: unknown) => {
+    const res = await control.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json ?? {}),
+    })
+    return (await res.json()) as Record<string, any>
+  }
+}
