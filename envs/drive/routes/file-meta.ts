@@ -45,7 +45,11 @@ const OUTPUT_ONLY = new Set([
 
 const notWritable = (message: string) => new GoogleApiError('PERMISSION_DENIED', 'fieldNotWritable', message)
 
-/** Refuses output-only fields, and `parents` in an update body (Drive moves files with addParents/removeParents). */
+/**
+ * Refuses output-only fields, and `parents` in an update body (Drive moves files with addParents/removeParents).
+ * Deviation: writable sharing and display fields (`writersCanShare`, `copyRequiresWriterPermission`,
+ * `viewersCanCopyContent`, `folderColorRgb`) pass this check and are ignored: files render Drive's defaults.
+ */
 export function checkWritable(meta: object, update: boolean) {
   const m = meta as Record<string, unknown>
   if (update && m.parents !== undefined)
