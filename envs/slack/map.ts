@@ -308,7 +308,16 @@ export function messageWire(
         m.thread_ts,
       ) as { user_id: string } | undefined
       out.parent_user_id = parent?.user_id ?? m.user_id
-      if (m.reply_broadcast) out.subtype = 'thread_broadcast'
+      if (m.reply_broadcast) {
+        out.subtype = 'thread_broadcast'
+        // A broadcast reply carries its thread's parent, with the thread's counts, as `root` (Slack's
+        // thread_broadcast message); a parent since deleted leaves none.
+        const root = stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND ts = ?').get(
+          m.channel_id,
+          m.thread_ts,
+        ) as MessageRow | undefined
+        if (root && root.thread_ts === root.ts) out.root = messageWire(db, root, { viewer: opts.viewer })
+      }
     }
   }
   if (m.edited_ts) out.edited = { user: m.edited_user, ts: m.edited_ts }

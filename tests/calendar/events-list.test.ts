@@ -114,6 +114,18 @@ describe('calendar.events.list', () => {
     expect(gone.error.code).toBe(410)
     await fails(400, 'invalid', 'GET', `/calendars/primary/events?syncToken=${full.nextSyncToken}&q=x`)
   })
+  test('a token past the latest change (never issued, or from a rolled-back world) is 410, for events and ACLs', async () => {
+    const { ok, fails } = cal()
+    const full = await ok('Events', 'GET', '/calendars/primary/events')
+    const [seq, feed] = Buffer.from(full.nextSyncToken, 'base64url').toString('utf8').split('\u0000')
+    const ahead = (f: string) => Buffer.from(`${Number(seq) + 1000}\u0000${f}`).toString('base64url')
+    await fails(410, 'fullSyncRequired', 'GET', `/calendars/primary/events?syncToken=${ahead(feed!)}`)
+    const acl = await ok('Acl', 'GET', '/calendars/primary/acl')
+    const aclFeed = Buffer.from(acl.nextSyncToken, 'base64url').toString('utf8').split('\u0000')[1]!
+    await fails(410, 'fullSyncRequired', 'GET', `/calendars/primary/acl?syncToken=${ahead(aclFeed)}`)
+    // The token just issued still works.
+    expect((await ok('Events', 'GET', `/calendars/primary/events?syncToken=${full.nextSyncToken}`)).items).toEqual([])
+  })
   test('cancelled instances disappear from singleEvents and show with showDeleted', async () => {
     const { ok, call } = cal()
     await call('DELETE', '/calendars/primary/events/meet0000001_20260324T140000Z')

@@ -24,6 +24,22 @@ describe('chat.postMessage', () => {
     expect(tss).toContain(r2.ts) // broadcast reply shows in the channel
     expect(tss).not.toContain(r1.ts)
   })
+  it('gives a broadcast reply its thread parent as root, in the post answer and in history', async () => {
+    const w = slackWorld()
+    const id = await w.channel('engineering')
+    const parent = await w.api('chat.postMessage', { channel: id, text: 'Deploy tonight?' }, 'bob')
+    await w.api('chat.postMessage', { channel: id, text: 'yes', thread_ts: parent.ts }, 'carol')
+    const args = { channel: id, text: 'ok', thread_ts: parent.ts, reply_broadcast: true }
+    const r2 = await w.api('chat.postMessage', args, 'alice')
+    const root = { ts: parent.ts, text: 'Deploy tonight?', user: await w.uid('bob'), thread_ts: parent.ts }
+    expect(r2.message).toMatchObject({ subtype: 'thread_broadcast', root: { ...root, reply_count: 2 } })
+    const hist = await w.api('conversations.history', { channel: id, limit: 3 })
+    const shown = hist.messages.find((m: { ts: string }) => m.ts === r2.ts)
+    expect(shown.root).toMatchObject({ ...root, reply_count: 2, latest_reply: r2.ts })
+    // Plain replies and the parent itself carry no root.
+    const replies = await w.api('conversations.replies', { channel: id, ts: parent.ts })
+    expect(replies.messages.map((m: { root?: unknown }) => m.root !== undefined)).toEqual([false, false, true])
+  })
   it('echoes blocks and attachments as sent', async () => {
     const w = slackWorld()
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: '*Hi*' } }]

@@ -50,6 +50,14 @@ describe('users.list', () => {
     expect(p.members).toHaveLength(2)
     expect(p.response_metadata.next_cursor).not.toBe('')
   })
+
+  it("adds each member's locale with include_locale, as users.info does", async () => {
+    const w = slackWorld()
+    const plain = await w.api('users.list', { limit: 3 })
+    expect(plain.members.some((m: { locale?: string }) => 'locale' in m)).toBe(false)
+    const withLocale = await w.api('users.list', { limit: 3, include_locale: 'true' })
+    expect(withLocale.members.map((m: { locale?: string }) => m.locale)).toEqual(['en-US', 'en-US', 'en-US'])
+  })
 })
 
 describe('users.info', () => {

@@ -146,7 +146,7 @@ export const aclRouter = createGoogleRouter()
     const { cal } = requireCalendar(c, c.req.valid('param').calendarId, 'owner')
     const q = c.req.valid('query')
     const db = c.var.world.db
-    const since = q.syncToken ? decodeSync(q.syncToken, `acl:${cal.id}`) : undefined
+    const since = q.syncToken ? decodeSync(q.syncToken, `acl:${cal.id}`, currentChange(db)) : undefined
     const rows = selectRows(db, aclRules, { calendarId: cal.id }, { orderBy: ['changeSeq'] })
     const items = rows
       .filter((r) => (since === undefined ? !r.deleted || q.showDeleted : r.changeSeq > since))

@@ -147,7 +147,7 @@ export const calendarListRouter = createGoogleRouter()
     const q = c.req.valid('query')
     const db = c.var.world.db
     if (q.syncToken && q.minAccessRole) throw invalid('Sync token cannot be used with minAccessRole.', 'invalid')
-    const since = q.syncToken ? decodeSync(q.syncToken, `list:${c.var.user.id}`) : undefined
+    const since = q.syncToken ? decodeSync(q.syncToken, `list:${c.var.user.id}`, currentChange(db)) : undefined
     const rows = selectRows(db, calendarList, { userId: c.var.user.id }, { orderBy: ['changeSeq'] })
     const items = rows
       .filter((e) => (since === undefined ? true : e.changeSeq > since))

@@ -169,7 +169,7 @@ export const eventsListRouter = createGoogleRouter()
       ).find((k) => q[k] !== undefined)
       if (banned) throw invalid(`Sync token cannot be used with ${banned}.`, 'invalid')
       // Deviation: with a sync token, series come back as series even when singleEvents=true.
-      rows = changedSince(db, cal.id, decodeSync(q.syncToken, feed))
+      rows = changedSince(db, cal.id, decodeSync(q.syncToken, feed, currentChange(db)))
     } else {
       const w: Window = { min: time(q.timeMin, 'timeMin'), max: time(q.timeMax, 'timeMax') }
       if (w.min !== undefined && w.max !== undefined && w.max <= w.min)

@@ -58,6 +58,7 @@ import {
 } from './common.ts'
 import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
+import { checkWritable, timeField } from './file-meta.ts'
 
 type Meta = {
   id?: string
@@ -130,6 +131,9 @@ function createFileRow(
   imported?: readonly ImportedBlock[],
   whole = true,
 ): FileRow | CreatedFile {
+  checkWritable(meta, false)
+  const createdMs = timeField(meta, 'createdTime')
+  const modifiedMs = timeField(meta, 'modifiedTime')
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
   if (meta.id && findFile(c.var.world.db, meta.id))
@@ -155,6 +159,8 @@ function createFileRow(
       parents,
       content: bytes,
       description: meta.description,
+      createdMs,
+      modifiedMs: modifiedMs ?? (createdMs === undefined ? undefined : nowMs(db)),
     }
     if (!Object.keys(extra).length && mimeType !== GOOGLE_DOC) {
       // Nothing more is written: the row is read back once, and only when the answer renders more than these.
@@ -245,7 +251,7 @@ const CHILD_IDS =
   'SELECT id FROM drive_files WHERE EXISTS (SELECT 1 FROM json_each(parents) WHERE value = ?) ' + 'ORDER BY rowid'
 const childIdsOf = (db: Db, folderId: string) => stmt(db, CHILD_IDS).pluck().all(folderId) as string[]
 
-function updateFile(
+export function updateFile(
   c: WorldContext,
   id: string,
   meta: Meta,
@@ -253,6 +259,8 @@ function updateFile(
   content?: Buffer,
 ) {
   const row = requireItem(c, id, 'writer')
+  checkWritable(meta, true)
+  const modifiedMs = timeField(meta, 'modifiedTime')
   const role = effectiveRole(c.var.world.db, id, c.var.user.id, { row, user: c.var.user })
   // Trash and moves need ownership in My Drive, a content manager (fileOrganizer) or organizer in a shared drive.
   const manager = row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner'
@@ -300,6 +308,11 @@ function updateFile(
         content,
         fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined,
       })
+    // A modifiedTime given by the client is the file's, whatever else the call changed (as sync tools set it).
+    if (modifiedMs !== undefined) {
+      updateRows(db, files, { modifiedMs, lastModifyingUserId: c.var.user.id }, { id })
+      if (!Object.keys(set).length && !content) recordChange(db, id)
+    }
   })
   return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user, fileFieldsKept(c))
 }

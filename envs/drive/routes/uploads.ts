@@ -5,8 +5,8 @@ import { checkUploadSize, splitRelated } from '../../core/multipart.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
-import { createFile } from './files.ts'
-import { findFile, GOOGLE_DOC, touchFile } from '../store/files.ts'
+import { createFile, updateFile } from './files.ts'
+import { findFile, GOOGLE_DOC } from '../store/files.ts'
 import { blocksFromUpload, IMPORTABLE } from '../../docs/render.ts'
 import { toFile } from '../map.ts'
 import { requireFile, FILE_DEFAULT_FIELDS, fileFieldsKept, withDefaultFields } from './common.ts'
@@ -71,21 +71,11 @@ async function conversion(meta: Meta, data: Buffer, contentType: string | undefi
 
 async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string | undefined, fileId?: string) {
   if (fileId) {
-    requireFile(c, fileId, 'writer')
-    c.var.world.tx((db) =>
-      touchFile(db, fileId, c.var.user.id, {
-        content: data,
-        fullText: /^text\//.test(findFile(db, fileId)!.mimeType) ? data.toString('utf8') : undefined,
-      }),
-    )
-    return c.json(
-      withDefaultFields(
-        c,
-        toFile(c.var.world.db, findFile(c.var.world.db, fileId)!, c.var.user, fileFieldsKept(c)),
-        FILE_DEFAULT_FIELDS,
-      ),
-      200,
-    )
+    // The metadata part of an update applies with the new content (name, modifiedTime, addParents/removeParents).
+    const { contentType: _type, ...fields } = meta
+    const q = { addParents: c.req.query('addParents'), removeParents: c.req.query('removeParents') }
+    const out = updateFile(c, fileId, fields as never, q, data)
+    return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
   }
   const imported = await conversion(meta, data, contentType)
   const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]

@@ -44,6 +44,22 @@ export function checkLabels(c: WorldContext, user: WorldUserRow, ids: readonly s
   }
 }
 
+/** Labels only Gmail applies (the labels guide: "can be manually applied: no"); modify refuses them either way. */
+const AUTOMATIC_LABELS = new Set(['SENT', 'DRAFT'])
+
+type LabelChange = { addLabelIds?: string[]; removeLabelIds?: string[] }
+
+/**
+ * The label ids of a modify call: SENT and DRAFT, like unknown ids, are `Invalid label: <id>`; with `some`, a call
+ * that neither adds nor removes a label is refused, as Gmail's messages.modify and threads.modify do.
+ */
+export function checkLabelChange(c: WorldContext, user: WorldUserRow, body: LabelChange, some: boolean) {
+  const ids = [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])]
+  if (some && !ids.length) throw badRequest('No label add or removes specified', 'invalidArgument')
+  for (const id of ids) if (AUTOMATIC_LABELS.has(id)) throw badRequest(`Invalid label: ${id}`, 'invalidArgument')
+  checkLabels(c, user, ids)
+}
+
 export const list = createRoute({
   operationId: 'gmail.users.messages.list',
   method: 'get',
@@ -262,8 +278,8 @@ export const messagesRouter = createGoogleRouter()
     const { userId, id } = c.req.valid('param')
     const body = c.req.valid('json') as { addLabelIds?: string[]; removeLabelIds?: string[] }
     const user = mailboxOf(c, userId)
+    checkLabelChange(c, user, body, true)
     const row = requireMessageRef(c, user, id)
-    checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
     const labelIds = c.var.world.tx((db) =>
       modifyLabels(db, user.id, id, body.addLabelIds ?? [], body.removeLabelIds ?? []),
     )
@@ -275,7 +291,7 @@ export const messagesRouter = createGoogleRouter()
     const ids = body.ids ?? []
     if (ids.length > 1000) throw badRequest('Too many ids: at most 1000 per call.', 'invalidArgument')
     checkIds(ids)
-    checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
+    checkLabelChange(c, user, body, false)
     const refs = requireMessageRefs(c, user, ids)
     c.var.world.tx((db) => modifyLabelsOfMany(db, user.id, refs, body.addLabelIds ?? [], body.removeLabelIds ?? []))
     return c.body(null, 204)

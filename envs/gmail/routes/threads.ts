@@ -9,7 +9,7 @@ import { deleteMessagesOfMany, modifyLabelsOfMany } from '../store/message-batch
 import { searchThreads } from '../store/search.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { flag, json, jsonBody, mailboxOf, maxResults, repeated, UserIdParam, UserParam } from './common.ts'
-import { checkLabels } from './messages.ts'
+import { checkLabelChange } from './messages.ts'
 import { turnTaker } from '../../core/turns.ts'
 import { maxOf } from '../../core/arrays.ts'
 
@@ -141,7 +141,7 @@ export const threadsRouter = createGoogleRouter()
     const { userId, id } = c.req.valid('param')
     const body = c.req.valid('json') as { addLabelIds?: string[]; removeLabelIds?: string[] }
     const user = mailboxOf(c, userId)
-    checkLabels(c, user, [...(body.addLabelIds ?? []), ...(body.removeLabelIds ?? [])])
+    checkLabelChange(c, user, body, true)
     return c.json(relabel(c, user, id, body.addLabelIds ?? [], body.removeLabelIds ?? []) as never, 200)
   })
   .openapi(trash, (c) =>

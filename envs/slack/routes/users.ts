@@ -40,6 +40,8 @@ slackMethod(usersRouter, {
     const { page, next } = cursorPage(allUsers(db), a.limit ?? 0, a.cursor)
     const facts = userWireFacts(db)
     const members = page.map((u) => strip(userWire(db, u, facts), emails))
+    // As users.info: `include_locale` adds each member's locale.
+    if (a.include_locale) for (const m of members) m.locale = 'en-US'
     return { members, cache_ts: Math.floor(facts.nowMs / 1000), response_metadata: { next_cursor: next } }
   },
 })
