@@ -15,8 +15,9 @@ import { entities, slackUserOf } from './predicates.ts'
  * the last ts minted, so within the same millisecond), the instant the log records (`atMs`). A deleted post counts
  * only when a post request of the actor matches its ts (a delete of a ts nothing posted removed nothing). Requests
  * sharing a millisecond (a world whose clock stopped ticking) all count as the post's possible first version. A
- * version whose text the log cannot give (a multipart or truncated body, a post no chat request made) cannot be
- * judged: it is a `forgery`, as every erased post was before 0366.
+ * multipart body is logged with its fields (server/app.ts, 0371), so it reads like a form. A version whose text the
+ * log cannot give (a truncated or unparseable body, a post no chat request made) cannot be judged: it is a
+ * `forgery`, as every erased post was before 0366.
  */
 export type PostVersion = {
   /** `<channel>/<ts>`, the messages collection's key. */
@@ -108,7 +109,7 @@ export function postVersions(input: OracleInput, actor: string): PostVersions {
     if (!EDITS.has(String(a.operationId))) continue
     const args = slackArgs(a)
     if (!args) {
-      // The log cannot say which post this call changed (a multipart or truncated body): nothing it erased can be
+      // The log cannot say which post this call changed (a truncated or unparseable body): nothing it erased can be
       // judged.
       out.unreadable.push({ kind: 'forgery', message: `a ${a.operationId} call (request ${a.seq}) cannot be read` })
       continue

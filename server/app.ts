@@ -287,7 +287,7 @@ export function createAgentApp(worlds: WorldManager) {
     }
     // The clock keys read with the token: nothing since (no await, no write to world_meta) could change them.
     tick(world, found.clock)
-    const logBody = await bodyForLog(c)
+    const logBody = await bodyForLog(c, family)
     await next()
     logAction(world, {
       userId: user.id,
@@ -381,7 +381,7 @@ function tick(world: World, keys: ClockKeys) {
   })
 }
 
-async function bodyForLog(c: Context): Promise<string | null> {
+async function bodyForLog(c: Context, family: Family): Promise<string | null> {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return null
   const type = (requestHeader(c, 'content-type') ?? '').toLowerCase()
   if (type.includes('json') || type.includes('x-www-form-urlencoded') || type.startsWith('text/')) {
@@ -391,8 +391,30 @@ async function bodyForLog(c: Context): Promise<string | null> {
       return null
     }
   }
+  if (family === 'slack' && type.includes('multipart/form-data')) {
+    const form = await slackFormForLog(c)
+    if (form !== undefined) return form
+  }
   const length = requestHeader(c, 'content-length')
   return length ? `<${length} bytes ${type || 'unknown type'}>` : null
+}
+
+/**
+ * A Slack multipart body's fields as a url-encoded form (a file as `<N bytes name>`), so the log can say what a
+ * `chat.postMessage` sent that way showed (oracles/post-versions.ts, docs/decisions/0371); undefined when it cannot be
+ * parsed. Hono keeps the parsed form, so the handler's own parse reads it again for free.
+ */
+async function slackFormForLog(c: Context): Promise<string | undefined> {
+  let form: Record<string, string | File | (string | File)[]>
+  try {
+    form = await c.req.parseBody({ all: true })
+  } catch {
+    return undefined
+  }
+  const out = new URLSearchParams()
+  for (const [k, v] of Object.entries(form))
+    for (const x of Array.isArray(v) ? v : [v]) out.append(k, typeof x === 'string' ? x : `<${x.size} bytes ${x.name}>`)
+  return out.toString()
 }
 
 /**

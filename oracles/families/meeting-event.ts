@@ -58,6 +58,8 @@ export function meetingEvent({ diff, params: p }: OracleInput<MeetingEventParams
     {
       name: 'and nobody who should not come',
       ok: !!e && !p.notAttendees.some((a) => guests.includes(a.toLowerCase())),
+      // An invitation that went out was seen even if the guest was dropped again (docs/decisions/0371).
+      everyVersion: true as const,
     },
   ]
   const mine = (c: EntityChange) =>
