@@ -4,6 +4,7 @@ import type { ProgramStep, TaskSpec } from '../task.ts'
 import { runProgram } from '../program.ts'
 import { tokensOf, type Focus } from './select.ts'
 import { requestInProcess } from '../../server/in-process/index.ts'
+import { textResult } from '../response-body.ts'
 
 type Http = { method: string; path: string; query?: Record<string, unknown>; body?: unknown }
 
@@ -116,13 +117,7 @@ export class AttackContext {
       headers,
       body,
     })
-    const text = await res.text()
-    let parsed: unknown = text
-    try {
-      parsed = text ? JSON.parse(text) : null
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed, text }
+    // The body as JSON (else the text, null when empty), parsed only if read (gym/response-body.ts).
+    return textResult(res.status, await res.text())
   }
 }
