@@ -4,7 +4,6 @@ import type { ProgramStep, TaskSpec } from '../task.ts'
 import { runProgram } from '../program.ts'
 import { tokensOf, type Focus } from './select.ts'
 import { requestInProcess } from '../../server/in-process/index.ts'
-import { textResult } from '../response-body.ts'
 
 type Http = { method: string; path: string; query?: Record<string, unknown>; body?: unknown }
 
@@ -117,7 +116,13 @@ export class AttackContext {
       headers,
       body,
     })
-    // The body as JSON (else the text, null when empty), parsed only if read (gym/response-body.ts).
-    return textResult(res.status, await res.text())
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : null
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, text }
   }
 }
