@@ -7,7 +7,7 @@ import { stmt } from '../envs/core/db.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
-import { readResponseBody, textResult } from './response-body.ts'
+import { readResponseBody } from './response-body.ts'
 import { requestInProcess, type Answer } from '../server/in-process/index.ts'
 import { HTTP_TOOL, typedCall, typedTools, toolName, type HttpCall, type ToolDef, type Typed } from './tools.ts'
 import type { Sent, SharedPrefix } from './shared-prefix.ts'
@@ -204,10 +204,8 @@ export class Episode {
         const message = `request refused: ${(e as Error).message}`
         return { result: { status: 400, body: { error: { code: 400, message } }, text: '' }, json: false }
       }
-      const read = await readResponseBody(res)
-      // A textual body is parsed only when a caller reads it (most answers in validation are never read).
-      if (read.json) return { result: textResult(res.status, read.text), json: true }
-      return { result: { status: res.status, body: read.body, text: read.text }, json: false }
+      const { body: parsed, text, json } = await readResponseBody(res)
+      return { result: { status: res.status, body: parsed, text }, json }
     }
     if (!this.shared) return (await send()).result
     return this.shared.request(JSON.stringify([method, url, headers, body]), send)

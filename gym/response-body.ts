@@ -6,10 +6,7 @@
 export type ResponseBody = {
   body: unknown
   text: string
-  /**
-   * True when `body` is `bodyOfText(text)` (JSON parsed, else the text itself, null when empty): the text alone gives
-   * a fresh copy (gym/shared-prefix.ts). Such a body is parsed on first read only (`textResult`).
-   */
+  /** True when `body` is `JSON.parse(text)`: parsing the text again gives a fresh copy (gym/shared-prefix.ts). */
   json: boolean
 }
 
@@ -20,42 +17,6 @@ export function isTextual(contentType: string | null): boolean {
   return type === '' || TEXTUAL.test(type)
 }
 
-/** What a textual response's body is: its JSON, the text itself when it is not JSON, null when it is empty. */
-export function bodyOfText(text: string): unknown {
-  if (!text) return null
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text // not JSON: the text itself
-  }
-}
-
-/**
- * A textual response as `{ status, body, text }` whose body is `bodyOfText(text)`, parsed when first read: most
- * answers a validation run gets are never read (an attack's writes, a program step that saves nothing), and parsing
- * them was a cost for nothing (docs/decisions/0373). `body` is an own enumerable property (a getter and a setter),
- * so JSON, spreads and clones see it as a plain one; a caller may change or replace it.
- */
-export function textResult(status: number, text: string): { status: number; body: unknown; text: string } {
-  let body: unknown
-  let parsed = false
-  return {
-    status,
-    get body() {
-      if (!parsed) {
-        body = bodyOfText(text)
-        parsed = true
-      }
-      return body
-    },
-    set body(value: unknown) {
-      body = value
-      parsed = true
-    },
-    text,
-  }
-}
-
 export async function readResponseBody(res: Pick<Response, 'headers' | 'text' | 'arrayBuffer'>): Promise<ResponseBody> {
   const type = res.headers.get('content-type')
   if (!isTextual(type)) {
@@ -64,12 +25,10 @@ export async function readResponseBody(res: Pick<Response, 'headers' | 'text' | 
     return { body: { contentType: type, size: bytes.length, base64 }, text: base64, json: false }
   }
   const text = await res.text()
-  const parsed = textResult(0, text)
-  return {
-    get body() {
-      return parsed.body
-    },
-    text,
-    json: true,
+  if (!text) return { body: null, text, json: false }
+  try {
+    return { body: JSON.parse(text), text, json: true }
+  } catch {
+    return { body: text, text, json: false } // not JSON: the text itself
   }
 }

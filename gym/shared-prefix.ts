@@ -1,12 +1,11 @@
 import type { WorldEntry, WorldManager } from '../server/worlds.ts'
 import type { WorldKeys } from '../envs/core/tokens.ts'
 import type { CallResult } from './episode.ts'
-import { textResult } from './response-body.ts'
 
 /** The acting user's credentials as an episode reads them (WorldManager.credentials). */
 type Credentials = ReturnType<WorldManager['credentials']>[number]
 
-/** What a request of the chain gives: its result, and whether its body is `bodyOfText(text)` (gym/response-body.ts). */
+/** What a request of the chain gives: its result, and whether its body is `JSON.parse(text)` (gym/response-body.ts). */
 export type Sent = { result: CallResult; json: boolean }
 
 /**
@@ -192,10 +191,9 @@ function stepOf(key: string, r: CallResult, json: boolean): Step {
   return { key, status: r.status, text: r.text, json, body: json ? undefined : fresh(r.body) }
 }
 
-/** A replayed result as a fresh object (callers may change what they were given); a text body parsed when read. */
+/** A replayed result as a fresh object (callers may change what they were given). */
 function answerOf(step: Step): CallResult {
-  if (step.json) return textResult(step.status, step.text)
-  return { status: step.status, body: fresh(step.body), text: step.text }
+  return { status: step.status, body: step.json ? JSON.parse(step.text) : fresh(step.body), text: step.text }
 }
 
 const fresh = (body: unknown) => (typeof body === 'object' && body !== null ? structuredClone(body) : body)

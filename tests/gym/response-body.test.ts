@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { createGym } from '../../gym/index.ts'
 import { TaskSpec } from '../../gym/task.ts'
-import { bodyOfText, isTextual, textResult } from '../../gym/response-body.ts'
+import { isTextual } from '../../gym/response-body.ts'
 import { driveExportMarkdown } from '../../tasks-lite/families/docs/drive-export-markdown.ts'
 
 // Bytes that UTF-8 would mangle (every high byte, a NUL): the agent must get them back exactly.
@@ -55,61 +55,5 @@ describe('http_request response bodies', () => {
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     ])
       expect(isTextual(t), t).toBe(false)
-  })
-})
-
-describe('textResult', () => {
-  const parses = (run: () => void) => {
-    const spy = vi.spyOn(JSON, 'parse')
-    try {
-      run()
-      return spy.mock.calls.length
-    } finally {
-      spy.mockRestore()
-    }
-  }
-
-  it('parses a body only when it is first read, and gives what an eager parse gave', () => {
-    for (const [text, body] of [
-      ['{"items":[{"id":"a"}]}', { items: [{ id: 'a' }] }],
-      ['123', 123],
-      ['plain text', 'plain text'],
-      ['{not json', '{not json'],
-      ['', null],
-    ] as const) {
-      let r!: ReturnType<typeof textResult>
-      expect(parses(() => (r = textResult(200, text)))).toBe(0)
-      expect(parses(() => expect(r.body).toEqual(body))).toBe(text ? 1 : 0)
-      expect(parses(() => r.body)).toBe(0)
-      expect(bodyOfText(text)).toEqual(body)
-    }
-  })
-
-  it('keeps what a caller changes or sets, and shows the body to JSON, spreads and clones', () => {
-    const r = textResult(201, '{"id":"x","n":1}')
-    ;(r.body as { n: number }).n = 2
-    expect(r.body).toEqual({ id: 'x', n: 2 })
-    expect(JSON.parse(JSON.stringify(r))).toEqual({ status: 201, body: { id: 'x', n: 2 }, text: '{"id":"x","n":1}' })
-    expect({ ...r }.body).toEqual({ id: 'x', n: 2 })
-    expect(structuredClone(r).body).toEqual({ id: 'x', n: 2 })
-    r.body = 'replaced'
-    expect(r.body).toBe('replaced')
-    // Each result parses its own copy.
-    expect(textResult(201, '{"id":"x","n":1}').body).toEqual({ id: 'x', n: 1 })
-  })
-
-  it('gives episode calls whose JSON bodies are parsed on first read', async () => {
-    const ep = gym.reset(task.id)
-    let r!: Awaited<ReturnType<typeof ep.call>>
-    const spy = vi.spyOn(JSON, 'parse')
-    try {
-      r = await ep.call({ tool: 'http_request', arguments: { method: 'GET', path: '/drive/v3/files' } })
-      expect(spy.mock.calls.filter(([t]) => t === r.text)).toHaveLength(0)
-      expect((r.body as { files: unknown[] }).files.length).toBeGreaterThan(0)
-      expect(spy.mock.calls.filter(([t]) => t === r.text)).toHaveLength(1)
-    } finally {
-      spy.mockRestore()
-    }
-    ep.close()
   })
 })
