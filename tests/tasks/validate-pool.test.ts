@@ -136,6 +136,20 @@ describe('tasks:validate --results', () => {
 })
 
 describe('npm run tasks:validate (scripts/validate-tasks.mjs)', () => {
+  it('prints its options for --help and validates nothing', () => {
+    const root = join(import.meta.dirname, '..', '..')
+    // Without the option this validates the whole corpus (20 CPU-minutes): the timeout ends that run as a failure.
+    const run = spawnSync(process.execPath, ['scripts/validate-tasks.mjs', '--help', '--workers', '1'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toContain('--results FILE')
+    expect(run.stdout).toContain('--sample N')
+    expect(run.stderr).not.toMatch(/tasks, \d+ failed/)
+  }, 90_000)
+
   it('runs the compiled validator when dist/ is current, with the verdicts of the sources, in worker threads', () => {
     const root = join(import.meta.dirname, '..', '..')
     const dir = mkdtempSync(join(tmpdir(), 'wsgym-launcher-'))
