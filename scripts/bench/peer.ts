@@ -53,11 +53,18 @@ type Reply = { status: number; body: string }
 export const PEER_CALLS_PER_TOKEN = 4000
 export const PEER_TOKENS = 64
 
-/** The peer's token for a server's call number `n` (from 0): `bench-token`, then `bench-token-1`, … */
+/** The tokens the peer is seeded with: `bench-token`, then `bench-token-1`, … */
+export function peerTokens(): string[] {
+  return Array.from({ length: PEER_TOKENS }, (_, k) => (k ? `bench-token-${k}` : 'bench-token'))
+}
+
+const TOKENS = peerTokens()
+
+/** The peer's token for a server's call number `n` (from 0). */
 export function peerToken(n: number): string {
-  const k = Math.floor(n / PEER_CALLS_PER_TOKEN)
-  if (k >= PEER_TOKENS) throw new Error(`peer: more than ${PEER_TOKENS * PEER_CALLS_PER_TOKEN} calls to one server`)
-  return k ? `bench-token-${k}` : 'bench-token'
+  const token = TOKENS[Math.floor(n / PEER_CALLS_PER_TOKEN)]
+  if (!token) throw new Error(`peer: more than ${PEER_TOKENS * PEER_CALLS_PER_TOKEN} calls to one server`)
+  return token
 }
 
 /** True when the optional peer package is installed. */
@@ -115,7 +122,7 @@ type PeerLine = { google: string; slack: string; token: string }
 
 async function peer(): Promise<Side> {
   const launcher = join(import.meta.dirname, 'peer-emulate.mjs')
-  const { child, value } = await spawnUntil([launcher, String(PEER_TOKENS)], (out) => {
+  const { child, value } = await spawnUntil([launcher, ...peerTokens()], (out) => {
     const line = out.split('\n').find((l) => l.startsWith('{'))
     return line ? (JSON.parse(line) as PeerLine) : undefined
   })
@@ -131,7 +138,8 @@ async function peer(): Promise<Side> {
   const calls = new Map<string, number>()
   const side = ({ google, slack, token }: PeerLine): Side => {
     const another = () =>
-      new Promise<Side>((resolve) => {
+      new Promise<Side>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`peer exited ${code} before a new store`)))
         waiting.push((line) => resolve(side(line)))
         child.stdin!.write('store\n')
       })
