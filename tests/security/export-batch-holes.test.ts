@@ -9,12 +9,16 @@ import { MAX_TABLE_NESTING } from '../../envs/docs/requests/tables.ts'
 
 const DOC = '1SualoSl_jgWOy1mgYBc_k5veqX3xeZ8w' // "Q4 Product Roadmap" of the demo seed, alice's
 const GMAIL_READONLY = 'https://www.googleapis.com/auth/gmail.readonly'
-const exportLink = (id: string, format: string) => `/feeds/download/documents/export/Export?id=${id}&exportFormat=${format}`
+const exportLink = (id: string, format: string) =>
+  `/feeds/download/documents/export/Export?id=${id}&exportFormat=${format}`
 
 describe('the exportLinks download', () => {
   test('needs one of drive.files.export scopes, as files.export does', async () => {
     const seed = demoSeed(1) as Record<string, any>
-    const h = harness({ ...seed, identity: { ...seed.identity, tokenScopes: [{ user: 'alice', scopes: [GMAIL_READONLY] }] } })
+    const h = harness({
+      ...seed,
+      identity: { ...seed.identity, tokenScopes: [{ user: 'alice', scopes: [GMAIL_READONLY] }] },
+    })
     const narrow = h.google('alice')
     const api = await h.call('GET', `/drive/v3/files/${DOC}/export?mimeType=text/plain`, { token: narrow })
     const link = await h.call('GET', exportLink(DOC, 'txt'), { token: narrow })
@@ -44,6 +48,34 @@ describe('drive.files.export to application/zip', () => {
   })
 })
 
+describe('drive.files.export to Word', () => {
+  test('drops the characters XML cannot hold from text, links and the title, as ODT and EPUB do', async () => {
+    const h = harness('demo')
+    const bad = 'a\ufffeb\uffffc\u0001de'
+    const id = (await h.call('POST', '/v1/documents', { json: { title: `T${bad}` } })).body.documentId as string
+    const requests = [
+      { insertText: { location: { index: 1 }, text: `Text ${bad}\n` } },
+      {
+        updateTextStyle: {
+          range: { startIndex: 1, endIndex: 5 },
+          textStyle: { link: { url: `https://x.test/${bad}` } },
+          fields: 'link',
+        },
+      },
+    ]
+    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { json: { requests } })).status).toBe(200)
+    const res = await h.app.request(exportLink(id, 'docx'), { headers: { authorization: `Bearer ${h.google()}` } })
+    expect(res.status).toBe(200)
+    const parts = readZip(Buffer.from(await res.arrayBuffer())).filter((p) => /\.(xml|rels)$/.test(p.name))
+    const text = parts.map((p) => p.data.toString('utf8')).join('\n')
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/)
+    expect(text).toContain('>Text<')
+    expect(text).toContain('> abcde<')
+    expect(text).toContain('https://x.test/abcde')
+    expect(text).toContain('<dc:title>Tabcde</dc:title>')
+  })
+})
+
 describe('docs.documents.batchUpdate insertTable', () => {
   /** Requests that nest `n` one-cell tables, each in the cell of the one before (a table's cell starts 4 on). */
   const nested = (n: number) =>
@@ -51,10 +83,7 @@ describe('docs.documents.batchUpdate insertTable', () => {
       insertTable: { rows: 1, columns: 1, location: { index: i === 0 ? 1 : 1 + 4 * i } },
     }))
   const depthOf = (content: any[]): number =>
-    Math.max(
-      0,
-      ...content.filter((b) => b.table).map((b) => 1 + depthOf(b.table.tableRows[0].tableCells[0].content)),
-    )
+    Math.max(0, ...content.filter((b) => b.table).map((b) => 1 + depthOf(b.table.tableRows[0].tableCells[0].content)))
 
   test(`nests tables ${MAX_TABLE_NESTING} deep and refuses one more, leaving the document as it was`, async () => {
     const h = harness('demo')
