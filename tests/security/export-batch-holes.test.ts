@@ -98,7 +98,7 @@ describe('docs.documents.batchUpdate insertTable', () => {
     expect((await h.call('GET', `/v1/documents/${id}`)).text).toBe(before)
   })
 
-  test('a batch nesting 300 tables is refused (it held the server for seconds, and got worse with the cube)', async () => {
+  test('a batch nesting 300 tables is refused (it held the server for seconds)', async () => {
     const h = harness('demo')
     const id = (await h.call('POST', '/v1/documents', { json: { title: 'Nest' } })).body.documentId as string
     const res = await h.call('POST', `/v1/documents/${id}:batchUpdate`, { json: { requests: nested(300) } })
@@ -114,7 +114,7 @@ describe('the per-API batch endpoints', () => {
       headers: { 'content-type': 'multipart/mixed; boundary=b' },
     })
 
-  test('a part whose target only looks absolute (`http:`, `httpx/…`) answers a 404 part; the rest still run', async () => {
+  test('a target that only looks absolute (`http:`, `httpx/…`) is a 404 part; the rest still run', async () => {
     const h = harness('demo')
     const res = await send(h, ['GET http:', 'GET httpx/gmail/v1/users/me/profile', 'GET /gmail/v1/users/me/profile'])
     expect(res.status).toBe(200)
