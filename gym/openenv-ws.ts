@@ -57,6 +57,9 @@ export class OpenEnvKeys {
   }
 }
 
+/** Messages of one connection that may wait to run; one more closes the connection. */
+export const MAX_PENDING = 16
+
 type Outgoing = { type: 'observation' | 'state' | 'mcp' | 'error'; data: Record<string, unknown> }
 
 /** Runs the session protocol on one connection; the connection's episodes live in their own namespace. */
@@ -137,8 +140,21 @@ export function serveSession(ws: WebSocket, gym: Gym, scope: OpenEnvScope, onEnd
       // The connection cannot take a reply; the next message still runs.
     }
   }
+  // Messages run one at a time, and at most MAX_PENDING wait. A client that sends more without reading the replies
+  // is told so and disconnected (close code 1008), and what still waits is dropped: before, a flood of resets queued
+  // without bound and every one ran, for minutes after the client had gone.
+  let pending = 0
   ws.on('message', (raw) => {
-    queue = queue.then(() => handle(raw)).catch(settle)
+    if (ws.readyState !== ws.OPEN) return
+    if (++pending > MAX_PENDING) {
+      fail(`More than ${MAX_PENDING} messages are waiting: read the replies before sending more`, 'TOO_MANY_MESSAGES')
+      ws.close(1008, 'too many messages waiting')
+      return
+    }
+    queue = queue
+      .then(() => (ws.readyState === ws.OPEN ? handle(raw) : undefined))
+      .catch(settle)
+      .finally(() => pending--)
   })
   ws.on('close', () => {
     queue = queue

@@ -25,7 +25,7 @@ import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
 import { pathOfUrl, searchOfUrl } from '../envs/core/request-url.ts'
 import { handleGoogleBatch } from './batch.ts'
 import { discoveryDirectory, discoveryDocument, hostDiscoveryDocument, isDiscoveryPath } from './api-discovery.ts'
-import { checkGoogleAccess, InsufficientScopes } from './middleware/scopes.ts'
+import { checkGoogleAccess, InsufficientScopes, scopedAs } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
 import { MountableRouter, mountOnFirstUse } from './lazy-mount.ts'
@@ -283,7 +283,7 @@ export function createAgentApp(worlds: WorldManager) {
     if (family === 'google') {
       shapeGoogleJson(c, search, op)
       const known = found.access && { access: found.access, clockMs: Number(found.clock.clock ?? 0) }
-      checkGoogleAccess(world, found.principal, op, known)
+      checkGoogleAccess(world, found.principal, op ?? scopedAs(c.req.method, path), known)
     }
     // The clock keys read with the token: nothing since (no await, no write to world_meta) could change them.
     tick(world, found.clock)

@@ -40,9 +40,11 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
   if (!/^multipart\/mixed/i.test(type) || !boundary)
     throw badRequest('Batch requests need a multipart/mixed body with a boundary.')
-  const parts = splitMultipart(await c.req.text(), boundary).map(parsePart)
-  if (parts.length === 0) throw badRequest('A batch request needs at least one part.')
-  if (parts.length > MAX_BATCH_PARTS) throw badRequest(`A batch request may contain at most ${MAX_BATCH_PARTS} calls.`)
+  // Counted before any part is parsed: an 8 MiB body holds half a million tiny parts.
+  const raw = splitMultipart(await c.req.text(), boundary)
+  if (raw.length === 0) throw badRequest('A batch request needs at least one part.')
+  if (raw.length > MAX_BATCH_PARTS) throw badRequest(`A batch request may contain at most ${MAX_BATCH_PARTS} calls.`)
+  const parts = raw.map(parsePart)
 
   const origin = new URL(c.req.url).origin
   const auth = c.req.header('authorization')
@@ -52,11 +54,21 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
     const id = part.contentId ? `Content-ID: <response-${part.contentId.replace(/^<|>$/g, '')}>\r\n` : ''
     const partHead = `--${responseBoundary}\r\nContent-Type: application/http\r\n${id}\r\n`
     if (!BATCH_METHODS.has(part.method)) return partHead + unsupportedMethodPart(part.method)
+    try {
+      return partHead + (await answer(part))
+    } catch (err) {
+      // Whatever a call throws past the app's error handler answers its part, so the stream is never cut off.
+      console.error('unhandled error in batch part', part.method, part.target.slice(0, 200), err)
+      return partHead + internalErrorPart()
+    }
+  }
+  const answer = async (part: InnerRequest): Promise<string> => {
     const headers = new Headers(part.headers)
     if (auth && !headers.has('authorization')) headers.set('authorization', auth)
-    const url = part.target.startsWith('http') ? new URL(part.target) : new URL(part.target, origin)
+    // An absolute target's origin is ignored; parsePart checked that a URL can be made of it.
+    const url = new URL(part.target, origin)
     // The path as resolved (dot segments gone), the one the call would reach.
-    if (!apis.some((p) => url.pathname.startsWith(p))) return partHead + notFoundPart()
+    if (!apis.some((p) => url.pathname.startsWith(p))) return notFoundPart()
     const res = await app.fetch(
       new Request(`${origin}${url.pathname}${url.search}`, {
         method: part.method,
@@ -66,7 +78,6 @@ export async function handleGoogleBatch(c: Context<WorldEnv>, app: OpenAPIHono<W
     )
     const text = await res.text()
     return (
-      partHead +
       `HTTP/1.1 ${res.status} ${res.statusText || statusText(res.status)}\r\n` +
       `Content-Type: ${res.headers.get('content-type') ?? 'application/json; charset=UTF-8'}\r\n\r\n${text}\r\n`
     )
@@ -130,17 +141,33 @@ function unsupportedMethodPart(method: string): string {
   return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
 }
 
+function internalErrorPart(): string {
+  const message = 'Internal error encountered.'
+  const errors = [{ message, domain: 'global', reason: 'backendError' }]
+  const body = JSON.stringify({ error: { code: 500, message, errors, status: 'INTERNAL' } }, null, 2)
+  return `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
+}
+
 function notFoundPart(): string {
   const body = JSON.stringify(notFound('The requested URL was not found on this server.').toBody(), null, 2)
   return `HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n${body}\r\n`
 }
 
-/** Header lines; folded continuation lines (starting with a space or tab) join the line before (RFC 5322 §2.2.3). */
+/**
+ * Header lines; folded continuation lines (starting with a space or tab) join the line before (RFC 5322 §2.2.3). A
+ * line HTTP cannot carry (a name with a space, a NUL or a character past U+00FF) makes the batch a 400, as a
+ * malformed request line does: before, the Headers class threw and the whole batch was a 500.
+ */
 function parseHeaders(block: string): Headers {
   const headers = new Headers()
   for (const line of block.replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/)) {
     const i = line.indexOf(':')
-    if (i > 0) headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim())
+    if (i <= 0) continue
+    try {
+      headers.append(line.slice(0, i).trim(), line.slice(i + 1).trim())
+    } catch {
+      throw badRequest(`Malformed batch part header: ${line.slice(0, 100)}`)
+    }
   }
   return headers
 }
@@ -151,7 +178,10 @@ function parsePart(raw: string): InnerRequest {
   const [requestHead, body] = splitHead(inner)
   const [requestLine = '', ...headerLines] = requestHead.split(/\r?\n/)
   const m = /^([A-Za-z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(requestLine.trim())
-  if (!m) throw badRequest(`Malformed batch part request line: ${requestLine.slice(0, 100)}`)
+  // A target no URL can be made of (`http:`, `http://[`) is malformed too: before, its part threw while the answer
+  // streamed, and the response was cut off with the parts after it unanswered.
+  if (!m || !URL.canParse(m[2]!, 'http://127.0.0.1/'))
+    throw badRequest(`Malformed batch part request line: ${requestLine.slice(0, 100)}`)
   return {
     contentId: outer.get('content-id') ?? undefined,
     method: m[1]!,

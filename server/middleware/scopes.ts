@@ -28,6 +28,21 @@ const HOSTS: Record<string, string> = {
   identity: 'admin.googleapis.com',
 }
 
+/**
+ * Paths outside the discovery documents that serve a method's data, checked with that method's scopes: a Doc's
+ * `exportLinks` URL (docs.google.com's export path) gives what drive.files.export gives, so it needs a Drive scope
+ * too. Before, no scope was checked there, and a token granted only `gmail.readonly` could read every Doc its user
+ * can open.
+ */
+const SCOPED_AS: Readonly<Record<string, { service: string; operationId: string }>> = {
+  'GET /feeds/download/documents/export/Export': { service: 'drive', operationId: 'drive.files.export' },
+  'HEAD /feeds/download/documents/export/Export': { service: 'drive', operationId: 'drive.files.export' },
+}
+
+/** The method whose scopes a request outside the discovery documents needs (undefined: none). */
+export const scopedAs = (method: string, path: string) =>
+  Object.hasOwn(SCOPED_AS, `${method} ${path}`) ? SCOPED_AS[`${method} ${path}`] : undefined
+
 /** Google's 403 for a token without any of the method's scopes, with its ErrorInfo detail. */
 export class InsufficientScopes extends GoogleApiError {
   constructor(

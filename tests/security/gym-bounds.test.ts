@@ -1,7 +1,9 @@
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import WebSocket from 'ws'
 import { startServer, type Running } from '../../server/main.ts'
+import { OpenEnv } from '../../gym/openenv.ts'
+import { MAX_PENDING } from '../../gym/openenv-ws.ts'
 
 // What a policy's tool call, or a trainer holding only an OpenEnv key, can send to the gym's own endpoints (the
 // agent-side MCP, the control port's gym and OpenEnv routes, the OpenEnv WebSocket): nesting and size that the
@@ -90,6 +92,30 @@ describe('JSON nested too deep for the gym', () => {
     expect(await send(step)).toMatchObject({ type: 'error', data: { code: 'INVALID_JSON' } })
     expect(await send(JSON.stringify({ type: 'state' }))).toMatchObject({ type: 'state', data: { step_count: 0 } })
     ws.close()
+  })
+
+  test('an OpenEnv WebSocket flood of resets is cut off past MAX_PENDING waiting (every one ran, even after a close)', async () => {
+    const spy = vi.spyOn(OpenEnv.prototype, 'reset')
+    try {
+      const ws = new WebSocket(`${server.controlUrl.replace('http:', 'ws:')}/openenv/${KEY}/ws`)
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+      const reset = JSON.stringify({ type: 'reset', data: { task_id: TASK } })
+      for (let i = 0; i < 300; i++) ws.send(reset)
+      const replies: any[] = []
+      ws.on('message', (raw) => replies.push(JSON.parse(raw.toString())))
+      const closed = await new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+      expect(closed).toBe(1008)
+      expect(replies.some((r) => r.data?.code === 'TOO_MANY_MESSAGES')).toBe(true)
+      // Wait until the server stops resetting (no count on a clock: the count is read until it stays put).
+      let seen = -1
+      while (seen !== spy.mock.calls.length) {
+        seen = spy.mock.calls.length
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+      expect(seen).toBeLessThanOrEqual(MAX_PENDING)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   test('control routes answer 400 json_depth: step, reset, worlds.create and the OpenEnv key routes', async () => {

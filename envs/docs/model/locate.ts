@@ -64,6 +64,27 @@ export function findPara(container: Block[], from: number, index: number): ParaH
   return undefined
 }
 
+/** How many tables enclose the paragraph holding `index` (0 outside tables, or at a table/section marker). */
+export function tableDepthAt(container: readonly Block[], from: number, index: number): number {
+  let at = from
+  for (const b of container) {
+    const len = blockLen(b)
+    if (index < at + len) {
+      if (b.t !== 'table') return 0
+      const layout = cellStarts(b, at)
+      for (let r = 0; r < b.rows.length; r++)
+        for (let c = 0; c < b.rows[r]!.cells.length; c++) {
+          const start = layout[r]!.cells[c]!.content
+          const cell = b.rows[r]!.cells[c]!.content
+          if (index >= start && index < start + contentLenOf(cell)) return 1 + tableDepthAt(cell, start, index)
+        }
+      return 0
+    }
+    at += len
+  }
+  return 0
+}
+
 /** A table found at its exact start index (anywhere in the segment). */
 export type TableHit = { container: Block[]; i: number; start: number; table: Table }
 

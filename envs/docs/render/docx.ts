@@ -19,6 +19,7 @@ import { deterministicDocx } from './docx-deterministic.ts'
 import type { Block, DocModel, El, Obj, TabModel } from '../model/types.ts'
 import { isOrdered } from '../model/lists.ts'
 import { elText, fontPt } from './text.ts'
+import { NOT_XML, xmlSafe } from './xml.ts'
 
 const HEADINGS: Record<string, (typeof HeadingLevel)[keyof typeof HeadingLevel]> = {
   TITLE: HeadingLevel.TITLE,
@@ -123,7 +124,9 @@ const hash = (s: string) => [...s].reduce((h, ch) => (h * 31 + ch.charCodeAt(0))
  * A real .docx (Office Open XML) of the document, built with the `docx` package; its package times are the world's
  * clock at the export (`atMs`), so the same requests give the same bytes.
  */
-export async function renderDocx(doc: DocModel, title: string, atMs: number): Promise<Buffer> {
+export async function renderDocx(unsafe: DocModel, unsafeTitle: string, atMs: number): Promise<Buffer> {
+  const doc = xmlSafe(unsafe)
+  const title = unsafeTitle.replace(NOT_XML, '')
   const tabs: TabModel[] = []
   const walk = (ts: TabModel[]) => ts.forEach((t) => (tabs.push(t), walk(t.children)))
   walk(doc.tabs)

@@ -31,7 +31,24 @@ export function renderEpub(doc: DocModel, title: string, fileId: string, atMs: n
 /** The HTML and ZIP exports' page, zipped: Drive's `application/zip` export (the title, spaces dropped, `.html`). */
 export function renderHtmlZip(doc: DocModel, title: string, atMs: number): Buffer {
   const name = title.replace(/[\s/\\:*?"<>|\u0000-\u001f]/g, '') || 'Untitleddocument'
-  return writeZip([{ name: `${name}.html`, data: Buffer.from(renderHtml(doc, title), 'utf8') }], atMs)
+  return writeZip([{ name: `${namePrefix(name, 250)}.html`, data: Buffer.from(renderHtml(doc, title), 'utf8') }], atMs)
+}
+
+/**
+ * The longest start of `name` within `bytes` bytes of UTF-8, never cutting a surrogate pair. A zip entry name
+ * holds at most 65,535 bytes and a file system's 255; a title of 70,000 characters made the export a 500.
+ * Deviation: Drive's own cut of a long title is not known; names of up to 250 bytes are kept whole.
+ */
+function namePrefix(name: string, bytes: number): string {
+  if (Buffer.byteLength(name, 'utf8') <= bytes) return name
+  let used = 0
+  let end = 0
+  for (const ch of name) {
+    used += Buffer.byteLength(ch, 'utf8')
+    if (used > bytes) break
+    end += ch.length
+  }
+  return name.slice(0, end)
 }
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?>\n'

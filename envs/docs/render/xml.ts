@@ -8,6 +8,15 @@ export const NOT_XML =
 export const xmlEscape = (s: string) =>
   s.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
+/**
+ * A copy of a model whose strings hold no character XML cannot (NOT_XML dropped), for a renderer that writes XML
+ * without that care (the docx package writes U+FFFE and U+FFFF as they are: Word refuses such a file).
+ */
+export function xmlSafe<T>(value: T): T {
+  const drop = (_key: string, v: unknown) => (typeof v === 'string' ? v.replace(NOT_XML, '') : v)
+  return JSON.parse(JSON.stringify(value), drop) as T
+}
+
 /** Every tab of a document in reading order (a tab, then its child tabs), as the other exports read them. */
 export function tabsInOrder(tabs: readonly TabModel[]): TabModel[] {
   const out: TabModel[] = []
