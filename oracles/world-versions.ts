@@ -132,7 +132,7 @@ function grantVersions(input: OracleInput, actor: string): WorldVersion[] {
         fileId,
         id: key.slice(fileId.length + 1),
         type,
-        role: b.role === 'owner' ? 'owner' : b.role,
+        role: b.role,
         emailAddress: email || null,
         domain: domain || null,
       }
