@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { PEER_CALLS_PER_TOKEN, PEER_TOKENS, peerToken, peerTokens } from '../scripts/bench/peer.ts'
+import { PEER_CALLS_PER_TOKEN, PEER_TOKENS, peerToken, peerTokens, processCpu } from '../scripts/bench/peer.ts'
 
 // The peer (`emulate@0.12.2`) answers 403 past 5,000 calls per token per hour, per server.
 const PEER_LIMIT = 5000
@@ -21,5 +22,20 @@ describe('peer bench tokens', () => {
 
   test('past the seeded tokens it refuses instead of reusing one', () => {
     expect(() => peerToken(PEER_TOKENS * PEER_CALLS_PER_TOKEN)).toThrow(/more than/)
+  })
+})
+
+describe('peer bench CPU by thread', () => {
+  test.skipIf(!existsSync('/proc/self/task'))('reads the main thread apart from the process, within it', () => {
+    const before = processCpu(process.pid)
+    // Work on this thread until its CPU reading moves (the clock ticks in 10 ms steps).
+    let spin = 0
+    while (processCpu(process.pid).mainMs === before.mainMs) spin++
+    const after = processCpu(process.pid)
+    expect(spin).toBeGreaterThan(0)
+    expect(after.mainMs).toBeGreaterThan(before.mainMs)
+    expect(after.mainMs).toBeLessThanOrEqual(after.cpuMs)
+    expect(after.cpuMs - before.cpuMs).toBeGreaterThanOrEqual(0)
+    expect(after.sysMs).toBeLessThanOrEqual(after.cpuMs)
   })
 })

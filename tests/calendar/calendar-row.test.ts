@@ -84,12 +84,50 @@ describe('singleEventsPage', () => {
       expect(eager.length).toBeGreaterThan(10)
       for (let offset = 0; offset <= eager.length + 1; offset += 3) {
         for (const count of [1, 2, 5, 250]) {
-          const got = await singleEventsPage(db, 'ann@example.com', w, showDeleted, keep, offset, count)
+          const answer = singleEventsPage(db, 'ann@example.com', w, showDeleted, keep, offset, count)
+          // Without a series the page is answered at once, not through a promise (docs/decisions/0380).
+          expect(answer).not.toBeInstanceOf(Promise)
+          const got = await answer
           expect(got.page).toEqual(eager.slice(offset, offset + count))
           expect(got.more).toBe(eager.length > offset + count)
           expect(got.seriesOf.size).toBe(0)
         }
       }
     }
+  })
+
+  test('merges series through a promise into the eager listing order, instances mapped to their series', async () => {
+    const { h, ok } = cal({ ...seed, calendar: { events: [] } })
+    const one = (day: number, hour: number, summary: string) => ({
+      summary,
+      start: { dateTime: `2026-06-0${day}T${String(hour).padStart(2, '0')}:00:00Z`, timeZone: 'UTC' },
+      end: { dateTime: `2026-06-0${day}T${String(hour + 1).padStart(2, '0')}:00:00Z`, timeZone: 'UTC' },
+    })
+    for (let i = 0; i < 6; i++) await ok('Event', 'POST', '/calendars/primary/events', { json: one(1 + i, 9, `e${i}`) })
+    const daily = { ...one(1, 9, 'daily'), recurrence: ['RRULE:FREQ=DAILY;COUNT=5'] }
+    const series = (await ok('Event', 'POST', '/calendars/primary/events', { json: daily })).id
+    await ok('Event', 'POST', '/calendars/primary/events', {
+      json: { ...one(2, 8, 'weekly'), recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] },
+    })
+    const db = h.entry.world.db
+    const w = { min: Date.parse('2026-06-01T00:00:00Z'), max: Date.parse('2026-06-08T00:00:00Z') }
+    const keep = () => true
+    const eager = singleEvents(db, 'ann@example.com', w, false)
+    expect(eager.length).toBe(6 + 5 + 1)
+    for (const [offset, count] of [
+      [0, 250],
+      [0, 4],
+      [3, 5],
+      [10, 5],
+    ] as const) {
+      const answer = singleEventsPage(db, 'ann@example.com', w, false, keep, offset, count)
+      expect(answer).toBeInstanceOf(Promise)
+      const got = await answer
+      expect(got.page).toEqual(eager.slice(offset, offset + count))
+      expect(got.more).toBe(eager.length > offset + count)
+      for (const r of got.page) expect(got.seriesOf.get(r)?.id).toBe(r.recurringEventId ?? undefined)
+    }
+    const all = await singleEventsPage(db, 'ann@example.com', w, false, keep, 0, 250)
+    expect(all.page.filter((r) => r.recurringEventId === series)).toHaveLength(5)
   })
 })

@@ -127,13 +127,23 @@ export function seriesEvents(db: Db, calendarId: string, w: Window, includeCance
 
 const before = (a: EventRow, b: EventRow) => a.startMs < b.startMs || (a.startMs === b.startMs && a.id < b.id)
 
+/** What singleEventsPage answers: the page, whether more follows, the calendar's `updated` and instance series. */
+export type SingleEventsPage = {
+  page: EventRow[]
+  more: boolean
+  updatedMs: number
+  seriesOf: Map<EventRow, EventRow>
+}
+
 /**
  * One page of `singleEvents` (same order: start, then id) computed lazily: each series is expanded a slice
  * at a time and the streams are merged, so a first page over a year of many series expands only a few weeks.
  * `keep` filters stored rows and series (instances share their series' fields). `more` tells whether a
- * further item exists after the page.
+ * further item exists after the page. Without a series the page is answered at once (no promise): only the merge
+ * of series is asynchronous, in its own function, so a calendar of one-off events runs (and V8 optimises) a small
+ * synchronous function (docs/decisions/0380).
  */
-export async function singleEventsPage(
+export function singleEventsPage(
   db: Db,
   calendarId: string,
   w: Window,
@@ -141,7 +151,7 @@ export async function singleEventsPage(
   keep: (r: EventRow) => boolean,
   offset: number,
   count: number,
-) {
+): SingleEventsPage | Promise<SingleEventsPage> {
   // Expanding thousands of instances (a BYSECOND series is 86,400 a day) gives other requests a turn meanwhile.
   const turns = turnTaker()
   const { rows, exceptionIds } = windowRows(db, calendarId, w, includeCancelled)
@@ -153,31 +163,7 @@ export async function singleEventsPage(
   for (const r of rows) {
     if (!keep(r)) continue
     if (r.recurrence && r.status !== 'cancelled') {
-      const times = seriesTimes(r)
-      const it = iterateRecurrenceSlices({
-        recurrence: recurrenceOf(r) ?? [],
-        start: times.resolvedStart,
-        durationMs: r.endMs - r.startMs,
-        windowStartMs: w.min,
-        windowEndMs: w.max,
-      })
-      streams.push(
-        (function* () {
-          let n = 0
-          for (const o of it) {
-            if (o === null) {
-              yield null
-              continue
-            }
-            // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
-            if (++n > MAX_INSTANCES) return
-            const inst = instanceRow(r, o, times)
-            if (exceptionIds.has(inst.id)) continue
-            seriesOf.set(inst, r)
-            yield inst
-          }
-        })(),
-      )
+      streams.push(seriesStream(r, w, exceptionIds, seriesOf))
       continue
     }
     if (r.status === 'cancelled' ? includeCancelled : overlaps(r, w)) plain.push(r)
@@ -192,6 +178,52 @@ export async function singleEventsPage(
     return { page, more: out.length > offset + count, updatedMs: lastUpdated(db, calendarId), seriesOf }
   }
   streams.push(plain[Symbol.iterator]())
+  return mergedPage(db, calendarId, streams, turns, need, offset, count, seriesOf)
+}
+
+/** A series' instances in the window, a slice at a time (null between slices), exceptions left out. */
+function seriesStream(
+  r: EventRow,
+  w: Window,
+  exceptionIds: ReadonlySet<string>,
+  seriesOf: Map<EventRow, EventRow>,
+): Iterator<EventRow | null> {
+  const times = seriesTimes(r)
+  const it = iterateRecurrenceSlices({
+    recurrence: recurrenceOf(r) ?? [],
+    start: times.resolvedStart,
+    durationMs: r.endMs - r.startMs,
+    windowStartMs: w.min,
+    windowEndMs: w.max,
+  })
+  return (function* () {
+    let n = 0
+    for (const o of it) {
+      if (o === null) {
+        yield null
+        continue
+      }
+      // Deviation: as in the eager expansion, at most MAX_INSTANCES (730) occurrences of one series per listing.
+      if (++n > MAX_INSTANCES) return
+      const inst = instanceRow(r, o, times)
+      if (exceptionIds.has(inst.id)) continue
+      seriesOf.set(inst, r)
+      yield inst
+    }
+  })()
+}
+
+/** singleEventsPage's merge of the series' streams and the sorted one-off rows (the last stream). */
+async function mergedPage(
+  db: Db,
+  calendarId: string,
+  streams: Iterator<EventRow | null>[],
+  turns: ReturnType<typeof turnTaker>,
+  need: number,
+  offset: number,
+  count: number,
+  seriesOf: Map<EventRow, EventRow>,
+): Promise<SingleEventsPage> {
   // The next instance of stream i, handing over turns while the stream works through empty slices.
   const head = async (i: number): Promise<IteratorResult<EventRow>> => {
     for (;;) {
