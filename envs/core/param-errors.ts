@@ -36,7 +36,7 @@ function kindOf(issue: Issue | undefined): Kind {
   const params = (issue as { params?: ParamIssue }).params
   if (params?.googleRange) return { kind: 'range', min: params.googleRange[0], max: params.googleRange[1] }
   if (params?.googleType) return { kind: 'typed', type: params.googleType }
-  if (issue.code === 'too_big' || issue.code === 'too_small') {
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'number') {
     const bound = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum)
     return issue.code === 'too_big'
       ? { kind: 'range', min: INT32_MIN, max: bound }
