@@ -135,7 +135,9 @@ describe('query parameter refusals over HTTP', () => {
   it('words a body that is not a JSON object as the proto layer does', async () => {
     const res = await h.call('POST', '/gmail/v1/users/me/labels', { token, json: ['not', 'an', 'object'] })
     expect(res.status).toBe(400)
-    expect(res.body.error.message).toBe('Invalid JSON payload received. Unknown name "": Root element must be a message.')
+    expect(res.body.error.message).toBe(
+      'Invalid JSON payload received. Unknown name "": Root element must be a message.',
+    )
   })
 })
 

@@ -296,7 +296,11 @@ describe('docs.documents.get parameters', () => {
     const bad = await h.call('GET', `/v1/documents/${id}?includeTabsContent=maybe`, { token: alice })
     expect(bad.status).toBe(400)
     expect(bad.body).toEqual({
-      error: { code: 400, message: `Invalid value at 'include_tabs_content' (TYPE_BOOL), "maybe"`, status: 'INVALID_ARGUMENT' },
+      error: {
+        code: 400,
+        message: `Invalid value at 'include_tabs_content' (TYPE_BOOL), "maybe"`,
+        status: 'INVALID_ARGUMENT',
+      },
     })
     expect((await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=ALL`, { token: alice })).status).toBe(400)
     const ok = await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=PREVIEW_SUGGESTIONS_ACCEPTED`, {
