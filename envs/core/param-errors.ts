@@ -71,7 +71,10 @@ export function queryParamError(issue: Issue | undefined, name: string, raw: str
   if (kind.kind === 'range') return rangeError(name, raw, kind.min, kind.max)
   if (style === 'legacy') return new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Value', where)
   const type = kind.kind === 'typed' ? ` (${kind.type})` : ''
-  return new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid value at '${snake(name)}'${type}, "${raw}"`, where)
+  const message = `Invalid value at '${snake(name)}'${type}, "${raw}"`
+  // The proto layer names the field it could not read in a google.rpc.BadRequest detail (backlot#337).
+  const violation = kind.kind === 'typed' ? { field: snake(name) } : undefined
+  return new GoogleApiError('INVALID_ARGUMENT', 'invalid', message, { ...where, violation })
 }
 
 /** The value at `path` inside a parsed JSON body (undefined when absent). */

@@ -95,6 +95,17 @@ describe('query parameter refusals over HTTP', () => {
     const drive = await h.call('GET', '/drive/v3/files?pageSize=NOPE', { token })
     expect(drive.body.error.message).toBe(`Invalid value at 'page_size' (TYPE_INT32), "NOPE"`)
     expect(drive.body.error.errors[0].reason).toBe('invalid')
+    // The proto layer names the field in a google.rpc.BadRequest detail too.
+    expect(drive.body.error.details).toEqual([
+      {
+        '@type': 'type.googleapis.com/google.rpc.BadRequest',
+        fieldViolations: [{ field: 'page_size', description: drive.body.error.message }],
+      },
+    ])
+    const empty = await h.call('GET', '/drive/v3/files?pageSize=', { token })
+    expect(empty.body.error.message).toBe(`Invalid value at 'page_size' (TYPE_INT32), ""`)
+    const range = await h.call('GET', '/drive/v3/files?pageSize=0', { token })
+    expect(range.body.error.details).toBeUndefined()
     const flag = await h.call('GET', '/drive/v3/files?supportsAllDrives=maybe', { token })
     expect(flag.body.error.message).toBe(`Invalid value at 'supports_all_drives' (TYPE_BOOL), "maybe"`)
     const gmail = await h.call('GET', '/gmail/v1/users/me/messages?maxResults=ten', { token })

@@ -300,6 +300,17 @@ describe('docs.documents.get parameters', () => {
         code: 400,
         message: `Invalid value at 'include_tabs_content' (TYPE_BOOL), "maybe"`,
         status: 'INVALID_ARGUMENT',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [
+              {
+                field: 'include_tabs_content',
+                description: `Invalid value at 'include_tabs_content' (TYPE_BOOL), "maybe"`,
+              },
+            ],
+          },
+        ],
       },
     })
     expect((await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=ALL`, { token: alice })).status).toBe(400)

@@ -74,7 +74,8 @@ const docsRouter = () =>
       defaultHook: (result, c) => {
         if (result.success) return
         const { target, data } = result as { target?: string; data?: unknown }
-        throw invalid(googleValidationError(result.error, target, data, 'proto').message)
+        const err = googleValidationError(result.error, target, data, 'proto')
+        throw invalid(err.message, { violation: err.detail.violation })
       },
     }),
   )
