@@ -5,9 +5,10 @@ import type { World } from './world.ts'
 import type { WorldKeys } from './tokens.ts'
 import type { Db } from './db.ts'
 import type { WorldUserRow } from './world-tables.ts'
-import { GoogleApiError } from './errors/google.ts'
+import { type GoogleApiError } from './errors/google.ts'
 import { SlackApiError } from './errors/slack.ts'
 import { withSyncValidation } from './folded-validation.ts'
+import { bodyError, queryParamError, type ParamStyle } from './param-errors.ts'
 
 /** Who is calling: the user behind the token, and what kind of token it is. */
 export type Principal = {
@@ -51,21 +52,33 @@ export function createGoogleRouter() {
     new OpenAPIHono<WorldEnv>({
       defaultHook: (result, c) => {
         if (result.success) return
-        throw googleValidationError(result.error)
+        const { target, data } = result as { target?: string; data?: unknown }
+        throw googleValidationError(result.error, target, data, styleOf(c.req.path))
       },
     }),
   )
 }
 
-/** Turns a zod failure into Google's INVALID_ARGUMENT envelope, naming the offending field. */
-export function googleValidationError(error: z.ZodError): GoogleApiError {
+/** Calendar and the Admin SDK answer from the older front end; the others from the proto layer. */
+const styleOf = (path: string): ParamStyle =>
+  path.startsWith('/calendar/') || path.startsWith('/admin/') ? 'legacy' : 'proto'
+
+/**
+ * Turns a zod failure into Google's INVALID_ARGUMENT envelope in Google's words (`envs/core/param-errors.ts`),
+ * naming the offending parameter; zod's own wording never reaches the client.
+ */
+export function googleValidationError(
+  error: z.ZodError,
+  target = 'query',
+  data: unknown = {},
+  style: ParamStyle = 'proto',
+): GoogleApiError {
   const issue = error.issues[0]
-  const where = issue && issue.path.length > 0 ? issue.path.join('.') : 'request'
-  const detail = issue?.message ? `: ${issue.message}` : ''
-  return new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid value at '${where}'${detail}`, {
-    location: where,
-    locationType: 'parameter',
-  })
+  if (target === 'json') return bodyError(issue, data, style)
+  const name = issue && issue.path.length > 0 ? String(issue.path[0]) : 'request'
+  const given = (data as Record<string, unknown> | undefined)?.[name]
+  const raw = Array.isArray(given) ? String(given[0] ?? '') : given === undefined ? '' : String(given)
+  return queryParamError(issue, name, raw, style)
 }
 
 /** Router for Slack; methods are registered with `slackMethod`. */

@@ -16,6 +16,9 @@ const quick: Record<string, unknown>[] = [
   { maxResults: '0250', pageToken: 'abc', syncToken: 's', q: 'lunch', iCalUID: 'x@y', eventTypes: 'default' },
   { timeMin: 'not a time', timeMax: '', updatedMin: '2026-13-45T99:00:00Z', timeZone: 'Mars/Base' },
   { privateExtendedProperty: 'a=b', sharedExtendedProperty: '=', orderBy: 'startTime', singleEvents: 'true' },
+  // Above the documented largest page: served at 2500 (docs/decisions/0378); maxAttendees has no maximum.
+  { maxResults: '2501' },
+  { maxAttendees: '1001' },
 ]
 const zodOnly: Record<string, unknown>[] = [
   { singleEvents: 'TRUE' },
@@ -26,7 +29,7 @@ const zodOnly: Record<string, unknown>[] = [
   { orderBy: ['startTime', 'updated'] },
   { orderBy: '' },
   { maxResults: '0' },
-  { maxResults: '2501' },
+  { maxResults: '2147483648' },
   { maxResults: '-1' },
   { maxResults: '1.5' },
   { maxResults: '1e3' },
@@ -34,7 +37,7 @@ const zodOnly: Record<string, unknown>[] = [
   { maxResults: '' },
   { maxResults: '99999999999999999999' },
   { maxResults: ['10', '20'] },
-  { maxAttendees: '1001' },
+  { maxAttendees: '0' },
   { timeMin: ['2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'] },
   { q: ['a', 'b'] },
   { singleEvents: 'true', prettyPrint: 'false' },

@@ -293,10 +293,25 @@ describe('docs dump', () => {
 describe('docs.documents.get parameters', () => {
   it('rejects a malformed includeTabsContent and suggestionsViewMode in the Docs envelope', async () => {
     const { h, alice, id } = await setup()
-    const bad = await h.call('GET', `/v1/documents/${id}?includeTabsContent=yes`, { token: alice })
+    const bad = await h.call('GET', `/v1/documents/${id}?includeTabsContent=maybe`, { token: alice })
     expect(bad.status).toBe(400)
     expect(bad.body).toEqual({
-      error: { code: 400, message: `Invalid value at 'include_tabs_content', "yes"`, status: 'INVALID_ARGUMENT' },
+      error: {
+        code: 400,
+        message: `Invalid value at 'include_tabs_content' (TYPE_BOOL), "maybe"`,
+        status: 'INVALID_ARGUMENT',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [
+              {
+                field: 'include_tabs_content',
+                description: `Invalid value at 'include_tabs_content' (TYPE_BOOL), "maybe"`,
+              },
+            ],
+          },
+        ],
+      },
     })
     expect((await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=ALL`, { token: alice })).status).toBe(400)
     const ok = await h.call('GET', `/v1/documents/${id}?suggestionsViewMode=PREVIEW_SUGGESTIONS_ACCEPTED`, {

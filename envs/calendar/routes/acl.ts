@@ -12,7 +12,7 @@ import { deliverInternalMail } from '../../gmail/deliver.ts'
 import {
   bool,
   CalParams,
-  int,
+  pageSize,
   invalid,
   json,
   jsonBody,
@@ -36,7 +36,7 @@ const list = createRoute({
   request: {
     params: CalParams,
     query: z.object({
-      maxResults: int(1, 250),
+      maxResults: pageSize(250),
       pageToken: z.string().optional(),
       showDeleted: bool(),
       syncToken: z.string().optional(),

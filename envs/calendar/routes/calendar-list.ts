@@ -9,7 +9,18 @@ import { calendarList, type ListRow } from '../schema.ts'
 import { toListEntry } from '../map.ts'
 import { atLeast, currentChange, findCalendar, nextChange, roleOf, subscribe, type Role } from '../store/access.ts'
 import { COLORS } from '../colors.ts'
-import { bool, CalParams, int, invalid, json, jsonBody, noContent, notFound, required, calendarIdOf } from './common.ts'
+import {
+  bool,
+  CalParams,
+  pageSize,
+  invalid,
+  json,
+  jsonBody,
+  noContent,
+  notFound,
+  required,
+  calendarIdOf,
+} from './common.ts'
 import { decodeSync, encodeSync } from './sync.ts'
 
 type Body = {
@@ -27,7 +38,7 @@ const base = '/calendar/v3/users/me/calendarList'
 const ROLES = ['freeBusyReader', 'reader', 'writer', 'owner'] as const
 
 const ListQuery = z.object({
-  maxResults: int(1, 250),
+  maxResults: pageSize(250),
   minAccessRole: z.enum(ROLES).optional(),
   pageToken: z.string().optional(),
   showDeleted: bool(),

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import type { WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
+import { INT32_MAX, intParam } from '../../core/param-errors.ts'
 import { NOT_QUICK, quickField } from '../../core/sync-parse.ts'
 import { atLeast, findCalendar, roleOf, type Role } from '../store/access.ts'
 import type { CalendarRow } from '../schema.ts'
@@ -25,20 +26,18 @@ export const bool = () =>
     (v) => (v === 'true' ? true : v === 'false' ? false : NOT_QUICK),
   )
 const INTEGER = /^-?\d+$/
-export const int = (min: number, max: number) =>
-  quickField(
-    z
-      .string()
-      .regex(INTEGER, 'Invalid integer value')
-      .optional()
-      .transform((v) => (v === undefined ? undefined : Number(v)))
-      .refine((v) => v === undefined || (v >= min && v <= max), `Must be between ${min} and ${max}`),
-    (v) => {
-      if (typeof v !== 'string' || !INTEGER.test(v)) return NOT_QUICK
-      const n = Number(v)
-      return n >= min && n <= max ? n : NOT_QUICK
-    },
-  )
+/**
+ * An integer query parameter in `[min, max]` (discovery's bounds; no maximum there means int32's). Above `cap`,
+ * Calendar serves `cap`: a page size past the documented largest is answered with that many, not refused.
+ */
+export const int = (min: number, max = INT32_MAX, cap = max) =>
+  quickField(intParam({ min, max, cap }), (v) => {
+    if (typeof v !== 'string' || !INTEGER.test(v)) return NOT_QUICK
+    const n = Number(v)
+    return n >= min && n <= max ? Math.min(n, cap) : NOT_QUICK
+  })
+/** A `maxResults` page size: at least 1, served as `cap` above it. */
+export const pageSize = (cap: number) => int(1, INT32_MAX, cap)
 export const CalParams = z.object({ calendarId: z.string() })
 export const noContent = { 204: { description: 'No content' } }
 

@@ -17,7 +17,7 @@ import {
 } from '../store/events.ts'
 import { seriesEvents, singleEvents, singleEventsPage, type Window } from '../store/window.ts'
 import { parseRfc3339, rfc3339Utc } from '../time/zoned.ts'
-import { bool, CalParams, int, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
+import { bool, CalParams, int, pageSize, invalid, json, notFound, requireCalendar, viewOf } from './common.ts'
 import { decodeSync, encodeSync } from './sync.ts'
 
 const base = '/calendar/v3/calendars/{calendarId}/events'
@@ -25,8 +25,8 @@ export const ListQuery = z.object({
   alwaysIncludeEmail: bool(),
   eventTypes: z.string().optional(),
   iCalUID: z.string().optional(),
-  maxAttendees: int(1, 1000),
-  maxResults: int(1, 2500),
+  maxAttendees: int(1),
+  maxResults: pageSize(2500),
   orderBy: z.enum(['startTime', 'updated']).optional(),
   pageToken: z.string().optional(),
   privateExtendedProperty: z.string().optional(),
@@ -43,8 +43,8 @@ export const ListQuery = z.object({
 })
 export const InstancesQuery = z.object({
   alwaysIncludeEmail: bool(),
-  maxAttendees: int(1, 1000),
-  maxResults: int(1, 2500),
+  maxAttendees: int(1),
+  maxResults: pageSize(2500),
   originalStart: z.string().optional(),
   pageToken: z.string().optional(),
   showDeleted: bool(),

@@ -45,7 +45,7 @@ const WriteQuery = z.object({
   sendUpdates: SendUpdates,
   sendNotifications: bool(),
   conferenceDataVersion: int(0, 1),
-  maxAttendees: int(1, 1000),
+  maxAttendees: int(1),
   supportsAttachments: bool(),
 })
 
@@ -55,7 +55,7 @@ const get = createRoute({
   path: `${base}/{eventId}`,
   request: {
     params: EvParams,
-    query: z.object({ timeZone: z.string().optional(), maxAttendees: int(1, 1000), alwaysIncludeEmail: bool() }),
+    query: z.object({ timeZone: z.string().optional(), maxAttendees: int(1), alwaysIncludeEmail: bool() }),
   },
   responses: { 200: json(Event) },
 })

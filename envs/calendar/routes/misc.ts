@@ -12,7 +12,7 @@ import { busyOf } from '../store/busy.ts'
 import { parseRfc3339, rfc3339Utc, isValidZone } from '../time/zoned.ts'
 import {
   CalParams,
-  int,
+  pageSize,
   invalid,
   json,
   jsonBody,
@@ -122,7 +122,7 @@ const settingsList = createRoute({
   method: 'get',
   path: '/calendar/v3/users/me/settings',
   request: {
-    query: z.object({ maxResults: int(1, 250), pageToken: z.string().optional(), syncToken: z.string().optional() }),
+    query: z.object({ maxResults: pageSize(250), pageToken: z.string().optional(), syncToken: z.string().optional() }),
   },
   responses: { 200: json(z.object({ kind: z.string(), items: z.array(Setting) })) },
 })

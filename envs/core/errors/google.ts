@@ -18,7 +18,18 @@ export const GOOGLE_STATUS = {
 } as const
 export type GoogleStatus = keyof typeof GOOGLE_STATUS
 
-export type GoogleErrorDetail = { location?: string; locationType?: string; domain?: string }
+export type GoogleErrorDetail = {
+  location?: string
+  locationType?: string
+  domain?: string
+  /** The proto layer's `google.rpc.BadRequest` field violation for a value it could not read (`details[]`). */
+  violation?: { field: string }
+}
+
+/** `details[]` of an error that names a field violation, as the proto layer adds it. */
+export const badRequestDetails = (field: string, description: string) => [
+  { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description }] },
+]
 
 /**
  * An error meant for the client, rendered as Google's JSON envelope
@@ -49,7 +60,9 @@ export class GoogleApiError extends Error {
     if (this.detail.location) item.location = this.detail.location
     if (this.detail.locationType) item.locationType = this.detail.locationType
     // Calendar's GONE is reported with status "GONE"-less envelopes by Google; we keep the canonical name.
-    return { error: { code: this.code, message, errors: [item], status: this.status } }
+    const body = { code: this.code, message, errors: [item], status: this.status }
+    const violation = this.detail.violation
+    return { error: violation ? { ...body, details: badRequestDetails(violation.field, message) } : body }
   }
 }
 

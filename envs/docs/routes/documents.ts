@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { OpenAPIHono } from '@hono/zod-openapi'
-import type { WorldContext, WorldEnv } from '../../core/http.ts'
+import { googleValidationError, type WorldContext, type WorldEnv } from '../../core/http.ts'
 import { nowIso } from '../../core/clock.ts'
 import { createGoogleDocFile, docTitle, recordDocEdit } from '../../drive/docs-bridge.ts'
 import { docsSchemas } from '../api/schemas.gen.ts'
@@ -67,22 +67,15 @@ function render(c: WorldContext, id: string, includeTabs: boolean, mode: ViewMod
   return documentToWire(viewOf(model, mode), meta, includeTabs, both, mode)
 }
 
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
-
-/** Request validation failures in the Docs envelope (no legacy `errors[]`), named like Google's decoder. */
+/** Request validation failures in the Docs envelope (no legacy `errors[]`), in the proto layer's words. */
 const docsRouter = () =>
   withSyncValidation(
     new OpenAPIHono<WorldEnv>({
       defaultHook: (result, c) => {
         if (result.success) return
-        const issue = result.error.issues[0]
-        const field = issue?.path.map(String).join('.') ?? ''
-        const value = field ? (c.req.query(field) ?? '') : ''
-        throw invalid(
-          result.target === 'query'
-            ? `Invalid value at '${snake(field)}', "${value}"`
-            : `Invalid JSON payload received. ${issue?.message ?? 'Invalid value'}${field ? ` at '${field}'` : ''}.`,
-        )
+        const { target, data } = result as { target?: string; data?: unknown }
+        const err = googleValidationError(result.error, target, data, 'proto')
+        throw invalid(err.message, { violation: err.detail.violation })
       },
     }),
   )

@@ -9,6 +9,7 @@ import { accessProposals, permissions } from '../schema.ts'
 import { atLeast, effectiveRole, permissionIdFor, recordChange } from '../store/files.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
 import { json, jsonBody, requireItem } from './common.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 type Row = typeof accessProposals.$inferSelect
 
@@ -55,7 +56,7 @@ const list = createRoute({
   request: {
     params: FileP,
     query: z.object({
-      pageSize: z.coerce.number().int().min(1).max(100).default(100),
+      pageSize: intParam({ min: 1, max: 100, dflt: 100 }),
       pageToken: z.string().optional(),
     }),
   },

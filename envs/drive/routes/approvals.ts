@@ -10,6 +10,7 @@ import { Approval, ApprovalList } from '../api/schemas.gen.ts'
 import { approvals } from '../schema.ts'
 import { driveUser } from '../map.ts'
 import { json, jsonBody, requireItem } from './common.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 type Row = typeof approvals.$inferSelect
 type Reviewer = { email: string; response: 'NO_RESPONSE' | 'APPROVED' | 'DECLINED' }
@@ -136,7 +137,7 @@ const list = createRoute({
   request: {
     params: FileP,
     query: z.object({
-      pageSize: z.coerce.number().int().min(1).max(100).default(100),
+      pageSize: intParam({ min: 1, max: 100, dflt: 100 }),
       pageToken: z.string().optional(),
     }),
   },

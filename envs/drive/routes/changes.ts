@@ -6,6 +6,7 @@ import { toFile } from '../map.ts'
 import { effectiveRole, findFile } from '../store/files.ts'
 import { bool, json, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { requireDrive } from './drives.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 const startRoute = createRoute({
   operationId: 'drive.changes.getStartPageToken',
@@ -21,7 +22,7 @@ const listRoute = createRoute({
   request: {
     query: z.object({
       pageToken: z.string().optional(),
-      pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+      pageSize: intParam({ min: 1, max: 1000, dflt: 100 }),
       includeRemoved: bool(),
       restrictToMyDrive: bool(),
       spaces: z.string().optional(),

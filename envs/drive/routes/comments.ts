@@ -9,6 +9,7 @@ import { comments } from '../schema.ts'
 import { driveUser } from '../map.ts'
 import { recordChange } from '../store/files.ts'
 import { bool, json, jsonBody, requireFields, requireFile } from './common.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 type Row = typeof comments.$inferSelect
 const FileParams = z.object({ fileId: z.string() })
@@ -121,7 +122,7 @@ export const commentsRouter = createGoogleRouter()
         params: FileParams,
         query: z.object({
           includeDeleted: bool(),
-          pageSize: z.coerce.number().int().min(1).max(100).default(20),
+          pageSize: intParam({ min: 1, max: 100, dflt: 20 }),
           pageToken: z.string().optional(),
         }),
       },

@@ -13,6 +13,7 @@ import { atLeast, permissionIdFor, type Role } from '../store/files.ts'
 import { parseDrivesQuery } from '../query/drives-q.ts'
 import { removeFile } from './files.ts'
 import { bool, json, jsonBody } from './common.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 type Body = {
   name?: string
@@ -101,7 +102,7 @@ function sharedDriveRouter(legacy: boolean) {
     request: {
       query: z.object({
         q: z.string().optional(),
-        pageSize: z.coerce.number().int().min(1).max(100).default(10),
+        pageSize: intParam({ min: 1, max: 100, dflt: 10 }),
         pageToken: z.string().optional(),
         ...admin,
       }),

@@ -59,6 +59,7 @@ import {
 import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
 import { checkWritable, timeField } from './file-meta.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 type Meta = {
   id?: string
@@ -336,7 +337,7 @@ const listRoute = createRoute({
     query: z.object({
       q: z.string().optional(),
       orderBy: z.string().optional(),
-      pageSize: z.coerce.number().int().min(1).max(1000).default(100),
+      pageSize: intParam({ min: 1, max: 1000, dflt: 100 }),
       pageToken: z.string().optional(),
       spaces: z.string().optional(),
       corpora: z.enum(['user', 'domain', 'drive', 'allDrives']).optional(),
@@ -403,7 +404,7 @@ const generateIdsRoute = createRoute({
   path: '/drive/v3/files/generateIds',
   request: {
     query: z.object({
-      count: z.coerce.number().int().min(1).max(1000).default(10),
+      count: intParam({ min: 1, max: 1000, dflt: 10 }),
       space: z.enum(['drive', 'appDataFolder']).default('drive'),
       type: z.enum(['files', 'shortcuts']).default('files'),
     }),

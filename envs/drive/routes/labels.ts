@@ -10,6 +10,7 @@ import { fileLabels } from '../schema.ts'
 import { driveUser } from '../map.ts'
 import { recordChange } from '../store/files.ts'
 import { json, jsonBody, requireItem } from './common.ts'
+import { intParam } from '../../core/param-errors.ts'
 
 type Stored = Record<string, { valueType: string; values: string[] }>
 type FieldMod = {
@@ -94,7 +95,7 @@ const list = createRoute({
   request: {
     params: Params,
     query: z.object({
-      maxResults: z.coerce.number().int().min(1).max(100).default(100),
+      maxResults: intParam({ min: 1, max: 100, dflt: 100 }),
       pageToken: z.string().optional(),
     }),
   },

@@ -33,7 +33,7 @@ export const maxResults = (dflt: number, cap: number) =>
       if (v === undefined) return dflt
       const n = Number(v)
       if (!Number.isInteger(n) || n < 0) {
-        ctx.addIssue({ code: 'custom', message: 'Invalid maxResults' })
+        ctx.addIssue({ code: 'custom', message: 'maxResults', params: { googleType: 'TYPE_UINT32' } })
         return z.NEVER
       }
       return Math.min(n === 0 ? dflt : n, cap)
