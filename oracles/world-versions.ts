@@ -212,15 +212,80 @@ function body(a: ActionRow): Entity | undefined {
   }
 }
 
+/**
+ * A grant the actor made, from the log: `permissions.create` (a file's or a shared drive's: its members have the
+ * drive id as fileId), `permissions.update`, or an access request accepted (`accessproposals.resolve` with ACCEPT,
+ * docs/decisions/0379: the proposal, read from the initial state, names the grantee).
+ */
+export type GrantCall = {
+  a: ActionRow
+  op: 'create' | 'update'
+  fileId: string
+  /** The permission id (update only). */
+  permissionId?: string
+  type: string
+  role: string
+  emailAddress: string
+  domain: string
+}
+
+/** Every grant call of the actor that succeeded, in log order. */
+export function grantCalls(input: OracleInput, actor: string): GrantCall[] {
+  const out: GrantCall[] = []
+  let proposals: Record<string, Json> | undefined
+  for (const a of input.actions) {
+    if (a.userId !== actor || a.status < 200 || a.status >= 300) continue
+    const op = a.operationId
+    if (
+      op !== 'drive.permissions.create' &&
+      op !== 'drive.permissions.update' &&
+      op !== 'drive.accessproposals.resolve'
+    )
+      continue
+    const b = body(a)
+    if (!b) continue
+    if (op === 'drive.accessproposals.resolve') {
+      const m = /\/files\/([^/]+)\/accessproposals\/([^/?:]+)(?:\/~|:)resolve/.exec(a.path)
+      const role = Array.isArray(b.role) ? b.role[0] : b.role
+      if (!m || b.action !== 'ACCEPT' || typeof role !== 'string') continue
+      const fileId = decodeURIComponent(m[1]!)
+      proposals ??= input.initial.services.drive?.entities.accessProposals ?? {}
+      const p = proposals[`${fileId}/${decodeURIComponent(m[2]!)}`] as Entity | undefined
+      if (!p) continue
+      out.push({ a, op: 'create', fileId, type: 'user', role, emailAddress: lower(p.requester), domain: '' })
+      continue
+    }
+    const m = /\/files\/([^/]+)\/permissions(?:\/([^/?]+))?/.exec(a.path)
+    if (!m || typeof b.role !== 'string') continue
+    const fileId = decodeURIComponent(m[1]!)
+    if (op === 'drive.permissions.update')
+      out.push({
+        a,
+        op: 'update',
+        fileId,
+        permissionId: decodeURIComponent(m[2] ?? ''),
+        type: '',
+        role: b.role,
+        emailAddress: '',
+        domain: '',
+      })
+    else
+      out.push({
+        a,
+        op: 'create',
+        fileId,
+        type: String(b.type ?? ''),
+        role: b.role,
+        emailAddress: lower(b.emailAddress),
+        domain: lower(b.domain),
+      })
+  }
+  return out
+}
+
 /** Grants the actor made or widened that the final state no longer holds with that role. */
 function grantVersions(input: OracleInput, actor: string): WorldVersion[] {
-  const calls = input.actions.filter(
-    (a) =>
-      a.userId === actor &&
-      a.status >= 200 &&
-      a.status < 300 &&
-      (a.operationId === 'drive.permissions.create' || a.operationId === 'drive.permissions.update'),
-  )
+  const calls = grantCalls(input, actor)
   if (!calls.length) return []
   const initial = input.initial.services.drive?.entities.permissions ?? {}
   const final = input.final.services.drive?.entities.permissions ?? {}
@@ -228,35 +293,30 @@ function grantVersions(input: OracleInput, actor: string): WorldVersion[] {
   const roleOf = new Map<string, string>(Object.entries(initial).map(([k, p]) => [k, String((p as Entity).role)]))
   const out: WorldVersion[] = []
   const judged = new Set<string>()
-  for (const a of calls) {
-    const b = body(a)
-    const m = /\/files\/([^/]+)\/permissions(?:\/([^/?]+))?/.exec(a.path)
-    if (!b || !m || typeof b.role !== 'string') continue
-    const fileId = decodeURIComponent(m[1]!)
+  for (const c of calls) {
+    const { fileId } = c
     let grant: Entity | undefined
     let key: string
-    if (a.operationId === 'drive.permissions.update') {
-      key = `${fileId}/${decodeURIComponent(m[2] ?? '')}`
+    if (c.op === 'update') {
+      key = `${fileId}/${c.permissionId}`
       const was = roleOf.get(key)
       const p = (final[key] ?? initial[key]) as Entity | undefined
-      roleOf.set(key, b.role)
-      if (!p || (was && RANKS.indexOf(b.role) <= RANKS.indexOf(was))) continue
-      grant = { ...p, role: b.role }
+      roleOf.set(key, c.role)
+      if (!p || (was && RANKS.indexOf(c.role) <= RANKS.indexOf(was))) continue
+      grant = { ...p, role: c.role }
     } else {
-      const email = lower(b.emailAddress)
-      const domain = lower(b.domain)
-      const type = String(b.type ?? '')
+      const { type, emailAddress: email, domain } = c
       const same = (p: Entity) =>
         p.fileId === fileId && p.type === type && lower(p.emailAddress) === email && lower(p.domain) === domain
       const hit = Object.entries(final).find(([, p]) => same(p as Entity))
-      key = hit?.[0] ?? `${fileId}/erased-${a.seq}`
-      roleOf.set(key, b.role)
+      key = hit?.[0] ?? `${fileId}/erased-${c.a.seq}`
+      roleOf.set(key, c.role)
       grant = {
         ...((hit?.[1] as Entity | undefined) ?? {}),
         fileId,
         id: key.slice(fileId.length + 1),
         type,
-        role: b.role,
+        role: c.role,
         emailAddress: email || null,
         domain: domain || null,
       }
