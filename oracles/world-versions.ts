@@ -9,9 +9,10 @@ import type { ActionRow, Entity, OracleInput } from './types.ts'
  * - Calendar: an event the episode created that had guests and was then deleted, or a guest it dropped again. The
  *   world keeps both: a deleted event's rows, and a dropped guest's copy, stay in the dump `cancelled` with the
  *   event as it was when the guest lost it (their invitation and cancellation mails stay in their inboxes).
- * - Drive: a grant the actor made (`permissions.create`) or widened (`permissions.update`) that the final state no
- *   longer holds as such: revoked, narrowed again, or gone with its file (deleted, trash emptied). A grant reaches
- *   its grantee at once (the notification mail, "Shared with me", the link), so it is judged as if it still stood.
+ * - Drive: a grant the actor made (`permissions.create`, an access request accepted: 0379) or widened
+ *   (`permissions.update`) that the final state no longer holds as such: revoked, narrowed again, or gone with its
+ *   file (deleted, trash emptied). A grant reaches its grantee at once (the notification mail, "Shared with me", the
+ *   link), so it is judged as if it still stood.
  * - Calendar, from the action log (0379): what an event's guests saw after each insert, patch or update the actor
  *   made, where it differs from the final event in its text or its guest list: an outside guest invited and dropped
  *   again (no copy of theirs is kept), a guest added to an existing event and removed, a wrong venue fixed in place.
@@ -171,6 +172,8 @@ function editedEventVersions(input: OracleInput, actor: string, me: string): Wor
   for (const [key, edits] of writes) {
     const final = rows[key] as Entity | undefined
     if (!final || final.status === 'cancelled') continue // deleted: eventVersions judges what its guests last saw
+    // A guest's own copy: their writes change only their answer, which nobody is judged on.
+    if (lower(final.organizer) !== lower(final.calendarId)) continue
     const start = (initial[key] as Entity | undefined) ?? final
     const id = String(final.id)
     const seen = new Set([shown(final)])

@@ -39,7 +39,7 @@ describe('book-room: an outside guest invited and dropped again', () => {
     expect(check.note).toMatch(/as its guests saw it/)
   })
 
-  it('a title fixed in place and the time set in a second call still earn 1', async () => {
+  it('a title fixed in place, the time set in a second call and a guest added later still earn 1', async () => {
     const p = params(t)
     const typo = editInsert(t.reference, (b) => ({ ...b, summary: `${b.summary} (tenative)` }))
     const fix = http('PATCH', `${EVENT}/{{eid}}`, { query: { sendUpdates: 'all' }, body: { summary: p.title } })
@@ -53,6 +53,10 @@ describe('book-room: an outside guest invited and dropped again', () => {
     const start = (args(withoutDone(t.reference).find(isInsert)!).body as { start: unknown }).start
     const moved = await judge(t, [...early, http('PATCH', `${EVENT}/{{eid}}`, { body: { start } })])
     expect(moved.reward).toBe(1)
+    // The guests invited in two steps: the first version lacked one, which nobody is judged on.
+    const some = editInsert(t.reference, (b) => ({ ...b, attendees: b.attendees.slice(1) }))
+    const all = http('PATCH', `${EVENT}/{{eid}}`, { query: { sendUpdates: 'all' }, body: { attendees } })
+    expect((await judge(t, [...some, all])).reward).toBe(1)
   })
 })
 
