@@ -79,16 +79,25 @@ export function eventPart(diff: EntityChange[], s: EventSpec): Part {
     { name: 'the event is on your calendar', ok: !!e },
     { name: 'the event starts at the right time', ok: !!e && startOf(e.start)?.ms === at },
     { name: 'the event has the right length', ok: !!e && startOf(e.end)?.ms === at + s.durationMin * 60_000 },
+    { name: 'the event invites every right guest', ok: !!e && want.every((g) => guests.includes(g)) },
     {
-      name: 'the event invites exactly the right guests',
-      ok: !!e && want.every((g) => guests.includes(g)) && guests.every((g) => want.includes(g)),
+      // Every version a guest saw counts: one invited and dropped again was invited (docs/decisions/0379).
+      name: 'the event invites nobody else',
+      ok: !!e && guests.every((g) => want.includes(g)),
       note: guests.join(', '),
+      everyVersion: true as const,
     },
     ...(s.mustInclude?.length
       ? [{ name: 'the event says what it is', ok: !!e && s.mustInclude.every((f) => says(text, f)) }]
       : []),
     ...(s.wrong?.length
-      ? [{ name: 'no near-duplicate fact in the event', ok: !s.wrong.some((f) => says(text, f)) }]
+      ? [
+          {
+            name: 'no near-duplicate fact in the event',
+            ok: !s.wrong.some((f) => says(text, f)),
+            everyVersion: true as const,
+          },
+        ]
       : []),
   ]
   const mine = (c: EntityChange) =>

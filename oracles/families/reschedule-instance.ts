@@ -95,6 +95,12 @@ export function rescheduleInstance({
       ok: !!ex && !!master && guests(ex).includes(guest) && equal(guests(ex), guests(master)),
     },
     {
+      // A guest added and removed again saw the instance all the same (docs/decisions/0379).
+      name: 'inviting nobody the series does not',
+      ok: !ex || !master || guests(ex).every((g) => guests(master).includes(g)),
+      everyVersion: true as const,
+    },
+    {
       name: "the colleague's calendar shows the moved instance",
       ok: !!copy && copy.status !== 'cancelled' && instant(copy.start) === want.start,
     },
