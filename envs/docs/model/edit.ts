@@ -1,5 +1,6 @@
 import { bad } from '../errors.ts'
-import { checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
+import { blockAt, checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
+import { isIndexed } from './block-index.ts'
 import { segEnd, shiftDelete, shiftInsert, type Seg } from './segment.ts'
 import { blockLen, clone, contentLen, elLen, type Block, type El, type Para } from './types.ts'
 import { spliceAll } from '../../core/arrays.ts'
@@ -100,8 +101,10 @@ export function deleteRange(seg: Seg, s: number, e: number) {
   shiftDelete(seg, s, e)
 }
 
-/** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
-export function deleteIn(container: Block[], from: number, s: number, e: number): void {
+/** Positions of the blocks holding s and e - 1, and the start index of each block (only those two are read). */
+type Ends = [number, number, Record<number, number>]
+
+function walkedEnds(container: Block[], from: number, s: number, e: number): Ends {
   const at = starts(container, from)
   // Blocks are contiguous: the block holding x is the last one starting at or before x (binary search).
   const idxOf = (x: number) => {
@@ -114,8 +117,20 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
     }
     return lo
   }
-  const i1 = idxOf(s)
-  const i2 = idxOf(e - 1)
+  return [idxOf(s), idxOf(e - 1), at]
+}
+
+/** As walkedEnds, from the container's block index (the range lies inside the container: callers checked it). */
+function indexedEnds(container: Block[], from: number, s: number, e: number): Ends {
+  const a = blockAt(container, from, s)
+  const b = blockAt(container, from, e - 1)
+  if (!a || !b) return walkedEnds(container, from, s, e)
+  return [a.i, b.i, { [a.i]: a.start, [b.i]: b.start }]
+}
+
+/** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
+export function deleteIn(container: Block[], from: number, s: number, e: number): void {
+  const [i1, i2, at] = isIndexed(container) ? indexedEnds(container, from, s, e) : walkedEnds(container, from, s, e)
   const b1 = container[i1]!
   if (i1 === i2 && b1.t === 'table' && !(s === at[i1] && e === at[i1]! + blockLen(b1))) {
     // Inside one table: both ends must be in the same cell.
