@@ -1,5 +1,6 @@
 import { spliceAll } from '../../core/arrays.ts'
 import { blockLen, type Block } from './types.ts'
+import { charge, work } from './work.ts'
 
 // Start offsets of the blocks of a segment's top-level container, kept while one batchUpdate applies its requests
 // (docs/decisions/0377), so that locating an index is a binary search instead of a walk over every block before it.
@@ -37,7 +38,10 @@ function indexOf(container: Block[]): Index | undefined {
   if (!live.has(container)) return undefined
   let ix = live.get(container)
   if (!ix) {
+    // Building costs one walk per batch, as loading and saving the document do: not charged to its requests.
+    const left = work.left
     const lens = container.map(measure)
+    work.left = left
     ix = { blocks: container.slice(), lens, pre: [0], preOk: 0 }
     live.set(container, ix)
   }
@@ -53,11 +57,13 @@ function measure(b: Block): number {
 function extend(ix: Index, rel: number) {
   const { pre, lens } = ix
   let k = ix.preOk
+  const from = k
   while (k < lens.length && pre[k]! <= rel) {
     pre[k + 1] = pre[k]! + lens[k]!
     k++
   }
   ix.preOk = k
+  charge((k - from) / 8)
 }
 
 /** The block holding offset `rel` from the container's start: its position, offset and length. */
@@ -142,6 +148,7 @@ export function noteChange(container: Block[], x0: number, x1: number) {
       ix.lens[k + m] = lens[m]!
     }
   } else {
+    charge((n - k) / 4)
     spliceAll(ix.blocks, k, j - k + 1, fresh)
     spliceAll(ix.lens, k, j - k + 1, lens)
   }

@@ -1,12 +1,15 @@
 import { bad } from '../errors.ts'
 import { blockAt, checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
 import { isIndexed } from './block-index.ts'
+import { charge } from './work.ts'
 import { segEnd, shiftDelete, shiftInsert, type Seg } from './segment.ts'
 import { blockLen, clone, contentLen, elLen, type Block, type El, type Para } from './types.ts'
 import { spliceAll } from '../../core/arrays.ts'
 
 /** Merges adjacent text runs with equal styles and drops empty runs, as Google keeps runs maximal. */
 export function normalize(p: Para) {
+  // Two JSON texts per element: dearer than a walk's step.
+  charge(NORMALIZE_COST * p.els.length)
   const out: El[] = []
   for (const e of p.els) {
     if (e.t === 'text' && e.text === '') continue
@@ -16,6 +19,9 @@ export function normalize(p: Para) {
   }
   p.els = out
 }
+
+/** Units a normalised element costs (two small JSON.stringify calls, against a walk's one property read). */
+export const NORMALIZE_COST = 20
 
 export const sameStyle = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -63,6 +69,8 @@ export function insertText(seg: Seg, index: number, text: string, hit = insertio
       normalize(p)
       return p
     }
+    // Each new paragraph clones two styles and is normalised: charged like a normalised element more.
+    charge(NORMALIZE_COST * lines.length + (container.length - i) / 8)
     const fresh: Para[] = [copy([...left, { t: 'text', text: `${lines[0]}\n`, style: clone(style) }])]
     for (const line of lines.slice(1, -1)) fresh.push(copy([{ t: 'text', text: `${line}\n`, style: clone(style) }]))
     para.els = [{ t: 'text', text: lines[lines.length - 1]!, style: clone(style) }, ...right]
@@ -171,6 +179,7 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
   const next = container[last + 1]
   if (!tail && next && next.t !== 'p' && (i1 === 0 || container[i1 - 1]!.t !== 'p'))
     throw bad('Invalid deletion range. Cannot delete the newline before a table or section break.')
+  charge((container.length - i1) / 8)
   const out: Block[] = []
   if (tail) {
     const merged: Para = { ...tail, els: [...head, ...tail.els] }

@@ -1,5 +1,6 @@
 import { bad } from '../errors.ts'
 import { indexedBlockAt, indexedLen, isIndexed } from './block-index.ts'
+import { charge } from './work.ts'
 import { blockLen, elLen, type Block, type Para, type Table } from './types.ts'
 
 /** A paragraph found at an index: its container, position in it, start index and the offset inside it. */
@@ -116,6 +117,7 @@ export function parasIn(container: Block[], from: number, start: number, end: nu
   let at = first.start
   for (let i = first.i; i < container.length; i++) {
     if (end > start ? at >= end : at > start) break
+    charge(1)
     const b = container[i]!
     const len = indexedLen(container, i) ?? blockLen(b)
     const overlaps = end > start ? at < end && at + len > start : start >= at && start < at + len
@@ -137,6 +139,7 @@ export function parasIn(container: Block[], from: number, start: number, end: nu
 export function splitEls(para: Para, offset: number): [Para['els'], Para['els']] {
   const left: Para['els'] = []
   const right: Para['els'] = []
+  charge(para.els.length)
   let at = 0
   for (const e of para.els) {
     const len = elLen(e)

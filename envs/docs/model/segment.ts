@@ -1,5 +1,6 @@
 import { bad } from '../errors.ts'
 import { indexedLength, noteChange } from './block-index.ts'
+import { charge } from './work.ts'
 import { contentLen, type Block, type DocModel, type TabModel } from './types.ts'
 
 /** One addressable segment: the body (indices from 0, a section break first) or a header/footer/footnote (from 0). */
@@ -46,6 +47,7 @@ export function segmentsOf(tab: TabModel): Seg[] {
  */
 export function shiftInsert(seg: Seg, index: number, len: number) {
   noteChange(seg.blocks, index - seg.from, index - seg.from)
+  charge(seg.tab.namedRanges.length)
   for (const nr of seg.tab.namedRanges)
     for (const r of nr.ranges) {
       if (r.segmentId !== seg.id) continue
@@ -57,6 +59,7 @@ export function shiftInsert(seg: Seg, index: number, len: number) {
 /** Shrinks named ranges after [s, e) of a segment was deleted; ranges left empty are dropped. */
 export function shiftDelete(seg: Seg, s: number, e: number) {
   noteChange(seg.blocks, s - seg.from, e - seg.from)
+  charge(seg.tab.namedRanges.length)
   const cut = (x: number) => (x <= s ? x : x >= e ? x - (e - s) : s)
   for (const nr of seg.tab.namedRanges) {
     for (const r of nr.ranges) if (r.segmentId === seg.id) ((r.start = cut(r.start)), (r.end = cut(r.end)))
