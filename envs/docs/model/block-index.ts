@@ -10,10 +10,12 @@ import { charge, work } from './work.ts'
 // changed index and checks that the blocks on both sides are the same objects as before.
 
 type Index = {
-  /** The container's blocks when last synchronised (by identity) and their lengths. */
+  /** How many blocks the container held when last synchronised. */
+  count: number
+  /** The first blocks of the container (by identity) and their lengths, measured as lookups needed them. */
   blocks: Block[]
   lens: number[]
-  /** pre[k]: offset of block k from the container's start, valid for k <= preOk. */
+  /** pre[k]: offset of block k from the container's start, valid for k <= preOk (preOk <= lens.length). */
   pre: number[]
   preOk: number
 }
@@ -38,11 +40,7 @@ function indexOf(container: Block[]): Index | undefined {
   if (!live.has(container)) return undefined
   let ix = live.get(container)
   if (!ix) {
-    // Building costs one walk per batch, as loading and saving the document do: not charged to its requests.
-    const left = work.left
-    const lens = container.map(measure)
-    work.left = left
-    ix = { blocks: container.slice(), lens, pre: [0], preOk: 0 }
+    ix = { count: container.length, blocks: [], lens: [], pre: [0], preOk: 0 }
     live.set(container, ix)
   }
   return ix
@@ -53,12 +51,23 @@ function measure(b: Block): number {
   return blockLen(b)
 }
 
-/** Extends the valid prefix sums until they pass offset `rel` (or reach the end). */
-function extend(ix: Index, rel: number) {
-  const { pre, lens } = ix
+/**
+ * Extends the valid prefix sums until they pass offset `rel` (or reach the end), measuring blocks not measured yet
+ * when `grow` (never while the container is being resynchronised: it no longer holds the indexed state). Measuring
+ * a block the first time is not charged: it happens at most once per block and batch, as loading and saving do.
+ */
+function extend(ix: Index, container: Block[], rel: number, grow: boolean) {
+  const { pre, lens, blocks } = ix
   let k = ix.preOk
   const from = k
-  while (k < lens.length && pre[k]! <= rel) {
+  while (k < ix.count && pre[k]! <= rel) {
+    if (k === lens.length) {
+      if (!grow) break
+      const left = work.left
+      blocks.push(container[k]!)
+      lens.push(measure(container[k]!))
+      work.left = left
+    }
     pre[k + 1] = pre[k]! + lens[k]!
     k++
   }
@@ -66,13 +75,13 @@ function extend(ix: Index, rel: number) {
   charge((k - from) / 8)
 }
 
-/** The block holding offset `rel` from the container's start: its position, offset and length. */
-function locate(ix: Index, rel: number): { i: number; start: number; len: number } | undefined {
+/** The measured block holding offset `rel` from the container's start: its position, offset and length. */
+function locate(ix: Index, container: Block[], rel: number, grow = true) {
   if (rel < 0) return undefined
-  extend(ix, rel)
+  extend(ix, container, rel, grow)
   const { pre } = ix
   const k = ix.preOk
-  // Now pre[k] > rel, unless k is the end (then rel is past the last block).
+  // Now pre[k] > rel, unless k is the end (then rel is past the last block, or the last measured one).
   if (k === 0 || pre[k]! <= rel) return undefined
   let lo = 0
   let hi = k - 1
@@ -95,7 +104,7 @@ export function indexedBlockAt(
 ): { i: number; start: number; len: number } | undefined | null {
   const ix = indexOf(container)
   if (!ix) return null
-  const hit = locate(ix, at - from)
+  const hit = locate(ix, container, at - from)
   return hit && { i: hit.i, start: hit.start + from, len: hit.len }
 }
 
@@ -103,52 +112,59 @@ export function indexedBlockAt(
 export function indexedLength(container: Block[]): number | undefined {
   const ix = indexOf(container)
   if (!ix) return undefined
-  extend(ix, Infinity)
-  return ix.pre[ix.lens.length]!
+  extend(ix, container, Infinity, true)
+  return ix.pre[ix.count]!
 }
 
 /** Whether a container is indexed now. */
 export const isIndexed = (container: Block[]): boolean => live.has(container)
 
-/** Length of block `i` of an indexed container (as measured when last synchronised). */
+/** Length of block `i` of an indexed container, if measured. */
 export const indexedLen = (container: Block[], i: number): number | undefined => live.get(container)?.lens[i]
 
 /**
  * The container changed between indexes x0 and x1 (inclusive, relative to its start, before the change): blocks
  * entirely before x0 and after the block holding x1 are untouched (the edits in model/ and requests/ only change the
- * blocks holding the edited range and splice next to them). They are measured again; if the untouched blocks are
- * not the same objects as before, the index is dropped and rebuilt on next use.
+ * blocks holding the edited range and splice next to them). The measured blocks in between are measured again; if
+ * the untouched blocks next to them are not the same objects as before, the index is dropped and rebuilt on use.
  */
 export function noteChange(container: Block[], x0: number, x1: number) {
   const ix = live.get(container)
   if (!ix) return
-  const n = ix.lens.length
-  const a = locate(ix, x0)
-  const b = locate(ix, x1)
+  const n = ix.count
+  const m = ix.lens.length
+  ix.count = container.length
+  extend(ix, container, Infinity, false)
+  // Changes past the measured blocks leave them as they were.
+  if (x0 >= ix.pre[m]!) return
+  const a = locate(ix, container, x0, false)
   const k = a ? a.i : -1
-  const j = b ? b.i : n - 1
+  const before = k === 0 || (k > 0 && container[k - 1] === ix.blocks[k - 1])
+  if (k < 0 || !before) return void live.set(container, undefined)
+  const b = locate(ix, container, x1, false)
+  if (!b) {
+    // The change reaches past the measured blocks: keep those before it only.
+    ix.blocks.length = k
+    ix.lens.length = k
+    ix.preOk = Math.min(ix.preOk, k)
+    ix.pre.length = ix.preOk + 1
+    return
+  }
+  const j = b.i
   const dn = container.length - n
   const end = j + dn // last changed position in the container as it is now
   const ok =
-    k >= 0 &&
-    k <= j &&
-    end >= k - 1 &&
-    end < container.length &&
-    (k === 0 || container[k - 1] === ix.blocks[k - 1]) &&
-    (j + 1 >= n || container[j + 1 + dn] === ix.blocks[j + 1])
-  if (!ok) {
-    live.set(container, undefined)
-    return
-  }
+    k <= j && end >= k - 1 && end < container.length && (j + 1 >= m || container[j + 1 + dn] === ix.blocks[j + 1])
+  if (!ok) return void live.set(container, undefined)
   const fresh = container.slice(k, end + 1)
   const lens = fresh.map(measure)
   if (dn === 0) {
-    for (let m = 0; m < fresh.length; m++) {
-      ix.blocks[k + m] = fresh[m]!
-      ix.lens[k + m] = lens[m]!
+    for (let q = 0; q < fresh.length; q++) {
+      ix.blocks[k + q] = fresh[q]!
+      ix.lens[k + q] = lens[q]!
     }
   } else {
-    charge((n - k) / 4)
+    charge((m - k) / 4)
     spliceAll(ix.blocks, k, j - k + 1, fresh)
     spliceAll(ix.lens, k, j - k + 1, lens)
   }
