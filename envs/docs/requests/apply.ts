@@ -105,15 +105,15 @@ export function checkRequests(requests: unknown): { kind: string; body: Record<s
 }
 
 /**
- * The work one batchUpdate may do (model/work.ts units: about 0.1–0.3 µs each). Deviation: Docs documents no such
+ * The work one batchUpdate may do (model/work.ts units: about 0.1–0.5 µs each). Deviation: Docs documents no such
  * bound; a batch past it is refused whole (400), so that one caller cannot hold the single server thread for long
  * (docs/decisions/0377). Realistic batches use a small fraction of it; a paste of 100,000 lines uses about 4.4 M.
  */
 export const MAX_BATCH_WORK = 8_000_000
 /**
  * The most characters a document's stored JSON (model/types.ts) may take: every batchUpdate parses and writes it
- * whole, so this bounds that cost (about 0.5 s at the limit). Plain prose of the maximum 1.02 million characters takes
- * about 1.5 M; each paragraph adds about 120 and each differently styled run about 60.
+ * whole, so this bounds that cost (under 1 s at the limit). Prose of the maximum 1.02 million characters takes
+ * about 1.3 M; each paragraph adds about 120 and each differently styled run about 60.
  */
 export const MAX_STORED_DOCUMENT = 16_000_000
 /** Units each request costs before its own walks (dispatch, validation, reply). */
