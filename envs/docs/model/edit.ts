@@ -1,11 +1,15 @@
 import { bad } from '../errors.ts'
-import { checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
+import { blockAt, checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
+import { isIndexed } from './block-index.ts'
+import { charge } from './work.ts'
 import { segEnd, shiftDelete, shiftInsert, type Seg } from './segment.ts'
 import { blockLen, clone, contentLen, elLen, type Block, type El, type Para } from './types.ts'
 import { spliceAll } from '../../core/arrays.ts'
 
 /** Merges adjacent text runs with equal styles and drops empty runs, as Google keeps runs maximal. */
 export function normalize(p: Para) {
+  // Two JSON texts per element: dearer than a walk's step.
+  charge(NORMALIZE_COST * p.els.length)
   const out: El[] = []
   for (const e of p.els) {
     if (e.t === 'text' && e.text === '') continue
@@ -15,6 +19,9 @@ export function normalize(p: Para) {
   }
   p.els = out
 }
+
+/** Units a normalised element costs (two small JSON.stringify calls, against a walk's one property read). */
+export const NORMALIZE_COST = 20
 
 export const sameStyle = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -62,6 +69,8 @@ export function insertText(seg: Seg, index: number, text: string, hit = insertio
       normalize(p)
       return p
     }
+    // Each new paragraph clones two styles and is normalised: charged like a normalised element more.
+    charge(NORMALIZE_COST * lines.length + (container.length - i) / 8)
     const fresh: Para[] = [copy([...left, { t: 'text', text: `${lines[0]}\n`, style: clone(style) }])]
     for (const line of lines.slice(1, -1)) fresh.push(copy([{ t: 'text', text: `${line}\n`, style: clone(style) }]))
     para.els = [{ t: 'text', text: lines[lines.length - 1]!, style: clone(style) }, ...right]
@@ -100,8 +109,10 @@ export function deleteRange(seg: Seg, s: number, e: number) {
   shiftDelete(seg, s, e)
 }
 
-/** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
-export function deleteIn(container: Block[], from: number, s: number, e: number): void {
+/** Positions of the blocks holding s and e - 1, and the start index of each block (only those two are read). */
+type Ends = [number, number, Record<number, number>]
+
+function walkedEnds(container: Block[], from: number, s: number, e: number): Ends {
   const at = starts(container, from)
   // Blocks are contiguous: the block holding x is the last one starting at or before x (binary search).
   const idxOf = (x: number) => {
@@ -114,8 +125,20 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
     }
     return lo
   }
-  const i1 = idxOf(s)
-  const i2 = idxOf(e - 1)
+  return [idxOf(s), idxOf(e - 1), at]
+}
+
+/** As walkedEnds, from the container's block index (the range lies inside the container: callers checked it). */
+function indexedEnds(container: Block[], from: number, s: number, e: number): Ends {
+  const a = blockAt(container, from, s)
+  const b = blockAt(container, from, e - 1)
+  if (!a || !b) return walkedEnds(container, from, s, e)
+  return [a.i, b.i, { [a.i]: a.start, [b.i]: b.start }]
+}
+
+/** Deletes [s, e) inside one container, descending into a cell when the range lies inside it. */
+export function deleteIn(container: Block[], from: number, s: number, e: number): void {
+  const [i1, i2, at] = isIndexed(container) ? indexedEnds(container, from, s, e) : walkedEnds(container, from, s, e)
   const b1 = container[i1]!
   if (i1 === i2 && b1.t === 'table' && !(s === at[i1] && e === at[i1]! + blockLen(b1))) {
     // Inside one table: both ends must be in the same cell.
@@ -156,6 +179,7 @@ export function deleteIn(container: Block[], from: number, s: number, e: number)
   const next = container[last + 1]
   if (!tail && next && next.t !== 'p' && (i1 === 0 || container[i1 - 1]!.t !== 'p'))
     throw bad('Invalid deletion range. Cannot delete the newline before a table or section break.')
+  charge((container.length - i1) / 8)
   const out: Block[] = []
   if (tail) {
     const merged: Para = { ...tail, els: [...head, ...tail.els] }

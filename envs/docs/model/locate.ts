@@ -1,4 +1,6 @@
 import { bad } from '../errors.ts'
+import { indexedBlockAt, indexedLen, isIndexed } from './block-index.ts'
+import { charge } from './work.ts'
 import { blockLen, elLen, type Block, type Para, type Table } from './types.ts'
 
 /** A paragraph found at an index: its container, position in it, start index and the offset inside it. */
@@ -39,49 +41,52 @@ const contentLenOf = (blocks: readonly Block[]) => blocks.reduce((n, b) => n + b
 
 /** The paragraph holding `index` (descending into tables), or undefined when the index is a table/section marker. */
 export function findPara(container: Block[], from: number, index: number): ParaHit | undefined {
+  const hit = blockAt(container, from, index)
+  if (!hit) return undefined
+  const { i, start: at } = hit
+  const b = container[i]!
+  if (b.t === 'p') return { container, i, start: at, para: b, offset: index - at }
+  if (b.t === 'table') {
+    const layout = cellStarts(b, at)
+    for (let r = 0; r < b.rows.length; r++) {
+      const row = b.rows[r]!
+      for (let c = 0; c < row.cells.length; c++) {
+        const cs = layout[r]!.cells[c]!
+        const cell = row.cells[c]!
+        const end = cs.content + contentLenOf(cell.content)
+        if (index >= cs.content && index < end) return findPara(cell.content, cs.content, index)
+      }
+    }
+  }
+  return undefined
+}
+
+/** The block holding `index` (binary search where the container is indexed, else a walk), if any. */
+export function blockAt(container: Block[], from: number, index: number): { i: number; start: number } | undefined {
+  const indexed = indexedBlockAt(container, from, index)
+  if (indexed !== null) return indexed
   let at = from
   for (let i = 0; i < container.length; i++) {
-    const b = container[i]!
-    const len = blockLen(b)
-    if (index < at + len) {
-      if (b.t === 'p') return { container, i, start: at, para: b, offset: index - at }
-      if (b.t === 'table') {
-        const layout = cellStarts(b, at)
-        for (let r = 0; r < b.rows.length; r++) {
-          const row = b.rows[r]!
-          for (let c = 0; c < row.cells.length; c++) {
-            const cs = layout[r]!.cells[c]!
-            const cell = row.cells[c]!
-            const end = cs.content + contentLenOf(cell.content)
-            if (index >= cs.content && index < end) return findPara(cell.content, cs.content, index)
-          }
-        }
-      }
-      return undefined
-    }
+    const len = blockLen(container[i]!)
+    if (index < at + len) return { i, start: at }
     at += len
   }
   return undefined
 }
 
 /** How many tables enclose the paragraph holding `index` (0 outside tables, or at a table/section marker). */
-export function tableDepthAt(container: readonly Block[], from: number, index: number): number {
-  let at = from
-  for (const b of container) {
-    const len = blockLen(b)
-    if (index < at + len) {
-      if (b.t !== 'table') return 0
-      const layout = cellStarts(b, at)
-      for (let r = 0; r < b.rows.length; r++)
-        for (let c = 0; c < b.rows[r]!.cells.length; c++) {
-          const start = layout[r]!.cells[c]!.content
-          const cell = b.rows[r]!.cells[c]!.content
-          if (index >= start && index < start + contentLenOf(cell)) return 1 + tableDepthAt(cell, start, index)
-        }
-      return 0
+export function tableDepthAt(container: Block[], from: number, index: number): number {
+  const hit = blockAt(container, from, index)
+  if (!hit) return 0
+  const b = container[hit.i]!
+  if (b.t !== 'table') return 0
+  const layout = cellStarts(b, hit.start)
+  for (let r = 0; r < b.rows.length; r++)
+    for (let c = 0; c < b.rows[r]!.cells.length; c++) {
+      const start = layout[r]!.cells[c]!.content
+      const cell = b.rows[r]!.cells[c]!.content
+      if (index >= start && index < start + contentLenOf(cell)) return 1 + tableDepthAt(cell, start, index)
     }
-    at += len
-  }
   return 0
 }
 
@@ -89,31 +94,32 @@ export function tableDepthAt(container: readonly Block[], from: number, index: n
 export type TableHit = { container: Block[]; i: number; start: number; table: Table }
 
 export function findTableAt(container: Block[], from: number, index: number): TableHit | undefined {
-  let at = from
-  for (let i = 0; i < container.length; i++) {
-    const b = container[i]!
-    if (b.t === 'table') {
-      if (at === index) return { container, i, start: at, table: b }
-      const layout = cellStarts(b, at)
-      for (let r = 0; r < b.rows.length; r++) {
-        for (let c = 0; c < b.rows[r]!.cells.length; c++) {
-          const hit = findTableAt(b.rows[r]!.cells[c]!.content, layout[r]!.cells[c]!.content, index)
-          if (hit) return hit
-        }
-      }
+  // Only the block holding `index` can be, or hold, a table that starts there.
+  const hit = blockAt(container, from, index)
+  const b = hit && container[hit.i]
+  if (!hit || b?.t !== 'table') return undefined
+  if (hit.start === index) return { container, i: hit.i, start: hit.start, table: b }
+  const layout = cellStarts(b, hit.start)
+  for (let r = 0; r < b.rows.length; r++) {
+    for (let c = 0; c < b.rows[r]!.cells.length; c++) {
+      const found = findTableAt(b.rows[r]!.cells[c]!.content, layout[r]!.cells[c]!.content, index)
+      if (found) return found
     }
-    at += blockLen(b)
   }
   return undefined
 }
 
 /** Every paragraph overlapping [start, end) (end exclusive; an empty range selects the paragraph at start). */
 export function parasIn(container: Block[], from: number, start: number, end: number, out: ParaHit[] = []): ParaHit[] {
-  let at = from
-  for (let i = 0; i < container.length; i++) {
+  // Blocks that end at or before `start` overlap nothing: begin at the block holding it.
+  const first = start > from && isIndexed(container) ? blockAt(container, from, start) : { i: 0, start: from }
+  if (!first) return out
+  let at = first.start
+  for (let i = first.i; i < container.length; i++) {
     if (end > start ? at >= end : at > start) break
+    charge(1)
     const b = container[i]!
-    const len = blockLen(b)
+    const len = indexedLen(container, i) ?? blockLen(b)
     const overlaps = end > start ? at < end && at + len > start : start >= at && start < at + len
     if (overlaps) {
       if (b.t === 'p') out.push({ container, i, start: at, para: b, offset: 0 })
@@ -133,6 +139,7 @@ export function parasIn(container: Block[], from: number, start: number, end: nu
 export function splitEls(para: Para, offset: number): [Para['els'], Para['els']] {
   const left: Para['els'] = []
   const right: Para['els'] = []
+  charge(para.els.length)
   let at = 0
   for (const e of para.els) {
     const len = elLen(e)

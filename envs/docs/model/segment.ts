@@ -1,4 +1,6 @@
 import { bad } from '../errors.ts'
+import { indexedLength, noteChange } from './block-index.ts'
+import { charge } from './work.ts'
 import { contentLen, type Block, type DocModel, type TabModel } from './types.ts'
 
 /** One addressable segment: the body (indices from 0, a section break first) or a header/footer/footnote (from 0). */
@@ -29,7 +31,7 @@ export function segOf(doc: DocModel, tabId: string | undefined, segmentId: strin
   return { tab, id: segmentId, blocks, from: 0 }
 }
 
-export const segEnd = (seg: Seg) => seg.from + contentLen(seg.blocks)
+export const segEnd = (seg: Seg) => seg.from + (indexedLength(seg.blocks) ?? contentLen(seg.blocks))
 
 /** Every segment of a tab (body first). */
 export function segmentsOf(tab: TabModel): Seg[] {
@@ -39,8 +41,13 @@ export function segmentsOf(tab: TabModel): Seg[] {
   return out
 }
 
-/** Shifts named ranges after `len` units were inserted at `index` of a segment. */
+/**
+ * Shifts named ranges after `len` units were inserted at `index` of a segment. Every change of a segment's length
+ * is reported here or to shiftDelete, right after it is made: the segment's block index follows it (block-index.ts).
+ */
 export function shiftInsert(seg: Seg, index: number, len: number) {
+  noteChange(seg.blocks, index - seg.from, index - seg.from)
+  charge(seg.tab.namedRanges.length)
   for (const nr of seg.tab.namedRanges)
     for (const r of nr.ranges) {
       if (r.segmentId !== seg.id) continue
@@ -51,6 +58,8 @@ export function shiftInsert(seg: Seg, index: number, len: number) {
 
 /** Shrinks named ranges after [s, e) of a segment was deleted; ranges left empty are dropped. */
 export function shiftDelete(seg: Seg, s: number, e: number) {
+  noteChange(seg.blocks, s - seg.from, e - seg.from)
+  charge(seg.tab.namedRanges.length)
   const cut = (x: number) => (x <= s ? x : x >= e ? x - (e - s) : s)
   for (const nr of seg.tab.namedRanges) {
     for (const r of nr.ranges) if (r.segmentId === seg.id) ((r.start = cut(r.start)), (r.end = cut(r.end)))

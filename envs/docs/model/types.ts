@@ -1,6 +1,8 @@
 // The stored document model. Styles are kept in wire form (partial TextStyle/ParagraphStyle objects);
 // indices are never stored: they are derived when the document is rendered to the wire (wire.ts).
 
+import { charge } from './work.ts'
+
 export type Obj = Record<string, unknown>
 
 /**
@@ -81,11 +83,13 @@ export function blockLen(b: Block): number {
       const e = els[i]!
       n += e.t === 'text' ? e.text.length : 1
     }
+    charge(1 + els.length)
     return n
   }
   let n = 2
   for (const r of b.rows) {
     n += 1
+    charge(1 + r.cells.length)
     for (const c of r.cells) n += 1 + contentLen(c.content)
   }
   return n

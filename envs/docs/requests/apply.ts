@@ -1,6 +1,8 @@
 import { invalid, RequestError } from '../errors.ts'
 import { docsSchemas } from '../api/schemas.gen.ts'
-import { allTabs } from '../model/segment.ts'
+import { allTabs, segmentsOf } from '../model/segment.ts'
+import { withBlockIndex } from '../model/block-index.ts'
+import { charge, withWorkBudget, WorkExhausted } from '../model/work.ts'
 import { contentLen, type Block, type DocModel } from '../model/types.ts'
 import type { Ctx } from './common.ts'
 import * as text from './text.ts'
@@ -102,19 +104,50 @@ export function checkRequests(requests: unknown): { kind: string; body: Record<s
   })
 }
 
-/** Applies validated requests in order to the working copy; the first failure aborts the whole batch. */
+/**
+ * The work one batchUpdate may do (model/work.ts units: about 0.1–0.5 µs each). Deviation: Docs documents no such
+ * bound; a batch past it is refused whole (400), so that one caller cannot hold the single server thread for long
+ * (docs/decisions/0377). Realistic batches use a small fraction of it; a paste of 100,000 lines uses about 4.4 M.
+ */
+export const MAX_BATCH_WORK = 8_000_000
+/**
+ * The most characters a document's stored JSON (model/types.ts) may take: every batchUpdate parses and writes it
+ * whole, so this bounds that cost (under 1 s at the limit). Prose of the maximum 1.02 million characters takes
+ * about 1.3 M; each paragraph adds about 120 and each differently styled run about 60.
+ */
+export const MAX_STORED_DOCUMENT = 16_000_000
+/** Units each request costs before its own walks (dispatch, validation, reply). */
+export const REQUEST_WORK = 100
+
+/**
+ * Applies validated requests in order to the working copy; the first failure aborts the whole batch. `budget` bounds
+ * the work the requests may do (batchUpdate passes MAX_BATCH_WORK; seeding and tests run unbounded).
+ */
 export function applyRequests(
   ctx: Ctx,
   requests: { kind: string; body: Record<string, unknown> }[],
+  budget = Infinity,
 ): Record<string, unknown>[] {
-  const replies = requests.map(({ kind, body }, i) => {
-    try {
-      return HANDLERS[kind]!(ctx, body)
-    } catch (err) {
-      if (err instanceof RequestError) throw invalid(`Invalid requests[${i}].${kind}: ${err.message}`)
-      throw err
-    }
-  })
+  // Each segment's top-level blocks are indexed while the requests run, so that locating an index does not walk
+  // every block before it (docs/decisions/0377).
+  const containers = allTabs(ctx.doc).flatMap((tab) => segmentsOf(tab).map((seg) => seg.blocks))
+  const replies = withBlockIndex(containers, () =>
+    withWorkBudget(budget, () =>
+      requests.map(({ kind, body }, i) => {
+        try {
+          charge(REQUEST_WORK)
+          return HANDLERS[kind]!(ctx, body)
+        } catch (err) {
+          if (err instanceof RequestError) throw invalid(`Invalid requests[${i}].${kind}: ${err.message}`)
+          if (err instanceof WorkExhausted)
+            throw invalid(
+              `Invalid requests[${i}].${kind}: The batch needs more work than one batchUpdate may do; send its requests in several smaller batches.`,
+            )
+          throw err
+        }
+      }),
+    ),
+  )
   collectGarbage(ctx.doc)
   const length = documentLength(ctx.doc)
   // Deviation (unverified wording): Docs holds at most 1.02 million characters; past it the batch is refused whole.

@@ -1,5 +1,6 @@
 import { bad } from '../errors.ts'
-import { deleteRange } from '../model/edit.ts'
+import { deleteRange, NORMALIZE_COST } from '../model/edit.ts'
+import { charge } from '../model/work.ts'
 import { parasIn } from '../model/locate.ts'
 import { BULLET_PRESETS, listForPreset } from '../model/lists.ts'
 import { allTabs, tabOf } from '../model/segment.ts'
@@ -69,6 +70,7 @@ export function updateTextStyleReq(ctx: Ctx, r: { range?: RangeIn; textStyle?: O
 }
 
 function normalizeRuns(p: { els: { t: string; style: Obj; text?: string; sug?: unknown }[] }) {
+  charge(NORMALIZE_COST * p.els.length)
   const out: typeof p.els = []
   for (const e of p.els) {
     const last = out[out.length - 1]

@@ -3,6 +3,7 @@ import { deleteRange, insertElement, insertText, insertionPoint, normalize } fro
 import { parasIn, splitEls } from '../model/locate.ts'
 import { allTabs, segmentsOf, shiftDelete, shiftInsert, type Seg } from '../model/segment.ts'
 import { defaultSectionStyle } from '../model/defaults.ts'
+import { charge } from '../model/work.ts'
 import type { Obj, Para } from '../model/types.ts'
 import { kixId, pointOf, rangeOf, type Ctx, type Loc, type RangeIn } from './common.ts'
 
@@ -77,8 +78,10 @@ function replaceInSeg(seg: Seg, pattern: RegExp, replace: string): number {
   const hits = parasIn(seg.blocks, seg.from, seg.from, Number.MAX_SAFE_INTEGER).reverse()
   for (const hit of hits) {
     // Non-text elements read as U+FFFC so that no match crosses them; the newline ends the paragraph.
+    charge(hit.para.els.length)
     const text = hit.para.els.map((e) => (e.t === 'text' ? e.text : '\uFFFC')).join('')
     const body = text.endsWith('\n') ? text.slice(0, -1) : text
+    charge(body.length / 8)
     const matches = [...body.matchAll(pattern)].filter((m) => m[0].length > 0 && !m[0].includes('\uFFFC'))
     for (const m of matches.reverse()) {
       const s = hit.start + m.index!

@@ -9,7 +9,7 @@ import { invalid, DocsError } from '../errors.ts'
 import { documentToWire } from '../model/wire.ts'
 import { baseView, viewOf, type ViewMode } from '../model/suggest.ts'
 import { loadDocument, revisionIdOf, revisionOfId, saveDocument } from '../store/documents.ts'
-import { applyRequests, checkRequests } from '../requests/apply.ts'
+import { applyRequests, checkRequests, MAX_BATCH_WORK, MAX_STORED_DOCUMENT } from '../requests/apply.ts'
 import { plainText } from '../render/text.ts'
 import { newDocument } from '../model/new.ts'
 import { withSyncValidation } from '../../core/folded-validation.ts'
@@ -134,9 +134,17 @@ export const documentsRouter = docsRouter()
       checkWriteControl(documentId, stored.revision, wc)
       // loadDocument parses a fresh copy, so a failing request leaves nothing behind.
       const ctx = { doc: stored.model, db: tx, fileId: documentId, userEmail: c.var.user.email, nowIso: nowIso(tx) }
-      const replies = applyRequests(ctx, requests)
+      const replies = applyRequests(ctx, requests, MAX_BATCH_WORK)
       const revision = stored.revision + 1
-      saveDocument(tx, documentId, ctx.doc, revision)
+      saveDocument(tx, documentId, ctx.doc, revision, (size) => {
+        // Deviation (unverified limit): the stored form of a document, content and formatting, is bounded too, as
+        // every batchUpdate and get reads and writes all of it (docs/decisions/0377). A batch that leaves it
+        // smaller than before is accepted, so an oversized document can still be cut down.
+        if (size > MAX_STORED_DOCUMENT && size > stored.size)
+          throw invalid(
+            `The document would be too large: its content and formatting would take ${size} characters of storage, past the maximum of ${MAX_STORED_DOCUMENT}.`,
+          )
+      })
       recordDocEdit(tx, documentId, c.var.user.id, plainText(baseView(ctx.doc)))
       return { replies, revision }
     })

@@ -3,22 +3,31 @@ import { stmt, type Db } from '../../core/db.ts'
 import { newDocument } from '../model/new.ts'
 import type { DocModel } from '../model/types.ts'
 
-/** A stored document: the model and its revision number (0 for a never-edited document). */
-export type Stored = { model: DocModel; revision: number }
+/** A stored document: the model, its revision number (0 for a never-edited document) and its stored JSON's length. */
+export type Stored = { model: DocModel; revision: number; size: number }
 
 /** The stored document, or a fresh empty one when the Google Doc has no content row yet. */
 export function loadDocument(db: Db, fileId: string): Stored {
   const row = stmt(db, 'SELECT model, revision FROM docs_documents WHERE file_id = ?').get(fileId) as
     { model: string; revision: number } | undefined
-  if (!row) return { model: newDocument(), revision: 0 }
-  return { model: JSON.parse(row.model) as DocModel, revision: row.revision }
+  if (!row) return { model: newDocument(), revision: 0, size: 0 }
+  return { model: JSON.parse(row.model) as DocModel, revision: row.revision, size: row.model.length }
 }
 
-export function saveDocument(db: Db, fileId: string, model: DocModel, revision: number) {
+/** Saves a document; `check` sees the stored JSON's length first and may refuse it by throwing. */
+export function saveDocument(
+  db: Db,
+  fileId: string,
+  model: DocModel,
+  revision: number,
+  check?: (size: number) => void,
+) {
+  const text = JSON.stringify(model)
+  check?.(text.length)
   stmt(
     db,
     'INSERT INTO docs_documents (file_id, model, revision) VALUES (?, ?, ?) ON CONFLICT(file_id) DO UPDATE SET model = excluded.model, revision = excluded.revision',
-  ).run(fileId, JSON.stringify(model), revision)
+  ).run(fileId, text, revision)
 }
 
 export function deleteDocumentRow(db: Db, fileId: string) {
