@@ -5,7 +5,9 @@
  * names a wrong candidate fails, so listing every candidate never pays. Every text is read as a person reads it first
  * (oracles/reader-text.ts: invisible characters, fullwidth and other-script digits, look-alike letters), and a wrong
  * candidate also counts as named in the other spellings a person reads as it (number words, "half past nine",
- * "9 o'clock", numeric dates in either order: docs/decisions/0364).
+ * "9 o'clock", numeric dates in either order: docs/decisions/0364; days and hours coordinated with a date or a clock
+ * time, "eleven thirty", "1130 hrs", grouped or decimal-comma amounts: 0381). A time labelled with another zone
+ * ("18:30 UTC", "9am ET") is read in the task's zone.
  */
 import { readerText } from './reader-text.ts'
 import { pushAll } from '../envs/core/arrays.ts'
@@ -55,7 +57,11 @@ export function timesIn(text: string, loose = false): number[] {
   const t = text.toLowerCase()
   const out: number[] = []
   for (const m of t.matchAll(/\b(\d{1,2})h(?![\w:.])/g)) if (Number(m[1]) <= 23) out.push(Number(m[1]) * 60)
-  if (loose) pushAll(out, spokenTimes(wordsAsDigits(t)))
+  if (loose) for (const x of [spokenTimes(wordsAsDigits(t)), coordinatedHours(t), wordClockTimes(t)]) pushAll(out, x)
+  if (loose) {
+    for (const m of t.matchAll(/\b([01]\d|2[0-3])([0-5]\d)\s*(?:hrs?|hours|h)\b/g))
+      out.push(Number(m[1]) * 60 + Number(m[2]))
+  }
   const re = /\b(\d{1,2})(?:[:.h](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?(?![\d/])/g
   for (const m of t.matchAll(re)) {
     const h = Number(m[1])
@@ -85,6 +91,32 @@ function spokenTimes(t: string): number[] {
   return out
 }
 
+/** Both readings of an hour said without am/pm (9 → 9:00 and 21:00), and 12 as noon and midnight. */
+function bothHalves(h: number, min: number): number[] {
+  if (h < 0 || h > 23) return []
+  return h <= 12 ? [h * 60 + min, ((h + 12) % 24) * 60 + min, (h % 12) * 60 + min] : [h * 60 + min]
+}
+
+const CLOCK = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b\.?)?`
+const LINK_DAYS = String.raw`\s*(?:,|-|–|—|/|&|\bor\b|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b)\s*`
+const LINK = String.raw`\s*(?:-|–|—|/|&|\bor\b|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b)\s*`
+
+/**
+ * A bare hour coordinated with a clock time ("11 or 12:30", "9-11am", "between 11 and 12:30", "12:30 or 3"): a
+ * person reads it as a time too, so the wrong-candidate check does.
+ */
+function coordinatedHours(t: string): number[] {
+  const out: number[] = []
+  const isClock = (x: string) => /[:.]\d{2}|[ap]\.?m/.test(x)
+  for (const m of t.matchAll(new RegExp(`(?<![\\d:./-])(${CLOCK})${LINK}(${CLOCK})(?![\\d/-])`, 'g'))) {
+    const [a, b] = [m[1]!.trim(), m[2]!.trim()]
+    if (isClock(a) === isClock(b)) continue
+    const bare = isClock(a) ? b : a
+    pushAll(out, bothHalves(Number(bare), 0))
+  }
+  return out
+}
+
 const pad = (n: number) => String(n).padStart(2, '0')
 
 /**
@@ -94,7 +126,7 @@ const pad = (n: number) => String(n).padStart(2, '0')
 export function datesIn(text: string, loose = false): string[] {
   const t = text.toLowerCase()
   const out: string[] = []
-  if (loose) pushAll(out, numericDates(t))
+  if (loose) for (const x of [numericDates(t), coordinatedDays(t)]) pushAll(out, x)
   for (const m of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push(`${m[1]}-${m[2]}-${m[3]}`)
   const mon = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
   const year = '(?:,?\\s+(\\d{4})(?![-\\d]))?'
@@ -122,6 +154,28 @@ const NUMBER_WORDS = new RegExp(
   'gi',
 )
 
+const HOUR_WORDS = [...UNITS.slice(1), 'twelve']
+const DIGIT_WORDS = UNITS.slice(1, 10).join('|')
+const MINUTE_WORDS =
+  String.raw`(?:oh[\s-]+(?:${DIGIT_WORDS})|ten|${TEENS.slice(1).join('|')}|` +
+  String.raw`(?:twenty|thirty|forty|fifty)(?:[\s-]+(?:${DIGIT_WORDS}))?)`
+
+/** "eleven thirty", "nine forty-five", "two oh five": an hour and minutes in words, morning and evening. */
+function wordClockTimes(t: string): number[] {
+  const out: number[] = []
+  const re = new RegExp(`\\b(${HOUR_WORDS.join('|')})[\\s-]+(${MINUTE_WORDS})\\b`, 'g')
+  for (const m of t.matchAll(re)) {
+    const min = Number(
+      wordsAsDigits(m[2]!.replace(/^oh[\s-]+/, ''))
+        .replace(/\D+/g, ' ')
+        .trim()
+        .split(' ')[0],
+    )
+    if (min >= 1 && min <= 59) pushAll(out, bothHalves(HOUR_WORDS.indexOf(m[1]!) + 1, min))
+  }
+  return out
+}
+
 /** The text with number words up to ninety-nine as digits ("twenty-one" → "21", "eight thousand" → "8 thousand"). */
 export function wordsAsDigits(text: string): string {
   return text.replace(NUMBER_WORDS, (all, tens?: string, unit?: string, small?: string) => {
@@ -134,8 +188,25 @@ export function wordsAsDigits(text: string): string {
  * Every number the text states, with currency signs, thousands separators and k/m suffixes read, and number words
  * (`wordsAsDigits`).
  */
-export function numbersIn(text: string): number[] {
-  return digitsIn(wordsAsDigits(text))
+export function numbersIn(text: string, loose = false): number[] {
+  const t = wordsAsDigits(text)
+  const out = digitsIn(t)
+  // "3.614,55" and "3 614,55": the decimal comma is unambiguous after groups of three.
+  for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:([. \u00a0\u202f'’])\d{3})+),(\d{1,2})(?![\d,])/g)) {
+    out.push(Number(`${m[1]!.replace(/\D/g, '')}.${m[3]}`))
+  }
+  if (loose) pushAll(out, looseNumbers(t))
+  return out
+}
+
+/** Readings a person may give a number: space or apostrophe groups ("3 541.95", "3'541"), a decimal comma ("95,5"). */
+function looseNumbers(t: string): number[] {
+  const out: number[] = []
+  for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+)(?:[.,](\d{1,2}))?(?![\d])/g)) {
+    out.push(Number(`${m[1]!.replace(/\D/g, '')}.${m[2] ?? '0'}`))
+  }
+  for (const m of t.matchAll(/(?<![\w.,])(\d+),(\d{1,2})(?![\d,])/g)) out.push(Number(`${m[1]}.${m[2]}`))
+  return out
 }
 
 function digitsIn(text: string): number[] {
@@ -166,6 +237,77 @@ export function localiseIso(text: string, zone: string): string {
   })
 }
 
+/** Fixed offsets (minutes east of UTC) and zones of the labels people put after a time. */
+const ZONE_LABELS: Record<string, number | string> = {
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  pst: -480,
+  pdt: -420,
+  mst: -420,
+  mdt: -360,
+  cst: -360,
+  cdt: -300,
+  est: -300,
+  edt: -240,
+  bst: 60,
+  cet: 60,
+  cest: 120,
+  eet: 120,
+  eest: 180,
+  jst: 540,
+  aest: 600,
+  aedt: 660,
+  pt: 'America/Los_Angeles',
+  mt: 'America/Denver',
+  ct: 'America/Chicago',
+  et: 'America/New_York',
+}
+
+/** The offset (minutes east of UTC) of a zone at an instant. */
+function offsetAt(zone: string, ms: number): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(new Date(ms))
+    .find((x) => x.type === 'timeZoneName')!.value
+  const m = /([+-])(\d{2}):?(\d{2})?/.exec(name)
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0
+}
+
+/**
+ * Rewrites clock times labelled with another zone ("18:30 UTC", "13:30Z", "9am ET", "10:00 GMT+1") as the local
+ * `HH:MM` in `zone`, on the day `near` falls on there: "12:30 (or 18:30 UTC)" names two instants, and "00:00 your
+ * time (04:00 UTC)" one.
+ */
+export function localiseZoned(text: string, zone: string, near: string): string {
+  const labels = Object.keys(ZONE_LABELS)
+    .filter((k) => k !== 'z')
+    .join('|')
+  const re = new RegExp(
+    String.raw`\b(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?` +
+      String.raw`(?:(z)|\s*\b(${labels})(?:\s*([+-])(\d{1,2})(?::?(\d{2}))?)?)\b`,
+    'gi',
+  )
+  return text.replace(
+    re,
+    (all, h: string, mm?: string, ap?: string, z?: string, label?: string, sign?: string, oh?: string, om?: string) => {
+      const hour = Number(h)
+      const ampm = ap?.[0]?.toLowerCase()
+      if (hour > 23 || (ampm && (hour < 1 || hour > 12)) || Number(mm ?? 0) > 59) return all
+      if (z && !mm) return all
+      const key = (z ?? label!).toLowerCase()
+      const fixed = ZONE_LABELS[key]!
+      const ms0 = new Date(near).getTime()
+      let offset = typeof fixed === 'number' ? fixed : offsetAt(fixed, ms0)
+      if (sign) offset += (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om ?? 0))
+      const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
+      const day = new Date(ms0 + offset * 60_000).toISOString().slice(0, 10)
+      const at = Date.parse(`${day}T00:00:00Z`) + (h24 * 60 + Number(mm ?? 0) - offset) * 60_000
+      const p = localParts(new Date(at).toISOString(), zone)
+      return `${pad(Math.floor(p.minutes / 60))}:${pad(p.minutes % 60)}`
+    },
+  )
+}
+
 /** "4/26", "26.4.2026", "04-26-2026" as every month-day (with the year when given) they can mean. */
 function numericDates(t: string): string[] {
   const out: string[] = []
@@ -183,6 +325,43 @@ function numericDates(t: string): string[] {
   return out
 }
 
+const MON = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
+const DAY = String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?`
+const RANGE = /^\s*(?:-|–|—|to|till|until|through|thru)\s*$/
+
+/** The days of a chain ("26, 27 or 29", "26–29", "the 26th and the 29th"), a range read as every day in it. */
+function chainDays(chain: string): number[] {
+  const parts = chain.split(/(\d{1,2})(?:st|nd|rd|th)?/)
+  const days: number[] = []
+  for (let i = 1; i < parts.length; i += 2) {
+    const d = Number(parts[i])
+    const prev = days[days.length - 1]
+    if (prev !== undefined && prev < d && RANGE.test(parts[i - 1]!.replace(/\bthe\b/g, ''))) {
+      for (let x = prev + 1; x < d; x++) days.push(x)
+    }
+    days.push(d)
+  }
+  return days.filter((d) => d >= 1 && d <= 31)
+}
+
+/**
+ * Days coordinated with a month ("26 and 29 April", "26–29 April", "April 29 or 26", "April 29th or the 26th") and
+ * ordinals standing alone ("the 26th") in each month the text names: a person reads each as a date of that month.
+ */
+function coordinatedDays(t: string): string[] {
+  const out: string[] = []
+  const md = (mon: string, d: number) => `${pad(MONTHS.indexOf(mon.slice(0, 3)) + 1)}-${pad(d)}`
+  const dayFirst = new RegExp(`((?:${DAY}${LINK_DAYS})+${DAY})(?:\\s+of)?\\s+${MON}`, 'g')
+  for (const m of t.matchAll(dayFirst)) for (const d of chainDays(m[1]!)) out.push(md(m[2]!, d))
+  const monthFirst = new RegExp(`\\b${MON}\\s+(${DAY}(?:${LINK_DAYS}${DAY}(?![:.]\\d|\\d|\\s*[ap]\\.?m\\b))+)`, 'g')
+  for (const m of t.matchAll(monthFirst)) for (const d of chainDays(m[2]!)) out.push(md(m[1]!, d))
+  const months = [...t.matchAll(new RegExp(`\\b${MON}`, 'g'))].map((m) => m[1]!)
+  for (const m of t.matchAll(/\b(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z]{3})/g)) {
+    for (const mon of months) if (Number(m[1]) >= 1 && Number(m[1]) <= 31) out.push(md(mon, Number(m[1])))
+  }
+  return out
+}
+
 const dateMatches = (stated: string, date: string) => (stated.length === 5 ? date.endsWith(stated) : stated === date)
 
 /**
@@ -195,10 +374,10 @@ export function states(raw: string, e: Expected, loose = false): boolean {
     const hay = ` ${normaliseText(text)} `
     return [e.value, ...(e.aliases ?? [])].some((n) => normaliseText(n) !== '' && hay.includes(` ${normaliseText(n)} `))
   }
-  if (e.kind === 'number') return numbersIn(text).some((v) => Math.abs(v - e.value) < 0.005)
+  if (e.kind === 'number') return numbersIn(text, loose).some((v) => Math.abs(v - e.value) < 0.005)
   if (e.kind === 'date') return datesIn(text, loose).some((d) => dateMatches(d, e.date))
   const { date, minutes } = localParts(e.iso, e.zone)
-  const local = localiseIso(text, e.zone)
+  const local = localiseZoned(localiseIso(text, e.zone), e.zone, e.iso)
   const dates = datesIn(local, loose)
   if (dates.length > 0 && !dates.some((d) => dateMatches(d, date))) return false
   return timesIn(local, loose).includes(minutes)
