@@ -28,6 +28,8 @@ export type FreeBusyLimits = { calendarExpansionMax?: unknown; groupExpansionMax
  * primary calendar ids (a world user's address, an outside address as it is), and each is answered as an item
  * would be. A group with more members than `groupExpansionMax` answers `groupTooBig` and no calendars; calendars
  * past `calendarExpansionMax` (distinct ids, items and members together) answer `tooManyCalendarsRequested`.
+ * Deviation (unverified): any caller may expand any group of the workspace; Google follows the group's
+ * "view members" setting.
  */
 export function freeBusyMaps(
   db: Db,
