@@ -53,10 +53,11 @@ export function findGroupByEmail(db: Db, email: string): GroupRow | undefined {
 
 /**
  * The addresses a group address stands for: its members, with nested groups expanded (each group once, so cycles
- * end), in the order they were added; members that turn off mail (`NONE`) are left out. Undefined when `email` is
- * not a group.
+ * end), in the order they were added; members that turn off mail (`NONE`) are left out unless `allMembers` (a
+ * delivery setting is about mail only: Calendar's free/busy expansion keeps them). Undefined when `email` is not a
+ * group.
  */
-export function expandGroup(db: Db, email: string): string[] | undefined {
+export function expandGroup(db: Db, email: string, allMembers = false): string[] | undefined {
   const top = findGroupByEmail(db, email)
   if (!top) return undefined
   const seen = new Set<string>([top.id])
@@ -68,7 +69,7 @@ export function expandGroup(db: Db, email: string): string[] | undefined {
       ORDER BY added_seq`,
     ).all(groupId) as { email: string; type: string; delivery_settings: string }[]
     for (const m of rows) {
-      if (m.delivery_settings === 'NONE') continue
+      if (m.delivery_settings === 'NONE' && !allMembers) continue
       const nested = m.type === 'GROUP' ? findGroupByEmail(db, m.email) : undefined
       if (nested) {
         if (!seen.has(nested.id)) {

@@ -7,8 +7,8 @@ import { pageOf } from '../../core/paging.ts'
 import { Channel, Colors, FreeBusyRequest, FreeBusyResponse, Setting } from '../api/schemas.gen.ts'
 import { channels } from '../schema.ts'
 import { COLORS } from '../colors.ts'
-import { atLeast, findCalendar, roleOf } from '../store/access.ts'
-import { busyOf } from '../store/busy.ts'
+import { findCalendar } from '../store/access.ts'
+import { freeBusyMaps } from '../store/freebusy.ts'
 import { parseRfc3339, rfc3339Utc, isValidZone } from '../time/zoned.ts'
 import {
   CalParams,
@@ -20,7 +20,6 @@ import {
   notFound,
   required,
   isObject,
-  calendarIdOf,
   requireCalendar,
 } from './common.ts'
 
@@ -223,6 +222,7 @@ export const miscRouter = createGoogleRouter()
       timeZone?: string
       items?: { id?: string }[]
       calendarExpansionMax?: number
+      groupExpansionMax?: number
     }
     if (!b.timeMin) throw required('Missing timeMin parameter.')
     if (!b.timeMax) throw required('Missing timeMax parameter.')
@@ -232,27 +232,8 @@ export const miscRouter = createGoogleRouter()
     if (max < min) throw invalid('The specified time range is empty.', 'timeRangeEmpty')
     if (b.timeZone !== undefined && !isValidZone(b.timeZone)) throw invalid('Invalid time zone definition.', 'invalid')
     const items = Array.isArray(b.items) ? b.items : []
-    if (items.length > 50) throw invalid('Too many calendars requested.', 'tooManyCalendarsRequested')
-    const db = c.var.world.db
-    const out: Record<string, unknown> = {}
-    for (const item of items) {
-      const key = String(item?.id ?? '')
-      const cal = findCalendar(db, calendarIdOf(c, key))
-      if (!cal || !atLeast(roleOf(db, cal, c.var.user), 'freeBusyReader')) {
-        out[key] = { errors: [{ domain: 'global', reason: 'notFound' }], busy: [] }
-        continue
-      }
-      out[key] = {
-        busy: busyOf(db, cal.id, min, max, cal).map(([s, e]) => ({
-          start: rfc3339Utc(s).replace('.000Z', 'Z'),
-          end: rfc3339Utc(e).replace('.000Z', 'Z'),
-        })),
-      }
-    }
-    // Deviation: `groups` and calendarExpansionMax are accepted;
-    // world users belong to no groups, so no group is expanded.
-    return c.json(
-      { kind: 'calendar#freeBusy', timeMin: rfc3339Utc(min), timeMax: rfc3339Utc(max), calendars: out } as never,
-      200,
-    )
+    const ids = items.map((item) => String(item?.id ?? ''))
+    const { calendars, groups } = freeBusyMaps(c.var.world.db, c.var.user, ids, min, max, b)
+    const head = { kind: 'calendar#freeBusy', timeMin: rfc3339Utc(min), timeMax: rfc3339Utc(max) }
+    return c.json({ ...head, ...(groups ? { groups } : {}), calendars } as never, 200)
   })
