@@ -9,6 +9,7 @@ import type { WorldUserRow } from '../../core/world-tables.ts'
 import { aclRules, calendarList, calendars, type AclRow, type CalendarRow } from '../schema.ts'
 import { COLORS } from '../colors.ts'
 import { isRoomCalendar, roomCalendar } from './rooms.ts'
+import { groupsContaining } from '../../core/groups.ts'
 
 export type Role = 'none' | 'freeBusyReader' | 'reader' | 'writer' | 'owner'
 const RANK: Record<Role, number> = { none: 0, freeBusyReader: 1, reader: 2, writer: 3, owner: 4 }
@@ -75,12 +76,15 @@ export function roleOf(db: Db, cal: CalendarRow, user: WorldUserRow): Role {
   // Deviation: a room calendar's sharing cannot be changed (its ACL has no owner here to change it).
   if (isRoomCalendar(cal)) return domain === (getMeta(db, 'domain') ?? '').toLowerCase() ? 'reader' : 'none'
   let role: Role = 'none'
+  let memberOf: string[] | undefined
+  // A group rule reaches the Directory group's members, nested groups included (as Drive's grants do).
+  const inGroup = (v: string) => v === email || (memberOf ??= groupsContaining(db, email)).includes(v)
   for (const r of liveRules(db, cal.id)) {
     const v = (r.scopeValue ?? '').toLowerCase()
-    // Deviation: world users belong to no groups; a group rule applies to a user whose email is the group address.
     const match =
       r.scopeType === 'default' ||
-      ((r.scopeType === 'user' || r.scopeType === 'group') && v === email) ||
+      (r.scopeType === 'user' && v === email) ||
+      (r.scopeType === 'group' && inGroup(v)) ||
       (r.scopeType === 'domain' && v === domain)
     if (match) role = maxRole(role, r.role)
   }
