@@ -85,7 +85,7 @@ function spokenTimes(t: string): number[] {
     out.push(h * 60 + min)
     if (h <= 12) out.push(((h + 12) % 24) * 60 + min, (h % 12) * 60 + min)
   }
-  for (const m of t.matchAll(/\b(\d{1,2})\s*o['’]?\s*clock\b/g)) both(Number(m[1]), 0)
+  for (const m of t.matchAll(/\b(\d{1,2})\s*o['\u2019]?\s*clock\b/g)) both(Number(m[1]), 0)
   for (const m of t.matchAll(/\b(half|quarter)\s+past\s+(\d{1,2})\b/g)) both(Number(m[2]), m[1] === 'half' ? 30 : 15)
   for (const m of t.matchAll(/\bquarter\s+to\s+(\d{1,2})\b/g)) both((Number(m[1]) + 23) % 24, 45)
   return out
@@ -98,8 +98,9 @@ function bothHalves(h: number, min: number): number[] {
 }
 
 const CLOCK = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b\.?)?`
-const LINK_DAYS = String.raw`\s*(?:,|-|–|—|/|&|\bor\b|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b)\s*`
-const LINK = String.raw`\s*(?:-|–|—|/|&|\bor\b|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b)\s*`
+const JOINERS = String.raw`-|\u2013|\u2014|/|&|\bor\b|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b`
+const LINK_DAYS = String.raw`\s*(?:,|${JOINERS})\s*`
+const LINK = String.raw`\s*(?:${JOINERS})\s*`
 
 /**
  * A bare hour coordinated with a clock time ("11 or 12:30", "9-11am", "between 11 and 12:30", "12:30 or 3"): a
@@ -192,7 +193,7 @@ export function numbersIn(text: string, loose = false): number[] {
   const t = wordsAsDigits(text)
   const out = digitsIn(t)
   // "3.614,55" and "3 614,55": the decimal comma is unambiguous after groups of three.
-  for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:([. \u00a0\u202f'’])\d{3})+),(\d{1,2})(?![\d,])/g)) {
+  for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:([. \u00a0\u202f'\u2019])\d{3})+),(\d{1,2})(?![\d,])/g)) {
     out.push(Number(`${m[1]!.replace(/\D/g, '')}.${m[3]}`))
   }
   if (loose) pushAll(out, looseNumbers(t))
@@ -202,7 +203,7 @@ export function numbersIn(text: string, loose = false): number[] {
 /** Readings a person may give a number: space or apostrophe groups ("3 541.95", "3'541"), a decimal comma ("95,5"). */
 function looseNumbers(t: string): number[] {
   const out: number[] = []
-  for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+)(?:[.,](\d{1,2}))?(?![\d])/g)) {
+  for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:[ \u00a0\u202f'\u2019]\d{3})+)(?:[.,](\d{1,2}))?(?![\d])/g)) {
     out.push(Number(`${m[1]!.replace(/\D/g, '')}.${m[2] ?? '0'}`))
   }
   for (const m of t.matchAll(/(?<![\w.,])(\d+),(\d{1,2})(?![\d,])/g)) out.push(Number(`${m[1]}.${m[2]}`))
@@ -211,7 +212,7 @@ function looseNumbers(t: string): number[] {
 
 function digitsIn(text: string): number[] {
   const out: number[] = []
-  const re = /(?<![\w.])[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m|thousand|million)?\b/gi
+  const re = /(?<![\w.])[$\u20ac\u00a3]?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?(k|m|thousand|million)?\b/gi
   for (const m of text.matchAll(re)) {
     let v = Number(m[1]!.replace(/,/g, '') + (m[2] ?? ''))
     const s = m[3]?.toLowerCase()
@@ -327,7 +328,7 @@ function numericDates(t: string): string[] {
 
 const MON = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
 const DAY = String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?`
-const RANGE = /^\s*(?:-|–|—|to|till|until|through|thru)\s*$/
+const RANGE = /^\s*(?:-|\u2013|\u2014|to|till|until|through|thru)\s*$/
 
 /** The days of a chain ("26, 27 or 29", "26–29", "the 26th and the 29th"), a range read as every day in it. */
 function chainDays(chain: string): number[] {
