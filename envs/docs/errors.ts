@@ -18,9 +18,9 @@ export class DocsError extends GoogleApiError {
   }
 }
 
-/** 404 for a document that does not exist or that the caller cannot see. */
+/** 404 for a document id that does not exist. */
 export const docNotFound = () => new DocsError('NOT_FOUND', 'Requested entity was not found.')
-/** 403 for a caller who may see but not do this. */
+/** 403 for a document the caller cannot see, or may see but not do this to. */
 export const docForbidden = () => new DocsError('PERMISSION_DENIED', 'The caller does not have permission')
 /** 400 INVALID_ARGUMENT with Google's text. */
 export const invalid = (message: string, detail?: GoogleErrorDetail) =>

@@ -70,7 +70,7 @@ describe('docs.documents.get', () => {
     expect(tabs.body.tabs[0].documentTab.body.content).toHaveLength(2)
   })
 
-  it('answers 404 with the Docs error body for unknown and invisible documents', async () => {
+  it('answers 404 for an unknown document and 403 for one not shared with the caller', async () => {
     const { h, bob, id } = await setup()
     const missing = await h.call('GET', '/v1/documents/1nope', { token: bob })
     expect(missing.status).toBe(404)
@@ -78,7 +78,10 @@ describe('docs.documents.get', () => {
       error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' },
     })
     const hidden = await h.call('GET', `/v1/documents/${id}`, { token: bob })
-    expect(hidden.status).toBe(404)
+    expect(hidden.status).toBe(403)
+    expect(hidden.body).toEqual({
+      error: { code: 403, message: 'The caller does not have permission', status: 'PERMISSION_DENIED' },
+    })
   })
 
   it('reads seeded content with tables', async () => {
@@ -203,10 +206,10 @@ describe('docs.documents.batchUpdate', () => {
     ).toBe(400)
   })
 
-  it('lets a writer edit, refuses a reader with 403, hides the document from others with 404', async () => {
+  it('lets a writer edit and refuses a reader and a caller it is not shared with (403)', async () => {
     const { h, alice, bob, id } = await setup()
     const edit = { json: { requests: [{ insertText: { location: { index: 1 }, text: 'x' } }] } }
-    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: bob, ...edit })).status).toBe(404)
+    expect((await h.call('POST', `/v1/documents/${id}:batchUpdate`, { token: bob, ...edit })).status).toBe(403)
     const share = await h.call('POST', `/drive/v3/files/${id}/permissions?sendNotificationEmail=false`, {
       token: alice,
       json: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' },

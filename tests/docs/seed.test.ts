@@ -79,7 +79,7 @@ describe('docs seed in a world', () => {
     expect(res.status).toBe(200)
     expect(res.body.title).toMatch(/Product Roadmap$/)
     expect(res.body.body.content.some((e: any) => e.table)).toBe(true)
-    expect((await h.call('GET', `/v1/documents/${roadmap.documentId}`, { token: h.google('erin') })).status).toBe(404)
+    expect((await h.call('GET', `/v1/documents/${roadmap.documentId}`, { token: h.google('erin') })).status).toBe(403)
   })
 
   it('keeps an explicit id only when Drive seeded that Google Doc', async () => {

@@ -90,7 +90,7 @@ describe('docs.documents.* through googleapis', () => {
         .toString(),
     ).toBe('PK')
 
-    await expect(docsFor('bob').documents.get({ documentId }, { retry: false })).rejects.toMatchObject({ status: 404 })
+    await expect(docsFor('bob').documents.get({ documentId }, { retry: false })).rejects.toMatchObject({ status: 403 })
     await drive.permissions.create({
       fileId: documentId,
       sendNotificationEmail: false,
