@@ -33,3 +33,15 @@ export function searchOfUrl(url: string): string {
   const search = hash < 0 ? url.slice(end) : url.slice(end, hash)
   return search === '?' ? '' : search
 }
+
+/**
+ * The URL a client used, for URLs a response hands back (a resumable session, a download URI): the request's own,
+ * with the scheme a TLS-terminating proxy in front names in `X-Forwarded-Proto` (its first value, `http` or `https`).
+ * Google's answers are https URLs; without this a client behind such a proxy is sent to plain http.
+ */
+export function publicRequestUrl(url: string, forwardedProto: string | undefined): URL {
+  const out = new URL(url)
+  const proto = forwardedProto?.split(',')[0]?.trim().toLowerCase()
+  if (proto === 'https' || proto === 'http') out.protocol = `${proto}:`
+  return out
+}

@@ -103,6 +103,7 @@ export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only
           : `https://drive.google.com/file/d/${row.id}/view?usp=drivesdk`
   }
   if (row.mimeType === GOOGLE_DOC && (all || only.has('exportLinks'))) out.exportLinks = exportLinksOf(row.id)
+  if (row.shortcut && (all || only.has('shortcutDetails'))) out.shortcutDetails = JSON.parse(row.shortcut) as unknown
   if (all || only.has('iconLink')) {
     out.iconLink = `https://drive-thirdparty.googleusercontent.com/16/type/${row.mimeType}`
   }

@@ -39,6 +39,8 @@ export const files = sqliteTable(
      */
     nameKey: blob('name_key', { mode: 'buffer' }),
     nameWords: text('name_words').notNull().default(''),
+    /** A shortcut's `shortcutDetails` as JSON `{targetId, targetMimeType}` (the type as it was at creation). */
+    shortcut: text('shortcut'),
   },
   // By owner, with drive and id so a listing's "does the caller own it" probe reads the index alone; by type, as
   // listings walk the folder tree (folders are few next to files) and `mimeType = …` narrows a search. By parents

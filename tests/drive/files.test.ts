@@ -297,6 +297,26 @@ describe('drive.files.create', () => {
     expect(listed).toHaveLength(1)
   })
 
+  test('hands back an https session URL behind a TLS-terminating proxy (X-Forwarded-Proto)', async () => {
+    // rclone talks to https://www.googleapis.com only: behind a proxy that ends TLS, the request reaches us as
+    // http, and a plain-http session URL sends the client's chunks where nothing listens.
+    const h = harness(driveSeed)
+    const start = (proto?: string) =>
+      h.app.request('http://www.googleapis.com/upload/drive/v3/files?uploadType=resumable', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${h.google('ann')}`,
+          'content-type': 'application/json',
+          ...(proto ? { 'x-forwarded-proto': proto } : {}),
+        },
+        body: JSON.stringify({ name: 'via-proxy.txt' }),
+      })
+    const behind = (await start('https')).headers.get('location')!
+    expect(behind).toMatch(/^https:\/\/www\.googleapis\.com\/upload\/drive\/v3\/files\?uploadType=resumable&upload_id=/)
+    expect((await start()).headers.get('location')).toMatch(/^http:\/\/www\.googleapis\.com\//)
+    expect((await start('ftp')).headers.get('location')).toMatch(/^http:\/\//)
+  })
+
   test('takes resumable chunks by POST with X-GUploader-No-308 as the Go client sends them', async () => {
     const h = harness(driveSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }

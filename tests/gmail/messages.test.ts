@@ -426,6 +426,23 @@ describe('gmail.users.messages.send resumable upload', () => {
     expect(again.status).toBe(404)
   })
 
+  test('answers an https session URL when a TLS-terminating proxy says X-Forwarded-Proto: https', async () => {
+    const h = harness(gmailSeed)
+    const start = await h.app.request(
+      'http://www.googleapis.com/upload/gmail/v1/users/me/messages/send?uploadType=resumable',
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${h.google('ann')}`,
+          'content-type': 'application/json',
+          'x-forwarded-proto': 'https',
+        },
+        body: '{}',
+      },
+    )
+    expect(start.headers.get('location')).toMatch(/^https:\/\/www\.googleapis\.com\/upload\/gmail\/v1\//)
+  })
+
   test('takes chunks by POST with X-GUploader-No-308 (the Go client) and a final bytes */total', async () => {
     const h = harness(gmailSeed)
     const auth = { authorization: `Bearer ${h.google('ann')}` }

@@ -52,6 +52,9 @@ const notWritable = (message: string) => new GoogleApiError('PERMISSION_DENIED',
  */
 export function checkWritable(meta: object, update: boolean) {
   const m = meta as Record<string, unknown>
+  // Discovery: `shortcutDetails.targetId` "can only be set on files.create requests".
+  if (update && m.shortcutDetails !== undefined)
+    throw notWritable('The resource body includes fields which are not directly writable.')
   if (update && m.parents !== undefined)
     throw notWritable(
       'The parents field is not directly writable in update requests. Use the addParents and removeParents ' +

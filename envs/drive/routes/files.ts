@@ -21,6 +21,7 @@ import {
   FOLDER,
   GOOGLE_DOC,
   insertFile,
+  SHORTCUT,
   parentsOf,
   permissionIdFor,
   recordChange,
@@ -28,7 +29,7 @@ import {
   writeFile,
 } from '../store/files.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
-import { permissions, type FileRow } from '../schema.ts'
+import { permissions, revisions, type FileRow } from '../schema.ts'
 import { stmt, updateRows, type Db } from '../../core/db.ts'
 import type { FileView } from '../query/evaluate.ts'
 import { requireDrive } from './drives.ts'
@@ -71,6 +72,7 @@ type Meta = {
   trashed?: boolean
   properties?: Record<string, string | null>
   appProperties?: Record<string, string | null>
+  shortcutDetails?: { targetId?: string }
 }
 
 /** Parents must be folders the caller can add to. */
@@ -143,8 +145,9 @@ function createFileRow(
   if (parents.length > 1)
     throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
   const inDrive = driveOfParents(c.var.world.db, parents)
+  const shortcut = mimeType === SHORTCUT ? shortcutOf(c, meta) : null
   const row = c.var.world.tx((db) => {
-    const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC ? undefined : (content ?? Buffer.alloc(0))
+    const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC || shortcut ? undefined : (content ?? Buffer.alloc(0))
     const extra: Partial<typeof files.$inferInsert> = {}
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
@@ -162,6 +165,7 @@ function createFileRow(
       description: meta.description,
       createdMs,
       modifiedMs: modifiedMs ?? (createdMs === undefined ? undefined : nowMs(db)),
+      shortcut,
     }
     if (!Object.keys(extra).length && mimeType !== GOOGLE_DOC) {
       // Nothing more is written: the row is read back once, and only when the answer renders more than these.
@@ -176,6 +180,36 @@ function createFileRow(
     return findFile(db, created.id)!
   })
   return row
+}
+
+/**
+ * A new shortcut's stored `shortcutDetails`: its target must be an item the caller can see; the target's type is
+ * kept as it is now (discovery: "a snapshot of the target's MIME type, captured when the shortcut is created").
+ * A shortcut holds no content, so it has no size or checksums. Deviation (wording unverified): a shortcut without
+ * `shortcutDetails.targetId` is 400 `required`.
+ */
+function shortcutOf(c: WorldContext, meta: Meta): string {
+  const targetId = meta.shortcutDetails?.targetId
+  if (!targetId) {
+    throw new GoogleApiError('INVALID_ARGUMENT', 'required', 'Required: shortcutDetails.targetId', {
+      location: 'shortcutDetails.targetId',
+      locationType: 'other',
+    })
+  }
+  const target = isRootRef(c, targetId) ? undefined : requireItem(c, targetId)
+  return JSON.stringify({ targetId, targetMimeType: target?.mimeType ?? FOLDER })
+}
+
+/**
+ * `keepRevisionForever=true` on a create, copy or content upload: the head revision it made is kept forever
+ * (rclone's `--drive-keep-revision-forever`). Files without binary content have no revision to keep.
+ * Deviation: the limit of 200 pinned revisions per file is not enforced.
+ */
+export function keepHeadRevision(c: WorldContext, fileId: string) {
+  if (c.req.query('keepRevisionForever') !== 'true') return
+  const head = stmt(c.var.world.db, 'SELECT head_revision_id FROM drive_files WHERE id = ?').pluck().get(fileId)
+  if (typeof head !== 'string') return
+  c.var.world.tx((db) => updateRows(db, revisions, { keepForever: true }, { fileId, id: head }))
 }
 
 const clean = (o: Record<string, string | null>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null))
@@ -564,10 +598,12 @@ export const filesRouter = createGoogleRouter()
         name: meta.name ?? `Copy of ${source.name}`,
         mimeType: source.mimeType,
         parents: meta.parents ?? parentsOf(source),
+        ...(source.shortcut ? { shortcutDetails: JSON.parse(source.shortcut) as Meta['shortcutDetails'] } : {}),
       },
       source.content ?? undefined,
     )
     if (source.mimeType === GOOGLE_DOC) c.var.world.tx((db) => copyDocumentContent(db, source.id, String(out.id)))
+    keepHeadRevision(c, String(out.id))
     return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS) as never, 200)
   })
   .openapi(deleteRoute, (c) => {

@@ -7,6 +7,7 @@ import { Operation } from '../api/schemas.gen.ts'
 import { operations } from '../schema.ts'
 import { GOOGLE_DOC, FOLDER } from '../store/files.ts'
 import { bool, json, requireItem } from './common.ts'
+import { publicRequestUrl } from '../../core/request-url.ts'
 
 const EXPORTABLE = [
   'text/plain',
@@ -19,7 +20,7 @@ const EXPORTABLE = [
 
 /** A finished download operation; its `downloadUri` points back at this server's media or export URL. */
 function render(c: WorldContext, op: typeof operations.$inferSelect) {
-  const origin = new URL(c.req.url).origin
+  const origin = publicRequestUrl(c.req.url, c.req.header('x-forwarded-proto')).origin
   const uri = op.mimeType
     ? `${origin}/drive/v3/files/${op.fileId}/export?mimeType=${encodeURIComponent(op.mimeType)}`
     : op.revisionId

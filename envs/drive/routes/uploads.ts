@@ -5,11 +5,12 @@ import { checkUploadSize, splitRelated } from '../../core/multipart.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
-import { createFile, updateFile } from './files.ts'
+import { createFile, keepHeadRevision, updateFile } from './files.ts'
 import { findFile, GOOGLE_DOC } from '../store/files.ts'
 import { blocksFromUpload, IMPORTABLE } from '../../docs/render.ts'
 import { toFile } from '../map.ts'
 import { requireFile, FILE_DEFAULT_FIELDS, fileFieldsKept, withDefaultFields } from './common.ts'
+import { publicRequestUrl } from '../../core/request-url.ts'
 
 // Media uploads at /upload/drive/v3/files: uploadType=media (bytes only), multipart (multipart/related:
 // JSON metadata then the bytes) and resumable (a session URI, then one or more PUTs of byte ranges).
@@ -42,7 +43,7 @@ async function receive(c: WorldContext, fileId?: string) {
         .run()
       return sid
     })
-    const url = new URL(c.req.url)
+    const url = publicRequestUrl(c.req.url, c.req.header('x-forwarded-proto'))
     url.searchParams.set('upload_id', id)
     return c.body(null, 200, { location: url.toString() })
   }
@@ -75,11 +76,13 @@ async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: st
     const { contentType: _type, ...fields } = meta
     const q = { addParents: c.req.query('addParents'), removeParents: c.req.query('removeParents') }
     const out = updateFile(c, fileId, fields as never, q, data)
+    keepHeadRevision(c, fileId)
     return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
   }
   const imported = await conversion(meta, data, contentType)
   const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
   const out = createFile(c, meta as never, data, type, imported)
+  keepHeadRevision(c, String(out.id))
   return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
 }
 
@@ -135,6 +138,8 @@ async function resume(c: WorldContext) {
     const out = createFile(c, meta as never, received, type, imported)
     res = c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
     doneId = out.id as string
+    // The session URL carries the query of the request that opened it, keepRevisionForever included.
+    keepHeadRevision(c, doneId)
   }
   c.var.world.tx((db) =>
     db

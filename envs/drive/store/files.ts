@@ -12,6 +12,7 @@ import { changes, files, permissions, revisions, type FileRow, type PermissionRo
 
 export const FOLDER = 'application/vnd.google-apps.folder'
 export const GOOGLE_DOC = 'application/vnd.google-apps.document'
+export const SHORTCUT = 'application/vnd.google-apps.shortcut'
 
 export type Role = 'owner' | 'organizer' | 'fileOrganizer' | 'writer' | 'commenter' | 'reader'
 const RANK: Record<Role | 'none', number> = {
@@ -68,6 +69,8 @@ export type NewFile = {
   createdMs?: number
   modifiedMs?: number
   driveId?: string | null
+  /** A shortcut's details as stored JSON (see the `shortcut` column). */
+  shortcut?: string | null
 }
 
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
@@ -126,6 +129,7 @@ export function writeFile(db: Db, f: NewFile): string {
     driveId: f.driveId ?? null,
     nameKey: names.nameKey,
     nameWords: names.nameWords,
+    shortcut: f.shortcut ?? null,
   }
   stmt(db, INSERT_FILE).run(fileValues(row))
   // Items of a shared drive have no owner: the drive's members hold them.
@@ -181,6 +185,7 @@ export function fileValues(r: FileRow): unknown[] {
     r.driveId,
     r.nameKey,
     r.nameWords,
+    r.shortcut,
   ]
 }
 

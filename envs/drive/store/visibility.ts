@@ -104,6 +104,7 @@ export function pageRows(db: Db, page: readonly FileView[], only: ReadonlySet<st
         driveId: r.driveId,
         nameKey: null,
         nameWords: '',
+        shortcut: null,
       } satisfies FileRow,
     ]),
   )

@@ -6,6 +6,7 @@ import { checkUploadSize } from '../../core/multipart.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
 import { checkHeaderSize, uploadMeta, type MessageInput } from './message-input.ts'
+import { publicRequestUrl } from '../../core/request-url.ts'
 
 /** The Gmail API's media upload limit (discovery `maxSize` of messages.send/insert/import: 35 MB). */
 export const GMAIL_MAX_UPLOAD_BYTES = 36_700_160
@@ -34,7 +35,7 @@ export async function openSession(c: WorldContext, userId: string) {
       .run()
     return sid
   })
-  const url = new URL(c.req.url)
+  const url = publicRequestUrl(c.req.url, c.req.header('x-forwarded-proto'))
   url.searchParams.set('upload_id', id)
   return c.body(null, 200, { location: url.toString() })
 }
