@@ -34,6 +34,18 @@ export function stmt(db: Db, sql: string): Database.Statement {
 }
 
 /**
+ * A raw row (`.raw(true)`) as a plain object keyed by `keys`, the statement's columns in order: what `.get()` gives,
+ * built here. better-sqlite3 names every column of every row it makes an object of, into a dictionary-mode object:
+ * about 3 µs more than this for a 17-column row (decisions 0300, 0384). Undefined for no row.
+ */
+export function keyedRow<T>(keys: readonly string[], values: unknown): T | undefined {
+  if (values === undefined) return undefined
+  const row: Record<string, unknown> = {}
+  for (let i = 0; i < keys.length; i++) row[keys[i]!] = (values as unknown[])[i]
+  return row as T
+}
+
+/**
  * A text as SQLite stores and returns it: better-sqlite3 writes a lone surrogate (JSON `"\ud800"`) as bytes that
  * read back as replacement characters, so a text with one is put through SQLite to see what it becomes.
  */

@@ -1,10 +1,11 @@
-import { stmt, type Db } from '../core/db.ts'
+import { keyedRow, stmt, type Db } from '../core/db.ts'
+import { columnNames } from '../core/dump-rows.ts'
 import { hexId } from '../core/ids.ts'
 import { now, nowMs } from '../core/clock.ts'
 import { badRequest } from '../core/errors/google.ts'
 import { userFromRow } from '../core/users.ts'
 import { expandGroupAddresses } from '../core/groups.ts'
-import type { WorldUserRow } from '../core/world-tables.ts'
+import { worldUsers, type WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
 import { headEnd, headerOf, parseMime, parseTopHeaders } from './mime/parse.ts'
@@ -103,8 +104,9 @@ export function rewriteHeaders(
   return out
 }
 
-/** A header value's UTF-8 bytes as a latin1 string (one character per byte). */
-const utf8Bytes = (value: string) => Buffer.from(value, 'utf8').toString('latin1')
+/** A header value's UTF-8 bytes as a latin1 string (one character per byte): an ASCII value is its own. */
+const utf8Bytes = (value: string) => (ASCII.test(value) ? value : Buffer.from(value, 'utf8').toString('latin1'))
+const ASCII = /^[\x00-\x7f]*$/
 
 /** What rewriteHeaders puts after a message that has no blank line. */
 const NO_BODY = Buffer.from('\r\n\r\n', 'latin1')
@@ -178,16 +180,20 @@ function sendAsAddress(db: Db, sender: WorldUserRow, given: string | undefined):
 /** Gmail's per-message recipient limit. Deviation: Gmail's wording of the refusal is not documented. */
 export const MAX_RECIPIENTS = 500
 
-type UserColumns = Parameters<typeof userFromRow>[0] & { email: string }
+type UserColumns = Parameters<typeof userFromRow>[0]
+
+const USER_KEYS = columnNames(worldUsers)
+const EMAIL_AT = USER_KEYS.indexOf('email')
+const USERS_SQL = `SELECT ${USER_KEYS.join(', ')} FROM world_users ORDER BY rowid`
 
 /**
- * Every world user's row by lower-cased address (the last in seed order for addresses that differ only in case):
- * what `listUsers` gives, read without turning every row into a user.
+ * Every world user's raw row by lower-cased address (the last in seed order for addresses that differ only in
+ * case): what `listUsers` gives, read without making an object of any row but a recipient's (keyedRow).
  */
-function usersByEmail(db: Db): Map<string, UserColumns> {
-  const byEmail = new Map<string, UserColumns>()
-  for (const row of stmt(db, 'SELECT * FROM world_users ORDER BY rowid').all() as UserColumns[]) {
-    byEmail.set(row.email.toLowerCase(), row)
+function usersByEmail(db: Db): Map<string, unknown[]> {
+  const byEmail = new Map<string, unknown[]>()
+  for (const row of stmt(db, USERS_SQL).raw(true).all() as unknown[][]) {
+    byEmail.set((row[EMAIL_AT] as string).toLowerCase(), row)
   }
   return byEmail
 }
@@ -211,7 +217,7 @@ function deliverToWorldUsers(
   for (const address of expandGroupAddresses(db, recipients)) {
     const columns = byEmail.get(address.trim().toLowerCase())
     if (!columns) continue
-    const user = userFromRow(columns)
+    const user = userFromRow(keyedRow<UserColumns>(USER_KEYS, columns)!)
     const copy = withDeliveredTo((bytes ??= raw()), user.email)
     at ??= nowMs(db)
     const labelIds = ['UNREAD', 'CATEGORY_PERSONAL', 'INBOX']

@@ -1,8 +1,10 @@
-import { stmt, type Db } from '../../core/db.ts'
+import { keyedRow, stmt, type Db } from '../../core/db.ts'
+import { columnNames } from '../../core/dump-rows.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { findUserById } from '../../core/users.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import type { WorldContext } from '../../core/http.ts'
+import { slackChannels, slackMessages, slackUsers } from '../schema.ts'
 
 /** Raw `slack_users` row. */
 export type UserRow = {
@@ -69,10 +71,19 @@ export const teamDomain = (db: Db) => (getMeta(db, 'domain') ?? 'example.com').s
 /** Whole seconds of the world clock. */
 export const nowSec = (db: Db) => Math.floor(nowMs(db) / 1000)
 
+// Whole rows of the hot one-row reads (the caller's user, a channel, a message) are read raw and keyed by the table's
+// columns (keyedRow): the same objects as `SELECT *` gives.
+const USER_KEYS = columnNames(slackUsers)
+const CHANNEL_KEYS = columnNames(slackChannels)
+const MESSAGE_KEYS = columnNames(slackMessages)
+const USER_SQL = `SELECT ${USER_KEYS.join(', ')} FROM slack_users WHERE`
+const CHANNEL_SQL = `SELECT ${CHANNEL_KEYS.join(', ')} FROM slack_channels WHERE id = ?`
+const MESSAGE_SQL = `SELECT ${MESSAGE_KEYS.join(', ')} FROM slack_messages WHERE channel_id = ? AND ts = ?`
+
 export const userById = (db: Db, id: string) =>
-  stmt(db, 'SELECT * FROM slack_users WHERE id = ?').get(id) as UserRow | undefined
+  keyedRow<UserRow>(USER_KEYS, stmt(db, `${USER_SQL} id = ?`).raw(true).get(id))
 export const userByWorldId = (db: Db, id: string) =>
-  stmt(db, 'SELECT * FROM slack_users WHERE world_user_id = ?').get(id) as UserRow | undefined
+  keyedRow<UserRow>(USER_KEYS, stmt(db, `${USER_SQL} world_user_id = ?`).raw(true).get(id))
 export const allUsers = (db: Db) => stmt(db, 'SELECT * FROM slack_users ORDER BY rowid').all() as UserRow[]
 
 /** The Slack user behind the request's token. */
@@ -95,7 +106,7 @@ export function requireUser(db: Db, id: string, error = 'user_not_found'): UserR
 export const worldUserOf = (db: Db, u: UserRow) => findUserById(db, u.world_user_id)
 
 export const channelById = (db: Db, id: string) =>
-  stmt(db, 'SELECT * FROM slack_channels WHERE id = ?').get(id) as ChannelRow | undefined
+  keyedRow<ChannelRow>(CHANNEL_KEYS, stmt(db, CHANNEL_SQL).raw(true).get(id))
 
 export const isMember = (db: Db, channelId: string, userId: string) =>
   stmt(db, 'SELECT 1 FROM slack_members WHERE channel_id = ? AND user_id = ?').get(channelId, userId) !== undefined
@@ -120,7 +131,7 @@ export function visibleChannel(db: Db, id: unknown, userId: string): ChannelRow 
 
 /** A message by channel and ts. */
 export const messageAt = (db: Db, channelId: string, ts: string) =>
-  stmt(db, 'SELECT * FROM slack_messages WHERE channel_id = ? AND ts = ?').get(channelId, ts) as MessageRow | undefined
+  keyedRow<MessageRow>(MESSAGE_KEYS, stmt(db, MESSAGE_SQL).raw(true).get(channelId, ts))
 
 /** Adds a member (no-op when present). */
 export function addMember(db: Db, channelId: string, userId: string) {
