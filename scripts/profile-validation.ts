@@ -3,14 +3,18 @@
  * no-op, near misses, every attack variant), with per episode kind the requests sent and the CPU spent in world
  * set-up (template + hold/rewind), requests, verify (dump + oracle) and close. A measurement tool, not a test.
  * Usage: node --import tsx scripts/profile-validation.ts [--sample N] [--family F]… [--json] [--no-share-prefix]
- *        [--isolated] [--listed-order]
+ *        [--isolated] [--listed-order] [--census]
+ * `--census` also counts the actor's requests (docs/decisions/0386): run for real or answered from the shared path,
+ * the fewest a perfect replay would run (the distinct prefixes of each task's request sequences), episodes that
+ * repeat an earlier episode's whole sequence, and reads (GET) run for real: repeated within their episode with no
+ * other request between, or run for real before in the task. Not with --isolated (no chain to count through).
  */
 import { loadSample } from '../gym/corpus.ts'
 import { createGym } from '../gym/index.ts'
 import { runProgram } from '../gym/program.ts'
 import { AttackContext, attacks, outcomeOf } from '../gym/attacks/index.ts'
 import { isInProcessRequest } from '../server/in-process/index.ts'
-import { SharedPrefix } from '../gym/shared-prefix.ts'
+import { SharedPrefix, type Sent } from '../gym/shared-prefix.ts'
 import { sharingOrder } from '../gym/episode-order.ts'
 import { RESTART_AFTER } from '../gym/validate.ts'
 import type { ProgramStep } from '../gym/task.ts'
@@ -53,6 +57,59 @@ const isolated = argv.includes('--isolated')
 // As validateTask: a chain that shares requests runs the episodes in the order that shares the most
 // (gym/episode-order.ts); --listed-order runs them as validation lists them (no-op, reference, near misses, attacks).
 const reorder = !isolated && depth > 0 && !argv.includes('--listed-order')
+
+/** The actor's requests of the current episode: key, and whether it ran for real (census). */
+let sent: { key: string; real: boolean }[] = []
+class CensusPrefix extends SharedPrefix {
+  override async request(key: string, run: () => Promise<Sent>) {
+    const before = this.replayed
+    const result = await super.request(key, run)
+    sent.push({ key, real: this.replayed === before })
+    return result
+  }
+}
+const census = argv.includes('--census')
+const counts = {
+  requests: 0,
+  real: 0,
+  prefixes: 0,
+  repeatEpisodes: 0,
+  repeatReal: 0,
+  reads: 0,
+  readAgain: 0,
+  readBefore: 0,
+}
+/** Per task: the prefixes of its episodes' request sequences, the sequences, and the reads run for real. */
+let inTask = { prefixes: new Set<string>(), sequences: new Set<string>(), reads: new Set<string>() }
+function tally() {
+  const real = sent.filter((r) => r.real).length
+  counts.requests += sent.length
+  counts.real += real
+  const sequence = JSON.stringify(sent.map((r) => r.key))
+  if (sent.length && inTask.sequences.has(sequence)) {
+    counts.repeatEpisodes++
+    counts.repeatReal += real
+  }
+  inTask.sequences.add(sequence)
+  let prefix = ''
+  for (const r of sent) inTask.prefixes.add((prefix += `\n${r.key}`))
+  let reads = new Set<string>() // since the episode's last other request
+  for (const r of sent) {
+    if (!r.key.startsWith('["GET"')) {
+      reads = new Set()
+      continue
+    }
+    if (r.real) {
+      counts.reads++
+      if (reads.has(r.key)) counts.readAgain++
+      if (inTask.reads.has(r.key)) counts.readBefore++
+      inTask.reads.add(r.key)
+    }
+    reads.add(r.key)
+  }
+  sent = []
+}
+
 let shared: SharedPrefix | undefined
 let replayed = 0
 async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep) => Promise<unknown>) {
@@ -78,13 +135,15 @@ async function episode(kind: string, task: (typeof tasks)[number], body: (ep: Ep
   row.close += cpu() - t
   row.episodes++
   row.requests += requests - r0
+  if (census) tally()
 }
 
 const t0 = cpu()
 for (const task of tasks) {
   const c0 = cpu()
   const q0 = requests
-  shared = isolated ? undefined : new SharedPrefix(depth, restartAfter)
+  shared = isolated ? undefined : new (census ? CensusPrefix : SharedPrefix)(depth, restartAfter)
+  inTask = { prefixes: new Set(), sequences: new Set(), reads: new Set() }
   const listed: { kind: string; starts: readonly ProgramStep[]; body: (ep: Ep) => Promise<unknown> }[] = [
     { kind: 'no-op', starts: [], body: async () => {} },
     { kind: 'reference', starts: task.reference, body: (ep) => runProgram(ep, task.reference) },
@@ -104,6 +163,7 @@ for (const task of tasks) {
   const order = reorder ? sharingOrder(listed.map((e) => e.starts)) : listed.map((_, i) => i)
   for (const i of order) await episode(listed[i]!.kind, task, listed[i]!.body)
   replayed += shared?.replayed ?? 0
+  counts.prefixes += inTask.prefixes.size
   shared?.dispose(gym.worlds)
   perTask.push({ id: task.id, family: task.family, cpu: cpu() - c0, requests: requests - q0 })
 }
@@ -112,7 +172,9 @@ gym.worlds.close()
 
 const f = (x: number) => x.toFixed(2)
 const list = [...rows.entries()].sort((a, b) => b[1].run + b[1].verify - (a[1].run + a[1].verify))
-if (argv.includes('--json')) console.log(JSON.stringify({ total, rows: Object.fromEntries(list), perTask }, null, 1))
+const report = census ? { census: counts } : {}
+if (argv.includes('--json'))
+  console.log(JSON.stringify({ total, rows: Object.fromEntries(list), perTask, ...report }, null, 1))
 else {
   console.log(
     `${tasks.length} tasks, ${requests} requests, ${replayed} answered from the shared path,`,
@@ -131,6 +193,15 @@ else {
       f(r.verify).padStart(7),
       f(r.reset).padStart(6),
     )
+  if (census) {
+    const c = counts
+    console.log(
+      `census: the actor sent ${c.requests} requests, ${c.real} ran for real; a perfect replay would run ${c.prefixes}`,
+      `(distinct prefixes); ${c.repeatEpisodes} episodes repeated an earlier one's whole sequence (${c.repeatReal}`,
+      `ran for real); of ${c.reads} reads run for real, ${c.readAgain} repeated one of their episode with no other`,
+      `request between, ${c.readBefore} had run for real before in the task`,
+    )
+  }
   console.log('\nslowest tasks')
   for (const p of [...perTask].sort((a, b) => b.cpu - a.cpu).slice(0, 15))
     console.log(`${p.id.padEnd(50)} ${f(p.cpu)} CPU-s ${p.requests} req`)
