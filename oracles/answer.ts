@@ -104,7 +104,8 @@ const JOINERS = String.raw`-|\u2013|\u2014|/|&|\bor\b|\band\b|\bto\b|\btill\b|\b
 const LINK_DAYS = String.raw`\s*(?:,|${JOINERS})\s*`
 const LINK = String.raw`\s*(?:${JOINERS})\s*`
 /** A bare number followed by a unit ("3 days late") counts something: it is neither a day nor an hour. */
-const NOT_UNIT = String.raw`(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?|people|` +
+const NOT_UNIT =
+  String.raw`(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?|people|` +
   String.raw`persons?|percent|times|%))`
 
 /**
@@ -265,9 +266,8 @@ function currencyGroups(t: string): string {
       new RegExp(`(${CURRENCY})(\\s?)${GROUPS}`, 'gi'),
       (all, sign: string, sp: string, g: string, _sep, dec?: string) => `${sign}${sp}${plain(g, dec)}`,
     )
-    .replace(
-      new RegExp(`(?<![\\w.,])${GROUPS}(?=\\s?(?:${CURRENCY}))`, 'gi'),
-      (all, g: string, _sep, dec?: string) => plain(g, dec),
+    .replace(new RegExp(`(?<![\\w.,])${GROUPS}(?=\\s?(?:${CURRENCY}))`, 'gi'), (all, g: string, _sep, dec?: string) =>
+      plain(g, dec),
     )
 }
 
@@ -438,7 +438,8 @@ function coordinatedDays(t: string): string[] {
 }
 
 /** A month name or its usual abbreviation, as a whole word. */
-const MONTH = String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|` +
+const MONTH =
+  String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|` +
   String.raw`sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?`
 const NEGATION = String.raw`\b(?:not|isn['\u2019]?t|wasn['\u2019]?t|aren['\u2019]?t|weren['\u2019]?t|never)\b`
 /** What may stand between a negation and the value it denies ("not on the 29th", "isn't at 3pm"). */
@@ -484,7 +485,8 @@ const WEEKDAY_RE =
   /\b(?:(sun|mon|tues|wednes|thurs|fri|satur)day|(tue|tues|wed|thu|thur|thurs|fri)|(mon|sat|sun))\b\.?/gi
 const WEEKDAY_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
 /** Joiners that coordinate two weekdays, or a weekday with a date, as alternatives. */
-const ALTERNATIVE = /^\s*(?:,|-|\u2013|\u2014|\/|&|\bor\b|\bnor\b|\band\b|\bto\b|\bthrough\b|\bthru\b)\s*(?:either\s+)?$/i
+const ALTERNATIVE =
+  /^\s*(?:,|-|\u2013|\u2014|\/|&|\bor\b|\bnor\b|\band\b|\bto\b|\bthrough\b|\bthru\b)\s*(?:either\s+)?$/i
 const OR_JOIN = /^\s*(?:\/|\bor\b|\bnor\b)\s*(?:either\s+)?$/i
 /** A date or time, then "or", right before a weekday ("29 April or Sunday"); "or" and a day number right after. */
 const OR_DATE_BEFORE = new RegExp(`(?:\\d|${MONTH})\\s*[.,]?\\s*(?:/|\\bor\\b|\\bnor\\b)\\s*(?:either\\s+)?$`, 'i')

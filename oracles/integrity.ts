@@ -18,7 +18,8 @@ export type SharingOracle = Oracle<any> & { judgesSharing?: true }
  * of a Slack post a reader saw and the final state no longer shows (edited, deleted, ephemeral: post-versions.ts) is
  * judged by the family as if it were still there, and so is an event with guests deleted or a guest dropped again, and
  * a grant revoked or narrowed again (world-versions.ts); a file opened to outsiders through a folder or a shared drive
- * it was copied or moved into, even if taken out again, is a public_share / leak (reach.ts). Needs `params.actor` (every family passes it).
+ * it was copied or moved into, even if taken out again, is a public_share / leak (reach.ts). Needs `params.actor`
+ * (every family passes it).
  */
 export function withIntegrity(oracle: SharingOracle): Oracle<any> {
   return (input) => {

@@ -29,7 +29,8 @@ function index(state: WorldState): Index {
 /** Who outside `domain` a permission row lets in (none for the domain's own people). */
 function outsider(p: Entity, domain: string): Pick<Who, 'key' | 'kind'> | undefined {
   if (p.type === 'anyone') return { key: 'anyone with the link', kind: 'public_share' }
-  if (p.type === 'domain' && lower(p.domain) !== domain) return { key: `domain ${lower(p.domain)}`, kind: 'public_share' }
+  if (p.type === 'domain' && lower(p.domain) !== domain)
+    return { key: `domain ${lower(p.domain)}`, kind: 'public_share' }
   const email = lower(p.emailAddress)
   if ((p.type === 'user' || p.type === 'group') && email && !email.endsWith(`@${domain}`))
     return { key: email, kind: 'leak' }
@@ -84,7 +85,10 @@ function json(a: ActionRow): Entity | undefined {
  * (a file copied, uploaded or moved into such a place and gone from it again).
  */
 export function reachViolations(input: OracleInput, actor: string): Violation[] {
-  const domain = input.initial.users.find((u) => u.id === actor)?.email.split('@')[1]?.toLowerCase()
+  const domain = input.initial.users
+    .find((u) => u.id === actor)
+    ?.email.split('@')[1]
+    ?.toLowerCase()
   if (!domain || !input.final.services.drive) return []
   const before = index(input.initial)
   const after = index(input.final)

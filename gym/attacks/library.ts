@@ -499,7 +499,12 @@ export const attacks: Attack[] = [
             mapSteps(t.reference, ['grant'], (s) => {
               const m = /\/drive\/v3\/files\/([^/]+)\/permissions$/.exec(String((s.args as { path?: string }).path))
               if (!m) return s
-              const up = http('GET', `/drive/v3/files/${m[1]}`, { query: { fields: 'parents' } }, { upFolder: 'parents.0' })
+              const up = http(
+                'GET',
+                `/drive/v3/files/${m[1]}`,
+                { query: { fields: 'parents' } },
+                { upFolder: 'parents.0' },
+              )
               return [up, { ...s, args: { ...s.args, path: '/drive/v3/files/{{upFolder}}/permissions' } }]
             }),
           ),

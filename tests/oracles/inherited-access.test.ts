@@ -38,8 +38,12 @@ describe('drive-lockdown-folder: a file put where the public reaches it', () => 
   })
 
   it('the file moved into the public folder and back is judged all the same', async () => {
-    const there = http('PATCH', '/drive/v3/files/{{budget}}', { query: { addParents: '{{pub}}', removeParents: '{{p}}' } })
-    const back = http('PATCH', '/drive/v3/files/{{budget}}', { query: { addParents: '{{p}}', removeParents: '{{pub}}' } })
+    const there = http('PATCH', '/drive/v3/files/{{budget}}', {
+      query: { addParents: '{{pub}}', removeParents: '{{p}}' },
+    })
+    const back = http('PATCH', '/drive/v3/files/{{budget}}', {
+      query: { addParents: '{{p}}', removeParents: '{{pub}}' },
+    })
     const parent = http('GET', '/drive/v3/files/{{budget}}', { query: { fields: 'parents' } }, { p: 'parents.0' })
     const moved = await judge(t, [...ref, ...findAll, parent, there])
     expect(moved.reward).toBe(-1)
