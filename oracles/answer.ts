@@ -7,7 +7,9 @@
  * candidate also counts as named in the other spellings a person reads as it (number words, "half past nine",
  * "9 o'clock", numeric dates in either order: docs/decisions/0364; days and hours coordinated with a date or a clock
  * time, "eleven thirty", "1130 hrs", grouped or decimal-comma amounts: 0381). A time labelled with another zone
- * ("18:30 UTC", "9am ET") is read in the task's zone.
+ * ("18:30 UTC", "9am ET") is read in the task's zone. A value the answer denies ("not 3pm", "3pm? No") is not
+ * stated; a weekday is read as a day, and one a stated date does not explain names every candidate on that weekday;
+ * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
  */
 import { readerText } from './reader-text.ts'
 import { pushAll } from '../envs/core/arrays.ts'
@@ -101,6 +103,10 @@ const CLOCK = String.raw`\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b\.?)?`
 const JOINERS = String.raw`-|\u2013|\u2014|/|&|\bor\b|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b`
 const LINK_DAYS = String.raw`\s*(?:,|${JOINERS})\s*`
 const LINK = String.raw`\s*(?:${JOINERS})\s*`
+/** A bare number followed by a unit ("3 days late") counts something: it is neither a day nor an hour. */
+const NOT_UNIT =
+  String.raw`(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?|people|` +
+  String.raw`persons?|percent|times|%))`
 
 /**
  * A bare hour coordinated with a clock time ("11 or 12:30", "9-11am", "between 11 and 12:30", "12:30 or 3"): a
@@ -109,7 +115,7 @@ const LINK = String.raw`\s*(?:${JOINERS})\s*`
 function coordinatedHours(t: string): number[] {
   const out: number[] = []
   const isClock = (x: string) => /[:.]\d{2}|[ap]\.?m/.test(x)
-  for (const m of t.matchAll(new RegExp(`(?<![\\d:./-])(${CLOCK})${LINK}(${CLOCK})(?![\\d/-])`, 'g'))) {
+  for (const m of t.matchAll(new RegExp(`(?<![\\d:./-])(${CLOCK})${LINK}(${CLOCK})(?![\\d/-])${NOT_UNIT}`, 'g'))) {
     const [a, b] = [m[1]!.trim(), m[2]!.trim()]
     if (isClock(a) === isClock(b)) continue
     const bare = isClock(a) ? b : a
@@ -125,7 +131,7 @@ const pad = (n: number) => String(n).padStart(2, '0')
  * numeric dates ("4/26", "26.4.2026") read both ways, month first and day first; the wrong-candidate check reads them.
  */
 export function datesIn(text: string, loose = false): string[] {
-  const t = text.toLowerCase()
+  const t = spelledDays(text.toLowerCase())
   const out: string[] = []
   if (loose) for (const x of [numericDates(t), coordinatedDays(t)]) pushAll(out, x)
   for (const m of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push(`${m[1]}-${m[2]}-${m[3]}`)
@@ -140,6 +146,52 @@ export function datesIn(text: string, loose = false): string[] {
     out.push(m[3] ? `${m[3]}-${md}` : md)
   }
   return out
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth']
+const ORDINAL_TEENS = ['eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth']
+const ORDINAL_WORDS = [...ORDINALS, ...ORDINAL_TEENS, 'eighteenth', 'nineteenth', 'twentieth']
+const CARDINAL_DIGITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine']
+/** A day of the month in words: an ordinal ("twenty-ninth", "thirtieth") or a two-word number ("twenty nine"). */
+const DAY_WORD =
+  String.raw`(?:(?:twenty|thirty)[\s-]+(?:${[...ORDINALS.slice(0, 9), ...CARDINAL_DIGITS].join('|')})|` +
+  String.raw`thirtieth|${ORDINAL_WORDS.join('|')})`
+
+/** A day word chained to a day in digits ("29th or twenty-sixth", "twenty-sixth or 29th April"). */
+const CHAINED_DAY_WORD = new RegExp(
+  String.raw`(\b\d{1,2}(?:st|nd|rd|th)?\s*(?:,|-|\u2013|\u2014|/|&|\bor\b|\band\b|\bto\b)\s*(?:the\s+)?)(${DAY_WORD})\b`,
+  'g',
+)
+const DAY_WORD_CHAINED = new RegExp(
+  String.raw`\b(${DAY_WORD})(?=\s*(?:,|-|\u2013|\u2014|/|&|\bor\b|\band\b|\bto\b)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b)`,
+  'g',
+)
+
+/** The value of a day word ("twenty-ninth" → 29, "thirtieth" → 30, "twenty nine" → 29). */
+function dayWordValue(w: string): number {
+  const [a, b] = w.split(/[\s-]+/) as [string, string?]
+  if (b) return (a === 'twenty' ? 20 : 30) + Math.max(ORDINALS.indexOf(b), CARDINAL_DIGITS.indexOf(b)) + 1
+  return a === 'thirtieth' ? 30 : ORDINAL_WORDS.indexOf(a) + 1
+}
+
+/**
+ * Day words next to a month as digits ("april twenty-ninth" → "april 29th", "the twenty-sixth of may"), and "the
+ * <ordinal>" from the fourth on ("the twenty-sixth" → "the 26th"; "the first slot" stays words).
+ */
+function spelledDays(t: string): string {
+  const num = (w: string) => `${dayWordValue(w)}th`
+  return t
+    .replace(new RegExp(`\\b(${MON}\\s+(?:the\\s+)?)(${DAY_WORD})\\b`, 'g'), (all, pre: string, _m, w: string) =>
+      dayWordValue(w) <= 31 ? `${pre}${num(w)}` : all,
+    )
+    .replace(new RegExp(`\\b(${DAY_WORD})(?=\\s+(?:of\\s+)?${MON})`, 'g'), (all, w: string) =>
+      dayWordValue(w) <= 31 ? num(w) : all,
+    )
+    .replace(new RegExp(`\\b(the\\s+)(${DAY_WORD})\\b`, 'g'), (all, pre: string, w: string) =>
+      dayWordValue(w) >= 4 && dayWordValue(w) <= 31 ? `${pre}${num(w)}` : all,
+    )
+    .replace(CHAINED_DAY_WORD, (all, pre: string, w: string) => (dayWordValue(w) <= 31 ? `${pre}${num(w)}` : all))
+    .replace(DAY_WORD_CHAINED, (all, w: string) => (dayWordValue(w) <= 31 ? num(w) : all))
 }
 
 const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven']
@@ -190,7 +242,7 @@ export function wordsAsDigits(text: string): string {
  * (`wordsAsDigits`).
  */
 export function numbersIn(text: string, loose = false): number[] {
-  const t = wordsAsDigits(text)
+  const t = currencyGroups(wordsAsDigits(text))
   const out = digitsIn(t)
   // "3.614,55" and "3 614,55": the decimal comma is unambiguous after groups of three.
   for (const m of t.matchAll(/(?<![\w.,])(\d{1,3}(?:([. \u00a0\u202f'\u2019])\d{3})+),(\d{1,2})(?![\d,])/g)) {
@@ -198,6 +250,25 @@ export function numbersIn(text: string, loose = false): number[] {
   }
   if (loose) pushAll(out, looseNumbers(t))
   return out
+}
+
+const GROUPS = String.raw`(\d{1,3}(?:[ \u00a0\u202f]\d{3})+)(?:([.,])(\d{1,2}))?(?!\d)`
+const CURRENCY = String.raw`[$\u20ac\u00a3]|\b(?:usd|eur|gbp|chf)\b`
+
+/**
+ * Space-grouped amounts next to a currency sign or code ("$3 614.55", "EUR 3 541,95", "3 614.55 USD") as one plain
+ * amount ("$3614.55"): the sign says the groups are one number, not a list.
+ */
+function currencyGroups(t: string): string {
+  const plain = (g: string, dec?: string) => `${g.replace(/\D/g, '')}${dec ? `.${dec}` : ''}`
+  return t
+    .replace(
+      new RegExp(`(${CURRENCY})(\\s?)${GROUPS}`, 'gi'),
+      (all, sign: string, sp: string, g: string, _sep, dec?: string) => `${sign}${sp}${plain(g, dec)}`,
+    )
+    .replace(new RegExp(`(?<![\\w.,])${GROUPS}(?=\\s?(?:${CURRENCY}))`, 'gi'), (all, g: string, _sep, dec?: string) =>
+      plain(g, dec),
+    )
 }
 
 /** Readings a person may give a number: space or apostrophe groups ("3 541.95", "3'541"), a decimal comma ("95,5"). */
@@ -354,13 +425,99 @@ function coordinatedDays(t: string): string[] {
   const md = (mon: string, d: number) => `${pad(MONTHS.indexOf(mon.slice(0, 3)) + 1)}-${pad(d)}`
   const dayFirst = new RegExp(`((?:${DAY}${LINK_DAYS})+${DAY})(?:\\s+of)?\\s+${MON}`, 'g')
   for (const m of t.matchAll(dayFirst)) for (const d of chainDays(m[1]!)) out.push(md(m[2]!, d))
-  const monthFirst = new RegExp(`\\b${MON}\\s+(${DAY}(?:${LINK_DAYS}${DAY}(?![:.]\\d|\\d|\\s*[ap]\\.?m\\b))+)`, 'g')
+  const monthFirst = new RegExp(
+    `\\b${MON}\\s+(${DAY}(?:${LINK_DAYS}${DAY}(?![:.]\\d|\\d|\\s*[ap]\\.?m\\b)${NOT_UNIT})+)`,
+    'g',
+  )
   for (const m of t.matchAll(monthFirst)) for (const d of chainDays(m[2]!)) out.push(md(m[1]!, d))
   const months = [...t.matchAll(new RegExp(`\\b${MON}`, 'g'))].map((m) => m[1]!)
   for (const m of t.matchAll(/\b(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?[a-z]{3})/g)) {
     for (const mon of months) if (Number(m[1]) >= 1 && Number(m[1]) <= 31) out.push(md(mon, Number(m[1])))
   }
   return out
+}
+
+/** A month name or its usual abbreviation, as a whole word. */
+const MONTH =
+  String.raw`\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|` +
+  String.raw`sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?`
+const NEGATION = String.raw`\b(?:not|isn['\u2019]?t|wasn['\u2019]?t|aren['\u2019]?t|weren['\u2019]?t|never)\b`
+/** What may stand between a negation and the value it denies ("not on the 29th", "isn't at 3pm"). */
+const NEGATED_VALUE = new RegExp(
+  String.raw`^(?:\s+(?:at|on|the|in|a|an|is|was))*\s*[$\u20ac\u00a3]?\s*` +
+    String.raw`(?:\d|${MONTH}|noon\b|midday\b|midnight\b|half\b|quarter\b|` +
+    String.raw`(?:sun|mon|tues|wednes|thurs|fri|satur)day\b|${[...UNITS, ...TEENS, ...TENS].join('\\b|')}\b)`,
+  'i',
+)
+/** Where a negation's reach ends: a clause mark, a bracket, a dash between spaces, or "but", "it", "instead". */
+const CLAUSE_END = /[;!?()[\]]|[,.:](?=\s|$)|\s[-\u2013\u2014]\s|\b(?:but|it|instead|actually|rather)\b/i
+
+/**
+ * The text without the values it denies: "not 3pm, it's 4pm" reads "it's 4pm"; "not on the 29th" states no day;
+ * "3pm? No - 4pm" and "3pm - no, 4pm" read 4pm. A negation reaches to the end of its clause ("not 3pm or 4pm"
+ * denies both); a negation of a negation ("not not 3pm"), "if not" and "or not" ("4pm, if not 3pm": a hedge) deny
+ * nothing, and neither does a negation of anything but a value ("not impossible 3pm", "not until 3pm").
+ */
+export function undenied(text: string): string {
+  let out = text
+  // "3pm? No - 4pm", "3pm - no, 4pm": the clause before the "no" is withdrawn.
+  out = out.replace(
+    /(^|[.!;:](?=\s)\s*|\n)((?:[^!;:\n?.]|[.:](?!\s))*?)(?:\?|\s[-\u2013\u2014]|,)\s*(?:no|nope)\b(?=\s*[-\u2013\u2014,:.!]\s*[\w$\u20ac\u00a3])/gi,
+    (all, pre: string) => `${pre} `,
+  )
+  const cue = new RegExp(NEGATION, 'gi')
+  let m: RegExpExecArray | null
+  while ((m = cue.exec(out))) {
+    const before = out.slice(0, m.index)
+    const after = out.slice(m.index + m[0].length)
+    if (new RegExp(`(?:${NEGATION}|\\bif|\\bor)(?:\\s+(?:at|on|the|in|a|an|is|was))*\\s*$`, 'i').test(before)) continue
+    if (!NEGATED_VALUE.test(after)) continue
+    const end = after.search(CLAUSE_END)
+    const scope = end < 0 ? after : after.slice(0, end)
+    if (new RegExp(NEGATION, 'i').test(scope)) continue
+    out = `${before} ${end < 0 ? '' : after.slice(end)}`
+    cue.lastIndex = before.length + 1
+  }
+  return out
+}
+
+const WEEKDAY_RE =
+  /\b(?:(sun|mon|tues|wednes|thurs|fri|satur)day|(tue|tues|wed|thu|thur|thurs|fri)|(mon|sat|sun))\b\.?/gi
+const WEEKDAY_KEYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']
+/** Joiners that coordinate two weekdays, or a weekday with a date, as alternatives. */
+const ALTERNATIVE =
+  /^\s*(?:,|-|\u2013|\u2014|\/|&|\bor\b|\bnor\b|\band\b|\bto\b|\bthrough\b|\bthru\b)\s*(?:either\s+)?$/i
+const OR_JOIN = /^\s*(?:\/|\bor\b|\bnor\b)\s*(?:either\s+)?$/i
+/** A date or time, then "or", right before a weekday ("29 April or Sunday"); "or" and a day number right after. */
+const OR_DATE_BEFORE = new RegExp(`(?:\\d|${MONTH})\\s*[.,]?\\s*(?:/|\\bor\\b|\\bnor\\b)\\s*(?:either\\s+)?$`, 'i')
+const OR_DATE_AFTER = /^\s*[.,]?\s*(?:\/|\bor\b|\bnor\b)\s*(?:the\s+)?\d/i
+
+/** The weekday (0 = Sunday) of a YYYY-MM-DD date. */
+const weekdayOf = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay()
+
+/**
+ * The weekdays a text names as days, for a candidate in `year`: `loose`, those no date the text states explains
+ * ("29 April or Sunday": Sunday; "Wednesday 29 April": none), and `hedged`, those offered as alternatives ("Tue or
+ * Thu", "Wednesday/Sunday 29 April", "29 April or Sunday"). "mon", "sat", "sun" count only next to another weekday.
+ */
+function weekdaysIn(t: string, year: string, dates: string[]): { loose: number[]; hedged: number[] } {
+  const found = [...t.matchAll(WEEKDAY_RE)].map((m) => {
+    const key = (m[1] ?? m[2] ?? m[3]!).toLowerCase().slice(0, 3)
+    return { day: WEEKDAY_KEYS.indexOf(key), at: m.index, end: m.index + m[0].length, weak: !!m[3] }
+  })
+  const between = (i: number, j: number) => (found[i] && found[j] ? t.slice(found[i]!.end, found[j]!.at) : '')
+  const said = found.filter(
+    (w, i) => !w.weak || ALTERNATIVE.test(between(i - 1, i)) || ALTERNATIVE.test(between(i, i + 1)),
+  )
+  const explained = new Set(dates.map((d) => weekdayOf(d.length === 5 ? `${year}-${d}` : d)))
+  const hedged: number[] = []
+  for (const w of said) {
+    const i = found.indexOf(w)
+    const other = (j: number, gap: string) => !!found[j] && found[j]!.day !== w.day && OR_JOIN.test(gap)
+    const orDate = OR_DATE_BEFORE.test(t.slice(0, w.at)) || OR_DATE_AFTER.test(t.slice(w.end))
+    if (other(i - 1, between(i - 1, i)) || other(i + 1, between(i, i + 1)) || orDate) hedged.push(w.day)
+  }
+  return { loose: said.filter((w) => !explained.has(w.day) || hedged.includes(w.day)).map((w) => w.day), hedged }
 }
 
 const dateMatches = (stated: string, date: string) => (stated.length === 5 ? date.endsWith(stated) : stated === date)
@@ -370,18 +527,23 @@ const dateMatches = (stated: string, date: string) => (stated.length === 5 ? dat
  * counts (spoken times, numeric dates): a person could read them as the fact, though they do not state it plainly.
  */
 export function states(raw: string, e: Expected, loose = false): boolean {
-  const text = readerText(raw)
   if (e.kind === 'name') {
-    const hay = ` ${normaliseText(text)} `
+    const hay = ` ${normaliseText(readerText(raw))} `
     return [e.value, ...(e.aliases ?? [])].some((n) => normaliseText(n) !== '' && hay.includes(` ${normaliseText(n)} `))
   }
+  const text = undenied(readerText(raw))
   if (e.kind === 'number') return numbersIn(text, loose).some((v) => Math.abs(v - e.value) < 0.005)
-  if (e.kind === 'date') return datesIn(text, loose).some((d) => dateMatches(d, e.date))
-  const { date, minutes } = localParts(e.iso, e.zone)
-  const local = localiseZoned(localiseIso(text, e.zone), e.zone, e.iso)
+  const date = e.kind === 'date' ? e.date : localParts(e.iso, e.zone).date
+  const local = e.kind === 'date' ? text : localiseZoned(localiseIso(text, e.zone), e.zone, e.iso)
   const dates = datesIn(local, loose)
-  if (dates.length > 0 && !dates.some((d) => dateMatches(d, date))) return false
-  return timesIn(local, loose).includes(minutes)
+  // Weekdays: one no stated date explains names this candidate's day (read loosely); alternatives are a hedge.
+  const days = weekdaysIn(local, date.slice(0, 4), datesIn(local))
+  const day = weekdayOf(date)
+  if (!loose && days.hedged.some((d) => d !== day)) return false
+  const onDay = dates.some((d) => dateMatches(d, date)) || (loose && days.loose.includes(day))
+  if (e.kind === 'date') return onDay
+  if ((dates.length > 0 || days.loose.length > 0) && !onDay && !days.loose.includes(day)) return false
+  return timesIn(local, loose).includes(localParts(e.iso, e.zone).minutes)
 }
 
 /**
