@@ -33,3 +33,19 @@ describe('drive.files.create uploads: metadata', () => {
     expect(ok.body).toMatchObject({ kind: 'drive#file', name: 'fine.txt' })
   })
 })
+
+describe('gmail resumable uploads: metadata', () => {
+  test('null metadata is none, and metadata that is no object answers 400 at once', async () => {
+    const h = harness('demo')
+    const raw = 'To: bob@northwind.test\r\nSubject: resumable\r\n\r\nhi'
+    const headers = { 'content-type': 'application/json' }
+    const path = '/upload/gmail/v1/users/me/messages/send?uploadType=resumable'
+    const open = await h.call('POST', path, { body: 'null', headers })
+    expect(open.status).toBe(200)
+    const url = new URL(open.headers.get('location')!)
+    const sent = await h.call('PUT', url.pathname + url.search, { body: raw })
+    expect(sent.status, sent.text).toBe(200)
+    expect(sent.body.labelIds).toContain('SENT')
+    for (const body of ['5', '"text"', '[]']) expect((await h.call('POST', path, { body, headers })).status).toBe(400)
+  })
+})
