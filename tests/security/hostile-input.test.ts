@@ -49,3 +49,35 @@ describe('gmail resumable uploads: metadata', () => {
     for (const body of ['5', '"text"', '[]']) expect((await h.call('POST', path, { body, headers })).status).toBe(400)
   })
 })
+
+describe('JSON objects wider than any API takes', () => {
+  const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']))
+  test('a request object of over 1,000 members answers 400 before it is validated (it held the loop seconds)', async () => {
+    const h = harness('demo')
+    const file = (n: number) => h.call('POST', '/drive/v3/files', { json: { name: 'p', properties: wide(n) } })
+    expect((await file(1000)).status).toBe(200)
+    const refused = await file(1001)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.errors[0].reason).toBe('parseError')
+    const event = {
+      summary: 'x',
+      start: { dateTime: '2026-12-01T10:00:00Z' },
+      end: { dateTime: '2026-12-01T11:00:00Z' },
+      extendedProperties: { private: wide(5000) },
+    }
+    expect((await h.call('POST', '/calendar/v3/calendars/primary/events', { json: event })).status).toBe(400)
+    // Keys inside strings and members of arrays do not count; top-level junk does.
+    const text = { name: 'q', description: '{"a":1,'.repeat(2000), parents: Array.from({ length: 2000 }, () => 'root') }
+    expect((await h.call('POST', '/drive/v3/files', { json: text })).status).not.toBe(400)
+    expect((await h.call('POST', '/drive/v3/files', { json: { name: 'j', ...wide(1001) } })).status).toBe(400)
+    const slack = await h.call('POST', '/api/chat.postMessage', {
+      json: { channel: 'general', text: 'x', metadata: { event_type: 't', event_payload: wide(1001) } },
+    })
+    expect(slack.body).toMatchObject({ ok: false, error: 'invalid_json' })
+    const upload = await h.call('POST', '/upload/drive/v3/files?uploadType=multipart', {
+      body: related(JSON.stringify({ name: 'u', appProperties: wide(1001) })),
+      headers: { 'content-type': 'multipart/related; boundary=bnd' },
+    })
+    expect(upload.status).toBe(400)
+  })
+})

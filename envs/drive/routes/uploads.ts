@@ -3,6 +3,7 @@ import { createGoogleRouter, googleValidationError, type WorldContext } from '..
 import { File as FileSchema } from '../api/schemas.gen.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { checkUploadSize, splitRelated } from '../../core/multipart.ts'
+import { objectWiderThan } from '../../core/json-width.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
@@ -23,8 +24,7 @@ type Meta = Record<string, unknown>
  */
 function checkedMeta(meta: unknown): Meta {
   if (meta === null) return {}
-  if (typeof meta !== 'object' || Array.isArray(meta))
-    throw badRequest('Invalid JSON payload received.', 'parseError')
+  if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest('Invalid JSON payload received.', 'parseError')
   const result = FileSchema.safeParse(meta)
   if (!result.success) throw googleValidationError(result.error, 'json', meta)
   return meta as Meta
@@ -37,8 +37,10 @@ async function receive(c: WorldContext, fileId?: string) {
     let meta: Meta = {}
     if (body.length) {
       let parsed: unknown
+      const text = body.toString('utf8')
+      if (objectWiderThan(text)) throw badRequest('Invalid JSON payload received.', 'parseError')
       try {
-        parsed = JSON.parse(body.toString('utf8'))
+        parsed = JSON.parse(text)
       } catch {
         throw badRequest('Invalid JSON payload received.', 'parseError')
       }
