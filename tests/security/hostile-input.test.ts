@@ -81,3 +81,16 @@ describe('JSON objects wider than any API takes', () => {
     expect(upload.status).toBe(400)
   })
 })
+
+describe('gmail MIME parts', () => {
+  test('a message of more than 1,000 parts keeps the first 1,000 in its tree (each part cost a parse)', async () => {
+    const h = harness('demo')
+    const part = '--z\r\nContent-Type: text/plain\r\n\r\nx\r\n'
+    const mime = `To: bob@northwind.test\r\nContent-Type: multipart/mixed; boundary=z\r\n\r\n${part.repeat(1500)}--z--`
+    const raw = Buffer.from(mime).toString('base64url')
+    const sent = await h.call('POST', '/gmail/v1/users/me/messages/send', { json: { raw } })
+    expect(sent.status, sent.text).toBe(200)
+    const got = await h.call('GET', `/gmail/v1/users/me/messages/${sent.body.id}`)
+    expect(got.body.payload.parts).toHaveLength(1000)
+  })
+})
