@@ -47,6 +47,11 @@ const unauthorized = (c: Context) =>
 /** `/mcp` for agents, to mount in front of the agent app. */
 export function agentMcpApp(gym: Gym): Hono {
   const app = new Hono()
+  // Whatever escapes a handler answers JSON-RPC's internal error, never Hono's plain-text 500.
+  app.onError((err, c) => {
+    console.error('agent mcp: unhandled error', err)
+    return c.json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }, 500)
+  })
   const tooLarge = (c: Context) =>
     c.json(
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Request body exceeds ${LIMITS.jsonBytes} bytes` } },

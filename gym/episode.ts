@@ -176,6 +176,11 @@ export class Episode {
     }
     if (typeof http.method !== 'string' || typeof http.path !== 'string' || !http.path.startsWith('/'))
       return { status: 400, body: { error: 'http_request needs method and a path starting with /' }, text: '' }
+    // A query that is not an object of parameters (a string, number or list) is the action's fault: 400, where
+    // `'access_token' in query` threw and /mcp answered a plain-text 500 (docs/decisions/0387).
+    const query = http.query as unknown
+    if (query !== undefined && query !== null && (typeof query !== 'object' || Array.isArray(query)))
+      return { status: 400, body: { error: 'http_request query must be an object of parameters' }, text: '' }
     const refused = checkMethod(http.method)
     if (refused) return refused
     const qs = new URLSearchParams()

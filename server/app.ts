@@ -1,3 +1,4 @@
+import { objectWiderThan, MAX_JSON_MEMBERS } from '../envs/core/json-width.ts'
 import { randomBytes } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { WorldKeys } from '../envs/core/tokens.ts'
@@ -39,7 +40,13 @@ export const VERSION = '0.1.0'
  * gym's and the control plane's messages (step actions, MCP, OpenEnv, inline seeds) wrap an API body, so they may
  * nest deeper, but never as deep as a parser, validator or error echo would recurse past its stack.
  */
-export const LIMITS = { jsonBytes: 8 * 1024 * 1024, uploadBytes: 64 * 1024 * 1024, jsonDepth: 64, messageDepth: 128 }
+export const LIMITS = {
+  jsonBytes: 8 * 1024 * 1024,
+  uploadBytes: 64 * 1024 * 1024,
+  jsonDepth: 64,
+  messageDepth: 128,
+  jsonMembers: MAX_JSON_MEMBERS,
+}
 
 /** True when JSON text nests objects/arrays deeper than `max` (one pass, strings skipped; no parse). */
 export function nestedDeeperThan(text: string, max: number): boolean {
@@ -195,13 +202,14 @@ export function createAgentApp(worlds: WorldManager) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
     if (!(requestHeader(c, 'content-type') ?? '').toLowerCase().includes('json')) return next()
     const text = await c.req.text()
-    if (!nestedDeeperThan(text, LIMITS.jsonDepth)) return next()
+    const deep = nestedDeeperThan(text, LIMITS.jsonDepth)
+    if (!deep && !objectWiderThan(text, LIMITS.jsonMembers)) return next()
     if (familyOf(c.req.path) === 'slack') throw new SlackApiError('invalid_json')
-    throw new GoogleApiError(
-      'INVALID_ARGUMENT',
-      'parseError',
-      `Invalid JSON payload received. Nesting deeper than ${LIMITS.jsonDepth} levels.`,
-    )
+    // Deviation: Google's wording for an object this wide is not recorded.
+    const what = deep
+      ? `Nesting deeper than ${LIMITS.jsonDepth} levels.`
+      : `An object has over ${LIMITS.jsonMembers} members.`
+    throw new GoogleApiError('INVALID_ARGUMENT', 'parseError', `Invalid JSON payload received. ${what}`)
   })
 
   app.use('*', async (c, next) => {

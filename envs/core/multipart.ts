@@ -1,3 +1,4 @@
+import { objectWiderThan } from './json-width.ts'
 import { GoogleApiError } from './errors/google.ts'
 import { badRequest } from './errors/google.ts'
 
@@ -25,6 +26,9 @@ export function splitRelated(
   const metaPart = piece(parts[0]!)
   const dataPart = piece(parts[1]!)
   let meta: Record<string, unknown>
+  // A metadata object wider than any API takes is refused before it is parsed and validated (0387).
+  if (objectWiderThan(metaPart.body))
+    throw badRequest('Invalid JSON payload received in the metadata part: an object is too wide.', 'parseError')
   try {
     const parsed: unknown = metaPart.body.trim()
       ? JSON.parse(Buffer.from(metaPart.body, 'latin1').toString('utf8'))

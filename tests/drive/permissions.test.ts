@@ -27,6 +27,19 @@ describe('drive.permissions.create', () => {
     expect(mail.body.resultSizeEstimate).toBe(1)
   })
 
+  test('a domain with a lone surrogate is granted as stored (U+FFFD), not a 500', async () => {
+    const h = harness(driveSeed)
+    const id = await idOf(h, 'Atlas plan.txt')
+    // A JSON escape is the only way a lone surrogate reaches a handler (UTF-8 bytes cannot carry one).
+    const body = '{"type":"domain","role":"reader","domain":"\\ud800example.com"}'
+    const headers = { 'content-type': 'application/json' }
+    const perm = await h.call('POST', `${F}/${id}/permissions`, { body, headers })
+    expect(perm.status, perm.text).toBe(200)
+    expect(perm.body).toMatchObject({ id: '\ufffdexample.comWithLink', domain: '\ufffdexample.com' })
+    const got = await h.call('GET', `${F}/${id}/permissions/${encodeURIComponent(perm.body.id)}`)
+    expect(got.body.domain).toBe('\ufffdexample.com')
+  })
+
   test('does not mail when sendNotificationEmail=false and validates the request', async () => {
     const h = harness(driveSeed)
     const id = await idOf(h, 'Atlas plan.txt')

@@ -31,6 +31,8 @@ const Params = z.object({ fileId: z.string() })
 const PermParams = Params.extend({ permissionId: z.string() })
 const base = '/drive/v3/files/{fileId}/permissions'
 
+const wellFormed = (s: string) => (s as string & { toWellFormed(): string }).toWellFormed() // ES2024, in Node 20
+
 /** Permission ids: a person's id is the same on every file; `anyoneWithLink` and domain ids are fixed strings. */
 function permissionId(c: WorldContext, b: Body): string {
   if (b.type === 'anyone') return b.allowFileDiscovery ? 'anyone' : 'anyoneWithLink'
@@ -231,7 +233,11 @@ export const permissionsRouter = createGoogleRouter()
     const { fileId } = c.req.valid('param')
     const q = c.req.valid('query')
     const row = target(c, fileId, 'writer')
-    const b = c.req.valid('json') as Body
+    const b = { ...(c.req.valid('json') as Body) }
+    // Grantees as the database keeps them: a lone surrogate (a JSON `\ud800` escape) is stored as U+FFFD bytes,
+    // and an id that kept it would not find its own row again (a 500, docs/decisions/0387).
+    if (typeof b.domain === 'string') b.domain = wellFormed(b.domain)
+    if (typeof b.emailAddress === 'string') b.emailAddress = wellFormed(b.emailAddress)
     validate(b, row.inDrive)
     if (row.inDrive) checkDriveRestrictions(c, fileId, b)
     if (b.role === 'owner' && !q.transferOwnership)

@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm'
-import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { createGoogleRouter, googleValidationError, type WorldContext } from '../../core/http.ts'
+import { File as FileSchema } from '../api/schemas.gen.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { checkUploadSize, splitRelated } from '../../core/multipart.ts'
+import { objectWiderThan } from '../../core/json-width.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
@@ -17,17 +19,33 @@ import { publicRequestUrl } from '../../core/request-url.ts'
 
 type Meta = Record<string, unknown>
 
+/**
+ * An upload's metadata, checked as files.create and files.update check their JSON body: a wrong type (`parents`
+ * of objects, a `name` object) is a 400 naming the field, where it reached the store and answered 500 (0387).
+ */
+function checkedMeta(meta: unknown): Meta {
+  if (meta === null) return {}
+  if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest('Invalid JSON payload received.', 'parseError')
+  const result = FileSchema.safeParse(meta)
+  if (!result.success) throw googleValidationError(result.error, 'json', meta)
+  return meta as Meta
+}
+
 async function receive(c: WorldContext, fileId?: string) {
   const type = c.req.query('uploadType') ?? 'media'
   const body = Buffer.from(await c.req.arrayBuffer())
   if (type === 'resumable') {
     let meta: Meta = {}
     if (body.length) {
+      let parsed: unknown
+      const text = body.toString('utf8')
+      if (objectWiderThan(text)) throw badRequest('Invalid JSON payload received.', 'parseError')
       try {
-        meta = JSON.parse(body.toString('utf8'))
+        parsed = JSON.parse(text)
       } catch {
         throw badRequest('Invalid JSON payload received.', 'parseError')
       }
+      meta = checkedMeta(parsed)
     }
     if (fileId) requireFile(c, fileId, 'writer')
     const id = c.var.world.tx((db) => {
@@ -49,7 +67,7 @@ async function receive(c: WorldContext, fileId?: string) {
   }
   if (type === 'multipart') {
     const { meta, data, dataType } = splitRelated(c.req.header('content-type') ?? '', body)
-    return finish(c, meta, data, dataType, fileId)
+    return finish(c, checkedMeta(meta), data, dataType, fileId)
   }
   if (type !== 'media') throw badRequest(`Invalid upload type: ${type}`, 'invalid')
   return finish(c, {}, body, c.req.header('content-type') ?? undefined, fileId)

@@ -22,11 +22,16 @@ export async function openSession(c: WorldContext, userId: string) {
   const text = await c.req.text()
   let meta: Record<string, unknown> = {}
   if (text.trim()) {
+    let parsed: unknown
     try {
-      meta = JSON.parse(text)
+      parsed = JSON.parse(text)
     } catch {
       throw badRequest('Invalid JSON payload received.', 'parseError')
     }
+    // `null` is no metadata; a number, string or list is no Message (stored, it answered the upload a 500: 0387).
+    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed)))
+      throw badRequest('Invalid JSON payload received.', 'parseError')
+    meta = (parsed ?? {}) as Record<string, unknown>
   }
   const id = c.var.world.tx((db) => {
     const sid = urlSafeId(db, 'gmail.upload', 40)
