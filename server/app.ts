@@ -19,6 +19,8 @@ import type { ServiceProvider } from '../envs/core/service.ts'
 import type { WorldManager } from './worlds.ts'
 import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware/identity.ts'
 import { readSlackArgs } from './middleware/slack-args.ts'
+import { overrideMethod } from './middleware/google-front.ts'
+import { gunzipBody } from './middleware/gzip-body.ts'
 import { bufferNodeBody, nodeIncoming, readHeadersInPlace, requestHeader } from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
@@ -197,6 +199,19 @@ export function createAgentApp(worlds: WorldManager) {
     return next()
   })
 
+  // Gzip-encoded Google request bodies are decoded (to at most the same limit) before anything parses them.
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const path = c.req.path
+    const family = familyOf(path)
+    if (family === 'slack') return next()
+    const isUpload = path.startsWith('/upload/') || path.startsWith('/resumable/')
+    const maxSize = isUpload ? LIMITS.uploadBytes : LIMITS.jsonBytes
+    const bad = () => new GoogleApiError('INVALID_ARGUMENT', 'badRequest', 'The request body is not valid gzip data.')
+    await gunzipBody(c, maxSize, () => tooLarge(family, maxSize), bad)
+    return next()
+  })
+
   // JSON nested deeper than any API's schema is refused before a parser or validator recurses through it.
   app.use('*', async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
@@ -326,6 +341,9 @@ export function createAgentApp(worlds: WorldManager) {
   })
 
   app.onError((err, c) => renderError(err, c))
+  // X-HTTP-Method-Override and Drive's /download/ alias decide method and path before routing.
+  const dispatch = app.fetch
+  app.fetch = (req, env, ctx) => dispatch(overrideMethod(req, env), env, ctx)
   return app
 }
 
