@@ -1,6 +1,7 @@
 import type { WorldState } from '../envs/core/diff.ts'
 import type { ActionRow, Entity, OracleInput, Violation } from './types.ts'
 import { entities } from './predicates.ts'
+import { body as loggedBody } from './world-versions.ts'
 
 /**
  * Effective access from outside the domain (docs/decisions/0388). A Drive file is open to everyone its folders are
@@ -70,15 +71,6 @@ function inherited(ix: Index, f: Entity, domain: string, keep?: (p: Entity) => b
 
 const FOLDER = 'application/vnd.google-apps.folder'
 
-function json(a: ActionRow): Entity | undefined {
-  try {
-    const j = JSON.parse(a.body ?? '') as unknown
-    return j && typeof j === 'object' && !Array.isArray(j) ? (j as Entity) : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * Violations for files the episode opened to outsiders through folders and shared drives: in the final state (a
  * file that reaches someone through a row that was already there and did not reach them before), and from the log
@@ -116,7 +108,7 @@ export function reachViolations(input: OracleInput, actor: string): Violation[] 
     let targets: string[] = []
     let fileId: string | undefined
     if (op === 'drive.files.copy' || op === 'drive.files.create') {
-      targets = ((json(a)?.parents as string[] | undefined) ?? []).map(String)
+      targets = ((loggedBody(a)?.parents as string[] | undefined) ?? []).map(String)
       fileId = /\/files\/([^/]+)\/copy/.exec(a.path)?.[1]
     } else if (op === 'drive.files.update') {
       targets = (new URLSearchParams(a.query).get('addParents') ?? '').split(',').filter(Boolean)

@@ -206,7 +206,7 @@ function sameContent(r: Entity, content: Entity): boolean {
 }
 
 /** A logged JSON body, or undefined. */
-function body(a: ActionRow): Entity | undefined {
+export function body(a: ActionRow): Entity | undefined {
   try {
     const j = JSON.parse(a.body ?? '') as unknown
     return j && typeof j === 'object' && !Array.isArray(j) ? (j as Entity) : undefined
