@@ -86,8 +86,15 @@ export function expandGroup(db: Db, email: string, allMembers = false): string[]
 /** Recipients with every group address replaced by its members (other addresses kept as they are). */
 export function expandGroupAddresses(db: Db, addresses: readonly string[]): string[] {
   const out: string[] = []
+  // Keyed by lower case so that a long list costs linear time (an agent may send thousands of guests).
+  const seen = new Set<string>()
   for (const a of addresses) {
-    for (const e of expandGroup(db, a) ?? [a]) if (!out.some((x) => x.toLowerCase() === e.toLowerCase())) out.push(e)
+    for (const e of expandGroup(db, a) ?? [a]) {
+      const key = e.toLowerCase()
+      if (seen.has(key)) continue
+      seen.add(key)
+      out.push(e)
+    }
   }
   return out
 }
