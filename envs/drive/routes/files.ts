@@ -61,6 +61,7 @@ import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
 import { checkWritable, timeField } from './file-meta.ts'
 import { intParam } from '../../core/param-errors.ts'
+import { refuseManyParents } from './many-parents.ts'
 
 type Meta = {
   id?: string
@@ -386,6 +387,7 @@ const createRouteDef = createRoute({
   operationId: 'drive.files.create',
   method: 'post',
   path: '/drive/v3/files',
+  middleware: [refuseManyParents],
   request: { body: jsonBody(FileSchema, false) },
   responses: { 200: json(FileSchema) },
 })

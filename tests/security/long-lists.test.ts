@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startServer, type Running } from '../../server/main.ts'
 
-// Decision 0391: an agent's event with thousands of guests must cost time linear in the guest list. Expanding the
-// guests (group addresses, duplicates by case) compared every guest with every earlier one: 2,000 guests took
-// about 2 million lower-casings. Work is counted (calls to String#toLowerCase while the request runs), never timed.
+// Decision 0391: long lists in one agent request. An event with thousands of guests must cost time linear in the
+// guest list: expanding the guests (group addresses, duplicates by case) compared every guest with every earlier
+// one, so 2,000 guests took about 4 million lower-casings. Work is counted (calls to String#toLowerCase while the
+// request runs), never timed. A Drive create body with a huge `parents` list is refused before it is validated.
 let server: Running
 let token = ''
 let bobToken = ''
@@ -60,4 +61,26 @@ test('events.insert with 2,000 guests lower-cases each guest a bounded number of
   const copy = await call(`/events/${event.id}`, bobToken)
   expect(copy.status).toBe(200)
   expect(((await copy.json()) as { summary: string }).summary).toBe('all hands')
+}, 60_000)
+
+const create = async (parents: string[], folder?: boolean) => {
+  const res = await fetch(`${server.agentUrl}/drive/v3/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'n', parents, ...(folder ? { mimeType: 'application/vnd.google-apps.folder' } : {}) }),
+  })
+  return { status: res.status, body: (await res.json()) as { id?: string; error?: unknown } }
+}
+
+test('files.create with 100,000 parents gets the answer to a second parent, not a file', async () => {
+  // Every entry is an alias of My Drive, so checking them one by one used to end in a new file.
+  const many = await create(Array.from({ length: 100_000 }, () => 'root'))
+  const a = (await create([], true)).body.id!
+  const b = (await create([], true)).body.id!
+  const two = await create([a, b])
+  expect(two.status).toBe(403)
+  expect(many).toEqual(two)
+  // Short lists are checked as before: aliases of My Drive are dropped, then each parent is looked up.
+  expect((await create(Array.from({ length: 100 }, () => 'root'))).status).toBe(200)
+  expect((await create(['root', 'missing', a])).status).toBe(404)
 }, 60_000)
