@@ -27,7 +27,11 @@ export const refuseManyParents: MiddlewareHandler = async (c, next) => {
     }
     const parents = (body as { parents?: unknown } | null)?.parents
     if (Array.isArray(parents) && parents.length > MAX_CREATE_PARENTS)
-      throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
+      throw new GoogleApiError(
+        'PERMISSION_DENIED',
+        'cannotAddParent',
+        'Increasing the number of parents is not allowed.',
+      )
   }
   return next()
 }
