@@ -22,8 +22,10 @@ const SERVICE_ACCOUNT = 'serviceAccount:'
  * service); undefined for an unknown or disabled account.
  */
 export function serviceAccountUser(db: Db, email: string): WorldUserRow | undefined {
-  const r = stmt(db, 'SELECT email, display_name AS name FROM identity_service_accounts WHERE email = ? AND disabled = 0')
-    .get(email) as { email: string; name: string } | undefined
+  const r = stmt(
+    db,
+    'SELECT email, display_name AS name FROM identity_service_accounts WHERE email = ? AND disabled = 0',
+  ).get(email) as { email: string; name: string } | undefined
   if (!r) return undefined
   const name = r.name || r.email
   return {

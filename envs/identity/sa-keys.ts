@@ -3,7 +3,7 @@ import type { WorldKeys } from '../core/tokens.ts'
 import { rsaKeyOf, type RsaKey } from './rsa.ts'
 import type { ServiceAccountRow } from './store/service-accounts.ts'
 
-/** Google's token endpoint: the `aud` a service account's assertion must name, and a key file's `token_uri`. */
+/** Google's token endpoint: the `aud` a service account's assertion names (a key file's `token_uri` adds the world). */
 export const TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token'
 
 /**

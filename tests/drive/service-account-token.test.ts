@@ -107,7 +107,7 @@ describe('the JWT-bearer grant with a key file read by google-auth for Python', 
     expect(got.body.access_token).toMatch(/^ya29\.w1\./)
   })
 
-  test("an aud naming another world, or carrying another query, fails the audience check", async () => {
+  test('an aud naming another world, or carrying another query, fails the audience check', async () => {
     const s = server()
     const file = await s.keyFile(await s.create('w1'))
     const failed = { error: 'invalid_grant', error_description: 'Invalid JWT: Failed audience check.' }
@@ -134,7 +134,10 @@ describe("Drive with a service account's own token", () => {
     const added = await s.call('POST', `/drive/v3/files/${driveId}/permissions?supportsAllDrives=true`, ann, member)
     expect(added.status).toBe(200)
     const about = await s.call('GET', '/drive/v3/about?fields=user', sa)
-    expect(about).toMatchObject({ status: 200, body: { user: { emailAddress: SA, displayName: 'Backup bot', me: true } } })
+    expect(about).toMatchObject({
+      status: 200,
+      body: { user: { emailAddress: SA, displayName: 'Backup bot', me: true } },
+    })
     // duplicity's folder: `driveId` in the body with parents in that drive, as its gdrive backend sends it.
     const folder = await s.call('POST', '/drive/v3/files?supportsAllDrives=true&fields=id,driveId', sa, {
       name: 'backups',
@@ -163,7 +166,7 @@ describe("Drive with a service account's own token", () => {
 
   test('a create body whose driveId is not the drive its parents are in is refused as not writable', async () => {
     const s = server()
-    const { ann } = await setUp(s, 'w1')
+    const ann = await s.create('w1')
     const drive = await s.call('POST', '/drive/v3/drives?requestId=r1', ann, { name: 'Backups' })
     const other = await s.call('POST', '/drive/v3/drives?requestId=r2', ann, { name: 'Other' })
     const notWritable = { status: 403, body: { error: { errors: [{ reason: 'fieldNotWritable' }] } } }
