@@ -293,7 +293,9 @@ export function createAgentApp(worlds: WorldManager) {
     // account has its own Drive: files shared with it, shared drives it is a member of).
     if (!user && found.principal.userId.startsWith('serviceAccount:')) {
       const email = found.principal.userId.slice('serviceAccount:'.length)
-      if (serviceOf(path)?.name === 'drive') user = serviceAccountUser(found.entry.world.db, email)
+      // Drive's batch endpoint runs Drive calls only (server/batch.ts), each checked again as it re-enters.
+      const drive = serviceOf(path)?.name === 'drive' || path.startsWith('/batch/drive/')
+      if (drive) user = serviceAccountUser(found.entry.world.db, email)
       if (!user) throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'Precondition check failed.')
     }
     if (!user) throw family === 'slack' ? new SlackApiError('invalid_auth') : notFound()

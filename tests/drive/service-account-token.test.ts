@@ -64,7 +64,19 @@ function server() {
     return { status: res.status, body: (await res.json()) as Record<string, string> }
   }
   const nowS = (world: string) => Math.floor(nowMs(worlds.get(world).world.db) / 1000)
-  return { call, create, keyFile, grant, nowS }
+  return { agent, call, create, keyFile, grant, nowS }
+}
+
+/** A multipart/mixed batch of `calls` (request lines) to /batch/drive/v3: the answer's text. */
+async function agentBatch(s: ReturnType<typeof server>, token: string, calls: string[]): Promise<string> {
+  const body = calls.map((line) => `--b\r\nContent-Type: application/http\r\n\r\n${line}\r\n\r\n`).join('')
+  const res = await s.agent.request('/batch/drive/v3', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/mixed; boundary=b' },
+    body: `${body}--b--\r\n`,
+  })
+  expect(res.status).toBe(200)
+  return res.text()
 }
 
 /** A compact JWS as Debian's google-auth for Python (1.5) writes it: urlsafe base64 with `=` padding kept. */
@@ -160,6 +172,9 @@ describe("Drive with a service account's own token", () => {
     expect((await s.call('GET', `/drive/v3/files?q=${q}&${opts}`, ann)).body.files).toHaveLength(1)
     const del = await s.call('DELETE', `/drive/v3/files/${file.body.id}?supportsAllDrives=true`, sa)
     expect(del.status).toBe(204)
+    // Drive's batch endpoint serves the account too; a Gmail call inside the batch is not run (404 part).
+    const batch = await agentBatch(s, sa, [`GET /drive/v3/files?${opts}&q=${q}`, 'GET /gmail/v1/users/me/profile'])
+    expect([...batch.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1])).toEqual(['200', '404'])
     const gmail = await s.call('GET', '/gmail/v1/users/me/profile', sa)
     expect(gmail).toMatchObject({ status: 400, body: { error: { status: 'FAILED_PRECONDITION' } } })
   })
