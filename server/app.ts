@@ -30,6 +30,7 @@ import { handleGoogleBatch } from './batch.ts'
 import { discoveryDirectory, discoveryDocument, hostDiscoveryDocument, isDiscoveryPath } from './api-discovery.ts'
 import { checkGoogleAccess, InsufficientScopes, scopedAs } from './middleware/scopes.ts'
 import { isPublicOAuthPath, unroutable, worldOfPublicRequest } from '../envs/identity/public.ts'
+import { serviceAccountUser } from '../envs/core/users.ts'
 import { oauthParams } from '../envs/identity/routes/params.ts'
 import { MountableRouter, mountOnFirstUse } from './lazy-mount.ts'
 import { routerOf } from './routers.ts'
@@ -286,11 +287,16 @@ export function createAgentApp(worlds: WorldManager) {
         throw notFound('The requested URL was not found on this server.', 'notFound')
       found = resolveGoogle(worlds, c)
     }
-    const user = userOf(found)
-    // A service account's own token (JWT-bearer grant without `sub`) has no Workspace account behind it: Google's
-    // Workspace APIs answer it 400 failedPrecondition.
+    let user = userOf(found)
+    // A service account's own token (JWT-bearer grant without `sub`) has no Workspace account behind it: Gmail and
+    // the other Workspace APIs answer it 400 failedPrecondition. Drive serves it as the account itself (a service
+    // account has its own Drive: files shared with it, shared drives it is a member of).
     if (!user && found.principal.userId.startsWith('serviceAccount:')) {
-      throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'Precondition check failed.')
+      const email = found.principal.userId.slice('serviceAccount:'.length)
+      // Drive's batch endpoint runs Drive calls only (server/batch.ts), each checked again as it re-enters.
+      const drive = serviceOf(path)?.name === 'drive' || path.startsWith('/batch/drive/')
+      if (drive) user = serviceAccountUser(found.entry.world.db, email)
+      if (!user) throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'Precondition check failed.')
     }
     if (!user) throw family === 'slack' ? new SlackApiError('invalid_auth') : notFound()
     const world = found.entry.world

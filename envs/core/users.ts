@@ -7,8 +7,38 @@ export function listUsers(db: Db): WorldUserRow[] {
 }
 
 export function findUserById(db: Db, id: string): WorldUserRow | undefined {
+  if (id.startsWith(SERVICE_ACCOUNT)) return serviceAccountUser(db, id.slice(SERVICE_ACCOUNT.length))
   const r = stmt(db, 'SELECT * FROM world_users WHERE id = ?').get(id) as Record<string, string | number> | undefined
   return r && userFromRow(r)
+}
+
+/** The user id a service account's own token (the JWT-bearer grant without `sub`) acts as. */
+const SERVICE_ACCOUNT = 'serviceAccount:'
+
+/**
+ * A service account as the APIs that serve its own token (Drive) see a caller: id `serviceAccount:<email>`, its
+ * email and display name (the email when it has none). It is no world user: the Directory, Gmail and the listings
+ * of world users never show it. The accounts live in Identity's table, read here by name (the kernel imports no
+ * service); undefined for an unknown or disabled account.
+ */
+export function serviceAccountUser(db: Db, email: string): WorldUserRow | undefined {
+  const r = stmt(
+    db,
+    'SELECT email, display_name AS name FROM identity_service_accounts WHERE email = ? AND disabled = 0',
+  ).get(email) as { email: string; name: string } | undefined
+  if (!r) return undefined
+  const name = r.name || r.email
+  return {
+    id: `${SERVICE_ACCOUNT}${r.email}`,
+    email: r.email,
+    name,
+    givenName: '',
+    familyName: '',
+    timeZone: 'UTC',
+    title: '',
+    isAdmin: false,
+    tokenKey: '',
+  }
 }
 
 /** A `world_users` row as SQLite returns it (column names), in its typed shape. */

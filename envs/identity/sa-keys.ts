@@ -3,7 +3,7 @@ import type { WorldKeys } from '../core/tokens.ts'
 import { rsaKeyOf, type RsaKey } from './rsa.ts'
 import type { ServiceAccountRow } from './store/service-accounts.ts'
 
-/** Google's token endpoint: the `aud` a service account's assertion must name, and a key file's `token_uri`. */
+/** Google's token endpoint: the `aud` a service account's assertion names (a key file's `token_uri` adds the world). */
 export const TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token'
 
 /**
@@ -37,7 +37,9 @@ export async function keyFile(keys: WorldKeys, sa: ServiceAccountRow, keyId: str
     client_email: sa.email,
     client_id: sa.uniqueId,
     auth_uri: 'https://accounts.google.com/o/oauth2/auth',
-    token_uri: TOKEN_AUDIENCE,
+    // Deviation: Google's token endpoint with the world named (one endpoint serves many worlds here): a library
+    // reading the file (google-auth for Python) posts there and signs it as `aud`, which /token accepts.
+    token_uri: `${TOKEN_AUDIENCE}?world=${encodeURIComponent(keys.worldId)}`,
     auth_provider_x509_cert_url: 'https://www.googleapis.com/oauth2/v1/certs',
     client_x509_cert_url: `https://www.googleapis.com/robot/v1/metadata/x509/${encodeURIComponent(sa.email)}`,
     universe_domain: 'googleapis.com',
@@ -61,10 +63,14 @@ export async function signBytes(keys: WorldKeys, keyId: string, data: Buffer): P
 
 export type ParsedJwt = { header: Record<string, unknown>; claims: Record<string, unknown>; input: string; sig: Buffer }
 
-/** Splits a compact JWS; undefined when it is not three base64url parts with JSON objects in the first two. */
+/**
+ * Splits a compact JWS; undefined when it is not three base64url parts with JSON objects in the first two. A part
+ * may end in `=` padding: older google-auth for Python (Debian's, which duplicity uses) pads every segment, and
+ * Google's token endpoint accepts it.
+ */
 export function parseJwt(jwt: string): ParsedJwt | undefined {
   const parts = jwt.split('.')
-  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) return undefined
+  if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*={0,2}$/.test(p))) return undefined
   try {
     const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as unknown
     const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown

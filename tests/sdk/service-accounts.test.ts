@@ -107,7 +107,7 @@ describe(
       expect(file).toMatchObject({
         type: 'service_account',
         client_email: SA,
-        token_uri: 'https://oauth2.googleapis.com/token',
+        token_uri: 'https://oauth2.googleapis.com/token?world=sdk',
       })
       expect(file.private_key).toContain('BEGIN PRIVATE KEY')
       const name = `projects/-/serviceAccounts/${SA}`

@@ -52,6 +52,31 @@ const notWritable = (message: string) => new GoogleApiError('PERMISSION_DENIED',
  */
 export function checkWritable(meta: object, update: boolean) {
   const m = meta as Record<string, unknown>
+  checkUpdateFields(m, update)
+  // A create body may name the shared drive its parents are in (duplicity's gdrive backend sends `driveId` with
+  // `parents`, as many scripts do, and Drive accepts it): `checkDriveNamed` judges it once the parents are known.
+  const skip = update ? undefined : DRIVE_FIELDS
+  for (const key of Object.keys(m))
+    if (OUTPUT_ONLY.has(key) && m[key] !== undefined && !skip?.has(key))
+      throw notWritable('The resource body includes fields which are not directly writable.')
+}
+
+const DRIVE_FIELDS = new Set(['driveId', 'teamDriveId'])
+
+/**
+ * A create body's `driveId` / `teamDriveId`, when given, must name the shared drive the new file lands in (null: My
+ * Drive). Deviation (unverified): one naming another drive, or set in My Drive, is refused as any output-only field
+ * is; Google's answer to it is not recorded.
+ */
+export function checkDriveNamed(meta: object, inDrive: string | null) {
+  const m = meta as Record<string, unknown>
+  for (const key of DRIVE_FIELDS)
+    if (m[key] !== undefined && m[key] !== inDrive)
+      throw notWritable('The resource body includes fields which are not directly writable.')
+}
+
+function checkUpdateFields(meta: object, update: boolean) {
+  const m = meta as Record<string, unknown>
   // Discovery: `shortcutDetails.targetId` "can only be set on files.create requests".
   if (update && m.shortcutDetails !== undefined)
     throw notWritable('The resource body includes fields which are not directly writable.')
@@ -60,9 +85,6 @@ export function checkWritable(meta: object, update: boolean) {
       'The parents field is not directly writable in update requests. Use the addParents and removeParents ' +
         'parameters instead.',
     )
-  for (const key of Object.keys(m))
-    if (OUTPUT_ONLY.has(key) && m[key] !== undefined)
-      throw notWritable('The resource body includes fields which are not directly writable.')
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i

@@ -59,7 +59,7 @@ import {
 } from './common.ts'
 import { orderSql, sortFiles } from './order.ts'
 import { isRootRef, rootFolder } from './root.ts'
-import { checkWritable, timeField } from './file-meta.ts'
+import { checkDriveNamed, checkWritable, timeField } from './file-meta.ts'
 import { intParam } from '../../core/param-errors.ts'
 import { refuseManyParents } from './many-parents.ts'
 
@@ -146,6 +146,8 @@ function createFileRow(
   if (parents.length > 1)
     throw new GoogleApiError('PERMISSION_DENIED', 'cannotAddParent', 'Increasing the number of parents is not allowed.')
   const inDrive = driveOfParents(c.var.world.db, parents)
+  checkDriveNamed(meta, inDrive)
+  if (inDrive === null && mimeType !== FOLDER && c.var.user.id.startsWith('serviceAccount:')) throw noQuota()
   const shortcut = mimeType === SHORTCUT ? shortcutOf(c, meta) : null
   const row = c.var.world.tx((db) => {
     const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC || shortcut ? undefined : (content ?? Buffer.alloc(0))
@@ -182,6 +184,21 @@ function createFileRow(
   })
   return row
 }
+
+/**
+ * A service account (its own token) owns what it creates outside a shared drive, and has no storage quota: Drive
+ * refuses such a file, upload or copy (shared drives, or a user's token through delegation, are the way).
+ * Deviation (unverified): a folder, which holds no bytes, is let through.
+ */
+const noQuota = () =>
+  new GoogleApiError(
+    'PERMISSION_DENIED',
+    'storageQuotaExceeded',
+    'Service Accounts do not have storage quota. Leverage shared drives ' +
+      '(https://developers.google.com/workspace/drive/api/guides/about-shareddrives), or use OAuth delegation ' +
+      '(http://support.google.com/a/answer/7281227) instead.',
+    { domain: 'usageLimits' },
+  )
 
 /**
  * A new shortcut's stored `shortcutDetails`: its target must be an item the caller can see; the target's type is

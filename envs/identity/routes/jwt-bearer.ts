@@ -39,6 +39,19 @@ async function signedByAccount(c: WorldContext, email: string, jwt: ParsedJwt, a
   return false
 }
 
+/**
+ * The assertion's `aud` without a `?world=<this world>` query. Deviation: a key file's `token_uri` names its world
+ * so (keys.create writes it), and google-auth for Python signs `token_uri` as the audience; any other query, or
+ * another world's name, stays and fails the audience check.
+ */
+function withoutWorld(aud: unknown, worldId: string): string {
+  const text = String(aud)
+  const at = text.indexOf('?')
+  if (at < 0) return text
+  const query = new URLSearchParams(text.slice(at + 1))
+  return [...query.keys()].length === 1 && query.getAll('world').join() === worldId ? text.slice(0, at) : text
+}
+
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
 /**
@@ -60,7 +73,8 @@ export async function jwtBearer(c: WorldContext, p: Record<string, string>) {
   if (sa.disabled) return oauthError(c, 400, 'invalid_grant', 'Invalid grant: account not found')
   // Deviation: the token endpoint this server's discovery document advertises (its own origin) is accepted too.
   const own = `${new URL(c.req.url).origin}/token`
-  if (!AUDIENCES.has(String(jwt.claims.aud)) && jwt.claims.aud !== own) {
+  const aud = withoutWorld(jwt.claims.aud, c.var.worldId)
+  if (!AUDIENCES.has(aud) && aud !== own) {
     return oauthError(c, 400, 'invalid_grant', 'Invalid JWT: Failed audience check.')
   }
   const iat = num(jwt.claims.iat)
