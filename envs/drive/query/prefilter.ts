@@ -1,6 +1,6 @@
 import type { Cond } from './parse.ts'
 import { nameContainsSql, nameKeyOf, wellFormed } from '../store/name-search.ts'
-import { textContainsSql } from '../store/text-search.ts'
+import { CONTAINS_FN, textContainsSql } from '../store/text-search.ts'
 
 /**
  * Turns a parsed `q` into a SQL WHERE clause over `drive_files` that keeps at least every file the query
@@ -21,13 +21,17 @@ export type Viewer = { id: string; email: string; root: string; rootNamed?: bool
 
 const TRUE: Prefilter = { where: '1', params: [], exact: false }
 
+/** Sort key of an `and`'s terms: inexact after exact, and text scans after the rest. */
+const cost = (p: Prefilter) => (p.exact ? 0 : 2) + (p.where.includes(' LIKE ') || p.where.includes(CONTAINS_FN) ? 1 : 0)
+
 export function prefilter(c: Cond | undefined, viewer?: Viewer): Prefilter {
   if (!c) return TRUE
   switch (c.kind) {
     case 'and': {
       const parts = c.items.map((i) => prefilter(i, viewer))
-      // Exact terms are plain comparisons: cheap, so SQLite tests them before the LIKE scans of the others.
-      const narrowing = parts.filter((p) => p.where !== '1').sort((a, b) => Number(b.exact) - Number(a.exact))
+      // SQLite tests the terms in the order written: exact terms first, and text scans (which read the row, not
+      // the listing index) after the others, so a row is read only once the cheap terms let it through.
+      const narrowing = parts.filter((p) => p.where !== '1').sort((a, b) => cost(a) - cost(b))
       if (!narrowing.length) return { ...TRUE, exact: parts.every((p) => p.exact) }
       const where = narrowing.map((p) => `(${p.where})`).join(' AND ')
       const exact = parts.every((p) => p.exact)
