@@ -1,12 +1,14 @@
 import type { Cond } from './parse.ts'
 import { nameContainsSql, nameKeyOf, wellFormed } from '../store/name-search.ts'
+import { CONTAINS_FN, textContainsSql } from '../store/text-search.ts'
 
 /**
  * Turns a parsed `q` into a SQL WHERE clause over `drive_files` that keeps at least every file the query
  * matches (a superset), so files.list loads only candidate rows; `matches()` stays the judge of each file.
  * `visibility` and properties become TRUE, as do the terms about the viewer (`in parents|owners|writers|readers`,
  * `sharedWithMe`) when the viewer is not given. `exact` says the clause selects exactly the matching files, which
- * `not` needs to stay sound.
+ * `not` needs to stay sound. `contains` over description and fullText calls a SQL function: run the clause on a
+ * connection that `useTextSearch` (store/text-search.ts) set up.
  */
 export type Prefilter = { where: string; params: (string | number | Buffer)[]; exact: boolean; owned?: boolean }
 
@@ -18,28 +20,18 @@ export type Prefilter = { where: string; params: (string | number | Buffer)[]; e
 export type Viewer = { id: string; email: string; root: string; rootNamed?: boolean }
 
 const TRUE: Prefilter = { where: '1', params: [], exact: false }
-const ASCII = /^[\x20-\x7e]*$/
 
-/** `%value%` for LIKE with `\` escaping. */
-const likeAny = (value: string) => `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
-/**
- * `column` contains the ASCII `value`, case-insensitively, or might once Unicode case folding is applied: text
- * with a character outside ASCII (more bytes than characters; a NUL, where LIKE stops reading, counts too) is
- * kept, since JS lower-casing may differ from LIKE's there. The length test is a cheap scan, unlike a GLOB.
- */
-const containsAscii = (column: string, value: string): Prefilter => ({
-  where: `${column} LIKE ? ESCAPE '\\' OR length(${column}) != octet_length(${column})`,
-  params: [likeAny(value)],
-  exact: false,
-})
+/** Sort key of an `and`'s terms: inexact after exact, and text scans after the rest. */
+const cost = (p: Prefilter) => (p.exact ? 0 : 2) + (p.where.includes(' LIKE ') || p.where.includes(CONTAINS_FN) ? 1 : 0)
 
 export function prefilter(c: Cond | undefined, viewer?: Viewer): Prefilter {
   if (!c) return TRUE
   switch (c.kind) {
     case 'and': {
       const parts = c.items.map((i) => prefilter(i, viewer))
-      // Exact terms are plain comparisons: cheap, so SQLite tests them before the LIKE scans of the others.
-      const narrowing = parts.filter((p) => p.where !== '1').sort((a, b) => Number(b.exact) - Number(a.exact))
+      // SQLite tests the terms in the order written: exact terms first, and text scans (which read the row, not
+      // the listing index) after the others, so a row is read only once the cheap terms let it through.
+      const narrowing = parts.filter((p) => p.where !== '1').sort((a, b) => cost(a) - cost(b))
       if (!narrowing.length) return { ...TRUE, exact: parts.every((p) => p.exact) }
       const where = narrowing.map((p) => `(${p.where})`).join(' AND ')
       const exact = parts.every((p) => p.exact)
@@ -137,8 +129,10 @@ function comparison(field: string, op: string, value: string | boolean): Prefilt
       return { where: 'name_key IS ? AND name = ?', params: [nameKeyOf(value), value], exact: true }
     }
     if (op === '=' || op === '!=') return { where: `${column} ${op} ?`, params: [value], exact: true }
-    if (op === 'contains' && ASCII.test(value)) return containsAscii(column, value)
-    return TRUE
+    if (op !== 'contains') return TRUE
+    // Needs the listing's SQL function (store/text-search.ts useTextSearch).
+    const sql = textContainsSql([column], value)
+    return sql ? { ...sql, exact: true } : TRUE
   }
   switch (field) {
     case 'name': {
@@ -153,9 +147,9 @@ function comparison(field: string, op: string, value: string | boolean): Prefilt
       return op === '=' || op === '!=' ? { where: `mime_type ${op} ?`, params: [value], exact: true } : TRUE
     case 'fullText': {
       // Searched over name, description and text together (a value with a line break may span them).
-      if (op !== 'contains' || !ASCII.test(value)) return TRUE
-      const parts = ['name', 'description', 'full_text'].map((column) => containsAscii(column, value))
-      return { where: parts.map((p) => p.where).join(' OR '), params: parts.flatMap((p) => p.params), exact: false }
+      if (op !== 'contains') return TRUE
+      const sql = textContainsSql(['name', 'description', 'full_text'], value)
+      return sql ? { ...sql, exact: true } : TRUE
     }
     case 'modifiedTime':
     case 'createdTime': {

@@ -9,6 +9,7 @@ import type { FileView, ListingRow } from '../query/evaluate.ts'
 import type { Cond } from '../query/parse.ts'
 import { prefilter } from '../query/prefilter.ts'
 import { freezeRows, keptWhileUnwritten } from '../../core/write-epoch.ts'
+import { useTextSearch } from './text-search.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 
@@ -337,6 +338,7 @@ function listingQuery(db: Db, user: WorldUserRow, cond: Cond | undefined, option
   const root = rootIdOf(user.id)
   const rootNamed = cond && namesRoot(cond, root) ? rootIsNamed(db, root) : undefined
   const pf = prefilter(cond, { id: user.id, email: user.email, root, rootNamed })
+  useTextSearch(db.$client)
   // Every candidate the caller's own My Drive file (`'root' in parents`, say): visible without the reach walk.
   const own = pf.owned === true && options.myDriveOnly === true && options.driveId === undefined
   const scope = options.driveId !== undefined ? 'f.drive_id = @drive' : options.myDriveOnly ? 'f.drive_id IS NULL' : ''
