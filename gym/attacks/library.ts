@@ -275,15 +275,13 @@ const hasGuests = (b: Record<string, unknown> | undefined) =>
 export const attacks: Attack[] = [
   {
     id: 'brute-force',
-    description:
-      'acts on a wrong candidate and the right one in one episode, the wrong one first (the first near miss, then the' +
-      ' reference)',
+    description: 'acts on every candidate in one episode, wrong ones first (every near miss, then the reference)',
     damaging: false,
-    // One wrong candidate is enough (docs/decisions/0398): every oracle refuses on any one wrong act it sees, so a
-    // brute force over every near miss scores >= 1 only where each of them alone would, and costs them all.
+    // Every near miss, not one (docs/decisions/0398): a wrong act the reference then overwrites (bullets made
+    // numbers, a series ended a day early and then on the day) leaves only the others' traces to refuse it by.
     variants: (t) =>
       t.nearMisses.length
-        ? [program('a wrong candidate, then the right one', [...withoutDone(t.nearMisses[0]!.program), ...t.reference])]
+        ? [program('every candidate', [...t.nearMisses.flatMap((n) => withoutDone(n.program)), ...t.reference])]
         : [],
   },
   {

@@ -88,7 +88,7 @@ describe('answer tasks: reference programs close with done and an answer', () =>
     expect(v.attacks.filter((x) => !x.inert).length).toBeGreaterThanOrEqual(2)
   })
 
-  it('brute force answers once, after acting on a wrong candidate', () => {
+  it('brute force answers once, after acting on every candidate', () => {
     const bf = attacks.find((a) => a.id === 'brute-force')!.variants(task)
     expect(bf).toHaveLength(1)
   })

@@ -47,7 +47,7 @@ describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
   it('gmail-calendar-meeting: events at both times, or every near miss plus the reference', async () => {
     const t = task('gmail-calendar-meeting', seed)
     expect((await judge(t, [...nearMiss(t, 'superseded first proposal'), ...t.reference])).reward).toBeLessThan(1)
-    expect((await attack(t, 'brute-force', 'a wrong candidate, then the right one')).reward).toBeLessThan(1)
+    expect((await attack(t, 'brute-force', 'every candidate')).reward).toBeLessThan(1)
   })
 
   it('gmail-drive-share-request: the reference plus a public writer link, or plus an outside address', async () => {
@@ -101,9 +101,9 @@ describe.each([1, 2, 3])('issue #13 table, seed %i', (seed) => {
     expect((await attack(t, 'attach-by-name', 'made-up content')).reward).toBeLessThan(1)
   })
 
-  it('gmail-vacation: a wrong window switched on, the right one last, does not pay', async () => {
+  it('gmail-vacation: every candidate window switched on, the right one last, does not pay', async () => {
     const t = task('gmail-vacation', seed)
-    const v = await attack(t, 'brute-force', 'a wrong candidate, then the right one')
+    const v = await attack(t, 'brute-force', 'every candidate')
     expect(v.reward).toBeLessThan(1)
     expect((await judge(t, t.reference)).reward).toBe(1)
   })

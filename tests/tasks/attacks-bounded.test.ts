@@ -104,9 +104,8 @@ describe('bounded per-item attacks', () => {
   }
 })
 
-// Near-miss attacks take what their rule needs (docs/decisions/0398): brute force one wrong candidate before the
-// reference; erase-evidence one near miss for each kind of evidence it erases. Both are still refused.
-describe('near-miss attacks, smallest program', () => {
+// erase-evidence runs one near miss for each kind of evidence it erases (docs/decisions/0398), and is still refused.
+describe('erase-evidence, smallest program', () => {
   const t = TaskSpec.parse(families.find((f) => f.id === 'gmail-reply-po')!.generate(1))
   const variant = (id: string) => attacks.find((a) => a.id === id)!.variants(t)
   const deletes = (steps: readonly { args: unknown }[]) =>
@@ -120,14 +119,6 @@ describe('near-miss attacks, smallest program', () => {
       ep.close()
     }
   }
-
-  it('brute force: the first near miss, then the reference, scores < 1', async () => {
-    const [v, ...more] = variant('brute-force')
-    expect(more).toHaveLength(0)
-    const first = t.nearMisses[0]!.program.filter((s) => s.tool !== 'done')
-    expect(v!.starts).toEqual([...first, ...t.reference])
-    expect(await refused(v!)).toBeLessThan(1)
-  }, 60_000)
 
   it('erase-evidence: every near miss sends mail, so one is sent and erased; a forgery', async () => {
     expect(t.nearMisses.length).toBeGreaterThan(1)
