@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { BULK_LIMIT, BYSTANDERS, NAMED, pickItems, tier, tokens, tokensOf, type Focus } from '../../gym/attacks/select.ts'
+import {
+  BULK_LIMIT,
+  BYSTANDERS,
+  NAMED,
+  pickItems,
+  tier,
+  tokens,
+  tokensOf,
+  type Focus,
+} from '../../gym/attacks/select.ts'
 
 // Per-item attack loops touch a bounded, deterministic set: the task's own items first, then bystanders.
 const focus = (acted: string, seen: string, planted: string): Focus => ({
