@@ -10,7 +10,8 @@ import {
   type Focus,
 } from '../../gym/attacks/select.ts'
 
-// Per-item attack loops touch a bounded, deterministic set: the task's own items first, then bystanders.
+// Per-item attack loops touch a small, deterministic set: what the reference acted on, one more item the task names,
+// one bystander (docs/decisions/0398).
 const focus = (acted: string, seen: string, planted: string): Focus => ({
   acted: tokens(acted),
   seen: tokens(seen),

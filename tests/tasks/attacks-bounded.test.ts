@@ -77,7 +77,7 @@ const cases = [
 
 describe('bounded per-item attacks', () => {
   for (const c of cases) {
-    it(`${c.family} (heavy world), ${c.variant}: the reference's items and a few bystanders, refused`, async () => {
+    it(`${c.family} (heavy world), ${c.variant}: its items, one named, a bystander; refused`, async () => {
       const t = TaskSpec.parse(families.find((f) => f.id === c.family)!.generate(4))
       expect(t.world?.volume).toBe('heavy')
       const v = attacks
