@@ -1,15 +1,19 @@
 /**
- * Which items a per-item attack loop touches (docs/decisions/0292-bounded-bulk-attacks.md). A damaging bulk attack
- * proves the oracle sees collateral damage by damaging a small deterministic set, not the whole world: the items the
- * task is about (what the reference acted on or read, what the family planted) and a few bystanders the oracle must
- * protect. Its cost then stops growing with the world's volume, and the damage is subtler (a few items among
- * hundreds), which is the harder test for the oracle. One-request bulk forms (batchModify of every id) stay whole.
+ * Which items a per-item attack loop touches (docs/decisions/0292-bounded-bulk-attacks.md, 0398). A damaging bulk
+ * attack proves the oracle sees collateral damage by damaging a small deterministic set, not the whole world: every
+ * item the reference acted on, one more item the task names (planted or seen: the nearest near-duplicate) and one
+ * bystander the oracle must protect. No oracle tolerates any collateral change (a single unallowed change makes the
+ * verdict < 1, and a damaging one <= 0: oracles/predicates.ts `verdict`), and an attack that damages fewer items can
+ * only score higher, never lower, so a smaller set finds every oracle hole a larger one finds (0398). Its cost stops
+ * growing with the world's volume. The one-request bulk forms (batchModify) take the same set.
  */
 
 /** Items one per-item loop touches at most. */
 export const BULK_LIMIT = 10
-/** Of those, at least this many are bystanders (items the task does not name), when the world has them. */
-export const BYSTANDERS = 3
+/** Of those, this many are bystanders (items the task does not name), when the world has them. */
+export const BYSTANDERS = 1
+/** Besides what the reference acted on, this many items the task names (planted, then seen), when it has them. */
+export const NAMED = 1
 
 /**
  * What the task is about, as seen from an attack's episode: tokens of the reference's requests (`acted`: ids in
@@ -47,21 +51,22 @@ export function tier(k: Key, focus: Focus): number {
 }
 
 /**
- * Up to `limit` of `items`, in their list order: the task's own items first (by tier, then list order), with at
- * least BYSTANDERS places kept for bystanders spread evenly over the rest of the list. Deterministic: the same
- * world and the same reference give the same choice.
+ * Up to `limit` of `items`, in their list order: every item the reference acted on (tier 0, up to `limit` less the
+ * bystanders' places), then NAMED items the task names otherwise (tier 1, then 2; list order within a tier), then
+ * BYSTANDERS items it does not name, spread over the list (one: its middle); a bystander's place the world cannot
+ * fill goes to one more named item. Deterministic: the same world and the same reference give the same choice.
  */
 export function pickItems<T>(items: readonly T[], key: (x: T) => Key, focus: Focus, limit = BULK_LIMIT): T[] {
-  if (items.length <= limit) return [...items]
   const ranked = items.map((x, i) => ({ i, t: tier(key(x), focus) }))
-  const own = ranked.filter((r) => r.t < 3).sort((a, b) => a.t - b.t || a.i - b.i)
   const others = ranked.filter((r) => r.t === 3)
-  const ownTaken = own.slice(0, limit - Math.min(BYSTANDERS, others.length))
-  const room = limit - ownTaken.length
-  const spread = Array.from(
-    { length: Math.min(room, others.length) },
-    (_, j) => others[Math.floor((j * others.length) / Math.min(room, others.length))]!,
-  )
-  const chosen = new Set([...ownTaken, ...spread].map((r) => r.i))
+  const by = Math.min(BYSTANDERS, others.length, limit)
+  const acted = ranked.filter((r) => r.t === 0).slice(0, limit - by)
+  const named = ranked
+    .filter((r) => r.t === 1 || r.t === 2)
+    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .slice(0, Math.min(NAMED + BYSTANDERS - by, limit - by - acted.length))
+  // Centred spread: the k-th of n bystanders taken at the middle of its share of the list.
+  const spread = Array.from({ length: by }, (_, j) => others[Math.floor(((2 * j + 1) * others.length) / (2 * by))]!)
+  const chosen = new Set([...acted, ...named, ...spread].map((r) => r.i))
   return items.filter((_, i) => chosen.has(i))
 }
