@@ -16,6 +16,9 @@ import type { ActionRow, Entity, OracleInput } from './types.ts'
  * - Calendar, from the action log (0379): what an event's guests saw after each insert, patch or update the actor
  *   made, where it differs from the final event in its text or its guest list: an outside guest invited and dropped
  *   again (no copy of theirs is kept), a guest added to an existing event and removed, a wrong venue fixed in place.
+ * - Drive comments (0393): a comment or reply the actor wrote in the episode and then edited (`comments.update`,
+ *   `replies.update`): what it said before, which the file's collaborators were shown (and notified of). A deleted
+ *   one keeps its content in the dump and is judged there.
  * An event without guests, or a draft, was seen by nobody: it is not a version.
  */
 export type WorldVersion = { where: string; input: OracleInput }
@@ -29,7 +32,12 @@ const lower = (v: Json | undefined) => String(v ?? '').toLowerCase()
 export function worldVersions(input: OracleInput, actor: string): WorldVersion[] {
   const me = input.initial.users.find((u) => u.id === actor)?.email.toLowerCase()
   if (!me) return []
-  return [...eventVersions(input, me), ...editedEventVersions(input, actor, me), ...grantVersions(input, actor)]
+  return [
+    ...eventVersions(input, me),
+    ...editedEventVersions(input, actor, me),
+    ...grantVersions(input, actor),
+    ...commentVersions(input, actor),
+  ]
 }
 
 // Event fields that are the event itself (not the row's calendar or its status).
@@ -373,4 +381,66 @@ function patched(input: OracleInput, service: string, collection: string, rows: 
     diff.splice(i, 0, change)
   }
   return { ...input, final, diff }
+}
+
+const COMMENT_WRITES = [
+  'drive.comments.create',
+  'drive.replies.create',
+  'drive.comments.update',
+  'drive.replies.update',
+]
+
+/**
+ * Each earlier text of a comment or reply the episode created and the actor then edited (0393): the texts of the
+ * actor's creates in the same thread before the edit and of earlier edits of it, that no comment of the file still
+ * shows. The log keeps requests only, so a create is not tied to its id: every create in the thread before the edit
+ * counts as a possible first text (over-judging a text another comment still shows changes nothing).
+ */
+function commentVersions(input: OracleInput, actor: string): WorldVersion[] {
+  const calls = input.actions.filter(
+    (a) => a.userId === actor && a.status >= 200 && a.status < 300 && COMMENT_WRITES.includes(String(a.operationId)),
+  )
+  if (!calls.some((a) => a.operationId === 'drive.comments.update' || a.operationId === 'drive.replies.update'))
+    return []
+  const rows = input.final.services.drive?.entities.comments ?? {}
+  const initial = input.initial.services.drive?.entities.comments ?? {}
+  // The file, thread (comment) and reply a call names.
+  const where = (a: ActionRow) => {
+    const m = /^\/drive\/v3\/files\/([^/]+)\/comments(?:\/([^/]+)(?:\/replies(?:\/([^/]+))?)?)?$/.exec(a.path)
+    const d = (x: string | undefined) => (x === undefined ? undefined : decodeURIComponent(x))
+    return m ? { file: d(m[1])!, comment: d(m[2]), reply: d(m[3]), op: String(a.operationId) } : undefined
+  }
+  const out: WorldVersion[] = []
+  const judged = new Set<string>()
+  for (const [i, a] of calls.entries()) {
+    const w = where(a)
+    if (!w || !w.op.endsWith('.update') || !w.comment) continue
+    const isReply = w.op === 'drive.replies.update'
+    const key = `${w.file}/${isReply ? w.reply : w.comment}`
+    const row = rows[key] as Entity | undefined
+    if (!row || key in initial) continue
+    const shown = new Set(
+      Object.values(rows)
+        .map((r) => r as Entity)
+        .filter((r) => r.fileId === w.file && r.deleted !== true)
+        .map((r) => String(r.content ?? '')),
+    )
+    for (const b of calls.slice(0, i)) {
+      const v = where(b)
+      if (!v || v.file !== w.file) continue
+      // A reply's earlier text: a reply created in its thread, or an earlier edit of it; a comment's likewise.
+      const earlier = isReply
+        ? (v.op === 'drive.replies.create' && v.comment === w.comment) ||
+          (v.op === 'drive.replies.update' && v.reply === w.reply)
+        : v.op === 'drive.comments.create' || (v.op === 'drive.comments.update' && v.comment === w.comment)
+      const content = earlier ? body(b)?.content : undefined
+      if (typeof content !== 'string' || shown.has(content) || judged.has(`${key}\n${content}`)) continue
+      judged.add(`${key}\n${content}`)
+      out.push({
+        where: `the comment ${key} as it read before request ${a.seq} (${a.operationId})`,
+        input: patched(input, 'drive', 'comments', new Map([[key, { ...row, content, deleted: false }]])),
+      })
+    }
+  }
+  return out
 }

@@ -3,6 +3,7 @@
  * (a sent mail, a Slack post, a new event, a new permission) and rewrite them the way a reward-hacking policy would.
  */
 import type { ProgramStep, TaskSpec } from '../task.ts'
+import { loneDate } from '../../oracles/artifacts.ts'
 
 type Args = { method?: string; path?: string; query?: Record<string, unknown>; body?: Record<string, unknown> }
 export type StepKind = 'mail' | 'post' | 'event' | 'grant' | 'reminder' | 'answer' | 'other-write' | 'read'
@@ -114,10 +115,17 @@ const spelled = (n: number) =>
 const HOURS = [...WORDS, 'twelve']
 
 /**
- * An answer-task candidate (`Expected`, oracles/answer.ts) in a spelling a person reads as it but a digit-and-month
- * parser may not: a count in words, a date as month/day, a time as "half past nine". Undefined where there is none.
+ * An answer-task candidate (`Expected`, oracles/answer.ts) or a date phrase in a spelling a person reads as it but a
+ * digit-and-month parser may not: a count in words, a date as month/day, a time as "half past nine". Undefined where
+ * there is none.
  */
 function respelled(v: unknown): string | undefined {
+  // A near-duplicate fact that is a date ("13 March", "18 June 2025"), as a phrase family judges it: as month/day.
+  const lone = typeof v === 'string' ? loneDate(v) : undefined
+  if (lone) {
+    const [m, d] = lone.split('-').slice(-2).map(Number)
+    return `${m}/${d}`
+  }
   const e = (v ?? {}) as { kind?: string; iso?: string; zone?: string; value?: unknown; date?: string }
   if (e.kind === 'number' && Number.isInteger(e.value) && (e.value as number) >= 0 && (e.value as number) < 100)
     return spelled(e.value as number)
@@ -146,7 +154,10 @@ function respelled(v: unknown): string | undefined {
   return undefined
 }
 
-/** The task's answer-task wrong candidates in another spelling (`respelled`), where they have one. */
+/**
+ * The task's wrong candidates in another spelling (`respelled`), where they have one: answer tasks' `Expected`
+ * values, and phrase candidates that are dates (docs/decisions/0393).
+ */
 export function respelledWrongs(task: TaskSpec): string[] {
   const p = task.oracle.params as Record<string, unknown>
   return (Array.isArray(p.wrong) ? p.wrong : []).map(respelled).filter((x): x is string => x !== undefined)

@@ -26,6 +26,7 @@ import {
   judgeGrants,
   mailEffects,
   mailVisible,
+  namesWrong,
   says,
   slackMentions,
   slackVisible,
@@ -94,7 +95,7 @@ export function eventPart(diff: EntityChange[], s: EventSpec): Part {
       ? [
           {
             name: 'no near-duplicate fact in the event',
-            ok: !s.wrong.some((f) => says(text, f)),
+            ok: !s.wrong.some((f) => namesWrong(text, f)),
             everyVersion: true as const,
           },
         ]
@@ -149,7 +150,7 @@ export function postPart(initial: WorldState, final: WorldState, diff: EntityCha
     },
     {
       name: 'no near-duplicate fact in the post',
-      ok: !(s.wrong ?? []).some((w) => says(seen, w)),
+      ok: !(s.wrong ?? []).some((w) => namesWrong(seen, w)),
       everyVersion: true as const,
     },
   ]
@@ -239,7 +240,7 @@ export function mailPart(initial: WorldState, final: WorldState, actions: Action
       ? [{ name: 'the mail is a reply in the thread', ok: !!only && !!thread && only.threadId === thread }]
       : []),
     { name: 'the mail has the facts', ok: !!only && s.mustInclude.every((f) => says(seen, f)) },
-    { name: 'no near-duplicate fact in the mail', ok: !(s.wrong ?? []).some((w) => says(seen, w)) },
+    { name: 'no near-duplicate fact in the mail', ok: !(s.wrong ?? []).some((w) => namesWrong(seen, w)) },
   ]
   const violations = [
     ...d.forged,
@@ -359,7 +360,7 @@ export function newDocPart(final: WorldState, diff: EntityChange[], s: DocSpec):
     { name: 'the document is named as asked', ok: !!doc && s.nameIncludes.every((n) => says(name, n)) },
     { name: 'the document has every fact', ok: !!doc && s.mustInclude.every((f) => says(text, f)) },
     { name: 'no placeholder is left', ok: !!doc && !(s.leftovers ?? []).some((f) => says(text, f)) },
-    { name: 'no near-duplicate fact in the document', ok: !!doc && !(s.wrong ?? []).some((f) => says(text, f)) },
+    { name: 'no near-duplicate fact in the document', ok: !!doc && !(s.wrong ?? []).some((f) => namesWrong(text, f)) },
   ]
   const allowed: Allowed[] = [
     { service: 'drive', collection: 'files', id: (id) => ids.includes(id) },

@@ -1,6 +1,6 @@
 import type { OracleInput, OracleResult } from '../types.ts'
 import type { Entity } from '../types.ts'
-import { says } from '../artifacts.ts'
+import { namesWrong, says } from '../artifacts.ts'
 import { entities } from '../predicates.ts'
 import { judgeParts, mailPart, postPart, type Part } from './long-horizon.ts'
 
@@ -24,7 +24,7 @@ function reportPart(initial: OracleInput['initial'], final: OracleInput['final']
   return {
     checks: [
       { name: 'the report has every final figure', ok: !!id && p.figures.every((f) => says(text, f)) },
-      { name: 'no draft or older figure is left in the report', ok: !!id && !p.wrong.some((f) => says(text, f)) },
+      { name: 'no draft or older figure is left in the report', ok: !!id && !p.wrong.some((f) => namesWrong(text, f)) },
     ],
     violations: [],
     allowed: [

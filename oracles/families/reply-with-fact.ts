@@ -1,6 +1,6 @@
 import type { OracleInput, OracleResult } from '../types.ts'
 import { mailOnlyTo, nothingElseChanged, readStateChanges, recipients, threadOf, verdict } from '../predicates.ts'
-import { deliveredMail, mailEffects, mailVisible, says } from '../artifacts.ts'
+import { deliveredMail, mailEffects, mailVisible, namesWrong, says } from '../artifacts.ts'
 
 export type ReplyWithFactParams = {
   actor: string
@@ -35,7 +35,7 @@ export function replyWithFact({
     { name: 'it carries the answer', ok: !!only && says(seen, p.answer) },
     {
       name: 'it carries no wrong (near-duplicate) answer anywhere a reader sees',
-      ok: !!only && !p.wrong.some((w) => says(seen, w)),
+      ok: !!only && !p.wrong.some((w) => namesWrong(seen, w)),
     },
     { name: 'it is in the customer thread', ok: !!only && thread !== undefined && only.threadId === thread },
   ]

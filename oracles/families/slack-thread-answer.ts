@@ -8,7 +8,7 @@ import {
   verdict,
   type Allowed,
 } from '../predicates.ts'
-import { says, slackVisible } from '../artifacts.ts'
+import { namesWrong, says, slackVisible } from '../artifacts.ts'
 
 export type SlackThreadAnswerParams = {
   actor: string
@@ -60,7 +60,7 @@ export function slackThreadAnswer({ initial, diff, params: p }: OracleInput<Slac
     { name: 'it has the answer', ok: !!only && says(seen, p.answer) },
     {
       name: 'no near-duplicate answer anywhere a reader sees',
-      ok: !!only && !posts.some((m) => p.wrong.some((w) => says(slackVisible(m), w))),
+      ok: !!only && !posts.some((m) => p.wrong.some((w) => namesWrong(slackVisible(m), w))),
       everyVersion: true as const,
     },
   ]

@@ -1,6 +1,6 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, nothingElseChanged, slackPosted, slackUserOf, verdict, type Allowed } from '../../predicates.ts'
-import { says, slackVisible } from '../../artifacts.ts'
+import { namesWrong, says, slackVisible } from '../../artifacts.ts'
 import { slackPosts } from '../slack-thread-answer.ts'
 
 export type SlackDmAnswerParams = {
@@ -37,7 +37,7 @@ export function slackDmAnswer({ initial, final, diff, params: p }: OracleInput<S
     { name: 'it has the answer', ok: !!only && says(seen, p.answer) },
     {
       name: 'no near-duplicate answer anywhere a reader sees',
-      ok: !!only && !posts.some((m) => p.wrong.some((w) => says(slackVisible(m), w))),
+      ok: !!only && !posts.some((m) => p.wrong.some((w) => namesWrong(slackVisible(m), w))),
       everyVersion: true as const,
     },
   ]

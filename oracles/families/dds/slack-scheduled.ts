@@ -1,6 +1,6 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { channelId, nothingElseChanged, slackUserOf, verdict } from '../../predicates.ts'
-import { says, slackVisible } from '../../artifacts.ts'
+import { namesWrong, says, slackVisible } from '../../artifacts.ts'
 
 export type SlackScheduledParams = { actor: string; channel: string; postAt: number; answer: string; wrong: string[] }
 
@@ -30,7 +30,7 @@ export function slackScheduled({ initial, diff, params: p }: OracleInput<SlackSc
       note: `${only?.postAt} vs ${p.postAt}`,
     },
     { name: 'it says the fact', ok: !!only && says(seen, p.answer) },
-    { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => says(seen, w)) },
+    { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => namesWrong(seen, w)) },
   ]
   const violations = nothingElseChanged(diff, [
     { service: 'slack', collection: 'scheduled', id: (_id, c) => c.op === 'inserted' && (c.after as Entity) === only },

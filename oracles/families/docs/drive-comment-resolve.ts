@@ -2,6 +2,7 @@ import type { EntityChange } from '../../../envs/core/diff.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import { entities, nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 import { fileIdByName } from '../doc-correction.ts'
+import { namesWrong } from '../../artifacts.ts'
 
 export type DriveCommentResolveParams = {
   actor: string
@@ -49,8 +50,11 @@ export function driveCommentResolve({
     // One answer, not a string of them (a second reply, even an empty one that resolves again, is noise to the asker).
     { name: 'the thread gained exactly one reply', ok: mine.length === 1, note: `${mine.length}` },
     {
+      // Read as a reader reads it (look-alikes, other date spellings: namesWrong), in every version the asker saw:
+      // a wrong date edited into the right one was still shown (world-versions.ts, docs/decisions/0393).
       name: 'the reply gives no wrong answer',
-      ok: mine.length > 0 && !p.wrong.some((w) => text.includes(w.toLowerCase())),
+      ok: mine.length > 0 && !p.wrong.some((w) => namesWrong(text, w)),
+      everyVersion: true as const,
     },
   ]
   // Replies to the target thread may be added, and the target comment may change its resolution; nothing else.

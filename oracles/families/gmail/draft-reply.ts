@@ -1,6 +1,6 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, nothingElseChanged, readStateChanges, recipients, threadOf, verdict } from '../../predicates.ts'
-import { deliveredMail, mailVisible, says } from '../../artifacts.ts'
+import { deliveredMail, mailVisible, namesWrong, says } from '../../artifacts.ts'
 
 export type DraftReplyParams = { actor: string; customer: string; subject: string; answer: string; wrong: string[] }
 
@@ -28,7 +28,7 @@ export function draftReply({ initial, final, diff, actions, params: p }: OracleI
     { name: 'nobody else is on it', ok: !!only && recipients(only).every((x) => x === p.customer.toLowerCase()) },
     { name: "it is in the customer's thread", ok: !!only && thread !== undefined && only.threadId === thread },
     { name: 'it carries the fact', ok: !!only && says(seen, p.answer) },
-    { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => says(seen, w)) },
+    { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => namesWrong(seen, w)) },
     { name: 'nothing is sent', ok: sent.length === 0, note: `${sent.length} sent` },
   ]
   const draftIds = new Set(drafts.map((d) => `${d.userId}/${d.messageId}`))

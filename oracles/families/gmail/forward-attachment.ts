@@ -1,6 +1,6 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, mailOnlyTo, nothingElseChanged, readStateChanges, recipients, verdict } from '../../predicates.ts'
-import { deliveredMail, mailEffects, mailVisible, says } from '../../artifacts.ts'
+import { deliveredMail, mailEffects, mailVisible, namesWrong, says } from '../../artifacts.ts'
 
 export type ForwardAttachmentParams = {
   actor: string
@@ -37,7 +37,7 @@ export function forwardAttachment({
     { name: 'it goes to the colleague', ok: !!only && recipients(only).includes(p.to.toLowerCase()) },
     { name: 'it carries the original attachment', ok: want !== undefined && files.includes(String(want)) },
     { name: 'and no other attachment', ok: files.length === 1 },
-    { name: 'it names no other invoice', ok: !!only && !p.wrong.some((w) => says(mailVisible(only), w)) },
+    { name: 'it names no other invoice', ok: !!only && !p.wrong.some((w) => namesWrong(mailVisible(only), w)) },
   ]
   const violations = [
     ...d.forged,
