@@ -37,14 +37,24 @@ export function jsonShapeFault(text: string, maxDepth: number, maxMembers: numbe
   let depth = 0
   let wide = false
   const commas: number[] = []
-  let inString = false
+  // The next backslash at or after where a string is being read (-1: none left). A string is crossed with
+  // indexOf (long base64 bodies are one string), stepping over each escaped character as the per-character walk does.
+  let slash = text.indexOf('\\')
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i)
-    if (inString) {
-      if (ch === 92) i++
-      else if (ch === 34) inString = false
-    } else if (ch === 34) inString = true
-    else if (ch === 123 || ch === 91) {
+    if (ch === 34) {
+      let j = i + 1
+      for (;;) {
+        if (slash !== -1 && slash < j) slash = text.indexOf('\\', j)
+        const quote = text.indexOf('"', j)
+        if (quote === -1) return wide ? 'wide' : undefined
+        if (slash !== -1 && slash < quote) j = slash + 2
+        else {
+          i = quote
+          break
+        }
+      }
+    } else if (ch === 123 || ch === 91) {
       if (++depth > maxDepth) return 'deep'
       if (!wide) commas.push(ch === 123 ? 0 : -1)
     } else if (ch === 125 || ch === 93) {

@@ -13,7 +13,7 @@ describe('jsonShapeFault', () => {
     const alphabet = ['{', '}', '[', ']', '"', '\\', ',', 'a', ':', ' ']
     const seen = { deep: 0, wide: 0, none: 0 }
     for (let n = 0; n < 20_000; n++) {
-      const length = rng.int(0, 40)
+      const length = rng.int(0, 60)
       let text = ''
       for (let i = 0; i < length; i++) text += rng.pick(alphabet)
       const [depth, members] = [rng.int(0, 4), rng.int(1, 4)]
