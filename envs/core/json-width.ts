@@ -25,3 +25,44 @@ export function objectWiderThan(text: string, max = MAX_JSON_MEMBERS): boolean {
   }
   return false
 }
+
+/**
+ * What `nestedDeeperThan(text, maxDepth)` (server/app.ts) and then `objectWiderThan(text, maxMembers)` would say, in
+ * one pass instead of two: 'deep' when the first is true, else 'wide' when the second is, else undefined. Both walk
+ * the same characters (strings skipped alike), so one walk keeps both counts: the depth as nestedDeeperThan keeps it
+ * (it may go below zero in malformed text) and the comma stack as objectWiderThan keeps it. A wide object found first
+ * does not end the walk: depth is still looked for, since it wins.
+ */
+export function jsonShapeFault(text: string, maxDepth: number, maxMembers: number): 'deep' | 'wide' | undefined {
+  let depth = 0
+  let wide = false
+  const commas: number[] = []
+  // The next backslash at or after where a string is being read (-1: none left). A string is crossed with
+  // indexOf (long base64 bodies are one string), stepping over each escaped character as the per-character walk does.
+  let slash = text.indexOf('\\')
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    if (ch === 34) {
+      let j = i + 1
+      for (;;) {
+        if (slash !== -1 && slash < j) slash = text.indexOf('\\', j)
+        const quote = text.indexOf('"', j)
+        if (quote === -1) return wide ? 'wide' : undefined
+        if (slash !== -1 && slash < quote) j = slash + 2
+        else {
+          i = quote
+          break
+        }
+      }
+    } else if (ch === 123 || ch === 91) {
+      if (++depth > maxDepth) return 'deep'
+      if (!wide) commas.push(ch === 123 ? 0 : -1)
+    } else if (ch === 125 || ch === 93) {
+      depth--
+      if (!wide) commas.pop()
+    } else if (ch === 44 && !wide && commas.length && commas[commas.length - 1]! >= 0) {
+      if (++commas[commas.length - 1]! >= maxMembers) wide = true
+    }
+  }
+  return wide ? 'wide' : undefined
+}
