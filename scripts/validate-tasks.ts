@@ -53,6 +53,8 @@ export function progressReporter(
     const rate = p.done / Math.max(s, 1e-9)
     const eta = p.done < p.total ? ` ETA ${clock((p.total - p.done) / rate)}` : ''
     const line = `${p.done}/${p.total} tasks, ${p.failed} failed, ${rate.toFixed(1)} tasks/s, ${clock(s)}${eta}`
+    // A failure is named when it happens, so a long run can be acted on before it ends.
+    if (!p.last.ok) out.write(`${out.isTTY ? '\r\x1b[K' : ''}invalid: ${p.last.id}: ${p.last.problems.join('; ')}\n`)
     if (out.isTTY) {
       const width = 30
       const fill = Math.round((p.done / p.total) * width)

@@ -72,7 +72,8 @@ describe('progress', () => {
     const out = { isTTY, text: '', write: (s: string) => ((out.text += s), true) }
     return out
   }
-  const p = (done: number, failed = 0) => ({ done, total: 40, failed, last: {} as Progress['last'] })
+  const last = (ok: boolean) => ({ id: 'fam-3', ok, problems: ok ? [] : ['no-op scored 1'] }) as Progress['last']
+  const p = (done: number, failed = 0, ok = true) => ({ done, total: 40, failed, last: last(ok) })
 
   it('redraws one bar on a terminal with done/total, failures and an ETA', () => {
     let t = 0
@@ -95,6 +96,17 @@ describe('progress', () => {
     expect(lines.length).toBe(21)
     expect(lines.at(-1)).toMatch(/^validate: 40\/40 tasks, 0 failed/)
     expect(out.text).not.toContain('\r')
+  })
+
+  it('names an invalid task as soon as it is known, on a terminal and elsewhere', () => {
+    for (const isTTY of [false, true]) {
+      const out = sink(isTTY)
+      const report = progressReporter(out as unknown as NodeJS.WriteStream, () => 1000)
+      report(p(1))
+      expect(out.text).not.toContain('invalid')
+      report(p(2, 1, false))
+      expect(out.text).toContain('invalid: fam-3: no-op scored 1\n')
+    }
   })
 })
 
