@@ -106,3 +106,70 @@ export function dropFirstTag(src: string): string {
   const j = i < 0 ? -1 : src.indexOf('>', i + 1)
   return j < 0 ? src : src.slice(0, i) + src.slice(j + 1)
 }
+
+/** One token of `htmlTokens`: a tag (`close`, `name`, `attrs`) or text (`text`; a lone `<` is text `<`). */
+export type HtmlToken = { tag: true; close: boolean; name: string; attrs: string } | { tag: false; text: string }
+
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+const isNameChar = (c: number) => isLetter(c) || (c >= 48 && c <= 57)
+const GT = 62
+const DQ = 34
+const SQ = 39
+
+/**
+ * The matches of `/<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)|</g` over `src`, in linear
+ * time. A tag's attributes run to the first `>` outside quotes; the expression, when a quote was left open, retried
+ * from every later `<` to the end (quadratic). The walk from a position is always the same, so positions a failed
+ * walk passed are remembered and a later walk reaching one fails at once.
+ */
+export function* htmlTokens(src: string): Generator<HtmlToken> {
+  let failed: Uint8Array | undefined
+  /** Where the tag's `>` is, for attributes starting at `from`, or -1. */
+  const tagEnd = (from: number): number => {
+    const walked: number[] = []
+    let at = from
+    let end = -1
+    while (at < src.length && !failed?.[at]) {
+      walked.push(at)
+      const c = src.charCodeAt(at)
+      if (c === GT) {
+        end = at
+        break
+      }
+      if (c === DQ || c === SQ) {
+        const q = src.indexOf(c === DQ ? '"' : "'", at + 1)
+        if (q < 0) break
+        at = q + 1
+      } else at++
+    }
+    if (end < 0) {
+      failed ??= new Uint8Array(src.length)
+      for (const p of walked) failed[p] = 1
+    }
+    return end
+  }
+  for (let i = 0; i < src.length;) {
+    if (src.charCodeAt(i) !== 60) {
+      const next = src.indexOf('<', i)
+      const stop = next < 0 ? src.length : next
+      yield { tag: false, text: src.slice(i, stop) }
+      i = stop
+      continue
+    }
+    const close = src.charCodeAt(i + 1) === 47
+    const start = i + (close ? 2 : 1)
+    let nameEnd = start
+    if (isLetter(src.charCodeAt(start))) {
+      nameEnd++
+      while (isNameChar(src.charCodeAt(nameEnd))) nameEnd++
+      const gt = tagEnd(nameEnd)
+      if (gt >= 0) {
+        yield { tag: true, close, name: src.slice(start, nameEnd), attrs: src.slice(nameEnd, gt) }
+        i = gt + 1
+        continue
+      }
+    }
+    yield { tag: false, text: '<' }
+    i++
+  }
+}

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { dropFirstTag, replaceBeforeLastGt, replaceBetween, replaceElements } from '../../envs/core/html-linear.ts'
+import {
+  dropFirstTag,
+  htmlTokens,
+  replaceBeforeLastGt,
+  replaceBetween,
+  replaceElements,
+} from '../../envs/core/html-linear.ts'
 
 // Decision 0392: the linear HTML scanners answer exactly what the regular expressions they replace answer. Random
 // strings of the pieces those expressions look for (unclosed, misnested, mixed case, spaces inside closing tags).
@@ -54,6 +60,11 @@ function* strings(count: number, seed: number) {
   }
 }
 
+const TOKEN = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)|</g
+const tokenOf = (m: RegExpMatchArray) =>
+  m[4] !== undefined || m[0] === '<'
+    ? { tag: false, text: m[4] ?? '<' }
+    : { tag: true, close: m[1] === '/', name: m[2], attrs: m[3] ?? '' }
 const INLINE_TAG = /<\/?(?:a|abbr|b|span)(?:\s[^>]*)?\/?>/gi
 
 describe('html-linear', () => {
@@ -68,6 +79,7 @@ describe('html-linear', () => {
       expect(replaceBeforeLastGt(s, /<[^>]+>/g, ' ')).toBe(s.replace(/<[^>]+>/g, ' '))
       expect(replaceBeforeLastGt(s, INLINE_TAG, '')).toBe(s.replace(INLINE_TAG, ''))
       expect(dropFirstTag(s)).toBe(s.replace(/<[^>]*>/, ''))
+      expect([...htmlTokens(s)]).toEqual([...s.matchAll(TOKEN)].map(tokenOf))
       checked++
     }
     expect(checked).toBe(6_000)
