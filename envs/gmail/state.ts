@@ -76,9 +76,7 @@ function withHeaders(headers: MimePart['headers'], body: FromBody): FromSource {
     inReplyTo: headerOf(headers, 'in-reply-to') ?? null,
     from: parseAddressList(from)[0] ?? '',
     // dropFirstTag is `.replace(/<[^>]*>/, '')` without its quadratic retries on a `<<<…` header (decision 0392).
-    fromName: dropFirstTag(from)
-      .replace(/"/g, '')
-      .trim(),
+    fromName: dropFirstTag(from).replace(/"/g, '').trim(),
     to: parseAddressList(headerOf(headers, 'to')),
     cc: parseAddressList(headerOf(headers, 'cc')),
     bcc: parseAddressList(headerOf(headers, 'bcc')),
