@@ -94,10 +94,16 @@ export function replaceBetween(src: string, open: string, close: string, by: str
  * the text up to the last `>`, where a match attempt reaches a `>` and succeeds instead of scanning to the end and
  * failing (what made `/<[^>]+>/g` quadratic). Callers vouch that `re` backtracks only within one `<…>`.
  */
-export function replaceBeforeLastGt(src: string, re: RegExp, by: string): string {
+export function replaceBeforeLastGt(
+  src: string,
+  re: RegExp,
+  by: string | ((match: string, ...groups: any[]) => string),
+) {
   const last = src.lastIndexOf('>')
   if (last < 0) return src
-  return last === src.length - 1 ? src.replace(re, by) : src.slice(0, last + 1).replace(re, by) + src.slice(last + 1)
+  const head = last === src.length - 1 ? src : src.slice(0, last + 1)
+  const out = typeof by === 'string' ? head.replace(re, by) : head.replace(re, by)
+  return head === src ? out : out + src.slice(last + 1)
 }
 
 /** `src.replace(/<[^>]*>/, '')`: the first `<` through the next `>`, once. */

@@ -10,6 +10,20 @@ import {
 // Decision 0392: the linear HTML scanners answer exactly what the regular expressions they replace answer. Random
 // strings of the pieces those expressions look for (unclosed, misnested, mixed case, spaces inside closing tags).
 const PIECES = [
+  '<p class="a>b">',
+  "<a href='x'>",
+  '</',
+  '<1',
+  '<h1>',
+  '&amp;',
+  'z9',
+  '<@U1',
+  '<@W2|x',
+  '<#C1',
+  '<#C2|gen',
+  '<http://a',
+  '<https:b|l',
+  '|',
   '<',
   '>',
   '<script',
@@ -65,6 +79,8 @@ const tokenOf = (m: RegExpMatchArray) =>
   m[4] !== undefined || m[0] === '<'
     ? { tag: false, text: m[4] ?? '<' }
     : { tag: true, close: m[1] === '/', name: m[2], attrs: m[3] ?? '' }
+// Slack's mention, channel and link patterns (envs/slack/store/messages.ts plainText).
+const SLACK = [/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, /<#(C[A-Z0-9]+)(\|([^>]*))?>/g, /<(https?:[^|>]+)(\|([^>]*))?>/g]
 const INLINE_TAG = /<\/?(?:a|abbr|b|span)(?:\s[^>]*)?\/?>/gi
 
 describe('html-linear', () => {
@@ -79,6 +95,10 @@ describe('html-linear', () => {
       expect(replaceBeforeLastGt(s, /<[^>]+>/g, ' ')).toBe(s.replace(/<[^>]+>/g, ' '))
       expect(replaceBeforeLastGt(s, INLINE_TAG, '')).toBe(s.replace(INLINE_TAG, ''))
       expect(dropFirstTag(s)).toBe(s.replace(/<[^>]*>/, ''))
+      for (const re of SLACK) {
+        const by = (...m: string[]) => `[${m.slice(0, 4).join(',')}]`
+        expect(replaceBeforeLastGt(s, re, by)).toBe(s.replace(re, by))
+      }
       expect([...htmlTokens(s)]).toEqual([...s.matchAll(TOKEN)].map(tokenOf))
       checked++
     }
