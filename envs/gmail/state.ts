@@ -13,6 +13,7 @@ import {
   type ParsedMessage,
 } from './mime/parse.ts'
 import { parseAddressList } from './mime/address.ts'
+import { dropFirstTag } from '../core/html-linear.ts'
 import type Database from 'better-sqlite3'
 import { labelOrder, type SeedParse } from './store/messages.ts'
 import { stmt, type Db } from '../core/db.ts'
@@ -74,10 +75,8 @@ function withHeaders(headers: MimePart['headers'], body: FromBody): FromSource {
   return {
     inReplyTo: headerOf(headers, 'in-reply-to') ?? null,
     from: parseAddressList(from)[0] ?? '',
-    fromName: from
-      .replace(/<[^>]*>/, '')
-      .replace(/"/g, '')
-      .trim(),
+    // dropFirstTag is `.replace(/<[^>]*>/, '')` without its quadratic retries on a `<<<…` header (decision 0392).
+    fromName: dropFirstTag(from).replace(/"/g, '').trim(),
     to: parseAddressList(headerOf(headers, 'to')),
     cc: parseAddressList(headerOf(headers, 'cc')),
     bcc: parseAddressList(headerOf(headers, 'bcc')),

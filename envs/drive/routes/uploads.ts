@@ -89,18 +89,21 @@ async function conversion(meta: Meta, data: Buffer, contentType: string | undefi
 }
 
 async function finish(c: WorldContext, meta: Meta, data: Buffer, contentType: string | undefined, fileId?: string) {
-  if (fileId) {
-    // The metadata part of an update applies with the new content (name, modifiedTime, addParents/removeParents).
-    const { contentType: _type, ...fields } = meta
-    const q = { addParents: c.req.query('addParents'), removeParents: c.req.query('removeParents') }
-    const out = updateFile(c, fileId, fields as never, q, data)
-    keepHeadRevision(c, fileId)
-    return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
-  }
+  if (fileId) return finishUpdate(c, meta, data, fileId)
   const imported = await conversion(meta, data, contentType)
   const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
   const out = createFile(c, meta as never, data, type, imported)
   keepHeadRevision(c, String(out.id))
+  return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
+}
+
+/** An upload that replaces a file's content: synchronous, so a session can be marked completed in the same turn. */
+function finishUpdate(c: WorldContext, meta: Meta, data: Buffer, fileId: string): Response {
+  // The metadata part of an update applies with the new content (name, modifiedTime, addParents/removeParents).
+  const { contentType: _type, ...fields } = meta
+  const q = { addParents: c.req.query('addParents'), removeParents: c.req.query('removeParents') }
+  const out = updateFile(c, fileId, fields as never, q, data)
+  keepHeadRevision(c, fileId)
   return c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
 }
 
@@ -114,19 +117,19 @@ export const DRIVE_MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 // or the whole body; `bytes */total` asks status.
 async function resume(c: WorldContext) {
   const id = c.req.query('upload_id')!
-  const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
-  if (!session || session.userId !== c.var.user.id) throw notFound('Upload session not found.')
-  // A finished session still answers (a status query after the last chunk gets 200 and the file, as Google's does).
-  const completed = (JSON.parse(session.metadata) as Meta)[COMPLETED] as string | undefined
-  if (completed) {
-    const file = findFile(c.var.world.db, completed)
-    if (!file) throw notFound('Upload session not found.')
-    return c.json(
-      withDefaultFields(c, toFile(c.var.world.db, file, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS),
-      200,
-    )
+  const read = () => {
+    const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
+    if (!session || session.userId !== c.var.user.id) throw notFound('Upload session not found.')
+    return session
   }
+  let session = read()
+  const done = finished(c, session.metadata)
+  if (done) return done
   const chunk = Buffer.from(await c.req.arrayBuffer())
+  // Read again after every wait: another request to this session may have added a chunk or finished it meanwhile.
+  session = read()
+  const doneMeanwhile = finished(c, session.metadata)
+  if (doneMeanwhile) return doneMeanwhile
   const range = c.req.header('content-range') ?? ''
   const status = /^bytes \*\/(\d+|\*)$/.exec(range)
   const part = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range)
@@ -144,14 +147,18 @@ async function resume(c: WorldContext) {
     return resumeIncomplete(c, received.length)
   }
   const meta = JSON.parse(session.metadata) as Meta
+  const contentType = meta.contentType as string | undefined
+  const imported = session.fileId ? undefined : await conversion(meta, received, contentType)
+  // Converting waited (a .docx is read asynchronously): a parallel final PUT may have completed the session.
+  const other = session.fileId ? undefined : finished(c, read().metadata)
+  if (other) return other
+  // From here to marking the session completed nothing waits, so no other request sees it half done (decision 0392).
   let res: Response
   let doneId: string
   if (session.fileId) {
-    res = await finish(c, meta, received, meta.contentType as string | undefined, session.fileId)
+    res = finishUpdate(c, meta, received, session.fileId)
     doneId = session.fileId
   } else {
-    const contentType = meta.contentType as string | undefined
-    const imported = await conversion(meta, received, contentType)
     const type = (meta.mimeType as string | undefined) ?? contentType?.split(';')[0]
     const out = createFile(c, meta as never, received, type, imported)
     res = c.json(withDefaultFields(c, out, FILE_DEFAULT_FIELDS), 200)
@@ -167,6 +174,21 @@ async function resume(c: WorldContext) {
       .run(),
   )
   return res
+}
+
+/**
+ * The answer of a finished session (metadata holding the file it made or replaced), else undefined: a status query
+ * or a repeated final PUT after the last chunk gets 200 and the file, as Google's does.
+ */
+function finished(c: WorldContext, metadata: string): Response | undefined {
+  const completed = (JSON.parse(metadata) as Meta)[COMPLETED] as string | undefined
+  if (!completed) return undefined
+  const file = findFile(c.var.world.db, completed)
+  if (!file) throw notFound('Upload session not found.')
+  return c.json(
+    withDefaultFields(c, toFile(c.var.world.db, file, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS),
+    200,
+  )
 }
 
 /** Metadata key of a finished resumable session: the id of the file it made or replaced. */

@@ -1,4 +1,5 @@
 import { decodeWords } from 'postal-mime'
+import { replaceBeforeLastGt, replaceBetween, replaceElements } from '../../core/html-linear.ts'
 
 /** One node of a parsed MIME tree: headers in source order, decoded leaf bytes, child parts. */
 export type MimePart = {
@@ -243,11 +244,14 @@ export function bodyText(root: MimePart): string {
   return html ? htmlToText(partText(html)) : ''
 }
 
+// The tag-stripping steps below run in linear time (envs/core/html-linear.ts, docs/decisions/0392): as plain
+// regular expressions an unclosed `<script>`, `<!--` or `<` was retried from every later `<` (quadratic).
+const SCRIPTS = ['script', 'style']
+const TAG = /<[^>]+>/g
+
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
+  const text = replaceElements(html, SCRIPTS, ' ').replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n')
+  return replaceBeforeLastGt(text, TAG, ' ')
     .replace(/&nbsp;/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
@@ -269,12 +273,12 @@ const NAMED: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', q
  * references are decoded (`&#56;` reads "8"), so nothing a reader sees hides from the checks (docs/decisions/0364).
  */
 export function htmlReaderText(html: string): string {
-  return html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(INLINE_TAG, '')
-    .replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
+  const text = replaceBetween(replaceElements(html, SCRIPTS, ' '), '<!--', '-->', '')
+  return replaceBeforeLastGt(
+    replaceBeforeLastGt(text, INLINE_TAG, '').replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n'),
+    TAG,
+    ' ',
+  )
     .replace(/&#(?:x([0-9a-f]{1,6})|(\d{1,7}));?/gi, (all, hex?: string, dec?: string) => {
       const cp = hex ? parseInt(hex, 16) : Number(dec)
       return cp > 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? String.fromCodePoint(cp) : all

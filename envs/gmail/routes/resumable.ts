@@ -55,9 +55,15 @@ export async function continueSession(
   maxBytes = GMAIL_MAX_UPLOAD_BYTES,
 ): Promise<MessageInput | Response> {
   const id = c.req.query('upload_id') ?? ''
-  const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
-  if (!session || session.userId !== userId) throw notFound('Upload session not found.')
+  const read = () => {
+    const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
+    if (!session || session.userId !== userId) throw notFound('Upload session not found.')
+    return session
+  }
+  read()
   const chunk = Buffer.from(await c.req.arrayBuffer())
+  // Read after the wait: a parallel request may have finished (deleted) the session meanwhile (decision 0392).
+  const session = read()
   const header = c.req.header('content-range') ?? ''
   const status = /^bytes \*\/(\d+|\*)$/.exec(header)
   const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header)

@@ -16,6 +16,7 @@ import {
 } from './core.ts'
 import { mayPost } from './prefs.ts'
 import { assertNoBarrier } from './barriers.ts'
+import { replaceBeforeLastGt } from '../../core/html-linear.ts'
 
 /** What a new message carries. */
 export type NewMessage = {
@@ -190,11 +191,21 @@ export function systemMessage(db: Db, ch: ChannelRow, user: string, event: Chann
 /** Slack's `<@U…>` / `<#C…>` mentions in a text turned into display text (for search and dumps). */
 export function plainText(db: Db, text: string): string {
   const users = new Map(allUsers(db).map((u) => [u.id, u.handle]))
-  return text
-    .replace(/<@([UW][A-Z0-9]+)(\|[^>]*)?>/g, (_, id: string) => `@${users.get(id) ?? id}`)
-    .replace(
-      /<#(C[A-Z0-9]+)(\|([^>]*))?>/g,
-      (_, id: string, _l, label?: string) => `#${label ?? channelById(db, id)?.name ?? id}`,
-    )
-    .replace(/<(https?:[^|>]+)(\|([^>]*))?>/g, (_, url: string, _l, label?: string) => label ?? url)
+  // Matched only up to the text's last `>` (decision 0392): an unclosed `<@U1|` retried from each later one scanned
+  // to the end (40 KB of them: ~1 s a pattern).
+  const mentions = replaceBeforeLastGt(
+    text,
+    /<@([UW][A-Z0-9]+)(\|[^>]*)?>/g,
+    (_, id: string) => `@${users.get(id) ?? id}`,
+  )
+  const channels = replaceBeforeLastGt(
+    mentions,
+    /<#(C[A-Z0-9]+)(\|([^>]*))?>/g,
+    (_, id: string, _l, label?: string) => `#${label ?? channelById(db, id)?.name ?? id}`,
+  )
+  return replaceBeforeLastGt(
+    channels,
+    /<(https?:[^|>]+)(\|([^>]*))?>/g,
+    (_, url: string, _l, label?: string) => label ?? url,
+  )
 }
