@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js'
 import { bad } from '../errors.ts'
 import { deleteRange, insertElement, insertText, insertionPoint, normalize } from '../model/edit.ts'
 import { parasIn, splitEls } from '../model/locate.ts'
@@ -43,37 +44,52 @@ export function replaceAllTextReq(
   const find = r.containsText?.text ?? ''
   if (find === '') throw bad('The containsText text should not be empty.')
   const replace = sanitize(r.replaceText ?? '')
-  if (r.containsText?.searchByRegex) checkRe2(find)
-  let pattern: RegExp
-  try {
-    // Deviation: regexes use JavaScript syntax, Google uses RE2 (the common subset behaves the same).
-    const src = r.containsText?.searchByRegex ? find : find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    pattern = new RegExp(src, r.containsText?.matchCase ? 'gu' : 'giu')
-  } catch {
-    throw bad(`Invalid regular expression: ${find}`)
-  }
+  const finder = r.containsText?.searchByRegex ? re2Finder(find, !!r.containsText?.matchCase) : literalFinder(find, r)
   const ids = r.tabsCriteria?.tabIds
   const tabs = allTabs(ctx.doc).filter((t) => !ids || ids.length === 0 || ids.includes(t.props.tabId))
   if (ids)
     for (const id of ids)
       if (!tabs.some((t) => t.props.tabId === id)) throw bad(`The tab with ID ${id} does not exist.`)
   let count = 0
-  for (const tab of tabs) for (const seg of segmentsOf(tab)) count += replaceInSeg(seg, pattern, replace)
+  for (const tab of tabs) for (const seg of segmentsOf(tab)) count += replaceInSeg(seg, finder, replace)
   return { replaceAllText: count > 0 ? { occurrencesChanged: count } : {} }
 }
 
-/**
- * Google evaluates regexes with RE2: no backreferences or lookarounds. Nested quantifiers are refused
- * too, because JavaScript's backtracking engine could take exponential time on them (RE2 cannot).
- */
-function checkRe2(src: string) {
-  if (/\\[1-9]|\(\?<?[=!]/.test(src))
-    throw bad(`Invalid regular expression: ${src} (backreferences and lookarounds are not supported).`)
-  if (/\([^()]*[+*}][^()]*\)\s*[+*{]/.test(src))
-    throw bad(`Invalid regular expression: ${src} (nested repetition is not supported).`)
+/** Every match in a paragraph's text, left to right, as [offset, length]. */
+type Finder = (text: string) => [number, number][]
+
+function literalFinder(find: string, r: { containsText?: { matchCase?: boolean } }): Finder {
+  let pattern: RegExp
+  try {
+    pattern = new RegExp(find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), r.containsText?.matchCase ? 'gu' : 'giu')
+  } catch {
+    throw bad(`Invalid regular expression: ${find}`)
+  }
+  return (text) => [...text.matchAll(pattern)].map((m) => [m.index, m[0].length])
 }
 
-function replaceInSeg(seg: Seg, pattern: RegExp, replace: string): number {
+/**
+ * Google evaluates `searchByRegex` patterns with RE2, so they run on re2js (RE2's syntax and its linear-time
+ * matching): no backreferences or lookarounds, and no pattern can make a request backtrack for minutes.
+ */
+function re2Finder(find: string, matchCase: boolean): Finder {
+  if (/\\[1-9]|\(\?<?[=!]/.test(find))
+    throw bad(`Invalid regular expression: ${find} (backreferences and lookarounds are not supported).`)
+  let re: RE2JS
+  try {
+    re = RE2JS.compile(find, matchCase ? 0 : RE2JS.CASE_INSENSITIVE)
+  } catch {
+    throw bad(`Invalid regular expression: ${find}`)
+  }
+  return (text) => {
+    const out: [number, number][] = []
+    const m = re.matcher(text)
+    while (m.find()) out.push([m.start(), m.end() - m.start()])
+    return out
+  }
+}
+
+function replaceInSeg(seg: Seg, find: Finder, replace: string): number {
   let count = 0
   const hits = parasIn(seg.blocks, seg.from, seg.from, Number.MAX_SAFE_INTEGER).reverse()
   for (const hit of hits) {
@@ -82,11 +98,11 @@ function replaceInSeg(seg: Seg, pattern: RegExp, replace: string): number {
     const text = hit.para.els.map((e) => (e.t === 'text' ? e.text : '\uFFFC')).join('')
     const body = text.endsWith('\n') ? text.slice(0, -1) : text
     charge(body.length / 8)
-    const matches = [...body.matchAll(pattern)].filter((m) => m[0].length > 0 && !m[0].includes('\uFFFC'))
-    for (const m of matches.reverse()) {
-      const s = hit.start + m.index!
-      const e = s + m[0].length
-      replaceSpan(seg, hit.para, m.index!, m[0].length, replace)
+    const matches = find(body).filter(([at, len]) => len > 0 && !body.slice(at, at + len).includes('\uFFFC'))
+    for (const [at, len] of matches.reverse()) {
+      const s = hit.start + at
+      const e = s + len
+      replaceSpan(seg, hit.para, at, len, replace)
       shiftDelete(seg, s, e)
       shiftInsert(seg, s, replace.length)
       count++
