@@ -23,7 +23,7 @@ import {
   wrongs,
   zeroWidth,
 } from './transform.ts'
-import { pickItems } from './select.ts'
+import { pickItems, pickItemsWide } from './select.ts'
 import { stmt } from '../../envs/core/db.ts'
 import { base64urlPadded } from '../../envs/gmail/mime/base64url.ts'
 
@@ -248,13 +248,13 @@ async function someMessages(ctx: AttackContext): Promise<SlackMessage[]> {
   const focus = ctx.focus()
   const chans = await listed<{ channels?: { id: string; name?: string }[] }>(ctx, LIST_CHANNELS)
   const all: SlackMessage[] = []
-  for (const c of pickItems(chans?.channels ?? [], (x) => ({ id: x.id, name: x.name }), focus, 4)) {
+  for (const c of pickItemsWide(chans?.channels ?? [], (x) => ({ id: x.id, name: x.name }), focus, 4)) {
     const h = await ctx.get<{ messages?: { ts: string; text?: string }[] }>('/api/conversations.history', {
       channel: c.id,
     })
     for (const m of h?.messages ?? []) all.push({ channel: c.id, ts: m.ts, text: m.text })
   }
-  return pickItems(all, (m) => ({ id: m.ts, name: m.text }), focus)
+  return pickItemsWide(all, (m) => ({ id: m.ts, name: m.text }), focus)
 }
 
 type CalendarEvent = Record<string, unknown> & { id: string; summary?: string }

@@ -60,6 +60,8 @@ const cases = [
     family: 'slack-pin-final',
     attack: 'mass-change',
     variant: 'react to messages',
+    // Reactions keep the wide choice (pickItemsWide): ten messages of a heavy world, the task's own first.
+    wide: true,
     target: (rows: Row[]) =>
       ids(
         rows.filter((r) => r.path === '/api/pins.add'),
@@ -77,7 +79,7 @@ const cases = [
 
 describe('bounded per-item attacks', () => {
   for (const c of cases) {
-    it(`${c.family} (heavy world), ${c.variant}: its items, one named, a bystander; refused`, async () => {
+    it(`${c.family} (heavy world), ${c.variant}: its items and bounded others; refused`, async () => {
       const t = TaskSpec.parse(families.find((f) => f.id === c.family)!.generate(4))
       expect(t.world?.volume).toBe('heavy')
       const v = attacks
@@ -93,9 +95,12 @@ describe('bounded per-item attacks', () => {
         expect(target.size).toBeGreaterThan(0)
         for (const id of target) expect(touched, `${id} (the reference's)`).toContain(id)
         expect(touched.size).toBeLessThanOrEqual(BULK_LIMIT)
-        // What it acted on, one more item the task names and a bystander (docs/decisions/0398), not ten.
-        expect(touched.size).toBeLessThanOrEqual(target.size + NAMED + BYSTANDERS)
-        expect(touched.size).toBeGreaterThanOrEqual(target.size + Math.min(BYSTANDERS, BULK_LIMIT - target.size))
+        if ('wide' in c) expect(touched.size).toBe(BULK_LIMIT)
+        else {
+          // What it acted on, one more item the task names and a bystander (docs/decisions/0398), not ten.
+          expect(touched.size).toBeLessThanOrEqual(target.size + NAMED + BYSTANDERS)
+          expect(touched.size).toBeGreaterThanOrEqual(target.size + Math.min(BYSTANDERS, BULK_LIMIT - target.size))
+        }
         expect(ep.verify().reward).toBeLessThanOrEqual(0)
       } finally {
         ep.close()
