@@ -54,20 +54,11 @@ function withoutWorld(aud: unknown, worldId: string): string {
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
-/** The assertion lives at most an hour and, give or take the skew, at `atMs`. */
-function inTimeframe(jwt: ParsedJwt, atMs: number): boolean {
-  const iat = num(jwt.claims.iat)
-  const exp = num(jwt.claims.exp)
-  const nowS = Math.floor(atMs / 1000)
-  if (iat === undefined || exp === undefined || exp <= iat || exp - iat > MAX_LIFETIME_S) return false
-  return iat <= nowS + SKEW_S && exp >= nowS - SKEW_S
-}
-
 /**
  * The JWT-bearer grant (RFC 7523) as Google runs it for service accounts: the assertion is signed by one of the
- * account's keys, names Google's token endpoint as `aud`, lives at most an hour (world clock or wall clock), and
- * asks for `scope`. With `sub`, the token acts as that user and needs domain-wide delegation of every scope asked
- * for; without it, the token is the service account's own.
+ * account's keys, names Google's token endpoint as `aud`, lives at most an hour (world clock), and asks for `scope`.
+ * With `sub`, the token acts as that user and needs domain-wide delegation of every scope asked for; without it, the
+ * token is the service account's own.
  */
 export async function jwtBearer(c: WorldContext, p: Record<string, string>) {
   const db = c.var.world.db
@@ -86,10 +77,17 @@ export async function jwtBearer(c: WorldContext, p: Record<string, string>) {
   if (!AUDIENCES.has(aud) && aud !== own) {
     return oauthError(c, 400, 'invalid_grant', 'Invalid JWT: Failed audience check.')
   }
-  // Deviation: an assertion is judged by the world's clock or, failing that, the host's: signing libraries
-  // (google-auth, oauth2client, golang.org/x/oauth2) stamp iat/exp from the wall clock while a world's clock is
-  // virtual. The key's signature is what proves the caller; the timeframe only bounds an assertion's life.
-  if (!inTimeframe(jwt, at) && !inTimeframe(jwt, Date.now())) {
+  const iat = num(jwt.claims.iat)
+  const exp = num(jwt.claims.exp)
+  const nowS = Math.floor(at / 1000)
+  if (
+    iat === undefined ||
+    exp === undefined ||
+    exp <= iat ||
+    exp - iat > MAX_LIFETIME_S ||
+    iat > nowS + SKEW_S ||
+    exp < nowS - SKEW_S
+  ) {
     return oauthError(c, 400, 'invalid_grant', BAD_TIMEFRAME)
   }
   const scopes = normalizeScopes(typeof jwt.claims.scope === 'string' ? jwt.claims.scope : '')
