@@ -66,8 +66,9 @@ const common = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Native or file-reading packages stay in node_modules (pdfkit reads its fonts next to its own files).
-  external: ['better-sqlite3', 'pdfkit', 'docx'],
+  // Native or file-reading packages stay in node_modules (pdfkit reads its fonts next to its own files); re2js is
+  // large and loaded only on a Docs regex search.
+  external: ['better-sqlite3', 'pdfkit', 'docx', 're2js'],
   // V8 holds every loaded script's source text for lazy compilation: without comments and indentation the
   // bundle's sources take less than half the heap (identifiers are kept, so stack traces still name functions).
   minifyWhitespace: true,

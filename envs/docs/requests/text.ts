@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js'
+import { createRequire } from 'node:module'
+import type * as Re2Module from 're2js'
 import { bad } from '../errors.ts'
 import { deleteRange, insertElement, insertText, insertionPoint, normalize } from '../model/edit.ts'
 import { parasIn, splitEls } from '../model/locate.ts'
@@ -72,10 +73,16 @@ function literalFinder(find: string, r: { containsText?: { matchCase?: boolean }
  * Google evaluates `searchByRegex` patterns with RE2, so they run on re2js (RE2's syntax and its linear-time
  * matching): no backreferences or lookarounds, and no pattern can make a request backtrack for minutes.
  */
+type Re2 = typeof Re2Module
+let re2: Re2 | undefined
+/** re2js (~260 KB, kept out of the bundles) loads on the first regex search, not with the server. */
+const loadRe2 = () => (re2 ??= createRequire(import.meta.url)('re2js') as Re2)
+
 function re2Finder(find: string, matchCase: boolean): Finder {
   if (/\\[1-9]|\(\?<?[=!]/.test(find))
     throw bad(`Invalid regular expression: ${find} (backreferences and lookarounds are not supported).`)
-  let re: RE2JS
+  const { RE2JS } = loadRe2()
+  let re: ReturnType<typeof RE2JS.compile>
   try {
     re = RE2JS.compile(find, matchCase ? 0 : RE2JS.CASE_INSENSITIVE)
   } catch {
