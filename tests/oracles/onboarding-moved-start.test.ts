@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { onboardingMovedStart } from '../../tasks-lite/families/onboarding-moved-start.ts'
-import { oracleGym, http } from './support.ts'
+import { longHorizonBasics, oracleGym, http } from './support.ts'
 
 const { judge } = oracleGym()
 
 describe('onboarding-moved-start oracle', () => {
   const t = TaskSpec.parse(onboardingMovedStart.generate(1))
 
-  it('passes the reference and fails the no-op and every near miss', async () => {
-    expect(await judge(t, t.reference)).toMatchObject({ passed: true, reward: 1 })
-    expect(await judge(t, [])).toMatchObject({ passed: false, reward: 0 })
-    for (const nm of t.nearMisses) expect((await judge(t, nm.program)).reward, nm.name).toBeLessThan(1)
-  })
-
-  it('needs at least 10 calls across at least 3 apps in the reference', () => {
-    const apps = new Set(t.reference.map((s) => String((s.args as { path: string }).path).split('/')[1]))
-    expect(t.reference.length).toBeGreaterThanOrEqual(10)
-    expect(apps.size).toBeGreaterThanOrEqual(3)
-  })
+  longHorizonBasics(t, judge)
 
   it('scores a leak when the folder is also shared with anyone who has the link', async () => {
     const grant = t.reference.findIndex((s) => String((s.args as { path: string }).path).endsWith('/permissions'))

@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { TaskSpec } from '../../gym/task.ts'
 import { quarterClose } from '../../tasks-lite/families/quarter-close.ts'
-import { oracleGym, http } from './support.ts'
+import { longHorizonBasics, oracleGym, http } from './support.ts'
 
 const { judge } = oracleGym()
 
 describe('quarter-close oracle', () => {
   const t = TaskSpec.parse(quarterClose.generate(1))
 
-  it('passes the reference and fails the no-op and every near miss', async () => {
-    expect(await judge(t, t.reference)).toMatchObject({ passed: true, reward: 1 })
-    expect(await judge(t, [])).toMatchObject({ passed: false, reward: 0 })
-    for (const nm of t.nearMisses) expect((await judge(t, nm.program)).reward, nm.name).toBeLessThan(1)
-  })
-
-  it('needs at least 10 calls across at least 3 apps in the reference', () => {
-    const apps = new Set(t.reference.map((s) => String((s.args as { path: string }).path).split('/')[1]))
-    expect(t.reference.length).toBeGreaterThanOrEqual(10)
-    expect(apps.size).toBeGreaterThanOrEqual(3)
-  })
+  longHorizonBasics(t, judge)
 
   it("fails and counts collateral when last quarter's report is edited too", async () => {
     const fix = t.reference.find((s) => String((s.args as { path: string }).path).endsWith(':batchUpdate'))!

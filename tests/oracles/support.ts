@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 import { createGym, runProgram } from '../../gym/index.ts'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 
@@ -23,4 +23,22 @@ export function nearMiss(task: TaskSpec, name: string): ProgramStep[] {
   const n = task.nearMisses.find((x) => x.name === name)
   if (!n) throw new Error(`${task.id}: no near miss "${name}"`)
   return n.program
+}
+
+/**
+ * The checks every long-horizon family shares: its reference pays 1, the no-op 0 and every near miss < 1, and the
+ * reference makes at least 10 calls across at least 3 apps (issue #14's definition of long-horizon).
+ */
+export function longHorizonBasics(t: TaskSpec, judge: ReturnType<typeof oracleGym>['judge']) {
+  it('passes the reference and fails the no-op and every near miss', async () => {
+    expect(await judge(t, t.reference)).toMatchObject({ passed: true, reward: 1 })
+    expect(await judge(t, [])).toMatchObject({ passed: false, reward: 0 })
+    for (const nm of t.nearMisses) expect((await judge(t, nm.program)).reward, nm.name).toBeLessThan(1)
+  })
+
+  it('needs at least 10 calls across at least 3 apps in the reference', () => {
+    const apps = new Set(t.reference.map((s) => String((s.args as { path: string }).path).split('/')[1]))
+    expect(t.reference.length).toBeGreaterThanOrEqual(10)
+    expect(apps.size).toBeGreaterThanOrEqual(3)
+  })
 }
