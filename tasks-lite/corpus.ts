@@ -9,7 +9,7 @@ import { families, type Family } from './families/index.ts'
 import { splitOf } from './splits.ts'
 
 /** Instances per family in the committed index. */
-export const PER_FAMILY = 50
+export const PER_FAMILY = 36
 
 const VOLUME_POINTS = { none: 0, light: 1, medium: 2, heavy: 3 } as const
 

@@ -81,7 +81,7 @@ function turnText(m: { content?: unknown; tool_calls?: ToolCall[] }): string {
 
 let server: Running
 let records: RolloutRecord[]
-/** The first `n` tasks of each family (the corpus has 50 per family; a sample keeps the suite fast). */
+/** The first `n` tasks of each family (the corpus has PER_FAMILY per family; a sample keeps the suite fast). */
 const firstOfEachFamily = <T extends { family: string }>(ts: T[], n: number) => {
   const seen = new Map<string, number>()
   return ts.filter((t) => (seen.set(t.family, (seen.get(t.family) ?? 0) + 1).get(t.family) ?? 0) <= n)
