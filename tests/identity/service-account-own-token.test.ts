@@ -2,6 +2,7 @@ import { createSign } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
 import { nowMs } from '../../envs/core/clock.ts'
+import { calendar } from '../../envs/calendar/index.ts'
 
 // A service account's own token (the JWT-bearer grant without `sub`) on Calendar and Docs: the account has its own
 // primary calendar and reaches calendars and documents shared with it (decision 0399; Drive: 0394).
@@ -72,6 +73,9 @@ describe("calendar.calendarList.list with a service account's own token", () => 
     const acl = await h.call('GET', `${CAL}/calendars/primary/acl`, { token: sa })
     expect(acl.body.items.map((r: { id: string }) => r.id)).toEqual([`user:${SA}`])
     expect((await h.call('GET', `${CAL}/users/me/calendarList`, { token: sa })).body.items).toHaveLength(1)
+    // The state dump shows it, its owner the account's user id (it is no world user).
+    const dumped = calendar.dump(h.entry.world).entities
+    expect(dumped.calendars?.[SA]).toMatchObject({ owner: `serviceAccount:${SA}`, primary: true })
     // Gmail still refuses the token.
     const gmail = await h.call('GET', '/gmail/v1/users/me/profile', { token: sa })
     expect(gmail).toMatchObject({ status: 400, body: { error: { status: 'FAILED_PRECONDITION' } } })
