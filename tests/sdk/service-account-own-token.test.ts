@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google } from 'googleapis'
-import { advanceClock, nowMs } from '../../envs/core/clock.ts'
+import { createControlApp } from '../../server/control/app.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
 
 // google-auth-library's JWT client without `subject`: the service account's own token, on Calendar and Docs
@@ -27,9 +27,15 @@ let jwt: InstanceType<typeof google.auth.JWT>
 
 beforeAll(async () => {
   server = await startSdkServer(seed)
-  // The token endpoint judges iat/exp by the world clock; the client stamps them from the wall clock.
-  const db = server.entry.world.db
-  advanceClock(db, Date.now() - nowMs(db))
+  // The token endpoint judges iat/exp by the world clock; the client stamps them from the wall clock: the control
+  // plane moves the world's clock to the host's (`set: now`) and stops its per-request tick.
+  const control = createControlApp(server.worlds, { adminToken: 'admin' })
+  const clock = await control.request('/worlds/sdk/clock', {
+    method: 'POST',
+    headers: { authorization: 'Bearer admin', 'content-type': 'application/json' },
+    body: JSON.stringify({ set: 'now', tickMs: 0 }),
+  })
+  expect(clock.status).toBe(200)
   const iam = google.iam({ version: 'v1', rootUrl: server.url, auth: server.auth('ann') })
   const key = await iam.projects.serviceAccounts.keys.create({ name: `projects/-/serviceAccounts/${SA}` })
   const file = JSON.parse(Buffer.from(key.data.privateKeyData!, 'base64').toString()) as Record<string, string>
