@@ -72,6 +72,11 @@ export function nestedDeeperThan(text: string, max: number): boolean {
 type Family = 'google' | 'slack'
 
 /** Methods the Google APIs answer (OPTIONS: CORS preflight) and the two Slack's Web API takes. */
+/** Services that serve a service account's own token (the others answer it 400 failedPrecondition). */
+const SERVES_SERVICE_ACCOUNTS = new Set(['drive', 'calendar', 'docs'])
+/** Their batch endpoints: Drive's, Calendar's, and `/batch` (Docs' batchPath, shared with Gmail and Data Transfer). */
+const SA_BATCH = /^\/batch(?:\/(?:drive|calendar)\/.*)?$/
+
 const GOOGLE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const SLACK_METHODS = new Set(['GET', 'HEAD', 'POST'])
 
@@ -265,13 +270,14 @@ export function createAgentApp(worlds: WorldManager) {
     }
     let user = userOf(found)
     // A service account's own token (JWT-bearer grant without `sub`) has no Workspace account behind it: Gmail and
-    // the other Workspace APIs answer it 400 failedPrecondition. Drive serves it as the account itself (a service
-    // account has its own Drive: files shared with it, shared drives it is a member of).
+    // the other Workspace APIs answer it 400 failedPrecondition. Drive, Calendar and Docs serve it as the account
+    // itself (its own Drive and primary calendar; files and calendars shared with it; decisions 0394, 0399).
     if (!user && found.principal.userId.startsWith('serviceAccount:')) {
       const email = found.principal.userId.slice('serviceAccount:'.length)
-      // Drive's batch endpoint runs Drive calls only (server/batch.ts), each checked again as it re-enters.
-      const drive = serviceOf(path)?.name === 'drive' || path.startsWith('/batch/drive/')
-      if (drive) user = serviceAccountUser(found.entry.world.db, email)
+      // A batch endpoint's calls are each checked again as they re-enter (server/batch.ts): a Gmail call in Docs'
+      // `/batch` gets its own 400 there.
+      const own = SERVES_SERVICE_ACCOUNTS.has(serviceOf(path)?.name ?? '') || SA_BATCH.test(path)
+      if (own) user = serviceAccountUser(found.entry.world.db, email)
       if (!user) throw new GoogleApiError('FAILED_PRECONDITION', 'failedPrecondition', 'Precondition check failed.')
     }
     if (!user) throw family === 'slack' ? new SlackApiError('invalid_auth') : notFound()

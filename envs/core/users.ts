@@ -15,6 +15,9 @@ export function findUserById(db: Db, id: string): WorldUserRow | undefined {
 /** The user id a service account's own token (the JWT-bearer grant without `sub`) acts as. */
 const SERVICE_ACCOUNT = 'serviceAccount:'
 
+/** Whether a caller is a service account acting with its own token (`serviceAccountUser`), not a world user. */
+export const isServiceAccount = (user: Pick<WorldUserRow, 'id'>) => user.id.startsWith(SERVICE_ACCOUNT)
+
 /**
  * A service account as the APIs that serve its own token (Drive) see a caller: id `serviceAccount:<email>`, its
  * email and display name (the email when it has none). It is no world user: the Directory, Gmail and the listings

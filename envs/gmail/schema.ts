@@ -78,8 +78,10 @@ export const labels = sqliteTable(
     labelListVisibility: text('label_list_visibility'),
     textColor: text('text_color'),
     backgroundColor: text('background_color'),
+    /** The name as a clash is judged (`labelNameKey`: JavaScript's lower case), indexed for labels.create/update. */
+    nameKey: text('name_key').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.id] })],
+  (t) => [primaryKey({ columns: [t.userId, t.id] }), index('gmail_labels_by_name_key').on(t.userId, t.nameKey)],
 )
 
 export const attachments = sqliteTable(

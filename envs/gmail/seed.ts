@@ -6,7 +6,7 @@ import { nextCounter, hexId } from '../core/ids.ts'
 import { insertRow } from '../core/db.ts'
 import { buildMessage, type Address } from './mime/build.ts'
 import { CopyMemo, insertMessage, modifyLabels } from './store/messages.ts'
-import { ensureMailbox, labelIdByName } from './store/mailbox.ts'
+import { ensureMailbox, labelIdByName, labelNameKey } from './store/mailbox.ts'
 import { labels, filters } from './schema.ts'
 import { putAddressSetting, setSetting } from './store/settings.ts'
 import { newMessageIdHeader, withDeliveredTo } from './deliver.ts'
@@ -97,6 +97,7 @@ export function seedGmail(world: World, seed: GmailSeed, ctx: SeedContext): void
       userId: user.id,
       id: `Label_${nextCounter(db, `gmail.label.${user.id}`)}`,
       name: l.name,
+      nameKey: labelNameKey(l.name),
       type: 'user',
       messageListVisibility: 'show',
       labelListVisibility: 'labelShow',

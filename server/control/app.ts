@@ -294,8 +294,12 @@ export function createControlApp(
       const { world } = worlds.get(c.req.valid('param').id)
       const body = c.req.valid('json')
       const from = nowMs(world.db)
-      const target = body.set ? Date.parse(body.set) : from + (body.advanceMs ?? 0)
-      if (target < from) return c.json({ error: 'the clock never moves backwards' }, 400)
+      // `now`: the host's wall clock, read here by the control plane (services never read it; decision 0399).
+      const target = body.set === 'now' ? Date.now() : body.set ? Date.parse(body.set) : from + (body.advanceMs ?? 0)
+      if (target < from) {
+        const behind = body.set === 'now' ? ` (the world is ${from - target} ms ahead of the host's clock)` : ''
+        return c.json({ error: `the clock never moves backwards${behind}` }, 400)
+      }
       world.tx((db) => {
         if (body.tickMs !== undefined) setTick(db, body.tickMs)
         if (body.tickLimitMs !== undefined) setTickLimit(db, body.tickLimitMs ?? undefined)

@@ -77,7 +77,14 @@ export const ForkBody = z.object({
 
 export const ClockBody = z
   .object({
-    set: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Jump to this time (never backwards)' }),
+    set: z
+      .union([z.literal('now'), z.iso.datetime({ offset: true })])
+      .optional()
+      .openapi({
+        description:
+          "Jump to this time (never backwards); `now` is the server host's wall clock, for tools that stamp " +
+          'JWT assertions with wall time (service-account key files)',
+      }),
     advanceMs: z
       .number()
       .int()

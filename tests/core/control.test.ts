@@ -160,6 +160,24 @@ describe('control plane', () => {
     expect((await call('POST', '/worlds/w1/clock', { set: '2026-03-01T00:00:00Z' })).status).toBe(400)
   })
 
+  test("sets the clock to the host's wall clock with set: now, and says how far ahead a world is", async () => {
+    const { call } = setup()
+    await call('POST', '/worlds', { id: 'w1', seed })
+    const before = Date.now()
+    const res = await call('POST', '/worlds/w1/clock', { set: 'now', tickMs: 0 })
+    expect(res.status).toBe(200)
+    expect(res.body.tickMs).toBe(0)
+    expect(res.body.clockMs).toBeGreaterThanOrEqual(before)
+    expect(res.body.clockMs).toBeLessThanOrEqual(Date.now())
+    await call('POST', '/worlds/w1/clock', { advanceMs: 86_400_000 })
+    const back = await call('POST', '/worlds/w1/clock', { set: 'now' })
+    expect(back.status).toBe(400)
+    expect(back.body.error).toMatch(
+      /^the clock never moves backwards \(the world is \d+ ms ahead of the host's clock\)$/,
+    )
+    expect((await call('POST', '/worlds/w1/clock', { set: 'today' })).status).toBe(400)
+  })
+
   test('snapshot and restore bring back the action log and the clock', async () => {
     const { call, agent } = setup()
     const created = await call('POST', '/worlds', { id: 'w1', seed })

@@ -229,8 +229,8 @@ describe('dumps of written tables on a held world', () => {
          WHERE rowid IN (SELECT rowid FROM gmail_message_labels LIMIT 9)`,
         // The same contents at the same rowid through REPLACE (the old row deleted without a note).
         `INSERT OR REPLACE INTO gmail_labels (rowid, user_id, id, name, type, message_list_visibility,
-         label_list_visibility, text_color, background_color) SELECT rowid, user_id, id, name, type,
-         message_list_visibility, label_list_visibility, text_color, background_color FROM gmail_labels
+         label_list_visibility, text_color, background_color, name_key) SELECT rowid, user_id, id, name, type,
+         message_list_visibility, label_list_visibility, text_color, background_color, name_key FROM gmail_labels
          ORDER BY rowid LIMIT 1 OFFSET 2`,
       ],
     ],

@@ -173,7 +173,8 @@ describe('SharedPrefix', () => {
       a.entry.world.tx((db) =>
         db.$client
           .prepare(
-            'INSERT INTO gmail_labels (user_id, id, name, type) ' + "VALUES (?, 'Label_outside', 'Outside', 'user')",
+            'INSERT INTO gmail_labels (user_id, id, name, name_key, type) ' +
+              "VALUES (?, 'Label_outside', 'Outside', 'outside', 'user')",
           )
           .run(me),
       )

@@ -4,7 +4,7 @@ import { insertRow, selectRows, stmt, type Db } from '../../core/db.ts'
 import { keptWhileUnwritten } from '../../core/write-epoch.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
-import { findUserById, listUsers } from '../../core/users.ts'
+import { findUserById, isServiceAccount, listUsers } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { aclRules, calendarList, calendars, type AclRow, type CalendarRow } from '../schema.ts'
 import { COLORS } from '../colors.ts'
@@ -184,8 +184,9 @@ export function createCalendar(
   insertRow(db, calendars, row)
   putRule(db, id, 'user', owner.email.toLowerCase(), 'owner')
   // Deviation (unverified): like a Workspace default, colleagues in the domain see a primary calendar's free/busy.
+  // A service account is in no Workspace domain: its calendar is shared with nobody.
   const domain = owner.email.split('@')[1]?.toLowerCase()
-  if (c.primary && domain) putRule(db, id, 'domain', domain, 'freeBusyReader')
+  if (c.primary && domain && !isServiceAccount(owner)) putRule(db, id, 'domain', domain, 'freeBusyReader')
   subscribe(db, owner.id, id, { colorId: c.colorId ?? (c.primary ? '14' : undefined), primary: c.primary })
   return row
 }
@@ -196,6 +197,16 @@ export function ensurePrimaries(db: Db): void {
     if (!findCalendar(db, u.email))
       createCalendar(db, u, { id: u.email, summary: u.email, timeZone: u.timeZone, primary: true })
   }
+}
+
+/**
+ * A service account's primary calendar (id its email, zone UTC), made on its first Calendar request: Google gives
+ * every service account one, listed alone in its calendar list until it adds calendars shared with it.
+ * Deviation (unverified): the calendar exists here from that first request on, not from the account's creation.
+ */
+export function ensureOwnPrimary(db: Db, user: WorldUserRow): void {
+  if (storedCalendar(db, user.email)) return
+  createCalendar(db, user, { id: user.email, summary: user.email, timeZone: user.timeZone, primary: true })
 }
 
 export const ownerOf = (db: Db, cal: CalendarRow) => findUserById(db, cal.ownerId)

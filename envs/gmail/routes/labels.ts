@@ -1,12 +1,12 @@
 import { insertRow, stmt, storedText } from '../../core/db.ts'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
-import { alreadyExists, badRequest, notFound } from '../../core/errors/google.ts'
+import { alreadyExists, badRequest, failedPrecondition, notFound } from '../../core/errors/google.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { Label } from '../api/schemas.gen.ts'
 import { labels } from '../schema.ts'
 import { toLabel } from '../map.ts'
-import { findLabel, listLabels, SYSTEM_LABEL_IDS } from '../store/mailbox.ts'
+import { findLabel, labelCount, labelNameKey, labelsNamed, listLabels, SYSTEM_LABEL_IDS } from '../store/mailbox.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { json, jsonBody, mailboxOf, UserIdParam, UserParam } from './common.ts'
 import { modifyLabels } from '../store/messages.ts'
@@ -49,9 +49,8 @@ function validate(c: WorldContext, user: WorldUserRow, input: LabelInput, selfId
     const name = input.name.trim()
     if (name === '' || name.length > 225) throw badRequest('Invalid label name', 'invalidArgument')
     if (SYSTEM_LABEL_IDS.has(name.toUpperCase())) throw badRequest('Invalid label name', 'invalidArgument')
-    const clash = listLabels(c.var.world.db, user.id).find(
-      (l) => l.id !== selfId && l.name.toLowerCase() === name.toLowerCase(),
-    )
+    // Names clash case-insensitively (JavaScript's lower case, as ever), read through the name-key index.
+    const clash = labelsNamed(c.var.world.db, user.id, name).some((id) => id !== selfId)
     if (clash) throw alreadyExists('Label name exists or conflicts', 'duplicate')
   }
   if (input.color) {
@@ -113,8 +112,17 @@ const remove = createRoute({
 })
 
 const UPDATE_LABEL =
-  'UPDATE gmail_labels SET name = ?, message_list_visibility = ?, label_list_visibility = ?, ' +
+  'UPDATE gmail_labels SET name = ?, name_key = ?, message_list_visibility = ?, label_list_visibility = ?, ' +
   'text_color = ?, background_color = ? WHERE user_id = ? AND id = ?'
+
+/**
+ * Labels a mailbox may hold, system labels included ("The maximum number of labels supported for a user's mailbox
+ * is 10,000": the Label resource's description in Gmail's discovery document).
+ */
+export const MAX_LABELS = 10_000
+
+// Deviation (unverified): Gmail's answer past the limit is not documented; this reason and message are ours.
+const tooManyLabels = () => failedPrecondition('Too many labels: a mailbox can have at most 10,000 labels.')
 
 function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInput, replace: boolean) {
   const current = requireUserLabel(c, user, id)
@@ -128,7 +136,16 @@ function write(c: WorldContext, user: WorldUserRow, id: string, input: LabelInpu
     backgroundColor: input.color ? (input.color.backgroundColor ?? null) : replace ? null : current.backgroundColor,
   }
   const n = next
-  const values = [n.name, n.messageListVisibility, n.labelListVisibility, n.textColor, n.backgroundColor, user.id, id]
+  const values = [
+    n.name,
+    labelNameKey(n.name),
+    n.messageListVisibility,
+    n.labelListVisibility,
+    n.textColor,
+    n.backgroundColor,
+    user.id,
+    id,
+  ]
   c.var.world.tx((db) => stmt(db, UPDATE_LABEL).run(...values))
   return toLabel(findLabel(c.var.world.db, user.id, id)!)
 }
@@ -152,12 +169,14 @@ export const labelsRouter = createGoogleRouter()
     const input = c.req.valid('json') as LabelInput
     if (!input.name) throw badRequest('Invalid label name', 'invalidArgument')
     validate(c, user, input)
+    if (labelCount(c.var.world.db, user.id) >= MAX_LABELS) throw tooManyLabels()
     const row = c.var.world.tx((db) => {
       const id = `Label_${nextCounter(db, `gmail.label.${user.id}`)}`
       const values = {
         userId: user.id,
         id,
         name: input.name!.trim(),
+        nameKey: labelNameKey(input.name!.trim()),
         type: 'user' as const,
         messageListVisibility: input.messageListVisibility ?? 'show',
         labelListVisibility: input.labelListVisibility ?? 'labelShow',

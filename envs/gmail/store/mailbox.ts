@@ -42,6 +42,7 @@ export function ensureMailbox(db: Db, userId: string): void {
       userId,
       id: l.id,
       name: l.id,
+      nameKey: labelNameKey(l.id),
       type: 'system',
       messageListVisibility: l.hidden ? 'hide' : null,
       labelListVisibility: l.hidden ? 'labelHide' : null,
@@ -100,6 +101,21 @@ export function findLabel(db: Db, userId: string, id: string) {
 
 export function listLabels(db: Db, userId: string) {
   return selectRows(db, labels, { userId })
+}
+
+/** How two label names clash: the same in JavaScript's lower case (`gmail_labels.name_key`). */
+export const labelNameKey = (name: string) => name.toLowerCase()
+
+const LABEL_BY_KEY = 'SELECT id FROM gmail_labels WHERE user_id = ? AND name_key = ? ORDER BY rowid'
+
+/** Ids of the mailbox's labels (system ones too) whose name clashes with `name`, through the name-key index. */
+export function labelsNamed(db: Db, userId: string, name: string): string[] {
+  return stmt(db, LABEL_BY_KEY).pluck().all(userId, labelNameKey(name)) as string[]
+}
+
+/** How many labels (system and user) the mailbox has. */
+export function labelCount(db: Db, userId: string): number {
+  return stmt(db, 'SELECT count(*) FROM gmail_labels WHERE user_id = ?').pluck().get(userId) as number
 }
 
 const normalise = (s: string) => s.toLowerCase().replace(/[\s/_-]+/g, '-')
