@@ -10,6 +10,7 @@ import { DEMO_WORLD_SECRET, listTokens, WorldKeys } from '../envs/core/tokens.ts
 import { findUserById, listUsers } from '../envs/core/users.ts'
 import { namedSeeds } from '../seeds/index.ts'
 import { buildWorld, SeedError } from './seeding.ts'
+import { allServiceTables } from './registry.ts'
 import { DEFAULT_LIMITS, memoryPressure, type Limits } from './limits.ts'
 import { ownEntry } from '../envs/core/own-key.ts'
 
@@ -544,6 +545,16 @@ export class WorldManager {
       if (!m || !this.owns(m[1]!)) continue
       const id = m[1]!
       const world = World.open(join(dir, f))
+      const missing = world.missingColumns(allServiceTables())
+      if (missing.length) {
+        // Left on disk, untouched: serving it would fail every request that reads those columns.
+        world.close()
+        console.error(
+          `wsgym: world ${id} in ${dir} was written by an older build (no ${missing.slice(0, 3).join(', ')}` +
+            `${missing.length > 3 ? ', …' : ''}); not loaded. Delete its files to create it again.`,
+        )
+        continue
+      }
       const baselineFile = join(dir, `${id}.baseline`)
       const baseline = existsSync(baselineFile) ? fileSnapshot(baselineFile) : world.snapshot()
       const snapshots = new Map<string, Snapshot>()

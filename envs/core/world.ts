@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
 import { cacheStatements, type Db } from './db.ts'
@@ -114,6 +114,20 @@ export class World {
   /** Reopens a file-backed world written by an earlier process. */
   static open(file: string): World {
     return new World(new Database(file), file)
+  }
+
+  /**
+   * Columns the given tables' current definitions (and the core tables') have that this database lacks, as
+   * `table.column`: a world file written by an older build can lack a column added since, and every query naming
+   * it would fail. Empty when the file matches this build.
+   */
+  missingColumns(tables: readonly SQLiteTable[]): string[] {
+    const columnsOf = this.#sqlite.prepare('SELECT name FROM pragma_table_info(?)').pluck()
+    return [...coreTables, ...tables].flatMap((table) => {
+      const cfg = getTableConfig(table)
+      const have = new Set(columnsOf.all(cfg.name) as string[])
+      return cfg.columns.filter((c) => !have.has(c.name)).map((c) => `${cfg.name}.${c.name}`)
+    })
   }
 
   get db(): Db {

@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest'
-import { writeFileSync } from 'node:fs'
+import { describe, expect, test, vi } from 'vitest'
+import Database from 'better-sqlite3'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { resolveSeedTime } from '../../envs/core/seed-types.ts'
 import { type SeedError, validateSeed } from '../../server/seeding.ts'
@@ -109,5 +110,31 @@ describe('persistence (--data-dir)', () => {
     second.delete('keep')
     expect(new WorldManager({ dataDir: dir }).list()).toEqual([])
     first.close()
+  })
+
+  test('a world file an older build wrote, lacking a column, is left on disk and not served', () => {
+    const dir = tempDir('wsgym-data-')
+    const first = new WorldManager({ dataDir: dir })
+    first.create({ id: 'old', seed: 'demo' })
+    first.create({ id: 'current', seed: 'empty' })
+    first.close()
+    // What a build before gmail_labels.name_key (docs/decisions/0399) left behind.
+    const file = join(dir, 'old.sqlite')
+    const raw = new Database(file)
+    raw.exec('DROP INDEX IF EXISTS gmail_labels_name_key_idx')
+    for (const idx of raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%name_key%'")
+      .pluck()
+      .all())
+      raw.exec(`DROP INDEX "${String(idx)}"`)
+    raw.exec('ALTER TABLE gmail_labels DROP COLUMN name_key')
+    raw.close()
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const second = new WorldManager({ dataDir: dir })
+    expect(second.list().map((w) => w.id)).toEqual(['current'])
+    expect(errors.mock.calls.flat().join(' ')).toMatch(/world old .*older build \(no gmail_labels\.name_key\)/)
+    errors.mockRestore()
+    expect(existsSync(file)).toBe(true)
+    second.close()
   })
 })
