@@ -1,4 +1,4 @@
-import { jsonShapeFault, MAX_JSON_MEMBERS } from '../envs/core/json-width.ts'
+import { jsonShapeFault, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from '../envs/core/json-width.ts'
 import { randomBytes } from 'node:crypto'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { WorldKeys } from '../envs/core/tokens.ts'
@@ -46,7 +46,7 @@ export const VERSION = '0.1.0'
 export const LIMITS = {
   jsonBytes: 8 * 1024 * 1024,
   uploadBytes: 64 * 1024 * 1024,
-  jsonDepth: 64,
+  jsonDepth: MAX_JSON_DEPTH,
   messageDepth: 128,
   jsonMembers: MAX_JSON_MEMBERS,
 }

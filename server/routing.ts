@@ -1,5 +1,9 @@
 import { worldIdOfToken } from '../envs/core/tokens.ts'
+import { jsonShapeFault } from '../envs/core/json-width.ts'
 import { worldOfCredential } from '../envs/identity/store/oauth.ts'
+
+/** Deepest JSON a routed message may hold: server/app.ts LIMITS.messageDepth (not imported: the front stays small). */
+const MESSAGE_DEPTH = 128
 
 // Multi-worker routing. Every world (and the gym episode living in it, whose id is the world id) is served by one
 // worker; the routing key is the world id, carried in every token (ya29.<world>.…, xox?-<world>-…) and in control
@@ -75,8 +79,11 @@ export function routingKeyOf(path: string, headers: Headers, body?: Buffer): str
     return (token ? worldIdOfToken(token) : undefined) ?? fromOAuthParams((k) => form.get(k))
   }
   if (type.startsWith('application/json')) {
+    const text = body.toString('utf8')
+    // Too deep for any message (the worker refuses it): not parsed here, where it would hold the front (0401).
+    if (jsonShapeFault(text, MESSAGE_DEPTH, Infinity)) return undefined
     try {
-      const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>
+      const json = JSON.parse(text) as Record<string, unknown>
       for (const k of ['token', 'id', 'episode_id', 'episodeId']) {
         const v = json?.[k]
         if (typeof v !== 'string') continue

@@ -9,6 +9,7 @@ import { type GoogleApiError } from './errors/google.ts'
 import { SlackApiError } from './errors/slack.ts'
 import { withSyncValidation } from './folded-validation.ts'
 import { bodyError, queryParamError, type ParamStyle } from './param-errors.ts'
+import { parseJsonWithin } from './json-width.ts'
 
 /** Who is calling: the user behind the token, and what kind of token it is. */
 export type Principal = {
@@ -163,7 +164,7 @@ export const slackJson = <T extends z.ZodType>(inner: T) =>
   z.preprocess((v) => {
     if (typeof v !== 'string') return v
     try {
-      return JSON.parse(v)
+      return parseJsonWithin(v)
     } catch {
       return v
     }

@@ -1,5 +1,31 @@
 /** Most members one JSON object of a request may have (docs/decisions/0387). */
 export const MAX_JSON_MEMBERS = 1000
+/** Deepest nesting of objects and arrays a request's JSON may have: no API takes deeper (server/app.ts checks it). */
+export const MAX_JSON_DEPTH = 64
+
+/** Thrown by `parseJsonWithin` for text nested deeper or wider than any API takes; a `SyntaxError`, as JSON.parse's. */
+export class JsonShapeError extends SyntaxError {
+  constructor(readonly fault: 'deep' | 'wide') {
+    super(
+      fault === 'deep'
+        ? `Nesting deeper than ${MAX_JSON_DEPTH} levels.`
+        : `An object has over ${MAX_JSON_MEMBERS} members.`,
+    )
+  }
+}
+
+/**
+ * `JSON.parse` of JSON an agent sent inside something else (a multipart metadata part, a form field, a string
+ * argument, a JWT's parts), which the app's body check does not see: text nested deeper than MAX_JSON_DEPTH or with
+ * an object wider than MAX_JSON_MEMBERS throws a `JsonShapeError` (a SyntaxError, so callers' parse-error paths
+ * answer it) before it is parsed. 4 MB of `[` held the loop over a second in JSON.parse alone, and 30 MB of Drive
+ * upload metadata 17 s and 2.5 GB (docs/decisions/0401).
+ */
+export function parseJsonWithin(text: string): unknown {
+  const fault = jsonShapeFault(text, MAX_JSON_DEPTH, MAX_JSON_MEMBERS)
+  if (fault !== undefined) throw new JsonShapeError(fault)
+  return JSON.parse(text) as unknown
+}
 
 /**
  * True when a JSON object in `text` has more than `max` members (one pass, strings skipped; no parse). No API takes

@@ -4,7 +4,9 @@ import { newDocument } from './model/new.ts'
 import { segEnd, segOf } from './model/segment.ts'
 import { findPara, paraText, parasIn } from './model/locate.ts'
 import { clone, type DocModel } from './model/types.ts'
-import { applyRequests, checkRequests } from './requests/apply.ts'
+import { applyRequests, checkRequests, finishRequests, runRequests, segmentContainers } from './requests/apply.ts'
+import { withBlockIndex } from './model/block-index.ts'
+import { withWorkBudget } from './model/work.ts'
 import { applySeedSuggestions, SeedSuggestion } from './seed-suggestions.ts'
 
 // Seed documents: a compact block notation built into the real model through batchUpdate's handlers.
@@ -63,6 +65,11 @@ export type BuildExtra = {
   requests?: Record<string, unknown>[]
   /** Authors resolved to emails. */
   suggestions?: (SeedSuggestion & { author: string })[]
+  /**
+   * Work the blocks may take (model/work.ts units; unbounded when absent, as seeding is): past it `WorkExhausted`
+   * is thrown. An uploaded document's import passes one (docs/decisions/0401).
+   */
+  budget?: number
 }
 
 export function buildDocument(
@@ -74,15 +81,15 @@ export function buildDocument(
 ): DocModel {
   const ctx = { doc: newDocument(), db, fileId, userEmail: '', nowIso }
   // The blocks' own requests are built here, well-formed by construction: only the seed's raw `requests` are checked
-  // against the request schemas (zod); the rest go straight to the handlers batchUpdate uses.
-  const run = (reqs: Record<string, Record<string, unknown>>[]) =>
-    applyRequests(
-      ctx,
-      reqs.map((r) => {
-        const kind = Object.keys(r)[0]!
-        return { kind, body: r[kind]! }
-      }),
-    )
+  // against the request schemas (zod); the rest go straight to the handlers batchUpdate uses. They run inside one
+  // block index, and the document is finished (garbage, length cap) once after the last block: per block, both
+  // walked the whole document, and a 40 KB text upload of 20,000 lines held the server a minute (0401).
+  const asRequests = (reqs: Record<string, Record<string, unknown>>[]) =>
+    reqs.map((r) => {
+      const kind = Object.keys(r)[0]!
+      return { kind, body: r[kind]! }
+    })
+  const run = (reqs: Record<string, Record<string, unknown>>[]) => runRequests(ctx, asRequests(reqs), true)
   const end = () => segEnd(segOf(ctx.doc, undefined, undefined)) - 1
   const body = () => ctx.doc.tabs[0]!.body
   /** Adds paragraphs with `text` at the end; returns the index where the text starts. */
@@ -105,7 +112,7 @@ export function buildDocument(
     }
     return start
   }
-  for (const b of blocks) {
+  const addBlock = (b: SeedBlock) => {
     if (typeof b === 'string' || 'text' in b) {
       const p = typeof b === 'string' ? { text: b } : b
       const start = addText(p.text)
@@ -158,12 +165,19 @@ export function buildDocument(
         }
     }
   }
+  withBlockIndex(segmentContainers(ctx.doc), () =>
+    withWorkBudget(extra.budget ?? Infinity, () => {
+      for (const b of blocks) addBlock(b)
+    }),
+  )
+  finishRequests(ctx.doc)
   for (const nr of extra.namedRanges ?? []) {
     const seg = segOf(ctx.doc, undefined, undefined)
     const hit = parasIn(seg.blocks, 0, 0, Number.MAX_SAFE_INTEGER).find((h) => paraText(h.para).includes(nr.text))
     if (!hit) throw new Error(`named range text not found: ${nr.text}`)
     const startIndex = hit.start + paraText(hit.para).indexOf(nr.text)
-    run([{ createNamedRange: { name: nr.name, range: { startIndex, endIndex: startIndex + nr.text.length } } }])
+    const range = { startIndex, endIndex: startIndex + nr.text.length }
+    applyRequests(ctx, asRequests([{ createNamedRange: { name: nr.name, range } }]))
   }
   if (extra.requests?.length) applyRequests(ctx, checkRequests(extra.requests))
   if (extra.suggestions?.length) applySeedSuggestions(ctx, extra.suggestions)

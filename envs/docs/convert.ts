@@ -1,6 +1,7 @@
 import type { SeedBlock } from './build.ts'
 import { ownEntry } from '../core/own-key.ts'
 import { htmlTokens, replaceBetween, replaceElements } from '../core/html-linear.ts'
+import { docxOverBounds } from './docx-bounds.ts'
 
 // Import conversions (Drive's "upload as a Google Doc", the formats about.importFormats advertises): the
 // uploaded bytes become document blocks (paragraphs with a named style, lists, tables), which
@@ -18,9 +19,15 @@ export const IMPORTABLE = [
 export async function blocksFromUpload(mimeType: string, data: Buffer): Promise<SeedBlock[]> {
   if (mimeType === 'text/plain') return blocksFromText(data.toString('utf8'))
   if (mimeType === 'text/html') return blocksFromHtml(data.toString('utf8'))
+  // A zip that inflates or nests past what an import may cost is refused before mammoth reads it (0401); the caller
+  // answers it as any unreadable upload.
+  const over = docxOverBounds(data)
+  if (over) throw new Error(`docx refused: ${over}`)
   // Imported on the first .docx upload: a served process that never converts one does not load it.
   const { default: mammoth } = await import('mammoth')
-  const { value } = await mammoth.convertToHtml({ buffer: data })
+  // Images are dropped by the import, so they are never read (mammoth would inflate each into a base64 data URI).
+  const convertImage = mammoth.images.imgElement(() => Promise.resolve({ src: '' }))
+  const { value } = await mammoth.convertToHtml({ buffer: data }, { convertImage })
   return blocksFromHtml(value)
 }
 

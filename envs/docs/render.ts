@@ -12,6 +12,9 @@ import { renderRtf } from './render/rtf.ts'
 import { renderOdt } from './render/odt.ts'
 import { renderEpub, renderHtmlZip } from './render/epub.ts'
 import { buildDocument, type SeedBlock } from './build.ts'
+import { MAX_BATCH_WORK } from './requests/apply.ts'
+import { WorkExhausted } from './model/work.ts'
+import { badRequest } from '../core/errors/google.ts'
 import type { SeedSuggestion } from './seed-suggestions.ts'
 
 export { blocksFromUpload, IMPORTABLE } from './convert.ts'
@@ -136,6 +139,28 @@ export function importDocument(
   saveDocument(db, fileId, model, 0)
   return plainText(baseView(model))
 }
+
+/**
+ * `importDocument` of an upload converted to a Google Doc (an agent's bytes): building its blocks may take the work
+ * of one batchUpdate (MAX_BATCH_WORK, about 35,000 short paragraphs); past that, 400 and nothing is stored.
+ * Deviation (unverified wording): Drive imports up to the 1.02 million-character cap; its error past a limit is not
+ * recorded (docs/decisions/0401).
+ */
+export function importUpload(db: Db, fileId: string, blocks: readonly SeedBlock[]): string {
+  let model: DocModel
+  try {
+    model = buildDocument(db, fileId, blocks, { budget: MAX_BATCH_WORK }, new Date(nowMs(db)).toISOString())
+  } catch (e) {
+    if (e instanceof WorkExhausted) throw badRequest(IMPORT_TOO_LARGE, 'badContent')
+    throw e
+  }
+  saveDocument(db, fileId, model, 0)
+  return plainText(baseView(model))
+}
+
+/** Drive's answer to an upload whose import would take more than one batchUpdate's work. */
+export const IMPORT_TOO_LARGE =
+  'The uploaded content has too many paragraphs to be converted to a Google Docs document.'
 
 /** Copies document content to a new file (Drive's files.copy of a Google Doc). */
 export function copyDocumentContent(db: Db, fromFileId: string, toFileId: string): void {

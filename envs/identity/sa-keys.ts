@@ -2,6 +2,7 @@ import { createSign, createVerify } from 'node:crypto'
 import type { WorldKeys } from '../core/tokens.ts'
 import { rsaKeyOf, type RsaKey } from './rsa.ts'
 import type { ServiceAccountRow } from './store/service-accounts.ts'
+import { parseJsonWithin } from '../core/json-width.ts'
 
 /** Google's token endpoint: the `aud` a service account's assertion names (a key file's `token_uri` adds the world). */
 export const TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token'
@@ -72,8 +73,8 @@ export function parseJwt(jwt: string): ParsedJwt | undefined {
   const parts = jwt.split('.')
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*={0,2}$/.test(p))) return undefined
   try {
-    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as unknown
-    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown
+    const header = parseJsonWithin(Buffer.from(parts[0]!, 'base64url').toString('utf8'))
+    const claims = parseJsonWithin(Buffer.from(parts[1]!, 'base64url').toString('utf8'))
     if (!header || typeof header !== 'object' || Array.isArray(header)) return undefined
     if (!claims || typeof claims !== 'object' || Array.isArray(claims)) return undefined
     return {

@@ -26,13 +26,18 @@ const live = new WeakMap<Block[], Index | undefined>()
 /** Blocks measured (blockLen calls made) to build or resynchronise indexes; read by tests. */
 export const indexStats = { measured: 0 }
 
-/** Runs `fn` with the given top-level containers indexed; the index is dropped when it returns or throws. */
+/**
+ * Runs `fn` with the given top-level containers indexed; the index is dropped when it returns or throws. A container
+ * already indexed by an enclosing call keeps that index (a document import runs one request list per block inside
+ * one index: docs/decisions/0401), and the enclosing call drops it.
+ */
 export function withBlockIndex<T>(containers: readonly Block[][], fn: () => T): T {
-  for (const c of containers) live.set(c, undefined)
+  const added = containers.filter((c) => !live.has(c))
+  for (const c of added) live.set(c, undefined)
   try {
     return fn()
   } finally {
-    for (const c of containers) live.delete(c)
+    for (const c of added) live.delete(c)
   }
 }
 

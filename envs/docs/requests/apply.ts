@@ -130,30 +130,50 @@ export function applyRequests(
 ): Record<string, unknown>[] {
   // Each segment's top-level blocks are indexed while the requests run, so that locating an index does not walk
   // every block before it (docs/decisions/0377).
-  const containers = allTabs(ctx.doc).flatMap((tab) => segmentsOf(tab).map((seg) => seg.blocks))
-  const replies = withBlockIndex(containers, () =>
-    withWorkBudget(budget, () =>
-      requests.map(({ kind, body }, i) => {
-        try {
-          charge(REQUEST_WORK)
-          return HANDLERS[kind]!(ctx, body)
-        } catch (err) {
-          if (err instanceof RequestError) throw invalid(`Invalid requests[${i}].${kind}: ${err.message}`)
-          if (err instanceof WorkExhausted)
-            throw invalid(
-              `Invalid requests[${i}].${kind}: The batch needs more work than one batchUpdate may do; send its requests in several smaller batches.`,
-            )
-          throw err
-        }
-      }),
-    ),
+  const replies = withBlockIndex(segmentContainers(ctx.doc), () =>
+    withWorkBudget(budget, () => runRequests(ctx, requests)),
   )
-  collectGarbage(ctx.doc)
-  const length = documentLength(ctx.doc)
+  finishRequests(ctx.doc)
+  return replies
+}
+
+/** Each segment's top-level block list, every tab's: the containers `withBlockIndex` indexes. */
+export function segmentContainers(doc: DocModel): Block[][] {
+  return allTabs(doc).flatMap((tab) => segmentsOf(tab).map((seg) => seg.blocks))
+}
+
+/**
+ * Runs requests in order on the working copy, charging each to the running work budget; the caller indexes the
+ * blocks and sets the budget. A failing request aborts the run with a 400 naming it; running out of work does too,
+ * unless `rawExhausted`, when `WorkExhausted` is thrown as it is (document imports answer it in their own words).
+ */
+export function runRequests(
+  ctx: Ctx,
+  requests: { kind: string; body: Record<string, unknown> }[],
+  rawExhausted = false,
+): Record<string, unknown>[] {
+  return requests.map(({ kind, body }, i) => {
+    try {
+      charge(REQUEST_WORK)
+      return HANDLERS[kind]!(ctx, body)
+    } catch (err) {
+      if (err instanceof RequestError) throw invalid(`Invalid requests[${i}].${kind}: ${err.message}`)
+      if (err instanceof WorkExhausted && !rawExhausted)
+        throw invalid(
+          `Invalid requests[${i}].${kind}: The batch needs more work than one batchUpdate may do; send its requests in several smaller batches.`,
+        )
+      throw err
+    }
+  })
+}
+
+/** What ends every run of requests: unreferenced footnotes and objects dropped, the length cap checked. */
+export function finishRequests(doc: DocModel): void {
+  collectGarbage(doc)
+  const length = documentLength(doc)
   // Deviation (unverified wording): Docs holds at most 1.02 million characters; past it the batch is refused whole.
   if (length > MAX_DOCUMENT_LENGTH)
     throw invalid(`The document would be ${length} characters long, past the maximum of ${MAX_DOCUMENT_LENGTH}.`)
-  return replies
 }
 
 /**

@@ -44,7 +44,7 @@ import {
   EXPORT_LINK_FORMATS,
   type ExportFormat,
 } from '../../docs/render.ts'
-import { importDocument, type ImportedBlock } from '../../docs/render.ts'
+import { importUpload, type ImportedBlock } from '../../docs/render.ts'
 import {
   bool,
   fileNotFound,
@@ -178,7 +178,7 @@ function createFileRow(
     const created = insertFile(db, file)
     if (Object.keys(extra).length) updateRows(db, files, extra, { id: created.id })
     if (mimeType === GOOGLE_DOC && imported) {
-      updateRows(db, files, { fullText: importDocument(db, created.id, imported) }, { id: created.id })
+      updateRows(db, files, { fullText: importUpload(db, created.id, imported) }, { id: created.id })
     } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
     return findFile(db, created.id)!
   })

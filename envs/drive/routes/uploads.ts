@@ -3,7 +3,7 @@ import { createGoogleRouter, googleValidationError, type WorldContext } from '..
 import { File as FileSchema } from '../api/schemas.gen.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { checkUploadSize, splitRelated } from '../../core/multipart.ts'
-import { objectWiderThan } from '../../core/json-width.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
@@ -39,9 +39,8 @@ async function receive(c: WorldContext, fileId?: string) {
     if (body.length) {
       let parsed: unknown
       const text = body.toString('utf8')
-      if (objectWiderThan(text)) throw badRequest('Invalid JSON payload received.', 'parseError')
       try {
-        parsed = JSON.parse(text)
+        parsed = parseJsonWithin(text)
       } catch {
         throw badRequest('Invalid JSON payload received.', 'parseError')
       }

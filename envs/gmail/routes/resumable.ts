@@ -7,6 +7,7 @@ import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
 import { checkHeaderSize, uploadMeta, type MessageInput } from './message-input.ts'
 import { publicRequestUrl } from '../../core/request-url.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 /** The Gmail API's media upload limit (discovery `maxSize` of messages.send/insert/import: 35 MB). */
 export const GMAIL_MAX_UPLOAD_BYTES = 36_700_160
@@ -24,7 +25,7 @@ export async function openSession(c: WorldContext, userId: string) {
   if (text.trim()) {
     let parsed: unknown
     try {
-      parsed = JSON.parse(text)
+      parsed = parseJsonWithin(text)
     } catch {
       throw badRequest('Invalid JSON payload received.', 'parseError')
     }

@@ -5,6 +5,7 @@ import { nowMs } from '../../core/clock.ts'
 import { accountFor } from '../iam-access.ts'
 import { signBytes, signJwt } from '../sa-keys.ts'
 import { systemKeyOf, type ServiceAccountRow } from '../store/service-accounts.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const Any = json(z.record(z.string(), z.unknown()))
@@ -55,7 +56,7 @@ function jwtPayload(c: WorldContext, raw: unknown): string {
   if (typeof raw !== 'string' || raw === '') throw invalid('Invalid payload: the payload must be a JSON object.')
   let claims: unknown
   try {
-    claims = JSON.parse(raw)
+    claims = parseJsonWithin(raw)
   } catch {
     throw invalid('Invalid payload: the payload must be a JSON object.')
   }

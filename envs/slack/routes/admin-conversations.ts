@@ -18,6 +18,7 @@ import {
 import { systemMessage } from '../store/messages.ts'
 import { adminChannel, checkTeam, idList, requireAdmin } from '../store/admin.ts'
 import { channelPrefs, PREF_KEYS, parsePrefString } from '../store/prefs.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 // admin.conversations.*: channel management by Workspace Admins and Owners, whether or not they are
 // members. Deviation: Slack serves these to Enterprise Grid org admins only; a world is one workspace,
@@ -262,7 +263,7 @@ admin(
       let raw: unknown = a.prefs
       if (typeof raw === 'string') {
         try {
-          raw = JSON.parse(raw)
+          raw = parseJsonWithin(raw)
         } catch {
           throw new SlackApiError('invalid_arguments')
         }

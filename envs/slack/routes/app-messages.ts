@@ -5,6 +5,7 @@ import { SlackApiError } from '../../core/errors/slack.ts'
 import { me, messageAt, visibleChannel, type UserRow } from '../store/core.ts'
 import { assertCanPost, insertMessage, resolveTarget } from '../store/messages.ts'
 import { messageWire } from '../map.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 // What apps do to messages beyond posting: link unfurls (chat.unfurl), streamed replies
 // (chat.startStream → appendStream → stopStream) and assistant thread presentation (assistant.threads.*).
@@ -54,7 +55,7 @@ slackMethod(appMessagesRouter, {
 })
 const safeJson = (s: string) => {
   try {
-    return JSON.parse(s) as unknown
+    return parseJsonWithin(s)
   } catch {
     return undefined
   }

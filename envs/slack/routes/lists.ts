@@ -1,3 +1,4 @@
+import { parseJsonWithin } from '../../core/json-width.ts'
 import { z } from 'zod'
 import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackJson, slackMethod } from '../../core/http.ts'
@@ -53,7 +54,7 @@ function descriptionOf(v: unknown): string {
     typeof v === 'string'
       ? (() => {
           try {
-            return JSON.parse(v) as unknown
+            return parseJsonWithin(v)
           } catch {
             return v
           }

@@ -6,6 +6,7 @@ import { nextCounter, slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { me, nowSec, parseJson, teamId, userById, type UserRow } from '../store/core.ts'
 import { validateBlocks, type BlockError } from '../store/blockkit.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 // Block Kit surfaces: modals (views.open/push/update), App Home (views.publish) and legacy dialogs
 // (dialog.open), recorded as state with Slack's view ids and hashes.
@@ -54,7 +55,7 @@ function parseView(raw: unknown, kind: 'modal' | 'home'): Record<string, unknown
   let v = raw
   if (typeof v === 'string') {
     try {
-      v = JSON.parse(v)
+      v = parseJsonWithin(v)
     } catch {
       invalid('failed to parse view', '/view')
     }
@@ -279,7 +280,7 @@ slackMethod(viewsRouter, {
       let raw = a.dialog
       if (typeof raw === 'string') {
         try {
-          raw = JSON.parse(raw)
+          raw = parseJsonWithin(raw)
         } catch {
           throw new SlackApiError('invalid_json')
         }
@@ -311,7 +312,7 @@ slackMethod(viewsRouter, {
 const parseArg = (v: unknown) => {
   if (typeof v !== 'string') return v
   try {
-    return JSON.parse(v) as unknown
+    return parseJsonWithin(v)
   } catch {
     return Symbol.for('invalid')
   }

@@ -3,6 +3,7 @@ import { getMeta } from '../../core/clock.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import type { WorldContext } from '../../core/http.ts'
 import { channelById, me, missingField, teamId, type ChannelRow, type UserRow } from './core.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 /** Roles that may use admin.* methods (Slack: Workspace Admins and Owners). */
 export const isAdminRole = (role: string) => role === 'admin' || role === 'owner' || role === 'primary_owner'
@@ -34,7 +35,7 @@ export function idList(v: unknown): string[] {
   const t = v.trim()
   if (t.startsWith('[')) {
     try {
-      return idList(JSON.parse(t))
+      return idList(parseJsonWithin(t))
     } catch {
       return []
     }

@@ -3,6 +3,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import type { WorldKeys } from '../../core/tokens.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { parseJson, teamId, type UserRow } from './core.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 export type AppRow = {
   id: string
@@ -116,7 +117,7 @@ export function manifestErrors(raw: unknown): { manifest?: Manifest; errors: { m
   let v = raw
   if (typeof v === 'string') {
     try {
-      v = JSON.parse(v)
+      v = parseJsonWithin(v)
     } catch {
       return { errors: [{ message: 'Manifest is not valid JSON', pointer: '/' }] }
     }

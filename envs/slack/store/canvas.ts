@@ -2,6 +2,7 @@ import { stmt, type Db } from '../../core/db.ts'
 import { nextCounter } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { isMember } from './core.ts'
+import { parseJsonWithin } from '../../core/json-width.ts'
 
 export type CanvasRow = {
   id: string
@@ -18,7 +19,7 @@ export function markdownOf(content: unknown): string {
   let v = content
   if (typeof v === 'string') {
     try {
-      v = JSON.parse(v)
+      v = parseJsonWithin(v)
     } catch {
       throw new SlackApiError('invalid_arguments')
     }
