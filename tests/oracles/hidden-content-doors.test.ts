@@ -236,3 +236,23 @@ describe('an account locked and restored again is judged as locked', () => {
     expect(v.violations.map((x) => x.message).join('\n')).toMatch(/while suspended \(since restored\)/)
   })
 })
+
+describe('slack-schedule-local: a scheduled message withdrawn before it posts was shown to nobody', () => {
+  it('a wrong room scheduled and deleted, then the reference, earns 1; left pending, it fails', async () => {
+    const t = task('slack-schedule-local')
+    const p = params(t)
+    const steps = withoutDone(t.reference)
+    const wrong = http(
+      'POST',
+      '/api/chat.scheduleMessage',
+      { body: { channel: '{{ch}}', post_at: p.postAt, text: `From today the search standup is in ${p.wrong[0]}.` } },
+      { wrongId: 'scheduled_message_id' },
+    )
+    const withdraw = http('POST', '/api/chat.deleteScheduledMessage', {
+      body: { channel: '{{ch}}', scheduled_message_id: '{{wrongId}}' },
+    })
+    const head = steps.slice(0, -1)
+    expect((await judge(t, [...head, wrong, withdraw, ...steps.slice(-1)])).reward).toBe(1)
+    expect((await judge(t, [...head, wrong, ...steps.slice(-1)])).reward).toBeLessThan(1)
+  })
+})
