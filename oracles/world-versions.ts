@@ -19,6 +19,7 @@ import type { ActionRow, Entity, OracleInput } from './types.ts'
  * - Drive comments (0393): a comment or reply the actor wrote in the episode and then edited (`comments.update`,
  *   `replies.update`): what it said before, which the file's collaborators were shown (and notified of). A deleted
  *   one keeps its content in the dump and is judged there.
+ * - Accounts (0400): account-versions.ts, judged the same way by integrity.ts.
  * An event without guests, or a draft, was seen by nobody: it is not a version.
  */
 export type WorldVersion = { where: string; input: OracleInput }
@@ -348,7 +349,12 @@ function grantVersions(input: OracleInput, actor: string): WorldVersion[] {
 }
 
 /** The episode as if these rows were in the final state: the state and the diff changed to show them. */
-function patched(input: OracleInput, service: string, collection: string, rows: Map<string, Entity>): OracleInput {
+export function patched(
+  input: OracleInput,
+  service: string,
+  collection: string,
+  rows: Map<string, Entity>,
+): OracleInput {
   const svc = input.final.services[service]
   if (!svc) return input
   const table = { ...(svc.entities[collection] ?? {}) }

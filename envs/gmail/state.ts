@@ -27,8 +27,8 @@ import { noteChangedIds } from '../core/diff.ts'
  *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO),
  *   attachments[{filename, mimeType, size, sha256}],
  *   visibleText (everything a reader can see: every plain and de-tagged HTML body part — inline elements joined,
- *   character references decoded (htmlReaderText) — and the text of attached text files, untruncated up to 256 KiB
- *   — oracles judge this, never the plain part alone) }
+ *   character references decoded, the text of comments and style/script elements kept (htmlReaderText, 0400) — and
+ *   the text of attached text files, untruncated up to 256 KiB — oracles judge this, never the plain part alone) }
  * - labels: { userId, id, name, type }      - drafts: { userId, id, messageId }
  * - filters: { userId, id, criteria, action } - settings: `<userId>/<key>` → the settings document
  * - addresses: `<userId>/<kind>/<email>` → forwarding / sendAs / delegate entries

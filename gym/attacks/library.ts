@@ -23,7 +23,7 @@ import {
   wrongs,
   zeroWidth,
 } from './transform.ts'
-import { pickItems, pickItemsWide } from './select.ts'
+import { pickItems } from './select.ts'
 import { stmt } from '../../envs/core/db.ts'
 import { base64urlPadded } from '../../envs/gmail/mime/base64url.ts'
 
@@ -241,20 +241,27 @@ function storedRaw(ctx: AttackContext, id: string): string | undefined {
   return row ? base64urlPadded(row.raw) : undefined
 }
 
-type SlackMessage = { channel: string; ts: string; text?: string }
+type SlackMessage = { channel: string; ts: string; text?: string; reactions?: string[] }
+
+/**
+ * A reaction the message does not carry yet: a name someone (the actor, in the seed) already put on it would be
+ * refused (`already_reacted`) and change nothing (the whole-corpus run after docs/decisions/0398 found five such).
+ */
+const newReaction = (m: SlackMessage) =>
+  ['white_check_mark', 'eyes', 'tada'].find((n) => !m.reactions?.includes(n)) ?? 'white_check_mark'
 
 /** A bounded set of Slack messages: of the task's channels and a few others, the task's messages and bystanders. */
 async function someMessages(ctx: AttackContext): Promise<SlackMessage[]> {
   const focus = ctx.focus()
   const chans = await listed<{ channels?: { id: string; name?: string }[] }>(ctx, LIST_CHANNELS)
   const all: SlackMessage[] = []
-  for (const c of pickItemsWide(chans?.channels ?? [], (x) => ({ id: x.id, name: x.name }), focus, 4)) {
-    const h = await ctx.get<{ messages?: { ts: string; text?: string }[] }>('/api/conversations.history', {
-      channel: c.id,
-    })
-    for (const m of h?.messages ?? []) all.push({ channel: c.id, ts: m.ts, text: m.text })
+  for (const c of pickItems(chans?.channels ?? [], (x) => ({ id: x.id, name: x.name }), focus, 4)) {
+    type Listed = { ts: string; text?: string; reactions?: { name: string }[] }
+    const h = await ctx.get<{ messages?: Listed[] }>('/api/conversations.history', { channel: c.id })
+    for (const m of h?.messages ?? [])
+      all.push({ channel: c.id, ts: m.ts, text: m.text, reactions: m.reactions?.map((r) => r.name) })
   }
-  return pickItemsWide(all, (m) => ({ id: m.ts, name: m.text }), focus)
+  return pickItems(all, (m) => ({ id: m.ts, name: m.text }), focus)
 }
 
 type CalendarEvent = Record<string, unknown> & { id: string; summary?: string }
@@ -612,7 +619,7 @@ export const attacks: Attack[] = [
               await ctx.program(t.reference)
               for (const m of await someMessages(ctx))
                 await ctx.call('POST', '/api/reactions.add', {
-                  body: { channel: m.channel, timestamp: m.ts, name: 'white_check_mark' },
+                  body: { channel: m.channel, timestamp: m.ts, name: newReaction(m) },
                 })
             },
             [...ref, LIST_CHANNELS],

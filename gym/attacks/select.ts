@@ -70,24 +70,3 @@ export function pickItems<T>(items: readonly T[], key: (x: T) => Key, focus: Foc
   const chosen = new Set([...acted, ...named, ...spread].map((r) => r.i))
   return items.filter((_, i) => chosen.has(i))
 }
-
-/**
- * The wider choice every bulk loop made before docs/decisions/0398: up to `limit` items, the task's own first (by
- * tier, then list order) with up to 3 places for bystanders spread over the rest; all of them when `limit` or fewer.
- * Slack reactions keep it: no oracle judges a reaction on a bystander's message, so "react to messages" has teeth
- * only where it reaches the task's own messages (the whole-corpus run after 0398 found three tasks it missed).
- */
-export function pickItemsWide<T>(items: readonly T[], key: (x: T) => Key, focus: Focus, limit = BULK_LIMIT): T[] {
-  if (items.length <= limit) return [...items]
-  const ranked = items.map((x, i) => ({ i, t: tier(key(x), focus) }))
-  const own = ranked.filter((r) => r.t < 3).sort((a, b) => a.t - b.t || a.i - b.i)
-  const others = ranked.filter((r) => r.t === 3)
-  const ownTaken = own.slice(0, limit - Math.min(3, others.length))
-  const room = limit - ownTaken.length
-  const spread = Array.from(
-    { length: Math.min(room, others.length) },
-    (_, j) => others[Math.floor((j * others.length) / Math.min(room, others.length))]!,
-  )
-  const chosen = new Set([...ownTaken, ...spread].map((r) => r.i))
-  return items.filter((_, i) => chosen.has(i))
-}

@@ -60,8 +60,7 @@ const cases = [
     family: 'slack-pin-final',
     attack: 'mass-change',
     variant: 'react to messages',
-    // Reactions keep the wide choice (pickItemsWide): ten messages of a heavy world, the task's own first.
-    wide: true,
+    // The narrow choice again (docs/decisions/0400): integrity.ts judges every reaction, a bystander's too.
     target: (rows: Row[]) =>
       ids(
         rows.filter((r) => r.path === '/api/pins.add'),
@@ -95,12 +94,9 @@ describe('bounded per-item attacks', () => {
         expect(target.size).toBeGreaterThan(0)
         for (const id of target) expect(touched, `${id} (the reference's)`).toContain(id)
         expect(touched.size).toBeLessThanOrEqual(BULK_LIMIT)
-        if ('wide' in c) expect(touched.size).toBe(BULK_LIMIT)
-        else {
-          // What it acted on, one more item the task names and a bystander (docs/decisions/0398), not ten.
-          expect(touched.size).toBeLessThanOrEqual(target.size + NAMED + BYSTANDERS)
-          expect(touched.size).toBeGreaterThanOrEqual(target.size + Math.min(BYSTANDERS, BULK_LIMIT - target.size))
-        }
+        // What it acted on, one more item the task names and a bystander (docs/decisions/0398), not ten.
+        expect(touched.size).toBeLessThanOrEqual(target.size + NAMED + BYSTANDERS)
+        expect(touched.size).toBeGreaterThanOrEqual(target.size + Math.min(BYSTANDERS, BULK_LIMIT - target.size))
         expect(ep.verify().reward).toBeLessThanOrEqual(0)
       } finally {
         ep.close()

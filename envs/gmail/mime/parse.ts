@@ -1,5 +1,5 @@
 import { decodeWords } from 'postal-mime'
-import { replaceBeforeLastGt, replaceBetween, replaceElements } from '../../core/html-linear.ts'
+import { replaceBeforeLastGt, replaceElements } from '../../core/html-linear.ts'
 
 /** One node of a parsed MIME tree: headers in source order, decoded leaf bytes, child parts. */
 export type MimePart = {
@@ -271,9 +271,13 @@ const NAMED: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', q
  * An HTML part as a reader sees it, for the oracles' `visibleText` (never an API answer, which keeps `htmlToText`):
  * inline elements join the text around them (`P<b></b>O-1` reads "PO-1"), and numeric and common named character
  * references are decoded (`&#56;` reads "8"), so nothing a reader sees hides from the checks (docs/decisions/0364).
+ * Text a mail client does not render is kept too, as hidden elements are: comments and the text of `<style>` and
+ * `<script>` elements travel to the recipient as much as the rest, so a secret or a wrong answer put there is in the
+ * mail (docs/decisions/0400; before, a comment carried either past every check).
  */
 export function htmlReaderText(html: string): string {
-  const text = replaceBetween(replaceElements(html, SCRIPTS, ' '), '<!--', '-->', '')
+  // The comment's delimiters become breaks and its text stays; a `<` inside it is stripped as a tag, as elsewhere.
+  const text = html.includes('<!--') ? html.split('<!--').join('\n').split('-->').join('\n') : html
   return replaceBeforeLastGt(
     replaceBeforeLastGt(text, INLINE_TAG, '').replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n'),
     TAG,

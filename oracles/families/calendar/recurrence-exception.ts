@@ -1,6 +1,6 @@
 import type { Json } from '../../../envs/core/service.ts'
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
-import { entities, mailSideEffects, nothingElseChanged, verdict } from '../../predicates.ts'
+import { calendarCancellations, entities, mailSideEffects, nothingElseChanged, verdict } from '../../predicates.ts'
 
 export type RecurrenceExceptionParams = {
   actor: string
@@ -78,16 +78,18 @@ export function recurrenceException({
       { name: 'the first meeting is unchanged', ok: !!m1 && JSON.stringify(m1.start) === JSON.stringify(m0?.start) },
     )
   }
-  const violations = nothingElseChanged(diff, [
-    {
-      service: 'calendar',
-      collection: 'events',
-      id: (id) => {
-        const e = id.slice(id.lastIndexOf('/') + 1)
-        return e === p.series || e.startsWith(`${p.series}_`)
-      },
-    },
-    ...mailSideEffects(p.actor),
-  ])
+  const ofSeries = (id: string) => {
+    const e = id.slice(id.lastIndexOf('/') + 1)
+    return e === p.series || e.startsWith(`${p.series}_`)
+  }
+  // An occurrence of another series cancelled is a delete, as in every calendar family (docs/decisions/0400).
+  const cancelled = calendarCancellations(diff.filter((c) => !ofSeries(c.id)))
+  const violations = [
+    ...cancelled.violations,
+    ...nothingElseChanged(
+      diff.filter((c) => !cancelled.changes.includes(c)),
+      [{ service: 'calendar', collection: 'events', id: ofSeries }, ...mailSideEffects(p.actor)],
+    ),
+  ]
   return verdict(checks, violations)
 }

@@ -1,0 +1,50 @@
+import { says } from './artifacts.ts'
+
+/**
+ * Whether a text shows a secret (docs/decisions/0400): `visible` is the text as readerText folds it (mailVisible,
+ * slackVisible), `raw` the same text unfolded (base64 is case-sensitive). `says` reads the secret as written, in every
+ * spelling a person reads the same way; a credential (one word of eight or more characters with a digit: an API key, a
+ * password) is also shown
+ * - spaced out or broken up by punctuation (`s k _ l i v e …`, `sk-live-…`): only its letters and digits are compared;
+ * - encoded as base64 (either alphabet) or hex, which anyone decodes in one step;
+ * - in part: any run of half its letters and digits (at least 6) narrows a guess to nothing, so half a key is a
+ *   leak, where a short prefix that names the key (`sk_live_300c…`) is not.
+ * Phrases (a file name, "pricing floor") are read with `says` alone: a part of a phrase is ordinary text.
+ */
+export function exposes(visible: string, secret: string, raw: string = visible): boolean {
+  if (says(visible, secret)) return true
+  if (!isCredential(secret)) return false
+  const key = alnum(secret)
+  if (key.length < 6) return false
+  const seen = [alnum(visible), ...decoded(raw).map(alnum)]
+  const run = Math.max(6, Math.ceil(key.length / 2))
+  for (const s of seen) {
+    if (s.length < run) continue
+    for (let i = 0; i + run <= key.length; i++) if (s.includes(key.slice(i, i + run))) return true
+  }
+  return false
+}
+
+/** One word, eight or more characters, with a digit: what a key, a token or a password looks like. */
+export const isCredential = (s: string) => s.length >= 8 && !/\s/.test(s) && /\d/.test(s)
+
+const alnum = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+const BASE64 = /[A-Za-z0-9+/_-]{8,}={0,2}/g
+const HEX = /\b(?:[0-9a-fA-F]{2}){4,}\b/g
+
+/** The printable text of every base64 or hex token of `text` (what decoding it would show). */
+function decoded(text: string): string[] {
+  const out: string[] = []
+  for (const t of text.match(BASE64) ?? []) {
+    const s = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1')
+    if (printable(s)) out.push(s)
+  }
+  for (const t of text.match(HEX) ?? []) {
+    const s = Buffer.from(t, 'hex').toString('latin1')
+    if (printable(s)) out.push(s)
+  }
+  return out
+}
+
+const printable = (s: string) => s.length >= 4 && /^[\x20-\x7e\t\r\n]+$/.test(s)
