@@ -165,13 +165,46 @@ export class WorldManager {
       this.#templates.set(key, snap)
       return snap
     }
-    const doc = keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
-    const world = buildWorld(doc, seedValue)
-    snap = world.snapshot()
-    if (keepBuilt) this.#keepIdle(snap, world)
-    else world.close()
+    const build = () =>
+      buildWorld(keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed, seedValue)
+    const world = build()
+    if (keepBuilt) {
+      snap = this.#builtSnapshot(world, build)
+      this.#keepIdle(snap, world)
+    } else {
+      snap = world.snapshot()
+      world.close()
+    }
     this.#templates.set(key, snap)
     this.#trimTemplates()
+    return snap
+  }
+
+  /**
+   * The template of a world just built and kept as its idle connection (`#keepIdle`), its bytes serialized only when
+   * read: a validated task's episodes run on that connection and never open another from the bytes, so serializing
+   * them at every build (~2 % of validation's CPU) was work no verdict read (docs/decisions/0402). Read while the
+   * connection is idle, its contents are the template's: it is serialized. Read while it is held by a world (or
+   * after it was closed), the template is built again from the same seed, which gives the same bytes (a seed's
+   * build is deterministic: same seed, same bytes). `size` is the image's, so the template cache counts it unread.
+   */
+  #builtSnapshot(world: World, rebuild: () => World): Snapshot & { readonly size: number } {
+    const size = world.imageSize()
+    const idle = this.#idle
+    let bytes: Buffer | undefined
+    const snap = {
+      size,
+      get bytes(): Buffer {
+        if (bytes) return bytes
+        if (idle.get(snap) === world) return (bytes = world.snapshot().bytes)
+        const again = rebuild()
+        try {
+          return (bytes = again.snapshot().bytes)
+        } finally {
+          again.close()
+        }
+      },
+    }
     return snap
   }
 
@@ -190,7 +223,7 @@ export class WorldManager {
       if (this.#templates.size <= maxTemplates && bytes <= maxTemplateBytes) break
       if (this.#templates.size === 1) break
       this.#templates.delete(key)
-      bytes -= snap.bytes.length
+      bytes -= (snap as { size?: number }).size ?? snap.bytes.length
     }
   }
 
