@@ -191,12 +191,15 @@ export class WorldManager {
   #builtSnapshot(world: World, rebuild: () => World): Snapshot & { readonly size: number } {
     const size = world.imageSize()
     const idle = this.#idle
+    // Weakly: a template in the cache must not keep a closed connection alive (nor the memos keyed by it).
+    const built = new WeakRef(world)
     let bytes: Buffer | undefined
     const snap = {
       size,
       get bytes(): Buffer {
         if (bytes) return bytes
-        if (idle.get(snap) === world) return (bytes = world.snapshot().bytes)
+        const world = built.deref()
+        if (world && idle.get(snap) === world) return (bytes = world.snapshot().bytes)
         const again = rebuild()
         try {
           return (bytes = again.snapshot().bytes)
@@ -344,6 +347,17 @@ export class WorldManager {
       this.#idle.delete(snap)
       w.close()
     }
+  }
+
+  /**
+   * Closes the idle connection kept for `template`, if any: for a caller that knows no world of that template will
+   * be made again (a validated task's own world, docs/decisions/0402), so that its memory goes now.
+   */
+  closeIdle(template: Snapshot): void {
+    const world = this.#idle.get(template)
+    if (!world) return
+    this.#idle.delete(template)
+    world.close()
   }
 
   #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys, held?: World): WorldEntry {
