@@ -140,13 +140,18 @@ export class SharedPrefix {
     }
   }
 
-  /** Ends the chain: the world is deleted as any episode's (rolled back and kept for reuse). */
+  /**
+   * Ends the chain: the world is deleted as any episode's (rolled back), and its connection closed rather than kept
+   * for reuse: no other task validates on the same template (each task's world is drawn from its id), and an idle
+   * connection keeps its memos alive (docs/decisions/0402). A later chain of the task opens the template's bytes.
+   */
   dispose(worlds: WorldManager): void {
     const entry = this.#entry
     if (!entry) return
     entry.world.setBeforeUse(undefined)
     entry.keys = this.#keys!
     if (worlds.find(entry.id) === entry) worlds.delete(entry.id)
+    worlds.closeIdle(entry.baseline)
     this.#entry = undefined
   }
 

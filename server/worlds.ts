@@ -166,13 +166,49 @@ export class WorldManager {
       this.#templates.set(key, snap)
       return snap
     }
-    const doc = keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed
-    const world = buildWorld(doc, seedValue)
-    snap = world.snapshot()
-    if (keepBuilt) this.#keepIdle(snap, world)
-    else world.close()
+    const build = () =>
+      buildWorld(keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed, seedValue)
+    const world = build()
+    if (keepBuilt) {
+      snap = this.#builtSnapshot(world, build)
+      this.#keepIdle(snap, world)
+    } else {
+      snap = world.snapshot()
+      world.close()
+    }
     this.#templates.set(key, snap)
     this.#trimTemplates()
+    return snap
+  }
+
+  /**
+   * The template of a world just built and kept as its idle connection (`#keepIdle`), its bytes serialized only when
+   * read: a validated task's episodes run on that connection and never open another from the bytes, so serializing
+   * them at every build (~2 % of validation's CPU) was work no verdict read (docs/decisions/0402). Read while the
+   * connection is idle, its contents are the template's: it is serialized. Read while it is held by a world (or
+   * after it was closed), the template is built again from the same seed, which gives the same bytes (a seed's
+   * build is deterministic: same seed, same bytes). `size` is the image's, so the template cache counts it unread.
+   */
+  #builtSnapshot(world: World, rebuild: () => World): Snapshot & { readonly size: number } {
+    const size = world.imageSize()
+    const idle = this.#idle
+    // Weakly: a template in the cache must not keep a closed connection alive (nor the memos keyed by it).
+    const built = new WeakRef(world)
+    let bytes: Buffer | undefined
+    const snap = {
+      size,
+      get bytes(): Buffer {
+        if (bytes) return bytes
+        const world = built.deref()
+        if (world && idle.get(snap) === world) return (bytes = world.snapshot().bytes)
+        const again = rebuild()
+        try {
+          return (bytes = again.snapshot().bytes)
+        } finally {
+          again.close()
+        }
+      },
+    }
     return snap
   }
 
@@ -191,7 +227,7 @@ export class WorldManager {
       if (this.#templates.size <= maxTemplates && bytes <= maxTemplateBytes) break
       if (this.#templates.size === 1) break
       this.#templates.delete(key)
-      bytes -= snap.bytes.length
+      bytes -= (snap as { size?: number }).size ?? snap.bytes.length
     }
   }
 
@@ -312,6 +348,17 @@ export class WorldManager {
       this.#idle.delete(snap)
       w.close()
     }
+  }
+
+  /**
+   * Closes the idle connection kept for `template`, if any: for a caller that knows no world of that template will
+   * be made again (a validated task's own world, docs/decisions/0402), so that its memory goes now.
+   */
+  closeIdle(template: Snapshot): void {
+    const world = this.#idle.get(template)
+    if (!world) return
+    this.#idle.delete(template)
+    world.close()
   }
 
   #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys, held?: World): WorldEntry {

@@ -342,6 +342,15 @@ export class World {
     return { bytes }
   }
 
+  /** The length `snapshot()` would give (page count times page size), without serializing. */
+  imageSize(): number {
+    const sqlite = this.#sqlite
+    return (
+      (sqlite.pragma('page_count', { simple: true }) as number) *
+      (sqlite.pragma('page_size', { simple: true }) as number)
+    )
+  }
+
   /** Replaces every table of this world with the snapshot's contents, losslessly. */
   restore(snapshot: Snapshot): void {
     if (this.#held) throw new Error('a held world cannot be restored')

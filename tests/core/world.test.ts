@@ -385,6 +385,44 @@ describe('WorldManager reuse', () => {
     }
   })
 
+  test("a reused template's bytes are serialized when first read, and are its build's bytes", async () => {
+    const serialize = vi.spyOn(Database.prototype, 'serialize')
+    const eager = new WorldManager()
+    const held = new WorldManager()
+    const idle = new WorldManager()
+    try {
+      const expected = eager.template('demo', 1).bytes
+      const calls = serialize.mock.calls.length
+      const a = held.create({ seed: 'demo', reuse: true })
+      const b = idle.create({ seed: 'demo', reuse: true })
+      // Built, held and answering, and nothing serialized yet; the cache counts the image's size unread.
+      const app = createAgentApp(held)
+      const { googleToken } = held.credentials(a.id, 'bob')[0]!
+      const res = await app.request('/gmail/v1/users/me/labels', {
+        headers: { authorization: `Bearer ${googleToken}` },
+      })
+      expect(res.status).toBe(200)
+      expect(serialize.mock.calls.length).toBe(calls)
+      expect(held.templateStats().bytes).toBe(expected.length)
+      // Read while its connection is held (here after a write): the template is built again, to the same bytes.
+      a.world.sqlite.exec("UPDATE world_users SET name = 'Changed' WHERE id = 'bob'")
+      expect(a.baseline.bytes.equals(expected)).toBe(true)
+      expect(a.baseline.bytes).toBe(a.baseline.bytes)
+      // Read while its connection is idle (rewound): that connection is serialized.
+      const connection = b.world.raw
+      idle.delete(b.id)
+      const before = serialize.mock.calls.length
+      expect(b.baseline.bytes.equals(expected)).toBe(true)
+      expect(serialize.mock.instances.slice(before)).toEqual([connection])
+      expect(idle.create({ seed: 'demo', reuse: true }).world.raw).toBe(connection)
+    } finally {
+      serialize.mockRestore()
+      eager.close()
+      held.close()
+      idle.close()
+    }
+  })
+
   test('a world that lost its open transaction is closed, not reused', () => {
     const worlds = new WorldManager()
     try {

@@ -47,6 +47,29 @@ async function inChain(
 }
 
 describe('SharedPrefix', () => {
+  it("closes its world's connection when disposed; the task's next chain starts from the same state", async () => {
+    const gym = createGym({ tasks: [], reuseWorlds: true })
+    const spec = gym.prepare(task())
+    const first = new SharedPrefix()
+    const second = new SharedPrefix()
+    try {
+      const a = gym.reset(spec, { shared: first })
+      const connection = a.entry.world.raw
+      const before = [await a.call(labels), await a.call(list)]
+      a.close()
+      first.dispose(gym.worlds)
+      expect(connection.open).toBe(false)
+      // The template's bytes are read now (built again: the connection that built them is gone), the same start.
+      const b = gym.reset(spec, { shared: second })
+      expect(b.entry.world.raw).not.toBe(connection)
+      expect([await b.call(labels), await b.call(list)]).toEqual(before)
+      b.close()
+    } finally {
+      second.dispose(gym.worlds)
+      gym.worlds.close()
+    }
+  })
+
   it('answers a repeated prefix from the path, and runs the rest in the state the episode built', () =>
     inChain(undefined, async (reset, shared) => {
       const a = reset()
