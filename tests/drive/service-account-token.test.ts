@@ -4,6 +4,7 @@ import { WorldManager } from '../../server/worlds.ts'
 import { createAgentApp } from '../../server/app.ts'
 import { createControlApp } from '../../server/control/app.ts'
 import { nowMs } from '../../envs/core/clock.ts'
+import { serviceAccountSeed } from '../support/service-account-seed.ts'
 
 // A service account's own token (the JWT-bearer grant without `sub`) on Drive, as duplicity's gdrive backend uses
 // it (tests/sdk/duplicity.test.ts runs the tool): the key file, the assertion google-auth for Python signs, then
@@ -12,19 +13,7 @@ import { nowMs } from '../../envs/core/clock.ts'
 const ADMIN = 'admin-secret'
 const SA = 'backup-bot@acme-ops.iam.gserviceaccount.com'
 const DRIVE_SCOPE = 'https://www.googleapis.com/auth/drive'
-const seed = {
-  name: 'sa-drive',
-  now: '2026-03-02T09:00:00Z',
-  domain: 'example.com',
-  users: [
-    { id: 'ann', email: 'ann@example.com', name: 'Ann Lee', admin: true },
-    { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
-  ],
-  identity: {
-    serviceAccounts: [{ email: SA, displayName: 'Backup bot' }],
-    iamBindings: [{ resource: 'projects/acme-ops', role: 'roles/owner', members: ['ann'] }],
-  },
-}
+const seed = serviceAccountSeed('sa-drive', [{ email: SA, displayName: 'Backup bot' }])
 
 type Res = { status: number; body: Record<string, any> }
 

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
 import { nowMs } from '../../envs/core/clock.ts'
 import { calendar } from '../../envs/calendar/index.ts'
+import { serviceAccountSeed } from '../support/service-account-seed.ts'
 
 // A service account's own token (the JWT-bearer grant without `sub`) on Calendar and Docs: the account has its own
 // primary calendar and reaches calendars and documents shared with it (decision 0399; Drive: 0394).
@@ -13,19 +14,7 @@ const SCOPES = [
   'https://www.googleapis.com/auth/documents',
   'https://www.googleapis.com/auth/drive',
 ].join(' ')
-const seed = {
-  name: 'sa-calendar-docs',
-  now: '2026-03-02T09:00:00Z',
-  domain: 'example.com',
-  users: [
-    { id: 'ann', email: 'ann@example.com', name: 'Ann Lee', admin: true },
-    { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
-  ],
-  identity: {
-    serviceAccounts: [{ email: SA, displayName: 'Report bot' }],
-    iamBindings: [{ resource: 'projects/acme-ops', role: 'roles/owner', members: ['ann'] }],
-  },
-}
+const seed = serviceAccountSeed('sa-calendar-docs', [{ email: SA, displayName: 'Report bot' }])
 
 const seg = (b: Buffer | string) => Buffer.from(b).toString('base64url')
 

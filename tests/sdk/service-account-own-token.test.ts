@@ -2,25 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google } from 'googleapis'
 import { createControlApp } from '../../server/control/app.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
+import { serviceAccountSeed } from '../support/service-account-seed.ts'
 
 // google-auth-library's JWT client without `subject`: the service account's own token, on Calendar and Docs
 // (decision 0399), as a script holding a key file uses it.
 
 const SA = 'report-bot@acme-ops.iam.gserviceaccount.com'
 const SCOPES = ['https://www.googleapis.com/auth/calendar', 'https://www.googleapis.com/auth/documents']
-const seed = {
-  name: 'sdk-sa-own-token',
-  now: '2026-03-02T09:00:00Z',
-  domain: 'example.com',
-  users: [
-    { id: 'ann', email: 'ann@example.com', name: 'Ann Lee', admin: true },
-    { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
-  ],
-  identity: {
-    serviceAccounts: [{ email: SA, displayName: 'Report bot' }],
-    iamBindings: [{ resource: 'projects/acme-ops', role: 'roles/owner', members: ['ann'] }],
-  },
-}
+const seed = serviceAccountSeed('sdk-sa-own-token', [{ email: SA, displayName: 'Report bot' }])
 
 let server: SdkServer
 let jwt: InstanceType<typeof google.auth.JWT>

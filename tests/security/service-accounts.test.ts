@@ -4,6 +4,7 @@ import { WorldManager } from '../../server/worlds.ts'
 import { createAgentApp } from '../../server/app.ts'
 import { createControlApp } from '../../server/control/app.ts'
 import { nowMs } from '../../envs/core/clock.ts'
+import { serviceAccountSeed } from '../support/service-account-seed.ts'
 
 // Attacks on domain-wide delegation, as an agent holding one world's admin token would try them.
 
@@ -11,20 +12,11 @@ const ADMIN = 'admin-secret'
 const SA = 'mail-tool@acme-ops.iam.gserviceaccount.com'
 const UNDELEGATED = 'other-tool@acme-ops.iam.gserviceaccount.com'
 const SETTINGS = 'https://www.googleapis.com/auth/gmail.settings.basic'
-const seed = {
-  name: 'dwd-sec',
-  now: '2026-03-02T09:00:00Z',
-  domain: 'example.com',
-  users: [
-    { id: 'ann', email: 'ann@example.com', name: 'Ann Lee', admin: true },
-    { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
-  ],
-  identity: {
-    serviceAccounts: [{ email: SA }, { email: UNDELEGATED }],
-    iamBindings: [{ resource: 'projects/acme-ops', role: 'roles/owner', members: ['ann'] }],
-    delegations: [{ client: SA, scopes: [SETTINGS] }],
-  },
-}
+const seed = serviceAccountSeed(
+  'dwd-sec',
+  [{ email: SA }, { email: UNDELEGATED }],
+  [{ client: SA, scopes: [SETTINGS] }],
+)
 
 function server() {
   const worlds = new WorldManager()
