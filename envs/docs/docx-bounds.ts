@@ -1,4 +1,5 @@
 import { constants, inflateRawSync } from 'node:zlib'
+import { zipDirectory } from './render/zip.ts'
 
 // What an uploaded .docx may hold before mammoth reads it (docs/decisions/0401). A zip names its entries' sizes but
 // need not tell the truth, and deflate packs a thousand bytes into one: a 100 KB upload inflated to 35 MB of
@@ -17,13 +18,13 @@ export const MAX_DOCX_DEPTH = 256
 
 /** Why a .docx is refused before it is converted, or undefined when it is within the bounds (or no zip at all). */
 export function docxOverBounds(data: Buffer): string | undefined {
-  const entries = centralDirectory(data)
+  const entries = zipDirectory(data)
   if (!entries) return undefined // not a zip: mammoth refuses it on its own
   let bytes = 0
   let elements = 0
   for (const e of entries) {
     if (e.compressed > data.length) return 'an entry is truncated'
-    const at = localDataStart(data, e.offset)
+    const at = e.dataStart
     if (at === undefined || at + e.compressed > data.length) return 'an entry is truncated'
     const raw = data.subarray(at, at + e.compressed)
     let plain: Buffer
@@ -64,43 +65,6 @@ function xmlStart(xml: Buffer): number {
   while (i < xml.length && (xml[i] === 0x20 || xml[i] === 0x0a || xml[i] === 0x0d || xml[i] === 0x09)) i++
   if (xml[i] === 0xef && xml[i + 1] === 0xbb && xml[i + 2] === 0xbf) i += 3
   return xml[i] === 0x3c ? i : -1
-}
-
-type Entry = { method: number; compressed: number; offset: number }
-
-/** The central directory's entries, or undefined when `data` has no end-of-central-directory record. */
-function centralDirectory(data: Buffer): Entry[] | undefined {
-  const from = Math.max(0, data.length - 22 - 0xffff)
-  let eocd = -1
-  for (let i = data.length - 22; i >= from; i--) {
-    if (data.readUInt32LE(i) === 0x06054b50) {
-      eocd = i
-      break
-    }
-  }
-  if (eocd < 0) return undefined
-  const count = data.readUInt16LE(eocd + 10)
-  let p = data.readUInt32LE(eocd + 16)
-  const out: Entry[] = []
-  for (let k = 0; k < count; k++) {
-    if (p + 46 > data.length || data.readUInt32LE(p) !== 0x02014b50) break
-    const nameLen = data.readUInt16LE(p + 28)
-    const extraLen = data.readUInt16LE(p + 30)
-    const commentLen = data.readUInt16LE(p + 32)
-    out.push({
-      method: data.readUInt16LE(p + 10),
-      compressed: data.readUInt32LE(p + 20),
-      offset: data.readUInt32LE(p + 42),
-    })
-    p += 46 + nameLen + extraLen + commentLen
-  }
-  return out
-}
-
-/** Where an entry's data starts, after its local header. */
-function localDataStart(data: Buffer, offset: number): number | undefined {
-  if (offset + 30 > data.length || data.readUInt32LE(offset) !== 0x04034b50) return undefined
-  return offset + 30 + data.readUInt16LE(offset + 26) + data.readUInt16LE(offset + 28)
 }
 
 /**

@@ -1,7 +1,7 @@
-import { crc32, deflateRawSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { indexStats } from '../../envs/docs/model/block-index.ts'
+import { writeZip } from '../../envs/docs/render/zip.ts'
 
 // What one agent request could make the server do with JSON nested inside another body and with uploads converted
 // to a Google Doc (docs/decisions/0401): each is refused or done in linear work, never minutes of the one thread.
@@ -19,48 +19,12 @@ const related = (meta: string, media: Uint8Array | string = 'hello', type = 'tex
     Buffer.from('\r\n--bnd--'),
   ])
 
-/** A zip of deflated entries (enough of the format for mammoth's reader). */
-function zip(entries: Record<string, string | Buffer>): Buffer {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const [name, content] of Object.entries(entries)) {
-    const plain = Buffer.from(content)
-    const packed = deflateRawSync(plain, { level: 9 })
-    const fixed = (sig: number, size: number) => {
-      const b = Buffer.alloc(size)
-      b.writeUInt32LE(sig, 0)
-      return b
-    }
-    const local = fixed(0x04034b50, 30)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(8, 8)
-    local.writeUInt32LE(crc32(plain), 14)
-    local.writeUInt32LE(packed.length, 18)
-    local.writeUInt32LE(plain.length, 22)
-    local.writeUInt16LE(name.length, 26)
-    const central = fixed(0x02014b50, 46)
-    central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(8, 10)
-    central.writeUInt32LE(crc32(plain), 16)
-    central.writeUInt32LE(packed.length, 20)
-    central.writeUInt32LE(plain.length, 24)
-    central.writeUInt16LE(name.length, 28)
-    central.writeUInt32LE(offset, 42)
-    locals.push(local, Buffer.from(name), packed)
-    centrals.push(central, Buffer.from(name))
-    offset += 30 + name.length + packed.length
-  }
-  const dir = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(centrals.length / 2, 8)
-  end.writeUInt16LE(centrals.length / 2, 10)
-  end.writeUInt32LE(dir.length, 12)
-  end.writeUInt32LE(offset, 16)
-  return Buffer.concat([...locals, dir, end])
-}
+/** A zip of deflated entries (the export's own writer; enough of the format for mammoth's reader). */
+const zip = (entries: Record<string, string | Buffer>) =>
+  writeZip(
+    Object.entries(entries).map(([name, content]) => ({ name, data: Buffer.from(content) })),
+    0,
+  )
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 /** A .docx whose body is `body` (WordprocessingML). */

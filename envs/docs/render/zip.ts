@@ -10,26 +10,54 @@ const LOCAL = 0x04034b50
 const CENTRAL = 0x02014b50
 const END = 0x06054b50
 
-/** The entries of a zip without a trailing comment, stored or DEFLATE-compressed, in central directory order. */
-export function readZip(zip: Buffer): { name: string; data: Buffer }[] {
-  const end = zip.length - 22
-  if (end < 0 || zip.readUInt32LE(end) !== END) throw new Error('zip: no end of central directory record')
-  const out: { name: string; data: Buffer }[] = []
-  let at = zip.readUInt32LE(end + 16)
-  for (let i = zip.readUInt16LE(end + 10); i > 0; i--) {
-    if (zip.readUInt32LE(at) !== CENTRAL) throw new Error('zip: bad central directory record')
-    const method = zip.readUInt16LE(at + 10)
-    const size = zip.readUInt32LE(at + 20)
-    const nameLength = zip.readUInt16LE(at + 28)
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength)
-    const local = zip.readUInt32LE(at + 42)
-    if (zip.readUInt32LE(local) !== LOCAL) throw new Error('zip: bad local header')
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28)
-    const raw = zip.subarray(start, start + size)
-    out.push({ name, data: method === 8 ? inflateRawSync(raw) : Buffer.from(raw) })
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
+/** One central directory record: the entry's name, method, compressed size and where its data starts (undefined
+ * when its local header is missing or out of range). */
+export type ZipEntry = { name: string; method: number; compressed: number; dataStart: number | undefined }
+
+/**
+ * The central directory of a zip (a trailing comment allowed), read without inflating anything; undefined when `data`
+ * has no end-of-central-directory record. Stops at the first record that is not one (an upload may be any bytes).
+ */
+export function zipDirectory(data: Buffer): ZipEntry[] | undefined {
+  const from = Math.max(0, data.length - 22 - 0xffff)
+  let eocd = -1
+  for (let i = data.length - 22; i >= from; i--) {
+    if (data.readUInt32LE(i) === END) {
+      eocd = i
+      break
+    }
+  }
+  if (eocd < 0) return undefined
+  const out: ZipEntry[] = []
+  let p = data.readUInt32LE(eocd + 16)
+  for (let k = data.readUInt16LE(eocd + 10); k > 0; k--) {
+    if (p + 46 > data.length || data.readUInt32LE(p) !== CENTRAL) break
+    const nameLength = data.readUInt16LE(p + 28)
+    const local = data.readUInt32LE(p + 42)
+    const dataStart =
+      local + 30 <= data.length && data.readUInt32LE(local) === LOCAL
+        ? local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28)
+        : undefined
+    out.push({
+      name: data.toString('utf8', p + 46, p + 46 + nameLength),
+      method: data.readUInt16LE(p + 10),
+      compressed: data.readUInt32LE(p + 20),
+      dataStart,
+    })
+    p += 46 + nameLength + data.readUInt16LE(p + 30) + data.readUInt16LE(p + 32)
   }
   return out
+}
+
+/** The entries of a zip, stored or DEFLATE-compressed, in central directory order. */
+export function readZip(zip: Buffer): { name: string; data: Buffer }[] {
+  const entries = zipDirectory(zip)
+  if (!entries) throw new Error('zip: no end of central directory record')
+  return entries.map(({ name, method, compressed, dataStart }) => {
+    if (dataStart === undefined) throw new Error('zip: bad local header')
+    const raw = zip.subarray(dataStart, dataStart + compressed)
+    return { name, data: method === 8 ? inflateRawSync(raw) : Buffer.from(raw) }
+  })
 }
 
 /** A zip of the parts, DEFLATE-compressed unless `stored`, dated `atMs` (DOS date and time, UTC; zip has no zone). */
