@@ -71,12 +71,12 @@ export function nestedDeeperThan(text: string, max: number): boolean {
 
 type Family = 'google' | 'slack'
 
-/** Methods the Google APIs answer (OPTIONS: CORS preflight) and the two Slack's Web API takes. */
 /** Services that serve a service account's own token (the others answer it 400 failedPrecondition). */
 const SERVES_SERVICE_ACCOUNTS = new Set(['drive', 'calendar', 'docs'])
 /** Their batch endpoints: Drive's, Calendar's, and `/batch` (Docs' batchPath, shared with Gmail and Data Transfer). */
 const SA_BATCH = /^\/batch(?:\/(?:drive|calendar)\/.*)?$/
 
+/** Methods the Google APIs answer (OPTIONS: CORS preflight) and the two Slack's Web API takes. */
 const GOOGLE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 const SLACK_METHODS = new Set(['GET', 'HEAD', 'POST'])
 
