@@ -1,6 +1,8 @@
-import { stmt } from '../core/db.ts'
+import { stmt, type Db } from '../core/db.ts'
+import { findUserById } from '../core/users.ts'
+import { nextOccurrence, type Recurrence } from './reminder-time.ts'
 import type { World } from '../core/world.ts'
-import { channelById, userById } from './store/core.ts'
+import { channelById, parseJson, userById } from './store/core.ts'
 import { insertMessage, openIm } from './store/messages.ts'
 
 type Due = {
@@ -12,6 +14,16 @@ type Due = {
   blocks: string | null
   attachments: string | null
   thread_ts: string | null
+}
+
+type Reminder = { id: string; user_id: string; text: string; recurrence: string | null; anchor: number | null }
+
+/** A recurring reminder's next occurrence after `afterSec`, in its recipient's time zone as it is now. */
+function nextTime(db: Db, r: Reminder, afterSec: number): number {
+  const worldUser = userById(db, r.user_id)?.world_user_id
+  const zone = (worldUser && findUserById(db, worldUser)?.timeZone) || 'UTC'
+  const rule = parseJson<Recurrence>(r.recurrence!, { frequency: 'daily' })
+  return nextOccurrence(rule, afterSec, zone, r.anchor ?? afterSec)
 }
 
 const DUE_PROBE =
@@ -40,7 +52,7 @@ export function slackClockAdvance(world: World, fromMs: number, toMs: number): v
   const reminders = stmt(
     db,
     'SELECT * FROM slack_reminders WHERE fired = 0 AND complete_ts = 0 AND time <= ? ORDER BY time, rowid',
-  ).all(until) as { id: string; user_id: string; text: string }[]
+  ).all(until) as Reminder[]
   if (due.length === 0 && reminders.length === 0) return
   world.tx((tx) => {
     for (const s of due) {
@@ -73,7 +85,10 @@ export function slackClockAdvance(world: World, fromMs: number, toMs: number): v
         text: `Reminder: ${r.text}.`,
         subtype: 'reminder_add',
       })
-      stmt(tx, 'UPDATE slack_reminders SET fired = 1 WHERE id = ?').run(r.id)
+      if (!r.recurrence) stmt(tx, 'UPDATE slack_reminders SET fired = 1 WHERE id = ?').run(r.id)
+      // Deviation: a recurring reminder fires once however many occurrences the clock passed (Slack, living in real
+      // time, would have fired each), then waits for its next occurrence.
+      else stmt(tx, 'UPDATE slack_reminders SET time = ? WHERE id = ?').run(nextTime(tx, r, until), r.id)
     }
   })
 }

@@ -153,7 +153,11 @@ export const slackFiles = sqliteTable('slack_files', {
   deleted: integer('deleted').notNull().default(0),
 })
 
-/** A reminder; fired when the clock passes `time`. */
+/**
+ * A reminder; fired when the clock passes `time`. A recurring one (`recurrence`: Slack's JSON rule) moves `time` to
+ * its next occurrence when it fires, counted from `anchor` (its first occurrence: the time of day and, monthly or
+ * yearly, the date it keeps).
+ */
 export const slackReminders = sqliteTable('slack_reminders', {
   id: text('id').primaryKey(),
   creator: text('creator').notNull(),
@@ -162,6 +166,8 @@ export const slackReminders = sqliteTable('slack_reminders', {
   time: integer('time').notNull(),
   completeTs: integer('complete_ts').notNull().default(0),
   fired: integer('fired').notNull().default(0),
+  recurrence: text('recurrence'),
+  anchor: integer('anchor'),
 })
 
 /** Saved items (stars) of a user. */

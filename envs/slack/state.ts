@@ -39,7 +39,8 @@ import { dumpMore } from './state-more.ts'
  *   scheduled: { <Q id>: { id, channel, user, text, blocks, attachments, threadTs, postAt (epoch s),
  *                          status: 'pending'|'posted'|'deleted', postedTs } },
  *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending } },
- *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s), completeTs, fired } },
+ *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s; a recurring one's next), completeTs, fired,
+ *     recurrence? (Slack's rule) } },
  *   stars:     { "<user>/<channel>/<ts>/<file>": { user, channel, ts, file } },
  *   bookmarks: { <Bk id>: { id, channel, title, link, emoji, user } },
  *   usergroups:{ <S id>: { id, handle, name, description, users: [U id…], disabled } },
@@ -244,6 +245,7 @@ export function dumpSlack(world: World): ServiceState {
       time: r.time,
       completeTs: r.complete_ts,
       fired: r.fired === 1,
+      ...(r.recurrence ? { recurrence: parseJson(String(r.recurrence), {}) } : {}),
     })
   })
   const stars = each('stars', STARS, (s, out) => {

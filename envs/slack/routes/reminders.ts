@@ -4,6 +4,7 @@ import { createSlackRouter, slackInt, slackMethod } from '../../core/http.ts'
 import { slackId } from '../../core/ids.ts'
 import { SlackApiError } from '../../core/errors/slack.ts'
 import { me, nowSec, requireUser } from '../store/core.ts'
+import { reminderTime } from '../reminder-time.ts'
 
 export const remindersRouter = createSlackRouter()
 
@@ -16,31 +17,29 @@ type Row = {
   time: number
   complete_ts: number
   fired: number
+  recurrence: string | null
+  anchor: number | null
 }
-const wire = (r: Row) => ({
-  id: r.id,
-  creator: r.creator,
-  user: r.user_id,
-  text: r.text,
-  recurring: false,
-  time: r.time,
-  complete_ts: r.complete_ts,
-})
-const UNITS: Record<string, number> = { second: 1, minute: 60, hour: 3600, day: 86400, week: 604800 }
-
-/** Slack's `time`: a Unix timestamp, seconds from now (up to 24h), or "in 5 minutes". */
-function parseTime(now: number, v: string): number {
-  const s = v.trim().toLowerCase()
-  if (/^\d+$/.test(s)) {
-    const n = Number(s)
-    return n <= 86400 ? now + n : n
-  }
-  const m = /^in (\d+|an?) (second|minute|hour|day|week)s?$/.exec(s)
-  if (m) return now + (m[1] === 'a' || m[1] === 'an' ? 1 : Number(m[1])) * UNITS[m[2]!]!
-  if (s === 'tomorrow') return now + 86400
-  // Deviation: only numeric times and "in N units"/"tomorrow" are understood of Slack's natural language.
-  throw new SlackApiError('cannot_parse')
-}
+/** Slack's reminder object: a recurring one carries its rule instead of a time and a completion. */
+const wire = (r: Row) =>
+  r.recurrence
+    ? {
+        id: r.id,
+        creator: r.creator,
+        user: r.user_id,
+        text: r.text,
+        recurring: true,
+        recurrence: JSON.parse(r.recurrence),
+      }
+    : {
+        id: r.id,
+        creator: r.creator,
+        user: r.user_id,
+        text: r.text,
+        recurring: false,
+        time: r.time,
+        complete_ts: r.complete_ts,
+      }
 
 slackMethod(remindersRouter, {
   name: 'reminders.add',
@@ -56,19 +55,19 @@ slackMethod(remindersRouter, {
   handler: (c, a) =>
     c.var.world.tx((db) => {
       if (!a.text) throw new SlackApiError('no_text')
-      if (a.time === undefined) throw new SlackApiError('cannot_parse')
+      if (a.time === undefined || a.time === '') throw new SlackApiError('cannot_parse')
       const self = me(c)
       const user = a.user ? requireUser(db, a.user).id : self.id
-      const time = parseTime(nowSec(db), String(a.time))
-      if (time < nowSec(db)) throw new SlackApiError('time_in_past')
+      const now = nowSec(db)
+      // Read in the time zone of the caller's account (Slack's profile zone is the world user's).
+      const zone = c.var.user.timeZone || 'UTC'
+      const { time, recurrence } = reminderTime(a.time, a.recurrence, now, zone)
+      if (time < now) throw new SlackApiError('time_in_past')
       const id = slackId(db, 'Rm')
-      stmt(db, 'INSERT INTO slack_reminders (id, creator, user_id, text, time) VALUES (?,?,?,?,?)').run(
-        id,
-        self.id,
-        user,
-        a.text,
-        time,
-      )
+      stmt(
+        db,
+        'INSERT INTO slack_reminders (id, creator, user_id, text, time, recurrence, anchor) VALUES (?,?,?,?,?,?,?)',
+      ).run(id, self.id, user, a.text, time, recurrence ? JSON.stringify(recurrence) : null, recurrence ? time : null)
       return { reminder: wire(stmt(db, 'SELECT * FROM slack_reminders WHERE id = ?').get(id) as Row) }
     }),
 })
@@ -111,6 +110,7 @@ slackMethod(remindersRouter, {
   handler: (c, a) =>
     c.var.world.tx((db) => {
       const r = own(db, a.reminder, me(c).id)
+      if (r.recurrence) throw new SlackApiError('cannot_complete_recurring')
       if (r.complete_ts) throw new SlackApiError('already_complete')
       stmt(db, 'UPDATE slack_reminders SET complete_ts = ? WHERE id = ?').run(nowSec(db), r.id)
       return {}
