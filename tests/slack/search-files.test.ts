@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { slackWorld } from './helpers.ts'
+import { setClock } from '../../envs/core/clock.ts'
 
 describe('search.messages', () => {
   it('matches words with in:, from:, quotes, exclusions and has:, never leaking private channels', async () => {
@@ -25,6 +26,52 @@ describe('search.messages', () => {
     expect(paged.matches).toHaveLength(1)
     expect(paged.paging).toMatchObject({ count: 1, total: 3, page: 2, pages: 3 })
     expect((await w.api('search.messages', {}, 'carol')).error).toBe('no_query')
+  })
+
+  it('negates modifiers; with:, has::emoji:, is:saved and trailing * words', async () => {
+    const w = slackWorld()
+    const eng = await w.channel('engineering')
+    const gen = await w.channel('general')
+    const parent = await w.api('chat.postMessage', { channel: eng, text: 'okapi migration plan' }, 'carol')
+    await w.api('chat.postMessage', { channel: eng, text: 'okapi looks fine', thread_ts: parent.ts }, 'bob')
+    const other = await w.api('chat.postMessage', { channel: gen, text: 'okapi lunch' }, 'carol')
+    const dm = (await w.api('conversations.open', { users: await w.uid('bob') }, 'carol')).channel.id
+    await w.api('chat.postMessage', { channel: dm, text: 'okapi in private' }, 'carol')
+    await w.api('reactions.add', { channel: gen, timestamp: other.ts, name: 'tada' }, 'bob')
+    await w.api('stars.add', { channel: eng, timestamp: parent.ts }, 'carol')
+    const texts = async (query: string) =>
+      ((await w.api('search.messages', { query, sort: 'timestamp' }, 'carol')).messages.matches as { text: string }[])
+        .map((m) => m.text)
+        .sort()
+    expect(await texts('okapi')).toHaveLength(4)
+    expect(await texts('okapi -from:@bob')).toEqual(['okapi in private', 'okapi lunch', 'okapi migration plan'])
+    expect(await texts('okapi -in:#engineering')).toEqual(['okapi in private', 'okapi lunch'])
+    expect(await texts('okapi -is:thread')).toEqual(['okapi in private', 'okapi lunch'])
+    // with:@bob: the DM with him and the thread he replied in, not the channel message he only reacted to.
+    expect(await texts('okapi with:@bob')).toEqual(['okapi in private', 'okapi looks fine', 'okapi migration plan'])
+    expect(await texts('okapi has::tada:')).toEqual(['okapi lunch'])
+    expect(await texts('okapi -has:reaction')).not.toContain('okapi lunch')
+    expect(await texts('is:saved')).toEqual(['okapi migration plan'])
+    expect(await texts('okap* lunch')).toEqual(['okapi lunch'])
+  })
+
+  it("reads dates in the searcher's time zone: on:, during: a month's name, today", async () => {
+    const w = slackWorld()
+    const gen = await w.channel('general')
+    // 2026-03-03T03:00Z: still Monday 2 March for dan (Los Angeles), already Tuesday 3 March for carol (Stockholm).
+    w.h.entry.world.tx((db) => setClock(db, Date.UTC(2026, 2, 3, 3)))
+    await w.api('chat.postMessage', { channel: gen, text: 'quokka sighting' }, 'alice')
+    const total = async (query: string, user: string) =>
+      (await w.api('search.messages', { query: `quokka ${query}` }, user)).messages.total as number
+    expect(await total('on:2026-03-02', 'dan')).toBe(1)
+    expect(await total('on:2026-03-03', 'dan')).toBe(0)
+    expect(await total('on:2026-03-03', 'carol')).toBe(1)
+    expect(await total('on:today', 'carol')).toBe(1)
+    expect(await total('on:yesterday', 'carol')).toBe(0)
+    expect(await total('during:march', 'dan')).toBe(1)
+    expect(await total('during:feb', 'dan')).toBe(0)
+    expect(await total('after:2026-03-02', 'carol')).toBe(1)
+    expect(await total('after:2026-03-02', 'dan')).toBe(0)
   })
 
   it('answers the authors of the matches in users, with empty teams and bots, and 0 pages when nothing matches', async () => {

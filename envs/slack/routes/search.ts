@@ -5,6 +5,7 @@ import { stmt } from '../../core/db.ts'
 import { me, teamDomain, teamId, userById, channelById, isMember, parseJson } from '../store/core.ts'
 import { matchMessage, parseQuery, searchableMessages, searchScope, type MessageHit } from '../store/search.ts'
 import { turnTaker } from '../../core/turns.ts'
+import { nowMs } from '../../core/clock.ts'
 import { fileWire, type FileRow } from './files.ts'
 import { userWire } from '../map.ts'
 
@@ -69,7 +70,8 @@ function queryOf(a: Args): string {
  */
 async function matching(c: WorldContext, query: string): Promise<MessageHit[]> {
   const db = c.var.world.db
-  const q = parseQuery(db, query)
+  // Dates in the searcher's time zone, at the world's clock.
+  const q = parseQuery(db, query, { zone: c.var.user.timeZone || 'UTC', nowMs: nowMs(db) })
   const scope = searchScope(db, me(c).id)
   const turns = turnTaker()
   const hits: MessageHit[] = []
