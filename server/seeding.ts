@@ -134,17 +134,11 @@ export function checkSeed(doc: unknown, seedValue = 1): void {
 
 /**
  * Builds a world from a seed document and a seed value (which salts ids and tokens). `memo: false` seeds without the
- * seeding memo (envs/core/seeding-memo.ts): the same bytes, slower; the reference its test compares with. `on`: an
- * empty world to seed instead of a new one (a world lent a reused connection, World.lend; closed if seeding fails).
+ * seeding memo (envs/core/seeding-memo.ts): the same bytes, slower; the reference its test compares with.
  */
-export function buildWorld(
-  doc: unknown,
-  seedValue: number,
-  file?: string,
-  opts: { memo?: boolean; on?: () => World } = {},
-): World {
+export function buildWorld(doc: unknown, seedValue: number, file?: string, opts: { memo?: boolean } = {}): World {
   const { core, slices } = validateSeed(doc)
-  const world = opts.on ? opts.on() : World.create(allServiceTables(), file)
+  const world = World.create(allServiceTables(), file)
   try {
     fill(world, core, slices, seedValue, opts.memo ?? true)
   } catch (e) {

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3'
 import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { join } from 'node:path'
 import { createHash, randomBytes } from 'node:crypto'
-import { ReusedConnection, World, type Snapshot } from '../envs/core/world.ts'
+import { World, type Snapshot } from '../envs/core/world.ts'
 import { stmt, type Db } from '../envs/core/db.ts'
 import { getMeta, nowMs } from '../envs/core/clock.ts'
 import { DEMO_WORLD_SECRET, listTokens, WorldKeys } from '../envs/core/tokens.ts'
@@ -113,8 +113,6 @@ export class WorldManager {
   readonly #snapshotSizes = new Map<string, Map<string, number>>()
   /** Rewound held worlds by template, least recently used first (CreateWorldInput.reuse). */
   readonly #idle = new Map<Snapshot, World>()
-  /** The connection reused worlds are built on (#lendWorld). */
-  #reused: ReusedConnection | undefined
   /** Worlds created `onFirstUse` whose database is not open yet. */
   readonly #unopened = new Set<WorldEntry>()
   readonly #dataDir: string | undefined
@@ -168,11 +166,9 @@ export class WorldManager {
       this.#templates.set(key, snap)
       return snap
     }
-    const doc = () => (keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed)
-    const build = () => buildWorld(doc(), seedValue)
-    // A reused world is built on the manager's reused connection when it is free (docs/decisions/0404).
-    const lent = keepBuilt ? this.#lendWorld() : undefined
-    const world = lent ? buildWorld(doc(), seedValue, undefined, { on: lent }) : build()
+    const build = () =>
+      buildWorld(keyed ? keyed.build() : typeof seed === 'string' ? this.#named(seed)(seedValue) : seed, seedValue)
+    const world = build()
     if (keepBuilt) {
       snap = this.#builtSnapshot(world, build)
       this.#keepIdle(snap, world)
@@ -204,7 +200,7 @@ export class WorldManager {
       get bytes(): Buffer {
         if (bytes) return bytes
         const world = built.deref()
-        if (world && !world.lent && idle.get(snap) === world) return (bytes = world.snapshot().bytes)
+        if (world && idle.get(snap) === world) return (bytes = world.snapshot().bytes)
         const again = rebuild()
         try {
           return (bytes = again.snapshot().bytes)
@@ -214,20 +210,6 @@ export class WorldManager {
       },
     }
     return snap
-  }
-
-  /**
-   * A world lent the manager's reused connection (made on first use), or undefined while a world has it. Validation
-   * (CreateWorldInput.reuse) builds each task's world on it: statements compiled and note triggers installed once
-   * per manager instead of once per task (docs/decisions/0404).
-   */
-  #lendWorld(): (() => World) | undefined {
-    if (this.#reused && !this.#reused.lendable()) {
-      if (this.#reused.lent) return undefined
-      this.#reused = undefined
-    }
-    const connection = (this.#reused ??= new ReusedConnection(allServiceTables()))
-    return () => World.lend(connection) ?? World.create(allServiceTables())
   }
 
   /** Template cache size: entries and bytes (tests and `GET /limits`). */
@@ -599,8 +581,6 @@ export class WorldManager {
     this.#unopened.clear()
     for (const w of this.#idle.values()) w.close()
     this.#idle.clear()
-    this.#reused?.close()
-    this.#reused = undefined
   }
 
   /** Reopens the worlds of a data directory after a restart; snapshots and baselines are read when used. */

@@ -91,40 +91,17 @@ export function noteMetaRead(db: Db, key: string): void {
 
 function cachedPrepare(client: Database.Database, sql: string): Database.Statement {
   observers.get(client)?.sql.push(sql)
-  const owner = owners.get(client) ?? client
-  let cache = statements.get(owner)
-  if (!cache) statements.set(owner, (cache = new Map()))
+  let cache = statements.get(client)
+  if (!cache) statements.set(client, (cache = new Map()))
   let s = cache.get(sql)
   if (!s) {
-    // Search paths prepare one statement per query shape; a caller inventing shapes must not grow this forever. A
-    // reused connection meets every family's shapes (envs/core/world.ts ReusedConnection): the oldest goes first.
-    if (cache.size >= MAX_STATEMENTS) cache.delete(cache.keys().next().value!)
-    cache.set(sql, (s = prepareOnce(owner, sql)))
+    // Search paths prepare one statement per query shape; a caller inventing shapes must not grow this forever.
+    if (cache.size >= MAX_STATEMENTS) cache.clear()
+    cache.set(sql, (s = prepareOnce(client, sql)))
   } else if (s.reader) {
     s.raw(false).pluck(false).expand(false)
   }
   return s
-}
-
-/**
- * The connection object whose statement cache a facade of it uses (shareStatements): statements are compiled on,
- * and hold, the owner, never the facade.
- */
-const owners = new WeakMap<Database.Database, Database.Database>()
-
-/**
- * `cacheStatements(facade)`, with the statements of `owner` (another facade of the same connection, kept as long as
- * the connection): a world lent a reused connection (envs/core/world.ts World.lend) finds the statements every
- * earlier world compiled on it, while the memos keyed by the connection object, keyed by its own facade, start empty.
- */
-export function shareStatements(facade: Database.Database, owner: Database.Database): void {
-  owners.set(facade, owner)
-  cacheStatements(facade)
-}
-
-/** Ends shareStatements: the facade finds its connection's statements no more. */
-export function unshareStatements(facade: Database.Database): void {
-  owners.delete(facade)
 }
 
 /**

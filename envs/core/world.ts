@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
-import { cacheStatements, shareStatements, unshareStatements, type Db } from './db.ts'
+import { cacheStatements, type Db } from './db.ts'
 import { CHANGED_TABLES_SQL, installNotes, type UnnotedProbe } from './held-notes.ts'
 import { trackSnapshotImage } from './snapshot-memory.ts'
 
@@ -50,19 +50,9 @@ export class World {
   #beforeUse: (() => void) | undefined
   /** The statements of each savepoint name used, compiled once per connection (savepoint(), rollbackTo()). */
   #savepoints = new Map<string, SavepointStatements>()
-  /**
-   * The reused connection this world was lent (ReusedConnection.lend), with its state: this world's contents are
-   * one open transaction on it, begun on its empty tables, which close() rolls back before giving it back.
-   */
-  #lent: { connection: ReusedConnection; spent: boolean } | undefined
 
-  private constructor(sqlite: Database.Database, file?: string, image?: Buffer, lent?: ReusedConnection) {
+  private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
-    if (lent) {
-      this.#lent = { connection: lent, spent: false }
-      this.#attachLent(sqlite, lent)
-      return
-    }
     this.#attach(configure(sqlite, file))
     if (image) this.#image = { bytes: new WeakRef(image), stamp: this.#openedStamp(image) }
   }
@@ -102,48 +92,6 @@ export class World {
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
     this.#run = runner as unknown as <T>(fn: (db: Db) => T) => T
-  }
-
-  /**
-   * A world on a reused connection (its facade `sqlite`): the connection's notes, probes and savepoint statements are
-   * the connection's, compiled once; its statement cache is the connection's too (envs/core/db.ts shareStatements),
-   * while every memo keyed by the connection object (dump rows, JSON texts, parses, the seeding memo) is keyed by
-   * this world's own facade, so that none outlives the world.
-   */
-  #attachLent(sqlite: Database.Database, lent: ReusedConnection) {
-    this.#holdBase = this.#written = undefined
-    this.#tracking = true
-    this.#uncounted = lent.uncounted
-    this.#unnoted = lent.unnoted && { ...lent.unnoted, atHold: [] }
-    this.#probes = lent.probes
-    this.#savepoints = lent.savepoints
-    this.#sqlite = sqlite
-    this.#db = drizzle({ client: sqlite }) as unknown as Db
-    const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
-    this.#run = runner as unknown as <T>(fn: (db: Db) => T) => T
-  }
-
-  /**
-   * A new, empty world on `connection` (docs/decisions/0404), or undefined while another world has it: the tables
-   * of the connection, empty, in a transaction begun now. Seed it (server/seeding.ts buildWorld), hold() it (which
-   * begins nothing: the writes since hold() are within that transaction, the notes are cleared of the seed's), and
-   * close() it: everything since it was lent is rolled back and the connection goes back, empty, with its compiled
-   * statements. Such a world has no bytes (snapshot, fork and restore throw), and rewind() undoes its seed too.
-   */
-  static lend(connection: ReusedConnection): World | undefined {
-    const native = connection.lendable()
-    if (!native) return undefined
-    const facade = Object.create(native) as Database.Database
-    shareStatements(facade, connection.owner)
-    native.exec('BEGIN')
-    const world = new World(facade, undefined, undefined, connection)
-    connection.lent = world
-    return world
-  }
-
-  /** True for a world on a reused connection (World.lend): it has no committed bytes of its own. */
-  get lent(): boolean {
-    return this.#lent !== undefined
   }
 
   /**
@@ -257,12 +205,6 @@ export class World {
   hold(): void {
     if (this.#held) throw new Error('world is already held')
     if (this.#file) throw new Error('only in-memory worlds can be held')
-    const lent = this.#lent
-    if (lent) {
-      // The seed's writes were noted too (the triggers are the connection's): the notes start again here.
-      if (lent.spent || !this.#sqlite.inTransaction) throw new Error('a rewound world on a reused connection is empty')
-      lent.connection.clearNotes.run()
-    }
     if (!this.#tracking) {
       const notes = installNotes(this.#sqlite)
       this.#uncounted += notes.changes
@@ -274,7 +216,7 @@ export class World {
     if (this.#holdBase?.rewound !== stamp) this.#holdBase = { base: {} }
     this.#holdSchema = this.#schemaCookies()
     this.#written = undefined
-    if (!lent) this.#sqlite.exec('BEGIN')
+    this.#sqlite.exec('BEGIN')
     this.#held = true
   }
 
@@ -343,12 +285,9 @@ export class World {
     return statements
   }
 
-  /**
-   * A statement outside the statement cache (and the before-use hook). A lent world's are its connection's (kept
-   * beyond this world: compiled on the connection's own facade, never on this world's, which they would keep alive).
-   */
+  /** A statement outside the statement cache (and the before-use hook). */
   #prepareRaw(sql: string): Database.Statement {
-    return Database.prototype.prepare.call(this.#lent?.connection.owner ?? this.#sqlite, sql)
+    return Database.prototype.prepare.call(this.#sqlite, sql)
   }
 
   #unnotedOf(probe: UnnotedProbe): Unnoted {
@@ -380,11 +319,6 @@ export class World {
       return false
     }
     this.#sqlite.exec('ROLLBACK')
-    if (this.#lent) {
-      // The transaction began before the seed: the world is empty now, and only close() may follow.
-      this.#lent.spent = true
-      return false
-    }
     // Back at the held contents: a hold() before any other write holds the same contents again.
     if (this.#holdBase) this.#holdBase.rewound = this.#stamp()
     return true
@@ -396,7 +330,6 @@ export class World {
    */
   snapshot(): Snapshot {
     if (this.#held) throw new Error('a held world has no committed bytes to snapshot')
-    if (this.#lent) throw new Error('a world on a reused connection has no committed bytes to snapshot')
     const stamp = this.#stamp()
     const same = this.#image?.stamp === stamp ? this.#image.bytes.deref() : undefined
     if (same) return { bytes: same }
@@ -421,7 +354,6 @@ export class World {
   /** Replaces every table of this world with the snapshot's contents, losslessly. */
   restore(snapshot: Snapshot): void {
     if (this.#held) throw new Error('a held world cannot be restored')
-    if (this.#lent) throw new Error('a world on a reused connection cannot be restored')
     const next = this.#file ? reopenFileFrom(this.#sqlite, this.#file, snapshot) : new Database(snapshot.bytes)
     if (!this.#file) this.#sqlite.close()
     this.#attach(configure(next, this.#file))
@@ -436,105 +368,9 @@ export class World {
   }
 
   close(): void {
-    const lent = this.#lent
-    if (!lent) {
-      if (this.#sqlite.open) this.#sqlite.close()
-      return
-    }
-    if (lent.connection.lent !== this) return
-    const facade = this.#sqlite
-    const native = Object.getPrototypeOf(facade) as Database.Database
-    this.#held = false
-    // Still in the transaction begun at lend(), or rewound: empty again once rolled back. Otherwise SQLite ended it
-    // (an error that rolls a transaction back): what ran since may be committed, so the connection is not reused.
-    const clean = native.open && (lent.spent || native.inTransaction)
-    if (native.open && native.inTransaction) native.exec('ROLLBACK')
-    // This world's facade is cut from the connection: a stale handle throws instead of reading the next world.
-    unshareStatements(facade)
-    Object.setPrototypeOf(facade, CLOSED)
-    lent.connection.giveBack(this, clean)
+    if (this.#sqlite.open) this.#sqlite.close()
   }
 }
-
-/**
- * One in-memory connection that world after world is built and held on (World.lend), so that statements are compiled,
- * and the note triggers installed, once per connection rather than once per world (docs/decisions/0404): validation
- * builds every task's world on its manager's reused connection. Lends one world at a time; closed with close().
- */
-export class ReusedConnection {
-  readonly #native: Database.Database
-  /** The facade its cached and own statements are compiled on (they hold it: never a lent world's facade). */
-  readonly owner: Database.Database
-  readonly uncounted: number
-  readonly unnoted: Unnoted | undefined
-  readonly probes: { changes: Database.Statement; main: Database.Statement; temp: Database.Statement }
-  readonly savepoints = new Map<string, SavepointStatements>()
-  readonly clearNotes: Database.Statement
-  /** The world it is lent to, if any. */
-  lent: World | undefined
-  #closed = false
-
-  constructor(tables: readonly SQLiteTable[]) {
-    const native = new Database(emptySchemaImage([...coreTables, ...tables].flatMap(tableDdl)))
-    this.#native = native
-    const owner = Object.create(native) as Database.Database
-    cacheStatements(owner)
-    // better-sqlite3 keeps one transaction controller per connection, holding the facade that first asked for it.
-    owner.transaction(() => undefined)
-    this.owner = owner
-    const notes = installNotes(owner)
-    const prepare = (sql: string) => Database.prototype.prepare.call(owner, sql)
-    this.uncounted = notes.changes
-    this.unnoted = notes.probe && {
-      probe: prepare(notes.probe.sql).raw(),
-      tables: notes.probe.tables.map((t) => t.toLowerCase()),
-      atHold: [],
-    }
-    this.probes = {
-      changes: prepare(TOTAL_CHANGES_SQL).pluck(),
-      main: prepare('PRAGMA main.schema_version').pluck(),
-      temp: prepare('PRAGMA temp.schema_version').pluck(),
-    }
-    this.clearNotes = prepare(CLEAR_NOTES_SQL)
-  }
-
-  /** The connection, when it may be lent now. */
-  lendable(): Database.Database | undefined {
-    return this.lent || this.#closed ? undefined : this.#native
-  }
-
-  /** Called by the lent world's close(): `clean` when it is empty again (its transaction rolled back). */
-  giveBack(world: World, clean: boolean): void {
-    if (this.lent !== world) return
-    this.lent = undefined
-    if (!clean) this.close()
-  }
-
-  close(): void {
-    this.#closed = true
-    if (this.lent) this.lent.close()
-    if (this.#native.open) this.#native.close()
-  }
-}
-
-const CLEAR_NOTES_SQL = 'DELETE FROM temp.wsgym_changed'
-
-/** What a closed lent world's facade stands on: a closed connection, as better-sqlite3 answers for one. */
-const notOpen = () => {
-  throw new TypeError('The database connection is not open')
-}
-const CLOSED = Object.freeze({
-  open: false,
-  inTransaction: false,
-  memory: true,
-  prepare: notOpen,
-  exec: notOpen,
-  pragma: notOpen,
-  transaction: notOpen,
-  function: notOpen,
-  serialize: notOpen,
-  close: () => undefined,
-})
 
 const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
 type Unnoted = { probe: Database.Statement; tables: readonly string[]; atHold: readonly unknown[] }
