@@ -22,6 +22,8 @@ export const messages = sqliteTable(
     snippet: text('snippet').notNull(),
     subject: text('subject').notNull(),
     fromAddr: text('from_addr').notNull(),
+    /** The From header's (first) address, lower-cased ('' when it has none): what `from:<address>` compares. */
+    fromEmail: text('from_email').notNull(),
     toAddrs: text('to_addrs').notNull(),
     ccAddrs: text('cc_addrs').notNull(),
     bccAddrs: text('bcc_addrs').notNull(),
@@ -41,6 +43,7 @@ export const messages = sqliteTable(
     index('gmail_messages_by_thread').on(t.userId, t.threadId),
     // Covers messages.list: newest-first pages (keyset on internal_date, id) without reading message rows, and
     // judges `from:` and `subject:` there too, so such a search walks index entries only (docs/decisions/0298).
+    // `from_email` last: a `from:<address>` under OR or NOT is judged here too (docs/decisions/0405).
     index('gmail_messages_by_date_from_subject').on(
       t.userId,
       t.internalDate,
@@ -48,7 +51,11 @@ export const messages = sqliteTable(
       t.threadId,
       t.fromAddr,
       t.subjectWords,
+      t.fromEmail,
     ),
+    // `from:<address>` (and `from:me`) among a search's AND terms: one sender's messages, newest first, with what a
+    // page and `subject:` read, so such a search walks that sender's entries only (docs/decisions/0405).
+    index('gmail_messages_by_from').on(t.userId, t.fromEmail, t.internalDate, t.id, t.threadId, t.subjectWords),
     index('gmail_messages_by_msgid').on(t.userId, t.messageIdHeader),
   ],
 )

@@ -88,6 +88,89 @@ describe('gmail.users.messages.list from: and subject:', () => {
   })
 })
 
+/** Inserts one message per From/To pair (subject `n<k>`); returns the subjects a search finds, newest first. */
+async function addressed(h: Harness, pairs: [from: string, to: string][]) {
+  for (const [k, [from, to]] of pairs.entries()) {
+    const date = `Mon, ${1 + k} Mar 2026 10:00:00 +0000`
+    const raw = rfc822({ From: from, To: to, Subject: `n${k}`, Date: date }, 'hi')
+    const res = await h.call('POST', `${M}?internalDateSource=dateHeader`, { json: { raw, labelIds: ['INBOX'] } })
+    expect(res.status, res.text).toBe(200)
+  }
+  return async (q: string) => {
+    const res = await h.call('GET', `${M}?q=${encodeURIComponent(q)}`)
+    expect(res.status, res.text).toBe(200)
+    const ids = ((res.body.messages ?? []) as { id: string }[]).map((m) => m.id)
+    const subjects: string[] = []
+    for (const id of ids) {
+      const m = (await h.call('GET', `${M}/${id}?format=metadata&metadataHeaders=Subject`)).body
+      subjects.push(m.payload.headers[0].value)
+    }
+    return subjects
+  }
+}
+
+describe('gmail.users.messages.list from: and to: with a whole address', () => {
+  const NO_MAIL = { ...gmailSeed, gmail: {} }
+  const PAIRS: [string, string][] = [
+    ['Alice <alice@example.com>', 'bob@example.com'],
+    ['malice@example.com', 'Bob B <mbob@example.com>'],
+    ['ALICE@EXAMPLE.COM', 'bob@example.com.evil.test'],
+    ['alice@example.com.evil.test', 'x@y.test, "Bob" <BOB@example.com>'],
+    ['"alice@example.com" <other@z.test>', 'ann@example.com'],
+    ['Alice Jones <alice.jones@example.com>', 'ann@example.com'],
+  ]
+
+  test('match that address only, in any case, not a longer address that contains it', async () => {
+    const search = await addressed(harness(NO_MAIL), PAIRS)
+    expect(await search('from:alice@example.com')).toEqual(['n2', 'n0'])
+    expect(await search('from:Alice@Example.COM')).toEqual(['n2', 'n0'])
+    expect(await search('to:bob@example.com')).toEqual(['n3', 'n0'])
+    expect(await search('to:ann@example.com')).toEqual(['n5', 'n4'])
+    expect(await search('to:me')).toEqual(['n5', 'n4'])
+    expect(await search('-from:alice@example.com to:ann@example.com')).toEqual(['n5', 'n4'])
+    expect(await search('from:alice@example.com OR to:mbob@example.com')).toEqual(['n2', 'n1', 'n0'])
+  })
+
+  test('a name or part of an address still matches anywhere in the header', async () => {
+    const search = await addressed(harness(NO_MAIL), PAIRS)
+    expect(await search('from:alice')).toEqual(['n5', 'n4', 'n3', 'n2', 'n1', 'n0'])
+    expect(await search('from:example.com')).toEqual(['n5', 'n4', 'n3', 'n2', 'n1', 'n0'])
+    expect(await search('from:jones')).toEqual(['n5'])
+    expect(await search('to:bob')).toEqual(['n3', 'n2', 'n1', 'n0'])
+  })
+
+  test("walks one sender's entries of the from index, reading no message rows", () => {
+    const h = harness(gmailSeed)
+    const db = h.entry.world.db
+    const ann = findUserById(db, 'ann')!
+    const cases: [string, string[]][] = [
+      ['from:priya@acme.test subject:invoice', ['ann', 'priya@acme.test', '% invoice %']],
+      ['from:me', ['ann', 'ann@example.com']],
+    ]
+    for (const [q, params] of cases) {
+      const seen = statementsDuring(db.$client, () => searchPage(db, ann, { q }, 10))
+      const sql = seen.sql.find((s) => s.includes('FROM gmail_messages m'))!
+      const plan = db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]
+      expect(plan[0]!.detail, q).toBe(
+        'SEARCH m USING COVERING INDEX gmail_messages_by_from (user_id=? AND from_email=?)',
+      )
+    }
+  })
+
+  test('judges a whole address under OR on the date index alone', () => {
+    const h = harness(gmailSeed)
+    const db = h.entry.world.db
+    const ann = findUserById(db, 'ann')!
+    const q = 'from:priya@acme.test OR subject:invoice'
+    const seen = statementsDuring(db.$client, () => searchPage(db, ann, { q }, 10))
+    const sql = seen.sql.find((s) => s.includes('FROM gmail_messages m'))!
+    const plan = db.$client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('ann', 'priya@acme.test', '% invoice %') as {
+      detail: string
+    }[]
+    expect(plan[0]!.detail).toBe('SEARCH m USING COVERING INDEX gmail_messages_by_date_from_subject (user_id=?)')
+  })
+})
+
 describe('gmail top-level headers', () => {
   test('are the headers parseMime gives the whole message, however the header block ends', () => {
     const rng = new Rng(9)

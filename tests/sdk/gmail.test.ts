@@ -115,6 +115,21 @@ describe('gmail workflows through googleapis', () => {
     expect(starred.data.messages).toHaveLength(1)
   })
 
+  test('from: with a whole address finds that sender, not a longer address containing it', async () => {
+    const raw = rfc822({ From: 'Mpriya <mpriya@acme.test>', To: 'ann@example.com', Subject: 'Lookalike' }, 'hi')
+    await ann.users.messages.insert({ userId: 'me', requestBody: { raw, labelIds: ['INBOX'] } })
+    const subjects = async (q: string) => {
+      const ids = (await ann.users.messages.list({ userId: 'me', q })).data.messages ?? []
+      const got = await Promise.all(
+        ids.map((m) => ann.users.messages.get({ userId: 'me', id: m.id!, format: 'metadata' })),
+      )
+      return got.map((m) => m.data.payload!.headers!.find((h) => h.name === 'Subject')!.value).sort()
+    }
+    expect(await subjects('from:priya@acme.test')).toEqual(['Invoice 1042'])
+    expect(await subjects('from:PRIYA@acme.test subject:invoice')).toEqual(['Invoice 1042'])
+    expect(await subjects('from:priya')).toEqual(['Invoice 1042', 'Lookalike'])
+  })
+
   test("errors surface as GaxiosErrors with Google's envelope", async () => {
     await expect(
       ann.users.messages.get({ userId: 'me', id: '18c0000000000000' }, { retry: false }),

@@ -29,6 +29,11 @@ export function parseAddressList(value: string | undefined): string[] {
   return [...new Set(mailboxesOf(value).map((m) => m.address.toLowerCase()))]
 }
 
+/** The first address of an address list, lower-cased; '' when it has none (`gmail_messages.from_email`). */
+export function firstAddress(value: string | undefined): string {
+  return mailboxesOf(value)[0]?.address.toLowerCase() ?? ''
+}
+
 /** What `to:`/`cc:`/`bcc:` search: each recipient as `name <address>`, lower-cased (Gmail matches names too). */
 export function addressSearchText(value: string | undefined): string {
   return mailboxesOf(value)

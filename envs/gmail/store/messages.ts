@@ -5,7 +5,7 @@ import { nowMs } from '../../core/clock.ts'
 import { attachments, history, messageLabels, messages, type MessageRow } from '../schema.ts'
 import type { MessageView } from '../map.ts'
 import { bodyText, headEnd, parseCopy, parseMime, partText, type MimePart, type ParsedMessage } from '../mime/parse.ts'
-import { addressSearchText } from '../mime/address.ts'
+import { addressSearchText, firstAddress } from '../mime/address.ts'
 import { base64urlPadded } from '../mime/base64url.ts'
 import { wordsOf } from '../query/words.ts'
 import { ensureMailbox, nextHistoryId } from './mailbox.ts'
@@ -149,6 +149,8 @@ export class CopyMemo {
   last?: StoredParse
   readonly words = new Map<string, string>()
   readonly addresses = new Map<string, string>()
+  /** The From header's first address (`from_email`), by the header. */
+  readonly senders = new Map<string, string>()
   /** Each search text part's words (`undefined`: the part is not ASCII), by the part (searchWords). */
   readonly partWords = new Map<string, string | undefined>()
   /** With `acrossMessages`: the messages parsed, by the latin1 text of the bytes after their header block. */
@@ -204,6 +206,7 @@ function parseStored(
     else {
       memo.words.clear()
       memo.addresses.clear()
+      memo.senders.clear()
       memo.partWords.clear()
     }
   }
@@ -275,6 +278,7 @@ export function insertMessage(db: Db, userId: string, m: NewMessage, opts: Store
     snippet,
     subject: h('subject'),
     fromAddr: h('from').toLowerCase(),
+    fromEmail: kept(opts.memo?.senders, h('from'), firstAddress),
     toAddrs: addresses(h('to')),
     ccAddrs: addresses(h('cc')),
     bccAddrs: addresses(h('bcc')),
