@@ -301,6 +301,9 @@ export function createAgentApp(worlds: WorldManager) {
     // A GET, HEAD or DELETE logs no body: no await (bodyForLog's own rule, decided here without a turn of the queue).
     const method = c.req.method
     const logBody = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await bodyForLog(c, family)
+    // A write is a call that changed rows and kept them: a refusal (a Google error, Slack's 200 `ok:false`) rolls its
+    // transaction back and is none, whatever its status (docs/decisions/0406).
+    const changesBefore = world.changeCount()
     await next()
     logAction(world, {
       userId: user.id,
@@ -311,6 +314,7 @@ export function createAgentApp(worlds: WorldManager) {
       query: search.replace(/^\?/, ''),
       body: logBody,
       status: c.res.status,
+      wrote: !c.error && world.changeCount() > changesBefore,
     })
   })
 
