@@ -182,7 +182,7 @@ describe('an account named by its Directory id', () => {
 })
 
 describe('a write is a call that changed the world', () => {
-  it('refused Slack writes leave the episode as the reference left it (inert), and are logged as no write', async () => {
+  it('refused Slack writes are logged as no write and leave the outcome as the reference left it', async () => {
     const t = task('slack-leaked-credentials')
     const run = async (extra: ProgramStep[]) => {
       const ep = gym.reset(t)
@@ -217,7 +217,7 @@ describe('answers and long tasks done another way', () => {
     return all.slice(0, last)
   }
 
-  it('long tasks one write short (incident-postmortem, onboarding-moved-start, offsite-planning) do not pay', async () => {
+  it('long tasks one write short (postmortem, moved start, offsite) do not pay', async () => {
     for (const id of ['incident-postmortem', 'onboarding-moved-start', 'offsite-planning'])
       expect((await judge(task(id), halfway(task(id)))).reward, id).toBeLessThan(1)
   })
@@ -254,7 +254,7 @@ describe('answers and long tasks done another way', () => {
     expect(v.reward).toBe(1)
   })
 
-  it('slack-docs-fix-figure and docs-slack-action-items: the post scheduled for after verify does not pay', async () => {
+  it('docs-slack-action-items: the post scheduled for after verify does not pay', async () => {
     const t = task('docs-slack-action-items')
     const all = steps(t).map((s) => {
       if (!isPost(s)) return s
@@ -317,7 +317,7 @@ describe('answers and long tasks done another way', () => {
     expect(v.reward).toBeLessThan(1)
   })
 
-  it('gmail-drive-share-request: the requester made a writer, then narrowed to the role asked, does not pay', async () => {
+  it('gmail-drive-share-request: the requester made writer, then narrowed, does not pay', async () => {
     const t = task('gmail-drive-share-request')
     const all = steps(t)
     const last = all[all.length - 1]!
