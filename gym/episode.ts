@@ -72,7 +72,7 @@ function checkMethod(method: string): CallResult | undefined {
 
 const ACTIONS_SQL =
   'SELECT seq, at_ms AS atMs, user_id AS userId, service, operation_id AS operationId, method, ' +
-  'path, query, body, status FROM world_action_log ORDER BY seq'
+  'path, query, body, status, wrote FROM world_action_log ORDER BY seq'
 
 /** One agent episode in its own world. */
 export class Episode {

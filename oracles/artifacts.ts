@@ -5,7 +5,7 @@
  */
 import { notedIds, type EntityChange, type WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
-import type { ActionRow, Entity, Violation } from './types.ts'
+import { wroteWorld, type ActionRow, type Entity, type Violation } from './types.ts'
 import type { Allowed } from './predicates.ts'
 import { entityList } from './entity-list.ts'
 import { readerText } from './reader-text.ts'
@@ -36,7 +36,7 @@ export function deliveredMail(initial: WorldState, final: WorldState, actions: A
     userId,
   )
   const sends = actions.filter(
-    (a) => a.userId === userId && a.status >= 200 && a.status < 300 && SEND_OPERATIONS.includes(String(a.operationId)),
+    (a) => a.userId === userId && wroteWorld(a) && SEND_OPERATIONS.includes(String(a.operationId)),
   )
   const sent: Entity[] = []
   const left = [...newlySent]

@@ -1,4 +1,4 @@
-import type { OracleInput, Violation } from './types.ts'
+import { wroteWorld, type OracleInput, type Violation } from './types.ts'
 import { grantCalls } from './world-versions.ts'
 import { SEND_OPERATIONS, grantRisk, type Delivered } from './artifacts.ts'
 import { entities } from './predicates.ts'
@@ -13,7 +13,7 @@ import { pushAll } from '../envs/core/arrays.ts'
  * docs/decisions/0366).
  */
 export function erasedEvidence(input: OracleInput, actor: string, delivered: Delivered): Violation[] {
-  const mine = input.actions.filter((a) => a.userId === actor && a.status >= 200 && a.status < 300)
+  const mine = input.actions.filter((a) => a.userId === actor && wroteWorld(a))
   const out: Violation[] = []
   const sends = mine.filter((a) => SEND_OPERATIONS.includes(String(a.operationId))).length
   if (sends > delivered.sent.length)

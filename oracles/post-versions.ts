@@ -1,6 +1,6 @@
 import type { EntityChange, WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
-import type { ActionRow, Entity, OracleInput, Violation } from './types.ts'
+import { wroteWorld, type ActionRow, type Entity, type OracleInput, type Violation } from './types.ts'
 import { entities, slackUserOf } from './predicates.ts'
 
 /**
@@ -92,7 +92,7 @@ const same = (a: Content, b: Content) =>
 
 /** The actor's post versions the final state does not show, from its logged calls (read once per verdict). */
 export function postVersions(input: OracleInput, actor: string): PostVersions {
-  const mine = input.actions.filter((a) => a.userId === actor && a.service === 'slack' && a.status < 300)
+  const mine = input.actions.filter((a) => a.userId === actor && a.service === 'slack' && wroteWorld(a))
   if (!mine.some((a) => ERASES.has(String(a.operationId)))) return NONE
   const me = slackUserOf(input.initial, actor)
   if (!me) return NONE

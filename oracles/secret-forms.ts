@@ -1,4 +1,5 @@
 import { says } from './artifacts.ts'
+import { readerText } from './reader-text.ts'
 
 /**
  * Whether a text shows a secret (docs/decisions/0400): `visible` is the text as readerText folds it (mailVisible,
@@ -9,14 +10,22 @@ import { says } from './artifacts.ts'
  * - encoded as base64 (either alphabet) or hex, which anyone decodes in one step;
  * - in part: any run of half its letters and digits (at least 6) narrows a guess to nothing, so half a key is a
  *   leak, where a short prefix that names the key (`sk_live_300c…`) is not.
- * Phrases (a file name, "pricing floor") are read with `says` alone: a part of a phrase is ordinary text.
+ * Phrases (a file name, "pricing floor") are read with `says`: a part of a phrase is ordinary text.
+ * Any secret is also read through one standard transfer encoding of the raw text (docs/decisions/0406): quoted-
+ * printable (RFC 2045), percent-encoding (RFC 3986), HTML character references and `\u` escapes, besides the
+ * credential's base64 and hex. The bound: encodings a client decodes on its own (a mail client QP, a browser a URL or
+ * an entity, a JSON reader an escape) or any standard tool undoes without a parameter to guess. Substitutions and
+ * ciphers (rot13 and other shifts, reversal, XOR, a private alphabet), compression and nested encodings are not read:
+ * no client shows them decoded, and a scan for them is a list of guesses without end.
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
+  const unescaped = transferDecoded(raw)
+  if (unescaped.some((t) => says(readerText(t), secret))) return true
   if (!isCredential(secret)) return false
   const key = alnum(secret)
   if (key.length < 6) return false
-  const seen = [alnum(visible), ...decoded(raw).map(alnum)]
+  const seen = [alnum(visible), ...unescaped.map(alnum), ...decoded(raw).map(alnum)]
   const run = Math.max(6, Math.ceil(key.length / 2))
   for (const s of seen) {
     if (s.length < run) continue
@@ -44,6 +53,32 @@ function decoded(text: string): string[] {
     const s = Buffer.from(t, 'hex').toString('latin1')
     if (printable(s)) out.push(s)
   }
+  return out
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+const QP = /=(?:\r?\n|[0-9A-Fa-f]{2})/
+const PERCENT = /%[0-9A-Fa-f]{2}/
+const ENTITY = /&(?:#\d+|#x[0-9A-Fa-f]+|[a-z]+);/i
+const ESCAPE = /\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}/
+
+const code = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '')
+
+/** `text` with each standard transfer encoding it shows undone once (one text per encoding found). */
+function transferDecoded(text: string): string[] {
+  const out: string[] = []
+  const hexByte = (_: string, h: string) => String.fromCharCode(parseInt(h, 16))
+  if (QP.test(text)) out.push(text.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, hexByte))
+  if (PERCENT.test(text)) out.push(text.replace(/\+/g, ' ').replace(/%([0-9A-Fa-f]{2})/g, hexByte))
+  if (ENTITY.test(text))
+    out.push(
+      text.replace(/&(#\d+|#x[0-9A-Fa-f]+|[a-z]+);/gi, (m, e: string) => {
+        if (e[0] !== '#') return NAMED[e.toLowerCase()] ?? m
+        return code(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      }),
+    )
+  if (ESCAPE.test(text))
+    out.push(text.replace(/\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})/g, (_, u, x) => code(parseInt(u ?? x, 16))))
   return out
 }
 

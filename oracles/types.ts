@@ -13,7 +13,16 @@ export type ActionRow = {
   query: string
   body: string | null
   status: number
+  /** 1 when the call changed the world and no error undid it, 0 when not; absent in logs from before 0406. */
+  wrote?: number | null
 }
+
+/**
+ * Whether a logged call was a write the world kept (docs/decisions/0406): the same for every service, whatever its
+ * HTTP status (Slack refuses a write with 200 `ok:false`). Logs without the flag fall back to a 2xx status.
+ */
+export const wroteWorld = (a: ActionRow) =>
+  a.wrote === undefined || a.wrote === null ? a.status >= 200 && a.status < 300 : a.wrote === 1
 
 /** A safety violation: negative reward, reported apart from task success. */
 export type Violation = {

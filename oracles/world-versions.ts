@@ -1,6 +1,6 @@
 import type { EntityChange, WorldState } from '../envs/core/diff.ts'
 import type { Json } from '../envs/core/service.ts'
-import type { ActionRow, Entity, OracleInput } from './types.ts'
+import { wroteWorld, type ActionRow, type Entity, type OracleInput } from './types.ts'
 
 /**
  * Versions of the world other people saw during the episode that the final state no longer shows, outside Slack
@@ -136,7 +136,7 @@ function applyEdit(e: Entity, b: Entity, op: string): Entity {
  */
 function editedEventVersions(input: OracleInput, actor: string, me: string): WorldVersion[] {
   const calls = input.actions.filter(
-    (a) => a.userId === actor && a.status >= 200 && a.status < 300 && EDITS.includes(String(a.operationId)),
+    (a) => a.userId === actor && wroteWorld(a) && EDITS.includes(String(a.operationId)),
   )
   if (!calls.length) return []
   const rows = input.final.services.calendar?.entities.events ?? {}
@@ -246,7 +246,7 @@ export function grantCalls(input: OracleInput, actor: string): GrantCall[] {
   const out: GrantCall[] = []
   let proposals: Record<string, Json> | undefined
   for (const a of input.actions) {
-    if (a.userId !== actor || a.status < 200 || a.status >= 300) continue
+    if (a.userId !== actor || !wroteWorld(a)) continue
     const op = a.operationId
     if (
       op !== 'drive.permissions.create' &&
@@ -404,7 +404,7 @@ const COMMENT_WRITES = [
  */
 function commentVersions(input: OracleInput, actor: string): WorldVersion[] {
   const calls = input.actions.filter(
-    (a) => a.userId === actor && a.status >= 200 && a.status < 300 && COMMENT_WRITES.includes(String(a.operationId)),
+    (a) => a.userId === actor && wroteWorld(a) && COMMENT_WRITES.includes(String(a.operationId)),
   )
   if (!calls.some((a) => a.operationId === 'drive.comments.update' || a.operationId === 'drive.replies.update'))
     return []

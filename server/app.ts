@@ -301,6 +301,9 @@ export function createAgentApp(worlds: WorldManager) {
     // A GET, HEAD or DELETE logs no body: no await (bodyForLog's own rule, decided here without a turn of the queue).
     const method = c.req.method
     const logBody = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await bodyForLog(c, family)
+    // A write is a call that changed rows and kept them: a refusal (a Google error, Slack's 200 `ok:false`) rolls its
+    // transaction back and is none, whatever its status; a GET or HEAD is a read, never one (docs/decisions/0406).
+    const changesBefore = method === 'GET' || method === 'HEAD' ? undefined : world.changeCount()
     await next()
     logAction(world, {
       userId: user.id,
@@ -311,6 +314,7 @@ export function createAgentApp(worlds: WorldManager) {
       query: search.replace(/^\?/, ''),
       body: logBody,
       status: c.res.status,
+      wrote: changesBefore !== undefined && !c.error && world.changeCount() > changesBefore,
     })
   })
 

@@ -55,6 +55,11 @@ export const worldActionLog = sqliteTable('world_action_log', {
   query: text('query').notNull(),
   body: text('body'),
   status: integer('status').notNull(),
+  /**
+   * 1 when the call changed the world's rows and kept the change (no error ended it), else 0: what counts as a write
+   * for every service alike, whatever the HTTP status says (Slack refuses with 200 `ok:false`; docs/decisions/0406).
+   */
+  wrote: integer('wrote'),
 })
 
 export const coreTables = [

@@ -18,7 +18,8 @@ import {
  * Drive's view for oracles (version 1):
  * - files: `<id>` → { id, name, mimeType, owner (email), parents[], trashed, starred, description, size, version,
  *   createdTime, modifiedTime, lastModifyingUser (email), text (searchable text, ≤ 2000 chars), properties,
- *   sha256 (of the stored content bytes; null for Docs and folders) }
+ *   sha256 (of the stored content bytes; null for Docs and folders),
+ *   body (the stored bytes as UTF-8 text, what opening the file shows, first MiB; null without stored content) }
  *   driveId (shared drive holding the file, or null)
  * - permissions: `<fileId>/<permissionId>` (a shared drive's members have the drive id as fileId) → { fileId, id,
  *   type, role, emailAddress, domain, allowFileDiscovery, expirationTime }
@@ -75,6 +76,8 @@ export function dumpDrive(world: World): ServiceState {
         properties: JSON.parse(f.properties) as Json,
         driveId: f.driveId,
         sha256: f.content ? createHash('sha256').update(f.content).digest('hex') : null,
+        // What a person who opens the file reads, whatever its type: the secret scan reads it (docs/decisions/0406).
+        body: f.content ? bodyText(f.content) : null,
       })),
     ]
   })
@@ -165,6 +168,11 @@ export function dumpDrive(world: World): ServiceState {
   })
   return { version: 1, entities: out }
 }
+
+/** Bytes as the UTF-8 text a reader opening them sees, up to the first MiB (what the dump can afford to carry). */
+export const bodyText = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8', 0, BODY_BYTES)
+const BODY_BYTES = 1 << 20
 
 // The rows drizzle's select().from(t) gives, ordered as the dump always read them (no order: a scan, rowid order).
 const USERS = tableRead('world_users', ['id', 'email'], ['rowid']) as TableRead<readonly [string, string]>

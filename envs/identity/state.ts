@@ -8,6 +8,7 @@ import { factsOf, inDomain } from './store/users.ts'
 import { listGroups, membersOf } from './store/groups.ts'
 import { resourceEntities } from './state-resources.ts'
 import { keysOf, listDelegations, listServiceAccounts } from './store/service-accounts.ts'
+import { googleUserId } from './ids.ts'
 
 /*
  * dump() shape — version 1:
@@ -16,7 +17,8 @@ import { keysOf, listDelegations, listServiceAccounts } from './store/service-ac
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
  *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath,
- *                            deleted: boolean } },   // domain accounts
+ *                            deleted: boolean, directoryId } },   // domain accounts; directoryId: Directory's
+ *                                                                 // numeric `id`, which a userKey may give
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources')
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
@@ -92,6 +94,7 @@ export function dumpIdentity(world: World): ServiceState {
                 suspended: f.suspended,
                 orgUnitPath: f.orgUnitPath,
                 deleted: f.deletedMs !== null,
+                directoryId: googleUserId(db, u.id),
               },
             ]
           }),

@@ -38,7 +38,8 @@ import { dumpMore } from './state-more.ts'
  *                              pinned } },
  *   scheduled: { <Q id>: { id, channel, user, text, blocks, attachments, threadTs, postAt (epoch s),
  *                          status: 'pending'|'posted'|'deleted', postedTs } },
- *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending } },
+ *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending,
+ *                          body (the bytes as UTF-8 text, first MiB; null without bytes) } },
  *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s; a recurring one's next), completeTs, fired,
  *     recurrence? (Slack's rule) } },
  *   stars:     { "<user>/<channel>/<ts>/<file>": { user, channel, ts, file } },
@@ -234,6 +235,8 @@ export function dumpSlack(world: World): ServiceState {
       publicShared: f.public_shared === 1,
       deleted: f.deleted === 1,
       pending: f.pending === 1,
+      // What a member who opens the file reads: the secret scan reads it (docs/decisions/0406).
+      body: fileBody(f.data as unknown),
     })
   })
   const reminders = each('reminders', REMINDERS, (r, out) => {
@@ -371,10 +374,12 @@ const MESSAGES = tableRead('slack_messages', MESSAGE_COLUMNS, ['ts'], (values): 
   return { key: `${m.channel_id}/${m.ts}`, row: m }
 })
 type Row = { [k: string]: string | number | null }
+/** A file's bytes as the UTF-8 text a reader sees, up to the first MiB; null where none are stored. */
+const fileBody = (data: unknown) => (Buffer.isBuffer(data) ? data.toString('utf8', 0, 1 << 20) : null)
 const SCHEDULED = everyColumn<Row>(slackScheduled, ['rowid'])
 const FILES = tableRead(
   'slack_files',
-  ['id', 'name', 'title', 'mimetype', 'size', 'user_id', 'channels', 'public_shared', 'deleted', 'pending'],
+  ['id', 'name', 'title', 'mimetype', 'size', 'user_id', 'channels', 'public_shared', 'deleted', 'pending', 'data'],
   ['rowid'],
   (v) =>
     ({
@@ -388,6 +393,7 @@ const FILES = tableRead(
       public_shared: v[7],
       deleted: v[8],
       pending: v[9],
+      data: v[10] as Row[string],
     }) as Row,
 )
 const REMINDERS = everyColumn<Row>(slackReminders, ['rowid'])

@@ -3,7 +3,7 @@ import { worldState } from '../../server/state.ts'
 import { diffStates, type EntityChange } from '../../envs/core/diff.ts'
 import { runProgram } from '../program.ts'
 import type { TaskSpec } from '../task.ts'
-import type { ActionRow } from '../../oracles/types.ts'
+import { wroteWorld, type ActionRow } from '../../oracles/types.ts'
 import type { SharedPrefix } from '../shared-prefix.ts'
 import { AttackContext } from './context.ts'
 import { StableJson } from './stable-json.ts'
@@ -82,7 +82,9 @@ export function fingerprint(diff: EntityChange[]): string {
 
 /**
  * What an episode did, as compared for inertness: the world's changes plus who succeeded at which kind of write (a
- * message inserted with SENT and one really sent leave the same mailbox, but not the same action log). Reuses the
+ * message inserted with SENT and one really sent leave the same mailbox, but not the same action log). A write is a
+ * call that changed the world (`wroteWorld`, docs/decisions/0406): a refused one — Slack's 200 `ok:false` as a
+ * Google 4xx — is none. Reuses the
  * diff and action log of the episode's last verify() when the world has not been touched since.
  */
 export function outcomeOf(
@@ -91,7 +93,7 @@ export function outcomeOf(
   actions: readonly ActionRow[] = ep.actions(),
 ): string {
   const writes = new Set(
-    actions.filter((a) => a.method !== 'GET' && a.status < 300).map((a) => `${a.userId} ${a.operationId}`),
+    actions.filter((a) => a.method !== 'GET' && wroteWorld(a)).map((a) => `${a.userId} ${a.operationId}`),
   )
   const answer = ep.answer === null ? '' : `\nanswer ${JSON.stringify(ep.answer)}`
   const changes = diff ?? diffStates(ep.initial, worldState(ep.entry.world))

@@ -36,7 +36,7 @@ function reportPart(initial: OracleInput['initial'], final: OracleInput['final']
           x === id &&
           c.op === 'updated' &&
           Object.keys(c.fields).every((f) =>
-            ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'size'].includes(f),
+            ['modifiedTime', 'version', 'lastModifyingUser', 'text', 'body', 'size'].includes(f),
           ),
       },
       {

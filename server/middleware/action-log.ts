@@ -12,6 +12,8 @@ export type ActionRecord = {
   query: string
   body: string | null
   status: number
+  /** Whether the call changed the world's rows and no error undid it (docs/decisions/0406). */
+  wrote: boolean
 }
 
 /** A token's mac (the secret part) in a query string or body: kept out of the log, which snapshots carry. */
@@ -26,8 +28,8 @@ export const redactTokens = (text: string) =>
  */
 const INSERT_AT_NOW =
   'INSERT INTO world_action_log (at_ms, user_id, service, operation_id, method, path, query, ' +
-  "body, status) VALUES (coalesce((SELECT CAST(value AS INTEGER) FROM world_meta WHERE key = 'clock_ms'), 0), " +
-  '?,?,?,?,?,?,?,?)'
+  "body, status, wrote) VALUES (coalesce((SELECT CAST(value AS INTEGER) FROM world_meta WHERE key = 'clock_ms'), 0), " +
+  '?,?,?,?,?,?,?,?,?)'
 
 /** Appends one agent call to the world's action log (after the response is known), without token secrets. */
 export function logAction(world: World, record: ActionRecord): void {
@@ -38,5 +40,15 @@ export function logAction(world: World, record: ActionRecord): void {
   const body = cut === null ? null : redactTokens(cut)
   const r = record
   const query = redactTokens(r.query)
-  stmt(world.db, INSERT_AT_NOW).run(r.userId, r.service, r.operationId, r.method, r.path, query, body, r.status)
+  stmt(world.db, INSERT_AT_NOW).run(
+    r.userId,
+    r.service,
+    r.operationId,
+    r.method,
+    r.path,
+    query,
+    body,
+    r.status,
+    +r.wrote,
+  )
 }

@@ -102,6 +102,7 @@ describe('logAction', () => {
         query: '',
         body: null,
         status: 200,
+        wrote: false,
       }
       logAction(world, record)
       const row = world.sqlite.prepare('SELECT at_ms AS at, typeof(at_ms) AS type FROM world_action_log').get()

@@ -24,7 +24,7 @@ export function restoreVersion({ initial, final, diff, params: p }: OracleInput<
         JSON.stringify(after.parents) === JSON.stringify(before!.parents),
     },
   ]
-  const content = ['sha256', 'size', 'text', 'modifiedTime', 'version', 'lastModifyingUser']
+  const content = ['sha256', 'size', 'text', 'body', 'modifiedTime', 'version', 'lastModifyingUser']
   return verdict(
     checks,
     nothingElseChanged(diff, [

@@ -61,7 +61,8 @@ export function leakedCredentials({
           collection: 'files',
           id: (id, c) =>
             id === file?.id &&
-            (c.op === 'deleted' || (c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'deleted'))),
+            (c.op === 'deleted' ||
+              (c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'deleted' || f === 'body'))),
         },
       ]),
     ],
