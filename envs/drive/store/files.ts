@@ -30,7 +30,7 @@ const select = (table: typeof files | typeof permissions) =>
     .map(([key, col]) => `"${col.name}" AS "${key}"`)
     .join(', ')
 const FILE_COLUMNS = select(files)
-/** Every column but the content and its text: what an answer about a file reads (a 30 MB upload read back cost ~0.5 s). */
+/** Every column but the content and its text: what an answer about a file reads (a 30 MB read back: ~0.5 s). */
 const HEAD_COLUMNS = Object.entries(getTableColumns(files))
   .filter(([key]) => key !== 'content' && key !== 'fullText')
   .map(([key, col]) => `"${col.name}" AS "${key}"`)
@@ -57,7 +57,8 @@ export type BareFileRow = Omit<FileRow, 'content' | 'fullText'>
 
 /** A file row by id, without reading its content or full text (an upload's answer). */
 export function findBareFile(db: Db, id: string): BareFileRow | undefined {
-  const r = stmt(db, `SELECT ${HEAD_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as Record<string, unknown> | undefined
+  const r = stmt(db, `SELECT ${HEAD_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as
+    Record<string, unknown> | undefined
   return (
     r &&
     ({
@@ -157,8 +158,7 @@ export function writeFile(db: Db, f: NewFile): string {
     size: hasContent ? f.content!.length : null,
     // An empty content's text is '' whatever its type: neither the type nor the bytes are read for it.
     fullText:
-      f.fullText ??
-      (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? fullTextOf(f.content!) : ''),
+      f.fullText ?? (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? fullTextOf(f.content!) : ''),
     properties: '{}',
     appProperties: '{}',
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
