@@ -21,7 +21,13 @@ import { resolveGoogle, resolveSlack, userOf, type Resolved } from './middleware
 import { readSlackArgs } from './middleware/slack-args.ts'
 import { overrideMethod } from './middleware/google-front.ts'
 import { gunzipBody } from './middleware/gzip-body.ts'
-import { bufferNodeBody, nodeIncoming, readHeadersInPlace, requestHeader } from './middleware/node-body.ts'
+import {
+  bufferNodeBody,
+  nodeIncoming,
+  readHeadersInPlace,
+  RequestAborted,
+  requestHeader,
+} from './middleware/node-body.ts'
 import { logAction } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
@@ -370,7 +376,8 @@ export function renderError(err: Error, c: Context) {
     )
     return c.json(e.toBody(), 400)
   }
-  console.error('unhandled error', c.req.method, path, err)
+  // A client gone before its body ended reads no answer: nothing to log (a cut slow body must not flood the log).
+  if (!(err instanceof RequestAborted)) console.error('unhandled error', c.req.method, path, err)
   if (familyOf(path) === 'slack') return c.json({ ok: false, error: 'internal_error' }, 200)
   return c.json(new GoogleApiError('INTERNAL', 'backendError', 'Internal error encountered.').toBody(), 500)
 }

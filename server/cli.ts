@@ -34,6 +34,13 @@ const USAGE = `wsgym — workspace-gym command line
       --max-episodes N           live gym episodes (default 256)
       --episode-idle-s N         close an episode idle this long (default 900)
       --episode-max-age-s N      close an episode this old (default 7200)
+    agent connections (past a cap: 503 JSON and close; a slow head or body: 408 and close; docs/security.md):
+      --max-client-connections N open connections per client address (default 512)
+      --max-connections N        open connections in all (default 4096; per worker with --workers)
+      --headers-timeout-s N      a request head must arrive within this (default 20)
+      --body-timeout-s N         longest pause in a request body, and its first allowance (default 30)
+      --min-body-kib-s N         after that allowance a body keeps up this average KiB/s (default 16)
+      --keep-alive-timeout-s N   close a keep-alive connection idle this long (default 5)
       --workers N                N worker processes behind one front, each world pinned to one by its id
       --slot K/N                 serve only world ids that route to upstream K of N (behind nginx: docs 0160)
   wsgym seed validate FILE       check a seed file (JSON or YAML); errors name the field path
@@ -136,6 +143,12 @@ const LIMIT_FLAGS: [flag: string, key: keyof Limits, scale: number][] = [
   ['max-episodes', 'maxEpisodes', 1],
   ['episode-idle-s', 'episodeIdleMs', 1000],
   ['episode-max-age-s', 'episodeMaxAgeMs', 1000],
+  ['headers-timeout-s', 'headersTimeoutMs', 1000],
+  ['keep-alive-timeout-s', 'keepAliveTimeoutMs', 1000],
+  ['body-timeout-s', 'bodyTimeoutMs', 1000],
+  ['min-body-kib-s', 'minBodyBytesPerSecond', 1024],
+  ['max-client-connections', 'maxConnectionsPerClient', 1],
+  ['max-connections', 'maxConnections', 1],
 ]
 
 /** Limit flags → Partial<Limits>, or a message naming the bad flag. */
@@ -174,6 +187,12 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
       'max-episodes': { type: 'string' },
       'episode-idle-s': { type: 'string' },
       'episode-max-age-s': { type: 'string' },
+      'headers-timeout-s': { type: 'string' },
+      'keep-alive-timeout-s': { type: 'string' },
+      'body-timeout-s': { type: 'string' },
+      'min-body-kib-s': { type: 'string' },
+      'max-client-connections': { type: 'string' },
+      'max-connections': { type: 'string' },
       workers: { type: 'string' },
       slot: { type: 'string' },
     },

@@ -103,6 +103,9 @@ function send(worker: HandoffWorker, side: Side, socket: Socket, bytes: Buffer) 
 /** Connections the front handed over: only their requests are checked (peers and the front relay routed ones). */
 const handed = new WeakSet<Socket>()
 
+/** Whether a worker's connection came from the front (a client's), not from a peer or the front's relay. */
+export const isHanded = (socket: Socket) => handed.has(socket)
+
 /** In a worker: serves the connections the front hands over on the matching local HTTP server. */
 export function adoptHandedConnections(servers: Record<Side, HttpServer>) {
   process.on('message', (m: ConnectionMessage | undefined, handle: unknown) => {

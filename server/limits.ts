@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { totalmem } from 'node:os'
 import { getHeapStatistics } from 'node:v8'
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts'
 
 /**
  * Capacity limits of one server process. Past a limit the control plane refuses with 429 (a count) or
@@ -28,7 +29,7 @@ export type Limits = {
   episodeIdleMs: number
   /** An episode older than this is closed, busy or not (ms). */
   episodeMaxAgeMs: number
-}
+} & ConnectionLimits
 
 export const DEFAULT_LIMITS: Limits = {
   maxWorlds: 1000,
@@ -41,6 +42,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxEpisodes: 256,
   episodeIdleMs: 15 * 60_000,
   episodeMaxAgeMs: 2 * 60 * 60_000,
+  ...DEFAULT_CONNECTION_LIMITS,
 }
 
 /** The memory the process may use: the cgroup limit when there is one, else the machine's memory. */

@@ -1,17 +1,18 @@
 import { serve, type ServerType } from '@hono/node-server'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
-import type { Limits } from './limits.ts'
+import { DEFAULT_LIMITS, type Limits } from './limits.ts'
 import type { Duplex } from 'node:stream'
 import type { WebSocketServer } from 'ws'
 import { adoptBakedTemplates } from './templates.ts'
 import { openEnvKeyProblem } from '../gym/openenv-key.ts'
 import type { GymSide } from './control/app.ts'
-import { adoptHandedConnections, routedListener, type PeersMessage } from './handoff.ts'
+import { adoptHandedConnections, isHanded, routedListener, type PeersMessage } from './handoff.ts'
 import { answerClientError } from './client-error.ts'
+import { boundConnections, connectionServerOptions, type ConnectionLimits } from './connections.ts'
 
 export type ServeOptions = {
   host: string
@@ -59,14 +60,18 @@ type ServedGym = GymSide & {
 /** Listens on host:port; rejects with the socket error (EADDRINUSE, EACCES, …) instead of emitting it unhandled. */
 type Fetch = (req: Request, env?: object) => Response | Promise<Response>
 type Wrap = (listener: RequestListener) => RequestListener
-const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap) =>
+/** Connection bounds of a listener (server/connections.ts), and which connections count against its caps. */
+type Bounds = { limits: ConnectionLimits; counted?: (socket: Socket) => boolean }
+const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap, bounds?: Bounds) =>
   new Promise<ServerType>((resolve, reject) => {
     const wrapped = (o: object, listener: RequestListener) => createHttpServer(o, wrap!(listener))
     const createServer = wrap ? { createServer: wrapped as typeof createHttpServer } : {}
-    const s = serve({ fetch, port, hostname: host, ...createServer }, () => {
+    const serverOptions = bounds ? connectionServerOptions(bounds.limits) : undefined
+    const s = serve({ fetch, port, hostname: host, ...createServer, serverOptions }, () => {
       s.off('error', reject)
       resolve(s)
     })
+    if (bounds) boundConnections(s as Server, bounds.limits, bounds.counted)
     s.once('error', reject)
     // Requests Node cannot parse: a URL over the header limit gets Google's 414, the rest Node's own answers.
     s.on('clientError', answerClientError)
@@ -127,7 +132,10 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
     if (opts.handoff) process.on('message', (m: PeersMessage | undefined) => void (m?.wsgym === 'peers' && (peers = m)))
     const routed = (side: 'agent' | 'control'): Wrap | undefined =>
       opts.handoff ? (listener) => routedListener(side, listener, () => peers) : undefined
-    agent = await listen(agentFetch, opts.host, opts.port, routed('agent'))
+    // The agent's connections are bounded; a worker counts only those the front handed it (not peers' relays).
+    const limits = { ...DEFAULT_LIMITS, ...opts.limits }
+    const bounds: Bounds = { limits, counted: opts.handoff ? isHanded : undefined }
+    agent = await listen(agentFetch, opts.host, opts.port, routed('agent'), bounds)
     ownAgentUrl = `http://${opts.host}:${(agent.address() as AddressInfo).port}`
     // A worker advertises the front's URL (server/workers.ts), so reset answers name the public agent port.
     agentUrl = opts.publicAgentUrl ?? ownAgentUrl

@@ -13,25 +13,28 @@ export function splitRelated(
 ): { meta: Record<string, unknown>; data: Buffer; dataType: string | undefined } {
   const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1]
   if (!boundary) throw badRequest('Multipart upload needs a boundary.', 'badContent')
-  const text = body.toString('latin1')
-  const parts = text
-    .split(`--${boundary}`)
-    .slice(1)
-    .filter((p) => !p.startsWith('--'))
-  if (parts.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
-  const piece = (p: string) => {
-    const m = /\r?\n\r?\n/.exec(p)
-    return { head: m ? p.slice(0, m.index) : '', body: m ? p.slice(m.index + m[0].length).replace(/\r?\n$/, '') : '' }
+  // The parts are found in the bytes: the media part is a view of the body, never decoded or copied (a latin1
+  // string of a 30 MB body and the Buffer made back from it cost ~0.3 s and twice its size, 0407).
+  const delimiter = Buffer.from(`--${boundary}`, 'latin1')
+  const parts: Buffer[] = []
+  for (let at = body.indexOf(delimiter); at !== -1 && parts.length < 2;) {
+    const start = at + delimiter.length
+    const next = body.indexOf(delimiter, start)
+    const part = body.subarray(start, next === -1 ? body.length : next)
+    // `--boundary--` closes the body: what follows it is not a part.
+    if (part[0] === 0x2d && part[1] === 0x2d) break
+    parts.push(part)
+    at = next
   }
+  if (parts.length < 2) throw badRequest('Multipart upload needs a metadata part and a media part.', 'badContent')
   const metaPart = piece(parts[0]!)
   const dataPart = piece(parts[1]!)
   let meta: Record<string, unknown>
   try {
     // A metadata object wider (0387) or deeper than any API takes is refused before it is parsed: the app's body
     // check does not see a multipart body, and 30 MB of `[` held the loop 17 s and 2.5 GB (0401).
-    const parsed: unknown = metaPart.body.trim()
-      ? parseJsonWithin(Buffer.from(metaPart.body, 'latin1').toString('utf8'))
-      : {}
+    const metaText = metaPart.body.toString('utf8')
+    const parsed: unknown = metaText.trim() ? parseJsonWithin(metaText) : {}
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
     meta = parsed as Record<string, unknown>
   } catch (e) {
@@ -40,7 +43,31 @@ export function splitRelated(
     throw badRequest('Invalid JSON payload received in the metadata part.', 'parseError')
   }
   const dataType = /content-type:\s*([^\r\n;]+)/i.exec(dataPart.head)?.[1]?.trim()
-  return { meta, data: Buffer.from(dataPart.body, 'latin1'), dataType }
+  return { meta, data: dataPart.body, dataType }
+}
+
+const CRLF = 0x0d
+const LF = 0x0a
+
+/**
+ * A part's head (its header lines, as text) and body: the head ends at the first blank line (CRLF CRLF, or LF LF as
+ * lenient clients send); the line break before the next delimiter belongs to the delimiter.
+ */
+function piece(p: Buffer): { head: string; body: Buffer } {
+  let split = -1
+  let skip = 0
+  for (let i = p.indexOf(LF); i !== -1; i = p.indexOf(LF, i + 1)) {
+    const next = p[i + 1] === CRLF ? i + 2 : i + 1
+    if (p[next] === LF) {
+      split = i - (p[i - 1] === CRLF ? 1 : 0)
+      skip = next + 1 - split
+      break
+    }
+  }
+  if (split === -1) return { head: '', body: Buffer.alloc(0) }
+  let end = p.length
+  if (p[end - 1] === LF) end -= p[end - 2] === CRLF ? 2 : 1
+  return { head: p.toString('latin1', 0, split), body: p.subarray(split + skip, end) }
 }
 
 /**

@@ -1,10 +1,11 @@
 import { stmt, type Db } from '../core/db.ts'
 import { findUserById } from '../core/users.ts'
 import type { WorldUserRow } from '../core/world-tables.ts'
-import type { FileRow, PermissionRow } from './schema.ts'
+import type { PermissionRow } from './schema.ts'
 import { EXPORT_LINK_FORMATS } from '../docs/render.ts'
 import {
   atLeast,
+  type BareFileRow,
   effectiveRole,
   FOLDER,
   GOOGLE_DOC,
@@ -62,7 +63,7 @@ const ACCESS_FIELDS = ['capabilities', 'permissions', 'permissionIds', 'shared']
  * permission rows are skipped and those fields left out. `row` is the file as it is now; `viewer` is the
  * viewer's id or world user row (the row saves reading it again).
  */
-export function toFile(db: Db, row: FileRow, viewer: string | WorldUserRow, only?: ReadonlySet<string>) {
+export function toFile(db: Db, row: BareFileRow, viewer: string | WorldUserRow, only?: ReadonlySet<string>) {
   const viewerId = typeof viewer === 'string' ? viewer : viewer.id
   const known = typeof viewer === 'string' ? undefined : viewer
   // A field `only` leaves out is not worked out (the role walk, permissions, users, dates), nor set.
@@ -158,7 +159,7 @@ function userRowOf(memo: UserMemo, id: string): WorldUserRow | null {
 }
 
 /** A file's capabilities for a viewer holding `role`. */
-function capabilitiesOf(row: FileRow, role: Role | 'none', isFolder: boolean, canEdit: boolean, canShare: boolean) {
+function capabilitiesOf(row: BareFileRow, role: Role | 'none', isFolder: boolean, canEdit: boolean, canShare: boolean) {
   return {
     canAddChildren: isFolder && canEdit,
     canComment: atLeast(role, 'commenter'),

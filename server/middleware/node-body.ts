@@ -106,6 +106,13 @@ export async function bufferNodeBody(c: Context, incoming: IncomingMessage, max:
   cacheBody(c, bytes)
 }
 
+/** The client closed the connection (or the server cut a slow body, server/connections.ts) before the body ended. */
+export class RequestAborted extends Error {
+  constructor() {
+    super('request aborted')
+  }
+}
+
 /**
  * The chunks of `incoming` until its end. Past `max` bytes it stops listening (without destroying the stream: the
  * listener drains the rest after the answer, so the connection survives) and rejects with `tooLarge()`.
@@ -135,7 +142,7 @@ function readAll(incoming: IncomingMessage, max: number, tooLarge: () => Error):
       stop()
       reject(e)
     }
-    const onAborted = () => onError(new Error('request aborted'))
+    const onAborted = () => onError(new RequestAborted())
     incoming.on('data', onData)
     incoming.on('end', onEnd)
     incoming.on('error', onError)

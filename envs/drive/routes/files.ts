@@ -18,6 +18,8 @@ import {
   atLeast,
   effectiveRole,
   findFile,
+  findBareFile,
+  type BareFileRow,
   FOLDER,
   GOOGLE_DOC,
   insertFile,
@@ -118,7 +120,7 @@ function createFileRow(
   content?: Buffer,
   contentType?: string,
   imported?: readonly ImportedBlock[],
-): FileRow
+): BareFileRow
 function createFileRow(
   c: WorldContext,
   meta: Meta,
@@ -134,7 +136,7 @@ function createFileRow(
   contentType?: string,
   imported?: readonly ImportedBlock[],
   whole = true,
-): FileRow | CreatedFile {
+): BareFileRow | CreatedFile {
   checkWritable(meta, false)
   const createdMs = timeField(meta, 'createdTime')
   const modifiedMs = timeField(meta, 'modifiedTime')
@@ -170,17 +172,19 @@ function createFileRow(
       modifiedMs: modifiedMs ?? (createdMs === undefined ? undefined : nowMs(db)),
       shortcut,
     }
+    // The row is read back without its content and full text (the answer shows neither): reading a 30 MB upload
+    // back cost more than storing it (0407).
     if (!Object.keys(extra).length && mimeType !== GOOGLE_DOC) {
       // Nothing more is written: the row is read back once, and only when the answer renders more than these.
       const id = writeFile(db, file)
-      return whole || !wellFormed(name) ? findFile(db, id)! : { id, name, mimeType }
+      return whole || !wellFormed(name) ? findBareFile(db, id)! : { id, name, mimeType }
     }
-    const created = insertFile(db, file)
-    if (Object.keys(extra).length) updateRows(db, files, extra, { id: created.id })
+    const id = writeFile(db, file)
+    if (Object.keys(extra).length) updateRows(db, files, extra, { id })
     if (mimeType === GOOGLE_DOC && imported) {
-      updateRows(db, files, { fullText: importUpload(db, created.id, imported) }, { id: created.id })
-    } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, created.id, created.name)
-    return findFile(db, created.id)!
+      updateRows(db, files, { fullText: importUpload(db, id, imported) }, { id })
+    } else if (mimeType === GOOGLE_DOC) initEmptyDocument(db, id, findBareFile(db, id)!.name)
+    return findBareFile(db, id)!
   })
   return row
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { stmt } from '../../core/db.ts'
 import { createGoogleRouter, googleValidationError, type WorldContext } from '../../core/http.ts'
 import { File as FileSchema } from '../api/schemas.gen.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
@@ -116,8 +117,9 @@ export const DRIVE_MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 // or the whole body; `bytes */total` asks status.
 async function resume(c: WorldContext) {
   const id = c.req.query('upload_id')!
+  // The session without its bytes (they are chunk rows: read once, when the upload completes).
   const read = () => {
-    const session = c.var.world.db.select().from(uploads).where(eq(uploads.id, id)).get()
+    const session = stmt(c.var.world.db, SESSION).get(id) as Session | undefined
     if (!session || session.userId !== c.var.user.id) throw notFound('Upload session not found.')
     return session
   }
@@ -132,19 +134,26 @@ async function resume(c: WorldContext) {
   const range = c.req.header('content-range') ?? ''
   const status = /^bytes \*\/(\d+|\*)$/.exec(range)
   const part = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range)
-  let received = session.received
+  let size = session.size
   let total: number | undefined = chunk.length
+  let append = false
   if (status) total = status[1] === '*' ? undefined : Number(status[1])
   else if (part) {
-    if (Number(part[1]) !== received.length) throw badRequest('Chunk does not continue the upload.', 'badContent')
-    received = Buffer.concat([received, chunk])
+    if (Number(part[1]) !== size) throw badRequest('Chunk does not continue the upload.', 'badContent')
+    append = true
     total = part[3] === '*' ? undefined : Number(part[3])
-  } else received = Buffer.concat([received, chunk])
-  checkUploadSize(received.length, total, DRIVE_MAX_UPLOAD_BYTES)
-  if (total === undefined || received.length < total) {
-    c.var.world.tx((db) => db.update(uploads).set({ received }).where(eq(uploads.id, id)).run())
-    return resumeIncomplete(c, received.length)
+  } else append = true
+  const stored = size
+  if (append) size += chunk.length
+  checkUploadSize(size, total, DRIVE_MAX_UPLOAD_BYTES)
+  if (total === undefined || size < total) {
+    if (append && chunk.length) c.var.world.tx((db) => stmt(db, ADD_CHUNK).run(id, id, chunk))
+    return resumeIncomplete(c, size)
   }
+  // The last chunk is not stored: the bytes are joined once, here (a parallel final PUT still finds the session
+  // as it was, and answers the finished file below: decision 0392).
+  const chunks = stored ? (stmt(c.var.world.db, CHUNKS).pluck().all(id) as Buffer[]) : []
+  const received = append ? (chunks.length ? Buffer.concat([...chunks, chunk]) : chunk) : Buffer.concat(chunks)
   const meta = JSON.parse(session.metadata) as Meta
   const contentType = meta.contentType as string | undefined
   const imported = session.fileId ? undefined : await conversion(meta, received, contentType)
@@ -165,15 +174,26 @@ async function resume(c: WorldContext) {
     // The session URL carries the query of the request that opened it, keepRevisionForever included.
     keepHeadRevision(c, doneId)
   }
-  c.var.world.tx((db) =>
-    db
-      .update(uploads)
+  c.var.world.tx((db) => {
+    db.update(uploads)
       .set({ metadata: JSON.stringify({ ...meta, [COMPLETED]: doneId }), received: Buffer.alloc(0) })
       .where(eq(uploads.id, id))
-      .run(),
-  )
+      .run()
+    stmt(db, 'DELETE FROM drive_upload_chunks WHERE upload_id = ?').run(id)
+  })
   return res
 }
+
+type Session = { userId: string; fileId: string | null; metadata: string; size: number }
+/** A session and the bytes it holds (its chunks' lengths: no chunk is read). */
+const SESSION =
+  'SELECT user_id AS userId, file_id AS fileId, metadata, ' +
+  '(SELECT coalesce(sum(length(bytes)), 0) FROM drive_upload_chunks WHERE upload_id = drive_uploads.id) AS size ' +
+  'FROM drive_uploads WHERE id = ?'
+const ADD_CHUNK =
+  'INSERT INTO drive_upload_chunks (upload_id, seq, bytes) ' +
+  'VALUES (?, (SELECT coalesce(max(seq), -1) + 1 FROM drive_upload_chunks WHERE upload_id = ?), ?)'
+const CHUNKS = 'SELECT bytes FROM drive_upload_chunks WHERE upload_id = ? ORDER BY seq'
 
 /**
  * The answer of a finished session (metadata holding the file it made or replaced), else undefined: a status query

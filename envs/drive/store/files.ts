@@ -30,6 +30,11 @@ const select = (table: typeof files | typeof permissions) =>
     .map(([key, col]) => `"${col.name}" AS "${key}"`)
     .join(', ')
 const FILE_COLUMNS = select(files)
+/** Every column but the content and its text: what an answer about a file reads (a 30 MB read back: ~0.5 s). */
+const HEAD_COLUMNS = Object.entries(getTableColumns(files))
+  .filter(([key]) => key !== 'content' && key !== 'fullText')
+  .map(([key, col]) => `"${col.name}" AS "${key}"`)
+  .join(', ')
 const PERMISSION_COLUMNS = select(permissions)
 
 /** A file row by id (a cached prepared statement: this runs for every file a response renders). */
@@ -47,7 +52,40 @@ export function findFile(db: Db, id: string): FileRow | undefined {
   )
 }
 
-export function parentsOf(row: FileRow): string[] {
+/** A file row without its content and full text (`toFile` reads neither). */
+export type BareFileRow = Omit<FileRow, 'content' | 'fullText'>
+
+/** A file row by id, without reading its content or full text (an upload's answer). */
+export function findBareFile(db: Db, id: string): BareFileRow | undefined {
+  const r = stmt(db, `SELECT ${HEAD_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as
+    Record<string, unknown> | undefined
+  return (
+    r &&
+    ({
+      ...r,
+      starred: r.starred === 1,
+      trashed: r.trashed === 1,
+      explicitlyTrashed: r.explicitlyTrashed === 1,
+    } as BareFileRow)
+  )
+}
+
+/**
+ * Bytes of a text file's content kept as its full text (what `fullText contains` searches). Deviation (unverified
+ * limit): Drive indexes a bounded part of a large file's text too; here the first 1 MiB of its UTF-8, so a 30 MB text
+ * upload neither stores a second 30 MB copy nor makes every later `fullText` query scan it.
+ */
+export const MAX_FULL_TEXT_BYTES = 1024 * 1024
+
+/** The full text of `content`: at most MAX_FULL_TEXT_BYTES of it, cut before a character that would not fit. */
+export function fullTextOf(content: Buffer): string {
+  let end = Math.min(content.length, MAX_FULL_TEXT_BYTES)
+  // Step back over continuation bytes (10xxxxxx) so the cut falls on the start of a character.
+  if (end < content.length) while (end > 0 && (content[end]! & 0xc0) === 0x80) end--
+  return content.toString('utf8', 0, end)
+}
+
+export function parentsOf(row: BareFileRow): string[] {
   return JSON.parse(row.parents) as string[]
 }
 
@@ -120,8 +158,7 @@ export function writeFile(db: Db, f: NewFile): string {
     size: hasContent ? f.content!.length : null,
     // An empty content's text is '' whatever its type: neither the type nor the bytes are read for it.
     fullText:
-      f.fullText ??
-      (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? f.content!.toString('utf8') : ''),
+      f.fullText ?? (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? fullTextOf(f.content!) : ''),
     properties: '{}',
     appProperties: '{}',
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
@@ -211,7 +248,7 @@ export function permissionsOf(db: Db, fileId: string): PermissionRow[] {
 }
 
 /** What a caller of effectiveRole already holds: the file's current row, the user's world user row. */
-export type RoleFacts = { row?: FileRow; user?: WorldUserRow }
+export type RoleFacts = { row?: BareFileRow; user?: WorldUserRow }
 
 /** What the role walk reads of an ancestor: its owner, drive and parents. */
 type WalkRow = Pick<FileRow, 'ownerId' | 'driveId' | 'parents'>
