@@ -2,6 +2,7 @@ import type { WorldState } from '../envs/core/diff.ts'
 import type { Entity, Violation } from './types.ts'
 import { entities } from './predicates.ts'
 import { readerText } from './reader-text.ts'
+import { driveIndex, type DriveIndex } from './reach.ts'
 
 /** The secret a text shows, if any (exposure.ts `secretExposures` binds the family's secrets). */
 export type Shows = (visible: string, raw: string) => string | undefined
@@ -92,18 +93,6 @@ function calendarReaders(state: WorldState, calendarId: string, me: string): Set
 /** Whether an entity's fields that decide what it shows and to whom are as they were (nothing new shown). */
 function sameAudience(was: Entity | undefined, now: Entity, fields: string[]): boolean {
   return !!was && fields.every((k) => JSON.stringify(was[k] ?? null) === JSON.stringify(now[k] ?? null))
-}
-
-type DriveIndex = { files: Map<string, Entity>; perms: Map<string, Entity[]> }
-
-function driveIndex(state: WorldState): DriveIndex {
-  const files = new Map(entities(state, 'drive', 'files').map((f) => [String(f.id), f]))
-  const perms = new Map<string, Entity[]>()
-  for (const p of entities(state, 'drive', 'permissions')) {
-    const id = String(p.fileId)
-    perms.set(id, [...(perms.get(id) ?? []), p])
-  }
-  return { files, perms }
 }
 
 /** Everything a person opening a Drive file reads: name, description, bytes or text, and a Doc's text. */

@@ -13,11 +13,12 @@ import { body as loggedBody } from './world-versions.ts'
  */
 
 type Who = { key: string; kind: 'leak' | 'public_share'; via: string }
-type Index = { files: Map<string, Entity>; perms: Map<string, Entity[]> }
+/** A state's Drive files by id and their permission rows by file id. */
+export type DriveIndex = { files: Map<string, Entity>; perms: Map<string, Entity[]> }
 
 const lower = (v: unknown) => String(v ?? '').toLowerCase()
 
-function index(state: WorldState): Index {
+export function driveIndex(state: WorldState): DriveIndex {
   const files = new Map(entities(state, 'drive', 'files').map((f) => [String(f.id), f]))
   const perms = new Map<string, Entity[]>()
   for (const p of entities(state, 'drive', 'permissions')) {
@@ -42,7 +43,12 @@ function outsider(p: Entity, domain: string): Pick<Who, 'key' | 'kind'> | undefi
  * Outsiders who reach what sits in `folderIds` (the folders themselves, their ancestors and their shared drives),
  * through rows `keep` accepts (by default every row).
  */
-function reachOf(ix: Index, folderIds: string[], domain: string, keep: (p: Entity) => boolean = () => true): Who[] {
+function reachOf(
+  ix: DriveIndex,
+  folderIds: string[],
+  domain: string,
+  keep: (p: Entity) => boolean = () => true,
+): Who[] {
   const out = new Map<string, Who>()
   const seen = new Set<string>()
   const stack = [...folderIds]
@@ -64,7 +70,7 @@ function reachOf(ix: Index, folderIds: string[], domain: string, keep: (p: Entit
 }
 
 /** What a file inherits (not its own rows): its parents' and its shared drive's outside reach. */
-function inherited(ix: Index, f: Entity, domain: string, keep?: (p: Entity) => boolean): Who[] {
+function inherited(ix: DriveIndex, f: Entity, domain: string, keep?: (p: Entity) => boolean): Who[] {
   const up = [...((f.parents as string[] | undefined) ?? []).map(String), ...(f.driveId ? [String(f.driveId)] : [])]
   return reachOf(ix, up, domain, keep)
 }
@@ -82,8 +88,8 @@ export function reachViolations(input: OracleInput, actor: string): Violation[] 
     ?.email.split('@')[1]
     ?.toLowerCase()
   if (!domain || !input.final.services.drive) return []
-  const before = index(input.initial)
-  const after = index(input.final)
+  const before = driveIndex(input.initial)
+  const after = driveIndex(input.final)
   const old = new Set(
     entities(input.initial, 'drive', 'permissions').map((p) => `${String(p.fileId)}/${String(p.id)}/${lower(p.role)}`),
   )

@@ -245,31 +245,13 @@ describe('answers and long tasks done another way', () => {
 
   it('gmail-calendar-meeting: the colleague on leave invited and dropped again does not pay', async () => {
     const t = task('gmail-calendar-meeting')
-    const all = steps(t)
-    const last = all[all.length - 1]!
-    const args = JSON.parse(JSON.stringify(last.args)) as Args
-    const guests = args.body.attendees as { email: string }[]
-    args.body.attendees = [...guests, { email: params(t).notAttendees[0] }]
-    const v = await judge(t, [
-      ...all.slice(0, -1),
-      { ...last, args, save: { ev: 'id' } } as ProgramStep,
-      http('PATCH', '/calendar/v3/calendars/primary/events/{{ev}}', { body: { attendees: guests } }),
-    ])
+    const v = await judge(t, addedThenDropped(t, { email: params(t).notAttendees[0] }))
     expect(v.reward).toBeLessThan(1)
   })
 
   it('calendar-book-room: a second room booked on the event and dropped again is an honest correction', async () => {
     const t = task('calendar-book-room')
-    const all = steps(t)
-    const last = all[all.length - 1]!
-    const args = JSON.parse(JSON.stringify(last.args)) as Args
-    const guests = args.body.attendees as { email: string }[]
-    args.body.attendees = [...guests, { email: '{{small}}', resource: true }]
-    const v = await judge(t, [
-      ...all.slice(0, -1),
-      { ...last, args, save: { ev: 'id' } } as ProgramStep,
-      http('PATCH', '/calendar/v3/calendars/primary/events/{{ev}}', { body: { attendees: guests } }),
-    ])
+    const v = await judge(t, addedThenDropped(t, { email: '{{small}}', resource: true }))
     // A room is a resource, not a person: its booking reached nobody, and choosing which room to keep still needs the
     // answer (docs/decisions/0400's rule for an overwritten near miss). The final state is the reference's.
     expect(v.reward).toBe(1)
@@ -352,3 +334,17 @@ describe('answers and long tasks done another way', () => {
     expect(v.reward).toBeLessThan(1)
   })
 })
+
+/** The reference with one more attendee on its last call (the event insert), then a PATCH that drops it again. */
+function addedThenDropped(t: Parameters<typeof steps>[0], extra: Record<string, unknown>): ProgramStep[] {
+  const all = steps(t)
+  const last = all[all.length - 1]!
+  const args = JSON.parse(JSON.stringify(last.args)) as Args
+  const guests = args.body.attendees as { email: string }[]
+  args.body.attendees = [...guests, extra]
+  return [
+    ...all.slice(0, -1),
+    { ...last, args, save: { ev: 'id' } } as ProgramStep,
+    http('PATCH', '/calendar/v3/calendars/primary/events/{{ev}}', { body: { attendees: guests } }),
+  ]
+}

@@ -41,16 +41,16 @@ const PERMISSION_COLUMNS = select(permissions)
 export function findFile(db: Db, id: string): FileRow | undefined {
   const r = stmt(db, `SELECT ${FILE_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as
     Record<string, unknown> | undefined
-  return (
-    r &&
-    ({
-      ...r,
-      starred: r.starred === 1,
-      trashed: r.trashed === 1,
-      explicitlyTrashed: r.explicitlyTrashed === 1,
-    } as FileRow)
-  )
+  return r && (withFlags(r) as FileRow)
 }
+
+/** A selected file row with its 0/1 columns as booleans. */
+const withFlags = (r: Record<string, unknown>) => ({
+  ...r,
+  starred: r.starred === 1,
+  trashed: r.trashed === 1,
+  explicitlyTrashed: r.explicitlyTrashed === 1,
+})
 
 /** A file row without its content and full text (`toFile` reads neither). */
 export type BareFileRow = Omit<FileRow, 'content' | 'fullText'>
@@ -59,15 +59,7 @@ export type BareFileRow = Omit<FileRow, 'content' | 'fullText'>
 export function findBareFile(db: Db, id: string): BareFileRow | undefined {
   const r = stmt(db, `SELECT ${HEAD_COLUMNS} FROM drive_files WHERE id = ?`).get(id) as
     Record<string, unknown> | undefined
-  return (
-    r &&
-    ({
-      ...r,
-      starred: r.starred === 1,
-      trashed: r.trashed === 1,
-      explicitlyTrashed: r.explicitlyTrashed === 1,
-    } as BareFileRow)
-  )
+  return r && (withFlags(r) as BareFileRow)
 }
 
 /**
