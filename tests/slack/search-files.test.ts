@@ -72,6 +72,9 @@ describe('search.messages', () => {
     expect(await total('during:feb', 'dan')).toBe(0)
     expect(await total('after:2026-03-02', 'carol')).toBe(1)
     expect(await total('after:2026-03-02', 'dan')).toBe(0)
+    expect(await total('-during:march', 'dan')).toBe(0) // a negated date excludes its span
+    expect(await total('-on:2026-03-03', 'dan')).toBe(1)
+    expect(await total('-before:2026-03-03', 'dan')).toBe(0)
   })
 
   it('answers the authors of the matches in users, with empty teams and bots, and 0 pages when nothing matches', async () => {

@@ -22,8 +22,8 @@ export type Query = {
   isThread: boolean
   /** `is:saved` (and the older `has:star`): saved by the viewer. */
   isSaved: boolean
-  /** Negated modifiers (`-from:@bob`, `-in:#random`, `-has:link`, `-is:thread`). */
-  not: { from: string[]; inChannels: string[]; inUsers: string[]; has: string[]; isThread: boolean }
+  /** Negated modifiers (`-from:@bob`, `-in:#random`, `-has:link`, `-is:thread`; a negated date: [start, end) spans). */
+  not: { from: string[]; inChannels: string[]; inUsers: string[]; has: string[]; isThread: boolean; dates: number[][] }
 }
 
 /** Who searches, for dates: "today", "during:june" and plain dates are days in their time zone at the world's clock. */
@@ -70,7 +70,7 @@ export function parseQuery(db: Db, q: string, who: Searcher = { zone: 'UTC', now
     has: [],
     isThread: false,
     isSaved: false,
-    not: { from: [], inChannels: [], inUsers: [], has: [], isThread: false },
+    not: { from: [], inChannels: [], inUsers: [], has: [], isThread: false, dates: [] },
   }
   const users = allUsers(db)
   const userRef = (v: string) => {
@@ -93,6 +93,7 @@ export function parseQuery(db: Db, q: string, who: Searcher = { zone: 'UTC', now
     } else if (key === 'from') set.from.push(userRef(value))
     else if (key === 'to') out.to.push(userRef(value))
     else if (key === 'with') out.with.push(userRef(value))
+    else if (span && neg) out.not.dates.push(key === 'before' ? [0, span[0]] : key === 'after' ? [span[1], 1e12] : span)
     else if (span && key === 'before') out.before = span[0]
     else if (span && key === 'after') out.after = span[1]
     else if (span) out.on = span
@@ -142,6 +143,7 @@ export function matchMessage(db: Db, scope: SearchScope, q: Query, m: MessageRow
   if (q.before !== undefined && sec >= q.before) return undefined
   if (q.after !== undefined && sec < q.after) return undefined
   if (q.on && (sec < q.on[0] || sec >= q.on[1])) return undefined
+  if (q.not.dates.some(([from, to]) => sec >= from! && sec < to!)) return undefined
   const inChannel = (c: string) => c === ch.id || c === `#${ch.name}`
   const inDm = (u: string) => ch.kind === 'im' && imMembers(ch.id).includes(u)
   if (q.from.length && !q.from.includes(m.user_id)) return undefined
