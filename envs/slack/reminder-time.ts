@@ -11,6 +11,7 @@
 import { parse as chronoParse, type ParsedResult } from 'chrono-node/en'
 import { DateTime } from 'luxon'
 import { SlackApiError } from '../core/errors/slack.ts'
+import { parseJsonWithin } from '../core/json-width.ts'
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -53,7 +54,7 @@ function rule(v: unknown): Recurrence {
   let o = v
   if (typeof o === 'string') {
     try {
-      o = JSON.parse(o)
+      o = parseJsonWithin(o)
     } catch {
       throw new SlackApiError('invalid_arguments')
     }

@@ -25,16 +25,15 @@ const RANK: Record<Role | 'none', number> = {
   owner: 6,
 }
 
-const select = (table: typeof files | typeof permissions) =>
+/** A table's columns as `"column" AS "key"`, but those named in `omit`. */
+const select = (table: typeof files | typeof permissions, omit: string[] = []) =>
   Object.entries(getTableColumns(table))
+    .filter(([key]) => !omit.includes(key))
     .map(([key, col]) => `"${col.name}" AS "${key}"`)
     .join(', ')
 const FILE_COLUMNS = select(files)
 /** Every column but the content and its text: what an answer about a file reads (a 30 MB read back: ~0.5 s). */
-const HEAD_COLUMNS = Object.entries(getTableColumns(files))
-  .filter(([key]) => key !== 'content' && key !== 'fullText')
-  .map(([key, col]) => `"${col.name}" AS "${key}"`)
-  .join(', ')
+const HEAD_COLUMNS = select(files, ['content', 'fullText'])
 const PERMISSION_COLUMNS = select(permissions)
 
 /** A file row by id (a cached prepared statement: this runs for every file a response renders). */
