@@ -44,8 +44,7 @@ export function diffStates(before: WorldState, after: WorldState): EntityChange[
           out.push({ op: 'deleted', service, collection, id, before: was })
         else if (was !== undefined && now !== undefined) {
           const fields = changedFields(was, now)
-          if (Object.keys(fields).length > 0)
-            out.push({ op: 'updated', service, collection, id, fields, before: was, after: now })
+          if (fields) out.push({ op: 'updated', service, collection, id, fields, before: was, after: now })
         }
       }
     }
@@ -97,13 +96,20 @@ export function changedIds(b: Record<string, Json>, a: Record<string, Json>): st
   return ids.sort()
 }
 
-function changedFields(was: Json, now: Json): Record<string, { before: Json | undefined; after: Json | undefined }> {
-  const isObj = (v: Json): v is { [k: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v)
-  if (!isObj(was) || !isObj(now)) return equal(was, now) ? {} : { '': { before: was, after: now } }
-  const out: Record<string, { before: Json | undefined; after: Json | undefined }> = {}
-  for (const key of new Set([...Object.keys(was), ...Object.keys(now)])) {
-    if (!equal(was[key], now[key])) out[key] = { before: was[key], after: now[key] }
-  }
+type FieldChanges = Record<string, { before: Json | undefined; after: Json | undefined }>
+const isObj = (v: Json): v is { [k: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/**
+ * The fields that differ, the entity's keys first, then keys only `now` has (undefined: none differs). Walked with
+ * `for…in` (entities are plain objects: their own keys), so no key list is built per entity compared.
+ */
+function changedFields(was: Json, now: Json): FieldChanges | undefined {
+  if (!isObj(was) || !isObj(now)) return equal(was, now) ? undefined : { '': { before: was, after: now } }
+  let out: FieldChanges | undefined
+  for (const key in was) if (!equal(was[key], now[key])) (out ??= {})[key] = { before: was[key], after: now[key] }
+  for (const key in now)
+    if (!Object.hasOwn(was, key) && !equal(undefined, now[key]))
+      (out ??= {})[key] = { before: undefined, after: now[key] }
   return out
 }
 
@@ -111,11 +117,20 @@ function changedFields(was: Json, now: Json): Record<string, { before: Json | un
 export function equal(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true
   if (a === null || b === null || a === undefined || b === undefined || typeof a !== typeof b) return false
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => equal(v, b[i]))
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false
+    return true
+  }
   if (typeof a === 'object' && typeof b === 'object' && !Array.isArray(b)) {
-    const ka = Object.keys(a)
-    if (ka.length !== Object.keys(b).length) return false
-    return ka.every((k) => equal((a as Record<string, Json>)[k], (b as Record<string, Json>)[k]))
+    // Own keys of plain objects, counted and compared without building key lists.
+    let n = 0
+    for (const k in a) {
+      if (!equal(a[k], b[k])) return false
+      n++
+    }
+    for (const _ in b) n--
+    return n === 0
   }
   return false
 }

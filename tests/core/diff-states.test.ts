@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { changedIds, diffStates, noteChangedIds, notedIds, type WorldState } from '../../envs/core/diff.ts'
+import { changedIds, diffStates, equal, noteChangedIds, notedIds, type WorldState } from '../../envs/core/diff.ts'
 import type { Json } from '../../envs/core/service.ts'
 
 const state = (messages: Record<string, Json>): WorldState => ({
@@ -46,5 +46,30 @@ describe('diffStates', () => {
       'deleted u/9',
       'inserted u/new',
     ])
+  })
+
+  it('reports the fields that differ, old keys first, and nothing for a rebuilt entity with equal values', () => {
+    const was = { id: 'm1', labels: ['INBOX', 'UNREAD'], meta: { a: 1, b: [1, { c: 2 }] }, gone: 'x' }
+    // Rebuilt objects (not the same references), nested keys in another order: equal.
+    const same = { meta: { b: [1, { c: 2 }], a: 1 }, gone: 'x', labels: ['INBOX', 'UNREAD'], id: 'm1' }
+    expect(diffStates(state({ 'u/1': was }), state({ 'u/1': same }))).toEqual([])
+    const now = { id: 'm1', labels: ['INBOX'], meta: { a: 1, b: [1, { c: 3 }] }, added: true }
+    const [change] = diffStates(state({ 'u/1': was }), state({ 'u/1': now }))
+    expect(change).toMatchObject({ op: 'updated', id: 'u/1' })
+    const fields = (change as { fields: Record<string, unknown> }).fields
+    expect(Object.keys(fields)).toEqual(['labels', 'meta', 'gone', 'added'])
+    expect(fields.gone).toEqual({ before: 'x', after: undefined })
+    expect(fields.added).toEqual({ before: undefined, after: true })
+  })
+
+  it('equal: key order ignored, extra or missing keys and array lengths are differences', () => {
+    expect(equal({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true)
+    expect(equal({ a: 1 }, { a: 1, b: 2 })).toBe(false)
+    expect(equal({ a: 1, b: 2 }, { a: 1 })).toBe(false)
+    expect(equal({ a: 1, b: 2 }, { a: 1, c: 2 })).toBe(false)
+    expect(equal([1, 2], [1, 2, 3])).toBe(false)
+    expect(equal([{ a: 1 }], [{ a: 2 }])).toBe(false)
+    expect(equal({ a: [] }, { a: {} })).toBe(false)
+    expect(equal(null, {})).toBe(false)
   })
 })
