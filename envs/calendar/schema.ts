@@ -92,8 +92,13 @@ export const events = sqliteTable(
     index('calendar_events_by_end').on(t.calendarId, t.endMs, t.startMs),
     // The calendar's longest event bounds a window's end_ms range from above (decision 0294).
     index('calendar_events_by_length').on(t.calendarId, sql`(${t.endMs} - ${t.startMs})`),
-    index('calendar_events_by_series').on(t.calendarId, t.recurrence),
-    index('calendar_events_by_parent').on(t.calendarId, t.recurringEventId),
+    // Series and exceptions only (decision 0411): a one-off event, most of a calendar, writes no entry in either.
+    index('calendar_events_by_series')
+      .on(t.calendarId, t.recurrence)
+      .where(sql`${t.recurrence} IS NOT NULL`),
+    index('calendar_events_by_parent')
+      .on(t.calendarId, t.recurringEventId)
+      .where(sql`${t.recurringEventId} IS NOT NULL`),
     index('calendar_events_by_updated').on(t.calendarId, t.updatedMs),
   ],
 )

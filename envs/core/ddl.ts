@@ -5,7 +5,8 @@ import { Column, is, SQL, StringChunk } from 'drizzle-orm'
  * CREATE TABLE / CREATE INDEX statements for drizzle tables, so the drizzle definitions stay the one
  * source of truth for storage and a world needs no migration files to start.
  * Covers what our schemas use: column types, NOT NULL, single and composite primary keys, literal
- * defaults, unique and plain indexes, and index terms written as `sql` (an expression, or a column with DESC).
+ * defaults, unique and plain indexes, index terms written as `sql` (an expression, or a column with DESC), and
+ * partial indexes (`.where(sql`…`)`: rows outside it get no entry, so a write of such a row skips that index).
  */
 export function createTableSql(table: SQLiteTable): string[] {
   const cfg = getTableConfig(table)
@@ -21,9 +22,12 @@ export function createTableSql(table: SQLiteTable): string[] {
   for (const pk of cfg.primaryKeys) cols.push(`PRIMARY KEY (${pk.columns.map((c) => quote(c.name)).join(', ')})`)
   const statements = [`CREATE TABLE IF NOT EXISTS ${quote(cfg.name)} (${cols.join(', ')})`]
   for (const idx of cfg.indexes) {
-    const { name, columns, unique } = idx.config
+    const { name, columns, unique, where } = idx.config
     const on = columns.map(indexTerm).join(', ')
-    statements.push(`CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(name)} ON ${quote(cfg.name)} (${on})`)
+    const partial = where ? ` WHERE ${indexTerm(where)}` : ''
+    statements.push(
+      `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(name)} ON ${quote(cfg.name)} (${on})${partial}`,
+    )
   }
   return statements
 }
