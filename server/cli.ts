@@ -4,7 +4,7 @@ import { DEFAULT_ADMIN_TOKEN, envDefaults, workerEnv } from './env.ts'
 import { startServer, type Running } from './main.ts'
 import { checkSeed, SeedError } from './seeding.ts'
 import { namedSeeds } from '../seeds/index.ts'
-import { workerLimits, type Limits } from './limits.ts'
+import { DEFAULT_LIMITS, workerLimits, type Limits } from './limits.ts'
 import { BAKED_DIR } from './templates.ts'
 import { workerOf } from './routing.ts'
 import { reportReady, startFront, workerSlot, type FrontOptions } from './workers.ts'
@@ -36,7 +36,7 @@ const USAGE = `wsgym — workspace-gym command line
       --episode-max-age-s N      close an episode this old (default 7200)
     agent connections (past a cap: 503 JSON and close; a slow head or body: 408 and close; docs/security.md):
       --max-client-connections N open connections per client address (default 512)
-      --max-connections N        open connections in all (default 4096; per worker with --workers)
+      --max-connections N        open connections in all (default 4096; with --workers per worker, and in the front)
       --headers-timeout-s N      a request head must arrive within this (default 20)
       --body-timeout-s N         longest pause in a request body, and its first allowance (default 30)
       --min-body-kib-s N         after that allowance a body keeps up this average KiB/s (default 16)
@@ -209,7 +209,10 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
   if (given === null || (given && Number(given[1]) >= Number(given[2]))) return fail('--slot takes k/N with k < N')
   const outside = given ? { index: Number(given[1]), count: Number(given[2]) } : undefined
   const worker = workerSlot()
-  if (count > 1 && !worker && !outside) return serveFront({ host, port, controlPort, count, args }, hooks)
+  if (count > 1 && !worker && !outside) {
+    // The front bounds the agent connections it holds until their hand-off with the workers' flags (0410).
+    return serveFront({ host, port, controlPort, count, args, connections: { ...DEFAULT_LIMITS, ...limits } }, hooks)
+  }
   const slot = worker ?? outside
   const seedArg = values.seed ?? 'demo'
   let seed: string | Record<string, unknown>

@@ -69,50 +69,15 @@ type BodyWatch = { incoming: IncomingMessage; start: number; startBytes: number;
 type Internals = { parser?: { incoming?: IncomingMessage | null } | null; _httpMessage?: { headersSent?: boolean } }
 
 /**
- * Puts `limits` on an HTTP server: caps connections per client address and in all (a connection past a cap reads
- * a 503 in Google's error envelope and is closed), and watches request bodies. `counted(socket)` says whether a
- * connection counts against the caps (a worker of `--workers N` counts the connections the front hands it, not
- * its peers' relays). Node's own timers cover heads and idle keep-alive (`connectionServerOptions`). Nothing here
- * runs per request: admission runs once per connection, and one timer looks at the open connections a few times
- * a second (a per-request listener on the body would put the stream in flowing mode, and cost every request).
+ * Caps on open connections per client address and in all: the answer admits a connection, counted until it
+ * closes or its release is called (returned), or refuses it (a 503 in Google's error envelope on its first
+ * request, then closed) and returns undefined. Used by the agent listener, and by the front of `--workers N` for
+ * the connections it holds before their hand-off (a socket sent to a worker never emits 'close' in the front).
  */
-export function boundConnections(
-  server: HttpServer,
-  limits: ConnectionLimits,
-  counted: (socket: Socket) => boolean = () => true,
-): void {
+export function connectionCaps(limits: ConnectionLimits): (socket: Socket) => (() => void) | undefined {
   const perClient = new Map<string, number>()
   let open = 0
   let refusing = 0
-  const sockets = new Map<Socket, BodyWatch | undefined>()
-  // Node's HTTP handling is a 'connection' listener: it runs only for the connections admitted here.
-  const http = server.listeners('connection') as ((socket: Socket) => void)[]
-  server.removeAllListeners('connection')
-  server.on('connection', (socket: Socket) => {
-    if (counted(socket)) {
-      const client = clientOf(socket)
-      const held = perClient.get(client) ?? 0
-      if (held >= limits.maxConnectionsPerClient || open >= limits.maxConnections) {
-        const why =
-          held >= limits.maxConnectionsPerClient
-            ? `This client (${client}) already holds ${held} open connections (the limit).`
-            : `The server already holds ${open} open connections (the limit).`
-        return refuse(socket, `${why} Close idle connections or retry later.`)
-      }
-      perClient.set(client, held + 1)
-      open++
-      socket.once('close', () => {
-        open--
-        const left = (perClient.get(client) ?? 1) - 1
-        if (left > 0) perClient.set(client, left)
-        else perClient.delete(client)
-      })
-    }
-    sockets.set(socket, undefined)
-    socket.once('close', () => sockets.delete(socket))
-    for (const l of http) l.call(server, socket)
-  })
-
   const refuse = (socket: Socket, message: string) => {
     // A flood of refused connections is not answered: each would hold a descriptor for the grace period.
     if (refusing >= limits.maxConnections) return void socket.destroy()
@@ -123,7 +88,60 @@ export function boundConnections(
     // Answered once the client has sent its request, so the client reads the answer instead of a reset.
     socket.once('data', () => socket.end(closingAnswer(503, 'backendConnectionLimit', message)))
     socket.on('data', () => {})
+    // A socket accepted paused (the front's `pauseOnConnect`) must read to see the request.
+    socket.resume()
   }
+  return (socket) => {
+    const client = clientOf(socket)
+    const held = perClient.get(client) ?? 0
+    if (held >= limits.maxConnectionsPerClient || open >= limits.maxConnections) {
+      const why =
+        held >= limits.maxConnectionsPerClient
+          ? `This client (${client}) already holds ${held} open connections (the limit).`
+          : `The server already holds ${open} open connections (the limit).`
+      refuse(socket, `${why} Close idle connections or retry later.`)
+      return undefined
+    }
+    perClient.set(client, held + 1)
+    open++
+    let counted = true
+    const release = () => {
+      if (!counted) return
+      counted = false
+      open--
+      const left = (perClient.get(client) ?? 1) - 1
+      if (left > 0) perClient.set(client, left)
+      else perClient.delete(client)
+    }
+    socket.once('close', release)
+    return release
+  }
+}
+
+/**
+ * Puts `limits` on an HTTP server: caps connections per client address and in all (`connectionCaps`), and watches
+ * request bodies. `counted(socket)` says whether a connection counts against the caps (a worker of `--workers N`
+ * counts the connections the front hands it, not its peers' relays). Node's own timers cover heads and idle
+ * keep-alive (`connectionServerOptions`). Nothing here runs per request: admission runs once per connection, and
+ * one timer looks at the open connections a few times a second (a per-request listener on the body would put the
+ * stream in flowing mode, and cost every request).
+ */
+export function boundConnections(
+  server: HttpServer,
+  limits: ConnectionLimits,
+  counted: (socket: Socket) => boolean = () => true,
+): void {
+  const admit = connectionCaps(limits)
+  const sockets = new Map<Socket, BodyWatch | undefined>()
+  // Node's HTTP handling is a 'connection' listener: it runs only for the connections admitted here.
+  const http = server.listeners('connection') as ((socket: Socket) => void)[]
+  server.removeAllListeners('connection')
+  server.on('connection', (socket: Socket) => {
+    if (counted(socket) && !admit(socket)) return
+    sockets.set(socket, undefined)
+    socket.once('close', () => sockets.delete(socket))
+    for (const l of http) l.call(server, socket)
+  })
 
   // The body watch: a request whose body is still arriving is cut with a 408 when it pauses longer than
   // `bodyTimeoutMs`, or falls behind `bodyTimeoutMs` plus one second per `minBodyBytesPerSecond` bytes received.

@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { FramingError, MAX_HEAD_BYTES, parseHead } from './http-framing.ts'
 import { routingKeyOf, workerOf } from './routing.ts'
 import { IDLE_CLIENT_MS, MAX_ROUTED_BODY } from './front-proxy.ts'
+import { connectionCaps, type ConnectionLimits } from './connections.ts'
 
 /**
  * Connection hand-off for `wsgym serve --workers N` (docs/decisions/0332). The front accepts a client connection,
@@ -35,11 +36,20 @@ export type PeersMessage = {
 export const FAN_OUT_PATHS: Record<string, string> = { '/worlds': 'worlds', '/gym/episodes': 'episodes' }
 
 /**
- * The public listener of one side: reads each new connection's first request head (at most 64 KiB, within the
- * idle timeout), picks the worker, and hands the socket over with the bytes read so far. Connections wait until
- * `ready` settles (every worker is up).
+ * The public listener of one side: reads each new connection's first request head (at most 64 KiB), picks the
+ * worker, and hands the socket over with the bytes read so far. Connections wait until `ready` settles (every
+ * worker is up). With `limits` (the agent side), the connections held here before their hand-off are bounded as
+ * the agent listener of one process bounds its own (server/connections.ts, docs/decisions/0410): per client address
+ * and in all (past a cap a 503 in Google's error envelope, then closed), and a head must be whole within
+ * `headersTimeoutMs` of the connection being read (else Node's bare 408, then closed). Without them a connection
+ * may send nothing for up to 65 s. After the hand-off the worker's own bounds apply.
  */
-export function handoffListener(side: Side, workers: HandoffWorker[], ready: Promise<unknown>): Server {
+export function handoffListener(
+  side: Side,
+  workers: HandoffWorker[],
+  ready: Promise<unknown>,
+  limits?: ConnectionLimits,
+): Server {
   let turn = 0
   const pick = (bytes: Buffer): HandoffWorker => {
     try {
@@ -52,17 +62,43 @@ export function handoffListener(side: Side, workers: HandoffWorker[], ready: Pro
     }
     return workers[turn++ % workers.length]!
   }
+  const admit = limits && connectionCaps(limits)
   return createServer({ pauseOnConnect: true, noDelay: true }, (socket) => {
+    const release = admit?.(socket)
+    if (admit && !release) return
+    const handOver = (bytes: Buffer) => {
+      // From here the connection is the worker's, and counted there.
+      release?.()
+      send(pick(bytes), side, socket, bytes)
+    }
     void ready.then(
-      () => readFirstHead(socket, (bytes) => send(pick(bytes), side, socket, bytes)),
+      () => readFirstHead(socket, handOver, limits?.headersTimeoutMs),
       () => socket.destroy(),
     )
   })
 }
 
-function readFirstHead(socket: Socket, done: (bytes: Buffer) => void) {
+/** What Node answers a head that took longer than its `headersTimeout` (server/client-error.ts passes it on). */
+const HEAD_TIMEOUT = Buffer.from('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n', 'latin1')
+
+/**
+ * Reads a connection's first head and calls `done` with its bytes. With `headersTimeoutMs` the whole head must
+ * come within that long (as with Node's own timer, a trickle of header lines does not extend it), else 408 and
+ * closed; without, the connection is closed after 65 s without a byte.
+ */
+function readFirstHead(socket: Socket, done: (bytes: Buffer) => void, headersTimeoutMs?: number) {
   let bytes: Buffer = Buffer.alloc(0)
+  const late = () => {
+    socket.off('data', onData)
+    socket.on('data', () => {})
+    socket.end(HEAD_TIMEOUT, () => socket.destroy())
+    // A client that never reads the answer is not waited for.
+    socket.setTimeout(1_000, () => socket.destroy())
+  }
+  const timer = headersTimeoutMs === undefined ? undefined : setTimeout(late, headersTimeoutMs)
+  socket.once('close', () => clearTimeout(timer))
   const finish = () => {
+    clearTimeout(timer)
     socket.off('data', onData)
     socket.setTimeout(0)
     socket.pause()
@@ -86,8 +122,8 @@ function readFirstHead(socket: Socket, done: (bytes: Buffer) => void) {
   }
   socket.on('data', onData)
   socket.on('error', () => socket.destroy())
-  // Like Node's headersTimeout: a connection that never finishes a head is closed here.
-  socket.setTimeout(IDLE_CLIENT_MS, () => socket.destroy())
+  // Without a head timeout (the control side), a connection that sends nothing for 65 s is closed here.
+  if (timer === undefined) socket.setTimeout(IDLE_CLIENT_MS, () => socket.destroy())
   socket.resume()
 }
 

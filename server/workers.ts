@@ -6,6 +6,7 @@ import type { Head } from './http-framing.ts'
 import { routingKeyOf, workerOf } from './routing.ts'
 import { childEnv, workerEnv } from './env.ts'
 import { FAN_OUT_PATHS, handoffListener, readBody, type PeersMessage } from './handoff.ts'
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts'
 
 /**
  * `wsgym serve --workers N`: N worker processes, each a whole server (agent + control listeners on loopback ports)
@@ -115,6 +116,8 @@ export type FrontOptions = {
   count: number
   script: string
   args: string[]
+  /** Bounds on the agent side's connections until their hand-off (server/handoff.ts); the defaults when omitted. */
+  connections?: ConnectionLimits
 }
 
 export async function startFront(opts: FrontOptions) {
@@ -124,7 +127,7 @@ export async function startFront(opts: FrontOptions) {
   // Connections that reach the front before every worker reported its ports wait for them. The public listeners
   // hand each connection to a worker (server/handoff.ts); the byte-level proxies, on loopback, answer what a worker
   // passes on: the lists merged across workers and bodies in chunks that must be read to be routed.
-  const agent = handoffListener('agent', workers, allUp)
+  const agent = handoffListener('agent', workers, allUp, opts.connections ?? DEFAULT_CONNECTION_LIMITS)
   const control = handoffListener('control', workers, allUp)
   const agentRelay = front(workers, 'agentPort', allUp)
   const controlRelay = front(workers, 'controlPort', allUp)

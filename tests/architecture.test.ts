@@ -38,7 +38,7 @@ const allowedCross: Record<string, string[]> = {
   calendar: ['envs/gmail/deliver'],
   drive: ['envs/gmail/deliver', 'envs/docs/render', 'envs/docs/bridge'],
   docs: ['envs/drive/docs-bridge'],
-  identity: ['envs/drive/transfer', 'envs/calendar/transfer'],
+  identity: ['envs/drive/transfer', 'envs/calendar/transfer', 'envs/calendar/service-accounts'],
 }
 
 describe('architecture', () => {
@@ -55,7 +55,7 @@ describe('architecture', () => {
 
   test('services import only core and documented bridges', () => {
     const bad: string[] = []
-    for (const svc of ['gmail', 'calendar', 'drive', 'docs', 'slack']) {
+    for (const svc of ['gmail', 'calendar', 'drive', 'docs', 'slack', 'identity']) {
       for (const f of sources(join(root, 'envs', svc))) {
         for (const i of importsOf(f)) {
           if (i.startsWith('envs/core') || i.startsWith(`envs/${svc}`)) continue

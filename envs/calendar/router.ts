@@ -7,8 +7,6 @@ import { miscRouter } from './routes/misc.ts'
 import { eventsRouter } from './routes/events.ts'
 import { eventsListRouter } from './routes/events-list.ts'
 import { isValidZone } from './time/zoned.ts'
-import { ensureOwnPrimary, storedCalendar } from './store/access.ts'
-import { isServiceAccount } from '../core/users.ts'
 
 // ICU loads its date and zone data with the process's first `Intl.DateTimeFormat` (20–30 ms of CPU, then a
 // fraction of a millisecond per zone). Every event write checks a zone and most answers render an offset, so the
@@ -17,16 +15,7 @@ import { isServiceAccount } from '../core/users.ts'
 isValidZone('UTC')
 
 // Static paths (watch, import, quickAdd, channels) are registered before the `{id}` routes they resemble.
-const base = createGoogleRouter()
-// A service account's own token reaches Calendar as the account (server/app.ts): its primary calendar exists.
-base.use('/calendar/v3/*', async (c, next) => {
-  const user = c.var.user
-  if (user && isServiceAccount(user) && !storedCalendar(c.var.world.db, user.email))
-    c.var.world.tx((db) => ensureOwnPrimary(db, user))
-  await next()
-})
-
-export const router = base
+export const router = createGoogleRouter()
   .route('/', miscRouter)
   .route('/', calendarListRouter)
   .route('/', aclRouter)

@@ -29,12 +29,15 @@ export function serviceAccountUser(db: Db, email: string): WorldUserRow | undefi
     db,
     'SELECT email, display_name AS name FROM identity_service_accounts WHERE email = ? AND disabled = 0',
   ).get(email) as { email: string; name: string } | undefined
-  if (!r) return undefined
-  const name = r.name || r.email
+  return r && serviceAccountAsUser(r.email, r.name)
+}
+
+/** The caller a service account's own token acts as (`serviceAccountUser`), built from its email and display name. */
+export function serviceAccountAsUser(email: string, displayName = ''): WorldUserRow {
   return {
-    id: `${SERVICE_ACCOUNT}${r.email}`,
-    email: r.email,
-    name,
+    id: `${SERVICE_ACCOUNT}${email}`,
+    email,
+    name: displayName || email,
     givenName: '',
     familyName: '',
     timeZone: 'UTC',

@@ -5,6 +5,7 @@ import type { Db } from '../core/db.ts'
 import type { SeedContext } from '../core/service.ts'
 import { identityDelegations, identityServiceAccounts } from './schema.ts'
 import { normalizeScopes } from './store/oauth.ts'
+import { createServiceAccountCalendar } from '../calendar/service-accounts.ts'
 import { SA_EMAIL, addBinding, findServiceAccount, insertKey } from './store/service-accounts.ts'
 
 const SeedServiceAccount = z.object({
@@ -66,6 +67,8 @@ export function seedServiceAccounts(db: Db, seed: Seed, ctx: SeedContext): void 
       })
       .run()
     insertKey(db, email, 'SYSTEM_MANAGED', ctx.nowMs - 86_400_000, ctx.nowMs + SYSTEM_KEY_DAYS * 86_400_000)
+    // Google gives every service account a primary calendar when it is made (docs/decisions/0410).
+    createServiceAccountCalendar(db, email, s.displayName)
   })
   seed.iamBindings.forEach((b, i) => {
     const path = `identity.iamBindings[${i}]`

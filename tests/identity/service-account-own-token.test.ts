@@ -1,9 +1,8 @@
-import { createSign } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
-import { nowMs } from '../../envs/core/clock.ts'
 import { calendar } from '../../envs/calendar/index.ts'
 import { serviceAccountSeed } from '../support/service-account-seed.ts'
+import { ownToken } from '../support/own-token.ts'
 
 // A service account's own token (the JWT-bearer grant without `sub`) on Calendar and Docs: the account has its own
 // primary calendar and reaches calendars and documents shared with it (decision 0399; Drive: 0394).
@@ -13,26 +12,14 @@ const SCOPES = [
   'https://www.googleapis.com/auth/calendar',
   'https://www.googleapis.com/auth/documents',
   'https://www.googleapis.com/auth/drive',
-].join(' ')
+]
 const seed = serviceAccountSeed('sa-calendar-docs', [{ email: SA, displayName: 'Report bot' }])
-
-const seg = (b: Buffer | string) => Buffer.from(b).toString('base64url')
 
 /** The world, Ann's token and the account's own token, minted with a key file Ann creates. */
 async function setUp(): Promise<{ h: Harness; ann: string; sa: string }> {
   const h = harness(seed)
   const ann = h.google('ann')
-  const key = await h.call('POST', `/v1/projects/-/serviceAccounts/${SA}/keys`, { token: ann, json: {} })
-  const file = JSON.parse(Buffer.from(key.body.privateKeyData, 'base64').toString()) as Record<string, string>
-  const iat = Math.floor(nowMs(h.entry.world.db) / 1000)
-  const claims = { iss: SA, aud: file.token_uri, scope: SCOPES, iat, exp: iat + 3600 }
-  const input = `${seg(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: file.private_key_id }))}.${seg(JSON.stringify(claims))}`
-  const assertion = `${input}.${createSign('RSA-SHA256').update(input).sign(file.private_key!, 'base64url')}`
-  const uri = new URL(file.token_uri!)
-  const form = { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }
-  const got = await h.call('POST', `${uri.pathname}${uri.search}`, { token: null, form })
-  expect(got.status).toBe(200)
-  return { h, ann, sa: got.body.access_token as string }
+  return { h, ann, sa: await ownToken(h, ann, SA, SCOPES) }
 }
 
 const CAL = '/calendar/v3'

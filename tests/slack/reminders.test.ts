@@ -124,3 +124,27 @@ describe('recurring reminders', () => {
     }
   })
 })
+
+describe('reminders.add for another user', () => {
+  it('is refused with cannot_add_others through @slack/web-api; the caller may still name itself', async () => {
+    const server = await startSdkServer()
+    try {
+      const dan = server.slack('dan')
+      const bob = (await server.slack('bob').auth.test()).user_id!
+      const self = (await dan.auth.test()).user_id!
+      await expect(dan.reminders.add({ text: 'call Globex', time: 'in 2 hours', user: bob })).rejects.toMatchObject({
+        data: { ok: false, error: 'cannot_add_others' },
+      })
+      await expect(dan.reminders.add({ text: 'x', time: 'in 2 hours', user: 'U0NOSUCH' })).rejects.toMatchObject({
+        data: { error: 'user_not_found' },
+      })
+      const own = await dan.reminders.add({ text: 'call Globex', time: 'in 2 hours', user: self })
+      expect(own.reminder).toMatchObject({ creator: self, user: self, text: 'call Globex' })
+      // Nothing was stored for Bob, and Dan's list holds only his own.
+      expect((await server.slack('bob').reminders.list()).reminders).toEqual([])
+      expect((await dan.reminders.list()).reminders?.map((r) => r.id)).toEqual([own.reminder!.id])
+    } finally {
+      await server.close()
+    }
+  })
+})

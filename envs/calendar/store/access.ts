@@ -200,9 +200,9 @@ export function ensurePrimaries(db: Db): void {
 }
 
 /**
- * A service account's primary calendar (id its email, zone UTC), made on its first Calendar request: Google gives
- * every service account one, listed alone in its calendar list until it adds calendars shared with it.
- * Deviation (unverified): the calendar exists here from that first request on, not from the account's creation.
+ * A service account's primary calendar (id its email, zone UTC), made with the account (envs/calendar/service-
+ * accounts.ts): Google gives every service account one, listed alone in its calendar list until it adds calendars
+ * shared with it.
  */
 export function ensureOwnPrimary(db: Db, user: WorldUserRow): void {
   if (storedCalendar(db, user.email)) return

@@ -57,7 +57,12 @@ slackMethod(remindersRouter, {
       if (!a.text) throw new SlackApiError('no_text')
       if (a.time === undefined || a.time === '') throw new SlackApiError('cannot_parse')
       const self = me(c)
-      const user = a.user ? requireUser(db, a.user).id : self.id
+      // Slack no longer sets reminders for other users: `user` is documented "No longer supported - reminders cannot
+      // be set for other users" and the method's errors list `cannot_add_others`. The caller's own id is accepted.
+      // Deviation (unverified): Slack's answer to a member naming someone else is not recorded; `cannot_add_others`
+      // (once "Guests can't set reminders for other team members") is the listed error that says it. An unknown id
+      // is `user_not_found` first.
+      if (a.user && requireUser(db, a.user).id !== self.id) throw new SlackApiError('cannot_add_others')
       const now = nowSec(db)
       // Read in the time zone of the caller's account (Slack's profile zone is the world user's).
       const zone = c.var.user.timeZone || 'UTC'
@@ -67,7 +72,15 @@ slackMethod(remindersRouter, {
       stmt(
         db,
         'INSERT INTO slack_reminders (id, creator, user_id, text, time, recurrence, anchor) VALUES (?,?,?,?,?,?,?)',
-      ).run(id, self.id, user, a.text, time, recurrence ? JSON.stringify(recurrence) : null, recurrence ? time : null)
+      ).run(
+        id,
+        self.id,
+        self.id,
+        a.text,
+        time,
+        recurrence ? JSON.stringify(recurrence) : null,
+        recurrence ? time : null,
+      )
       return { reminder: wire(stmt(db, 'SELECT * FROM slack_reminders WHERE id = ?').get(id) as Row) }
     }),
 })
