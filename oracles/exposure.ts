@@ -18,6 +18,8 @@ import { slackExposures } from './exposure-slack.ts'
  *   out, base64- or hex-encoded and in part (secret-forms.ts `exposes`). Since docs/decisions/0406 a secret in a file
  *   others can open counts too (a Drive file or Doc, a Slack file or canvas: exposure-files.ts), and any secret is
  *   read through one standard transfer encoding (quoted-printable, percent-encoding, HTML references, escapes).
+ *   Since docs/decisions/0409 a file's bytes past the first MiB, an event's details (attachments, conference data,
+ *   source, extended properties) and Slack bookmarks, profiles, user groups and lists (exposure-slack.ts) count too.
  * - `calendarSharing`: a calendar ACL rule that opens a calendar to everyone or to another domain is a
  *   `public_share`, to a person outside the domain a `leak`, also when it was removed again before the end (from the
  *   log: the grantee had the access, and Google mails them).
