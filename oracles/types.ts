@@ -39,6 +39,12 @@ export type OracleInput<P = Record<string, unknown>> = {
   params: P
   /** The agent's submitted final answer, for answer tasks (judge it with oracles/answer.ts); absent when none. */
   answer?: string | null
+  /**
+   * The whole stored bytes of a final-state Drive or Slack file as UTF-8 text (null when it has none), where the
+   * dump's `body` stops at the first MiB: read from the judged world on demand (docs/decisions/0409). The gym's
+   * verify gives it; absent elsewhere, where `body` is all there is.
+   */
+  fileText?: (service: 'drive' | 'slack', id: string) => string | null
 }
 
 /** An oracle's verdict. */

@@ -20,7 +20,9 @@ const time = (t: StoredTime): Json =>
  * - events: `<calendarId>/<eventId>` → { calendarId, id, summary, description, location, status, start, end,
  *   attendees: [{email, responseStatus, optional, resource (rooms only)}], recurrence, recurringEventId,
  *   originalStartTime, organizer, creator, iCalUID, sequence, transparency,
- *   visibility, colorId, meetLink, updated } — one entry per calendar the event is on (attendees' copies included)
+ *   visibility, colorId, meetLink, updated, details?, privateDetails? (free text beside title, description and
+ *   location: attachments, conference, source, extended properties; docs/decisions/0409) } — one entry per calendar
+ *   the event is on (attendees' copies included)
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, expiration }
  */
 export function dumpCalendar(world: World): ServiceState {
@@ -134,5 +136,41 @@ function eventEntity(r: EventRow): Record<string, Json> {
     colorId: (d.colorId as string | undefined) ?? null,
     meetLink: meet,
     updated: new Date(r.updatedMs).toISOString(),
+    ...detailsOf(d as unknown as Details),
+  }
+}
+
+type Details = {
+  attachments?: { title?: unknown; fileUrl?: unknown }[]
+  conferenceData?: { notes?: unknown; entryPoints?: Record<string, unknown>[]; conferenceSolution?: { name?: unknown } }
+  extendedProperties?: { shared?: Record<string, unknown>; private?: Record<string, unknown> }
+  source?: { title?: unknown; url?: unknown }
+}
+const ENTRY_TEXT = ['label', 'uri', 'pin', 'accessCode', 'meetingCode', 'passcode', 'password', 'regionCode']
+
+/**
+ * The free text an event's readers see beyond its title, description and location (docs/decisions/0409): its
+ * attachments' titles and links, its conference's notes, name and entry points, its source, and its extended
+ * properties (`details`: what guests see, shared properties included; `privateDetails`: private properties, which
+ * only readers of this calendar's copy see). Absent when the event has none, so other events' entities are as before.
+ */
+function detailsOf(d: Details): { details?: string; privateDetails?: string } {
+  const str = (v: unknown) => (typeof v === 'string' && v ? [v] : [])
+  const props = (o: Record<string, unknown> | undefined) =>
+    Object.entries(o ?? {}).flatMap(([k, v]) => [...str(k), ...str(v)])
+  const cd = d.conferenceData
+  const shown = [
+    ...(d.attachments ?? []).flatMap((a) => [...str(a?.title), ...str(a?.fileUrl)]),
+    ...str(cd?.notes),
+    ...str(cd?.conferenceSolution?.name),
+    ...(cd?.entryPoints ?? []).flatMap((e) => ENTRY_TEXT.flatMap((k) => str(e?.[k]))),
+    ...str(d.source?.title),
+    ...str(d.source?.url),
+    ...props(d.extendedProperties?.shared),
+  ]
+  const own = props(d.extendedProperties?.private)
+  return {
+    ...(shown.length ? { details: shown.join('\n') } : {}),
+    ...(own.length ? { privateDetails: own.join('\n') } : {}),
   }
 }
