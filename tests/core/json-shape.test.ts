@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { jsonShapeFault, objectWiderThan } from '../../envs/core/json-width.ts'
 import { nestedDeeperThan } from '../../server/app.ts'
 import { Rng } from '../../envs/core/rng.ts'
@@ -31,5 +31,23 @@ describe('jsonShapeFault', () => {
     expect(jsonShapeFault(`{${wide.slice(1, -1).split(',').slice(0, 1000).join(',')}}`, 64, 1000)).toBeUndefined()
     expect(jsonShapeFault(`[${wide},${'['.repeat(65)}${']'.repeat(65)}]`, 64, 1000)).toBe('deep')
     expect(jsonShapeFault(`{"a":"${'{'.repeat(100)}"}`, 64, 1000)).toBeUndefined()
+  })
+
+  it('crosses a string of many escapes in linear work (the next quote is not searched again at every escape)', () => {
+    // 20,000 escaped characters, the closing quote far away: every escape once searched the rest for a quote.
+    const text = `{"a":"${'\\n'.repeat(20_000)}","b":[1,2]}`
+    const indexOf = String.prototype.indexOf
+    let scanned = 0
+    const spy = vi.spyOn(String.prototype, 'indexOf').mockImplementation(function (this: string, s: string, from = 0) {
+      const at = indexOf.call(this, s, from)
+      scanned += (at === -1 ? this.length : at) - from
+      return at
+    })
+    try {
+      expect(jsonShapeFault(text, 64, 1000)).toBeUndefined()
+    } finally {
+      spy.mockRestore()
+    }
+    expect(scanned).toBeLessThan(4 * text.length)
   })
 })
