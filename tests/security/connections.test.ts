@@ -1,11 +1,12 @@
 import { Agent, request } from 'node:http'
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, describe, expect, test } from 'vitest'
 import { google } from 'googleapis'
 import { WebClient } from '@slack/web-api'
 import { startServer, type Running } from '../../server/main.ts'
 import type { Limits } from '../../server/limits.ts'
+import { openSocket, readUntilClosed } from '../support/raw-sockets.ts'
 
 // The agent listener bounds what a client can hold open (docs/decisions/0407): connections per client address and in
 // all, how long a request head and body may take, how long an idle keep-alive connection stays. Over real sockets.
@@ -33,29 +34,7 @@ async function serve(limits: Partial<Limits>) {
   return { port: Number(port), url: running.agentUrl, token: user.googleToken!, slackToken: user.slackUserToken! }
 }
 
-/** An open socket that has sent nothing yet. */
-const open = (port: number) =>
-  new Promise<Socket>((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => resolve(s))
-    clients.push(s)
-    s.once('error', reject)
-  })
-
-/** Everything the server sends on `s` until it closes the connection (or `ms` pass: then `closed` is false). */
-function readUntilClosed(s: Socket, ms: number) {
-  return new Promise<{ text: string; closed: boolean; afterMs: number }>((resolve) => {
-    const t0 = performance.now()
-    const chunks: Buffer[] = []
-    const done = (closed: boolean) => {
-      clearTimeout(timer)
-      resolve({ text: Buffer.concat(chunks).toString('utf8'), closed, afterMs: performance.now() - t0 })
-    }
-    const timer = setTimeout(() => done(false), ms)
-    s.on('data', (d: Buffer) => chunks.push(d))
-    s.on('error', () => {})
-    s.once('close', () => done(true))
-  })
-}
+const open = (port: number, from?: string) => openSocket(clients, port, from)
 
 const GET_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
 const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { message: string } }

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { firstAnswer, openSocket, readUntilClosed } from '../support/raw-sockets.ts'
 
 // The front of `wsgym serve --workers N` holds each connection until its first request head, then hands it to a
 // worker. Until then it bounds it as one process's agent listener does (docs/decisions/0407, 0410): connections per
@@ -49,39 +50,7 @@ afterEach(async () => {
   await sleep(100)
 })
 
-/** An open socket from `from` (a loopback address: each is another client) that has sent nothing yet. */
-const open = (port: number, from = '127.0.0.1') =>
-  new Promise<Socket>((resolve, reject) => {
-    const s = connect({ port, host: '127.0.0.1', localAddress: from }, () => resolve(s))
-    clients.push(s)
-    s.once('error', reject)
-  })
-
-/** Everything the server sends on `s` until it closes the connection (or `ms` pass: then `closed` is false). */
-function readUntilClosed(s: Socket, ms: number) {
-  return new Promise<{ text: string; closed: boolean; afterMs: number }>((resolve) => {
-    const t0 = performance.now()
-    const chunks: Buffer[] = []
-    const done = (closed: boolean) => {
-      clearTimeout(timer)
-      resolve({ text: Buffer.concat(chunks).toString('utf8'), closed, afterMs: performance.now() - t0 })
-    }
-    const timer = setTimeout(() => done(false), ms)
-    s.on('data', (d: Buffer) => chunks.push(d))
-    s.on('error', () => {})
-    s.once('close', () => done(true))
-  })
-}
-
-/** The first answer's bytes on a kept-alive connection (the connection stays open). */
-const firstAnswer = (s: Socket) =>
-  new Promise<string>((resolve) => {
-    let text = ''
-    s.on('data', (d: Buffer) => {
-      text += d.toString('utf8')
-      if (/\r\n\r\n/.test(text)) resolve(text)
-    })
-  })
+const open = (port: number, from?: string) => openSocket(clients, port, from)
 
 const GET_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
 const CLOSING_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
