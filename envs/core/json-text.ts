@@ -23,6 +23,19 @@ export class JsonText {
     return this.make()
   }
 
+  /**
+   * The text of the value as a member of the top-level object: `JSON.stringify(value, null, indent)` with its lines
+   * indented one level (kept under its own key beside the element texts, which are indented two).
+   */
+  member(indent: number | undefined): string | undefined {
+    return this.kept(indent === undefined ? MEMBER_COMPACT : -indent, () => {
+      const s = JSON.stringify(this.make(), null, indent) as string | undefined
+      // A value that stringifies to nothing (undefined, a function) leaves the member out, as JSON.stringify does.
+      if (s === undefined) return undefined
+      return indent ? s.split('\n').join(`\n${' '.repeat(indent)}`) : s
+    })
+  }
+
   /** The text of the value as an element of a top-level array: `JSON.stringify(value, null, indent)`, indented. */
   element(indent: number | undefined): string {
     if (this.mine && this.mine.indent === indent) return this.mine.text
@@ -32,16 +45,29 @@ export class JsonText {
   }
 
   private textFromMemo(indent: number | undefined): string {
+    return this.kept(indent ?? 0, () => elementText(this.make(), indent))
+  }
+
+  /**
+   * The slot's text under `key` (an indent), made when the slot's values changed or it has none yet (a value with no
+   * text is not kept).
+   */
+  private kept<T extends string | undefined>(key: number, make: () => T): T {
     let kept = this.memo.get(this.slot)
     if (!kept || !sameValues(kept.values, this.values)) {
       if (!kept && this.memo.size >= MAX_TEXTS) this.memo.clear()
       this.memo.set(this.slot, (kept = { values: this.values, texts: new Map() }))
     }
-    let text = kept.texts.get(indent ?? 0)
-    if (text === undefined) kept.texts.set(indent ?? 0, (text = elementText(this.make(), indent)))
-    return text
+    const text = kept.texts.get(key) as T | undefined
+    if (text !== undefined) return text
+    const made = make()
+    if (made !== undefined) kept.texts.set(key, made)
+    return made
   }
 }
+
+/** The memo key of a member's compact text (member texts are kept under minus their indent). */
+const MEMBER_COMPACT = -0.5
 
 /** Kept texts by slot: the values each was made from and its text per indent. */
 export type TextMemo = Map<string, { values: readonly unknown[]; texts: Map<number, string> }>
@@ -92,18 +118,21 @@ export function elementText(v: unknown, indent: number | undefined): string {
 export const elementOf = (v: unknown, indent: number | undefined) =>
   v instanceof JsonText ? v.element(indent) : elementText(v, indent)
 
-/** The top-level keys of `value` holding arrays with a `JsonText` element. */
+/** The top-level keys of `value` holding a `JsonText`, or arrays with a `JsonText` element. */
 function textListKeys(value: unknown): string[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return []
   const keys: string[] = []
-  for (const [k, v] of Object.entries(value)) if (Array.isArray(v) && v.some((x) => x instanceof JsonText)) keys.push(k)
+  for (const [k, v] of Object.entries(value)) {
+    if (v instanceof JsonText || (Array.isArray(v) && v.some((x) => x instanceof JsonText))) keys.push(k)
+  }
   return keys
 }
 
 /**
  * `JSON.stringify(value, null, indent)`, byte for byte, with the kept texts of `JsonText` elements of top-level
- * arrays copied in. The object is written member by member as `JSON.stringify` writes it (members whose value
- * stringifies to nothing are left out, nested lines indented one level), so no marker can clash with a value.
+ * arrays and of `JsonText` top-level members copied in. The object is written member by member as `JSON.stringify`
+ * writes it (members whose value stringifies to nothing are left out, nested lines indented one level), so no marker
+ * can clash with a value.
  */
 export function stringifyWithTexts(value: unknown, indent: number | undefined): string {
   const keys = textListKeys(value)
@@ -116,7 +145,10 @@ export function stringifyWithTexts(value: unknown, indent: number | undefined): 
   let out = ''
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     let text: string | undefined
-    if (lists.has(k)) text = listText(v as unknown[], indent, pad)
+    if (v instanceof JsonText) {
+      text = v.member(indent)
+      if (text === undefined) continue
+    } else if (lists.has(k)) text = listText(v as unknown[], indent, pad)
     else {
       text = JSON.stringify(v, null, indent)
       if (text === undefined) continue
@@ -140,7 +172,10 @@ export function plainLists(value: unknown): unknown {
   const keys = textListKeys(value)
   if (!keys.length) return value
   const out: Record<string, unknown> = { ...(value as Record<string, unknown>) }
-  for (const k of keys) out[k] = (out[k] as unknown[]).map((x) => (x instanceof JsonText ? x.toJSON() : x))
+  for (const k of keys) {
+    const v = out[k]
+    out[k] = v instanceof JsonText ? v.toJSON() : (v as unknown[]).map((x) => (x instanceof JsonText ? x.toJSON() : x))
+  }
   return out
 }
 

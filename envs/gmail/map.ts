@@ -1,6 +1,7 @@
 import type { MessageRow, LabelRow } from './schema.ts'
 import type { WirePart } from './store/messages.ts'
 import { base64urlPadded } from './mime/base64url.ts'
+import { JsonText, type TextMemo } from '../core/json-text.ts'
 
 export type Format = 'minimal' | 'full' | 'raw' | 'metadata'
 
@@ -11,7 +12,18 @@ export type MessageView = Pick<
   'id' | 'threadId' | 'internalDate' | 'historyId' | 'payload' | 'snippet' | 'size'
 > & { raw?: Buffer }
 
-export function toMessage(row: MessageView, labelIds: string[], format: Format, metadataHeaders: string[] = []) {
+export function toMessage(
+  row: MessageView,
+  labelIds: string[],
+  format: Format,
+  metadataHeaders: string[] = [],
+  /**
+   * Only for a message that is the whole answer (messages.get): format=full's payload as a `JsonText` kept in this
+   * memo by message id and stored payload text, so a message read again copies its payload's text instead of parsing
+   * the stored JSON and stringifying it again (envs/core/json-text.ts). Callers that read the payload must omit it.
+   */
+  payloadTexts?: TextMemo,
+) {
   const base: Record<string, unknown> = { id: row.id, threadId: row.threadId, labelIds, snippet: row.snippet }
   if (format === 'raw') {
     const [raw, historyId, internalDate] = [base64urlPadded(row.raw!), String(row.historyId), String(row.internalDate)]
@@ -20,7 +32,9 @@ export function toMessage(row: MessageView, labelIds: string[], format: Format, 
   if (format === 'full')
     return {
       ...base,
-      payload: JSON.parse(row.payload) as WirePart,
+      payload: payloadTexts
+        ? new JsonText(row.id, [row.payload], () => JSON.parse(row.payload) as WirePart, payloadTexts)
+        : (JSON.parse(row.payload) as WirePart),
       sizeEstimate: row.size,
       historyId: String(row.historyId),
       internalDate: String(row.internalDate),

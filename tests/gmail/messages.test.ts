@@ -107,6 +107,25 @@ describe('gmail.users.messages.get', () => {
     expect((await h.call('GET', `${M}/${id}?format=raw`)).body.raw).toBe(raw.raw)
   })
 
+  test('a message read again gives the same bytes, pretty or not, and fields= still selects inside the payload', async () => {
+    const h = harness(gmailSeed)
+    const ids = (await h.call('GET', M)).body.messages.map((m: { id: string }) => m.id) as string[]
+    for (const id of ids) {
+      const first = await h.call('GET', `${M}/${id}?format=full`)
+      // What JSON.stringify writes for the parsed answer: each line indented as Google's pretty answers are.
+      expect(first.text).toBe(JSON.stringify(first.body, null, 2))
+      expect((await h.call('GET', `${M}/${id}`)).text).toBe(first.text)
+      const compact = await h.call('GET', `${M}/${id}?format=full&prettyPrint=false`)
+      expect(compact.text).toBe(JSON.stringify(first.body))
+      expect((await h.call('GET', `${M}/${id}?prettyPrint=false`)).text).toBe(compact.text)
+      const picked = await h.call('GET', `${M}/${id}?fields=id,payload(mimeType,partId)`)
+      expect(picked.body).toEqual({ id, payload: { mimeType: first.body.payload.mimeType, partId: '' } })
+    }
+    // Other messages' payloads are their own (a kept text is found by message and stored payload).
+    const payloads = await Promise.all(ids.map(async (id) => (await h.call('GET', `${M}/${id}`)).body.payload))
+    expect(new Set(payloads.map((p) => JSON.stringify(p))).size).toBe(ids.length)
+  })
+
   test('answers 400 for a malformed id and 404 for an unknown one', async () => {
     const h = harness(gmailSeed)
     const bad = await h.call('GET', `${M}/not-an-id`)

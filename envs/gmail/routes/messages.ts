@@ -3,6 +3,7 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { decodePageToken, encodePageToken } from '../../core/paging.ts'
 import { nowMs } from '../../core/clock.ts'
+import { textMemo } from '../../core/json-text.ts'
 import {
   Message,
   ModifyMessageRequest,
@@ -246,10 +247,9 @@ export const messagesRouter = createGoogleRouter()
     const { format, metadataHeaders } = c.req.valid('query')
     const user = mailboxOf(c, userId)
     const row = requireMessageView(c, user, id, format === 'raw')
-    return c.json(
-      toMessage(row, labelsOf(c.var.world.db, user.id, id), format as Format, metadataHeaders) as never,
-      200,
-    )
+    const db = c.var.world.db
+    const texts = format === 'full' ? textMemo(db, 'gmail#payload') : undefined
+    return c.json(toMessage(row, labelsOf(db, user.id, id), format as Format, metadataHeaders, texts) as never, 200)
   })
   .openapi(sendRoute, (c) =>
     c.json(send(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json'))) as never, 200),
