@@ -5,13 +5,16 @@ import { JsonText, type TextMemo } from '../core/json-text.ts'
 
 export type Format = 'minimal' | 'full' | 'raw' | 'metadata'
 
-/** A stored message as Gmail renders it in the requested format (key order as the real API). */
+/** Payloads kept as text up to this length (a large text body is rendered each time rather than held thrice). */
+const KEPT_PAYLOAD_CHARS = 64 * 1024
+
 /** The columns a rendering reads (`raw` only for format=raw): store/messages.ts findMessageView reads just these. */
 export type MessageView = Pick<
   MessageRow,
   'id' | 'threadId' | 'internalDate' | 'historyId' | 'payload' | 'snippet' | 'size'
 > & { raw?: Buffer }
 
+/** A stored message as Gmail renders it in the requested format (key order as the real API). */
 export function toMessage(
   row: MessageView,
   labelIds: string[],
@@ -32,9 +35,10 @@ export function toMessage(
   if (format === 'full')
     return {
       ...base,
-      payload: payloadTexts
-        ? new JsonText(row.id, [row.payload], () => JSON.parse(row.payload) as WirePart, payloadTexts)
-        : (JSON.parse(row.payload) as WirePart),
+      payload:
+        payloadTexts && row.payload.length <= KEPT_PAYLOAD_CHARS
+          ? new JsonText(row.id, [row.payload], () => JSON.parse(row.payload) as WirePart, payloadTexts)
+          : (JSON.parse(row.payload) as WirePart),
       sizeEstimate: row.size,
       historyId: String(row.historyId),
       internalDate: String(row.internalDate),
