@@ -6,7 +6,7 @@ import { google } from 'googleapis'
 import { WebClient } from '@slack/web-api'
 import { startServer, type Running } from '../../server/main.ts'
 import type { Limits } from '../../server/limits.ts'
-import { openSocket, readUntilClosed } from '../support/raw-sockets.ts'
+import { bodyOf, GET_HEALTHZ, openSocket, readUntilClosed, refusedAsBusy } from '../support/raw-sockets.ts'
 
 // The agent listener bounds what a client can hold open (docs/decisions/0407): connections per client address and in
 // all, how long a request head and body may take, how long an idle keep-alive connection stays. Over real sockets.
@@ -36,22 +36,12 @@ async function serve(limits: Partial<Limits>) {
 
 const open = (port: number, from?: string) => openSocket(clients, port, from)
 
-const GET_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
-const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { message: string } }
-
 describe('connection caps', () => {
   test('a client past its cap reads a 503 in the error envelope and is closed; closing one makes room', async () => {
     const { port } = await serve({ maxConnectionsPerClient: 4, headersTimeoutMs: 30_000 })
     const held = await Promise.all([1, 2, 3, 4].map(() => open(port)))
     const extra = await open(port)
-    extra.write(GET_HEALTHZ)
-    const refused = await readUntilClosed(extra, 3_000)
-    expect(refused.closed).toBe(true)
-    expect(refused.text).toMatch(/^HTTP\/1\.1 503 /)
-    expect(refused.text).toMatch(/\r\nretry-after: 1\r\n/i)
-    const body = bodyOf(refused.text)
-    expect(body).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } })
-    expect(body.error.message).toContain('already holds 4 open connections')
+    expect(await refusedAsBusy(extra)).toContain('already holds 4 open connections')
     held[0]!.destroy()
     await sleep(50)
     const next = await open(port)

@@ -3,7 +3,15 @@ import type { Socket } from 'node:net'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { firstAnswer, openSocket, readUntilClosed } from '../support/raw-sockets.ts'
+import {
+  bodyOf,
+  CLOSING_HEALTHZ,
+  firstAnswer,
+  GET_HEALTHZ,
+  openSocket,
+  readUntilClosed,
+  refusedAsBusy,
+} from '../support/raw-sockets.ts'
 
 // The front of `wsgym serve --workers N` holds each connection until its first request head, then hands it to a
 // worker. Until then it bounds it as one process's agent listener does (docs/decisions/0407, 0410): connections per
@@ -52,22 +60,11 @@ afterEach(async () => {
 
 const open = (port: number, from?: string) => openSocket(clients, port, from)
 
-const GET_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
-const CLOSING_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
-const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { message: string } }
-
 describe('the --workers front: connection caps before the hand-off', () => {
   test('a client past its cap reads a 503 in the error envelope and is closed; closing one makes room', async () => {
     const held = await Promise.all([1, 2, 3, 4].map(() => open(cappedPort)))
     const extra = await open(cappedPort)
-    extra.write(GET_HEALTHZ)
-    const refused = await readUntilClosed(extra, 3_000)
-    expect(refused.closed).toBe(true)
-    expect(refused.text).toMatch(/^HTTP\/1\.1 503 /)
-    expect(refused.text).toMatch(/\r\nretry-after: 1\r\n/i)
-    const body = bodyOf(refused.text)
-    expect(body).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } })
-    expect(body.error.message).toContain('(127.0.0.1) already holds 4 open connections')
+    expect(await refusedAsBusy(extra)).toContain('(127.0.0.1) already holds 4 open connections')
     // Another address is another client.
     const other = await open(cappedPort, '127.0.0.2')
     other.write(CLOSING_HEALTHZ)

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net'
+import { expect } from 'vitest'
 
 /**
  * Raw client sockets for the connection-bound tests (tests/security/connections.test.ts and front-connections.test.ts):
@@ -41,3 +42,25 @@ export const firstAnswer = (s: Socket) =>
       if (/\r\n\r\n/.test(text)) resolve(text)
     })
   })
+
+export const GET_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
+export const CLOSING_HEALTHZ = 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+
+/** The JSON body of a whole HTTP/1.1 answer's text. */
+export const bodyOf = (text: string) =>
+  JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { message: string } }
+
+/**
+ * Sends a request on `s`, a connection past a cap, and checks it is refused as busy: 503 in Google's error envelope
+ * with `Retry-After: 1`, the connection closed. Gives the error message.
+ */
+export async function refusedAsBusy(s: Socket): Promise<string> {
+  s.write(GET_HEALTHZ)
+  const refused = await readUntilClosed(s, 3_000)
+  expect(refused.closed).toBe(true)
+  expect(refused.text).toMatch(/^HTTP\/1\.1 503 /)
+  expect(refused.text).toMatch(/\r\nretry-after: 1\r\n/i)
+  const body = bodyOf(refused.text)
+  expect(body).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } })
+  return body.error.message
+}
