@@ -1,4 +1,5 @@
 import { badRequestDetails, GoogleApiError, type GoogleErrorDetail, type GoogleStatus } from '../core/errors/google.ts'
+import { AnswerError } from '../core/errors/answer-error.ts'
 
 /**
  * Docs API v1 errors: the newer One Platform envelope `{error:{code,message,status}}` without the
@@ -30,5 +31,5 @@ export const invalid = (message: string, detail?: GoogleErrorDetail) =>
  * A validation failure inside one batchUpdate request; the dispatcher prefixes it with
  * `Invalid requests[i].<kind>: ` as Google does.
  */
-export class RequestError extends Error {}
+export class RequestError extends AnswerError {}
 export const bad = (message: string) => new RequestError(message)

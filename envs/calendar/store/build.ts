@@ -5,6 +5,7 @@ import type { CalendarRow, EventRow } from '../schema.ts'
 import { checkEventRange, resolveEventTime, rfc3339InZone, type EventDateTime } from '../time/zoned.ts'
 import { validateRecurrence, withinLibraryBounds } from '../time/recurrence.ts'
 import { dataOf, recurrenceOf, stored, timeOf, type Attendee, type EventData, type StoredTime } from './events.ts'
+import { AnswerError } from '../../core/errors/answer-error.ts'
 
 /** Client-settable fields kept as given in the row's `data`. */
 const DATA_KEYS = [
@@ -45,7 +46,7 @@ export type EventBody = Record<string, unknown> & {
 }
 
 /** Thrown for a body the API rejects; routes turn it into a 400 with `reason`. */
-export class EventInputError extends Error {
+export class EventInputError extends AnswerError {
   constructor(
     message: string,
     readonly reason = 'invalid',

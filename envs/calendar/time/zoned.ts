@@ -5,11 +5,12 @@
  */
 import { DateTime, IANAZone } from 'luxon'
 import { ZoneClock, validWallClockToMs, wallClockToMs } from './zone-clock.ts'
+import { AnswerError } from '../../core/errors/answer-error.ts'
 
 export { wallClockToMs }
 
 /** A time input the API rejects; `message` is Google's wording, `reason` the `errors[].reason`. */
-export class CalendarTimeError extends Error {
+export class CalendarTimeError extends AnswerError {
   override readonly name = 'CalendarTimeError'
   constructor(
     message: string,

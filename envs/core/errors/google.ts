@@ -1,3 +1,5 @@
+import { AnswerError } from './answer-error.ts'
+
 /** gRPC canonical status names used in Google's error envelope, with their HTTP codes. */
 export const GOOGLE_STATUS = {
   INVALID_ARGUMENT: 400,
@@ -37,7 +39,7 @@ export const badRequestDetails = (field: string, description: string) => [
  * Anything else that escapes a handler becomes 500 INTERNAL.
  * @see https://cloud.google.com/apis/design/errors
  */
-export class GoogleApiError extends Error {
+export class GoogleApiError extends AnswerError {
   override readonly name = 'GoogleApiError'
   constructor(
     readonly status: GoogleStatus,

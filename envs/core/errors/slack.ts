@@ -1,9 +1,11 @@
+import { AnswerError } from './answer-error.ts'
+
 /**
  * A Slack Web API error: always HTTP 200 with `{ok:false, error}` (plus optional extra keys such as
  * `needed`/`provided` for `missing_scope`). Rate limiting is the one exception (HTTP 429).
  * @see https://api.slack.com/web#evaluating_responses
  */
-export class SlackApiError extends Error {
+export class SlackApiError extends AnswerError {
   override readonly name = 'SlackApiError'
   constructor(
     readonly error: string,
