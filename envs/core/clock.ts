@@ -147,11 +147,20 @@ const PUT_TWO =
  * upsert writes to an existing key (the same row, the same value), without the upsert's insert attempt.
  */
 const TICK_CLOCK = "UPDATE world_meta SET value = ? WHERE key = 'clock_ms'"
+const TICK_META = 'UPDATE world_meta SET value = ? WHERE key = ?'
 
-/** Writes what `requestTick` planned, in one statement: the cap's use (when capped), then the clock. */
+/** Writes what `requestTick` planned: the cap's use (when capped), then the clock. */
 export function applyRequestTick(db: Db, tick: RequestTick): void {
   const clock = String(Math.trunc(tick.to))
-  if (tick.tickedMs !== undefined) stmt(db, PUT_TWO).run('ticked_ms', String(tick.tickedMs), 'clock_ms', clock)
+  if (tick.tickedMs !== undefined) {
+    // Both rows updated in place, in PUT_TWO's order; PUT_TWO itself for a world's first capped tick (no ticked_ms
+    // row yet) and while seeding. Not PUT_TWO every time: an upsert of two rows keeps a statement journal, whose end
+    // costs what a held world's savepoints journaled (db.ts failFastWrites, docs/decisions/0414).
+    const put = stmt(db, TICK_META)
+    const unset = () =>
+      put.run(String(tick.tickedMs), 'ticked_ms').changes === 0 || put.run(clock, 'clock_ms').changes === 0
+    if (seedingMemo(db) || unset()) stmt(db, PUT_TWO).run('ticked_ms', String(tick.tickedMs), 'clock_ms', clock)
+  }
   // An unset clock (a world that never had one) or a seeding memo holding world_meta: setMeta's own way.
   else if (seedingMemo(db) || stmt(db, TICK_CLOCK).run(clock).changes === 0) setMeta(db, 'clock_ms', clock)
 }

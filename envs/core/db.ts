@@ -14,6 +14,30 @@ const statements = new WeakMap<Database.Database, Map<string, Database.Statement
 const prepareOnce = (client: Database.Database, sql: string) =>
   (Object.getPrototypeOf(client) as Database.Database).prepare.call(client, sql)
 
+/** Connections whose INSERTs and UPDATEs are compiled `OR FAIL` (failFastWrites). */
+const failFast = new WeakSet<Database.Database>()
+
+/**
+ * From now on, this connection's INSERT and UPDATE statements without a conflict clause of their own are compiled
+ * `OR FAIL` instead of SQLite's default `OR ABORT`, and the statements compiled so far are compiled again as they
+ * are next asked for. For a held world (World.hold), whose every write runs inside its open transaction and a
+ * request's savepoint, rolled back whole when a statement fails: the one thing ABORT adds, undoing the failing
+ * statement's own earlier rows, is then done by that rollback. What ABORT costs there: a statement that fires a
+ * trigger (every write of a held world fires a note trigger, held-notes.ts) and may abort keeps a statement journal,
+ * and ending one truncates SQLite's in-memory sub-journal by walking its 1 KiB chunks from the head, so each write
+ * cost grew with everything the savepoints below it had journaled: ~58 µs a counter bump in validation, 2.5 µs on a
+ * fresh world (docs/decisions/0414). Nothing in the services catches a failed write and goes on writing.
+ */
+export function failFastWrites(client: Database.Database): void {
+  failFast.add(client)
+  statements.get(client)?.clear()
+}
+
+/** `sql` with `OR FAIL` after a leading INSERT or UPDATE that names no conflict clause (comments kept). */
+export function orFail(sql: string): string {
+  return sql.replace(/^((?:\s|\/\*[^]*?\*\/)*)(insert|update)(\s+)(?!or\b)/i, '$1$2 OR FAIL$3')
+}
+
 /**
  * A prepared statement for this connection, compiled once. Preparing costs far more than running,
  * so per-request paths (auth, clock, ids, action log) go through here. The cache dies with the
@@ -97,7 +121,7 @@ function cachedPrepare(client: Database.Database, sql: string): Database.Stateme
   if (!s) {
     // Search paths prepare one statement per query shape; a caller inventing shapes must not grow this forever.
     if (cache.size >= MAX_STATEMENTS) cache.clear()
-    cache.set(sql, (s = prepareOnce(client, sql)))
+    cache.set(sql, (s = prepareOnce(client, failFast.has(client) ? orFail(sql) : sql)))
   } else if (s.reader) {
     s.raw(false).pluck(false).expand(false)
   }

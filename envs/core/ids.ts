@@ -7,8 +7,13 @@ import { seedingBump, seedingMemo, type BumpedColumn } from './seeding-memo.ts'
 // (world salt, family, counter) so the same seed and the same requests give the same ids, and ids
 // still look like the real service's.
 
-const BUMP =
-  'INSERT INTO world_counters (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value'
+// A counter's next value: an UPDATE of the row and a read of it, or the row's insert for a family's first value. Not
+// one upsert: an upsert keeps a statement journal even `OR FAIL`, whose end costs what a held world's savepoints
+// journaled (db.ts failFastWrites, docs/decisions/0414). The stored bytes are the upsert's: the same in-place
+// overwrite, the same new row.
+const BUMP = 'UPDATE world_counters SET value = value + 1 WHERE name = ?'
+const READ = 'SELECT value FROM world_counters WHERE name = ?'
+const FIRST = 'INSERT INTO world_counters (name, value) VALUES (?, 1)'
 
 /** Next value (1, 2, 3, …) of a named counter. */
 export function nextCounter(db: Db, family: string): number {
@@ -17,8 +22,14 @@ export function nextCounter(db: Db, family: string): number {
   return bump(db, family)
 }
 
-// The value alone (pluck): no row object made per id.
-const bump = (db: Db, family: string) => stmt(db, BUMP).pluck(true).get(family) as number
+function bump(db: Db, family: string): number {
+  if (stmt(db, BUMP).run(family).changes === 0) {
+    stmt(db, FIRST).run(family)
+    return 1
+  }
+  // The value alone (pluck): no row object made per id.
+  return stmt(db, READ).pluck(true).get(family) as number
+}
 const COUNTER: BumpedColumn = {
   table: 'world_counters',
   overwrite: 'UPDATE world_counters SET value = ? WHERE name = ?',

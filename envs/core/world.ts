@@ -3,7 +3,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3'
 import { getTableConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core'
 import { coreTables } from './world-tables.ts'
 import { createTableSql } from './ddl.ts'
-import { cacheStatements, type Db } from './db.ts'
+import { cacheStatements, failFastWrites, type Db } from './db.ts'
 import { CHANGED_TABLES_SQL, installNotes, type UnnotedProbe } from './held-notes.ts'
 import { trackSnapshotImage } from './snapshot-memory.ts'
 
@@ -206,6 +206,7 @@ export class World {
     if (this.#held) throw new Error('world is already held')
     if (this.#file) throw new Error('only in-memory worlds can be held')
     if (!this.#tracking) {
+      failFastWrites(this.#sqlite)
       const notes = installNotes(this.#sqlite)
       this.#uncounted += notes.changes
       this.#unnoted = notes.probe && this.#unnotedOf(notes.probe)

@@ -22,8 +22,9 @@ describe('answer errors', () => {
       expect(e.message.length).toBeGreaterThan(0)
       expect(e.stack ?? '').not.toMatch(/\n\s+at /)
     }
-    expect(made[0]!.name).toBe('GoogleApiError')
-    expect(made[0]!.toBody().error.code).toBe(404)
+    const google = made[0] as GoogleApiError
+    expect(google.name).toBe('GoogleApiError')
+    expect(google.toBody().error.code).toBe(404)
   })
 
   it('leave other errors their stacks', () => {
