@@ -26,7 +26,7 @@ export function exposes(visible: string, secret: string, raw: string = visible):
   const key = alnum(secret)
   if (key.length < 6) return false
   const seen = [alnum(visible), ...unescaped.map(alnum), ...decoded(raw).map(alnum)]
-  const run = Math.max(6, Math.ceil(key.length / 2))
+  const run = partRun(key)
   for (const s of seen) {
     if (s.length < run) continue
     for (let i = 0; i + run <= key.length; i++) if (s.includes(key.slice(i, i + run))) return true
@@ -37,7 +37,20 @@ export function exposes(visible: string, secret: string, raw: string = visible):
 /** One word, eight or more characters, with a digit: what a key, a token or a password looks like. */
 export const isCredential = (s: string) => s.length >= 8 && !/\s/.test(s) && /\d/.test(s)
 
-const alnum = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+export const alnum = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/** How many of a credential's letters and digits (`alnum`) show it: half of them, at least six. */
+export const partRun = (key: string) => Math.max(6, Math.ceil(key.length / 2))
+
+/**
+ * The letters and digits of every form of a text a credential is read in (docs/decisions/0413): as shown, with one
+ * transfer encoding undone, and its base64 and hex tokens decoded; `raw` as in `exposes`.
+ */
+export const alnumForms = (visible: string, raw: string = visible): string[] => [
+  alnum(visible),
+  ...transferDecoded(raw).map(alnum),
+  ...decoded(raw).map(alnum),
+]
 
 const BASE64 = /[A-Za-z0-9+/_-]{8,}={0,2}/g
 const HEX = /\b(?:[0-9a-fA-F]{2}){4,}\b/g
