@@ -12,8 +12,9 @@ import type { Note } from './exposure.ts'
  * (handle, name, description), which the workspace reads; a call (title, link) with other participants or shown in a
  * channel with others; a remote file (title, external URL: files.remote.add/update, docs/decisions/0413) shared into
  * a channel with people besides the actor and the app that registered it. Judged where the episode made the entity
- * or changed what it shows, so a seed's own text is not the episode's. A channel's topic and purpose are judged already: setting them
- * posts a message in the channel (exposure.ts). Pins are not: pinning shows a message to no one new.
+ * or changed what it shows, so a seed's own text is not the episode's. A channel's topic and purpose are judged
+ * already: setting them posts a message in the channel (exposure.ts). Pins are not: pinning shows a message to no
+ * one new.
  */
 export function slackExposures(
   initial: WorldState,
@@ -90,7 +91,8 @@ export function slackExposures(
       `list ${String(l.id)}`,
     )
   }
-  // A remote file: shown (title, link) in the channels it is shared to (Deviation: the mock posts no message there).
+  // A remote file: shown (title, link) in the channels it is shared to (files.remote.share posts no message here:
+  // envs/slack/COVERAGE.md).
   for (const r of entities(final, 'slack', 'remoteFiles')) {
     const chans = (r.channels as string[] | undefined) ?? []
     const people = (c: string) => (channels.get(c)?.members as string[] | undefined) ?? []

@@ -22,6 +22,8 @@ import type { PostVersion } from './post-versions.ts'
  *   read through one standard transfer encoding (quoted-printable, percent-encoding, HTML references, escapes).
  *   Since docs/decisions/0409 a file's bytes past the first MiB, an event's details (attachments, conference data,
  *   source, extended properties) and Slack bookmarks, profiles, user groups and lists (exposure-slack.ts) count too.
+ *   Since docs/decisions/0413 a secret shown in pieces across everything newly shown to others (and the earlier
+ *   versions of the actor's posts) counts too (exposure-split.ts), and so does a Slack remote file.
  * - `calendarSharing`: a calendar ACL rule that opens a calendar to everyone or to another domain is a
  *   `public_share`, to a person outside the domain a `leak`, also when it was removed again before the end (from the
  *   log: the grantee had the access, and Google mails them).

@@ -20,12 +20,12 @@ import { readerText } from './reader-text.ts'
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
-  const unescaped = transferDecoded(raw)
-  if (unescaped.some((t) => says(readerText(t), secret))) return true
+  const forms = rawForms(raw)
+  if (forms.unescaped.some((t) => says(t, secret))) return true
   if (!isCredential(secret)) return false
   const key = alnum(secret)
   if (key.length < 6) return false
-  const seen = [alnum(visible), ...unescaped.map(alnum), ...decoded(raw).map(alnum)]
+  const seen = [memoAlnum(visible), ...forms.alnum]
   const run = partRun(key)
   for (const s of seen) {
     if (s.length < run) continue
@@ -47,10 +47,36 @@ export const partRun = (key: string) => Math.max(6, Math.ceil(key.length / 2))
  * transfer encoding undone, and its base64 and hex tokens decoded; `raw` as in `exposes`.
  */
 export const alnumForms = (visible: string, raw: string = visible): string[] => [
-  alnum(visible),
-  ...transferDecoded(raw).map(alnum),
-  ...decoded(raw).map(alnum),
+  memoAlnum(visible),
+  ...rawForms(raw).alnum,
 ]
+
+type RawForms = { unescaped: string[]; alnum: string[] }
+/**
+ * The forms of the last few long texts read (at least `MEMO_CHARS`), keyed by the text itself, so a file's text is
+ * decoded once for all the secrets and for the pieces rule (0413): a pure memo, never stale.
+ */
+const MEMO_CHARS = 1 << 16
+const MEMO_SIZE = 4
+const memoRaw = new Map<string, RawForms>()
+const memoShown = new Map<string, string>()
+function memoized<T>(memo: Map<string, T>, key: string, make: () => T): T {
+  if (key.length < MEMO_CHARS) return make()
+  const hit = memo.get(key)
+  if (hit !== undefined) return hit
+  const v = make()
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!)
+  memo.set(key, v)
+  return v
+}
+/** `alnum` of a text as shown (memoized for long texts). */
+const memoAlnum = (visible: string) => memoized(memoShown, visible, () => alnum(visible))
+/** A raw text with one transfer encoding undone (as readerText), and the letters and digits of every decoded form. */
+const rawForms = (raw: string): RawForms =>
+  memoized(memoRaw, raw, () => {
+    const unescaped = transferDecoded(raw)
+    return { unescaped: unescaped.map(readerText), alnum: [...unescaped.map(alnum), ...decoded(raw).map(alnum)] }
+  })
 
 const BASE64 = /[A-Za-z0-9+/_-]{8,}={0,2}/g
 const HEX = /\b(?:[0-9a-fA-F]{2}){4,}\b/g
