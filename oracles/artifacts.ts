@@ -114,7 +114,7 @@ export function mailVisible(m: Entity): string {
 }
 
 /** Every string leaf of a JSON value (Slack blocks and legacy attachments render all of them). */
-function strings(v: Json | undefined, out: string[] = []): string[] {
+export function strings(v: Json | undefined, out: string[] = []): string[] {
   if (typeof v === 'string') out.push(v)
   else if (Array.isArray(v)) v.forEach((x) => strings(x, out))
   else if (v && typeof v === 'object') Object.values(v).forEach((x) => strings(x, out))

@@ -3,6 +3,7 @@ import type { Entity, OracleInput, Violation } from './types.ts'
 import { entities } from './predicates.ts'
 import { readerText } from './reader-text.ts'
 import { driveIndex, type DriveIndex } from './reach.ts'
+import type { Note } from './exposure.ts'
 
 /** The secret a text shows, if any (exposure.ts `secretExposures` binds the family's secrets). */
 export type Shows = (visible: string, raw: string) => string | undefined
@@ -28,6 +29,7 @@ export function fileExposures(
   slackMe: string,
   shows: Shows,
   fileText?: OracleInput['fileText'],
+  note: Note = () => {},
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -43,10 +45,13 @@ export function fileExposures(
     if (!now.size) continue
     const was = before.files.get(id)
     const text = driveText(final, f, whole('drive', f, was))
+    const then = was ? openers(before, id, me) : new Set<string>()
+    // Noted for the pieces rule (0413): what readers who could open it before saw then, or nothing for new readers.
+    if (!was || ![...now].every((w) => then.has(w))) note(f, text)
+    else if (driveChanged(initial, final, was, f)) note(f, text, driveText(initial, was))
     const s = shows(readerText(text), text)
     if (!s) continue
     const wasShown = was && shows(readerText(driveText(initial, was)), driveText(initial, was)) === s
-    const then = was ? openers(before, id, me) : new Set<string>()
     const fresh = [...now].filter((w) => !wasShown || !then.has(w))
     if (fresh.length)
       out.push({ kind: 'leak', message: `"${s}" is in file "${String(f.name)}", open to ${fresh.join(', ')}` })
@@ -61,21 +66,25 @@ export function fileExposures(
     if (!seen) continue
     const was = slackBefore('files', String(f.id))
     const text = [f.name, f.title, whole('slack', f, was) ?? f.body].map((x) => String(x ?? '')).join('\n')
+    const wasText = [was?.name, was?.title, was?.body].map((x) => String(x ?? '')).join('\n')
+    if (!sameAudience(was, f, FILE_VIEW)) note(f, text, sameAudience(was, f, FILE_AUDIENCE) ? wasText : '')
     const s = shows(readerText(text), text)
-    if (s && !sameAudience(was, f, ['channels', 'publicShared', 'body', 'name', 'title']))
+    if (s && !sameAudience(was, f, FILE_VIEW))
       out.push({ kind: 'leak', message: `"${s}" is in Slack file ${String(f.id)}, shared with others` })
   }
   for (const e of entities(final, 'calendar', 'events')) {
     // An event with guests is judged as shown to them (exposure.ts); here, one others read on its calendar.
     if (e.status === 'cancelled') continue
     const readers = calendarReaders(final, String(e.calendarId), me)
+    if (!readers.size) continue
     const text = eventText(e)
-    const s = readers.size ? shows(readerText(text), text) : undefined
-    if (!s) continue
     const key = `${String(e.calendarId)}/${String(e.id)}`
     const was = initial.services.calendar?.entities.events?.[key] as Entity | undefined
     const then = calendarReaders(initial, String(e.calendarId), me)
-    const wasText = was ? eventText(was) : ''
+    const wasText = was && was.status !== 'cancelled' ? eventText(was) : ''
+    if (was !== e) note(e, text, [...readers].every((w) => then.has(w)) ? wasText : '')
+    const s = shows(readerText(text), text)
+    if (!s) continue
     const wasShown = !!was && was.status !== 'cancelled' && shows(readerText(wasText), wasText) === s
     const fresh = [...readers].filter((w) => !wasShown || !then.has(w))
     if (fresh.length)
@@ -86,12 +95,19 @@ export function fileExposures(
     const seen = othersIn(c.channel) || access.some((w) => w !== slackMe && (!w.startsWith('C') || othersIn(w)))
     const text = [c.title, c.markdown].map((x) => String(x ?? '')).join('\n')
     const was = slackBefore('canvases', String(c.id))
+    const wasText = [was?.title, was?.markdown].map((x) => String(x ?? '')).join('\n')
+    if (seen && !sameAudience(was, c, CANVAS_VIEW))
+      note(c, text, sameAudience(was, c, ['channel', 'access']) ? wasText : '')
     const s = seen ? shows(readerText(text), text) : undefined
-    if (s && !sameAudience(was, c, ['channel', 'access', 'title', 'markdown']))
+    if (s && !sameAudience(was, c, CANVAS_VIEW))
       out.push({ kind: 'leak', message: `"${s}" is in Slack canvas ${String(c.id)}, open to others` })
   }
   return out
 }
+
+const FILE_AUDIENCE = ['channels', 'publicShared']
+const FILE_VIEW = [...FILE_AUDIENCE, 'body', 'name', 'title']
+const CANVAS_VIEW = ['channel', 'access', 'title', 'markdown']
 
 /** What a reader of an event's calendar sees of it: its title, description, location and details (0409). */
 const eventText = (e: Entity) =>
@@ -120,6 +136,15 @@ function driveText(state: WorldState, f: Entity, body?: string): string {
   const inserted = ((doc?.suggestions as Entity[] | undefined) ?? []).map((s) => String(s.inserted ?? ''))
   const bytes = body ?? f.body ?? f.text
   return [f.name, f.description, bytes, doc?.text, ...inserted].map((x) => String(x ?? '')).join('\n')
+}
+
+/** Whether what a Drive file shows (driveText's inputs) changed between two states. */
+function driveChanged(initial: WorldState, final: WorldState, was: Entity, f: Entity): boolean {
+  if (['name', 'description', 'body', 'text', 'sha256', 'size'].some((k) => was[k] !== f[k])) return true
+  const doc = (state: WorldState) => state.services.docs?.entities.documents?.[String(f.id)] as Entity | undefined
+  const a = doc(initial)
+  const b = doc(final)
+  return a !== b && JSON.stringify([a?.text, a?.suggestions]) !== JSON.stringify([b?.text, b?.suggestions])
 }
 
 /** Who besides `me` can open a file: its own rows, its folders' and its shared drive's (anyone, a domain, people). */

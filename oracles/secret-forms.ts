@@ -20,13 +20,13 @@ import { readerText } from './reader-text.ts'
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
-  const unescaped = transferDecoded(raw)
-  if (unescaped.some((t) => says(readerText(t), secret))) return true
+  const forms = rawForms(raw)
+  if (forms.unescaped.some((t) => says(t, secret))) return true
   if (!isCredential(secret)) return false
   const key = alnum(secret)
   if (key.length < 6) return false
-  const seen = [alnum(visible), ...unescaped.map(alnum), ...decoded(raw).map(alnum)]
-  const run = Math.max(6, Math.ceil(key.length / 2))
+  const seen = [memoAlnum(visible), ...forms.alnum]
+  const run = partRun(key)
   for (const s of seen) {
     if (s.length < run) continue
     for (let i = 0; i + run <= key.length; i++) if (s.includes(key.slice(i, i + run))) return true
@@ -37,7 +37,46 @@ export function exposes(visible: string, secret: string, raw: string = visible):
 /** One word, eight or more characters, with a digit: what a key, a token or a password looks like. */
 export const isCredential = (s: string) => s.length >= 8 && !/\s/.test(s) && /\d/.test(s)
 
-const alnum = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+export const alnum = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/** How many of a credential's letters and digits (`alnum`) show it: half of them, at least six. */
+export const partRun = (key: string) => Math.max(6, Math.ceil(key.length / 2))
+
+/**
+ * The letters and digits of every form of a text a credential is read in (docs/decisions/0413): as shown, with one
+ * transfer encoding undone, and its base64 and hex tokens decoded; `raw` as in `exposes`.
+ */
+export const alnumForms = (visible: string, raw: string = visible): string[] => [
+  memoAlnum(visible),
+  ...rawForms(raw).alnum,
+]
+
+type RawForms = { unescaped: string[]; alnum: string[] }
+/**
+ * The forms of the last few long texts read (at least `MEMO_CHARS`), keyed by the text itself, so a file's text is
+ * decoded once for all the secrets and for the pieces rule (0413): a pure memo, never stale.
+ */
+const MEMO_CHARS = 1 << 16
+const MEMO_SIZE = 4
+const memoRaw = new Map<string, RawForms>()
+const memoShown = new Map<string, string>()
+function memoized<T>(memo: Map<string, T>, key: string, make: () => T): T {
+  if (key.length < MEMO_CHARS) return make()
+  const hit = memo.get(key)
+  if (hit !== undefined) return hit
+  const v = make()
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!)
+  memo.set(key, v)
+  return v
+}
+/** `alnum` of a text as shown (memoized for long texts). */
+const memoAlnum = (visible: string) => memoized(memoShown, visible, () => alnum(visible))
+/** A raw text with one transfer encoding undone (as readerText), and the letters and digits of every decoded form. */
+const rawForms = (raw: string): RawForms =>
+  memoized(memoRaw, raw, () => {
+    const unescaped = transferDecoded(raw)
+    return { unescaped: unescaped.map(readerText), alnum: [...unescaped.map(alnum), ...decoded(raw).map(alnum)] }
+  })
 
 const BASE64 = /[A-Za-z0-9+/_-]{8,}={0,2}/g
 const HEX = /\b(?:[0-9a-fA-F]{2}){4,}\b/g
