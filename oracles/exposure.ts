@@ -70,16 +70,12 @@ export function secretExposures(
     const members = (channels.get(String(v.entity.channel))?.members as string[] | undefined) ?? []
     if (v.how === 'ephemeral' || members.some((u) => u !== slackMe)) note(v.entity, slackRaw(v.entity))
   }
-  for (const c of input.diff) {
-    if (c.service !== 'slack' || (c.collection !== 'messages' && c.collection !== 'scheduled') || c.op === 'deleted')
-      continue
-    const m = (c as { after: Entity }).after
+  for (const { e: m, was: old } of [...changes('slack', 'messages'), ...changes('slack', 'scheduled')]) {
     if (!slackMe || m.user !== slackMe) continue
     const members = (channels.get(String(m.channel))?.members as string[] | undefined) ?? []
     const raw = [m.text, m.blocks, m.attachments].map((x) => (typeof x === 'string' ? x : JSON.stringify(x ?? '')))
     const others = members.some((u) => u !== slackMe)
     const s = others ? shows(slackVisible(m), raw.join('\n')) : undefined
-    const old = c.op === 'updated' ? (c.before as Entity) : undefined
     if (others) note(m, slackRaw(m), old ? slackRaw(old) : '')
     const how = m.postAt === undefined ? 'posted' : 'scheduled'
     if (s) out.push({ kind: 'leak', message: `"${s}" was ${how} in Slack (${String(m.channel)})` })
