@@ -7,8 +7,8 @@ import { wordsAsDigits } from './answer.ts'
  * secret, in a few linear passes over the text (lower case, as readerText gives it):
  * - number words up to ninety-nine become digits (answer.ts `wordsAsDigits`), "hundred" and "thousand" multiply,
  *   and "oh" next to a digit is a zero;
- * - digit groups one after another with only spaces, commas or hyphens between them are one number ("4 8 2 1",
- *   "48-21", "forty-eight twenty-one");
+ * - digit groups one after another with only spaces or hyphens between them are one number ("4 8 2 1", "48-21",
+ *   "forty-eight twenty-one"), and so are single digits in a list ("4, 8, 2, 1"); "48, 21" stays two numbers;
  * - "percent", "per cent" and "pct" after a number are `%`; "hash", "pound", "hashtag", "octothorpe" and "number
  *   sign" (with "sign" or "key") after a number are `#`; a space between a number and `%`/`#` goes;
  * - "dash", "hyphen" and "minus" are `-`, "underscore" is `_` (a credential is compared by its letters and digits).
@@ -19,6 +19,7 @@ export function spelledOut(text: string): string {
     .replace(HUNDREDS, (_, h: string, rest?: string) => String(Number(h) * 100 + Number(rest ?? 0)))
     .replace(THOUSANDS, (_, k: string, rest?: string) => String(Number(k) * 1000 + Number(rest ?? 0)))
     .replace(OH, '0')
+    .replace(DIGIT_LIST, (run) => run.replace(/\D/g, ''))
     .replace(RUN, (run) => run.replace(/\D/g, ''))
     .replace(PERCENT, '$1%')
     .replace(HASH, '$1#')
@@ -29,7 +30,8 @@ export function spelledOut(text: string): string {
 const HUNDREDS = /\b(\d{1,2})[ \t-]+hundred\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,2})\b)?/g
 const THOUSANDS = /\b(\d{1,3})[ \t-]+thousand\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,3})\b)?/g
 const OH = /(?<=\d[ \t,-]*)\boh\b|\boh\b(?=[ \t,-]*\d)/g
-const RUN = /\b\d+(?:(?:[ \t]*[,-][ \t]*|[ \t]+)\d+\b)+/g
+const DIGIT_LIST = /\b\d(?:[ \t]*,[ \t]*\d\b)+/g
+const RUN = /\b\d+(?:(?:[ \t]*-[ \t]*|[ \t]+)\d+\b)+/g
 const PERCENT = /(\d)[ \t]*(?:\bper[ \t]?cent\b|\bpct\b|%)/g
 const HASH =
   /(\d)[ \t]*(?:(?:\bthe[ \t]+)?\b(?:hash(?:tag)?|pound|octothorpe|number[ \t]+sign)(?:[ \t]+(?:sign|key))?\b|#)/g
