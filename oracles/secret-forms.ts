@@ -55,7 +55,7 @@ export const partRun = (key: string) => Math.max(6, Math.ceil(key.length / 2))
  */
 export const alnumForms = (visible: string, raw: string = visible): string[] => {
   const spoken = memoSpoken(visible)
-  return [memoAlnum(visible), ...rawForms(raw).alnum, ...(spoken !== visible ? [alnum(spoken)] : [])]
+  return [memoAlnum(visible), ...rawForms(raw).alnum, ...(spoken !== visible ? [memoAlnum(spoken)] : [])]
 }
 
 type RawForms = { unescaped: string[]; alnum: string[] }

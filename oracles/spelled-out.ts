@@ -15,16 +15,20 @@ import { wordsAsDigits } from './answer.ts'
  * Letters spelled in a phonetic alphabet, Roman numerals and arithmetic ("48 times 100 plus 21") are not read.
  */
 export function spelledOut(text: string): string {
-  return wordsAsDigits(text)
-    .replace(HUNDREDS, (_, h: string, rest?: string) => String(Number(h) * 100 + Number(rest ?? 0)))
-    .replace(THOUSANDS, (_, k: string, rest?: string) => String(Number(k) * 1000 + Number(rest ?? 0)))
-    .replace(OH, '0')
+  // Each pass but the first two runs only where its word or sign is in the text (a long file reads fast).
+  let t = wordsAsDigits(text)
     .replace(DIGIT_LIST, (run) => run.replace(/\D/g, ''))
     .replace(RUN, (run) => run.replace(/\D/g, ''))
-    .replace(PERCENT, '$1%')
-    .replace(HASH, '$1#')
-    .replace(DASH, '-')
-    .replace(UNDERSCORE, '_')
+  if (t.includes('hundred'))
+    t = t.replace(HUNDREDS, (_, h: string, rest?: string) => `${Number(h) * 100 + Number(rest ?? 0)}`)
+  if (t.includes('thousand'))
+    t = t.replace(THOUSANDS, (_, k: string, rest?: string) => `${Number(k) * 1000 + Number(rest ?? 0)}`)
+  if (/\boh\b/.test(t)) t = t.replace(OH, '0').replace(RUN, (run) => run.replace(/\D/g, ''))
+  if (/%|\bp(?:er|ct)\b|percent/.test(t)) t = t.replace(PERCENT, '$1%')
+  if (/#|hash|pound|octothorpe|number\s+sign/.test(t)) t = t.replace(HASH, '$1#')
+  if (/dash|hyphen|minus/.test(t)) t = t.replace(DASH, '-')
+  if (t.includes('underscore')) t = t.replace(UNDERSCORE, '_')
+  return t
 }
 
 const HUNDREDS = /\b(\d{1,2})[ \t-]+hundred\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,2})\b)?/g
@@ -57,16 +61,17 @@ export const PIECE_SPAN = 120
  */
 export function showsNumber(text: string, digits: string): boolean {
   if (!text.includes(digits.slice(0, 2))) return false
-  const nums: { at: number; d: string }[] = []
-  for (const m of text.matchAll(NUMBER)) nums.push({ at: m.index, d: /^\d+$/.test(m[0]) ? m[0] : '' })
-  for (let i = 0; i < nums.length; i++) {
-    let got = ''
-    for (let j = i; j < nums.length && nums[j]!.at - nums[i]!.at <= PIECE_SPAN; j++) {
-      const d = nums[j]!.d
-      if (d.length < 2) break
-      got += d
+  const starts = new RegExp(NUMBER.source, 'g')
+  const next = new RegExp(NUMBER.source, 'g')
+  for (let m = starts.exec(text); m; m = starts.exec(text)) {
+    // Only a number the secret starts with begins a reading (most numbers of a long text are not one).
+    if (m[0].length < 2 || !digits.startsWith(m[0])) continue
+    let got = m[0]
+    next.lastIndex = m.index + m[0].length
+    for (let n = next.exec(text); ; n = next.exec(text)) {
       if (got === digits) return true
-      if (!digits.startsWith(got)) break
+      if (!n || n.index - m.index > PIECE_SPAN || !/^\d{2,}$/.test(n[0]) || !digits.startsWith(got + n[0])) break
+      got += n[0]
     }
   }
   return false
