@@ -18,6 +18,9 @@ import { numericCore, showsNumber, spelledOut } from './spelled-out.ts'
  * an entity, a JSON reader an escape) or any standard tool undoes without a parameter to guess. Substitutions and
  * ciphers (rot13 and other shifts, reversal, XOR, a private alphabet), compression and nested encodings are not read:
  * no client shows them decoded, and a scan for them is a list of guesses without end.
+ * Since docs/decisions/0415 any secret is also read spelled out (spelled-out.ts: number words, "percent", "hash",
+ * "dash" as the digits and signs they name), and a number secret (a `4821#` door code) by its digits alone and cut in
+ * two nearby pieces (`showsNumber`).
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
