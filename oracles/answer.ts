@@ -572,6 +572,12 @@ const OR_ALTERNATIVE = /\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rathe
 const CLAUSE = /[.;!?\n](?=\s|$)/g
 /** A side that gives the time elsewhere ("or 8:30 UTC", "London time", "8:30 in Lisbon"): a conversion. */
 const CONVERSION = /\b(?:utc|gmt|zone|time|local)\b|\bin\s+(?!the\b)[a-z]{3,}/
+/** The units a side states ("%", a currency): an alternative in another unit is a conversion. */
+const unitsOf = (side: string) =>
+  [...new Set([...side.matchAll(UNIT)].map((m) => (/^p/.test(m[0]) ? '%' : m[0].replace(/^(usd)$/, '$'))))]
+    .sort()
+    .join(' ')
+const UNIT = /%|\bper\s?cent\b|\bpercent\b|[$\u20ac\u00a3]|\b(?:usd|eur|gbp|chf)\b/g
 /** How far either side of an "or" its values are looked for. */
 const ALTERNATIVE_REACH = 40
 
@@ -580,7 +586,8 @@ const ALTERNATIVE_REACH = 40
  * June or 20 June", "3pm, or maybe 5pm"; docs/decisions/0415): the value nearest an "or" on one side is the expected
  * one and the nearest on the other side is not. Only values the answer does not deny count; for times, a side that
  * names a zone or a place's time ("or 8:30 UTC", "London time") is a conversion, not an alternative (a zone label
- * is read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers two instants only when they differ). Names and lists
+ * is read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers two instants only when they differ); for numbers, a
+ * side in another unit ("or 12% of the budget", "or €44,000") is a conversion. Names and lists
  * without an "or" ("41, 42, 43") are not read so: a list of names or numbers is judged by the wrong candidates alone.
  */
 export function offersAlternative(raw: string, e: Expected): boolean {
@@ -606,6 +613,9 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     const end = right.search(/[.;!?\n](?=\s|$)/)
     if (end >= 0) right = right.slice(0, end)
     if (e.kind === 'instant' && CONVERSION.test(right)) continue
+    // "$48,000, or 12% of the budget", "$48,000 or €44,000": the same amount in another unit, not an alternative.
+    if (e.kind === 'number' && unitsOf(left.slice(-ALTERNATIVE_REACH / 2)) !== unitsOf(right) && unitsOf(right))
+      continue
     const [ls, rs] = [valuesOf(left), valuesOf(right)]
     for (let k = 0; k < want.length; k++) {
       const l = ls[k]!.at(-1)
