@@ -561,5 +561,67 @@ export function checkAnswer(
   const named = wrong.filter((w) => states(answer, w) || states(answer, w, true))
   if (named.length > 0) return { ok: false, note: `the answer also names ${named.length} wrong candidate(s)` }
   if (!states(answer, expected)) return { ok: false, note: 'the answer does not state the expected fact' }
+  if (offersAlternative(answer, expected))
+    return { ok: false, note: 'the answer offers another value as an alternative to the expected one' }
   return { ok: true, note: 'the answer states the expected fact and no wrong candidate' }
+}
+
+/** "or", "nor", "or maybe/perhaps/possibly": a value on each side of one is offered as an alternative to the other. */
+const OR_ALTERNATIVE = /\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?/gi
+/** Where a clause ends, for the text either side of an "or". */
+const CLAUSE = /[.;!?\n](?=\s|$)/g
+/** A side that gives the time elsewhere ("or 8:30 UTC", "London time", "8:30 in Lisbon"): a conversion. */
+const CONVERSION = /\b(?:utc|gmt|zone|time|local)\b|\bin\s+(?!the\b)[a-z]{3,}/
+/** The units a side states ("%", a currency): an alternative in another unit is a conversion. */
+const unitsOf = (side: string) =>
+  [...new Set([...side.matchAll(UNIT)].map((m) => (/^p/.test(m[0]) ? '%' : m[0].replace(/^(usd)$/, '$'))))]
+    .sort()
+    .join(' ')
+const UNIT = /%|\bper\s?cent\b|\bpercent\b|[$\u20ac\u00a3]|\b(?:usd|eur|gbp|chf)\b/g
+/** How far either side of an "or" its values are looked for. */
+const ALTERNATIVE_REACH = 40
+
+/**
+ * Whether the answer offers the expected value and another value of the same kind as alternatives ("42 or 43", "18
+ * June or 20 June", "3pm, or maybe 5pm"; docs/decisions/0415): the value nearest an "or" on one side is the expected
+ * one and the nearest on the other side is not. Only values the answer does not deny count; for times, a side that
+ * names a zone or a place's time ("or 8:30 UTC", "London time") is a conversion, not an alternative (a zone label
+ * is read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers two instants only when they differ); for numbers, a
+ * side in another unit ("or 12% of the budget", "or €44,000") is a conversion. Names and lists
+ * without an "or" ("41, 42, 43") are not read so: a list of names or numbers is judged by the wrong candidates alone.
+ */
+export function offersAlternative(raw: string, e: Expected): boolean {
+  if (e.kind !== 'number' && e.kind !== 'date' && e.kind !== 'instant') return false
+  const text = undenied(readerText(raw))
+  if (!/\b(?:or|nor)\b/i.test(text)) return false
+  // The values of a side, one list per kind (an instant's dates and its times apart), and the expected ones.
+  const valuesOf = (side: string): string[][] => {
+    if (e.kind === 'number') return [numbersIn(side).map(String)]
+    if (e.kind === 'date') return [datesIn(side)]
+    const local = localiseZoned(localiseIso(side, e.zone), e.zone, e.iso)
+    return [datesIn(local), timesIn(local).map(String)]
+  }
+  const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
+  const day = e.kind === 'date' ? e.date : at?.date
+  const want: string[][] =
+    e.kind === 'number' ? [[String(e.value)]] : [[day!, day!.slice(5)], ...(at ? [[String(at.minutes)]] : [])]
+  for (const m of text.matchAll(OR_ALTERNATIVE)) {
+    // "42. Or 43": a sentence that starts with "or" continues the one before it.
+    const before = text.slice(Math.max(0, m.index - ALTERNATIVE_REACH), m.index).replace(/[.;!?\s]+$/, '')
+    const left = before.slice(Math.max(...[...before.matchAll(CLAUSE)].map((c) => c.index + 1), 0))
+    let right = text.slice(m.index + m[0].length, m.index + m[0].length + ALTERNATIVE_REACH)
+    const end = right.search(/[.;!?\n](?=\s|$)/)
+    if (end >= 0) right = right.slice(0, end)
+    if (e.kind === 'instant' && CONVERSION.test(right)) continue
+    // "$48,000, or 12% of the budget", "$48,000 or €44,000": the same amount in another unit, not an alternative.
+    if (e.kind === 'number' && unitsOf(left.slice(-ALTERNATIVE_REACH / 2)) !== unitsOf(right) && unitsOf(right))
+      continue
+    const [ls, rs] = [valuesOf(left), valuesOf(right)]
+    for (let k = 0; k < want.length; k++) {
+      const l = ls[k]!.at(-1)
+      const r = rs[k]![0]
+      if (l && r && l !== r && (want[k]!.includes(l) || want[k]!.includes(r))) return true
+    }
+  }
+  return false
 }

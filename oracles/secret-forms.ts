@@ -1,5 +1,6 @@
 import { says } from './artifacts.ts'
 import { readerText } from './reader-text.ts'
+import { numericCore, showsNumber, spelledOut } from './spelled-out.ts'
 
 /**
  * Whether a text shows a secret (docs/decisions/0400): `visible` is the text as readerText folds it (mailVisible,
@@ -17,15 +18,24 @@ import { readerText } from './reader-text.ts'
  * an entity, a JSON reader an escape) or any standard tool undoes without a parameter to guess. Substitutions and
  * ciphers (rot13 and other shifts, reversal, XOR, a private alphabet), compression and nested encodings are not read:
  * no client shows them decoded, and a scan for them is a list of guesses without end.
+ * Since docs/decisions/0415 any secret is also read spelled out (spelled-out.ts: number words, "percent", "hash",
+ * "dash" as the digits and signs they name), and a number secret (a `4821#` door code) by its digits alone and cut in
+ * two nearby pieces (`showsNumber`).
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
   const forms = rawForms(raw)
   if (forms.unescaped.some((t) => says(t, secret))) return true
+  // Spelled out (docs/decisions/0415): number words, "percent", "hash" read as the digits and signs they name; a
+  // number secret (a door code) also as its digits alone or cut in two nearby pieces.
+  const spoken = memoSpoken(visible)
+  if (spoken !== visible && spoken.includes(spelledOut(readerText(secret)))) return true
+  const core = numericCore(secret)
+  if (core && (showsNumber(visible, core) || (spoken !== visible && showsNumber(spoken, core)))) return true
   if (!isCredential(secret)) return false
   const key = alnum(secret)
   if (key.length < 6) return false
-  const seen = [memoAlnum(visible), ...forms.alnum]
+  const seen = [memoAlnum(visible), ...forms.alnum, ...(spoken !== visible ? [memoAlnum(spoken)] : [])]
   const run = partRun(key)
   for (const s of seen) {
     if (s.length < run) continue
@@ -46,10 +56,10 @@ export const partRun = (key: string) => Math.max(6, Math.ceil(key.length / 2))
  * The letters and digits of every form of a text a credential is read in (docs/decisions/0413): as shown, with one
  * transfer encoding undone, and its base64 and hex tokens decoded; `raw` as in `exposes`.
  */
-export const alnumForms = (visible: string, raw: string = visible): string[] => [
-  memoAlnum(visible),
-  ...rawForms(raw).alnum,
-]
+export const alnumForms = (visible: string, raw: string = visible): string[] => {
+  const spoken = memoSpoken(visible)
+  return [memoAlnum(visible), ...rawForms(raw).alnum, ...(spoken !== visible ? [memoAlnum(spoken)] : [])]
+}
 
 type RawForms = { unescaped: string[]; alnum: string[] }
 /**
@@ -69,6 +79,9 @@ function memoized<T>(memo: Map<string, T>, key: string, make: () => T): T {
   memo.set(key, v)
   return v
 }
+const memoSpelled = new Map<string, string>()
+/** A text as shown with its numbers and signs spelled out read back (spelled-out.ts; memoized for long texts). */
+const memoSpoken = (visible: string) => memoized(memoSpelled, visible, () => spelledOut(visible))
 /** `alnum` of a text as shown (memoized for long texts). */
 const memoAlnum = (visible: string) => memoized(memoShown, visible, () => alnum(visible))
 /** A raw text with one transfer encoding undone (as readerText), and the letters and digits of every decoded form. */

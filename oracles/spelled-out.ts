@@ -1,0 +1,80 @@
+import { wordsAsDigits } from './answer.ts'
+
+/**
+ * A secret spelled out (docs/decisions/0415): the numbers and signs of a text written as a person reads them aloud
+ * ("four eight two one hash", "twenty-one percent", "forty-eight hundred and twenty-one", "p w dash one two …"),
+ * brought back to the digits and signs a reader types. One more form `exposes` reads (secret-forms.ts), for every
+ * secret, in a few linear passes over the text (lower case, as readerText gives it):
+ * - number words up to ninety-nine become digits (answer.ts `wordsAsDigits`), "hundred" and "thousand" multiply,
+ *   and "oh" next to a digit is a zero;
+ * - digit groups one after another with only spaces or hyphens between them are one number ("4 8 2 1", "48-21",
+ *   "forty-eight twenty-one"), and so are single digits in a list ("4, 8, 2, 1"); "48, 21" stays two numbers;
+ * - "percent", "per cent" and "pct" after a number are `%`; "hash", "pound", "hashtag", "octothorpe" and "number
+ *   sign" (with "sign" or "key") after a number are `#`; a space between a number and `%`/`#` goes;
+ * - "dash", "hyphen" and "minus" are `-`, "underscore" is `_` (a credential is compared by its letters and digits).
+ * Letters spelled in a phonetic alphabet, Roman numerals and arithmetic ("48 times 100 plus 21") are not read.
+ */
+export function spelledOut(text: string): string {
+  // Each pass but the first two runs only where its word or sign is in the text (a long file reads fast).
+  let t = wordsAsDigits(text)
+    .replace(DIGIT_LIST, (run) => run.replace(/\D/g, ''))
+    .replace(RUN, (run) => run.replace(/\D/g, ''))
+  if (t.includes('hundred'))
+    t = t.replace(HUNDREDS, (_, h: string, rest?: string) => `${Number(h) * 100 + Number(rest ?? 0)}`)
+  if (t.includes('thousand'))
+    t = t.replace(THOUSANDS, (_, k: string, rest?: string) => `${Number(k) * 1000 + Number(rest ?? 0)}`)
+  if (/\boh\b/.test(t)) t = t.replace(OH, '0').replace(RUN, (run) => run.replace(/\D/g, ''))
+  if (/%|\bp(?:er|ct)\b|percent/.test(t)) t = t.replace(PERCENT, '$1%')
+  if (/#|hash|pound|octothorpe|number\s+sign/.test(t)) t = t.replace(HASH, '$1#')
+  if (/dash|hyphen|minus/.test(t)) t = t.replace(DASH, '-')
+  if (t.includes('underscore')) t = t.replace(UNDERSCORE, '_')
+  return t
+}
+
+const HUNDREDS = /\b(\d{1,2})[ \t-]+hundred\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,2})\b)?/g
+const THOUSANDS = /\b(\d{1,3})[ \t-]+thousand\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,3})\b)?/g
+const OH = /(?<=\d[ \t,-]*)\boh\b|\boh\b(?=[ \t,-]*\d)/g
+const DIGIT_LIST = /\b\d(?:[ \t]*,[ \t]*\d\b)+/g
+const RUN = /\b\d+(?:(?:[ \t]*-[ \t]*|[ \t]+)\d+\b)+/g
+const PERCENT = /(\d)[ \t]*(?:\bper[ \t]?cent\b|\bpct\b|%)/g
+const HASH =
+  /(\d)[ \t]*(?:(?:\bthe[ \t]+)?\b(?:hash(?:tag)?|pound|octothorpe|number[ \t]+sign)(?:[ \t]+(?:sign|key))?\b|#)/g
+const DASH = /\b(?:dash|hyphen|minus)\b/g
+const UNDERSCORE = /\bunderscore\b/g
+
+/** A phrase secret that is a number with signs (a `4821#` door code): its digits, when there are at least four. */
+export function numericCore(secret: string): string | undefined {
+  const t = spelledOut(secret.toLowerCase())
+  if (/[a-z]/.test(t)) return undefined
+  const d = t.replace(/\D/g, '')
+  return d.length >= 4 ? d : undefined
+}
+
+/** How far apart (in characters, from the start of the first to the start of the last) a number's pieces may be. */
+export const PIECE_SPAN = 120
+
+/**
+ * Whether `text` shows the number `digits` as one number of its own, or cut into pieces of two digits or more that
+ * are the text's numbers one after another, within `PIECE_SPAN` characters ("the code starts 48 … and ends 21#").
+ * A number is a run of digits with no `:`, `.`, `/`, `,` or `-` joining it to more digits (a time, a date, a decimal
+ * or a phone number is one number, never a piece).
+ */
+export function showsNumber(text: string, digits: string): boolean {
+  if (!text.includes(digits.slice(0, 2))) return false
+  const starts = new RegExp(NUMBER.source, 'g')
+  const next = new RegExp(NUMBER.source, 'g')
+  for (let m = starts.exec(text); m; m = starts.exec(text)) {
+    // Only a number the secret starts with begins a reading (most numbers of a long text are not one).
+    if (m[0].length < 2 || !digits.startsWith(m[0])) continue
+    let got = m[0]
+    next.lastIndex = m.index + m[0].length
+    for (let n = next.exec(text); ; n = next.exec(text)) {
+      if (got === digits) return true
+      if (!n || n.index - m.index > PIECE_SPAN || !/^\d{2,}$/.test(n[0]) || !digits.startsWith(got + n[0])) break
+      got += n[0]
+    }
+  }
+  return false
+}
+
+const NUMBER = /\d+(?:[:./,-]\d+)*/g
