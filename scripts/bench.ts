@@ -296,7 +296,7 @@ if (want('core')) print('core: worlds, snapshots, memory, throughput', await cor
 
 // Each service (and the gym) may add scripts/bench/<name>.ts exporting run(): Promise<BenchFigure[]>.
 const sections = ['gmail', 'gmail-scale', 'calendar', 'calendar-scale', 'drive', 'drive-scale', 'docs', 'slack', 'gym']
-for (const name of [...sections, 'startup', 'workers', 'stall', 'peer']) {
+for (const name of [...sections, 'startup', 'uploads', 'workers', 'stall', 'peer']) {
   const file = join(import.meta.dirname, 'bench', `${name}.ts`)
   if (!want(name) || !existsSync(file)) continue
   const mod = (await import(pathToFileURL(file).href)) as { run?: () => Promise<BenchFigure[]> }

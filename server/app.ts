@@ -22,13 +22,14 @@ import { readSlackArgs } from './middleware/slack-args.ts'
 import { overrideMethod } from './middleware/google-front.ts'
 import { gunzipBody } from './middleware/gzip-body.ts'
 import {
+  bodyTextHead,
   bufferNodeBody,
   nodeIncoming,
   readHeadersInPlace,
   RequestAborted,
   requestHeader,
 } from './middleware/node-body.ts'
-import { logAction } from './middleware/action-log.ts'
+import { logAction, MAX_BODY } from './middleware/action-log.ts'
 import { jsonStream } from './json-stream.ts'
 import { plainLists, stringifyWithTexts } from '../envs/core/json-text.ts'
 import { pathOfUrl, searchOfUrl } from '../envs/core/request-url.ts'
@@ -434,7 +435,8 @@ async function bodyForLog(c: Context, family: Family): Promise<string | null> {
   const type = (requestHeader(c, 'content-type') ?? '').toLowerCase()
   if (type.includes('json') || type.includes('x-www-form-urlencoded') || type.startsWith('text/')) {
     try {
-      return await c.req.text()
+      // The log keeps a head of the text (MAX_BODY units, then a mark that it was cut): only that much is decoded.
+      return await bodyTextHead(c, MAX_BODY + 1)
     } catch {
       return null
     }

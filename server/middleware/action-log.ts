@@ -1,7 +1,8 @@
 import type { World } from '../../envs/core/world.ts'
 import { stmt } from '../../envs/core/db.ts'
 
-const MAX_BODY = 64 * 1024
+/** The most UTF-16 code units of a body the log keeps (then `…[truncated]`). */
+export const MAX_BODY = 64 * 1024
 
 export type ActionRecord = {
   userId: string | null

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import type { WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
-import { atLeast, effectiveRole, findFile, type Role } from '../store/files.ts'
+import { atLeast, type BareFileRow, effectiveRole, findBareFile, type Role } from '../store/files.ts'
 import type { FileRow } from '../schema.ts'
 
 export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
@@ -33,9 +33,10 @@ export const insufficient = () =>
   )
 
 /** The file, if the caller holds at least `role` on it; 404 when invisible, 403 when visible but not enough. */
-export function requireFile(c: WorldContext, id: string, role: Role = 'reader'): FileRow {
+export function requireFile(c: WorldContext, id: string, role: Role = 'reader'): BareFileRow {
   const db = c.var.world.db
-  const row = findFile(db, id)
+  // Without content and full text: a caller that serves the bytes reads them on their own (0416).
+  const row = findBareFile(db, id)
   const have = row ? effectiveRole(db, id, c.var.user.id, { row, user: c.var.user }) : 'none'
   if (!row || have === 'none') throw fileNotFound(id)
   if (!atLeast(have, role)) throw insufficient()
@@ -61,7 +62,7 @@ export function withDefaultFields(c: WorldContext, full: Record<string, unknown>
 }
 
 /** Like requireFile, for methods taking `supportsAllDrives`: shared drive items stay invisible without it. */
-export function requireItem(c: WorldContext, id: string, role: Role = 'reader'): FileRow {
+export function requireItem(c: WorldContext, id: string, role: Role = 'reader'): BareFileRow {
   const row = requireFile(c, id, role)
   if (row.driveId && !supportsAllDrives(c)) throw fileNotFound(id)
   return row

@@ -19,6 +19,8 @@ import {
   effectiveRole,
   findFile,
   findBareFile,
+  contentOf,
+  fullTextOf,
   type BareFileRow,
   FOLDER,
   GOOGLE_DOC,
@@ -258,7 +260,7 @@ function setTrashed(c: WorldContext, id: string, trashed: boolean) {
  * Moves a tree into, out of or between shared drives:
  * shared drive items lose their owner, My Drive items get the mover as owner.
  */
-function moveAcrossDrives(c: WorldContext, db: Db, row: FileRow, target: string | null, manager: boolean) {
+function moveAcrossDrives(c: WorldContext, db: Db, row: BareFileRow, target: string | null, manager: boolean) {
   if (!manager)
     throw new GoogleApiError(
       'PERMISSION_DENIED',
@@ -363,7 +365,8 @@ export function updateFile(
     if (content)
       touchFile(db, id, c.var.user.id, {
         content,
-        fullText: /^text\//.test(row.mimeType) ? content.toString('utf8') : undefined,
+        // The first 1 MiB of its UTF-8, as an upload's (fullTextOf, 0407): the whole 30 MB was decoded and stored.
+        fullText: /^text\//.test(row.mimeType) ? fullTextOf(content) : undefined,
       })
     // A modifiedTime given by the client is the file's, whatever else the call changed (as sync tools set it).
     if (modifiedMs !== undefined) {
@@ -371,7 +374,7 @@ export function updateFile(
       if (!Object.keys(set).length && !content) recordChange(db, id)
     }
   })
-  return toFile(c.var.world.db, findFile(c.var.world.db, id)!, c.var.user, fileFieldsKept(c))
+  return toFile(c.var.world.db, findBareFile(c.var.world.db, id)!, c.var.user, fileFieldsKept(c))
 }
 
 const FileId = z.object({ fileId: z.string() })
@@ -623,7 +626,7 @@ export const filesRouter = createGoogleRouter()
         parents: meta.parents ?? parentsOf(source),
         ...(source.shortcut ? { shortcutDetails: JSON.parse(source.shortcut) as Meta['shortcutDetails'] } : {}),
       },
-      source.content ?? undefined,
+      contentOf(c.var.world.db, source.id) ?? undefined,
     )
     if (source.mimeType === GOOGLE_DOC) c.var.world.tx((db) => copyDocumentContent(db, source.id, String(out.id)))
     keepHeadRevision(c, String(out.id))
@@ -725,8 +728,9 @@ export function removeFile(db: Db, id: string) {
 }
 
 /** `alt=media`: the bytes, with single-range support. */
-function download(c: WorldContext, row: FileRow) {
-  if (row.content === null) {
+function download(c: WorldContext, row: BareFileRow) {
+  const data = contentOf(c.var.world.db, row.id)
+  if (data === null) {
     if (row.mimeType === GOOGLE_DOC)
       throw new GoogleApiError(
         'PERMISSION_DENIED',
@@ -735,7 +739,6 @@ function download(c: WorldContext, row: FileRow) {
       )
     throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
   }
-  const data = row.content
   const range = /^bytes=(\d*)-(\d*)$/.exec(c.req.header('range') ?? '')
   // A range whose last byte is before its first is not a range (RFC 9110 14.1.1): the header is ignored.
   if (range && (range[1] || range[2]) && !(range[1] && range[2] && Number(range[2]) < Number(range[1]))) {

@@ -5,7 +5,7 @@ import { badRequest, GoogleApiError } from '../../core/errors/google.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { Operation } from '../api/schemas.gen.ts'
 import { operations } from '../schema.ts'
-import { GOOGLE_DOC, FOLDER } from '../store/files.ts'
+import { GOOGLE_DOC, FOLDER, hasContent } from '../store/files.ts'
 import { bool, json, requireItem } from './common.ts'
 import { publicRequestUrl } from '../../core/request-url.ts'
 
@@ -88,7 +88,7 @@ export const operationsRouter = createGoogleRouter()
       if (q.revisionId) throw badRequest('revisionId is not supported for Docs Editors files.', 'invalid')
       mimeType = q.mimeType
     } else {
-      if (row.content === null)
+      if (!hasContent(c.var.world.db, row.id))
         throw badRequest('Only files with binary content can be downloaded.', 'fileNotDownloadable')
       if (q.mimeType && q.mimeType !== row.mimeType)
         throw badRequest('The requested conversion is not supported.', 'badRequest')

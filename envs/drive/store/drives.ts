@@ -68,7 +68,7 @@ export function driveOfParents(db: Db, parents: string[]): string | null {
 }
 
 /** Sets `driveId` on a file and everything below it (after a move into or out of a shared drive). */
-export function setDriveOfTree(db: Db, root: FileRow, drive: string | null): void {
+export function setDriveOfTree(db: Db, root: { id: string }, drive: string | null): void {
   const all = db.select({ id: files.id, parents: files.parents }).from(files).all()
   const tree = new Set([root.id])
   let grew = true

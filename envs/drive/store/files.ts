@@ -61,6 +61,16 @@ export function findBareFile(db: Db, id: string): BareFileRow | undefined {
   return r && (withFlags(r) as BareFileRow)
 }
 
+/** A file's content (null for a folder, a Google Doc, a shortcut), read only where the bytes are served or copied. */
+export function contentOf(db: Db, id: string): Buffer | null {
+  return (stmt(db, 'SELECT content FROM drive_files WHERE id = ?').pluck().get(id) as Buffer | null | undefined) ?? null
+}
+
+/** Whether a file has content, without reading it (SQLite knows a NULL from the row's header). */
+export function hasContent(db: Db, id: string): boolean {
+  return stmt(db, 'SELECT content IS NOT NULL FROM drive_files WHERE id = ?').pluck().get(id) === 1
+}
+
 /**
  * Bytes of a text file's content kept as its full text (what `fullText contains` searches). Deviation (unverified
  * limit): Drive indexes a bounded part of a large file's text too; here the first 1 MiB of its UTF-8, so a 30 MB text
@@ -308,7 +318,8 @@ export function touchFile(
   userId: string,
   update: { content?: Buffer; fullText?: string; atMs?: number } = {},
 ): void {
-  const row = findFile(db, fileId)
+  // Its version and type, not its content (a 30 MB file's old bytes were read for them, 0416).
+  const row = findBareFile(db, fileId)
   if (!row) return
   const t = update.atMs ?? nowMs(db)
   const set: Partial<FileRow> = { modifiedMs: t, version: row.version + 1, lastModifyingUserId: userId }

@@ -92,7 +92,7 @@ const UTF8 = new TextDecoder('utf-8')
 function decodeTransfer(body: Buffer, encoding: string): Buffer {
   switch (encoding.toLowerCase()) {
     case 'base64':
-      return Buffer.from(body.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64')
+      return fromBase64Bytes(body)
     case 'quoted-printable': {
       // Written into one buffer (the text's length bounds it) without a string per character.
       const text = body.toString('latin1').replace(/=\r?\n/g, '')
@@ -112,6 +112,18 @@ function decodeTransfer(body: Buffer, encoding: string): Buffer {
     default:
       return body
   }
+}
+
+/**
+ * A base64 body's bytes: every character outside the alphabet and `=` dropped (line breaks, spaces, stray
+ * characters), then decoded. A body of alphabet lines whose `=` only ends it (what mailers write) goes to the decoder
+ * as it is: Node's base64 decoder skips line breaks, so the bytes are the same, and the `replace` over a 34 MB
+ * attachment body and the flattening of its result (~0.3 s, 0416) are saved.
+ */
+function fromBase64Bytes(body: Buffer): Buffer {
+  const text = body.toString('latin1')
+  if (!/[^A-Za-z0-9+/=\r\n]|=[^=\r\n]/.test(text)) return Buffer.from(text, 'base64')
+  return Buffer.from(text.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64')
 }
 
 /** The value of a hexadecimal digit's character code (NaN, past the text's end, included): -1 if not one. */
