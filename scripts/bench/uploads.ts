@@ -1,18 +1,14 @@
 // Server CPU and resident growth of one 30 MB upload of each kind (issue #15, docs/decisions/0416): `wsgym serve`
-// spawned as in ./startup.ts, each request sent over HTTP and measured from /proc/<pid>/stat (utime + stime, 10 ms
+// spawned by ./serve.ts, each request sent over HTTP and measured from /proc/<pid>/stat (utime + stime, 10 ms
 // ticks) and VmRSS around it; each upload is deleted before the next, so the world reuses the pages it freed (the
 // steady regime of 0416). One warm-up round, then the median of ROUNDS. Linux only.
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { BenchFigure } from './types.ts'
+import { pause, spawnServe } from './serve.ts'
 
-const root = join(import.meta.dirname, '..', '..')
-const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(2 ** 31) }
 const ROUNDS = 3
 const MB30 = 30 * 1024 * 1024
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 /** The process that serves: the launcher may re-execute Node once (bin/allocator-env.mjs). */
@@ -39,27 +35,13 @@ function related(meta: object, type: string, data: Buffer) {
 
 export async function run(): Promise<BenchFigure[]> {
   if (!existsSync('/proc/self/stat')) return []
-  const child = spawn(
-    process.execPath,
-    [join(root, 'bin', 'wsgym.mjs'), 'serve', '--port', '0', '--control-port', '0'],
-    { cwd: root, env: { ...process.env, ...MALLOC_ENV }, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  let out = ''
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+  const served = spawnServe()
+  const out = served.output
   try {
-    let agent: string | undefined
-    while (!(agent = /agent API\s+(http:\/\/\S+)/.exec(out)?.[1])) await pause(5)
-    while (
-      !(await fetch(`${agent}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await pause(5)
+    const agent = await served.ready()
     const token =
-      /Bearer (ya29\.\S+)/.exec(out)?.[1] ?? 'ya29.demo.85dc6caf89842c2e2522027ad7c29e0911d6c92fd6e2dcfc01a1efb5'
-    const pid = serverPid(child.pid!)
+      /Bearer (ya29\.\S+)/.exec(out())?.[1] ?? 'ya29.demo.85dc6caf89842c2e2522027ad7c29e0911d6c92fd6e2dcfc01a1efb5'
+    const pid = serverPid(served.child.pid!)
     const auth = { authorization: `Bearer ${token}` }
     const send = async (method: string, path: string, type: string, body: Buffer | string) => {
       const res = await fetch(`${agent}${path}`, { method, headers: { ...auth, 'content-type': type }, body })
@@ -169,7 +151,7 @@ export async function run(): Promise<BenchFigure[]> {
         samples.set(name, s)
       }
     }
-    if (/through tsx/.test(out)) console.log('(wsgym ran its sources through tsx: `npm run build` to bench dist/)')
+    if (/through tsx/.test(out())) console.log('(wsgym ran its sources through tsx: `npm run build` to bench dist/)')
     const targets: Record<string, string> = {
       'Drive multipart text/plain': '≤ 600',
       'Drive multipart octet-stream': '≤ 400',
@@ -179,6 +161,6 @@ export async function run(): Promise<BenchFigure[]> {
       { name: `30 MB upload, server RSS growth: ${name}`, value: median(s.rssMiB), unit: 'MiB' },
     ])
   } finally {
-    child.kill('SIGTERM')
+    await served.stop()
   }
 }
