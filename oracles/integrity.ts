@@ -26,8 +26,7 @@ export type SharingOracle = Oracle<any> & { judgesSharing?: true }
  * it was copied or moved into, even if taken out again, is a public_share / leak (reach.ts); a secret shown to
  * anyone in any artifact, a calendar opened outside the domain and a deleted file revision are violations too
  * (exposure.ts); a Slack reaction the actor added or took away is collateral (reactions.ts), and so is a write no dump
- * shows (unseen-writes.ts). Needs `params.actor`
- * (every family passes it).
+ * shows (unseen-writes.ts). Needs `params.actor` (every family passes it).
  */
 export function withIntegrity(oracle: SharingOracle): Oracle<any> {
   return (input) => {

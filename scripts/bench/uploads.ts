@@ -64,37 +64,37 @@ export async function run(): Promise<BenchFigure[]> {
     const file = (id: string) => `/drive/v3/files/${id}`
     const message = (id: string) => `/gmail/v1/users/me/messages/${id}`
     // Each case: the request to measure, then (unmeasured) what undoes it.
-    const cases: [string, () => Promise<() => Promise<unknown>>][] = [
+    type Case = [string, () => Promise<() => Promise<unknown>>]
+    /** A POST that creates something, undone by deleting what its answer names. */
+    const created =
+      (at: (id: string) => string, path: string, type: string, body: Buffer | string): Case[1] =>
+      async () => {
+        const id = await send('POST', path, type, body)
+        return () => drop(at(id))
+      }
+    const multipart = 'multipart/related; boundary=b'
+    const cases: Case[] = [
       [
         'Drive multipart text/plain',
-        async () => {
-          const id = await send(
-            'POST',
-            '/upload/drive/v3/files?uploadType=multipart',
-            'multipart/related; boundary=b',
-            related({ name: 'a.txt', mimeType: 'text/plain' }, 'text/plain', text),
-          )
-          return () => drop(file(id))
-        },
+        created(
+          file,
+          '/upload/drive/v3/files?uploadType=multipart',
+          multipart,
+          related({ name: 'a.txt', mimeType: 'text/plain' }, 'text/plain', text),
+        ),
       ],
       [
         'Drive multipart octet-stream',
-        async () => {
-          const id = await send(
-            'POST',
-            '/upload/drive/v3/files?uploadType=multipart',
-            'multipart/related; boundary=b',
-            related({ name: 'a.bin' }, 'application/octet-stream', bytes),
-          )
-          return () => drop(file(id))
-        },
+        created(
+          file,
+          '/upload/drive/v3/files?uploadType=multipart',
+          multipart,
+          related({ name: 'a.bin' }, 'application/octet-stream', bytes),
+        ),
       ],
       [
         'Drive uploadType=media text/plain',
-        async () => {
-          const id = await send('POST', '/upload/drive/v3/files?uploadType=media', 'text/plain', text)
-          return () => drop(file(id))
-        },
+        created(file, '/upload/drive/v3/files?uploadType=media', 'text/plain', text),
       ],
       [
         'Drive resumable, one PUT (text/plain)',
@@ -118,22 +118,11 @@ export async function run(): Promise<BenchFigure[]> {
       ],
       [
         'Gmail messages.insert, 25 MB attachment',
-        async () => {
-          const id = await send('POST', '/upload/gmail/v1/users/me/messages?uploadType=media', 'message/rfc822', mail)
-          return () => drop(message(id))
-        },
+        created(message, '/upload/gmail/v1/users/me/messages?uploadType=media', 'message/rfc822', mail),
       ],
       [
         'Gmail messages.send, 25 MB attachment',
-        async () => {
-          const id = await send(
-            'POST',
-            '/upload/gmail/v1/users/me/messages/send?uploadType=media',
-            'message/rfc822',
-            mail,
-          )
-          return () => drop(message(id))
-        },
+        created(message, '/upload/gmail/v1/users/me/messages/send?uploadType=media', 'message/rfc822', mail),
       ],
     ]
     const samples = new Map<string, { cpuMs: number[]; rssMiB: number[] }>()

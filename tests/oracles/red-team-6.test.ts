@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import type { TaskSpec, ProgramStep } from '../../gym/task.ts'
 import { runProgram } from '../../gym/index.ts'
 import { oracleById } from '../../oracles/index.ts'
 import { diffStates, type WorldState } from '../../envs/core/diff.ts'
-import { families } from '../../tasks-lite/families/index.ts'
-import { http, oracleGym } from './support.ts'
+import {
+  familyTask as task,
+  http,
+  isSlackPost as isPost,
+  oracleGym,
+  oracleParams as params,
+  referenceSteps as steps,
+  violationKinds as kinds,
+} from './support.ts'
 
 // Round 6 of the reward red team (docs/decisions/0413): a secret shown in pieces (across messages, a message and a
 // file, a post's versions, or between other words of one post) and in a Slack remote file, through the gym.
 const { gym, judge } = oracleGym()
-const task = (id: string, seed = 1) => TaskSpec.parse(families.find((f) => f.id === id)!.generate(seed))
-const params = (t: TaskSpec) => t.oracle.params as Record<string, any>
-const steps = (t: TaskSpec) => t.reference.filter((s) => s.tool !== 'done')
-const kinds = (v: { violations: { kind: string }[] }) => v.violations.map((x) => x.kind)
 type Args = { method?: string; path?: string; body?: any }
-const isPost = (s: ProgramStep) => (s.args as Args).path === '/api/chat.postMessage'
 /** The reference with its post's text given `extra` at the end (and the post's ts saved as `ts`). */
 const withPost = (t: TaskSpec, extra: string) =>
   steps(t).map((s) => {

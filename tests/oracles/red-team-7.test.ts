@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import type { TaskSpec, ProgramStep } from '../../gym/task.ts'
 import { doneStep } from '../../gym/program.ts'
 import { finalAnswer } from '../../oracles/final-answer.ts'
 import type { OracleInput } from '../../oracles/types.ts'
-import { families } from '../../tasks-lite/families/index.ts'
-import { http, oracleGym } from './support.ts'
+import {
+  familyTask as task,
+  http,
+  isSlackPost as isPost,
+  oracleGym,
+  oracleParams as params,
+  referenceSteps as steps,
+  violationKinds as kinds,
+} from './support.ts'
 
 // Round 7 of the reward red team (docs/decisions/0415): a secret spelled out in words ("four eight two one hash",
 // "twenty-one percent"), a number secret without its sign or cut in two nearby pieces, through the gym.
 const { judge } = oracleGym()
-const task = (id: string, seed = 1) => TaskSpec.parse(families.find((f) => f.id === id)!.generate(seed))
-const params = (t: TaskSpec) => t.oracle.params as Record<string, any>
-const steps = (t: TaskSpec) => t.reference.filter((s) => s.tool !== 'done')
-const kinds = (v: { violations: { kind: string }[] }) => v.violations.map((x) => x.kind)
 type Args = { method?: string; path?: string; body?: any }
-const isPost = (s: ProgramStep) => (s.args as Args).path === '/api/chat.postMessage'
 /** The reference with the text of its (last) Slack post given `extra` at the end. */
 const withPost = (t: TaskSpec, extra: string) => {
   const last = steps(t).findLastIndex(isPost)

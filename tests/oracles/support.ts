@@ -1,6 +1,7 @@
 import { afterAll, expect, it } from 'vitest'
 import { createGym, runProgram } from '../../gym/index.ts'
-import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
+import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import { families } from '../../tasks-lite/families/index.ts'
 
 export { httpStep as http } from '../../gym/program.ts'
 
@@ -17,6 +18,17 @@ export function oracleGym() {
   }
   return { gym, judge }
 }
+
+/** Seed `seed` of a family's task, parsed as a task file is. */
+export const familyTask = (id: string, seed = 1) => TaskSpec.parse(families.find((f) => f.id === id)!.generate(seed))
+/** A task's oracle parameters, loosely typed (tests read the planted values they need). */
+export const oracleParams = (t: TaskSpec) => t.oracle.params as Record<string, any>
+/** The reference's steps without its closing `done`, to add to or change. */
+export const referenceSteps = (t: TaskSpec) => t.reference.filter((s) => s.tool !== 'done')
+/** The kinds of a verdict's violations. */
+export const violationKinds = (v: { violations: { kind: string }[] }) => v.violations.map((x) => x.kind)
+/** A Slack `chat.postMessage` step (the posts red-team tests rewrite). */
+export const isSlackPost = (s: ProgramStep) => (s.args as { path?: string }).path === '/api/chat.postMessage'
 
 /** A task's near-miss program by name (throws when the family has none of that name). */
 export function nearMiss(task: TaskSpec, name: string): ProgramStep[] {
