@@ -65,7 +65,23 @@ export type CliHooks = {
 }
 
 export async function main(argv: string[], hooks: CliHooks = {}): Promise<number> {
+  try {
+    return await run(argv, hooks)
+  } catch (e) {
+    // A flag parseArgs refuses (unknown, missing its value): one line and the exit status of a usage error.
+    if (!isParseArgsError(e)) throw e
+    return fail(`${(e as Error).message.split('\n')[0]} (wsgym --help lists the options)`)
+  }
+}
+
+const isParseArgsError = (e: unknown) => String((e as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS_')
+
+async function run(argv: string[], hooks: CliHooks): Promise<number> {
   const [command, sub, ...rest] = argv
+  if ((command === 'serve' || command === 'seed') && argv.some((a) => a === '--help' || a === '-h')) {
+    console.log(USAGE)
+    return 0
+  }
   if (command === 'serve') return serve(argv.slice(1), hooks)
   if (command === 'seed' && sub === 'validate') return validate(rest[0])
   if (command === 'seed' && sub === 'list') {
@@ -80,7 +96,9 @@ export async function main(argv: string[], hooks: CliHooks = {}): Promise<number
     })
     const make = namedSeeds[positionals[0] ?? '']
     if (!make) return fail(`unknown seed "${positionals[0] ?? ''}" (known: ${Object.keys(namedSeeds).join(', ')})`)
-    console.log(JSON.stringify(make(Number(values['seed-value'] ?? 1)), null, 2))
+    const seedValue = seedValueOf(values['seed-value'])
+    if (seedValue === undefined) return fail(SEED_VALUE_RULE)
+    console.log(JSON.stringify(make(seedValue), null, 2))
     return 0
   }
   console.log(USAGE)
@@ -151,6 +169,22 @@ const LIMIT_FLAGS: [flag: string, key: keyof Limits, scale: number][] = [
   ['max-connections', 'maxConnections', 1],
 ]
 
+/** A port flag's number (0: any free port), or undefined when it is none. */
+function portOf(raw: string | number): number | undefined {
+  const text = String(raw)
+  const n = Number(text)
+  return /^\d{1,5}$/.test(text) && n <= 65535 ? n : undefined
+}
+
+/** The seed value a flag gives (default 1): a whole number in the control plane's range, or undefined. */
+function seedValueOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return 1
+  const n = Number(raw)
+  return /^\d{1,10}$/.test(raw) && n <= 2 ** 31 - 1 ? n : undefined
+}
+
+const SEED_VALUE_RULE = '--seed-value takes a whole number from 0 to 2147483647'
+
 /** Limit flags → Partial<Limits>, or a message naming the bad flag. */
 export function limitsFrom(values: Record<string, unknown>): Partial<Limits> | string {
   const out: Partial<Limits> = {}
@@ -200,8 +234,12 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
   const limits = limitsFrom(values)
   if (typeof limits === 'string') return fail(limits)
   const host = values.host ?? envDefaults.host
-  const port = Number(values.port ?? envDefaults.port)
-  const controlPort = Number(values['control-port'] ?? envDefaults.controlPort)
+  const port = portOf(values.port ?? envDefaults.port)
+  if (port === undefined) return fail('--port takes a port number from 0 to 65535')
+  const controlPort = portOf(values['control-port'] ?? envDefaults.controlPort)
+  if (controlPort === undefined) return fail('--control-port takes a port number from 0 to 65535')
+  const seedValue = seedValueOf(values['seed-value'])
+  if (seedValue === undefined) return fail(SEED_VALUE_RULE)
   const count = Number(values.workers ?? 1)
   if (!Number.isInteger(count) || count < 1 || count > 256) return fail('--workers takes a whole number from 1 to 256')
   // --slot k/N: this process is upstream k of N behind an outside proxy hashing the world id (nginx `hash`).
@@ -249,7 +287,7 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
         {
           id: worldId,
           seed,
-          seedValue: Number(values['seed-value'] ?? 1),
+          seedValue,
           publicDemoKeys: worldId === 'demo' && seed === 'demo',
           onFirstUse: true,
         },
