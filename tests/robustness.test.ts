@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { World } from '../envs/core/world.ts'
 import { harness, type Harness } from '../envs/core/testing/harness.ts'
-import { worldState } from '../server/state.ts'
 import { specMethods as slackSpec } from '../envs/slack/api/methods.gen.ts'
+import { countWrites, expectGoogleClientError, watch } from './support/world-watch.ts'
 
 // Throws generated bad requests at every route the agent port registers and checks that each one
 // gets a client error in the right envelope (never a 5xx), and that requests which fail change nothing.
@@ -51,56 +50,6 @@ async function googleRoutes(h: Harness): Promise<Route[]> {
 }
 
 const fill = (template: string, value: string) => template.replace(/\{[^}]+\}/g, encodeURIComponent(value))
-const servicesOnly = (world: World) => JSON.stringify(worldState(world).services)
-
-/**
- * Counts writes to the world, except to the action log and the clock (which every request moves): temporary
- * triggers (on this connection only) call a counting function. A write that is rolled back still counts, which
- * only makes the check below build the state view for nothing.
- */
-function countWrites(h: Harness): () => number {
-  const sqlite = h.entry.world.sqlite
-  let n = 0
-  sqlite.function('robustness_write', () => ++n)
-  const list = sqlite.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-  const tables = list.all() as { name: string }[]
-  for (const { name } of tables) {
-    if (name === 'world_action_log') continue
-    for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
-      const when = name === 'world_meta' ? `WHEN ${op === 'DELETE' ? 'OLD' : 'NEW'}.key <> 'clock_ms'` : ''
-      sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS "robustness_${name}_${op}" AFTER ${op} ON main."${name}" ${when}
-        BEGIN SELECT robustness_write(); END`)
-    }
-  }
-  return () => n
-}
-
-/**
- * Remembers the world now; the returned check expects the services' state view to be unchanged. The view (a dump of
- * every service, ~150 ms on the demo seed) is only built when something was written since: no write, same view.
- */
-function watch(h: Harness, writes: () => number): (label: string) => void {
-  const start = writes()
-  const snap = h.entry.world.snapshot()
-  return (label) => {
-    if (writes() === start) return
-    const before = World.from(snap)
-    try {
-      expect(servicesOnly(h.entry.world), label).toBe(servicesOnly(before))
-    } finally {
-      before.close()
-    }
-  }
-}
-
-function expectGoogleClientError(res: { status: number; body: any; text: string }, label: string) {
-  expect(res.status, `${label} → ${res.status} ${res.text.slice(0, 200)}`).toBeLessThan(500)
-  if (res.status >= 400 && res.body !== undefined) {
-    expect(res.body.error?.code, label).toBe(res.status)
-    expect(typeof res.body.error?.message, label).toBe('string')
-  }
-}
-
 describe('robustness of every Google route', () => {
   test('hostile ids, bad bodies and bad query values never produce a 5xx or a partial write', async () => {
     const h = harness('demo')
