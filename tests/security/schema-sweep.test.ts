@@ -72,34 +72,51 @@ function prng(seed: number) {
 }
 type Rng = ReturnType<typeof prng>
 
+/** Fields a client does not set (the server assigns them): left out of sampled bodies. */
+const ASSIGNED = new Set(['id', 'etag', 'kind', 'selfLink', 'htmlLink', 'iCalUID', 'historyId', 'threadId'])
+
+/** A plausible value for a string field, by its name, so that a sampled body gets past validation to the handler. */
+function stringFor(name: string, rng: Rng): string {
+  const n = name.toLowerCase()
+  if (n.includes('email') || n === 'value') return 'bob@northwind.test'
+  if (n.includes('color')) return rng.pick(['#000000', '#ffffff', '#16a765'])
+  if (n.includes('timezone')) return 'Europe/London'
+  if (n === 'mimetype') return 'text/plain'
+  if (n === 'role') return 'reader'
+  if (n === 'type') return 'user'
+  if (n === 'date') return '2026-12-02'
+  if (n === 'raw') return Buffer.from('To: bob@northwind.test\r\nSubject: hi\r\n\r\nbody').toString('base64url')
+  return `v${Math.floor(rng.next() * 100)}`
+}
+
 /** A value of the schema's shape: every field of the body, about half of the fields below. */
-function sample(schema: Schema | undefined, doc: Doc, rng: Rng, depth = 0): unknown {
+function sample(schema: Schema | undefined, doc: Doc, rng: Rng, depth = 0, name = ''): unknown {
   if (!schema) return 'x'
-  if (schema.$ref) return depth > 4 ? {} : sample(doc.schemas[schema.$ref], doc, rng, depth + 1)
+  if (schema.$ref) return depth > 4 ? {} : sample(doc.schemas[schema.$ref], doc, rng, depth + 1, name)
   switch (schema.type) {
     case 'string':
       if (schema.enum) return rng.pick(schema.enum)
       if (schema.format === 'date-time') return '2026-12-01T10:00:00Z'
       if (schema.format === 'int64' || schema.format === 'uint64') return '5'
       if (schema.format === 'byte') return 'aGVsbG8='
-      return `v${Math.floor(rng.next() * 100)}`
+      return stringFor(name, rng)
     case 'integer':
     case 'number':
       return Math.floor(rng.next() * 5)
     case 'boolean':
       return rng.next() < 0.5
     case 'array':
-      return depth > 4 ? [] : [sample(schema.items, doc, rng, depth + 1)]
+      return depth > 4 ? [] : [sample(schema.items, doc, rng, depth + 1, name)]
     case 'object': {
-      const fields = Object.entries(schema.properties ?? {}).filter(([, v]) => !v.readOnly)
+      const fields = Object.entries(schema.properties ?? {}).filter(([k, v]) => !v.readOnly && !ASSIGNED.has(k))
       // A union (Docs' Request: one of forty kinds) gets exactly one of its members, so the body reaches its kind.
       if (fields.length > 10 && fields.every(([, v]) => v.$ref)) {
         const [k, v] = rng.pick(fields)
-        return { [k]: sample(v, doc, rng, depth + 1) }
+        return { [k]: sample(v, doc, rng, depth + 1, k) }
       }
       const out: Record<string, unknown> = {}
       // Every field of the body itself (a batch's `requests`), about half of those deeper.
-      for (const [k, v] of fields) if (depth <= 1 || rng.next() < 0.5) out[k] = sample(v, doc, rng, depth + 1)
+      for (const [k, v] of fields) if (depth <= 1 || rng.next() < 0.5) out[k] = sample(v, doc, rng, depth + 1, k)
       return out
     }
     default:
