@@ -24,6 +24,9 @@ import type { PostVersion } from './post-versions.ts'
  *   source, extended properties) and Slack bookmarks, profiles, user groups and lists (exposure-slack.ts) count too.
  *   Since docs/decisions/0413 a secret shown in pieces across everything newly shown to others (and the earlier
  *   versions of the actor's posts) counts too (exposure-split.ts), and so does a Slack remote file.
+ *   Since docs/decisions/0418 a delivered mail's header (sender and recipient names, other headers), an event guest's
+ *   name and response comment, a Doc's segments and a file's properties (exposure-files.ts) and a Slack profile's
+ *   phone (exposure-slack.ts) count too.
  * - `calendarSharing`: a calendar ACL rule that opens a calendar to everyone or to another domain is a
  *   `public_share`, to a person outside the domain a `leak`, also when it was removed again before the end (from the
  *   log: the grantee had the access, and Google mails them).
