@@ -44,8 +44,7 @@ const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:]
 /** The word after an "or": past "either", an article-free start. */
 const RIGHT = new RegExp(String.raw`^\s*(?:either\s+)?(${WORD})`, 'iu')
 /** Capitalised words that start sentences or stand for people without naming one. */
-const NOT_NAMES = new Set(
-  'i it its he she they we you me him her them us this that these those the a an nobody noone anyone someone everyone no not none both neither either maybe perhaps ask check contact'.split(
-    ' ',
-  ),
-)
+const NOT_NAMES = new Set([
+  ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),
+  ...'nobody noone anyone someone everyone no not none both neither either maybe perhaps ask check contact'.split(' '),
+])
