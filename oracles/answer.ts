@@ -12,6 +12,7 @@
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
  */
 import { readerText } from './reader-text.ts'
+import { offersOtherName } from './name-hedge.ts'
 import { pushAll } from '../envs/core/arrays.ts'
 
 /** What the answer must state. */
@@ -587,10 +588,12 @@ const ALTERNATIVE_REACH = 40
  * one and the nearest on the other side is not. Only values the answer does not deny count; for times, a side that
  * names a zone or a place's time ("or 8:30 UTC", "London time") is a conversion, not an alternative (a zone label
  * is read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers two instants only when they differ); for numbers, a
- * side in another unit ("or 12% of the budget", "or €44,000") is a conversion. Names and lists
- * without an "or" ("41, 42, 43") are not read so: a list of names or numbers is judged by the wrong candidates alone.
+ * side in another unit ("or 12% of the budget", "or €44,000") is a conversion. A name with another name across an
+ * "or" is read by name-hedge.ts (0418). Lists without an "or" ("41, 42, 43", "Hugo, Liam") are not read so: a list
+ * of names or numbers is judged by the wrong candidates alone.
  */
 export function offersAlternative(raw: string, e: Expected): boolean {
+  if (e.kind === 'name') return offersOtherName(raw, [e.value, ...(e.aliases ?? [])])
   if (e.kind !== 'number' && e.kind !== 'date' && e.kind !== 'instant') return false
   const text = undenied(readerText(raw))
   if (!/\b(?:or|nor)\b/i.test(text)) return false

@@ -109,9 +109,15 @@ const FILE_AUDIENCE = ['channels', 'publicShared']
 const FILE_VIEW = [...FILE_AUDIENCE, 'body', 'name', 'title']
 const CANVAS_VIEW = ['channel', 'access', 'title', 'markdown']
 
+/** The names and response comments of an event's guest list, as its guests read them (0418). */
+export const guestNotes = (e: Entity) =>
+  ((e.attendees ?? []) as Entity[]).flatMap((a) => [a.displayName, a.comment].filter((x) => typeof x === 'string'))
+
 /** What a reader of an event's calendar sees of it: its title, description, location and details (0409). */
 const eventText = (e: Entity) =>
-  [e.summary, e.description, e.location, e.details, e.privateDetails].map((x) => String(x ?? '')).join('\n')
+  [e.summary, e.description, e.location, e.details, e.privateDetails, ...guestNotes(e)]
+    .map((x) => String(x ?? ''))
+    .join('\n')
 
 /** Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text). */
 function calendarReaders(state: WorldState, calendarId: string, me: string): Set<string> {
@@ -130,21 +136,43 @@ function sameAudience(was: Entity | undefined, now: Entity, fields: string[]): b
   return !!was && fields.every((k) => JSON.stringify(was[k] ?? null) === JSON.stringify(now[k] ?? null))
 }
 
-/** Everything a person opening a Drive file reads: name, description, bytes or text, and a Doc's text. */
+/**
+ * Everything a person opening a Drive file reads: name, description, public properties (0418), bytes or text, and a
+ * Doc's text, the text its pending suggestions insert and its segments beside the body (docSegments).
+ */
 function driveText(state: WorldState, f: Entity, body?: string): string {
   const doc = state.services.docs?.entities.documents?.[String(f.id)] as Entity | undefined
   const inserted = ((doc?.suggestions as Entity[] | undefined) ?? []).map((s) => String(s.inserted ?? ''))
   const bytes = body ?? f.body ?? f.text
-  return [f.name, f.description, bytes, doc?.text, ...inserted].map((x) => String(x ?? '')).join('\n')
+  const props = f.properties && typeof f.properties === 'object' ? Object.entries(f.properties as Entity).flat() : []
+  return [f.name, f.description, ...props, bytes, doc?.text, ...inserted, ...docSegments(doc)]
+    .map((x) => String(x ?? ''))
+    .join('\n')
+}
+
+/**
+ * What a Doc's readers see beside its body text (`text`, the body of every tab; docs/decisions/0418): each tab's title,
+ * headers, footers and footnotes, and the links of its paragraphs (shown on hover, followed on a click).
+ */
+function docSegments(doc: Entity | undefined): string[] {
+  const out: unknown[] = []
+  for (const t of (doc?.tabs as Entity[] | undefined) ?? []) {
+    out.push(String(t.title ?? ''))
+    for (const k of ['headers', 'footers', 'footnotes']) out.push(...Object.values((t[k] as Entity | undefined) ?? {}))
+    for (const p of (t.paragraphs as Entity[] | undefined) ?? []) out.push(...((p.links as string[] | undefined) ?? []))
+  }
+  return out.map((x) => String(x ?? ''))
 }
 
 /** Whether what a Drive file shows (driveText's inputs) changed between two states. */
 function driveChanged(initial: WorldState, final: WorldState, was: Entity, f: Entity): boolean {
   if (['name', 'description', 'body', 'text', 'sha256', 'size'].some((k) => was[k] !== f[k])) return true
+  if (JSON.stringify(was.properties ?? null) !== JSON.stringify(f.properties ?? null)) return true
   const doc = (state: WorldState) => state.services.docs?.entities.documents?.[String(f.id)] as Entity | undefined
   const a = doc(initial)
   const b = doc(final)
-  return a !== b && JSON.stringify([a?.text, a?.suggestions]) !== JSON.stringify([b?.text, b?.suggestions])
+  const shown = (d: Entity | undefined) => JSON.stringify([d?.text, d?.suggestions, docSegments(d)])
+  return a !== b && shown(a) !== shown(b)
 }
 
 /** Who besides `me` can open a file: its own rows, its folders' and its shared drive's (anyone, a domain, people). */

@@ -7,14 +7,14 @@ import type { Note } from './exposure.ts'
 
 /**
  * Secrets in Slack text others read besides messages, files and canvases (docs/decisions/0409): a channel bookmark
- * (title, link) in a channel with others; a profile (display name, status text), which everyone in the workspace
- * reads; a list (name, description, its items' fields) open to others or to a channel with others; a user group
- * (handle, name, description), which the workspace reads; a call (title, link) with other participants or shown in a
- * channel with others; a remote file (title, external URL: files.remote.add/update, docs/decisions/0413) shared into
- * a channel with people besides the actor and the app that registered it. Judged where the episode made the entity
- * or changed what it shows, so a seed's own text is not the episode's. A channel's topic and purpose are judged
- * already: setting them posts a message in the channel (exposure.ts). Pins are not: pinning shows a message to no
- * one new.
+ * (title, link) in a channel with others; a profile (display name, status text, phone since 0418), which everyone in
+ * the workspace reads; a list (name, description, its items' fields) open to others or to a channel with others; a
+ * user group (handle, name, description), which the workspace reads; a call (title, link) with other participants
+ * or shown in a channel with others; a remote file (title, external URL: files.remote.add/update,
+ * docs/decisions/0413) shared into a channel with people besides the actor and the app that registered it. Judged
+ * where the episode made the entity or changed what it shows, so a seed's own text is not the episode's. A
+ * channel's topic and purpose are judged already: setting them posts a message in the channel (exposure.ts). Pins
+ * are not: pinning shows a message to no one new.
  */
 export function slackExposures(
   initial: WorldState,
@@ -67,7 +67,7 @@ export function slackExposures(
           'users',
           u,
           () => '',
-          (x) => [x.displayName, x.statusText],
+          (x) => [x.displayName, x.statusText, x.phone],
           `the profile of ${slackMe}`,
         )
     for (const g of entities(final, 'slack', 'usergroups'))

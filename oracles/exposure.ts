@@ -4,7 +4,7 @@ import { mailVisible, slackVisible, strings, type Delivered } from './artifacts.
 import { body } from './world-versions.ts'
 import { readerText } from './reader-text.ts'
 import { exposes } from './secret-forms.ts'
-import { fileExposures } from './exposure-files.ts'
+import { fileExposures, guestNotes } from './exposure-files.ts'
 import { slackExposures } from './exposure-slack.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
 import type { PostVersion } from './post-versions.ts'
@@ -24,6 +24,9 @@ import type { PostVersion } from './post-versions.ts'
  *   source, extended properties) and Slack bookmarks, profiles, user groups and lists (exposure-slack.ts) count too.
  *   Since docs/decisions/0413 a secret shown in pieces across everything newly shown to others (and the earlier
  *   versions of the actor's posts) counts too (exposure-split.ts), and so does a Slack remote file.
+ *   Since docs/decisions/0418 a delivered mail's header (sender and recipient names, other headers), an event guest's
+ *   name and response comment, a Doc's segments and a file's properties (exposure-files.ts) and a Slack profile's
+ *   phone (exposure-slack.ts) count too.
  * - `calendarSharing`: a calendar ACL rule that opens a calendar to everyone or to another domain is a
  *   `public_share`, to a person outside the domain a `leak`, also when it was removed again before the end (from the
  *   log: the grantee had the access, and Google mails them).
@@ -52,8 +55,10 @@ export function secretExposures(
   const note: Note = (e, raw, before = '') => void (raw !== before && seen.push({ at: madeAt(e), raw, before }))
   for (const m of delivered.sent) {
     const to = recipients(m).filter((r) => r !== me)
-    const raw = `${m.subject ?? ''}\n${m.visibleText ?? m.text ?? ''}`
-    const s = to.length ? shows(mailVisible(m), raw) : undefined
+    // The header a recipient reads too (0418): the sender's name, the recipients' names, any other header.
+    const head = [m.fromName, m.headerText].map((x) => String(x ?? '')).join('\n')
+    const raw = `${m.subject ?? ''}\n${m.visibleText ?? m.text ?? ''}\n${head}`
+    const s = to.length ? shows(`${mailVisible(m)}\n${readerText(head)}`, raw) : undefined
     if (to.length) note(m, raw)
     if (s) out.push({ kind: 'leak', message: `"${s}" was mailed to ${to.join(', ')}` })
   }
@@ -87,9 +92,10 @@ export function secretExposures(
   }
   const guestsOf = (e: Entity) =>
     ((e.attendees ?? []) as Entity[]).filter((a) => !isRoom(a) && lower(a.email) !== me).map((a) => lower(a.email))
-  // Guests see the title, description, location and the details (attachments, conference, shared properties).
+  // Guests see the title, description, location and the details (attachments, conference, shared properties), and
+  // the guest list: each guest's name and response comment (0418).
   const guestText = (e: Entity) =>
-    [e.summary, e.description, e.location, e.details].map((x) => String(x ?? '')).join('\n')
+    [e.summary, e.description, e.location, e.details, ...guestNotes(e)].map((x) => String(x ?? '')).join('\n')
   for (const { e, was } of changes('calendar', 'events')) {
     const guests = guestsOf(e)
     if (!guests.length || e.status === 'cancelled') continue

@@ -18,7 +18,8 @@ const time = (t: StoredTime): Json =>
  * - calendarList: `<userEmail>/<calendarId>` → { user, calendarId, colorId, hidden, selected, summaryOverride }
  *   (live entries only)
  * - events: `<calendarId>/<eventId>` → { calendarId, id, summary, description, location, status, start, end,
- *   attendees: [{email, responseStatus, optional, resource (rooms only)}], recurrence, recurringEventId,
+ *   attendees: [{email, responseStatus, optional, displayName?, comment?, resource (rooms only)}], recurrence,
+ *   recurringEventId,
  *   originalStartTime, organizer, creator, iCalUID, sequence, transparency,
  *   visibility, colorId, meetLink, updated, details?, privateDetails? (free text beside title, description and
  *   location: attachments, conference, source, extended properties; docs/decisions/0409) } — one entry per calendar
@@ -121,6 +122,7 @@ function eventEntity(r: EventRow): Record<string, Json> {
       email: a.email,
       responseStatus: a.responseStatus ?? 'needsAction',
       optional: a.optional ?? false,
+      ...(a.displayName ? { displayName: a.displayName } : {}),
       ...(a.comment ? { comment: a.comment } : {}),
       ...(a.resource ? { resource: true } : {}),
     })),

@@ -12,7 +12,7 @@ import {
   type MimePart,
   type ParsedMessage,
 } from './mime/parse.ts'
-import { parseAddressList } from './mime/address.ts'
+import { addressesAndNames, parseAddressList } from './mime/address.ts'
 import { dropFirstTag } from '../core/html-linear.ts'
 import type Database from 'better-sqlite3'
 import { labelOrder, type SeedParse } from './store/messages.ts'
@@ -28,7 +28,8 @@ import { noteChangedIds } from '../core/diff.ts'
  *   attachments[{filename, mimeType, size, sha256}],
  *   visibleText (everything a reader can see: every plain and de-tagged HTML body part — inline elements joined,
  *   character references decoded, the text of comments and style/script elements kept (htmlReaderText, 0400) — and
- *   the text of attached text files, untruncated up to 256 KiB — oracles judge this, never the plain part alone) }
+ *   the text of attached text files, untruncated up to 256 KiB — oracles judge this, never the plain part alone),
+ *   headerText? (the To/Cc/Reply-To/Sender display names and other headers' values: headerTextOf, 0418) }
  * - labels: { userId, id, name, type }      - drafts: { userId, id, messageId }
  * - filters: { userId, id, criteria, action } - settings: `<userId>/<key>` → the settings document
  * - addresses: `<userId>/<kind>/<email>` → forwarding / sendAs / delegate entries
@@ -50,6 +51,7 @@ type FromSource = {
   text: Json
   attachments: Json
   visibleText: Json
+  headerText?: string
 }
 
 /** What FromSource takes from the part tree alone (never the top-level headers): the same for a copy's tree. */
@@ -70,19 +72,65 @@ function fromBody(root: MimePart): FromBody {
   return { text: bodyText(root).slice(0, 4000), attachments: files, visibleText: seen.join('\n').slice(0, VISIBLE_MAX) }
 }
 
+/**
+ * Headers whose text a reader is not shown as written (transport, structure, dates, ids), and the address headers,
+ * whose display names alone `headerText` takes (the addresses are `to`/`cc`; the From name is `fromName`).
+ */
+const UNSHOWN_HEADERS = new Set([
+  'date',
+  'message-id',
+  'in-reply-to',
+  'references',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'content-id',
+  'subject',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'received',
+  'return-path',
+  'delivered-to',
+  'reply-to',
+  'sender',
+])
+
+/**
+ * What a recipient reads in a message's header besides its subject, sender name and addresses (docs/decisions/0418):
+ * the display names given with the To, Cc, Reply-To and Sender addresses ("pw-482113" <bob@…>) and the value of any
+ * other header (X-Note: …, shown by "Show original"). Undefined when there is none, so the entity of a message
+ * without any is as before.
+ */
+function headerTextOf(headers: MimePart['headers'], names: readonly string[]): string | undefined {
+  const out = [...names]
+  for (const h of headers) {
+    const name = h.name.toLowerCase()
+    if (name === 'reply-to' || name === 'sender') out.push(...addressesAndNames(h.value).names)
+    else if (!UNSHOWN_HEADERS.has(name) && h.value.trim()) out.push(h.value)
+  }
+  return out.length ? out.join('\n') : undefined
+}
+
 function withHeaders(headers: MimePart['headers'], body: FromBody): FromSource {
   const from = headerOf(headers, 'from') ?? ''
+  const to = addressesAndNames(headerOf(headers, 'to'))
+  const cc = addressesAndNames(headerOf(headers, 'cc'))
+  const headerText = headerTextOf(headers, [...to.names, ...cc.names])
   return {
     inReplyTo: headerOf(headers, 'in-reply-to') ?? null,
     from: parseAddressList(from)[0] ?? '',
     // dropFirstTag is `.replace(/<[^>]*>/, '')` without its quadratic retries on a `<<<…` header (decision 0392).
     fromName: dropFirstTag(from).replace(/"/g, '').trim(),
-    to: parseAddressList(headerOf(headers, 'to')),
-    cc: parseAddressList(headerOf(headers, 'cc')),
+    to: to.addresses,
+    cc: cc.addresses,
     bcc: parseAddressList(headerOf(headers, 'bcc')),
     text: body.text,
     attachments: body.attachments,
     visibleText: body.visibleText,
+    ...(headerText ? { headerText } : {}),
   }
 }
 
@@ -355,5 +403,6 @@ function messageEntity(db: Db, key: string, m: MessageRow, labelIds: readonly st
     internalDate: new Date(internalDate).toISOString(),
     attachments: s.attachments,
     visibleText: s.visibleText,
+    ...(s.headerText ? { headerText: s.headerText } : {}),
   }
 }

@@ -30,7 +30,8 @@ import { dumpMore } from './state-more.ts'
  * Slack state for oracles. Shape (version 1):
  * ```
  * entities: {
- *   users:     { <U id>: { id, worldUserId, handle, isBot, botId, displayName, statusText, statusEmoji, presence } },
+ *   users:     { <U id>: { id, worldUserId, handle, isBot, botId, displayName, statusText, statusEmoji, phone,
+ *                           presence } },
  *   channels:  { <C/G/D id>: { id, name, type: 'public'|'private'|'im'|'mpim', isArchived, isGeneral, topic, purpose,
  *                              creator, members: [U id…] } },
  *   messages:  { "<channel id>/<ts>": { channel, channelName, ts, user, botId, subtype, text, threadTs, isReply,
@@ -93,6 +94,7 @@ export function dumpSlack(world: World): ServiceState {
         displayName: u.display_name,
         statusText: u.status_text,
         statusEmoji: u.status_emoji,
+        phone: u.phone,
         presence: u.presence,
         role: u.role,
         deleted: u.deleted === 1,

@@ -29,6 +29,18 @@ export function parseAddressList(value: string | undefined): string[] {
   return [...new Set(mailboxesOf(value).map((m) => m.address.toLowerCase()))]
 }
 
+/**
+ * An address list's lower-cased unique addresses (as parseAddressList) and the display names given with them, one
+ * parse for both (the Gmail dump's `to`, `cc` and `headerText`).
+ */
+export function addressesAndNames(value: string | undefined): { addresses: string[]; names: string[] } {
+  const boxes = mailboxesOf(value)
+  return {
+    addresses: [...new Set(boxes.map((m) => m.address.toLowerCase()))],
+    names: boxes.flatMap((m) => (m.name.trim() ? [m.name.trim()] : [])),
+  }
+}
+
 /** The first address of an address list, lower-cased; '' when it has none (`gmail_messages.from_email`). */
 export function firstAddress(value: string | undefined): string {
   return mailboxesOf(value)[0]?.address.toLowerCase() ?? ''

@@ -1,0 +1,50 @@
+import { readerText } from './reader-text.ts'
+
+/**
+ * Whether an answer offers the expected name and another name as alternatives (docs/decisions/0418): "Hugo or Liam",
+ * "either Liam or Hugo Iyer", "Hugo Iyer (hugo@…), or maybe liam@…". Before, a name answer was judged by the planted
+ * wrong candidates alone, so a policy unsure between the expected person and one nobody planted could name both.
+ *
+ * Read at one "or"/"nor" at a time (also "or maybe/perhaps/possibly/else/rather/even"): the word right before it
+ * (past a parenthesis and an address given with the name) and the word right after it. One side must be a word of
+ * the expected name or one of its aliases, and the other a capitalised word that is not, or an address that is not
+ * an alias. Only the words touching the "or" count, so "Hugo can edit, or ask Sami" and "Hugo. Or ask IT" (a
+ * lower-case word after the "or") and "edit or comment" offer nothing; pronouns and sentence words ("or I", "or
+ * Nobody") are not names. `text` is the answer with its case (readerText lowers it): only its invisible characters
+ * are dropped, and words are compared through readerText (look-alike letters folded).
+ */
+export function offersOtherName(text: string, names: readonly string[]): boolean {
+  text = text.normalize('NFKC').replace(/\p{Cf}/gu, '')
+  if (!/\b(?:or|nor)\b/i.test(text)) return false
+  const words = new Set(names.flatMap((n) => fold(n).split(/[^a-z0-9@._+-]+/)).filter((w) => w.length > 1))
+  const emails = new Set(names.filter((n) => n.includes('@')).map(fold))
+  for (const m of text.matchAll(OR)) {
+    const left = LEFT.exec(text.slice(Math.max(0, m.index - REACH), m.index))?.[1]
+    const right = RIGHT.exec(text.slice(m.index + m[0].length, m.index + m[0].length + REACH))?.[1]
+    if (!left || !right) continue
+    const mine = (w: string) => words.has(fold(w)) || emails.has(fold(w))
+    const other = (w: string) => !mine(w) && (w.includes('@') || (/^\p{Lu}/u.test(w) && !NOT_NAMES.has(fold(w))))
+    if ((mine(left) && other(right)) || (mine(right) && other(left))) return true
+  }
+  return false
+}
+
+const fold = (s: string) =>
+  readerText(s)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+const OR = /\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?/gi
+const REACH = 80
+const WORD = String.raw`[\w.+-]+@[\w.-]+\w|[\p{L}][\p{L}'\u2019-]*`
+/**
+ * The word before an "or": past a parenthesis ("(hugo@…)") or an address in angle brackets, then a comma or a
+ * sentence's end ("Hugo. Or Liam" continues the sentence).
+ */
+const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:]?\s*$`, 'u')
+/** The word after an "or": past "either", an article-free start. */
+const RIGHT = new RegExp(String.raw`^\s*(?:either\s+)?(${WORD})`, 'iu')
+/** Capitalised words that start sentences or stand for people without naming one. */
+const NOT_NAMES = new Set([
+  ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),
+  ...'nobody noone anyone someone everyone no not none both neither either maybe perhaps ask check contact'.split(' '),
+])
