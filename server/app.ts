@@ -305,7 +305,7 @@ export function createAgentApp(worlds: WorldManager) {
       checkGoogleAccess(world, found.principal, op ?? scopedAs(c.req.method, path), known)
     }
     // A batched world's request joins its open transaction from its first write on (docs/decisions/0419).
-    const risky = riskyForBatch(c, path)
+    const risky = world.batching && riskyForBatch(c, path)
     world.requestStarted(risky)
     try {
       await loggedCall(c, world, found, user, op, family, path, search, next)
@@ -409,6 +409,9 @@ function googleBody(err: GoogleApiError, path: string) {
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
   const path = pathOfUrl(c.req.url)
+  // Whatever failed, a world that lost answered writes says so (the error that lost them is SQLite's).
+  const lost = (c.var as { world?: World }).world?.lostWrites
+  if (lost !== undefined && !(err instanceof WorldLostWrites)) err = new WorldLostWrites(lost)
   if (err instanceof GoogleApiError) {
     if (err instanceof InsufficientScopes) for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(googleBody(err, path), err.httpCode as 400)

@@ -197,6 +197,11 @@ export class World {
     keepInTransaction(this.#sqlite, this.#keepable)
   }
 
+  /** Batched (batchWrites) and not held: its agent requests go through requestStarted/requestEnded. */
+  get batching(): boolean {
+    return this.#batch !== undefined && !this.#held
+  }
+
   /** A batched world may keep values read inside its open transaction only outside every tx() (write-epoch.ts). */
   readonly #keepable = () => this.#batch?.open === true && this.#txDepth === 0 && !this.#held
 
