@@ -306,7 +306,7 @@ export function createAgentApp(worlds: WorldManager) {
     }
     // A batched world's request joins its open transaction from its first write on (docs/decisions/0419).
     const risky = world.batching && riskyForBatch(c, path)
-    world.requestStarted(risky)
+    world.requestStarted(risky, c.req.method === 'GET' || c.req.method === 'HEAD')
     try {
       await loggedCall(c, world, found, user, op, family, path, search, next)
     } finally {

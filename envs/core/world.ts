@@ -209,18 +209,21 @@ export class World {
    * An agent request begins: a batched world opens (or goes on in) its batch transaction, unless the request is
    * `risky` (an upload, a batch of calls, a large body: it may grow the world by more than a batch can afford to
    * lose) or the world is near memdb's cap, when it commits first and the request runs as in an unbatched world.
+   * A `read` (GET, HEAD) writes only the clock's and the action log's rows: the world's size is not read for it.
    * Throws WorldLostWrites once the batch was lost.
    */
-  requestStarted(risky: boolean): void {
+  requestStarted(risky: boolean, read = false): void {
     this.#checkLost()
     const batch = this.#batch
     if (!batch || this.#held) return
     if (batch.open && !this.#sqlite.inTransaction) this.#lose('its open transaction was rolled back')
-    if (risky) batch.risky++
     const statements = (batch.statements ??= batchStatements(this.#sqlite))
+    const large = !read && (statements.pageCount.get() as number) * statements.pageSize > BATCH_MAX_BYTES
     // While a risky request is under way (it awaits its body), no request opens a batch its writes would join.
-    if (batch.risky > 0 || (statements.pageCount.get() as number) * statements.pageSize > BATCH_MAX_BYTES) {
-      return this.commitWrites()
+    if (risky || batch.risky > 0 || large) {
+      this.commitWrites()
+      if (risky) batch.risky++
+      return
     }
     if (batch.open) return
     statements.begin.run()

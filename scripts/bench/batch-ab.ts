@@ -77,9 +77,24 @@ const raw = (to: string, i: number) =>
 const day = (i: number) => new Date(Date.UTC(2026, 0, 5) + (i % 70) * 86_400_000 + (i % 9) * 3_600_000)
 type Op = (s: Side, i: number) => Promise<number>
 const OPS: [string, Op][] = [
-  ['Gmail messages.insert', (s, i) => call(s, 'POST', '/gmail/v1/users/me/messages', JSON.stringify({ raw: raw('testuser@gmail.com', i), labelIds: ['INBOX'] }))],
-  ['Gmail messages.send', (s, i) => call(s, 'POST', '/gmail/v1/users/me/messages/send', JSON.stringify({ raw: raw('alice@example.com', i) }))],
-  ['Drive files.create', (s, i) => call(s, 'POST', '/drive/v3/files', JSON.stringify({ name: `notes ${i}`, mimeType: 'text/plain' }))],
+  [
+    'Gmail messages.insert',
+    (s, i) =>
+      call(
+        s,
+        'POST',
+        '/gmail/v1/users/me/messages',
+        JSON.stringify({ raw: raw('testuser@gmail.com', i), labelIds: ['INBOX'] }),
+      ),
+  ],
+  [
+    'Gmail messages.send',
+    (s, i) => call(s, 'POST', '/gmail/v1/users/me/messages/send', JSON.stringify({ raw: raw('alice@example.com', i) })),
+  ],
+  [
+    'Drive files.create',
+    (s, i) => call(s, 'POST', '/drive/v3/files', JSON.stringify({ name: `notes ${i}`, mimeType: 'text/plain' })),
+  ],
   [
     'Calendar events.insert',
     (s, i) => {
@@ -89,7 +104,17 @@ const OPS: [string, Op][] = [
       return call(s, 'POST', '/calendar/v3/calendars/primary/events', JSON.stringify(body))
     },
   ],
-  ['Slack chat.postMessage', (s, i) => call(s, 'POST', '/api/chat.postMessage', `channel=${s.channel}&text=deploy+${i}`, 'application/x-www-form-urlencoded')],
+  [
+    'Slack chat.postMessage',
+    (s, i) =>
+      call(
+        s,
+        'POST',
+        '/api/chat.postMessage',
+        `channel=${s.channel}&text=deploy+${i}`,
+        'application/x-www-form-urlencoded',
+      ),
+  ],
   ['Drive files.list (a read)', (s) => call(s, 'GET', '/drive/v3/files?pageSize=10')],
 ]
 
@@ -111,7 +136,9 @@ async function main() {
     }
     const used = sides.map((s, k) => ((cpuMs(s.served.child.pid!) - before[k]!) * 1000) / N)
     const gain = (1 - used[1]! / used[0]!) * 100
-    console.log(`${name.padEnd(28)} ${used[0]!.toFixed(0).padStart(5)} ${used[1]!.toFixed(0).padStart(5)}  ${gain.toFixed(1)} %`)
+    console.log(
+      `${name.padEnd(28)} ${used[0]!.toFixed(0).padStart(5)} ${used[1]!.toFixed(0).padStart(5)}  ${gain.toFixed(1)} %`,
+    )
   }
   for (const s of sides) await s.served.stop()
 }
