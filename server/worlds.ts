@@ -13,6 +13,7 @@ import { buildWorld, SeedError } from './seeding.ts'
 import { allServiceTables } from './registry.ts'
 import { DEFAULT_LIMITS, memoryPressure, type Limits } from './limits.ts'
 import { ownEntry } from '../envs/core/own-key.ts'
+import { envDefaults } from './env.ts'
 
 /** A world the server holds, with its baseline (for diffs) and named snapshots. */
 export type WorldEntry = {
@@ -111,7 +112,7 @@ export const BATCH_REQUESTS = 64
 
 function batchWritesOf(opts: ManagerOptions): number {
   if (opts.batchWrites !== undefined) return opts.batchWrites
-  const env = process.env.WSGYM_BATCH_WRITES
+  const env = envDefaults.batchWrites
   const n = env === undefined || env === '' ? BATCH_REQUESTS : Number(env)
   return Number.isInteger(n) && n >= 0 ? n : BATCH_REQUESTS
 }

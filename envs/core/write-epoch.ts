@@ -8,9 +8,9 @@ import Database from 'better-sqlite3'
  * even when a transaction rolls the rows back. A value is kept with the count it was read at and is given back only
  * while the count is the same. It is kept only when read outside any transaction, so it holds committed rows: what a
  * later rollback can undo was written after it, and counted; or at a batched world's top level (keepInTransaction,
- * docs/decisions/0419), whose earlier writes only the loss of the whole transaction can undo (forgetKept). The schema cookie is compared too (a table dropped and
- * made again has lost its triggers). Only in-memory connections: nothing else writes to them. A restored world has
- * a new connection, and so nothing kept.
+ * docs/decisions/0419), whose earlier writes only the loss of the whole transaction can undo (forgetKept). The
+ * schema cookie is compared too (a table dropped and made again has lost its triggers). Only in-memory connections:
+ * nothing else writes to them. A restored world has a new connection, and so nothing kept.
  */
 type Tracked = { schema: number; writes: Map<string, number>; kept: Map<string, { writes: number; value: unknown }> }
 

@@ -1,7 +1,8 @@
 // Batched commits A/B (docs/decisions/0419): two `wsgym serve` processes from the same build, one with
 // WSGYM_BATCH_WRITES=0 (every write committed as made) and one batched (the default), sent the same requests one
 // after the other, alternating server per request, so that a shared host's noise falls on both alike. Reports each
-// server's CPU (user + system, from /proc) per call for each operation. Run: node --import tsx scripts/bench/batch-ab.ts
+// server's CPU (user + system, from /proc) per call for each operation.
+// Run (after `npm run build`): node --import tsx scripts/bench/batch-ab.ts [timed calls] [untimed calls]
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { spawnServe, type Served } from './serve.ts'
