@@ -13,7 +13,7 @@ import { applyFields, checkSelection, parseFields, type FieldTables } from '../e
 import type { GoogleSpecMethod } from '../envs/core/spec-method-google.ts'
 import { applyRequestTick, requestTick, type ClockKeys } from '../envs/core/clock.ts'
 import { matchSpecMethod } from '../envs/core/spec-method.ts'
-import type { World } from '../envs/core/world.ts'
+import { WorldLostWrites, type World } from '../envs/core/world.ts'
 import { services } from './registry.ts'
 import type { ServiceProvider } from '../envs/core/service.ts'
 import type { WorldManager } from './worlds.ts'
@@ -237,7 +237,7 @@ export function createAgentApp(worlds: WorldManager) {
       c.set('world', entry.world)
       c.set('worldId', entry.id)
       c.set('keys', entry.keys)
-      return next()
+      return asRequest(c, entry.world, true, next)
     }
 
     // OAuth endpoints without a bearer token (token, revoke, tokeninfo, discovery): the credential names the world.
@@ -261,7 +261,7 @@ export function createAgentApp(worlds: WorldManager) {
       c.set('world', entry.world)
       c.set('worldId', entry.id)
       c.set('keys', entry.keys)
-      return next()
+      return asRequest(c, entry.world, false, next)
     }
 
     let found: Resolved | undefined
@@ -295,6 +295,7 @@ export function createAgentApp(worlds: WorldManager) {
     c.set('user', user)
     c.set('principal', found.principal)
 
+    // Each call of a batch comes back through this middleware as its own request (of its world's batch or not).
     if (path.startsWith('/batch')) return handleGoogleBatch(c, app)
 
     const op = operationIdOf(c.req.method, path)
@@ -303,26 +304,15 @@ export function createAgentApp(worlds: WorldManager) {
       const known = found.access && { access: found.access, clockMs: Number(found.clock.clock ?? 0) }
       checkGoogleAccess(world, found.principal, op ?? scopedAs(c.req.method, path), known)
     }
-    // The clock keys read with the token: nothing since (no await, no write to world_meta) could change them.
-    tick(world, found.clock)
-    // A GET, HEAD or DELETE logs no body: no await (bodyForLog's own rule, decided here without a turn of the queue).
-    const method = c.req.method
-    const logBody = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await bodyForLog(c, family)
-    // A write is a call that changed rows and kept them: a refusal (a Google error, Slack's 200 `ok:false`) rolls its
-    // transaction back and is none, whatever its status; a GET or HEAD is a read, never one (docs/decisions/0406).
-    const changesBefore = method === 'GET' || method === 'HEAD' ? undefined : world.changeCount()
-    await next()
-    logAction(world, {
-      userId: user.id,
-      service: op?.service ?? serviceOf(path)?.name ?? null,
-      operationId: op?.operationId ?? null,
-      method: c.req.method,
-      path,
-      query: search.replace(/^\?/, ''),
-      body: logBody,
-      status: c.res.status,
-      wrote: changesBefore !== undefined && !c.error && world.changeCount() > changesBefore,
-    })
+    // A batched world's request joins its open transaction from its first write on (docs/decisions/0419).
+    const risky = world.batching && riskyForBatch(c, path)
+    world.requestStarted(risky, c.req.method === 'GET' || c.req.method === 'HEAD')
+    try {
+      await loggedCall(c, world, found, user, op, family, path, search, next)
+    } finally {
+      world.requestEnded(risky)
+    }
+    if (world.lostWrites) c.res = renderError(new WorldLostWrites(world.lostWrites), c)
   })
 
   // Each service's routes are mounted on the first request that needs them (server/lazy-mount.ts).
@@ -348,6 +338,66 @@ export function createAgentApp(worlds: WorldManager) {
   return app
 }
 
+/** One agent call: the clock's tick, the handler, then the action log's row. */
+async function loggedCall(
+  c: Context,
+  world: World,
+  found: Resolved,
+  user: { id: string },
+  op: ReturnType<typeof operationIdOf>,
+  family: Family,
+  path: string,
+  search: string,
+  next: () => Promise<void>,
+) {
+  // The clock keys read with the token: nothing since (no await, no write to world_meta) could change them.
+  tick(world, found.clock)
+  // A GET, HEAD or DELETE logs no body: no await (bodyForLog's own rule, decided here without a turn of the queue).
+  const method = c.req.method
+  const logBody = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await bodyForLog(c, family)
+  // A write is a call that changed rows and kept them: a refusal (a Google error, Slack's 200 `ok:false`) rolls its
+  // transaction back and is none, whatever its status; a GET or HEAD is a read, never one (docs/decisions/0406).
+  const changesBefore = method === 'GET' || method === 'HEAD' ? undefined : world.changeCount()
+  await next()
+  logAction(world, {
+    userId: user.id,
+    service: op?.service ?? serviceOf(path)?.name ?? null,
+    operationId: op?.operationId ?? null,
+    method: c.req.method,
+    path,
+    query: search.replace(/^\?/, ''),
+    body: logBody,
+    status: c.res.status,
+    wrote: changesBefore !== undefined && !c.error && world.changeCount() > changesBefore,
+  })
+}
+
+/** Uploads and large bodies: a batched world commits before them (World.requestStarted). */
+const RISKY_PATH = /^\/(?:upload|resumable|_upload)\//
+/** A body larger than this may grow a world by more than a batch may risk losing; JSON is capped at 8 MiB anyway. */
+const RISKY_BODY_BYTES = 1024 * 1024
+
+function riskyForBatch(c: Context, path: string): boolean {
+  if (RISKY_PATH.test(path)) return true
+  const length = requestHeader(c, 'content-length')
+  if (length !== undefined) return Number(length) > RISKY_BODY_BYTES
+  const method = c.req.method
+  if (method === 'GET' || method === 'HEAD' || method === 'DELETE') return false
+  // A body of unknown length: JSON and forms are bounded by the body limit; anything else may be an upload.
+  return !/json|x-www-form-urlencoded/i.test(requestHeader(c, 'content-type') ?? '')
+}
+
+/** `next()` as one request of a batched world that is `risky` or not (World.requestStarted). */
+async function asRequest(c: Context, world: World, risky: boolean, next: () => Promise<void>) {
+  world.requestStarted(risky)
+  try {
+    await next()
+  } finally {
+    world.requestEnded(risky)
+  }
+  if (world.lostWrites) c.res = renderError(new WorldLostWrites(world.lostWrites), c)
+}
+
 /** Google's error envelope in the style of the service the path belongs to (legacy services omit `status`). */
 function googleBody(err: GoogleApiError, path: string) {
   const body = err.toBody()
@@ -359,6 +409,9 @@ function googleBody(err: GoogleApiError, path: string) {
 /** One place turns every thrown error into the right protocol's envelope. */
 export function renderError(err: Error, c: Context) {
   const path = pathOfUrl(c.req.url)
+  // Whatever failed, a world that lost answered writes says so (the error that lost them is SQLite's).
+  const lost = (c.var as { world?: World }).world?.lostWrites
+  if (lost !== undefined && !(err instanceof WorldLostWrites)) err = new WorldLostWrites(lost)
   if (err instanceof GoogleApiError) {
     if (err instanceof InsufficientScopes) for (const [k, v] of Object.entries(err.headers)) c.header(k, v)
     return c.json(googleBody(err, path), err.httpCode as 400)
@@ -376,6 +429,11 @@ export function renderError(err: Error, c: Context) {
       parse ? 'Invalid JSON payload received.' : err.message,
     )
     return c.json(e.toBody(), 400)
+  }
+  if (err instanceof WorldLostWrites) {
+    // Deviation: no real API loses answered writes; the world refuses until restored, in the service's envelope.
+    if (familyOf(path) === 'slack') return c.json({ ok: false, error: 'fatal_error', detail: err.message }, 200)
+    return c.json(googleBody(new GoogleApiError('UNAVAILABLE', 'backendError', err.message), path), 503)
   }
   // A client gone before its body ended reads no answer: nothing to log (a cut slow body must not flood the log).
   if (!(err instanceof RequestAborted)) console.error('unhandled error', c.req.method, path, err)

@@ -13,6 +13,8 @@ export const envDefaults = {
   secret: process.env.WSGYM_SECRET,
   /** The agent URL clients reach this server through (a proxy in front of a `--slot` upstream), for reset answers. */
   publicAgentUrl: process.env.WSGYM_PUBLIC_AGENT_URL,
+  /** Agent requests per commit of an in-memory world (server/worlds.ts BATCH_REQUESTS; 0: every write). */
+  batchWrites: process.env.WSGYM_BATCH_WRITES,
 }
 
 /** Set by the `--workers` front on each worker it forks (server/workers.ts): its slot `k/n` and the front's URLs. */

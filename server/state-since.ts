@@ -74,7 +74,8 @@ export function stateBase(world: World): StateBase {
   const state: WorldState = { version: 1, clockMs: nowMs(world.db), users: usersOf(world), services: out }
   const autoVacuum = sqlite.pragma('auto_vacuum', { simple: true }) as number
   if (world.file || world.held || autoVacuum !== 0) return { state, reads, meta }
-  const bytes = sqlite.serialize()
+  // The world's own serialize: a batched world commits first (its connection's serialize gives committed pages).
+  const bytes = world.serialize()
   const pageSize = sqlite.pragma('page_size', { simple: true }) as number
   const owner = new Map(objects.map((o) => [o.name.toLowerCase(), o.tbl.toLowerCase()]))
   const owners: (string | undefined)[] = new Array(Math.ceil(bytes.length / pageSize))
@@ -117,7 +118,7 @@ export function stateSince(world: World, base: StateBase): WorldState {
   const dirty = written
     ? new Set([...written].map((t) => t.toLowerCase()))
     : image && !world.file && !world.held
-      ? changedPages(image, world.sqlite.serialize())
+      ? changedPages(image, world.serialize())
       : undefined
   if (dirty?.has(META)) {
     const now = metaOf(world)

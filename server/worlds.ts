@@ -13,6 +13,7 @@ import { buildWorld, SeedError } from './seeding.ts'
 import { allServiceTables } from './registry.ts'
 import { DEFAULT_LIMITS, memoryPressure, type Limits } from './limits.ts'
 import { ownEntry } from '../envs/core/own-key.ts'
+import { envDefaults } from './env.ts'
 
 /** A world the server holds, with its baseline (for diffs) and named snapshots. */
 export type WorldEntry = {
@@ -99,6 +100,21 @@ export type ManagerOptions = {
   templates?: Map<string, Snapshot>
   /** A secret shared by every process of one deployment (`WSGYM_SECRET`, `--secret-file`); see #newKeys. */
   serverSecret?: Buffer
+  /**
+   * Agent requests per commit of an in-memory world (World.batchWrites, docs/decisions/0419); 0 commits every write
+   * as it is made. Default: `WSGYM_BATCH_WRITES`, else BATCH_REQUESTS.
+   */
+  batchWrites?: number
+}
+
+/** Agent requests whose writes an in-memory world commits at once (World.batchWrites). */
+export const BATCH_REQUESTS = 64
+
+function batchWritesOf(opts: ManagerOptions): number {
+  if (opts.batchWrites !== undefined) return opts.batchWrites
+  const env = envDefaults.batchWrites
+  const n = env === undefined || env === '' ? BATCH_REQUESTS : Number(env)
+  return Number.isInteger(n) && n >= 0 ? n : BATCH_REQUESTS
 }
 
 /**
@@ -122,6 +138,8 @@ export class WorldManager {
   readonly owns: (id: string) => boolean
   /** `WSGYM_SECRET`: new worlds derive their secret from it and their id (WorldKeys.shared); none: random. */
   readonly #serverSecret: Buffer | undefined
+  /** Requests per commit of the in-memory worlds this manager serves (0: none batched). */
+  readonly #batchWrites: number
 
   /**
    * `templates` lets several managers share built templates (the test harness shares one map per process: a
@@ -129,6 +147,7 @@ export class WorldManager {
    */
   constructor(opts: ManagerOptions = {}) {
     this.#serverSecret = opts.serverSecret
+    this.#batchWrites = batchWritesOf(opts)
     this.#templates = opts.templates ?? new Map()
     this.#dataDir = opts.dataDir
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits }
@@ -278,6 +297,7 @@ export class WorldManager {
   /** A world that opens its database from `snap` when `world` is first read (CreateWorldInput.onFirstUse). */
   #adoptUnopened(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys): WorldEntry {
     const unopened = this.#unopened
+    const batch = this.#batchWrites
     let world: World | undefined
     let createdAt = 0
     const entry: WorldEntry = {
@@ -290,6 +310,7 @@ export class WorldManager {
       get world() {
         if (!world) {
           world = World.from(snap)
+          if (batch > 0) world.batchWrites(batch)
           createdAt = nowMs(world.db)
           unopened.delete(entry)
         }
@@ -373,6 +394,7 @@ export class WorldManager {
       world = World.open(file)
     } else {
       world = World.from(snap)
+      if (this.#batchWrites > 0) world.batchWrites(this.#batchWrites)
     }
     const entry: WorldEntry = {
       id,

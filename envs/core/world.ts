@@ -6,9 +6,25 @@ import { createTableSql } from './ddl.ts'
 import { cacheStatements, failFastWrites, type Db } from './db.ts'
 import { CHANGED_TABLES_SQL, installNotes, type UnnotedProbe } from './held-notes.ts'
 import { trackSnapshotImage } from './snapshot-memory.ts'
+import { forgetKept, keepInTransaction } from './write-epoch.ts'
 
 /** The bytes of a whole world database: every service's rows, counters, clock and action log. */
 export type Snapshot = { readonly bytes: Buffer }
+
+/**
+ * A batched world (World.batchWrites) whose open transaction SQLite rolled back whole (SQLITE_FULL, NOMEM, IOERR):
+ * the writes of requests already answered are gone, so the world refuses every use until it is restored.
+ */
+export class WorldLostWrites extends Error {
+  override readonly name = 'WorldLostWrites'
+}
+
+/**
+ * Batched worlds up to this size only (page count times page size, uncommitted pages included): an in-memory
+ * database refuses to grow past 1 GiB (SQLite's memdb default), and the error rolls the whole open transaction back.
+ * A world this far from the cap commits before each request instead, as an unbatched one does.
+ */
+export const BATCH_MAX_BYTES = 512 * 1024 * 1024
 
 /**
  * One simulated workspace: every service's state in one SQLite database (in memory unless a file
@@ -50,6 +66,12 @@ export class World {
   #beforeUse: (() => void) | undefined
   /** The statements of each savepoint name used, compiled once per connection (savepoint(), rollbackTo()). */
   #savepoints = new Map<string, SavepointStatements>()
+  /** Requests' writes batched into one open transaction (batchWrites()); undefined when every write commits. */
+  #batch: Batch | undefined
+  /** tx() calls running (a batched world keeps values read at its transaction's top level only, write-epoch.ts). */
+  #txDepth = 0
+  /** Why a batched world lost the writes of answered requests (WorldLostWrites); cleared by restore(). */
+  #lost: string | undefined
 
   private constructor(sqlite: Database.Database, file?: string, image?: Buffer) {
     this.#file = file
@@ -88,7 +110,13 @@ export class World {
     this.#tracking = false
     this.#uncounted = 0
     this.#savepoints = new Map()
+    this.#txDepth = 0
+    this.#lost = undefined
     this.#sqlite = cacheStatements(sqlite)
+    if (this.#batch) {
+      this.#batch = { limit: this.#batch.limit, open: false, requests: 0, risky: this.#batch.risky }
+      keepInTransaction(sqlite, this.#keepable)
+    }
     this.#db = drizzle({ client: sqlite }) as unknown as Db
     const runner = sqlite.transaction((fn: (db: Db) => unknown) => fn(this.#db))
     this.#run = runner as unknown as <T>(fn: (db: Db) => T) => T
@@ -148,7 +176,117 @@ export class World {
   /** Runs `fn` in one SQLite transaction (nested calls become savepoints). `fn` must not await. */
   tx<T>(fn: (db: Db) => T): T {
     this.#beforeUse?.()
-    return this.#run(fn)
+    if (!this.#batch) return this.#run(fn)
+    this.#txDepth++
+    try {
+      return this.#run(fn)
+    } finally {
+      this.#txDepth--
+    }
+  }
+
+  /**
+   * Batches the writes of agent requests (requestStarted/requestEnded): up to `limit` requests run in one open
+   * transaction, each one's own transactions savepoints inside it, and COMMIT runs once for them, or before anything
+   * reads the world's bytes (snapshot, imageSize, fork, hold) and before a risky request. In-memory worlds only:
+   * nothing else reads them, so no write is less durable than before (docs/decisions/0419).
+   */
+  batchWrites(limit: number): void {
+    if (this.#file) throw new Error('only in-memory worlds batch their writes')
+    this.#batch = { limit, open: false, requests: 0, risky: 0 }
+    keepInTransaction(this.#sqlite, this.#keepable)
+  }
+
+  /** Batched (batchWrites) and not held: its agent requests go through requestStarted/requestEnded. */
+  get batching(): boolean {
+    return this.#batch !== undefined && !this.#held
+  }
+
+  /** A batched world may keep values read inside its open transaction only outside every tx() (write-epoch.ts). */
+  readonly #keepable = () => this.#batch?.open === true && this.#txDepth === 0 && !this.#held
+
+  /**
+   * An agent request begins: a batched world opens (or goes on in) its batch transaction, unless the request is
+   * `risky` (an upload, a batch of calls, a large body: it may grow the world by more than a batch can afford to
+   * lose) or the world is near memdb's cap, when it commits first and the request runs as in an unbatched world.
+   * A `read` (GET, HEAD) writes only the clock's and the action log's rows: the world's size is not read for it.
+   * Throws WorldLostWrites once the batch was lost.
+   */
+  requestStarted(risky: boolean, read = false): void {
+    this.#checkLost()
+    const batch = this.#batch
+    if (!batch || this.#held) return
+    if (batch.open && !this.#sqlite.inTransaction) this.#lose('its open transaction was rolled back')
+    const statements = (batch.statements ??= batchStatements(this.#sqlite))
+    const large = !read && (statements.pageCount.get() as number) * statements.pageSize > BATCH_MAX_BYTES
+    // While a risky request is under way (it awaits its body), no request opens a batch its writes would join.
+    if (risky || batch.risky > 0 || large) {
+      this.commitWrites()
+      if (risky) batch.risky++
+      return
+    }
+    if (batch.open) return
+    statements.begin.run()
+    batch.open = true
+  }
+
+  /**
+   * An agent request ended (answered; `risky` as it started): every `limit` requests the batch commits. Never throws;
+   * see lostWrites.
+   */
+  requestEnded(risky: boolean): void {
+    const batch = this.#batch
+    if (batch && risky && batch.risky > 0) batch.risky--
+    if (!batch?.open || this.#lost) return
+    if (!this.#sqlite.inTransaction) return void this.#lost_('its open transaction was rolled back')
+    if (++batch.requests < batch.limit) return
+    try {
+      this.commitWrites()
+    } catch {
+      // Recorded in lostWrites: the request's answer is replaced by the caller.
+    }
+  }
+
+  /** Why this batched world lost answered requests' writes (it then refuses every use until restored). */
+  get lostWrites(): string | undefined {
+    return this.#lost
+  }
+
+  /** Commits a batched world's open transaction now (before its bytes are read). Throws WorldLostWrites. */
+  commitWrites(): void {
+    this.#checkLost()
+    const batch = this.#batch
+    if (!batch?.open) return
+    if (!this.#sqlite.inTransaction) this.#lose('its open transaction was rolled back')
+    try {
+      batch.statements!.commit.run()
+    } catch (err) {
+      if (this.#sqlite.inTransaction) this.#sqlite.exec('ROLLBACK')
+      this.#lose(`its commit failed (${(err as Error).message})`)
+    }
+    batch.open = false
+    batch.requests = 0
+  }
+
+  #checkLost(): void {
+    if (this.#lost) throw new WorldLostWrites(this.#lost)
+  }
+
+  #lose(why: string): never {
+    throw new WorldLostWrites(this.#lost_(why))
+  }
+
+  /** Marks the batch lost: values kept from its rows are forgotten, and every later use refuses. */
+  #lost_(why: string): string {
+    const batch = this.#batch!
+    const message =
+      `this world lost the writes of up to ${batch.requests + 1} answered requests: ${why}. ` +
+      'Restore a snapshot (or its baseline) or delete it.'
+    batch.open = false
+    batch.requests = 0
+    forgetKept(this.#sqlite)
+    this.#lost = message
+    return message
   }
 
   /**
@@ -205,6 +343,7 @@ export class World {
   hold(): void {
     if (this.#held) throw new Error('world is already held')
     if (this.#file) throw new Error('only in-memory worlds can be held')
+    this.commitWrites()
     if (!this.#tracking) {
       failFastWrites(this.#sqlite)
       const notes = installNotes(this.#sqlite)
@@ -331,10 +470,11 @@ export class World {
    */
   snapshot(): Snapshot {
     if (this.#held) throw new Error('a held world has no committed bytes to snapshot')
+    this.commitWrites()
     const stamp = this.#stamp()
     const same = this.#image?.stamp === stamp ? this.#image.bytes.deref() : undefined
     if (same) return { bytes: same }
-    const bytes = this.#sqlite.serialize()
+    const bytes = this.serialize()
     // A WAL-mode image says so in its header (bytes 18-19 = 2); an in-memory database cannot open
     // that, so snapshots always carry the rollback-journal marker.
     if (bytes[18] === 2) bytes[18] = bytes[19] = 1
@@ -343,8 +483,24 @@ export class World {
     return { bytes }
   }
 
+  /**
+   * The committed bytes of the database (a batched world commits first), with the header's change counter
+   * (offsets 24 and 92: how many transactions committed, which batching changes) set to one value: the same
+   * requests give the same bytes however their writes were committed.
+   */
+  serialize(): Buffer {
+    this.commitWrites()
+    const bytes = this.#sqlite.serialize()
+    if (bytes.length >= 100) {
+      bytes.writeUInt32BE(IMAGE_CHANGE_COUNTER, 24)
+      bytes.writeUInt32BE(IMAGE_CHANGE_COUNTER, 92)
+    }
+    return bytes
+  }
+
   /** The length `snapshot()` would give (page count times page size), without serializing. */
   imageSize(): number {
+    this.commitWrites()
     const sqlite = this.#sqlite
     return (
       (sqlite.pragma('page_count', { simple: true }) as number) *
@@ -374,6 +530,36 @@ export class World {
 }
 
 const TOTAL_CHANGES_SQL = 'SELECT total_changes()'
+/** What a world image's change counter reads (World.serialize). */
+const IMAGE_CHANGE_COUNTER = 1
+type Batch = {
+  limit: number
+  /** The batch transaction is open (BEGIN ran, COMMIT has not). */
+  open: boolean
+  /** Requests ended since it opened. */
+  requests: number
+  /** Risky requests under way (requestStarted): none opens a batch meanwhile. */
+  risky: number
+  /** Compiled on the first request (a restored world opens without compiling anything). */
+  statements?: BatchStatements
+}
+type BatchStatements = {
+  pageSize: number
+  begin: Database.Statement
+  commit: Database.Statement
+  pageCount: Database.Statement
+}
+
+/** A batch's statements on one connection, outside the statement cache (and the before-use hook). */
+function batchStatements(sqlite: Database.Database): BatchStatements {
+  const prepare = (sql: string) => Database.prototype.prepare.call(sqlite, sql)
+  return {
+    pageSize: prepare('PRAGMA page_size').pluck().get() as number,
+    begin: prepare('BEGIN'),
+    commit: prepare('COMMIT'),
+    pageCount: prepare('PRAGMA page_count').pluck(),
+  }
+}
 type Unnoted = { probe: Database.Statement; tables: readonly string[]; atHold: readonly unknown[] }
 type SavepointStatements = {
   quoted: string

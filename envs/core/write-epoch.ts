@@ -7,13 +7,38 @@ import Database from 'better-sqlite3'
  * function counting every row a statement inserts, updates or deletes in the table; the count never goes back, not
  * even when a transaction rolls the rows back. A value is kept with the count it was read at and is given back only
  * while the count is the same. It is kept only when read outside any transaction, so it holds committed rows: what a
- * later rollback can undo was written after it, and counted. The schema cookie is compared too (a table dropped and
- * made again has lost its triggers). Only in-memory connections: nothing else writes to them. A restored world has
- * a new connection, and so nothing kept.
+ * later rollback can undo was written after it, and counted; or at a batched world's top level (keepInTransaction,
+ * docs/decisions/0419), whose earlier writes only the loss of the whole transaction can undo (forgetKept). The
+ * schema cookie is compared too (a table dropped and made again has lost its triggers). Only in-memory connections:
+ * nothing else writes to them. A restored world has a new connection, and so nothing kept.
  */
 type Tracked = { schema: number; writes: Map<string, number>; kept: Map<string, { writes: number; value: unknown }> }
 
 const tracked = new WeakMap<Database.Database, Tracked>()
+/**
+ * Connections that keep values read inside a transaction while `test()` says so: a batched world's open transaction
+ * at its top level (World.batchWrites), where every earlier write is a finished request's and only the whole
+ * transaction's loss could undo it (forgetKept then runs).
+ */
+const keepable = new WeakMap<Database.Database, () => boolean>()
+
+/** Lets `client` keep values read inside a transaction while `test()` is true (see `keepable`). */
+export function keepInTransaction(client: Database.Database, test: () => boolean): void {
+  keepable.set(client, test)
+}
+
+/**
+ * Forgets every value kept on `client` and its write counts (its triggers are set up again on next use): for a
+ * transaction rolled back whole, which undid rows counted before the values were read.
+ */
+export function forgetKept(client: Database.Database): void {
+  tracked.delete(client)
+}
+
+/** In a transaction where nothing read may be kept (any but a batched world's top level). */
+function unkeepable(client: Database.Database): boolean {
+  return client.inTransaction && keepable.get(client)?.() !== true
+}
 const COUNT_FN = 'wsgym_count_write'
 const SCHEMA_SQL = 'PRAGMA main.schema_version'
 /** Kept values per connection (listing windows: a handful in use at a time); cleared when full. */
@@ -42,7 +67,7 @@ function writeCount(client: Database.Database, tables: readonly string[]): numbe
   if (!client.memory) return undefined
   let t = tracked.get(client)
   // Not set up, and no DDL may run now: answered without reading the schema cookie (held worlds, every call).
-  if (client.inTransaction && !setUp(t, tables)) return undefined
+  if (unkeepable(client) && !setUp(t, tables)) return undefined
   const schema = schemaProbe(client).get() as number
   let sum = 0
   for (const table of tables) {
@@ -51,7 +76,7 @@ function writeCount(client: Database.Database, tables: readonly string[]): numbe
       sum += count
       continue
     }
-    if (client.inTransaction) return undefined
+    if (unkeepable(client)) return undefined
     if (!t) {
       const state: Tracked = (t = { schema, writes: new Map(), kept: new Map() })
       client.function(COUNT_FN, { deterministic: false }, (name: unknown) => {
@@ -142,7 +167,7 @@ function keptAt<T>(
   const kept = t.kept.get(key)
   if (kept && kept.writes === writes) return kept.value as T
   const value = read()
-  if (!client.inTransaction) {
+  if (!unkeepable(client)) {
     seal?.(value)
     if (!kept && t.kept.size >= MAX_KEPT) t.kept.clear()
     t.kept.set(key, { writes, value })

@@ -9,7 +9,7 @@ import { asc, gt } from 'drizzle-orm'
 import { advanceClock, nowMs, setClock, setTick, setTickLimit, tickLimit, tickMs } from '../../envs/core/clock.ts'
 import { diffStates } from '../../envs/core/diff.ts'
 import { worldActionLog } from '../../envs/core/world-tables.ts'
-import { World } from '../../envs/core/world.ts'
+import { World, WorldLostWrites } from '../../envs/core/world.ts'
 import { services } from '../registry.ts'
 import { loadRouters } from '../routers.ts'
 import { SeedError } from '../seeding.ts'
@@ -153,6 +153,8 @@ export function createControlApp(
     if (err instanceof WorldConflict) return c.json({ error: err.message }, 409)
     if (err instanceof SeedError) return c.json({ error: err.message, issues: err.issues }, 400)
     if (err instanceof WorldRefused) return c.json({ error: err.message, reason: err.reason }, err.status)
+    // A batched world that lost answered writes (docs/decisions/0419): nothing is read from it until it is restored.
+    if (err instanceof WorldLostWrites) return c.json({ error: err.message, reason: 'lost_writes' }, 409)
     // The JSON validator's own refusals (an empty or malformed body: "Malformed JSON in request body").
     if (err instanceof HTTPException && err.status < 500) return c.json({ error: err.message }, err.status)
     // SQLite or V8 running out of memory for one request: refuse it, keep serving every other world.

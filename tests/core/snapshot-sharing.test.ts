@@ -23,6 +23,9 @@ function small(file?: string) {
 const fresh = (world: World) => {
   const bytes = world.sqlite.serialize()
   if (bytes[18] === 2) bytes[18] = bytes[19] = 1
+  // Snapshots carry one change counter however many commits made them (docs/decisions/0419).
+  bytes.writeUInt32BE(1, 24)
+  bytes.writeUInt32BE(1, 92)
   return bytes
 }
 
