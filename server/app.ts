@@ -306,13 +306,8 @@ export function createAgentApp(worlds: WorldManager) {
     }
     // A batched world's request joins its open transaction from its first write on (docs/decisions/0419).
     const risky = world.batching && riskyForBatch(c, path)
-    world.requestStarted(risky, c.req.method === 'GET' || c.req.method === 'HEAD')
-    try {
-      await loggedCall(c, world, found, user, op, family, path, search, next)
-    } finally {
-      world.requestEnded(risky)
-    }
-    if (world.lostWrites) c.res = renderError(new WorldLostWrites(world.lostWrites), c)
+    const read = c.req.method === 'GET' || c.req.method === 'HEAD'
+    return asRequest(c, world, risky, () => loggedCall(c, world, found, user, op, family, path, search, next), read)
   })
 
   // Each service's routes are mounted on the first request that needs them (server/lazy-mount.ts).
@@ -387,9 +382,9 @@ function riskyForBatch(c: Context, path: string): boolean {
   return !/json|x-www-form-urlencoded/i.test(requestHeader(c, 'content-type') ?? '')
 }
 
-/** `next()` as one request of a batched world that is `risky` or not (World.requestStarted). */
-async function asRequest(c: Context, world: World, risky: boolean, next: () => Promise<void>) {
-  world.requestStarted(risky)
+/** `next()` as one request of a batched world that is `risky` or not, a `read` or not (World.requestStarted). */
+async function asRequest(c: Context, world: World, risky: boolean, next: () => Promise<void>, read = false) {
+  world.requestStarted(risky, read)
   try {
     await next()
   } finally {

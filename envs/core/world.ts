@@ -238,7 +238,7 @@ export class World {
     const batch = this.#batch
     if (batch && risky && batch.risky > 0) batch.risky--
     if (!batch?.open || this.#lost) return
-    if (!this.#sqlite.inTransaction) return void this.#lost_('its open transaction was rolled back')
+    if (!this.#sqlite.inTransaction) return void this.#markLost('its open transaction was rolled back')
     if (++batch.requests < batch.limit) return
     try {
       this.commitWrites()
@@ -273,11 +273,11 @@ export class World {
   }
 
   #lose(why: string): never {
-    throw new WorldLostWrites(this.#lost_(why))
+    throw new WorldLostWrites(this.#markLost(why))
   }
 
   /** Marks the batch lost: values kept from its rows are forgotten, and every later use refuses. */
-  #lost_(why: string): string {
+  #markLost(why: string): string {
     const batch = this.#batch!
     const message =
       `this world lost the writes of up to ${batch.requests + 1} answered requests: ${why}. ` +
