@@ -192,6 +192,7 @@ const INSERT_OWNER =
 const INSERT_REVISION =
   '/* first revision */ INSERT INTO "drive_revisions" ("file_id", "id", "modified_ms", "user_id", "mime_type", ' +
   '"size", "content", "keep_forever") VALUES (?, ?, ?, ?, ?, ?, NULL, 0)'
+const DROP_CONTENT = '/* old bytes kept by their revision */ UPDATE drive_files SET content = NULL WHERE id = ?'
 const INSERT_CHANGE =
   '/* new file change */ INSERT INTO "drive_changes" ("file_id", "time_ms", "removed") VALUES (?, ?, 0)'
 
@@ -335,7 +336,12 @@ export function touchFile(
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId
   // A file with content has a head holding none of its own: it gets the bytes before the file's are replaced.
-  if (row.headRevisionId !== null && row.size !== null) keepHeadBytes(db, fileId, row.headRevisionId)
+  if (row.headRevisionId !== null && row.size !== null) {
+    keepHeadBytes(db, fileId, row.headRevisionId)
+    // SQLite writes a row's new overflow pages before it frees the old ones: the old bytes are dropped first, so
+    // the new ones take their pages (a first update grew the image by two copies, 0421).
+    if (update.content !== undefined) stmt(db, DROP_CONTENT).run(fileId)
+  }
   updateRows(db, files, set, { id: fileId })
   insertRow(db, revisions, {
     fileId,
