@@ -111,6 +111,11 @@ export const revisions = sqliteTable(
     mimeType: text('mime_type').notNull(),
     size: integer('size'),
     keepForever: integer('keep_forever', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * This revision's bytes, but NULL for the file's head revision, whose bytes are the file's `content` (stored
+     * once, docs/decisions/0421), and for a Google Doc's revisions (no size either). Read through
+     * store/revisions.ts `revisionBytes`.
+     */
     content: blob('content', { mode: 'buffer' }),
   },
   (t) => [primaryKey({ columns: [t.fileId, t.id] })],

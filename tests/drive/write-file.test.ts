@@ -56,7 +56,8 @@ function referenceWrite(db: Db, f: NewFile): string {
   if (hasContent) {
     const { headRevisionId, modifiedMs, size } = row
     const rev = { fileId: id, id: headRevisionId!, modifiedMs, userId: owner.id, mimeType: f.mimeType, size }
-    insertRow(db, revisions, { ...rev, content: f.content! })
+    // The first revision is the head: its bytes are the file's, not stored again (docs/decisions/0421).
+    insertRow(db, revisions, { ...rev, content: null })
   }
   recordChange(db, id, false, now)
   return id

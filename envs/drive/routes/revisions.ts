@@ -4,6 +4,7 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, notFound } from '../../core/errors/google.ts'
 import { Revision } from '../api/schemas.gen.ts'
 import { revisions } from '../schema.ts'
+import { findRevision, hasBytes, revisionBytes, revisionsOf, type RevisionMeta } from '../store/revisions.ts'
 import { driveUser } from '../map.ts'
 import { json, jsonBody, requireFile } from './common.ts'
 
@@ -11,7 +12,7 @@ const Params = z.object({ fileId: z.string() })
 const RevParams = Params.extend({ revisionId: z.string() })
 const base = '/drive/v3/files/{fileId}/revisions'
 
-function toRevision(c: WorldContext, r: typeof revisions.$inferSelect, name: string) {
+function toRevision(c: WorldContext, r: RevisionMeta, name: string) {
   const out: Record<string, unknown> = {
     kind: 'drive#revision',
     id: r.id,
@@ -21,7 +22,7 @@ function toRevision(c: WorldContext, r: typeof revisions.$inferSelect, name: str
     published: false,
     lastModifyingUser: driveUser(c.var.world.db, r.userId, c.var.user.id),
   }
-  if (r.content !== null) Object.assign(out, { size: String(r.size ?? r.content.length), originalFilename: name })
+  if (hasBytes(r)) Object.assign(out, { size: String(r.size), originalFilename: name })
   return out
 }
 
@@ -54,14 +55,8 @@ const remove = createRoute({
   responses: { 204: { description: 'Deleted' } },
 })
 
-const all = (c: WorldContext, fileId: string) =>
-  c.var.world.db.select().from(revisions).where(eq(revisions.fileId, fileId)).orderBy(revisions.modifiedMs).all()
 function one(c: WorldContext, fileId: string, id: string) {
-  const r = c.var.world.db
-    .select()
-    .from(revisions)
-    .where(and(eq(revisions.fileId, fileId), eq(revisions.id, id)))
-    .get()
+  const r = findRevision(c.var.world.db, fileId, id)
   if (!r) throw notFound(`Revision not found: ${id}.`)
   return r
 }
@@ -71,7 +66,10 @@ export const revisionsRouter = createGoogleRouter()
   .openapi(list, (c) => {
     const file = requireFile(c, c.req.valid('param').fileId, 'writer')
     return c.json(
-      { kind: 'drive#revisionList', revisions: all(c, file.id).map((r) => toRevision(c, r, file.name)) } as never,
+      {
+        kind: 'drive#revisionList',
+        revisions: revisionsOf(c.var.world.db, file.id).map((r) => toRevision(c, r, file.name)),
+      } as never,
       200,
     )
   })
@@ -80,9 +78,10 @@ export const revisionsRouter = createGoogleRouter()
     const file = requireFile(c, fileId, 'writer')
     const r = one(c, file.id, revisionId)
     if (c.req.valid('query').alt === 'media') {
-      if (r.content === null)
+      const bytes = hasBytes(r) ? revisionBytes(c.var.world.db, file.id, r.id) : null
+      if (bytes === null)
         throw badRequest('Only revisions of files with binary content can be downloaded.', 'revisionNotDownloadable')
-      return c.body(new Uint8Array(r.content), 200, { 'content-type': r.mimeType }) as never
+      return c.body(new Uint8Array(bytes), 200, { 'content-type': r.mimeType }) as never
     }
     return c.json(toRevision(c, r, file.name) as never, 200)
   })
@@ -105,8 +104,7 @@ export const revisionsRouter = createGoogleRouter()
     const { fileId, revisionId } = c.req.valid('param')
     const file = requireFile(c, fileId, 'writer')
     const r = one(c, file.id, revisionId)
-    if (r.content === null)
-      throw badRequest('Revisions of Google Docs cannot be deleted.', 'revisionDeletionNotSupported')
+    if (!hasBytes(r)) throw badRequest('Revisions of Google Docs cannot be deleted.', 'revisionDeletionNotSupported')
     if (file.headRevisionId === revisionId)
       throw badRequest('The head revision cannot be deleted.', 'cannotDeleteHeadRevision')
     c.var.world.tx((db) =>

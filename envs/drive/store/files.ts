@@ -8,6 +8,7 @@ import { findUserById } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { memberRole } from './drives.ts'
 import { nameColumns } from './name-search.ts'
+import { keepHeadBytes } from './revisions.ts'
 import { changes, files, permissions, revisions, type FileRow, type PermissionRow } from '../schema.ts'
 
 export const FOLDER = 'application/vnd.google-apps.folder'
@@ -172,8 +173,8 @@ export function writeFile(db: Db, f: NewFile): string {
   stmt(db, INSERT_FILE).run(fileValues(row))
   // Items of a shared drive have no owner: the drive's members hold them.
   if (!f.driveId) stmt(db, INSERT_OWNER).run(id, permissionIdFor(db, owner.id), owner.email)
-  if (hasContent)
-    stmt(db, INSERT_REVISION).run(id, row.headRevisionId, row.modifiedMs, owner.id, f.mimeType, row.size, f.content)
+  // The first revision is the head: its bytes are the file's, stored once (docs/decisions/0421).
+  if (hasContent) stmt(db, INSERT_REVISION).run(id, row.headRevisionId, row.modifiedMs, owner.id, f.mimeType, row.size)
   stmt(db, INSERT_CHANGE).run(id, now)
   return id
 }
@@ -190,7 +191,8 @@ const INSERT_OWNER =
   `"allow_file_discovery") VALUES (?, ?, 'user', 'owner', ?, 0)`
 const INSERT_REVISION =
   '/* first revision */ INSERT INTO "drive_revisions" ("file_id", "id", "modified_ms", "user_id", "mime_type", ' +
-  '"size", "content", "keep_forever") VALUES (?, ?, ?, ?, ?, ?, ?, 0)'
+  '"size", "content", "keep_forever") VALUES (?, ?, ?, ?, ?, ?, NULL, 0)'
+const DROP_CONTENT = '/* old bytes kept by their revision */ UPDATE drive_files SET content = NULL WHERE id = ?'
 const INSERT_CHANGE =
   '/* new file change */ INSERT INTO "drive_changes" ("file_id", "time_ms", "removed") VALUES (?, ?, 0)'
 
@@ -310,8 +312,10 @@ export function atLeast(role: Role | 'none', wanted: Role): boolean {
   return RANK[role] >= RANK[wanted]
 }
 
-/** Bumps version and modifiedTime after a content change, keeping a revision of the new content. */
-/** A new version of a file by a user (a new revision), now or, for seeded history, at `atMs`. */
+/**
+ * A new version of a file by a user (a new revision, the head), now or, for seeded history, at `atMs`. The new
+ * content is stored once, in the file row; the old head's bytes move into its own row first (0421).
+ */
 export function touchFile(
   db: Db,
   fileId: string,
@@ -331,6 +335,13 @@ export function touchFile(
   }
   const revId = `0B${nextCounter(db, `drive.revision.${fileId}`)}`
   set.headRevisionId = revId
+  // A file with content has a head holding none of its own: it gets the bytes before the file's are replaced.
+  if (row.headRevisionId !== null && row.size !== null) {
+    keepHeadBytes(db, fileId, row.headRevisionId)
+    // SQLite writes a row's new overflow pages before it frees the old ones: the old bytes are dropped first, so
+    // the new ones take their pages (a first update grew the image by two copies, 0421).
+    if (update.content !== undefined) stmt(db, DROP_CONTENT).run(fileId)
+  }
   updateRows(db, files, set, { id: fileId })
   insertRow(db, revisions, {
     fileId,
@@ -339,7 +350,7 @@ export function touchFile(
     userId,
     mimeType: row.mimeType,
     size: update.content?.length ?? null,
-    content: update.content ?? null,
+    content: null,
   })
   recordChange(db, fileId)
 }
