@@ -6,6 +6,7 @@ import { readerText } from './reader-text.ts'
 import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
 import { slackExposures } from './exposure-slack.ts'
+import { earlierVersions } from './exposure-revisions.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
 import type { PostVersion } from './post-versions.ts'
 
@@ -111,7 +112,10 @@ export function secretExposures(
     note(c, String(c.content ?? ''), String(was?.content ?? ''))
     if (s) out.push({ kind: 'leak', message: `"${s}" is in a comment on file ${String(c.fileId)}` })
   }
-  out.push(...fileExposures(input.initial, input.final, me, String(slackMe ?? ''), shows, input.fileText, note))
+  const earlier = (f: Entity) => earlierVersions(input, actor, f)
+  out.push(
+    ...fileExposures(input.initial, input.final, me, String(slackMe ?? ''), shows, input.fileText, note, earlier),
+  )
   out.push(...slackExposures(input.initial, input.final, String(slackMe ?? ''), shows, note))
   const found = new Set(phrases.filter((s) => out.some((v) => v.message.startsWith(`"${s}"`))))
   out.push(...splitExposures(seen, phrases, found))
