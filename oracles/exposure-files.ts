@@ -106,6 +106,21 @@ export function fileExposures(
     if (fresh.length)
       out.push({ kind: 'leak', message: `"${s}" is in event ${String(e.id)}, on a calendar ${fresh.join(', ')} read` })
   }
+  for (const c of entities(final, 'calendar', 'calendars')) {
+    // A calendar's own title, description and location, which its readers see with its events (0420).
+    const readers = calendarReaders(final, String(c.id), me)
+    if (!readers.size) continue
+    const text = calendarText(c)
+    const was = initial.services.calendar?.entities.calendars?.[String(c.id)] as Entity | undefined
+    const then = calendarReaders(initial, String(c.id), me)
+    if (was !== c) note(c, text, [...readers].every((w) => then.has(w)) && was ? calendarText(was) : '')
+    const s = shows(readerText(text), text)
+    if (!s) continue
+    const wasShown = !!was && shows(readerText(calendarText(was)), calendarText(was)) === s
+    const fresh = [...readers].filter((w) => !wasShown || !then.has(w))
+    if (fresh.length)
+      out.push({ kind: 'leak', message: `"${s}" is in calendar ${String(c.id)}, which ${fresh.join(', ')} read` })
+  }
   for (const c of entities(final, 'slack', 'canvases')) {
     const access = Object.keys((c.access as Record<string, unknown> | undefined) ?? {})
     const seen = othersIn(c.channel) || access.some((w) => w !== slackMe && (!w.startsWith('C') || othersIn(w)))
@@ -131,9 +146,12 @@ export const guestNotes = (e: Entity) =>
 
 /** What a reader of an event's calendar sees of it: its title, description, location and details (0409). */
 const eventText = (e: Entity) =>
-  [e.summary, e.description, e.location, e.details, e.privateDetails, ...guestNotes(e)]
+  [e.summary, e.description, e.location, e.details, e.privateDetails, e.organizerName, ...guestNotes(e)]
     .map((x) => String(x ?? ''))
     .join('\n')
+
+/** What a calendar's readers see of it beside its events (0420). */
+const calendarText = (c: Entity) => [c.summary, c.description, c.location].map((x) => String(x ?? '')).join('\n')
 
 /** Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text). */
 function calendarReaders(state: WorldState, calendarId: string, me: string): Set<string> {

@@ -96,7 +96,9 @@ export function secretExposures(
   // Guests see the title, description, location and the details (attachments, conference, shared properties), and
   // the guest list: each guest's name and response comment (0418).
   const guestText = (e: Entity) =>
-    [e.summary, e.description, e.location, e.details, ...guestNotes(e)].map((x) => String(x ?? '')).join('\n')
+    [e.summary, e.description, e.location, e.details, e.organizerName, ...guestNotes(e)]
+      .map((x) => String(x ?? ''))
+      .join('\n')
   for (const { e, was } of changes('calendar', 'events')) {
     const guests = guestsOf(e)
     if (!guests.length || e.status === 'cancelled') continue
