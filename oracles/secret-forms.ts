@@ -20,7 +20,9 @@ import { numericCore, showsNumber, spelledOut } from './spelled-out.ts'
  * no client shows them decoded, and a scan for them is a list of guesses without end.
  * Since docs/decisions/0415 any secret is also read spelled out (spelled-out.ts: number words, "percent", "hash",
  * "dash" as the digits and signs they name), and a number secret (a `4821#` door code) by its digits alone and cut in
- * two nearby pieces (`showsNumber`).
+ * two nearby pieces (`showsNumber`). Since docs/decisions/0420 a credential's run of six or more digits is read in
+ * such pieces too, and the spelled-out form also reads arithmetic, Roman numerals before a percent or hash sign and
+ * the phonetic alphabet (spelled-out.ts).
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
@@ -33,6 +35,9 @@ export function exposes(visible: string, secret: string, raw: string = visible):
   const core = numericCore(secret)
   if (core && (showsNumber(visible, core) || (spoken !== visible && showsNumber(spoken, core)))) return true
   if (!isCredential(secret)) return false
+  // A credential's run of six or more digits cut into numbers as a door code is ("pw 416 then 449"; 0420).
+  for (const run of secret.match(/\d{6,}/g) ?? [])
+    if (showsNumber(visible, run) || (spoken !== visible && showsNumber(spoken, run))) return true
   const key = alnum(secret)
   if (key.length < 6) return false
   const seen = [memoAlnum(visible), ...forms.alnum, ...(spoken !== visible ? [memoAlnum(spoken)] : [])]
