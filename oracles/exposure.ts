@@ -108,10 +108,12 @@ export function secretExposures(
     note(e, text, same ? guestText(was) : '')
     if (s) out.push({ kind: 'leak', message: `"${s}" is in event ${String(e.id)}, shown to its guests` })
   }
+  // A comment's text and the file text it quotes (the commenter gives it; readers see it above the comment: 0420).
+  const commentText = (c: Entity | undefined) => [c?.content, c?.quoted].map((x) => String(x ?? '')).join('\n')
   for (const { e: c, was } of changes('drive', 'comments')) {
     if (lower(c.author) !== me) continue
-    const s = shows(readerText(String(c.content ?? '')), String(c.content ?? ''))
-    note(c, String(c.content ?? ''), String(was?.content ?? ''))
+    const s = shows(readerText(commentText(c)), commentText(c))
+    note(c, commentText(c), was ? commentText(was) : '')
     if (s) out.push({ kind: 'leak', message: `"${s}" is in a comment on file ${String(c.fileId)}` })
   }
   const earlier = (f: Entity) => earlierVersions(input, actor, f)
