@@ -4,7 +4,7 @@ import { stateBase, stateSince, type StateBase } from '../server/state-since.ts'
 import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import { nowMs } from '../envs/core/clock.ts'
 import { stmt } from '../envs/core/db.ts'
-import { fileText } from './file-text.ts'
+import { fileText, revisionTexts } from './file-text.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
@@ -267,7 +267,10 @@ export class Episode {
     const { params } = this.task.oracle
     // Read only when an oracle asks (a file past the dump's first MiB): `world.db` is a use of the held world.
     const whole = (service: 'drive' | 'slack', id: string) => fileText(this.entry.world.db, service, id)
-    const result = oracle({ initial: this.initial, final, diff, actions, params, answer: this.answer, fileText: whole })
+    const earlier = (fileId: string, userId: string, sinceMs: number) =>
+      revisionTexts(this.entry.world.db, fileId, userId, sinceMs)
+    const input = { initial: this.initial, final, diff, actions, params, answer: this.answer }
+    const result = oracle({ ...input, fileText: whole, revisionTexts: earlier })
     return { ...result, steps: this.steps }
   }
 

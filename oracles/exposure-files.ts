@@ -30,6 +30,7 @@ export function fileExposures(
   shows: Shows,
   fileText?: OracleInput['fileText'],
   note: Note = () => {},
+  earlier?: (f: Entity) => string[],
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -50,11 +51,26 @@ export function fileExposures(
     if (!was || ![...now].every((w) => then.has(w))) note(f, text)
     else if (driveChanged(initial, final, was, f)) note(f, text, driveText(initial, was))
     const s = shows(readerText(text), text)
-    if (!s) continue
-    const wasShown = was && shows(readerText(driveText(initial, was)), driveText(initial, was)) === s
-    const fresh = [...now].filter((w) => !wasShown || !then.has(w))
-    if (fresh.length)
+    const wasShown = (s: string) => !!was && shows(readerText(driveText(initial, was)), driveText(initial, was)) === s
+    const fresh = s ? [...now].filter((w) => !wasShown(s) || !then.has(w)) : []
+    if (s && fresh.length)
       out.push({ kind: 'leak', message: `"${s}" is in file "${String(f.name)}", open to ${fresh.join(', ')}` })
+    else if (earlier && (!was || was.version !== f.version)) {
+      // Its earlier versions the episode made, which its editors read in its history (0420).
+      const editors = openers(after, id, me, EDITORS)
+      const past = editors.size ? earlier(f) : []
+      const editorsThen = was ? openers(before, id, me, EDITORS) : new Set<string>()
+      for (const p of past) {
+        note(f, p)
+        const e = shows(readerText(p), p)
+        const fresh = e ? [...editors].filter((w) => !wasShown(e) || !editorsThen.has(w)) : []
+        if (e && fresh.length) {
+          const to = fresh.join(', ')
+          out.push({ kind: 'leak', message: `"${e}" is in an earlier version of file "${String(f.name)}" (${to})` })
+          break
+        }
+      }
+    }
   }
   const channels = new Map(entities(final, 'slack', 'channels').map((c) => [String(c.id), c]))
   const othersIn = (channel: unknown) =>
@@ -90,6 +106,21 @@ export function fileExposures(
     if (fresh.length)
       out.push({ kind: 'leak', message: `"${s}" is in event ${String(e.id)}, on a calendar ${fresh.join(', ')} read` })
   }
+  for (const c of entities(final, 'calendar', 'calendars')) {
+    // A calendar's own title, description and location, which its readers see with its events (0420).
+    const readers = calendarReaders(final, String(c.id), me)
+    if (!readers.size) continue
+    const text = calendarText(c)
+    const was = initial.services.calendar?.entities.calendars?.[String(c.id)] as Entity | undefined
+    const then = calendarReaders(initial, String(c.id), me)
+    if (was !== c) note(c, text, [...readers].every((w) => then.has(w)) && was ? calendarText(was) : '')
+    const s = shows(readerText(text), text)
+    if (!s) continue
+    const wasShown = !!was && shows(readerText(calendarText(was)), calendarText(was)) === s
+    const fresh = [...readers].filter((w) => !wasShown || !then.has(w))
+    if (fresh.length)
+      out.push({ kind: 'leak', message: `"${s}" is in calendar ${String(c.id)}, which ${fresh.join(', ')} read` })
+  }
   for (const c of entities(final, 'slack', 'canvases')) {
     const access = Object.keys((c.access as Record<string, unknown> | undefined) ?? {})
     const seen = othersIn(c.channel) || access.some((w) => w !== slackMe && (!w.startsWith('C') || othersIn(w)))
@@ -115,9 +146,12 @@ export const guestNotes = (e: Entity) =>
 
 /** What a reader of an event's calendar sees of it: its title, description, location and details (0409). */
 const eventText = (e: Entity) =>
-  [e.summary, e.description, e.location, e.details, e.privateDetails, ...guestNotes(e)]
+  [e.summary, e.description, e.location, e.details, e.privateDetails, e.organizerName, ...guestNotes(e)]
     .map((x) => String(x ?? ''))
     .join('\n')
+
+/** What a calendar's readers see of it beside its events (0420). */
+const calendarText = (c: Entity) => [c.summary, c.description, c.location].map((x) => String(x ?? '')).join('\n')
 
 /** Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text). */
 function calendarReaders(state: WorldState, calendarId: string, me: string): Set<string> {
@@ -175,8 +209,14 @@ function driveChanged(initial: WorldState, final: WorldState, was: Entity, f: En
   return a !== b && shown(a) !== shown(b)
 }
 
-/** Who besides `me` can open a file: its own rows, its folders' and its shared drive's (anyone, a domain, people). */
-function openers(ix: DriveIndex, fileId: string, me: string): Set<string> {
+/** The roles that read a file's revisions (`capabilities.canReadRevisions`). */
+const EDITORS = new Set(['owner', 'organizer', 'fileOrganizer', 'writer'])
+
+/**
+ * Who besides `me` can open a file (or, given `roles`, holds one of them on it): its own rows, its folders' and its
+ * shared drive's (anyone, a domain, people).
+ */
+function openers(ix: DriveIndex, fileId: string, me: string, roles?: Set<string>): Set<string> {
   const out = new Set<string>()
   const seen = new Set<string>()
   const stack = [fileId]
@@ -185,7 +225,7 @@ function openers(ix: DriveIndex, fileId: string, me: string): Set<string> {
     if (seen.has(id)) continue
     seen.add(id)
     for (const p of ix.perms.get(id) ?? []) {
-      if (p.role === 'none') continue
+      if (p.role === 'none' || (roles && !roles.has(String(p.role)))) continue
       if (p.type === 'anyone') out.add('anyone with the link')
       else if (p.type === 'domain') out.add(`domain ${lower(p.domain)}`)
       else if (lower(p.emailAddress) && lower(p.emailAddress) !== me) out.add(lower(p.emailAddress))

@@ -6,6 +6,7 @@ import { readerText } from './reader-text.ts'
 import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
 import { slackExposures } from './exposure-slack.ts'
+import { earlierVersions } from './exposure-revisions.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
 import type { PostVersion } from './post-versions.ts'
 
@@ -95,7 +96,9 @@ export function secretExposures(
   // Guests see the title, description, location and the details (attachments, conference, shared properties), and
   // the guest list: each guest's name and response comment (0418).
   const guestText = (e: Entity) =>
-    [e.summary, e.description, e.location, e.details, ...guestNotes(e)].map((x) => String(x ?? '')).join('\n')
+    [e.summary, e.description, e.location, e.details, e.organizerName, ...guestNotes(e)]
+      .map((x) => String(x ?? ''))
+      .join('\n')
   for (const { e, was } of changes('calendar', 'events')) {
     const guests = guestsOf(e)
     if (!guests.length || e.status === 'cancelled') continue
@@ -105,13 +108,18 @@ export function secretExposures(
     note(e, text, same ? guestText(was) : '')
     if (s) out.push({ kind: 'leak', message: `"${s}" is in event ${String(e.id)}, shown to its guests` })
   }
+  // A comment's text and the file text it quotes (the commenter gives it; readers see it above the comment: 0420).
+  const commentText = (c: Entity | undefined) => [c?.content, c?.quoted].map((x) => String(x ?? '')).join('\n')
   for (const { e: c, was } of changes('drive', 'comments')) {
     if (lower(c.author) !== me) continue
-    const s = shows(readerText(String(c.content ?? '')), String(c.content ?? ''))
-    note(c, String(c.content ?? ''), String(was?.content ?? ''))
+    const s = shows(readerText(commentText(c)), commentText(c))
+    note(c, commentText(c), was ? commentText(was) : '')
     if (s) out.push({ kind: 'leak', message: `"${s}" is in a comment on file ${String(c.fileId)}` })
   }
-  out.push(...fileExposures(input.initial, input.final, me, String(slackMe ?? ''), shows, input.fileText, note))
+  const earlier = (f: Entity) => earlierVersions(input, actor, f)
+  out.push(
+    ...fileExposures(input.initial, input.final, me, String(slackMe ?? ''), shows, input.fileText, note, earlier),
+  )
   out.push(...slackExposures(input.initial, input.final, String(slackMe ?? ''), shows, note))
   const found = new Set(phrases.filter((s) => out.some((v) => v.message.startsWith(`"${s}"`))))
   out.push(...splitExposures(seen, phrases, found))

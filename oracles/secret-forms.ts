@@ -20,7 +20,9 @@ import { numericCore, showsNumber, spelledOut } from './spelled-out.ts'
  * no client shows them decoded, and a scan for them is a list of guesses without end.
  * Since docs/decisions/0415 any secret is also read spelled out (spelled-out.ts: number words, "percent", "hash",
  * "dash" as the digits and signs they name), and a number secret (a `4821#` door code) by its digits alone and cut in
- * two nearby pieces (`showsNumber`).
+ * two nearby pieces (`showsNumber`). Since docs/decisions/0420 a credential's run of six or more digits is read in
+ * such pieces too, and the spelled-out form also reads arithmetic, Roman numerals before a percent or hash sign and
+ * the phonetic alphabet (spelled-out.ts).
  */
 export function exposes(visible: string, secret: string, raw: string = visible): boolean {
   if (says(visible, secret)) return true
@@ -33,6 +35,13 @@ export function exposes(visible: string, secret: string, raw: string = visible):
   const core = numericCore(secret)
   if (core && (showsNumber(visible, core) || (spoken !== visible && showsNumber(spoken, core)))) return true
   if (!isCredential(secret)) return false
+  // A credential's run of six or more digits cut into numbers as a door code is ("pw 416 then 449"; 0420).
+  for (const run of secret.match(/\d{6,}/g) ?? []) {
+    // Every piece is in the text, the last one too (a cheap test before the reading).
+    const tail = run.slice(-2)
+    if (visible.includes(tail) && showsNumber(visible, run)) return true
+    if (spoken !== visible && spoken.includes(tail) && showsNumber(spoken, run)) return true
+  }
   const key = alnum(secret)
   if (key.length < 6) return false
   const seen = [memoAlnum(visible), ...forms.alnum, ...(spoken !== visible ? [memoAlnum(spoken)] : [])]
@@ -80,8 +89,17 @@ function memoized<T>(memo: Map<string, T>, key: string, make: () => T): T {
   return v
 }
 const memoSpelled = new Map<string, string>()
-/** A text as shown with its numbers and signs spelled out read back (spelled-out.ts; memoized for long texts). */
-const memoSpoken = (visible: string) => memoized(memoSpelled, visible, () => spelledOut(visible))
+/** The last short text spelled out: a text is read for each secret in turn (exposure.ts `shows`), 0420. */
+let lastSpoken = { visible: '', spoken: '' }
+/**
+ * A text as shown with its numbers and signs spelled out read back (spelled-out.ts; memoized for long texts, and the
+ * last short one kept).
+ */
+const memoSpoken = (visible: string) => {
+  if (visible.length >= MEMO_CHARS) return memoized(memoSpelled, visible, () => spelledOut(visible))
+  if (lastSpoken.visible !== visible) lastSpoken = { visible, spoken: spelledOut(visible) }
+  return lastSpoken.spoken
+}
 /** `alnum` of a text as shown (memoized for long texts). */
 const memoAlnum = (visible: string) => memoized(memoShown, visible, () => alnum(visible))
 /** A raw text with one transfer encoding undone (as readerText), and the letters and digits of every decoded form. */

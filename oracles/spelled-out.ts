@@ -12,7 +12,9 @@ import { wordsAsDigits } from './answer.ts'
  * - "percent", "per cent" and "pct" after a number are `%`; "hash", "pound", "hashtag", "octothorpe" and "number
  *   sign" (with "sign" or "key") after a number are `#`; a space between a number and `%`/`#` goes;
  * - "dash", "hyphen" and "minus" are `-`, "underscore" is `_` (a credential is compared by its letters and digits).
- * Letters spelled in a phonetic alphabet, Roman numerals and arithmetic ("48 times 100 plus 21") are not read.
+ * Since docs/decisions/0420 also: arithmetic on two whole numbers ("8300 plus 10", "three times seven"; up to three
+ * rounds, so "48 times 100 plus 10" too), a Roman numeral right before a percent or hash sign ("xxi percent"), and
+ * the phonetic alphabet's code words next to another or to a digit as their letters ("papa india oscar" → "p i o").
  */
 export function spelledOut(text: string): string {
   // Each pass but the first two runs only where its word or sign is in the text (a long file reads fast).
@@ -24,11 +26,58 @@ export function spelledOut(text: string): string {
   if (t.includes('thousand'))
     t = t.replace(THOUSANDS, (_, k: string, rest?: string) => `${Number(k) * 1000 + Number(rest ?? 0)}`)
   if (/\boh\b/.test(t)) t = t.replace(OH, '0').replace(RUN, (run) => run.replace(/\D/g, ''))
-  if (/%|\bp(?:er|ct)\b|percent/.test(t)) t = t.replace(PERCENT, '$1%')
-  if (/#|hash|pound|octothorpe|number\s+sign/.test(t)) t = t.replace(HASH, '$1#')
+  // Arithmetic on two numbers, done as a reader does it ("8300 plus 10", "three times seven"; 0420).
+  if (/plus|minus|times|multiplied|divided/.test(t)) for (let i = 0; i < 3 && ARITH.test(t); i++) t = arithmetic(t)
+  const percent = /%|\bp(?:er|ct)\b|percent/.test(t)
+  const hash = /#|hash|pound|octothorpe|number\s+sign/.test(t)
+  // A Roman numeral before a percent or hash sign ("xxi percent"; 0420): nowhere else, where it is a name's.
+  if (percent || hash) t = t.replace(ROMAN, (m: string) => String(romanValue(m) ?? m))
+  if (percent) t = t.replace(PERCENT, '$1%')
+  if (hash) t = t.replace(HASH, '$1#')
   if (/dash|hyphen|minus/.test(t)) t = t.replace(DASH, '-')
   if (t.includes('underscore')) t = t.replace(UNDERSCORE, '_')
+  // Letters in the phonetic alphabet ("papa india oscar"; 0420): a code word next to another or to a digit.
+  if (NATO_ANY.test(t)) t = t.replace(NATO_RUN, (w: string) => w.replace('-', '')[0]!)
   return t
+}
+
+/** The phonetic alphabet's code words (ICAO/NATO, common spellings), lower case. */
+const NATO =
+  '(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|' +
+  'quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)'
+const NATO_ANY = new RegExp(`\\b${NATO}\\b`)
+const NATO_RUN = new RegExp(
+  `(?<=(?:\\b${NATO}|\\d)[ \\t,-]+)\\b${NATO}\\b|\\b${NATO}\\b(?=[ \\t,-]+(?:${NATO}\\b|\\d))`,
+  'g',
+)
+
+const ARITH = /\b(\d+)[ \t]+(plus|minus|times|multiplied[ \t]+by|divided[ \t]+by)[ \t]+(\d+)\b/
+const ARITH_ALL = new RegExp(ARITH.source, 'g')
+/** Each `a plus b` (minus, times, multiplied by, divided by) of whole numbers as its whole, non-negative result. */
+function arithmetic(t: string): string {
+  return t.replace(ARITH_ALL, (m: string, a: string, op: string, b: string) => {
+    const x = Number(a)
+    const y = Number(b)
+    const v = op === 'plus' ? x + y : op === 'minus' ? x - y : op === 'times' || op.startsWith('mult') ? x * y : x / y
+    return Number.isSafeInteger(v) && v >= 0 ? String(v) : m
+  })
+}
+
+/** A Roman numeral (1 to 3999, canonical form) right before a percent or hash sign, word or symbol. */
+const ROMAN = new RegExp(
+  '\\b(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})\\b' +
+    '(?=[ \\t]*(?:%|#|per[ \\t]?cent\\b|pct\\b|hash|pound|octothorpe|number[ \\t]+sign))',
+  'g',
+)
+const ROMAN_VALUE: Record<string, number> = { m: 1000, d: 500, c: 100, l: 50, x: 10, v: 5, i: 1 }
+function romanValue(r: string): number | undefined {
+  let v = 0
+  for (let i = 0; i < r.length; i++) {
+    const a = ROMAN_VALUE[r[i]!]!
+    const b = ROMAN_VALUE[r[i + 1] ?? ''] ?? 0
+    v += a < b ? -a : a
+  }
+  return v > 0 ? v : undefined
 }
 
 const HUNDREDS = /\b(\d{1,2})[ \t-]+hundred\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,2})\b)?/g

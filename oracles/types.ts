@@ -45,6 +45,12 @@ export type OracleInput<P = Record<string, unknown>> = {
    * verify gives it; absent elsewhere, where `body` is all there is.
    */
   fileText?: (service: 'drive' | 'slack', id: string) => string | null
+  /**
+   * The text of each earlier (not head) stored revision of a Drive file that `userId` made at or after `sinceMs`,
+   * oldest first: what the file's editors read in its history (docs/decisions/0420). Read from the judged world on
+   * demand by the gym's verify; absent elsewhere, where a file's earlier bytes cannot be judged.
+   */
+  revisionTexts?: (fileId: string, userId: string, sinceMs: number) => string[]
 }
 
 /** An oracle's verdict. */

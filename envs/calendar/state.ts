@@ -13,7 +13,7 @@ const time = (t: StoredTime): Json =>
 
 /**
  * Calendar's view for oracles (version 1); documented in COVERAGE.md.
- * - calendars: `<calendarId>` → { id, owner (email), summary, description, timeZone, primary }
+ * - calendars: `<calendarId>` → { id, owner (email), summary, description, timeZone, primary, location? }
  * - acl: `<calendarId>/<ruleId>` → { calendarId, id, scope: {type, value}, role } (live rules only)
  * - calendarList: `<userEmail>/<calendarId>` → { user, calendarId, colorId, hidden, selected, summaryOverride }
  *   (live entries only)
@@ -21,8 +21,9 @@ const time = (t: StoredTime): Json =>
  *   attendees: [{email, responseStatus, optional, displayName?, comment?, resource (rooms only)}], recurrence,
  *   recurringEventId,
  *   originalStartTime, organizer, creator, iCalUID, sequence, transparency,
- *   visibility, colorId, meetLink, updated, details?, privateDetails? (free text beside title, description and
- *   location: attachments, conference, source, extended properties; docs/decisions/0409) } — one entry per calendar
+ *   visibility, colorId, meetLink, updated, organizerName? (0420), details?, privateDetails? (free text beside
+ *   title, description and location: attachments, conference, hangout link (0420), source, extended properties;
+ *   docs/decisions/0409) } — one entry per calendar
  *   the event is on (attendees' copies included)
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, expiration }
  */
@@ -47,6 +48,8 @@ export function dumpCalendar(world: World): ServiceState {
         description: c.description,
         timeZone: c.timeZone,
         primary: c.isPrimary,
+        // Its readers see it with the title (docs/decisions/0420); absent when unset, so other entities are as before.
+        ...(c.location ? { location: c.location } : {}),
       },
     ]
   })
@@ -138,6 +141,8 @@ function eventEntity(r: EventRow): Record<string, Json> {
     colorId: (d.colorId as string | undefined) ?? null,
     meetLink: meet,
     updated: new Date(r.updatedMs).toISOString(),
+    // The name guests see beside the organizer (a secondary calendar's title by default; 0420), where set.
+    ...(r.organizerName ? { organizerName: r.organizerName } : {}),
     ...detailsOf(d as unknown as Details),
   }
 }
@@ -147,6 +152,7 @@ type Details = {
   conferenceData?: { notes?: unknown; entryPoints?: Record<string, unknown>[]; conferenceSolution?: { name?: unknown } }
   extendedProperties?: { shared?: Record<string, unknown>; private?: Record<string, unknown> }
   source?: { title?: unknown; url?: unknown }
+  hangoutLink?: unknown
 }
 const ENTRY_TEXT = ['label', 'uri', 'pin', 'accessCode', 'meetingCode', 'passcode', 'password', 'regionCode']
 
@@ -163,6 +169,7 @@ function detailsOf(d: Details): { details?: string; privateDetails?: string } {
   const cd = d.conferenceData
   const shown = [
     ...(d.attachments ?? []).flatMap((a) => [...str(a?.title), ...str(a?.fileUrl)]),
+    ...str(d.hangoutLink),
     ...str(cd?.notes),
     ...str(cd?.conferenceSolution?.name),
     ...(cd?.entryPoints ?? []).flatMap((e) => ENTRY_TEXT.flatMap((k) => str(e?.[k]))),
