@@ -36,9 +36,27 @@ export function normaliseText(s: string): string {
     .trim()
 }
 
+/**
+ * Formatters by locale and zone: an `Intl.DateTimeFormat` never changes once made, and making one costs far more
+ * than formatting with it (answers are judged on every verify, each naming the same few zones). Bounded.
+ */
+const formats = new Map<string, Intl.DateTimeFormat>()
+const PARTS = 'en-CA'
+const OFFSET = 'en-US'
+function formatIn(locale: string, zone: string, options: () => Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}\n${zone}`
+  let f = formats.get(key)
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, options())
+    if (formats.size >= 256) formats.clear()
+    formats.set(key, f)
+  }
+  return f
+}
+
 /** Local date (YYYY-MM-DD) and minutes after midnight of an instant in a zone. */
 export function localParts(iso: string, zone: string): { date: string; minutes: number } {
-  const f = new Intl.DateTimeFormat('en-CA', {
+  const f = formatIn(PARTS, zone, () => ({
     timeZone: zone,
     year: 'numeric',
     month: '2-digit',
@@ -46,7 +64,7 @@ export function localParts(iso: string, zone: string): { date: string; minutes: 
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  })
+  }))
   const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]))
   return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) }
 }
@@ -339,7 +357,7 @@ const ZONE_LABELS: Record<string, number | string> = {
 
 /** The offset (minutes east of UTC) of a zone at an instant. */
 function offsetAt(zone: string, ms: number): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+  const name = formatIn(OFFSET, zone, () => ({ timeZone: zone, timeZoneName: 'longOffset' }))
     .formatToParts(new Date(ms))
     .find((x) => x.type === 'timeZoneName')!.value
   const m = /([+-])(\d{2}):?(\d{2})?/.exec(name)

@@ -45,8 +45,11 @@ export function fileExposures(
     const now = openers(after, id, me)
     if (!now.size) continue
     const was = before.files.get(id)
+    const then = was ? openers(before, id, me) : NOBODY
+    // The very file of the start (its Doc too), open to nobody new: nothing below would note or find anything (no
+    // field differs, so no note; a secret it shows was shown to all of them before), so its texts are not read.
+    if (was === f && docOf(initial, id) === docOf(final, id) && within(now, then)) continue
     const text = driveText(final, f, whole('drive', f, was))
-    const then = was ? openers(before, id, me) : new Set<string>()
     // Noted for the pieces rule (0413): what readers who could open it before saw then, or nothing for new readers.
     if (!was || ![...now].every((w) => then.has(w))) note(f, text)
     else if (driveChanged(initial, final, was, f)) note(f, text, driveText(initial, was))
@@ -59,7 +62,7 @@ export function fileExposures(
       // Its earlier versions the episode made, which its editors read in its history (0420).
       const editors = openers(after, id, me, EDITORS)
       const past = editors.size ? earlier(f) : []
-      const editorsThen = was ? openers(before, id, me, EDITORS) : new Set<string>()
+      const editorsThen = was ? openers(before, id, me, EDITORS) : NOBODY
       for (const p of past) {
         note(f, p)
         const e = shows(readerText(p), p)
@@ -81,6 +84,8 @@ export function fileExposures(
     const seen = f.publicShared === true || ((f.channels as string[] | undefined) ?? []).some(othersIn)
     if (!seen) continue
     const was = slackBefore('files', String(f.id))
+    // The very file of the start: the same audience and view (sameAudience), so neither a note nor a leak.
+    if (was === f) continue
     const text = [f.name, f.title, whole('slack', f, was) ?? f.body].map((x) => String(x ?? '')).join('\n')
     const wasText = [was?.name, was?.title, was?.body].map((x) => String(x ?? '')).join('\n')
     if (!sameAudience(was, f, FILE_VIEW)) note(f, text, sameAudience(was, f, FILE_AUDIENCE) ? wasText : '')
@@ -88,15 +93,20 @@ export function fileExposures(
     if (s && !sameAudience(was, f, FILE_VIEW))
       out.push({ kind: 'leak', message: `"${s}" is in Slack file ${String(f.id)}, shared with others` })
   }
+  // Readers per calendar, for each end (an event's calendar is looked up once, not once per event).
+  const [readersNow, readersThen] = [new Map<string, ReadonlySet<string>>(), new Map<string, ReadonlySet<string>>()]
   for (const e of entities(final, 'calendar', 'events')) {
     // An event with guests is judged as shown to them (exposure.ts); here, one others read on its calendar.
     if (e.status === 'cancelled') continue
-    const readers = calendarReaders(final, String(e.calendarId), me)
+    const readers = calendarReaders(final, String(e.calendarId), me, readersNow)
     if (!readers.size) continue
-    const text = eventText(e)
     const key = `${String(e.calendarId)}/${String(e.id)}`
     const was = initial.services.calendar?.entities.events?.[key] as Entity | undefined
-    const then = calendarReaders(initial, String(e.calendarId), me)
+    const then = calendarReaders(initial, String(e.calendarId), me, readersThen)
+    // The very event of the start, read by nobody new: no note (it is the same), and a secret it shows was shown to
+    // every one of its readers before.
+    if (was === e && within(readers, then)) continue
+    const text = eventText(e)
     const wasText = was && was.status !== 'cancelled' ? eventText(was) : ''
     if (was !== e) note(e, text, [...readers].every((w) => then.has(w)) ? wasText : '')
     const s = shows(readerText(text), text)
@@ -108,11 +118,11 @@ export function fileExposures(
   }
   for (const c of entities(final, 'calendar', 'calendars')) {
     // A calendar's own title, description and location, which its readers see with its events (0420).
-    const readers = calendarReaders(final, String(c.id), me)
+    const readers = calendarReaders(final, String(c.id), me, readersNow)
     if (!readers.size) continue
     const text = calendarText(c)
     const was = initial.services.calendar?.entities.calendars?.[String(c.id)] as Entity | undefined
-    const then = calendarReaders(initial, String(c.id), me)
+    const then = calendarReaders(initial, String(c.id), me, readersThen)
     if (was !== c) note(c, text, [...readers].every((w) => then.has(w)) && was ? calendarText(was) : '')
     const s = shows(readerText(text), text)
     if (!s) continue
@@ -126,6 +136,8 @@ export function fileExposures(
     const seen = othersIn(c.channel) || access.some((w) => w !== slackMe && (!w.startsWith('C') || othersIn(w)))
     const text = [c.title, c.markdown].map((x) => String(x ?? '')).join('\n')
     const was = slackBefore('canvases', String(c.id))
+    // The very canvas of the start: the same audience and view (sameAudience), so neither a note nor a leak.
+    if (was === c) continue
     const wasText = [was?.title, was?.markdown].map((x) => String(x ?? '')).join('\n')
     if (seen && !sameAudience(was, c, CANVAS_VIEW))
       note(c, text, sameAudience(was, c, ['channel', 'access']) ? wasText : '')
@@ -153,8 +165,23 @@ const eventText = (e: Entity) =>
 /** What a calendar's readers see of it beside its events (0420). */
 const calendarText = (c: Entity) => [c.summary, c.description, c.location].map((x) => String(x ?? '')).join('\n')
 
-/** Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text). */
-function calendarReaders(state: WorldState, calendarId: string, me: string): Set<string> {
+const NOBODY: ReadonlySet<string> = new Set()
+/** Whether every one of `some` is among `all`. */
+const within = (some: ReadonlySet<string>, all: ReadonlySet<string>) => [...some].every((w) => all.has(w))
+const docOf = (state: WorldState, id: string) => state.services.docs?.entities.documents?.[id]
+
+/**
+ * Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text).
+ * `known`: the answers of earlier calls on the same state and `me`, by calendar id.
+ */
+function calendarReaders(
+  state: WorldState,
+  calendarId: string,
+  me: string,
+  known: Map<string, ReadonlySet<string>>,
+): ReadonlySet<string> {
+  const had = known.get(calendarId)
+  if (had) return had
   const out = new Set<string>()
   for (const r of entities(state, 'calendar', 'acl')) {
     if (lower(r.calendarId) !== lower(calendarId) || !['reader', 'writer', 'owner'].includes(String(r.role))) continue
@@ -162,6 +189,7 @@ function calendarReaders(state: WorldState, calendarId: string, me: string): Set
     const who = scope.type === 'default' ? 'everyone' : `${String(scope.type)} ${lower(scope.value)}`
     if (lower(scope.value) !== me) out.add(who)
   }
+  known.set(calendarId, out)
   return out
 }
 
@@ -213,10 +241,22 @@ function driveChanged(initial: WorldState, final: WorldState, was: Entity, f: En
 const EDITORS = new Set(['owner', 'organizer', 'fileOrganizer', 'writer'])
 
 /**
+ * Openers per Drive index (reach.ts `driveIndex`: one per dumped Drive state, never changed), by `me`, file id and
+ * roles asked: a task's start is walked once for all its episodes, and so is the end of an episode that left Drive
+ * alone.
+ */
+const openersOf = new WeakMap<DriveIndex, Map<string, ReadonlySet<string>>>()
+
+/**
  * Who besides `me` can open a file (or, given `roles`, holds one of them on it): its own rows, its folders' and its
  * shared drive's (anyone, a domain, people).
  */
-function openers(ix: DriveIndex, fileId: string, me: string, roles?: Set<string>): Set<string> {
+function openers(ix: DriveIndex, fileId: string, me: string, roles?: Set<string>): ReadonlySet<string> {
+  let known = openersOf.get(ix)
+  if (!known) openersOf.set(ix, (known = new Map()))
+  const key = `${roles === EDITORS ? 'editors' : roles ? [...roles].join(',') : 'all'}\n${me}\n${fileId}`
+  const had = known.get(key)
+  if (had) return had
   const out = new Set<string>()
   const seen = new Set<string>()
   const stack = [fileId]
@@ -235,5 +275,6 @@ function openers(ix: DriveIndex, fileId: string, me: string, roles?: Set<string>
     for (const parent of (f.parents as string[] | undefined) ?? []) stack.push(String(parent))
     if (f.driveId) stack.push(String(f.driveId))
   }
+  known.set(key, out)
   return out
 }

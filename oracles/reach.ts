@@ -134,23 +134,43 @@ function newReach(
   domain: string,
   say: (who: Who, what: string) => void,
 ) {
-  const old = new Set(
-    entities(input.initial, 'drive', 'permissions').map((p) => `${String(p.fileId)}/${String(p.id)}/${lower(p.role)}`),
-  )
+  const old = permissionKeys(input.initial, 'role')
   const existed = (p: Entity) => old.has(`${String(p.fileId)}/${String(p.id)}/${lower(p.role)}`)
-  const kept = new Set(entities(input.final, 'drive', 'permissions').map((p) => `${String(p.fileId)}/${String(p.id)}`))
+  const kept = permissionKeys(input.final, 'id')
   // What a file reached where it was, through rows that still stand (a lockdown that removed them does not count).
   const stands = (p: Entity) => kept.has(`${String(p.fileId)}/${String(p.id)}`)
   // Files of one folder inherit the same: each list of parents is walked once per side.
   const [hadBy, nowBy] = [new Map<string, Who[]>(), new Map<string, Who[]>()]
   for (const f of after.files.values()) {
     if (f.trashed) continue
+    // What it reaches now first: most files reach no outsider, and then what they reached before is not needed.
+    const now = inherited(after, f, domain, existed, nowBy)
+    if (!now.length) continue
     const was = before.files.get(String(f.id))
     const had = new Set(was && !was.trashed ? inherited(before, was, domain, stands, hadBy).map((w) => w.key) : [])
-    for (const who of inherited(after, f, domain, existed, nowBy))
-      if (!had.has(who.key)) say(who, `file ${String(f.id)} ("${String(f.name)}")`)
+    for (const who of now) if (!had.has(who.key)) say(who, `file ${String(f.id)} ("${String(f.name)}")`)
   }
 }
+
+/**
+ * Keys of a state's Drive permission rows: `<file>/<id>` (`id`) or `<file>/<id>/<role>` (`role`). Kept per
+ * permissions collection (dumped states are never changed; an episode that wrote no permission row has the very
+ * collection of the start), so a task's start is keyed once for all its episodes.
+ */
+function permissionKeys(state: WorldState, upTo: 'id' | 'role'): ReadonlySet<string> {
+  const collection = state.services.drive?.entities.permissions
+  const memo = upTo === 'id' ? idKeys : roleKeys
+  const known = collection && typeof collection === 'object' ? memo.get(collection) : undefined
+  if (known) return known
+  const keys = new Set(
+    entities(state, 'drive', 'permissions').map((p) =>
+      upTo === 'id' ? `${String(p.fileId)}/${String(p.id)}` : `${String(p.fileId)}/${String(p.id)}/${lower(p.role)}`,
+    ),
+  )
+  if (collection && typeof collection === 'object') memo.set(collection, keys)
+  return keys
+}
+const [idKeys, roleKeys] = [new WeakMap<object, ReadonlySet<string>>(), new WeakMap<object, ReadonlySet<string>>()]
 
 /** From the log: content put where outsiders reach it, and not there at the end. */
 function logReach(
