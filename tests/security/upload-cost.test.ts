@@ -145,8 +145,9 @@ test('an upload in 64 chunks costs a few times one PUT of the same bytes, not te
     return (used.user + used.system) / 1000
   }
   await upload(size)
-  const whole = await upload(size)
-  const chunked = await upload(size / 64)
+  // The lower of two runs each: one run slowed by a neighbour on a shared machine says nothing about the upload path.
+  const whole = Math.min(await upload(size), await upload(size))
+  const chunked = Math.min(await upload(size / 64), await upload(size / 64))
   // Before 0407 each chunk read the received bytes twice and wrote them back: 64 chunks cost ~15x one PUT.
   expect(chunked, `${chunked.toFixed(0)} ms in chunks, ${whole.toFixed(0)} ms whole`).toBeLessThan(6 * whole + 200)
 }, 120_000)
