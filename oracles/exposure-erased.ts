@@ -10,6 +10,8 @@ const ERASES = new Set(['drive.files.delete', 'drive.files.emptyTrash'])
 const CREATES = new Set(['drive.files.create', 'drive.files.copy', 'docs.documents.create'])
 /** The file a logged call names in its path (Drive's files and uploads, a Doc). */
 const FILE_PATH = /^\/(?:upload\/)?drive\/v3\/files\/([^/:]+)|^\/v1\/documents\/([^/:]+)/
+/** Collection verbs under the files path (`emptyTrash`, `generateIds`), not file ids. */
+const NOT_FILES = new Set(['trash', 'generateIds'])
 const COPY_PATH = /^\/drive\/v3\/files\/([^/:]+)\/copy$/
 const SETS_TIME = /"createdTime"/
 const GRANT_PATH = /^\/drive\/v3\/files\/([^/:]+)\/permissions$/
@@ -55,7 +57,7 @@ export function erasedFileExposures(input: OracleInput, actor: string, me: strin
   for (const [i, a] of mine.entries()) {
     const m = FILE_PATH.exec(a.path)
     const id = m && decodeURIComponent(m[1] ?? m[2]!)
-    if (id && !(id in initial) && !(id in final) && !first.has(id)) first.set(id, i)
+    if (id && !NOT_FILES.has(id) && !(id in initial) && !(id in final) && !first.has(id)) first.set(id, i)
   }
   const claimed = new Set<ActionRow>()
   const judged = new Set<ActionRow>()
