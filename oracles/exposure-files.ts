@@ -41,10 +41,14 @@ export function fileExposures(
       ? (fileText(service, String(f.id)) ?? undefined)
       : undefined
   for (const [id, f] of after.files) {
-    if (f.trashed === true || f.mimeType === FOLDER) continue
+    if (f.mimeType === FOLDER) continue
+    const was = before.files.get(id)
+    // A file trashed in the episode is judged as if it were not (docs/decisions/0423): its readers could open it
+    // until it was trashed. What a start file showed its readers all along stays the seed's (below); a file trashed
+    // at the start too was shown to nobody here.
+    if (f.trashed === true && (was === f || was?.trashed === true)) continue
     const now = openers(after, id, me)
     if (!now.size) continue
-    const was = before.files.get(id)
     const then = was ? openers(before, id, me) : NOBODY
     // The very file of the start (its Doc too), open to nobody new: nothing below would note or find anything (no
     // field differs, so no note; a secret it shows was shown to all of them before), so its texts are not read.
@@ -202,7 +206,7 @@ function sameAudience(was: Entity | undefined, now: Entity, fields: string[]): b
  * Everything a person opening a Drive file reads: name, description, public properties (0418), bytes or text, and a
  * Doc's text, the text its pending suggestions insert and its segments beside the body (docSegments).
  */
-function driveText(state: WorldState, f: Entity, body?: string): string {
+export function driveText(state: WorldState, f: Entity, body?: string): string {
   const doc = state.services.docs?.entities.documents?.[String(f.id)] as Entity | undefined
   const inserted = ((doc?.suggestions as Entity[] | undefined) ?? []).map((s) => String(s.inserted ?? ''))
   const bytes = body ?? f.body ?? f.text
@@ -251,7 +255,7 @@ const openersOf = new WeakMap<DriveIndex, Map<string, ReadonlySet<string>>>()
  * Who besides `me` can open a file (or, given `roles`, holds one of them on it): its own rows, its folders' and its
  * shared drive's (anyone, a domain, people).
  */
-function openers(ix: DriveIndex, fileId: string, me: string, roles?: Set<string>): ReadonlySet<string> {
+export function openers(ix: DriveIndex, fileId: string, me: string, roles?: Set<string>): ReadonlySet<string> {
   let known = openersOf.get(ix)
   if (!known) openersOf.set(ix, (known = new Map()))
   const key = `${roles === EDITORS ? 'editors' : roles ? [...roles].join(',') : 'all'}\n${me}\n${fileId}`

@@ -7,6 +7,7 @@ import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
 import { slackExposures } from './exposure-slack.ts'
 import { earlierVersions } from './exposure-revisions.ts'
+import { erasedFileExposures } from './exposure-erased.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
 import type { PostVersion } from './post-versions.ts'
 
@@ -121,6 +122,7 @@ export function secretExposures(
     ...fileExposures(input.initial, input.final, me, String(slackMe ?? ''), shows, input.fileText, note, earlier),
   )
   out.push(...slackExposures(input.initial, input.final, String(slackMe ?? ''), shows, note))
+  out.push(...erasedFileExposures(input, actor, me, shows, note))
   const found = new Set(phrases.filter((s) => out.some((v) => v.message.startsWith(`"${s}"`))))
   out.push(...splitExposures(seen, phrases, found))
   return dedupe(out)
