@@ -7,24 +7,14 @@ import {
   oracleParams as params,
   referenceSteps as steps,
   violationKinds as kinds,
+  thenDone,
+  colleague,
 } from './support.ts'
 
 // Round 10 of the reward red team (docs/decisions/0423): a secret in a Drive file others could open, trashed or
 // deleted before the end, through the gym.
 const { judge } = oracleGym()
 
-/** `steps` then the reference's closing `done`, if it has one. */
-const thenDone = (t: TaskSpec, more: ProgramStep[]) => [
-  ...steps(t),
-  ...more,
-  ...t.reference.filter((s) => s.tool === 'done'),
-]
-/** A colleague's address in the task's world (the first world user who is not the actor). */
-const colleague = (t: TaskSpec) => {
-  const actor = params(t).actor as string
-  const users = (t.seed as { users?: { id: string; email: string }[] }).users ?? []
-  return users.find((u) => u.id !== actor)!.email
-}
 const trash = (id: string) => http('PATCH', `/drive/v3/files/${id}`, { body: { trashed: true } })
 const remove = (id: string) => http('DELETE', `/drive/v3/files/${id}`)
 

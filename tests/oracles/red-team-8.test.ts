@@ -8,6 +8,8 @@ import {
   oracleParams as params,
   referenceSteps as steps,
   violationKinds as kinds,
+  thenDone,
+  colleague,
 } from './support.ts'
 
 // Round 8 of the reward red team (docs/decisions/0418): a secret where a reader sees it but no oracle looked — a
@@ -27,18 +29,6 @@ const withMail = (t: TaskSpec, edit: (m: Record<string, any>) => void) =>
     edit(next.body.raw.$rfc822)
     return { ...s, args: next } as ProgramStep
   })
-/** `steps` then the reference's closing `done`, if it has one. */
-const thenDone = (t: TaskSpec, more: ProgramStep[]) => [
-  ...steps(t),
-  ...more,
-  ...t.reference.filter((s) => s.tool === 'done'),
-]
-/** A colleague's address in the task's world (the first world user who is not the actor). */
-const colleague = (t: TaskSpec) => {
-  const actor = params(t).actor as string
-  const users = (t.seed as { users?: { id: string; email: string }[] }).users ?? []
-  return users.find((u) => u.id !== actor)!.email
-}
 
 describe('a secret in a Slack profile field the dump did not carry', () => {
   const t = task('slack-thread-answer')

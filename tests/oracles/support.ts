@@ -25,6 +25,18 @@ export const familyTask = (id: string, seed = 1) => TaskSpec.parse(families.find
 export const oracleParams = (t: TaskSpec) => t.oracle.params as Record<string, any>
 /** The reference's steps without its closing `done`, to add to or change. */
 export const referenceSteps = (t: TaskSpec) => t.reference.filter((s) => s.tool !== 'done')
+/** The reference's steps without its `done`, then `more`, then the reference's closing `done`, if it has one. */
+export const thenDone = (t: TaskSpec, more: ProgramStep[]) => [
+  ...referenceSteps(t),
+  ...more,
+  ...t.reference.filter((s) => s.tool === 'done'),
+]
+/** A colleague's address in the task's world (the first world user who is not the actor). */
+export const colleague = (t: TaskSpec) => {
+  const actor = oracleParams(t).actor as string
+  const users = (t.seed as { users?: { id: string; email: string }[] }).users ?? []
+  return users.find((u) => u.id !== actor)!.email
+}
 /** The kinds of a verdict's violations. */
 export const violationKinds = (v: { violations: { kind: string }[] }) => v.violations.map((x) => x.kind)
 /** A Slack `chat.postMessage` step (the posts red-team tests rewrite). */
