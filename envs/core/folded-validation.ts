@@ -118,11 +118,21 @@ function queryValue(c: Context) {
   return Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => (v.length === 1 ? [k, v[0]] : [k, v])))
 }
 
-/** One middleware for the plan's parts. `gate` is the library's own media-type gate of the route. */
-function foldedMiddleware(plan: Plan, gate: MiddlewareHandler | undefined, hookOf: () => Hook): MiddlewareHandler {
+/**
+ * One middleware for the plan's parts. `gate` is the library's own media-type gate of the route; the hook is the
+ * route's, else the router's default hook read per request. The hook is read as a value, not through a function
+ * of the route: one literal serves every route, and V8 optimizes its code for the function it calls there, so a
+ * per-route function threw that code away at the second route called (docs/decisions/0426).
+ */
+function foldedMiddleware(
+  plan: Plan,
+  gate: MiddlewareHandler | undefined,
+  routeHook: Hook | undefined,
+  router: Routable,
+): MiddlewareHandler {
   const { parts, body } = plan
   return async (c, next) => {
-    const hook = hookOf()
+    const hook = routeHook ?? router.defaultHook!
     for (const part of parts) {
       const value = part.target === 'query' ? queryValue(c) : c.req.param()
       let answer = checkPartNow(c, part.target, part.schema, value, hook)
@@ -178,7 +188,7 @@ export function declareFolded(
     if (handlers.length !== plan.middleware + validators + 1) return on(methods, paths, ...handlers)
     const mine = handlers.slice(plan.middleware, -1) as MiddlewareHandler[]
     const gate = plan.body ? mine[plan.parts.length] : undefined
-    const folded = foldedMiddleware(plan, gate, () => hook ?? router.defaultHook!)
+    const folded = foldedMiddleware(plan, gate, hook, router)
     return on(methods, paths, ...handlers.slice(0, plan.middleware), folded, handlers[handlers.length - 1])
   }
   try {

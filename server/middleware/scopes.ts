@@ -11,13 +11,18 @@ import { touchGrant } from '../../envs/identity/store/oauth.ts'
 import { stmt } from '../../envs/core/db.ts'
 import type { AccessAndFacts } from './identity.ts'
 
-const TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = {
-  gmail,
-  calendar,
-  drive,
-  docs,
-  identity: directory,
-}
+/**
+ * Each Google service's method scopes, by service name. A Map, not an object: a keyed read of an object by the
+ * service's name is compiled by V8 for the first name it met, and the next service's first call threw away the
+ * optimized code of the agent app's identity middleware, into which this check is inlined (docs/decisions/0426).
+ */
+const TABLES = new Map<string, Readonly<Record<string, readonly string[]>>>([
+  ['gmail', gmail],
+  ['calendar', calendar],
+  ['drive', drive],
+  ['docs', docs],
+  ['identity', directory],
+])
 
 /** The API host Google names in ACCESS_TOKEN_SCOPE_INSUFFICIENT's `service` field. */
 const HOSTS: Record<string, string> = {
@@ -102,7 +107,7 @@ export function checkGoogleAccess(
   // A suspended (or deleted) account can no longer use any token (isActive: no identity_users row is active).
   if (Number(row.suspended) === 1 || row.deleted_ms !== null) throw invalidCredentials()
   if (op) {
-    const needed = TABLES[op.service]?.[op.operationId]
+    const needed = TABLES.get(op.service)?.[op.operationId]
     if (needed && needed.length > 0 && !needed.some((s) => principal.scopes.includes(s))) {
       throw new InsufficientScopes(op.service, op.operationId, needed)
     }
