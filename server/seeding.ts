@@ -88,6 +88,8 @@ function unknownKeys(input: unknown, parsed: unknown, path: PropertyKey[], issue
   // `path` is one stack, pushed and popped on the way down (a seed has thousands of nodes; copies would cost more).
   if (Array.isArray(input) && Array.isArray(parsed) && input.length === parsed.length) {
     for (let i = 0; i < input.length; i++) {
+      // A string, number or boolean has no keys: the call would return at once (most of a seed's leaves).
+      if (typeof input[i] !== 'object' || input[i] === null) continue
       path.push(i)
       unknownKeys(input[i], parsed[i], path, issues)
       path.pop()
@@ -104,7 +106,7 @@ function unknownKeys(input: unknown, parsed: unknown, path: PropertyKey[], issue
         .find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2)
       const hint = near ? ` (did you mean "${near}"?)` : ''
       issues.push({ path: formatPath(path), message: `unknown key "${key}"${hint}` })
-    } else unknownKeys(input[key], parsed[key], path, issues)
+    } else if (typeof input[key] === 'object' && input[key] !== null) unknownKeys(input[key], parsed[key], path, issues)
     path.pop()
   }
 }

@@ -178,15 +178,17 @@ function writeRow(db: Db, table: SQLiteTable, row: Record<string, unknown>, targ
     if (!shape) return drizzleWrite(db, table, row, given, target)
     lastShapes.set(table, shape)
   }
-  const params: unknown[] = []
-  for (let i = 0; i < shape.keys.length; i++) {
+  // Sized once: a row's dozen or more values pushed one by one grew the array's store three or four times.
+  const n = shape.keys.length
+  const params: unknown[] = new Array(n + shape.defaults.length)
+  for (let i = 0; i < n; i++) {
     const v = values[shape.keys[i]!]
     if (isSql(v)) return drizzleWrite(db, table, row, shape.keys, target)
-    params.push(v === null ? null : shape.columns[i]!.mapToDriverValue(v))
+    params[i] = v === null ? null : shape.columns[i]!.mapToDriverValue(v)
   }
   for (let i = 0; i < shape.defaults.length; i++) {
     const v = shape.defaults[i]!()
-    params.push(v === null ? null : shape.columns[shape.keys.length + i]!.mapToDriverValue(v))
+    params[n + i] = v === null ? null : shape.columns[n + i]!.mapToDriverValue(v)
   }
   return stmt(db, shape.sql).run(...params)
 }

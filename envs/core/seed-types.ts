@@ -58,12 +58,18 @@ const ABSOLUTE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|
 /** Resolves a seed time against the world clock; throws a readable error on nonsense. */
 export function resolveSeedTime(value: string, nowMs: number): number {
   if (value === 'now') return nowMs
-  const rel = RELATIVE.exec(value)
-  if (rel) {
+  if (RELATIVE.test(value)) {
+    // The whole text is a sign and digit runs each closed by a unit: summed left to right, as a match per run would.
     let total = 0
-    for (const [, n, unit] of rel[2]!.matchAll(/(\d+)([wdhms])/g)) total += Number(n) * UNIT_MS[unit!]!
+    let start = 1
+    for (let i = 1; i < value.length; i++) {
+      const unit = UNIT_MS[value[i]!]
+      if (unit === undefined) continue
+      total += Number(value.slice(start, i)) * unit
+      start = i + 1
+    }
     if (total > MAX_OFFSET_MS) throw new Error(`not a time: "${value}" is more than 1000 years away`)
-    return rel[1] === '-' ? nowMs - total : nowMs + total
+    return value[0] === '-' ? nowMs - total : nowMs + total
   }
   const ms = ABSOLUTE.test(value) && realDate(value) ? Date.parse(value) : Number.NaN
   if (Number.isNaN(ms))
