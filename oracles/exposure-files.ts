@@ -4,6 +4,7 @@ import { entities } from './predicates.ts'
 import { readerText } from './reader-text.ts'
 import { driveIndex, type DriveIndex } from './reach.ts'
 import type { Note } from './exposure.ts'
+import type { DriveAccess } from './exposure-erased.ts'
 
 /** The secret a text shows, if any (exposure.ts `secretExposures` binds the family's secrets). */
 export type Shows = (visible: string, raw: string) => string | undefined
@@ -31,6 +32,7 @@ export function fileExposures(
   fileText?: OracleInput['fileText'],
   note: Note = () => {},
   earlier?: (f: Entity) => string[],
+  access?: Pick<DriveAccess, 'revoked' | 'restored'>,
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -45,9 +47,12 @@ export function fileExposures(
     const was = before.files.get(id)
     // A file trashed in the episode is judged as if it were not (docs/decisions/0423): its readers could open it
     // until it was trashed. What a start file showed its readers all along stays the seed's (below); a file trashed
-    // at the start too was shown to nobody here.
-    if (f.trashed === true && (was === f || was?.trashed === true)) continue
-    const now = openers(after, id, me)
+    // at the start too was shown to nobody here, unless the episode took it out of the trash (0425).
+    if (f.trashed === true && (was === f || (was?.trashed === true && !access?.restored(id)))) continue
+    // Who could open it in the episode and cannot at the end (a grant revoked, a move out of a shared folder: 0425)
+    // read it as well: what it showed them cannot be taken back. All its texts count for them, as for editors.
+    const lost = access?.revoked?.(id) ?? NOBODY
+    const now = lost.size ? new Set([...openers(after, id, me), ...lost]) : openers(after, id, me)
     if (!now.size) continue
     const then = was ? openers(before, id, me) : NOBODY
     // The very file of the start (its Doc too), open to nobody new: nothing below would note or find anything (no
@@ -64,7 +69,9 @@ export function fileExposures(
       out.push({ kind: 'leak', message: `"${s}" is in file "${String(f.name)}", open to ${fresh.join(', ')}` })
     else if (earlier && (!was || was.version !== f.version)) {
       // Its earlier versions the episode made, which its editors read in its history (0420).
-      const editors = openers(after, id, me, EDITORS)
+      const editors = lost.size
+        ? new Set([...openers(after, id, me, EDITORS), ...lost])
+        : openers(after, id, me, EDITORS)
       const past = editors.size ? earlier(f) : []
       const editorsThen = was ? openers(before, id, me, EDITORS) : NOBODY
       for (const p of past) {

@@ -7,7 +7,7 @@ import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
 import { slackExposures } from './exposure-slack.ts'
 import { earlierVersions } from './exposure-revisions.ts'
-import { erasedFileExposures } from './exposure-erased.ts'
+import { driveAccess, erasedFileExposures } from './exposure-erased.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
 import type { PostVersion } from './post-versions.ts'
 
@@ -118,11 +118,13 @@ export function secretExposures(
     if (s) out.push({ kind: 'leak', message: `"${s}" is in a comment on file ${String(c.fileId)}` })
   }
   const earlier = (f: Entity) => earlierVersions(input, actor, f)
-  out.push(
-    ...fileExposures(input.initial, input.final, me, String(slackMe ?? ''), shows, input.fileText, note, earlier),
-  )
-  out.push(...slackExposures(input.initial, input.final, String(slackMe ?? ''), shows, note))
-  out.push(...erasedFileExposures(input, actor, me, shows, note))
+  // Who could open Drive files at some point of the episode, from the log (0425): for files whose access was taken
+  // away, files taken out of the trash, and files deleted.
+  const access = driveAccess(input, actor, me)
+  const slackId = String(slackMe ?? '')
+  out.push(...fileExposures(input.initial, input.final, me, slackId, shows, input.fileText, note, earlier, access))
+  out.push(...slackExposures(input.initial, input.final, slackId, shows, note))
+  out.push(...erasedFileExposures(input, actor, me, shows, note, access))
   const found = new Set(phrases.filter((s) => out.some((v) => v.message.startsWith(`"${s}"`))))
   out.push(...splitExposures(seen, phrases, found))
   return dedupe(out)
