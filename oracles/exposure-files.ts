@@ -33,6 +33,7 @@ export function fileExposures(
   note: Note = () => {},
   earlier?: (f: Entity) => string[],
   access?: Pick<DriveAccess, 'revoked' | 'restored'>,
+  pastReaders?: ReadonlyMap<string, string[]>,
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -109,7 +110,7 @@ export function fileExposures(
   for (const e of entities(final, 'calendar', 'events')) {
     // An event with guests is judged as shown to them (exposure.ts); here, one others read on its calendar.
     if (e.status === 'cancelled') continue
-    const readers = calendarReaders(final, String(e.calendarId), me, readersNow)
+    const readers = calendarReaders(final, String(e.calendarId), me, readersNow, pastReaders)
     if (!readers.size) continue
     const key = `${String(e.calendarId)}/${String(e.id)}`
     const was = initial.services.calendar?.entities.events?.[key] as Entity | undefined
@@ -129,7 +130,7 @@ export function fileExposures(
   }
   for (const c of entities(final, 'calendar', 'calendars')) {
     // A calendar's own title, description and location, which its readers see with its events (0420).
-    const readers = calendarReaders(final, String(c.id), me, readersNow)
+    const readers = calendarReaders(final, String(c.id), me, readersNow, pastReaders)
     if (!readers.size) continue
     const text = calendarText(c)
     const was = initial.services.calendar?.entities.calendars?.[String(c.id)] as Entity | undefined
@@ -183,17 +184,19 @@ const docOf = (state: WorldState, id: string) => state.services.docs?.entities.d
 
 /**
  * Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text).
- * `known`: the answers of earlier calls on the same state and `me`, by calendar id.
+ * `known`: the answers of earlier calls on the same state and `me`, by calendar id. `past`: readers the actor's ACL
+ * calls let in during the episode whose rules may be gone (by lowercased calendar id; 0425), who read it too.
  */
 function calendarReaders(
   state: WorldState,
   calendarId: string,
   me: string,
   known: Map<string, ReadonlySet<string>>,
+  past?: ReadonlyMap<string, string[]>,
 ): ReadonlySet<string> {
   const had = known.get(calendarId)
   if (had) return had
-  const out = new Set<string>()
+  const out = new Set<string>(past?.get(lower(calendarId)))
   for (const r of entities(state, 'calendar', 'acl')) {
     if (lower(r.calendarId) !== lower(calendarId) || !['reader', 'writer', 'owner'].includes(String(r.role))) continue
     const scope = (r.scope ?? {}) as Entity
