@@ -173,7 +173,8 @@ export function driveAccess(input: OracleInput, actor: string, me: string) {
     (a) =>
       a.userId === actor &&
       (REVOKES.has(String(a.operationId)) ||
-        (a.operationId === 'drive.files.update' && /removeParents=./.test(a.query))) &&
+        // The query as the server reads it (a key may be escaped: `remove%50arents`).
+        (a.operationId === 'drive.files.update' && !!new URLSearchParams(a.query).get('removeParents'))) &&
       wroteWorld(a),
   )
   const revoked = revokes
