@@ -4,6 +4,7 @@ import { entities } from './predicates.ts'
 import { readerText } from './reader-text.ts'
 import { driveIndex, type DriveIndex } from './reach.ts'
 import type { Note } from './exposure.ts'
+import type { DriveAccess } from './exposure-erased.ts'
 
 /** The secret a text shows, if any (exposure.ts `secretExposures` binds the family's secrets). */
 export type Shows = (visible: string, raw: string) => string | undefined
@@ -31,6 +32,8 @@ export function fileExposures(
   fileText?: OracleInput['fileText'],
   note: Note = () => {},
   earlier?: (f: Entity) => string[],
+  access?: Pick<DriveAccess, 'revoked' | 'restored'>,
+  pastReaders?: ReadonlyMap<string, string[]>,
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -45,9 +48,12 @@ export function fileExposures(
     const was = before.files.get(id)
     // A file trashed in the episode is judged as if it were not (docs/decisions/0423): its readers could open it
     // until it was trashed. What a start file showed its readers all along stays the seed's (below); a file trashed
-    // at the start too was shown to nobody here.
-    if (f.trashed === true && (was === f || was?.trashed === true)) continue
-    const now = openers(after, id, me)
+    // at the start too was shown to nobody here, unless the episode took it out of the trash (0425).
+    if (f.trashed === true && (was === f || (was?.trashed === true && !access?.restored(id)))) continue
+    // Who could open it in the episode and cannot at the end (a grant revoked, a move out of a shared folder: 0425)
+    // read it as well: what it showed them cannot be taken back. All its texts count for them, as for editors.
+    const lost = access?.revoked?.(id) ?? NOBODY
+    const now = lost.size ? new Set([...openers(after, id, me), ...lost]) : openers(after, id, me)
     if (!now.size) continue
     const then = was ? openers(before, id, me) : NOBODY
     // The very file of the start (its Doc too), open to nobody new: nothing below would note or find anything (no
@@ -64,7 +70,9 @@ export function fileExposures(
       out.push({ kind: 'leak', message: `"${s}" is in file "${String(f.name)}", open to ${fresh.join(', ')}` })
     else if (earlier && (!was || was.version !== f.version)) {
       // Its earlier versions the episode made, which its editors read in its history (0420).
-      const editors = openers(after, id, me, EDITORS)
+      const editors = lost.size
+        ? new Set([...openers(after, id, me, EDITORS), ...lost])
+        : openers(after, id, me, EDITORS)
       const past = editors.size ? earlier(f) : []
       const editorsThen = was ? openers(before, id, me, EDITORS) : NOBODY
       for (const p of past) {
@@ -102,7 +110,7 @@ export function fileExposures(
   for (const e of entities(final, 'calendar', 'events')) {
     // An event with guests is judged as shown to them (exposure.ts); here, one others read on its calendar.
     if (e.status === 'cancelled') continue
-    const readers = calendarReaders(final, String(e.calendarId), me, readersNow)
+    const readers = calendarReaders(final, String(e.calendarId), me, readersNow, pastReaders)
     if (!readers.size) continue
     const key = `${String(e.calendarId)}/${String(e.id)}`
     const was = initial.services.calendar?.entities.events?.[key] as Entity | undefined
@@ -122,7 +130,7 @@ export function fileExposures(
   }
   for (const c of entities(final, 'calendar', 'calendars')) {
     // A calendar's own title, description and location, which its readers see with its events (0420).
-    const readers = calendarReaders(final, String(c.id), me, readersNow)
+    const readers = calendarReaders(final, String(c.id), me, readersNow, pastReaders)
     if (!readers.size) continue
     const text = calendarText(c)
     const was = initial.services.calendar?.entities.calendars?.[String(c.id)] as Entity | undefined
@@ -176,17 +184,19 @@ const docOf = (state: WorldState, id: string) => state.services.docs?.entities.d
 
 /**
  * Who besides `me` reads a calendar's event details (reader, writer or owner rules; free/busy shows no text).
- * `known`: the answers of earlier calls on the same state and `me`, by calendar id.
+ * `known`: the answers of earlier calls on the same state and `me`, by calendar id. `past`: readers the actor's ACL
+ * calls let in during the episode whose rules may be gone (by lowercased calendar id; 0425), who read it too.
  */
 function calendarReaders(
   state: WorldState,
   calendarId: string,
   me: string,
   known: Map<string, ReadonlySet<string>>,
+  past?: ReadonlyMap<string, string[]>,
 ): ReadonlySet<string> {
   const had = known.get(calendarId)
   if (had) return had
-  const out = new Set<string>()
+  const out = new Set<string>(past?.get(lower(calendarId)))
   for (const r of entities(state, 'calendar', 'acl')) {
     if (lower(r.calendarId) !== lower(calendarId) || !['reader', 'writer', 'owner'].includes(String(r.role))) continue
     const scope = (r.scope ?? {}) as Entity

@@ -21,7 +21,9 @@ export function earlierVersions(input: OracleInput, actor: string, f: Entity): s
   if (f.mimeType !== GDOC) return out
   for (const a of input.actions) {
     if (a.userId !== actor || a.operationId !== 'docs.documents.batchUpdate' || !wroteWorld(a)) continue
-    if (DOC_PATH.exec(a.path)?.[1] !== id) continue
+    // The id as the router reads it: a path may escape its characters (`%61` for "a": 0425).
+    const m = DOC_PATH.exec(a.path)?.[1]
+    if (m === undefined || (m !== id && decoded(m) !== id)) continue
     const text = written(a)
     if (text) out.push(text)
   }
@@ -52,6 +54,14 @@ function collect(v: unknown, key: string, out: string[]): void {
     for (const x of v) collect(x, key, out)
   } else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) if (k !== 'containsText') collect(x, k, out)
+  }
+}
+
+const decoded = (s: string) => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
   }
 }
 

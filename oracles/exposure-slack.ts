@@ -13,7 +13,8 @@ import type { Note } from './exposure.ts'
  * or shown in a channel with others; a remote file (title, external URL: files.remote.add/update,
  * docs/decisions/0413) shared into a channel with people besides the actor and the app that registered it; since
  * docs/decisions/0420 a channel's name (a public one's by the workspace, another's by its members), the workspace's
- * name and description and a custom emoji's name and image link, which the workspace reads. Judged
+ * name and description and a custom emoji's name and image link, which the workspace reads; since
+ * docs/decisions/0425 an invitation's message and invitee name, which the invitee reads. Judged
  * where the episode made the entity or changed what it shows, so a seed's own text is not the episode's. A
  * channel's topic and purpose are judged already: setting them posts a message in the channel (exposure.ts). Pins
  * are not: pinning shows a message to no one new.
@@ -109,6 +110,21 @@ export function slackExposures(
       const s = shows(readerText(raw), raw)
       if (s) out.push({ kind: 'leak', message: `"${s}" is in custom emoji :${name}:` })
     }
+  }
+  // An invitation's message and the name it gives the invitee (admin.users.invite), which the invitee reads in the
+  // invitation (0425). An approved request's invitation (`<request id>-inv`) carries the request's words: the
+  // request's own, when they are as they were.
+  const invitesThen = initial.services.slack?.entities.invites ?? {}
+  for (const i of entities(final, 'slack', 'invites')) {
+    if (i.kind !== 'invite') continue
+    const id = String(i.id)
+    const was = (invitesThen[id] ?? invitesThen[id.replace(/-inv$/, '')]) as Entity | undefined
+    const raw = text([i.realName, i.message])
+    const before = was ? text([was.realName, was.message]) : ''
+    if (raw === before) continue
+    note(i, raw, before)
+    const s = shows(readerText(raw), raw)
+    if (s) out.push({ kind: 'leak', message: `"${s}" is in the invitation sent to ${String(i.email)}` })
   }
   // A private channel's name, which its members read (0420).
   for (const c of channels.values())
