@@ -64,7 +64,7 @@ describe('drive-slack-contract-answer: a colleague invited to a private channel 
   })
 })
 
-describe('drive-slack-contract-answer: a file put in a channel of the start, then everyone else removed from it', () => {
+describe('drive-slack-contract-answer: a file put in a start channel, then everyone else removed', () => {
   const t = task('drive-slack-contract-answer')
   const secret = params(t).secrets[0] as string
   const others = ((t.seed as { users: { id: string; email: string }[] }).users ?? []).filter(
