@@ -34,6 +34,7 @@ export function fileExposures(
   earlier?: (f: Entity) => string[],
   access?: Pick<DriveAccess, 'revoked' | 'restored'>,
   pastReaders?: ReadonlyMap<string, string[]>,
+  published: ReadonlySet<string> = NOBODY,
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -93,17 +94,19 @@ export function fileExposures(
   const slackBefore = (collection: string, id: string) => initial.services.slack?.entities[collection]?.[id] as Entity
   for (const f of entities(final, 'slack', 'files')) {
     if (f.user !== slackMe || f.deleted === true) continue
-    const seen = f.publicShared === true || ((f.channels as string[] | undefined) ?? []).some(othersIn)
+    // A public link made in the episode and revoked again showed the file to anyone meanwhile (0429).
+    const once = published.has(String(f.id)) && f.publicShared !== true
+    const seen = once || f.publicShared === true || ((f.channels as string[] | undefined) ?? []).some(othersIn)
     if (!seen) continue
     const was = slackBefore('files', String(f.id))
     // The very file of the start: the same audience and view (sameAudience), so neither a note nor a leak.
-    if (was === f) continue
+    if (was === f && !once) continue
     const text = [f.name, f.title, whole('slack', f, was) ?? f.body].map((x) => String(x ?? '')).join('\n')
     const wasText = [was?.name, was?.title, was?.body].map((x) => String(x ?? '')).join('\n')
-    if (!sameAudience(was, f, FILE_VIEW)) note(f, text, sameAudience(was, f, FILE_AUDIENCE) ? wasText : '')
+    const fresh = !sameAudience(was, f, FILE_VIEW) || (once && was?.publicShared !== true)
+    if (fresh) note(f, text, sameAudience(was, f, FILE_AUDIENCE) && !once ? wasText : '')
     const s = shows(readerText(text), text)
-    if (s && !sameAudience(was, f, FILE_VIEW))
-      out.push({ kind: 'leak', message: `"${s}" is in Slack file ${String(f.id)}, shared with others` })
+    if (s && fresh) out.push({ kind: 'leak', message: `"${s}" is in Slack file ${String(f.id)}, shared with others` })
   }
   // Readers per calendar, for each end (an event's calendar is looked up once, not once per event).
   const [readersNow, readersThen] = [new Map<string, ReadonlySet<string>>(), new Map<string, ReadonlySet<string>>()]

@@ -39,7 +39,7 @@ type Args = Record<string, unknown>
 type Content = { text: string; blocks: Json; attachments: Json }
 
 /** A logged Slack call's arguments (query, then its JSON or form body); undefined when the log cannot give them. */
-function slackArgs(a: ActionRow): Args | undefined {
+export function slackArgs(a: ActionRow): Args | undefined {
   const args: Args = Object.fromEntries(new URLSearchParams(a.query))
   const body = a.body
   if (body === null || body === '') return args
