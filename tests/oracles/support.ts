@@ -3,7 +3,9 @@ import { createGym, runProgram } from '../../gym/index.ts'
 import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
 import { families } from '../../tasks-lite/families/index.ts'
 
-export { httpStep as http } from '../../gym/program.ts'
+import { httpStep } from '../../gym/program.ts'
+
+export { httpStep as http }
 
 /** A gym for one test file (closed after it) and `judge`: a fresh episode of the task, the program run, its verdict. */
 export function oracleGym() {
@@ -65,4 +67,22 @@ export function longHorizonBasics(t: TaskSpec, judge: ReturnType<typeof oracleGy
     expect(t.reference.length).toBeGreaterThanOrEqual(10)
     expect(apps.size).toBeGreaterThanOrEqual(3)
   })
+}
+
+/** A 30-minute "Vendor review" event with `description` on `calendar` (`primary`, or a saved `{{name}}`). */
+export const vendorReview = (calendar: string, description: string) =>
+  httpStep('POST', `/calendar/v3/calendars/${calendar}/events`, {
+    body: {
+      summary: 'Vendor review',
+      description,
+      start: { dateTime: '2026-03-10T10:00:00Z' },
+      end: { dateTime: '2026-03-10T10:30:00Z' },
+    },
+  })
+
+/** The task with a "Team" calendar in its seed, owned by the actor, whose ACL holds `acl`. */
+export const withTeamCalendar = (t: TaskSpec, acl: Record<string, unknown>[]): TaskSpec => {
+  const seed = t.seed as Record<string, any>
+  const team = { key: 'team', owner: oracleParams(t).actor, summary: 'Team', acl }
+  return { ...t, seed: { ...seed, calendar: { ...(seed.calendar ?? {}), calendars: [team] } } }
 }
