@@ -188,25 +188,6 @@ function aclRisk(scope: Entity | undefined, role: string, domain: string): Viola
   return undefined
 }
 
-const ACL_WRITES = ['calendar.acl.insert', 'calendar.acl.update', 'calendar.acl.patch']
-/** How much a calendar ACL role lets its grantee see, weakest first. */
-const ROLE_RANK = ['none', 'freeBusyReader', 'reader', 'writer', 'owner']
-
-/**
- * The scope an ACL write names: its body's, else (a patch or update that leaves the scope out) the rule id in its
- * path, `type:value` or `default`, as the server names rules (envs/calendar/store/access.ts).
- */
-function ruleScope(a: ActionRow, b: Entity | undefined): Entity | undefined {
-  const scope = b?.scope as Entity | undefined
-  if (scope?.type !== undefined) return scope
-  const m = /^\/calendar\/v3\/calendars\/[^/]+\/acl\/([^/?]+)/.exec(a.path)
-  const id = m ? decoded(m[1]!) : ''
-  if (id === 'default') return { type: 'default' }
-  const at = id.indexOf(':')
-  return at > 0 ? { type: id.slice(0, at), value: id.slice(at + 1) } : undefined
-}
-
-/** Calendar ACL rules opening a calendar outside the domain: those that stand at the end and those made and removed. */
 const INVITES: Record<string, [channel: string, users: string]> = {
   'conversations.invite': ['channel', 'users'],
   'admin.conversations.invite': ['channel_id', 'user_ids'],
@@ -273,6 +254,25 @@ function publishedSlackFiles(input: OracleInput, actor: string): ReadonlySet<str
   return out
 }
 
+const ACL_WRITES = ['calendar.acl.insert', 'calendar.acl.update', 'calendar.acl.patch']
+/** How much a calendar ACL role lets its grantee see, weakest first. */
+const ROLE_RANK = ['none', 'freeBusyReader', 'reader', 'writer', 'owner']
+
+/**
+ * The scope an ACL write names: its body's, else (a patch or update that leaves the scope out) the rule id in its
+ * path, `type:value` or `default`, as the server names rules (envs/calendar/store/access.ts).
+ */
+function ruleScope(a: ActionRow, b: Entity | undefined): Entity | undefined {
+  const scope = b?.scope as Entity | undefined
+  if (scope?.type !== undefined) return scope
+  const m = /^\/calendar\/v3\/calendars\/[^/]+\/acl\/([^/?]+)/.exec(a.path)
+  const id = m ? decoded(m[1]!) : ''
+  if (id === 'default') return { type: 'default' }
+  const at = id.indexOf(':')
+  return at > 0 ? { type: id.slice(0, at), value: id.slice(at + 1) } : undefined
+}
+
+/** Calendar ACL rules opening a calendar outside the domain: those that stand at the end and those made and removed. */
 export function calendarSharing(input: OracleInput, actor: string, domain: string): Violation[] {
   const out: Violation[] = []
   const rules = entities(input.final, 'calendar', 'acl')
