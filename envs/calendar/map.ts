@@ -5,7 +5,7 @@ import { keptWhileUnwritten } from '../core/write-epoch.ts'
 import { findUserByEmail, findUserById } from '../core/users.ts'
 import { events, type AclRow, type CalendarRow, type EventRow, type ListRow } from './schema.ts'
 import { renderEventTime, rfc3339Utc } from './time/zoned.ts'
-import { dataOf, recurrenceOf, timeOf, type ParsedParts, type StoredTime } from './store/events.ts'
+import { dataOf, recurrenceOf, timeOf, type EventData, type ParsedParts, type StoredTime } from './store/events.ts'
 import type { Role } from './store/access.ts'
 
 /** Quoted numeric etag from a time and a change position (changes on every write). */
@@ -70,6 +70,23 @@ export function toAclRule(r: AclRow) {
   }
 }
 
+/** How much of a calendar's events a role shows: `freeBusy` (a freeBusyReader), `reader`, or `full` (writer, owner). */
+export type EventAccess = 'freeBusy' | 'reader' | 'full'
+
+/**
+ * Whether the viewer reads an event's details or only its busy block (id, status, times, transparency, visibility).
+ * An event's `visibility` decides it against the viewer's role, as Google Calendar shares: a `public` event's details
+ * show even to a freeBusyReader, a `private` (or `confidential`) one's only to its guests and to writers and owners,
+ * and `default` follows the calendar's sharing (details to readers and up).
+ */
+export function showsDetails(v: EventView, row: EventRow, d: EventData): boolean {
+  if (v.access === undefined || v.access === 'full') return true
+  if (v.access === 'freeBusy') return d.visibility === 'public'
+  if (d.visibility !== 'private' && d.visibility !== 'confidential') return true
+  const me = v.viewer.toLowerCase()
+  return row.organizerEmail.toLowerCase() === me || !!d.attendees?.some((a) => a.email.toLowerCase() === me)
+}
+
 export type EventView = {
   /** Email of the viewing user (for `self`). */
   viewer: string
@@ -77,8 +94,8 @@ export type EventView = {
   zone: string
   /** The `timeZone` request parameter, which overrides every zone. */
   forcedZone?: string
-  /** The viewer may see only free/busy (start, end, id). */
-  freeBusyOnly?: boolean
+  /** What the viewer's role shows of events (absent: everything, as to a writer or owner); see `showsDetails`. */
+  access?: EventAccess
   /** World users' names by lowercase email, read once per request. */
   names?: ReadonlyMap<string, string>
 }
@@ -135,8 +152,8 @@ export function toEvent(db: Db, row: EventRow, v: EventView, parts?: ParsedParts
         originalStartTime: row.originalStart === row.start ? startOut : renderTime(timeOf(row.originalStart), v),
       }
     : {}
-  // Deviation (unverified): a freeBusyReader sees id, status, times, transparency and visibility only.
-  if (v.freeBusyOnly)
+  // Deviation (unverified): an event shown as a busy block has these fields only.
+  if (!showsDetails(v, row, d))
     return { ...base, start: startOut, end: renderTime(end, v), transparency: d.transparency, visibility: d.visibility }
   const here = row.calendarId.toLowerCase()
   const organizer = row.organizerEmail.toLowerCase()
@@ -210,14 +227,14 @@ const ROW_KEYS = Object.keys(getTableColumns(events)) as (keyof EventRow)[]
 
 /**
  * Renders the events of one listing as `JsonText`s: an event listed before for the same view (viewer, zones,
- * free/busy) with the same row content and the same names of its creator and organizer is written from the text
+ * access) with the same row content and the same names of its creator and organizer is written from the text
  * kept for this world connection, not rendered again (docs/decisions/0300). Everything `toEvent`, `toCancelled`
  * and `instanceRenderer` read is in the slot or the compared values, so an event changed in any way renders anew.
  */
 export function listRenderer(db: Db, v: EventView) {
   const memo = textMemo(db, 'calendar#event')
   const instance = instanceRenderer(db, v)
-  const view = keyOf([v.viewer, v.zone, v.forcedZone, !!v.freeBusyOnly])
+  const view = keyOf([v.viewer, v.zone, v.forcedZone, v.access ?? 'full'])
   const partsOfRow = keptRowParts(memo)
   return (row: EventRow, series?: EventRow): JsonText => {
     const creator = nameOf(db, v, row.creatorEmail)

@@ -85,7 +85,7 @@ export function viewOf(c: WorldContext, cal: CalendarRow, role: Role, tz?: strin
     viewer: c.var.user.email,
     zone: cal.timeZone,
     forcedZone: tz,
-    freeBusyOnly: role === 'freeBusyReader',
+    access: role === 'freeBusyReader' ? 'freeBusy' : role === 'reader' ? 'reader' : 'full',
     names: namesOf(c.var.world.db),
   }
 }

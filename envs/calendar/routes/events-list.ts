@@ -4,7 +4,7 @@ import { selectRows } from '../../core/db.ts'
 import { decodePageToken, encodePageToken, pageOf } from '../../core/paging.ts'
 import { Events } from '../api/schemas.gen.ts'
 import { calendarList, type CalendarRow, type EventRow } from '../schema.ts'
-import { listRenderer, etagOf } from '../map.ts'
+import { listRenderer, etagOf, showsDetails } from '../map.ts'
 import { currentChange, type Role } from '../store/access.ts'
 import {
   changedSince,
@@ -181,12 +181,18 @@ export const eventsListRouter = createGoogleRouter()
       const priv = propertyFilter(c, 'privateExtendedProperty', 'private')
       const shared = propertyFilter(c, 'sharedExtendedProperty', 'shared')
       const text = textFilter(q.q)
+      // Text and property filters match only what the caller reads: an event shown as a busy block matches none.
+      const filtered =
+        q.q !== undefined ||
+        !!c.req.queries('privateExtendedProperty')?.length ||
+        !!c.req.queries('sharedExtendedProperty')?.length
       const keep = (r: EventRow) =>
         (q.iCalUID === undefined || r.iCalUID === q.iCalUID) &&
         (updatedMin === undefined || r.updatedMs >= updatedMin) &&
         priv(r) &&
         shared(r) &&
-        text(r)
+        text(r) &&
+        (!filtered || showsDetails(view, r, dataOf(r)))
       if (q.singleEvents && q.orderBy !== 'updated') {
         // Start-time order: page through a lazy merge of the series instead of expanding them all.
         const size = q.maxResults ?? 250
