@@ -129,13 +129,17 @@ async function core(): Promise<BenchFigure[]> {
     out.push({ name: `${seed}: world size`, value: mb(template.bytes.length), unit: 'MiB' })
     const world = World.from(template)
     const restoreCpu = cpuMeter()
-    const restore = await timeIt(() => restoreCpu.measure(() => world.restore(template)), seed === 'large' ? 100 : 300)
+    // 1,000 runs of `large` (~3 s): of 100, the p99 was the largest sample, set by a single wait for a CPU (0432).
+    const restore = await timeIt(() => restoreCpu.measure(() => world.restore(template)), seed === 'large' ? 1000 : 300)
     const target = seed === 'large' ? { p50: '≤ 5 ms', p99: '≤ 20 ms' } : { p50: undefined, p99: undefined }
     out.push({ name: `${seed}: restore from template p50`, value: restore.p50, unit: 'ms', target: target.p50 })
     out.push({ name: `${seed}: restore from template p99`, value: restore.p99, unit: 'ms', target: target.p99 })
-    const restoreMain = restoreCpu.p50(20).main
-    if (restoreMain !== undefined) {
-      out.push({ name: `${seed}: restore from template, main-thread CPU p50`, value: restoreMain, unit: 'ms' })
+    const [restoreMain, restoreTail] = [restoreCpu.p50(20), restoreCpu.quantile(0.99, 20)]
+    if (restoreMain.main !== undefined) {
+      out.push({ name: `${seed}: restore from template, main-thread CPU p50`, value: restoreMain.main, unit: 'ms' })
+      // What a missed p99 is made of: the restore's own CPU, or the main thread waiting for a core (0432).
+      out.push({ name: `${seed}: restore from template, main-thread CPU p99`, value: restoreTail.main!, unit: 'ms' })
+      out.push({ name: `${seed}: restore from template, wait for a CPU p99`, value: restoreTail.wait!, unit: 'ms' })
     }
     const snap = await timeIt(() => world.snapshot(), 100)
     const sizeTarget = seed === 'large' ? '≤ 10 ms' : undefined

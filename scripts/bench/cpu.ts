@@ -9,27 +9,44 @@ import { existsSync, readFileSync } from 'node:fs'
 export function cpuMeter() {
   const schedstat = '/proc/thread-self/schedstat'
   const hasThreadClock = existsSync(schedstat)
-  const mainMs = () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6
+  /** The main thread's time on a CPU and time runnable but waiting for one (ms): schedstat's first two fields. */
+  const mainMs = () => {
+    const [on, waiting] = readFileSync(schedstat, 'utf8').split(' ')
+    return [Number(on) / 1e6, Number(waiting) / 1e6] as const
+  }
   const main: number[] = []
+  const wait: number[] = []
   const whole: number[] = []
-  const p50 = (samples: number[], skip: number) => {
+  // As timeIt: the sample at floor(q × n) of the sorted samples (of 100, p99 is the largest).
+  const at = (samples: number[], q: number, skip: number) => {
     const kept = samples.slice(skip).sort((a, b) => a - b)
-    return kept.length ? kept[kept.length >> 1] : undefined
+    return kept.length ? kept[Math.min(kept.length - 1, Math.floor(q * kept.length))] : undefined
   }
   return {
     /** Runs `fn` and records its CPU times. */
     measure<T>(fn: () => T): T {
-      const m0 = hasThreadClock ? mainMs() : 0
+      const m0 = hasThreadClock ? mainMs() : [0, 0]
       const c0 = process.cpuUsage()
       const result = fn()
       const c = process.cpuUsage(c0)
-      if (hasThreadClock) main.push(mainMs() - m0)
+      if (hasThreadClock) {
+        const m = mainMs()
+        main.push(m[0] - m0[0])
+        wait.push(m[1] - m0[1])
+      }
       whole.push((c.user + c.system) / 1000)
       return result
     },
     /** Medians in ms after the first `skip` calls (the warm-up); main is undefined off Linux. */
     p50(skip: number) {
-      return { main: p50(main, skip), process: p50(whole, skip) }
+      return this.quantile(0.5, skip)
+    },
+    /**
+     * The `q` quantile in ms after the first `skip` calls: main-thread CPU, the main thread's wait for a CPU (other
+     * processes' turns on a shared host: a wall-time tail of a call that did not cost more), process CPU.
+     */
+    quantile(q: number, skip: number) {
+      return { main: at(main, q, skip), wait: at(wait, q, skip), process: at(whole, q, skip) }
     },
   }
 }

@@ -1,7 +1,8 @@
 // Server CPU and resident growth of one 30 MB upload of each kind (issue #15, docs/decisions/0416): `wsgym serve`
 // spawned by ./serve.ts, each request sent over HTTP and measured from /proc/<pid>/stat (utime + stime, 10 ms
 // ticks) and VmRSS around it; each upload is deleted before the next, so the world reuses the pages it freed (the
-// steady regime of 0416). One warm-up round, then the median of ROUNDS. Linux only.
+// steady regime of 0416). One warm-up round, then the median of ROUNDS. Linux only. `files.copy` of a 30 MB file
+// (text and octet-stream, kept through the run) copies its bytes inside SQLite (docs/decisions/0432).
 import { existsSync, readFileSync } from 'node:fs'
 import type { BenchFigure } from './types.ts'
 import { pause, spawnServe } from './serve.ts'
@@ -61,6 +62,13 @@ export async function run(): Promise<BenchFigure[]> {
       `Content-Transfer-Encoding: base64\r\n\r\n${attachment.replace(/.{76}/g, '$&\r\n')}\r\n--MM--\r\n`,
     ].join('\r\n')
     const target = await send('POST', '/upload/drive/v3/files?uploadType=media', 'text/plain', 'small')
+    const textSource = await send('POST', '/upload/drive/v3/files?uploadType=media', 'text/plain', text)
+    const binarySource = await send(
+      'POST',
+      '/upload/drive/v3/files?uploadType=media',
+      'application/octet-stream',
+      bytes,
+    )
     const file = (id: string) => `/drive/v3/files/${id}`
     const message = (id: string) => `/gmail/v1/users/me/messages/${id}`
     // Each case: the request to measure, then (unmeasured) what undoes it.
@@ -115,6 +123,11 @@ export async function run(): Promise<BenchFigure[]> {
           await send('PATCH', `/upload/drive/v3/files/${target}?uploadType=media`, 'text/plain', text)
           return () => send('PATCH', `/upload/drive/v3/files/${target}?uploadType=media`, 'text/plain', 'small')
         },
+      ],
+      ['Drive files.copy text/plain', created(file, `/drive/v3/files/${textSource}/copy`, 'application/json', '{}')],
+      [
+        'Drive files.copy octet-stream',
+        created(file, `/drive/v3/files/${binarySource}/copy`, 'application/json', '{}'),
       ],
       [
         'Gmail messages.insert, 25 MB attachment',

@@ -98,11 +98,14 @@ function checkParents(c: WorldContext, parents: string[]) {
 const isMyRoot = (c: WorldContext, p: string) => p === 'root' || (/^0A/.test(p) && !findSharedDrive(c.var.world.db, p))
 const rootAlias = (c: WorldContext, parents: string[] | undefined) => (parents ?? []).filter((p) => !isMyRoot(c, p))
 
+/** New content: bytes, or those of another file (files.copy), copied inside SQLite (docs/decisions/0432). */
+type Content = Buffer | { copyOf: string }
+
 /** Creates a file from metadata and optional content (shared by JSON create and the upload paths). */
 export function createFile(
   c: WorldContext,
   meta: Meta,
-  content?: Buffer,
+  content?: Content,
   contentType?: string,
   imported?: readonly ImportedBlock[],
 ) {
@@ -119,7 +122,7 @@ type CreatedFile = Pick<FileRow, 'id' | 'name' | 'mimeType'>
 function createFileRow(
   c: WorldContext,
   meta: Meta,
-  content?: Buffer,
+  content?: Content,
   contentType?: string,
   imported?: readonly ImportedBlock[],
 ): BareFileRow
@@ -134,7 +137,7 @@ function createFileRow(
 function createFileRow(
   c: WorldContext,
   meta: Meta,
-  content?: Buffer,
+  content?: Content,
   contentType?: string,
   imported?: readonly ImportedBlock[],
   whole = true,
@@ -144,7 +147,7 @@ function createFileRow(
   const modifiedMs = timeField(meta, 'modifiedTime')
   const parents = rootAlias(c, meta.parents)
   checkParents(c, parents)
-  if (meta.id && findFile(c.var.world.db, meta.id))
+  if (meta.id && findBareFile(c.var.world.db, meta.id))
     throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'A file already exists with the provided ID.')
   const mimeType = meta.mimeType ?? contentType ?? (content ? 'application/octet-stream' : 'application/octet-stream')
   if (parents.length > 1)
@@ -154,7 +157,9 @@ function createFileRow(
   if (inDrive === null && mimeType !== FOLDER && c.var.user.id.startsWith('serviceAccount:')) throw noQuota()
   const shortcut = mimeType === SHORTCUT ? shortcutOf(c, meta) : null
   const row = c.var.world.tx((db) => {
-    const bytes = mimeType === FOLDER || mimeType === GOOGLE_DOC || shortcut ? undefined : (content ?? Buffer.alloc(0))
+    const bytesless = mimeType === FOLDER || mimeType === GOOGLE_DOC || shortcut
+    const copyOf = bytesless || content === undefined || Buffer.isBuffer(content) ? undefined : content.copyOf
+    const bytes = bytesless || copyOf !== undefined ? undefined : ((content as Buffer | undefined) ?? Buffer.alloc(0))
     const extra: Partial<typeof files.$inferInsert> = {}
     if (meta.starred) extra.starred = true
     if (meta.properties) extra.properties = JSON.stringify(clean(meta.properties))
@@ -169,6 +174,7 @@ function createFileRow(
       owner: c.var.user,
       parents,
       content: bytes,
+      copyOf,
       description: meta.description,
       createdMs,
       modifiedMs: modifiedMs ?? (createdMs === undefined ? undefined : nowMs(db)),
@@ -626,7 +632,8 @@ export const filesRouter = createGoogleRouter()
         parents: meta.parents ?? parentsOf(source),
         ...(source.shortcut ? { shortcutDetails: JSON.parse(source.shortcut) as Meta['shortcutDetails'] } : {}),
       },
-      contentOf(c.var.world.db, source.id) ?? undefined,
+      // The source's bytes stay in SQLite: read only by the statement that writes the copy's (0432).
+      { copyOf: source.id },
     )
     if (source.mimeType === GOOGLE_DOC) c.var.world.tx((db) => copyDocumentContent(db, source.id, String(out.id)))
     keepHeadRevision(c, String(out.id))

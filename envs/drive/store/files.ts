@@ -111,6 +111,12 @@ export type NewFile = {
   driveId?: string | null
   /** A shortcut's details as stored JSON (see the `shortcut` column). */
   shortcut?: string | null
+  /**
+   * files.copy: the id of the file whose content the new one takes in place of `content` (none: empty content). The
+   * bytes are copied inside SQLite and never read into JavaScript; size and checksums are the source row's, and the
+   * full text is cut from the first MiB only (docs/decisions/0432).
+   */
+  copyOf?: string
 }
 
 /** Inserts a file owned by a world user, with its owner permission and first revision (for content files). */
@@ -140,7 +146,8 @@ export function writeFile(db: Db, f: NewFile): string {
   const now = nowMs(db)
   const at = f.createdMs ?? now
   const id = f.id ?? driveId(db)
-  const hasContent = f.content !== undefined
+  const copied = f.copyOf === undefined ? undefined : copiedContent(db, f.copyOf, f.mimeType)
+  const hasContent = f.content !== undefined || copied !== undefined
   const names = nameColumns(db, f.name)
   const row: FileRow = {
     id,
@@ -157,20 +164,27 @@ export function writeFile(db: Db, f: NewFile): string {
     lastModifyingUserId: owner.id,
     version: 1,
     content: f.content ?? null,
-    size: hasContent ? f.content!.length : null,
+    size: copied ? copied.size : hasContent ? f.content!.length : null,
     // An empty content's text is '' whatever its type: neither the type nor the bytes are read for it.
     fullText:
-      f.fullText ?? (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? fullTextOf(f.content!) : ''),
+      f.fullText ??
+      copied?.fullText ??
+      (hasContent && f.content!.length > 0 && /^text\//.test(f.mimeType) ? fullTextOf(f.content!) : ''),
     properties: '{}',
     appProperties: '{}',
     headRevisionId: hasContent ? `0B${nextCounter(db, `drive.revision.${id}`)}` : null,
-    checksums: hasContent ? checksumsOf(f.content!) : null,
+    checksums: copied ? copied.checksums : hasContent ? checksumsOf(f.content!) : null,
     driveId: f.driveId ?? null,
     nameKey: names.nameKey,
     nameWords: names.nameWords,
     shortcut: f.shortcut ?? null,
   }
-  stmt(db, INSERT_FILE).run(fileValues(row))
+  if (copied) {
+    // The content's place takes the source's id: the statement reads the bytes from its row.
+    const values = fileValues(row)
+    values[CONTENT_AT] = f.copyOf
+    stmt(db, INSERT_COPY).run(values)
+  } else stmt(db, INSERT_FILE).run(fileValues(row))
   // Items of a shared drive have no owner: the drive's members hold them.
   if (!f.driveId) stmt(db, INSERT_OWNER).run(id, permissionIdFor(db, owner.id), owner.email)
   // The first revision is the head: its bytes are the file's, stored once (docs/decisions/0421).
@@ -186,6 +200,18 @@ const FILE_FIELDS = Object.entries(getTableColumns(files))
 const FILE_COLUMN_NAMES = FILE_FIELDS.map(([, c]) => `"${c.name}"`).join(', ')
 const FILE_PLACES = FILE_FIELDS.map(() => '?').join(', ')
 const INSERT_FILE = `/* new file */ INSERT INTO "drive_files" (${FILE_COLUMN_NAMES}) VALUES (${FILE_PLACES})`
+const CONTENT_AT = FILE_FIELDS.findIndex(([key]) => key === 'content')
+/** INSERT_FILE with the content read from another file's row by id (none: empty), inside SQLite (files.copy). */
+const INSERT_COPY =
+  `/* copied file */ INSERT INTO "drive_files" (${FILE_COLUMN_NAMES}) VALUES (` +
+  FILE_FIELDS.map((_, i) =>
+    i === CONTENT_AT ? `COALESCE((SELECT "content" FROM "drive_files" WHERE "id" = ?), X'')` : '?',
+  ).join(', ') +
+  ')'
+/** A file's content length (its header tells: no bytes are read) and stored checksums. */
+const COPY_SOURCE = 'SELECT length(content) AS bytes, checksums FROM drive_files WHERE id = ?'
+/** The most of a file's content fullTextOf reads: one byte past the cut tells whether a character straddles it. */
+const CONTENT_HEAD = `SELECT substr(content, 1, ${MAX_FULL_TEXT_BYTES + 1}) FROM drive_files WHERE id = ?`
 const INSERT_OWNER =
   '/* owner permission */ INSERT INTO "drive_permissions" ("file_id", "id", "type", "role", "email_address", ' +
   `"allow_file_discovery") VALUES (?, ?, 'user', 'owner', ?, 0)`
@@ -195,6 +221,21 @@ const INSERT_REVISION =
 const DROP_CONTENT = '/* old bytes kept by their revision */ UPDATE drive_files SET content = NULL WHERE id = ?'
 const INSERT_CHANGE =
   '/* new file change */ INSERT INTO "drive_changes" ("file_id", "time_ms", "removed") VALUES (?, ?, 0)'
+
+/**
+ * What a copy of file `id` stores beside its bytes, read without them: the size, the checksums and, for a text type,
+ * the full text, as writeFile computes them from the bytes (checksums are only ever stored as those of the content).
+ */
+function copiedContent(db: Db, id: string, mimeType: string): { size: number; checksums: string; fullText: string } {
+  const src = stmt(db, COPY_SOURCE).get(id) as { bytes: number | null; checksums: string | null } | undefined
+  if (!src || src.bytes === null || src.bytes === 0) return { size: 0, checksums: EMPTY_CHECKSUMS, fullText: '' }
+  const head = () => stmt(db, CONTENT_HEAD).pluck().get(id) as Buffer
+  return {
+    size: src.bytes,
+    checksums: src.checksums ?? checksumsOf(contentOf(db, id)!),
+    fullText: /^text\//.test(mimeType) ? fullTextOf(head()) : '',
+  }
+}
 
 /**
  * A new file row's values in drive_files' column order, booleans as SQLite stores them. Named reads in column order
