@@ -1,7 +1,7 @@
 import { updateRows, type Db } from '../core/db.ts'
 import { files } from './schema.ts'
 import { nameColumns } from './store/name-search.ts'
-import { effectiveRole, findFile, GOOGLE_DOC, insertFile, recordChange, touchFile } from './store/files.ts'
+import { effectiveRole, findBareFile, GOOGLE_DOC, insertFile, recordChange, touchFile } from './store/files.ts'
 
 // The contract between Drive and Docs: a Google Doc is a Drive file; Docs keeps the document model,
 // Drive keeps the file (owner, sharing, times, revisions, search text, change feed).
@@ -36,7 +36,7 @@ export function docsAccess(
 export { GOOGLE_DOC }
 
 export function isGoogleDoc(db: Db, fileId: string): boolean | undefined {
-  const row = findFile(db, fileId)
+  const row = findBareFile(db, fileId)
   return row ? row.mimeType === GOOGLE_DOC : undefined
 }
 
@@ -51,7 +51,7 @@ export function indexSeededDoc(db: Db, fileId: string, plainText: string): void 
 }
 
 export function docTitle(db: Db, fileId: string): string | undefined {
-  return findFile(db, fileId)?.name
+  return findBareFile(db, fileId)?.name
 }
 
 export function renameDoc(db: Db, fileId: string, title: string): void {

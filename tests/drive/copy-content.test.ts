@@ -271,3 +271,33 @@ describe('drive.files.copy (controls: these pass on the copy made from bytes in 
     expect([b.content, b.type, b.size, b.checksums]).toEqual([a.content, a.type, a.size, a.checksums])
   })
 })
+
+describe('answers about a large file read none of its bytes', () => {
+  test('changes.list, sharing it, trashing and restoring its folder', async () => {
+    const start = (await alice.changes.getStartPageToken({})).data.startPageToken!
+    const folder = (
+      await alice.files.create({
+        requestBody: { name: 'Archive', mimeType: 'application/vnd.google-apps.folder' },
+        fields: 'id',
+      })
+    ).data.id!
+    const id = await upload(alice, 'archive.bin', 'application/octet-stream', bytesOf(SIZE, 9), { parents: [folder] })
+    const { result, crossed } = await bigBuffersAcross(async () => {
+      const changes = (await alice.changes.list({ pageToken: start, fields: '*' })).data.changes!
+      await alice.permissions.create({
+        fileId: id,
+        requestBody: { role: 'reader', type: 'user', emailAddress: 'bob@northwind.test' },
+      })
+      await alice.files.update({ fileId: folder, requestBody: { trashed: true } })
+      await alice.files.update({ fileId: folder, requestBody: { trashed: false } })
+      return changes
+    })
+    expect(crossed).toEqual([])
+    expect(result.map((c) => c.fileId)).toContain(id)
+    expect(result.find((c) => c.fileId === id)!.file!.size).toBe(String(SIZE))
+    expect((await bob.files.get({ fileId: id, fields: 'trashed,size' })).data).toEqual({
+      trashed: false,
+      size: String(SIZE),
+    })
+  })
+})

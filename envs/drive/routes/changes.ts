@@ -3,7 +3,7 @@ import { createGoogleRouter } from '../../core/http.ts'
 import { badRequest } from '../../core/errors/google.ts'
 import { stmt } from '../../core/db.ts'
 import { toFile } from '../map.ts'
-import { effectiveRole, findFile } from '../store/files.ts'
+import { effectiveRole, findBareFile } from '../store/files.ts'
 import { bool, json, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { requireDrive } from './drives.ts'
 import { intParam } from '../../core/param-errors.ts'
@@ -65,7 +65,7 @@ export const changesRouter = createGoogleRouter()
       latest.set(r.file_id, r)
     }
     const visible = [...latest.values()].filter((r) => {
-      const file = findFile(db, r.file_id)
+      const file = findBareFile(db, r.file_id)
       if (!file) return false // Deviation: removals are not reported (the removed file's audience is unknown).
       if (q.restrictToMyDrive && (file.ownerId !== c.var.user.id || file.driveId)) return false
       // driveId narrows the feed to one shared drive; otherwise shared drive items need includeItemsFromAllDrives.
@@ -83,7 +83,7 @@ export const changesRouter = createGoogleRouter()
     body.changes = page.map((r) => ({
       kind: 'drive#change',
       removed: false,
-      file: withDefaultFields(c, toFile(db, findFile(db, r.file_id)!, c.var.user), FILE_DEFAULT_FIELDS),
+      file: withDefaultFields(c, toFile(db, findBareFile(db, r.file_id)!, c.var.user), FILE_DEFAULT_FIELDS),
       fileId: r.file_id,
       time: new Date(r.time_ms).toISOString(),
       type: 'file',

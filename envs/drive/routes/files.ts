@@ -17,7 +17,6 @@ import { nameColumns, wellFormed } from '../store/name-search.ts'
 import {
   atLeast,
   effectiveRole,
-  findFile,
   findBareFile,
   contentOf,
   fullTextOf,
@@ -251,7 +250,7 @@ const clean = (o: Record<string, string | null>) => Object.fromEntries(Object.en
 function setTrashed(c: WorldContext, id: string, trashed: boolean) {
   const db = c.var.world.db
   const walk = (fid: string, explicit: boolean) => {
-    const row = findFile(db, fid)!
+    const row = findBareFile(db, fid)!
     if (!trashed && !explicit && row.explicitlyTrashed) return
     if (explicit || !row.explicitlyTrashed) {
       updateRows(db, files, { trashed, explicitlyTrashed: trashed && explicit }, { id: fid })

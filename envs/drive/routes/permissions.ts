@@ -11,7 +11,7 @@ import { permissionIdFor, permissionsOf, recordChange } from '../store/files.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
 import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives } from './common.ts'
 import { findSharedDrive } from '../store/drives.ts'
-import { findFile } from '../store/files.ts'
+import { findBareFile } from '../store/files.ts'
 import type { PermissionRow } from '../schema.ts'
 import { atLeast, type Role } from '../store/files.ts'
 import { requireDrive } from './drives.ts'
@@ -85,7 +85,7 @@ function visiblePermissions(c: WorldContext, t: { id: string; ownerId: string; i
   const own = permissionsOf(db, t.id)
   if (!t.inDrive) return own.map((p) => toPermission(db, p, t.ownerId))
   const isDrive = Boolean(findSharedDrive(db, t.id))
-  const driveId = isDrive ? t.id : (findFile(db, t.id)?.driveId ?? t.id)
+  const driveId = isDrive ? t.id : (findBareFile(db, t.id)?.driveId ?? t.id)
   const out = new Map<string, Record<string, unknown>>()
   const add = (p: PermissionRow, detail: Record<string, unknown>) => {
     const seen = out.get(p.id)
@@ -106,7 +106,7 @@ function visiblePermissions(c: WorldContext, t: { id: string; ownerId: string; i
 /** A shared drive's sharing restrictions, applied to grants on its items. */
 function checkDriveRestrictions(c: WorldContext, fileId: string, b: Body) {
   const db = c.var.world.db
-  const drive = findSharedDrive(db, fileId) ?? findSharedDrive(db, findFile(db, fileId)?.driveId ?? '')
+  const drive = findSharedDrive(db, fileId) ?? findSharedDrive(db, findBareFile(db, fileId)?.driveId ?? '')
   if (!drive || drive.id === fileId) return
   const r = JSON.parse(drive.restrictions) as Record<string, boolean>
   const home = (findUserById(db, drive.creatorId)?.email.split('@')[1] ?? '').toLowerCase()

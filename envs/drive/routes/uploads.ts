@@ -9,7 +9,7 @@ import { urlSafeId } from '../../core/ids.ts'
 import { uploads } from '../schema.ts'
 import { resumeIncomplete } from '../../core/resumable.ts'
 import { createFile, keepHeadRevision, updateFile } from './files.ts'
-import { findFile, GOOGLE_DOC } from '../store/files.ts'
+import { findBareFile, GOOGLE_DOC } from '../store/files.ts'
 import { blocksFromUpload, IMPORTABLE } from '../../docs/render.ts'
 import { toFile } from '../map.ts'
 import { requireFile, FILE_DEFAULT_FIELDS, fileFieldsKept, withDefaultFields } from './common.ts'
@@ -202,7 +202,7 @@ const CHUNKS = 'SELECT bytes FROM drive_upload_chunks WHERE upload_id = ? ORDER 
 function finished(c: WorldContext, metadata: string): Response | undefined {
   const completed = (JSON.parse(metadata) as Meta)[COMPLETED] as string | undefined
   if (!completed) return undefined
-  const file = findFile(c.var.world.db, completed)
+  const file = findBareFile(c.var.world.db, completed)
   if (!file) throw notFound('Upload session not found.')
   return c.json(
     withDefaultFields(c, toFile(c.var.world.db, file, c.var.user, fileFieldsKept(c)), FILE_DEFAULT_FIELDS),
