@@ -6,9 +6,9 @@ import { body } from './world-versions.ts'
 import { readerText } from './reader-text.ts'
 import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
-import { slackExposures } from './exposure-slack.ts'
+import { historyExposures, slackExposures } from './exposure-slack.ts'
 import { earlierVersions } from './exposure-revisions.ts'
-import { driveAccess, erasedFileExposures } from './exposure-erased.ts'
+import { driveAccess, erasedFileExposures, erasedSlackFiles } from './exposure-erased.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
 import { slackArgs, type PostVersion } from './post-versions.ts'
 
@@ -162,9 +162,12 @@ export function secretExposures(
   const access = driveAccess(input, actor, me)
   const slackId = String(slackMe ?? '')
   const readers = pastCalendarReaders(input, actor, me)
-  const args = [input.fileText, note, earlier, access, readers, publishedSlackFiles(input, actor)] as const
+  const published = publishedSlackFiles(input, actor)
+  const args = [input.fileText, note, earlier, access, readers, published, erasedSlackFiles(input, actor)] as const
   out.push(...fileExposures(input.initial, seenBy, me, slackId, shows, ...args))
   out.push(...slackExposures(input.initial, seenBy, slackId, shows, note))
+  // A private channel's history at the start, opened to someone new (an invitee, the workspace: 0430).
+  out.push(...historyExposures(input.initial, seenBy, slackId, shows, madePublic(input, actor)))
   out.push(...erasedFileExposures(input, actor, me, shows, note, access))
   const found = new Set(phrases.filter((s) => out.some((v) => v.message.startsWith(`"${s}"`))))
   out.push(...splitExposures(seen, phrases, found))
@@ -250,6 +253,17 @@ function publishedSlackFiles(input: OracleInput, actor: string): ReadonlySet<str
     if (a.userId !== actor || a.operationId !== 'files.sharedPublicURL' || !wroteWorld(a)) continue
     const file = slackArgs(a)?.file
     if (typeof file === 'string') out.add(file)
+  }
+  return out
+}
+
+/** The channels the actor made public in the episode (`admin.conversations.convertToPublic`), left so or not (0430). */
+function madePublic(input: OracleInput, actor: string): ReadonlySet<string> {
+  const out = new Set<string>()
+  for (const a of input.actions) {
+    if (a.userId !== actor || a.operationId !== 'admin.conversations.convertToPublic' || !wroteWorld(a)) continue
+    const channel = slackArgs(a)?.channel_id
+    if (typeof channel === 'string') out.add(channel)
   }
   return out
 }
