@@ -61,8 +61,25 @@ export function erasedFileExposures(
     const changed = [...wrote.map((t) => t.text), ...doc]
     if (fresh.size) {
       const text = [driveText(input.initial, f as Entity), ...changed].join('\n')
-      judge(out, shows, note, text, wrote.every((t) => t.whole), id, fresh)
-    } else if (changed.length) judge(out, shows, note, changed.join('\n'), wrote.every((t) => t.whole), id, who)
+      judge(
+        out,
+        shows,
+        note,
+        text,
+        wrote.every((t) => t.whole),
+        id,
+        fresh,
+      )
+    } else if (changed.length)
+      judge(
+        out,
+        shows,
+        note,
+        changed.join('\n'),
+        wrote.every((t) => t.whole),
+        id,
+        who,
+      )
   }
   // Creates per clock instant, and the new files that survived per instant: an instant with fewer survivors than
   // creates made a file that is gone (each create there may be it).
@@ -369,7 +386,10 @@ export function erasedSlackFiles(input: OracleInput, actor: string) {
     if (was && was.deleted !== true) return { text: [head, String(was.body ?? '')].join('\n'), whole: true }
     const id = String(f.id)
     const fits = (calls ?? read()).filter(
-      (c) => c.ids.includes(id) || (c.name === '' && c.size < 0 && !c.ids.length) || (c.name === f.name && c.size === Number(f.size)),
+      (c) =>
+        c.ids.includes(id) ||
+        (c.name === '' && c.size < 0 && !c.ids.length) ||
+        (c.name === f.name && c.size === Number(f.size)),
     )
     const text = [head, ...fits.map((c) => c.text ?? '')].join('\n')
     return { text, whole: fits.length > 0 && fits.every((c) => c.text !== undefined) }

@@ -103,9 +103,13 @@ export function fileExposures(
     note(f, text)
     const s = shows(readerText(text), text)
     const id = String(f.id)
-    if (s) out.push({ kind: 'leak', message: `"${s}" was in Slack file ${id}, shared with others before it was deleted` })
+    if (s)
+      out.push({ kind: 'leak', message: `"${s}" was in Slack file ${id}, shared with others before it was deleted` })
     else if (!whole)
-      out.push({ kind: 'forgery', message: `Slack file ${id} was deleted and what it showed cannot be read from the log` })
+      out.push({
+        kind: 'forgery',
+        message: `Slack file ${id} was deleted and what it showed cannot be read from the log`,
+      })
   }
   for (const f of entities(final, 'slack', 'files')) {
     if (f.user !== slackMe) continue
