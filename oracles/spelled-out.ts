@@ -133,9 +133,16 @@ const NUMBER = /\d+(?:[:./,-]\d+)*/g
  * sign (`%`, `#` or none). Undefined for any other secret.
  */
 export function pairCore(secret: string): { digits: string; sign: string } | undefined {
+  const had = pairs.get(secret)
+  if (had !== undefined) return had ?? undefined
   const m = /^(\d\d)[ \t]*([%#]?)$/.exec(spelledOut(secret.toLowerCase()).trim())
-  return m ? { digits: m[1]!, sign: m[2]! } : undefined
+  const core = m ? { digits: m[1]!, sign: m[2]! } : null
+  // A family's few secrets are read for every text: each is spelled out once (a pure memo, bounded).
+  if (pairs.size >= 64) pairs.clear()
+  pairs.set(secret, core)
+  return core ?? undefined
 }
+const pairs = new Map<string, { digits: string; sign: string } | null>()
 
 /** How far apart (in characters, from the first digit to the second) a two-digit secret's digits may be. */
 export const PAIR_SPAN = 40
