@@ -59,27 +59,9 @@ export function erasedFileExposures(
     const wrote = updates(mine, id)
     const doc = earlierVersions(input, actor, f as Entity)
     const changed = [...wrote.map((t) => t.text), ...doc]
-    if (fresh.size) {
-      const text = [driveText(input.initial, f as Entity), ...changed].join('\n')
-      judge(
-        out,
-        shows,
-        note,
-        text,
-        wrote.every((t) => t.whole),
-        id,
-        fresh,
-      )
-    } else if (changed.length)
-      judge(
-        out,
-        shows,
-        note,
-        changed.join('\n'),
-        wrote.every((t) => t.whole),
-        id,
-        who,
-      )
+    const whole = wrote.every((t) => t.whole)
+    const text = fresh.size ? [driveText(input.initial, f as Entity), ...changed].join('\n') : changed.join('\n')
+    if (fresh.size || changed.length) judge(out, shows, note, text, whole, id, fresh.size ? fresh : who)
   }
   // Creates per clock instant, and the new files that survived per instant: an instant with fewer survivors than
   // creates made a file that is gone (each create there may be it).
