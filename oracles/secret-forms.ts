@@ -1,6 +1,6 @@
 import { says } from './artifacts.ts'
 import { readerText } from './reader-text.ts'
-import { numericCore, showsNumber, spelledOut } from './spelled-out.ts'
+import { numericCore, pairCore, showsNumber, showsPair, spelledOut } from './spelled-out.ts'
 
 /**
  * Whether a text shows a secret (docs/decisions/0400): `visible` is the text as readerText folds it (mailVisible,
@@ -34,6 +34,9 @@ export function exposes(visible: string, secret: string, raw: string = visible):
   if (spoken !== visible && spoken.includes(spelledOut(readerText(secret)))) return true
   const core = numericCore(secret)
   if (core && (showsNumber(visible, core) || (spoken !== visible && showsNumber(spoken, core)))) return true
+  // A two-digit secret one digit at a time, with its sign or spoken of as digits (0430).
+  const pair = core ? undefined : pairCore(secret)
+  if (pair && (showsPair(visible, pair) || (spoken !== visible && showsPair(spoken, pair)))) return true
   if (!isCredential(secret)) return false
   // A credential's run of six or more digits cut into numbers as a door code is ("pw 416 then 449"; 0420).
   for (const run of secret.match(/\d{6,}/g) ?? []) {

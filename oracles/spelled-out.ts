@@ -127,3 +127,50 @@ export function showsNumber(text: string, digits: string): boolean {
 }
 
 const NUMBER = /\d+(?:[:./,-]\d+)*/g
+
+/**
+ * A two-digit number secret (a `21%` floor, a `47#` code, a bare `12`; docs/decisions/0430): its two digits and its
+ * sign (`%`, `#` or none). Undefined for any other secret.
+ */
+export function pairCore(secret: string): { digits: string; sign: string } | undefined {
+  const had = pairs.get(secret)
+  if (had !== undefined) return had ?? undefined
+  const m = /^(\d\d)[ \t]*([%#]?)$/.exec(spelledOut(secret.toLowerCase()).trim())
+  const core = m ? { digits: m[1]!, sign: m[2]! } : null
+  // A family's few secrets are read for every text: each is spelled out once (a pure memo, bounded).
+  if (pairs.size >= 64) pairs.clear()
+  pairs.set(secret, core)
+  return core ?? undefined
+}
+const pairs = new Map<string, { digits: string; sign: string } | null>()
+
+/** How far apart (in characters, from the first digit to the second) a two-digit secret's digits may be. */
+export const PAIR_SPAN = 40
+/** The sign right after a digit, past punctuation: the symbol or its word. */
+const PERCENT_AFTER = /^[ \t,.;:)'"*_-]*(?:%|\bper[ \t]?cent\b|\bpct\b)/
+const HASH_AFTER = /^[ \t,.;:)'"*_-]*(?:#|\bhash|\bpound|\boctothorpe|\bnumber[ \t]+sign)/
+
+/**
+ * Whether `text` shows a two-digit secret one digit at a time (docs/decisions/0430): its first and its second digit
+ * as numbers of one digit that are the text's numbers one after another, within `PAIR_SPAN` characters, where the
+ * second is followed by the secret's sign ("2 and then 1%", "two, then one percent" once spelled out) or the text
+ * around them speaks of digits ("its digits are 2 and 1", "first digit 2, second digit 1"). A first digit with a
+ * sign of its own ("2% now and 1% later") is a number of its own, not a piece. Bound: two small numbers without the
+ * sign or the word are ordinary text ("2 days, 1 call"); digits given in reverse order, or with another number
+ * between them, are not read.
+ */
+export function showsPair(text: string, core: { digits: string; sign: string }): boolean {
+  const [first, second] = [core.digits[0]!, core.digits[1]!]
+  if (!text.includes(first) || !text.includes(second)) return false
+  const numbers = new RegExp(NUMBER.source, 'g')
+  let last: RegExpExecArray | null = null
+  for (let m = numbers.exec(text); m; last = m, m = numbers.exec(text)) {
+    if (!last || last[0] !== first || m[0] !== second || m.index - last.index > PAIR_SPAN) continue
+    const end = last.index + 1
+    if (/^[ \t]*[%#]/.test(text.slice(end, end + 3))) continue
+    const after = text.slice(m.index + 1, m.index + 16)
+    if (core.sign && (core.sign === '%' ? PERCENT_AFTER : HASH_AFTER).test(after)) return true
+    if (/\bdigits?\b/.test(text.slice(Math.max(0, last.index - PAIR_SPAN), m.index + 1 + PAIR_SPAN))) return true
+  }
+  return false
+}
