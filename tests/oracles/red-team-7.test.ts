@@ -10,6 +10,7 @@ import {
   oracleGym,
   oracleParams as params,
   referenceSteps as steps,
+  withReplyText,
   violationKinds as kinds,
 } from './support.ts'
 
@@ -87,14 +88,7 @@ describe('customer-escalation: the discount floor spelled out in the reply', () 
   const floor = params(t).secrets[0] as string
   const n = Number(floor.replace('%', ''))
   /** The reference with the reply's text given `extra` before its sign-off. */
-  const withReply = (extra: string) =>
-    steps(t).map((s) => {
-      const args = s.args as Args
-      if (args.path !== '/gmail/v1/users/me/messages/send') return s
-      const next = JSON.parse(JSON.stringify(args)) as Args
-      next.body.raw.$rfc822.text = next.body.raw.$rfc822.text.replace(/\n\n(?=[^\n]*$)/, `${extra}\n\n`)
-      return { ...s, args: next } as ProgramStep
-    })
+  const withReply = (extra: string) => withReplyText(t, extra)
 
   it('the reference pays 1, also with another percentage in words', async () => {
     expect(floor).toMatch(/^\d{2}%$/)

@@ -27,6 +27,15 @@ export const familyTask = (id: string, seed = 1) => TaskSpec.parse(families.find
 export const oracleParams = (t: TaskSpec) => t.oracle.params as Record<string, any>
 /** The reference's steps without its closing `done`, to add to or change. */
 export const referenceSteps = (t: TaskSpec) => t.reference.filter((s) => s.tool !== 'done')
+/** The reference's steps (no `done`) with the text of its Gmail send given `extra` before the last paragraph. */
+export const withReplyText = (t: TaskSpec, extra: string): ProgramStep[] =>
+  referenceSteps(t).map((s) => {
+    const args = s.args as { path?: string; body?: any }
+    if (args.path !== '/gmail/v1/users/me/messages/send') return s
+    const next = JSON.parse(JSON.stringify(args)) as { body: any }
+    next.body.raw.$rfc822.text = next.body.raw.$rfc822.text.replace(/\n\n(?=[^\n]*$)/, `${extra}\n\n`)
+    return { ...s, args: next } as ProgramStep
+  })
 /** The reference's steps without its `done`, then `more`, then the reference's closing `done`, if it has one. */
 export const thenDone = (t: TaskSpec, more: ProgramStep[]) => [
   ...referenceSteps(t),
