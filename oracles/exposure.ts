@@ -257,30 +257,27 @@ function pastMembers(input: OracleInput, actor: string): WorldState {
   return { ...input.final, services: { ...input.final.services, slack: widened } }
 }
 
-/**
- * The Slack files the actor gave a public link in the episode (`files.sharedPublicURL`), revoked again or not
- * (docs/decisions/0429): anyone with the link could open them meanwhile, and the dump keeps only the final flag.
- */
-function publishedSlackFiles(input: OracleInput, actor: string): ReadonlySet<string> {
+/** The string values of argument `key` in the Slack calls `operationId` the actor made that changed the world. */
+function actorSlackArgs(input: OracleInput, actor: string, operationId: string, key: string): ReadonlySet<string> {
   const out = new Set<string>()
   for (const a of input.actions) {
-    if (a.userId !== actor || a.operationId !== 'files.sharedPublicURL' || !wroteWorld(a)) continue
-    const file = slackArgs(a)?.file
-    if (typeof file === 'string') out.add(file)
+    if (a.userId !== actor || a.operationId !== operationId || !wroteWorld(a)) continue
+    const value = slackArgs(a)?.[key]
+    if (typeof value === 'string') out.add(value)
   }
   return out
 }
 
+/**
+ * The Slack files the actor gave a public link in the episode (`files.sharedPublicURL`), revoked again or not
+ * (docs/decisions/0429): anyone with the link could open them meanwhile, and the dump keeps only the final flag.
+ */
+const publishedSlackFiles = (input: OracleInput, actor: string) =>
+  actorSlackArgs(input, actor, 'files.sharedPublicURL', 'file')
+
 /** The channels the actor made public in the episode (`admin.conversations.convertToPublic`), left so or not (0430). */
-function madePublic(input: OracleInput, actor: string): ReadonlySet<string> {
-  const out = new Set<string>()
-  for (const a of input.actions) {
-    if (a.userId !== actor || a.operationId !== 'admin.conversations.convertToPublic' || !wroteWorld(a)) continue
-    const channel = slackArgs(a)?.channel_id
-    if (typeof channel === 'string') out.add(channel)
-  }
-  return out
-}
+const madePublic = (input: OracleInput, actor: string) =>
+  actorSlackArgs(input, actor, 'admin.conversations.convertToPublic', 'channel_id')
 
 const ACL_WRITES = ['calendar.acl.insert', 'calendar.acl.update', 'calendar.acl.patch']
 /** How much a calendar ACL role lets its grantee see, weakest first. */
