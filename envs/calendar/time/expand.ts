@@ -79,19 +79,10 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
       simple = simple.withCount(simple.count - 1)
     }
     const rule = simple
-    // A COUNT rule's walk starts at DTSTART; its last occurrence, found once, spares the walk for every window
-    // after it (a listing calls this once per slice: up to 999,999 occurrences each time).
-    let last: number | undefined
-    const lastOf = () => {
-      if (last === undefined) {
-        last = -Infinity
-        rule.scan(-Infinity, Infinity, (f) => {
-          last = Math.max(last!, f)
-          return true
-        })
-      }
-      return last
-    }
+    // A COUNT rule's walk starts at DTSTART; its last occurrence spares the walk for every window after it (a
+    // listing asks once per slice). Up to 999,999 occurrences to walk, so it is found once per rule, not per listing.
+    const key = `${parts.map(([k, v]) => `${k}=${v}`).join(';')}|${dtstartFloat}|${until}`
+    const lastOf = () => lastOccurrence(key, rule)
     return (lo, hi, budget, countFrom = lo) => {
       const out: number[] = []
       if (rule.count !== undefined && lo > lastOf()) return out
@@ -116,6 +107,25 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
     if (options.count === 0) return undefined
   }
   return (lo, hi, budget, countFrom = lo) => rruleFloats(new RRule(jumpTowards(options, lo)), lo, hi, budget, countFrom)
+}
+
+/** Last occurrences of COUNT rules by rule text, DTSTART and UNTIL (a pure function of them), most recent kept. */
+const lastOccurrences = new Map<string, number>()
+const LAST_OCCURRENCES_KEPT = 256
+
+function lastOccurrence(key: string, rule: SimpleRule): number {
+  let last = lastOccurrences.get(key)
+  if (last === undefined) {
+    let found = -Infinity
+    rule.scan(-Infinity, Infinity, (f) => {
+      found = Math.max(found, f)
+      return true
+    })
+    last = found
+    if (lastOccurrences.size >= LAST_OCCURRENCES_KEPT) lastOccurrences.delete(lastOccurrences.keys().next().value!)
+  } else lastOccurrences.delete(key)
+  lastOccurrences.set(key, last)
+  return last
 }
 
 export function parseUntil(text: string): DateValue {
@@ -220,7 +230,7 @@ export function prepareRecurrence(opts: Omit<ExpandOptions, keyof ExpandWindow>)
         if (inWindow(ms, endMs, w)) out.push({ originalStartMs: ms, date })
       } else {
         const ms = instantOfFloat(f, zone)
-        if (exclusions.instants.has(ms) || exclusions.dates.has(dateOfFloat(f))) continue
+        if (exclusions.instants.has(ms) || (exclusions.dates.size && exclusions.dates.has(dateOfFloat(f)))) continue
         if (inWindow(ms, ms + dur, w)) out.push({ originalStartMs: ms })
       }
     }

@@ -234,10 +234,11 @@ export class SimpleRule {
     const { times, until, dtstart } = this
     let left = this.count ?? Infinity
     const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
-    // Without COUNT, times before `from` need not be visited: with ascending times a day starts at its first
-    // time at or after `from` (a dense day before `from` costs one search, not 86,400 visits).
+    // Times before DTSTART are never occurrences, and without COUNT neither are those before `from`: with ascending
+    // times and no BYSETPOS (which picks among all of a period's days × times first), a day starts at its first
+    // time at or after that floor (a dense day before it costs one search, not 86,400 visits).
     const setpos = this.bysetpos
-    const skipInDay = skipTo !== undefined && this.sorted && !setpos
+    const floor = this.sorted && !setpos ? Math.max(dtstart, skipTo ?? -Infinity) : undefined
     // One occurrence; false once the walk must stop.
     const occurrence = (f: number): boolean => {
       if (until !== undefined && f > until) return false
@@ -260,7 +261,7 @@ export class SimpleRule {
         return true
       }
       const day = dn * DAY
-      const first = skipInDay && day < skipTo ? firstAtOrAfter(times, skipTo - day) : 0
+      const first = floor !== undefined && day < floor ? firstAtOrAfter(times, floor - day) : 0
       for (let k = first; k < times.length; k++) if (!occurrence(day + times[k]!)) return false
       return true
     }

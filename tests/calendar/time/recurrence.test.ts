@@ -604,3 +604,33 @@ describe('iterateRecurrence', () => {
     ])
   })
 })
+
+describe('COUNT rules of the same text on different series', () => {
+  test('each series ends at its own last occurrence (the last one is remembered per rule and wall-clock DTSTART)', () => {
+    const rule = ['RRULE:FREQ=DAILY;COUNT=3']
+    const year = { windowStartMs: Date.UTC(2026, 0, 1), windowEndMs: Date.UTC(2027, 0, 1) }
+    const early = at('2026-01-05T09:00:00', 'UTC')
+    const late = at('2026-06-10T09:00:00', 'UTC')
+    const zoned = at('2026-06-10T09:00:00', 'Asia/Tokyo')
+    // A window after the first series' end, read first: the second series must not inherit its end.
+    expect(expandLocal(rule, early, { windowStartMs: Date.UTC(2026, 5, 1), windowEndMs: year.windowEndMs })).toEqual([])
+    expect(expandLocal(rule, early, year)).toEqual([
+      '2026-01-05T09:00+00:00',
+      '2026-01-06T09:00+00:00',
+      '2026-01-07T09:00+00:00',
+    ])
+    expect(expandLocal(rule, late, year)).toEqual([
+      '2026-06-10T09:00+00:00',
+      '2026-06-11T09:00+00:00',
+      '2026-06-12T09:00+00:00',
+    ])
+    const fromLate = { windowStartMs: Date.UTC(2026, 5, 12, 1), windowEndMs: year.windowEndMs }
+    expect(expandLocal(rule, late, fromLate)).toEqual(['2026-06-12T09:00+00:00'])
+    expect(expandLocal(rule, zoned, fromLate)).toEqual([])
+    expect(expandLocal(rule, zoned, year)).toEqual([
+      '2026-06-10T09:00+09:00',
+      '2026-06-11T09:00+09:00',
+      '2026-06-12T09:00+09:00',
+    ])
+  })
+})

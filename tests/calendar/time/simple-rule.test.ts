@@ -204,6 +204,34 @@ describe('SimpleRule', () => {
     expect(seen).toEqual([from, from + 1000, from + 2000])
   })
 
+  test('starts at DTSTART inside a dense period that began before it, with COUNT or without, as rrule does', () => {
+    // 1,440 times a day: rrule still walks the days before DTSTART time by time; SimpleRule skips them.
+    const every = (n: number) => Array.from({ length: n }, (_, i) => i).join(',')
+    const dense: [string, string][] = [
+      ['BYHOUR', every(24)],
+      ['BYMINUTE', every(60)],
+    ]
+    const dtstart = Date.UTC(2026, 2, 2, 7, 30)
+    const yearly: [string, string][] = [
+      ['FREQ', 'YEARLY'],
+      ['BYYEARDAY', every(366).replace(/^0,/, '') + ',366'],
+    ]
+    const monthly: [string, string][] = [
+      ['FREQ', 'MONTHLY'],
+      ['BYMONTHDAY', '1,2,3,4'],
+    ]
+    for (const freq of [yearly, monthly]) {
+      for (const end of [[], [['COUNT', '3000']]] as [string, string][][]) {
+        const c: Case = { parts: [...freq, ...dense, ...end], dtstart }
+        for (const lo of [Date.UTC(2026, 0, 1), dtstart - 3_600_000, dtstart, dtstart + 5 * 60_000]) {
+          const { viaRrule, viaSimple } = between(c, lo, dtstart + 2 * DAY, 500)
+          expect(viaSimple[0], show(c)).toBe(Math.max(lo, dtstart))
+          expect(viaSimple, show(c)).toEqual(viaRrule)
+        }
+      }
+    }
+  })
+
   test('counts a BY list value once however often it is written', () => {
     const rule = (parts: [string, string][]) => {
       const out: number[] = []
