@@ -51,22 +51,38 @@ const once = (values: number[]) => [...new Set(values)]
  * Times of day (ms after midnight) in rrule's order: BYHOUR, then BYMINUTE, then BYSECOND as written (rrule does
  * not sort them), each defaulting to DTSTART's. BYSECOND=60 is the next minute's :00, as rrule computes it.
  */
-function timesOfDay(dtstart: Date, byhour?: number[], byminute?: number[], bysecond?: number[]): number[] {
+function timesOfDay(dtstart: Date, byhour?: number[], byminute?: number[], bysecond?: number[]): TimesOfDay {
   const hours = once(byhour ?? [dtstart.getUTCHours()])
   const minutes = once(byminute ?? [dtstart.getUTCMinutes()])
   const seconds = once(bysecond ?? [dtstart.getUTCSeconds()])
+  const key = `${hours}/${minutes}/${seconds}`
+  const known = timeTables.get(key)
+  if (known) return known
   const out = new Array<number>(hours.length * minutes.length * seconds.length)
   let i = 0
   for (const h of hours) for (const m of minutes) for (const s of seconds) out[i++] = ((h * 60 + m) * 60 + s) * 1000
-  return out
+  const table = { times: out, sorted: out.every((t, k) => k === 0 || out[k - 1]! < t) }
+  if (timeTables.size >= TIME_TABLES_KEPT) timeTables.delete(timeTables.keys().next().value!)
+  timeTables.set(key, table)
+  return table
 }
+
+/** A rule's times of day, in emission order, and whether they ascend. Shared by every rule of the same BY lists. */
+type TimesOfDay = { readonly times: readonly number[]; readonly sorted: boolean }
+
+/**
+ * Tables by their hours/minutes/seconds lists, the oldest dropped past the limit: a listing prepares each of its
+ * series again, and a BYHOUR×BYMINUTE×BYSECOND table is 86,400 entries.
+ */
+const timeTables = new Map<string, TimesOfDay>()
+const TIME_TABLES_KEPT = 64
 
 /**
  * BYSETPOS over one period, as rrule 2.8's `buildPoslist` computes it: position p names day ⌊p/|times|⌋ of the
  * matching days and time p mod |times| (counted from the end for p < 0; rrule then takes the first day when p
  * reaches before it), ascending; positions past the last day name nothing.
  */
-function pickPositions(setpos: number[], days: number[], times: number[]): number[] {
+function pickPositions(setpos: number[], days: number[], times: readonly number[]): number[] {
   const out: number[] = []
   if (!days.length) return out
   const n = times.length
@@ -81,7 +97,7 @@ function pickPositions(setpos: number[], days: number[], times: number[]): numbe
 }
 
 /** First index of the ascending `times` whose time is at or after `t`. */
-function firstAtOrAfter(times: number[], t: number): number {
+function firstAtOrAfter(times: readonly number[], t: number): number {
   let lo = 0
   let hi = times.length
   while (lo < hi) {
@@ -106,16 +122,11 @@ export class SimpleRule {
     private readonly bynmonthday: number[],
     private readonly bymonth: number[] | undefined,
     private readonly byyearday: Set<number> | undefined,
-    /** Times of day of each matching day, in emission order. */
-    private readonly times: number[],
+    /** Times of day of each matching day, in emission order, and whether they ascend. */
+    private readonly table: TimesOfDay,
     private readonly bysetpos: number[] | undefined,
     private readonly dtstart: number,
-  ) {
-    this.sorted = times.every((t, i) => i === 0 || times[i - 1]! < t)
-  }
-
-  /** Whether `times` ascend, so a walk can start inside a day instead of at its first time. */
-  private readonly sorted: boolean
+  ) {}
 
   /**
    * The rule for `parts` (already without UNTIL, and for all-day events without time parts) starting at the
@@ -171,7 +182,7 @@ export class SimpleRule {
     const wkstText = get('WKST')
     const wkst = wkstText === undefined ? 0 : WEEKDAYS.indexOf(wkstText)
     if (!(interval > 0) || wkst < 0) return undefined
-    const times = timesOfDay(start, ints(get('BYHOUR')), ints(get('BYMINUTE')), ints(get('BYSECOND')))
+    const table = timesOfDay(start, ints(get('BYHOUR')), ints(get('BYMINUTE')), ints(get('BYSECOND')))
     const count = countText === undefined ? undefined : Number(countText)
     const yearSet = yeardays ? new Set(yeardays) : undefined
     const setpos = ints(get('BYSETPOS'))
@@ -187,7 +198,7 @@ export class SimpleRule {
       bynmonthday,
       bymonth,
       yearSet,
-      times,
+      table,
       setpos,
       dtstart,
     )
@@ -208,7 +219,7 @@ export class SimpleRule {
       r.bynmonthday,
       r.bymonth,
       r.byyearday,
-      r.times,
+      r.table,
       r.bysetpos,
       r.dtstart,
     )
@@ -231,14 +242,15 @@ export class SimpleRule {
    */
   scan(from: number, stopAfter: number, visit: (f: number) => boolean): void {
     const startDay = floorDiv(this.dtstart, DAY)
-    const { times, until, dtstart } = this
+    const { until, dtstart } = this
+    const { times, sorted } = this.table
     let left = this.count ?? Infinity
     const skipTo = this.count === undefined && from > this.dtstart ? from : undefined
     // Times before DTSTART are never occurrences, and without COUNT neither are those before `from`: with ascending
     // times and no BYSETPOS (which picks among all of a period's days × times first), a day starts at its first
     // time at or after that floor (a dense day before it costs one search, not 86,400 visits).
     const setpos = this.bysetpos
-    const floor = this.sorted && !setpos ? Math.max(dtstart, skipTo ?? -Infinity) : undefined
+    const floor = sorted && !setpos ? Math.max(dtstart, skipTo ?? -Infinity) : undefined
     // One occurrence; false once the walk must stop.
     const occurrence = (f: number): boolean => {
       if (until !== undefined && f > until) return false
