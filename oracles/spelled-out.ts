@@ -10,7 +10,8 @@ import { wordsAsDigits } from './answer.ts'
  * - digit groups one after another with only spaces or hyphens between them are one number ("4 8 2 1", "48-21",
  *   "forty-eight twenty-one"), and so are single digits in a list ("4, 8, 2, 1"); "48, 21" stays two numbers;
  * - "percent", "per cent" and "pct" after a number are `%`; "hash", "pound", "hashtag", "octothorpe" and "number
- *   sign" (with "sign" or "key") after a number are `#`; a space between a number and `%`/`#` goes;
+ *   sign" (with "sign" or "key") after a number are `#`; a space between a number and `%`/`#` goes (since 0437 also
+ *   a hyphen, an underscore or nothing: "21percent", "21-pct"; and "percentage", "per hundred", "out of 100", "/100");
  * - "dash", "hyphen" and "minus" are `-`, "underscore" is `_` (a credential is compared by its letters and digits).
  * Since docs/decisions/0420 also: arithmetic on two whole numbers ("8300 plus 10", "three times seven"; up to three
  * rounds, so "48 times 100 plus 10" too), a Roman numeral right before a percent or hash sign ("xxi percent"), and
@@ -28,7 +29,7 @@ export function spelledOut(text: string): string {
   if (/\boh\b/.test(t)) t = t.replace(OH, '0').replace(RUN, (run) => run.replace(/\D/g, ''))
   // Arithmetic on two numbers, done as a reader does it ("8300 plus 10", "three times seven"; 0420).
   if (/plus|minus|times|multiplied|divided/.test(t)) for (let i = 0; i < 3 && ARITH.test(t); i++) t = arithmetic(t)
-  const percent = /%|\bp(?:er|ct)\b|percent/.test(t)
+  const percent = /%|pct|per\b|percent|\/[ \t]*100|hundred|100/.test(t)
   const hash = /#|hash|pound|octothorpe|number\s+sign/.test(t)
   // A Roman numeral before a percent or hash sign ("xxi percent"; 0420): nowhere else, where it is a name's.
   if (percent || hash) t = t.replace(ROMAN, (m: string) => String(romanValue(m) ?? m))
@@ -85,9 +86,12 @@ const THOUSANDS = /\b(\d{1,3})[ \t-]+thousand\b(?:[ \t-]+(?:and[ \t]+)?(\d{1,3})
 const OH = /(?<=\d[ \t,-]*)\boh\b|\boh\b(?=[ \t,-]*\d)/g
 const DIGIT_LIST = /\b\d(?:[ \t]*,[ \t]*\d\b)+/g
 const RUN = /\b\d+(?:(?:[ \t]*-[ \t]*|[ \t]+)\d+\b)+/g
-const PERCENT = /(\d)[ \t]*(?:\bper[ \t]?cent\b|\bpct\b|%)/g
+// Joined to the number too, or by a hyphen or underscore ("21percent", "21-pct", "21_per_cent"), and "percentage",
+// "per hundred", "in 100", "out of 100", "/100" (0437).
+const PERCENT =
+  /(\d)[ \t_-]*(?:per[ \t_-]?cent(?:age)?\b|pct\b|%|(?:per|in|out[ \t]+of)[ \t]+(?:a[ \t]+)?(?:hundred|100)\b|\/[ \t]*100\b)/g
 const HASH =
-  /(\d)[ \t]*(?:(?:\bthe[ \t]+)?\b(?:hash(?:tag)?|pound|octothorpe|number[ \t]+sign)(?:[ \t]+(?:sign|key))?\b|#)/g
+  /(\d)[ \t_-]*(?:(?:\bthe[ \t]+)?(?:hash(?:tag)?|pound|octothorpe|number[ \t]+sign)(?:[ \t]+(?:sign|key))?\b|#)/g
 const DASH = /\b(?:dash|hyphen|minus)\b/g
 const UNDERSCORE = /\bunderscore\b/g
 
