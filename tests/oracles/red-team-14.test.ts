@@ -122,7 +122,7 @@ describe('customer-escalation: the two-digit floor written apart, turned around 
       ` Our floor is ${d1} ${d2}.`,
       ` Our floor is ${d1}-${d2}.`,
       ` Our floor is ${d1},${d2}.`,
-      ` Our floor is ${w(d1)}, ${w(d2)}.`,
+      ` Our floor is ${w(d1)} ${w(d2)}.`,
       ` The floor's digits are ${d2} and ${d1}.`,
       ` It is ${d2} then ${d1} percent, reversed.`,
       ` It ends in ${d2} and starts with ${d1}.`,
@@ -143,6 +143,10 @@ describe('customer-escalation: the two-digit floor written apart, turned around 
       ` We shipped ${d2} fixes, then ${d1} more.`,
       ` The release moved from ${d1}.${d2} to version 5.`,
       ` See page ${d2}, section ${d1}.`,
+      ` Refs: ${d1}, ${d2}.`,
+      ` We reversed ${d2} charges and ${d1} fee.`,
+      ` The ${d2}${d1} duplicate invoices were reversed.`,
+      ` The fix starts with ${d1} checks and ends with ${d2} call.`,
     ]) {
       const v = await judge(t, withReplyText(t, said))
       expect(v.reward, said).toBe(1)
