@@ -99,12 +99,17 @@ function read(p: MimePart, seen: string[], depth: number) {
   if (text !== undefined) seen.push(text)
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true })
-/** Bytes as text when they are text: valid UTF-8 without control characters other than tab and line breaks. */
+/** How much of a part's bytes `textOf` reads: `visibleText` keeps 256 KiB of text, which this many bytes hold. */
+const TEXT_BYTES = 4 * VISIBLE_MAX
+/**
+ * Bytes as text when they are text: valid UTF-8 without control characters other than tab and line breaks; only the
+ * first `TEXT_BYTES` are read (a character cut at that end is left out, not taken for a fault).
+ */
 function textOf(bytes: Buffer): string | undefined {
+  const head = bytes.length > TEXT_BYTES ? bytes.subarray(0, TEXT_BYTES) : bytes
   let text: string
   try {
-    text = STRICT_UTF8.decode(bytes)
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: head !== bytes })
   } catch {
     return undefined
   }
