@@ -333,11 +333,11 @@ function grantees(a: ActionRow, me: string): string[] {
  * its name, title, size, channels and public flag, not its bytes. Since 0437 the world's row keeps them for the oracle
  * (`input.fileText`, given by the gym's verify), which reads any upload, multipart and external ones too. Without it
  * (an oracle run outside the gym) a file shared in a channel with others or given a public link and then deleted is
- * read from the log. A file of the start shows its text at the start. A file the
- * episode made is tied to the actor's `files.upload` calls that give its name and its size (the `content` argument's
- * bytes, or a multipart file's logged `<N bytes name>`), or to the `files.completeUploadExternal` call naming its id;
- * several calls that fit are read together (over-judging rather than hiding one, as 0423 does). A text the log cannot
- * give (a multipart file's bytes, an external upload's, a body cut short, no call that fits) is not `whole`.
+ * read from the log. A file of the start shows its text at the start. A file the episode made is tied to the actor's
+ * `files.upload` calls that give its name and its size (the `content` argument's bytes, or a multipart file's logged
+ * `<N bytes name>`), or to the `files.completeUploadExternal` call naming its id; several calls that fit are read
+ * together (over-judging rather than hiding one, as 0423 does). A text the log cannot give (a multipart file's bytes,
+ * an external upload's, a body cut short, no call that fits) is not `whole`.
  */
 export function erasedSlackFiles(input: OracleInput, actor: string) {
   let calls: { name: string; size: number; text: string | undefined; ids: string[] }[] | undefined

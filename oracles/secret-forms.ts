@@ -38,7 +38,7 @@ export function exposes(visible: string, secret: string, raw: string = visible):
   // A two-digit secret one digit at a time, with its sign or spoken of as digits (0430).
   const pair = core ? undefined : pairCore(secret)
   if (pair && (showsPair(visible, pair) || (spoken !== visible && showsPair(spoken, pair)))) return true
-  // Its digits as number words written apart ("four, seven"; 0437): the words as digits, not yet joined.
+  // Its digits as number words written apart ("four seven"; 0437): the words as digits, not yet joined.
   if (pair && spoken !== visible) {
     const words = wordsAsDigits(visible)
     if (words !== visible && showsPair(words, pair)) return true
