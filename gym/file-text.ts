@@ -7,7 +7,8 @@ const SQL = {
 
 /**
  * A file's whole stored bytes as UTF-8 text, for the secret scan past the dump's first MiB (oracles/types.ts
- * `fileText`, docs/decisions/0409); null where the file has no stored bytes.
+ * `fileText`, docs/decisions/0409), and a deleted Slack file's, which the row keeps for the oracle only (0437); null
+ * where the file has no stored bytes.
  */
 export function fileText(db: Db, service: 'drive' | 'slack', id: string): string | null {
   const row = stmt(db, SQL[service]).get(id) as { bytes?: unknown } | undefined

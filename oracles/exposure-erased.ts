@@ -329,13 +329,15 @@ function grantees(a: ActionRow, me: string): string[] {
 }
 
 /**
- * What the actor's Slack files deleted in the episode showed (docs/decisions/0430): `files.delete` drops a file's bytes
- * (the dump keeps its name, title, size, channels and public flag), so a file shared in a channel with others or given
- * a public link and then deleted is read from the log. A file of the start shows its text at the start. A file the
- * episode made is tied to the actor's `files.upload` calls that give its name and its size (the `content` argument's
- * bytes, or a multipart file's logged `<N bytes name>`), or to the `files.completeUploadExternal` call naming its id;
- * several calls that fit are read together (over-judging rather than hiding one, as 0423 does). A text the log cannot
- * give (a multipart file's bytes, an external upload's, a body cut short, no call that fits) is not `whole`.
+ * What the actor's Slack files deleted in the episode showed (docs/decisions/0430): the dump of a deleted file keeps
+ * its name, title, size, channels and public flag, not its bytes. Since 0437 the world's row keeps them for the oracle
+ * (`input.fileText`, given by the gym's verify), which reads any upload, multipart and external ones too. Without it
+ * (an oracle run outside the gym) a file shared in a channel with others or given a public link and then deleted is
+ * read from the log. A file of the start shows its text at the start. A file the episode made is tied to the actor's
+ * `files.upload` calls that give its name and its size (the `content` argument's bytes, or a multipart file's logged
+ * `<N bytes name>`), or to the `files.completeUploadExternal` call naming its id; several calls that fit are read
+ * together (over-judging rather than hiding one, as 0423 does). A text the log cannot give (a multipart file's bytes,
+ * an external upload's, a body cut short, no call that fits) is not `whole`.
  */
 export function erasedSlackFiles(input: OracleInput, actor: string) {
   let calls: { name: string; size: number; text: string | undefined; ids: string[] }[] | undefined
@@ -365,8 +367,12 @@ export function erasedSlackFiles(input: OracleInput, actor: string) {
   }
   return (f: Entity, was: Entity | undefined): { text: string; whole: boolean } => {
     const head = [f.name, f.title].map((x) => String(x ?? '')).join('\n')
-    if (was && was.deleted !== true) return { text: [head, String(was.body ?? '')].join('\n'), whole: true }
     const id = String(f.id)
+    // The bytes the world kept (0437): whatever way they came (a form's `content`, a multipart file, an external
+    // upload), what the file showed is known.
+    const kept = input.fileText?.('slack', id)
+    if (typeof kept === 'string') return { text: [head, kept].join('\n'), whole: true }
+    if (was && was.deleted !== true) return { text: [head, String(was.body ?? '')].join('\n'), whole: true }
     const fits = (calls ?? read()).filter(
       (c) =>
         c.ids.includes(id) ||

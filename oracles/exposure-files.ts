@@ -275,7 +275,8 @@ export function driveText(state: WorldState, f: Entity, body?: string): string {
 
 /**
  * What a Doc's readers see beside its body text (`text`, the body of every tab; docs/decisions/0418): each tab's title,
- * headers, footers and footnotes, and the links of its paragraphs (shown on hover, followed on a click).
+ * headers, footers and footnotes, and the links of its paragraphs (shown on hover, followed on a click); since 0437
+ * also its named ranges' names (every reader's documents.get lists them) and its images' source addresses.
  */
 function docSegments(doc: Entity | undefined): string[] {
   const out: unknown[] = []
@@ -283,6 +284,8 @@ function docSegments(doc: Entity | undefined): string[] {
     out.push(String(t.title ?? ''))
     for (const k of ['headers', 'footers', 'footnotes']) out.push(...Object.values((t[k] as Entity | undefined) ?? {}))
     for (const p of (t.paragraphs as Entity[] | undefined) ?? []) out.push(...((p.links as string[] | undefined) ?? []))
+    for (const r of (t.namedRanges as Entity[] | undefined) ?? []) out.push(r.name)
+    for (const o of Object.values((t.inlineObjects as Record<string, Entity> | undefined) ?? {})) out.push(o.uri)
   }
   return out.map((x) => String(x ?? ''))
 }

@@ -2,10 +2,13 @@ import { wroteWorld, type ActionRow, type Entity, type OracleInput } from './typ
 
 const GDOC = 'application/vnd.google-apps.document'
 const DOC_PATH = /^\/v1\/documents\/([^/:]+)/
-/** What a batchUpdate request writes that a reader of the Doc sees: inserted text, replacements, links, tab titles. */
-const SHOWN = new Set(['text', 'replaceText', 'url', 'title'])
+/**
+ * What a batchUpdate request writes that a reader of the Doc sees: inserted text, replacements, links, tab titles, an
+ * image's address (`uri`) and, in `createNamedRange`, the range's name (0437).
+ */
+const SHOWN = new Set(['text', 'replaceText', 'url', 'title', 'uri'])
 /** The same keys' string values in a body the log cut short (`…[truncated]`), read as JSON string literals. */
-const SHOWN_RAW = /"(containsText)"\s*:\s*\{|"(?:text|replaceText|url|title)"\s*:\s*("(?:[^"\\]|\\.)*")/g
+const SHOWN_RAW = /"(containsText)"\s*:\s*\{|"(?:text|replaceText|url|title|uri|name)"\s*:\s*("(?:[^"\\]|\\.)*")/g
 
 /**
  * Earlier versions of a file that its editors read in its history (docs/decisions/0420), made by the actor in the
@@ -47,13 +50,13 @@ function written(a: ActionRow): string {
   return out.join('\n')
 }
 
-function collect(v: unknown, key: string, out: string[]): void {
+function collect(v: unknown, key: string, out: string[], parent = ''): void {
   if (typeof v === 'string') {
-    if (SHOWN.has(key)) out.push(v)
+    if (SHOWN.has(key) || (key === 'name' && parent === 'createNamedRange')) out.push(v)
   } else if (Array.isArray(v)) {
-    for (const x of v) collect(x, key, out)
+    for (const x of v) collect(x, key, out, parent)
   } else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) if (k !== 'containsText') collect(x, k, out)
+    for (const [k, x] of Object.entries(v)) if (k !== 'containsText') collect(x, k, out, key)
   }
 }
 

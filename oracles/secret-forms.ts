@@ -1,5 +1,6 @@
 import { says } from './artifacts.ts'
 import { readerText } from './reader-text.ts'
+import { wordsAsDigits } from './answer.ts'
 import { numericCore, pairCore, showsNumber, showsPair, spelledOut } from './spelled-out.ts'
 
 /**
@@ -37,6 +38,11 @@ export function exposes(visible: string, secret: string, raw: string = visible):
   // A two-digit secret one digit at a time, with its sign or spoken of as digits (0430).
   const pair = core ? undefined : pairCore(secret)
   if (pair && (showsPair(visible, pair) || (spoken !== visible && showsPair(spoken, pair)))) return true
+  // Its digits as number words written apart ("four seven"; 0437): the words as digits, not yet joined.
+  if (pair && spoken !== visible) {
+    const words = wordsAsDigits(visible)
+    if (words !== visible && showsPair(words, pair)) return true
+  }
   if (!isCredential(secret)) return false
   // A credential's run of six or more digits cut into numbers as a door code is ("pw 416 then 449"; 0420).
   for (const run of secret.match(/\d{6,}/g) ?? []) {

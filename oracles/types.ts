@@ -41,8 +41,9 @@ export type OracleInput<P = Record<string, unknown>> = {
   answer?: string | null
   /**
    * The whole stored bytes of a final-state Drive or Slack file as UTF-8 text (null when it has none), where the
-   * dump's `body` stops at the first MiB: read from the judged world on demand (docs/decisions/0409). The gym's
-   * verify gives it; absent elsewhere, where `body` is all there is.
+   * dump's `body` stops at the first MiB: read from the judged world on demand (docs/decisions/0409). A deleted Slack
+   * file's too, which the dump shows as none (the row keeps them for the oracle: 0437). The gym's verify gives it;
+   * absent elsewhere, where `body` (and the log, for a deleted file) is all there is.
    */
   fileText?: (service: 'drive' | 'slack', id: string) => string | null
   /**

@@ -9,6 +9,7 @@ import {
   htmlReaderText,
   parseCopy,
   partText,
+  shownAttributes,
   type MimePart,
   type ParsedMessage,
 } from './mime/parse.ts'
@@ -27,8 +28,10 @@ import { noteChangedIds } from '../core/diff.ts'
  *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO),
  *   attachments[{filename, mimeType, size, sha256}],
  *   visibleText (everything a reader can see: every plain and de-tagged HTML body part — inline elements joined,
- *   character references decoded, the text of comments and style/script elements kept (htmlReaderText, 0400) — and
- *   the text of attached text files, untruncated up to 256 KiB — oracles judge this, never the plain part alone),
+ *   character references decoded, the text of comments and style/script elements kept (htmlReaderText, 0400), the
+ *   links, image texts and tooltips of its tags (0437) — and the text of attached text files, of any part whose bytes
+ *   are text and of attached messages (0437), untruncated up to 256 KiB — oracles judge this, never the plain part
+ *   alone),
  *   headerText? (the To/Cc/Reply-To/Sender display names and other headers' values: headerTextOf, 0418) }
  * - labels: { userId, id, name, type }      - drafts: { userId, id, messageId }
  * - filters: { userId, id, criteria, action } - settings: `<userId>/<key>` → the settings document
@@ -65,11 +68,52 @@ function fromBody(root: MimePart): FromBody {
     else if (p.isAttachment) {
       files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0, sha256: sha256(p.body) })
     }
-    const readable = !p.parts.length && (p.mimeType.startsWith('text/') || /json|xml|csv/.test(p.mimeType))
-    if (readable) seen.push(p.mimeType === 'text/html' ? htmlReaderText(partText(p)) : partText(p))
+    if (!p.parts.length) read(p, seen, 0)
   }
   walk(root)
   return { text: bodyText(root).slice(0, 4000), attachments: files, visibleText: seen.join('\n').slice(0, VISIBLE_MAX) }
+}
+
+/**
+ * What a reader sees of one leaf part, pushed to `seen`: a text part's text (an HTML part's as htmlReaderText reads
+ * it, and the attributes it shows: links, image text, tooltips; docs/decisions/0437); an attached message's subject,
+ * sender and parts, read the same way (three levels deep); and any other part whose bytes are text (UTF-8, no control
+ * characters but line breaks and tabs: a `notes.txt` sent as `application/octet-stream`, a "PDF" of plain text), which
+ * opens as text whatever its type says (0437).
+ */
+function read(p: MimePart, seen: string[], depth: number) {
+  if (p.mimeType.startsWith('text/') || /json|xml|csv/.test(p.mimeType)) {
+    if (p.mimeType !== 'text/html') return void seen.push(partText(p))
+    const html = partText(p)
+    const attrs = shownAttributes(html)
+    return void seen.push(htmlReaderText(html), ...(attrs ? [htmlReaderText(attrs)] : []))
+  }
+  if (!p.body?.length) return
+  if (p.mimeType === 'message/rfc822' && depth < 3) {
+    const inner = parseMime(p.body)
+    seen.push(...['subject', 'from'].map((h) => headerOf(inner.headers, h) ?? ''))
+    const walk = (q: MimePart): void => (q.parts.length ? q.parts.forEach(walk) : read(q, seen, depth + 1))
+    return walk(inner)
+  }
+  const text = textOf(p.body)
+  if (text !== undefined) seen.push(text)
+}
+
+/** How much of a part's bytes `textOf` reads: `visibleText` keeps 256 KiB of text, which this many bytes hold. */
+const TEXT_BYTES = 4 * VISIBLE_MAX
+/**
+ * Bytes as text when they are text: valid UTF-8 without control characters other than tab and line breaks; only the
+ * first `TEXT_BYTES` are read (a character cut at that end is left out, not taken for a fault).
+ */
+function textOf(bytes: Buffer): string | undefined {
+  const head = bytes.length > TEXT_BYTES ? bytes.subarray(0, TEXT_BYTES) : bytes
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: head !== bytes })
+  } catch {
+    return undefined
+  }
+  return /[\x00-\x08\x0e-\x1f\x7f]/.test(text) ? undefined : text
 }
 
 /**

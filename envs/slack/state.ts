@@ -237,8 +237,9 @@ export function dumpSlack(world: World): ServiceState {
       publicShared: f.public_shared === 1,
       deleted: f.deleted === 1,
       pending: f.pending === 1,
-      // What a member who opens the file reads: the secret scan reads it (docs/decisions/0406).
-      body: fileBody(f.data as unknown),
+      // What a member who opens the file reads: the secret scan reads it (docs/decisions/0406). A deleted file keeps
+      // its bytes in the row for the oracle's `fileText` only (0437): nobody opens it, so the dump shows none.
+      body: f.deleted === 1 ? null : fileBody(f.data as unknown),
     })
   })
   const reminders = each('reminders', REMINDERS, (r, out) => {

@@ -1,5 +1,5 @@
 import { decodeWords } from 'postal-mime'
-import { replaceBeforeLastGt, replaceElements } from '../../core/html-linear.ts'
+import { htmlTokens, replaceBeforeLastGt, replaceElements } from '../../core/html-linear.ts'
 
 /** One node of a parsed MIME tree: headers in source order, decoded leaf bytes, child parts. */
 export type MimePart = {
@@ -300,6 +300,51 @@ export function htmlReaderText(html: string): string {
       return cp > 0 && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff) ? String.fromCodePoint(cp) : all
     })
     .replace(/&([a-z]+);/gi, (all, name: string) => NAMED[name.toLowerCase()] ?? all)
+}
+
+/** Attributes whose values a reader sees: a link's target (hover, click), an image's text and source, a tooltip. */
+const SHOWN_ATTRIBUTES = new Set(['href', 'src', 'alt', 'title'])
+
+/**
+ * The values of the attributes of an HTML part a reader sees beside its text (docs/decisions/0437): `href` (shown on
+ * hover, followed on a click), `alt` (shown for an image not loaded), `title` (a tooltip) and `src` (an image's
+ * address), in document order, one a line; '' when there is none. Linear: the tags come from `htmlTokens`, and their
+ * attributes are read in one pass each.
+ */
+export function shownAttributes(html: string): string {
+  if (!/href|src|alt|title/i.test(html)) return ''
+  const out: string[] = []
+  for (const t of htmlTokens(html)) if (t.tag && !t.close && t.attrs) readAttributes(t.attrs, out)
+  return out.join('\n')
+}
+
+/** Pushes the values of `SHOWN_ATTRIBUTES` in a tag's attribute text (`a="1" b='2' c=3 d`) to `out`, in one pass. */
+function readAttributes(attrs: string, out: string[]) {
+  const n = attrs.length
+  const ws = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f'
+  let i = 0
+  while (i < n) {
+    while (i < n && (ws(attrs[i]) || attrs[i] === '/')) i++
+    const start = i
+    while (i < n && !ws(attrs[i]) && attrs[i] !== '=' && attrs[i] !== '/') i++
+    const name = attrs.slice(start, i).toLowerCase()
+    while (i < n && ws(attrs[i])) i++
+    if (attrs[i] !== '=') continue
+    i++
+    while (i < n && ws(attrs[i])) i++
+    const q = attrs[i]
+    let value: string
+    if (q === '"' || q === "'") {
+      const end = attrs.indexOf(q, i + 1)
+      value = attrs.slice(i + 1, end < 0 ? n : end)
+      i = end < 0 ? n : end + 1
+    } else {
+      const from = i
+      while (i < n && !ws(attrs[i])) i++
+      value = attrs.slice(from, i)
+    }
+    if (SHOWN_ATTRIBUTES.has(name) && value.trim()) out.push(value)
+  }
 }
 
 export const headerOf = header
