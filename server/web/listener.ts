@@ -160,8 +160,7 @@ type HeadersInit = ConstructorParameters<typeof Headers>[0]
 const X_ALREADY_SENT = 'x-hono-already-sent'
 
 async function responseViaCache(res: ListenerResponse, outgoing: ServerResponse) {
-  // eslint-disable-next-line prefer-const
-  let [status, body, header] = res[CACHE]!
+  const [status, body, header] = res[CACHE]!
   let hasContentLength = false
   let out: OutgoingHttpHeaders
   if (!header) out = { 'content-type': 'text/plain; charset=UTF-8' }
