@@ -1,5 +1,5 @@
 import type { AddressInfo, Socket } from 'node:net'
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import type { IncomingMessage, RequestListener, Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
@@ -12,7 +12,7 @@ import type { GymSide } from './control/app.ts'
 import { adoptHandedConnections, isHanded, routedListener, type PeersMessage } from './handoff.ts'
 import { answerClientError } from './client-error.ts'
 import { installLightGlobals } from './web/install.ts'
-import { requestListener } from './web/listener.ts'
+import { createFetchServer } from './web/serve.ts'
 import { boundConnections, connectionServerOptions, type ConnectionLimits } from './connections.ts'
 
 export type ServeOptions = {
@@ -66,9 +66,8 @@ type Bounds = { limits: ConnectionLimits; counted?: (socket: Socket) => boolean 
 const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap, bounds?: Bounds) =>
   new Promise<Server>((resolve, reject) => {
     // Our own listener over the light Request and Response (server/web/listener.ts, docs/decisions/0436).
-    const listener = requestListener(fetch as Parameters<typeof requestListener>[0], host) as RequestListener
-    const serverOptions = bounds ? connectionServerOptions(bounds.limits) : {}
-    const s = createHttpServer(serverOptions, wrap ? wrap(listener) : listener)
+    const serverOptions = bounds ? connectionServerOptions(bounds.limits) : undefined
+    const s = createFetchServer(fetch, { hostname: host, serverOptions, wrap })
     s.listen(port, host, () => {
       s.off('error', reject)
       resolve(s)

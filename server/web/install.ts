@@ -10,14 +10,12 @@ import { LightRequest } from './request.ts'
  * bodies left to them (server/web/real.ts); `fetch`, `FormData` and the rest of undici's globals are untouched
  * and load it when used. Defining the properties does not run Node's lazy getters.
  */
-let installed = false
-
 export function installLightGlobals(): void {
-  // (Reading `globalThis.Headers` to compare would run Node's lazy getter, which loads undici.)
-  if (installed) return
-  installed = true
   const classes = { Headers: LightHeaders, Request: LightRequest, Response: ListenerResponse }
   for (const [name, cls] of Object.entries(classes)) {
+    // The descriptor, not the value: reading `globalThis.Headers` would run Node's lazy getter (undici).
+    // Installed again when something replaced it since (as @hono/node-server's listener does).
+    if (Object.getOwnPropertyDescriptor(globalThis, name)?.value === cls) continue
     keepOriginal(name as keyof typeof classes)
     Object.defineProperty(globalThis, name, { value: cls, writable: true, configurable: true, enumerable: false })
   }
