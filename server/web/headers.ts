@@ -46,7 +46,7 @@ export class LightHeaders {
 
   constructor(init?: unknown) {
     if (init === undefined || init === null) return
-    if (init instanceof LightHeaders) {
+    if (typeof init === 'object' && #map in init) {
       for (const [k, v] of init.#map) this.#map.set(k, v)
       if (init.#cookies) this.#cookies = [...init.#cookies]
       return

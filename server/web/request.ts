@@ -68,7 +68,7 @@ export class LightRequest {
       this.#method = from.method
       this.#headers = new LightHeaders(from.headers)
       this.#parentSignal = from.signal
-      if (input instanceof LightRequest) source = input.#takeBody(init?.body)
+      if (#url in from) source = from.#takeBody(init?.body)
       else if (init?.body === undefined || init.body === null) {
         const real = input as Request
         source = new Body(real.body ? { stream: real.body as ReadableStream<Uint8Array> } : null)
@@ -85,6 +85,7 @@ export class LightRequest {
       }
       this.#url = url.href
       this.#method = 'GET'
+      this.#headers = new LightHeaders()
     }
     if (init === undefined || init === null) {
       this.#body = source ?? new Body(null)
@@ -93,8 +94,10 @@ export class LightRequest {
     if (init.method !== undefined) this.#method = normalMethod(String(init.method))
     if (init.headers !== undefined) this.#headers = new LightHeaders(init.headers)
     if (init.signal !== undefined) this.#parentSignal = init.signal ?? undefined
-    const initBody = init instanceof LightRequest ? undefined : init.body
-    if (init instanceof LightRequest) source = init.#takeBody(undefined)
+    // Another request as init (`new Request(url, request)`) hands its body over.
+    const fromRequest = typeof init === 'object' && #url in init
+    const initBody = fromRequest ? undefined : init.body
+    if (fromRequest) source = (init as LightRequest).#takeBody(undefined)
     if (initBody !== undefined && initBody !== null) {
       const extracted = extractBody(initBody)
       if (!extracted) return this.#real(initBody) as unknown as LightRequest
