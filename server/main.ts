@@ -1,6 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server'
 import type { AddressInfo, Socket } from 'node:net'
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
+import type { IncomingMessage, RequestListener, Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
@@ -12,6 +11,8 @@ import { openEnvKeyProblem } from '../gym/openenv-key.ts'
 import type { GymSide } from './control/app.ts'
 import { adoptHandedConnections, isHanded, routedListener, type PeersMessage } from './handoff.ts'
 import { answerClientError } from './client-error.ts'
+import { installLightGlobals } from './web/install.ts'
+import { createFetchServer } from './web/serve.ts'
 import { boundConnections, connectionServerOptions, type ConnectionLimits } from './connections.ts'
 
 export type ServeOptions = {
@@ -63,35 +64,37 @@ type Wrap = (listener: RequestListener) => RequestListener
 /** Connection bounds of a listener (server/connections.ts), and which connections count against its caps. */
 type Bounds = { limits: ConnectionLimits; counted?: (socket: Socket) => boolean }
 const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap, bounds?: Bounds) =>
-  new Promise<ServerType>((resolve, reject) => {
-    const wrapped = (o: object, listener: RequestListener) => createHttpServer(o, wrap!(listener))
-    const createServer = wrap ? { createServer: wrapped as typeof createHttpServer } : {}
+  new Promise<Server>((resolve, reject) => {
+    // Our own listener over the light Request and Response (server/web/listener.ts, docs/decisions/0436).
     const serverOptions = bounds ? connectionServerOptions(bounds.limits) : undefined
-    const s = serve({ fetch, port, hostname: host, ...createServer, serverOptions }, () => {
+    const s = createFetchServer(fetch, { hostname: host, serverOptions, wrap })
+    s.listen(port, host, () => {
       s.off('error', reject)
       resolve(s)
     })
-    if (bounds) boundConnections(s as Server, bounds.limits, bounds.counted)
+    if (bounds) boundConnections(s, bounds.limits, bounds.counted)
     s.once('error', reject)
     // Requests Node cannot parse: a URL over the header limit gets Google's 414, the rest Node's own answers.
     s.on('clientError', answerClientError)
   })
 
-const closeOne = (s: ServerType) => new Promise<void>((resolve) => s.close(() => resolve()))
+const closeOne = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()))
 
 /** Starts the agent listener and the control listener over one WorldManager. */
 export async function startServer(opts: ServeOptions): Promise<Running> {
   // A bad key is refused at start, as before the gym was loaded on first use.
   const keyProblem = opts.openenvKey === undefined ? undefined : openEnvKeyProblem(opts.openenvKey)
   if (keyProblem) throw new Error(keyProblem)
+  // Hono's Request, Response and Headers without undici, before anything builds one (docs/decisions/0436).
+  installLightGlobals()
   const worlds = new WorldManager({
     dataDir: opts.dataDir,
     limits: opts.limits,
     owns: opts.owns,
     serverSecret: opts.serverSecret,
   })
-  let agent: ServerType | undefined
-  let control: ServerType
+  let agent: Server | undefined
+  let control: Server
   let ownAgentUrl: string
   let agentUrl: string
   // The gym (episodes, OpenEnv, MCP, the inspector) and its task corpus, oracles and typed tools are imported when
@@ -142,7 +145,7 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
     const controlOpts = { adminToken: opts.adminToken, agentBaseUrl: agentUrl, loadGym }
     const controlApp = createControlApp(worlds, controlOpts)
     control = await listen(controlApp.fetch, opts.host, opts.controlPort, routed('control'))
-    if (opts.handoff) adoptHandedConnections({ agent: agent as Server, control: control as Server })
+    if (opts.handoff) adoptHandedConnections({ agent, control })
   } catch (e) {
     if (agent) await closeOne(agent)
     worlds.close()

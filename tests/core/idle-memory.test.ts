@@ -197,3 +197,64 @@ describe('a world opened on first use', () => {
     expect(lazy.size).toBe(0)
   })
 })
+
+/**
+ * The served process answers without undici, Node's fetch implementation (~9.5 MiB resident once loaded): the
+ * listener and Hono get the light Request, Response and Headers of server/web/ (docs/decisions/0436). A preload
+ * prints the builtins loaded so far on SIGUSR2.
+ */
+describe('served process without undici', () => {
+  test('a world made and every service called leave undici unloaded', async () => {
+    const { child, out, err, until, stop } = serveWithPreload(`process.on('SIGUSR2', () =>
+      process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'))`)
+    try {
+      await until(() => /users:/.test(out()))
+      const agent = /agent API\s+(http:\/\/\S+)/.exec(out())![1]
+      const control = /control plane\s+(http:\/\/\S+)/.exec(out())![1]
+      const admin = { authorization: 'Bearer dev-admin-token' }
+      const json = { 'content-type': 'application/json' }
+      const made = await fetch(`${control}/worlds`, {
+        method: 'POST',
+        headers: { ...admin, ...json },
+        body: JSON.stringify({ id: 'light', seed: 'demo' }),
+      })
+      expect(made.status).toBe(201)
+      const me = ((await made.json()) as { users: { googleToken: string; slackUserToken: string }[] }).users[0]!
+      const google = { authorization: `Bearer ${me.googleToken}` }
+      const slack = { authorization: `Bearer ${me.slackUserToken}` }
+      const form = { ...slack, 'content-type': 'application/x-www-form-urlencoded' }
+      const calls: [string, RequestInit, number][] = [
+        ['/gmail/v1/users/me/labels', { headers: google }, 200],
+        ['/gmail/v1/users/me/labels', { method: 'POST', headers: { ...google, ...json }, body: '{"name":"L"}' }, 200],
+        ['/gmail/v1/users/me/labels', { method: 'POST', headers: { ...google, ...json }, body: '{' }, 400],
+        ['/calendar/v3/users/me/calendarList', { headers: google }, 200],
+        ['/drive/v3/about?fields=user', { headers: google }, 200],
+        ['/drive/v3/files', { method: 'POST', headers: { ...google, ...json }, body: '{"name":"a.txt"}' }, 200],
+        ['/upload/drive/v3/files?uploadType=media', { method: 'POST', headers: google, body: 'hello' }, 200],
+        ['/v1/documents', { method: 'POST', headers: { ...google, ...json }, body: '{"title":"T"}' }, 200],
+        ['/api/conversations.list', { method: 'POST', headers: form, body: 'limit=2' }, 200],
+        ['/api/auth.test', { method: 'POST', headers: { ...slack, ...json }, body: '{}' }, 200],
+        ['/gmail/v1/users/me/profile', {}, 401],
+        ['/nowhere', { headers: google }, 404],
+      ]
+      for (const [path, init, status] of calls) {
+        const res = await fetch(`${agent}${path}`, init)
+        await res.arrayBuffer()
+        expect([path, res.status]).toEqual([path, status])
+      }
+      const files = await fetch(`${agent}/drive/v3/files?q=name%3D'a.txt'`, { headers: google })
+      const id = ((await files.json()) as { files: { id: string }[] }).files[0]!.id
+      const media = await fetch(`${agent}/drive/v3/files/${id}?alt=media`, { headers: google })
+      expect(media.status).toBe(200)
+      await media.arrayBuffer()
+      expect((await fetch(`${control}/worlds`, { headers: admin })).status).toBe(200)
+      child.kill('SIGUSR2')
+      await until(() => /LOADED /.test(err()))
+      const loaded = JSON.parse(/LOADED (.*)/.exec(err())![1]!) as string[]
+      expect(loaded).toContain('NativeModule http')
+      expect(loaded.filter((m) => m.includes('undici'))).toEqual([])
+    } finally {
+      await stop()
+    }
+  })
+})

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Agent, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serve, type ServerType } from '@hono/node-server'
+import type { Server as ServerType } from 'node:http'
+import { serveFetch as serve } from '../../server/web/serve.ts'
+import { ListenerResponse } from '../../server/web/listener-response.ts'
+import { realClass } from '../../server/web/real.ts'
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
 import { LIMITS } from '../../server/app.ts'
 import { InProcessResponse, requestInProcess } from '../../server/in-process/index.ts'
@@ -215,24 +218,18 @@ afterAll(async () => {
 })
 
 /**
- * Runs `body` with undici's own `Request`/`Response` as the globals (a listener of @hono/node-server, started in
- * this file or another of the worker, replaces them with its own), then puts back what was there.
+ * Runs `body` with undici's own `Request`, `Response` and `Headers` as the globals (a listener started in this file
+ * or another of the worker installs the light ones of server/web/), then puts back what was there.
  */
 async function withUndiciGlobals<T>(body: () => Promise<T>): Promise<T> {
-  const undiciResponse = (await fetch('data:,x')).constructor as typeof Response
-  const saved = { Request: globalThis.Request, Response: globalThis.Response }
-  const swapped = saved.Response !== undiciResponse
-  if (swapped) {
-    Object.defineProperty(globalThis, 'Request', { value: Object.getPrototypeOf(saved.Request) })
-    Object.defineProperty(globalThis, 'Response', { value: undiciResponse })
-  }
+  const names = ['Request', 'Response', 'Headers'] as const
+  const saved = names.map((name) => Object.getOwnPropertyDescriptor(globalThis, name)!)
+  const light = saved[1]!.value === ListenerResponse
+  if (light) for (const name of names) Object.defineProperty(globalThis, name, { value: realClass(name) })
   try {
     return await body()
   } finally {
-    if (swapped) {
-      Object.defineProperty(globalThis, 'Request', { value: saved.Request })
-      Object.defineProperty(globalThis, 'Response', { value: saved.Response })
-    }
+    if (light) names.forEach((name, i) => Object.defineProperty(globalThis, name, saved[i]!))
   }
 }
 

@@ -1,4 +1,5 @@
-import { serve, type ServerType } from '@hono/node-server'
+import type { Server as ServerType } from 'node:http'
+import { serveFetch as serve } from '../../server/web/serve.ts'
 import type { AddressInfo } from 'node:net'
 import { google } from 'googleapis'
 import { WebClient } from '@slack/web-api'
