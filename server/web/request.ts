@@ -243,7 +243,9 @@ export class LightRequest {
   }
 
   static [Symbol.hasInstance](x: unknown): boolean {
-    return (typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[LIGHT] === true) || isRealRequest(x)
+    const light = typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[LIGHT] === true
+    // A class built on this one (@hono/node-server's) also answers for objects made from its own prototype.
+    return light || isRealRequest(x) || Function.prototype[Symbol.hasInstance].call(this, x)
   }
 }
 
