@@ -189,7 +189,7 @@ export function routedListener(side: Side, listener: RequestListener, peers: () 
         const named = routingKeyOf(url, req.headers, body)
         const owner = named === undefined ? p.index : workerOf(named, ports.length)
         if (owner === p.index) {
-          // Read already: the body parsers take these bytes (server/middleware/node-body.ts, server/web/request.ts).
+          // Read already: the body parsers take these bytes (server/middleware/node-body.ts, @hono/node-server).
           ;(req as IncomingMessage & { rawBody?: Buffer }).rawBody = body
           return listener(req, res)
         }

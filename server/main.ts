@@ -65,7 +65,7 @@ type Wrap = (listener: RequestListener) => RequestListener
 type Bounds = { limits: ConnectionLimits; counted?: (socket: Socket) => boolean }
 const listen = (fetch: Fetch, host: string, port: number, wrap?: Wrap, bounds?: Bounds) =>
   new Promise<Server>((resolve, reject) => {
-    // Our own listener over the light Request and Response (server/web/listener.ts, docs/decisions/0436).
+    // @hono/node-server's listener over the light Request and Response (server/web/, docs/decisions/0436).
     const serverOptions = bounds ? connectionServerOptions(bounds.limits) : undefined
     const s = createFetchServer(fetch, { hostname: host, serverOptions, wrap })
     s.listen(port, host, () => {

@@ -9,7 +9,7 @@ import { bytesOfBody, textOfBody } from './body.ts'
  * Hono's rules (header merging, the default content types, what re-setting `c.res` keeps) but hold a typed text
  * or empty answer as an `InProcessResponse`: status, a real `Headers`, the text. Any other body (a stream, bytes,
  * text without a type) or an init `Response` would refuse goes to the global `Response`, exactly as in Hono,
- * whichever class that is (a listener installs the light one of server/web/, docs/decisions/0436).
+ * whichever class that is (@hono/node-server's, over the light one of server/web/, once a listener starts: 0436).
  */
 
 /** What the in-process caller reads from an answer (a `Response` or an `InProcessResponse`). */

@@ -9,7 +9,7 @@ const OVERRIDABLE = new Set(['PATCH', 'PUT', 'DELETE'])
  * about to dispatch, with its method replaced when it is such a POST to a Google path (Slack's `/api/` is not).
  */
 export function overrideMethod(req: Request, env: unknown): Request {
-  // A listener request (server/web/listener.ts) is read through its Node request: `req.headers` would build a Headers.
+  // A listener request (@hono/node-server) is read through its Node request: `req.headers` would build a Headers.
   const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming
   const method = incoming ? incoming.method : req.method
   if (method === 'GET') {

@@ -10,14 +10,14 @@ import type { Context } from 'hono'
  * same bytes, `incoming.rawBody`) if anything asks for `c.req.raw.body`.
  */
 
-/** The symbol the listener's request keeps the IncomingMessage under (server/web/request.ts `INCOMING`), once seen. */
+/** The symbol @hono/node-server keeps the IncomingMessage under (a constant of that module), once seen. */
 let incomingKey: symbol | undefined
 
 /** The Node request behind `c`, when `c` is that listener request (not an in-process or batch sub-request). */
 export function nodeIncoming(c: Context): IncomingMessage | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   if (!incoming) return undefined
-  // The listener's lazy request (server/web/request.ts) keeps the IncomingMessage under a symbol of its own.
+  // @hono/node-server keeps the IncomingMessage under a symbol of its lazy request object.
   const raw = c.req.raw as unknown as Record<symbol, unknown>
   if (incomingKey !== undefined && raw[incomingKey] === incoming) return incoming
   for (const key of Object.getOwnPropertySymbols(raw)) {

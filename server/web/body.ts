@@ -10,12 +10,11 @@ const isDisturbed = (nodeStream as unknown as { isDisturbed(s: unknown): boolean
  * Other bodies (FormData, async iterables, anything converted to a string) are left to undici's classes.
  */
 
-/** A body as held: bytes, a Blob, a stream, or bytes still to be read (a listener request's socket). */
+/** A body as held: bytes, a Blob or a stream. */
 export type Source =
-  | { bytes: Uint8Array; blob?: undefined; stream?: undefined; read?: undefined }
-  | { blob: Blob; bytes?: undefined; stream?: undefined; read?: undefined }
-  | { stream: ReadableStream<Uint8Array>; bytes?: undefined; blob?: undefined; read?: undefined }
-  | { read: () => Promise<Uint8Array>; bytes?: undefined; blob?: undefined; stream?: undefined }
+  | { bytes: Uint8Array; blob?: undefined; stream?: undefined }
+  | { blob: Blob; bytes?: undefined; stream?: undefined }
+  | { stream: ReadableStream<Uint8Array>; bytes?: undefined; blob?: undefined }
 
 /** A body and the Content-Type it implies, or undefined for a body kind left to undici. */
 export function extractBody(body: unknown): { source: Source | null; type: string | null } | undefined {
@@ -116,8 +115,7 @@ export class Body {
     if (!this.#stream) {
       if (s.stream) this.#stream = s.stream
       else if (s.blob) this.#stream = s.blob.stream() as ReadableStream<Uint8Array>
-      else if (s.bytes) this.#stream = bytesStream(() => s.bytes)
-      else this.#stream = bytesStream(s.read)
+      else this.#stream = bytesStream(() => s.bytes)
     }
     return this.#stream
   }
@@ -137,8 +135,7 @@ export class Body {
     this.#used = true
     if (s.bytes) return s.bytes
     if (s.blob) return new Uint8Array(await s.blob.arrayBuffer())
-    if (s.stream) return readStream(s.stream)
-    return s.read()
+    return readStream(s.stream)
   }
 
   async text(): Promise<string> {

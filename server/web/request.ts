@@ -1,23 +1,15 @@
-import type { IncomingMessage } from 'node:http'
-import { Body, extractBody, type Source } from './body.ts'
+import { Body, extractBody } from './body.ts'
 import { LightHeaders, isReal } from './headers.ts'
 import { realClass } from './real.ts'
 
 /**
- * A WHATWG `Request` without undici (docs/decisions/0436), what `Request` is in the served process. A listener's
- * request reads its method, headers and body from the Node request on first use (as @hono/node-server's
- * lightweight request did), its body as one chunk; `new Request(input, init)` takes a URL or another request,
- * method, headers, a string, bytes, Blob, URLSearchParams or stream body, and a signal. A FormData body, or
- * `formData()`, goes to undici's own `Request`.
+ * A WHATWG `Request` without undici (docs/decisions/0436), the base of what `Request` is in the served process
+ * (@hono/node-server's listener request builds on the global class it finds when loaded). `new Request(input,
+ * init)` takes a URL or another request, method, headers, a string, bytes, Blob, URLSearchParams or stream body,
+ * and a signal. A FormData body, or `formData()`, goes to undici's own `Request`.
  */
 
 const LIGHT = Symbol.for('wsgym.light-request')
-/** The Node request of a listener request: an own symbol property (server/middleware/node-body.ts finds it). */
-export const INCOMING = Symbol('incoming')
-
-/** Marks the constructor call of `fromIncoming`. */
-const FROM_INCOMING = Symbol('from incoming')
-
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const NORMALIZED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK'])
@@ -31,22 +23,8 @@ function normalMethod(method: string): string {
   return NORMALIZED.has(upper) ? upper : method
 }
 
-/** Every chunk of a Node request's body (or the bytes a worker read already to route it, server/handoff.ts). */
-function readIncoming(incoming: IncomingMessage): Promise<Uint8Array> {
-  const read = (incoming as IncomingMessage & { rawBody?: Buffer }).rawBody
-  if (read instanceof Buffer) return Promise.resolve(new Uint8Array(read))
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    incoming.on('data', (c: Buffer) => chunks.push(c))
-    incoming.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))))
-    incoming.on('error', reject)
-    incoming.on('aborted', () => reject(new Error('request aborted')))
-  })
-}
-
 export class LightRequest {
-  readonly [LIGHT] = true;
-  [INCOMING]?: IncomingMessage
+  readonly [LIGHT] = true
   #url: string
   #method: string | undefined
   #headers: LightHeaders | undefined
@@ -55,12 +33,6 @@ export class LightRequest {
   #abort: AbortController | undefined
 
   constructor(input: string | URL | LightRequest | Request, init?: Init) {
-    if (input === (FROM_INCOMING as unknown)) {
-      const from = init as unknown as { incoming: IncomingMessage; url: string }
-      this[INCOMING] = from.incoming
-      this.#url = from.url
-      return
-    }
     let source: Body | undefined
     if (typeof input === 'object' && input !== null && !(input instanceof URL)) {
       const from = input as LightRequest
@@ -113,11 +85,6 @@ export class LightRequest {
     }
   }
 
-  /** The request a Node listener received, at `url` (already checked and serialized). */
-  static fromIncoming(incoming: IncomingMessage, url: string): LightRequest {
-    return new LightRequest(FROM_INCOMING as unknown as string, { incoming, url } as Init)
-  }
-
   /** The body this request hands to one built from it (marked read here, as undici's transfer does). */
   #takeBody(initBody: unknown): Body | undefined {
     if (initBody !== undefined && initBody !== null) return undefined
@@ -129,11 +96,7 @@ export class LightRequest {
   }
 
   #ownBody(): Body {
-    if (this.#body) return this.#body
-    const incoming = this[INCOMING]!
-    const method = this.method
-    const none = method === 'GET' || method === 'HEAD'
-    return (this.#body = new Body(none ? null : ({ read: () => readIncoming(incoming) } as Source)))
+    return (this.#body ??= new Body(null))
   }
 
   /** Undici's `Request` for a body this class leaves to it. */
@@ -147,16 +110,10 @@ export class LightRequest {
     return this.#url
   }
   get method(): string {
-    return this.#method ?? (this[INCOMING]!.method || 'GET')
+    return this.#method ?? 'GET'
   }
   get headers(): Headers {
-    if (!this.#headers) {
-      const raw = this[INCOMING]!.rawHeaders
-      const pairs: [string, string][] = []
-      for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) pairs.push([raw[i]!, raw[i + 1]!])
-      this.#headers = new LightHeaders(pairs)
-    }
-    return this.#headers as unknown as Headers
+    return (this.#headers ??= new LightHeaders()) as unknown as Headers
   }
   get body() {
     return this.#ownBody().stream
@@ -243,7 +200,9 @@ export class LightRequest {
   }
 
   static [Symbol.hasInstance](x: unknown): boolean {
-    return (typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[LIGHT] === true) || isRealRequest(x)
+    const light = typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[LIGHT] === true
+    // A class built on this one (@hono/node-server's) also answers for objects made from its own prototype.
+    return light || isRealRequest(x) || Function.prototype[Symbol.hasInstance].call(this, x)
   }
 }
 

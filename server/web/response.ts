@@ -138,7 +138,8 @@ export class LightResponse {
   }
 
   static [Symbol.hasInstance](x: unknown): boolean {
-    return isLightResponse(x) || isReal('Response', x)
+    // A class built on this one (@hono/node-server's) also answers for objects made from its own prototype.
+    return isLightResponse(x) || isReal('Response', x) || Function.prototype[Symbol.hasInstance].call(this, x)
   }
 }
 

@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Server as ServerType } from 'node:http'
 import { serveFetch as serve } from '../../server/web/serve.ts'
-import { ListenerResponse } from '../../server/web/listener-response.ts'
+import { LightResponse } from '../../server/web/response.ts'
 import { realClass } from '../../server/web/real.ts'
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
 import { LIMITS } from '../../server/app.ts'
@@ -224,7 +224,10 @@ afterAll(async () => {
 async function withUndiciGlobals<T>(body: () => Promise<T>): Promise<T> {
   const names = ['Request', 'Response', 'Headers'] as const
   const saved = names.map((name) => Object.getOwnPropertyDescriptor(globalThis, name)!)
-  const light = saved[1]!.value === ListenerResponse
+  // The light class, or @hono/node-server's lightweight response built on it.
+  const global = saved[1]!.value as { prototype?: object } | undefined
+  const light =
+    !!global?.prototype && (global === LightResponse || LightResponse.prototype.isPrototypeOf(global.prototype))
   if (light) for (const name of names) Object.defineProperty(globalThis, name, { value: realClass(name) })
   try {
     return await body()
