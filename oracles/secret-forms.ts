@@ -1,3 +1,4 @@
+import { BoundedMap } from '../envs/core/bounded-map.ts'
 import { says } from './artifacts.ts'
 import { readerText } from './reader-text.ts'
 import { wordsAsDigits } from './answer.ts'
@@ -86,18 +87,17 @@ type RawForms = { unescaped: string[]; alnum: string[] }
  */
 const MEMO_CHARS = 1 << 16
 const MEMO_SIZE = 4
-const memoRaw = new Map<string, RawForms>()
-const memoShown = new Map<string, string>()
-function memoized<T>(memo: Map<string, T>, key: string, make: () => T): T {
+const memoRaw = new BoundedMap<string, RawForms>(MEMO_SIZE)
+const memoShown = new BoundedMap<string, string>(MEMO_SIZE)
+function memoized<T>(memo: BoundedMap<string, T>, key: string, make: () => T): T {
   if (key.length < MEMO_CHARS) return make()
   const hit = memo.get(key)
   if (hit !== undefined) return hit
   const v = make()
-  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!)
   memo.set(key, v)
   return v
 }
-const memoSpelled = new Map<string, string>()
+const memoSpelled = new BoundedMap<string, string>(MEMO_SIZE)
 /** The last short text spelled out: a text is read for each secret in turn (exposure.ts `shows`), 0420. */
 let lastSpoken = { visible: '', spoken: '' }
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Context } from 'hono'
 import { GoogleApiError } from '../envs/core/errors/google.ts'
+import { BoundedMap } from '../envs/core/bounded-map.ts'
 
 /**
  * Google's API Discovery Service for the Google APIs this server implements, so discovery-driven clients (the Python
@@ -41,8 +42,7 @@ const fileOf = (api: string, version: string) =>
   DOCUMENTS.find((f) => f === `${api}.${version}`) as (typeof DOCUMENTS)[number] | undefined
 
 /** Rewritten documents by file and origin; a few origins at most in practice, bounded so that Host cannot grow it. */
-const rendered = new Map<string, string>()
-const RENDERED_MAX = 64
+const rendered = new BoundedMap<string, string>(64)
 
 /**
  * A request that reached this server under one of Google's own host names came through an intercepting proxy: the
@@ -66,7 +66,6 @@ function render(file: string, url: URL): string {
   // Deviation: mutual-TLS clients are sent to the same origin (this server has no separate mTLS endpoint).
   if ('mtlsRootUrl' in doc) out.mtlsRootUrl = root
   const text = JSON.stringify(out)
-  if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!)
   rendered.set(key, text)
   return text
 }

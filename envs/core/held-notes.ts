@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { BoundedMap } from './bounded-map.ts'
 
 /**
  * The notes of a held world (World.hold): one row per row a statement wrote (table and rowid), written by TEMP
@@ -87,13 +88,12 @@ export function noteTriggerStatements(tables: readonly string[]): string[] {
  * The trigger rows of a table set as one JSON array, by the tables' names (all it depends on). Bounded: the
  * server and the gym use one table set; tests a few.
  */
-const rowsByTables = new Map<string, string>()
+const rowsByTables = new BoundedMap<string, string>(8)
 function triggerRowsJson(tables: readonly string[]): string {
   const key = tables.join('\0')
   let json = rowsByTables.get(key)
   if (json) return json
   json = JSON.stringify(tables.flatMap(noteTriggers))
-  if (rowsByTables.size >= 8) rowsByTables.delete(rowsByTables.keys().next().value!)
   rowsByTables.set(key, json)
   return json
 }

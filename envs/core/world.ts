@@ -6,6 +6,7 @@ import { createTableSql } from './ddl.ts'
 import { cacheStatements, failFastWrites, type Db } from './db.ts'
 import { CHANGED_TABLES_SQL, installNotes, type UnnotedProbe } from './held-notes.ts'
 import { trackSnapshotImage } from './snapshot-memory.ts'
+import { BoundedMap } from './bounded-map.ts'
 import { forgetKept, keepInTransaction } from './write-epoch.ts'
 
 /** The bytes of a whole world database: every service's rows, counters, clock and action log. */
@@ -592,7 +593,7 @@ function runDdl(sqlite: Database.Database, ddl: readonly string[]) {
  * The serialized bytes of an in-memory database with only this DDL run, by the DDL's text (all it depends on). Never
  * written to: `new Database(bytes)` opens a copy. Bounded: the server and the gym use one table set; tests a few.
  */
-const emptyImages = new Map<string, Buffer>()
+const emptyImages = new BoundedMap<string, Buffer>(8)
 function emptySchemaImage(ddl: readonly string[]): Buffer {
   const key = ddl.join(';\n')
   let image = emptyImages.get(key)
@@ -601,7 +602,6 @@ function emptySchemaImage(ddl: readonly string[]): Buffer {
   runDdl(sqlite, ddl)
   image = sqlite.serialize()
   sqlite.close()
-  if (emptyImages.size >= 8) emptyImages.delete(emptyImages.keys().next().value!)
   emptyImages.set(key, image)
   return image
 }

@@ -3,6 +3,7 @@ import type { WorldKeys } from '../core/tokens.ts'
 import { rsaKeyOf, type RsaKey } from './rsa.ts'
 import type { ServiceAccountRow } from './store/service-accounts.ts'
 import { parseJsonWithin } from '../core/json-width.ts'
+import { BoundedMap } from '../core/bounded-map.ts'
 
 /** Google's token endpoint: the `aud` a service account's assertion names (a key file's `token_uri` adds the world). */
 export const TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token'
@@ -20,12 +21,10 @@ export function keyPairOf(keys: WorldKeys, keyId: string): Promise<RsaKey> {
     key = rsaKeyOf(seed)
     key.catch(() => derived.delete(seed))
     derived.set(seed, key)
-    if (derived.size > MAX_DERIVED) derived.delete(derived.keys().next().value!)
   }
   return key
 }
-const MAX_DERIVED = 256
-const derived = new Map<string, Promise<RsaKey>>()
+const derived = new BoundedMap<string, Promise<RsaKey>>(256)
 
 /** The JSON key file Google hands out (`privateKeyType` TYPE_GOOGLE_CREDENTIALS_FILE), which client libraries read. */
 export async function keyFile(keys: WorldKeys, sa: ServiceAccountRow, keyId: string) {

@@ -10,6 +10,7 @@ import * as rruleModule from 'rrule'
 import type { Options } from 'rrule'
 import { type DateValue, type ParsedRecurrence, type RuleLine, parseRecurrence } from './recurrence-parse.ts'
 import { jumpTowards } from './rrule-jump.ts'
+import { BoundedMap } from '../../core/bounded-map.ts'
 import { SimpleRule } from './simple-rule.ts'
 import { ZoneClock } from './zone-clock.ts'
 import { type ResolvedTime, dateInZone, startOfDateMs } from './zoned.ts'
@@ -110,22 +111,18 @@ function ruleOf(rule: RuleLine, dtstartFloat: number, zone: ZoneClock, allDay: b
 }
 
 /** Last occurrences of COUNT rules by rule text, DTSTART and UNTIL (a pure function of them), most recent kept. */
-const lastOccurrences = new Map<string, number>()
-const LAST_OCCURRENCES_KEPT = 256
+const lastOccurrences = new BoundedMap<string, number>(256)
 
 function lastOccurrence(key: string, rule: SimpleRule): number {
-  let last = lastOccurrences.get(key)
-  if (last === undefined) {
-    let found = -Infinity
-    rule.scan(-Infinity, Infinity, (f) => {
-      found = Math.max(found, f)
-      return true
-    })
-    last = found
-    if (lastOccurrences.size >= LAST_OCCURRENCES_KEPT) lastOccurrences.delete(lastOccurrences.keys().next().value!)
-  } else lastOccurrences.delete(key)
-  lastOccurrences.set(key, last)
-  return last
+  const known = lastOccurrences.recent(key)
+  if (known !== undefined) return known
+  let found = -Infinity
+  rule.scan(-Infinity, Infinity, (f) => {
+    found = Math.max(found, f)
+    return true
+  })
+  lastOccurrences.set(key, found)
+  return found
 }
 
 export function parseUntil(text: string): DateValue {

@@ -10,6 +10,8 @@
  * rrule. tests/calendar/time/simple-rule.test.ts compares the two over many random rules.
  */
 
+import { BoundedMap } from '../../core/bounded-map.ts'
+
 const DAY = 86_400_000
 /** rrule stops once its period counter passes this year. */
 const MAX_YEAR = 9999
@@ -62,7 +64,6 @@ function timesOfDay(dtstart: Date, byhour?: number[], byminute?: number[], bysec
   let i = 0
   for (const h of hours) for (const m of minutes) for (const s of seconds) out[i++] = ((h * 60 + m) * 60 + s) * 1000
   const table = { times: out, sorted: out.every((t, k) => k === 0 || out[k - 1]! < t) }
-  if (timeTables.size >= TIME_TABLES_KEPT) timeTables.delete(timeTables.keys().next().value!)
   timeTables.set(key, table)
   return table
 }
@@ -74,8 +75,7 @@ type TimesOfDay = { readonly times: readonly number[]; readonly sorted: boolean 
  * Tables by their hours/minutes/seconds lists, the oldest dropped past the limit: a listing prepares each of its
  * series again, and a BYHOUR×BYMINUTE×BYSECOND table is 86,400 entries.
  */
-const timeTables = new Map<string, TimesOfDay>()
-const TIME_TABLES_KEPT = 64
+const timeTables = new BoundedMap<string, TimesOfDay>(64)
 
 /**
  * BYSETPOS over one period, as rrule 2.8's `buildPoslist` computes it: position p names day ⌊p/|times|⌋ of the
