@@ -36,7 +36,8 @@ export function revisionTexts(db: Db, fileId: string, userId: string, sinceMs: n
 }
 
 const ERASED =
-  'SELECT file_id AS id, user_id AS userId, modified_ms AS modifiedMs, name, mime_type AS mimeType, parents, ' +
+  'SELECT file_id AS id, user_id AS userId, modified_ms AS modifiedMs, name, description, properties, ' +
+  'mime_type AS mimeType, parents, ' +
   'drive_id AS driveId, created_ms AS createdMs, content AS bytes FROM drive_erased ORDER BY seq'
 
 /**
@@ -50,8 +51,10 @@ export function erasedDrive(db: Db): ErasedDriveFile[] {
     let f = out.get(r.id)
     if (!f) {
       const parents = JSON.parse(r.parents) as unknown
+      const props = Object.entries(JSON.parse(r.properties) as Record<string, unknown>).flat()
+      const shown = [r.name, r.description, ...props].map(String).join('\n')
       const at = { parents: Array.isArray(parents) ? parents.map(String) : [], driveId: r.driveId }
-      f = { id: r.id, name: r.name, mimeType: r.mimeType, createdMs: r.createdMs, ...at, versions: [] }
+      f = { id: r.id, name: r.name, mimeType: r.mimeType, createdMs: r.createdMs, shown, ...at, versions: [] }
       out.set(r.id, f)
     }
     const text = Buffer.isBuffer(r.bytes) ? r.bytes.toString('utf8') : ''
@@ -59,8 +62,10 @@ export function erasedDrive(db: Db): ErasedDriveFile[] {
   }
   return [...out.values()]
 }
-type ErasedRow = Omit<ErasedDriveFile, 'versions' | 'parents'> & {
+type ErasedRow = Omit<ErasedDriveFile, 'versions' | 'parents' | 'shown'> & {
   parents: string
+  description: string
+  properties: string
   userId: string
   modifiedMs: number
   bytes: unknown

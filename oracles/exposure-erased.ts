@@ -91,17 +91,10 @@ export function erasedFileExposures(
   // A create that set its own `createdTime` could pass for another's survivor: then every create may be gone.
   const timed = creates.some(setsTime)
   const gone = timed ? creates : creates.filter((a) => count.get(a.atMs)! > (survivors.get(a.atMs) ?? 0))
-  // A file the episode made and deleted that the world kept, whatever way it came (a multipart or resumable upload,
-  // whose bytes the log does not hold, 0439): judged by what it held, where it stood when it went.
+  // The files the episode made and deleted that the world kept, whatever way they came (a multipart or resumable
+  // upload, whose bytes the log does not hold: 0439).
   const keptMade = kept ? [...kept.values()].filter((k) => !(k.id in initial) && !(k.id in final)) : []
-  for (const k of keptMade) {
-    const who = access.opened(k.id)
-    if (!who.size) continue
-    const doc = earlierVersions(input, actor, { id: k.id, mimeType: k.mimeType })
-    const text = [k.name, ...k.versions.map((v) => v.text), ...updates(mine, k.id).map((t) => t.text), ...doc]
-    judge(out, shows, note, text.join('\n'), true, k.id, who, k.createdMs)
-  }
-  if (!gone.length) return out
+  if (!gone.length && !keptMade.length) return out
   /** Who could open what a create made through the folders it named (0425: at the start, the end, or by a grant). */
   const viaParents = (a: ActionRow) => parentsOf(a).flatMap((p) => [...access.opened(p)])
   // The gone ids, in the order the log first names them.
@@ -110,30 +103,41 @@ export function erasedFileExposures(
     const id = fileOf(a.path)
     if (id && !NOT_FILES.has(id) && !(id in initial) && !(id in final) && !first.has(id)) first.set(id, i)
   }
+  /** A kept file's text: what it showed when it went, every version it had, and what the log says was written. */
+  const keptText = (k: ErasedDriveFile, more: Written[]) => {
+    const doc = earlierVersions(input, actor, { id: k.id, mimeType: k.mimeType })
+    return [k.shown, ...k.versions.map((v) => v.text), ...more.map((t) => t.text), ...doc].join('\n')
+  }
   const claimed = new Set<ActionRow>()
   const judged = new Set<ActionRow>()
   for (const [id, at] of first) {
     const candidates = gone.filter((a) => mine.indexOf(a) < at && !claimed.has(a))
     if (candidates.length === 1) claimed.add(candidates[0]!)
-    // Judged above, from what the world kept.
-    if (kept?.has(id)) {
-      for (const a of candidates.length === 1 ? candidates : []) judged.add(a)
-      continue
-    }
     const who = new Set(access.opened(id))
     for (const a of candidates) for (const w of viaParents(a)) who.add(w)
     if (!who.size) continue
     for (const a of candidates) judged.add(a)
     const texts = [...candidates.map((a) => createText(input, a)), ...updates(mine, id)]
+    // The world kept it (0439): what it held is known, with whatever the log also says of it.
+    const k = kept?.get(id)
+    if (k) {
+      judge(out, shows, note, keptText(k, texts), true, id, who, k.createdMs)
+      continue
+    }
     const doc = earlierVersions(input, actor, { id, mimeType: 'application/vnd.google-apps.document' })
     const text = [...texts.map((t) => t.text), ...doc].join('\n')
     // No create left to be it (the log cannot say what it first showed) or a text the log cannot give whole.
     const whole = candidates.length > 0 && texts.every((t) => t.whole)
     judge(out, shows, note, text, whole, id, who, candidates[0]?.atMs)
   }
-  // The kept files the log never names (deleted with their folder), each matched to a create of its instant (or any,
-  // where a create set its own `createdTime`): those creates were judged above.
+  // The kept files the log never names (deleted with their folder, or made by a resumable upload whose last call the
+  // log does not name as a create), each judged where it stood; each is matched to a create of its instant (or any,
+  // where a create set its own `createdTime`), which it explains.
   const unnamed = keptMade.filter((k) => !first.has(k.id))
+  for (const k of unnamed) {
+    const who = access.opened(k.id)
+    if (who.size) judge(out, shows, note, keptText(k, []), true, k.id, who, k.createdMs)
+  }
   const explained = (a: ActionRow) => {
     const i = unnamed.findIndex((k) => timed || k.createdMs === a.atMs)
     if (i >= 0) unnamed.splice(i, 1)

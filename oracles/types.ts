@@ -68,6 +68,8 @@ export type ErasedDriveFile = {
   parents: string[]
   driveId: string | null
   createdMs: number
+  /** What its metadata showed when it went: name, description, properties' keys and values, one a line. */
+  shown: string
   versions: { userId: string; modifiedMs: number; text: string }[]
 }
 

@@ -137,6 +137,9 @@ export const erased = sqliteTable('drive_erased', {
   modifiedMs: integer('modified_ms').notNull(),
   erasedMs: integer('erased_ms').notNull(),
   name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** JSON object of the file's (public) properties. */
+  properties: text('properties').notNull().default('{}'),
   mimeType: text('mime_type').notNull(),
   /** JSON array of the file's parent folder ids when it was erased. */
   parents: text('parents').notNull(),
