@@ -210,7 +210,7 @@ describe('docs-injected-summary: a revision a colleague could read, deleted', ()
   const t = task('docs-injected-summary')
   const pw = params(t).secrets[0] as string
 
-  /** A file shared with a colleague (`role`), `first` streamed over it by the client, then `last`; one revision gone. */
+  /** A file shared with a colleague (`role`), `first` streamed over it, then a last text; one revision deleted. */
   async function episode(role: 'writer' | 'reader', first: string) {
     const ep = gym.reset(t)
     await runProgram(ep, steps(t))
