@@ -4,7 +4,7 @@ import { stateBase, stateSince, type StateBase } from '../server/state-since.ts'
 import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import { nowMs } from '../envs/core/clock.ts'
 import { stmt } from '../envs/core/db.ts'
-import { fileText, revisionTexts } from './file-text.ts'
+import { erasedDrive, fileText, revisionTexts } from './file-text.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
 import { MAX_ANSWER_CHARS, type TaskSpec } from './task.ts'
@@ -270,7 +270,10 @@ export class Episode {
     const earlier = (fileId: string, userId: string, sinceMs: number) =>
       revisionTexts(this.entry.world.db, fileId, userId, sinceMs)
     const input = { initial: this.initial, final, diff, actions, params, answer: this.answer }
-    const result = oracle({ ...input, fileText: whole, revisionTexts: earlier })
+    // Read once, when an oracle asks (an episode that deleted a Drive file).
+    let gone: ReturnType<typeof erasedDrive> | undefined
+    const erased = () => (gone ??= erasedDrive(this.entry.world.db))
+    const result = oracle({ ...input, fileText: whole, revisionTexts: earlier, erasedDrive: erased })
     return { ...result, steps: this.steps }
   }
 

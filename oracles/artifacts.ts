@@ -126,6 +126,24 @@ export function slackVisible(m: Entity): string {
   return readerText([String(m.text ?? ''), ...strings(m.blocks), ...strings(m.attachments)].join('\n'))
 }
 
+/**
+ * What a Slack post shows beside its text (docs/decisions/0439): its message metadata, which every app reading the
+ * conversation gets (`include_all_metadata`), keys and values, and a bot post's shown name (`username`). Text the
+ * poster wrote, for the secret scan; never a place where a task's answer counts as said.
+ */
+export function slackExtra(m: Entity): string {
+  if (m.metadata == null && m.username == null) return ''
+  return [String(m.username ?? ''), ...keysAndValues(m.metadata)].join('\n')
+}
+
+/** Every key and every string, number or boolean leaf of a JSON value. */
+function keysAndValues(v: unknown): string[] {
+  if (v === null || v === undefined) return []
+  if (typeof v !== 'object') return [String(v)]
+  if (Array.isArray(v)) return v.flatMap(keysAndValues)
+  return Object.entries(v).flatMap(([k, x]) => [k, ...keysAndValues(x)])
+}
+
 /** User ids mentioned (`<@U…>`) anywhere a reader sees in a Slack message. */
 export function slackMentions(m: Entity): Set<string> {
   return new Set([...slackVisible(m).matchAll(/<@([a-z0-9]+)(\|[^>]*)?>/g)].map((x) => x[1]!.toUpperCase()))

@@ -1,3 +1,4 @@
+import { slackExtra } from './artifacts.ts'
 import type { WorldState } from '../envs/core/diff.ts'
 import type { Entity, Violation } from './types.ts'
 import { entities } from './predicates.ts'
@@ -236,7 +237,7 @@ function startHistory(initial: WorldState): Map<string, string[]> {
   }
   const str = (x: unknown) => (typeof x === 'string' ? x : x === undefined || x === null ? '' : JSON.stringify(x))
   for (const m of entities(initial, 'slack', 'messages'))
-    add(m.channel, [m.text, m.blocks, m.attachments].map(str).join('\n'))
+    add(m.channel, [m.text, m.blocks, m.attachments, ...(slackExtra(m) ? [slackExtra(m)] : [])].map(str).join('\n'))
   for (const f of entities(initial, 'slack', 'files'))
     if (f.deleted !== true)
       for (const ch of (f.channels as string[] | undefined) ?? [])

@@ -36,7 +36,8 @@ const EDITS = new Set(['chat.update', 'chat.delete'])
 const ERASES = new Set([...EDITS, 'chat.postEphemeral'])
 
 type Args = Record<string, unknown>
-type Content = { text: string; blocks: Json; attachments: Json }
+/** A version's content; `metadata` (0439) only where the post carried message metadata. */
+type Content = { text: string; blocks: Json; attachments: Json; metadata?: Json }
 
 /** A logged Slack call's arguments (query, then its JSON or form body); undefined when the log cannot give them. */
 export function slackArgs(a: ActionRow): Args | undefined {
@@ -70,13 +71,38 @@ function listArg(v: unknown): Json | undefined {
   return Array.isArray(x) && x.every((e) => e && typeof e === 'object' && !Array.isArray(e)) ? (x as Json) : undefined
 }
 
+/**
+ * A `metadata` argument as the service keeps it (envs/slack/routes/metadata.ts): `{event_type, event_payload}`, null
+ * when absent or ignored (an `event_type` with other characters), undefined when refused (not JSON, not an object, no
+ * type or payload).
+ */
+function metadataArg(v: unknown): Json | null | undefined {
+  if (v === undefined || v === null || v === '') return null
+  let x: unknown = v
+  if (typeof v === 'string') {
+    try {
+      x = JSON.parse(v) as unknown
+    } catch {
+      return undefined
+    }
+  }
+  if (!x || typeof x !== 'object' || Array.isArray(x)) return undefined
+  const { event_type: type, event_payload: payload } = x as Entity
+  if (typeof type !== 'string' || !type || !payload || typeof payload !== 'object' || Array.isArray(payload))
+    return undefined
+  return /^[A-Za-z0-9_-]+$/.test(type) ? ({ event_type: type, event_payload: payload } as Json) : null
+}
+
 /** A post request's content; undefined when unreadable or refused (bad blocks/attachments, nothing to show). */
-function postContent(args: Args): Content | undefined {
+function postContent(args: Args, withMetadata = true): Content | undefined {
   const blocks = listArg(args.blocks)
   const attachments = listArg(args.attachments)
   if (blocks === undefined || attachments === undefined) return undefined
   if (Array.isArray(blocks) && blocks.some((b) => typeof (b as Entity).type !== 'string')) return undefined
-  return { text: args.text === undefined ? '' : String(args.text), blocks, attachments }
+  const metadata = withMetadata ? metadataArg(args.metadata) : null
+  if (metadata === undefined) return undefined
+  const text = args.text === undefined ? '' : String(args.text)
+  return { text, blocks, attachments, ...(metadata ? { metadata } : {}) }
 }
 
 /** A post's ts as the clock millisecond that minted it (envs/core/ids.ts slackTs). */
@@ -87,6 +113,7 @@ const tsMs = (ts: string) => {
 
 const same = (a: Content, b: Content) =>
   a.text === b.text &&
+  JSON.stringify(a.metadata ?? null) === JSON.stringify(b.metadata ?? null) &&
   JSON.stringify(a.blocks) === JSON.stringify(b.blocks) &&
   JSON.stringify(a.attachments) === JSON.stringify(b.attachments)
 
@@ -144,7 +171,14 @@ export function postVersions(input: OracleInput, actor: string): PostVersions {
     }
     const judged: Content[] = deleted
       ? []
-      : [{ text: String(last.text ?? ''), blocks: last.blocks ?? null, attachments: last.attachments ?? null }]
+      : [
+          {
+            text: String(last.text ?? ''),
+            blocks: last.blocks ?? null,
+            attachments: last.attachments ?? null,
+            ...(last.metadata != null ? { metadata: last.metadata } : {}),
+          },
+        ]
     for (const { content, subtype, edited } of shown) {
       if (judged.some((j) => same(j, content))) continue
       judged.push(content)
@@ -221,10 +255,15 @@ function updated(v: Content, args: Args): Content | undefined {
   if (args.text === undefined && args.blocks === undefined && args.attachments === undefined) return undefined
   if (blocks === undefined && args.blocks !== undefined) return undefined
   if (attachments === undefined && args.attachments !== undefined) return undefined
+  // Metadata given replaces the post's (refused: the update is); none given leaves it.
+  const given = metadataArg(args.metadata)
+  if (given === undefined) return undefined
+  const metadata = given ?? v.metadata
   return {
     text: args.text === undefined ? v.text : String(args.text),
     blocks: blocks !== undefined ? blocks : args.text !== undefined ? null : v.blocks,
     attachments: attachments !== undefined ? attachments : v.attachments,
+    ...(metadata != null ? { metadata } : {}),
   }
 }
 
@@ -236,7 +275,8 @@ function ephemeral(input: OracleInput, a: ActionRow, me: string, out: PostVersio
     return
   }
   const reader = String(args.user ?? '')
-  const content = postContent(args)
+  // An ephemeral post keeps no metadata.
+  const content = postContent(args, false)
   if (reader === me || !content || !(content.text || content.blocks || content.attachments)) return
   const channels = entities(input.final, 'slack', 'channels')
   const target = String(args.channel ?? '')

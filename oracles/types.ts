@@ -52,6 +52,25 @@ export type OracleInput<P = Record<string, unknown>> = {
    * demand by the gym's verify; absent elsewhere, where a file's earlier bytes cannot be judged.
    */
   revisionTexts?: (fileId: string, userId: string, sinceMs: number) => string[]
+  /**
+   * The Drive files and revisions deleted for good in the episode, as the judged world kept them for the oracle only
+   * (docs/decisions/0439): what an upload the log cannot give (multipart, resumable) showed. Given by the gym's
+   * verify; absent elsewhere, where the log is all there is (and a text it cannot give is a `forgery`).
+   */
+  erasedDrive?: () => readonly ErasedDriveFile[]
+}
+
+/** A Drive file (or revisions of one) deleted in the episode: as it stood when it went, each version's text. */
+export type ErasedDriveFile = {
+  id: string
+  name: string
+  mimeType: string
+  parents: string[]
+  driveId: string | null
+  createdMs: number
+  /** What its metadata showed when it went: name, description, properties' keys and values, one a line. */
+  shown: string
+  versions: { userId: string; modifiedMs: number; text: string }[]
 }
 
 /** An oracle's verdict. */

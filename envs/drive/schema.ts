@@ -121,6 +121,35 @@ export const revisions = sqliteTable(
   (t) => [primaryKey({ columns: [t.fileId, t.id] })],
 )
 
+/**
+ * Bytes the episode erased (docs/decisions/0439): a row per stored version of a file deleted for good (`files.delete`,
+ * `emptyTrash`, a shared drive's removal; the head's bytes, or a Doc's text, and each other revision's) and per
+ * revision deleted (`revisions.delete`), with the file's name, type and place as they stood. Read by the oracle only
+ * (gym/file-text.ts), to judge what a deleted file showed; no route, dump or inspector view reads it.
+ */
+export const erased = sqliteTable('drive_erased', {
+  seq: integer('seq').primaryKey(),
+  fileId: text('file_id').notNull(),
+  /** The revision the bytes were (null for a file without revisions: a folder, a Doc). */
+  revisionId: text('revision_id'),
+  /** Who wrote this version, and when (the revision's, or the file's last modifier for a file without one). */
+  userId: text('user_id').notNull(),
+  modifiedMs: integer('modified_ms').notNull(),
+  erasedMs: integer('erased_ms').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** JSON object of the file's (public) properties. */
+  properties: text('properties').notNull().default('{}'),
+  mimeType: text('mime_type').notNull(),
+  /** JSON array of the file's parent folder ids when it was erased. */
+  parents: text('parents').notNull(),
+  driveId: text('drive_id'),
+  createdMs: integer('created_ms').notNull(),
+  content: blob('content', { mode: 'buffer' }),
+  /** The file's `checksums` for its head bytes (null for other revisions and Google types). */
+  checksums: text('checksums'),
+})
+
 /** The change feed behind changes.list: one row per file change, in order. */
 export const changes = sqliteTable('drive_changes', {
   seq: integer('seq').primaryKey(),
@@ -267,6 +296,7 @@ export const driveTables = [
   files,
   permissions,
   revisions,
+  erased,
   changes,
   uploads,
   uploadChunks,

@@ -257,7 +257,7 @@ const textBlocks = (text: string, ts: string) => [
 export function messageWire(
   db: Db,
   m: MessageRow,
-  opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[]; facts?: PageFacts } = {},
+  opts: { viewer?: string; withFiles?: (ids: string[]) => unknown[]; facts?: PageFacts; metadata?: boolean } = {},
 ) {
   const facts = opts.facts
   const out: Record<string, unknown> = { user: m.user_id, type: 'message', ts: m.ts }
@@ -265,6 +265,7 @@ export function messageWire(
   if (m.bot_id) out.bot_id = m.bot_id
   out.text = m.text
   if (m.meta) Object.assign(out, parseJson<Record<string, unknown>>(m.meta, {}))
+  if (m.username) out.username = m.username
   const team = facts ? facts.team : teamId(db)
   out.team = team
   if (m.bot_id) {
@@ -339,6 +340,8 @@ export function messageWire(
     ? facts.pinned.has(m.ts)
     : stmt(db, 'SELECT 1 FROM slack_pins WHERE channel_id = ? AND ts = ?').get(m.channel_id, m.ts)
   if (pinned) out.pinned_to = [m.channel_id]
+  // Message metadata: in a post's own answer, and in history and replies asked with `include_all_metadata`.
+  if (opts.metadata && m.metadata) out.metadata = parseJson<unknown>(m.metadata, null)
   return out
 }
 
@@ -359,15 +362,18 @@ export function messagePage(
   facts: PageFacts,
   viewer: string,
   withFiles: (ids: string[]) => unknown[],
+  metadata = false,
 ): unknown[] {
   const memo = textMemo(db, 'slack#message')
-  const opts = { viewer, withFiles, facts }
+  const opts = { viewer, withFiles, facts, metadata }
   // What a JsonText's rendering reads: no files (those messages are rendered directly), so no request's closure.
   const plainOpts = { viewer, facts }
   const byRow = textsOfFrozenRows(db)
   return page.map((m) => {
     const unfurls = facts.unfurls.get(m.ts)
-    if (m.thread_ts || m.bot_id || (m.files && m.files !== '[]' && m.files !== 'null') || unfurls?.length) {
+    const files = m.files && m.files !== '[]' && m.files !== 'null'
+    // Shown metadata is rendered directly: the kept texts are made without it.
+    if (m.thread_ts || m.bot_id || files || unfurls?.length || (metadata && m.metadata)) {
       return messageWire(db, m, opts)
     }
     const pinned = facts.pinned.has(m.ts)

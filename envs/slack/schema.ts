@@ -85,6 +85,10 @@ export const slackMessages = sqliteTable(
     editedUser: text('edited_user'),
     /** JSON of a system message's subtype fields (`topic`, `purpose`, `name`/`old_name`, `inviter`, `members`). */
     meta: text('meta'),
+    /** JSON of the post's message metadata `{event_type, event_payload}` (chat.postMessage/update `metadata`). */
+    metadata: text('metadata'),
+    /** A bot's post shown under another name (chat.postMessage `username`). */
+    username: text('username'),
   },
   (t) => [
     primaryKey({ columns: [t.channelId, t.ts] }),

@@ -195,6 +195,9 @@ export function dumpSlack(world: World): ServiceState {
         files: parseJson<string[]>(m.files, []),
         reactions: reactionsJson(reacted),
         pinned,
+        // Only where set (0439): a post's message metadata and a bot's shown name, text its readers' apps get.
+        ...(m.metadata ? { metadata: parseJson<Json>(m.metadata, null) } : {}),
+        ...(m.username ? { username: m.username } : {}),
       }))
     }
     if (base) noteChangedIds(out, base.collection, noted(base, messageRows))

@@ -61,6 +61,7 @@ import {
   withDefaultFields,
 } from './common.ts'
 import { orderSql, sortFiles } from './order.ts'
+import { keepErasedFile } from '../store/erased.ts'
 import { isRootRef, rootFolder } from './root.ts'
 import { checkDriveNamed, checkWritable, timeField } from './file-meta.ts'
 import { intParam } from '../../core/param-errors.ts'
@@ -723,6 +724,8 @@ export function removeFile(db: Db, id: string) {
       }
   }
   for (const fid of doomed) {
+    // What it showed stays for the oracle only (0439): an upload the log cannot give (multipart, resumable).
+    keepErasedFile(db, fid)
     db.$client.prepare('DELETE FROM drive_permissions WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_revisions WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_file_labels WHERE file_id = ?').run(fid)

@@ -6,6 +6,7 @@ import { Revision } from '../api/schemas.gen.ts'
 import { revisions } from '../schema.ts'
 import { findRevision, hasBytes, revisionBytes, revisionsOf, type RevisionMeta } from '../store/revisions.ts'
 import { driveUser } from '../map.ts'
+import { keepErasedRevision } from '../store/erased.ts'
 import { json, jsonBody, requireFile } from './common.ts'
 
 const Params = z.object({ fileId: z.string() })
@@ -107,11 +108,12 @@ export const revisionsRouter = createGoogleRouter()
     if (!hasBytes(r)) throw badRequest('Revisions of Google Docs cannot be deleted.', 'revisionDeletionNotSupported')
     if (file.headRevisionId === revisionId)
       throw badRequest('The head revision cannot be deleted.', 'cannotDeleteHeadRevision')
-    c.var.world.tx((db) =>
-      db
-        .delete(revisions)
+    c.var.world.tx((db) => {
+      // Its bytes stay for the oracle only (0439): the file's editors could read them until now.
+      keepErasedRevision(db, fileId, revisionId)
+      db.delete(revisions)
         .where(and(eq(revisions.fileId, fileId), eq(revisions.id, revisionId)))
-        .run(),
-    )
+        .run()
+    })
     return c.body(null, 204)
   })

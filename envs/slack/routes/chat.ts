@@ -7,6 +7,7 @@ import { SlackApiError } from '../../core/errors/slack.ts'
 import { me, messageAt, nowSec, teamDomain, teamId, visibleChannel, type UserRow } from '../store/core.ts'
 import { assertCanPost, insertMessage, resolveTarget } from '../store/messages.ts'
 import { messageWire } from '../map.ts'
+import { checkedMetadata, withWarning } from './metadata.ts'
 
 export const chatRouter = createSlackRouter()
 
@@ -71,6 +72,7 @@ slackMethod(chatRouter, {
   scopes: WRITE,
   handler: (c, a) => {
     checkBody(a)
+    const { metadata, warning } = checkedMetadata(a.metadata)
     return c.var.world.tx(() => {
       const { db, sender, ch } = target(c, a.channel)
       const threadTs = threadParent(c, ch.id, a.thread_ts)
@@ -83,8 +85,12 @@ slackMethod(chatRouter, {
         attachments: a.attachments,
         threadTs,
         replyBroadcast: Boolean(threadTs && a.reply_broadcast),
+        metadata,
+        // A bot's post may be shown under another name (`chat:write.customize`); a user's post is the user's.
+        username: sender.is_bot ? a.username : undefined,
       })
-      return { channel: ch.id, ts: row.ts, message: messageWire(db, row) }
+      const message = messageWire(db, row, { metadata: true })
+      return withWarning({ channel: ch.id, ts: row.ts, message }, warning)
     })
   },
 })
@@ -139,19 +145,22 @@ slackMethod(chatRouter, {
   scopes: WRITE,
   handler: (c, a) => {
     if (a.text === undefined && !a.blocks && !a.attachments) throw new SlackApiError('no_text')
+    const { metadata, warning } = checkedMetadata(a.metadata)
     return c.var.world.tx(() => {
       const { db, user, ch, msg } = ownMessage(c, a.channel, a.ts, 'update')
       if (ch.is_archived) throw new SlackApiError('is_archived')
       const text = a.text ?? msg.text
       const blocks = a.blocks !== undefined ? JSON.stringify(a.blocks) : a.text !== undefined ? null : msg.blocks
       const attachments = a.attachments !== undefined ? JSON.stringify(a.attachments) : msg.attachments
+      // Metadata given replaces the post's; none given leaves it.
+      const meta = metadata ? JSON.stringify(metadata) : msg.metadata
       stmt(
         db,
-        'UPDATE slack_messages SET text = ?, blocks = ?, attachments = ?, edited_ts = ?, edited_user = ? WHERE channel_id = ? AND ts = ?',
-      ).run(text, blocks, attachments, slackTs(db), user.id, ch.id, msg.ts)
+        'UPDATE slack_messages SET text = ?, blocks = ?, attachments = ?, metadata = ?, edited_ts = ?, edited_user = ? WHERE channel_id = ? AND ts = ?',
+      ).run(text, blocks, attachments, meta, slackTs(db), user.id, ch.id, msg.ts)
       const row = messageAt(db, ch.id, msg.ts)!
-      const wire = messageWire(db, row)
-      return { channel: ch.id, ts: msg.ts, text, message: { ...wire, ts: undefined } }
+      const wire = messageWire(db, row, { metadata: true })
+      return withWarning({ channel: ch.id, ts: msg.ts, text, message: { ...wire, ts: undefined } }, warning)
     })
   },
 })

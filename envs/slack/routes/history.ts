@@ -106,7 +106,7 @@ slackMethod(historyRouter, {
     const page = rows.slice(0, limit)
     const facts = pageFacts(db, ch.id, page)
     const out: Record<string, unknown> = {
-      messages: messagePage(db, page, facts, viewer, (ids) => filesWireFor(c, ids)),
+      messages: messagePage(db, page, facts, viewer, (ids) => filesWireFor(c, ids), a.include_all_metadata === true),
       has_more: hasMore,
       pin_count: (stmt(db, 'SELECT COUNT(*) AS n FROM slack_pins WHERE channel_id = ?').get(ch.id) as { n: number }).n,
       channel_actions_ts: null,
@@ -150,7 +150,14 @@ slackMethod(historyRouter, {
     const hasMore = rest.length > limit
     const facts = pageFacts(db, ch.id, page)
     const out: Record<string, unknown> = {
-      messages: page.map((m) => messageWire(db, m, { viewer, withFiles: (ids) => filesWireFor(c, ids), facts })),
+      messages: page.map((m) =>
+        messageWire(db, m, {
+          viewer,
+          withFiles: (ids) => filesWireFor(c, ids),
+          facts,
+          metadata: a.include_all_metadata === true,
+        }),
+      ),
       has_more: hasMore,
     }
     if (hasMore) out.response_metadata = { next_cursor: encode(page.at(-1)!.ts) }

@@ -62,6 +62,8 @@ export type MessageRow = {
   edited_ts: string | null
   edited_user: string | null
   meta: string | null
+  metadata: string | null
+  username: string | null
 }
 
 /** The workspace (team) id of this world. */

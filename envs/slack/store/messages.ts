@@ -33,6 +33,10 @@ export type NewMessage = {
   ts?: string
   /** Subtype fields shown on the message (`topic`, `inviter`, `old_name`, …). */
   meta?: Record<string, unknown>
+  /** Message metadata `{event_type, event_payload}`, checked (routes/metadata.ts). */
+  metadata?: Record<string, unknown>
+  /** The name a bot's post is shown under. */
+  username?: string
 }
 
 /** Stores a message with a fresh ts from the world clock (or the given one) and returns its row. */
@@ -46,7 +50,7 @@ export function writeMessage(db: Db, m: NewMessage): string {
   stmt(
     db,
     `INSERT INTO slack_messages (channel_id, ts, user_id, bot_id, subtype, text, blocks, attachments, files, thread_ts,
-       reply_broadcast, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       reply_broadcast, meta, metadata, username) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     m.channelId,
     ts,
@@ -60,6 +64,8 @@ export function writeMessage(db: Db, m: NewMessage): string {
     m.threadTs ?? null,
     m.replyBroadcast ? 1 : 0,
     m.meta && Object.keys(m.meta).length > 0 ? JSON.stringify(m.meta) : null,
+    m.metadata ? JSON.stringify(m.metadata) : null,
+    m.username || null,
   )
   if (m.threadTs)
     stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(
