@@ -42,7 +42,7 @@ describe('message metadata', () => {
     expect(all.messages[0]).toMatchObject({ text: 'z', metadata: next })
   })
 
-  it('refuses what is not metadata as Slack does, and ignores an event_type it cannot take, with a warning', async () => {
+  it('refuses what is not metadata as Slack does; ignores an event_type it cannot take, with a warning', async () => {
     const w = slackWorld()
     const id = await w.channel('engineering')
     const post = (m: unknown, asJson = false) =>
@@ -64,7 +64,7 @@ describe('message metadata', () => {
 })
 
 describe('username', () => {
-  it('shows a bot’s post under the name given; a user’s post stays the user’s (the name is ignored)', async () => {
+  it('shows a bot’s post under the name given; a user’s post stays the user’s (name ignored)', async () => {
     const w = slackWorld()
     const id = await w.channel('engineering')
     const bot = w.bot()

@@ -5,8 +5,8 @@ import { stmt, type Db } from '../../core/db.ts'
 // none pass through JavaScript. No route reads this table.
 
 const COLS =
-  'file_id, revision_id, user_id, modified_ms, erased_ms, name, description, properties, mime_type, parents, drive_id, ' +
-  'created_ms, content, checksums'
+  'file_id, revision_id, user_id, modified_ms, erased_ms, name, description, properties, mime_type, parents, ' +
+  'drive_id, created_ms, content, checksums'
 
 /** The file's own bytes (a Doc's text where it has none) as of its head revision. */
 const KEEP_HEAD =
@@ -19,8 +19,8 @@ const KEEP_HEAD =
 /** Revisions holding bytes of their own (every one but the head). */
 const KEEP_REVISIONS =
   `/* keep erased revisions */ INSERT INTO drive_erased (${COLS}) SELECT r.file_id, r.id, r.user_id, ` +
-  'r.modified_ms, ?, f.name, f.description, f.properties, f.mime_type, f.parents, f.drive_id, f.created_ms, r.content, ' +
-  'NULL ' +
+  'r.modified_ms, ?, f.name, f.description, f.properties, f.mime_type, f.parents, f.drive_id, f.created_ms, ' +
+  'r.content, NULL ' +
   'FROM drive_revisions r JOIN drive_files f ON f.id = r.file_id WHERE r.file_id = ? AND r.content IS NOT NULL ' +
   'AND (? IS NULL OR r.id = ?) ORDER BY r.modified_ms, r.id'
 

@@ -156,7 +156,8 @@ slackMethod(chatRouter, {
       const meta = metadata ? JSON.stringify(metadata) : msg.metadata
       stmt(
         db,
-        'UPDATE slack_messages SET text = ?, blocks = ?, attachments = ?, metadata = ?, edited_ts = ?, edited_user = ? WHERE channel_id = ? AND ts = ?',
+        'UPDATE slack_messages SET text = ?, blocks = ?, attachments = ?, metadata = ?, edited_ts = ?, ' +
+          'edited_user = ? WHERE channel_id = ? AND ts = ?',
       ).run(text, blocks, attachments, meta, slackTs(db), user.id, ch.id, msg.ts)
       const row = messageAt(db, ch.id, msg.ts)!
       const wire = messageWire(db, row, { metadata: true })
