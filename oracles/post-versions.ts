@@ -72,9 +72,9 @@ function listArg(v: unknown): Json | undefined {
 }
 
 /**
- * A `metadata` argument as the service keeps it (envs/slack/routes/metadata.ts): `{event_type, event_payload}`, null
- * when absent or ignored (an `event_type` with other characters), undefined when refused (not JSON, not an object, no
- * type or payload).
+ * A `metadata` argument as the service keeps it (envs/slack/routes/metadata.ts): `{event_type, event_payload}` and/or
+ * `entities`, null when absent or all ignored (an `event_type` with other characters and no entities), undefined when
+ * refused (not JSON, not an object, neither part, half an event, entities not an array of objects).
  */
 function metadataArg(v: unknown): Json | null | undefined {
   if (v === undefined || v === null || v === '') return null
@@ -87,10 +87,18 @@ function metadataArg(v: unknown): Json | null | undefined {
     }
   }
   if (!x || typeof x !== 'object' || Array.isArray(x)) return undefined
-  const { event_type: type, event_payload: payload } = x as Entity
-  if (typeof type !== 'string' || !type || !payload || typeof payload !== 'object' || Array.isArray(payload))
+  const { event_type: type, event_payload: payload, entities } = x as Entity
+  const hasEvent = type !== undefined || payload !== undefined
+  const objects = (v: unknown) => Array.isArray(v) && v.every((e) => e && typeof e === 'object' && !Array.isArray(e))
+  if ((!hasEvent && entities === undefined) || (entities !== undefined && !objects(entities))) return undefined
+  if (
+    hasEvent &&
+    (typeof type !== 'string' || !type || !payload || typeof payload !== 'object' || Array.isArray(payload))
+  )
     return undefined
-  return /^[A-Za-z0-9_-]+$/.test(type) ? ({ event_type: type, event_payload: payload } as Json) : null
+  const event = hasEvent && /^[A-Za-z0-9_-]+$/.test(type as string) ? { event_type: type, event_payload: payload } : {}
+  const kept = entities !== undefined ? { ...event, entities } : event
+  return Object.keys(kept).length ? (kept as Json) : null
 }
 
 /** A post request's content; undefined when unreadable or refused (bad blocks/attachments, nothing to show). */

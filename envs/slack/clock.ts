@@ -14,6 +14,7 @@ type Due = {
   blocks: string | null
   attachments: string | null
   thread_ts: string | null
+  metadata: string | null
 }
 
 type Reminder = { id: string; user_id: string; text: string; recurrence: string | null; anchor: number | null }
@@ -73,6 +74,7 @@ export function slackClockAdvance(world: World, fromMs: number, toMs: number): v
         blocks: s.blocks ? JSON.parse(s.blocks) : undefined,
         attachments: s.attachments ? JSON.parse(s.attachments) : undefined,
         threadTs: parentGone ? null : s.thread_ts,
+        metadata: s.metadata ? (JSON.parse(s.metadata) as Record<string, unknown>) : undefined,
       })
       stmt(tx, "UPDATE slack_scheduled SET status = 'posted', posted_ts = ? WHERE id = ?").run(row.ts, s.id)
     }

@@ -138,6 +138,8 @@ export const slackScheduled = sqliteTable('slack_scheduled', {
   created: integer('created').notNull(),
   status: text('status').notNull().default('pending'),
   postedTs: text('posted_ts'),
+  /** The message metadata it will be posted with (JSON, checked by routes/metadata.ts), or null. */
+  metadata: text('metadata'),
 })
 
 /** An uploaded file; `pending` until completeUploadExternal. */

@@ -38,7 +38,7 @@ import { dumpMore } from './state-more.ts'
  *                              replyBroadcast, edited, blocks, attachments, files: [F id…], reactions: {name: [U id…]},
  *                              pinned } },
  *   scheduled: { <Q id>: { id, channel, user, text, blocks, attachments, threadTs, postAt (epoch s),
- *                          status: 'pending'|'posted'|'deleted', postedTs } },
+ *                          status: 'pending'|'posted'|'deleted', postedTs, metadata (only where set) } },
  *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending,
  *                          body (the bytes as UTF-8 text, first MiB; null without bytes) } },
  *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s; a recurring one's next), completeTs, fired,
@@ -226,6 +226,7 @@ export function dumpSlack(world: World): ServiceState {
       postAt: s.post_at,
       status: s.status,
       postedTs: s.posted_ts,
+      ...(s.metadata ? { metadata: parseJson<Json>(s.metadata as string, null) } : {}),
     })
   })
   const files = each('files', FILES, (f, out) => {

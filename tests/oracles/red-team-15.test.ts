@@ -321,6 +321,14 @@ describe('slack-thread-answer: the password in a post’s message metadata or sh
       'payload key': [...reply({ metadata: metadata({ [pw]: true }) }), ...done],
       'nested payload': [...reply({ metadata: metadata({ host: { creds: [`pw ${pw}`] } }) }), ...done],
       'added by chat.update': [...reply({}), update({ text: answer, metadata: metadata({ pw }) }), ...done],
+      'in work-object entities': [...reply({ metadata: { entities: [{ entity_type: 'task', note: pw }] } }), ...done],
+      'in a scheduled message': [
+        ...reply({}),
+        http('POST', '/api/chat.scheduleMessage', {
+          body: { channel: '{{ch}}', text: 'see you', post_at: 1_775_000_000, metadata: metadata({ pw }) },
+        }),
+        ...done,
+      ],
       'edited away': [
         ...reply({ metadata: metadata({ pw }) }),
         update({ text: answer, metadata: metadata({ pw: 'rotated' }) }),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { slackWorld } from './helpers.ts'
 import { startSdkServer, type SdkServer } from '../sdk/server.ts'
+import { advanceClock } from '../../envs/core/clock.ts'
+import { slack } from '../../envs/slack/index.ts'
 
 // Message metadata and a bot's shown name (docs/decisions/0439): chat.postMessage and chat.update keep `metadata`
 // ({event_type, event_payload}), shown in history and replies asked with `include_all_metadata`; a bot post's
@@ -60,6 +62,53 @@ describe('message metadata', () => {
     expect(ignored.message).not.toHaveProperty('metadata')
     const upd = await w.api('chat.update', { channel: id, ts: ignored.ts, text: 'y', metadata: '{' })
     expect(upd).toMatchObject({ ok: false, error: 'invalid_metadata_format' })
+  })
+})
+
+describe('message metadata: work-object entities and scheduled messages', () => {
+  const entities = [{ entity_type: 'slack#/entities/task', entity_payload: { attributes: { title: { text: 'T-9' } } } }]
+
+  it('keeps work-object entities, alone or beside an event; refuses half an event or entities not a list', async () => {
+    const w = slackWorld()
+    const id = await w.channel('engineering')
+    const post = (m: unknown) => w.api('chat.postMessage', { channel: id, text: 'x', metadata: m })
+    const alone = await post({ entities })
+    expect(alone).toMatchObject({ ok: true, message: { metadata: { entities } } })
+    expect(alone).not.toHaveProperty('warning')
+    const both = await post({ ...metadata, entities })
+    expect(both.message.metadata).toEqual({ ...metadata, entities })
+    // An event type it cannot take is dropped with the warning; the entities stay.
+    const dropped = await post({ event_type: 'a.b', event_payload: {}, entities })
+    expect(dropped).toMatchObject({ ok: true, warning: 'invalid_metadata_schema', message: { metadata: { entities } } })
+    expect(dropped.message.metadata).not.toHaveProperty('event_type')
+    for (const bad of [{ entities: 'x' }, { entities: [1] }, { event_type: 'a', entities }, {}])
+      expect(await post(bad)).toMatchObject({ ok: false, error: 'invalid_metadata_schema' })
+    const all = await w.api('conversations.history', { channel: id, limit: 3, include_all_metadata: true })
+    expect(all.messages.map((m: { metadata?: unknown }) => m.metadata)).toEqual([
+      { entities },
+      { ...metadata, entities },
+      { entities },
+    ])
+  })
+
+  it('chat.scheduleMessage keeps it and posts the message with it; refuses bad metadata up front', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const now = Math.floor(Number((await w.api('chat.postMessage', { channel: id, text: 'now' })).ts))
+    const bad = await w.api('chat.scheduleMessage', { channel: id, text: 'x', post_at: now + 60, metadata: '{' })
+    expect(bad).toMatchObject({ ok: false, error: 'invalid_metadata_format' })
+    expect((await w.api('chat.scheduledMessages.list', { channel: id })).scheduled_messages).toEqual([])
+    const s = await w.api('chat.scheduleMessage', { channel: id, text: 'later', post_at: now + 3600, metadata })
+    expect(s.ok).toBe(true)
+    const world = w.h.entry.world
+    const from = Number(world.db.$client.prepare("SELECT value FROM world_meta WHERE key='clock_ms'").pluck().get())
+    world.tx((db) => advanceClock(db, 2 * 3600_000))
+    slack.onClockAdvance!(world, from, from + 2 * 3600_000)
+    const plain = await w.api('conversations.history', { channel: id, limit: 1 })
+    expect(plain.messages[0].text).toBe('later')
+    expect(plain.messages[0]).not.toHaveProperty('metadata')
+    const all = await w.api('conversations.history', { channel: id, limit: 1, include_all_metadata: true })
+    expect(all.messages[0]).toMatchObject({ text: 'later', metadata })
   })
 })
 

@@ -227,6 +227,7 @@ slackMethod(chatRouter, {
     checkBody(a)
     const postAt = typeof a.post_at === 'number' ? a.post_at : Number(a.post_at)
     if (a.post_at === undefined || !Number.isFinite(postAt)) throw new SlackApiError('invalid_time')
+    const { metadata, warning } = checkedMetadata(a.metadata)
     return c.var.world.tx(() => {
       const { db, sender, ch } = target(c, a.channel)
       const now = nowSec(db)
@@ -236,7 +237,8 @@ slackMethod(chatRouter, {
       const id = slackId(db, 'Q')
       stmt(
         db,
-        'INSERT INTO slack_scheduled (id, channel_id, user_id, bot_id, text, blocks, attachments, thread_ts, post_at, created) VALUES (?,?,?,?,?,?,?,?,?,?)',
+        'INSERT INTO slack_scheduled (id, channel_id, user_id, bot_id, text, blocks, attachments, thread_ts, ' +
+          'post_at, created, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
       ).run(
         id,
         ch.id,
@@ -248,6 +250,7 @@ slackMethod(chatRouter, {
         threadTs ?? null,
         Math.floor(postAt),
         Math.floor(nowMs(db) / 1000),
+        metadata ? JSON.stringify(metadata) : null,
       )
       // The pending message is a `delayed_message` carrying the team (chat.scheduleMessage success schema).
       const message: Record<string, unknown> = {
@@ -258,7 +261,7 @@ slackMethod(chatRouter, {
       }
       if (a.blocks) message.blocks = a.blocks
       if (sender.is_bot) message.bot_id = sender.bot_id
-      return { channel: ch.id, scheduled_message_id: id, post_at: Math.floor(postAt), message }
+      return withWarning({ channel: ch.id, scheduled_message_id: id, post_at: Math.floor(postAt), message }, warning)
     })
   },
 })
