@@ -57,18 +57,22 @@ export function slackArgs(a: ActionRow): Args | undefined {
   return args
 }
 
+/** An argument as a value: a form's (or a JSON body's string) JSON text parsed; undefined for text not JSON. */
+function parsedArg(v: unknown): unknown {
+  if (typeof v !== 'string') return v
+  try {
+    return JSON.parse(v) as unknown
+  } catch {
+    return undefined
+  }
+}
+const objectList = (x: unknown) => Array.isArray(x) && x.every((e) => e && typeof e === 'object' && !Array.isArray(e))
+
 /** A `blocks` / `attachments` argument as stored: an array of objects (JSON text in forms), null when absent. */
 function listArg(v: unknown): Json | undefined {
   if (v === undefined || v === null || v === '') return null
-  let x: unknown = v
-  if (typeof v === 'string') {
-    try {
-      x = JSON.parse(v) as unknown
-    } catch {
-      return undefined
-    }
-  }
-  return Array.isArray(x) && x.every((e) => e && typeof e === 'object' && !Array.isArray(e)) ? (x as Json) : undefined
+  const x = parsedArg(v)
+  return objectList(x) ? (x as Json) : undefined
 }
 
 /**
@@ -78,19 +82,11 @@ function listArg(v: unknown): Json | undefined {
  */
 function metadataArg(v: unknown): Json | null | undefined {
   if (v === undefined || v === null || v === '') return null
-  let x: unknown = v
-  if (typeof v === 'string') {
-    try {
-      x = JSON.parse(v) as unknown
-    } catch {
-      return undefined
-    }
-  }
+  const x = parsedArg(v)
   if (!x || typeof x !== 'object' || Array.isArray(x)) return undefined
   const { event_type: type, event_payload: payload, entities } = x as Entity
   const hasEvent = type !== undefined || payload !== undefined
-  const objects = (v: unknown) => Array.isArray(v) && v.every((e) => e && typeof e === 'object' && !Array.isArray(e))
-  if ((!hasEvent && entities === undefined) || (entities !== undefined && !objects(entities))) return undefined
+  if ((!hasEvent && entities === undefined) || (entities !== undefined && !objectList(entities))) return undefined
   if (
     hasEvent &&
     (typeof type !== 'string' || !type || !payload || typeof payload !== 'object' || Array.isArray(payload))
