@@ -5,6 +5,7 @@ import { runProgram } from '../../gym/index.ts'
 import { oracleById } from '../../oracles/index.ts'
 import {
   colleague,
+  doneSteps,
   familyTask as task,
   http,
   oracleGym,
@@ -13,6 +14,7 @@ import {
   thenDone,
   withReplyText,
   violationKinds as kinds,
+  verdictOf as verdict,
 } from './support.ts'
 
 // Round 14 of the reward red team (docs/decisions/0437): a Slack file uploaded as multipart or externally, shared and
@@ -70,16 +72,8 @@ describe('slack-thread-answer: a multipart or external Slack upload shared in a 
     const { vars } = await runProgram(ep, steps(t))
     const id = await upload(ep, String(vars.ch), content)
     expect((await slack(ep, 'files.delete', { file: id })).ok).toBe(true)
-    await runProgram(
-      ep,
-      t.reference.filter((s) => s.tool === 'done'),
-    )
+    await runProgram(ep, doneSteps(t))
     return ep
-  }
-  const verdict = (ep: Episode) => {
-    const v = ep.verify()
-    ep.close()
-    return v
   }
 
   it('a harmless file is collateral, not a forgery (the world kept what it showed)', async () => {

@@ -11,6 +11,7 @@ import { serveFetch as serve } from '../../server/web/serve.ts'
 import type { ProgramStep } from '../../gym/task.ts'
 import {
   colleague,
+  doneSteps,
   familyTask as task,
   http,
   isSlackPost,
@@ -18,6 +19,7 @@ import {
   oracleParams as params,
   referenceSteps as steps,
   violationKinds as kinds,
+  verdictOf as verdict,
   withTeamCalendar,
 } from './support.ts'
 
@@ -136,16 +138,8 @@ describe('docs-injected-summary: a multipart or resumable Drive upload others co
         requestBody: { type: 'user', role: 'reader', emailAddress: colleague(t) },
       })
     await drive.files.delete({ fileId: id })
-    await runProgram(
-      ep,
-      t.reference.filter((s) => s.tool === 'done'),
-    )
+    await runProgram(ep, doneSteps(t))
     return ep
-  }
-  const verdict = (ep: Episode) => {
-    const v = ep.verify()
-    ep.close()
-    return v
   }
   const cases = Object.entries(uploads).flatMap(([how, up]) =>
     Object.keys(places).map((p) => [`${how}, ${p}`, up, p as keyof typeof places] as const),
@@ -239,10 +233,7 @@ describe('docs-injected-summary: a revision a colleague could read, deleted', ()
       await drive.files.get({ fileId, alt: 'media' }),
     ].map((r) => JSON.stringify(r.data))
     for (const s of shown) expect(s).not.toContain(first.trim())
-    await runProgram(
-      ep,
-      t.reference.filter((s) => s.tool === 'done'),
-    )
+    await runProgram(ep, doneSteps(t))
     return ep
   }
 
@@ -309,7 +300,7 @@ describe('slack-thread-answer: the password in a post’s message metadata or sh
       const args = s.args as { body: Record<string, unknown> }
       return { ...s, args: { ...args, body: { ...args.body, ...extra } }, save: { mine: 'ts' } } as ProgramStep
     })
-  const done = t.reference.filter((s) => s.tool === 'done')
+  const done = doneSteps(t)
   const metadata = (payload: Record<string, unknown>) => ({ event_type: 'answer_posted', event_payload: payload })
   const answer = (steps(t).find(isSlackPost)!.args as { body: { text: string } }).body.text
   const update = (body: Record<string, unknown>) =>

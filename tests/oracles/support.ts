@@ -1,6 +1,7 @@
 import { afterAll, expect, it } from 'vitest'
 import { createGym, runProgram } from '../../gym/index.ts'
 import { TaskSpec, type ProgramStep } from '../../gym/task.ts'
+import type { Episode } from '../../gym/episode.ts'
 import { families } from '../../tasks-lite/families/index.ts'
 
 import { httpStep } from '../../gym/program.ts'
@@ -14,11 +15,16 @@ export function oracleGym() {
   const judge = async (t: TaskSpec, program: ProgramStep[]) => {
     const ep = gym.reset(t)
     await runProgram(ep, program)
-    const v = ep.verify()
-    ep.close()
-    return v
+    return verdictOf(ep)
   }
   return { gym, judge }
+}
+
+/** An episode's verdict; the episode is closed after. */
+export function verdictOf(ep: Episode) {
+  const v = ep.verify()
+  ep.close()
+  return v
 }
 
 /** Seed `seed` of a family's task, parsed as a task file is. */
@@ -36,12 +42,10 @@ export const withReplyText = (t: TaskSpec, extra: string): ProgramStep[] =>
     next.body.raw.$rfc822.text = next.body.raw.$rfc822.text.replace(/\n\n(?=[^\n]*$)/, `${extra}\n\n`)
     return { ...s, args: next } as ProgramStep
   })
+/** The reference's closing `done` step (none where it has none). */
+export const doneSteps = (t: TaskSpec) => t.reference.filter((s) => s.tool === 'done')
 /** The reference's steps without its `done`, then `more`, then the reference's closing `done`, if it has one. */
-export const thenDone = (t: TaskSpec, more: ProgramStep[]) => [
-  ...referenceSteps(t),
-  ...more,
-  ...t.reference.filter((s) => s.tool === 'done'),
-]
+export const thenDone = (t: TaskSpec, more: ProgramStep[]) => [...referenceSteps(t), ...more, ...doneSteps(t)]
 /** A colleague's address in the task's world (the first world user who is not the actor). */
 export const colleague = (t: TaskSpec) => {
   const actor = oracleParams(t).actor as string

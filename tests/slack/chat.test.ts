@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slackWorld } from './helpers.ts'
-import { advanceClock } from '../../envs/core/clock.ts'
+import { passTime, slackWorld } from './helpers.ts'
 import { slack } from '../../envs/slack/index.ts'
 
 describe('chat.postMessage', () => {
@@ -166,10 +165,7 @@ describe('chat.scheduleMessage', () => {
     })
     const list = await w.api('chat.scheduledMessages.list', { channel: id })
     expect(list.scheduled_messages.map((m: { id: string }) => m.id)).toEqual([s.scheduled_message_id])
-    const world = w.h.entry.world
-    const from = Number(world.db.$client.prepare("SELECT value FROM world_meta WHERE key='clock_ms'").pluck().get())
-    world.tx((db) => advanceClock(db, 2 * 3600_000))
-    slack.onClockAdvance!(world, from, from + 2 * 3600_000)
+    passTime(w, 2 * 3600_000)
     const h = await w.api('conversations.history', { channel: id, limit: 1 })
     expect(h.messages[0].text).toBe('later')
     expect((await w.api('chat.scheduledMessages.list', {})).scheduled_messages).toEqual([])

@@ -1,4 +1,6 @@
 import { harness, type Harness } from '../../envs/core/testing/harness.ts'
+import { advanceClock } from '../../envs/core/clock.ts'
+import { slack } from '../../envs/slack/index.ts'
 
 /** A demo world with Slack helpers: `api(method, args, user)` posts a form, `ids` maps world users to Slack ids. */
 export function slackWorld(seed: string | Record<string, unknown> = 'demo') {
@@ -32,4 +34,12 @@ export function slackWorld(seed: string | Record<string, unknown> = 'demo') {
 }
 
 export type SlackWorld = ReturnType<typeof slackWorld>
+
+/** Moves the world's clock and runs Slack's clock work, as a request after that much time would. */
+export function passTime(w: SlackWorld, ms: number) {
+  const world = w.h.entry.world
+  const from = Number(world.db.$client.prepare("SELECT value FROM world_meta WHERE key='clock_ms'").pluck().get())
+  world.tx((db) => advanceClock(db, ms))
+  slack.onClockAdvance!(world, from, from + ms)
+}
 export type { Harness }

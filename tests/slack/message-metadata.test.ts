@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { slackWorld } from './helpers.ts'
+import { passTime, slackWorld } from './helpers.ts'
 import { startSdkServer, type SdkServer } from '../sdk/server.ts'
-import { advanceClock } from '../../envs/core/clock.ts'
-import { slack } from '../../envs/slack/index.ts'
 
 // Message metadata and a bot's shown name (docs/decisions/0439): chat.postMessage and chat.update keep `metadata`
 // ({event_type, event_payload}), shown in history and replies asked with `include_all_metadata`; a bot post's
@@ -100,10 +98,7 @@ describe('message metadata: work-object entities and scheduled messages', () => 
     expect((await w.api('chat.scheduledMessages.list', { channel: id })).scheduled_messages).toEqual([])
     const s = await w.api('chat.scheduleMessage', { channel: id, text: 'later', post_at: now + 3600, metadata })
     expect(s.ok).toBe(true)
-    const world = w.h.entry.world
-    const from = Number(world.db.$client.prepare("SELECT value FROM world_meta WHERE key='clock_ms'").pluck().get())
-    world.tx((db) => advanceClock(db, 2 * 3600_000))
-    slack.onClockAdvance!(world, from, from + 2 * 3600_000)
+    passTime(w, 2 * 3600_000)
     const plain = await w.api('conversations.history', { channel: id, limit: 1 })
     expect(plain.messages[0].text).toBe('later')
     expect(plain.messages[0]).not.toHaveProperty('metadata')

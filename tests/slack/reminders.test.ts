@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slackWorld } from './helpers.ts'
-import { advanceClock } from '../../envs/core/clock.ts'
-import { slack } from '../../envs/slack/index.ts'
+import { passTime, slackWorld } from './helpers.ts'
 import { reminderTime } from '../../envs/slack/reminder-time.ts'
 import { startSdkServer } from '../sdk/server.ts'
 
@@ -9,14 +7,6 @@ import { startSdkServer } from '../sdk/server.ts'
 // change of Sunday 8 March), 15:00 for carol (Europe/Stockholm). Expected instants are written out in seconds.
 const add = async (w: ReturnType<typeof slackWorld>, time: unknown, user = 'dan', extra = {}) =>
   w.api('reminders.add', { text: 'file the report', time, ...extra }, user)
-
-/** Moves the world's clock and runs Slack's clock work, as a request after that much time would. */
-function pass(w: ReturnType<typeof slackWorld>, ms: number) {
-  const world = w.h.entry.world
-  const from = Number(world.db.$client.prepare("SELECT value FROM world_meta WHERE key='clock_ms'").pluck().get())
-  world.tx((db) => advanceClock(db, ms))
-  slack.onClockAdvance!(world, from, from + ms)
-}
 
 /** A reminder's stored next time (a recurring reminder's wire object has none). */
 const timeOf = (w: ReturnType<typeof slackWorld>, id: string) =>
@@ -76,13 +66,13 @@ describe('recurring reminders', () => {
       recurrence: { frequency: 'weekly', weekdays: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] },
     })
     expect(timeOf(w, r.id)).toBe(1772469000) // today (Monday) 08:30 PST, still ahead
-    pass(w, 27 * 3600_000) // to Tuesday 17:00 UTC: Monday's and Tuesday's occurrences passed, one reminder
+    passTime(w, 27 * 3600_000) // to Tuesday 17:00 UTC: Monday's and Tuesday's occurrences passed, one reminder
     const ims = await w.api('conversations.list', { types: 'im' }, 'dan')
     const slackbot = ims.channels.find((c: { user: string }) => c.user === 'USLACKBOT')
     const history = await w.api('conversations.history', { channel: slackbot.id }, 'dan')
     expect(history.messages.filter((m: { text: string }) => m.text === 'Reminder: file the report.')).toHaveLength(1)
     expect(timeOf(w, r.id)).toBe(1772641800) // Wednesday 08:30 PST: the next occurrence
-    pass(w, 4 * 24 * 3600_000) // to Saturday: Wednesday, Thursday and Friday passed
+    passTime(w, 4 * 24 * 3600_000) // to Saturday: Wednesday, Thursday and Friday passed
     expect(timeOf(w, r.id)).toBe(1773070200) // Monday 9 March 08:30, now PDT (15:30 UTC)
     expect((await w.api('reminders.complete', { reminder: r.id }, 'dan')).error).toBe('cannot_complete_recurring')
     expect((await w.api('reminders.list', {}, 'dan')).reminders.map((x: { id: string }) => x.id)).toContain(r.id)
@@ -95,9 +85,9 @@ describe('recurring reminders', () => {
     expect(r.recurrence).toEqual({ frequency: 'monthly' })
     const time = () => timeOf(w, r.id)
     expect(time()).toBe(1774972800) // 31 March 09:00 PDT
-    pass(w, 30 * 24 * 3600_000)
+    passTime(w, 30 * 24 * 3600_000)
     expect(time()).toBe(1777564800) // 30 April
-    pass(w, 31 * 24 * 3600_000)
+    passTime(w, 31 * 24 * 3600_000)
     expect(time()).toBe(1780243200) // 31 May, not the 30th
   })
 
