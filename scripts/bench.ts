@@ -1,6 +1,6 @@
 // npm run bench — prints performance figures (never asserted in tests). Compare ratios within one run.
 // Usage: npm run bench [-- --only core,gmail] [-- --worlds 1000]
-//   [-- --peer [--peer-n 500] [--peer-warm 1500] [--peer-cpu-prof DIR]]
+//   [-- --peer [--peer-n 500] [--peer-warm 1500] [--peer-phases Gmail,Calendar] [--peer-cpu-prof DIR]]
 // --peer adds the side-by-side section against `emulate` (npm i --no-save emulate@0.12.2); `--only peer` runs it alone.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'

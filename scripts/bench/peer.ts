@@ -19,6 +19,8 @@ const N = args.includes('--peer-n') ? Number(args[args.indexOf('--peer-n') + 1])
 const WARMUP = 20
 // Untimed calls of each operation before a phase's warm figures (0 leaves the warm section out).
 const WARM = args.includes('--peer-warm') ? Number(args[args.indexOf('--peer-warm') + 1]) : 1500
+// --peer-phases Calendar,Slack: only those phases (for profiling one service; the marks then cover those alone).
+const PHASES = args.includes('--peer-phases') ? args[args.indexOf('--peer-phases') + 1]!.split(',') : undefined
 // --peer-cpu-prof DIR: our server runs with `node --cpu-prof` and writes its profile into DIR when it stops.
 const PROFILE_DIR = args.includes('--peer-cpu-prof') ? args[args.indexOf('--peer-cpu-prof') + 1] : undefined
 const root = join(import.meta.dirname, '..', '..')
@@ -374,6 +376,7 @@ async function phases(sides: [Side, Side], warmup?: [Side, Side], prefix = ''): 
     ['Slack', slack(channelOf)],
   ]
   for (const [phase, ops] of list) {
+    if (PHASES && !PHASES.includes(phase)) continue
     if (warmup) {
       for (const [, op] of ops) await compare(warmup, op, WARM)
       if (phase === 'Gmail') await compare(warmup, await gmailGet(warmup), WARM)
