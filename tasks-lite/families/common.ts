@@ -172,6 +172,22 @@ export type Family = {
 
 export const GENERATED_BY = 'tasks-lite/generate.ts'
 
+/** English month names, January first (families pick and print months from it). */
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
+
 /** 5-digit code from the rng. */
 export const code = (r: Rng) => String(r.int(10000, 99999))
 

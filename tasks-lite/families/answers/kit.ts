@@ -1,5 +1,6 @@
 /** Shared bits of the answer families (the deliverable is the agent's final text, judged by oracles/answer.ts). */
 import type { ProgramStep } from '../../../gym/task.ts'
+import { MONTHS } from '../common.ts'
 import { doneStep, httpStep } from '../../../gym/program.ts'
 
 export { doneStep }
@@ -20,19 +21,5 @@ export const dollars = (v: number) =>
 export const amount = (r: { int(lo: number, hi: number): number }, lo: number, hi: number) =>
   r.int(lo, hi) + (r.int(1, 19) * 5) / 100
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 /** The English name of month `m` (1-12). */
 export const monthName = (m: number) => MONTHS[(m - 1 + 12) % 12]!

@@ -1,20 +1,6 @@
-import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
+import { baseSeed, company, rng, GENERATED_BY, type Family, MONTHS } from '../common.ts'
 import { driveList, drive, phrase, slack, volumeOf } from './kit.ts'
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 const CHANNELS = ['account-questions', 'sales-desk', 'deal-room', 'cs-team', 'renewals', 'am-team', 'customer-success']
 
 /**

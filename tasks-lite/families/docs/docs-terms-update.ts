@@ -1,4 +1,4 @@
-import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
+import { baseSeed, company, rng, GENERATED_BY, type Family, MONTHS } from '../common.ts'
 import { docs, driveList, phrase, volumeOf } from '../dds/kit.ts'
 
 const VENDORS = [
@@ -10,20 +10,6 @@ const VENDORS = [
   'Corvid Security',
   'Halden Print',
   'Orchard Payroll',
-]
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
 ]
 const date = (d: number, m: number, y: number) => `${MONTHS[m]} ${d}, ${y}`
 const money = (n: number) => `$${n.toLocaleString('en-US')}`

@@ -1,21 +1,7 @@
-import { baseSeed, company, rng, GENERATED_BY, type Family } from '../common.ts'
+import { baseSeed, company, rng, GENERATED_BY, type Family, MONTHS } from '../common.ts'
 import { docs, drive, driveList, phrase, volumeOf } from '../dds/kit.ts'
 
 const PRODUCTS = ['Aurora', 'Basalt', 'Cirrus', 'Dynamo', 'Eclipse', 'Fjord', 'Gemini', 'Helix', 'Ion', 'Juniper']
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 const DOC = 'application/vnd.google-apps.document'
 
 /**

@@ -1,20 +1,6 @@
-import { baseSeed, code, company, nearCode, rng, GENERATED_BY, type Family } from '../common.ts'
+import { baseSeed, code, company, nearCode, rng, GENERATED_BY, type Family, MONTHS } from '../common.ts'
 import { persona, phrasing, volumeFor } from '../../world/phrasing.ts'
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 const ITEMS = [
   'Cloud hosting',
   'Support plan',
