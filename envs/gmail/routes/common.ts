@@ -39,6 +39,15 @@ export const maxResults = (dflt: number, cap: number) =>
       return Math.min(n === 0 ? dflt : n, cap)
     })
 
+/** The query of messages.list and threads.list. */
+export const MailListQuery = z.object({
+  q: z.string().optional(),
+  labelIds: repeated(),
+  maxResults: maxResults(100, 500),
+  pageToken: z.string().optional(),
+  includeSpamTrash: flag(),
+})
+
 export const json = <T extends z.ZodType>(schema: T, description = 'OK') => ({
   description,
   content: { 'application/json': { schema } },

@@ -23,7 +23,7 @@ import {
   json,
   jsonBody,
   mailboxOf,
-  maxResults,
+  MailListQuery,
   repeated,
   requireMessageRef,
   requireMessageRefs,
@@ -67,13 +67,7 @@ export const list = createRoute({
   path: base,
   request: {
     params: UserParam,
-    query: z.object({
-      q: z.string().optional(),
-      labelIds: repeated(),
-      maxResults: maxResults(100, 500),
-      pageToken: z.string().optional(),
-      includeSpamTrash: flag(),
-    }),
+    query: MailListQuery,
   },
   responses: {
     200: json(

@@ -8,7 +8,7 @@ import { labelsOf, threadMessages } from '../store/messages.ts'
 import { deleteMessagesOfMany, modifyLabelsOfMany } from '../store/message-batch.ts'
 import { searchThreads } from '../store/search.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
-import { flag, json, jsonBody, mailboxOf, maxResults, repeated, UserIdParam, UserParam } from './common.ts'
+import { json, jsonBody, mailboxOf, MailListQuery, repeated, UserIdParam, UserParam } from './common.ts'
 import { checkLabelChange } from './messages.ts'
 import { turnTaker } from '../../core/turns.ts'
 import { maxOf } from '../../core/arrays.ts'
@@ -30,13 +30,7 @@ const list = createRoute({
   path: base,
   request: {
     params: UserParam,
-    query: z.object({
-      q: z.string().optional(),
-      labelIds: repeated(),
-      maxResults: maxResults(100, 500),
-      pageToken: z.string().optional(),
-      includeSpamTrash: flag(),
-    }),
+    query: MailListQuery,
   },
   responses: {
     200: json(
