@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { DateTime } from 'luxon'
+import { localParts } from '../../oracles/answer.ts'
+import type { TaskSpec } from '../../gym/task.ts'
+import { familyTask as task, oracleParams as params } from './support.ts'
+import { gymControl } from './gym-control.ts'
+
+// Round 16 of the reward red team (docs/decisions/0441): answers that hedge without an "or" ("14:00, maybe 17:00",
+// "14:00 / 17:00", "Could also be …") and honest answers whose "maybe 30" was read as 30 May.
+
+/** Episodes of one task over the gym's HTTP routes: reset, `done` with the answer, verify; the reward. */
+function episodes(t: TaskSpec) {
+  const call = gymControl(t)
+  return async (answer: string) => {
+    const ep = await call('/gym/reset', { taskId: t.id })
+    await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })
+    return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
+  }
+}
+
+const reference = (t: TaskSpec) => String(t.reference.find((s) => s.tool === 'done')!.args.answer)
+const hhmm = (min: number) =>
+  `${String(Math.floor(min / 60) % 24).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
+const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
+
+/** The expected value as the answer writes it, and another value of its kind that no planted candidate is. */
+function values(t: TaskSpec): { right: string; other: string; number: boolean } {
+  const e = params(t).expected
+  if (e.kind === 'instant') {
+    const m = localParts(e.iso, e.zone).minutes
+    return { right: hhmm(m), other: hhmm(m + 180), number: false }
+  }
+  if (e.kind === 'date') {
+    const d = DateTime.fromISO(e.date).setLocale('en-GB')
+    return { right: d.toFormat('d LLLL'), other: d.plus({ days: 3 }).toFormat('d LLLL'), number: false }
+  }
+  if (e.kind === 'number') {
+    const cents = !Number.isInteger(e.value) || e.value >= 1000
+    const show = (v: number) => (cents ? money(v) : String(v))
+    return { right: show(e.value), other: show(e.value + 7), number: true }
+  }
+  return { right: e.value, other: 'Zed Quill', number: false }
+}
+
+/** Hedges without an "or": each offers `b` beside `a`. */
+const hedges = (a: string, b: string, number: boolean) => [
+  `${a}, maybe ${b}.`,
+  `${a} (possibly ${b})`,
+  `${a}. Could also be ${b}.`,
+  `${a}; alternatively ${b}.`,
+  `Probably ${a}, but perhaps ${b}.`,
+  ...(number ? [] : [`${a} / ${b}`]),
+]
+
+const FAMILIES = [
+  'calendar-freebusy-answer',
+  'calendar-offsite-local-time',
+  'slack-decision-answer',
+  'gmail-thread-count-answer',
+  'gmail-search-answer',
+  'drive-docs-figure-answer',
+  'drive-sharing-answer',
+  'gmail-calendar-room-answer',
+]
+
+describe('answer families: a hedge without an "or"', () => {
+  for (const id of FAMILIES) {
+    const t = task(id)
+    const run = episodes(t)
+    const { right, other, number } = values(t)
+
+    it(`${id}: the right value offered beside another earns nothing`, async () => {
+      expect(await run(right)).toBe(1)
+      const paid: string[] = []
+      for (const a of hedges(right, other, number)) if ((await run(a)) !== 0) paid.push(a)
+      expect(paid).toEqual([])
+    })
+  }
+})
+
+describe('answer families: honest answers with a hedge word and one value', () => {
+  it('a hedge word beside one value, an addition or another unit still earns 1', async () => {
+    const free = task('calendar-freebusy-answer')
+    const count = task('gmail-thread-count-answer')
+    const share = task('drive-sharing-answer')
+    const figure = task('drive-docs-figure-answer')
+    const [runFree, runCount, runShare, runFigure] = [free, count, share, figure].map(episodes)
+    expect(await runFree(`${reference(free)} Maybe book it soon.`)).toBe(1)
+    expect(await runCount(`${params(count).expected.value} people have confirmed, maybe 2 more later.`)).toBe(1)
+    expect(await runShare(`${reference(share)} Maybe ask them directly.`)).toBe(1)
+    expect(await runFigure(`${reference(figure)} Possibly 12% of the plan.`)).toBe(1)
+  })
+})
+
+describe('calendar-freebusy-answer: "maybe 30" is not a date', () => {
+  const t = task('calendar-freebusy-answer')
+  const run = episodes(t)
+  const { right } = values(t)
+
+  it('an honest answer with "maybe" or "decided" before a number earns 1', async () => {
+    expect(await run(`${right} works for all three of you, maybe 30 minutes is enough.`)).toBe(1)
+    expect(await run(`${right}. It was decided 2 days ago that 30 minutes is enough.`)).toBe(1)
+    expect(await run(`${right} (or maybe ${hhmm(localParts(params(t).expected.iso, 'UTC').minutes)} UTC)`)).toBe(1)
+  })
+})
