@@ -7,6 +7,7 @@ import { readerText } from './reader-text.ts'
 import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
 import { historyExposures, slackExposures } from './exposure-slack.ts'
+import { loggedSlackExposures } from './exposure-slack-log.ts'
 import { earlierVersions } from './exposure-revisions.ts'
 import { driveAccess, erasedFileExposures, erasedSlackFiles } from './exposure-erased.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
@@ -183,6 +184,8 @@ export function secretExposures(
   const args = [input.fileText, note, earlier, access, readers, published, erasedSlackFiles(input, actor)] as const
   out.push(...fileExposures(input.initial, seenBy, me, slackId, shows, ...args))
   out.push(...slackExposures(input.initial, seenBy, slackId, shows, note))
+  // What the actor set in Slack and took back again (a status, a bookmark, a user group: 0441), from the log.
+  out.push(...loggedSlackExposures(input, actor, slackId, seenBy, shows, note))
   // A private channel's history at the start, opened to someone new (an invitee, the workspace: 0430).
   out.push(...historyExposures(input.initial, seenBy, slackId, shows, madePublic(input, actor)))
   out.push(...erasedFileExposures(input, actor, me, shows, note, access))
