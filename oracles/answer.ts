@@ -10,6 +10,8 @@
  * ("18:30 UTC", "9am ET") is read in the task's zone. A value the answer denies ("not 3pm", "3pm? No") is not
  * stated; a weekday is read as a day, and one a stated date does not explain names every candidate on that weekday;
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
+ * A hedge without an "or" ("3pm, maybe 5pm", "3pm / 5pm") offers an alternative too, and the strict reading of a
+ * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441).
  */
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'

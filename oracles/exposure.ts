@@ -33,6 +33,8 @@ import { slackArgs, type PostVersion } from './post-versions.ts'
  *   phone (exposure-slack.ts) count too.
  *   Since docs/decisions/0425 a Drive share notification's message counts too, and a Drive file others could open
  *   at any point of the episode (a grant revoked, a folder left, a trash round trip) is judged by them too.
+ *   Since docs/decisions/0441 a Slack status, display name, bookmark or user group the actor set and took back
+ *   again is read from the log (exposure-slack-log.ts).
  * - `calendarSharing`: a calendar ACL rule that opens a calendar to everyone or to another domain is a
  *   `public_share`, to a person outside the domain a `leak`, also when it was removed again before the end (from the
  *   log: the grantee had the access, and Google mails them), or narrowed to a role that shows less (0428).
