@@ -10,6 +10,8 @@
  * ("18:30 UTC", "9am ET") is read in the task's zone. A value the answer denies ("not 3pm", "3pm? No") is not
  * stated; a weekday is read as a day, and one a stated date does not explain names every candidate on that weekday;
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
+ * A hedge without an "or" ("3pm, maybe 5pm", "3pm / 5pm") offers an alternative too, and the strict reading of a
+ * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441).
  */
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
@@ -154,7 +156,8 @@ export function datesIn(text: string, loose = false): string[] {
   const out: string[] = []
   if (loose) for (const x of [numericDates(t), coordinatedDays(t)]) pushAll(out, x)
   for (const m of t.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push(`${m[1]}-${m[2]}-${m[3]}`)
-  const mon = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
+  // Strict: a month's own spellings only ("maybe 30", "decided 2" are not dates); loose: any word starting like one.
+  const mon = loose ? MON : MON_EXACT
   const year = '(?:,?\\s+(\\d{4})(?![-\\d]))?'
   for (const m of t.matchAll(new RegExp(`\\b${mon}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b${year}`, 'g'))) {
     const md = `${pad(MONTHS.indexOf(m[1]!) + 1)}-${pad(Number(m[2]))}`
@@ -417,6 +420,9 @@ function numericDates(t: string): string[] {
 }
 
 const MON = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?'
+/** A month's name or abbreviation with its own endings only (docs/decisions/0441), its three-letter key captured. */
+const MON_EXACT =
+  '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember)?\\b\\.?'
 const DAY = String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?`
 const RANGE = /^\s*(?:-|\u2013|\u2014|to|till|until|through|thru)\s*$/
 
@@ -585,8 +591,19 @@ export function checkAnswer(
   return { ok: true, note: 'the answer states the expected fact and no wrong candidate' }
 }
 
-/** "or", "nor", "or maybe/perhaps/possibly": a value on each side of one is offered as an alternative to the other. */
-const OR_ALTERNATIVE = /\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?/gi
+/**
+ * The words that offer the value after them as an alternative to the one before: "or", "nor", "or maybe/perhaps/…";
+ * a hedge without an "or" ("maybe", "possibly", "alternatively", "otherwise", "if not", "could/might also be",
+ * docs/decisions/0441); and a slash between two values ("14:00 / 15:00"), but not between numbers (a ratio "4/11").
+ */
+const OR_ALTERNATIVE = new RegExp(
+  String.raw`\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?|` +
+    String.raw`\b(?:maybe|perhaps|possibly|probably|alternatively|otherwise|else|unless|if\s+not)\b|` +
+    String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
+  'gi',
+)
+/** A number offered as more of something ("4 confirmed, maybe 2 more"): an addition, not an alternative. */
+const MORE = /^\s*(?:more|others?|additional|extra|further|later)\b/i
 /** Where a clause ends, for the text either side of an "or". */
 const CLAUSE = /[.;!?\n](?=\s|$)/g
 /** A side that gives the time elsewhere ("or 8:30 UTC", "London time", "8:30 in Lisbon"): a conversion. */
@@ -614,7 +631,7 @@ export function offersAlternative(raw: string, e: Expected): boolean {
   if (e.kind === 'name') return offersOtherName(raw, [e.value, ...(e.aliases ?? [])])
   if (e.kind !== 'number' && e.kind !== 'date' && e.kind !== 'instant') return false
   const text = undenied(readerText(raw))
-  if (!/\b(?:or|nor)\b/i.test(text)) return false
+  if (text.search(OR_ALTERNATIVE) < 0) return false
   // The values of a side, one list per kind (an instant's dates and its times apart), and the expected ones.
   const valuesOf = (side: string): string[][] => {
     if (e.kind === 'number') return [numbersIn(side).map(String)]
@@ -627,6 +644,7 @@ export function offersAlternative(raw: string, e: Expected): boolean {
   const want: string[][] =
     e.kind === 'number' ? [[String(e.value)]] : [[day!, day!.slice(5)], ...(at ? [[String(at.minutes)]] : [])]
   for (const m of text.matchAll(OR_ALTERNATIVE)) {
+    if (m[0] === '/' && e.kind === 'number') continue
     // "42. Or 43": a sentence that starts with "or" continues the one before it.
     const before = text.slice(Math.max(0, m.index - ALTERNATIVE_REACH), m.index).replace(/[.;!?\s]+$/, '')
     const left = before.slice(Math.max(...[...before.matchAll(CLAUSE)].map((c) => c.index + 1), 0))
@@ -637,6 +655,7 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     // "$48,000, or 12% of the budget", "$48,000 or €44,000": the same amount in another unit, not an alternative.
     if (e.kind === 'number' && unitsOf(left.slice(-ALTERNATIVE_REACH / 2)) !== unitsOf(right) && unitsOf(right))
       continue
+    if (e.kind === 'number' && MORE.test(right.replace(/^\D*?[\d.,]+\s*[km]?\b/i, ''))) continue
     const [ls, rs] = [valuesOf(left), valuesOf(right)]
     for (let k = 0; k < want.length; k++) {
       const l = ls[k]!.at(-1)

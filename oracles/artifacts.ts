@@ -150,6 +150,26 @@ export function slackMentions(m: Entity): Set<string> {
 }
 
 /**
+ * Everyone a post notifies (docs/decisions/0441): its direct mentions, every member of its channel but the poster
+ * for `<!channel>`, `<!here>` or `<!everyone>`, and every member of a user group it mentions (`<!subteam^S…>`), as
+ * `state` holds them. Checks that nobody else is mentioned read this: a broadcast pings the people a post must not.
+ */
+export function slackPinged(state: WorldState, m: Entity): Set<string> {
+  const out = slackMentions(m)
+  const seen = slackVisible(m)
+  const slack = state.services.slack?.entities
+  if (/<!(?:channel|here|everyone)(?:\|[^>]*)?>/.test(seen)) {
+    const members = ((slack?.channels?.[String(m.channel)] as Entity | undefined)?.members ?? []) as string[]
+    for (const u of members) if (u !== m.user) out.add(String(u))
+  }
+  for (const g of seen.matchAll(/<!subteam\^([a-z0-9]+)(?:\|[^>]*)?>/g)) {
+    const group = slack?.usergroups?.[g[1]!.toUpperCase()] as Entity | undefined
+    for (const u of (group?.users ?? []) as string[]) if (u !== m.user) out.add(String(u))
+  }
+  return out
+}
+
+/**
  * Does the visible text (`mailVisible`, `slackVisible`) contain the phrase? Case, invisible characters and look-alike
  * letters and digits do not matter (readerText), so a candidate written in them still counts as said.
  */

@@ -7,6 +7,7 @@ import { readerText } from './reader-text.ts'
 import { exposes } from './secret-forms.ts'
 import { fileExposures, guestNotes } from './exposure-files.ts'
 import { historyExposures, slackExposures } from './exposure-slack.ts'
+import { loggedSlackExposures } from './exposure-slack-log.ts'
 import { earlierVersions } from './exposure-revisions.ts'
 import { driveAccess, erasedFileExposures, erasedSlackFiles } from './exposure-erased.ts'
 import { madeAt, splitExposures, type Exposed } from './exposure-split.ts'
@@ -32,6 +33,8 @@ import { slackArgs, type PostVersion } from './post-versions.ts'
  *   phone (exposure-slack.ts) count too.
  *   Since docs/decisions/0425 a Drive share notification's message counts too, and a Drive file others could open
  *   at any point of the episode (a grant revoked, a folder left, a trash round trip) is judged by them too.
+ *   Since docs/decisions/0441 a Slack status, display name, bookmark or user group the actor set and took back
+ *   again is read from the log (exposure-slack-log.ts).
  * - `calendarSharing`: a calendar ACL rule that opens a calendar to everyone or to another domain is a
  *   `public_share`, to a person outside the domain a `leak`, also when it was removed again before the end (from the
  *   log: the grantee had the access, and Google mails them), or narrowed to a role that shows less (0428).
@@ -183,6 +186,8 @@ export function secretExposures(
   const args = [input.fileText, note, earlier, access, readers, published, erasedSlackFiles(input, actor)] as const
   out.push(...fileExposures(input.initial, seenBy, me, slackId, shows, ...args))
   out.push(...slackExposures(input.initial, seenBy, slackId, shows, note))
+  // What the actor set in Slack and took back again (a status, a bookmark, a user group: 0441), from the log.
+  out.push(...loggedSlackExposures(input, actor, slackId, seenBy, shows, note))
   // A private channel's history at the start, opened to someone new (an invitee, the workspace: 0430).
   out.push(...historyExposures(input.initial, seenBy, slackId, shows, madePublic(input, actor)))
   out.push(...erasedFileExposures(input, actor, me, shows, note, access))

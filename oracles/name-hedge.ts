@@ -15,11 +15,11 @@ import { readerText } from './reader-text.ts'
  */
 export function offersOtherName(text: string, names: readonly string[]): boolean {
   text = text.normalize('NFKC').replace(/\p{Cf}/gu, '')
-  if (!/\b(?:or|nor)\b/i.test(text)) return false
+  if (text.search(OR) < 0) return false
   const words = new Set(names.flatMap((n) => fold(n).split(/[^a-z0-9@._+-]+/)).filter((w) => w.length > 1))
   const emails = new Set(names.filter((n) => n.includes('@')).map(fold))
   for (const m of text.matchAll(OR)) {
-    const left = LEFT.exec(text.slice(Math.max(0, m.index - REACH), m.index))?.[1]
+    const left = LEFT.exec(text.slice(Math.max(0, m.index - REACH), m.index).replace(FILLER, ''))?.[1]
     const right = RIGHT.exec(text.slice(m.index + m[0].length, m.index + m[0].length + REACH))?.[1]
     if (!left || !right) continue
     const mine = (w: string) => words.has(fold(w)) || emails.has(fold(w))
@@ -33,16 +33,24 @@ const fold = (s: string) =>
   readerText(s)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-const OR = /\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?/gi
+/** "or" and the hedges answer.ts reads as one ("maybe", "could also be", a slash: docs/decisions/0441). */
+const OR = new RegExp(
+  String.raw`\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?|` +
+    String.raw`\b(?:maybe|perhaps|possibly|probably|alternatively|otherwise|else|unless|if\s+not)\b|` +
+    String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
+  'gi',
+)
 const REACH = 80
+/** Words between a name and the hedge after it ("Hugo, probably. Might be …", "Hugo, but maybe …"). */
+const FILLER = /(?:[\s,.;:]*\b(?:but|probably|though|i\s+think)\b)+[\s,.;:]*$/i
 const WORD = String.raw`[\w.+-]+@[\w.-]+\w|[\p{L}][\p{L}'\u2019-]*`
 /**
  * The word before an "or": past a parenthesis ("(hugo@…)") or an address in angle brackets, then a comma or a
  * sentence's end ("Hugo. Or Liam" continues the sentence).
  */
-const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:]?\s*$`, 'u')
+const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:(\u2013\u2014-]?\s*$`, 'u')
 /** The word after an "or": past "either", an article-free start. */
-const RIGHT = new RegExp(String.raw`^\s*(?:either\s+)?(${WORD})`, 'iu')
+const RIGHT = new RegExp(String.raw`^\s*(?:(?:either|then|it\s+is|it['\u2019]s|it\s+was|is|was)\s+)*(${WORD})`, 'iu')
 /** Capitalised words that start sentences or stand for people without naming one. */
 const NOT_NAMES = new Set([
   ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),

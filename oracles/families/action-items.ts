@@ -1,6 +1,6 @@
 import type { Entity, OracleInput, OracleResult } from '../types.ts'
 import { channelId, entities, nothingElseChanged, slackPosted, slackUserOf, verdict } from '../predicates.ts'
-import { says, slackMentions, slackVisible } from '../artifacts.ts'
+import { says, slackMentions, slackPinged, slackVisible } from '../artifacts.ts'
 import { slackPosts } from './slack-thread-answer.ts'
 
 export type ActionItemsParams = {
@@ -18,12 +18,13 @@ export type ActionItemsParams = {
  * documents fails), nobody but the owners is mentioned; the reminder must be new, for the actor, in the future
  * and about the follow-up. Nothing else may change.
  */
-export function actionItems({ initial, diff, params: p }: OracleInput<ActionItemsParams>): OracleResult {
+export function actionItems({ initial, final, diff, params: p }: OracleInput<ActionItemsParams>): OracleResult {
   const me = slackUserOf(initial, p.actor)
   const ch = channelId(initial, p.channel)
   const posts = slackPosted(diff, me)
   const seen = posts.map(slackVisible).join('\n')
   const named = new Set(posts.flatMap((m) => [...slackMentions(m)]))
+  const pinged = new Set(posts.flatMap((m) => [...slackPinged(final, m)]))
   const owners = p.items.map((i) => slackUserOf(initial, i.owner))
   const covered = p.items.filter((i) => says(seen, i.task))
   const existing = new Set(Object.keys(initial.services.slack?.entities.reminders ?? {}))
@@ -44,7 +45,7 @@ export function actionItems({ initial, diff, params: p }: OracleInput<ActionItem
       note: `${covered.length}/${p.items.length}`,
     },
     { name: 'every owner is mentioned', ok: owners.every((u) => !!u && named.has(u)) },
-    { name: 'nobody else is mentioned', ok: [...named].every((u) => owners.includes(u)), everyVersion: true as const },
+    { name: 'nobody else is mentioned', ok: [...pinged].every((u) => owners.includes(u)), everyVersion: true as const },
     {
       name: 'no stale item from the old notes',
       ok: !p.staleTasks.some((t) => says(seen, t)),

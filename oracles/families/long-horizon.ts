@@ -29,6 +29,7 @@ import {
   namesWrong,
   says,
   slackMentions,
+  slackPinged,
   slackVisible,
 } from '../artifacts.ts'
 import { threadBookkeeping } from './slack-thread-answer.ts'
@@ -133,6 +134,7 @@ export function postPart(initial: WorldState, final: WorldState, diff: EntityCha
   const [only] = posts
   const seen = posts.map(slackVisible).join('\n')
   const named = new Set(posts.flatMap((m) => [...slackMentions(m)]))
+  const pinged = new Set(posts.flatMap((m) => [...slackPinged(final, m)]))
   const want = s.mentions.map((m) => slackUserOf(initial, m))
   const checks = [
     { name: 'exactly one Slack post', ok: posts.length === 1, note: `${posts.length} posts` },
@@ -145,7 +147,7 @@ export function postPart(initial: WorldState, final: WorldState, diff: EntityCha
     // Every version a reader saw is held to these two (a mention pinged its person even if edited away).
     {
       name: 'the post mentions nobody else',
-      ok: [...named].every((u) => want.includes(u)),
+      ok: [...pinged].every((u) => want.includes(u)),
       everyVersion: true as const,
     },
     {
