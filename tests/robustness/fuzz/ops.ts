@@ -1,5 +1,7 @@
 import type { Fuzz, Op } from './engine.ts'
 import { slackOps, slackSetup } from './ops-slack.ts'
+import { gmailOps } from './ops-gmail.ts'
+import { driveOps, driveSetup } from './ops-drive.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -10,6 +12,8 @@ const controlOps: Op[] = [
 ]
 
 export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<void> }> = {
+  gmail: { ops: gmailOps },
+  drive: { ops: driveOps, setup: driveSetup },
   slack: { ops: slackOps, setup: slackSetup },
 }
 
