@@ -25,7 +25,10 @@ export type Model = {
   gmail: { labels: Record<string, string>; msgs: Record<string, { threadId: string; labels: string[] }> }
   drafts: Record<string, string>
   drive: { root: string; files: Record<string, { name: string; parent: string; folder: boolean; trashed: boolean }> }
-  calendar: Record<string, { summary: string; count: number; gone: string[]; start: string; allDay: boolean }>
+  calendar: Record<
+    string,
+    { summary: string; count: number; gone: string[]; changed: string[]; start: string; allDay: boolean }
+  >
   docs: Record<string, string>
   slack: {
     channel: string

@@ -9,7 +9,7 @@ const files = (f: Fuzz) => f.model.drive.files
 const folders = (f: Fuzz) => [f.model.drive.root, ...Object.keys(files(f)).filter((id) => files(f)[id]!.folder)]
 
 /** Trashed itself or below a trashed folder. */
-function trashed(f: Fuzz, id: string): boolean {
+export function trashed(f: Fuzz, id: string): boolean {
   for (let at: File | undefined = files(f)[id]; at; at = files(f)[at.parent]) if (at.trashed) return true
   return false
 }

@@ -1,6 +1,8 @@
 import type { Fuzz, Op } from './engine.ts'
 import { slackOps, slackSetup } from './ops-slack.ts'
 import { gmailOps } from './ops-gmail.ts'
+import { calendarOps } from './ops-calendar.ts'
+import { docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
@@ -13,6 +15,8 @@ const controlOps: Op[] = [
 
 export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<void> }> = {
   gmail: { ops: gmailOps },
+  calendar: { ops: calendarOps },
+  docs: { ops: docsOps },
   drive: { ops: driveOps, setup: driveSetup },
   slack: { ops: slackOps, setup: slackSetup },
 }
