@@ -29,6 +29,7 @@ export type Model = {
     string,
     { summary: string; count: number; gone: string[]; changed: string[]; start: string; allDay: boolean }
   >
+  calendarSync: { token?: string; changed: string[]; maybe: string[] }
   docs: Record<string, string>
   slack: {
     channel: string
@@ -76,6 +77,7 @@ export class Fuzz {
       drafts: {},
       drive: { root: '', files: {} },
       calendar: {},
+      calendarSync: { changed: [], maybe: [] },
       docs: {},
       slack: { channel: '', users: {}, msgs: {} },
       snapshots: [],

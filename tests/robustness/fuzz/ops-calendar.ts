@@ -7,6 +7,12 @@ import type { Fuzz, Op } from './engine.ts'
 const ZONES = ['America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC', 'Europe/Berlin', 'Australia/Lord_Howe']
 type Event = calendar_v3.Schema$Event
 const cal = (f: Fuzz) => f.model.calendar
+/** Notes an event id written since the last sync token (each sync answers exactly these). */
+const touched = (f: Fuzz, id: string, maybe = false) => {
+  const feed = f.model.calendarSync
+  const list = maybe ? feed.maybe : feed.changed
+  if (feed.token && !list.includes(id)) list.push(id)
+}
 const at = (d: { dateTime?: string | null; date?: string | null } | undefined) =>
   d?.date ?? new Date(Date.parse(d!.dateTime!)).toISOString()
 
@@ -37,6 +43,7 @@ async function insert(f: Fuzz): Promise<void> {
   f.check(r.ok, () => `events.insert: ${r.status} ${JSON.stringify(r.data)}`)
   if (!r.ok) return
   f.equal([r.data.summary, at(r.data.start!), at(r.data.end!)], [summary, at(body.start), at(body.end)], 'inserted')
+  touched(f, r.data.id!)
   cal(f)[r.data.id!] = {
     summary,
     count: kind === 'series' ? count : 1,
@@ -58,6 +65,9 @@ async function patch(f: Fuzz): Promise<void> {
   f.check(r.ok, () => `events.patch: ${r.status} ${JSON.stringify(r.data)}`)
   if (!r.ok) return
   const m = cal(f)[eventId]!
+  // A change to a series may reach its exceptions too (those that kept the field).
+  touched(f, eventId)
+  for (const id of [...m.changed, ...m.gone]) touched(f, id, true)
   if (requestBody.summary !== undefined) m.summary = requestBody.summary
   f.equal([r.data.summary, at(r.data.start!)], [m.summary, m.start], 'patch keeps what it did not name')
 }
@@ -89,6 +99,7 @@ async function exception(f: Fuzz): Promise<void> {
     )
     f.check(r.ok, () => `delete instance: ${r.status}`)
     const m = cal(f)[series]!
+    touched(f, one.id!)
     m.gone.push(one.id!)
     m.changed = m.changed.filter((id) => id !== one.id)
   } else {
@@ -100,6 +111,7 @@ async function exception(f: Fuzz): Promise<void> {
     if (!r.ok) return
     f.equal([r.data.id, r.data.summary, r.data.recurringEventId], [one.id, summary, series], 'patched instance')
     const m = cal(f)[series]!
+    touched(f, one.id!)
     if (!m.changed.includes(one.id!)) m.changed.push(one.id!)
   }
   await instances(f)
@@ -111,6 +123,8 @@ async function remove(f: Fuzz): Promise<void> {
   const eventId = f.rng.pick(ids)
   const r = await f.google('events.delete', true, () => f.calendar.events.delete({ calendarId: 'primary', eventId }))
   f.check(r.ok, () => `events.delete: ${r.status}`)
+  touched(f, eventId)
+  for (const id of [...cal(f)[eventId]!.changed, ...cal(f)[eventId]!.gone]) touched(f, id, true)
   delete cal(f)[eventId]
   const again = await f.google('events.delete again', true, () =>
     f.calendar.events.delete({ calendarId: 'primary', eventId }),
@@ -163,6 +177,48 @@ async function list(f: Fuzz): Promise<void> {
   if (!single) f.equal([...seen].sort(), want.sort(), 'events.list ids')
 }
 
+/** Incremental sync: a sync token answers exactly the events written since it was handed out, then a new one. */
+async function sync(f: Fuzz): Promise<void> {
+  const feed = f.model.calendarSync
+  const seen: calendar_v3.Schema$Event[] = []
+  let pageToken: string | undefined
+  let next: string | undefined
+  const both = f.rng.chance(0.5)
+  for (let i = 0; i < 500; i++) {
+    const maxResults = 1 + f.rng.int(4)
+    const r = await f.google('events.list sync', false, () =>
+      f.calendar.events.list({
+        calendarId: 'primary',
+        maxResults,
+        // Later pages: the pageToken alone or with the sync token again (as Google's sync sample does).
+        ...(feed.token && (!pageToken || both) ? { syncToken: feed.token } : {}),
+        ...(pageToken ? { pageToken } : {}),
+      }),
+    )
+    f.check(r.ok, () => `events.list sync: ${r.status} ${JSON.stringify(r.data)}`)
+    if (!r.ok) return
+    seen.push(...(r.data.items ?? []))
+    pageToken = r.data.nextPageToken ?? undefined
+    next = r.data.nextSyncToken ?? undefined
+    if (!pageToken) break
+  }
+  f.check(next, 'the last page of a sync carries nextSyncToken')
+  if (feed.token) {
+    const ids = seen.map((e) => e.id!)
+    f.equal(ids.length, new Set(ids).size, 'sync visits each change once')
+    const missing = feed.changed.filter((id) => !ids.includes(id))
+    const extra = ids.filter((id) => !feed.changed.includes(id) && !feed.maybe.includes(id))
+    f.equal({ missing, extra }, { missing: [], extra: [] }, 'events changed since the sync token')
+    for (const e of seen) {
+      const gone = !cal(f)[e.id!] && !Object.values(cal(f)).some((m) => m.changed.includes(e.id!))
+      if (gone) f.equal(e.status, 'cancelled', `deleted event ${e.id} in the sync`)
+    }
+  }
+  feed.token = next
+  feed.changed = []
+  feed.maybe = []
+}
+
 export const calendarOps: Op[] = [
   { name: 'calendar.insert', weight: 4, run: insert },
   { name: 'calendar.patch', weight: 2, run: patch },
@@ -171,4 +227,5 @@ export const calendarOps: Op[] = [
   { name: 'calendar.delete', weight: 1, run: remove },
   { name: 'calendar.get', weight: 2, run: get },
   { name: 'calendar.list', weight: 2, run: list },
+  { name: 'calendar.sync', weight: 2, run: sync },
 ]

@@ -148,6 +148,21 @@ async function list(f: Fuzz): Promise<void> {
   f.equal([...seen].sort(), want.sort(), q)
 }
 
+/** `name = '…'` (quotes and backslashes escaped) finds exactly the files of that name, after renames too. */
+async function byName(f: Fuzz): Promise<void> {
+  const ids = Object.keys(files(f))
+  if (!ids.length) return create(f)
+  const name = files(f)[f.rng.pick(ids)]!.name
+  const q = `name = '${name.replace(/[\\']/g, (c) => `\\${c}`)}' and trashed = false`
+  const r = await f.google('files.list name', false, () =>
+    f.drive.files.list({ q, pageSize: 100, fields: 'nextPageToken,files(id)' }),
+  )
+  f.check(r.ok, () => `files.list ${q}: ${r.status} ${JSON.stringify(r.data)}`)
+  if (!r.ok) return
+  const want = ids.filter((id) => files(f)[id]!.name === name && !trashed(f, id))
+  f.equal((r.data.files ?? []).map((x) => x.id!).sort(), want.sort(), q)
+}
+
 export const driveOps: Op[] = [
   { name: 'drive.create', weight: 4, run: create },
   { name: 'drive.rename', weight: 2, run: rename },
@@ -157,4 +172,5 @@ export const driveOps: Op[] = [
   { name: 'drive.delete', weight: 1, run: remove },
   { name: 'drive.get', weight: 2, run: get },
   { name: 'drive.list', weight: 3, run: list },
+  { name: 'drive.byName', weight: 2, run: byName },
 ]

@@ -237,6 +237,55 @@ async function list(f: Fuzz): Promise<void> {
   f.equal(sorted(seen), sorted(want), `messages.list labelIds=${label} includeSpamTrash=${all}`)
 }
 
+/** A search and the messages it should find: label names as `label:` takes them, after renames too. */
+function query(f: Fuzz): { q: string; match: (labels: string[]) => boolean } {
+  const key = (n: string) => n.toLowerCase().replace(/[\s/_-]+/g, '-')
+  const named = Object.entries(f.model.gmail.labels).filter(
+    ([, n]) =>
+      /^[\p{L}\p{N} _/-]+$/u.test(n) &&
+      Object.values(f.model.gmail.labels).filter((o) => key(o) === key(n)).length === 1 &&
+      !['inbox', 'unread', 'starred', 'important', 'sent', 'draft', 'trash', 'spam'].includes(key(n)),
+  )
+  const live = (ls: string[]) => !ls.includes('TRASH')
+  const simple: [string, (ls: string[]) => boolean][] = [
+    ['is:unread', (ls) => live(ls) && ls.includes('UNREAD')],
+    ['is:starred', (ls) => live(ls) && ls.includes('STARRED')],
+    ['in:inbox', (ls) => live(ls) && ls.includes('INBOX')],
+    ['in:sent', (ls) => live(ls) && ls.includes('SENT')],
+    ['in:trash', (ls) => ls.includes('TRASH')],
+    ['is:unread -is:starred', (ls) => live(ls) && ls.includes('UNREAD') && !ls.includes('STARRED')],
+    ['in:inbox OR is:starred', (ls) => live(ls) && (ls.includes('INBOX') || ls.includes('STARRED'))],
+  ]
+  if (named.length && f.rng.chance(0.5)) {
+    const [id, name] = f.rng.pick(named)
+    return { q: `label:${key(name)}`, match: (ls) => live(ls) && ls.includes(id) }
+  }
+  const [q, match] = f.rng.pick(simple)
+  return { q, match }
+}
+
+async function search(f: Fuzz): Promise<void> {
+  const { q, match } = query(f)
+  const seen: string[] = []
+  let pageToken: string | undefined
+  for (let i = 0; i < 500; i++) {
+    const maxResults = 1 + f.rng.int(5)
+    const r = await f.google('messages.list q', false, () =>
+      f.gmail.users.messages.list({ userId: 'me', q, maxResults, pageToken }),
+    )
+    f.check(r.ok, () => `messages.list q=${q}: ${r.status}`)
+    if (!r.ok) return
+    seen.push(...(r.data.messages ?? []).map((m) => m.id!))
+    pageToken = r.data.nextPageToken ?? undefined
+    if (!pageToken) break
+  }
+  f.equal(seen.length, new Set(seen).size, `q=${q} visits each message once`)
+  const want = Object.entries(f.model.gmail.msgs)
+    .filter(([, m]) => match(m.labels))
+    .map(([id]) => id)
+  f.equal(sorted(seen), sorted(want), `messages.list q=${q}`)
+}
+
 async function counts(f: Fuzz): Promise<void> {
   const id = f.rng.pick([...SYSTEM, ...userLabels(f)])
   const r = await f.google('labels.get', false, () => f.gmail.users.labels.get({ userId: 'me', id }))
@@ -277,6 +326,7 @@ export const gmailOps: Op[] = [
   { name: 'gmail.draft', weight: 2, run: draft },
   { name: 'gmail.get', weight: 2, run: get },
   { name: 'gmail.list', weight: 2, run: list },
+  { name: 'gmail.search', weight: 2, run: search },
   { name: 'gmail.counts', weight: 2, run: counts },
   { name: 'gmail.thread', weight: 1, run: thread },
 ]

@@ -21,7 +21,22 @@ export class Rng {
   }
   /** A short label-like text: plain, unicode (accents, CJK, emoji, RTL), spaces, or long. */
   text(max = 40): string {
-    const parts = ['plan', 'Café', '日本語', '🙂', 'שלום', 'a b', 'x-y_z', 'Q4', '"quoted"', 'naïve', '👩‍💻', '  ']
+    const parts = [
+      'plan',
+      'Café',
+      '日本語',
+      '🙂',
+      'שלום',
+      'a b',
+      'x-y_z',
+      'Q4',
+      '"quoted"',
+      'naïve',
+      '👩‍💻',
+      '  ',
+      "it's",
+      'a\\b',
+    ]
     const kind = this.int(6)
     if (kind === 0) return 'n' + this.int(1000)
     if (kind === 5) return ('long' + this.int(10)).padEnd(Math.min(max, 30 + this.int(max)), 'é')
