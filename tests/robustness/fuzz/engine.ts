@@ -30,6 +30,7 @@ export type Model = {
     { summary: string; count: number; gone: string[]; changed: string[]; start: string; allDay: boolean }
   >
   calendarSync: { token?: string; changed: string[]; maybe: string[] }
+  driveChanges: { token?: string; changed: string[]; maybe: string[] }
   docs: Record<string, string>
   slack: {
     channel: string
@@ -78,6 +79,7 @@ export class Fuzz {
       drive: { root: '', files: {} },
       calendar: {},
       calendarSync: { changed: [], maybe: [] },
+      driveChanges: { changed: [], maybe: [] },
       docs: {},
       slack: { channel: '', users: {}, msgs: {} },
       snapshots: [],

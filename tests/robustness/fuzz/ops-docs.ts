@@ -1,6 +1,6 @@
 import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
-import { trashed } from './ops-drive.ts'
+import { touched, trashed } from './ops-drive.ts'
 
 // Docs: documents created, text inserted and deleted at random UTF-16 indexes (code point boundaries, so emoji and
 // accents are kept whole), checked against the body's text runs; a new document is a Drive file in My Drive.
@@ -32,8 +32,10 @@ async function create(f: Fuzz): Promise<void> {
   if (!r.ok) return
   f.equal(r.data.title, title, 'created title')
   docs(f)[r.data.documentId!] = ''
-  if (f.model.drive.root)
+  if (f.model.drive.root) {
     f.model.drive.files[r.data.documentId!] = { name: title, parent: f.model.drive.root, folder: false, trashed: false }
+    touched(f, r.data.documentId!)
+  }
 }
 
 async function edit(f: Fuzz): Promise<void> {
@@ -61,6 +63,7 @@ async function edit(f: Fuzz): Promise<void> {
   )
   f.check(r.ok, () => `batchUpdate ${JSON.stringify(requests)} on ${JSON.stringify(text)}: ${JSON.stringify(r.data)}`)
   if (r.ok) docs(f)[documentId] = next
+  if (r.ok && f.model.drive.root) touched(f, documentId)
 }
 
 async function get(f: Fuzz): Promise<void> {
