@@ -150,7 +150,7 @@ export class Fuzz {
   ): Promise<Outcome<Record<string, unknown>>> {
     const before = write ? await this.state() : undefined
     try {
-      const data = (await this.slack[user]!.apiCall(method, args)) as Record<string, unknown>
+      const data = (await this.slack[user]!.apiCall(method, args)) as unknown as Record<string, unknown>
       this.check(data.ok === true, `${label}: ok is ${String(data.ok)}`)
       const { response_metadata: _, ...kept } = data
       this.record(label, 200, kept)

@@ -68,7 +68,7 @@ async function patch(f: Fuzz): Promise<void> {
   // A change to a series may reach its exceptions too (those that kept the field).
   touched(f, eventId)
   for (const id of [...m.changed, ...m.gone]) touched(f, id, true)
-  if (requestBody.summary !== undefined) m.summary = requestBody.summary
+  if (typeof requestBody.summary === 'string') m.summary = requestBody.summary
   f.equal([r.data.summary, at(r.data.start!)], [m.summary, m.start], 'patch keeps what it did not name')
 }
 

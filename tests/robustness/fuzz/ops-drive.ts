@@ -187,7 +187,7 @@ async function changes(f: Fuzz): Promise<void> {
   const feed = f.model.driveChanges
   if (!feed.token) {
     const r = await f.google('changes.getStartPageToken', false, () => f.drive.changes.getStartPageToken({}))
-    f.check(r.ok, 'getStartPageToken')
+    if (!r.ok) return f.fail('getStartPageToken failed')
     feed.token = r.data.startPageToken!
     return
   }
