@@ -43,6 +43,7 @@ export type SlackMsg = {
   user: string
   text: string
   parent?: string
+  broadcast?: boolean
   deleted?: boolean
   reactions: Record<string, string[]>
   pinned: boolean

@@ -313,6 +313,64 @@ async function thread(f: Fuzz): Promise<void> {
   f.equal(sorted((r.data.messages ?? []).map((m) => m.id!)), sorted(want), `thread ${threadId} messages`)
 }
 
+/** threads.list by label, paged: the threads with at least one message carrying it (trash left out). */
+async function threadList(f: Fuzz): Promise<void> {
+  const label = f.rng.pick([...SYSTEM, 'SENT', ...userLabels(f)])
+  const seen: string[] = []
+  let pageToken: string | undefined
+  for (let i = 0; i < 500; i++) {
+    const maxResults = 1 + f.rng.int(4)
+    const r = await f.google('threads.list', false, () =>
+      f.gmail.users.threads.list({ userId: 'me', labelIds: [label], maxResults, pageToken }),
+    )
+    f.check(r.ok, () => `threads.list: ${r.status}`)
+    if (!r.ok) return
+    seen.push(...(r.data.threads ?? []).map((t) => t.id!))
+    pageToken = r.data.nextPageToken ?? undefined
+    if (!pageToken) break
+  }
+  f.equal(seen.length, new Set(seen).size, `threads.list ${label} visits each thread once`)
+  const want = new Set(
+    Object.values(f.model.gmail.msgs)
+      .filter((m) => m.labels.includes(label) && !m.labels.includes('TRASH'))
+      .map((m) => m.threadId),
+  )
+  f.equal(sorted(seen), sorted(want), `threads.list labelIds=${label}`)
+}
+
+/** labels.list names what the model holds, and every system label. */
+async function labelList(f: Fuzz): Promise<void> {
+  const r = await f.google('labels.list', false, () => f.gmail.users.labels.list({ userId: 'me' }))
+  f.check(r.ok, () => `labels.list: ${r.status}`)
+  if (!r.ok) return
+  const user = (r.data.labels ?? []).filter((l) => l.type === 'user')
+  f.equal(
+    Object.fromEntries(user.map((l) => [l.id!, l.name!]).sort()),
+    Object.fromEntries(Object.entries(f.model.gmail.labels).sort()),
+    'user labels',
+  )
+}
+
+/** threads.trash / untrash: every message of the thread follows. */
+async function threadTrash(f: Fuzz): Promise<void> {
+  const ids = msgIds(f).filter((id) => !f.model.gmail.msgs[id]!.labels.includes('DRAFT'))
+  if (!ids.length) return insert(f)
+  const threadId = f.model.gmail.msgs[f.rng.pick(ids)]!.threadId
+  const out = f.rng.chance(0.4)
+  const r = await f.google(out ? 'threads.untrash' : 'threads.trash', true, () =>
+    out
+      ? f.gmail.users.threads.untrash({ userId: 'me', id: threadId })
+      : f.gmail.users.threads.trash({ userId: 'me', id: threadId }),
+  )
+  f.check(r.ok, () => `threads trash/untrash: ${r.status} ${JSON.stringify(r.data)}`)
+  if (!r.ok) return
+  for (const m of r.data.messages ?? []) {
+    const was = f.model.gmail.msgs[m.id!]!
+    if (!was.labels.includes('DRAFT')) f.equal(m.labelIds?.includes('TRASH') ?? false, !out, `thread message ${m.id}`)
+    note(f, m)
+  }
+}
+
 export const gmailOps: Op[] = [
   { name: 'gmail.labelCreate', weight: 2, run: labelCreate },
   { name: 'gmail.labelRename', weight: 2, run: labelRename },
@@ -329,4 +387,7 @@ export const gmailOps: Op[] = [
   { name: 'gmail.search', weight: 2, run: search },
   { name: 'gmail.counts', weight: 2, run: counts },
   { name: 'gmail.thread', weight: 1, run: thread },
+  { name: 'gmail.threadList', weight: 1, run: threadList },
+  { name: 'gmail.labelList', weight: 1, run: labelList },
+  { name: 'gmail.threadTrash', weight: 1, run: threadTrash },
 ]

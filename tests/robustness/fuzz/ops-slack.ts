@@ -27,12 +27,25 @@ async function post(f: Fuzz): Promise<void> {
   const parents = live(f).filter(([, m]) => !m.parent)
   const parent = parents.length && f.rng.chance(0.5) ? f.rng.pick(parents)[0] : undefined
   const text = f.rng.text(f.rng.chance(0.1) ? 3000 : 60)
-  const args = { channel: f.model.slack.channel, text, ...(parent ? { thread_ts: parent } : {}) }
+  const broadcast = !!parent && f.rng.chance(0.3)
+  const args = {
+    channel: f.model.slack.channel,
+    text,
+    ...(parent ? { thread_ts: parent } : {}),
+    ...(broadcast ? { reply_broadcast: true } : {}),
+  }
   const r = await f.slackCall('chat.postMessage', true, user, 'chat.postMessage', args)
   f.check(r.ok, () => `postMessage failed: ${JSON.stringify(r.data)}`)
   const ts = r.data.ts as string
   f.equal((r.data.message as { text: string }).text, text, 'posted text')
-  f.model.slack.msgs[ts] = { user, text, reactions: {}, pinned: false, ...(parent ? { parent } : {}) }
+  f.model.slack.msgs[ts] = {
+    user,
+    text,
+    reactions: {},
+    pinned: false,
+    ...(parent ? { parent } : {}),
+    ...(broadcast ? { broadcast } : {}),
+  }
 }
 
 /** A tombstone (a deleted parent kept for its replies) is gone for edits, reactions and pins. */
@@ -155,17 +168,22 @@ async function pages(f: Fuzz, method: string, args: Record<string, unknown>): Pr
 
 async function history(f: Fuzz): Promise<void> {
   const got = (await pages(f, 'conversations.history', { channel: f.model.slack.channel })).filter(
-    (w) => !w.subtype || w.subtype === 'tombstone',
+    (w) => !w.subtype || w.subtype === 'tombstone' || w.subtype === 'thread_broadcast',
   )
   const ids = got.map((w) => w.ts)
   f.equal(ids.length, new Set(ids).size, 'history visits each message once')
+  // Top-level messages and replies also sent to the channel.
   const want = Object.entries(f.model.slack.msgs)
-    .filter(([, m]) => !m.parent)
+    .filter(([, m]) => !m.parent || m.broadcast)
     .map(([ts]) => ts)
   f.equal([...ids].sort(), want.sort(), 'history ids')
   for (const w of got) {
     const m = f.model.slack.msgs[w.ts]!
     compareMessage(f, w, m, 'history')
+    if (m.parent) {
+      f.equal([w.subtype, w.thread_ts], ['thread_broadcast', m.parent], `broadcast ${w.ts}`)
+      continue
+    }
     const replies = repliesOf(f, w.ts)
     f.equal(w.reply_count ?? 0, replies.length, `history ${w.ts} reply_count`)
     if (replies.length) {
@@ -180,7 +198,10 @@ async function thread(f: Fuzz): Promise<void> {
   const parents = Object.entries(f.model.slack.msgs).filter(([, m]) => !m.parent)
   if (!parents.length) return post(f)
   const [ts] = f.rng.pick(parents)
-  const got = await pages(f, 'conversations.replies', { channel: f.model.slack.channel, ts })
+  // Asked by the parent's ts or by one of its replies' (Slack answers the whole thread either way).
+  const replies = repliesOf(f, ts)
+  const asked = replies.length && f.rng.chance(0.3) ? f.rng.pick(replies) : ts
+  const got = await pages(f, 'conversations.replies', { channel: f.model.slack.channel, ts: asked })
   const ids = got.map((w) => w.ts)
   f.equal(ids, [ts, ...repliesOf(f, ts)], 'replies ids in order')
   for (const w of got) compareMessage(f, w, f.model.slack.msgs[w.ts]!, 'replies')
