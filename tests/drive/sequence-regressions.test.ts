@@ -30,3 +30,36 @@ describe('drive.files.update', () => {
     expect(moved.body.parents).toEqual([side])
   })
 })
+
+describe('drive.changes.list', () => {
+  test('reports a deleted file as removed to those who could see it, and to no one else', async () => {
+    const h = harness(driveSeed)
+    const folder = (await h.call('POST', F, { json: { name: 'Shared', mimeType: FOLDER } })).body.id as string
+    await h.call('POST', `${F}/${folder}/permissions`, {
+      json: { type: 'user', role: 'reader', emailAddress: 'ben@example.com' },
+    })
+    const inside = (await h.call('POST', F, { json: { name: 'notes.txt', parents: [folder] } })).body.id as string
+    const start = (token: string) =>
+      h.call('GET', '/drive/v3/changes/startPageToken', { token }).then((r) => r.body.startPageToken as string)
+    const tokens = { ann: h.google('ann'), ben: h.google('ben'), cy: h.google('cy') }
+    const from = { ann: await start(tokens.ann), ben: await start(tokens.ben), cy: await start(tokens.cy) }
+    expect((await h.call('DELETE', `${F}/${folder}`)).status).toBe(204)
+    const feed = async (who: keyof typeof tokens) =>
+      (await h.call('GET', `/drive/v3/changes?pageToken=${from[who]}`, { token: tokens[who] })).body.changes as {
+        fileId: string
+        removed: boolean
+        file?: unknown
+      }[]
+    for (const who of ['ann', 'ben'] as const) {
+      const got = await feed(who)
+      expect(
+        got.map((c) => [c.fileId, c.removed, c.file]),
+        who,
+      ).toEqual([
+        [folder, true, undefined],
+        [inside, true, undefined],
+      ])
+    }
+    expect(await feed('cy')).toEqual([])
+  })
+})

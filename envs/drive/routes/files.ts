@@ -30,7 +30,9 @@ import {
   recordChange,
   touchFile,
   writeFile,
+  type Audience,
 } from '../store/files.ts'
+import { listUsers } from '../../core/users.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
 import { permissions, revisions, type FileRow } from '../schema.ts'
 import { stmt, updateRows, type Db } from '../../core/db.ts'
@@ -741,6 +743,16 @@ export function removeFile(db: Db, id: string) {
         grew = true
       }
   }
+  // Who could see each file, read before any of them goes (access is inherited through the folders): the changes
+  // feed reports each removal to them.
+  const users = listUsers(db)
+  const audiences = new Map<string, Audience>()
+  for (const fid of doomed) {
+    const row = findBareFile(db, fid)
+    if (!row) continue
+    const seeing = users.filter((u) => effectiveRole(db, fid, u.id, { row, user: u }) !== 'none').map((u) => u.id)
+    audiences.set(fid, { users: seeing, ownerId: row.ownerId, driveId: row.driveId })
+  }
   for (const fid of doomed) {
     // What it showed stays for the oracle only (0439): an upload the log cannot give (multipart, resumable).
     keepErasedFile(db, fid)
@@ -750,7 +762,7 @@ export function removeFile(db: Db, id: string) {
     db.$client.prepare('DELETE FROM drive_approvals WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_access_proposals WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_files WHERE id = ?').run(fid)
-    recordChange(db, fid, true)
+    recordChange(db, fid, true, undefined, audiences.get(fid))
   }
 }
 

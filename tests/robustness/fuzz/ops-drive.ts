@@ -118,12 +118,9 @@ async function remove(f: Fuzz): Promise<void> {
   const r = await f.google(`files.delete ${fileId}`, true, () => f.drive.files.delete({ fileId }))
   f.check(r.ok, () => `files.delete: ${r.status}`)
   // Deleting a folder deletes everything below it.
-  // Removals are not in the changes feed (a documented deviation, envs/drive/COVERAGE.md): a deleted file's
-  // earlier changes drop out of it too.
-  const feed = f.model.driveChanges
+  // Each deleted file reaches the changes feed as a removal.
   for (const id of Object.keys(files(f)).filter((id) => within(f, id, fileId))) {
-    feed.changed = feed.changed.filter((c) => c !== id)
-    touched(f, id, true)
+    touched(f, id)
     delete files(f)[id]
   }
 }
