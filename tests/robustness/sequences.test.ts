@@ -7,7 +7,7 @@ import { opsFor } from './fuzz/ops.ts'
 // checked after each step; each seed runs twice on fresh worlds and must answer byte for byte the same.
 // Longer campaigns: `node --import tsx scripts/fuzz-sequences.ts --seeds 1-200 --steps 300 --twice`.
 
-const SEEDS = [1, 2, 3]
+const SEEDS = [2, 3, 5]
 const STEPS = 120
 
 describe('sequences of official-client calls', () => {
