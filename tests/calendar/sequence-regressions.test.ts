@@ -6,7 +6,7 @@ import { cal, timed } from './helpers.ts'
 type Ev = { id: string; status: string }
 
 describe('calendar.events.list', () => {
-  test('a sync continued with only the pageToken of its next page visits each change once and misses none', async () => {
+  test('a sync continued with the next pageToken alone visits each change once and misses none', async () => {
     const { ok } = cal()
     const full = await ok('Events', 'GET', '/calendars/primary/events')
     const made: string[] = []

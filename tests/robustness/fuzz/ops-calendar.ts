@@ -166,8 +166,8 @@ async function list(f: Fuzz): Promise<void> {
     if (!pageToken) break
   }
   f.equal(seen.length, new Set(seen).size, `events.list singleEvents=${single} visits each event once`)
-  // Without singleEvents a series lists once, with its changed instances beside it, and its cancelled ones too:
-  // "Cancelled instances of recurring events … will still be included if showDeleted and singleEvents are both False".
+  // Without singleEvents a series lists once, with its changed instances beside it, and its cancelled ones too
+  // (events.list: cancelled instances "will still be included if showDeleted and singleEvents are both False").
   const total = Object.values(cal(f)).reduce(
     (n, m) => n + (single ? m.count - m.gone.length : 1 + m.changed.length + m.gone.length),
     0,
