@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 
-type Entry = { short_names: string[]; skin_variations?: Record<string, unknown> }
+type Entry = { short_name: string; short_names: string[]; skin_variations?: Record<string, unknown> }
 
 const [source] = process.argv.slice(2)
 if (!source) throw new Error('usage: tsx scripts/gen-slack-emoji.ts <emoji-datasource>/emoji.json')
@@ -16,6 +16,10 @@ const manifest = readFileSync(source.replace(/emoji\.json$/, 'package.json'), 'u
 const version = (JSON.parse(manifest) as { version: string }).version
 const names = [...new Set(data.flatMap((e) => e.short_names))].sort()
 const toned = [...new Set(data.filter((e) => e.skin_variations).flatMap((e) => e.short_names))].sort()
+// `alias=name` for every other short name of an emoji: Slack answers reactions under the emoji's own `short_name`.
+const aliases = data
+  .flatMap((e) => e.short_names.filter((n) => n !== e.short_name).map((n) => `${n}=${e.short_name}`))
+  .sort()
 
 /** Names as a template literal wrapped at 116 columns. */
 function block(list: string[]): string {
@@ -46,6 +50,11 @@ export const STANDARD_EMOJI = split(${block(names)})
 
 /** Short names of the emoji that have skin-tone variations. */
 export const SKIN_TONE_EMOJI = split(${block(toned)})
+
+/** Each alias's emoji, by its own short name (\`thumbsup\` → \`+1\`). */
+export const EMOJI_ALIASES = onFirstRead(
+  () => new Map([...split(${block(aliases)})()].map((p) => p.split('=') as [string, string])),
+)
 `
 writeFileSync(new URL('../envs/slack/emoji-names.gen.ts', import.meta.url), out)
 console.log(`wrote ${names.length} names (${toned.length} with skin tones)`)

@@ -156,6 +156,8 @@ export const changes = sqliteTable('drive_changes', {
   fileId: text('file_id').notNull(),
   timeMs: integer('time_ms').notNull(),
   removed: integer('removed', { mode: 'boolean' }).notNull().default(false),
+  /** A removal's audience, kept from before the file went: JSON `{ users, ownerId, driveId }` (null otherwise). */
+  audience: text('audience'),
 })
 
 /** Resumable upload sessions (uploadType=resumable): metadata first, bytes later. */

@@ -154,7 +154,11 @@ export const eventsListRouter = createGoogleRouter()
     const db = c.var.world.db
     const feed = `events:${cal.id}`
     let rows: EventRow[]
-    if (q.syncToken !== undefined) {
+    // A sync's page tokens carry its sync token, so a client that sends only the (opaque) pageToken of a later page
+    // goes on with that sync instead of getting a full listing's page at that offset (and a token past its changes).
+    const carried = decodePageToken<{ s?: unknown }>(q.pageToken)?.s
+    const syncToken = q.syncToken ?? (typeof carried === 'string' ? carried : undefined)
+    if (syncToken !== undefined) {
       const banned = (
         [
           'iCalUID',
@@ -169,7 +173,7 @@ export const eventsListRouter = createGoogleRouter()
       ).find((k) => q[k] !== undefined)
       if (banned) throw invalid(`Sync token cannot be used with ${banned}.`, 'invalid')
       // Deviation: with a sync token, series come back as series even when singleEvents=true.
-      rows = changedSince(db, cal.id, decodeSync(q.syncToken, feed, currentChange(db)))
+      rows = changedSince(db, cal.id, decodeSync(syncToken, feed, currentChange(db)))
     } else {
       const w: Window = { min: time(q.timeMin, 'timeMin'), max: time(q.timeMax, 'timeMax') }
       if (w.min !== undefined && w.max !== undefined && w.max <= w.min)
@@ -221,7 +225,9 @@ export const eventsListRouter = createGoogleRouter()
       // Deviation: without orderBy the order is by start time, then id (the real order is unspecified).
       if (q.orderBy === 'updated') rows.sort((a, b) => a.updatedMs - b.updatedMs || (a.id < b.id ? -1 : 1))
     }
-    const { page, nextPageToken } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
+    const { page, nextPageToken: next } = pageOf(rows, q.maxResults ?? 250, q.pageToken)
+    const nextPageToken =
+      next && syncToken !== undefined ? encodePageToken({ ...decodePageToken(next), s: syncToken }) : next
     const change = currentChange(db)
     const extra = nextPageToken ? { nextPageToken } : { nextSyncToken: encodeSync(feed, change) }
     const render = listRenderer(db, view)

@@ -3,7 +3,7 @@ import { createGoogleRouter } from '../../core/http.ts'
 import { badRequest } from '../../core/errors/google.ts'
 import { stmt } from '../../core/db.ts'
 import { toFile } from '../map.ts'
-import { effectiveRole, findBareFile } from '../store/files.ts'
+import { effectiveRole, findBareFile, type Audience } from '../store/files.ts'
 import { bool, json, FILE_DEFAULT_FIELDS, withDefaultFields } from './common.ts'
 import { requireDrive } from './drives.ts'
 import { intParam } from '../../core/param-errors.ts'
@@ -34,7 +34,12 @@ const listRoute = createRoute({
   responses: { 200: json(z.record(z.string(), z.unknown())) },
 })
 
-type Change = { seq: number; file_id: string; time_ms: number; removed: number }
+type Change = { seq: number; file_id: string; time_ms: number; removed: number; audience: string | null }
+
+/** A removed file as its removal kept it (none for removals recorded without an audience). */
+function removedFile(r: Change): Audience | undefined {
+  return r.audience ? (JSON.parse(r.audience) as Audience) : undefined
+}
 
 /**
  * The change feed, per caller: page tokens are positions in the world's change log; a page lists the latest
@@ -56,23 +61,26 @@ export const changesRouter = createGoogleRouter()
     const db = c.var.world.db
     if (q.driveId) requireDrive(c, q.driveId)
     const from = Number(q.pageToken)
-    const rows = stmt(db, 'SELECT seq, file_id, time_ms, removed FROM drive_changes WHERE seq >= ? ORDER BY seq').all(
-      from,
-    ) as Change[]
+    const rows = stmt(
+      db,
+      'SELECT seq, file_id, time_ms, removed, audience FROM drive_changes WHERE seq >= ? ORDER BY seq',
+    ).all(from) as Change[]
     const latest = new Map<string, Change>()
     for (const r of rows) {
       latest.delete(r.file_id)
       latest.set(r.file_id, r)
     }
     const visible = [...latest.values()].filter((r) => {
-      const file = findBareFile(db, r.file_id)
-      if (!file) return false // Deviation: removals are not reported (the removed file's audience is unknown).
+      const file = findBareFile(db, r.file_id) ?? (r.removed ? removedFile(r) : undefined)
+      if (!file) return false
       if (q.restrictToMyDrive && (file.ownerId !== c.var.user.id || file.driveId)) return false
       // driveId narrows the feed to one shared drive; otherwise shared drive items need includeItemsFromAllDrives.
       if (
         q.driveId ? file.driveId !== q.driveId : file.driveId && !(q.includeItemsFromAllDrives && q.supportsAllDrives)
       )
         return false
+      // A removal goes to whoever could see the file just before (its audience, kept with the change).
+      if (!('id' in file)) return file.users.includes(c.var.user.id)
       return effectiveRole(db, r.file_id, c.var.user.id) !== 'none'
     })
     const page = visible.slice(0, q.pageSize)
@@ -80,14 +88,20 @@ export const changesRouter = createGoogleRouter()
     const last = rows.at(-1)?.seq ?? from - 1
     if (visible.length > q.pageSize) body.nextPageToken = String(page.at(-1)!.seq + 1)
     else body.newStartPageToken = String(last + 1)
-    body.changes = page.map((r) => ({
-      kind: 'drive#change',
-      removed: false,
-      file: withDefaultFields(c, toFile(db, findBareFile(db, r.file_id)!, c.var.user), FILE_DEFAULT_FIELDS),
-      fileId: r.file_id,
-      time: new Date(r.time_ms).toISOString(),
-      type: 'file',
-      changeType: 'file',
-    }))
+    body.changes = page.map((r) => {
+      const file = findBareFile(db, r.file_id)
+      const time = new Date(r.time_ms).toISOString()
+      if (!file)
+        return { kind: 'drive#change', removed: true, fileId: r.file_id, time, type: 'file', changeType: 'file' }
+      return {
+        kind: 'drive#change',
+        removed: false,
+        file: withDefaultFields(c, toFile(db, file, c.var.user), FILE_DEFAULT_FIELDS),
+        fileId: r.file_id,
+        time,
+        type: 'file',
+        changeType: 'file',
+      }
+    })
     return c.json(body as never, 200)
   })

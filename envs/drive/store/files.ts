@@ -92,9 +92,12 @@ export function parentsOf(row: BareFileRow): string[] {
 }
 
 /** Records a change for the change feed (changes.list). */
-export function recordChange(db: Db, fileId: string, removed = false, timeMs = nowMs(db)): void {
-  insertRow(db, changes, { fileId, timeMs, removed })
+export function recordChange(db: Db, fileId: string, removed = false, timeMs = nowMs(db), audience?: Audience): void {
+  insertRow(db, changes, { fileId, timeMs, removed, ...(audience ? { audience: JSON.stringify(audience) } : {}) })
 }
+
+/** Who could see a file, and where it lay, when it was removed: what changes.list filters a removal by. */
+export type Audience = { users: string[]; ownerId: string; driveId: string | null }
 
 export type NewFile = {
   id?: string

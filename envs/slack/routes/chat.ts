@@ -133,7 +133,8 @@ function ownMessage(c: WorldContext, channel: string | undefined, ts: string | u
   const user = me(c)
   const ch = visibleChannel(db, channel, user.id)
   const msg = ts ? messageAt(db, ch.id, ts) : undefined
-  if (!msg) throw new SlackApiError('message_not_found')
+  // A tombstone (a deleted parent that keeps its replies) is already deleted: nothing to edit or delete again.
+  if (!msg || msg.subtype === 'tombstone') throw new SlackApiError('message_not_found')
   const adminDelete = action === 'delete' && c.var.user.isAdmin && !user.is_bot
   if (msg.user_id !== user.id && !adminDelete) throw new SlackApiError(`cant_${action}_message`)
   return { db, user, ch, msg }
@@ -183,22 +184,22 @@ slackMethod(chatRouter, {
           db,
           "UPDATE slack_messages SET subtype = 'tombstone', text = 'This message was deleted.', blocks = NULL, attachments = NULL, files = NULL WHERE channel_id = ? AND ts = ?",
         ).run(ch.id, msg.ts)
-      } else {
-        stmt(db, 'DELETE FROM slack_messages WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
-        stmt(db, 'DELETE FROM slack_reactions WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
-        stmt(db, 'DELETE FROM slack_pins WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
-        stmt(db, 'DELETE FROM slack_stars WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
-        if (msg.thread_ts && msg.thread_ts !== msg.ts) {
-          const left = stmt(
-            db,
-            'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?',
-          ).get(ch.id, msg.thread_ts, msg.thread_ts) as { n: number }
-          if (left.n === 0)
-            stmt(db, "DELETE FROM slack_messages WHERE channel_id = ? AND ts = ? AND subtype = 'tombstone'").run(
-              ch.id,
-              msg.thread_ts,
-            )
-        }
+      } else stmt(db, 'DELETE FROM slack_messages WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
+      // Its reactions, pin and stars go with the text, tombstone or not.
+      stmt(db, 'DELETE FROM slack_reactions WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
+      stmt(db, 'DELETE FROM slack_pins WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
+      stmt(db, 'DELETE FROM slack_stars WHERE channel_id = ? AND ts = ?').run(ch.id, msg.ts)
+      // The last reply of a deleted parent takes its tombstone along.
+      if (msg.thread_ts && msg.thread_ts !== msg.ts) {
+        const left = stmt(
+          db,
+          'SELECT COUNT(*) AS n FROM slack_messages WHERE channel_id = ? AND thread_ts = ? AND ts != ?',
+        ).get(ch.id, msg.thread_ts, msg.thread_ts) as { n: number }
+        if (left.n === 0)
+          stmt(db, "DELETE FROM slack_messages WHERE channel_id = ? AND ts = ? AND subtype = 'tombstone'").run(
+            ch.id,
+            msg.thread_ts,
+          )
       }
       return { channel: ch.id, ts: msg.ts }
     }),

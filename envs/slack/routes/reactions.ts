@@ -14,7 +14,7 @@ import {
   type MessageRow,
 } from '../store/core.ts'
 import { messageWire } from '../map.ts'
-import { isKnownEmoji } from '../store/emoji.ts'
+import { canonicalEmoji, emojiNames, isKnownEmoji } from '../store/emoji.ts'
 
 export const reactionsRouter = createSlackRouter()
 
@@ -29,7 +29,8 @@ function targetMessage(c: WorldContext, a: { channel?: string; timestamp?: strin
   if (!a.channel || !a.timestamp) throw new SlackApiError('no_item_specified')
   const ch = visibleChannel(db, a.channel, me(c).id)
   const msg = messageAt(db, ch.id, a.timestamp)
-  if (!msg) throw new SlackApiError('message_not_found')
+  // A deleted parent's tombstone is no message to react to or pin.
+  if (!msg || msg.subtype === 'tombstone') throw new SlackApiError('message_not_found')
   return { db, ch, msg }
 }
 
@@ -49,10 +50,12 @@ slackMethod(reactionsRouter, {
       if (!isKnownEmoji(db, name)) throw new SlackApiError('invalid_name')
       if (ch.is_archived) throw new SlackApiError('is_archived')
       const self = me(c).id
+      // One emoji is one reaction whichever of its names is sent (`thumbsup` and `+1`); Slack answers its own name.
       const has = stmt(
         db,
-        'SELECT 1 FROM slack_reactions WHERE channel_id = ? AND ts = ? AND name = ? AND user_id = ?',
-      ).get(ch.id, msg.ts, name, self)
+        'SELECT 1 FROM slack_reactions WHERE channel_id = ? AND ts = ? AND name IN (SELECT value FROM json_each(?)) ' +
+          'AND user_id = ?',
+      ).get(ch.id, msg.ts, JSON.stringify(emojiNames(name)), self)
       if (has) throw new SlackApiError('already_reacted')
       const distinct = stmt(
         db,
@@ -62,7 +65,7 @@ slackMethod(reactionsRouter, {
       stmt(db, 'INSERT INTO slack_reactions (channel_id, ts, name, user_id, seq) VALUES (?, ?, ?, ?, ?)').run(
         ch.id,
         msg.ts,
-        name,
+        canonicalEmoji(name),
         self,
         nextCounter(db, 'slack.reaction'),
       )
@@ -81,8 +84,9 @@ slackMethod(reactionsRouter, {
       const { db, ch, msg } = targetMessage(c, a)
       const res = stmt(
         db,
-        'DELETE FROM slack_reactions WHERE channel_id = ? AND ts = ? AND name = ? AND user_id = ?',
-      ).run(ch.id, msg.ts, name, me(c).id)
+        'DELETE FROM slack_reactions WHERE channel_id = ? AND ts = ? AND name IN (SELECT value FROM json_each(?)) ' +
+          'AND user_id = ?',
+      ).run(ch.id, msg.ts, JSON.stringify(emojiNames(name)), me(c).id)
       if (res.changes === 0) throw new SlackApiError('no_reaction')
       return {}
     }),

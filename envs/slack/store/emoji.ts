@@ -1,5 +1,5 @@
 import { stmt, type Db } from '../../core/db.ts'
-import { SKIN_TONE_EMOJI, STANDARD_EMOJI } from '../emoji-names.gen.ts'
+import { EMOJI_ALIASES, SKIN_TONE_EMOJI, STANDARD_EMOJI } from '../emoji-names.gen.ts'
 
 export type EmojiRow = { name: string; url: string; alias_for: string | null; user_id: string; created: number }
 
@@ -26,4 +26,18 @@ export function isKnownEmoji(db: Db, name: string): boolean {
   if (rest.length > 0) return false
   if (tone !== undefined) return /^skin-tone-[2-6]$/.test(tone) && SKIN_TONE_EMOJI().has(base)
   return STANDARD_EMOJI().has(base) || emojiByName(db, base) !== undefined
+}
+
+/** A reaction name under its emoji's own short name, skin tone kept: `thumbsup::skin-tone-2` → `+1::skin-tone-2`. */
+export function canonicalEmoji(name: string): string {
+  const [base = '', ...tone] = name.split('::')
+  return [EMOJI_ALIASES().get(base) ?? base, ...tone].join('::')
+}
+
+/** Every name one emoji's reaction may be stored under. */
+// Deviation: seeded reactions keep the name their seed wrote (Slack would show `+1` for `thumbsup`).
+export function emojiNames(name: string): string[] {
+  const [base = '', ...tone] = canonicalEmoji(name).split('::')
+  const bases = [base, ...[...EMOJI_ALIASES()].filter(([, to]) => to === base).map(([from]) => from)]
+  return bases.map((b) => [b, ...tone].join('::'))
 }

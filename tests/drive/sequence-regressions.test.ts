@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'vitest'
+import { harness } from '../../envs/core/testing/harness.ts'
+import { driveSeed } from './fixtures.ts'
+
+// Bugs the sequence fuzzer found (tests/robustness/fuzz/, docs/decisions/0442), each reduced to its shortest run.
+
+const F = '/drive/v3/files'
+const FOLDER = 'application/vnd.google-apps.folder'
+
+describe('drive.files.update', () => {
+  test('refuses to move a folder into itself or into a folder below it, and changes nothing', async () => {
+    const h = harness(driveSeed)
+    const outer = (await h.call('POST', F, { json: { name: 'Outer', mimeType: FOLDER } })).body.id as string
+    const inner = (await h.call('POST', F, { json: { name: 'Inner', mimeType: FOLDER, parents: [outer] } })).body
+      .id as string
+    const root = (await h.call('GET', `${F}/root`)).body.id as string
+    for (const target of [outer, inner]) {
+      const r = await h.call('PATCH', `${F}/${outer}?addParents=${target}&removeParents=${root}`, { json: {} })
+      expect(r.status, target).toBe(400)
+      expect(r.body.error.errors[0].reason).toBe('invalidParent')
+    }
+    expect((await h.call('GET', `${F}/${outer}?fields=parents`)).body.parents).toEqual([root])
+    const listed = (await h.call('GET', `${F}?q=${encodeURIComponent(`'${root}' in parents`)}`)).body.files
+    expect(listed.map((f: { id: string }) => f.id)).toContain(outer)
+    // A file may still move into the folder, and the folder under a sibling.
+    const side = (await h.call('POST', F, { json: { name: 'Side', mimeType: FOLDER } })).body.id as string
+    const moved = await h.call('PATCH', `${F}/${inner}?addParents=${side}&removeParents=${outer}&fields=parents`, {
+      json: {},
+    })
+    expect(moved.body.parents).toEqual([side])
+  })
+})
+
+describe('drive.changes.list', () => {
+  test('reports a deleted file as removed to those who could see it, and to no one else', async () => {
+    const h = harness(driveSeed)
+    const folder = (await h.call('POST', F, { json: { name: 'Shared', mimeType: FOLDER } })).body.id as string
+    await h.call('POST', `${F}/${folder}/permissions`, {
+      json: { type: 'user', role: 'reader', emailAddress: 'ben@example.com' },
+    })
+    const inside = (await h.call('POST', F, { json: { name: 'notes.txt', parents: [folder] } })).body.id as string
+    const start = (token: string) =>
+      h.call('GET', '/drive/v3/changes/startPageToken', { token }).then((r) => r.body.startPageToken as string)
+    const tokens = { ann: h.google('ann'), ben: h.google('ben'), cy: h.google('cy') }
+    const from = { ann: await start(tokens.ann), ben: await start(tokens.ben), cy: await start(tokens.cy) }
+    expect((await h.call('DELETE', `${F}/${folder}`)).status).toBe(204)
+    const feed = async (who: keyof typeof tokens) =>
+      (await h.call('GET', `/drive/v3/changes?pageToken=${from[who]}`, { token: tokens[who] })).body.changes as {
+        fileId: string
+        removed: boolean
+        file?: unknown
+      }[]
+    for (const who of ['ann', 'ben'] as const) {
+      const got = await feed(who)
+      expect(
+        got.map((c) => [c.fileId, c.removed, c.file]),
+        who,
+      ).toEqual([
+        [folder, true, undefined],
+        [inside, true, undefined],
+      ])
+    }
+    expect(await feed('cy')).toEqual([])
+  })
+})

@@ -1,0 +1,33 @@
+import type { Fuzz, Op } from './engine.ts'
+import { slackOps, slackSetup } from './ops-slack.ts'
+import { gmailOps } from './ops-gmail.ts'
+import { calendarOps } from './ops-calendar.ts'
+import { docsOps } from './ops-docs.ts'
+import { driveOps, driveSetup } from './ops-drive.ts'
+
+// Every service's operations plus the control plane's snapshot, restore and fork.
+
+const controlOps: Op[] = [
+  { name: 'control.snapshot', weight: 1, run: (f) => f.snapshot() },
+  { name: 'control.restore', weight: 1, run: (f) => f.restore() },
+  { name: 'control.fork', weight: 1, run: (f) => f.fork() },
+]
+
+export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<void> }> = {
+  gmail: { ops: gmailOps },
+  calendar: { ops: calendarOps },
+  docs: { ops: docsOps },
+  drive: { ops: driveOps, setup: driveSetup },
+  slack: { ops: slackOps, setup: slackSetup },
+}
+
+/** The operations and setup for a set of services (all by default), control-plane ops included. */
+export function opsFor(names = Object.keys(SERVICES)): { ops: Op[]; setup: (f: Fuzz) => Promise<void> } {
+  const picked = names.map((n) => SERVICES[n]!)
+  return {
+    ops: [...picked.flatMap((s) => s.ops), ...controlOps],
+    setup: async (f) => {
+      for (const s of picked) await s.setup?.(f)
+    },
+  }
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { slackWorld } from './helpers.ts'
+
+// Bugs the sequence fuzzer found (tests/robustness/fuzz/, docs/decisions/0442), each reduced to its shortest run.
+
+describe('reactions.add', () => {
+  it('treats an alias and its emoji as one reaction, answered under the emoji’s own name', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const m = await w.api('chat.postMessage', { channel: id, text: 'ship it?' }, 'bob')
+    expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: 'thumbsup' })).ok).toBe(true)
+    expect((await w.api('reactions.add', { channel: id, timestamp: m.ts, name: '+1' })).error).toBe('already_reacted')
+    const got = await w.api('reactions.get', { channel: id, timestamp: m.ts })
+    expect(got.message.reactions).toEqual([{ name: '+1', users: [await w.uid('alice')], count: 1 }])
+    expect((await w.api('reactions.remove', { channel: id, timestamp: m.ts, name: 'thumbsup' })).ok).toBe(true)
+    const after = await w.api('reactions.get', { channel: id, timestamp: m.ts })
+    expect(after.message.reactions).toBeUndefined()
+  })
+})
+
+describe('chat.delete', () => {
+  async function tombstone() {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const parent = await w.api('chat.postMessage', { channel: id, text: 'parent' })
+    await w.api('chat.postMessage', { channel: id, text: 'reply', thread_ts: parent.ts }, 'bob')
+    await w.api('reactions.add', { channel: id, timestamp: parent.ts, name: 'eyes' })
+    await w.api('pins.add', { channel: id, timestamp: parent.ts })
+    expect((await w.api('chat.delete', { channel: id, ts: parent.ts })).ok).toBe(true)
+    return { w, id, ts: parent.ts as string }
+  }
+  it('takes the reactions and pin of a parent that stays as a tombstone', async () => {
+    const { w, id, ts } = await tombstone()
+    const pinned = (await w.api('pins.list', { channel: id })).items as { message: { ts: string } }[]
+    expect(pinned.map((p) => p.message.ts)).not.toContain(ts)
+    const h = await w.api('conversations.history', { channel: id, limit: 1 })
+    expect(h.messages[0]).toMatchObject({ ts, subtype: 'tombstone' })
+    expect(h.messages[0].reactions).toBeUndefined()
+  })
+  it('answers message_not_found for a tombstone, to edits, deletes, reactions and pins', async () => {
+    const { w, id, ts } = await tombstone()
+    expect((await w.api('chat.delete', { channel: id, ts })).error).toBe('message_not_found')
+    expect((await w.api('chat.update', { channel: id, ts, text: 'back' })).error).toBe('message_not_found')
+    expect((await w.api('reactions.add', { channel: id, timestamp: ts, name: 'tada' })).error).toBe('message_not_found')
+    expect((await w.api('pins.add', { channel: id, timestamp: ts })).error).toBe('message_not_found')
+    const h = await w.api('conversations.history', { channel: id, limit: 1 })
+    expect(h.messages[0]).toMatchObject({ ts, subtype: 'tombstone', text: 'This message was deleted.' })
+  })
+})
