@@ -5,6 +5,8 @@ import { nowMs } from '../../envs/core/clock.ts'
 import { Rng } from '../../envs/core/rng.ts'
 import type { Db } from '../../envs/core/db.ts'
 import { listableFiles } from '../../envs/drive/store/visibility.ts'
+import { audiences, effectiveRole } from '../../envs/drive/store/files.ts'
+import { listUsers } from '../../envs/core/users.ts'
 
 const FOLDER = 'application/vnd.google-apps.folder'
 const USERS = ['ann', 'ben', 'cy', 'dee']
@@ -150,6 +152,27 @@ describe('drive.files.list visibility', () => {
         expect(expected.length).toBeGreaterThan(0)
         expect(listed, `seed ${value}, ${id}`).toEqual(expected)
       }
+    }
+  })
+})
+
+describe('who can see a file (the audience a removal keeps for the changes feed)', () => {
+  test('audiences() names exactly the users whose effective role is not none, for every file', () => {
+    for (const value of [1, 2, 3, 4]) {
+      const h = harness(randomSeed(new Rng(value)))
+      const db = h.entry.world.db
+      const ids = db.$client.prepare('SELECT id FROM drive_files ORDER BY rowid').pluck().all() as string[]
+      const users = listUsers(db)
+      const got = audiences(db, ids, users)
+      let seen = 0
+      for (const id of ids) {
+        const want = users.filter((u) => effectiveRole(db, id, u.id) !== 'none').map((u) => u.id)
+        expect(got.get(id), `file ${id}, seed ${value}`).toEqual(want)
+        seen += want.length
+      }
+      // Neither everything nor nothing: the random grants leave files that some users see and others do not.
+      expect(seen).toBeGreaterThan(ids.length)
+      expect(seen).toBeLessThan(ids.length * users.length)
     }
   })
 })

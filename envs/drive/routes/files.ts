@@ -16,6 +16,7 @@ import { listing, pageRows, type FileHead } from '../store/visibility.ts'
 import { nameColumns, wellFormed } from '../store/name-search.ts'
 import {
   atLeast,
+  audiences,
   effectiveRole,
   findBareFile,
   contentOf,
@@ -745,13 +746,11 @@ export function removeFile(db: Db, id: string) {
   }
   // Who could see each file, read before any of them goes (access is inherited through the folders): the changes
   // feed reports each removal to them.
-  const users = listUsers(db)
-  const audiences = new Map<string, Audience>()
+  const seeing = audiences(db, doomed, listUsers(db))
+  const kept = new Map<string, Audience>()
   for (const fid of doomed) {
     const row = findBareFile(db, fid)
-    if (!row) continue
-    const seeing = users.filter((u) => effectiveRole(db, fid, u.id, { row, user: u }) !== 'none').map((u) => u.id)
-    audiences.set(fid, { users: seeing, ownerId: row.ownerId, driveId: row.driveId })
+    if (row) kept.set(fid, { users: seeing.get(fid)!, ownerId: row.ownerId, driveId: row.driveId })
   }
   for (const fid of doomed) {
     // What it showed stays for the oracle only (0439): an upload the log cannot give (multipart, resumable).
@@ -762,7 +761,7 @@ export function removeFile(db: Db, id: string) {
     db.$client.prepare('DELETE FROM drive_approvals WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_access_proposals WHERE file_id = ?').run(fid)
     db.$client.prepare('DELETE FROM drive_files WHERE id = ?').run(fid)
-    recordChange(db, fid, true, undefined, audiences.get(fid))
+    recordChange(db, fid, true, undefined, kept.get(fid))
   }
 }
 

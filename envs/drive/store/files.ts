@@ -311,7 +311,6 @@ const WALK_SQL =
 export function effectiveRole(db: Db, fileId: string, userId: string, known: RoleFacts = {}): Role | 'none' {
   const user = known.user?.id === userId ? known.user : findUserById(db, userId)
   if (!user) return 'none'
-  const domain = user.email.split('@')[1]!.toLowerCase()
   let now: number | undefined
   // Groups the user belongs to (nested ones included), looked up once and only if a group permission comes up.
   let memberOf: string[] | undefined
@@ -334,22 +333,75 @@ export function effectiveRole(db: Db, fileId: string, userId: string, known: Rol
       if (row.ownerId === userId && !row.driveId) return 'owner'
       for (const p of permissionsOf(db, id)) {
         if (p.expirationMs !== null && p.expirationMs <= (now ??= nowMs(db))) continue
-        const applies =
-          p.type === 'user'
-            ? p.emailAddress?.toLowerCase() === user.email.toLowerCase()
-            : p.type === 'group'
-              ? p.emailAddress?.toLowerCase() === user.email.toLowerCase() ||
-                groups().includes(p.emailAddress?.toLowerCase() ?? '')
-              : p.type === 'domain'
-                ? p.domain?.toLowerCase() === domain
-                : p.type === 'anyone'
-        if (applies && RANK[p.role] > RANK[best]) best = p.role
+        if (RANK[p.role] > RANK[best] && permissionApplies(p, user, groups)) best = p.role
       }
       next.push(...(JSON.parse(row.parents) as string[]))
     }
     frontier = next
   }
   return best
+}
+
+/** Whether a permission (user, group, domain or anyone) names `user`; `groups` gives the user's groups on demand. */
+function permissionApplies(p: PermissionRow, user: WorldUserRow, groups: () => string[]): boolean {
+  const email = user.email.toLowerCase()
+  if (p.type === 'user') return p.emailAddress?.toLowerCase() === email
+  if (p.type === 'group')
+    return p.emailAddress?.toLowerCase() === email || groups().includes(p.emailAddress?.toLowerCase() ?? '')
+  if (p.type === 'domain') return p.domain?.toLowerCase() === email.split('@')[1]
+  return p.type === 'anyone'
+}
+
+/**
+ * The users (of `users`, in their order) whose effectiveRole on each file is not `none`: the same walk turned round,
+ * each ancestor's owner, permissions and shared drive members read once for all the files and users (a folder's
+ * removal asks this of every file below it for every user).
+ */
+export function audiences(db: Db, fileIds: Iterable<string>, users: readonly WorldUserRow[]): Map<string, string[]> {
+  let now: number | undefined
+  const groupsOf = new Map<string, string[]>()
+  const groups = (u: WorldUserRow) => () => {
+    let g = groupsOf.get(u.id)
+    if (!g) groupsOf.set(u.id, (g = groupsContaining(db, u.email)))
+    return g
+  }
+  // What one node grants by itself (its owner outside shared drives, its permissions; a shared drive its members).
+  const nodes = new Map<string, { grants: Set<string>; parents: string[] }>()
+  const nodeOf = (id: string) => {
+    const known = nodes.get(id)
+    if (known) return known
+    const row = stmt(db, WALK_SQL).get(id) as WalkRow | undefined
+    const grants = new Set<string>()
+    if (!row) {
+      for (const u of users) if (memberRole(db, id, u.id) !== 'none') grants.add(u.id)
+    } else {
+      if (!row.driveId) grants.add(row.ownerId)
+      for (const p of permissionsOf(db, id)) {
+        if (p.expirationMs !== null && p.expirationMs <= (now ??= nowMs(db))) continue
+        if (RANK[p.role] > RANK.none) for (const u of users) if (permissionApplies(p, u, groups(u))) grants.add(u.id)
+      }
+    }
+    const node = { grants, parents: row ? (JSON.parse(row.parents) as string[]) : [] }
+    nodes.set(id, node)
+    return node
+  }
+  const out = new Map<string, string[]>()
+  for (const fileId of fileIds) {
+    const seeing = new Set<string>()
+    const seen = new Set<string>()
+    for (let todo = [fileId], id = todo.pop(); id !== undefined; id = todo.pop()) {
+      if (seen.has(id)) continue
+      seen.add(id)
+      const node = nodeOf(id)
+      for (const u of node.grants) seeing.add(u)
+      todo.push(...node.parents)
+    }
+    out.set(
+      fileId,
+      users.filter((u) => seeing.has(u.id)).map((u) => u.id),
+    )
+  }
+  return out
 }
 
 export function atLeast(role: Role | 'none', wanted: Role): boolean {
