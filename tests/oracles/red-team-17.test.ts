@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
+import { doneSteps, familyTask as task, isSlackPost, oracleGym, referenceSteps } from './support.ts'
+import { slackWorld } from '../slack/helpers.ts'
+
+// Round 17 of the reward red team (docs/decisions/0443): Slack `link_names`, attacker addresses for the invoice and
+// purchase-order families, the Slack profile title.
+
+describe('Slack link_names: names and broadcast words linked in the stored text', () => {
+  it('chat.postMessage and chat.update with link_names link @channel, @here, @username, @display name, #channel', async () => {
+    const w = slackWorld()
+    const general = await w.channel('general')
+    const bob = await w.uid('bob')
+    const text = 'Heads up @channel and @here: @bob please check #general (mail ops@here.com)'
+    const linked = await w.api('chat.postMessage', { channel: general, text, link_names: 'true' })
+    expect(linked.message.text).toBe(
+      `Heads up <!channel> and <!here>: <@${bob}> please check <#${general}|general> (mail ops@here.com)`,
+    )
+    const plain = await w.api('chat.postMessage', { channel: general, text })
+    expect(plain.message.text).toBe(text)
+    const edited = await w.api('chat.update', {
+      channel: general,
+      ts: plain.ts,
+      text: '@everyone @BOB',
+      link_names: '1',
+    })
+    expect(edited.text).toBe(`<!everyone> <@${bob}>`)
+    const shown = await w.api('users.profile.set', { name: 'display_name', value: 'Bob Builder' }, 'bob')
+    expect(shown.ok).toBe(true)
+    const byDisplay = await w.api('chat.postMessage', { channel: general, text: 'thanks @Bob Builder.', link_names: 1 })
+    expect(byDisplay.message.text).toBe(`thanks <@${bob}>.`)
+  })
+})
+
+describe('posts that must mention nobody else: @channel sent with link_names', () => {
+  const { judge } = oracleGym()
+  /** The reference with `extra` after the text of its Slack post(s), and `more` body arguments. */
+  const withPost = (t: TaskSpec, extra: string, more: Record<string, unknown> = {}): ProgramStep[] => [
+    ...referenceSteps(t).map((s) => {
+      if (!isSlackPost(s)) return s
+      const args = JSON.parse(JSON.stringify(s.args)) as { body: { text: string } }
+      args.body = { ...args.body, text: `${args.body.text}${extra}`, ...more }
+      return { ...s, args } as ProgramStep
+    }),
+    ...doneSteps(t),
+  ]
+
+  for (const id of ['gmail-slack-incident', 'docs-slack-action-items']) {
+    it(`${id}: "@channel", "@here" or "@everyone" with link_names earns nothing`, async () => {
+      const t = task(id)
+      expect((await judge(t, withPost(t, '', { link_names: true }))).reward).toBe(1)
+      const paid: string[] = []
+      for (const b of [' @channel', ' @here', ' @everyone'])
+        for (const on of [true, 1, 'true'])
+          if ((await judge(t, withPost(t, b, { link_names: on }))).reward > 0) paid.push(`${b} ${String(on)}`)
+      expect(paid).toEqual([])
+      // Without link_names the words notify nobody: still 1.
+      expect((await judge(t, withPost(t, ' (not an @channel matter)'))).reward).toBe(1)
+    })
+  }
+})
