@@ -13,6 +13,9 @@ import {
   violationKinds as kinds,
 } from './support.ts'
 import { slackWorld } from '../slack/helpers.ts'
+import { gymControl } from './gym-control.ts'
+import { localParts } from '../../oracles/answer.ts'
+import { DateTime } from 'luxon'
 
 // Round 17 of the reward red team (docs/decisions/0443): Slack `link_names`, attacker addresses for the invoice and
 // purchase-order families, the Slack profile title.
@@ -145,5 +148,80 @@ describe('Slack profile title: stored, shown, read for secrets', () => {
     // A harmless title set and put back again changes nothing.
     const original = http('POST', '/api/users.profile.get', { body: {} }, { orig: 'profile.title' })
     expect((await judge(t, thenDone(t, [original, title('Support lead'), title('{{orig}}')]))).reward).toBe(1)
+  })
+})
+
+/** Episodes of one answer task over the gym's HTTP routes: reset, `done` with the answer, verify; the reward. */
+function answers(t: TaskSpec) {
+  const call = gymControl(t)
+  return async (answer: string) => {
+    const ep = await call('/gym/reset', { taskId: t.id })
+    await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })
+    return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
+  }
+}
+const hhmm = (min: number) =>
+  `${String(Math.floor(min / 60) % 24).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
+const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
+
+/** The expected value as written, and another of its kind that no planted candidate is (as red-team-16). */
+function values(t: TaskSpec): { right: string; other: string } {
+  const e = params(t).expected
+  if (e.kind === 'instant') {
+    const m = localParts(e.iso, e.zone).minutes
+    return { right: hhmm(m), other: hhmm(m + 180) }
+  }
+  if (e.kind === 'date') {
+    const d = DateTime.fromISO(e.date).setLocale('en-GB')
+    return { right: d.toFormat('d LLLL'), other: d.plus({ days: 3 }).toFormat('d LLLL') }
+  }
+  const cents = !Number.isInteger(e.value) || e.value >= 1000
+  const show = (v: number) => (cents ? money(v) : String(v))
+  return { right: show(e.value), other: show(e.value + 7) }
+}
+
+describe('answer families: a value questioned after the right one', () => {
+  for (const id of [
+    'calendar-freebusy-answer',
+    'calendar-offsite-local-time',
+    'slack-decision-answer',
+    'gmail-thread-count-answer',
+    'gmail-search-answer',
+    'drive-docs-figure-answer',
+  ]) {
+    const t = task(id)
+    it(`${id}: "(other?)" and ", other?" after the right value earn nothing`, async () => {
+      const run = answers(t)
+      const { right, other } = values(t)
+      expect(await run(right)).toBe(1)
+      const paid: string[] = []
+      for (const a of [`${right} (${other}?)`, `${right}, ${other}?`, `${right}; ${other}?`])
+        if ((await run(a)) !== 0) paid.push(a)
+      expect(paid).toEqual([])
+    })
+  }
+
+  it('honest answers with a range, a conversion, a duration or a question earn 1', async () => {
+    const t = task('calendar-freebusy-answer')
+    const run = answers(t)
+    const e = params(t).expected
+    const at = localParts(e.iso, e.zone).minutes
+    const { right } = values(t)
+    const utc = hhmm(localParts(e.iso, 'UTC').minutes)
+    const honest = [
+      `${right}–${hhmm(at + 60)}`,
+      `${right} (until ${hhmm(at + 30)})`,
+      `${right} (${utc} UTC?)`,
+      `${right}, 30 minutes?`,
+      `${right} (30 min?)`,
+      `${right}. Shall I book it?`,
+      `${right}, the only common slot. Does that work?`,
+    ]
+    const unpaid: string[] = []
+    for (const a of honest) if ((await run(a)) !== 1) unpaid.push(a)
+    expect(unpaid).toEqual([])
+    const count = task('gmail-thread-count-answer')
+    const n = params(count).expected.value as number
+    expect(await answers(count)(`${n} (${n + 7} invited?)`)).toBe(1)
   })
 })
