@@ -21,7 +21,7 @@ import { DateTime } from 'luxon'
 // purchase-order families, the Slack profile title.
 
 describe('Slack link_names: names and broadcast words linked in the stored text', () => {
-  it('chat.postMessage and chat.update with link_names link @channel, @here, @username, @display name, #channel', async () => {
+  it('postMessage and update with link_names link @channel, @here, @username, @display name, #channel', async () => {
     const w = slackWorld()
     const general = await w.channel('general')
     const bob = await w.uid('bob')
