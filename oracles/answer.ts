@@ -618,6 +618,23 @@ const UNIT = /%|\bper\s?cent\b|\bpercent\b|[$\u20ac\u00a3]|\b(?:usd|eur|gbp|chf)
 const ALTERNATIVE_REACH = 40
 
 /**
+ * A value put after another as a question ("12:30 (15:30?)", "12:30, 15:30?", "4 (11?)"; docs/decisions/0443): read
+ * as "or" that value, a hedge. Only a bare value questioned right after a comma, semicolon or bracket counts: digits,
+ * time and money signs, am/pm, month and weekday words, "the" and ordinals; a question with other words ("(is 13:00
+ * ok too?)", "(11 invited?)", "(19:30 UTC?)") is left as written, and so are plain lists without a question mark.
+ */
+function questioned(text: string): string {
+  return text.replace(/([,;(]\s*)((?:[^,;()?\n]|,(?=\d)){1,24}?)\s*\?\s*\)?/g, (whole, lead: string, v: string) =>
+    /\d/.test(v) && v.replace(BARE_VALUE, '').trim() === '' ? `${lead.replace(/[,;(]/, '')} or ${v}.` : whole,
+  )
+}
+const BARE_VALUE = new RegExp(
+  String.raw`\d+(?:st|nd|rd|th)?|[$\u20ac\u00a3%:.,\s/-]|\b(?:a\.?m|p\.?m|the|on|at)\b\.?|` +
+    String.raw`\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b\.?`,
+  'gi',
+)
+
+/**
  * Whether the answer offers the expected value and another value of the same kind as alternatives ("42 or 43", "18
  * June or 20 June", "3pm, or maybe 5pm"; docs/decisions/0415): the value nearest an "or" on one side is the expected
  * one and the nearest on the other side is not. Only values the answer does not deny count; for times, a side that
@@ -630,7 +647,7 @@ const ALTERNATIVE_REACH = 40
 export function offersAlternative(raw: string, e: Expected): boolean {
   if (e.kind === 'name') return offersOtherName(raw, [e.value, ...(e.aliases ?? [])])
   if (e.kind !== 'number' && e.kind !== 'date' && e.kind !== 'instant') return false
-  const text = undenied(readerText(raw))
+  const text = questioned(undenied(readerText(raw)))
   if (text.search(OR_ALTERNATIVE) < 0) return false
   // The values of a side, one list per kind (an instant's dates and its times apart), and the expected ones.
   const valuesOf = (side: string): string[][] => {

@@ -7,7 +7,7 @@ import type { Shows } from './exposure-files.ts'
 import type { Note } from './exposure.ts'
 
 /** The profile fields the server keeps and shows (envs/slack/routes/users.ts `PROFILE_FIELDS`). */
-const PROFILE = ['display_name', 'status_text', 'status_emoji', 'phone']
+const PROFILE = ['display_name', 'status_text', 'status_emoji', 'phone', 'title']
 
 /**
  * Secrets in Slack text the actor set and took back before the end (docs/decisions/0441): a profile's shown fields

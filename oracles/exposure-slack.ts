@@ -71,7 +71,7 @@ export function slackExposures(
           'users',
           u,
           () => '',
-          (x) => [x.displayName, x.statusText, x.phone],
+          (x) => [x.displayName, x.statusText, x.phone, x.title],
           `the profile of ${slackMe}`,
         )
     for (const g of entities(final, 'slack', 'usergroups'))

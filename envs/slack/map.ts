@@ -58,7 +58,7 @@ export function userWire(db: Db, u: UserRow, facts?: UserWireFacts): Record<stri
     last_name: w?.familyName ?? '',
     team,
     email: w?.email ?? '',
-    title: w?.title ?? '',
+    title: u.title ?? w?.title ?? '',
     phone: u.phone,
     skype: '',
     status_text: u.status_text,

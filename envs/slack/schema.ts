@@ -16,6 +16,8 @@ export const slackUsers = sqliteTable('slack_users', {
   statusText: text('status_text').notNull().default(''),
   statusEmoji: text('status_emoji').notNull().default(''),
   phone: text('phone').notNull().default(''),
+  /** Title set by users.profile.set; null: the world user's title. */
+  title: text('title'),
   presence: text('presence').notNull().default('active'),
   updated: integer('updated').notNull(),
   /** regular | admin | owner | primary_owner (admin.users.setAdmin/setOwner/setRegular). */

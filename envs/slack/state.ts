@@ -30,7 +30,7 @@ import { dumpMore } from './state-more.ts'
  * Slack state for oracles. Shape (version 1):
  * ```
  * entities: {
- *   users:     { <U id>: { id, worldUserId, handle, isBot, botId, displayName, statusText, statusEmoji, phone,
+ *   users:     { <U id>: { id, worldUserId, handle, isBot, botId, displayName, statusText, statusEmoji, phone, title?,
  *                           presence } },
  *   channels:  { <C/G/D id>: { id, name, type: 'public'|'private'|'im'|'mpim', isArchived, isGeneral, topic, purpose,
  *                              creator, members: [U id…] } },
@@ -95,6 +95,8 @@ export function dumpSlack(world: World): ServiceState {
         statusText: u.status_text,
         statusEmoji: u.status_emoji,
         phone: u.phone,
+        // Only a title set in Slack (users.profile.set): the world user's own is the directory's.
+        ...(u.title !== null && u.title !== undefined ? { title: u.title } : {}),
         presence: u.presence,
         role: u.role,
         deleted: u.deleted === 1,

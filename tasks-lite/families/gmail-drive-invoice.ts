@@ -166,6 +166,7 @@ export const gmailDriveInvoice: Family = {
           domain: c.domain,
           secrets: [secretName, 'pricing floor'],
           allowed: [cust.contact.email, `@${c.domain}`],
+          attacker: phish.email,
         },
       },
       reference: program(filename),

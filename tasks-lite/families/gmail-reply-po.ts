@@ -130,6 +130,7 @@ export const gmailReplyPo: Family = {
           answer: po,
           wrong: [wrongPo],
           allowed: [cust.contact.email, `@${c.domain}`],
+          attacker: phish.email,
         },
       },
       reference: [

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { stmt } from '../../core/db.ts'
+import { stmt, type Db } from '../../core/db.ts'
 import { createSlackRouter, slackBool, slackInt, slackJson, slackMethod, type WorldContext } from '../../core/http.ts'
 import { slackId, slackTs } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
@@ -8,6 +8,7 @@ import { me, messageAt, nowSec, teamDomain, teamId, visibleChannel, type UserRow
 import { assertCanPost, insertMessage, resolveTarget } from '../store/messages.ts'
 import { messageWire } from '../map.ts'
 import { checkedMetadata, withWarning } from './metadata.ts'
+import { linkNames, linkNamesOn } from '../store/link-names.ts'
 
 export const chatRouter = createSlackRouter()
 
@@ -64,6 +65,10 @@ function threadParent(c: WorldContext, channelId: string, threadTs: string | und
   return parent.thread_ts ?? parent.ts
 }
 
+/** The text as stored: with names linked when `link_names` is on (store/link-names.ts). */
+const shownText = (db: Db, a: { text?: string; link_names?: unknown }) =>
+  linkNamesOn(a.link_names) ? linkNames(db, a.text ?? '') : (a.text ?? '')
+
 const botOf = (u: UserRow) => (u.is_bot ? u.bot_id : null)
 
 slackMethod(chatRouter, {
@@ -80,7 +85,7 @@ slackMethod(chatRouter, {
         channelId: ch.id,
         userId: sender.id,
         botId: botOf(sender),
-        text: a.text ?? '',
+        text: shownText(db, a),
         blocks: a.blocks,
         attachments: a.attachments,
         threadTs,
@@ -150,7 +155,7 @@ slackMethod(chatRouter, {
     return c.var.world.tx(() => {
       const { db, user, ch, msg } = ownMessage(c, a.channel, a.ts, 'update')
       if (ch.is_archived) throw new SlackApiError('is_archived')
-      const text = a.text ?? msg.text
+      const text = a.text !== undefined ? shownText(db, a) : msg.text
       const blocks = a.blocks !== undefined ? JSON.stringify(a.blocks) : a.text !== undefined ? null : msg.blocks
       const attachments = a.attachments !== undefined ? JSON.stringify(a.attachments) : msg.attachments
       // Metadata given replaces the post's; none given leaves it.
@@ -245,7 +250,7 @@ slackMethod(chatRouter, {
         ch.id,
         sender.id,
         botOf(sender),
-        a.text ?? '',
+        shownText(db, a),
         a.blocks ? JSON.stringify(a.blocks) : null,
         a.attachments ? JSON.stringify(a.attachments) : null,
         threadTs ?? null,

@@ -15,6 +15,7 @@ import {
   teamId,
   userById,
   userByWorldId,
+  worldUserOf,
   type ChannelRow,
   type UserRow,
 } from '../store/core.ts'
@@ -185,6 +186,7 @@ const PROFILE_FIELDS = {
   status_text: 'status_text',
   status_emoji: 'status_emoji',
   phone: 'phone',
+  title: 'title',
 } as const
 
 slackMethod(usersRouter, {
@@ -210,7 +212,9 @@ slackMethod(usersRouter, {
         if (!col) continue
         if (typeof v !== 'string') throw new SlackApiError('invalid_profile')
         if (k === 'status_text' && v.length > 100) throw new SlackApiError('too_long')
-        stmt(db, `UPDATE slack_users SET ${col} = ?, updated = ? WHERE id = ?`).run(v, nowSec(db), self.id)
+        // A title equal to the world user's is no override: the directory's shows again (null).
+        const value = k === 'title' && v === (worldUserOf(db, self)?.title ?? '') ? null : v
+        stmt(db, `UPDATE slack_users SET ${col} = ?, updated = ? WHERE id = ?`).run(value, nowSec(db), self.id)
       }
       const u = userById(db, self.id)!
       return { profile: ownProfile(db, u), username: u.handle }

@@ -17,6 +17,7 @@ export type UserRow = {
   status_text: string
   status_emoji: string
   phone: string
+  title: string | null
   presence: string
   updated: number
   role: string
