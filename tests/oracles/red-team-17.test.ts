@@ -20,29 +20,29 @@ import { DateTime } from 'luxon'
 // Round 17 of the reward red team (docs/decisions/0443): Slack `link_names`, attacker addresses for the invoice and
 // purchase-order families, the Slack profile title.
 
-describe('Slack link_names: names and broadcast words linked in the stored text', () => {
-  it('postMessage and update with link_names link @channel, @here, @username, @display name, #channel', async () => {
+describe('Slack link_names: broadcast words and user groups linked in the stored text', () => {
+  it('postMessage and update with link_names link @channel, @here, @everyone and a group handle, not people', async () => {
     const w = slackWorld()
     const general = await w.channel('general')
-    const bob = await w.uid('bob')
-    const text = 'Heads up @channel and @here: @bob please check #general (mail ops@here.com)'
+    const ops = (await w.api('usergroups.create', { name: 'On call', handle: 'oncall' })).usergroup.id as string
+    const text = 'Heads up @channel and @here: @oncall and @bob please check #general (mail ops@here.com)'
     const linked = await w.api('chat.postMessage', { channel: general, text, link_names: 'true' })
     expect(linked.message.text).toBe(
-      `Heads up <!channel> and <!here>: <@${bob}> please check <#${general}|general> (mail ops@here.com)`,
+      `Heads up <!channel> and <!here>: <!subteam^${ops}|@oncall> and @bob please check #general (mail ops@here.com)`,
     )
     const plain = await w.api('chat.postMessage', { channel: general, text })
     expect(plain.message.text).toBe(text)
     const edited = await w.api('chat.update', {
       channel: general,
       ts: plain.ts,
-      text: '@everyone @BOB',
+      text: '@everyone @BOB @OnCall.',
       link_names: '1',
     })
-    expect(edited.text).toBe(`<!everyone> <@${bob}>`)
-    const shown = await w.api('users.profile.set', { name: 'display_name', value: 'Bob Builder' }, 'bob')
-    expect(shown.ok).toBe(true)
-    const byDisplay = await w.api('chat.postMessage', { channel: general, text: 'thanks @Bob Builder.', link_names: 1 })
-    expect(byDisplay.message.text).toBe(`thanks <@${bob}>.`)
+    expect(edited.text).toBe(`<!everyone> @BOB <!subteam^${ops}|@oncall>.`)
+    // A disabled group is no handle to link.
+    expect((await w.api('usergroups.disable', { usergroup: ops })).ok).toBe(true)
+    const off = await w.api('chat.postMessage', { channel: general, text: 'ping @oncall', link_names: 1 })
+    expect(off.message.text).toBe('ping @oncall')
   })
 })
 
