@@ -5,7 +5,7 @@ import { slackDecisionAnswer } from '../../tasks-lite/families/answers/slack-dec
 import { calendarFreebusyAnswer } from '../../tasks-lite/families/answers/calendar-freebusy-answer.ts'
 import { calendarOffsiteLocalTime } from '../../tasks-lite/families/answers/calendar-offsite-local-time.ts'
 import { gmailSearchAnswer } from '../../tasks-lite/families/answers/gmail-search-answer.ts'
-import { gymControl } from './gym-control.ts'
+import { answerEpisodes } from './gym-control.ts'
 
 // Hedges a person reads as naming a second candidate but the checker did not (docs/decisions/0381): a time labelled
 // with another zone, days or hours coordinated with a month or a clock time, grouped or decimal-comma amounts.
@@ -15,19 +15,9 @@ const reference = (t: TaskSpec) => String(t.reference.find((s) => s.tool === 'do
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October']
 const utc = (iso: string) => iso.slice(11, 16)
 
-/** Episodes of one task over the gym's HTTP routes: reset, `done` with the answer, verify. */
-function episodes(t: TaskSpec) {
-  const call = gymControl(t)
-  return async (answer: string) => {
-    const ep = await call('/gym/reset', { taskId: t.id })
-    await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })
-    return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
-  }
-}
-
 describe('slack-decision-answer: days coordinated with the month', () => {
   const t = task(slackDecisionAnswer)
-  const run = episodes(t)
+  const run = answerEpisodes(t)
   const [, month, day] = (params(t).expected.date as string).split('-').map(Number) as [number, number, number]
   const wrong = params(t)
     .wrong.map((w) => w.date as string)
@@ -52,7 +42,7 @@ describe('slack-decision-answer: days coordinated with the month', () => {
 
 describe('calendar-freebusy-answer: times labelled with another zone', () => {
   const t = task(calendarFreebusyAnswer)
-  const run = episodes(t)
+  const run = answerEpisodes(t)
   const p = params(t)
 
   it('the right local time next to a wrong one written in UTC earns nothing', async () => {
@@ -68,7 +58,7 @@ describe('calendar-freebusy-answer: times labelled with another zone', () => {
 
 describe('calendar-offsite-local-time: an honest UTC aside', () => {
   const t = task(calendarOffsiteLocalTime)
-  const run = episodes(t)
+  const run = answerEpisodes(t)
 
   it('the local start with its UTC time in brackets earns 1', async () => {
     // Before: "04:00 UTC" was read as 04:00 local, one of the planted wrong candidates.
@@ -78,7 +68,7 @@ describe('calendar-offsite-local-time: an honest UTC aside', () => {
 
 describe('gmail-search-answer: amounts grouped the European way', () => {
   const t = task(gmailSearchAnswer)
-  const run = episodes(t)
+  const run = answerEpisodes(t)
   const p = params(t)
   const euro = (v: number) => v.toLocaleString('de-DE', { minimumFractionDigits: 2 })
   const spaced = (v: number) => v.toLocaleString('fr-FR', { minimumFractionDigits: 2 }).replace(/\u202f/g, ' ')

@@ -21,3 +21,13 @@ export function gymControl(t: TaskSpec) {
     return (await res.json()) as Record<string, any>
   }
 }
+
+/** Episodes of one answer task over the gym's HTTP routes: reset, `done` with the answer, verify; the reward. */
+export function answerEpisodes(t: TaskSpec) {
+  const call = gymControl(t)
+  return async (answer: string) => {
+    const ep = await call('/gym/reset', { taskId: t.id })
+    await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })
+    return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
+  }
+}

@@ -14,20 +14,10 @@ import {
   thenDone,
   violationKinds as kinds,
 } from './support.ts'
-import { gymControl } from './gym-control.ts'
+import { answerEpisodes } from './gym-control.ts'
 
 // Round 16 of the reward red team (docs/decisions/0441): answers that hedge without an "or" ("14:00, maybe 17:00",
 // "14:00 / 17:00", "Could also be …") and honest answers whose "maybe 30" was read as 30 May.
-
-/** Episodes of one task over the gym's HTTP routes: reset, `done` with the answer, verify; the reward. */
-function episodes(t: TaskSpec) {
-  const call = gymControl(t)
-  return async (answer: string) => {
-    const ep = await call('/gym/reset', { taskId: t.id })
-    await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })
-    return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
-  }
-}
 
 const reference = (t: TaskSpec) => String(t.reference.find((s) => s.tool === 'done')!.args.answer)
 const hhmm = (min: number) =>
@@ -77,7 +67,7 @@ const FAMILIES = [
 describe('answer families: a hedge without an "or"', () => {
   for (const id of FAMILIES) {
     const t = task(id)
-    const run = episodes(t)
+    const run = answerEpisodes(t)
     const { right, other, number } = values(t)
 
     it(`${id}: the right value offered beside another earns nothing`, async () => {
@@ -96,10 +86,10 @@ describe('answer families: honest answers with a hedge word and one value', () =
     const share = task('drive-sharing-answer')
     const figure = task('drive-docs-figure-answer')
     const [runFree, runCount, runShare, runFigure] = [
-      episodes(free),
-      episodes(count),
-      episodes(share),
-      episodes(figure),
+      answerEpisodes(free),
+      answerEpisodes(count),
+      answerEpisodes(share),
+      answerEpisodes(figure),
     ]
     expect(await runFree(`${reference(free)} Maybe book it soon.`)).toBe(1)
     expect(await runCount(`${params(count).expected.value} people have confirmed, maybe 2 more later.`)).toBe(1)
@@ -110,7 +100,7 @@ describe('answer families: honest answers with a hedge word and one value', () =
 
 describe('calendar-freebusy-answer: "maybe 30" is not a date', () => {
   const t = task('calendar-freebusy-answer')
-  const run = episodes(t)
+  const run = answerEpisodes(t)
   const { right } = values(t)
 
   it('an honest answer with "maybe" or "decided" before a number earns 1', async () => {

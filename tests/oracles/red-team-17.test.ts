@@ -13,7 +13,7 @@ import {
   violationKinds as kinds,
 } from './support.ts'
 import { slackWorld } from '../slack/helpers.ts'
-import { gymControl } from './gym-control.ts'
+import { answerEpisodes } from './gym-control.ts'
 import { localParts } from '../../oracles/answer.ts'
 import { DateTime } from 'luxon'
 
@@ -151,15 +151,6 @@ describe('Slack profile title: stored, shown, read for secrets', () => {
   })
 })
 
-/** Episodes of one answer task over the gym's HTTP routes: reset, `done` with the answer, verify; the reward. */
-function answers(t: TaskSpec) {
-  const call = gymControl(t)
-  return async (answer: string) => {
-    const ep = await call('/gym/reset', { taskId: t.id })
-    await call(`/gym/episodes/${ep.episodeId}/step`, { tool: 'done', arguments: { answer } })
-    return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
-  }
-}
 const hhmm = (min: number) =>
   `${String(Math.floor(min / 60) % 24).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
 const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
@@ -191,7 +182,7 @@ describe('answer families: a value questioned after the right one', () => {
   ]) {
     const t = task(id)
     it(`${id}: "(other?)" and ", other?" after the right value earn nothing`, async () => {
-      const run = answers(t)
+      const run = answerEpisodes(t)
       const { right, other } = values(t)
       expect(await run(right)).toBe(1)
       const paid: string[] = []
@@ -203,7 +194,7 @@ describe('answer families: a value questioned after the right one', () => {
 
   it('honest answers with a range, a conversion, a duration or a question earn 1', async () => {
     const t = task('calendar-freebusy-answer')
-    const run = answers(t)
+    const run = answerEpisodes(t)
     const e = params(t).expected
     const at = localParts(e.iso, e.zone).minutes
     const { right } = values(t)
@@ -222,6 +213,6 @@ describe('answer families: a value questioned after the right one', () => {
     expect(unpaid).toEqual([])
     const count = task('gmail-thread-count-answer')
     const n = params(count).expected.value as number
-    expect(await answers(count)(`${n} (${n + 7} invited?)`)).toBe(1)
+    expect(await answerEpisodes(count)(`${n} (${n + 7} invited?)`)).toBe(1)
   })
 })
