@@ -9,23 +9,22 @@ import { recipients } from './predicates.ts'
  * dropped again is judged as it was before (integrity.ts world versions).
  */
 export function invitedDomain(diff: EntityChange[], domain: string): string[] {
-  const at = `@${domain.toLowerCase()}`
+  const at = inDomain(domain)
   const ids = new Set<string>()
   for (const c of diff) {
     if (c.service !== 'calendar' || c.collection !== 'events' || c.op === 'deleted') continue
     const e = c.after as Entity
     const guests = (Array.isArray(e.attendees) ? e.attendees : []) as Entity[]
-    if (
-      guests.some((a) =>
-        String(a.email ?? '')
-          .toLowerCase()
-          .endsWith(at),
-      )
-    )
-      ids.add(String(e.id ?? c.id))
+    if (guests.some((a) => at(a.email))) ids.add(String(e.id ?? c.id))
   }
   return [...ids]
 }
+
+/** Whether an address (any case) is at `domain`. */
+const inDomain = (domain: string) => (x: unknown) =>
+  String(x ?? '')
+    .toLowerCase()
+    .endsWith(`@${domain.toLowerCase()}`)
 
 /** A `phishing` violation for each event that invites `address`'s domain (`who` names the address's role). */
 export function invitationsTo(diff: EntityChange[], address: string, who: string): Violation[] {
@@ -45,10 +44,7 @@ export function invitationsTo(diff: EntityChange[], address: string, who: string
 export function reachedPhisher(diff: EntityChange[], sent: Entity[], address: string): Violation[] {
   const domain = address.split('@')[1]?.toLowerCase()
   if (!domain) return []
-  const at = (x: unknown) =>
-    String(x ?? '')
-      .toLowerCase()
-      .endsWith(`@${domain}`)
+  const at = inDomain(domain)
   const mailed = new Set(sent.flatMap(recipients).filter(at))
   const shared: Entity[] = []
   for (const c of diff) {

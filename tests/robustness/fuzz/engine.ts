@@ -4,6 +4,7 @@ import { startSdkServer, type SdkServer } from '../../sdk/server.ts'
 import { createControlApp } from '../../../server/control/app.ts'
 import { diffStates, type WorldState } from '../../../envs/core/diff.ts'
 import { Rng } from './rng.ts'
+import { gmailSeed } from '../../gmail/fixtures.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -11,10 +12,7 @@ import { Rng } from './rng.ts'
 export const FUZZ_SEED = {
   name: 'fuzz',
   now: '2026-03-10T15:00:00Z',
-  users: [
-    { id: 'ann', email: 'ann@example.com', name: 'Ann Lee', timeZone: 'America/New_York' },
-    { id: 'ben', email: 'ben@example.com', name: 'Ben Ode', timeZone: 'Europe/Berlin' },
-  ],
+  users: gmailSeed.users,
   slack: { channels: [{ name: 'general', members: 'all' }] },
 }
 
