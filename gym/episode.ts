@@ -269,12 +269,24 @@ export class Episode {
     const whole = (service: 'drive' | 'slack', id: string) => fileText(this.entry.world.db, service, id)
     const earlier = (fileId: string, userId: string, sinceMs: number) =>
       revisionTexts(this.entry.world.db, fileId, userId, sinceMs)
-    const input = { initial: this.initial, final, diff, actions, params, answer: this.answer }
     // Read once, when an oracle asks (an episode that deleted a Drive file).
     let gone: ReturnType<typeof erasedDrive> | undefined
     const erased = () => (gone ??= erasedDrive(this.entry.world.db))
-    const result = oracle({ ...input, fileText: whole, revisionTexts: earlier, erasedDrive: erased })
-    return { ...result, steps: this.steps }
+    // One literal (no `{ ...input, … }`): every oracle reads this object, and a literal that starts with a spread
+    // gets a hidden class of its own each time in Node 20's V8 (docs/decisions/0446).
+    const { initial, answer } = this
+    const result = oracle({
+      initial,
+      final,
+      diff,
+      actions,
+      params,
+      answer,
+      fileText: whole,
+      revisionTexts: earlier,
+      erasedDrive: erased,
+    })
+    return Object.assign({}, result, { steps: this.steps })
   }
 
   /**

@@ -206,13 +206,13 @@ async function compose(m: Rfc822, description: string): Promise<string> {
     content: Buffer.from(a.content, a.encoding === 'base64' ? 'base64' : 'utf8'),
   }))
   // `baseBoundary` is a MimeNode option MailComposer passes through (its typings omit it).
-  const options = {
-    ...m,
+  // Object.assign onto a new object (not `{ ...m, … }`, which took a hidden class of its own each time: 0446).
+  const options = Object.assign({}, m, {
     baseBoundary,
     inReplyTo: m.inReplyTo || undefined,
     references: m.references || undefined,
     attachments,
-  }
+  })
   const composer = new MailComposer(options as ConstructorParameters<typeof MailComposer>[0])
   const buf: Buffer = await new Promise((res, rej) =>
     composer.compile().build((err: Error | null, b: Buffer) => (err ? rej(err) : res(b))),

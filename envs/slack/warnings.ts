@@ -20,7 +20,11 @@ export const charsetWarning: MiddlewareHandler<WorldEnv> = async (c, next) => {
       'missing_charset',
     ]),
   ]
-  const out = { ...body, warning: warnings.join(','), response_metadata: { ...meta, warnings } }
+  // The parsed copy completed in place (the keys `{ ...body, … }` gave, in the same order, without a hidden class of
+  // its own per answer: docs/decisions/0446).
+  const out = body
+  out.warning = warnings.join(',')
+  out.response_metadata = { ...meta, warnings }
   // The same answer with the old headers (what `new Response(text, { headers: c.res.headers })` gives), built
   // by the context so an in-process call keeps its light answer (docs/decisions/0295).
   c.res = c.body(JSON.stringify(out), 200)

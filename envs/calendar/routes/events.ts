@@ -235,7 +235,7 @@ export const eventsRouter = createGoogleRouter()
         end: { ...body.end, timeZone: cal.timeZone },
       })
     refuseInvites(c, body.attendees)
-    const o = { ...options(q), minted: true }
+    const o = Object.assign(options(q), { minted: true })
     const row = c.var.world.tx((db) => checked(() => createEvent(db, cal, c.var.user, calendarEventId(db), body, o)))
     return c.json(render(c, cal.id, row) as never, 200)
   })
@@ -250,7 +250,7 @@ export const eventsRouter = createGoogleRouter()
         throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'The requested identifier already exists.')
     }
     refuseInvites(c, b.attendees)
-    const o = { ...options(q), minted: b.id === undefined }
+    const o = Object.assign(options(q), { minted: b.id === undefined })
     const id = (tx: typeof db) => (b.id as string | undefined) ?? calendarEventId(tx)
     const { row, parts } = c.var.world.tx((tx) => checked(() => insertEvent(tx, cal, c.var.user, id(tx), b, o)))
     // Adding an event changes neither the calendar's zone nor the caller's role: the view is the one checked above.

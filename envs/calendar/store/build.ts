@@ -143,8 +143,11 @@ function attendeesOf(list: unknown): Attendee[] {
       !['needsAction', 'declined', 'tentative', 'accepted'].includes(a.responseStatus)
     )
       throw new EventInputError('Invalid attendee response status.')
+    // The rest object, completed in place: `{ ...rest, … }` gave each copy a hidden class of its own (0446).
     const { self: _s, organizer: _o, ...rest } = a
-    out.push({ ...rest, email: a.email, responseStatus: a.responseStatus ?? 'needsAction' })
+    rest.email = a.email
+    rest.responseStatus = a.responseStatus ?? 'needsAction'
+    out.push(rest)
   }
   return out
 }

@@ -59,10 +59,67 @@ const FIELDS = Object.entries(getTableColumns(events))
 export const EVENT_COLUMNS = FIELDS.map(([, col]) => `"${col.name}"`).join(', ')
 export const EVENT_KEYS = FIELDS.map(([key]) => key)
 const KEYS = EVENT_KEYS
-export const eventRowOf = (values: unknown[]): EventRow => {
-  const out: Record<string, unknown> = {}
-  for (let i = 0; i < KEYS.length; i++) out[KEYS[i]!] = values[i]
-  return out as EventRow
+/**
+ * A row read raw, as an object literal in column order (tests/calendar/save-event.test.ts holds it to the table):
+ * keys stored one by one (`out[key] = …`) left a 20-key object in dictionary mode, read by hash lookups.
+ */
+export const eventRowOf = (v: unknown[]): EventRow =>
+  ({
+    calendarId: v[0],
+    id: v[1],
+    organizerCalendarId: v[2],
+    data: v[3],
+    start: v[4],
+    end: v[5],
+    startMs: v[6],
+    endMs: v[7],
+    recurrence: v[8],
+    recurringEventId: v[9],
+    originalStart: v[10],
+    status: v[11],
+    sequence: v[12],
+    iCalUID: v[13],
+    creatorEmail: v[14],
+    organizerEmail: v[15],
+    organizerName: v[16],
+    createdMs: v[17],
+    updatedMs: v[18],
+    changeSeq: v[19],
+  }) as EventRow
+
+/**
+ * `{ ...row, updatedMs, changeSeq }` spelled out in column order: in Node 20's V8 a literal that starts with a spread
+ * gets a hidden class of its own each time, and every reader of it then misses its inline caches (docs/decisions/
+ * 0446). A row with a key the table lacks keeps the spread (everyColumn then sends it through upsertRow). Rows
+ * read by name only, so the column order of the literal changes nothing that is written or answered.
+ */
+function stamped(row: Omit<EventRow, 'changeSeq' | 'updatedMs'>, updatedMs: number, changeSeq: number): EventRow {
+  const n = Object.keys(row).length
+  // Every column but the two stamped here, or all of them (a row spread from its previous version): else the spread.
+  if (n !== KEYS.length - 2 && !(n === KEYS.length && 'updatedMs' in row && 'changeSeq' in row))
+    return { ...row, updatedMs, changeSeq }
+  return {
+    calendarId: row.calendarId,
+    id: row.id,
+    organizerCalendarId: row.organizerCalendarId,
+    data: row.data,
+    start: row.start,
+    end: row.end,
+    startMs: row.startMs,
+    endMs: row.endMs,
+    recurrence: row.recurrence,
+    recurringEventId: row.recurringEventId,
+    originalStart: row.originalStart,
+    status: row.status,
+    sequence: row.sequence,
+    iCalUID: row.iCalUID,
+    creatorEmail: row.creatorEmail,
+    organizerEmail: row.organizerEmail,
+    organizerName: row.organizerName,
+    createdMs: row.createdMs,
+    updatedMs,
+    changeSeq,
+  }
 }
 
 /** Event rows matching `where` (the SQL after WHERE, with `?` parameters), through this connection's statement. */
@@ -85,7 +142,7 @@ export const changedSince = (db: Db, calendarId: string, seq: number): EventRow[
  * ignored unless `keepUpdatedMs` asks for a given one, as attendee copies do to mirror the organizer's row).
  */
 export function saveEvent(db: Db, row: Omit<EventRow, 'changeSeq' | 'updatedMs'>, keepUpdatedMs?: number): EventRow {
-  const full: EventRow = { ...row, updatedMs: keepUpdatedMs ?? nowMs(db), changeSeq: nextChange(db) }
+  const full = stamped(row, keepUpdatedMs ?? nowMs(db), nextChange(db))
   const values = everyColumn(full)
   if (values) stmt(db, UPSERT).run(values)
   else upsertRow(db, events, full, ['calendarId', 'id'])

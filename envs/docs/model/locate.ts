@@ -146,8 +146,9 @@ export function splitEls(para: Para, offset: number): [Para['els'], Para['els']]
     if (at + len <= offset) left.push(e)
     else if (at >= offset) right.push(e)
     else if (e.t === 'text') {
-      left.push({ ...e, text: e.text.slice(0, offset - at), style: structuredClone(e.style) })
-      right.push({ ...e, text: e.text.slice(offset - at), style: structuredClone(e.style) })
+      // Object.assign onto a new object: copies of `{ ...e, … }` took a hidden class of their own each (0446).
+      left.push(Object.assign({}, e, { text: e.text.slice(0, offset - at), style: structuredClone(e.style) }))
+      right.push(Object.assign({}, e, { text: e.text.slice(offset - at), style: structuredClone(e.style) }))
     }
     at += len
   }

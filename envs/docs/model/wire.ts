@@ -8,6 +8,17 @@ import type { ViewMode } from './suggest.ts'
 const idx = (start: number, end: number): Obj =>
   start === 0 ? { endIndex: end } : { startIndex: start, endIndex: end }
 
+/**
+ * `{ ...idx(start, end), [key]: value }` without the spread: in Node 20's V8 a literal that starts with a spread gets a
+ * hidden class of its own each time, and every reader of it (JSON.stringify, the dumps) then misses its caches
+ * (docs/decisions/0446). The same keys in the same order.
+ */
+function indexed(start: number, end: number, key: string, value: unknown): Obj {
+  const o = idx(start, end)
+  o[key] = value
+  return o
+}
+
 /** The wire fields of a suggestion mark (SUGGESTIONS_INLINE only: the previews carry no marks). */
 function sugFields(sug: ElSug | undefined): { ids: Obj; styles: Obj } {
   const ids: Obj = {}
@@ -42,29 +53,28 @@ function elementToWire(e: El, start: number): Obj {
 
 function plainElementToWire(e: El, start: number): Obj {
   const end = start + (e.t === 'text' ? e.text.length : 1)
-  const base = idx(start, end)
   const style = e.style
   switch (e.t) {
     case 'text':
-      return { ...base, textRun: { content: e.text, textStyle: style } }
+      return indexed(start, end, 'textRun', { content: e.text, textStyle: style })
     case 'pageBreak':
-      return { ...base, pageBreak: { textStyle: style } }
+      return indexed(start, end, 'pageBreak', { textStyle: style })
     case 'columnBreak':
-      return { ...base, columnBreak: { textStyle: style } }
+      return indexed(start, end, 'columnBreak', { textStyle: style })
     case 'horizontalRule':
-      return { ...base, horizontalRule: { textStyle: style } }
+      return indexed(start, end, 'horizontalRule', { textStyle: style })
     case 'inline':
-      return { ...base, inlineObjectElement: { inlineObjectId: e.id, textStyle: style } }
+      return indexed(start, end, 'inlineObjectElement', { inlineObjectId: e.id, textStyle: style })
     case 'footnoteRef':
-      return { ...base, footnoteReference: { footnoteId: e.id, footnoteNumber: '', textStyle: style } }
+      return indexed(start, end, 'footnoteReference', { footnoteId: e.id, footnoteNumber: '', textStyle: style })
     case 'person':
-      return { ...base, person: { personId: e.id, personProperties: e.props, textStyle: style } }
+      return indexed(start, end, 'person', { personId: e.id, personProperties: e.props, textStyle: style })
     case 'richLink':
-      return { ...base, richLink: { richLinkId: e.id, richLinkProperties: e.props, textStyle: style } }
+      return indexed(start, end, 'richLink', { richLinkId: e.id, richLinkProperties: e.props, textStyle: style })
     case 'date':
-      return { ...base, dateElement: { dateId: e.id, dateElementProperties: e.props, textStyle: style } }
+      return indexed(start, end, 'dateElement', { dateId: e.id, dateElementProperties: e.props, textStyle: style })
     case 'autoText':
-      return { ...base, autoText: { type: e.kind, textStyle: style } }
+      return indexed(start, end, 'autoText', { type: e.kind, textStyle: style })
   }
 }
 
@@ -94,7 +104,7 @@ export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
   let at = from
   for (const b of blocks) {
     const len = blockLen(b)
-    if (b.t === 'section') out.push({ ...idx(at, at + len), sectionBreak: { sectionStyle: b.style } })
+    if (b.t === 'section') out.push(indexed(at, at + len, 'sectionBreak', { sectionStyle: b.style }))
     else if (b.t === 'p') {
       let e = at
       const elements = b.els.map((el) => {
@@ -116,7 +126,7 @@ export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
       }
       if (b.bullet) paragraph.bullet = { ...b.bullet, textStyle: b.bullet.textStyle ?? {} }
       if (b.positioned?.length) paragraph.positionedObjectIds = b.positioned
-      out.push({ ...idx(at, at + len), paragraph })
+      out.push(indexed(at, at + len, 'paragraph', paragraph))
     } else {
       let r = at + 1
       const tableRows = b.rows.map((row) => {
@@ -126,12 +136,13 @@ export function contentToWire(blocks: readonly Block[], from: number): Obj[] {
           const cStart = r
           const content = contentToWire(cell.content, r + 1)
           r += 1 + cell.content.reduce((n, x) => n + blockLen(x), 0)
-          return { ...idx(cStart, r), content, tableCellStyle: { ...defaultCellStyle(), ...cell.style } }
+          return Object.assign(idx(cStart, r), { content, tableCellStyle: { ...defaultCellStyle(), ...cell.style } })
         })
-        return { ...idx(rowStart, r), tableCells, tableRowStyle: { minRowHeight: { unit: 'PT' }, ...row.style } }
+        const tableRowStyle = { minRowHeight: { unit: 'PT' }, ...row.style }
+        return Object.assign(idx(rowStart, r), { tableCells, tableRowStyle })
       })
       const tableStyle: Obj = { tableColumnProperties: b.colProps }
-      out.push({ ...idx(at, at + len), table: { rows: b.rows.length, columns: b.columns, tableRows, tableStyle } })
+      out.push(indexed(at, at + len, 'table', { rows: b.rows.length, columns: b.columns, tableRows, tableStyle }))
     }
     at += len
   }

@@ -197,23 +197,23 @@ export function parseMime(raw: Buffer, depth = 0, budget = { parts: MAX_MIME_PAR
   const disposition = parseParams(disposed ?? '')
   const filename = disposition.params.filename ?? ct.params.name ?? ''
   const mimeType = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(ct.value) ? ct.value : 'text/plain'
-  const base = {
+  const isAttachment = disposition.value === 'attachment' || filename !== ''
+  const charset = (ct.params.charset ?? 'utf-8').toLowerCase()
+  const boundary = ct.params.boundary
+  // Both shapes spelled out in one key order (no `{ ...base, … }`: docs/decisions/0446).
+  if (mimeType.startsWith('multipart/') && boundary && depth < 20) {
+    const parts = splitMultipart(body, boundary, budget).map((p) => parseMime(p, depth + 1, budget))
+    return { headers, mimeType, filename, isAttachment: false, charset, body: null, parts }
+  }
+  return {
     headers,
     mimeType,
     filename,
-    isAttachment: disposition.value === 'attachment' || filename !== '',
-    charset: (ct.params.charset ?? 'utf-8').toLowerCase(),
+    isAttachment,
+    charset,
+    body: decodeTransfer(body, encoding ?? '7bit'),
+    parts: [],
   }
-  const boundary = ct.params.boundary
-  if (mimeType.startsWith('multipart/') && boundary && depth < 20) {
-    return {
-      ...base,
-      isAttachment: false,
-      body: null,
-      parts: splitMultipart(body, boundary, budget).map((p) => parseMime(p, depth + 1, budget)),
-    }
-  }
-  return { ...base, body: decodeTransfer(body, encoding ?? '7bit'), parts: [] }
 }
 
 function splitMultipart(body: Buffer, boundary: string, budget: { parts: number }): Buffer[] {
