@@ -554,8 +554,11 @@ export const filesRouter = createGoogleRouter()
     }
     // SQL narrows to the corpus and the query's candidates;
     // inCorpus and the compiled query stay the judges of each file.
-    const scope = corpora === 'drive' ? { driveId: q.driveId } : allDrives ? {} : { myDriveOnly: true }
-    const found = listing(c.var.world.db, c.var.user, cond, { ...scope, orderBy: q.orderBy })
+    // One literal per scope (not `{ ...scope, orderBy }`, a hidden class of its own per call: docs/decisions/0446).
+    const orderBy = q.orderBy
+    const options =
+      corpora === 'drive' ? { driveId: q.driveId, orderBy } : allDrives ? { orderBy } : { myDriveOnly: true, orderBy }
+    const found = listing(c.var.world.db, c.var.user, cond, options)
     const tokenOffset = () => Number(decodePageToken<{ o: number }>(q.pageToken)?.o ?? 0)
     // SQL pages alone when it judges the corpus exactly (My Drive, or one drive) and the query exactly too.
     // Errors come in the same order either way: the query's, orderBy's, then the page token's.

@@ -252,7 +252,8 @@ export const messagesRouter = createGoogleRouter()
     const q = c.req.valid('query')
     return c.json(
       store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), {
-        ...q,
+        internalDateSource: q.internalDateSource,
+        deleted: q.deleted,
         isImport: false,
       }) as never,
       200,
@@ -262,7 +263,8 @@ export const messagesRouter = createGoogleRouter()
     const q = c.req.valid('query')
     return c.json(
       store(c, mailboxOf(c, c.req.valid('param').userId), rawFromJson(c.req.valid('json')), {
-        ...q,
+        internalDateSource: q.internalDateSource,
+        deleted: q.deleted,
         isImport: true,
       }) as never,
       200,
