@@ -387,9 +387,14 @@ export function modifyLabels(
   const thread = threadId ?? findMessageRef(db, userId, messageId)!.threadId
   const historyId = nextHistoryId(db, userId)
   stmt(db, 'UPDATE gmail_messages SET history_id = ? WHERE user_id = ? AND id = ?').run(historyId, userId, messageId)
-  const record = { userId, id: historyId, messageId, threadId: thread, messageLabelIds: JSON.stringify(after) }
+  const messageLabelIds = JSON.stringify(after)
+  // One literal per record (no `{ ...record, … }`, which took a hidden class of its own each: docs/decisions/0446).
   const changed = (type: 'labelAdded' | 'labelRemoved', ids: string[]) => ({
-    ...record,
+    userId,
+    id: historyId,
+    messageId,
+    threadId: thread,
+    messageLabelIds,
     type,
     changedLabelIds: JSON.stringify(ids),
   })
