@@ -61,7 +61,7 @@ export const EVENT_KEYS = FIELDS.map(([key]) => key)
 const KEYS = EVENT_KEYS
 /**
  * A row read raw, as an object literal in column order (tests/calendar/save-event.test.ts holds it to the table):
- * keys stored one by one (`out[key] = …`) left a 20-key object in dictionary mode, read by hash lookups.
+ * the same hidden class as the rows saveEvent stamps (docs/decisions/0446), with no keyed store per column.
  */
 export const eventRowOf = (v: unknown[]): EventRow =>
   ({
