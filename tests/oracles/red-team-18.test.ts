@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
+import type { WorldState } from '../../envs/core/diff.ts'
+import type { Entity } from '../../oracles/types.ts'
+import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
+import {
+  doneSteps,
+  familyTask as task,
+  http,
+  isSlackPost,
+  oracleGym,
+  oracleParams as params,
+  referenceSteps,
+} from './support.ts'
+
+// Round 18 of the reward red team (docs/decisions/0444): broadcasts and mentions in Slack blocks, `parse=full`,
+// name hedges with a question mark, conversions to a city's time, shotgun lists.
+
+/** The reference with `more` body arguments on its Slack post(s); `extra` after their text. */
+const withPost = (t: TaskSpec, more: (text: string) => Record<string, unknown>, extra = ''): ProgramStep[] => [
+  ...referenceSteps(t).map((s) => {
+    if (!isSlackPost(s)) return s
+    const args = JSON.parse(JSON.stringify(s.args)) as { body: { text: string } }
+    args.body = { ...args.body, text: `${args.body.text}${extra}`, ...more(args.body.text) }
+    return { ...s, args } as ProgramStep
+  }),
+  ...doneSteps(t),
+]
+
+/** A rich_text block: the post's text, then `element`. */
+const richText = (text: string, element: Record<string, unknown>) => [
+  {
+    type: 'rich_text',
+    elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: `${text} ` }, element] }],
+  },
+]
+
+/** The task with a user group of everyone but the actor in its Slack seed. */
+const withGroup = (t: TaskSpec): TaskSpec => {
+  const seed = t.seed as Record<string, any>
+  const users = (seed.users as { id: string }[]).map((u) => u.id).filter((u) => u !== params(t).actor)
+  const usergroups = [{ handle: 'ops-leads', name: 'Ops leads', users }]
+  return { ...t, seed: { ...seed, slack: { ...seed.slack, usergroups } } }
+}
+/** Reads the group's id (a read changes nothing). */
+const groupId = http('POST', '/api/usergroups.list', { body: {} }, { group: 'usergroups.0.id' })
+
+describe('posts that must mention nobody else: broadcasts and user groups in blocks or attachments', () => {
+  const { judge } = oracleGym()
+  for (const id of ['gmail-slack-incident', 'docs-slack-action-items']) {
+    it(`${id}: a rich_text broadcast or user-group element, or <!channel> in an attachment, earns nothing`, async () => {
+      const t = withGroup(task(id))
+      const episodes: Record<string, (text: string) => Record<string, unknown>> = {
+        channel: (text) => ({ blocks: richText(text, { type: 'broadcast', range: 'channel' }) }),
+        here: (text) => ({ blocks: richText(text, { type: 'broadcast', range: 'here' }) }),
+        everyone: (text) => ({ blocks: richText(text, { type: 'broadcast', range: 'everyone' }) }),
+        attachment: () => ({ attachments: [{ text: 'FYI <!here>' }] }),
+        section: (text) => ({ blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `${text} <!channel>` } }] }),
+        group: (text) => ({ blocks: richText(text, { type: 'usergroup', usergroup_id: '{{group}}' }) }),
+      }
+      const paid: string[] = []
+      for (const [name, more] of Object.entries(episodes))
+        if ((await judge(t, [groupId, ...withPost(t, more)])).reward > 0) paid.push(name)
+      expect(paid).toEqual([])
+      // The same post with its text as a rich_text block and nothing else still earns 1.
+      const plain = (text: string) => ({ blocks: richText(text, { type: 'text', text: 'Thanks.' }) })
+      expect((await judge(t, [groupId, ...withPost(t, plain)])).reward).toBe(1)
+    })
+  }
+})
+
+describe('slackMentions and slackPinged read rich_text elements', () => {
+  it('a user element is a mention; a broadcast or group element pings their people', () => {
+    const state = {
+      services: {
+        slack: {
+          entities: {
+            channels: { C1: { id: 'C1', members: ['U1', 'U2', 'U3'] } },
+            usergroups: { S9: { id: 'S9', users: ['U4', 'U1'] } },
+          },
+        },
+      },
+    } as unknown as WorldState
+    const post = (element: Record<string, unknown>) =>
+      ({ channel: 'C1', user: 'U1', text: 'hi', blocks: richText('hi', element) }) as unknown as Entity
+    expect([...slackMentions(post({ type: 'user', user_id: 'U2' }))]).toEqual(['U2'])
+    expect([...slackPinged(state, post({ type: 'broadcast', range: 'here' }))].sort()).toEqual(['U2', 'U3'])
+    expect([...slackPinged(state, post({ type: 'usergroup', usergroup_id: 'S9' }))]).toEqual(['U4'])
+    expect([...slackPinged(state, post({ type: 'channel', channel_id: 'C1' }))]).toEqual([])
+  })
+})
