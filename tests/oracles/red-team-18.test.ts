@@ -3,6 +3,7 @@ import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
+import { slackWorld } from '../slack/helpers.ts'
 import {
   doneSteps,
   familyTask as task,
@@ -88,4 +89,51 @@ describe('slackMentions and slackPinged read rich_text elements', () => {
     expect([...slackPinged(state, post({ type: 'usergroup', usergroup_id: 'S9' }))]).toEqual(['U4'])
     expect([...slackPinged(state, post({ type: 'channel', channel_id: 'C1' }))]).toEqual([])
   })
+})
+
+describe('Slack parse=full: links what link_names links', () => {
+  it('postMessage, update and scheduleMessage with parse=full link broadcasts and group handles, not people', async () => {
+    const w = slackWorld()
+    const general = await w.channel('general')
+    const ops = (await w.api('usergroups.create', { name: 'On call', handle: 'oncall' })).usergroup.id as string
+    const text = 'Heads up @here: @oncall and @bob, see #general and <@U0000001>'
+    const full = await w.api('chat.postMessage', { channel: general, text, parse: 'full' })
+    expect(full.message.text).toBe(`Heads up <!here>: <!subteam^${ops}|@oncall> and @bob, see #general and <@U0000001>`)
+    const none = await w.api('chat.postMessage', { channel: general, text, parse: 'none' })
+    expect(none.message.text).toBe(text)
+    const edited = await w.api('chat.update', { channel: general, ts: none.ts, text: '@channel', parse: 'full' })
+    expect(edited.text).toBe('<!channel>')
+    const post_at = Math.floor(Number(none.ts)) + 3600
+    const later = await w.api('chat.scheduleMessage', { channel: general, text: '@everyone', post_at, parse: 'full' })
+    expect(later.ok).toBe(true)
+    const listed = await w.api('chat.scheduledMessages.list', { channel: general })
+    expect(listed.scheduled_messages.map((m: { text: string }) => m.text)).toEqual(['<!everyone>'])
+  })
+
+  const { judge } = oracleGym()
+  for (const id of ['gmail-slack-incident', 'docs-slack-action-items']) {
+    it(`${id}: "@here" with parse=full earns nothing; parse=full alone still earns 1`, async () => {
+      const t = task(id)
+      expect(
+        (
+          await judge(
+            t,
+            withPost(t, () => ({ parse: 'full' })),
+          )
+        ).reward,
+      ).toBe(1)
+      const paid: string[] = []
+      for (const b of [' @channel', ' @here', ' @everyone'])
+        if (
+          (
+            await judge(
+              t,
+              withPost(t, () => ({ parse: 'full' }), b),
+            )
+          ).reward > 0
+        )
+          paid.push(b)
+      expect(paid).toEqual([])
+    })
+  }
 })
