@@ -4,6 +4,7 @@ import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { slackWorld } from '../slack/helpers.ts'
+import { answerEpisodes } from './gym-control.ts'
 import {
   doneSteps,
   familyTask as task,
@@ -134,6 +135,40 @@ describe('Slack parse=full: links what link_names links', () => {
         )
           paid.push(b)
       expect(paid).toEqual([])
+    })
+  }
+})
+
+describe('name answers: another name asked as a question', () => {
+  for (const id of ['drive-sharing-answer', 'gmail-calendar-room-answer']) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const right = params(t).expected.value as string
+    const other = 'Zed Quill'
+    it(`${id}: "(other?)", ", other?", "? Maybe other" after the right name earn nothing; questions still pay`, async () => {
+      expect(await run(right)).toBe(1)
+      const hedges = [
+        `${right} (${other}?)`,
+        `${right}, ${other}?`,
+        `${right}; ${other}?`,
+        `${right}? Maybe ${other}.`,
+        `${right}? Or ${other}?`,
+        `${right} (zed@northwindlabs.test?)`,
+      ]
+      const paid: string[] = []
+      for (const a of hedges) if ((await run(a)) !== 0) paid.push(a)
+      expect(paid).toEqual([])
+      const honest = [
+        `${right} — want me to ping him?`,
+        `${right}, want me to ping them?`,
+        `${right}. Shall I ask ${other} to confirm?`,
+        `${right} (OK?)`,
+        `${right}?`,
+        `Is it ${right}? Yes: ${right}.`,
+      ]
+      const unpaid: string[] = []
+      for (const a of honest) if ((await run(a)) !== 1) unpaid.push(a)
+      expect(unpaid).toEqual([])
     })
   }
 })
