@@ -16,6 +16,7 @@
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
 import { pushAll } from '../envs/core/arrays.ts'
+import { cityPattern, cityZones } from './city-zones.ts'
 
 /** What the answer must state. */
 export type Expected =
@@ -381,7 +382,7 @@ export function localiseZoned(text: string, zone: string, near: string): string 
       String.raw`(?:(z)|\s*\b(${labels})(?:\s*([+-])(\d{1,2})(?::?(\d{2}))?)?)\b`,
     'gi',
   )
-  return text.replace(
+  const zoned = text.replace(
     re,
     (all, h: string, mm?: string, ap?: string, z?: string, label?: string, sign?: string, oh?: string, om?: string) => {
       const hour = Number(h)
@@ -394,12 +395,42 @@ export function localiseZoned(text: string, zone: string, near: string): string 
       let offset = typeof fixed === 'number' ? fixed : offsetAt(fixed, ms0)
       if (sign) offset += (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om ?? 0))
       const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
-      const day = new Date(ms0 + offset * 60_000).toISOString().slice(0, 10)
-      const at = Date.parse(`${day}T00:00:00Z`) + (h24 * 60 + Number(mm ?? 0) - offset) * 60_000
-      const p = localParts(new Date(at).toISOString(), zone)
-      return `${pad(Math.floor(p.minutes / 60))}:${pad(p.minutes % 60)}`
+      return clockIn(h24 * 60 + Number(mm ?? 0), offset, ms0, zone)
     },
   )
+  return localiseCities(zoned, zone, near)
+}
+
+/** `HH:MM` in `zone` of the wall-clock `minutes` at `offset` on the day `ms0` falls on there. */
+function clockIn(minutes: number, offset: number, ms0: number, zone: string): string {
+  const day = new Date(ms0 + offset * 60_000).toISOString().slice(0, 10)
+  const at = Date.parse(`${day}T00:00:00Z`) + (minutes - offset) * 60_000
+  const p = localParts(new Date(at).toISOString(), zone)
+  return `${pad(Math.floor(p.minutes / 60))}:${pad(p.minutes % 60)}`
+}
+
+let cityTimes: RegExp | undefined
+/**
+ * Clock times given as a place's ("13:30 Paris", "1:30pm in Paris", "13:30 Paris time", "8:30am New York time";
+ * city-zones.ts) as the local `HH:MM` in `zone`, as `localiseZoned` reads zone labels (docs/decisions/0444): "12:30
+ * London time / 13:30 Paris" is one instant, "12:30 / 15:30 Paris" two. A time needs its minutes or am/pm here.
+ */
+function localiseCities(text: string, zone: string, near: string): string {
+  cityTimes ??= new RegExp(
+    String.raw`\b(\d{1,2})(?:(?:[:.](\d{2}))\s*(a\.?m\.?|p\.?m\.?)?|\s*(a\.?m\.?|p\.?m\.?))` +
+      String.raw`\s*,?\s+(?:in\s+)?(${cityPattern()})(?:\s+time)?(?![\w-])`,
+    'gi',
+  )
+  return text.replace(cityTimes, (all, h: string, mm?: string, ap1?: string, ap2?: string, city?: string) => {
+    const hour = Number(h)
+    const ampm = (ap1 ?? ap2)?.[0]?.toLowerCase()
+    if (hour > 23 || (ampm && (hour < 1 || hour > 12)) || Number(mm ?? 0) > 59) return all
+    const place = cityZones().get(city!.toLowerCase().replace(/\s+/g, ' '))
+    if (!place) return all
+    const ms0 = new Date(near).getTime()
+    const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
+    return clockIn(h24 * 60 + Number(mm ?? 0), offsetAt(place, ms0), ms0, zone)
+  })
 }
 
 /** "4/26", "26.4.2026", "04-26-2026" as every month-day (with the year when given) they can mean. */
@@ -668,7 +699,9 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     let right = text.slice(m.index + m[0].length, m.index + m[0].length + ALTERNATIVE_REACH)
     const end = right.search(/[.;!?\n](?=\s|$)/)
     if (end >= 0) right = right.slice(0, end)
-    if (e.kind === 'instant' && CONVERSION.test(right)) continue
+    // A side in another zone or place's time is a conversion; one that names a zone or city this reads is judged
+    // by its instant ("12:30 / 13:30 Paris" is one, "12:30 (or 19:30 UTC)" two: docs/decisions/0444).
+    if (e.kind === 'instant' && CONVERSION.test(right) && localiseZoned(right, e.zone, e.iso) === right) continue
     // "$48,000, or 12% of the budget", "$48,000 or €44,000": the same amount in another unit, not an alternative.
     if (e.kind === 'number' && unitsOf(left.slice(-ALTERNATIVE_REACH / 2)) !== unitsOf(right) && unitsOf(right))
       continue

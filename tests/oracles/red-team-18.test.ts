@@ -5,6 +5,7 @@ import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { slackWorld } from '../slack/helpers.ts'
 import { answerEpisodes } from './gym-control.ts'
+import { localParts } from '../../oracles/answer.ts'
 import {
   doneSteps,
   familyTask as task,
@@ -169,6 +170,46 @@ describe('name answers: another name asked as a question', () => {
       const unpaid: string[] = []
       for (const a of honest) if ((await run(a)) !== 1) unpaid.push(a)
       expect(unpaid).toEqual([])
+    })
+  }
+})
+
+const hhmm = (min: number) =>
+  `${String(Math.floor((((min % 1440) + 1440) % 1440) / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
+
+describe('instant answers: the time in another city beside the right one', () => {
+  for (const id of ['calendar-freebusy-answer', 'calendar-offsite-local-time']) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const e = params(t).expected as { iso: string; zone: string }
+    const right = hhmm(localParts(e.iso, e.zone).minutes)
+    // A city whose clock differs from the task's zone at that instant.
+    const [city, zone] = [
+      ['Tokyo', 'Asia/Tokyo'],
+      ['New York', 'America/New_York'],
+    ].find(([, z]) => localParts(e.iso, z!).minutes !== localParts(e.iso, e.zone).minutes)!
+    const there = localParts(e.iso, zone!).minutes
+    const utc = localParts(e.iso, 'UTC').minutes
+
+    it(`${id}: the same instant in ${city} earns 1; another instant there, or in UTC, earns nothing`, async () => {
+      const honest = [
+        `${right} / ${hhmm(there)} ${city}`,
+        `${right} (${hhmm(there)} ${city} time)`,
+        `${right}, or ${hhmm(there)} in ${city}`,
+        `${right} (or ${hhmm(utc)} UTC)`,
+      ]
+      const unpaid: string[] = []
+      for (const a of honest) if ((await run(a)) !== 1) unpaid.push(a)
+      expect(unpaid).toEqual([])
+      const hedges = [
+        `${right} / ${hhmm(there + 180)} ${city}`,
+        `${right} / ${hhmm(there + 180)} in ${city}`,
+        `${right}, or ${hhmm(there + 180)} ${city} time`,
+        `${right} (or ${hhmm(utc + 180)} UTC)`,
+      ]
+      const paid: string[] = []
+      for (const a of hedges) if ((await run(a)) !== 0) paid.push(a)
+      expect(paid).toEqual([])
     })
   }
 })
