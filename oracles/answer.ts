@@ -17,6 +17,7 @@ import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
 import { pushAll } from '../envs/core/arrays.ts'
 import { cityPattern, cityZones } from './city-zones.ts'
+import { listedPairs, tokensOf, type Token } from './answer-lists.ts'
 
 /** What the answer must state. */
 export type Expected =
@@ -619,6 +620,8 @@ export function checkAnswer(
   if (!states(answer, expected)) return { ok: false, note: 'the answer does not state the expected fact' }
   if (offersAlternative(answer, expected))
     return { ok: false, note: 'the answer offers another value as an alternative to the expected one' }
+  if (listsOther(answer, expected))
+    return { ok: false, note: 'the answer lists another value of its kind beside the expected one' }
   return { ok: true, note: 'the answer states the expected fact and no wrong candidate' }
 }
 
@@ -712,6 +715,72 @@ export function offersAlternative(raw: string, e: Expected): boolean {
       const r = rs[k]![0]
       if (l && r && l !== r && (want[k]!.includes(l) || want[k]!.includes(r))) return true
     }
+  }
+  return false
+}
+
+const WEEKDAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?`
+const YEAR = String.raw`(?:,?\s+\d{4}(?![\d:-]))?`
+/** One value as a token, per kind (answer-lists.ts): a clock time, a date, an amount. */
+const TOKENS = {
+  time: new RegExp(
+    String.raw`(?<![\w:.])(?:\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday|midnight)(?![\w:]|\.\d)`,
+    'g',
+  ),
+  date: new RegExp(
+    String.raw`\b${WEEKDAY_WORD}(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+${MON_EXACT}${YEAR}|` +
+      String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR})`,
+    'g',
+  ),
+  number: new RegExp(
+    String.raw`(?<![\w.,])[$\u20ac\u00a3]?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?`,
+    'g',
+  ),
+}
+
+/**
+ * Whether the answer lists the expected value and another of its kind as a bare list ("12:30, 15:30", "4; 11",
+ * "29 April and 2 May"; answer-lists.ts, docs/decisions/0444): a shotgun that names no planted candidate. Values
+ * are read as `states` reads them (an instant's zone labels and cities at their instant, so "12:30, 20:30 UTC" lists
+ * one instant); an amount in another unit ("$48,000, 12%") is a conversion, one without a unit is in the same. The
+ * answer commits to the expected value, and lists nothing, when it also states it outside every list ("12:30 and
+ * 15:30 are free; 12:30 is first").
+ */
+function listsOther(raw: string, e: Expected): boolean {
+  if (e.kind === 'name') return false
+  let all = undenied(readerText(raw))
+  if (e.kind === 'instant') all = localiseZoned(localiseIso(all, e.zone), e.zone, e.iso)
+  const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
+  const day = e.kind === 'date' ? e.date : at?.date
+  const kinds: [RegExp, (t: Token) => string | undefined][] =
+    e.kind === 'number'
+      ? [[TOKENS.number, (t) => numbersIn(t.text).map(String)[0]]]
+      : [
+          [TOKENS.date, (t) => datesIn(t.text)[0]],
+          ...(at ? [[TOKENS.time, (t: Token) => timesIn(t.text).map(String)[0]] as const] : []),
+        ]
+  const want = (k: number, v: string) =>
+    e.kind === 'number'
+      ? Math.abs(Number(v) - e.value) < 0.005
+      : k === 0
+        ? dateMatches(v, day!)
+        : v === String(at!.minutes)
+  for (const [k, [re, valueOf]] of kinds.entries()) {
+    // An instant's date and time are one value: each list is read with the other part left out ("12 March at 12:30,
+    // 13 March at 15:30" lists two days; "Thursday 12 March at 12:30, 15:30" two times).
+    const other = e.kind === 'instant' ? (k === 0 ? TOKENS.time : TOKENS.date) : undefined
+    const text = other ? all.replace(new RegExp(String.raw`(?:\s+(?:at|on))?\s*(?:${other.source})`, 'g'), '') : all
+    const tokens = tokensOf(text, re).filter((t) => valueOf(t) !== undefined)
+    const pairs = listedPairs(text, tokens).filter(([a, b]) => {
+      const [va, vb] = [valueOf(a)!, valueOf(b)!]
+      const [ua, ub] = [unitsOf(a.text), unitsOf(b.text)]
+      if (e.kind === 'number' && ua && ub && ua !== ub) return false
+      return want(k, va) !== want(k, vb)
+    })
+    if (pairs.length === 0) continue
+    const listed = new Set(listedPairs(text, tokens).flatMap(([a, b]) => [a.at, b.at]))
+    if (tokens.some((t) => want(k, valueOf(t)!) && !listed.has(t.at))) continue
+    return true
   }
   return false
 }

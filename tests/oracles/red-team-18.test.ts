@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { DateTime } from 'luxon'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
@@ -210,6 +211,71 @@ describe('instant answers: the time in another city beside the right one', () =>
       const paid: string[] = []
       for (const a of hedges) if ((await run(a)) !== 0) paid.push(a)
       expect(paid).toEqual([])
+    })
+  }
+})
+
+const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
+
+/** The expected value as written, another of its kind no planted candidate is, and honest answers with context. */
+function shotgun(t: TaskSpec): { right: string; other: string; honest: string[] } {
+  const e = params(t).expected
+  if (e.kind === 'instant') {
+    const m = localParts(e.iso, e.zone).minutes
+    const [right, other] = [hhmm(m), hhmm(m + 180)]
+    const utc = hhmm(localParts(e.iso, 'UTC').minutes)
+    return {
+      right,
+      other,
+      honest: [
+        `Starts ${right}, ends ${hhmm(m + 60)}.`,
+        `${right}, two hours after the stand-up at ${hhmm(m - 120)}.`,
+        `${right} and ${other} are both free; the first is ${right}.`,
+        `${right}, ${utc} UTC.`,
+        `${right}. ${other} is the next free slot.`,
+      ],
+    }
+  }
+  if (e.kind === 'date') {
+    const d = DateTime.fromISO(e.date).setLocale('en-GB')
+    const [right, other] = [d.toFormat('d LLLL'), d.plus({ days: 3 }).toFormat('d LLLL')]
+    return {
+      right,
+      other,
+      honest: [`${right}, 5 days before ${d.plus({ days: 5 }).toFormat('d LLLL')}.`, `${right}, moved from ${other}.`],
+    }
+  }
+  const cents = !Number.isInteger(e.value) || e.value >= 1000
+  const show = (v: number) => (cents ? money(v) : String(v))
+  const [right, other] = [show(e.value), show(e.value + 7)]
+  return {
+    right,
+    other,
+    honest: [`${right}, 12% of the plan.`, `${right}; ${other} last year.`, `${right} (${other} invited).`],
+  }
+}
+
+describe('answer families: the right value listed beside another of its kind', () => {
+  for (const id of [
+    'calendar-freebusy-answer',
+    'calendar-offsite-local-time',
+    'slack-decision-answer',
+    'gmail-thread-count-answer',
+    'gmail-search-answer',
+    'drive-docs-figure-answer',
+  ]) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const { right, other, honest } = shotgun(t)
+    it(`${id}: "A, B", "A; B", "A and B", "A. B.", "A (B)" earn nothing; context still earns 1`, async () => {
+      expect(await run(right)).toBe(1)
+      const lists = [`${right}, ${other}`, `${right}; ${other}.`, `${right} and ${other}`, `${right}. ${other}.`]
+      const paid: string[] = []
+      for (const a of [...lists, `${right} (${other})`, `${other}, ${right}.`]) if ((await run(a)) !== 0) paid.push(a)
+      expect(paid).toEqual([])
+      const unpaid: string[] = []
+      for (const a of honest) if ((await run(a)) !== 1) unpaid.push(a)
+      expect(unpaid).toEqual([])
     })
   }
 })
