@@ -724,16 +724,19 @@ const YEAR = String.raw`(?:,?\s+\d{4}(?![\d:-]))?`
 /** One value as a token, per kind (answer-lists.ts): a clock time, a date, an amount. */
 const TOKENS = {
   time: new RegExp(
-    String.raw`(?<![\w:.])(?:\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday|midnight)(?![\w:]|\.\d)`,
+    String.raw`(?<![\w:.])(?:\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|` +
+      String.raw`noon|midday|midnight)(?![\w:]|\.\d)`,
     'g',
   ),
   date: new RegExp(
-    String.raw`\b${WEEKDAY_WORD}(?:\d{4}-\d{2}-\d{2}|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+${MON_EXACT}${YEAR}|` +
+    String.raw`\b${WEEKDAY_WORD}(?:\d{4}-\d{2}-\d{2}|` +
+      String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+${MON_EXACT}${YEAR}|` +
       String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR})`,
     'g',
   ),
   number: new RegExp(
-    String.raw`(?<![\w.,])[$\u20ac\u00a3]?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?`,
+    String.raw`(?<![\w.,])[$\u20ac\u00a3]?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?` +
+      String.raw`(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?`,
     'g',
   ),
 }

@@ -52,7 +52,7 @@ const groupId = http('POST', '/api/usergroups.list', { body: {} }, { group: 'use
 describe('posts that must mention nobody else: broadcasts and user groups in blocks or attachments', () => {
   const { judge } = oracleGym()
   for (const id of ['gmail-slack-incident', 'docs-slack-action-items']) {
-    it(`${id}: a rich_text broadcast or user-group element, or <!channel> in an attachment, earns nothing`, async () => {
+    it(`${id}: a broadcast or group element, or <!channel> in an attachment, earns nothing`, async () => {
       const t = withGroup(task(id))
       const episodes: Record<string, (text: string) => Record<string, unknown>> = {
         channel: (text) => ({ blocks: richText(text, { type: 'broadcast', range: 'channel' }) }),
@@ -95,7 +95,7 @@ describe('slackMentions and slackPinged read rich_text elements', () => {
 })
 
 describe('Slack parse=full: links what link_names links', () => {
-  it('postMessage, update and scheduleMessage with parse=full link broadcasts and group handles, not people', async () => {
+  it('post, update and schedule with parse=full link broadcasts and group handles, not people', async () => {
     const w = slackWorld()
     const general = await w.channel('general')
     const ops = (await w.api('usergroups.create', { name: 'On call', handle: 'oncall' })).usergroup.id as string
@@ -147,7 +147,7 @@ describe('name answers: another name asked as a question', () => {
     const run = answerEpisodes(t)
     const right = params(t).expected.value as string
     const other = 'Zed Quill'
-    it(`${id}: "(other?)", ", other?", "? Maybe other" after the right name earn nothing; questions still pay`, async () => {
+    it(`${id}: "(other?)", ", other?", "? Maybe other" earn nothing; questions still pay`, async () => {
       expect(await run(right)).toBe(1)
       const hedges = [
         `${right} (${other}?)`,
