@@ -11,7 +11,8 @@
  * stated; a weekday is read as a day, and one a stated date does not explain names every candidate on that weekday;
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
  * A hedge without an "or" ("3pm, maybe 5pm", "3pm / 5pm") offers an alternative too, and the strict reading of a
- * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441).
+ * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441). A city's clock time is read at its
+ * instant, and a bare list of the expected value and another ("12:30, 15:30") is a hedge (0444).
  */
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
@@ -672,11 +673,12 @@ const BARE_VALUE = new RegExp(
  * Whether the answer offers the expected value and another value of the same kind as alternatives ("42 or 43", "18
  * June or 20 June", "3pm, or maybe 5pm"; docs/decisions/0415): the value nearest an "or" on one side is the expected
  * one and the nearest on the other side is not. Only values the answer does not deny count; for times, a side that
- * names a zone or a place's time ("or 8:30 UTC", "London time") is a conversion, not an alternative (a zone label
- * is read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers two instants only when they differ); for numbers, a
- * side in another unit ("or 12% of the budget", "or €44,000") is a conversion. A name with another name across an
- * "or" is read by name-hedge.ts (0418). Lists without an "or" ("41, 42, 43", "Hugo, Liam") are not read so: a list
- * of names or numbers is judged by the wrong candidates alone.
+ * names a zone or a place's time ("or 8:30 UTC", "London time", "13:30 Paris") is a conversion, not an alternative,
+ * when it is the same instant (zone labels and cities are read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers
+ * two instants only when they differ: 0444; a side whose place is not read, "your time", is a conversion); for
+ * numbers, a side in another unit ("or 12% of the budget", "or €44,000") is a conversion. A name with another name
+ * across an "or" is read by name-hedge.ts (0418). Lists without an "or" ("41, 42, 43") are read by `listsOther`
+ * (0444); a list of names ("Hugo, Liam") is judged by the wrong candidates alone.
  */
 export function offersAlternative(raw: string, e: Expected): boolean {
   if (e.kind === 'name') return offersOtherName(raw, [e.value, ...(e.aliases ?? [])])
