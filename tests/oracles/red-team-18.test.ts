@@ -229,6 +229,7 @@ function shotgun(t: TaskSpec): { right: string; other: string; honest: string[] 
       other,
       honest: [
         `Starts ${right}, ends ${hhmm(m + 60)}.`,
+        `The common slot is between ${right} and ${hhmm(m + 60)}.`,
         `${right}, two hours after the stand-up at ${hhmm(m - 120)}.`,
         `${right} and ${other} are both free; the first is ${right}.`,
         `${right}, ${utc} UTC.`,
