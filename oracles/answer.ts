@@ -757,13 +757,12 @@ function listsOther(raw: string, e: Expected): boolean {
   if (e.kind === 'instant') all = localiseZoned(localiseIso(all, e.zone), e.zone, e.iso)
   const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
   const day = e.kind === 'date' ? e.date : at?.date
-  const kinds: [RegExp, (t: Token) => string | undefined][] =
+  type Kind = [RegExp, (t: Token) => string | undefined]
+  const time: Kind = [TOKENS.time, (t) => timesIn(t.text).map(String)[0]]
+  const kinds: Kind[] =
     e.kind === 'number'
       ? [[TOKENS.number, (t) => numbersIn(t.text).map(String)[0]]]
-      : [
-          [TOKENS.date, (t) => datesIn(t.text)[0]],
-          ...(at ? [[TOKENS.time, (t: Token) => timesIn(t.text).map(String)[0]] as const] : []),
-        ]
+      : [[TOKENS.date, (t) => datesIn(t.text)[0]], ...(at ? [time] : [])]
   const want = (k: number, v: string) =>
     e.kind === 'number'
       ? Math.abs(Number(v) - e.value) < 0.005
