@@ -11,11 +11,14 @@
  * stated; a weekday is read as a day, and one a stated date does not explain names every candidate on that weekday;
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
  * A hedge without an "or" ("3pm, maybe 5pm", "3pm / 5pm") offers an alternative too, and the strict reading of a
- * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441).
+ * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441). A city's clock time is read at its
+ * instant, and a bare list of the expected value and another ("12:30, 15:30") is a hedge (0444).
  */
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
 import { pushAll } from '../envs/core/arrays.ts'
+import { cityPattern, cityZones } from './city-zones.ts'
+import { listedPairs, tokensOf, type Token } from './answer-lists.ts'
 
 /** What the answer must state. */
 export type Expected =
@@ -381,7 +384,7 @@ export function localiseZoned(text: string, zone: string, near: string): string 
       String.raw`(?:(z)|\s*\b(${labels})(?:\s*([+-])(\d{1,2})(?::?(\d{2}))?)?)\b`,
     'gi',
   )
-  return text.replace(
+  const zoned = text.replace(
     re,
     (all, h: string, mm?: string, ap?: string, z?: string, label?: string, sign?: string, oh?: string, om?: string) => {
       const hour = Number(h)
@@ -394,12 +397,42 @@ export function localiseZoned(text: string, zone: string, near: string): string 
       let offset = typeof fixed === 'number' ? fixed : offsetAt(fixed, ms0)
       if (sign) offset += (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om ?? 0))
       const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
-      const day = new Date(ms0 + offset * 60_000).toISOString().slice(0, 10)
-      const at = Date.parse(`${day}T00:00:00Z`) + (h24 * 60 + Number(mm ?? 0) - offset) * 60_000
-      const p = localParts(new Date(at).toISOString(), zone)
-      return `${pad(Math.floor(p.minutes / 60))}:${pad(p.minutes % 60)}`
+      return clockIn(h24 * 60 + Number(mm ?? 0), offset, ms0, zone)
     },
   )
+  return localiseCities(zoned, zone, near)
+}
+
+/** `HH:MM` in `zone` of the wall-clock `minutes` at `offset` on the day `ms0` falls on there. */
+function clockIn(minutes: number, offset: number, ms0: number, zone: string): string {
+  const day = new Date(ms0 + offset * 60_000).toISOString().slice(0, 10)
+  const at = Date.parse(`${day}T00:00:00Z`) + (minutes - offset) * 60_000
+  const p = localParts(new Date(at).toISOString(), zone)
+  return `${pad(Math.floor(p.minutes / 60))}:${pad(p.minutes % 60)}`
+}
+
+let cityTimes: RegExp | undefined
+/**
+ * Clock times given as a place's ("13:30 Paris", "1:30pm in Paris", "13:30 Paris time", "8:30am New York time";
+ * city-zones.ts) as the local `HH:MM` in `zone`, as `localiseZoned` reads zone labels (docs/decisions/0444): "12:30
+ * London time / 13:30 Paris" is one instant, "12:30 / 15:30 Paris" two. A time needs its minutes or am/pm here.
+ */
+function localiseCities(text: string, zone: string, near: string): string {
+  cityTimes ??= new RegExp(
+    String.raw`\b(\d{1,2})(?:(?:[:.](\d{2}))\s*(a\.?m\.?|p\.?m\.?)?|\s*(a\.?m\.?|p\.?m\.?))` +
+      String.raw`\s*,?\s+(?:in\s+)?(${cityPattern()})(?:\s+time)?(?![\w-])`,
+    'gi',
+  )
+  return text.replace(cityTimes, (all, h: string, mm?: string, ap1?: string, ap2?: string, city?: string) => {
+    const hour = Number(h)
+    const ampm = (ap1 ?? ap2)?.[0]?.toLowerCase()
+    if (hour > 23 || (ampm && (hour < 1 || hour > 12)) || Number(mm ?? 0) > 59) return all
+    const place = cityZones().get(city!.toLowerCase().replace(/\s+/g, ' '))
+    if (!place) return all
+    const ms0 = new Date(near).getTime()
+    const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
+    return clockIn(h24 * 60 + Number(mm ?? 0), offsetAt(place, ms0), ms0, zone)
+  })
 }
 
 /** "4/26", "26.4.2026", "04-26-2026" as every month-day (with the year when given) they can mean. */
@@ -588,6 +621,8 @@ export function checkAnswer(
   if (!states(answer, expected)) return { ok: false, note: 'the answer does not state the expected fact' }
   if (offersAlternative(answer, expected))
     return { ok: false, note: 'the answer offers another value as an alternative to the expected one' }
+  if (listsOther(answer, expected))
+    return { ok: false, note: 'the answer lists another value of its kind beside the expected one' }
   return { ok: true, note: 'the answer states the expected fact and no wrong candidate' }
 }
 
@@ -638,11 +673,12 @@ const BARE_VALUE = new RegExp(
  * Whether the answer offers the expected value and another value of the same kind as alternatives ("42 or 43", "18
  * June or 20 June", "3pm, or maybe 5pm"; docs/decisions/0415): the value nearest an "or" on one side is the expected
  * one and the nearest on the other side is not. Only values the answer does not deny count; for times, a side that
- * names a zone or a place's time ("or 8:30 UTC", "London time") is a conversion, not an alternative (a zone label
- * is read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers two instants only when they differ); for numbers, a
- * side in another unit ("or 12% of the budget", "or €44,000") is a conversion. A name with another name across an
- * "or" is read by name-hedge.ts (0418). Lists without an "or" ("41, 42, 43", "Hugo, Liam") are not read so: a list
- * of names or numbers is judged by the wrong candidates alone.
+ * names a zone or a place's time ("or 8:30 UTC", "London time", "13:30 Paris") is a conversion, not an alternative,
+ * when it is the same instant (zone labels and cities are read by `localiseZoned`, so "12:30 (or 18:30 UTC)" offers
+ * two instants only when they differ: 0444; a side whose place is not read, "your time", is a conversion); for
+ * numbers, a side in another unit ("or 12% of the budget", "or €44,000") is a conversion. A name with another name
+ * across an "or" is read by name-hedge.ts (0418). Lists without an "or" ("41, 42, 43") are read by `listsOther`
+ * (0444); a list of names ("Hugo, Liam") is judged by the wrong candidates alone.
  */
 export function offersAlternative(raw: string, e: Expected): boolean {
   if (e.kind === 'name') return offersOtherName(raw, [e.value, ...(e.aliases ?? [])])
@@ -668,7 +704,9 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     let right = text.slice(m.index + m[0].length, m.index + m[0].length + ALTERNATIVE_REACH)
     const end = right.search(/[.;!?\n](?=\s|$)/)
     if (end >= 0) right = right.slice(0, end)
-    if (e.kind === 'instant' && CONVERSION.test(right)) continue
+    // A side in another zone or place's time is a conversion; one that names a zone or city this reads is judged
+    // by its instant ("12:30 / 13:30 Paris" is one, "12:30 (or 19:30 UTC)" two: docs/decisions/0444).
+    if (e.kind === 'instant' && CONVERSION.test(right) && localiseZoned(right, e.zone, e.iso) === right) continue
     // "$48,000, or 12% of the budget", "$48,000 or €44,000": the same amount in another unit, not an alternative.
     if (e.kind === 'number' && unitsOf(left.slice(-ALTERNATIVE_REACH / 2)) !== unitsOf(right) && unitsOf(right))
       continue
@@ -679,6 +717,74 @@ export function offersAlternative(raw: string, e: Expected): boolean {
       const r = rs[k]![0]
       if (l && r && l !== r && (want[k]!.includes(l) || want[k]!.includes(r))) return true
     }
+  }
+  return false
+}
+
+const WEEKDAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?`
+const YEAR = String.raw`(?:,?\s+\d{4}(?![\d:-]))?`
+/** One value as a token, per kind (answer-lists.ts): a clock time, a date, an amount. */
+const TOKENS = {
+  time: new RegExp(
+    String.raw`(?<![\w:.])(?:\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|` +
+      String.raw`noon|midday|midnight)(?![\w:]|\.\d)`,
+    'g',
+  ),
+  date: new RegExp(
+    String.raw`\b${WEEKDAY_WORD}(?:\d{4}-\d{2}-\d{2}|` +
+      String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+${MON_EXACT}${YEAR}|` +
+      String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR})`,
+    'g',
+  ),
+  number: new RegExp(
+    String.raw`(?<![\w.,])[$\u20ac\u00a3]?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?` +
+      String.raw`(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?`,
+    'g',
+  ),
+}
+
+/**
+ * Whether the answer lists the expected value and another of its kind as a bare list ("12:30, 15:30", "4; 11",
+ * "29 April and 2 May"; answer-lists.ts, docs/decisions/0444): a shotgun that names no planted candidate. Values
+ * are read as `states` reads them (an instant's zone labels and cities at their instant, so "12:30, 20:30 UTC" lists
+ * one instant); an amount in another unit ("$48,000, 12%") is a conversion, one without a unit is in the same. The
+ * answer commits to the expected value, and lists nothing, when it also states it outside every list ("12:30 and
+ * 15:30 are free; 12:30 is first").
+ */
+function listsOther(raw: string, e: Expected): boolean {
+  if (e.kind === 'name') return false
+  let all = undenied(readerText(raw))
+  if (e.kind === 'instant') all = localiseZoned(localiseIso(all, e.zone), e.zone, e.iso)
+  const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
+  const day = e.kind === 'date' ? e.date : at?.date
+  type Kind = [RegExp, (t: Token) => string | undefined]
+  const time: Kind = [TOKENS.time, (t) => timesIn(t.text).map(String)[0]]
+  const kinds: Kind[] =
+    e.kind === 'number'
+      ? [[TOKENS.number, (t) => numbersIn(t.text).map(String)[0]]]
+      : [[TOKENS.date, (t) => datesIn(t.text)[0]], ...(at ? [time] : [])]
+  const want = (k: number, v: string) =>
+    e.kind === 'number'
+      ? Math.abs(Number(v) - e.value) < 0.005
+      : k === 0
+        ? dateMatches(v, day!)
+        : v === String(at!.minutes)
+  for (const [k, [re, valueOf]] of kinds.entries()) {
+    // An instant's date and time are one value: each list is read with the other part left out ("12 March at 12:30,
+    // 13 March at 15:30" lists two days; "Thursday 12 March at 12:30, 15:30" two times).
+    const other = e.kind === 'instant' ? (k === 0 ? TOKENS.time : TOKENS.date) : undefined
+    const text = other ? all.replace(new RegExp(String.raw`(?:\s+(?:at|on))?\s*(?:${other.source})`, 'g'), '') : all
+    const tokens = tokensOf(text, re).filter((t) => valueOf(t) !== undefined)
+    const pairs = listedPairs(text, tokens).filter(([a, b]) => {
+      const [va, vb] = [valueOf(a)!, valueOf(b)!]
+      const [ua, ub] = [unitsOf(a.text), unitsOf(b.text)]
+      if (e.kind === 'number' && ua && ub && ua !== ub) return false
+      return want(k, va) !== want(k, vb)
+    })
+    if (pairs.length === 0) continue
+    const listed = new Set(listedPairs(text, tokens).flatMap(([a, b]) => [a.at, b.at]))
+    if (tokens.some((t) => want(k, valueOf(t)!) && !listed.has(t.at))) continue
+    return true
   }
   return false
 }

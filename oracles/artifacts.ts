@@ -144,26 +144,54 @@ function keysAndValues(v: unknown): string[] {
   return Object.entries(v).flatMap(([k, x]) => [k, ...keysAndValues(x)])
 }
 
-/** User ids mentioned (`<@U…>`) anywhere a reader sees in a Slack message. */
+/** User ids mentioned anywhere a reader sees in a Slack message: `<@U…>`, and rich_text `user` elements. */
 export function slackMentions(m: Entity): Set<string> {
-  return new Set([...slackVisible(m).matchAll(/<@([a-z0-9]+)(\|[^>]*)?>/g)].map((x) => x[1]!.toUpperCase()))
+  const out = new Set([...slackVisible(m).matchAll(/<@([a-z0-9]+)(\|[^>]*)?>/g)].map((x) => x[1]!.toUpperCase()))
+  for (const u of richMentions(m).users) out.add(u)
+  return out
+}
+
+/**
+ * The mentions a post's blocks (and blocks inside legacy attachments) carry as rich_text elements rather than as
+ * text (docs/decisions/0444): `{type: 'user', user_id}`, `{type: 'usergroup', usergroup_id}` and `{type:
+ * 'broadcast', range: 'channel'|'here'|'everyone'}`. Slack renders and notifies them as it does `<@U…>`,
+ * `<!subteam^S…>` and `<!channel>`; their strings ("broadcast", "channel") say nothing the text reading sees.
+ */
+function richMentions(m: Entity): { users: string[]; groups: string[]; broadcast: boolean } {
+  const out = { users: [] as string[], groups: [] as string[], broadcast: false }
+  const walk = (v: Json | undefined): void => {
+    if (Array.isArray(v)) return v.forEach(walk)
+    if (!v || typeof v !== 'object') return
+    const type = readerText(String(v.type ?? ''))
+    if (type === 'user' && typeof v.user_id === 'string') out.users.push(readerText(v.user_id).toUpperCase())
+    if (type === 'usergroup' && typeof v.usergroup_id === 'string')
+      out.groups.push(readerText(v.usergroup_id).toUpperCase())
+    if (type === 'broadcast') out.broadcast = true
+    Object.values(v).forEach(walk)
+  }
+  walk(m.blocks)
+  walk(m.attachments)
+  return out
 }
 
 /**
  * Everyone a post notifies (docs/decisions/0441): its direct mentions, every member of its channel but the poster
  * for `<!channel>`, `<!here>` or `<!everyone>`, and every member of a user group it mentions (`<!subteam^S…>`), as
- * `state` holds them. Checks that nobody else is mentioned read this: a broadcast pings the people a post must not.
+ * `state` holds them; also as rich_text `broadcast`/`usergroup` elements in blocks (0444). Checks that nobody else
+ * is mentioned read this: a broadcast pings the people a post must not.
  */
 export function slackPinged(state: WorldState, m: Entity): Set<string> {
   const out = slackMentions(m)
   const seen = slackVisible(m)
   const slack = state.services.slack?.entities
-  if (/<!(?:channel|here|everyone)(?:\|[^>]*)?>/.test(seen)) {
+  const rich = richMentions(m)
+  if (rich.broadcast || /<!(?:channel|here|everyone)(?:\|[^>]*)?>/.test(seen)) {
     const members = ((slack?.channels?.[String(m.channel)] as Entity | undefined)?.members ?? []) as string[]
     for (const u of members) if (u !== m.user) out.add(String(u))
   }
-  for (const g of seen.matchAll(/<!subteam\^([a-z0-9]+)(?:\|[^>]*)?>/g)) {
-    const group = slack?.usergroups?.[g[1]!.toUpperCase()] as Entity | undefined
+  const groups = [...[...seen.matchAll(/<!subteam\^([a-z0-9]+)(?:\|[^>]*)?>/g)].map((g) => g[1]!), ...rich.groups]
+  for (const id of groups) {
+    const group = slack?.usergroups?.[id.toUpperCase()] as Entity | undefined
     for (const u of (group?.users ?? []) as string[]) if (u !== m.user) out.add(String(u))
   }
   return out

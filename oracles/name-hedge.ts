@@ -11,10 +11,12 @@ import { readerText } from './reader-text.ts'
  * an alias. Only the words touching the "or" count, so "Hugo can edit, or ask Sami" and "Hugo. Or ask IT" (a
  * lower-case word after the "or") and "edit or comment" offer nothing; pronouns and sentence words ("or I", "or
  * Nobody") are not names. `text` is the answer with its case (readerText lowers it): only its invisible characters
- * are dropped, and words are compared through readerText (look-alike letters folded).
+ * are dropped, and words are compared through readerText (look-alike letters folded). A name asked as a question is
+ * a hedge as answer.ts's `questioned` values are (docs/decisions/0444): "Hugo (Liam?)", "Hugo, Liam?", "Hugo? Maybe
+ * Liam"; a question of other words ("Hugo, want me to ping him?", "Hugo. Shall I ask Liam?") offers nothing.
  */
 export function offersOtherName(text: string, names: readonly string[]): boolean {
-  text = text.normalize('NFKC').replace(/\p{Cf}/gu, '')
+  text = questionedNames(text.normalize('NFKC').replace(/\p{Cf}/gu, ''))
   if (text.search(OR) < 0) return false
   const words = new Set(names.flatMap((n) => fold(n).split(/[^a-z0-9@._+-]+/)).filter((w) => w.length > 1))
   const emails = new Set(names.filter((n) => n.includes('@')).map(fold))
@@ -41,18 +43,34 @@ const OR = new RegExp(
   'gi',
 )
 const REACH = 80
+
 /** Words between a name and the hedge after it ("Hugo, probably. Might be …", "Hugo, but maybe …"). */
 const FILLER = /(?:[\s,.;:]*\b(?:but|probably|though|i\s+think)\b)+[\s,.;:]*$/i
 const WORD = String.raw`[\w.+-]+@[\w.-]+\w|[\p{L}][\p{L}'\u2019-]*`
 /**
  * The word before an "or": past a parenthesis ("(hugo@…)") or an address in angle brackets, then a comma or a
- * sentence's end ("Hugo. Or Liam" continues the sentence).
+ * sentence's end ("Hugo. Or Liam" continues the sentence; "Hugo? Maybe Liam" too: 0444).
  */
-const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:(\u2013\u2014-]?\s*$`, 'u')
+const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:?(\u2013\u2014-]?\s*$`, 'u')
 /** The word after an "or": past "either", an article-free start. */
 const RIGHT = new RegExp(String.raw`^\s*(?:(?:either|then|it\s+is|it['\u2019]s|it\s+was|is|was)\s+)*(${WORD})`, 'iu')
 /** Capitalised words that start sentences or stand for people without naming one. */
 const NOT_NAMES = new Set([
   ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),
   ...'nobody noone anyone someone everyone no not none both neither either maybe perhaps ask check contact'.split(' '),
+  ...'ok okay right yes correct sure agreed thanks'.split(' '),
 ])
+
+/**
+ * A bare name put after another as a question ("Hugo (Liam?)", "Hugo, Liam Chen?", "Hugo; liam@…?") read as "or"
+ * that name: up to four capitalised words or an address, right after a comma, semicolon or bracket, then "?". A
+ * question with other words, or of words that are no name ("(OK?)", "(Right?)"), is left as written.
+ */
+function questionedNames(text: string): string {
+  return text.replace(QUESTIONED, (whole, lead: string, v: string) =>
+    v.split(/\s+/).every((w) => w.includes('@') || (/^\p{Lu}/u.test(w) && !NOT_NAMES.has(fold(w))))
+      ? `${lead.replace(/[,;(]/, '')} or ${v}.`
+      : whole,
+  )
+}
+const QUESTIONED = new RegExp(String.raw`([,;(]\s*)((?:${WORD})(?:\s+(?:${WORD})){0,3})\s*\?\s*\)?`, 'gu')

@@ -65,9 +65,15 @@ function threadParent(c: WorldContext, channelId: string, threadTs: string | und
   return parent.thread_ts ?? parent.ts
 }
 
-/** The text as stored: with names linked when `link_names` is on (store/link-names.ts). */
-const shownText = (db: Db, a: { text?: string; link_names?: unknown }) =>
-  linkNamesOn(a.link_names) ? linkNames(db, a.text ?? '') : (a.text ?? '')
+/**
+ * The text as stored: with names linked when `link_names` is on or `parse` is `full` (store/link-names.ts).
+ * Deviation: the vendored references say only that `parse` "change[s] how messages are treated" (`full` or `none`;
+ * chat.update defaults to `client`); `full` links what `link_names` links (broadcast words, enabled user-group
+ * handles), the conservative reading for the oracles (docs/decisions/0444): people, channels and URLs are not linked,
+ * and markup already in the text (`<@U…>`, `<!here>`) is kept, not escaped.
+ */
+const shownText = (db: Db, a: { text?: string; link_names?: unknown; parse?: string }) =>
+  linkNamesOn(a.link_names) || a.parse === 'full' ? linkNames(db, a.text ?? '') : (a.text ?? '')
 
 const botOf = (u: UserRow) => (u.is_bot ? u.bot_id : null)
 

@@ -13,7 +13,7 @@ const END = '(?![\\w-]|\\.\\w)'
  * Today's method reference reads "Find and link user groups. No longer supports linking individual users", so
  * `@name` of a person and `#channel` stay plain text: a person is mentioned as `<@U…>` in the text itself.
  * Deviation: the vendored OpenAPI (older) still says "Find and link channel names and usernames"; the broadcast
- * words follow Slack's formatting guide, unverified here; `parse=full` does not link names.
+ * words follow Slack's formatting guide, unverified here. `parse=full` links the same (routes/chat.ts `shownText`).
  */
 export function linkNames(db: Db, text: string): string {
   const names = new Map<string, string>()
