@@ -36,7 +36,16 @@ export type Model = {
     msgs: Record<string, SlackMsg>
   }
   snapshots: string[]
+  /** Ben's mailbox (Ann's is `gmail`) and each user's last history id with the message ids added since. */
+  mail: { ben: Record<string, { threadId: string; labels: string[] }>; history: Record<string, HistoryMark> }
+  /** Ann's files shared: with Ben (a role) or with anyone with the link. */
+  shares: Record<string, { ben?: { id: string; role: string }; anyone?: { id: string; role: string } }>
+  /** Ann's events with Ben as attendee: Ben's answer; `cancelled` once Ann deleted it. */
+  invites: Record<string, { response: string; cancelled: boolean; series: boolean }>
+  /** Channels the fuzzer created: members by user key. */
+  channels: Record<string, { name: string; private: boolean; members: string[]; archived: boolean }>
 }
+export type HistoryMark = { id: string; added: string[] }
 export type SlackMsg = {
   user: string
   text: string
@@ -59,6 +68,8 @@ export class Fuzz {
   readonly drive
   readonly docs
   readonly slack: Record<string, WebClient>
+  /** Ben's Google clients (the fields above act as Ann). */
+  readonly ben
   model: Model
   private saved = new Map<string, { state: string; model: Model }>()
   constructor(
@@ -72,6 +83,12 @@ export class Fuzz {
     this.drive = google.drive({ version: 'v3', ...opts })
     this.docs = google.docs({ version: 'v1', ...opts })
     this.slack = { ann: server.slack('ann'), ben: server.slack('ben') }
+    const as = { auth: server.auth('ben'), rootUrl: server.url, retry: false }
+    this.ben = {
+      gmail: google.gmail({ version: 'v1', ...as }),
+      calendar: google.calendar({ version: 'v3', ...as }),
+      drive: google.drive({ version: 'v3', ...as }),
+    }
     this.model = {
       gmail: { labels: {}, msgs: {} },
       drafts: {},
@@ -82,6 +99,10 @@ export class Fuzz {
       docs: {},
       slack: { channel: '', users: {}, msgs: {} },
       snapshots: [],
+      mail: { ben: {}, history: {} },
+      shares: {},
+      invites: {},
+      channels: {},
     }
   }
 

@@ -4,6 +4,7 @@ import { gmailOps } from './ops-gmail.ts'
 import { calendarOps } from './ops-calendar.ts'
 import { docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
+import { channelOps, channelsSetup } from './ops-channels.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -19,6 +20,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   docs: { ops: docsOps },
   drive: { ops: driveOps, setup: driveSetup },
   slack: { ops: slackOps, setup: slackSetup },
+  channels: { ops: channelOps, setup: channelsSetup },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
