@@ -37,7 +37,11 @@ export type Model = {
   }
   snapshots: string[]
   /** Ben's mailbox (Ann's is `gmail`) and each user's last history id with the message ids added since. */
-  mail: { ben: Record<string, { threadId: string; labels: string[] }>; history: Record<string, HistoryMark> }
+  mail: {
+    ben: Record<string, { threadId: string; labels: string[] }>
+    history: Record<string, HistoryMark>
+    sent: Record<string, { subject: string; copies: Record<string, string> }>
+  }
   /** Ann's files shared: with Ben (a role) or with anyone with the link. */
   shares: Record<string, { ben?: { id: string; role: string }; anyone?: { id: string; role: string } }>
   /** Ann's events with Ben as attendee: Ben's answer; `cancelled` once Ann deleted it. */
@@ -99,7 +103,7 @@ export class Fuzz {
       docs: {},
       slack: { channel: '', users: {}, msgs: {} },
       snapshots: [],
-      mail: { ben: {}, history: {} },
+      mail: { ben: {}, history: {}, sent: {} },
       shares: {},
       invites: {},
       channels: {},

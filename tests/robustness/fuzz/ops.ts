@@ -5,6 +5,7 @@ import { calendarOps } from './ops-calendar.ts'
 import { docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
 import { channelOps, channelsSetup } from './ops-channels.ts'
+import { mailOps, mailSetup } from './ops-mail.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -21,6 +22,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   drive: { ops: driveOps, setup: driveSetup },
   slack: { ops: slackOps, setup: slackSetup },
   channels: { ops: channelOps, setup: channelsSetup },
+  mail: { ops: mailOps, setup: mailSetup },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
