@@ -1,4 +1,4 @@
-import { google } from 'googleapis'
+import { google, type calendar_v3, type drive_v3, type gmail_v1 } from 'googleapis'
 import type { WebClient } from '@slack/web-api'
 import { startSdkServer, type SdkServer } from '../../sdk/server.ts'
 import { createControlApp } from '../../../server/control/app.ts'
@@ -43,6 +43,7 @@ export type Model = {
     sent: Record<string, { subject: string; copies: Record<string, string> }>
   }
   /** Ann's files shared: with Ben (a role) or with anyone with the link. */
+  benChanges: { token?: string; views: Record<string, string> }
   shares: Record<string, { ben?: { id: string; role: string }; anyone?: { id: string; role: string } }>
   /** Ann's events with Ben as attendee: Ben's answer; `cancelled` once Ann deleted it. */
   invites: Record<string, { response: string; cancelled: boolean; series: boolean }>
@@ -73,7 +74,7 @@ export class Fuzz {
   readonly docs
   readonly slack: Record<string, WebClient>
   /** Ben's Google clients (the fields above act as Ann). */
-  readonly ben
+  readonly ben: { gmail: gmail_v1.Gmail; calendar: calendar_v3.Calendar; drive: drive_v3.Drive }
   model: Model
   private saved = new Map<string, { state: string; model: Model }>()
   constructor(
@@ -105,6 +106,7 @@ export class Fuzz {
       snapshots: [],
       mail: { ben: {}, history: {}, sent: {} },
       shares: {},
+      benChanges: { views: {} },
       invites: {},
       channels: {},
     }
@@ -113,7 +115,7 @@ export class Fuzz {
   fail(message: string): never {
     throw new FuzzFailure(`step ${this.step} ${this.op}: ${message}`)
   }
-  check(cond: unknown, message: string | (() => string)): void {
+  check(cond: unknown, message: string | (() => string)): asserts cond {
     if (!cond) this.fail(typeof message === 'string' ? message : message())
   }
   equal(actual: unknown, expected: unknown, what: string): void {

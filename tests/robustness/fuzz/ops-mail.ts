@@ -1,3 +1,4 @@
+import type { gmail_v1 } from 'googleapis'
 import { rfc822 } from '../../gmail/fixtures.ts'
 import type { Fuzz, Op } from './engine.ts'
 
@@ -7,17 +8,16 @@ import type { Fuzz, Op } from './engine.ts'
 // listings, and Ben's whole messageAdded history since setup (docs/decisions/0445).
 
 type Box = Record<string, { threadId: string; labels: string[] }>
-type Gmail = Fuzz['gmail']
+type Gmail = gmail_v1.Gmail
 const USERS = ['ann', 'ben'] as const
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort()
 const box = (f: Fuzz, u: string): Box => (u === 'ann' ? f.model.gmail.msgs : f.model.mail.ben)
-const client = (f: Fuzz, u: string): Gmail => (u === 'ann' ? f.gmail : (f.ben.gmail as Gmail))
+const client = (f: Fuzz, u: string): Gmail => (u === 'ann' ? f.gmail : f.ben.gmail)
 /** Each sent Message-ID header, with its subject and the copies of it by user. */
 const convs = (f: Fuzz) => f.model.mail.sent
 
 export async function mailSetup(f: Fuzz): Promise<void> {
-  const r = await f.google('getProfile ben', false, () => client(f, 'ben').users.getProfile({ userId: 'me' }))
-  f.model.mail.history.ben = { id: r.data.historyId!, added: [] }
+  f.model.mail.history.ben = { id: await historyId(f, 'ben'), added: [] }
 }
 
 async function historyId(f: Fuzz, u: string): Promise<string> {

@@ -6,6 +6,7 @@ import { docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
 import { channelOps, channelsSetup } from './ops-channels.ts'
 import { mailOps, mailSetup } from './ops-mail.ts'
+import { shareOps } from './ops-share.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -23,6 +24,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   slack: { ops: slackOps, setup: slackSetup },
   channels: { ops: channelOps, setup: channelsSetup },
   mail: { ops: mailOps, setup: mailSetup },
+  share: { ops: shareOps },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
