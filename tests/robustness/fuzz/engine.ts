@@ -45,8 +45,8 @@ export type Model = {
   /** Ann's files shared: with Ben (a role) or with anyone with the link. */
   benChanges: { token?: string; views: Record<string, string> }
   shares: Record<string, { ben?: { id: string; role: string }; anyone?: { id: string; role: string } }>
-  /** Ann's events with Ben as attendee: Ben's answer; `cancelled` once Ann deleted it. */
-  invites: Record<string, { response: string; cancelled: boolean; series: boolean }>
+  /** Ann's events with Ben as attendee (cancelled once gone from `calendar`): Ben's answer, the instants. */
+  invites: Record<string, { response: string; start: string; end: string; deleted?: boolean }>
   /** Channels the fuzzer created: members by user key. */
   channels: Record<string, { name: string; private: boolean; members: string[]; archived: boolean }>
 }

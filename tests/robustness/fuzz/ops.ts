@@ -7,6 +7,7 @@ import { driveOps, driveSetup } from './ops-drive.ts'
 import { channelOps, channelsSetup } from './ops-channels.ts'
 import { mailOps, mailSetup } from './ops-mail.ts'
 import { shareOps } from './ops-share.ts'
+import { inviteOps } from './ops-invites.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -25,6 +26,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   channels: { ops: channelOps, setup: channelsSetup },
   mail: { ops: mailOps, setup: mailSetup },
   share: { ops: shareOps },
+  invites: { ops: inviteOps },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
