@@ -49,6 +49,8 @@ export type Model = {
   invites: Record<string, { response: string; start: string; end: string; deleted?: boolean }>
   /** Channels the fuzzer created: members by user key. */
   channels: Record<string, { name: string; private: boolean; members: string[]; archived: boolean }>
+  /** Pending scheduled messages (in those channels) by id. */
+  scheduled: Record<string, { user: string; channel: string; post_at: number }>
 }
 export type HistoryMark = { id: string; added: string[] }
 export type SlackMsg = {
@@ -109,6 +111,7 @@ export class Fuzz {
       benChanges: { views: {} },
       invites: {},
       channels: {},
+      scheduled: {},
     }
   }
 

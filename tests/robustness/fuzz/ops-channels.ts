@@ -148,6 +148,72 @@ async function post(f: Fuzz): Promise<void> {
   f.equal(error(r), want, `post into ${channel}`)
 }
 
+// Scheduled messages go out days after the world's start, later than any run reaches: they stay pending.
+const LATER = Date.parse('2026-03-14T00:00:00Z') / 1000
+
+async function schedule(f: Fuzz): Promise<void> {
+  const got = pick(f)
+  if (!got) return create(f)
+  const [channel, c] = got
+  const user = f.rng.pick(USERS)
+  const past = f.rng.chance(0.1)
+  const post_at = past ? LATER - 86400 * 30 : LATER + f.rng.int(86400 * 5)
+  const r = await f.slackCall('chat.scheduleMessage', true, user, 'chat.scheduleMessage', {
+    channel,
+    text: f.rng.text(40),
+    post_at,
+  })
+  const want = !visible(c, user)
+    ? 'channel_not_found'
+    : c.archived
+      ? 'is_archived'
+      : !c.members.includes(user)
+        ? 'not_in_channel'
+        : past
+          ? 'time_in_past'
+          : 'ok'
+  f.equal(error(r), want, `scheduleMessage into ${channel}`)
+  if (r.ok) f.model.scheduled[r.data.scheduled_message_id as string] = { user, channel, post_at }
+}
+
+async function unschedule(f: Fuzz): Promise<void> {
+  const all = Object.entries(f.model.scheduled)
+  if (!all.length) return schedule(f)
+  const [id, m] = f.rng.pick(all)
+  const user = f.rng.chance(0.8) ? m.user : other(m.user)
+  const c = chans(f)[m.channel]!
+  const r = await f.slackCall('chat.deleteScheduledMessage', true, user, 'chat.deleteScheduledMessage', {
+    channel: m.channel,
+    scheduled_message_id: id,
+  })
+  const want = !visible(c, user) ? 'channel_not_found' : user !== m.user ? 'invalid_scheduled_message_id' : 'ok'
+  f.equal(error(r), want, `deleteScheduledMessage by ${user}`)
+  if (r.ok) delete f.model.scheduled[id]
+}
+
+/** chat.scheduledMessages.list: the caller's pending messages, each once, by channel too. */
+async function scheduledList(f: Fuzz): Promise<void> {
+  const user = f.rng.pick(USERS)
+  const mine = Object.entries(f.model.scheduled).filter(([, m]) => m.user === user)
+  const channel = mine.length && f.rng.chance(0.4) ? f.rng.pick(mine)[1].channel : undefined
+  const seen: string[] = []
+  let cursor: string | undefined
+  for (let i = 0; i < 100; i++) {
+    const r = await f.slackCall('chat.scheduledMessages.list', false, user, 'chat.scheduledMessages.list', {
+      limit: 1 + f.rng.int(3),
+      ...(channel ? { channel } : {}),
+      ...(cursor ? { cursor } : {}),
+    })
+    f.check(r.ok, () => `scheduledMessages.list: ${JSON.stringify(r.data)}`)
+    seen.push(...(r.data.scheduled_messages as { id: string }[]).map((m) => m.id))
+    cursor = (r.data.response_metadata as { next_cursor?: string } | undefined)?.next_cursor || undefined
+    if (!cursor) break
+  }
+  const want = mine.filter(([, m]) => !channel || m.channel === channel).map(([id]) => id)
+  f.equal(seen.length, new Set(seen).size, 'scheduledMessages.list lists each once')
+  f.equal(sorted(seen), sorted(want), `${user}'s scheduled messages${channel ? ` in ${channel}` : ''}`)
+}
+
 /** Every view of membership agrees with the model, for both members. */
 async function check(f: Fuzz): Promise<void> {
   const user = f.rng.pick(USERS)
@@ -209,4 +275,7 @@ export const channelOps: Op[] = [
   { name: 'channels.archive', weight: 2, run: archive },
   { name: 'channels.post', weight: 2, run: post },
   { name: 'channels.check', weight: 4, run: check },
+  { name: 'channels.schedule', weight: 2, run: schedule },
+  { name: 'channels.unschedule', weight: 1, run: unschedule },
+  { name: 'channels.scheduledList', weight: 1, run: scheduledList },
 ]
