@@ -78,6 +78,8 @@ export class Fuzz {
   /** Ben's Google clients (the fields above act as Ann). */
   readonly ben: { gmail: gmail_v1.Gmail; calendar: calendar_v3.Calendar; drive: drive_v3.Drive }
   model: Model
+  /** Switches a family's setup turns on for the others (ops-docs: `paragraphs`). */
+  readonly options = new Set<string>()
   private saved = new Map<string, { state: string; model: Model }>()
   constructor(
     readonly rng: Rng,

@@ -2,7 +2,7 @@ import type { Fuzz, Op } from './engine.ts'
 import { slackOps, slackSetup } from './ops-slack.ts'
 import { gmailOps } from './ops-gmail.ts'
 import { calendarOps } from './ops-calendar.ts'
-import { docsOps } from './ops-docs.ts'
+import { docsMoreOps, docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
 import { channelOps, channelsSetup } from './ops-channels.ts'
 import { mailOps, mailSetup } from './ops-mail.ts'
@@ -27,6 +27,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   mail: { ops: mailOps, setup: mailSetup },
   share: { ops: shareOps },
   invites: { ops: inviteOps },
+  docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
