@@ -102,7 +102,7 @@ async function replaceAll(f: Fuzz): Promise<void> {
   if (f.model.drive.root) touched(f, documentId)
 }
 
-/** A batch whose last request is out of range fails whole: the earlier requests are not kept (checked by the engine). */
+/** A batch whose last request is out of range fails whole: earlier requests are not kept (checked by the engine). */
 async function badBatch(f: Fuzz): Promise<void> {
   const ids = usable(f)
   if (!ids.length) return create(f)
