@@ -117,3 +117,15 @@ describe('drive.changes.list after a loss of access', () => {
     ])
   })
 })
+
+describe('drive.changes.list includeRemoved=false', () => {
+  test('leaves removals out (docs/decisions/0445)', async () => {
+    const h = harness(driveSeed)
+    const id = (await h.call('POST', F, { json: { name: 'gone.txt' } })).body.id as string
+    const from = (await h.call('GET', '/drive/v3/changes/startPageToken')).body.startPageToken
+    expect((await h.call('DELETE', `${F}/${id}`)).status).toBe(204)
+    const all = (await h.call('GET', `/drive/v3/changes?pageToken=${from}`)).body.changes
+    expect(all.map((c: { fileId: string; removed: boolean }) => [c.fileId, c.removed])).toEqual([[id, true]])
+    expect((await h.call('GET', `/drive/v3/changes?pageToken=${from}&includeRemoved=false`)).body.changes).toEqual([])
+  })
+})
