@@ -204,6 +204,8 @@ async function scheduledList(f: Fuzz): Promise<void> {
       ...(channel ? { channel } : {}),
       ...(cursor ? { cursor } : {}),
     })
+    // A private channel the caller has left is not found, even to list their own messages for it.
+    if (channel && !visible(chans(f)[channel]!, user)) return f.equal(error(r), 'channel_not_found', 'list by hidden')
     f.check(r.ok, () => `scheduledMessages.list: ${JSON.stringify(r.data)}`)
     seen.push(...(r.data.scheduled_messages as { id: string }[]).map((m) => m.id))
     cursor = (r.data.response_metadata as { next_cursor?: string } | undefined)?.next_cursor || undefined
