@@ -63,3 +63,69 @@ describe('drive.changes.list', () => {
     expect(await feed('cy')).toEqual([])
   })
 })
+
+// docs/decisions/0445: Drive's `removed` is "for example by deletion or loss of access".
+describe('drive.changes.list after a loss of access', () => {
+  async function shared() {
+    const h = harness(driveSeed)
+    const folder = (await h.call('POST', F, { json: { name: 'Shared', mimeType: FOLDER } })).body.id as string
+    const grant = await h.call('POST', `${F}/${folder}/permissions?sendNotificationEmail=false`, {
+      json: { type: 'user', role: 'reader', emailAddress: 'ben@example.com' },
+    })
+    const inside = (await h.call('POST', F, { json: { name: 'notes.txt', parents: [folder] } })).body.id as string
+    const ben = h.google('ben')
+    const from = (await h.call('GET', '/drive/v3/changes/startPageToken', { token: ben })).body.startPageToken
+    const feed = async (pageSize = 100) => {
+      const out: [string, boolean][] = []
+      for (let token = from as string | undefined; token;) {
+        const r = (await h.call('GET', `/drive/v3/changes?pageToken=${token}&pageSize=${pageSize}`, { token: ben }))
+          .body
+        out.push(
+          ...(r.changes as { fileId: string; removed: boolean }[]).map((c): [string, boolean] => [c.fileId, c.removed]),
+        )
+        token = r.nextPageToken
+      }
+      return out
+    }
+    return { h, folder, inside, permission: grant.body.id as string, feed }
+  }
+  test('a revoked folder and what it holds reach the grantee as removed', async () => {
+    const { h, folder, inside, permission, feed } = await shared()
+    expect((await h.call('DELETE', `${F}/${folder}/permissions/${permission}`)).status).toBe(204)
+    expect(await feed()).toEqual([
+      [folder, true],
+      [inside, true],
+    ])
+  })
+  test('a file moved out of the shared folder reaches the grantee as removed', async () => {
+    const { h, folder, inside, feed } = await shared()
+    const root = (await h.call('GET', `${F}/root`)).body.id as string
+    expect(
+      (await h.call('PATCH', `${F}/${inside}?addParents=${root}&removeParents=${folder}`, { json: {} })).status,
+    ).toBe(200)
+    expect(await feed()).toEqual([[inside, true]])
+  })
+  test('a loss of access before a later page is still reported on that page', async () => {
+    const { h, folder, inside, permission, feed } = await shared()
+    const other = (await h.call('POST', F, { json: { name: 'more.txt', parents: [folder] } })).body.id as string
+    expect((await h.call('DELETE', `${F}/${folder}/permissions/${permission}`)).status).toBe(204)
+    await h.call('PATCH', `${F}/${inside}`, { json: { name: 'renamed.txt' } })
+    expect(await feed(1)).toEqual([
+      [folder, true],
+      [other, true],
+      [inside, true],
+    ])
+  })
+})
+
+describe('drive.changes.list includeRemoved=false', () => {
+  test('leaves removals out (docs/decisions/0445)', async () => {
+    const h = harness(driveSeed)
+    const id = (await h.call('POST', F, { json: { name: 'gone.txt' } })).body.id as string
+    const from = (await h.call('GET', '/drive/v3/changes/startPageToken')).body.startPageToken
+    expect((await h.call('DELETE', `${F}/${id}`)).status).toBe(204)
+    const all = (await h.call('GET', `/drive/v3/changes?pageToken=${from}`)).body.changes
+    expect(all.map((c: { fileId: string; removed: boolean }) => [c.fileId, c.removed])).toEqual([[id, true]])
+    expect((await h.call('GET', `/drive/v3/changes?pageToken=${from}&includeRemoved=false`)).body.changes).toEqual([])
+  })
+})

@@ -47,3 +47,16 @@ describe('chat.delete', () => {
     expect(h.messages[0]).toMatchObject({ ts, subtype: 'tombstone', text: 'This message was deleted.' })
   })
 })
+
+describe('conversations.unarchive', () => {
+  it('adds the caller to the channel, as Slack documents (docs/decisions/0445)', async () => {
+    const w = slackWorld()
+    const made = await w.api('conversations.create', { name: 'fz-unarchive' }, 'bob')
+    const id = made.channel.id as string
+    expect((await w.api('conversations.archive', { channel: id }, 'bob')).ok).toBe(true)
+    expect((await w.api('conversations.unarchive', { channel: id })).ok).toBe(true)
+    const members = (await w.api('conversations.members', { channel: id })).members as string[]
+    expect(members.sort()).toEqual([await w.uid('alice'), await w.uid('bob')].sort())
+    expect((await w.api('chat.postMessage', { channel: id, text: 'back' })).ok).toBe(true)
+  })
+})

@@ -52,7 +52,8 @@ export const changesRouter = createGoogleRouter()
   })
   .openapi(listRoute, (c) => {
     const q = c.req.valid('query')
-    if (!q.pageToken || !/^\d+$/.test(q.pageToken))
+    const token = /^(\d+)(?:\.(\d+))?$/.exec(q.pageToken ?? '')
+    if (!token)
       throw badRequest(
         'The pageToken parameter is required and must be a page token from getStartPageToken or an earlier changes.list.',
         'required',
@@ -60,17 +61,27 @@ export const changesRouter = createGoogleRouter()
       )
     const db = c.var.world.db
     if (q.driveId) requireDrive(c, q.driveId)
-    const from = Number(q.pageToken)
+    // A later page's token is `<position>.<start>`: the page lists what changed from the position on, and reads the
+    // audiences from the feed's start, so a loss of access before the position still reaches a later page.
+    const from = Number(token[1])
+    const start = token[2] === undefined ? from : Math.min(from, Number(token[2]))
     const rows = stmt(
       db,
       'SELECT seq, file_id, time_ms, removed, audience FROM drive_changes WHERE seq >= ? ORDER BY seq',
-    ).all(from) as Change[]
+    ).all(start) as Change[]
     const latest = new Map<string, Change>()
+    // Whether the caller could see each file before one of its changes since the token (kept with removals, moves
+    // and permission changes): a file gone from the caller's view since is listed as removed (docs/decisions/0445).
+    const saw = new Map<string, boolean>()
+    const me = c.var.user.id
     for (const r of rows) {
       latest.delete(r.file_id)
       latest.set(r.file_id, r)
+      if (!saw.get(r.file_id)) saw.set(r.file_id, removedFile(r)?.users.includes(me) ?? false)
     }
+    const lost = new Set<string>()
     const visible = [...latest.values()].filter((r) => {
+      if (r.seq < from) return false
       const file = findBareFile(db, r.file_id) ?? (r.removed ? removedFile(r) : undefined)
       if (!file) return false
       if (q.restrictToMyDrive && (file.ownerId !== c.var.user.id || file.driveId)) return false
@@ -79,17 +90,19 @@ export const changesRouter = createGoogleRouter()
         q.driveId ? file.driveId !== q.driveId : file.driveId && !(q.includeItemsFromAllDrives && q.supportsAllDrives)
       )
         return false
-      // A removal goes to whoever could see the file just before (its audience, kept with the change).
-      if (!('id' in file)) return file.users.includes(c.var.user.id)
-      return effectiveRole(db, r.file_id, c.var.user.id) !== 'none'
+      // A removal, or a loss of access, goes to whoever could see the file before (the audiences kept).
+      if ('id' in file && effectiveRole(db, r.file_id, me) !== 'none') return true
+      if (!saw.get(r.file_id) || q.includeRemoved === false) return false
+      lost.add(r.file_id)
+      return true
     })
     const page = visible.slice(0, q.pageSize)
     const body: Record<string, unknown> = { kind: 'drive#changeList' }
     const last = rows.at(-1)?.seq ?? from - 1
-    if (visible.length > q.pageSize) body.nextPageToken = String(page.at(-1)!.seq + 1)
+    if (visible.length > q.pageSize) body.nextPageToken = `${page.at(-1)!.seq + 1}.${start}`
     else body.newStartPageToken = String(last + 1)
     body.changes = page.map((r) => {
-      const file = findBareFile(db, r.file_id)
+      const file = lost.has(r.file_id) ? undefined : findBareFile(db, r.file_id)
       const time = new Date(r.time_ms).toISOString()
       if (!file)
         return { kind: 'drive#change', removed: true, fileId: r.file_id, time, type: 'file', changeType: 'file' }

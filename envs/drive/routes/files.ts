@@ -34,6 +34,7 @@ import {
   type Audience,
 } from '../store/files.ts'
 import { listUsers } from '../../core/users.ts'
+import { withAccessChanges } from '../store/access-changes.ts'
 import { driveOfParents, findSharedDrive, itemsOfDrive, setDriveOfTree } from '../store/drives.ts'
 import { permissions, revisions, type FileRow } from '../schema.ts'
 import { stmt, updateRows, type Db } from '../../core/db.ts'
@@ -351,7 +352,10 @@ export function updateFile(
   const add = (q.addParents ?? '').split(',').filter(Boolean)
   const remove = (q.removeParents ?? '').split(',').filter(Boolean)
   checkParents(c, rootAlias(c, add))
-  c.var.world.tx((db) => {
+  // A move may change who can see the file and what it holds: those who lose it learn of it in their changes.
+  const moving = add.length > 0 || remove.length > 0
+  c.var.world.tx((db) => (moving ? withAccessChanges(db, id, () => write(db)) : write(db)))
+  function write(db: Db) {
     const set: Partial<typeof files.$inferInsert> = {}
     if (meta.name !== undefined) Object.assign(set, { name: meta.name }, nameColumns(db, meta.name))
     if (meta.description !== undefined) set.description = meta.description
@@ -400,7 +404,7 @@ export function updateFile(
       updateRows(db, files, { modifiedMs, lastModifyingUserId: c.var.user.id }, { id })
       if (!Object.keys(set).length && !content) recordChange(db, id)
     }
-  })
+  }
   return toFile(c.var.world.db, findBareFile(c.var.world.db, id)!, c.var.user, fileFieldsKept(c))
 }
 

@@ -7,7 +7,8 @@ import { findUserByEmail, findUserById } from '../../core/users.ts'
 import { Permission } from '../api/schemas.gen.ts'
 import { files, permissions } from '../schema.ts'
 import { toPermission } from '../map.ts'
-import { permissionIdFor, permissionsOf, recordChange } from '../store/files.ts'
+import { permissionIdFor, permissionsOf } from '../store/files.ts'
+import { withAccessChanges } from '../store/access-changes.ts'
 import { deliverInternalMail } from '../../gmail/deliver.ts'
 import { bool, fileNotFound, insufficient, json, jsonBody, requireItem, supportsAllDrives } from './common.ts'
 import { findSharedDrive } from '../store/drives.ts'
@@ -254,7 +255,6 @@ export const permissionsRouter = createGoogleRouter()
       )
     const id = permissionId(c, b)
     const perm = c.var.world.tx((db) => {
-      if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId)
       const values = {
         fileId,
         id,
@@ -267,8 +267,10 @@ export const permissionsRouter = createGoogleRouter()
       }
       const v = values
       const discovery = v.allowFileDiscovery ? 1 : 0
-      stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs)
-      recordChange(db, fileId)
+      withAccessChanges(db, fileId, () => {
+        if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId)
+        stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs)
+      })
       // Share notifications reach world users' inboxes (default on for users and groups).
       const notify = q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group')
       if (notify && b.emailAddress && b.role !== 'owner') {
@@ -304,13 +306,14 @@ export const permissionsRouter = createGoogleRouter()
       )
     if (b.role && !ROLES.includes(b.role as never)) throw badRequest(`Invalid role: ${b.role}`, 'invalid')
     const perm = c.var.world.tx((db) => {
-      if (b.role === 'owner') transferOwnership(c, fileId, current.emailAddress ?? '', row.ownerId)
-      const set: Partial<typeof permissions.$inferInsert> = {}
-      if (b.role) set.role = b.role as 'reader'
-      if (b.expirationTime) set.expirationMs = Date.parse(b.expirationTime)
-      if (q.removeExpiration) set.expirationMs = null
-      if (Object.keys(set).length) updateRows(db, permissions, set, { fileId, id })
-      recordChange(db, fileId)
+      withAccessChanges(db, fileId, () => {
+        if (b.role === 'owner') transferOwnership(c, fileId, current.emailAddress ?? '', row.ownerId)
+        const set: Partial<typeof permissions.$inferInsert> = {}
+        if (b.role) set.role = b.role as 'reader'
+        if (b.expirationTime) set.expirationMs = Date.parse(b.expirationTime)
+        if (q.removeExpiration) set.expirationMs = null
+        if (Object.keys(set).length) updateRows(db, permissions, set, { fileId, id })
+      })
       return permissionsOf(db, fileId).find((p) => p.id === id)!
     })
     return c.json(toPermission(c.var.world.db, perm, row.ownerId) as never, 200)
@@ -323,8 +326,7 @@ export const permissionsRouter = createGoogleRouter()
     if (current.role === 'owner')
       throw new GoogleApiError('PERMISSION_DENIED', 'cannotRemoveOwner', 'The owner of a file cannot be removed.')
     c.var.world.tx((db) => {
-      stmt(db, DELETE_PERMISSION).run(fileId, id)
-      recordChange(db, fileId)
+      withAccessChanges(db, fileId, () => stmt(db, DELETE_PERMISSION).run(fileId, id))
     })
     return c.body(null, 204)
   })

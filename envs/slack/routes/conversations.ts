@@ -184,6 +184,8 @@ slackMethod(conversationsRouter, {
       const ch = namedChannel(c, a.channel)
       if (!ch.is_archived) throw new SlackApiError('not_archived')
       stmt(db, 'UPDATE slack_channels SET is_archived = 0 WHERE id = ?').run(ch.id)
+      // Slack: "This method unarchives a conversation. The calling user is added to the conversation."
+      if (!isMember(db, ch.id, me(c).id)) addMember(db, ch.id, me(c).id)
       systemMessage(db, ch, me(c).id, { subtype: 'channel_unarchive' })
       touch(c, ch.id)
       return {}

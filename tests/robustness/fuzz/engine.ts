@@ -1,4 +1,4 @@
-import { google } from 'googleapis'
+import { google, type calendar_v3, type drive_v3, type gmail_v1 } from 'googleapis'
 import type { WebClient } from '@slack/web-api'
 import { startSdkServer, type SdkServer } from '../../sdk/server.ts'
 import { createControlApp } from '../../../server/control/app.ts'
@@ -36,7 +36,23 @@ export type Model = {
     msgs: Record<string, SlackMsg>
   }
   snapshots: string[]
+  /** Ben's mailbox (Ann's is `gmail`) and each user's last history id with the message ids added since. */
+  mail: {
+    ben: Record<string, { threadId: string; labels: string[] }>
+    history: Record<string, HistoryMark>
+    sent: Record<string, { subject: string; copies: Record<string, string> }>
+  }
+  /** Ann's files shared: with Ben (a role) or with anyone with the link. */
+  benChanges: { token?: string; views: Record<string, string> }
+  shares: Record<string, { ben?: { id: string; role: string }; anyone?: { id: string; role: string } }>
+  /** Ann's events with Ben as attendee (cancelled once gone from `calendar`): Ben's answer, the instants. */
+  invites: Record<string, { response: string; start: string; end: string; deleted?: boolean }>
+  /** Channels the fuzzer created: members by user key. */
+  channels: Record<string, { name: string; private: boolean; members: string[]; archived: boolean }>
+  /** Pending scheduled messages (in those channels) by id. */
+  scheduled: Record<string, { user: string; channel: string; post_at: number }>
 }
+export type HistoryMark = { id: string; added: string[] }
 export type SlackMsg = {
   user: string
   text: string
@@ -59,7 +75,11 @@ export class Fuzz {
   readonly drive
   readonly docs
   readonly slack: Record<string, WebClient>
+  /** Ben's Google clients (the fields above act as Ann). */
+  readonly ben: { gmail: gmail_v1.Gmail; calendar: calendar_v3.Calendar; drive: drive_v3.Drive }
   model: Model
+  /** Switches a family's setup turns on for the others (ops-docs: `paragraphs`). */
+  readonly options = new Set<string>()
   private saved = new Map<string, { state: string; model: Model }>()
   constructor(
     readonly rng: Rng,
@@ -72,6 +92,12 @@ export class Fuzz {
     this.drive = google.drive({ version: 'v3', ...opts })
     this.docs = google.docs({ version: 'v1', ...opts })
     this.slack = { ann: server.slack('ann'), ben: server.slack('ben') }
+    const as = { auth: server.auth('ben'), rootUrl: server.url, retry: false }
+    this.ben = {
+      gmail: google.gmail({ version: 'v1', ...as }),
+      calendar: google.calendar({ version: 'v3', ...as }),
+      drive: google.drive({ version: 'v3', ...as }),
+    }
     this.model = {
       gmail: { labels: {}, msgs: {} },
       drafts: {},
@@ -82,13 +108,19 @@ export class Fuzz {
       docs: {},
       slack: { channel: '', users: {}, msgs: {} },
       snapshots: [],
+      mail: { ben: {}, history: {}, sent: {} },
+      shares: {},
+      benChanges: { views: {} },
+      invites: {},
+      channels: {},
+      scheduled: {},
     }
   }
 
   fail(message: string): never {
     throw new FuzzFailure(`step ${this.step} ${this.op}: ${message}`)
   }
-  check(cond: unknown, message: string | (() => string)): void {
+  check(cond: unknown, message: string | (() => string)): asserts cond {
     if (!cond) this.fail(typeof message === 'string' ? message : message())
   }
   equal(actual: unknown, expected: unknown, what: string): void {

@@ -8,7 +8,7 @@ const ZONES = ['America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC', 'Eu
 type Event = calendar_v3.Schema$Event
 const cal = (f: Fuzz) => f.model.calendar
 /** Notes an event id written since the last sync token (each sync answers exactly these). */
-const touched = (f: Fuzz, id: string, maybe = false) => {
+export const touched = (f: Fuzz, id: string, maybe = false) => {
   const feed = f.model.calendarSync
   const list = maybe ? feed.maybe : feed.changed
   if (feed.token && !list.includes(id)) list.push(id)

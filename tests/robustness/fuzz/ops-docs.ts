@@ -54,7 +54,9 @@ async function edit(f: Fuzz): Promise<void> {
     next = text.slice(0, from) + text.slice(to)
   } else {
     const at = f.rng.pick(cuts)
-    const insert = f.rng.text(60)
+    // With docsMore, sometimes several paragraphs: the text model holds the newlines, indexes count them.
+    const paragraphs = f.options.has('paragraphs') && f.rng.chance(0.3)
+    const insert = paragraphs ? `${f.rng.text(30)}\n${f.rng.text(30)}` : f.rng.text(60)
     requests = [{ insertText: { location: { index: at + 1 }, text: insert } }]
     next = text.slice(0, at) + insert + text.slice(at)
   }
@@ -77,6 +79,53 @@ async function get(f: Fuzz): Promise<void> {
   const last = r.data.body?.content?.at(-1)
   f.equal(last?.endIndex, docs(f)[documentId]!.length + 2, 'body end index')
 }
+
+/** replaceAllText (case kept): every occurrence replaced, the count answered. */
+async function replaceAll(f: Fuzz): Promise<void> {
+  const ids = usable(f).filter((id) => docs(f)[id]!.length)
+  if (!ids.length) return edit(f)
+  const documentId = f.rng.pick(ids)
+  const text = docs(f)[documentId]!
+  const cuts = boundaries(text)
+  const a = f.rng.int(cuts.length - 1)
+  const find = text.slice(cuts[a]!, cuts[Math.min(cuts.length - 1, a + 1 + f.rng.int(3))]!)
+  const replace = f.rng.chance(0.3) ? '' : f.rng.text(10)
+  if (find.includes('\n') || replace.includes('\n')) return get(f)
+  const requests = [{ replaceAllText: { containsText: { text: find, matchCase: true }, replaceText: replace } }]
+  const r = await f.google('documents.batchUpdate replaceAllText', true, () =>
+    f.docs.documents.batchUpdate({ documentId, requestBody: { requests } }),
+  )
+  f.check(r.ok, () => `replaceAllText ${JSON.stringify(find)}: ${r.status} ${JSON.stringify(r.data)}`)
+  const count = text.split(find).length - 1
+  f.equal(r.data.replies?.[0]?.replaceAllText?.occurrencesChanged ?? 0, count, `occurrences of ${JSON.stringify(find)}`)
+  docs(f)[documentId] = text.split(find).join(replace)
+  if (f.model.drive.root) touched(f, documentId)
+}
+
+/** A batch whose last request is out of range fails whole: earlier requests are not kept (checked by the engine). */
+async function badBatch(f: Fuzz): Promise<void> {
+  const ids = usable(f)
+  if (!ids.length) return create(f)
+  const documentId = f.rng.pick(ids)
+  // Past the end even after the first request's insert (later requests see the earlier ones' effects).
+  const past = docs(f)[documentId]!.length + 100 + f.rng.int(5)
+  const requests: docs_v1.Schema$Request[] = [
+    { insertText: { location: { index: 1 }, text: f.rng.text(20) } },
+    f.rng.chance(0.5)
+      ? { deleteContentRange: { range: { startIndex: 1, endIndex: past } } }
+      : { insertText: { location: { index: past }, text: 'x' } },
+  ]
+  const r = await f.google('documents.batchUpdate out of range', true, () =>
+    f.docs.documents.batchUpdate({ documentId, requestBody: { requests } }),
+  )
+  f.equal(r.status, 400, 'an out-of-range request fails its batch')
+}
+
+/** Kept apart from docsOps so that the fixed seeds of sequences.test.ts draw the same runs as before (0445). */
+export const docsMoreOps: Op[] = [
+  { name: 'docs.replaceAll', weight: 2, run: replaceAll },
+  { name: 'docs.badBatch', weight: 1, run: badBatch },
+]
 
 export const docsOps: Op[] = [
   { name: 'docs.create', weight: 2, run: create },

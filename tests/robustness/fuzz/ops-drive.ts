@@ -80,6 +80,8 @@ async function move(f: Fuzz): Promise<void> {
   if (!r.ok) return
   f.equal(r.data.parents, [target], 'parents after move')
   touched(f, fileId)
+  // What a moved folder holds may be listed too (its audience may change with the move: docs/decisions/0445).
+  for (const id of Object.keys(files(f))) if (id !== fileId && within(f, id, fileId)) touched(f, id, true)
   file.parent = target
 }
 

@@ -2,8 +2,12 @@ import type { Fuzz, Op } from './engine.ts'
 import { slackOps, slackSetup } from './ops-slack.ts'
 import { gmailOps } from './ops-gmail.ts'
 import { calendarOps } from './ops-calendar.ts'
-import { docsOps } from './ops-docs.ts'
+import { docsMoreOps, docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
+import { channelOps, channelsSetup } from './ops-channels.ts'
+import { mailOps, mailSetup } from './ops-mail.ts'
+import { shareOps } from './ops-share.ts'
+import { inviteOps } from './ops-invites.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -19,6 +23,11 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   docs: { ops: docsOps },
   drive: { ops: driveOps, setup: driveSetup },
   slack: { ops: slackOps, setup: slackSetup },
+  channels: { ops: channelOps, setup: channelsSetup },
+  mail: { ops: mailOps, setup: mailSetup },
+  share: { ops: shareOps },
+  invites: { ops: inviteOps },
+  docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
