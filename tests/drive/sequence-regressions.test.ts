@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { harness } from '../../envs/core/testing/harness.ts'
 import { driveSeed } from './fixtures.ts'
+import { MAX_SUBTREE } from '../../envs/drive/store/access-changes.ts'
 
 // Bugs the sequence fuzzer found (tests/robustness/fuzz/, docs/decisions/0442), each reduced to its shortest run.
 
@@ -96,6 +97,15 @@ describe('drive.changes.list after a loss of access', () => {
       [folder, true],
       [inside, true],
     ])
+  })
+  test(`past ${MAX_SUBTREE} items below, a revoked folder alone reaches the grantee as removed (a Deviation)`, async () => {
+    const { h, folder, inside, permission, feed } = await shared()
+    for (let i = 0; i < MAX_SUBTREE; i++) await h.call('POST', F, { json: { name: `n${i}.txt`, parents: [folder] } })
+    expect((await h.call('DELETE', `${F}/${folder}/permissions/${permission}`)).status).toBe(204)
+    const after = await feed(1000)
+    // Below the cap every file of the folder is reported removed too (the tests above); past it the folder alone.
+    expect(after.filter(([, removed]) => removed)).toEqual([[folder, true]])
+    expect(after.some(([id]) => id === inside)).toBe(false)
   })
   test('a file moved out of the shared folder reaches the grantee as removed', async () => {
     const { h, folder, inside, feed } = await shared()
