@@ -98,7 +98,7 @@ describe('drive.changes.list after a loss of access', () => {
       [inside, true],
     ])
   })
-  test(`past ${MAX_SUBTREE} items below, a revoked folder alone reaches the grantee as removed (a Deviation)`, async () => {
+  test(`past ${MAX_SUBTREE} items below, a revoked folder alone reaches the grantee as removed`, async () => {
     const { h, folder, inside, permission, feed } = await shared()
     for (let i = 0; i < MAX_SUBTREE; i++) await h.call('POST', F, { json: { name: `n${i}.txt`, parents: [folder] } })
     expect((await h.call('DELETE', `${F}/${folder}/permissions/${permission}`)).status).toBe(204)
