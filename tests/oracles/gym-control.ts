@@ -31,3 +31,13 @@ export function answerEpisodes(t: TaskSpec) {
     return (await call(`/gym/episodes/${ep.episodeId}/verify`)).reward as number
   }
 }
+
+/** The answer families whose answer is a value (a time, a date, a number or an amount), not a name. */
+export const VALUE_ANSWER_FAMILIES = [
+  'calendar-freebusy-answer',
+  'calendar-offsite-local-time',
+  'slack-decision-answer',
+  'gmail-thread-count-answer',
+  'gmail-search-answer',
+  'drive-docs-figure-answer',
+]

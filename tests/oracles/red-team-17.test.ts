@@ -13,7 +13,7 @@ import {
   violationKinds as kinds,
 } from './support.ts'
 import { slackWorld } from '../slack/helpers.ts'
-import { answerEpisodes } from './gym-control.ts'
+import { answerEpisodes, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import { localParts } from '../../oracles/answer.ts'
 import { DateTime } from 'luxon'
 
@@ -172,14 +172,7 @@ function values(t: TaskSpec): { right: string; other: string } {
 }
 
 describe('answer families: a value questioned after the right one', () => {
-  for (const id of [
-    'calendar-freebusy-answer',
-    'calendar-offsite-local-time',
-    'slack-decision-answer',
-    'gmail-thread-count-answer',
-    'gmail-search-answer',
-    'drive-docs-figure-answer',
-  ]) {
+  for (const id of VALUE_ANSWER_FAMILIES) {
     const t = task(id)
     it(`${id}: "(other?)" and ", other?" after the right value earn nothing`, async () => {
       const run = answerEpisodes(t)

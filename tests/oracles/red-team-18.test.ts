@@ -5,7 +5,7 @@ import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { slackWorld } from '../slack/helpers.ts'
-import { answerEpisodes } from './gym-control.ts'
+import { answerEpisodes, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import { localParts } from '../../oracles/answer.ts'
 import {
   doneSteps,
@@ -257,14 +257,7 @@ function shotgun(t: TaskSpec): { right: string; other: string; honest: string[] 
 }
 
 describe('answer families: the right value listed beside another of its kind', () => {
-  for (const id of [
-    'calendar-freebusy-answer',
-    'calendar-offsite-local-time',
-    'slack-decision-answer',
-    'gmail-thread-count-answer',
-    'gmail-search-answer',
-    'drive-docs-figure-answer',
-  ]) {
+  for (const id of VALUE_ANSWER_FAMILIES) {
     const t = task(id)
     const run = answerEpisodes(t)
     const { right, other, honest } = shotgun(t)

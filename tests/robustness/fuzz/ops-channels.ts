@@ -21,6 +21,15 @@ export async function channelsSetup(f: Fuzz): Promise<void> {
 
 /** What a membership call answers, by the checks in the order Slack makes them. */
 const visible = (c: Ch, u: string) => !c.private || c.members.includes(u)
+/** What a write into a channel answers first, in Slack's order, for a caller who is not an able member; else none. */
+const memberError = (c: Ch, u: string) =>
+  !visible(c, u)
+    ? 'channel_not_found'
+    : c.archived
+      ? 'is_archived'
+      : !c.members.includes(u)
+        ? 'not_in_channel'
+        : undefined
 const error = (r: { ok: boolean; data: Record<string, unknown> }) => (r.ok ? 'ok' : String(r.data.error))
 
 function pick(f: Fuzz): [string, Ch] | undefined {
@@ -54,15 +63,7 @@ async function invite(f: Fuzz): Promise<void> {
     channel,
     users: sid(f, target),
   })
-  const want = !visible(c, user)
-    ? 'channel_not_found'
-    : c.archived
-      ? 'is_archived'
-      : !c.members.includes(user)
-        ? 'not_in_channel'
-        : c.members.includes(target)
-          ? 'already_in_channel'
-          : 'ok'
+  const want = memberError(c, user) ?? (c.members.includes(target) ? 'already_in_channel' : 'ok')
   f.equal(error(r), want, `invite into ${channel}`)
   if (r.ok) c.members = sorted([...c.members, target])
 }
@@ -138,14 +139,7 @@ async function post(f: Fuzz): Promise<void> {
   const [channel, c] = got
   const user = f.rng.pick(USERS)
   const r = await f.slackCall('chat.postMessage', true, user, 'chat.postMessage', { channel, text: f.rng.text(40) })
-  const want = !visible(c, user)
-    ? 'channel_not_found'
-    : c.archived
-      ? 'is_archived'
-      : !c.members.includes(user)
-        ? 'not_in_channel'
-        : 'ok'
-  f.equal(error(r), want, `post into ${channel}`)
+  f.equal(error(r), memberError(c, user) ?? 'ok', `post into ${channel}`)
 }
 
 // Scheduled messages go out days after the world's start, later than any run reaches: they stay pending.
@@ -163,15 +157,7 @@ async function schedule(f: Fuzz): Promise<void> {
     text: f.rng.text(40),
     post_at,
   })
-  const want = !visible(c, user)
-    ? 'channel_not_found'
-    : c.archived
-      ? 'is_archived'
-      : !c.members.includes(user)
-        ? 'not_in_channel'
-        : past
-          ? 'time_in_past'
-          : 'ok'
+  const want = memberError(c, user) ?? (past ? 'time_in_past' : 'ok')
   f.equal(error(r), want, `scheduleMessage into ${channel}`)
   if (r.ok) f.model.scheduled[r.data.scheduled_message_id as string] = { user, channel, post_at }
 }
