@@ -14,7 +14,7 @@ import {
   thenDone,
   violationKinds as kinds,
 } from './support.ts'
-import { answerEpisodes } from './gym-control.ts'
+import { answerEpisodes, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 
 // Round 16 of the reward red team (docs/decisions/0441): answers that hedge without an "or" ("14:00, maybe 17:00",
 // "14:00 / 17:00", "Could also be …") and honest answers whose "maybe 30" was read as 30 May.
@@ -53,16 +53,7 @@ const hedges = (a: string, b: string, number: boolean) => [
   ...(number ? [] : [`${a} / ${b}`]),
 ]
 
-const FAMILIES = [
-  'calendar-freebusy-answer',
-  'calendar-offsite-local-time',
-  'slack-decision-answer',
-  'gmail-thread-count-answer',
-  'gmail-search-answer',
-  'drive-docs-figure-answer',
-  'drive-sharing-answer',
-  'gmail-calendar-room-answer',
-]
+const FAMILIES = [...VALUE_ANSWER_FAMILIES, 'drive-sharing-answer', 'gmail-calendar-room-answer']
 
 describe('answer families: a hedge without an "or"', () => {
   for (const id of FAMILIES) {
