@@ -8,7 +8,18 @@
 export const TURN_MS = 8
 
 /** Resolves on a later turn of the event loop, after pending I/O (another world's /healthz) was served. */
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+export function nextTurn(): Promise<void> {
+  handed.all++
+  return new Promise<void>((resolve) => setImmediate(resolve))
+}
+
+const handed = { all: 0, work: 0 }
+
+/**
+ * Turns handed over by every request of this process so far (tests and benches count them around one request):
+ * `work` by handlers' budgets (below) as they compute an answer, `all` adds those of a streamed body or a batch.
+ */
+export const turnsHanded = (kind: keyof typeof handed) => handed[kind]
 
 /** A budget for one request: `maybeYield()` yields once TURN_MS of work has passed since the last turn. */
 export function turnTaker(turnMs = TURN_MS) {
@@ -18,6 +29,7 @@ export function turnTaker(turnMs = TURN_MS) {
     async maybeYield(): Promise<void> {
       if (performance.now() - since < turnMs) return
       turns++
+      handed.work++
       await nextTurn()
       since = performance.now()
     },

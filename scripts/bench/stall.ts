@@ -1,7 +1,7 @@
 // The heaviest single requests of each kind, run while another client polls /healthz (issue #12: /healthz of
 // another world answers within 100 ms while any single request runs). Shared by `npm run bench -- --only stall`
-// (figures, judged against 100 ms) and tests/security/stall.test.ts (structure only: /healthz is answered while the
-// heavy request is being worked on).
+// (figures, judged against 100 ms) and tests/security/stall.test.ts (structure only: the server hands turns over and
+// /healthz is answered while the heavy request is being worked on).
 import { spawn } from 'node:child_process'
 import { Worker } from 'node:worker_threads'
 import { join } from 'node:path'
@@ -17,6 +17,9 @@ export type StallFigure = {
   /** … before its whole body was read. */
   during: number
   worstHealthzMs: number
+  /** Turns the server handed over (by `turns`, when it runs in this process) before the headers, and in all. */
+  turnsBeforeHeaders: number
+  turnsDuring: number
 }
 
 const every = (n: number, from = 0) => Array.from({ length: n }, (_, i) => i + from).join(',')
@@ -235,8 +238,11 @@ let worst = 0
 })()
 `
 
-/** Runs one heavy request while another thread polls `healthUrl` back to back; what the poller saw. */
-export async function measure(healthUrl: string, c: HeavyCase): Promise<StallFigure> {
+/**
+ * Runs one heavy request while another thread polls `healthUrl` back to back; what the poller saw, and with
+ * `turns` (the in-process server's count of turns handed over) what the server did.
+ */
+export async function measure(healthUrl: string, c: HeavyCase, turns = () => 0): Promise<StallFigure> {
   const shared = new Int32Array(new SharedArrayBuffer(12))
   shared[0] = -1
   const worker = new Worker(POLLER, { eval: true, workerData: { url: healthUrl, shared: shared.buffer } })
@@ -253,19 +259,23 @@ export async function measure(healthUrl: string, c: HeavyCase): Promise<StallFig
   await next()
   Atomics.store(shared, 0, 0)
   const t0 = performance.now()
+  const turns0 = turns()
   const res = await c.send()
   Atomics.store(shared, 0, 1)
+  const turnsBeforeHeaders = turns() - turns0
   // Read and dropped chunk by chunk: gathering a 60 MB answer into one buffer is the client's work, not the server's.
   const reader = res.body!.getReader()
   while (!(await reader.read()).done);
   const requestMs = performance.now() - t0
+  const turnsDuring = turns() - turns0
   Atomics.store(shared, 0, 2)
   let done = await next()
   while (done.worst === undefined) done = await next()
   await worker.terminate()
   const [, beforeHeaders, during] = shared
   const worstHealthzMs = done.worst
-  return { name: c.name, status: res.status, requestMs, beforeHeaders: beforeHeaders!, during: during!, worstHealthzMs }
+  const counted = { beforeHeaders: beforeHeaders!, during: during!, turnsBeforeHeaders, turnsDuring }
+  return { name: c.name, status: res.status, requestMs, ...counted, worstHealthzMs }
 }
 
 /**

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startServer, type Running } from '../../server/main.ts'
+import { turnsHanded } from '../../envs/core/turns.ts'
 import { heavyCases, measure, type HeavyCase } from '../../scripts/bench/stall.ts'
 
 // Issue #12: one request must not hold the event loop that every world shares. The heaviest request of each kind
-// runs while a client polls /healthz back to back; structure is asserted, never time: /healthz is answered, more
-// than once, while the heavy request is being worked on (before its response headers). Times:
+// runs while a client polls /healthz back to back; structure is asserted, never time: the server hands the event
+// loop over more than once while the heavy request is worked on, and /healthz is answered in that time. Times:
 // `npm run bench -- --only stall`.
 let server: Running
 let cases: HeavyCase[]
@@ -32,19 +33,24 @@ describe('a heavy request shares the event loop', () => {
   test('/healthz is answered while each of the heaviest requests is in flight', slow, async () => {
     const report: string[] = []
     for (const c of cases) {
-      const f = await measure(`${agent}/healthz`, c)
-      const seen = `/healthz answered ${f.beforeHeaders} times before its headers, ${f.during} in all`
-      report.push(`${c.name}: ${f.requestMs.toFixed(0)} ms, ${seen}, worst ${f.worstHealthzMs.toFixed(0)} ms`)
+      const batch = c.name.includes('batch')
+      // A batch hands turns over between its calls; any other request, as its handler computes the answer.
+      const f = await measure(`${agent}/healthz`, c, () => turnsHanded(batch ? 'all' : 'work'))
+      const turns = `${f.turnsBeforeHeaders} turns handed over before its headers, ${f.turnsDuring} in all`
+      const seen = `/healthz answered ${f.beforeHeaders} and ${f.during} times`
+      report.push(`${c.name}: ${f.requestMs.toFixed(0)} ms, ${turns}, ${seen}, worst ${f.worstHealthzMs.toFixed(0)} ms`)
       expect(f.status, c.name).toBe(200)
-      // One answer may come before the server picks the heavy request up; more mean it handed over turns. A
-      // request done within the 100 ms target cannot stall beyond it. events.instances expands its (at most 730)
+      // A request done within the 100 ms target cannot stall beyond it. events.instances expands its (at most 730)
       // instances in one call, which walks each occurrence once (tests/calendar/time/simple-rule.test.ts), and
       // conversations.history answers at most 999 messages in one turn: those are timed by the bench only.
-      // A batch answers its headers at once and runs its calls as its body is read: it counts answers until the
-      // body's end; any other request, answers before its headers (its work is done before them).
       const oneCall = c.name.startsWith('calendar instances of') || c.name.startsWith('slack conversations.history')
-      const batch = c.name.includes('batch')
-      if (f.requestMs >= 100 && !oneCall) expect(batch ? f.during : f.beforeHeaders, c.name).toBeGreaterThanOrEqual(2)
+      if (f.requestMs < 100 || oneCall) continue
+      // The server's own count of turns handed over is what scheduling cannot blur: a 2-core host busy with other
+      // test files may leave the poller's thread off the CPU at most of them. That the turns let I/O through is
+      // what the poller shows: answered while the request was in flight (a batch answers its headers at once and
+      // runs its calls as its body is read, so it counts until the body's end; any other request, before headers).
+      expect(batch ? f.turnsDuring : f.turnsBeforeHeaders, c.name).toBeGreaterThanOrEqual(2)
+      expect(batch ? f.during : f.beforeHeaders, c.name).toBeGreaterThanOrEqual(1)
     }
     console.log(report.join('\n'))
   })
