@@ -4,6 +4,7 @@ import { stateBase, stateSince, type StateBase } from '../server/state-since.ts'
 import { diffStates, type WorldState } from '../envs/core/diff.ts'
 import { nowMs } from '../envs/core/clock.ts'
 import { stmt } from '../envs/core/db.ts'
+import { WorldLostWrites } from '../envs/core/world.ts'
 import { erasedDrive, fileText, revisionTexts } from './file-text.ts'
 import type { ActionRow, OracleResult } from '../oracles/types.ts'
 import { oracleById } from '../oracles/index.ts'
@@ -259,6 +260,9 @@ export class Episode {
 
   /** Runs the task's oracle on the world as it is now. */
   verify(): OracleResult & { steps: number } {
+    // A world that lost writes (its batch or its hold rolled back by SQLite) is not what the agent left: no verdict.
+    const lost = this.entry.world.lostWrites
+    if (lost !== undefined) throw new WorldLostWrites(lost)
     const oracle = oracleById(this.task.oracle.id)
     const final = stateSince(this.entry.world, this.#base)
     const diff = diffStates(this.initial, final)

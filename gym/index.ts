@@ -20,10 +20,18 @@ export type GymOptions = {
   /** Wall clock for episode expiry (tests inject one); default Date.now. */
   clock?: () => number
   /**
-   * Run episodes of one task on one reused connection, rolled back between episodes (CreateWorldInput.reuse):
-   * for validation, whose episodes are never snapshotted, forked or restored. Off by default.
+   * Run episodes of one task on one reused connection, rolled back between episodes, trusting what they send
+   * (CreateWorldInput.reuse without `guarded`): for validation, whose programs never snapshot, fork, restore or
+   * upload. Off by default: an agent's episodes reuse connections under a guard instead (below).
    */
   reuseWorlds?: boolean
+  /**
+   * Give every episode a connection of its own, opened from the template's bytes. By default an episode takes an
+   * idle connection of its task's template (statements compiled, schema read) under a guarded hold
+   * (CreateWorldInput.guarded), rolled back and kept for the next episode when it closes: the same world, bytes and
+   * answers, at a fraction of the cost (docs/decisions/0450).
+   */
+  freshWorlds?: boolean
 }
 
 /** A reset the gym refuses (live-episode cap): 429 with a reason. */
@@ -52,6 +60,7 @@ export class Gym {
   readonly #expired = new Set<string>()
   readonly #clock: () => number
   readonly #reuse: boolean
+  readonly #fresh: boolean
   #tasks: Map<string, TaskSpec> | undefined
   #counter = 0
   /** Specs this gym parsed and deep-froze (prepare), with their template descriptors, computed once. */
@@ -62,6 +71,7 @@ export class Gym {
     this.app = opts.app ?? createAgentApp(this.worlds)
     this.#clock = opts.clock ?? Date.now
     this.#reuse = opts.reuseWorlds === true
+    this.#fresh = opts.freshWorlds === true
     if (opts.tasks) this.#tasks = new Map(opts.tasks.map((t) => [t.id, t]))
   }
 
@@ -137,7 +147,8 @@ export class Gym {
       id,
       seed: spec.seed,
       seedValue: opts.seed ?? spec.seedValue,
-      reuse: this.#reuse || shared !== undefined,
+      reuse: this.#reuse || shared !== undefined || !this.#fresh,
+      guarded: !this.#reuse && shared === undefined,
       template: prepared ? prepared.template : worldTemplate(spec),
     })
     // The episode's clock budget: agent requests move it at most one tick per allowed step (docs: gym/README.md).

@@ -306,7 +306,7 @@ export function createAgentApp(worlds: WorldManager) {
       checkGoogleAccess(world, found.principal, op ?? scopedAs(c.req.method, path), known)
     }
     // A batched world's request joins its open transaction from its first write on (docs/decisions/0419).
-    const risky = world.batching && riskyForBatch(c, path)
+    const risky = world.watchesRisk && riskyForBatch(c, path)
     const read = c.req.method === 'GET' || c.req.method === 'HEAD'
     return asRequest(c, world, risky, () => loggedCall(c, world, found, user, op, family, path, search, next), read)
   })

@@ -15,6 +15,8 @@ export const envDefaults = {
   publicAgentUrl: process.env.WSGYM_PUBLIC_AGENT_URL,
   /** Agent requests per commit of an in-memory world (server/worlds.ts BATCH_REQUESTS; 0: every write). */
   batchWrites: process.env.WSGYM_BATCH_WRITES,
+  /** `1`: every gym episode opens a connection of its own instead of reusing an idle one (gym/index.ts). */
+  freshEpisodeWorlds: process.env.WSGYM_FRESH_EPISODE_WORLDS === '1',
 }
 
 /** Set by the `--workers` front on each worker it forks (server/workers.ts): its slot `k/n` and the front's URLs. */

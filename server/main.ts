@@ -3,6 +3,7 @@ import type { IncomingMessage, RequestListener, Server } from 'node:http'
 import { createAgentApp } from './app.ts'
 import { createControlApp } from './control/app.ts'
 import { WorldManager } from './worlds.ts'
+import { envDefaults } from './env.ts'
 import { DEFAULT_LIMITS, type Limits } from './limits.ts'
 import type { Duplex } from 'node:stream'
 import type { WebSocketServer } from 'ws'
@@ -42,6 +43,8 @@ export type ServeOptions = {
   publicAgentUrl?: string
   /** A worker of `--workers N`: serves connections the front hands over and relays other workers' requests. */
   handoff?: boolean
+  /** Gym episodes open a connection of their own (GymOptions.freshWorlds); `WSGYM_FRESH_EPISODE_WORLDS=1`. */
+  freshEpisodeWorlds?: boolean
 }
 
 export type Running = {
@@ -109,7 +112,8 @@ export async function startServer(opts: ServeOptions): Promise<Running> {
         import('../gym/openenv-ws.ts'),
       ])
       // One gym serves both listeners: episodes reset on the control port answer MCP on the agent port.
-      const gym = createGym({ worlds, app: agentApp })
+      const freshWorlds = opts.freshEpisodeWorlds ?? envDefaults.freshEpisodeWorlds
+      const gym = createGym({ worlds, app: agentApp, freshWorlds })
       const openenvKeys = new OpenEnvKeys(gym, { agentBaseUrl: agentUrl })
       if (opts.openenvKey) openenvKeys.add({}, opts.openenvKey)
       const adminScope = { agentBaseUrl: agentUrl }

@@ -46,6 +46,13 @@ export type CreateWorldInput = {
    */
   reuse?: boolean
   /**
+   * With `reuse`: the world serves an agent, not a trusted program (the gym's episodes for training and evaluation),
+   * so its hold is guarded (World.hold): a risky request, a snapshot, a fork or a restore ends the hold and keeps its
+   * writes (World.release), and the connection is then closed, not reused. The template's bytes are serialized when
+   * built (several episodes of one task may run at once, each from the bytes).
+   */
+  guarded?: boolean
+  /**
    * Open the world's database on its first use instead of now (the start world of `wsgym serve`, which many runs
    * never call): an idle server then holds no copy of it (docs/decisions/0299). Its users and tokens are read from
    * its template's file meanwhile. In memory only: ignored with a data directory or `reuse`.
@@ -56,8 +63,13 @@ export type CreateWorldInput = {
 /** Unrevoked tokens in table order (a scan, as listTokens reads them): user, kind, key. */
 const LIVE_TOKENS = 'SELECT user_id, kind, key FROM world_tokens WHERE revoked = 0'
 
-/** Idle held-world connections kept for reuse (one per template; validation runs one episode at a time). */
-const MAX_IDLE_WORLDS = 4
+/**
+ * Idle held-world connections kept for reuse, in all and per template (validation runs one episode of a task at a
+ * time; a training loop may run several samples of one task at once), and their bytes in all.
+ */
+const MAX_IDLE_WORLDS = 32
+const MAX_IDLE_PER_TEMPLATE = 8
+const MAX_IDLE_BYTES = 256 * 1024 * 1024
 
 export class WorldNotFound extends Error {}
 export class WorldConflict extends Error {}
@@ -127,8 +139,14 @@ export class WorldManager {
   readonly #worlds = new Map<string, WorldEntry>()
   readonly #templates: Map<string, Snapshot>
   readonly #snapshotSizes = new Map<string, Map<string, number>>()
-  /** Rewound held worlds by template, least recently used first (CreateWorldInput.reuse). */
-  readonly #idle = new Map<Snapshot, World>()
+  /** Rewound held worlds by template, least recently used template first (CreateWorldInput.reuse). */
+  readonly #idle = new Map<Snapshot, World[]>()
+  /** How many worlds #idle holds, and their bytes (the template's size each). */
+  #idleCount = 0
+  #idleBytes = 0
+  /** Worlds deleted so far, and the count at the last deletion of a world of each template (#recurs). */
+  #deletions = 0
+  readonly #deletedAt = new WeakMap<Snapshot, number>()
   /** Worlds created `onFirstUse` whose database is not open yet. */
   readonly #unopened = new Set<WorldEntry>()
   readonly #dataDir: string | undefined
@@ -219,7 +237,7 @@ export class WorldManager {
       get bytes(): Buffer {
         if (bytes) return bytes
         const world = built.deref()
-        if (world && idle.get(snap) === world) return (bytes = world.snapshot().bytes)
+        if (world && idle.get(snap)?.includes(world)) return (bytes = world.snapshot().bytes)
         const again = rebuild()
         try {
           return (bytes = again.snapshot().bytes)
@@ -246,7 +264,9 @@ export class WorldManager {
       if (this.#templates.size <= maxTemplates && bytes <= maxTemplateBytes) break
       if (this.#templates.size === 1) break
       this.#templates.delete(key)
-      bytes -= (snap as { size?: number }).size ?? snap.bytes.length
+      bytes -= sizeOf(snap)
+      // Its idle connections would never be leased again (the template is built anew on next use).
+      this.closeIdle(snap)
     }
   }
 
@@ -286,9 +306,10 @@ export class WorldManager {
     this.#admit()
     const seedValue = input.seedValue ?? 1
     const reuse = input.reuse === true && !this.#dataDir
-    const template = this.#template(input.seed, seedValue, input.template, reuse)
+    const guarded = reuse && input.guarded === true
+    const template = this.#template(input.seed, seedValue, input.template, reuse && !guarded)
     const keys = input.publicDemoKeys ? new WorldKeys(id, DEMO_WORLD_SECRET) : this.#newKeys(id)
-    const held = reuse ? this.#lease(template) : undefined
+    const held = reuse && (!guarded || this.#recurs(template)) ? this.#lease(template, guarded) : undefined
     const seedName = typeof input.seed === 'string' ? input.seed : 'inline'
     if (input.onFirstUse && !held && !this.#dataDir) return this.#adoptUnopened(id, template, seedName, seedValue, keys)
     return this.#adopt(id, template, seedName, seedValue, keys, held)
@@ -342,33 +363,62 @@ export class WorldManager {
     }
   }
 
-  /** An idle connection of this template, or a new one, held open (World.hold). */
-  #lease(template: Snapshot): World {
-    let world = this.#idle.get(template)
-    if (world) this.#idle.delete(template)
-    else world = World.from(template)
-    world.hold()
+  /**
+   * Whether an agent's world of `template` should be held: an idle connection waits for it, or a world of it was
+   * deleted within the last MAX_IDLE_WORLDS deletions, so that its connection, given back, would likely be leased
+   * again. Holding a new connection costs more than opening one unheld (~3 ms of note triggers against a 9 ms
+   * episode), which only reuse repays: a loop cycling through more tasks than the pool holds, or a group of one
+   * task's episodes started at once, opens unheld connections as before (docs/decisions/0450).
+   */
+  #recurs(template: Snapshot): boolean {
+    if (this.#idle.has(template)) return true
+    const last = this.#deletedAt.get(template)
+    return last !== undefined && this.#deletions - last < MAX_IDLE_WORLDS
+  }
+
+  /** An idle connection of this template, or a new one, held open (World.hold; `guarded`: CreateWorldInput). */
+  #lease(template: Snapshot, guarded: boolean): World {
+    const kept = this.#idle.get(template)
+    let world = kept?.pop()
+    if (world) {
+      this.#idleCount--
+      this.#idleBytes -= sizeOf(template)
+      if (!kept!.length) this.#idle.delete(template)
+    } else world = World.from(template)
+    world.hold(guarded)
     return world
   }
 
   /** Rolls a held world back and keeps it for the next world of its template (or closes it). */
-  #release(entry: WorldEntry) {
+  #giveBack(entry: WorldEntry) {
     const world = entry.world
-    if (!world.rewind() || this.#idle.has(entry.baseline)) return world.close()
+    if (!world.rewind() || (this.#idle.get(entry.baseline)?.length ?? 0) >= MAX_IDLE_PER_TEMPLATE) return world.close()
     this.#keepIdle(entry.baseline, world)
   }
 
   /**
    * Keeps `world`, an unheld in-memory connection whose contents are exactly `template`'s bytes, for the next world
-   * of that template (the least recently kept beyond MAX_IDLE_WORLDS are closed).
+   * of that template (the least recently kept templates' beyond MAX_IDLE_WORLDS or MAX_IDLE_BYTES are closed).
    */
   #keepIdle(template: Snapshot, world: World) {
-    this.#idle.set(template, world)
-    for (const [snap, w] of this.#idle) {
-      if (this.#idle.size <= MAX_IDLE_WORLDS) break
-      this.#idle.delete(snap)
-      w.close()
+    const kept = this.#idle.get(template) ?? []
+    // Most recently kept goes to the end; closing takes from the front.
+    this.#idle.delete(template)
+    this.#idle.set(template, kept)
+    kept.push(world)
+    this.#idleCount++
+    this.#idleBytes += sizeOf(template)
+    for (const [snap, worlds] of this.#idle) {
+      if (this.#idleCount <= MAX_IDLE_WORLDS && this.#idleBytes <= MAX_IDLE_BYTES) break
+      this.#closeIdle(snap, worlds)
     }
+  }
+
+  #closeIdle(template: Snapshot, worlds: World[]) {
+    this.#idle.delete(template)
+    this.#idleCount -= worlds.length
+    this.#idleBytes -= worlds.length * sizeOf(template)
+    for (const w of worlds) w.close()
   }
 
   /**
@@ -376,10 +426,8 @@ export class WorldManager {
    * be made again (a validated task's own world, docs/decisions/0402), so that its memory goes now.
    */
   closeIdle(template: Snapshot): void {
-    const world = this.#idle.get(template)
-    if (!world) return
-    this.#idle.delete(template)
-    world.close()
+    const worlds = this.#idle.get(template)
+    if (worlds) this.#closeIdle(template, worlds)
   }
 
   #adopt(id: string, snap: Snapshot, seedName: string, seedValue: number, keys: WorldKeys, held?: World): WorldEntry {
@@ -459,9 +507,10 @@ export class WorldManager {
 
   delete(id: string): void {
     const entry = this.get(id)
+    this.#deletedAt.set(entry.baseline, ++this.#deletions)
     if (this.#unopened.delete(entry)) {
       // Never opened: nothing to close.
-    } else if (entry.world.held) this.#release(entry)
+    } else if (entry.world.held) this.#giveBack(entry)
     else entry.world.close()
     this.#worlds.delete(id)
     this.#snapshotSizes.delete(id)
@@ -502,6 +551,8 @@ export class WorldManager {
         `world "${id}" holds its maximum of ${this.limits.maxSnapshotsPerWorld} snapshots; delete one first`,
       )
     }
+    // A world held for an agent keeps its writes from now on (World.release): its bytes are committed.
+    entry.world.release()
     const snap = entry.world.snapshot()
     let total = snap.bytes.length
     for (const [n, b] of sizes) if (n !== name) total += b
@@ -547,6 +598,7 @@ export class WorldManager {
     const entry = this.get(id)
     const snap = name === 'baseline' ? entry.baseline : entry.snapshots.get(name)
     if (!snap) throw new WorldNotFound(`world "${id}" has no snapshot "${name}"`)
+    entry.world.release()
     entry.world.restore(snap)
   }
 
@@ -558,6 +610,7 @@ export class WorldManager {
     if (!WORLD_ID.test(target)) throw new WorldConflict(`world id must match ${WORLD_ID}`)
     if (!this.owns(target)) throw new WorldConflict(`world id "${target}" routes to another worker`)
     this.#admit()
+    source.world.release()
     return this.#adopt(target, source.world.snapshot(), source.seedName, source.seedValue, this.#newKeys(target))
   }
 
@@ -601,8 +654,7 @@ export class WorldManager {
     for (const entry of this.#worlds.values()) if (!this.#unopened.has(entry)) entry.world.close()
     this.#worlds.clear()
     this.#unopened.clear()
-    for (const w of this.#idle.values()) w.close()
-    this.#idle.clear()
+    for (const [template, worlds] of this.#idle) this.#closeIdle(template, worlds)
   }
 
   /** Reopens the worlds of a data directory after a restart; snapshots and baselines are read when used. */
@@ -646,4 +698,9 @@ export class WorldManager {
       this.#snapshotSizes.set(id, sizes)
     }
   }
+}
+
+/** A template's image size, without reading its bytes where it knows it (baked, or built and kept idle). */
+function sizeOf(snap: Snapshot): number {
+  return (snap as { size?: number }).size ?? snap.bytes.length
 }

@@ -44,6 +44,8 @@ export class World {
   #image: { bytes: WeakRef<Buffer>; stamp: string } | undefined
   /** Held open for reuse (hold()): every write since is in one open transaction that rewind() undoes. */
   #held = false
+  /** Held for an agent's episode (hold(true)): risky requests release the hold first, a lost transaction refuses. */
+  #guarded = false
   #tracking = false
   /** Rows this connection wrote that are no world's rows (the note triggers' schema rows): left out of the stamp. */
   #uncounted = 0
@@ -69,6 +71,8 @@ export class World {
   #savepoints = new Map<string, SavepointStatements>()
   /** Requests' writes batched into one open transaction (batchWrites()); undefined when every write commits. */
   #batch: Batch | undefined
+  /** The page size and count statements of a guarded hold (#guardHold), compiled on its first request. */
+  #sizes: BatchStatements | undefined
   /** tx() calls running (a batched world keeps values read at its transaction's top level only, write-epoch.ts). */
   #txDepth = 0
   /** Why a batched world lost the writes of answered requests (WorldLostWrites); cleared by restore(). */
@@ -113,6 +117,7 @@ export class World {
     this.#savepoints = new Map()
     this.#txDepth = 0
     this.#lost = undefined
+    this.#sizes = undefined
     this.#sqlite = cacheStatements(sqlite)
     if (this.#batch) {
       this.#batch = { limit: this.#batch.limit, open: false, requests: 0, risky: this.#batch.risky }
@@ -203,6 +208,23 @@ export class World {
     return this.#batch !== undefined && !this.#held
   }
 
+  /** Whether a request's riskiness matters to this world: batched, or held for an agent (hold(true)). */
+  get watchesRisk(): boolean {
+    return this.#held ? this.#guarded : this.#batch !== undefined
+  }
+
+  /**
+   * A request of a world held for an agent: a risky one (an upload, a large body) or any writing request of a world
+   * near memdb's cap ends the hold first (release()), as a batched world commits, so that no failure SQLite answers
+   * by rolling the whole transaction back can take the episode's earlier writes (and their action log) with it.
+   */
+  #guardHold(risky: boolean, read: boolean): void {
+    if (!this.#guarded) return
+    if (!this.#sqlite.inTransaction) this.#lose('its open transaction was rolled back')
+    const sizes = (this.#sizes ??= batchStatements(this.#sqlite))
+    if (risky || (!read && (sizes.pageCount.get() as number) * sizes.pageSize > BATCH_MAX_BYTES)) this.release()
+  }
+
   /** A batched world may keep values read inside its open transaction only outside every tx() (write-epoch.ts). */
   readonly #keepable = () => this.#batch?.open === true && this.#txDepth === 0 && !this.#held
 
@@ -215,8 +237,9 @@ export class World {
    */
   requestStarted(risky: boolean, read = false): void {
     this.#checkLost()
+    if (this.#held) return this.#guardHold(risky, read)
     const batch = this.#batch
-    if (!batch || this.#held) return
+    if (!batch) return
     if (batch.open && !this.#sqlite.inTransaction) this.#lose('its open transaction was rolled back')
     const statements = (batch.statements ??= batchStatements(this.#sqlite))
     const large = !read && (statements.pageCount.get() as number) * statements.pageSize > BATCH_MAX_BYTES
@@ -236,6 +259,8 @@ export class World {
    * see lostWrites.
    */
   requestEnded(risky: boolean): void {
+    if (this.#held && this.#guarded && !this.#lost && !this.#sqlite.inTransaction)
+      return void this.#markLost('its open transaction was rolled back')
     const batch = this.#batch
     if (batch && risky && batch.risky > 0) batch.risky--
     if (!batch?.open || this.#lost) return
@@ -277,14 +302,17 @@ export class World {
     throw new WorldLostWrites(this.#markLost(why))
   }
 
-  /** Marks the batch lost: values kept from its rows are forgotten, and every later use refuses. */
+  /** Marks the batch (or the hold) lost: values kept from its rows are forgotten, and every later use refuses. */
   #markLost(why: string): string {
-    const batch = this.#batch!
-    const message =
-      `this world lost the writes of up to ${batch.requests + 1} answered requests: ${why}. ` +
-      'Restore a snapshot (or its baseline) or delete it.'
-    batch.open = false
-    batch.requests = 0
+    const batch = this.#batch
+    const lost = this.#held
+      ? 'every write since it was held'
+      : `the writes of up to ${batch!.requests + 1} answered requests`
+    const message = `this world lost ${lost}: ${why}. Restore a snapshot (or its baseline) or delete it.`
+    if (batch) {
+      batch.open = false
+      batch.requests = 0
+    }
     forgetKept(this.#sqlite)
     this.#lost = message
     return message
@@ -341,7 +369,7 @@ export class World {
    * `rewind()` undoes it all, notes included. A held world cannot be snapshotted or restored (its bytes are not
    * committed).
    */
-  hold(): void {
+  hold(guarded = false): void {
     if (this.#held) throw new Error('world is already held')
     if (this.#file) throw new Error('only in-memory worlds can be held')
     this.commitWrites()
@@ -359,6 +387,22 @@ export class World {
     this.#written = undefined
     this.#sqlite.exec('BEGIN')
     this.#held = true
+    this.#guarded = guarded
+  }
+
+  /**
+   * Ends a hold and keeps what was written since: the open transaction commits, and the world goes on as an ordinary
+   * one that can be snapshotted, forked and restored (rewind() then has nothing to undo, so its manager closes it
+   * rather than reusing it). Its note triggers stay (TEMP, outside its bytes). A guarded hold whose transaction SQLite
+   * rolled back is lost instead (WorldLostWrites): committing would keep a world without the episode's writes.
+   */
+  release(): void {
+    if (!this.#held) return
+    if (!this.#sqlite.inTransaction) {
+      if (this.#guarded && !this.#lost) this.#lose('its open transaction was rolled back')
+    } else this.#sqlite.exec('COMMIT')
+    this.#held = this.#guarded = false
+    this.#written = this.#holdBase = undefined
   }
 
   /** True while held (between hold() and rewind()). */
@@ -453,7 +497,7 @@ export class World {
   /** Undoes every write since hold(); true when the world is back exactly at that state (and may be held again). */
   rewind(): boolean {
     if (!this.#held) return false
-    this.#held = false
+    this.#held = this.#guarded = false
     this.#written = undefined
     if (!this.#sqlite.inTransaction) {
       this.#holdBase = undefined

@@ -16,16 +16,22 @@ const profile = { tool: 'http_request', arguments: { method: 'GET', path: '/gmai
 export async function run(): Promise<BenchFigure[]> {
   await loadRouters() // typed tools read the routes, which are imported on first use
   const gym = createGym({ tasks: [task] })
-  const episode = await timeIt(
-    async () => {
-      const ep = gym.reset(task)
-      for (let i = 0; i < 10; i++) await ep.step(i % 2 ? profile : list)
-      ep.verify()
-      ep.close()
-    },
-    100,
-    10,
-  )
+  const episodeOn = (g: typeof gym) =>
+    timeIt(
+      async () => {
+        const ep = g.reset(task)
+        for (let i = 0; i < 10; i++) await ep.step(i % 2 ? profile : list)
+        ep.verify()
+        ep.close()
+      },
+      100,
+      10,
+    )
+  const episode = await episodeOn(gym)
+  // The same on a connection of its own per episode (opened from the template's bytes; docs/decisions/0450).
+  const own = createGym({ tasks: [task], freshWorlds: true })
+  const ownEpisode = await episodeOn(own)
+  own.worlds.close()
 
   // Memory: RSS growth per live episode (SQLite pages live outside the JS heap).
   // Warm the allocator first: memory freed by the timing loop above would otherwise be reused and hide the growth.
@@ -71,6 +77,7 @@ export async function run(): Promise<BenchFigure[]> {
   return [
     { name: 'gym in-process reset + 10 steps + verify p50', value: episode.p50, unit: 'ms', target: '≤ 10 ms' },
     { name: 'gym in-process reset + 10 steps + verify p99', value: episode.p99, unit: 'ms' },
+    { name: 'gym in-process episode p50, a connection of its own each', value: ownEpisode.p50, unit: 'ms' },
     { name: 'gym memory per live episode (RSS)', value: perEpisode / 1024, unit: 'KiB' },
     { name: 'gym HTTP 64 concurrent episodes: episodes/s', value: episodes / seconds, unit: 'ep/s' },
     { name: 'gym HTTP 64 concurrent episodes: step p99', value: p99, unit: 'ms' },

@@ -24,19 +24,22 @@ const fresh = (world: World) => {
 }
 
 describe('Episode.verify (state since the template)', () => {
-  for (const reuseWorlds of [false, true]) {
-    const name = `judges the state a full dump gives after the reference's writes (reused connections: ${reuseWorlds})`
+  // Connections of their own; reused under a guard (the default); reused trusting the programs (validation).
+  for (const mode of ['fresh', 'guarded', 'trusted'] as const) {
+    const name = `judges the state a full dump gives after the reference's writes (connections: ${mode})`
+    const reuseWorlds = mode !== 'fresh'
     it(
       name,
       async () => {
         expect(tasks.length).toBe(3)
-        const gym = createGym({ tasks: [], reuseWorlds })
+        const gym = createGym({ tasks: [], reuseWorlds: mode === 'trusted', freshWorlds: mode === 'fresh' })
         try {
           for (const task of tasks) {
             // Twice: on a reused connection the second episode starts from the rolled-back first.
             for (let round = 0; round < 2; round++) {
               const ep = gym.reset(task)
-              expect(ep.entry.world.held, task.id).toBe(reuseWorlds)
+              // Guarded, a task's first episode opens an unheld connection; once one has ended, they are held.
+              expect(ep.entry.world.held, task.id).toBe(reuseWorlds && (mode === 'trusted' || round > 0))
               await runProgram(ep, task.reference)
               expect(ep.verify().passed, task.id).toBe(true)
               const final = ep.lastVerified!.final
