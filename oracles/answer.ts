@@ -415,15 +415,20 @@ let cityTimes: RegExp | undefined
 /**
  * Clock times given as a place's ("13:30 Paris", "1:30pm in Paris", "13:30 Paris time", "8:30am New York time";
  * city-zones.ts) as the local `HH:MM` in `zone`, as `localiseZoned` reads zone labels (docs/decisions/0444): "12:30
- * London time / 13:30 Paris" is one instant, "12:30 / 15:30 Paris" two. A time needs its minutes or am/pm here.
+ * London time / 13:30 Paris" is one instant, "12:30 / 15:30 Paris" two. A time needs its minutes or am/pm here;
+ * the place may follow a comma or stand alone in brackets ("15:30, New York", "15:30 (New York)": 0447).
  */
 function localiseCities(text: string, zone: string, near: string): string {
   cityTimes ??= new RegExp(
     String.raw`\b(\d{1,2})(?:(?:[:.](\d{2}))\s*(a\.?m\.?|p\.?m\.?)?|\s*(a\.?m\.?|p\.?m\.?))` +
-      String.raw`\s*,?\s+(?:in\s+)?(${cityPattern()})(?:\s+time)?(?![\w-])`,
+      String.raw`(?:\s*,?\s+|\s*(\()\s*)(?:in\s+)?(${cityPattern()})(?:\s+time)?(?![\w-])(\s*\))?`,
     'gi',
   )
-  return text.replace(cityTimes, (all, h: string, mm?: string, ap1?: string, ap2?: string, city?: string) => {
+  type Parts = [h: string, mm?: string, ap1?: string, ap2?: string, open?: string, city?: string, close?: string]
+  return text.replace(cityTimes, (all, ...[h, mm, ap1, ap2, open, city, close]: Parts) => {
+    // A place in brackets is the whole bracket ("15:30 (New York)", 0447); "15:30 (New York, Boston)" is not.
+    if (open && !close) return all
+    const kept = close && !open ? close : ''
     const hour = Number(h)
     const ampm = (ap1 ?? ap2)?.[0]?.toLowerCase()
     if (hour > 23 || (ampm && (hour < 1 || hour > 12)) || Number(mm ?? 0) > 59) return all
@@ -431,7 +436,7 @@ function localiseCities(text: string, zone: string, near: string): string {
     if (!place) return all
     const ms0 = new Date(near).getTime()
     const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
-    return clockIn(h24 * 60 + Number(mm ?? 0), offsetAt(place, ms0), ms0, zone)
+    return `${clockIn(h24 * 60 + Number(mm ?? 0), offsetAt(place, ms0), ms0, zone)}${kept}`
   })
 }
 
@@ -755,6 +760,8 @@ function listsOther(raw: string, e: Expected): boolean {
   if (e.kind === 'name') return false
   let all = undenied(readerText(raw))
   if (e.kind === 'instant') all = localiseZoned(localiseIso(all, e.zone), e.zone, e.iso)
+  // Number words are values too ("four, six": 0447).
+  if (e.kind === 'number') all = wordsAsDigits(all)
   const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
   const day = e.kind === 'date' ? e.date : at?.date
   type Kind = [RegExp, (t: Token) => string | undefined]
@@ -775,14 +782,16 @@ function listsOther(raw: string, e: Expected): boolean {
     const other = e.kind === 'instant' ? (k === 0 ? TOKENS.time : TOKENS.date) : undefined
     const text = other ? all.replace(new RegExp(String.raw`(?:\s+(?:at|on))?\s*(?:${other.source})`, 'g'), '') : all
     const tokens = tokensOf(text, re).filter((t) => valueOf(t) !== undefined)
-    const pairs = listedPairs(text, tokens).filter(([a, b]) => {
+    // An amount beside a bare count ("$3,614.55, 2 reminders sent") counts two things.
+    const apart = (a: Token, b: Token) => e.kind === 'number' && !unitsOf(a.text) !== !unitsOf(b.text)
+    const pairs = listedPairs(text, tokens, apart).filter(([a, b]) => {
       const [va, vb] = [valueOf(a)!, valueOf(b)!]
       const [ua, ub] = [unitsOf(a.text), unitsOf(b.text)]
       if (e.kind === 'number' && ua && ub && ua !== ub) return false
       return want(k, va) !== want(k, vb)
     })
     if (pairs.length === 0) continue
-    const listed = new Set(listedPairs(text, tokens).flatMap(([a, b]) => [a.at, b.at]))
+    const listed = new Set(listedPairs(text, tokens, apart).flatMap(([a, b]) => [a.at, b.at]))
     if (tokens.some((t) => want(k, valueOf(t)!) && !listed.has(t.at))) continue
     return true
   }
