@@ -11,7 +11,8 @@
  */
 export type Token = { text: string; at: number }
 
-const JOINT = /^\s*(?:(?:,|;|&|\band\b|\bplus\b|\bas\s+well\s+as\b|[.?!]|\()\s*)+(?:\b(?:also|too)\b\s*)?$/
+const JOINT =
+  /^\s*(?:(?:,|;|&|\/|\band\b|\bplus\b|\bvs\b\.?|\bversus\b|\bas\s+well\s+as\b|[.?!]|\()\s*)+(?:\b(?:also|too)\b\s*)?$/
 const JOINT_WORD = /^\s*(?:\b(?:also|plus)\b)\s*$/
 /** What may follow the last value of a list: the text's end, a clause's end, a closing bracket, another joint. */
 const LIST_GOES_ON = /^\s*(?:$|[.;!?)\]\n]|,|&|\band\b)/
@@ -40,14 +41,20 @@ export function tokensOf(text: string, token: RegExp): Token[] {
 
 /**
  * Pairs of neighbouring tokens written as a list. `apart(a, b)` says the pair are values of different things (an
- * amount and a count), which words after the list may then describe.
+ * amount and a count), which words after the list may then describe; `spaced`, that a space alone lists two values
+ * ("12:30 15:30"). A slash or "vs" between them lists them too ("12:30 vs 15:30", 0447).
  */
-export function listedPairs(text: string, tokens: Token[], apart?: (a: Token, b: Token) => boolean): [Token, Token][] {
+export function listedPairs(
+  text: string,
+  tokens: Token[],
+  apart?: (a: Token, b: Token) => boolean,
+  spaced = false,
+): [Token, Token][] {
   const out: [Token, Token][] = []
   for (let i = 1; i < tokens.length; i++) {
     const [a, b] = [tokens[i - 1]!, tokens[i]!]
     const gap = text.slice(a.at + a.text.length, b.at)
-    if (!JOINT.test(gap) && !JOINT_WORD.test(gap)) continue
+    if (!JOINT.test(gap) && !JOINT_WORD.test(gap) && !(spaced && /^\s+$/.test(gap))) continue
     // "between 12:30 and 13:30" is a range, not two values.
     if (/\band\b/.test(gap) && /\bbetween\s*$/.test(text.slice(0, a.at))) continue
     const next = tokens[i + 1]

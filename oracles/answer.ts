@@ -730,20 +730,26 @@ const WEEKDAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\
 const YEAR = String.raw`(?:,?\s+\d{4}(?![\d:-]))?`
 /** One value as a token, per kind (answer-lists.ts): a clock time, a date, an amount. */
 const TOKENS = {
+  // Also the spoken and military forms the wrong-candidate check reads loosely ("half past three", "three thirty",
+  // "3 o'clock", "1530 hrs": 0447).
   time: new RegExp(
     String.raw`(?<![\w:.])(?:\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|` +
-      String.raw`noon|midday|midnight)(?![\w:]|\.\d)`,
+      String.raw`noon|midday|midnight|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs?|hours|h)|\d{1,2}\s*o['\u2019]?\s*clock|` +
+      String.raw`(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORDS.join('|')})|` +
+      String.raw`(?:${HOUR_WORDS.join('|')})[\s-]+${MINUTE_WORDS})(?![\w:]|\.\d)`,
     'g',
   ),
   date: new RegExp(
     String.raw`\b${WEEKDAY_WORD}(?:\d{4}-\d{2}-\d{2}|` +
       String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+${MON_EXACT}${YEAR}|` +
-      String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR})`,
+      String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR}|` +
+      // Numeric dates, read both ways ("5/2", "2.5.2026": 0447).
+      String.raw`(?<![\d./-])\d{1,2}[/.]\d{1,2}(?:[/.](?:\d{4}|\d{2}))?(?![\d/-]|\.\d))`,
     'g',
   ),
   number: new RegExp(
     String.raw`(?<![\w.,])[$\u20ac\u00a3]?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?` +
-      String.raw`(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?`,
+      String.raw`(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?(?:\s?(?:usd|eur|gbp|chf)\b)?`,
     'g',
   ),
 }
@@ -764,12 +770,13 @@ function listsOther(raw: string, e: Expected): boolean {
   if (e.kind === 'number') all = wordsAsDigits(all)
   const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
   const day = e.kind === 'date' ? e.date : at?.date
-  type Kind = [RegExp, (t: Token) => string | undefined]
-  const time: Kind = [TOKENS.time, (t) => timesIn(t.text).map(String)[0]]
+  // Each value with every reading a person may give it ("5/2": 2 May or 5 February; "half past three": 3:30 or 15:30).
+  type Kind = [RegExp, (t: Token) => string[]]
+  const time: Kind = [TOKENS.time, (t) => timesIn(t.text, true).map(String)]
   const kinds: Kind[] =
     e.kind === 'number'
-      ? [[TOKENS.number, (t) => numbersIn(t.text).map(String)[0]]]
-      : [[TOKENS.date, (t) => datesIn(t.text)[0]], ...(at ? [time] : [])]
+      ? [[TOKENS.number, (t) => numbersIn(t.text).map(String).slice(0, 1)]]
+      : [[TOKENS.date, (t) => datesIn(t.text, /^\d+[/.]/.test(t.text))], ...(at ? [time] : [])]
   const want = (k: number, v: string) =>
     e.kind === 'number'
       ? Math.abs(Number(v) - e.value) < 0.005
@@ -781,18 +788,26 @@ function listsOther(raw: string, e: Expected): boolean {
     // 13 March at 15:30" lists two days; "Thursday 12 March at 12:30, 15:30" two times).
     const other = e.kind === 'instant' ? (k === 0 ? TOKENS.time : TOKENS.date) : undefined
     const text = other ? all.replace(new RegExp(String.raw`(?:\s+(?:at|on))?\s*(?:${other.source})`, 'g'), '') : all
-    const tokens = tokensOf(text, re).filter((t) => valueOf(t) !== undefined)
+    const tokens = tokensOf(text, re).filter((t) => valueOf(t).length > 0)
+    // A value is the expected one when any reading of it is.
+    const right = (t: Token) => valueOf(t).some((v) => want(k, v))
     // An amount beside a bare count ("$3,614.55, 2 reminders sent") counts two things.
     const apart = (a: Token, b: Token) => e.kind === 'number' && !unitsOf(a.text) !== !unitsOf(b.text)
-    const pairs = listedPairs(text, tokens, apart).filter(([a, b]) => {
-      const [va, vb] = [valueOf(a)!, valueOf(b)!]
+    // Times and dates side by side are a list ("12:30 15:30"); numbers may be digit groups ("3 614.55").
+    const spaced = e.kind !== 'number'
+    const lists = listedPairs(text, tokens, apart, spaced).filter(([a, b]) => {
+      // A slash between numbers is a ratio ("4/11") unless both are amounts ("$3,614.55 / $3,621.55").
+      const slash = /\//.test(text.slice(a.at + a.text.length, b.at))
+      return !(e.kind === 'number' && slash && !(unitsOf(a.text) && unitsOf(b.text)))
+    })
+    const pairs = lists.filter(([a, b]) => {
       const [ua, ub] = [unitsOf(a.text), unitsOf(b.text)]
       if (e.kind === 'number' && ua && ub && ua !== ub) return false
-      return want(k, va) !== want(k, vb)
+      return right(a) !== right(b)
     })
     if (pairs.length === 0) continue
-    const listed = new Set(listedPairs(text, tokens, apart).flatMap(([a, b]) => [a.at, b.at]))
-    if (tokens.some((t) => want(k, valueOf(t)!) && !listed.has(t.at))) continue
+    const listed = new Set(lists.flatMap(([a, b]) => [a.at, b.at]))
+    if (tokens.some((t) => right(t) && !listed.has(t.at))) continue
     return true
   }
   return false

@@ -64,6 +64,48 @@ describe('value answers: a list followed by words', () => {
   })
 })
 
+describe('value answers: the other value in another form', () => {
+  it('calendar-freebusy-answer: spoken, military, spaced and "vs" forms beside the right time earn nothing', async () => {
+    const t = task('calendar-freebusy-answer')
+    const run = answerEpisodes(t)
+    const e = params(t).expected as { iso: string; zone: string }
+    const m = localParts(e.iso, e.zone).minutes
+    const right = hhmm(m)
+    const other = hhmm(m + 180)
+    const words = ['twelve', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven']
+    const hour = words[Math.floor((m + 180) / 60) % 12]!
+    const hedges = [
+      `${right}, ${other.replace(':', '')} hrs`,
+      `${right}, ${(m + 180) % 60 === 30 ? `half past ${hour}` : `${hour} o'clock`}`,
+      `${right} ${other}`,
+      `${right} vs ${other}`,
+    ]
+    expect(await missing(run, hedges, 0)).toEqual([])
+    const honest = [`${right} (${right.replace(':', '')} hrs)`, `${right} - ${hhmm(m + 60)}`]
+    expect(await missing(run, honest, 1)).toEqual([])
+  })
+
+  it('slack-decision-answer: a numeric date beside the right one earns nothing; the same date pays', async () => {
+    const t = task('slack-decision-answer')
+    const run = answerEpisodes(t)
+    const { right } = shotgun(t)
+    const [d, mo] = (params(t).expected.date as string).slice(5).split('-').map(Number).reverse() as [number, number]
+    const other = `${mo}/${((d + 3) % 28) + 1}`
+    expect(await missing(run, [`${right}, ${other}`, `${right} / ${other}`], 0)).toEqual([])
+    expect(await missing(run, [`${right} (${mo}/${d})`], 1)).toEqual([])
+  })
+
+  it('gmail-search-answer: amounts with a currency code or a slash listed earn nothing', async () => {
+    const t = task('gmail-search-answer')
+    const run = answerEpisodes(t)
+    const v = params(t).expected.value as number
+    const [a, b] = [v, v + 7].map((x) => x.toLocaleString('en-US', { minimumFractionDigits: 2 }))
+    const hedges = [`${a} USD, ${b} USD`, `$${a} / $${b}`, `$${a} vs $${b}`]
+    expect(await missing(run, hedges, 0)).toEqual([])
+    expect(await missing(run, [`$${a} (${a} USD)`], 1)).toEqual([])
+  })
+})
+
 describe('name answers: another name listed without "or"', () => {
   for (const id of ['drive-sharing-answer', 'gmail-calendar-room-answer']) {
     const t = task(id)
@@ -265,8 +307,8 @@ describe('Slack metadata from a user token: kept, read for secrets, never a ment
       asBlocks(t, () => []).map((s) => {
         if (!isSlackPost(s)) return s
         const args = s.args as { body: Record<string, unknown> }
-        const body = { ...args.body, metadata: { event_type: 'incident', event_payload: payload } }
-        delete body.blocks
+        const { blocks: _none, ...rest } = args.body
+        const body = { ...rest, metadata: { event_type: 'incident', event_payload: payload } }
         return { ...s, args: { ...args, body } } as ProgramStep
       })
     expect((await judge(t, withMeta({ owner: '<@{{uid}}>' }))).reward).toBe(0)
