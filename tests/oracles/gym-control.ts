@@ -89,4 +89,3 @@ export function shotgun(t: TaskSpec): { right: string; other: string; honest: st
     honest: [`${right}, 12% of the plan.`, `${right}; ${other} last year.`, `${right} (${other} invited).`],
   }
 }
-

@@ -51,7 +51,7 @@ describe('value answers: a list followed by words', () => {
     })
   }
 
-  it('gmail-thread-count-answer: the count and another in words earn nothing; a count of something else pays', async () => {
+  it('gmail-thread-count-answer: the count and another in words earn nothing; other counts pay', async () => {
     const t = task('gmail-thread-count-answer')
     const run = answerEpisodes(t)
     const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven']
@@ -65,7 +65,7 @@ describe('value answers: a list followed by words', () => {
 })
 
 describe('value answers: the other value in another form', () => {
-  it('calendar-freebusy-answer: spoken, military, spaced and "vs" forms beside the right time earn nothing', async () => {
+  it('calendar-freebusy-answer: spoken, military, spaced and "vs" forms beside the right time earn 0', async () => {
     const t = task('calendar-freebusy-answer')
     const run = answerEpisodes(t)
     const e = params(t).expected as { iso: string; zone: string }
