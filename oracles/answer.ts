@@ -639,6 +639,8 @@ export function checkAnswer(
 const OR_ALTERNATIVE = new RegExp(
   String.raw`\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?|` +
     String.raw`\b(?:maybe|perhaps|possibly|probably|alternatively|otherwise|else|unless|if\s+not)\b|` +
+    // A second choice offered by name ("12:30 (alt: 15:30)", "backup 2 May", "Hugo, fallback Liam": 0447).
+    String.raw`\b(?:alt|alternatives?|backup|back-up|fallback|fall-back|plan\s+b|second\s+choice|failing\s+that)\b|` +
     String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
   'gi',
 )

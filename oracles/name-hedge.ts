@@ -70,6 +70,8 @@ const fold = (s: string) =>
 const OR = new RegExp(
   String.raw`\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?|` +
     String.raw`\b(?:maybe|perhaps|possibly|probably|alternatively|otherwise|else|unless|if\s+not)\b|` +
+    // A second choice offered by name ("12:30 (alt: 15:30)", "backup 2 May", "Hugo, fallback Liam": 0447).
+    String.raw`\b(?:alt|alternatives?|backup|back-up|fallback|fall-back|plan\s+b|second\s+choice|failing\s+that)\b|` +
     String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
   'gi',
 )
@@ -83,8 +85,11 @@ const WORD = String.raw`[\w.+-]+@[\w.-]+\w|[\p{L}][\p{L}'\u2019-]*`
  * sentence's end ("Hugo. Or Liam" continues the sentence; "Hugo? Maybe Liam" too: 0444).
  */
 const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:?(\u2013\u2014-]?\s*$`, 'u')
-/** The word after an "or": past "either", an article-free start. */
-const RIGHT = new RegExp(String.raw`^\s*(?:(?:either|then|it\s+is|it['\u2019]s|it\s+was|is|was)\s+)*(${WORD})`, 'iu')
+/** The word after an "or": past a colon or dash ("backup: Liam"), "either", an article-free start. */
+const RIGHT = new RegExp(
+  String.raw`^\s*[:\u2013\u2014-]?\s*(?:(?:either|then|it\s+is|it['\u2019]s|it\s+was|is|was)\s+)*(${WORD})`,
+  'iu',
+)
 /** Capitalised words that start sentences or stand for people without naming one. */
 const NOT_NAMES = new Set([
   ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),

@@ -106,6 +106,22 @@ describe('value answers: the other value in another form', () => {
   })
 })
 
+describe('answers: a second choice offered by name ("alt", "backup", "fallback", "plan B")', () => {
+  for (const id of [...VALUE_ANSWER_FAMILIES, 'drive-sharing-answer']) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const e = params(t).expected
+    const { right, other } = e.kind === 'name' ? { right: e.value as string, other: 'Zed Quill' } : shotgun(t)
+    it(`${id}: "A (alt: B)", "A, backup B", "A (plan B: B)", "A, fallback B" earn nothing`, async () => {
+      const hedges = [`${right} (alt: ${other})`, `${right}, backup ${other}`, `${right} (plan B: ${other})`]
+      expect(await missing(run, [...hedges, `${right}, fallback ${other}`, `${right} (backup: ${other})`], 0)).toEqual(
+        [],
+      )
+      expect(await missing(run, [`${right}, no alternative needed.`], 1)).toEqual([])
+    })
+  }
+})
+
 describe('name answers: another name listed without "or"', () => {
   for (const id of ['drive-sharing-answer', 'gmail-calendar-room-answer']) {
     const t = task(id)
