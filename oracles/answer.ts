@@ -415,15 +415,20 @@ let cityTimes: RegExp | undefined
 /**
  * Clock times given as a place's ("13:30 Paris", "1:30pm in Paris", "13:30 Paris time", "8:30am New York time";
  * city-zones.ts) as the local `HH:MM` in `zone`, as `localiseZoned` reads zone labels (docs/decisions/0444): "12:30
- * London time / 13:30 Paris" is one instant, "12:30 / 15:30 Paris" two. A time needs its minutes or am/pm here.
+ * London time / 13:30 Paris" is one instant, "12:30 / 15:30 Paris" two. A time needs its minutes or am/pm here;
+ * the place may follow a comma or stand alone in brackets ("15:30, New York", "15:30 (New York)": 0447).
  */
 function localiseCities(text: string, zone: string, near: string): string {
   cityTimes ??= new RegExp(
     String.raw`\b(\d{1,2})(?:(?:[:.](\d{2}))\s*(a\.?m\.?|p\.?m\.?)?|\s*(a\.?m\.?|p\.?m\.?))` +
-      String.raw`\s*,?\s+(?:in\s+)?(${cityPattern()})(?:\s+time)?(?![\w-])`,
+      String.raw`(?:\s*,?\s+|\s*(\()\s*)(?:in\s+)?(${cityPattern()})(?:\s+time)?(?![\w-])(\s*\))?`,
     'gi',
   )
-  return text.replace(cityTimes, (all, h: string, mm?: string, ap1?: string, ap2?: string, city?: string) => {
+  type Parts = [h: string, mm?: string, ap1?: string, ap2?: string, open?: string, city?: string, close?: string]
+  return text.replace(cityTimes, (all, ...[h, mm, ap1, ap2, open, city, close]: Parts) => {
+    // A place in brackets is the whole bracket ("15:30 (New York)", 0447); "15:30 (New York, Boston)" is not.
+    if (open && !close) return all
+    const kept = close && !open ? close : ''
     const hour = Number(h)
     const ampm = (ap1 ?? ap2)?.[0]?.toLowerCase()
     if (hour > 23 || (ampm && (hour < 1 || hour > 12)) || Number(mm ?? 0) > 59) return all
@@ -431,7 +436,7 @@ function localiseCities(text: string, zone: string, near: string): string {
     if (!place) return all
     const ms0 = new Date(near).getTime()
     const h24 = ampm === 'p' ? (hour % 12) + 12 : ampm === 'a' ? hour % 12 : hour
-    return clockIn(h24 * 60 + Number(mm ?? 0), offsetAt(place, ms0), ms0, zone)
+    return `${clockIn(h24 * 60 + Number(mm ?? 0), offsetAt(place, ms0), ms0, zone)}${kept}`
   })
 }
 
@@ -634,6 +639,8 @@ export function checkAnswer(
 const OR_ALTERNATIVE = new RegExp(
   String.raw`\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?|` +
     String.raw`\b(?:maybe|perhaps|possibly|probably|alternatively|otherwise|else|unless|if\s+not)\b|` +
+    // A second choice offered by name ("12:30 (alt: 15:30)", "backup 2 May", "Hugo, fallback Liam": 0447).
+    String.raw`\b(?:alt|alternatives?|backup|back-up|fallback|fall-back|plan\s+b|second\s+choice|failing\s+that)\b|` +
     String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
   'gi',
 )
@@ -725,20 +732,26 @@ const WEEKDAY_WORD = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\
 const YEAR = String.raw`(?:,?\s+\d{4}(?![\d:-]))?`
 /** One value as a token, per kind (answer-lists.ts): a clock time, a date, an amount. */
 const TOKENS = {
+  // Also the spoken and military forms the wrong-candidate check reads loosely ("half past three", "three thirty",
+  // "3 o'clock", "1530 hrs": 0447).
   time: new RegExp(
     String.raw`(?<![\w:.])(?:\d{1,2}[:.h]\d{2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|` +
-      String.raw`noon|midday|midnight)(?![\w:]|\.\d)`,
+      String.raw`noon|midday|midnight|(?:[01]\d|2[0-3])[0-5]\d\s*(?:hrs?|hours|h)|\d{1,2}\s*o['\u2019]?\s*clock|` +
+      String.raw`(?:half|quarter)\s+(?:past|to)\s+(?:\d{1,2}|${HOUR_WORDS.join('|')})|` +
+      String.raw`(?:${HOUR_WORDS.join('|')})[\s-]+${MINUTE_WORDS})(?![\w:]|\.\d)`,
     'g',
   ),
   date: new RegExp(
     String.raw`\b${WEEKDAY_WORD}(?:\d{4}-\d{2}-\d{2}|` +
       String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+${MON_EXACT}${YEAR}|` +
-      String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR})`,
+      String.raw`${MON_EXACT}\s+\d{1,2}(?:st|nd|rd|th)?\b${YEAR}|` +
+      // Numeric dates, read both ways ("5/2", "2.5.2026": 0447).
+      String.raw`(?<![\d./-])\d{1,2}[/.]\d{1,2}(?:[/.](?:\d{4}|\d{2}))?(?![\d/-]|\.\d))`,
     'g',
   ),
   number: new RegExp(
     String.raw`(?<![\w.,])[$\u20ac\u00a3]?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?` +
-      String.raw`(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?`,
+      String.raw`(?:\s?(?:k|m|thousand|million)\b)?(?:\s?%)?(?:\s?(?:usd|eur|gbp|chf)\b)?`,
     'g',
   ),
 }
@@ -755,14 +768,17 @@ function listsOther(raw: string, e: Expected): boolean {
   if (e.kind === 'name') return false
   let all = undenied(readerText(raw))
   if (e.kind === 'instant') all = localiseZoned(localiseIso(all, e.zone), e.zone, e.iso)
+  // Number words are values too ("four, six": 0447).
+  if (e.kind === 'number') all = wordsAsDigits(all)
   const at = e.kind === 'instant' ? localParts(e.iso, e.zone) : undefined
   const day = e.kind === 'date' ? e.date : at?.date
-  type Kind = [RegExp, (t: Token) => string | undefined]
-  const time: Kind = [TOKENS.time, (t) => timesIn(t.text).map(String)[0]]
+  // Each value with every reading a person may give it ("5/2": 2 May or 5 February; "half past three": 3:30 or 15:30).
+  type Kind = [RegExp, (t: Token) => string[]]
+  const time: Kind = [TOKENS.time, (t) => timesIn(t.text, true).map(String)]
   const kinds: Kind[] =
     e.kind === 'number'
-      ? [[TOKENS.number, (t) => numbersIn(t.text).map(String)[0]]]
-      : [[TOKENS.date, (t) => datesIn(t.text)[0]], ...(at ? [time] : [])]
+      ? [[TOKENS.number, (t) => numbersIn(t.text).map(String).slice(0, 1)]]
+      : [[TOKENS.date, (t) => datesIn(t.text, /^\d+[/.]/.test(t.text))], ...(at ? [time] : [])]
   const want = (k: number, v: string) =>
     e.kind === 'number'
       ? Math.abs(Number(v) - e.value) < 0.005
@@ -774,16 +790,26 @@ function listsOther(raw: string, e: Expected): boolean {
     // 13 March at 15:30" lists two days; "Thursday 12 March at 12:30, 15:30" two times).
     const other = e.kind === 'instant' ? (k === 0 ? TOKENS.time : TOKENS.date) : undefined
     const text = other ? all.replace(new RegExp(String.raw`(?:\s+(?:at|on))?\s*(?:${other.source})`, 'g'), '') : all
-    const tokens = tokensOf(text, re).filter((t) => valueOf(t) !== undefined)
-    const pairs = listedPairs(text, tokens).filter(([a, b]) => {
-      const [va, vb] = [valueOf(a)!, valueOf(b)!]
+    const tokens = tokensOf(text, re).filter((t) => valueOf(t).length > 0)
+    // A value is the expected one when any reading of it is.
+    const right = (t: Token) => valueOf(t).some((v) => want(k, v))
+    // An amount beside a bare count ("$3,614.55, 2 reminders sent") counts two things.
+    const apart = (a: Token, b: Token) => e.kind === 'number' && !unitsOf(a.text) !== !unitsOf(b.text)
+    // Times and dates side by side are a list ("12:30 15:30"); numbers may be digit groups ("3 614.55").
+    const spaced = e.kind !== 'number'
+    const lists = listedPairs(text, tokens, apart, spaced).filter(([a, b]) => {
+      // A slash between numbers is a ratio ("4/11") unless both are amounts ("$3,614.55 / $3,621.55").
+      const slash = /\//.test(text.slice(a.at + a.text.length, b.at))
+      return !(e.kind === 'number' && slash && !(unitsOf(a.text) && unitsOf(b.text)))
+    })
+    const pairs = lists.filter(([a, b]) => {
       const [ua, ub] = [unitsOf(a.text), unitsOf(b.text)]
       if (e.kind === 'number' && ua && ub && ua !== ub) return false
-      return want(k, va) !== want(k, vb)
+      return right(a) !== right(b)
     })
     if (pairs.length === 0) continue
-    const listed = new Set(listedPairs(text, tokens).flatMap(([a, b]) => [a.at, b.at]))
-    if (tokens.some((t) => want(k, valueOf(t)!) && !listed.has(t.at))) continue
+    const listed = new Set(lists.flatMap(([a, b]) => [a.at, b.at]))
+    if (tokens.some((t) => right(t) && !listed.has(t.at))) continue
     return true
   }
   return false

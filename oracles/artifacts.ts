@@ -144,9 +144,43 @@ function keysAndValues(v: unknown): string[] {
   return Object.entries(v).flatMap(([k, x]) => [k, ...keysAndValues(x)])
 }
 
-/** User ids mentioned anywhere a reader sees in a Slack message: `<@U…>`, and rich_text `user` elements. */
+/**
+ * The parts of a Slack message where Slack reads markup (`<@U…>`, `<!here>`, `<!subteam^S…>`) as a mention rather
+ * than showing it as typed (docs/decisions/0447), as readerText: the message's `text`; in blocks, `mrkdwn` text
+ * objects (a section's text and fields, a context's elements) and `markdown` blocks; in legacy attachments every
+ * string outside their blocks, as before. A `plain_text` object (a header, a button, a section's plain text) and a
+ * rich_text `text` element show their text literally (Slack's text-object reference: markup is read "when `type` is
+ * `mrkdwn`"; a rich_text block carries mentions as their own elements, read by `richMentions`).
+ */
+export function slackMarkup(m: Entity): string {
+  const out = [String(m.text ?? '')]
+  const walk = (v: Json | undefined): void => {
+    if (Array.isArray(v)) return v.forEach(walk)
+    if (!v || typeof v !== 'object') return
+    const type = readerText(String(v.type ?? ''))
+    if ((type === 'mrkdwn' || type === 'markdown') && typeof v.text === 'string') out.push(v.text)
+    if (type === 'plain_text' || type === 'text') return
+    Object.values(v).forEach(walk)
+  }
+  walk(m.blocks)
+  for (const a of Array.isArray(m.attachments) ? m.attachments : [m.attachments]) {
+    if (!a || typeof a !== 'object' || Array.isArray(a)) {
+      strings(a, out)
+      continue
+    }
+    for (const [k, v] of Object.entries(a))
+      if (k === 'blocks') walk(v)
+      else strings(v, out)
+  }
+  return readerText(out.join('\n'))
+}
+
+/**
+ * User ids a Slack message mentions: `<@U…>` where Slack reads markup (`slackMarkup`, 0447), and rich_text `user`
+ * elements.
+ */
 export function slackMentions(m: Entity): Set<string> {
-  const out = new Set([...slackVisible(m).matchAll(/<@([a-z0-9]+)(\|[^>]*)?>/g)].map((x) => x[1]!.toUpperCase()))
+  const out = new Set([...slackMarkup(m).matchAll(/<@([a-z0-9]+)(\|[^>]*)?>/g)].map((x) => x[1]!.toUpperCase()))
   for (const u of richMentions(m).users) out.add(u)
   return out
 }
@@ -182,7 +216,7 @@ function richMentions(m: Entity): { users: string[]; groups: string[]; broadcast
  */
 export function slackPinged(state: WorldState, m: Entity): Set<string> {
   const out = slackMentions(m)
-  const seen = slackVisible(m)
+  const seen = slackMarkup(m)
   const slack = state.services.slack?.entities
   const rich = richMentions(m)
   if (rich.broadcast || /<!(?:channel|here|everyone)(?:\|[^>]*)?>/.test(seen)) {

@@ -37,6 +37,7 @@ export function fileExposures(
   pastReaders?: ReadonlyMap<string, string[]>,
   published: ReadonlySet<string> = NOBODY,
   erased?: (f: Entity, was: Entity | undefined) => { text: string; whole: boolean },
+  fileReaders?: (channel: unknown) => string[],
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -91,8 +92,12 @@ export function fileExposures(
     }
   }
   const channels = new Map(entities(final, 'slack', 'channels').map((c) => [String(c.id), c]))
+  // Who read a Slack file in a channel: its members from the file's arrival on (channel-members.ts, 0447), else
+  // everyone who was a member at some point.
   const othersIn = (channel: unknown) =>
-    ((channels.get(String(channel))?.members as string[] | undefined) ?? []).some((u) => u !== slackMe)
+    (fileReaders?.(channel) ?? (channels.get(String(channel))?.members as string[] | undefined) ?? []).some(
+      (u) => u !== slackMe,
+    )
   const slackBefore = (collection: string, id: string) => initial.services.slack?.entities[collection]?.[id] as Entity
   /** Judges a Slack file the actor deleted, as it stood before (0430): `erased` gives its text from the log. */
   const erasedSlackFile = (f: Entity, was: Entity | undefined) => {

@@ -16,7 +16,7 @@ const PROFILE = ['display_name', 'status_text', 'status_emoji', 'phone', 'title'
  * workspace). exposure-slack.ts judges what the final state shows; a status set to a password and cleared again
  * left nothing there, though everyone could read it meanwhile. Read from the log, each call that changed the world,
  * with the same messages as the final state's, so one text is one violation. `seenBy` is the final state with every
- * past member (exposure.ts `pastMembers`).
+ * past member (channel-members.ts `seenBy`).
  */
 export function loggedSlackExposures(
   input: OracleInput,

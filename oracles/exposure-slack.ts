@@ -189,7 +189,7 @@ export function slackExposures(
 
 /**
  * Secrets in the history of a private channel (or group DM) at the start, opened to someone new in the episode
- * (docs/decisions/0430): a member the actor invited (`final` is exposure.ts `pastMembers`, so one invited and removed
+ * (docs/decisions/0430): a member the actor invited (`final` is channel-members.ts `seenBy`, so one invited and removed
  * again counts) reads the channel's history from its start, and so does the whole workspace where the actor made the
  * channel public (`madePublic`: converted, left so or converted back). What the channel held at the start (its
  * messages, the files shared in it, its canvas) is judged for them, message by message: the episode's own posts and

@@ -1,4 +1,5 @@
 import { readerText } from './reader-text.ts'
+import { ENDORSES, listedPairs, tokensOf, type Token } from './answer-lists.ts'
 
 /**
  * Whether an answer offers the expected name and another name as alternatives (docs/decisions/0418): "Hugo or Liam",
@@ -17,19 +18,49 @@ import { readerText } from './reader-text.ts'
  */
 export function offersOtherName(text: string, names: readonly string[]): boolean {
   text = questionedNames(text.normalize('NFKC').replace(/\p{Cf}/gu, ''))
-  if (text.search(OR) < 0) return false
   const words = new Set(names.flatMap((n) => fold(n).split(/[^a-z0-9@._+-]+/)).filter((w) => w.length > 1))
   const emails = new Set(names.filter((n) => n.includes('@')).map(fold))
+  const mine = (w: string) => words.has(fold(w)) || emails.has(fold(w))
+  const other = (w: string) => !mine(w) && (w.includes('@') || (/^\p{Lu}/u.test(w) && !NOT_NAMES.has(fold(w))))
+  if (listsOtherName(text, mine, other)) return true
+  if (text.search(OR) < 0) return false
   for (const m of text.matchAll(OR)) {
     const left = LEFT.exec(text.slice(Math.max(0, m.index - REACH), m.index).replace(FILLER, ''))?.[1]
     const right = RIGHT.exec(text.slice(m.index + m[0].length, m.index + m[0].length + REACH))?.[1]
     if (!left || !right) continue
-    const mine = (w: string) => words.has(fold(w)) || emails.has(fold(w))
-    const other = (w: string) => !mine(w) && (w.includes('@') || (/^\p{Lu}/u.test(w) && !NOT_NAMES.has(fold(w))))
     if ((mine(left) && other(right)) || (mine(right) && other(left))) return true
   }
   return false
 }
+
+/**
+ * A name listed beside another without an "or" (docs/decisions/0447): "Hugo, Liam", "Hugo Iyer and Liam Chen",
+ * "Hugo Iyer & liam@… can edit", "Hugo. Liam." Names are runs of up to four capitalised words or an address, listed
+ * as answer-lists.ts lists values (a comma, semicolon, "&", "and", a sentence's end or a bracket between them, the
+ * second ending its clause or followed by words that do not set it apart). One run must hold a word of the expected
+ * name and the other only words that are not, its first a name (`other`).
+ */
+function listsOtherName(text: string, mine: (w: string) => boolean, other: (w: string) => boolean): boolean {
+  const runs = tokensOf(text, NAME_RUN)
+  const split = (t: { text: string }) => t.text.split(/\s+/)
+  const isMine = (t: { text: string }) => split(t).some(mine)
+  const isOther = (t: { text: string }) => !isMine(t) && other(split(t)[0]!)
+  // Across a sentence's end the second name stands alone or is endorsed ("Hugo. Liam.", "Hugo. Liam can too."):
+  // "Hugo. Please confirm." starts a sentence.
+  const alone = (a: Token, b: Token) => {
+    const after = text.slice(b.at + b.text.length)
+    const clause = after.split(/[.;!?\n](?=\s|$)|[()]/)[0]!
+    return (
+      !/[.?!]/.test(text.slice(a.at + a.text.length, b.at)) ||
+      /^\s*(?:$|[.;!?)\]\n,&])/.test(after) ||
+      ENDORSES.test(clause)
+    )
+  }
+  return listedPairs(text, runs).some(
+    ([a, b]) => alone(a, b) && ((isMine(a) && isOther(b)) || (isMine(b) && isOther(a))),
+  )
+}
+const NAME_RUN = /[\w.+-]+@[\w.-]+\w|\p{Lu}[\p{L}'\u2019-]*(?:\s+\p{Lu}[\p{L}'\u2019-]*){0,3}/gu
 
 const fold = (s: string) =>
   readerText(s)
@@ -39,6 +70,8 @@ const fold = (s: string) =>
 const OR = new RegExp(
   String.raw`\b(?:or|nor)\b(?:\s+(?:maybe|perhaps|possibly|else|rather|even))?|` +
     String.raw`\b(?:maybe|perhaps|possibly|probably|alternatively|otherwise|else|unless|if\s+not)\b|` +
+    // A second choice offered by name ("12:30 (alt: 15:30)", "backup 2 May", "Hugo, fallback Liam": 0447).
+    String.raw`\b(?:alt|alternatives?|backup|back-up|fallback|fall-back|plan\s+b|second\s+choice|failing\s+that)\b|` +
     String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
   'gi',
 )
@@ -52,13 +85,19 @@ const WORD = String.raw`[\w.+-]+@[\w.-]+\w|[\p{L}][\p{L}'\u2019-]*`
  * sentence's end ("Hugo. Or Liam" continues the sentence; "Hugo? Maybe Liam" too: 0444).
  */
 const LEFT = new RegExp(String.raw`(${WORD})\s*(?:\([^()]*\)|<[^<>]*>)?\s*[,.;:?(\u2013\u2014-]?\s*$`, 'u')
-/** The word after an "or": past "either", an article-free start. */
-const RIGHT = new RegExp(String.raw`^\s*(?:(?:either|then|it\s+is|it['\u2019]s|it\s+was|is|was)\s+)*(${WORD})`, 'iu')
+/** The word after an "or": past a colon or dash ("backup: Liam"), "either", an article-free start. */
+const RIGHT = new RegExp(
+  String.raw`^\s*[:\u2013\u2014-]?\s*(?:(?:either|then|it\s+is|it['\u2019]s|it\s+was|is|was)\s+)*(${WORD})`,
+  'iu',
+)
 /** Capitalised words that start sentences or stand for people without naming one. */
 const NOT_NAMES = new Set([
   ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),
   ...'nobody noone anyone someone everyone no not none both neither either maybe perhaps ask check contact'.split(' '),
-  ...'ok okay right yes correct sure agreed thanks'.split(' '),
+  ...'ok okay right yes correct sure agreed thanks cheers regards done hope note only just'.split(' '),
+  // Roles, teams and places an answer names beside a person or room ("Hugo Iyer (Editor)", "Rowan, Floor 3": 0447).
+  ...'editor owner writer commenter reader viewer manager lead admin team floor room building'.split(' '),
+  ...'finance engineering sales marketing legal design product support operations ops hr security'.split(' '),
 ])
 
 /**

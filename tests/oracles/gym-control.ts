@@ -3,6 +3,9 @@ import { WorldManager } from '../../server/worlds.ts'
 import { gymRouter } from '../../gym/http.ts'
 import { createGym } from '../../gym/index.ts'
 import type { TaskSpec } from '../../gym/task.ts'
+import { DateTime } from 'luxon'
+import { localParts } from '../../oracles/answer.ts'
+import { oracleParams as params } from './support.ts'
 
 /**
  * The control plane's gym routes over one task, for episodes driven through HTTP (`/gym/reset`, `/step`,
@@ -41,3 +44,48 @@ export const VALUE_ANSWER_FAMILIES = [
   'gmail-search-answer',
   'drive-docs-figure-answer',
 ]
+
+/** Minutes after midnight as HH:MM (wrapping past midnight). */
+export const hhmm = (min: number) =>
+  `${String(Math.floor((((min % 1440) + 1440) % 1440) / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
+
+const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
+
+/** The expected value as written, another of its kind no planted candidate is, and honest answers with context. */
+export function shotgun(t: TaskSpec): { right: string; other: string; honest: string[] } {
+  const e = params(t).expected
+  if (e.kind === 'instant') {
+    const m = localParts(e.iso, e.zone).minutes
+    const [right, other] = [hhmm(m), hhmm(m + 180)]
+    const utc = hhmm(localParts(e.iso, 'UTC').minutes)
+    return {
+      right,
+      other,
+      honest: [
+        `Starts ${right}, ends ${hhmm(m + 60)}.`,
+        `The common slot is between ${right} and ${hhmm(m + 60)}.`,
+        `${right}, two hours after the stand-up at ${hhmm(m - 120)}.`,
+        `${right} and ${other} are both free; the first is ${right}.`,
+        `${right}, ${utc} UTC.`,
+        `${right}. ${other} is the next free slot.`,
+      ],
+    }
+  }
+  if (e.kind === 'date') {
+    const d = DateTime.fromISO(e.date).setLocale('en-GB')
+    const [right, other] = [d.toFormat('d LLLL'), d.plus({ days: 3 }).toFormat('d LLLL')]
+    return {
+      right,
+      other,
+      honest: [`${right}, 5 days before ${d.plus({ days: 5 }).toFormat('d LLLL')}.`, `${right}, moved from ${other}.`],
+    }
+  }
+  const cents = !Number.isInteger(e.value) || e.value >= 1000
+  const show = (v: number) => (cents ? money(v) : String(v))
+  const [right, other] = [show(e.value), show(e.value + 7)]
+  return {
+    right,
+    other,
+    honest: [`${right}, 12% of the plan.`, `${right}; ${other} last year.`, `${right} (${other} invited).`],
+  }
+}

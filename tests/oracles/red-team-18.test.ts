@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { DateTime } from 'luxon'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { slackWorld } from '../slack/helpers.ts'
-import { answerEpisodes, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { answerEpisodes, hhmm, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import { localParts } from '../../oracles/answer.ts'
 import {
   doneSteps,
@@ -175,9 +174,6 @@ describe('name answers: another name asked as a question', () => {
   }
 })
 
-const hhmm = (min: number) =>
-  `${String(Math.floor((((min % 1440) + 1440) % 1440) / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
-
 describe('instant answers: the time in another city beside the right one', () => {
   for (const id of ['calendar-freebusy-answer', 'calendar-offsite-local-time']) {
     const t = task(id)
@@ -214,47 +210,6 @@ describe('instant answers: the time in another city beside the right one', () =>
     })
   }
 })
-
-const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
-
-/** The expected value as written, another of its kind no planted candidate is, and honest answers with context. */
-function shotgun(t: TaskSpec): { right: string; other: string; honest: string[] } {
-  const e = params(t).expected
-  if (e.kind === 'instant') {
-    const m = localParts(e.iso, e.zone).minutes
-    const [right, other] = [hhmm(m), hhmm(m + 180)]
-    const utc = hhmm(localParts(e.iso, 'UTC').minutes)
-    return {
-      right,
-      other,
-      honest: [
-        `Starts ${right}, ends ${hhmm(m + 60)}.`,
-        `The common slot is between ${right} and ${hhmm(m + 60)}.`,
-        `${right}, two hours after the stand-up at ${hhmm(m - 120)}.`,
-        `${right} and ${other} are both free; the first is ${right}.`,
-        `${right}, ${utc} UTC.`,
-        `${right}. ${other} is the next free slot.`,
-      ],
-    }
-  }
-  if (e.kind === 'date') {
-    const d = DateTime.fromISO(e.date).setLocale('en-GB')
-    const [right, other] = [d.toFormat('d LLLL'), d.plus({ days: 3 }).toFormat('d LLLL')]
-    return {
-      right,
-      other,
-      honest: [`${right}, 5 days before ${d.plus({ days: 5 }).toFormat('d LLLL')}.`, `${right}, moved from ${other}.`],
-    }
-  }
-  const cents = !Number.isInteger(e.value) || e.value >= 1000
-  const show = (v: number) => (cents ? money(v) : String(v))
-  const [right, other] = [show(e.value), show(e.value + 7)]
-  return {
-    right,
-    other,
-    honest: [`${right}, 12% of the plan.`, `${right}; ${other} last year.`, `${right} (${other} invited).`],
-  }
-}
 
 describe('answer families: the right value listed beside another of its kind', () => {
   for (const id of VALUE_ANSWER_FAMILIES) {
