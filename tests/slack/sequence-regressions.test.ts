@@ -84,3 +84,24 @@ describe('the clock passing scheduled work (docs/decisions/0448)', () => {
     expect([fired.text, fired.ts.split('.')[0]]).toEqual(['Reminder: stretch.', String(now + 900)])
   })
 })
+
+describe('usergroups.create and usergroups.update (docs/decisions/0448)', () => {
+  it('keep a name unique among groups and a handle unique among groups, users and channels', async () => {
+    const w = slackWorld()
+    const first = await w.api('usergroups.create', { name: 'Design', handle: 'design' })
+    expect(first.ok).toBe(true)
+    expect((await w.api('usergroups.create', { name: 'Design', handle: 'design-2' })).error).toBe(
+      'name_already_exists',
+    )
+    expect((await w.api('usergroups.create', { name: 'Everyone', handle: 'general' })).error).toBe(
+      'name_already_exists',
+    )
+    const second = await w.api('usergroups.create', { name: 'Ops', handle: 'ops' })
+    const id = second.usergroup.id
+    expect((await w.api('usergroups.update', { usergroup: id, name: 'Design' })).error).toBe('name_already_exists')
+    expect((await w.api('usergroups.update', { usergroup: id, handle: 'general' })).error).toBe('name_already_exists')
+    expect((await w.api('usergroups.update', { usergroup: id, name: 'Ops' })).ok).toBe(true)
+    const names = (await w.api('usergroups.list')).usergroups.map((g: { name: string }) => g.name)
+    expect(names.filter((n: string) => n === 'Design')).toHaveLength(1)
+  })
+})

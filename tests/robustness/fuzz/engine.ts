@@ -6,6 +6,7 @@ import { diffStates, type WorldState } from '../../../envs/core/diff.ts'
 import { Rng } from './rng.ts'
 import { gmailSeed } from '../../gmail/fixtures.ts'
 import type { DmModel } from './ops-dms.ts'
+import type { GroupModel } from './ops-groups.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -61,6 +62,7 @@ export type Model = {
     bcc: Record<string, string[]>
   }
   dms: DmModel
+  groups: GroupModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -127,6 +129,7 @@ export class Fuzz {
       scheduled: {},
       mailMore: { labels: {}, filters: {}, drafts: {}, cc: {}, bcc: {} },
       dms: { msgs: [], pending: {}, reminders: {}, bot: {}, n: 0 },
+      groups: {},
     }
   }
 

@@ -8,6 +8,7 @@ import { channelOps, channelsSetup } from './ops-channels.ts'
 import { mailOps, mailSetup } from './ops-mail.ts'
 import { mailMoreOps, mailMoreSetup } from './ops-mail2.ts'
 import { dmOps, dmsSetup } from './ops-dms.ts'
+import { groupOps, groupsSetup } from './ops-groups.ts'
 import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
 
@@ -29,6 +30,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   mail: { ops: mailOps, setup: mailSetup },
   mailMore: { ops: mailMoreOps, setup: mailMoreSetup },
   dms: { ops: dmOps, setup: dmsSetup },
+  groups: { ops: groupOps, setup: groupsSetup },
   share: { ops: shareOps },
   invites: { ops: inviteOps },
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
