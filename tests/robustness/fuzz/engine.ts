@@ -7,6 +7,7 @@ import { Rng } from './rng.ts'
 import { gmailSeed } from '../../gmail/fixtures.ts'
 import type { DmModel } from './ops-dms.ts'
 import type { GroupModel } from './ops-groups.ts'
+import type { SeriesModel } from './ops-series.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -63,6 +64,7 @@ export type Model = {
   }
   dms: DmModel
   groups: GroupModel
+  series: SeriesModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -130,6 +132,7 @@ export class Fuzz {
       mailMore: { labels: {}, filters: {}, drafts: {}, cc: {}, bcc: {} },
       dms: { msgs: [], pending: {}, reminders: {}, bot: {}, n: 0 },
       groups: {},
+      series: { series: {}, benSync: { changed: [] } },
     }
   }
 

@@ -9,6 +9,7 @@ import { mailOps, mailSetup } from './ops-mail.ts'
 import { mailMoreOps, mailMoreSetup } from './ops-mail2.ts'
 import { dmOps, dmsSetup } from './ops-dms.ts'
 import { groupOps, groupsSetup } from './ops-groups.ts'
+import { seriesOps } from './ops-series.ts'
 import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
 
@@ -31,6 +32,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   mailMore: { ops: mailMoreOps, setup: mailMoreSetup },
   dms: { ops: dmOps, setup: dmsSetup },
   groups: { ops: groupOps, setup: groupsSetup },
+  series: { ops: seriesOps },
   share: { ops: shareOps },
   invites: { ops: inviteOps },
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
