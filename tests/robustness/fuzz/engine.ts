@@ -8,6 +8,7 @@ import { gmailSeed } from '../../gmail/fixtures.ts'
 import type { DmModel } from './ops-dms.ts'
 import type { GroupModel } from './ops-groups.ts'
 import type { SeriesModel } from './ops-series.ts'
+import type { DrivesModel } from './ops-drives.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -65,6 +66,7 @@ export type Model = {
   dms: DmModel
   groups: GroupModel
   series: SeriesModel
+  drives: DrivesModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -133,6 +135,7 @@ export class Fuzz {
       dms: { msgs: [], pending: {}, reminders: {}, bot: {}, n: 0 },
       groups: {},
       series: { series: {}, benSync: { changed: [] } },
+      drives: {},
     }
   }
 

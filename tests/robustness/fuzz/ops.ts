@@ -10,6 +10,7 @@ import { mailMoreOps, mailMoreSetup } from './ops-mail2.ts'
 import { dmOps, dmsSetup } from './ops-dms.ts'
 import { groupOps, groupsSetup } from './ops-groups.ts'
 import { seriesOps } from './ops-series.ts'
+import { drivesOps } from './ops-drives.ts'
 import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
 
@@ -33,6 +34,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   dms: { ops: dmOps, setup: dmsSetup },
   groups: { ops: groupOps, setup: groupsSetup },
   series: { ops: seriesOps },
+  drives: { ops: drivesOps },
   share: { ops: shareOps },
   invites: { ops: inviteOps },
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
