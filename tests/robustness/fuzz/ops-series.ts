@@ -113,6 +113,25 @@ async function guests(f: Fuzz): Promise<void> {
   if (had || next.includes(BEN)) benTouched(f, one.id!)
 }
 
+/** Ann cancels one instance (Ben's copy of it goes, whether or not he is invited now). */
+async function cancel(f: Fuzz): Promise<void> {
+  const ids = live(f)
+  if (!ids.length) return invite(f)
+  const id = f.rng.pick(ids)
+  const items = await instancesOf(f, 'ann', id)
+  if (!items?.length) return
+  const one = f.rng.pick(items)
+  const r = await f.google('events.delete series instance', true, () =>
+    f.calendar.events.delete({ calendarId: 'primary', eventId: one.id!, sendUpdates: 'none' }),
+  )
+  f.check(r.ok, () => `cancel ${one.id}: ${r.status}`)
+  const m = cal(f)[id]!
+  touched(f, one.id!)
+  m.gone.push(one.id!)
+  m.changed = m.changed.filter((x) => x !== one.id)
+  if (one.attendees?.some((a) => a.email === BEN)) benTouched(f, one.id!)
+}
+
 /** Ben answers his copy of the series or of one instance; Ann's side shows it there and nowhere else. */
 async function answer(f: Fuzz): Promise<void> {
   const ids = live(f).filter((id) => model(f).series[id]!.guests.includes(BEN))
@@ -213,6 +232,7 @@ export const seriesOps: Op[] = [
   { name: 'series.invite', weight: 2, run: invite },
   { name: 'series.guests', weight: 3, run: guests },
   { name: 'series.answer', weight: 3, run: answer },
+  { name: 'series.cancel', weight: 1, run: cancel },
   { name: 'series.mirror', weight: 3, run: mirror },
   { name: 'series.benSync', weight: 2, run: benSync },
 ]
