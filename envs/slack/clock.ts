@@ -8,6 +8,7 @@ import { insertMessage, openIm } from './store/messages.ts'
 
 type Due = {
   id: string
+  post_at: number
   channel_id: string
   user_id: string
   bot_id: string | null
@@ -18,7 +19,14 @@ type Due = {
   metadata: string | null
 }
 
-type Reminder = { id: string; user_id: string; text: string; recurrence: string | null; anchor: number | null }
+type Reminder = {
+  id: string
+  user_id: string
+  text: string
+  time: number
+  recurrence: string | null
+  anchor: number | null
+}
 
 /** A recurring reminder's next occurrence after `afterSec`, in its recipient's time zone as it is now. */
 function nextTime(db: Db, r: Reminder, afterSec: number): number {
@@ -58,7 +66,8 @@ export function slackClockAdvance(world: World, fromMs: number, toMs: number): v
   if (due.length === 0 && reminders.length === 0) return
   // Each goes out at its own time, in time order (scheduled messages before reminders due the same second): a jump
   // of the clock passes through those moments, so a message's ts is its post_at, a reminder's its time.
-  const work = [
+  type Work = { at: number; scheduled?: Due; reminder?: Reminder }
+  const work: Work[] = [
     ...due.map((s) => ({ at: s.post_at, scheduled: s })),
     ...reminders.map((r) => ({ at: r.time, reminder: r })),
   ].sort((a, b) => a.at - b.at)

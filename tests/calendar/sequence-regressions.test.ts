@@ -33,7 +33,10 @@ describe('a guest added to a series (docs/decisions/0448)', () => {
   test('does not get the instances the organizer cancelled before', async () => {
     const { ok } = cal()
     const series = await ok('Event', 'POST', '/calendars/primary/events', {
-      json: { ...timed('2026-05-04T09:00:00Z', '2026-05-04T10:00:00Z', 'UTC'), recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] },
+      json: {
+        ...timed('2026-05-04T09:00:00Z', '2026-05-04T10:00:00Z', 'UTC'),
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+      },
     })
     const [, second] = (await ok('Events', 'GET', `/calendars/primary/events/${series.id}/instances`)).items
     await ok(null, 'DELETE', `/calendars/primary/events/${second.id}`)

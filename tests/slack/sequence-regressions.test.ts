@@ -90,9 +90,7 @@ describe('usergroups.create and usergroups.update (docs/decisions/0448)', () => 
     const w = slackWorld()
     const first = await w.api('usergroups.create', { name: 'Design', handle: 'design' })
     expect(first.ok).toBe(true)
-    expect((await w.api('usergroups.create', { name: 'Design', handle: 'design-2' })).error).toBe(
-      'name_already_exists',
-    )
+    expect((await w.api('usergroups.create', { name: 'Design', handle: 'design-2' })).error).toBe('name_already_exists')
     expect((await w.api('usergroups.create', { name: 'Everyone', handle: 'general' })).error).toBe(
       'name_already_exists',
     )

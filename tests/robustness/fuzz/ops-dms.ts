@@ -133,7 +133,11 @@ async function advance(f: Fuzz): Promise<void> {
   }
   // A scheduled message the requests' ticks took past its time went out before the posts made after that.
   model.msgs.sort((a, b) => a.key - b.key)
-  const near = new Set(Object.values(model.pending).filter((p) => p.post_at <= now + MARGIN).map((p) => p.text))
+  const near = new Set(
+    Object.values(model.pending)
+      .filter((p) => p.post_at <= now + MARGIN)
+      .map((p) => p.text),
+  )
   if (model.id) {
     const u = f.rng.pick(USERS)
     const got = (await history(f, u, model.id)).filter((m) => !near.has(m.text))

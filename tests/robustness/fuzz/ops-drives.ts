@@ -28,7 +28,8 @@ function pick(f: Fuzz): [string, DrivesModel[string]] | undefined {
 }
 /** Whether an item is in the trash: itself or a folder above it. */
 function trashed(d: DrivesModel[string], id: string): boolean {
-  for (let at: string | undefined = id; at && d.files[at]; at = d.files[at]!.parent) if (d.files[at]!.trashed) return true
+  for (let at: string | undefined = id; at && d.files[at]; at = d.files[at]!.parent)
+    if (d.files[at]!.trashed) return true
   return false
 }
 

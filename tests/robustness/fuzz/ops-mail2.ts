@@ -115,7 +115,12 @@ async function labelLines(f: Fuzz, u: string, start: string, lines: Line[]): Pro
       last = Number(h.id)
       const each = (type: string, xs: typeof h.labelsAdded) =>
         (xs ?? []).map((x) =>
-          text({ id: x.message!.id!, type, changed: sorted(x.labelIds ?? []), after: sorted(x.message!.labelIds ?? []) }),
+          text({
+            id: x.message!.id!,
+            type,
+            changed: sorted(x.labelIds ?? []),
+            after: sorted(x.message!.labelIds ?? []),
+          }),
         )
       got.push(...each('labelAdded', h.labelsAdded), ...each('labelRemoved', h.labelsRemoved))
       f.check(!h.messagesAdded?.length, 'no messageAdded when not asked')
@@ -133,9 +138,12 @@ async function hidden(f: Fuzz): Promise<void> {
   const variant = f.rng.pick(['cc', 'bcc', 'outsiderBcc'] as const)
   const kw = f.rng.chance(0.5) ? f.rng.pick(KEYWORDS) : ''
   const subject = kw ? `${f.rng.text(30)} ${kw}` : f.rng.text(40)
-  const hiddenTo = variant === 'cc' ? { Cc: addr(to) } : { Bcc: variant === 'bcc' ? addr(to) : 'yan@elsewhere.test' }
+  const hiddenTo: { Cc?: string; Bcc?: string } =
+    variant === 'cc' ? { Cc: addr(to) } : { Bcc: variant === 'bcc' ? addr(to) : 'yan@elsewhere.test' }
   const toHeader = variant === 'outsiderBcc' ? addr(to) : 'zed@elsewhere.test'
-  const headers = { From: addr(from), To: toHeader, Subject: subject, ...hiddenTo }
+  const headers: Record<string, string> = { From: addr(from), To: toHeader, Subject: subject }
+  if (hiddenTo.Cc) headers.Cc = hiddenTo.Cc
+  if (hiddenTo.Bcc) headers.Bcc = hiddenTo.Bcc
   const start = await historyId(f, to)
   const r = await f.google(`${from} messages.send`, true, () =>
     client(f, from).users.messages.send({ userId: 'me', requestBody: { raw: rfc822(headers, f.rng.text(120)) } }),
