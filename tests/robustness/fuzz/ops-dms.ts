@@ -4,7 +4,8 @@ import { channelsSetup } from './ops-channels.ts'
 // Slack direct messages between Ann and Ben, with scheduled messages and reminders that reach their time as the
 // world's clock is moved through the control plane (docs/decisions/0448): conversations.open from either side,
 // posts by channel id or by the other's user id, both sides' history (paged) with every scheduled message posted
-// at its post_at, scheduledMessages.list for those still ahead, reminders fired into each user's Slackbot DM.
+// at its post_at, scheduledMessages.list for those still ahead, reminders fired into each user's Slackbot DM; files
+// shared into the DM, read from the other side, deleted by their uploader only (a tombstone in the DM).
 
 const USERS = ['ann', 'ben'] as const
 const other = (u: string) => (u === 'ann' ? 'ben' : 'ann')
@@ -17,7 +18,7 @@ const CLOCK_CAP = Date.parse('2026-03-12T00:00:00Z')
 export type DmModel = {
   id?: string
   /** Messages in the DM by time (`key`: a post's ts, a scheduled message's post_at, which is also its `at`). */
-  msgs: { text: string; user: string; key: number; at?: number }[]
+  msgs: { text: string; user: string; key: number; at?: number; file?: string; gone?: boolean }[]
   pending: Record<string, { user: string; text: string; post_at: number }>
   reminders: Record<string, { user: string; text: string; time: number; fired?: boolean }>
   /** Each user's Slackbot DM id, once opened. */
@@ -100,9 +101,53 @@ async function remind(f: Fuzz): Promise<void> {
   dm(f).reminders[rem.id] = { user: u, text, time }
 }
 
+type Seen = { ts: string; text: string; user: string; files?: { id: string; mode?: string }[] }
+
+/** A user shares a text file into the DM (files.upload with a comment); the other side can read it. */
+async function upload(f: Fuzz): Promise<void> {
+  const u = f.rng.pick(USERS)
+  const channel = dm(f).id ?? (await open(f, u))
+  const text = `file${dm(f).n++} ${f.rng.text(20)}`
+  const r = await f.slackCall(`${u} files.upload`, true, u, 'files.upload', {
+    channels: channel,
+    content: f.rng.text(200),
+    filename: `${f.rng.text(20).replaceAll('/', '-')}.txt`,
+    initial_comment: text,
+  })
+  f.check(r.ok, () => `files.upload: ${JSON.stringify(r.data)}`)
+  const file = r.data.file as { id: string; ims: string[]; name: string }
+  f.equal(file.ims, [channel], 'an uploaded file is in the DM')
+  const recent = await f.slackCall(`${u} conversations.history`, false, u, 'conversations.history', {
+    channel,
+    limit: 5,
+  })
+  const msg = (recent.data.messages as Seen[]).find((m) => m.files?.[0]?.id === file.id)
+  f.check(msg, 'the file message is in the DM')
+  dm(f).msgs.push({ text, user: u, key: Number(msg.ts), file: file.id })
+  const info = await f.slackCall(`${other(u)} files.info`, false, other(u), 'files.info', { file: file.id })
+  f.check(info.ok, () => `the other side reads the file: ${JSON.stringify(info.data)}`)
+  f.equal((info.data.file as { name: string }).name, file.name, 'file name from the other side')
+}
+
+/** The uploader deletes a file (the other side may not): gone for both, a tombstone in the DM. */
+async function unupload(f: Fuzz): Promise<void> {
+  const live = dm(f).msgs.filter((m) => m.file && !m.gone)
+  if (!live.length) return upload(f)
+  const m = f.rng.pick(live)
+  const u = f.rng.chance(0.7) ? m.user : other(m.user)
+  const r = await f.slackCall(`${u} files.delete`, true, u, 'files.delete', { file: m.file })
+  f.equal(r.ok ? 'ok' : r.data.error, u === m.user ? 'ok' : 'cant_delete_file', `${u} deletes ${m.user}'s file`)
+  if (!r.ok) return
+  m.gone = true
+  for (const x of USERS) {
+    const info = await f.slackCall(`${x} files.info`, false, x, 'files.info', { file: m.file })
+    f.equal(info.ok ? 'ok' : info.data.error, 'file_not_found', `${x} reads a deleted file`)
+  }
+}
+
 /** Every message of a conversation as `user` sees it, oldest first, paged 1–4. */
-async function history(f: Fuzz, u: string, channel: string): Promise<{ ts: string; text: string; user: string }[]> {
-  const out: { ts: string; text: string; user: string }[] = []
+async function history(f: Fuzz, u: string, channel: string): Promise<Seen[]> {
+  const out: Seen[] = []
   let cursor: string | undefined
   for (let i = 0; i < 500; i++) {
     const r = await f.slackCall(`${u} conversations.history`, false, u, 'conversations.history', {
@@ -111,7 +156,7 @@ async function history(f: Fuzz, u: string, channel: string): Promise<{ ts: strin
       ...(cursor ? { cursor } : {}),
     })
     f.check(r.ok, () => `history: ${JSON.stringify(r.data)}`)
-    out.push(...(r.data.messages as { ts: string; text: string; user: string }[]))
+    out.push(...(r.data.messages as Seen[]))
     cursor = (r.data.response_metadata as { next_cursor?: string } | undefined)?.next_cursor || undefined
     if (!cursor) break
   }
@@ -147,8 +192,11 @@ async function advance(f: Fuzz): Promise<void> {
       `${u}'s DM history`,
     )
     for (const m of model.msgs) {
-      const at = got.find((g) => g.text === m.text)!.ts
-      if (m.at !== undefined) f.equal(at.split('.')[0], String(m.at), `a scheduled message's ts is its post_at`)
+      const seen = got.find((g) => g.text === m.text)!
+      if (m.at !== undefined) f.equal(seen.ts.split('.')[0], String(m.at), `a scheduled message's ts is its post_at`)
+      // A deleted file stays in its message as a tombstone.
+      const files = seen.files?.map((x) => [x.id, x.mode === 'tombstone'])
+      f.equal(files, m.file ? [[m.file, Boolean(m.gone)]] : undefined, `files of ${JSON.stringify(m.text)}`)
     }
     for (const u2 of USERS) {
       const r = await f.slackCall(`${u2} scheduledMessages.list`, false, u2, 'chat.scheduledMessages.list', {
@@ -193,4 +241,6 @@ export const dmOps: Op[] = [
   { name: 'dms.unschedule', weight: 1, run: unschedule },
   { name: 'dms.remind', weight: 2, run: remind },
   { name: 'dms.advance', weight: 3, run: advance },
+  { name: 'dms.upload', weight: 2, run: upload },
+  { name: 'dms.unupload', weight: 1, run: unupload },
 ]
