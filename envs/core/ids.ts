@@ -105,11 +105,12 @@ export function urlSafeId(db: Db, family: string, length: number): string {
 
 /**
  * Slack message timestamp (`"1767225600.000100"`): seconds and microseconds from the world clock,
- * strictly increasing within the world even when several messages share one clock reading.
+ * strictly increasing within the world even when several messages share one clock reading. `atMs` dates a message
+ * that went out at an earlier moment of a clock jump (a scheduled message at its post_at): never before the last.
  */
-export function slackTs(db: Db): string {
+export function slackTs(db: Db, atMs = nowMs(db)): string {
   const last = BigInt(getMeta(db, 'slack_ts_last_us') ?? '0')
-  let us = BigInt(nowMs(db)) * 1000n
+  let us = BigInt(atMs) * 1000n
   if (us <= last) us = last + 1n
   setMeta(db, 'slack_ts_last_us', us.toString())
   const seconds = us / 1_000_000n

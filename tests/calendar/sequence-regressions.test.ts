@@ -28,3 +28,27 @@ describe('calendar.events.list', () => {
     expect((await ok('Events', 'GET', `/calendars/primary/events?syncToken=${page.nextSyncToken}`)).items).toEqual([])
   })
 })
+
+describe('a guest added to a series (docs/decisions/0448)', () => {
+  test('does not get the instances the organizer cancelled before', async () => {
+    const { ok } = cal()
+    const series = await ok('Event', 'POST', '/calendars/primary/events', {
+      json: {
+        ...timed('2026-05-04T09:00:00Z', '2026-05-04T10:00:00Z', 'UTC'),
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+      },
+    })
+    const [, second] = (await ok('Events', 'GET', `/calendars/primary/events/${series.id}/instances`)).items
+    await ok(null, 'DELETE', `/calendars/primary/events/${second.id}`)
+    await ok('Event', 'PATCH', `/calendars/primary/events/${series.id}`, {
+      json: { attendees: [{ email: 'ben@example.com' }] },
+    })
+    const path = `/calendars/primary/events/${series.id}/instances`
+    const mine = (await ok('Events', 'GET', path)).items.map((e: Ev) => e.id)
+    const his = (await ok('Events', 'GET', path, { as: 'ben' })).items.map((e: Ev) => e.id)
+    expect(mine).toHaveLength(2)
+    expect(his).toEqual(mine)
+    const got = await ok('Event', 'GET', `/calendars/primary/events/${second.id}`, { as: 'ben' })
+    expect(got.status).toBe('cancelled')
+  })
+})

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slackWorld } from './helpers.ts'
+import { passTime, slackWorld } from './helpers.ts'
 
 // Bugs the sequence fuzzer found (tests/robustness/fuzz/, docs/decisions/0442), each reduced to its shortest run.
 
@@ -58,5 +58,48 @@ describe('conversations.unarchive', () => {
     const members = (await w.api('conversations.members', { channel: id })).members as string[]
     expect(members.sort()).toEqual([await w.uid('alice'), await w.uid('bob')].sort())
     expect((await w.api('chat.postMessage', { channel: id, text: 'back' })).ok).toBe(true)
+  })
+})
+
+describe('the clock passing scheduled work (docs/decisions/0448)', () => {
+  it('posts each scheduled message at its post_at and fires each reminder at its time, in time order', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const now = Math.floor(Number((await w.api('chat.postMessage', { channel: id, text: 'now' })).ts))
+    await w.api('chat.scheduleMessage', { channel: id, text: 'second', post_at: now + 1200 }, 'bob')
+    await w.api('chat.scheduleMessage', { channel: id, text: 'first', post_at: now + 600 })
+    expect((await w.api('reminders.add', { text: 'stretch', time: now + 900 })).ok).toBe(true)
+    passTime(w, 3600_000)
+    const after = await w.api('chat.postMessage', { channel: id, text: 'after' })
+    const h = await w.api('conversations.history', { channel: id, limit: 4 })
+    const seen = (h.messages as { text: string; ts: string }[]).map((m) => [m.text, m.ts.split('.')[0]])
+    expect(seen).toEqual([
+      ['after', after.ts.split('.')[0]],
+      ['second', String(now + 1200)],
+      ['first', String(now + 600)],
+      ['now', String(now)],
+    ])
+    const bot = (await w.api('conversations.open', { users: 'USLACKBOT' })).channel.id
+    const fired = (await w.api('conversations.history', { channel: bot, limit: 1 })).messages[0]
+    expect([fired.text, fired.ts.split('.')[0]]).toEqual(['Reminder: stretch.', String(now + 900)])
+  })
+})
+
+describe('usergroups.create and usergroups.update (docs/decisions/0448)', () => {
+  it('keep a name unique among groups and a handle unique among groups, users and channels', async () => {
+    const w = slackWorld()
+    const first = await w.api('usergroups.create', { name: 'Design', handle: 'design' })
+    expect(first.ok).toBe(true)
+    expect((await w.api('usergroups.create', { name: 'Design', handle: 'design-2' })).error).toBe('name_already_exists')
+    expect((await w.api('usergroups.create', { name: 'Everyone', handle: 'general' })).error).toBe(
+      'name_already_exists',
+    )
+    const second = await w.api('usergroups.create', { name: 'Ops', handle: 'ops' })
+    const id = second.usergroup.id
+    expect((await w.api('usergroups.update', { usergroup: id, name: 'Design' })).error).toBe('name_already_exists')
+    expect((await w.api('usergroups.update', { usergroup: id, handle: 'general' })).error).toBe('name_already_exists')
+    expect((await w.api('usergroups.update', { usergroup: id, name: 'Ops' })).ok).toBe(true)
+    const names = (await w.api('usergroups.list')).usergroups.map((g: { name: string }) => g.name)
+    expect(names.filter((n: string) => n === 'Design')).toHaveLength(1)
   })
 })

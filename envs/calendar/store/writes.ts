@@ -191,6 +191,9 @@ export function writeEvent(
   if (f.status === 'cancelled' && saved.recurrence) cancelExceptions(db, saved)
   propagate(db, saved)
   const after = guestsOf(saved)
+  // A guest new to a series gets its cancelled instances too: their copy would otherwise expand them (0448).
+  if (saved.recurrence && f.status !== 'cancelled' && after.some((e) => !before.includes(e)))
+    for (const ex of exceptionsOf(db, saved.calendarId, saved.id)) if (ex.status === 'cancelled') propagate(db, ex)
   if (f.status === 'cancelled') notify(db, saved, 'cancel', before, o.sendUpdates)
   else {
     notify(

@@ -254,16 +254,23 @@ const group = (c: WorldContext, id: string | undefined) => {
   if (!g) throw new SlackApiError('no_such_subteam')
   return g
 }
+/**
+ * Slack's method reference: a handle "Must be unique among channels, users and User Groups", a name "Must be unique
+ * among User Groups"; both answer `name_already_exists` ("Name is already in use on this workspace"). A disabled
+ * group holds neither. Deviation (unverified): the reference names no other error for a taken handle.
+ */
 const handleTaken = (c: WorldContext, handle: string, except = '') => {
+  const db = c.var.world.db
   if (
-    stmt(c.var.world.db, 'SELECT 1 FROM slack_usergroups WHERE handle = ? AND id != ? AND disabled = 0').get(
-      handle,
-      except,
-    )
+    stmt(db, 'SELECT 1 FROM slack_usergroups WHERE handle = ? AND id != ? AND disabled = 0').get(handle, except) ||
+    stmt(db, 'SELECT 1 FROM slack_users WHERE handle = ?').get(handle) ||
+    stmt(db, "SELECT 1 FROM slack_channels WHERE name = ? AND kind IN ('channel', 'group')").get(handle)
   )
     throw new SlackApiError('name_already_exists')
-  if (stmt(c.var.world.db, 'SELECT 1 FROM slack_users WHERE handle = ?').get(handle))
-    throw new SlackApiError('name_already_exists')
+}
+const nameTaken = (c: WorldContext, name: string, except = '') => {
+  const sql = 'SELECT 1 FROM slack_usergroups WHERE name = ? AND id != ? AND disabled = 0'
+  if (stmt(c.var.world.db, sql).get(name, except)) throw new SlackApiError('name_already_exists')
 }
 slackMethod(extrasRouter, {
   name: 'usergroups.create',
@@ -279,6 +286,7 @@ slackMethod(extrasRouter, {
     c.var.world.tx((db) => {
       if (!a.name) throw new SlackApiError('invalid_arguments')
       const handle = (a.handle ?? a.name).toLowerCase().replace(/[^a-z0-9._-]/g, '-')
+      nameTaken(c, a.name)
       handleTaken(c, handle)
       const id = slackId(db, 'S')
       stmt(
@@ -329,6 +337,7 @@ slackMethod(extrasRouter, {
   handler: (c, a) =>
     c.var.world.tx((db) => {
       const g = group(c, a.usergroup)
+      if (a.name) nameTaken(c, a.name, g.id)
       if (a.handle) handleTaken(c, a.handle, g.id)
       stmt(
         db,

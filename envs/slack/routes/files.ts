@@ -137,6 +137,7 @@ export function fileWire(c: WorldContext, f: FileRow): Record<string, unknown> {
     channels: kinds.filter(([, k]) => k === 'channel').map(([id]) => id),
     groups: kinds.filter(([, k]) => k === 'group' || k === 'mpim').map(([id]) => id),
     ims: kinds.filter(([, k]) => k === 'im').map(([id]) => id),
+    // Deviation: Slack lists each share's message (`public`/`private` → channel → [{ts, …}]); kept empty (0448).
     shares: {},
     has_more_shares: false,
   }

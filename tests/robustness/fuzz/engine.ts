@@ -5,6 +5,10 @@ import { createControlApp } from '../../../server/control/app.ts'
 import { diffStates, type WorldState } from '../../../envs/core/diff.ts'
 import { Rng } from './rng.ts'
 import { gmailSeed } from '../../gmail/fixtures.ts'
+import type { DmModel } from './ops-dms.ts'
+import type { GroupModel } from './ops-groups.ts'
+import type { SeriesModel } from './ops-series.ts'
+import type { DrivesModel } from './ops-drives.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -51,7 +55,20 @@ export type Model = {
   channels: Record<string, { name: string; private: boolean; members: string[]; archived: boolean }>
   /** Pending scheduled messages (in those channels) by id. */
   scheduled: Record<string, { user: string; channel: string; post_at: number }>
+  /** Ben's user labels, each user's filters, Ben's drafts, and the copies that came by Cc or Bcc (0448). */
+  mailMore: {
+    labels: Record<string, string>
+    filters: Record<string, MailFilter[]>
+    drafts: Record<string, { message: string; subject: string }>
+    cc: Record<string, string[]>
+    bcc: Record<string, string[]>
+  }
+  dms: DmModel
+  groups: GroupModel
+  series: SeriesModel
+  drives: DrivesModel
 }
+export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
 export type SlackMsg = {
   user: string
@@ -114,6 +131,11 @@ export class Fuzz {
       invites: {},
       channels: {},
       scheduled: {},
+      mailMore: { labels: {}, filters: {}, drafts: {}, cc: {}, bcc: {} },
+      dms: { msgs: [], pending: {}, reminders: {}, bot: {}, n: 0 },
+      groups: {},
+      series: { series: {}, benSync: { changed: [] } },
+      drives: {},
     }
   }
 

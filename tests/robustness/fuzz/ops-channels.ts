@@ -199,7 +199,9 @@ async function scheduledList(f: Fuzz): Promise<void> {
   }
   const want = mine.filter(([, m]) => !channel || m.channel === channel).map(([id]) => id)
   f.equal(seen.length, new Set(seen).size, 'scheduledMessages.list lists each once')
-  f.equal(sorted(seen), sorted(want), `${user}'s scheduled messages${channel ? ` in ${channel}` : ''}`)
+  // The `dms` family's messages into the DM are its own to check (some may have gone out meanwhile).
+  const here = seen.filter((id) => !f.model.dms.pending[id])
+  f.equal(sorted(here), sorted(want), `${user}'s scheduled messages${channel ? ` in ${channel}` : ''}`)
 }
 
 /** Every view of membership agrees with the model, for both members. */

@@ -6,6 +6,11 @@ import { docsMoreOps, docsOps } from './ops-docs.ts'
 import { driveOps, driveSetup } from './ops-drive.ts'
 import { channelOps, channelsSetup } from './ops-channels.ts'
 import { mailOps, mailSetup } from './ops-mail.ts'
+import { mailMoreOps, mailMoreSetup } from './ops-mail2.ts'
+import { dmOps, dmsSetup } from './ops-dms.ts'
+import { groupOps, groupsSetup } from './ops-groups.ts'
+import { seriesOps } from './ops-series.ts'
+import { drivesOps } from './ops-drives.ts'
 import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
 
@@ -25,6 +30,11 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   slack: { ops: slackOps, setup: slackSetup },
   channels: { ops: channelOps, setup: channelsSetup },
   mail: { ops: mailOps, setup: mailSetup },
+  mailMore: { ops: mailMoreOps, setup: mailMoreSetup },
+  dms: { ops: dmOps, setup: dmsSetup },
+  groups: { ops: groupOps, setup: groupsSetup },
+  series: { ops: seriesOps },
+  drives: { ops: drivesOps },
   share: { ops: shareOps },
   invites: { ops: inviteOps },
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
