@@ -58,7 +58,7 @@ function judgedFreshState(ep: Ep) {
 describe('Episode.verify with memoised dumps', () => {
   it('gives the same verdicts, diffs and attack outcomes on reused connections as on fresh worlds', async () => {
     const reused = createGym({ tasks: [], reuseWorlds: true })
-    const fresh = createGym({ tasks: [] })
+    const fresh = createGym({ tasks: [], freshWorlds: true })
     try {
       for (const t of tasks) {
         const a = await verdicts(fresh, t, judgedFreshState)
