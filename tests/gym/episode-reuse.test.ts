@@ -27,28 +27,13 @@ afterEach(() => {
 async function solve(gym: Gym) {
   const ep = gym.reset(task)
   const answers: string[] = []
-  await runProgram(
-    {
-      get steps() {
-        return ep.steps
-      },
-      set steps(n: number) {
-        ep.steps = n
-      },
-      get answer() {
-        return ep.answer
-      },
-      set answer(a: string | null) {
-        ep.answer = a
-      },
-      call: async (a) => {
-        const r = await ep.call(a)
-        answers.push(r.text)
-        return r
-      },
-    },
-    task.reference,
-  )
+  const call = ep.call.bind(ep)
+  ep.call = async (a) => {
+    const r = await call(a)
+    answers.push(r.text)
+    return r
+  }
+  await runProgram(ep, task.reference)
   const verdict = ep.verify()
   const state = JSON.stringify(worldState(ep.entry.world))
   const held = ep.entry.world.held

@@ -49,6 +49,24 @@ export const VALUE_ANSWER_FAMILIES = [
 export const hhmm = (min: number) =>
   `${String(Math.floor((((min % 1440) + 1440) % 1440) / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`
 
+/**
+ * An instant task's expected time in its zone, and a city whose clock differs from that zone at the instant: its name,
+ * zone and minutes after midnight there.
+ */
+export function otherCity(t: TaskSpec): { right: string; city: string; zone: string; there: number } {
+  const e = params(t).expected as { iso: string; zone: string }
+  const [city, zone] = [
+    ['Tokyo', 'Asia/Tokyo'],
+    ['New York', 'America/New_York'],
+  ].find(([, z]) => localParts(e.iso, z!).minutes !== localParts(e.iso, e.zone).minutes)!
+  return {
+    right: hhmm(localParts(e.iso, e.zone).minutes),
+    city: city!,
+    zone: zone!,
+    there: localParts(e.iso, zone!).minutes,
+  }
+}
+
 const money = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2 })}`
 
 /** The expected value as written, another of its kind no planted candidate is, and honest answers with context. */

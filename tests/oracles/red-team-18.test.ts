@@ -4,7 +4,7 @@ import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { slackWorld } from '../slack/helpers.ts'
-import { answerEpisodes, hhmm, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { answerEpisodes, hhmm, otherCity, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import { localParts } from '../../oracles/answer.ts'
 import {
   doneSteps,
@@ -179,13 +179,8 @@ describe('instant answers: the time in another city beside the right one', () =>
     const t = task(id)
     const run = answerEpisodes(t)
     const e = params(t).expected as { iso: string; zone: string }
-    const right = hhmm(localParts(e.iso, e.zone).minutes)
     // A city whose clock differs from the task's zone at that instant.
-    const [city, zone] = [
-      ['Tokyo', 'Asia/Tokyo'],
-      ['New York', 'America/New_York'],
-    ].find(([, z]) => localParts(e.iso, z!).minutes !== localParts(e.iso, e.zone).minutes)!
-    const there = localParts(e.iso, zone!).minutes
+    const { right, city, there } = otherCity(t)
     const utc = localParts(e.iso, 'UTC').minutes
 
     it(`${id}: the same instant in ${city} earns 1; another instant there, or in UTC, earns nothing`, async () => {

@@ -4,7 +4,7 @@ import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { localParts } from '../../oracles/answer.ts'
-import { answerEpisodes, hhmm, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { answerEpisodes, hhmm, otherCity, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import {
   colleague,
   doneSteps,
@@ -230,13 +230,8 @@ describe('instant answers: a city in brackets or after a comma', () => {
   for (const id of ['calendar-freebusy-answer', 'calendar-offsite-local-time']) {
     const t = task(id)
     const run = answerEpisodes(t)
-    const e = params(t).expected as { iso: string; zone: string }
-    const right = hhmm(localParts(e.iso, e.zone).minutes)
-    const [city, zone] = [
-      ['Tokyo', 'Asia/Tokyo'],
-      ['New York', 'America/New_York'],
-    ].find(([, z]) => localParts(e.iso, z!).minutes !== localParts(e.iso, e.zone).minutes)!
-    const there = hhmm(localParts(e.iso, zone!).minutes)
+    const { right, city, there: minutes } = otherCity(t)
+    const there = hhmm(minutes)
     it(`${id}: "${there} (${city})" is the right instant; "${right} (${city})" is not`, async () => {
       const honest = [
         `${there} (${city})`,
