@@ -147,6 +147,9 @@ export class WorldManager {
   /** Worlds deleted so far, and the count at the last deletion of a world of each template (#recurs). */
   #deletions = 0
   readonly #deletedAt = new WeakMap<Snapshot, number>()
+  /** Live worlds leased under a guard: the entries, and how many by template (#recurs). */
+  readonly #guardedLeases = new WeakSet<WorldEntry>()
+  readonly #heldLive = new Map<Snapshot, number>()
   /** Worlds created `onFirstUse` whose database is not open yet. */
   readonly #unopened = new Set<WorldEntry>()
   readonly #dataDir: string | undefined
@@ -312,7 +315,12 @@ export class WorldManager {
     const held = reuse && (!guarded || this.#recurs(template)) ? this.#lease(template, guarded) : undefined
     const seedName = typeof input.seed === 'string' ? input.seed : 'inline'
     if (input.onFirstUse && !held && !this.#dataDir) return this.#adoptUnopened(id, template, seedName, seedValue, keys)
-    return this.#adopt(id, template, seedName, seedValue, keys, held)
+    const entry = this.#adopt(id, template, seedName, seedValue, keys, held)
+    if (held && guarded) {
+      this.#guardedLeases.add(entry)
+      this.#heldLive.set(template, (this.#heldLive.get(template) ?? 0) + 1)
+    }
+    return entry
   }
 
   /** A world that opens its database from `snap` when `world` is first read (CreateWorldInput.onFirstUse). */
@@ -372,6 +380,9 @@ export class WorldManager {
    */
   #recurs(template: Snapshot): boolean {
     if (this.#idle.has(template)) return true
+    // No more held at once than the pool keeps of one template: a held connection also holds its note triggers'
+    // schema (~0.4 MiB), which only a later lease repays.
+    if ((this.#heldLive.get(template) ?? 0) >= MAX_IDLE_PER_TEMPLATE) return false
     const last = this.#deletedAt.get(template)
     return last !== undefined && this.#deletions - last < MAX_IDLE_WORLDS
   }
@@ -508,6 +519,11 @@ export class WorldManager {
   delete(id: string): void {
     const entry = this.get(id)
     this.#deletedAt.set(entry.baseline, ++this.#deletions)
+    if (this.#guardedLeases.delete(entry)) {
+      const held = this.#heldLive.get(entry.baseline)!
+      if (held > 1) this.#heldLive.set(entry.baseline, held - 1)
+      else this.#heldLive.delete(entry.baseline)
+    }
     if (this.#unopened.delete(entry)) {
       // Never opened: nothing to close.
     } else if (entry.world.held) this.#giveBack(entry)
@@ -654,6 +670,7 @@ export class WorldManager {
     for (const entry of this.#worlds.values()) if (!this.#unopened.has(entry)) entry.world.close()
     this.#worlds.clear()
     this.#unopened.clear()
+    this.#heldLive.clear()
     for (const [template, worlds] of this.#idle) this.#closeIdle(template, worlds)
   }
 

@@ -87,6 +87,19 @@ describe('episodes on reused connections (guarded holds)', () => {
     d.close()
   })
 
+  it('holds no more of one task at once than the pool keeps of it', async () => {
+    const gym = gymOf()
+    gym.reset(task).close()
+    const live = Array.from({ length: 12 }, () => gym.reset(task))
+    expect(live.map((ep) => ep.entry.world.held)).toEqual([...Array(8).fill(true), ...Array(4).fill(false)])
+    for (const ep of live) ep.close()
+    // The 8 held ones were given back; the next 8 episodes reuse them.
+    const again = Array.from({ length: 8 }, () => gym.reset(task))
+    const worlds = new Set(live.slice(0, 8).map((ep) => ep.entry.world))
+    expect(again.every((ep) => worlds.has(ep.entry.world))).toBe(true)
+    for (const ep of again) ep.close()
+  })
+
   it('ends the hold and keeps the writes before an upload, and never reuses that connection', async () => {
     const run = async (gym: Gym) => {
       const ep = gym.reset(task)
