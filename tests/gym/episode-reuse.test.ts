@@ -19,6 +19,13 @@ const gymOf = (opts: Parameters<typeof createGym>[0] = {}) => {
   gyms.push(gym)
   return gym
 }
+/** An episode of `task` on a held connection: one has ended, so the task recurs and the next is held. */
+const heldEpisode = (gym: Gym) => {
+  gym.reset(task).close()
+  const ep = gym.reset(task)
+  expect(ep.entry.world.held).toBe(true)
+  return ep
+}
 afterEach(() => {
   for (const gym of gyms.splice(0)) gym.worlds.close()
 })
@@ -135,9 +142,7 @@ describe('episodes on reused connections (guarded holds)', () => {
 
   it('snapshots, restores and forks an episode world (the hold ends; nothing is lost)', async () => {
     const gym = gymOf()
-    gym.reset(task).close()
-    const ep = gym.reset(task)
-    expect(ep.entry.world.held).toBe(true)
+    const ep = heldEpisode(gym)
     await runProgram(ep, task.reference)
     const id = ep.entry.id
     const before = JSON.stringify(worldState(ep.entry.world))
@@ -163,9 +168,7 @@ describe('episodes on reused connections (guarded holds)', () => {
 
   it('refuses a world whose held transaction SQLite rolled back, and never reuses it', async () => {
     const gym = gymOf()
-    gym.reset(task).close()
-    const ep = gym.reset(task)
-    expect(ep.entry.world.held).toBe(true)
+    const ep = heldEpisode(gym)
     await runProgram(ep, task.reference)
     const world = ep.entry.world
     // What SQLite does to a transaction on some failures (SQLITE_FULL, SQLITE_NOMEM): the episode's writes are gone.
