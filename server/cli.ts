@@ -32,6 +32,8 @@ const USAGE = `wsgym — workspace-gym command line
       --max-templates N          cached seed templates (default 64; also --max-template-mb, default 256)
       --max-rss-mb N             refuse new worlds above this resident set (default 85% of the memory limit)
       --max-episodes N           live gym episodes (default 256)
+      --fresh-episode-worlds     every gym episode opens a connection of its own (or WSGYM_FRESH_EPISODE_WORLDS=1);
+                                 by default an episode of a recurring task reuses a rolled-back one (docs 0450)
       --episode-idle-s N         close an episode idle this long (default 900)
       --episode-max-age-s N      close an episode this old (default 7200)
     agent connections (past a cap: 503 JSON and close; a slow head or body: 408 and close; docs/security.md):
@@ -229,6 +231,7 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
       'max-connections': { type: 'string' },
       workers: { type: 'string' },
       slot: { type: 'string' },
+      'fresh-episode-worlds': { type: 'boolean' },
     },
   })
   const limits = limitsFrom(values)
@@ -296,6 +299,7 @@ async function serve(args: string[], hooks: CliHooks): Promise<number> {
       owns: slot ? (id) => workerOf(id, slot.count) === slot.index : undefined,
       publicAgentUrl: worker ? workerEnv.agentUrl : envDefaults.publicAgentUrl,
       handoff: worker !== undefined,
+      freshEpisodeWorlds: values['fresh-episode-worlds'] || undefined,
     })
   } catch (e) {
     return failServe(startError(e, seedArg, host))

@@ -601,6 +601,16 @@ export class WorldManager {
     return { named, bytes, inFiles: this.#dataDir !== undefined }
   }
 
+  /**
+   * Connections kept for reuse (CreateWorldInput.reuse): idle ones and their bytes (each its template's size), and
+   * live worlds on a held connection (gym episodes; docs/decisions/0450).
+   */
+  connectionStats(): { idle: number; idleBytes: number; held: number } {
+    let held = 0
+    for (const entry of this.#worlds.values()) if (!this.#unopened.has(entry) && entry.world.held) held++
+    return { idle: this.#idleCount, idleBytes: this.#idleBytes, held }
+  }
+
   /** Forgets a named snapshot (and its file). */
   deleteSnapshot(id: string, name: string): void {
     const entry = this.get(id)

@@ -137,13 +137,15 @@ export function createControlApp(
     return next()
   })
 
-  // Process figures for operators: worlds, named snapshots, the snapshot images still in memory, and memory.
+  // Process figures for operators: worlds, named snapshots, the snapshot images still in memory, the connections kept
+  // for gym episodes, and memory.
   app.get('/stats', (c) => {
     const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage()
     return c.json({
       worlds: worlds.size,
       snapshots: worlds.snapshotStats(),
       snapshotImages: snapshotMemory(),
+      episodeConnections: worlds.connectionStats(),
       memory: { rss, heapUsed, external, arrayBuffers },
     })
   })
