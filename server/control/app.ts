@@ -150,6 +150,9 @@ export function createControlApp(
     })
   })
 
+  // An unknown path answers JSON like every other refusal here (Hono's default is a plain-text body).
+  app.notFound((c) => c.json({ error: `no control-plane route ${c.req.method} ${c.req.path}` }, 404))
+
   app.onError((err, c) => {
     if (err instanceof WorldNotFound) return c.json({ error: err.message }, 404)
     if (err instanceof WorldConflict) return c.json({ error: err.message }, 409)

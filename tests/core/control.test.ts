@@ -86,6 +86,20 @@ describe('control plane', () => {
     expect(JSON.stringify((await call('GET', '/worlds/w1/state')).body)).toBe(state)
   })
 
+  test('answers an unknown path or episode sub-path with a JSON 404', async () => {
+    const { call } = setup()
+    for (const [method, path] of [
+      ['GET', '/nope'],
+      ['POST', '/worlds/w1/nope'],
+      ['GET', '/gym/episodes/ep1/state'],
+      ['POST', '/gym/episodes/../step'],
+    ]) {
+      const r = await call(method!, path!, method === 'POST' ? {} : undefined)
+      expect(r.status, `${method} ${path}`).toBe(404)
+      expect(r.body.error, `${method} ${path}`).toEqual(expect.any(String))
+    }
+  })
+
   test('lists, forks and deletes worlds', async () => {
     const { call } = setup()
     await call('POST', '/worlds', { id: 'w1', seed })
