@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { answerEpisodes, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { familyTask as task } from './support.ts'
+
+// Round 20 of the reward red team (docs/decisions/0451): a bare word of order after a listed value, values parted by
+// words of order, two names in two sentences, ...
+
+/** Answers of `run` that did not earn `want`. */
+async function missing(run: (a: string) => Promise<number>, answers: string[], want: number) {
+  const out: string[] = []
+  for (const a of answers) if ((await run(a)) !== want) out.push(a)
+  return out
+}
+
+describe('value answers: a second value ranked by a word of order', () => {
+  for (const id of VALUE_ANSWER_FAMILIES) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const { right, other } = shotgun(t)
+    it(`${id}: "A, B next", "A, then B", "A or maybe B later" earn nothing; "A, B confirmed last week" pays`, async () => {
+      const hedges = [
+        `${right}, ${other} next`,
+        `${right}, ${other} instead`,
+        `${right}, ${other} later`,
+        `${right}, ${other} if needed`,
+        `${right}, then ${other}`,
+        `${right}, and then ${other}`,
+        `${right} then ${other}`,
+        `${right}, followed by ${other}`,
+        `${right}; second ${other}`,
+        `${right} or maybe ${other} later`,
+      ]
+      expect(await missing(run, hedges, 0)).toEqual([])
+      const honest = [
+        `${right}, ${other} confirmed last week.`,
+        `${right}; ${other} last year.`,
+        `${right}. ${other} is the next free slot.`,
+        `Starts ${right}, then ends ${other}.`,
+        `${right}, then ${other} is taken.`,
+      ]
+      expect(await missing(run, honest, 1)).toEqual([])
+    })
+  }
+})
