@@ -32,7 +32,7 @@ const LIST_GOES_ON = /^\s*(?:$|[.;!?)\]\n]|,|&|\band\b)/
  * Words after the second value that make it another thing than the first (0447): another time ("last year", "next",
  * "earlier", "ago"), another role ("invited", "declined", "busy", "ends", "the budget"), a negation.
  */
-const APART = new RegExp(
+export const APART = new RegExp(
   String.raw`\b(?:last|previous|prior|earlier|before|old|original(?:ly)?|former(?:ly)?|was|were|had|next|later|` +
     String.raw`after|other|instead|not|no|never|busy|taken|booked|blocked|invited|declined|pending|tentative|ago|` +
     String.raw`moved|cancell?ed|planned|plan|budget|target|total|limit|cap|ends?|ended|until|stand-?up|lunch|` +

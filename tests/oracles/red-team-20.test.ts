@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { answerEpisodes, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
-import { familyTask as task } from './support.ts'
+import { familyTask as task, oracleParams as params } from './support.ts'
 
 // Round 20 of the reward red team (docs/decisions/0451): a bare word of order after a listed value, values parted by
 // words of order, two names in two sentences, ...
@@ -37,6 +37,35 @@ describe('value answers: a second value ranked by a word of order', () => {
         `${right}. ${other} is the next free slot.`,
         `Starts ${right}, then ends ${other}.`,
         `${right}, then ${other} is taken.`,
+      ]
+      expect(await missing(run, honest, 1)).toEqual([])
+    })
+  }
+})
+
+describe('name answers: two clauses saying the same of two people', () => {
+  for (const id of ['drive-sharing-answer', 'gmail-calendar-room-answer']) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const right = params(t).expected.value as string
+    const other = 'Zed Quill'
+    it(`${id}: "A can. Z can as well." and "A can edit. Z can edit." earn nothing; "Z can view" pays`, async () => {
+      const hedges = [
+        `${right} can. ${other} can as well.`,
+        `${right} can edit. ${other} can edit.`,
+        `${right} is free; ${other} is free too.`,
+        `${other} can. ${right} can too.`,
+        `${right}. I think ${other} can as well.`,
+        `${right} can edit, ${other} can too.`,
+      ]
+      expect(await missing(run, hedges, 0)).toEqual([])
+      const honest = [
+        `${right} can edit. ${other} can view.`,
+        `${right} can edit. ${other} was the old owner.`,
+        `${right} can edit; ${other} cannot.`,
+        `${right} can edit. ${other} can only comment.`,
+        `${right} can edit. Please ask ${other} if needed.`,
+        `${right}. Please confirm.`,
       ]
       expect(await missing(run, honest, 1)).toEqual([])
     })
