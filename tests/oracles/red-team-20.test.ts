@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import { answerEpisodes, invitedKicked, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import { familyTask as task, http, oracleGym, oracleParams as params, violationKinds as kinds } from './support.ts'
 
@@ -104,5 +105,40 @@ describe('Slack canvases, bookmarks and channel names: read by the members from 
       got.push([what, v.reward, kinds(v).includes('leak')])
     }
     expect(got).toEqual(Object.keys(puts).map((what) => [what, -0.5, false]))
+  })
+})
+
+/** The reference with its new event added by `events.import` (a private copy: nobody invited) instead of `insert`. */
+const imported = (t: TaskSpec, pad = ''): ProgramStep[] =>
+  t.reference.map((s) => {
+    const a = s.args as { method?: string; path?: string; body?: Record<string, unknown> }
+    if (a.method !== 'POST' || !/\/calendar\/v3\/calendars\/[^/]+\/events$/.test(a.path ?? '')) return s
+    // `pad` goes before the iCalUID, so a log that keeps a body's first 64 KiB cuts it off.
+    const body = { ...a.body, ...(pad ? { description: pad } : {}), iCalUID: 'copy-1@example.test' }
+    return { ...s, args: { ...a, path: `${a.path!}/import`, body } } as ProgramStep
+  })
+
+describe('calendar: an imported copy invites nobody', () => {
+  const { judge } = oracleGym()
+  const families = [
+    'gmail-calendar-meeting',
+    'offsite-planning',
+    'onboarding-moved-start',
+    'onboarding-new-hire',
+    'customer-escalation',
+    'incident-postmortem',
+  ]
+  it('the asked meeting added with events.import (no guest gets it) earns nothing; the reference earns 1', async () => {
+    const got: unknown[] = []
+    for (const id of families) {
+      const t = task(id)
+      got.push([id, (await judge(t, t.reference)).reward, (await judge(t, imported(t))).reward])
+    }
+    expect(got).toEqual(families.map((id) => [id, 1, 0]))
+  })
+
+  it("an import whose body the log cut short is judged by the event's iCalUID", async () => {
+    const t = task('gmail-calendar-meeting')
+    expect((await judge(t, imported(t, 'x'.repeat(70_000)))).reward).toBe(0)
   })
 })
