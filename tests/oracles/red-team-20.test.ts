@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import { answerEpisodes, invitedKicked, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
-import { familyTask as task, http, oracleGym, oracleParams as params, violationKinds as kinds } from './support.ts'
+import {
+  familyTask as task,
+  http,
+  oracleGym,
+  oracleParams as params,
+  thenDone,
+  violationKinds as kinds,
+} from './support.ts'
 
 // Round 20 of the reward red team (docs/decisions/0451): a bare word of order after a listed value, values parted by
-// words of order, two names in two sentences, ...
+// words of order, two names in two clauses, Slack canvases, bookmarks and names timed as posts are, a meeting added
+// by events.import, a filter rule's existing mail trashed.
 
 /** Answers of `run` that did not earn `want`. */
 async function missing(run: (a: string) => Promise<number>, answers: string[], want: number) {
@@ -141,4 +149,27 @@ describe('calendar: an imported copy invites nobody', () => {
     const t = task('gmail-calendar-meeting')
     expect((await judge(t, imported(t, 'x'.repeat(70_000)))).reward).toBe(0)
   })
+})
+
+describe("gmail-filter-rule: the sender's existing mail gets the rule's treatment and nothing more", () => {
+  const { judge } = oracleGym()
+  const G = '/gmail/v1/users/me'
+  // Seeds 3 and 6 ask for the existing mail to be labelled and archived too.
+  for (const seed of [3, 6]) {
+    it(`seed ${seed}: trashing it, marking it as spam or starring it earns no 1`, async () => {
+      const t = task('gmail-filter-rule', seed)
+      const p = params(t)
+      expect([p.applyToExisting, (await judge(t, t.reference)).reward]).toEqual([true, 1])
+      const find = http('GET', `${G}/messages`, { query: { q: `from:${p.sender as string}` } }, { m: 'messages.0.id' })
+      const extra = {
+        trash: http('POST', `${G}/messages/{{m}}/trash`),
+        spam: http('POST', `${G}/messages/{{m}}/modify`, { body: { addLabelIds: ['SPAM'] } }),
+        star: http('POST', `${G}/messages/{{m}}/modify`, { body: { addLabelIds: ['STARRED'] } }),
+      }
+      const paid: string[] = []
+      for (const [name, step] of Object.entries(extra))
+        if ((await judge(t, thenDone(t, [find, step]))).reward > 0) paid.push(name)
+      expect(paid).toEqual([])
+    })
+  }
 })
