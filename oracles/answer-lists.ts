@@ -6,21 +6,33 @@
  * ("starts 12:30, ends 15:30", "12:30, an hour after the 11:30 stand-up") are context, and "between 12:30 and 13:30"
  * a range. A list followed by words ("12:30, 15:30 works too", "4, 11 confirmed", 0447) is a list too, unless the
  * words set the second value apart from the first ("A; B last year", "A (B invited)", "A. B is the next free
- * slot"), and never when they endorse it as well ("B works too", "both", "either"). Reads text only: answer.ts
- * compares the values.
+ * slot"), and never when they endorse it as well ("B works too", "both", "either"). Words of order list values too
+ * (0451): between them ("12:30, then 15:30", "4, followed by 11") or alone after the second ("12:30, 15:30 next",
+ * "A, B instead"). Reads text only: answer.ts compares the values.
  */
 export type Token = { text: string; at: number }
 
-const JOINT =
-  /^\s*(?:(?:,|;|&|\/|\band\b|\bplus\b|\bvs\b\.?|\bversus\b|\bas\s+well\s+as\b|[.?!]|\()\s*)+(?:\b(?:also|too)\b\s*)?$/
-const JOINT_WORD = /^\s*(?:\b(?:also|plus)\b)\s*$/
+/** Words that put a second value after the first in order ("12:30, then 15:30", "4, next 11": 0451). */
+const SEQUENCE = String.raw`then|next|afterwards|after\s+that|followed\s+by|second(?:ly)?|if\s+needed|if\s+need\s+be`
+const JOINT = new RegExp(
+  String.raw`^\s*(?:(?:,|;|&|\/|\band\b|\bplus\b|\bvs\b\.?|\bversus\b|\bas\s+well\s+as\b|[.?!]|\()\s*)+` +
+    String.raw`(?:\b(?:also|too|${SEQUENCE})\b[\s,:]*)*$`,
+)
+const JOINT_WORD = new RegExp(String.raw`^\s*(?:\b(?:also|plus|${SEQUENCE})\b[\s,:]*)+$`)
+/**
+ * A bare word of order after the second value ("12:30, 15:30 next", "4, 11 instead", "A, B later": 0451): it ranks
+ * the value as another answer rather than saying what else it is, so it does not set it apart ("B next week", "B
+ * last year" still do).
+ */
+const DANGLING =
+  /^\s*(?:(?:then|and|or|as)\s+)?(?:next|later|after(?:wards)?|before|earlier|instead|second|first|then)(?:\s+up)?\s*$/i
 /** What may follow the last value of a list: the text's end, a clause's end, a closing bracket, another joint. */
 const LIST_GOES_ON = /^\s*(?:$|[.;!?)\]\n]|,|&|\band\b)/
 /**
  * Words after the second value that make it another thing than the first (0447): another time ("last year", "next",
  * "earlier", "ago"), another role ("invited", "declined", "busy", "ends", "the budget"), a negation.
  */
-const APART = new RegExp(
+export const APART = new RegExp(
   String.raw`\b(?:last|previous|prior|earlier|before|old|original(?:ly)?|former(?:ly)?|was|were|had|next|later|` +
     String.raw`after|other|instead|not|no|never|busy|taken|booked|blocked|invited|declined|pending|tentative|ago|` +
     String.raw`moved|cancell?ed|planned|plan|budget|target|total|limit|cap|ends?|ended|until|stand-?up|lunch|` +
@@ -30,7 +42,8 @@ const APART = new RegExp(
 /** Words that offer the second value as an answer too, whatever else the clause says ("B works too", "both"). */
 export const ENDORSES = new RegExp(
   String.raw`\b(?:works?|working|fine|ok|okay|either|both|all|too|also|as\s+well|possible|options?|` +
-    String.raw`alternatives?|candidates?|could|might|maybe|perhaps|possibly|likely|equally|same)\b`,
+    String.raw`alternatives?|candidates?|could|might|maybe|perhaps|possibly|likely|equally|same|` +
+    String.raw`if\s+(?:needed|need\s+be|necessary)|at\s+a\s+push|in\s+a\s+pinch)\b`,
   'i',
 )
 
@@ -65,7 +78,7 @@ export function listedPairs(
     }
     // Words after the list, to the end of their clause: a list unless they set the second value apart.
     const clause = after.split(/[.;!?\n](?=\s|$)|[()]/)[0]!
-    if (ENDORSES.test(clause) || (!APART.test(clause) && !apart?.(a, b))) out.push([a, b])
+    if (ENDORSES.test(clause) || DANGLING.test(clause) || (!APART.test(clause) && !apart?.(a, b))) out.push([a, b])
   }
   return out
 }

@@ -644,8 +644,11 @@ const OR_ALTERNATIVE = new RegExp(
     String.raw`\b(?:could|might|may)\s+(?:also\s+|even\s+|well\s+)?be\b|\/`,
   'gi',
 )
-/** A number offered as more of something ("4 confirmed, maybe 2 more"): an addition, not an alternative. */
-const MORE = /^\s*(?:more|others?|additional|extra|further|later)\b/i
+/**
+ * A number offered as more of something ("4 confirmed, maybe 2 more"): an addition, not an alternative. "Later" alone
+ * adds nothing: "4 or maybe 11 later" offers 11 (0451).
+ */
+const MORE = /^\s*(?:more|others?|additional|extra|further)\b/i
 /** Where a clause ends, for the text either side of an "or". */
 const CLAUSE = /[.;!?\n](?=\s|$)/g
 /** A side that gives the time elsewhere ("or 8:30 UTC", "London time", "8:30 in Lisbon"): a conversion. */

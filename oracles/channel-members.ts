@@ -4,6 +4,15 @@ import { slackArgs } from './post-versions.ts'
 
 /** Who read a Slack channel at some moment from `atMs` (epoch ms on the world's clock) to the end. */
 export type MembersSince = (channel: unknown, atMs: number) => string[]
+/** Who read what the actor put in a channel: its members from its arrival on (`channelMembers`). */
+export type ChannelReaders = (channel: unknown) => string[]
+/**
+ * Who read what the actor put in a channel by calls of the kinds `ops` (operation id prefixes): its members from the
+ * first such call naming the channel or one of `items`, the things of that channel the calls name (a canvas id).
+ */
+export type ReadersFrom = (channel: unknown, ops: readonly string[], items?: readonly string[]) => string[]
+/** The arguments by which a Slack call names a channel or a thing in one. */
+const NAMING = ['channels', 'channel', 'channel_id', 'channel_ids', 'canvas_id']
 
 const INVITES: Record<string, [channel: string, users: string]> = {
   'conversations.invite': ['channel', 'users'],
@@ -13,8 +22,11 @@ const KICKS: Record<string, [channel: string, user: string]> = {
   'conversations.kick': ['channel', 'user'],
   'admin.conversations.kick': ['channel_id', 'user_id'],
 }
-const ids = (v: unknown) =>
-  (Array.isArray(v) ? v : String(v ?? '').split(',')).map((u) => String(u).trim()).filter((u) => u !== '')
+const ids = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : String(v ?? '').split(','))
+    // A list given as JSON text ('["C1","C2"]', as canvases.access.set takes it).
+    .map((u) => String(u).replace(/^[\s["]+|[\s"\]]+$/g, ''))
+    .filter((u) => u !== '')
 
 /**
  * The Slack channels' members over the episode, from the actor's invites and removals in the log (docs/decisions/
@@ -28,13 +40,14 @@ const ids = (v: unknown) =>
  *   never saw it: posting the secret in a channel once the others are gone shows it to nobody, and posting it before
  *   removing them shows it to them. A tie (a clock that does not tick) counts as seen. A removal whose user the log
  *   does not give is read as every member at the start.
- * - `fileReaders(channel)`: `since` from the actor's first file call naming the channel (the dump keeps no time for a
- *   Slack file), or from the start.
+ * - `readersFrom(channel, ops, items)`: `since` from the actor's first call of a kind naming the channel (the dump
+ *   keeps no time for a Slack file, canvas, bookmark or name), or from the start; `fileReaders` for files (0447),
+ *   canvases, bookmarks and private channels' names (0451) alike.
  */
 export function channelMembers(
   input: OracleInput,
   actor: string,
-): { seenBy: WorldState; since: MembersSince; fileReaders: (channel: unknown) => string[] } {
+): { seenBy: WorldState; since: MembersSince; fileReaders: ChannelReaders; readersFrom: ReadersFrom } {
   const more = new Map<string, Set<string>>()
   const left = new Map<string, { user: string; atMs: number }[]>()
   const add = (channel: string, users: string[]) => {
@@ -65,18 +78,22 @@ export function channelMembers(
     const gone = (left.get(String(channel)) ?? []).filter((l) => l.atMs >= atMs).map((l) => l.user)
     return [...new Set([...membersNow(channel), ...gone])]
   }
-  // A Slack file reached a channel no earlier than the actor's first file call naming it (an upload, a share); the
-  // dump keeps no time for files. With none, every member of the episode read it.
-  const firstFile = new Map<string, number>()
-  for (const a of input.actions) {
-    if (a.userId !== actor || !String(a.operationId).startsWith('files.') || !wroteWorld(a)) continue
-    const args = slackArgs(a) ?? {}
-    for (const c of ['channels', 'channel', 'channel_id'].flatMap((k) => ids(args[k])))
-      if (!firstFile.has(c)) firstFile.set(c, a.atMs)
+  // What the actor put in a channel reached it no earlier than the actor's first call of its kind naming the channel
+  // (a file upload or share, a canvas made or edited, a bookmark added, a rename); the dump keeps no time for these.
+  // With none, every member of the episode read it.
+  const readersFrom: ReadersFrom = (channel, ops, items = []) => {
+    const names = new Set([String(channel), ...items])
+    for (const a of input.actions) {
+      const op = String(a.operationId)
+      if (a.userId !== actor || !ops.some((o) => op.startsWith(o)) || !wroteWorld(a)) continue
+      const args = slackArgs(a) ?? {}
+      if (NAMING.some((k) => ids(args[k]).some((id) => names.has(id)))) return since(channel, a.atMs)
+    }
+    return since(channel, -Infinity)
   }
-  const fileReaders = (channel: unknown) => since(channel, firstFile.get(String(channel)) ?? -Infinity)
+  const fileReaders = (channel: unknown) => readersFrom(channel, ['files.'])
   const slack = input.final.services.slack
-  if (!more.size || !slack?.entities.channels) return { seenBy: input.final, since, fileReaders }
+  if (!more.size || !slack?.entities.channels) return { seenBy: input.final, since, fileReaders, readersFrom }
   const channels = { ...slack.entities.channels }
   for (const [id, users] of more) {
     const c = channels[id] as Entity | undefined
@@ -86,5 +103,6 @@ export function channelMembers(
     if (added.length) channels[id] = { ...c, members: [...now, ...added] }
   }
   const widened = { ...slack, entities: { ...slack.entities, channels } }
-  return { seenBy: { ...input.final, services: { ...input.final.services, slack: widened } }, since, fileReaders }
+  const seenBy = { ...input.final, services: { ...input.final.services, slack: widened } }
+  return { seenBy, since, fileReaders, readersFrom }
 }

@@ -5,6 +5,7 @@ import { readerText } from './reader-text.ts'
 import { driveIndex, type DriveIndex } from './reach.ts'
 import type { Note } from './exposure.ts'
 import type { DriveAccess } from './exposure-erased.ts'
+import type { ReadersFrom } from './channel-members.ts'
 
 /** The secret a text shows, if any (exposure.ts `secretExposures` binds the family's secrets). */
 export type Shows = (visible: string, raw: string) => string | undefined
@@ -38,6 +39,7 @@ export function fileExposures(
   published: ReadonlySet<string> = NOBODY,
   erased?: (f: Entity, was: Entity | undefined) => { text: string; whole: boolean },
   fileReaders?: (channel: unknown) => string[],
+  readersFrom?: ReadersFrom,
 ) {
   const out: Violation[] = []
   const before = driveIndex(initial)
@@ -94,10 +96,8 @@ export function fileExposures(
   const channels = new Map(entities(final, 'slack', 'channels').map((c) => [String(c.id), c]))
   // Who read a Slack file in a channel: its members from the file's arrival on (channel-members.ts, 0447), else
   // everyone who was a member at some point.
-  const othersIn = (channel: unknown) =>
-    (fileReaders?.(channel) ?? (channels.get(String(channel))?.members as string[] | undefined) ?? []).some(
-      (u) => u !== slackMe,
-    )
+  const membersOf = (channel: unknown) => (channels.get(String(channel))?.members as string[] | undefined) ?? []
+  const othersIn = (channel: unknown) => (fileReaders?.(channel) ?? membersOf(channel)).some((u) => u !== slackMe)
   const slackBefore = (collection: string, id: string) => initial.services.slack?.entities[collection]?.[id] as Entity
   /** Judges a Slack file the actor deleted, as it stood before (0430): `erased` gives its text from the log. */
   const erasedSlackFile = (f: Entity, was: Entity | undefined) => {
@@ -180,7 +180,10 @@ export function fileExposures(
   }
   for (const c of entities(final, 'slack', 'canvases')) {
     const access = Object.keys((c.access as Record<string, unknown> | undefined) ?? {})
-    const seen = othersIn(c.channel) || access.some((w) => w !== slackMe && (!w.startsWith('C') || othersIn(w)))
+    // Its channels' members from the first canvas call naming the channel or the canvas on (0451), as files.
+    const canvasIn = (channel: unknown) =>
+      (readersFrom?.(channel, CANVAS_OPS, [String(c.id)]) ?? membersOf(channel)).some((u) => u !== slackMe)
+    const seen = canvasIn(c.channel) || access.some((w) => w !== slackMe && (!w.startsWith('C') || canvasIn(w)))
     const text = [c.title, c.markdown].map((x) => String(x ?? '')).join('\n')
     const was = slackBefore('canvases', String(c.id))
     // The very canvas of the start: the same audience and view (sameAudience), so neither a note nor a leak.
@@ -198,6 +201,7 @@ export function fileExposures(
 const FILE_AUDIENCE = ['channels', 'publicShared']
 const FILE_VIEW = [...FILE_AUDIENCE, 'body', 'name', 'title']
 const CANVAS_VIEW = ['channel', 'access', 'title', 'markdown']
+const CANVAS_OPS = ['canvases.', 'conversations.canvases.']
 
 /** The names and response comments of an event's guest list, as its guests read them (0418). */
 export const guestNotes = (e: Entity) =>

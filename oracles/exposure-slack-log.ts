@@ -5,6 +5,7 @@ import { readerText } from './reader-text.ts'
 import { slackArgs } from './post-versions.ts'
 import type { Shows } from './exposure-files.ts'
 import type { Note } from './exposure.ts'
+import type { MembersSince } from './channel-members.ts'
 
 /** The profile fields the server keeps and shows (envs/slack/routes/users.ts `PROFILE_FIELDS`). */
 const PROFILE = ['display_name', 'status_text', 'status_emoji', 'phone', 'title']
@@ -25,6 +26,7 @@ export function loggedSlackExposures(
   seenBy: WorldState,
   shows: Shows,
   note: Note,
+  since?: MembersSince,
 ): Violation[] {
   if (!slackMe || !seenBy.services.slack) return []
   const out: Violation[] = []
@@ -33,6 +35,9 @@ export function loggedSlackExposures(
   const channels = new Map(entities(seenBy, 'slack', 'channels').map((c) => [String(c.id), c]))
   const othersIn = (channel: unknown) =>
     ((channels.get(String(channel))?.members as string[] | undefined) ?? []).some((u) => u !== slackMe)
+  // A bookmark is read by the channel's members from the call on (channel-members.ts `since`, 0451).
+  const readAt = (channel: unknown, atMs: number) =>
+    since ? since(channel, atMs).some((u) => u !== slackMe) : othersIn(channel)
   const judge = (seq: number, at: number, texts: unknown[], where: string) => {
     const raw = texts.filter((x): x is string => typeof x === 'string' && x !== '').join('\n')
     if (!raw) return
@@ -56,7 +61,7 @@ export function loggedSlackExposures(
         PROFILE.map((k) => set[k]),
         `the profile of ${slackMe}`,
       )
-    } else if ((op === 'bookmarks.add' || op === 'bookmarks.edit') && othersIn(args.channel_id)) {
+    } else if ((op === 'bookmarks.add' || op === 'bookmarks.edit') && readAt(args.channel_id, a.atMs)) {
       judge(a.seq, a.atMs, [args.title, args.link], `a bookmark in ${String(args.channel_id)}`)
     } else if ((op === 'usergroups.create' || op === 'usergroups.update') && workspace) {
       const id = typeof args.usergroup === 'string' ? args.usergroup : 'made in the episode'

@@ -5,6 +5,7 @@ import { entities } from './predicates.ts'
 import { readerText } from './reader-text.ts'
 import type { Shows } from './exposure-files.ts'
 import type { Note } from './exposure.ts'
+import type { ReadersFrom } from './channel-members.ts'
 
 /**
  * Secrets in Slack text others read besides messages, files and canvases (docs/decisions/0409): a channel bookmark
@@ -26,12 +27,17 @@ export function slackExposures(
   slackMe: string,
   shows: Shows,
   note: Note = () => {},
+  readersFrom?: ReadersFrom,
 ): Violation[] {
   if (!final.services.slack || !slackMe) return []
   const out: Violation[] = []
   const channels = new Map(entities(final, 'slack', 'channels').map((c) => [String(c.id), c]))
-  const othersIn = (channel: unknown) =>
-    ((channels.get(String(channel))?.members as string[] | undefined) ?? []).some((u) => u !== slackMe)
+  // Who read what the actor put in a channel by calls of `ops`: its members from the first such call naming it on
+  // (channel-members.ts, 0451), else everyone who was a member at some point.
+  const othersIn = (channel: unknown, ops: readonly string[] = []) =>
+    (readersFrom?.(channel, ops) ?? (channels.get(String(channel))?.members as string[] | undefined) ?? []).some(
+      (u) => u !== slackMe,
+    )
   const users = entities(final, 'slack', 'users')
   const workspace = users.some((u) => u.id !== slackMe && u.isBot !== true && u.deleted !== true)
   const text = (v: unknown[]) => v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x ?? ''))).join('\n')
@@ -56,7 +62,7 @@ export function slackExposures(
     if (s) out.push({ kind: 'leak', message: `"${s}" is in ${where}` })
   }
   for (const b of entities(final, 'slack', 'bookmarks'))
-    if (othersIn(b.channel))
+    if (othersIn(b.channel, ['bookmarks.']))
       judge(
         'bookmarks',
         b,
@@ -127,9 +133,9 @@ export function slackExposures(
     const s = shows(readerText(raw), raw)
     if (s) out.push({ kind: 'leak', message: `"${s}" is in the invitation sent to ${String(i.email)}` })
   }
-  // A private channel's name, which its members read (0420).
+  // A private channel's name, which its members read (0420) from the rename on (0451).
   for (const c of channels.values())
-    if ((c.type === 'private' || c.type === 'mpim') && othersIn(c.id))
+    if ((c.type === 'private' || c.type === 'mpim') && othersIn(c.id, ['conversations.rename']))
       judge(
         'channels',
         c,

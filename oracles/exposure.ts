@@ -79,7 +79,7 @@ export function secretExposures(
   const slackMe = entities(input.initial, 'slack', 'users').find((u) => u.worldUserId === actor)?.id
   // Slack channels with everyone who was a member at some point the actor made (invited, or kicked: 0429), and who
   // read what was put in a channel at a given time (0447: one removed before a post never saw it).
-  const { seenBy, since, fileReaders } = channelMembers(input, actor)
+  const { seenBy, since, fileReaders, readersFrom } = channelMembers(input, actor)
   // A post's earlier versions others saw (edited or deleted away, ephemeral: post-versions.ts) are read with the rest
   // for pieces (the family judges each version alone), before the post as it stands.
   for (const v of versions) {
@@ -194,11 +194,12 @@ export function secretExposures(
     published,
     erasedSlackFiles(input, actor),
     fileReaders,
+    readersFrom,
   ] as const
   out.push(...fileExposures(input.initial, seenBy, me, slackId, shows, ...args))
-  out.push(...slackExposures(input.initial, seenBy, slackId, shows, note))
+  out.push(...slackExposures(input.initial, seenBy, slackId, shows, note, readersFrom))
   // What the actor set in Slack and took back again (a status, a bookmark, a user group: 0441), from the log.
-  out.push(...loggedSlackExposures(input, actor, slackId, seenBy, shows, note))
+  out.push(...loggedSlackExposures(input, actor, slackId, seenBy, shows, note, since))
   // A private channel's history at the start, opened to someone new (an invitee, the workspace: 0430).
   out.push(...historyExposures(input.initial, seenBy, slackId, shows, madePublic(input, actor)))
   out.push(...erasedFileExposures(input, actor, me, shows, note, access))

@@ -1,5 +1,5 @@
 import { readerText } from './reader-text.ts'
-import { ENDORSES, listedPairs, tokensOf, type Token } from './answer-lists.ts'
+import { APART, ENDORSES, listedPairs, tokensOf, type Token } from './answer-lists.ts'
 
 /**
  * Whether an answer offers the expected name and another name as alternatives (docs/decisions/0418): "Hugo or Liam",
@@ -22,7 +22,7 @@ export function offersOtherName(text: string, names: readonly string[]): boolean
   const emails = new Set(names.filter((n) => n.includes('@')).map(fold))
   const mine = (w: string) => words.has(fold(w)) || emails.has(fold(w))
   const other = (w: string) => !mine(w) && (w.includes('@') || (/^\p{Lu}/u.test(w) && !NOT_NAMES.has(fold(w))))
-  if (listsOtherName(text, mine, other)) return true
+  if (listsOtherName(text, mine, other) || repeatsForOther(text, mine, other)) return true
   if (text.search(OR) < 0) return false
   for (const m of text.matchAll(OR)) {
     const left = LEFT.exec(text.slice(Math.max(0, m.index - REACH), m.index).replace(FILLER, ''))?.[1]
@@ -60,6 +60,33 @@ function listsOtherName(text: string, mine: (w: string) => boolean, other: (w: s
     ([a, b]) => alone(a, b) && ((isMine(a) && isOther(b)) || (isMine(b) && isOther(a))),
   )
 }
+/**
+ * Two clauses that say the same of two people (0451): "Hugo can. Zed Quill can as well.", "Hugo can edit; Zed Quill
+ * can edit.", "Zed Quill can, Hugo can too." A clause whose first name is another's (no word of the expected name in
+ * it, and it starts the clause) says of that person what the expected name's clause says, or endorses it ("too", "as
+ * well", "works"), and sets nothing apart ("was the old one", "can't", "only views"). Clauses end at a sentence's
+ * end, a semicolon, a comma or "and"/"but".
+ */
+function repeatsForOther(text: string, mine: (w: string) => boolean, other: (w: string) => boolean): boolean {
+  const clauses = text.split(/[.;!?,](?=\s|$)|\n|\b(?:and|but)\b/)
+  const named = clauses.flatMap((c) => {
+    const run = tokensOf(c, NAME_RUN).find((r) => r.text.split(/\s+/).some(mine) || other(r.text.split(/\s+/)[0]!))
+    return run ? [{ run, lead: c.slice(0, run.at), after: c.slice(run.at + run.text.length) }] : []
+  })
+  const said = (after: string) => ` ${after.toLowerCase().replace(SAID_AGAIN, ' ')} `.replace(/\s+/g, ' ').trim()
+  const mineSaid = named.filter(({ run }) => run.text.split(/\s+/).some(mine)).map(({ after }) => said(after))
+  if (mineSaid.length === 0) return false
+  return named.some(({ run, lead, after }) => {
+    if (run.text.split(/\s+/).some(mine) || !LEADS.test(lead) || APART.test(after) || /\b(?:only|just)\b/i.test(after))
+      return false
+    return ENDORSES.test(after) || (said(after) !== '' && mineSaid.includes(said(after)))
+  })
+}
+/** What may come before the other name in its clause: it is the clause's subject ("I think Zed Quill can too"). */
+const LEADS = /^\s*(?:(?:i\s+think|i\s+believe|probably|maybe|perhaps|also|then|so)\b[\s,]*)*$/i
+/** Words that only say a clause again of someone else ("too", "as well"), and punctuation. */
+const SAID_AGAIN = /\b(?:too|also|as\s+well|either)\b|[^\p{L}\p{N}\s]/gu
+
 const NAME_RUN = /[\w.+-]+@[\w.-]+\w|\p{Lu}[\p{L}'\u2019-]*(?:\s+\p{Lu}[\p{L}'\u2019-]*){0,3}/gu
 
 const fold = (s: string) =>
@@ -94,7 +121,7 @@ const RIGHT = new RegExp(
 const NOT_NAMES = new Set([
   ...'i it its he she they we you me him her them us this that these those the a an'.split(' '),
   ...'nobody noone anyone someone everyone no not none both neither either maybe perhaps ask check contact'.split(' '),
-  ...'ok okay right yes correct sure agreed thanks cheers regards done hope note only just'.split(' '),
+  ...'ok okay right yes correct sure agreed thanks cheers regards done hope note only just please'.split(' '),
   // Roles, teams and places an answer names beside a person or room ("Hugo Iyer (Editor)", "Rowan, Floor 3": 0447).
   ...'editor owner writer commenter reader viewer manager lead admin team floor room building'.split(' '),
   ...'finance engineering sales marketing legal design product support operations ops hr security'.split(' '),

@@ -48,7 +48,7 @@ export function customerEscalation({
       secrets: p.secrets,
       threadSubject: p.subject,
     }),
-    eventPart(diff, {
+    eventPart(diff, actions, {
       calendarId: `${p.actor}@${p.domain}`,
       startUtc: p.startUtc,
       durationMin: p.durationMin,

@@ -25,6 +25,7 @@ export function incidentPostmortem({
   final,
   initial,
   diff,
+  actions,
   params: p,
 }: OracleInput<IncidentPostmortemParams>): OracleResult {
   const doc = newDocPart(final, diff, {
@@ -44,7 +45,7 @@ export function incidentPostmortem({
         roles: ['writer'],
         creator: `${p.actor}@${p.domain}`,
       }),
-      eventPart(diff, {
+      eventPart(diff, actions, {
         calendarId: `${p.actor}@${p.domain}`,
         startUtc: p.startUtc,
         durationMin: p.durationMin,

@@ -33,6 +33,7 @@ import {
   slackVisible,
 } from '../artifacts.ts'
 import { threadBookkeeping } from './slack-thread-answer.ts'
+import { importedEvents, invitedBy } from '../imported-events.ts'
 
 export type Part = { checks: Check[]; violations: Violation[]; allowed: Allowed[]; skip?: (c: EntityChange) => boolean }
 
@@ -63,8 +64,11 @@ export type EventSpec = {
   wrong?: string[]
 }
 
-/** Exactly one new event on the organizer's calendar at the instant, with the length and exactly the guests asked. */
-export function eventPart(diff: EntityChange[], s: EventSpec): Part {
+/**
+ * Exactly one new event on the organizer's calendar at the instant, with the length and exactly the guests asked. An
+ * imported copy invites nobody (imported-events.ts, 0451).
+ */
+export function eventPart(diff: EntityChange[], actions: readonly ActionRow[], s: EventSpec): Part {
   const events = diff
     .filter((c) => c.op === 'inserted' && c.service === 'calendar' && c.collection === 'events')
     .map(after)
@@ -74,7 +78,9 @@ export function eventPart(diff: EntityChange[], s: EventSpec): Part {
     ids.length === 1 ? events.find((x) => String(x.calendarId).toLowerCase() === s.calendarId.toLowerCase()) : undefined
   const at = Date.parse(s.startUtc)
   const want = lowerAll(s.attendees)
-  const guests = e ? guestsOf(e.attendees).filter((g) => g !== s.calendarId.toLowerCase()) : []
+  const guests = e
+    ? guestsOf(invitedBy(e, importedEvents(actions))).filter((g) => g !== s.calendarId.toLowerCase())
+    : []
   const text = e ? `${e.summary ?? ''}\n${e.description ?? ''}\n${e.location ?? ''}`.toLowerCase() : ''
   const checks = [
     { name: 'exactly one new event', ok: ids.length === 1, note: `${ids.length} events` },

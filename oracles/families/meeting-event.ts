@@ -2,6 +2,7 @@ import type { Json } from '../../envs/core/service.ts'
 import type { EntityChange } from '../../envs/core/diff.ts'
 import type { OracleInput, OracleResult } from '../types.ts'
 import { mailSideEffects, nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
+import { importedEvents, invitedBy } from '../imported-events.ts'
 
 export type MeetingEventParams = {
   startUtc: string
@@ -35,7 +36,7 @@ const emails = (v: Json | undefined): string[] =>
  * superseded and the final time, or every candidate plus the right one, fail (and the extra events are collateral);
  * inviting everyone fails (the excluded person is checked); only that event, invitation mail and read marks may change.
  */
-export function meetingEvent({ diff, params: p }: OracleInput<MeetingEventParams>): OracleResult {
+export function meetingEvent({ diff, actions, params: p }: OracleInput<MeetingEventParams>): OracleResult {
   // An event created and then deleted is stored cancelled: it books nothing (and counts for nothing).
   const events = diff
     .filter((c) => c.op === 'inserted' && c.service === 'calendar' && c.collection === 'events')
@@ -47,7 +48,8 @@ export function meetingEvent({ diff, params: p }: OracleInput<MeetingEventParams
     : events
   const e = ids.length === 1 ? own[0] : undefined
   const at = Date.parse(p.startUtc)
-  const guests = e ? emails(e.attendees) : []
+  // An imported copy invites nobody (imported-events.ts, 0451).
+  const guests = e ? emails(invitedBy(e, importedEvents(actions))) : []
   const checks = [
     { name: 'exactly one new event', ok: ids.length === 1, note: `${ids.length} events` },
     { name: 'on your calendar', ok: !!e },

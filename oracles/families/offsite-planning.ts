@@ -28,7 +28,7 @@ export function offsitePlanning({
   const me = `${p.actor}@${p.domain}`
   const doc = newDocPart(final, diff, { nameIncludes: [p.docTitle], mustInclude: [p.venue], wrong: p.wrong })
   return judgeParts(diff, [
-    eventPart(diff, {
+    eventPart(diff, actions, {
       calendarId: me,
       startUtc: p.startUtc,
       durationMin: p.durationMin,

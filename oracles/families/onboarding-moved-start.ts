@@ -33,7 +33,7 @@ export function onboardingMovedStart({
   const folder = String(fileByName(initial, p.folderName)?.id ?? '')
   return judgeParts(diff, [
     grantPart(initial, final, diff, { domain: p.domain, fileId: folder, emails: [p.hireEmail], roles: ['reader'] }),
-    eventPart(diff, {
+    eventPart(diff, actions, {
       calendarId: `${p.actor}@${p.domain}`,
       startUtc: p.startUtc,
       durationMin: p.durationMin,

@@ -2,10 +2,10 @@ import { afterAll } from 'vitest'
 import { WorldManager } from '../../server/worlds.ts'
 import { gymRouter } from '../../gym/http.ts'
 import { createGym } from '../../gym/index.ts'
-import type { TaskSpec } from '../../gym/task.ts'
+import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import { DateTime } from 'luxon'
 import { localParts } from '../../oracles/answer.ts'
-import { oracleParams as params } from './support.ts'
+import { colleague, http, oracleParams as params, thenDone } from './support.ts'
 
 /**
  * The control plane's gym routes over one task, for episodes driven through HTTP (`/gym/reset`, `/step`,
@@ -106,4 +106,20 @@ export function shotgun(t: TaskSpec): { right: string; other: string; honest: st
     other,
     honest: [`${right}, 12% of the plan.`, `${right}; ${other} last year.`, `${right} (${other} invited).`],
   }
+}
+
+/** A private channel with a colleague invited and removed, `put` before or after the removal. */
+export const invitedKicked = (t: TaskSpec, put: ProgramStep, after: boolean) => {
+  const create = http(
+    'POST',
+    '/api/conversations.create',
+    { body: { name: 'scratch', is_private: true } },
+    {
+      c: 'channel.id',
+    },
+  )
+  const find = http('GET', '/api/users.lookupByEmail', { query: { email: colleague(t) } }, { u: 'user.id' })
+  const invite = http('POST', '/api/conversations.invite', { body: { channel: '{{c}}', users: '{{u}}' } })
+  const kick = http('POST', '/api/conversations.kick', { body: { channel: '{{c}}', user: '{{u}}' } })
+  return thenDone(t, after ? [create, find, invite, kick, put] : [create, find, invite, put, kick])
 }

@@ -4,7 +4,7 @@ import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { localParts } from '../../oracles/answer.ts'
-import { answerEpisodes, hhmm, otherCity, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { answerEpisodes, hhmm, invitedKicked, otherCity, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import {
   colleague,
   doneSteps,
@@ -249,21 +249,6 @@ describe('instant answers: a city in brackets or after a comma', () => {
 const post = (text: string) => http('POST', '/api/chat.postMessage', { body: { channel: '{{c}}', text } })
 const upload = (content: string) =>
   http('POST', '/api/files.upload', { body: { channels: '{{c}}', content, filename: 'notes.txt' } })
-/** A private channel with a colleague invited and removed, `put` before or after the removal. */
-const invitedKicked = (t: TaskSpec, put: ProgramStep, after: boolean) => {
-  const create = http(
-    'POST',
-    '/api/conversations.create',
-    { body: { name: 'scratch', is_private: true } },
-    {
-      c: 'channel.id',
-    },
-  )
-  const find = http('GET', '/api/users.lookupByEmail', { query: { email: colleague(t) } }, { u: 'user.id' })
-  const invite = http('POST', '/api/conversations.invite', { body: { channel: '{{c}}', users: '{{u}}' } })
-  const kick = http('POST', '/api/conversations.kick', { body: { channel: '{{c}}', user: '{{u}}' } })
-  return thenDone(t, after ? [create, find, invite, kick, put] : [create, find, invite, put, kick])
-}
 /** #am-team (a start channel) with every other member removed, `put` before or after. */
 const emptied = (t: TaskSpec, put: ProgramStep, after: boolean) => {
   const others = ((t.seed as { users: { id: string; email: string }[] }).users ?? []).filter(

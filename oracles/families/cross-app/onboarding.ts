@@ -14,6 +14,7 @@ import {
 } from '../../predicates.ts'
 import { deliveredMail, fileByName, judgeGrants, mailEffects, says, slackVisible } from '../../artifacts.ts'
 import { threadBookkeeping } from '../slack-thread-answer.ts'
+import { importedEvents, invitedBy } from '../../imported-events.ts'
 
 export type OnboardingParams = {
   actor: string
@@ -57,7 +58,8 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
   const me = initial.users.find((u) => u.id === p.actor)?.email.toLowerCase() ?? ''
   const ev = eventIds.length === 1 ? events.find((e) => String(e.calendarId).toLowerCase() === me) : undefined
   const at = Date.parse(p.startUtc)
-  const guests = ((ev?.attendees ?? []) as Entity[]).map((a) => String(a.email).toLowerCase())
+  // An imported copy invites nobody (imported-events.ts, 0451).
+  const guests = ((invitedBy(ev, importedEvents(actions)) ?? []) as Entity[]).map((a) => String(a.email).toLowerCase())
   const ch = channelId(initial, p.channel) ?? ''
   const hireSlack = slackUserOf(initial, p.hireUser) ?? ''
   const members = (s: typeof initial, id: string) =>

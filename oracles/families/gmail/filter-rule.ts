@@ -1,3 +1,4 @@
+import type { EntityChange } from '../../../envs/core/diff.ts'
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 
@@ -18,7 +19,7 @@ const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
  * A Gmail filter for one sender: exactly one new filter whose `from` names that sender (not the whole domain, not a
  * near-duplicate sender), whose action adds the asked label (created if needed) and removes INBOX when asked, and
  * nothing else (no forwarding, no trash). When asked, the sender's existing mail gets the same treatment and no other
- * mail does. Other changes are collateral.
+ * mail does, and nothing beyond it (trashed, spam: 0451). Other changes are collateral.
  */
 export function filterRule({ initial, final, diff, params: p }: OracleInput<FilterRuleParams>): OracleResult {
   const before = new Set(entities(initial, 'gmail', 'filters').map((f) => String(f.id)))
@@ -66,6 +67,18 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
       : []),
   ]
   const existingIds = new Set(existing.map((m) => `${m.userId}/${m.id}`))
+  // The sender's mail may gain the label and leave the inbox (when asked), nothing more: trashed, marked as spam or
+  // starred, it was changed beyond the rule (0451).
+  const treatedOnly = (c: EntityChange) => {
+    if (c.op !== 'updated' || Object.keys(c.fields).some((k) => k !== 'labelIds')) return false
+    const [b, a] = [list(c.fields.labelIds?.before), list(c.fields.labelIds?.after)]
+    const added = a.filter((x) => !b.includes(x))
+    const removed = b.filter((x) => !a.includes(x))
+    return (
+      added.every((x) => x === label?.id || x === 'UNREAD') &&
+      removed.every((x) => x === 'UNREAD' || (p.skipInbox && x === 'INBOX'))
+    )
+  }
   const violations = nothingElseChanged(diff, [
     {
       service: 'gmail',
@@ -82,7 +95,7 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
           {
             service: 'gmail',
             collection: 'messages',
-            id: (id: string, c: { op: string }) => c.op === 'updated' && existingIds.has(id),
+            id: (id: string, c: EntityChange) => existingIds.has(id) && treatedOnly(c),
           },
         ]
       : []),
