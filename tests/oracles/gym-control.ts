@@ -35,6 +35,13 @@ export function answerEpisodes(t: TaskSpec) {
   }
 }
 
+/** Answers of `run` that did not earn `want`. */
+export async function missing(run: (a: string) => Promise<number>, answers: string[], want: number) {
+  const out: string[] = []
+  for (const a of answers) if ((await run(a)) !== want) out.push(a)
+  return out
+}
+
 /** The answer families whose answer is a value (a time, a date, a number or an amount), not a name. */
 export const VALUE_ANSWER_FAMILIES = [
   'calendar-freebusy-answer',

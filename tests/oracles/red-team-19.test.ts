@@ -4,7 +4,15 @@ import type { WorldState } from '../../envs/core/diff.ts'
 import type { Entity } from '../../oracles/types.ts'
 import { slackMentions, slackPinged } from '../../oracles/artifacts.ts'
 import { localParts } from '../../oracles/answer.ts'
-import { answerEpisodes, hhmm, invitedKicked, otherCity, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import {
+  answerEpisodes,
+  missing,
+  hhmm,
+  invitedKicked,
+  otherCity,
+  shotgun,
+  VALUE_ANSWER_FAMILIES,
+} from './gym-control.ts'
 import {
   colleague,
   doneSteps,
@@ -20,13 +28,6 @@ import {
 
 // Round 19 of the reward red team (docs/decisions/0447): lists followed by words, name lists, mentions Slack shows
 // as text, a city's time in brackets, channel members removed before or after a post.
-
-/** Answers of `run` that did not earn `want`. */
-async function missing(run: (a: string) => Promise<number>, answers: string[], want: number) {
-  const out: string[] = []
-  for (const a of answers) if ((await run(a)) !== want) out.push(a)
-  return out
-}
 
 describe('value answers: a list followed by words', () => {
   for (const id of VALUE_ANSWER_FAMILIES) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
-import { answerEpisodes, invitedKicked, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { answerEpisodes, missing, invitedKicked, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import {
   familyTask as task,
   http,
@@ -13,13 +13,6 @@ import {
 // Round 20 of the reward red team (docs/decisions/0451): a bare word of order after a listed value, values parted by
 // words of order, two names in two clauses, Slack canvases, bookmarks and names timed as posts are, a meeting added
 // by events.import, a filter rule's existing mail trashed.
-
-/** Answers of `run` that did not earn `want`. */
-async function missing(run: (a: string) => Promise<number>, answers: string[], want: number) {
-  const out: string[] = []
-  for (const a of answers) if ((await run(a)) !== want) out.push(a)
-  return out
-}
 
 describe('value answers: a second value ranked by a word of order', () => {
   for (const id of VALUE_ANSWER_FAMILIES) {
