@@ -10,7 +10,11 @@ const ids = (r: { body: { files: { id: string }[] } }) => r.body.files.map((f) =
 
 async function fileOfAnn(h: H, body = 'twelve bytes') {
   const made = await h.call('POST', `/upload${F}?uploadType=multipart`, {
-    body: `--b\r\nContent-Type: application/json\r\n\r\n{"name":"Report.txt"}\r\n--b\r\nContent-Type: text/plain\r\n\r\n${body}\r\n--b--`,
+    body: [
+      '--b\r\nContent-Type: application/json\r\n\r\n{"name":"Report.txt"}',
+      `--b\r\nContent-Type: text/plain\r\n\r\n${body}`,
+      '--b--',
+    ].join('\r\n'),
     headers: { 'content-type': 'multipart/related; boundary=b' },
   })
   return made.body.id as string
