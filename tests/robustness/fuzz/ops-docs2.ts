@@ -189,6 +189,7 @@ async function deleteRange(f: Fuzz): Promise<void> {
     shiftDelete(doc, a, b)
     return applied(f, id, res, `delete [${a}, ${b}) in cell ${r},${c}`)
   }
+  if (kind === 2 && tables(doc).length && f.rng.chance(0.3)) return aroundTable(f, id, doc)
   // Body paragraphs i..j with no table between: from an offset in i to an offset in j (the last newline stays).
   const ps = paragraphs(doc)
   const i = f.rng.pick(ps)
@@ -207,6 +208,28 @@ async function deleteRange(f: Fuzz): Promise<void> {
   doc.body.splice(i, j - i + 1, merged)
   shiftDelete(doc, a, b)
   return applied(f, id, res, `delete [${a}, ${b}) over paragraphs ${i}..${j}`)
+}
+
+/**
+ * Around a table: the newline right before it alone (its paragraph holding text) is refused, 400; a range from the
+ * paragraph before it into the paragraph after it takes the whole table, and the two paragraphs merge.
+ */
+async function aroundTable(f: Fuzz, id: string, doc: Doc): Promise<void> {
+  const at = starts(doc.body)
+  const t = f.rng.pick(tables(doc))
+  const [pi, pj] = [doc.body[t - 1] as Para, doc.body[t + 1] as Para]
+  if (f.rng.chance(0.4) && pi.text.length) {
+    const x = at[t]! - 1
+    const res = await batch(f, id, [{ deleteContentRange: { range: { startIndex: x, endIndex: x + 1 } } }])
+    return f.equal(res.status, 400, `deleting the newline before the table at ${at[t]}`)
+  }
+  const u = f.rng.pick(cuts(pi.text))
+  const v = f.rng.pick(cuts(pj.text))
+  const [a, b] = [at[t - 1]! + u, at[t + 1]! + v]
+  const res = await batch(f, id, [{ deleteContentRange: { range: { startIndex: a, endIndex: b } } }])
+  doc.body.splice(t - 1, 3, { t: 'p', text: pi.text.slice(0, u) + pj.text.slice(v), bullet: pj.bullet })
+  shiftDelete(doc, a, b)
+  return applied(f, id, res, `delete [${a}, ${b}) over the table at ${at[t]}`)
 }
 
 async function insertTable(f: Fuzz): Promise<void> {
