@@ -5,7 +5,8 @@ import { EVENT_COLUMNS } from './events.ts'
 
 // Every guest's copy of a series that lacks the organizer's cancelled instances: each (instance, copy) pair once.
 const MISSING = `FROM calendar_events e JOIN calendar_events s
-  ON s.organizer_calendar_id = e.calendar_id AND s.id = @series AND s.calendar_id <> e.calendar_id AND s.status <> 'cancelled'
+  ON s.organizer_calendar_id = e.calendar_id AND s.id = @series
+  AND s.calendar_id <> e.calendar_id AND s.status <> 'cancelled'
   WHERE e.calendar_id = @org AND e.recurring_event_id = @series AND e.status = 'cancelled'
   AND NOT EXISTS (SELECT 1 FROM calendar_events x WHERE x.calendar_id = s.calendar_id AND x.id = e.id)`
 
