@@ -55,5 +55,11 @@ describe('files: shares', () => {
     const info = await w.api('files.info', { file: up.file.id })
     expect(info.ok).toBe(true)
     expect(info.file.shares).toEqual({})
+    // A share message with replies stays as a tombstone without the file: no longer a share either.
+    const again = await w.api('files.upload', { content: 'y', filename: 't.txt', channels: priv })
+    const [second] = sharesIn(again.file, 'private', priv)
+    await w.api('chat.postMessage', { channel: priv, thread_ts: second!.ts, text: 'seen' })
+    expect((await w.api('chat.delete', { channel: priv, ts: second!.ts })).ok).toBe(true)
+    expect((await w.api('files.info', { file: again.file.id })).file.shares).toEqual({})
   })
 })
