@@ -8,7 +8,8 @@ type Share = Record<string, unknown>
  * A file's `shares` as `viewerId` sees them: `public` (public channels) and `private` (private channels, group DMs,
  * DMs) map a conversation's id to the messages carrying the file there, oldest first. A share at the top of a
  * conversation carries its thread's reply facts; one inside a thread names it by `thread_ts`. Shares whose message
- * is gone (or a tombstone without files), or in a conversation the file has left, are not listed. One indexed read per file, one per share.
+ * is gone (or a tombstone without files), or in a conversation the file has left, are not listed. One indexed
+ * read per file, one per share.
  */
 export function sharesOf(db: Db, fileId: string, channels: string[], viewerId: string) {
   const rows = stmt(
