@@ -161,6 +161,13 @@ export const slackFiles = sqliteTable('slack_files', {
   deleted: integer('deleted').notNull().default(0),
 })
 
+/** Which messages share a file (a message carrying it): Slack's `shares` on the file object, docs/decisions/0452. */
+export const slackFileShares = sqliteTable(
+  'slack_file_shares',
+  { fileId: text('file_id').notNull(), channelId: text('channel_id').notNull(), ts: text('ts').notNull() },
+  (t) => [primaryKey({ columns: [t.fileId, t.channelId, t.ts] })],
+)
+
 /**
  * A reminder; fired when the clock passes `time`. A recurring one (`recurrence`: Slack's JSON rule) moves `time` to
  * its next occurrence when it fires, counted from `anchor` (its first occurrence: the time of day and, monthly or
@@ -245,6 +252,7 @@ export const slackTables = [
   slackPins,
   slackScheduled,
   slackFiles,
+  slackFileShares,
   slackReminders,
   slackStars,
   slackBookmarks,

@@ -16,6 +16,7 @@ import {
 } from './events.ts'
 import { guestsOf, notify, type SendUpdates } from './notify.ts'
 import { bookRooms } from './rooms.ts'
+import { copyCancelledInstances } from './cancelled-copies.ts'
 
 export type WriteOptions = { sendUpdates: SendUpdates; conferenceDataVersion: number }
 
@@ -193,7 +194,7 @@ export function writeEvent(
   const after = guestsOf(saved)
   // A guest new to a series gets its cancelled instances too: their copy would otherwise expand them (0448).
   if (saved.recurrence && f.status !== 'cancelled' && after.some((e) => !before.includes(e)))
-    for (const ex of exceptionsOf(db, saved.calendarId, saved.id)) if (ex.status === 'cancelled') propagate(db, ex)
+    copyCancelledInstances(db, saved)
   if (f.status === 'cancelled') notify(db, saved, 'cancel', before, o.sendUpdates)
   else {
     notify(

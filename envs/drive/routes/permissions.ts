@@ -179,6 +179,7 @@ const create = createRoute({
       sendNotificationEmail: bool(),
       emailMessage: z.string().optional(),
       transferOwnership: bool(),
+      moveToNewOwnersRoot: bool(),
       supportsAllDrives: bool(),
     }),
     body: jsonBody(Permission),
@@ -209,12 +210,55 @@ const remove = createRoute({
   request: { params: PermParams, query: z.object({ supportsAllDrives: bool(), useDomainAdminAccess: bool() }) },
 })
 
-function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: string, oldOwnerId: string) {
-  const user = findUserByEmail(c.var.world.db, newOwnerEmail)
-  if (!user)
-    throw badRequest('Ownership can only be transferred to a user of the same organisation.', 'invalidSharingRequest')
+const CONSUMER = new Set(['gmail.com', 'googlemail.com'])
+const domainOf = (email: string) => email.split('@')[1]?.toLowerCase() ?? ''
+
+/**
+ * Refusals of a transfer, in Drive's order: items of shared drives have no owner; only the owner gives ownership
+ * away; consumer accounts need the new owner's consent (the `pendingOwner` flow, not modelled); a Workspace file's
+ * owner stays in its organisation.
+ */
+function checkTransfer(c: WorldContext, row: { ownerId: string; inDrive: boolean }, type: string, email: string) {
+  if (row.inDrive)
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'teamDrivesOwnershipTransferNotSupported',
+      'Ownership changes are not supported for items in shared drives.',
+    )
+  if (row.ownerId !== c.var.user.id)
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'insufficientFilePermissions',
+      'The user does not have sufficient permissions for this file.',
+    )
+  // Deviation: the wording of this refusal is unverified.
+  if (type !== 'user') throw badRequest('Ownership can only be transferred to a user.', 'invalidSharingRequest')
+  const home = domainOf(findUserById(c.var.world.db, row.ownerId)?.email ?? '')
+  if (CONSUMER.has(home))
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'consentRequiredForOwnershipTransfer',
+      'Consent is required to transfer ownership of a file to another user.',
+    )
+  // Deviation: reason as Drive gives it; the message is ours.
+  if (domainOf(email) !== home || !findUserByEmail(c.var.world.db, email))
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'ownershipChangeAcrossDomainNotPermitted',
+      'Ownership can only be transferred to another user in the same organization as the current owner.',
+    )
+}
+
+/**
+ * The file's owner becomes `newOwnerEmail` (checked by checkTransfer); the old owner keeps a writer permission.
+ * `toRoot` (moveToNewOwnersRoot) leaves the file in the new owner's My Drive only.
+ */
+// Deviation: a file at the top of the old owner's My Drive is stored without a parent, so it moves to the top of
+// the new owner's even without moveToNewOwnersRoot (Drive keeps it in the old owner's root).
+function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: string, oldOwnerId: string, toRoot = false) {
   const db = c.var.world.db
-  updateRows(db, files, { ownerId: user.id }, { id: fileId })
+  const set = { ownerId: findUserByEmail(db, newOwnerEmail)!.id, ...(toRoot ? { parents: '[]' } : {}) }
+  updateRows(db, files, set, { id: fileId })
   updateRows(db, permissions, { role: 'writer' }, { fileId, id: permissionIdFor(db, oldOwnerId) })
 }
 
@@ -247,12 +291,7 @@ export const permissionsRouter = createGoogleRouter()
         'forbidden',
         "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
       )
-    if (b.role === 'owner' && row.ownerId !== c.var.user.id)
-      throw new GoogleApiError(
-        'PERMISSION_DENIED',
-        'insufficientFilePermissions',
-        'The user does not have sufficient permissions for this file.',
-      )
+    if (b.role === 'owner') checkTransfer(c, row, b.type!, b.emailAddress ?? '')
     const id = permissionId(c, b)
     const perm = c.var.world.tx((db) => {
       const values = {
@@ -268,7 +307,7 @@ export const permissionsRouter = createGoogleRouter()
       const v = values
       const discovery = v.allowFileDiscovery ? 1 : 0
       withAccessChanges(db, fileId, () => {
-        if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId)
+        if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId, q.moveToNewOwnersRoot)
         stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs)
       })
       // Share notifications reach world users' inboxes (default on for users and groups).
@@ -305,6 +344,7 @@ export const permissionsRouter = createGoogleRouter()
         "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
       )
     if (b.role && !ROLES.includes(b.role as never)) throw badRequest(`Invalid role: ${b.role}`, 'invalid')
+    if (b.role === 'owner') checkTransfer(c, row, current.type, current.emailAddress ?? '')
     const perm = c.var.world.tx((db) => {
       withAccessChanges(db, fileId, () => {
         if (b.role === 'owner') transferOwnership(c, fileId, current.emailAddress ?? '', row.ownerId)

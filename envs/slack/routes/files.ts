@@ -24,6 +24,7 @@ import {
 } from '../store/core.ts'
 import { assertCanPost, insertMessage } from '../store/messages.ts'
 import { ownEntry } from '../../core/own-key.ts'
+import { sharesOf } from '../store/file-shares.ts'
 
 export const filesRouter = createSlackRouter()
 
@@ -137,8 +138,7 @@ export function fileWire(c: WorldContext, f: FileRow): Record<string, unknown> {
     channels: kinds.filter(([, k]) => k === 'channel').map(([id]) => id),
     groups: kinds.filter(([, k]) => k === 'group' || k === 'mpim').map(([id]) => id),
     ims: kinds.filter(([, k]) => k === 'im').map(([id]) => id),
-    // Deviation: Slack lists each share's message (`public`/`private` → channel → [{ts, …}]); kept empty (0448).
-    shares: {},
+    shares: sharesOf(db, f.id, channels, me(c).id),
     has_more_shares: false,
   }
   if (text !== undefined) {

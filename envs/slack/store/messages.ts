@@ -67,6 +67,8 @@ export function writeMessage(db: Db, m: NewMessage): string {
     m.metadata ? JSON.stringify(m.metadata) : null,
     m.username || null,
   )
+  const share = stmt(db, 'INSERT OR IGNORE INTO slack_file_shares (file_id, channel_id, ts) VALUES (?, ?, ?)')
+  for (const f of m.files ?? []) share.run(f, m.channelId, ts)
   if (m.threadTs)
     stmt(db, 'UPDATE slack_messages SET thread_ts = ? WHERE channel_id = ? AND ts = ? AND thread_ts IS NULL').run(
       m.threadTs,

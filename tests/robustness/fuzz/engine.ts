@@ -9,6 +9,8 @@ import type { DmModel } from './ops-dms.ts'
 import type { GroupModel } from './ops-groups.ts'
 import type { SeriesModel } from './ops-series.ts'
 import type { DrivesModel } from './ops-drives.ts'
+import type { DocStructModel } from './ops-docs2.ts'
+import type { OwnersModel } from './ops-owners.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -67,6 +69,8 @@ export type Model = {
   groups: GroupModel
   series: SeriesModel
   drives: DrivesModel
+  docStruct: DocStructModel
+  owners: OwnersModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -136,6 +140,8 @@ export class Fuzz {
       groups: {},
       series: { series: {}, benSync: { changed: [] } },
       drives: {},
+      docStruct: { docs: {}, n: 0 },
+      owners: { files: {}, marks: { ann: { changed: [] }, ben: { changed: [] } } },
     }
   }
 

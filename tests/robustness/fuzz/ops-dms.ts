@@ -115,18 +115,24 @@ async function upload(f: Fuzz): Promise<void> {
     initial_comment: text,
   })
   f.check(r.ok, () => `files.upload: ${JSON.stringify(r.data)}`)
-  const file = r.data.file as { id: string; ims: string[]; name: string }
+  type Shares = { private?: Record<string, { ts: string; share_user_id: string }[]>; public?: unknown }
+  const file = r.data.file as { id: string; ims: string[]; name: string; shares: Shares }
   f.equal(file.ims, [channel], 'an uploaded file is in the DM')
+  // Its `shares` name the message that carries it (0452).
+  const shares = file.shares.private?.[channel] ?? []
+  f.equal([file.shares.public, shares.length], [undefined, 1], 'the file is shared once, privately')
   const recent = await f.slackCall(`${u} conversations.history`, false, u, 'conversations.history', {
     channel,
     limit: 5,
   })
   const msg = (recent.data.messages as Seen[]).find((m) => m.files?.[0]?.id === file.id)
   f.check(msg, 'the file message is in the DM')
+  f.equal([shares[0]!.ts, shares[0]!.share_user_id], [msg.ts, sid(f, u)], 'the share names the message')
   dm(f).msgs.push({ text, user: u, key: Number(msg.ts), file: file.id })
   const info = await f.slackCall(`${other(u)} files.info`, false, other(u), 'files.info', { file: file.id })
   f.check(info.ok, () => `the other side reads the file: ${JSON.stringify(info.data)}`)
   f.equal((info.data.file as { name: string }).name, file.name, 'file name from the other side')
+  f.equal((info.data.file as { shares: Shares }).shares, file.shares, 'the shares the other side sees')
 }
 
 /** The uploader deletes a file (the other side may not): gone for both, a tombstone in the DM. */

@@ -13,6 +13,8 @@ import { seriesOps } from './ops-series.ts'
 import { drivesOps } from './ops-drives.ts'
 import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
+import { docStructOps } from './ops-docs2.ts'
+import { ownersOps, ownersSetup } from './ops-owners.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -38,6 +40,8 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   share: { ops: shareOps },
   invites: { ops: inviteOps },
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
+  docStruct: { ops: docStructOps },
+  owners: { ops: ownersOps, setup: ownersSetup },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
