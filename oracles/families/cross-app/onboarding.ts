@@ -1,4 +1,5 @@
 import type { Json } from '../../../envs/core/service.ts'
+import { notASeries } from '../../event-series.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import {
   channelId,
@@ -88,6 +89,7 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
     { name: 'exactly one new event', ok: eventIds.length === 1, note: `${eventIds.length} events` },
     { name: 'on your calendar at the asked time', ok: !!ev && ms(ev.start) === at },
     { name: 'with the asked length', ok: !!ev && ms(ev.end) === at + p.durationMin * 60_000 },
+    notASeries(ev),
     { name: 'the hire is invited', ok: guests.includes(hire) },
     {
       // A guest invited and dropped again saw the event all the same (docs/decisions/0379).
