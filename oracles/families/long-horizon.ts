@@ -29,6 +29,7 @@ import {
   namesWrong,
   says,
   slackMentions,
+  showsInChannel,
   slackPinged,
   slackVisible,
 } from '../artifacts.ts'
@@ -150,6 +151,7 @@ export function postPart(initial: WorldState, final: WorldState, diff: EntityCha
       name: dm ? 'it is a direct message to the right person' : `it is in #${s.where}`,
       ok: !!only && !!ch && only.channel === ch,
     },
+    { name: 'it shows in the conversation, not in an old thread', ok: !!only && showsInChannel(only) },
     { name: 'the post has the facts', ok: !!only && s.mustInclude.every((f) => says(seen, f)) },
     { name: 'the post mentions everyone it should', ok: want.every((u) => !!u && named.has(u)) },
     // Every version a reader saw is held to these two (a mention pinged its person even if edited away).

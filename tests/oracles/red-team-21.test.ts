@@ -75,3 +75,66 @@ describe('meetings: a series instead of the one meeting asked', () => {
     expect(got).toEqual(families.map((id) => [id, 1, 0, 0, 0, 1]))
   })
 })
+
+/** The reference with each channel post put as a reply in the channel's oldest thread (its oldest message). */
+const inOldThread = (t: TaskSpec): ProgramStep[] =>
+  t.reference.flatMap((s) => {
+    const a = s.args as { path?: string; body?: Record<string, unknown> }
+    if (a.path !== '/api/chat.postMessage' || a.body?.thread_ts) return [s]
+    const history = http(
+      'GET',
+      '/api/conversations.history',
+      { query: { channel: a.body!.channel, limit: 100 } },
+      {
+        old: 'messages.-1.ts',
+      },
+    )
+    return [history, { ...s, args: { ...a, body: { ...a.body, thread_ts: '{{old}}' } } } as ProgramStep]
+  })
+
+describe('Slack: a post asked for in a channel put as a reply in an old thread', () => {
+  const { judge } = oracleGym()
+  const families = ['quarter-close', 'gmail-slack-incident', 'onboarding-new-hire', 'onboarding-moved-start']
+  it('earns nothing; sent to the channel as well (reply_broadcast) it pays', async () => {
+    const got: unknown[] = []
+    for (const id of families) {
+      const t = task(id)
+      const broadcast = inOldThread(t).map((s) => {
+        const a = s.args as { path?: string; body?: Record<string, unknown> }
+        if (a.path !== '/api/chat.postMessage') return s
+        return { ...s, args: { ...a, body: { ...a.body, reply_broadcast: true } } } as ProgramStep
+      })
+      got.push([id, (await judge(t, t.reference)).reward, (await judge(t, inOldThread(t))).reward])
+      got.push([id, (await judge(t, broadcast)).reward])
+    }
+    expect(got).toEqual(
+      families.flatMap((id) => [
+        [id, 1, 0],
+        [id, 1],
+      ]),
+    )
+  })
+})
+
+describe('quarter-close: the report cut down to its figures', () => {
+  const { judge } = oracleGym()
+  const t = task('quarter-close')
+  const p = params(t)
+  it('its title, headings and commentary wiped earns nothing; the reference pays', async () => {
+    const doc = (t.seed as { docs: { documents: { title: string; content: (string | { text: string })[] }[] } }).docs
+    const report = doc.documents.find((d) => d.title === p.docTitle)!
+    const lines = report.content
+      .map((x) => (typeof x === 'string' ? x : x.text))
+      .filter((l) => !(p.wrong as string[]).some((f) => l.includes(f)))
+    const wipe = http('POST', '/v1/documents/{{doc}}:batchUpdate', {
+      body: {
+        requests: lines.map((x) => ({
+          replaceAllText: { containsText: { text: x, matchCase: true }, replaceText: '' },
+        })),
+      },
+    })
+    expect((await judge(t, t.reference)).reward).toBe(1)
+    expect(lines.length).toBeGreaterThan(2)
+    expect((await judge(t, thenDone(t, [wipe]))).reward).toBe(0)
+  })
+})

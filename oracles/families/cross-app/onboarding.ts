@@ -13,7 +13,15 @@ import {
   threadOf,
   verdict,
 } from '../../predicates.ts'
-import { deliveredMail, fileByName, judgeGrants, mailEffects, says, slackVisible } from '../../artifacts.ts'
+import {
+  deliveredMail,
+  fileByName,
+  judgeGrants,
+  mailEffects,
+  says,
+  showsInChannel,
+  slackVisible,
+} from '../../artifacts.ts'
 import { threadBookkeeping } from '../slack-thread-answer.ts'
 import { importedEvents, invitedBy } from '../../imported-events.ts'
 
@@ -101,6 +109,7 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
     { name: 'and no other channel', ok: joined.every((c) => c.id === ch) },
     { name: 'exactly one Slack post', ok: posts.length === 1, note: `${posts.length} posts` },
     { name: 'it welcomes the hire in the team channel', ok: !!post && post.channel === ch && welcomes },
+    { name: 'it shows in the channel, not in an old thread', ok: !!post && showsInChannel(post) },
     {
       name: 'exactly one mail, to HR only, in their thread',
       ok:
