@@ -94,7 +94,13 @@ const inOldThread = (t: TaskSpec): ProgramStep[] =>
 
 describe('Slack: a post asked for in a channel put as a reply in an old thread', () => {
   const { judge } = oracleGym()
-  const families = ['quarter-close', 'gmail-slack-incident', 'onboarding-new-hire', 'onboarding-moved-start']
+  const families = [
+    'quarter-close',
+    'gmail-slack-incident',
+    'onboarding-new-hire',
+    'onboarding-moved-start',
+    'docs-slack-action-items',
+  ]
   it('earns nothing; sent to the channel as well (reply_broadcast) it pays', async () => {
     const got: unknown[] = []
     for (const id of families) {
