@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
+import { answerEpisodes, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
 import {
   familyTask as task,
   http,
@@ -143,4 +144,28 @@ describe('quarter-close: the report cut down to its figures', () => {
     expect(lines.length).toBeGreaterThan(2)
     expect((await judge(t, thenDone(t, [wipe]))).reward).toBe(0)
   })
+})
+
+describe("value answers: a second value offered for next week or as a fallback (0451's open items)", () => {
+  for (const id of VALUE_ANSWER_FAMILIES) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    const { right, other } = shotgun(t)
+    it(`${id}: "A, B next week" and "A, and if that fails B" earn nothing; "A, B next week is taken" pays`, async () => {
+      const got: number[] = []
+      for (const a of [
+        `${right}, ${other} next week`,
+        `${right}, and if that fails ${other}`,
+        `${right}, if not ${other}`,
+      ])
+        got.push(await run(a))
+      for (const a of [
+        `${right}, ${other} next week is taken.`,
+        `${right}; ${other} last year.`,
+        `${right}. Otherwise none.`,
+      ])
+        got.push(await run(a))
+      expect(got).toEqual([0, 0, 0, 1, 1, 1])
+    })
+  }
 })
