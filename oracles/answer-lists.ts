@@ -13,19 +13,26 @@
 export type Token = { text: string; at: number }
 
 /** Words that put a second value after the first in order ("12:30, then 15:30", "4, next 11": 0451). */
-const SEQUENCE = String.raw`then|next|afterwards|after\s+that|followed\s+by|second(?:ly)?|if\s+needed|if\s+need\s+be`
+const SEQUENCE =
+  String.raw`then|next|afterwards|after\s+that|followed\s+by|second(?:ly)?|if\s+needed|if\s+need\s+be|` +
+  // A fallback ranks the second value as another answer as well ("12:30, and if that fails 15:30": 0453).
+  String.raw`if\s+(?:that|this|it|not)(?:\s+(?:fails|doesn['\u2019]t\s+work|is\s+(?:taken|busy)))?|failing\s+that|` +
+  String.raw`otherwise|or\s+else|else`
 const JOINT = new RegExp(
   String.raw`^\s*(?:(?:,|;|&|\/|\band\b|\bplus\b|\bvs\b\.?|\bversus\b|\bas\s+well\s+as\b|[.?!]|\()\s*)+` +
     String.raw`(?:\b(?:also|too|${SEQUENCE})\b[\s,:]*)*$`,
 )
 const JOINT_WORD = new RegExp(String.raw`^\s*(?:\b(?:also|plus|${SEQUENCE})\b[\s,:]*)+$`)
 /**
- * A bare word of order after the second value ("12:30, 15:30 next", "4, 11 instead", "A, B later": 0451): it ranks
- * the value as another answer rather than saying what else it is, so it does not set it apart ("B next week", "B
- * last year" still do).
+ * A bare word of order after the second value ("12:30, 15:30 next", "4, 11 instead", "A, B later": 0451), or a bare
+ * later time ("B next week", "B tomorrow": 0453): it ranks the value as another answer rather than saying what else
+ * it is, so it does not set it apart ("B last year", "B next week is taken" still do).
  */
-const DANGLING =
-  /^\s*(?:(?:then|and|or|as)\s+)?(?:next|later|after(?:wards)?|before|earlier|instead|second|first|then)(?:\s+up)?\s*$/i
+const DANGLING = new RegExp(
+  String.raw`^\s*(?:(?:then|and|or|as)\s+)?(?:next|later|after(?:wards)?|before|earlier|instead|second|first|then|` +
+    String.raw`tomorrow|next\s+(?:week|month|day|time)|later\s+(?:on|today|this\s+week))(?:\s+up)?\s*$`,
+  'i',
+)
 /** What may follow the last value of a list: the text's end, a clause's end, a closing bracket, another joint. */
 const LIST_GOES_ON = /^\s*(?:$|[.;!?)\]\n]|,|&|\band\b)/
 /**

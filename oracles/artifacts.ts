@@ -113,6 +113,12 @@ export function mailVisible(m: Entity): string {
   return readerText(`${m.subject ?? ''}\n${m.visibleText ?? m.text ?? ''}\n${files.join('\n')}`)
 }
 
+/**
+ * Whether a Slack message shows in its channel: a top-level post, or a thread reply also sent to the channel. A post
+ * asked for in a channel and put as a reply in an old thread reaches only that thread's followers (0453).
+ */
+export const showsInChannel = (m: Entity) => m.isReply !== true || m.replyBroadcast === true
+
 /** Every string leaf of a JSON value (Slack blocks and legacy attachments render all of them). */
 export function strings(v: Json | undefined, out: string[] = []): string[] {
   if (typeof v === 'string') out.push(v)

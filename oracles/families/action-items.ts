@@ -1,6 +1,6 @@
 import type { Entity, OracleInput, OracleResult } from '../types.ts'
 import { channelId, entities, nothingElseChanged, slackPosted, slackUserOf, verdict } from '../predicates.ts'
-import { says, slackMentions, slackPinged, slackVisible } from '../artifacts.ts'
+import { says, showsInChannel, slackMentions, slackPinged, slackVisible } from '../artifacts.ts'
 import { slackPosts } from './slack-thread-answer.ts'
 
 export type ActionItemsParams = {
@@ -39,6 +39,7 @@ export function actionItems({ initial, final, diff, params: p }: OracleInput<Act
       ok: posts.length === 1 && posts[0]!.channel === ch,
       note: `${posts.length} posts`,
     },
+    { name: 'it shows in the channel, not in an old thread', ok: posts.length === 1 && showsInChannel(posts[0]!) },
     {
       name: 'every action item is posted',
       ok: covered.length === p.items.length,

@@ -29,11 +29,13 @@ import {
   namesWrong,
   says,
   slackMentions,
+  showsInChannel,
   slackPinged,
   slackVisible,
 } from '../artifacts.ts'
 import { threadBookkeeping } from './slack-thread-answer.ts'
 import { importedEvents, invitedBy } from '../imported-events.ts'
+import { notASeries } from '../event-series.ts'
 
 export type Part = { checks: Check[]; violations: Violation[]; allowed: Allowed[]; skip?: (c: EntityChange) => boolean }
 
@@ -87,6 +89,7 @@ export function eventPart(diff: EntityChange[], actions: readonly ActionRow[], s
     { name: 'the event is on your calendar', ok: !!e },
     { name: 'the event starts at the right time', ok: !!e && startOf(e.start)?.ms === at },
     { name: 'the event has the right length', ok: !!e && startOf(e.end)?.ms === at + s.durationMin * 60_000 },
+    notASeries(e),
     { name: 'the event invites every right guest', ok: !!e && want.every((g) => guests.includes(g)) },
     {
       // Every version a guest saw counts: one invited and dropped again was invited (docs/decisions/0379).
@@ -148,6 +151,7 @@ export function postPart(initial: WorldState, final: WorldState, diff: EntityCha
       name: dm ? 'it is a direct message to the right person' : `it is in #${s.where}`,
       ok: !!only && !!ch && only.channel === ch,
     },
+    { name: 'it shows in the conversation, not in an old thread', ok: !!only && showsInChannel(only) },
     { name: 'the post has the facts', ok: !!only && s.mustInclude.every((f) => says(seen, f)) },
     { name: 'the post mentions everyone it should', ok: want.every((u) => !!u && named.has(u)) },
     // Every version a reader saw is held to these two (a mention pinged its person even if edited away).

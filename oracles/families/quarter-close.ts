@@ -20,11 +20,20 @@ export type QuarterCloseParams = {
 /** The report (found by title in the initial state) carries every final figure and no draft or older one. */
 function reportPart(initial: OracleInput['initial'], final: OracleInput['final'], p: QuarterCloseParams): Part {
   const id = String(entities(initial, 'drive', 'files').find((f) => f.name === p.docTitle && !f.trashed)?.id ?? '')
-  const text = String((final.services.docs?.entities.documents?.[id] as Entity | undefined)?.text ?? '').toLowerCase()
+  const textIn = (state: OracleInput['final']) =>
+    String((state.services.docs?.entities.documents?.[id] as Entity | undefined)?.text ?? '').toLowerCase()
+  const text = textIn(final)
+  // Fixed in place: every line of the report that carries no draft or older figure stays (a report cut down to the
+  // figures, its title, headings and commentary gone, paid 1: docs/decisions/0453).
+  const rest = textIn(initial)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !p.wrong.some((f) => l.includes(f.toLowerCase())))
   return {
     checks: [
       { name: 'the report has every final figure', ok: !!id && p.figures.every((f) => says(text, f)) },
       { name: 'no draft or older figure is left in the report', ok: !!id && !p.wrong.some((f) => namesWrong(text, f)) },
+      { name: 'the rest of the report is kept', ok: !!id && rest.every((l) => text.includes(l)) },
     ],
     violations: [],
     allowed: [

@@ -1,6 +1,6 @@
 import type { OracleInput, OracleResult } from '../types.ts'
 import { channelId, nothingElseChanged, readStateChanges, slackPosted, slackUserOf, verdict } from '../predicates.ts'
-import { says, slackMentions, slackPinged, slackVisible } from '../artifacts.ts'
+import { says, showsInChannel, slackMentions, slackPinged, slackVisible } from '../artifacts.ts'
 import { slackPosts } from './slack-thread-answer.ts'
 
 export type SlackAlertParams = {
@@ -31,6 +31,7 @@ export function slackAlert({ initial, final, diff, params: p }: OracleInput<Slac
   const checks = [
     { name: 'exactly one post', ok: posts.length === 1, note: `${posts.length} posts` },
     { name: `it is in #${p.channel}`, ok: !!only && only.channel === ch },
+    { name: 'it shows in the channel, not in an old thread', ok: !!only && showsInChannel(only) },
     { name: 'it has the facts', ok: !!only && p.mustInclude.every((f) => says(seen, f)) },
     { name: 'it mentions the right person', ok: !!who && named.has(who) },
     {

@@ -1,4 +1,5 @@
 import type { Json } from '../../../envs/core/service.ts'
+import { notASeries } from '../../event-series.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import {
   channelId,
@@ -12,7 +13,15 @@ import {
   threadOf,
   verdict,
 } from '../../predicates.ts'
-import { deliveredMail, fileByName, judgeGrants, mailEffects, says, slackVisible } from '../../artifacts.ts'
+import {
+  deliveredMail,
+  fileByName,
+  judgeGrants,
+  mailEffects,
+  says,
+  showsInChannel,
+  slackVisible,
+} from '../../artifacts.ts'
 import { threadBookkeeping } from '../slack-thread-answer.ts'
 import { importedEvents, invitedBy } from '../../imported-events.ts'
 
@@ -88,6 +97,7 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
     { name: 'exactly one new event', ok: eventIds.length === 1, note: `${eventIds.length} events` },
     { name: 'on your calendar at the asked time', ok: !!ev && ms(ev.start) === at },
     { name: 'with the asked length', ok: !!ev && ms(ev.end) === at + p.durationMin * 60_000 },
+    notASeries(ev),
     { name: 'the hire is invited', ok: guests.includes(hire) },
     {
       // A guest invited and dropped again saw the event all the same (docs/decisions/0379).
@@ -99,6 +109,7 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
     { name: 'and no other channel', ok: joined.every((c) => c.id === ch) },
     { name: 'exactly one Slack post', ok: posts.length === 1, note: `${posts.length} posts` },
     { name: 'it welcomes the hire in the team channel', ok: !!post && post.channel === ch && welcomes },
+    { name: 'it shows in the channel, not in an old thread', ok: !!post && showsInChannel(post) },
     {
       name: 'exactly one mail, to HR only, in their thread',
       ok:
