@@ -42,6 +42,16 @@ export async function missing(run: (a: string) => Promise<number>, answers: stri
   return out
 }
 
+type HttpArgs = { method?: string; path?: string; body?: Record<string, unknown> }
+
+/** The reference with its new event's `events.insert` step rewritten by `edit` (every other step as it is). */
+export const withEventInsert = (t: TaskSpec, edit: (a: HttpArgs) => HttpArgs): ProgramStep[] =>
+  t.reference.map((s) => {
+    const a = s.args as HttpArgs
+    if (a.method !== 'POST' || !/\/calendar\/v3\/calendars\/[^/]+\/events$/.test(a.path ?? '')) return s
+    return { ...s, args: edit(a) } as ProgramStep
+  })
+
 /** The answer families whose answer is a value (a time, a date, a number or an amount), not a name. */
 export const VALUE_ANSWER_FAMILIES = [
   'calendar-freebusy-answer',

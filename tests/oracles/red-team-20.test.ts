@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
-import { answerEpisodes, missing, invitedKicked, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import {
+  answerEpisodes,
+  missing,
+  withEventInsert,
+  invitedKicked,
+  shotgun,
+  VALUE_ANSWER_FAMILIES,
+} from './gym-control.ts'
 import {
   familyTask as task,
   http,
@@ -111,12 +118,10 @@ describe('Slack canvases, bookmarks and channel names: read by the members from 
 
 /** The reference with its new event added by `events.import` (a private copy: nobody invited) instead of `insert`. */
 const imported = (t: TaskSpec, pad = ''): ProgramStep[] =>
-  t.reference.map((s) => {
-    const a = s.args as { method?: string; path?: string; body?: Record<string, unknown> }
-    if (a.method !== 'POST' || !/\/calendar\/v3\/calendars\/[^/]+\/events$/.test(a.path ?? '')) return s
+  withEventInsert(t, (a) => {
     // `pad` goes before the iCalUID, so a log that keeps a body's first 64 KiB cuts it off.
     const body = { ...a.body, ...(pad ? { description: pad } : {}), iCalUID: 'copy-1@example.test' }
-    return { ...s, args: { ...a, path: `${a.path!}/import`, body } } as ProgramStep
+    return { ...a, path: `${a.path!}/import`, body }
   })
 
 describe('calendar: an imported copy invites nobody', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
-import { answerEpisodes, shotgun, VALUE_ANSWER_FAMILIES } from './gym-control.ts'
+import { answerEpisodes, shotgun, VALUE_ANSWER_FAMILIES, withEventInsert } from './gym-control.ts'
 import {
   familyTask as task,
   http,
@@ -46,11 +46,7 @@ describe('gmail-drive-share-request: the confidential file mailed to the outside
 
 /** The reference with `extra` merged into the body of its new event (`events.insert`). */
 const withEvent = (t: TaskSpec, extra: Record<string, unknown>): ProgramStep[] =>
-  t.reference.map((s) => {
-    const a = s.args as { method?: string; path?: string; body?: Record<string, unknown> }
-    if (a.method !== 'POST' || !/\/calendar\/v3\/calendars\/[^/]+\/events$/.test(a.path ?? '')) return s
-    return { ...s, args: { ...a, body: { ...a.body, ...extra } } } as ProgramStep
-  })
+  withEventInsert(t, (a) => ({ ...a, body: { ...a.body, ...extra } }))
 
 describe('meetings: a series instead of the one meeting asked', () => {
   const { judge } = oracleGym()
