@@ -52,6 +52,17 @@ export const withEventInsert = (t: TaskSpec, edit: (a: HttpArgs) => HttpArgs): P
     return { ...s, args: edit(a) } as ProgramStep
   })
 
+/** The families whose task books one meeting on the actor's calendar (red-team rounds 20 and 21). */
+export const MEETING_FAMILIES = [
+  'gmail-calendar-meeting',
+  'calendar-book-room',
+  'onboarding-new-hire',
+  'offsite-planning',
+  'onboarding-moved-start',
+  'customer-escalation',
+  'incident-postmortem',
+]
+
 /** The answer families whose answer is a value (a time, a date, a number or an amount), not a name. */
 export const VALUE_ANSWER_FAMILIES = [
   'calendar-freebusy-answer',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import {
   answerEpisodes,
+  MEETING_FAMILIES,
   missing,
   withEventInsert,
   invitedKicked,
@@ -126,14 +127,8 @@ const imported = (t: TaskSpec, pad = ''): ProgramStep[] =>
 
 describe('calendar: an imported copy invites nobody', () => {
   const { judge } = oracleGym()
-  const families = [
-    'gmail-calendar-meeting',
-    'offsite-planning',
-    'onboarding-moved-start',
-    'onboarding-new-hire',
-    'customer-escalation',
-    'incident-postmortem',
-  ]
+  // calendar-book-room fails an import for another reason (the room never accepts a copy): left out.
+  const families = MEETING_FAMILIES.filter((id) => id !== 'calendar-book-room')
   it('the asked meeting added with events.import (no guest gets it) earns nothing; the reference earns 1', async () => {
     const got: unknown[] = []
     for (const id of families) {

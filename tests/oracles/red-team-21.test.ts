@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
-import { answerEpisodes, shotgun, VALUE_ANSWER_FAMILIES, withEventInsert } from './gym-control.ts'
+import { answerEpisodes, MEETING_FAMILIES, shotgun, VALUE_ANSWER_FAMILIES, withEventInsert } from './gym-control.ts'
 import {
   familyTask as task,
   http,
@@ -50,15 +50,7 @@ const withEvent = (t: TaskSpec, extra: Record<string, unknown>): ProgramStep[] =
 
 describe('meetings: a series instead of the one meeting asked', () => {
   const { judge } = oracleGym()
-  const families = [
-    'gmail-calendar-meeting',
-    'calendar-book-room',
-    'onboarding-new-hire',
-    'offsite-planning',
-    'onboarding-moved-start',
-    'customer-escalation',
-    'incident-postmortem',
-  ]
+  const families = MEETING_FAMILIES
   it('a daily or weekly series (RRULE, RDATE) earns nothing; other event fields still pay', async () => {
     const got: unknown[] = []
     for (const id of families) {
