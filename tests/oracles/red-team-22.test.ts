@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
+import { MEETING_FAMILIES, withEventInsert } from './gym-control.ts'
+import { familyTask as task, http, oracleGym } from './support.ts'
+
+// Round 22 of the reward red team (docs/decisions/0455): the items rounds 20 and 21 left open.
+
+type HttpArgs = { method?: string; path?: string; query?: Record<string, unknown>; body?: Record<string, unknown> }
+
+/** The reference with `extra` merged into the body of its new event (`events.insert`). */
+const withEvent = (t: TaskSpec, extra: Record<string, unknown>): ProgramStep[] =>
+  withEventInsert(t, (a) => ({ ...a, body: { ...a.body, ...extra } }))
+
+describe('meetings: a tentative hold is not the meeting asked', () => {
+  const { judge } = oracleGym()
+  it('an event with status tentative earns nothing; status confirmed said outright still pays', async () => {
+    const got: unknown[] = []
+    for (const id of MEETING_FAMILIES) {
+      const t = task(id)
+      got.push([
+        id,
+        (await judge(t, withEvent(t, { status: 'tentative' }))).reward,
+        (await judge(t, withEvent(t, { status: 'confirmed' }))).reward,
+      ])
+    }
+    expect(got).toEqual(MEETING_FAMILIES.map((id) => [id, 0, 1]))
+  })
+})
+
+/**
+ * The reference with its new event added by `events.import` and then patched on the organizer's calendar with
+ * `sendUpdates=all`: the patch makes the guests' copies and mails them, as an inserted event does.
+ */
+const importedThenPatched = (t: TaskSpec, extra: Record<string, unknown> = {}): ProgramStep[] =>
+  t.reference.flatMap((s) => {
+    const a = s.args as HttpArgs
+    if (a.method !== 'POST' || !/\/calendar\/v3\/calendars\/[^/]+\/events$/.test(a.path ?? '')) return [s]
+    const body = { ...a.body, iCalUID: 'copy-1@example.test', ...extra }
+    const imp = { ...s, args: { ...a, path: `${a.path!}/import`, body }, save: { ev: 'id' } } as ProgramStep
+    const patch = http('PATCH', `${a.path!}/{{ev}}`, {
+      query: { sendUpdates: 'all' },
+      body: { description: 'Agenda to follow.' },
+    })
+    return [imp, patch]
+  })
+
+describe('calendar: an imported event later patched by its organizer invites its guests', () => {
+  const { judge } = oracleGym()
+  // calendar-book-room: a room does not accept a copy (0451), patched or not.
+  const families = MEETING_FAMILIES.filter((id) => id !== 'calendar-book-room')
+  it("pays as an inserted event does (the guests have their copies); a stranger's event copied still does not", async () => {
+    const got: unknown[] = []
+    const stranger = { organizer: { email: 'someone@elsewhere.test' } }
+    for (const id of families) {
+      const t = task(id)
+      got.push([
+        id,
+        (await judge(t, importedThenPatched(t))).reward,
+        (await judge(t, importedThenPatched(t, stranger))).reward,
+      ])
+    }
+    expect(got).toEqual(families.map((id) => [id, 1, 0]))
+  })
+})
