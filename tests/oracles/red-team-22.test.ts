@@ -62,3 +62,50 @@ describe('calendar: an imported event later patched by its organizer invites its
     expect(got).toEqual(families.map((id) => [id, 1, 0]))
   })
 })
+
+type Replace = { replaceAllText: { containsText: { text: string }; replaceText: string } }
+
+/** The reference with each figure line's new text (`Label: figure`) rewritten by `edit` (i: the line's place). */
+const withFigureLines = (t: TaskSpec, edit: (label: string, figures: string[], i: number) => string): ProgramStep[] =>
+  t.reference.map((s) => {
+    const a = s.args as HttpArgs
+    if (!a.path?.endsWith(':batchUpdate')) return s
+    const reqs = a.body!.requests as Replace[]
+    const figures = reqs.map((r) => r.replaceAllText.replaceText.split(': ')[1]!)
+    const requests = reqs.map((r, i) => ({
+      replaceAllText: {
+        ...r.replaceAllText,
+        replaceText: edit(r.replaceAllText.replaceText.split(': ')[0]!, figures, i),
+      },
+    }))
+    return { ...s, args: { ...a, body: { ...a.body, requests } } } as ProgramStep
+  })
+
+describe('quarter-close: each final figure under its own label', () => {
+  const { judge } = oracleGym()
+  const t = task('quarter-close')
+  it("a bare figure or one under another metric's label earns nothing; a label with a currency still pays", async () => {
+    const got = [
+      (await judge(t, t.reference)).reward,
+      (
+        await judge(
+          t,
+          withFigureLines(t, (_l, f, i) => f[i]!),
+        )
+      ).reward,
+      (
+        await judge(
+          t,
+          withFigureLines(t, (l, f, i) => `${l}: ${f[(i + 1) % f.length]!}`),
+        )
+      ).reward,
+      (
+        await judge(
+          t,
+          withFigureLines(t, (l, f, i) => `${l}: EUR ${f[i]!} (final)`),
+        )
+      ).reward,
+    ]
+    expect(got).toEqual([1, 0, 0, 1])
+  })
+})
