@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
-import { MEETING_FAMILIES, withEventInsert } from './gym-control.ts'
+import { answerEpisodes, MEETING_FAMILIES, withEventInsert } from './gym-control.ts'
 import {
   familyTask as task,
   http,
@@ -146,4 +146,28 @@ describe("gmail-drive-share-request: the confidential file's text pasted into ma
     ])
     expect((await judge(t, thenDone(t, [mail('Done, you have access now.')]))).reward).toBe(1)
   })
+})
+
+describe('name answers: a capitalised word that is no person after the name (0451 open item)', () => {
+  for (const [id, name] of [
+    ['drive-sharing-answer', 'Hugo'],
+    ['gmail-calendar-room-answer', 'Rowan'],
+  ] as const) {
+    const t = task(id)
+    const run = answerEpisodes(t)
+    it(`${id}: "${name}. Access works too." pays; "${name}. Zed Quill works too." still earns nothing`, async () => {
+      expect((params(t).expected as { value: string }).value).toBe(name)
+      const got: number[] = []
+      for (const a of [
+        `${name}. Access works too.`,
+        `${name}. Editing works too.`,
+        `${name} can. Comments work too.`,
+        `${name}. Thursday works too.`,
+        `${name}. Zed works too.`,
+        `${name}. Zed Quill works too.`,
+      ])
+        got.push(await run(a))
+      expect(got).toEqual([1, 1, 1, 1, 0, 0])
+    })
+  }
 })
