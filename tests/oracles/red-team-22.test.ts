@@ -171,3 +171,29 @@ describe('name answers: a capitalised word that is no person after the name (045
     })
   }
 })
+
+describe('slack-schedule-local: the scheduled post put in an old thread (0453 open item, found sound)', () => {
+  const { judge } = oracleGym()
+  const t = task('slack-schedule-local')
+  it('earns nothing, sent to the channel too or not; the reference pays', async () => {
+    const inThread = (broadcast: boolean): ProgramStep[] =>
+      t.reference.flatMap((s) => {
+        const a = s.args as HttpArgs
+        if (a.path !== '/api/chat.scheduleMessage') return [s]
+        const history = http(
+          'GET',
+          '/api/conversations.history',
+          { query: { channel: a.body!.channel, limit: 100 } },
+          { old: 'messages.-1.ts' },
+        )
+        const body = { ...a.body, thread_ts: '{{old}}', ...(broadcast ? { reply_broadcast: true } : {}) }
+        return [history, { ...s, args: { ...a, body } } as ProgramStep]
+      })
+    const got = [
+      (await judge(t, t.reference)).reward,
+      (await judge(t, inThread(false))).reward,
+      (await judge(t, inThread(true))).reward,
+    ]
+    expect(got).toEqual([1, 0, 0])
+  })
+})
