@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { DateTime } from 'luxon'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import { answerEpisodes, MEETING_FAMILIES, withEventInsert } from './gym-control.ts'
 import {
@@ -193,6 +194,32 @@ describe('slack-schedule-local: the scheduled post put in an old thread (0453 op
       (await judge(t, t.reference)).reward,
       (await judge(t, inThread(false))).reward,
       (await judge(t, inThread(true))).reward,
+    ]
+    expect(got).toEqual([1, 0, 0])
+  })
+})
+
+describe('slack-reminder-deadline: a reminder that will not fire once, as asked', () => {
+  const { judge } = oracleGym()
+  const t = task('slack-reminder-deadline')
+  const p = params(t)
+  const tz = (t.seed as { users: { id: string; timeZone: string }[] }).users.find((u) => u.id === t.actor)!.timeZone
+  const at = DateTime.fromSeconds(p.time as number, { zone: tz })
+  const add = (s: ProgramStep, time: unknown): ProgramStep => {
+    const a = s.args as HttpArgs
+    return { ...s, args: { ...a, body: { ...a.body, time } }, save: { rm: 'reminder.id' } } as ProgramStep
+  }
+  const withAdd = (time: (s: ProgramStep) => unknown, more: ProgramStep[] = []): ProgramStep[] =>
+    t.reference.flatMap((s) => ((s.args as HttpArgs).path === '/api/reminders.add' ? [add(s, time(s)), ...more] : [s]))
+  it('marked complete at once, or a monthly series, earns nothing; the reference pays', async () => {
+    const same = (s: ProgramStep) => (s.args as HttpArgs).body!.time
+    const complete = http('POST', '/api/reminders.complete', { body: { reminder: '{{rm}}' } })
+    const nth = at.day + ['th', 'st', 'nd', 'rd'][at.day % 10 > 3 || Math.floor(at.day / 10) === 1 ? 0 : at.day % 10]!
+    const monthly = () => `every month on the ${nth} at ${at.toFormat('h:mm a')}`
+    const got = [
+      (await judge(t, t.reference)).reward,
+      (await judge(t, withAdd(same, [complete]))).reward,
+      (await judge(t, withAdd(monthly))).reward,
     ]
     expect(got).toEqual([1, 0, 0])
   })
