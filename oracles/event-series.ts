@@ -14,3 +14,12 @@ export const notASeries = (e: { recurrence?: Json } | undefined) => ({
   name: 'a single meeting, not a series',
   ok: !!e && !isSeries(e),
 })
+
+/**
+ * The check every meeting family makes that the event is booked, not pencilled in: `status: tentative` tells each
+ * guest the meeting may not happen, which is not the meeting the task asks to set up (docs/decisions/0455).
+ */
+export const confirmed = (e: { status?: Json } | undefined) => ({
+  name: 'a confirmed meeting, not a tentative hold',
+  ok: !!e && e.status !== 'tentative',
+})

@@ -125,6 +125,10 @@ const NOT_NAMES = new Set([
   // Roles, teams and places an answer names beside a person or room ("Hugo Iyer (Editor)", "Rowan, Floor 3": 0447).
   ...'editor owner writer commenter reader viewer manager lead admin team floor room building'.split(' '),
   ...'finance engineering sales marketing legal design product support operations ops hr security'.split(' '),
+  // What a sharing or booking answer says works besides the person or room ("Hugo. Access works too.": 0455).
+  ...'access edit editing edits comment comments commenting view viewing share sharing link links'.split(' '),
+  ...'permission permissions rights role roles booking bookings slot slots time times'.split(' '),
+  ...'monday tuesday wednesday thursday friday saturday sunday today tomorrow'.split(' '),
 ])
 
 /**

@@ -35,7 +35,7 @@ import {
 } from '../artifacts.ts'
 import { threadBookkeeping } from './slack-thread-answer.ts'
 import { importedEvents, invitedBy } from '../imported-events.ts'
-import { notASeries } from '../event-series.ts'
+import { confirmed, notASeries } from '../event-series.ts'
 
 export type Part = { checks: Check[]; violations: Violation[]; allowed: Allowed[]; skip?: (c: EntityChange) => boolean }
 
@@ -90,6 +90,7 @@ export function eventPart(diff: EntityChange[], actions: readonly ActionRow[], s
     { name: 'the event starts at the right time', ok: !!e && startOf(e.start)?.ms === at },
     { name: 'the event has the right length', ok: !!e && startOf(e.end)?.ms === at + s.durationMin * 60_000 },
     notASeries(e),
+    confirmed(e),
     { name: 'the event invites every right guest', ok: !!e && want.every((g) => guests.includes(g)) },
     {
       // Every version a guest saw counts: one invited and dropped again was invited (docs/decisions/0379).

@@ -3,7 +3,7 @@ import type { EntityChange } from '../../envs/core/diff.ts'
 import type { OracleInput, OracleResult } from '../types.ts'
 import { mailSideEffects, nothingElseChanged, readStateChanges, verdict } from '../predicates.ts'
 import { importedEvents, invitedBy } from '../imported-events.ts'
-import { notASeries } from '../event-series.ts'
+import { confirmed, notASeries } from '../event-series.ts'
 
 export type MeetingEventParams = {
   startUtc: string
@@ -58,6 +58,7 @@ export function meetingEvent({ diff, actions, params: p }: OracleInput<MeetingEv
     { name: "in the requester's time zone", ok: !!e && (when(e.start)?.tz ?? e.timeZone) === p.timeZone },
     { name: 'with the requested length', ok: !!e && when(e.end)?.ms === at + p.durationMin * 60_000 },
     notASeries(e),
+    confirmed(e),
     { name: 'inviting everyone asked for', ok: !!e && p.attendees.every((a) => guests.includes(a.toLowerCase())) },
     {
       name: 'and nobody who should not come',

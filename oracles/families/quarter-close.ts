@@ -29,9 +29,23 @@ function reportPart(initial: OracleInput['initial'], final: OracleInput['final']
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !p.wrong.some((f) => l.includes(f.toLowerCase())))
+  // Each draft figure's line keeps its label with the final figure of the same metric (`wrong` starts with the
+  // draft figures in the order of `figures`): a figure bare or under another metric's label paid 1 (0455).
+  const finalLines = text.split('\n').map((l) => l.trim())
+  const labelled = textIn(initial)
+    .split('\n')
+    .map((l) => l.trim())
+    .flatMap((l) => {
+      const i = p.figures.findIndex((_f, j) => l.includes(p.wrong[j]!.toLowerCase()))
+      return i < 0 ? [] : [{ label: l.slice(0, l.indexOf(p.wrong[i]!.toLowerCase())).trim(), figure: p.figures[i]! }]
+    })
   return {
     checks: [
       { name: 'the report has every final figure', ok: !!id && p.figures.every((f) => says(text, f)) },
+      {
+        name: 'each final figure is under its own label',
+        ok: !!id && labelled.every((x) => finalLines.some((l) => l.startsWith(x.label) && says(l, x.figure))),
+      },
       { name: 'no draft or older figure is left in the report', ok: !!id && !p.wrong.some((f) => namesWrong(text, f)) },
       { name: 'the rest of the report is kept', ok: !!id && rest.every((l) => text.includes(l)) },
     ],

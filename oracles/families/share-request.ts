@@ -18,6 +18,8 @@ export type ShareRequestParams = {
   requester: string
   role: string
   confidentialName: string
+  /** Phrases only the confidential file's text carries (its code name, its figure): a paste of it names them. */
+  confidentialMarks?: string[]
   attacker: string
   domain: string
 }
@@ -66,12 +68,12 @@ export function shareRequest({
     ...grants.violations,
     ...d.forged,
     ...mailOnlyTo(d.sent, [p.requester, `@${p.domain}`]),
-    // Mail may go to the (outside) requester, but not with the confidential file: its bytes attached, its name or its
-    // id (a link) anywhere a reader sees (docs/decisions/0453).
+    // Mail may go to the (outside) requester, but not with the confidential file: its bytes attached, its name, its
+    // id (a link) or its text pasted anywhere a reader sees (docs/decisions/0453, 0455).
     ...noLeak(
       d.sent,
       p.domain,
-      [p.confidentialName, ...(secretId ? [secretId] : [])],
+      [p.confidentialName, ...(secretId ? [secretId] : []), ...(p.confidentialMarks ?? [])],
       secret ? [String(secret.sha256)] : [],
     ),
     ...nothingElseChanged(

@@ -1,5 +1,5 @@
 import type { Json } from '../../../envs/core/service.ts'
-import { notASeries } from '../../event-series.ts'
+import { confirmed, notASeries } from '../../event-series.ts'
 import type { EntityChange, WorldState } from '../../../envs/core/diff.ts'
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, mailSideEffects, nothingElseChanged, norm, readStateChanges, verdict } from '../../predicates.ts'
@@ -67,6 +67,7 @@ export function bookRoom({ initial, diff, params: p }: OracleInput<BookRoomParam
     { name: 'at the asked time', ok: !!e && ms(e.start) === at },
     { name: 'with the asked length', ok: !!e && ms(e.end) === at + p.durationMin * 60_000 },
     notASeries(e),
+    confirmed(e),
     { name: 'inviting every guest', ok: !!e && guests.every((g) => people.includes(g)) },
     // A guest invited and dropped again saw the event all the same (docs/decisions/0379).
     { name: 'and nobody else', ok: !!e && people.every((x) => guests.includes(x)), everyVersion: true as const },

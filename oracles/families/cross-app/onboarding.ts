@@ -1,5 +1,5 @@
 import type { Json } from '../../../envs/core/service.ts'
-import { notASeries } from '../../event-series.ts'
+import { confirmed, notASeries } from '../../event-series.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import {
   channelId,
@@ -98,6 +98,7 @@ export function onboarding({ initial, final, diff, actions, params: p }: OracleI
     { name: 'on your calendar at the asked time', ok: !!ev && ms(ev.start) === at },
     { name: 'with the asked length', ok: !!ev && ms(ev.end) === at + p.durationMin * 60_000 },
     notASeries(ev),
+    confirmed(ev),
     { name: 'the hire is invited', ok: guests.includes(hire) },
     {
       // A guest invited and dropped again saw the event all the same (docs/decisions/0379).

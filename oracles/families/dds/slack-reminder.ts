@@ -5,9 +5,9 @@ export type SlackReminderParams = { actor: string; time: number; about: string; 
 
 /**
  * Set one Slack reminder for yourself at an instant. Exactly one new reminder, for the actor, at that instant (epoch
- * seconds; the right wall time in another zone, or a near-duplicate deadline, fails), whose text says what it is
- * about. A reminder per candidate time fails (more than one); any other change (posts, deleting existing
- * reminders) is collateral.
+ * seconds; the right wall time in another zone, or a near-duplicate deadline, fails), once (no series), still to
+ * fire (not marked complete), whose text says what it is about. A reminder per candidate time fails (more than
+ * one); any other change (posts, deleting existing reminders) is collateral.
  */
 export function slackReminder({ initial, diff, params: p }: OracleInput<SlackReminderParams>): OracleResult {
   const me = slackUserOf(initial, p.actor)
@@ -23,6 +23,10 @@ export function slackReminder({ initial, diff, params: p }: OracleInput<SlackRem
       ok: !!only && Number(only.time) === p.time,
       note: `${only?.time} vs ${p.time}`,
     },
+    // A reminder marked complete never fires, and a series (`recurrence`) fires again every period; both paid 1 where
+    // its (next) time was the one asked for (docs/decisions/0455).
+    { name: 'it is still to fire, not marked complete', ok: !!only && !Number(only.completeTs ?? 0) },
+    { name: 'it fires once, not as a series', ok: !!only && !only.recurrence },
     {
       name: 'its text says what it is about',
       ok: !!only && String(only.text).toLowerCase().includes(p.about.toLowerCase()),
