@@ -82,3 +82,27 @@ describe("identity-leaver-autoreply: the leaver's account changed beyond what wa
     expect((await judge(t, t.reference)).reward).toBe(1)
   })
 })
+
+describe('calendar-reschedule-instance: the moved instance changed beyond its time', () => {
+  const { judge } = oracleGym()
+  const t = task('calendar-reschedule-instance')
+  const guest = (t.oracle.params as { attendee: string }).attendee
+  const withPatch = (extra: Record<string, unknown>): ProgramStep[] =>
+    t.reference.map((s) => {
+      const a = s.args as { method?: string; body?: Record<string, unknown> }
+      return a.method === 'PATCH' ? ({ ...s, args: { ...a, body: { ...a.body, ...extra } } } as ProgramStep) : s
+    })
+  it('made tentative, free, private or with the colleague optional earns nothing; said as it was, it pays', async () => {
+    const got: number[] = []
+    for (const extra of [
+      { status: 'tentative' },
+      { transparency: 'transparent' },
+      { visibility: 'private' },
+      { attendees: [{ email: guest, optional: true }] },
+      { status: 'confirmed', transparency: 'opaque', attendees: [{ email: guest }] },
+    ])
+      got.push((await judge(t, withPatch(extra))).reward)
+    expect(got).toEqual([0, 0, 0, 0, 1])
+    expect((await judge(t, t.reference)).reward).toBe(1)
+  })
+})
