@@ -106,3 +106,26 @@ describe('calendar-reschedule-instance: the moved instance changed beyond its ti
     expect((await judge(t, t.reference)).reward).toBe(1)
   })
 })
+
+describe('gmail-label-sender: the nested label made with its parent', () => {
+  const { judge } = oracleGym()
+  const t = task('gmail-label-sender')
+  const label = (t.oracle.params as { label: string }).label
+  const parent = label.split('/')[0]!
+  const make = (name: string) => http('POST', '/gmail/v1/users/me/labels', { body: { name } })
+  it('an empty parent label created first still pays; another new label, or the parent put on mail, does not', async () => {
+    const withFirst = (more: ProgramStep[]): ProgramStep[] => [...more, ...t.reference]
+    const parentOnMail = thenDone(t, [
+      http('GET', '/gmail/v1/users/me/labels', {}, { pid: `labels[name=${parent}].id` }),
+      http('POST', '/gmail/v1/users/me/messages/batchModify', { body: { ids: '{{ids}}', addLabelIds: ['{{pid}}'] } }),
+    ])
+    const got = [
+      (await judge(t, t.reference)).reward,
+      (await judge(t, withFirst([make(parent)]))).reward,
+      (await judge(t, withFirst([make(`${parent} archive`)]))).reward,
+      (await judge(t, [make(parent), ...parentOnMail])).reward,
+    ]
+    expect(label).toContain('/')
+    expect(got).toEqual([1, 1, -0.5, -0.5])
+  })
+})
