@@ -17,6 +17,7 @@ type Due = {
   attachments: string | null
   thread_ts: string | null
   metadata: string | null
+  reply_broadcast: number
 }
 
 type Reminder = {
@@ -99,6 +100,7 @@ function postScheduled(tx: Db, s: Due, ts: () => string): void {
     blocks: s.blocks ? JSON.parse(s.blocks) : undefined,
     attachments: s.attachments ? JSON.parse(s.attachments) : undefined,
     threadTs: parentGone ? null : s.thread_ts,
+    replyBroadcast: !parentGone && !!s.thread_ts && s.reply_broadcast === 1,
     metadata: s.metadata ? (JSON.parse(s.metadata) as Record<string, unknown>) : undefined,
     ts: ts(),
   })

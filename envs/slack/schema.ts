@@ -142,6 +142,8 @@ export const slackScheduled = sqliteTable('slack_scheduled', {
   postedTs: text('posted_ts'),
   /** The message metadata it will be posted with (JSON, checked by routes/metadata.ts), or null. */
   metadata: text('metadata'),
+  /** A reply to be shown in the channel too (`reply_broadcast` with `thread_ts`): 1, else 0. */
+  replyBroadcast: integer('reply_broadcast').notNull().default(0),
 })
 
 /** An uploaded file; `pending` until completeUploadExternal. */

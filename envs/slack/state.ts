@@ -38,7 +38,8 @@ import { dumpMore } from './state-more.ts'
  *                              replyBroadcast, edited, blocks, attachments, files: [F id…], reactions: {name: [U id…]},
  *                              pinned } },
  *   scheduled: { <Q id>: { id, channel, user, text, blocks, attachments, threadTs, postAt (epoch s),
- *                          status: 'pending'|'posted'|'deleted', postedTs, metadata (only where set) } },
+ *                          status: 'pending'|'posted'|'deleted', postedTs, metadata and replyBroadcast (only where
+ *                          set) } },
  *   files:     { <F id>: { id, name, title, mimetype, size, user, channels: [id…], publicShared, deleted, pending,
  *                          body (the bytes as UTF-8 text, first MiB; null without bytes) } },
  *   reminders: { <Rm id>: { id, user, creator, text, time (epoch s; a recurring one's next), completeTs, fired,
@@ -229,6 +230,7 @@ export function dumpSlack(world: World): ServiceState {
       status: s.status,
       postedTs: s.posted_ts,
       ...(s.metadata ? { metadata: parseJson<Json>(s.metadata as string, null) } : {}),
+      ...(s.reply_broadcast ? { replyBroadcast: true } : {}),
     })
   })
   const files = each('files', FILES, (f, out) => {

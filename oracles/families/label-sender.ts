@@ -7,7 +7,7 @@ export type LabelSenderParams = { actor: string; label: string; domain: string }
  * A label holding exactly the actor's mail from one sender domain. Precision and recall are both required, so
  * labelling everything (or the lookalike domain's phishing mail) fails, as does labelling a sample; messages
  * may only gain that label (or lose UNREAD); deleting or archiving mail is collateral/unrequested deletion, and so is
- * creating any other label (junk labels) or renaming one.
+ * creating any other label (junk labels; an empty parent of a nested label excepted) or renaming one.
  */
 export function labelSender({ final, diff, params: p }: OracleInput<LabelSenderParams>): OracleResult {
   const label = entities(final, 'gmail', 'labels').find((l) => l.userId === p.actor && l.name === p.label)
@@ -17,6 +17,12 @@ export function labelSender({ final, diff, params: p }: OracleInput<LabelSenderP
     label ? mine.filter((m) => (m.labelIds as string[]).includes(String(label.id))).map((m) => m.id) : [],
   )
   const hit = [...got].filter((id) => want.has(id)).length
+  // "Vendors/Soylent" nests under "Vendors": making that parent first is how one nests a label by hand. It may stay
+  // empty only (no mail may gain it: onlyThisLabel below).
+  const parents = p.label
+    .split('/')
+    .slice(0, -1)
+    .map((_, i, parts) => parts.slice(0, i + 1).join('/'))
   const checks = [
     { name: `label "${p.label}" exists`, ok: !!label },
     { name: 'every mail from the sender has it', ok: want.size > 0 && hit === want.size, note: `${hit}/${want.size}` },
@@ -35,7 +41,9 @@ export function labelSender({ final, diff, params: p }: OracleInput<LabelSenderP
       service: 'gmail',
       collection: 'labels',
       id: (_id, c) =>
-        c.op === 'inserted' && (c.after as Entity).userId === p.actor && (c.after as Entity).name === p.label,
+        c.op === 'inserted' &&
+        (c.after as Entity).userId === p.actor &&
+        ((c.after as Entity).name === p.label || parents.includes(String((c.after as Entity).name))),
     },
     { service: 'gmail', collection: 'messages', id: (_id, c) => onlyThisLabel(c) },
   ])

@@ -33,6 +33,13 @@ const instant = (v: Json | undefined): number | undefined => {
 }
 const guests = (e: Entity) =>
   Array.isArray(e.attendees) ? e.attendees.map((a) => lower((a as Entity).email)).sort() : []
+/** The guests with their optional flag: a required guest made optional is no longer invited as the series does. */
+const roster = (e: Entity) =>
+  Array.isArray(e.attendees)
+    ? e.attendees.map((a) => `${lower((a as Entity).email)} ${(a as Entity).optional === true}`).sort()
+    : []
+/** What guests see of an occurrence besides time and text: held or tentative, busy or free, who sees it, its call. */
+const KEPT = ['status', 'transparency', 'visibility', 'meetLink']
 const rowsOf = (c: EntityChange): Entity[] =>
   c.op === 'inserted'
     ? [c.after as Entity]
@@ -91,8 +98,14 @@ export function rescheduleInstance({
       ok: !!ex && !!master && ['summary', 'description', 'location'].every((k) => equal(ex[k], master[k])),
     },
     {
+      // "Change nothing else": a moved instance made tentative, free, private or optional for the colleague is not it.
+      name: "keeping the series' status, busy time, visibility and call",
+      ok: !!ex && !!master && KEPT.every((k) => equal(ex[k], master[k])),
+      note: ex && master ? KEPT.filter((k) => !equal(ex[k], master[k])).join(', ') || undefined : undefined,
+    },
+    {
       name: 'with the same guests (the colleague still invited)',
-      ok: !!ex && !!master && guests(ex).includes(guest) && equal(guests(ex), guests(master)),
+      ok: !!ex && !!master && guests(ex).includes(guest) && equal(roster(ex), roster(master)),
     },
     {
       // A guest added and removed again saw the instance all the same (docs/decisions/0379).

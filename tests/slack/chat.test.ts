@@ -171,6 +171,22 @@ describe('chat.scheduleMessage', () => {
     expect((await w.api('chat.scheduledMessages.list', {})).scheduled_messages).toEqual([])
     expect((await w.api('chat.scheduleMessage', { channel: id, text: 'x', post_at: 1 })).error).toBe('time_in_past')
   })
+  it('posts a scheduled reply with reply_broadcast to the channel too; a plain scheduled reply stays in its thread', async () => {
+    const w = slackWorld()
+    const id = await w.channel('general')
+    const parent = await w.api('chat.postMessage', { channel: id, text: 'Deploy tonight?' })
+    const now = Math.floor(Number(parent.ts))
+    const at = { channel: id, thread_ts: parent.ts, post_at: now + 600 }
+    await w.api('chat.scheduleMessage', { ...at, text: 'shown', reply_broadcast: true })
+    await w.api('chat.scheduleMessage', { ...at, text: 'thread only', reply_broadcast: false })
+    passTime(w, 3600_000)
+    const h = await w.api('conversations.history', { channel: id, limit: 5 })
+    const shown = h.messages.find((m: { text: string }) => m.text === 'shown')
+    expect(shown).toMatchObject({ subtype: 'thread_broadcast', thread_ts: parent.ts })
+    expect(h.messages.map((m: { text: string }) => m.text)).not.toContain('thread only')
+    const replies = await w.api('conversations.replies', { channel: id, ts: parent.ts })
+    expect(replies.messages.map((m: { text: string }) => m.text)).toEqual(['Deploy tonight?', 'shown', 'thread only'])
+  })
 })
 
 describe('chat.deleteScheduledMessage', () => {

@@ -250,7 +250,7 @@ slackMethod(chatRouter, {
       stmt(
         db,
         'INSERT INTO slack_scheduled (id, channel_id, user_id, bot_id, text, blocks, attachments, thread_ts, ' +
-          'post_at, created, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+          'post_at, created, metadata, reply_broadcast) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
       ).run(
         id,
         ch.id,
@@ -263,6 +263,8 @@ slackMethod(chatRouter, {
         Math.floor(postAt),
         Math.floor(nowMs(db) / 1000),
         metadata ? JSON.stringify(metadata) : null,
+        // As chat.postMessage: a broadcast only means something on a reply.
+        threadTs && a.reply_broadcast ? 1 : 0,
       )
       // The pending message is a `delayed_message` carrying the team (chat.scheduleMessage success schema).
       const message: Record<string, unknown> = {

@@ -61,6 +61,8 @@ export function docsApplySuggestions({
       note: (clauses(got) ?? []).join(' | '),
     },
     { name: 'every other paragraph is unchanged', ok: same(others(got), others(want)) && got.length === want?.length },
+    // A clause deleted and written again elsewhere (at the end, say) keeps both lists above but not the document.
+    { name: 'the paragraphs keep their order', ok: same(got, want) },
     {
       name: "none of legal's suggestions is still pending",
       ok: legalLeft.length === 0,

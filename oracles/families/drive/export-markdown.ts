@@ -71,11 +71,12 @@ export function exportMarkdown({ initial, final, diff, params: p }: OracleInput<
     checks,
     nothingElseChanged(diff, [
       { service: 'drive', collection: 'files', id: (id, c) => c.op === 'inserted' && id === file?.id },
-      // The new file's owner permission.
+      // The new file's owner permission; sharing it with anyone else (a domain, a colleague) was not asked.
       {
         service: 'drive',
         collection: 'permissions',
-        id: (id, c) => c.op === 'inserted' && !!file && id.startsWith(`${file.id}/`),
+        id: (id, c) =>
+          c.op === 'inserted' && !!file && id.startsWith(`${file.id}/`) && (c.after as Entity).role === 'owner',
       },
       readStateChanges,
     ]),

@@ -70,8 +70,14 @@ export function leaverAutoReply(input: OracleInput<LeaverAutoReplyParams>): Orac
     ...nothingElseChanged(diff, [
       readStateChanges,
       { service: 'gmail', collection: 'settings', id: (key) => key === `${id}/vacation` },
-      // Suspending the leaver already fails a check; it is not counted twice as collateral.
-      { service: 'identity', collection: 'users', id: (uid) => uid === id },
+      // Suspending or deleting the leaver already fails a check; it is not counted twice as collateral. Any other
+      // change to their account (made an admin, renamed, a new address, another org unit) was not asked.
+      {
+        service: 'identity',
+        collection: 'users',
+        id: (uid, c) =>
+          uid === id && c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'suspended' || f === 'deleted'),
+      },
       {
         service: 'identity',
         collection: 'grants',
