@@ -11,6 +11,7 @@ import type { SeriesModel } from './ops-series.ts'
 import type { DrivesModel } from './ops-drives.ts'
 import type { DocStructModel } from './ops-docs2.ts'
 import type { OwnersModel } from './ops-owners.ts'
+import type { DocSegsModel } from './ops-docs3.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -71,6 +72,7 @@ export type Model = {
   drives: DrivesModel
   docStruct: DocStructModel
   owners: OwnersModel
+  docSegs: DocSegsModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -142,6 +144,7 @@ export class Fuzz {
       drives: {},
       docStruct: { docs: {}, n: 0 },
       owners: { files: {}, marks: { ann: { changed: [] }, ben: { changed: [] } } },
+      docSegs: { docs: {}, n: 0 },
     }
   }
 

@@ -15,6 +15,7 @@ import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
 import { docStructOps } from './ops-docs2.ts'
 import { ownersOps, ownersSetup } from './ops-owners.ts'
+import { docSegsOps } from './ops-docs3.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -42,6 +43,7 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
   docStruct: { ops: docStructOps },
   owners: { ops: ownersOps, setup: ownersSetup },
+  docSegs: { ops: docSegsOps },
 }
 
 /** The operations and setup for a set of services (all by default), control-plane ops included. */
