@@ -282,8 +282,9 @@ export async function runSequence(
   steps: number,
   ops: Op[],
   setup: (f: Fuzz) => Promise<void>,
+  world: typeof FUZZ_SEED = FUZZ_SEED,
 ): Promise<RunResult> {
-  const server = await startSdkServer(FUZZ_SEED, 1)
+  const server = await startSdkServer(world, 1)
   const f = new Fuzz(new Rng(seed), server)
   const total = ops.reduce((n, o) => n + o.weight, 0)
   let failure: string | undefined
