@@ -12,6 +12,7 @@ import type { DrivesModel } from './ops-drives.ts'
 import type { DocStructModel } from './ops-docs2.ts'
 import type { OwnersModel } from './ops-owners.ts'
 import type { DocSegsModel } from './ops-docs3.ts'
+import type { DocTabsModel } from './ops-tabs.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -73,6 +74,7 @@ export type Model = {
   docStruct: DocStructModel
   owners: OwnersModel
   docSegs: DocSegsModel
+  docTabs: DocTabsModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -145,6 +147,7 @@ export class Fuzz {
       docStruct: { docs: {}, n: 0 },
       owners: { files: {}, marks: { ann: { changed: [] }, ben: { changed: [] } } },
       docSegs: { docs: {}, n: 0 },
+      docTabs: { docs: {}, n: 0 },
     }
   }
 
