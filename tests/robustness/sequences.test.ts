@@ -33,9 +33,11 @@ const OWNERS = { services: ['owners'], seeds: [1, 8], steps: 40 }
  */
 const SEGMENTS = { services: ['docSegs'], seeds: [1], steps: 40 }
 const CONSUMERS = { services: ['ownersConsumer'], seeds: [1, 2], steps: 40 }
+/** Docs tabs (0456): no bug found; kept as a regression seed. */
+const TABS = { services: ['docTabs'], seeds: [2], steps: 40 }
 
 describe('sequences of official-client calls', () => {
-  for (const { services, seeds, steps } of [SINGLE, CROSS, MORE, SERIES, DOCS, OWNERS, SEGMENTS, CONSUMERS])
+  for (const { services, seeds, steps } of [SINGLE, CROSS, MORE, SERIES, DOCS, OWNERS, SEGMENTS, CONSUMERS, TABS])
     test.each(seeds)(`${services.join(',')} seed %i keeps every invariant and replays byte for byte`, async (seed) => {
       const { ops, setup, world } = opsFor(services)
       const first = await runSequence(seed, steps, ops, setup, world)
