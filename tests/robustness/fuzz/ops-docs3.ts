@@ -314,6 +314,30 @@ async function check(f: Fuzz): Promise<void> {
   return compare(f, picked[0])
 }
 
+const FORMATS = [
+  'text/plain',
+  'text/html',
+  'text/markdown',
+  'application/rtf',
+  'application/pdf',
+  'application/zip',
+  'application/epub+zip',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+]
+
+/** Drive's export of a document with headers, footers and footnotes: every format answers 200 with bytes. */
+async function exportDoc(f: Fuzz): Promise<void> {
+  const picked = pickDoc(f)
+  if (!picked) return create(f)
+  const mimeType = f.rng.pick(FORMATS)
+  const r = await f.google(`files.export ${mimeType}`, false, () =>
+    f.drive.files.export({ fileId: picked[0], mimeType }, { responseType: 'arraybuffer' }),
+  )
+  f.check(r.ok, () => `files.export ${mimeType}: ${r.status}`)
+  f.check((r.data as unknown as ArrayBuffer).byteLength > 0, `files.export ${mimeType}: no bytes`)
+}
+
 export const docSegsOps: Op[] = [
   { name: 'docs3.create', weight: 1, run: create },
   { name: 'docs3.insertText', weight: 5, run: insertText },
@@ -322,4 +346,5 @@ export const docSegsOps: Op[] = [
   { name: 'docs3.footnote', weight: 2, run: footnote },
   { name: 'docs3.namedRange', weight: 2, run: namedRange },
   { name: 'docs3.check', weight: 1, run: check },
+  { name: 'docs3.export', weight: 1, run: exportDoc },
 ]
