@@ -154,3 +154,49 @@ describe('pendingOwner: consumer ownership transfer', () => {
     expect((await perms(h, id))[0]).toEqual({ email: 'ann@gmail.com', role: 'owner', pending: false })
   })
 })
+
+describe('pendingOwner: other ways a grant changes', () => {
+  test('an access proposal accepted as reader ends a pending request', async () => {
+    const h = harness({
+      ...consumers,
+      drive: {
+        files: [{ key: 'notes', name: 'Notes', owner: 'ann', text: 'notes' }],
+        accessProposals: [{ file: 'notes', requester: 'ben', role: 'writer' as const, message: 'May I?' }],
+      },
+    })
+    const id = (await h.call('GET', `${F}?q=name%3D'Notes'&fields=files(id)`)).body.files[0].id as string
+    const ben = await h.call('POST', `${F}/${id}/permissions?sendNotificationEmail=false`, {
+      json: { type: 'user', role: 'writer', emailAddress: 'ben@gmail.com', pendingOwner: true },
+    })
+    expect(ben.body.pendingOwner).toBe(true)
+    const P = `${F}/${id}/accessproposals`
+    const proposal = (await h.call('GET', P)).body.accessProposals[0].proposalId
+    const resolved = await h.call('POST', `${P}/${proposal}:resolve`, {
+      json: { action: 'ACCEPT', role: ['reader'], sendNotification: false },
+    })
+    expect(resolved.status).toBe(204)
+    expect((await perms(h, id))[1]).toEqual({ email: 'ben@gmail.com', role: 'reader', pending: false })
+    expect((await file(h, id, 'ben')).capabilities.canAcceptOwnership).toBe(false)
+  })
+
+  test('a file moved into a shared drive has no pending owner', async () => {
+    const h = harness({
+      name: 'drive-workspace',
+      now: '2026-03-10T15:00:00Z',
+      users: [
+        { id: 'ann', email: 'ann@example.com', name: 'Ann Lee' },
+        { id: 'ben', email: 'ben@example.com', name: 'Ben Ode' },
+      ],
+    })
+    const id = (await h.call('POST', F, { json: { name: 'Plan' } })).body.id as string
+    await h.call('POST', `${F}/${id}/permissions?sendNotificationEmail=false`, {
+      json: { type: 'user', role: 'writer', emailAddress: 'ben@example.com', pendingOwner: true },
+    })
+    const drive = (await h.call('POST', '/drive/v3/drives?requestId=r1', { json: { name: 'Team' } })).body.id
+    const moved = await h.call('PATCH', `${F}/${id}?addParents=${drive}&supportsAllDrives=true`, { json: {} })
+    expect(moved.status).toBe(200)
+    const listed = await h.call('GET', `${F}/${id}/permissions?supportsAllDrives=true&fields=*`)
+    const benPerm = listed.body.permissions.find((p: Perm) => p.emailAddress === 'ben@example.com')
+    expect(benPerm.pendingOwner).toBe(false)
+  })
+})
