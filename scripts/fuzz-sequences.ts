@@ -15,13 +15,13 @@ const { values } = parseArgs({
 })
 const [lo, hi] = values.seeds.split('-').map(Number) as [number, number | undefined]
 const steps = Number(values.steps)
-const { ops, setup } = opsFor(values.services?.split(','))
+const { ops, setup, world } = opsFor(values.services?.split(','))
 let failed = 0
 for (let seed = lo; seed <= (hi ?? lo); seed++) {
-  const a = await runSequence(seed, steps, ops, setup)
+  const a = await runSequence(seed, steps, ops, setup, world)
   let problem = a.failure
   if (!problem && values.twice) {
-    const b = await runSequence(seed, steps, ops, setup)
+    const b = await runSequence(seed, steps, ops, setup, world)
     const i = a.transcript.findIndex((line, k) => line !== b.transcript[k])
     if (i >= 0 || a.transcript.length !== b.transcript.length) {
       problem = `nondeterministic body at ${i}: ${a.transcript[i]?.slice(0, 300)} vs ${b.transcript[i]?.slice(0, 300)}`

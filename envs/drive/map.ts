@@ -49,7 +49,7 @@ export function toPermission(db: Db, p: PermissionRow, fileOwnerId: string) {
   if (p.type === 'anyone' || p.type === 'domain') out.allowFileDiscovery = p.allowFileDiscovery
   if (p.expirationMs !== null) out.expirationTime = iso(p.expirationMs)
   out.deleted = false
-  if (p.type === 'user') out.pendingOwner = false
+  if (p.type === 'user') out.pendingOwner = p.pendingOwner
   void fileOwnerId
   return out
 }
@@ -123,7 +123,11 @@ export function toFile(db: Db, row: BareFileRow, viewer: string | WorldUserRow, 
   }
   if (access) out.shared = perms.length > 1
   if (all || only.has('ownedByMe')) out.ownedByMe = !row.driveId && row.ownerId === viewerId
-  if (access) out.capabilities = capabilitiesOf(row, role, isFolder, canEdit, canShare)
+  if (access) {
+    // The viewer may accept ownership while their own permission is pending (docs/decisions/0456).
+    const accept = !row.driveId && perms.some((p) => p.pendingOwner && p.id === permissionIdFor(db, viewerId))
+    out.capabilities = capabilitiesOf(row, role, isFolder, canEdit, canShare, accept)
+  }
   if (all || only.has('viewersCanCopyContent')) out.viewersCanCopyContent = true
   if (all || only.has('copyRequiresWriterPermission')) out.copyRequiresWriterPermission = false
   if (all || only.has('writersCanShare')) out.writersCanShare = true
@@ -159,7 +163,14 @@ function userRowOf(memo: UserMemo, id: string): WorldUserRow | null {
 }
 
 /** A file's capabilities for a viewer holding `role`. */
-function capabilitiesOf(row: BareFileRow, role: Role | 'none', isFolder: boolean, canEdit: boolean, canShare: boolean) {
+function capabilitiesOf(
+  row: BareFileRow,
+  role: Role | 'none',
+  isFolder: boolean,
+  canEdit: boolean,
+  canShare: boolean,
+  canAcceptOwnership: boolean,
+) {
   return {
     canAddChildren: isFolder && canEdit,
     canComment: atLeast(role, 'commenter'),
@@ -179,8 +190,8 @@ function capabilitiesOf(row: BareFileRow, role: Role | 'none', isFolder: boolean
     canReadLabels: atLeast(role, 'reader'),
     canMoveItemWithinDrive: row.driveId ? atLeast(role, 'fileOrganizer') : role === 'owner',
     // Ownership, My Drive parents, moves across drives and restrictions, from the role (recorded owner values
-    // in specs/parity/gdrive). Deviation: no pending ownership transfers, so canAcceptOwnership is false.
-    canAcceptOwnership: false,
+    // in specs/parity/gdrive).
+    canAcceptOwnership,
     canAddMyDriveParent: !row.driveId && role !== 'owner' && atLeast(role, 'reader'),
     canRemoveMyDriveParent: !row.driveId && role === 'owner',
     canMoveChildrenWithinDrive: isFolder && canEdit,

@@ -92,6 +92,8 @@ export const permissions = sqliteTable(
     domain: text('domain'),
     allowFileDiscovery: integer('allow_file_discovery', { mode: 'boolean' }).notNull().default(false),
     expirationMs: integer('expiration_ms'),
+    /** A writer the owner asked to take ownership (consumer accounts' transfer, docs/decisions/0456). */
+    pendingOwner: integer('pending_owner', { mode: 'boolean' }).notNull().default(false),
   },
   // By type: listings look up the (few) domain and anyone grants.
   (t) => [

@@ -289,7 +289,7 @@ type PermissionRow = typeof permissions.$inferSelect
  * Writes a seeded grant; one already there (same file and id) takes the new role, and with `withExpiration` its
  * expiration too. A prepared statement: seeding runs it for every grant of every file.
  */
-function grantPermission(db: Db, p: PermissionRow, withExpiration: boolean) {
+function grantPermission(db: Db, p: Omit<PermissionRow, 'pendingOwner'>, withExpiration: boolean) {
   const set = withExpiration ? 'role = excluded.role, expiration_ms = excluded.expiration_ms' : 'role = excluded.role'
   stmt(
     db,

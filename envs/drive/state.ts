@@ -22,7 +22,7 @@ import {
  *   body (the stored bytes as UTF-8 text, what opening the file shows, first MiB; null without stored content) }
  *   driveId (shared drive holding the file, or null)
  * - permissions: `<fileId>/<permissionId>` (a shared drive's members have the drive id as fileId) → { fileId, id,
- *   type, role, emailAddress, domain, allowFileDiscovery, expirationTime }
+ *   type, role, emailAddress, domain, allowFileDiscovery, expirationTime, pendingOwner (only when true) }
  * - drives: `<driveId>` → { id, name, creator, createdTime, themeId, colorRgb, restrictions, hiddenBy[] (emails) }
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, token, expiration }
  * - labels: `<fileId>/<labelId>` → { fileId, labelId, revisionId, fields }
@@ -93,6 +93,7 @@ export function dumpDrive(world: World): ServiceState {
         domain: p.domain,
         allowFileDiscovery: p.allowFileDiscovery,
         expirationTime: p.expirationMs === null ? null : new Date(p.expirationMs).toISOString(),
+        ...(p.pendingOwner ? { pendingOwner: true } : {}),
       },
     ]
   })

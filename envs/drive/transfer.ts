@@ -42,7 +42,8 @@ export function transferDriveFiles(
   const promote = stmt(
     db,
     `INSERT INTO drive_permissions (file_id, id, type, role, email_address, allow_file_discovery)
-    VALUES (?, ?, 'user', 'owner', ?, 0) ON CONFLICT (file_id, id) DO UPDATE SET role = 'owner', expiration_ms = NULL`,
+    VALUES (?, ?, 'user', 'owner', ?, 0) ON CONFLICT (file_id, id)
+    DO UPDATE SET role = 'owner', expiration_ms = NULL, pending_owner = 0`,
   )
   for (const f of moving) {
     const parents = JSON.parse(f.parents) as string[]

@@ -194,7 +194,7 @@ function documentLength(doc: DocModel): number {
   return n
 }
 
-/** Drops footnotes and inline objects whose reference elements were deleted. */
+/** Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes. */
 function collectGarbage(doc: DocModel) {
   for (const tab of allTabs(doc)) {
     const used = new Set<string>()
@@ -208,5 +208,9 @@ function collectGarbage(doc: DocModel) {
     for (const g of [tab.headers, tab.footers, tab.footnotes]) Object.values(g).forEach(walk)
     for (const id of Object.keys(tab.footnotes)) if (!used.has(id)) delete tab.footnotes[id]
     for (const id of Object.keys(tab.inlineObjects)) if (!used.has(id)) delete tab.inlineObjects[id]
+    // A named range inside a dropped footnote goes with it (as deleteHeader/deleteFooter drop theirs).
+    const live = (seg: string) => seg === '' || seg in tab.footnotes || seg in tab.headers || seg in tab.footers
+    tab.namedRanges.forEach((nr) => (nr.ranges = nr.ranges.filter((r) => live(r.segmentId))))
+    tab.namedRanges = tab.namedRanges.filter((nr) => nr.ranges.length > 0)
   }
 }

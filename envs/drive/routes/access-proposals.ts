@@ -116,12 +116,16 @@ export const accessProposalsRouter = createGoogleRouter()
         .where(and(eq(accessProposals.fileId, fileId), eq(accessProposals.id, proposalId)))
         .run()
       if (b.action !== 'ACCEPT') return
-      const role = roles[0] as 'reader'
+      const role = roles[0] as 'reader' | 'commenter' | 'writer'
       const user = findUserByEmail(db, a.recipientEmail)
       const pid = user ? permissionIdFor(db, user.id) : `proposal${a.id}`
       db.insert(permissions)
         .values({ fileId, id: pid, type: 'user', role, emailAddress: a.recipientEmail })
-        .onConflictDoUpdate({ target: [permissions.fileId, permissions.id], set: { role } })
+        // A pending ownership request lasts only while the grantee is a writer (docs/decisions/0456).
+        .onConflictDoUpdate({
+          target: [permissions.fileId, permissions.id],
+          set: { role, ...(role === 'writer' ? {} : { pendingOwner: false }) },
+        })
         .run()
       recordChange(db, fileId)
       if (b.sendNotification !== false) {

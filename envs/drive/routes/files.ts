@@ -280,6 +280,8 @@ function moveAcrossDrives(c: WorldContext, db: Db, row: BareFileRow, target: str
   setDriveOfTree(db, row, target)
   for (const fid of [row.id, ...descendants(db, row.id)]) {
     db.$client.prepare("DELETE FROM drive_permissions WHERE file_id = ? AND role = 'owner'").run(fid)
+    // The owner changes (or goes): a pending ownership request ends (docs/decisions/0456).
+    db.$client.prepare('UPDATE drive_permissions SET pending_owner = 0 WHERE file_id = ? AND pending_owner').run(fid)
     if (target === null) {
       updateRows(db, files, { ownerId: c.var.user.id }, { id: fid })
       db.insert(permissions)

@@ -24,6 +24,7 @@ type Body = {
   domain?: string
   allowFileDiscovery?: boolean
   expirationTime?: string
+  pendingOwner?: boolean
 }
 const ROLES = ['owner', 'organizer', 'fileOrganizer', 'writer', 'commenter', 'reader'] as const
 const TYPES = ['user', 'group', 'domain', 'anyone'] as const
@@ -72,8 +73,9 @@ function target(
 const DELETE_PERMISSION = 'DELETE FROM drive_permissions WHERE file_id = ? AND id = ?'
 /** A new grant, or a new role and expiration for the same grantee's (the id is the grantee's). */
 const GRANT = `INSERT INTO drive_permissions (file_id, id, type, role, email_address, domain, allow_file_discovery,
-  expiration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (file_id, id) DO UPDATE SET role = excluded.role, expiration_ms = excluded.expiration_ms`
+  expiration_ms, pending_owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (file_id, id) DO UPDATE SET role = excluded.role, expiration_ms = excluded.expiration_ms,
+  pending_owner = excluded.pending_owner`
 
 const RANKS = ['reader', 'commenter', 'writer', 'fileOrganizer', 'organizer', 'owner']
 
@@ -215,26 +217,28 @@ const domainOf = (email: string) => email.split('@')[1]?.toLowerCase() ?? ''
 
 /**
  * Refusals of a transfer, in Drive's order: items of shared drives have no owner; only the owner gives ownership
- * away; consumer accounts need the new owner's consent (the `pendingOwner` flow, not modelled); a Workspace file's
- * owner stays in its organisation.
+ * away, or the pending owner takes it (`accepting`: the caller's own permission is pending, docs/decisions/0456);
+ * consumer accounts need the new owner's consent (that pendingOwner flow); a Workspace file's owner stays in its
+ * organisation.
  */
-function checkTransfer(c: WorldContext, row: { ownerId: string; inDrive: boolean }, type: string, email: string) {
+function checkTransfer(
+  c: WorldContext,
+  row: { ownerId: string; inDrive: boolean },
+  type: string,
+  email: string,
+  accepting = false,
+) {
   if (row.inDrive)
     throw new GoogleApiError(
       'PERMISSION_DENIED',
       'teamDrivesOwnershipTransferNotSupported',
       'Ownership changes are not supported for items in shared drives.',
     )
-  if (row.ownerId !== c.var.user.id)
-    throw new GoogleApiError(
-      'PERMISSION_DENIED',
-      'insufficientFilePermissions',
-      'The user does not have sufficient permissions for this file.',
-    )
+  if (row.ownerId !== c.var.user.id && !accepting) throw notOwner()
   // Deviation: the wording of this refusal is unverified.
   if (type !== 'user') throw badRequest('Ownership can only be transferred to a user.', 'invalidSharingRequest')
   const home = domainOf(findUserById(c.var.world.db, row.ownerId)?.email ?? '')
-  if (CONSUMER.has(home))
+  if (CONSUMER.has(home) && !accepting)
     throw new GoogleApiError(
       'PERMISSION_DENIED',
       'consentRequiredForOwnershipTransfer',
@@ -246,6 +250,48 @@ function checkTransfer(c: WorldContext, row: { ownerId: string; inDrive: boolean
       'PERMISSION_DENIED',
       'ownershipChangeAcrossDomainNotPermitted',
       'Ownership can only be transferred to another user in the same organization as the current owner.',
+    )
+}
+
+const notOwner = () =>
+  new GoogleApiError(
+    'PERMISSION_DENIED',
+    'insufficientFilePermissions',
+    'The user does not have sufficient permissions for this file.',
+  )
+
+/** Whether the caller's own permission on the file is pending ownership (they may accept it). */
+function pendingFor(c: WorldContext, fileId: string, permissionId: string): boolean {
+  if (permissionId !== permissionIdFor(c.var.world.db, c.var.user.id)) return false
+  return permissionsOf(c.var.world.db, fileId).some((p) => p.id === permissionId && p.pendingOwner)
+}
+
+/**
+ * Asking a writer to take ownership (`pendingOwner`, consumer accounts' transfer): only the owner asks or withdraws,
+ * and only of a user's permission that is a writer's once written (Drive's 403 `pendingOwnerWriterRequired`).
+ * Deviation: the reasons and wording of the owner and user refusals are unverified; Drive documents the flow for
+ * consumer accounts, and whether it refuses it on a Workspace file is unknown (the mock accepts it).
+ */
+function checkPending(
+  c: WorldContext,
+  row: { ownerId: string; inDrive: boolean },
+  type: string,
+  role: string,
+  asking: boolean,
+) {
+  if (row.inDrive)
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'teamDrivesOwnershipTransferNotSupported',
+      'Ownership changes are not supported for items in shared drives.',
+    )
+  if (row.ownerId !== c.var.user.id) throw notOwner()
+  if (type !== 'user') throw badRequest('Only a user can be a pending owner.', 'invalidSharingRequest')
+  if (asking && role !== 'writer')
+    throw new GoogleApiError(
+      'PERMISSION_DENIED',
+      'pendingOwnerWriterRequired',
+      'The target user cannot be a pending owner because the target user does not have a writer role for the file.',
     )
 }
 
@@ -291,8 +337,18 @@ export const permissionsRouter = createGoogleRouter()
         'forbidden',
         "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
       )
-    if (b.role === 'owner') checkTransfer(c, row, b.type!, b.emailAddress ?? '')
     const id = permissionId(c, b)
+    const existing = permissionsOf(c.var.world.db, fileId).find((p) => p.id === id)
+    // A grant to the owner's own address would overwrite the owner's permission (the file keeps its owner).
+    // Deviation: Drive's answer to it is unverified; the refusal is update's.
+    if (existing?.role === 'owner')
+      throw new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'The owner of a file cannot be changed this way.')
+    if (b.role === 'owner')
+      checkTransfer(c, row, b.type!, b.emailAddress ?? '', b.type === 'user' && pendingFor(c, fileId, id))
+    else if (b.pendingOwner || (b.pendingOwner === false && existing?.pendingOwner))
+      checkPending(c, row, b.type!, b.role!, b.pendingOwner)
+    // Granting again keeps a pending request while the grantee stays a writer.
+    const pending = b.role === 'writer' && (b.pendingOwner ?? existing?.pendingOwner ?? false)
     const perm = c.var.world.tx((db) => {
       const values = {
         fileId,
@@ -308,17 +364,20 @@ export const permissionsRouter = createGoogleRouter()
       const discovery = v.allowFileDiscovery ? 1 : 0
       withAccessChanges(db, fileId, () => {
         if (b.role === 'owner') transferOwnership(c, fileId, b.emailAddress!, row.ownerId, q.moveToNewOwnersRoot)
-        stmt(db, GRANT).run(v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs)
+        const grant = [v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs, +pending]
+        stmt(db, GRANT).run(...grant)
       })
       // Share notifications reach world users' inboxes (default on for users and groups).
       const notify = q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group')
       if (notify && b.emailAddress && b.role !== 'owner') {
         const sharer = c.var.user
+        // Deviation: the wording of the ownership request is ours.
+        const what = pending ? 'asked you to become the owner of a file' : 'shared a file with you'
         deliverInternalMail(db, {
           from: { name: `${sharer.name} (via Google Drive)`, email: 'drive-shares-dm-noreply@google.com' },
           to: [b.emailAddress],
           subject: `${row.name}`,
-          text: `${sharer.name} (${sharer.email}) shared a file with you: ${row.name}\n${q.emailMessage ? `\n${q.emailMessage}\n` : ''}\nOpen: https://drive.google.com/open?id=${row.id}`,
+          text: `${sharer.name} (${sharer.email}) ${what}: ${row.name}\n${q.emailMessage ? `\n${q.emailMessage}\n` : ''}\nOpen: https://drive.google.com/open?id=${row.id}`,
           headers: { 'Reply-To': sharer.email },
         })
       }
@@ -344,7 +403,12 @@ export const permissionsRouter = createGoogleRouter()
         "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
       )
     if (b.role && !ROLES.includes(b.role as never)) throw badRequest(`Invalid role: ${b.role}`, 'invalid')
-    if (b.role === 'owner') checkTransfer(c, row, current.type, current.emailAddress ?? '')
+    const role = b.role ?? current.role
+    if (b.role === 'owner') checkTransfer(c, row, current.type, current.emailAddress ?? '', pendingFor(c, fileId, id))
+    else if (b.pendingOwner || (b.pendingOwner === false && current.pendingOwner))
+      checkPending(c, row, current.type, role, b.pendingOwner)
+    // A pending request lasts while the grantee is a writer; it ends when they take ownership or lose the role.
+    const pending = role === 'writer' && (b.pendingOwner ?? current.pendingOwner)
     const perm = c.var.world.tx((db) => {
       withAccessChanges(db, fileId, () => {
         if (b.role === 'owner') transferOwnership(c, fileId, current.emailAddress ?? '', row.ownerId)
@@ -352,6 +416,7 @@ export const permissionsRouter = createGoogleRouter()
         if (b.role) set.role = b.role as 'reader'
         if (b.expirationTime) set.expirationMs = Date.parse(b.expirationTime)
         if (q.removeExpiration) set.expirationMs = null
+        if (pending !== current.pendingOwner) set.pendingOwner = pending
         if (Object.keys(set).length) updateRows(db, permissions, set, { fileId, id })
       })
       return permissionsOf(db, fileId).find((p) => p.id === id)!

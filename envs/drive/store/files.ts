@@ -291,7 +291,10 @@ export function permissionsOf(db: Db, fileId: string): PermissionRow[] {
   const rows = stmt(db, `SELECT ${PERMISSION_COLUMNS} FROM drive_permissions WHERE file_id = ? ORDER BY rowid`).all(
     fileId,
   ) as Record<string, unknown>[]
-  return rows.map((r) => ({ ...r, allowFileDiscovery: r.allowFileDiscovery === 1 }) as PermissionRow)
+  return rows.map(
+    (r) =>
+      ({ ...r, allowFileDiscovery: r.allowFileDiscovery === 1, pendingOwner: r.pendingOwner === 1 }) as PermissionRow,
+  )
 }
 
 /** What a caller of effectiveRole already holds: the file's current row, the user's world user row. */

@@ -246,7 +246,7 @@ const VISIBLE = `((f.owner_id = @owner AND f.drive_id IS NULL)
         OR (j.value NOT IN containers AND (${granted('j.value')} OR ${owned('j.value')})))))`
 
 const PERMS_OF_SQL = `SELECT file_id AS fileId, id, type, role, email_address AS emailAddress, domain,
-  allow_file_discovery AS allowFileDiscovery, expiration_ms AS expirationMs
+  allow_file_discovery AS allowFileDiscovery, expiration_ms AS expirationMs, pending_owner AS pendingOwner
   FROM drive_permissions WHERE file_id IN (SELECT value FROM json_each(?))`
 
 /**
@@ -402,7 +402,11 @@ class ListingPermissions {
         string,
         unknown
       >[]) {
-        const row = { ...p, allowFileDiscovery: p.allowFileDiscovery === 1 } as PermissionRow
+        const row = {
+          ...p,
+          allowFileDiscovery: p.allowFileDiscovery === 1,
+          pendingOwner: p.pendingOwner === 1,
+        } as PermissionRow
         const list = this.#byFile.get(row.fileId)
         if (list) list.push(row)
         else this.#byFile.set(row.fileId, [row])

@@ -11,6 +11,8 @@ import type { SeriesModel } from './ops-series.ts'
 import type { DrivesModel } from './ops-drives.ts'
 import type { DocStructModel } from './ops-docs2.ts'
 import type { OwnersModel } from './ops-owners.ts'
+import type { DocSegsModel } from './ops-docs3.ts'
+import type { DocTabsModel } from './ops-tabs.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -71,6 +73,8 @@ export type Model = {
   drives: DrivesModel
   docStruct: DocStructModel
   owners: OwnersModel
+  docSegs: DocSegsModel
+  docTabs: DocTabsModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -142,6 +146,8 @@ export class Fuzz {
       drives: {},
       docStruct: { docs: {}, n: 0 },
       owners: { files: {}, marks: { ann: { changed: [] }, ben: { changed: [] } } },
+      docSegs: { docs: {}, n: 0 },
+      docTabs: { docs: {}, n: 0 },
     }
   }
 
@@ -279,8 +285,9 @@ export async function runSequence(
   steps: number,
   ops: Op[],
   setup: (f: Fuzz) => Promise<void>,
+  world: typeof FUZZ_SEED = FUZZ_SEED,
 ): Promise<RunResult> {
-  const server = await startSdkServer(FUZZ_SEED, 1)
+  const server = await startSdkServer(world, 1)
   const f = new Fuzz(new Rng(seed), server)
   const total = ops.reduce((n, o) => n + o.weight, 0)
   let failure: string | undefined

@@ -1,4 +1,4 @@
-import type { Fuzz, Op } from './engine.ts'
+import { FUZZ_SEED, type Fuzz, type Op } from './engine.ts'
 import { slackOps, slackSetup } from './ops-slack.ts'
 import { gmailOps } from './ops-gmail.ts'
 import { calendarOps } from './ops-calendar.ts'
@@ -15,6 +15,9 @@ import { shareOps } from './ops-share.ts'
 import { inviteOps } from './ops-invites.ts'
 import { docStructOps } from './ops-docs2.ts'
 import { ownersOps, ownersSetup } from './ops-owners.ts'
+import { docSegsOps } from './ops-docs3.ts'
+import { docTabsOps } from './ops-tabs.ts'
+import { CONSUMER_SEED, consumerSetup, ownersConsumerOps } from './ops-owners2.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
 
@@ -24,7 +27,9 @@ const controlOps: Op[] = [
   { name: 'control.fork', weight: 1, run: (f) => f.fork() },
 ]
 
-export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<void> }> = {
+type Family = { ops: Op[]; setup?: (f: Fuzz) => Promise<void>; world?: typeof FUZZ_SEED }
+
+export const SERVICES: Record<string, Family> = {
   gmail: { ops: gmailOps },
   calendar: { ops: calendarOps },
   docs: { ops: docsOps },
@@ -42,12 +47,24 @@ export const SERVICES: Record<string, { ops: Op[]; setup?: (f: Fuzz) => Promise<
   docsMore: { ops: docsMoreOps, setup: async (f) => void f.options.add('paragraphs') },
   docStruct: { ops: docStructOps },
   owners: { ops: ownersOps, setup: ownersSetup },
+  docSegs: { ops: docSegsOps },
+  docTabs: { ops: docTabsOps },
+  /** Its own world: Ann and Ben as consumer accounts (run it alone). */
+  ownersConsumer: { ops: ownersConsumerOps, setup: consumerSetup, world: CONSUMER_SEED },
 }
 
-/** The operations and setup for a set of services (all by default), control-plane ops included. */
-export function opsFor(names = Object.keys(SERVICES)): { ops: Op[]; setup: (f: Fuzz) => Promise<void> } {
+/**
+ * The operations, setup and world for a set of services (all but those with a world of their own by default),
+ * control-plane ops included.
+ */
+export function opsFor(names = Object.keys(SERVICES).filter((n) => !SERVICES[n]!.world)): {
+  ops: Op[]
+  setup: (f: Fuzz) => Promise<void>
+  world: typeof FUZZ_SEED
+} {
   const picked = names.map((n) => SERVICES[n]!)
   return {
+    world: picked.find((s) => s.world)?.world ?? FUZZ_SEED,
     ops: [...picked.flatMap((s) => s.ops), ...controlOps],
     setup: async (f) => {
       for (const s of picked) await s.setup?.(f)
