@@ -1,6 +1,6 @@
 import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
-import { touched, trashed } from './ops-drive.ts'
+import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
 
 // Docs structure (docs/decisions/0452): documents of paragraphs and tables; text inserted and deleted inside
 // paragraphs and cells, across paragraphs (they merge: the surviving newline keeps its bullet) and over whole tables;
@@ -91,22 +91,10 @@ async function create(f: Fuzz): Promise<void> {
   if (!r.ok) return
   const doc: Doc = { body: [{ t: 'p', text: '', bullet: false }], ranges: [], rev: r.data.revisionId ?? '', revs: [] }
   model(f).docs[r.data.documentId!] = doc
-  // With the Drive families: a document is a file at the top of Ann's My Drive.
-  if (f.model.drive.root) {
-    f.model.drive.files[r.data.documentId!] = { name: title, parent: f.model.drive.root, folder: false, trashed: false }
-    touched(f, r.data.documentId!)
-  }
+  docCreated(f, r.data.documentId!, title)
 }
 
-function pickDoc(f: Fuzz): [string, Doc] | undefined {
-  // Drive ops (when they run) may have trashed or deleted one.
-  const ids = Object.keys(model(f).docs).filter(
-    (id) => !f.model.drive.root || (f.model.drive.files[id] && !trashed(f, id)),
-  )
-  if (!ids.length) return undefined
-  const id = f.rng.pick(ids)
-  return [id, model(f).docs[id]!]
-}
+const pickDoc = (f: Fuzz) => pickLiveDoc(f, model(f).docs)
 
 const paragraphs = (doc: Doc) => doc.body.flatMap((e, i) => (e.t === 'p' ? [i] : []))
 const tables = (doc: Doc) => doc.body.flatMap((e, i) => (e.t === 'table' ? [i] : []))

@@ -1,6 +1,6 @@
 import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
-import { touched, trashed } from './ops-drive.ts'
+import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
 
 // Docs segments (docs/decisions/0456): a DEFAULT header and footer made and deleted (a second one refused, an unknown
 // id refused), footnotes made at a body index or the body's end (never in another segment), text inserted and deleted
@@ -84,22 +84,10 @@ async function create(f: Fuzz): Promise<void> {
   if (!r.ok) return
   const id = r.data.documentId!
   model(f).docs[id] = { body: '', refs: [], segs: {}, ranges: [], rev: r.data.revisionId ?? '' }
-  // With the Drive families: a document is a file at the top of Ann's My Drive.
-  if (f.model.drive.root) {
-    f.model.drive.files[id] = { name: title, parent: f.model.drive.root, folder: false, trashed: false }
-    touched(f, id)
-  }
+  docCreated(f, id, title)
 }
 
-function pickDoc(f: Fuzz): [string, Doc] | undefined {
-  // Drive ops (when they run) may have trashed or deleted one.
-  const ids = Object.keys(model(f).docs).filter(
-    (id) => !f.model.drive.root || (f.model.drive.files[id] && !trashed(f, id)),
-  )
-  if (!ids.length) return undefined
-  const id = f.rng.pick(ids)
-  return [id, model(f).docs[id]!]
-}
+const pickDoc = (f: Fuzz) => pickLiveDoc(f, model(f).docs)
 /** The body ('') or one of the document's segments. */
 const pickSeg = (f: Fuzz, doc: Doc) => (f.rng.chance(0.4) ? '' : f.rng.pick(['', ...Object.keys(doc.segs)]))
 

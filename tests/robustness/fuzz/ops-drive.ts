@@ -19,6 +19,20 @@ export function trashed(f: Fuzz, id: string): boolean {
   for (let at: File | undefined = files(f)[id]; at; at = files(f)[at.parent]) if (at.trashed) return true
   return false
 }
+/** With the Drive families: a new document is a file at the top of Ann's My Drive (the Docs families register it). */
+export function docCreated(f: Fuzz, id: string, title: string): void {
+  if (!f.model.drive.root) return
+  files(f)[id] = { name: title, parent: f.model.drive.root, folder: false, trashed: false }
+  touched(f, id)
+}
+
+/** One of a Docs family's documents at random, leaving out those Drive ops (when they run) trashed or deleted. */
+export function pickLiveDoc<T>(f: Fuzz, docs: Record<string, T>): [string, T] | undefined {
+  const ids = Object.keys(docs).filter((id) => !f.model.drive.root || (files(f)[id] && !trashed(f, id)))
+  if (!ids.length) return undefined
+  const id = f.rng.pick(ids)
+  return [id, docs[id]!]
+}
 const within = (f: Fuzz, id: string, ancestor: string): boolean => {
   for (let at: string | undefined = id; at; at = files(f)[at]?.parent) if (at === ancestor) return true
   return false

@@ -1,6 +1,6 @@
 import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
-import { touched, trashed } from './ops-drive.ts'
+import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
 
 // Docs tabs (docs/decisions/0456): tabs added at any index under any parent (nesting past three levels and an index
 // past the siblings refused), deleted with their children (the only top-level tab refused), moved among their
@@ -54,22 +54,10 @@ async function create(f: Fuzz): Promise<void> {
   const first = g.data.tabs?.[0]?.tabProperties
   f.check(first?.tabId && g.data.tabs?.length === 1, () => `a new document's tabs: ${JSON.stringify(g.data.tabs)}`)
   model(f).docs[id] = { tabs: [{ id: first!.tabId!, title: first!.title ?? '', text: '', children: [] }], gone: [] }
-  // With the Drive families: a document is a file at the top of Ann's My Drive.
-  if (f.model.drive.root) {
-    f.model.drive.files[id] = { name: title, parent: f.model.drive.root, folder: false, trashed: false }
-    touched(f, id)
-  }
+  docCreated(f, id, title)
 }
 
-function pickDoc(f: Fuzz): [string, Doc] | undefined {
-  // Drive ops (when they run) may have trashed or deleted one.
-  const ids = Object.keys(model(f).docs).filter(
-    (id) => !f.model.drive.root || (f.model.drive.files[id] && !trashed(f, id)),
-  )
-  if (!ids.length) return undefined
-  const id = f.rng.pick(ids)
-  return [id, model(f).docs[id]!]
-}
+const pickDoc = (f: Fuzz) => pickLiveDoc(f, model(f).docs)
 
 async function addTab(f: Fuzz): Promise<void> {
   const picked = pickDoc(f)
