@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import type { ProgramStep } from '../../gym/task.ts'
+import { familyTask as task, http, oracleGym, oracleParams } from './support.ts'
+
+// Round 24 of the reward red team (docs/decisions/0459).
+
+describe('gmail-forward-attachment: the invoice mail forwarded as an attachment (message/rfc822)', () => {
+  const { judge } = oracleGym()
+  const t = task('gmail-forward-attachment')
+  const p = oracleParams(t)
+  const find = (q: string, as: string) =>
+    http('GET', '/gmail/v1/users/me/messages', { query: { q } }, { [as]: 'messages.0.id' })
+  const raw = (as: string) =>
+    http('GET', `/gmail/v1/users/me/messages/{{${as}}}`, { query: { format: 'raw' } }, { [`${as}raw`]: 'raw' })
+  const csv = (as: string): ProgramStep[] => [
+    http(
+      'GET',
+      `/gmail/v1/users/me/messages/{{${as}}}`,
+      {},
+      { [`${as}att`]: 'payload.parts[filename~=.csv].body.attachmentId' },
+    ),
+    http('GET', `/gmail/v1/users/me/messages/{{${as}}}/attachments/{{${as}att}}`, {}, { [`${as}data`]: 'data' }),
+  ]
+  const eml = (as: string) => ({
+    filename: 'invoice.eml',
+    contentType: 'message/rfc822',
+    content: `{{${as}raw}}`,
+    encoding: 'base64',
+  })
+  const file = (as: string) => ({
+    filename: 'invoice.csv',
+    contentType: 'text/csv',
+    content: `{{${as}data}}`,
+    encoding: 'base64',
+  })
+  const send = (attachments: unknown[]) =>
+    http('POST', '/gmail/v1/users/me/messages/send', {
+      body: {
+        raw: {
+          $rfc822: {
+            from: '{{me}}',
+            to: p.to,
+            subject: `Fwd: ${p.subject}`,
+            text: 'Hi,\n\nPlease process the attached invoice.\n\nThanks',
+            attachments,
+          },
+        },
+      },
+    })
+  const me = http('GET', '/gmail/v1/users/me/profile', {}, { me: 'emailAddress' })
+  const inv = String(p.filename).replace(/\.csv$/, '')
+  const look: ProgramStep[] = [
+    me,
+    find(`has:attachment ${inv}`, 'a'),
+    raw('a'),
+    find(`has:attachment ${p.wrong[0]}`, 'b'),
+    raw('b'),
+    ...csv('a'),
+    ...csv('b'),
+    find('subject:statement', 'c'),
+    raw('c'),
+  ]
+  const done = t.reference.filter((s) => s.tool === 'done')
+  const run = async (attachments: unknown[]) => (await judge(t, [...look, send(attachments), ...done])).reward
+  it('pays with the right mail alone inside; the wrong mail, an extra file or mail, or the file twice do not', async () => {
+    const got = []
+    for (const a of [
+      [eml('a')],
+      [eml('b')],
+      [eml('a'), file('b')],
+      [eml('a'), file('a')],
+      [eml('c'), file('a')],
+      [file('a')],
+    ])
+      got.push(await run(a))
+    expect(got).toEqual([1, 0, 0, 0, 0, 1])
+  })
+})
