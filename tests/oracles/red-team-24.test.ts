@@ -76,3 +76,22 @@ describe('gmail-forward-attachment: the invoice mail forwarded as an attachment 
     expect(got).toEqual([1, 0, 0, 0, 0, 1])
   })
 })
+
+describe('docs-numbered-steps: the steps listed with letters or numerals', () => {
+  const { judge } = oracleGym()
+  const t = task('docs-numbered-steps')
+  const withPreset = (preset: string) =>
+    JSON.parse(JSON.stringify(t.reference).replace('NUMBERED_DECIMAL_ALPHA_ROMAN', preset)) as ProgramStep[]
+  it('letters (A, B, C) earn nothing; decimal, zero-padded and roman numerals pay', async () => {
+    const got = []
+    for (const preset of [
+      'NUMBERED_UPPERALPHA_ALPHA_ROMAN',
+      'NUMBERED_DECIMAL_ALPHA_ROMAN',
+      'NUMBERED_DECIMAL_NESTED',
+      'NUMBERED_ZERODECIMAL_ALPHA_ROMAN',
+      'NUMBERED_UPPERROMAN_UPPERALPHA_DECIMAL',
+    ])
+      got.push((await judge(t, withPreset(preset))).reward)
+    expect(got).toEqual([0, 1, 1, 1, 1])
+  })
+})
