@@ -95,3 +95,25 @@ describe('docs-numbered-steps: the steps listed with letters or numerals', () =>
     expect(got).toEqual([0, 1, 1, 1, 1])
   })
 })
+
+describe("calendar-reschedule-instance: the moved instance's colour and reminders", () => {
+  const { judge } = oracleGym()
+  const t = task('calendar-reschedule-instance')
+  const withPatch = (extra: Record<string, unknown>): ProgramStep[] =>
+    t.reference.map((s) => {
+      const a = s.args as { method?: string; body?: Record<string, unknown> }
+      return a.method === 'PATCH' ? ({ ...s, args: { ...a, body: { ...a.body, ...extra } } } as ProgramStep) : s
+    })
+  it('recoloured or with its reminders silenced earns nothing; the default reminders said outright pay', async () => {
+    const got: number[] = []
+    for (const extra of [
+      { colorId: '11' },
+      { reminders: { useDefault: false, overrides: [] } },
+      { reminders: { useDefault: false, overrides: [{ method: 'popup', minutes: 1 }] } },
+      { reminders: { useDefault: true } },
+    ])
+      got.push((await judge(t, withPatch(extra))).reward)
+    expect(got).toEqual([0, 0, 0, 1])
+    expect((await judge(t, t.reference)).reward).toBe(1)
+  })
+})
