@@ -62,7 +62,7 @@ describe('gmail-forward-attachment: the invoice mail forwarded as an attachment 
   ]
   const done = t.reference.filter((s) => s.tool === 'done')
   const run = async (attachments: unknown[]) => (await judge(t, [...look, send(attachments), ...done])).reward
-  it('pays with the right mail alone inside; the wrong mail, an extra file or mail, or the file twice do not', async () => {
+  it('pays with the right mail alone inside; the wrong mail, another file or mail, the file twice do not', async () => {
     const got = []
     for (const a of [
       [eml('a')],
@@ -115,5 +115,33 @@ describe("calendar-reschedule-instance: the moved instance's colour and reminder
       got.push((await judge(t, withPatch(extra))).reward)
     expect(got).toEqual([0, 0, 0, 1])
     expect((await judge(t, t.reference)).reward).toBe(1)
+  })
+})
+
+describe('drive-comment-resolve: the answer withdrawn, denied or hedged', () => {
+  const { judge } = oracleGym()
+  const t = task('drive-comment-resolve')
+  const p = oracleParams(t)
+  const [date] = p.answers as string[]
+  // Another day of the same month, which no file names.
+  const other = date!.replace(/ (\d+),/, (_, d: string) => ` ${Number(d) < 15 ? Number(d) + 10 : Number(d) - 10},`)
+  const post = t.reference.at(-1)!
+  const withReply = (content: string): ProgramStep[] => {
+    const a = post.args as { body: Record<string, unknown> }
+    return [...t.reference.slice(0, -1), { ...post, args: { ...a, body: { ...a.body, content } } } as ProgramStep]
+  }
+  const reply = post.args as { path: string }
+  const saved = { ...post, save: { rid: 'id' } } as ProgramStep
+  const drop = http('DELETE', `${reply.path}/{{rid}}`, {})
+  it('a deleted reply, a denied date or a date with another beside it earn nothing; plain answers pay', async () => {
+    const got = [
+      (await judge(t, t.reference)).reward,
+      (await judge(t, [...t.reference.slice(0, -1), saved, drop])).reward,
+      (await judge(t, withReply(`Not ${date}: the launch date is still TBD.`))).reward,
+      (await judge(t, withReply(`${date} or ${other}, not settled yet.`))).reward,
+      (await judge(t, withReply(`Confirmed: ${p.answers[1]}, per the launch calendar.`))).reward,
+      (await judge(t, withReply(`It's ${date}, not TBD any more. Updating the plan is yours.`))).reward,
+    ]
+    expect(got).toEqual([1, 0, 0, 0, 1, 1])
   })
 })
