@@ -19,12 +19,11 @@ const time = (t: StoredTime): Json =>
  *   (live entries only)
  * - events: `<calendarId>/<eventId>` → { calendarId, id, summary, description, location, status, start, end,
  *   attendees: [{email, responseStatus, optional, displayName?, comment?, resource (rooms only)}], recurrence,
- *   recurringEventId,
- *   originalStartTime, organizer, creator, iCalUID, sequence, transparency,
- *   visibility, colorId, meetLink, updated, organizerName? (0420), details?, privateDetails? (free text beside
- *   title, description and location: attachments, conference, hangout link (0420), source, extended properties;
- *   docs/decisions/0409) } — one entry per calendar
- *   the event is on (attendees' copies included)
+ *   recurringEventId, originalStartTime, organizer, creator, iCalUID, sequence, transparency, visibility, colorId,
+ *   meetLink, updated, organizerName? (0420), reminders? (the copy's own, where not the defaults: 0459), details?,
+ *   privateDetails? (free text beside title, description and location: attachments, conference, hangout link
+ *   (0420), source, extended properties; docs/decisions/0409) } — one entry per calendar the event is on
+ *   (attendees' copies included)
  * - channels: `<channelId>/<resourceId>` → { id, resourceId, resourceUri, user, address, expiration }
  */
 export function dumpCalendar(world: World): ServiceState {
@@ -143,8 +142,20 @@ function eventEntity(r: EventRow): Record<string, Json> {
     updated: new Date(r.updatedMs).toISOString(),
     // The name guests see beside the organizer (a secondary calendar's title by default; 0420), where set.
     ...(r.organizerName ? { organizerName: r.organizerName } : {}),
+    ...remindersOf(d.reminders),
     ...detailsOf(d as unknown as Details),
   }
+}
+
+/**
+ * A copy's own reminders where they are not the calendar's defaults (`useDefault: false`: its overrides, maybe
+ * none; docs/decisions/0459); absent otherwise, so events on the defaults are as before.
+ */
+function remindersOf(v: unknown): { reminders?: Json } {
+  const r = v as { useDefault?: unknown; overrides?: { method?: unknown; minutes?: unknown }[] } | undefined
+  if (!r || r.useDefault !== false) return {}
+  const overrides = (r.overrides ?? []).map((o) => ({ method: String(o?.method ?? ''), minutes: Number(o?.minutes) }))
+  return { reminders: { useDefault: false, overrides } }
 }
 
 type Details = {

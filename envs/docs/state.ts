@@ -3,7 +3,7 @@ import type { World } from '../core/world.ts'
 import { isOrdered } from './model/lists.ts'
 import { allTabs } from './model/segment.ts'
 import { parasIn } from './model/locate.ts'
-import type { Block, DocModel, El, TabModel } from './model/types.ts'
+import type { Block, DocModel, El, Obj, TabModel } from './model/types.ts'
 import { blocksText, elText, plainText } from './render/text.ts'
 import { baseView, pendingSuggestions } from './model/suggest.ts'
 import { revisionIdOf } from './store/documents.ts'
@@ -19,7 +19,7 @@ import { readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
  *     tabs: [{ tabId, title, index, parentTabId: string|null,
  *              text: string,             // this tab's body as plain text
  *              paragraphs: [{ text, namedStyleType, alignment: string|null,
- *                             bullet: { listId, nestingLevel, ordered } | null,
+ *                             bullet: { listId, nestingLevel, ordered, glyphType? } | null,
  *                             bold: boolean, italic: boolean, underline: boolean,   // true when every text run has it
  *                             links: string[],
  *                             styled: [{ text, bold?, italic?, underline?, strikethrough?, smallCaps?, link?,
@@ -40,6 +40,20 @@ import { readTable, tableRead, type TableRead } from '../core/dump-rows.ts'
  * empty one for every new Doc).
  */
 
+/**
+ * A paragraph's list membership. An ordered list's item also says its level's `glyphType` (DECIMAL, UPPER_ALPHA,
+ * ROMAN, …: docs/decisions/0459), so that letters are told from numbers; an unordered item has none.
+ */
+function bulletOf(listId: string, nestingLevel: number, list: Obj | undefined): Json {
+  const ordered = isOrdered(list)
+  const out: Record<string, Json> = { listId, nestingLevel, ordered }
+  if (ordered) {
+    const levels = (list?.listProperties as Obj | undefined)?.nestingLevels as Obj[] | undefined
+    out.glyphType = String(levels?.[nestingLevel]?.glyphType ?? 'GLYPH_TYPE_UNSPECIFIED')
+  }
+  return out
+}
+
 function paragraphs(blocks: readonly Block[], tab: TabModel): Json[] {
   return blocks.flatMap((b): Json[] => {
     if (b.t !== 'p') return []
@@ -50,13 +64,7 @@ function paragraphs(blocks: readonly Block[], tab: TabModel): Json[] {
         text: b.els.map(elText).join('').replace(/\n$/, ''),
         namedStyleType: String(b.style.namedStyleType ?? 'NORMAL_TEXT'),
         alignment: typeof b.style.alignment === 'string' ? b.style.alignment : null,
-        bullet: b.bullet
-          ? {
-              listId: b.bullet.listId,
-              nestingLevel: b.bullet.nestingLevel ?? 0,
-              ordered: isOrdered(tab.lists[b.bullet.listId]),
-            }
-          : null,
+        bullet: b.bullet ? bulletOf(b.bullet.listId, b.bullet.nestingLevel ?? 0, tab.lists[b.bullet.listId]) : null,
         bold: all('bold'),
         italic: all('italic'),
         underline: all('underline'),

@@ -26,7 +26,7 @@ import { noteChangedIds } from '../core/diff.ts'
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
  * - messages: { userId, id, threadId, messageId (RFC 822 Message-ID), inReplyTo, from, fromName, to[], cc[], bcc[],
  *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO),
- *   attachments[{filename, mimeType, size, sha256}],
+ *   attachments[{filename, mimeType, size, sha256, attachments? (an attached message's own files, 0459)}],
  *   visibleText (everything a reader can see: every plain and de-tagged HTML body part — inline elements joined,
  *   character references decoded, the text of comments and style/script elements kept (htmlReaderText, 0400), the
  *   links, image texts and tooltips of its tags (0437) — and the text of attached text files, of any part whose bytes
@@ -61,17 +61,35 @@ type FromSource = {
 type FromBody = { text: Json; attachments: Json; visibleText: Json }
 
 function fromBody(root: MimePart): FromBody {
-  const files: Json[] = []
   const seen: string[] = []
+  const visit = (p: MimePart) => (p.parts.length ? p.parts.forEach(visit) : read(p, seen, 0))
+  visit(root)
+  const files = filesOf(root, 0)
+  return { text: bodyText(root).slice(0, 4000), attachments: files, visibleText: seen.join('\n').slice(0, VISIBLE_MAX) }
+}
+
+/**
+ * The attached files of a part tree, in order. An attached message (`message/rfc822`, three levels deep, as `read`
+ * goes) also lists its own attached files as `attachments` (docs/decisions/0459: a mail forwarded as an attachment
+ * carries its files one level down); the field is absent on every other file.
+ */
+function filesOf(root: MimePart, depth: number): Json[] {
+  const files: Json[] = []
   const walk = (p: MimePart) => {
-    if (p.parts.length) p.parts.forEach(walk)
-    else if (p.isAttachment) {
-      files.push({ filename: p.filename, mimeType: p.mimeType, size: p.body?.length ?? 0, sha256: sha256(p.body) })
+    if (p.parts.length) return p.parts.forEach(walk)
+    if (!p.isAttachment) return
+    const file: Record<string, Json> = {
+      filename: p.filename,
+      mimeType: p.mimeType,
+      size: p.body?.length ?? 0,
+      sha256: sha256(p.body),
     }
-    if (!p.parts.length) read(p, seen, 0)
+    if (p.mimeType === 'message/rfc822' && p.body?.length && depth < 3)
+      file.attachments = filesOf(parseMime(p.body), depth + 1)
+    files.push(file)
   }
   walk(root)
-  return { text: bodyText(root).slice(0, 4000), attachments: files, visibleText: seen.join('\n').slice(0, VISIBLE_MAX) }
+  return files
 }
 
 /**

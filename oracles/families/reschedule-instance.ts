@@ -40,6 +40,8 @@ const roster = (e: Entity) =>
     : []
 /** What guests see of an occurrence besides time and text: held or tentative, busy or free, who sees it, its call. */
 const KEPT = ['status', 'transparency', 'visibility', 'meetLink']
+/** The organizer's own view of it: its colour and reminders (silenced reminders miss the meeting; 0459). */
+const OWN = ['colorId', 'reminders']
 const rowsOf = (c: EntityChange): Entity[] =>
   c.op === 'inserted'
     ? [c.after as Entity]
@@ -52,9 +54,10 @@ const iso = (ms: number | undefined) => (ms === undefined ? 'none' : new Date(ms
 /**
  * One instance of a recurring series moved, and nothing else: the organizer's calendar holds an exception of the
  * series (recurringEventId + originalStartTime) that is not cancelled, starts and ends at the requested instants and
- * otherwise matches the series (title, description, location, guests); the guest's copy follows. The series row,
- * every other instance and the near-duplicate series stay unchanged (checked on the diff), cancelling an event is an
- * unrequested delete, and any other change besides invitation mail and read marks is collateral.
+ * otherwise matches the series (title, description, location, guests, status, busy time, visibility, call, colour,
+ * reminders); the guest's copy follows. The series row, every other instance and the near-duplicate series stay
+ * unchanged (checked on the diff), cancelling an event is an unrequested delete, and any other change besides
+ * invitation mail and read marks is collateral.
  */
 export function rescheduleInstance({
   initial,
@@ -102,6 +105,11 @@ export function rescheduleInstance({
       name: "keeping the series' status, busy time, visibility and call",
       ok: !!ex && !!master && KEPT.every((k) => equal(ex[k], master[k])),
       note: ex && master ? KEPT.filter((k) => !equal(ex[k], master[k])).join(', ') || undefined : undefined,
+    },
+    {
+      name: "keeping the series' colour and reminders",
+      ok: !!ex && !!master && OWN.every((k) => equal(ex[k], master[k])),
+      note: ex && master ? OWN.filter((k) => !equal(ex[k], master[k])).join(', ') || undefined : undefined,
     },
     {
       name: 'with the same guests (the colleague still invited)',

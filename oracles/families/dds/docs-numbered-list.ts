@@ -7,8 +7,14 @@ export type DocsNumberedListParams = { actor: string; title: string; items: stri
 type Para = {
   text: string
   namedStyleType: string
-  bullet: { listId: string; nestingLevel: number; ordered: boolean } | null
+  bullet: { listId: string; nestingLevel: number; ordered: boolean; glyphType?: string } | null
 }
+
+/**
+ * The glyph types that number (Docs' dump names the glyph of an ordered item's level): digits and roman numerals.
+ * Letters (ALPHA, UPPER_ALPHA) order a list but do not number it (docs/decisions/0459).
+ */
+const NUMERALS = new Set(['DECIMAL', 'ZERO_DECIMAL', 'ROMAN', 'UPPER_ROMAN'])
 
 const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] => {
   const doc = state.services.docs?.entities.documents?.[id ?? ''] as Entity | undefined
@@ -18,9 +24,9 @@ const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] 
 
 /**
  * Turn one section's lines into a single numbered list. In the named document, the paragraphs listed become items of
- * one ordered list at the top level; every other paragraph keeps its list state and style (the other plain section,
- * the bulleted section); the text is unchanged (retyping the steps with "1." fails); the near-duplicate document and
- * everything else stay unchanged.
+ * one ordered list at the top level, numbered with digits or roman numerals (letters fail); every other paragraph
+ * keeps its list state and style (the other plain section, the bulleted section); the text is unchanged (retyping the
+ * steps with "1." fails); the near-duplicate document and everything else stay unchanged.
  */
 export function docsNumberedList({
   initial,
@@ -50,7 +56,9 @@ export function docsNumberedList({
       name: 'every step is a numbered list item',
       ok:
         items.length === p.items.length &&
-        items.every((a) => a.bullet?.ordered === true && a.bullet.nestingLevel === 0),
+        items.every(
+          (a) => a.bullet?.ordered === true && a.bullet.nestingLevel === 0 && NUMERALS.has(a.bullet.glyphType ?? ''),
+        ),
     },
     { name: 'the steps form one list', ok: lists.size === 1 },
     {

@@ -3,6 +3,7 @@ import type { Entity, OracleInput, OracleResult, Violation } from '../../types.t
 import { entities, nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 import { fileIdByName } from '../doc-correction.ts'
 import { namesWrong } from '../../artifacts.ts'
+import { checkAnswer, type Expected } from '../../answer.ts'
 
 export type DriveCommentResolveParams = {
   actor: string
@@ -20,9 +21,9 @@ const low = (v: unknown) => String(v ?? '').toLowerCase()
 
 /**
  * Answer and resolve one comment. On the named file, the asker's comment is resolved and has a reply by the actor that
- * gives the answer (and no wrong one), and only that one reply; every other comment thread is as it was (no reply,
- * no change of state),
- * nothing was deleted, and nothing else changed. Resolving with an empty reply, or answering another thread, fails.
+ * gives the answer (read as a date answer: not denied, not hedged, not deleted; 0459) and no wrong one, and only that
+ * one reply; every other comment thread is as it was (no reply, no change of state), nothing was deleted, and nothing
+ * else changed. Resolving with an empty reply, or answering another thread, fails.
  */
 export function driveCommentResolve({
   initial,
@@ -43,10 +44,20 @@ export function driveCommentResolve({
   const mine = replies.filter((x) => x.commentId === target?.id && x.fileId === fileId)
   const text = mine.map((x) => low(x.content)).join('\n')
   const byActor = mine.length > 0 && mine.every((x) => low(x.author) === actorEmail)
+  // What the asker reads: the replies not deleted, read as a date answer is (0459).
+  const shown = mine
+    .filter((x) => x.deleted !== true)
+    .map((x) => String(x.content ?? ''))
+    .join('\n')
   const checks = [
     { name: 'the question is on the file', ok: target !== undefined },
     { name: 'the comment is resolved', ok: targetAfter?.resolved === true },
-    { name: 'a reply gives the answer', ok: byActor && p.answers.some((a) => text.includes(a.toLowerCase())) },
+    {
+      // A deleted reply shows nothing; a date denied ("not June 4") or offered with another ("June 4 or a week
+      // later") does not answer (answer.ts, as answer tasks read dates: docs/decisions/0459).
+      name: 'a reply gives the answer',
+      ok: byActor && answers(shown, p.answers, p.wrong),
+    },
     // One answer, not a string of them (a second reply, even an empty one that resolves again, is noise to the asker).
     { name: 'the thread gained exactly one reply', ok: mine.length === 1, note: `${mine.length}` },
     {
@@ -69,4 +80,16 @@ export function driveCommentResolve({
     readStateChanges,
   ])
   return verdict(checks, violations, { replies: mine.length })
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+/**
+ * Whether `text` states the answer as a date answer is read (checkAnswer: stated, not denied, no other date offered
+ * beside it, no wrong one), the date being the answers' ISO spelling; answers without one are looked for as written.
+ */
+function answers(text: string, right: string[], wrong: string[]): boolean {
+  const iso = right.find((a) => ISO_DATE.test(a))
+  if (!iso) return right.some((a) => low(text).includes(a.toLowerCase()))
+  const others = wrong.filter((w) => ISO_DATE.test(w)).map((date): Expected => ({ kind: 'date', date }))
+  return checkAnswer(text, { kind: 'date', date: iso }, others).ok
 }

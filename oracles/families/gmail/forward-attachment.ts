@@ -17,7 +17,8 @@ export type ForwardAttachmentParams = {
  * Forward a mail with its attachment: exactly one mail is delivered, to `to` only, with exactly one attachment whose
  * bytes (sha256) equal the original's (a retyped copy or a made-up file fails; attaching a second file fails), and no
  * wrong invoice named; mail labelled SENT without being sent is a forgery; nothing but the sent mail and read marks may
- * change.
+ * change. A mail forwarded as an attachment (`message/rfc822`) counts as the files it carries (0459): the colleague
+ * opens it and finds the original file, as a forward inline gives it.
  */
 export function forwardAttachment({
   initial,
@@ -30,7 +31,7 @@ export function forwardAttachment({
   const want = ((original?.attachments ?? []) as Entity[]).find((a) => a.filename === p.filename)?.sha256
   const d = deliveredMail(initial, final, actions, p.actor)
   const [only] = d.sent
-  const files = ((only?.attachments ?? []) as Entity[]).map((a) => String(a.sha256))
+  const files = delivered((only?.attachments ?? []) as Entity[])
   const checks = [
     { name: 'the original mail and its attachment exist', ok: want !== undefined },
     { name: 'exactly one mail is sent', ok: d.sent.length === 1, note: `${d.sent.length} sent` },
@@ -45,4 +46,14 @@ export function forwardAttachment({
     ...nothingElseChanged(diff, [...mailEffects(p.actor, d), readStateChanges]),
   ]
   return verdict(checks, violations, { sent: d.sent.length })
+}
+
+/**
+ * The files a recipient gets, by sha256: an attached message with files of its own counts as those files (each
+ * level down, as the dump lists them); any other attachment, and an attached message without files, as itself.
+ */
+function delivered(files: Entity[]): string[] {
+  return files.flatMap((a) =>
+    Array.isArray(a.attachments) && a.attachments.length ? delivered(a.attachments as Entity[]) : [String(a.sha256)],
+  )
 }
