@@ -56,7 +56,7 @@ describe('calendar: an imported event later patched by its organizer invites its
   const { judge } = oracleGym()
   // calendar-book-room: a room does not accept a copy (0451), patched or not.
   const families = MEETING_FAMILIES.filter((id) => id !== 'calendar-book-room')
-  it("pays as an inserted event does (the guests have their copies); a stranger's event copied still does not", async () => {
+  it("pays as an inserted event does (guests have their copies); a stranger's event copied does not", async () => {
     const got: unknown[] = []
     const stranger = { organizer: { email: 'someone@elsewhere.test' } }
     for (const id of families) {
@@ -92,7 +92,7 @@ const withFigureLines = (t: TaskSpec, edit: (label: string, figures: string[], i
 describe('quarter-close: each final figure under its own label', () => {
   const { judge } = oracleGym()
   const t = task('quarter-close')
-  it("a bare figure or one under another metric's label earns nothing; a label with a currency still pays", async () => {
+  it("a bare figure or one under another metric's label earns nothing; a label with a currency pays", async () => {
     const got = [
       (await judge(t, t.reference)).reward,
       (

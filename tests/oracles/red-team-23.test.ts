@@ -92,7 +92,7 @@ describe('calendar-reschedule-instance: the moved instance changed beyond its ti
       const a = s.args as { method?: string; body?: Record<string, unknown> }
       return a.method === 'PATCH' ? ({ ...s, args: { ...a, body: { ...a.body, ...extra } } } as ProgramStep) : s
     })
-  it('made tentative, free, private or with the colleague optional earns nothing; said as it was, it pays', async () => {
+  it('made tentative, free, private or the colleague optional earns nothing; said as it was, it pays', async () => {
     const got: number[] = []
     for (const extra of [
       { status: 'tentative' },
@@ -113,7 +113,7 @@ describe('gmail-label-sender: the nested label made with its parent', () => {
   const label = (t.oracle.params as { label: string }).label
   const parent = label.split('/')[0]!
   const make = (name: string) => http('POST', '/gmail/v1/users/me/labels', { body: { name } })
-  it('an empty parent label created first still pays; another new label, or the parent put on mail, does not', async () => {
+  it('an empty parent label made first pays; another new label, or the parent put on mail, does not', async () => {
     const withFirst = (more: ProgramStep[]): ProgramStep[] => [...more, ...t.reference]
     const parentOnMail = thenDone(t, [
       http('GET', '/gmail/v1/users/me/labels', {}, { pid: `labels[name=${parent}].id` }),

@@ -171,7 +171,7 @@ describe('chat.scheduleMessage', () => {
     expect((await w.api('chat.scheduledMessages.list', {})).scheduled_messages).toEqual([])
     expect((await w.api('chat.scheduleMessage', { channel: id, text: 'x', post_at: 1 })).error).toBe('time_in_past')
   })
-  it('posts a scheduled reply with reply_broadcast to the channel too; a plain scheduled reply stays in its thread', async () => {
+  it('posts a scheduled reply with reply_broadcast to the channel too; a plain one stays in its thread', async () => {
     const w = slackWorld()
     const id = await w.channel('general')
     const parent = await w.api('chat.postMessage', { channel: id, text: 'Deploy tonight?' })
