@@ -59,17 +59,20 @@ function shiftDelete(doc: Doc, a: number, b: number) {
   doc.ranges = doc.ranges.filter((r) => r.start < r.end || !r.sure)
 }
 
-async function batch(
+/** One `documents.batchUpdate` of a Docs family, named `documents.batchUpdate (<family>)` in its trace. */
+export function docsBatch(
   f: Fuzz,
+  family: string,
   id: string,
   requests: docs_v1.Schema$Request[],
   writeControl?: docs_v1.Schema$WriteControl,
 ) {
-  const r = await f.google('documents.batchUpdate (structure)', true, () =>
+  return f.google(`documents.batchUpdate (${family})`, true, () =>
     f.docs.documents.batchUpdate({ documentId: id, requestBody: { requests, writeControl } }),
   )
-  return r
 }
+const batch = (f: Fuzz, id: string, requests: docs_v1.Schema$Request[], writeControl?: docs_v1.Schema$WriteControl) =>
+  docsBatch(f, 'structure', id, requests, writeControl)
 
 /** After a batch that must pass: the new revision is kept and the document compared with the model. */
 async function applied(f: Fuzz, id: string, r: Awaited<ReturnType<typeof batch>>, what: string) {

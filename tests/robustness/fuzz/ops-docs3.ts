@@ -1,5 +1,6 @@
 import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
+import { docsBatch } from './ops-docs2.ts'
 import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
 
 // Docs segments (docs/decisions/0456): a DEFAULT header and footer made and deleted (a second one refused, an unknown
@@ -61,11 +62,7 @@ function dropSegment(doc: Doc, seg: string) {
   doc.ranges = doc.ranges.filter((r) => r.seg !== seg)
 }
 
-async function batch(f: Fuzz, id: string, requests: docs_v1.Schema$Request[]) {
-  return f.google('documents.batchUpdate (segments)', true, () =>
-    f.docs.documents.batchUpdate({ documentId: id, requestBody: { requests } }),
-  )
-}
+const batch = (f: Fuzz, id: string, requests: docs_v1.Schema$Request[]) => docsBatch(f, 'segments', id, requests)
 
 async function applied(f: Fuzz, id: string, r: Awaited<ReturnType<typeof batch>>, what: string) {
   f.check(r.ok, () => `${what}: ${r.status} ${JSON.stringify(r.data).slice(0, 400)}`)

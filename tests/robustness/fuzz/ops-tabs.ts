@@ -1,5 +1,6 @@
 import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
+import { docsBatch } from './ops-docs2.ts'
 import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
 
 // Docs tabs (docs/decisions/0456): tabs added at any index under any parent (nesting past three levels and an index
@@ -27,11 +28,7 @@ function walk(tabs: Tab[], level = 0, out: { tab: Tab; siblings: Tab[]; level: n
   return out
 }
 
-async function batch(f: Fuzz, id: string, requests: docs_v1.Schema$Request[]) {
-  return f.google('documents.batchUpdate (tabs)', true, () =>
-    f.docs.documents.batchUpdate({ documentId: id, requestBody: { requests } }),
-  )
-}
+const batch = (f: Fuzz, id: string, requests: docs_v1.Schema$Request[]) => docsBatch(f, 'tabs', id, requests)
 async function applied(f: Fuzz, id: string, r: Awaited<ReturnType<typeof batch>>, what: string) {
   f.check(r.ok, () => `${what}: ${r.status} ${JSON.stringify(r.data).slice(0, 400)}`)
   if (f.model.drive.root) touched(f, id)
