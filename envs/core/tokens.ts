@@ -62,7 +62,7 @@ export const DEFAULT_SLACK_USER_SCOPES = [
 
 /**
  * Scopes a seeded Google user token holds unless the seed narrows them: every scope the served methods need
- * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/token/resource scopes, Data Transfer, IAM) and
+ * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/org unit/token/resource scopes, Data Transfer, IAM) and
  * sign-in.
  */
 export const FULL_GOOGLE_SCOPES = [
@@ -77,6 +77,7 @@ export const FULL_GOOGLE_SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.user.security',
   'https://www.googleapis.com/auth/admin.directory.group',
   'https://www.googleapis.com/auth/admin.directory.group.member',
+  'https://www.googleapis.com/auth/admin.directory.orgunit',
   'https://www.googleapis.com/auth/admin.datatransfer',
   'https://www.googleapis.com/auth/admin.directory.resource.calendar',
   'https://www.googleapis.com/auth/cloud-platform',

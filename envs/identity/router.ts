@@ -6,6 +6,7 @@ import { oidcRouter } from './routes/oidc.ts'
 import { directoryTokensRouter } from './routes/directory-tokens.ts'
 import { directoryUsersRouter } from './routes/directory-users.ts'
 import { directoryGroupsRouter } from './routes/directory-groups.ts'
+import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
 import { dataTransferRouter } from './routes/datatransfer.ts'
 import { iamRouter } from './routes/iam.ts'
@@ -18,6 +19,7 @@ export const router = createGoogleRouter()
   .route('/', directoryTokensRouter)
   .route('/', directoryUsersRouter)
   .route('/', directoryGroupsRouter)
+  .route('/', directoryOrgUnitsRouter)
   .route('/', dataTransferRouter)
   .route('/', directoryResourcesRouter)
   .route('/', iamRouter)

@@ -78,6 +78,18 @@ export const identityUsers = sqliteTable('identity_users', {
   changePasswordAtNextLogin: integer('change_password', { mode: 'boolean' }).notNull().default(false),
 })
 
+/**
+ * Organizational units below the root (the root, `/`, is implied: every workspace has it). `path` is the unit's full
+ * path (`/Sales/EMEA`), rewritten for the whole subtree when a unit is renamed or moved; users name their unit by
+ * path (identity_users.org_unit_path). `id` is the Directory's `orgUnitId` without its `id:` prefix.
+ */
+export const identityOrgUnits = sqliteTable('identity_org_units', {
+  id: text('id').primaryKey(),
+  path: text('path').notNull(),
+  description: text('description').notNull().default(''),
+  blockInheritance: integer('block_inheritance', { mode: 'boolean' }).notNull().default(false),
+})
+
 /** Admin SDK Data Transfer requests: what moved from one user to another, per application. */
 export const identityTransfers = sqliteTable('identity_transfers', {
   id: text('id').primaryKey(),
@@ -158,6 +170,7 @@ export const identityTables = [
   identityRefreshTokens,
   identityAccessTokens,
   identityUsers,
+  identityOrgUnits,
   identityTransfers,
   identityRoles,
   identityServiceAccounts,

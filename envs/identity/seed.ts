@@ -10,6 +10,7 @@ import type { World } from '../core/world.ts'
 import { identityClients, identityGrants, identityRoles } from './schema.ts'
 import { factsOf, saveFacts } from './store/users.ts'
 import { addMember, insertGroup } from './store/groups.ts'
+import { ensureUnitPath, saveUnit } from './store/org-units.ts'
 import { normalizeScopes } from './store/oauth.ts'
 import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-accounts.ts'
 
@@ -42,6 +43,11 @@ const SeedDirectoryUser = z.object({
   orgUnitPath: z.string().regex(/^\//).default('/'),
   created: SeedTime.optional(),
 })
+/** An organizational unit (its missing ancestors are made too); units users name are made without being listed. */
+const SeedOrgUnit = z.object({
+  path: z.string().regex(/^\/[^/]/),
+  description: z.string().default(''),
+})
 const SeedGroup = z.object({
   email: z.email(),
   name: z.string().min(1),
@@ -62,6 +68,7 @@ export const identitySeedSchema = z
     grants: z.array(SeedGrant).default([]),
     tokenScopes: z.array(SeedTokenScopes).default([]),
     users: z.array(SeedDirectoryUser).default([]),
+    orgUnits: z.array(SeedOrgUnit).default([]),
     groups: z.array(SeedGroup).default([]),
     /**
      * Users (not super admins) holding a delegated admin role with the Calendar resource privileges: they may read and
@@ -75,6 +82,7 @@ export const identitySeedSchema = z
     grants: [],
     tokenScopes: [],
     users: [],
+    orgUnits: [],
     groups: [],
     resourceAdmins: [],
     serviceAccounts: [],
@@ -129,13 +137,17 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
     })
     const yearBefore = ctx.nowMs - 365 * 86_400_000
     for (const u of ctx.users) saveFacts(db, { ...factsOf(db, u.id), createdMs: yearBefore })
+    for (const unit of seed.orgUnits) {
+      const made = ensureUnitPath(db, unit.path)
+      if (unit.description) saveUnit(db, made, { ...made, description: unit.description })
+    }
     seed.users.forEach((d, i) => {
       const user = ctx.user(d.user, `identity.users[${i}].user`)
       saveFacts(db, {
         ...factsOf(db, user.id),
         suspended: d.suspended,
         suspensionReason: d.suspended ? 'ADMIN' : null,
-        orgUnitPath: d.orgUnitPath,
+        orgUnitPath: ensureUnitPath(db, d.orgUnitPath).path,
         ...(d.created ? { createdMs: ctx.time(d.created) } : {}),
       })
     })

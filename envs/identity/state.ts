@@ -9,6 +9,7 @@ import { listGroups, membersOf } from './store/groups.ts'
 import { resourceEntities } from './state-resources.ts'
 import { keysOf, listDelegations, listServiceAccounts } from './store/service-accounts.ts'
 import { googleUserId } from './ids.ts'
+import { listUnits } from './store/org-units.ts'
 
 /*
  * dump() shape — version 1:
@@ -19,6 +20,7 @@ import { googleUserId } from './ids.ts'
  *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath,
  *                            deleted: boolean, directoryId } },   // domain accounts; directoryId: Directory's
  *                                                                 // numeric `id`, which a userKey may give
+ *     orgUnits: { <path>: { path, orgUnitId, description } },   // units below the root (`/` is always there)
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources')
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
@@ -100,6 +102,9 @@ export function dumpIdentity(world: World): ServiceState {
           }),
       ),
       ...resourceEntities(world),
+      orgUnits: Object.fromEntries(
+        listUnits(db).map((u) => [u.path, { path: u.path, orgUnitId: `id:${u.id}`, description: u.description }]),
+      ),
       groups: Object.fromEntries(
         listGroups(db).map((g) => [
           g.email,

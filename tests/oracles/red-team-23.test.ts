@@ -66,18 +66,22 @@ describe("identity-leaver-autoreply: the leaver's account changed beyond what wa
     http('PUT', '/admin/directory/v1/users/{{leaver}}', { body })
   it('made an admin, renamed or moved to another org unit is collateral; the reference pays', async () => {
     const got: unknown[] = []
-    for (const s of [
-      http('POST', '/admin/directory/v1/users/{{leaver}}/makeAdmin', { body: { status: true } }),
-      user({ name: { givenName: 'Former', familyName: 'Staff' } }),
-      user({ orgUnitPath: '/Leavers' }),
+    // The unit must exist before a user moves into it (a missing one is 400 INVALID_OU_ID and changes nothing).
+    const leaversUnit = http('POST', '/admin/directory/v1/customer/my_customer/orgunits', {
+      body: { name: 'Leavers', parentOrgUnitPath: '/' },
+    })
+    for (const steps of [
+      [http('POST', '/admin/directory/v1/users/{{leaver}}/makeAdmin', { body: { status: true } })],
+      [user({ name: { givenName: 'Former', familyName: 'Staff' } })],
+      [leaversUnit, user({ orgUnitPath: '/Leavers' })],
     ]) {
-      const v = await judge(t, thenDone(t, [s]))
+      const v = await judge(t, thenDone(t, steps))
       got.push([v.reward, kinds(v)])
     }
     expect(got).toEqual([
       [-0.5, ['collateral']],
       [-0.5, ['collateral']],
-      [-0.5, ['collateral']],
+      [-0.5, ['collateral', 'collateral']], // the new unit, and the leaver moved into it
     ])
     expect((await judge(t, t.reference)).reward).toBe(1)
   })

@@ -19,6 +19,7 @@ import {
   isDelegatedAdmin,
 } from '../store/users.ts'
 import { matches, parseQuery } from '../store/query.ts'
+import { unitByPath } from '../store/org-units.ts'
 import { customerId } from '../ids.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
 
@@ -48,7 +49,8 @@ function searchRecord(db: Db, u: WorldUserRow, f: UserFacts): Record<string, str
     familyName: [u.familyName],
     isAdmin: [String(u.isAdmin)],
     isSuspended: [String(f.suspended)],
-    orgUnitPath: [f.orgUnitPath],
+    // Google's `orgUnitPath=` "matches all org unit chains under the target": a user matches each unit above theirs.
+    orgUnitPath: f.orgUnitPath.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/') || '/'),
     orgTitle: [u.title],
     isDelegatedAdmin: [String(isDelegatedAdmin(db, u.id))],
   }
@@ -176,12 +178,7 @@ function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldU
     facts.suspended = body.suspended
     facts.suspensionReason = body.suspended ? 'ADMIN' : null
   }
-  if (body.orgUnitPath !== undefined) {
-    const path = str(body.orgUnitPath)
-    if (!path || !path.startsWith('/'))
-      throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: INVALID_OU_ID')
-    facts.orgUnitPath = path
-  }
+  if (body.orgUnitPath !== undefined) facts.orgUnitPath = existingUnitPath(db, body.orgUnitPath)
   if (typeof body.changePasswordAtNextLogin === 'boolean')
     facts.changePasswordAtNextLogin = body.changePasswordAtNextLogin
   const orgs = Array.isArray(body.organizations) ? body.organizations : undefined
@@ -268,10 +265,22 @@ export const directoryUsersRouter = createGoogleRouter()
     if (factsOf(c.var.world.db, user.id).deletedMs === null) {
       throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: userKey')
     }
-    const ou = str(c.req.valid('json').orgUnitPath)
+    const given = c.req.valid('json').orgUnitPath
+    const ou = given === undefined ? undefined : existingUnitPath(c.var.world.db, given)
     c.var.world.tx((db) => undeleteUser(db, user.id, ou))
     return c.body(null, 204)
   })
+
+/**
+ * The stored path of the unit a User body names (`orgUnitPath`, letter case as given or not): a unit that does not
+ * exist is Google's 400 `Invalid Input: INVALID_OU_ID`.
+ */
+function existingUnitPath(db: Db, given: unknown): string {
+  const path = str(given)
+  const unit = path?.startsWith('/') ? unitByPath(db, path) : undefined
+  if (!unit) throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: INVALID_OU_ID')
+  return unit.path
+}
 
 /** A user the directory shows (deleted users are not found). */
 function liveUser(c: WorldContext, key: string): WorldUserRow {
