@@ -62,7 +62,7 @@ export const DEFAULT_SLACK_USER_SCOPES = [
 
 /**
  * Scopes a seeded Google user token holds unless the seed narrows them: every scope the served methods need
- * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/org unit/token/resource scopes, Data Transfer, IAM) and
+ * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/org unit/customer/domain/token/resource scopes, Data Transfer, IAM) and
  * sign-in.
  */
 export const FULL_GOOGLE_SCOPES = [
@@ -78,6 +78,8 @@ export const FULL_GOOGLE_SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.group',
   'https://www.googleapis.com/auth/admin.directory.group.member',
   'https://www.googleapis.com/auth/admin.directory.orgunit',
+  'https://www.googleapis.com/auth/admin.directory.customer',
+  'https://www.googleapis.com/auth/admin.directory.domain',
   'https://www.googleapis.com/auth/admin.datatransfer',
   'https://www.googleapis.com/auth/admin.directory.resource.calendar',
   'https://www.googleapis.com/auth/cloud-platform',

@@ -7,6 +7,7 @@ import { directoryTokensRouter } from './routes/directory-tokens.ts'
 import { directoryUsersRouter } from './routes/directory-users.ts'
 import { directoryGroupsRouter } from './routes/directory-groups.ts'
 import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
+import { directoryCustomerRouter } from './routes/directory-customer.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
 import { dataTransferRouter } from './routes/datatransfer.ts'
 import { iamRouter } from './routes/iam.ts'
@@ -20,6 +21,7 @@ export const router = createGoogleRouter()
   .route('/', directoryUsersRouter)
   .route('/', directoryGroupsRouter)
   .route('/', directoryOrgUnitsRouter)
+  .route('/', directoryCustomerRouter)
   .route('/', dataTransferRouter)
   .route('/', directoryResourcesRouter)
   .route('/', iamRouter)

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google, type admin_directory_v1 } from 'googleapis'
 import { demoSeed } from '../../seeds/demo/index.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
-
-// Directory org units through googleapis (`{+orgUnitPath}`: the path keeps its slashes), and the users in them.
+// Directory org units through googleapis (`{+orgUnitPath}`: the path keeps its slashes) and the users in them; the
+// workspace as a customer and its domain.
 let server: SdkServer
 let admin: admin_directory_v1.Admin
 let bob: admin_directory_v1.Admin
@@ -118,5 +118,45 @@ describe('directory.orgunits.insert, directory.orgunits.patch, directory.orgunit
     const gone = await admin.orgunits.delete({ customerId, orgUnitPath: 'Revenue/Leavers' })
     expect(gone.status).toBe(204)
     expect(paths(await admin.orgunits.list({ customerId, orgUnitPath: '/Revenue' }))).toEqual(['/Revenue/EMEA'])
+  })
+})
+
+describe('directory.customers.get, directory.customers.patch, directory.customers.update', () => {
+  test("the workspace's customer: its id and domain; contact facts patched, then replaced", async () => {
+    const got = await admin.customers.get({ customerKey: 'my_customer' })
+    expect(got.data).toMatchObject({
+      kind: 'admin#directory#customer',
+      customerDomain: 'northwind.test',
+      language: 'en',
+    })
+    expect(got.data.id).toMatch(/^C0[0-9a-z]{7}$/)
+    expect((await admin.customers.get({ customerKey: got.data.id! })).data.id).toBe(got.data.id)
+    const patched = await admin.customers.patch({
+      customerKey: 'my_customer',
+      requestBody: { phoneNumber: '+1 555 0100', postalAddress: { locality: 'Seattle', countryCode: 'US' } },
+    })
+    expect(patched.data).toMatchObject({ phoneNumber: '+1 555 0100', postalAddress: { locality: 'Seattle' } })
+    const replaced = await admin.customers.update({
+      customerKey: 'my_customer',
+      requestBody: { alternateEmail: 'it@example.com' },
+    })
+    expect(replaced.data.alternateEmail).toBe('it@example.com')
+    expect(replaced.data.phoneNumber).toBeUndefined()
+    const bad = admin.customers.patch({ customerKey: 'my_customer', requestBody: { alternateEmail: 'nope' } })
+    expect((await failure(bad))?.status).toBe(400)
+    expect((await failure(bob.customers.get({ customerKey: 'my_customer' })))?.status).toBe(403)
+    expect((await failure(admin.customers.get({ customerKey: 'C0other00' })))?.status).toBe(404)
+  })
+})
+
+describe('directory.domains.list, directory.domains.get', () => {
+  test("the workspace's one domain: primary and verified", async () => {
+    const list = await admin.domains.list({ customer: 'my_customer' })
+    expect(list.data.domains?.map((d) => [d.domainName, d.isPrimary, d.verified])).toEqual([
+      ['northwind.test', true, true],
+    ])
+    const one = await admin.domains.get({ customer: 'my_customer', domainName: 'northwind.test' })
+    expect(one.data.creationTime).toMatch(/^\d+$/)
+    expect((await failure(admin.domains.get({ customer: 'my_customer', domainName: 'other.test' })))?.status).toBe(404)
   })
 })

@@ -1,0 +1,169 @@
+import { createRoute, z } from '@hono/zod-openapi'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
+import { GoogleApiError } from '../../core/errors/google.ts'
+import { getMeta, nowMs, setMeta } from '../../core/clock.ts'
+import { stmt, type Db } from '../../core/db.ts'
+import { customerId } from '../ids.ts'
+import { etag, requireAdmin } from './directory-tokens.ts'
+
+// The workspace as the Directory API's customer (`customers.get/patch/update`) and its one domain (`domains.list/
+// get`). The editable contact facts live in world_meta under `identity.customer` (a JSON object).
+
+const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
+const Any = json(z.record(z.string(), z.unknown()))
+const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
+const META = 'identity.customer'
+const ADDRESS_FIELDS = [
+  'addressLine1',
+  'addressLine2',
+  'addressLine3',
+  'contactName',
+  'countryCode',
+  'locality',
+  'organizationName',
+  'postalCode',
+  'region',
+] as const
+
+type Contact = {
+  alternateEmail?: string
+  phoneNumber?: string
+  language?: string
+  postalAddress?: Partial<Record<(typeof ADDRESS_FIELDS)[number], string>>
+}
+
+const contactOf = (db: Db): Contact => JSON.parse(getMeta(db, META) ?? '{}') as Contact
+
+/** When the workspace began: its earliest account (seeded a year before the world's clock), or the clock. */
+function createdMs(db: Db): number {
+  const row = stmt(db, 'SELECT min(created_ms) AS ms FROM identity_users').get() as { ms: number | null }
+  return row.ms ?? nowMs(db)
+}
+
+function customerResource(db: Db) {
+  const contact = contactOf(db)
+  const body = {
+    kind: 'admin#directory#customer',
+    id: customerId(db),
+    customerDomain: getMeta(db, 'domain') ?? '',
+    ...(contact.alternateEmail ? { alternateEmail: contact.alternateEmail } : {}),
+    ...(contact.phoneNumber ? { phoneNumber: contact.phoneNumber } : {}),
+    language: contact.language ?? 'en',
+    ...(contact.postalAddress ? { postalAddress: contact.postalAddress } : {}),
+    customerCreationTime: new Date(createdMs(db)).toISOString(),
+  }
+  return { ...body, etag: etag(body) }
+}
+
+function domainResource(db: Db) {
+  const body = {
+    kind: 'admin#directory#domain',
+    domainName: getMeta(db, 'domain') ?? '',
+    isPrimary: true,
+    verified: true,
+    creationTime: String(createdMs(db)),
+  }
+  return { ...body, etag: etag(body) }
+}
+
+/** An administrator and a customer key naming this workspace (`my_customer` or its id). */
+function admit(c: WorldContext, key: string) {
+  requireAdmin(c)
+  if (key !== 'my_customer' && key !== customerId(c.var.world.db)) {
+    // Deviation (unverified): Google's answer to another customer's id is not recorded.
+    throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: customer')
+  }
+}
+
+const invalid = (field: string) => new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid Input: ${field}`)
+
+/** The contact facts a Customer body sets; `replace` (update) drops what it leaves out. */
+function changed(before: Contact, body: Record<string, unknown>, replace: boolean): Contact {
+  const next: Contact = replace ? {} : { ...before }
+  for (const field of ['alternateEmail', 'phoneNumber', 'language'] as const) {
+    const v = body[field]
+    if (v === undefined) continue
+    if (typeof v !== 'string') throw invalid(field)
+    if (field === 'alternateEmail' && v !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw invalid(field)
+    if (v === '') delete next[field]
+    else next[field] = v
+  }
+  if (body.postalAddress !== undefined) {
+    const given = body.postalAddress
+    if (!given || typeof given !== 'object' || Array.isArray(given)) throw invalid('postalAddress')
+    const address: NonNullable<Contact['postalAddress']> = replace ? {} : { ...before.postalAddress }
+    for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
+      if (!(ADDRESS_FIELDS as readonly string[]).includes(k)) continue
+      if (typeof v !== 'string') throw invalid(`postalAddress.${k}`)
+      address[k as (typeof ADDRESS_FIELDS)[number]] = v
+    }
+    next.postalAddress = address
+  }
+  return next
+}
+
+const CustomerKey = z.object({ customerKey: z.string() })
+const Customer = z.object({ customer: z.string() })
+const at = <M extends 'get' | 'put' | 'patch', P extends string>(operationId: string, method: M, path: P) => ({
+  operationId,
+  method,
+  path: `/admin/directory/v1/${path}` as `/admin/directory/v1/${P}`,
+})
+
+const get = createRoute({
+  ...at('directory.customers.get', 'get', 'customers/{customerKey}'),
+  request: { params: CustomerKey },
+  responses: { 200: Any },
+})
+const patch = createRoute({
+  ...at('directory.customers.patch', 'patch', 'customers/{customerKey}'),
+  request: { params: CustomerKey, body: Body },
+  responses: { 200: Any },
+})
+const update = createRoute({
+  ...at('directory.customers.update', 'put', 'customers/{customerKey}'),
+  request: { params: CustomerKey, body: Body },
+  responses: { 200: Any },
+})
+const domainsList = createRoute({
+  ...at('directory.domains.list', 'get', 'customer/{customer}/domains'),
+  request: { params: Customer },
+  responses: { 200: Any },
+})
+const domainsGet = createRoute({
+  ...at('directory.domains.get', 'get', 'customer/{customer}/domains/{domainName}'),
+  request: { params: z.object({ customer: z.string(), domainName: z.string() }) },
+  responses: { 200: Any },
+})
+
+function edit(c: WorldContext, key: string, body: Record<string, unknown>, replace: boolean) {
+  admit(c, key)
+  const db = c.var.world.db
+  const next = changed(contactOf(db), body, replace)
+  c.var.world.tx((tx) => setMeta(tx, META, JSON.stringify(next)))
+  return customerResource(db)
+}
+
+/** Directory `customers` (get, patch, update) and `domains` (list, get: the workspace's one primary domain). */
+export const directoryCustomerRouter = createGoogleRouter()
+  .openapi(get, (c) => {
+    admit(c, c.req.valid('param').customerKey)
+    return c.json(customerResource(c.var.world.db), 200)
+  })
+  .openapi(patch, (c) => c.json(edit(c, c.req.valid('param').customerKey, c.req.valid('json'), false), 200))
+  .openapi(update, (c) => c.json(edit(c, c.req.valid('param').customerKey, c.req.valid('json'), true), 200))
+  .openapi(domainsList, (c) => {
+    admit(c, c.req.valid('param').customer)
+    const domains = [domainResource(c.var.world.db)]
+    return c.json({ kind: 'admin#directory#domains', etag: etag(domains), domains }, 200)
+  })
+  .openapi(domainsGet, (c) => {
+    const { customer, domainName } = c.req.valid('param')
+    admit(c, customer)
+    const domain = domainResource(c.var.world.db)
+    // Deviation (unverified): Google's wording for a domain the customer does not have is not recorded.
+    if (domainName.toLowerCase() !== domain.domainName.toLowerCase()) {
+      throw new GoogleApiError('NOT_FOUND', 'notFound', 'Domain not found.')
+    }
+    return c.json(domain, 200)
+  })
