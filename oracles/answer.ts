@@ -19,6 +19,7 @@ import { offersOtherName } from './name-hedge.ts'
 import { pushAll } from '../envs/core/arrays.ts'
 import { cityPattern, cityZones } from './city-zones.ts'
 import { listedPairs, tokensOf, type Token } from './answer-lists.ts'
+import { relativeAlternative } from './answer-relative.ts'
 
 /** What the answer must state. */
 export type Expected =
@@ -632,6 +633,13 @@ export function checkAnswer(
 }
 
 /**
+ * Whether a text of any length commits to the expected fact as checkAnswer reads it (stated, not denied, no other
+ * value offered or listed beside it), wrong candidates left to the caller: a mail's answer (docs/decisions/0460).
+ */
+export const commitsTo = (raw: string, e: Expected) =>
+  states(raw, e) && !offersAlternative(raw, e) && !listsOther(raw, e)
+
+/**
  * The words that offer the value after them as an alternative to the one before: "or", "nor", "or maybe/perhaps/…";
  * a hedge without an "or" ("maybe", "possibly", "alternatively", "otherwise", "if not", "could/might also be",
  * docs/decisions/0441); and a slash between two values ("14:00 / 15:00"), but not between numbers (a ratio "4/11").
@@ -714,6 +722,9 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     let right = text.slice(m.index + m[0].length, m.index + m[0].length + ALTERNATIVE_REACH)
     const end = right.search(/[.;!?\n](?=\s|$)/)
     if (end >= 0) right = right.slice(0, end)
+    // "4 June, or a week later", "42 or so": the expected value before, moved or blurred after (0460).
+    if (relativeAlternative(right, e.kind) && valuesOf(left).some((v, k) => want[k]!.includes(v.at(-1) ?? '')))
+      return true
     // A side in another zone or place's time is a conversion; one that names a zone or city this reads is judged
     // by its instant ("12:30 / 13:30 Paris" is one, "12:30 (or 19:30 UTC)" two: docs/decisions/0444).
     if (e.kind === 'instant' && CONVERSION.test(right) && localiseZoned(right, e.zone, e.iso) === right) continue
