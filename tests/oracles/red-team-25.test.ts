@@ -78,3 +78,24 @@ describe('drive-comment-resolve: the date with a relative hedge beside it', () =
     expect(got).toEqual([0, 0, 0, 0, 0, 0, 1, 1])
   })
 })
+
+describe('docs-numbered-steps: roman numerals where the instruction shows "(1, 2, 3...)"', () => {
+  const { judge } = oracleGym()
+  const withPreset = (t: ReturnType<typeof task>, preset: string) =>
+    JSON.parse(JSON.stringify(t.reference).replace('NUMBERED_DECIMAL_ALPHA_ROMAN', preset)) as ProgramStep[]
+  const presets = [
+    'NUMBERED_UPPERROMAN_UPPERALPHA_DECIMAL',
+    'NUMBERED_DECIMAL_NESTED',
+    'NUMBERED_ZERODECIMAL_ALPHA_ROMAN',
+  ]
+  it('roman numerals earn nothing under "(1, 2, 3...)" (seed 4) and pay under the other phrasings (seed 1)', async () => {
+    const digits = task('docs-numbered-steps', 4)
+    const plain = task('docs-numbered-steps', 1)
+    expect(digits.instruction).toContain('(1, 2, 3...)')
+    expect(plain.instruction).not.toContain('(1, 2, 3')
+    const got = []
+    for (const t of [digits, plain])
+      for (const preset of presets) got.push((await judge(t, withPreset(t, preset))).reward)
+    expect(got).toEqual([0, 1, 1, 1, 1, 1])
+  })
+})
