@@ -12,7 +12,8 @@
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
  * A hedge without an "or" ("3pm, maybe 5pm", "3pm / 5pm") offers an alternative too, and the strict reading of a
  * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441). A city's clock time is read at its
- * instant, and a bare list of the expected value and another ("12:30, 15:30") is a hedge (0444).
+ * instant, and a bare list of the expected value and another ("12:30, 15:30") is a hedge (0444). A date or time
+ * moved or blurred after a hedge word ("4 June, or a week later", "4 June or so") is a hedge too (0460).
  */
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
@@ -722,8 +723,14 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     let right = text.slice(m.index + m[0].length, m.index + m[0].length + ALTERNATIVE_REACH)
     const end = right.search(/[.;!?\n](?=\s|$)/)
     if (end >= 0) right = right.slice(0, end)
-    // "4 June, or a week later", "42 or so": the expected value before, moved or blurred after (0460).
-    if (relativeAlternative(right, e.kind) && valuesOf(left).some((v, k) => want[k]!.includes(v.at(-1) ?? '')))
+    // "4 June, or a week later", "4 June or so": the expected value before, moved or blurred after, in one sentence
+    // ("4 June. Maybe a week later we'll know more" is a second thought, not a hedge: 0460).
+    const sameSentence = !/[.;!?]\s*$/.test(text.slice(0, m.index))
+    if (
+      sameSentence &&
+      relativeAlternative(right, e.kind) &&
+      valuesOf(left).some((v, k) => want[k]!.includes(v.at(-1) ?? ''))
+    )
       return true
     // A side in another zone or place's time is a conversion; one that names a zone or city this reads is judged
     // by its instant ("12:30 / 13:30 Paris" is one, "12:30 (or 19:30 UTC)" two: docs/decisions/0444).
