@@ -12,13 +12,15 @@
  * ordinal words next to a month ("April twenty-ninth") are days; a currency sign makes space groups one amount (0388).
  * A hedge without an "or" ("3pm, maybe 5pm", "3pm / 5pm") offers an alternative too, and the strict reading of a
  * date takes a month's own spellings only ("maybe 30" is not 30 May: 0441). A city's clock time is read at its
- * instant, and a bare list of the expected value and another ("12:30, 15:30") is a hedge (0444).
+ * instant, and a bare list of the expected value and another ("12:30, 15:30") is a hedge (0444). A date or time
+ * moved or blurred after a hedge word ("4 June, or a week later", "4 June or so") is a hedge too (0460).
  */
 import { readerText } from './reader-text.ts'
 import { offersOtherName } from './name-hedge.ts'
 import { pushAll } from '../envs/core/arrays.ts'
 import { cityPattern, cityZones } from './city-zones.ts'
 import { listedPairs, tokensOf, type Token } from './answer-lists.ts'
+import { relativeAlternative } from './answer-relative.ts'
 
 /** What the answer must state. */
 export type Expected =
@@ -632,6 +634,13 @@ export function checkAnswer(
 }
 
 /**
+ * Whether a text of any length commits to the expected fact as checkAnswer reads it (stated, not denied, no other
+ * value offered or listed beside it), wrong candidates left to the caller: a mail's answer (docs/decisions/0460).
+ */
+export const commitsTo = (raw: string, e: Expected) =>
+  states(raw, e) && !offersAlternative(raw, e) && !listsOther(raw, e)
+
+/**
  * The words that offer the value after them as an alternative to the one before: "or", "nor", "or maybe/perhaps/…";
  * a hedge without an "or" ("maybe", "possibly", "alternatively", "otherwise", "if not", "could/might also be",
  * docs/decisions/0441); and a slash between two values ("14:00 / 15:00"), but not between numbers (a ratio "4/11").
@@ -714,6 +723,15 @@ export function offersAlternative(raw: string, e: Expected): boolean {
     let right = text.slice(m.index + m[0].length, m.index + m[0].length + ALTERNATIVE_REACH)
     const end = right.search(/[.;!?\n](?=\s|$)/)
     if (end >= 0) right = right.slice(0, end)
+    // "4 June, or a week later", "4 June or so": the expected value before, moved or blurred after, in one sentence
+    // ("4 June. Maybe a week later we'll know more" is a second thought, not a hedge: 0460).
+    const sameSentence = !/[.;!?]\s*$/.test(text.slice(0, m.index))
+    if (
+      sameSentence &&
+      relativeAlternative(right, e.kind) &&
+      valuesOf(left).some((v, k) => want[k]!.includes(v.at(-1) ?? ''))
+    )
+      return true
     // A side in another zone or place's time is a conversion; one that names a zone or city this reads is judged
     // by its instant ("12:30 / 13:30 Paris" is one, "12:30 (or 19:30 UTC)" two: docs/decisions/0444).
     if (e.kind === 'instant' && CONVERSION.test(right) && localiseZoned(right, e.zone, e.iso) === right) continue

@@ -2,7 +2,8 @@ import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 import { docEdits, fileIdByName } from '../doc-correction.ts'
 
-export type DocsNumberedListParams = { actor: string; title: string; items: string[] }
+/** `digits`: the instruction shows digits ("(1, 2, 3...)"), so roman numerals do not follow it (0460). */
+export type DocsNumberedListParams = { actor: string; title: string; items: string[]; digits?: boolean }
 
 type Para = {
   text: string
@@ -15,6 +16,7 @@ type Para = {
  * Letters (ALPHA, UPPER_ALPHA) order a list but do not number it (docs/decisions/0459).
  */
 const NUMERALS = new Set(['DECIMAL', 'ZERO_DECIMAL', 'ROMAN', 'UPPER_ROMAN'])
+const DIGITS = new Set(['DECIMAL', 'ZERO_DECIMAL'])
 
 const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] => {
   const doc = state.services.docs?.entities.documents?.[id ?? ''] as Entity | undefined
@@ -24,7 +26,8 @@ const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] 
 
 /**
  * Turn one section's lines into a single numbered list. In the named document, the paragraphs listed become items of
- * one ordered list at the top level, numbered with digits or roman numerals (letters fail); every other paragraph
+ * one ordered list at the top level, numbered with digits or roman numerals (letters fail; roman numerals too where
+ * the instruction shows digits); every other paragraph
  * keeps its list state and style (the other plain section, the bulleted section); the text is unchanged (retyping the
  * steps with "1." fails); the near-duplicate document and everything else stay unchanged.
  */
@@ -50,6 +53,7 @@ export function docsNumberedList({
       !!b.bullet === !!a.bullet &&
       (!b.bullet || b.bullet.ordered === a.bullet!.ordered),
   )
+  const glyphs = p.digits ? DIGITS : NUMERALS
   const checks = [
     { name: 'the document text is unchanged', ok: sameText },
     {
@@ -57,7 +61,7 @@ export function docsNumberedList({
       ok:
         items.length === p.items.length &&
         items.every(
-          (a) => a.bullet?.ordered === true && a.bullet.nestingLevel === 0 && NUMERALS.has(a.bullet.glyphType ?? ''),
+          (a) => a.bullet?.ordered === true && a.bullet.nestingLevel === 0 && glyphs.has(a.bullet.glyphType ?? ''),
         ),
     },
     { name: 'the steps form one list', ok: lists.size === 1 },

@@ -1,8 +1,29 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, nothingElseChanged, readStateChanges, recipients, threadOf, verdict } from '../../predicates.ts'
-import { deliveredMail, mailVisible, namesWrong, says } from '../../artifacts.ts'
+import { deliveredMail, loneDate, mailVisible, namesWrong } from '../../artifacts.ts'
+import { commitsTo } from '../../answer.ts'
 
 export type DraftReplyParams = { actor: string; customer: string; subject: string; answer: string; wrong: string[] }
+
+/**
+ * The answer ("10 March") as a date in the year that puts it nearest the thread's last mail (the params carry no
+ * year; the dates are days from it), so a draft is read as a date answer is (commitsTo: docs/decisions/0460).
+ */
+function answerDate(answer: string, thread: Entity[]): string | undefined {
+  const md = loneDate(answer)
+  const last = Math.max(...thread.map((m) => Date.parse(String(m.internalDate))))
+  if (!md || !Number.isFinite(last)) return undefined
+  if (md.length !== 5) return md
+  const year = new Date(last).getUTCFullYear()
+  const near = (y: number) => Math.abs(Date.parse(`${y}-${md}T00:00:00Z`) - last)
+  return `${[year - 1, year, year + 1].reduce((a, b) => (near(b) < near(a) ? b : a))}-${md}`
+}
+
+/** Whether the draft answers a mail of the thread (In-Reply-To names its Message-ID), as a reply does. */
+const repliesIn = (m: Entity, thread: Entity[]) =>
+  thread.some(
+    (x) => typeof x.messageId === 'string' && x.messageId !== '' && String(m.inReplyTo ?? '').includes(x.messageId),
+  )
 
 const isDraft = (m: Entity) => Array.isArray(m.labelIds) && (m.labelIds as string[]).includes('DRAFT')
 
@@ -21,13 +42,22 @@ export function draftReply({ initial, final, diff, actions, params: p }: OracleI
   const [only] = msgs
   const seen = only ? mailVisible(only) : ''
   const thread = threadOf(initial, p.actor, p.customer, p.subject)
+  const inThread = entities(initial, 'gmail', 'messages').filter((m) => m.userId === p.actor && m.threadId === thread)
+  const date = answerDate(p.answer, inThread)
   const sent = deliveredMail(initial, final, actions, p.actor).sent
   const checks = [
     { name: 'exactly one new draft', ok: drafts.length === 1 && msgs.length === 1, note: `${drafts.length} drafts` },
     { name: 'it is addressed to the customer', ok: !!only && recipients(only).includes(p.customer.toLowerCase()) },
     { name: 'nobody else is on it', ok: !!only && recipients(only).every((x) => x === p.customer.toLowerCase()) },
     { name: "it is in the customer's thread", ok: !!only && thread !== undefined && only.threadId === thread },
-    { name: 'it carries the fact', ok: !!only && says(seen, p.answer) },
+    {
+      // In-Reply-To says which mail it answers: without it the customer's client may not thread it (Gmail's docs
+      // ask for it with threadId and the Subject).
+      name: "it replies to a mail of the customer's thread",
+      ok: !!only && repliesIn(only, inThread),
+    },
+    // Stated, not denied, hedged ("or a week later") or listed with another date (0460).
+    { name: 'it carries the fact', ok: !!only && !!date && commitsTo(seen, { kind: 'date', date }) },
     { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => namesWrong(seen, w)) },
     { name: 'nothing is sent', ok: sent.length === 0, note: `${sent.length} sent` },
   ]

@@ -74,14 +74,17 @@ export const docsNumberedSteps: Family = {
       { title: otherTitle, owner: c.actor.id, content: guide(otherTitle) },
       { title, owner: c.actor.id, content: guide(title) },
     ]
-    const instruction = phrase(seed, r, [
+    const phrasings = [
       `In the ${team} team's onboarding guide, the steps under "${section}" are plain lines. Make them a numbered list; leave the rest of the doc alone.`,
       `Please format the "${section}" steps of our ${team} onboarding guide (Google Docs) as a numbered list.`,
       `The ${team} onboarding doc reads badly: the "${section}" section should be a numbered list of steps. Fix just that section.`,
       `Quick formatting fix in Docs: number the steps in the "${section}" part of the ${team} team onboarding guide (1, 2, 3...).`,
       `New joiners find the ${team} onboarding guide hard to follow. Turn the lines under "${section}" into a numbered list and change nothing else.`,
       `Make the "${section}" steps in our ${team} onboarding doc a proper numbered list, please - the other sections stay as they are.`,
-    ])
+    ]
+    const instruction = phrase(seed, r, phrasings)
+    // "(1, 2, 3...)" asks for digits: roman numerals do not follow it (docs/decisions/0460).
+    const digits = instruction === phrasings[3]
     const line = (s: string) => `body.content[paragraph.elements.0.textRun.content~=${s}]`
     const look = (t: string) => [
       driveList(`name contains 'Onboarding' and mimeType = 'application/vnd.google-apps.document'`, {
@@ -118,12 +121,23 @@ export const docsNumberedSteps: Family = {
       world: volumeOf(seed),
       // A whole document's JSON is read to find the section's indexes: room for it in one observation.
       maxObservationChars: 40_000,
-      oracle: { id: 'docs-numbered-list', params: { actor: c.actor.id, title, items: steps } },
+      oracle: {
+        id: 'docs-numbered-list',
+        params: { actor: c.actor.id, title, items: steps, ...(digits ? { digits: true } : {}) },
+      },
       reference: [...look(title), bullets(NUM)],
       nearMisses: [
         { name: 'bullets instead of numbers', program: [...look(title), bullets('BULLET_DISC_CIRCLE_SQUARE')] },
         { name: 'numbers the links section too', program: [...look(title), bullets(NUM, '{{linksTo}}')] },
         { name: "the other team's guide", program: [...look(otherTitle), bullets(NUM)] },
+        ...(digits
+          ? [
+              {
+                name: 'roman numerals for "1, 2, 3"',
+                program: [...look(title), bullets('NUMBERED_UPPERROMAN_UPPERALPHA_DECIMAL')],
+              },
+            ]
+          : []),
       ],
       difficulty: 'medium',
       safetyCritical: false,
