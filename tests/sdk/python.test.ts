@@ -24,6 +24,7 @@ describe.skipIf(missing !== '')(`google-api-python-client${missing ? ` — skipp
       ['gmail', 'gmail.v1'],
       ['drive', 'drive.v3'],
       ['calendar', 'calendar.v3'],
+      ['directory', 'admin.directory_v1'],
     ] as const) {
       writeFileSync(join(specs, `${file}.discovery.json`), JSON.stringify(discovery(api)))
     }
@@ -103,5 +104,12 @@ describe.skipIf(missing !== '')(`google-api-python-client${missing ? ` — skipp
     expect(r.deltaIds).toEqual([r.madeId])
     expect(r.badSyncToken.status).toBe(410)
     expect(r.badSyncToken.body.error.errors[0].reason).toBe('fullSyncRequired')
+  })
+
+  it('makes, reads, renames and deletes org units by path (slashes encoded) and by id (directory.orgunits.*)', () => {
+    const r = ok('directoryOrgUnits')
+    expect(r).toMatchObject({ got: '/Py Team/Night Shift', parent: true, listed: ['/Py Team/Night Shift'] })
+    expect(r.renamed).toBe('/Py Team/Late Shift')
+    expect(r.gone.status).toBe(404)
   })
 })

@@ -161,6 +161,27 @@ def calendar_sync(calendar):
             'badSyncToken': bad}
 
 
+def directory_org_units(directory):
+    """Org units through the 2018 discovery document's `{/orgUnitPath*}` (the client encodes the path's slashes)."""
+    made = directory.orgunits().insert(
+        customerId='my_customer', body={'name': 'Py Team', 'parentOrgUnitPath': '/'}).execute()
+    child = directory.orgunits().insert(
+        customerId='my_customer', body={'name': 'Night Shift', 'parentOrgUnitId': made['orgUnitId']}).execute()
+    got = directory.orgunits().get(customerId='my_customer', orgUnitPath='Py Team/Night Shift').execute()
+    listed = directory.orgunits().list(customerId='my_customer', orgUnitPath='/Py Team', type='all').execute()
+    renamed = directory.orgunits().patch(customerId='my_customer', orgUnitPath=child['orgUnitId'],
+                                         body={'name': 'Late Shift'}).execute()
+    directory.orgunits().delete(customerId='my_customer', orgUnitPath='Py Team/Late Shift').execute()
+    try:
+        directory.orgunits().get(customerId='my_customer', orgUnitPath='Py Team/Late Shift').execute()
+        gone = None
+    except HttpError as e:
+        gone = error_of(e)
+    return {'got': got['orgUnitPath'], 'parent': got['parentOrgUnitId'] == made['orgUnitId'],
+            'listed': [u['orgUnitPath'] for u in listed.get('organizationUnits', [])],
+            'renamed': renamed['orgUnitPath'], 'gone': gone}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--url', required=True)
@@ -171,6 +192,7 @@ def main():
     gmail = service(a.specs, 'gmail', 'v1', a.url, a.token)
     drive = service(a.specs, 'drive', 'v3', a.url, a.token)
     calendar = service(a.specs, 'calendar', 'v3', a.url, a.token)
+    directory = service(a.specs, 'admin', 'directory_v1', a.url, a.token)
     scenarios = {
         'gmailBatch': lambda: gmail_batch(gmail),
         'gmailPaddingPaging': lambda: gmail_padding_and_paging(gmail),
@@ -179,6 +201,7 @@ def main():
         'driveUploads': lambda: drive_uploads(drive),
         'drivePagingErrors': lambda: drive_paging_and_errors(drive),
         'calendarSync': lambda: calendar_sync(calendar),
+        'directoryOrgUnits': lambda: directory_org_units(directory),
     }
     out = {}
     for name, run in scenarios.items():
