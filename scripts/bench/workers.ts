@@ -129,7 +129,10 @@ async function episodesPerSecond(workers: number, mode: Mode): Promise<Rate> {
       )
       return done
     }
-    await run(3000) // every worker builds the task's template once
+    // Warm-up: every worker builds the task's template once, and V8 optimises the request path. 3 s did the first
+    // only: the 1-worker rate still rose by half over the next 4 s (2 s windows: 61, 80, 109, 108 episodes/s), so
+    // the measured window mixed warm-up into steady state, more or less of it from run to run (docs/decisions/0464).
+    await run(10_000)
     // `npm run bench` sets the allocator's variables, so the launcher does not re-execute itself: the child is the
     // server (one worker) or the front, whose children are the workers.
     const pids = tree(child.pid!)
