@@ -194,7 +194,11 @@ function documentLength(doc: DocModel): number {
   return n
 }
 
-/** Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes. */
+/**
+ * Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes.
+ * deleteRange drops a footnote with its reference at once (model/edit.ts). Deviation: one whose reference went with a
+ * deleted table row or column is dropped only here, so a later request of the same batch can still address it.
+ */
 function collectGarbage(doc: DocModel) {
   for (const tab of allTabs(doc)) {
     const used = new Set<string>()
