@@ -47,7 +47,7 @@ describe('docs footnotes and their named ranges', () => {
 })
 
 describe('docs batches that address what an earlier request changed (0461)', () => {
-  test('a footnote whose reference an earlier request deleted cannot be written: the whole batch is refused', async () => {
+  test('a footnote whose reference an earlier request deleted cannot be written: the batch is refused', async () => {
     const id = await newDoc('Claim here')
     const made = await update(id, [{ createFootnote: { location: { index: 6 } } }])
     const note = made.data.replies![0]!.createFootnote!.footnoteId!
