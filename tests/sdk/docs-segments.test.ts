@@ -63,6 +63,28 @@ describe('docs batches that address what an earlier request changed (0461)', () 
     expect(after.revisionId).toBe(before.revisionId)
     expect(Object.keys(after.footnotes ?? {})).toEqual([note])
   })
+
+  test('a footnote referenced from a deleted table row goes at once too', async () => {
+    const id = await newDoc('ab')
+    await update(id, [{ insertTable: { rows: 2, columns: 2, location: { index: 3 } } }])
+    const table = (await get(id)).body!.content![2]!
+    const cell = table.table!.tableRows![1]!.tableCells![0]!.content![0]!.startIndex!
+    const made = await update(id, [
+      { insertText: { location: { index: cell }, text: 'Cell' } },
+      { createFootnote: { location: { index: cell + 2 } } },
+    ])
+    const note = made.data.replies![1]!.createFootnote!.footnoteId!
+    const row = { tableStartLocation: { index: table.startIndex! }, rowIndex: 1, columnIndex: 0 }
+    const sent = update(id, [
+      { deleteTableRow: { tableCellLocation: row } },
+      { insertText: { location: { segmentId: note, index: 0 }, text: 'lost' } },
+    ])
+    // The old code answered 200 and dropped the footnote, with the text written into it, at the end of the batch.
+    await expect(sent).rejects.toThrow(`requests[1].insertText: The segment with ID ${note} does not exist.`)
+    expect(Object.keys((await get(id)).footnotes ?? {})).toEqual([note])
+    await update(id, [{ deleteTableRow: { tableCellLocation: row } }])
+    expect((await get(id)).footnotes).toBeUndefined()
+  })
 })
 
 describe('docs section headers', () => {

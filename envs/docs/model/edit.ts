@@ -126,8 +126,29 @@ function footnoteRefsIn(seg: Seg, s: number, e: number): string[] {
   return out
 }
 
+/** Ids of the footnote references anywhere in `blocks` (cells included). */
+export function footnoteRefsOf(blocks: Block[], out: string[] = []): string[] {
+  for (const b of blocks) {
+    if (b.t === 'p') {
+      charge(b.els.length)
+      for (const el of b.els) if (el.t === 'footnoteRef') out.push(el.id)
+    } else if (b.t === 'table')
+      for (const row of b.rows) for (const cell of row.cells) footnoteRefsOf(cell.content, out)
+  }
+  return out
+}
+
+/** Runs `fn`, an edit of `blocks`, then drops the footnotes whose references it removed from them. */
+export function keepingFootnotes(tab: TabModel, blocks: Block[], fn: () => void) {
+  if (Object.keys(tab.footnotes).length === 0) return fn()
+  const before = footnoteRefsOf(blocks)
+  fn()
+  const after = new Set(footnoteRefsOf(blocks))
+  for (const id of before) if (!after.has(id)) dropFootnote(tab, id)
+}
+
 /** A footnote and the named ranges inside it. */
-function dropFootnote(tab: TabModel, id: string) {
+export function dropFootnote(tab: TabModel, id: string) {
   delete tab.footnotes[id]
   tab.namedRanges.forEach((nr) => (nr.ranges = nr.ranges.filter((r) => r.segmentId !== id)))
   tab.namedRanges = tab.namedRanges.filter((nr) => nr.ranges.length > 0)

@@ -196,8 +196,8 @@ function documentLength(doc: DocModel): number {
 
 /**
  * Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes.
- * deleteRange drops a footnote with its reference at once (model/edit.ts). Deviation: one whose reference went with a
- * deleted table row or column is dropped only here, so a later request of the same batch can still address it.
+ * Deletes of content, table rows, columns and tables drop a footnote with its reference at once (model/edit.ts), so a
+ * later request of the same batch cannot address it; this pass catches any other way a reference goes.
  */
 function collectGarbage(doc: DocModel) {
   for (const tab of allTabs(doc)) {
