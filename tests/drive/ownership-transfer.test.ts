@@ -96,6 +96,25 @@ describe('ownership transfer', () => {
     expect((await h.call('GET', `${F}/${id}?fields=ownedByMe`, { token: h.google('ben') })).body.ownedByMe).toBe(true)
   })
 
+  test('refuses a transfer with its notification turned off (0461), changing nothing', async () => {
+    const h = harness(driveSeed)
+    const id = await fileOfAnn(h)
+    const quiet = await h.call('POST', `${F}/${id}/permissions?transferOwnership=true&sendNotificationEmail=false`, {
+      json: { type: 'user', role: 'owner', emailAddress: 'ben@example.com' },
+    })
+    // The old code transferred the file (200); Discovery: the notification "must not be disabled" for a transfer.
+    expect(quiet.status).toBe(400)
+    expect(quiet.body.error.errors[0].reason).toBe('badRequest')
+    expect((await h.call('GET', `${F}/${id}?fields=ownedByMe`)).body.ownedByMe).toBe(true)
+    const perms = (await h.call('GET', `${F}/${id}/permissions?fields=permissions(emailAddress,role)`)).body
+    expect(perms.permissions).toEqual([{ emailAddress: 'ann@example.com', role: 'owner' }])
+    // With the notification left on (the default, or asked for) the transfer goes through.
+    const loud = await h.call('POST', `${F}/${id}/permissions?transferOwnership=true&sendNotificationEmail=true`, {
+      json: { type: 'user', role: 'owner', emailAddress: 'ben@example.com' },
+    })
+    expect(loud.status).toBe(200)
+  })
+
   test('refuses a new owner outside the organisation, and any owner on a shared drive item', async () => {
     const h = harness(driveSeed)
     const id = await fileOfAnn(h)

@@ -1,9 +1,9 @@
 import { bad } from '../errors.ts'
-import { blockAt, checkSurrogate, findPara, splitEls, starts, type ParaHit } from './locate.ts'
+import { blockAt, checkSurrogate, findPara, parasIn, splitEls, starts, type ParaHit } from './locate.ts'
 import { isIndexed } from './block-index.ts'
 import { charge } from './work.ts'
 import { segEnd, shiftDelete, shiftInsert, type Seg } from './segment.ts'
-import { blockLen, clone, contentLen, elLen, type Block, type El, type Para } from './types.ts'
+import { blockLen, clone, contentLen, elLen, type Block, type El, type Para, type TabModel } from './types.ts'
 import { spliceAll } from '../../core/arrays.ts'
 
 /** Merges adjacent text runs with equal styles and drops empty runs, as Google keeps runs maximal. */
@@ -105,8 +105,53 @@ export function deleteRange(seg: Seg, s: number, e: number) {
   const a = findPara(seg.blocks, seg.from, s)
   if (a) checkSurrogate(a, 'delete')
   if (b) checkSurrogate(b, 'delete')
+  const notes = seg.id === '' && Object.keys(seg.tab.footnotes).length > 0 ? footnoteRefsIn(seg, s, e) : []
   deleteIn(seg.blocks, seg.from, s, e)
   shiftDelete(seg, s, e)
+  // A footnote goes with its reference at once, so that a later request of the same batch cannot address it.
+  for (const id of notes) dropFootnote(seg.tab, id)
+}
+
+/** Ids of the footnote references in [s, e) of a segment. */
+function footnoteRefsIn(seg: Seg, s: number, e: number): string[] {
+  const out: string[] = []
+  for (const hit of parasIn(seg.blocks, seg.from, s, e)) {
+    let at = hit.start
+    charge(hit.para.els.length)
+    for (const el of hit.para.els) {
+      if (el.t === 'footnoteRef' && at >= s && at < e) out.push(el.id)
+      at += elLen(el)
+    }
+  }
+  return out
+}
+
+/** Ids of the footnote references anywhere in `blocks` (cells included). */
+export function footnoteRefsOf(blocks: Block[], out: string[] = []): string[] {
+  for (const b of blocks) {
+    if (b.t === 'p') {
+      charge(b.els.length)
+      for (const el of b.els) if (el.t === 'footnoteRef') out.push(el.id)
+    } else if (b.t === 'table')
+      for (const row of b.rows) for (const cell of row.cells) footnoteRefsOf(cell.content, out)
+  }
+  return out
+}
+
+/** Runs `fn`, an edit of `blocks`, then drops the footnotes whose references it removed from them. */
+export function keepingFootnotes(tab: TabModel, blocks: Block[], fn: () => void) {
+  if (Object.keys(tab.footnotes).length === 0) return fn()
+  const before = footnoteRefsOf(blocks)
+  fn()
+  const after = new Set(footnoteRefsOf(blocks))
+  for (const id of before) if (!after.has(id)) dropFootnote(tab, id)
+}
+
+/** A footnote and the named ranges inside it. */
+export function dropFootnote(tab: TabModel, id: string) {
+  delete tab.footnotes[id]
+  tab.namedRanges.forEach((nr) => (nr.ranges = nr.ranges.filter((r) => r.segmentId !== id)))
+  tab.namedRanges = tab.namedRanges.filter((nr) => nr.ranges.length > 0)
 }
 
 /** Positions of the blocks holding s and e - 1, and the start index of each block (only those two are read). */

@@ -194,7 +194,11 @@ function documentLength(doc: DocModel): number {
   return n
 }
 
-/** Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes. */
+/**
+ * Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes.
+ * Deletes of content, table rows, columns and tables drop a footnote with its reference at once (model/edit.ts), so a
+ * later request of the same batch cannot address it; this pass catches any other way a reference goes.
+ */
 function collectGarbage(doc: DocModel) {
   for (const tab of allTabs(doc)) {
     const used = new Set<string>()

@@ -23,10 +23,13 @@ function createHF(ctx: Ctx, kind: Kind, r: { type?: string; sectionBreakLocation
       return hit
     })
     if (!found || found.t !== 'section') throw bad('The section break location does not point to a section break.')
-    owner = found.style
+    // The body's first section break stands for the document: its header is the document's (Discovery).
+    if (found !== seg.blocks[0]) owner = found.style
   }
   if (owner[idKey(kind)])
-    throw bad(`A ${kind} of type DEFAULT already exists for this ${r.sectionBreakLocation ? 'section' : 'document'}.`)
+    throw bad(
+      `A ${kind} of type DEFAULT already exists for this ${owner === tab.documentStyle ? 'document' : 'section'}.`,
+    )
   const id = kixId(ctx, `docs.${kind}`)
   ;(kind === 'header' ? tab.headers : tab.footers)[id] = [emptyPara()]
   owner[idKey(kind)] = id

@@ -1,5 +1,5 @@
 import { bad } from '../errors.ts'
-import { insertText, insertionPoint } from '../model/edit.ts'
+import { dropFootnote, footnoteRefsOf, insertText, insertionPoint, keepingFootnotes } from '../model/edit.ts'
 import { findTableAt, tableDepthAt } from '../model/locate.ts'
 import { emptyPara } from '../model/new.ts'
 import { segOf, shiftDelete, shiftInsert, type Seg } from '../model/segment.ts'
@@ -155,6 +155,8 @@ const spanless = (s: Obj) => {
 /** Removes a whole table block (used when its last row or column goes). */
 function removeTable(t: { seg: Seg; table: Table; start: number; container: Block[]; i: number }) {
   const len = blockLen(t.table)
+  // Footnotes referenced from the table go with it at once (model/edit.ts).
+  if (Object.keys(t.seg.tab.footnotes).length) for (const id of footnoteRefsOf([t.table])) dropFootnote(t.seg.tab, id)
   t.container.splice(t.i, 1)
   shiftDelete(t.seg, t.start, t.start + len)
   // A table always follows a paragraph's newline; merging is not needed because that newline stays.
@@ -163,22 +165,26 @@ function removeTable(t: { seg: Seg; table: Table; start: number; container: Bloc
 export function deleteTableRowReq(ctx: Ctx, r: { tableCellLocation?: CellLoc }) {
   const t = cellOf(ctx, r.tableCellLocation)
   if (t.table.rows.length === 1) return (removeTable(t), {})
-  edit(t, () => {
-    shrinkSpans(t.table, 'rowSpan', t.row, (y, x) => [y, x])
-    t.table.rows.splice(t.row, 1)
-  })
+  edit(t, () =>
+    keepingFootnotes(t.seg.tab, [t.table], () => {
+      shrinkSpans(t.table, 'rowSpan', t.row, (y, x) => [y, x])
+      t.table.rows.splice(t.row, 1)
+    }),
+  )
   return {}
 }
 
 export function deleteTableColumnReq(ctx: Ctx, r: { tableCellLocation?: CellLoc }) {
   const t = cellOf(ctx, r.tableCellLocation)
   if (t.table.columns === 1) return (removeTable(t), {})
-  edit(t, () => {
-    shrinkSpans(t.table, 'columnSpan', t.col, (y, x) => [x, y])
-    for (const row of t.table.rows) row.cells.splice(t.col, 1)
-    t.table.colProps.splice(t.col, 1)
-    t.table.columns -= 1
-  })
+  edit(t, () =>
+    keepingFootnotes(t.seg.tab, [t.table], () => {
+      shrinkSpans(t.table, 'columnSpan', t.col, (y, x) => [x, y])
+      for (const row of t.table.rows) row.cells.splice(t.col, 1)
+      t.table.colProps.splice(t.col, 1)
+      t.table.columns -= 1
+    }),
+  )
   return {}
 }
 

@@ -337,6 +337,10 @@ export const permissionsRouter = createGoogleRouter()
         'forbidden',
         "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
       )
+    // Discovery: sendNotificationEmail "must not be disabled for ownership transfers". Deviation: the status, reason
+    // and wording of the refusal are unverified (Drive documents the rule, not its error).
+    if (b.role === 'owner' && q.sendNotificationEmail === false)
+      throw badRequest('The sendNotificationEmail parameter cannot be disabled for ownership transfers.')
     const id = permissionId(c, b)
     const existing = permissionsOf(c.var.world.db, fileId).find((p) => p.id === id)
     // A grant to the owner's own address would overwrite the owner's permission (the file keeps its owner).

@@ -13,6 +13,7 @@ import type { DocStructModel } from './ops-docs2.ts'
 import type { OwnersModel } from './ops-owners.ts'
 import type { DocSegsModel } from './ops-docs3.ts'
 import type { DocTabsModel } from './ops-tabs.ts'
+import type { DocBatchModel } from './ops-docs4.ts'
 
 // A seeded, model-based sequence fuzzer: random runs of mostly valid calls through the official clients against
 // one served world, with invariants checked after every step (docs/decisions/0442).
@@ -75,6 +76,7 @@ export type Model = {
   owners: OwnersModel
   docSegs: DocSegsModel
   docTabs: DocTabsModel
+  docBatch: DocBatchModel
 }
 export type MailFilter = { id: string; from?: string; subject?: string; add: string[]; remove: string[] }
 export type HistoryMark = { id: string; added: string[] }
@@ -148,6 +150,7 @@ export class Fuzz {
       owners: { files: {}, marks: { ann: { changed: [] }, ben: { changed: [] } } },
       docSegs: { docs: {}, n: 0 },
       docTabs: { docs: {}, n: 0 },
+      docBatch: { docs: {}, n: 0 },
     }
   }
 

@@ -17,6 +17,7 @@ import { docStructOps } from './ops-docs2.ts'
 import { ownersOps, ownersSetup } from './ops-owners.ts'
 import { docSegsOps } from './ops-docs3.ts'
 import { docTabsOps } from './ops-tabs.ts'
+import { docBatchOps } from './ops-docs4.ts'
 import { CONSUMER_SEED, consumerSetup, ownersConsumerOps } from './ops-owners2.ts'
 
 // Every service's operations plus the control plane's snapshot, restore and fork.
@@ -49,6 +50,7 @@ export const SERVICES: Record<string, Family> = {
   owners: { ops: ownersOps, setup: ownersSetup },
   docSegs: { ops: docSegsOps },
   docTabs: { ops: docTabsOps },
+  docBatch: { ops: docBatchOps },
   /** Its own world: Ann and Ben as consumer accounts (run it alone). */
   ownersConsumer: { ops: ownersConsumerOps, setup: consumerSetup, world: CONSUMER_SEED },
 }
