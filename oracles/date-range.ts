@@ -9,9 +9,9 @@ const MONTH = String.raw`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z
 const DAY = String.raw`(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?`
 /** One end: an ISO date, "10 March", "March 10", or a bare day that borrows the other end's month. */
 const END = String.raw`\d{4}-\d{2}-\d{2}|${DAY}(?:\s+of)?\s+${MONTH}|${MONTH}\s+${DAY}\b|${DAY}`
+const SEP = String.raw`-|\u2013|\u2014|\b(?:and|to|till|until|through|thru)\b`
 const SPAN = new RegExp(
-  String.raw`\b(between\s+|from\s+)?(${END})\s*(-|\u2013|\u2014|\band\b|\bto\b|\btill\b|\buntil\b|\bthrough\b|\bthru\b)` +
-    String.raw`\s*(${END})(?![\d:]|\.\d|\s*(?:[ap]\.?m\b|%))`,
+  String.raw`\b(between\s+|from\s+)?(${END})\s*(${SEP})\s*(${END})(?![\d:]|\.\d|\s*(?:[ap]\.?m\b|%))`,
   'gi',
 )
 const monthOf = (s: string) => new RegExp(MONTH, 'i').exec(s)?.[0]
