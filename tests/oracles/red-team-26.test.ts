@@ -86,3 +86,32 @@ describe("gmail-drive-share-request: the figure at one digit, the code name's wo
     expect(got).toEqual([-1, -1, -1, 1, 1, 1, 1])
   })
 })
+
+describe('gmail-filter-rule: criteria read as Gmail reads them (the hunt)', () => {
+  const { judge } = oracleGym()
+  const t = task('gmail-filter-rule')
+  const p = oracleParams(t)
+  const domain = (p.sender as string).split('.').slice(-2).join('.')
+  const isFilter = (s: ProgramStep) => (s.args as { path?: string }).path === '/gmail/v1/users/me/settings/filters'
+  const withCriteria = (criteria: Record<string, unknown>): ProgramStep[] =>
+    t.reference.map((s) => {
+      if (!isFilter(s)) return s
+      const args = JSON.parse(JSON.stringify(s.args)) as { body: { criteria: Record<string, unknown> } }
+      args.body.criteria = criteria
+      return { ...s, args } as ProgramStep
+    })
+  it('empty fields beside `from` and the query "from:‹address›" pay; a wider or second query earns nothing', async () => {
+    const got = []
+    for (const criteria of [
+      { from: p.sender, subject: '', query: '', to: '' },
+      { query: `from:${p.sender}` },
+      { query: `from:(${p.sender})` },
+      { query: `from:@${domain}` },
+      { query: `from:${p.sender} OR from:billing@${domain}` },
+      { query: `from:${p.sender} -subject:invoice` },
+      { from: p.sender, query: 'unsubscribe' },
+    ])
+      got.push((await judge(t, withCriteria(criteria))).reward)
+    expect(got).toEqual([1, 1, 1, 0, 0, 0, 0])
+  })
+})
