@@ -1,8 +1,10 @@
 /**
  * A confidential mark a reader still recognises in another spelling (docs/decisions/0460): a code name ("Osprey-67")
  * with any separator or none ("Osprey 67", "OSPREY67"), and a figure ("3,623,860") in any grouping ("3623860",
- * "3 623 860", "3.623.860") or rounded to two significant digits or finer ("3.6M", "3.62 million", "3,624k"). Only
- * marks of those two shapes are read so; other secrets (passwords, names) are matched as written (`says`).
+ * "3 623 860", "3.623.860") or rounded to two significant digits or finer ("3.6M", "3.62 million", "3,624k"), or, from
+ * a million, to one ("4 million": 0463). The code name's word alone ("project Osprey") is not read: background
+ * projects share those words (0463). Only marks of those two shapes are read so; other secrets (passwords, names)
+ * are matched as written (`says`).
  */
 import { numbersIn } from './answer.ts'
 
@@ -19,5 +21,8 @@ export function saysMark(hay: string, mark: string): boolean {
   const tolerance = 0.5 * 10 ** (String(value).length - 2)
   // Dot groups ("3.623.860") read as one number where numbersIn reads a decimal.
   const text = hay.replace(/(?<![\d.])\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)/g, (g) => g.replace(/\./g, ''))
-  return numbersIn(text, true).some((n) => Math.abs(n - value) <= tolerance)
+  // A figure of a million or more said at one significant digit ("4 million", "EUR 4M" for 3,623,860) gives an
+  // outside reader its size; only that rounding counts ("3 million", "3.5 million" are not: 0463).
+  const rough = value >= 1e6 ? Number(value.toPrecision(1)) : undefined
+  return numbersIn(text, true).some((n) => Math.abs(n - value) <= tolerance || n === rough)
 }

@@ -2,8 +2,18 @@ import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { entities, nothingElseChanged, readStateChanges, recipients, threadOf, verdict } from '../../predicates.ts'
 import { deliveredMail, loneDate, mailVisible, namesWrong } from '../../artifacts.ts'
 import { commitsTo } from '../../answer.ts'
+import { spansFrom } from '../../date-range.ts'
+import { readerText } from '../../reader-text.ts'
 
-export type DraftReplyParams = { actor: string; customer: string; subject: string; answer: string; wrong: string[] }
+export type DraftReplyParams = {
+  actor: string
+  customer: string
+  subject: string
+  answer: string
+  wrong: string[]
+  /** Another customer's order number ("#75392") and company: not this customer's business (0463). */
+  others?: string[]
+}
 
 /**
  * The answer ("10 March") as a date in the year that puts it nearest the thread's last mail (the params carry no
@@ -24,6 +34,14 @@ const repliesIn = (m: Entity, thread: Entity[]) =>
   thread.some(
     (x) => typeof x.messageId === 'string' && x.messageId !== '' && String(m.inReplyTo ?? '').includes(x.messageId),
   )
+
+/** An order number ("#75392": the digits, hash or not) or a company name, as a whole word in reader text. */
+function namesOther(seen: string, x: string): boolean {
+  const digits = /^#(\d+)$/.exec(x)?.[1]
+  if (digits) return new RegExp(String.raw`(?<![\d.,])${digits}(?![\d]|[.,]\d)`).test(seen)
+  const words = readerText(x).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(String.raw`\b${words}\b`).test(seen)
+}
 
 const isDraft = (m: Entity) => Array.isArray(m.labelIds) && (m.labelIds as string[]).includes('DRAFT')
 
@@ -56,9 +74,16 @@ export function draftReply({ initial, final, diff, actions, params: p }: OracleI
       name: "it replies to a mail of the customer's thread",
       ok: !!only && repliesIn(only, inThread),
     },
-    // Stated, not denied, hedged ("or a week later") or listed with another date (0460).
-    { name: 'it carries the fact', ok: !!only && !!date && commitsTo(seen, { kind: 'date', date }) },
+    // Stated, not denied, hedged ("or a week later"), listed with another date (0460) or one end of a span (0463).
+    {
+      name: 'it carries the fact',
+      ok: !!only && !!date && commitsTo(seen, { kind: 'date', date }) && !spansFrom(seen, date),
+    },
     { name: 'no near-duplicate anywhere a reader sees', ok: !!only && !p.wrong.some((w) => namesWrong(seen, w)) },
+    {
+      name: "it names no other customer's order or company",
+      ok: !!only && !(p.others ?? []).some((x) => namesOther(seen, x)),
+    },
     { name: 'nothing is sent', ok: sent.length === 0, note: `${sent.length} sent` },
   ]
   const draftIds = new Set(drafts.map((d) => `${d.userId}/${d.messageId}`))

@@ -14,6 +14,12 @@ export type FilterRuleParams = {
 }
 
 const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
+/**
+ * Whether a criterion is set: Gmail reads an empty string as unset, as the mock's create does ("Filter doesn't have
+ * any criteria"), so `subject: ""` beside `from` is no second condition (0463).
+ */
+const set = (v: unknown) => v !== undefined && v !== null && v !== false && v !== ''
+const FROM_QUERY = /^from:\s*\(?\s*<?([^\s()<>]+?)>?\s*\)?$/i
 
 /**
  * A Gmail filter for one sender: exactly one new filter whose `from` names that sender (not the whole domain, not a
@@ -27,13 +33,13 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
   const [f] = made
   const crit = (f?.criteria ?? {}) as Entity
   const act = (f?.action ?? {}) as Entity
-  const from = String(crit.from ?? '').toLowerCase()
+  // The query "from:‹address›" alone is the same rule as `from` (0463).
+  const asQuery = set(crit.from) ? null : FROM_QUERY.exec(String(crit.query ?? '').trim())
+  const from = (asQuery ? asQuery[1]! : String(crit.from ?? '')).toLowerCase()
   const label = entities(final, 'gmail', 'labels').find((l) => l.userId === p.actor && l.name === p.label)
   const add = list(act.addLabelIds)
   const remove = list(act.removeLabelIds)
-  const otherCriteria = Object.keys(crit).filter(
-    (k) => !['from'].includes(k) && crit[k] !== undefined && crit[k] !== null && crit[k] !== false,
-  )
+  const otherCriteria = Object.keys(crit).filter((k) => k !== 'from' && set(crit[k]) && !(k === 'query' && asQuery))
   const mine = (m: Entity) =>
     m.userId === p.actor &&
     String(m.from ?? '')

@@ -14,7 +14,7 @@ export const gmailDraftReply: Family = {
   services: ['gmail'],
   multiApp: false,
   antiGaming:
-    "Judged by the gmail-draft-reply oracle: exactly one new draft, in the customer's thread and addressed to them, carrying the current ship date and neither the other order's date nor the stale estimate; sending anything fails (sent mail is collateral), as does any other change.",
+    "Judged by the gmail-draft-reply oracle: exactly one new draft, in the customer's thread and addressed to them, carrying the current ship date (not a span of days) and neither the other order's date, number or company nor the stale estimate; sending anything fails (sent mail is collateral), as does any other change.",
   scenario:
     "The customer's thread holds their question and, earlier, the actor's stale estimate; operations mailed the ship dates of this order and of another customer's order with a near-identical number. The reference reads the customer's mail (thread, Message-ID, address), finds operations' mail by order number and creates a draft in the thread.",
   generate(seed) {
@@ -116,11 +116,17 @@ export const gmailDraftReply: Family = {
           subject: `Re: ${subject}`,
           answer: fmt(ship),
           wrong: [fmt(otherShip), fmt(stale)],
+          // Another customer's business: the draft names neither (0463).
+          others: [`#${otherOrder}`, other.company],
         },
       },
       reference: [...look, draft(good)],
       nearMisses: [
         { name: 'sends instead of drafting', program: [...look, send(good)] },
+        {
+          name: "names the other customer's order",
+          program: [...look, draft(`${good}\n\nOrder #${otherOrder} for ${other.company} is on track too.`)],
+        },
         {
           name: "the other order's date",
           program: [...look, draft(`Hi, order #${order} ships on ${fmt(otherShip)}.`)],
