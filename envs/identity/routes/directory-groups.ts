@@ -4,7 +4,7 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { getMeta } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
-import { findUserByEmail } from '../../core/users.ts'
+import { addressTaken } from '../store/aliases.ts'
 import { worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
 import {
   addMember,
@@ -168,8 +168,7 @@ function checkNewAddress(c: WorldContext, email: string) {
   if (email.split('@')[1]!.toLowerCase() !== (getMeta(db, 'domain') ?? '').toLowerCase()) {
     throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
   }
-  if (groupByKey(db, email) || findUserByEmail(db, email))
-    throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
+  if (addressTaken(db, email)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
 }
 
 function memberChanges(body: Record<string, unknown>): Partial<Pick<MemberRow, 'role' | 'deliverySettings'>> {
