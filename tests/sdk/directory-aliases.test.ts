@@ -151,6 +151,49 @@ describe('aliases as mail addresses', () => {
       await send(s, 'alice', 'dev@northwind.test', 'To a group alias')
       for (const u of ['bob', 'carol']) expect(await received(s, u, 'To a group alias'), u).toHaveLength(1)
       expect(await received(s, 'erin', 'To a group alias')).toHaveLength(0)
+      // A member added by alias is the user (type USER, primary address), found again by the alias.
+      await a.users.aliases.insert({ userKey: 'erin@northwind.test', requestBody: { alias: 'ee@northwind.test' } })
+      const m = await a.members.insert({ groupKey: 'dev@northwind.test', requestBody: { email: 'EE@northwind.test' } })
+      expect(m.data).toMatchObject({ email: 'erin@northwind.test', type: 'USER' })
+      for (const email of ['erin@northwind.test', 'cc@northwind.test']) {
+        const again = a.members.insert({ groupKey: 'eng@northwind.test', requestBody: { email } })
+        expect((await failure(again))?.status, email).toBe(409)
+      }
+      const has = await a.members.hasMember({ groupKey: 'dev@northwind.test', memberKey: 'ee@northwind.test' })
+      expect(has.data.isMember).toBe(true)
+    } finally {
+      await s.close()
+    }
+  })
+
+  test('a Drive share with an alias grants its user; a group alias invited to an event reaches the members', async () => {
+    const s = await startSdkServer(seed())
+    try {
+      const a = google.admin({ version: 'directory_v1', auth: s.auth('alice'), rootUrl: s.url })
+      await a.users.aliases.insert({ userKey: 'carol@northwind.test', requestBody: { alias: 'cc@northwind.test' } })
+      await a.groups.aliases.insert({ groupKey: 'eng@northwind.test', requestBody: { alias: 'dev@northwind.test' } })
+      const drive = (u: string) => google.drive({ version: 'v3', auth: s.auth(u), rootUrl: s.url })
+      const file = await drive('alice').files.create({ requestBody: { name: 'Plan', mimeType: 'text/plain' } })
+      const p = await drive('alice').permissions.create({
+        fileId: file.data.id!,
+        fields: 'id,emailAddress,role',
+        requestBody: { type: 'user', role: 'reader', emailAddress: 'cc@northwind.test' },
+      })
+      expect(p.data.emailAddress).toBe('carol@northwind.test')
+      expect((await drive('carol').files.get({ fileId: file.data.id! })).data.name).toBe('Plan')
+
+      const cal = (u: string) => google.calendar({ version: 'v3', auth: s.auth(u), rootUrl: s.url })
+      const ev = await cal('alice').events.insert({
+        calendarId: 'primary',
+        requestBody: {
+          summary: 'Dev sync',
+          start: { dateTime: '2026-03-05T15:00:00Z' },
+          end: { dateTime: '2026-03-05T16:00:00Z' },
+          attendees: [{ email: 'dev@northwind.test' }],
+        },
+      })
+      const copy = await cal('bob').events.get({ calendarId: 'primary', eventId: ev.data.id! })
+      expect(copy.data.summary).toBe('Dev sync')
     } finally {
       await s.close()
     }
