@@ -68,6 +68,9 @@ describe('directory.users.aliases.insert, directory.users.aliases.list, director
     expect(byAlias.data.primaryEmail).toBe('bob@northwind.test')
     expect(byAlias.data.aliases).toEqual(['robert@northwind.test'])
     expect(byAlias.data.emails).toContainEqual({ address: 'robert@northwind.test' })
+    // users.list `email:` searches "the user's email addresses, including aliases".
+    const found = await admin.users.list({ customer: 'my_customer', query: 'email:robert@northwind.test' })
+    expect(found.data.users?.map((u) => u.primaryEmail)).toEqual(['bob@northwind.test'])
     // Already an alias, a user's address, a group's address: 409 duplicate; another domain: 400; non-admin: 403.
     for (const alias of ['robert@northwind.test', 'carol@northwind.test', 'eng@northwind.test']) {
       expect(

@@ -21,6 +21,7 @@ import { matches, parseQuery } from '../store/query.ts'
 import { unitByPath } from '../store/org-units.ts'
 import { customerId } from '../ids.ts'
 import { addressTaken } from '../store/aliases.ts'
+import { aliasesOf } from '../../core/aliases.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
 
 const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
@@ -43,7 +44,8 @@ const QUERY_FIELDS = [
 
 function searchRecord(db: Db, u: WorldUserRow, f: UserFacts): Record<string, string[]> {
   return {
-    email: [u.email],
+    // "The user's email addresses, including aliases" (Google's search guide).
+    email: [u.email, ...aliasesOf(db, 'user', u.id)],
     name: [u.name],
     givenName: [u.givenName],
     familyName: [u.familyName],
