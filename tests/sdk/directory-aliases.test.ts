@@ -197,6 +197,19 @@ describe('aliases as mail addresses', () => {
       })
       const copy = await cal('bob').events.get({ calendarId: 'primary', eventId: ev.data.id! })
       expect(copy.data.summary).toBe('Dev sync')
+      // A user's alias as a guest is the user: the guest list shows the primary address, the copy is theirs.
+      const one = await cal('alice').events.insert({
+        calendarId: 'primary',
+        requestBody: {
+          summary: 'One to one',
+          start: { dateTime: '2026-03-06T15:00:00Z' },
+          end: { dateTime: '2026-03-06T16:00:00Z' },
+          attendees: [{ email: 'CC@northwind.test' }],
+        },
+      })
+      expect(one.data.attendees?.map((x) => x.email)).toEqual(['carol@northwind.test'])
+      const mine = await cal('carol').events.get({ calendarId: 'primary', eventId: one.data.id! })
+      expect(mine.data.attendees?.[0]).toMatchObject({ email: 'carol@northwind.test', self: true })
     } finally {
       await s.close()
     }
