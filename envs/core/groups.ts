@@ -34,9 +34,14 @@ export const worldGroupMembers = sqliteTable(
 
 export type GroupRow = typeof worldGroups.$inferSelect
 
-/** The group with this address (case-insensitive), if any. */
+/** The group with this address or alias (case-insensitive), if any. */
 export function findGroupByEmail(db: Db, email: string): GroupRow | undefined {
-  const r = stmt(db, 'SELECT * FROM world_groups WHERE lower(email) = lower(?)').get(email.trim()) as
+  // One statement whether or not the address is an alias (group expansion runs it for every recipient).
+  const r = stmt(
+    db,
+    `SELECT * FROM world_groups WHERE lower(email) = lower(?)
+    OR id = (SELECT target_id FROM world_aliases WHERE alias = lower(?) AND kind = 'group')`,
+  ).get(email.trim(), email.trim()) as
     | { id: string; email: string; name: string; description: string; admin_created: number; created_ms: number }
     | undefined
   return (

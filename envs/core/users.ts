@@ -70,3 +70,17 @@ export function findUserByEmail(db: Db, email: string): WorldUserRow | undefined
   const match = rows.find((r) => String(r.email).toLowerCase() === lower)
   return match && userFromRow(match)
 }
+
+/** The user an alias address belongs to (world_aliases, Directory aliases); not a primary address. */
+export function findUserByAlias(db: Db, address: string): WorldUserRow | undefined {
+  const r = stmt(
+    db,
+    `SELECT u.* FROM world_aliases a JOIN world_users u ON u.id = a.target_id WHERE a.alias = ? AND a.kind = 'user'`,
+  ).get(address.trim().toLowerCase()) as Record<string, string | number | null> | undefined
+  return r && userFromRow(r)
+}
+
+/** A user by primary address or, failing that, by alias (where an address names a mailbox: mail, shares, guests). */
+export function findUserByAddress(db: Db, address: string): WorldUserRow | undefined {
+  return findUserByEmail(db, address) ?? findUserByAlias(db, address)
+}

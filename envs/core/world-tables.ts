@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { worldGroupMembers, worldGroups } from './groups.ts'
+import { worldAliases } from './aliases.ts'
 import { worldBuildings, worldFeatures, worldResources } from './resources.ts'
 
 // Tables owned by the core. Every other table belongs to a service and carries its prefix.
@@ -70,6 +71,7 @@ export const coreTables = [
   worldActionLog,
   worldGroups,
   worldGroupMembers,
+  worldAliases,
   worldBuildings,
   worldFeatures,
   worldResources,

@@ -5,6 +5,7 @@ import { now, nowMs } from '../core/clock.ts'
 import { badRequest } from '../core/errors/google.ts'
 import { userFromRow } from '../core/users.ts'
 import { expandGroupAddresses } from '../core/groups.ts'
+import { userAliasAddresses } from '../core/aliases.ts'
 import { worldUsers, type WorldUserRow } from '../core/world-tables.ts'
 import { getMeta } from '../core/clock.ts'
 import { buildMessage, formatAddress, rfc822Date, type OutgoingAttachment } from './mime/build.ts'
@@ -212,11 +213,22 @@ function deliverToWorldUsers(
 ): MessageRow[] {
   const out: MessageRow[] = []
   const byEmail = usersByEmail(db)
+  // Directory aliases, read once and only when a recipient is no user's primary address.
+  let aliases: Map<string, string> | undefined
+  const reached = new Set<unknown[]>()
   let bytes: Buffer | undefined
-  // A group address reaches its members (nested groups expanded, each person once).
+  // A group address (or a group's alias) reaches its members (nested groups expanded, each person once).
   for (const address of expandGroupAddresses(db, recipients)) {
-    const columns = byEmail.get(address.trim().toLowerCase())
-    if (!columns) continue
+    const lower = address.trim().toLowerCase()
+    let columns = byEmail.get(lower)
+    if (!columns) {
+      aliases ??= userAliasAddresses(db)
+      const primary = aliases.get(lower)
+      columns = primary === undefined ? undefined : byEmail.get(primary)
+    }
+    // A user named by both their address and an alias gets one copy (Gmail keeps one per Message-ID).
+    if (!columns || reached.has(columns)) continue
+    reached.add(columns)
     const user = userFromRow(keyedRow<UserColumns>(USER_KEYS, columns)!)
     const copy = withDeliveredTo((bytes ??= raw()), user.email)
     at ??= nowMs(db)

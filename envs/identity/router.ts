@@ -6,6 +6,7 @@ import { oidcRouter } from './routes/oidc.ts'
 import { directoryTokensRouter } from './routes/directory-tokens.ts'
 import { directoryUsersRouter } from './routes/directory-users.ts'
 import { directoryGroupsRouter } from './routes/directory-groups.ts'
+import { directoryAliasesRouter } from './routes/directory-aliases.ts'
 import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
 import { directoryCustomerRouter } from './routes/directory-customer.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
@@ -20,6 +21,7 @@ export const router = createGoogleRouter()
   .route('/', directoryTokensRouter)
   .route('/', directoryUsersRouter)
   .route('/', directoryGroupsRouter)
+  .route('/', directoryAliasesRouter)
   .route('/', directoryOrgUnitsRouter)
   .route('/', directoryCustomerRouter)
   .route('/', dataTransferRouter)

@@ -10,6 +10,7 @@ import { resourceEntities } from './state-resources.ts'
 import { keysOf, listDelegations, listServiceAccounts } from './store/service-accounts.ts'
 import { googleUserId } from './ids.ts'
 import { listUnits } from './store/org-units.ts'
+import { aliasEntities } from './store/aliases.ts'
 
 /*
  * dump() shape — version 1:
@@ -22,6 +23,7 @@ import { listUnits } from './store/org-units.ts'
  *                                                                 // numeric `id`, which a userKey may give
  *     orgUnits: { <path>: { path, orgUnitId, description } },   // units below the root (`/` is always there)
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
+ *     aliases: { <alias>: { alias, kind: 'user' | 'group', owner } },   // owner: the user's id or the group's email
  *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources')
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
@@ -116,6 +118,7 @@ export function dumpIdentity(world: World): ServiceState {
           },
         ]),
       ),
+      aliases: aliasEntities(db),
       serviceAccounts: Object.fromEntries(
         listServiceAccounts(db).map((sa) => [
           sa.email,

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto'
 import { stmt, updateRows } from '../../core/db.ts'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, GoogleApiError, notFound } from '../../core/errors/google.ts'
-import { findUserByEmail, findUserById } from '../../core/users.ts'
+import { findUserByAlias, findUserByEmail, findUserById } from '../../core/users.ts'
+import { findGroupByEmail } from '../../core/groups.ts'
 import { Permission } from '../api/schemas.gen.ts'
 import { files, permissions } from '../schema.ts'
 import { toPermission } from '../map.ts'
@@ -36,6 +37,13 @@ const base = '/drive/v3/files/{fileId}/permissions'
 const wellFormed = (s: string) => (s as string & { toWellFormed(): string }).toWellFormed() // ES2024, in Node 20
 
 /** Permission ids: a person's id is the same on every file; `anyoneWithLink` and domain ids are fixed strings. */
+/** A user's or group's Directory alias stands for its primary address (Drive grants the account, not the alias). */
+function primaryAddress(c: WorldContext, email: string): string {
+  const db = c.var.world.db
+  if (findUserByEmail(db, email)) return email
+  return findUserByAlias(db, email)?.email ?? findGroupByEmail(db, email)?.email ?? email
+}
+
 function permissionId(c: WorldContext, b: Body): string {
   if (b.type === 'anyone') return b.allowFileDiscovery ? 'anyone' : 'anyoneWithLink'
   if (b.type === 'domain') return `${b.domain}`.toLowerCase() + (b.allowFileDiscovery ? '' : 'WithLink')
@@ -328,7 +336,7 @@ export const permissionsRouter = createGoogleRouter()
     // Grantees as the database keeps them: a lone surrogate (a JSON `\ud800` escape) is stored as U+FFFD bytes,
     // and an id that kept it would not find its own row again (a 500, docs/decisions/0387).
     if (typeof b.domain === 'string') b.domain = wellFormed(b.domain)
-    if (typeof b.emailAddress === 'string') b.emailAddress = wellFormed(b.emailAddress)
+    if (typeof b.emailAddress === 'string') b.emailAddress = primaryAddress(c, wellFormed(b.emailAddress))
     validate(b, row.inDrive)
     if (row.inDrive) checkDriveRestrictions(c, fileId, b)
     if (b.role === 'owner' && !q.transferOwnership)

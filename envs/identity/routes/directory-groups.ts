@@ -4,8 +4,9 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { getMeta } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
-import { findUserByEmail } from '../../core/users.ts'
-import { worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
+import { addressTaken } from '../store/aliases.ts'
+import { findGroupByEmail, worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
+import { findUserByAlias, findUserByEmail } from '../../core/users.ts'
 import {
   addMember,
   deleteGroup,
@@ -134,9 +135,13 @@ const membersHas = createRoute({
   responses: { 200: Any },
 })
 
-/** The address a member key names: an address as it is, or a user's or group's id. */
+/** The address a member key names: a primary address as it is, an alias's owner's, or a user's or group's id. */
 function memberEmail(c: WorldContext, key: string): string {
-  if (key.includes('@')) return key.toLowerCase()
+  if (key.includes('@')) {
+    const db = c.var.world.db
+    const owner = findUserByEmail(db, key) ?? findUserByAlias(db, key) ?? findGroupByEmail(db, key)
+    return (owner?.email ?? key).toLowerCase()
+  }
   const g = groupByKey(c.var.world.db, key)
   if (g) return g.email
   try {
@@ -168,8 +173,7 @@ function checkNewAddress(c: WorldContext, email: string) {
   if (email.split('@')[1]!.toLowerCase() !== (getMeta(db, 'domain') ?? '').toLowerCase()) {
     throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
   }
-  if (groupByKey(db, email) || findUserByEmail(db, email))
-    throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
+  if (addressTaken(db, email)) throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
 }
 
 function memberChanges(body: Record<string, unknown>): Partial<Pick<MemberRow, 'role' | 'deliverySettings'>> {
@@ -303,7 +307,8 @@ export const directoryGroupsRouter = createGoogleRouter()
     requireAdmin(c)
     const g = group(c, c.req.valid('param').groupKey)
     const body = c.req.valid('json')
-    const email = str(body.email) ?? (str(body.id) ? memberEmail(c, str(body.id)!) : undefined)
+    const given = str(body.email) ?? str(body.id)
+    const email = given ? memberEmail(c, given) : undefined
     if (!email) throw new GoogleApiError('INVALID_ARGUMENT', 'required', 'Missing required field: memberKey')
     if (email.toLowerCase() === g.email)
       throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Invalid Input: memberKey')

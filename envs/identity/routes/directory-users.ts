@@ -3,7 +3,6 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { getMeta } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
-import { findUserByEmail } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import type { Db } from '../../core/db.ts'
 import {
@@ -21,6 +20,8 @@ import {
 import { matches, parseQuery } from '../store/query.ts'
 import { unitByPath } from '../store/org-units.ts'
 import { customerId } from '../ids.ts'
+import { addressTaken } from '../store/aliases.ts'
+import { aliasesOf } from '../../core/aliases.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
 
 const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
@@ -43,7 +44,8 @@ const QUERY_FIELDS = [
 
 function searchRecord(db: Db, u: WorldUserRow, f: UserFacts): Record<string, string[]> {
   return {
-    email: [u.email],
+    // "The user's email addresses, including aliases" (Google's search guide).
+    email: [u.email, ...aliasesOf(db, 'user', u.id)],
     name: [u.name],
     givenName: [u.givenName],
     familyName: [u.familyName],
@@ -159,8 +161,8 @@ function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldU
     if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw invalid('primary_user_email')
     if (email.split('@')[1]!.toLowerCase() !== domain)
       throw new GoogleApiError('INVALID_ARGUMENT', 'invalid', 'Domain not found.')
-    const other = findUserByEmail(db, email)
-    if (other && other.id !== user?.id)
+    // Another user's, a group's or an alias (the user's own too: Google keeps each address on one account).
+    if (user?.email.toLowerCase() !== email.toLowerCase() && addressTaken(db, email))
       throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
     set.email = email.toLowerCase()
   }
@@ -283,7 +285,7 @@ function existingUnitPath(db: Db, given: unknown): string {
 }
 
 /** A user the directory shows (deleted users are not found). */
-function liveUser(c: WorldContext, key: string): WorldUserRow {
+export function liveUser(c: WorldContext, key: string): WorldUserRow {
   const user = userByKey(c, key)
   if (factsOf(c.var.world.db, user.id).deletedMs !== null)
     throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')

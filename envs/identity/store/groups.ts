@@ -6,6 +6,8 @@ import { nowMs } from '../../core/clock.ts'
 import { findGroupByEmail, worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
 import { findUserByEmail } from '../../core/users.ts'
 import { googleUserId } from '../ids.ts'
+import { aliasesOf } from '../../core/aliases.ts'
+import { deleteAliasesOf } from './aliases.ts'
 
 export type MemberRow = typeof worldGroupMembers.$inferSelect
 const etag = (v: unknown) => `"${createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 27)}"`
@@ -36,6 +38,7 @@ export function groupResource(db: Db, g: GroupRow) {
     description: g.description,
     directMembersCount: String(membersOf(db, g.id).length),
     adminCreated: g.adminCreated,
+    ...withAliases(aliasesOf(db, 'group', g.id)),
   }
   return { ...body, etag: etag(body) }
 }
@@ -74,6 +77,7 @@ export function deleteGroup(db: Db, g: GroupRow): void {
   db.delete(worldGroupMembers).where(eq(worldGroupMembers.groupId, g.id)).run()
   db.delete(worldGroupMembers).where(eq(worldGroupMembers.email, g.email.toLowerCase())).run()
   db.delete(worldGroups).where(eq(worldGroups.id, g.id)).run()
+  deleteAliasesOf(db, 'group', g.id)
 }
 
 /** What kind of member an address is: a world user, a group, or someone outside. */
@@ -117,3 +121,6 @@ export function hasMember(db: Db, groupId: string, email: string): boolean {
   }
   return walk(groupId)
 }
+
+/** A User's or Group's `aliases` (left out when there are none, as Google leaves it out). */
+export const withAliases = (aliases: string[]) => (aliases.length > 0 ? { aliases } : {})

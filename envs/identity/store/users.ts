@@ -8,6 +8,9 @@ import { worldTokens, worldUsers, type WorldUserRow } from '../../core/world-tab
 import { identityGrants, identityRoles, identityUsers } from '../schema.ts'
 import { customerId, googleUserId } from '../ids.ts'
 import { revokeGrant } from './oauth.ts'
+import { aliasesOf } from '../../core/aliases.ts'
+import { deleteAliasesOf } from './aliases.ts'
+import { withAliases } from './groups.ts'
 
 export type UserFacts = typeof identityUsers.$inferSelect
 
@@ -59,6 +62,7 @@ export const isDelegatedAdmin = (db: Db, userId: string) =>
 
 /** The Directory API's User resource for a world user. */
 export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
+  const aliases = aliasesOf(db, 'user', user.id)
   const body: Record<string, unknown> = {
     kind: 'admin#directory#user',
     id: googleUserId(db, user.id),
@@ -74,7 +78,8 @@ export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
     archived: false,
     changePasswordAtNextLogin: facts.changePasswordAtNextLogin,
     ipWhitelisted: false,
-    emails: [{ address: user.email, primary: true }],
+    emails: [{ address: user.email, primary: true }, ...aliases.map((address) => ({ address }))],
+    ...withAliases(aliases),
     ...(user.title ? { organizations: [{ title: user.title, primary: true, customType: '', description: '' }] } : {}),
     customerId: customerId(db),
     orgUnitPath: facts.orgUnitPath,
@@ -129,6 +134,8 @@ export function insertUser(db: Db, input: NewUser): WorldUserRow {
 /** Deletes a user from the directory: their tokens and connected apps die; their data stays for other owners. */
 export function deleteUser(db: Db, userId: string): void {
   saveFacts(db, { ...factsOf(db, userId), deletedMs: nowMs(db) })
+  // Deviation (unverified): the aliases are freed at once and do not come back with undelete.
+  deleteAliasesOf(db, 'user', userId)
   db.update(worldTokens).set({ revoked: true }).where(eq(worldTokens.userId, userId)).run()
   for (const g of db.select().from(identityGrants).where(eq(identityGrants.userId, userId)).all()) {
     revokeGrant(db, userId, g.clientId)
