@@ -43,7 +43,11 @@ function setText(doc: Doc, seg: string, text: string) {
   else doc.segs[seg] = text
 }
 
-function shiftInsert(doc: Doc, seg: string, x: number, len: number) {
+/** What the range helpers below read of a modelled document (this family's, and docBatch's in docs4-model.ts). */
+type Ranged = { segs: Record<string, string>; ranges: Named[] }
+
+/** Text inserted at `x` of a segment: its named ranges after it move (an end at `x` is no longer sure). */
+export function shiftInsert(doc: Ranged, seg: string, x: number, len: number) {
   for (const r of doc.ranges) {
     if (r.seg !== seg) continue
     if (x === r.start || x === r.end) r.sure = false
@@ -51,13 +55,14 @@ function shiftInsert(doc: Doc, seg: string, x: number, len: number) {
     if (x <= r.end) r.end += len
   }
 }
-function shiftDelete(doc: Doc, seg: string, a: number, b: number) {
+/** `[a, b)` of a segment deleted: its named ranges shrink or move, and a sure range left empty goes. */
+export function shiftDelete(doc: Ranged, seg: string, a: number, b: number) {
   const map = (p: number) => (p <= a ? p : p >= b ? p - (b - a) : a)
   for (const r of doc.ranges) if (r.seg === seg) [r.start, r.end] = [map(r.start), map(r.end)]
   doc.ranges = doc.ranges.filter((r) => r.seg !== seg || r.start < r.end || !r.sure)
 }
 /** A segment gone (header or footer deleted, footnote reference deleted): its named ranges go with it. */
-function dropSegment(doc: Doc, seg: string) {
+export function dropSegment(doc: Ranged, seg: string) {
   delete doc.segs[seg]
   doc.ranges = doc.ranges.filter((r) => r.seg !== seg)
 }

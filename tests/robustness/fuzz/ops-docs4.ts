@@ -2,6 +2,7 @@ import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
 import { docsBatch } from './ops-docs2.ts'
 import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
+import { dropSegment, shiftDelete, shiftInsert } from './ops-docs3.ts'
 import { compare, REF, SB, type Doc, type Section } from './docs4-model.ts'
 
 export type { DocBatchModel } from './docs4-model.ts'
@@ -39,24 +40,6 @@ function setText(doc: Doc, seg: string, text: string) {
 const count = (s: string, ch: string) => [...s].filter((c) => c === ch).length
 /** Offsets of a body where a paragraph holds the position (not a section break's own index). */
 const inParagraph = (body: string) => cuts(body).filter((k) => body[k] !== SB)
-
-function shiftInsert(doc: Doc, seg: string, x: number, len: number) {
-  for (const r of doc.ranges) {
-    if (r.seg !== seg) continue
-    if (x === r.start || x === r.end) r.sure = false
-    if (x <= r.start) r.start += len
-    if (x <= r.end) r.end += len
-  }
-}
-function shiftDelete(doc: Doc, seg: string, a: number, b: number) {
-  const map = (p: number) => (p <= a ? p : p >= b ? p - (b - a) : a)
-  for (const r of doc.ranges) if (r.seg === seg) [r.start, r.end] = [map(r.start), map(r.end)]
-  doc.ranges = doc.ranges.filter((r) => r.seg !== seg || r.start < r.end || !r.sure)
-}
-function dropSegment(doc: Doc, seg: string) {
-  delete doc.segs[seg]
-  doc.ranges = doc.ranges.filter((r) => r.seg !== seg)
-}
 
 /** The working copy a batch is drawn against, and the segments its earlier requests removed. */
 type Draft = { doc: Doc; gone: string[]; i: number }
