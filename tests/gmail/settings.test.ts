@@ -58,6 +58,24 @@ describe('gmail.users.settings.filters.create', () => {
     expect((await h.call('DELETE', `${S}/filters/${filter.body.id}`, { token: ben })).status).toBe(204)
     expect((await h.call('GET', `${S}/filters`, { token: ben })).body).toEqual({})
   })
+
+  test("fields at proto3's defaults are unset: '' and false are neither stored nor answered, and make no new filter", async () => {
+    const h = harness(gmailSeed)
+    const ben = h.google('ben')
+    const blank = { from: 'ann@example.com', subject: '', query: '', hasAttachment: false }
+    const made = await h.call('POST', `${S}/filters`, {
+      token: ben,
+      json: { criteria: blank, action: { addLabelIds: ['STARRED'], removeLabelIds: [] } },
+    })
+    expect(made.body).toMatchObject({ criteria: { from: 'ann@example.com' }, action: { addLabelIds: ['STARRED'] } })
+    expect(Object.keys(made.body.criteria)).toEqual(['from'])
+    expect(Object.keys(made.body.action)).toEqual(['addLabelIds'])
+    const again = await h.call('POST', `${S}/filters`, {
+      token: ben,
+      json: { criteria: { from: 'ann@example.com' }, action: { addLabelIds: ['STARRED'] } },
+    })
+    expect(again.status).toBe(409)
+  })
 })
 
 describe('gmail.users.settings.updateAutoForwarding', () => {

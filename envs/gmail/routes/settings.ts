@@ -122,8 +122,10 @@ settingsRouter
     (c) => {
       const user = mailboxOf(c, c.req.valid('param').userId)
       const body = c.req.valid('json') as { criteria?: Record<string, unknown>; action?: Record<string, unknown> }
-      const criteria = body.criteria ?? {}
-      const action = body.action ?? {}
+      // Gmail's API is proto3: a field at its default ('', false, 0, [] or null) is unset, stored and answered
+      // without it, so `{from, subject: ''}` is the filter `{from}` (and a duplicate of it).
+      const criteria = setFields(body.criteria ?? {})
+      const action = setFields(body.action ?? {})
       if (Object.values(criteria).every((v) => v === undefined || v === '' || v === false))
         throw badRequest("Filter doesn't have any criteria", 'invalidArgument')
       if (Object.values(action).every((v) => v === undefined || (Array.isArray(v) && v.length === 0)))
@@ -330,3 +332,14 @@ addressCollection({
     if (hit?.isPrimary) throw badRequest('Cannot delete the primary send-as address', 'failedPrecondition')
   },
 })
+
+/** An object's fields that are set in proto3's sense: not '', false, 0, null or an empty list. */
+function setFields(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || v === null || v === '' || v === false || v === 0) continue
+    if (Array.isArray(v) && v.length === 0) continue
+    out[k] = v
+  }
+  return out
+}
