@@ -28,17 +28,20 @@ export type DocSegsModel = { docs: Record<string, Doc>; n: number }
 
 const model = (f: Fuzz) => f.model.docSegs
 
+/** What the segment helpers below read of a modelled document (this family's, and docBatch's in docs4-model.ts). */
+type Segmented = { body: string; segs: Record<string, string> }
+
 /** UTF-16 offsets between code points of `s`. */
-function cuts(s: string): number[] {
+export function cuts(s: string): number[] {
   const out = [0]
   let at = 0
   for (const ch of s) out.push((at += ch.length))
   return out
 }
 /** Where a segment's text starts: 1 in the body (after its section break), 0 elsewhere. */
-const base = (seg: string) => (seg === '' ? 1 : 0)
-const textOf = (doc: Doc, seg: string) => (seg === '' ? doc.body : doc.segs[seg]!)
-function setText(doc: Doc, seg: string, text: string) {
+export const base = (seg: string) => (seg === '' ? 1 : 0)
+export const textOf = (doc: Segmented, seg: string) => (seg === '' ? doc.body : doc.segs[seg]!)
+export function setText(doc: Segmented, seg: string, text: string) {
   if (seg === '') doc.body = text
   else doc.segs[seg] = text
 }

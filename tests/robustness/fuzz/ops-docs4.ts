@@ -2,7 +2,7 @@ import type { docs_v1 } from 'googleapis'
 import type { Fuzz, Op } from './engine.ts'
 import { docsBatch } from './ops-docs2.ts'
 import { docCreated, pickLiveDoc, touched } from './ops-drive.ts'
-import { dropSegment, shiftDelete, shiftInsert } from './ops-docs3.ts'
+import { base, cuts, dropSegment, setText, shiftDelete, shiftInsert, textOf } from './ops-docs3.ts'
 import { compare, REF, SB, type Doc, type Section } from './docs4-model.ts'
 
 export type { DocBatchModel } from './docs4-model.ts'
@@ -24,19 +24,6 @@ const isNew = (id: string) => id.startsWith('\uE100')
 
 const model = (f: Fuzz) => f.model.docBatch
 
-/** UTF-16 offsets between code points of `s`. */
-function cuts(s: string): number[] {
-  const out = [0]
-  let at = 0
-  for (const ch of s) out.push((at += ch.length))
-  return out
-}
-const base = (seg: string) => (seg === '' ? 1 : 0)
-const textOf = (doc: Doc, seg: string) => (seg === '' ? doc.body : doc.segs[seg]!)
-function setText(doc: Doc, seg: string, text: string) {
-  if (seg === '') doc.body = text
-  else doc.segs[seg] = text
-}
 const count = (s: string, ch: string) => [...s].filter((c) => c === ch).length
 /** Offsets of a body where a paragraph holds the position (not a section break's own index). */
 const inParagraph = (body: string) => cuts(body).filter((k) => body[k] !== SB)
