@@ -47,6 +47,29 @@ describe('docs footnotes and their named ranges', () => {
 })
 
 describe('docs batches that address what an earlier request changed (0461)', () => {
+  test('an image an earlier request deleted cannot be replaced: the batch is refused, the image kept', async () => {
+    const id = await newDoc('Photo here')
+    const made = await update(id, [{ insertInlineImage: { location: { index: 6 }, uri: 'https://example.com/a.png' } }])
+    const image = made.data.replies![0]!.insertInlineImage!.objectId!
+    const before = await get(id)
+    const sent = update(id, [
+      { deleteContentRange: { range: { startIndex: 6, endIndex: 7 } } },
+      { replaceImage: { imageObjectId: image, uri: 'https://example.com/b.png' } },
+    ])
+    // The old code found the deleted image's entry (kept until the batch ended) and answered 200.
+    await expect(sent).rejects.toMatchObject({ status: 400 })
+    await expect(sent).rejects.toThrow(`The image with ID ${image} does not exist.`)
+    expect(await get(id)).toEqual(before)
+    // In the other order the batch is fine, and the image goes with its element.
+    await update(id, [
+      { replaceImage: { imageObjectId: image, uri: 'https://example.com/b.png' } },
+      { deleteContentRange: { range: { startIndex: 6, endIndex: 7 } } },
+    ])
+    const after = await get(id)
+    expect(after.inlineObjects).toBeUndefined()
+    expect(after.body!.content!.map((c) => c.paragraph?.elements?.[0]?.textRun?.content).join('')).toBe('Photo here\n')
+  })
+
   test('a footnote whose reference an earlier request deleted cannot be written: the batch is refused', async () => {
     const id = await newDoc('Claim here')
     const made = await update(id, [{ createFootnote: { location: { index: 6 } } }])

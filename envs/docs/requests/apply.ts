@@ -195,7 +195,8 @@ function documentLength(doc: DocModel): number {
 }
 
 /**
- * Drops footnotes and inline objects whose reference elements were deleted, and named ranges in those footnotes.
+ * Drops footnotes and inline objects whose reference elements were deleted, positioned objects whose paragraph was,
+ * and named ranges in those footnotes.
  * Deletes of content, table rows, columns and tables drop a footnote with its reference at once (model/edit.ts), so a
  * later request of the same batch cannot address it; this pass catches any other way a reference goes.
  */
@@ -204,7 +205,10 @@ function collectGarbage(doc: DocModel) {
     const used = new Set<string>()
     const walk = (blocks: Block[]) => {
       for (const b of blocks) {
-        if (b.t === 'p') for (const e of b.els) if (e.t === 'inline' || e.t === 'footnoteRef') used.add(e.id)
+        if (b.t === 'p') {
+          for (const e of b.els) if (e.t === 'inline' || e.t === 'footnoteRef') used.add(e.id)
+          for (const id of b.positioned ?? []) used.add(id)
+        }
         if (b.t === 'table') b.rows.forEach((r) => r.cells.forEach((c) => walk(c.content)))
       }
     }
@@ -212,6 +216,8 @@ function collectGarbage(doc: DocModel) {
     for (const g of [tab.headers, tab.footers, tab.footnotes]) Object.values(g).forEach(walk)
     for (const id of Object.keys(tab.footnotes)) if (!used.has(id)) delete tab.footnotes[id]
     for (const id of Object.keys(tab.inlineObjects)) if (!used.has(id)) delete tab.inlineObjects[id]
+    // A positioned object goes with the paragraph it is anchored to.
+    for (const id of Object.keys(tab.positionedObjects)) if (!used.has(id)) delete tab.positionedObjects[id]
     // A named range inside a dropped footnote goes with it (as deleteHeader/deleteFooter drop theirs).
     const live = (seg: string) => seg === '' || seg in tab.footnotes || seg in tab.headers || seg in tab.footers
     tab.namedRanges.forEach((nr) => (nr.ranges = nr.ranges.filter((r) => live(r.segmentId))))

@@ -5,6 +5,7 @@ import { allTabs, tabOf } from '../model/segment.ts'
 import { newTab } from '../model/new.ts'
 import type { Block, Obj, TabModel } from '../model/types.ts'
 import { applyMask, kixId, pointOf, type Ctx, type Loc } from './common.ts'
+import { charge } from '../model/work.ts'
 
 const IMAGE_URI = /^https?:\/\/[^\s]+$/i
 
@@ -55,6 +56,22 @@ export function insertInlineImageReq(
   return { insertInlineImage: { objectId: id } }
 }
 
+/**
+ * Whether an element or a paragraph of the tab (any segment, cells included) still holds the inline or positioned
+ * object. A request earlier in the same batch may have deleted it; its entry in `inlineObjects` lingers until the
+ * batch ends (collectGarbage), so a later request of the batch must not find it there.
+ */
+export function objectPlaced(tab: TabModel, id: string): boolean {
+  const holds = (blocks: Block[]): boolean =>
+    blocks.some((b) => {
+      if (b.t === 'table') return b.rows.some((row) => row.cells.some((c) => holds(c.content)))
+      if (b.t !== 'p') return false
+      charge(b.els.length)
+      return b.positioned?.includes(id) === true || b.els.some((e) => e.t === 'inline' && e.id === id)
+    })
+  return [tab.body, ...[tab.headers, tab.footers, tab.footnotes].flatMap((g) => Object.values(g))].some(holds)
+}
+
 /** replaceImage: swaps the source of an inline or positioned image. */
 export function replaceImageReq(
   ctx: Ctx,
@@ -62,9 +79,9 @@ export function replaceImageReq(
 ) {
   const uri = checkUri(r.uri)
   const tab = tabOf(ctx.doc, r.tabId)
-  const obj = (r.imageObjectId && (tab.inlineObjects[r.imageObjectId] ?? tab.positionedObjects[r.imageObjectId])) as
-    Obj | undefined
-  if (!obj) throw bad(`The image with ID ${r.imageObjectId ?? ''} does not exist.`)
+  const id = r.imageObjectId
+  const obj = (id && (tab.inlineObjects[id] ?? tab.positionedObjects[id])) as Obj | undefined
+  if (!obj || !objectPlaced(tab, id!)) throw bad(`The image with ID ${id ?? ''} does not exist.`)
   const props = (obj.inlineObjectProperties ?? obj.positionedObjectProperties) as Obj
   const emb = props.embeddedObject as Obj
   emb.imageProperties = { ...(emb.imageProperties as Obj), contentUri: uri, sourceUri: uri, cropProperties: {} }
@@ -74,7 +91,7 @@ export function replaceImageReq(
 /** deletePositionedObject: removes the object and its anchor. */
 export function deletePositionedObjectReq(ctx: Ctx, r: { objectId?: string; tabId?: string }) {
   const tab = tabOf(ctx.doc, r.tabId)
-  if (!r.objectId || !tab.positionedObjects[r.objectId])
+  if (!r.objectId || !tab.positionedObjects[r.objectId] || !objectPlaced(tab, r.objectId))
     throw bad(`The positioned object with ID ${r.objectId ?? ''} does not exist.`)
   delete tab.positionedObjects[r.objectId]
   const walk = (blocks: Block[]) => {
