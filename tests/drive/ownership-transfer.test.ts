@@ -72,6 +72,44 @@ describe('ownership transfer', () => {
     }
   })
 
+  test('tells the new owner by mail, through create and through update (0468)', async () => {
+    const h = harness(driveSeed)
+    const inbox = async (who: string) => {
+      const q = encodeURIComponent('from:drive-shares-dm-noreply@google.com')
+      const list = await h.call('GET', `/gmail/v1/users/me/messages?q=${q}`, { token: h.google(who) })
+      const ids = ((list.body.messages ?? []) as { id: string }[]).map((m) => m.id)
+      const got = await Promise.all(
+        ids.map((m) => h.call('GET', `/gmail/v1/users/me/messages/${m}?format=full`, { token: h.google(who) })),
+      )
+      return got.map((g) => Buffer.from(g.body.payload.body.data ?? '', 'base64url').toString() || g.body.snippet)
+    }
+    const first = await fileOfAnn(h)
+    const made = await h.call('POST', `${F}/${first}/permissions?transferOwnership=true&emailMessage=Yours%20now`, {
+      json: { type: 'user', role: 'owner', emailAddress: 'ben@example.com' },
+    })
+    expect(made.status).toBe(200)
+    // The old code sent nothing: a transfer's notification cannot be turned off, yet no one was told.
+    const afterCreate = await inbox('ben')
+    expect(afterCreate).toHaveLength(1)
+    expect(afterCreate[0]).toMatch(/made you the owner of a file: Report\.txt/)
+    expect(afterCreate[0]).toMatch(/Yours now/)
+    const second = await fileOfAnn(h)
+    await h.call('POST', `${F}/${second}/permissions?sendNotificationEmail=false`, {
+      json: { type: 'user', role: 'writer', emailAddress: 'ben@example.com' },
+    })
+    expect(await inbox('ben')).toHaveLength(1)
+    const benPerm = (await h.call('GET', `${F}/${second}/permissions`)).body.permissions.find(
+      (p: { emailAddress: string }) => p.emailAddress === 'ben@example.com',
+    ).id
+    const ok = await h.call('PATCH', `${F}/${second}/permissions/${benPerm}?transferOwnership=true`, {
+      json: { role: 'owner' },
+    })
+    expect(ok.status).toBe(200)
+    expect(await inbox('ben')).toHaveLength(2)
+    // Nobody else is written to.
+    expect(await inbox('ann')).toHaveLength(0)
+  })
+
   test('update: only the owner can transfer, to a user of the same organisation', async () => {
     const h = harness(driveSeed)
     const id = await fileOfAnn(h)

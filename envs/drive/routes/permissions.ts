@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createHash } from 'node:crypto'
-import { stmt, updateRows } from '../../core/db.ts'
+import { stmt, updateRows, type Db } from '../../core/db.ts'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { badRequest, GoogleApiError, notFound } from '../../core/errors/google.ts'
 import { findUserByAlias, findUserByEmail, findUserById } from '../../core/users.ts'
@@ -316,6 +316,25 @@ function transferOwnership(c: WorldContext, fileId: string, newOwnerEmail: strin
   updateRows(db, permissions, { role: 'writer' }, { fileId, id: permissionIdFor(db, oldOwnerId) })
 }
 
+/** Drive's notification mail to a grantee (a world user's or group's address), from the acting user. */
+function notifyGrantee(
+  c: WorldContext,
+  db: Db,
+  row: { id: string; name: string },
+  to: string,
+  what: string,
+  note?: string,
+) {
+  const sharer = c.var.user
+  deliverInternalMail(db, {
+    from: { name: `${sharer.name} (via Google Drive)`, email: 'drive-shares-dm-noreply@google.com' },
+    to: [to],
+    subject: `${row.name}`,
+    text: `${sharer.name} (${sharer.email}) ${what}: ${row.name}\n${note ? `\n${note}\n` : ''}\nOpen: https://drive.google.com/open?id=${row.id}`,
+    headers: { 'Reply-To': sharer.email },
+  })
+}
+
 export const permissionsRouter = createGoogleRouter()
   .openapi(list, (c) => {
     const row = target(c, c.req.valid('param').fileId)
@@ -379,20 +398,17 @@ export const permissionsRouter = createGoogleRouter()
         const grant = [v.fileId, v.id, v.type, v.role, v.emailAddress, v.domain, discovery, v.expirationMs, +pending]
         stmt(db, GRANT).run(...grant)
       })
-      // Share notifications reach world users' inboxes (default on for users and groups).
-      const notify = q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group')
-      if (notify && b.emailAddress && b.role !== 'owner') {
-        const sharer = c.var.user
-        // Deviation: the wording of the ownership request is ours.
-        const what = pending ? 'asked you to become the owner of a file' : 'shared a file with you'
-        deliverInternalMail(db, {
-          from: { name: `${sharer.name} (via Google Drive)`, email: 'drive-shares-dm-noreply@google.com' },
-          to: [b.emailAddress],
-          subject: `${row.name}`,
-          text: `${sharer.name} (${sharer.email}) ${what}: ${row.name}\n${q.emailMessage ? `\n${q.emailMessage}\n` : ''}\nOpen: https://drive.google.com/open?id=${row.id}`,
-          headers: { 'Reply-To': sharer.email },
-        })
-      }
+      // Share notifications reach world users' inboxes (default on for users and groups); an ownership transfer
+      // always tells the new owner (its sendNotificationEmail cannot be false).
+      const notify = b.role === 'owner' || (q.sendNotificationEmail ?? (b.type === 'user' || b.type === 'group'))
+      // Deviation: the wording of the ownership request and of the transfer notice is ours.
+      const what =
+        b.role === 'owner'
+          ? 'made you the owner of a file'
+          : pending
+            ? 'asked you to become the owner of a file'
+            : 'shared a file with you'
+      if (notify && b.emailAddress) notifyGrantee(c, db, row, b.emailAddress, what, q.emailMessage)
       return permissionsOf(db, fileId).find((p) => p.id === id)!
     })
     return c.json(toPermission(c.var.world.db, perm, row.ownerId) as never, 200)
@@ -431,6 +447,8 @@ export const permissionsRouter = createGoogleRouter()
         if (pending !== current.pendingOwner) set.pendingOwner = pending
         if (Object.keys(set).length) updateRows(db, permissions, set, { fileId, id })
       })
+      if (b.role === 'owner' && current.emailAddress)
+        notifyGrantee(c, db, row, current.emailAddress, 'made you the owner of a file')
       return permissionsOf(db, fileId).find((p) => p.id === id)!
     })
     return c.json(toPermission(c.var.world.db, perm, row.ownerId) as never, 200)
