@@ -84,3 +84,9 @@ export function findUserByAlias(db: Db, address: string): WorldUserRow | undefin
 export function findUserByAddress(db: Db, address: string): WorldUserRow | undefined {
   return findUserByEmail(db, address) ?? findUserByAlias(db, address)
 }
+
+/** The primary address (lower-case) of the user an alias names; any other address lower-cased as it is. */
+export function primaryOfUserAlias(db: Db, address: string): string {
+  const lower = address.trim().toLowerCase()
+  return findUserByAlias(db, lower)?.email.toLowerCase() ?? lower
+}

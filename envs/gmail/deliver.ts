@@ -156,7 +156,7 @@ export function sendAsUser(
   // rewrite above accepted: both look names up in a plain object).
   const delivered = () => rewriteHeaders(fixed, { Bcc: null })
   const others = recipients.filter((r) => r !== sender.email.toLowerCase())
-  deliverToWorldUsers(db, delivered, others, opts.depth ?? 0, at, memo)
+  deliverToWorldUsers(db, delivered, others, opts.depth ?? 0, at, memo, sender.email.toLowerCase())
   return { row: sent, labelIds: labelOrder(labelIds) }
 }
 
@@ -201,7 +201,8 @@ function usersByEmail(db: Db): Map<string, unknown[]> {
 
 /**
  * Gives a copy of `raw()` (made on first need) to every world user among the recipients; `memo` is shared with the
- * copies of the same message stored earlier in this call.
+ * copies of the same message stored earlier in this call. `sender` (a sending user's lower-case address) gets no copy
+ * through an alias of theirs.
  */
 function deliverToWorldUsers(
   db: Db,
@@ -210,6 +211,7 @@ function deliverToWorldUsers(
   depth: number,
   at?: number,
   memo?: CopyMemo,
+  sender?: string,
 ): MessageRow[] {
   const out: MessageRow[] = []
   const byEmail = usersByEmail(db)
@@ -224,6 +226,9 @@ function deliverToWorldUsers(
     if (!columns) {
       aliases ??= userAliasAddresses(db)
       const primary = aliases.get(lower)
+      // The sender's own alias: the SENT copy is the message (Google's help on renamed users: messages the user
+      // sends to their old address, an alias, do not appear in the Inbox).
+      if (primary !== undefined && primary === sender) continue
       columns = primary === undefined ? undefined : byEmail.get(primary)
     }
     // A user named by both their address and an alias gets one copy (Gmail keeps one per Message-ID).

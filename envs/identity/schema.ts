@@ -79,6 +79,20 @@ export const identityUsers = sqliteTable('identity_users', {
 })
 
 /**
+ * The aliases a deleted user had (world_aliases frees them at the deletion): `users.undelete` gives them back.
+ * `added_seq` keeps their order.
+ */
+export const identityDeletedAliases = sqliteTable(
+  'identity_deleted_aliases',
+  {
+    userId: text('user_id').notNull(),
+    alias: text('alias').notNull(),
+    addedSeq: integer('added_seq').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.alias] })],
+)
+
+/**
  * Organizational units below the root (the root, `/`, is implied: every workspace has it). `path` is the unit's full
  * path (`/Sales/EMEA`), rewritten for the whole subtree when a unit is renamed or moved; users name their unit by
  * path (identity_users.org_unit_path). `id` is the Directory's `orgUnitId` without its `id:` prefix.
@@ -170,6 +184,7 @@ export const identityTables = [
   identityRefreshTokens,
   identityAccessTokens,
   identityUsers,
+  identityDeletedAliases,
   identityOrgUnits,
   identityTransfers,
   identityRoles,

@@ -2,8 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { pageOf } from '../../core/paging.ts'
-import { selectRows } from '../../core/db.ts'
-import { findUserByEmail } from '../../core/users.ts'
+import { selectRows, type Db } from '../../core/db.ts'
+import { findUserByEmail, primaryOfUserAlias } from '../../core/users.ts'
+import { findGroupByEmail } from '../../core/groups.ts'
 import { AclRule } from '../api/schemas.gen.ts'
 import { aclRules, type AclRow } from '../schema.ts'
 import { toAclRule } from '../map.ts'
@@ -91,6 +92,18 @@ function checkRole(role: string | undefined): AclRow['role'] {
   if (!role) throw required('Missing role.')
   if (!ROLES.includes(role)) throw invalid(`Invalid role: ${role}`, 'invalid')
   return role as AclRow['role']
+}
+
+/**
+ * A `user` or `group` scope given by a Directory alias names its user or group: the rule is stored under the primary
+ * address (as Drive's grants are), so access, the calendar list entry and the rule's id follow the account.
+ * Deviation (unverified): Calendar may keep the address as given.
+ */
+function accountAddress(db: Db, type: string, value: string | null): string | null {
+  if (!value) return value
+  if (type === 'user') return primaryOfUserAlias(db, value)
+  if (type === 'group') return findGroupByEmail(db, value)?.email.toLowerCase() ?? value
+  return value
 }
 
 /** Rules for world users put the calendar into their list and (with notifications) tell them by mail. */
@@ -186,7 +199,7 @@ export const aclRouter = createGoogleRouter()
       throw invalid('Cannot grant write access to the public.', 'invalid')
     const q = c.req.valid('query')
     const row = c.var.world.tx((db) => {
-      const r = putRule(db, cal.id, type as AclRow['scopeType'], value ?? null, role)
+      const r = putRule(db, cal.id, type as AclRow['scopeType'], accountAddress(db, type, value ?? null), role)
       shareWith(c, cal.id, cal.summary, r, q.sendNotifications ?? true)
       return r
     })

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi'
 import { and, eq } from 'drizzle-orm'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { nowMs } from '../../core/clock.ts'
-import { findUserByEmail } from '../../core/users.ts'
+import { findUserByAddress } from '../../core/users.ts'
 import { Calendar } from '../api/schemas.gen.ts'
 import { aclRules, calendarList, calendars, events } from '../schema.ts'
 import { toCalendar } from '../map.ts'
@@ -169,7 +169,8 @@ export const calendarsRouter = createGoogleRouter()
     const email = c.req.valid('query').newOwnerEmail
     if (!email) throw required('Required parameter: newOwnerEmail')
     if (cal.isPrimary) throw forbidden('The ownership of a primary calendar cannot be transferred.')
-    const to = findUserByEmail(c.var.world.db, email)
+    // A user's Directory alias names the user.
+    const to = findUserByAddress(c.var.world.db, email)
     // Deviation: ownership moves only to users of this world (the real API requires the same organisation).
     if (!to) throw invalid('Ownership can only be transferred to a user in the same organization.', 'invalid')
     const out = c.var.world.tx((db) => {

@@ -1,6 +1,6 @@
 import type { Db } from '../../core/db.ts'
 import { expandGroup } from '../../core/groups.ts'
-import { findUserByEmail } from '../../core/users.ts'
+import { findUserByAlias, findUserByEmail } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { rfc3339Utc } from '../time/zoned.ts'
 import { atLeast, findCalendar, roleOf } from './access.ts'
@@ -75,7 +75,14 @@ export function freeBusyMaps(
 
 /** One calendar's busy periods, or `notFound` when it does not exist or the caller may not see its free/busy. */
 function calendarAnswer(db: Db, user: WorldUserRow, id: string, min: number, max: number) {
-  const cal = findCalendar(db, id)
+  // A user's Directory alias stands for their primary calendar (the answer stays keyed by the id as asked).
+  // Deviation (unverified): Google's answer for an alias is not recorded.
+  const cal = findCalendar(db, id) ?? aliasCalendar(db, id)
   if (!cal || !atLeast(roleOf(db, cal, user), 'freeBusyReader')) return { errors: failure('notFound'), busy: [] }
   return { busy: busyOf(db, cal.id, min, max, cal).map(([s, e]) => ({ start: stamp(s), end: stamp(e) })) }
+}
+
+function aliasCalendar(db: Db, id: string) {
+  const owner = id.includes('@') ? findUserByAlias(db, id) : undefined
+  return owner && findCalendar(db, owner.email)
 }

@@ -5,7 +5,7 @@ import { badRequest, GoogleApiError } from '../../core/errors/google.ts'
 import { decodePageToken, encodePageToken } from '../../core/paging.ts'
 import { urlSafeId } from '../../core/ids.ts'
 import { nowMs } from '../../core/clock.ts'
-import { findUserByEmail } from '../../core/users.ts'
+import { findUserByEmail, primaryOfUserAlias } from '../../core/users.ts'
 import { Approval, ApprovalList } from '../api/schemas.gen.ts'
 import { approvals } from '../schema.ts'
 import { driveUser } from '../map.ts'
@@ -170,10 +170,13 @@ export const approvalsRouter = createGoogleRouter()
         'failedPrecondition',
         'An approval is already in progress on this file.',
       )
-    const reviewers: Reviewer[] = [...new Set((emails as string[]).map((e) => e.toLowerCase()))].map((email) => ({
-      email,
-      response: 'NO_RESPONSE',
-    }))
+    // A reviewer given by a Directory alias is the user (stored under the primary address, as Drive's grants are).
+    const reviewers: Reviewer[] = [...new Set((emails as string[]).map((e) => primaryOfUserAlias(db, e)))].map(
+      (email) => ({
+        email,
+        response: 'NO_RESPONSE',
+      }),
+    )
     const row = c.var.world.tx((tx) => {
       const t = nowMs(tx)
       const values = {
@@ -273,15 +276,15 @@ export const approvalsRouter = createGoogleRouter()
     if (!adds.length && !swaps.length) throw badRequest('addReviewers or replaceReviewers is required.', 'required')
     for (const e of [...adds, ...swaps.flatMap((s) => [s?.removedReviewerEmail, s?.addedReviewerEmail])])
       if (typeof e !== 'string' || !EMAIL.test(e)) throw badRequest('Invalid reviewer email address.', 'invalid')
+    const db = c.var.world.db
     for (const s of swaps) {
-      const i = reviewers.findIndex((r) => r.email === s.removedReviewerEmail!.toLowerCase())
+      const i = reviewers.findIndex((r) => r.email === primaryOfUserAlias(db, s.removedReviewerEmail!))
       if (i < 0) throw badRequest(`${s.removedReviewerEmail} is not a reviewer of this approval.`, 'invalid')
       if (reviewers[i]!.response !== 'NO_RESPONSE')
         throw badRequest(`${s.removedReviewerEmail} has already responded.`, 'invalid')
-      reviewers[i] = { email: s.addedReviewerEmail!.toLowerCase(), response: 'NO_RESPONSE' }
+      reviewers[i] = { email: primaryOfUserAlias(db, s.addedReviewerEmail!), response: 'NO_RESPONSE' }
     }
-    for (const e of adds as string[])
-      if (!reviewers.some((r) => r.email === e.toLowerCase()))
-        reviewers.push({ email: e.toLowerCase(), response: 'NO_RESPONSE' })
+    for (const e of (adds as string[]).map((a) => primaryOfUserAlias(db, a)))
+      if (!reviewers.some((r) => r.email === e)) reviewers.push({ email: e, response: 'NO_RESPONSE' })
     return c.json(toApproval(c, save(c, a, { reviewers: JSON.stringify(reviewers) })) as never, 200)
   })

@@ -4,7 +4,7 @@ import type { Db } from '../../core/db.ts'
 import { createGoogleRouter } from '../../core/http.ts'
 import { badRequest } from '../../core/errors/google.ts'
 import { decodePageToken, encodePageToken } from '../../core/paging.ts'
-import { findUserByEmail } from '../../core/users.ts'
+import { findUserByAddress } from '../../core/users.ts'
 import { LabelList, ModifyLabelsRequest, ModifyLabelsResponse } from '../api/schemas.gen.ts'
 import { fileLabels } from '../schema.ts'
 import { driveUser } from '../map.ts'
@@ -31,7 +31,8 @@ export function toLabel(db: Db, row: typeof fileLabels.$inferSelect, viewerId: s
       const values =
         f.valueType === 'user'
           ? f.values.map((email) => {
-              const u = findUserByEmail(db, email)
+              // A value given by a user's Directory alias shows the user.
+              const u = findUserByAddress(db, email)
               return u
                 ? driveUser(db, u.id, viewerId)
                 : { kind: 'drive#user', displayName: email, emailAddress: email, me: false }

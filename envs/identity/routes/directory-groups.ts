@@ -4,7 +4,7 @@ import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { getMeta } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
-import { addressTaken } from '../store/aliases.ts'
+import { addressTaken, insertAlias } from '../store/aliases.ts'
 import { findGroupByEmail, worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
 import { findUserByAlias, findUserByEmail } from '../../core/users.ts'
 import {
@@ -161,6 +161,10 @@ function saveGroup(c: WorldContext, g: GroupRow, body: Record<string, unknown>) 
       checkNewAddress(c, email)
       db.update(worldGroupMembers).set({ email: email.toLowerCase() }).where(eq(worldGroupMembers.email, g.email)).run()
       set.email = email.toLowerCase()
+      // The old address stays the group's, as an alias (Google's Admin help: "If you change a group's email address
+      // in the Admin console, the previous address gets added as an email alias"; Deviation (unverified): the same
+      // through the API).
+      insertAlias(db, 'group', g.id, g.email)
     }
     if (Object.keys(set).length > 0) db.update(worldGroups).set(set).where(eq(worldGroups.id, g.id)).run()
     return groupResource(db, groupByKey(db, g.id)!)

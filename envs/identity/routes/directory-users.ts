@@ -20,7 +20,7 @@ import {
 import { matches, parseQuery } from '../store/query.ts'
 import { unitByPath } from '../store/org-units.ts'
 import { customerId } from '../ids.ts'
-import { addressTaken } from '../store/aliases.ts'
+import { addressTaken, insertAlias, takenParkedAliases } from '../store/aliases.ts'
 import { aliasesOf } from '../../core/aliases.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
 
@@ -269,7 +269,14 @@ export const directoryUsersRouter = createGoogleRouter()
     }
     const given = c.req.valid('json').orgUnitPath
     const ou = given === undefined ? undefined : existingUnitPath(c.var.world.db, given)
-    c.var.world.tx((db) => undeleteUser(db, user.id, ou))
+    c.var.world.tx((db) => {
+      // Google's Admin help: a user cannot be restored once their username or an email alias has been given to
+      // someone else. Deviation (unverified): the API's answer to that is not recorded; `409 duplicate` as for a
+      // taken address elsewhere.
+      if (takenParkedAliases(db, user.id).length > 0)
+        throw new GoogleApiError('ALREADY_EXISTS', 'duplicate', 'Entity already exists.')
+      undeleteUser(db, user.id, ou)
+    })
     return c.body(null, 204)
   })
 
@@ -298,6 +305,9 @@ function applyChanges(c: WorldContext, key: string, body: Record<string, unknown
   return c.var.world.tx((db) => {
     const { set, facts } = changesOf(c, body, user)
     updateUserRow(db, user.id, set)
+    // A renamed user keeps the old address as an alias, so mail to it still arrives (Google's Admin help: "Google
+    // Workspace retains the old address as an email alias for the user, to ensure continuous mail delivery").
+    if (set.email && set.email !== user.email.toLowerCase()) insertAlias(db, 'user', user.id, user.email)
     saveFacts(db, { ...factsOf(db, user.id), ...facts })
     const after = userByKey(c, set.email ?? user.email)
     return userResource(db, after, factsOf(db, after.id))

@@ -21,6 +21,40 @@ export function deleteAlias(db: Db, alias: string): void {
   db.delete(worldAliases).where(eq(worldAliases.alias, alias.toLowerCase())).run()
 }
 
+/**
+ * Frees a deleted user's aliases and keeps them aside for `users.undelete` (Google's Admin help lists an email alias
+ * given to someone else meanwhile among the reasons a user cannot be restored, so they belong to the restore).
+ */
+export function parkUserAliases(db: Db, userId: string): void {
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO identity_deleted_aliases (user_id, alias, added_seq)
+    SELECT target_id, alias, added_seq FROM world_aliases WHERE kind = 'user' AND target_id = ?`,
+  ).run(userId)
+  deleteAliasesOf(db, 'user', userId)
+}
+
+/** A deleted user's kept aliases that another user, group or alias holds by now. */
+export function takenParkedAliases(db: Db, userId: string): string[] {
+  return parkedAliases(db, userId)
+    .map((r) => r.alias)
+    .filter((a) => addressTaken(db, a))
+}
+
+/** Gives an undeleted user their kept aliases back (all of them must be free: takenParkedAliases). */
+export function restoreParkedAliases(db: Db, userId: string): void {
+  for (const r of parkedAliases(db, userId)) {
+    db.insert(worldAliases).values({ alias: r.alias, kind: 'user', targetId: userId, addedSeq: r.addedSeq }).run()
+  }
+  stmt(db, 'DELETE FROM identity_deleted_aliases WHERE user_id = ?').run(userId)
+}
+
+const parkedAliases = (db: Db, userId: string) =>
+  stmt(
+    db,
+    'SELECT alias, added_seq AS addedSeq FROM identity_deleted_aliases WHERE user_id = ? ORDER BY added_seq',
+  ).all(userId) as { alias: string; addedSeq: number }[]
+
 /** Frees a user's or group's aliases (when it is deleted). */
 export function deleteAliasesOf(db: Db, kind: AliasRow['kind'], targetId: string): void {
   db.delete(worldAliases)

@@ -9,7 +9,7 @@ import { identityGrants, identityRoles, identityUsers } from '../schema.ts'
 import { customerId, googleUserId } from '../ids.ts'
 import { revokeGrant } from './oauth.ts'
 import { aliasesOf } from '../../core/aliases.ts'
-import { deleteAliasesOf } from './aliases.ts'
+import { parkUserAliases, restoreParkedAliases } from './aliases.ts'
 import { withAliases } from './groups.ts'
 
 export type UserFacts = typeof identityUsers.$inferSelect
@@ -134,8 +134,8 @@ export function insertUser(db: Db, input: NewUser): WorldUserRow {
 /** Deletes a user from the directory: their tokens and connected apps die; their data stays for other owners. */
 export function deleteUser(db: Db, userId: string): void {
   saveFacts(db, { ...factsOf(db, userId), deletedMs: nowMs(db) })
-  // Deviation (unverified): the aliases are freed at once and do not come back with undelete.
-  deleteAliasesOf(db, 'user', userId)
+  // Deviation (unverified): the aliases are freed at once (kept aside for undelete).
+  parkUserAliases(db, userId)
   db.update(worldTokens).set({ revoked: true }).where(eq(worldTokens.userId, userId)).run()
   for (const g of db.select().from(identityGrants).where(eq(identityGrants.userId, userId)).all()) {
     revokeGrant(db, userId, g.clientId)
@@ -145,6 +145,7 @@ export function deleteUser(db: Db, userId: string): void {
 /** Brings a deleted user back: in the directory again, with their own Google token working (apps stay revoked). */
 export function undeleteUser(db: Db, userId: string, orgUnitPath: string | undefined): void {
   saveFacts(db, { ...factsOf(db, userId), deletedMs: null, ...(orgUnitPath ? { orgUnitPath } : {}) })
+  restoreParkedAliases(db, userId)
   stmt(
     db,
     `UPDATE world_tokens SET revoked = 0 WHERE user_id = ? AND kind = 'google'
