@@ -78,3 +78,40 @@ describe('gmail-filter-rule: a zero size, the sender with its display name', () 
     expect(got).toEqual([1, 1, 1, 0, 0, 0, 0])
   })
 })
+
+describe('gmail-draft-reply: a reply named by References alone', () => {
+  const { judge } = oracleGym()
+  const t = task('gmail-draft-reply')
+  const isDraft = (s: ProgramStep) => (s.args as { path?: string }).path === '/gmail/v1/users/me/drafts'
+  // Operations' mail (outside the customer's thread): its Message-ID, read as the reference reads the customer's.
+  const opsId = http(
+    'GET',
+    '/gmail/v1/users/me/messages/{{ops}}',
+    { query: { format: 'metadata' } },
+    { opsmsgid: 'payload.headers[name=message-id].value' },
+  )
+  const headers = (h: { inReplyTo?: string; references?: string }): ProgramStep[] => {
+    const steps = referenceSteps(t)
+    const at = steps.findIndex(isDraft)
+    const args = JSON.parse(JSON.stringify(steps[at]!.args)) as { body: { message: { raw: { $rfc822: object } } } }
+    const mail = args.body.message.raw.$rfc822 as Record<string, unknown>
+    delete mail.inReplyTo
+    delete mail.references
+    Object.assign(mail, h)
+    return [...steps.slice(0, at), opsId, { ...steps[at]!, args } as ProgramStep, ...steps.slice(at + 1)]
+  }
+  it('References naming a mail of the thread pays; naming a mail outside it earns nothing', async () => {
+    const got = []
+    for (const h of [
+      { references: '{{msgid}}' },
+      { references: '<older.unknown@mail.example.net> {{msgid}}' },
+      { references: '{{opsmsgid}}' },
+      { references: '{{msgid}} {{opsmsgid}}' },
+      { inReplyTo: '{{msgid}}', references: '{{opsmsgid}} {{msgid}}' },
+      { inReplyTo: '{{opsmsgid}}', references: '{{msgid}}' },
+      { inReplyTo: '{{msgid}}', references: '{{msgid}}' },
+    ])
+      got.push((await judge(t, headers(h))).reward)
+    expect(got).toEqual([1, 1, 0, 0, 0, 0, 1])
+  })
+})
