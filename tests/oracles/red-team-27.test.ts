@@ -115,3 +115,43 @@ describe('gmail-draft-reply: a reply named by References alone', () => {
     expect(got).toEqual([1, 1, 0, 0, 0, 0, 1])
   })
 })
+
+describe('drive-restore-version: the version retyped (the hunt)', () => {
+  const { judge } = oracleGym()
+  const t = task('drive-restore-version')
+  const file = (t.seed as { drive: { files: { history?: { text: string }[] }[] } }).drive.files[0]!
+  // The version to restore (the colleague's, a week old), as seeded.
+  const good = file.history![1]!.text
+  const isUpload = (s: ProgramStep) => String((s.args as { path?: string }).path).startsWith('/upload/')
+  // The reference with its upload's body typed out, as an agent that read the revision writes it.
+  const typed = (body: string, more: ProgramStep[] = []): ProgramStep[] =>
+    t.reference.flatMap((s) =>
+      isUpload(s) ? [{ ...s, args: { ...(s.args as object), body } } as ProgramStep, ...more] : [s],
+    )
+  it('the text typed out again pays (a lost final newline, CRLF); a price or a space off earns nothing', async () => {
+    const got = []
+    for (const body of [
+      good,
+      good.replace(/\n$/, ''),
+      good.replace(/\n/g, '\r\n'),
+      `${good}\n`,
+      good.replace(/,(\d+)\n/, (m, d: string) => `,${Number(d) + 10}\n`),
+      ` ${good}`,
+      good.replace(/,/g, ', '),
+    ])
+      got.push((await judge(t, typed(body))).reward)
+    expect(got).toEqual([1, 1, 1, 1, 0, 0, 0])
+  })
+  it('a restored timestamp, a kept revision pay; a note in the description and a deleted revision do not', async () => {
+    const got = []
+    for (const more of [
+      // Backdated to the version's time, as a restore keeping timestamps does: measured, left (0466).
+      [http('PATCH', '/drive/v3/files/{{fid}}', { body: { modifiedTime: '2026-02-01T10:00:00Z' } })],
+      [http('PATCH', '/drive/v3/files/{{fid}}/revisions/{{rev}}', { body: { keepForever: true } })],
+      [http('PATCH', '/drive/v3/files/{{fid}}', { body: { description: 'Restored' } })],
+      [http('DELETE', '/drive/v3/files/{{fid}}/revisions/{{rev}}')],
+    ])
+      got.push((await judge(t, typed(good, more))).reward)
+    expect(got).toEqual([1, 1, -0.5, -1])
+  })
+})
