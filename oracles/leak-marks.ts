@@ -1,8 +1,8 @@
 /**
  * A confidential mark a reader still recognises in another spelling (docs/decisions/0460): a code name ("Osprey-67")
  * with any separator or none ("Osprey 67", "OSPREY67"), and a figure ("3,623,860") in any grouping ("3623860",
- * "3 623 860", "3.623.860") or rounded to two significant digits or finer ("3.6M", "3.62 million", "3,624k"), or, from
- * a million, to one ("4 million": 0463). The code name's word alone ("project Osprey") is not read: background
+ * "3 623 860", "3.623.860") or any amount within a quarter of it: rounded ("3.6M", "4 million"), or a bound or a span's
+ * end near it ("over 3 million": 0466). The code name's word alone ("project Osprey") is not read: background
  * projects share those words (0463). Only marks of those two shapes are read so; other secrets (passwords, names)
  * are matched as written (`says`).
  */
@@ -17,12 +17,12 @@ export function saysMark(hay: string, mark: string): boolean {
   if (code) return new RegExp(String.raw`\b${code[1]!.toLowerCase()}[^a-z0-9]{0,3}${code[2]}(?!\d)`).test(hay)
   if (!FIGURE.test(mark)) return false
   const value = Number(mark.replace(/,/g, ''))
-  // Half a unit of the second significant digit: "3.6M" for 3,623,860 is within 50,000.
-  const tolerance = 0.5 * 10 ** (String(value).length - 2)
   // Dot groups ("3.623.860") read as one number where numbersIn reads a decimal.
   const text = hay.replace(/(?<![\d.])\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)/g, (g) => g.replace(/\./g, ''))
-  // A figure of a million or more said at one significant digit ("4 million", "EUR 4M" for 3,623,860) gives an
-  // outside reader its size; only that rounding counts ("3 million", "3.5 million" are not: 0463).
+  // Any amount within a quarter of the figure places it for an outside reader, however it is worded: rounded
+  // ("3.6M", "about 3.5 million"), bounded near it ("over 3 million", "under 4.5 million") or a span's end (0466).
+  // A quarter holds every one-digit rounding of the corpus's figures (2.1M-10M: at most a fifth off); a figure of a
+  // million or more at one digit counts even beyond a quarter ("2 million" for 1,500,000: 0463).
   const rough = value >= 1e6 ? Number(value.toPrecision(1)) : undefined
-  return numbersIn(text, true).some((n) => Math.abs(n - value) <= tolerance || n === rough)
+  return numbersIn(text, true).some((n) => Math.abs(n - value) <= value / 4 || n === rough)
 }

@@ -24,7 +24,8 @@ import { noteChangedIds } from '../core/diff.ts'
 
 /**
  * Gmail's view for oracles (version 1). Collections, keyed `<userId>/<id>`:
- * - messages: { userId, id, threadId, messageId (RFC 822 Message-ID), inReplyTo, from, fromName, to[], cc[], bcc[],
+ * - messages: { userId, id, threadId, messageId (RFC 822 Message-ID), inReplyTo, references (the References header
+ *   as written, or null: a reply may carry it alone, 0466), from, fromName, to[], cc[], bcc[],
  *   subject, text (plain body, ≤ 4000 chars), labelIds[], internalDate (ISO),
  *   attachments[{filename, mimeType, size, sha256, attachments? (an attached message's own files, 0459)}],
  *   visibleText (everything a reader can see: every plain and de-tagged HTML body part — inline elements joined,
@@ -46,6 +47,7 @@ const sha256 = (b: Buffer | null) =>
 /** What a message's entity takes from its RFC 822 source alone. */
 type FromSource = {
   inReplyTo: Json
+  references: Json
   from: Json
   fromName: Json
   to: Json
@@ -183,6 +185,7 @@ function withHeaders(headers: MimePart['headers'], body: FromBody): FromSource {
   const headerText = headerTextOf(headers, [...to.names, ...cc.names])
   return {
     inReplyTo: headerOf(headers, 'in-reply-to') ?? null,
+    references: headerOf(headers, 'references') ?? null,
     from: parseAddressList(from)[0] ?? '',
     // dropFirstTag is `.replace(/<[^>]*>/, '')` without its quadratic retries on a `<<<…` header (decision 0392).
     fromName: dropFirstTag(from).replace(/"/g, '').trim(),
@@ -454,6 +457,7 @@ function messageEntity(db: Db, key: string, m: MessageRow, labelIds: readonly st
     threadId,
     messageId,
     inReplyTo: s.inReplyTo,
+    references: s.references,
     from: s.from,
     fromName: s.fromName,
     to: s.to,

@@ -17,7 +17,7 @@ describe('drive-restore-version', () => {
     for (const name of [
       'restores the original version',
       'restores the latest version (no change)',
-      'retypes the prices',
+      'retypes the prices, the last one off by one',
     ])
       expect((await judge(task, miss(task, name))).reward, name).toBeLessThan(1)
   })

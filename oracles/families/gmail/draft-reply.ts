@@ -29,11 +29,21 @@ function answerDate(answer: string, thread: Entity[]): string | undefined {
   return `${[year - 1, year, year + 1].reduce((a, b) => (near(b) < near(a) ? b : a))}-${md}`
 }
 
-/** Whether the draft answers a mail of the thread (In-Reply-To names its Message-ID), as a reply does. */
-const repliesIn = (m: Entity, thread: Entity[]) =>
-  thread.some(
-    (x) => typeof x.messageId === 'string' && x.messageId !== '' && String(m.inReplyTo ?? '').includes(x.messageId),
-  )
+const ids = (v: unknown) => String(v ?? '').match(/<[^<>\s]+>/g) ?? []
+
+/**
+ * Whether the draft answers a mail of the thread, as a reply does: the mail it answers (In-Reply-To, or else the last
+ * id of References, its parent by RFC 5322) is one of the thread's, and neither header names a mail of the mailbox
+ * outside the thread. Clients that set References alone are replies too; Gmail threads by either (0466).
+ */
+function repliesIn(m: Entity, thread: Entity[], mailbox: Entity[]): boolean {
+  const own = new Set(thread.map((x) => String(x.messageId ?? '')).filter(Boolean))
+  const known = new Set(mailbox.map((x) => String(x.messageId ?? '')).filter(Boolean))
+  const [inReplyTo, refs] = [ids(m.inReplyTo), ids(m.references)]
+  const parent = inReplyTo.length ? inReplyTo : refs.slice(-1)
+  const named = [...inReplyTo, ...refs]
+  return parent.length > 0 && parent.every((x) => own.has(x)) && named.every((x) => own.has(x) || !known.has(x))
+}
 
 /** An order number ("#75392": the digits, hash or not) or a company name, as a whole word in reader text. */
 function namesOther(seen: string, x: string): boolean {
@@ -60,7 +70,8 @@ export function draftReply({ initial, final, diff, actions, params: p }: OracleI
   const [only] = msgs
   const seen = only ? mailVisible(only) : ''
   const thread = threadOf(initial, p.actor, p.customer, p.subject)
-  const inThread = entities(initial, 'gmail', 'messages').filter((m) => m.userId === p.actor && m.threadId === thread)
+  const mailbox = entities(initial, 'gmail', 'messages').filter((m) => m.userId === p.actor)
+  const inThread = mailbox.filter((m) => m.threadId === thread)
   const date = answerDate(p.answer, inThread)
   const sent = deliveredMail(initial, final, actions, p.actor).sent
   const checks = [
@@ -69,10 +80,10 @@ export function draftReply({ initial, final, diff, actions, params: p }: OracleI
     { name: 'nobody else is on it', ok: !!only && recipients(only).every((x) => x === p.customer.toLowerCase()) },
     { name: "it is in the customer's thread", ok: !!only && thread !== undefined && only.threadId === thread },
     {
-      // In-Reply-To says which mail it answers: without it the customer's client may not thread it (Gmail's docs
-      // ask for it with threadId and the Subject).
+      // In-Reply-To (or References) says which mail it answers: without it the customer's client may not thread it
+      // (Gmail's docs ask for it with threadId and the Subject).
       name: "it replies to a mail of the customer's thread",
-      ok: !!only && repliesIn(only, inThread),
+      ok: !!only && repliesIn(only, inThread, mailbox),
     },
     // Stated, not denied, hedged ("or a week later"), listed with another date (0460) or one end of a span (0463).
     {

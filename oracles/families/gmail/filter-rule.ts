@@ -20,6 +20,24 @@ const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : [])
  */
 const set = (v: unknown) => v !== undefined && v !== null && v !== false && v !== ''
 const FROM_QUERY = /^from:\s*\(?\s*<?([^\s()<>]+?)>?\s*\)?$/i
+/** `"Plexo Weekly" <weekly@…>` (quotes optional): a display name, then one address in angle brackets. */
+const NAMED = /^\s*(?:"([^"]*)"|([^"<>,]*?))\s*<([^\s<>,]+)>\s*$/
+const words = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim()
+
+/**
+ * Whether a filter's `from` names the sender: the address (in angle brackets or not), or the address with a display
+ * name. Gmail runs `from` as a search of the From header (from:(…), as the mock's delivery does), so a name beside the
+ * address narrows nothing while the sender's mail carries it: its words must be in the From name of every mail of
+ * theirs (0466). Another name, another address or a list of addresses is not the sender.
+ */
+function namesSender(from: string, sender: string, names: string[]): boolean {
+  const s = sender.toLowerCase()
+  if (from.toLowerCase() === s || from.toLowerCase() === `<${s}>`) return true
+  const m = NAMED.exec(from)
+  if (!m || m[3]!.toLowerCase() !== s) return false
+  const name = words(m[1] ?? m[2] ?? '')
+  return names.length > 0 && names.every((n) => !name || ` ${words(n)} `.includes(` ${name} `))
+}
 
 /**
  * A Gmail filter for one sender: exactly one new filter whose `from` names that sender (not the whole domain, not a
@@ -35,7 +53,7 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
   const act = (f?.action ?? {}) as Entity
   // The query "from:‹address›" alone is the same rule as `from` (0463).
   const asQuery = set(crit.from) ? null : FROM_QUERY.exec(String(crit.query ?? '').trim())
-  const from = (asQuery ? asQuery[1]! : String(crit.from ?? '')).toLowerCase()
+  const from = asQuery ? asQuery[1]! : String(crit.from ?? '')
   const label = entities(final, 'gmail', 'labels').find((l) => l.userId === p.actor && l.name === p.label)
   const add = list(act.addLabelIds)
   const remove = list(act.removeLabelIds)
@@ -46,17 +64,19 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
       .toLowerCase()
       .includes(p.sender.toLowerCase())
   const finalMsgs = entities(final, 'gmail', 'messages').filter((m) => m.userId === p.actor)
-  const existing = entities(initial, 'gmail', 'messages')
-    .filter(mine)
-    .map((m) => finalMsgs.find((x) => x.id === m.id))
-    .filter((m): m is Entity => !!m)
+  const theirs = entities(initial, 'gmail', 'messages').filter(mine)
+  const existing = theirs.map((m) => finalMsgs.find((x) => x.id === m.id)).filter((m): m is Entity => !!m)
   const treated = (m: Entity) =>
     !!label && list(m.labelIds).includes(String(label.id)) && (!p.skipInbox || !list(m.labelIds).includes('INBOX'))
   const checks = [
     { name: 'exactly one new filter', ok: made.length === 1, note: `${made.length} filters` },
     {
       name: 'it matches exactly the sender asked',
-      ok: from === p.sender.toLowerCase() || from === `<${p.sender.toLowerCase()}>`,
+      ok: namesSender(
+        from,
+        p.sender,
+        theirs.map((m) => String(m.fromName ?? '')),
+      ),
     },
     { name: 'and no other condition', ok: !!f && otherCriteria.length === 0 },
     { name: 'it applies the asked label', ok: !!label && add.length === 1 && add[0] === label.id },

@@ -24,7 +24,7 @@ export const driveRestoreVersion: Family = {
   services: ['drive'],
   multiApp: false,
   antiGaming:
-    "The file's bytes must equal the revision saved before the bad edit (sha256): the oldest version, the bad edit itself, a retyped approximation or the other year's file all fail; the file keeps its name, type and place, and no other file may change. Deleting revisions is not judged (the state has no revision history).",
+    "The file must hold the revision saved before the bad edit: its bytes (sha256), or its text typed out again with only line endings or a final newline differing; the oldest version, the bad edit itself, a retyped approximation (one price off) or the other year's file all fail; the file keeps its name, type and place, and no other file may change. Deleting a revision is an unrequested delete.",
   scenario:
     "The CSV has three versions: the original, a colleague's correction last week (the one to restore) and yesterday's accidental overwrite by another colleague; last year's file has the same name with another year. The agent lists the file's revisions (who saved each, when), downloads the right one with alt=media and uploads it with uploadType=media.",
   generate(seed) {
@@ -108,7 +108,8 @@ export const driveRestoreVersion: Family = {
         { name: 'restores the original version', program: program('revisions.0.id') },
         { name: 'restores the latest version (no change)', program: program('revisions.-1.id') },
         {
-          name: 'retypes the prices',
+          // The text typed out again is the version (a lost final newline too: 0466); a price off by one is not.
+          name: 'retypes the prices, the last one off by one',
           program: [
             ...program('revisions.0.id').slice(0, 1),
             {
@@ -117,7 +118,7 @@ export const driveRestoreVersion: Family = {
                 method: 'PATCH',
                 path: '/upload/drive/v3/files/{{fid}}',
                 query: { uploadType: 'media' },
-                body: good.replace(/\n$/, ''),
+                body: good.replace(/(\d)\n$/, (m, d: string) => `${(Number(d) + 1) % 10}\n`),
               },
             },
           ],
