@@ -68,14 +68,24 @@ function compiled(methods: readonly SpecMethod[]): (Compiled & { template: strin
   return list
 }
 
-const placeholders = (re: RegExp) => (re.source.match(/\[\^\/\]\+/g) ?? []).length
+const placeholders = (re: RegExp) => (re.source.match(/\[\^\/\]\+|\(\?:\/\.\+\)|\.\+/g) ?? []).length
 
+/**
+ * A path template's regular expression. `{name}` is one segment; RFC 6570's `{+name}` and `{/name*}` (the Directory's
+ * `orgunits{/orgUnitPath*}`, a unit path such as `Sales/EMEA`) span segments. Before, the latter matched nothing, so
+ * those methods had no operation id and no scope was checked for them.
+ */
 function templateRegex(template: string): RegExp {
-  const escaped = template
-    .split(/\{[^}]+\}/)
-    .map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-    .join('[^/]+')
-  return new RegExp(`^${escaped}$`)
+  const parts = template.split(/(\{[^}]+\})/)
+  const source = parts
+    .map((part, i) => {
+      if (i % 2 === 0) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      if (part.startsWith('{/') && part.endsWith('*}')) return '(?:/.+)'
+      if (part.startsWith('{+')) return '.+'
+      return '[^/]+'
+    })
+    .join('')
+  return new RegExp(`^${source}$`)
 }
 
 /** The spec method a request addresses, if any (`POST /v1/documents/x:batchUpdate` → `docs.documents.batchUpdate`). */

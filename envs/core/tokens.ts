@@ -80,6 +80,7 @@ export const FULL_GOOGLE_SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.orgunit',
   'https://www.googleapis.com/auth/admin.directory.customer',
   'https://www.googleapis.com/auth/admin.directory.domain',
+  'https://www.googleapis.com/auth/admin.directory.rolemanagement',
   'https://www.googleapis.com/auth/admin.datatransfer',
   'https://www.googleapis.com/auth/admin.directory.resource.calendar',
   'https://www.googleapis.com/auth/cloud-platform',

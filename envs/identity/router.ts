@@ -9,6 +9,7 @@ import { directoryGroupsRouter } from './routes/directory-groups.ts'
 import { directoryAliasesRouter } from './routes/directory-aliases.ts'
 import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
 import { directoryCustomerRouter } from './routes/directory-customer.ts'
+import { directoryRolesRouter } from './routes/directory-roles.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
 import { dataTransferRouter } from './routes/datatransfer.ts'
 import { iamRouter } from './routes/iam.ts'
@@ -24,6 +25,7 @@ export const router = createGoogleRouter()
   .route('/', directoryAliasesRouter)
   .route('/', directoryOrgUnitsRouter)
   .route('/', directoryCustomerRouter)
+  .route('/', directoryRolesRouter)
   .route('/', dataTransferRouter)
   .route('/', directoryResourcesRouter)
   .route('/', iamRouter)

@@ -129,6 +129,37 @@ export const identityRoles = sqliteTable(
 )
 
 /**
+ * Custom admin roles (Directory `roles`): a name unique in the workspace and the privileges it grants. The system
+ * roles are fixed (store/roles.ts) and not stored. `id` is the numeric roleId.
+ */
+export const identityCustomRoles = sqliteTable('identity_custom_roles', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** JSON array of { serviceId, privilegeName }. */
+  privileges: text('privileges').notNull(),
+  seq: integer('seq').notNull(),
+})
+
+/**
+ * Admin role assignments (Directory `roleAssignments`) other than super admins', which are the users' `isAdmin`.
+ * `assigneeId` is a world user id or a group id; `orgUnitId` (bare, no `id:`) when `scopeType` is ORG_UNIT.
+ */
+export const identityRoleAssignments = sqliteTable(
+  'identity_role_assignments',
+  {
+    id: text('id').primaryKey(),
+    roleId: text('role_id').notNull(),
+    assigneeType: text('assignee_type', { enum: ['user', 'group'] }).notNull(),
+    assigneeId: text('assignee_id').notNull(),
+    scopeType: text('scope_type', { enum: ['CUSTOMER', 'ORG_UNIT'] }).notNull(),
+    orgUnitId: text('org_unit_id'),
+    seq: integer('seq').notNull(),
+  },
+  (t) => [index('identity_role_assignments_assignee').on(t.assigneeId)],
+)
+
+/**
  * Google Cloud service accounts (`<name>@<project>.iam.gserviceaccount.com`). `uniqueId` is the 21-digit number
  * Google also calls the account's OAuth client id: the one an admin authorises for domain-wide delegation.
  */
@@ -188,6 +219,8 @@ export const identityTables = [
   identityOrgUnits,
   identityTransfers,
   identityRoles,
+  identityCustomRoles,
+  identityRoleAssignments,
   identityServiceAccounts,
   identityServiceAccountKeys,
   identityIamBindings,

@@ -24,7 +24,10 @@ import { aliasEntities } from './store/aliases.ts'
  *     orgUnits: { <path>: { path, orgUnitId, description } },   // units below the root (`/` is always there)
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     aliases: { <alias>: { alias, kind: 'user' | 'group', owner } },   // owner: the user's id or the group's email
- *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources')
+ *     roles:   { <userId> <role>: { userId, email, role } },   // delegated admin roles ('calendar-resources'),
+ *              // and role assignments: { <user or group id> <roleName>[ <unit path>]: { userId ('' for a group),
+ *              //   email (the user's or the group's), role: roleName, orgUnitPath? } } (super admins: users' isAdmin)
+ *     customRoles: { <roleName>: { roleName, description, privileges: string[] } },
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
  *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,

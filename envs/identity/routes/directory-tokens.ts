@@ -7,13 +7,17 @@ import type { WorldUserRow } from '../../core/world-tables.ts'
 import { findClient, findGrant, grantsOf, revokeGrant, type GrantRow } from '../store/oauth.ts'
 import { googleUserId } from '../ids.ts'
 import { inDomain } from '../store/users.ts'
+import { delegatedMayCall } from './delegated-admin.ts'
 
 const forbidden = () =>
   new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
 
-/** Directory methods are for administrators: anyone else gets Google's 403. */
+/**
+ * Directory methods are for administrators: a super admin, or a delegated admin whose roles hold the privilege the
+ * method needs (delegated-admin.ts); anyone else gets Google's 403.
+ */
 export function requireAdmin(c: WorldContext) {
-  if (!c.var.user.isAdmin) throw forbidden()
+  if (!c.var.user.isAdmin && !delegatedMayCall(c)) throw forbidden()
 }
 
 /** A user by primary e-mail address, alias or numeric id, or Directory's 404. */

@@ -11,6 +11,7 @@ import { revokeGrant } from './oauth.ts'
 import { aliasesOf } from '../../core/aliases.ts'
 import { parkUserAliases, restoreParkedAliases } from './aliases.ts'
 import { withAliases } from './groups.ts'
+import { holdsRole } from './roles.ts'
 
 export type UserFacts = typeof identityUsers.$inferSelect
 
@@ -56,9 +57,9 @@ export function directoryUsers(db: Db, deleted = false): { user: WorldUserRow; f
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Whether the user holds a delegated admin role (the Calendar resources role, docs/decisions/0250). */
+/** Whether the user holds a delegated admin role: the Calendar resources role (0250) or an assigned role (0468). */
 export const isDelegatedAdmin = (db: Db, userId: string) =>
-  !!db.select().from(identityRoles).where(eq(identityRoles.userId, userId)).get()
+  !!db.select().from(identityRoles).where(eq(identityRoles.userId, userId)).get() || holdsRole(db, userId)
 
 /** The Directory API's User resource for a world user. */
 export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
