@@ -182,6 +182,29 @@ def directory_org_units(directory):
             'renamed': renamed['orgUnitPath'], 'gone': gone}
 
 
+def directory_roles(directory):
+    """Admin roles through the 2018 discovery document: a custom role, its assignment, the lists, then both gone."""
+    c = 'my_customer'
+    privileges = directory.privileges().list(customer=c).execute()
+    service_id = privileges['items'][0]['serviceId']
+    wanted = [{'serviceId': service_id, 'privilegeName': 'USERS_RETRIEVE'}]
+    role = directory.roles().insert(customer=c, body={'roleName': 'Py viewers', 'rolePrivileges': wanted}).execute()
+    me = directory.users().get(userKey='bob@northwind.test').execute()
+    made = directory.roleAssignments().insert(customer=c, body={
+        'roleId': role['roleId'], 'assignedTo': me['id'], 'scopeType': 'CUSTOMER'}).execute()
+    listed = directory.roleAssignments().list(customer=c, roleId=role['roleId']).execute()
+    names = [r['roleName'] for r in directory.roles().list(customer=c, maxResults=100).execute()['items']]
+    directory.roleAssignments().delete(customer=c, roleAssignmentId=made['roleAssignmentId']).execute()
+    directory.roles().delete(customer=c, roleId=role['roleId']).execute()
+    try:
+        directory.roles().get(customer=c, roleId=role['roleId']).execute()
+        gone = None
+    except HttpError as e:
+        gone = error_of(e)
+    return {'privileges': [p['privilegeName'] for p in privileges['items']], 'names': names,
+            'assignedTo': [a['assignedTo'] for a in listed.get('items', [])], 'me': me['id'], 'gone': gone}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--url', required=True)
@@ -202,6 +225,7 @@ def main():
         'drivePagingErrors': lambda: drive_paging_and_errors(drive),
         'calendarSync': lambda: calendar_sync(calendar),
         'directoryOrgUnits': lambda: directory_org_units(directory),
+        'directoryRoles': lambda: directory_roles(directory),
     }
     out = {}
     for name, run in scenarios.items():
