@@ -13,6 +13,8 @@ import { addMember, insertGroup } from './store/groups.ts'
 import { ensureUnitPath, saveUnit } from './store/org-units.ts'
 import { normalizeScopes } from './store/oauth.ts'
 import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-accounts.ts'
+import { ADMIN_SERVICE, insertAssignment, insertRole, knownPrivilege, listRoles } from './store/roles.ts'
+import { findGroupByEmail } from '../core/groups.ts'
 
 const SeedClient = z.object({
   /** Seed-local name other entries use; the client id follows from it (or is given). */
@@ -62,6 +64,22 @@ const SeedGroup = z.object({
     .default([]),
 })
 
+/** A custom admin role: privileges from the catalog (store/roles.ts), by name (`USERS_RETRIEVE`, `GROUPS_ALL`, …). */
+const SeedAdminRole = z.object({
+  name: z.string().min(1).max(100),
+  description: z.string().default(''),
+  privileges: z.array(z.string()).min(1),
+})
+/** A role (pre-built by its name, `_GROUPS_ADMIN_ROLE`, or custom) given to a user or a group, over all or a unit. */
+const SeedRoleAssignment = z
+  .object({
+    role: z.string(),
+    user: z.string().optional(),
+    group: z.email().optional(),
+    orgUnitPath: z.string().regex(/^\//).optional(),
+  })
+  .refine((a) => (a.user === undefined) !== (a.group === undefined), { message: 'give exactly one of user and group' })
+
 export const identitySeedSchema = z
   .object({
     clients: z.array(SeedClient).default([]),
@@ -75,6 +93,9 @@ export const identitySeedSchema = z
      * manage buildings, features and rooms through `resources.*` and nothing else (docs/decisions/0250).
      */
     resourceAdmins: z.array(z.string()).default([]),
+    /** Custom admin roles and role assignments (docs/decisions/0468); super admins are `users[].admin`. */
+    adminRoles: z.array(SeedAdminRole).default([]),
+    roleAssignments: z.array(SeedRoleAssignment).default([]),
     ...serviceAccountSeedFields,
   })
   .default({
@@ -85,6 +106,8 @@ export const identitySeedSchema = z
     orgUnits: [],
     groups: [],
     resourceAdmins: [],
+    adminRoles: [],
+    roleAssignments: [],
     serviceAccounts: [],
     iamBindings: [],
     delegations: [],
@@ -168,6 +191,7 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       const user = ctx.user(ref, `identity.resourceAdmins[${i}]`)
       db.insert(identityRoles).values({ userId: user.id, role: 'calendar-resources' }).onConflictDoNothing().run()
     })
+    seedAdminRoles(db, seed, ctx)
     seedServiceAccounts(db, seed, ctx)
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)
@@ -175,6 +199,38 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
         .set({ scopes: normalizeScopes(t.scopes).join(',') })
         .where(and(eq(worldTokens.userId, user.id), eq(worldTokens.kind, 'google')))
         .run()
+    })
+  })
+}
+
+/** Custom roles, then assignments of pre-built or custom roles by name, in the order the seed lists them. */
+function seedAdminRoles(db: Db, seed: IdentitySeed, ctx: SeedContext) {
+  seed.adminRoles.forEach((r, i) => {
+    const at = `identity.adminRoles[${i}]`
+    if (listRoles(db).some((x) => x.name.toLowerCase() === r.name.toLowerCase()))
+      throw new Error(`${at}.name: a role named ${r.name} exists`)
+    r.privileges.forEach((p, j) => {
+      if (!knownPrivilege(ADMIN_SERVICE.id, p)) throw new Error(`${at}.privileges[${j}]: unknown privilege ${p}`)
+    })
+    const privileges = r.privileges.map((privilegeName) => ({ serviceId: ADMIN_SERVICE.id, privilegeName }))
+    insertRole(db, r.name, r.description, privileges)
+  })
+  seed.roleAssignments.forEach((a, i) => {
+    const at = `identity.roleAssignments[${i}]`
+    const role = listRoles(db).find((x) => x.name === a.role)
+    if (!role) throw new Error(`${at}.role: no role named ${a.role}`)
+    if (role.superAdmin) throw new Error(`${at}.role: super admins are identity users with admin: true`)
+    const group = a.group === undefined ? undefined : findGroupByEmail(db, a.group)
+    if (a.group !== undefined && !group) throw new Error(`${at}.group: no group ${a.group}`)
+    const assignee = group
+      ? { assigneeType: 'group' as const, assigneeId: group.id }
+      : { assigneeType: 'user' as const, assigneeId: ctx.user(a.user!, `${at}.user`).id }
+    const unit = a.orgUnitPath === undefined ? undefined : ensureUnitPath(db, a.orgUnitPath)
+    insertAssignment(db, {
+      roleId: role.id,
+      ...assignee,
+      scopeType: unit ? 'ORG_UNIT' : 'CUSTOMER',
+      orgUnitId: unit ? unit.id : null,
     })
   })
 }
