@@ -62,16 +62,26 @@ describe('directory.users.update (a new primaryEmail) and Calendar', () => {
     await withServer(async (s, a) => {
       const alice = cal(s, 'alice')
       const team = (await alice.calendars.insert({ requestBody: { summary: 'Team' } })).data.id!
-      await alice.acl.insert({
-        calendarId: team,
-        requestBody: { role: 'reader', scope: { type: 'user', value: `bob${D}` } },
-      })
+      // The new address already has a rule on another calendar: the better of the two roles is kept.
+      const other = (await alice.calendars.insert({ requestBody: { summary: 'Other' } })).data.id!
+      for (const [calendarId, value, role] of [
+        [team, `bob${D}`, 'reader'],
+        [other, `bob${D}`, 'reader'],
+        [other, `robert${D}`, 'writer'],
+      ])
+        await alice.acl.insert({ calendarId, requestBody: { role, scope: { type: 'user', value } } })
       await insert(cal(s, 'bob'), 'primary', 'Busy', [], 14)
       await rename(a)
       expect(await status(cal(s, 'bob').events.list({ calendarId: team }))).toBe(200)
       const rules = (await alice.acl.list({ calendarId: team })).data.items ?? []
       expect(rules.map((r) => r.id)).toContain(`user:robert${D}`)
       expect(rules.map((r) => r.id)).not.toContain(`user:bob${D}`)
+      const others = (await alice.acl.list({ calendarId: other })).data.items ?? []
+      expect(others.filter((r) => r.scope?.type === 'user').map((r) => [r.id, r.role])).toContainEqual([
+        `user:robert${D}`,
+        'writer',
+      ])
+      expect(others.map((r) => r.id)).not.toContain(`user:bob${D}`)
       const fb = await alice.freebusy.query({
         requestBody: {
           timeMin: `${DAY}T00:00:00Z`,

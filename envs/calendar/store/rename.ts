@@ -1,5 +1,5 @@
 import { stmt, type Db } from '../../core/db.ts'
-import { nextChange, putRule } from './access.ts'
+import { maxRole, nextChange, putRule } from './access.ts'
 import type { AclRow } from '../schema.ts'
 
 type Attendee = { email?: unknown }
@@ -51,7 +51,12 @@ function moveRules(db: Db, kind: 'user' | 'group', from: string, to: string): vo
       'UPDATE calendar_acl SET deleted = 1, change_seq = ? WHERE calendar_id = ? AND scope_type = ? ' +
         'AND lower(scope_value) = ?',
     ).run(nextChange(db), r.calendarId, kind, from)
-    putRule(db, r.calendarId, kind, to, r.role)
+    // A rule that already named the new address keeps the better of the two roles.
+    const had = stmt(
+      db,
+      'SELECT role FROM calendar_acl WHERE calendar_id = ? AND scope_type = ? AND scope_value = ? AND deleted = 0',
+    ).get(r.calendarId, kind, to) as Pick<AclRow, 'role'> | undefined
+    putRule(db, r.calendarId, kind, to, had ? maxRole(had.role, r.role) : r.role)
   }
 }
 
