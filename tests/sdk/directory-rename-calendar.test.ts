@@ -37,7 +37,7 @@ const insert = (c: calendar_v3.Calendar, calendarId: string, summary: string, gu
   })
 
 describe('directory.users.update (a new primaryEmail) and Calendar', () => {
-  test("the renamed user's primary calendar: `primary`, the new id and the old address find it, events kept", async () => {
+  test("`primary`, the new id and the old address find the renamed user's calendar", async () => {
     await withServer(async (s, a) => {
       const bob = cal(s, 'bob')
       const ev = (await insert(bob, 'primary', 'Before the rename', [`carol${D}`])).data
@@ -58,7 +58,7 @@ describe('directory.users.update (a new primaryEmail) and Calendar', () => {
     })
   })
 
-  test('rules naming the old address follow the account: shared calendars and free/busy by either address', async () => {
+  test('rules naming the old address follow the account; free/busy by either address', async () => {
     await withServer(async (s, a) => {
       const alice = cal(s, 'alice')
       const team = (await alice.calendars.insert({ requestBody: { summary: 'Team' } })).data.id!
@@ -96,7 +96,7 @@ describe('directory.users.update (a new primaryEmail) and Calendar', () => {
     })
   })
 
-  test("guests: an old invitation stays the renamed user's (and answerable), a new one to the new address arrives", async () => {
+  test("an old invitation stays the guest's and answerable; a new one to the new address arrives", async () => {
     await withServer(async (s, a) => {
       const carol = cal(s, 'carol')
       const bob = cal(s, 'bob')
