@@ -7,6 +7,9 @@ import { moveEvent } from './store/writes.ts'
 import { releaseRooms } from './store/rooms.ts'
 import { events } from './schema.ts'
 
+/** Bridge for a Directory rename (identity service): see ./store/rename.ts. */
+export { renameCalendarAddress } from './store/rename.ts'
+
 /**
  * Bridge for the Admin SDK Data Transfer API (identity service): a "Calendar" transfer moves the events the old
  * user organises on their primary calendar to the new user's primary calendar, as events.move does, so the new

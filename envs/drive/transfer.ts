@@ -3,6 +3,9 @@ import { findUserById } from '../core/users.ts'
 import { rootIdOf } from './map.ts'
 import { FOLDER, insertFile, permissionIdFor, recordChange } from './store/files.ts'
 
+/** Bridge for a Directory rename (identity service): see ./store/rename.ts. */
+export { renameDriveAddress } from './store/rename.ts'
+
 /** The Data Transfer API's privacy levels for Drive: files shared with nobody, files shared with someone. */
 export type PrivacyLevel = 'PRIVATE' | 'SHARED'
 

@@ -3,7 +3,7 @@ import type { WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { INT32_MAX, intParam } from '../../core/param-errors.ts'
 import { NOT_QUICK, quickField } from '../../core/sync-parse.ts'
-import { atLeast, findCalendar, roleOf, type Role } from '../store/access.ts'
+import { aliasCalendar, atLeast, findCalendar, roleOf, type Role } from '../store/access.ts'
 import type { CalendarRow } from '../schema.ts'
 import { CalendarTimeError, isValidZone } from '../time/zoned.ts'
 import { namesOf, type EventView } from '../map.ts'
@@ -61,7 +61,9 @@ export function requireCalendar(
   need: Role = 'reader',
 ): { cal: CalendarRow; role: Role } {
   const db = c.var.world.db
-  const cal = findCalendar(db, calendarIdOf(c, rawId))
+  // A renamed user's old address (an alias now) still names their primary calendar (docs/decisions/0469).
+  const id = calendarIdOf(c, rawId)
+  const cal = findCalendar(db, id) ?? aliasCalendar(db, id)
   const role = cal ? roleOf(db, cal, c.var.user) : 'none'
   if (!cal || role === 'none') throw notFound()
   if (!atLeast(role, need)) throw need === 'reader' && role === 'freeBusyReader' ? notFound() : needAccess(need)

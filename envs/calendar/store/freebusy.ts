@@ -1,9 +1,9 @@
 import type { Db } from '../../core/db.ts'
 import { expandGroup } from '../../core/groups.ts'
-import { findUserByAlias, findUserByEmail } from '../../core/users.ts'
+import { findUserByEmail } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { rfc3339Utc } from '../time/zoned.ts'
-import { atLeast, findCalendar, roleOf } from './access.ts'
+import { aliasCalendar, atLeast, findCalendar, roleOf } from './access.ts'
 import { busyOf } from './busy.ts'
 
 /** The documented maxima of `calendarExpansionMax` and `groupExpansionMax`, also their defaults. */
@@ -80,9 +80,4 @@ function calendarAnswer(db: Db, user: WorldUserRow, id: string, min: number, max
   const cal = findCalendar(db, id) ?? aliasCalendar(db, id)
   if (!cal || !atLeast(roleOf(db, cal, user), 'freeBusyReader')) return { errors: failure('notFound'), busy: [] }
   return { busy: busyOf(db, cal.id, min, max, cal).map(([s, e]) => ({ start: stamp(s), end: stamp(e) })) }
-}
-
-function aliasCalendar(db: Db, id: string) {
-  const owner = id.includes('@') ? findUserByAlias(db, id) : undefined
-  return owner && findCalendar(db, owner.email)
 }

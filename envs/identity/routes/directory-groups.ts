@@ -5,6 +5,7 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 import { getMeta } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
 import { addressTaken, insertAlias } from '../store/aliases.ts'
+import { followRename } from '../store/renames.ts'
 import { findGroupByEmail, worldGroupMembers, worldGroups, type GroupRow } from '../../core/groups.ts'
 import { findUserByAlias, findUserByEmail } from '../../core/users.ts'
 import {
@@ -165,6 +166,7 @@ function saveGroup(c: WorldContext, g: GroupRow, body: Record<string, unknown>) 
       // in the Admin console, the previous address gets added as an email alias"; Deviation (unverified): the same
       // through the API).
       insertAlias(db, 'group', g.id, g.email)
+      followRename(db, 'group', g.email, email)
     }
     if (Object.keys(set).length > 0) db.update(worldGroups).set(set).where(eq(worldGroups.id, g.id)).run()
     return groupResource(db, groupByKey(db, g.id)!)

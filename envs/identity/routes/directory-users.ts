@@ -21,6 +21,7 @@ import { matches, parseQuery } from '../store/query.ts'
 import { unitByPath } from '../store/org-units.ts'
 import { customerId } from '../ids.ts'
 import { addressTaken, insertAlias, takenParkedAliases } from '../store/aliases.ts'
+import { followRename } from '../store/renames.ts'
 import { aliasesOf } from '../../core/aliases.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
 
@@ -307,7 +308,10 @@ function applyChanges(c: WorldContext, key: string, body: Record<string, unknown
     updateUserRow(db, user.id, set)
     // A renamed user keeps the old address as an alias, so mail to it still arrives (Google's Admin help: "Google
     // Workspace retains the old address as an email alias for the user, to ensure continuous mail delivery").
-    if (set.email && set.email !== user.email.toLowerCase()) insertAlias(db, 'user', user.id, user.email)
+    if (set.email && set.email !== user.email.toLowerCase()) {
+      insertAlias(db, 'user', user.id, user.email)
+      followRename(db, 'user', user.email, set.email)
+    }
     saveFacts(db, { ...factsOf(db, user.id), ...facts })
     const after = userByKey(c, set.email ?? user.email)
     return userResource(db, after, factsOf(db, after.id))
