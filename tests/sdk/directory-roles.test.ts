@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google, type admin_directory_v1 } from 'googleapis'
 import { demoSeed } from '../../seeds/demo/index.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
+import { checkSeed } from '../../server/seeding.ts'
 
 // Directory admin roles through googleapis: the privilege catalog, pre-built and custom roles, role assignments,
 // and what a delegated admin may then call (docs/decisions/0468). Alice is the demo's super admin; bob and dan are
@@ -12,7 +13,11 @@ let bob: admin_directory_v1.Admin
 const customer = 'my_customer'
 const seed = () => ({
   ...demoSeed(1),
-  identity: { users: [{ user: 'dan', orgUnitPath: '/Sales' }] },
+  identity: {
+    users: [{ user: 'dan', orgUnitPath: '/Sales' }],
+    adminRoles: [{ name: 'Seeded viewers', privileges: ['USERS_RETRIEVE'] }],
+    roleAssignments: [{ role: 'Seeded viewers', user: 'carol' }],
+  },
 })
 
 beforeAll(async () => {
@@ -248,5 +253,22 @@ describe('directory.roleAssignments', () => {
       status: 403,
       reason: 'forbidden',
     })
+  })
+})
+
+describe('seeded roles (identity.adminRoles, identity.roleAssignments)', () => {
+  test('a seeded assignment makes a delegated admin; bad seeds name the field', async () => {
+    const carol = google.admin({ version: 'directory_v1', auth: server.auth('carol'), rootUrl: server.url })
+    expect((await carol.users.list({ customer })).data.users!.length).toBeGreaterThan(3)
+    const role = (await alice.roles.list({ customer })).data.items!.find((r) => r.roleName === 'Seeded viewers')!
+    const listed = await alice.roleAssignments.list({ customer, roleId: role.roleId! })
+    expect(listed.data.items!.map((a) => a.assignedTo)).toEqual([await userId('carol@northwind.test')])
+    const bad = (identity: Record<string, unknown>) => () => checkSeed({ ...seed(), identity })
+    expect(bad({ adminRoles: [{ name: 'R', privileges: ['ROOT'] }] })).toThrow(
+      /identity.adminRoles\[0\].privileges\[0\]/,
+    )
+    expect(bad({ roleAssignments: [{ role: 'Nope', user: 'carol' }] })).toThrow(/identity.roleAssignments\[0\].role/)
+    expect(bad({ roleAssignments: [{ role: '_SEED_ADMIN_ROLE', user: 'carol' }] })).toThrow(/admin: true/)
+    expect(bad({ roleAssignments: [{ role: '_GROUPS_ADMIN_ROLE' }] })).toThrow(/exactly one of user and group/)
   })
 })
