@@ -18,9 +18,11 @@ import { aliasEntities } from './store/aliases.ts'
  *     clients: { <clientId>: { clientId, name, redirectUris: string[], allowedScopes: string[] } },
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
- *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath,
- *                            deleted: boolean, directoryId } },   // domain accounts; directoryId: Directory's
- *                                                                 // numeric `id`, which a userKey may give
+ *     users:   { <userId>: { userId, email, name, title, isAdmin, suspended, orgUnitPath,
+ *                            changePasswordAtNextLogin, passwordSetMs, deleted: boolean, directoryId } },
+ *                 // domain accounts; directoryId: Directory's numeric `id`, which a userKey may give; title,
+ *                 // changePasswordAtNextLogin and passwordSetMs (when an admin set the password, else null) are
+ *                 // what users.update/patch also set (docs/decisions/0470)
  *     orgUnits: { <path>: { path, orgUnitId, description } },   // units below the root (`/` is always there)
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     aliases: { <alias>: { alias, kind: 'user' | 'group', owner } },   // owner: the user's id or the group's email
@@ -94,9 +96,12 @@ export function dumpIdentity(world: World): ServiceState {
                 userId: u.id,
                 email: u.email,
                 name: u.name,
+                title: u.title,
                 isAdmin: u.isAdmin,
                 suspended: f.suspended,
                 orgUnitPath: f.orgUnitPath,
+                changePasswordAtNextLogin: f.changePasswordAtNextLogin,
+                passwordSetMs: f.passwordSetMs,
                 deleted: f.deletedMs !== null,
                 directoryId: googleUserId(db, u.id),
               },
