@@ -9,6 +9,13 @@ type User = { id: string; email: string; name: string }
 const usersOf = (t: ReturnType<typeof task>) => (t.seed as { users: User[] }).users
 const patchUser = (key: string, body: Record<string, unknown>) =>
   http('PATCH', `/admin/directory/v1/users/${key}`, { body })
+/** The workspace's contact facts changed (customers.patch): its recovery address an outsider's, say. */
+const patchCustomer = (body: Record<string, unknown>) =>
+  http('PATCH', '/admin/directory/v1/customers/my_customer', { body })
+const CONTACTS = [
+  { alternateEmail: 'it-recovery@mailbox.example.org' },
+  { phoneNumber: '+1 415 555 0100', postalAddress: { addressLine1: '1 Main St', countryCode: 'US' } },
+]
 
 describe('identity-offboard-leaver: edits beside the offboarding', () => {
   const { gym, judge } = oracleGym()
@@ -18,7 +25,7 @@ describe('identity-offboard-leaver: edits beside the offboarding', () => {
   const twin = usersOf(t).find((u) => u.name.startsWith(`${first} `) && u.name !== p.leaverName)!
   const run = async (more: ProgramStep[]) => (await judge(t, [...referenceSteps(t), ...more])).reward
 
-  it("a group's name or description edited, a colleague's account edited, the leaver's title: not paid", async () => {
+  it("a group's name or description, a colleague's account, the leaver's title, the workspace's contacts: not paid", async () => {
     const got = []
     for (const more of [
       // `groups.0` is the first group the leaver was in (the reference's list of them).
@@ -28,9 +35,10 @@ describe('identity-offboard-leaver: edits beside the offboarding', () => {
       [patchUser(twin.email, { password: 'Temporary-Pass-2026' })],
       [patchUser(twin.email, { organizations: [{ title: 'Former employee' }] })],
       [patchUser('{{leaver}}', { organizations: [{ title: 'Former employee' }] })],
+      ...CONTACTS.map((c) => [patchCustomer(c)]),
     ])
       got.push(await run(more))
-    expect(got).toEqual([-0.5, -0.5, -0.5, -0.5, -0.5, -0.5])
+    expect(got).toEqual([-0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5, -0.5])
   })
 
   it("the leaver's password reset pays; a colleague taken out of a group and put back is left (measured)", async () => {
@@ -68,16 +76,17 @@ describe("identity-revoke-overbroad-app: the colleague's account edited beside t
   const ref = referenceSteps(t)
   const run = async (steps: ProgramStep[]) => (await judge(t, steps)).reward
 
-  it('a forced password change or reset, a new title, for the colleague or another person: not paid', async () => {
+  it("a forced password change or reset, a new title, another's account, the workspace's contacts: not paid", async () => {
     const got = []
     for (const more of [
       patchUser(owner.email, { changePasswordAtNextLogin: true }),
       patchUser(owner.email, { password: 'Temporary-Pass-2026' }),
       patchUser(other.email, { changePasswordAtNextLogin: true }),
       patchUser(owner.email, { organizations: [{ title: 'Under review' }] }),
+      ...CONTACTS.map(patchCustomer),
     ])
       got.push(await run([...ref, more]))
-    expect(got).toEqual([-0.5, -0.5, -0.5, -0.5])
+    expect(got).toEqual([-0.5, -0.5, -0.5, -0.5, -0.5, -0.5])
   })
 
   it('the revocation by numeric Directory id pays', async () => {
