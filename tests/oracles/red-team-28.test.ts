@@ -25,7 +25,7 @@ describe('identity-offboard-leaver: edits beside the offboarding', () => {
   const twin = usersOf(t).find((u) => u.name.startsWith(`${first} `) && u.name !== p.leaverName)!
   const run = async (more: ProgramStep[]) => (await judge(t, [...referenceSteps(t), ...more])).reward
 
-  it("a group's name or description, a colleague's account, the leaver's title, the workspace's contacts: not paid", async () => {
+  it("a group's text, a colleague's account, the leaver's title, the workspace's contacts: not paid", async () => {
     const got = []
     for (const more of [
       // `groups.0` is the first group the leaver was in (the reference's list of them).
@@ -47,7 +47,9 @@ describe('identity-offboard-leaver: edits beside the offboarding', () => {
       [patchUser('{{leaver}}', { password: 'Temporary-Pass-2026', changePasswordAtNextLogin: true })],
       [
         http('DELETE', `/admin/directory/v1/groups/{{groups.0}}/members/${twin.email}`),
-        http('POST', '/admin/directory/v1/groups/{{groups.0}}/members', { body: { email: twin.email, role: 'MEMBER' } }),
+        http('POST', '/admin/directory/v1/groups/{{groups.0}}/members', {
+          body: { email: twin.email, role: 'MEMBER' },
+        }),
       ],
     ])
       got.push(await run(more))
@@ -76,7 +78,7 @@ describe("identity-revoke-overbroad-app: the colleague's account edited beside t
   const ref = referenceSteps(t)
   const run = async (steps: ProgramStep[]) => (await judge(t, steps)).reward
 
-  it("a forced password change or reset, a new title, another's account, the workspace's contacts: not paid", async () => {
+  it("a password forced or reset, a new title, another's account, the workspace's contacts: not paid", async () => {
     const got = []
     for (const more of [
       patchUser(owner.email, { changePasswordAtNextLogin: true }),
