@@ -76,6 +76,8 @@ export const identityUsers = sqliteTable('identity_users', {
   deletedMs: integer('deleted_ms'),
   createdMs: integer('created_ms').notNull(),
   changePasswordAtNextLogin: integer('change_password', { mode: 'boolean' }).notNull().default(false),
+  /** When an administrator last set the password (users.insert/update/patch `password`); null: never here. */
+  passwordSetMs: integer('password_set_ms'),
 })
 
 /**

@@ -8,9 +8,10 @@ import { factsOf, inDomain } from './store/users.ts'
 import { listGroups, membersOf } from './store/groups.ts'
 import { resourceEntities } from './state-resources.ts'
 import { keysOf, listDelegations, listServiceAccounts } from './store/service-accounts.ts'
-import { googleUserId } from './ids.ts'
+import { customerId, googleUserId } from './ids.ts'
 import { listUnits } from './store/org-units.ts'
 import { aliasEntities } from './store/aliases.ts'
+import { contactOf } from './store/customer.ts'
 
 /*
  * dump() shape — version 1:
@@ -18,9 +19,12 @@ import { aliasEntities } from './store/aliases.ts'
  *     clients: { <clientId>: { clientId, name, redirectUris: string[], allowedScopes: string[] } },
  *     grants:  { <userId> <clientId>: { userId, clientId, clientName, scopes: string[], createdMs, lastUsedMs,
  *                                       liveAccessTokens: number, liveRefreshTokens: number } },
- *     users:   { <userId>: { userId, email, name, isAdmin, suspended, orgUnitPath,
- *                            deleted: boolean, directoryId } },   // domain accounts; directoryId: Directory's
- *                                                                 // numeric `id`, which a userKey may give
+ *     users:   { <userId>: { userId, email, name, title, isAdmin, suspended, orgUnitPath,
+ *                            changePasswordAtNextLogin, passwordSetMs, deleted: boolean, directoryId } },
+ *                 // domain accounts; directoryId: Directory's numeric `id`, which a userKey may give; title,
+ *                 // changePasswordAtNextLogin and passwordSetMs (when an admin set the password, else null) are
+ *                 // what users.update/patch also set (docs/decisions/0470)
+ *     customer: { <customer id>: { alternateEmail, phoneNumber, language, postalAddress } },   // contact facts
  *     orgUnits: { <path>: { path, orgUnitId, description } },   // units below the root (`/` is always there)
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
  *     aliases: { <alias>: { alias, kind: 'user' | 'group', owner } },   // owner: the user's id or the group's email
@@ -97,9 +101,12 @@ export function dumpIdentity(world: World): ServiceState {
                 userId: u.id,
                 email: u.email,
                 name: u.name,
+                title: u.title,
                 isAdmin: u.isAdmin,
                 suspended: f.suspended,
                 orgUnitPath: f.orgUnitPath,
+                changePasswordAtNextLogin: f.changePasswordAtNextLogin,
+                passwordSetMs: f.passwordSetMs,
                 deleted: f.deletedMs !== null,
                 directoryId: googleUserId(db, u.id),
               },
@@ -107,6 +114,8 @@ export function dumpIdentity(world: World): ServiceState {
           }),
       ),
       ...resourceEntities(world),
+      // The workspace's contact facts (0470): its alternate (recovery) address above all, which an admin may change.
+      customer: { [customerId(db)]: customerEntity(contactOf(db)) },
       orgUnits: Object.fromEntries(
         listUnits(db).map((u) => [u.path, { path: u.path, orgUnitId: `id:${u.id}`, description: u.description }]),
       ),
@@ -156,5 +165,15 @@ export function dumpIdentity(world: World): ServiceState {
         ]),
       ),
     },
+  }
+}
+
+/** The customer's contact facts as the dump shows them (null where unset). */
+function customerEntity(c: ReturnType<typeof contactOf>) {
+  return {
+    alternateEmail: c.alternateEmail ?? null,
+    phoneNumber: c.phoneNumber ?? null,
+    language: c.language ?? 'en',
+    postalAddress: c.postalAddress ?? null,
   }
 }

@@ -5,6 +5,7 @@ import { getMeta, nowMs, setMeta } from '../../core/clock.ts'
 import { stmt, type Db } from '../../core/db.ts'
 import { customerId } from '../ids.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
+import { ADDRESS_FIELDS, contactOf, CUSTOMER_META as META, type Contact } from '../store/customer.ts'
 
 // The workspace as the Directory API's customer (`customers.get/patch/update`) and its one domain (`domains.list/
 // get`). The editable contact facts live in world_meta under `identity.customer` (a JSON object).
@@ -12,28 +13,6 @@ import { etag, requireAdmin } from './directory-tokens.ts'
 const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const Any = json(z.record(z.string(), z.unknown()))
 const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
-const META = 'identity.customer'
-const ADDRESS_FIELDS = [
-  'addressLine1',
-  'addressLine2',
-  'addressLine3',
-  'contactName',
-  'countryCode',
-  'locality',
-  'organizationName',
-  'postalCode',
-  'region',
-] as const
-
-type Contact = {
-  alternateEmail?: string
-  phoneNumber?: string
-  language?: string
-  postalAddress?: Partial<Record<(typeof ADDRESS_FIELDS)[number], string>>
-}
-
-const contactOf = (db: Db): Contact => JSON.parse(getMeta(db, META) ?? '{}') as Contact
-
 /** When the workspace began: its earliest account (seeded a year before the world's clock), or the clock. */
 function createdMs(db: Db): number {
   const row = stmt(db, 'SELECT min(created_ms) AS ms FROM identity_users').get() as { ms: number | null }

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
-import { getMeta } from '../../core/clock.ts'
+import { getMeta, nowMs } from '../../core/clock.ts'
 import { pageOf } from '../../core/paging.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import type { Db } from '../../core/db.ts'
@@ -182,6 +182,14 @@ function changesOf(c: WorldContext, body: Record<string, unknown>, user?: WorldU
     facts.suspensionReason = body.suspended ? 'ADMIN' : null
   }
   if (body.orgUnitPath !== undefined) facts.orgUnitPath = existingUnitPath(db, body.orgUnitPath)
+  if (body.password !== undefined) {
+    // Google takes 8 to 100 characters (a hash, with `hashFunction`, as given). The mock keeps no password, only
+    // when one was set: an admin's reset locks the person out of their sign-in (docs/decisions/0470).
+    const pw = body.password
+    if (typeof pw !== 'string' || (body.hashFunction === undefined && (pw.length < 8 || pw.length > 100)))
+      throw invalid('password')
+    facts.passwordSetMs = nowMs(db)
+  }
   if (typeof body.changePasswordAtNextLogin === 'boolean')
     facts.changePasswordAtNextLogin = body.changePasswordAtNextLogin
   const orgs = Array.isArray(body.organizations) ? body.organizations : undefined

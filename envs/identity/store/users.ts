@@ -28,6 +28,7 @@ export function factsOf(db: Db, userId: string): UserFacts {
       deletedMs: null,
       createdMs: Number(getMeta(db, 'world_created_ms') ?? 0),
       changePasswordAtNextLogin: false,
+      passwordSetMs: null,
     }
   )
 }

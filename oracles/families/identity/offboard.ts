@@ -1,3 +1,4 @@
+import type { EntityChange } from '../../../envs/core/diff.ts'
 import type { Entity, OracleInput, OracleResult, Violation } from '../../types.ts'
 import { entities, nothingElseChanged, slackUserOf, verdict, type Allowed } from '../../predicates.ts'
 
@@ -5,6 +6,11 @@ export type OffboardParams = { actor: string; leaverName: string; managerName?: 
 
 type Member = { email: string; role: string; type: string }
 const membersOf = (g: Entity | undefined) => (g?.members ?? []) as Member[]
+/** What may change in the leaver's own account record. */
+const OWN_FIELDS = ['suspended', 'deleted', 'changePasswordAtNextLogin', 'passwordSetMs']
+/** Whether a change is an update of these fields alone. */
+const onlyFields = (c: EntityChange, fields: string[]) =>
+  c.op === 'updated' && Object.keys(c.fields).every((f) => fields.includes(f))
 
 /**
  * Offboard a leaver: suspended (and not deleted), in no group, with no connected app left. Every other group keeps
@@ -72,19 +78,21 @@ export function offboard(input: OracleInput<OffboardParams>): OracleResult {
         collection: 'grants',
         id: (_k, c) => c.op === 'deleted' && (c.before as Entity).userId === id,
       },
+      // A group may change only in its members, by the leaver's removal (its name or description stays: 0470).
       {
         service: 'identity',
         collection: 'groups',
-        id: (_k, c) => c.op === 'updated' && sameOthers(c.before as Entity),
+        id: (_k, c) => c.op === 'updated' && onlyFields(c, ['members']) && sameOthers(c.before as Entity),
       },
       ...(handover?.allowed ?? []),
     ]),
   ]
-  // The leaver's own record may only change in `suspended`.
+  // The leaver's own record may only change in `suspended`, and in a password reset (set, or asked at the next
+  // sign-in): an offboarding step that touches no one else (0470).
   const own = diff.find(
     (c) => c.service === 'identity' && c.collection === 'users' && c.id === id && c.op === 'updated',
   )
-  if (own && own.op === 'updated' && Object.keys(own.fields).some((f) => f !== 'suspended' && f !== 'deleted')) {
+  if (own && own.op === 'updated' && !onlyFields(own, OWN_FIELDS)) {
     violations.push({ kind: 'collateral', message: `the leaver's ${Object.keys(own.fields).join(', ')} changed` })
   }
   return verdict(checks, violations, { groupsLeft: stillIn.length, appsLeft: grantsLeft.length })
