@@ -11,6 +11,7 @@ import { keysOf, listDelegations, listServiceAccounts } from './store/service-ac
 import { googleUserId } from './ids.ts'
 import { listUnits } from './store/org-units.ts'
 import { aliasEntities } from './store/aliases.ts'
+import { signInCodeEntities } from './store/sign-in-codes.ts'
 
 /*
  * dump() shape — version 1:
@@ -28,6 +29,8 @@ import { aliasEntities } from './store/aliases.ts'
  *              // and role assignments: { <user or group id> <roleName>[ <unit path>]: { userId ('' for a group),
  *              //   email (the user's or the group's), role: roleName, orgUnitPath? } } (super admins: users' isAdmin)
  *     customRoles: { <roleName>: { roleName, description, privileges: string[] } },
+ *     appPasswords: { <userId> <codeId>: { userId, codeId, name } },   // app passwords (asps) not revoked
+ *     backupCodes:  { <userId>: { userId, count } },   // users holding current backup verification codes
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
  *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,
@@ -122,6 +125,7 @@ export function dumpIdentity(world: World): ServiceState {
         ]),
       ),
       aliases: aliasEntities(db),
+      ...signInCodeEntities(db),
       serviceAccounts: Object.fromEntries(
         listServiceAccounts(db).map((sa) => [
           sa.email,
