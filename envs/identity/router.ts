@@ -10,6 +10,7 @@ import { directoryAliasesRouter } from './routes/directory-aliases.ts'
 import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
 import { directoryCustomerRouter } from './routes/directory-customer.ts'
 import { directoryRolesRouter } from './routes/directory-roles.ts'
+import { directorySignInCodesRouter } from './routes/directory-sign-in-codes.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
 import { dataTransferRouter } from './routes/datatransfer.ts'
 import { iamRouter } from './routes/iam.ts'
@@ -26,6 +27,7 @@ export const router = createGoogleRouter()
   .route('/', directoryOrgUnitsRouter)
   .route('/', directoryCustomerRouter)
   .route('/', directoryRolesRouter)
+  .route('/', directorySignInCodesRouter)
   .route('/', dataTransferRouter)
   .route('/', directoryResourcesRouter)
   .route('/', iamRouter)

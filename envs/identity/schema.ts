@@ -162,6 +162,29 @@ export const identityRoleAssignments = sqliteTable(
 )
 
 /**
+ * App passwords (Directory `asps`): 16-character passwords a user made for an app that cannot sign in with Google.
+ * `codeId` counts per user from 1; `lastUsedMs` is null until the app signs in.
+ */
+export const identityAppPasswords = sqliteTable(
+  'identity_app_passwords',
+  {
+    userId: text('user_id').notNull(),
+    codeId: integer('code_id').notNull(),
+    name: text('name').notNull(),
+    createdMs: integer('created_ms').notNull(),
+    lastUsedMs: integer('last_used_ms'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeId] })],
+)
+
+/** A user's current backup verification codes (Directory `verificationCodes`): eight digits each, ten a set. */
+export const identityBackupCodes = sqliteTable(
+  'identity_backup_codes',
+  { userId: text('user_id').notNull(), seq: integer('seq').notNull(), code: text('code').notNull() },
+  (t) => [primaryKey({ columns: [t.userId, t.seq] })],
+)
+
+/**
  * Google Cloud service accounts (`<name>@<project>.iam.gserviceaccount.com`). `uniqueId` is the 21-digit number
  * Google also calls the account's OAuth client id: the one an admin authorises for domain-wide delegation.
  */
@@ -223,6 +246,8 @@ export const identityTables = [
   identityRoles,
   identityCustomRoles,
   identityRoleAssignments,
+  identityAppPasswords,
+  identityBackupCodes,
   identityServiceAccounts,
   identityServiceAccountKeys,
   identityIamBindings,

@@ -15,6 +15,7 @@ import { normalizeScopes } from './store/oauth.ts'
 import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-accounts.ts'
 import { ADMIN_SERVICE, insertAssignment, insertRole, knownPrivilege, listRoles } from './store/roles.ts'
 import { findGroupByEmail } from '../core/groups.ts'
+import { generateBackupCodes, insertAppPassword } from './store/sign-in-codes.ts'
 
 const SeedClient = z.object({
   /** Seed-local name other entries use; the client id follows from it (or is given). */
@@ -80,6 +81,14 @@ const SeedRoleAssignment = z
   })
   .refine((a) => (a.user === undefined) !== (a.group === undefined), { message: 'give exactly one of user and group' })
 
+/** An app password a user made (`asps`): the app's name, when made and when last used (never, if left out). */
+const SeedAppPassword = z.object({
+  user: z.string(),
+  name: z.string().min(1).max(100),
+  created: SeedTime.optional(),
+  lastUsed: SeedTime.optional(),
+})
+
 export const identitySeedSchema = z
   .object({
     clients: z.array(SeedClient).default([]),
@@ -96,6 +105,9 @@ export const identitySeedSchema = z
     /** Custom admin roles and role assignments (docs/decisions/0468); super admins are `users[].admin`. */
     adminRoles: z.array(SeedAdminRole).default([]),
     roleAssignments: z.array(SeedRoleAssignment).default([]),
+    /** App passwords, and the users who hold a set of ten backup codes (`verificationCodes`). */
+    appPasswords: z.array(SeedAppPassword).default([]),
+    backupCodes: z.array(z.string()).default([]),
     ...serviceAccountSeedFields,
   })
   .default({
@@ -108,6 +120,8 @@ export const identitySeedSchema = z
     resourceAdmins: [],
     adminRoles: [],
     roleAssignments: [],
+    appPasswords: [],
+    backupCodes: [],
     serviceAccounts: [],
     iamBindings: [],
     delegations: [],
@@ -192,6 +206,13 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       db.insert(identityRoles).values({ userId: user.id, role: 'calendar-resources' }).onConflictDoNothing().run()
     })
     seedAdminRoles(db, seed, ctx)
+    seed.appPasswords.forEach((a, i) => {
+      const user = ctx.user(a.user, `identity.appPasswords[${i}].user`)
+      // A password made a month before the world's clock unless the seed says when.
+      const created = a.created ? ctx.time(a.created) : ctx.nowMs - 30 * 86_400_000
+      insertAppPassword(db, user.id, a.name, created, a.lastUsed ? ctx.time(a.lastUsed) : null)
+    })
+    seed.backupCodes.forEach((ref, i) => generateBackupCodes(db, ctx.user(ref, `identity.backupCodes[${i}]`).id))
     seedServiceAccounts(db, seed, ctx)
     seed.tokenScopes.forEach((t, i) => {
       const user = ctx.user(t.user, `identity.tokenScopes[${i}].user`)

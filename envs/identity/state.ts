@@ -12,6 +12,7 @@ import { customerId, googleUserId } from './ids.ts'
 import { listUnits } from './store/org-units.ts'
 import { aliasEntities } from './store/aliases.ts'
 import { contactOf } from './store/customer.ts'
+import { signInCodeEntities } from './store/sign-in-codes.ts'
 
 /*
  * dump() shape — version 1:
@@ -32,6 +33,8 @@ import { contactOf } from './store/customer.ts'
  *              // and role assignments: { <user or group id> <roleName>[ <unit path>]: { userId ('' for a group),
  *              //   email (the user's or the group's), role: roleName, orgUnitPath? } } (super admins: users' isAdmin)
  *     customRoles: { <roleName>: { roleName, description, privileges: string[] } },
+ *     appPasswords: { <userId> <codeId>: { userId, codeId, name } },   // app passwords (asps) not revoked
+ *     backupCodes:  { <userId>: { userId, count } },   // users holding current backup verification codes
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
  *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,
@@ -131,6 +134,7 @@ export function dumpIdentity(world: World): ServiceState {
         ]),
       ),
       aliases: aliasEntities(db),
+      ...signInCodeEntities(db),
       serviceAccounts: Object.fromEntries(
         listServiceAccounts(db).map((sa) => [
           sa.email,
