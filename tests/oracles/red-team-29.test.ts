@@ -65,3 +65,22 @@ describe('calendar-recurrence-exception: the series edited beside the ask; an EX
     expect(got).toEqual([1, 0, 0, 0, 0, 0, 1, 0])
   })
 })
+
+describe("slack-usergroup-rotation: the group's default channels set beside its members", () => {
+  const t = task('slack-usergroup-rotation')
+  const api = (method: string, body: Record<string, unknown>) => http('POST', `/api/${method}`, { body })
+  const update = (users: string) => api('usergroups.users.update', { usergroup: '{{grp}}', users })
+  it('default channels set are collateral; disabled and enabled again, or two honest updates, pay', async () => {
+    const got = []
+    for (const more of [
+      [],
+      [api('usergroups.update', { usergroup: '{{grp}}', channels: '{{ch}}' })],
+      [api('usergroups.disable', { usergroup: '{{grp}}' }), api('usergroups.enable', { usergroup: '{{grp}}' })],
+    ])
+      got.push((await judge(t, thenDone(t, more))).reward)
+    // The joiner added first (the leaver still in), then the leaver taken off: the final group is the one asked.
+    const look = referenceSteps(t).slice(0, -1)
+    got.push((await judge(t, [...look, update('{{l}},{{s1}},{{s2}},{{j}}'), update('{{s1}},{{s2}},{{j}}')])).reward)
+    expect(got).toEqual([1, -0.5, 1, 1])
+  })
+})
