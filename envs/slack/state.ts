@@ -46,7 +46,7 @@ import { dumpMore } from './state-more.ts'
  *     recurrence? (Slack's rule) } },
  *   stars:     { "<user>/<channel>/<ts>/<file>": { user, channel, ts, file } },
  *   bookmarks: { <Bk id>: { id, channel, title, link, emoji, user } },
- *   usergroups:{ <S id>: { id, handle, name, description, users: [U id…], disabled } },
+ *   usergroups:{ <S id>: { id, handle, name, description, users: [U id…], disabled, channels: [C id…] (defaults) } },
  *   team:      { settings: { name, description, discoverability, icon, defaultChannels } },
  *   emoji:     { <name>: <url> | "alias:<name>" },
  *   invites:   { <id>: { id, kind: 'invite'|'request', email, realName, channels, message, guest, requester, status,
@@ -288,6 +288,8 @@ export function dumpSlack(world: World): ServiceState {
       description: g.description,
       users: parseJson<string[]>(String(g.users), []),
       disabled: g.disabled === 1,
+      // The group's default channels (`prefs.channels`), so an unasked change to them is seen (docs/decisions/0472).
+      channels: parseJson<string[]>(String(g.channels), []),
     })
   })
   return {

@@ -6,7 +6,8 @@ export type SlackUsergroupMembersParams = { actor: string; handle: string; membe
 /**
  * Update one user group's members. The group (found by handle in the initial state) must end with exactly the
  * expected members (world users, mapped to Slack ids): a missing one, a kept leaver or an extra fails. Only its
- * `users` may change; every other group, renaming or disabling it, posts and everything else are collateral.
+ * `users` may change; every other group, renaming or disabling it or setting its default channels, posts and
+ * everything else are collateral.
  */
 export function slackUsergroupMembers({
   initial,
@@ -28,7 +29,11 @@ export function slackUsergroupMembers({
       ok: !!after && missing.length === 0 && extra.length === 0,
       note: `missing ${missing.length}, extra ${extra.length}`,
     },
-    { name: 'the group is otherwise unchanged', ok: ['handle', 'name', 'description', 'disabled'].every(same) },
+    // Its default channels too: set beside the members they paid 1, unseen by the state view (docs/decisions/0472).
+    {
+      name: 'the group is otherwise unchanged',
+      ok: ['handle', 'name', 'description', 'disabled', 'channels'].every(same),
+    },
   ]
   const violations = nothingElseChanged(diff, [
     {
