@@ -13,16 +13,29 @@ export type DocsApplySuggestionsParams = {
 }
 
 type Suggestion = { id: string; author: string; inserted: string; deleted: string }
-type DocView = { paragraphs: string[]; suggestions: Suggestion[] }
+type DocView = { paragraphs: string[]; suggestions: Suggestion[]; rest: unknown[] }
+type Tab = { text?: string; paragraphs?: { text?: string }[] } & Record<string, unknown>
+
+/**
+ * Every tab as the state view shows it (styles, bullets, links, tables, headers, footers, named ranges, other tabs)
+ * but the first tab's texts, which the paragraph checks judge: a restyled paragraph or an added tab shows here.
+ */
+const layout = (tabs: Tab[]) =>
+  tabs.map((t, i) => {
+    if (i > 0) return t
+    const { text: _text, paragraphs, ...rest } = t
+    return { ...rest, paragraphs: (paragraphs ?? []).map(({ text: _t, ...para }) => para) }
+  })
 
 /** Body paragraphs (the text without pending suggestions) and the pending suggestions of one document. */
 function docView(state: OracleInput['initial'], id: string | undefined): DocView | undefined {
   const doc = state.services.docs?.entities.documents?.[id ?? ''] as Entity | undefined
   if (!doc) return undefined
-  const tab = (doc.tabs as unknown as { paragraphs: { text: string }[] }[] | undefined)?.[0]
+  const tabs = (doc.tabs as unknown as Tab[] | undefined) ?? []
   return {
-    paragraphs: tab?.paragraphs.map((p) => p.text) ?? [],
+    paragraphs: tabs[0]?.paragraphs?.map((p) => p.text ?? '') ?? [],
     suggestions: (doc.suggestions as unknown as Suggestion[] | undefined) ?? [],
+    rest: layout(tabs),
   }
 }
 
@@ -30,7 +43,8 @@ function docView(state: OracleInput['initial'], id: string | undefined): DocView
  * Apply one author's suggestions as real edits. The document's text without pending suggestions must equal the
  * initial one with exactly legal's replacements made in their clauses (every other paragraph, the history that
  * repeats the old values included, unchanged); none of legal's suggestions may stay pending; every one of the
- * intern's must still be pending with the same inserted and deleted text. Nothing else may change.
+ * intern's must still be pending with the same inserted and deleted text. The rest of the document (styles, tabs,
+ * headers and footers, named ranges, tables) must be as it was. Nothing else may change.
  */
 export function docsApplySuggestions({
   initial,
@@ -63,6 +77,8 @@ export function docsApplySuggestions({
     { name: 'every other paragraph is unchanged', ok: same(others(got), others(want)) && got.length === want?.length },
     // A clause deleted and written again elsewhere (at the end, say) keeps both lists above but not the document.
     { name: 'the paragraphs keep their order', ok: same(got, want) },
+    // The paragraph texts alone paid a struck-through or restyled paragraph, or an added tab (docs/decisions/0473).
+    { name: 'the rest of the document is unchanged', ok: same(after?.rest, before?.rest) },
     {
       name: "none of legal's suggestions is still pending",
       ok: legalLeft.length === 0,

@@ -83,7 +83,8 @@ export const docsApplySuggestions: Family = {
     "replacements made, no suggestion of legal's may stay pending and every suggestion of the intern's must stay " +
     "pending unchanged: applying every suggestion, the intern's, none or only some fails; replacing the old values " +
     "everywhere rewrites the history paragraph and leaves legal's suggestions pending; typing the new values next " +
-    'to the suggestions leaves the suggested deletions in the text.',
+    'to the suggestions leaves the suggested deletions in the text; the rest of the document (paragraph and text ' +
+    'styles, tabs, headers and footers, named ranges) must stay as it was, so striking a clause through fails.',
   scenario:
     'A vendor agreement with seven numbered clauses and a history paragraph repeating the old terms. Legal ' +
     'suggested replacing the value in two clauses, the intern in two others (each a suggested deletion plus a ' +
