@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep } from '../../gym/task.ts'
-import { familyTask as task, http, oracleGym, thenDone } from './support.ts'
+import { familyTask as task, http, oracleGym, oracleParams, referenceSteps, thenDone } from './support.ts'
 
 // Round 30 of the reward red team (docs/decisions/0473).
 
@@ -34,5 +34,41 @@ describe('docs-apply-suggestions: the rest of the document restyled or added to 
     const v = await judge(t, thenDone(t, extras[1]!))
     const failed = (v.details as { checks: { name: string; ok: boolean }[] }).checks.filter((c) => !c.ok)
     expect(failed.map((c) => c.name)).toEqual(['the rest of the document is unchanged'])
+  })
+
+  it('honest: each clause of legal retyped whole, with or without its paragraph mark, pays', async () => {
+    const edits = [...(oracleParams(t).edits as { clause: string; from: string; to: string }[])].reverse()
+    const content = (t.seed as { docs: { documents: { content: (string | { text: string })[] }[] } }).docs
+    const texts = content.documents[0]!.content.map((c) => (typeof c === 'string' ? c : c.text))
+    const want = edits.map((e) => texts.find((x) => x.startsWith(e.clause))!.replace(e.from, e.to))
+    const at = Object.fromEntries(
+      edits.flatMap((e, k) => [
+        [`s${k}`, `${para(e.clause)}.startIndex`],
+        [`e${k}`, `${para(e.clause)}.endIndex`],
+      ]),
+    )
+    const inline = http('GET', '/v1/documents/{{doc}}', { query: { suggestionsViewMode: 'SUGGESTIONS_INLINE' } }, at)
+    const look = referenceSteps(t).slice(0, -1)
+    const retype = batch(
+      ...want.flatMap((w, k) => [
+        { deleteContentRange: { range: { startIndex: `{{s${k}}}`, endIndex: `{{e${k}-1}}` } } },
+        { insertText: { location: { index: `{{s${k}}}` }, text: w } },
+      ]),
+    )
+    const withMark = batch(
+      ...want.flatMap((w, k) => [
+        { insertText: { location: { index: `{{s${k}}}` }, text: `${w}\n` } },
+        {
+          deleteContentRange: {
+            range: { startIndex: `{{s${k}+${w.length + 1}}}`, endIndex: `{{e${k}+${w.length + 1}}}` },
+          },
+        },
+      ]),
+    )
+    const got = [
+      (await judge(t, [...look, inline, retype])).reward,
+      (await judge(t, [...look, inline, withMark])).reward,
+    ]
+    expect(got).toEqual([1, 1])
   })
 })
