@@ -222,6 +222,11 @@ describe('directory.roleAssignments', () => {
     // …but joining the role-holding group would grant its role: refused, and bob gains nothing.
     const join = bob.members.insert({ groupKey: g.data.id!, requestBody: { email: 'carol@northwind.test' } })
     expect(await failure(join)).toEqual({ status: 403, reason: 'forbidden' })
+    // So is joining a group nested in it (its members hold the role too).
+    const nested = await alice.groups.insert({ requestBody: { email: 'tier2@northwind.test', name: 'Tier 2' } })
+    await alice.members.insert({ groupKey: g.data.id!, requestBody: { email: 'tier2@northwind.test' } })
+    const viaNested = bob.members.insert({ groupKey: nested.data.id!, requestBody: { email: 'bob@northwind.test' } })
+    expect(await failure(viaNested)).toEqual({ status: 403, reason: 'forbidden' })
     await alice.roleAssignments.delete({ customer, roleAssignmentId: mine.data.roleAssignmentId! })
     expect(await failure(bob.users.get({ userKey: 'dan@northwind.test' }))).toEqual({
       status: 403,

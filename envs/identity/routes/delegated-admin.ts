@@ -5,6 +5,7 @@ import { specMethods } from '../api/methods.gen.ts'
 import { googleUserId } from '../ids.ts'
 import { heldPrivileges, holdsRole } from '../store/roles.ts'
 import { groupByKey } from '../store/groups.ts'
+import { findGroupByEmail, groupsContaining } from '../../core/groups.ts'
 
 // What a delegated admin (a user who is not a super admin, with admin roles: store/roles.ts) may call: each
 // Directory method the catalog's privileges cover, by the privilege Google's Admin console names for it. Methods not
@@ -48,8 +49,8 @@ const PRIVILEGE_OF: Readonly<Record<string, string>> = {
 const CHANGES_USER = /^directory\.users\.(update|patch|delete|aliases\.(insert|delete))$/
 
 /**
- * Methods that change a group: a delegated admin may not use them on a group that holds an admin role (joining
- * it would grant its role; Google lets role-holding security groups be managed by super admins only).
+ * Methods that change a group: a delegated admin may not use them on a group that holds an admin role, or sits in
+ * one (joining it would grant its role; Google lets role-holding security groups be managed by super admins only).
  */
 const CHANGES_GROUP =
   /^directory\.(groups\.(update|patch|delete|aliases\.(insert|delete))|members\.(insert|update|patch|delete))$/
@@ -70,7 +71,9 @@ export function delegatedMayCall(c: WorldContext): boolean {
   }
   if (CHANGES_GROUP.test(op!)) {
     const group = groupByKey(db, decodeURIComponent(c.req.path.split('/')[5] ?? ''))
-    if (group && holdsRole(db, group.id)) return false
+    // A group nested (at any depth) in a role-holding group passes that role on to its members too.
+    const above = group ? groupsContaining(db, group.email).map((email) => findGroupByEmail(db, email)?.id ?? '') : []
+    if (group && [group.id, ...above].some((id) => holdsRole(db, id))) return false
   }
   return true
 }
