@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ProgramStep } from '../../gym/task.ts'
-import type { TaskSpec } from '../../gym/task.ts'
+import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
 import { familyTask as task, http, oracleGym, oracleParams, referenceSteps, thenDone } from './support.ts'
 
 // Round 31 of the reward red team (docs/decisions/0474): the rest of the document in the other Docs families.
