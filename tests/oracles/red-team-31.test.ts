@@ -74,6 +74,16 @@ describe('Docs families: the rest of the document restyled or added to beside th
       const v = await judge(t, thenDone(t, strike))
       const failed = (v.details as { checks: { name: string; ok: boolean }[] }).checks.filter((c) => !c.ok)
       expect(failed.map((c) => c.name)).toEqual(['the rest of the document is unchanged'])
+      // The honest route and the reference on two more seeds.
+      for (const seed of [2, 3]) {
+        const u = task(family, seed)
+        const lookU = referenceSteps(u).filter(
+          (s) => !String((s.args as { path?: string }).path).endsWith(':batchUpdate'),
+        )
+        const route = honest === retyped ? [...lookU, ...retyped(u)] : oneByOne(u)
+        const doneU = u.reference.filter((s) => s.tool === 'done')
+        expect([(await judge(u, u.reference)).reward, (await judge(u, [...route, ...doneU])).reward]).toEqual([1, 1])
+      }
     })
   }
 })
