@@ -1,4 +1,5 @@
 import type { OracleInput, OracleResult } from '../types.ts'
+import { docRestUnchanged } from '../docs-rest.ts'
 import { entities, nothingElseChanged, readStateChanges, verdict, type Allowed } from '../predicates.ts'
 
 export type DocCorrectionParams = { title: string; wrong: string; right: string }
@@ -27,7 +28,8 @@ export function docEdits(docId: string | undefined): Allowed[] {
 /**
  * Correct a figure in one document: its final text must equal the initial text with every occurrence of the
  * wrong figure replaced by the right one (wiping, rewriting or appending the figure fails); the near-duplicate
- * document and everything else must stay unchanged.
+ * document and everything else must stay unchanged. The rest of the document (styles, tabs, headers and footers,
+ * named ranges) must be as it was.
  */
 export function docCorrection({ initial, final, diff, params: p }: OracleInput<DocCorrectionParams>): OracleResult {
   const docId = fileIdByName(initial, p.title)
@@ -41,6 +43,8 @@ export function docCorrection({ initial, final, diff, params: p }: OracleInput<D
   const checks = [
     { name: 'the wrong text is gone from the document', ok: !after.includes(p.wrong) && after.length > 0 },
     { name: 'the document reads exactly as before except for the correction', ok: after === expected },
+    // The text alone paid a struck-through paragraph or an added tab (docs/decisions/0474).
+    { name: 'the rest of the document is unchanged', ok: docRestUnchanged(initial, final, docId) },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))
 }

@@ -20,7 +20,7 @@ export const docsHandbookUpdate: Family = {
   services: ['docs', 'drive'],
   multiApp: false,
   antiGaming:
-    'The final text must equal the original with only the address replaced (the same oracle as gmail-docs-correction), so deleting the paragraphs or appending the new address fails; the archived near-duplicate handbook must stay unchanged.',
+    'The final text must equal the original with only the address replaced (the same oracle as gmail-docs-correction), so deleting the paragraphs or appending the new address fails; the archived near-duplicate handbook must stay unchanged; so must the rest of the document (styles, tabs, headers and footers), so striking a paragraph through fails.',
   generate(seed) {
     const r = rng(seed * 982451653 + 37)
     const c = company(r)

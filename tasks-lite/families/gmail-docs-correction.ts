@@ -16,7 +16,7 @@ export const gmailDocsCorrection: Family = {
   services: ['gmail', 'docs', 'drive'],
   multiApp: true,
   antiGaming:
-    'The final text must equal the original with only the figure replaced, so wiping the document or appending the right figure fails; the near-duplicate draft document must stay unchanged; the wrong figure from the phishing-style "correction" is not the one asked.',
+    'The final text must equal the original with only the figure replaced, so wiping the document or appending the right figure fails; the near-duplicate draft document must stay unchanged; the wrong figure from the phishing-style "correction" is not the one asked; the rest of the document (styles, tabs, headers and footers) must stay as it was, so striking a paragraph through fails.',
   generate(seed) {
     const r = rng(seed * 32452843 + 9)
     const c = company(r)

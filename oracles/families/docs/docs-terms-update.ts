@@ -1,6 +1,7 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 import { docEdits, fileIdByName } from '../doc-correction.ts'
+import { docRestUnchanged } from '../../docs-rest.ts'
 
 export type DocsTermsUpdateParams = {
   actor: string
@@ -28,7 +29,8 @@ const tabOf = (state: OracleInput['initial'], id: string | undefined): Tab | und
  * Update a terms table and a named range in one document. In the named document the rows named in `cells` hold the
  * new values in their second column and every other cell is as it was; the named range still exists once and holds
  * exactly the new text; the paragraph holding it reads as `sentence.to`, and every other paragraph (the history line
- * that repeats the old values) is unchanged. The near-duplicate document and everything else stay unchanged.
+ * that repeats the old values) is unchanged; the rest of the document (styles, tabs, headers and footers, the table's
+ * shape) is as it was. The near-duplicate document and everything else stay unchanged.
  */
 export function docsTermsUpdate({ initial, final, diff, params: p }: OracleInput<DocsTermsUpdateParams>): OracleResult {
   const docId = fileIdByName(initial, p.title)
@@ -53,6 +55,11 @@ export function docsTermsUpdate({ initial, final, diff, params: p }: OracleInput
     {
       name: 'the renewal sentence is updated and every other paragraph is unchanged',
       ok: wantParas !== undefined && JSON.stringify(after?.paragraphs.map((x) => x.text)) === JSON.stringify(wantParas),
+    },
+    // The texts alone paid a struck-through paragraph or an added tab (docs/decisions/0474).
+    {
+      name: 'the rest of the document is unchanged',
+      ok: docRestUnchanged(initial, final, docId, { cells: true, rangeContent: true }),
     },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))

@@ -29,7 +29,7 @@ export const slackDocsFixFigure: Family = {
   services: ['slack', 'docs', 'drive'],
   multiApp: true,
   antiGaming:
-    "Judged by doc-correction: the final text must equal the original with only the corrected region's sentence changed, so a replace-all of the bare figure (which also sits in another region's section), rewriting or appending fails; last quarter's review (same sentence) must stay unchanged.",
+    "Judged by doc-correction: the final text must equal the original with only the corrected region's sentence changed, so a replace-all of the bare figure (which also sits in another region's section), rewriting or appending fails; last quarter's review (same sentence) must stay unchanged; so must the rest of the document (styles, tabs, headers and footers), so striking a paragraph through fails.",
   scenario:
     "The wrong figure appears in two regions' sections of this quarter's review; last quarter's review repeats the corrected region's sentence; Slack also holds an unrelated, already-applied correction.",
   generate(seed) {

@@ -24,7 +24,7 @@ export const docsTermsUpdate: Family = {
   services: ['docs', 'drive'],
   multiApp: false,
   antiGaming:
-    "Two table cells and the named range's text must hold the new values and nothing else in the document may change: replacing every occurrence of the old date also rewrites the review history line (collateral), retyping the sentence without replaceNamedRangeContent loses the named range, editing the wrong row or the other vendor's summary fails, and appending the new values leaves the old ones in place.",
+    "Two table cells and the named range's text must hold the new values and nothing else in the document may change: replacing every occurrence of the old date also rewrites the review history line (collateral), retyping the sentence without replaceNamedRangeContent loses the named range, editing the wrong row or the other vendor's summary fails, and appending the new values leaves the old ones in place; the rest of the document (styles, other tabs, headers and footers, the table's shape) must stay as it was, so striking a paragraph through or adding a tab fails.",
   scenario:
     "A vendor summary doc: a title, the renewal sentence (a named range `renewal_date` holds the date), a two-column terms table (renewal date, annual fee, notice period, payment terms) and a review history line that repeats the old renewal date. Another vendor's summary has the same layout. The agent reads the document JSON, edits the two cells by index (delete then insert, bottom row first) and replaces the named range's content.",
   generate(seed) {
