@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google, type admin_directory_v1 } from 'googleapis'
 import { demoSeed } from '../../seeds/demo/index.ts'
 import { dumpIdentity } from '../../envs/identity/state.ts'
+import { refusal as failure } from './refusal.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
 // Directory user and group aliases through googleapis: the methods, and aliases as addresses (userKey and groupKey,
 // mail delivery, the dump).
@@ -30,11 +31,6 @@ afterAll(async () => {
   await server.close()
 })
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e) => ({ status: e.response.status as number, reason: e.response.data.error.errors[0].reason as string }),
-  )
 const gmail = (s: SdkServer, u: string) => google.gmail({ version: 'v1', auth: s.auth(u), rootUrl: s.url })
 const send = (s: SdkServer, from: string, to: string, subject: string) =>
   gmail(s, from).users.messages.send({

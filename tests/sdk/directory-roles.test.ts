@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google, type admin_directory_v1 } from 'googleapis'
 import { demoSeed } from '../../seeds/demo/index.ts'
+import { refusal as failure } from './refusal.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
 import { checkSeed } from '../../server/seeding.ts'
 
@@ -29,11 +30,6 @@ afterAll(async () => {
   await server.close()
 })
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e) => ({ status: e.response.status as number, reason: e.response.data.error.errors[0].reason as string }),
-  )
 const SERVICE = '00haapch16h1ysv'
 const grant = (...names: string[]) => names.map((privilegeName) => ({ serviceId: SERVICE, privilegeName }))
 const userId = async (email: string) => (await alice.users.get({ userKey: email })).data.id!

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { google, type admin_directory_v1 } from 'googleapis'
 import { demoSeed } from '../../seeds/demo/index.ts'
+import { refusal as failure } from './refusal.ts'
 import { startSdkServer, type SdkServer } from './server.ts'
 import { buildWorld } from '../../server/seeding.ts'
 import { dumpIdentity } from '../../envs/identity/state.ts'
@@ -28,11 +29,6 @@ afterAll(async () => {
   await server.close()
 })
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e) => ({ status: e.response.status as number, reason: e.response.data.error.errors[0].reason as string }),
-  )
 const userKey = 'dan@northwind.test'
 
 describe('directory.asps.list, directory.asps.get, directory.asps.delete', () => {

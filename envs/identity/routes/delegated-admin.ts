@@ -1,8 +1,7 @@
 import type { WorldContext } from '../../core/http.ts'
 import { matchSpecMethod } from '../../core/spec-method.ts'
-import { findUserByAddress, listUsers } from '../../core/users.ts'
 import { specMethods } from '../api/methods.gen.ts'
-import { googleUserId } from '../ids.ts'
+import { findUserByKey } from '../store/users.ts'
 import { heldPrivileges, holdsRole } from '../store/roles.ts'
 import { groupByKey } from '../store/groups.ts'
 import { findGroupByEmail, groupsContaining } from '../../core/groups.ts'
@@ -64,10 +63,7 @@ export function delegatedMayCall(c: WorldContext): boolean {
   if (!heldPrivileges(db, c.var.user).has(needed)) return false
   if (CHANGES_USER.test(op!)) {
     const key = decodeURIComponent(c.req.path.split('/')[5] ?? '')
-    const target = key.includes('@')
-      ? findUserByAddress(db, key)
-      : listUsers(db).find((u) => googleUserId(db, u.id) === key)
-    if (target?.isAdmin) return false
+    if (findUserByKey(db, key)?.isAdmin) return false
   }
   if (CHANGES_GROUP.test(op!)) {
     const group = groupByKey(db, decodeURIComponent(c.req.path.split('/')[5] ?? ''))

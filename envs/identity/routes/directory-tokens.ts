@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto'
 import { createRoute, z } from '@hono/zod-openapi'
 import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
-import { findUserByAddress, listUsers } from '../../core/users.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
 import { findClient, findGrant, grantsOf, revokeGrant, type GrantRow } from '../store/oauth.ts'
 import { googleUserId } from '../ids.ts'
-import { inDomain } from '../store/users.ts'
+import { findUserByKey, inDomain } from '../store/users.ts'
 import { delegatedMayCall } from './delegated-admin.ts'
 
 const forbidden = () =>
@@ -23,9 +22,7 @@ export function requireAdmin(c: WorldContext) {
 /** A user by primary e-mail address, alias or numeric id, or Directory's 404. */
 export function userByKey(c: WorldContext, key: string): WorldUserRow {
   const db = c.var.world.db
-  const user = key.includes('@')
-    ? findUserByAddress(db, key)
-    : listUsers(db).find((u) => googleUserId(db, u.id) === key)
+  const user = findUserByKey(db, key)
   if (!user || !inDomain(db, user)) throw new GoogleApiError('NOT_FOUND', 'notFound', 'Resource Not Found: userKey')
   return user
 }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { selectRows, stmt, upsertRow, type Db } from '../../core/db.ts'
 import { getMeta, nowMs } from '../../core/clock.ts'
 import { FULL_GOOGLE_SCOPES, issueTokenKey } from '../../core/tokens.ts'
-import { findUserById, listUsers } from '../../core/users.ts'
+import { findUserByAddress, findUserById, listUsers } from '../../core/users.ts'
 import { worldTokens, worldUsers, type WorldUserRow } from '../../core/world-tables.ts'
 import { identityGrants, identityRoles, identityUsers } from '../schema.ts'
 import { customerId, googleUserId } from '../ids.ts'
@@ -57,6 +57,11 @@ export function directoryUsers(db: Db, deleted = false): { user: WorldUserRow; f
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
+
+/** A user by a Directory userKey: primary address, alias or numeric id (undefined when none matches). */
+export function findUserByKey(db: Db, key: string): WorldUserRow | undefined {
+  return key.includes('@') ? findUserByAddress(db, key) : listUsers(db).find((u) => googleUserId(db, u.id) === key)
+}
 
 /** Whether the user holds a delegated admin role: the Calendar resources role (0250) or an assigned role (0468). */
 export const isDelegatedAdmin = (db: Db, userId: string) =>
