@@ -9,6 +9,8 @@ import { directoryGroupsRouter } from './routes/directory-groups.ts'
 import { directoryAliasesRouter } from './routes/directory-aliases.ts'
 import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
 import { directoryCustomerRouter } from './routes/directory-customer.ts'
+import { directoryDomainsRouter } from './routes/directory-domains.ts'
+import { directoryPhotosRouter } from './routes/directory-photos.ts'
 import { directoryRolesRouter } from './routes/directory-roles.ts'
 import { directorySignInCodesRouter } from './routes/directory-sign-in-codes.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
@@ -26,6 +28,8 @@ export const router = createGoogleRouter()
   .route('/', directoryAliasesRouter)
   .route('/', directoryOrgUnitsRouter)
   .route('/', directoryCustomerRouter)
+  .route('/', directoryDomainsRouter)
+  .route('/', directoryPhotosRouter)
   .route('/', directoryRolesRouter)
   .route('/', directorySignInCodesRouter)
   .route('/', dataTransferRouter)

@@ -185,6 +185,28 @@ export const identityBackupCodes = sqliteTable(
 )
 
 /**
+ * A user's profile photo (Directory `users.photos`): the image bytes as uploaded, their format and size in pixels.
+ */
+export const identityUserPhotos = sqliteTable('identity_user_photos', {
+  userId: text('user_id').primaryKey(),
+  mimeType: text('mime_type').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  data: text('data').notNull(),
+})
+
+/**
+ * The customer's secondary domains and domain aliases (Directory `domains`, `domainAliases`) added through the API;
+ * the primary domain is world_meta `domain`. `parent` is null for a secondary domain, the parent domain's name for
+ * an alias. None is ever verified (no DNS here), so none makes an address the workspace's.
+ */
+export const identityDomains = sqliteTable('identity_domains', {
+  name: text('name').primaryKey(),
+  parent: text('parent'),
+  createdMs: integer('created_ms').notNull(),
+})
+
+/**
  * Google Cloud service accounts (`<name>@<project>.iam.gserviceaccount.com`). `uniqueId` is the 21-digit number
  * Google also calls the account's OAuth client id: the one an admin authorises for domain-wide delegation.
  */
@@ -248,6 +270,8 @@ export const identityTables = [
   identityRoleAssignments,
   identityAppPasswords,
   identityBackupCodes,
+  identityUserPhotos,
+  identityDomains,
   identityServiceAccounts,
   identityServiceAccountKeys,
   identityIamBindings,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { selectRows, stmt } from '../core/db.ts'
@@ -13,6 +14,8 @@ import { listUnits } from './store/org-units.ts'
 import { aliasEntities } from './store/aliases.ts'
 import { contactOf } from './store/customer.ts'
 import { signInCodeEntities } from './store/sign-in-codes.ts'
+import { photoEntities } from './store/photos.ts'
+import { domainEntities } from './store/domains.ts'
 
 /*
  * dump() shape — version 1:
@@ -35,6 +38,9 @@ import { signInCodeEntities } from './store/sign-in-codes.ts'
  *     customRoles: { <roleName>: { roleName, description, privileges: string[] } },
  *     appPasswords: { <userId> <codeId>: { userId, codeId, name } },   // app passwords (asps) not revoked
  *     backupCodes:  { <userId>: { userId, count } },   // users holding current backup verification codes
+ *     photos:  { <userId>: { userId, mimeType, width, height, sha256 } },   // profile photos (users.photos);
+ *              // sha256: the first 16 hex digits of the digest of the image's base64
+ *     domains: { <name>: { name, kind: 'secondary' | 'alias', parent } },   // added beside the primary domain
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
  *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,
@@ -135,6 +141,8 @@ export function dumpIdentity(world: World): ServiceState {
       ),
       aliases: aliasEntities(db),
       ...signInCodeEntities(db),
+      photos: photoEntities(db, (data) => createHash('sha256').update(data).digest('hex').slice(0, 16)),
+      domains: domainEntities(db),
       serviceAccounts: Object.fromEntries(
         listServiceAccounts(db).map((sa) => [
           sa.email,

@@ -20,6 +20,10 @@ const PRIVILEGE_OF: Readonly<Record<string, string>> = {
   'directory.users.aliases.list': 'USERS_RETRIEVE',
   'directory.users.aliases.insert': 'USERS_ALIAS',
   'directory.users.aliases.delete': 'USERS_ALIAS',
+  'directory.users.photos.get': 'USERS_RETRIEVE',
+  'directory.users.photos.update': 'USERS_UPDATE',
+  'directory.users.photos.patch': 'USERS_UPDATE',
+  'directory.users.photos.delete': 'USERS_UPDATE',
   'directory.groups.list': 'GROUPS_RETRIEVE',
   'directory.groups.get': 'GROUPS_RETRIEVE',
   'directory.groups.insert': 'GROUPS_CREATE',
@@ -45,7 +49,7 @@ const PRIVILEGE_OF: Readonly<Record<string, string>> = {
 }
 
 /** Methods that change a user: a delegated admin may not use them on a super admin (only super admins may). */
-const CHANGES_USER = /^directory\.users\.(update|patch|delete|aliases\.(insert|delete))$/
+const CHANGES_USER = /^directory\.users\.(update|patch|delete|aliases\.(insert|delete)|photos\.(update|patch|delete))$/
 
 /**
  * Methods that change a group: a delegated admin may not use them on a group that holds an admin role, or sits in

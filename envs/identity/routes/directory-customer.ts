@@ -7,14 +7,14 @@ import { customerId } from '../ids.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
 import { ADDRESS_FIELDS, contactOf, CUSTOMER_META as META, type Contact } from '../store/customer.ts'
 
-// The workspace as the Directory API's customer (`customers.get/patch/update`) and its one domain (`domains.list/
-// get`). The editable contact facts live in world_meta under `identity.customer` (a JSON object).
+// The workspace as the Directory API's customer (`customers.get/patch/update`); its domains are in
+// directory-domains.ts. The editable contact facts live in world_meta under `identity.customer` (a JSON object).
 
 const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const Any = json(z.record(z.string(), z.unknown()))
 const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 /** When the workspace began: its earliest account (seeded a year before the world's clock), or the clock. */
-function createdMs(db: Db): number {
+export function createdMs(db: Db): number {
   const row = stmt(db, 'SELECT min(created_ms) AS ms FROM identity_users').get() as { ms: number | null }
   return row.ms ?? nowMs(db)
 }
@@ -34,19 +34,8 @@ function customerResource(db: Db) {
   return { ...body, etag: etag(body) }
 }
 
-function domainResource(db: Db) {
-  const body = {
-    kind: 'admin#directory#domain',
-    domainName: getMeta(db, 'domain') ?? '',
-    isPrimary: true,
-    verified: true,
-    creationTime: String(createdMs(db)),
-  }
-  return { ...body, etag: etag(body) }
-}
-
 /** An administrator and a customer key naming this workspace (`my_customer` or its id). */
-function admit(c: WorldContext, key: string) {
+export function admit(c: WorldContext, key: string) {
   requireAdmin(c)
   if (key !== 'my_customer' && key !== customerId(c.var.world.db)) {
     // Deviation (unverified): Google's answer to another customer's id is not recorded.
@@ -82,7 +71,6 @@ function changed(before: Contact, body: Record<string, unknown>, replace: boolea
 }
 
 const CustomerKey = z.object({ customerKey: z.string() })
-const Customer = z.object({ customer: z.string() })
 const at = <M extends 'get' | 'put' | 'patch', P extends string>(operationId: string, method: M, path: P) => ({
   operationId,
   method,
@@ -104,16 +92,6 @@ const update = createRoute({
   request: { params: CustomerKey, body: Body },
   responses: { 200: Any },
 })
-const domainsList = createRoute({
-  ...at('directory.domains.list', 'get', 'customer/{customer}/domains'),
-  request: { params: Customer },
-  responses: { 200: Any },
-})
-const domainsGet = createRoute({
-  ...at('directory.domains.get', 'get', 'customer/{customer}/domains/{domainName}'),
-  request: { params: z.object({ customer: z.string(), domainName: z.string() }) },
-  responses: { 200: Any },
-})
 
 function edit(c: WorldContext, key: string, body: Record<string, unknown>, replace: boolean) {
   admit(c, key)
@@ -123,7 +101,7 @@ function edit(c: WorldContext, key: string, body: Record<string, unknown>, repla
   return customerResource(db)
 }
 
-/** Directory `customers` (get, patch, update) and `domains` (list, get: the workspace's one primary domain). */
+/** Directory `customers` (get, patch, update). */
 export const directoryCustomerRouter = createGoogleRouter()
   .openapi(get, (c) => {
     admit(c, c.req.valid('param').customerKey)
@@ -131,18 +109,3 @@ export const directoryCustomerRouter = createGoogleRouter()
   })
   .openapi(patch, (c) => c.json(edit(c, c.req.valid('param').customerKey, c.req.valid('json'), false), 200))
   .openapi(update, (c) => c.json(edit(c, c.req.valid('param').customerKey, c.req.valid('json'), true), 200))
-  .openapi(domainsList, (c) => {
-    admit(c, c.req.valid('param').customer)
-    const domains = [domainResource(c.var.world.db)]
-    return c.json({ kind: 'admin#directory#domains', etag: etag(domains), domains }, 200)
-  })
-  .openapi(domainsGet, (c) => {
-    const { customer, domainName } = c.req.valid('param')
-    admit(c, customer)
-    const domain = domainResource(c.var.world.db)
-    // Deviation (unverified): Google's wording for a domain the customer does not have is not recorded.
-    if (domainName.toLowerCase() !== domain.domainName.toLowerCase()) {
-      throw new GoogleApiError('NOT_FOUND', 'notFound', 'Domain not found.')
-    }
-    return c.json(domain, 200)
-  })
