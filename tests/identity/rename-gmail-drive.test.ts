@@ -18,7 +18,7 @@ const rename = (h: ReturnType<typeof harness>, from: string, to: string) =>
   })
 
 describe('directory.users.update (a new primaryEmail) and Gmail settings', () => {
-  test('gmail.users.settings.delegates.list, forwardingAddresses.list and filters.get show the new address', async () => {
+  test('delegates, forwarding addresses and targets show the new address; mail still forwards', async () => {
     const h = harness(seed())
     const carol = delegatedToken(h, 'carol')
     const post = (path: string, json: Record<string, unknown>) => h.call('POST', `${S}/${path}`, { token: carol, json })
@@ -95,7 +95,7 @@ describe('directory.users.update (a new primaryEmail) and Drive', () => {
     expect(labels.body.labels[0].fields.lead.user[0].emailAddress).toBe(`robert${D}`)
   })
 
-  test('drive.accessproposals.list shows the renamed requester; drive.accessproposals.resolve grants the account', async () => {
+  test('drive.accessproposals.list shows the new requester; accepting grants the account', async () => {
     const h = harness(seed())
     const files = await h.call('GET', "/drive/v3/files?q=name='Engineering'", { token: h.google('bob') })
     const fileId = files.body.files[0].id as string
