@@ -8,7 +8,13 @@ import { delegatedToken } from '../support/delegation.ts'
 const D = '@northwind.test'
 const seed = () => {
   const s = demoSeed(1)
-  return { ...s, drive: { ...s.drive, accessProposals: [{ file: 'eng', requester: 'dan', role: 'reader' as const }] } }
+  return {
+    ...s,
+    drive: {
+      ...(s.drive as Record<string, unknown>),
+      accessProposals: [{ file: 'eng', requester: 'dan', role: 'reader' as const }],
+    },
+  }
 }
 const S = '/gmail/v1/users/me/settings'
 const rename = (h: ReturnType<typeof harness>, from: string, to: string) =>
