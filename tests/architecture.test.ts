@@ -38,7 +38,7 @@ const allowedCross: Record<string, string[]> = {
   calendar: ['envs/gmail/deliver'],
   drive: ['envs/gmail/deliver', 'envs/docs/render', 'envs/docs/bridge'],
   docs: ['envs/drive/docs-bridge'],
-  identity: ['envs/drive/transfer', 'envs/calendar/transfer', 'envs/calendar/service-accounts'],
+  identity: ['envs/drive/transfer', 'envs/calendar/transfer', 'envs/gmail/rename', 'envs/calendar/service-accounts'],
 }
 
 describe('architecture', () => {

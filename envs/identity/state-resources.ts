@@ -16,6 +16,7 @@ export function resourceEntities(world: World): Record<string, Record<string, Js
   const names = new Map(listRoles(db).map((r) => [r.id, r.name]))
   // Admin role assignments (super admins are the users' isAdmin), keyed by assignee, role name and unit.
   const assigned = listAssignments(db, [])
+    .filter((a) => !a.calendarResources) // listed under `roles` as before
     .map((a) => {
       const user = a.assigneeType === 'user' ? findUserById(db, a.assigneeId) : undefined
       const group = a.assigneeType === 'group' ? findGroupById(db, a.assigneeId) : undefined

@@ -115,7 +115,7 @@ describe.skipIf(missing !== '')(`google-api-python-client${missing ? ` — skipp
 
   it('makes a custom admin role, assigns it and takes both away (directory.roles, directory.roleAssignments)', () => {
     const r = ok('directoryRoles')
-    expect(r.privileges).toEqual(['ORGANIZATION_UNITS_ALL', 'USERS_ALL', 'GROUPS_ALL'])
+    expect(r.privileges).toEqual(['ORGANIZATION_UNITS_ALL', 'USERS_ALL', 'GROUPS_ALL', 'CALENDAR_RESOURCES_ALL'])
     expect(r.names).toEqual(expect.arrayContaining(['_SEED_ADMIN_ROLE', 'Py viewers']))
     expect(r.assignedTo).toEqual([r.me])
     expect(r.gone.status).toBe(404)

@@ -13,6 +13,7 @@ import {
 } from '../../core/resources.ts'
 import { customerId } from '../ids.ts'
 import { identityRoles } from '../schema.ts'
+import { CALENDAR_RESOURCES, heldPrivileges } from '../store/roles.ts'
 import {
   buildingResource,
   calendarResource,
@@ -69,7 +70,8 @@ function guard(c: WorldContext) {
     .from(identityRoles)
     .where(and(eq(identityRoles.userId, c.var.user.id), eq(identityRoles.role, 'calendar-resources')))
     .get()
-  if (!c.var.user.isAdmin && !delegated) throw forbidden()
+  // The role is also held through a group given it by roleAssignments.insert (docs/decisions/0476).
+  if (!c.var.user.isAdmin && !delegated && !heldPrivileges(db, c.var.user).has(CALENDAR_RESOURCES)) throw forbidden()
   const customer = (c.req.valid('param' as never) as { customer: string }).customer
   // Deviation (unverified): another customer's id answers 403 like an unauthorised caller (Google does not say).
   if (customer !== 'my_customer' && customer !== customerId(db)) throw forbidden()

@@ -6,9 +6,11 @@ import { pageOf } from '../../core/paging.ts'
 import { listUsers } from '../../core/users.ts'
 import { customerId, googleUserId } from '../ids.ts'
 import { directoryUsers, updateUserRow } from '../store/users.ts'
-import { listGroups } from '../store/groups.ts'
+import { groupByKey, listGroups } from '../store/groups.ts'
+import { groupsContaining } from '../../core/groups.ts'
 import { unitById } from '../store/org-units.ts'
 import {
+  CALENDAR_RESOURCES_ROLE,
   deleteAssignment,
   deleteRole,
   insertAssignment,
@@ -19,6 +21,7 @@ import {
   privilegeResources,
   roleById,
   saveRole,
+  setCalendarResourcesAdmin,
   type Assignment,
   type Role,
   type RolePrivilege,
@@ -65,7 +68,8 @@ function assignmentResource(db: Db, a: Assignment) {
     roleAssignmentId: a.id,
     roleId: a.roleId,
     assignedTo: a.assigneeType === 'user' ? googleUserId(db, a.assigneeId) : a.assigneeId,
-    assigneeType: a.assigneeType,
+    // "Output only. The type of the assignee (`USER` or `GROUP`)" (the RoleAssignment reference).
+    assigneeType: a.assigneeType === 'user' ? 'USER' : 'GROUP',
     scopeType: a.scopeType,
     ...(a.orgUnitId ? { orgUnitId: a.orgUnitId } : {}),
   }
@@ -181,7 +185,12 @@ const assignmentsList = createRoute({
   ...op('directory.roleAssignments.list', 'get', `${BASE}/roleassignments`),
   request: {
     params: Customer,
-    query: z.object({ ...Paging(200), roleId: z.string().optional(), userKey: z.string().optional() }),
+    query: z.object({
+      ...Paging(200),
+      roleId: z.string().optional(),
+      userKey: z.string().optional(),
+      includeIndirectRoleAssignments: z.enum(['true', 'false']).optional(),
+    }),
   },
   responses: { 200: Any },
 })
@@ -205,6 +214,18 @@ function assignmentOf(db: Db, id: string): Assignment {
   const found = liveAssignments(db).find((a) => a.id === id)
   if (!found) throw notFound('roleAssignmentId')
   return found
+}
+
+/**
+ * The user or group a list's `userKey` names: "The primary email address, alias email address, or unique user or
+ * group ID" (roleAssignments.list). An unknown key is the users' 404.
+ */
+function assigneeByKey(c: WorldContext, key: string): { type: 'user' | 'group'; id: string; email: string } {
+  const db = c.var.world.db
+  const group = groupByKey(db, key)
+  if (group) return { type: 'group', id: group.id, email: group.email }
+  const user = userByKey(c, key)
+  return { type: 'user', id: user.id, email: user.email }
 }
 
 /** The user or group an assignment body's `assignedTo` names (a user's unique id or a group's id). */
@@ -275,8 +296,20 @@ export const directoryRolesRouter = createGoogleRouter()
     let all = liveAssignments(db)
     if (q.roleId !== undefined) all = all.filter((a) => a.roleId === roleOf(db, q.roleId!).id)
     if (q.userKey !== undefined) {
-      const user = userByKey(c, q.userKey)
-      all = all.filter((a) => a.assigneeType === 'user' && a.assigneeId === user.id)
+      const who = assigneeByKey(c, q.userKey)
+      // "When set to true, fetches indirect role assignments (i.e. role assignment via a group) as well as direct
+      // ones ... You must specify userKey or the indirect role assignments will not be included": the groups the
+      // user (or group) belongs to, at any depth, as membership grants roles (heldPrivileges).
+      const via = new Set(
+        q.includeIndirectRoleAssignments === 'true'
+          ? groupsContaining(db, who.email).map((email) => groupByKey(db, email)?.id)
+          : [],
+      )
+      all = all.filter(
+        (a) =>
+          (a.assigneeType === who.type && a.assigneeId === who.id) ||
+          (a.assigneeType === 'group' && via.has(a.assigneeId)),
+      )
     }
     const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)
     const items = page.map((a) => assignmentResource(db, a))
@@ -311,7 +344,11 @@ export const directoryRolesRouter = createGoogleRouter()
         if (!unit) throw invalid('orgUnitId')
         orgUnitId = unit.id
       }
-      if (role.superAdmin) {
+      if (role.name === CALENDAR_RESOURCES_ROLE && who.assigneeType === 'user' && scopeType === 'CUSTOMER') {
+        // A user's Calendar resources role is the table the resources routes read (0250); a group's is stored.
+        if (liveAssignments(db).some((a) => a.calendarResources && a.assigneeId === who.assigneeId)) throw duplicate()
+        setCalendarResourcesAdmin(db, who.assigneeId, true)
+      } else if (role.superAdmin) {
         // Deviation (unverified): the super admin role goes to a user over the whole customer; its assignment is
         // the user's isAdmin (as users.makeAdmin sets it).
         if (who.assigneeType !== 'user' || scopeType !== 'CUSTOMER') throw invalid('scopeType')
@@ -345,6 +382,7 @@ export const directoryRolesRouter = createGoogleRouter()
     c.var.world.tx((db) => {
       const a = assignmentOf(db, roleAssignmentId)
       if (a.superAdmin) updateUserRow(db, a.assigneeId, { isAdmin: false })
+      else if (a.calendarResources) setCalendarResourcesAdmin(db, a.assigneeId, false)
       else deleteAssignment(db, a.id)
     })
     return c.body(null, 204)

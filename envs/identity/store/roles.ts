@@ -19,6 +19,8 @@ import { identityCustomRoles, identityRoleAssignments } from '../schema.ts'
  */
 export const ADMIN_SERVICE = { id: '00haapch16h1ysv', name: 'Admin Directory' } as const
 type Tree = { name: string; ouScopable: boolean; children: readonly string[] }
+/** The privilege that opens the Directory's Calendar resources (`resources.*`). */
+export const CALENDAR_RESOURCES = 'CALENDAR_RESOURCES_ALL'
 const TREES: readonly Tree[] = [
   {
     name: 'ORGANIZATION_UNITS_ALL',
@@ -37,6 +39,8 @@ const TREES: readonly Tree[] = [
     ouScopable: false,
     children: ['GROUPS_RETRIEVE', 'GROUPS_CREATE', 'GROUPS_UPDATE', 'GROUPS_DELETE'],
   },
+  // Calendar resources (buildings, features, rooms: routes/directory-resources.ts), docs/decisions/0476.
+  { name: CALENDAR_RESOURCES, ouScopable: false, children: [] },
 ]
 const KNOWN = new Set(TREES.flatMap((t) => [t.name, ...t.children]))
 
@@ -67,6 +71,9 @@ export type Role = {
   system: boolean
   superAdmin: boolean
 }
+
+/** The pre-built role of the seeded Calendar resources admins (`identity_roles`, docs/decisions/0250, 0476). */
+export const CALENDAR_RESOURCES_ROLE = '_CALENDAR_RESOURCES_ADMIN_ROLE'
 
 const grant = (...names: string[]): RolePrivilege[] =>
   names.map((privilegeName) => ({ serviceId: ADMIN_SERVICE.id, privilegeName }))
@@ -122,6 +129,14 @@ const SYSTEM: readonly Omit<Role, 'id' | 'system'>[] = [
     name: '_GROUPS_EDITOR_ROLE',
     description: 'Groups Editor',
     privileges: grant('GROUPS_RETRIEVE', 'GROUPS_UPDATE'),
+    superAdmin: false,
+  },
+  // Deviation (unverified): Google has no pre-built role of this name; the mock's delegated Calendar resources admin
+  // (docs/decisions/0250, seeds' `identity.resourceAdmins`) is shown as holding it (0476).
+  {
+    name: CALENDAR_RESOURCES_ROLE,
+    description: 'Calendar Resources Administrator',
+    privileges: grant(CALENDAR_RESOURCES),
     superAdmin: false,
   },
 ]
@@ -183,6 +198,8 @@ export type Assignment = {
   orgUnitId: string | null
   /** Derived from the user's `isAdmin` (not stored). */
   superAdmin: boolean
+  /** Derived from the user's Calendar resources role (`identity_roles`, not stored here). */
+  calendarResources?: boolean
 }
 
 /** Super admins' assignments (one per admin user, derived), then the stored ones in the order they were made. */
@@ -202,7 +219,34 @@ export function listAssignments(db: Db, users: readonly WorldUserRow[] = listUse
   const stored = selectRows(db, identityRoleAssignments, {})
     .sort((a, b) => a.seq - b.seq)
     .map((a) => ({ ...a, superAdmin: false }))
-  return [...supers, ...stored]
+  return [...supers, ...calendarResourceAssignments(db), ...stored]
+}
+
+/**
+ * The seeded Calendar resources admins (`identity_roles`, 0250) as assignments of the pre-built Calendar resources
+ * role over the customer: listed by roleAssignments, and deleting one ends the role (docs/decisions/0476).
+ */
+export function calendarResourceAssignments(db: Db): Assignment[] {
+  const roleId = numericId(db, 'role', CALENDAR_RESOURCES_ROLE)
+  const rows = stmt(db, `SELECT user_id FROM identity_roles WHERE role = 'calendar-resources' ORDER BY rowid`)
+    .pluck()
+    .all() as string[]
+  return rows.map((userId) => ({
+    id: numericId(db, 'roleassignment', `calendar-resources:${userId}`),
+    roleId,
+    assigneeType: 'user' as const,
+    assigneeId: userId,
+    scopeType: 'CUSTOMER' as const,
+    orgUnitId: null,
+    superAdmin: false,
+    calendarResources: true,
+  }))
+}
+
+/** Gives or ends a user's Calendar resources role (the table the resources routes and the dump read). */
+export function setCalendarResourcesAdmin(db: Db, userId: string, on: boolean) {
+  if (on) stmt(db, `INSERT OR IGNORE INTO identity_roles (user_id, role) VALUES (?, 'calendar-resources')`).run(userId)
+  else stmt(db, `DELETE FROM identity_roles WHERE user_id = ? AND role = 'calendar-resources'`).run(userId)
 }
 
 export function insertAssignment(db: Db, a: Omit<Assignment, 'id' | 'superAdmin'>): string {
