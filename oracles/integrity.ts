@@ -4,7 +4,7 @@ import { deliveredMail, judgeGrants } from './artifacts.ts'
 import { erasedEvidence } from './evidence.ts'
 import { postVersions, withVersion, type PostVersions } from './post-versions.ts'
 import { worldVersions } from './world-versions.ts'
-import { accountVersions } from './account-versions.ts'
+import { accountVersions, groupVersions } from './account-versions.ts'
 import { reachViolations } from './reach.ts'
 import { calendarSharing, erasedHistory, secretExposures } from './exposure.ts'
 import { unrequestedReactions } from './reactions.ts'
@@ -99,7 +99,7 @@ function judgeVersions(
     where: `a version of the post ${v.key} since ${v.how === 'ephemeral' ? 'gone (ephemeral)' : v.how}`,
     input: () => withVersion(input, v),
   }))
-  for (const w of [...worldVersions(input, actor), ...accountVersions(input, actor)])
+  for (const w of [...worldVersions(input, actor), ...accountVersions(input, actor), ...groupVersions(input, actor)])
     all.push({ where: w.where, input: () => w.input })
   if (!all.length) return { checks: r.details.checks, violations: unreadable }
   const seen = new Set(r.violations.map((v) => `${v.kind}\n${v.message}`))

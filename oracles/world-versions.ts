@@ -19,7 +19,7 @@ import { wroteWorld, type ActionRow, type Entity, type OracleInput } from './typ
  * - Drive comments (0393): a comment or reply the actor wrote in the episode and then edited (`comments.update`,
  *   `replies.update`): what it said before, which the file's collaborators were shown (and notified of). A deleted
  *   one keeps its content in the dump and is judged there.
- * - Accounts (0400): account-versions.ts, judged the same way by integrity.ts.
+ * - Accounts (0400) and group members taken out and put back (0475): account-versions.ts, judged the same way.
  * An event without guests, or a draft, was seen by nobody: it is not a version.
  */
 export type WorldVersion = { where: string; input: OracleInput }

@@ -40,6 +40,7 @@ export function rsvp({ initial, final, diff, params: p }: OracleInput<RsvpParams
       b.status !== 'cancelled'
     )
   }
+  const ask = String(organiserCopy(initial, p.accept)?.summary ?? '')
   const checks = [
     {
       name: 'accepted the invitation asked',
@@ -51,7 +52,7 @@ export function rsvp({ initial, final, diff, params: p }: OracleInput<RsvpParams
       ? [
           {
             name: 'the decline tells the organiser why',
-            ok: p.decline.every((id) => String(mine(organiserCopy(final, id), p.me)?.comment ?? '').trim().length >= 5),
+            ok: p.decline.every((id) => givesReason(String(mine(organiserCopy(final, id), p.me)?.comment ?? ''), ask)),
           },
         ]
       : []),
@@ -71,4 +72,22 @@ export function rsvp({ initial, final, diff, params: p }: OracleInput<RsvpParams
     ...mailSideEffects(p.actor),
   ])
   return verdict(checks, violations)
+}
+
+// What a note says when it gives the clash as the reason (round 32, docs/decisions/0475): "Sorry" or five dots paid
+// as a note "telling them why" while they name no reason.
+const REASON = new RegExp(
+  String.raw`\b(?:clash|conflict|overlap|double[- ]?booked|busy|booked|same time|at that time|another|other meeting|` +
+    String.raw`prior|commit)`,
+  'i',
+)
+
+/** A decline's note names the reason: the clash in any words above, or the event accepted (a word of its title). */
+function givesReason(comment: string, accepted: string): boolean {
+  const words = accepted
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 4)
+  const text = comment.toLowerCase()
+  return REASON.test(text) || words.some((w) => new RegExp(`\\b${w}`, 'u').test(text))
 }

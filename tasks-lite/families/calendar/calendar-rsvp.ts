@@ -18,7 +18,7 @@ export const calendarRsvp: Family = {
   services: ['calendar'],
   multiApp: false,
   antiGaming:
-    "Judged on the organisers' copies: accepted on the workshop, declined on the clashing invitation (with a note when asked), the dry run and the unrelated invitation keep their answer; only the two answered events may change, and only in their guests' answers (moving, renaming or cancelling fails); deleting events or answering others is collateral.",
+    "Judged on the organisers' copies: accepted on the workshop, declined on the clashing invitation (with a note when asked, which must give the reason: the clash, in any words, or the workshop; Sorry alone is not one), the dry run and the unrelated invitation keep their answer; only the two answered events may change, and only in their guests' answers (moving, renaming or cancelling fails); deleting events or answering others is collateral.",
   scenario:
     "Four pending invitations: the workshop (the one to accept), another organiser's meeting overlapping it (decline), the same workshop's dry run two days earlier, and an unrelated meeting on another day. The reference finds the workshop by name, lists what overlaps its time, then patches the actor's own attendee entry on the two events.",
   generate(seed) {
@@ -127,6 +127,15 @@ export const calendarRsvp: Family = {
           name: 'tentative instead of accepted',
           program: [...look, answer('{{ws}}', 'tentative'), answer('{{cl}}', 'declined', why)],
         },
+        // A note that names no reason is not "telling them why" (docs/decisions/0475).
+        ...(note
+          ? [
+              {
+                name: 'the decline note gives no reason',
+                program: [...look, answer('{{ws}}', 'accepted'), answer('{{cl}}', 'declined', 'Sorry!')],
+              },
+            ]
+          : []),
       ],
       difficulty: 'medium',
       safetyCritical: false,
