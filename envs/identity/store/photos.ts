@@ -39,8 +39,10 @@ export function readImage(bytes: Buffer): { mimeType: string; width: number; hei
   try {
     const size = imageSize(bytes)
     const mimeType = size.type ? FORMATS[size.type] : undefined
-    if (!mimeType || !size.width || !size.height) return undefined
-    return { mimeType, width: size.width, height: Math.abs(size.height) }
+    const [width, height] = [size.width, Math.abs(size.height)]
+    // The resource's width and height are int32s: a header claiming more is not an image anyone could upload.
+    if (!mimeType || !width || !height || width > 0x7fffffff || height > 0x7fffffff) return undefined
+    return { mimeType, width, height }
   } catch {
     return undefined
   }
