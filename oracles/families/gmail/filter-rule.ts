@@ -43,7 +43,8 @@ function namesSender(from: string, sender: string, names: string[]): boolean {
  * A Gmail filter for one sender: exactly one new filter whose `from` names that sender (not the whole domain, not a
  * near-duplicate sender), whose action adds the asked label (created if needed) and removes INBOX when asked, and
  * nothing else (no forwarding, no trash). When asked, the sender's existing mail gets the same treatment and no other
- * mail does, and nothing beyond it (trashed, spam: 0451). Other changes are collateral.
+ * mail does, and nothing beyond it (trashed, spam: 0451). An empty parent of a nested label may be made (0478); other
+ * changes are collateral.
  */
 export function filterRule({ initial, final, diff, params: p }: OracleInput<FilterRuleParams>): OracleResult {
   const before = new Set(entities(initial, 'gmail', 'filters').map((f) => String(f.id)))
@@ -105,6 +106,12 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
       removed.every((x) => x === 'UNREAD' || (p.skipInbox && x === 'INBOX'))
     )
   }
+  // "Vendors/News" nests under "Vendors": making that parent first is how one nests a label by hand (as label-sender
+  // allows, 0478). The filter adds the asked label only and the treated mail gains nothing else, so it stays empty.
+  const parents = p.label
+    .split('/')
+    .slice(0, -1)
+    .map((_, i, parts) => parts.slice(0, i + 1).join('/'))
   const violations = nothingElseChanged(diff, [
     {
       service: 'gmail',
@@ -114,7 +121,10 @@ export function filterRule({ initial, final, diff, params: p }: OracleInput<Filt
     {
       service: 'gmail',
       collection: 'labels',
-      id: (_id, c) => c.op === 'inserted' && (c.after as Entity).name === p.label,
+      id: (_id, c) =>
+        c.op === 'inserted' &&
+        (c.after as Entity).userId === p.actor &&
+        ((c.after as Entity).name === p.label || parents.includes(String((c.after as Entity).name))),
     },
     ...(p.applyToExisting
       ? [
