@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { createGoogleRouter } from '../../core/http.ts'
+import { createGoogleRouter, type WorldContext } from '../../core/http.ts'
 import { GoogleApiError } from '../../core/errors/google.ts'
 import { googleUserId } from '../ids.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
@@ -32,20 +32,11 @@ const get = createRoute({
   request: { params: User },
   responses: { 200: Any },
 })
-const update = createRoute({
-  operationId: 'directory.users.photos.update',
-  method: 'put',
-  path: PATH,
-  request: { params: User, body: Body },
-  responses: { 200: Any },
-})
-const patch = createRoute({
-  operationId: 'directory.users.photos.patch',
-  method: 'patch',
-  path: PATH,
-  request: { params: User, body: Body },
-  responses: { 200: Any },
-})
+// update and patch both replace the photo (a photo has no parts to patch).
+const setRoute = <M extends 'put' | 'patch'>(operationId: string, method: M) =>
+  createRoute({ operationId, method, path: PATH, request: { params: User, body: Body }, responses: { 200: Any } })
+const update = setRoute('directory.users.photos.update', 'put')
+const patch = setRoute('directory.users.photos.patch', 'patch')
 const remove = createRoute({
   operationId: 'directory.users.photos.delete',
   method: 'delete',
@@ -87,6 +78,15 @@ function photoIn(userId: string, body: Record<string, unknown>): UserPhoto {
   return { userId, ...image, data: bytes.toString('base64') }
 }
 
+/** Sets a user's photo from a body (update and patch alike). */
+function setPhoto(c: WorldContext, userKey: string, body: Record<string, unknown>) {
+  requireAdmin(c)
+  const user = liveUser(c, userKey)
+  const photo = photoIn(user.id, body)
+  c.var.world.tx((db) => savePhoto(db, photo))
+  return photoResource(c.var.world.db, user, photo)
+}
+
 /** Directory `users.photos`: administrators only (delegated admins with the users privileges, 0468). */
 export const directoryPhotosRouter = createGoogleRouter()
   .openapi(get, (c) => {
@@ -97,20 +97,8 @@ export const directoryPhotosRouter = createGoogleRouter()
     if (!photo) throw noPhoto()
     return c.json(photoResource(db, user, photo), 200)
   })
-  .openapi(update, (c) => {
-    requireAdmin(c)
-    const user = liveUser(c, c.req.valid('param').userKey)
-    const photo = photoIn(user.id, c.req.valid('json'))
-    c.var.world.tx((db) => savePhoto(db, photo))
-    return c.json(photoResource(c.var.world.db, user, photo), 200)
-  })
-  .openapi(patch, (c) => {
-    requireAdmin(c)
-    const user = liveUser(c, c.req.valid('param').userKey)
-    const photo = photoIn(user.id, c.req.valid('json'))
-    c.var.world.tx((db) => savePhoto(db, photo))
-    return c.json(photoResource(c.var.world.db, user, photo), 200)
-  })
+  .openapi(update, (c) => c.json(setPhoto(c, c.req.valid('param').userKey, c.req.valid('json')), 200))
+  .openapi(patch, (c) => c.json(setPhoto(c, c.req.valid('param').userKey, c.req.valid('json')), 200))
   .openapi(remove, (c) => {
     requireAdmin(c)
     const user = liveUser(c, c.req.valid('param').userKey)
