@@ -120,4 +120,15 @@ describe.skipIf(missing !== '')(`google-api-python-client${missing ? ` — skipp
     expect(r.assignedTo).toEqual([r.me])
     expect(r.gone.status).toBe(404)
   })
+
+  it('sets, reads and removes a photo; adds a secondary domain with an alias (directory.users.photos, domains)', () => {
+    const r = ok('directoryPhotosDomains')
+    expect(r).toMatchObject({ photo: ['image/gif', 1, 1], same: true, verified: false, alias: 'py-labs.test' })
+    expect(r.gone.status).toBe(404)
+    expect(r.domains).toEqual([
+      ['northwind.test', []],
+      ['py-labs.test', ['py-alias.test']],
+    ])
+    expect(r.aliasesAfter).toEqual([])
+  })
 })

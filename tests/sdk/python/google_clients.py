@@ -205,6 +205,32 @@ def directory_roles(directory):
             'assignedTo': [a['assignedTo'] for a in listed.get('items', [])], 'me': me['id'], 'gone': gone}
 
 
+def directory_photos_domains(directory):
+    """A user's photo in web-safe base64, then a secondary domain with an alias, through the 2018 discovery document."""
+    c = 'my_customer'
+    gif = 'R0lGODlhAQABAIAAAAAAAP___yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'
+    user = 'carol@northwind.test'
+    photo = directory.users().photos().update(userKey=user, body={'photoData': gif}).execute()
+    got = directory.users().photos().get(userKey=user).execute()
+    directory.users().photos().delete(userKey=user).execute()
+    try:
+        directory.users().photos().get(userKey=user).execute()
+        gone = None
+    except HttpError as e:
+        gone = error_of(e)
+    domain = directory.domains().insert(customer=c, body={'domainName': 'py-labs.test'}).execute()
+    alias = directory.domainAliases().insert(customer=c, body={
+        'parentDomainName': 'py-labs.test', 'domainAliasName': 'py-alias.test'}).execute()
+    listed = directory.domains().list(customer=c).execute()
+    directory.domains().delete(customer=c, domainName='py-labs.test').execute()
+    after = directory.domainAliases().list(customer=c).execute()
+    return {'photo': [photo['mimeType'], photo['width'], photo['height']], 'same': got['photoData'] == gif,
+            'gone': gone, 'verified': domain['verified'], 'alias': alias['parentDomainName'],
+            'domains': [[d['domainName'], [a['domainAliasName'] for a in d.get('domainAliases', [])]]
+                        for d in listed['domains']],
+            'aliasesAfter': after.get('domainAliases', [])}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--url', required=True)
@@ -226,6 +252,7 @@ def main():
         'calendarSync': lambda: calendar_sync(calendar),
         'directoryOrgUnits': lambda: directory_org_units(directory),
         'directoryRoles': lambda: directory_roles(directory),
+        'directoryPhotosDomains': lambda: directory_photos_domains(directory),
     }
     out = {}
     for name, run in scenarios.items():
