@@ -80,11 +80,10 @@ export const LOW_PRIORITY: RegExp[] = [
   /^admin\.(conversations|teams|apps|emoji|inviteRequests|barriers|usergroups|auth|roles|analytics|functions|workflows)\./,
   /^admin\.users\.(session\.|invite$|assign$|setExpiration$|getExpiration$)/,
   // Directory and IAM surfaces beyond accounts, groups and apps: managing buildings and features, admin roles, app
-  // passwords and backup codes, org
-  // units, the customer and its domain, full-resource updates where patch does the same, service-account keys
-  // (signJwt needs none) and raw signing.
+  // passwords and backup codes, custom user schemas, org units, the customer and its domain, full-resource updates
+  // where patch does the same, service-account keys (signJwt needs none) and raw signing.
   /^directory\.resources\.(buildings|features)\.(insert|update|patch|delete|rename)$/,
-  /^directory\.(roles|roleAssignments|privileges|orgunits|customers|domains|asps|verificationCodes)\./,
+  /^directory\.(roles|roleAssignments|privileges|orgunits|customers|domains|asps|verificationCodes|schemas)\./,
   /^directory\.(users|groups|members|resources\.calendars)\.update$/,
   /^iam\.projects\.serviceAccounts\.keys\./,
   /^iamcredentials\.projects\.serviceAccounts\.signBlob$/,

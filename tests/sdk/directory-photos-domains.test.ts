@@ -210,7 +210,7 @@ describe('directory.domainAliases.delete', () => {
 })
 
 test('a fresh world has no photos and no added domains', () => {
-  const world = buildWorld(seed())
+  const world = buildWorld(seed(), 1)
   const state = dumpIdentity(world).entities
   expect([state.photos, state.domains]).toEqual([{}, {}])
   world.close()
