@@ -80,10 +80,11 @@ export const LOW_PRIORITY: RegExp[] = [
   /^admin\.(conversations|teams|apps|emoji|inviteRequests|barriers|usergroups|auth|roles|analytics|functions|workflows)\./,
   /^admin\.users\.(session\.|invite$|assign$|setExpiration$|getExpiration$)/,
   // Directory and IAM surfaces beyond accounts, groups and apps: managing buildings and features, admin roles, app
-  // passwords and backup codes, org units, the customer, its domains and domain aliases, user photos, full-resource
-  // updates where patch does the same, service-account keys (signJwt needs none) and raw signing.
+  // passwords and backup codes, custom user schemas, org units, the customer, its domains and domain aliases, user
+  // photos, full-resource updates where patch does the same, service-account keys (signJwt needs none) and raw signing.
   /^directory\.resources\.(buildings|features)\.(insert|update|patch|delete|rename)$/,
-  /^directory\.(roles|roleAssignments|privileges|orgunits|customers|domains|domainAliases|asps|verificationCodes)\./,
+  /^directory\.(roles|roleAssignments|privileges|orgunits|customers|domains|domainAliases)\./,
+  /^directory\.(asps|verificationCodes|schemas)\./,
   /^directory\.users\.photos\./,
   /^directory\.(users|groups|members|resources\.calendars)\.update$/,
   /^iam\.projects\.serviceAccounts\.keys\./,

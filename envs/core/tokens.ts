@@ -62,8 +62,8 @@ export const DEFAULT_SLACK_USER_SCOPES = [
 
 /**
  * Scopes a seeded Google user token holds unless the seed narrows them: every scope the served methods need
- * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/org unit/customer/domain/token/resource scopes,
- * Data Transfer, IAM) and sign-in.
+ * (Gmail, Calendar, Drive, Docs, the Directory API's user/group/org unit/customer/domain/token/resource/user
+ * schema scopes, Data Transfer, IAM) and sign-in.
  */
 export const FULL_GOOGLE_SCOPES = [
   'https://mail.google.com/',
@@ -81,6 +81,7 @@ export const FULL_GOOGLE_SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.customer',
   'https://www.googleapis.com/auth/admin.directory.domain',
   'https://www.googleapis.com/auth/admin.directory.rolemanagement',
+  'https://www.googleapis.com/auth/admin.directory.userschema',
   'https://www.googleapis.com/auth/admin.datatransfer',
   'https://www.googleapis.com/auth/admin.directory.resource.calendar',
   'https://www.googleapis.com/auth/cloud-platform',

@@ -11,6 +11,7 @@ import { directoryOrgUnitsRouter } from './routes/directory-orgunits.ts'
 import { directoryCustomerRouter } from './routes/directory-customer.ts'
 import { directoryDomainsRouter } from './routes/directory-domains.ts'
 import { directoryPhotosRouter } from './routes/directory-photos.ts'
+import { directorySchemasRouter } from './routes/directory-schemas.ts'
 import { directoryRolesRouter } from './routes/directory-roles.ts'
 import { directorySignInCodesRouter } from './routes/directory-sign-in-codes.ts'
 import { directoryResourcesRouter } from './routes/directory-resources.ts'
@@ -30,6 +31,7 @@ export const router = createGoogleRouter()
   .route('/', directoryCustomerRouter)
   .route('/', directoryDomainsRouter)
   .route('/', directoryPhotosRouter)
+  .route('/', directorySchemasRouter)
   .route('/', directoryRolesRouter)
   .route('/', directorySignInCodesRouter)
   .route('/', dataTransferRouter)

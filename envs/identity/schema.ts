@@ -207,6 +207,24 @@ export const identityDomains = sqliteTable('identity_domains', {
 })
 
 /**
+ * The customer's custom user schemas (Directory `schemas`): `fields` is the JSON list of field specs, each with its
+ * `fieldId` (stable while the field keeps its name) and Google's attributes.
+ */
+export const identityUserSchemas = sqliteTable('identity_user_schemas', {
+  schemaId: text('schema_id').primaryKey(),
+  schemaName: text('schema_name').notNull(),
+  displayName: text('display_name').notNull(),
+  fields: text('fields').notNull(),
+})
+
+/** A user's values in one custom schema: JSON `{ <fieldId>: value | [{ value, type?, customType? }] }`. */
+export const identityUserSchemaValues = sqliteTable(
+  'identity_user_schema_values',
+  { userId: text('user_id').notNull(), schemaId: text('schema_id').notNull(), values: text('values').notNull() },
+  (t) => [primaryKey({ columns: [t.userId, t.schemaId] })],
+)
+
+/**
  * Google Cloud service accounts (`<name>@<project>.iam.gserviceaccount.com`). `uniqueId` is the 21-digit number
  * Google also calls the account's OAuth client id: the one an admin authorises for domain-wide delegation.
  */
@@ -272,6 +290,8 @@ export const identityTables = [
   identityBackupCodes,
   identityUserPhotos,
   identityDomains,
+  identityUserSchemas,
+  identityUserSchemaValues,
   identityServiceAccounts,
   identityServiceAccountKeys,
   identityIamBindings,

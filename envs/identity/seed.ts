@@ -16,6 +16,16 @@ import { seedServiceAccounts, serviceAccountSeedFields } from './seed-service-ac
 import { ADMIN_SERVICE, insertAssignment, insertRole, knownPrivilege, listRoles } from './store/roles.ts'
 import { findGroupByEmail } from '../core/groups.ts'
 import { generateBackupCodes, insertAppPassword } from './store/sign-in-codes.ts'
+import {
+  customValuesIn,
+  FIELD_TYPES,
+  fieldIdOf,
+  findSchema,
+  newSchemaId,
+  READ_ACCESS,
+  saveSchema,
+  saveUserValues,
+} from './store/user-schemas.ts'
 
 const SeedClient = z.object({
   /** Seed-local name other entries use; the client id follows from it (or is given). */
@@ -45,6 +55,25 @@ const SeedDirectoryUser = z.object({
   suspended: z.boolean().default(false),
   orgUnitPath: z.string().regex(/^\//).default('/'),
   created: SeedTime.optional(),
+  /** Custom field values, as the User resource's `customSchemas` (schemas from `identity.schemas`). */
+  customSchemas: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+})
+/** A custom user schema (Directory `schemas`), as schemas.insert takes it. */
+const SeedUserSchema = z.object({
+  schemaName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/),
+  displayName: z.string().optional(),
+  fields: z
+    .array(
+      z.object({
+        fieldName: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/),
+        fieldType: z.enum(FIELD_TYPES),
+        displayName: z.string().optional(),
+        multiValued: z.boolean().default(false),
+        indexed: z.boolean().default(true),
+        readAccessType: z.enum(READ_ACCESS).default('ALL_DOMAIN_USERS'),
+      }),
+    )
+    .min(1),
 })
 /** An organizational unit (its missing ancestors are made too); units users name are made without being listed. */
 const SeedOrgUnit = z.object({
@@ -95,6 +124,8 @@ export const identitySeedSchema = z
     grants: z.array(SeedGrant).default([]),
     tokenScopes: z.array(SeedTokenScopes).default([]),
     users: z.array(SeedDirectoryUser).default([]),
+    /** Custom user schemas; users' values are `users[].customSchemas`. */
+    schemas: z.array(SeedUserSchema).default([]),
     orgUnits: z.array(SeedOrgUnit).default([]),
     groups: z.array(SeedGroup).default([]),
     /**
@@ -115,6 +146,7 @@ export const identitySeedSchema = z
     grants: [],
     tokenScopes: [],
     users: [],
+    schemas: [],
     orgUnits: [],
     groups: [],
     resourceAdmins: [],
@@ -178,8 +210,17 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
       const made = ensureUnitPath(db, unit.path)
       if (unit.description) saveUnit(db, made, { ...made, description: unit.description })
     }
+    seedUserSchemas(db, seed)
     seed.users.forEach((d, i) => {
       const user = ctx.user(d.user, `identity.users[${i}].user`)
+      if (d.customSchemas) {
+        try {
+          for (const [id, values] of customValuesIn(db, user.id, d.customSchemas))
+            saveUserValues(db, user.id, id, values)
+        } catch (e) {
+          throw new Error(`identity.users[${i}].customSchemas: ${(e as Error).message}`)
+        }
+      }
       saveFacts(db, {
         ...factsOf(db, user.id),
         suspended: d.suspended,
@@ -220,6 +261,27 @@ export function seedIdentity(world: World, seed: IdentitySeed, ctx: SeedContext)
         .set({ scopes: normalizeScopes(t.scopes).join(',') })
         .where(and(eq(worldTokens.userId, user.id), eq(worldTokens.kind, 'google')))
         .run()
+    })
+  })
+}
+
+/** Custom user schemas, in the order the seed lists them (ids from the world's id salt, as schemas.insert's). */
+function seedUserSchemas(db: Db, seed: IdentitySeed) {
+  seed.schemas.forEach((sch, i) => {
+    const at = `identity.schemas[${i}]`
+    if (findSchema(db, sch.schemaName)) throw new Error(`${at}.schemaName: a schema named ${sch.schemaName} exists`)
+    const names = sch.fields.map((f) => f.fieldName.toLowerCase())
+    if (new Set(names).size !== names.length) throw new Error(`${at}.fields: a field name is given twice`)
+    const schemaId = newSchemaId(db, sch.schemaName)
+    saveSchema(db, {
+      schemaId,
+      schemaName: sch.schemaName,
+      displayName: sch.displayName ?? sch.schemaName,
+      fields: sch.fields.map((f) => ({
+        ...f,
+        fieldId: fieldIdOf(db, schemaId, f.fieldName),
+        displayName: f.displayName ?? f.fieldName,
+      })),
     })
   })
 }

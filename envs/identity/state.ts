@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ServiceState } from '../core/service.ts'
+import type { Json, ServiceState } from '../core/service.ts'
 import type { World } from '../core/world.ts'
 import { selectRows, stmt } from '../core/db.ts'
 import { allowedScopesOf, listClients, redirectUrisOf } from './store/oauth.ts'
@@ -16,6 +16,7 @@ import { contactOf } from './store/customer.ts'
 import { signInCodeEntities } from './store/sign-in-codes.ts'
 import { photoEntities } from './store/photos.ts'
 import { domainEntities } from './store/domains.ts'
+import { customSchemasOf, schemaEntities } from './store/user-schemas.ts'
 
 /*
  * dump() shape — version 1:
@@ -27,7 +28,9 @@ import { domainEntities } from './store/domains.ts'
  *                            changePasswordAtNextLogin, passwordSetMs, deleted: boolean, directoryId } },
  *                 // domain accounts; directoryId: Directory's numeric `id`, which a userKey may give; title,
  *                 // changePasswordAtNextLogin and passwordSetMs (when an admin set the password, else null) are
- *                 // what users.update/patch also set (docs/decisions/0470)
+ *                 // what users.update/patch also set (docs/decisions/0470); customSchemas (only when the user
+ *                 // holds custom field values):
+ *                 //   { <schemaName>: { <fieldName>: value | [{ value, type?, customType? }] } }
  *     customer: { <customer id>: { alternateEmail, phoneNumber, language, postalAddress } },   // contact facts
  *     orgUnits: { <path>: { path, orgUnitId, description } },   // units below the root (`/` is always there)
  *     groups:  { <group email>: { email, name, description, members: [{ email, role, type }] } },
@@ -41,6 +44,8 @@ import { domainEntities } from './store/domains.ts'
  *     photos:  { <userId>: { userId, mimeType, width, height, sha256 } },   // profile photos (users.photos);
  *              // sha256: the first 16 hex digits of the digest of the image's base64
  *     domains: { <name>: { name, kind: 'secondary' | 'alias', parent } },   // added beside the primary domain
+ *     schemas: { <schemaName>: { schemaName, displayName, fields: [{ fieldName, fieldType, multiValued, indexed,
+ *                                                                  readAccessType }] } },   // custom user schemas
  *     buildings: { <buildingId>: { buildingId, name, floorNames: string[] } },
  *     features:  { <name>: { name } },
  *     resources: { <resourceId>: { resourceId, email, name, generatedName, category, capacity, buildingId, floorName,
@@ -61,6 +66,10 @@ export function dumpIdentity(world: World): ServiceState {
   const grants = selectRows(db, identityGrants, {}).sort(
     (a, b) => a.userId.localeCompare(b.userId) || a.clientId.localeCompare(b.clientId),
   )
+  const customOf = (userId: string): Record<string, Json> => {
+    const custom = customSchemasOf(db, userId)
+    return Object.keys(custom).length > 0 ? { customSchemas: custom } : {}
+  }
   return {
     version: 1,
     entities: {
@@ -118,6 +127,7 @@ export function dumpIdentity(world: World): ServiceState {
                 passwordSetMs: f.passwordSetMs,
                 deleted: f.deletedMs !== null,
                 directoryId: googleUserId(db, u.id),
+                ...customOf(u.id),
               },
             ]
           }),
@@ -143,6 +153,7 @@ export function dumpIdentity(world: World): ServiceState {
       ...signInCodeEntities(db),
       photos: photoEntities(db, (data) => createHash('sha256').update(data).digest('hex').slice(0, 16)),
       domains: domainEntities(db),
+      schemas: schemaEntities(db),
       serviceAccounts: Object.fromEntries(
         listServiceAccounts(db).map((sa) => [
           sa.email,

@@ -23,7 +23,17 @@ import { customerId } from '../ids.ts'
 import { addressTaken, insertAlias, takenParkedAliases } from '../store/aliases.ts'
 import { followRename } from '../store/renames.ts'
 import { aliasesOf } from '../../core/aliases.ts'
-import { requireAdmin, userByKey } from './directory-tokens.ts'
+import { etag, requireAdmin, userByKey } from './directory-tokens.ts'
+import {
+  customSchemasOf,
+  customValuesIn,
+  indexedFieldNames,
+  listSchemas,
+  saveUserValues,
+  searchableValues,
+  type UserSchema,
+} from '../store/user-schemas.ts'
+import { inDomain } from '../store/users.ts'
 
 const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
@@ -56,7 +66,53 @@ function searchRecord(db: Db, u: WorldUserRow, f: UserFacts): Record<string, str
     orgUnitPath: f.orgUnitPath.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/') || '/'),
     orgTitle: [u.title],
     isDelegatedAdmin: [String(isDelegatedAdmin(db, u.id))],
+    // Custom schemas' indexed fields, as `schemaName.fieldName` (Google's search guide: custom user attributes).
+    ...searchableValues(db, u.id),
   }
+}
+
+type Projection = { projection?: string | undefined; customFieldMask?: string | undefined }
+
+/**
+ * Which schemas a read shows in `customSchemas`: none for `basic` (the default), all for `full`, those
+ * `customFieldMask` names for `custom` (required there; an unknown schema name is 400).
+ * Deviation (unverified): Google's answers to a missing mask or an unknown name in it are not recorded.
+ */
+function schemasShown(db: Db, q: Projection): ((s: UserSchema) => boolean) | undefined {
+  if (q.projection === 'full') return () => true
+  if (q.projection !== 'custom') return undefined
+  const names = (q.customFieldMask ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean)
+  if (names.length === 0) throw invalid('customFieldMask')
+  const known = new Set(listSchemas(db).map((s) => s.schemaName.toLowerCase()))
+  if (names.some((n) => !known.has(n))) throw invalid('customFieldMask')
+  return (s) => names.includes(s.schemaName.toLowerCase())
+}
+
+/** The user as the projection shows them (an administrator's view: every field of the shown schemas). */
+function projected(db: Db, user: WorldUserRow, facts: UserFacts, shown: ((s: UserSchema) => boolean) | undefined) {
+  return userResource(db, user, facts, shown ? customSchemasOf(db, user.id, shown) : undefined)
+}
+
+/**
+ * users.get with `viewType=domain_public`: what any user of the domain may see of a colleague (Google's "Retrieve a
+ * user as a non-administrator"): the public profile, and custom fields whose `readAccessType` is ALL_DOMAIN_USERS;
+ * ADMINS_AND_SELF fields only to an administrator or the user themself.
+ * Deviation (unverified): the exact set of standard fields in Google's public view.
+ */
+function publicView(c: WorldContext, user: WorldUserRow, shown: ((s: UserSchema) => boolean) | undefined) {
+  const db = c.var.world.db
+  const full = userResource(db, user, factsOf(db, user.id)) as Record<string, unknown>
+  const privileged = c.var.user.isAdmin || c.var.user.id === user.id
+  const custom = shown
+    ? customSchemasOf(db, user.id, shown, (f) => privileged || f.readAccessType === 'ALL_DOMAIN_USERS')
+    : {}
+  const keep = ['kind', 'id', 'primaryEmail', 'name', 'emails', 'organizations', 'thumbnailPhotoUrl']
+  const body: Record<string, unknown> = Object.fromEntries(keep.filter((k) => k in full).map((k) => [k, full[k]]))
+  if (Object.keys(custom).length > 0) body.customSchemas = custom
+  return { ...body, etag: etag(body) }
 }
 
 /** `customer` (`my_customer` or the id) or `domain` names this workspace; Google needs one of them. */
@@ -100,7 +156,14 @@ const get = createRoute({
   operationId: 'directory.users.get',
   method: 'get',
   path: '/admin/directory/v1/users/{userKey}',
-  request: { params: UserParam },
+  request: {
+    params: UserParam,
+    query: z.object({
+      projection: z.enum(['basic', 'custom', 'full']).optional(),
+      viewType: z.enum(['admin_view', 'domain_public']).optional(),
+      customFieldMask: z.string().optional(),
+    }),
+  },
   responses: { 200: Any },
 })
 const insert = createRoute({
@@ -204,7 +267,8 @@ export const directoryUsersRouter = createGoogleRouter()
     const q = c.req.valid('query')
     checkCustomer(c, q)
     const db = c.var.world.db
-    const clauses = parseQuery(q.query, QUERY_FIELDS)
+    const clauses = parseQuery(q.query, [...QUERY_FIELDS, ...indexedFieldNames(db)])
+    const shown = schemasShown(db, q)
     const key = q.orderBy ?? 'email'
     const sortKey = (u: WorldUserRow) =>
       (key === 'email' ? u.email : key === 'givenName' ? u.givenName : u.familyName).toLowerCase()
@@ -215,7 +279,7 @@ export const directoryUsersRouter = createGoogleRouter()
       .sort((a, b) => sortKey(a.user).localeCompare(sortKey(b.user)) || a.user.email.localeCompare(b.user.email))
     if (q.sortOrder === 'DESCENDING') all.reverse()
     const { page, nextPageToken } = pageOf(all, q.maxResults ?? 100, q.pageToken)
-    const users = page.map(({ user, facts }) => userResource(db, user, facts))
+    const users = page.map(({ user, facts }) => projected(db, user, facts, shown))
     return c.json(
       {
         kind: 'admin#directory#users',
@@ -227,9 +291,17 @@ export const directoryUsersRouter = createGoogleRouter()
     )
   })
   .openapi(get, (c) => {
+    const q = c.req.valid('query')
+    const db = c.var.world.db
+    // Any user of the domain may read a colleague's public view; the admin view is for administrators.
+    if (q.viewType === 'domain_public' && inDomain(db, c.var.user)) {
+      const shown = schemasShown(db, q)
+      return c.json(publicView(c, liveUser(c, c.req.valid('param').userKey), shown), 200)
+    }
     requireAdmin(c)
+    const shown = schemasShown(db, q)
     const user = liveUser(c, c.req.valid('param').userKey)
-    return c.json(userResource(c.var.world.db, user, factsOf(c.var.world.db, user.id)), 200)
+    return c.json(projected(db, user, factsOf(db, user.id), shown), 200)
   })
   .openapi(insert, (c) => {
     requireAdmin(c)
@@ -241,6 +313,7 @@ export const directoryUsersRouter = createGoogleRouter()
     if (!str(body.password)) throw invalid('password')
     const created = c.var.world.tx((db) => {
       const { set, facts } = changesOf(c, body)
+      const custom = customValuesIn(db, undefined, body.customSchemas)
       const user = insertUser(db, {
         email: set.email!,
         givenName: set.givenName ?? '',
@@ -248,7 +321,8 @@ export const directoryUsersRouter = createGoogleRouter()
         title: set.title ?? '',
         facts,
       })
-      return userResource(db, user, factsOf(db, user.id))
+      for (const [schemaId, values] of custom) saveUserValues(db, user.id, schemaId, values)
+      return userResource(db, user, factsOf(db, user.id), customSchemasOf(db, user.id))
     })
     return c.json(created, 200)
   })
@@ -313,7 +387,9 @@ function applyChanges(c: WorldContext, key: string, body: Record<string, unknown
   const user = liveUser(c, key)
   return c.var.world.tx((db) => {
     const { set, facts } = changesOf(c, body, user)
+    const custom = customValuesIn(db, user.id, body.customSchemas)
     updateUserRow(db, user.id, set)
+    for (const [schemaId, values] of custom) saveUserValues(db, user.id, schemaId, values)
     // A renamed user keeps the old address as an alias, so mail to it still arrives (Google's Admin help: "Google
     // Workspace retains the old address as an email alias for the user, to ensure continuous mail delivery").
     if (set.email && set.email !== user.email.toLowerCase()) {
@@ -322,6 +398,8 @@ function applyChanges(c: WorldContext, key: string, body: Record<string, unknown
     }
     saveFacts(db, { ...factsOf(db, user.id), ...facts })
     const after = userByKey(c, set.email ?? user.email)
-    return userResource(db, after, factsOf(db, after.id))
+    // Deviation (unverified): whether Google's answer to a change shows the user's custom fields is not recorded;
+    // they are shown (as `projection=full`).
+    return userResource(db, after, factsOf(db, after.id), customSchemasOf(db, after.id))
   })
 }

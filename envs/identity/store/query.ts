@@ -7,7 +7,7 @@ import { GoogleApiError } from '../../core/errors/google.ts'
 
 export type Clause = { field: string | null; op: ':' | '=' | null; value: string; prefix: boolean }
 
-const CLAUSE = /\s*(?:([A-Za-z.]+)\s*([:=])\s*)?('([^']*)'|"([^"]*)"|([^\s'"]+))/y
+const CLAUSE = /\s*(?:([A-Za-z_][A-Za-z0-9_.]*)\s*([:=])\s*)?('([^']*)'|"([^"]*)"|([^\s'"]+))/y
 
 export function parseQuery(query: string | undefined, fields: readonly string[]): Clause[] {
   const out: Clause[] = []

@@ -82,8 +82,8 @@ function thumbnailOf(db: Db, userId: string) {
   }
 }
 
-/** The Directory API's User resource for a world user. */
-export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
+/** The Directory API's User resource for a world user; `customSchemas` when given and not empty (the projection). */
+export function userResource(db: Db, user: WorldUserRow, facts: UserFacts, customSchemas?: Record<string, unknown>) {
   const aliases = aliasesOf(db, 'user', user.id)
   const body: Record<string, unknown> = {
     kind: 'admin#directory#user',
@@ -111,6 +111,7 @@ export function userResource(db: Db, user: WorldUserRow, facts: UserFacts) {
     includeInGlobalAddressList: true,
     ...thumbnailOf(db, user.id),
     ...(facts.deletedMs !== null ? { deletionTime: iso(facts.deletedMs) } : {}),
+    ...(customSchemas && Object.keys(customSchemas).length > 0 ? { customSchemas } : {}),
   }
   const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
   return { ...body, etag }
