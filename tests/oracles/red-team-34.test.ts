@@ -47,7 +47,9 @@ describe('slack-pin-final: the notice of a wrong pin', () => {
         // The wrong pin's notice deleted after the unpin: an erased post whose text the log cannot give (0366).
         (await judge(t, [...look(t), pin('{{draft}}'), unpin('{{draft}}'), notice, erase, pin('{{ts}}')])).reward,
       ]
-      expect(got).toEqual([1, -0.5, -0.5, 1, -0.5, 0, -0.5, -1])
+      // Last cycle's pin taken off and put back ("leave the existing pins alone"): the channel is told of a pin.
+      got.push((await judge(t, [...look(t), unpin('{{old}}'), pin('{{old}}'), pin('{{ts}}')])).reward)
+      expect(got).toEqual([1, -0.5, -0.5, 1, -0.5, 0, -0.5, -1, -0.5])
     }
   })
 })
