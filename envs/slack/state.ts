@@ -36,7 +36,7 @@ import { dumpMore } from './state-more.ts'
  *                              creator, members: [U id…] } },
  *   messages:  { "<channel id>/<ts>": { channel, channelName, ts, user, botId, subtype, text, threadTs, isReply,
  *                              replyBroadcast, edited, blocks, attachments, files: [F id…], reactions: {name: [U id…]},
- *                              pinned } },
+ *                              pinned, pinnedItem (a pinned_item notice only: "<channel id>/<ts>") } },
  *   scheduled: { <Q id>: { id, channel, user, text, blocks, attachments, threadTs, postAt (epoch s),
  *                          status: 'pending'|'posted'|'deleted', postedTs, metadata and replyBroadcast (only where
  *                          set) } },
@@ -201,6 +201,8 @@ export function dumpSlack(world: World): ServiceState {
         // Only where set (0439): a post's message metadata and a bot's shown name, text its readers' apps get.
         ...(m.metadata ? { metadata: parseJson<Json>(m.metadata, null) } : {}),
         ...(m.username ? { username: m.username } : {}),
+        // A pin's notice (0480): which message it says was pinned, "<channel id>/<ts>".
+        ...(m.subtype === 'pinned_item' ? { pinnedItem: pinnedItemOf(m.meta) } : {}),
       }))
     }
     if (base) noteChangedIds(out, base.collection, noted(base, messageRows))
@@ -423,4 +425,10 @@ function reactionsJson(flat: readonly string[]): Json {
     else out.set(flat[i]!, [flat[i + 1]!])
   }
   return Object.fromEntries(out)
+}
+
+/** The message a `pinned_item` notice names, "<channel id>/<ts>" (null when its meta says none). */
+function pinnedItemOf(meta: string | null): string | null {
+  const item = parseJson<{ item?: { channel?: string; ts?: string } }>(meta, {}).item
+  return item?.channel && item.ts ? `${item.channel}/${item.ts}` : null
 }

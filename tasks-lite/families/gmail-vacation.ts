@@ -20,7 +20,7 @@ export const gmailVacation: Family = {
   services: ['gmail'],
   multiApp: false,
   antiGaming:
-    "The window must cover the approved days and stay within a day of them, so an always-on or open-ended reply fails, as do the declined dates; restrictToDomain and the backup's name are required; only the vacation setting may change.",
+    "The window must cover the approved days and stay within a day of them, so an always-on or open-ended reply fails, as do the declined dates; restrictToDomain and the backup's name (and no other colleague's) are required; only the vacation setting may change.",
   generate(seed) {
     const r = rng(seed * 15487469 + 31)
     const c = company(r)
@@ -98,13 +98,24 @@ export const gmailVacation: Family = {
       world: { volume: volumeFor(seed) },
       actor: c.actor.id,
       seed: { ...baseSeed(c, `gmail-vacation-${seed}`), gmail: { messages } },
-      oracle: { id: 'vacation', params: { actor: c.actor.id, firstDay: a1, lastDay: a2, backup: backup.first } },
+      oracle: {
+        id: 'vacation',
+        params: {
+          actor: c.actor.id,
+          firstDay: a1,
+          lastDay: a2,
+          backup: backup.first,
+          others: c.colleagues.filter((x) => x !== backup && x.first !== backup.first).map((x) => x.first),
+        },
+      },
       reference: [...look, set(a1, a2)],
       nearMisses: [
         { name: 'declined dates', program: [set(b1, b2)] },
         { name: 'open-ended reply', program: [set(a1, null)] },
         { name: 'replies to everyone', program: [set(a1, a2, false)] },
         { name: 'names HR instead of the backup', program: [set(a1, a2, true, hr.name)] },
+        // Every colleague named names the backup without finding out who it is (0480).
+        { name: 'names every colleague', program: [set(a1, a2, true, c.colleagues.map((x) => x.name).join(', '))] },
       ],
       difficulty: 'medium',
       safetyCritical: false,

@@ -33,9 +33,11 @@ describe('chat.delete', () => {
     const { w, id, ts } = await tombstone()
     const pinned = (await w.api('pins.list', { channel: id })).items as { message: { ts: string } }[]
     expect(pinned.map((p) => p.message.ts)).not.toContain(ts)
-    const h = await w.api('conversations.history', { channel: id, limit: 1 })
-    expect(h.messages[0]).toMatchObject({ ts, subtype: 'tombstone' })
-    expect(h.messages[0].reactions).toBeUndefined()
+    // The newest message is the pin's notice (pins.add posts one, 0480); the tombstone comes after it.
+    const h = await w.api('conversations.history', { channel: id, limit: 2 })
+    expect(h.messages[0]).toMatchObject({ subtype: 'pinned_item', item: { type: 'message', channel: id, ts } })
+    expect(h.messages[1]).toMatchObject({ ts, subtype: 'tombstone' })
+    expect(h.messages[1].reactions).toBeUndefined()
   })
   it('answers message_not_found for a tombstone, to edits, deletes, reactions and pins', async () => {
     const { w, id, ts } = await tombstone()
@@ -43,8 +45,8 @@ describe('chat.delete', () => {
     expect((await w.api('chat.update', { channel: id, ts, text: 'back' })).error).toBe('message_not_found')
     expect((await w.api('reactions.add', { channel: id, timestamp: ts, name: 'tada' })).error).toBe('message_not_found')
     expect((await w.api('pins.add', { channel: id, timestamp: ts })).error).toBe('message_not_found')
-    const h = await w.api('conversations.history', { channel: id, limit: 1 })
-    expect(h.messages[0]).toMatchObject({ ts, subtype: 'tombstone', text: 'This message was deleted.' })
+    const h = await w.api('conversations.history', { channel: id, limit: 2 })
+    expect(h.messages[1]).toMatchObject({ ts, subtype: 'tombstone', text: 'This message was deleted.' })
   })
 })
 

@@ -14,6 +14,7 @@ import {
   type MessageRow,
 } from '../store/core.ts'
 import { messageWire } from '../map.ts'
+import { insertMessage } from '../store/messages.ts'
 import { canonicalEmoji, emojiNames, isKnownEmoji } from '../store/emoji.ts'
 
 export const reactionsRouter = createSlackRouter()
@@ -160,6 +161,17 @@ slackMethod(reactionsRouter, {
         'INSERT INTO slack_pins (channel_id, ts, created_by, created) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ).run(ch.id, msg.ts, me(c).id, nowSec(db))
       if (res.changes === 0) throw new SlackApiError('already_pinned')
+      // Slack records a pin in the channel itself: a `pinned_item` message by the pinner, left in the history when
+      // the pin is taken off again (pins.remove posts nothing in the channel).
+      // Deviation: `item` names the pinned message (type, channel, ts) rather than carrying it whole, and no
+      // Slackbot `unpinned_item` DM goes to the first pinner when another removes the pin (COVERAGE.md).
+      insertMessage(db, {
+        channelId: ch.id,
+        userId: me(c).id,
+        subtype: 'pinned_item',
+        text: `<@${me(c).id}> pinned a message to this channel.`,
+        meta: { item_type: ch.kind === 'channel' ? 'C' : 'G', item: { type: 'message', channel: ch.id, ts: msg.ts } },
+      })
       return {}
     }),
 })

@@ -28,7 +28,7 @@ export const slackPinFinal: Family = {
   services: ['slack'],
   multiApp: false,
   antiGaming:
-    'Exactly one message becomes pinned and it must be the final version in the named channel; pinning the draft, the older (already pinned) version or the repost in #general as well fails; unpinning, posting or editing is collateral.',
+    'Exactly one message becomes pinned and it must be the final version in the named channel; pinning the draft, the older (already pinned) version or the repost in #general as well fails; unpinning, posting or editing is collateral, and so is the notice Slack leaves of a wrong pin taken off again.',
   scenario:
     "The channel holds a draft and the final version of the same item, last cycle's final (already pinned), and #general a repost pointing at it.",
   generate(seed) {
@@ -102,6 +102,16 @@ export const slackPinFinal: Family = {
       nearMisses: [
         { name: 'pins the draft', program: [...look, pin('{{draft}}')] },
         { name: 'pins final and draft', program: [...look, pin('{{ts}}'), pin('{{draft}}')] },
+        {
+          // Slack's notice of the draft's pin stays in the channel when the pin is taken off (0480).
+          name: 'pins the draft, takes it off, pins the final',
+          program: [
+            ...look,
+            pin('{{draft}}'),
+            slack('pins.remove', { channel: '{{ch}}', timestamp: '{{draft}}' }),
+            pin('{{ts}}'),
+          ],
+        },
         {
           name: 'swaps the old pin for the new one',
           program: [...look, slack('pins.remove', { channel: '{{ch}}', timestamp: '{{old}}' }), pin('{{ts}}')],
