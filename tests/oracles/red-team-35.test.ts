@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ProgramStep, TaskSpec } from '../../gym/task.ts'
-import { docs } from '../../tasks-lite/families/dds/kit.ts'
+import { docs, slack } from '../../tasks-lite/families/dds/kit.ts'
 import { familyTask as task, nearMiss, oracleGym, oracleParams, referenceSteps } from './support.ts'
 
 // Round 35 of the reward red team (docs/decisions/0481): a meeting booked with more guests than asked; a numbered
-// list made with the rest of the document restyled beside it.
+// list made with the rest of the document restyled beside it; an on-call group switched off and on again.
 
 const { judge } = oracleGym()
 
@@ -88,6 +88,30 @@ describe('docs-numbered-steps: the rest of the document restyled beside the list
         (await judge(t, numbered(t, 'NUMBERED_ZERODECIMAL_ALPHA_ROMAN'))).reward,
       ]
       expect(got).toEqual([1, 0, 0, 0, 0, 0, 0, 1, 1])
+    }
+  })
+})
+
+describe('slack-usergroup-rotation: a group switched off and on again', () => {
+  const grp = (op: string, group: string) => slack(op, { usergroup: group })
+  const set = (users: string) => slack('usergroups.users.update', { usergroup: '{{grp}}', users })
+
+  it('disabling a group, even enabled again, is collateral; the members set in two steps still pay', async () => {
+    for (const seed of [1, 2]) {
+      const t = task('slack-usergroup-rotation', seed)
+      const look = referenceSteps(t).slice(0, -1)
+      const got = [
+        (await judge(t, t.reference)).reward,
+        (await judge(t, [...t.reference, grp('usergroups.disable', '{{bak}}'), grp('usergroups.enable', '{{bak}}')]))
+          .reward,
+        (await judge(t, [...t.reference, grp('usergroups.disable', '{{grp}}'), grp('usergroups.enable', '{{grp}}')]))
+          .reward,
+        (await judge(t, nearMiss(t, 'switches the backup group off and on again'))).reward,
+        // Honest: another order, or the joiner added first and the leaver taken off after.
+        (await judge(t, [...look, set('{{j}},{{s2}},{{s1}}')])).reward,
+        (await judge(t, [...look, set('{{l}},{{s1}},{{s2}},{{j}}'), set('{{s1}},{{s2}},{{j}}')])).reward,
+      ]
+      expect(got).toEqual([1, -0.5, -0.5, -0.5, 1, 1])
     }
   })
 })
