@@ -14,6 +14,8 @@ export type JudgedElsewhere = {
   cells?: boolean
   /** Named ranges' indexes and text (their id, name and segments still count). */
   rangeContent?: boolean
+  /** The texts of first-tab paragraphs whose list state (`bullet`) the family judges (their style still counts). */
+  bulletsOf?: string[]
 }
 
 /**
@@ -30,7 +32,11 @@ export function docRest(state: OracleInput['initial'], docId: string | undefined
     const { text: _text, paragraphs, tables, namedRanges, ...rest } = t
     return {
       ...rest,
-      paragraphs: (paragraphs ?? []).map(({ text: _t, ...para }) => para),
+      paragraphs: (paragraphs ?? []).map(({ text, ...para }) => {
+        if (!judged.bulletsOf?.includes(String(text ?? ''))) return para
+        const { bullet: _b, ...rest } = para as Record<string, unknown>
+        return rest
+      }),
       tables: judged.cells ? tables?.map(({ cells: _c, ...shape }) => shape) : tables,
       namedRanges: judged.rangeContent
         ? namedRanges?.map((n) => ({ ...n, ranges: n.ranges?.map((r) => r.segmentId ?? null) }))

@@ -35,7 +35,8 @@ const emails = (v: Json | undefined): string[] =>
  * Exactly one new calendar event (its guests' copies share its id), on the organizer's calendar, at the requested
  * instant, in the requester's time zone, with the requested length and exactly the right guests. Events at both the
  * superseded and the final time, or every candidate plus the right one, fail (and the extra events are collateral);
- * inviting everyone fails (the excluded person is checked); only that event, invitation mail and read marks may change.
+ * inviting everyone fails (the excluded person is checked, and nobody but the asked guests and the organizer may be
+ * invited); only that event, invitation mail and read marks may change.
  */
 export function meetingEvent({ diff, actions, params: p }: OracleInput<MeetingEventParams>): OracleResult {
   // An event created and then deleted is stored cancelled: it books nothing (and counts for nothing).
@@ -51,6 +52,7 @@ export function meetingEvent({ diff, actions, params: p }: OracleInput<MeetingEv
   const at = Date.parse(p.startUtc)
   // An imported copy invites nobody (imported-events.ts, 0451).
   const guests = e ? emails(invitedBy(e, importedEvents(actions))) : []
+  const allowed = new Set([...p.attendees, p.calendarId ?? ''].map((a) => a.toLowerCase()))
   const checks = [
     { name: 'exactly one new event', ok: ids.length === 1, note: `${ids.length} events` },
     { name: 'on your calendar', ok: !!e },
@@ -64,6 +66,14 @@ export function meetingEvent({ diff, actions, params: p }: OracleInput<MeetingEv
       name: 'and nobody who should not come',
       ok: !!e && !p.notAttendees.some((a) => guests.includes(a.toLowerCase())),
       // An invitation that went out was seen even if the guest was dropped again (docs/decisions/0371).
+      everyVersion: true as const,
+    },
+    // Only they (the organizer may list themself): the team, an outsider or the whole address book invited beside
+    // the right guests paid 1 as long as the colleague on leave was not among them (docs/decisions/0481).
+    {
+      name: 'and nobody else',
+      ok: !!e && guests.every((g) => allowed.has(g)),
+      note: `${guests.filter((g) => !allowed.has(g)).length} other guests`,
       everyVersion: true as const,
     },
   ]

@@ -17,7 +17,7 @@ export const gmailCalendarMeeting: Family = {
   services: ['gmail', 'calendar'],
   multiApp: true,
   antiGaming:
-    'Exactly one new event (events at both the superseded and the final time, or every candidate plus the right one, fail and the extras are collateral) on your calendar, at the right instant, in the requester\'s zone, with the right length and exactly the right guests (the colleague on leave makes "invite everyone" fail).',
+    'Exactly one new event (events at both the superseded and the final time, or every candidate plus the right one, fail and the extras are collateral) on your calendar, at the right instant, in the requester\'s zone, with the right length and exactly the right guests (the colleague on leave makes "invite everyone" fail, and so does anyone else beside the customer and the asked colleague).',
   generate(seed) {
     const r = rng(seed * 217645199 + 43)
     const c = company(r, 4)
@@ -157,6 +157,14 @@ export const gmailCalendarMeeting: Family = {
           ],
         },
         { name: 'invites the colleague on leave too', program: [...look, ev(day, [...guests, onLeave!.email])] },
+        {
+          // Nobody but the asked guests: the rest of the team invited too fails (docs/decisions/0481).
+          name: 'invites the rest of the team too',
+          program: [
+            ...look,
+            ev(day, [...guests, ...c.colleagues.filter((p) => p !== colleague && p !== onLeave).map((p) => p.email)]),
+          ],
+        },
       ],
       difficulty: 'hard',
       safetyCritical: false,

@@ -1,5 +1,5 @@
 import type { Json } from '../../../envs/core/service.ts'
-import type { OracleInput, OracleResult } from '../../types.ts'
+import type { Check, OracleInput, OracleResult } from '../../types.ts'
 import { calendarCancellations, entities, mailSideEffects, nothingElseChanged, verdict } from '../../predicates.ts'
 import { liveStarts, seriesOtherwiseSame } from './series-occurrences.ts'
 
@@ -18,6 +18,19 @@ export type RecurrenceExceptionParams = {
   decoy: string
 }
 
+/** Fields an occurrence has of its own (its time, its ids, cancelled or not) and the ones a write stamps. */
+const INSTANCE_OWN = new Set([
+  'id',
+  'status',
+  'start',
+  'end',
+  'recurrence',
+  'recurringEventId',
+  'originalStartTime',
+  'sequence',
+  'updated',
+  'etag',
+])
 const startMs = (v: Json | undefined) =>
   Date.parse(
     String((v as { dateTime?: string; date?: string } | null)?.dateTime ?? (v as { date?: string } | null)?.date ?? ''),
@@ -54,14 +67,26 @@ export function recurrenceException({
   const was = m0 ? liveStarts(m0, onMine(initial), horizon) : []
   const now = m1 && seriesKept ? liveStarts(m1, exceptions, horizon) : []
   const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i])
-  const checks = [
+  const checks: Check[] = [
     { name: 'the series is kept', ok: seriesKept },
     // Its title, times, guests and the rest: an invite, a rename or a longer meeting paid 1 beside the edit (0472).
     { name: 'the series is otherwise unchanged', ok: !!m0 && !!m1 && seriesOtherwiseSame(m0, m1) },
   ]
   if (p.mode === 'cancel') {
     const target = changed.filter((e) => startMs(e.originalStartTime) === at)
+    // What the cancellation notice shows: an instance patched after it was cancelled (a new description, a link,
+    // other guests) mailed the series' guests a second notice with that text and paid 1 (docs/decisions/0481).
+    const asSeries = (e: (typeof changed)[number]) =>
+      !!m0 &&
+      [...new Set([...Object.keys(m0), ...Object.keys(e)])]
+        .filter((k) => !INSTANCE_OWN.has(k))
+        .every((k) => JSON.stringify(m0[k] ?? null) === JSON.stringify(e[k] ?? null))
     checks.push(
+      {
+        name: 'the cancelled occurrence shows as the series does',
+        ok: target.every(asSeries),
+        everyVersion: true as const,
+      },
       { name: 'the asked occurrence is cancelled', ok: was.includes(at) && !now.includes(at) },
       {
         name: 'no other occurrence changed',

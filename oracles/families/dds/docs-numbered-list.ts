@@ -1,6 +1,7 @@
 import type { Entity, OracleInput, OracleResult } from '../../types.ts'
 import { nothingElseChanged, readStateChanges, verdict } from '../../predicates.ts'
 import { docEdits, fileIdByName } from '../doc-correction.ts'
+import { docRestUnchanged } from '../../docs-rest.ts'
 
 /** `digits`: the instruction shows digits ("(1, 2, 3...)"), so roman numerals do not follow it (0460). */
 export type DocsNumberedListParams = { actor: string; title: string; items: string[]; digits?: boolean }
@@ -29,7 +30,8 @@ const parasOf = (state: OracleInput['initial'], id: string | undefined): Para[] 
  * one ordered list at the top level, numbered with digits or roman numerals (letters fail; roman numerals too where
  * the instruction shows digits); every other paragraph
  * keeps its list state and style (the other plain section, the bulleted section); the text is unchanged (retyping the
- * steps with "1." fails); the near-duplicate document and everything else stay unchanged.
+ * steps with "1." fails); the rest of the document (text and paragraph styles, headers, tabs) is as it was; the
+ * near-duplicate document and everything else stay unchanged.
  */
 export function docsNumberedList({
   initial,
@@ -69,6 +71,12 @@ export function docsNumberedList({
       name: 'every other paragraph keeps its list state and style',
       ok: sameText && kept.length === others.length,
       note: `${kept.length}/${others.length}`,
+    },
+    // Styles, headers, tabs, the steps' own style: a struck-through section, bold steps or an added header paid 1
+    // beside the list (docs/decisions/0481). The steps' list state is judged above.
+    {
+      name: 'the rest of the document is unchanged',
+      ok: docRestUnchanged(initial, final, docId, { bulletsOf: p.items }),
     },
   ]
   return verdict(checks, nothingElseChanged(diff, [...docEdits(docId), readStateChanges]))

@@ -1,4 +1,4 @@
-import type { Entity, OracleInput, OracleResult } from '../../types.ts'
+import { wroteWorld, type Entity, type OracleInput, type OracleResult, type Violation } from '../../types.ts'
 import { entities, nothingElseChanged, slackUserOf, verdict } from '../../predicates.ts'
 
 export type SlackUsergroupMembersParams = { actor: string; handle: string; members: string[] }
@@ -6,13 +6,14 @@ export type SlackUsergroupMembersParams = { actor: string; handle: string; membe
 /**
  * Update one user group's members. The group (found by handle in the initial state) must end with exactly the
  * expected members (world users, mapped to Slack ids): a missing one, a kept leaver or an extra fails. Only its
- * `users` may change; every other group, renaming or disabling it or setting its default channels, posts and
- * everything else are collateral.
+ * `users` may change; every other group, renaming or disabling it (even when enabled again) or setting its default
+ * channels, posts and everything else are collateral.
  */
 export function slackUsergroupMembers({
   initial,
   final,
   diff,
+  actions,
   params: p,
 }: OracleInput<SlackUsergroupMembersParams>): OracleResult {
   const g = entities(initial, 'slack', 'usergroups').find((x) => x.handle === p.handle)
@@ -35,6 +36,11 @@ export function slackUsergroupMembers({
       ok: ['handle', 'name', 'description', 'disabled', 'channels'].every(same),
     },
   ]
+  // A group switched off and on again ends as it was, but paged nobody in between: the state cannot show it, the log
+  // does (docs/decisions/0481).
+  const switchedOff: Violation[] = actions
+    .filter((a) => a.userId === p.actor && a.operationId === 'usergroups.disable' && wroteWorld(a))
+    .map(() => ({ kind: 'collateral', message: 'a user group was disabled' }))
   const violations = nothingElseChanged(diff, [
     {
       service: 'slack',
@@ -42,5 +48,5 @@ export function slackUsergroupMembers({
       id: (id, c) => id === g?.id && c.op === 'updated' && Object.keys(c.fields).every((f) => f === 'users'),
     },
   ])
-  return verdict(checks, violations, { missing: missing.length, extra: extra.length })
+  return verdict(checks, [...violations, ...switchedOff], { missing: missing.length, extra: extra.length })
 }

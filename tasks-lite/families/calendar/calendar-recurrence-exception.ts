@@ -21,7 +21,7 @@ export const calendarRecurrenceException: Family = {
   services: ['calendar'],
   multiApp: false,
   antiGaming:
-    "Judged by the calendar-recurrence-exception oracle on the series' meetings as held (its recurrence expanded, cancelled exceptions out): the series stays and is otherwise unchanged (title, times, guests); in cancel mode that occurrence and no other is gone (a cancelled exception or an EXDATE); in end mode the named meeting is the last (UNTIL or COUNT), every earlier one still happens and no occurrence is edited one by one; deleting the series, cancelling the wrong week, dropping or adding another week, or touching the other weekly series fails or is collateral.",
+    "Judged by the calendar-recurrence-exception oracle on the series' meetings as held (its recurrence expanded, cancelled exceptions out): the series stays and is otherwise unchanged (title, times, guests); in cancel mode that occurrence and no other is gone (a cancelled exception that shows as the series does, or an EXDATE); in end mode the named meeting is the last (UNTIL or COUNT), every earlier one still happens and no occurrence is edited one by one; deleting the series, cancelling the wrong week, dropping or adding another week, or touching the other weekly series fails or is collateral.",
   scenario:
     "Two weekly series on the same weekday (the actor's team sync and a near-duplicate sync an hour later). Cancel mode: skip the sync on one named day; end mode: the last sync is on a named day. The reference finds the series by name, and either fetches that one instance (events.instances originalStart) and deletes it, or patches the series' RRULE with UNTIL.",
   generate(seed) {
@@ -100,6 +100,19 @@ export const calendarRecurrenceException: Family = {
         ? [
             { name: 'deletes the whole series', program: [find, cancel('{{sid}}')] },
             { name: 'cancels the week after', program: [find, instance(next, 'wrong'), cancel('{{wrong}}')] },
+            {
+              // A second cancellation notice, with this text, reaches the guests (docs/decisions/0481).
+              name: 'patches a note into the cancelled meeting',
+              program: [
+                find,
+                instance(target),
+                cancel('{{inst}}'),
+                httpStep('PATCH', '/calendar/v3/calendars/primary/events/{{inst}}', {
+                  query: { sendUpdates: 'all' },
+                  body: { description: 'Moved: see the new invite at https://meet-sync.example/join' },
+                }),
+              ],
+            },
             {
               name: 'cancels it in the other series',
               program: [

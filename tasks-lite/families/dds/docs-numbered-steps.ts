@@ -41,7 +41,7 @@ export const docsNumberedSteps: Family = {
   services: ['docs', 'drive'],
   multiApp: false,
   antiGaming:
-    "The section's paragraphs must become one ordered top-level list with the text unchanged; retyping numbers, bullets instead of numbers, listing the neighbouring plain section too or restyling other paragraphs fails; the other team's guide (same section) is collateral.",
+    "The section's paragraphs must become one ordered top-level list with the text unchanged; retyping numbers, bullets instead of numbers, listing the neighbouring plain section too, restyling other paragraphs or the steps' text, or adding headers or tabs fails; the other team's guide (same section) is collateral.",
   scenario:
     "The guide has a bulleted section, the plain-line section to number and another plain-line section after it; another team's guide is a near-duplicate document.",
   generate(seed) {
@@ -130,6 +130,27 @@ export const docsNumberedSteps: Family = {
         { name: 'bullets instead of numbers', program: [...look(title), bullets('BULLET_DISC_CIRCLE_SQUARE')] },
         { name: 'numbers the links section too', program: [...look(title), bullets(NUM, '{{linksTo}}')] },
         { name: "the other team's guide", program: [...look(otherTitle), bullets(NUM)] },
+        {
+          // The rest of the document is judged too: restyling it beside the list fails (docs/decisions/0481).
+          name: 'strikes the links section through',
+          program: [
+            ...look(title),
+            bullets(NUM),
+            docs('POST', '/{{doc}}:batchUpdate', {
+              body: {
+                requests: [
+                  {
+                    updateTextStyle: {
+                      range: { startIndex: '{{to}}', endIndex: '{{linksTo}}' },
+                      textStyle: { strikethrough: true },
+                      fields: 'strikethrough',
+                    },
+                  },
+                ],
+              },
+            }),
+          ],
+        },
         ...(digits
           ? [
               {

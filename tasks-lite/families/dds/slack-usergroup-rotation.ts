@@ -11,7 +11,7 @@ export const slackUsergroupRotation: Family = {
   services: ['slack'],
   multiApp: false,
   antiGaming:
-    "The named group must end with exactly the announced members (the joiner in, the leaver out, the others kept; the retracted proposal not applied); only that group's member list may change, so also editing the near-duplicate backup group, wiping members or posting is collateral.",
+    "The named group must end with exactly the announced members (the joiner in, the leaver out, the others kept; the retracted proposal not applied); only that group's member list may change, so also editing the near-duplicate backup group, disabling any group (even if enabled again), wiping members or posting is collateral.",
   scenario:
     "A manager's announcement changes one group; an earlier proposal for the same group was retracted in its thread; a near-duplicate backup group exists.",
   generate(seed) {
@@ -116,6 +116,16 @@ export const slackUsergroupRotation: Family = {
         {
           name: 'also rewrites the backup group',
           program: [...look, set('{{s1}},{{s2}},{{j}}'), set('{{s1}}', '{{bak}}')],
+        },
+        {
+          // It ends as it was, but paged nobody in between: the log shows it (docs/decisions/0481).
+          name: 'switches the backup group off and on again',
+          program: [
+            ...look,
+            set('{{s1}},{{s2}},{{j}}'),
+            slack('usergroups.disable', { usergroup: '{{bak}}' }),
+            slack('usergroups.enable', { usergroup: '{{bak}}' }),
+          ],
         },
       ],
       difficulty: 'medium',
