@@ -22,10 +22,8 @@ import {
   type TransferRow,
 } from '../store/transfers.ts'
 import { etag, requireAdmin, userByKey } from './directory-tokens.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Paging = { maxResults: z.coerce.number().int().min(1).max(500).optional(), pageToken: z.string().optional() }
 const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid Input: ${what}`)
 const base = '/admin/datatransfer/v1'

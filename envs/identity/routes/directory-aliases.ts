@@ -8,10 +8,8 @@ import { groupByKey } from '../store/groups.ts'
 import { googleUserId } from '../ids.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
 import { liveUser } from './directory-users.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const UserParam = z.object({ userKey: z.string() })
 const GroupParam = z.object({ groupKey: z.string() })
 const UserAlias = z.object({ userKey: z.string(), alias: z.string() })

@@ -6,13 +6,11 @@ import { stmt, type Db } from '../../core/db.ts'
 import { customerId } from '../ids.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
 import { ADDRESS_FIELDS, contactOf, CUSTOMER_META as META, type Contact } from '../store/customer.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
 // The workspace as the Directory API's customer (`customers.get/patch/update`); its domains are in
 // directory-domains.ts. The editable contact facts live in world_meta under `identity.customer` (a JSON object).
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 /** When the workspace began: its earliest account (seeded a year before the world's clock), or the clock. */
 export function createdMs(db: Db): number {
   const row = stmt(db, 'SELECT min(created_ms) AS ms FROM identity_users').get() as { ms: number | null }

@@ -15,14 +15,12 @@ import {
   primaryDomain,
   type DomainRow,
 } from '../store/domains.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
 // Directory `domains` (list, get, insert, delete) and `domainAliases` (list, get, insert, delete): the customer's
 // primary domain (world_meta `domain`) and what an administrator adds beside it (store/domains.ts). Added domains
 // stay unverified: Google verifies them by DNS, which cannot happen here (Deviation, COVERAGE.md).
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Customer = z.object({ customer: z.string() })
 const Named = z.object({ customer: z.string(), domainName: z.string() })
 const AliasNamed = z.object({ customer: z.string(), domainAliasName: z.string() })

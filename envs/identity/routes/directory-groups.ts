@@ -24,10 +24,8 @@ import {
 import { matches, parseQuery } from '../store/query.ts'
 import { requireAdmin, userByKey } from './directory-tokens.ts'
 import { checkCustomer } from './directory-users.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const GroupParam = z.object({ groupKey: z.string() })
 const MemberParam = z.object({ groupKey: z.string(), memberKey: z.string() })
 const Paging = { maxResults: z.coerce.number().int().min(1).max(200).optional(), pageToken: z.string().optional() }

@@ -19,10 +19,8 @@ import {
   type OrgUnit,
 } from '../store/org-units.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Customer = z.object({ customerId: z.string() })
 // `{+orgUnitPath}` in the client libraries: the path keeps its slashes (`Sales/EMEA`), or it is an `id:` id. Hono's
 // `{.+}` lets the parameter span segments (@hono/zod-openapi turns `/{orgUnitPath{.+}}` into `/:orgUnitPath{.+}`).

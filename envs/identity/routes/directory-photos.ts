@@ -16,12 +16,10 @@ import {
 } from '../store/photos.ts'
 import type { Db } from '../../core/db.ts'
 import type { WorldUserRow } from '../../core/world-tables.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
 // Directory `users.photos` (get, update, patch, delete): a user's profile photo, set by an administrator.
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const User = z.object({ userKey: z.string() })
 const PATH = '/admin/directory/v1/users/{userKey}/photos/thumbnail'
 

@@ -30,9 +30,9 @@ import {
   renameFeature,
 } from '../store/resources.ts'
 import { matchesResource, parseResourceQuery, resourceOrder } from '../store/resource-query.ts'
+import { Body } from './openapi-shapes.ts'
 
 const Any = { description: 'OK', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Deleted = { 204: { description: 'Deleted' } }
 const Paging = z.object({
   maxResults: z.coerce.number().int().min(1).max(500).optional(),

@@ -27,14 +27,12 @@ import {
   type RolePrivilege,
 } from '../store/roles.ts'
 import { etag, requireAdmin, userByKey } from './directory-tokens.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
 // Directory `roles` (list/get/insert/update/patch/delete), `roleAssignments` (list/get/insert/delete) and
 // `privileges.list`: super admins only. Assigning the super admin role makes a user a super admin (as makeAdmin
 // does) and deleting that assignment ends it; other assignments make delegated admins (delegated-admin.ts).
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Customer = z.object({ customer: z.string() })
 const BASE = '/admin/directory/v1/customer/{customer}'
 

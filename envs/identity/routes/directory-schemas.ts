@@ -16,14 +16,12 @@ import {
   type FieldSpec,
   type UserSchema,
 } from '../store/user-schemas.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
 // Directory `schemas` (list, get, insert, update, patch, delete): the customer's custom user schemas. Users' values
 // are set and read through the User resource's `customSchemas` (directory-users.ts). Super admins only: no delegated
 // admin privilege covers schemas (delegated-admin.ts).
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Customer = z.object({ customerId: z.string() })
 const One = z.object({ customerId: z.string(), schemaKey: z.string() })
 const BASE = '/admin/directory/v1/customer/{customerId}/schemas'

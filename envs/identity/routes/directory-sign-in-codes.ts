@@ -12,12 +12,11 @@ import {
 } from '../store/sign-in-codes.ts'
 import { etag, requireAdmin } from './directory-tokens.ts'
 import { liveUser } from './directory-users.ts'
+import { json, Any } from './openapi-shapes.ts'
 
 // Directory `asps` (list/get/delete) and `verificationCodes` (list/generate/invalidate): a user's app passwords
 // and backup codes, which an administrator revokes when an account is compromised or its owner leaves.
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
 const User = z.object({ userKey: z.string() })
 // Discovery: codeId is an int32.
 const Code = z.object({

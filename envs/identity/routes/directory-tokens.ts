@@ -7,6 +7,7 @@ import { findClient, findGrant, grantsOf, revokeGrant, type GrantRow } from '../
 import { googleUserId } from '../ids.ts'
 import { findUserByKey, inDomain } from '../store/users.ts'
 import { delegatedMayCall } from './delegated-admin.ts'
+import { json } from './openapi-shapes.ts'
 
 const forbidden = () =>
   new GoogleApiError('PERMISSION_DENIED', 'forbidden', 'Not Authorized to access this resource/api')
@@ -44,7 +45,6 @@ function tokenOf(c: WorldContext, user: WorldUserRow, g: GrantRow) {
   return { ...body, etag: etag(body) }
 }
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
 const UserParam = z.object({ userKey: z.string() })
 const TokenParam = z.object({ userKey: z.string(), clientId: z.string() })
 

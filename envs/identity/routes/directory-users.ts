@@ -34,11 +34,9 @@ import {
   type UserSchema,
 } from '../store/user-schemas.ts'
 import { inDomain } from '../store/users.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const UserParam = z.object({ userKey: z.string() })
-const Any = json(z.record(z.string(), z.unknown()))
 const invalid = (what: string) => new GoogleApiError('INVALID_ARGUMENT', 'invalid', `Invalid Input: ${what}`)
 
 const QUERY_FIELDS = [

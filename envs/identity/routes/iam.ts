@@ -15,9 +15,8 @@ import {
   type ServiceAccountRow,
 } from '../store/service-accounts.ts'
 import { etag } from './directory-tokens.ts'
+import { json, Any } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
 const Body = { required: false, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const base = '/v1/projects/{project}/serviceAccounts'
 const Account = z.object({ project: z.string(), account: z.string() })

@@ -6,10 +6,8 @@ import { accountFor } from '../iam-access.ts'
 import { signBytes, signJwt } from '../sa-keys.ts'
 import { systemKeyOf, type ServiceAccountRow } from '../store/service-accounts.ts'
 import { parseJsonWithin } from '../../core/json-width.ts'
+import { json, Any, Body } from './openapi-shapes.ts'
 
-const json = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema } } })
-const Any = json(z.record(z.string(), z.unknown()))
-const Body = { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } }
 const Account = z.object({ project: z.string(), account: z.string() })
 const base = '/v1/projects/{project}/serviceAccounts/{account}'
 /** signJwt refuses an `exp` more than 12 hours ahead and adds one an hour ahead when the payload has none. */
